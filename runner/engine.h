@@ -1,0 +1,114 @@
+/*
+ * Load engines behind one table of operations (like iperf3's struct
+ * protocol). Adding an engine touches one file plus one line in
+ * engine_table (engine.c). The runner expands every template before
+ * calling an engine: engines see plain strings.
+ */
+#ifndef XR_ENGINE_H
+#define XR_ENGINE_H
+
+#include <stddef.h>
+
+#include "err.h"
+
+struct plan;
+struct host;
+struct buf;
+
+enum run_status {
+	RUN_PENDING = 0,
+	RUN_RUNNING,
+	RUN_OK,
+	RUN_FAILED,
+	RUN_TIMEOUT,
+	RUN_INTERRUPTED,
+	RUN_SKIPPED,
+};
+const char *run_status_name(enum run_status s); /* "ok", "failed", ... */
+
+struct engine_param {
+	const char *key;   /* "parallel", "congestion", "duration", ... */
+	const char *value; /* expanded text */
+};
+
+/* What one run asks of the engine. */
+struct engine_request {
+	const struct engine_param *params; /* engine section, then factor
+					      params overriding them */
+	int nparams;
+	const char *const *run_argv; /* command engine: expanded argv */
+	const char *target;          /* iperf3: address to connect to */
+	double duration, omit;       /* seconds */
+	double timeout;              /* seconds; the run's deadline */
+};
+
+struct engine_metric {
+	char name[48];  /* "throughput", "retransmits", "jitter", ... */
+	double value;   /* SI base unit */
+	char unit[16];  /* "bit/s", "s", "1", "%", "B" ... */
+};
+
+/* A setting the engine reports it actually used (iperf3: congestion
+ * control from end.sender_tcp_congestion, mss, socket buffer). */
+struct engine_observed {
+	char key[32];
+	char value[96];
+};
+
+struct engine_result {
+	enum run_status status;
+	char reason[512];    /* why it failed, "" when ok */
+	int exit_code;       /* -1 when not exited */
+	double started_at;   /* wall clock */
+	double elapsed;      /* seconds */
+	char *raw;           /* engine stdout as produced (owned) */
+	char *err_text;      /* stderr (owned) */
+	char *argv_json;     /* JSON array of the argv executed (owned) */
+	struct engine_metric *metrics; /* owned; [0] is the primary metric
+					  (throughput) when present */
+	int nmetrics;
+	/* per-interval series of the primary metric (base units) */
+	double *iv_start, *iv_end, *iv_value; /* owned, [nintervals] */
+	int nintervals;
+	struct engine_observed *observed; /* owned */
+	int nobserved;
+};
+void engine_result_release(struct engine_result *r);
+int engine_result_add_metric(struct engine_result *r, const char *name,
+			     double value, const char *unit);
+int engine_result_add_observed(struct engine_result *r, const char *key,
+			       const char *value);
+
+struct engine_ops {
+	const char *name;
+	/* Validate the plan's engine section and every factor `param:`
+	 * naming this engine's parameters; add problems to d. */
+	void (*check)(const struct plan *p, struct xr_diag *d);
+	/* Is key a parameter this engine takes (for factor `param:`)? */
+	int (*has_param)(const char *key);
+	/* The argv the client side will execute. OUT: NULL-terminated,
+	 * caller frees with engine_argv_free. */
+	char **(*build_argv)(const struct plan *p,
+			     const struct engine_request *rq,
+			     struct xr_err *err);
+	/* Session start/end: e.g. start iperf3 -s on the server host.
+	 * *state is the engine's own. */
+	int (*open)(const struct plan *p, struct host *client,
+		    struct host *server, void **state, struct xr_err *err);
+	/* Execute one run; always fills res (a failed run is data).
+	 * Returns 0, or negative only for environment errors. */
+	int (*run)(void *state, const struct plan *p,
+		   const struct engine_request *rq, struct engine_result *res);
+	void (*close)(void *state);
+};
+
+extern const struct engine_ops engine_iperf3;
+extern const struct engine_ops engine_command;
+const struct engine_ops *engine_find(const char *name);
+/* "iperf3, command" */
+const char *engine_names(void);
+void engine_argv_free(char **argv);
+/* argv as a JSON array text */
+void engine_argv_json(const char *const *argv, struct buf *out);
+
+#endif

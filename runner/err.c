@@ -1,0 +1,148 @@
+/*
+ * Error values and positioned diagnostics (see err.h): the one place that
+ * formats "file:line:col: error: message" for the whole program.
+ */
+#include "err.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "banned.h"
+
+static const struct {
+	const char *name;
+	int exit;
+} codes[] = {
+#define XR_ROW(c, n, x) {n, x},
+	XR_ERRNO_MAP(XR_ROW)
+#undef XR_ROW
+};
+
+const char *xr_code_name(int code)
+{
+	if (code < 0)
+		code = -code;
+	if (code >= XR_E_COUNT)
+		return "unknown";
+	return codes[code].name;
+}
+
+int xr_code_exit(int code)
+{
+	if (code < 0)
+		code = -code;
+	if (code >= XR_E_COUNT)
+		return 3;
+	return codes[code].exit;
+}
+
+int xr_err_set(struct xr_err *err, int code, const char *file, int line,
+	       int col, const char *fmt, ...)
+{
+	if (code < 0)
+		code = -code;
+	if (err) {
+		va_list ap;
+		err->code = code;
+		snprintf(err->file, sizeof err->file, "%s", file ? file : "");
+		err->line = line;
+		err->col = col;
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+		va_end(ap);
+	}
+	return -code;
+}
+
+void xr_err_clear(struct xr_err *err)
+{
+	if (err)
+		memset(err, 0, sizeof *err);
+}
+
+void xr_err_print(const struct xr_err *err, const char *prog)
+{
+	if (err->file[0] && err->line > 0)
+		fprintf(stderr, "%s:%d:%d: error: %s\n", err->file, err->line,
+			err->col > 0 ? err->col : 1, err->msg);
+	else if (err->file[0])
+		fprintf(stderr, "%s: error: %s\n", err->file, err->msg);
+	else
+		fprintf(stderr, "%s: error: %s\n", prog ? prog : "xrun",
+			err->msg);
+}
+
+void xr_diag_init(struct xr_diag *d, const char *file)
+{
+	memset(d, 0, sizeof *d);
+	d->file = file;
+}
+
+void xr_diag_vadd(struct xr_diag *d, int is_warning, int line, int col,
+		  const char *fmt, va_list ap)
+{
+	char buf[1024];
+	if (d->n == d->cap) {
+		size_t nc = d->cap ? d->cap * 2 : 16;
+		struct xr_diag_item *ni = realloc(d->items, nc * sizeof *ni);
+		if (!ni)
+			return;
+		d->items = ni;
+		d->cap = nc;
+	}
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	d->items[d->n].is_warning = is_warning;
+	d->items[d->n].line = line;
+	d->items[d->n].col = col;
+	d->items[d->n].msg = strdup(buf);
+	d->n++;
+	if (!is_warning)
+		d->nerr++;
+}
+
+void xr_diag_add(struct xr_diag *d, int is_warning, int line, int col,
+		 const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	xr_diag_vadd(d, is_warning, line, col, fmt, ap);
+	va_end(ap);
+}
+
+static int cmp_item(const void *a, const void *b)
+{
+	const struct xr_diag_item *x = a, *y = b;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return 0;
+}
+
+void xr_diag_print(struct xr_diag *d, void *stream)
+{
+	FILE *f = stream ? stream : stderr;
+	size_t i;
+	/* stable enough: qsort then print; identical positions keep order
+	 * only approximately, which is fine for messages */
+	qsort(d->items, d->n, sizeof *d->items, cmp_item);
+	for (i = 0; i < d->n; i++) {
+		const struct xr_diag_item *it = &d->items[i];
+		const char *kind = it->is_warning ? "warning" : "error";
+		if (it->line > 0)
+			fprintf(f, "%s:%d:%d: %s: %s\n", d->file, it->line,
+				it->col > 0 ? it->col : 1, kind, it->msg);
+		else
+			fprintf(f, "%s: %s: %s\n", d->file, kind, it->msg);
+	}
+}
+
+void xr_diag_release(struct xr_diag *d)
+{
+	size_t i;
+	for (i = 0; i < d->n; i++)
+		free(d->items[i].msg);
+	free(d->items);
+	memset(d, 0, sizeof *d);
+}

@@ -1,0 +1,81 @@
+/*
+ * Errors with a position. Every fallible function returns 0 or a negative
+ * XR_E* code and fills a struct xr_err. Validation collects many errors in
+ * a struct xr_diag so that every problem in a file is reported at once.
+ */
+#ifndef XR_ERR_H
+#define XR_ERR_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* X-macro: code, name, default exit status of the CLI. */
+#define XR_ERRNO_MAP(X)                                                        \
+	X(OK, "ok", 0)                                                         \
+	X(USAGE, "usage", 2)                                                   \
+	X(PLAN, "plan", 2)                                                     \
+	X(YAML, "yaml", 2)                                                     \
+	X(IO, "io", 3)                                                         \
+	X(NOMEM, "nomem", 3)                                                   \
+	X(ENV, "environment", 3)                                               \
+	X(EXEC, "exec", 3)                                                     \
+	X(TIMEOUT, "timeout", 1)                                               \
+	X(INTR, "interrupted", 130)                                            \
+	X(STORE, "store", 3)                                                   \
+	X(LOCKED, "locked", 3)                                                 \
+	X(PARSE, "parse", 1)                                                   \
+	X(ENGINE, "engine", 1)                                                 \
+	X(HOST, "host", 3)                                                     \
+	X(REPORT, "report", 3)                                                 \
+	X(FONT, "font", 3)                                                     \
+	X(CHANGED, "plan-changed", 2)                                          \
+	X(INTERNAL, "internal", 3)
+
+enum xr_code {
+#define XR_ENUM(c, n, x) XR_E##c,
+	XR_ERRNO_MAP(XR_ENUM)
+#undef XR_ENUM
+	XR_E_COUNT
+};
+/* Functions return -(code); XR_EOK is 0. */
+
+struct xr_err {
+	int code;       /* enum xr_code, 0 when no error */
+	char file[256]; /* file the error is about, "" when none */
+	int line, col;  /* 1-based; 0 when unknown */
+	char msg[1024];
+};
+
+const char *xr_code_name(int code);
+int xr_code_exit(int code);
+
+/* Fill err (if non-NULL) and return -code. */
+int xr_err_set(struct xr_err *err, int code, const char *file, int line,
+	       int col, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+void xr_err_clear(struct xr_err *err);
+/* "file:line:col: error: msg" (parts that are unknown are omitted). */
+void xr_err_print(const struct xr_err *err, const char *prog);
+
+/* A list of positioned messages (errors and warnings). */
+struct xr_diag_item {
+	int is_warning;
+	int line, col;
+	char *msg; /* owned */
+};
+struct xr_diag {
+	const char *file; /* borrowed; used as prefix when printing */
+	struct xr_diag_item *items;
+	size_t n, cap;
+	size_t nerr; /* items that are errors */
+};
+void xr_diag_init(struct xr_diag *d, const char *file);
+void xr_diag_add(struct xr_diag *d, int is_warning, int line, int col,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void xr_diag_vadd(struct xr_diag *d, int is_warning, int line, int col,
+		  const char *fmt, va_list ap);
+/* Sort by position and print "file:line:col: error: msg" to stream. */
+void xr_diag_print(struct xr_diag *d, void *stream);
+void xr_diag_release(struct xr_diag *d);
+
+#endif

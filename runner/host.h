@@ -1,0 +1,58 @@
+/*
+ * Host transports: where a command runs. Behind one table of operations:
+ * local (fork/exec), ssh (the system OpenSSH client with a ControlMaster
+ * connection reused for the session, every argument quoted for the remote
+ * shell: POSIX sh or PowerShell) and netns (`ip netns exec NAME`). Engines,
+ * hooks, probes and counters all go through here.
+ */
+#ifndef XR_HOST_H
+#define XR_HOST_H
+
+#include "err.h"
+#include "proc.h"
+
+struct plan_host;
+struct buf;
+struct host;
+
+/* Open a transport for h. For ssh this starts the master connection
+ * (fails with -XR_EHOST and a clear message when unreachable). */
+int host_open(const struct plan_host *h, const char *control_dir,
+	      struct host **out, struct xr_err *err);
+void host_close(struct host *h); /* stops the ssh master; NULL ok */
+
+const char *host_name(const struct host *h);
+/* Address engines use to reach this host (plan `address:`, else
+ * 127.0.0.1 for local, else the ssh host part); never NULL. */
+const char *host_address(const struct host *h);
+const char *host_iface(const struct host *h); /* plan iface: or NULL */
+int host_is_local(const struct host *h);      /* our own namespace */
+const char *host_kind(const struct host *h);  /* "local" "ssh" "netns" */
+
+/*
+ * Run argv on the host and wait. o->argv is the command as it should run
+ * on the far side; the transport wraps it (ssh ... 'quoted', ip netns exec
+ * ...). With a timeout, a remote command also gets a deadline on the far
+ * side (coreutils timeout), so killing the local ssh leaves nothing there.
+ */
+int host_run(struct host *h, const struct proc_opts *o,
+	     struct proc_result *res, struct xr_err *err);
+/* Start argv in the background on the host. */
+struct proc *host_spawn(struct host *h, const struct proc_opts *o,
+			const char *log_path, struct xr_err *err);
+/* Read a small file on the host (local: directly; else via cat). */
+int host_read_file(struct host *h, const char *path, struct buf *out,
+		   struct xr_err *err);
+
+/* Quote one word for a POSIX shell ('...' with '\'' for quotes) or for
+ * PowerShell ('...' with '' for quotes), appending to out. */
+void host_quote_sh(const char *word, struct buf *out);
+void host_quote_powershell(const char *word, struct buf *out);
+
+/* The argv actually executed locally for a command on h (for `xrun plan`
+ * and logs). OUT: caller frees with host_argv_free. */
+char **host_wrap_argv(struct host *h, const char *const *argv,
+		      double timeout);
+void host_argv_free(char **argv);
+
+#endif

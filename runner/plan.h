@@ -1,0 +1,204 @@
+/*
+ * The plan model: what a YAML plan (schema/plan.md, format version 1) means
+ * once loaded and validated. plan_load() builds it; everything else reads
+ * it. All memory belongs to the plan's arena and is freed by plan_free().
+ * Fields are read-only for every module but plan.c.
+ */
+#ifndef XR_PLAN_H
+#define XR_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+struct arena;
+
+struct plan_pos {
+	int line, col; /* 1-based; 0 when synthesised */
+};
+
+/* An argv template: words may hold {{placeholders}}. */
+struct plan_argv {
+	const char **argv; /* NULL-terminated; NULL when absent */
+	int argc;
+	struct plan_pos pos;
+};
+
+struct plan_kv {
+	const char *key;
+	const char *value; /* scalar text (may hold placeholders) */
+	struct plan_pos pos;
+};
+
+enum plan_shell { PLAN_SHELL_SH = 0, PLAN_SHELL_POWERSHELL };
+
+struct plan_host {
+	const char *name; /* "local" is always hosts[0] */
+	const char *ssh;  /* "user@host" or NULL */
+	int port;         /* ssh port, 0 = default */
+	const char *identity;
+	struct plan_argv ssh_options; /* extra ssh arguments */
+	const char *netns;            /* network namespace name or NULL */
+	const char *address;          /* address engines connect to, or NULL */
+	const char *iface;            /* interface for counters/probes, or NULL */
+	enum plan_shell shell;
+	struct plan_pos pos;
+};
+
+enum plan_verify_match { PLAN_MATCH_EXACT = 0, PLAN_MATCH_CONTAINS, PLAN_MATCH_PREFIX };
+
+struct plan_verify {
+	const char *probe;   /* built-in probe ("nic.mtu", ...) or NULL */
+	struct plan_argv run; /* or a command whose trimmed stdout is the value */
+	/* Expected value: one template for all levels (expect: "{{cc}}") or
+	 * one per level (expect: {level: value}); exactly one is set. When
+	 * neither is given the level itself is expected. */
+	const char *expect;
+	const char **expect_by_level; /* [nlevels] or NULL */
+	enum plan_verify_match match;
+	struct plan_pos pos;
+};
+
+struct plan_factor {
+	const char *name;
+	const char **levels; /* [nlevels], as strings */
+	struct plan_pos *level_pos;
+	int nlevels;
+	const char *param;       /* engine parameter set by this factor, or NULL */
+	const char *manual;      /* instruction template, or NULL (automatic) */
+	struct plan_argv apply;  /* hook run when the level changes */
+	struct plan_verify *verify; /* or NULL */
+	/* restore: true -> restore_original; restore: [argv] -> restore */
+	int restore_original;
+	struct plan_argv restore;
+	const char **on; /* host names the hooks run on; default {"client"} */
+	int non;
+	struct plan_pos pos;
+};
+
+struct plan_metric {
+	const char *name;  /* "throughput", "latency", ... */
+	const char *json;  /* JSON pointer into stdout, or NULL */
+	const char *regex; /* POSIX ERE with one capture group, or NULL */
+	double bytes;      /* > 0: value = bytes / elapsed seconds */
+	const char *unit;  /* declared unit of the extracted value */
+	struct plan_pos pos;
+};
+
+struct plan_engine {
+	const char *type;   /* "iperf3" | "command" */
+	const char *client; /* host the engine (client side) runs on */
+	const char *server_host;  /* iperf3: server host name or NULL */
+	int server_start;   /* iperf3: xrun starts/stops iperf3 -s */
+	const char *target; /* iperf3: address to connect to (template);
+			       default: server host's address */
+	double duration;    /* seconds; iperf3 -t (default 10) */
+	double omit;        /* seconds; iperf3 -O (default 0) */
+	double timeout;     /* seconds; 0 = duration + omit + margin */
+	/* Remaining engine parameters (parallel, reverse, udp, bitrate, ...)
+	 * as written; checked by the engine's check(). */
+	struct plan_kv *params;
+	int nparams;
+	struct plan_argv run; /* command: argv template */
+	struct plan_metric *metrics;
+	int nmetrics;
+	struct plan_pos pos;
+};
+
+struct plan_exclude {
+	/* A conjunction: the cells where every listed factor has one of the
+	 * listed levels. */
+	int nterms;
+	int *factor;     /* [nterms] factor index */
+	int *nlv;        /* [nterms] how many levels listed */
+	int **lv;        /* [nterms][nlv] level indices */
+	struct plan_pos pos;
+};
+
+enum plan_order { PLAN_ORDER_ABBA = 0, PLAN_ORDER_RANDOM, PLAN_ORDER_SEQUENTIAL };
+
+enum plan_counter {
+	PLAN_COUNTER_NIC = 1 << 0,  /* sysfs statistics + ethtool -S */
+	PLAN_COUNTER_TCP = 1 << 1,  /* /proc/net/snmp */
+	PLAN_COUNTER_CPU = 1 << 2,  /* /proc/stat per-CPU + NET_RX softirqs */
+	PLAN_COUNTER_CAPTURE = 1 << 3, /* packet capture running? */
+};
+
+struct plan_table {
+	const char *rows;     /* factor name */
+	const char **columns; /* factor names */
+	int ncolumns;
+	const char *metric;   /* or NULL = report default */
+	struct plan_pos pos;
+};
+
+struct plan_compare {
+	const char *factor;   /* factor name, or NULL for an explicit pair */
+	const char *baseline; /* level, or NULL */
+	struct plan_kv *a, *b; /* explicit pair: factor -> level */
+	int na, nb;
+	struct plan_pos pos;
+};
+
+struct plan_report {
+	struct plan_table *tables;
+	int ntables;
+	struct plan_compare *compare;
+	int ncompare;
+	const char **outputs; /* files written at the end of a run */
+	int noutputs;
+	const char *lang;     /* "en" | "ja" or NULL */
+	double threshold;     /* noise threshold theta, fraction (0.01) */
+	const char *unit;     /* display unit override or NULL */
+};
+
+struct plan {
+	struct arena *arena;
+	const char *path;   /* file it was read from */
+	char hash[65];      /* sha256 hex of the file bytes */
+	int version;        /* xrun: */
+	const char *name;
+	const char *title;
+	const char *description;
+	struct plan_host *hosts; /* hosts[0] is "local" */
+	int nhosts;
+	struct plan_kv *vars;
+	int nvars;
+	struct plan_engine engine;
+	struct plan_factor *factors; /* in file order */
+	int nfactors;
+	struct plan_exclude *excludes;
+	int nexcludes;
+	int repeat;         /* 1..10000, default 1 */
+	enum plan_order order;
+	uint64_t seed;      /* default 1 */
+	int warmup;         /* warm-up runs at each block start, default 0 */
+	double settle;      /* seconds before each run, default 0 */
+	unsigned counters;  /* enum plan_counter bits; default nic|tcp|cpu|capture */
+	struct plan_argv on_finish;
+	struct plan_report report;
+};
+
+/*
+ * Load and validate a plan. On success returns 0 and *out. On failure
+ * returns -XR_EPLAN (or -XR_EIO for an unreadable file), every problem
+ * having been added to diag as "line:col: message" (diag->file is set to
+ * path). Warnings may be added on success too.
+ */
+int plan_load(const char *path, struct plan **out, struct xr_diag *diag);
+/* The same from memory; name is used in messages. */
+int plan_load_mem(const char *name, const char *text, size_t len,
+		  struct plan **out, struct xr_diag *diag);
+void plan_free(struct plan *p);
+
+/* Lookups; -1 / NULL when absent. */
+int plan_factor_index(const struct plan *p, const char *name);
+int plan_level_index(const struct plan_factor *f, const char *level);
+const struct plan_host *plan_host_find(const struct plan *p, const char *name);
+const char *plan_var(const struct plan *p, const char *name);
+
+/* Built-in placeholder names ({{rep}}, ...), NULL-terminated. */
+extern const char *const plan_builtins[];
+
+#endif

@@ -1,0 +1,86 @@
+/*
+ * The one module that forks. Children run in their own process group with
+ * a deadline on CLOCK_MONOTONIC; at the deadline (or on interrupt) the
+ * whole group gets SIGTERM, then SIGKILL after a grace period. argv only,
+ * never a shell. Output is captured (capped) even when the command fails.
+ */
+#ifndef XR_PROC_H
+#define XR_PROC_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "err.h"
+
+enum proc_status {
+	PROC_EXITED = 0,  /* exit_code is valid */
+	PROC_SIGNALED,    /* killed by signo (not by us) */
+	PROC_TIMEOUT,     /* we killed it at the deadline */
+	PROC_INTERRUPTED, /* we killed it because of proc_interrupted */
+	PROC_EXEC_FAILED, /* exec failed: exec_errno */
+};
+
+struct proc_opts {
+	const char *const *argv; /* argv[0] searched in PATH */
+	double timeout;          /* seconds; <= 0 means no deadline */
+	double grace;            /* seconds between SIGTERM and SIGKILL; 0=2 */
+	const char *stdin_data;  /* written to stdin, or NULL (= /dev/null) */
+	size_t max_output;       /* cap per stream; 0 = 16 MiB */
+	const char *const *env;  /* extra "K=V" entries, or NULL */
+	int stderr_to_stdout;
+	int tty_stdin;           /* child inherits our stdin (manual steps) */
+};
+
+struct proc_result {
+	enum proc_status status;
+	int exit_code;
+	int signo;
+	int exec_errno;
+	char *out; /* NUL-terminated stdout; caller frees via release */
+	size_t out_len;
+	char *err; /* NUL-terminated stderr */
+	size_t err_len;
+	double elapsed; /* seconds, monotonic */
+	double started_at; /* wall clock, seconds since the epoch */
+};
+
+/* Run to completion. Returns 0 when the child was run and waited for (even
+ * if it failed or timed out: see res->status), negative on setup errors. */
+int proc_run(const struct proc_opts *o, struct proc_result *res,
+	     struct xr_err *err);
+void proc_result_release(struct proc_result *res);
+/* "exited with status 1", "timed out after 12.0 s", "killed by SIGSEGV",
+ * "cannot execute 'iperf3': No such file or directory" */
+const char *proc_describe(const struct proc_result *res, char *buf,
+			  size_t bufsz);
+
+/* A background child (e.g. an iperf3 server). Output is sent to a file
+ * when log_path is non-NULL, else discarded. */
+struct proc;
+struct proc *proc_spawn(const struct proc_opts *o, const char *log_path,
+			struct xr_err *err);
+int proc_alive(struct proc *p);          /* 1 while running */
+int proc_exit_status(struct proc *p);    /* waitpid status, -1 if running */
+/* SIGTERM the group, SIGKILL after grace; reaps; frees p. */
+void proc_stop(struct proc *p);
+long proc_pid(const struct proc *p);
+
+/* Set from a signal handler; a running proc_run kills its child's group
+ * and returns PROC_INTERRUPTED. */
+extern volatile sig_atomic_t proc_interrupted;
+/* Install SIGINT/SIGTERM handlers that set proc_interrupted and remember
+ * the signal in proc_interrupt_signo. */
+extern volatile sig_atomic_t proc_interrupt_signo;
+void proc_install_signal_handlers(void);
+/* Kill (TERM, then KILL) every process group still running. atexit-safe. */
+void proc_kill_all(void);
+
+/* Is an executable called name in PATH? */
+int proc_which(const char *name);
+/* Monotonic and wall clock in seconds. */
+double proc_now_mono(void);
+double proc_now_wall(void);
+/* Sleep s seconds; returns early (-1) when interrupted. */
+int proc_sleep(double s);
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * The schedule: the order in which runs execute (schema/plan.md,
+ * "Scheduling"). Manual factors are outermost, their combinations visited
+ * in an order with the fewest manual changes; inside each manual block the
+ * automatic cells run in passes ordered by `order:` (abba: Thue-Morse
+ * mirrored passes; random: a seeded permutation per pass; sequential: all
+ * repetitions of a cell back to back). Warm-up runs open each block.
+ */
+#ifndef XR_SCHED_H
+#define XR_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+struct plan;
+struct matrix;
+
+struct sched_run {
+	uint32_t cell;   /* index into the matrix */
+	uint32_t rep;    /* 1-based repetition; 0 for a warm-up run */
+	uint32_t block;  /* manual block index */
+	uint32_t pos;    /* 0-based position within its block */
+	uint8_t warmup;
+};
+
+struct sched_block {
+	uint32_t *manual_lv; /* [plan nfactors]: level of each manual factor,
+				UINT32_MAX for automatic factors */
+	size_t first;        /* index of its first run */
+	size_t nruns;
+	int changes;         /* manual factors that change entering it
+				(0 for the first block) */
+};
+
+struct sched {
+	struct sched_run *runs;
+	size_t nruns;        /* warm-ups included */
+	struct sched_block *blocks;
+	size_t nblocks;
+	int manual_interventions; /* sum of blocks[i].changes */
+};
+
+int sched_build(const struct plan *p, const struct matrix *m, struct sched *s,
+		struct xr_err *err);
+void sched_release(struct sched *s);
+
+/* Thue-Morse bit of k: pass k runs the block's cell order reversed iff 1. */
+static inline int sched_thue_morse(uint64_t k)
+{
+	return __builtin_popcountll(k) & 1;
+}
+
+#endif
