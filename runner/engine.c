@@ -1,0 +1,108 @@
+/*
+ * The engine table and what all engines share: result bookkeeping and
+ * argv helpers. Adding an engine: one file plus one line in engines[].
+ */
+#include "engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+
+#include "buf.h"
+#include "banned.h"
+
+static const struct engine_ops *const engines[] = {
+	&engine_iperf3,
+	&engine_command,
+};
+
+const struct engine_ops *engine_find(const char *name)
+{
+	size_t i;
+	if (!name)
+		return NULL;
+	for (i = 0; i < sizeof engines / sizeof engines[0]; i++)
+		if (strcmp(engines[i]->name, name) == 0)
+			return engines[i];
+	return NULL;
+}
+
+const char *engine_names(void)
+{
+	return "iperf3, command";
+}
+
+const char *run_status_name(enum run_status s)
+{
+	static const char *const names[] = {"pending", "running", "ok",
+					     "failed", "timeout",
+					     "interrupted", "skipped"};
+	if ((unsigned)s >= sizeof names / sizeof names[0])
+		return "unknown";
+	return names[s];
+}
+
+void engine_result_release(struct engine_result *r)
+{
+	free(r->raw);
+	free(r->err_text);
+	free(r->argv_json);
+	free(r->metrics);
+	free(r->iv_start);
+	free(r->iv_end);
+	free(r->iv_value);
+	free(r->observed);
+	memset(r, 0, sizeof *r);
+}
+
+int engine_result_add_metric(struct engine_result *r, const char *name,
+			     double value, const char *unit)
+{
+	struct engine_metric *m =
+		realloc(r->metrics, (size_t)(r->nmetrics + 1) * sizeof *m);
+	if (!m)
+		return -1;
+	r->metrics = m;
+	m += r->nmetrics++;
+	memset(m, 0, sizeof *m);
+	snprintf(m->name, sizeof m->name, "%s", name);
+	snprintf(m->unit, sizeof m->unit, "%s", unit ? unit : "1");
+	m->value = value;
+	return 0;
+}
+
+int engine_result_add_observed(struct engine_result *r, const char *key,
+			       const char *value)
+{
+	struct engine_observed *o =
+		realloc(r->observed, (size_t)(r->nobserved + 1) * sizeof *o);
+	if (!o)
+		return -1;
+	r->observed = o;
+	o += r->nobserved++;
+	snprintf(o->key, sizeof o->key, "%s", key);
+	snprintf(o->value, sizeof o->value, "%s", value ? value : "");
+	return 0;
+}
+
+void engine_argv_free(char **argv)
+{
+	size_t i;
+	if (!argv)
+		return;
+	for (i = 0; argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+void engine_argv_json(const char *const *argv, struct buf *out)
+{
+	size_t i;
+	buf_addc(out, '[');
+	for (i = 0; argv && argv[i]; i++) {
+		if (i)
+			buf_addc(out, ',');
+		buf_add_json_str(out, argv[i]);
+	}
+	buf_addc(out, ']');
+}

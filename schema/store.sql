@@ -1,0 +1,166 @@
+-- xrun store schema, version 1 (PRAGMA user_version = 1).
+-- One SQLite file per plan by default (./<plan name>.db). WAL mode.
+-- Values are in SI base units (throughput in bit/s, time in s, bytes in B).
+-- Times are Unix epoch seconds (REAL, UTC).
+-- Migrations: schema/migrations/NNN.sql upgrades from user_version NNN-1.
+
+CREATE TABLE IF NOT EXISTS plans (
+  id          INTEGER PRIMARY KEY,
+  name        TEXT NOT NULL,
+  title       TEXT,
+  path        TEXT,            -- file it was read from
+  hash        TEXT NOT NULL,   -- sha256 of the plan file bytes
+  text        TEXT NOT NULL,   -- the plan file as read
+  created_at  REAL NOT NULL,
+  UNIQUE (hash)
+);
+
+-- One session = one schedule of runs; resuming continues a session.
+CREATE TABLE IF NOT EXISTS sessions (
+  id           INTEGER PRIMARY KEY,
+  plan_id      INTEGER NOT NULL REFERENCES plans(id),
+  cells_hash   TEXT NOT NULL,  -- hash of factors/levels/exclusions/repeat/
+                               -- order/seed: what changes the runs
+  started_at   REAL NOT NULL,
+  updated_at   REAL NOT NULL,
+  ended_at     REAL,           -- NULL while unfinished
+  xrun_version TEXT NOT NULL,
+  argv         TEXT,           -- JSON array of the xrun command line
+  status       TEXT NOT NULL DEFAULT 'running' -- running|done|interrupted|incomplete
+);
+
+-- Every scheduled run, inserted 'pending' when the session starts and
+-- updated in place (one row per scheduled run: never executed twice).
+CREATE TABLE IF NOT EXISTS runs (
+  id           INTEGER PRIMARY KEY,
+  session_id   INTEGER NOT NULL REFERENCES sessions(id),
+  position     INTEGER NOT NULL,  -- 0-based index in execution order
+  block        INTEGER NOT NULL,  -- manual block
+  block_pos    INTEGER NOT NULL,  -- 0-based position within the block
+  pass         INTEGER NOT NULL,  -- 0-based pass within the block
+  rep          INTEGER NOT NULL,  -- 1-based repetition; 0 = warm-up
+  warmup       INTEGER NOT NULL DEFAULT 0,
+  cell_index   INTEGER NOT NULL,  -- index in the expanded matrix
+  cell         TEXT NOT NULL,     -- JSON object factor -> level
+  status       TEXT NOT NULL DEFAULT 'pending',
+               -- pending|running|ok|failed|timeout|interrupted|skipped
+  attempts     INTEGER NOT NULL DEFAULT 0,
+  started_at   REAL,
+  ended_at     REAL,
+  elapsed      REAL,
+  exit_code    INTEGER,
+  reason       TEXT,              -- why it failed / was skipped
+  engine       TEXT,              -- engine type
+  argv         TEXT,              -- JSON array actually executed
+  target       TEXT,
+  params       TEXT,              -- JSON object of effective engine params
+  stdout       TEXT,              -- raw engine output (iperf3 -J JSON)
+  stderr       TEXT,
+  verified     INTEGER,           -- 1 all ok, 0 a mismatch, NULL none
+  UNIQUE (session_id, position)
+);
+CREATE INDEX IF NOT EXISTS runs_session_status ON runs(session_id, status);
+
+CREATE TABLE IF NOT EXISTS metrics (
+  run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  name    TEXT NOT NULL,   -- throughput, sender_throughput, retransmits,
+                           -- cpu_host, cpu_remote, jitter, lost_percent ...
+  value   REAL NOT NULL,   -- SI base unit
+  unit    TEXT NOT NULL,   -- bit/s, s, B, 1, % ...
+  PRIMARY KEY (run_id, name)
+);
+
+-- Per-interval series of the primary metric inside a run.
+CREATE TABLE IF NOT EXISTS intervals (
+  run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  seq     INTEGER NOT NULL,
+  t_start REAL NOT NULL,
+  t_end   REAL NOT NULL,
+  value   REAL NOT NULL,
+  PRIMARY KEY (run_id, seq)
+);
+
+-- Settings observed by the engine (e.g. congestion actually used).
+CREATE TABLE IF NOT EXISTS observed (
+  run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  key     TEXT NOT NULL,
+  value   TEXT,
+  PRIMARY KEY (run_id, key)
+);
+
+-- Verification of each factor's setting, for every run.
+CREATE TABLE IF NOT EXISTS verifications (
+  run_id    INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  factor    TEXT NOT NULL,
+  host      TEXT NOT NULL,
+  method    TEXT NOT NULL,   -- probe:<name> | run | engine (observed)
+  expected  TEXT,
+  actual    TEXT,
+  ok        INTEGER NOT NULL,
+  PRIMARY KEY (run_id, factor, host)
+);
+
+-- Counter deltas (after - before) per run and host.
+CREATE TABLE IF NOT EXISTS counters (
+  run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  host    TEXT NOT NULL,
+  scope   TEXT NOT NULL,  -- nic (sysfs statistics), ethtool, tcp, cpu,
+                          -- softirq, capture
+  name    TEXT NOT NULL,  -- rx_dropped, rx_flow_control_xoff, RetransSegs,
+                          -- busy_max_pct, busy_avg_pct, cpu3_busy_pct,
+                          -- NET_RX, tcpdump ...
+  value   REAL NOT NULL,
+  PRIMARY KEY (run_id, host, scope, name)
+);
+
+-- Hook executions (apply / verify / restore / manual), for the record.
+CREATE TABLE IF NOT EXISTS hooks (
+  id         INTEGER PRIMARY KEY,
+  session_id INTEGER NOT NULL REFERENCES sessions(id),
+  run_id     INTEGER,         -- run about to start, if any
+  factor     TEXT NOT NULL,
+  host       TEXT NOT NULL,
+  kind       TEXT NOT NULL,   -- apply|verify|restore|capture|manual
+  level      TEXT,
+  argv       TEXT,
+  exit_code  INTEGER,
+  stdout     TEXT,
+  stderr     TEXT,
+  at         REAL NOT NULL
+);
+
+-- Host facts, once per session and host.
+CREATE TABLE IF NOT EXISTS host_facts (
+  session_id INTEGER NOT NULL REFERENCES sessions(id),
+  host       TEXT NOT NULL,
+  key        TEXT NOT NULL,  -- hostname, os_release, kernel, cpu_model,
+                             -- cpu_count, mem_bytes, nic_driver,
+                             -- nic_firmware, nic_link, iperf3_version,
+                             -- xrun_version, plan_hash
+  value      TEXT,
+  PRIMARY KEY (session_id, host, key)
+);
+
+-- One row per (run, metric); a run with no metric has one row with
+-- metric NULL. Pending and running runs are not results.
+CREATE VIEW IF NOT EXISTS results AS
+SELECT p.name        AS plan,
+       r.session_id  AS session,
+       r.id          AS run_id,
+       r.cell        AS cell,
+       r.rep         AS rep,
+       r.position    AS position,
+       r.block       AS block,
+       r.warmup      AS warmup,
+       r.started_at  AS started_at,
+       r.status      AS status,
+       m.name        AS metric,
+       m.value       AS value,
+       m.unit        AS unit,
+       r.verified    AS verified,
+       r.reason      AS reason
+FROM runs r
+JOIN sessions s ON s.id = r.session_id
+JOIN plans p ON p.id = s.plan_id
+LEFT JOIN metrics m ON m.run_id = r.id
+WHERE r.status IN ('ok', 'failed', 'timeout', 'interrupted', 'skipped');
