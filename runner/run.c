@@ -1,0 +1,11 @@
+/* Placeholder for cmd_run until its module lands. */
+#include <stdio.h>
+
+#include "cmd.h"
+
+int cmd_run(int argc, char **argv)
+{
+	(void)argc;
+	fprintf(stderr, "xrun: '%s' is not implemented yet\n", argv[0]);
+	return 2;
+}
