@@ -1,0 +1,358 @@
+/*
+ * The report model: everything a report shows, computed once from the store
+ * (schema/store.sql) and the plan text it holds, then formatted by several
+ * writers (Markdown, CSV, JSON here; PDF in write_pdf.c). Writers only
+ * format: every statistic, verdict and flag is decided in report_build().
+ *
+ * Values in the model are in SI base units (bit/s, s, B); the display unit
+ * and its scale are chosen once (report.display_*) and applied by the
+ * report_fmt_* helpers. Times are Unix epoch seconds (UTC).
+ *
+ * Ownership: report_build() returns a model whose every string and array
+ * belongs to it; report_free() releases it all. The model is read-only for
+ * writers. The JSON form is documented in schema/report.md.
+ */
+#ifndef XR_REPORT_H
+#define XR_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "err.h"
+
+enum report_lang { REPORT_LANG_EN = 0, REPORT_LANG_JA, REPORT_LANG_COUNT };
+
+struct report_opts {
+	const char *lang;   /* "en" | "ja"; NULL = plan's report.lang or en */
+	const char *metric; /* NULL = "throughput" */
+	const char *title;  /* NULL = plan title, else plan name */
+	double threshold;   /* noise threshold theta as a fraction (0.01);
+			       <= 0 = plan's report.threshold or 0.01 */
+	const char *unit;   /* display unit ("Gbit/s", "MB/s", ...);
+			       NULL = plan's report.unit or automatic */
+	const char *format; /* report_write_file: "pdf"|"md"|"csv"|"json";
+			       NULL = from the output file's extension */
+	int64_t session;    /* > 0: only this session; 0 = all sessions */
+};
+
+/*
+ * Comparability flags. X(CODE, "code", refuses): a flag that refuses makes
+ * a comparison not_comparable; the others are footnotes (warnings). The
+ * English and Japanese sentences live in flags.c (report_flag_text).
+ */
+#define REPORT_FLAG_MAP(X)                                                     \
+	X(FACTORS_DIFFER, "factors_differ", 1)                                 \
+	X(ENGINE_DIFFERS, "engine_differs", 1)                                 \
+	X(UNIT_DIFFERS, "unit_differs", 1)                                     \
+	X(TOO_FEW_RUNS, "too_few_runs", 1)                                     \
+	X(VERIFY_FAILED, "verify_failed", 1)                                   \
+	X(NOT_VERIFIED, "not_verified", 0)                                     \
+	X(NOT_INTERLEAVED, "not_interleaved", 0)                               \
+	X(FAILED_RUNS, "failed_runs", 0)                                       \
+	X(RX_DROPS, "rx_drops", 0)                                             \
+	X(NIC_ERRORS, "nic_errors", 0)                                         \
+	X(PAUSE_FRAMES, "pause_frames", 0)                                     \
+	X(RETRANSMITS, "retransmits", 0)                                       \
+	X(CAPTURE, "capture", 0)                                               \
+	X(FACTS_CHANGED, "facts_changed", 0)                                   \
+	X(UNSTABLE, "unstable", 0)                                             \
+	X(DRIFT, "drift", 0)
+
+enum report_flag_code {
+#define REPORT_FLAG_ENUM(c, s, r) REPORT_FLAG_##c,
+	REPORT_FLAG_MAP(REPORT_FLAG_ENUM)
+#undef REPORT_FLAG_ENUM
+	REPORT_FLAG_COUNT
+};
+
+struct report_flag {
+	enum report_flag_code code;
+	/* Language-neutral detail with the numbers and names involved
+	 * ("rx_dropped=12 on server", "nic, slot"); "" when none. */
+	const char *detail;
+};
+
+/* Statistics of one cell and metric, over its ok (non-warm-up) runs. */
+struct report_stats {
+	const char *metric; /* metric name */
+	const char *unit;   /* base unit as stored ("bit/s", "1", ...) */
+	int n;              /* ok runs with a value */
+	double median, mean, sd, cv_pct, min, max;
+	double ci_low, ci_high; /* mean +- 95% t-interval; NaN when n < 2 */
+	/* Interval statistics, from the per-interval series inside the runs
+	 * (primary metric only): never mixed with across-run statistics. */
+	int n_intervals;        /* 0 = none; then the two below are NaN */
+	double iv_p95, iv_peak;
+};
+
+struct report_cell {
+	int index;        /* matrix cell index (runs.cell_index) */
+	const int *lv;    /* [nfactors] level index per factor, -1 unknown */
+	const char *json; /* the cell as stored: {"factor":"level",...} */
+	const char *label; /* "cc=cubic, streams=4" */
+	struct report_stats *st; /* [report.nmetrics]; st[report.primary]
+				    is the report's metric */
+	int n_runs;     /* non-warm-up runs scheduled */
+	int n_ok, n_failed, n_timeout, n_other; /* other: pending/skipped/.. */
+	double first_start, last_end; /* time window of its ok runs */
+	const char *engine, *target, *params; /* of its first ok run */
+	struct report_flag *flags; /* cell-level flags (failed runs, drops,
+				      unstable, too few, verify, ...) */
+	int nflags;
+};
+
+struct report_factor {
+	const char *name;
+	const char **levels;
+	int nlevels;
+	int manual; /* level changes need a person (runs not interleaved) */
+	int verify; /* the plan declares a verification for it */
+};
+
+/* A matrix table: rows = levels of one factor, columns = combinations of
+ * the levels of the column factors. */
+struct report_table {
+	const char *metric; /* metric shown */
+	int metric_index;   /* into report.metrics */
+	int row_factor;     /* factor index, -1 = one row ("all") */
+	const int *col_factors; /* [ncol_factors] factor indices */
+	int ncol_factors;
+	int nrows, ncols;
+	const char **row_label;  /* [nrows] level names */
+	const char **col_label;  /* [ncols] "windows11 / pcie4x1" */
+	const int *const *col_lv; /* [ncols][ncol_factors] level indices */
+	/* [nrows * ncols] index into report.cells, -1 = no such cell;
+	 * several matching cells (factors not shown) -> the first, and
+	 * .ambiguous is set. */
+	const int *cell;
+	int ambiguous;
+};
+
+enum report_verdict {
+	REPORT_BETTER = 0,
+	REPORT_WORSE,
+	REPORT_EQUIVALENT,
+	REPORT_NOT_SIGNIFICANT,
+	REPORT_NOT_COMPARABLE,
+};
+
+enum report_method {
+	REPORT_METHOD_NONE = 0, /* refused */
+	REPORT_METHOD_POSITION, /* OLS log(y) ~ group + position */
+	REPORT_METHOD_WELCH,    /* Welch's t on log(y) */
+};
+
+struct report_cmp {
+	int factor;      /* factor index; -1 for an explicit pair */
+	int a, b;        /* cell indices; a is the baseline, delta = b vs a */
+	int n_a, n_b;    /* ok runs per side */
+	const char *metric;
+	double delta_pct;             /* 100*(exp(effect)-1); NaN if refused */
+	double ci_low_pct, ci_high_pct; /* 95% CI, same transform */
+	double p;                     /* two-sided; NaN if refused */
+	double df;
+	enum report_method method;
+	enum report_verdict verdict;
+	int higher_is_better; /* metric direction used for the verdict */
+	struct report_flag *reasons; /* why refused (verdict not_comparable) */
+	int nreasons;
+	struct report_flag *warnings; /* footnotes that did not refuse */
+	int nwarnings;
+};
+
+struct report_fact {
+	int64_t session;
+	const char *host, *key, *value;
+};
+
+/* Verification results grouped by factor, host, method, expected, actual. */
+struct report_verif {
+	const char *factor, *host, *method, *expected, *actual;
+	int ok;    /* the group's ok value */
+	int count; /* runs */
+};
+
+struct report {
+	struct arena *arena; /* owns everything below */
+	enum report_lang lang;
+	const char *db_path;
+	const char *plan_name, *title, *plan_hash;
+	int nsessions;
+	const int64_t *sessions;
+	double first_run, last_run; /* NaN when no run started */
+	double generated_at;
+	const char **hosts; /* hosts the runs touched (facts, counters) */
+	int nhosts;
+	int runs_total;  /* non-warm-up runs scheduled */
+	int runs_ok, runs_failed, runs_timeout, runs_other;
+	int runs_warmup;
+	double threshold; /* theta, fraction */
+	const char *metric; /* the report's metric */
+	int primary;        /* its index in metrics[] */
+	const char **metrics; /* every metric name present */
+	const char **metric_units;
+	int nmetrics;
+	const char *display_unit; /* "Gbit/s" */
+	double display_scale;     /* base value / scale = display value */
+
+	struct report_factor *factors;
+	int nfactors;
+	struct report_cell *cells;
+	int ncells;
+	struct report_table *tables;
+	int ntables;
+	struct report_cmp *cmps;
+	int ncmps;
+	/* Flag codes that appear anywhere, in note order; note k (1-based)
+	 * explains notes[k-1]; report_flag_mark() gives k. */
+	const enum report_flag_code *notes;
+	int nnotes;
+	struct report_fact *facts;
+	int nfacts;
+	struct report_verif *verifs;
+	int nverifs;
+};
+
+/*
+ * Build the model from the store at db_path. Returns 0, or -XR_EIO /
+ * -XR_ESTORE when the file is missing or not an xrun store, -XR_EREPORT
+ * when it holds no finished run ("no runs to report") or the metric is
+ * absent. OUT: *out, caller frees with report_free().
+ */
+int report_build(const char *db_path, const struct report_opts *o,
+		 struct report **out, struct xr_err *err);
+void report_free(struct report *r);
+
+/* --- i18n (i18n.c) ------------------------------------------------------ */
+
+#define REPORT_TEXT_MAP(X)                                                     \
+	X(SUMMARY)                                                             \
+	X(PLAN)                                                                \
+	X(SESSIONS)                                                            \
+	X(FIRST_RUN)                                                           \
+	X(LAST_RUN)                                                            \
+	X(HOSTS)                                                               \
+	X(RUNS)                                                                \
+	X(RUNS_OK)                                                             \
+	X(RUNS_FAILED)                                                         \
+	X(METRIC)                                                              \
+	X(THRESHOLD)                                                           \
+	X(TABLES)                                                              \
+	X(TABLE_CAPTION) /* "%s by %s" (metric, factors) */                   \
+	X(CELLS)                                                               \
+	X(CELL)                                                                \
+	X(COMPARISONS)                                                         \
+	X(FACTOR)                                                              \
+	X(EXPLICIT_PAIR)                                                       \
+	X(BASELINE)                                                            \
+	X(A)                                                                   \
+	X(B)                                                                   \
+	X(DELTA)                                                               \
+	X(CI95)                                                                \
+	X(P)                                                                   \
+	X(N)                                                                   \
+	X(VERDICT)                                                             \
+	X(MEDIAN)                                                              \
+	X(MEAN)                                                                \
+	X(STDEV)                                                               \
+	X(CV)                                                                  \
+	X(MIN)                                                                 \
+	X(MAX)                                                                 \
+	X(SPREAD_NOTE) /* how to read "9.41 ±0.05" */                        \
+	X(INTERVAL_P95)                                                        \
+	X(INTERVAL_PEAK)                                                       \
+	X(INTERVAL_NOTE) /* interval statistics are per-interval, not runs */ \
+	X(NOTES)                                                               \
+	X(METHOD_NOTE) /* how verdicts are reached, with %g threshold */      \
+	X(BETTER)                                                              \
+	X(WORSE)                                                               \
+	X(EQUIVALENT)                                                          \
+	X(NOT_SIGNIFICANT)                                                     \
+	X(NOT_COMPARABLE)                                                      \
+	X(HOST_FACTS)                                                          \
+	X(HOST)                                                                \
+	X(KEY)                                                                 \
+	X(VALUE)                                                               \
+	X(SESSION)                                                             \
+	X(VERIFICATION)                                                        \
+	X(EXPECTED)                                                            \
+	X(ACTUAL)                                                              \
+	X(OK)                                                                  \
+	X(MISMATCH)                                                            \
+	X(COUNT)                                                               \
+	X(NONE)                                                                \
+	X(NO_COMPARISONS)                                                      \
+	X(GENERATED)
+
+enum report_text_id {
+#define REPORT_TEXT_ENUM(n) REPORT_T_##n,
+	REPORT_TEXT_MAP(REPORT_TEXT_ENUM)
+#undef REPORT_TEXT_ENUM
+	REPORT_T_COUNT
+};
+
+/* Heading/label in the report's language; never NULL. */
+const char *report_text(const struct report *r, enum report_text_id id);
+const char *report_text_lang(enum report_lang lang, enum report_text_id id);
+/* "en"/"ja" -> enum; -1 when unknown. */
+int report_lang_parse(const char *s);
+
+/* --- flags (flags.c) ---------------------------------------------------- */
+
+const char *report_flag_code_name(enum report_flag_code c); /* "rx_drops" */
+int report_flag_refuses(enum report_flag_code c);
+/* The sentence explaining the flag, in lang; never NULL. */
+const char *report_flag_text(enum report_flag_code c, enum report_lang lang);
+/* 1-based note number of a flag in r->notes, 0 when absent. */
+int report_flag_mark(const struct report *r, enum report_flag_code c);
+/* Verdict names for JSON ("better", ..., "not_comparable"). */
+const char *report_verdict_name(enum report_verdict v);
+const char *report_method_name(enum report_method m); /* "position-ols" */
+
+/* --- formatting (format.c) ---------------------------------------------- */
+
+/* A base-unit value in the report's display unit, 3 significant digits
+ * ("9.41"); "–" for NaN. Returns out. */
+char *report_fmt_value(const struct report *r, double v, char *out,
+		       size_t n);
+/* The same followed by the unit ("9.41 Gbit/s"). */
+char *report_fmt_value_unit(const struct report *r, double v, char *out,
+			    size_t n);
+/* A value of metric index mi: display unit for the primary metric, else the
+ * stored base unit with an SI prefix ("1.2k", "35 %"). */
+char *report_fmt_metric(const struct report *r, int mi, double v, char *out,
+			size_t n);
+/* A cell's median and spread for tables: "9.41 ±0.05" (half-width of the
+ * 95% t-interval), "9.41" when n == 1, "–" when no data. */
+char *report_fmt_cell(const struct report *r, const struct report_cell *c,
+		      char *out, size_t n);
+/* Footnote marks of a cell's flags: "[1,3]"; "" when none. */
+char *report_fmt_marks(const struct report *r, const struct report_cell *c,
+		       char *out, size_t n);
+/* A comparison's verdict string: "+9.3% [+6.1, +12.5]", "≈ (-0.2%
+ * [-0.6, +0.3])", "~ (p=0.41, n=3+3)", "— not comparable: <reasons>"
+ * (reasons in the report's language). */
+char *report_fmt_verdict(const struct report *r, const struct report_cmp *c,
+			 char *out, size_t n);
+/* Epoch seconds as "2026-11-30 00:07 UTC"; "–" for NaN. */
+char *report_fmt_time(double t, char *out, size_t n);
+
+/* --- writers ------------------------------------------------------------ */
+
+int report_write_md(const struct report *r, FILE *f, struct xr_err *err);
+int report_write_csv(const struct report *r, FILE *f, struct xr_err *err);
+int report_write_json(const struct report *r, FILE *f, struct xr_err *err);
+/* write_pdf.c (the pdf engineer's module). */
+int report_write_pdf(const struct report *r, const char *path,
+		     struct xr_err *err);
+
+/*
+ * Build the model from db_path and write out_path; the format comes from
+ * o->format or the extension (.pdf .md .csv .json); out_path "-" writes
+ * md/csv/json to stdout. Used by `xrun report` and at the end of a run.
+ */
+int report_write_file(const char *db_path, const char *out_path,
+		      const struct report_opts *o, struct xr_err *err);
+
+#endif
