@@ -1,0 +1,547 @@
+/*
+ * Scheduling: decides the execution order of every run of a plan
+ * (schema/scheduling.md has the reasoning, sched.h the contract).
+ *
+ *  1. Cells are grouped into blocks by the levels of their manual factors
+ *     (the things a person must change by hand).
+ *  2. Blocks are ordered to need the fewest manual changes: an exact
+ *     Held-Karp search over block orders for small plans, else a reflected
+ *     (boustrophedon) order, improved by a nearest-neighbour walk when
+ *     exclusions punch holes in it.
+ *  3. Inside a block the automatic cells form a sequence S in which factors
+ *     with apply hooks vary slowest and neighbours differ in one factor
+ *     (a snake), and the passes use S or reverse(S) by the Thue-Morse
+ *     sequence (abba), a fresh seeded permutation (random), or each cell's
+ *     repetitions back to back (sequential).
+ *
+ * Everything is sorting of 64-bit keys (a radix sort) and flat arrays, so a
+ * million runs schedule in tens of milliseconds with no per-run allocation.
+ */
+#include "sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "matrix.h"
+#include "plan.h"
+#include "banned.h"
+
+/* Blocks up to this many are ordered by exact search (2^n * n states). */
+#define SCHED_EXACT_MAX 16
+/* Beyond this many blocks the O(n^2) nearest-neighbour pass is skipped. */
+#define SCHED_GREEDY_MAX 4096
+/* 20 bytes a run: a 400 MB schedule is the most we agree to build. */
+#define SCHED_MAX_RUNS ((size_t)20 * 1000 * 1000)
+
+struct kv {
+	uint64_t key;
+	uint32_t val;
+};
+
+/* Stable LSD radix sort on key, 8 bits a pass, skipping empty high bytes. */
+static int radix_sort(struct kv *a, size_t n)
+{
+	uint64_t all = 0;
+	struct kv *tmp, *src = a, *dst;
+	unsigned shift;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		all |= a[i].key;
+	if (n < 2 || all == 0)
+		return 0;
+	tmp = malloc(n * sizeof *tmp);
+	if (!tmp)
+		return -1;
+	dst = tmp;
+	for (shift = 0; shift < 64 && (all >> shift); shift += 8) {
+		size_t cnt[256] = {0}, sum = 0;
+		struct kv *t;
+		if (((all >> shift) & 0xff) == 0)
+			continue;
+		for (i = 0; i < n; i++)
+			cnt[(src[i].key >> shift) & 0xff]++;
+		for (i = 0; i < 256; i++) {
+			size_t c = cnt[i];
+			cnt[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[cnt[(src[i].key >> shift) & 0xff]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof *a);
+	free(tmp);
+	return 0;
+}
+
+/*
+ * Rank of a digit tuple in the reflected mixed-radix Gray order: digit i
+ * runs forwards while the rank of the digits before it is even, backwards
+ * while it is odd, so consecutive ranks differ in exactly one digit.
+ */
+static uint64_t snake_rank(const uint32_t *lv, const int *fx, int n,
+			   const struct plan *p)
+{
+	uint64_t r = 0;
+	int i;
+	for (i = 0; i < n; i++) {
+		uint32_t nl = (uint32_t)p->factors[fx[i]].nlevels;
+		uint32_t d = lv[fx[i]];
+		uint32_t e = (r & 1) ? nl - 1 - d : d;
+		r = r * nl + e;
+	}
+	return r;
+}
+
+static int hamming(const uint32_t *a, const uint32_t *b, const int *fx, int n)
+{
+	int i, d = 0;
+	for (i = 0; i < n; i++)
+		d += a[fx[i]] != b[fx[i]];
+	return d;
+}
+
+static long path_cost(const int *order, int nb, const int *cost)
+{
+	long c = 0;
+	int i;
+	for (i = 1; i < nb; i++)
+		c += cost[order[i - 1] * nb + order[i]];
+	return c;
+}
+
+/*
+ * Held-Karp over open paths (any start, any end): dp[mask][last] is the
+ * cheapest way to visit mask ending at last. Writes the best order and
+ * returns its cost, or -1 on OOM.
+ */
+static long exact_order(int nb, const int *cost, int *order)
+{
+	size_t full = (size_t)1 << nb, mask;
+	int32_t *dp = malloc(full * (size_t)nb * sizeof *dp);
+	int8_t *par = malloc(full * (size_t)nb * sizeof *par);
+	int i, j, last = -1;
+	long best = -1;
+
+	if (!dp || !par) {
+		free(dp);
+		free(par);
+		return -1;
+	}
+	for (mask = 0; mask < full * (size_t)nb; mask++)
+		dp[mask] = INT32_MAX;
+	for (i = 0; i < nb; i++) {
+		dp[((size_t)1 << i) * nb + i] = 0;
+		par[((size_t)1 << i) * nb + i] = -1;
+	}
+	for (mask = 1; mask < full; mask++)
+		for (i = 0; i < nb; i++) {
+			int32_t v = dp[mask * nb + i];
+			if (v == INT32_MAX)
+				continue;
+			for (j = 0; j < nb; j++) {
+				size_t nm = mask | ((size_t)1 << j);
+				int32_t w = v + cost[i * nb + j];
+				if (nm == mask || w >= dp[nm * nb + j])
+					continue;
+				dp[nm * nb + j] = w;
+				par[nm * nb + j] = (int8_t)i;
+			}
+		}
+	for (i = 0; i < nb; i++)
+		if (best < 0 || dp[(full - 1) * nb + i] < best) {
+			best = dp[(full - 1) * nb + i];
+			last = i;
+		}
+	mask = full - 1;
+	for (i = nb - 1; i >= 0; i--) {
+		int prev = par[mask * nb + last];
+		order[i] = last;
+		mask &= ~((size_t)1 << last);
+		last = prev;
+	}
+	free(dp);
+	free(par);
+	return best;
+}
+
+/* Nearest neighbour from order[0], ties to the earlier block in order. */
+static long greedy_order(int nb, const uint32_t *blv, int nf, const int *man,
+			 int nman, const int *start, int *order)
+{
+	char *used = calloc((size_t)nb, 1);
+	long total = 0;
+	int i, k;
+	if (!used)
+		return -1;
+	order[0] = start[0];
+	used[start[0]] = 1;
+	for (i = 1; i < nb; i++) {
+		int best = -1, bd = 0, cur = order[i - 1];
+		for (k = 0; k < nb; k++) {
+			int b = start[k], d;
+			if (used[b])
+				continue;
+			d = hamming(blv + (size_t)cur * nf,
+				    blv + (size_t)b * nf, man, nman);
+			if (best < 0 || d < bd) {
+				best = b;
+				bd = d;
+				if (d <= 1)
+					break;
+			}
+		}
+		order[i] = best;
+		used[best] = 1;
+		total += bd;
+	}
+	free(used);
+	return total;
+}
+
+/*
+ * Order the blocks (given by their level tuples blv[nb][nf], in natural
+ * order) for the fewest manual changes. OUT: order[nb] of block indices.
+ */
+static int order_blocks(const struct plan *p, int nb, const uint32_t *blv,
+			const int *man, int nman, int *order)
+{
+	int nf = p->nfactors, i, rc = 0;
+	int *alt = malloc((size_t)nb * sizeof *alt);
+	struct kv *g = malloc((size_t)nb * sizeof *g);
+	long gcost, c;
+
+	if (!alt || !g) {
+		rc = -1;
+		goto out;
+	}
+	for (i = 0; i < nb; i++) {
+		g[i].key = snake_rank(blv + (size_t)i * nf, man, nman, p);
+		g[i].val = (uint32_t)i;
+	}
+	if (radix_sort(g, (size_t)nb) < 0) {
+		rc = -1;
+		goto out;
+	}
+	for (i = 0; i < nb; i++)
+		order[i] = (int)g[i].val;
+	if (nb <= 2)
+		goto out;
+	if (nb <= SCHED_EXACT_MAX) {
+		int *cost = malloc((size_t)nb * nb * sizeof *cost);
+		int j;
+		if (!cost) {
+			rc = -1;
+			goto out;
+		}
+		for (i = 0; i < nb; i++)
+			for (j = 0; j < nb; j++)
+				cost[i * nb + j] =
+					hamming(blv + (size_t)i * nf,
+						blv + (size_t)j * nf, man, nman);
+		gcost = path_cost(order, nb, cost);
+		c = exact_order(nb, cost, alt);
+		free(cost);
+		if (c < 0) {
+			rc = -1;
+			goto out;
+		}
+		/* Keep the reflected order when it is optimal: it reads
+		 * naturally (the first manual factor changes least). */
+		if (c < gcost)
+			memcpy(order, alt, (size_t)nb * sizeof *order);
+		goto out;
+	}
+	if (nb > SCHED_GREEDY_MAX)
+		goto out;
+	gcost = 0;
+	for (i = 1; i < nb; i++)
+		gcost += hamming(blv + (size_t)order[i - 1] * nf,
+				 blv + (size_t)order[i] * nf, man, nman);
+	if (gcost == nb - 1)
+		goto out; /* every change is a single factor: optimal */
+	c = greedy_order(nb, blv, nf, man, nman, order, alt);
+	if (c < 0)
+		rc = -1;
+	else if (c < gcost)
+		memcpy(order, alt, (size_t)nb * sizeof *order);
+out:
+	free(alt);
+	free(g);
+	return rc;
+}
+
+/* splitmix64 seeds xoshiro256**: both fully specified, so a seed gives the
+ * same permutations on every platform and libc. */
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+struct rng {
+	uint64_t s[4];
+};
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t rng_next(struct rng *r)
+{
+	uint64_t *s = r->s, res = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return res;
+}
+
+static void rng_seed(struct rng *r, uint64_t seed, uint64_t stream)
+{
+	uint64_t x = seed ^ (stream * 0xd1342543de82ef95ULL);
+	int i;
+	for (i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&x);
+}
+
+/* Uniform in [0, n) without modulo bias. */
+static uint32_t rng_below(struct rng *r, uint32_t n)
+{
+	uint64_t lim = UINT64_MAX - UINT64_MAX % n, v;
+	do
+		v = rng_next(r);
+	while (v >= lim);
+	return (uint32_t)(v % n);
+}
+
+static void shuffle(struct rng *r, uint32_t *a, size_t n)
+{
+	size_t i;
+	for (i = n; i > 1; i--) {
+		uint32_t j = rng_below(r, (uint32_t)i), t = a[i - 1];
+		a[i - 1] = a[j];
+		a[j] = t;
+	}
+}
+
+static void emit(struct sched_run **w, uint32_t cell, uint32_t rep,
+		 uint32_t block, uint32_t *pos)
+{
+	struct sched_run *r = (*w)++;
+	r->cell = cell;
+	r->rep = rep;
+	r->block = block;
+	r->pos = (*pos)++;
+	r->warmup = rep == 0;
+}
+
+/* The runs of one block whose cell sequence is S[n]. */
+static void emit_block(const struct plan *p, uint32_t b, const uint32_t *S,
+		       uint32_t n, uint32_t *scratch, struct sched_run **w)
+{
+	uint32_t pos = 0, i, k, rep = (uint32_t)p->repeat;
+	struct rng r;
+
+	for (k = 0; k < (uint32_t)p->warmup; k++)
+		emit(w, S[0], 0, b, &pos);
+	switch (p->order) {
+	case PLAN_ORDER_SEQUENTIAL:
+		for (i = 0; i < n; i++)
+			for (k = 1; k <= rep; k++)
+				emit(w, S[i], k, b, &pos);
+		break;
+	case PLAN_ORDER_RANDOM:
+		rng_seed(&r, p->seed, b);
+		memcpy(scratch, S, n * sizeof *S);
+		for (k = 0; k < rep; k++) {
+			shuffle(&r, scratch, n);
+			for (i = 0; i < n; i++)
+				emit(w, scratch[i], k + 1, b, &pos);
+		}
+		break;
+	case PLAN_ORDER_ABBA:
+	default:
+		for (k = 0; k < rep; k++) {
+			int rev = sched_thue_morse(k);
+			for (i = 0; i < n; i++)
+				emit(w, S[rev ? n - 1 - i : i], k + 1, b,
+				     &pos);
+		}
+		break;
+	}
+}
+
+static int fail_nomem(struct xr_err *err, const struct plan *p)
+{
+	return xr_err_set(err, XR_ENOMEM, p->path, 0, 0,
+			  "out of memory building the schedule");
+}
+
+int sched_build(const struct plan *p, const struct matrix *m, struct sched *s,
+		struct xr_err *err)
+{
+	int nf = p->nfactors, nman = 0, nauto = 0, f, rc = 0;
+	int *man = NULL, *aut = NULL, *order = NULL, *rank = NULL;
+	size_t nc = m->ncells, c, nb = 0, i, nruns, maxblock = 0;
+	uint64_t pauto = 1;
+	struct kv *kv = NULL;
+	uint32_t *blv = NULL, *bstart = NULL, *cells = NULL, *scratch = NULL;
+	struct sched_run *w;
+	uint32_t *mlv;
+
+	memset(s, 0, sizeof *s);
+	if (nc == 0 || nc > UINT32_MAX || p->repeat < 1 || p->warmup < 0)
+		return xr_err_set(err, XR_EPLAN, p->path, 0, 0,
+				  "cannot schedule %zu cells with repeat %d "
+				  "and warmup %d",
+				  nc, p->repeat, p->warmup);
+	man = malloc((size_t)(nf + 1) * sizeof *man);
+	aut = malloc((size_t)(nf + 1) * sizeof *aut);
+	kv = malloc(nc * sizeof *kv);
+	if (!man || !aut || !kv)
+		goto nomem;
+	for (f = 0; f < nf; f++)
+		if (p->factors[f].manual)
+			man[nman++] = f;
+	/* Costly factors (apply hooks) first, so they vary slowest. */
+	for (f = 0; f < nf; f++)
+		if (!p->factors[f].manual && p->factors[f].apply.argv)
+			aut[nauto++] = f;
+	for (f = 0; f < nf; f++)
+		if (!p->factors[f].manual && !p->factors[f].apply.argv)
+			aut[nauto++] = f;
+	for (f = 0; f < nauto; f++)
+		pauto *= (uint64_t)p->factors[aut[f]].nlevels;
+
+	/* Blocks: distinct manual tuples, in natural order. */
+	for (c = 0; c < nc; c++) {
+		const uint32_t *lv = matrix_cell(m, c);
+		uint64_t k = 0;
+		for (f = 0; f < nman; f++)
+			k = k * (uint64_t)p->factors[man[f]].nlevels +
+			    lv[man[f]];
+		kv[c].key = k;
+		kv[c].val = (uint32_t)c;
+	}
+	if (radix_sort(kv, nc) < 0)
+		goto nomem;
+	for (c = 0; c < nc; c++)
+		nb += c == 0 || kv[c].key != kv[c - 1].key;
+	blv = malloc(nb * (size_t)(nf ? nf : 1) * sizeof *blv);
+	bstart = malloc((nb + 1) * sizeof *bstart);
+	order = malloc(nb * sizeof *order);
+	rank = malloc(nb * sizeof *rank);
+	if (!blv || !bstart || !order || !rank)
+		goto nomem;
+	for (c = 0, i = 0; c < nc; c++)
+		if (c == 0 || kv[c].key != kv[c - 1].key) {
+			memcpy(blv + i * nf, matrix_cell(m, kv[c].val),
+			       (size_t)nf * sizeof *blv);
+			bstart[i++] = (uint32_t)c;
+		}
+	bstart[nb] = (uint32_t)nc;
+	if (order_blocks(p, (int)nb, blv, man, nman, order) < 0)
+		goto nomem;
+	for (i = 0; i < nb; i++)
+		rank[order[i]] = (int)i;
+
+	/* One sort puts every cell at its place: (block rank, snake rank).
+	 * The product of all levels is bounded by matrix.c, so it fits. */
+	for (i = 0; i < nb; i++)
+		for (c = bstart[i]; c < bstart[i + 1]; c++) {
+			uint32_t cell = kv[c].val;
+			kv[c].key = (uint64_t)rank[i] * pauto +
+				    snake_rank(matrix_cell(m, cell), aut,
+					       nauto, p);
+		}
+	if (radix_sort(kv, nc) < 0)
+		goto nomem;
+	cells = malloc(nc * sizeof *cells);
+	if (!cells)
+		goto nomem;
+	for (c = 0; c < nc; c++)
+		cells[c] = kv[c].val;
+
+	nruns = 0;
+	for (i = 0; i < nb; i++) {
+		size_t n = bstart[order[i] + 1] - bstart[order[i]];
+		if (n > maxblock)
+			maxblock = n;
+		nruns += (size_t)p->warmup + n * (size_t)p->repeat;
+		if (nruns > SCHED_MAX_RUNS) {
+			rc = xr_err_set(err, XR_EPLAN, p->path, 0, 0,
+					"the schedule has more than %zu runs "
+					"(lower repeat or add exclusions)",
+					SCHED_MAX_RUNS);
+			goto out;
+		}
+	}
+	s->runs = malloc(nruns * sizeof *s->runs);
+	s->blocks = calloc(nb, sizeof *s->blocks);
+	mlv = malloc(nb * (size_t)(nf ? nf : 1) * sizeof *mlv);
+	scratch = malloc(maxblock * sizeof *scratch);
+	if (!s->runs || !s->blocks || !mlv || !scratch) {
+		free(mlv);
+		goto nomem;
+	}
+	s->nblocks = nb;
+	s->nruns = nruns;
+	w = s->runs;
+	/* Cells are sorted by block rank, so block i's cells follow
+	 * block i-1's. */
+	c = 0;
+	for (i = 0; i < nb; i++) {
+		struct sched_block *b = &s->blocks[i];
+		const uint32_t *bl = blv + (size_t)order[i] * nf;
+		uint32_t n = bstart[order[i] + 1] - bstart[order[i]];
+		b->manual_lv = mlv + i * nf;
+		for (f = 0; f < nf; f++)
+			b->manual_lv[f] =
+				p->factors[f].manual ? bl[f] : UINT32_MAX;
+		if (i > 0)
+			b->changes = hamming(bl,
+					     blv + (size_t)order[i - 1] * nf,
+					     man, nman);
+		s->manual_interventions += b->changes;
+		b->first = (size_t)(w - s->runs);
+		emit_block(p, (uint32_t)i, cells + c, n, scratch, &w);
+		b->nruns = (size_t)(w - s->runs) - b->first;
+		c += n;
+	}
+	goto out;
+nomem:
+	rc = fail_nomem(err, p);
+out:
+	free(man);
+	free(aut);
+	free(kv);
+	free(blv);
+	free(bstart);
+	free(order);
+	free(rank);
+	free(cells);
+	free(scratch);
+	if (rc < 0)
+		sched_release(s);
+	return rc;
+}
+
+void sched_release(struct sched *s)
+{
+	/* Every block's manual_lv points into one array owned by block 0. */
+	if (s->blocks && s->nblocks)
+		free(s->blocks[0].manual_lv);
+	free(s->runs);
+	free(s->blocks);
+	memset(s, 0, sizeof *s);
+}
