@@ -21,6 +21,8 @@ CREATE TABLE IF NOT EXISTS sessions (
   plan_id      INTEGER NOT NULL REFERENCES plans(id),
   cells_hash   TEXT NOT NULL,  -- hash of factors/levels/exclusions/repeat/
                                -- order/seed: what changes the runs
+  cells_desc   TEXT,           -- JSON of what cells_hash covers, so that
+                               -- a changed plan can say what changed
   started_at   REAL NOT NULL,
   updated_at   REAL NOT NULL,
   ended_at     REAL,           -- NULL while unfinished
@@ -60,6 +62,7 @@ CREATE TABLE IF NOT EXISTS runs (
   UNIQUE (session_id, position)
 );
 CREATE INDEX IF NOT EXISTS runs_session_status ON runs(session_id, status);
+CREATE INDEX IF NOT EXISTS sessions_plan ON sessions(plan_id);
 
 CREATE TABLE IF NOT EXISTS metrics (
   run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
