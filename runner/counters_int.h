@@ -1,0 +1,31 @@
+/*
+ * Internals shared by the counter producers (counters.c) and the parser
+ * (counters_parse.c); also used by facts.c and the tests.
+ */
+#ifndef XR_COUNTERS_INT_H
+#define XR_COUNTERS_INT_H
+
+#include <stddef.h>
+
+struct buf;
+struct counters_snap;
+
+/* Packet capture tools looked for in /proc/N/comm (as an sh pattern). */
+#define COUNTERS_CAPTURE_CASE                                                  \
+	"tcpdump|dumpcap|tshark|wireshark|termshark|pktmon"
+int counters_is_capture_tool(const char *comm);
+
+/* Build the snapshot document of this machine (no subprocess). */
+int counters_local_document(const char *iface, unsigned what,
+			    struct buf *doc);
+/* The fixed sh script run on other hosts: sh -c SCRIPT sh IFACE LETTERS */
+const char *counters_remote_script(void);
+
+/* The document said the interface does not exist ("@@ noiface"). */
+int counters_snap_missing_iface(const struct counters_snap *s);
+/* Capture tools seen in one snapshot as "tcpdump x2, dumpcap x1", or ""
+ * when the procs section was read and none runs; -1 when it was not
+ * read. Appends to out. */
+int counters_snap_captures(const struct counters_snap *s, struct buf *out);
+
+#endif
