@@ -1,15 +1,352 @@
-/* The iperf3 load engine (placeholder until implemented). */
+/*
+ * The iperf3 load engine: validates the plan's iperf3 parameters, builds
+ * the client argv, keeps one `iperf3 -s` per session on the server host
+ * (started, watched, restarted when it died, stopped at the end) and turns
+ * the client's -J output into a run result (parsing in iperf3_json.c).
+ * Everything runs through host_run/host_spawn: never a shell.
+ */
 #include "engine.h"
 
+#include <ctype.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
-static int has_param(const char *key)
+#include "buf.h"
+#include "host.h"
+#include "iperf3_args.h"
+#include "iperf3_json.h"
+#include "plan.h"
+#include "proc.h"
+#include "units.h"
+#include "banned.h"
+
+/* time for iperf3 -s to say it listens (ssh start-up included) */
+#define IPERF3_LISTEN_WAIT 8.0
+
+static char **build_argv(const struct plan *p, const struct engine_request *rq,
+			 struct xr_err *err)
 {
-	(void)key;
+	(void)p;
+	return iperf3_args_build(rq, err);
+}
+
+/* ---- session: the iperf3 server -------------------------------------- */
+
+struct iperf3_state {
+	struct host *client, *server;
+	struct proc *srv; /* NULL when xrun does not run the server */
+	char log[64];
+	int port;
+	int restarts;
+};
+
+static void log_tail(const char *path, char *out, size_t outsz)
+{
+	struct buf b = BUF_INIT;
+	size_t i, start;
+	out[0] = '\0';
+	if (buf_read_file(&b, path, 1 << 20) < 0 || !b.len) {
+		buf_release(&b);
+		return;
+	}
+	while (b.len && isspace((unsigned char)b.s[b.len - 1]))
+		b.s[--b.len] = '\0';
+	start = b.len > outsz - 1 ? b.len - (outsz - 1) : 0;
+	for (i = start; i < b.len; i++)
+		if (b.s[i] == '\n')
+			b.s[i] = ' ';
+	snprintf(out, outsz, "%s", b.s + start);
+	buf_release(&b);
+}
+
+/*
+ * Start iperf3 -s and wait until it says it listens. Its own "Server
+ * listening" line is the test because it works the same locally, in a
+ * namespace and over ssh, and a probe connection would count as a client
+ * on the server.
+ */
+static int server_start(struct iperf3_state *st, struct xr_err *err)
+{
+	char port[16], tail[256];
+	const char *argv[] = {"iperf3", "-s", "-p", port, "--forceflush", NULL};
+	struct proc_opts o = {0};
+	struct buf b = BUF_INIT;
+	double deadline;
+	int fd, listening = 0;
+
+	snprintf(port, sizeof port, "%d", st->port);
+	if (!st->log[0]) {
+		snprintf(st->log, sizeof st->log, "/tmp/xrun-iperf3s-XXXXXX");
+		fd = mkstemp(st->log);
+		if (fd < 0) {
+			st->log[0] = '\0';
+			return xr_err_set(err, XR_EIO, NULL, 0, 0,
+					  "cannot create a log file for the "
+					  "iperf3 server in /tmp");
+		}
+		close(fd);
+	} else if (truncate(st->log, 0) < 0) {
+		/* a stale line would look like a fresh "listening" */
+		unlink(st->log);
+	}
+	o.argv = argv;
+	o.stderr_to_stdout = 1;
+	st->srv = host_spawn(st->server, &o, st->log, err);
+	if (!st->srv)
+		return err && err->code ? -err->code : -XR_EENV;
+
+	deadline = proc_now_mono() + IPERF3_LISTEN_WAIT;
+	while (proc_now_mono() < deadline) {
+		buf_reset(&b);
+		if (buf_read_file(&b, st->log, 1 << 20) == 0 &&
+		    strstr(b.s, "Server listening")) {
+			listening = 1;
+			break;
+		}
+		if (!proc_alive(st->srv))
+			break;
+		if (proc_sleep(0.05) < 0)
+			break;
+	}
+	buf_release(&b);
+	if (listening)
+		return 0;
+
+	log_tail(st->log, tail, sizeof tail);
+	proc_stop(st->srv);
+	st->srv = NULL;
+	if (strstr(tail, "Address already in use"))
+		return xr_err_set(err, XR_EENV, NULL, 0, 0,
+				  "port %d on host '%s' is already in use; set "
+				  "engine.port or stop the other iperf3",
+				  st->port, host_name(st->server));
+	if (proc_interrupted)
+		return xr_err_set(err, XR_EINTR, NULL, 0, 0,
+				  "interrupted while starting the iperf3 "
+				  "server");
+	return xr_err_set(err, XR_EENV, NULL, 0, 0,
+			  "iperf3 server on host '%s' did not start "
+			  "listening on port %d%s%s",
+			  host_name(st->server), st->port,
+			  tail[0] ? ": " : " (no output)", tail);
+}
+
+static void close_(void *state)
+{
+	struct iperf3_state *st = state;
+	if (!st)
+		return;
+	if (st->srv)
+		proc_stop(st->srv);
+	if (st->log[0])
+		unlink(st->log);
+	free(st);
+}
+
+static int open_(const struct plan *p, struct host *client, struct host *server,
+		 void **state, struct xr_err *err)
+{
+	struct iperf3_state *st = calloc(1, sizeof *st);
+	int rc;
+	if (!st)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	st->client = client;
+	st->server = server;
+	st->port = iperf3_args_server_port(p);
+	*state = st;
+	if (!p->engine.server_start)
+		return 0;
+	if (!server)
+		return xr_err_set(err, XR_EPLAN, NULL, 0, 0,
+				  "engine.server.start is set but there is "
+				  "no server host");
+	rc = server_start(st, err);
+	if (rc < 0) {
+		close_(st);
+		*state = NULL;
+	}
+	return rc;
+}
+
+static void set_reason(struct engine_result *res, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void set_reason(struct engine_result *res, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vset_reason(res, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- one run --------------------------------------------------------- */
+
+static char *dup_or_empty(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+	if (!d)
+		return NULL;
+	if (n)
+		memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+/* The last line of stderr worth quoting in a reason. */
+static void stderr_tail(const char *s, char *out, size_t outsz)
+{
+	size_t n = s ? strlen(s) : 0, i;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	i = n > outsz - 1 ? n - (outsz - 1) : 0;
+	snprintf(out, outsz, "%.*s", (int)(n - i), s ? s + i : "");
+	for (i = 0; out[i]; i++)
+		if (out[i] == '\n')
+			out[i] = ' ';
+}
+
+/* A dead server is restarted (and the fact recorded), so one crash costs
+ * at most the run it happened in. */
+static int ensure_server(struct iperf3_state *st, struct engine_result *res)
+{
+	struct xr_err err;
+	char note[96];
+	int status;
+	if (!st->srv || proc_alive(st->srv))
+		return 0;
+	status = proc_exit_status(st->srv);
+	proc_stop(st->srv);
+	st->srv = NULL;
+	xr_err_clear(&err);
+	if (server_start(st, &err) < 0) {
+		res->status = RUN_FAILED;
+		set_reason(res,
+			   "iperf3 server had exited and could not be "
+			   "restarted: %s",
+			   err.msg);
+		return -XR_EENV;
+	}
+	st->restarts++;
+	snprintf(note, sizeof note,
+		 "iperf3 server had exited (wait status %d); restart #%d",
+		 status, st->restarts);
+	engine_result_add_observed(res, "server_restarted", note);
 	return 0;
 }
 
+static int run(void *state, const struct plan *p,
+	       const struct engine_request *rq, struct engine_result *res)
+{
+	struct iperf3_state *st = state;
+	struct proc_opts o = {0};
+	struct proc_result pr;
+	struct iperf3_report rep;
+	struct xr_err err;
+	struct buf js = BUF_INIT;
+	char **argv, desc[160], tail[200];
+	int rc;
+
+	res->status = RUN_FAILED;
+	res->exit_code = -1;
+	res->started_at = proc_now_wall();
+	if (!st) {
+		set_reason(res, "iperf3 engine used without a session");
+		return -XR_EINTERNAL;
+	}
+	rc = ensure_server(st, res);
+	if (rc < 0)
+		return rc;
+
+	xr_err_clear(&err);
+	argv = iperf3_args_build(rq, &err);
+	if (!argv) {
+		set_reason(res, "%s", err.msg);
+		return 0;
+	}
+	engine_argv_json((const char *const *)argv, &js);
+	res->argv_json = buf_detach(&js, NULL);
+
+	o.argv = (const char *const *)argv;
+	o.timeout =
+	    rq->timeout > 0 ? rq->timeout : rq->duration + rq->omit + 15.0;
+	memset(&pr, 0, sizeof pr);
+	rc = host_run(st->client, &o, &pr, &err);
+	engine_argv_free(argv);
+	if (rc < 0) {
+		set_reason(res, "cannot run iperf3 on host '%s': %s",
+			   host_name(st->client), err.msg);
+		proc_result_release(&pr);
+		return rc;
+	}
+	res->raw = dup_or_empty(pr.out, pr.out ? pr.out_len : 0);
+	res->err_text = dup_or_empty(pr.err, pr.err ? pr.err_len : 0);
+	res->elapsed = pr.elapsed;
+	if (pr.started_at > 0)
+		res->started_at = pr.started_at;
+	res->exit_code = pr.status == PROC_EXITED ? pr.exit_code : -1;
+
+	switch (pr.status) {
+	case PROC_TIMEOUT:
+		res->status = RUN_TIMEOUT;
+		set_reason(res, "iperf3 %s",
+			   proc_describe(&pr, desc, sizeof desc));
+		goto out;
+	case PROC_INTERRUPTED:
+		res->status = RUN_INTERRUPTED;
+		set_reason(res, "iperf3 interrupted");
+		goto out;
+	case PROC_EXEC_FAILED:
+		set_reason(res, "%s", proc_describe(&pr, desc, sizeof desc));
+		rc = -XR_EENV;
+		goto out;
+	case PROC_SIGNALED:
+		stderr_tail(pr.err, tail, sizeof tail);
+		set_reason(res, "iperf3 %s%s%s",
+			   proc_describe(&pr, desc, sizeof desc),
+			   tail[0] ? ": " : "", tail);
+		goto out;
+	case PROC_EXITED:
+		break;
+	}
+
+	rc = iperf3_json_parse(pr.out ? pr.out : "", pr.out ? pr.out_len : 0,
+			       &rep, &err);
+	if (rc == -XR_EENGINE) {
+		set_reason(res, "iperf3: %s", err.msg);
+	} else if (rc < 0 || pr.exit_code != 0) {
+		struct buf r = BUF_INIT;
+		if (rc < 0)
+			buf_adds(&r, err.msg);
+		if (pr.exit_code != 0)
+			buf_addf(&r, "%siperf3 exited with status %d",
+				 rc < 0 ? "; " : "", pr.exit_code);
+		stderr_tail(pr.err, tail, sizeof tail);
+		if (tail[0])
+			buf_addf(&r, ": %s", tail);
+		set_reason(res, "%s", r.s);
+		buf_release(&r);
+	} else if (iperf3_report_to_result(&rep, res) < 0) {
+		set_reason(res, "out of memory storing iperf3 results");
+	} else {
+		res->status = RUN_OK;
+	}
+	iperf3_report_release(&rep);
+	rc = 0;
+out:
+	proc_result_release(&pr);
+	return rc;
+}
+
 const struct engine_ops engine_iperf3 = {
-	.name = "iperf3",
-	.has_param = has_param,
+    .name = "iperf3",
+    .check = iperf3_args_check,
+    .has_param = iperf3_args_has_param,
+    .build_argv = build_argv,
+    .open = open_,
+    .run = run,
+    .close = close_,
 };

@@ -1,0 +1,526 @@
+/*
+ * The iperf3 engine's parameters: the table of what a plan may set
+ * (parallel, reverse, bitrate, congestion, ...), their validation with
+ * positions and did-you-mean, and the client argv built from them.
+ */
+#include "iperf3_args.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "buf.h"
+#include "engine.h"
+#include "plan.h"
+#include "units.h"
+#include "banned.h"
+
+#define IPERF3_DEFAULT_PORT 5201
+/* --connect-timeout: a refused or black-holed server fails in seconds,
+ * not after the kernel's SYN retries */
+#define IPERF3_CONNECT_MS 3000
+
+enum pkind {
+	P_INT,	    /* integer in [min, max] */
+	P_BOOL,	    /* true/false/yes/no/on/off/1/0 */
+	P_COUNT,    /* units COUNT: 500M, 4Mi, 0 */
+	P_DUR,	    /* units DURATION, whole seconds */
+	P_NAME,	    /* congestion control name */
+	P_ADDR,	    /* address or address%dev */
+	P_DSCP,	    /* 0..63 or a symbolic name */
+	P_AFFINITY, /* n or n,m */
+	P_WORDS,    /* whitespace-separated extra arguments */
+};
+
+struct pdef {
+	const char *key;
+	enum pkind kind;
+	const char *flag;
+	long min, max;
+};
+
+static const struct pdef pdefs[] = {
+    {"parallel", P_INT, "-P", 1, 128},
+    {"reverse", P_BOOL, "-R", 0, 0},
+    {"bidir", P_BOOL, "--bidir", 0, 0},
+    {"udp", P_BOOL, "-u", 0, 0},
+    {"zerocopy", P_BOOL, "-Z", 0, 0},
+    {"nodelay", P_BOOL, "-N", 0, 0},
+    {"bitrate", P_COUNT, "-b", 0, 0},
+    {"congestion", P_NAME, "-C", 0, 0},
+    {"mss", P_INT, "-M", 88, 9216},
+    {"window", P_COUNT, "-w", 1, 0},
+    {"length", P_COUNT, "-l", 1, 0},
+    {"port", P_INT, "-p", 1, 65535},
+    {"cport", P_INT, "--cport", 1, 65535},
+    {"bind", P_ADDR, "-B", 0, 0},
+    {"tos", P_INT, "-S", 0, 255},
+    {"dscp", P_DSCP, "--dscp", 0, 0},
+    {"affinity", P_AFFINITY, "-A", 0, 0},
+    {"connect_timeout", P_DUR, "--connect-timeout", 0, 0},
+    {"duration", P_DUR, "-t", 1, 0},
+    {"omit", P_DUR, "-O", 0, 0},
+    {"extra", P_WORDS, NULL, 0, 0},
+};
+#define NPDEFS ((int)(sizeof pdefs / sizeof pdefs[0]))
+
+static const char *const dscp_names[] = {
+    "af11", "af12", "af13", "af21", "af22", "af23", "af31", "af32",
+    "af33", "af41", "af42", "af43", "cs0",  "cs1",  "cs2",  "cs3",
+    "cs4",  "cs5",  "cs6",  "cs7",  "ef",   "le",   "va",   NULL,
+};
+
+static const struct pdef *pdef_find(const char *key)
+{
+	int i;
+	for (i = 0; key && i < NPDEFS; i++)
+		if (strcmp(pdefs[i].key, key) == 0)
+			return &pdefs[i];
+	return NULL;
+}
+
+int iperf3_args_has_param(const char *key)
+{
+	return pdef_find(key) != NULL;
+}
+
+static int parse_bool(const char *v, int *out)
+{
+	static const char *const t[] = {"true", "yes", "on", "1"};
+	static const char *const f[] = {"false", "no", "off", "0"};
+	size_t i;
+	for (i = 0; i < 4; i++) {
+		if (strcasecmp(v, t[i]) == 0) {
+			*out = 1;
+			return 0;
+		}
+		if (strcasecmp(v, f[i]) == 0) {
+			*out = 0;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int parse_long(const char *v, int base, long *out)
+{
+	char *end;
+	long n;
+	if (!*v || isspace((unsigned char)*v))
+		return -1;
+	n = strtol(v, &end, base);
+	if (*end)
+		return -1;
+	*out = n;
+	return 0;
+}
+
+/* A value that becomes its own argv word must not look like an option. */
+static int is_word(const char *v, size_t maxlen, const char *extra_ok)
+{
+	size_t i;
+	if (!*v || *v == '-' || strlen(v) > maxlen)
+		return 0;
+	for (i = 0; v[i]; i++)
+		if (!isalnum((unsigned char)v[i]) && !strchr(extra_ok, v[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * Check one value and produce the text iperf3 gets (NULL for a false
+ * boolean: the flag is left out). Sizes and rates go to iperf3 as plain
+ * integers, so "4M" means 4,000,000 as everywhere in xrun, not iperf3's
+ * own 4 MiB. 0 or -1 with why filled.
+ */
+static int convert(const struct pdef *d, const char *v, char *out, size_t outsz,
+		   char *why, size_t whysz)
+{
+	const char *uwhy = NULL;
+	double x;
+	long n;
+	int b, i;
+
+	switch (d->kind) {
+	case P_INT:
+		/* tos takes 0x34 and 064 as iperf3 does */
+		if (parse_long(v, strcmp(d->key, "tos") == 0 ? 0 : 10, &n) <
+			0 ||
+		    n < d->min || n > d->max) {
+			snprintf(why, whysz, "an integer in %ld..%ld", d->min,
+				 d->max);
+			return -1;
+		}
+		snprintf(out, outsz, "%ld", n);
+		return 0;
+	case P_BOOL:
+		if (parse_bool(v, &b) < 0) {
+			snprintf(why, whysz, "true or false");
+			return -1;
+		}
+		if (b)
+			snprintf(out, outsz, "1");
+		else
+			out[0] = '\0';
+		return 0;
+	case P_COUNT:
+		if (units_parse(v, UNITS_COUNT, &x, &uwhy) < 0 || x < d->min ||
+		    x >= 1e15) {
+			snprintf(why, whysz, "%s like 500M, 4Mi or %s",
+				 d->min ? "a size" : "a rate",
+				 d->min ? "128K" : "0 (unlimited)");
+			return -1;
+		}
+		snprintf(out, outsz, "%.0f", x);
+		return 0;
+	case P_DUR:
+		if (units_parse(v, UNITS_DURATION, &x, &uwhy) < 0 ||
+		    x < d->min || x > 86400) {
+			snprintf(why, whysz, "a duration like 10s or 500ms%s",
+				 d->min ? " of at least 1 s" : "");
+			return -1;
+		}
+		if (strcmp(d->key, "connect_timeout") == 0) {
+			snprintf(out, outsz, "%.0f", x * 1000.0);
+			return 0;
+		}
+		/* iperf3 reads -t and -O with atoi: whole seconds only */
+		if (fabs(x - floor(x + 0.5)) > 1e-9) {
+			snprintf(why, whysz,
+				 "whole seconds (iperf3 -t/-O take integers)");
+			return -1;
+		}
+		snprintf(out, outsz, "%.0f", x);
+		return 0;
+	case P_NAME:
+		if (!is_word(v, 15, "_.")) {
+			snprintf(why, whysz,
+				 "a congestion control name such as cubic, "
+				 "reno or bbr");
+			return -1;
+		}
+		snprintf(out, outsz, "%s", v);
+		return 0;
+	case P_ADDR:
+		if (!is_word(v, 255, ".:%_-[]")) {
+			snprintf(
+			    why, whysz,
+			    "an address such as 192.0.2.1 or fe80::1%%eth0");
+			return -1;
+		}
+		snprintf(out, outsz, "%s", v);
+		return 0;
+	case P_DSCP:
+		if (parse_long(v, 0, &n) == 0) {
+			if (n < 0 || n > 63) {
+				snprintf(why, whysz, "0..63 or a name like ef");
+				return -1;
+			}
+			snprintf(out, outsz, "%ld", n);
+			return 0;
+		}
+		for (i = 0; dscp_names[i]; i++)
+			if (strcasecmp(v, dscp_names[i]) == 0) {
+				snprintf(out, outsz, "%s", dscp_names[i]);
+				return 0;
+			}
+		snprintf(why, whysz,
+			 "0..63 or one of af11..af43, cs0..cs7, "
+			 "ef, le, va");
+		return -1;
+	case P_AFFINITY:
+		if (!is_word(v, 32, ",")) {
+			snprintf(why, whysz, "a CPU number n or n,m");
+			return -1;
+		}
+		for (i = 0; v[i]; i++)
+			if (!isdigit((unsigned char)v[i]) && v[i] != ',') {
+				snprintf(why, whysz, "a CPU number n or n,m");
+				return -1;
+			}
+		snprintf(out, outsz, "%s", v);
+		return 0;
+	case P_WORDS:
+		snprintf(out, outsz, "%s", v);
+		return 0;
+	}
+	return -1;
+}
+
+/* Levenshtein distance, capped: only for short parameter names. */
+static int edit_distance(const char *a, const char *b)
+{
+	int d[32][32];
+	int la = (int)strlen(a), lb = (int)strlen(b), i, j;
+	if (la > 30 || lb > 30)
+		return 99;
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++)
+		for (j = 1; j <= lb; j++) {
+			int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < c)
+				c = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < c)
+				c = d[i][j - 1] + 1;
+			d[i][j] = c;
+		}
+	return d[la][lb];
+}
+
+static void unknown_param(struct xr_diag *d, struct plan_pos pos,
+			  const char *what, const char *key)
+{
+	struct buf known = BUF_INIT;
+	const char *best = NULL;
+	int i, bestd = 3;
+	for (i = 0; i < NPDEFS; i++) {
+		int e = edit_distance(key, pdefs[i].key);
+		if (e < bestd) {
+			bestd = e;
+			best = pdefs[i].key;
+		}
+		buf_addf(&known, "%s%s", i ? ", " : "", pdefs[i].key);
+	}
+	if (best)
+		xr_diag_add(d, 0, pos.line, pos.col,
+			    "%sunknown iperf3 parameter '%s'; did you mean "
+			    "'%s'? (valid: %s)",
+			    what, key, best, known.s);
+	else
+		xr_diag_add(d, 0, pos.line, pos.col,
+			    "%sunknown iperf3 parameter '%s' (valid: %s)", what,
+			    key, known.s);
+	buf_release(&known);
+}
+
+static void check_value(struct xr_diag *d, struct plan_pos pos,
+			const char *what, const struct pdef *def, const char *v)
+{
+	char out[320], why[160];
+	if (!v || strstr(v, "{{"))
+		return; /* a template: checked once expanded */
+	if (convert(def, v, out, sizeof out, why, sizeof why) < 0)
+		xr_diag_add(d, 0, pos.line, pos.col,
+			    "%sbad value '%s' for iperf3 parameter '%s' "
+			    "(want %s)",
+			    what, v, def->key, why);
+}
+
+static const char *plan_param(const struct plan *p, const char *key)
+{
+	const char *v = NULL;
+	int i;
+	for (i = 0; i < p->engine.nparams; i++)
+		if (strcmp(p->engine.params[i].key, key) == 0)
+			v = p->engine.params[i].value;
+	return v;
+}
+
+void iperf3_args_check(const struct plan *p, struct xr_diag *d)
+{
+	const struct plan_engine *e = &p->engine;
+	char what[160];
+	int i, j;
+
+	for (i = 0; i < e->nparams; i++) {
+		const struct pdef *def = pdef_find(e->params[i].key);
+		if (!def) {
+			unknown_param(d, e->params[i].pos, "",
+				      e->params[i].key);
+			continue;
+		}
+		check_value(d, e->params[i].pos, "", def, e->params[i].value);
+	}
+	if (e->duration < 1 ||
+	    fabs(e->duration - floor(e->duration + 0.5)) > 1e-9)
+		xr_diag_add(d, 0, e->pos.line, e->pos.col,
+			    "iperf3 duration %g s is not whole seconds of at "
+			    "least 1 (iperf3 -t takes an integer)",
+			    e->duration);
+	if (e->omit < 0 || fabs(e->omit - floor(e->omit + 0.5)) > 1e-9)
+		xr_diag_add(d, 0, e->pos.line, e->pos.col,
+			    "iperf3 omit %g s is not whole seconds "
+			    "(iperf3 -O takes an integer)",
+			    e->omit);
+	for (i = 0; i < p->nfactors; i++) {
+		const struct plan_factor *f = &p->factors[i];
+		const struct pdef *def;
+		if (!f->param)
+			continue;
+		snprintf(what, sizeof what, "factor '%s': ", f->name);
+		def = pdef_find(f->param);
+		if (!def) {
+			unknown_param(d, f->pos, what, f->param);
+			continue;
+		}
+		if (e->server_start && strcmp(def->key, "port") == 0) {
+			xr_diag_add(d, 0, f->pos.line, f->pos.col,
+				    "%scannot vary 'port' while xrun starts "
+				    "the iperf3 server (it listens on one "
+				    "port); set engine.port instead",
+				    what);
+			continue;
+		}
+		for (j = 0; j < f->nlevels; j++)
+			check_value(d, f->level_pos ? f->level_pos[j] : f->pos,
+				    what, def, f->levels[j]);
+	}
+	if (e->server_start) {
+		const char *port = plan_param(p, "port");
+		if (port && strstr(port, "{{"))
+			xr_diag_add(d, 0, e->pos.line, e->pos.col,
+				    "iperf3 port '%s' must be a plain number "
+				    "when xrun starts the server",
+				    port);
+	}
+}
+
+/* The value a run uses for key: factor params come after the engine
+ * section in rq->params and so win. */
+static const char *rq_param(const struct engine_request *rq, const char *key)
+{
+	const char *v = NULL;
+	int i;
+	for (i = 0; i < rq->nparams; i++)
+		if (rq->params[i].key && strcmp(rq->params[i].key, key) == 0)
+			v = rq->params[i].value;
+	return v;
+}
+
+struct argv_b {
+	char **v;
+	size_t n, cap;
+	int oom;
+};
+
+static void av_add(struct argv_b *a, const char *s)
+{
+	if (a->oom)
+		return;
+	if (a->n + 2 > a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 32;
+		char **nv = realloc(a->v, cap * sizeof *nv);
+		if (!nv) {
+			a->oom = 1;
+			return;
+		}
+		a->v = nv;
+		a->cap = cap;
+	}
+	a->v[a->n] = strdup(s);
+	if (!a->v[a->n]) {
+		a->oom = 1;
+		return;
+	}
+	a->v[++a->n] = NULL;
+}
+
+static void av_add_words(struct argv_b *a, const char *s)
+{
+	char w[1024];
+	size_t n;
+	while (*s) {
+		while (*s && isspace((unsigned char)*s))
+			s++;
+		for (n = 0; s[n] && !isspace((unsigned char)s[n]); n++)
+			;
+		if (n) {
+			snprintf(w, sizeof w, "%.*s", (int)n, s);
+			av_add(a, w);
+		}
+		s += n;
+	}
+}
+
+char **iperf3_args_build(const struct engine_request *rq, struct xr_err *err)
+{
+	struct argv_b a = {0};
+	char val[320], why[160], num[32];
+	const char *target = rq->target;
+	const char *v;
+	int i;
+
+	if (!target || !*target || *target == '-')
+		return xr_err_set(err, XR_EPLAN, NULL, 0, 0,
+				  "iperf3 target address '%s' is not usable; "
+				  "set engine.target or the server host's "
+				  "address",
+				  target ? target : ""),
+		       NULL;
+	for (i = 0; i < rq->nparams; i++)
+		if (!pdef_find(rq->params[i].key)) {
+			xr_err_set(err, XR_EPLAN, NULL, 0, 0,
+				   "unknown iperf3 parameter '%s'",
+				   rq->params[i].key ? rq->params[i].key : "");
+			return NULL;
+		}
+
+	av_add(&a, "iperf3");
+	av_add(&a, "-c");
+	av_add(&a, target);
+	for (i = 0; i < NPDEFS; i++) {
+		const struct pdef *d = &pdefs[i];
+		v = rq_param(rq, d->key);
+		if (strcmp(d->key, "port") == 0 && !v) {
+			snprintf(num, sizeof num, "%d", IPERF3_DEFAULT_PORT);
+			v = num;
+		} else if (strcmp(d->key, "duration") == 0 && !v) {
+			snprintf(num, sizeof num, "%.0f",
+				 rq->duration > 0 ? rq->duration : 10);
+			v = num;
+		} else if (strcmp(d->key, "omit") == 0 && !v) {
+			snprintf(num, sizeof num, "%.0f",
+				 rq->omit > 0 ? rq->omit : 0);
+			v = num;
+		} else if (strcmp(d->key, "connect_timeout") == 0 && !v) {
+			snprintf(num, sizeof num, "%gs",
+				 IPERF3_CONNECT_MS / 1000.0);
+			v = num;
+		}
+		if (!v)
+			continue;
+		if (convert(d, v, val, sizeof val, why, sizeof why) < 0) {
+			engine_argv_free(a.v);
+			xr_err_set(err, XR_EPLAN, NULL, 0, 0,
+				   "bad value '%s' for iperf3 parameter '%s' "
+				   "(want %s)",
+				   v, d->key, why);
+			return NULL;
+		}
+		if (d->kind == P_WORDS) {
+			av_add_words(&a, val);
+			continue;
+		}
+		if (d->kind == P_BOOL) {
+			if (val[0])
+				av_add(&a, d->flag);
+			continue;
+		}
+		av_add(&a, d->flag);
+		av_add(&a, val);
+		if (strcmp(d->key, "omit") == 0)
+			av_add(&a, "-J"); /* after -t/-O, where readers look */
+	}
+	if (a.oom) {
+		engine_argv_free(a.v);
+		xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+			   "out of memory building the iperf3 argv");
+		return NULL;
+	}
+	return a.v;
+}
+
+int iperf3_args_server_port(const struct plan *p)
+{
+	const char *v = plan_param(p, "port");
+	long n;
+	if (v && parse_long(v, 10, &n) == 0 && n > 0 && n < 65536)
+		return (int)n;
+	return IPERF3_DEFAULT_PORT;
+}

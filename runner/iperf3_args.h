@@ -1,0 +1,26 @@
+/*
+ * The iperf3 engine's parameters (split from engine_iperf3.c): what a
+ * plan may set in the engine section or through a factor's `param:`,
+ * how each is validated, and the client argv built from them.
+ */
+#ifndef XR_IPERF3_ARGS_H
+#define XR_IPERF3_ARGS_H
+
+#include "err.h"
+
+struct plan;
+struct engine_request;
+
+/* Is key an iperf3 parameter (parallel, reverse, bidir, udp, zerocopy,
+ * nodelay, bitrate, congestion, mss, window, length, port, cport, bind,
+ * tos, dscp, affinity, connect_timeout, duration, omit, extra)? */
+int iperf3_args_has_param(const char *key);
+/* Validate engine params and factor `param:` levels into d. */
+void iperf3_args_check(const struct plan *p, struct xr_diag *d);
+/* `iperf3 -c TARGET ... -J`. OUT: NULL-terminated, free with
+ * engine_argv_free; NULL with err on a bad value. */
+char **iperf3_args_build(const struct engine_request *rq, struct xr_err *err);
+/* The port the session's server listens on (engine.port or 5201). */
+int iperf3_args_server_port(const struct plan *p);
+
+#endif
