@@ -1,0 +1,653 @@
+/*
+ * PDF layout core: finds and embeds the TrueType font (UTF-8, so the same
+ * face prints English and Japanese and pdftotext gets the text back),
+ * owns the libharu document and its error state, keeps the page list and
+ * the flowing cursor, measures and wraps UTF-8 text, and draws headings,
+ * paragraphs and page footers. Tables live in pdf_table.c, charts in
+ * pdf_chart.c.
+ *
+ * libharu reports errors through a callback and then returns an error
+ * status; the callback only records the first error here, and every public
+ * function turns a recorded error into a clean -XR_EREPORT.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef XRUN_HAVE_FONTCONFIG
+#include <fontconfig/fontconfig.h>
+#endif
+
+#include "pdf_int.h"
+
+#include "banned.h"
+
+#define MARGIN 50.0
+
+static void on_hpdf_error(HPDF_STATUS code, HPDF_STATUS detail, void *user)
+{
+	struct pdf *pdf = user;
+
+	if (pdf && !pdf->failed) {
+		pdf->failed = 1;
+		pdf->hcode = (unsigned long)code;
+		pdf->hdetail = (unsigned long)detail;
+	}
+}
+
+int pdf_check(struct pdf *pdf, struct xr_err *err)
+{
+	if (!pdf->failed)
+		return 0;
+	return xr_err_set(err, XR_EREPORT, NULL, 0, 0,
+			  "pdf library error 0x%04lx (detail %lu)", pdf->hcode,
+			  pdf->hdetail);
+}
+
+/* --- font discovery ---------------------------------------------------- */
+
+static int readable_font(const char *p)
+{
+	return p && *p && access(p, R_OK) == 0;
+}
+
+static int copy_path(char *dst, size_t dstsz, const char *src)
+{
+	int n = snprintf(dst, dstsz, "%s", src);
+
+	return n >= 0 && (size_t)n < dstsz;
+}
+
+#ifdef XRUN_HAVE_FONTCONFIG
+/* A match is usable when it is a TrueType-outline font (libharu cannot
+ * embed CFF) that has kanji and kana. fontconfig always returns some
+ * font, so the glyph check is what makes the match meaningful. */
+static int fc_try(const char *family, char *path, size_t pathsz, int *index)
+{
+	FcPattern *pat, *m;
+	FcResult res;
+	FcChar8 *file = NULL, *format = NULL;
+	FcCharSet *cs = NULL;
+	int ok = 0, idx = 0;
+
+	pat = FcPatternCreate();
+	if (!pat)
+		return 0;
+	if (family)
+		FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)family);
+	FcPatternAddString(pat, FC_LANG, (const FcChar8 *)"ja");
+	FcConfigSubstitute(NULL, pat, FcMatchPattern);
+	FcDefaultSubstitute(pat);
+	m = FcFontMatch(NULL, pat, &res);
+	FcPatternDestroy(pat);
+	if (!m)
+		return 0;
+	if (FcPatternGetString(m, FC_FILE, 0, &file) == FcResultMatch &&
+	    FcPatternGetString(m, FC_FONTFORMAT, 0, &format) ==
+		    FcResultMatch &&
+	    strcmp((const char *)format, "TrueType") == 0 &&
+	    FcPatternGetCharSet(m, FC_CHARSET, 0, &cs) == FcResultMatch &&
+	    FcCharSetHasChar(cs, 0x6BD4) && FcCharSetHasChar(cs, 0x3042) &&
+	    readable_font((const char *)file)) {
+		if (FcPatternGetInteger(m, FC_INDEX, 0, &idx) != FcResultMatch)
+			idx = 0;
+		ok = copy_path(path, pathsz, (const char *)file);
+		*index = idx;
+	}
+	FcPatternDestroy(m);
+	return ok;
+}
+#endif
+
+int pdf_find_font(const char *font_path, char *path, size_t pathsz,
+		  int *face_index, struct xr_err *err)
+{
+	static const char *const known[] = {
+		"/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf",
+		"/usr/share/fonts/truetype/fonts-japanese-gothic.ttf",
+		"/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf",
+		"/usr/share/fonts/truetype/ipaexfont-gothic/ipaexg.ttf",
+	};
+	const char *env = getenv("XRUN_FONT");
+	const char *nofc = getenv("XRUN_FONT_NOFC");
+	const char *explicit_path = font_path && *font_path ? font_path : NULL;
+	const char *origin = "font option";
+	size_t i;
+
+	*face_index = 0;
+	if (!explicit_path && env && *env) {
+		explicit_path = env;
+		origin = "XRUN_FONT";
+	}
+	if (explicit_path) {
+		if (!readable_font(explicit_path))
+			return xr_err_set(err, XR_EFONT, explicit_path, 0, 0,
+					  "cannot read font '%s' (%s): %s; %s",
+					  explicit_path, origin,
+					  strerror(errno), PDF_NO_FONT_MSG);
+		if (!copy_path(path, pathsz, explicit_path))
+			return xr_err_set(err, XR_EFONT, NULL, 0, 0,
+					  "font path too long '%s'",
+					  explicit_path);
+		return 0;
+	}
+	if (nofc && strcmp(nofc, "0") != 0 && *nofc)
+		return xr_err_set(err, XR_EFONT, NULL, 0, 0, "%s",
+				  PDF_NO_FONT_MSG);
+#ifdef XRUN_HAVE_FONTCONFIG
+	if (FcInit()) {
+		static const char *const fams[] = {"IPAexGothic", "IPAGothic",
+						   "IPAPGothic", NULL};
+
+		for (i = 0; i < sizeof(fams) / sizeof(fams[0]); i++)
+			if (fc_try(fams[i], path, pathsz, face_index))
+				return 0;
+	}
+#endif
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (readable_font(known[i]) &&
+		    copy_path(path, pathsz, known[i]))
+			return 0;
+	return xr_err_set(err, XR_EFONT, NULL, 0, 0, "%s", PDF_NO_FONT_MSG);
+}
+
+/* --- document ---------------------------------------------------------- */
+
+int pdf_new(struct pdf **out, const char *font_path, struct xr_err *err)
+{
+	char path[4096];
+	const char *name;
+	struct pdf *pdf;
+	int idx, rc, i;
+	size_t n;
+
+	*out = NULL;
+	rc = pdf_find_font(font_path, path, sizeof(path), &idx, err);
+	if (rc < 0)
+		return rc;
+	pdf = calloc(1, sizeof(*pdf));
+	if (!pdf)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	for (i = 0; i < 128; i++)
+		pdf->ascii_w[i] = -1;
+	pdf->ml = pdf->mr = pdf->mt = MARGIN;
+	pdf->mb = MARGIN + 10; /* room for the footer */
+	pdf->doc = HPDF_New(on_hpdf_error, pdf);
+	if (!pdf->doc) {
+		free(pdf);
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+				  "cannot create pdf document: out of memory");
+	}
+	HPDF_SetCompressionMode(pdf->doc, HPDF_COMP_ALL);
+	HPDF_UseUTFEncodings(pdf->doc);
+	HPDF_SetCurrentEncoder(pdf->doc, "UTF-8");
+	n = strlen(path);
+	if (n > 4 && strcasecmp(path + n - 4, ".ttc") == 0)
+		name = HPDF_LoadTTFontFromFile2(pdf->doc, path, (HPDF_UINT)idx,
+						HPDF_TRUE);
+	else
+		name = HPDF_LoadTTFontFromFile(pdf->doc, path, HPDF_TRUE);
+	if (name && !pdf->failed)
+		pdf->font = HPDF_GetFont(pdf->doc, name, "UTF-8");
+	if (!name || !pdf->font || pdf->failed) {
+		rc = xr_err_set(err, XR_EFONT, path, 0, 0,
+				"cannot embed font '%s' (libharu error 0x%04lx):"
+				" a TrueType (.ttf/.ttc) font with glyf "
+				"outlines is needed; %s",
+				path, pdf->hcode, PDF_NO_FONT_MSG);
+		pdf_free(pdf);
+		return rc;
+	}
+	*out = pdf;
+	return 0;
+}
+
+void pdf_free(struct pdf *pdf)
+{
+	if (!pdf)
+		return;
+	if (pdf->doc)
+		HPDF_Free(pdf->doc);
+	free(pdf->pages);
+	free(pdf->footer);
+	free(pdf);
+}
+
+void pdf_set_info(struct pdf *pdf, const char *title, const char *creator)
+{
+	/* Info strings go through the current (UTF-8) encoder. */
+	if (title)
+		HPDF_SetInfoAttr(pdf->doc, HPDF_INFO_TITLE, title);
+	if (creator)
+		HPDF_SetInfoAttr(pdf->doc, HPDF_INFO_CREATOR, creator);
+}
+
+void pdf_set_footer(struct pdf *pdf, const char *footer)
+{
+	free(pdf->footer);
+	pdf->footer = footer ? strdup(footer) : NULL;
+}
+
+int pdf_page_count(const struct pdf *pdf)
+{
+	return pdf->npages;
+}
+
+void pdf_set_orient(struct pdf *pdf, enum pdf_orient orient)
+{
+	pdf->orient = orient;
+}
+
+int pdf_page_new(struct pdf *pdf, enum pdf_orient orient, struct xr_err *err)
+{
+	HPDF_Page page;
+
+	if (pdf_check(pdf, err) < 0)
+		return -XR_EREPORT;
+	if (pdf->npages == pdf->cappages) {
+		int cap = pdf->cappages ? pdf->cappages * 2 : 16;
+		HPDF_Page *np = realloc(pdf->pages, (size_t)cap * sizeof(*np));
+
+		if (!np)
+			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					  "out of memory");
+		pdf->pages = np;
+		pdf->cappages = cap;
+	}
+	page = HPDF_AddPage(pdf->doc);
+	if (!page)
+		return pdf_check(pdf, err) < 0 ? -XR_EREPORT
+					       : xr_err_set(err, XR_EREPORT,
+							    NULL, 0, 0,
+							    "cannot add page");
+	HPDF_Page_SetSize(page, HPDF_PAGE_SIZE_A4,
+			  orient == PDF_LANDSCAPE ? HPDF_PAGE_LANDSCAPE
+						  : HPDF_PAGE_PORTRAIT);
+	pdf->pages[pdf->npages++] = page;
+	pdf->page = page;
+	pdf->orient = orient;
+	pdf->pw = HPDF_Page_GetWidth(page);
+	pdf->ph = HPDF_Page_GetHeight(page);
+	pdf->y = pdf->ph - pdf->mt;
+	return pdf_check(pdf, err);
+}
+
+int pdf_ensure_page(struct pdf *pdf, struct xr_err *err)
+{
+	if (pdf->page)
+		return pdf_check(pdf, err);
+	return pdf_page_new(pdf, pdf->orient, err);
+}
+
+int pdf_need(struct pdf *pdf, double h, struct xr_err *err)
+{
+	int rc = pdf_ensure_page(pdf, err);
+
+	if (rc < 0)
+		return rc;
+	/* A fresh page is as good as it gets: never loop on huge blocks. */
+	if (pdf->y - h < pdf->mb && pdf->y < pdf->ph - pdf->mt - 0.5)
+		return pdf_page_new(pdf, pdf->orient, err);
+	return 0;
+}
+
+void pdf_space(struct pdf *pdf, double h)
+{
+	pdf->y -= h;
+	if (pdf->y < pdf->mb)
+		pdf->y = pdf->mb;
+}
+
+double pdf_text_width(const struct pdf *pdf)
+{
+	double pw = pdf->page ? pdf->pw : 595.276;
+
+	if (!pdf->page && pdf->orient == PDF_LANDSCAPE)
+		pw = 841.89;
+	return pw - pdf->ml - pdf->mr;
+}
+
+/* --- text measuring and wrapping --------------------------------------- */
+
+static size_t utf8_len(unsigned char c)
+{
+	if (c < 0x80)
+		return 1;
+	if ((c & 0xE0) == 0xC0)
+		return 2;
+	if ((c & 0xF0) == 0xE0)
+		return 3;
+	if ((c & 0xF8) == 0xF0)
+		return 4;
+	return 1; /* stray byte: step over it */
+}
+
+static unsigned long utf8_cp(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned long cp;
+	size_t i;
+
+	if (n == 1)
+		return u[0];
+	cp = u[0] & (0x7F >> n);
+	for (i = 1; i < n; i++)
+		cp = (cp << 6) | (u[i] & 0x3F);
+	return cp;
+}
+
+/* Advance width of one character at 1 pt. */
+static double char_w(struct pdf *pdf, const char *s, size_t n)
+{
+	HPDF_TextWidth tw;
+	unsigned char c = (unsigned char)s[0];
+
+	if (n == 1 && c < 128 && pdf->ascii_w[c] >= 0)
+		return pdf->ascii_w[c];
+	tw = HPDF_Font_TextWidth(pdf->font, (const HPDF_BYTE *)s, (HPDF_UINT)n);
+	if (n == 1 && c < 128)
+		pdf->ascii_w[c] = tw.width / 1000.0;
+	return tw.width / 1000.0;
+}
+
+double pdf_measure_n(struct pdf *pdf, const char *s, size_t len, double size)
+{
+	double w = 0;
+	size_t i = 0, n;
+
+	while (i < len) {
+		n = utf8_len((unsigned char)s[i]);
+		if (i + n > len)
+			n = len - i;
+		w += char_w(pdf, s + i, n);
+		i += n;
+	}
+	return w * size;
+}
+
+double pdf_measure(struct pdf *pdf, const char *text, double size)
+{
+	return text ? pdf_measure_n(pdf, text, strlen(text), size) : 0;
+}
+
+/* CJK text may break between any two characters (no spaces in Japanese). */
+static int is_wide(unsigned long cp)
+{
+	return (cp >= 0x3000 && cp <= 0x9FFF) ||
+	       (cp >= 0xF900 && cp <= 0xFAFF) ||
+	       (cp >= 0xFF00 && cp <= 0xFFEF);
+}
+
+/* Characters after which a line may break without a space. */
+static int breaks_after(unsigned long cp)
+{
+	return cp == '/' || cp == ',' || cp == ';' || cp == '-' ||
+	       cp == '=' || cp == ')' || is_wide(cp);
+}
+
+static int push_line(struct pdf_line **lines, int *n, int *cap,
+		     const char *s, size_t len)
+{
+	if (*n == *cap) {
+		int nc = *cap ? *cap * 2 : 4;
+		struct pdf_line *nl = realloc(*lines, (size_t)nc * sizeof(*nl));
+
+		if (!nl)
+			return -XR_ENOMEM;
+		*lines = nl;
+		*cap = nc;
+	}
+	/* Trailing spaces at a break are not part of the line. */
+	while (len > 0 && s[len - 1] == ' ')
+		len--;
+	(*lines)[*n].s = s;
+	(*lines)[(*n)++].len = len;
+	return 0;
+}
+
+int pdf_wrap(struct pdf *pdf, const char *text, double size, double width,
+	     struct pdf_line **lines)
+{
+	const char *start, *p, *brk = NULL;
+	double w = 0, wbrk = 0;
+	int n = 0, cap = 0;
+
+	*lines = NULL;
+	if (!text)
+		text = "";
+	start = p = text;
+	width /= size > 0 ? size : 1;
+	while (*p) {
+		size_t cl = utf8_len((unsigned char)*p);
+		unsigned long cp;
+		double cw;
+
+		if (strnlen(p, cl) < cl)
+			cl = strnlen(p, cl);
+		cp = utf8_cp(p, cl);
+		if (cp == '\n') {
+			if (push_line(lines, &n, &cap, start, (size_t)(p - start)))
+				goto oom;
+			start = p + 1;
+			p++;
+			brk = NULL;
+			w = 0;
+			continue;
+		}
+		cw = char_w(pdf, p, cl);
+		/* A break opportunity before a wide character too. */
+		if (is_wide(cp) && p > start)
+			brk = p, wbrk = w;
+		if (w + cw > width && p > start && cp != ' ') {
+			const char *cut = brk && brk > start ? brk : p;
+
+			if (push_line(lines, &n, &cap, start,
+				      (size_t)(cut - start)))
+				goto oom;
+			w = cut == p ? 0 : w - wbrk;
+			start = cut;
+			while (*start == ' ') {
+				w -= char_w(pdf, start, 1);
+				start++;
+			}
+			if (w < 0)
+				w = 0;
+			brk = NULL;
+		}
+		w += cw;
+		p += cl;
+		if (cp == ' ' || breaks_after(cp))
+			brk = p, wbrk = w;
+	}
+	if (push_line(lines, &n, &cap, start, (size_t)(p - start)))
+		goto oom;
+	return n;
+oom:
+	free(*lines);
+	*lines = NULL;
+	return -XR_ENOMEM;
+}
+
+double pdf_min_width(struct pdf *pdf, const char *text, double size)
+{
+	double best = 0, w = 0;
+	const char *p = text ? text : "";
+
+	/* The widest run between two break opportunities. */
+	while (*p) {
+		size_t cl = utf8_len((unsigned char)*p);
+		unsigned long cp;
+
+		if (strnlen(p, cl) < cl)
+			cl = strnlen(p, cl);
+		cp = utf8_cp(p, cl);
+		if (is_wide(cp) || cp == ' ' || cp == '\n')
+			w = 0;
+		if (cp != ' ' && cp != '\n')
+			w += char_w(pdf, p, cl);
+		if (w > best)
+			best = w;
+		if (breaks_after(cp))
+			w = 0;
+		p += cl;
+	}
+	return best * size;
+}
+
+/* --- drawing ----------------------------------------------------------- */
+
+void pdf_draw_text(struct pdf *pdf, double x, double y, double size,
+		   const char *s, size_t len, int bold)
+{
+	char small[512];
+	char *tmp = small;
+
+	if (len == 0)
+		return;
+	/* HPDF_Page_TextOut wants a NUL-terminated string. */
+	if (len >= sizeof(small)) {
+		tmp = malloc(len + 1);
+		if (!tmp)
+			return;
+	}
+	memcpy(tmp, s, len);
+	tmp[len] = '\0';
+	if (bold) {
+		HPDF_Page_SetTextRenderingMode(pdf->page,
+					       HPDF_FILL_THEN_STROKE);
+		HPDF_Page_SetLineWidth(pdf->page, size * 0.035);
+	}
+	HPDF_Page_BeginText(pdf->page);
+	HPDF_Page_SetFontAndSize(pdf->page, pdf->font, (HPDF_REAL)size);
+	HPDF_Page_TextOut(pdf->page, (HPDF_REAL)x, (HPDF_REAL)y, tmp);
+	HPDF_Page_EndText(pdf->page);
+	if (bold)
+		HPDF_Page_SetTextRenderingMode(pdf->page, HPDF_FILL);
+	if (tmp != small)
+		free(tmp);
+}
+
+void pdf_hline(struct pdf *pdf, double x0, double x1, double y, double w)
+{
+	HPDF_Page_SetLineWidth(pdf->page, (HPDF_REAL)w);
+	HPDF_Page_MoveTo(pdf->page, (HPDF_REAL)x0, (HPDF_REAL)y);
+	HPDF_Page_LineTo(pdf->page, (HPDF_REAL)x1, (HPDF_REAL)y);
+	HPDF_Page_Stroke(pdf->page);
+}
+
+static int draw_wrapped(struct pdf *pdf, double size, double lead,
+			double indent, const char *text, int bold,
+			struct xr_err *err)
+{
+	struct pdf_line *lines = NULL;
+	double width;
+	int n, i, rc = 0;
+
+	rc = pdf_ensure_page(pdf, err);
+	if (rc < 0)
+		return rc;
+	width = pdf_text_width(pdf) - indent;
+	n = pdf_wrap(pdf, text, size, width, &lines);
+	if (n < 0)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	for (i = 0; i < n && rc == 0; i++) {
+		rc = pdf_need(pdf, lead, err);
+		if (rc < 0)
+			break;
+		pdf_draw_text(pdf, pdf->ml + indent, pdf->y - size * PDF_ASCENT,
+			      size, lines[i].s, lines[i].len, bold);
+		pdf->y -= lead;
+	}
+	free(lines);
+	return rc < 0 ? rc : pdf_check(pdf, err);
+}
+
+int pdf_heading(struct pdf *pdf, int level, const char *text,
+		struct xr_err *err)
+{
+	double size = level <= 1 ? 17 : level == 2 ? 13 : 10.5;
+	double before = level <= 1 ? 0 : level == 2 ? 14 : 8;
+	int rc = pdf_ensure_page(pdf, err);
+
+	if (rc < 0)
+		return rc;
+	/* Keep the heading with the start of what follows it. */
+	rc = pdf_need(pdf, before + size * 1.5 + 60, err);
+	if (rc < 0)
+		return rc;
+	if (pdf->y < pdf->ph - pdf->mt - 0.5)
+		pdf_space(pdf, before);
+	rc = draw_wrapped(pdf, size, size * 1.3, 0, text, 1, err);
+	if (rc < 0)
+		return rc;
+	if (level == 2) {
+		HPDF_Page_SetGrayStroke(pdf->page, 0.55);
+		pdf_hline(pdf, pdf->ml, pdf->ml + pdf_text_width(pdf),
+			  pdf->y + size * 0.1, 0.5);
+		HPDF_Page_SetGrayStroke(pdf->page, 0);
+	}
+	pdf_space(pdf, level <= 1 ? 8 : 5);
+	return pdf_check(pdf, err);
+}
+
+int pdf_paragraph(struct pdf *pdf, double size, double indent,
+		  const char *text, struct xr_err *err)
+{
+	if (size <= 0)
+		size = 9;
+	return draw_wrapped(pdf, size, size * 1.4, indent, text, 0, err);
+}
+
+static void draw_footers(struct pdf *pdf)
+{
+	char num[64];
+	double size = 7.5, w;
+	int i;
+
+	for (i = 0; i < pdf->npages; i++) {
+		HPDF_Page page = pdf->pages[i];
+		double pw = HPDF_Page_GetWidth(page);
+		HPDF_Page cur = pdf->page;
+
+		pdf->page = page;
+		HPDF_Page_SetGrayFill(page, 0.4);
+		snprintf(num, sizeof(num), "%d / %d", i + 1, pdf->npages);
+		w = pdf_measure(pdf, num, size);
+		pdf_draw_text(pdf, pw - pdf->mr - w, MARGIN - 20, size, num,
+			      strlen(num), 0);
+		if (pdf->footer)
+			pdf_draw_text(pdf, pdf->ml, MARGIN - 20, size,
+				      pdf->footer, strlen(pdf->footer), 0);
+		HPDF_Page_SetGrayFill(page, 0);
+		pdf->page = cur;
+	}
+}
+
+int pdf_save(struct pdf *pdf, const char *path, struct xr_err *err)
+{
+	FILE *f;
+	int rc = pdf_ensure_page(pdf, err);
+
+	if (rc < 0)
+		return rc;
+	draw_footers(pdf);
+	if (pdf_check(pdf, err) < 0)
+		return -XR_EREPORT;
+	/* Open it ourselves first: libharu's error codes do not say why. */
+	f = fopen(path, "wb");
+	if (!f)
+		return xr_err_set(err, XR_EIO, path, 0, 0,
+				  "cannot write '%s': %s", path,
+				  strerror(errno));
+	fclose(f);
+	if (HPDF_SaveToFile(pdf->doc, path) != HPDF_OK || pdf->failed) {
+		rc = pdf_check(pdf, err);
+		unlink(path);
+		return rc < 0 ? rc
+			      : xr_err_set(err, XR_EIO, path, 0, 0,
+					   "cannot write '%s'", path);
+	}
+	return 0;
+}

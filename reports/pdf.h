@@ -1,0 +1,134 @@
+/*
+ * A small flowing layout layer over libharu: one document with an
+ * embedded TrueType font (UTF-8 text, Japanese included), a cursor that
+ * moves down the page and breaks to a new page when content would not fit,
+ * headings and wrapped paragraphs, tables with multi-level column headers
+ * that break across pages with their header rows repeated, and grouped bar
+ * charts with min-max whiskers, a y axis and a legend.
+ *
+ * Every function returns 0 or a negative -XR_E* code and fills err. A
+ * libharu error is recorded inside the document; once one happened every
+ * later call fails with the same message and pdf_save writes nothing.
+ */
+#ifndef XR_PDF_H
+#define XR_PDF_H
+
+#include <stddef.h>
+
+#include "err.h"
+
+/* Message used when no font can be found (tests match on its start). */
+#define PDF_NO_FONT_MSG                                                        \
+	"no usable TrueType font with Japanese glyphs found (install "         \
+	"fonts-ipaexfont-gothic or set XRUN_FONT=/path/font.ttf)"
+
+/*
+ * Find the font to embed. Order: font_path when non-NULL, else $XRUN_FONT,
+ * else fontconfig (IPAexGothic, IPAGothic, then any font for lang=ja with
+ * TrueType outlines), else a few well-known Debian paths. XRUN_FONT_NOFC=1
+ * turns off the discovery (fontconfig and well-known paths): only an
+ * explicit path is used. OUT: path (NUL-terminated) and the face index for
+ * .ttc collections. An explicit path that cannot be read is an error, not a
+ * reason to fall back silently.
+ */
+int pdf_find_font(const char *font_path, char *path, size_t pathsz,
+		  int *face_index, struct xr_err *err);
+
+struct pdf; /* opaque */
+
+enum pdf_orient { PDF_PORTRAIT = 0, PDF_LANDSCAPE };
+
+/* A new A4 document with the font found by pdf_find_font(font_path).
+ * OUT: *out, free with pdf_free. */
+int pdf_new(struct pdf **out, const char *font_path, struct xr_err *err);
+void pdf_free(struct pdf *pdf);
+/* Document info (title shown by viewers). */
+void pdf_set_info(struct pdf *pdf, const char *title, const char *creator);
+/* Text printed in each page's footer next to "page/total" (may be NULL). */
+void pdf_set_footer(struct pdf *pdf, const char *footer);
+/* Write the document; draws page numbers first. */
+int pdf_save(struct pdf *pdf, const char *path, struct xr_err *err);
+/* Pages so far. */
+int pdf_page_count(const struct pdf *pdf);
+
+/* Start a new page (the first call to any drawing function starts one
+ * in portrait). */
+int pdf_page_new(struct pdf *pdf, enum pdf_orient orient, struct xr_err *err);
+/* Orientation of the next automatic page break. */
+void pdf_set_orient(struct pdf *pdf, enum pdf_orient orient);
+/* Break to a new page unless at least h points remain. */
+int pdf_need(struct pdf *pdf, double h, struct xr_err *err);
+/* Vertical space (points); never breaks a page. */
+void pdf_space(struct pdf *pdf, double h);
+/* Width between the margins of the current page, in points. */
+double pdf_text_width(const struct pdf *pdf);
+
+/* Width in points of UTF-8 text at a font size. */
+double pdf_measure(struct pdf *pdf, const char *text, double size);
+
+/* Heading: level 1 (title), 2 (section), 3 (subsection). Kept together
+ * with at least some following content on the same page. */
+int pdf_heading(struct pdf *pdf, int level, const char *text,
+		struct xr_err *err);
+/* A paragraph wrapped to the text width ('\n' forces a break); indent in
+ * points from the left margin. */
+int pdf_paragraph(struct pdf *pdf, double size, double indent,
+		  const char *text, struct xr_err *err);
+
+/*
+ * Tables. Build the whole table, then draw it: the column widths come
+ * from the content. Header rows are given as cells spanning one or more
+ * columns; the body as rows of ncols cells. A cell holds UTF-8 text in
+ * which '\n' breaks a line. When the table is wider than the page,
+ * columns marked wrappable (default: none; if none fits, all) wrap, and
+ * the font shrinks down to 6 pt as a last resort. Rules follow the
+ * published ("booktabs") style: heavy top and bottom, light under the
+ * header and under spanning header cells.
+ */
+enum pdf_align { PDF_LEFT = 0, PDF_RIGHT, PDF_CENTER };
+
+struct pdf_table;
+/* OUT: caller frees with pdf_table_free; NULL when out of memory. */
+struct pdf_table *pdf_table_new(int ncols);
+void pdf_table_free(struct pdf_table *t);
+/* Caption above the table; cont is appended to it on continuation pages
+ * (e.g. " (continued)"); both copied. */
+int pdf_table_caption(struct pdf_table *t, const char *caption,
+		      const char *cont);
+void pdf_table_font_size(struct pdf_table *t, double size);
+void pdf_table_align(struct pdf_table *t, int col, enum pdf_align a);
+void pdf_table_wrap(struct pdf_table *t, int col, int wrappable);
+/* No rules, no header emphasis: for key/value blocks. */
+void pdf_table_plain(struct pdf_table *t, int plain);
+/* Start a header row, then add its cells left to right. */
+int pdf_table_head_row(struct pdf_table *t);
+int pdf_table_head(struct pdf_table *t, const char *text, int span);
+/* Start a body row, then add its ncols cells (missing cells are empty). */
+int pdf_table_row(struct pdf_table *t);
+int pdf_table_cell(struct pdf_table *t, const char *text);
+int pdf_table_cellf(struct pdf_table *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int pdf_table_rows(const struct pdf_table *t);
+int pdf_table_draw(struct pdf *pdf, struct pdf_table *t, struct xr_err *err);
+
+/*
+ * Grouped bar chart: one group per category along x, one bar per series in
+ * each group, bar height = value, whiskers from lo to hi (NAN: no whisker;
+ * NAN value: no bar). Arrays are ngroups * nseries, group-major:
+ * value[g * nseries + s]. The y axis starts at 0 and gets "nice" ticks and
+ * its label (the unit). A legend names the series when nseries > 1.
+ */
+struct pdf_chart {
+	const char *title;  /* may be NULL */
+	const char *ylabel; /* e.g. "Gbit/s" */
+	const char *xlabel; /* may be NULL */
+	int ngroups, nseries;
+	const char *const *groups; /* ngroups labels */
+	const char *const *series; /* nseries labels */
+	const double *value, *lo, *hi; /* lo/hi may be NULL */
+	double height;                 /* plot height in points; 0 = 180 */
+};
+int pdf_chart_bars(struct pdf *pdf, const struct pdf_chart *c,
+		   struct xr_err *err);
+
+#endif
