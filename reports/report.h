@@ -57,7 +57,8 @@ struct report_opts {
 	X(CAPTURE, "capture", 0)                                               \
 	X(FACTS_CHANGED, "facts_changed", 0)                                   \
 	X(UNSTABLE, "unstable", 0)                                             \
-	X(DRIFT, "drift", 0)
+	X(DRIFT, "drift", 0)                                                   \
+	X(NONPOSITIVE, "nonpositive", 1)
 
 enum report_flag_code {
 #define REPORT_FLAG_ENUM(c, s, r) REPORT_FLAG_##c,
@@ -280,7 +281,7 @@ void report_free(struct report *r);
 	X(ACTUAL)                                                              \
 	X(OK)                                                                  \
 	X(MISMATCH)                                                            \
-	X(COUNT)                                                               \
+	X(RUN_COUNT)                                                             \
 	X(NONE)                                                                \
 	X(NO_COMPARISONS)                                                      \
 	X(GENERATED)
@@ -337,6 +338,33 @@ char *report_fmt_verdict(const struct report *r, const struct report_cmp *c,
 			 char *out, size_t n);
 /* Epoch seconds as "2026-11-30 00:07 UTC"; "–" for NaN. */
 char *report_fmt_time(double t, char *out, size_t n);
+
+/* --- verdicts (verdict.c) --------------------------------------------- */
+
+/* Does a higher value of this metric mean better? (a small table by name,
+ * then by unit: times, losses and retransmits are lower-is-better). */
+int report_higher_is_better(const char *metric, const char *unit);
+
+/* One side of a comparison: values (base units) and run positions. */
+struct report_sample {
+	const double *y;
+	const double *pos; /* global run order; may be NULL if !interleaved */
+	size_t n;
+};
+
+/*
+ * The statistical core of a comparison (schema/report.md, "Method"): on
+ * log(y), the coefficient of the group indicator in log y ~ group +
+ * position when interleaved, else Welch's t; delta% = 100(exp(b)-1).
+ * Fills out's n_a, n_b, delta_pct, ci_*_pct, p, df, method and verdict
+ * (better/worse/equivalent/not_significant, direction from
+ * higher_is_better, threshold theta as a fraction). Returns 0, or 1 when
+ * the comparison must be refused: verdict not_comparable, *why set
+ * (too_few_runs: fewer than 3 per side; nonpositive: log impossible).
+ */
+int report_decide(const struct report_sample *a, const struct report_sample *b,
+		  int interleaved, double threshold, int higher_is_better,
+		  struct report_cmp *out, enum report_flag_code *why);
 
 /* --- writers ------------------------------------------------------------ */
 

@@ -1,0 +1,142 @@
+/*
+ * Comparability flags: for every code, the sentence that explains it in the
+ * report's notes, in English and Japanese, and whether it refuses a
+ * comparison (REPORT_FLAG_MAP in report.h). Also the verdict and method
+ * names used by the JSON writer.
+ */
+#include <stddef.h>
+
+#include "report.h"
+#include "banned.h"
+
+/* X(CODE, English, Japanese): one row per REPORT_FLAG_MAP entry. */
+#define FLAG_TEXT_MAP(X)                                                       \
+	X(FACTORS_DIFFER,                                                      \
+	  "the two cells differ in more than the compared factor, so the "     \
+	  "difference cannot be attributed to one of them",                    \
+	  "比較対象の因子以外にも異なる因子があり、差をどれか一つに帰せない")  \
+	X(ENGINE_DIFFERS,                                                      \
+	  "the engine, its parameters or its target differ between the two "  \
+	  "sides beyond the compared factor",                                  \
+	  "比較対象の因子以外で、負荷エンジン・パラメータ・接続先が異なる")    \
+	X(UNIT_DIFFERS, "the metric's unit or kind differs between the sides", \
+	  "指標の単位または種類が両側で異なる")                                \
+	X(TOO_FEW_RUNS,                                                        \
+	  "too few successful runs: need >= 3 runs per side",                  \
+	  "成功した試行が少なすぎる（各側 3 回以上必要）")                     \
+	X(VERIFY_FAILED,                                                       \
+	  "a setting under comparison was verified wrong: the runs did not "   \
+	  "measure what the plan says",                                        \
+	  "比較対象の設定の検証が不一致: 計画どおりの条件で測定されていない") \
+	X(NOT_VERIFIED,                                                        \
+	  "the setting under comparison was not verified (no probe or verify " \
+	  "command checked it)",                                               \
+	  "比較対象の設定が検証されていない（probe や verify による確認なし）") \
+	X(NOT_INTERLEAVED,                                                     \
+	  "the runs of the two sides were not interleaved (their time windows " \
+	  "do not overlap), so drift over time is not cancelled; Welch's t "   \
+	  "was used",                                                          \
+	  "両側の試行が交互に実行されていない（時間帯が重ならない）ため、"     \
+	  "時間的な変動は相殺されない。Welch の t 検定を使用")                 \
+	X(FAILED_RUNS, "the cell has failed or timed-out runs",                \
+	  "失敗またはタイムアウトした試行がある")                              \
+	X(RX_DROPS, "packets were dropped during the runs",                    \
+	  "試行中にパケットの破棄（drop）があった")                            \
+	X(NIC_ERRORS, "the interface counted errors during the runs",          \
+	  "試行中にインターフェースがエラーを記録した")                        \
+	X(PAUSE_FRAMES,                                                        \
+	  "PAUSE (flow control) frames were counted during the runs",          \
+	  "試行中に PAUSE（フロー制御）フレームが記録された")                  \
+	X(RETRANSMITS, "TCP retransmitted segments during the runs",           \
+	  "試行中に TCP の再送が発生した")                                     \
+	X(CAPTURE, "a packet capture was running during the runs",             \
+	  "試行中にパケットキャプチャが動作していた")                          \
+	X(FACTS_CHANGED,                                                       \
+	  "host facts (driver, firmware, kernel, iperf3 version) differ "      \
+	  "between the two sides",                                             \
+	  "ホスト情報（ドライバ、ファームウェア、カーネル、iperf3 の版）が"    \
+	  "両側で異なる")                                                      \
+	X(UNSTABLE, "unstable cell: coefficient of variation >= 10%",          \
+	  "不安定なセル: 変動係数が 10% 以上")                                 \
+	X(DRIFT,                                                               \
+	  "drift: the cell's values trend from its first to its last pass "    \
+	  "beyond noise",                                                      \
+	  "ドリフト: 最初と最後のパスの間で値が雑音を超えて変化している")      \
+	X(NONPOSITIVE,                                                         \
+	  "zero or negative values: the log-scale method needs positive "      \
+	  "values",                                                            \
+	  "0 以下の値があり、対数尺度の手法を適用できない")
+
+struct flag_row {
+	const char *code;
+	int refuses;
+	const char *text[REPORT_LANG_COUNT];
+};
+
+static const struct flag_row flag_rows[REPORT_FLAG_COUNT] = {
+#define FLAG_CODE(c, s, r) [REPORT_FLAG_##c] = {s, r, {NULL, NULL}},
+	REPORT_FLAG_MAP(FLAG_CODE)
+#undef FLAG_CODE
+};
+
+static const char *const flag_texts[REPORT_FLAG_COUNT][REPORT_LANG_COUNT] = {
+#define FLAG_TEXT(c, en, ja) [REPORT_FLAG_##c] = {en, ja},
+	FLAG_TEXT_MAP(FLAG_TEXT)
+#undef FLAG_TEXT
+};
+
+const char *report_flag_code_name(enum report_flag_code c)
+{
+	if ((unsigned)c >= REPORT_FLAG_COUNT)
+		return "unknown";
+	return flag_rows[c].code;
+}
+
+int report_flag_refuses(enum report_flag_code c)
+{
+	if ((unsigned)c >= REPORT_FLAG_COUNT)
+		return 0;
+	return flag_rows[c].refuses;
+}
+
+const char *report_flag_text(enum report_flag_code c, enum report_lang lang)
+{
+	const char *t;
+	if ((unsigned)c >= REPORT_FLAG_COUNT)
+		return "unknown flag";
+	if ((unsigned)lang >= REPORT_LANG_COUNT)
+		lang = REPORT_LANG_EN;
+	t = flag_texts[c][lang];
+	return t ? t : flag_texts[c][REPORT_LANG_EN];
+}
+
+int report_flag_mark(const struct report *r, enum report_flag_code c)
+{
+	int i;
+	for (i = 0; i < r->nnotes; i++)
+		if (r->notes[i] == c)
+			return i + 1;
+	return 0;
+}
+
+const char *report_verdict_name(enum report_verdict v)
+{
+	static const char *const names[] = {"better", "worse", "equivalent",
+					    "not_significant",
+					    "not_comparable"};
+	if ((unsigned)v >= sizeof names / sizeof names[0])
+		return "not_comparable";
+	return names[v];
+}
+
+const char *report_method_name(enum report_method m)
+{
+	switch (m) {
+	case REPORT_METHOD_POSITION:
+		return "position-ols";
+	case REPORT_METHOD_WELCH:
+		return "welch";
+	default:
+		return "none";
+	}
+}

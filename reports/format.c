@@ -1,0 +1,179 @@
+/*
+ * Formatting helpers shared by every writer: values in the report's display
+ * unit, a cell's "median ±spread" with footnote marks, verdict strings and
+ * times. Only formatting: the numbers come from the model.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "buf.h"
+#include "report.h"
+#include "banned.h"
+
+/* Decimals giving three significant digits for numbers near x. */
+static int decimals(double x)
+{
+	x = fabs(x);
+	if (x >= 100 || x == 0)
+		return 0;
+	if (x >= 10)
+		return 1;
+	if (x >= 1)
+		return 2;
+	if (x >= 0.1)
+		return 3;
+	return 4;
+}
+
+char *report_fmt_value(const struct report *r, double v, char *out, size_t n)
+{
+	double x;
+	if (isnan(v)) {
+		snprintf(out, n, "–");
+		return out;
+	}
+	x = v / (r->display_scale > 0 ? r->display_scale : 1);
+	snprintf(out, n, "%.*f", decimals(x), x);
+	return out;
+}
+
+char *report_fmt_value_unit(const struct report *r, double v, char *out,
+			    size_t n)
+{
+	char tmp[64];
+	if (isnan(v))
+		snprintf(out, n, "–");
+	else
+		snprintf(out, n, "%s %s", report_fmt_value(r, v, tmp, sizeof tmp),
+			 r->display_unit ? r->display_unit : "");
+	return out;
+}
+
+char *report_fmt_metric(const struct report *r, int mi, double v, char *out,
+			size_t n)
+{
+	static const char *const pfx[] = {"", "k", "M", "G", "T", "P"};
+	const char *unit = (mi >= 0 && mi < r->nmetrics && r->metric_units)
+				   ? r->metric_units[mi]
+				   : "";
+	int k = 0;
+	if (mi == r->primary)
+		return report_fmt_value(r, v, out, n);
+	if (isnan(v)) {
+		snprintf(out, n, "–");
+		return out;
+	}
+	if (unit && (!strcmp(unit, "bit/s") || !strcmp(unit, "B/s") ||
+		     !strcmp(unit, "B")))
+		while (fabs(v) >= 1000 && k < 5) {
+			v /= 1000;
+			k++;
+		}
+	snprintf(out, n, "%.*f%s%s%s", decimals(v), v, unit && *unit ? " " : "",
+		 pfx[k], unit && strcmp(unit, "1") ? unit : "");
+	return out;
+}
+
+char *report_fmt_cell(const struct report *r, const struct report_cell *c,
+		      char *out, size_t n)
+{
+	const struct report_stats *s = &c->st[r->primary];
+	double scale = r->display_scale > 0 ? r->display_scale : 1;
+	double med, half;
+	int d;
+	if (s->n == 0 || isnan(s->median)) {
+		snprintf(out, n, "–");
+		return out;
+	}
+	med = s->median / scale;
+	d = decimals(med);
+	if (s->n < 2 || isnan(s->ci_low)) {
+		snprintf(out, n, "%.*f", d, med);
+		return out;
+	}
+	half = (s->ci_high - s->ci_low) / 2 / scale;
+	snprintf(out, n, "%.*f ±%.*f", d, med, d, half);
+	return out;
+}
+
+char *report_fmt_marks(const struct report *r, const struct report_cell *c,
+		       char *out, size_t n)
+{
+	struct buf b = BUF_INIT;
+	int i, j, first = 1;
+	/* Marks in note order, each once. */
+	for (j = 0; j < r->nnotes; j++)
+		for (i = 0; i < c->nflags; i++)
+			if (c->flags[i].code == r->notes[j]) {
+				buf_addf(&b, "%s%d", first ? "[" : ",", j + 1);
+				first = 0;
+				break;
+			}
+	if (!first)
+		buf_addc(&b, ']');
+	snprintf(out, n, "%s", b.s);
+	buf_release(&b);
+	return out;
+}
+
+static void add_reasons(const struct report *r, const struct report_cmp *c,
+			struct buf *b)
+{
+	int i;
+	for (i = 0; i < c->nreasons; i++) {
+		const struct report_flag *f = &c->reasons[i];
+		buf_addf(b, "%s%s", i ? "; " : "",
+			 report_flag_text(f->code, r->lang));
+		if (f->detail && *f->detail)
+			buf_addf(b, " (%s)", f->detail);
+	}
+}
+
+char *report_fmt_verdict(const struct report *r, const struct report_cmp *c,
+			 char *out, size_t n)
+{
+	struct buf b = BUF_INIT;
+	switch (c->verdict) {
+	case REPORT_BETTER:
+	case REPORT_WORSE:
+		buf_addf(&b, "%+.1f%% [%+.1f, %+.1f] %s", c->delta_pct,
+			 c->ci_low_pct, c->ci_high_pct,
+			 report_text(r, c->verdict == REPORT_BETTER
+						? REPORT_T_BETTER
+						: REPORT_T_WORSE));
+		break;
+	case REPORT_EQUIVALENT:
+		buf_addf(&b, "≈ (%+.1f%% [%+.1f, %+.1f])", c->delta_pct,
+			 c->ci_low_pct, c->ci_high_pct);
+		break;
+	case REPORT_NOT_SIGNIFICANT:
+		buf_addf(&b, "~ (p=%.2g, n=%d+%d)", c->p, c->n_a, c->n_b);
+		break;
+	default:
+		buf_addf(&b, "— %s: ", report_text(r, REPORT_T_NOT_COMPARABLE));
+		add_reasons(r, c, &b);
+		break;
+	}
+	snprintf(out, n, "%s", b.s);
+	buf_release(&b);
+	return out;
+}
+
+char *report_fmt_time(double t, char *out, size_t n)
+{
+	struct tm tm;
+	time_t tt;
+	if (isnan(t) || t <= 0) {
+		snprintf(out, n, "–");
+		return out;
+	}
+	tt = (time_t)t;
+	if (!gmtime_r(&tt, &tm)) {
+		snprintf(out, n, "–");
+		return out;
+	}
+	strftime(out, n, "%Y-%m-%d %H:%M UTC", &tm);
+	return out;
+}
