@@ -1,0 +1,249 @@
+/*
+ * Host facts, collected once per session and host so that a report can
+ * show (and flag) what changed between two sides of a comparison: the
+ * driver, firmware, kernel or iperf3 version. A fact that cannot be read
+ * (a Windows host has no /proc/cpuinfo, a virtual NIC no PCIe link) is
+ * simply left out; only running out of memory is an error.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "counters.h"
+#include "counters_int.h"
+#include "facts.h"
+#include "host.h"
+#include "plan.h"
+#include "probe.h"
+#include "probe_int.h"
+#include "sysread.h"
+
+#include "banned.h"
+
+struct factv {
+	struct fact *a;
+	size_t n, cap;
+	int oom;
+};
+
+static void add(struct factv *v, const char *key, const char *value,
+		size_t len)
+{
+	struct fact *f;
+	if (v->oom)
+		return;
+	if (v->n == v->cap) {
+		size_t nc = v->cap ? v->cap * 2 : 16;
+		struct fact *na = realloc(v->a, nc * sizeof *na);
+		if (!na) {
+			v->oom = 1;
+			return;
+		}
+		v->a = na;
+		v->cap = nc;
+	}
+	f = &v->a[v->n];
+	memset(f, 0, sizeof *f);
+	snprintf(f->key, sizeof f->key, "%s", key);
+	f->value = malloc(len + 1);
+	if (!f->value) {
+		v->oom = 1;
+		return;
+	}
+	memcpy(f->value, value, len);
+	f->value[len] = '\0';
+	v->n++;
+}
+
+static void add_buf(struct factv *v, const char *key, struct buf *b)
+{
+	sysread_trim_line(b);
+	if (b->len)
+		add(v, key, b->s, b->len);
+}
+
+/* Value after "key<spaces>:" on the first matching line of text. */
+static int field(const char *text, const char *key, struct buf *out)
+{
+	size_t kl = strlen(key);
+	for (const char *p = text; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		if (strncmp(p, key, kl) == 0) {
+			const char *s = p + kl;
+			const char *e = nl ? nl : s + strlen(s);
+			while (s < e && (*s == ' ' || *s == '\t'))
+				s++;
+			if (s < e && *s == ':') {
+				s++;
+				while (s < e && (*s == ' ' || *s == '\t'))
+					s++;
+				buf_reset(out);
+				buf_add(out, s, (size_t)(e - s));
+				return 1;
+			}
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return 0;
+}
+
+static void cpu_facts(struct host *h, struct factv *v)
+{
+	static const char *const model_keys[] = {"model name", "Hardware",
+						 "cpu model", "Processor",
+						 "uarch", NULL};
+	struct buf f = BUF_INIT, b = BUF_INIT;
+	struct xr_err e;
+	long count = 0;
+
+	if (sysread_file(h, "/proc/cpuinfo", &f, &e) == 0) {
+		for (int i = 0; model_keys[i]; i++)
+			if (field(f.s, model_keys[i], &b) && b.len) {
+				add_buf(v, "cpu_model", &b);
+				break;
+			}
+		for (const char *p = f.s; p && *p;) {
+			const char *nl = strchr(p, '\n');
+			if (strncmp(p, "processor", 9) == 0 &&
+			    (p[9] == ' ' || p[9] == '\t' || p[9] == ':'))
+				count++;
+			p = nl ? nl + 1 : NULL;
+		}
+		if (count > 0) {
+			buf_reset(&b);
+			buf_addf(&b, "%ld", count);
+			add_buf(v, "cpu_count", &b);
+		}
+	}
+	buf_reset(&f);
+	if (sysread_file(h, "/proc/meminfo", &f, &e) == 0 &&
+	    field(f.s, "MemTotal", &b)) {
+		unsigned long long kb = strtoull(b.s, NULL, 10);
+		if (kb > 0) {
+			buf_reset(&b);
+			buf_addf(&b, "%llu", kb * 1024ULL);
+			add_buf(v, "mem_bytes", &b);
+		}
+	}
+	buf_release(&f);
+	buf_release(&b);
+}
+
+static void hostname_fact(struct host *h, struct factv *v)
+{
+	static const char *const un[] = {"uname", "-n", NULL};
+	static const char *const hn[] = {"hostname", NULL};
+	struct buf b = BUF_INIT;
+	struct xr_err e;
+
+	if (sysread_is_local(h)) {
+		char name[256];
+		if (gethostname(name, sizeof name) == 0) {
+			name[sizeof name - 1] = '\0';
+			buf_adds(&b, name);
+		}
+	} else if (sysread_run(h, un, 10.0, &b, &e) < 0) {
+		buf_reset(&b);
+		sysread_run(h, hn, 10.0, &b, &e);
+	}
+	add_buf(v, "hostname", &b);
+	buf_release(&b);
+}
+
+static void nic_facts(struct host *h, const char *iface, struct factv *v)
+{
+	struct buf doc = BUF_INIT, b = BUF_INIT, d = BUF_INIT;
+	struct xr_err e;
+
+	if (probe_nic_doc(h, iface, &doc, &e) < 0)
+		goto out;
+	if (probe_from_nic_doc(h, "nic.driver", iface, doc.s, &b, &e) == 0)
+		add_buf(v, "nic_driver", &b);
+	if (probe_from_nic_doc(h, "nic.firmware", iface, doc.s, &b, &e) == 0)
+		add_buf(v, "nic_firmware", &b);
+	if (probe_from_nic_doc(h, "nic.link_speed", iface, doc.s, &b, &e) ==
+		    0 &&
+	    probe_from_nic_doc(h, "nic.duplex", iface, doc.s, &d, &e) == 0) {
+		if (strcmp(d.s, "unknown") != 0)
+			buf_addf(&b, " %s", d.s);
+		add_buf(v, "nic_link", &b);
+	}
+	if (probe_from_nic_doc(h, "nic.pcie_link", iface, doc.s, &b, &e) == 0)
+		add_buf(v, "nic_pcie_link", &b);
+out:
+	buf_release(&doc);
+	buf_release(&b);
+	buf_release(&d);
+}
+
+static void iperf3_fact(struct host *h, struct factv *v)
+{
+	static const char *const argv[] = {"iperf3", "--version", NULL};
+	struct buf b = BUF_INIT;
+	struct xr_err e;
+	if (sysread_run(h, argv, 10.0, &b, &e) == 0)
+		add_buf(v, "iperf3_version", &b);
+	buf_release(&b);
+}
+
+static void capture_fact(struct host *h, struct factv *v)
+{
+	struct counters_snap *s = NULL;
+	struct buf b = BUF_INIT;
+	struct xr_err e;
+	if (counters_snapshot(h, NULL, PLAN_COUNTER_CAPTURE, &s, &e) == 0) {
+		struct buf list = BUF_INIT;
+		int n = counters_snap_captures(s, &list);
+		if (n == 0)
+			buf_adds(&b, "no");
+		else if (n > 0)
+			buf_addf(&b, "yes: %s", list.s);
+		buf_release(&list);
+		add_buf(v, "capture_running", &b);
+	}
+	counters_snap_free(s);
+	buf_release(&b);
+}
+
+int facts_collect(struct host *h, const char *iface, struct fact **facts,
+		  size_t *n)
+{
+	struct factv v = {0};
+	struct buf b = BUF_INIT;
+	struct xr_err e;
+
+	*facts = NULL;
+	*n = 0;
+	if (!iface && h)
+		iface = host_iface(h);
+	hostname_fact(h, &v);
+	if (probe_read(h, "os.release", NULL, &b, &e) == 0)
+		add_buf(&v, "os_release", &b);
+	buf_reset(&b);
+	if (probe_read(h, "kernel", NULL, &b, &e) == 0)
+		add_buf(&v, "kernel", &b);
+	buf_release(&b);
+	cpu_facts(h, &v);
+	if (iface)
+		nic_facts(h, iface, &v);
+	iperf3_fact(h, &v);
+	capture_fact(h, &v);
+	if (v.oom) {
+		facts_free(v.a, v.n);
+		return -XR_ENOMEM;
+	}
+	*facts = v.a;
+	*n = v.n;
+	return 0;
+}
+
+void facts_free(struct fact *facts, size_t n)
+{
+	if (!facts)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(facts[i].value);
+	free(facts);
+}
