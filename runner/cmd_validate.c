@@ -1,11 +1,94 @@
-/* Placeholder for cmd_validate until its module lands. */
+/*
+ * `xrun validate PLAN...`: load every plan and print each problem as
+ * "PLAN:LINE:COL: error: MESSAGE" on stderr (all of them, not only the
+ * first). Exit 0 when every plan is valid, 2 otherwise. "-" reads stdin.
+ */
 #include <stdio.h>
+#include <string.h>
 
+#include "buf.h"
 #include "cmd.h"
+#include "err.h"
+#include "plan.h"
+#include "banned.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: xrun validate [-q] PLAN...\n"
+		   "  check plans and report every problem as "
+		   "PLAN:LINE:COL: error: MESSAGE\n"
+		   "  -q, --quiet  print nothing for a valid plan\n"
+		   "  exit 0 when every plan is valid, 2 otherwise\n");
+}
+
+static int validate_one(const char *path, int quiet)
+{
+	struct xr_diag d;
+	struct plan *p = NULL;
+	int rc;
+	xr_diag_init(&d, path);
+	if (strcmp(path, "-") == 0) {
+		struct buf b;
+		buf_init(&b, ((size_t)64 << 20) + 1);
+		if (buf_read_file(&b, "/dev/stdin", ((size_t)64 << 20) + 1) ==
+		    -XR_EIO) {
+			xr_diag_add(&d, 0, 0, 0, "cannot read standard input");
+			rc = -XR_EIO;
+		} else {
+			rc = plan_load_mem("<stdin>", b.s, b.len, &p, &d);
+		}
+		buf_release(&b);
+		d.file = "<stdin>";
+	} else {
+		rc = plan_load(path, &p, &d);
+	}
+	xr_diag_print(&d, stderr);
+	if (rc == 0 && !quiet)
+		printf("%s: ok\n", d.file);
+	xr_diag_release(&d);
+	plan_free(p);
+	return rc;
+}
 
 int cmd_validate(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "xrun: '%s' is not implemented yet\n", argv[0]);
-	return 2;
+	int i, quiet = 0, bad = 0, nplans = 0, opts = 1;
+	for (i = 1; i < argc; i++) {
+		if (opts && argv[i][0] == '-' && argv[i][1]) {
+			if (strcmp(argv[i], "--") == 0)
+				opts = 0;
+			else if (strcmp(argv[i], "-q") == 0 ||
+				 strcmp(argv[i], "--quiet") == 0)
+				quiet = 1;
+			else if (strcmp(argv[i], "-h") == 0 ||
+				 strcmp(argv[i], "--help") == 0) {
+				usage(stdout);
+				return 0;
+			} else {
+				fprintf(stderr,
+					"xrun validate: unknown option '%s' "
+					"(valid: -q, --quiet, -h, --help)\n",
+					argv[i]);
+				return 2;
+			}
+			continue;
+		}
+		nplans++;
+	}
+	if (!nplans) {
+		usage(stderr);
+		return 2;
+	}
+	opts = 1;
+	for (i = 1; i < argc; i++) {
+		if (opts && argv[i][0] == '-' && argv[i][1]) {
+			if (strcmp(argv[i], "--") == 0)
+				opts = 0;
+			continue;
+		}
+		if (validate_one(argv[i], quiet) < 0)
+			bad = 1;
+	}
+	fflush(stdout);
+	return bad ? 2 : 0;
 }

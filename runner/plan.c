@@ -1,0 +1,1265 @@
+/*
+ * The plan loader (see plan.h): reads a YAML plan through plan_yaml.c,
+ * builds the model in one arena and reports every problem it finds with
+ * the line:col of the offending key or value. This file holds the entry
+ * points, the typed readers shared with plan_factor.c and plan_check.c,
+ * and the top-level, hosts, vars, engine and report sections.
+ */
+#include "plan_int.h"
+
+#include <errno.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "engine.h"
+#include "sha256.h"
+#include "units.h"
+#include "banned.h"
+
+const char *const plan_builtins[] = {"rep",    "index",  "block",
+				     "plan",   "session", "client",
+				     "server", "target", "original",
+				     "iface",  NULL};
+
+/* ---- messages ---------------------------------------------------------- */
+
+void pc_err(struct pctx *c, const struct ynode *n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	xr_diag_vadd(c->d, 0, n ? n->line : 0, n ? n->col : 0, fmt, ap);
+	va_end(ap);
+}
+
+void pc_warn(struct pctx *c, const struct ynode *n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	xr_diag_vadd(c->d, 1, n ? n->line : 0, n ? n->col : 0, fmt, ap);
+	va_end(ap);
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, row[65];
+	if (la > 64 || lb > 64)
+		return (size_t)-1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j], best;
+			best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+const char *pc_suggest(const char *word, const char *const *cands, int n)
+{
+	const char *best = NULL;
+	size_t bd = (size_t)-1, lw = strlen(word), limit;
+	int i;
+	/* one typo in short words, up to a third of the letters in long ones */
+	limit = lw <= 4 ? 1 : lw / 3 + 1;
+	if (limit > 3)
+		limit = 3;
+	for (i = 0; i < n; i++) {
+		size_t dd = edit_distance(word, cands[i]);
+		if (dd > 0 && dd <= limit && dd < bd) {
+			bd = dd;
+			best = cands[i];
+		}
+	}
+	return best;
+}
+
+void pc_hint(char *out, size_t outsz, const char *word,
+	     const char *const *cands, int n)
+{
+	struct buf b;
+	const char *s = pc_suggest(word, cands, n);
+	int i;
+	buf_init(&b, 0);
+	buf_adds(&b, " (");
+	if (s)
+		buf_addf(&b, "did you mean '%s'? ", s);
+	buf_adds(&b, n ? "valid: " : "none defined");
+	for (i = 0; i < n && b.len < 400; i++)
+		buf_addf(&b, "%s%s", i ? ", " : "", cands[i]);
+	if (i < n)
+		buf_addf(&b, ", ... %d more", n - i);
+	buf_addc(&b, ')');
+	snprintf(out, outsz, "%s", b.s);
+	buf_release(&b);
+}
+
+int pc_is_key(const char *key, const char *const *valid)
+{
+	for (; *valid; valid++)
+		if (strcmp(key, *valid) == 0)
+			return 1;
+	return 0;
+}
+
+void pc_keys(struct pctx *c, const struct ynode *map, const char *const *valid,
+	     const char *where)
+{
+	int i, nv = 0;
+	char hint[600];
+	while (valid[nv])
+		nv++;
+	for (i = 0; map && map->kind == YN_MAP && i < map->n; i++) {
+		const struct ynode *k = yn_key(map, i);
+		if (pc_is_key(k->s, valid))
+			continue;
+		pc_hint(hint, sizeof hint, k->s, valid, nv);
+		pc_err(c, k, "unknown key '%s' in %s%s", k->s, where, hint);
+	}
+}
+
+/* ---- typed readers ----------------------------------------------------- */
+
+const char *pc_str(struct pctx *c, const struct ynode *n, const char *what)
+{
+	if (!n)
+		return NULL;
+	if (n->kind != YN_SCALAR || yn_is_null(n)) {
+		pc_err(c, n, "'%s' must be a text value, not %s", what,
+		       yn_kind_name(n));
+		return NULL;
+	}
+	return n->s;
+}
+
+int pc_int(struct pctx *c, const struct ynode *n, const char *what,
+	   long long lo, long long hi, long long *out)
+{
+	const char *s = pc_str(c, n, what);
+	char *end;
+	long long v;
+	if (!s)
+		return -1;
+	v = strtoll(s, &end, 10);
+	if (!(s[0] >= '0' && s[0] <= '9') && s[0] != '-')
+		end = (char *)s;
+	if (end == s || *end || v < lo || v > hi) {
+		pc_err(c, n, "'%s' must be an integer in %lld..%lld, not '%s'",
+		       what, lo, hi, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int pc_bool(struct pctx *c, const struct ynode *n, const char *what, int *out)
+{
+	static const char *const t[] = {"true", "True", "TRUE", "yes", "Yes",
+					"YES", NULL};
+	static const char *const f[] = {"false", "False", "FALSE", "no", "No",
+					"NO", NULL};
+	const char *s = pc_str(c, n, what);
+	if (!s)
+		return -1;
+	if (pc_is_key(s, t))
+		*out = 1;
+	else if (pc_is_key(s, f))
+		*out = 0;
+	else {
+		pc_err(c, n, "'%s' must be true or false, not '%s'", what, s);
+		return -1;
+	}
+	return 0;
+}
+
+int pc_duration(struct pctx *c, const struct ynode *n, const char *what,
+		double *out)
+{
+	const char *s = pc_str(c, n, what), *why;
+	if (!s)
+		return -1;
+	if (units_parse(s, UNITS_DURATION, out, &why) < 0) {
+		pc_err(c, n, "bad duration '%s' for '%s': %s", s, what, why);
+		return -1;
+	}
+	return 0;
+}
+
+int pc_map(struct pctx *c, const struct ynode *n, const char *what)
+{
+	if (n && n->kind == YN_MAP)
+		return 0;
+	pc_err(c, n, "'%s' must be a mapping (key: value), not %s", what,
+	       yn_kind_name(n));
+	return -1;
+}
+
+int pc_argv(struct pctx *c, const struct ynode *n, const char *what,
+	    struct plan_argv *out)
+{
+	int i, bad = 0;
+	memset(out, 0, sizeof *out);
+	if (!n)
+		return -1;
+	if (n->kind != YN_SEQ || n->n == 0) {
+		pc_err(c, n,
+		       "'%s' must be a non-empty list of arguments (argv, "
+		       "e.g. [sysctl, -n, net.ipv4.tcp_congestion_control]), "
+		       "not %s",
+		       what, n->kind == YN_SEQ ? "an empty list"
+					       : yn_kind_name(n));
+		return -1;
+	}
+	out->argv = arena_alloc(c->a, ((size_t)n->n + 1) * sizeof(char *));
+	if (!out->argv) {
+		c->nomem = 1;
+		return -1;
+	}
+	for (i = 0; i < n->n; i++) {
+		const struct ynode *w = n->kids[i];
+		if (w->kind != YN_SCALAR) {
+			pc_err(c, w, "argument %d of '%s' must be a scalar, "
+				     "not %s",
+			       i + 1, what, yn_kind_name(w));
+			bad = 1;
+			continue;
+		}
+		out->argv[out->argc++] = w->s;
+		pc_tmpl(c, w->s, w);
+	}
+	out->pos.line = n->line;
+	out->pos.col = n->col;
+	return bad ? -1 : 0;
+}
+
+int pc_name_ok(const char *s, int allow_dot)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' ||
+		      (allow_dot && *s == '.')))
+			return 0;
+	return 1;
+}
+
+void pc_tmpl(struct pctx *c, const char *s, const struct ynode *n)
+{
+	if (!s || !strstr(s, "{{"))
+		return;
+	if (c->ntrefs == c->trefs_cap) {
+		size_t nc = c->trefs_cap ? c->trefs_cap * 2 : 32;
+		struct plan_tref *t = realloc(c->trefs, nc * sizeof *t);
+		if (!t) {
+			c->nomem = 1;
+			return;
+		}
+		c->trefs = t;
+		c->trefs_cap = nc;
+	}
+	c->trefs[c->ntrefs].s = s;
+	c->trefs[c->ntrefs].n = n;
+	c->ntrefs++;
+}
+
+void pc_tmpl_argv(struct pctx *c, const struct plan_argv *av,
+		  const struct ynode *n)
+{
+	(void)c;
+	(void)av;
+	(void)n; /* pc_argv registered every word already */
+}
+
+void pc_host_ref(struct pctx *c, const char *name, const struct ynode *n,
+		 int role_ok)
+{
+	if (!name)
+		return;
+	if (c->nhrefs == c->hrefs_cap) {
+		size_t nc = c->hrefs_cap ? c->hrefs_cap * 2 : 16;
+		struct plan_href *h = realloc(c->hrefs, nc * sizeof *h);
+		if (!h) {
+			c->nomem = 1;
+			return;
+		}
+		c->hrefs = h;
+		c->hrefs_cap = nc;
+	}
+	c->hrefs[c->nhrefs].name = name;
+	c->hrefs[c->nhrefs].n = n;
+	c->hrefs[c->nhrefs].role_ok = role_ok;
+	c->nhrefs++;
+}
+
+static struct plan_pos pos_of(const struct ynode *n)
+{
+	struct plan_pos p = {0, 0};
+	if (n) {
+		p.line = n->line;
+		p.col = n->col;
+	}
+	return p;
+}
+
+/* ---- hosts and vars ---------------------------------------------------- */
+
+static const char *const host_keys[] = {"ssh",	   "port",  "identity",
+					"ssh_options", "netns", "address",
+					"iface",   "shell", NULL};
+
+static void build_host(struct pctx *c, struct plan_host *h,
+		       const struct ynode *v)
+{
+	const struct ynode *x;
+	char where[160];
+	long long port;
+	snprintf(where, sizeof where, "host '%s'", h->name);
+	if (yn_is_null(v))
+		return; /* "name:" alone: a host with defaults */
+	if (pc_map(c, v, where) < 0)
+		return;
+	pc_keys(c, v, host_keys, where);
+	if ((x = yn_get(v, "ssh"))) {
+		h->ssh = pc_str(c, x, "ssh");
+		if (h->ssh && strcmp(h->name, "local") == 0)
+			pc_err(c, x,
+			       "host 'local' is this machine and takes no "
+			       "'ssh' (define another host name)");
+	}
+	if ((x = yn_get(v, "port")) && pc_int(c, x, "port", 1, 65535, &port) == 0)
+		h->port = (int)port;
+	if ((x = yn_get(v, "identity")))
+		h->identity = pc_str(c, x, "identity");
+	if ((x = yn_get(v, "ssh_options")))
+		pc_argv(c, x, "ssh_options", &h->ssh_options);
+	if ((x = yn_get(v, "netns"))) {
+		h->netns = pc_str(c, x, "netns");
+		if (h->netns && strcmp(h->name, "local") == 0)
+			pc_err(c, x,
+			       "host 'local' is this machine and takes no "
+			       "'netns' (define another host name)");
+	}
+	if ((x = yn_get(v, "address")))
+		h->address = pc_str(c, x, "address");
+	if ((x = yn_get(v, "iface")))
+		h->iface = pc_str(c, x, "iface");
+	if ((x = yn_get(v, "shell"))) {
+		const char *s = pc_str(c, x, "shell");
+		if (s && strcmp(s, "sh") == 0)
+			h->shell = PLAN_SHELL_SH;
+		else if (s && strcmp(s, "powershell") == 0)
+			h->shell = PLAN_SHELL_POWERSHELL;
+		else if (s)
+			pc_err(c, x,
+			       "unknown shell '%s' (valid: sh, powershell)", s);
+	}
+	if (h->port && !h->ssh)
+		pc_warn(c, yn_get(v, "port"),
+			"'port' is the ssh port and host '%s' has no 'ssh'",
+			h->name);
+}
+
+static void build_hosts(struct pctx *c, const struct ynode *n)
+{
+	struct plan *p = c->p;
+	int i, cap = 1 + (n && n->kind == YN_MAP ? n->n : 0);
+	p->hosts = arena_alloc(c->a, (size_t)cap * sizeof *p->hosts);
+	if (!p->hosts) {
+		c->nomem = 1;
+		return;
+	}
+	p->hosts[0].name = "local";
+	p->hosts[0].address = "127.0.0.1";
+	p->nhosts = 1;
+	if (!n || pc_map(c, n, "hosts") < 0)
+		return;
+	for (i = 0; i < n->n; i++) {
+		const struct ynode *k = yn_key(n, i);
+		struct plan_host *h;
+		if (!pc_name_ok(k->s, 1)) {
+			pc_err(c, k,
+			       "bad host name '%s' (use letters, digits, '_', "
+			       "'-' and '.')",
+			       k->s);
+			continue;
+		}
+		if (strcmp(k->s, "local") == 0) {
+			h = &p->hosts[0];
+		} else {
+			h = &p->hosts[p->nhosts++];
+			h->name = k->s;
+		}
+		h->pos = pos_of(k);
+		build_host(c, h, yn_val(n, i));
+	}
+}
+
+static void build_vars(struct pctx *c, const struct ynode *n)
+{
+	struct plan *p = c->p;
+	int i;
+	if (pc_map(c, n, "vars") < 0)
+		return;
+	p->vars = arena_alloc(c->a, (size_t)(n->n + 1) * sizeof *p->vars);
+	if (!p->vars) {
+		c->nomem = 1;
+		return;
+	}
+	for (i = 0; i < n->n; i++) {
+		const struct ynode *k = yn_key(n, i), *v = yn_val(n, i);
+		struct plan_kv *kv;
+		char what[160];
+		if (!pc_name_ok(k->s, 0)) {
+			pc_err(c, k,
+			       "bad var name '%s' (use letters, digits, '_' "
+			       "and '-')",
+			       k->s);
+			continue;
+		}
+		if (pc_is_key(k->s, plan_builtins)) {
+			pc_err(c, k,
+			       "var name '%s' is reserved for a built-in "
+			       "placeholder",
+			       k->s);
+			continue;
+		}
+		snprintf(what, sizeof what, "vars.%s", k->s);
+		kv = &p->vars[p->nvars];
+		kv->key = k->s;
+		kv->pos = pos_of(k);
+		if (v->kind == YN_SCALAR && yn_is_null(v))
+			kv->value = "";
+		else if (!(kv->value = pc_str(c, v, what)))
+			continue;
+		p->nvars++;
+	}
+}
+
+/* ---- engine -------------------------------------------------------------- */
+
+static const char *const engine_keys[] = {
+	"type", "client", "server", "target", "duration",
+	"omit", "timeout", "run",   "metrics", NULL};
+static const char *const server_keys[] = {"host", "start", "port", NULL};
+static const char *const metric_keys[] = {"json", "regex", "bytes", "unit",
+					  NULL};
+
+static void add_param(struct pctx *c, const char *key, const char *value,
+		      const struct ynode *k)
+{
+	struct plan_engine *e = &c->p->engine;
+	e->params[e->nparams].key = key;
+	e->params[e->nparams].value = value;
+	e->params[e->nparams].pos = pos_of(k);
+	e->nparams++;
+	pc_tmpl(c, value, k);
+}
+
+static void build_metric(struct pctx *c, struct plan_metric *m,
+			 const struct ynode *k, const struct ynode *v)
+{
+	const struct ynode *x;
+	char where[160];
+	int nsrc = 0;
+	m->name = k->s;
+	m->pos = pos_of(k);
+	snprintf(where, sizeof where, "metric '%s'", k->s);
+	if (!pc_name_ok(k->s, 1))
+		pc_err(c, k,
+		       "bad metric name '%s' (use letters, digits, '_', '-' "
+		       "and '.')",
+		       k->s);
+	if (pc_map(c, v, where) < 0)
+		return;
+	pc_keys(c, v, metric_keys, where);
+	if ((x = yn_get(v, "json"))) {
+		nsrc++;
+		m->json = pc_str(c, x, "json");
+		if (m->json && m->json[0] != '/' && m->json[0])
+			pc_err(c, x,
+			       "'json' must be a JSON pointer starting with "
+			       "'/' (e.g. /end/sum_received/bits_per_second), "
+			       "not '%s'",
+			       m->json);
+	}
+	if ((x = yn_get(v, "regex"))) {
+		regex_t re;
+		nsrc++;
+		m->regex = pc_str(c, x, "regex");
+		if (m->regex) {
+			int rc = regcomp(&re, m->regex, REG_EXTENDED);
+			if (rc != 0) {
+				char why[200];
+				regerror(rc, &re, why, sizeof why);
+				pc_err(c, x, "bad regex '%s': %s", m->regex,
+				       why);
+			} else {
+				if (re.re_nsub < 1)
+					pc_err(c, x,
+					       "regex '%s' needs one capture "
+					       "group around the number, e.g. "
+					       "'([0-9.]+) Mbit'",
+					       m->regex);
+				regfree(&re);
+			}
+		}
+	}
+	if ((x = yn_get(v, "bytes"))) {
+		const char *s = pc_str(c, x, "bytes"), *why;
+		nsrc++;
+		if (s && (units_parse(s, UNITS_COUNT, &m->bytes, &why) < 0 ||
+			  m->bytes <= 0))
+			pc_err(c, x,
+			       "bad byte count '%s' for 'bytes' (e.g. 2147483648 "
+			       "or 2Gi)",
+			       s);
+		m->unit = "B/s";
+	}
+	if (nsrc != 1)
+		pc_err(c, k,
+		       "metric '%s' needs exactly one of 'json', 'regex' or "
+		       "'bytes'",
+		       k->s);
+	if ((x = yn_get(v, "unit"))) {
+		const char *u = pc_str(c, x, "unit");
+		if (u && units_metric(u, NULL, NULL) < 0)
+			pc_err(c, x,
+			       "unknown unit '%s' (valid: bit/s, kbit/s, "
+			       "Mbit/s, Gbit/s, B/s, kB/s, MB/s, GB/s, KiB/s, "
+			       "MiB/s, GiB/s, s, ms, us, ns, B, kB, MB, GB, KiB, "
+			       "MiB, GiB, %%, count)",
+			       u);
+		else if (u)
+			m->unit = u;
+	}
+	if (!m->unit)
+		m->unit = "1";
+}
+
+static void build_server(struct pctx *c, const struct ynode *v)
+{
+	struct plan_engine *e = &c->p->engine;
+	const struct ynode *x;
+	e->server_start = 1;
+	if (v->kind == YN_SCALAR) {
+		e->server_host = pc_str(c, v, "engine.server");
+		pc_host_ref(c, e->server_host, v, 0);
+		return;
+	}
+	if (pc_map(c, v, "engine.server") < 0)
+		return;
+	pc_keys(c, v, server_keys, "'engine.server'");
+	if ((x = yn_get(v, "host"))) {
+		e->server_host = pc_str(c, x, "engine.server.host");
+		pc_host_ref(c, e->server_host, x, 0);
+	} else {
+		e->server_host = "local";
+	}
+	if ((x = yn_get(v, "start")))
+		pc_bool(c, x, "engine.server.start", &e->server_start);
+	if ((x = yn_get(v, "port"))) {
+		long long port;
+		if (pc_int(c, x, "engine.server.port", 1, 65535, &port) == 0) {
+			int i;
+			for (i = 0; i < e->nparams; i++)
+				if (strcmp(e->params[i].key, "port") == 0)
+					break;
+			if (i == e->nparams)
+				add_param(c, "port", x->s, x);
+			else
+				pc_err(c, x,
+				       "server port given twice: here and as "
+				       "engine 'port'");
+		}
+	}
+}
+
+static void build_engine(struct pctx *c, const struct ynode *n)
+{
+	struct plan_engine *e = &c->p->engine;
+	const struct ynode *x;
+	int i, nfixed = 0;
+	e->client = "local";
+	e->duration = 10;
+	if (!n) {
+		pc_err(c, NULL,
+		       "missing 'engine' section (e.g. engine: { type: iperf3, "
+		       "server: local })");
+		return;
+	}
+	c->engine_node = n;
+	if (pc_map(c, n, "engine") < 0)
+		return;
+	e->pos = pos_of(n);
+	e->params = arena_alloc(c->a, (size_t)(n->n + 2) * sizeof *e->params);
+	if (!e->params) {
+		c->nomem = 1;
+		return;
+	}
+	if ((x = yn_get(n, "type"))) {
+		e->type = pc_str(c, x, "engine.type");
+		if (e->type && !(c->ops = engine_find(e->type)))
+			pc_err(c, x, "unknown engine '%s' (known: %s)", e->type,
+			       engine_names());
+	} else {
+		pc_err(c, n, "missing 'type' in 'engine' (known: %s)",
+		       engine_names());
+	}
+	if ((x = yn_get(n, "client"))) {
+		e->client = pc_str(c, x, "engine.client");
+		pc_host_ref(c, e->client, x, 0);
+	}
+	if ((x = yn_get(n, "target"))) {
+		e->target = pc_str(c, x, "engine.target");
+		pc_tmpl(c, e->target, x);
+	}
+	if ((x = yn_get(n, "duration")))
+		pc_duration(c, x, "engine.duration", &e->duration);
+	if ((x = yn_get(n, "omit")))
+		pc_duration(c, x, "engine.omit", &e->omit);
+	if ((x = yn_get(n, "timeout")))
+		pc_duration(c, x, "engine.timeout", &e->timeout);
+	if ((x = yn_get(n, "run")))
+		pc_argv(c, x, "engine.run", &e->run);
+	if ((x = yn_get(n, "metrics")) && pc_map(c, x, "engine.metrics") == 0) {
+		e->metrics = arena_alloc(c->a, (size_t)(x->n + 1) *
+						       sizeof *e->metrics);
+		if (!e->metrics) {
+			c->nomem = 1;
+			return;
+		}
+		for (i = 0; i < x->n; i++)
+			build_metric(c, &e->metrics[e->nmetrics++], yn_key(x, i),
+				     yn_val(x, i));
+	}
+	/* every other key is an engine parameter, which the engine checks;
+	 * a near miss of a fixed key is a typo, said here with a hint */
+	while (engine_keys[nfixed])
+		nfixed++;
+	for (i = 0; i < n->n; i++) {
+		const struct ynode *k = yn_key(n, i), *v = yn_val(n, i);
+		char what[160], hint[600];
+		if (pc_is_key(k->s, engine_keys) || strcmp(k->s, "server") == 0)
+			continue;
+		if (!(c->ops && c->ops->has_param &&
+		      c->ops->has_param(k->s)) &&
+		    pc_suggest(k->s, engine_keys, nfixed)) {
+			pc_hint(hint, sizeof hint, k->s, engine_keys, nfixed);
+			pc_err(c, k, "unknown key '%s' in 'engine'%s", k->s,
+			       hint);
+			continue;
+		}
+		snprintf(what, sizeof what, "engine.%s", k->s);
+		if (v->kind != YN_SCALAR || yn_is_null(v)) {
+			pc_err(c, v,
+			       "engine parameter '%s' must be a scalar, not %s",
+			       k->s, yn_kind_name(v));
+			continue;
+		}
+		add_param(c, k->s, v->s, k);
+	}
+	if ((x = yn_get(n, "server")))
+		build_server(c, x);
+	if (e->type && strcmp(e->type, "command") == 0) {
+		if (!e->run.argv && !yn_get(n, "run"))
+			pc_err(c, n,
+			       "engine 'command' needs 'run' (the argv to "
+			       "execute, e.g. run: [speedtest, -f, json])");
+	} else if (e->type && strcmp(e->type, "iperf3") == 0) {
+		if (!e->server_host && !e->target)
+			pc_err(c, n,
+			       "engine 'iperf3' needs 'server' (a host) or "
+			       "'target' (an address to connect to)");
+	}
+}
+
+/* ---- report ------------------------------------------------------------ */
+
+static const char *const report_keys[] = {"tables", "compare", "output",
+					  "lang",   "threshold", "unit", NULL};
+static const char *const table_keys[] = {"rows", "columns", "metric", NULL};
+static const char *const compare_keys[] = {"factor", "baseline", "a", "b",
+					   NULL};
+
+static const char *factor_ref(struct pctx *c, const struct ynode *n,
+			      const char *what)
+{
+	const char *s = pc_str(c, n, what);
+	struct plan *p = c->p;
+	if (s && plan_factor_index(p, s) < 0) {
+		const char **names = malloc(((size_t)p->nfactors + 1) *
+					    sizeof *names);
+		char hint[600] = "";
+		int i;
+		if (names) {
+			for (i = 0; i < p->nfactors; i++)
+				names[i] = p->factors[i].name;
+			pc_hint(hint, sizeof hint, s, names, p->nfactors);
+			free(names);
+		}
+		pc_err(c, n, "unknown factor '%s' in '%s'%s", s, what, hint);
+		return NULL;
+	}
+	return s;
+}
+
+static void level_ref(struct pctx *c, const struct plan_factor *f,
+		      const struct ynode *n)
+{
+	char hint[600];
+	if (!f || n->kind != YN_SCALAR || plan_level_index(f, n->s) >= 0)
+		return;
+	pc_hint(hint, sizeof hint, n->s, f->levels, f->nlevels);
+	pc_err(c, n, "unknown level '%s' of factor '%s'%s", n->s, f->name,
+	       hint);
+}
+
+static struct plan_kv *build_pair(struct pctx *c, const struct ynode *n,
+				  const char *what, int *cnt)
+{
+	struct plan_kv *kv;
+	int i;
+	*cnt = 0;
+	if (pc_map(c, n, what) < 0)
+		return NULL;
+	kv = arena_alloc(c->a, (size_t)(n->n + 1) * sizeof *kv);
+	if (!kv) {
+		c->nomem = 1;
+		return NULL;
+	}
+	for (i = 0; i < n->n; i++) {
+		const struct ynode *k = yn_key(n, i), *v = yn_val(n, i);
+		const char *f = factor_ref(c, k, what), *l = pc_str(c, v, what);
+		if (!f || !l)
+			continue;
+		level_ref(c, &c->p->factors[plan_factor_index(c->p, f)], v);
+		kv[*cnt].key = f;
+		kv[*cnt].value = l;
+		kv[*cnt].pos = pos_of(k);
+		(*cnt)++;
+	}
+	return kv;
+}
+
+static void build_table(struct pctx *c, struct plan_table *t,
+			const struct ynode *n)
+{
+	const struct ynode *x;
+	t->pos = pos_of(n);
+	if (pc_map(c, n, "report.tables[]") < 0)
+		return;
+	pc_keys(c, n, table_keys, "a report table");
+	if ((x = yn_get(n, "rows")))
+		t->rows = factor_ref(c, x, "rows");
+	else
+		pc_err(c, n, "a report table needs 'rows' (a factor)");
+	if ((x = yn_get(n, "columns"))) {
+		int i, cnt = x->kind == YN_SEQ ? x->n : 1;
+		t->columns = arena_alloc(c->a, (size_t)(cnt + 1) *
+						       sizeof *t->columns);
+		if (!t->columns) {
+			c->nomem = 1;
+			return;
+		}
+		for (i = 0; i < cnt; i++) {
+			const char *s = factor_ref(
+				c, x->kind == YN_SEQ ? x->kids[i] : x, "columns");
+			if (s)
+				t->columns[t->ncolumns++] = s;
+		}
+	}
+	if ((x = yn_get(n, "metric")))
+		t->metric = pc_str(c, x, "metric");
+}
+
+static void build_compare(struct pctx *c, struct plan_compare *cp,
+			  const struct ynode *n)
+{
+	const struct ynode *x, *fx;
+	cp->pos = pos_of(n);
+	if (pc_map(c, n, "report.compare[]") < 0)
+		return;
+	pc_keys(c, n, compare_keys, "a report comparison");
+	fx = yn_get(n, "factor");
+	if (fx && (yn_get(n, "a") || yn_get(n, "b"))) {
+		pc_err(c, n,
+		       "a comparison is either {factor, baseline} or {a, b}, "
+		       "not both");
+		return;
+	}
+	if (fx) {
+		cp->factor = factor_ref(c, fx, "factor");
+		if ((x = yn_get(n, "baseline"))) {
+			cp->baseline = pc_str(c, x, "baseline");
+			if (cp->factor && cp->baseline)
+				level_ref(c,
+					  &c->p->factors[plan_factor_index(
+						  c->p, cp->factor)],
+					  x);
+		}
+		return;
+	}
+	if (!yn_get(n, "a") || !yn_get(n, "b")) {
+		pc_err(c, n,
+		       "a comparison needs 'factor' (and 'baseline') or both "
+		       "'a' and 'b'");
+		return;
+	}
+	cp->a = build_pair(c, yn_get(n, "a"), "a", &cp->na);
+	cp->b = build_pair(c, yn_get(n, "b"), "b", &cp->nb);
+}
+
+static void build_report(struct pctx *c, const struct ynode *n)
+{
+	struct plan_report *r = &c->p->report;
+	const struct ynode *x;
+	int i;
+	r->threshold = 0.01;
+	if (!n || pc_map(c, n, "report") < 0)
+		return;
+	pc_keys(c, n, report_keys, "'report'");
+	if ((x = yn_get(n, "tables"))) {
+		if (x->kind != YN_SEQ) {
+			pc_err(c, x, "'report.tables' must be a list, not %s",
+			       yn_kind_name(x));
+		} else {
+			r->tables = arena_alloc(c->a, (size_t)(x->n + 1) *
+							      sizeof *r->tables);
+			if (!r->tables) {
+				c->nomem = 1;
+				return;
+			}
+			for (i = 0; i < x->n; i++)
+				build_table(c, &r->tables[r->ntables++],
+					    x->kids[i]);
+		}
+	}
+	if ((x = yn_get(n, "compare"))) {
+		if (x->kind != YN_SEQ) {
+			pc_err(c, x, "'report.compare' must be a list, not %s",
+			       yn_kind_name(x));
+		} else {
+			r->compare = arena_alloc(c->a, (size_t)(x->n + 1) *
+							       sizeof *r->compare);
+			if (!r->compare) {
+				c->nomem = 1;
+				return;
+			}
+			for (i = 0; i < x->n; i++)
+				build_compare(c, &r->compare[r->ncompare++],
+					      x->kids[i]);
+		}
+	}
+	if ((x = yn_get(n, "output"))) {
+		int cnt = x->kind == YN_SEQ ? x->n : 1;
+		r->outputs = arena_alloc(c->a, (size_t)(cnt + 1) *
+						       sizeof *r->outputs);
+		if (!r->outputs) {
+			c->nomem = 1;
+			return;
+		}
+		for (i = 0; i < cnt; i++) {
+			const struct ynode *o = x->kind == YN_SEQ ? x->kids[i] : x;
+			const char *s = pc_str(c, o, "report.output"), *dot;
+			if (!s)
+				continue;
+			dot = strrchr(s, '.');
+			if (!dot || !(strcmp(dot, ".pdf") == 0 ||
+				      strcmp(dot, ".md") == 0 ||
+				      strcmp(dot, ".csv") == 0 ||
+				      strcmp(dot, ".json") == 0))
+				pc_err(c, o,
+				       "report output '%s' needs a known "
+				       "extension (valid: .pdf, .md, .csv, "
+				       ".json)",
+				       s);
+			r->outputs[r->noutputs++] = s;
+			pc_tmpl(c, s, o);
+		}
+	}
+	if ((x = yn_get(n, "lang"))) {
+		r->lang = pc_str(c, x, "report.lang");
+		if (r->lang && strcmp(r->lang, "en") && strcmp(r->lang, "ja")) {
+			pc_err(c, x, "unknown language '%s' (valid: en, ja)",
+			       r->lang);
+			r->lang = NULL;
+		}
+	}
+	if ((x = yn_get(n, "threshold"))) {
+		const char *s = pc_str(c, x, "report.threshold");
+		char *end;
+		double t = 0;
+		if (s) {
+			t = strtod(s, &end);
+			if (end != s && strcmp(end, "%") == 0)
+				t /= 100;
+			else if (end == s || *end)
+				t = -1;
+			if (!(s[0] >= '0' && s[0] <= '9') && s[0] != '.')
+				t = -1;
+			if (!(t > 0 && t < 1))
+				pc_err(c, x,
+				       "bad threshold '%s' (a fraction or a "
+				       "percentage between 0 and 100%%, e.g. "
+				       "1%% or 0.01)",
+				       s);
+			else
+				r->threshold = t;
+		}
+	}
+	if ((x = yn_get(n, "unit"))) {
+		r->unit = pc_str(c, x, "report.unit");
+		if (r->unit && units_metric(r->unit, NULL, NULL) < 0) {
+			pc_err(c, x,
+			       "unknown display unit '%s' (e.g. Gbit/s, "
+			       "Mbit/s, MB/s, ms)",
+			       r->unit);
+			r->unit = NULL;
+		}
+	}
+}
+
+/* ---- top level ---------------------------------------------------------- */
+
+static const char *const top_keys[] = {
+	"xrun",	   "name",   "title",  "description", "hosts",
+	"vars",	   "engine", "factors", "exclude",     "repeat",
+	"order",   "seed",   "warmup", "settle",      "counters",
+	"on_finish", "report", NULL};
+
+static void build_counters(struct pctx *c, const struct ynode *n)
+{
+	static const char *const names[] = {"nic", "tcp", "cpu", "capture",
+					    "all", "none", NULL};
+	int i, cnt = n->kind == YN_SEQ ? n->n : 1;
+	unsigned bits = 0;
+	if (n->kind == YN_MAP) {
+		pc_err(c, n,
+		       "'counters' must be a list (e.g. [nic, tcp, cpu]) or "
+		       "all / none, not a mapping");
+		return;
+	}
+	for (i = 0; i < cnt; i++) {
+		const struct ynode *x = n->kind == YN_SEQ ? n->kids[i] : n;
+		const char *s = pc_str(c, x, "counters");
+		char hint[200];
+		int k;
+		if (!s)
+			continue;
+		for (k = 0; names[k] && strcmp(names[k], s); k++)
+			;
+		if (k < 4)
+			bits |= 1u << k;
+		else if (k == 4)
+			bits |= 15;
+		else if (k != 5) {
+			pc_hint(hint, sizeof hint, s, names, 6);
+			pc_err(c, x, "unknown counter group '%s'%s", s, hint);
+		}
+	}
+	c->p->counters = bits;
+}
+
+static void build_top(struct pctx *c, const struct ynode *root)
+{
+	struct plan *p = c->p;
+	const struct ynode *x;
+	long long v;
+	pc_keys(c, root, top_keys, "the plan");
+	if (!(x = yn_get(root, "xrun"))) {
+		pc_err(c, root->n ? yn_key(root, 0) : root,
+		       "missing 'xrun: 1' (the plan format version)");
+	} else if (x->kind != YN_SCALAR || strcmp(x->s, "1") != 0) {
+		pc_err(c, x,
+		       "unsupported plan format version '%s' (this xrun "
+		       "reads version 1: xrun: 1)",
+		       x->kind == YN_SCALAR ? x->s : yn_kind_name(x));
+	} else {
+		p->version = 1;
+	}
+	if (!(x = yn_get(root, "name"))) {
+		pc_err(c, root->n ? yn_key(root, 0) : root,
+		       "missing 'name' (e.g. name: pcie-gen; the default "
+		       "database is ./<name>.db)");
+	} else if ((p->name = pc_str(c, x, "name"))) {
+		const char *s;
+		for (s = p->name; *s; s++)
+			if (!((*s >= 'a' && *s <= 'z') ||
+			      (*s >= '0' && *s <= '9') || *s == '_' ||
+			      *s == '-'))
+				break;
+		if (*s || !p->name[0])
+			pc_err(c, x,
+			       "bad plan name '%s' (use lowercase letters, "
+			       "digits, '_' and '-')",
+			       p->name);
+	}
+	if ((x = yn_get(root, "title")))
+		p->title = pc_str(c, x, "title");
+	if ((x = yn_get(root, "description")))
+		p->description = pc_str(c, x, "description");
+	build_hosts(c, yn_get(root, "hosts"));
+	if ((x = yn_get(root, "vars")))
+		build_vars(c, x);
+	build_engine(c, yn_get(root, "engine"));
+	plan_build_factors(c, yn_get(root, "factors"));
+	if ((x = yn_get(root, "exclude")))
+		plan_build_excludes(c, x);
+	p->repeat = 1;
+	if ((x = yn_get(root, "repeat")) &&
+	    pc_int(c, x, "repeat", 1, 10000, &v) == 0)
+		p->repeat = (int)v;
+	if ((x = yn_get(root, "order"))) {
+		const char *s = pc_str(c, x, "order");
+		if (s && strcmp(s, "abba") == 0)
+			p->order = PLAN_ORDER_ABBA;
+		else if (s && strcmp(s, "random") == 0)
+			p->order = PLAN_ORDER_RANDOM;
+		else if (s && strcmp(s, "sequential") == 0)
+			p->order = PLAN_ORDER_SEQUENTIAL;
+		else if (s)
+			pc_err(c, x,
+			       "unknown order '%s' (valid: abba, random, "
+			       "sequential)",
+			       s);
+	}
+	p->seed = 1;
+	if ((x = yn_get(root, "seed"))) {
+		const char *s = pc_str(c, x, "seed");
+		char *end;
+		if (s) {
+			unsigned long long sv = strtoull(s, &end, 10);
+			if (!(s[0] >= '0' && s[0] <= '9') || *end)
+				pc_err(c, x,
+				       "'seed' must be a non-negative integer, "
+				       "not '%s'",
+				       s);
+			else
+				p->seed = sv;
+		}
+	}
+	if ((x = yn_get(root, "warmup")) &&
+	    pc_int(c, x, "warmup", 0, 1000, &v) == 0)
+		p->warmup = (int)v;
+	if ((x = yn_get(root, "settle")))
+		pc_duration(c, x, "settle", &p->settle);
+	p->counters = PLAN_COUNTER_NIC | PLAN_COUNTER_TCP | PLAN_COUNTER_CPU |
+		      PLAN_COUNTER_CAPTURE;
+	if ((x = yn_get(root, "counters")))
+		build_counters(c, x);
+	if ((x = yn_get(root, "on_finish")))
+		pc_argv(c, x, "on_finish", &p->on_finish);
+	build_report(c, yn_get(root, "report"));
+}
+
+/* ---- loading ------------------------------------------------------------ */
+
+/* Where the first byte that is not UTF-8 sits, as line:col; 0 if none. */
+static int find_bad_utf8(const unsigned char *s, size_t n, int *line,
+			 int *col, unsigned *byte)
+{
+	size_t i = 0;
+	int l = 1, cc = 1;
+	while (i < n) {
+		unsigned char b = s[i];
+		size_t k = 0, j;
+		unsigned cp;
+		if (b < 0x80) {
+			if (b == '\n') {
+				l++;
+				cc = 0;
+			}
+			i++;
+			cc++;
+			continue;
+		}
+		if (b >= 0xc2 && b <= 0xdf)
+			k = 1, cp = b & 0x1f;
+		else if (b >= 0xe0 && b <= 0xef)
+			k = 2, cp = b & 0x0f;
+		else if (b >= 0xf0 && b <= 0xf4)
+			k = 3, cp = b & 0x07;
+		else
+			goto bad;
+		for (j = 1; j <= k; j++) {
+			if (i + j >= n || (s[i + j] & 0xc0) != 0x80)
+				goto bad;
+			cp = cp << 6 | (s[i + j] & 0x3f);
+		}
+		if ((k == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+		    (k == 3 && (cp < 0x10000 || cp > 0x10ffff)))
+			goto bad;
+		i += k + 1;
+		cc++;
+		continue;
+	bad:
+		*line = l;
+		*col = cc;
+		*byte = b;
+		return 1;
+	}
+	return 0;
+}
+
+static int load(const char *name, const char *text, size_t len,
+		struct plan **out, struct xr_diag *d)
+{
+	struct pctx c;
+	struct plan *p;
+	struct arena *a;
+	struct ynode *root = NULL;
+	size_t nerr0 = d->nerr;
+	int line, col, rc;
+	unsigned byte;
+	*out = NULL;
+	if (len > PLAN_YAML_MAX_BYTES) {
+		xr_diag_add(d, 0, 0, 0,
+			    "plan too large: %zu bytes (the limit is 64 MiB)",
+			    len);
+		return -XR_EPLAN;
+	}
+	if (find_bad_utf8((const unsigned char *)text, len, &line, &col,
+			  &byte)) {
+		xr_diag_add(d, 0, line, col,
+			    "not UTF-8: byte 0x%02x cannot start or continue "
+			    "a character here (save the plan as UTF-8)",
+			    byte);
+		return -XR_EPLAN;
+	}
+	if (!(a = arena_new()) || !(p = arena_alloc(a, sizeof *p))) {
+		arena_free(a);
+		xr_diag_add(d, 0, 0, 0, "out of memory loading '%s'", name);
+		return -XR_ENOMEM;
+	}
+	p->arena = a;
+	p->path = arena_strdup(a, name);
+	sha256_hex(text, len, p->hash);
+	rc = plan_yaml_read(a, text, len, &root, d);
+	if (rc < 0) {
+		arena_free(a);
+		return -XR_EPLAN;
+	}
+	if (!root || yn_is_null(root)) {
+		xr_diag_add(d, 0, 0, 0,
+			    "empty plan (expected a mapping that starts with "
+			    "'xrun: 1')");
+		arena_free(a);
+		return -XR_EPLAN;
+	}
+	if (root->kind != YN_MAP) {
+		xr_diag_add(d, 0, root->line, root->col,
+			    "the plan must be a mapping (key: value, starting "
+			    "with 'xrun: 1'), not %s",
+			    yn_kind_name(root));
+		arena_free(a);
+		return -XR_EPLAN;
+	}
+	memset(&c, 0, sizeof c);
+	c.p = p;
+	c.a = a;
+	c.d = d;
+	build_top(&c, root);
+	plan_check_refs(&c);
+	free(c.trefs);
+	free(c.hrefs);
+	if (c.nomem) {
+		xr_diag_add(d, 0, 0, 0, "out of memory loading '%s'", name);
+		arena_free(a);
+		return -XR_ENOMEM;
+	}
+	if (d->nerr > nerr0) {
+		arena_free(a);
+		return -XR_EPLAN;
+	}
+	*out = p;
+	return 0;
+}
+
+int plan_load_mem(const char *name, const char *text, size_t len,
+		  struct plan **out, struct xr_diag *d)
+{
+	if (!d->file)
+		d->file = name;
+	return load(name ? name : "<plan>", text, len, out, d);
+}
+
+int plan_load(const char *path, struct plan **out, struct xr_diag *d)
+{
+	struct buf b;
+	int rc;
+	*out = NULL;
+	d->file = path;
+	buf_init(&b, PLAN_YAML_MAX_BYTES + 1);
+	rc = buf_read_file(&b, path, PLAN_YAML_MAX_BYTES + 1);
+	if (rc == -XR_EIO) {
+		xr_diag_add(d, 0, 0, 0, "cannot read plan '%s': %s", path,
+			    strerror(errno));
+		buf_release(&b);
+		return -XR_EIO;
+	}
+	if (rc < 0 || b.len > PLAN_YAML_MAX_BYTES) {
+		xr_diag_add(d, 0, 0, 0,
+			    "plan too large: more than 64 MiB in '%s'", path);
+		buf_release(&b);
+		return -XR_EPLAN;
+	}
+	rc = load(path, b.s, b.len, out, d);
+	buf_release(&b);
+	return rc;
+}
+
+void plan_free(struct plan *p)
+{
+	if (p)
+		arena_free(p->arena);
+}
+
+int plan_factor_index(const struct plan *p, const char *name)
+{
+	int i;
+	for (i = 0; name && i < p->nfactors; i++)
+		if (strcmp(p->factors[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int plan_level_index(const struct plan_factor *f, const char *level)
+{
+	int i;
+	for (i = 0; level && i < f->nlevels; i++)
+		if (strcmp(f->levels[i], level) == 0)
+			return i;
+	return -1;
+}
+
+const struct plan_host *plan_host_find(const struct plan *p, const char *name)
+{
+	int i;
+	for (i = 0; name && i < p->nhosts; i++)
+		if (strcmp(p->hosts[i].name, name) == 0)
+			return &p->hosts[i];
+	return NULL;
+}
+
+const char *plan_var(const struct plan *p, const char *name)
+{
+	int i;
+	for (i = 0; name && i < p->nvars; i++)
+		if (strcmp(p->vars[i].key, name) == 0)
+			return p->vars[i].value;
+	return NULL;
+}

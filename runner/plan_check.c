@@ -1,0 +1,186 @@
+/*
+ * Cross-reference checks of the plan loader (see plan_int.h), run once the
+ * whole model is built so that the order of sections in the file does not
+ * matter: hosts named by the engine and by factors, {{placeholders}},
+ * verify probes, factors fighting over one engine parameter, exclusions
+ * that leave nothing, and finally the engine's own check().
+ */
+#include "plan_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "probe.h"
+#include "tmpl.h"
+#include "banned.h"
+
+static void check_hosts(struct pctx *c)
+{
+	const struct plan *p = c->p;
+	const char **names;
+	size_t i;
+	int k;
+	names = malloc(((size_t)p->nhosts + 3) * sizeof *names);
+	if (!names) {
+		c->nomem = 1;
+		return;
+	}
+	for (i = 0; i < c->nhrefs; i++) {
+		const struct plan_href *h = &c->hrefs[i];
+		char hint[600];
+		int n = 0;
+		if (plan_host_find(p, h->name))
+			continue;
+		if (h->role_ok && strcmp(h->name, "client") == 0)
+			continue;
+		if (h->role_ok && strcmp(h->name, "server") == 0) {
+			if (p->engine.server_host)
+				continue;
+			pc_err(c, h->n,
+			       "'on: server' but the engine has no server "
+			       "host");
+			continue;
+		}
+		for (k = 0; k < p->nhosts; k++)
+			names[n++] = p->hosts[k].name;
+		if (h->role_ok) {
+			names[n++] = "client";
+			names[n++] = "server";
+		}
+		pc_hint(hint, sizeof hint, h->name, names, n);
+		pc_err(c, h->n, "undefined host '%s'%s", h->name, hint);
+	}
+	free(names);
+}
+
+struct tctx {
+	struct pctx *c;
+	const struct plan_tref *t;
+	const char **names;
+	int nnames;
+};
+
+static int known_name(const struct plan *p, const char *name)
+{
+	return plan_factor_index(p, name) >= 0 || plan_var(p, name) ||
+	       pc_is_key(name, plan_builtins);
+}
+
+static int on_placeholder(void *ctx, const char *name, size_t off)
+{
+	struct tctx *x = ctx;
+	const struct ynode *n = x->t->n;
+	char hint[600];
+	int line = n->line, col = n->col;
+	if (known_name(x->c->p, name))
+		return 0;
+	/* point at the placeholder itself when the scalar is one line and
+	 * its text is what was written (after an opening quote if any) */
+	if (n->kind == YN_SCALAR && !n->multiline && n->s == x->t->s)
+		col += (int)off + (n->plain ? 0 : 1);
+	pc_hint(hint, sizeof hint, name, x->names, x->nnames);
+	xr_diag_add(x->c->d, 0, line, col,
+		    "placeholder '{{%s}}' names no factor, var or built-in%s",
+		    name, hint);
+	return 0;
+}
+
+static void check_placeholders(struct pctx *c)
+{
+	const struct plan *p = c->p;
+	struct tctx x;
+	size_t i;
+	int k;
+	if (!c->ntrefs)
+		return;
+	memset(&x, 0, sizeof x);
+	x.c = c;
+	x.names = malloc(((size_t)p->nfactors + (size_t)p->nvars + 16) *
+			 sizeof *x.names);
+	if (!x.names) {
+		c->nomem = 1;
+		return;
+	}
+	for (k = 0; k < p->nfactors; k++)
+		x.names[x.nnames++] = p->factors[k].name;
+	for (k = 0; k < p->nvars; k++)
+		x.names[x.nnames++] = p->vars[k].key;
+	for (k = 0; plan_builtins[k]; k++)
+		x.names[x.nnames++] = plan_builtins[k];
+	for (i = 0; i < c->ntrefs; i++) {
+		x.t = &c->trefs[i];
+		tmpl_each(x.t->s, on_placeholder, &x);
+	}
+	free(x.names);
+}
+
+static void check_probes(struct pctx *c)
+{
+	const struct plan *p = c->p;
+	int i, k;
+	for (i = 0; i < p->nfactors; i++) {
+		const struct plan_verify *v = p->factors[i].verify;
+		char list[600];
+		size_t len = 0;
+		if (!v || !v->probe || probe_known(v->probe))
+			continue;
+		list[0] = 0;
+		for (k = 0; probe_names[k] && len < sizeof list - 40; k++)
+			len += (size_t)snprintf(list + len, sizeof list - len,
+						"%s%s", k ? ", " : "",
+						probe_names[k]);
+		{
+			const char *sug = pc_suggest(v->probe, probe_names, k);
+			xr_diag_add(c->d, 0, v->pos.line, v->pos.col,
+				    "unknown probe '%s' in factor '%s' (%s%s%s"
+				    "valid: %s)",
+				    v->probe, p->factors[i].name,
+				    sug ? "did you mean '" : "", sug ? sug : "",
+				    sug ? "'? " : "", list);
+		}
+	}
+}
+
+static void check_params(struct pctx *c)
+{
+	const struct plan *p = c->p;
+	int i, j;
+	for (i = 0; i < p->nfactors; i++) {
+		const struct plan_factor *f = &p->factors[i];
+		if (!f->param)
+			continue;
+		for (j = 0; j < i; j++)
+			if (p->factors[j].param &&
+			    strcmp(p->factors[j].param, f->param) == 0) {
+				xr_diag_add(c->d, 0, f->pos.line, f->pos.col,
+					    "factors '%s' and '%s' both set "
+					    "engine parameter '%s'",
+					    p->factors[j].name, f->name,
+					    f->param);
+				break;
+			}
+	}
+	/* without an engine check(), has_param() is the whole truth */
+	if (!c->ops || c->ops->check || !c->ops->has_param)
+		return;
+	for (i = 0; i < p->engine.nparams; i++) {
+		const struct plan_kv *kv = &p->engine.params[i];
+		if (!c->ops->has_param(kv->key))
+			xr_diag_add(c->d, 0, kv->pos.line, kv->pos.col,
+				    "unknown parameter '%s' for engine '%s'",
+				    kv->key, p->engine.type);
+	}
+}
+
+void plan_check_refs(struct pctx *c)
+{
+	check_hosts(c);
+	check_placeholders(c);
+	check_probes(c);
+	check_params(c);
+	plan_check_cells_left(c);
+	if (c->ops && c->ops->check && !c->nomem)
+		c->ops->check(c->p, c->d);
+}

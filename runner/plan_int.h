@@ -1,0 +1,85 @@
+/*
+ * Internal to the plan loader (plan.c, plan_factor.c, plan_check.c): the
+ * build context and the typed readers that turn YAML nodes into model
+ * fields while adding one positioned message per problem.
+ */
+#ifndef XR_PLAN_INT_H
+#define XR_PLAN_INT_H
+
+#include "plan.h"
+#include "plan_yaml.h"
+
+struct engine_ops;
+
+/* A template string to check for placeholders once every name is known. */
+struct plan_tref {
+	const char *s;
+	const struct ynode *n;
+};
+
+/* A host named somewhere (engine client/server, factor on:). */
+struct plan_href {
+	const char *name;
+	const struct ynode *n;
+	int role_ok; /* "client"/"server" allowed as roles (factor on:) */
+};
+
+struct pctx {
+	struct plan *p;
+	struct arena *a;
+	struct xr_diag *d;
+	const struct engine_ops *ops; /* NULL when the type is unknown */
+	struct plan_tref *trefs;
+	size_t ntrefs, trefs_cap;
+	struct plan_href *hrefs;
+	size_t nhrefs, hrefs_cap;
+	const struct ynode *exclude_node;
+	const struct ynode *engine_node;
+	int nomem;
+};
+
+void pc_err(struct pctx *c, const struct ynode *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void pc_warn(struct pctx *c, const struct ynode *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Closest candidate within a small edit distance, or NULL. */
+const char *pc_suggest(const char *word, const char *const *cands, int n);
+/* " (did you mean 'x'? valid: a, b, c)" into out; list may be cut short. */
+void pc_hint(char *out, size_t outsz, const char *word,
+	     const char *const *cands, int n);
+
+/* Report keys of map that are not in valid[] (NULL-terminated). */
+void pc_keys(struct pctx *c, const struct ynode *map, const char *const *valid,
+	     const char *where);
+int pc_is_key(const char *key, const char *const *valid);
+
+/* Typed readers: NULL/-1 after reporting when n is not what is needed.
+ * what names the key in messages ("engine.duration"). */
+const char *pc_str(struct pctx *c, const struct ynode *n, const char *what);
+int pc_int(struct pctx *c, const struct ynode *n, const char *what,
+	   long long lo, long long hi, long long *out);
+int pc_bool(struct pctx *c, const struct ynode *n, const char *what,
+	    int *out);
+int pc_duration(struct pctx *c, const struct ynode *n, const char *what,
+		double *out);
+int pc_argv(struct pctx *c, const struct ynode *n, const char *what,
+	    struct plan_argv *out);
+int pc_map(struct pctx *c, const struct ynode *n, const char *what);
+int pc_name_ok(const char *s, int allow_dot);
+
+void pc_tmpl(struct pctx *c, const char *s, const struct ynode *n);
+void pc_tmpl_argv(struct pctx *c, const struct plan_argv *av,
+		  const struct ynode *n);
+void pc_host_ref(struct pctx *c, const char *name, const struct ynode *n,
+		 int role_ok);
+
+/* plan_factor.c */
+void plan_build_factors(struct pctx *c, const struct ynode *n);
+void plan_build_excludes(struct pctx *c, const struct ynode *n);
+void plan_check_cells_left(struct pctx *c);
+
+/* plan_check.c: cross-references once the model is complete */
+void plan_check_refs(struct pctx *c);
+
+#endif
