@@ -78,17 +78,16 @@ int matrix_build(const struct plan *p, struct matrix *m, struct xr_err *err)
 	for (f = 0; f < p->nfactors; f++) {
 		size_t nl = (size_t)p->factors[f].nlevels;
 		if (nl == 0)
-			return xr_err_set(err, XR_EPLAN, p->path,
-					  p->factors[f].pos.line,
-					  p->factors[f].pos.col,
-					  "factor '%s' has no levels",
-					  p->factors[f].name);
+			return xr_err_set(
+			    err, XR_EPLAN, p->path, p->factors[f].pos.line,
+			    p->factors[f].pos.col, "factor '%s' has no levels",
+			    p->factors[f].name);
 		if (total > MATRIX_MAX_CELLS / nl)
 			return xr_err_set(
-				err, XR_ENOMEM, p->path, 0, 0,
-				"the matrix has more than %zu cells before "
-				"exclusions (at most %zu are supported)",
-				MATRIX_MAX_CELLS, MATRIX_MAX_CELLS);
+			    err, XR_ENOMEM, p->path, 0, 0,
+			    "the matrix has more than %zu cells before "
+			    "exclusions (at most %zu are supported)",
+			    MATRIX_MAX_CELLS, MATRIX_MAX_CELLS);
 		total *= nl;
 	}
 	lv = calloc(nf ? nf : 1, sizeof *lv);

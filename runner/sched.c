@@ -241,8 +241,8 @@ static int order_blocks(const struct plan *p, int nb, const uint32_t *blv,
 		for (i = 0; i < nb; i++)
 			for (j = 0; j < nb; j++)
 				cost[i * nb + j] =
-					hamming(blv + (size_t)i * nf,
-						blv + (size_t)j * nf, man, nman);
+				    hamming(blv + (size_t)i * nf,
+					    blv + (size_t)j * nf, man, nman);
 		gcost = path_cost(order, nb, cost);
 		c = exact_order(nb, cost, alt);
 		free(cost);
@@ -374,8 +374,7 @@ static void emit_block(const struct plan *p, uint32_t b, const uint32_t *S,
 		for (k = 0; k < rep; k++) {
 			int rev = sched_thue_morse(k);
 			for (i = 0; i < n; i++)
-				emit(w, S[rev ? n - 1 - i : i], k + 1, b,
-				     &pos);
+				emit(w, S[rev ? n - 1 - i : i], k + 1, b, &pos);
 		}
 		break;
 	}
@@ -460,9 +459,9 @@ int sched_build(const struct plan *p, const struct matrix *m, struct sched *s,
 	for (i = 0; i < nb; i++)
 		for (c = bstart[i]; c < bstart[i + 1]; c++) {
 			uint32_t cell = kv[c].val;
-			kv[c].key = (uint64_t)rank[i] * pauto +
-				    snake_rank(matrix_cell(m, cell), aut,
-					       nauto, p);
+			kv[c].key =
+			    (uint64_t)rank[i] * pauto +
+			    snake_rank(matrix_cell(m, cell), aut, nauto, p);
 		}
 	if (radix_sort(kv, nc) < 0)
 		goto nomem;
@@ -507,11 +506,10 @@ int sched_build(const struct plan *p, const struct matrix *m, struct sched *s,
 		b->manual_lv = mlv + i * nf;
 		for (f = 0; f < nf; f++)
 			b->manual_lv[f] =
-				p->factors[f].manual ? bl[f] : UINT32_MAX;
+			    p->factors[f].manual ? bl[f] : UINT32_MAX;
 		if (i > 0)
-			b->changes = hamming(bl,
-					     blv + (size_t)order[i - 1] * nf,
-					     man, nman);
+			b->changes = hamming(
+			    bl, blv + (size_t)order[i - 1] * nf, man, nman);
 		s->manual_interventions += b->changes;
 		b->first = (size_t)(w - s->runs);
 		emit_block(p, (uint32_t)i, cells + c, n, scratch, &w);

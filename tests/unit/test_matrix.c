@@ -53,15 +53,15 @@ static void test_exclusions(void)
 	lv[0] = 1;
 	ok(matrix_included(p, lv), "ubuntu/reno included");
 	for (c = 0; c < m.ncells; c++)
-		ok(matrix_included(p, matrix_cell(&m, c)),
-		   "cell %zu survives", c);
+		ok(matrix_included(p, matrix_cell(&m, c)), "cell %zu survives",
+		   c);
 	for (c = 1; c < m.ncells; c++) {
 		const uint32_t *a = matrix_cell(&m, c - 1),
 			       *z = matrix_cell(&m, c);
 		ok(memcmp(a, z, 3 * sizeof *a) != 0 &&
-			   (a[0] < z[0] ||
-			    (a[0] == z[0] &&
-			     (a[1] < z[1] || (a[1] == z[1] && a[2] < z[2])))),
+		       (a[0] < z[0] ||
+			(a[0] == z[0] &&
+			 (a[1] < z[1] || (a[1] == z[1] && a[2] < z[2])))),
 		   "cells %zu,%zu in stable order", c - 1, c);
 	}
 	rc = matrix_cell_json(p, matrix_cell(&m, 0), &b);
@@ -83,8 +83,7 @@ static void test_errors(void)
 	fx_exclude(p, "a=x|y");
 	rc = matrix_build(p, &m, &e);
 	is_int(rc, -XR_EPLAN, "all excluded fails");
-	ok(strstr(e.msg, "no cell") != NULL, "message says no cell: %s",
-	   e.msg);
+	ok(strstr(e.msg, "no cell") != NULL, "message says no cell: %s", e.msg);
 	fx_free(p);
 
 	p = fx_plan();

@@ -91,8 +91,7 @@ static void check_blocks(const struct plan *p, const struct sched *s,
 	bad += s->nblocks && s->blocks[0].changes != 0;
 	bad += changes != s->manual_interventions;
 	(void)p;
-	ok(bad == 0, "%s: blocks contiguous, pos and changes consistent",
-	   what);
+	ok(bad == 0, "%s: blocks contiguous, pos and changes consistent", what);
 }
 
 static void test_min_interventions(void)
@@ -186,8 +185,9 @@ static void test_min_random(void)
 		fx_free(p);
 	}
 	is_int(agree, 40, "40 random exclusion patterns: minimum found");
-	ok(worse > 0, "some patterns force more than one change per block "
-		      "(%d)",
+	ok(worse > 0,
+	   "some patterns force more than one change per block "
+	   "(%d)",
 	   worse);
 }
 
@@ -260,7 +260,7 @@ static void test_mean_position(void)
 			struct sched s;
 			fx_factor(p, "slot", "x,y")->manual = "m";
 			fx_factor(p, "cc", "cubic,reno,bbr")->apply.argv =
-				apply_argv;
+			    apply_argv;
 			fx_factor(p, "streams", "1,2,4");
 			fx_exclude(p, "slot=x,cc=bbr");
 			p->repeat = reps[r];
@@ -371,7 +371,7 @@ static void test_random(void)
 		printf(" %u", a[i]);
 	printf("\n");
 	{
-		static const uint32_t pinned[12] = {0, 9, 5, 8, 2, 10,
+		static const uint32_t pinned[12] = {0, 9, 5, 8,	 2, 10,
 						    1, 4, 3, 11, 7, 6};
 		ok(memcmp(a, pinned, sizeof pinned) == 0,
 		   "seed 42 gives the pinned permutation");

@@ -1,0 +1,338 @@
+/*
+ * The context of one run (cellctx.h): resolves {{placeholders}} for a
+ * scheduled cell and builds the engine request the runner executes and
+ * `xrun plan` prints. Keeping both on one code path is the point: the dry
+ * run cannot drift from what really runs.
+ */
+#include "cellctx.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "tmpl.h"
+#include "units.h"
+#include "banned.h"
+
+enum { NUM_REP, NUM_INDEX, NUM_BLOCK, NUM_SESSION };
+enum { ADDR_CLIENT, ADDR_SERVER, ADDR_TARGET };
+
+void cellctx_init(struct cellctx *c, const struct plan *p, const uint32_t *lv)
+{
+	int i;
+	memset(c, 0, sizeof *c);
+	c->plan = p;
+	c->lv = lv;
+	for (i = 0; i < 3; i++)
+		buf_init(&c->addr[i], 4096);
+}
+
+void cellctx_release(struct cellctx *c)
+{
+	int i;
+	for (i = 0; i < 3; i++)
+		buf_release(&c->addr[i]);
+}
+
+static const struct plan_host *find_host(const struct plan *p, const char *name)
+{
+	int i;
+	for (i = 0; name && i < p->nhosts; i++)
+		if (!strcmp(p->hosts[i].name, name))
+			return &p->hosts[i];
+	return NULL;
+}
+
+/* Mirrors host_address() for a plan host that is not open (dry run):
+ * address:, else the host part of ssh:, else loopback. */
+static const char *plan_host_addr(const struct plan_host *h, struct buf *b)
+{
+	const char *at, *s;
+	if (!h)
+		return NULL;
+	if (h->address)
+		return h->address;
+	if (!h->ssh)
+		return "127.0.0.1";
+	at = strrchr(h->ssh, '@');
+	s = at ? at + 1 : h->ssh;
+	buf_reset(b);
+	buf_adds(b, s);
+	return b->s;
+}
+
+static const char *client_addr(struct cellctx *c)
+{
+	const struct plan *p = c->plan;
+	if (c->client)
+		return c->client;
+	return plan_host_addr(
+	    find_host(p, p->engine.client ? p->engine.client : "local"),
+	    &c->addr[ADDR_CLIENT]);
+}
+
+static const char *server_addr(struct cellctx *c)
+{
+	const struct plan *p = c->plan;
+	if (c->server)
+		return c->server;
+	return plan_host_addr(find_host(p, p->engine.server_host),
+			      &c->addr[ADDR_SERVER]);
+}
+
+static const char *num(struct cellctx *c, int slot, long long v)
+{
+	snprintf(c->num[slot], sizeof c->num[slot], "%lld", v);
+	return c->num[slot];
+}
+
+const char *cellctx_lookup(void *ctx, const char *name)
+{
+	struct cellctx *c = ctx;
+	const struct plan *p = c->plan;
+	const struct plan_host *h;
+	int i;
+
+	for (i = 0; i < p->nfactors; i++)
+		if (!strcmp(p->factors[i].name, name))
+			return c->lv ? p->factors[i].levels[c->lv[i]] : NULL;
+	for (i = 0; i < p->nvars; i++)
+		if (!strcmp(p->vars[i].key, name))
+			return p->vars[i].value;
+	if (!strcmp(name, "rep"))
+		return num(c, NUM_REP, c->rep);
+	if (!strcmp(name, "index"))
+		return num(c, NUM_INDEX, (long long)c->index);
+	if (!strcmp(name, "block"))
+		return num(c, NUM_BLOCK, c->block);
+	if (!strcmp(name, "session"))
+		return num(c, NUM_SESSION, c->session);
+	if (!strcmp(name, "plan"))
+		return p->name;
+	if (!strcmp(name, "client"))
+		return client_addr(c);
+	if (!strcmp(name, "server"))
+		return server_addr(c);
+	if (!strcmp(name, "target"))
+		return c->resolving ? NULL : cellctx_target(c, NULL);
+	if (!strcmp(name, "iface")) {
+		h = find_host(p, p->engine.client ? p->engine.client : "local");
+		return h ? h->iface : NULL;
+	}
+	if (!strcmp(name, "original"))
+		return c->original;
+	return NULL;
+}
+
+int cellctx_expand(struct cellctx *c, const char *t, struct buf *out,
+		   struct xr_err *err)
+{
+	char bad[128];
+	if (tmpl_expand(t, cellctx_lookup, c, out, bad, sizeof bad) < 0) {
+		const char *why = "";
+		if (!strcmp(bad, "iface"))
+			why = " (set iface: on the client host)";
+		else if (!strcmp(bad, "original"))
+			why = " (only restore hooks know the original value)";
+		else if (!strcmp(bad, "target"))
+			why = " (engine.target may not name itself)";
+		return xr_err_set(err, XR_EPLAN, c->plan->path, 0, 0,
+				  "placeholder '{{%s}}' has no value in '%s'%s",
+				  bad, t, why);
+	}
+	if (out->truncated)
+		return xr_err_set(err, XR_ENOMEM, c->plan->path, 0, 0,
+				  "expansion of '%.60s' is too long", t);
+	return 0;
+}
+
+void cellctx_argv_free(char **argv)
+{
+	char **a;
+	for (a = argv; a && *a; a++)
+		free(*a);
+	free(argv);
+}
+
+char **cellctx_argv(struct cellctx *c, const struct plan_argv *a,
+		    struct xr_err *err)
+{
+	struct buf b = BUF_INIT;
+	char **out;
+	int i, n = 0;
+
+	xr_err_clear(err);
+	if (!a->argv)
+		return NULL;
+	while (a->argv[n])
+		n++;
+	out = calloc((size_t)n + 1, sizeof *out);
+	if (!out) {
+		xr_err_set(err, XR_ENOMEM, c->plan->path, 0, 0,
+			   "out of memory expanding argv");
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		buf_init(&b, 0);
+		if (cellctx_expand(c, a->argv[i], &b, err) < 0 ||
+		    !(out[i] = buf_detach(&b, NULL))) {
+			if (err && !err->code)
+				xr_err_set(err, XR_ENOMEM, c->plan->path, 0, 0,
+					   "out of memory expanding argv");
+			if (err && a->pos.line && !err->line) {
+				err->line = a->pos.line;
+				err->col = a->pos.col;
+			}
+			buf_release(&b);
+			cellctx_argv_free(out);
+			return NULL;
+		}
+	}
+	return out;
+}
+
+const char *cellctx_target(struct cellctx *c, struct xr_err *err)
+{
+	const struct plan *p = c->plan;
+	struct buf *b = &c->addr[ADDR_TARGET];
+	const char *s;
+	int rc;
+
+	/* Computed once: the request keeps pointing at it. */
+	if (c->target_done)
+		return b->s;
+	buf_reset(b);
+	if (p->engine.target) {
+		c->resolving = 1;
+		rc = cellctx_expand(c, p->engine.target, b, err);
+		c->resolving = 0;
+		if (rc < 0)
+			return NULL;
+	} else {
+		s = server_addr(c);
+		buf_adds(b, s ? s : "127.0.0.1");
+	}
+	c->target_done = 1;
+	return b->s;
+}
+
+static void set_param(struct cellctx_request *r, const char *key, char *value)
+{
+	int i, *n = &r->rq.nparams;
+	for (i = 0; i < *n; i++)
+		if (!strcmp(r->params[i].key, key)) {
+			free((char *)r->params[i].value);
+			r->params[i].value = value;
+			return;
+		}
+	r->params[*n].key = key;
+	r->params[*n].value = value;
+	(*n)++;
+}
+
+/* Expand t into a fresh string. */
+static char *expand_dup(struct cellctx *c, const char *t, struct xr_err *err)
+{
+	struct buf b = BUF_INIT;
+	char *s;
+	buf_init(&b, 0);
+	if (cellctx_expand(c, t, &b, err) < 0) {
+		buf_release(&b);
+		return NULL;
+	}
+	s = buf_detach(&b, NULL);
+	if (!s)
+		xr_err_set(err, XR_ENOMEM, c->plan->path, 0, 0,
+			   "out of memory");
+	return s;
+}
+
+/* A factor on duration/omit/timeout changes the request's fields. */
+static int factor_time(struct cellctx *c, const char *key, const char *v,
+		       struct engine_request *rq, struct xr_err *err)
+{
+	double *dst = !strcmp(key, "duration")	? &rq->duration
+		      : !strcmp(key, "omit")	? &rq->omit
+		      : !strcmp(key, "timeout") ? &rq->timeout
+						: NULL;
+	const char *why = NULL;
+	if (!dst)
+		return 0;
+	if (units_parse(v, UNITS_DURATION, dst, &why) < 0)
+		return xr_err_set(err, XR_EPLAN, c->plan->path, 0, 0,
+				  "%s '%s' is not a duration (%s; e.g. 10s)",
+				  key, v, why ? why : "bad value");
+	return 0;
+}
+
+int cellctx_request(struct cellctx *c, struct cellctx_request *out,
+		    struct xr_err *err)
+{
+	const struct plan *p = c->plan;
+	const struct plan_engine *e = &p->engine;
+	struct engine_request *rq = &out->rq;
+	int i, rc = 0, explicit_timeout = e->timeout > 0;
+	const char *t;
+
+	memset(out, 0, sizeof *out);
+	out->params =
+	    calloc((size_t)(e->nparams + p->nfactors + 1), sizeof *out->params);
+	if (!out->params)
+		return xr_err_set(err, XR_ENOMEM, p->path, 0, 0,
+				  "out of memory");
+	rq->params = out->params;
+	rq->duration = e->duration;
+	rq->omit = e->omit;
+	rq->timeout = e->timeout;
+	for (i = 0; i < e->nparams && rc == 0; i++) {
+		char *v = expand_dup(c, e->params[i].value, err);
+		if (!v) {
+			rc = -(err ? err->code : XR_EPLAN);
+			break;
+		}
+		set_param(out, e->params[i].key, v);
+	}
+	for (i = 0; i < p->nfactors && rc == 0; i++) {
+		const struct plan_factor *f = &p->factors[i];
+		char *v;
+		if (!f->param || !c->lv)
+			continue;
+		v = expand_dup(c, f->levels[c->lv[i]], err);
+		if (!v) {
+			rc = -(err ? err->code : XR_EPLAN);
+			break;
+		}
+		set_param(out, f->param, v);
+		rc = factor_time(c, f->param, v, rq, err);
+		explicit_timeout |= !strcmp(f->param, "timeout");
+	}
+	if (rc == 0 && !explicit_timeout)
+		rq->timeout = rq->duration + rq->omit + CELLCTX_TIMEOUT_MARGIN;
+	if (rc == 0) {
+		t = cellctx_target(c, err);
+		if (t)
+			rq->target = t;
+		else
+			rc = -(err ? err->code : XR_EPLAN);
+	}
+	if (rc == 0 && e->run.argv) {
+		out->run_argv = cellctx_argv(c, &e->run, err);
+		if (!out->run_argv)
+			rc = -(err ? err->code : XR_EPLAN);
+		rq->run_argv = (const char *const *)out->run_argv;
+	}
+	if (rc < 0)
+		cellctx_request_release(out);
+	return rc;
+}
+
+void cellctx_request_release(struct cellctx_request *r)
+{
+	int i;
+	for (i = 0; r->params && i < r->rq.nparams; i++)
+		free((char *)r->params[i].value);
+	free(r->params);
+	cellctx_argv_free(r->run_argv);
+	memset(r, 0, sizeof *r);
+}

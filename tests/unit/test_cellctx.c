@@ -1,0 +1,185 @@
+/* Unit tests for cellctx.c: placeholder resolution and engine requests. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cellctx.h"
+#include "plan.h"
+#include "sched_fixture.h"
+#include "tap.h"
+
+static const char *param_of(const struct engine_request *rq, const char *k)
+{
+	int i;
+	for (i = 0; i < rq->nparams; i++)
+		if (!strcmp(rq->params[i].key, k))
+			return rq->params[i].value;
+	return NULL;
+}
+
+static struct plan *make(void)
+{
+	struct plan *p = fx_plan();
+	struct plan_kv *kv;
+	p->name = "pcie-gen";
+	p->hosts[1].name = "server";
+	p->hosts[1].ssh = "lab@server.example";
+	p->hosts[1].address = "192.0.2.10";
+	p->hosts[2].name = "box";
+	p->hosts[2].ssh = "me@box.example";
+	p->hosts[0].iface = "eth9";
+	p->nhosts = 3;
+	p->vars[0].key = "port";
+	p->vars[0].value = "5202";
+	p->nvars = 1;
+	p->engine.server_host = "server";
+	p->engine.omit = 1;
+	kv = arena_alloc(p->arena, 4 * sizeof *kv);
+	kv[0].key = "parallel";
+	kv[0].value = "1";
+	kv[1].key = "port";
+	kv[1].value = "{{port}}";
+	kv[2].key = "congestion";
+	kv[2].value = "{{cc}}";
+	p->engine.params = kv;
+	p->engine.nparams = 3;
+	fx_factor(p, "streams", "1,4")->param = "parallel";
+	fx_factor(p, "cc", "cubic,reno");
+	fx_factor(p, "dur", "2s,500ms")->param = "duration";
+	return p;
+}
+
+static void test_lookup(void)
+{
+	struct plan *p = make();
+	uint32_t lv[3] = {1, 0, 0};
+	struct cellctx c;
+	struct buf b = BUF_INIT;
+	struct xr_err e;
+	int rc;
+
+	cellctx_init(&c, p, lv);
+	c.rep = 3;
+	c.index = 17;
+	c.block = 2;
+	c.session = 9;
+	rc = cellctx_expand(&c,
+			    "{{streams}} {{ cc }} {{port}} r{{rep}} i{{index}} "
+			    "b{{block}} {{plan}} s{{session}} {{client}} "
+			    "{{server}} {{target}} {{iface}}",
+			    &b, &e);
+	is_int(rc, 0, "expands");
+	is_str(b.s,
+	       "4 cubic 5202 r3 i17 b2 pcie-gen s9 127.0.0.1 192.0.2.10 "
+	       "192.0.2.10 eth9",
+	       "factors, vars and built-ins");
+	buf_reset(&b);
+	rc = cellctx_expand(&c, "x {{original}}", &b, &e);
+	is_int(rc, -XR_EPLAN, "original unset is an error");
+	ok(strstr(e.msg, "'{{original}}'") != NULL, "message names it: %s",
+	   e.msg);
+	c.original = "bbr";
+	buf_reset(&b);
+	rc = cellctx_expand(&c, "{{original}}", &b, &e);
+	ok(rc == 0 && !strcmp(b.s, "bbr"), "original when set");
+	buf_reset(&b);
+	rc = cellctx_expand(&c, "{{nosuch}}", &b, &e);
+	is_int(rc, -XR_EPLAN, "unknown name fails");
+	buf_release(&b);
+	cellctx_release(&c);
+
+	/* explicit addresses win; ssh host without address: its host part */
+	p->engine.server_host = "box";
+	cellctx_init(&c, p, lv);
+	ok(!strcmp(cellctx_lookup(&c, "server"), "box.example"),
+	   "ssh host part as address");
+	cellctx_release(&c);
+	cellctx_init(&c, p, lv);
+	c.server = "10.0.0.2";
+	c.client = "10.0.0.1";
+	ok(!strcmp(cellctx_target(&c, &e), "10.0.0.2"), "server given");
+	ok(!strcmp(cellctx_lookup(&c, "client"), "10.0.0.1"), "client given");
+	cellctx_release(&c);
+	fx_free(p);
+}
+
+static void test_request(void)
+{
+	struct plan *p = make();
+	uint32_t lv[3] = {1, 1, 0};
+	struct cellctx c;
+	struct cellctx_request r;
+	struct xr_err e;
+	char **argv;
+	int rc;
+
+	cellctx_init(&c, p, lv);
+	rc = cellctx_request(&c, &r, &e);
+	is_int(rc, 0, "request builds");
+	is_int(r.rq.nparams, 4, "engine params plus duration factor");
+	is_str(param_of(&r.rq, "parallel"), "4", "factor overrides param");
+	is_str(param_of(&r.rq, "congestion"), "reno", "param expanded");
+	is_str(param_of(&r.rq, "port"), "5202", "var expanded");
+	is_str(param_of(&r.rq, "duration"), "2s", "duration param");
+	is_near(r.rq.duration, 2, 1e-9, "factor sets duration");
+	is_near(r.rq.omit, 1, 1e-9, "omit from engine");
+	is_near(r.rq.timeout, 2 + 1 + CELLCTX_TIMEOUT_MARGIN, 1e-9,
+		"default timeout");
+	is_str(r.rq.target, "192.0.2.10", "target: server address");
+	ok(r.rq.run_argv == NULL, "no run argv for iperf3");
+	cellctx_request_release(&r);
+	cellctx_release(&c);
+
+	p->engine.timeout = 5;
+	p->engine.target = "{{server}}:{{port}}";
+	p->factors[2].param = NULL;
+	cellctx_init(&c, p, lv);
+	rc = cellctx_request(&c, &r, &e);
+	is_int(rc, 0, "request with target template");
+	is_near(r.rq.timeout, 5, 1e-9, "engine timeout wins");
+	is_near(r.rq.duration, 10, 1e-9, "engine duration");
+	is_str(r.rq.target, "192.0.2.10:5202", "target expanded");
+	cellctx_request_release(&r);
+	cellctx_release(&c);
+
+	p->engine.target = "x{{target}}";
+	cellctx_init(&c, p, lv);
+	rc = cellctx_request(&c, &r, &e);
+	is_int(rc, -XR_EPLAN, "self-referencing target refused");
+	cellctx_release(&c);
+
+	{
+		static const char *run[] = {"dd", "bs={{streams}}M",
+					    "of=/tmp/{{plan}}-{{rep}}", NULL};
+		static const char *bad[] = {"echo", "{{oops}}", NULL};
+		struct plan_argv a = {run, 3, {4, 9}}, ab = {bad, 2, {7, 3}};
+		p->engine.target = NULL;
+		p->engine.type = "command";
+		p->engine.run = a;
+		cellctx_init(&c, p, lv);
+		c.rep = 2;
+		rc = cellctx_request(&c, &r, &e);
+		is_int(rc, 0, "command request");
+		ok(r.rq.run_argv && !strcmp(r.rq.run_argv[1], "bs=4M") &&
+		       !strcmp(r.rq.run_argv[2], "of=/tmp/pcie-gen-2") &&
+		       r.rq.run_argv[3] == NULL,
+		   "run argv expanded");
+		cellctx_request_release(&r);
+		argv = cellctx_argv(&c, &ab, &e);
+		ok(argv == NULL && e.code == XR_EPLAN && e.line == 7,
+		   "bad argv: error at its position (%s)", e.msg);
+		a.argv = NULL;
+		argv = cellctx_argv(&c, &a, &e);
+		ok(argv == NULL && e.code == 0, "absent argv: NULL, no error");
+		cellctx_release(&c);
+	}
+	fx_free(p);
+}
+
+int main(void)
+{
+	test_lookup();
+	test_request();
+	return tap_done();
+}
