@@ -89,10 +89,13 @@ static int add_file(struct buf *doc, const char *path)
 	return rc;
 }
 
-/* Read a one-line sysfs/proc file into a small stack buffer. */
-static ssize_t read_small(const char *path, char *out, size_t outsz)
+/* Read a one-line sysfs/proc file (relative to dirfd) into out. Paths
+ * relative to an open directory save a lookup per file, which matters
+ * when /proc holds hundreds of processes. */
+static ssize_t read_small(int dirfd, const char *path, char *out,
+			  size_t outsz)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 	if (fd < 0)
 		return -1;
@@ -110,7 +113,7 @@ static ssize_t read_small(const char *path, char *out, size_t outsz)
 
 static int add_netdev(struct buf *doc, const char *iface)
 {
-	char dir[128], path[400], val[64];
+	char dir[128], val[64];
 	struct dirent *de;
 	DIR *d;
 
@@ -122,8 +125,7 @@ static int add_netdev(struct buf *doc, const char *iface)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-		if (read_small(path, val, sizeof val) < 0)
+		if (read_small(dirfd(d), de->d_name, val, sizeof val) < 0)
 			continue;
 		buf_addf(doc, "%s %s\n", de->d_name, val);
 	}
@@ -213,8 +215,8 @@ static int add_procs(struct buf *doc)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof path, "/proc/%s/comm", de->d_name);
-		if (read_small(path, comm, sizeof comm) <= 0)
+		snprintf(path, sizeof path, "%s/comm", de->d_name);
+		if (read_small(dirfd(d), path, comm, sizeof comm) <= 0)
 			continue;
 		if (counters_is_capture_tool(comm))
 			buf_addf(doc, "%s\n", comm);
