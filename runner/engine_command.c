@@ -1,15 +1,562 @@
-/* The command load engine (placeholder until implemented). */
+/*
+ * The command load engine: runs any argv (already expanded by the runner
+ * from engine.run) on the client host under a deadline, times it on the
+ * monotonic clock, and extracts the plan's metrics from stdout by JSON
+ * pointer (RFC 6901), by regex (POSIX ERE, first capture group) or as a
+ * byte count over the elapsed time, converted to SI base units.
+ */
 #include "engine.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "buf.h"
+#include "host.h"
+#include "plan.h"
+#include "proc.h"
+#include "units.h"
+#include "banned.h"
 
 static int has_param(const char *key)
 {
 	(void)key;
+	return 0; /* values reach the command as {{placeholders}} in run */
+}
+
+static int is_throughput(const char *name)
+{
+	return strcmp(name, "throughput") == 0 ||
+	       strncmp(name, "throughput_", 11) == 0;
+}
+
+static void check_metric(const struct plan_metric *m, struct xr_diag *d)
+{
+	int n = (m->json != NULL) + (m->regex != NULL) + (m->bytes > 0);
+	double f;
+	const char *base;
+	regex_t re;
+	int rc;
+
+	if (n != 1)
+		xr_diag_add(d, 0, m->pos.line, m->pos.col,
+			    "metric '%s' needs exactly one of json, regex or "
+			    "bytes (has %d)",
+			    m->name, n);
+	if (m->json && m->json[0] && m->json[0] != '/')
+		xr_diag_add(d, 0, m->pos.line, m->pos.col,
+			    "metric '%s': JSON pointer '%s' must start with "
+			    "'/' (e.g. /download/bandwidth)",
+			    m->name, m->json);
+	if (m->unit && units_metric(m->unit, &f, &base) < 0)
+		xr_diag_add(d, 0, m->pos.line, m->pos.col,
+			    "metric '%s': unknown unit '%s' (valid: bit/s, "
+			    "Mbit/s, Gbit/s, B/s, MB/s, MiB/s, s, ms, us, B, "
+			    "MB, %%, count, ...)",
+			    m->name, m->unit);
+	if (m->bytes > 0 && m->unit && units_metric(m->unit, &f, &base) == 0 &&
+	    strcmp(base, "B/s") != 0 && strcmp(base, "bit/s") != 0)
+		xr_diag_add(d, 0, m->pos.line, m->pos.col,
+			    "metric '%s': a bytes metric is a rate in B/s, "
+			    "not '%s'",
+			    m->name, m->unit);
+	if (m->regex) {
+		rc = regcomp(&re, m->regex, REG_EXTENDED);
+		if (rc != 0) {
+			char msg[128];
+			regerror(rc, &re, msg, sizeof msg);
+			xr_diag_add(d, 0, m->pos.line, m->pos.col,
+				    "metric '%s': bad regex '%s': %s", m->name,
+				    m->regex, msg);
+			return;
+		}
+		if (re.re_nsub < 1)
+			xr_diag_add(d, 0, m->pos.line, m->pos.col,
+				    "metric '%s': regex '%s' needs one capture "
+				    "group around the number, e.g. "
+				    "'([0-9.]+) MB/s'",
+				    m->name, m->regex);
+		regfree(&re);
+	}
+}
+
+static void check(const struct plan *p, struct xr_diag *d)
+{
+	const struct plan_engine *e = &p->engine;
+	int i;
+
+	if (!e->run.argv || e->run.argc < 1 || !e->run.argv[0] ||
+	    !e->run.argv[0][0])
+		xr_diag_add(d, 0, e->pos.line, e->pos.col,
+			    "engine 'command' needs a non-empty 'run' argv, "
+			    "e.g. run: [speedtest, -f, json]");
+	for (i = 0; i < e->nparams; i++)
+		xr_diag_add(d, 0, e->params[i].pos.line, e->params[i].pos.col,
+			    "engine 'command' takes no parameter '%s' (valid: "
+			    "run, metrics, client, timeout; put values into "
+			    "run as {{placeholders}})",
+			    e->params[i].key);
+	for (i = 0; i < p->nfactors; i++)
+		if (p->factors[i].param)
+			xr_diag_add(d, 0, p->factors[i].pos.line,
+				    p->factors[i].pos.col,
+				    "factor '%s': engine 'command' has no "
+				    "parameter '%s'; use {{%s}} in engine.run "
+				    "instead",
+				    p->factors[i].name, p->factors[i].param,
+				    p->factors[i].name);
+	for (i = 0; i < e->nmetrics; i++)
+		check_metric(&e->metrics[i], d);
+}
+
+static char **build_argv(const struct plan *p, const struct engine_request *rq,
+			 struct xr_err *err)
+{
+	char **v;
+	size_t n = 0, i;
+
+	(void)p;
+	while (rq->run_argv && rq->run_argv[n])
+		n++;
+	if (!n) {
+		xr_err_set(err, XR_EPLAN, NULL, 0, 0,
+			   "engine 'command' has an empty run argv");
+		return NULL;
+	}
+	v = calloc(n + 1, sizeof *v);
+	if (!v)
+		goto oom;
+	for (i = 0; i < n; i++) {
+		v[i] = strdup(rq->run_argv[i]);
+		if (!v[i])
+			goto oom;
+	}
+	return v;
+oom:
+	engine_argv_free(v);
+	xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	return NULL;
+}
+
+/* ---- extraction ------------------------------------------------------ */
+
+/*
+ * RFC 6901: "" is the whole document; each "/token" descends, with "~1"
+ * for '/' and "~0" for '~'; array tokens are decimal indices without
+ * leading zeros.
+ */
+static const json_t *json_pointer(const json_t *doc, const char *ptr, char *why,
+				  size_t whysz)
+{
+	struct buf tok = BUF_INIT;
+	const json_t *cur = doc;
+	const char *s = ptr;
+
+	if (*s && *s != '/') {
+		snprintf(why, whysz, "pointer does not start with '/'");
+		return NULL;
+	}
+	while (cur && *s == '/') {
+		const char *t;
+		s++;
+		buf_reset(&tok);
+		while (*s && *s != '/') {
+			if (*s == '~' && s[1] == '0') {
+				buf_addc(&tok, '~');
+				s += 2;
+			} else if (*s == '~' && s[1] == '1') {
+				buf_addc(&tok, '/');
+				s += 2;
+			} else if (*s == '~') {
+				snprintf(why, whysz,
+					 "bad escape '~' in pointer (use ~0 "
+					 "or ~1)");
+				cur = NULL;
+				goto out;
+			} else {
+				buf_addc(&tok, *s++);
+			}
+		}
+		t = tok.s ? tok.s : ""; /* an empty token is a valid key */
+		if (json_is_object(cur)) {
+			cur = json_object_get(cur, t);
+			if (!cur)
+				snprintf(why, whysz, "no member '%s'", t);
+		} else if (json_is_array(cur)) {
+			char *end;
+			unsigned long long ix;
+			if (!isdigit((unsigned char)t[0]) ||
+			    (t[0] == '0' && t[1])) {
+				snprintf(why, whysz,
+					 "'%s' is not an array index", t);
+				cur = NULL;
+				goto out;
+			}
+			errno = 0;
+			ix = strtoull(t, &end, 10);
+			if (*end || errno || ix >= json_array_size(cur)) {
+				snprintf(why, whysz,
+					 "index %s is past the end (array of "
+					 "%zu)",
+					 t, json_array_size(cur));
+				cur = NULL;
+				goto out;
+			}
+			cur = json_array_get(cur, (size_t)ix);
+		} else {
+			snprintf(why, whysz,
+				 "'%s' reaches into a value that is neither "
+				 "object nor array",
+				 t);
+			cur = NULL;
+		}
+	}
+out:
+	buf_release(&tok);
+	return cur;
+}
+
+/* Whole-string number, surrounding spaces allowed; no NaN/inf. */
+static int parse_number(const char *s, size_t n, double *out)
+{
+	char tmp[128], *end;
+	double v;
+	while (n && isspace((unsigned char)*s)) {
+		s++;
+		n--;
+	}
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	if (!n || n >= sizeof tmp)
+		return -1;
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	errno = 0;
+	v = strtod(tmp, &end);
+	if (*end || errno == ERANGE || !isfinite(v) ||
+	    strpbrk(tmp, "xXnNiI")) /* no hex floats, nan, inf */
+		return -1;
+	*out = v;
 	return 0;
 }
 
+struct extract {
+	const char *out;
+	size_t out_len;
+	double elapsed;
+	json_t *doc; /* parsed on first use */
+	int doc_tried;
+	char doc_err[200];
+};
+
+static int value_json(struct extract *x, const struct plan_metric *m, double *v,
+		      char *why, size_t whysz)
+{
+	json_error_t je;
+	const json_t *j;
+	char pwhy[200] = "";
+
+	if (!x->doc_tried) {
+		x->doc_tried = 1;
+		x->doc = json_loadb(x->out, x->out_len, JSON_DECODE_ANY, &je);
+		if (!x->doc)
+			snprintf(x->doc_err, sizeof x->doc_err,
+				 "line %d, column %d: %s", je.line, je.column,
+				 je.text);
+	}
+	if (!x->doc) {
+		snprintf(why, whysz, "stdout is not JSON (%s)",
+			 x->out_len ? x->doc_err : "it is empty");
+		return -1;
+	}
+	j = json_pointer(x->doc, m->json, pwhy, sizeof pwhy);
+	if (!j) {
+		snprintf(why, whysz, "JSON pointer '%s' not found: %s", m->json,
+			 pwhy);
+		return -1;
+	}
+	if (json_is_number(j) && isfinite(json_number_value(j))) {
+		*v = json_number_value(j);
+		return 0;
+	}
+	if (json_is_string(j) &&
+	    parse_number(json_string_value(j), json_string_length(j), v) == 0)
+		return 0;
+	snprintf(why, whysz, "value at '%s' is not a number (%s)", m->json,
+		 json_is_string(j)   ? "a string"
+		 : json_is_object(j) ? "an object"
+		 : json_is_array(j)  ? "an array"
+		 : json_is_null(j)   ? "null"
+				     : "a boolean");
+	return -1;
+}
+
+static int value_regex(struct extract *x, const struct plan_metric *m,
+		       double *v, char *why, size_t whysz)
+{
+	regex_t re;
+	regmatch_t mt[2];
+	size_t nsub;
+	int rc = regcomp(&re, m->regex, REG_EXTENDED);
+	if (rc != 0) {
+		char msg[128];
+		regerror(rc, &re, msg, sizeof msg);
+		snprintf(why, whysz, "bad regex '%s': %s", m->regex, msg);
+		return -1;
+	}
+	/* regexec stops at a NUL: stdout is NUL-terminated by proc */
+	nsub = re.re_nsub;
+	rc = regexec(&re, x->out, 2, mt, 0);
+	regfree(&re);
+	if (rc != 0) {
+		snprintf(why, whysz, "regex '%s' did not match stdout",
+			 m->regex);
+		return -1;
+	}
+	if (nsub < 1 || mt[1].rm_so < 0) {
+		snprintf(why, whysz,
+			 "regex '%s' matched but has no capture "
+			 "group 1",
+			 m->regex);
+		return -1;
+	}
+	if (parse_number(x->out + mt[1].rm_so,
+			 (size_t)(mt[1].rm_eo - mt[1].rm_so), v) < 0) {
+		snprintf(why, whysz, "regex '%s' captured '%.*s', not a number",
+			 m->regex,
+			 (int)(mt[1].rm_eo - mt[1].rm_so > 40
+				   ? 40
+				   : mt[1].rm_eo - mt[1].rm_so),
+			 x->out + mt[1].rm_so);
+		return -1;
+	}
+	return 0;
+}
+
+/* One metric, in base units; the unit name into unit. */
+static int extract_metric(struct extract *x, const struct plan_metric *m,
+			  double *v, char *unit, size_t unitsz, char *why,
+			  size_t whysz)
+{
+	const char *decl = m->unit ? m->unit : "";
+	const char *base = "1";
+	double f = 1;
+	int rc;
+
+	if (m->bytes > 0) {
+		if (!(x->elapsed > 0)) {
+			snprintf(why, whysz, "elapsed time is zero");
+			return -1;
+		}
+		*v = m->bytes / x->elapsed;
+		decl = "B/s";
+		rc = 0;
+	} else if (m->json) {
+		rc = value_json(x, m, v, why, whysz);
+	} else if (m->regex) {
+		rc = value_regex(x, m, v, why, whysz);
+	} else {
+		snprintf(why, whysz, "no json, regex or bytes given");
+		return -1;
+	}
+	if (rc < 0)
+		return rc;
+	if (units_metric(decl, &f, &base) < 0) {
+		snprintf(why, whysz, "unknown unit '%s'", decl);
+		return -1;
+	}
+	*v *= f;
+	if (is_throughput(m->name) && strcmp(base, "B/s") == 0) {
+		*v *= 8; /* throughput is stored in bit/s everywhere */
+		base = "bit/s";
+	}
+	snprintf(unit, unitsz, "%s", base);
+	return 0;
+}
+
+/* ---- one run --------------------------------------------------------- */
+
+struct command_state {
+	struct host *client;
+};
+
+static int open_(const struct plan *p, struct host *client, struct host *server,
+		 void **state, struct xr_err *err)
+{
+	struct command_state *st = calloc(1, sizeof *st);
+	(void)p;
+	(void)server;
+	if (!st)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	st->client = client;
+	*state = st;
+	return 0;
+}
+
+static void close_(void *state)
+{
+	free(state);
+}
+
+static void set_reason(struct engine_result *res, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void set_reason(struct engine_result *res, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(res->reason, sizeof res->reason, fmt, ap);
+	va_end(ap);
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+	if (!d)
+		return NULL;
+	if (n)
+		memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+/* The end of stderr, one line, for a reason. */
+static void tail_of(const char *s, char *out, size_t outsz)
+{
+	size_t n = s ? strlen(s) : 0, i;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	i = n > outsz - 1 ? n - (outsz - 1) : 0;
+	snprintf(out, outsz, "%.*s", (int)(n - i), s ? s + i : "");
+	for (i = 0; out[i]; i++)
+		if (out[i] == '\n' || out[i] == '\r')
+			out[i] = ' ';
+}
+
+static int extract_all(const struct plan *p, struct engine_result *res,
+		       const struct proc_result *pr)
+{
+	const struct plan_engine *e = &p->engine;
+	struct extract x = {0};
+	char unit[16], why[320];
+	double v;
+	int i, pass, rc = 0;
+
+	x.out = pr->out ? pr->out : "";
+	x.out_len = pr->out ? pr->out_len : 0;
+	x.elapsed = pr->elapsed;
+	/* pass 0 takes "throughput", so that it is metrics[0] */
+	for (pass = 0; pass < 2 && rc == 0; pass++)
+		for (i = 0; i < e->nmetrics; i++) {
+			const struct plan_metric *m = &e->metrics[i];
+			if ((strcmp(m->name, "throughput") == 0) != (pass == 0))
+				continue;
+			if (extract_metric(&x, m, &v, unit, sizeof unit, why,
+					   sizeof why) < 0) {
+				set_reason(res, "metric '%s': %s", m->name,
+					   why);
+				rc = -1;
+				break;
+			}
+			if (engine_result_add_metric(res, m->name, v, unit) <
+			    0) {
+				set_reason(res, "out of memory");
+				rc = -1;
+				break;
+			}
+		}
+	json_decref(x.doc);
+	return rc;
+}
+
+static int run(void *state, const struct plan *p,
+	       const struct engine_request *rq, struct engine_result *res)
+{
+	struct command_state *st = state;
+	struct proc_opts o = {0};
+	struct proc_result pr;
+	struct xr_err err;
+	struct buf js = BUF_INIT;
+	char desc[200], tail[240];
+	int rc;
+
+	res->status = RUN_FAILED;
+	res->exit_code = -1;
+	res->started_at = proc_now_wall();
+	if (!st) {
+		set_reason(res, "command engine used without a session");
+		return -XR_EINTERNAL;
+	}
+	if (!rq->run_argv || !rq->run_argv[0]) {
+		set_reason(res, "engine 'command' has an empty run argv");
+		return 0;
+	}
+	engine_argv_json(rq->run_argv, &js);
+	res->argv_json = buf_detach(&js, NULL);
+
+	o.argv = rq->run_argv;
+	o.timeout =
+	    rq->timeout > 0 ? rq->timeout : rq->duration + rq->omit + 30.0;
+	memset(&pr, 0, sizeof pr);
+	xr_err_clear(&err);
+	rc = host_run(st->client, &o, &pr, &err);
+	if (rc < 0) {
+		set_reason(res, "cannot run '%s' on host '%s': %s",
+			   rq->run_argv[0], host_name(st->client), err.msg);
+		proc_result_release(&pr);
+		return rc;
+	}
+	res->raw = dup_n(pr.out ? pr.out : "", pr.out ? pr.out_len : 0);
+	res->err_text = dup_n(pr.err ? pr.err : "", pr.err ? pr.err_len : 0);
+	res->elapsed = pr.elapsed;
+	if (pr.started_at > 0)
+		res->started_at = pr.started_at;
+	res->exit_code = pr.status == PROC_EXITED ? pr.exit_code : -1;
+	proc_describe(&pr, desc, sizeof desc);
+	tail_of(pr.err, tail, sizeof tail);
+
+	rc = 0;
+	switch (pr.status) {
+	case PROC_TIMEOUT:
+		res->status = RUN_TIMEOUT;
+		set_reason(res, "%s", desc);
+		break;
+	case PROC_INTERRUPTED:
+		res->status = RUN_INTERRUPTED;
+		set_reason(res, "interrupted");
+		break;
+	case PROC_EXEC_FAILED:
+		set_reason(res, "%s", desc);
+		rc = -XR_EENV;
+		break;
+	case PROC_SIGNALED:
+		set_reason(res, "%s%s%s", desc, tail[0] ? ": " : "", tail);
+		break;
+	case PROC_EXITED:
+		if (pr.exit_code != 0) {
+			set_reason(res, "exited with status %d%s%s",
+				   pr.exit_code, tail[0] ? ": " : "", tail);
+			break;
+		}
+		if (extract_all(p, res, &pr) == 0)
+			res->status = RUN_OK;
+		break;
+	}
+	proc_result_release(&pr);
+	return rc;
+}
+
 const struct engine_ops engine_command = {
-	.name = "command",
-	.has_param = has_param,
+    .name = "command",
+    .check = check,
+    .has_param = has_param,
+    .build_argv = build_argv,
+    .open = open_,
+    .run = run,
+    .close = close_,
 };

@@ -103,7 +103,7 @@ static int server_start(struct iperf3_state *st, struct xr_err *err)
 	deadline = proc_now_mono() + IPERF3_LISTEN_WAIT;
 	while (proc_now_mono() < deadline) {
 		buf_reset(&b);
-		if (buf_read_file(&b, st->log, 1 << 20) == 0 &&
+		if (buf_read_file(&b, st->log, 1 << 20) == 0 && b.s &&
 		    strstr(b.s, "Server listening")) {
 			listening = 1;
 			break;
@@ -179,7 +179,7 @@ static void set_reason(struct engine_result *res, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vset_reason(res, fmt, ap);
+	vsnprintf(res->reason, sizeof res->reason, fmt, ap);
 	va_end(ap);
 }
 
@@ -250,6 +250,7 @@ static int run(void *state, const struct plan *p,
 	char **argv, desc[160], tail[200];
 	int rc;
 
+	(void)p; /* the runner has put everything into rq */
 	res->status = RUN_FAILED;
 	res->exit_code = -1;
 	res->started_at = proc_now_wall();
@@ -327,7 +328,7 @@ static int run(void *state, const struct plan *p,
 		stderr_tail(pr.err, tail, sizeof tail);
 		if (tail[0])
 			buf_addf(&r, ": %s", tail);
-		set_reason(res, "%s", r.s);
+		set_reason(res, "%s", r.s ? r.s : "iperf3 failed");
 		buf_release(&r);
 	} else if (iperf3_report_to_result(&rep, res) < 0) {
 		set_reason(res, "out of memory storing iperf3 results");

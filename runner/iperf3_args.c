@@ -280,7 +280,12 @@ static void unknown_param(struct xr_diag *d, struct plan_pos pos,
 	const char *best = NULL;
 	int i, bestd = 3;
 	for (i = 0; i < NPDEFS; i++) {
+		size_t lk = strlen(pdefs[i].key);
 		int e = edit_distance(key, pdefs[i].key);
+		/* "congestion_control" for "congestion" */
+		if (lk >= 4 && strncmp(key, pdefs[i].key, lk) == 0 &&
+		    (key[lk] == '_' || key[lk] == '-'))
+			e = 1;
 		if (e < bestd) {
 			bestd = e;
 			best = pdefs[i].key;

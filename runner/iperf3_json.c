@@ -195,8 +195,10 @@ int iperf3_json_parse(const char *text, size_t len, struct iperf3_report *r,
 	root = json_loadb(text, len, 0, &je);
 	if (!root)
 		return xr_err_set(err, XR_EPARSE, NULL, 0, 0,
-				  "iperf3 output is not valid JSON "
+				  "iperf3 output is %s JSON "
 				  "(line %d, column %d: %s)",
+				  strstr(je.text, "end of file") ? "truncated"
+								 : "not valid",
 				  je.line, je.column, je.text);
 	if (!json_is_object(root)) {
 		json_decref(root);
