@@ -8,7 +8,6 @@
 #include "plan_int.h"
 
 #include <errno.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -408,6 +407,11 @@ static void build_hosts(struct pctx *c, const struct ynode *n)
 	}
 }
 
+/* Built-ins whose value only a run knows; the others (iface, client, ...)
+ * may be given a plan-wide value as a var. */
+static const char *const runtime_names[] = {"rep", "index", "block",
+					    "session", "original", NULL};
+
 static void build_vars(struct pctx *c, const struct ynode *n)
 {
 	struct plan *p = c->p;
@@ -430,10 +434,10 @@ static void build_vars(struct pctx *c, const struct ynode *n)
 			       k->s);
 			continue;
 		}
-		if (pc_is_key(k->s, plan_builtins)) {
+		if (pc_is_key(k->s, runtime_names)) {
 			pc_err(c, k,
-			       "var name '%s' is reserved for a built-in "
-			       "placeholder",
+			       "var name '%s' is reserved: xrun sets it for "
+			       "each run",
 			       k->s);
 			continue;
 		}
@@ -486,37 +490,15 @@ static void build_metric(struct pctx *c, struct plan_metric *m,
 	if (pc_map(c, v, where) < 0)
 		return;
 	pc_keys(c, v, metric_keys, where);
+	/* what a source means (pointer syntax, regex groups, units) is the
+	 * command engine's check(); here only the shape */
 	if ((x = yn_get(v, "json"))) {
 		nsrc++;
 		m->json = pc_str(c, x, "json");
-		if (m->json && m->json[0] != '/' && m->json[0])
-			pc_err(c, x,
-			       "'json' must be a JSON pointer starting with "
-			       "'/' (e.g. /end/sum_received/bits_per_second), "
-			       "not '%s'",
-			       m->json);
 	}
 	if ((x = yn_get(v, "regex"))) {
-		regex_t re;
 		nsrc++;
 		m->regex = pc_str(c, x, "regex");
-		if (m->regex) {
-			int rc = regcomp(&re, m->regex, REG_EXTENDED);
-			if (rc != 0) {
-				char why[200];
-				regerror(rc, &re, why, sizeof why);
-				pc_err(c, x, "bad regex '%s': %s", m->regex,
-				       why);
-			} else {
-				if (re.re_nsub < 1)
-					pc_err(c, x,
-					       "regex '%s' needs one capture "
-					       "group around the number, e.g. "
-					       "'([0-9.]+) Mbit'",
-					       m->regex);
-				regfree(&re);
-			}
-		}
 	}
 	if ((x = yn_get(v, "bytes"))) {
 		const char *s = pc_str(c, x, "bytes"), *why;
@@ -529,23 +511,12 @@ static void build_metric(struct pctx *c, struct plan_metric *m,
 			       s);
 		m->unit = "B/s";
 	}
-	if (nsrc != 1)
+	if (nsrc == 0)
 		pc_err(c, k,
-		       "metric '%s' needs exactly one of 'json', 'regex' or "
-		       "'bytes'",
+		       "metric '%s' needs one of 'json', 'regex' or 'bytes'",
 		       k->s);
-	if ((x = yn_get(v, "unit"))) {
-		const char *u = pc_str(c, x, "unit");
-		if (u && units_metric(u, NULL, NULL) < 0)
-			pc_err(c, x,
-			       "unknown unit '%s' (valid: bit/s, kbit/s, "
-			       "Mbit/s, Gbit/s, B/s, kB/s, MB/s, GB/s, KiB/s, "
-			       "MiB/s, GiB/s, s, ms, us, ns, B, kB, MB, GB, KiB, "
-			       "MiB, GiB, %%, count)",
-			       u);
-		else if (u)
-			m->unit = u;
-	}
+	if ((x = yn_get(v, "unit")))
+		m->unit = pc_str(c, x, "unit");
 	if (!m->unit)
 		m->unit = "1";
 }
@@ -674,12 +645,13 @@ static void build_engine(struct pctx *c, const struct ynode *n)
 	}
 	if ((x = yn_get(n, "server")))
 		build_server(c, x);
-	if (e->type && strcmp(e->type, "command") == 0) {
-		if (!e->run.argv && !yn_get(n, "run"))
-			pc_err(c, n,
-			       "engine 'command' needs 'run' (the argv to "
-			       "execute, e.g. run: [speedtest, -f, json])");
-	} else if (e->type && strcmp(e->type, "iperf3") == 0) {
+	if (e->type && strcmp(e->type, "command") != 0 &&
+	    (x = yn_get(n, "metrics")))
+		pc_warn(c, x,
+			"'metrics' are read by engine 'command' only; engine "
+			"'%s' ignores them",
+			e->type);
+	if (e->type && strcmp(e->type, "iperf3") == 0) {
 		if (!e->server_host && !e->target)
 			pc_err(c, n,
 			       "engine 'iperf3' needs 'server' (a host) or "

@@ -252,8 +252,9 @@ static void build_factor(struct pctx *c, struct plan_factor *f,
 	build_levels(c, f, k, yn_get(n, "levels"));
 	if ((x = yn_get(n, "param"))) {
 		f->param = pc_str(c, x, "param");
-		if (f->param && c->ops && c->ops->has_param &&
-		    !c->ops->has_param(f->param))
+		/* an engine with a check() says it, with its own hints */
+		if (f->param && c->ops && !c->ops->check &&
+		    c->ops->has_param && !c->ops->has_param(f->param))
 			pc_err(c, x, "engine '%s' has no parameter '%s'",
 			       c->p->engine.type, f->param);
 	}
