@@ -28,4 +28,9 @@ int counters_snap_missing_iface(const struct counters_snap *s);
  * read. Appends to out. */
 int counters_snap_captures(const struct counters_snap *s, struct buf *out);
 
+/* One raw counter of a snapshot (scope nic, ethtool, tcp, udp, softirq,
+ * capture): 1 and *v when present, else 0. For tests and diagnostics. */
+int counters_snap_get(const struct counters_snap *s, const char *scope,
+		      const char *name, double *v);
+
 #endif

@@ -449,6 +449,21 @@ int counters_snap_captures(const struct counters_snap *s, struct buf *out)
 	return (int)v->n;
 }
 
+int counters_snap_get(const struct counters_snap *s, const char *scope,
+		      const char *name, double *v)
+{
+	for (int i = 0; i < SC_COUNT; i++) {
+		const struct kv *k;
+		if (strcmp(scope_names[i], scope) != 0)
+			continue;
+		k = kvv_find(&s->sc[i], name);
+		if (k)
+			*v = (double)k->v;
+		return k != NULL;
+	}
+	return 0;
+}
+
 struct rows {
 	struct counter_row *a;
 	size_t n, cap;
