@@ -478,7 +478,6 @@ static void build_metric(struct pctx *c, struct plan_metric *m,
 {
 	const struct ynode *x;
 	char where[160];
-	int nsrc = 0;
 	m->name = k->s;
 	m->pos = pos_of(k);
 	snprintf(where, sizeof where, "metric '%s'", k->s);
@@ -493,16 +492,13 @@ static void build_metric(struct pctx *c, struct plan_metric *m,
 	/* what a source means (pointer syntax, regex groups, units) is the
 	 * command engine's check(); here only the shape */
 	if ((x = yn_get(v, "json"))) {
-		nsrc++;
 		m->json = pc_str(c, x, "json");
 	}
 	if ((x = yn_get(v, "regex"))) {
-		nsrc++;
 		m->regex = pc_str(c, x, "regex");
 	}
 	if ((x = yn_get(v, "bytes"))) {
 		const char *s = pc_str(c, x, "bytes"), *why;
-		nsrc++;
 		if (s && (units_parse(s, UNITS_COUNT, &m->bytes, &why) < 0 ||
 			  m->bytes <= 0))
 			pc_err(c, x,
@@ -511,10 +507,6 @@ static void build_metric(struct pctx *c, struct plan_metric *m,
 			       s);
 		m->unit = "B/s";
 	}
-	if (nsrc == 0)
-		pc_err(c, k,
-		       "metric '%s' needs one of 'json', 'regex' or 'bytes'",
-		       k->s);
 	if ((x = yn_get(v, "unit")))
 		m->unit = pc_str(c, x, "unit");
 	if (!m->unit)

@@ -33,7 +33,7 @@ struct reader {
 	struct xr_diag *d;
 	struct frame stack[PLAN_YAML_MAX_DEPTH + 1];
 	int depth;
-	size_t nodes; /* created + alias expansions */
+	size_t expanded; /* nodes added by alias expansions */
 	struct anchor *anchors;
 	size_t nanchors, anchors_cap; /* open addressing, cap power of 2 */
 	struct ynode *root;
@@ -111,10 +111,10 @@ static void fatal(struct reader *r, int line, int col, const char *msg,
 static int attach(struct reader *r, struct ynode *n, int line, int col)
 {
 	struct frame *f;
-	if (r->nodes > PLAN_YAML_MAX_NODES) {
+	if (r->expanded > PLAN_YAML_MAX_NODES) {
 		fatal(r, line, col,
-		      "document too large: more than %s nodes after alias "
-		      "expansion (alias bomb?)",
+		      "aliases expand to more than %s nodes (alias bomb?); "
+		      "write the values out or use fewer aliases",
 		      "200000");
 		return -1;
 	}
@@ -147,7 +147,6 @@ static struct ynode *new_node(struct reader *r, enum ynode_kind k,
 	n->line = (int)m->line + 1;
 	n->col = (int)m->column + 1;
 	n->weight = 1;
-	r->nodes++;
 	return n;
 }
 
@@ -315,7 +314,7 @@ static int on_event(struct reader *r, yaml_event_t *ev, int *ndocs)
 			      (const char *)ev->data.alias.anchor);
 			return -1;
 		}
-		r->nodes = sat_add(r->nodes, n->weight);
+		r->expanded = sat_add(r->expanded, n->weight);
 		return attach(r, n, (int)m->line + 1, (int)m->column + 1);
 	case YAML_SEQUENCE_START_EVENT:
 	case YAML_MAPPING_START_EVENT: {

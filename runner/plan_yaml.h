@@ -29,6 +29,7 @@ struct ynode {
 };
 
 #define PLAN_YAML_MAX_DEPTH 64
+/* Nodes that aliases may add; plain nodes are bounded by the file size. */
 #define PLAN_YAML_MAX_NODES 200000
 #define PLAN_YAML_MAX_BYTES ((size_t)64 << 20)
 
