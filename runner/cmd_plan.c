@@ -1,11 +1,710 @@
-/* Placeholder for cmd_plan until its module lands. */
+/*
+ * `xrun plan PLAN [--json]`: the dry run. Loads the plan, expands the
+ * matrix, builds the schedule and prints what would happen: how many runs,
+ * how many times someone must get up to change something by hand, how long
+ * it takes, and then every run in order with the argv it would execute and
+ * the hooks that run when a level changes. Nothing is executed.
+ *
+ * Output goes through a private buffered writer (not stdio formatting, not
+ * a jansson tree): a million runs serialise to JSON in about a second.
+ */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "buf.h"
+#include "cellctx.h"
 #include "cmd.h"
+#include "engine.h"
+#include "matrix.h"
+#include "plan.h"
+#include "sched.h"
+#include "tmpl.h"
+#include "units.h"
+#include "banned.h"
+
+/*
+ * Per-run cost beyond duration + omit + settle: xrun's bookkeeping, the
+ * iperf3 client's start-up and connection set-up and the store commit.
+ * Measured on loopback with bench/overhead.sh (see bench/README.md); an
+ * estimate, not a promise.
+ */
+#define PLAN_RUN_OVERHEAD 0.35
+/* Above this many cells the per-cell argv cache is not worth its memory. */
+#define PLAN_ARGV_CACHE_MAX 200000
+
+/* ---- a fast buffered writer ------------------------------------------- */
+
+struct out {
+	FILE *f;
+	char *b;
+	size_t len, cap;
+	int failed;
+};
+
+static void out_flush(struct out *o)
+{
+	if (o->len && fwrite(o->b, 1, o->len, o->f) != o->len)
+		o->failed = 1;
+	o->len = 0;
+}
+
+static void out_mem(struct out *o, const char *s, size_t n)
+{
+	if (n > o->cap - o->len) {
+		out_flush(o);
+		if (n > o->cap) {
+			if (fwrite(s, 1, n, o->f) != n)
+				o->failed = 1;
+			return;
+		}
+	}
+	memcpy(o->b + o->len, s, n);
+	o->len += n;
+}
+
+static void out_s(struct out *o, const char *s)
+{
+	out_mem(o, s, strlen(s));
+}
+
+static void out_u(struct out *o, unsigned long long v)
+{
+	char t[24];
+	int i = sizeof t;
+	do
+		t[--i] = (char)('0' + v % 10);
+	while (v /= 10);
+	out_mem(o, t + i, sizeof t - (size_t)i);
+}
+
+static void out_f(struct out *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void out_f(struct out *o, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	out_mem(o, b.s, b.len);
+	buf_release(&b);
+}
+
+static void out_json(struct out *o, const char *s)
+{
+	struct buf b = BUF_INIT;
+	if (!s) {
+		out_s(o, "null");
+		return;
+	}
+	buf_add_json_str(&b, s);
+	out_mem(o, b.s, b.len);
+	buf_release(&b);
+}
+
+/* A word as a reader would paste it into a shell. */
+static void add_word(struct buf *b, const char *w)
+{
+	const char *c;
+	int plain = *w != 0;
+	for (c = w; *c && plain; c++)
+		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
+			       "VWXYZ0123456789-_./=:,@+%",
+			       *c) != NULL;
+	if (plain) {
+		buf_adds(b, w);
+		return;
+	}
+	buf_addc(b, '\'');
+	for (c = w; *c; c++)
+		if (*c == '\'')
+			buf_adds(b, "'\\''");
+		else
+			buf_addc(b, *c);
+	buf_addc(b, '\'');
+}
+
+static void add_argv(struct buf *b, char *const *argv)
+{
+	int i;
+	for (i = 0; argv && argv[i]; i++) {
+		if (i)
+			buf_addc(b, ' ');
+		add_word(b, argv[i]);
+	}
+}
+
+/* ---- what is shared by both forms ------------------------------------- */
+
+struct frag {
+	char *s; /* "factor":"level" */
+	size_t n;
+};
+
+struct dry {
+	const struct plan *p;
+	struct matrix m;
+	struct sched s;
+	struct frag **frag;  /* [nfactors][nlevels] */
+	double **lvtime;     /* [nfactors][nlevels] duration/omit or NULL */
+	int *lvtime_is_omit; /* [nfactors] */
+	double per_run;	     /* duration + omit + settle + overhead */
+	double estimate;     /* seconds for every run */
+	size_t nwarmup;
+};
+
+static void dry_release(struct dry *d)
+{
+	int f, l;
+	for (f = 0; d->frag && f < d->p->nfactors; f++) {
+		for (l = 0; d->frag[f] && l < d->p->factors[f].nlevels; l++)
+			free(d->frag[f][l].s);
+		free(d->frag[f]);
+	}
+	for (f = 0; d->lvtime && f < d->p->nfactors; f++)
+		free(d->lvtime[f]);
+	free(d->frag);
+	free(d->lvtime);
+	free(d->lvtime_is_omit);
+	sched_release(&d->s);
+	matrix_release(&d->m);
+}
+
+/* Seconds one run of cell lv takes: a factor on duration/omit counts. */
+static double cell_seconds(const struct dry *d, const uint32_t *lv)
+{
+	const struct plan *p = d->p;
+	double dur = p->engine.duration, omit = p->engine.omit;
+	int f;
+	for (f = 0; f < p->nfactors; f++)
+		if (d->lvtime[f]) {
+			if (d->lvtime_is_omit[f])
+				omit = d->lvtime[f][lv[f]];
+			else
+				dur = d->lvtime[f][lv[f]];
+		}
+	return dur + omit + p->settle + PLAN_RUN_OVERHEAD;
+}
+
+static int dry_build(struct dry *d, const struct plan *p, struct xr_err *err)
+{
+	int f, l, rc;
+	size_t i;
+	memset(d, 0, sizeof *d);
+	d->p = p;
+	rc = matrix_build(p, &d->m, err);
+	if (rc == 0)
+		rc = sched_build(p, &d->m, &d->s, err);
+	if (rc < 0)
+		return rc;
+	d->frag = calloc((size_t)p->nfactors + 1, sizeof *d->frag);
+	d->lvtime = calloc((size_t)p->nfactors + 1, sizeof *d->lvtime);
+	d->lvtime_is_omit = calloc((size_t)p->nfactors + 1, sizeof(int));
+	if (!d->frag || !d->lvtime || !d->lvtime_is_omit)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	for (f = 0; f < p->nfactors; f++) {
+		const struct plan_factor *fa = &p->factors[f];
+		int timed = fa->param && (!strcmp(fa->param, "duration") ||
+					  !strcmp(fa->param, "omit"));
+		d->frag[f] = calloc((size_t)fa->nlevels, sizeof **d->frag);
+		if (timed)
+			d->lvtime[f] =
+			    calloc((size_t)fa->nlevels, sizeof **d->lvtime);
+		if (!d->frag[f] || (timed && !d->lvtime[f]))
+			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					  "out of memory");
+		d->lvtime_is_omit[f] = timed && !strcmp(fa->param, "omit");
+		for (l = 0; l < fa->nlevels; l++) {
+			struct buf b = BUF_INIT;
+			buf_add_json_str(&b, fa->name);
+			buf_addc(&b, ':');
+			buf_add_json_str(&b, fa->levels[l]);
+			d->frag[f][l].s = buf_detach(&b, &d->frag[f][l].n);
+			if (!d->frag[f][l].s)
+				return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+						  "out of memory");
+			if (timed && units_parse(fa->levels[l], UNITS_DURATION,
+						 &d->lvtime[f][l], NULL) < 0)
+				d->lvtime[f][l] = d->lvtime_is_omit[f]
+						      ? p->engine.omit
+						      : p->engine.duration;
+		}
+	}
+	d->per_run =
+	    p->engine.duration + p->engine.omit + p->settle + PLAN_RUN_OVERHEAD;
+	for (i = 0; i < d->s.nruns; i++) {
+		d->estimate +=
+		    cell_seconds(d, matrix_cell(&d->m, d->s.runs[i].cell));
+		d->nwarmup += d->s.runs[i].warmup;
+	}
+	return 0;
+}
+
+static void out_cell(struct out *o, const struct dry *d, const uint32_t *lv)
+{
+	int f;
+	out_mem(o, "{", 1);
+	for (f = 0; f < d->p->nfactors; f++) {
+		if (f)
+			out_mem(o, ",", 1);
+		out_mem(o, d->frag[f][lv[f]].s, d->frag[f][lv[f]].n);
+	}
+	out_mem(o, "}", 1);
+}
+
+/* The manual instructions for entering block b (all of them for the
+ * first block: that is the initial set-up). */
+static void block_instructions(const struct dry *d, size_t b, struct buf *out,
+			       int json)
+{
+	const struct plan *p = d->p;
+	const struct sched_block *k = &d->s.blocks[b];
+	const uint32_t *prev = b ? d->s.blocks[b - 1].manual_lv : NULL;
+	struct cellctx c;
+	int f, n = 0;
+
+	cellctx_init(&c, p, matrix_cell(&d->m, d->s.runs[k->first].cell));
+	c.block = (unsigned)b;
+	c.index = k->first;
+	for (f = 0; f < p->nfactors; f++) {
+		struct buf t = BUF_INIT;
+		if (!p->factors[f].manual ||
+		    (prev && prev[f] == k->manual_lv[f]))
+			continue;
+		if (cellctx_expand(&c, p->factors[f].manual, &t, NULL) < 0) {
+			buf_reset(&t);
+			buf_adds(&t, p->factors[f].manual);
+		}
+		if (json) {
+			buf_adds(out, n ? "," : "");
+			buf_add_json_str(out, t.s);
+		} else {
+			buf_adds(out, n ? "; " : "");
+			buf_adds(out, t.s);
+		}
+		n++;
+		buf_release(&t);
+	}
+	cellctx_release(&c);
+}
+
+/* ---- --json ------------------------------------------------------------ */
+
+static void write_json(struct out *o, const struct dry *d)
+{
+	const struct plan *p = d->p;
+	size_t i, b;
+	int f, l;
+	static const char *const orders[] = {"abba", "random", "sequential"};
+
+	out_s(o, "{\"plan\":");
+	out_json(o, p->name);
+	out_s(o, ",\"title\":");
+	out_json(o, p->title);
+	out_s(o, ",\"cells\":");
+	out_u(o, d->m.ncells);
+	out_s(o, ",\"total_runs\":");
+	out_u(o, d->s.nruns);
+	out_s(o, ",\"warmup_runs\":");
+	out_u(o, d->nwarmup);
+	out_s(o, ",\"manual_interventions\":");
+	out_u(o, (unsigned long long)d->s.manual_interventions);
+	out_f(o, ",\"estimated_seconds\":%.1f", d->estimate);
+	out_f(o, ",\"per_run_overhead_seconds\":%.2f", PLAN_RUN_OVERHEAD);
+	out_f(o, ",\"order\":\"%s\",\"repeat\":%d,\"warmup\":%d,\"seed\":%llu",
+	      orders[p->order <= PLAN_ORDER_SEQUENTIAL ? p->order : 0],
+	      p->repeat, p->warmup, (unsigned long long)p->seed);
+	out_s(o, ",\"factors\":[");
+	for (f = 0; f < p->nfactors; f++) {
+		const struct plan_factor *fa = &p->factors[f];
+		out_s(o, f ? ",{\"name\":" : "{\"name\":");
+		out_json(o, fa->name);
+		out_s(o, ",\"levels\":[");
+		for (l = 0; l < fa->nlevels; l++) {
+			if (l)
+				out_mem(o, ",", 1);
+			out_json(o, fa->levels[l]);
+		}
+		out_s(o, "],\"manual\":");
+		out_s(o, fa->manual ? "true" : "false");
+		out_s(o, ",\"param\":");
+		out_json(o, fa->param);
+		out_s(o, ",\"apply\":");
+		out_s(o, fa->apply.argv ? "true}" : "false}");
+	}
+	out_s(o, "],\"blocks\":[");
+	for (b = 0; b < d->s.nblocks; b++) {
+		const struct sched_block *k = &d->s.blocks[b];
+		struct buf ins = BUF_INIT;
+		int n = 0;
+		out_s(o, b ? ",{\"index\":" : "{\"index\":");
+		out_u(o, b);
+		out_s(o, ",\"manual\":{");
+		for (f = 0; f < p->nfactors; f++) {
+			if (k->manual_lv[f] == UINT32_MAX)
+				continue;
+			if (n++)
+				out_mem(o, ",", 1);
+			out_mem(o, d->frag[f][k->manual_lv[f]].s,
+				d->frag[f][k->manual_lv[f]].n);
+		}
+		out_s(o, "},\"changes\":");
+		out_u(o, (unsigned long long)k->changes);
+		out_s(o, ",\"instructions\":[");
+		block_instructions(d, b, &ins, 1);
+		out_mem(o, ins.s, ins.len);
+		buf_release(&ins);
+		out_s(o, "],\"first\":");
+		out_u(o, k->first);
+		out_s(o, ",\"runs\":");
+		out_u(o, k->nruns);
+		out_s(o, "}");
+	}
+	out_s(o, "],\"runs\":[");
+	for (i = 0; i < d->s.nruns; i++) {
+		const struct sched_run *r = &d->s.runs[i];
+		out_s(o, i ? ",\n{\"index\":" : "\n{\"index\":");
+		out_u(o, i);
+		out_s(o, ",\"rep\":");
+		out_u(o, r->rep);
+		out_s(o, ",\"block\":");
+		out_u(o, r->block);
+		out_s(o, ",\"pos\":");
+		out_u(o, r->pos);
+		out_s(o, ",\"cell\":");
+		out_cell(o, d, matrix_cell(&d->m, r->cell));
+		if (r->warmup)
+			out_s(o, ",\"warmup\":true");
+		out_mem(o, "}", 1);
+	}
+	out_s(o, "]}\n");
+}
+
+/* ---- human form ------------------------------------------------------ */
+
+struct human {
+	struct out *o;
+	const struct dry *d;
+	const struct engine_ops *eng;
+	char **cache;	      /* [ncells] engine argv text, or NULL */
+	const uint32_t *prev; /* previous run's cell */
+};
+
+/* Does any engine template depend on more than the cell? */
+static int name_is_per_run(void *ctx, const char *name, size_t off)
+{
+	(void)ctx;
+	(void)off;
+	return !strcmp(name, "rep") || !strcmp(name, "index") ||
+	       !strcmp(name, "block") || !strcmp(name, "session");
+}
+
+static int engine_per_run(const struct plan *p)
+{
+	int i;
+	const char *const *a;
+	if (p->engine.target &&
+	    tmpl_each(p->engine.target, name_is_per_run, NULL))
+		return 1;
+	for (i = 0; i < p->engine.nparams; i++)
+		if (tmpl_each(p->engine.params[i].value, name_is_per_run, NULL))
+			return 1;
+	for (a = p->engine.run.argv; a && *a; a++)
+		if (tmpl_each(*a, name_is_per_run, NULL))
+			return 1;
+	for (i = 0; i < p->nfactors; i++) {
+		int l;
+		for (l = 0; p->factors[i].param && l < p->factors[i].nlevels;
+		     l++)
+			if (tmpl_each(p->factors[i].levels[l], name_is_per_run,
+				      NULL))
+				return 1;
+	}
+	return 0;
+}
+
+/* The engine argv of one run as text. */
+static int run_argv_text(struct human *h, struct cellctx *c, struct buf *out,
+			 struct xr_err *err)
+{
+	struct cellctx_request rq;
+	char **argv = NULL;
+	int rc, i;
+
+	rc = cellctx_request(c, &rq, err);
+	if (rc < 0)
+		return rc;
+	if (h->eng && h->eng->build_argv)
+		argv = h->eng->build_argv(h->d->p, &rq.rq, err);
+	if (argv) {
+		add_argv(out, argv);
+		engine_argv_free(argv);
+	} else {
+		if (h->eng && h->eng->build_argv)
+			buf_addf(out, "(no argv: %s) ", err->msg);
+		buf_adds(out, "params:");
+		for (i = 0; i < rq.rq.nparams; i++) {
+			buf_addc(out, ' ');
+			buf_adds(out, rq.rq.params[i].key);
+			buf_addc(out, '=');
+			add_word(out, rq.rq.params[i].value);
+		}
+		if (rq.rq.run_argv) {
+			buf_adds(out, " run: ");
+			add_argv(out, (char *const *)rq.rq.run_argv);
+		}
+	}
+	cellctx_request_release(&rq);
+	return 0;
+}
+
+static void print_hook(struct human *h, struct cellctx *c, const char *what,
+		       const struct plan_factor *f, const struct plan_argv *a)
+{
+	struct xr_err err;
+	char **argv = cellctx_argv(c, a, &err);
+	struct buf b = BUF_INIT;
+	int i;
+	buf_addf(&b, "         %s %s: ", what, f->name);
+	if (argv)
+		add_argv(&b, argv);
+	else
+		buf_addf(&b, "(cannot expand: %s)", err.msg);
+	buf_adds(&b, "  (on ");
+	for (i = 0; i < f->non; i++)
+		buf_addf(&b, "%s%s", i ? ", " : "", f->on[i]);
+	buf_adds(&b, f->non ? ")\n" : "client)\n");
+	out_mem(h->o, b.s, b.len);
+	buf_release(&b);
+	cellctx_argv_free(argv);
+}
+
+static int print_run(struct human *h, size_t i, struct xr_err *err)
+{
+	const struct dry *d = h->d;
+	const struct plan *p = d->p;
+	const struct sched_run *r = &d->s.runs[i];
+	const uint32_t *lv = matrix_cell(&d->m, r->cell);
+	struct cellctx c;
+	struct buf line = BUF_INIT;
+	int f, rc = 0;
+
+	cellctx_init(&c, p, lv);
+	c.rep = r->rep;
+	c.index = i;
+	c.block = r->block;
+	/* Hooks run before the run whose level differs from the last. */
+	for (f = 0; f < p->nfactors; f++) {
+		const struct plan_factor *fa = &p->factors[f];
+		if (h->prev && h->prev[f] == lv[f])
+			continue;
+		if (fa->apply.argv)
+			print_hook(h, &c, "apply", fa, &fa->apply);
+		if (fa->verify && fa->verify->run.argv)
+			print_hook(h, &c, "verify", fa, &fa->verify->run);
+		else if (fa->verify && fa->verify->probe)
+			out_f(h->o, "         verify %s: probe %s\n", fa->name,
+			      fa->verify->probe);
+	}
+	h->prev = lv;
+	if (r->warmup)
+		buf_addf(&line, "  #%-6zu warm-up", i);
+	else
+		buf_addf(&line, "  #%-6zu rep %-3u", i, r->rep);
+	for (f = 0; f < p->nfactors; f++)
+		buf_addf(&line, " %s=%s", p->factors[f].name,
+			 p->factors[f].levels[lv[f]]);
+	buf_adds(&line, "\n           ");
+	if (h->cache && h->cache[r->cell]) {
+		buf_adds(&line, h->cache[r->cell]);
+	} else {
+		size_t at = line.len;
+		rc = run_argv_text(h, &c, &line, err);
+		if (rc == 0 && h->cache)
+			h->cache[r->cell] = strdup(line.s + at);
+	}
+	buf_addc(&line, '\n');
+	if (rc == 0)
+		out_mem(h->o, line.s, line.len);
+	buf_release(&line);
+	cellctx_release(&c);
+	return rc;
+}
+
+static int write_human(struct out *o, const struct dry *d, struct xr_err *err)
+{
+	const struct plan *p = d->p;
+	struct human h = {o, d, engine_find(p->engine.type), NULL, NULL};
+	char dur[32], per[32];
+	size_t b, i, before = 1;
+	int f, l, rc = 0;
+
+	for (f = 0; f < p->nfactors; f++)
+		before *= (size_t)p->factors[f].nlevels;
+	units_fmt_duration(d->estimate, dur, sizeof dur);
+	units_fmt_duration(d->per_run, per, sizeof per);
+	out_f(o, "plan %s%s%s\n", p->name, p->title ? ": " : "",
+	      p->title ? p->title : "");
+	out_f(o, "file: %s (sha256 %.12s)\n", p->path ? p->path : "-", p->hash);
+	out_f(o, "engine: %s\n", p->engine.type);
+	if (p->nfactors)
+		out_s(o, "factors:\n");
+	for (f = 0; f < p->nfactors; f++) {
+		const struct plan_factor *fa = &p->factors[f];
+		out_f(o, "  %-12s", fa->name);
+		for (l = 0; l < fa->nlevels; l++)
+			out_f(o, "%s%s", l ? ", " : " ", fa->levels[l]);
+		if (fa->manual)
+			out_s(o, "  [manual]");
+		if (fa->param)
+			out_f(o, "  [param %s]", fa->param);
+		if (fa->apply.argv)
+			out_s(o, "  [apply hook]");
+		out_s(o, "\n");
+	}
+	out_f(o, "cells: %zu (%zu before exclusions)\n", d->m.ncells, before);
+	out_f(o, "runs: %zu (%zu x repeat %d + %zu warm-up), order %s\n",
+	      d->s.nruns, d->m.ncells, p->repeat, d->nwarmup,
+	      p->order == PLAN_ORDER_RANDOM	  ? "random"
+	      : p->order == PLAN_ORDER_SEQUENTIAL ? "sequential"
+						  : "abba");
+	out_f(o, "manual interventions: %d\n", d->s.manual_interventions);
+	out_f(o,
+	      "estimated duration: %s (per run %s = duration %gs + omit %gs "
+	      "+ settle %gs + overhead %.2fs, an estimate)\n",
+	      dur, per, p->engine.duration, p->engine.omit, p->settle,
+	      PLAN_RUN_OVERHEAD);
+
+	if (d->m.ncells <= PLAN_ARGV_CACHE_MAX && !engine_per_run(p))
+		h.cache = calloc(d->m.ncells, sizeof *h.cache);
+	for (b = 0; b < d->s.nblocks && rc == 0; b++) {
+		const struct sched_block *k = &d->s.blocks[b];
+		struct buf ins = BUF_INIT;
+		int n = 0;
+		out_f(o, "\nblock %zu:", b);
+		for (f = 0; f < p->nfactors; f++)
+			if (k->manual_lv[f] != UINT32_MAX &&
+			    (b == 0 || d->s.blocks[b - 1].manual_lv[f] !=
+					   k->manual_lv[f])) {
+				out_f(o, " %s=%s", p->factors[f].name,
+				      p->factors[f].levels[k->manual_lv[f]]);
+				n++;
+			}
+		if (!n)
+			out_s(o, " (no manual factors)");
+		block_instructions(d, b, &ins, 0);
+		if (ins.len)
+			out_f(o, "  -> %s", ins.s);
+		buf_release(&ins);
+		out_f(o, "  [%zu runs]\n", k->nruns);
+		for (i = k->first; i < k->first + k->nruns && rc == 0; i++)
+			rc = print_run(&h, i, err);
+	}
+	for (f = 0; f < p->nfactors && rc == 0; f++) {
+		const struct plan_factor *fa = &p->factors[f];
+		if (fa->restore_original)
+			out_f(o,
+			      "\nat the end: restore %s to the value found "
+			      "before the first change\n",
+			      fa->name);
+		else if (fa->restore.argv) {
+			struct buf t = BUF_INIT;
+			add_argv(&t, (char *const *)fa->restore.argv);
+			out_f(o, "\nat the end: restore %s: %s\n", fa->name,
+			      t.s);
+			buf_release(&t);
+		}
+	}
+	if (h.cache)
+		for (i = 0; i < d->m.ncells; i++)
+			free(h.cache[i]);
+	free(h.cache);
+	return rc;
+}
+
+/* ---- entry ------------------------------------------------------------ */
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: xrun plan PLAN [--json]\n"
+		   "  print the schedule without running anything: cells, "
+		   "runs, manual\n"
+		   "  interventions, estimated duration, and every run with "
+		   "its argv\n"
+		   "  --json  one JSON object (schema/scheduling.md)\n");
+}
 
 int cmd_plan(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "xrun: '%s' is not implemented yet\n", argv[0]);
-	return 2;
+	const char *path = NULL;
+	int i, json = 0, rc, status = 0;
+	struct xr_diag diag;
+	struct xr_err err;
+	struct plan *p = NULL;
+	struct dry d;
+	struct out o = {stdout, NULL, 0, 1 << 20, 0};
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr,
+				"xrun plan: unknown option '%s' (valid: "
+				"--json, -h)\n",
+				argv[i]);
+			return 2;
+		} else if (path) {
+			fprintf(stderr,
+				"xrun plan: more than one plan ('%s' and "
+				"'%s'); give one\n",
+				path, argv[i]);
+			return 2;
+		} else {
+			path = argv[i];
+		}
+	}
+	if (!path) {
+		usage(stderr);
+		return 2;
+	}
+	xr_diag_init(&diag, path);
+	rc = plan_load(path, &p, &diag);
+	xr_diag_print(&diag, stderr);
+	xr_diag_release(&diag);
+	if (rc < 0) {
+		plan_free(p);
+		return 2;
+	}
+	xr_err_clear(&err);
+	rc = dry_build(&d, p, &err);
+	if (rc == 0) {
+		o.b = malloc(o.cap);
+		if (!o.b)
+			rc = xr_err_set(&err, XR_ENOMEM, NULL, 0, 0,
+					"out of memory");
+	}
+	if (rc == 0) {
+		if (json)
+			write_json(&o, &d);
+		else
+			rc = write_human(&o, &d, &err);
+		out_flush(&o);
+		if (fflush(stdout) != 0 || o.failed) {
+			fprintf(stderr, "xrun plan: cannot write the output\n");
+			status = 3;
+		}
+	}
+	if (rc < 0) {
+		xr_err_print(&err, "xrun plan");
+		status = xr_code_exit(-rc);
+	}
+	free(o.b);
+	dry_release(&d);
+	plan_free(p);
+	return status;
 }
