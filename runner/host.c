@@ -1,0 +1,426 @@
+/*
+ * Host transports: one table of operations per kind of host (local, netns,
+ * ssh in host_ssh.c), after Redis's ConnectionType. A transport only turns
+ * "argv to run over there" into "argv to run here"; proc does the rest, so
+ * deadlines, capture and interrupts behave the same on every host. Also
+ * the quoting of words for a remote POSIX sh or PowerShell.
+ */
+#include "host.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "host_int.h"
+#include "plan.h"
+#include "banned.h"
+
+/* Deadline for small helper commands (address lookup, cat). */
+#define HOST_HELPER_TIMEOUT 15.0
+
+int strv_push(struct strv *s, const char *word)
+{
+	char *w;
+	if (s->n + 2 > s->cap) {
+		size_t nc = s->cap ? s->cap * 2 : 16;
+		char **nv = realloc(s->v, nc * sizeof *nv);
+		if (!nv)
+			return -XR_ENOMEM;
+		s->v = nv;
+		s->cap = nc;
+	}
+	w = strdup(word);
+	if (!w)
+		return -XR_ENOMEM;
+	s->v[s->n++] = w;
+	s->v[s->n] = NULL;
+	return 0;
+}
+
+int strv_pushf(struct strv *s, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+	int rc;
+	va_start(ap, fmt);
+	rc = buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	if (rc == 0)
+		rc = strv_push(s, b.s);
+	buf_release(&b);
+	return rc;
+}
+
+void strv_release(struct strv *s)
+{
+	size_t i;
+	for (i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof *s);
+}
+
+static int push_all(struct strv *out, const char *const *argv)
+{
+	int rc = 0;
+	for (; *argv && rc == 0; argv++)
+		rc = strv_push(out, *argv);
+	return rc;
+}
+
+void host_quote_sh(const char *word, struct buf *out)
+{
+	const char *p;
+	buf_addc(out, '\'');
+	for (p = word; *p; p++) {
+		if (*p == '\'')
+			buf_adds(out, "'\\''");
+		else
+			buf_addc(out, *p);
+	}
+	buf_addc(out, '\'');
+}
+
+void host_quote_powershell(const char *word, struct buf *out)
+{
+	const unsigned char *p;
+	buf_addc(out, '\'');
+	for (p = (const unsigned char *)word; *p; p++) {
+		/* PowerShell also ends a single-quoted string at the
+		 * typographic quotes U+2018..U+201B; double them like '. */
+		if (p[0] == 0xe2 && p[1] == 0x80 && p[2] >= 0x98 &&
+		    p[2] <= 0x9b) {
+			buf_add(out, p, 3);
+			buf_add(out, p, 3);
+			p += 2;
+		} else if (*p == '\'') {
+			buf_adds(out, "''");
+		} else {
+			buf_addc(out, (char)*p);
+		}
+	}
+	buf_addc(out, '\'');
+}
+
+/* ---- local ------------------------------------------------------------ */
+
+static int local_open(struct host *h, const char *control_dir,
+		      struct xr_err *err)
+{
+	(void)h;
+	(void)control_dir;
+	(void)err;
+	return 0;
+}
+
+static void local_close(struct host *h)
+{
+	(void)h;
+}
+
+static int local_wrap(struct host *h, const char *const *argv,
+		      const char *const *env, double timeout, int background,
+		      struct strv *out)
+{
+	(void)h;
+	(void)env; /* passed to proc directly */
+	(void)timeout;
+	(void)background;
+	return push_all(out, argv);
+}
+
+static const struct host_ops host_local_ops = {
+    "local", local_open, local_close, local_wrap, 0.0,
+};
+
+/* ---- netns ------------------------------------------------------------ */
+
+/* The first global IPv4 address in the namespace (ip -j -4 addr). */
+static char *netns_first_ipv4(const char *ns)
+{
+	const char *argv[] = {"ip",   "-n",   ns,      "-j",	 "-4",
+			      "addr", "show", "scope", "global", NULL};
+	struct proc_opts o = {0};
+	struct proc_result r;
+	struct xr_err e = {0};
+	json_t *root = NULL, *ifc, *ai, *a;
+	size_t i, j;
+	char *addr = NULL;
+	o.argv = argv;
+	o.timeout = HOST_HELPER_TIMEOUT;
+	if (proc_run(&o, &r, &e) < 0)
+		return NULL;
+	if (r.status == PROC_EXITED && r.exit_code == 0)
+		root = json_loads(r.out, 0, NULL);
+	json_array_foreach(root, i, ifc)
+	{
+		ai = json_object_get(ifc, "addr_info");
+		json_array_foreach(ai, j, a)
+		{
+			const char *l =
+			    json_string_value(json_object_get(a, "local"));
+			if (l && !addr)
+				addr = strdup(l);
+		}
+	}
+	json_decref(root);
+	proc_result_release(&r);
+	return addr;
+}
+
+static int netns_open(struct host *h, const char *control_dir,
+		      struct xr_err *err)
+{
+	struct buf p = BUF_INIT;
+	struct stat st;
+	int ok;
+	(void)control_dir;
+	buf_addf(&p, "/run/netns/%s", h->netns);
+	ok = strchr(h->netns, '/') == NULL && stat(p.s, &st) == 0;
+	buf_release(&p);
+	if (!ok)
+		return xr_err_set(err, XR_EHOST, NULL, 0, 0,
+				  "network namespace '%s' of host '%s' does "
+				  "not exist (create it with 'xrun lab up' or "
+				  "'ip netns add %s')",
+				  h->netns, h->name, h->netns);
+	if (!h->address)
+		h->address = netns_first_ipv4(h->netns);
+	return 0;
+}
+
+static void netns_close(struct host *h)
+{
+	(void)h;
+}
+
+static int netns_wrap(struct host *h, const char *const *argv,
+		      const char *const *env, double timeout, int background,
+		      struct strv *out)
+{
+	int rc;
+	(void)env;
+	(void)timeout;
+	(void)background;
+	/* ip execs the command in place: same pid, same process group, so
+	 * proc's deadline reaches it directly. */
+	rc = strv_push(out, "ip");
+	if (!rc)
+		rc = strv_push(out, "netns");
+	if (!rc)
+		rc = strv_push(out, "exec");
+	if (!rc)
+		rc = strv_push(out, h->netns);
+	if (!rc)
+		rc = push_all(out, argv);
+	return rc;
+}
+
+static const struct host_ops host_netns_ops = {
+    "netns", netns_open, netns_close, netns_wrap, 0.0,
+};
+
+/* ---- the interface ---------------------------------------------------- */
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+int host_open(const struct plan_host *ph, const char *control_dir,
+	      struct host **out, struct xr_err *err)
+{
+	struct host *h = calloc(1, sizeof *h);
+	int rc, i;
+	*out = NULL;
+	if (!h)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	h->name = strdup(ph->name ? ph->name : "local");
+	h->address = dup_or_null(ph->address);
+	h->iface = dup_or_null(ph->iface);
+	h->ssh = dup_or_null(ph->ssh);
+	h->identity = dup_or_null(ph->identity);
+	h->netns = dup_or_null(ph->netns);
+	h->port = ph->port;
+	h->shell = ph->shell;
+	for (i = 0; i < ph->ssh_options.argc && ph->ssh_options.argv; i++)
+		strv_push(&h->ssh_options, ph->ssh_options.argv[i]);
+	if (h->ssh)
+		h->ops = &host_ssh_ops;
+	else if (h->netns)
+		h->ops = &host_netns_ops;
+	else
+		h->ops = &host_local_ops;
+	rc = h->ops->open(h, control_dir, err);
+	if (rc < 0) {
+		host_close(h);
+		return rc;
+	}
+	if (!h->address && h->ops == &host_local_ops)
+		h->address = strdup("127.0.0.1");
+	*out = h;
+	return 0;
+}
+
+void host_close(struct host *h)
+{
+	if (!h)
+		return;
+	if (h->ops)
+		h->ops->close(h);
+	free(h->name);
+	free(h->address);
+	free(h->iface);
+	free(h->ssh);
+	free(h->identity);
+	free(h->netns);
+	free(h->control_dir);
+	free(h->target);
+	strv_release(&h->ssh_options);
+	free(h);
+}
+
+const char *host_name(const struct host *h)
+{
+	return h->name;
+}
+
+const char *host_address(const struct host *h)
+{
+	/* A namespace without a global address still needs an answer. */
+	return h->address ? h->address : "127.0.0.1";
+}
+
+const char *host_iface(const struct host *h)
+{
+	return h->iface;
+}
+
+int host_is_local(const struct host *h)
+{
+	return h->ops == &host_local_ops;
+}
+
+const char *host_kind(const struct host *h)
+{
+	return h->ops->kind;
+}
+
+static int wrap(struct host *h, const struct proc_opts *o, int background,
+		struct strv *out, struct xr_err *err)
+{
+	int rc;
+	if (!o->argv || !o->argv[0])
+		return xr_err_set(err, XR_EINTERNAL, NULL, 0, 0,
+				  "empty command line for host '%s'", h->name);
+	rc = h->ops->wrap(h, o->argv, o->env, o->timeout, background, out);
+	if (rc < 0)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+				  "out of memory building the command for "
+				  "host '%s'",
+				  h->name);
+	return 0;
+}
+
+int host_run(struct host *h, const struct proc_opts *o, struct proc_result *res,
+	     struct xr_err *err)
+{
+	struct strv av = {0};
+	struct proc_opts lo = *o;
+	int rc = wrap(h, o, 0, &av, err);
+	if (rc < 0) {
+		memset(res, 0, sizeof *res);
+		return rc;
+	}
+	lo.argv = (const char *const *)av.v;
+	if (o->timeout > 0)
+		lo.timeout = o->timeout + h->ops->margin;
+	rc = proc_run(&lo, res, err);
+	strv_release(&av);
+	/* The far side's deadline fired: coreutils timeout exits 124, or dies
+	 * by its own SIGKILL after -k, which ssh reports as 255. Past the
+	 * deadline either is the timeout it is. */
+	if (rc == 0 && h->ops == &host_ssh_ops && h->shell == PLAN_SHELL_SH &&
+	    o->timeout > 0 && res->status == PROC_EXITED &&
+	    (res->exit_code == 124 || res->exit_code == 137 ||
+	     res->exit_code == 255) &&
+	    res->elapsed >= o->timeout - 0.05)
+		res->status = PROC_TIMEOUT;
+	return rc;
+}
+
+struct proc *host_spawn(struct host *h, const struct proc_opts *o,
+			const char *log_path, struct xr_err *err)
+{
+	struct strv av = {0};
+	struct proc_opts lo = *o;
+	struct proc *p;
+	if (wrap(h, o, 1, &av, err) < 0)
+		return NULL;
+	lo.argv = (const char *const *)av.v;
+	p = proc_spawn(&lo, log_path, err);
+	strv_release(&av);
+	return p;
+}
+
+int host_read_file(struct host *h, const char *path, struct buf *out,
+		   struct xr_err *err)
+{
+	const char *argv[] = {"cat", path, NULL};
+	struct proc_opts o = {0};
+	struct proc_result r;
+	char d[256];
+	int rc;
+	if (host_is_local(h)) {
+		rc = buf_read_file(out, path, 0);
+		if (rc == -XR_EIO)
+			return xr_err_set(err, XR_EIO, path, 0, 0,
+					  "cannot read '%s': %s", path,
+					  strerror(errno));
+		return rc;
+	}
+	o.argv = argv;
+	o.timeout = HOST_HELPER_TIMEOUT;
+	rc = host_run(h, &o, &r, err);
+	if (rc < 0)
+		return rc;
+	if (r.status != PROC_EXITED || r.exit_code != 0) {
+		size_t n = r.err_len;
+		while (n && (r.err[n - 1] == '\n' || r.err[n - 1] == '\r'))
+			r.err[--n] = 0;
+		rc = xr_err_set(err, XR_EIO, path, 0, 0,
+				"cannot read '%s' on host '%s': %s%s%s", path,
+				h->name, proc_describe(&r, d, sizeof d),
+				n ? ": " : "", r.err);
+	} else {
+		rc = buf_add(out, r.out, r.out_len);
+	}
+	proc_result_release(&r);
+	return rc;
+}
+
+char **host_wrap_argv(struct host *h, const char *const *argv, double timeout)
+{
+	struct strv av = {0};
+	if (!argv || !argv[0] || h->ops->wrap(h, argv, NULL, timeout, 0, &av)) {
+		strv_release(&av);
+		return NULL;
+	}
+	return av.v;
+}
+
+void host_argv_free(char **argv)
+{
+	size_t i;
+	if (!argv)
+		return;
+	for (i = 0; argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}

@@ -1,0 +1,54 @@
+/*
+ * Internals shared by the host transports (host.c: table, local, netns,
+ * quoting; host_ssh.c: OpenSSH). Not for other modules: use host.h.
+ */
+#ifndef XR_HOST_INT_H
+#define XR_HOST_INT_H
+
+#include <stddef.h>
+
+#include "host.h"
+#include "plan.h"
+
+/* A NULL-terminated vector of owned strings. */
+struct strv {
+	char **v;
+	size_t n, cap;
+};
+int strv_push(struct strv *s, const char *word);
+int strv_pushf(struct strv *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void strv_release(struct strv *s);
+
+/* One transport (after Redis's ConnectionType). */
+struct host_ops {
+	const char *kind;
+	int (*open)(struct host *h, const char *control_dir,
+		    struct xr_err *err);
+	void (*close)(struct host *h);
+	/* Build the local argv for argv on h. timeout > 0 asks for a
+	 * far-side deadline; background: a long-lived child (server). */
+	int (*wrap)(struct host *h, const char *const *argv,
+		    const char *const *env, double timeout, int background,
+		    struct strv *out);
+	/* Added to the local deadline so that the far side's own deadline
+	 * fires first and reports normally. */
+	double margin;
+};
+
+struct host {
+	const struct host_ops *ops;
+	char *name, *address, *iface;
+	char *ssh, *identity, *netns;
+	int port;
+	enum plan_shell shell;
+	struct strv ssh_options;
+	/* ssh: ControlPath directory and whether we created it. */
+	char *control_dir;
+	int own_control_dir;
+	char *target; /* "user@host" as given */
+};
+
+extern const struct host_ops host_ssh_ops;
+
+#endif

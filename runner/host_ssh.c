@@ -1,0 +1,262 @@
+/*
+ * The ssh transport: the system OpenSSH client, so that ~/.ssh/config,
+ * agents and known_hosts work as the user expects. One ControlMaster
+ * connection per host is opened in host_open (failing early and clearly
+ * when the host is unreachable) and reused by every command of the session;
+ * host_close stops it. ssh hands the remote side one command string that a
+ * shell parses, so every word is quoted for that shell (POSIX sh or
+ * PowerShell), and a command with a deadline is wrapped in coreutils
+ * timeout over there: killing the local ssh alone would leave it running.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "host_int.h"
+#include "banned.h"
+
+#define SSH_OPEN_TIMEOUT 20.0
+/* The far side's `timeout -k` grace before SIGKILL. */
+#define SSH_REMOTE_KILL_AFTER 2
+/* Idle time a master survives without clients: long enough between runs,
+ * short enough that a crashed xrun leaves nothing for long. A client
+ * started after it expired simply starts a new master (ControlMaster=auto). */
+#define SSH_PERSIST "120"
+
+static int ssh_common(struct host *h, struct strv *out)
+{
+	size_t i;
+	int rc = strv_push(out, "ssh");
+	/* The user's options come first: for -o settings ssh keeps the first
+	 * value it sees, so theirs win over our defaults. */
+	for (i = 0; i < h->ssh_options.n && !rc; i++)
+		rc = strv_push(out, h->ssh_options.v[i]);
+	static const char *const defaults[] = {
+	    "BatchMode=yes",	     "ConnectTimeout=5",
+	    "ServerAliveInterval=5", "ServerAliveCountMax=3",
+	    "ControlMaster=auto",    "ControlPersist=" SSH_PERSIST,
+	    "LogLevel=ERROR",
+	};
+	for (i = 0; i < sizeof defaults / sizeof defaults[0] && !rc; i++) {
+		rc = strv_push(out, "-o");
+		if (!rc)
+			rc = strv_push(out, defaults[i]);
+	}
+	if (!rc)
+		rc = strv_push(out, "-o");
+	if (!rc)
+		rc = strv_pushf(out, "ControlPath=%s/%%C", h->control_dir);
+	if (!rc && h->port > 0) {
+		rc = strv_push(out, "-p");
+		if (!rc)
+			rc = strv_pushf(out, "%d", h->port);
+	}
+	if (!rc && h->identity) {
+		rc = strv_push(out, "-i");
+		if (!rc)
+			rc = strv_push(out, h->identity);
+	}
+	return rc;
+}
+
+/* The command string the remote shell parses. */
+static int remote_command(struct host *h, const char *const *argv,
+			  const char *const *env, double timeout,
+			  struct buf *cmd)
+{
+	const char *const *p;
+	if (h->shell == PLAN_SHELL_POWERSHELL) {
+		/* No coreutils timeout on Windows: the local deadline kills
+		 * ssh, and the OpenSSH server ends the session's job. */
+		for (p = env; p && *p; p++) {
+			const char *eq = strchr(*p, '=');
+			if (!eq)
+				continue;
+			buf_addf(cmd, "$env:%.*s=", (int)(eq - *p), *p);
+			host_quote_powershell(eq + 1, cmd);
+			buf_adds(cmd, "; ");
+		}
+		buf_adds(cmd, "& ");
+		for (p = argv; *p; p++) {
+			if (p != argv)
+				buf_addc(cmd, ' ');
+			host_quote_powershell(*p, cmd);
+		}
+		return cmd->truncated ? -XR_ENOMEM : 0;
+	}
+	if (timeout > 0)
+		buf_addf(cmd, "timeout -k %d %.3f ", SSH_REMOTE_KILL_AFTER,
+			 timeout);
+	if (env && *env) {
+		buf_adds(cmd, "env ");
+		for (p = env; *p; p++) {
+			host_quote_sh(*p, cmd);
+			buf_addc(cmd, ' ');
+		}
+	}
+	for (p = argv; *p; p++) {
+		if (p != argv)
+			buf_addc(cmd, ' ');
+		host_quote_sh(*p, cmd);
+	}
+	return cmd->truncated ? -XR_ENOMEM : 0;
+}
+
+static int ssh_wrap(struct host *h, const char *const *argv,
+		    const char *const *env, double timeout, int background,
+		    struct strv *out)
+{
+	struct buf cmd = BUF_INIT;
+	int rc = ssh_common(h, out);
+	/* A background command (a server) gets a pty so that the far side
+	 * is hung up when we stop the local ssh; others get none, so that
+	 * output is byte-exact. */
+	if (!rc)
+		rc = strv_push(out, background ? "-tt" : "-T");
+	if (!rc)
+		rc = strv_push(out, "--");
+	if (!rc)
+		rc = strv_push(out, h->target);
+	if (!rc)
+		rc = remote_command(h, argv, env, timeout, &cmd);
+	if (!rc)
+		rc = strv_push(out, cmd.s);
+	buf_release(&cmd);
+	return rc;
+}
+
+static void trim(char *s, size_t *len)
+{
+	size_t n = *len;
+	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' '))
+		s[--n] = 0;
+	*len = n;
+}
+
+/* The host name ssh will really connect to (~/.ssh/config applied), from
+ * `ssh -G`, which reads configuration only. */
+static char *ssh_resolved_hostname(struct host *h)
+{
+	struct strv av = {0};
+	struct proc_opts o = {0};
+	struct proc_result r;
+	struct xr_err e = {0};
+	char *name = NULL, *line, *save = NULL;
+	if (ssh_common(h, &av) || strv_push(&av, "-G") ||
+	    strv_push(&av, "--") || strv_push(&av, h->target))
+		goto out;
+	o.argv = (const char *const *)av.v;
+	o.timeout = 10;
+	if (proc_run(&o, &r, &e) < 0)
+		goto out;
+	if (r.status == PROC_EXITED && r.exit_code == 0)
+		for (line = strtok_r(r.out, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			if (!strncmp(line, "hostname ", 9)) {
+				name = strdup(line + 9);
+				break;
+			}
+	proc_result_release(&r);
+out:
+	strv_release(&av);
+	return name;
+}
+
+static int ssh_open(struct host *h, const char *control_dir, struct xr_err *err)
+{
+	struct strv av = {0};
+	struct proc_opts o = {0};
+	struct proc_result r;
+	const char *at;
+	char d[256];
+	int rc;
+
+	h->target = strdup(h->ssh);
+	/* sun_path holds 108 bytes and %C expands to 40. */
+	if (control_dir && strlen(control_dir) < 60) {
+		mkdir(control_dir, 0700);
+		h->control_dir = strdup(control_dir);
+	} else {
+		char tmpl[] = "/tmp/xr-ssh-XXXXXX";
+		if (!mkdtemp(tmpl))
+			return xr_err_set(err, XR_EIO, NULL, 0, 0,
+					  "cannot create a directory for the "
+					  "ssh control socket: %s",
+					  strerror(errno));
+		h->control_dir = strdup(tmpl);
+		h->own_control_dir = 1;
+	}
+	if (!h->address) {
+		h->address = ssh_resolved_hostname(h);
+		if (!h->address) {
+			at = strrchr(h->target, '@');
+			h->address = strdup(at ? at + 1 : h->target);
+		}
+	}
+
+	/* Start the master now: an unreachable host fails here, before any
+	 * run, with ssh's own words. */
+	rc = ssh_common(h, &av);
+	if (!rc)
+		rc = strv_push(&av, "-T");
+	if (!rc)
+		rc = strv_push(&av, "--");
+	if (!rc)
+		rc = strv_push(&av, h->target);
+	if (!rc)
+		rc = strv_push(&av, "true");
+	if (rc < 0) {
+		strv_release(&av);
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	}
+	o.argv = (const char *const *)av.v;
+	o.timeout = SSH_OPEN_TIMEOUT;
+	rc = proc_run(&o, &r, err);
+	strv_release(&av);
+	if (rc < 0)
+		return rc;
+	if (r.status == PROC_EXEC_FAILED)
+		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
+				"cannot reach host '%s': %s (install the "
+				"OpenSSH client)",
+				h->name, proc_describe(&r, d, sizeof d));
+	else if (r.status != PROC_EXITED || r.exit_code != 0) {
+		trim(r.err, &r.err_len);
+		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
+				"cannot reach host '%s' by ssh to '%s': %s%s%s",
+				h->name, h->target,
+				proc_describe(&r, d, sizeof d),
+				r.err_len ? ": " : "", r.err);
+	}
+	proc_result_release(&r);
+	return rc;
+}
+
+static void ssh_close(struct host *h)
+{
+	struct strv av = {0};
+	struct proc_opts o = {0};
+	struct proc_result r;
+	struct xr_err e = {0};
+	if (!h->control_dir)
+		return;
+	if (h->target && !ssh_common(h, &av) && !strv_push(&av, "-O") &&
+	    !strv_push(&av, "exit") && !strv_push(&av, "--") &&
+	    !strv_push(&av, h->target)) {
+		o.argv = (const char *const *)av.v;
+		o.timeout = 10;
+		if (proc_run(&o, &r, &e) == 0)
+			proc_result_release(&r);
+	}
+	strv_release(&av);
+	if (h->own_control_dir)
+		rmdir(h->control_dir);
+}
+
+const struct host_ops host_ssh_ops = {
+    "ssh", ssh_open, ssh_close, ssh_wrap, 3.0 + SSH_REMOTE_KILL_AFTER,
+};

@@ -1,0 +1,99 @@
+# A real OpenSSH server on a loopback port, for tests (bash; source it).
+#
+# Usage:
+#   . "$XRUN_SOURCE_DIR/tests/e2e/lib/sshd.sh"
+#   xr_sshd_start "$tmpdir" || exit 77     # prints why when it cannot
+#   trap 'xr_sshd_stop; rm -rf "$tmpdir"' EXIT
+#   ssh -p "$XR_SSHD_PORT" -i "$XR_SSHD_KEY" $XR_SSH_OPTS root@127.0.0.1 true
+#
+# After xr_sshd_start DIR:
+#   XR_SSHD_PORT   the port sshd listens on (127.0.0.1 only)
+#   XR_SSHD_KEY    the client private key (no passphrase) it accepts
+#   XR_SSHD_USER   the login user (the current user)
+#   XR_SSHD_LOG    sshd's log file (-E), e.g. to count "Accepted" lines
+#   XR_SSH_OPTS    "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
+#   XR_SSHD_YAML   a plan `hosts:` entry body (flow mapping) for this server
+# Everything lives in DIR/sshd; xr_sshd_stop kills the server by its pid
+# file. Needs root (sshd must switch users) and /usr/sbin/sshd.
+
+xr_sshd_start() {
+	local dir="$1/sshd" port i
+	XR_SSHD_PID=
+	if [ "$(id -u)" != 0 ]; then
+		echo "skip: a test sshd needs root" >&2
+		return 1
+	fi
+	if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null; then
+		echo "skip: openssh-server/openssh-client not installed" >&2
+		return 1
+	fi
+	mkdir -p "$dir" /run/sshd
+	chmod 0755 /run/sshd
+	ssh-keygen -q -t ed25519 -N '' -f "$dir/host_key" </dev/null
+	ssh-keygen -q -t ed25519 -N '' -f "$dir/client_key" </dev/null
+	cp "$dir/client_key.pub" "$dir/authorized_keys"
+	chmod 600 "$dir/authorized_keys"
+	XR_SSHD_USER=$(id -un)
+	for i in 1 2 3 4 5 6 7 8; do
+		port=$((20000 + (RANDOM % 20000)))
+		cat >"$dir/sshd_config" <<EOF
+Port $port
+ListenAddress 127.0.0.1
+HostKey $dir/host_key
+PidFile $dir/sshd.pid
+AuthorizedKeysFile $dir/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PubkeyAuthentication yes
+StrictModes no
+UsePAM no
+MaxSessions 50
+MaxStartups 50
+LogLevel VERBOSE
+Subsystem sftp internal-sftp
+EOF
+		rm -f "$dir/sshd.log" "$dir/sshd.pid"
+		/usr/sbin/sshd -D -f "$dir/sshd_config" -E "$dir/sshd.log" &
+		XR_SSHD_PID=$!
+		# Wait for the listener (or for sshd to die on a busy port).
+		for _ in $(seq 50); do
+			if ss -ltn "sport = :$port" | grep -q LISTEN; then
+				break
+			fi
+			kill -0 "$XR_SSHD_PID" 2>/dev/null || break
+			sleep 0.1
+		done
+		if kill -0 "$XR_SSHD_PID" 2>/dev/null &&
+			ss -ltn "sport = :$port" | grep -q LISTEN; then
+			XR_SSHD_PORT=$port
+			XR_SSHD_KEY=$dir/client_key
+			XR_SSHD_LOG=$dir/sshd.log
+			XR_SSHD_DIR=$dir
+			XR_SSH_OPTS="-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
+			XR_SSHD_YAML="{ssh: \"$XR_SSHD_USER@127.0.0.1\", port: $port, identity: \"$XR_SSHD_KEY\", ssh_options: [-o, StrictHostKeyChecking=no, -o, UserKnownHostsFile=/dev/null]}"
+			export XR_SSHD_PORT XR_SSHD_KEY XR_SSHD_LOG XR_SSH_OPTS \
+				XR_SSHD_USER XR_SSHD_YAML XR_SSHD_DIR
+			return 0
+		fi
+		kill "$XR_SSHD_PID" 2>/dev/null
+		wait "$XR_SSHD_PID" 2>/dev/null
+		XR_SSHD_PID=
+	done
+	echo "error: could not start sshd on a loopback port:" >&2
+	cat "$dir/sshd.log" >&2 2>/dev/null
+	return 1
+}
+
+xr_sshd_stop() {
+	local kids
+	if [ -n "${XR_SSHD_PID:-}" ]; then
+		# Per-connection sshd processes (e.g. a ControlMaster's) are
+		# children of the listener and outlive it: stop them too.
+		kids=$(ps -o pid= --ppid "$XR_SSHD_PID" 2>/dev/null || true)
+		[ -z "$kids" ] || kill $kids 2>/dev/null || true
+		kill "$XR_SSHD_PID" 2>/dev/null || true
+		wait "$XR_SSHD_PID" 2>/dev/null || true
+		XR_SSHD_PID=
+	fi
+}
