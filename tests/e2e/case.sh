@@ -1,0 +1,80 @@
+#!/bin/bash
+# Runs one data-driven end-to-end case (in the spirit of curl's
+# tests/data/testNNN): case.sh DIR, where DIR holds
+#   cmd      one line: the arguments for xrun; %DIR% is replaced by DIR.
+#            Words are split on blanks and never given to a shell.
+#   plan.yaml (optional) the plan the command reads
+#   exit     the expected exit status
+#   stderr, stdout (optional) one grep -E pattern a line; each must match
+#            some line of that stream; a pattern starting with '!' must
+#            match no line
+#   root     (optional) skip unless running as root
+#   setup    (optional) a bash script run first in the work directory with
+#            DIR set (to generate big or binary inputs)
+# The command runs in a fresh temporary directory (its cwd), removed after.
+set -eu
+
+dir=${1:?usage: case.sh CASE_DIR}
+dir=$(cd "$dir" && pwd)
+name=$(basename "$dir")
+: "${XRUN:?XRUN must name the xrun binary}"
+
+if [ -e "$dir/root" ] && [ "$(id -u)" != 0 ]; then
+	echo "skip: case $name needs root"
+	exit 77
+fi
+for f in cmd exit; do
+	if [ ! -f "$dir/$f" ]; then
+		echo "case $name: missing file '$f'" >&2
+		exit 1
+	fi
+done
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+if [ -f "$dir/setup" ]; then
+	DIR=$dir bash "$dir/setup"
+fi
+
+line=$(head -n 1 "$dir/cmd")
+line=${line//%DIR%/$dir}
+line=${line//%WORK%/$work}
+read -r -a args <<<"$line"
+
+set +e
+"$XRUN" "${args[@]}" >"$work/.stdout" 2>"$work/.stderr"
+rc=$?
+set -e
+
+fail=0
+want=$(tr -d ' \n' <"$dir/exit")
+if [ "$rc" != "$want" ]; then
+	echo "case $name: exit status $rc, want $want"
+	fail=1
+fi
+for stream in stdout stderr; do
+	[ -f "$dir/$stream" ] || continue
+	while IFS= read -r pat || [ -n "$pat" ]; do
+		[ -n "$pat" ] || continue
+		if [ "${pat:0:1}" = "!" ]; then
+			if grep -Eq -- "${pat:1}" "$work/.$stream"; then
+				echo "case $name: $stream matches '${pat:1}'" \
+					"but must not"
+				fail=1
+			fi
+		elif ! grep -Eq -- "$pat" "$work/.$stream"; then
+			echo "case $name: no line of $stream matches '$pat'"
+			fail=1
+		fi
+	done <"$dir/$stream"
+done
+if [ "$fail" != 0 ]; then
+	echo "--- command: xrun ${args[*]}"
+	echo "--- stdout:"
+	cat "$work/.stdout"
+	echo "--- stderr:"
+	cat "$work/.stderr"
+	exit 1
+fi
+echo "case $name: ok"
