@@ -498,6 +498,26 @@ double pdf_min_width(struct pdf *pdf, const char *text, double size)
 
 /* --- drawing ----------------------------------------------------------- */
 
+/* The Japanese face draws ASCII '~' as a raised tilde, which reads as a
+ * superscript in "~ (p=0.41)"; lowering that glyph keeps the character
+ * (and so the extracted text) while it looks like a plain tilde. */
+static void show_text(struct pdf *pdf, char *s, double size)
+{
+	char *t;
+
+	while ((t = strchr(s, '~')) != NULL) {
+		*t = '\0';
+		if (*s)
+			HPDF_Page_ShowText(pdf->page, s);
+		HPDF_Page_SetTextRise(pdf->page, (HPDF_REAL)(-0.2 * size));
+		HPDF_Page_ShowText(pdf->page, "~");
+		HPDF_Page_SetTextRise(pdf->page, 0);
+		s = t + 1;
+	}
+	if (*s)
+		HPDF_Page_ShowText(pdf->page, s);
+}
+
 void pdf_draw_text(struct pdf *pdf, double x, double y, double size,
 		   const char *s, size_t len, int bold)
 {
@@ -521,7 +541,8 @@ void pdf_draw_text(struct pdf *pdf, double x, double y, double size,
 	}
 	HPDF_Page_BeginText(pdf->page);
 	HPDF_Page_SetFontAndSize(pdf->page, pdf->font, (HPDF_REAL)size);
-	HPDF_Page_TextOut(pdf->page, (HPDF_REAL)x, (HPDF_REAL)y, tmp);
+	HPDF_Page_MoveTextPos(pdf->page, (HPDF_REAL)x, (HPDF_REAL)y);
+	show_text(pdf, tmp, size);
 	HPDF_Page_EndText(pdf->page);
 	if (bold)
 		HPDF_Page_SetTextRenderingMode(pdf->page, HPDF_FILL);

@@ -15,6 +15,8 @@
 
 #define TICK_SIZE 7.0
 #define LABEL_SIZE 7.0
+#define MAX_BAR 30.0
+#define MIN_PLOT 220.0
 
 /* Muted, print-friendly colours that stay distinct in greyscale order. */
 static const double palette[][3] = {
@@ -62,10 +64,11 @@ static void rect(struct pdf *pdf, double x, double y, double w, double h,
 {
 	HPDF_Page_SetRGBFill(pdf->page, (HPDF_REAL)rgb[0], (HPDF_REAL)rgb[1],
 			     (HPDF_REAL)rgb[2]);
+	/* Graphics state only outside a path: libharu enforces it. */
+	HPDF_Page_SetLineWidth(pdf->page, 0.4);
 	HPDF_Page_Rectangle(pdf->page, (HPDF_REAL)x, (HPDF_REAL)y,
 			    (HPDF_REAL)w, (HPDF_REAL)h);
 	if (stroke) {
-		HPDF_Page_SetLineWidth(pdf->page, 0.4);
 		HPDF_Page_FillStroke(pdf->page);
 	} else {
 		HPDF_Page_Fill(pdf->page);
@@ -161,6 +164,13 @@ int pdf_chart_bars(struct pdf *pdf, const struct pdf_chart *c,
 	px1 = x0 + width;
 	gw = (px1 - px0) / ng;
 	bw = gw * 0.78 / ns;
+	/* Few bars: narrower plot rather than slabs. */
+	if (bw > MAX_BAR) {
+		bw = MAX_BAR;
+		gw = bw * ns / 0.78;
+		px1 = fmax(px0 + gw * ng, px0 + MIN_PLOT);
+		gw = (px1 - px0) / ng;
+	}
 	for (g = 0; g < ng; g++) {
 		n = pdf_wrap(pdf, c->groups[g] ? c->groups[g] : "", LABEL_SIZE,
 			     gw - 2, &lines);

@@ -18,6 +18,8 @@
 #define PAD_X 4.0
 #define PAD_Y 1.8
 #define MIN_SIZE 6.0
+/* Cells narrower than this share of the page are never wrapped. */
+#define SHORT_CELL 0.25
 
 struct tcell {
 	char *text;
@@ -259,6 +261,10 @@ static double layout_widths(struct pdf *pdf, struct pdf_table *t,
 			double w = natural_w(pdf, s, size) + pad;
 			double m = pdf_min_width(pdf, s, size) + pad;
 
+			/* Short cells stay on one line: only the long ones
+			 * (a sentence of reasons) are worth wrapping. */
+			if (w <= avail * SHORT_CELL)
+				m = w;
 			nat[j] = fmax(nat[j], w);
 			min[j] = fmax(min[j], force ? pad + size : m);
 		}
