@@ -1,0 +1,132 @@
+/*
+ * The state of one `xrun run`, shared by the runner's modules: run.c (CLI,
+ * session and resume), runloop.c (executing the schedule), hooks.c
+ * (apply/verify/restore and manual steps) and progress.c. Internal to the
+ * runner: nothing outside these files includes it.
+ */
+#ifndef XR_RUNCTX_H
+#define XR_RUNCTX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cellctx.h"
+#include "err.h"
+#include "matrix.h"
+#include "sched.h"
+#include "store.h"
+
+struct plan;
+struct host;
+struct buf;
+struct engine_ops;
+struct hooks_factor;
+
+struct run_only {
+	int factor;
+	uint32_t level;
+};
+
+struct run_opts {
+	const char *db_path;
+	struct run_only *only; /* --only FACTOR=LEVEL */
+	int nonly;
+	int unattended;
+	int yes;
+	int new_session;
+	int quiet;
+};
+
+struct runctx {
+	const struct plan *p;
+	const struct run_opts *o;
+	struct matrix m;
+	struct sched s;
+	struct store *st;
+	int64_t session_id;
+	int64_t *ids;	 /* [s.nruns] run row ids by position */
+	uint8_t *status; /* [s.nruns] enum run_status by position */
+
+	/* Hosts, by plan host index; NULL when not needed. */
+	struct host **hosts;
+	int client_hi, server_hi; /* -1 when none */
+	char tmpdir[256];
+
+	const struct engine_ops *eng;
+	void *eng_state;
+	int eng_open;
+
+	struct hooks_factor *hf;	 /* [p->nfactors] */
+	struct store_verification *vbuf; /* this run's verifications */
+	size_t nvbuf, vcap;
+	uint32_t *manual_state; /* [nfactors] current manual levels */
+	int manual_known;
+	int interactive; /* prompts allowed (TTY and not --unattended) */
+
+	/* Tally of this invocation. */
+	size_t n_ok, n_failed, n_timeout, n_interrupted, n_run;
+	size_t n_left; /* runs left pending (filter or manual block) */
+	size_t n_blocks_left;
+	double t_start, t_runs; /* wall time spent per executed run */
+	size_t n_todo;		/* runs this invocation means to execute */
+	int interrupted;
+	int env_error;
+	struct xr_err env_err;
+};
+
+/* A placeholder lookup context (tmpl_lookup_fn): the shared cellctx
+ * (schema/plan.md names), plus one factor whose value is overridden
+ * (restore: true puts back a value that need not be a level). */
+struct runctx_tmpl {
+	struct cellctx c;
+	int override_factor; /* -1 = none */
+	const char *override;
+};
+/* lv may be NULL for plan-level templates (on_finish); run may be NULL. */
+void runctx_tmpl_init(struct runctx_tmpl *t, struct runctx *rc,
+		      const uint32_t *lv, size_t position);
+void runctx_tmpl_release(struct runctx_tmpl *t);
+const char *runctx_lookup(void *ctx, const char *name);
+/* Expand a template argv. OUT: NULL-terminated, free with
+ * runctx_argv_free. NULL with err set on an unknown placeholder. */
+char **runctx_expand_argv(const char *const *tv, struct runctx_tmpl *t,
+			  struct xr_err *err);
+void runctx_argv_free(char **argv);
+/* Expand one template into out (cleared first). */
+int runctx_expand(const char *tpl, struct runctx_tmpl *t, struct buf *out,
+		  struct xr_err *err);
+/* The host a name in `on:` or the engine section means ("client" and
+ * "server" are the engine's hosts); NULL when not open. */
+struct host *runctx_host(struct runctx *rc, const char *name);
+int runctx_host_index(const struct runctx *rc, const char *name);
+/* Interface for counters/probes on host index hi. */
+const char *runctx_iface(const struct runctx *rc, int hi);
+
+/* runloop.c */
+int runloop_execute(struct runctx *rc);
+
+/* hooks.c */
+int hooks_init(struct runctx *rc);
+/* Bring automatic factors to the levels of run i (apply/verify on level
+ * change) and return this run's verifications (valid until next call). */
+int hooks_prepare(struct runctx *rc, size_t i,
+		  const struct store_verification **ver, size_t *nver);
+/* Entering a block whose manual levels differ: prompt (interactive) and
+ * verify the manual factors. Returns 0, or -XR_EINTR. */
+int hooks_manual_enter(struct runctx *rc, size_t i, int first);
+/* Put back what apply changed (restore: true / restore argv). */
+void hooks_restore(struct runctx *rc);
+void hooks_release(struct runctx *rc);
+/* Print the expanded manual instructions of the manual factors whose
+ * levels in lv differ from from (NULL = all) to f, prefixed. */
+void hooks_print_manual(const struct runctx *rc, const uint32_t *lv,
+			const uint32_t *from, void *f, const char *prefix);
+
+/* progress.c */
+void progress_run_done(struct runctx *rc, size_t i, const char *status,
+		       double primary, const char *unit, double elapsed);
+void progress_clear(struct runctx *rc);
+/* "9.41 Gbit/s" */
+void progress_fmt_value(double v, const char *unit, char *out, size_t n);
+
+#endif

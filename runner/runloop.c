@@ -1,0 +1,588 @@
+/*
+ * Executing a session's schedule: open the hosts the plan needs, record
+ * their facts, open the engine (which starts the iperf3 server), then for
+ * each scheduled run not yet done: enter its manual block (prompt, or
+ * leave the block pending when unattended), bring the automatic factors
+ * to its levels, settle, snapshot counters, run the engine, snapshot
+ * again, and commit everything about the run in one transaction before
+ * the next one starts. A failed run is data; only an interrupt or a broken
+ * environment stops the loop. Restore hooks and engine close always run.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "counters.h"
+#include "engine.h"
+#include "facts.h"
+#include "host.h"
+#include "plan.h"
+#include "proc.h"
+#include "runctx.h"
+#include "banned.h"
+
+int runctx_host_index(const struct runctx *rc, const char *name)
+{
+	const struct plan *p = rc->p;
+	int i;
+	for (i = 0; i < p->nhosts; i++)
+		if (!strcmp(p->hosts[i].name, name))
+			return i;
+	if (!strcmp(name, "client"))
+		return runctx_host_index(rc, p->engine.client ? p->engine.client
+							      : "local");
+	if (!strcmp(name, "server") && p->engine.server_host)
+		return runctx_host_index(rc, p->engine.server_host);
+	return -1;
+}
+
+struct host *runctx_host(struct runctx *rc, const char *name)
+{
+	int i = runctx_host_index(rc, name);
+	return i >= 0 && rc->hosts ? rc->hosts[i] : NULL;
+}
+
+/* Host iface:, else the plan var iface, else "lo" on a plan that only
+ * uses this machine (loopback is then where the traffic is). */
+const char *runctx_iface(const struct runctx *rc, int hi)
+{
+	const struct plan *p = rc->p;
+	const char *v;
+	int i, only_local = 1;
+	if (hi < 0)
+		return NULL;
+	if (p->hosts[hi].iface)
+		return p->hosts[hi].iface;
+	if ((v = plan_var(p, "iface")))
+		return v;
+	for (i = 0; i < p->nhosts; i++)
+		if (rc->hosts && rc->hosts[i] && !host_is_local(rc->hosts[i]))
+			only_local = 0;
+	return only_local && rc->hosts && rc->hosts[hi] &&
+		       host_is_local(rc->hosts[hi])
+		   ? "lo"
+		   : NULL;
+}
+
+static int env_fail(struct runctx *rc, const struct xr_err *e)
+{
+	rc->env_error = 1;
+	rc->env_err = *e;
+	if (!rc->env_err.code)
+		rc->env_err.code = XR_EENV;
+	return -XR_EENV;
+}
+
+static int open_hosts(struct runctx *rc)
+{
+	const struct plan *p = rc->p;
+	struct xr_err err = {0};
+	char *need = calloc((size_t)p->nhosts + 1, 1);
+	int i, f, k;
+	if (!need ||
+	    !(rc->hosts = calloc((size_t)p->nhosts + 1, sizeof *rc->hosts))) {
+		free(need);
+		return -XR_ENOMEM;
+	}
+	rc->client_hi = runctx_host_index(rc, "client");
+	rc->server_hi = p->engine.server_host
+			    ? runctx_host_index(rc, p->engine.server_host)
+			    : -1;
+	if (rc->client_hi >= 0)
+		need[rc->client_hi] = 1;
+	if (rc->server_hi >= 0)
+		need[rc->server_hi] = 1;
+	for (f = 0; f < p->nfactors; f++) {
+		const struct plan_factor *fac = &p->factors[f];
+		if (!fac->non)
+			continue;
+		for (k = 0; k < fac->non; k++) {
+			int hi = runctx_host_index(rc, fac->on[k]);
+			if (hi >= 0)
+				need[hi] = 1;
+		}
+	}
+	snprintf(rc->tmpdir, sizeof rc->tmpdir, "/tmp/xrun-%ld-XXXXXX",
+		 (long)getpid());
+	if (!mkdtemp(rc->tmpdir)) {
+		free(need);
+		xr_err_set(&err, XR_EIO, rc->tmpdir, 0, 0,
+			   "cannot create a temporary directory");
+		rc->tmpdir[0] = '\0';
+		return env_fail(rc, &err);
+	}
+	for (i = 0; i < p->nhosts; i++) {
+		if (!need[i])
+			continue;
+		if (host_open(&p->hosts[i], rc->tmpdir, &rc->hosts[i], &err) <
+		    0) {
+			free(need);
+			if (!err.msg[0])
+				xr_err_set(&err, XR_EHOST, NULL, 0, 0,
+					   "cannot open host '%s'",
+					   p->hosts[i].name);
+			return env_fail(rc, &err);
+		}
+	}
+	free(need);
+	return 0;
+}
+
+static void close_hosts(struct runctx *rc)
+{
+	int i;
+	if (rc->hosts)
+		for (i = 0; i < rc->p->nhosts; i++)
+			host_close(rc->hosts[i]);
+	free(rc->hosts);
+	rc->hosts = NULL;
+	if (rc->tmpdir[0]) {
+		/* Control sockets are gone with their masters. */
+		if (rmdir(rc->tmpdir) != 0) {
+			/* Leftovers (logs): remove them without a shell. */
+			const char *rm[] = {"rm", "-rf", rc->tmpdir, NULL};
+			struct proc_opts po = {0};
+			struct proc_result res = {0};
+			po.argv = rm;
+			po.timeout = 10;
+			proc_run(&po, &res, NULL);
+			proc_result_release(&res);
+		}
+	}
+}
+
+static void collect_facts(struct runctx *rc)
+{
+	const struct plan *p = rc->p;
+	int i;
+	for (i = 0; i < p->nhosts; i++) {
+		struct fact *facts = NULL;
+		size_t n = 0;
+		if (!rc->hosts[i])
+			continue;
+		if (facts_collect(rc->hosts[i], runctx_iface(rc, i), &facts,
+				  &n) == 0) {
+			store_facts_put(rc->st, rc->session_id,
+					p->hosts[i].name, facts, n, NULL);
+			facts_free(facts, n);
+		}
+		store_fact_put(rc->st, rc->session_id, p->hosts[i].name,
+			       "xrun_version", XRUN_VERSION, NULL);
+		store_fact_put(rc->st, rc->session_id, p->hosts[i].name,
+			       "plan_hash", p->hash, NULL);
+		store_fact_put(rc->st, rc->session_id, p->hosts[i].name,
+			       "transport", host_kind(rc->hosts[i]), NULL);
+	}
+}
+
+/* Is the engine's program there? (exit 3 rather than N failed runs) */
+static int check_binary(struct runctx *rc)
+{
+	const struct plan *p = rc->p;
+	struct xr_err err = {0};
+	const char *prog = NULL;
+	struct host *c = rc->client_hi >= 0 ? rc->hosts[rc->client_hi] : NULL;
+	if (!c || !host_is_local(c))
+		return 0; /* remote: the engine's open() finds out */
+	if (!strcmp(p->engine.type, "iperf3"))
+		prog = "iperf3";
+	else if (p->engine.run.argv && p->engine.run.argv[0] &&
+		 !strstr(p->engine.run.argv[0], "{{"))
+		prog = p->engine.run.argv[0];
+	if (!prog)
+		return 0;
+	if (strchr(prog, '/') ? access(prog, X_OK) == 0 : proc_which(prog))
+		return 0;
+	xr_err_set(&err, XR_EENV, NULL, 0, 0,
+		   "engine program '%s' is not found or not executable "
+		   "(install it or fix the plan's engine section)",
+		   prog);
+	return env_fail(rc, &err);
+}
+
+/* ---- one run --------------------------------------------------------- */
+
+struct request {
+	struct runctx_tmpl t; /* the request borrows its target */
+	struct cellctx_request cr;
+	struct engine_request rq;
+	struct buf params_json;
+};
+
+static void request_release(struct request *r)
+{
+	cellctx_request_release(&r->cr);
+	runctx_tmpl_release(&r->t);
+	buf_release(&r->params_json);
+}
+
+/* The shared cellctx builds the request, so that `xrun plan` shows
+ * exactly what runs here. */
+static int build_request(struct runctx *rc, size_t i, struct request *r,
+			 struct xr_err *err)
+{
+	const uint32_t *lv = matrix_cell(&rc->m, rc->s.runs[i].cell);
+	int k, ret;
+	memset(r, 0, sizeof *r);
+	runctx_tmpl_init(&r->t, rc, lv, i);
+	ret = cellctx_request(&r->t.c, &r->cr, err);
+	if (ret < 0)
+		return ret;
+	r->rq = r->cr.rq;
+	buf_addc(&r->params_json, '{');
+	for (k = 0; k < r->rq.nparams; k++) {
+		if (k)
+			buf_addc(&r->params_json, ',');
+		buf_add_json_str(&r->params_json, r->rq.params[k].key);
+		buf_addc(&r->params_json, ':');
+		buf_add_json_str(&r->params_json, r->rq.params[k].value);
+	}
+	buf_addc(&r->params_json, '}');
+	return 0;
+}
+
+struct snaps {
+	int hi[2];
+	int n;
+	struct counters_snap *before[2];
+};
+
+static void snap_before(struct runctx *rc, struct snaps *s)
+{
+	int k;
+	memset(s, 0, sizeof *s);
+	if (!rc->p->counters)
+		return;
+	if (rc->client_hi >= 0)
+		s->hi[s->n++] = rc->client_hi;
+	if (rc->server_hi >= 0 && rc->server_hi != rc->client_hi)
+		s->hi[s->n++] = rc->server_hi;
+	for (k = 0; k < s->n; k++)
+		if (counters_snapshot(rc->hosts[s->hi[k]],
+				      runctx_iface(rc, s->hi[k]),
+				      rc->p->counters, &s->before[k], NULL) < 0)
+			s->before[k] = NULL;
+}
+
+/* Take the after-snapshots and fill sc[] (rows owned by caller). */
+static size_t snap_after(struct runctx *rc, struct snaps *s,
+			 struct store_counters *sc, struct counter_row **rows)
+{
+	size_t n = 0;
+	int k;
+	for (k = 0; k < s->n; k++) {
+		struct counters_snap *after = NULL;
+		size_t nr = 0;
+		rows[k] = NULL;
+		if (!s->before[k] ||
+		    counters_snapshot(rc->hosts[s->hi[k]],
+				      runctx_iface(rc, s->hi[k]),
+				      rc->p->counters, &after, NULL) < 0) {
+			counters_snap_free(s->before[k]);
+			continue;
+		}
+		if (counters_delta(s->before[k], after, &rows[k], &nr) == 0) {
+			sc[n].host = rc->p->hosts[s->hi[k]].name;
+			sc[n].rows = rows[k];
+			sc[n].n = nr;
+			n++;
+		}
+		counters_snap_free(after);
+		counters_snap_free(s->before[k]);
+	}
+	return n;
+}
+
+/* Factors whose param: the engine reports back (iperf3: congestion). */
+static size_t engine_verifications(struct runctx *rc, size_t i,
+				   const struct engine_result *res,
+				   const struct store_verification *ver,
+				   size_t nver, struct store_verification *out)
+{
+	const struct plan *p = rc->p;
+	const uint32_t *lv = matrix_cell(&rc->m, rc->s.runs[i].cell);
+	size_t n = 0;
+	int f, k;
+	memcpy(out, ver, nver * sizeof *ver);
+	n = nver;
+	if (res->status != RUN_OK)
+		return n;
+	for (f = 0; f < p->nfactors; f++) {
+		const char *param = p->factors[f].param;
+		if (!param)
+			continue;
+		for (k = 0; k < res->nobserved; k++) {
+			const char *exp = p->factors[f].levels[lv[f]];
+			const char *act = res->observed[k].value;
+			if (strcmp(res->observed[k].key, param) != 0)
+				continue;
+			out[n].factor = p->factors[f].name;
+			out[n].host = rc->client_hi >= 0
+					  ? p->hosts[rc->client_hi].name
+					  : "local";
+			out[n].method = "engine";
+			out[n].expected = exp;
+			out[n].actual = act;
+			out[n].ok = strcasecmp(exp, act) == 0;
+			if (!out[n].ok)
+				fprintf(stderr,
+					"xrun: warning: run %zu: factor '%s' "
+					"asked for '%s' but the engine used "
+					"'%s' (run marked unverified)\n",
+					i + 1, p->factors[f].name, exp, act);
+			n++;
+			break;
+		}
+	}
+	return n;
+}
+
+/* Run position i. Returns 0, -XR_EINTR, or -XR_EENV (stop). */
+static int execute_one(struct runctx *rc, size_t i)
+{
+	const struct plan *p = rc->p;
+	const struct store_verification *ver = NULL;
+	struct store_verification *allver = NULL;
+	struct store_counters sc[2];
+	struct counter_row *rows[2] = {NULL, NULL};
+	struct store_run_record rec = {0};
+	struct engine_result res = {0};
+	struct request rq;
+	struct snaps snaps;
+	struct xr_err err = {0};
+	size_t nver = 0, nsc;
+	double t0 = proc_now_mono();
+	int r, ret = 0;
+
+	if (hooks_prepare(rc, i, &ver, &nver) < 0)
+		return -XR_EINTR;
+	if (p->settle > 0 && proc_sleep(p->settle) < 0)
+		return -XR_EINTR;
+	if (build_request(rc, i, &rq, &err) < 0) {
+		/* A template that cannot expand fails this run only. */
+		res.status = RUN_FAILED;
+		res.exit_code = -1;
+		snprintf(res.reason, sizeof res.reason, "%.500s", err.msg);
+		rec.res = &res;
+		rec.engine = p->engine.type;
+		store_run_start(rc->st, rc->ids[i], proc_now_wall(), NULL);
+		store_run_finish(rc->st, rc->ids[i], &rec, NULL);
+		rc->status[i] = RUN_FAILED;
+		rc->n_failed++;
+		rc->n_run++;
+		progress_run_done(rc, i, "failed", 0, NULL, 0);
+		request_release(&rq);
+		return 0;
+	}
+	snap_before(rc, &snaps);
+	if ((r = store_run_start(rc->st, rc->ids[i], proc_now_wall(), &err)) <
+	    0) {
+		env_fail(rc, &err);
+		request_release(&rq);
+		return -XR_EENV;
+	}
+	rc->status[i] = RUN_RUNNING;
+	r = rc->eng->run(rc->eng_state, p, &rq.rq, &res);
+	if (proc_interrupted && res.status != RUN_OK) {
+		res.status = RUN_INTERRUPTED;
+		snprintf(res.reason, sizeof res.reason,
+			 "interrupted by signal %d", (int)proc_interrupt_signo);
+	}
+	if (r < 0 && res.status == RUN_OK)
+		res.status = RUN_FAILED;
+	if (res.status != RUN_OK && !res.reason[0])
+		snprintf(res.reason, sizeof res.reason, "%s",
+			 r < 0 ? "engine environment error"
+			       : run_status_name(res.status));
+	nsc = snap_after(rc, &snaps, sc, rows);
+	allver = calloc(nver + (size_t)p->nfactors + 1, sizeof *allver);
+	if (allver)
+		nver = engine_verifications(rc, i, &res, ver, nver, allver);
+	rec.res = &res;
+	rec.engine = p->engine.type;
+	rec.target = rq.rq.target;
+	rec.params_json = rq.params_json.s;
+	rec.ver = allver;
+	rec.nver = allver ? nver : 0;
+	rec.counters = sc;
+	rec.ncounters = nsc;
+	if (store_run_finish(rc->st, rc->ids[i], &rec, &err) < 0) {
+		env_fail(rc, &err);
+		ret = -XR_EENV;
+	}
+	rc->status[i] = (uint8_t)res.status;
+	rc->n_run++;
+	rc->t_runs += proc_now_mono() - t0;
+	switch (res.status) {
+	case RUN_OK:
+		rc->n_ok++;
+		break;
+	case RUN_TIMEOUT:
+		rc->n_timeout++;
+		break;
+	case RUN_INTERRUPTED:
+		rc->n_interrupted++;
+		break;
+	default:
+		rc->n_failed++;
+	}
+	progress_run_done(rc, i, run_status_name(res.status),
+			  res.nmetrics ? res.metrics[0].value : 0,
+			  res.nmetrics ? res.metrics[0].unit : NULL,
+			  res.elapsed);
+	if (res.status != RUN_OK && res.status != RUN_INTERRUPTED &&
+	    !rc->o->quiet) {
+		progress_clear(rc);
+		fprintf(stderr, "xrun: run %zu %s: %s\n", i + 1,
+			run_status_name(res.status), res.reason);
+	}
+	if (r < 0 && ret == 0) {
+		xr_err_set(&err, XR_EENV, NULL, 0, 0, "%.500s", res.reason);
+		env_fail(rc, &err);
+		ret = -XR_EENV;
+	}
+	free(allver);
+	free(rows[0]);
+	free(rows[1]);
+	engine_result_release(&res);
+	request_release(&rq);
+	if (ret == 0 && proc_interrupted)
+		ret = -XR_EINTR;
+	return ret;
+}
+
+static int only_match(const struct runctx *rc, const uint32_t *lv)
+{
+	int k;
+	for (k = 0; k < rc->o->nonly; k++)
+		if (lv[rc->o->only[k].factor] != rc->o->only[k].level)
+			return 0;
+	return 1;
+}
+
+static int is_done(uint8_t st)
+{
+	return st == RUN_OK || st == RUN_FAILED || st == RUN_TIMEOUT ||
+	       st == RUN_SKIPPED;
+}
+
+static int manual_differs(const struct runctx *rc, const uint32_t *lv)
+{
+	int f;
+	for (f = 0; f < rc->p->nfactors; f++)
+		if (rc->p->factors[f].manual && rc->manual_state[f] != lv[f])
+			return 1;
+	return 0;
+}
+
+static void run_on_finish(struct runctx *rc)
+{
+	const struct plan *p = rc->p;
+	struct runctx_tmpl t;
+	struct proc_opts po = {0};
+	struct proc_result res = {0};
+	struct xr_err err = {0};
+	char **argv, why[256];
+	if (!p->on_finish.argv)
+		return;
+	runctx_tmpl_init(&t, rc, NULL, 0);
+	argv = runctx_expand_argv(p->on_finish.argv, &t, &err);
+	runctx_tmpl_release(&t);
+	if (!argv) {
+		fprintf(stderr, "xrun: warning: on_finish: %s\n", err.msg);
+		return;
+	}
+	po.argv = (const char *const *)argv;
+	po.timeout = 60;
+	if (proc_run(&po, &res, &err) < 0)
+		fprintf(stderr, "xrun: warning: on_finish: %s\n", err.msg);
+	else if (res.status != PROC_EXITED || res.exit_code != 0)
+		fprintf(stderr, "xrun: warning: on_finish '%s' %s\n", argv[0],
+			proc_describe(&res, why, sizeof why));
+	proc_result_release(&res);
+	runctx_argv_free(argv);
+}
+
+int runloop_execute(struct runctx *rc)
+{
+	const struct plan *p = rc->p;
+	struct xr_err err = {0};
+	size_t i, last_block = (size_t)-1;
+	int r = 0, first = 1, has_manual = 0, f;
+
+	for (f = 0; f < p->nfactors; f++)
+		if (p->factors[f].manual)
+			has_manual = 1;
+	rc->t_start = proc_now_mono();
+	if ((r = open_hosts(rc)) < 0)
+		goto out;
+	if ((r = check_binary(rc)) < 0)
+		goto out;
+	if ((r = hooks_init(rc)) < 0)
+		goto out;
+	collect_facts(rc);
+	if (proc_interrupted) {
+		r = -XR_EINTR;
+		goto out;
+	}
+	if (rc->eng->open &&
+	    (r = rc->eng->open(
+		 p, rc->client_hi >= 0 ? rc->hosts[rc->client_hi] : NULL,
+		 rc->server_hi >= 0 ? rc->hosts[rc->server_hi] : NULL,
+		 &rc->eng_state, &err)) < 0) {
+		if (!err.msg[0])
+			xr_err_set(&err, XR_EENV, NULL, 0, 0,
+				   "the %s engine could not start",
+				   p->engine.type);
+		env_fail(rc, &err);
+		r = -XR_EENV;
+		goto out;
+	}
+	rc->eng_open = 1;
+	for (i = 0; i < rc->s.nruns; i++) {
+		const struct sched_run *run = &rc->s.runs[i];
+		const uint32_t *lv = matrix_cell(&rc->m, run->cell);
+		if (proc_interrupted) {
+			r = -XR_EINTR;
+			break;
+		}
+		if (is_done(rc->status[i]) || !only_match(rc, lv))
+			continue;
+		if (has_manual && (first || manual_differs(rc, lv))) {
+			if (!first && !rc->interactive) {
+				/* Needs a person: leave it pending. */
+				rc->n_left++;
+				if (run->block != last_block) {
+					rc->n_blocks_left++;
+					last_block = run->block;
+				}
+				continue;
+			}
+			if ((r = hooks_manual_enter(rc, i, first)) < 0)
+				break;
+		}
+		first = 0;
+		if ((r = execute_one(rc, i)) < 0)
+			break;
+	}
+out:
+	progress_clear(rc);
+	if (proc_interrupted) {
+		rc->interrupted = 1;
+		/* Let restore hooks and the engine's own cleanup run. */
+		proc_interrupted = 0;
+	}
+	if (rc->hf)
+		hooks_restore(rc);
+	if (rc->eng_open && rc->eng->close)
+		rc->eng->close(rc->eng_state);
+	rc->eng_open = 0;
+	run_on_finish(rc);
+	hooks_release(rc);
+	close_hosts(rc);
+	if (rc->interrupted)
+		return -XR_EINTR;
+	return r;
+}
