@@ -1,11 +1,536 @@
-/* Placeholder for cmd_lab until its module lands. */
+/*
+ * `xrun lab up|down|status`: a rehearsal lab of two hosts made of network
+ * namespaces (PREFIX-client, PREFIX-server) joined by one veth pair
+ * addressed from 198.18.0.0/15 (RFC 2544's benchmarking range), with the
+ * link shaped by tc on both ends according to a profile. Everything goes
+ * through proc as argv (ip, tc). What `up` created is recorded in
+ * /run/xrun-lab/PREFIX.json so that `down` removes exactly that.
+ */
+#include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "buf.h"
 #include "cmd.h"
+#include "err.h"
+#include "proc.h"
+#include "banned.h"
+
+#define LAB_RUN_DIR "/run/xrun-lab"
+#define LAB_CMD_TIMEOUT 20.0
+#define LAB_MAX_PREFIX 10 /* interface names hold 15 bytes: PREFIX-c0 */
+
+enum lab_shape { LAB_NONE, LAB_TBF, LAB_NETEM };
+
+/* Link profiles. Rates are what the link carries on the wire; tbf's burst
+ * covers a few 64 KiB GSO segments plus about 1 ms at the rate so that the
+ * shaper's timer granularity does not eat throughput, and its queue limit
+ * holds about 8 ms so that TCP sees a queue rather than drops at once. */
+static const struct lab_profile {
+	const char *name;
+	enum lab_shape shape;
+	double rate;	 /* bit/s, 0 = unshaped */
+	double delay_ms; /* one way, per end: RTT = 2 * delay_ms */
+	const char *about;
+} profiles[] = {
+    {"10gbe", LAB_NONE, 0, 0, "unshaped veth (as fast as the CPU)"},
+    {"pcie3x1", LAB_TBF, 6.2e9, 0,
+     "6.2 Gbit/s: a 10GbE NIC behind PCIe 3.0 x1 (tbf)"},
+    {"2g5", LAB_TBF, 2.5e9, 0, "2.5 Gbit/s: 2.5GBASE-T (tbf)"},
+    {"wan", LAB_NETEM, 1e9, 10, "1 Gbit/s with 20 ms RTT: a WAN link (netem)"},
+};
+
+struct lab {
+	char prefix[LAB_MAX_PREFIX + 1];
+	char ns[2][32];	    /* client, server */
+	char ifname[2][16]; /* veth end in each */
+	const char *addr[2];
+	char record[128];
+};
+
+static const char *const lab_addr[2] = {"198.18.0.1", "198.18.0.2"};
+static const char *const lab_role[2] = {"client", "server"};
+
+static const struct lab_profile *profile_find(const char *name)
+{
+	size_t i;
+	for (i = 0; i < sizeof profiles / sizeof profiles[0]; i++)
+		if (!strcmp(profiles[i].name, name))
+			return &profiles[i];
+	return NULL;
+}
+
+static void profile_list(struct buf *b)
+{
+	size_t i;
+	for (i = 0; i < sizeof profiles / sizeof profiles[0]; i++)
+		buf_addf(b, "%s%s", i ? ", " : "", profiles[i].name);
+}
+
+static int lab_init(struct lab *l, const char *prefix, struct xr_err *err)
+{
+	const char *p;
+	int i;
+	if (!*prefix || strlen(prefix) > LAB_MAX_PREFIX)
+		return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+				  "invalid lab prefix '%s' (1 to %d letters, "
+				  "digits or '-')",
+				  prefix, LAB_MAX_PREFIX);
+	for (p = prefix; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		      (*p == '-' && p != prefix)))
+			return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+					  "invalid lab prefix '%s' (lowercase "
+					  "letters, digits or '-')",
+					  prefix);
+	memset(l, 0, sizeof *l);
+	snprintf(l->prefix, sizeof l->prefix, "%s", prefix);
+	for (i = 0; i < 2; i++) {
+		snprintf(l->ns[i], sizeof l->ns[i], "%s-%s", prefix,
+			 lab_role[i]);
+		snprintf(l->ifname[i], sizeof l->ifname[i], "%s-%c0", prefix,
+			 lab_role[i][0]);
+		l->addr[i] = lab_addr[i];
+	}
+	snprintf(l->record, sizeof l->record, "%s/%s.json", LAB_RUN_DIR,
+		 prefix);
+	return 0;
+}
+
+/* Run argv; 0 when it exited 0. stderr (trimmed) goes to errtext. */
+static int run(const char *const *argv, struct buf *out, struct buf *errtext)
+{
+	struct proc_opts o = {0};
+	struct proc_result r;
+	struct xr_err e = {0};
+	int rc;
+	o.argv = argv;
+	o.timeout = LAB_CMD_TIMEOUT;
+	if (proc_run(&o, &r, &e) < 0) {
+		if (errtext)
+			buf_adds(errtext, e.msg);
+		return -1;
+	}
+	rc = r.status == PROC_EXITED && r.exit_code == 0 ? 0 : -1;
+	if (out)
+		buf_add(out, r.out, r.out_len);
+	if (errtext) {
+		size_t n = r.err_len;
+		char d[256];
+		while (n && (r.err[n - 1] == '\n' || r.err[n - 1] == ' '))
+			n--;
+		buf_reset(errtext);
+		if (n)
+			buf_add(errtext, r.err, n);
+		else if (rc)
+			buf_adds(errtext, proc_describe(&r, d, sizeof d));
+	}
+	proc_result_release(&r);
+	return rc;
+}
+
+static int ns_exists(const char *ns)
+{
+	struct buf p = BUF_INIT;
+	struct stat st;
+	int ok;
+	buf_addf(&p, "/var/run/netns/%s", ns);
+	ok = stat(p.s, &st) == 0;
+	buf_release(&p);
+	return ok;
+}
+
+static int link_exists(const char *ns, const char *ifname)
+{
+	const char *argv[] = {"ip",   "-n",  ns,     "link",
+			      "show", "dev", ifname, NULL};
+	return run(argv, NULL, NULL) == 0;
+}
+
+static int cmd_fail(struct xr_err *err, const char *what, struct buf *e)
+{
+	return xr_err_set(err, XR_EENV, NULL, 0, 0, "%s failed: %s", what,
+			  e->len ? e->s : "(no message)");
+}
+
+/* Build the namespaces and the veth pair; idempotent. created[] says which
+ * namespaces this call made. */
+static int lab_build(struct lab *l, int created[2], struct xr_err *err)
+{
+	struct buf e = BUF_INIT;
+	char a[32];
+	int i, rc = 0;
+	for (i = 0; i < 2 && !rc; i++) {
+		const char *argv[] = {"ip", "netns", "add", l->ns[i], NULL};
+		created[i] = 0;
+		if (ns_exists(l->ns[i]))
+			continue;
+		if (run(argv, NULL, &e) < 0)
+			rc = cmd_fail(err, "ip netns add", &e);
+		else
+			created[i] = 1;
+	}
+	if (!rc && !link_exists(l->ns[0], l->ifname[0])) {
+		const char *argv[] = {
+		    "ip",	  "link",  "add",    l->ifname[0], "netns",
+		    l->ns[0],	  "type",  "veth",   "peer",	   "name",
+		    l->ifname[1], "netns", l->ns[1], NULL};
+		/* A half-built pair from an interrupted up: start over. */
+		if (link_exists(l->ns[1], l->ifname[1])) {
+			const char *del[] = {"ip",  "-n",  l->ns[1],	 "link",
+					     "del", "dev", l->ifname[1], NULL};
+			run(del, NULL, NULL);
+		}
+		if (run(argv, NULL, &e) < 0)
+			rc = cmd_fail(err, "creating the veth pair", &e);
+	}
+	for (i = 0; i < 2 && !rc; i++) {
+		const char *lo[] = {"ip",  "-n", l->ns[i], "link", "set",
+				    "dev", "lo", "up",	   NULL};
+		const char *addr[] = {"ip",   "-n",	    l->ns[i],
+				      "addr", "replace",    a,
+				      "dev",  l->ifname[i], NULL};
+		const char *up[] = {"ip",	  "-n",	 l->ns[i],
+				    "link",	  "set", "dev",
+				    l->ifname[i], "up",	 NULL};
+		snprintf(a, sizeof a, "%s/30", l->addr[i]);
+		if (run(lo, NULL, &e) < 0 || run(addr, NULL, &e) < 0 ||
+		    run(up, NULL, &e) < 0)
+			rc = cmd_fail(err, "configuring the veth", &e);
+	}
+	buf_release(&e);
+	return rc;
+}
+
+static void fmt_rate(char *s, size_t n, double bps)
+{
+	snprintf(s, n, "%.0fkbit", bps / 1e3);
+}
+
+/* Shape both ends. `replace` keeps the old qdisc when the kernel refuses
+ * the new one, so a failed re-shape leaves the lab as it was. */
+static int lab_shape(struct lab *l, const struct lab_profile *pr,
+		     struct xr_err *err)
+{
+	struct buf e = BUF_INIT;
+	char rate[32], burst[32], limit[32], delay[32], plimit[32];
+	int i, rc = 0;
+	for (i = 0; i < 2 && !rc; i++) {
+		const char *del[] = {"tc",	   "-n",   l->ns[i],
+				     "qdisc",	   "del",  "dev",
+				     l->ifname[i], "root", NULL};
+		if (pr->shape == LAB_NONE) {
+			/* veth's default is noqueue: deleting the root
+			 * qdisc fails harmlessly when there is none. */
+			run(del, NULL, NULL);
+		} else if (pr->shape == LAB_TBF) {
+			double bytes_ms = pr->rate / 8 / 1000;
+			const char *argv[] = {
+			    "tc",      "-n",	l->ns[i],     "qdisc",
+			    "replace", "dev",	l->ifname[i], "root",
+			    "tbf",     "rate",	rate,	      "burst",
+			    burst,     "limit", limit,	      NULL};
+			fmt_rate(rate, sizeof rate, pr->rate);
+			snprintf(burst, sizeof burst, "%.0f",
+				 4 * 65536 + bytes_ms);
+			snprintf(limit, sizeof limit, "%.0f",
+				 4 * 65536 + 8 * bytes_ms);
+			if (run(argv, NULL, &e) < 0)
+				rc = cmd_fail(err, "shaping the link with tbf",
+					      &e);
+		} else {
+			const char *argv[] = {
+			    "tc",      "-n",	l->ns[i],     "qdisc",
+			    "replace", "dev",	l->ifname[i], "root",
+			    "netem",   "delay", delay,	      "rate",
+			    rate,      "limit", plimit,	      NULL};
+			fmt_rate(rate, sizeof rate, pr->rate);
+			snprintf(delay, sizeof delay, "%.0fms", pr->delay_ms);
+			/* Two bandwidth-delay products of full frames. */
+			snprintf(plimit, sizeof plimit, "%.0f",
+				 2 * pr->rate * 2 * pr->delay_ms / 1000 / 8 /
+					 1500 +
+				     1000);
+			if (run(argv, NULL, &e) < 0) {
+				if (strstr(e.s, "qdisc kind is unknown") ||
+				    strstr(e.s, "not supported"))
+					rc = xr_err_set(
+					    err, XR_EENV, NULL, 0, 0,
+					    "profile '%s' needs the netem "
+					    "qdisc, which is unavailable in "
+					    "this kernel (CONFIG_NET_SCH_"
+					    "NETEM / module sch_netem); tc "
+					    "said: %s",
+					    pr->name, e.s);
+				else
+					rc = cmd_fail(err,
+						      "shaping the link with "
+						      "netem",
+						      &e);
+			}
+		}
+	}
+	buf_release(&e);
+	return rc;
+}
+
+static int lab_write_record(struct lab *l, const struct lab_profile *pr,
+			    const int created[2], json_t *old,
+			    struct xr_err *err)
+{
+	json_t *o = json_object(), *ns = json_array(), *ifs = json_array();
+	int i, rc = 0;
+	for (i = 0; i < 2; i++) {
+		json_t *was = NULL;
+		size_t k;
+		json_t *v;
+		/* Keep ownership from an earlier up: down must remove what
+		 * any up of this lab created. */
+		json_array_foreach(
+		    json_object_get(old, "namespaces"), k,
+		    v) if (json_string_value(v) &&
+			   !strcmp(json_string_value(v), l->ns[i])) was = v;
+		if (created[i] || was)
+			json_array_append_new(ns, json_string(l->ns[i]));
+		json_array_append_new(ifs, json_string(l->ifname[i]));
+	}
+	json_object_set_new(o, "prefix", json_string(l->prefix));
+	json_object_set_new(o, "profile", json_string(pr->name));
+	json_object_set_new(o, "namespaces", ns);
+	json_object_set_new(o, "veth", ifs);
+	json_object_set_new(o, "updated", json_real(proc_now_wall()));
+	mkdir(LAB_RUN_DIR, 0755);
+	if (json_dump_file(o, l->record, JSON_INDENT(2)) < 0)
+		rc = xr_err_set(err, XR_EIO, l->record, 0, 0,
+				"cannot write the lab record '%s': %s",
+				l->record, strerror(errno));
+	json_decref(o);
+	return rc;
+}
+
+static void lab_print_hosts(const struct lab *l)
+{
+	int i;
+	printf("hosts:\n");
+	for (i = 0; i < 2; i++)
+		printf("  %s: {netns: %s, address: %s, iface: %s}\n",
+		       lab_role[i], l->ns[i], l->addr[i], l->ifname[i]);
+}
+
+static int lab_down_ns(const char *ns, struct buf *e)
+{
+	const char *argv[] = {"ip", "netns", "del", ns, NULL};
+	if (!ns_exists(ns))
+		return 0;
+	return run(argv, NULL, e);
+}
+
+static int lab_up(struct lab *l, const char *profile, struct xr_err *err)
+{
+	const struct lab_profile *pr = profile_find(profile);
+	int created[2] = {0, 0}, rc, i;
+	json_t *old;
+	if (!pr) {
+		struct buf b = BUF_INIT;
+		profile_list(&b);
+		rc = xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+				"unknown lab profile '%s' (known: %s)", profile,
+				b.s);
+		buf_release(&b);
+		return rc;
+	}
+	old = json_load_file(l->record, 0, NULL);
+	rc = lab_build(l, created, err);
+	if (!rc)
+		rc = lab_shape(l, pr, err);
+	if (rc) {
+		/* Undo only what this call created; an existing lab keeps
+		 * its shape (tc replace failed before changing it). */
+		struct buf e = BUF_INIT;
+		for (i = 0; i < 2; i++)
+			if (created[i])
+				lab_down_ns(l->ns[i], &e);
+		buf_release(&e);
+		json_decref(old);
+		return rc;
+	}
+	rc = lab_write_record(l, pr, created, old, err);
+	json_decref(old);
+	if (rc)
+		return rc;
+	printf("lab '%s' is up with profile '%s': %s\n", l->prefix, pr->name,
+	       pr->about);
+	printf("# paste into a plan:\n");
+	lab_print_hosts(l);
+	return 0;
+}
+
+static int lab_down(struct lab *l, struct xr_err *err)
+{
+	json_t *rec = json_load_file(l->record, 0, NULL), *v;
+	struct buf e = BUF_INIT;
+	size_t k;
+	int rc = 0, i, n = 0;
+	if (rec) {
+		json_array_foreach(json_object_get(rec, "namespaces"), k, v)
+		{
+			const char *ns = json_string_value(v);
+			if (!ns || strncmp(ns, l->prefix, strlen(l->prefix)))
+				continue;
+			if (ns_exists(ns))
+				n++;
+			if (lab_down_ns(ns, &e) < 0 && !rc)
+				rc = cmd_fail(err, "ip netns del", &e);
+		}
+		if (!rc)
+			unlink(l->record);
+	} else {
+		/* No record (e.g. /run was cleared): the names are ours. */
+		for (i = 0; i < 2; i++) {
+			if (ns_exists(l->ns[i]))
+				n++;
+			if (lab_down_ns(l->ns[i], &e) < 0 && !rc)
+				rc = cmd_fail(err, "ip netns del", &e);
+		}
+	}
+	json_decref(rec);
+	buf_release(&e);
+	if (!rc)
+		printf(n ? "lab '%s' is down\n" : "lab '%s' was not up\n",
+		       l->prefix);
+	return rc;
+}
+
+static void show(const char *const *argv, const char *indent)
+{
+	struct buf out = BUF_INIT;
+	const char *p, *nl;
+	run(argv, &out, NULL);
+	for (p = out.s; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		if (nl > p)
+			printf("%s%.*s\n", indent, (int)(nl - p), p);
+		if (!*nl)
+			break;
+	}
+	buf_release(&out);
+}
+
+static int lab_status(struct lab *l)
+{
+	json_t *rec = json_load_file(l->record, 0, NULL);
+	const char *profile =
+	    json_string_value(json_object_get(rec, "profile"));
+	int i, up = 0;
+	for (i = 0; i < 2; i++)
+		up += ns_exists(l->ns[i]);
+	if (!up) {
+		printf("lab '%s' is not up\n", l->prefix);
+		json_decref(rec);
+		return 0;
+	}
+	printf("lab '%s': %s, profile '%s'\n", l->prefix,
+	       up == 2 ? "up" : "partly up (run 'xrun lab up' again)",
+	       profile ? profile : "unknown");
+	for (i = 0; i < 2; i++) {
+		const char *addr[] = {"ip",   "-n",   l->ns[i], "-br",
+				      "addr", "show", NULL};
+		const char *qd[] = {"tc",   "-n",  l->ns[i],	 "qdisc",
+				    "show", "dev", l->ifname[i], NULL};
+		printf("%s: netns %s%s\n", lab_role[i], l->ns[i],
+		       ns_exists(l->ns[i]) ? "" : " (missing)");
+		if (!ns_exists(l->ns[i]))
+			continue;
+		show(addr, "  addr  ");
+		show(qd, "  qdisc ");
+	}
+	if (up == 2)
+		lab_print_hosts(l);
+	json_decref(rec);
+	return 0;
+}
+
+static int usage(void)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+	profile_list(&b);
+	fprintf(stderr, "usage: xrun lab up [--profile NAME] [--prefix P]\n"
+			"       xrun lab down [--prefix P]\n"
+			"       xrun lab status [--prefix P]\n"
+			"profiles (default 10gbe):\n");
+	for (i = 0; i < sizeof profiles / sizeof profiles[0]; i++)
+		fprintf(stderr, "  %-8s %s\n", profiles[i].name,
+			profiles[i].about);
+	buf_release(&b);
+	return 2;
+}
 
 int cmd_lab(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "xrun: '%s' is not implemented yet\n", argv[0]);
-	return 2;
+	const char *action = NULL, *profile = "10gbe", *prefix = "xr";
+	struct xr_err err = {0};
+	struct lab l;
+	int i, rc;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if ((!strcmp(a, "--profile") || !strcmp(a, "--prefix")) &&
+		    i + 1 < argc) {
+			if (!strcmp(a, "--profile"))
+				profile = argv[++i];
+			else
+				prefix = argv[++i];
+		} else if (!strncmp(a, "--profile=", 10)) {
+			profile = a + 10;
+		} else if (!strncmp(a, "--prefix=", 9)) {
+			prefix = a + 9;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage();
+			return 0;
+		} else if (!action && a[0] != '-') {
+			action = a;
+		} else {
+			fprintf(stderr, "xrun lab: unexpected argument '%s'\n",
+				a);
+			return usage();
+		}
+	}
+	if (!action || (strcmp(action, "up") && strcmp(action, "down") &&
+			strcmp(action, "status"))) {
+		if (action)
+			fprintf(stderr,
+				"xrun lab: unknown action '%s' (valid: up, "
+				"down, status)\n",
+				action);
+		return usage();
+	}
+	rc = lab_init(&l, prefix, &err);
+	if (!rc && geteuid() != 0)
+		rc = xr_err_set(&err, XR_EENV, NULL, 0, 0,
+				"'xrun lab %s' needs root (it creates network "
+				"namespaces and tc qdiscs): run it as root or "
+				"with sudo",
+				action);
+	if (!rc && !proc_which("ip"))
+		rc = xr_err_set(&err, XR_EENV, NULL, 0, 0,
+				"'ip' not found in PATH (install iproute2)");
+	if (!rc) {
+		if (!strcmp(action, "up"))
+			rc = lab_up(&l, profile, &err);
+		else if (!strcmp(action, "down"))
+			rc = lab_down(&l, &err);
+		else
+			rc = lab_status(&l);
+	}
+	if (rc < 0) {
+		xr_err_print(&err, "xrun lab");
+		return xr_code_exit(rc);
+	}
+	return 0;
 }
