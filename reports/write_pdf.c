@@ -225,8 +225,13 @@ static int matrix_table(struct pdf *pdf, const struct report *r,
 				       ? r->factors[tb->row_factor].name
 				       : "",
 			       1);
+		/* No column factor: the one column is the metric itself. */
 		for (c = 0; c < tb->ncols; c++)
-			pdf_table_head(t, tb->col_label[c], 1);
+			pdf_table_head(t,
+				       tb->col_label[c] && *tb->col_label[c]
+					       ? tb->col_label[c]
+					       : metric_name(r, tb->metric_index),
+				       1);
 	}
 	for (row = 0; row < tb->nrows; row++) {
 		pdf_table_row(t);
