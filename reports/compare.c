@@ -1,0 +1,620 @@
+/*
+ * Matrix tables and A/B comparisons of the report model. Tables come from
+ * the plan's report.tables or a default (rows: the factor with the most
+ * levels; columns: the others). Comparisons come from report.compare or
+ * default to every factor with two levels: one row per pair of cells that
+ * differ only in that factor, plus explicit pairs. Each comparison is
+ * checked for comparability (flags that refuse, flags that warn), then
+ * decided by report_decide() (verdict.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "model_int.h"
+#include "plan.h"
+#include "banned.h"
+
+/* --- tables ----------------------------------------------------------- */
+
+static int factor_by_name(const struct report *r, const char *name)
+{
+	int i;
+	for (i = 0; name && i < r->nfactors; i++)
+		if (!strcmp(r->factors[i].name, name))
+			return i;
+	return -1;
+}
+
+static int metric_by_name(const struct report *r, const char *name)
+{
+	int i;
+	for (i = 0; name && i < r->nmetrics; i++)
+		if (!strcmp(r->metrics[i], name))
+			return i;
+	return -1;
+}
+
+/* Fill one table given its row factor and column factors. */
+static int table_fill(struct mb *m, struct report_table *t, int row,
+		      const int *cols, int ncols)
+{
+	struct report *r = m->r;
+	int ncomb = 1, i, k, c, *cell, **col_lv;
+	const char **col_label, **row_label;
+	int *colf;
+
+	for (i = 0; i < ncols; i++)
+		ncomb *= r->factors[cols[i]].nlevels > 0
+				 ? r->factors[cols[i]].nlevels
+				 : 1;
+	t->row_factor = row;
+	t->nrows = row >= 0 ? r->factors[row].nlevels : 1;
+	if (t->nrows < 1)
+		t->nrows = 1;
+	colf = arena_alloc(m->a, ((size_t)ncols + 1) * sizeof *colf);
+	col_lv = arena_alloc(m->a, ((size_t)ncomb + 1) * sizeof *col_lv);
+	col_label = arena_alloc(m->a, ((size_t)ncomb + 1) * sizeof *col_label);
+	row_label = arena_alloc(m->a, ((size_t)t->nrows + 1) * sizeof *row_label);
+	if (!colf || !col_lv || !col_label || !row_label)
+		return -1;
+	if (ncols)
+		memcpy(colf, cols, (size_t)ncols * sizeof *colf);
+	t->col_factors = colf;
+	t->ncol_factors = ncols;
+	for (i = 0; i < t->nrows; i++)
+		row_label[i] = row >= 0 ? r->factors[row].levels[i] : "";
+	t->row_label = row_label;
+	/* Every combination of column levels that some cell has. */
+	t->ncols = 0;
+	for (c = 0; c < ncomb; c++) {
+		int rest = c, *lv, found = 0;
+		struct buf b = BUF_INIT;
+		lv = arena_alloc(m->a, ((size_t)ncols + 1) * sizeof *lv);
+		if (!lv)
+			return -1;
+		for (i = ncols - 1; i >= 0; i--) {
+			int nl = r->factors[cols[i]].nlevels;
+			lv[i] = nl ? rest % nl : 0;
+			rest = nl ? rest / nl : rest;
+		}
+		for (k = 0; k < r->ncells && !found; k++) {
+			found = 1;
+			for (i = 0; i < ncols; i++)
+				if (r->cells[k].lv[cols[i]] != lv[i])
+					found = 0;
+		}
+		if (!found)
+			continue;
+		for (i = 0; i < ncols; i++)
+			buf_addf(&b, "%s%s", i ? " / " : "",
+				 r->factors[cols[i]].levels[lv[i]]);
+		col_label[t->ncols] = arena_strdup(m->a, ncols ? b.s : "");
+		buf_release(&b);
+		col_lv[t->ncols++] = lv;
+	}
+	if (!t->ncols) {
+		col_lv[0] = colf;
+		col_label[0] = "";
+		t->ncols = 1;
+	}
+	t->col_label = col_label;
+	t->col_lv = (const int *const *)col_lv;
+	cell = arena_alloc(m->a, (size_t)t->nrows * (size_t)t->ncols *
+					 sizeof *cell);
+	if (!cell)
+		return -1;
+	for (i = 0; i < t->nrows; i++)
+		for (c = 0; c < t->ncols; c++) {
+			int *slot = &cell[i * t->ncols + c];
+			*slot = -1;
+			for (k = 0; k < r->ncells; k++) {
+				int j, match = 1;
+				if (row >= 0 && r->cells[k].lv[row] != i)
+					continue;
+				for (j = 0; j < ncols && match; j++)
+					if (r->cells[k].lv[cols[j]] !=
+					    col_lv[c][j])
+						match = 0;
+				if (!match)
+					continue;
+				if (*slot >= 0) {
+					t->ambiguous = 1;
+					break;
+				}
+				*slot = k;
+			}
+		}
+	t->cell = cell;
+	return 0;
+}
+
+int mb_tables(struct mb *m, struct xr_err *err)
+{
+	struct report *r = m->r;
+	const struct plan *p = m->plan;
+	int n = p && p->report.ntables ? p->report.ntables : 1, i, k;
+	int cols[64];
+
+	r->tables = arena_alloc(m->a, (size_t)n * sizeof *r->tables);
+	if (!r->tables)
+		goto oom;
+	for (i = 0; p && i < p->report.ntables; i++) {
+		const struct plan_table *pt = &p->report.tables[i];
+		struct report_table *t = &r->tables[r->ntables];
+		int row = factor_by_name(r, pt->rows), nc = 0, mi;
+		for (k = 0; k < pt->ncolumns && nc < 64; k++) {
+			int f = factor_by_name(r, pt->columns[k]);
+			if (f >= 0 && f != row)
+				cols[nc++] = f;
+		}
+		mi = metric_by_name(r, pt->metric);
+		t->metric_index = mi >= 0 ? mi : r->primary;
+		t->metric = r->metrics[t->metric_index];
+		if (table_fill(m, t, row, cols, nc) < 0)
+			goto oom;
+		r->ntables++;
+	}
+	if (!r->ntables) {
+		struct report_table *t = &r->tables[0];
+		int row = -1, nc = 0;
+		for (k = 0; k < r->nfactors; k++)
+			if (row < 0 || r->factors[k].nlevels >
+					       r->factors[row].nlevels)
+				row = k;
+		for (k = 0; k < r->nfactors && nc < 64; k++)
+			if (k != row)
+				cols[nc++] = k;
+		t->metric_index = r->primary;
+		t->metric = r->metric;
+		if (table_fill(m, t, row, cols, nc) < 0)
+			goto oom;
+		r->ntables = 1;
+	}
+	return 0;
+oom:
+	return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+}
+
+/* --- comparisons ------------------------------------------------------ */
+
+struct cmps {
+	struct report_cmp *v;
+	int n, cap;
+};
+
+static struct report_cmp *cmp_new(struct mb *m, struct cmps *cs)
+{
+	struct report_cmp *c;
+	if (cs->n == cs->cap) {
+		int cap = cs->cap ? 2 * cs->cap : 16;
+		struct report_cmp *t = realloc(cs->v, (size_t)cap * sizeof *t);
+		if (!t)
+			return NULL;
+		cs->v = t;
+		cs->cap = cap;
+	}
+	c = &cs->v[cs->n];
+	memset(c, 0, sizeof *c);
+	c->reasons = arena_alloc(m->a, REPORT_FLAG_COUNT * sizeof *c->reasons);
+	c->warnings =
+		arena_alloc(m->a, REPORT_FLAG_COUNT * sizeof *c->warnings);
+	if (!c->reasons || !c->warnings)
+		return NULL;
+	cs->n++;
+	return c;
+}
+
+/* Cell with the levels lv (-1 entries match anything), or -1. */
+static int cell_with(const struct report *r, const int *lv)
+{
+	int k, f;
+	for (k = 0; k < r->ncells; k++) {
+		for (f = 0; f < r->nfactors; f++)
+			if (lv[f] >= 0 && r->cells[k].lv[f] != lv[f])
+				break;
+		if (f == r->nfactors)
+			return k;
+	}
+	return -1;
+}
+
+/* Engine params of a cell minus the keys set by the factors in skip. */
+static json_t *params_without(struct mb *m, const char *text, const int *skip)
+{
+	json_t *o = text ? json_loads(text, 0, NULL) : NULL;
+	int f;
+	if (!json_is_object(o) || !m->plan)
+		return o;
+	for (f = 0; f < m->plan->nfactors && f < m->r->nfactors; f++)
+		if (skip[f] && m->plan->factors[f].param)
+			json_object_del(o, m->plan->factors[f].param);
+	return o;
+}
+
+static int str_eq(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* Does the plan's target template mention a factor that differs? */
+static int target_varies(struct mb *m, const int *diff)
+{
+	int f;
+	if (!m->plan || !m->plan->engine.target)
+		return 0;
+	for (f = 0; f < m->plan->nfactors && f < m->r->nfactors; f++)
+		if (diff[f]) {
+			char ph[256];
+			snprintf(ph, sizeof ph, "{{%s}}",
+				 m->plan->factors[f].name);
+			if (strstr(m->plan->engine.target, ph))
+				return 1;
+		}
+	return 0;
+}
+
+static void hhmm(double t, char *out, size_t n)
+{
+	struct tm tm;
+	time_t tt = (time_t)t;
+	if (isnan(t) || !gmtime_r(&tt, &tm)) {
+		snprintf(out, n, "?");
+		return;
+	}
+	strftime(out, n, "%m-%d %H:%M", &tm);
+}
+
+static const char *const watched_facts[] = {"nic_driver", "nic_firmware",
+					     "kernel", "iperf3_version"};
+
+static const char *fact(const struct report *r, int64_t s, const char *host,
+			const char *key)
+{
+	int i;
+	for (i = 0; i < r->nfacts; i++)
+		if (r->facts[i].session == s && !strcmp(r->facts[i].host, host) &&
+		    !strcmp(r->facts[i].key, key))
+			return r->facts[i].value ? r->facts[i].value : "";
+	return NULL;
+}
+
+static void check_facts(struct mb *m, struct report_cmp *c)
+{
+	const struct report *r = m->r;
+	int64_t sa = m->mc[c->a].session, sb = m->mc[c->b].session;
+	int h;
+	size_t k;
+	if (!sa || !sb || sa == sb)
+		return;
+	for (h = 0; h < r->nhosts; h++)
+		for (k = 0; k < sizeof watched_facts / sizeof *watched_facts;
+		     k++) {
+			const char *va = fact(r, sa, r->hosts[h],
+					      watched_facts[k]);
+			const char *vb = fact(r, sb, r->hosts[h],
+					      watched_facts[k]);
+			if (va && vb && strcmp(va, vb))
+				mb_flag(m, c->warnings, &c->nwarnings,
+					REPORT_FLAG_FACTS_CHANGED,
+					"%s on %s: '%s' -> '%s'",
+					watched_facts[k], r->hosts[h], va, vb);
+		}
+}
+
+/* Flags, then the decision, for the comparison of cells a and b. */
+static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
+{
+	struct report *r = m->r;
+	const struct report_cell *A = &r->cells[c->a], *B = &r->cells[c->b];
+	int diff[64] = {0}, ndiff = 0, f, k, side, interleaved;
+	struct buf names = BUF_INIT;
+	double *ya, *yb, *pa, *pb;
+	struct report_sample sa, sb;
+	enum report_flag_code why;
+
+	c->factor = factor;
+	c->metric = r->metric;
+	for (f = 0; f < r->nfactors && f < 64; f++)
+		if (A->lv[f] != B->lv[f]) {
+			diff[f] = 1;
+			ndiff++;
+			buf_addf(&names, "%s%s", names.len ? ", " : "",
+				 r->factors[f].name);
+		}
+	if (ndiff > 1)
+		mb_flag(m, c->reasons, &c->nreasons,
+			REPORT_FLAG_FACTORS_DIFFER, "%s", names.s);
+	buf_release(&names);
+
+	/* Same engine, target and parameters apart from the factors. */
+	if (A->n_ok && B->n_ok) {
+		json_t *ja = params_without(m, A->params, diff);
+		json_t *jb = params_without(m, B->params, diff);
+		if (!str_eq(A->engine, B->engine))
+			mb_flag(m, c->reasons, &c->nreasons,
+				REPORT_FLAG_ENGINE_DIFFERS, "engine %s vs %s",
+				A->engine ? A->engine : "?",
+				B->engine ? B->engine : "?");
+		if (!str_eq(A->target, B->target) && !target_varies(m, diff))
+			mb_flag(m, c->reasons, &c->nreasons,
+				REPORT_FLAG_ENGINE_DIFFERS, "target %s vs %s",
+				A->target ? A->target : "?",
+				B->target ? B->target : "?");
+		if ((ja || jb) && !json_equal(ja, jb))
+			mb_flag(m, c->reasons, &c->nreasons,
+				REPORT_FLAG_ENGINE_DIFFERS,
+				"parameters %s vs %s",
+				A->params ? A->params : "{}",
+				B->params ? B->params : "{}");
+		json_decref(ja);
+		json_decref(jb);
+	}
+	{
+		struct mcell *ma = &m->mc[c->a], *mbb = &m->mc[c->b];
+		const char *ua = ma->unit ? ma->unit[r->primary] : NULL;
+		const char *ub = mbb->unit ? mbb->unit[r->primary] : NULL;
+		if ((ua && ub && strcmp(ua, ub)) ||
+		    (ma->unit_mixed && ma->unit_mixed[r->primary]) ||
+		    (mbb->unit_mixed && mbb->unit_mixed[r->primary]))
+			mb_flag(m, c->reasons, &c->nreasons,
+				REPORT_FLAG_UNIT_DIFFERS, "%s vs %s",
+				ua ? ua : "?", ub ? ub : "?");
+	}
+	/* Verification of the settings under comparison. */
+	for (f = 0; f < r->nfactors && f < 64; f++) {
+		struct mverify *va, *vb;
+		if (!diff[f])
+			continue;
+		va = &m->ver[c->a * r->nfactors + f];
+		vb = &m->ver[c->b * r->nfactors + f];
+		if (va->bad || vb->bad)
+			mb_flag(m, c->reasons, &c->nreasons,
+				REPORT_FLAG_VERIFY_FAILED,
+				"%s: %d of %d runs on A, %d of %d on B",
+				r->factors[f].name, va->bad, va->n, vb->bad,
+				vb->n);
+		else if (!va->n && !vb->n &&
+			 !(m->plan && f < m->plan->nfactors &&
+			   m->plan->factors[f].param))
+			mb_flag(m, c->warnings, &c->nwarnings,
+				REPORT_FLAG_NOT_VERIFIED, "%s",
+				r->factors[f].name);
+	}
+	/* The cells' own flags become warnings (verification mismatches of
+	 * factors not compared, counters, failures, instability, drift). */
+	for (side = 0; side < 2; side++) {
+		const struct report_cell *x = side ? B : A;
+		for (k = 0; k < x->nflags; k++) {
+			enum report_flag_code code = x->flags[k].code;
+			if (code == REPORT_FLAG_TOO_FEW_RUNS)
+				continue;
+			if (code == REPORT_FLAG_VERIFY_FAILED) {
+				/* Already a reason when about a compared
+				 * factor; otherwise a warning. */
+				int has = 0, j;
+				for (j = 0; j < c->nreasons; j++)
+					has |= c->reasons[j].code == code;
+				if (has)
+					continue;
+			}
+			mb_flag(m, c->warnings, &c->nwarnings, code, "%s: %s",
+				side ? "B" : "A", x->flags[k].detail);
+		}
+	}
+	check_facts(m, c);
+
+	/* Samples of the report's metric, in run order. */
+	ya = malloc(((size_t)m->mc[c->a].nok + 1) * sizeof *ya);
+	pa = malloc(((size_t)m->mc[c->a].nok + 1) * sizeof *pa);
+	yb = malloc(((size_t)m->mc[c->b].nok + 1) * sizeof *yb);
+	pb = malloc(((size_t)m->mc[c->b].nok + 1) * sizeof *pb);
+	sa.n = sb.n = 0;
+	if (ya && pa && yb && pb) {
+		for (k = 0; k < m->mc[c->a].nok; k++) {
+			int ri = m->mc[c->a].ok[k];
+			double v = m->vals[r->primary][ri];
+			if (isnan(v))
+				continue;
+			ya[sa.n] = v;
+			pa[sa.n++] = m->runs[ri].gpos;
+		}
+		for (k = 0; k < m->mc[c->b].nok; k++) {
+			int ri = m->mc[c->b].ok[k];
+			double v = m->vals[r->primary][ri];
+			if (isnan(v))
+				continue;
+			yb[sb.n] = v;
+			pb[sb.n++] = m->runs[ri].gpos;
+		}
+	}
+	sa.y = ya;
+	sa.pos = pa;
+	sb.y = yb;
+	sb.pos = pb;
+	/* Interleaved: the two sides' time windows overlap (run order when
+	 * times are unknown). */
+	if (!isnan(A->first_start) && !isnan(B->first_start) &&
+	    !isnan(A->last_end) && !isnan(B->last_end))
+		interleaved = A->first_start < B->last_end &&
+			      B->first_start < A->last_end;
+	else
+		interleaved = sa.n && sb.n && pa[0] < pb[sb.n - 1] &&
+			      pb[0] < pa[sa.n - 1];
+	if (!interleaved && sa.n && sb.n) {
+		char a0[32], a1[32], b0[32], b1[32];
+		hhmm(A->first_start, a0, sizeof a0);
+		hhmm(A->last_end, a1, sizeof a1);
+		hhmm(B->first_start, b0, sizeof b0);
+		hhmm(B->last_end, b1, sizeof b1);
+		mb_flag(m, c->warnings, &c->nwarnings,
+			REPORT_FLAG_NOT_INTERLEAVED,
+			"A %s to %s, B %s to %s UTC", a0, a1, b0, b1);
+	}
+	if (report_decide(&sa, &sb, interleaved, r->threshold,
+			  report_higher_is_better(r->metric,
+						  r->metric_units[r->primary]),
+			  c, &why)) {
+		if (why == REPORT_FLAG_TOO_FEW_RUNS)
+			mb_flag(m, c->reasons, &c->nreasons, why,
+				"n=%zu+%zu", sa.n, sb.n);
+		else
+			mb_flag(m, c->reasons, &c->nreasons, why, "%s",
+				"");
+	}
+	free(ya);
+	free(pa);
+	free(yb);
+	free(pb);
+	if (c->nreasons) {
+		c->verdict = REPORT_NOT_COMPARABLE;
+		c->delta_pct = c->ci_low_pct = c->ci_high_pct = NAN;
+		c->p = c->df = NAN;
+		c->method = REPORT_METHOD_NONE;
+	}
+}
+
+static int compare_factor(struct mb *m, struct cmps *cs, int f,
+			  const char *baseline)
+{
+	struct report *r = m->r;
+	const struct report_factor *fa = &r->factors[f];
+	int base = 0, k, L, j;
+	int lv[64];
+	if (baseline)
+		for (k = 0; k < fa->nlevels; k++)
+			if (!strcmp(fa->levels[k], baseline))
+				base = k;
+	for (k = 0; k < r->ncells; k++) {
+		if (r->cells[k].lv[f] != base)
+			continue;
+		for (L = 0; L < fa->nlevels; L++) {
+			struct report_cmp *c;
+			int b;
+			if (L == base)
+				continue;
+			for (j = 0; j < r->nfactors && j < 64; j++)
+				lv[j] = r->cells[k].lv[j];
+			lv[f] = L;
+			b = cell_with(r, lv);
+			if (b < 0)
+				continue;
+			c = cmp_new(m, cs);
+			if (!c)
+				return -1;
+			c->a = k;
+			c->b = b;
+			cmp_decide(m, c, f);
+		}
+	}
+	return 0;
+}
+
+/* Explicit pair: every cell matching a, with the cell that has b's levels
+ * for b's factors and a's levels for the rest. */
+static int compare_pair(struct mb *m, struct cmps *cs,
+			const struct plan_compare *pc)
+{
+	struct report *r = m->r;
+	int want[64], k, j, f, lv[64];
+	for (f = 0; f < 64; f++)
+		want[f] = -1;
+	for (j = 0; j < pc->na; j++) {
+		int fi = -1, li = -1;
+		for (f = 0; f < r->nfactors; f++)
+			if (!strcmp(r->factors[f].name, pc->a[j].key))
+				fi = f;
+		if (fi < 0 || fi >= 64)
+			return 0;
+		for (k = 0; k < r->factors[fi].nlevels; k++)
+			if (!strcmp(r->factors[fi].levels[k], pc->a[j].value))
+				li = k;
+		if (li < 0)
+			return 0;
+		want[fi] = li;
+	}
+	for (k = 0; k < r->ncells; k++) {
+		struct report_cmp *c;
+		int b, match = 1;
+		for (f = 0; f < r->nfactors && f < 64; f++)
+			if (want[f] >= 0 && r->cells[k].lv[f] != want[f])
+				match = 0;
+		if (!match)
+			continue;
+		for (f = 0; f < r->nfactors && f < 64; f++)
+			lv[f] = r->cells[k].lv[f];
+		for (j = 0; j < pc->nb; j++) {
+			int fi = -1, li = -1, q;
+			for (f = 0; f < r->nfactors; f++)
+				if (!strcmp(r->factors[f].name, pc->b[j].key))
+					fi = f;
+			if (fi < 0 || fi >= 64)
+				return 0;
+			for (q = 0; q < r->factors[fi].nlevels; q++)
+				if (!strcmp(r->factors[fi].levels[q],
+					    pc->b[j].value))
+					li = q;
+			if (li < 0)
+				return 0;
+			lv[fi] = li;
+		}
+		b = cell_with(r, lv);
+		if (b < 0 || b == k)
+			continue;
+		c = cmp_new(m, cs);
+		if (!c)
+			return -1;
+		c->a = k;
+		c->b = b;
+		cmp_decide(m, c, -1);
+	}
+	return 0;
+}
+
+int mb_compare(struct mb *m, struct xr_err *err)
+{
+	struct report *r = m->r;
+	const struct plan *p = m->plan;
+	struct cmps cs = {0};
+	int i, rc = 0;
+
+	if (p && p->report.ncompare) {
+		for (i = 0; i < p->report.ncompare && !rc; i++) {
+			const struct plan_compare *pc = &p->report.compare[i];
+			if (pc->factor) {
+				int f = factor_by_name(r, pc->factor);
+				if (f >= 0)
+					rc = compare_factor(m, &cs, f,
+							    pc->baseline);
+			} else {
+				rc = compare_pair(m, &cs, pc);
+			}
+		}
+	} else {
+		for (i = 0; i < r->nfactors && !rc; i++)
+			if (r->factors[i].nlevels == 2)
+				rc = compare_factor(m, &cs, i, NULL);
+	}
+	if (rc < 0) {
+		free(cs.v);
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	}
+	if (cs.n) {
+		r->cmps = arena_alloc(m->a, (size_t)cs.n * sizeof *r->cmps);
+		if (!r->cmps) {
+			free(cs.v);
+			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					  "out of memory");
+		}
+		memcpy(r->cmps, cs.v, (size_t)cs.n * sizeof *r->cmps);
+		r->ncmps = cs.n;
+	}
+	free(cs.v);
+	return 0;
+}

@@ -1,0 +1,445 @@
+/*
+ * The Markdown writer: a header block, the matrix tables, per-cell
+ * statistics, the comparison table with verdicts, notes explaining every
+ * flag that appears, host facts and the verification summary, as pipe
+ * tables that paste into GitHub, Zenn, Qiita or note. Formats the model
+ * only; nothing is computed here.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "buf.h"
+#include "report.h"
+#include "banned.h"
+
+/* Table cell text: pipes escaped, line breaks flattened. */
+static void cell(FILE *f, const char *s)
+{
+	fputs("| ", f);
+	for (; s && *s; s++) {
+		if (*s == '|')
+			fputs("\\|", f);
+		else if (*s == '\n' || *s == '\r')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+	fputc(' ', f);
+}
+
+static void row_end(FILE *f)
+{
+	fputs("|\n", f);
+}
+
+static void sep(FILE *f, int n, int first_left)
+{
+	int i;
+	for (i = 0; i < n; i++)
+		fputs(i == 0 && first_left ? "|---" : "|---:", f);
+	fputs("|\n", f);
+}
+
+static const char *T(const struct report *r, enum report_text_id id)
+{
+	return report_text(r, id);
+}
+
+static void header(const struct report *r, FILE *f)
+{
+	char t0[64], t1[64], gen[64];
+	int i;
+	fprintf(f, "# %s\n\n", r->title ? r->title : "xrun report");
+	fputs("| | |\n|---|---|\n", f);
+	fprintf(f, "| %s | %s (%.12s) |\n", T(r, REPORT_T_PLAN),
+		r->plan_name ? r->plan_name : "", r->plan_hash ? r->plan_hash
+							       : "");
+	fprintf(f, "| %s | ", T(r, REPORT_T_SESSIONS));
+	for (i = 0; i < r->nsessions; i++)
+		fprintf(f, "%s%lld", i ? ", " : "", (long long)r->sessions[i]);
+	fputs(" |\n", f);
+	fprintf(f, "| %s | %s |\n", T(r, REPORT_T_FIRST_RUN),
+		report_fmt_time(r->first_run, t0, sizeof t0));
+	fprintf(f, "| %s | %s |\n", T(r, REPORT_T_LAST_RUN),
+		report_fmt_time(r->last_run, t1, sizeof t1));
+	fprintf(f, "| %s | ", T(r, REPORT_T_HOSTS));
+	for (i = 0; i < r->nhosts; i++)
+		fprintf(f, "%s%s", i ? ", " : "", r->hosts[i]);
+	fputs(" |\n", f);
+	fprintf(f, "| %s | %d %s, %d %s (%d) |\n", T(r, REPORT_T_RUNS),
+		r->runs_ok, T(r, REPORT_T_RUNS_OK),
+		r->runs_failed + r->runs_timeout, T(r, REPORT_T_RUNS_FAILED),
+		r->runs_total);
+	fprintf(f, "| %s | %s (%s) |\n", T(r, REPORT_T_METRIC), r->metric,
+		r->display_unit);
+	fprintf(f, "| %s | ±%g%% |\n", T(r, REPORT_T_THRESHOLD),
+		100 * r->threshold);
+	fprintf(f, "| %s | %s |\n\n", T(r, REPORT_T_GENERATED),
+		report_fmt_time(r->generated_at, gen, sizeof gen));
+}
+
+static void cell_text(const struct report *r, int ci, char *out, size_t n)
+{
+	char v[96], mk[96];
+	if (ci < 0) {
+		snprintf(out, n, "–");
+		return;
+	}
+	report_fmt_cell(r, &r->cells[ci], v, sizeof v);
+	report_fmt_marks(r, &r->cells[ci], mk, sizeof mk);
+	snprintf(out, n, "%s%s%s", v, *mk ? " " : "", mk);
+}
+
+static void tables(const struct report *r, FILE *f)
+{
+	int t, i, c;
+	fprintf(f, "## %s\n\n", T(r, REPORT_T_TABLES));
+	for (t = 0; t < r->ntables; t++) {
+		const struct report_table *tb = &r->tables[t];
+		struct buf by = BUF_INIT, cap = BUF_INIT;
+		char txt[256];
+		if (tb->row_factor >= 0)
+			buf_adds(&by, r->factors[tb->row_factor].name);
+		for (i = 0; i < tb->ncol_factors; i++)
+			buf_addf(&by, "%s%s", by.len ? " × " : "",
+				 r->factors[tb->col_factors[i]].name);
+		buf_addf(&cap, T(r, REPORT_T_TABLE_CAPTION), tb->metric,
+			 by.len ? by.s : "-");
+		fprintf(f, "### %s (%s)\n\n", cap.s,
+			tb->metric_index == r->primary ? r->display_unit
+			: r->metric_units[tb->metric_index]);
+		buf_release(&cap);
+		buf_release(&by);
+		/* Header: row factor \ column factors. */
+		{
+			struct buf h = BUF_INIT;
+			if (tb->row_factor >= 0)
+				buf_adds(&h, r->factors[tb->row_factor].name);
+			if (tb->ncol_factors) {
+				buf_adds(&h, " \\ ");
+				for (i = 0; i < tb->ncol_factors; i++)
+					buf_addf(&h, "%s%s", i ? " / " : "",
+						 r->factors[tb->col_factors[i]]
+							 .name);
+			}
+			cell(f, h.s);
+			buf_release(&h);
+		}
+		for (c = 0; c < tb->ncols; c++)
+			cell(f, tb->col_label[c][0] ? tb->col_label[c]
+						    : r->metric);
+		row_end(f);
+		sep(f, tb->ncols + 1, 1);
+		for (i = 0; i < tb->nrows; i++) {
+			cell(f, tb->row_label[i]);
+			for (c = 0; c < tb->ncols; c++) {
+				int ci = tb->cell[i * tb->ncols + c];
+				if (tb->metric_index != r->primary && ci >= 0) {
+					report_fmt_metric(
+						r, tb->metric_index,
+						r->cells[ci]
+							.st[tb->metric_index]
+							.median,
+						txt, sizeof txt);
+				} else {
+					cell_text(r, ci, txt, sizeof txt);
+				}
+				cell(f, txt);
+			}
+			row_end(f);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "%s\n\n", T(r, REPORT_T_SPREAD_NOTE));
+}
+
+static void cells(const struct report *r, FILE *f)
+{
+	static const enum report_text_id cols[] = {
+		REPORT_T_CELL,		REPORT_T_N,	   REPORT_T_MEDIAN,
+		REPORT_T_MEAN,		REPORT_T_STDEV,	   REPORT_T_CV,
+		REPORT_T_MIN,		REPORT_T_MAX,	   REPORT_T_CI95,
+		REPORT_T_INTERVAL_P95, REPORT_T_INTERVAL_PEAK,
+	};
+	const int p = r->primary;
+	size_t i;
+	int k;
+	fprintf(f, "## %s (%s, %s)\n\n", T(r, REPORT_T_CELLS), r->metric,
+		r->display_unit);
+	for (i = 0; i < sizeof cols / sizeof *cols; i++)
+		cell(f, T(r, cols[i]));
+	row_end(f);
+	sep(f, (int)(sizeof cols / sizeof *cols), 1);
+	for (k = 0; k < r->ncells; k++) {
+		const struct report_cell *c = &r->cells[k];
+		const struct report_stats *s = &c->st[p];
+		char a[64], b[64], mk[96], lab[512];
+		report_fmt_marks(r, c, mk, sizeof mk);
+		snprintf(lab, sizeof lab, "%s%s%s", c->label, *mk ? " " : "",
+			 mk);
+		cell(f, lab);
+		snprintf(a, sizeof a, "%d/%d", s->n, c->n_runs);
+		cell(f, a);
+		cell(f, report_fmt_value(r, s->median, a, sizeof a));
+		cell(f, report_fmt_value(r, s->mean, a, sizeof a));
+		cell(f, report_fmt_value(r, s->sd, a, sizeof a));
+		if (isnan(s->cv_pct))
+			snprintf(a, sizeof a, "–");
+		else
+			snprintf(a, sizeof a, "%.1f", s->cv_pct);
+		cell(f, a);
+		cell(f, report_fmt_value(r, s->min, a, sizeof a));
+		cell(f, report_fmt_value(r, s->max, a, sizeof a));
+		if (isnan(s->ci_low)) {
+			cell(f, "–");
+		} else {
+			char ci[160];
+			report_fmt_value(r, s->ci_low, a, sizeof a);
+			report_fmt_value(r, s->ci_high, b, sizeof b);
+			snprintf(ci, sizeof ci, "%s – %s", a, b);
+			cell(f, ci);
+		}
+		cell(f, report_fmt_value(r, s->iv_p95, a, sizeof a));
+		cell(f, report_fmt_value(r, s->iv_peak, a, sizeof a));
+		row_end(f);
+	}
+	fprintf(f, "\n%s\n\n", T(r, REPORT_T_INTERVAL_NOTE));
+}
+
+static void cmp_marks(const struct report *r, const struct report_cmp *c,
+		      char *out, size_t n)
+{
+	struct buf b = BUF_INIT;
+	int j, k, first = 1;
+	for (j = 0; j < r->nnotes; j++) {
+		int has = 0;
+		for (k = 0; k < c->nwarnings; k++)
+			has |= c->warnings[k].code == r->notes[j];
+		for (k = 0; k < c->nreasons; k++)
+			has |= c->reasons[k].code == r->notes[j];
+		if (has) {
+			buf_addf(&b, "%s%d", first ? "[" : ",", j + 1);
+			first = 0;
+		}
+	}
+	if (!first)
+		buf_addc(&b, ']');
+	snprintf(out, n, "%s", b.s);
+	buf_release(&b);
+}
+
+/* The levels of c that differ from other, as "f=l, g=m". */
+static void side_label(const struct report *r, const struct report_cell *c,
+		       const struct report_cell *other, char *out, size_t n)
+{
+	struct buf b = BUF_INIT;
+	int f;
+	for (f = 0; f < r->nfactors; f++)
+		if (c->lv[f] != other->lv[f] && c->lv[f] >= 0)
+			buf_addf(&b, "%s%s=%s", b.len ? ", " : "",
+				 r->factors[f].name,
+				 r->factors[f].levels[c->lv[f]]);
+	snprintf(out, n, "%s", b.len ? b.s : c->label);
+	buf_release(&b);
+}
+
+/* The levels shared by both sides: the context of the comparison. */
+static void common_label(const struct report *r, const struct report_cell *a,
+			 const struct report_cell *b, char *out, size_t n)
+{
+	struct buf s = BUF_INIT;
+	int f;
+	for (f = 0; f < r->nfactors; f++)
+		if (a->lv[f] == b->lv[f] && a->lv[f] >= 0)
+			buf_addf(&s, "%s%s=%s", s.len ? ", " : "",
+				 r->factors[f].name,
+				 r->factors[f].levels[a->lv[f]]);
+	snprintf(out, n, "%s", s.len ? s.s : "–");
+	buf_release(&s);
+}
+
+static void comparisons(const struct report *r, FILE *f)
+{
+	int k;
+	fprintf(f, "## %s\n\n", T(r, REPORT_T_COMPARISONS));
+	if (!r->ncmps) {
+		fprintf(f, "%s\n\n", T(r, REPORT_T_NO_COMPARISONS));
+		return;
+	}
+	cell(f, T(r, REPORT_T_FACTOR));
+	cell(f, T(r, REPORT_T_CELL));
+	cell(f, T(r, REPORT_T_A));
+	cell(f, T(r, REPORT_T_B));
+	cell(f, r->display_unit);
+	cell(f, T(r, REPORT_T_N));
+	cell(f, T(r, REPORT_T_VERDICT));
+	row_end(f);
+	fputs("|---|---|---|---|---:|---:|---|\n", f);
+	for (k = 0; k < r->ncmps; k++) {
+		const struct report_cmp *c = &r->cmps[k];
+		const struct report_cell *A = &r->cells[c->a],
+					 *B = &r->cells[c->b];
+		char a[512], b[512], v[2048], mk[96], x[64], y[64];
+		char both[2400];
+		cell(f, c->factor >= 0 ? r->factors[c->factor].name
+				       : T(r, REPORT_T_EXPLICIT_PAIR));
+		common_label(r, A, B, both, sizeof both);
+		cell(f, both);
+		side_label(r, A, B, a, sizeof a);
+		side_label(r, B, A, b, sizeof b);
+		cell(f, a);
+		cell(f, b);
+		report_fmt_value(r, A->st[r->primary].median, x, sizeof x);
+		report_fmt_value(r, B->st[r->primary].median, y, sizeof y);
+		snprintf(both, sizeof both, "%s → %s", x, y);
+		cell(f, both);
+		snprintf(x, sizeof x, "%d+%d", c->n_a, c->n_b);
+		cell(f, x);
+		report_fmt_verdict(r, c, v, sizeof v);
+		cmp_marks(r, c, mk, sizeof mk);
+		snprintf(both, sizeof both, "%s%s%s", v, *mk ? " " : "", mk);
+		cell(f, both);
+		row_end(f);
+	}
+	fputc('\n', f);
+	{
+		struct buf m = BUF_INIT;
+		buf_addf(&m, T(r, REPORT_T_METHOD_NOTE), 100 * r->threshold);
+		fprintf(f, "%s\n\n", m.s);
+		buf_release(&m);
+	}
+}
+
+/* Up to max details of flag code, from cells and comparisons. */
+static void note_details(const struct report *r, FILE *f,
+			 enum report_flag_code code)
+{
+	const int max = 12;
+	int shown = 0, more = 0, k, j;
+	for (k = 0; k < r->ncells; k++)
+		for (j = 0; j < r->cells[k].nflags; j++)
+			if (r->cells[k].flags[j].code == code &&
+			    r->cells[k].flags[j].detail[0]) {
+				if (shown++ < max)
+					fprintf(f, "   - %s: %s\n",
+						r->cells[k].label,
+						r->cells[k].flags[j].detail);
+				else
+					more++;
+			}
+	for (k = 0; k < r->ncmps; k++) {
+		const struct report_cmp *c = &r->cmps[k];
+		/* Cell flags already listed above; only comparison ones. */
+		for (j = 0; j < c->nreasons + c->nwarnings; j++) {
+			const struct report_flag *fl =
+				j < c->nreasons ? &c->reasons[j]
+						: &c->warnings[j - c->nreasons];
+			if (fl->code != code || !fl->detail[0])
+				continue;
+			if (code != REPORT_FLAG_FACTORS_DIFFER &&
+			    code != REPORT_FLAG_ENGINE_DIFFERS &&
+			    code != REPORT_FLAG_UNIT_DIFFERS &&
+			    code != REPORT_FLAG_NOT_INTERLEAVED &&
+			    code != REPORT_FLAG_NOT_VERIFIED &&
+			    code != REPORT_FLAG_FACTS_CHANGED &&
+			    code != REPORT_FLAG_NONPOSITIVE &&
+			    !(code == REPORT_FLAG_VERIFY_FAILED &&
+			      j < c->nreasons))
+				continue;
+			if (shown++ < max)
+				fprintf(f, "   - %s vs %s: %s\n",
+					r->cells[c->a].label,
+					r->cells[c->b].label, fl->detail);
+			else
+				more++;
+		}
+	}
+	if (more)
+		fprintf(f, "   - (+%d)\n", more);
+}
+
+static void notes(const struct report *r, FILE *f)
+{
+	int k;
+	if (!r->nnotes)
+		return;
+	fprintf(f, "## %s\n\n", T(r, REPORT_T_NOTES));
+	for (k = 0; k < r->nnotes; k++) {
+		fprintf(f, "%d. **%s**: %s\n", k + 1,
+			report_flag_code_name(r->notes[k]),
+			report_flag_text(r->notes[k], r->lang));
+		note_details(r, f, r->notes[k]);
+	}
+	fputc('\n', f);
+}
+
+static void facts(const struct report *r, FILE *f)
+{
+	int k;
+	if (!r->nfacts)
+		return;
+	fprintf(f, "## %s\n\n", T(r, REPORT_T_HOST_FACTS));
+	cell(f, T(r, REPORT_T_HOST));
+	cell(f, T(r, REPORT_T_KEY));
+	cell(f, T(r, REPORT_T_VALUE));
+	cell(f, T(r, REPORT_T_SESSION));
+	row_end(f);
+	fputs("|---|---|---|---:|\n", f);
+	for (k = 0; k < r->nfacts; k++) {
+		char s[32];
+		cell(f, r->facts[k].host);
+		cell(f, r->facts[k].key);
+		cell(f, r->facts[k].value ? r->facts[k].value : "");
+		snprintf(s, sizeof s, "%lld", (long long)r->facts[k].session);
+		cell(f, s);
+		row_end(f);
+	}
+	fputc('\n', f);
+}
+
+static void verifs(const struct report *r, FILE *f)
+{
+	int k;
+	if (!r->nverifs)
+		return;
+	fprintf(f, "## %s\n\n", T(r, REPORT_T_VERIFICATION));
+	cell(f, T(r, REPORT_T_FACTOR));
+	cell(f, T(r, REPORT_T_HOST));
+	cell(f, "method");
+	cell(f, T(r, REPORT_T_EXPECTED));
+	cell(f, T(r, REPORT_T_ACTUAL));
+	cell(f, "");
+	cell(f, T(r, REPORT_T_RUN_COUNT));
+	row_end(f);
+	fputs("|---|---|---|---|---|---|---:|\n", f);
+	for (k = 0; k < r->nverifs; k++) {
+		const struct report_verif *v = &r->verifs[k];
+		char s[32];
+		cell(f, v->factor);
+		cell(f, v->host);
+		cell(f, v->method);
+		cell(f, v->expected ? v->expected : "");
+		cell(f, v->actual ? v->actual : "");
+		cell(f, T(r, v->ok ? REPORT_T_OK : REPORT_T_MISMATCH));
+		snprintf(s, sizeof s, "%d", v->count);
+		cell(f, s);
+		row_end(f);
+	}
+	fputc('\n', f);
+}
+
+int report_write_md(const struct report *r, FILE *f, struct xr_err *err)
+{
+	header(r, f);
+	tables(r, f);
+	comparisons(r, f);
+	notes(r, f);
+	cells(r, f);
+	facts(r, f);
+	verifs(r, f);
+	if (fflush(f) != 0 || ferror(f))
+		return xr_err_set(err, XR_EIO, NULL, 0, 0,
+				  "cannot write the markdown report");
+	return 0;
+}
