@@ -489,6 +489,7 @@ int cmd_run(int argc, char **argv)
 		xr_err_print(&err, "xrun");
 		goto out;
 	}
+	stale_reap(store_lock_previous(rc.st), o.quiet);
 	cells_desc(p, &desc);
 	sha256_hex(desc.s, desc.len, cells_hash);
 	argv_json(argc - 1, argv + 1, &aj);

@@ -122,6 +122,10 @@ void hooks_release(struct runctx *rc);
 void hooks_print_manual(const struct runctx *rc, const uint32_t *lv,
 			const uint32_t *from, void *f, const char *prefix);
 
+/* stale.c: children a killed xrun left behind (see the file). */
+void stale_note_children(struct store *st);
+void stale_reap(const char *prev_lock_note, int quiet);
+
 /* progress.c */
 void progress_run_done(struct runctx *rc, size_t i, const char *status,
 		       double primary, const char *unit, double elapsed);

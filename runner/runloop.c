@@ -541,6 +541,7 @@ int runloop_execute(struct runctx *rc)
 		goto out;
 	}
 	rc->eng_open = 1;
+	stale_note_children(rc->st);
 	for (i = 0; i < rc->s.nruns; i++) {
 		const struct sched_run *run = &rc->s.runs[i];
 		const uint32_t *lv = matrix_cell(&rc->m, run->cell);
@@ -566,6 +567,8 @@ int runloop_execute(struct runctx *rc)
 		first = 0;
 		if ((r = execute_one(rc, i)) < 0)
 			break;
+		/* The engine may have restarted its server. */
+		stale_note_children(rc->st);
 	}
 out:
 	progress_clear(rc);

@@ -28,6 +28,7 @@ struct store {
 	sqlite3 *db;
 	char *path;
 	int lock_fd;
+	char *lock_prev;       /* previous content of the lock file */
 	sqlite3_stmt *pending; /* store_run_pending_add, prepared once */
 };
 
@@ -100,10 +101,15 @@ static int take_lock(struct store *st, struct xr_err *err)
 		buf_release(&lp);
 		return r;
 	}
-	/* Who holds it, for people looking at the file. */
-	if (ftruncate(fd, 0) == 0)
-		dprintf(fd, "%ld\n", (long)getpid());
+	{
+		/* What a crashed holder left, before we overwrite it. */
+		char tmp[4096];
+		ssize_t n = pread(fd, tmp, sizeof tmp - 1, 0);
+		tmp[n > 0 ? n : 0] = '\0';
+		st->lock_prev = strdup(tmp);
+	}
 	st->lock_fd = fd;
+	store_lock_note(st, "");
 	buf_release(&lp);
 	return 0;
 }
@@ -215,10 +221,36 @@ void store_close(struct store *st)
 	sqlite3_finalize(st->pending);
 	if (st->db)
 		sqlite3_close_v2(st->db);
-	if (st->lock_fd >= 0)
+	if (st->lock_fd >= 0) {
+		/* A clean exit leaves nothing for the next xrun to stop. */
+		if (ftruncate(st->lock_fd, 0) != 0) {
+			/* harmless: notes are checked against start times */
+		}
 		close(st->lock_fd); /* releases the flock */
+	}
+	free(st->lock_prev);
 	free(st->path);
 	free(st);
+}
+
+const char *store_lock_previous(const struct store *st)
+{
+	return st->lock_prev ? st->lock_prev : "";
+}
+
+int store_lock_note(struct store *st, const char *note)
+{
+	struct buf b = BUF_INIT;
+	int r = 0;
+	if (st->lock_fd < 0)
+		return 0;
+	/* Who holds it, for people (and the next xrun) reading the file. */
+	buf_addf(&b, "%ld\n%s", (long)getpid(), note ? note : "");
+	if (ftruncate(st->lock_fd, 0) != 0 ||
+	    pwrite(st->lock_fd, b.s, b.len, 0) != (ssize_t)b.len)
+		r = -XR_EIO;
+	buf_release(&b);
+	return r;
 }
 
 const char *store_path(const struct store *st)

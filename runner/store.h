@@ -38,6 +38,12 @@ int store_open(const char *path, unsigned flags, struct store **out,
 	       struct xr_err *err);
 void store_close(struct store *st); /* NULL ok; releases the lock */
 const char *store_path(const struct store *st);
+/* With STORE_LOCK: what the previous holder left in the lock file (its pid
+ * line, then its notes), "" when none; valid until store_close. A crashed
+ * xrun's notes name the children it left behind (run.c stops them). */
+const char *store_lock_previous(const struct store *st);
+/* Rewrite the lock file as our pid line followed by note. */
+int store_lock_note(struct store *st, const char *note);
 /* For read-only queries (status, reports); owned by st. */
 struct sqlite3 *store_sqlite(struct store *st);
 /* The schema text compiled into the binary. */

@@ -1,0 +1,119 @@
+/*
+ * Children a killed xrun left behind. SIGKILL gives xrun no chance to stop
+ * the iperf3 server or the ssh masters it started, and a server still
+ * holding the port would make the resume fail. So while it runs, xrun
+ * notes its direct children (pid and start time) in the DB's lock file;
+ * the next xrun, once it holds the lock (which proves the old one is
+ * gone), stops those that still exist. The start time (from
+ * /proc/PID/stat) makes sure a reused pid is never killed.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "proc.h"
+#include "runctx.h"
+#include "store.h"
+#include "banned.h"
+
+/* ppid, pgrp and start time of pid from /proc; -1 when gone. */
+static int proc_stat(long pid, long *ppid, long *pgrp,
+		     unsigned long long *start, char *comm, size_t commsz)
+{
+	char path[64], text[1024], *rp, *lp;
+	FILE *f;
+	size_t n;
+	int field;
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	lp = strchr(text, '(');
+	rp = strrchr(text, ')');
+	if (!lp || !rp || rp < lp)
+		return -1;
+	snprintf(comm, commsz, "%.*s", (int)(rp - lp - 1), lp + 1);
+	rp += 2; /* field 3: state */
+	for (field = 3; field <= 22 && *rp; field++) {
+		if (field == 4)
+			*ppid = strtol(rp, NULL, 10);
+		else if (field == 5)
+			*pgrp = strtol(rp, NULL, 10);
+		else if (field == 22)
+			*start = strtoull(rp, NULL, 10);
+		while (*rp && *rp != ' ')
+			rp++;
+		while (*rp == ' ')
+			rp++;
+	}
+	return field > 22 ? 0 : -1;
+}
+
+void stale_note_children(struct store *st)
+{
+	struct buf note = BUF_INIT;
+	long me = (long)getpid();
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		long pid, ppid = 0, pgrp = 0;
+		unsigned long long start = 0;
+		char comm[64];
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		pid = strtol(e->d_name, NULL, 10);
+		if (proc_stat(pid, &ppid, &pgrp, &start, comm, sizeof comm) ==
+			0 &&
+		    ppid == me)
+			buf_addf(&note, "child %ld %llu %ld %s\n", pid, start,
+				 pgrp, comm);
+	}
+	closedir(d);
+	store_lock_note(st, note.s);
+	buf_release(&note);
+}
+
+void stale_reap(const char *prev, int quiet)
+{
+	const char *line = prev;
+	while (line && *line) {
+		long pid, pgrp, ppid = 0, npgrp = 0;
+		unsigned long long start, now = 0;
+		char comm[64] = "", ncomm[64];
+		const char *nl = strchr(line, '\n');
+		if (sscanf(line, "child %ld %llu %ld %63s", &pid, &start, &pgrp,
+			   comm) == 4 &&
+		    pid > 1 &&
+		    proc_stat(pid, &ppid, &npgrp, &now, ncomm, sizeof ncomm) ==
+			0 &&
+		    now == start) {
+			double t0 = proc_now_mono();
+			if (!quiet)
+				fprintf(stderr,
+					"xrun: stopping '%s' (pid %ld) left "
+					"running by an xrun that was killed\n",
+					ncomm, pid);
+			/* Children of proc lead their own group. */
+			kill(npgrp == pid ? -(pid_t)pid : (pid_t)pid, SIGTERM);
+			while (proc_stat(pid, &ppid, &npgrp, &now, ncomm,
+					 sizeof ncomm) == 0 &&
+			       now == start && proc_now_mono() - t0 < 2.0)
+				usleep(20000);
+			if (proc_stat(pid, &ppid, &npgrp, &now, ncomm,
+				      sizeof ncomm) == 0 &&
+			    now == start)
+				kill(npgrp == pid ? -(pid_t)pid : (pid_t)pid,
+				     SIGKILL);
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+}
