@@ -80,8 +80,10 @@ static void test_fixtures(void)
 	struct iperf3_report r;
 	struct engine_result res = {0};
 	struct xr_err err;
+	int rc;
 
-	is_int(parse_file("tcp.json", &r, &err), 0, "tcp.json parses");
+	rc = parse_file("tcp.json", &r, &err);
+	is_int(rc, 0, "tcp.json parses");
 	is_near(r.recv_bps, 25843315156.20532, 1e-3, "tcp receiver bit/s");
 	is_near(r.recv_bytes, 6461849600.0, 0, "tcp receiver bytes");
 	is_near(r.sent_bps, 25844749313.1954, 1e-3, "tcp sender bit/s");
@@ -92,7 +94,8 @@ static void test_fixtures(void)
 	is_near(r.sndbuf, 16384, 0, "sndbuf_actual");
 	is_near(r.rcvbuf, 131072, 0, "rcvbuf_actual");
 	is_str(r.version, "iperf 3.12", "version");
-	is_int(iperf3_report_to_result(&r, &res), 0, "tcp to result");
+	rc = iperf3_report_to_result(&r, &res);
+	is_int(rc, 0, "tcp to result");
 	ok(res.nmetrics > 0 && strcmp(res.metrics[0].name, "throughput") == 0,
 	   "throughput is metrics[0]");
 	is_str(res.metrics[0].unit, "bit/s", "throughput unit");
@@ -110,18 +113,22 @@ static void test_fixtures(void)
 	iperf3_report_release(&r);
 	engine_result_release(&res);
 
-	is_int(parse_file("parallel4.json", &r, &err), 0, "-P 4 parses");
+	rc = parse_file("parallel4.json", &r, &err);
+	is_int(rc, 0, "-P 4 parses");
 	is_near(r.recv_bps, 23872079905.076736, 1e-3, "-P 4 receiver");
 	is_int(r.num_streams, 4, "-P 4 streams");
 	iperf3_report_release(&r);
 
-	is_int(parse_file("reverse.json", &r, &err), 0, "-R parses");
+	rc = parse_file("reverse.json", &r, &err);
+	is_int(rc, 0, "-R parses");
 	is_near(r.recv_bps, 18000130186.401985, 1e-3, "-R receiver");
 	is_int(r.reverse, 1, "-R flag seen");
 	iperf3_report_release(&r);
 
-	is_int(parse_file("bidir.json", &r, &err), 0, "--bidir parses");
-	is_int(iperf3_report_to_result(&r, &res), 0, "bidir to result");
+	rc = parse_file("bidir.json", &r, &err);
+	is_int(rc, 0, "--bidir parses");
+	rc = iperf3_report_to_result(&r, &res);
+	is_int(rc, 0, "bidir to result");
 	is_near(mval(&res, "throughput"),
 		5983451366.773685 + 12011985685.846525, 1e-2,
 		"bidir throughput = both receivers");
@@ -135,8 +142,10 @@ static void test_fixtures(void)
 	iperf3_report_release(&r);
 	engine_result_release(&res);
 
-	is_int(parse_file("udp.json", &r, &err), 0, "udp parses");
-	is_int(iperf3_report_to_result(&r, &res), 0, "udp to result");
+	rc = parse_file("udp.json", &r, &err);
+	is_int(rc, 0, "udp parses");
+	rc = iperf3_report_to_result(&r, &res);
+	is_int(rc, 0, "udp to result");
 	is_near(mval(&res, "throughput"), 100120185.40514383, 1e-3,
 		"udp receiver");
 	is_near(mval(&res, "jitter"), 0.008637239973912436e-3, 1e-15,
@@ -149,12 +158,14 @@ static void test_fixtures(void)
 	iperf3_report_release(&r);
 	engine_result_release(&res);
 
-	is_int(parse_file("reno.json", &r, &err), 0, "-C reno parses");
+	rc = parse_file("reno.json", &r, &err);
+	is_int(rc, 0, "-C reno parses");
 	is_str(r.congestion, "reno", "-C reno: sender congestion");
 	is_str(r.receiver_congestion, "reno", "-C reno: receiver congestion");
 	iperf3_report_release(&r);
 
-	is_int(parse_file("omit_reno.json", &r, &err), 0, "-O 1 parses");
+	rc = parse_file("omit_reno.json", &r, &err);
+	is_int(rc, 0, "-O 1 parses");
 	is_int(r.nintervals, 1, "omitted interval left out");
 	is_near(r.iv_bps[0], 34791195923.87767, 1e-3, "kept interval");
 	iperf3_report_release(&r);
@@ -175,15 +186,17 @@ static void test_errors(void)
 	    "{\"end\": 5, \"start\": \"x\", \"intervals\": [1, {\"sum\": 2}]}",
 	};
 	size_t i;
+	int rc;
 
 	xr_err_clear(&err);
-	is_int(parse_file("refused.json", &r, &err), -XR_EENGINE,
-	       "refused connection is an engine error");
+	rc = parse_file("refused.json", &r, &err);
+	is_int(rc, -XR_EENGINE, "refused connection is an engine error");
 	is_str(err.msg, "unable to connect to server: Connection refused",
 	       "refused: iperf3's own text");
 	iperf3_report_release(&r);
 
-	is_int(parse_file("badcc.json", &r, &err), -XR_EENGINE,
+	rc = parse_file("badcc.json", &r, &err);
+	is_int(rc, -XR_EENGINE,
 	       "unknown congestion control is an engine error");
 	ok(strstr(err.msg, "TCP_CONGESTION") != NULL, "badcc reason: %s",
 	   err.msg);
@@ -200,14 +213,14 @@ static void test_errors(void)
 	/* not NUL-terminated: only len bytes may be read */
 	{
 		char t[] = {'{', '}', 'x'};
-		is_int(iperf3_json_parse(t, 2, &r, &err), -XR_EPARSE,
-		       "length respected");
+		rc = iperf3_json_parse(t, 2, &r, &err);
+		is_int(rc, -XR_EPARSE, "length respected");
 		iperf3_report_release(&r);
 	}
 	{
 		const char *e = "{\"error\": 42}";
-		is_int(iperf3_json_parse(e, strlen(e), &r, &err), -XR_EENGINE,
-		       "non-string error still an error");
+		rc = iperf3_json_parse(e, strlen(e), &r, &err);
+		is_int(rc, -XR_EENGINE, "non-string error still an error");
 		iperf3_report_release(&r);
 	}
 }
