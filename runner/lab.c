@@ -22,7 +22,7 @@
 
 #define LAB_RUN_DIR "/run/xrun-lab"
 #define LAB_CMD_TIMEOUT 20.0
-#define LAB_MAX_PREFIX 10 /* interface names hold 15 bytes: PREFIX-c0 */
+#define LAB_MAX_PREFIX 10 /* interface names hold 15 bytes: PREFIX-veth */
 
 enum lab_shape { LAB_NONE, LAB_TBF, LAB_NETEM };
 
@@ -92,8 +92,10 @@ static int lab_init(struct lab *l, const char *prefix, struct xr_err *err)
 	for (i = 0; i < 2; i++) {
 		snprintf(l->ns[i], sizeof l->ns[i], "%s-%s", prefix,
 			 lab_role[i]);
-		snprintf(l->ifname[i], sizeof l->ifname[i], "%s-%c0", prefix,
-			 lab_role[i][0]);
+		/* The same name at both ends (each in its own namespace):
+		 * a hook written once as `ip link set dev {{iface}}` is
+		 * right on either host. */
+		snprintf(l->ifname[i], sizeof l->ifname[i], "%s-veth", prefix);
 		l->addr[i] = lab_addr[i];
 	}
 	snprintf(l->record, sizeof l->record, "%s/%s.json", LAB_RUN_DIR,
