@@ -2,7 +2,7 @@
 # Fault-injection command for the runner's end-to-end tests (a FAKE engine,
 # used only to inject faults and known values; real measurements use real
 # iperf3). Modes:
-#   values             print known values: "rate: 123.5 MB/s", JSON latency
+#   values             print known values as JSON: 123.5 MB/s, 12.25 ms
 #   fail               print an error on stderr and exit 1
 #   hang PIDFILE       start a grandchild, record both pids, sleep forever
 #   garbage            print bytes that are no metric at all
@@ -14,8 +14,7 @@ mode=$1
 shift || true
 case $mode in
 values)
-	echo "rate: 123.5 MB/s"
-	echo '{"latency_ms": 12.25, "ops": 4096}'
+	echo '{"rate_MBps": 123.5, "latency_ms": 12.25, "ops": 4096}'
 	;;
 fail)
 	echo "fault_engine: simulated failure: disk full" >&2
@@ -37,7 +36,7 @@ write)
 	;;
 slow)
 	sleep "$1"
-	echo "rate: 100 MB/s"
+	echo '{"rate_MBps": 100, "latency_ms": 1}'
 	;;
 *)
 	echo "fault_engine: unknown mode '$mode'" >&2
