@@ -64,7 +64,8 @@ static int copy_path(char *dst, size_t dstsz, const char *src)
 /* A match is usable when it is a TrueType-outline font (libharu cannot
  * embed CFF) that has kanji and kana. fontconfig always returns some
  * font, so the glyph check is what makes the match meaningful. */
-static int fc_try(const char *family, char *path, size_t pathsz, int *index)
+static int fc_try(FcConfig *cfg, const char *family, char *path, size_t pathsz,
+		  int *index)
 {
 	FcPattern *pat, *m;
 	FcResult res;
@@ -78,15 +79,14 @@ static int fc_try(const char *family, char *path, size_t pathsz, int *index)
 	if (family)
 		FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)family);
 	FcPatternAddString(pat, FC_LANG, (const FcChar8 *)"ja");
-	FcConfigSubstitute(NULL, pat, FcMatchPattern);
+	FcConfigSubstitute(cfg, pat, FcMatchPattern);
 	FcDefaultSubstitute(pat);
-	m = FcFontMatch(NULL, pat, &res);
+	m = FcFontMatch(cfg, pat, &res);
 	FcPatternDestroy(pat);
 	if (!m)
 		return 0;
 	if (FcPatternGetString(m, FC_FILE, 0, &file) == FcResultMatch &&
-	    FcPatternGetString(m, FC_FONTFORMAT, 0, &format) ==
-		    FcResultMatch &&
+	    FcPatternGetString(m, FC_FONTFORMAT, 0, &format) == FcResultMatch &&
 	    strcmp((const char *)format, "TrueType") == 0 &&
 	    FcPatternGetCharSet(m, FC_CHARSET, 0, &cs) == FcResultMatch &&
 	    FcCharSetHasChar(cs, 0x6BD4) && FcCharSetHasChar(cs, 0x3042) &&
@@ -105,16 +105,19 @@ int pdf_find_font(const char *font_path, char *path, size_t pathsz,
 		  int *face_index, struct xr_err *err)
 {
 	static const char *const known[] = {
-		"/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf",
-		"/usr/share/fonts/truetype/fonts-japanese-gothic.ttf",
-		"/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf",
-		"/usr/share/fonts/truetype/ipaexfont-gothic/ipaexg.ttf",
+	    "/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf",
+	    "/usr/share/fonts/truetype/fonts-japanese-gothic.ttf",
+	    "/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf",
+	    "/usr/share/fonts/truetype/ipaexfont-gothic/ipaexg.ttf",
 	};
 	const char *env = getenv("XRUN_FONT");
 	const char *nofc = getenv("XRUN_FONT_NOFC");
 	const char *explicit_path = font_path && *font_path ? font_path : NULL;
 	const char *origin = "font option";
 	size_t i;
+#ifdef XRUN_HAVE_FONTCONFIG
+	FcConfig *cfg;
+#endif
 
 	*face_index = 0;
 	if (!explicit_path && env && *env) {
@@ -137,13 +140,19 @@ int pdf_find_font(const char *font_path, char *path, size_t pathsz,
 		return xr_err_set(err, XR_EFONT, NULL, 0, 0, "%s",
 				  PDF_NO_FONT_MSG);
 #ifdef XRUN_HAVE_FONTCONFIG
-	if (FcInit()) {
+	/* A private configuration, destroyed after the lookup: the global
+	 * one (FcInit) stays allocated for the life of the process. */
+	cfg = FcInitLoadConfigAndFonts();
+	if (cfg) {
 		static const char *const fams[] = {"IPAexGothic", "IPAGothic",
 						   "IPAPGothic", NULL};
+		int found = 0;
 
-		for (i = 0; i < sizeof(fams) / sizeof(fams[0]); i++)
-			if (fc_try(fams[i], path, pathsz, face_index))
-				return 0;
+		for (i = 0; !found && i < sizeof(fams) / sizeof(fams[0]); i++)
+			found = fc_try(cfg, fams[i], path, pathsz, face_index);
+		FcConfigDestroy(cfg);
+		if (found)
+			return 0;
 	}
 #endif
 	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
@@ -192,11 +201,12 @@ int pdf_new(struct pdf **out, const char *font_path, struct xr_err *err)
 	if (name && !pdf->failed)
 		pdf->font = HPDF_GetFont(pdf->doc, name, "UTF-8");
 	if (!name || !pdf->font || pdf->failed) {
-		rc = xr_err_set(err, XR_EFONT, path, 0, 0,
-				"cannot embed font '%s' (libharu error 0x%04lx):"
-				" a TrueType (.ttf/.ttc) font with glyf "
-				"outlines is needed; %s",
-				path, pdf->hcode, PDF_NO_FONT_MSG);
+		rc =
+		    xr_err_set(err, XR_EFONT, path, 0, 0,
+			       "cannot embed font '%s' (libharu error 0x%04lx):"
+			       " a TrueType (.ttf/.ttc) font with glyf "
+			       "outlines is needed; %s",
+			       path, pdf->hcode, PDF_NO_FONT_MSG);
 		pdf_free(pdf);
 		return rc;
 	}
@@ -258,10 +268,10 @@ int pdf_page_new(struct pdf *pdf, enum pdf_orient orient, struct xr_err *err)
 	}
 	page = HPDF_AddPage(pdf->doc);
 	if (!page)
-		return pdf_check(pdf, err) < 0 ? -XR_EREPORT
-					       : xr_err_set(err, XR_EREPORT,
-							    NULL, 0, 0,
-							    "cannot add page");
+		return pdf_check(pdf, err) < 0
+			   ? -XR_EREPORT
+			   : xr_err_set(err, XR_EREPORT, NULL, 0, 0,
+					"cannot add page");
 	HPDF_Page_SetSize(page, HPDF_PAGE_SIZE_A4,
 			  orient == PDF_LANDSCAPE ? HPDF_PAGE_LANDSCAPE
 						  : HPDF_PAGE_PORTRAIT);
@@ -376,19 +386,18 @@ double pdf_measure(struct pdf *pdf, const char *text, double size)
 static int is_wide(unsigned long cp)
 {
 	return (cp >= 0x3000 && cp <= 0x9FFF) ||
-	       (cp >= 0xF900 && cp <= 0xFAFF) ||
-	       (cp >= 0xFF00 && cp <= 0xFFEF);
+	       (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF00 && cp <= 0xFFEF);
 }
 
 /* Characters after which a line may break without a space. */
 static int breaks_after(unsigned long cp)
 {
-	return cp == '/' || cp == ',' || cp == ';' || cp == '-' ||
-	       cp == '=' || cp == ')' || is_wide(cp);
+	return cp == '/' || cp == ',' || cp == ';' || cp == '-' || cp == '=' ||
+	       cp == ')' || is_wide(cp);
 }
 
-static int push_line(struct pdf_line **lines, int *n, int *cap,
-		     const char *s, size_t len)
+static int push_line(struct pdf_line **lines, int *n, int *cap, const char *s,
+		     size_t len)
 {
 	if (*n == *cap) {
 		int nc = *cap ? *cap * 2 : 4;
@@ -428,7 +437,8 @@ int pdf_wrap(struct pdf *pdf, const char *text, double size, double width,
 			cl = strnlen(p, cl);
 		cp = utf8_cp(p, cl);
 		if (cp == '\n') {
-			if (push_line(lines, &n, &cap, start, (size_t)(p - start)))
+			if (push_line(lines, &n, &cap, start,
+				      (size_t)(p - start)))
 				goto oom;
 			start = p + 1;
 			p++;
@@ -613,8 +623,8 @@ int pdf_heading(struct pdf *pdf, int level, const char *text,
 	return pdf_check(pdf, err);
 }
 
-int pdf_paragraph(struct pdf *pdf, double size, double indent,
-		  const char *text, struct xr_err *err)
+int pdf_paragraph(struct pdf *pdf, double size, double indent, const char *text,
+		  struct xr_err *err)
 {
 	if (size <= 0)
 		size = 9;

@@ -72,8 +72,8 @@ int pdf_heading(struct pdf *pdf, int level, const char *text,
 		struct xr_err *err);
 /* A paragraph wrapped to the text width ('\n' forces a break); indent in
  * points from the left margin. */
-int pdf_paragraph(struct pdf *pdf, double size, double indent,
-		  const char *text, struct xr_err *err);
+int pdf_paragraph(struct pdf *pdf, double size, double indent, const char *text,
+		  struct xr_err *err);
 
 /*
  * Tables. Build the whole table, then draw it: the column widths come
@@ -107,7 +107,7 @@ int pdf_table_head(struct pdf_table *t, const char *text, int span);
 int pdf_table_row(struct pdf_table *t);
 int pdf_table_cell(struct pdf_table *t, const char *text);
 int pdf_table_cellf(struct pdf_table *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 int pdf_table_rows(const struct pdf_table *t);
 int pdf_table_draw(struct pdf *pdf, struct pdf_table *t, struct xr_err *err);
 
@@ -123,10 +123,10 @@ struct pdf_chart {
 	const char *ylabel; /* e.g. "Gbit/s" */
 	const char *xlabel; /* may be NULL */
 	int ngroups, nseries;
-	const char *const *groups; /* ngroups labels */
-	const char *const *series; /* nseries labels */
+	const char *const *groups;     /* ngroups labels */
+	const char *const *series;     /* nseries labels */
 	const double *value, *lo, *hi; /* lo/hi may be NULL */
-	double height;                 /* plot height in points; 0 = 180 */
+	double height;		       /* plot height in points; 0 = 180 */
 };
 int pdf_chart_bars(struct pdf *pdf, const struct pdf_chart *c,
 		   struct xr_err *err);

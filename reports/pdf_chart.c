@@ -20,10 +20,10 @@
 
 /* Muted, print-friendly colours that stay distinct in greyscale order. */
 static const double palette[][3] = {
-	{0.27, 0.45, 0.69}, {0.87, 0.52, 0.32}, {0.33, 0.66, 0.41},
-	{0.77, 0.31, 0.32}, {0.51, 0.45, 0.70}, {0.58, 0.47, 0.38},
-	{0.85, 0.55, 0.76}, {0.55, 0.55, 0.55}, {0.80, 0.73, 0.45},
-	{0.39, 0.71, 0.80},
+    {0.27, 0.45, 0.69}, {0.87, 0.52, 0.32}, {0.33, 0.66, 0.41},
+    {0.77, 0.31, 0.32}, {0.51, 0.45, 0.70}, {0.58, 0.47, 0.38},
+    {0.85, 0.55, 0.76}, {0.55, 0.55, 0.55}, {0.80, 0.73, 0.45},
+    {0.39, 0.71, 0.80},
 };
 #define NPALETTE (sizeof(palette) / sizeof(palette[0]))
 
@@ -66,8 +66,8 @@ static void rect(struct pdf *pdf, double x, double y, double w, double h,
 			     (HPDF_REAL)rgb[2]);
 	/* Graphics state only outside a path: libharu enforces it. */
 	HPDF_Page_SetLineWidth(pdf->page, 0.4);
-	HPDF_Page_Rectangle(pdf->page, (HPDF_REAL)x, (HPDF_REAL)y,
-			    (HPDF_REAL)w, (HPDF_REAL)h);
+	HPDF_Page_Rectangle(pdf->page, (HPDF_REAL)x, (HPDF_REAL)y, (HPDF_REAL)w,
+			    (HPDF_REAL)h);
 	if (stroke) {
 		HPDF_Page_FillStroke(pdf->page);
 	} else {
@@ -159,7 +159,8 @@ int pdf_chart_bars(struct pdf *pdf, const struct pdf_chart *c,
 	}
 	axis_w += 6;
 	if (c->ylabel)
-		axis_w = fmax(axis_w, pdf_measure(pdf, c->ylabel, TICK_SIZE) / 2);
+		axis_w =
+		    fmax(axis_w, pdf_measure(pdf, c->ylabel, TICK_SIZE) / 2);
 	px0 = x0 + axis_w + 2;
 	px1 = x0 + width;
 	gw = (px1 - px0) / ng;
@@ -201,7 +202,7 @@ int pdf_chart_bars(struct pdf *pdf, const struct pdf_chart *c,
 	pdf->y -= TICK_SIZE * 1.6;
 	py1 = pdf->y;
 	py0 = py1 - plot_h;
-#define YPOS(val) (py0 + ((val) - ymin) / (ymax - ymin) * plot_h)
+#define YPOS(val) (py0 + ((val)-ymin) / (ymax - ymin) * plot_h)
 	/* Grid and ticks. */
 	HPDF_Page_SetGrayStroke(pdf->page, 0.85);
 	for (v = ymin; v <= ymax + step / 2; v += step)
@@ -211,9 +212,8 @@ int pdf_chart_bars(struct pdf *pdf, const struct pdf_chart *c,
 	for (v = ymin; v <= ymax + step / 2; v += step) {
 		double w;
 
-		snprintf(tick, sizeof(tick), "%.*f", dec, fabs(v) < step / 1e6
-								 ? 0.0
-								 : v);
+		snprintf(tick, sizeof(tick), "%.*f", dec,
+			 fabs(v) < step / 1e6 ? 0.0 : v);
 		w = pdf_measure(pdf, tick, TICK_SIZE);
 		line(pdf, px0 - 3, YPOS(v), px0, YPOS(v), 0.5);
 		pdf_draw_text(pdf, px0 - 5 - w, YPOS(v) - TICK_SIZE * 0.33,

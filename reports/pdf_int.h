@@ -16,10 +16,10 @@ struct pdf {
 	HPDF_Page *pages;
 	int npages, cappages;
 	enum pdf_orient orient; /* for automatic page breaks */
-	double pw, ph;          /* size of the current page */
-	double y;               /* top of the free space on the page */
-	double ml, mr, mt, mb;  /* margins */
-	int failed;             /* a libharu error happened */
+	double pw, ph;		/* size of the current page */
+	double y;		/* top of the free space on the page */
+	double ml, mr, mt, mb;	/* margins */
+	int failed;		/* a libharu error happened */
 	unsigned long hcode, hdetail;
 	char *footer;
 	double ascii_w[128]; /* advance widths per 1 pt, -1 = not measured */
@@ -36,8 +36,7 @@ int pdf_check(struct pdf *pdf, struct xr_err *err);
 /* Make sure a page exists. */
 int pdf_ensure_page(struct pdf *pdf, struct xr_err *err);
 /* Width in points of len bytes of UTF-8 text. */
-double pdf_measure_n(struct pdf *pdf, const char *s, size_t len,
-		     double size);
+double pdf_measure_n(struct pdf *pdf, const char *s, size_t len, double size);
 /* Wrap text into lines no wider than width. OUT: *lines (caller frees),
  * returns the number of lines (>= 1), negative when out of memory. */
 int pdf_wrap(struct pdf *pdf, const char *text, double size, double width,

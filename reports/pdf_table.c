@@ -165,7 +165,8 @@ static int row_add(struct rows *rs, const char *text, int span)
 	r = &rs->r[rs->n - 1];
 	if (r->n == r->cap) {
 		int nc = r->cap ? r->cap * 2 : 8;
-		struct tcell *ncs = realloc(r->cells, (size_t)nc * sizeof(*ncs));
+		struct tcell *ncs =
+		    realloc(r->cells, (size_t)nc * sizeof(*ncs));
 
 		if (!ncs)
 			return -XR_ENOMEM;
@@ -241,8 +242,8 @@ static double natural_w(struct pdf *pdf, const char *text, double size)
  * header needs more room, then narrowed (wrappable columns first) by
  * capping widths at a common limit found by bisection. Returns the total
  * width, which may exceed avail when even the minimum widths do not fit. */
-static double layout_widths(struct pdf *pdf, struct pdf_table *t,
-			    double size, double avail, int force)
+static double layout_widths(struct pdf *pdf, struct pdf_table *t, double size,
+			    double avail, int force)
 {
 	int nc = t->ncols, i, j, k, col, any_wrap = 0;
 	double *nat = calloc((size_t)nc, sizeof(double));
@@ -273,15 +274,14 @@ static double layout_widths(struct pdf *pdf, struct pdf_table *t,
 			struct tcell *c = &t->head.r[i].cells[j];
 
 			if (c->span == 1) {
-				nat[col] = fmax(nat[col], natural_w(pdf, c->text,
-								    size) +
-								  pad);
-				min[col] = fmax(min[col],
-						force ? pad + size
-						      : pdf_min_width(pdf,
-								      c->text,
-								      size) +
-								pad);
+				nat[col] =
+				    fmax(nat[col],
+					 natural_w(pdf, c->text, size) + pad);
+				min[col] = fmax(
+				    min[col],
+				    force ? pad + size
+					  : pdf_min_width(pdf, c->text, size) +
+						pad);
 			}
 			col += c->span;
 		}
@@ -323,8 +323,8 @@ static double layout_widths(struct pdf *pdf, struct pdf_table *t,
 			cap = (lo + hi) / 2;
 			for (j = 0; j < nc; j++)
 				sum += (!any_wrap || t->wrap[j] || force)
-					       ? fmax(min[j], fmin(nat[j], cap))
-					       : nat[j];
+					   ? fmax(min[j], fmin(nat[j], cap))
+					   : nat[j];
 			if (sum > avail)
 				hi = cap;
 			else
@@ -333,8 +333,8 @@ static double layout_widths(struct pdf *pdf, struct pdf_table *t,
 		total = 0;
 		for (j = 0; j < nc; j++) {
 			t->w[j] = (!any_wrap || t->wrap[j] || force)
-					  ? fmax(min[j], fmin(nat[j], lo))
-					  : nat[j];
+				      ? fmax(min[j], fmin(nat[j], lo))
+				      : nat[j];
 			total += t->w[j];
 		}
 	} else {

@@ -28,8 +28,9 @@ static double metric_scale(const struct report *r, int mi, const char **unit)
 		*unit = r->display_unit;
 		return r->display_scale > 0 ? r->display_scale : 1;
 	}
-	*unit = mi >= 0 && mi < r->nmetrics && r->metric_units ? r->metric_units[mi]
-							      : "";
+	*unit = mi >= 0 && mi < r->nmetrics && r->metric_units
+		    ? r->metric_units[mi]
+		    : "";
 	if (*unit && strcmp(*unit, "1") == 0)
 		*unit = "";
 	return 1;
@@ -105,9 +106,8 @@ static int header_block(struct pdf *pdf, const struct report *r,
 	/* Runs done and failed first: a reader looks there before trusting
 	 * any number below. */
 	buf_reset(&s);
-	buf_addf(&s, "%d: %d %s, %d %s", r->runs_total, r->runs_ok,
-		 T(RUNS_OK), r->runs_failed + r->runs_timeout,
-		 T(RUNS_FAILED));
+	buf_addf(&s, "%d: %d %s, %d %s", r->runs_total, r->runs_ok, T(RUNS_OK),
+		 r->runs_failed + r->runs_timeout, T(RUNS_FAILED));
 	if (r->runs_timeout)
 		buf_addf(&s, " (%d timeout)", r->runs_timeout);
 	if (r->runs_other)
@@ -187,8 +187,8 @@ static int matrix_table(struct pdf *pdf, const struct report *r,
 		 fn.s);
 	if (unit && *unit)
 		buf_addf(&cap, " [%s]", unit);
-	pdf_table_caption(t, cap.s,
-			  r->lang == REPORT_LANG_JA ? "（続き）" : " (continued)");
+	pdf_table_caption(
+	    t, cap.s, r->lang == REPORT_LANG_JA ? "（続き）" : " (continued)");
 	for (c = 1; c <= tb->ncols; c++)
 		pdf_table_align(t, c, PDF_RIGHT);
 	pdf_table_wrap(t, 0, 1);
@@ -211,26 +211,24 @@ static int matrix_table(struct pdf *pdf, const struct report *r,
 			while (c + span < tb->ncols &&
 			       same_prefix(tb, c, c + span, k))
 				span++;
-			pdf_table_head(t,
-				       lv >= 0 && lv < f->nlevels ? f->levels[lv]
-								  : "?",
-				       span);
+			pdf_table_head(
+			    t, lv >= 0 && lv < f->nlevels ? f->levels[lv] : "?",
+			    span);
 			c += span;
 		}
 	}
 	if (tb->ncol_factors == 0) {
 		pdf_table_head_row(t);
-		pdf_table_head(t,
-			       tb->row_factor >= 0
-				       ? r->factors[tb->row_factor].name
-				       : "",
-			       1);
+		pdf_table_head(
+		    t,
+		    tb->row_factor >= 0 ? r->factors[tb->row_factor].name : "",
+		    1);
 		/* No column factor: the one column is the metric itself. */
 		for (c = 0; c < tb->ncols; c++)
 			pdf_table_head(t,
 				       tb->col_label[c] && *tb->col_label[c]
-					       ? tb->col_label[c]
-					       : metric_name(r, tb->metric_index),
+					   ? tb->col_label[c]
+					   : metric_name(r, tb->metric_index),
 				       1);
 	}
 	for (row = 0; row < tb->nrows; row++) {
@@ -297,16 +295,17 @@ static int matrix_chart(struct pdf *pdf, const struct report *r,
 		 no);
 	buf_addf(&title, T(TABLE_CAPTION), metric_name(r, tb->metric_index),
 		 fn.s);
-	buf_addf(&title, r->lang == REPORT_LANG_JA ? "（%s、ひげ = %s–%s）"
-						   : " (%s, whiskers = %s–%s)",
+	buf_addf(&title,
+		 r->lang == REPORT_LANG_JA ? "（%s、ひげ = %s–%s）"
+					   : " (%s, whiskers = %s–%s)",
 		 T(MEDIAN), T(MIN), T(MAX));
 	series1[0] = metric_name(r, tb->metric_index);
 	memset(&ch, 0, sizeof(ch));
 	ch.title = title.s;
 	ch.ylabel = unit && *unit ? unit : metric_name(r, tb->metric_index);
 	ch.xlabel = !swap && tb->row_factor >= 0
-			    ? r->factors[tb->row_factor].name
-			    : NULL;
+			? r->factors[tb->row_factor].name
+			: NULL;
 	ch.ngroups = ng;
 	ch.nseries = ns;
 	ch.groups = swap ? tb->col_label : tb->row_label;
@@ -333,10 +332,12 @@ static int cells_table(struct pdf *pdf, const struct report *r,
 		       struct xr_err *err)
 {
 	static const enum report_text_id heads[] = {
-		REPORT_T_CELL,	 REPORT_T_N,	REPORT_T_MEDIAN,
-		REPORT_T_MEAN,	 REPORT_T_STDEV, REPORT_T_CV,
-		REPORT_T_MIN,	 REPORT_T_MAX,	REPORT_T_CI95,
-		REPORT_T_INTERVAL_P95, REPORT_T_INTERVAL_PEAK,
+	    REPORT_T_CELL,	    REPORT_T_N,
+	    REPORT_T_MEDIAN,	    REPORT_T_MEAN,
+	    REPORT_T_STDEV,	    REPORT_T_CV,
+	    REPORT_T_MIN,	    REPORT_T_MAX,
+	    REPORT_T_CI95,	    REPORT_T_INTERVAL_P95,
+	    REPORT_T_INTERVAL_PEAK,
 	};
 	int nh = (int)(sizeof(heads) / sizeof(heads[0])), i, rc, any_iv = 0;
 	struct pdf_table *t = pdf_table_new(nh);
@@ -348,8 +349,8 @@ static int cells_table(struct pdf *pdf, const struct report *r,
 	buf_addf(&cap, "%s: %s", T(CELLS), r->metric ? r->metric : "");
 	if (r->display_unit && *r->display_unit)
 		buf_addf(&cap, " [%s]", r->display_unit);
-	pdf_table_caption(t, cap.s,
-			  r->lang == REPORT_LANG_JA ? "（続き）" : " (continued)");
+	pdf_table_caption(
+	    t, cap.s, r->lang == REPORT_LANG_JA ? "（続き）" : " (continued)");
 	pdf_table_font_size(t, 7.5);
 	pdf_table_wrap(t, 0, 1);
 	pdf_table_head_row(t);
@@ -509,7 +510,7 @@ static int notes(struct pdf *pdf, const struct report *r, struct xr_err *err)
 		for (i = 0; i < r->ncells && shown < 12; i++)
 			for (j = 0; j < r->cells[i].nflags; j++) {
 				const struct report_flag *f =
-					&r->cells[i].flags[j];
+				    &r->cells[i].flags[j];
 
 				if (f->code != code)
 					continue;
@@ -536,7 +537,8 @@ static int facts_table(struct pdf *pdf, const struct report *r,
 	if (!t)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	pdf_table_caption(t, T(HOST_FACTS),
-			  r->lang == REPORT_LANG_JA ? "（続き）" : " (continued)");
+			  r->lang == REPORT_LANG_JA ? "（続き）"
+						    : " (continued)");
 	pdf_table_font_size(t, 7.5);
 	pdf_table_wrap(t, 3, 1);
 	pdf_table_align(t, 0, PDF_RIGHT);
@@ -566,7 +568,8 @@ static int verif_table(struct pdf *pdf, const struct report *r,
 	if (!t)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	pdf_table_caption(t, T(VERIFICATION),
-			  r->lang == REPORT_LANG_JA ? "（続き）" : " (continued)");
+			  r->lang == REPORT_LANG_JA ? "（続き）"
+						    : " (continued)");
 	pdf_table_font_size(t, 7.5);
 	pdf_table_wrap(t, 3, 1);
 	pdf_table_wrap(t, 4, 1);
@@ -630,18 +633,18 @@ static int draw_report(struct pdf *pdf, const struct report *r,
 		pdf_space(pdf, 4);
 	}
 	if (rc == 0)
-		rc = r->ncmps > 0 ? cmp_table(pdf, r, err)
-				  : pdf_paragraph(pdf, BODY, 0,
-						  T(NO_COMPARISONS), err);
+		rc = r->ncmps > 0
+			 ? cmp_table(pdf, r, err)
+			 : pdf_paragraph(pdf, BODY, 0, T(NO_COMPARISONS), err);
 	if (rc == 0 && r->nnotes > 0) {
 		rc = pdf_heading(pdf, 2, T(NOTES), err);
 		if (rc == 0)
 			rc = notes(pdf, r, err);
 	}
 	if (rc == 0 && (r->nfacts > 0 || r->nverifs > 0)) {
-		rc = pdf_heading(pdf, 2,
-				 r->lang == REPORT_LANG_JA ? "付録" : "Appendix",
-				 err);
+		rc = pdf_heading(
+		    pdf, 2, r->lang == REPORT_LANG_JA ? "付録" : "Appendix",
+		    err);
 		if (rc == 0 && r->nfacts > 0)
 			rc = facts_table(pdf, r, err);
 		if (rc == 0 && r->nverifs > 0)
@@ -662,8 +665,7 @@ int report_write_pdf(const struct report *r, const char *path,
 	if (rc < 0)
 		return rc;
 	pdf_set_info(pdf, r->title, "xrun " XRUN_VERSION);
-	buf_addf(&foot, "xrun %s — %s", XRUN_VERSION,
-		 r->title ? r->title : "");
+	buf_addf(&foot, "xrun %s — %s", XRUN_VERSION, r->title ? r->title : "");
 	pdf_set_footer(pdf, foot.s);
 	buf_release(&foot);
 	rc = draw_report(pdf, r, err);

@@ -147,7 +147,7 @@ while IFS='|' read -r cell med; do
 	check ja.txt "$(fmt_gbit "$med")" "median of $cell in ja"
 done <<< "$medians"
 check en.txt "Gbit/s" "display unit"
-check en.txt "streams" "factor name"
+check en.txt "throughput by streams" "table caption names the row factor"
 check en.txt "Comparisons" "comparisons heading"
 check en.txt "Verdict" "verdict column"
 check en.txt "Figure 1." "bar chart"

@@ -94,8 +94,7 @@ static void test_font_errors(void)
 	is_int(rc, -XR_EFONT, "missing XRUN_FONT fails with XR_EFONT");
 	ok(pdf == NULL, "no document on font error");
 	ok(strstr(err.msg, "'/nonexistent/font.ttf'") &&
-		   strstr(err.msg, "XRUN_FONT") &&
-		   strstr(err.msg, PDF_NO_FONT_MSG),
+	       strstr(err.msg, "XRUN_FONT") && strstr(err.msg, PDF_NO_FONT_MSG),
 	   "message names the path and the fix: %s", err.msg);
 	unsetenv("XRUN_FONT");
 
@@ -136,7 +135,8 @@ static void test_wrap(void)
 		ok(0, "pdf_new: %s", err.msg);
 		return;
 	}
-	ok(pdf_measure(pdf, "9.41", 10) > 10 && pdf_measure(pdf, "9.41", 10) < 30,
+	ok(pdf_measure(pdf, "9.41", 10) > 10 &&
+	       pdf_measure(pdf, "9.41", 10) < 30,
 	   "measure of digits is plausible (%g)", pdf_measure(pdf, "9.41", 10));
 	is_near(pdf_measure(pdf, "比較", 10), 20, 0.5,
 		"CJK characters are one em wide");
@@ -205,13 +205,13 @@ static void test_long_table(void)
 	p2 = pdf_text(path, 2, 2);
 	ok(p1 && p2, "pdftotext read pages 1 and 2");
 	ok(p1 && strstr(p1, "ColAlpha") && strstr(p1, "row000") &&
-		   strstr(p1, "9.41"),
+	       strstr(p1, "9.41"),
 	   "page 1: header and first row");
 	ok(p1 && !strstr(p1, "(continued)"), "page 1 is not a continuation");
 	ok(p2 && strstr(p2, "Table 9. long one (continued)"),
 	   "page 2 repeats the caption, marked continued");
 	ok(p2 && strstr(p2, "Spanning group") && strstr(p2, "ColAlpha") &&
-		   strstr(p2, "ColBeta") && strstr(p2, "RowHead"),
+	       strstr(p2, "ColBeta") && strstr(p2, "RowHead"),
 	   "page 2 repeats both header rows");
 	ok(p1 && p2 && !strstr(p2, "row000") && next_row_follows(p1, p2),
 	   "page 2 continues the body where page 1 stopped");
@@ -221,7 +221,7 @@ static void test_long_table(void)
 	free(p2);
 	p1 = pdf_text(path, 0, 0);
 	ok(p1 && strstr(p1, "row199") && strstr(p1, "11.40") &&
-		   strstr(p1, "1393"),
+	       strstr(p1, "1393"),
 	   "last row present");
 	ok(p1 && count(p1, "row") == 200, "every row exactly once (%d)",
 	   count(p1, "row"));
@@ -233,36 +233,37 @@ static void test_long_table(void)
 static const char *lv_streams[] = {"1", "4"};
 static const char *lv_os[] = {"linux", "windows11"};
 static struct report_factor factors[] = {
-	{"streams", lv_streams, 2, 0, 0},
-	{"os", lv_os, 2, 1, 1},
+    {"streams", lv_streams, 2, 0, 0},
+    {"os", lv_os, 2, 1, 1},
 };
 static const int lv00[] = {0, 0}, lv01[] = {0, 1}, lv10[] = {1, 0},
 		 lv11[] = {1, 1};
 
 #define ST(med, lo, hi, mn, mx)                                                \
-	{"throughput", "bit/s", 5, med, med, 0.04e9, 0.5, mn, mx, lo, hi, 0,   \
-	 NAN, NAN}
+	{                                                                      \
+		"throughput", "bit/s", 5, med, med, 0.04e9, 0.5, mn, mx, lo,   \
+		    hi, 0, NAN, NAN                                            \
+	}
 
 static struct report_stats st0[] = {ST(9.41e9, 9.36e9, 9.46e9, 9.3e9, 9.5e9)};
 static struct report_stats st1[] = {ST(8.62e9, 8.5e9, 8.74e9, 8.1e9, 8.9e9)};
-static struct report_stats st2[] = {
-	ST(23.5e9, 23.3e9, 23.7e9, 22.9e9, 24.1e9)};
+static struct report_stats st2[] = {ST(23.5e9, 23.3e9, 23.7e9, 22.9e9, 24.1e9)};
 static struct report_stats st3[] = {
-	ST(19.75e9, 19.6e9, 19.9e9, 19.1e9, 20.2e9)};
+    ST(19.75e9, 19.6e9, 19.9e9, 19.1e9, 20.2e9)};
 
 static struct report_flag fl_drops[] = {
-	{REPORT_FLAG_RX_DROPS, "rx_dropped=12 on server"}};
+    {REPORT_FLAG_RX_DROPS, "rx_dropped=12 on server"}};
 static struct report_flag fl_unstable[] = {{REPORT_FLAG_UNSTABLE, ""}};
 
 static struct report_cell cells[] = {
-	{0, lv00, "{}", "streams=1, os=linux", st0, 5, 5, 0, 0, 0, 0, 0,
-	 "iperf3", "127.0.0.1", "", NULL, 0},
-	{1, lv01, "{}", "streams=1, os=windows11", st1, 5, 5, 0, 0, 0, 0, 0,
-	 "iperf3", "127.0.0.1", "", fl_drops, 1},
-	{2, lv10, "{}", "streams=4, os=linux", st2, 5, 5, 0, 0, 0, 0, 0,
-	 "iperf3", "127.0.0.1", "", NULL, 0},
-	{3, lv11, "{}", "streams=4, os=windows11", st3, 6, 5, 1, 0, 0, 0, 0,
-	 "iperf3", "127.0.0.1", "", fl_unstable, 1},
+    {0, lv00, "{}", "streams=1, os=linux", st0, 5, 5, 0, 0, 0, 0, 0, "iperf3",
+     "127.0.0.1", "", NULL, 0},
+    {1, lv01, "{}", "streams=1, os=windows11", st1, 5, 5, 0, 0, 0, 0, 0,
+     "iperf3", "127.0.0.1", "", fl_drops, 1},
+    {2, lv10, "{}", "streams=4, os=linux", st2, 5, 5, 0, 0, 0, 0, 0, "iperf3",
+     "127.0.0.1", "", NULL, 0},
+    {3, lv11, "{}", "streams=4, os=windows11", st3, 6, 5, 1, 0, 0, 0, 0,
+     "iperf3", "127.0.0.1", "", fl_unstable, 1},
 };
 
 static const char *row_label[] = {"1", "4"};
@@ -273,35 +274,34 @@ static const int *const col_lv[] = {cl0, cl1};
 static const int cellmap[] = {0, 1, 2, 3};
 
 static struct report_table tables[] = {
-	{"throughput", 0, 0, col_f, 1, 2, 2, row_label, col_label, col_lv,
-	 cellmap, 0},
+    {"throughput", 0, 0, col_f, 1, 2, 2, row_label, col_label, col_lv, cellmap,
+     0},
 };
 
 static struct report_flag why_differ[] = {
-	{REPORT_FLAG_FACTORS_DIFFER, "streams, os"}};
+    {REPORT_FLAG_FACTORS_DIFFER, "streams, os"}};
 static struct report_flag warn_unstable[] = {{REPORT_FLAG_UNSTABLE, ""}};
 
 static struct report_cmp cmps[] = {
-	{1, 0, 1, 5, 5, "throughput", 9.3, 6.1, 12.5, 0.0004, 7.9,
-	 REPORT_METHOD_POSITION, REPORT_BETTER, 1, NULL, 0, NULL, 0},
-	{0, 0, 2, 5, 5, "throughput", 0.2, -0.4, 0.6, 0.5, 7.9,
-	 REPORT_METHOD_WELCH, REPORT_EQUIVALENT, 1, NULL, 0, NULL, 0},
-	{1, 2, 3, 3, 3, "throughput", -1.5, -6.0, 3.1, 0.41, 4,
-	 REPORT_METHOD_WELCH, REPORT_NOT_SIGNIFICANT, 1, NULL, 0, warn_unstable,
-	 1},
-	{-1, 0, 3, 5, 5, "throughput", NAN, NAN, NAN, NAN, 0,
-	 REPORT_METHOD_NONE, REPORT_NOT_COMPARABLE, 1, why_differ, 1, NULL, 0},
+    {1, 0, 1, 5, 5, "throughput", 9.3, 6.1, 12.5, 0.0004, 7.9,
+     REPORT_METHOD_POSITION, REPORT_BETTER, 1, NULL, 0, NULL, 0},
+    {0, 0, 2, 5, 5, "throughput", 0.2, -0.4, 0.6, 0.5, 7.9, REPORT_METHOD_WELCH,
+     REPORT_EQUIVALENT, 1, NULL, 0, NULL, 0},
+    {1, 2, 3, 3, 3, "throughput", -1.5, -6.0, 3.1, 0.41, 4, REPORT_METHOD_WELCH,
+     REPORT_NOT_SIGNIFICANT, 1, NULL, 0, warn_unstable, 1},
+    {-1, 0, 3, 5, 5, "throughput", NAN, NAN, NAN, NAN, 0, REPORT_METHOD_NONE,
+     REPORT_NOT_COMPARABLE, 1, why_differ, 1, NULL, 0},
 };
 
 static const enum report_flag_code note_codes[] = {
-	REPORT_FLAG_FACTORS_DIFFER, REPORT_FLAG_RX_DROPS, REPORT_FLAG_UNSTABLE};
+    REPORT_FLAG_FACTORS_DIFFER, REPORT_FLAG_RX_DROPS, REPORT_FLAG_UNSTABLE};
 static struct report_fact facts[] = {
-	{1, "server", "kernel", "6.1.0-13-amd64"},
-	{1, "server", "nic.driver", "ixgbe 5.1.0-k"},
+    {1, "server", "kernel", "6.1.0-13-amd64"},
+    {1, "server", "nic.driver", "ixgbe 5.1.0-k"},
 };
 static struct report_verif verifs[] = {
-	{"os", "server", "command", "linux", "linux", 1, 10},
-	{"os", "client", "command", "windows11", "linux", 0, 10},
+    {"os", "server", "command", "linux", "linux", 1, 10},
+    {"os", "client", "command", "windows11", "linux", 0, 10},
 };
 static const int64_t sessions[] = {1, 2};
 static const char *hosts[] = {"server", "client"};
@@ -380,25 +380,23 @@ static void test_report_en(void)
 	ok(strstr(txt, "nic-compare") != NULL, "plan name");
 	ok(strstr(txt, "21: 20 ok, 1 failed") != NULL, "runs done/failed");
 	ok(strstr(txt, "9.41") && strstr(txt, "8.62") && strstr(txt, "23.5") &&
-		   strstr(txt, "19.8"),
+	       strstr(txt, "19.8"),
 	   "medians as formatted numbers");
 	ok(strstr(txt, "9.41 ±0.05") != NULL, "median with its spread");
 	ok(strstr(txt, "8.62 ±0.12 [2]") != NULL,
 	   "footnote mark of a flagged cell");
 	ok(strstr(txt, "windows11") && strstr(txt, "streams \\ os"),
 	   "matrix header names row and column factors");
-	ok(strstr(txt, "+9.3% [+6.1, +12.5] better") != NULL,
-	   "better verdict");
+	ok(strstr(txt, "+9.3% [+6.1, +12.5] better") != NULL, "better verdict");
 	ok(strstr(txt, "≈ (+0.2% [-0.4, +0.6])") != NULL, "equivalent verdict");
 	ok(strstr(txt, "~ (p=0.41, n=3+3) [3]") != NULL,
 	   "not significant verdict with its warning mark");
 	ok(strstr(txt, "— not comparable") != NULL, "refused verdict");
 	ok(strstr(txt, "Comparisons") && strstr(txt, "Notes") &&
-		   strstr(txt, "Host facts") && strstr(txt, "Verification"),
+	       strstr(txt, "Host facts") && strstr(txt, "Verification"),
 	   "section headings");
-	ok(has_prefix_of(txt,
-			 report_flag_text(REPORT_FLAG_RX_DROPS, REPORT_LANG_EN),
-			 24),
+	ok(has_prefix_of(
+	       txt, report_flag_text(REPORT_FLAG_RX_DROPS, REPORT_LANG_EN), 24),
 	   "rx_drops note explained");
 	ok(strstr(txt, "rx_dropped=12 on server") != NULL,
 	   "note lists the numbers of the flagged cell");
@@ -431,9 +429,8 @@ static void test_report_ja(void)
 	ok(strstr(txt, "表 1.") && strstr(txt, "図 1."), "japanese captions");
 	ok(strstr(txt, "改善") != NULL, "japanese verdict word");
 	ok(strstr(txt, "9.41 ±0.05") != NULL, "numbers unchanged");
-	ok(has_prefix_of(txt,
-			 report_flag_text(REPORT_FLAG_RX_DROPS, REPORT_LANG_JA),
-			 15),
+	ok(has_prefix_of(
+	       txt, report_flag_text(REPORT_FLAG_RX_DROPS, REPORT_LANG_JA), 15),
 	   "japanese note text");
 	free(txt);
 }
@@ -470,7 +467,8 @@ int main(void)
 	if (!have_font()) {
 		snprintf(cmd, sizeof(cmd), "%s", dir);
 		rmdir(cmd);
-		tap_skip_all("no Japanese TrueType font (fonts-ipaexfont-gothic)");
+		tap_skip_all(
+		    "no Japanese TrueType font (fonts-ipaexfont-gothic)");
 	}
 	test_wrap();
 	test_long_table();
