@@ -113,7 +113,7 @@ char *report_fmt_marks(const struct report *r, const struct report_cell *c,
 			}
 	if (!first)
 		buf_addc(&b, ']');
-	snprintf(out, n, "%s", b.s);
+	snprintf(out, n, "%s", b.s ? b.s : "");
 	buf_release(&b);
 	return out;
 }
@@ -156,7 +156,7 @@ char *report_fmt_verdict(const struct report *r, const struct report_cmp *c,
 		add_reasons(r, c, &b);
 		break;
 	}
-	snprintf(out, n, "%s", b.s);
+	snprintf(out, n, "%s", b.s ? b.s : "");
 	buf_release(&b);
 	return out;
 }

@@ -73,7 +73,9 @@ void mb_flag(struct mb *m, struct report_flag *list, int *n,
 	va_end(ap);
 	for (i = 0; i < *n; i++)
 		if (list[i].code == code) {
-			if (b.len && list[i].detail && *list[i].detail)
+			if (!b.s)
+				;
+			else if (b.len && list[i].detail && *list[i].detail)
 				list[i].detail = arena_printf(
 					m->a, "%s; %s", list[i].detail, b.s);
 			else if (b.len)
@@ -83,7 +85,7 @@ void mb_flag(struct mb *m, struct report_flag *list, int *n,
 		}
 	if (*n < REPORT_FLAG_COUNT) {
 		list[*n].code = code;
-		list[*n].detail = arena_strdup(m->a, b.s);
+		list[*n].detail = arena_strdup(m->a, b.s ? b.s : "");
 		(*n)++;
 	}
 	buf_release(&b);
@@ -257,7 +259,7 @@ static void factors_from_plan(struct loader *l)
 		return;
 	for (i = 0; i < p->nfactors && l->nf < MAX_FACTORS; i++) {
 		struct mfactor *f = &l->f[l->nf++];
-		f->name = p->factors[i].name;
+		f->name = arena_strdup(l->m.a, p->factors[i].name);
 		for (k = 0; k < p->factors[i].nlevels; k++)
 			level_add(l, f, p->factors[i].levels[k]);
 	}

@@ -123,7 +123,7 @@ static void tables(const struct report *r, FILE *f)
 						 r->factors[tb->col_factors[i]]
 							 .name);
 			}
-			cell(f, h.s);
+			cell(f, h.s ? h.s : "");
 			buf_release(&h);
 		}
 		for (c = 0; c < tb->ncols; c++)
@@ -225,7 +225,7 @@ static void cmp_marks(const struct report *r, const struct report_cmp *c,
 	}
 	if (!first)
 		buf_addc(&b, ']');
-	snprintf(out, n, "%s", b.s);
+	snprintf(out, n, "%s", b.s ? b.s : "");
 	buf_release(&b);
 }
 

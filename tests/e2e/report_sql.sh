@@ -1,0 +1,183 @@
+#!/bin/bash
+# xrun report on a store built with SQL (schema/store.sql) so that every
+# number is known: cc=reno is exactly 10% faster than cubic (plus small
+# noise and a linear drift over the run order), mtu makes no difference,
+# and an explicit pair differs in both factors. Checks the JSON verdicts
+# (10% found with a CI containing it, the equal pair never called
+# different, the two-factor pair refused naming both), the Markdown pipe
+# tables and Japanese headings, the CSV shape, flags with their numbers,
+# and the exit status for a store without runs.
+set -eu
+: "${XRUN:?set XRUN to the xrun binary}"
+: "${XRUN_SOURCE_DIR:?set XRUN_SOURCE_DIR to the source tree}"
+for t in sqlite3 jq awk; do
+	command -v "$t" >/dev/null || { echo "skip: $t is needed"; exit 77; }
+done
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+
+cat > plan.yaml <<'YAML'
+xrun: 1
+name: rsql
+title: "SQL-built report"
+engine:
+  type: command
+  run: [echo, "{{cc}} {{mtu}}"]
+  metrics:
+    throughput: { regex: "([0-9.]+)", unit: bit/s }
+factors:
+  cc: { levels: [cubic, reno] }
+  mtu: { levels: ["1500", "9000"] }
+repeat: 6
+order: abba
+report:
+  compare:
+    - { factor: cc, baseline: cubic }
+    - { factor: mtu }
+    - { a: { cc: cubic, mtu: "1500" }, b: { cc: reno, mtu: "9000" } }
+YAML
+
+sqlite3 r.db < "$XRUN_SOURCE_DIR/schema/store.sql"
+plan_text=$(sed "s/'/''/g" plan.yaml)
+# 4 cells x 6 passes in mirrored (ABBA) passes; value = 1e9 x (1.10 for
+# reno) x (1 + 0.0005 x position: drift) x (1 + noise in +-0.3%).
+awk -v plan="$plan_text" 'BEGIN {
+	print "PRAGMA user_version = 1; BEGIN;"
+	printf "INSERT INTO plans (id, name, title, path, hash, text, " \
+		"created_at) VALUES (1, %s, %s, %s, %s, %s, 1764460800);\n",
+		"\x27rsql\x27", "\x27SQL-built report\x27", "\x27plan.yaml\x27",
+		"\x27h1\x27", "\x27" plan "\x27"
+	print "INSERT INTO sessions (id, plan_id, cells_hash, started_at, " \
+		"updated_at, ended_at, xrun_version, status) VALUES (1, 1, " \
+		"\x27c\x27, 1764460800, 1764461800, 1764461800, \x270.1.0\x27, " \
+		"\x27done\x27);"
+	split("cubic reno", cc, " "); split("1500 9000", mtu, " ")
+	split("0.002 -0.003 0.001 -0.001 0.003 -0.002 0.0 0.002", nz, " ")
+	pos = 0; id = 0
+	for (pass = 0; pass < 6; pass++) {
+		rev = (pass == 1 || pass == 2 || pass == 4)
+		for (k = 0; k < 4; k++) {
+			c = rev ? 3 - k : k
+			ic = int(c / 2); im = c % 2
+			v = 1e9 * (ic ? 1.10 : 1.0) * (1 + 0.0005 * pos) * \
+				(1 + nz[(pos * 3) % 8 + 1])
+			id++
+			t = 1764460800 + pos * 10
+			cell = sprintf("{\"cc\":\"%s\",\"mtu\":\"%s\"}", cc[ic + 1], mtu[im + 1])
+			printf "INSERT INTO runs (id, session_id, position, block, " \
+				"block_pos, pass, rep, cell_index, cell, status, " \
+				"started_at, ended_at, elapsed, exit_code, engine, " \
+				"target, params) VALUES (%d, 1, %d, 0, %d, %d, %d, %d, " \
+				"\x27%s\x27, \x27ok\x27, %d, %d, 9, 0, \x27command\x27, " \
+				"NULL, NULL);\n", id, pos, pos, pass, pass + 1, c, cell,
+				t, t + 9
+			printf "INSERT INTO metrics VALUES (%d, \x27throughput\x27, " \
+				"%.1f, \x27bit/s\x27);\n", id, v
+			printf "INSERT INTO intervals VALUES (%d, 0, 0, 1, %.1f);\n", id, v * 0.99
+			printf "INSERT INTO intervals VALUES (%d, 1, 1, 2, %.1f);\n", id, v * 1.01
+			printf "INSERT INTO verifications VALUES (%d, \x27cc\x27, " \
+				"\x27local\x27, \x27run\x27, \x27%s\x27, \x27%s\x27, 1);\n",
+				id, cc[ic + 1], cc[ic + 1]
+			if (c == 3)
+				printf "INSERT INTO counters VALUES (%d, \x27local\x27, " \
+					"\x27nic\x27, \x27rx_dropped\x27, 4);\n", id
+			pos++
+		}
+	}
+	# One failed run in cell cubic/1500.
+	printf "INSERT INTO runs (id, session_id, position, block, block_pos, " \
+		"pass, rep, cell_index, cell, status, started_at, ended_at, " \
+		"exit_code, reason, engine) VALUES (%d, 1, %d, 0, %d, 6, 7, 0, " \
+		"\x27{\"cc\":\"cubic\",\"mtu\":\"1500\"}\x27, \x27failed\x27, " \
+		"1764461500, 1764461501, 1, \x27exit 1\x27, \x27command\x27);\n",
+		id + 1, pos, pos
+	print "INSERT INTO host_facts (session_id, host, key, value) VALUES (1, \x27local\x27, \x27kernel\x27, " \
+		"\x276.1.0-sql-e2e\x27);"
+	print "COMMIT;"
+}' > fill.sql
+sqlite3 r.db < fill.sql
+
+fail=0
+pass() { echo "ok - $1"; }
+bad() { echo "not ok - $1"; fail=1; }
+expect() { # jq filter that must print true, description
+	if [ "$(jq -r "$1" r.json)" = true ]; then pass "$2"; else
+		bad "$2 ($1)"; fi
+}
+
+"$XRUN" report --db r.db -o r.json
+"$XRUN" report --db r.db -o r.md
+"$XRUN" report --db r.db -o r.csv
+"$XRUN" report --db r.db --lang ja -o - --format md > ja.md
+
+expect '.cells | length == 4' "four cells"
+expect '[.comparisons[] | select(.factor == "cc")] | length == 2' \
+	"one cc comparison per mtu level"
+expect '[.comparisons[] | select(.factor == "cc") | .verdict == "better"
+	and .ci_low_pct <= 10 and .ci_high_pct >= 10
+	and (.delta_pct - 10 | fabs) < 1.5] | all' \
+	"cc: +10% found better, CI contains 10%"
+expect '[.comparisons[] | select(.factor == "cc") | .method] |
+	all(. == "position-ols")' "interleaved runs use the position covariate"
+expect '[.comparisons[] | select(.factor == "mtu") | .verdict] |
+	all(. == "equivalent" or . == "not_significant")' \
+	"mtu: equal levels never called different"
+expect '[.comparisons[] | select(.factor == null)] | length == 1' \
+	"one explicit pair"
+expect '.comparisons[] | select(.factor == null) |
+	.verdict == "not_comparable" and .delta_pct == null' \
+	"two-factor pair refused"
+expect '.comparisons[] | select(.factor == null) | .reasons | join(" ") |
+	test("cc") and test("mtu")' "refusal names both factors"
+expect '.cells[] | select(.cell == {"cc":"cubic","mtu":"1500"}) |
+	(.flags | index("failed_runs")) != null and .n == 6' \
+	"failed run flagged, not counted"
+expect '.cells[] | select(.cell == {"cc":"reno","mtu":"9000"}) |
+	.flag_details[] | select(.code == "rx_drops") | .detail |
+	test("rx_dropped=24")' "receive drops with their number"
+expect '.cells[0].interval.n == 12 and .cells[0].interval.peak > .cells[0].max' \
+	"interval statistics kept apart"
+expect '.runs.ok == 24 and .runs.failed == 1' "runs done and failed"
+expect '[.notes[].code] | index("factors_differ") != null' \
+	"the refusal is explained in the notes"
+
+# Medians: the model must carry what the DB holds.
+want=$(sqlite3 r.db "SELECT value FROM metrics m JOIN runs r ON r.id = m.run_id
+	WHERE r.cell = '{\"cc\":\"reno\",\"mtu\":\"1500\"}' ORDER BY value
+	LIMIT 2 OFFSET 2" | awk '{ s += $1 } END { printf "%.1f", s / 2 }')
+got=$(jq -r '.cells[] | select(.cell == {"cc":"reno","mtu":"1500"}) |
+	.median' r.json | awk '{ printf "%.1f", $1 }')
+[ "$want" = "$got" ] && pass "median $got" || bad "median $got != $want"
+
+grep -q '^|---' r.md && pass "markdown pipe table" || bad "no pipe table"
+grep -qE '\+(9|10)\.[0-9]% \[\+[0-9.]+, \+[0-9.]+\]' r.md &&
+	pass "markdown verdict string" || bad "no verdict string in r.md"
+grep -qF -- '— not comparable' r.md && pass "markdown refusal" ||
+	bad "no refusal in r.md"
+grep -qF 'Gbit/s' r.md && grep -qF '1.00 ±' r.md && pass "display unit" ||
+	bad "display unit"
+grep -qF '## 比較' ja.md && grep -qF '比較不可' ja.md && pass "japanese md" ||
+	bad "japanese md"
+
+head -1 r.csv | grep -q '^plan,cc,mtu,metric,unit,n,' && pass "csv header" ||
+	bad "csv header: $(head -1 r.csv)"
+[ "$(wc -l < r.csv)" -eq 5 ] && pass "csv: one row per cell and metric" ||
+	bad "csv rows: $(wc -l < r.csv)"
+
+# A store without runs: a clear message and exit 3.
+sqlite3 empty.db < "$XRUN_SOURCE_DIR/schema/store.sql"
+set +e
+"$XRUN" report --db empty.db -o e.md 2> e.err
+rc=$?
+"$XRUN" report --db missing.db -o m.md 2> m.err
+rc2=$?
+"$XRUN" report --db r.db 2> u.err
+rc3=$?
+set -e
+[ $rc = 3 ] && grep -q "no runs to report" e.err && [ ! -e e.md ] &&
+	pass "empty store: exit 3" || bad "empty store: rc $rc $(cat e.err)"
+[ $rc2 = 3 ] && grep -q "missing.db" m.err && pass "missing store: exit 3" ||
+	bad "missing store: rc $rc2 $(cat m.err)"
+[ $rc3 = 2 ] && pass "no -o: usage, exit 2" || bad "no -o: rc $rc3"
+exit $fail
