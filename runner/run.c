@@ -349,19 +349,10 @@ static int session_failed(struct runctx *rc)
 	return 0;
 }
 
-/* The report module may land after this one: until it does, the plan's
- * outputs are skipped with a warning instead of breaking the link. */
-#pragma weak report_write_file
-
 static void write_reports(struct runctx *rc)
 {
 	const struct plan *p = rc->p;
 	int i;
-	if (p->report.noutputs && !report_write_file) {
-		fprintf(stderr, "xrun: warning: reports are not built into "
-				"this xrun; use 'xrun report'\n");
-		return;
-	}
 	for (i = 0; i < p->report.noutputs; i++) {
 		struct report_opts ro = {0};
 		struct xr_err err = {0};
