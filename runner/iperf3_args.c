@@ -169,9 +169,10 @@ static int convert(const struct pdef *d, const char *v, char *out, size_t outsz,
 	case P_COUNT:
 		if (units_parse(v, UNITS_COUNT, &x, &uwhy) < 0 || x < d->min ||
 		    x >= 1e15) {
-			snprintf(why, whysz, "%s like 500M, 4Mi or %s",
-				 d->min ? "a size" : "a rate",
-				 d->min ? "128K" : "0 (unlimited)");
+			snprintf(why, whysz, "%s",
+				 d->min ? "a size such as 128K or 4Mi"
+					: "a rate such as 500M or 1G "
+					  "(0 = unlimited)");
 			return -1;
 		}
 		snprintf(out, outsz, "%.0f", x);
@@ -312,8 +313,8 @@ static void check_value(struct xr_diag *d, struct plan_pos pos,
 		return; /* a template: checked once expanded */
 	if (convert(def, v, out, sizeof out, why, sizeof why) < 0)
 		xr_diag_add(d, 0, pos.line, pos.col,
-			    "%sbad value '%s' for iperf3 parameter '%s' "
-			    "(want %s)",
+			    "%sbad value '%s' for iperf3 parameter '%s'; "
+			    "want %s",
 			    what, v, def->key, why);
 }
 
@@ -493,8 +494,8 @@ char **iperf3_args_build(const struct engine_request *rq, struct xr_err *err)
 		if (convert(d, v, val, sizeof val, why, sizeof why) < 0) {
 			engine_argv_free(a.v);
 			xr_err_set(err, XR_EPLAN, NULL, 0, 0,
-				   "bad value '%s' for iperf3 parameter '%s' "
-				   "(want %s)",
+				   "bad value '%s' for iperf3 parameter '%s'; "
+				   "want %s",
 				   v, d->key, why);
 			return NULL;
 		}
