@@ -40,7 +40,6 @@ static char **build_argv(const struct plan *p, const struct engine_request *rq,
 struct iperf3_state {
 	struct host *client, *server;
 	struct proc *srv; /* NULL when xrun does not run the server */
-	char log[64];
 	int port;
 	int restarts;
 };
@@ -72,7 +71,7 @@ static void log_tail(const char *path, char *out, size_t outsz)
  */
 static int server_start(struct iperf3_state *st, struct xr_err *err)
 {
-	char port[16], tail[256];
+	char port[16], tail[256], log[64];
 	const char *argv[] = {"iperf3", "-s", "-p", port, "--forceflush", NULL};
 	struct proc_opts o = {0};
 	struct buf b = BUF_INIT;
@@ -80,30 +79,28 @@ static int server_start(struct iperf3_state *st, struct xr_err *err)
 	int fd, listening = 0;
 
 	snprintf(port, sizeof port, "%d", st->port);
-	if (!st->log[0]) {
-		snprintf(st->log, sizeof st->log, "/tmp/xrun-iperf3s-XXXXXX");
-		fd = mkstemp(st->log);
-		if (fd < 0) {
-			st->log[0] = '\0';
-			return xr_err_set(err, XR_EIO, NULL, 0, 0,
-					  "cannot create a log file for the "
-					  "iperf3 server in /tmp");
-		}
-		close(fd);
-	} else if (truncate(st->log, 0) < 0) {
-		/* a stale line would look like a fresh "listening" */
-		unlink(st->log);
-	}
+	/* a fresh log per start: a stale line would look like a fresh
+	 * "listening"; it is unlinked as soon as it has been read, so even
+	 * a SIGKILLed xrun leaves nothing in /tmp (iperf3 keeps its fd) */
+	snprintf(log, sizeof log, "/tmp/xrun-iperf3s-XXXXXX");
+	fd = mkstemp(log);
+	if (fd < 0)
+		return xr_err_set(err, XR_EIO, NULL, 0, 0,
+				  "cannot create a log file for the iperf3 "
+				  "server in /tmp");
+	close(fd);
 	o.argv = argv;
 	o.stderr_to_stdout = 1;
-	st->srv = host_spawn(st->server, &o, st->log, err);
-	if (!st->srv)
+	st->srv = host_spawn(st->server, &o, log, err);
+	if (!st->srv) {
+		unlink(log);
 		return err && err->code ? -err->code : -XR_EENV;
+	}
 
 	deadline = proc_now_mono() + IPERF3_LISTEN_WAIT;
 	while (proc_now_mono() < deadline) {
 		buf_reset(&b);
-		if (buf_read_file(&b, st->log, 1 << 20) == 0 && b.s &&
+		if (buf_read_file(&b, log, 1 << 20) == 0 && b.s &&
 		    strstr(b.s, "Server listening")) {
 			listening = 1;
 			break;
@@ -114,12 +111,15 @@ static int server_start(struct iperf3_state *st, struct xr_err *err)
 			break;
 	}
 	buf_release(&b);
-	if (listening)
+	if (listening) {
+		unlink(log);
 		return 0;
+	}
 
-	log_tail(st->log, tail, sizeof tail);
 	proc_stop(st->srv);
 	st->srv = NULL;
+	log_tail(log, tail, sizeof tail);
+	unlink(log);
 	if (strstr(tail, "Address already in use"))
 		return xr_err_set(err, XR_EENV, NULL, 0, 0,
 				  "port %d on host '%s' is already in use; set "
@@ -143,8 +143,6 @@ static void close_(void *state)
 		return;
 	if (st->srv)
 		proc_stop(st->srv);
-	if (st->log[0])
-		unlink(st->log);
 	free(st);
 }
 
