@@ -39,39 +39,39 @@
  * /usr/sbin, which is not in a non-root ssh user's PATH on Debian.
  */
 static const char counters_script[] =
-	"PATH=$PATH:/usr/sbin:/sbin\n"
-	"echo '@@ xrun-counters 1'\n"
-	"case $2 in *n*)\n"
-	"  if [ -n \"$1\" ]; then\n"
-	"    if [ -d \"/sys/class/net/$1/statistics\" ]; then\n"
-	"      echo '@@ netdev'\n"
-	"      for f in \"/sys/class/net/$1/statistics/\"*; do\n"
-	"        v=; { read -r v <\"$f\"; } 2>/dev/null\n"
-	"        printf '%s %s\\n' \"${f##*/}\" \"$v\"\n"
-	"      done\n"
-	"      if command -v ethtool >/dev/null 2>&1; then\n"
-	"        echo '@@ ethtool'; ethtool -S \"$1\" 2>/dev/null\n"
-	"      fi\n"
-	"    else echo '@@ noiface'; fi\n"
-	"  fi;;\n"
-	"esac\n"
-	"case $2 in *t*)\n"
-	"  echo '@@ snmp'; cat /proc/net/snmp\n"
-	"  echo '@@ netstat'; cat /proc/net/netstat 2>/dev/null;;\n"
-	"esac\n"
-	"case $2 in *c*)\n"
-	"  echo '@@ stat'; cat /proc/stat\n"
-	"  echo '@@ softirqs'; cat /proc/softirqs;;\n"
-	"esac\n"
-	"case $2 in *p*)\n"
-	"  echo '@@ procs'\n"
-	"  for f in /proc/[0-9]*/comm; do\n"
-	"    c=; { read -r c <\"$f\"; } 2>/dev/null\n"
-	"    case $c in " COUNTERS_CAPTURE_CASE ") printf '%s\\n' \"$c\";; "
-	"esac\n"
-	"  done;;\n"
-	"esac\n"
-	"exit 0\n";
+    "PATH=$PATH:/usr/sbin:/sbin\n"
+    "echo '@@ xrun-counters 1'\n"
+    "case $2 in *n*)\n"
+    "  if [ -n \"$1\" ]; then\n"
+    "    if [ -d \"/sys/class/net/$1/statistics\" ]; then\n"
+    "      echo '@@ netdev'\n"
+    "      for f in \"/sys/class/net/$1/statistics/\"*; do\n"
+    "        v=; { read -r v <\"$f\"; } 2>/dev/null\n"
+    "        printf '%s %s\\n' \"${f##*/}\" \"$v\"\n"
+    "      done\n"
+    "      if command -v ethtool >/dev/null 2>&1; then\n"
+    "        echo '@@ ethtool'; ethtool -S \"$1\" 2>/dev/null\n"
+    "      fi\n"
+    "    else echo '@@ noiface'; fi\n"
+    "  fi;;\n"
+    "esac\n"
+    "case $2 in *t*)\n"
+    "  echo '@@ snmp'; cat /proc/net/snmp\n"
+    "  echo '@@ netstat'; cat /proc/net/netstat 2>/dev/null;;\n"
+    "esac\n"
+    "case $2 in *c*)\n"
+    "  echo '@@ stat'; cat /proc/stat\n"
+    "  echo '@@ softirqs'; cat /proc/softirqs;;\n"
+    "esac\n"
+    "case $2 in *p*)\n"
+    "  echo '@@ procs'\n"
+    "  for f in /proc/[0-9]*/comm; do\n"
+    "    c=; { read -r c <\"$f\"; } 2>/dev/null\n"
+    "    case $c in " COUNTERS_CAPTURE_CASE ") printf '%s\\n' \"$c\";; "
+    "esac\n"
+    "  done;;\n"
+    "esac\n"
+    "exit 0\n";
 
 const char *counters_remote_script(void)
 {
@@ -92,8 +92,7 @@ static int add_file(struct buf *doc, const char *path)
 /* Read a one-line sysfs/proc file (relative to dirfd) into out. Paths
  * relative to an open directory save a lookup per file, which matters
  * when /proc holds hundreds of processes. */
-static ssize_t read_small(int dirfd, const char *path, char *out,
-			  size_t outsz)
+static ssize_t read_small(int dirfd, const char *path, char *out, size_t outsz)
 {
 	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
@@ -225,8 +224,7 @@ static int add_procs(struct buf *doc)
 	return doc->truncated ? -XR_ENOMEM : 0;
 }
 
-int counters_local_document(const char *iface, unsigned what,
-			    struct buf *doc)
+int counters_local_document(const char *iface, unsigned what, struct buf *doc)
 {
 	int rc = buf_adds(doc, "@@ xrun-counters 1\n");
 	if (rc == 0 && (what & PLAN_COUNTER_NIC) && iface) {

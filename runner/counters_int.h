@@ -16,8 +16,7 @@ struct counters_snap;
 int counters_is_capture_tool(const char *comm);
 
 /* Build the snapshot document of this machine (no subprocess). */
-int counters_local_document(const char *iface, unsigned what,
-			    struct buf *doc);
+int counters_local_document(const char *iface, unsigned what, struct buf *doc);
 /* The fixed sh script run on other hosts: sh -c SCRIPT sh IFACE LETTERS */
 const char *counters_remote_script(void);
 

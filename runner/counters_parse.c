@@ -16,10 +16,17 @@
 
 #include "banned.h"
 
-enum scope { SC_NIC, SC_ETHTOOL, SC_TCP, SC_UDP, SC_SOFTIRQ, SC_CAPTURE,
-	     SC_COUNT };
-static const char *const scope_names[SC_COUNT] = {
-	"nic", "ethtool", "tcp", "udp", "softirq", "capture"};
+enum scope {
+	SC_NIC,
+	SC_ETHTOOL,
+	SC_TCP,
+	SC_UDP,
+	SC_SOFTIRQ,
+	SC_CAPTURE,
+	SC_COUNT
+};
+static const char *const scope_names[SC_COUNT] = {"nic", "ethtool", "tcp",
+						  "udp", "softirq", "capture"};
 
 enum section {
 	SEC_NONE = 0,
@@ -58,23 +65,41 @@ struct counters_snap {
 };
 
 /* Counters worth a row; the rest of /proc/net/snmp are gauges or noise. */
-static const char *const tcp_keep[] = {
-	"ActiveOpens", "PassiveOpens", "AttemptFails", "EstabResets",
-	"InSegs", "OutSegs", "RetransSegs", "InErrs", "OutRsts",
-	"InCsumErrors", NULL};
-static const char *const tcpext_keep[] = {
-	"TCPLostRetransmit", "TCPTimeouts", "TCPSackRecovery",
-	"TCPRenoRecovery", "TCPFastRetrans", "TCPSlowStartRetrans",
-	"TCPSynRetrans", "TCPRetransFail", "TCPSpuriousRTOs",
-	"TCPAbortOnTimeout", "ListenOverflows", "ListenDrops",
-	"TCPBacklogDrop", "TCPRcvQDrop", "TCPOFOQueue", "TCPOFODrop",
-	"TCPZeroWindowDrop", "TCPDSACKRecv", NULL};
+static const char *const tcp_keep[] = {"ActiveOpens",
+				       "PassiveOpens",
+				       "AttemptFails",
+				       "EstabResets",
+				       "InSegs",
+				       "OutSegs",
+				       "RetransSegs",
+				       "InErrs",
+				       "OutRsts",
+				       "InCsumErrors",
+				       NULL};
+static const char *const tcpext_keep[] = {"TCPLostRetransmit",
+					  "TCPTimeouts",
+					  "TCPSackRecovery",
+					  "TCPRenoRecovery",
+					  "TCPFastRetrans",
+					  "TCPSlowStartRetrans",
+					  "TCPSynRetrans",
+					  "TCPRetransFail",
+					  "TCPSpuriousRTOs",
+					  "TCPAbortOnTimeout",
+					  "ListenOverflows",
+					  "ListenDrops",
+					  "TCPBacklogDrop",
+					  "TCPRcvQDrop",
+					  "TCPOFOQueue",
+					  "TCPOFODrop",
+					  "TCPZeroWindowDrop",
+					  "TCPDSACKRecv",
+					  NULL};
 static const char *const udp_keep[] = {
-	"InDatagrams", "OutDatagrams", "NoPorts", "InErrors", "RcvbufErrors",
-	"SndbufErrors", "InCsumErrors", NULL};
+    "InDatagrams",  "OutDatagrams", "NoPorts",	    "InErrors",
+    "RcvbufErrors", "SndbufErrors", "InCsumErrors", NULL};
 static const char *const capture_tools[] = {
-	"tcpdump", "dumpcap", "tshark", "wireshark", "termshark", "pktmon",
-	NULL};
+    "tcpdump", "dumpcap", "tshark", "wireshark", "termshark", "pktmon", NULL};
 
 static int in_list(const char *const *list, const char *s, size_t n)
 {
@@ -216,10 +241,10 @@ static unsigned section_of(const char *s, const char *e)
 	static const struct {
 		const char *name;
 		unsigned bit;
-	} tab[] = {{"netdev", SEC_NETDEV},   {"ethtool", SEC_ETHTOOL},
-		   {"snmp", SEC_SNMP},       {"netstat", SEC_NETSTAT},
-		   {"stat", SEC_STAT},       {"softirqs", SEC_SOFTIRQS},
-		   {"procs", SEC_PROCS},     {"noiface", SEC_NOIFACE}};
+	} tab[] = {{"netdev", SEC_NETDEV}, {"ethtool", SEC_ETHTOOL},
+		   {"snmp", SEC_SNMP},	   {"netstat", SEC_NETSTAT},
+		   {"stat", SEC_STAT},	   {"softirqs", SEC_SOFTIRQS},
+		   {"procs", SEC_PROCS},   {"noiface", SEC_NOIFACE}};
 	trim(&s, &e);
 	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
 		if (strlen(tab[i].name) == (size_t)(e - s) &&
@@ -266,11 +291,11 @@ static int line_ethtool(struct counters_snap *cs, const char *s, const char *e)
  */
 struct pairs {
 	const char *hdr, *hdr_end; /* pending header line, or NULL */
-	size_t plen;               /* its prefix length, colon included */
+	size_t plen;		   /* its prefix length, colon included */
 };
 
-static int line_pairs(struct counters_snap *cs, struct pairs *pp,
-		      const char *s, const char *e)
+static int line_pairs(struct counters_snap *cs, struct pairs *pp, const char *s,
+		      const char *e)
 {
 	const char *colon = memchr(s, ':', (size_t)(e - s));
 	const char *hp, *vp, *ht, *vt;
@@ -371,7 +396,8 @@ static int line_procs(struct counters_snap *cs, const char *s, const char *e)
 	if (!in_list(capture_tools, s, n))
 		return 0;
 	for (size_t i = 0; i < v->n; i++)
-		if (strlen(v->a[i].name) == n && memcmp(v->a[i].name, s, n) == 0) {
+		if (strlen(v->a[i].name) == n &&
+		    memcmp(v->a[i].name, s, n) == 0) {
 			v->a[i].v++;
 			return 0;
 		}
@@ -569,18 +595,18 @@ static int delta_capture(const struct counters_snap *b,
 {
 	int rc = 0;
 	for (int k = 0; rc == 0 && capture_tools[k]; k++) {
-		const struct kv *kb = kvv_find(&b->sc[SC_CAPTURE],
-					       capture_tools[k]);
-		const struct kv *ka = kvv_find(&a->sc[SC_CAPTURE],
-					       capture_tools[k]);
+		const struct kv *kb =
+		    kvv_find(&b->sc[SC_CAPTURE], capture_tools[k]);
+		const struct kv *ka =
+		    kvv_find(&a->sc[SC_CAPTURE], capture_tools[k]);
 		uint64_t v = 0;
 		if (kb)
 			v = kb->v;
 		if (ka && ka->v > v)
 			v = ka->v;
 		if (v)
-			rc = rows_add(r, "capture", capture_tools[k],
-				      (double)v);
+			rc =
+			    rows_add(r, "capture", capture_tools[k], (double)v);
 	}
 	return rc;
 }

@@ -28,8 +28,7 @@ struct factv {
 	int oom;
 };
 
-static void add(struct factv *v, const char *key, const char *value,
-		size_t len)
+static void add(struct factv *v, const char *key, const char *value, size_t len)
 {
 	struct fact *f;
 	if (v->oom)
@@ -91,9 +90,8 @@ static int field(const char *text, const char *key, struct buf *out)
 
 static void cpu_facts(struct host *h, struct factv *v)
 {
-	static const char *const model_keys[] = {"model name", "Hardware",
-						 "cpu model", "Processor",
-						 "uarch", NULL};
+	static const char *const model_keys[] = {
+	    "model name", "Hardware", "cpu model", "Processor", "uarch", NULL};
 	struct buf f = BUF_INIT, b = BUF_INIT;
 	struct xr_err e;
 	long count = 0;
@@ -164,7 +162,7 @@ static void nic_facts(struct host *h, const char *iface, struct factv *v)
 	if (probe_from_nic_doc(h, "nic.firmware", iface, doc.s, &b, &e) == 0)
 		add_buf(v, "nic_firmware", &b);
 	if (probe_from_nic_doc(h, "nic.link_speed", iface, doc.s, &b, &e) ==
-		    0 &&
+		0 &&
 	    probe_from_nic_doc(h, "nic.duplex", iface, doc.s, &d, &e) == 0) {
 		if (strcmp(d.s, "unknown") != 0)
 			buf_addf(&b, " %s", d.s);

@@ -28,10 +28,17 @@
 
 #include "banned.h"
 
-const char *const probe_names[] = {
-	"nic.driver", "nic.firmware", "nic.link_speed", "nic.mtu",
-	"nic.pcie_link", "nic.duplex", "nic.speed_mbps", "tcp.cc",
-	"os.release", "kernel", NULL};
+const char *const probe_names[] = {"nic.driver",
+				   "nic.firmware",
+				   "nic.link_speed",
+				   "nic.mtu",
+				   "nic.pcie_link",
+				   "nic.duplex",
+				   "nic.speed_mbps",
+				   "tcp.cc",
+				   "os.release",
+				   "kernel",
+				   NULL};
 
 int probe_known(const char *name)
 {
@@ -47,32 +54,32 @@ int probe_needs_iface(const char *name)
 }
 
 static const char nic_script[] =
-	"PATH=$PATH:/usr/sbin:/sbin\n"
-	"d=/sys/class/net/$1\n"
-	"[ -d \"$d\" ] || { echo 'noiface: 1'; exit 0; }\n"
-	"r() { v=; if { read -r v <\"$2\" || [ -n \"$v\" ]; } 2>/dev/null; "
-	"then printf '%s: %s\\n' \"$1\" \"$v\"; fi; }\n"
-	"r mtu \"$d/mtu\"; r speed \"$d/speed\"; r duplex \"$d/duplex\"\n"
-	"r flags \"$d/flags\"\n"
-	"if command -v ethtool >/dev/null 2>&1; then\n"
-	"  ethtool -i \"$1\" 2>/dev/null\n"
-	"fi\n"
-	"{ while read -r u; do case $u in DEVTYPE=*) "
-	"echo \"devtype: ${u#DEVTYPE=}\";; esac; done <\"$d/uevent\"; } "
-	"2>/dev/null\n"
-	"if [ -e \"$d/device\" ]; then\n"
-	"  echo 'device: 1'\n"
-	"  l=$(readlink \"$d/device/driver\" 2>/dev/null) && "
-	"echo \"linkdriver: ${l##*/}\"\n"
-	"  for p in \"$d/device\" \"$d/device/..\"; do\n"
-	"    if [ -r \"$p/current_link_speed\" ]; then\n"
-	"      for f in current_link_speed current_link_width max_link_speed "
-	"max_link_width; do r \"$f\" \"$p/$f\"; done\n"
-	"      break\n"
-	"    fi\n"
-	"  done\n"
-	"fi\n"
-	"exit 0\n";
+    "PATH=$PATH:/usr/sbin:/sbin\n"
+    "d=/sys/class/net/$1\n"
+    "[ -d \"$d\" ] || { echo 'noiface: 1'; exit 0; }\n"
+    "r() { v=; if { read -r v <\"$2\" || [ -n \"$v\" ]; } 2>/dev/null; "
+    "then printf '%s: %s\\n' \"$1\" \"$v\"; fi; }\n"
+    "r mtu \"$d/mtu\"; r speed \"$d/speed\"; r duplex \"$d/duplex\"\n"
+    "r flags \"$d/flags\"\n"
+    "if command -v ethtool >/dev/null 2>&1; then\n"
+    "  ethtool -i \"$1\" 2>/dev/null\n"
+    "fi\n"
+    "{ while read -r u; do case $u in DEVTYPE=*) "
+    "echo \"devtype: ${u#DEVTYPE=}\";; esac; done <\"$d/uevent\"; } "
+    "2>/dev/null\n"
+    "if [ -e \"$d/device\" ]; then\n"
+    "  echo 'device: 1'\n"
+    "  l=$(readlink \"$d/device/driver\" 2>/dev/null) && "
+    "echo \"linkdriver: ${l##*/}\"\n"
+    "  for p in \"$d/device\" \"$d/device/..\"; do\n"
+    "    if [ -r \"$p/current_link_speed\" ]; then\n"
+    "      for f in current_link_speed current_link_width max_link_speed "
+    "max_link_width; do r \"$f\" \"$p/$f\"; done\n"
+    "      break\n"
+    "    fi\n"
+    "  done\n"
+    "fi\n"
+    "exit 0\n";
 
 const char *probe_nic_script(void)
 {
@@ -202,8 +209,8 @@ static int doc_get(const char *doc, const char *key, struct buf *out)
 			const char *s = p + kl + 1, *e = p + ll;
 			while (s < e && (*s == ' ' || *s == '\t'))
 				s++;
-			while (e > s && (e[-1] == ' ' || e[-1] == '\t' ||
-					 e[-1] == '\r'))
+			while (e > s &&
+			       (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
 				e--;
 			buf_reset(out);
 			buf_add(out, s, (size_t)(e - s));
@@ -316,13 +323,12 @@ int probe_from_nic_doc(struct host *h, const char *name, const char *iface,
 					iface, sysread_host_name(h));
 	} else if (strcmp(name, "nic.link_speed") == 0 ||
 		   strcmp(name, "nic.speed_mbps") == 0) {
-		long v = doc_get(doc, "speed", &tmp) ? strtol(tmp.s, NULL, 10)
-						      : -1;
+		long v =
+		    doc_get(doc, "speed", &tmp) ? strtol(tmp.s, NULL, 10) : -1;
 		if (v <= 0)
 			buf_adds(out, "unknown");
 		else
-			buf_addf(out, "%ld%s", v,
-				 name[4] == 'l' ? "Mb/s" : "");
+			buf_addf(out, "%ld%s", v, name[4] == 'l' ? "Mb/s" : "");
 	} else if (strcmp(name, "nic.duplex") == 0) {
 		if (!doc_get(doc, "duplex", out) || !out->len)
 			buf_adds(out, "unknown");
@@ -410,11 +416,11 @@ int probe_read(struct host *h, const char *name, const char *iface,
 					  name, sysread_host_name(h));
 		rc = probe_nic_doc(h, iface, &doc, err);
 		if (rc == 0)
-			rc = probe_from_nic_doc(h, name, iface, doc.s, out,
-						err);
+			rc =
+			    probe_from_nic_doc(h, name, iface, doc.s, out, err);
 	} else if (strcmp(name, "tcp.cc") == 0) {
-		rc = sysread_file(h, "/proc/sys/net/ipv4/tcp_congestion_control",
-				  out, err);
+		rc = sysread_file(
+		    h, "/proc/sys/net/ipv4/tcp_congestion_control", out, err);
 	} else if (strcmp(name, "os.release") == 0) {
 		rc = os_release(h, out, err);
 	} else {

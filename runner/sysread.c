@@ -90,8 +90,8 @@ int sysread_iface_ok(const char *iface, struct xr_err *err)
 		  strcmp(iface, "..") == 0;
 	for (size_t i = 0; !bad && i < n; i++) {
 		unsigned char c = (unsigned char)iface[i];
-		if (c <= ' ' || c == '/' || c == ':' || c == '\'' ||
-		    c == '"' || c == '\\' || c == 0x7f)
+		if (c <= ' ' || c == '/' || c == ':' || c == '\'' || c == '"' ||
+		    c == '\\' || c == 0x7f)
 			bad = 1;
 	}
 	if (!bad)

@@ -66,9 +66,9 @@ static void test_fixture_pair(void)
 	struct counters_snap *b = NULL, *a = NULL;
 	struct counter_row *r = NULL;
 
-	is_int(counters_parse(tb, lb, &b), 0, "parse before.txt");
-	is_int(counters_parse(ta, la, &a), 0, "parse after.txt");
-	is_int(counters_delta(b, a, &r, &n), 0, "delta");
+	ok(counters_parse(tb, lb, &b) == 0, "parse before.txt");
+	ok(counters_parse(ta, la, &a) == 0, "parse after.txt");
+	ok(counters_delta(b, a, &r, &n) == 0, "delta");
 
 	/* nic: differences, a decrease is a reset, new names have no base */
 	is_near(val(r, n, "nic", "rx_bytes"), 10000, 0, "nic rx_bytes");
@@ -156,21 +156,22 @@ static void test_captured(void)
 	struct counter_row *r = NULL;
 	struct buf caps = BUF_INIT;
 
-	is_int(counters_parse(t, len, &s), 0, "parse a snapshot captured "
-					       "from a virtio NIC");
-	is_int(counters_delta(s, s, &r, &n), 0, "delta with itself");
+	ok(counters_parse(t, len, &s) == 0, "parse a snapshot captured "
+					    "from a virtio NIC");
+	ok(counters_delta(s, s, &r, &n) == 0, "delta with itself");
 	is_int(count_scope(r, n, "nic"), 24, "24 sysfs statistics");
-	is_int(count_scope(r, n, "ethtool"), 0,
-	       "no ethtool stat changed against itself");
+	ok(count_scope(r, n, "ethtool") == 0,
+	   "no ethtool stat changed against itself");
 	ok(row(r, n, "tcp", "RetransSegs") && row(r, n, "tcp", "TCPTimeouts"),
 	   "tcp rows from snmp and netstat");
-	ok(row(r, n, "cpu", "cpu0_busy_pct") && row(r, n, "cpu", "cpu1_busy_pct"),
+	ok(row(r, n, "cpu", "cpu0_busy_pct") &&
+	       row(r, n, "cpu", "cpu1_busy_pct"),
 	   "one row per cpu");
 	ok(!row(r, n, "cpu", "cpu2_busy_pct"), "no third cpu");
 	is_near(val(r, n, "cpu", "busy_avg_pct"), 0, 0, "no time: 0%");
 	ok(row(r, n, "softirq", "NET_RX") != NULL, "NET_RX row");
-	is_int(count_scope(r, n, "capture"), 0, "no capture running");
-	is_int(counters_snap_captures(s, &caps), 0, "procs section read, none");
+	ok(count_scope(r, n, "capture") == 0, "no capture running");
+	ok(counters_snap_captures(s, &caps) == 0, "procs section read, none");
 	buf_release(&caps);
 	free(r);
 	counters_snap_free(s);
@@ -180,23 +181,29 @@ static void test_captured(void)
 static void test_garbage(void)
 {
 	static const char *const docs[] = {
-		"",
-		"@@",
-		"@@ netdev\nrx_bytes\nrx_bytes -5\nrx_bytes 1x\n",
-		"@@ ethtool\n:\n : 5\nname: 99999999999999999999999\n",
-		"@@ snmp\nTcp: A\nTcp: 1 2 3\nTcp: 5\n:\n",
-		"@@ stat\ncpu\ncpux 1 2 3 4\ncpu9999999999 1 2 3 4\ncpu0 1\n",
-		"@@ softirqs\nNET_RX:\nNET_RX: a b\n",
-		"@@ procs\n\n   \ntcpdump   \n",
-		"@@ bogus\nrx_bytes 5\n@@ netdev\nrx_bytes 5\0 7\n",
+	    "",
+	    "@@",
+	    "@@ netdev\nrx_bytes\nrx_bytes -5\nrx_bytes 1x\n",
+	    "@@ ethtool\n:\n : 5\nname: 99999999999999999999999\n",
+	    "@@ snmp\nTcp: A\nTcp: 1 2 3\nTcp: 5\n:\n",
+	    "@@ stat\ncpu\ncpux 1 2 3 4\ncpu9999999999 1 2 3 4\ncpu0 1\n",
+	    "@@ softirqs\nNET_RX:\nNET_RX: a b\n",
+	    "@@ procs\n\n   \ntcpdump   \n",
+	    "@@ bogus\nrx_bytes 5\n@@ netdev\nrx_bytes 5\0 7\n",
 	};
-	static const size_t lens[] = {0, 2, 0, 0, 0, 0, 0, 0, 51};
+	static const char nul_doc[] = "@@ netdev\nrx_bytes 5\0 7\n";
+	static const size_t lens[] = {0, 2, 0, 0, 0, 0, 0, 0, 0};
 	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
 		struct counters_snap *s = NULL;
 		struct counter_row *r = NULL;
 		size_t n = 0, len = lens[i] ? lens[i] : strlen(docs[i]);
 		int rc = counters_parse(docs[i], len, &s);
 		ok(rc == 0 && s, "odd document %zu parses", i);
+		if (i == 8) {
+			counters_snap_free(s);
+			rc = counters_parse(nul_doc, sizeof nul_doc - 1, &s);
+			ok(rc == 0 && s, "document with a NUL byte parses");
+		}
 		if (s)
 			counters_delta(s, s, &r, &n);
 		free(r);
@@ -209,12 +216,12 @@ static void test_garbage(void)
 		struct counters_snap *s = NULL;
 		for (size_t i = 0; i < sizeof doc; i++) {
 			int c = rand() % 40;
-			doc[i] = c < 10   ? (char)('0' + c)
+			doc[i] = c < 10	  ? (char)('0' + c)
 				 : c < 14 ? '\n'
 				 : c < 18 ? ' '
 				 : c < 20 ? ':'
 				 : c < 22 ? '@'
-				 : (char)('a' + c - 22);
+					  : (char)('a' + c - 22);
 		}
 		counters_parse(doc, sizeof doc, &s);
 		counters_snap_free(s);
@@ -233,8 +240,8 @@ static long loopback_bytes(size_t len)
 
 	sa.sin_family = AF_INET;
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(l, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(l, 1) < 0 ||
-	    getsockname(l, (struct sockaddr *)&sa, &sl) < 0)
+	if (bind(l, (struct sockaddr *)&sa, sizeof sa) < 0 ||
+	    listen(l, 1) < 0 || getsockname(l, (struct sockaddr *)&sa, &sl) < 0)
 		return -1;
 	c = socket(AF_INET, SOCK_STREAM, 0);
 	if (connect(c, (struct sockaddr *)&sa, sizeof sa) < 0)
@@ -276,13 +283,13 @@ static void test_local_lo(void)
 	long sent;
 	double t0, best = 1e9;
 
-	is_int(counters_snapshot(NULL, "lo", all, &b, &err), 0,
-	       "local snapshot on lo");
+	ok(counters_snapshot(NULL, "lo", all, &b, &err) == 0,
+	   "local snapshot on lo");
 	sent = loopback_bytes(4 << 20);
 	is_int(sent, 4 << 20, "4 MiB over loopback");
-	is_int(counters_snapshot(NULL, "lo", all, &a, &err), 0,
-	       "second local snapshot");
-	is_int(counters_delta(b, a, &r, &n), 0, "delta");
+	ok(counters_snapshot(NULL, "lo", all, &a, &err) == 0,
+	   "second local snapshot");
+	ok(counters_delta(b, a, &r, &n) == 0, "delta");
 	ok(val(r, n, "nic", "rx_bytes") >= sent, "lo rx_bytes %.0f >= %ld",
 	   val(r, n, "nic", "rx_bytes"), sent);
 	ok(val(r, n, "nic", "tx_packets") > 0, "lo tx_packets moved");
@@ -291,9 +298,9 @@ static void test_local_lo(void)
 	is_near(val(r, n, "tcp", "ActiveOpens"), 1, 1,
 		"about one connection opened");
 	ok(val(r, n, "cpu", "busy_max_pct") >= 0 &&
-		   val(r, n, "cpu", "busy_max_pct") <= 100,
+	       val(r, n, "cpu", "busy_max_pct") <= 100,
 	   "busy_max_pct is a percentage");
-	is_int(count_scope(r, n, "ethtool"), 0, "lo has no ethtool stats");
+	ok(count_scope(r, n, "ethtool") == 0, "lo has no ethtool stats");
 	free(r);
 	counters_snap_free(b);
 	counters_snap_free(a);
@@ -316,10 +323,10 @@ static void test_local_lo(void)
 	   err.msg);
 	ok(counters_snapshot(NULL, "../../etc", all, &b, &err) < 0,
 	   "path-like interface refused: %s", err.msg);
-	is_int(counters_snapshot(NULL, NULL, all, &b, &err), 0,
-	       "no interface: nic skipped");
+	ok(counters_snapshot(NULL, NULL, all, &b, &err) == 0,
+	   "no interface: nic skipped");
 	counters_delta(b, b, &r, &n);
-	is_int(count_scope(r, n, "nic"), 0, "no nic rows without iface");
+	ok(count_scope(r, n, "nic") == 0, "no nic rows without iface");
 	ok(count_scope(r, n, "tcp") > 0, "tcp rows without iface");
 	free(r);
 	counters_snap_free(b);
@@ -329,8 +336,8 @@ static void test_local_lo(void)
  * local producer (up to the counters that move in between). */
 static void test_script_matches_local(const char *iface)
 {
-	const char *argv[] = {"sh", "-c", counters_remote_script(), "sh",
-			      iface, "ntcp", NULL};
+	const char *argv[] = {
+	    "sh", "-c", counters_remote_script(), "sh", iface, "ntcp", NULL};
 	struct proc_opts o = {0};
 	struct proc_result res = {0};
 	struct xr_err err = {0};
@@ -342,15 +349,15 @@ static void test_script_matches_local(const char *iface)
 
 	o.argv = argv;
 	o.timeout = 10;
-	is_int(proc_run(&o, &res, &err), 0, "run the counters script");
+	ok(proc_run(&o, &res, &err) == 0, "run the counters script");
 	is_int(res.exit_code, 0, "script exits 0");
-	is_int(counters_parse(res.out, res.out_len, &rs), 0, "parse its output");
+	ok(counters_parse(res.out, res.out_len, &rs) == 0, "parse its output");
 	counters_local_document(iface, 15, &doc);
-	is_int(counters_parse(doc.s, doc.len, &ls), 0, "parse local document");
+	ok(counters_parse(doc.s, doc.len, &ls) == 0, "parse local document");
 	counters_delta(rs, rs, &rr, &rn);
 	counters_delta(ls, ls, &lr, &ln);
-	ok(rn > 20 && rn == ln, "%s: same number of rows (%zu script, %zu local)",
-	   iface, rn, ln);
+	ok(rn > 20 && rn == ln,
+	   "%s: same number of rows (%zu script, %zu local)", iface, rn, ln);
 	for (size_t i = 0; i < rn && i < ln; i++)
 		if (strcmp(rr[i].scope, lr[i].scope) ||
 		    strcmp(rr[i].name, lr[i].name))

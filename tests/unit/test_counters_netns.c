@@ -122,36 +122,36 @@ static void test_probes(struct host *h)
 	struct utsname u;
 
 	snprintf(path, sizeof path, "/sys/class/net/%s/mtu", vb);
-	is_int(probe_read(h, "nic.mtu", vb, &out, &err), 0, "netns nic.mtu");
+	ok(probe_read(h, "nic.mtu", vb, &out, &err) == 0, "netns nic.mtu");
 	run(&want, "ip", "netns", "exec", ns, "cat", path, NULL);
 	is_str(out.s, want.s, "nic.mtu = cat inside the namespace");
 	is_str(out.s, "1400", "the mtu set in the namespace");
-	is_int(probe_read(h, "nic.mtu", NULL, &out, &err), 0,
-	       "interface from the host's iface:");
-	is_int(probe_read(h, "nic.driver", vb, &out, &err), 0,
-	       "netns nic.driver");
+	ok(probe_read(h, "nic.mtu", NULL, &out, &err) == 0,
+	   "interface from the host's iface:");
+	ok(probe_read(h, "nic.driver", vb, &out, &err) == 0,
+	   "netns nic.driver");
 	is_str(out.s, "veth", "veth driver through ethtool -i");
 	ok(probe_read(h, "nic.pcie_link", vb, &out, &err) < 0 &&
-		   strstr(err.msg, "not a PCI device"),
+	       strstr(err.msg, "not a PCI device"),
 	   "netns veth pcie: %s", err.msg);
-	is_int(probe_read(h, "tcp.cc", NULL, &out, &err), 0, "netns tcp.cc");
+	ok(probe_read(h, "tcp.cc", NULL, &out, &err) == 0, "netns tcp.cc");
 	run(&want, "ip", "netns", "exec", ns, "sysctl", "-n",
 	    "net.ipv4.tcp_congestion_control", NULL);
 	is_str(out.s, want.s, "tcp.cc = sysctl inside the namespace");
 	is_str(out.s, "reno", "the namespace's own setting, not ours");
-	is_int(probe_read(h, "kernel", NULL, &out, &err), 0, "netns kernel");
+	ok(probe_read(h, "kernel", NULL, &out, &err) == 0, "netns kernel");
 	uname(&u);
 	is_str(out.s, u.release, "kernel through uname -r");
-	is_int(probe_read(h, "os.release", NULL, &out, &err), 0,
-	       "netns os.release");
+	ok(probe_read(h, "os.release", NULL, &out, &err) == 0,
+	   "netns os.release");
 	ok(out.len > 0, "os.release '%s'", out.s);
 	ok(probe_read(h, "nic.mtu", va, &out, &err) < 0 &&
-		   strstr(err.msg, "no interface"),
+	       strstr(err.msg, "no interface"),
 	   "root-namespace veth end not visible inside: %s", err.msg);
 
 	/* the root-namespace end, read locally through the ioctl */
-	is_int(probe_read(NULL, "nic.driver", va, &out, &err), 0,
-	       "local nic.driver");
+	ok(probe_read(NULL, "nic.driver", va, &out, &err) == 0,
+	   "local nic.driver");
 	is_str(out.s, "veth", "veth driver through ETHTOOL_GDRVINFO");
 	buf_release(&out);
 	buf_release(&want);
@@ -170,17 +170,18 @@ static void test_counters(struct host *h)
 	double v = -1, rxb = -1, rxp = -1;
 	int sent, got;
 
-	is_int(counters_snapshot(h, vb, all, &b, &err), 0,
-	       "netns snapshot before");
+	ok(counters_snapshot(h, vb, all, &b, &err) == 0,
+	   "netns snapshot before");
 	sent = send_frames(50, 1000);
 	is_int(sent, 50, "50 frames sent over the veth");
-	is_int(counters_snapshot(h, vb, all, &a, &err), 0,
-	       "netns snapshot after");
+	ok(counters_snapshot(h, vb, all, &a, &err) == 0,
+	   "netns snapshot after");
 	if (!b || !a)
 		return;
-	is_int(counters_delta(b, a, &r, &n), 0, "delta");
+	ok(counters_delta(b, a, &r, &n) == 0, "delta");
 	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(r[i].scope, "nic") && !strcmp(r[i].name, "rx_bytes"))
+		if (!strcmp(r[i].scope, "nic") &&
+		    !strcmp(r[i].name, "rx_bytes"))
 			rxb = r[i].value;
 		if (!strcmp(r[i].scope, "nic") &&
 		    !strcmp(r[i].name, "rx_packets"))
@@ -197,15 +198,15 @@ static void test_counters(struct host *h)
 	ok(counters_snap_get(b, "ethtool", "rx_queue_0_xdp_packets", &v),
 	   "rx_queue_0_xdp_packets parsed");
 	/* and the same statistics through the local ioctl on the peer */
-	is_int(counters_snapshot(NULL, va, all, &l, &err), 0,
-	       "local snapshot of the root end");
+	ok(counters_snapshot(NULL, va, all, &l, &err) == 0,
+	   "local snapshot of the root end");
 	snprintf(path, sizeof path, "/sys/class/net/%s/ifindex", vb);
 	run(&idx, "ip", "netns", "exec", ns, "cat", path, NULL);
 	v = -1;
 	got = l && counters_snap_get(l, "ethtool", "peer_ifindex", &v);
 	ok(got && v == atof(idx.s),
-	   "ETHTOOL_GSTATS peer_ifindex %.0f = ifindex in the namespace %s",
-	   v, idx.s);
+	   "ETHTOOL_GSTATS peer_ifindex %.0f = ifindex in the namespace %s", v,
+	   idx.s);
 	ok(l && counters_snap_get(l, "ethtool", "tx_queue_0_xdp_xmit", &v),
 	   "ioctl and ethtool -S name the same statistics");
 	free(r);
@@ -217,8 +218,8 @@ static void test_counters(struct host *h)
 
 static void test_capture_and_facts(struct host *h)
 {
-	const char *argv[] = {"ip",   "netns", "exec", ns, "tcpdump", "-i",
-			      vb,     "-w",    "/dev/null", NULL};
+	const char *argv[] = {"ip", "netns", "exec", ns,	  "tcpdump",
+			      "-i", vb,	     "-w",   "/dev/null", NULL};
 	struct proc_opts o = {0};
 	struct counters_snap *b = NULL, *a = NULL;
 	struct counter_row *r = NULL;
@@ -250,7 +251,7 @@ static void test_capture_and_facts(struct host *h)
 		}
 		counters_delta(b, a, &r, &n);
 		ok(n >= 1 && !strcmp(r[0].scope, "capture") &&
-			   !strcmp(r[0].name, "tcpdump") && r[0].value >= 1,
+		       !strcmp(r[0].name, "tcpdump") && r[0].value >= 1,
 		   "capture row tcpdump while it runs");
 		free(r);
 		facts_collect(h, vb, &f, &nf);
@@ -266,7 +267,7 @@ static void test_capture_and_facts(struct host *h)
 	counters_snap_free(a);
 	counters_snap_free(b);
 
-	is_int(facts_collect(h, NULL, &f, &nf), 0, "netns facts");
+	ok(facts_collect(h, NULL, &f, &nf) == 0, "netns facts");
 	for (size_t i = 0; i < nf; i++) {
 		printf("# fact %s = %s\n", f[i].key, f[i].value);
 		if (!strcmp(f[i].key, "nic_driver"))
@@ -303,7 +304,7 @@ int main(void)
 	ph.name = "nsbox";
 	ph.netns = ns;
 	ph.iface = vb;
-	is_int(host_open(&ph, "/tmp", &h, &err), 0, "open netns host");
+	ok(host_open(&ph, "/tmp", &h, &err) == 0, "open netns host");
 	if (!h) {
 		printf("# %s\n", err.msg);
 		return tap_done();

@@ -35,7 +35,7 @@ static int probe(const char *name, const char *iface, struct buf *out,
 static void test_names(void)
 {
 	ok(probe_known("nic.pcie_link") && probe_known("kernel") &&
-		   probe_known("tcp.cc") && probe_known("os.release"),
+	       probe_known("tcp.cc") && probe_known("os.release"),
 	   "documented probes are known");
 	ok(!probe_known("nic.pcie") && !probe_known(NULL), "others are not");
 	ok(probe_needs_iface("nic.mtu") && !probe_needs_iface("tcp.cc"),
@@ -51,45 +51,45 @@ static void test_lo(void)
 	char *want;
 	struct utsname u;
 
-	is_int(probe("nic.mtu", "lo", &out, &err), 0, "nic.mtu lo");
+	ok(probe("nic.mtu", "lo", &out, &err) == 0, "nic.mtu lo");
 	want = read_trim("/sys/class/net/lo/mtu");
 	is_str(out.s, want, "nic.mtu lo equals sysfs");
 	is_str(out.s, "65536", "lo mtu 65536");
 	free(want);
-	is_int(probe("nic.driver", "lo", &out, &err), 0, "nic.driver lo");
+	ok(probe("nic.driver", "lo", &out, &err) == 0, "nic.driver lo");
 	ok(out.len > 0, "lo driver non-empty: '%s'", out.s);
 	is_str(out.s, "loopback", "lo has no ethtool driver: 'loopback'");
 	ok(probe("nic.pcie_link", "lo", &out, &err) < 0, "nic.pcie_link lo");
 	ok(strstr(err.msg, "'lo'") && strstr(err.msg, "not a PCI device"),
 	   "clear message: %s", err.msg);
-	is_int(probe("nic.link_speed", "lo", &out, &err), 0, "link_speed lo");
+	ok(probe("nic.link_speed", "lo", &out, &err) == 0, "link_speed lo");
 	is_str(out.s, "unknown", "lo speed is unknown (sysfs says EINVAL)");
 	ok(probe("nic.firmware", "lo", &out, &err) < 0, "no firmware on lo: %s",
 	   err.msg);
 
-	is_int(probe("tcp.cc", NULL, &out, &err), 0, "tcp.cc");
+	ok(probe("tcp.cc", NULL, &out, &err) == 0, "tcp.cc");
 	want = read_trim("/proc/sys/net/ipv4/tcp_congestion_control");
 	is_str(out.s, want, "tcp.cc equals the sysctl");
 	free(want);
-	is_int(probe("kernel", NULL, &out, &err), 0, "kernel");
+	ok(probe("kernel", NULL, &out, &err) == 0, "kernel");
 	uname(&u);
 	is_str(out.s, u.release, "kernel equals uname -r");
-	is_int(probe("os.release", NULL, &out, &err), 0, "os.release");
+	ok(probe("os.release", NULL, &out, &err) == 0, "os.release");
 	ok(out.len > 0 && !strchr(out.s, '"') && !strchr(out.s, '\n'),
 	   "os.release unquoted, one line: '%s'", out.s);
 
 	ok(probe("nic.mtu", NULL, &out, &err) < 0 &&
-		   strstr(err.msg, "needs an interface"),
+	       strstr(err.msg, "needs an interface"),
 	   "nic probe without interface: %s", err.msg);
 	ok(probe("nic.mtu", "xrnosuch0", &out, &err) < 0 &&
-		   strstr(err.msg, "no interface 'xrnosuch0'"),
+	       strstr(err.msg, "no interface 'xrnosuch0'"),
 	   "missing interface: %s", err.msg);
 	ok(probe("nic.mtu", "../lo", &out, &err) < 0 &&
-		   strstr(err.msg, "invalid interface name"),
+	       strstr(err.msg, "invalid interface name"),
 	   "path in interface name refused: %s", err.msg);
 	ok(probe("nic.speed", "lo", &out, &err) < 0 &&
-		   strstr(err.msg, "unknown probe 'nic.speed'") &&
-		   strstr(err.msg, "nic.link_speed"),
+	       strstr(err.msg, "unknown probe 'nic.speed'") &&
+	       strstr(err.msg, "nic.link_speed"),
 	   "unknown probe lists the known ones: %s", err.msg);
 	buf_release(&out);
 }
@@ -97,12 +97,11 @@ static void test_lo(void)
 /* The script the transports run must give the same answers. */
 static void test_script(const char *iface)
 {
-	static const char *const nic[] = {"nic.driver", "nic.firmware",
-					  "nic.link_speed", "nic.mtu",
-					  "nic.pcie_link", "nic.duplex",
-					  "nic.speed_mbps", NULL};
-	const char *argv[] = {"sh", "-c", probe_nic_script(), "sh", iface,
-			      NULL};
+	static const char *const nic[] = {
+	    "nic.driver",    "nic.firmware", "nic.link_speed", "nic.mtu",
+	    "nic.pcie_link", "nic.duplex",   "nic.speed_mbps", NULL};
+	const char *argv[] = {"sh", "-c",  probe_nic_script(),
+			      "sh", iface, NULL};
 	struct proc_opts o = {0};
 	struct proc_result res = {0};
 	struct buf a = BUF_INIT, b = BUF_INIT;
@@ -110,11 +109,11 @@ static void test_script(const char *iface)
 
 	o.argv = argv;
 	o.timeout = 10;
-	is_int(proc_run(&o, &res, &e1), 0, "run the interface script");
+	ok(proc_run(&o, &res, &e1) == 0, "run the interface script");
 	for (int i = 0; nic[i]; i++) {
 		int r1 = probe(nic[i], iface, &a, &e1);
-		int r2 = probe_from_nic_doc(NULL, nic[i], iface, res.out, &b,
-					    &e2);
+		int r2 =
+		    probe_from_nic_doc(NULL, nic[i], iface, res.out, &b, &e2);
 		if (r1 == 0 && r2 == 0)
 			is_str(b.s, a.s, nic[i]);
 		else
@@ -141,16 +140,16 @@ static void test_eth0(void)
 		return;
 	}
 	link[n] = '\0';
-	is_int(probe("nic.driver", "eth0", &out, &err), 0, "nic.driver eth0");
+	ok(probe("nic.driver", "eth0", &out, &err) == 0, "nic.driver eth0");
 	is_str(out.s, strrchr(link, '/') + 1, "eth0 driver = sysfs driver");
 	if (access("/sys/class/net/eth0/device/current_link_speed", F_OK) &&
 	    access("/sys/class/net/eth0/device/../current_link_speed", F_OK)) {
 		ok(probe("nic.pcie_link", "eth0", &out, &err) < 0 &&
-			   strstr(err.msg, "PCIe link"),
+		       strstr(err.msg, "PCIe link"),
 		   "no PCIe link: %s", err.msg);
 	} else {
-		is_int(probe("nic.pcie_link", "eth0", &out, &err), 0,
-		       "nic.pcie_link eth0");
+		ok(probe("nic.pcie_link", "eth0", &out, &err) == 0,
+		   "nic.pcie_link eth0");
 		ok(strstr(out.s, " GT/s x") && strstr(out.s, "(max "),
 		   "pcie link: %s", out.s);
 	}
@@ -168,9 +167,9 @@ static void test_pcie_format(void)
 				  "max_link_width: 4\n";
 	struct buf out = BUF_INIT;
 	struct xr_err err;
-	is_int(probe_from_nic_doc(NULL, "nic.pcie_link", "eth9", doc, &out,
-				  &err),
-	       0, "pcie from document");
+	ok(probe_from_nic_doc(NULL, "nic.pcie_link", "eth9", doc, &out, &err) ==
+	       0,
+	   "pcie from document");
 	is_str(out.s, "8.0 GT/s x1 (max 8.0 GT/s x4)", "pcie link text");
 	probe_from_nic_doc(NULL, "nic.link_speed", "eth9", doc, &out, &err);
 	is_str(out.s, "10000Mb/s", "link speed text");
@@ -182,7 +181,7 @@ static void test_pcie_format(void)
 	is_str(out.s, "ixgbe", "driver");
 	ok(probe_from_nic_doc(NULL, "nic.mtu", "eth9", "noiface: 1\n", &out,
 			      &err) < 0 &&
-		   strstr(err.msg, "no interface 'eth9'"),
+	       strstr(err.msg, "no interface 'eth9'"),
 	   "missing interface: %s", err.msg);
 	probe_from_nic_doc(NULL, "nic.driver", "br0",
 			   "flags: 0x1003\ndevtype: bridge\n", &out, &err);
