@@ -319,6 +319,13 @@ double pdf_text_width(const struct pdf *pdf)
 	return pw - pdf->ml - pdf->mr;
 }
 
+enum pdf_orient pdf_orient(const struct pdf *pdf)
+{
+	if (!pdf->page)
+		return pdf->orient;
+	return pdf->pw > pdf->ph ? PDF_LANDSCAPE : PDF_PORTRAIT;
+}
+
 /* --- text measuring and wrapping --------------------------------------- */
 
 static size_t utf8_len(unsigned char c)

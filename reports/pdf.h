@@ -62,6 +62,8 @@ int pdf_need(struct pdf *pdf, double h, struct xr_err *err);
 void pdf_space(struct pdf *pdf, double h);
 /* Width between the margins of the current page, in points. */
 double pdf_text_width(const struct pdf *pdf);
+/* Orientation of the current page (of the next one before the first). */
+enum pdf_orient pdf_orient(const struct pdf *pdf);
 
 /* Width in points of UTF-8 text at a font size. */
 double pdf_measure(struct pdf *pdf, const char *text, double size);
@@ -109,6 +111,10 @@ int pdf_table_cell(struct pdf_table *t, const char *text);
 int pdf_table_cellf(struct pdf_table *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int pdf_table_rows(const struct pdf_table *t);
+/* Would the table fit unwrapped at its font size between the margins of a
+ * page in this orientation? (To choose landscape for wide tables.) */
+int pdf_table_fits(struct pdf *pdf, struct pdf_table *t,
+		   enum pdf_orient orient);
 int pdf_table_draw(struct pdf *pdf, struct pdf_table *t, struct xr_err *err);
 
 /*

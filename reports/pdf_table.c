@@ -346,6 +346,14 @@ static double layout_widths(struct pdf *pdf, struct pdf_table *t, double size,
 	return total;
 }
 
+int pdf_table_fits(struct pdf *pdf, struct pdf_table *t, enum pdf_orient orient)
+{
+	double pw = orient == PDF_LANDSCAPE ? 841.89 : 595.276;
+	double avail = pw - pdf->ml - pdf->mr;
+
+	return layout_widths(pdf, t, t->size, 1e9, 0) <= avail + 0.01;
+}
+
 static int wrap_rows(struct pdf *pdf, struct pdf_table *t, struct rows *rs,
 		     double size, double lead)
 {

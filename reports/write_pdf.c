@@ -169,7 +169,7 @@ static int same_prefix(const struct report_table *tb, int c0, int c1, int k)
 }
 
 static int matrix_table(struct pdf *pdf, const struct report *r,
-			const struct report_table *tb, int no,
+			const struct report_table *tb, int no, int *landscape,
 			struct xr_err *err)
 {
 	struct pdf_table *t = pdf_table_new(tb->ncols + 1);
@@ -246,7 +246,23 @@ static int matrix_table(struct pdf *pdf, const struct report *r,
 			pdf_table_cell(t, s.s);
 		}
 	}
-	rc = pdf_table_draw(pdf, t, err);
+	/* A table as wide as seed 001's (OS x NIC x slot) gets a landscape
+	 * page, and so does its chart; later pages are portrait again. */
+	rc = 0;
+	if (!pdf_table_fits(pdf, t, PDF_PORTRAIT)) {
+		if (pdf_orient(pdf) == PDF_PORTRAIT)
+			rc = pdf_page_new(pdf, PDF_LANDSCAPE, err);
+		*landscape = 1;
+	}
+	/* The section heading goes with the first table, on its page. */
+	if (rc == 0 && no == 1) {
+		rc = pdf_heading(pdf, 2, T(TABLES), err);
+		if (rc == 0)
+			rc = pdf_paragraph(pdf, 8, 0, T(SPREAD_NOTE), err);
+		pdf_space(pdf, 4);
+	}
+	if (rc == 0)
+		rc = pdf_table_draw(pdf, t, err);
 	pdf_table_free(t);
 	buf_release(&cap);
 	buf_release(&fn);
@@ -609,16 +625,14 @@ static int draw_report(struct pdf *pdf, const struct report *r,
 	rc = pdf_heading(pdf, 1, r->title ? r->title : "xrun", err);
 	if (rc == 0)
 		rc = header_block(pdf, r, err);
-	if (rc == 0 && r->ntables > 0) {
-		rc = pdf_heading(pdf, 2, T(TABLES), err);
-		if (rc == 0)
-			rc = pdf_paragraph(pdf, 8, 0, T(SPREAD_NOTE), err);
-		pdf_space(pdf, 4);
-	}
 	for (i = 0; rc == 0 && i < r->ntables; i++) {
-		rc = matrix_table(pdf, r, &r->tables[i], i + 1, err);
+		int wide = 0;
+
+		rc = matrix_table(pdf, r, &r->tables[i], i + 1, &wide, err);
 		if (rc == 0)
 			rc = matrix_chart(pdf, r, &r->tables[i], i + 1, err);
+		if (wide)
+			pdf_set_orient(pdf, PDF_PORTRAIT);
 	}
 	if (rc == 0 && r->ncells > 0) {
 		rc = pdf_heading(pdf, 2, T(CELLS), err);

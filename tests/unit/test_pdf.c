@@ -435,6 +435,117 @@ static void test_report_ja(void)
 	free(txt);
 }
 
+/* Seed 001's shape: rows = streams, columns = os x nic x slot (12). */
+static void test_wide_matrix(void)
+{
+	static const char *l_st[] = {"1", "2", "4", "8"};
+	static const char *l_os[] = {"linux", "windows11"};
+	static const char *l_nic[] = {"x550-t2", "lgy-pcie-mg3"};
+	static const char *l_slot[] = {"pcie3x4", "pcie4x1", "cpu-direct"};
+	struct report_factor f[] = {{"streams", l_st, 4, 0, 0},
+				    {"os", l_os, 2, 1, 0},
+				    {"nic", l_nic, 2, 1, 0},
+				    {"slot", l_slot, 3, 1, 0}};
+	static const int colf[] = {1, 2, 3};
+	enum { NR = 4, NC = 12 };
+	struct report_cell c[NR * NC];
+	struct report_stats st[NR * NC];
+	char labels[NR * NC][96], collab[NC][64];
+	const char *rowl[NR], *coll[NC];
+	int lvs[NC][3], cmap[NR * NC], i, j, rc;
+	const int *clv[NC];
+	struct report_table tb;
+	struct report r;
+	struct xr_err err;
+	char path[256], *txt, *info;
+	const char *argv[] = {"pdfinfo", "-f", "1", "-l", "9", path, NULL};
+	struct proc_opts o;
+	struct proc_result res;
+
+	memset(c, 0, sizeof(c));
+	memset(st, 0, sizeof(st));
+	for (j = 0; j < NC; j++) {
+		lvs[j][0] = j / 6;
+		lvs[j][1] = (j / 3) % 2;
+		lvs[j][2] = j % 3;
+		clv[j] = lvs[j];
+		snprintf(collab[j], sizeof(collab[j]), "%s / %s / %s",
+			 l_os[lvs[j][0]], l_nic[lvs[j][1]], l_slot[lvs[j][2]]);
+		coll[j] = collab[j];
+	}
+	for (i = 0; i < NR; i++) {
+		rowl[i] = l_st[i];
+		for (j = 0; j < NC; j++) {
+			int k = i * NC + j;
+			double med = (1.1 * (i + 1) + 0.1 * j) * 1e9;
+
+			st[k] = (struct report_stats){
+			    "throughput", "bit/s",	5,
+			    med,	  med,		0.02e9,
+			    0.4,	  med * 0.98,	med * 1.02,
+			    med - 0.05e9, med + 0.05e9, 0,
+			    NAN,	  NAN};
+			snprintf(labels[k], sizeof(labels[k]), "streams=%s, %s",
+				 l_st[i], collab[j]);
+			c[k].index = k;
+			c[k].label = labels[k];
+			c[k].st = &st[k];
+			c[k].n_runs = c[k].n_ok = 5;
+			cmap[k] = k;
+		}
+	}
+	memset(&tb, 0, sizeof(tb));
+	tb.metric = "throughput";
+	tb.row_factor = 0;
+	tb.col_factors = colf;
+	tb.ncol_factors = 3;
+	tb.nrows = NR;
+	tb.ncols = NC;
+	tb.row_label = rowl;
+	tb.col_label = coll;
+	tb.col_lv = clv;
+	tb.cell = cmap;
+	model(&r, REPORT_LANG_EN, "Seed 001 shape");
+	r.factors = f;
+	r.nfactors = 4;
+	r.cells = c;
+	r.ncells = NR * NC;
+	r.tables = &tb;
+	r.ntables = 1;
+	r.ncmps = 0;
+	r.nnotes = 0;
+	snprintf(path, sizeof(path), "%s/wide.pdf", dir);
+	rc = report_write_pdf(&r, path, &err);
+	is_int(rc, 0, "wide report written");
+	txt = pdf_text(path, 0, 0);
+	ok(txt && strstr(txt, "4.40 ±0.05") && strstr(txt, "5.50 ±0.05"),
+	   "medians of the wide table");
+	ok(txt && count(txt, "lgy-pcie-mg3") >= 2 && strstr(txt, "cpu-direct"),
+	   "spanning headers repeat the inner levels under each outer one");
+	ok(txt && strstr(txt, "streams \\ slot"), "stub names the factors");
+	ok(txt && strstr(txt, "No comparisons"), "no comparisons said so");
+	ok(txt && strstr(txt, "Results") && strstr(txt, "Table 1.") &&
+	       strchr(strstr(txt, "Results"), '\f') ==
+		   strchr(strstr(txt, "Table 1."), '\f'),
+	   "the section heading is on the page of its table");
+	free(txt);
+	memset(&o, 0, sizeof(o));
+	o.argv = argv;
+	o.timeout = 30;
+	info = NULL;
+	if (proc_run(&o, &res, &err) == 0 && res.status == PROC_EXITED &&
+	    res.exit_code == 0) {
+		info = res.out;
+		res.out = NULL;
+	}
+	proc_result_release(&res);
+	ok(info && strstr(info, "Page    1 size:  595.276 x 841.89"),
+	   "page 1 portrait");
+	ok(info && strstr(info, "Page    2 size:  841.89 x 595.276"),
+	   "the wide table gets a landscape page");
+	free(info);
+}
+
 static void test_save_error(void)
 {
 	struct pdf *pdf = NULL;
@@ -474,13 +585,14 @@ int main(void)
 	test_long_table();
 	test_report_en();
 	test_report_ja();
+	test_wide_matrix();
 	test_save_error();
 	if (!getenv("XRUN_KEEP_TEST_PDF")) {
 		const char *names[] = {"long.pdf", "report-en.pdf",
-				       "report-ja.pdf"};
+				       "report-ja.pdf", "wide.pdf"};
 		size_t i;
 
-		for (i = 0; i < 3; i++) {
+		for (i = 0; i < 4; i++) {
 			snprintf(cmd, sizeof(cmd), "%s/%s", dir, names[i]);
 			unlink(cmd);
 		}
