@@ -15,6 +15,7 @@
 #include "buf.h"
 #include "counters.h"
 #include "counters_int.h"
+#include "host.h"
 #include "plan.h"
 #include "proc.h"
 #include "tap.h"
@@ -379,6 +380,40 @@ static void test_script_matches_local(const char *iface)
 	proc_result_release(&res);
 }
 
+/* What ssh does with it: one command line, every word quoted for the
+ * remote shell, parsed again by that shell. */
+static void test_script_through_quoting(void)
+{
+	struct buf line = BUF_INIT;
+	const char *argv[] = {"sh", "-c", NULL, NULL};
+	struct proc_opts o = {0};
+	struct proc_result res = {0};
+	struct xr_err err = {0};
+	struct counters_snap *s = NULL;
+	double v = -1;
+	int got;
+
+	buf_adds(&line, "sh -c ");
+	host_quote_sh(counters_remote_script(), &line);
+	buf_adds(&line, " sh ");
+	host_quote_sh("lo", &line);
+	buf_adds(&line, " ntcp");
+	argv[2] = line.s;
+	o.argv = argv;
+	o.timeout = 10;
+	ok(proc_run(&o, &res, &err) == 0 && res.exit_code == 0,
+	   "script survives quoting for a remote sh");
+	got = counters_parse(res.out, res.out_len, &s) == 0 &&
+	      counters_snap_get(s, "nic", "rx_bytes", &v);
+	ok(got && v > 0, "lo rx_bytes read through the quoted script (%.0f)",
+	   v);
+	ok(s && counters_snap_get(s, "tcp", "RetransSegs", &v),
+	   "tcp section through the quoted script");
+	counters_snap_free(s);
+	proc_result_release(&res);
+	buf_release(&line);
+}
+
 int main(void)
 {
 	test_fixture_pair();
@@ -386,6 +421,7 @@ int main(void)
 	test_garbage();
 	test_local_lo();
 	test_script_matches_local("lo");
+	test_script_through_quoting();
 	if (access("/sys/class/net/eth0/statistics", F_OK) == 0)
 		test_script_matches_local("eth0");
 	return tap_done();
