@@ -308,6 +308,19 @@ static void check_facts(struct mb *m, struct report_cmp *c)
 		}
 }
 
+/* A factor that changes the system (an apply hook or a manual step), as
+ * opposed to one that only goes into the engine's argv or parameters:
+ * only such a setting can silently not take effect, so only its missing
+ * verification is flagged. */
+static int is_setting(struct mb *m, int f)
+{
+	const struct plan_factor *pf;
+	if (!m->plan || f >= m->plan->nfactors)
+		return 0;
+	pf = &m->plan->factors[f];
+	return !pf->param && (pf->apply.argc > 0 || pf->manual);
+}
+
 /* Flags, then the decision, for the comparison of cells a and b. */
 static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 {
@@ -380,9 +393,7 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 				"%s: %d of %d runs on A, %d of %d on B",
 				r->factors[f].name, va->bad, va->n, vb->bad,
 				vb->n);
-		else if (!va->n && !vb->n &&
-			 !(m->plan && f < m->plan->nfactors &&
-			   m->plan->factors[f].param))
+		else if (!va->n && !vb->n && is_setting(m, f))
 			mb_flag(m, c->warnings, &c->nwarnings,
 				REPORT_FLAG_NOT_VERIFIED, "%s",
 				r->factors[f].name);
@@ -466,7 +477,7 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 				"n=%zu+%zu", sa.n, sb.n);
 		else
 			mb_flag(m, c->reasons, &c->nreasons, why, "%s",
-				"");
+				"no log scale");
 	}
 	free(ya);
 	free(pa);

@@ -67,6 +67,32 @@
 	  "values",                                                            \
 	  "0 以下の値があり、対数尺度の手法を適用できない")
 
+/* Short forms for verdict cells, followed by the detail:
+ * "— not comparable: cells differ in nic, slot". */
+static const char *const flag_short[REPORT_FLAG_COUNT][REPORT_LANG_COUNT] = {
+	[REPORT_FLAG_FACTORS_DIFFER] = {"cells differ in", "異なる因子:"},
+	[REPORT_FLAG_ENGINE_DIFFERS] = {"engine settings differ:",
+					"エンジン設定が異なる:"},
+	[REPORT_FLAG_UNIT_DIFFERS] = {"units differ:", "単位が異なる:"},
+	[REPORT_FLAG_TOO_FEW_RUNS] = {"need >= 3 runs per side,",
+				      "各側 3 回以上必要:"},
+	[REPORT_FLAG_VERIFY_FAILED] = {"setting verified wrong:",
+				       "設定の検証が不一致:"},
+	[REPORT_FLAG_NOT_VERIFIED] = {"not verified:", "未検証:"},
+	[REPORT_FLAG_NOT_INTERLEAVED] = {"not interleaved:", "交互実行でない:"},
+	[REPORT_FLAG_FAILED_RUNS] = {"failed runs:", "失敗した試行:"},
+	[REPORT_FLAG_RX_DROPS] = {"drops:", "パケット破棄:"},
+	[REPORT_FLAG_NIC_ERRORS] = {"errors:", "エラー:"},
+	[REPORT_FLAG_PAUSE_FRAMES] = {"PAUSE frames:", "PAUSE フレーム:"},
+	[REPORT_FLAG_RETRANSMITS] = {"retransmits:", "再送:"},
+	[REPORT_FLAG_CAPTURE] = {"capture running:", "キャプチャ動作中:"},
+	[REPORT_FLAG_FACTS_CHANGED] = {"host facts changed:",
+				       "ホスト情報が変化:"},
+	[REPORT_FLAG_UNSTABLE] = {"unstable:", "不安定:"},
+	[REPORT_FLAG_DRIFT] = {"drift:", "ドリフト:"},
+	[REPORT_FLAG_NONPOSITIVE] = {"values <= 0:", "0 以下の値:"},
+};
+
 struct flag_row {
 	const char *code;
 	int refuses;
@@ -108,6 +134,17 @@ const char *report_flag_text(enum report_flag_code c, enum report_lang lang)
 		lang = REPORT_LANG_EN;
 	t = flag_texts[c][lang];
 	return t ? t : flag_texts[c][REPORT_LANG_EN];
+}
+
+const char *report_flag_short(enum report_flag_code c, enum report_lang lang)
+{
+	const char *t;
+	if ((unsigned)c >= REPORT_FLAG_COUNT)
+		return "unknown flag";
+	if ((unsigned)lang >= REPORT_LANG_COUNT)
+		lang = REPORT_LANG_EN;
+	t = flag_short[c][lang];
+	return t ? t : report_flag_code_name(c);
 }
 
 int report_flag_mark(const struct report *r, enum report_flag_code c)

@@ -12,17 +12,19 @@
 #include "report.h"
 #include "banned.h"
 
-/* Decimals giving three significant digits for numbers near x. */
+/* Decimals giving three significant digits for numbers near x; the
+ * bounds sit at the rounding points so that 0.9996 prints as "1.00", not
+ * "1.000". */
 static int decimals(double x)
 {
 	x = fabs(x);
-	if (x >= 100 || x == 0)
+	if (x >= 99.95 || x == 0)
 		return 0;
-	if (x >= 10)
+	if (x >= 9.995)
 		return 1;
-	if (x >= 1)
+	if (x >= 0.9995)
 		return 2;
-	if (x >= 0.1)
+	if (x >= 0.09995)
 		return 3;
 	return 4;
 }
@@ -125,9 +127,9 @@ static void add_reasons(const struct report *r, const struct report_cmp *c,
 	for (i = 0; i < c->nreasons; i++) {
 		const struct report_flag *f = &c->reasons[i];
 		buf_addf(b, "%s%s", i ? "; " : "",
-			 report_flag_text(f->code, r->lang));
+			 report_flag_short(f->code, r->lang));
 		if (f->detail && *f->detail)
-			buf_addf(b, " (%s)", f->detail);
+			buf_addf(b, " %s", f->detail);
 	}
 }
 

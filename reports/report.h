@@ -305,6 +305,9 @@ const char *report_flag_code_name(enum report_flag_code c); /* "rx_drops" */
 int report_flag_refuses(enum report_flag_code c);
 /* The sentence explaining the flag, in lang; never NULL. */
 const char *report_flag_text(enum report_flag_code c, enum report_lang lang);
+/* A short form for verdict cells, to be followed by the flag's detail
+ * ("cells differ in" + " nic, slot"); never NULL. */
+const char *report_flag_short(enum report_flag_code c, enum report_lang lang);
 /* 1-based note number of a flag in r->notes, 0 when absent. */
 int report_flag_mark(const struct report *r, enum report_flag_code c);
 /* Verdict names for JSON ("better", ..., "not_comparable"). */
@@ -333,7 +336,7 @@ char *report_fmt_marks(const struct report *r, const struct report_cell *c,
 		       char *out, size_t n);
 /* A comparison's verdict string: "+9.3% [+6.1, +12.5]", "≈ (-0.2%
  * [-0.6, +0.3])", "~ (p=0.41, n=3+3)", "— not comparable: <reasons>"
- * (reasons in the report's language). */
+ * (short reasons with their details, in the report's language). */
 char *report_fmt_verdict(const struct report *r, const struct report_cmp *c,
 			 char *out, size_t n);
 /* Epoch seconds as "2026-11-30 00:07 UTC"; "–" for NaN. */
