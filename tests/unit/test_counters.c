@@ -179,6 +179,38 @@ static void test_captured(void)
 	free(t);
 }
 
+/* `ethtool -S` of a veth inside a namespace, as the script printed it;
+ * the after-document is the same with one XDP counter moved. */
+static void test_veth_fixture(void)
+{
+	size_t len, n = 0;
+	char *t = fixture("captured_veth_netns.txt", &len);
+	char *moved = strstr(t, "rx_queue_0_xdp_packets: 0");
+	struct counters_snap *b = NULL, *a = NULL;
+	struct counter_row *r = NULL;
+	double v = -1;
+	int got;
+
+	ok(counters_parse(t, len, &b) == 0, "parse veth snapshot");
+	got = counters_snap_get(b, "ethtool", "peer_ifindex", &v);
+	ok(got && v == 15, "peer_ifindex parsed (%.0f)", v);
+	ok(counters_snap_get(b, "ethtool", "tx_queue_0_xdp_xmit_errors", &v),
+	   "tx_queue_0_xdp_xmit_errors parsed");
+	ok(moved != NULL, "fixture has rx_queue_0_xdp_packets: 0");
+	if (moved)
+		moved[strlen("rx_queue_0_xdp_packets: ")] = '7';
+	ok(counters_parse(t, len, &a) == 0, "parse moved copy");
+	ok(counters_delta(b, a, &r, &n) == 0, "delta");
+	is_int(count_scope(r, n, "ethtool"), 1, "one ethtool row");
+	is_near(val(r, n, "ethtool", "rx_queue_0_xdp_packets"), 7, 0,
+		"rx_queue_0_xdp_packets delta");
+	is_int(count_scope(r, n, "nic"), 24, "veth sysfs statistics");
+	free(r);
+	counters_snap_free(a);
+	counters_snap_free(b);
+	free(t);
+}
+
 static void test_garbage(void)
 {
 	static const char *const docs[] = {
@@ -418,6 +450,7 @@ int main(void)
 {
 	test_fixture_pair();
 	test_captured();
+	test_veth_fixture();
 	test_garbage();
 	test_local_lo();
 	test_script_matches_local("lo");
