@@ -4,6 +4,12 @@
  * after every run. Counters are kept as unsigned 64-bit integers so that
  * byte counts of a long run lose nothing; a counter that went down was
  * reset (driver reload, 32-bit wrap) and its delta is its new value.
+ *
+ * Rows per delta: every sysfs interface statistic and the core Tcp
+ * counters of /proc/net/snmp (zeros included: "0 drops" is a finding);
+ * ethtool, TcpExt and Udp statistics only when they moved (a NIC can
+ * have a thousand of them); cpuN_busy_pct, busy_avg_pct, busy_max_pct,
+ * busy_max_cpu; NET_RX and NET_TX; one capture row per tool seen.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -45,6 +51,7 @@ struct kv {
 	char name[64];
 	uint64_t v;
 	size_t seq; /* order of appearance, to number duplicates stably */
+	int sparse; /* a row only when it moved (TcpExt, Udp) */
 };
 
 struct kvv {
@@ -131,6 +138,7 @@ static int kvv_add(struct kvv *v, const char *name, size_t nlen, uint64_t val)
 	memcpy(e->name, name, nlen);
 	e->name[nlen] = '\0';
 	e->v = val;
+	e->sparse = 0;
 	e->seq = v->n++;
 	return 0;
 }
@@ -326,8 +334,13 @@ static int line_pairs(struct counters_snap *cs, struct pairs *pp, const char *s,
 	while (keep && rc == 0 && next_tok(&hp, pp->hdr_end, &ht, &hl) &&
 	       next_tok(&vp, e, &vt, &vl)) {
 		uint64_t v;
-		if (in_list(keep, ht, hl) && parse_u64(vt, vl, &v) == 0)
+		if (in_list(keep, ht, hl) && parse_u64(vt, vl, &v) == 0) {
 			rc = kvv_add(&cs->sc[sc], ht, hl, v);
+			/* the core Tcp counters always get a row (a zero
+			 * RetransSegs is a finding); the rest only if moved */
+			if (rc == 0 && keep != tcp_keep)
+				cs->sc[sc].a[cs->sc[sc].n - 1].sparse = 1;
+		}
 	}
 	pp->hdr = NULL;
 	return rc;
@@ -532,7 +545,7 @@ static int delta_counters(const struct counters_snap *b,
 		if (!kb)
 			continue; /* appeared during the run: no baseline */
 		d = diff(kb->v, va->a[i].v);
-		if (changed_only && d == 0)
+		if ((changed_only || va->a[i].sparse) && d == 0)
 			continue;
 		rc = rows_add(r, scope_names[sc], va->a[i].name, (double)d);
 	}
