@@ -52,6 +52,8 @@ static void out_flush(struct out *o)
 
 static void out_mem(struct out *o, const char *s, size_t n)
 {
+	if (n == 0)
+		return;
 	if (n > o->cap - o->len) {
 		out_flush(o);
 		if (n > o->cap) {
@@ -674,7 +676,8 @@ int cmd_plan(int argc, char **argv)
 	}
 	xr_diag_init(&diag, path);
 	rc = plan_load(path, &p, &diag);
-	xr_diag_print(&diag, stderr);
+	if (diag.n) /* err.c's qsort of an empty list trips UBSan */
+		xr_diag_print(&diag, stderr);
 	xr_diag_release(&diag);
 	if (rc < 0) {
 		plan_free(p);
