@@ -241,7 +241,8 @@ int cmd_status(int argc, char **argv)
 		xr_diag_init(&diag, plan_path);
 		r = plan_load(plan_path, &p, &diag);
 		if (r < 0) {
-			xr_diag_print(&diag, stderr);
+			if (diag.n)
+				xr_diag_print(&diag, stderr);
 			xr_diag_release(&diag);
 			return 2;
 		}

@@ -441,7 +441,8 @@ int cmd_run(int argc, char **argv)
 				  strlen(xr_embedded_plan), &p, &diag);
 		buf_adds(&text, xr_embedded_plan);
 	}
-	xr_diag_print(&diag, stderr);
+	if (diag.n) /* qsort(NULL, 0) trips UBSan in err.c */
+		xr_diag_print(&diag, stderr);
 	xr_diag_release(&diag);
 	if (r < 0) {
 		if (!diag.n)
