@@ -42,7 +42,8 @@ static int validate_one(const char *path, int quiet)
 	} else {
 		rc = plan_load(path, &p, &d);
 	}
-	xr_diag_print(&d, stderr);
+	if (d.n) /* xr_diag_print qsorts items, NULL when there are none */
+		xr_diag_print(&d, stderr);
 	if (rc == 0 && !quiet)
 		printf("%s: ok\n", d.file);
 	xr_diag_release(&d);

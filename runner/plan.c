@@ -20,10 +20,9 @@
 #include "units.h"
 #include "banned.h"
 
-const char *const plan_builtins[] = {"rep",    "index",  "block",
-				     "plan",   "session", "client",
-				     "server", "target", "original",
-				     "iface",  NULL};
+const char *const plan_builtins[] = {"rep",	 "index",  "block",  "plan",
+				     "session",	 "client", "server", "target",
+				     "original", "iface",  NULL};
 
 /* ---- messages ---------------------------------------------------------- */
 
@@ -166,10 +165,10 @@ int pc_int(struct pctx *c, const struct ynode *n, const char *what,
 
 int pc_bool(struct pctx *c, const struct ynode *n, const char *what, int *out)
 {
-	static const char *const t[] = {"true", "True", "TRUE", "yes", "Yes",
-					"YES", NULL};
-	static const char *const f[] = {"false", "False", "FALSE", "no", "No",
-					"NO", NULL};
+	static const char *const t[] = {"true", "True", "TRUE", "yes",
+					"Yes",	"YES",	NULL};
+	static const char *const f[] = {"false", "False", "FALSE", "no",
+					"No",	 "NO",	  NULL};
 	const char *s = pc_str(c, n, what);
 	if (!s)
 		return -1;
@@ -218,8 +217,8 @@ int pc_argv(struct pctx *c, const struct ynode *n, const char *what,
 		       "'%s' must be a non-empty list of arguments (argv, "
 		       "e.g. [sysctl, -n, net.ipv4.tcp_congestion_control]), "
 		       "not %s",
-		       what, n->kind == YN_SEQ ? "an empty list"
-					       : yn_kind_name(n));
+		       what,
+		       n->kind == YN_SEQ ? "an empty list" : yn_kind_name(n));
 		return -1;
 	}
 	out->argv = arena_alloc(c->a, ((size_t)n->n + 1) * sizeof(char *));
@@ -230,8 +229,9 @@ int pc_argv(struct pctx *c, const struct ynode *n, const char *what,
 	for (i = 0; i < n->n; i++) {
 		const struct ynode *w = n->kids[i];
 		if (w->kind != YN_SCALAR) {
-			pc_err(c, w, "argument %d of '%s' must be a scalar, "
-				     "not %s",
+			pc_err(c, w,
+			       "argument %d of '%s' must be a scalar, "
+			       "not %s",
 			       i + 1, what, yn_kind_name(w));
 			bad = 1;
 			continue;
@@ -316,9 +316,9 @@ static struct plan_pos pos_of(const struct ynode *n)
 
 /* ---- hosts and vars ---------------------------------------------------- */
 
-static const char *const host_keys[] = {"ssh",	   "port",  "identity",
+static const char *const host_keys[] = {"ssh",	       "port",	"identity",
 					"ssh_options", "netns", "address",
-					"iface",   "shell", NULL};
+					"iface",       "shell", NULL};
 
 static void build_host(struct pctx *c, struct plan_host *h,
 		       const struct ynode *v)
@@ -339,7 +339,8 @@ static void build_host(struct pctx *c, struct plan_host *h,
 			       "host 'local' is this machine and takes no "
 			       "'ssh' (define another host name)");
 	}
-	if ((x = yn_get(v, "port")) && pc_int(c, x, "port", 1, 65535, &port) == 0)
+	if ((x = yn_get(v, "port")) &&
+	    pc_int(c, x, "port", 1, 65535, &port) == 0)
 		h->port = (int)port;
 	if ((x = yn_get(v, "identity")))
 		h->identity = pc_str(c, x, "identity");
@@ -409,7 +410,7 @@ static void build_hosts(struct pctx *c, const struct ynode *n)
 
 /* Built-ins whose value only a run knows; the others (iface, client, ...)
  * may be given a plan-wide value as a var. */
-static const char *const runtime_names[] = {"rep", "index", "block",
+static const char *const runtime_names[] = {"rep",     "index",	   "block",
 					    "session", "original", NULL};
 
 static void build_vars(struct pctx *c, const struct ynode *n)
@@ -456,8 +457,8 @@ static void build_vars(struct pctx *c, const struct ynode *n)
 /* ---- engine -------------------------------------------------------------- */
 
 static const char *const engine_keys[] = {
-	"type", "client", "server", "target", "duration",
-	"omit", "timeout", "run",   "metrics", NULL};
+    "type", "client",  "server", "target",  "duration",
+    "omit", "timeout", "run",	 "metrics", NULL};
 static const char *const server_keys[] = {"host", "start", "port", NULL};
 static const char *const metric_keys[] = {"json", "regex", "bytes", "unit",
 					  NULL};
@@ -501,10 +502,11 @@ static void build_metric(struct pctx *c, struct plan_metric *m,
 		const char *s = pc_str(c, x, "bytes"), *why;
 		if (s && (units_parse(s, UNITS_COUNT, &m->bytes, &why) < 0 ||
 			  m->bytes <= 0))
-			pc_err(c, x,
-			       "bad byte count '%s' for 'bytes' (e.g. 2147483648 "
-			       "or 2Gi)",
-			       s);
+			pc_err(
+			    c, x,
+			    "bad byte count '%s' for 'bytes' (e.g. 2147483648 "
+			    "or 2Gi)",
+			    s);
 		m->unit = "B/s";
 	}
 	if ((x = yn_get(v, "unit")))
@@ -599,15 +601,15 @@ static void build_engine(struct pctx *c, const struct ynode *n)
 	if ((x = yn_get(n, "run")))
 		pc_argv(c, x, "engine.run", &e->run);
 	if ((x = yn_get(n, "metrics")) && pc_map(c, x, "engine.metrics") == 0) {
-		e->metrics = arena_alloc(c->a, (size_t)(x->n + 1) *
-						       sizeof *e->metrics);
+		e->metrics =
+		    arena_alloc(c->a, (size_t)(x->n + 1) * sizeof *e->metrics);
 		if (!e->metrics) {
 			c->nomem = 1;
 			return;
 		}
 		for (i = 0; i < x->n; i++)
-			build_metric(c, &e->metrics[e->nmetrics++], yn_key(x, i),
-				     yn_val(x, i));
+			build_metric(c, &e->metrics[e->nmetrics++],
+				     yn_key(x, i), yn_val(x, i));
 	}
 	/* every other key is an engine parameter, which the engine checks;
 	 * a near miss of a fixed key is a typo, said here with a hint */
@@ -618,8 +620,7 @@ static void build_engine(struct pctx *c, const struct ynode *n)
 		char what[160], hint[600];
 		if (pc_is_key(k->s, engine_keys) || strcmp(k->s, "server") == 0)
 			continue;
-		if (!(c->ops && c->ops->has_param &&
-		      c->ops->has_param(k->s)) &&
+		if (!(c->ops && c->ops->has_param && c->ops->has_param(k->s)) &&
 		    pc_suggest(k->s, engine_keys, nfixed)) {
 			pc_hint(hint, sizeof hint, k->s, engine_keys, nfixed);
 			pc_err(c, k, "unknown key '%s' in 'engine'%s", k->s,
@@ -653,8 +654,8 @@ static void build_engine(struct pctx *c, const struct ynode *n)
 
 /* ---- report ------------------------------------------------------------ */
 
-static const char *const report_keys[] = {"tables", "compare", "output",
-					  "lang",   "threshold", "unit", NULL};
+static const char *const report_keys[] = {
+    "tables", "compare", "output", "lang", "threshold", "unit", NULL};
 static const char *const table_keys[] = {"rows", "columns", "metric", NULL};
 static const char *const compare_keys[] = {"factor", "baseline", "a", "b",
 					   NULL};
@@ -665,8 +666,8 @@ static const char *factor_ref(struct pctx *c, const struct ynode *n,
 	const char *s = pc_str(c, n, what);
 	struct plan *p = c->p;
 	if (s && plan_factor_index(p, s) < 0) {
-		const char **names = malloc(((size_t)p->nfactors + 1) *
-					    sizeof *names);
+		const char **names =
+		    malloc(((size_t)p->nfactors + 1) * sizeof *names);
 		char hint[600] = "";
 		int i;
 		if (names) {
@@ -733,15 +734,15 @@ static void build_table(struct pctx *c, struct plan_table *t,
 		pc_err(c, n, "a report table needs 'rows' (a factor)");
 	if ((x = yn_get(n, "columns"))) {
 		int i, cnt = x->kind == YN_SEQ ? x->n : 1;
-		t->columns = arena_alloc(c->a, (size_t)(cnt + 1) *
-						       sizeof *t->columns);
+		t->columns =
+		    arena_alloc(c->a, (size_t)(cnt + 1) * sizeof *t->columns);
 		if (!t->columns) {
 			c->nomem = 1;
 			return;
 		}
 		for (i = 0; i < cnt; i++) {
 			const char *s = factor_ref(
-				c, x->kind == YN_SEQ ? x->kids[i] : x, "columns");
+			    c, x->kind == YN_SEQ ? x->kids[i] : x, "columns");
 			if (s)
 				t->columns[t->ncolumns++] = s;
 		}
@@ -772,7 +773,7 @@ static void build_compare(struct pctx *c, struct plan_compare *cp,
 			if (cp->factor && cp->baseline)
 				level_ref(c,
 					  &c->p->factors[plan_factor_index(
-						  c->p, cp->factor)],
+					      c->p, cp->factor)],
 					  x);
 		}
 		return;
@@ -802,7 +803,7 @@ static void build_report(struct pctx *c, const struct ynode *n)
 			       yn_kind_name(x));
 		} else {
 			r->tables = arena_alloc(c->a, (size_t)(x->n + 1) *
-							      sizeof *r->tables);
+							  sizeof *r->tables);
 			if (!r->tables) {
 				c->nomem = 1;
 				return;
@@ -818,7 +819,7 @@ static void build_report(struct pctx *c, const struct ynode *n)
 			       yn_kind_name(x));
 		} else {
 			r->compare = arena_alloc(c->a, (size_t)(x->n + 1) *
-							       sizeof *r->compare);
+							   sizeof *r->compare);
 			if (!r->compare) {
 				c->nomem = 1;
 				return;
@@ -830,14 +831,15 @@ static void build_report(struct pctx *c, const struct ynode *n)
 	}
 	if ((x = yn_get(n, "output"))) {
 		int cnt = x->kind == YN_SEQ ? x->n : 1;
-		r->outputs = arena_alloc(c->a, (size_t)(cnt + 1) *
-						       sizeof *r->outputs);
+		r->outputs =
+		    arena_alloc(c->a, (size_t)(cnt + 1) * sizeof *r->outputs);
 		if (!r->outputs) {
 			c->nomem = 1;
 			return;
 		}
 		for (i = 0; i < cnt; i++) {
-			const struct ynode *o = x->kind == YN_SEQ ? x->kids[i] : x;
+			const struct ynode *o =
+			    x->kind == YN_SEQ ? x->kids[i] : x;
 			const char *s = pc_str(c, o, "report.output"), *dot;
 			if (!s)
 				continue;
@@ -900,14 +902,13 @@ static void build_report(struct pctx *c, const struct ynode *n)
 /* ---- top level ---------------------------------------------------------- */
 
 static const char *const top_keys[] = {
-	"xrun",	   "name",   "title",  "description", "hosts",
-	"vars",	   "engine", "factors", "exclude",     "repeat",
-	"order",   "seed",   "warmup", "settle",      "counters",
-	"on_finish", "report", NULL};
+    "xrun",   "name",	 "title",    "description", "hosts",  "vars",
+    "engine", "factors", "exclude",  "repeat",	    "order",  "seed",
+    "warmup", "settle",	 "counters", "on_finish",   "report", NULL};
 
 static void build_counters(struct pctx *c, const struct ynode *n)
 {
-	static const char *const names[] = {"nic", "tcp", "cpu", "capture",
+	static const char *const names[] = {"nic", "tcp",  "cpu", "capture",
 					    "all", "none", NULL};
 	int i, cnt = n->kind == YN_SEQ ? n->n : 1;
 	unsigned bits = 0;
@@ -1033,8 +1034,8 @@ static void build_top(struct pctx *c, const struct ynode *root)
 /* ---- loading ------------------------------------------------------------ */
 
 /* Where the first byte that is not UTF-8 sits, as line:col; 0 if none. */
-static int find_bad_utf8(const unsigned char *s, size_t n, int *line,
-			 int *col, unsigned *byte)
+static int find_bad_utf8(const unsigned char *s, size_t n, int *line, int *col,
+			 unsigned *byte)
 {
 	size_t i = 0;
 	int l = 1, cc = 1;
@@ -1064,7 +1065,8 @@ static int find_bad_utf8(const unsigned char *s, size_t n, int *line,
 				goto bad;
 			cp = cp << 6 | (s[i + j] & 0x3f);
 		}
-		if ((k == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+		if ((k == 2 &&
+		     (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
 		    (k == 3 && (cp < 0x10000 || cp > 0x10ffff)))
 			goto bad;
 		i += k + 1;

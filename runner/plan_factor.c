@@ -15,9 +15,8 @@
 #include "engine.h"
 #include "banned.h"
 
-static const char *const factor_keys[] = {"levels", "param",   "manual",
-					  "apply",  "verify",  "restore",
-					  "on",     NULL};
+static const char *const factor_keys[] = {
+    "levels", "param", "manual", "apply", "verify", "restore", "on", NULL};
 static const char *const verify_keys[] = {"probe", "run", "expect", "match",
 					  NULL};
 
@@ -34,8 +33,9 @@ static void build_levels(struct pctx *c, struct plan_factor *f,
 {
 	int i, *idx;
 	if (!n) {
-		pc_err(c, k, "factor '%s' needs 'levels' (a list, e.g. "
-			     "levels: [cubic, reno])",
+		pc_err(c, k,
+		       "factor '%s' needs 'levels' (a list, e.g. "
+		       "levels: [cubic, reno])",
 		       f->name);
 		return;
 	}
@@ -87,12 +87,12 @@ static void build_levels(struct pctx *c, struct plan_factor *f,
 			       strcmp(f->levels[idx[j - 1]], f->levels[b]) == 0)
 				j--;
 			a = idx[j];
-			xr_diag_add(c->d, 0, f->level_pos[b].line,
-				    f->level_pos[b].col,
-				    "duplicate level '%s' of factor '%s' (first "
-				    "at line %d, column %d)",
-				    f->levels[b], f->name, f->level_pos[a].line,
-				    f->level_pos[a].col);
+			xr_diag_add(
+			    c->d, 0, f->level_pos[b].line, f->level_pos[b].col,
+			    "duplicate level '%s' of factor '%s' (first "
+			    "at line %d, column %d)",
+			    f->levels[b], f->name, f->level_pos[a].line,
+			    f->level_pos[a].col);
 		}
 	}
 	free(idx);
@@ -155,7 +155,7 @@ static void build_verify(struct pctx *c, struct plan_factor *f,
 		return;
 	}
 	v->expect_by_level =
-		arena_alloc(c->a, ((size_t)f->nlevels + 1) * sizeof(char *));
+	    arena_alloc(c->a, ((size_t)f->nlevels + 1) * sizeof(char *));
 	if (!v->expect_by_level) {
 		c->nomem = 1;
 		return;
@@ -187,10 +187,11 @@ static void build_verify(struct pctx *c, struct plan_factor *f,
 		}
 		for (i = 0; i < f->nlevels; i++)
 			if (!v->expect_by_level[i])
-				pc_err(c, x,
-				       "'expect' has no value for level '%s' of "
-				       "factor '%s' (give every level one)",
-				       f->levels[i], f->name);
+				pc_err(
+				    c, x,
+				    "'expect' has no value for level '%s' of "
+				    "factor '%s' (give every level one)",
+				    f->levels[i], f->name);
 	}
 }
 
@@ -253,8 +254,8 @@ static void build_factor(struct pctx *c, struct plan_factor *f,
 	if ((x = yn_get(n, "param"))) {
 		f->param = pc_str(c, x, "param");
 		/* an engine with a check() says it, with its own hints */
-		if (f->param && c->ops && !c->ops->check &&
-		    c->ops->has_param && !c->ops->has_param(f->param))
+		if (f->param && c->ops && !c->ops->check && c->ops->has_param &&
+		    !c->ops->has_param(f->param))
 			pc_err(c, x, "engine '%s' has no parameter '%s'",
 			       c->p->engine.type, f->param);
 	}
@@ -349,8 +350,8 @@ static void build_exclude(struct pctx *c, struct plan_exclude *e,
 				pc_hint(hint, sizeof hint, k->s, names,
 					p->nfactors);
 			free(names);
-			pc_err(c, k, "exclude names unknown factor '%s'%s", k->s,
-			       hint);
+			pc_err(c, k, "exclude names unknown factor '%s'%s",
+			       k->s, hint);
 			continue;
 		}
 		f = &p->factors[fi];
@@ -372,7 +373,8 @@ static void build_exclude(struct pctx *c, struct plan_exclude *e,
 		}
 		e->factor[t] = fi;
 		for (j = 0; j < cnt; j++) {
-			const struct ynode *l = v->kind == YN_SEQ ? v->kids[j] : v;
+			const struct ynode *l =
+			    v->kind == YN_SEQ ? v->kids[j] : v;
 			int li;
 			if (l->kind != YN_SCALAR) {
 				pc_err(c, l, "a level must be a scalar, not %s",
@@ -408,7 +410,8 @@ void plan_build_excludes(struct pctx *c, const struct ynode *n)
 		       yn_kind_name(n));
 		return;
 	}
-	p->excludes = arena_alloc(c->a, (size_t)(n->n + 1) * sizeof *p->excludes);
+	p->excludes =
+	    arena_alloc(c->a, (size_t)(n->n + 1) * sizeof *p->excludes);
 	if (!p->excludes) {
 		c->nomem = 1;
 		return;

@@ -39,9 +39,9 @@ struct pctx {
 };
 
 void pc_err(struct pctx *c, const struct ynode *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 void pc_warn(struct pctx *c, const struct ynode *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* Closest candidate within a small edit distance, or NULL. */
 const char *pc_suggest(const char *word, const char *const *cands, int n);
@@ -59,8 +59,7 @@ int pc_is_key(const char *key, const char *const *valid);
 const char *pc_str(struct pctx *c, const struct ynode *n, const char *what);
 int pc_int(struct pctx *c, const struct ynode *n, const char *what,
 	   long long lo, long long hi, long long *out);
-int pc_bool(struct pctx *c, const struct ynode *n, const char *what,
-	    int *out);
+int pc_bool(struct pctx *c, const struct ynode *n, const char *what, int *out);
 int pc_duration(struct pctx *c, const struct ynode *n, const char *what,
 		double *out);
 int pc_argv(struct pctx *c, const struct ynode *n, const char *what,

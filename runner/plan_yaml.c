@@ -266,7 +266,8 @@ static void syntax_error(struct reader *r, yaml_parser_t *ps)
 	if (ps->context)
 		xr_diag_add(r->d, 0, line, col,
 			    "yaml syntax error: %s (%s at line %d, column %d)",
-			    problem, ps->context, (int)ps->context_mark.line + 1,
+			    problem, ps->context,
+			    (int)ps->context_mark.line + 1,
 			    (int)ps->context_mark.column + 1);
 	else
 		xr_diag_add(r->d, 0, line, col, "yaml syntax error: %s",
@@ -300,9 +301,9 @@ static int on_event(struct reader *r, yaml_event_t *ev, int *ndocs)
 		n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
 		n->multiline = ev->end_mark.line != ev->start_mark.line;
 		if (ev->data.scalar.anchor &&
-		    anchor_put(r, arena_strdup(r->a,
-					       (char *)ev->data.scalar.anchor),
-			       n) < 0)
+		    anchor_put(
+			r, arena_strdup(r->a, (char *)ev->data.scalar.anchor),
+			n) < 0)
 			break;
 		return attach(r, n, n->line, n->col);
 	case YAML_ALIAS_EVENT:
@@ -318,20 +319,18 @@ static int on_event(struct reader *r, yaml_event_t *ev, int *ndocs)
 		return attach(r, n, (int)m->line + 1, (int)m->column + 1);
 	case YAML_SEQUENCE_START_EVENT:
 	case YAML_MAPPING_START_EVENT: {
-		const unsigned char *anc =
-			ev->type == YAML_SEQUENCE_START_EVENT
-				? ev->data.sequence_start.anchor
-				: ev->data.mapping_start.anchor;
+		const unsigned char *anc = ev->type == YAML_SEQUENCE_START_EVENT
+					       ? ev->data.sequence_start.anchor
+					       : ev->data.mapping_start.anchor;
 		struct frame *f;
 		if (r->depth >= PLAN_YAML_MAX_DEPTH) {
 			fatal(r, (int)m->line + 1, (int)m->column + 1,
 			      "nesting deeper than %s levels", "64");
 			return -1;
 		}
-		n = new_node(r,
-			     ev->type == YAML_SEQUENCE_START_EVENT ? YN_SEQ
-								   : YN_MAP,
-			     m);
+		n = new_node(
+		    r, ev->type == YAML_SEQUENCE_START_EVENT ? YN_SEQ : YN_MAP,
+		    m);
 		if (!n)
 			break;
 		f = &r->stack[r->depth++];

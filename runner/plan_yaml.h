@@ -24,7 +24,7 @@ struct ynode {
 	size_t len;
 	/* SEQ: kids[i]; MAP: kids[2i] key, kids[2i+1] value */
 	struct ynode **kids;
-	int n; /* items (SEQ) or pairs (MAP) */
+	int n;	       /* items (SEQ) or pairs (MAP) */
 	size_t weight; /* nodes including alias expansions, saturating */
 };
 

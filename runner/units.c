@@ -50,9 +50,8 @@ static const struct {
 	const char *suffix;
 	double mult;
 } dur_units[] = {
-	{"ns", 1e-9}, {"us", 1e-6},   {"\xc2\xb5s", 1e-6}, {"ms", 1e-3},
-	{"s", 1},     {"sec", 1},     {"m", 60},           {"min", 60},
-	{"h", 3600},  {"d", 86400},
+    {"ns", 1e-9}, {"us", 1e-6}, {"\xc2\xb5s", 1e-6}, {"ms", 1e-3}, {"s", 1},
+    {"sec", 1},	  {"m", 60},	{"min", 60},	     {"h", 3600},  {"d", 86400},
 };
 
 static int parse_duration(const char *s, double *out, const char **why)
@@ -70,14 +69,16 @@ static int parse_duration(const char *s, double *out, const char **why)
 		double mult = 0;
 		n = scan_number(s, &v);
 		if (!n) {
-			*why = "expected a number with a unit (e.g. 10s, 500ms, "
-			       "2m, 1h)";
+			*why =
+			    "expected a number with a unit (e.g. 10s, 500ms, "
+			    "2m, 1h)";
 			return -1;
 		}
 		s += n;
 		for (i = 0; i < sizeof dur_units / sizeof dur_units[0]; i++) {
 			k = strlen(dur_units[i].suffix);
-			if (k > best && strncmp(s, dur_units[i].suffix, k) == 0 &&
+			if (k > best &&
+			    strncmp(s, dur_units[i].suffix, k) == 0 &&
 			    !(s[k] >= 'a' && s[k] <= 'z')) {
 				best = k;
 				mult = dur_units[i].mult;
@@ -164,43 +165,43 @@ static const struct {
 	double factor;
 	const char *base;
 } metric_units[] = {
-	{"bit/s", 1, "bit/s"},
-	{"kbit/s", 1e3, "bit/s"},
-	{"Kbit/s", 1e3, "bit/s"},
-	{"Mbit/s", 1e6, "bit/s"},
-	{"Gbit/s", 1e9, "bit/s"},
-	{"Tbit/s", 1e12, "bit/s"},
-	{"bps", 1, "bit/s"},
-	{"kbps", 1e3, "bit/s"},
-	{"Kbps", 1e3, "bit/s"},
-	{"Mbps", 1e6, "bit/s"},
-	{"Gbps", 1e9, "bit/s"},
-	{"B/s", 8, "bit/s"},
-	{"kB/s", 8e3, "bit/s"},
-	{"KB/s", 8e3, "bit/s"},
-	{"MB/s", 8e6, "bit/s"},
-	{"GB/s", 8e9, "bit/s"},
-	{"KiB/s", 8.0 * 1024, "bit/s"},
-	{"MiB/s", 8.0 * 1024 * 1024, "bit/s"},
-	{"GiB/s", 8.0 * 1024 * 1024 * 1024, "bit/s"},
-	{"s", 1, "s"},
-	{"ms", 1e-3, "s"},
-	{"us", 1e-6, "s"},
-	{"\xc2\xb5s", 1e-6, "s"},
-	{"ns", 1e-9, "s"},
-	{"B", 1, "B"},
-	{"kB", 1e3, "B"},
-	{"KB", 1e3, "B"},
-	{"MB", 1e6, "B"},
-	{"GB", 1e9, "B"},
-	{"TB", 1e12, "B"},
-	{"KiB", 1024, "B"},
-	{"MiB", 1024.0 * 1024, "B"},
-	{"GiB", 1024.0 * 1024 * 1024, "B"},
-	{"%", 1, "%"},
-	{"1", 1, "1"},
-	{"count", 1, "1"},
-	{"", 1, "1"},
+    {"bit/s", 1, "bit/s"},
+    {"kbit/s", 1e3, "bit/s"},
+    {"Kbit/s", 1e3, "bit/s"},
+    {"Mbit/s", 1e6, "bit/s"},
+    {"Gbit/s", 1e9, "bit/s"},
+    {"Tbit/s", 1e12, "bit/s"},
+    {"bps", 1, "bit/s"},
+    {"kbps", 1e3, "bit/s"},
+    {"Kbps", 1e3, "bit/s"},
+    {"Mbps", 1e6, "bit/s"},
+    {"Gbps", 1e9, "bit/s"},
+    {"B/s", 8, "bit/s"},
+    {"kB/s", 8e3, "bit/s"},
+    {"KB/s", 8e3, "bit/s"},
+    {"MB/s", 8e6, "bit/s"},
+    {"GB/s", 8e9, "bit/s"},
+    {"KiB/s", 8.0 * 1024, "bit/s"},
+    {"MiB/s", 8.0 * 1024 * 1024, "bit/s"},
+    {"GiB/s", 8.0 * 1024 * 1024 * 1024, "bit/s"},
+    {"s", 1, "s"},
+    {"ms", 1e-3, "s"},
+    {"us", 1e-6, "s"},
+    {"\xc2\xb5s", 1e-6, "s"},
+    {"ns", 1e-9, "s"},
+    {"B", 1, "B"},
+    {"kB", 1e3, "B"},
+    {"KB", 1e3, "B"},
+    {"MB", 1e6, "B"},
+    {"GB", 1e9, "B"},
+    {"TB", 1e12, "B"},
+    {"KiB", 1024, "B"},
+    {"MiB", 1024.0 * 1024, "B"},
+    {"GiB", 1024.0 * 1024 * 1024, "B"},
+    {"%", 1, "%"},
+    {"1", 1, "1"},
+    {"count", 1, "1"},
+    {"", 1, "1"},
 };
 
 int units_metric(const char *unit, double *factor, const char **base)

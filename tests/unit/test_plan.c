@@ -16,44 +16,44 @@
 #include "tap.h"
 
 static const char example[] =
-	"xrun: 1                        # format version, required\n"
-	"name: pcie-gen\n"
-	"title: \"10GbE NIC x PCIe slot\"\n"
-	"hosts:\n"
-	"  server: { ssh: \"lab@server.example\", address: 192.0.2.10 }\n"
-	"vars: { iface: eth0 }\n"
-	"engine:\n"
-	"  type: iperf3\n"
-	"  client: local\n"
-	"  server: { host: server, start: true }\n"
-	"  duration: 10s\n"
-	"  omit: 1s\n"
-	"factors:\n"
-	"  os:      { levels: [windows11, ubuntu2604], manual: \"Boot the "
-	"client into {{os}}\" }\n"
-	"  slot:\n"
-	"    levels: [pcie4x1, pcie3x1]\n"
-	"    manual: \"Move the card to the {{slot}} slot\"\n"
-	"    verify: { probe: nic.pcie_link, expect: { pcie4x1: \"16.0 GT/s "
-	"x1\", pcie3x1: \"8.0 GT/s x1\" } }\n"
-	"  streams: { levels: [1, 2, 4, 8], param: parallel }\n"
-	"  cc:\n"
-	"    levels: [cubic, reno]\n"
-	"    apply:  [sysctl, -w, \"net.ipv4.tcp_congestion_control={{cc}}\"]\n"
-	"    verify: { run: [sysctl, -n, net.ipv4.tcp_congestion_control], "
-	"expect: \"{{cc}}\" }\n"
-	"    restore: true\n"
-	"exclude:\n"
-	"  - { os: windows11, cc: reno }\n"
-	"repeat: 3\n"
-	"order: abba\n"
-	"seed: 42\n"
-	"warmup: 1\n"
-	"settle: 2s\n"
-	"counters: [nic, tcp, cpu]\n"
-	"report:\n"
-	"  tables:  [ { rows: streams, columns: [os, slot] } ]\n"
-	"  compare: [ { factor: cc, baseline: cubic } ]\n";
+    "xrun: 1                        # format version, required\n"
+    "name: pcie-gen\n"
+    "title: \"10GbE NIC x PCIe slot\"\n"
+    "hosts:\n"
+    "  server: { ssh: \"lab@server.example\", address: 192.0.2.10 }\n"
+    "vars: { iface: eth0 }\n"
+    "engine:\n"
+    "  type: iperf3\n"
+    "  client: local\n"
+    "  server: { host: server, start: true }\n"
+    "  duration: 10s\n"
+    "  omit: 1s\n"
+    "factors:\n"
+    "  os:      { levels: [windows11, ubuntu2604], manual: \"Boot the "
+    "client into {{os}}\" }\n"
+    "  slot:\n"
+    "    levels: [pcie4x1, pcie3x1]\n"
+    "    manual: \"Move the card to the {{slot}} slot\"\n"
+    "    verify: { probe: nic.pcie_link, expect: { pcie4x1: \"16.0 GT/s "
+    "x1\", pcie3x1: \"8.0 GT/s x1\" } }\n"
+    "  streams: { levels: [1, 2, 4, 8], param: parallel }\n"
+    "  cc:\n"
+    "    levels: [cubic, reno]\n"
+    "    apply:  [sysctl, -w, \"net.ipv4.tcp_congestion_control={{cc}}\"]\n"
+    "    verify: { run: [sysctl, -n, net.ipv4.tcp_congestion_control], "
+    "expect: \"{{cc}}\" }\n"
+    "    restore: true\n"
+    "exclude:\n"
+    "  - { os: windows11, cc: reno }\n"
+    "repeat: 3\n"
+    "order: abba\n"
+    "seed: 42\n"
+    "warmup: 1\n"
+    "settle: 2s\n"
+    "counters: [nic, tcp, cpu]\n"
+    "report:\n"
+    "  tables:  [ { rows: streams, columns: [os, slot] } ]\n"
+    "  compare: [ { factor: cc, baseline: cubic } ]\n";
 
 static int load(const char *text, struct plan **p, struct xr_diag *d)
 {
@@ -93,117 +93,115 @@ static const struct {
 	int line, col;
 	const char *msg;
 } bad[] = {
-	{"xrun: 1\nname: t\nengine: {type: iperf3, server: local}\n"
-	 "repeat: [1\n",
-	 5, 1, "yaml syntax error"},
-	{"- 1\n- 2\n", 1, 1, "must be a mapping"},
-	{"name: t\nengine: {type: iperf3, server: local}\n", 1, 1,
-	 "missing 'xrun: 1'"},
-	{"xrun: 2\nname: t\nengine: {type: iperf3, server: local}\n", 1, 7,
-	 "unsupported plan format version '2'"},
-	{"xrun: 1\nengine: {type: iperf3, server: local}\n", 1, 1,
-	 "missing 'name'"},
-	{"xrun: 1\nname: Big\nengine: {type: iperf3, server: local}\n", 2, 7,
-	 "bad plan name 'Big'"},
-	{HEAD "repeet: 3\n", 4, 1, "did you mean 'repeat'?"},
-	{HEAD "factors:\n  cc:\n    levles: [a]\n", 6, 5,
-	 "unknown key 'levles' in factor 'cc' (did you mean 'levels'?"},
-	{HEAD "hosts:\n  s: { ssh: a@b, adress: 1.2.3.4 }\n", 5, 18,
-	 "did you mean 'address'?"},
-	{HEAD "repeat: 0\n", 4, 9, "integer in 1..10000"},
-	{HEAD "repeat: 10001\n", 4, 9, "integer in 1..10000"},
-	{HEAD "repeat: 2.5\n", 4, 9, "integer in 1..10000"},
-	{HEAD "repeat: [1]\n", 4, 9, "'repeat' must be a text value"},
-	{HEAD "order: abab\n", 4, 8,
-	 "unknown order 'abab' (valid: abba, random, sequential)"},
-	{HEAD "settle: 2x\n", 4, 9, "bad duration '2x'"},
-	{HEAD "factors:\n  a: { levels: [] }\n", 5, 16, "has no levels"},
-	{HEAD "factors:\n  a: { levels: [x, y, x] }\n", 5, 23,
-	 "duplicate level 'x' of factor 'a' (first at line 5, column 17)"},
-	{HEAD "factors:\n  a: { levels: [x, [y]] }\n", 5, 20,
-	 "must be a scalar"},
-	{HEAD "factors:\n  a: { levels: [x, ~] }\n", 5, 20, "is empty"},
-	{HEAD "factors:\n  a: { levels: x }\n", 5, 16, "must be a list"},
-	{HEAD "factors:\n  a: [x, y]\nexclude:\n  - { b: x }\n", 7, 7,
-	 "exclude names unknown factor 'b'"},
-	{HEAD "factors:\n  a: [x, y]\nexclude:\n  - { a: z }\n", 7, 10,
-	 "exclude names unknown level 'z' of factor 'a'"},
-	{HEAD "factors:\n  a: [x, y]\nexclude:\n  - { a: [x, y] }\n", 7, 3,
-	 "the exclusions leave no cell"},
-	{HEAD "factors:\n  a: [x, y]\n  b: [u, v]\nexclude:\n"
-	      "  - { a: x }\n  - { a: y, b: u }\n  - { b: v }\n",
-	 8, 3, "the exclusions leave no cell"},
-	{"xrun: 1\nname: t\nengine: { type: iperf4 }\n", 3, 17,
-	 "unknown engine 'iperf4' (known: iperf3, command)"},
-	{HEAD "hosts: { s: { ssh: a@b } }\nfactors:\n  a:\n    levels: [x]\n"
-	      "    apply: [echo]\n    on: [client, nowhere]\n",
-	 9, 18, "undefined host 'nowhere'"},
-	{"xrun: 1\nname: t\nengine: { type: iperf3, server: srv }\n", 3, 33,
-	 "undefined host 'srv'"},
-	{"xrun: 1\nname: t\nengine: { type: iperf3, client: c1, server: local "
-	 "}\n",
-	 3, 33, "undefined host 'c1'"},
-	{HEAD "factors:\n  a:\n    levels: [x]\n    manual: \"set {{b}}\"\n",
-	 7, 18, "placeholder '{{b}}' names no factor"},
-	{HEAD "factors:\n  a:\n    levels: [x]\n    apply: [echo, '{{aa}}']\n",
-	 7, 20, "did you mean 'a'?"},
-	{HEAD "factors:\n  a:\n    levels: [x, y]\n    verify: { run: [cat], "
-	      "expect: { x: 1 } }\n",
-	 7, 35, "'expect' has no value for level 'y'"},
-	{HEAD "factors:\n  a:\n    levels: [x]\n    verify: { run: [cat], "
-	      "expect: { x: 1, z: 2 } }\n",
-	 7, 43, "'expect' names unknown level 'z'"},
-	{HEAD "factors:\n  a:\n    levels: [x]\n    verify: { probe: nic.mtux "
-	      "}\n",
-	 7, 13, "unknown probe 'nic.mtux'"},
-	{HEAD "factors:\n  a:\n    levels: [x]\n    verify: { expect: x }\n", 7,
-	 13, "needs exactly one of 'probe'"},
-	{HEAD "factors:\n  a:\n    levels: [x]\n    verify: { probe: kernel, "
-	      "match: fuzzy }\n",
-	 7, 37, "unknown match 'fuzzy'"},
-	{HEAD "factors:\n  a:\n    levels: [x]\n    apply: echo hi\n", 7, 12,
-	 "must be a non-empty list of arguments"},
-	{HEAD "factors:\n  a:\n    levels: [x]\n    restore: maybe\n", 7, 14,
-	 "must be true or false"},
-	{HEAD "factors:\n  a:\n    levels: [x]\n    restore: true\n", 7, 14,
-	 "has no 'apply'"},
-	{HEAD "x: 1\nx: 2\n", 5, 1, "duplicate key 'x' (first at line 4"},
-	{HEAD "counters: [nic, disk]\n", 4, 17, "unknown counter group 'disk'"},
-	{HEAD "report:\n  lang: fr\n", 5, 9, "unknown language 'fr'"},
-	{HEAD "report:\n  threshold: 200%\n", 5, 14, "bad threshold"},
-	{HEAD "report:\n  tables: [ { rows: nope } ]\n", 5, 21,
-	 "unknown factor 'nope'"},
-	{HEAD "factors: { cc: [cubic, reno] }\nreport:\n"
-	      "  compare: [ { factor: cc, baseline: bbr } ]\n",
-	 6, 38, "unknown level 'bbr' of factor 'cc'"},
-	{HEAD "hosts: { s: { shell: cmd } }\n", 4, 22, "unknown shell 'cmd'"},
-	{HEAD "hosts: { s: { port: 70000 } }\n", 4, 21, "1..65535"},
-	{HEAD "vars: { rep: 1 }\n", 4, 9, "var name 'rep' is reserved"},
-	{HEAD "factors: { rep: [1, 2] }\n", 4, 12, "reserved for a built-in"},
-	{"xrun: 1\nname: t\nengine: { type: command }\n", 3, 9,
-	 "needs a non-empty 'run'"},
-	{"xrun: 1\nname: t\nengine: { type: iperf3 }\n", 3, 9,
-	 "needs 'server'"},
-	{"xrun: 1\nname: t\nengine: { type: command, run: [x], metrics: { t: "
-	 "{ json: /a, unit: parsecs } } }\n",
-	 3, 47, "unknown unit 'parsecs'"},
-	{"xrun: 1\nname: t\nengine: { type: command, run: [x], metrics: { t: "
-	 "{ bytes: lots } } }\n",
-	 3, 59, "bad byte count 'lots'"},
-	{"xrun: 1\nname: t\nengine: { type: command, run: [x], metrics: { t: "
-	 "{ unit: B } } }\n",
-	 3, 47, "needs exactly one of json, regex or bytes"},
-	{HEAD "on_finish: []\n", 4, 12, "must be a non-empty list"},
-	{"xrun: 1\nname: t\nengine: { type: iperf3, server: local, duraton: "
-	 "1s }\n",
-	 3, 40, "did you mean 'duration'?"},
-	{"xrun: 1\nname: t\nengine: { type: iperf3, server: local, "
-	 "paralel: 2 }\n",
-	 3, 40, "paralel"},
-	{HEAD "factors: { s: { levels: [1, 2], param: paralel } }\n", 4, 12,
-	 "paralel"},
-	{HEAD "a: &x [1]\nb: *y\n", 5, 4, "unknown alias '*y'"},
-	{"xrun: 1\n---\nxrun: 1\n", 2, 1, "more than one yaml document"},
+    {"xrun: 1\nname: t\nengine: {type: iperf3, server: local}\n"
+     "repeat: [1\n",
+     5, 1, "yaml syntax error"},
+    {"- 1\n- 2\n", 1, 1, "must be a mapping"},
+    {"name: t\nengine: {type: iperf3, server: local}\n", 1, 1,
+     "missing 'xrun: 1'"},
+    {"xrun: 2\nname: t\nengine: {type: iperf3, server: local}\n", 1, 7,
+     "unsupported plan format version '2'"},
+    {"xrun: 1\nengine: {type: iperf3, server: local}\n", 1, 1,
+     "missing 'name'"},
+    {"xrun: 1\nname: Big\nengine: {type: iperf3, server: local}\n", 2, 7,
+     "bad plan name 'Big'"},
+    {HEAD "repeet: 3\n", 4, 1, "did you mean 'repeat'?"},
+    {HEAD "factors:\n  cc:\n    levles: [a]\n", 6, 5,
+     "unknown key 'levles' in factor 'cc' (did you mean 'levels'?"},
+    {HEAD "hosts:\n  s: { ssh: a@b, adress: 1.2.3.4 }\n", 5, 18,
+     "did you mean 'address'?"},
+    {HEAD "repeat: 0\n", 4, 9, "integer in 1..10000"},
+    {HEAD "repeat: 10001\n", 4, 9, "integer in 1..10000"},
+    {HEAD "repeat: 2.5\n", 4, 9, "integer in 1..10000"},
+    {HEAD "repeat: [1]\n", 4, 9, "'repeat' must be a text value"},
+    {HEAD "order: abab\n", 4, 8,
+     "unknown order 'abab' (valid: abba, random, sequential)"},
+    {HEAD "settle: 2x\n", 4, 9, "bad duration '2x'"},
+    {HEAD "factors:\n  a: { levels: [] }\n", 5, 16, "has no levels"},
+    {HEAD "factors:\n  a: { levels: [x, y, x] }\n", 5, 23,
+     "duplicate level 'x' of factor 'a' (first at line 5, column 17)"},
+    {HEAD "factors:\n  a: { levels: [x, [y]] }\n", 5, 20, "must be a scalar"},
+    {HEAD "factors:\n  a: { levels: [x, ~] }\n", 5, 20, "is empty"},
+    {HEAD "factors:\n  a: { levels: x }\n", 5, 16, "must be a list"},
+    {HEAD "factors:\n  a: [x, y]\nexclude:\n  - { b: x }\n", 7, 7,
+     "exclude names unknown factor 'b'"},
+    {HEAD "factors:\n  a: [x, y]\nexclude:\n  - { a: z }\n", 7, 10,
+     "exclude names unknown level 'z' of factor 'a'"},
+    {HEAD "factors:\n  a: [x, y]\nexclude:\n  - { a: [x, y] }\n", 7, 3,
+     "the exclusions leave no cell"},
+    {HEAD "factors:\n  a: [x, y]\n  b: [u, v]\nexclude:\n"
+	  "  - { a: x }\n  - { a: y, b: u }\n  - { b: v }\n",
+     8, 3, "the exclusions leave no cell"},
+    {"xrun: 1\nname: t\nengine: { type: iperf4 }\n", 3, 17,
+     "unknown engine 'iperf4' (known: iperf3, command)"},
+    {HEAD "hosts: { s: { ssh: a@b } }\nfactors:\n  a:\n    levels: [x]\n"
+	  "    apply: [echo]\n    on: [client, nowhere]\n",
+     9, 18, "undefined host 'nowhere'"},
+    {"xrun: 1\nname: t\nengine: { type: iperf3, server: srv }\n", 3, 33,
+     "undefined host 'srv'"},
+    {"xrun: 1\nname: t\nengine: { type: iperf3, client: c1, server: local "
+     "}\n",
+     3, 33, "undefined host 'c1'"},
+    {HEAD "factors:\n  a:\n    levels: [x]\n    manual: \"set {{b}}\"\n", 7, 18,
+     "placeholder '{{b}}' names no factor"},
+    {HEAD "factors:\n  a:\n    levels: [x]\n    apply: [echo, '{{aa}}']\n", 7,
+     20, "did you mean 'a'?"},
+    {HEAD "factors:\n  a:\n    levels: [x, y]\n    verify: { run: [cat], "
+	  "expect: { x: 1 } }\n",
+     7, 35, "'expect' has no value for level 'y'"},
+    {HEAD "factors:\n  a:\n    levels: [x]\n    verify: { run: [cat], "
+	  "expect: { x: 1, z: 2 } }\n",
+     7, 43, "'expect' names unknown level 'z'"},
+    {HEAD "factors:\n  a:\n    levels: [x]\n    verify: { probe: nic.mtux "
+	  "}\n",
+     7, 13, "unknown probe 'nic.mtux'"},
+    {HEAD "factors:\n  a:\n    levels: [x]\n    verify: { expect: x }\n", 7, 13,
+     "needs exactly one of 'probe'"},
+    {HEAD "factors:\n  a:\n    levels: [x]\n    verify: { probe: kernel, "
+	  "match: fuzzy }\n",
+     7, 37, "unknown match 'fuzzy'"},
+    {HEAD "factors:\n  a:\n    levels: [x]\n    apply: echo hi\n", 7, 12,
+     "must be a non-empty list of arguments"},
+    {HEAD "factors:\n  a:\n    levels: [x]\n    restore: maybe\n", 7, 14,
+     "must be true or false"},
+    {HEAD "factors:\n  a:\n    levels: [x]\n    restore: true\n", 7, 14,
+     "has no 'apply'"},
+    {HEAD "x: 1\nx: 2\n", 5, 1, "duplicate key 'x' (first at line 4"},
+    {HEAD "counters: [nic, disk]\n", 4, 17, "unknown counter group 'disk'"},
+    {HEAD "report:\n  lang: fr\n", 5, 9, "unknown language 'fr'"},
+    {HEAD "report:\n  threshold: 200%\n", 5, 14, "bad threshold"},
+    {HEAD "report:\n  tables: [ { rows: nope } ]\n", 5, 21,
+     "unknown factor 'nope'"},
+    {HEAD "factors: { cc: [cubic, reno] }\nreport:\n"
+	  "  compare: [ { factor: cc, baseline: bbr } ]\n",
+     6, 38, "unknown level 'bbr' of factor 'cc'"},
+    {HEAD "hosts: { s: { shell: cmd } }\n", 4, 22, "unknown shell 'cmd'"},
+    {HEAD "hosts: { s: { port: 70000 } }\n", 4, 21, "1..65535"},
+    {HEAD "vars: { rep: 1 }\n", 4, 9, "var name 'rep' is reserved"},
+    {HEAD "factors: { rep: [1, 2] }\n", 4, 12, "reserved for a built-in"},
+    {"xrun: 1\nname: t\nengine: { type: command }\n", 3, 9,
+     "needs a non-empty 'run'"},
+    {"xrun: 1\nname: t\nengine: { type: iperf3 }\n", 3, 9, "needs 'server'"},
+    {"xrun: 1\nname: t\nengine: { type: command, run: [x], metrics: { t: "
+     "{ json: /a, unit: parsecs } } }\n",
+     3, 47, "unknown unit 'parsecs'"},
+    {"xrun: 1\nname: t\nengine: { type: command, run: [x], metrics: { t: "
+     "{ bytes: lots } } }\n",
+     3, 59, "bad byte count 'lots'"},
+    {"xrun: 1\nname: t\nengine: { type: command, run: [x], metrics: { t: "
+     "{ unit: B } } }\n",
+     3, 47, "needs exactly one of json, regex or bytes"},
+    {HEAD "on_finish: []\n", 4, 12, "must be a non-empty list"},
+    {"xrun: 1\nname: t\nengine: { type: iperf3, server: local, duraton: "
+     "1s }\n",
+     3, 40, "did you mean 'duration'?"},
+    {"xrun: 1\nname: t\nengine: { type: iperf3, server: local, "
+     "paralel: 2 }\n",
+     3, 40, "paralel"},
+    {HEAD "factors: { s: { levels: [1, 2], param: paralel } }\n", 4, 12,
+     "paralel"},
+    {HEAD "a: &x [1]\nb: *y\n", 5, 4, "unknown alias '*y'"},
+    {"xrun: 1\n---\nxrun: 1\n", 2, 1, "more than one yaml document"},
 };
 
 static void test_example(void)
@@ -249,10 +247,10 @@ static void test_example(void)
 	is_str(f->manual, "Boot the client into {{os}}", "manual template");
 	f = &p->factors[1];
 	ok(f->verify && f->verify->probe &&
-		   strcmp(f->verify->probe, "nic.pcie_link") == 0,
+	       strcmp(f->verify->probe, "nic.pcie_link") == 0,
 	   "slot verify probe");
 	ok(f->verify && f->verify->expect_by_level &&
-		   strcmp(f->verify->expect_by_level[1], "8.0 GT/s x1") == 0,
+	       strcmp(f->verify->expect_by_level[1], "8.0 GT/s x1") == 0,
 	   "expect by level");
 	f = &p->factors[2];
 	is_str(f->param, "parallel", "streams param");
@@ -269,7 +267,7 @@ static void test_example(void)
 	ok(f->apply.argv[3] == NULL, "argv NULL-terminated");
 	is_int(f->restore_original, 1, "restore: true");
 	ok(f->verify && f->verify->run.argc == 3 && f->verify->expect &&
-		   strcmp(f->verify->expect, "{{cc}}") == 0,
+	       strcmp(f->verify->expect, "{{cc}}") == 0,
 	   "verify run + expect");
 	ok(f->non == 1 && strcmp(f->on[0], "client") == 0, "on defaults");
 	is_int(p->nexcludes, 1, "one exclusion");
@@ -491,13 +489,15 @@ int main(void)
 	char hex[65];
 	const char *hx = hex;
 	sha256_hex("abc", 3, hex);
-	is_str(hx,
-	       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
-	       "sha256 abc");
+	is_str(
+	    hx,
+	    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+	    "sha256 abc");
 	sha256_hex("", 0, hex);
-	is_str(hx,
-	       "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-	       "sha256 empty");
+	is_str(
+	    hx,
+	    "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+	    "sha256 empty");
 	test_example();
 	test_defaults();
 	test_errors();

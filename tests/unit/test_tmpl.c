@@ -60,8 +60,8 @@ int main(void)
 		      sizeof bad),
 	       "net.ipv4.tcp_congestion_control=cubic", "simple expansion");
 	is_int(rc, 0, "rc 0");
-	is_str(expand("{{ cc }}-{{iface}}", &rc, bad, sizeof bad),
-	       "cubic-eth0", "spaces inside braces, two names");
+	is_str(expand("{{ cc }}-{{iface}}", &rc, bad, sizeof bad), "cubic-eth0",
+	       "spaces inside braces, two names");
 	is_str(expand("no placeholders", &rc, bad, sizeof bad),
 	       "no placeholders", "plain text");
 	is_str(expand("", &rc, bad, sizeof bad), "", "empty");
@@ -72,8 +72,7 @@ int main(void)
 	       "malformed copied literally");
 	is_str(expand("{{evil}}", &rc, bad, sizeof bad),
 	       "{{cc}} $(touch /tmp/x)", "values are not re-scanned");
-	is_str(expand("{{a.b}}", &rc, bad, sizeof bad), "dot",
-	       "dots in names");
+	is_str(expand("{{a.b}}", &rc, bad, sizeof bad), "dot", "dots in names");
 	is_str(expand("{{{cc}}}", &rc, bad, sizeof bad), "{cubic}",
 	       "extra braces around");
 	bad[0] = 0;

@@ -45,7 +45,7 @@ int main(void)
 	ok(dur("10 s") < 0, "blank inside refused");
 	ok(dur("1s2") < 0, "trailing bare number after unit refused");
 	ok(units_parse("10q", UNITS_DURATION, &f, &why) < 0 && why &&
-		   strstr(why, "unit"),
+	       strstr(why, "unit"),
 	   "reason names the unit (%s)", why ? why : "");
 
 	is_near(cnt("1500"), 1500, 0, "plain count");
@@ -63,24 +63,23 @@ int main(void)
 	ok(cnt("nan") < 0, "nan refused");
 
 	ok(units_metric("B/s", &f, &base) == 0 && f == 8 &&
-		   strcmp(base, "bit/s") == 0,
+	       strcmp(base, "bit/s") == 0,
 	   "B/s -> 8 bit/s");
 	ok(units_metric("MB/s", &f, &base) == 0 && f == 8e6 &&
-		   strcmp(base, "bit/s") == 0,
+	       strcmp(base, "bit/s") == 0,
 	   "MB/s -> 8e6 bit/s");
-	ok(units_metric("Gbit/s", &f, &base) == 0 && f == 1e9,
-	   "Gbit/s -> 1e9");
+	ok(units_metric("Gbit/s", &f, &base) == 0 && f == 1e9, "Gbit/s -> 1e9");
 	ok(units_metric("Mbps", &f, &base) == 0 && f == 1e6, "Mbps -> 1e6");
 	ok(units_metric("MiB/s", &f, &base) == 0 && f == 8.0 * 1048576,
 	   "MiB/s -> binary");
 	ok(units_metric("ms", &f, &base) == 0 && f == 1e-3 &&
-		   strcmp(base, "s") == 0,
+	       strcmp(base, "s") == 0,
 	   "ms -> 1e-3 s");
 	ok(units_metric("%", &f, &base) == 0 && f == 1 &&
-		   strcmp(base, "%") == 0,
+	       strcmp(base, "%") == 0,
 	   "%% -> 1 %%");
 	ok(units_metric("GiB", &f, &base) == 0 && f == 1073741824.0 &&
-		   strcmp(base, "B") == 0,
+	       strcmp(base, "B") == 0,
 	   "GiB -> B");
 	ok(units_metric("count", &f, &base) == 0 && strcmp(base, "1") == 0,
 	   "count is dimensionless");
