@@ -13,7 +13,8 @@
 #include "runctx.h"
 #include "banned.h"
 
-static int shown; /* a \r line is on the terminal */
+static int shown;		/* a \r line is on the terminal */
+static char last_val[48] = "-"; /* primary metric of the last run */
 
 void progress_fmt_value(double v, const char *unit, char *out, size_t n)
 {
@@ -65,35 +66,53 @@ void progress_clear(struct runctx *rc)
 	}
 }
 
-void progress_run_done(struct runctx *rc, size_t i, const char *status,
-		       double primary, const char *unit, double elapsed)
+/* The terminal line: "[ 37/96]  38%  ETA 00:41:10  cell rep 2/3  last X". */
+static void tty_line(struct runctx *rc, size_t i, size_t shown_done)
 {
 	struct buf b = BUF_INIT;
-	char val[48], eta[32];
+	char eta[32];
 	size_t total = rc->s.nruns;
 	size_t left = rc->n_todo > rc->n_run ? rc->n_todo - rc->n_run : 0;
 	double per = rc->n_run ? rc->t_runs / (double)rc->n_run : 0;
 	int w = snprintf(NULL, 0, "%zu", total);
-	if (rc->o->quiet)
-		return;
-	progress_fmt_value(primary, strcmp(status, "ok") ? NULL : unit, val,
-			   sizeof val);
-	{
-		long s = (long)(per * (double)left + 0.5);
+	long s = (long)(per * (double)left + 0.5);
+	if (rc->n_run)
 		snprintf(eta, sizeof eta, "%02ld:%02ld:%02ld", s / 3600,
 			 s / 60 % 60, s % 60);
+	else
+		snprintf(eta, sizeof eta, "--:--:--");
+	cell_text(rc, i, &b);
+	fprintf(stderr, "\r\033[K[%*zu/%zu] %3d%%  ETA %s  %s  last %s", w,
+		i + 1, total, (int)(100.0 * (double)shown_done / (double)total),
+		eta, b.s, last_val);
+	fflush(stderr);
+	shown = 1;
+	buf_release(&b);
+}
+
+void progress_run_start(struct runctx *rc, size_t i)
+{
+	if (!rc->o->quiet && isatty(2))
+		tty_line(rc, i, i);
+}
+
+void progress_run_done(struct runctx *rc, size_t i, const char *status,
+		       double primary, const char *unit, double elapsed)
+{
+	struct buf b = BUF_INIT;
+	int w = snprintf(NULL, 0, "%zu", rc->s.nruns);
+	if (rc->o->quiet)
+		return;
+	if (strcmp(status, "ok") != 0)
+		snprintf(last_val, sizeof last_val, "%s", status);
+	else
+		progress_fmt_value(primary, unit, last_val, sizeof last_val);
+	if (isatty(2)) {
+		tty_line(rc, i, i + 1);
+		return;
 	}
 	cell_text(rc, i, &b);
-	if (isatty(2)) {
-		fprintf(stderr, "\r\033[K[%*zu/%zu] %3d%%  ETA %s  %s  last %s",
-			w, i + 1, total,
-			(int)(100.0 * (double)(i + 1) / (double)total), eta,
-			b.s, val);
-		fflush(stderr);
-		shown = 1;
-	} else {
-		fprintf(stderr, "xrun: [%*zu/%zu] %-7s %s  %s  %.1f s\n", w,
-			i + 1, total, status, b.s, val, elapsed);
-	}
+	fprintf(stderr, "xrun: [%*zu/%zu] %-7s %s  %s  %.1f s\n", w, i + 1,
+		rc->s.nruns, status, b.s, last_val, elapsed);
 	buf_release(&b);
 }

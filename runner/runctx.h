@@ -127,6 +127,7 @@ void stale_note_children(struct store *st);
 void stale_reap(const char *prev_lock_note, int quiet);
 
 /* progress.c */
+void progress_run_start(struct runctx *rc, size_t i); /* terminal only */
 void progress_run_done(struct runctx *rc, size_t i, const char *status,
 		       double primary, const char *unit, double elapsed);
 void progress_clear(struct runctx *rc);

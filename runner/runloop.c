@@ -384,6 +384,7 @@ static int execute_one(struct runctx *rc, size_t i)
 		return -XR_EENV;
 	}
 	rc->status[i] = RUN_RUNNING;
+	progress_run_start(rc, i);
 	r = rc->eng->run(rc->eng_state, p, &rq.rq, &res);
 	if (proc_interrupted && res.status != RUN_OK) {
 		res.status = RUN_INTERRUPTED;

@@ -1,0 +1,38 @@
+#!/bin/bash
+# Manual steps on a terminal (a pty from script(1)): xrun prints each
+# manual instruction, expanded, waits for Enter, then runs the block; the
+# terminal gets one updating progress line.
+set -eu
+command -v script >/dev/null || { echo "skip: script(1) (util-linux) not installed"; exit 77; }
+command -v sqlite3 >/dev/null || { echo "skip: sqlite3 CLI not installed"; exit 77; }
+FAULT="$XRUN_SOURCE_DIR/tests/e2e/lib/fault_engine.sh"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+q() { sqlite3 "$1" "$2"; }
+cat >m.yaml <<YAML
+xrun: 1
+name: m
+engine:
+  type: command
+  timeout: 5s
+  run: [sh, "$FAULT", values]
+  metrics:
+    throughput: { json: /rate_MBps, unit: MB/s }
+factors:
+  slot: { levels: [x1, x4], manual: "Move the card to the {{slot}} slot" }
+  n: { levels: [1, 2] }
+YAML
+# Two Enters: the first block's setup, then the change to the other slot.
+(sleep 1; printf '\n'; sleep 1.5; printf '\n'; sleep 1.5) |
+	script -qfc "'$XRUN' run m.yaml" tty.log >/dev/null 2>&1 || true
+tr '\r' '\n' <tty.log >tty.txt
+grep -q "Move the card to the x1 slot" tty.txt || fail "first instruction not shown: $(cat tty.txt)"
+grep -q "manual step before run 3" tty.txt || fail "no prompt at the block change: $(cat tty.txt)"
+grep -q "Move the card to the x4 slot" tty.txt || fail "second instruction not shown"
+grep -q "press Enter" tty.txt || fail "no prompt"
+grep -q '\[4/4\] 100%  ETA' tty.txt || fail "no progress line: $(cat tty.txt)"
+[ "$(q m.db "select count(*) from runs where status='ok'")" = 4 ] || fail "not all runs ok"
+[ "$(q m.db "select count(*) from hooks where kind='manual'")" = 2 ] || fail "manual steps not logged"
+echo "ok: manual prompts on a terminal"
