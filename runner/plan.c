@@ -26,9 +26,58 @@ const char *const plan_builtins[] = {"rep",	 "index",  "block",  "plan",
 
 /* ---- messages ---------------------------------------------------------- */
 
+int pc_room(struct pctx *c)
+{
+	if (c->d->nerr - c->nerr0 < PLAN_MAX_ERRORS)
+		return 1;
+	c->capped = 1;
+	return 0;
+}
+
+int pc_level(struct pctx *c, int fi, const char *s)
+{
+	const struct plan_factor *f = &c->p->factors[fi];
+	const int *idx = fi < c->nlvidx ? c->lvidx[fi] : NULL;
+	int lo = 0, hi = f->nlevels - 1;
+	if (!idx)
+		return plan_level_index(f, s);
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		int cmp = strcmp(f->levels[idx[mid]], s);
+		if (cmp == 0)
+			return idx[mid];
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+int pc_has_var(struct pctx *c, const char *name)
+{
+	const struct plan *p = c->p;
+	int lo = 0, hi = p->nvars - 1;
+	if (!c->varidx)
+		return plan_var(p, name) != NULL;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		int cmp = strcmp(p->vars[c->varidx[mid]].key, name);
+		if (cmp == 0)
+			return 1;
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return 0;
+}
+
 void pc_err(struct pctx *c, const struct ynode *n, const char *fmt, ...)
 {
 	va_list ap;
+	if (!pc_room(c))
+		return;
 	va_start(ap, fmt);
 	xr_diag_vadd(c->d, 0, n ? n->line : 0, n ? n->col : 0, fmt, ap);
 	va_end(ap);
@@ -71,6 +120,8 @@ const char *pc_suggest(const char *word, const char *const *cands, int n)
 	const char *best = NULL;
 	size_t bd = (size_t)-1, lw = strlen(word), limit;
 	int i;
+	if (n > 5000)
+		return NULL; /* a hint is not worth a quadratic load */
 	/* one typo in short words, up to a third of the letters in long ones */
 	limit = lw <= 4 ? 1 : lw / 3 + 1;
 	if (limit > 3)
@@ -124,6 +175,8 @@ void pc_keys(struct pctx *c, const struct ynode *map, const char *const *valid,
 		const struct ynode *k = yn_key(map, i);
 		if (pc_is_key(k->s, valid))
 			continue;
+		if (!pc_room(c))
+			return;
 		pc_hint(hint, sizeof hint, k->s, valid, nv);
 		pc_err(c, k, "unknown key '%s' in %s%s", k->s, where, hint);
 	}
@@ -413,6 +466,12 @@ static void build_hosts(struct pctx *c, const struct ynode *n)
 static const char *const runtime_names[] = {"rep",     "index",	   "block",
 					    "session", "original", NULL};
 
+static int cmp_var(const void *x, const void *y, void *ctx)
+{
+	const struct plan_kv *v = ctx;
+	return strcmp(v[*(const int *)x].key, v[*(const int *)y].key);
+}
+
 static void build_vars(struct pctx *c, const struct ynode *n)
 {
 	struct plan *p = c->p;
@@ -452,6 +511,15 @@ static void build_vars(struct pctx *c, const struct ynode *n)
 			continue;
 		p->nvars++;
 	}
+	c->varidx = malloc(((size_t)p->nvars + 1) * sizeof *c->varidx);
+	if (!c->varidx) {
+		c->nomem = 1;
+		return;
+	}
+	for (i = 0; i < p->nvars; i++)
+		c->varidx[i] = i;
+	qsort_r(c->varidx, (size_t)p->nvars, sizeof *c->varidx, cmp_var,
+		p->vars);
 }
 
 /* ---- engine -------------------------------------------------------------- */
@@ -686,7 +754,8 @@ static void level_ref(struct pctx *c, const struct plan_factor *f,
 		      const struct ynode *n)
 {
 	char hint[600];
-	if (!f || n->kind != YN_SCALAR || plan_level_index(f, n->s) >= 0)
+	if (!f || n->kind != YN_SCALAR ||
+	    pc_level(c, (int)(f - c->p->factors), n->s) >= 0)
 		return;
 	pc_hint(hint, sizeof hint, n->s, f->levels, f->nlevels);
 	pc_err(c, n, "unknown level '%s' of factor '%s'%s", n->s, f->name,
@@ -982,7 +1051,7 @@ static void build_top(struct pctx *c, const struct ynode *root)
 		build_vars(c, x);
 	build_engine(c, yn_get(root, "engine"));
 	plan_build_factors(c, yn_get(root, "factors"));
-	if ((x = yn_get(root, "exclude")))
+	if ((x = yn_get(root, "exclude")) && !c->skip_excludes)
 		plan_build_excludes(c, x);
 	p->repeat = 1;
 	if ((x = yn_get(root, "repeat")) &&
@@ -1138,10 +1207,19 @@ static int load(const char *name, const char *text, size_t len,
 	c.p = p;
 	c.a = a;
 	c.d = d;
+	c.nerr0 = nerr0;
 	build_top(&c, root);
 	plan_check_refs(&c);
+	if (c.capped)
+		xr_diag_add(d, 0, 0, 0,
+			    "too many errors: only the first %d are shown",
+			    PLAN_MAX_ERRORS);
 	free(c.trefs);
 	free(c.hrefs);
+	free(c.varidx);
+	for (line = 0; line < c.nlvidx; line++)
+		free(c.lvidx[line]);
+	free(c.lvidx);
 	if (c.nomem) {
 		xr_diag_add(d, 0, 0, 0, "out of memory loading '%s'", name);
 		arena_free(a);

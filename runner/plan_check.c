@@ -62,9 +62,9 @@ struct tctx {
 	int nnames;
 };
 
-static int known_name(const struct plan *p, const char *name)
+static int known_name(struct pctx *c, const char *name)
 {
-	return plan_factor_index(p, name) >= 0 || plan_var(p, name) ||
+	return plan_factor_index(c->p, name) >= 0 || pc_has_var(c, name) ||
 	       pc_is_key(name, plan_builtins);
 }
 
@@ -74,7 +74,7 @@ static int on_placeholder(void *ctx, const char *name, size_t off)
 	const struct ynode *n = x->t->n;
 	char hint[600];
 	int line = n->line, col = n->col;
-	if (known_name(x->c->p, name))
+	if (known_name(x->c, name) || !pc_room(x->c))
 		return 0;
 	/* point at the placeholder itself when the scalar is one line and
 	 * its text is what was written (after an opening quote if any) */
@@ -124,7 +124,7 @@ static void check_probes(struct pctx *c)
 		const struct plan_verify *v = p->factors[i].verify;
 		char list[600];
 		size_t len = 0;
-		if (!v || !v->probe || probe_known(v->probe))
+		if (!v || !v->probe || probe_known(v->probe) || !pc_room(c))
 			continue;
 		list[0] = 0;
 		for (k = 0; probe_names[k] && len < sizeof list - 40; k++)

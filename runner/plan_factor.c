@@ -31,7 +31,7 @@ static int cmp_lv(const void *x, const void *y, void *ctx)
 static void build_levels(struct pctx *c, struct plan_factor *f,
 			 const struct ynode *k, const struct ynode *n)
 {
-	int i, *idx;
+	int i, *idx, fi = (int)(f - c->p->factors);
 	if (!n) {
 		pc_err(c, k,
 		       "factor '%s' needs 'levels' (a list, e.g. "
@@ -87,6 +87,8 @@ static void build_levels(struct pctx *c, struct plan_factor *f,
 			       strcmp(f->levels[idx[j - 1]], f->levels[b]) == 0)
 				j--;
 			a = idx[j];
+			if (!pc_room(c))
+				continue;
 			xr_diag_add(
 			    c->d, 0, f->level_pos[b].line, f->level_pos[b].col,
 			    "duplicate level '%s' of factor '%s' (first "
@@ -95,7 +97,11 @@ static void build_levels(struct pctx *c, struct plan_factor *f,
 			    f->level_pos[a].col);
 		}
 	}
-	free(idx);
+	/* kept for O(log n) lookups by exclusions, expect maps, reports */
+	if (fi >= 0 && fi < c->nlvidx && !c->lvidx[fi])
+		c->lvidx[fi] = idx;
+	else
+		free(idx);
 }
 
 static void build_verify(struct pctx *c, struct plan_factor *f,
@@ -165,7 +171,7 @@ static void build_verify(struct pctx *c, struct plan_factor *f,
 		char hint[600];
 		for (i = 0; i < x->n; i++) {
 			const struct ynode *k = yn_key(x, i), *e = yn_val(x, i);
-			int li = plan_level_index(f, k->s);
+			int li = pc_level(c, (int)(f - c->p->factors), k->s);
 			if (li < 0) {
 				pc_hint(hint, sizeof hint, k->s, f->levels,
 					f->nlevels);
@@ -240,7 +246,7 @@ static void build_factor(struct pctx *c, struct plan_factor *f,
 		       "factor name '%s' is reserved for a built-in "
 		       "placeholder",
 		       k->s);
-	else if (plan_var(c->p, k->s))
+	else if (pc_has_var(c, k->s))
 		pc_err(c, k, "factor '%s' has the name of a var", k->s);
 	if (n->kind == YN_SEQ) {
 		/* shorthand: "streams: [1, 2, 4]" is just levels */
@@ -296,6 +302,18 @@ void plan_build_factors(struct pctx *c, const struct ynode *n)
 		return; /* a plan of one cell: the engine's defaults */
 	if (pc_map(c, n, "factors") < 0)
 		return;
+	if (n->n > PLAN_MAX_FACTORS) {
+		pc_err(c, n, "too many factors: %d (the limit is %d)", n->n,
+		       PLAN_MAX_FACTORS);
+		c->skip_excludes = 1;
+		return;
+	}
+	c->lvidx = calloc((size_t)n->n + 1, sizeof *c->lvidx);
+	if (!c->lvidx) {
+		c->nomem = 1;
+		return;
+	}
+	c->nlvidx = n->n;
 	p->factors = arena_alloc(c->a, (size_t)(n->n + 1) * sizeof *p->factors);
 	if (!p->factors) {
 		c->nomem = 1;
@@ -381,7 +399,7 @@ static void build_exclude(struct pctx *c, struct plan_exclude *e,
 				       yn_kind_name(l));
 				continue;
 			}
-			li = plan_level_index(f, l->s);
+			li = pc_level(c, fi, l->s);
 			if (li < 0) {
 				pc_hint(hint, sizeof hint, l->s, f->levels,
 					f->nlevels);
@@ -463,6 +481,12 @@ static int search(struct search *s, int depth)
 	memcpy(saved, s->state, (size_t)p->nexcludes * sizeof *saved);
 	for (li = 0; li < p->factors[fi].nlevels && !found; li++) {
 		int dead = 0;
+		/* the budget counts work, not nodes: levels x exclusions */
+		s->budget -= p->nexcludes + 1;
+		if (s->budget < 0) {
+			found = 1;
+			break;
+		}
 		for (e = 0; e < p->nexcludes; e++) {
 			const struct plan_exclude *x = &p->excludes[e];
 			if (s->state[e] < 0)
@@ -499,7 +523,7 @@ void plan_check_cells_left(struct pctx *c)
 			return; /* already reported */
 	memset(&s, 0, sizeof s);
 	s.p = p;
-	s.budget = 1000000;
+	s.budget = 20000000;
 	used = calloc((size_t)p->nfactors, 1);
 	s.fidx = malloc((size_t)p->nfactors * sizeof *s.fidx);
 	s.state = malloc((size_t)p->nexcludes * sizeof *s.state);

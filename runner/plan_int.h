@@ -35,8 +35,26 @@ struct pctx {
 	size_t nhrefs, hrefs_cap;
 	const struct ynode *exclude_node;
 	const struct ynode *engine_node;
+	int **lvidx; /* [nlvidx]: a factor's level indices sorted by text */
+	int nlvidx;
+	int *varidx;  /* var indices sorted by name */
+	size_t nerr0; /* errors in the diag before this plan */
+	int capped;   /* PLAN_MAX_ERRORS reached: further errors dropped */
+	int skip_excludes;
 	int nomem;
 };
+
+/* Past this many errors the rest are dropped (and that is said). */
+#define PLAN_MAX_ERRORS 1000
+/* A matrix of more factors could never be expanded. */
+#define PLAN_MAX_FACTORS 256
+
+/* 0 once PLAN_MAX_ERRORS errors have been added for this plan. */
+int pc_room(struct pctx *c);
+/* Level index of s in factor fi, or -1; O(log n) once factors are built. */
+int pc_level(struct pctx *c, int fi, const char *s);
+/* Is name a var? O(log n) once vars are built. */
+int pc_has_var(struct pctx *c, const char *name);
 
 void pc_err(struct pctx *c, const struct ynode *n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
