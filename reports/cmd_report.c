@@ -16,12 +16,12 @@
 #include "banned.h"
 
 static const char usage_text[] =
-	"usage: xrun report [PLAN | --db FILE] -o FILE [--format "
-	"pdf|md|csv|json]\n"
-	"                   [--lang en|ja] [--title T] [--metric NAME] "
-	"[--threshold 1%]\n"
-	"                   [--unit Gbit/s] [--session N]\n"
-	"  -o -  writes md, csv or json to stdout\n";
+    "usage: xrun report [PLAN | --db FILE] -o FILE [--format "
+    "pdf|md|csv|json]\n"
+    "                   [--lang en|ja] [--title T] [--metric NAME] "
+    "[--threshold 1%]\n"
+    "                   [--unit Gbit/s] [--session N]\n"
+    "  -o -  writes md, csv or json to stdout\n";
 
 /* "1%" -> 0.01; "0.01" -> 0.01; "2" -> 0.02 (a bare number >= 1 is a
  * percentage). -1 when invalid. */
@@ -77,7 +77,8 @@ int cmd_report(int argc, char **argv)
 #undef OPT
 		if (!strcmp(a, "--threshold")) {
 			if (!v)
-				return usage_err("option '%s' needs a value", a);
+				return usage_err("option '%s' needs a value",
+						 a);
 			o.threshold = parse_threshold(v);
 			if (o.threshold <= 0 || o.threshold >= 1)
 				return usage_err("invalid threshold '%s' "

@@ -52,8 +52,8 @@ static int table_fill(struct mb *m, struct report_table *t, int row,
 
 	for (i = 0; i < ncols; i++)
 		ncomb *= r->factors[cols[i]].nlevels > 0
-				 ? r->factors[cols[i]].nlevels
-				 : 1;
+			     ? r->factors[cols[i]].nlevels
+			     : 1;
 	t->row_factor = row;
 	t->nrows = row >= 0 ? r->factors[row].nlevels : 1;
 	if (t->nrows < 1)
@@ -61,7 +61,8 @@ static int table_fill(struct mb *m, struct report_table *t, int row,
 	colf = arena_alloc(m->a, ((size_t)ncols + 1) * sizeof *colf);
 	col_lv = arena_alloc(m->a, ((size_t)ncomb + 1) * sizeof *col_lv);
 	col_label = arena_alloc(m->a, ((size_t)ncomb + 1) * sizeof *col_label);
-	row_label = arena_alloc(m->a, ((size_t)t->nrows + 1) * sizeof *row_label);
+	row_label =
+	    arena_alloc(m->a, ((size_t)t->nrows + 1) * sizeof *row_label);
 	if (!colf || !col_lv || !col_label || !row_label)
 		return -1;
 	if (ncols)
@@ -106,8 +107,8 @@ static int table_fill(struct mb *m, struct report_table *t, int row,
 	}
 	t->col_label = col_label;
 	t->col_lv = (const int *const *)col_lv;
-	cell = arena_alloc(m->a, (size_t)t->nrows * (size_t)t->ncols *
-					 sizeof *cell);
+	cell = arena_alloc(m->a,
+			   (size_t)t->nrows * (size_t)t->ncols * sizeof *cell);
 	if (!cell)
 		return -1;
 	for (i = 0; i < t->nrows; i++)
@@ -165,8 +166,8 @@ int mb_tables(struct mb *m, struct xr_err *err)
 		struct report_table *t = &r->tables[0];
 		int row = -1, nc = 0;
 		for (k = 0; k < r->nfactors; k++)
-			if (row < 0 || r->factors[k].nlevels >
-					       r->factors[row].nlevels)
+			if (row < 0 ||
+			    r->factors[k].nlevels > r->factors[row].nlevels)
 				row = k;
 		for (k = 0; k < r->nfactors && nc < 64; k++)
 			if (k != row)
@@ -204,7 +205,7 @@ static struct report_cmp *cmp_new(struct mb *m, struct cmps *cs)
 	memset(c, 0, sizeof *c);
 	c->reasons = arena_alloc(m->a, REPORT_FLAG_COUNT * sizeof *c->reasons);
 	c->warnings =
-		arena_alloc(m->a, REPORT_FLAG_COUNT * sizeof *c->warnings);
+	    arena_alloc(m->a, REPORT_FLAG_COUNT * sizeof *c->warnings);
 	if (!c->reasons || !c->warnings)
 		return NULL;
 	cs->n++;
@@ -272,14 +273,15 @@ static void hhmm(double t, char *out, size_t n)
 }
 
 static const char *const watched_facts[] = {"nic_driver", "nic_firmware",
-					     "kernel", "iperf3_version"};
+					    "kernel", "iperf3_version"};
 
 static const char *fact(const struct report *r, int64_t s, const char *host,
 			const char *key)
 {
 	int i;
 	for (i = 0; i < r->nfacts; i++)
-		if (r->facts[i].session == s && !strcmp(r->facts[i].host, host) &&
+		if (r->facts[i].session == s &&
+		    !strcmp(r->facts[i].host, host) &&
 		    !strcmp(r->facts[i].key, key))
 			return r->facts[i].value ? r->facts[i].value : "";
 	return NULL;
@@ -296,10 +298,10 @@ static void check_facts(struct mb *m, struct report_cmp *c)
 	for (h = 0; h < r->nhosts; h++)
 		for (k = 0; k < sizeof watched_facts / sizeof *watched_facts;
 		     k++) {
-			const char *va = fact(r, sa, r->hosts[h],
-					      watched_facts[k]);
-			const char *vb = fact(r, sb, r->hosts[h],
-					      watched_facts[k]);
+			const char *va =
+			    fact(r, sa, r->hosts[h], watched_facts[k]);
+			const char *vb =
+			    fact(r, sb, r->hosts[h], watched_facts[k]);
 			if (va && vb && strcmp(va, vb))
 				mb_flag(m, c->warnings, &c->nwarnings,
 					REPORT_FLAG_FACTS_CHANGED,
@@ -342,8 +344,8 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 				 r->factors[f].name);
 		}
 	if (ndiff > 1)
-		mb_flag(m, c->reasons, &c->nreasons,
-			REPORT_FLAG_FACTORS_DIFFER, "%s", names.s);
+		mb_flag(m, c->reasons, &c->nreasons, REPORT_FLAG_FACTORS_DIFFER,
+			"%s", names.s);
 	buf_release(&names);
 
 	/* Same engine, target and parameters apart from the factors. */
@@ -468,13 +470,13 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 			REPORT_FLAG_NOT_INTERLEAVED,
 			"A %s to %s, B %s to %s UTC", a0, a1, b0, b1);
 	}
-	if (report_decide(&sa, &sb, interleaved, r->threshold,
-			  report_higher_is_better(r->metric,
-						  r->metric_units[r->primary]),
-			  c, &why)) {
+	if (report_decide(
+		&sa, &sb, interleaved, r->threshold,
+		report_higher_is_better(r->metric, r->metric_units[r->primary]),
+		c, &why)) {
 		if (why == REPORT_FLAG_TOO_FEW_RUNS)
-			mb_flag(m, c->reasons, &c->nreasons, why,
-				"n=%zu+%zu", sa.n, sb.n);
+			mb_flag(m, c->reasons, &c->nreasons, why, "n=%zu+%zu",
+				sa.n, sb.n);
 		else
 			mb_flag(m, c->reasons, &c->nreasons, why, "%s",
 				"no log scale");

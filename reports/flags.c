@@ -10,87 +10,87 @@
 #include "banned.h"
 
 /* X(CODE, English, Japanese): one row per REPORT_FLAG_MAP entry. */
-#define FLAG_TEXT_MAP(X)                                                       \
-	X(FACTORS_DIFFER,                                                      \
-	  "the two cells differ in more than the compared factor, so the "     \
-	  "difference cannot be attributed to one of them",                    \
-	  "比較対象の因子以外にも異なる因子があり、差をどれか一つに帰せない")  \
-	X(ENGINE_DIFFERS,                                                      \
-	  "the engine, its parameters or its target differ between the two "  \
-	  "sides beyond the compared factor",                                  \
-	  "比較対象の因子以外で、負荷エンジン・パラメータ・接続先が異なる")    \
-	X(UNIT_DIFFERS, "the metric's unit or kind differs between the sides", \
-	  "指標の単位または種類が両側で異なる")                                \
-	X(TOO_FEW_RUNS,                                                        \
-	  "too few successful runs: need >= 3 runs per side",                  \
-	  "成功した試行が少なすぎる（各側 3 回以上必要）")                     \
-	X(VERIFY_FAILED,                                                       \
-	  "a setting under comparison was verified wrong: the runs did not "   \
-	  "measure what the plan says",                                        \
-	  "比較対象の設定の検証が不一致: 計画どおりの条件で測定されていない") \
-	X(NOT_VERIFIED,                                                        \
-	  "the setting under comparison was not verified (no probe or verify " \
-	  "command checked it)",                                               \
-	  "比較対象の設定が検証されていない（probe や verify による確認なし）") \
-	X(NOT_INTERLEAVED,                                                     \
-	  "the runs of the two sides were not interleaved (their time windows " \
-	  "do not overlap), so drift over time is not cancelled; Welch's t "   \
-	  "was used",                                                          \
-	  "両側の試行が交互に実行されていない（時間帯が重ならない）ため、"     \
-	  "時間的な変動は相殺されない。Welch の t 検定を使用")                 \
-	X(FAILED_RUNS, "the cell has failed or timed-out runs",                \
-	  "失敗またはタイムアウトした試行がある")                              \
-	X(RX_DROPS, "packets were dropped during the runs",                    \
-	  "試行中にパケットの破棄（drop）があった")                            \
-	X(NIC_ERRORS, "the interface counted errors during the runs",          \
-	  "試行中にインターフェースがエラーを記録した")                        \
-	X(PAUSE_FRAMES,                                                        \
-	  "PAUSE (flow control) frames were counted during the runs",          \
-	  "試行中に PAUSE（フロー制御）フレームが記録された")                  \
-	X(RETRANSMITS, "TCP retransmitted segments during the runs",           \
-	  "試行中に TCP の再送が発生した")                                     \
-	X(CAPTURE, "a packet capture was running during the runs",             \
-	  "試行中にパケットキャプチャが動作していた")                          \
-	X(FACTS_CHANGED,                                                       \
-	  "host facts (driver, firmware, kernel, iperf3 version) differ "      \
-	  "between the two sides",                                             \
-	  "ホスト情報（ドライバ、ファームウェア、カーネル、iperf3 の版）が"    \
-	  "両側で異なる")                                                      \
-	X(UNSTABLE, "unstable cell: coefficient of variation >= 10%",          \
-	  "不安定なセル: 変動係数が 10% 以上")                                 \
-	X(DRIFT,                                                               \
-	  "drift: the cell's values trend from its first to its last pass "    \
-	  "beyond noise",                                                      \
-	  "ドリフト: 最初と最後のパスの間で値が雑音を超えて変化している")      \
-	X(NONPOSITIVE,                                                         \
-	  "zero or negative values: the log-scale method needs positive "      \
-	  "values",                                                            \
+#define FLAG_TEXT_MAP(X)                                                                                  \
+	X(FACTORS_DIFFER,                                                                                 \
+	  "the two cells differ in more than the compared factor, so the "                                \
+	  "difference cannot be attributed to one of them",                                               \
+	  "比較対象の因子以外にも異なる因子があり、差をどれか一つに帰せない")                             \
+	X(ENGINE_DIFFERS,                                                                                 \
+	  "the engine, its parameters or its target differ between the two "                              \
+	  "sides beyond the compared factor",                                                             \
+	  "比較対象の因子以外で、負荷エンジン・パラメータ・接続先が異なる")                               \
+	X(UNIT_DIFFERS, "the metric's unit or kind differs between the sides",                            \
+	  "指標の単位または種類が両側で異なる")                                                           \
+	X(TOO_FEW_RUNS, "too few successful runs: need >= 3 runs per side",                               \
+	  "成功した試行が少なすぎる（各側 3 回以上必要）")                                                \
+	X(VERIFY_FAILED,                                                                                  \
+	  "a setting under comparison was verified wrong: the runs did not "                              \
+	  "measure what the plan says",                                                                   \
+	  "比較対象の設定の検証が不一致: 計画どおりの条件で測定されていない")                             \
+	X(NOT_VERIFIED,                                                                                   \
+	  "the setting under comparison was not verified (no probe or verify "                            \
+	  "command checked it)",                                                                          \
+	  "比較対象の設定が検証されていない（probe や verify "                          \
+	  "による確認なし）")                                                                             \
+	X(NOT_INTERLEAVED,                                                                                \
+	  "the runs of the two sides were not interleaved (their time "                                   \
+	  "windows "                                                                                      \
+	  "do not overlap), so drift over time is not cancelled; Welch's t "                              \
+	  "was used",                                                                                     \
+	  "両側の試行が交互に実行されていない（時間帯が重ならない）ため、" \
+	  "時間的な変動は相殺されない。Welch の t 検定を使用")                                            \
+	X(FAILED_RUNS, "the cell has failed or timed-out runs",                                           \
+	  "失敗またはタイムアウトした試行がある")                                                         \
+	X(RX_DROPS, "packets were dropped during the runs",                                               \
+	  "試行中にパケットの破棄（drop）があった")                                                       \
+	X(NIC_ERRORS, "the interface counted errors during the runs",                                     \
+	  "試行中にインターフェースがエラーを記録した")                                                   \
+	X(PAUSE_FRAMES,                                                                                   \
+	  "PAUSE (flow control) frames were counted during the runs",                                     \
+	  "試行中に PAUSE（フロー制御）フレームが記録された")                                             \
+	X(RETRANSMITS, "TCP retransmitted segments during the runs",                                      \
+	  "試行中に TCP の再送が発生した")                                                                \
+	X(CAPTURE, "a packet capture was running during the runs",                                        \
+	  "試行中にパケットキャプチャが動作していた")                                                     \
+	X(FACTS_CHANGED,                                                                                  \
+	  "host facts (driver, firmware, kernel, iperf3 version) differ "                                 \
+	  "between the two sides",                                                                        \
+	  "ホスト情報（ドライバ、ファームウェア、カーネル、iperf3 の版）が"   \
+	  "両側で異なる")                                                                                 \
+	X(UNSTABLE, "unstable cell: coefficient of variation >= 10%",                                     \
+	  "不安定なセル: 変動係数が 10% 以上")                                                            \
+	X(DRIFT,                                                                                          \
+	  "drift: the cell's values trend from its first to its last pass "                               \
+	  "beyond noise",                                                                                 \
+	  "ドリフト: 最初と最後のパスの間で値が雑音を超えて変化している")                                 \
+	X(NONPOSITIVE,                                                                                    \
+	  "zero or negative values: the log-scale method needs positive "                                 \
+	  "values",                                                                                       \
 	  "0 以下の値があり、対数尺度の手法を適用できない")
 
 /* Short forms for verdict cells, followed by the detail:
  * "— not comparable: cells differ in nic, slot". */
 static const char *const flag_short[REPORT_FLAG_COUNT][REPORT_LANG_COUNT] = {
-	[REPORT_FLAG_FACTORS_DIFFER] = {"cells differ in", "異なる因子:"},
-	[REPORT_FLAG_ENGINE_DIFFERS] = {"engine settings differ:",
-					"エンジン設定が異なる:"},
-	[REPORT_FLAG_UNIT_DIFFERS] = {"units differ:", "単位が異なる:"},
-	[REPORT_FLAG_TOO_FEW_RUNS] = {"need >= 3 runs per side,",
-				      "各側 3 回以上必要:"},
-	[REPORT_FLAG_VERIFY_FAILED] = {"setting verified wrong:",
-				       "設定の検証が不一致:"},
-	[REPORT_FLAG_NOT_VERIFIED] = {"not verified:", "未検証:"},
-	[REPORT_FLAG_NOT_INTERLEAVED] = {"not interleaved:", "交互実行でない:"},
-	[REPORT_FLAG_FAILED_RUNS] = {"failed runs:", "失敗した試行:"},
-	[REPORT_FLAG_RX_DROPS] = {"drops:", "パケット破棄:"},
-	[REPORT_FLAG_NIC_ERRORS] = {"errors:", "エラー:"},
-	[REPORT_FLAG_PAUSE_FRAMES] = {"PAUSE frames:", "PAUSE フレーム:"},
-	[REPORT_FLAG_RETRANSMITS] = {"retransmits:", "再送:"},
-	[REPORT_FLAG_CAPTURE] = {"capture running:", "キャプチャ動作中:"},
-	[REPORT_FLAG_FACTS_CHANGED] = {"host facts changed:",
-				       "ホスト情報が変化:"},
-	[REPORT_FLAG_UNSTABLE] = {"unstable:", "不安定:"},
-	[REPORT_FLAG_DRIFT] = {"drift:", "ドリフト:"},
-	[REPORT_FLAG_NONPOSITIVE] = {"values <= 0:", "0 以下の値:"},
+    [REPORT_FLAG_FACTORS_DIFFER] = {"cells differ in", "異なる因子:"},
+    [REPORT_FLAG_ENGINE_DIFFERS] = {"engine settings differ:",
+				    "エンジン設定が異なる:"},
+    [REPORT_FLAG_UNIT_DIFFERS] = {"units differ:", "単位が異なる:"},
+    [REPORT_FLAG_TOO_FEW_RUNS] = {"need >= 3 runs per side,",
+				  "各側 3 回以上必要:"},
+    [REPORT_FLAG_VERIFY_FAILED] = {"setting verified wrong:",
+				   "設定の検証が不一致:"},
+    [REPORT_FLAG_NOT_VERIFIED] = {"not verified:", "未検証:"},
+    [REPORT_FLAG_NOT_INTERLEAVED] = {"not interleaved:", "交互実行でない:"},
+    [REPORT_FLAG_FAILED_RUNS] = {"failed runs:", "失敗した試行:"},
+    [REPORT_FLAG_RX_DROPS] = {"drops:", "パケット破棄:"},
+    [REPORT_FLAG_NIC_ERRORS] = {"errors:", "エラー:"},
+    [REPORT_FLAG_PAUSE_FRAMES] = {"PAUSE frames:", "PAUSE フレーム:"},
+    [REPORT_FLAG_RETRANSMITS] = {"retransmits:", "再送:"},
+    [REPORT_FLAG_CAPTURE] = {"capture running:", "キャプチャ動作中:"},
+    [REPORT_FLAG_FACTS_CHANGED] = {"host facts changed:", "ホスト情報が変化:"},
+    [REPORT_FLAG_UNSTABLE] = {"unstable:", "不安定:"},
+    [REPORT_FLAG_DRIFT] = {"drift:", "ドリフト:"},
+    [REPORT_FLAG_NONPOSITIVE] = {"values <= 0:", "0 以下の値:"},
 };
 
 struct flag_row {
@@ -101,13 +101,13 @@ struct flag_row {
 
 static const struct flag_row flag_rows[REPORT_FLAG_COUNT] = {
 #define FLAG_CODE(c, s, r) [REPORT_FLAG_##c] = {s, r, {NULL, NULL}},
-	REPORT_FLAG_MAP(FLAG_CODE)
+    REPORT_FLAG_MAP(FLAG_CODE)
 #undef FLAG_CODE
 };
 
 static const char *const flag_texts[REPORT_FLAG_COUNT][REPORT_LANG_COUNT] = {
 #define FLAG_TEXT(c, en, ja) [REPORT_FLAG_##c] = {en, ja},
-	FLAG_TEXT_MAP(FLAG_TEXT)
+    FLAG_TEXT_MAP(FLAG_TEXT)
 #undef FLAG_TEXT
 };
 

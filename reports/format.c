@@ -48,7 +48,8 @@ char *report_fmt_value_unit(const struct report *r, double v, char *out,
 	if (isnan(v))
 		snprintf(out, n, "–");
 	else
-		snprintf(out, n, "%s %s", report_fmt_value(r, v, tmp, sizeof tmp),
+		snprintf(out, n, "%s %s",
+			 report_fmt_value(r, v, tmp, sizeof tmp),
 			 r->display_unit ? r->display_unit : "");
 	return out;
 }
@@ -58,8 +59,8 @@ char *report_fmt_metric(const struct report *r, int mi, double v, char *out,
 {
 	static const char *const pfx[] = {"", "k", "M", "G", "T", "P"};
 	const char *unit = (mi >= 0 && mi < r->nmetrics && r->metric_units)
-				   ? r->metric_units[mi]
-				   : "";
+			       ? r->metric_units[mi]
+			       : "";
 	int k = 0;
 	if (mi == r->primary)
 		return report_fmt_value(r, v, out, n);
@@ -143,8 +144,8 @@ char *report_fmt_verdict(const struct report *r, const struct report_cmp *c,
 		buf_addf(&b, "%+.1f%% [%+.1f, %+.1f] %s", c->delta_pct,
 			 c->ci_low_pct, c->ci_high_pct,
 			 report_text(r, c->verdict == REPORT_BETTER
-						? REPORT_T_BETTER
-						: REPORT_T_WORSE));
+					    ? REPORT_T_BETTER
+					    : REPORT_T_WORSE));
 		break;
 	case REPORT_EQUIVALENT:
 		buf_addf(&b, "≈ (%+.1f%% [%+.1f, %+.1f])", c->delta_pct,

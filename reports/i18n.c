@@ -9,82 +9,83 @@
 #include "banned.h"
 
 static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
-	[REPORT_T_SUMMARY] = {"Summary", "概要"},
-	[REPORT_T_PLAN] = {"Plan", "計画"},
-	[REPORT_T_SESSIONS] = {"Sessions", "セッション"},
-	[REPORT_T_FIRST_RUN] = {"First run", "最初の試行"},
-	[REPORT_T_LAST_RUN] = {"Last run", "最後の試行"},
-	[REPORT_T_HOSTS] = {"Hosts", "ホスト"},
-	[REPORT_T_RUNS] = {"Runs", "試行"},
-	[REPORT_T_RUNS_OK] = {"ok", "成功"},
-	[REPORT_T_RUNS_FAILED] = {"failed", "失敗"},
-	[REPORT_T_METRIC] = {"Metric", "指標"},
-	[REPORT_T_THRESHOLD] = {"Noise threshold", "雑音しきい値"},
-	[REPORT_T_TABLES] = {"Results", "結果"},
-	[REPORT_T_TABLE_CAPTION] = {"%s by %s", "%s（%s 別）"},
-	[REPORT_T_CELLS] = {"Cells", "セル"},
-	[REPORT_T_CELL] = {"Cell", "セル"},
-	[REPORT_T_COMPARISONS] = {"Comparisons", "比較"},
-	[REPORT_T_FACTOR] = {"Factor", "因子"},
-	[REPORT_T_EXPLICIT_PAIR] = {"pair", "指定ペア"},
-	[REPORT_T_BASELINE] = {"Baseline", "基準"},
-	[REPORT_T_A] = {"A (baseline)", "A（基準）"},
-	[REPORT_T_B] = {"B", "B"},
-	[REPORT_T_DELTA] = {"Δ B vs A [95% CI]", "差 B/A [95% 信頼区間]"},
-	[REPORT_T_CI95] = {"95% CI", "95% 信頼区間"},
-	[REPORT_T_P] = {"p", "p 値"},
-	[REPORT_T_N] = {"n", "n"},
-	[REPORT_T_VERDICT] = {"Verdict", "判定"},
-	[REPORT_T_MEDIAN] = {"median", "中央値"},
-	[REPORT_T_MEAN] = {"mean", "平均"},
-	[REPORT_T_STDEV] = {"stdev", "標準偏差"},
-	[REPORT_T_CV] = {"CV %", "変動係数 %"},
-	[REPORT_T_MIN] = {"min", "最小"},
-	[REPORT_T_MAX] = {"max", "最大"},
-	[REPORT_T_SPREAD_NOTE] =
-		{"A cell shows the median over its successful runs ± the "
-		 "half-width of the 95% t-interval of the mean; [k] marks "
-		 "refer to the notes.",
-		 "各セルは成功した試行の中央値 ± 平均の 95% t 区間の半幅。"
-		 "[k] は注記番号。"},
-	[REPORT_T_INTERVAL_P95] = {"interval p95", "区間 p95"},
-	[REPORT_T_INTERVAL_PEAK] = {"interval peak", "区間ピーク"},
-	[REPORT_T_INTERVAL_NOTE] =
-		{"Interval statistics (p95, peak) are taken over the "
-		 "per-interval samples inside the runs, not over runs.",
-		 "区間統計（p95、ピーク）は試行内の区間ごとの値から求めたもので、"
-		 "試行間の統計ではない。"},
-	[REPORT_T_NOTES] = {"Notes", "注記"},
-	[REPORT_T_METHOD_NOTE] =
-		{"Effects are estimated on log values: with run position as a "
-		 "covariate when the runs were interleaved, else with Welch's "
-		 "t. Better/worse: the 95%% CI lies wholly outside ±%g%%; ≈: "
-		 "wholly inside; ~: neither.",
-		 "効果は対数値で推定する。試行が交互に実行された場合は実行順を"
-		 "共変量とする回帰、そうでなければ Welch の t 検定。"
-		 "改善/悪化: 95%% 信頼区間が ±%g%% の外側、≈: 内側、~: どちらでもない。"},
-	[REPORT_T_BETTER] = {"better", "改善"},
-	[REPORT_T_WORSE] = {"worse", "悪化"},
-	[REPORT_T_EQUIVALENT] = {"equivalent", "同等"},
-	[REPORT_T_NOT_SIGNIFICANT] = {"not significant", "有意差なし"},
-	[REPORT_T_NOT_COMPARABLE] = {"not comparable", "比較不可"},
-	[REPORT_T_HOST_FACTS] = {"Host facts", "ホスト情報"},
-	[REPORT_T_HOST] = {"Host", "ホスト"},
-	[REPORT_T_KEY] = {"Key", "項目"},
-	[REPORT_T_VALUE] = {"Value", "値"},
-	[REPORT_T_SESSION] = {"Session", "セッション"},
-	[REPORT_T_VERIFICATION] = {"Verification", "設定の検証"},
-	[REPORT_T_EXPECTED] = {"Expected", "期待値"},
-	[REPORT_T_ACTUAL] = {"Actual", "実測値"},
-	[REPORT_T_OK] = {"ok", "一致"},
-	[REPORT_T_MISMATCH] = {"MISMATCH", "不一致"},
-	[REPORT_T_RUN_COUNT] = {"Runs", "試行数"},
-	[REPORT_T_NONE] = {"none", "なし"},
-	[REPORT_T_NO_COMPARISONS] = {"No comparisons (no factor has two "
-				     "levels and the plan declares none).",
-				     "比較なし（水準が 2 つの因子がなく、"
-				     "計画にも指定がない）。"},
-	[REPORT_T_GENERATED] = {"Generated", "作成日時"},
+    [REPORT_T_SUMMARY] = {"Summary", "概要"},
+    [REPORT_T_PLAN] = {"Plan", "計画"},
+    [REPORT_T_SESSIONS] = {"Sessions", "セッション"},
+    [REPORT_T_FIRST_RUN] = {"First run", "最初の試行"},
+    [REPORT_T_LAST_RUN] = {"Last run", "最後の試行"},
+    [REPORT_T_HOSTS] = {"Hosts", "ホスト"},
+    [REPORT_T_RUNS] = {"Runs", "試行"},
+    [REPORT_T_RUNS_OK] = {"ok", "成功"},
+    [REPORT_T_RUNS_FAILED] = {"failed", "失敗"},
+    [REPORT_T_METRIC] = {"Metric", "指標"},
+    [REPORT_T_THRESHOLD] = {"Noise threshold", "雑音しきい値"},
+    [REPORT_T_TABLES] = {"Results", "結果"},
+    [REPORT_T_TABLE_CAPTION] = {"%s by %s", "%s（%s 別）"},
+    [REPORT_T_CELLS] = {"Cells", "セル"},
+    [REPORT_T_CELL] = {"Cell", "セル"},
+    [REPORT_T_COMPARISONS] = {"Comparisons", "比較"},
+    [REPORT_T_FACTOR] = {"Factor", "因子"},
+    [REPORT_T_EXPLICIT_PAIR] = {"pair", "指定ペア"},
+    [REPORT_T_BASELINE] = {"Baseline", "基準"},
+    [REPORT_T_A] = {"A (baseline)", "A（基準）"},
+    [REPORT_T_B] = {"B", "B"},
+    [REPORT_T_DELTA] = {"Δ B vs A [95% CI]", "差 B/A [95% 信頼区間]"},
+    [REPORT_T_CI95] = {"95% CI", "95% 信頼区間"},
+    [REPORT_T_P] = {"p", "p 値"},
+    [REPORT_T_N] = {"n", "n"},
+    [REPORT_T_VERDICT] = {"Verdict", "判定"},
+    [REPORT_T_MEDIAN] = {"median", "中央値"},
+    [REPORT_T_MEAN] = {"mean", "平均"},
+    [REPORT_T_STDEV] = {"stdev", "標準偏差"},
+    [REPORT_T_CV] = {"CV %", "変動係数 %"},
+    [REPORT_T_MIN] = {"min", "最小"},
+    [REPORT_T_MAX] = {"max", "最大"},
+    [REPORT_T_SPREAD_NOTE] =
+	{"A cell shows the median over its successful runs ± the "
+	 "half-width of the 95% t-interval of the mean; [k] marks "
+	 "refer to the notes.",
+	 "各セルは成功した試行の中央値 ± 平均の 95% t 区間の半幅。"
+	 "[k] は注記番号。"},
+    [REPORT_T_INTERVAL_P95] = {"interval p95", "区間 p95"},
+    [REPORT_T_INTERVAL_PEAK] = {"interval peak", "区間ピーク"},
+    [REPORT_T_INTERVAL_NOTE] =
+	{"Interval statistics (p95, peak) are taken over the "
+	 "per-interval samples inside the runs, not over runs.",
+	 "区間統計（p95、ピーク）は試行内の区間ごとの値から求めたもので、"
+	 "試行間の統計ではない。"},
+    [REPORT_T_NOTES] = {"Notes", "注記"},
+    [REPORT_T_METHOD_NOTE] =
+	{"Effects are estimated on log values: with run position as a "
+	 "covariate when the runs were interleaved, else with Welch's "
+	 "t. Better/worse: the 95%% CI lies wholly outside ±%g%%; ≈: "
+	 "wholly inside; ~: neither.",
+	 "効果は対数値で推定する。試行が交互に実行された場合は実行順を"
+	 "共変量とする回帰、そうでなければ Welch の t 検定。"
+	 "改善/悪化: 95%% 信頼区間が ±%g%% の外側、≈: 内側、~: "
+	 "どちらでもない。"},
+    [REPORT_T_BETTER] = {"better", "改善"},
+    [REPORT_T_WORSE] = {"worse", "悪化"},
+    [REPORT_T_EQUIVALENT] = {"equivalent", "同等"},
+    [REPORT_T_NOT_SIGNIFICANT] = {"not significant", "有意差なし"},
+    [REPORT_T_NOT_COMPARABLE] = {"not comparable", "比較不可"},
+    [REPORT_T_HOST_FACTS] = {"Host facts", "ホスト情報"},
+    [REPORT_T_HOST] = {"Host", "ホスト"},
+    [REPORT_T_KEY] = {"Key", "項目"},
+    [REPORT_T_VALUE] = {"Value", "値"},
+    [REPORT_T_SESSION] = {"Session", "セッション"},
+    [REPORT_T_VERIFICATION] = {"Verification", "設定の検証"},
+    [REPORT_T_EXPECTED] = {"Expected", "期待値"},
+    [REPORT_T_ACTUAL] = {"Actual", "実測値"},
+    [REPORT_T_OK] = {"ok", "一致"},
+    [REPORT_T_MISMATCH] = {"MISMATCH", "不一致"},
+    [REPORT_T_RUN_COUNT] = {"Runs", "試行数"},
+    [REPORT_T_NONE] = {"none", "なし"},
+    [REPORT_T_NO_COMPARISONS] = {"No comparisons (no factor has two "
+				 "levels and the plan declares none).",
+				 "比較なし（水準が 2 つの因子がなく、"
+				 "計画にも指定がない）。"},
+    [REPORT_T_GENERATED] = {"Generated", "作成日時"},
 };
 
 const char *report_text_lang(enum report_lang lang, enum report_text_id id)

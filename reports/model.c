@@ -58,7 +58,7 @@ struct loader {
 		int cell, code;
 		const char *host, *name;
 		double sum;
-	} *cs;
+	} * cs;
 	int ncs, capcs;
 };
 
@@ -77,7 +77,7 @@ void mb_flag(struct mb *m, struct report_flag *list, int *n,
 				;
 			else if (b.len && list[i].detail && *list[i].detail)
 				list[i].detail = arena_printf(
-					m->a, "%s; %s", list[i].detail, b.s);
+				    m->a, "%s; %s", list[i].detail, b.s);
 			else if (b.len)
 				list[i].detail = arena_strdup(m->a, b.s);
 			buf_release(&b);
@@ -136,10 +136,10 @@ static int load_sessions(struct loader *l, struct xr_err *err)
 	int n = 0, cap = 0, rc;
 
 	rc = sqlite3_prepare_v2(
-		l->db,
-		"SELECT s.id, p.name, p.title, p.hash, p.text FROM sessions s "
-		"JOIN plans p ON p.id = s.plan_id ORDER BY s.id DESC",
-		-1, &st, NULL);
+	    l->db,
+	    "SELECT s.id, p.name, p.title, p.hash, p.text FROM sessions s "
+	    "JOIN plans p ON p.id = s.plan_id ORDER BY s.id DESC",
+	    -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return xr_err_set(err, XR_ESTORE, r->db_path, 0, 0,
 				  "'%s' is not an xrun store (%s)", r->db_path,
@@ -329,7 +329,7 @@ static int cell_get(struct loader *l, const char *json)
 	if (r->ncells == l->cap_cells) {
 		int cap = l->cap_cells ? 2 * l->cap_cells : 16;
 		struct report_cell *t =
-			realloc(r->cells, (size_t)cap * sizeof *t);
+		    realloc(r->cells, (size_t)cap * sizeof *t);
 		if (!t)
 			return -1;
 		r->cells = t;
@@ -447,10 +447,11 @@ static int load_runs(struct loader *l, struct xr_err *err)
 			c->n_other++;
 			r->runs_other++;
 		}
-		if (!isnan(u->start) && (isnan(r->first_run) ||
-					 u->start < r->first_run))
+		if (!isnan(u->start) &&
+		    (isnan(r->first_run) || u->start < r->first_run))
 			r->first_run = u->start;
-		if (!isnan(u->end) && (isnan(r->last_run) || u->end > r->last_run))
+		if (!isnan(u->end) &&
+		    (isnan(r->last_run) || u->end > r->last_run))
 			r->last_run = u->end;
 		if (u->status == MRUN_OK) {
 			if (!isnan(u->start) && (isnan(c->first_start) ||
@@ -603,23 +604,23 @@ static int load_metrics(struct loader *l, struct xr_err *err)
 	int rc, i;
 	r->metrics = arena_alloc(l->m.a, MAX_METRICS * sizeof *r->metrics);
 	r->metric_units =
-		arena_alloc(l->m.a, MAX_METRICS * sizeof *r->metric_units);
+	    arena_alloc(l->m.a, MAX_METRICS * sizeof *r->metric_units);
 	l->m.vals = calloc(MAX_METRICS, sizeof *l->m.vals);
 	if (!r->metrics || !r->metric_units || !l->m.vals)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	for (i = 0; i < r->ncells; i++) {
 		l->m.mc[i].unit =
-			arena_alloc(l->m.a, MAX_METRICS * sizeof(char *));
+		    arena_alloc(l->m.a, MAX_METRICS * sizeof(char *));
 		l->m.mc[i].unit_mixed =
-			arena_alloc(l->m.a, MAX_METRICS * sizeof(int));
+		    arena_alloc(l->m.a, MAX_METRICS * sizeof(int));
 		if (!l->m.mc[i].unit || !l->m.mc[i].unit_mixed)
 			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 					  "out of memory");
 	}
 	/* A plain scan joined in memory (run_by_id finds only the reported
 	 * runs): a third of the time of an SQL join on 100,000 runs. */
-	rc = prep(l, "SELECT run_id, name, value, unit FROM metrics", &st,
-		  err, "metrics");
+	rc = prep(l, "SELECT run_id, name, value, unit FROM metrics", &st, err,
+		  "metrics");
 	if (rc)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -755,8 +756,8 @@ static int compute_stats(struct loader *l, struct xr_err *err)
 		struct report_stats *s;
 		c->st = arena_alloc(l->m.a,
 				    (size_t)(r->nmetrics + 1) * sizeof *c->st);
-		c->flags = arena_alloc(l->m.a,
-				       REPORT_FLAG_COUNT * sizeof *c->flags);
+		c->flags =
+		    arena_alloc(l->m.a, REPORT_FLAG_COUNT * sizeof *c->flags);
 		if (!c->st || !c->flags) {
 			free(tmp);
 			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
@@ -769,7 +770,7 @@ static int compute_stats(struct loader *l, struct xr_err *err)
 			stats_sort(l->iv[ci], (size_t)l->niv[ci]);
 			s->n_intervals = l->niv[ci];
 			s->iv_p95 = stats_quantile_sorted(
-				l->iv[ci], (size_t)l->niv[ci], 0.95);
+			    l->iv[ci], (size_t)l->niv[ci], 0.95);
 			s->iv_peak = l->iv[ci][l->niv[ci] - 1];
 		}
 		if (c->n_failed || c->n_timeout)
@@ -841,8 +842,9 @@ static int counter_code(const char *scope, const char *name)
 	if (!strcmp(scope, "capture"))
 		return REPORT_FLAG_CAPTURE + 1;
 	if (!strcmp(scope, "tcp"))
-		return !strcmp(name, "RetransSegs") ? REPORT_FLAG_RETRANSMITS + 1
-						    : 0;
+		return !strcmp(name, "RetransSegs")
+			   ? REPORT_FLAG_RETRANSMITS + 1
+			   : 0;
 	if (strcmp(scope, "nic") && strcmp(scope, "ethtool"))
 		return 0;
 	if (contains(name, "pause") || contains(name, "flow_control") ||
@@ -1166,7 +1168,7 @@ static int display_unit(struct loader *l, struct xr_err *err)
 		/* Gbit/s for network rates from 1 Gbit/s, Mbit/s below;
 		 * MB/s for byte rates up to 10 GB/s (file copies). */
 		while (k < 4 && top >= 1000 * r->display_scale *
-						 (is_bits || k < 2 ? 1 : 10))
+					   (is_bits || k < 2 ? 1 : 10))
 			r->display_scale *= 1000, k++;
 		r->display_unit = is_bits ? bits[k] : bytes[k];
 	} else if (!strcmp(base, "s") && top > 0 && top < 1) {
@@ -1183,8 +1185,8 @@ static int fill_factors(struct loader *l, struct xr_err *err)
 	struct report *r = l->m.r;
 	int i, k;
 	r->nfactors = l->nf;
-	r->factors = arena_alloc(l->m.a, ((size_t)l->nf + 1) *
-						 sizeof *r->factors);
+	r->factors =
+	    arena_alloc(l->m.a, ((size_t)l->nf + 1) * sizeof *r->factors);
 	if (!r->factors)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	for (i = 0; i < l->nf; i++) {
@@ -1314,8 +1316,8 @@ int report_build(const char *db_path, const struct report_opts *o,
 	r->lang = lang < 0 ? REPORT_LANG_EN : (enum report_lang)lang;
 	r->threshold = o->threshold > 0 ? o->threshold
 		       : l.m.plan && l.m.plan->report.threshold > 0
-			       ? l.m.plan->report.threshold
-			       : 0.01;
+			   ? l.m.plan->report.threshold
+			   : 0.01;
 	if (o->title)
 		r->title = arena_strdup(l.m.a, o->title);
 	else if (l.m.plan && l.m.plan->title)
@@ -1344,8 +1346,8 @@ int report_build(const char *db_path, const struct report_opts *o,
 	/* The cells array was grown with realloc: move it into the arena so
 	 * that report_free releases one arena and the struct. */
 	{
-		struct report_cell *c = arena_alloc(
-			l.m.a, ((size_t)r->ncells + 1) * sizeof *c);
+		struct report_cell *c =
+		    arena_alloc(l.m.a, ((size_t)r->ncells + 1) * sizeof *c);
 		if (!c) {
 			rc = xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 					"out of memory");

@@ -17,10 +17,10 @@ enum mrun_status { MRUN_OK = 0, MRUN_FAILED, MRUN_TIMEOUT, MRUN_OTHER };
 
 struct mrun {
 	int64_t id, session;
-	double gpos;        /* order over all sessions (session, position) */
-	double start, end;  /* NaN when unknown */
-	int cell;           /* index into report.cells */
-	int status;         /* enum mrun_status */
+	double gpos;	   /* order over all sessions (session, position) */
+	double start, end; /* NaN when unknown */
+	int cell;	   /* index into report.cells */
+	int status;	   /* enum mrun_status */
 };
 
 /* Per (cell, factor) verification tallies. */
@@ -30,9 +30,9 @@ struct mverify {
 };
 
 struct mcell {
-	int *ok;       /* indices into mb.runs of ok runs, by gpos */
+	int *ok; /* indices into mb.runs of ok runs, by gpos */
 	int nok, capok;
-	int64_t session; /* of its first ok run */
+	int64_t session;   /* of its first ok run */
 	const char **unit; /* [nmetrics] unit of its first value, "" none */
 	int *unit_mixed;   /* [nmetrics] */
 };
@@ -45,7 +45,7 @@ struct mb {
 	struct mrun *runs;
 	int nruns;
 	struct mcell *mc;    /* [r->ncells] */
-	double **vals;       /* [nmetrics][nruns], NaN when absent */
+	double **vals;	     /* [nmetrics][nruns], NaN when absent */
 	struct mverify *ver; /* [ncells * nfactors] */
 };
 
@@ -53,7 +53,7 @@ struct mb {
  * present gets the detail appended ("; ..."). */
 void mb_flag(struct mb *m, struct report_flag *list, int *n,
 	     enum report_flag_code code, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+    __attribute__((format(printf, 5, 6)));
 
 /* compare.c: fill r->tables and r->cmps. 0 or -XR_ENOMEM. */
 int mb_tables(struct mb *m, struct xr_err *err);

@@ -64,7 +64,7 @@ enum report_flag_code {
 #define REPORT_FLAG_ENUM(c, s, r) REPORT_FLAG_##c,
 	REPORT_FLAG_MAP(REPORT_FLAG_ENUM)
 #undef REPORT_FLAG_ENUM
-	REPORT_FLAG_COUNT
+	    REPORT_FLAG_COUNT
 };
 
 struct report_flag {
@@ -78,26 +78,26 @@ struct report_flag {
 struct report_stats {
 	const char *metric; /* metric name */
 	const char *unit;   /* base unit as stored ("bit/s", "1", ...) */
-	int n;              /* ok runs with a value */
+	int n;		    /* ok runs with a value */
 	double median, mean, sd, cv_pct, min, max;
 	double ci_low, ci_high; /* mean +- 95% t-interval; NaN when n < 2 */
 	/* Interval statistics, from the per-interval series inside the runs
 	 * (primary metric only): never mixed with across-run statistics. */
-	int n_intervals;        /* 0 = none; then the two below are NaN */
+	int n_intervals; /* 0 = none; then the two below are NaN */
 	double iv_p95, iv_peak;
 };
 
 struct report_cell {
-	int index;        /* matrix cell index (runs.cell_index) */
-	const int *lv;    /* [nfactors] level index per factor, -1 unknown */
-	const char *json; /* the cell as stored: {"factor":"level",...} */
+	int index;	   /* matrix cell index (runs.cell_index) */
+	const int *lv;	   /* [nfactors] level index per factor, -1 unknown */
+	const char *json;  /* the cell as stored: {"factor":"level",...} */
 	const char *label; /* "cc=cubic, streams=4" */
 	struct report_stats *st; /* [report.nmetrics]; st[report.primary]
 				    is the report's metric */
-	int n_runs;     /* non-warm-up runs scheduled */
+	int n_runs;		 /* non-warm-up runs scheduled */
 	int n_ok, n_failed, n_timeout, n_other; /* other: pending/skipped/.. */
-	double first_start, last_end; /* time window of its ok runs */
-	const char *engine, *target, *params; /* of its first ok run */
+	double first_start, last_end;		/* time window of its ok runs */
+	const char *engine, *target, *params;	/* of its first ok run */
 	struct report_flag *flags; /* cell-level flags (failed runs, drops,
 				      unstable, too few, verify, ...) */
 	int nflags;
@@ -114,14 +114,14 @@ struct report_factor {
 /* A matrix table: rows = levels of one factor, columns = combinations of
  * the levels of the column factors. */
 struct report_table {
-	const char *metric; /* metric shown */
-	int metric_index;   /* into report.metrics */
-	int row_factor;     /* factor index, -1 = one row ("all") */
+	const char *metric;	/* metric shown */
+	int metric_index;	/* into report.metrics */
+	int row_factor;		/* factor index, -1 = one row ("all") */
 	const int *col_factors; /* [ncol_factors] factor indices */
 	int ncol_factors;
 	int nrows, ncols;
-	const char **row_label;  /* [nrows] level names */
-	const char **col_label;  /* [ncols] "windows11 / pcie4x1" */
+	const char **row_label;	  /* [nrows] level names */
+	const char **col_label;	  /* [ncols] "windows11 / pcie4x1" */
 	const int *const *col_lv; /* [ncols][ncol_factors] level indices */
 	/* [nrows * ncols] index into report.cells, -1 = no such cell;
 	 * several matching cells (factors not shown) -> the first, and
@@ -141,21 +141,21 @@ enum report_verdict {
 enum report_method {
 	REPORT_METHOD_NONE = 0, /* refused */
 	REPORT_METHOD_POSITION, /* OLS log(y) ~ group + position */
-	REPORT_METHOD_WELCH,    /* Welch's t on log(y) */
+	REPORT_METHOD_WELCH,	/* Welch's t on log(y) */
 };
 
 struct report_cmp {
-	int factor;      /* factor index; -1 for an explicit pair */
-	int a, b;        /* cell indices; a is the baseline, delta = b vs a */
-	int n_a, n_b;    /* ok runs per side */
+	int factor;   /* factor index; -1 for an explicit pair */
+	int a, b;     /* cell indices; a is the baseline, delta = b vs a */
+	int n_a, n_b; /* ok runs per side */
 	const char *metric;
-	double delta_pct;             /* 100*(exp(effect)-1); NaN if refused */
+	double delta_pct; /* 100*(exp(effect)-1); NaN if refused */
 	double ci_low_pct, ci_high_pct; /* 95% CI, same transform */
-	double p;                     /* two-sided; NaN if refused */
+	double p;			/* two-sided; NaN if refused */
 	double df;
 	enum report_method method;
 	enum report_verdict verdict;
-	int higher_is_better; /* metric direction used for the verdict */
+	int higher_is_better;	     /* metric direction used for the verdict */
 	struct report_flag *reasons; /* why refused (verdict not_comparable) */
 	int nreasons;
 	struct report_flag *warnings; /* footnotes that did not refuse */
@@ -170,7 +170,7 @@ struct report_fact {
 /* Verification results grouped by factor, host, method, expected, actual. */
 struct report_verif {
 	const char *factor, *host, *method, *expected, *actual;
-	int ok;    /* the group's ok value */
+	int ok;	   /* the group's ok value */
 	int count; /* runs */
 };
 
@@ -185,17 +185,17 @@ struct report {
 	double generated_at;
 	const char **hosts; /* hosts the runs touched (facts, counters) */
 	int nhosts;
-	int runs_total;  /* non-warm-up runs scheduled */
+	int runs_total; /* non-warm-up runs scheduled */
 	int runs_ok, runs_failed, runs_timeout, runs_other;
 	int runs_warmup;
-	double threshold; /* theta, fraction */
-	const char *metric; /* the report's metric */
-	int primary;        /* its index in metrics[] */
+	double threshold;     /* theta, fraction */
+	const char *metric;   /* the report's metric */
+	int primary;	      /* its index in metrics[] */
 	const char **metrics; /* every metric name present */
 	const char **metric_units;
 	int nmetrics;
 	const char *display_unit; /* "Gbit/s" */
-	double display_scale;     /* base value / scale = display value */
+	double display_scale;	  /* base value / scale = display value */
 
 	struct report_factor *factors;
 	int nfactors;
@@ -240,7 +240,7 @@ void report_free(struct report *r);
 	X(METRIC)                                                              \
 	X(THRESHOLD)                                                           \
 	X(TABLES)                                                              \
-	X(TABLE_CAPTION) /* "%s by %s" (metric, factors) */                   \
+	X(TABLE_CAPTION) /* "%s by %s" (metric, factors) */                    \
 	X(CELLS)                                                               \
 	X(CELL)                                                                \
 	X(COMPARISONS)                                                         \
@@ -260,12 +260,12 @@ void report_free(struct report *r);
 	X(CV)                                                                  \
 	X(MIN)                                                                 \
 	X(MAX)                                                                 \
-	X(SPREAD_NOTE) /* how to read "9.41 ±0.05" */                        \
+	X(SPREAD_NOTE) /* how to read "9.41 ±0.05" */                         \
 	X(INTERVAL_P95)                                                        \
 	X(INTERVAL_PEAK)                                                       \
-	X(INTERVAL_NOTE) /* interval statistics are per-interval, not runs */ \
+	X(INTERVAL_NOTE) /* interval statistics are per-interval, not runs */  \
 	X(NOTES)                                                               \
-	X(METHOD_NOTE) /* how verdicts are reached, with %g threshold */      \
+	X(METHOD_NOTE) /* how verdicts are reached, with %g threshold */       \
 	X(BETTER)                                                              \
 	X(WORSE)                                                               \
 	X(EQUIVALENT)                                                          \
@@ -281,7 +281,7 @@ void report_free(struct report *r);
 	X(ACTUAL)                                                              \
 	X(OK)                                                                  \
 	X(MISMATCH)                                                            \
-	X(RUN_COUNT)                                                             \
+	X(RUN_COUNT)                                                           \
 	X(NONE)                                                                \
 	X(NO_COMPARISONS)                                                      \
 	X(GENERATED)
@@ -290,7 +290,7 @@ enum report_text_id {
 #define REPORT_TEXT_ENUM(n) REPORT_T_##n,
 	REPORT_TEXT_MAP(REPORT_TEXT_ENUM)
 #undef REPORT_TEXT_ENUM
-	REPORT_T_COUNT
+	    REPORT_T_COUNT
 };
 
 /* Heading/label in the report's language; never NULL. */
@@ -318,8 +318,7 @@ const char *report_method_name(enum report_method m); /* "position-ols" */
 
 /* A base-unit value in the report's display unit, 3 significant digits
  * ("9.41"); "–" for NaN. Returns out. */
-char *report_fmt_value(const struct report *r, double v, char *out,
-		       size_t n);
+char *report_fmt_value(const struct report *r, double v, char *out, size_t n);
 /* The same followed by the unit ("9.41 Gbit/s"). */
 char *report_fmt_value_unit(const struct report *r, double v, char *out,
 			    size_t n);

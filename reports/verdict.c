@@ -16,16 +16,16 @@
 /* Metrics whose direction is not "higher is better". Matched as a prefix
  * of the metric name. */
 static const char *const lower_is_better[] = {
-	"latency", "rtt", "jitter", "lost", "loss", "retrans", "cpu",
-	"elapsed", "duration", "time", "drop", "error",
+    "latency", "rtt",	  "jitter",   "lost", "loss", "retrans",
+    "cpu",     "elapsed", "duration", "time", "drop", "error",
 };
 
 int report_higher_is_better(const char *metric, const char *unit)
 {
 	size_t i;
 	if (metric)
-		for (i = 0; i < sizeof lower_is_better / sizeof *lower_is_better;
-		     i++)
+		for (i = 0;
+		     i < sizeof lower_is_better / sizeof *lower_is_better; i++)
 			if (!strncmp(metric, lower_is_better[i],
 				     strlen(lower_is_better[i])))
 				return 0;
@@ -114,10 +114,10 @@ int report_decide(const struct report_sample *a, const struct report_sample *b,
 		double th = 100.0 * threshold;
 		if (out->ci_low_pct > th)
 			out->verdict =
-				higher_is_better ? REPORT_BETTER : REPORT_WORSE;
+			    higher_is_better ? REPORT_BETTER : REPORT_WORSE;
 		else if (out->ci_high_pct < -th)
 			out->verdict =
-				higher_is_better ? REPORT_WORSE : REPORT_BETTER;
+			    higher_is_better ? REPORT_WORSE : REPORT_BETTER;
 		else if (out->ci_low_pct >= -th && out->ci_high_pct <= th)
 			out->verdict = REPORT_EQUIVALENT;
 		else

@@ -39,11 +39,10 @@ static void num(FILE *f, double v)
 int report_write_csv(const struct report *r, FILE *f, struct xr_err *err)
 {
 	static const char *const cols[] = {
-		"metric",	"unit",	       "n",	     "runs",
-		"failed",	"timeout",     "median",      "mean",
-		"stdev",	"cv_pct",      "min",	     "max",
-		"ci_low",	"ci_high",     "interval_n",  "interval_p95",
-		"interval_peak", "flags",
+	    "metric",	    "unit",	     "n",      "runs",	  "failed",
+	    "timeout",	    "median",	     "mean",   "stdev",	  "cv_pct",
+	    "min",	    "max",	     "ci_low", "ci_high", "interval_n",
+	    "interval_p95", "interval_peak", "flags",
 	};
 	size_t i;
 	int k, m, fa;
@@ -63,8 +62,8 @@ int report_write_csv(const struct report *r, FILE *f, struct xr_err *err)
 			for (fa = 0; fa < r->nfactors; fa++)
 				field(f,
 				      c->lv[fa] >= 0
-					      ? r->factors[fa].levels[c->lv[fa]]
-					      : "",
+					  ? r->factors[fa].levels[c->lv[fa]]
+					  : "",
 				      0);
 			field(f, s->metric, 0);
 			field(f, s->unit, 0);
@@ -90,8 +89,9 @@ int report_write_csv(const struct report *r, FILE *f, struct xr_err *err)
 			num(f, s->iv_peak);
 			fputc(',', f);
 			for (j = 0; j < c->nflags; j++)
-				fprintf(f, "%s%s", j ? ";" : "",
-					report_flag_code_name(c->flags[j].code));
+				fprintf(
+				    f, "%s%s", j ? ";" : "",
+				    report_flag_code_name(c->flags[j].code));
 			fputs("\r\n", f);
 		}
 	}

@@ -29,8 +29,8 @@ static json_t *cell_obj(const struct report *r, const struct report_cell *c)
 	for (f = 0; f < r->nfactors; f++)
 		if (c->lv[f] >= 0)
 			json_object_set_new(
-				o, r->factors[f].name,
-				json_string(r->factors[f].levels[c->lv[f]]));
+			    o, r->factors[f].name,
+			    json_string(r->factors[f].levels[c->lv[f]]));
 	return o;
 }
 
@@ -72,13 +72,13 @@ static json_t *flag_list(const struct report *r, const struct report_flag *fl,
 	*details = json_array();
 	for (i = 0; i < n; i++) {
 		json_array_append_new(
-			*codes, json_string(report_flag_code_name(fl[i].code)));
+		    *codes, json_string(report_flag_code_name(fl[i].code)));
 		json_array_append_new(
-			*details,
-			json_pack("{s:s,s:s,s:i}", "code",
-				  report_flag_code_name(fl[i].code), "detail",
-				  fl[i].detail ? fl[i].detail : "", "note",
-				  report_flag_mark(r, fl[i].code)));
+		    *details,
+		    json_pack("{s:s,s:s,s:i}", "code",
+			      report_flag_code_name(fl[i].code), "detail",
+			      fl[i].detail ? fl[i].detail : "", "note",
+			      report_flag_mark(r, fl[i].code)));
 		json_array_append_new(texts, flag_text(r, &fl[i]));
 	}
 	return texts;
@@ -100,15 +100,16 @@ static json_t *cells(const struct report *r)
 		json_object_set_new(o, "failed", json_integer(c->n_failed));
 		json_object_set_new(o, "timeout", json_integer(c->n_timeout));
 		json_object_set_new(
-			o, "interval",
-			json_pack("{s:i,s:o,s:o}", "n", s->n_intervals, "p95",
-				  num(s->iv_p95), "peak", num(s->iv_peak)));
+		    o, "interval",
+		    json_pack("{s:i,s:o,s:o}", "n", s->n_intervals, "p95",
+			      num(s->iv_p95), "peak", num(s->iv_peak)));
 		json_decref(flag_list(r, c->flags, c->nflags, &codes, &det));
 		json_object_set_new(o, "flags", codes);
 		json_object_set_new(o, "flag_details", det);
 		for (m = 0; m < r->nmetrics; m++)
-			json_object_set_new(ms, r->metrics[m],
-					    stats_obj(&c->st[m], json_object()));
+			json_object_set_new(
+			    ms, r->metrics[m],
+			    stats_obj(&c->st[m], json_object()));
 		json_object_set_new(o, "metrics", ms);
 		json_object_set_new(o, "first_start", num(c->first_start));
 		json_object_set_new(o, "last_end", num(c->last_end));
@@ -127,16 +128,15 @@ static json_t *tables(const struct report *r)
 		       *rows = json_array(), *labels = json_array(),
 		       *grid = json_array();
 		json_object_set_new(o, "metric", str(tb->metric));
-		json_object_set_new(o, "rows",
-				    tb->row_factor >= 0
-					    ? json_string(
-						      r->factors[tb->row_factor]
-							      .name)
-					    : json_null());
+		json_object_set_new(
+		    o, "rows",
+		    tb->row_factor >= 0
+			? json_string(r->factors[tb->row_factor].name)
+			: json_null());
 		for (i = 0; i < tb->ncol_factors; i++)
 			json_array_append_new(
-				cols,
-				json_string(r->factors[tb->col_factors[i]].name));
+			    cols,
+			    json_string(r->factors[tb->col_factors[i]].name));
 		json_object_set_new(o, "columns", cols);
 		for (i = 0; i < tb->nrows; i++)
 			json_array_append_new(rows,
@@ -151,8 +151,8 @@ static json_t *tables(const struct report *r)
 			for (c = 0; c < tb->ncols; c++) {
 				j = tb->cell[i * tb->ncols + c];
 				json_array_append_new(row, j >= 0
-								   ? json_integer(j)
-								   : json_null());
+							       ? json_integer(j)
+							       : json_null());
 			}
 			json_array_append_new(grid, row);
 		}
@@ -171,11 +171,10 @@ static json_t *comparisons(const struct report *r)
 	for (k = 0; k < r->ncmps; k++) {
 		const struct report_cmp *c = &r->cmps[k];
 		json_t *o = json_object(), *codes, *det;
-		json_object_set_new(o, "factor",
-				    c->factor >= 0
-					    ? json_string(
-						      r->factors[c->factor].name)
-					    : json_null());
+		json_object_set_new(
+		    o, "factor",
+		    c->factor >= 0 ? json_string(r->factors[c->factor].name)
+				   : json_null());
 		json_object_set_new(o, "a", cell_obj(r, &r->cells[c->a]));
 		json_object_set_new(o, "b", cell_obj(r, &r->cells[c->b]));
 		json_object_set_new(o, "a_index", json_integer(c->a));
@@ -183,12 +182,10 @@ static json_t *comparisons(const struct report *r)
 		json_object_set_new(o, "metric", str(c->metric));
 		json_object_set_new(o, "n_a", json_integer(c->n_a));
 		json_object_set_new(o, "n_b", json_integer(c->n_b));
-		json_object_set_new(
-			o, "median_a",
-			num(r->cells[c->a].st[r->primary].median));
-		json_object_set_new(
-			o, "median_b",
-			num(r->cells[c->b].st[r->primary].median));
+		json_object_set_new(o, "median_a",
+				    num(r->cells[c->a].st[r->primary].median));
+		json_object_set_new(o, "median_b",
+				    num(r->cells[c->b].st[r->primary].median));
 		json_object_set_new(o, "delta_pct", num(c->delta_pct));
 		json_object_set_new(o, "ci_low_pct", num(c->ci_low_pct));
 		json_object_set_new(o, "ci_high_pct", num(c->ci_high_pct));
@@ -196,18 +193,18 @@ static json_t *comparisons(const struct report *r)
 		json_object_set_new(o, "df", num(c->df));
 		json_object_set_new(o, "method",
 				    json_string(report_method_name(c->method)));
-		json_object_set_new(o, "verdict",
-				    json_string(report_verdict_name(c->verdict)));
+		json_object_set_new(
+		    o, "verdict", json_string(report_verdict_name(c->verdict)));
 		json_object_set_new(o, "higher_is_better",
 				    json_boolean(c->higher_is_better));
-		json_object_set_new(o, "reasons",
-				    flag_list(r, c->reasons, c->nreasons,
-					      &codes, &det));
+		json_object_set_new(
+		    o, "reasons",
+		    flag_list(r, c->reasons, c->nreasons, &codes, &det));
 		json_object_set_new(o, "reason_codes", codes);
 		json_decref(det);
-		json_object_set_new(o, "warnings",
-				    flag_list(r, c->warnings, c->nwarnings,
-					      &codes, &det));
+		json_object_set_new(
+		    o, "warnings",
+		    flag_list(r, c->warnings, c->nwarnings, &codes, &det));
 		json_object_set_new(o, "warning_codes", codes);
 		json_decref(det);
 		json_array_append_new(a, o);
@@ -223,8 +220,8 @@ static json_t *model(const struct report *r)
 	json_object_set_new(o, "plan", str(r->plan_name));
 	json_object_set_new(o, "title", str(r->title));
 	json_object_set_new(o, "plan_hash", str(r->plan_hash));
-	json_object_set_new(o, "lang",
-			    json_string(r->lang == REPORT_LANG_JA ? "ja" : "en"));
+	json_object_set_new(
+	    o, "lang", json_string(r->lang == REPORT_LANG_JA ? "ja" : "en"));
 	json_object_set_new(o, "generated_at", num(r->generated_at));
 	a = json_array();
 	for (i = 0; i < r->nsessions; i++)
@@ -236,12 +233,12 @@ static json_t *model(const struct report *r)
 	for (i = 0; i < r->nhosts; i++)
 		json_array_append_new(a, json_string(r->hosts[i]));
 	json_object_set_new(o, "hosts", a);
-	json_object_set_new(
-		o, "runs",
-		json_pack("{s:i,s:i,s:i,s:i,s:i,s:i}", "total", r->runs_total,
-			  "ok", r->runs_ok, "failed", r->runs_failed,
-			  "timeout", r->runs_timeout, "other", r->runs_other,
-			  "warmup", r->runs_warmup));
+	json_object_set_new(o, "runs",
+			    json_pack("{s:i,s:i,s:i,s:i,s:i,s:i}", "total",
+				      r->runs_total, "ok", r->runs_ok, "failed",
+				      r->runs_failed, "timeout",
+				      r->runs_timeout, "other", r->runs_other,
+				      "warmup", r->runs_warmup));
 	json_object_set_new(o, "metric", str(r->metric));
 	json_object_set_new(o, "unit", str(r->metric_units[r->primary]));
 	json_object_set_new(o, "display_unit", str(r->display_unit));
@@ -253,11 +250,10 @@ static json_t *model(const struct report *r)
 		int k;
 		for (k = 0; k < r->factors[i].nlevels; k++)
 			json_array_append_new(
-				lv, json_string(r->factors[i].levels[k]));
+			    lv, json_string(r->factors[i].levels[k]));
 		json_array_append_new(
-			a, json_pack("{s:s,s:o,s:b}", "name",
-				     r->factors[i].name, "levels", lv, "manual",
-				     r->factors[i].manual));
+		    a, json_pack("{s:s,s:o,s:b}", "name", r->factors[i].name,
+				 "levels", lv, "manual", r->factors[i].manual));
 	}
 	json_object_set_new(o, "factors", a);
 	json_object_set_new(o, "cells", cells(r));
@@ -266,29 +262,28 @@ static json_t *model(const struct report *r)
 	a = json_array();
 	for (i = 0; i < r->nnotes; i++)
 		json_array_append_new(
-			a, json_pack("{s:i,s:s,s:b,s:s}", "note", i + 1, "code",
-				     report_flag_code_name(r->notes[i]),
-				     "refuses", report_flag_refuses(r->notes[i]),
-				     "text",
-				     report_flag_text(r->notes[i], r->lang)));
+		    a, json_pack("{s:i,s:s,s:b,s:s}", "note", i + 1, "code",
+				 report_flag_code_name(r->notes[i]), "refuses",
+				 report_flag_refuses(r->notes[i]), "text",
+				 report_flag_text(r->notes[i], r->lang)));
 	json_object_set_new(o, "notes", a);
 	a = json_array();
 	for (i = 0; i < r->nfacts; i++)
 		json_array_append_new(
-			a, json_pack("{s:I,s:s,s:s,s:o}", "session",
-				     (json_int_t)r->facts[i].session, "host",
-				     r->facts[i].host, "key", r->facts[i].key,
-				     "value", str(r->facts[i].value)));
+		    a, json_pack("{s:I,s:s,s:s,s:o}", "session",
+				 (json_int_t)r->facts[i].session, "host",
+				 r->facts[i].host, "key", r->facts[i].key,
+				 "value", str(r->facts[i].value)));
 	json_object_set_new(o, "host_facts", a);
 	a = json_array();
 	for (i = 0; i < r->nverifs; i++) {
 		const struct report_verif *v = &r->verifs[i];
 		json_array_append_new(
-			a, json_pack("{s:o,s:o,s:o,s:o,s:o,s:b,s:i}", "factor",
-				     str(v->factor), "host", str(v->host),
-				     "method", str(v->method), "expected",
-				     str(v->expected), "actual", str(v->actual),
-				     "ok", v->ok, "runs", v->count));
+		    a, json_pack("{s:o,s:o,s:o,s:o,s:o,s:b,s:i}", "factor",
+				 str(v->factor), "host", str(v->host), "method",
+				 str(v->method), "expected", str(v->expected),
+				 "actual", str(v->actual), "ok", v->ok, "runs",
+				 v->count));
 	}
 	json_object_set_new(o, "verifications", a);
 	return o;

@@ -53,8 +53,8 @@ static void header(const struct report *r, FILE *f)
 	fprintf(f, "# %s\n\n", r->title ? r->title : "xrun report");
 	fputs("| | |\n|---|---|\n", f);
 	fprintf(f, "| %s | %s (%.12s) |\n", T(r, REPORT_T_PLAN),
-		r->plan_name ? r->plan_name : "", r->plan_hash ? r->plan_hash
-							       : "");
+		r->plan_name ? r->plan_name : "",
+		r->plan_hash ? r->plan_hash : "");
 	fprintf(f, "| %s | ", T(r, REPORT_T_SESSIONS));
 	for (i = 0; i < r->nsessions; i++)
 		fprintf(f, "%s%lld", i ? ", " : "", (long long)r->sessions[i]);
@@ -107,8 +107,9 @@ static void tables(const struct report *r, FILE *f)
 		buf_addf(&cap, T(r, REPORT_T_TABLE_CAPTION), tb->metric,
 			 by.len ? by.s : "-");
 		fprintf(f, "### %s (%s)\n\n", cap.s,
-			tb->metric_index == r->primary ? r->display_unit
-			: r->metric_units[tb->metric_index]);
+			tb->metric_index == r->primary
+			    ? r->display_unit
+			    : r->metric_units[tb->metric_index]);
 		buf_release(&cap);
 		buf_release(&by);
 		/* Header: row factor \ column factors. */
@@ -121,7 +122,7 @@ static void tables(const struct report *r, FILE *f)
 				for (i = 0; i < tb->ncol_factors; i++)
 					buf_addf(&h, "%s%s", i ? " / " : "",
 						 r->factors[tb->col_factors[i]]
-							 .name);
+						     .name);
 			}
 			cell(f, h.s ? h.s : "");
 			buf_release(&h);
@@ -137,11 +138,11 @@ static void tables(const struct report *r, FILE *f)
 				int ci = tb->cell[i * tb->ncols + c];
 				if (tb->metric_index != r->primary && ci >= 0) {
 					report_fmt_metric(
-						r, tb->metric_index,
-						r->cells[ci]
-							.st[tb->metric_index]
-							.median,
-						txt, sizeof txt);
+					    r, tb->metric_index,
+					    r->cells[ci]
+						.st[tb->metric_index]
+						.median,
+					    txt, sizeof txt);
 				} else {
 					cell_text(r, ci, txt, sizeof txt);
 				}
@@ -157,10 +158,12 @@ static void tables(const struct report *r, FILE *f)
 static void cells(const struct report *r, FILE *f)
 {
 	static const enum report_text_id cols[] = {
-		REPORT_T_CELL,		REPORT_T_N,	   REPORT_T_MEDIAN,
-		REPORT_T_MEAN,		REPORT_T_STDEV,	   REPORT_T_CV,
-		REPORT_T_MIN,		REPORT_T_MAX,	   REPORT_T_CI95,
-		REPORT_T_INTERVAL_P95, REPORT_T_INTERVAL_PEAK,
+	    REPORT_T_CELL,	    REPORT_T_N,
+	    REPORT_T_MEDIAN,	    REPORT_T_MEAN,
+	    REPORT_T_STDEV,	    REPORT_T_CV,
+	    REPORT_T_MIN,	    REPORT_T_MAX,
+	    REPORT_T_CI95,	    REPORT_T_INTERVAL_P95,
+	    REPORT_T_INTERVAL_PEAK,
 	};
 	const int p = r->primary;
 	size_t i;
@@ -333,8 +336,8 @@ static void note_details(const struct report *r, FILE *f,
 		/* Cell flags already listed above; only comparison ones. */
 		for (j = 0; j < c->nreasons + c->nwarnings; j++) {
 			const struct report_flag *fl =
-				j < c->nreasons ? &c->reasons[j]
-						: &c->warnings[j - c->nreasons];
+			    j < c->nreasons ? &c->reasons[j]
+					    : &c->warnings[j - c->nreasons];
 			if (fl->code != code || !fl->detail[0])
 				continue;
 			if (code != REPORT_FLAG_FACTORS_DIFFER &&

@@ -129,8 +129,8 @@ double stats_betainc(double a, double b, double x)
 		return 0;
 	if (x >= 1)
 		return 1;
-	lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
-	      b * log1p(-x);
+	lbt =
+	    lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
 	if (x < (a + 1) / (a + b + 2))
 		return exp(lbt) * betacf(a, b, x) / a;
 	return 1 - exp(lbt) * betacf(b, a, 1 - x) / b;
@@ -213,9 +213,9 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb,
 	out->se = sqrt(sa + sb);
 	/* Welch–Satterthwaite degrees of freedom. */
 	if (sa + sb > 0)
-		out->df = (sa + sb) * (sa + sb) /
-			  (sa * sa / (double)(na - 1) +
-			   sb * sb / (double)(nb - 1));
+		out->df =
+		    (sa + sb) * (sa + sb) /
+		    (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
 	else
 		out->df = (double)(na + nb - 2);
 	finish_effect(out, conf);

@@ -1,4 +1,5 @@
-/* Unit tests of runner/stats.c against values computed with R. */
+/* Unit tests of runner/stats.c against reference values (R, and numeric
+ * integration where noted). */
 #include <math.h>
 #include <string.h>
 

@@ -67,7 +67,8 @@ int main(void)
 		pb[i] = 2 * i + 1;
 	}
 	rc = decide(ya, pa, 6, yb, pb, 6, 0, 1, &c, &why);
-	ok(c.verdict == REPORT_EQUIVALENT || c.verdict == REPORT_NOT_SIGNIFICANT,
+	ok(c.verdict == REPORT_EQUIVALENT ||
+	       c.verdict == REPORT_NOT_SIGNIFICANT,
 	   "identical values: ~ or ≈ (got %s)", report_verdict_name(c.verdict));
 	is_near(c.delta_pct, 0, 1e-9, "identical values: delta 0");
 
@@ -87,8 +88,9 @@ int main(void)
 		if (c.verdict == REPORT_BETTER || c.verdict == REPORT_WORSE)
 			falsepos++;
 	}
-	ok(falsepos <= trials / 20, "identical populations: %d of %d trials "
-				    "called different",
+	ok(falsepos <= trials / 20,
+	   "identical populations: %d of %d trials "
+	   "called different",
 	   falsepos, trials);
 
 	/* 3. ABBA with strong drift (+3% per run): A B B A B A A B. */
@@ -114,7 +116,8 @@ int main(void)
 		   c.ci_high_pct);
 		is_int(c.verdict, REPORT_BETTER, "abba drift: better");
 		decide(ya, pa, 4, yb, pb, 4, 0, 1, &w, &why);
-		ok(c.ci_high_pct - c.ci_low_pct < (w.ci_high_pct - w.ci_low_pct) / 4,
+		ok(c.ci_high_pct - c.ci_low_pct <
+		       (w.ci_high_pct - w.ci_low_pct) / 4,
 		   "abba drift: covariate CI %.2f wide vs Welch %.2f",
 		   c.ci_high_pct - c.ci_low_pct, w.ci_high_pct - w.ci_low_pct);
 		ok(w.verdict != REPORT_BETTER,
@@ -146,7 +149,7 @@ int main(void)
 	is_int(c.verdict, REPORT_NOT_COMPARABLE, "n=2: not comparable");
 	is_int(why, REPORT_FLAG_TOO_FEW_RUNS, "n=2: too few runs");
 	ok(strstr(report_flag_text(why, REPORT_LANG_EN), "need >= 3 runs per "
-							  "side") != NULL,
+							 "side") != NULL,
 	   "n=2: says need >= 3 runs per side");
 	ok(isnan(c.delta_pct), "n=2: no number");
 
