@@ -125,6 +125,36 @@ static void print_failures(sqlite3 *db, long long sid, long long block)
 	sqlite3_finalize(s);
 }
 
+/*
+ * A session marked running is either being run now or was killed. The lock
+ * file says which without touching the lock: a live xrun's pid is in it
+ * (a clean exit empties it).
+ */
+static void print_liveness(struct store *st)
+{
+	struct buf lp = BUF_INIT, text = BUF_INIT, comm = BUF_INIT;
+	long pid;
+	buf_addf(&lp, "%s.lock", store_path(st));
+	if (buf_read_file(&text, lp.s, 4096) == 0 &&
+	    sscanf(text.s, "%ld", &pid) == 1 && pid > 0) {
+		buf_reset(&lp);
+		buf_addf(&lp, "/proc/%ld/comm", pid);
+		if (buf_read_file(&comm, lp.s, 256) == 0 &&
+		    !strncmp(comm.s, "xrun", 4))
+			printf("xrun pid %ld is running it now\n", pid);
+		else
+			printf("the xrun that ran it (pid %ld) is gone: run "
+			       "the plan again to resume\n",
+			       pid);
+	} else {
+		printf("no xrun is running it: run the plan again to "
+		       "resume\n");
+	}
+	buf_release(&lp);
+	buf_release(&text);
+	buf_release(&comm);
+}
+
 static int report_session(struct store *st, const struct store_session *ss)
 {
 	sqlite3 *db = store_sqlite(st);
@@ -150,6 +180,8 @@ static int report_session(struct store *st, const struct store_session *ss)
 	printf("plan '%s', session %lld: %s (started %s, last update %s)\n",
 	       ss->plan_name, (long long)ss->id, ss->status, t1, t2);
 	printf("db %s\n", store_path(st));
+	if (!strcmp(ss->status, "running"))
+		print_liveness(st);
 
 	if (sqlite3_prepare_v2(db,
 			       "SELECT status, count(*) FROM runs WHERE "

@@ -53,6 +53,8 @@ nok=$(wc -l <before.txt)
 [ "$(q k.db "select count(*) from runs where status='running'")" = 1 ] ||
 	fail "the run in flight should be left 'running': $(q k.db "select position,status from runs")"
 inflight=$(q k.db "select position from runs where status='running'")
+"$XRUN" status --db k.db >k.status || fail "status exit $?"
+grep -q "is gone: run the plan again to resume" k.status || fail "status after SIGKILL: $(cat k.status)"
 # The killed xrun's iperf3 server must not block the port for the resume
 # (its process group is gone or at least not ours to keep).
 "$XRUN" run r.yaml --db k.db 2>k2.err || { cat k2.err; fail "resume exit $?"; }
