@@ -1,3 +1,4 @@
+/* is_int() evaluates its arguments twice: calls go through rv_ first. */
 /* Unit tests for host transports: sh/PowerShell quoting checked through a
  * real sh, the local transport, netns against a real namespace and ssh
  * against a real sshd started here on a loopback port (root only). */
@@ -166,21 +167,29 @@ static void test_local(void)
 	const char *argv[] = {"printf", "%s|%s", "$(x)", "a b", NULL};
 	char **wa;
 	ph.name = "local";
-	is_int(host_open(&ph, NULL, &h, &e), 0, "open local");
+	{
+		long rv_ = host_open(&ph, NULL, &h, &e);
+		is_int(rv_, 0, "open local");
+	}
 	is_str(host_kind(h), "local", "kind local");
 	is_str(host_address(h), "127.0.0.1", "local address");
 	ok(host_is_local(h), "local is local");
 	o.argv = argv;
 	o.timeout = 5;
-	is_int(host_run(h, &o, &r, &e), 0, "run local");
+	{
+		long rv_ = host_run(h, &o, &r, &e);
+		is_int(rv_, 0, "run local");
+	}
 	is_str(r.out, "$(x)|a b", "local argv is literal");
 	proc_result_release(&r);
 	wa = host_wrap_argv(h, argv, 5);
 	ok(wa && !strcmp(wa[0], "printf") && !strcmp(wa[2], "$(x)") && !wa[4],
 	   "local wrap is the argv itself");
 	host_argv_free(wa);
-	is_int(host_read_file(h, "/proc/self/status", &b, &e), 0,
-	       "read local file");
+	{
+		long rv_ = host_read_file(h, "/proc/self/status", &b, &e);
+		is_int(rv_, 0, "read local file");
+	}
 	ok(strstr(b.s, "Name:") != NULL, "local file content");
 	ok(host_read_file(h, "/nonexistent/x", &b, &e) < 0 &&
 	       strstr(e.msg, "'/nonexistent/x'"),
@@ -225,17 +234,26 @@ static void test_netns(void)
 	}
 	ph.name = "server";
 	ph.netns = ns;
-	is_int(host_open(&ph, NULL, &h, &e), 0, "open netns");
+	{
+		long rv_ = host_open(&ph, NULL, &h, &e);
+		is_int(rv_, 0, "open netns");
+	}
 	is_str(host_kind(h), "netns", "kind netns");
 	is_str(host_address(h), "198.18.99.1", "netns address from ip -j addr");
 	ok(!host_is_local(h), "netns is not local");
 	o.argv = argv;
 	o.timeout = 5;
-	is_int(host_run(h, &o, &r, &e), 0, "run in netns");
+	{
+		long rv_ = host_run(h, &o, &r, &e);
+		is_int(rv_, 0, "run in netns");
+	}
 	ok(r.exit_code == 0 && strstr(r.out, "xrd0"),
 	   "command sees the namespace's link");
 	proc_result_release(&r);
-	is_int(host_read_file(h, "/proc/net/dev", &b, &e), 0, "read in netns");
+	{
+		long rv_ = host_read_file(h, "/proc/net/dev", &b, &e);
+		is_int(rv_, 0, "read in netns");
+	}
 	ok(strstr(b.s, "xrd0") != NULL, "file read inside the namespace");
 	buf_release(&b);
 	wa = host_wrap_argv(h, argv, 0);
@@ -369,7 +387,10 @@ static void test_ssh(void)
 	ph.ssh_options.argv = opts;
 	ph.ssh_options.argc = 4;
 
-	is_int(host_open(&ph, ctl, &h, &e), 0, "open ssh");
+	{
+		long rv_ = host_open(&ph, ctl, &h, &e);
+		is_int(rv_, 0, "open ssh");
+	}
 	if (!h) {
 		fprintf(stderr, "# %s\n", e.msg);
 		proc_stop(sshd);
@@ -405,7 +426,10 @@ static void test_ssh(void)
 		o.argv = argv;
 		o.env = env;
 		o.stdin_data = "in put\n";
-		is_int(host_run(h, &o, &r, &e), 0, "ssh run with stdin, env");
+		{
+			long rv_ = host_run(h, &o, &r, &e);
+			is_int(rv_, 0, "ssh run with stdin, env");
+		}
 		is_str(r.out, "in put\nv a;l", "stdin and env cross ssh");
 		proc_result_release(&r);
 		o.env = NULL;
@@ -482,7 +506,10 @@ static void test_ssh(void)
 		ok(rpid > 0 && pid_gone(rpid), "remote background stopped");
 	}
 	buf_reset(&b);
-	is_int(host_read_file(h, log, &b, &e), 0, "read a file over ssh");
+	{
+		long rv_ = host_read_file(h, log, &b, &e);
+		is_int(rv_, 0, "read a file over ssh");
+	}
 	ok(strstr(b.s, "Accepted publickey") != NULL, "file content over ssh");
 	ok(host_read_file(h, "/nonexistent/y", &b, &e) < 0 &&
 	       strstr(e.msg, "No such file"),
@@ -502,7 +529,10 @@ static void test_ssh(void)
 	/* Unreachable: a clear error quoting the host and ssh's words. */
 	proc_stop(sshd);
 	ph.name = "gone";
-	is_int(host_open(&ph, ctl, &h, &e), -XR_EHOST, "unreachable host");
+	{
+		long rv_ = host_open(&ph, ctl, &h, &e);
+		is_int(rv_, -XR_EHOST, "unreachable host");
+	}
 	ok(strstr(e.msg, "'gone'") && strstr(e.msg, "root@127.0.0.1") &&
 	       strstr(e.msg, "refused"),
 	   "unreachable message: %s", e.msg);

@@ -196,9 +196,12 @@ int main(void)
 		ok(t < 3.0, "interrupt wakes poll at once (%.2f s)", t);
 		ok(proc_interrupted && proc_interrupt_signo == SIGINT,
 		   "flag and signo set");
-		is_int(proc_sleep(1.0), -1,
-		       "proc_sleep returns -1 when "
-		       "interrupted");
+		{
+			long rv_ = proc_sleep(1.0);
+			is_int(rv_, -1,
+			       "proc_sleep returns -1 when "
+			       "interrupted");
+		}
 		proc_result_release(&r);
 		proc_interrupted = 0;
 		proc_interrupt_signo = 0;
@@ -217,8 +220,14 @@ int main(void)
 		p = proc_spawn(&o, log, &e);
 		ok(p != NULL, "spawn");
 		pid = proc_pid(p);
-		is_int(proc_alive(p), 1, "alive");
-		is_int(proc_exit_status(p), -1, "no status while running");
+		{
+			long rv_ = proc_alive(p);
+			is_int(rv_, 1, "alive");
+		}
+		{
+			long rv_ = proc_exit_status(p);
+			is_int(rv_, -1, "no status while running");
+		}
 		proc_stop(p);
 		ok(pid_gone(pid), "stopped and reaped");
 		{
@@ -230,7 +239,10 @@ int main(void)
 			p = proc_spawn(&o, log, &e);
 			while (proc_alive(p))
 				proc_sleep(0.02);
-			is_int(proc_exit_status(p), 0, "exit status of bg");
+			{
+				long rv_ = proc_exit_status(p);
+				is_int(rv_, 0, "exit status of bg");
+			}
 			proc_stop(p);
 			f = fopen(log, "r");
 			if (f) {
