@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
 
 #include "buf.h"
 #include "cellctx.h"
@@ -34,6 +37,8 @@
  * from (bench/README.md). Printed as an estimate, never a promise.
  */
 #define PLAN_RUN_OVERHEAD 0.35
+/* Fewer finished runs than this in ./<name>.db: keep the default. */
+#define PLAN_OVERHEAD_MIN_SAMPLES 5
 /* Above this many cells the per-cell argv cache is not worth its memory. */
 #define PLAN_ARGV_CACHE_MAX 200000
 
@@ -152,11 +157,13 @@ struct dry {
 	const struct plan *p;
 	struct matrix m;
 	struct sched s;
-	struct frag **frag;  /* [nfactors][nlevels] */
-	double **lvtime;     /* [nfactors][nlevels] duration/omit or NULL */
-	int *lvtime_is_omit; /* [nfactors] */
-	double per_run;	     /* duration + omit + settle + overhead */
-	double estimate;     /* seconds for every run */
+	struct frag **frag;   /* [nfactors][nlevels] */
+	double **lvtime;      /* [nfactors][nlevels] duration/omit or NULL */
+	int *lvtime_is_omit;  /* [nfactors] */
+	double overhead;      /* per-run overhead used in the estimate */
+	size_t overhead_from; /* runs it was measured on; 0: the default */
+	double per_run;	      /* duration + omit + settle + overhead */
+	double estimate;      /* seconds for every run */
 	size_t nwarmup;
 };
 
@@ -177,6 +184,8 @@ static void dry_release(struct dry *d)
 	matrix_release(&d->m);
 }
 
+static void refine_overhead(struct dry *d);
+
 /* Seconds one run of cell lv takes: a factor on duration/omit counts. */
 static double cell_seconds(const struct dry *d, const uint32_t *lv)
 {
@@ -190,7 +199,7 @@ static double cell_seconds(const struct dry *d, const uint32_t *lv)
 			else
 				dur = d->lvtime[f][lv[f]];
 		}
-	return dur + omit + p->settle + PLAN_RUN_OVERHEAD;
+	return dur + omit + p->settle + d->overhead;
 }
 
 static int dry_build(struct dry *d, const struct plan *p, struct xr_err *err)
@@ -237,14 +246,85 @@ static int dry_build(struct dry *d, const struct plan *p, struct xr_err *err)
 						      : p->engine.duration;
 		}
 	}
+	d->overhead = PLAN_RUN_OVERHEAD;
+	refine_overhead(d);
 	d->per_run =
-	    p->engine.duration + p->engine.omit + p->settle + PLAN_RUN_OVERHEAD;
+	    p->engine.duration + p->engine.omit + p->settle + d->overhead;
 	for (i = 0; i < d->s.nruns; i++) {
 		d->estimate +=
 		    cell_seconds(d, matrix_cell(&d->m, d->s.runs[i].cell));
 		d->nwarmup += d->s.runs[i].warmup;
 	}
 	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * Refine the per-run overhead from an earlier session of the same plan
+ * (./<name>.db, read-only): the median gap between one run's end and the
+ * next run's start (settle, counter snapshots, hooks, commit; the median
+ * ignores the long gaps of manual changes) minus settle, plus the mean of
+ * elapsed - duration - omit (engine start-up). Any problem: keep default.
+ */
+static void refine_overhead(struct dry *d)
+{
+	static const char sql[] =
+	    "SELECT started_at - LAG(ended_at) OVER "
+	    "(PARTITION BY session_id ORDER BY position), elapsed, status "
+	    "FROM runs WHERE started_at IS NOT NULL AND ended_at IS NOT "
+	    "NULL";
+	const struct plan *p = d->p;
+	struct buf path = BUF_INIT;
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	double *gap = NULL, in_run = 0, g;
+	size_t ngap = 0, cap = 0, nrun = 0;
+
+	buf_addf(&path, "%s.db", p->name);
+	if (access(path.s, R_OK) != 0 ||
+	    sqlite3_open_v2(path.s, &db, SQLITE_OPEN_READONLY, NULL) !=
+		SQLITE_OK ||
+	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const unsigned char *status = sqlite3_column_text(st, 2);
+		if (!status || strcmp((const char *)status, "ok"))
+			continue;
+		if (sqlite3_column_type(st, 1) != SQLITE_NULL) {
+			in_run += sqlite3_column_double(st, 1) -
+				  p->engine.duration - p->engine.omit;
+			nrun++;
+		}
+		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+			continue;
+		if (ngap == cap) {
+			double *ng;
+			cap = cap ? cap * 2 : 256;
+			ng = realloc(gap, cap * sizeof *gap);
+			if (!ng)
+				goto out;
+			gap = ng;
+		}
+		gap[ngap++] = sqlite3_column_double(st, 0);
+	}
+	if (ngap < PLAN_OVERHEAD_MIN_SAMPLES ||
+	    nrun < PLAN_OVERHEAD_MIN_SAMPLES)
+		goto out;
+	qsort(gap, ngap, sizeof *gap, cmp_double);
+	g = gap[ngap / 2] - p->settle;
+	in_run /= (double)nrun;
+	d->overhead = (g > 0 ? g : 0) + (in_run > 0 ? in_run : 0);
+	d->overhead_from = ngap;
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	free(gap);
+	buf_release(&path);
 }
 
 static void out_cell(struct out *o, const struct dry *d, const uint32_t *lv)
@@ -317,7 +397,7 @@ static void write_json(struct out *o, const struct dry *d)
 	out_s(o, ",\"manual_interventions\":");
 	out_u(o, (unsigned long long)d->s.manual_interventions);
 	out_f(o, ",\"estimated_seconds\":%.1f", d->estimate);
-	out_f(o, ",\"per_run_overhead_seconds\":%.2f", PLAN_RUN_OVERHEAD);
+	out_f(o, ",\"per_run_overhead_seconds\":%.3f", d->overhead);
 	out_f(o, ",\"order\":\"%s\",\"repeat\":%d,\"warmup\":%d,\"seed\":%llu",
 	      orders[p->order <= PLAN_ORDER_SEQUENTIAL ? p->order : 0],
 	      p->repeat, p->warmup, (unsigned long long)p->seed);
@@ -580,7 +660,11 @@ static int write_human(struct out *o, const struct dry *d, struct xr_err *err)
 	      "estimated duration: %s (per run %s = duration %gs + omit %gs "
 	      "+ settle %gs + overhead %.2fs, an estimate)\n",
 	      dur, per, p->engine.duration, p->engine.omit, p->settle,
-	      PLAN_RUN_OVERHEAD);
+	      d->overhead);
+	if (d->overhead_from)
+		out_f(o,
+		      "  (overhead measured on %zu finished runs in %s.db)\n",
+		      d->overhead_from, p->name);
 
 	if (d->m.ncells <= PLAN_ARGV_CACHE_MAX && !engine_per_run(p))
 		h.cache = calloc(d->m.ncells, sizeof *h.cache);

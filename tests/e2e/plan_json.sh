@@ -259,3 +259,31 @@ grep -q "^bad.yaml:[0-9]*:[0-9]*: error: " bad.err ||
 	{ echo "FAIL bad plan: no positioned error"; cat bad.err; exit 1; }
 [ ! -s bad.out ] || { echo "FAIL bad plan: wrote to stdout"; exit 1; }
 echo "ok   bad plan: exit 2 with file:line:col"
+
+# The estimate: 0.35 s per run by default; refined from a real store of an
+# earlier session (./<name>.db): 10 runs 14 s apart, each 11.1 s long for
+# duration 10 s + omit 1 s, settle 2 s -> (14 - 11.1 - 2) + 0.1 = 1.0 s.
+python3 -c '
+import json; d = json.load(open("pcie.json"))
+assert d["per_run_overhead_seconds"] == 0.35, d["per_run_overhead_seconds"]
+want = 45 * 4 * (10 + 1 + 2 + 0.35) + 6 * (10 + 1 + 2 + 0.35)
+assert abs(d["estimated_seconds"] - want) < 0.1, (d["estimated_seconds"], want)
+print("ok   estimate: runs x (duration + omit + settle + 0.35 s)")'
+if command -v sqlite3 >/dev/null; then
+	sqlite3 pcie-gen.db < "$XRUN_SOURCE_DIR/schema/store.sql"
+	sqlite3 pcie-gen.db "
+	INSERT INTO plans(id,name,hash,text,created_at) VALUES(1,'pcie-gen','h','t',0);
+	INSERT INTO sessions(id,plan_id,cells_hash,started_at,updated_at,xrun_version)
+	  VALUES(1,1,'c',0,0,'0');
+	WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i+1 FROM k WHERE i<9)
+	INSERT INTO runs(session_id,position,block,block_pos,pass,rep,cell_index,
+	  cell,status,started_at,ended_at,elapsed)
+	  SELECT 1,i,0,i,0,1,0,'{}','ok',i*14.0,i*14.0+11.1,11.1 FROM k;"
+	"$XRUN" plan --json pcie.yaml > pcie2.json
+	python3 -c '
+import json; d = json.load(open("pcie2.json"))
+assert abs(d["per_run_overhead_seconds"] - 1.0) < 1e-6, d["per_run_overhead_seconds"]
+print("ok   estimate: overhead refined from ./pcie-gen.db")'
+else
+	echo "note: sqlite3 CLI missing, estimate refinement not checked"
+fi
