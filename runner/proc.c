@@ -516,12 +516,16 @@ int proc_run(const struct proc_opts *o, struct proc_result *res,
 		    i_pid = -1, i_sig = -1;
 		double now = proc_now_mono();
 
-		if (!killed_as && proc_interrupted) {
-			killed_as = PROC_INTERRUPTED;
+		/* Once the leader is reaped its status stands: an interrupt or
+		 * the deadline only cut the wait for lingering output. */
+		if (proc_interrupted) {
+			if (!reaped)
+				killed_as = PROC_INTERRUPTED;
 			break;
 		}
-		if (!killed_as && deadline && now >= deadline) {
-			killed_as = PROC_TIMEOUT;
+		if (deadline && now >= deadline) {
+			if (!reaped)
+				killed_as = PROC_TIMEOUT;
 			break;
 		}
 		if (op[0] < 0 && xp[0] < 0 && reaped)
