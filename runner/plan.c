@@ -621,7 +621,8 @@ static void build_server(struct pctx *c, const struct ynode *v)
 	}
 }
 
-static void build_engine(struct pctx *c, const struct ynode *n)
+static void build_engine(struct pctx *c, const struct ynode *n,
+			 const struct ynode *root)
 {
 	struct plan_engine *e = &c->p->engine;
 	const struct ynode *x;
@@ -629,7 +630,7 @@ static void build_engine(struct pctx *c, const struct ynode *n)
 	e->client = "local";
 	e->duration = 10;
 	if (!n) {
-		pc_err(c, NULL,
+		pc_err(c, root,
 		       "missing 'engine' section (e.g. engine: { type: iperf3, "
 		       "server: local })");
 		return;
@@ -1049,7 +1050,7 @@ static void build_top(struct pctx *c, const struct ynode *root)
 	build_hosts(c, yn_get(root, "hosts"));
 	if ((x = yn_get(root, "vars")))
 		build_vars(c, x);
-	build_engine(c, yn_get(root, "engine"));
+	build_engine(c, yn_get(root, "engine"), root);
 	plan_build_factors(c, yn_get(root, "factors"));
 	if ((x = yn_get(root, "exclude")) && !c->skip_excludes)
 		plan_build_excludes(c, x);

@@ -8,6 +8,8 @@
 #   stderr, stdout (optional) one grep -E pattern a line; each must match
 #            some line of that stream; a pattern starting with '!' must
 #            match no line
+#   stdin    (optional) fed to the command's standard input (else
+#            /dev/null)
 #   root     (optional) skip unless running as root
 #   setup    (optional) a bash script run first in the work directory with
 #            DIR set (to generate big or binary inputs)
@@ -42,8 +44,10 @@ line=${line//%DIR%/$dir}
 line=${line//%WORK%/$work}
 read -r -a args <<<"$line"
 
+input=/dev/null
+[ -f "$dir/stdin" ] && input=$dir/stdin
 set +e
-"$XRUN" "${args[@]}" >"$work/.stdout" 2>"$work/.stderr"
+"$XRUN" "${args[@]}" <"$input" >"$work/.stdout" 2>"$work/.stderr"
 rc=$?
 set -e
 
