@@ -15,7 +15,7 @@ static const struct {
 	int exit;
 } codes[] = {
 #define XR_ROW(c, n, x) {n, x},
-	XR_ERRNO_MAP(XR_ROW)
+    XR_ERRNO_MAP(XR_ROW)
 #undef XR_ROW
 };
 
@@ -126,7 +126,8 @@ void xr_diag_print(struct xr_diag *d, void *stream)
 	size_t i;
 	/* stable enough: qsort then print; identical positions keep order
 	 * only approximately, which is fine for messages */
-	qsort(d->items, d->n, sizeof *d->items, cmp_item);
+	if (d->n > 1)
+		qsort(d->items, d->n, sizeof *d->items, cmp_item);
 	for (i = 0; i < d->n; i++) {
 		const struct xr_diag_item *it = &d->items[i];
 		const char *kind = it->is_warning ? "warning" : "error";

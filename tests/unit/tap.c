@@ -3,7 +3,9 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int npass, nfail;
 
@@ -35,4 +37,26 @@ void tap_skip_all(const char *why)
 {
 	printf("# SKIP %s\n", why);
 	exit(77);
+}
+
+int tap_is_int(long long got, long long want, const char *file, int line,
+	       const char *name)
+{
+	return tap_ok(got == want, file, line, "%s (got %lld, want %lld)", name,
+		      got, want);
+}
+
+int tap_is_str(const char *got, const char *want, const char *file, int line,
+	       const char *name)
+{
+	return tap_ok(got && want && strcmp(got, want) == 0, file, line,
+		      "%s (got '%s', want '%s')", name, got ? got : "(null)",
+		      want ? want : "(null)");
+}
+
+int tap_is_near(double got, double want, double eps, const char *file, int line,
+		const char *name)
+{
+	return tap_ok(fabs(got - want) <= eps, file, line,
+		      "%s (got %g, want %g +- %g)", name, got, want, eps);
 }
