@@ -38,7 +38,7 @@ static int ssh_common(struct host *h, struct strv *out)
 	static const char *const defaults[] = {
 	    "BatchMode=yes",	     "ConnectTimeout=5",
 	    "ServerAliveInterval=5", "ServerAliveCountMax=3",
-	    "ControlMaster=auto",    "ControlPersist=" SSH_PERSIST,
+	    "ControlMaster=auto",    ("ControlPersist=" SSH_PERSIST),
 	    "LogLevel=ERROR",
 	};
 	for (i = 0; i < sizeof defaults / sizeof defaults[0] && !rc; i++) {

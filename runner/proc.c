@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "proc_int.h"
 #include "banned.h"
 
 extern char **environ;
@@ -46,13 +47,6 @@ static volatile sig_atomic_t groups[PROC_MAX_GROUPS];
 static int sig_pipe[2] = {-1, -1};
 static int subreaper_done;
 static int atexit_done;
-
-struct proc {
-	pid_t pid;
-	int status; /* waitpid status once reaped */
-	int reaped;
-	double grace;
-};
 
 double proc_now_mono(void)
 {
@@ -79,7 +73,7 @@ static void group_add(pid_t pgid)
 	/* Full: the group is still killed by its own proc_run/proc_stop. */
 }
 
-static void group_del(pid_t pgid)
+void proc_int_group_del(pid_t pgid)
 {
 	int i;
 	for (i = 0; i < PROC_MAX_GROUPS; i++)
@@ -108,7 +102,7 @@ static void group_reap(pid_t pgid, int *leader_status, int *leader_reaped)
 
 /* 1 while any process of the group exists (zombies we cannot reap
  * included: an init that never reaps would otherwise make us wait). */
-static int group_exists(pid_t pgid)
+int proc_int_group_exists(pid_t pgid)
 {
 	return kill(-pgid, 0) == 0 || errno == EPERM;
 }
@@ -116,8 +110,8 @@ static int group_exists(pid_t pgid)
 /* TERM the group, wait up to grace for it to vanish, then KILL it. Only
  * this phase polls the group (every 20 ms): there is no event for "the
  * last member of a group exited". */
-static void group_terminate(pid_t pgid, double grace, int *leader_status,
-			    int *leader_reaped)
+void proc_int_terminate(pid_t pgid, double grace, int *leader_status,
+			int *leader_reaped)
 {
 	double end;
 	int killed = 0;
@@ -128,7 +122,7 @@ static void group_terminate(pid_t pgid, double grace, int *leader_status,
 	end = proc_now_mono() + grace;
 	for (;;) {
 		group_reap(pgid, leader_status, leader_reaped);
-		if (!group_exists(pgid))
+		if (!proc_int_group_exists(pgid))
 			break;
 		if (!killed && proc_now_mono() >= end) {
 			kill(-pgid, SIGKILL);
@@ -152,7 +146,7 @@ static void group_terminate(pid_t pgid, double grace, int *leader_status,
 			*leader_reaped = 1;
 		}
 	}
-	group_del(pgid);
+	proc_int_group_del(pgid);
 }
 
 void proc_kill_all(void)
@@ -162,7 +156,7 @@ void proc_kill_all(void)
 		pid_t g = groups[i];
 		if (g > 0) {
 			int st = 0, reaped = 0;
-			group_terminate(g, 1.0, &st, &reaped);
+			proc_int_terminate(g, 1.0, &st, &reaped);
 			groups[i] = 0;
 		}
 	}
@@ -219,7 +213,7 @@ static void drain_sig_pipe(void)
 }
 
 /* Resolve argv[0] in PATH before fork (execvp may allocate). */
-static int resolve_path(const char *name, struct buf *out)
+int proc_int_resolve(const char *name, struct buf *out)
 {
 	const char *path, *p, *e;
 	if (!name || !*name)
@@ -257,7 +251,7 @@ static int resolve_path(const char *name, struct buf *out)
 int proc_which(const char *name)
 {
 	struct buf b = BUF_INIT;
-	int rc = resolve_path(name, &b);
+	int rc = proc_int_resolve(name, &b);
 	if (rc == 0 && strchr(name, '/'))
 		rc = access(b.s, X_OK) == 0 ? 0 : -1;
 	buf_release(&b);
@@ -265,7 +259,7 @@ int proc_which(const char *name)
 }
 
 /* environ plus the extra entries (an extra "K=V" replaces K). */
-static char **build_env(const char *const *extra)
+char **proc_int_env(const char *const *extra)
 {
 	size_t n = 0, ne = 0, i, j, k = 0;
 	char **env;
@@ -293,14 +287,10 @@ static char **build_env(const char *const *extra)
 	return env;
 }
 
-struct child_fds {
-	int in, out, err; /* what the child gets as 0, 1, 2 (-1: inherit) */
-};
-
 /* Fork and exec. Returns the pid, or -1 with *exec_errno set when the
  * command could not be started (the child has then been reaped). */
-static pid_t spawn_child(const char *path, const char *const *argv, char **env,
-			 const struct child_fds *fds, int *exec_errno)
+pid_t proc_int_spawn(const char *path, const char *const *argv, char **env,
+		     const struct child_fds *fds, int *exec_errno)
 {
 	int ep[2], e = 0, i;
 	sigset_t all, old;
@@ -364,14 +354,14 @@ static pid_t spawn_child(const char *path, const char *const *argv, char **env,
 		int st;
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
-		group_del(pid);
+		proc_int_group_del(pid);
 		*exec_errno = e;
 		return -1;
 	}
 	return pid;
 }
 
-static int open_devnull(int flags)
+int proc_int_devnull(int flags)
 {
 	return open("/dev/null", flags | O_CLOEXEC);
 }
@@ -459,12 +449,12 @@ int proc_run(const struct proc_opts *o, struct proc_result *res,
 		res->status = PROC_INTERRUPTED;
 		goto done_early;
 	}
-	if (resolve_path(o->argv[0], &path) < 0) {
+	if (proc_int_resolve(o->argv[0], &path) < 0) {
 		res->status = PROC_EXEC_FAILED;
 		res->exec_errno = ENOENT;
 		goto done_early;
 	}
-	env = build_env(o->env);
+	env = proc_int_env(o->env);
 	if (!env || pipe2(op, O_CLOEXEC) < 0 ||
 	    (!o->stderr_to_stdout && pipe2(xp, O_CLOEXEC) < 0)) {
 		rc = xr_err_set(err, XR_EIO, NULL, 0, 0,
@@ -484,7 +474,7 @@ int proc_run(const struct proc_opts *o, struct proc_result *res,
 		in_fd = ip[0];
 		fcntl(ip[1], F_SETFL, O_NONBLOCK);
 	} else
-		in_fd = open_devnull(O_RDONLY);
+		in_fd = proc_int_devnull(O_RDONLY);
 	fds.in = o->tty_stdin ? -1 : in_fd;
 	fds.out = op[1];
 	fds.err = o->stderr_to_stdout ? op[1] : xp[1];
@@ -494,7 +484,7 @@ int proc_run(const struct proc_opts *o, struct proc_result *res,
 	ign.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &ign, &old_pipe);
 
-	pid = spawn_child(path.s, o->argv, env, &fds, &e);
+	pid = proc_int_spawn(path.s, o->argv, env, &fds, &e);
 	if (!o->tty_stdin && !o->stdin_data)
 		close_fd(&in_fd);
 	close_fd(&ip[0]);
@@ -589,7 +579,7 @@ int proc_run(const struct proc_opts *o, struct proc_result *res,
 	}
 
 	if (killed_as) {
-		group_terminate(pid, o->grace, &status, &reaped);
+		proc_int_terminate(pid, o->grace, &status, &reaped);
 		kill_at = proc_now_mono();
 		/* Whatever the dying group wrote is still worth keeping. */
 		while (op[0] >= 0 || xp[0] >= 0) {
@@ -617,8 +607,8 @@ int proc_run(const struct proc_opts *o, struct proc_result *res,
 		/* Background members that outlived the leader stay
 		 * registered and die in proc_kill_all. */
 		group_reap(pid, NULL, NULL);
-		if (!group_exists(pid))
-			group_del(pid);
+		if (!proc_int_group_exists(pid))
+			proc_int_group_del(pid);
 		if (WIFEXITED(status)) {
 			res->status = PROC_EXITED;
 			res->exit_code = WEXITSTATUS(status);
@@ -707,105 +697,6 @@ const char *proc_describe(const struct proc_result *res, char *buf,
 		snprintf(buf, bufsz, "unknown status");
 	}
 	return buf;
-}
-
-struct proc *proc_spawn(const struct proc_opts *o, const char *log_path,
-			struct xr_err *err)
-{
-	struct buf path = BUF_INIT;
-	struct child_fds fds;
-	struct proc *p = NULL;
-	char **env = NULL;
-	int in = -1, logfd = -1, e = 0;
-	pid_t pid;
-
-	if (!o->argv || !o->argv[0]) {
-		xr_err_set(err, XR_EINTERNAL, NULL, 0, 0, "empty command line");
-		return NULL;
-	}
-	if (resolve_path(o->argv[0], &path) < 0) {
-		xr_err_set(err, XR_EEXEC, NULL, 0, 0, "cannot execute '%s': %s",
-			   o->argv[0], strerror(ENOENT));
-		goto out;
-	}
-	env = build_env(o->env);
-	in = open_devnull(O_RDONLY);
-	if (log_path)
-		logfd = open(log_path,
-			     O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	else
-		logfd = open_devnull(O_WRONLY);
-	if (!env || in < 0 || logfd < 0) {
-		xr_err_set(err, XR_EIO, log_path, 0, 0,
-			   "cannot open the log of '%s': %s", o->argv[0],
-			   strerror(errno));
-		goto out;
-	}
-	fds.in = in;
-	fds.out = logfd;
-	fds.err = logfd;
-	pid = spawn_child(path.s, o->argv, env, &fds, &e);
-	if (pid < 0) {
-		xr_err_set(err, XR_EEXEC, NULL, 0, 0, "cannot execute '%s': %s",
-			   o->argv[0], strerror(e));
-		goto out;
-	}
-	p = calloc(1, sizeof *p);
-	if (!p) {
-		int st = 0, r = 0;
-		group_terminate(pid, 1.0, &st, &r);
-		xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-		goto out;
-	}
-	p->pid = pid;
-	p->grace = o->grace;
-out:
-	if (in >= 0)
-		close(in);
-	if (logfd >= 0)
-		close(logfd);
-	free(env);
-	buf_release(&path);
-	return p;
-}
-
-int proc_alive(struct proc *p)
-{
-	if (!p)
-		return 0;
-	if (!p->reaped) {
-		pid_t r;
-		do
-			r = waitpid(p->pid, &p->status, WNOHANG);
-		while (r < 0 && errno == EINTR);
-		if (r == p->pid || (r < 0 && errno == ECHILD))
-			p->reaped = 1; /* ECHILD: reaped by proc_kill_all */
-	}
-	return !p->reaped;
-}
-
-int proc_exit_status(struct proc *p)
-{
-	if (!p || proc_alive(p))
-		return -1;
-	return p->status;
-}
-
-void proc_stop(struct proc *p)
-{
-	if (!p)
-		return;
-	if (!p->reaped || group_exists(p->pid)) {
-		int reaped = p->reaped;
-		group_terminate(p->pid, p->grace, &p->status, &reaped);
-	}
-	group_del(p->pid);
-	free(p);
-}
-
-long proc_pid(const struct proc *p)
-{
-	return p ? (long)p->pid : -1;
 }
 
 int proc_sleep(double s)

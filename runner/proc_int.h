@@ -1,0 +1,33 @@
+/*
+ * Internals of proc shared by proc.c (the registry, fork/exec, proc_run)
+ * and proc_spawn.c (background children). Not for other modules.
+ */
+#ifndef XR_PROC_INT_H
+#define XR_PROC_INT_H
+
+#include <sys/types.h>
+
+#include "proc.h"
+
+struct buf;
+
+struct child_fds {
+	int in, out, err; /* what the child gets as 0, 1, 2 (-1: inherit) */
+};
+
+/* Resolve argv[0] in PATH into out; -ENOENT when absent. */
+int proc_int_resolve(const char *name, struct buf *out);
+/* environ plus extra "K=V" entries. OUT: free() the array only. */
+char **proc_int_env(const char *const *extra);
+int proc_int_devnull(int flags);
+/* Fork and exec in a new registered process group. Returns the pid, or
+ * -1 with *exec_errno set (the child has then been reaped). */
+pid_t proc_int_spawn(const char *path, const char *const *argv, char **env,
+		     const struct child_fds *fds, int *exec_errno);
+/* TERM the group, KILL after grace, reap what we can, unregister. */
+void proc_int_terminate(pid_t pgid, double grace, int *leader_status,
+			int *leader_reaped);
+void proc_int_group_del(pid_t pgid);
+int proc_int_group_exists(pid_t pgid);
+
+#endif

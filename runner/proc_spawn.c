@@ -1,0 +1,122 @@
+/*
+ * Background children (proc_spawn): an iperf3 server and the like, started
+ * in its own registered process group with output sent to a log file, and
+ * stopped as a group (SIGTERM, SIGKILL after grace). Forking itself is
+ * proc.c's; this file only holds the handle's lifecycle.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "proc_int.h"
+#include "banned.h"
+
+struct proc {
+	pid_t pid;
+	int status; /* waitpid status once reaped */
+	int reaped;
+	double grace;
+};
+
+struct proc *proc_spawn(const struct proc_opts *o, const char *log_path,
+			struct xr_err *err)
+{
+	struct buf path = BUF_INIT;
+	struct child_fds fds;
+	struct proc *p = NULL;
+	char **env = NULL;
+	int in = -1, logfd = -1, e = 0;
+	pid_t pid;
+
+	if (!o->argv || !o->argv[0]) {
+		xr_err_set(err, XR_EINTERNAL, NULL, 0, 0, "empty command line");
+		return NULL;
+	}
+	if (proc_int_resolve(o->argv[0], &path) < 0) {
+		xr_err_set(err, XR_EEXEC, NULL, 0, 0, "cannot execute '%s': %s",
+			   o->argv[0], strerror(ENOENT));
+		goto out;
+	}
+	env = proc_int_env(o->env);
+	in = proc_int_devnull(O_RDONLY);
+	if (log_path)
+		logfd = open(log_path,
+			     O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	else
+		logfd = proc_int_devnull(O_WRONLY);
+	if (!env || in < 0 || logfd < 0) {
+		xr_err_set(err, XR_EIO, log_path, 0, 0,
+			   "cannot open the log of '%s': %s", o->argv[0],
+			   strerror(errno));
+		goto out;
+	}
+	fds.in = in;
+	fds.out = logfd;
+	fds.err = logfd;
+	pid = proc_int_spawn(path.s, o->argv, env, &fds, &e);
+	if (pid < 0) {
+		xr_err_set(err, XR_EEXEC, NULL, 0, 0, "cannot execute '%s': %s",
+			   o->argv[0], strerror(e));
+		goto out;
+	}
+	p = calloc(1, sizeof *p);
+	if (!p) {
+		int st = 0, r = 0;
+		proc_int_terminate(pid, 1.0, &st, &r);
+		xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+		goto out;
+	}
+	p->pid = pid;
+	p->grace = o->grace;
+out:
+	if (in >= 0)
+		close(in);
+	if (logfd >= 0)
+		close(logfd);
+	free(env);
+	buf_release(&path);
+	return p;
+}
+
+int proc_alive(struct proc *p)
+{
+	if (!p)
+		return 0;
+	if (!p->reaped) {
+		pid_t r;
+		do
+			r = waitpid(p->pid, &p->status, WNOHANG);
+		while (r < 0 && errno == EINTR);
+		if (r == p->pid || (r < 0 && errno == ECHILD))
+			p->reaped = 1; /* ECHILD: reaped by proc_kill_all */
+	}
+	return !p->reaped;
+}
+
+int proc_exit_status(struct proc *p)
+{
+	if (!p || proc_alive(p))
+		return -1;
+	return p->status;
+}
+
+void proc_stop(struct proc *p)
+{
+	if (!p)
+		return;
+	if (!p->reaped || proc_int_group_exists(p->pid)) {
+		int reaped = p->reaped;
+		proc_int_terminate(p->pid, p->grace, &p->status, &reaped);
+	}
+	proc_int_group_del(p->pid);
+	free(p);
+}
+
+long proc_pid(const struct proc *p)
+{
+	return p ? (long)p->pid : -1;
+}
