@@ -1,0 +1,80 @@
+#!/bin/bash
+# Reports from real loopback iperf3 runs (1 s each): `xrun run` writes the
+# plan's report outputs (Markdown and JSON) at the end of the run, then
+# `xrun report` renders md, csv and json again from the store. Checks that
+# the medians the store holds are the model's, interval statistics come
+# from the iperf3 intervals, the comparison has a verdict of the allowed
+# set with n=3+3, and the text formats have their tables.
+set -eu
+: "${XRUN:?set XRUN to the xrun binary}"
+for t in iperf3 jq sqlite3; do
+	command -v "$t" >/dev/null || { echo "skip: $t is needed"; exit 77; }
+done
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+
+# A port of its own: other tests may be using iperf3's default.
+port=$((20000 + RANDOM % 20000))
+cat > plan.yaml <<YAML
+xrun: 1
+name: report-iperf3
+title: "Loopback iperf3 report"
+engine:
+  type: iperf3
+  client: local
+  server: { host: local, start: true }
+  target: 127.0.0.1
+  port: $port
+  duration: 1s
+factors:
+  streams: { levels: [1, 2], param: parallel }
+repeat: 3
+order: abba
+report:
+  output: [run.md, run.json]
+YAML
+if ! "$XRUN" run plan.yaml --db r.db --unattended --yes > run.out 2>&1; then
+	if grep -q "not implemented" run.out; then
+		echo "skip: xrun run is still a placeholder"
+		exit 77
+	fi
+	cat run.out >&2
+	exit 1
+fi
+"$XRUN" report --db r.db -o r.json
+"$XRUN" report --db r.db -o r.md
+"$XRUN" report --db r.db -o r.csv
+
+fail=0
+t() { if eval "$1"; then echo "ok - $2"; else echo "not ok - $2"; fail=1; fi; }
+t '[ -s run.md ] && [ -s run.json ]' "xrun run wrote the plan's outputs"
+t 'jq -e ".cells | length == 2" run.json > /dev/null' "run.json has the cells"
+t 'grep -q "^|---" r.md' "markdown pipe table"
+t '[ "$(head -1 r.csv | cut -d, -f1-3)" = "plan,streams,metric" ]' "csv header"
+t 'jq -e "[.cells[] | .n == 3 and .interval.n > 0 and .interval.peak >= .min]
+	| all" r.json > /dev/null' "n=3 per cell, interval statistics present"
+t 'jq -e ".comparisons | length == 1 and (.[0] | .n_a == 3 and .n_b == 3
+	and (.verdict | IN(\"better\", \"worse\", \"equivalent\",
+	\"not_significant\", \"not_comparable\")))" r.json > /dev/null' \
+	"one streams comparison with a verdict"
+# Medians from the store, compared with the model's (relative 1e-9).
+nmed=0
+while IFS='|' read -r cell med; do
+	got=$(jq -r --argjson c "$cell" '.cells[] | select(.cell == $c) |
+		.median' r.json)
+	t "awk -v a=$got -v b=$med 'BEGIN { d = a - b; if (d < 0) d = -d;
+		exit !(d <= 1e-9 * b) }'" "median of $cell: $got"
+	nmed=$((nmed + 1))
+done < <(sqlite3 r.db "
+	WITH v AS (SELECT r.cell AS cell, m.value AS value FROM runs r
+		JOIN metrics m ON m.run_id = r.id WHERE r.status = 'ok'
+		AND r.warmup = 0 AND m.name = 'throughput'),
+	o AS (SELECT cell, value, ROW_NUMBER() OVER (PARTITION BY cell
+		ORDER BY value) AS k, COUNT(*) OVER (PARTITION BY cell) AS n
+		FROM v)
+	SELECT cell, AVG(value) FROM o WHERE k IN ((n + 1) / 2, (n + 2) / 2)
+	GROUP BY cell ORDER BY cell;")
+t '[ $nmed = 2 ]' "two medians in the store"
+t 'grep -q "Gbit/s" r.md' "display unit"
+exit $fail
