@@ -1116,6 +1116,21 @@ static int load_facts(struct loader *l, struct xr_err *err)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		return sql_err(l, err, "host facts");
+	/* A capture seen when the session started counts for its cells. */
+	for (i = 0; i < r->nfacts; i++) {
+		const struct report_fact *f = &r->facts[i];
+		int ci;
+		if (strcmp(f->key, "capture_running") || !f->value ||
+		    !*f->value || !strcmp(f->value, "no") ||
+		    !strcmp(f->value, "0") || !strcmp(f->value, "false"))
+			continue;
+		for (ci = 0; ci < r->ncells; ci++)
+			if (l->m.mc[ci].session == f->session)
+				mb_flag(&l->m, r->cells[ci].flags,
+					&r->cells[ci].nflags,
+					REPORT_FLAG_CAPTURE, "%s on %s",
+					f->value, f->host);
+	}
 	return 0;
 }
 

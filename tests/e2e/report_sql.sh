@@ -165,6 +165,36 @@ head -1 r.csv | grep -q '^plan,cc,mtu,metric,unit,n,' && pass "csv header" ||
 [ "$(wc -l < r.csv)" -eq 5 ] && pass "csv: one row per cell and metric" ||
 	bad "csv rows: $(wc -l < r.csv)"
 
+# Variant: a verification of cc failed in one reno/1500 run, and a packet
+# capture was running. The cc comparison at mtu=1500 is refused
+# (verify_failed); the mtu comparison at cc=reno only warns about it.
+cp r.db v.db
+sqlite3 v.db "UPDATE verifications SET ok = 0, actual = 'cubic'
+	WHERE run_id = (SELECT MIN(id) FROM runs
+	WHERE cell = '{\"cc\":\"reno\",\"mtu\":\"1500\"}');
+	INSERT INTO host_facts (session_id, host, key, value)
+	VALUES (1, 'local', 'capture_running', 'tcpdump');"
+"$XRUN" report --db v.db -o r.json
+expect '.comparisons[] | select(.factor == "cc" and .a.mtu == "1500") |
+	.verdict == "not_comparable" and (.reason_codes | index("verify_failed"))
+	!= null' "verified wrong: compared setting refused"
+expect '.comparisons[] | select(.factor == "cc" and .a.mtu == "9000") |
+	.verdict == "better"' "verified wrong elsewhere: other pair unaffected"
+expect '.comparisons[] | select(.factor == "mtu" and .a.cc == "reno") |
+	.verdict != "not_comparable" and (.warning_codes |
+	index("verify_failed")) != null' "verified wrong, other factor: a warning"
+expect '[.cells[] | .flags | index("capture") != null] | all' \
+	"capture running flagged"
+
+# Variant: the reno runs a day later (not interleaved): Welch, flagged.
+cp r.db w.db
+sqlite3 w.db "UPDATE runs SET started_at = started_at + 86400,
+	ended_at = ended_at + 86400 WHERE cell LIKE '%reno%'"
+"$XRUN" report --db w.db -o r.json
+expect '[.comparisons[] | select(.factor == "cc")] | all(.method == "welch"
+	and (.warning_codes | index("not_interleaved")) != null and
+	.verdict == "better")' "not interleaved: Welch with a warning"
+
 # A store without runs: a clear message and exit 3.
 sqlite3 empty.db < "$XRUN_SOURCE_DIR/schema/store.sql"
 set +e
