@@ -68,18 +68,50 @@ static int known_name(struct pctx *c, const char *name)
 	       pc_is_key(name, plan_builtins);
 }
 
+static const char *builtin_unset(struct pctx *c, const char *name)
+{
+	const struct plan *p = c->p;
+	int i;
+	if (plan_factor_index(p, name) >= 0 || pc_has_var(c, name))
+		return NULL;
+	if (strcmp(name, "iface") == 0) {
+		for (i = 0; i < p->nhosts; i++)
+			if (p->hosts[i].iface)
+				return NULL;
+		return "set 'iface' on the client host (hosts: { local: { "
+		       "iface: eth0 } }) or a var 'iface'";
+	}
+	if (strcmp(name, "server") == 0 && !p->engine.server_host)
+		return "the engine has no 'server'";
+	if (strcmp(name, "target") == 0 && !p->engine.server_host &&
+	    !p->engine.target)
+		return "the engine has neither 'server' nor 'target'";
+	return NULL;
+}
+
 static int on_placeholder(void *ctx, const char *name, size_t off)
 {
 	struct tctx *x = ctx;
 	const struct ynode *n = x->t->n;
 	char hint[600];
 	int line = n->line, col = n->col;
-	if (known_name(x->c, name) || !pc_room(x->c))
-		return 0;
+	const char *why;
 	/* point at the placeholder itself when the scalar is one line and
 	 * its text is what was written (after an opening quote if any) */
 	if (n->kind == YN_SCALAR && !n->multiline && n->s == x->t->s)
 		col += (int)off + (n->plain ? 0 : 1);
+	if (!pc_room(x->c))
+		return 0;
+	if (known_name(x->c, name)) {
+		/* a built-in that can have no value in this plan fails every
+		 * run; better said now than at 03:00 */
+		if ((why = builtin_unset(x->c, name)))
+			xr_diag_add(x->c->d, 0, line, col,
+				    "placeholder '{{%s}}' has no value in this "
+				    "plan: %s",
+				    name, why);
+		return 0;
+	}
 	pc_hint(hint, sizeof hint, name, x->names, x->nnames);
 	xr_diag_add(x->c->d, 0, line, col,
 		    "placeholder '{{%s}}' names no factor, var or built-in%s",
