@@ -201,6 +201,12 @@ static const struct {
     {HEAD "factors: { s: { levels: [1, 2], param: paralel } }\n", 4, 12,
      "paralel"},
     {HEAD "a: &x [1]\nb: *y\n", 5, 4, "unknown alias '*y'"},
+    {HEAD "factors:\n  a:\n    levels: [x]\n    apply: [ip, link, set, "
+	  "'{{iface}}']\n",
+     7, 29, "'{{iface}}' has no value in this plan"},
+    {"xrun: 1\nname: t\nengine: { type: command, run: [ping, '{{server}}'], "
+     "metrics: { t: { regex: '(1)' } } }\n",
+     3, 39, "'{{server}}' has no value in this plan: the engine has no"},
     {"xrun: 1\n---\nxrun: 1\n", 2, 1, "more than one yaml document"},
 };
 
