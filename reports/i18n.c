@@ -86,6 +86,7 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
 				 "比較なし（水準が 2 つの因子がなく、"
 				 "計画にも指定がない）。"},
     [REPORT_T_GENERATED] = {"Generated", "作成日時"},
+    [REPORT_T_METHOD] = {"Method", "方法"},
 };
 
 const char *report_text_lang(enum report_lang lang, enum report_text_id id)

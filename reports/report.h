@@ -284,7 +284,8 @@ void report_free(struct report *r);
 	X(RUN_COUNT)                                                           \
 	X(NONE)                                                                \
 	X(NO_COMPARISONS)                                                      \
-	X(GENERATED)
+	X(GENERATED)                                                           \
+	X(METHOD)
 
 enum report_text_id {
 #define REPORT_TEXT_ENUM(n) REPORT_T_##n,

@@ -409,7 +409,7 @@ static void verifs(const struct report *r, FILE *f)
 	fprintf(f, "## %s\n\n", T(r, REPORT_T_VERIFICATION));
 	cell(f, T(r, REPORT_T_FACTOR));
 	cell(f, T(r, REPORT_T_HOST));
-	cell(f, "method");
+	cell(f, T(r, REPORT_T_METHOD));
 	cell(f, T(r, REPORT_T_EXPECTED));
 	cell(f, T(r, REPORT_T_ACTUAL));
 	cell(f, "");
