@@ -16,8 +16,35 @@
 # The command runs in a fresh temporary directory (its cwd), removed after.
 set -eu
 
-dir=${1:?usage: case.sh CASE_DIR}
-dir=$(cd "$dir" && pwd)
+# Without an argument (how CTest runs it as e2e/case) it tests itself: a
+# runner that cannot fail would make every case worthless.
+if [ $# -eq 0 ]; then
+	: "${XRUN:?XRUN must name the xrun binary}"
+	self=$(cd "$(dirname "$0")" && pwd)/case.sh
+	t=$(mktemp -d)
+	trap 'rm -rf "$t"' EXIT
+	mk() { # name exit stderr-pattern
+		mkdir -p "$t/$1"
+		printf 'xrun: 1\nname: t\nengine: { type: iperf3, server: local }\norder: abab\n' >"$t/$1/plan.yaml"
+		echo 'validate %DIR%/plan.yaml' >"$t/$1/cmd"
+		echo "$2" >"$t/$1/exit"
+		printf '%s\n' "$3" >"$t/$1/stderr"
+	}
+	mk good 2 "plan\.yaml:4:8: error: unknown order 'abab'"
+	mk wrong-exit 0 "unknown order"
+	mk wrong-pattern 2 "no such message"
+	mk wrong-negation 2 "!unknown order"
+	bash "$self" "$t/good" >/dev/null || { echo "self-test: a good case failed"; exit 1; }
+	for c in wrong-exit wrong-pattern wrong-negation; do
+		if bash "$self" "$t/$c" >/dev/null; then
+			echo "self-test: case '$c' should have failed"
+			exit 1
+		fi
+	done
+	echo "case.sh self-test: ok"
+	exit 0
+fi
+dir=$(cd "$1" && pwd)
 name=$(basename "$dir")
 : "${XRUN:?XRUN must name the xrun binary}"
 
