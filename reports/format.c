@@ -97,7 +97,14 @@ char *report_fmt_cell(const struct report *r, const struct report_cell *c,
 		return out;
 	}
 	half = (s->ci_high - s->ci_low) / 2 / scale;
-	snprintf(out, n, "%.*f ±%.*f", d, med, d, half);
+	/* A spread that rounds to zero at the median's precision gets the
+	 * digits it needs: "125 ±0.3", not "125 ±0". */
+	{
+		int dh = d;
+		while (dh < 4 && half > 0 && round(half * pow(10, dh)) == 0)
+			dh++;
+		snprintf(out, n, "%.*f ±%.*f", d, med, dh, half);
+	}
 	return out;
 }
 

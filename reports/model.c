@@ -652,7 +652,7 @@ static int choose_metric(struct loader *l, struct xr_err *err)
 	struct report *r = l->m.r;
 	const char *want = l->m.o->metric ? l->m.o->metric : "throughput";
 	struct buf b = BUF_INIT;
-	int i;
+	int i, rc;
 	for (i = 0; i < r->nmetrics; i++)
 		if (!strcmp(r->metrics[i], want))
 			break;
@@ -664,10 +664,13 @@ static int choose_metric(struct loader *l, struct xr_err *err)
 	if (r->nmetrics && (l->m.o->metric || r->runs_ok)) {
 		for (i = 0; i < r->nmetrics; i++)
 			buf_addf(&b, "%s%s", i ? ", " : "", r->metrics[i]);
-		xr_err_set(err, XR_EREPORT, r->db_path, 0, 0,
-			   "unknown metric '%s' (present: %s)", want, b.s);
+		/* An explicit --metric is a usage error; a store without the
+		 * default metric is a report error. */
+		rc = xr_err_set(err, l->m.o->metric ? XR_EUSAGE : XR_EREPORT,
+				r->db_path, 0, 0,
+				"unknown metric '%s' (present: %s)", want, b.s);
 		buf_release(&b);
-		return -XR_EREPORT;
+		return rc;
 	}
 	/* No metric at all (every run failed): report the runs anyway. */
 	i = metric_index(l, want, want[0] == 't' ? "bit/s" : "");
