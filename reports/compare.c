@@ -226,16 +226,53 @@ static int cell_with(const struct report *r, const int *lv)
 	return -1;
 }
 
-/* Engine params of a cell minus the keys set by the factors in skip. */
-static json_t *params_without(struct mb *m, const char *text, const int *skip)
+/* Does a JSON scalar print as the level text? ("4" matches 4 and "4".) */
+static int json_is_level(json_t *v, const char *level)
 {
-	json_t *o = text ? json_loads(text, 0, NULL) : NULL;
+	char num[64];
+	if (json_is_string(v))
+		return !strcmp(json_string_value(v), level);
+	if (json_is_integer(v)) {
+		snprintf(num, sizeof num, "%lld",
+			 (long long)json_integer_value(v));
+		return !strcmp(num, level);
+	}
+	if (json_is_real(v)) {
+		snprintf(num, sizeof num, "%g", json_real_value(v));
+		return !strcmp(num, level);
+	}
+	return 0;
+}
+
+/* Engine params of a cell minus the keys set by the factors in skip: the
+ * plan's `param:` key, or, when the plan is unknown, any key whose value is
+ * the cell's level of such a factor. */
+static json_t *params_without(struct mb *m, const struct report_cell *c,
+			      const int *skip)
+{
+	json_t *o = c->params ? json_loads(c->params, 0, NULL) : NULL;
 	int f;
-	if (!json_is_object(o) || !m->plan)
+	if (!json_is_object(o))
 		return o;
-	for (f = 0; f < m->plan->nfactors && f < m->r->nfactors; f++)
-		if (skip[f] && m->plan->factors[f].param)
+	for (f = 0; f < m->r->nfactors && f < 64; f++) {
+		const char *key;
+		json_t *v;
+		void *tmp;
+		if (!skip[f])
+			continue;
+		if (m->plan && f < m->plan->nfactors &&
+		    m->plan->factors[f].param) {
 			json_object_del(o, m->plan->factors[f].param);
+			continue;
+		}
+		if (c->lv[f] < 0)
+			continue;
+		json_object_foreach_safe(o, tmp, key, v)
+		{
+			if (json_is_level(v, m->r->factors[f].levels[c->lv[f]]))
+				json_object_del(o, key);
+		}
+	}
 	return o;
 }
 
@@ -350,8 +387,8 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 
 	/* Same engine, target and parameters apart from the factors. */
 	if (A->n_ok && B->n_ok) {
-		json_t *ja = params_without(m, A->params, diff);
-		json_t *jb = params_without(m, B->params, diff);
+		json_t *ja = params_without(m, A, diff);
+		json_t *jb = params_without(m, B, diff);
 		if (!str_eq(A->engine, B->engine))
 			mb_flag(m, c->reasons, &c->nreasons,
 				REPORT_FLAG_ENGINE_DIFFERS, "engine %s vs %s",
