@@ -1009,6 +1009,14 @@ static void build_counters(struct pctx *c, const struct ynode *n)
 	c->p->counters = bits;
 }
 
+/* An optional section written with nothing after it ("factors:") is
+ * treated as absent: that is what its writer meant. */
+static const struct ynode *section(const struct ynode *root, const char *key)
+{
+	const struct ynode *x = yn_get(root, key);
+	return yn_is_null(x) ? NULL : x;
+}
+
 static void build_top(struct pctx *c, const struct ynode *root)
 {
 	struct plan *p = c->p;
@@ -1047,12 +1055,12 @@ static void build_top(struct pctx *c, const struct ynode *root)
 		p->title = pc_str(c, x, "title");
 	if ((x = yn_get(root, "description")))
 		p->description = pc_str(c, x, "description");
-	build_hosts(c, yn_get(root, "hosts"));
-	if ((x = yn_get(root, "vars")))
+	build_hosts(c, section(root, "hosts"));
+	if ((x = section(root, "vars")))
 		build_vars(c, x);
 	build_engine(c, yn_get(root, "engine"), root);
-	plan_build_factors(c, yn_get(root, "factors"));
-	if ((x = yn_get(root, "exclude")) && !c->skip_excludes)
+	plan_build_factors(c, section(root, "factors"));
+	if ((x = section(root, "exclude")) && !c->skip_excludes)
 		plan_build_excludes(c, x);
 	p->repeat = 1;
 	if ((x = yn_get(root, "repeat")) &&
@@ -1098,7 +1106,7 @@ static void build_top(struct pctx *c, const struct ynode *root)
 		build_counters(c, x);
 	if ((x = yn_get(root, "on_finish")))
 		pc_argv(c, x, "on_finish", &p->on_finish);
-	build_report(c, yn_get(root, "report"));
+	build_report(c, section(root, "report"));
 }
 
 /* ---- loading ------------------------------------------------------------ */

@@ -249,7 +249,8 @@ static int close_collection(struct reader *r)
 	return attach(r, n, n->line, n->col);
 }
 
-static void syntax_error(struct reader *r, yaml_parser_t *ps)
+static void syntax_error(struct reader *r, yaml_parser_t *ps, const char *text,
+			 size_t len)
 {
 	const yaml_mark_t *m = &ps->problem_mark;
 	int line = (int)m->line + 1, col = (int)m->column + 1;
@@ -263,7 +264,12 @@ static void syntax_error(struct reader *r, yaml_parser_t *ps)
 		line = 0;
 		col = 0;
 	}
-	if (ps->context)
+	if (m->index < len && text[m->index] == '\t') {
+		/* the commonest YAML mistake deserves a plain answer */
+		xr_diag_add(r->d, 0, line, col,
+			    "yaml syntax error: a tab character here (YAML "
+			    "indents with spaces only)");
+	} else if (ps->context)
 		xr_diag_add(r->d, 0, line, col,
 			    "yaml syntax error: %s (%s at line %d, column %d)",
 			    problem, ps->context,
@@ -371,7 +377,7 @@ int plan_yaml_read(struct arena *a, const char *text, size_t len,
 	yaml_parser_set_encoding(&ps, YAML_UTF8_ENCODING);
 	while (!done && !r.failed) {
 		if (!yaml_parser_parse(&ps, &ev)) {
-			syntax_error(&r, &ps);
+			syntax_error(&r, &ps, text, len);
 			break;
 		}
 		done = ev.type == YAML_STREAM_END_EVENT;
