@@ -46,6 +46,8 @@ static const char *T(const struct report *r, enum report_text_id id)
 	return report_text(r, id);
 }
 
+static void other_metrics(const struct report *r, FILE *f);
+
 static void header(const struct report *r, FILE *f)
 {
 	char t0[64], t1[64], gen[64];
@@ -208,6 +210,39 @@ static void cells(const struct report *r, FILE *f)
 		row_end(f);
 	}
 	fprintf(f, "\n%s\n\n", T(r, REPORT_T_INTERVAL_NOTE));
+	other_metrics(r, f);
+}
+
+/* Medians of every other metric per cell (retransmits, CPU, loss ...),
+ * the way before/after tables show them side by side. */
+static void other_metrics(const struct report *r, FILE *f)
+{
+	int k, m;
+	if (r->nmetrics < 2)
+		return;
+	fprintf(f, "### %s (%s)\n\n", T(r, REPORT_T_METRIC),
+		T(r, REPORT_T_MEDIAN));
+	cell(f, T(r, REPORT_T_CELL));
+	for (m = 0; m < r->nmetrics; m++)
+		cell(f, r->metrics[m]);
+	row_end(f);
+	sep(f, r->nmetrics + 1, 1);
+	for (k = 0; k < r->ncells; k++) {
+		char v[96];
+		cell(f, r->cells[k].label);
+		for (m = 0; m < r->nmetrics; m++) {
+			if (m == r->primary)
+				report_fmt_value_unit(
+				    r, r->cells[k].st[m].median, v, sizeof v);
+			else
+				report_fmt_metric(r, m,
+						  r->cells[k].st[m].median, v,
+						  sizeof v);
+			cell(f, v);
+		}
+		row_end(f);
+	}
+	fputc('\n', f);
 }
 
 static void cmp_marks(const struct report *r, const struct report_cmp *c,
