@@ -197,10 +197,11 @@ void proc_install_signal_handlers(void)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = 0; /* no SA_RESTART: blocking calls see EINTR */
+	/* No SA_RESTART: blocking calls see EINTR. SIGHUP is left alone so
+	 * that a run started under nohup survives its terminal. */
+	sa.sa_flags = 0;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 	ensure_atexit();
 }
 
@@ -293,6 +294,7 @@ pid_t proc_int_spawn(const char *path, const char *const *argv, char **env,
 		     const struct child_fds *fds, int *exec_errno)
 {
 	int ep[2], e = 0, i;
+	struct sigaction hup;
 	sigset_t all, old;
 	pid_t pid;
 	ssize_t n;
@@ -308,6 +310,8 @@ pid_t proc_int_spawn(const char *path, const char *const *argv, char **env,
 		*exec_errno = errno;
 		return -1;
 	}
+	/* A SIGHUP ignored by nohup stays ignored for the children too. */
+	sigaction(SIGHUP, NULL, &hup);
 	/* No handler of ours may run in the child before it resets them. */
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
@@ -317,7 +321,8 @@ pid_t proc_int_spawn(const char *path, const char *const *argv, char **env,
 		memset(&sa, 0, sizeof sa);
 		sa.sa_handler = SIG_DFL;
 		for (i = 1; i < NSIG; i++)
-			sigaction(i, &sa, NULL);
+			if (i != SIGHUP || hup.sa_handler != SIG_IGN)
+				sigaction(i, &sa, NULL);
 		setpgid(0, 0);
 		if (fds->in >= 0 && dup2(fds->in, 0) < 0)
 			goto fail;

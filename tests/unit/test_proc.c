@@ -262,6 +262,25 @@ int main(void)
 		}
 		unlink(log);
 	}
+	{
+		/* Children start with default signal dispositions (our SIGPIPE
+		 * ignore during proc_run is not inherited), except a SIGHUP
+		 * that nohup ignored. */
+		const char *a[] = {"grep", "^SigIgn:", "/proc/self/status",
+				   NULL};
+		unsigned long long ign;
+		signal(SIGHUP, SIG_IGN);
+		run(a, 5, &r);
+		ign = strtoull(r.out + 7, NULL, 16);
+		ok(ign & 1ULL, "ignored SIGHUP stays ignored (%s)", r.out);
+		ok(!(ign & (1ULL << 12)), "SIGPIPE is default in the child");
+		proc_result_release(&r);
+		signal(SIGHUP, SIG_DFL);
+		run(a, 5, &r);
+		ign = strtoull(r.out + 7, NULL, 16);
+		ok(!(ign & 1ULL), "default SIGHUP stays default (%s)", r.out);
+		proc_result_release(&r);
+	}
 	ok(proc_which("sh"), "which sh");
 	ok(!proc_which("xr-no-such-command-really"), "which missing");
 	ok(proc_sleep(0.05) == 0, "sleep");
