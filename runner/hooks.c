@@ -279,8 +279,8 @@ static int run_hook(struct runctx *rc, int f, int k, const char *kind,
 
 /* Read the factor's current value on host slot k the way verify says. */
 static int read_value(struct runctx *rc, int f, int k, struct runctx_tmpl *t,
-		      int64_t run_id, int log, struct buf *actual, char *method,
-		      size_t msz)
+		      int64_t run_id, const char *log_kind, struct buf *actual,
+		      char *method, size_t msz)
 {
 	const struct plan_factor *fac = &rc->p->factors[f];
 	const struct plan_verify *v = fac->verify;
@@ -301,8 +301,8 @@ static int read_value(struct runctx *rc, int f, int k, struct runctx_tmpl *t,
 		return 0;
 	}
 	snprintf(method, msz, "run");
-	if (log) {
-		int code = run_hook(rc, f, k, "verify", &v->run, t,
+	if (log_kind) {
+		int code = run_hook(rc, f, k, log_kind, &v->run, t,
 				    fac->levels[t->c.lv[f]], run_id, actual);
 		trim(actual);
 		return code == 0 ? 0 : -1;
@@ -377,8 +377,8 @@ static void verify_factor(struct runctx *rc, int f, struct runctx_tmpl *t,
 	} else
 		buf_adds(&exp, fac->levels[lv]);
 	for (k = 0; k < h->nhosts; k++) {
-		int r = read_value(rc, f, k, t, run_id, loud, &act, method,
-				   sizeof method);
+		int r = read_value(rc, f, k, t, run_id, loud ? "verify" : NULL,
+				   &act, method, sizeof method);
 		ok = r == 0 && match(act.s, exp.s, v->match);
 		/* Warn once per change of outcome, never silently. */
 		if (!ok && (loud || !h->vc[k].valid || h->vc[k].ok))
@@ -412,7 +412,7 @@ static void capture_original(struct runctx *rc, int f, struct runctx_tmpl *t,
 		return;
 	}
 	for (k = 0; k < h->nhosts; k++) {
-		if (read_value(rc, f, k, t, run_id, 1, &act, method,
+		if (read_value(rc, f, k, t, run_id, "capture", &act, method,
 			       sizeof method) == 0)
 			h->orig[k] = strdup(act.s);
 		else

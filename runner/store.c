@@ -694,13 +694,15 @@ int store_run_finish(struct store *st, int64_t run_id,
 	if ((r = store_begin(st, err)) < 0)
 		return r;
 	if ((r = prep(st,
-		      "UPDATE runs SET status = ?, started_at = ?, ended_at = "
+		      "UPDATE runs SET status = ?, started_at = COALESCE(?, "
+		      "started_at), ended_at = "
 		      "?, elapsed = ?, exit_code = ?, reason = ?, engine = ?, "
 		      "argv = ?, target = ?, params = ?, stdout = ?, stderr = "
 		      "?, verified = ? WHERE id = ?",
 		      &s, err)) < 0)
 		goto fail;
 	bind_text(s, 1, run_status_name(res ? res->status : RUN_FAILED));
+	/* Without the engine's start time, keep store_run_start's. */
 	if (res && res->started_at > 0) {
 		sqlite3_bind_double(s, 2, res->started_at);
 		sqlite3_bind_double(s, 3, res->started_at + res->elapsed);
@@ -728,8 +730,6 @@ int store_run_finish(struct store *st, int64_t run_id,
 	else
 		sqlite3_bind_null(s, 13);
 	sqlite3_bind_int64(s, 14, run_id);
-	/* If started_at came from the engine as 0, keep the one set by
-	 * store_run_start rather than erasing it. */
 	if ((r = step_done(st, s, "storing a run", err)) < 0)
 		goto fail;
 	if ((r = put_children(st, run_id, rec, err)) < 0)

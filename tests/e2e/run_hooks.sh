@@ -41,6 +41,8 @@ mk hooks "[fast, slow]"
 # abba: fast slow slow fast -> the level changes 3 times.
 [ "$(q hooks.db "select count(*) from hooks where kind='apply'")" = 3 ] ||
 	fail "apply must run only on level changes: $(q hooks.db "select kind,level from hooks")"
+[ "$(q hooks.db "select count(*) from hooks where kind='capture' and stdout like 'orig%'")" = 1 ] ||
+	fail "original value not captured once: $(q hooks.db "select kind,stdout from hooks")"
 [ "$(q hooks.db "select count(*) from hooks where kind='restore' and level='orig' and exit_code=0")" = 1 ] ||
 	fail "restore hook: $(q hooks.db "select kind,level,exit_code from hooks")"
 [ "$(q hooks.db "select count(*) from verifications where factor='mode' and method='run' and ok=1 and actual=expected")" = 4 ] ||
