@@ -96,4 +96,15 @@ set +e
 rc=$?
 set -e
 [ $rc -eq 3 ] || { cat missing.err; fail "missing program exit $rc, want 3"; }
-echo "ok: command engine values, failure, timeout, garbage, missing program"
+# An unreachable host is an environment error before any run (exit 3).
+if command -v ssh >/dev/null; then
+	sed 's/^name: vals/name: unreach/' vals.yaml |
+		sed 's/^engine:/hosts:\n  far: { ssh: "nobody@127.0.0.1", port: 1, ssh_options: [-o, ConnectTimeout=3, -o, BatchMode=yes] }\nengine:\n  client: far/' >unreach.yaml
+	set +e
+	"$XRUN" run unreach.yaml 2>unreach.err
+	rc=$?
+	set -e
+	[ $rc -eq 3 ] || { cat unreach.err; fail "unreachable host exit $rc, want 3"; }
+	[ "$(q unreach.db "select count(*) from runs where status<>'pending'")" = 0 ] || fail "runs ran without a host"
+fi
+echo "ok: command engine values, failure, timeout, garbage, missing program, unreachable host"
