@@ -164,6 +164,11 @@ int pc_is_key(const char *key, const char *const *valid)
 	return 0;
 }
 
+static const char *const top_keys[] = {
+    "xrun",   "name",	 "title",    "description", "hosts",  "vars",
+    "engine", "factors", "exclude",  "repeat",	    "order",  "seed",
+    "warmup", "settle",	 "counters", "on_finish",   "report", NULL};
+
 void pc_keys(struct pctx *c, const struct ynode *map, const char *const *valid,
 	     const char *where)
 {
@@ -174,6 +179,9 @@ void pc_keys(struct pctx *c, const struct ynode *map, const char *const *valid,
 	for (i = 0; map && map->kind == YN_MAP && i < map->n; i++) {
 		const struct ynode *k = yn_key(map, i);
 		if (pc_is_key(k->s, valid))
+			continue;
+		/* "x-..." at the top holds anchors to reuse (as in compose) */
+		if (valid == top_keys && strncmp(k->s, "x-", 2) == 0)
 			continue;
 		if (!pc_room(c))
 			return;
@@ -970,11 +978,6 @@ static void build_report(struct pctx *c, const struct ynode *n)
 }
 
 /* ---- top level ---------------------------------------------------------- */
-
-static const char *const top_keys[] = {
-    "xrun",   "name",	 "title",    "description", "hosts",  "vars",
-    "engine", "factors", "exclude",  "repeat",	    "order",  "seed",
-    "warmup", "settle",	 "counters", "on_finish",   "report", NULL};
 
 static void build_counters(struct pctx *c, const struct ynode *n)
 {

@@ -165,7 +165,8 @@ static int cmp_keyidx(const void *x, const void *y, void *ctx)
  * pairs, so that later stages see each key once. Sorting keeps this
  * O(n log n) for maps with thousands of keys.
  */
-static size_t check_keys(struct reader *r, struct ynode **kids, size_t npairs)
+static size_t check_keys(struct reader *r, struct ynode **kids, size_t npairs,
+			 size_t nown)
 {
 	int *idx, k;
 	char *drop;
@@ -201,11 +202,13 @@ static size_t check_keys(struct reader *r, struct ynode **kids, size_t npairs)
 			       strcmp(kids[2 * idx[j - 1]]->s, b->s) == 0)
 				j--;
 			a = kids[2 * idx[j]];
+			drop[idx[i]] = 1;
+			if ((size_t)idx[i] >= nown)
+				continue; /* a merged key the map overrides */
 			xr_diag_add(r->d, 0, b->line, b->col,
 				    "duplicate key '%s' (first at line %d, "
 				    "column %d)",
 				    b->s, a->line, a->col);
-			drop[idx[i]] = 1;
 		}
 	}
 	for (i = 0; i < npairs; i++) {
@@ -220,13 +223,92 @@ static size_t check_keys(struct reader *r, struct ynode **kids, size_t npairs)
 	return out;
 }
 
+static int is_merge_key(const struct ynode *k)
+{
+	return k->kind == YN_SCALAR && k->plain && strcmp(k->s, "<<") == 0;
+}
+
+/*
+ * YAML merge keys ("<<: *common" or "<<: [*a, *b]"): the map's own pairs
+ * come first, then the merged ones; check_keys then drops merged keys the
+ * map already has (own keys win, earlier sources win over later ones).
+ * Returns the number of own pairs, or (size_t)-1 on OOM.
+ */
+static size_t merge_keys(struct reader *r, struct frame *f)
+{
+	size_t np = f->n / 2, i, j, k, nown = 0, total = 0;
+	struct ynode **out;
+	for (i = 0; i < np; i++) {
+		struct ynode *v = f->kids[2 * i + 1];
+		if (!is_merge_key(f->kids[2 * i])) {
+			nown++;
+			continue;
+		}
+		if (v->kind == YN_MAP) {
+			total += (size_t)v->n;
+		} else if (v->kind == YN_SEQ) {
+			for (j = 0; j < (size_t)v->n; j++)
+				if (v->kids[j]->kind == YN_MAP)
+					total += (size_t)v->kids[j]->n;
+		}
+	}
+	if (nown == np)
+		return np;
+	out = malloc((nown + total + 1) * 2 * sizeof *out);
+	if (!out)
+		return (size_t)-1;
+	k = 0;
+	for (i = 0; i < np; i++)
+		if (!is_merge_key(f->kids[2 * i])) {
+			out[k++] = f->kids[2 * i];
+			out[k++] = f->kids[2 * i + 1];
+		}
+	for (i = 0; i < np; i++) {
+		struct ynode *v = f->kids[2 * i + 1];
+		size_t nsrc = v->kind == YN_SEQ ? (size_t)v->n : 1;
+		if (!is_merge_key(f->kids[2 * i]))
+			continue;
+		for (j = 0; j < nsrc; j++) {
+			struct ynode *m = v->kind == YN_SEQ ? v->kids[j] : v;
+			size_t q;
+			if (m->kind != YN_MAP) {
+				xr_diag_add(
+				    r->d, 0, m->line, m->col,
+				    "'<<' merges a mapping or a list of "
+				    "mappings (e.g. <<: *common), not "
+				    "%s",
+				    yn_kind_name(m));
+				continue;
+			}
+			for (q = 0; q < (size_t)m->n; q++) {
+				out[k++] = yn_key(m, (int)q);
+				out[k++] = yn_val(m, (int)q);
+			}
+		}
+	}
+	free(f->kids);
+	f->kids = out;
+	f->n = k;
+	f->cap = (nown + total + 1) * 2;
+	return nown;
+}
+
 static int close_collection(struct reader *r)
 {
 	struct frame *f = &r->stack[--r->depth];
 	struct ynode *n = f->node;
-	size_t i, cnt = f->n;
-	if (n->kind == YN_MAP)
-		cnt = check_keys(r, f->kids, f->n / 2) * 2;
+	size_t i, cnt = f->n, nown;
+	/* the weight counts what aliases (merge sources too) expand to */
+	for (i = 0; i < f->n; i++)
+		n->weight = sat_add(n->weight, f->kids[i]->weight);
+	if (n->kind == YN_MAP) {
+		nown = merge_keys(r, f);
+		if (nown == (size_t)-1) {
+			fatal(r, n->line, n->col, "out of memory%s", "");
+			return -1;
+		}
+		cnt = check_keys(r, f->kids, f->n / 2, nown) * 2;
+	}
 	if (cnt) {
 		n->kids = arena_alloc(r->a, cnt * sizeof *n->kids);
 		if (!n->kids) {
@@ -236,8 +318,6 @@ static int close_collection(struct reader *r)
 		memcpy(n->kids, f->kids, cnt * sizeof *n->kids);
 	}
 	n->n = (int)(n->kind == YN_MAP ? cnt / 2 : cnt);
-	for (i = 0; i < cnt; i++)
-		n->weight = sat_add(n->weight, n->kids[i]->weight);
 	free(f->kids);
 	f->kids = NULL;
 	/* Registered only when complete: an alias inside its own anchor

@@ -346,6 +346,35 @@ static void test_defaults(void)
 	xr_diag_release(&d);
 }
 
+static void test_merge(void)
+{
+	struct plan *p;
+	struct xr_diag d;
+	int rc =
+	    load(HEAD "x-hooks: &h { apply: [echo, '{{a}}'], restore: true, "
+		      "manual: m }\n"
+		      "factors:\n"
+		      "  a: { <<: *h, levels: [1, 2], manual: own }\n"
+		      "  b: { <<: [{ manual: first }, *h], levels: [x] }\n",
+		 &p, &d);
+	is_int(rc, 0, "merge keys and x- keys load");
+	if (rc) {
+		dump(&d);
+		xr_diag_release(&d);
+		return;
+	}
+	is_int(p->factors[0].apply.argc, 2, "merged apply");
+	is_int(p->factors[0].restore_original, 1, "merged restore");
+	is_str(p->factors[0].manual, "own", "own key wins over merged");
+	is_str(p->factors[1].manual, "first", "earlier source wins");
+	plan_free(p);
+	xr_diag_release(&d);
+	rc = load(HEAD "factors:\n  a: { <<: 5, levels: [x] }\n", &p, &d);
+	ok(rc < 0 && has(&d, 5, 12, "'<<' merges a mapping"),
+	   "merging a scalar refused");
+	xr_diag_release(&d);
+}
+
 static void test_errors(void)
 {
 	size_t i;
@@ -506,6 +535,7 @@ int main(void)
 	    "sha256 empty");
 	test_example();
 	test_defaults();
+	test_merge();
 	test_errors();
 	test_many_errors();
 	test_hostile();
