@@ -31,6 +31,7 @@ factors:
     restore: true
 repeat: 2
 order: abba
+on_finish: [sh, "$FAULT", write, "{{state}}.finished", "$1"]
 YAML
 }
 
@@ -38,6 +39,7 @@ echo orig >state
 mk hooks "[fast, slow]"
 "$XRUN" run hooks.yaml 2>hooks.err || { cat hooks.err; fail "exit $?"; }
 [ "$(cat state)" = orig ] || fail "restore: true did not put back 'orig': $(cat state)"
+[ "$(cat state.finished 2>/dev/null)" = hooks ] || fail "on_finish did not run"
 # abba: fast slow slow fast -> the level changes 3 times.
 [ "$(q hooks.db "select count(*) from hooks where kind='apply'")" = 3 ] ||
 	fail "apply must run only on level changes: $(q hooks.db "select kind,level from hooks")"
