@@ -74,8 +74,14 @@ char *report_fmt_metric(const struct report *r, int mi, double v, char *out,
 			v /= 1000;
 			k++;
 		}
-	snprintf(out, n, "%.*f%s%s%s", decimals(v), v, unit && *unit ? " " : "",
-		 pfx[k], unit && strcmp(unit, "1") ? unit : "");
+	{
+		int shown = unit && *unit && strcmp(unit, "1");
+		/* Counts (retransmits) print as integers. */
+		int d =
+		    k == 0 && v == floor(v) && fabs(v) < 1e15 ? 0 : decimals(v);
+		snprintf(out, n, "%.*f%s%s%s", d, v, shown ? " " : "", pfx[k],
+			 shown ? unit : "");
+	}
 	return out;
 }
 
