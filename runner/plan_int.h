@@ -91,6 +91,24 @@ void pc_tmpl_argv(struct pctx *c, const struct plan_argv *av,
 void pc_host_ref(struct pctx *c, const char *name, const struct ynode *n,
 		 int role_ok);
 
+static inline struct plan_pos pc_pos(const struct ynode *n)
+{
+	struct plan_pos p = {0, 0};
+	if (n) {
+		p.line = n->line;
+		p.col = n->col;
+	}
+	return p;
+}
+
+/* plan_sections.c */
+void plan_build_hosts(struct pctx *c, const struct ynode *n);
+void plan_build_vars(struct pctx *c, const struct ynode *n);
+void plan_build_engine(struct pctx *c, const struct ynode *n,
+		       const struct ynode *root);
+/* plan_report.c */
+void plan_build_report(struct pctx *c, const struct ynode *n);
+
 /* plan_factor.c */
 void plan_build_factors(struct pctx *c, const struct ynode *n);
 void plan_build_excludes(struct pctx *c, const struct ynode *n);

@@ -1,0 +1,370 @@
+/*
+ * The plan's hosts, vars and engine sections (part of the loader, see
+ * plan_int.h): how xrun reaches each host, the values placeholders may
+ * name, and what one run executes. Keys of the engine section that are not
+ * fixed become engine parameters, judged by the engine's own check().
+ */
+#include "plan_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "engine.h"
+#include "units.h"
+#include "banned.h"
+
+/* ---- hosts and vars ---------------------------------------------------- */
+
+static const char *const host_keys[] = {"ssh",	       "port",	"identity",
+					"ssh_options", "netns", "address",
+					"iface",       "shell", NULL};
+
+static void build_host(struct pctx *c, struct plan_host *h,
+		       const struct ynode *v)
+{
+	const struct ynode *x;
+	char where[160];
+	long long port;
+	snprintf(where, sizeof where, "host '%s'", h->name);
+	if (yn_is_null(v))
+		return; /* "name:" alone: a host with defaults */
+	if (pc_map(c, v, where) < 0)
+		return;
+	pc_keys(c, v, host_keys, where);
+	if ((x = yn_get(v, "ssh"))) {
+		h->ssh = pc_str(c, x, "ssh");
+		if (h->ssh && strcmp(h->name, "local") == 0)
+			pc_err(c, x,
+			       "host 'local' is this machine and takes no "
+			       "'ssh' (define another host name)");
+	}
+	if ((x = yn_get(v, "port")) &&
+	    pc_int(c, x, "port", 1, 65535, &port) == 0)
+		h->port = (int)port;
+	if ((x = yn_get(v, "identity")))
+		h->identity = pc_str(c, x, "identity");
+	if ((x = yn_get(v, "ssh_options")))
+		pc_argv(c, x, "ssh_options", &h->ssh_options);
+	if ((x = yn_get(v, "netns"))) {
+		h->netns = pc_str(c, x, "netns");
+		if (h->netns && strcmp(h->name, "local") == 0)
+			pc_err(c, x,
+			       "host 'local' is this machine and takes no "
+			       "'netns' (define another host name)");
+	}
+	if ((x = yn_get(v, "address")))
+		h->address = pc_str(c, x, "address");
+	if ((x = yn_get(v, "iface")))
+		h->iface = pc_str(c, x, "iface");
+	if ((x = yn_get(v, "shell"))) {
+		const char *s = pc_str(c, x, "shell");
+		if (s && strcmp(s, "sh") == 0)
+			h->shell = PLAN_SHELL_SH;
+		else if (s && strcmp(s, "powershell") == 0)
+			h->shell = PLAN_SHELL_POWERSHELL;
+		else if (s)
+			pc_err(c, x,
+			       "unknown shell '%s' (valid: sh, powershell)", s);
+	}
+	if (h->port && !h->ssh)
+		pc_warn(c, yn_get(v, "port"),
+			"'port' is the ssh port and host '%s' has no 'ssh'",
+			h->name);
+}
+
+void plan_build_hosts(struct pctx *c, const struct ynode *n)
+{
+	struct plan *p = c->p;
+	int i, cap = 1 + (n && n->kind == YN_MAP ? n->n : 0);
+	p->hosts = arena_alloc(c->a, (size_t)cap * sizeof *p->hosts);
+	if (!p->hosts) {
+		c->nomem = 1;
+		return;
+	}
+	p->hosts[0].name = "local";
+	p->hosts[0].address = "127.0.0.1";
+	p->nhosts = 1;
+	if (!n || pc_map(c, n, "hosts") < 0)
+		return;
+	for (i = 0; i < n->n; i++) {
+		const struct ynode *k = yn_key(n, i);
+		struct plan_host *h;
+		if (!pc_name_ok(k->s, 1)) {
+			pc_err(c, k,
+			       "bad host name '%s' (use letters, digits, '_', "
+			       "'-' and '.')",
+			       k->s);
+			continue;
+		}
+		if (strcmp(k->s, "local") == 0) {
+			h = &p->hosts[0];
+		} else {
+			h = &p->hosts[p->nhosts++];
+			h->name = k->s;
+		}
+		h->pos = pc_pos(k);
+		build_host(c, h, yn_val(n, i));
+	}
+}
+
+/* Built-ins whose value only a run knows; the others (iface, client, ...)
+ * may be given a plan-wide value as a var. */
+static const char *const runtime_names[] = {"rep",     "index",	   "block",
+					    "session", "original", NULL};
+
+static int cmp_var(const void *x, const void *y, void *ctx)
+{
+	const struct plan_kv *v = ctx;
+	return strcmp(v[*(const int *)x].key, v[*(const int *)y].key);
+}
+
+void plan_build_vars(struct pctx *c, const struct ynode *n)
+{
+	struct plan *p = c->p;
+	int i;
+	if (pc_map(c, n, "vars") < 0)
+		return;
+	p->vars = arena_alloc(c->a, (size_t)(n->n + 1) * sizeof *p->vars);
+	if (!p->vars) {
+		c->nomem = 1;
+		return;
+	}
+	for (i = 0; i < n->n; i++) {
+		const struct ynode *k = yn_key(n, i), *v = yn_val(n, i);
+		struct plan_kv *kv;
+		char what[160];
+		if (!pc_name_ok(k->s, 0)) {
+			pc_err(c, k,
+			       "bad var name '%s' (use letters, digits, '_' "
+			       "and '-')",
+			       k->s);
+			continue;
+		}
+		if (pc_is_key(k->s, runtime_names)) {
+			pc_err(c, k,
+			       "var name '%s' is reserved: xrun sets it for "
+			       "each run",
+			       k->s);
+			continue;
+		}
+		snprintf(what, sizeof what, "vars.%s", k->s);
+		kv = &p->vars[p->nvars];
+		kv->key = k->s;
+		kv->pos = pc_pos(k);
+		if (v->kind == YN_SCALAR && yn_is_null(v))
+			kv->value = "";
+		else if (!(kv->value = pc_str(c, v, what)))
+			continue;
+		p->nvars++;
+	}
+	c->varidx = malloc(((size_t)p->nvars + 1) * sizeof *c->varidx);
+	if (!c->varidx) {
+		c->nomem = 1;
+		return;
+	}
+	for (i = 0; i < p->nvars; i++)
+		c->varidx[i] = i;
+	qsort_r(c->varidx, (size_t)p->nvars, sizeof *c->varidx, cmp_var,
+		p->vars);
+}
+
+/* ---- engine -------------------------------------------------------------- */
+
+static const char *const engine_keys[] = {
+    "type", "client",  "server", "target",  "duration",
+    "omit", "timeout", "run",	 "metrics", NULL};
+static const char *const server_keys[] = {"host", "start", "port", NULL};
+static const char *const metric_keys[] = {"json", "regex", "bytes", "unit",
+					  NULL};
+
+static void add_param(struct pctx *c, const char *key, const char *value,
+		      const struct ynode *k)
+{
+	struct plan_engine *e = &c->p->engine;
+	e->params[e->nparams].key = key;
+	e->params[e->nparams].value = value;
+	e->params[e->nparams].pos = pc_pos(k);
+	e->nparams++;
+	pc_tmpl(c, value, k);
+}
+
+static void build_metric(struct pctx *c, struct plan_metric *m,
+			 const struct ynode *k, const struct ynode *v)
+{
+	const struct ynode *x;
+	char where[160];
+	m->name = k->s;
+	m->pos = pc_pos(k);
+	snprintf(where, sizeof where, "metric '%s'", k->s);
+	if (!pc_name_ok(k->s, 1))
+		pc_err(c, k,
+		       "bad metric name '%s' (use letters, digits, '_', '-' "
+		       "and '.')",
+		       k->s);
+	if (pc_map(c, v, where) < 0)
+		return;
+	pc_keys(c, v, metric_keys, where);
+	/* what a source means (pointer syntax, regex groups, units) is the
+	 * command engine's check(); here only the shape */
+	if ((x = yn_get(v, "json"))) {
+		m->json = pc_str(c, x, "json");
+	}
+	if ((x = yn_get(v, "regex"))) {
+		m->regex = pc_str(c, x, "regex");
+	}
+	if ((x = yn_get(v, "bytes"))) {
+		const char *s = pc_str(c, x, "bytes"), *why;
+		if (s && (units_parse(s, UNITS_COUNT, &m->bytes, &why) < 0 ||
+			  m->bytes <= 0))
+			pc_err(
+			    c, x,
+			    "bad byte count '%s' for 'bytes' (e.g. 2147483648 "
+			    "or 2Gi)",
+			    s);
+		m->unit = "B/s";
+	}
+	if ((x = yn_get(v, "unit")))
+		m->unit = pc_str(c, x, "unit");
+	if (!m->unit)
+		m->unit = "1";
+}
+
+static void build_server(struct pctx *c, const struct ynode *v)
+{
+	struct plan_engine *e = &c->p->engine;
+	const struct ynode *x;
+	e->server_start = 1;
+	if (v->kind == YN_SCALAR) {
+		e->server_host = pc_str(c, v, "engine.server");
+		pc_host_ref(c, e->server_host, v, 0);
+		return;
+	}
+	if (pc_map(c, v, "engine.server") < 0)
+		return;
+	pc_keys(c, v, server_keys, "'engine.server'");
+	if ((x = yn_get(v, "host"))) {
+		e->server_host = pc_str(c, x, "engine.server.host");
+		pc_host_ref(c, e->server_host, x, 0);
+	} else {
+		e->server_host = "local";
+	}
+	if ((x = yn_get(v, "start")))
+		pc_bool(c, x, "engine.server.start", &e->server_start);
+	if ((x = yn_get(v, "port"))) {
+		long long port;
+		if (pc_int(c, x, "engine.server.port", 1, 65535, &port) == 0) {
+			int i;
+			for (i = 0; i < e->nparams; i++)
+				if (strcmp(e->params[i].key, "port") == 0)
+					break;
+			if (i == e->nparams)
+				add_param(c, "port", x->s, x);
+			else
+				pc_err(c, x,
+				       "server port given twice: here and as "
+				       "engine 'port'");
+		}
+	}
+}
+
+void plan_build_engine(struct pctx *c, const struct ynode *n,
+		       const struct ynode *root)
+{
+	struct plan_engine *e = &c->p->engine;
+	const struct ynode *x;
+	int i, nfixed = 0;
+	e->client = "local";
+	e->duration = 10;
+	if (!n) {
+		pc_err(c, root,
+		       "missing 'engine' section (e.g. engine: { type: iperf3, "
+		       "server: local })");
+		return;
+	}
+	c->engine_node = n;
+	if (pc_map(c, n, "engine") < 0)
+		return;
+	e->pos = pc_pos(n);
+	e->params = arena_alloc(c->a, (size_t)(n->n + 2) * sizeof *e->params);
+	if (!e->params) {
+		c->nomem = 1;
+		return;
+	}
+	if ((x = yn_get(n, "type"))) {
+		e->type = pc_str(c, x, "engine.type");
+		if (e->type && !(c->ops = engine_find(e->type)))
+			pc_err(c, x, "unknown engine '%s' (known: %s)", e->type,
+			       engine_names());
+	} else {
+		pc_err(c, n, "missing 'type' in 'engine' (known: %s)",
+		       engine_names());
+	}
+	if ((x = yn_get(n, "client"))) {
+		e->client = pc_str(c, x, "engine.client");
+		pc_host_ref(c, e->client, x, 0);
+	}
+	if ((x = yn_get(n, "target"))) {
+		e->target = pc_str(c, x, "engine.target");
+		pc_tmpl(c, e->target, x);
+	}
+	if ((x = yn_get(n, "duration")))
+		pc_duration(c, x, "engine.duration", &e->duration);
+	if ((x = yn_get(n, "omit")))
+		pc_duration(c, x, "engine.omit", &e->omit);
+	if ((x = yn_get(n, "timeout")))
+		pc_duration(c, x, "engine.timeout", &e->timeout);
+	if ((x = yn_get(n, "run")))
+		pc_argv(c, x, "engine.run", &e->run);
+	if ((x = yn_get(n, "metrics")) && pc_map(c, x, "engine.metrics") == 0) {
+		e->metrics =
+		    arena_alloc(c->a, (size_t)(x->n + 1) * sizeof *e->metrics);
+		if (!e->metrics) {
+			c->nomem = 1;
+			return;
+		}
+		for (i = 0; i < x->n; i++)
+			build_metric(c, &e->metrics[e->nmetrics++],
+				     yn_key(x, i), yn_val(x, i));
+	}
+	/* every other key is an engine parameter, which the engine checks;
+	 * a near miss of a fixed key is a typo, said here with a hint */
+	while (engine_keys[nfixed])
+		nfixed++;
+	for (i = 0; i < n->n; i++) {
+		const struct ynode *k = yn_key(n, i), *v = yn_val(n, i);
+		char what[160], hint[600];
+		if (pc_is_key(k->s, engine_keys) || strcmp(k->s, "server") == 0)
+			continue;
+		if (!(c->ops && c->ops->has_param && c->ops->has_param(k->s)) &&
+		    pc_suggest(k->s, engine_keys, nfixed)) {
+			pc_hint(hint, sizeof hint, k->s, engine_keys, nfixed);
+			pc_err(c, k, "unknown key '%s' in 'engine'%s", k->s,
+			       hint);
+			continue;
+		}
+		snprintf(what, sizeof what, "engine.%s", k->s);
+		if (v->kind != YN_SCALAR || yn_is_null(v)) {
+			pc_err(c, v,
+			       "engine parameter '%s' must be a scalar, not %s",
+			       k->s, yn_kind_name(v));
+			continue;
+		}
+		add_param(c, k->s, v->s, k);
+	}
+	if ((x = yn_get(n, "server")))
+		build_server(c, x);
+	if (e->type && strcmp(e->type, "command") != 0 &&
+	    (x = yn_get(n, "metrics")))
+		pc_warn(c, x,
+			"'metrics' are read by engine 'command' only; engine "
+			"'%s' ignores them",
+			e->type);
+	if (e->type && strcmp(e->type, "iperf3") == 0) {
+		if (!e->server_host && !e->target)
+			pc_err(c, n,
+			       "engine 'iperf3' needs 'server' (a host) or "
+			       "'target' (an address to connect to)");
+	}
+}
