@@ -23,44 +23,7 @@
 #include "buf.h"
 #include "model_int.h"
 #include "plan.h"
-#include "stats.h"
-#include "units.h"
 #include "banned.h"
-
-#define MAX_FACTORS 64
-#define MAX_METRICS 64
-#define MAX_VERIFS 500
-
-/* Growable factor while cells are discovered. */
-struct mfactor {
-	const char *name;
-	const char **levels;
-	int n, cap;
-};
-
-struct loader {
-	struct mb m;
-	sqlite3 *db;
-	struct buf in; /* "(1,2,3)": the sessions reported */
-	struct mfactor f[MAX_FACTORS];
-	int nf;
-	/* cells by JSON text: open addressing over cell indices */
-	int *hash;
-	size_t hcap;
-	int cap_cells;
-	/* runs by id for joins: indices sorted by id */
-	int *byid;
-	/* per cell interval values */
-	double **iv;
-	int *niv, *capiv;
-	/* per cell counter sums */
-	struct csum {
-		int cell, code;
-		const char *host, *name;
-		double sum;
-	} * cs;
-	int ncs, capcs;
-};
 
 void mb_flag(struct mb *m, struct report_flag *list, int *n,
 	     enum report_flag_code code, const char *fmt, ...)
@@ -91,15 +54,15 @@ void mb_flag(struct mb *m, struct report_flag *list, int *n,
 	buf_release(&b);
 }
 
-static int sql_err(struct loader *l, struct xr_err *err, const char *what)
+int ml_sql_err(struct loader *l, struct xr_err *err, const char *what)
 {
 	return xr_err_set(err, XR_ESTORE, l->m.r->db_path, 0, 0,
 			  "cannot read %s from the store: %s", what,
 			  sqlite3_errmsg(l->db));
 }
 
-static int prep(struct loader *l, const char *fmt, sqlite3_stmt **st,
-		struct xr_err *err, const char *what)
+int ml_prep(struct loader *l, const char *fmt, sqlite3_stmt **st,
+	    struct xr_err *err, const char *what)
 {
 	struct buf q = BUF_INIT;
 	int rc;
@@ -108,11 +71,11 @@ static int prep(struct loader *l, const char *fmt, sqlite3_stmt **st,
 	rc = sqlite3_prepare_v2(l->db, q.s, -1, st, NULL);
 	buf_release(&q);
 	if (rc != SQLITE_OK)
-		return sql_err(l, err, what);
+		return ml_sql_err(l, err, what);
 	return 0;
 }
 
-static const char *col_text(struct loader *l, sqlite3_stmt *st, int i)
+const char *ml_col_text(struct loader *l, sqlite3_stmt *st, int i)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
 	return t ? arena_strdup(l->m.a, (const char *)t) : NULL;
@@ -151,9 +114,9 @@ static int load_sessions(struct loader *l, struct xr_err *err)
 			continue;
 		if (!name) {
 			name = arena_strdup(l->m.a, nm ? nm : "");
-			r->title = col_text(l, st, 2);
-			r->plan_hash = col_text(l, st, 3);
-			text = col_text(l, st, 4);
+			r->title = ml_col_text(l, st, 2);
+			r->plan_hash = ml_col_text(l, st, 3);
+			text = ml_col_text(l, st, 4);
 		} else if (!nm || strcmp(nm, name)) {
 			continue; /* another plan's sessions */
 		}
@@ -174,7 +137,7 @@ static int load_sessions(struct loader *l, struct xr_err *err)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		free(ids);
-		return sql_err(l, err, "sessions");
+		return ml_sql_err(l, err, "sessions");
 	}
 	if (!n) {
 		free(ids);
@@ -221,7 +184,7 @@ static int load_sessions(struct loader *l, struct xr_err *err)
 
 /* --- factors and cells ------------------------------------------------ */
 
-static int factor_find(struct loader *l, const char *name)
+int ml_factor_find(struct loader *l, const char *name)
 {
 	int i;
 	for (i = 0; i < l->nf; i++)
@@ -295,7 +258,7 @@ static int hash_build(struct loader *l, size_t cap)
 }
 
 /* The cell of a stored cell JSON text, -1 when there is none. */
-static int cell_find(struct loader *l, const char *json)
+int ml_cell_find(struct loader *l, const char *json)
 {
 	size_t k;
 	if (!l->hcap)
@@ -320,7 +283,7 @@ static int cell_get(struct loader *l, const char *json)
 	size_t k;
 	int *lv, i;
 
-	i = cell_find(l, json);
+	i = ml_cell_find(l, json);
 	if (i >= 0)
 		return i;
 	if ((size_t)(r->ncells + 1) * 2 > l->hcap &&
@@ -349,7 +312,7 @@ static int cell_get(struct loader *l, const char *json)
 	if (json_is_object(o)) {
 		json_object_foreach(o, key, v)
 		{
-			int f = factor_find(l, key);
+			int f = ml_factor_find(l, key);
 			char num[64];
 			const char *s = json_string_value(v);
 			if (!s && json_is_number(v)) {
@@ -384,12 +347,12 @@ static int load_runs(struct loader *l, struct xr_err *err)
 	sqlite3_stmt *st;
 	int rc, cap = 0, prep_rc;
 
-	prep_rc = prep(l,
-		       "SELECT id, session_id, warmup, cell, status, "
-		       "started_at, ended_at, engine, target, params "
-		       "FROM runs WHERE session_id IN %s "
-		       "ORDER BY session_id, position",
-		       &st, err, "runs");
+	prep_rc = ml_prep(l,
+			  "SELECT id, session_id, warmup, cell, status, "
+			  "started_at, ended_at, engine, target, params "
+			  "FROM runs WHERE session_id IN %s "
+			  "ORDER BY session_id, position",
+			  &st, err, "runs");
 	if (prep_rc)
 		return prep_rc;
 	r->first_run = r->last_run = NAN;
@@ -430,9 +393,9 @@ static int load_runs(struct loader *l, struct xr_err *err)
 			c->n_ok++;
 			r->runs_ok++;
 			if (!c->engine && !c->target && !c->params) {
-				c->engine = col_text(l, st, 7);
-				c->target = col_text(l, st, 8);
-				c->params = col_text(l, st, 9);
+				c->engine = ml_col_text(l, st, 7);
+				c->target = ml_col_text(l, st, 8);
+				c->params = ml_col_text(l, st, 9);
 			}
 		} else if (!strcmp(status, "failed")) {
 			u->status = MRUN_FAILED;
@@ -465,7 +428,7 @@ static int load_runs(struct loader *l, struct xr_err *err)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return sql_err(l, err, "runs");
+		return ml_sql_err(l, err, "runs");
 	if (r->runs_ok + r->runs_failed + r->runs_timeout == 0)
 		return xr_err_set(err, XR_EREPORT, r->db_path, 0, 0,
 				  "no finished runs to report in '%s' "
@@ -522,7 +485,7 @@ static int cmp_byid(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-static int run_by_id(struct loader *l, int64_t id)
+int ml_run_by_id(struct loader *l, int64_t id)
 {
 	int lo = 0, hi = l->m.nruns - 1;
 	while (lo <= hi) {
@@ -619,12 +582,12 @@ static int load_metrics(struct loader *l, struct xr_err *err)
 	}
 	/* A plain scan joined in memory (run_by_id finds only the reported
 	 * runs): a third of the time of an SQL join on 100,000 runs. */
-	rc = prep(l, "SELECT run_id, name, value, unit FROM metrics", &st, err,
-		  "metrics");
+	rc = ml_prep(l, "SELECT run_id, name, value, unit FROM metrics", &st,
+		     err, "metrics");
 	if (rc)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int ri = run_by_id(l, sqlite3_column_int64(st, 0));
+		int ri = ml_run_by_id(l, sqlite3_column_int64(st, 0));
 		const char *name = (const char *)sqlite3_column_text(st, 1);
 		const char *unit = (const char *)sqlite3_column_text(st, 3);
 		struct mcell *c;
@@ -643,7 +606,7 @@ static int load_metrics(struct loader *l, struct xr_err *err)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return sql_err(l, err, "metrics");
+		return ml_sql_err(l, err, "metrics");
 	return 0;
 }
 
@@ -678,521 +641,6 @@ static int choose_metric(struct loader *l, struct xr_err *err)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	r->primary = i;
 	r->metric = r->metrics[i];
-	return 0;
-}
-
-/* --- statistics ------------------------------------------------------- */
-
-static void cell_stats(struct loader *l, int ci, int mi, double *tmp)
-{
-	struct report_stats *s = &l->m.r->cells[ci].st[mi];
-	struct mcell *c = &l->m.mc[ci];
-	int k, n = 0;
-	s->metric = l->m.r->metrics[mi];
-	s->unit = l->m.r->metric_units[mi];
-	s->median = s->mean = s->sd = s->cv_pct = s->min = s->max = NAN;
-	s->ci_low = s->ci_high = s->iv_p95 = s->iv_peak = NAN;
-	for (k = 0; k < c->nok; k++) {
-		double v = l->m.vals[mi][c->ok[k]];
-		if (!isnan(v))
-			tmp[n++] = v;
-	}
-	s->n = n;
-	if (!n)
-		return;
-	s->mean = stats_mean(tmp, (size_t)n);
-	s->sd = stats_sd(tmp, (size_t)n);
-	stats_sort(tmp, (size_t)n);
-	s->median = stats_quantile_sorted(tmp, (size_t)n, 0.5);
-	s->min = tmp[0];
-	s->max = tmp[n - 1];
-	if (n >= 2) {
-		double q = stats_t_quantile(0.975, n - 1);
-		double h = q * s->sd / sqrt((double)n);
-		s->ci_low = s->mean - h;
-		s->ci_high = s->mean + h;
-		if (s->mean != 0)
-			s->cv_pct = 100 * s->sd / fabs(s->mean);
-	}
-}
-
-/* Drift: log(y) against run order inside the cell; flagged when the
- * slope is significant and the fitted change from the first to the last
- * run exceeds the noise threshold. */
-static void cell_drift(struct loader *l, int ci)
-{
-	struct mcell *c = &l->m.mc[ci];
-	struct report *r = l->m.r;
-	double X[2 * 256], y[256], beta[2], se[2], first = 0, last = 0;
-	int k, n = 0;
-	for (k = 0; k < c->nok && n < 256; k++) {
-		double v = l->m.vals[r->primary][c->ok[k]];
-		if (!(v > 0))
-			continue;
-		X[2 * n] = 1;
-		X[2 * n + 1] = l->m.runs[c->ok[k]].gpos;
-		if (!n)
-			first = X[1];
-		last = X[2 * n + 1];
-		y[n++] = log(v);
-	}
-	if (n < 4 || stats_ols(X, (size_t)n, 2, y, beta, se, NULL) < 0)
-		return;
-	if (se[1] > 0 && stats_t_p2(beta[1] / se[1], n - 2) < 0.05) {
-		double change = 100 * expm1(beta[1] * (last - first));
-		if (fabs(change) > 100 * r->threshold)
-			mb_flag(&l->m, r->cells[ci].flags, &r->cells[ci].nflags,
-				REPORT_FLAG_DRIFT, "%+.1f%% first to last run",
-				change);
-	}
-}
-
-static int compute_stats(struct loader *l, struct xr_err *err)
-{
-	struct report *r = l->m.r;
-	double *tmp = malloc(((size_t)l->m.nruns + 1) * sizeof *tmp);
-	int ci, mi;
-	if (!tmp)
-		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	for (ci = 0; ci < r->ncells; ci++) {
-		struct report_cell *c = &r->cells[ci];
-		struct report_stats *s;
-		c->st = arena_alloc(l->m.a,
-				    (size_t)(r->nmetrics + 1) * sizeof *c->st);
-		c->flags =
-		    arena_alloc(l->m.a, REPORT_FLAG_COUNT * sizeof *c->flags);
-		if (!c->st || !c->flags) {
-			free(tmp);
-			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
-					  "out of memory");
-		}
-		for (mi = 0; mi < r->nmetrics; mi++)
-			cell_stats(l, ci, mi, tmp);
-		s = &c->st[r->primary];
-		if (l->niv && l->niv[ci]) {
-			stats_sort(l->iv[ci], (size_t)l->niv[ci]);
-			s->n_intervals = l->niv[ci];
-			s->iv_p95 = stats_quantile_sorted(
-			    l->iv[ci], (size_t)l->niv[ci], 0.95);
-			s->iv_peak = l->iv[ci][l->niv[ci] - 1];
-		}
-		if (c->n_failed || c->n_timeout)
-			mb_flag(&l->m, c->flags, &c->nflags,
-				REPORT_FLAG_FAILED_RUNS,
-				"%d failed, %d timed out of %d", c->n_failed,
-				c->n_timeout, c->n_runs);
-		if (s->n < 3)
-			mb_flag(&l->m, c->flags, &c->nflags,
-				REPORT_FLAG_TOO_FEW_RUNS, "n=%d", s->n);
-		if (!isnan(s->cv_pct) && s->cv_pct >= 10)
-			mb_flag(&l->m, c->flags, &c->nflags,
-				REPORT_FLAG_UNSTABLE, "CV %.1f%%", s->cv_pct);
-		cell_drift(l, ci);
-	}
-	free(tmp);
-	return 0;
-}
-
-/* --- intervals and counters ------------------------------------------- */
-
-static int load_intervals(struct loader *l, struct xr_err *err)
-{
-	struct report *r = l->m.r;
-	sqlite3_stmt *st;
-	int rc;
-	if (strcmp(r->metric, "throughput"))
-		return 0; /* the series is the engine's primary metric */
-	l->iv = calloc((size_t)r->ncells + 1, sizeof *l->iv);
-	l->niv = calloc((size_t)r->ncells + 1, sizeof *l->niv);
-	l->capiv = calloc((size_t)r->ncells + 1, sizeof *l->capiv);
-	if (!l->iv || !l->niv || !l->capiv)
-		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	rc = prep(l, "SELECT run_id, value FROM intervals", &st, err,
-		  "intervals");
-	if (rc)
-		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int ri = run_by_id(l, sqlite3_column_int64(st, 0));
-		int ci;
-		if (ri < 0 || l->m.runs[ri].status != MRUN_OK)
-			continue;
-		ci = l->m.runs[ri].cell;
-		if (l->niv[ci] == l->capiv[ci]) {
-			int cap = l->capiv[ci] ? 2 * l->capiv[ci] : 64;
-			double *t = realloc(l->iv[ci], (size_t)cap * sizeof *t);
-			if (!t) {
-				sqlite3_finalize(st);
-				return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
-						  "out of memory");
-			}
-			l->iv[ci] = t;
-			l->capiv[ci] = cap;
-		}
-		l->iv[ci][l->niv[ci]++] = sqlite3_column_double(st, 1);
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : sql_err(l, err, "intervals");
-}
-
-static int contains(const char *s, const char *sub)
-{
-	return strstr(s, sub) != NULL;
-}
-
-/* Which flag a counter raises (0 = none; else code + 1). */
-static int counter_code(const char *scope, const char *name)
-{
-	if (!strcmp(scope, "capture"))
-		return REPORT_FLAG_CAPTURE + 1;
-	if (!strcmp(scope, "tcp"))
-		return !strcmp(name, "RetransSegs")
-			   ? REPORT_FLAG_RETRANSMITS + 1
-			   : 0;
-	if (strcmp(scope, "nic") && strcmp(scope, "ethtool"))
-		return 0;
-	if (contains(name, "pause") || contains(name, "flow_control") ||
-	    contains(name, "xon") || contains(name, "xoff"))
-		return REPORT_FLAG_PAUSE_FRAMES + 1;
-	if (contains(name, "drop") || contains(name, "missed"))
-		return REPORT_FLAG_RX_DROPS + 1;
-	if (contains(name, "err"))
-		return REPORT_FLAG_NIC_ERRORS + 1;
-	return 0;
-}
-
-static int csum_add(struct loader *l, int cell, int code, const char *host,
-		    const char *name, double v)
-{
-	int i;
-	for (i = l->ncs - 1; i >= 0 && i >= l->ncs - 64; i--) {
-		struct csum *c = &l->cs[i];
-		if (c->cell == cell && c->code == code &&
-		    !strcmp(c->host, host) && !strcmp(c->name, name)) {
-			c->sum += v;
-			return 0;
-		}
-	}
-	for (i = 0; i < l->ncs; i++) {
-		struct csum *c = &l->cs[i];
-		if (c->cell == cell && c->code == code &&
-		    !strcmp(c->host, host) && !strcmp(c->name, name)) {
-			c->sum += v;
-			return 0;
-		}
-	}
-	if (l->ncs == l->capcs) {
-		int cap = l->capcs ? 2 * l->capcs : 64;
-		struct csum *t = realloc(l->cs, (size_t)cap * sizeof *t);
-		if (!t)
-			return -1;
-		l->cs = t;
-		l->capcs = cap;
-	}
-	l->cs[l->ncs].cell = cell;
-	l->cs[l->ncs].code = code;
-	l->cs[l->ncs].host = arena_strdup(l->m.a, host);
-	l->cs[l->ncs].name = arena_strdup(l->m.a, name);
-	l->cs[l->ncs].sum = v;
-	l->ncs++;
-	return 0;
-}
-
-static int load_counters(struct loader *l, struct xr_err *err)
-{
-	struct report *r = l->m.r;
-	sqlite3_stmt *st;
-	int rc, i, mi;
-	/* Summed per cell, host and counter in SQL: few rows come back. */
-	rc = prep(l,
-		  "SELECT r.cell, c.host, c.scope, c.name, SUM(c.value) "
-		  "FROM counters c JOIN runs r ON r.id = c.run_id "
-		  "WHERE r.session_id IN %s AND r.status = 'ok' "
-		  "AND r.warmup = 0 AND c.value > 0 "
-		  "AND c.scope IN ('nic', 'ethtool', 'tcp', 'capture') "
-		  "GROUP BY r.cell, c.host, c.scope, c.name",
-		  &st, err, "counters");
-	if (rc)
-		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *cell = (const char *)sqlite3_column_text(st, 0);
-		const char *host = (const char *)sqlite3_column_text(st, 1);
-		const char *scope = (const char *)sqlite3_column_text(st, 2);
-		const char *name = (const char *)sqlite3_column_text(st, 3);
-		int code, ci;
-		if (!cell || !host || !scope || !name)
-			continue;
-		code = counter_code(scope, name);
-		if (!code)
-			continue;
-		ci = cell_find(l, cell);
-		if (ci < 0)
-			continue;
-		if (csum_add(l, ci, code - 1, host, name,
-			     sqlite3_column_double(st, 4)) < 0) {
-			sqlite3_finalize(st);
-			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
-					  "out of memory");
-		}
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return sql_err(l, err, "counters");
-	for (i = 0; i < l->ncs; i++) {
-		struct csum *c = &l->cs[i];
-		struct report_cell *cell = &r->cells[c->cell];
-		if (c->code == REPORT_FLAG_CAPTURE)
-			mb_flag(&l->m, cell->flags, &cell->nflags, c->code,
-				"%s on %s", c->name, c->host);
-		else
-			mb_flag(&l->m, cell->flags, &cell->nflags, c->code,
-				"%s=%.0f on %s", c->name, c->sum, c->host);
-	}
-	/* iperf3's own retransmit count, when it is a metric. */
-	for (mi = 0; mi < r->nmetrics; mi++)
-		if (!strcmp(r->metrics[mi], "retransmits"))
-			break;
-	if (mi < r->nmetrics)
-		for (i = 0; i < r->ncells; i++) {
-			struct report_cell *c = &r->cells[i];
-			struct mcell *m = &l->m.mc[i];
-			double sum = 0;
-			int k;
-			for (k = 0; k < m->nok; k++) {
-				double v = l->m.vals[mi][m->ok[k]];
-				if (v > 0)
-					sum += v;
-			}
-			if (sum > 0)
-				mb_flag(&l->m, c->flags, &c->nflags,
-					REPORT_FLAG_RETRANSMITS,
-					"%.0f retransmits in %d runs", sum,
-					m->nok);
-		}
-	return 0;
-}
-
-/* --- verifications and facts ------------------------------------------ */
-
-static int load_verifications(struct loader *l, struct xr_err *err)
-{
-	struct report *r = l->m.r;
-	sqlite3_stmt *st;
-	int rc, ci, f, cap = 0;
-	l->m.ver = calloc((size_t)r->ncells * (size_t)(r->nfactors + 1) + 1,
-			  sizeof *l->m.ver);
-	if (!l->m.ver)
-		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	rc = prep(l,
-		  "SELECT r.cell, v.factor, v.ok, COUNT(*), "
-		  "MIN(CASE WHEN v.ok = 0 THEN v.expected END), "
-		  "MIN(CASE WHEN v.ok = 0 THEN v.actual END) "
-		  "FROM verifications v JOIN runs r ON r.id = v.run_id "
-		  "WHERE r.session_id IN %s AND r.status = 'ok' "
-		  "AND r.warmup = 0 GROUP BY r.cell, v.factor, v.ok",
-		  &st, err, "verifications");
-	if (rc)
-		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *cell = (const char *)sqlite3_column_text(st, 0);
-		const char *fac = (const char *)sqlite3_column_text(st, 1);
-		struct mverify *v;
-		if (!cell || !fac)
-			continue;
-		ci = cell_find(l, cell);
-		f = factor_find(l, fac);
-		if (ci < 0 || f < 0 || f >= r->nfactors)
-			continue;
-		v = &l->m.ver[ci * r->nfactors + f];
-		v->n += sqlite3_column_int(st, 3);
-		if (!sqlite3_column_int(st, 2)) {
-			v->bad += sqlite3_column_int(st, 3);
-			v->expected = col_text(l, st, 4);
-			v->actual = col_text(l, st, 5);
-		}
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return sql_err(l, err, "verifications");
-	for (ci = 0; ci < r->ncells; ci++)
-		for (f = 0; f < r->nfactors; f++) {
-			struct mverify *v = &l->m.ver[ci * r->nfactors + f];
-			struct report_cell *c = &r->cells[ci];
-			if (v->bad)
-				mb_flag(&l->m, c->flags, &c->nflags,
-					REPORT_FLAG_VERIFY_FAILED,
-					"%s: %d of %d runs, expected '%s', "
-					"got '%s'",
-					r->factors[f].name, v->bad, v->n,
-					v->expected ? v->expected : "",
-					v->actual ? v->actual : "");
-		}
-	/* The summary for the appendix. */
-	rc = prep(l,
-		  "SELECT v.factor, v.host, v.method, v.expected, v.actual, "
-		  "v.ok, COUNT(*) FROM verifications v JOIN runs r "
-		  "ON r.id = v.run_id WHERE r.session_id IN %s "
-		  "AND r.warmup = 0 GROUP BY 1, 2, 3, 4, 5, 6 "
-		  "ORDER BY 1, 2, 6, 4, 5",
-		  &st, err, "verifications");
-	if (rc)
-		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW &&
-	       r->nverifs < MAX_VERIFS) {
-		struct report_verif *v;
-		if (r->nverifs == cap) {
-			struct report_verif *t;
-			cap = cap ? 2 * cap : 16;
-			t = arena_alloc(l->m.a, (size_t)cap * sizeof *t);
-			if (!t) {
-				sqlite3_finalize(st);
-				return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
-						  "out of memory");
-			}
-			if (r->nverifs)
-				memcpy(t, r->verifs,
-				       (size_t)r->nverifs * sizeof *t);
-			r->verifs = t;
-		}
-		v = &r->verifs[r->nverifs++];
-		v->factor = col_text(l, st, 0);
-		v->host = col_text(l, st, 1);
-		v->method = col_text(l, st, 2);
-		v->expected = col_text(l, st, 3);
-		v->actual = col_text(l, st, 4);
-		v->ok = sqlite3_column_int(st, 5);
-		v->count = sqlite3_column_int(st, 6);
-	}
-	sqlite3_finalize(st);
-	return 0;
-}
-
-static int load_facts(struct loader *l, struct xr_err *err)
-{
-	struct report *r = l->m.r;
-	sqlite3_stmt *st;
-	int rc, cap = 0, hcap = 0, i;
-	rc = prep(l,
-		  "SELECT session_id, host, key, value FROM host_facts "
-		  "WHERE session_id IN %s ORDER BY host, key, session_id",
-		  &st, err, "host facts");
-	if (rc)
-		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct report_fact *f;
-		if (r->nfacts == cap) {
-			struct report_fact *t;
-			cap = cap ? 2 * cap : 32;
-			t = arena_alloc(l->m.a, (size_t)cap * sizeof *t);
-			if (!t)
-				break;
-			if (r->nfacts)
-				memcpy(t, r->facts,
-				       (size_t)r->nfacts * sizeof *t);
-			r->facts = t;
-		}
-		f = &r->facts[r->nfacts++];
-		f->session = sqlite3_column_int64(st, 0);
-		f->host = col_text(l, st, 1);
-		f->key = col_text(l, st, 2);
-		f->value = col_text(l, st, 3);
-		if (!f->host)
-			f->host = "";
-		for (i = 0; i < r->nhosts; i++)
-			if (!strcmp(r->hosts[i], f->host))
-				break;
-		if (i == r->nhosts) {
-			if (r->nhosts == hcap) {
-				const char **t;
-				hcap = hcap ? 2 * hcap : 8;
-				t = arena_alloc(l->m.a,
-						(size_t)hcap * sizeof *t);
-				if (!t)
-					break;
-				if (r->nhosts)
-					memcpy(t, r->hosts,
-					       (size_t)r->nhosts * sizeof *t);
-				r->hosts = t;
-			}
-			r->hosts[r->nhosts++] = f->host;
-		}
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return sql_err(l, err, "host facts");
-	/* A capture seen when the session started counts for its cells. */
-	for (i = 0; i < r->nfacts; i++) {
-		const struct report_fact *f = &r->facts[i];
-		int ci;
-		if (strcmp(f->key, "capture_running") || !f->value ||
-		    !*f->value || !strcmp(f->value, "no") ||
-		    !strcmp(f->value, "0") || !strcmp(f->value, "false"))
-			continue;
-		for (ci = 0; ci < r->ncells; ci++)
-			if (l->m.mc[ci].session == f->session)
-				mb_flag(&l->m, r->cells[ci].flags,
-					&r->cells[ci].nflags,
-					REPORT_FLAG_CAPTURE, "%s on %s",
-					f->value, f->host);
-	}
-	return 0;
-}
-
-/* --- display unit ----------------------------------------------------- */
-
-static int display_unit(struct loader *l, struct xr_err *err)
-{
-	struct report *r = l->m.r;
-	const char *base = r->metric_units[r->primary];
-	const char *want = l->m.o->unit;
-	double top = 0, factor;
-	const char *ub;
-	int i;
-	if (!want && l->m.plan && l->m.plan->report.unit)
-		want = l->m.plan->report.unit;
-	if (want) {
-		double conv = 1;
-		if (units_metric(want, &factor, &ub) < 0)
-			return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
-					  "unknown unit '%s' (valid: Gbit/s, "
-					  "Mbit/s, MB/s, GB/s, ms, ...)",
-					  want);
-		if (!strcmp(ub, "B/s") && !strcmp(base, "bit/s"))
-			conv = 8;
-		else if (!strcmp(ub, "bit/s") && !strcmp(base, "B/s"))
-			conv = 1.0 / 8;
-		else if (strcmp(ub, base) && *base)
-			return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
-					  "unit '%s' does not fit metric '%s' "
-					  "measured in %s",
-					  want, r->metric, base);
-		r->display_unit = arena_strdup(l->m.a, want);
-		r->display_scale = factor * conv;
-		return 0;
-	}
-	for (i = 0; i < r->ncells; i++) {
-		double m = r->cells[i].st[r->primary].median;
-		if (!isnan(m) && fabs(m) > top)
-			top = fabs(m);
-	}
-	r->display_scale = 1;
-	r->display_unit = *base ? base : "";
-	if (!strcmp(base, "bit/s") || !strcmp(base, "B/s")) {
-		static const char *const bits[] = {"bit/s", "kbit/s", "Mbit/s",
-						   "Gbit/s", "Tbit/s"};
-		static const char *const bytes[] = {"B/s", "kB/s", "MB/s",
-						    "GB/s", "TB/s"};
-		int k = 0;
-		int is_bits = base[1] == 'i';
-		/* Gbit/s for network rates from 1 Gbit/s, Mbit/s below;
-		 * MB/s for byte rates up to 10 GB/s (file copies). */
-		while (k < 4 && top >= 1000 * r->display_scale *
-					   (is_bits || k < 2 ? 1 : 10))
-			r->display_scale *= 1000, k++;
-		r->display_unit = is_bits ? bits[k] : bytes[k];
-	} else if (!strcmp(base, "s") && top > 0 && top < 1) {
-		r->display_unit = "ms";
-		r->display_scale = 1e-3;
-	}
 	return 0;
 }
 
@@ -1352,11 +800,10 @@ int report_build(const char *db_path, const struct report_opts *o,
 	if ((rc = fill_factors(&l, err)) < 0 ||
 	    (rc = load_metrics(&l, err)) < 0 ||
 	    (rc = choose_metric(&l, err)) < 0 ||
-	    (rc = load_intervals(&l, err)) < 0 ||
-	    (rc = compute_stats(&l, err)) < 0 ||
-	    (rc = load_counters(&l, err)) < 0 ||
-	    (rc = load_verifications(&l, err)) < 0 ||
-	    (rc = load_facts(&l, err)) < 0 || (rc = display_unit(&l, err)) < 0)
+	    (rc = ml_intervals(&l, err)) < 0 || (rc = ml_stats(&l, err)) < 0 ||
+	    (rc = ml_counters(&l, err)) < 0 ||
+	    (rc = ml_verifications(&l, err)) < 0 ||
+	    (rc = ml_facts(&l, err)) < 0 || (rc = ml_display_unit(&l, err)) < 0)
 		goto fail;
 	if ((rc = mb_tables(&l.m, err)) < 0 || (rc = mb_compare(&l.m, err)) < 0)
 		goto fail;

@@ -59,4 +59,62 @@ void mb_flag(struct mb *m, struct report_flag *list, int *n,
 int mb_tables(struct mb *m, struct xr_err *err);
 int mb_compare(struct mb *m, struct xr_err *err);
 
+/* --- the loader (model.c, model_stats.c) --------------------------------- */
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+#define MAX_FACTORS 64
+#define MAX_METRICS 64
+#define MAX_VERIFS 500
+
+/* Growable factor while cells are discovered. */
+struct mfactor {
+	const char *name;
+	const char **levels;
+	int n, cap;
+};
+
+struct loader {
+	struct mb m;
+	struct sqlite3 *db;
+	struct buf in; /* "(1,2,3)": the sessions reported */
+	struct mfactor f[MAX_FACTORS];
+	int nf;
+	/* cells by JSON text: open addressing over cell indices */
+	int *hash;
+	size_t hcap;
+	int cap_cells;
+	/* runs by id for joins: indices sorted by id */
+	int *byid;
+	/* per cell interval values */
+	double **iv;
+	int *niv, *capiv;
+	/* per cell counter sums */
+	struct csum {
+		int cell, code;
+		const char *host, *name;
+		double sum;
+	} * cs;
+	int ncs, capcs;
+};
+
+/* model.c: helpers shared with model_stats.c. */
+int ml_sql_err(struct loader *l, struct xr_err *err, const char *what);
+/* Prepare fmt with the sessions list "(1,2)" substituted for each %s. */
+int ml_prep(struct loader *l, const char *fmt, struct sqlite3_stmt **st,
+	    struct xr_err *err, const char *what);
+const char *ml_col_text(struct loader *l, struct sqlite3_stmt *st, int i);
+int ml_cell_find(struct loader *l, const char *json); /* -1 if none */
+int ml_run_by_id(struct loader *l, int64_t id);	      /* -1 if none */
+int ml_factor_find(struct loader *l, const char *name);
+
+/* model_stats.c: each 0 or a negative -XR_E* code. */
+int ml_intervals(struct loader *l, struct xr_err *err);
+int ml_stats(struct loader *l, struct xr_err *err);
+int ml_counters(struct loader *l, struct xr_err *err);
+int ml_verifications(struct loader *l, struct xr_err *err);
+int ml_facts(struct loader *l, struct xr_err *err);
+int ml_display_unit(struct loader *l, struct xr_err *err);
+
 #endif

@@ -1,0 +1,536 @@
+/*
+ * Per-cell statistics and flags of the report model: statistics of every
+ * metric, drift, interval statistics, counter-based flags (drops, errors,
+ * PAUSE frames, retransmits, capture), verification tallies, host facts,
+ * and the display unit. Split from model.c, which loads sessions, runs and
+ * metrics and drives the build.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "model_int.h"
+#include "plan.h"
+#include "stats.h"
+#include "units.h"
+#include "banned.h"
+
+/* --- statistics ------------------------------------------------------- */
+
+static void cell_stats(struct loader *l, int ci, int mi, double *tmp)
+{
+	struct report_stats *s = &l->m.r->cells[ci].st[mi];
+	struct mcell *c = &l->m.mc[ci];
+	int k, n = 0;
+	s->metric = l->m.r->metrics[mi];
+	s->unit = l->m.r->metric_units[mi];
+	s->median = s->mean = s->sd = s->cv_pct = s->min = s->max = NAN;
+	s->ci_low = s->ci_high = s->iv_p95 = s->iv_peak = NAN;
+	for (k = 0; k < c->nok; k++) {
+		double v = l->m.vals[mi][c->ok[k]];
+		if (!isnan(v))
+			tmp[n++] = v;
+	}
+	s->n = n;
+	if (!n)
+		return;
+	s->mean = stats_mean(tmp, (size_t)n);
+	s->sd = stats_sd(tmp, (size_t)n);
+	stats_sort(tmp, (size_t)n);
+	s->median = stats_quantile_sorted(tmp, (size_t)n, 0.5);
+	s->min = tmp[0];
+	s->max = tmp[n - 1];
+	if (n >= 2) {
+		double q = stats_t_quantile(0.975, n - 1);
+		double h = q * s->sd / sqrt((double)n);
+		s->ci_low = s->mean - h;
+		s->ci_high = s->mean + h;
+		if (s->mean != 0)
+			s->cv_pct = 100 * s->sd / fabs(s->mean);
+	}
+}
+
+/* Drift: log(y) against run order inside the cell; flagged when the
+ * slope is significant and the fitted change from the first to the last
+ * run exceeds the noise threshold. */
+static void cell_drift(struct loader *l, int ci)
+{
+	struct mcell *c = &l->m.mc[ci];
+	struct report *r = l->m.r;
+	double X[2 * 256], y[256], beta[2], se[2], first = 0, last = 0;
+	int k, n = 0;
+	for (k = 0; k < c->nok && n < 256; k++) {
+		double v = l->m.vals[r->primary][c->ok[k]];
+		if (!(v > 0))
+			continue;
+		X[2 * n] = 1;
+		X[2 * n + 1] = l->m.runs[c->ok[k]].gpos;
+		if (!n)
+			first = X[1];
+		last = X[2 * n + 1];
+		y[n++] = log(v);
+	}
+	if (n < 4 || stats_ols(X, (size_t)n, 2, y, beta, se, NULL) < 0)
+		return;
+	if (se[1] > 0 && stats_t_p2(beta[1] / se[1], n - 2) < 0.05) {
+		double change = 100 * expm1(beta[1] * (last - first));
+		if (fabs(change) > 100 * r->threshold)
+			mb_flag(&l->m, r->cells[ci].flags, &r->cells[ci].nflags,
+				REPORT_FLAG_DRIFT, "%+.1f%% first to last run",
+				change);
+	}
+}
+
+int ml_stats(struct loader *l, struct xr_err *err)
+{
+	struct report *r = l->m.r;
+	double *tmp = malloc(((size_t)l->m.nruns + 1) * sizeof *tmp);
+	int ci, mi;
+	if (!tmp)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	for (ci = 0; ci < r->ncells; ci++) {
+		struct report_cell *c = &r->cells[ci];
+		struct report_stats *s;
+		c->st = arena_alloc(l->m.a,
+				    (size_t)(r->nmetrics + 1) * sizeof *c->st);
+		c->flags =
+		    arena_alloc(l->m.a, REPORT_FLAG_COUNT * sizeof *c->flags);
+		if (!c->st || !c->flags) {
+			free(tmp);
+			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					  "out of memory");
+		}
+		for (mi = 0; mi < r->nmetrics; mi++)
+			cell_stats(l, ci, mi, tmp);
+		s = &c->st[r->primary];
+		if (l->niv && l->niv[ci]) {
+			stats_sort(l->iv[ci], (size_t)l->niv[ci]);
+			s->n_intervals = l->niv[ci];
+			s->iv_p95 = stats_quantile_sorted(
+			    l->iv[ci], (size_t)l->niv[ci], 0.95);
+			s->iv_peak = l->iv[ci][l->niv[ci] - 1];
+		}
+		if (c->n_failed || c->n_timeout)
+			mb_flag(&l->m, c->flags, &c->nflags,
+				REPORT_FLAG_FAILED_RUNS,
+				"%d failed, %d timed out of %d", c->n_failed,
+				c->n_timeout, c->n_runs);
+		if (s->n < 3)
+			mb_flag(&l->m, c->flags, &c->nflags,
+				REPORT_FLAG_TOO_FEW_RUNS, "n=%d", s->n);
+		if (!isnan(s->cv_pct) && s->cv_pct >= 10)
+			mb_flag(&l->m, c->flags, &c->nflags,
+				REPORT_FLAG_UNSTABLE, "CV %.1f%%", s->cv_pct);
+		cell_drift(l, ci);
+	}
+	free(tmp);
+	return 0;
+}
+
+/* --- intervals and counters ------------------------------------------- */
+
+int ml_intervals(struct loader *l, struct xr_err *err)
+{
+	struct report *r = l->m.r;
+	sqlite3_stmt *st;
+	int rc;
+	if (strcmp(r->metric, "throughput"))
+		return 0; /* the series is the engine's primary metric */
+	l->iv = calloc((size_t)r->ncells + 1, sizeof *l->iv);
+	l->niv = calloc((size_t)r->ncells + 1, sizeof *l->niv);
+	l->capiv = calloc((size_t)r->ncells + 1, sizeof *l->capiv);
+	if (!l->iv || !l->niv || !l->capiv)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	rc = ml_prep(l, "SELECT run_id, value FROM intervals", &st, err,
+		     "intervals");
+	if (rc)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int ri = ml_run_by_id(l, sqlite3_column_int64(st, 0));
+		int ci;
+		if (ri < 0 || l->m.runs[ri].status != MRUN_OK)
+			continue;
+		ci = l->m.runs[ri].cell;
+		if (l->niv[ci] == l->capiv[ci]) {
+			int cap = l->capiv[ci] ? 2 * l->capiv[ci] : 64;
+			double *t = realloc(l->iv[ci], (size_t)cap * sizeof *t);
+			if (!t) {
+				sqlite3_finalize(st);
+				return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+						  "out of memory");
+			}
+			l->iv[ci] = t;
+			l->capiv[ci] = cap;
+		}
+		l->iv[ci][l->niv[ci]++] = sqlite3_column_double(st, 1);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : ml_sql_err(l, err, "intervals");
+}
+
+static int contains(const char *s, const char *sub)
+{
+	return strstr(s, sub) != NULL;
+}
+
+/* Which flag a counter raises (0 = none; else code + 1). */
+static int counter_code(const char *scope, const char *name)
+{
+	if (!strcmp(scope, "capture"))
+		return REPORT_FLAG_CAPTURE + 1;
+	if (!strcmp(scope, "tcp"))
+		return !strcmp(name, "RetransSegs")
+			   ? REPORT_FLAG_RETRANSMITS + 1
+			   : 0;
+	if (strcmp(scope, "nic") && strcmp(scope, "ethtool"))
+		return 0;
+	if (contains(name, "pause") || contains(name, "flow_control") ||
+	    contains(name, "xon") || contains(name, "xoff"))
+		return REPORT_FLAG_PAUSE_FRAMES + 1;
+	if (contains(name, "drop") || contains(name, "missed"))
+		return REPORT_FLAG_RX_DROPS + 1;
+	if (contains(name, "err"))
+		return REPORT_FLAG_NIC_ERRORS + 1;
+	return 0;
+}
+
+static int csum_add(struct loader *l, int cell, int code, const char *host,
+		    const char *name, double v)
+{
+	int i;
+	for (i = l->ncs - 1; i >= 0 && i >= l->ncs - 64; i--) {
+		struct csum *c = &l->cs[i];
+		if (c->cell == cell && c->code == code &&
+		    !strcmp(c->host, host) && !strcmp(c->name, name)) {
+			c->sum += v;
+			return 0;
+		}
+	}
+	for (i = 0; i < l->ncs; i++) {
+		struct csum *c = &l->cs[i];
+		if (c->cell == cell && c->code == code &&
+		    !strcmp(c->host, host) && !strcmp(c->name, name)) {
+			c->sum += v;
+			return 0;
+		}
+	}
+	if (l->ncs == l->capcs) {
+		int cap = l->capcs ? 2 * l->capcs : 64;
+		struct csum *t = realloc(l->cs, (size_t)cap * sizeof *t);
+		if (!t)
+			return -1;
+		l->cs = t;
+		l->capcs = cap;
+	}
+	l->cs[l->ncs].cell = cell;
+	l->cs[l->ncs].code = code;
+	l->cs[l->ncs].host = arena_strdup(l->m.a, host);
+	l->cs[l->ncs].name = arena_strdup(l->m.a, name);
+	l->cs[l->ncs].sum = v;
+	l->ncs++;
+	return 0;
+}
+
+int ml_counters(struct loader *l, struct xr_err *err)
+{
+	struct report *r = l->m.r;
+	sqlite3_stmt *st;
+	int rc, i, mi;
+	/* Summed per cell, host and counter in SQL: few rows come back. */
+	rc = ml_prep(l,
+		     "SELECT r.cell, c.host, c.scope, c.name, SUM(c.value) "
+		     "FROM counters c JOIN runs r ON r.id = c.run_id "
+		     "WHERE r.session_id IN %s AND r.status = 'ok' "
+		     "AND r.warmup = 0 AND c.value > 0 "
+		     "AND c.scope IN ('nic', 'ethtool', 'tcp', 'capture') "
+		     "GROUP BY r.cell, c.host, c.scope, c.name",
+		     &st, err, "counters");
+	if (rc)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *cell = (const char *)sqlite3_column_text(st, 0);
+		const char *host = (const char *)sqlite3_column_text(st, 1);
+		const char *scope = (const char *)sqlite3_column_text(st, 2);
+		const char *name = (const char *)sqlite3_column_text(st, 3);
+		int code, ci;
+		if (!cell || !host || !scope || !name)
+			continue;
+		code = counter_code(scope, name);
+		if (!code)
+			continue;
+		ci = ml_cell_find(l, cell);
+		if (ci < 0)
+			continue;
+		if (csum_add(l, ci, code - 1, host, name,
+			     sqlite3_column_double(st, 4)) < 0) {
+			sqlite3_finalize(st);
+			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					  "out of memory");
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return ml_sql_err(l, err, "counters");
+	for (i = 0; i < l->ncs; i++) {
+		struct csum *c = &l->cs[i];
+		struct report_cell *cell = &r->cells[c->cell];
+		if (c->code == REPORT_FLAG_CAPTURE)
+			mb_flag(&l->m, cell->flags, &cell->nflags, c->code,
+				"%s on %s", c->name, c->host);
+		else
+			mb_flag(&l->m, cell->flags, &cell->nflags, c->code,
+				"%s=%.0f on %s", c->name, c->sum, c->host);
+	}
+	/* iperf3's own retransmit count, when it is a metric. */
+	for (mi = 0; mi < r->nmetrics; mi++)
+		if (!strcmp(r->metrics[mi], "retransmits"))
+			break;
+	if (mi < r->nmetrics)
+		for (i = 0; i < r->ncells; i++) {
+			struct report_cell *c = &r->cells[i];
+			struct mcell *m = &l->m.mc[i];
+			double sum = 0;
+			int k;
+			for (k = 0; k < m->nok; k++) {
+				double v = l->m.vals[mi][m->ok[k]];
+				if (v > 0)
+					sum += v;
+			}
+			if (sum > 0)
+				mb_flag(&l->m, c->flags, &c->nflags,
+					REPORT_FLAG_RETRANSMITS,
+					"%.0f retransmits in %d runs", sum,
+					m->nok);
+		}
+	return 0;
+}
+
+/* --- verifications and facts ------------------------------------------ */
+
+int ml_verifications(struct loader *l, struct xr_err *err)
+{
+	struct report *r = l->m.r;
+	sqlite3_stmt *st;
+	int rc, ci, f, cap = 0;
+	l->m.ver = calloc((size_t)r->ncells * (size_t)(r->nfactors + 1) + 1,
+			  sizeof *l->m.ver);
+	if (!l->m.ver)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	rc = ml_prep(l,
+		     "SELECT r.cell, v.factor, v.ok, COUNT(*), "
+		     "MIN(CASE WHEN v.ok = 0 THEN v.expected END), "
+		     "MIN(CASE WHEN v.ok = 0 THEN v.actual END) "
+		     "FROM verifications v JOIN runs r ON r.id = v.run_id "
+		     "WHERE r.session_id IN %s AND r.status = 'ok' "
+		     "AND r.warmup = 0 GROUP BY r.cell, v.factor, v.ok",
+		     &st, err, "verifications");
+	if (rc)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *cell = (const char *)sqlite3_column_text(st, 0);
+		const char *fac = (const char *)sqlite3_column_text(st, 1);
+		struct mverify *v;
+		if (!cell || !fac)
+			continue;
+		ci = ml_cell_find(l, cell);
+		f = ml_factor_find(l, fac);
+		if (ci < 0 || f < 0 || f >= r->nfactors)
+			continue;
+		v = &l->m.ver[ci * r->nfactors + f];
+		v->n += sqlite3_column_int(st, 3);
+		if (!sqlite3_column_int(st, 2)) {
+			v->bad += sqlite3_column_int(st, 3);
+			v->expected = ml_col_text(l, st, 4);
+			v->actual = ml_col_text(l, st, 5);
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return ml_sql_err(l, err, "verifications");
+	for (ci = 0; ci < r->ncells; ci++)
+		for (f = 0; f < r->nfactors; f++) {
+			struct mverify *v = &l->m.ver[ci * r->nfactors + f];
+			struct report_cell *c = &r->cells[ci];
+			if (v->bad)
+				mb_flag(&l->m, c->flags, &c->nflags,
+					REPORT_FLAG_VERIFY_FAILED,
+					"%s: %d of %d runs, expected '%s', "
+					"got '%s'",
+					r->factors[f].name, v->bad, v->n,
+					v->expected ? v->expected : "",
+					v->actual ? v->actual : "");
+		}
+	/* The summary for the appendix. */
+	rc = ml_prep(l,
+		     "SELECT v.factor, v.host, v.method, v.expected, v.actual, "
+		     "v.ok, COUNT(*) FROM verifications v JOIN runs r "
+		     "ON r.id = v.run_id WHERE r.session_id IN %s "
+		     "AND r.warmup = 0 GROUP BY 1, 2, 3, 4, 5, 6 "
+		     "ORDER BY 1, 2, 6, 4, 5",
+		     &st, err, "verifications");
+	if (rc)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW &&
+	       r->nverifs < MAX_VERIFS) {
+		struct report_verif *v;
+		if (r->nverifs == cap) {
+			struct report_verif *t;
+			cap = cap ? 2 * cap : 16;
+			t = arena_alloc(l->m.a, (size_t)cap * sizeof *t);
+			if (!t) {
+				sqlite3_finalize(st);
+				return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+						  "out of memory");
+			}
+			if (r->nverifs)
+				memcpy(t, r->verifs,
+				       (size_t)r->nverifs * sizeof *t);
+			r->verifs = t;
+		}
+		v = &r->verifs[r->nverifs++];
+		v->factor = ml_col_text(l, st, 0);
+		v->host = ml_col_text(l, st, 1);
+		v->method = ml_col_text(l, st, 2);
+		v->expected = ml_col_text(l, st, 3);
+		v->actual = ml_col_text(l, st, 4);
+		v->ok = sqlite3_column_int(st, 5);
+		v->count = sqlite3_column_int(st, 6);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int ml_facts(struct loader *l, struct xr_err *err)
+{
+	struct report *r = l->m.r;
+	sqlite3_stmt *st;
+	int rc, cap = 0, hcap = 0, i;
+	rc = ml_prep(l,
+		     "SELECT session_id, host, key, value FROM host_facts "
+		     "WHERE session_id IN %s ORDER BY host, key, session_id",
+		     &st, err, "host facts");
+	if (rc)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct report_fact *f;
+		if (r->nfacts == cap) {
+			struct report_fact *t;
+			cap = cap ? 2 * cap : 32;
+			t = arena_alloc(l->m.a, (size_t)cap * sizeof *t);
+			if (!t)
+				break;
+			if (r->nfacts)
+				memcpy(t, r->facts,
+				       (size_t)r->nfacts * sizeof *t);
+			r->facts = t;
+		}
+		f = &r->facts[r->nfacts++];
+		f->session = sqlite3_column_int64(st, 0);
+		f->host = ml_col_text(l, st, 1);
+		f->key = ml_col_text(l, st, 2);
+		f->value = ml_col_text(l, st, 3);
+		if (!f->host)
+			f->host = "";
+		for (i = 0; i < r->nhosts; i++)
+			if (!strcmp(r->hosts[i], f->host))
+				break;
+		if (i == r->nhosts) {
+			if (r->nhosts == hcap) {
+				const char **t;
+				hcap = hcap ? 2 * hcap : 8;
+				t = arena_alloc(l->m.a,
+						(size_t)hcap * sizeof *t);
+				if (!t)
+					break;
+				if (r->nhosts)
+					memcpy(t, r->hosts,
+					       (size_t)r->nhosts * sizeof *t);
+				r->hosts = t;
+			}
+			r->hosts[r->nhosts++] = f->host;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return ml_sql_err(l, err, "host facts");
+	/* A capture seen when the session started counts for its cells. */
+	for (i = 0; i < r->nfacts; i++) {
+		const struct report_fact *f = &r->facts[i];
+		int ci;
+		if (strcmp(f->key, "capture_running") || !f->value ||
+		    !*f->value || !strcmp(f->value, "no") ||
+		    !strcmp(f->value, "0") || !strcmp(f->value, "false"))
+			continue;
+		for (ci = 0; ci < r->ncells; ci++)
+			if (l->m.mc[ci].session == f->session)
+				mb_flag(&l->m, r->cells[ci].flags,
+					&r->cells[ci].nflags,
+					REPORT_FLAG_CAPTURE, "%s on %s",
+					f->value, f->host);
+	}
+	return 0;
+}
+
+/* --- display unit ----------------------------------------------------- */
+
+int ml_display_unit(struct loader *l, struct xr_err *err)
+{
+	struct report *r = l->m.r;
+	const char *base = r->metric_units[r->primary];
+	const char *want = l->m.o->unit;
+	double top = 0, factor;
+	const char *ub;
+	int i;
+	if (!want && l->m.plan && l->m.plan->report.unit)
+		want = l->m.plan->report.unit;
+	if (want) {
+		double conv = 1;
+		if (units_metric(want, &factor, &ub) < 0)
+			return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+					  "unknown unit '%s' (valid: Gbit/s, "
+					  "Mbit/s, MB/s, GB/s, ms, ...)",
+					  want);
+		if (!strcmp(ub, "B/s") && !strcmp(base, "bit/s"))
+			conv = 8;
+		else if (!strcmp(ub, "bit/s") && !strcmp(base, "B/s"))
+			conv = 1.0 / 8;
+		else if (strcmp(ub, base) && *base)
+			return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+					  "unit '%s' does not fit metric '%s' "
+					  "measured in %s",
+					  want, r->metric, base);
+		r->display_unit = arena_strdup(l->m.a, want);
+		r->display_scale = factor * conv;
+		return 0;
+	}
+	for (i = 0; i < r->ncells; i++) {
+		double m = r->cells[i].st[r->primary].median;
+		if (!isnan(m) && fabs(m) > top)
+			top = fabs(m);
+	}
+	r->display_scale = 1;
+	r->display_unit = *base ? base : "";
+	if (!strcmp(base, "bit/s") || !strcmp(base, "B/s")) {
+		static const char *const bits[] = {"bit/s", "kbit/s", "Mbit/s",
+						   "Gbit/s", "Tbit/s"};
+		static const char *const bytes[] = {"B/s", "kB/s", "MB/s",
+						    "GB/s", "TB/s"};
+		int k = 0;
+		int is_bits = base[1] == 'i';
+		/* Gbit/s for network rates from 1 Gbit/s, Mbit/s below;
+		 * MB/s for byte rates up to 10 GB/s (file copies). */
+		while (k < 4 && top >= 1000 * r->display_scale *
+					   (is_bits || k < 2 ? 1 : 10))
+			r->display_scale *= 1000, k++;
+		r->display_unit = is_bits ? bits[k] : bytes[k];
+	} else if (!strcmp(base, "s") && top > 0 && top < 1) {
+		r->display_unit = "ms";
+		r->display_scale = 1e-3;
+	}
+	return 0;
+}
