@@ -610,12 +610,31 @@ static int load_metrics(struct loader *l, struct xr_err *err)
 	return 0;
 }
 
+static int metric_find(const struct report *r, const char *name)
+{
+	int i;
+	for (i = 0; name && i < r->nmetrics; i++)
+		if (!strcmp(r->metrics[i], name))
+			return i;
+	return -1;
+}
+
 static int choose_metric(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	const char *want = l->m.o->metric ? l->m.o->metric : "throughput";
 	struct buf b = BUF_INIT;
 	int i, rc;
+	/* Without --metric and without a throughput, the plan's first
+	 * declared metric (a command engine measuring something else). */
+	if (!l->m.o->metric && metric_find(r, want) < 0) {
+		const struct plan *p = l->m.plan;
+		if (p && p->engine.nmetrics &&
+		    metric_find(r, p->engine.metrics[0].name) >= 0)
+			want = p->engine.metrics[0].name;
+		else if (r->nmetrics)
+			want = r->metrics[0];
+	}
 	for (i = 0; i < r->nmetrics; i++)
 		if (!strcmp(r->metrics[i], want))
 			break;
