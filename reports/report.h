@@ -218,8 +218,10 @@ struct report {
 /*
  * Build the model from the store at db_path. Returns 0, or -XR_EIO /
  * -XR_ESTORE when the file is missing or not an xrun store, -XR_EREPORT
- * when it holds no finished run ("no runs to report") or the metric is
- * absent. OUT: *out, caller frees with report_free().
+ * when it holds no finished run ("no runs to report"), -XR_EUSAGE for an
+ * unknown o->metric, o->lang or o->unit. The metric defaults to
+ * throughput, else the plan's first declared metric.
+ * OUT: *out, caller frees with report_free().
  */
 int report_build(const char *db_path, const struct report_opts *o,
 		 struct report **out, struct xr_err *err);
