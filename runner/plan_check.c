@@ -148,6 +148,23 @@ static void check_placeholders(struct pctx *c)
 	free(x.names);
 }
 
+static int is_target(void *ctx, const char *name, size_t off)
+{
+	(void)ctx;
+	(void)off;
+	return strcmp(name, "target") == 0;
+}
+
+/* {{target}} inside engine.target would never finish expanding. */
+static void check_target(struct pctx *c)
+{
+	const char *t = c->p->engine.target;
+	if (t && c->target_node && tmpl_each(t, is_target, NULL))
+		pc_err(c, c->target_node,
+		       "'engine.target' cannot use '{{target}}' (it is the "
+		       "value being defined); use '{{server}}' or an address");
+}
+
 static void check_probes(struct pctx *c)
 {
 	const struct plan *p = c->p;
@@ -211,6 +228,7 @@ void plan_check_refs(struct pctx *c)
 	check_hosts(c);
 	check_placeholders(c);
 	check_probes(c);
+	check_target(c);
 	check_params(c);
 	plan_check_cells_left(c);
 	if (c->ops && c->ops->check && !c->nomem)

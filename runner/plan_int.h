@@ -35,6 +35,7 @@ struct pctx {
 	size_t nhrefs, hrefs_cap;
 	const struct ynode *exclude_node;
 	const struct ynode *engine_node;
+	const struct ynode *target_node; /* engine.target */
 	int **lvidx; /* [nlvidx]: a factor's level indices sorted by text */
 	int nlvidx;
 	int *varidx;  /* var indices sorted by name */

@@ -307,6 +307,7 @@ void plan_build_engine(struct pctx *c, const struct ynode *n,
 	}
 	if ((x = yn_get(n, "target"))) {
 		e->target = pc_str(c, x, "engine.target");
+		c->target_node = x;
 		pc_tmpl(c, e->target, x);
 	}
 	if ((x = yn_get(n, "duration")))

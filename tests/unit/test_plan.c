@@ -207,6 +207,9 @@ static const struct {
     {"xrun: 1\nname: t\nengine: { type: command, run: [ping, '{{server}}'], "
      "metrics: { t: { regex: '(1)' } } }\n",
      3, 39, "'{{server}}' has no value in this plan: the engine has no"},
+    {"xrun: 1\nname: t\nengine: { type: iperf3, server: local, target: "
+     "'x{{target}}' }\n",
+     3, 48, "cannot use '{{target}}'"},
     {"xrun: 1\n---\nxrun: 1\n", 2, 1, "more than one yaml document"},
 };
 
