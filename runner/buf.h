@@ -10,21 +10,24 @@
 #include <stddef.h>
 
 struct buf {
-	char *s;      /* NUL-terminated; "" (static) before the first add */
-	size_t len;   /* bytes used, excluding the NUL */
-	size_t cap;   /* bytes allocated */
-	size_t max;   /* maximum len; 0 = default (256 MiB) */
+	char *s;    /* NUL-terminated; "" (static) before the first add */
+	size_t len; /* bytes used, excluding the NUL */
+	size_t cap; /* bytes allocated */
+	size_t max; /* maximum len; 0 = default (256 MiB) */
 	int truncated;
 };
 
-#define BUF_INIT {0}
+#define BUF_INIT                                                               \
+	{                                                                      \
+		0                                                              \
+	}
 
 void buf_init(struct buf *b, size_t max);
 int buf_add(struct buf *b, const void *data, size_t n);
 int buf_adds(struct buf *b, const char *s);
 int buf_addc(struct buf *b, char c);
 int buf_addf(struct buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 int buf_vaddf(struct buf *b, const char *fmt, va_list ap);
 /* Append s as a JSON string literal, quotes included. */
 int buf_add_json_str(struct buf *b, const char *s);

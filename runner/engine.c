@@ -12,8 +12,8 @@
 #include "banned.h"
 
 static const struct engine_ops *const engines[] = {
-	&engine_iperf3,
-	&engine_command,
+    &engine_iperf3,
+    &engine_command,
 };
 
 const struct engine_ops *engine_find(const char *name)
@@ -35,8 +35,8 @@ const char *engine_names(void)
 const char *run_status_name(enum run_status s)
 {
 	static const char *const names[] = {"pending", "running", "ok",
-					     "failed", "timeout",
-					     "interrupted", "skipped"};
+					    "failed",  "timeout", "interrupted",
+					    "skipped"};
 	if ((unsigned)s >= sizeof names / sizeof names[0])
 		return "unknown";
 	return names[s];
@@ -59,7 +59,7 @@ int engine_result_add_metric(struct engine_result *r, const char *name,
 			     double value, const char *unit)
 {
 	struct engine_metric *m =
-		realloc(r->metrics, (size_t)(r->nmetrics + 1) * sizeof *m);
+	    realloc(r->metrics, (size_t)(r->nmetrics + 1) * sizeof *m);
 	if (!m)
 		return -1;
 	r->metrics = m;
@@ -75,7 +75,7 @@ int engine_result_add_observed(struct engine_result *r, const char *key,
 			       const char *value)
 {
 	struct engine_observed *o =
-		realloc(r->observed, (size_t)(r->nobserved + 1) * sizeof *o);
+	    realloc(r->observed, (size_t)(r->nobserved + 1) * sizeof *o);
 	if (!o)
 		return -1;
 	r->observed = o;

@@ -37,15 +37,15 @@ struct engine_request {
 					      params overriding them */
 	int nparams;
 	const char *const *run_argv; /* command engine: expanded argv */
-	const char *target;          /* iperf3: address to connect to */
-	double duration, omit;       /* seconds */
-	double timeout;              /* seconds; the run's deadline */
+	const char *target;	     /* iperf3: address to connect to */
+	double duration, omit;	     /* seconds */
+	double timeout;		     /* seconds; the run's deadline */
 };
 
 struct engine_metric {
-	char name[48];  /* "throughput", "retransmits", "jitter", ... */
-	double value;   /* SI base unit */
-	char unit[16];  /* "bit/s", "s", "1", "%", "B" ... */
+	char name[48]; /* "throughput", "retransmits", "jitter", ... */
+	double value;  /* SI base unit */
+	char unit[16]; /* "bit/s", "s", "1", "%", "B" ... */
 };
 
 /* A setting the engine reports it actually used (iperf3: congestion
@@ -57,13 +57,13 @@ struct engine_observed {
 
 struct engine_result {
 	enum run_status status;
-	char reason[512];    /* why it failed, "" when ok */
-	int exit_code;       /* -1 when not exited */
-	double started_at;   /* wall clock */
-	double elapsed;      /* seconds */
-	char *raw;           /* engine stdout as produced (owned) */
-	char *err_text;      /* stderr (owned) */
-	char *argv_json;     /* JSON array of the argv executed (owned) */
+	char reason[512];  /* why it failed, "" when ok */
+	int exit_code;	   /* -1 when not exited */
+	double started_at; /* wall clock */
+	double elapsed;	   /* seconds */
+	char *raw;	   /* engine stdout as produced (owned) */
+	char *err_text;	   /* stderr (owned) */
+	char *argv_json;   /* JSON array of the argv executed (owned) */
 	struct engine_metric *metrics; /* owned; [0] is the primary metric
 					  (throughput) when present */
 	int nmetrics;

@@ -42,6 +42,8 @@ struct iperf3_state {
 	struct proc *srv; /* NULL when xrun does not run the server */
 	int port;
 	int restarts;
+	int recycle; /* a client run was cut off: the server may still
+			think its test is running ("server is busy") */
 };
 
 static void log_tail(const char *path, char *out, size_t outsz)
@@ -214,7 +216,30 @@ static int ensure_server(struct iperf3_state *st, struct engine_result *res)
 	struct xr_err err;
 	char note[96];
 	int status;
-	if (!st->srv || proc_alive(st->srv))
+	if (!st->srv)
+		return 0;
+	if (st->recycle && proc_alive(st->srv)) {
+		/* iperf3 -s serves one test at a time and notices a vanished
+		 * client only after its own timeouts: start a fresh one. */
+		st->recycle = 0;
+		proc_stop(st->srv);
+		st->srv = NULL;
+		xr_err_clear(&err);
+		if (server_start(st, &err) < 0) {
+			res->status = RUN_FAILED;
+			set_reason(res,
+				   "iperf3 server could not be restarted "
+				   "after a cut-off run: %s",
+				   err.msg);
+			return -XR_EENV;
+		}
+		st->restarts++;
+		engine_result_add_observed(
+		    res, "server_restarted",
+		    "after the previous run was cut off");
+		return 0;
+	}
+	if (proc_alive(st->srv))
 		return 0;
 	status = proc_exit_status(st->srv);
 	proc_stop(st->srv);
@@ -290,11 +315,13 @@ static int run(void *state, const struct plan *p,
 
 	switch (pr.status) {
 	case PROC_TIMEOUT:
+		st->recycle = 1;
 		res->status = RUN_TIMEOUT;
 		set_reason(res, "iperf3 %s",
 			   proc_describe(&pr, desc, sizeof desc));
 		goto out;
 	case PROC_INTERRUPTED:
+		st->recycle = 1;
 		res->status = RUN_INTERRUPTED;
 		set_reason(res, "iperf3 interrupted");
 		goto out;
@@ -303,6 +330,7 @@ static int run(void *state, const struct plan *p,
 		rc = -XR_EENV;
 		goto out;
 	case PROC_SIGNALED:
+		st->recycle = 1;
 		stderr_tail(pr.err, tail, sizeof tail);
 		set_reason(res, "iperf3 %s%s%s",
 			   proc_describe(&pr, desc, sizeof desc),

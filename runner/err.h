@@ -35,14 +35,14 @@ enum xr_code {
 #define XR_ENUM(c, n, x) XR_E##c,
 	XR_ERRNO_MAP(XR_ENUM)
 #undef XR_ENUM
-	XR_E_COUNT
+	    XR_E_COUNT
 };
 /* Functions return -(code); XR_EOK is 0. */
 
 struct xr_err {
-	int code;       /* enum xr_code, 0 when no error */
+	int code;	/* enum xr_code, 0 when no error */
 	char file[256]; /* file the error is about, "" when none */
-	int line, col;  /* 1-based; 0 when unknown */
+	int line, col;	/* 1-based; 0 when unknown */
 	char msg[1024];
 };
 
@@ -52,7 +52,7 @@ int xr_code_exit(int code);
 /* Fill err (if non-NULL) and return -code. */
 int xr_err_set(struct xr_err *err, int code, const char *file, int line,
 	       int col, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
+    __attribute__((format(printf, 6, 7)));
 void xr_err_clear(struct xr_err *err);
 /* "file:line:col: error: msg" (parts that are unknown are omitted). */
 void xr_err_print(const struct xr_err *err, const char *prog);

@@ -13,10 +13,10 @@
 struct host;
 
 struct fact {
-	char key[32];  /* hostname, os_release, kernel, cpu_model, cpu_count,
-			  mem_bytes, nic_driver, nic_firmware, nic_link,
-			  nic_pcie_link, iperf3_version, capture_running */
-	char *value;   /* owned */
+	char key[32]; /* hostname, os_release, kernel, cpu_model, cpu_count,
+			 mem_bytes, nic_driver, nic_firmware, nic_link,
+			 nic_pcie_link, iperf3_version, capture_running */
+	char *value;  /* owned */
 };
 
 /* OUT: *facts (free with facts_free). A fact that cannot be read is

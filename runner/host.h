@@ -35,8 +35,8 @@ const char *host_kind(const struct host *h);  /* "local" "ssh" "netns" */
  * ...). With a timeout, a remote command also gets a deadline on the far
  * side (coreutils timeout), so killing the local ssh leaves nothing there.
  */
-int host_run(struct host *h, const struct proc_opts *o,
-	     struct proc_result *res, struct xr_err *err);
+int host_run(struct host *h, const struct proc_opts *o, struct proc_result *res,
+	     struct xr_err *err);
 /* Start argv in the background on the host. */
 struct proc *host_spawn(struct host *h, const struct proc_opts *o,
 			const char *log_path, struct xr_err *err);
@@ -51,8 +51,7 @@ void host_quote_powershell(const char *word, struct buf *out);
 
 /* The argv actually executed locally for a command on h (for `xrun plan`
  * and logs). OUT: caller frees with host_argv_free. */
-char **host_wrap_argv(struct host *h, const char *const *argv,
-		      double timeout);
+char **host_wrap_argv(struct host *h, const char *const *argv, double timeout);
 void host_argv_free(char **argv);
 
 #endif

@@ -17,12 +17,16 @@ struct subcmd {
 };
 
 static const struct subcmd subcmds[] = {
-	{"run", cmd_run, "run [PLAN] [--db FILE] [--only F=L]... [--unattended] [--yes] [--new-session]"},
-	{"plan", cmd_plan, "plan PLAN [--json]"},
-	{"validate", cmd_validate, "validate PLAN..."},
-	{"status", cmd_status, "status [PLAN | --db FILE]"},
-	{"report", cmd_report, "report [PLAN | --db FILE] -o FILE [--format pdf|md|csv|json] [--lang en|ja]"},
-	{"lab", cmd_lab, "lab up [--profile NAME] | lab down | lab status"},
+    {"run", cmd_run,
+     "run [PLAN] [--db FILE] [--only F=L]... [--unattended] [--yes] "
+     "[--new-session]"},
+    {"plan", cmd_plan, "plan PLAN [--json]"},
+    {"validate", cmd_validate, "validate PLAN..."},
+    {"status", cmd_status, "status [PLAN | --db FILE]"},
+    {"report", cmd_report,
+     "report [PLAN | --db FILE] -o FILE [--format pdf|md|csv|json] [--lang "
+     "en|ja]"},
+    {"lab", cmd_lab, "lab up [--profile NAME] | lab down | lab status"},
 };
 
 static void usage(FILE *f)

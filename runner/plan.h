@@ -36,21 +36,26 @@ enum plan_shell { PLAN_SHELL_SH = 0, PLAN_SHELL_POWERSHELL };
 struct plan_host {
 	const char *name; /* "local" is always hosts[0] */
 	const char *ssh;  /* "user@host" or NULL */
-	int port;         /* ssh port, 0 = default */
+	int port;	  /* ssh port, 0 = default */
 	const char *identity;
 	struct plan_argv ssh_options; /* extra ssh arguments */
-	const char *netns;            /* network namespace name or NULL */
-	const char *address;          /* address engines connect to, or NULL */
-	const char *iface;            /* interface for counters/probes, or NULL */
+	const char *netns;	      /* network namespace name or NULL */
+	const char *address;	      /* address engines connect to, or NULL */
+	const char *iface; /* interface for counters/probes, or NULL */
 	enum plan_shell shell;
 	struct plan_pos pos;
 };
 
-enum plan_verify_match { PLAN_MATCH_EXACT = 0, PLAN_MATCH_CONTAINS, PLAN_MATCH_PREFIX };
+enum plan_verify_match {
+	PLAN_MATCH_EXACT = 0,
+	PLAN_MATCH_CONTAINS,
+	PLAN_MATCH_PREFIX
+};
 
 struct plan_verify {
-	const char *probe;   /* built-in probe ("nic.mtu", ...) or NULL */
-	struct plan_argv run; /* or a command whose trimmed stdout is the value */
+	const char *probe; /* built-in probe ("nic.mtu", ...) or NULL */
+	struct plan_argv
+	    run; /* or a command whose trimmed stdout is the value */
 	/* Expected value: one template for all levels (expect: "{{cc}}") or
 	 * one per level (expect: {level: value}); exactly one is set. When
 	 * neither is given the level itself is expected. */
@@ -65,9 +70,9 @@ struct plan_factor {
 	const char **levels; /* [nlevels], as strings */
 	struct plan_pos *level_pos;
 	int nlevels;
-	const char *param;       /* engine parameter set by this factor, or NULL */
-	const char *manual;      /* instruction template, or NULL (automatic) */
-	struct plan_argv apply;  /* hook run when the level changes */
+	const char *param;  /* engine parameter set by this factor, or NULL */
+	const char *manual; /* instruction template, or NULL (automatic) */
+	struct plan_argv apply;	    /* hook run when the level changes */
 	struct plan_verify *verify; /* or NULL */
 	/* restore: true -> restore_original; restore: [argv] -> restore */
 	int restore_original;
@@ -81,21 +86,21 @@ struct plan_metric {
 	const char *name;  /* "throughput", "latency", ... */
 	const char *json;  /* JSON pointer into stdout, or NULL */
 	const char *regex; /* POSIX ERE with one capture group, or NULL */
-	double bytes;      /* > 0: value = bytes / elapsed seconds */
+	double bytes;	   /* > 0: value = bytes / elapsed seconds */
 	const char *unit;  /* declared unit of the extracted value */
 	struct plan_pos pos;
 };
 
 struct plan_engine {
-	const char *type;   /* "iperf3" | "command" */
-	const char *client; /* host the engine (client side) runs on */
-	const char *server_host;  /* iperf3: server host name or NULL */
-	int server_start;   /* iperf3: xrun starts/stops iperf3 -s */
-	const char *target; /* iperf3: address to connect to (template);
-			       default: server host's address */
-	double duration;    /* seconds; iperf3 -t (default 10) */
-	double omit;        /* seconds; iperf3 -O (default 0) */
-	double timeout;     /* seconds; 0 = duration + omit + margin */
+	const char *type;	 /* "iperf3" | "command" */
+	const char *client;	 /* host the engine (client side) runs on */
+	const char *server_host; /* iperf3: server host name or NULL */
+	int server_start;	 /* iperf3: xrun starts/stops iperf3 -s */
+	const char *target;	 /* iperf3: address to connect to (template);
+				    default: server host's address */
+	double duration;	 /* seconds; iperf3 -t (default 10) */
+	double omit;		 /* seconds; iperf3 -O (default 0) */
+	double timeout;		 /* seconds; 0 = duration + omit + margin */
 	/* Remaining engine parameters (parallel, reverse, udp, bitrate, ...)
 	 * as written; checked by the engine's check(). */
 	struct plan_kv *params;
@@ -110,18 +115,22 @@ struct plan_exclude {
 	/* A conjunction: the cells where every listed factor has one of the
 	 * listed levels. */
 	int nterms;
-	int *factor;     /* [nterms] factor index */
-	int *nlv;        /* [nterms] how many levels listed */
-	int **lv;        /* [nterms][nlv] level indices */
+	int *factor; /* [nterms] factor index */
+	int *nlv;    /* [nterms] how many levels listed */
+	int **lv;    /* [nterms][nlv] level indices */
 	struct plan_pos pos;
 };
 
-enum plan_order { PLAN_ORDER_ABBA = 0, PLAN_ORDER_RANDOM, PLAN_ORDER_SEQUENTIAL };
+enum plan_order {
+	PLAN_ORDER_ABBA = 0,
+	PLAN_ORDER_RANDOM,
+	PLAN_ORDER_SEQUENTIAL
+};
 
 enum plan_counter {
-	PLAN_COUNTER_NIC = 1 << 0,  /* sysfs statistics + ethtool -S */
-	PLAN_COUNTER_TCP = 1 << 1,  /* /proc/net/snmp */
-	PLAN_COUNTER_CPU = 1 << 2,  /* /proc/stat per-CPU + NET_RX softirqs */
+	PLAN_COUNTER_NIC = 1 << 0, /* sysfs statistics + ethtool -S */
+	PLAN_COUNTER_TCP = 1 << 1, /* /proc/net/snmp */
+	PLAN_COUNTER_CPU = 1 << 2, /* /proc/stat per-CPU + NET_RX softirqs */
 	PLAN_COUNTER_CAPTURE = 1 << 3, /* packet capture running? */
 };
 
@@ -129,13 +138,13 @@ struct plan_table {
 	const char *rows;     /* factor name */
 	const char **columns; /* factor names */
 	int ncolumns;
-	const char *metric;   /* or NULL = report default */
+	const char *metric; /* or NULL = report default */
 	struct plan_pos pos;
 };
 
 struct plan_compare {
-	const char *factor;   /* factor name, or NULL for an explicit pair */
-	const char *baseline; /* level, or NULL */
+	const char *factor;    /* factor name, or NULL for an explicit pair */
+	const char *baseline;  /* level, or NULL */
 	struct plan_kv *a, *b; /* explicit pair: factor -> level */
 	int na, nb;
 	struct plan_pos pos;
@@ -148,16 +157,16 @@ struct plan_report {
 	int ncompare;
 	const char **outputs; /* files written at the end of a run */
 	int noutputs;
-	const char *lang;     /* "en" | "ja" or NULL */
-	double threshold;     /* noise threshold theta, fraction (0.01) */
-	const char *unit;     /* display unit override or NULL */
+	const char *lang; /* "en" | "ja" or NULL */
+	double threshold; /* noise threshold theta, fraction (0.01) */
+	const char *unit; /* display unit override or NULL */
 };
 
 struct plan {
 	struct arena *arena;
-	const char *path;   /* file it was read from */
-	char hash[65];      /* sha256 hex of the file bytes */
-	int version;        /* xrun: */
+	const char *path; /* file it was read from */
+	char hash[65];	  /* sha256 hex of the file bytes */
+	int version;	  /* xrun: */
 	const char *name;
 	const char *title;
 	const char *description;
@@ -170,12 +179,13 @@ struct plan {
 	int nfactors;
 	struct plan_exclude *excludes;
 	int nexcludes;
-	int repeat;         /* 1..10000, default 1 */
+	int repeat; /* 1..10000, default 1 */
 	enum plan_order order;
-	uint64_t seed;      /* default 1 */
-	int warmup;         /* warm-up runs at each block start, default 0 */
-	double settle;      /* seconds before each run, default 0 */
-	unsigned counters;  /* enum plan_counter bits; default nic|tcp|cpu|capture */
+	uint64_t seed; /* default 1 */
+	int warmup;    /* warm-up runs at each block start, default 0 */
+	double settle; /* seconds before each run, default 0 */
+	unsigned
+	    counters; /* enum plan_counter bits; default nic|tcp|cpu|capture */
 	struct plan_argv on_finish;
 	struct plan_report report;
 };

@@ -14,21 +14,21 @@
 
 enum proc_status {
 	PROC_EXITED = 0,  /* exit_code is valid */
-	PROC_SIGNALED,    /* killed by signo (not by us) */
-	PROC_TIMEOUT,     /* we killed it at the deadline */
+	PROC_SIGNALED,	  /* killed by signo (not by us) */
+	PROC_TIMEOUT,	  /* we killed it at the deadline */
 	PROC_INTERRUPTED, /* we killed it because of proc_interrupted */
 	PROC_EXEC_FAILED, /* exec failed: exec_errno */
 };
 
 struct proc_opts {
 	const char *const *argv; /* argv[0] searched in PATH */
-	double timeout;          /* seconds; <= 0 means no deadline */
-	double grace;            /* seconds between SIGTERM and SIGKILL; 0=2 */
-	const char *stdin_data;  /* written to stdin, or NULL (= /dev/null) */
-	size_t max_output;       /* cap per stream; 0 = 16 MiB */
-	const char *const *env;  /* extra "K=V" entries, or NULL */
+	double timeout;		 /* seconds; <= 0 means no deadline */
+	double grace;		 /* seconds between SIGTERM and SIGKILL; 0=2 */
+	const char *stdin_data;	 /* written to stdin, or NULL (= /dev/null) */
+	size_t max_output;	 /* cap per stream; 0 = 16 MiB */
+	const char *const *env;	 /* extra "K=V" entries, or NULL */
 	int stderr_to_stdout;
-	int tty_stdin;           /* child inherits our stdin (manual steps) */
+	int tty_stdin; /* child inherits our stdin (manual steps) */
 };
 
 struct proc_result {
@@ -40,7 +40,7 @@ struct proc_result {
 	size_t out_len;
 	char *err; /* NUL-terminated stderr */
 	size_t err_len;
-	double elapsed; /* seconds, monotonic */
+	double elapsed;	   /* seconds, monotonic */
 	double started_at; /* wall clock, seconds since the epoch */
 };
 
@@ -59,8 +59,8 @@ const char *proc_describe(const struct proc_result *res, char *buf,
 struct proc;
 struct proc *proc_spawn(const struct proc_opts *o, const char *log_path,
 			struct xr_err *err);
-int proc_alive(struct proc *p);          /* 1 while running */
-int proc_exit_status(struct proc *p);    /* waitpid status, -1 if running */
+int proc_alive(struct proc *p);	      /* 1 while running */
+int proc_exit_status(struct proc *p); /* waitpid status, -1 if running */
 /* SIGTERM the group, SIGKILL after grace; reaps; frees p. */
 void proc_stop(struct proc *p);
 long proc_pid(const struct proc *p);

@@ -81,6 +81,8 @@ struct runctx_tmpl {
 	struct cellctx c;
 	int override_factor; /* -1 = none */
 	const char *override;
+	const char *iface; /* {{iface}} of the host the template runs on,
+			      NULL = the client's */
 };
 /* lv may be NULL for plan-level templates (on_finish); run may be NULL. */
 void runctx_tmpl_init(struct runctx_tmpl *t, struct runctx *rc,

@@ -18,25 +18,25 @@ struct plan;
 struct matrix;
 
 struct sched_run {
-	uint32_t cell;   /* index into the matrix */
-	uint32_t rep;    /* 1-based repetition; 0 for a warm-up run */
-	uint32_t block;  /* manual block index */
-	uint32_t pos;    /* 0-based position within its block */
+	uint32_t cell;	/* index into the matrix */
+	uint32_t rep;	/* 1-based repetition; 0 for a warm-up run */
+	uint32_t block; /* manual block index */
+	uint32_t pos;	/* 0-based position within its block */
 	uint8_t warmup;
 };
 
 struct sched_block {
 	uint32_t *manual_lv; /* [plan nfactors]: level of each manual factor,
 				UINT32_MAX for automatic factors */
-	size_t first;        /* index of its first run */
+	size_t first;	     /* index of its first run */
 	size_t nruns;
-	int changes;         /* manual factors that change entering it
-				(0 for the first block) */
+	int changes; /* manual factors that change entering it
+			(0 for the first block) */
 };
 
 struct sched {
 	struct sched_run *runs;
-	size_t nruns;        /* warm-ups included */
+	size_t nruns; /* warm-ups included */
 	struct sched_block *blocks;
 	size_t nblocks;
 	int manual_interventions; /* sum of blocks[i].changes */

@@ -9,7 +9,7 @@
 
 enum units_kind {
 	UNITS_DURATION, /* -> seconds; bare number = seconds */
-	UNITS_COUNT,    /* -> plain number with optional K/M/G/T (x1000) or
+	UNITS_COUNT,	/* -> plain number with optional K/M/G/T (x1000) or
 			   Ki/Mi/Gi (x1024) suffix: "9.4G", "500M", "1500" */
 };
 

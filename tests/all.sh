@@ -44,8 +44,10 @@ build() { # dir, cmake args...
   local dir=$1
   shift
   cmake -S "$top" -B "$dir" "$@" >"$dir.cmake.log" 2>&1 || { cat "$dir.cmake.log"; return 1; }
-  cmake --build "$dir" -j"$jobs" 2>&1 | grep -Ev '^\[ *[0-9]+%\]' || true
-  [ -x "$dir/xrun" ]
+  local rc=0
+  cmake --build "$dir" -j"$jobs" >"$dir.build.log" 2>&1 || rc=$?
+  grep -Ev '^\[ *[0-9]+%\]' "$dir.build.log" | grep -v '^gmake' | head -100 || true
+  [ $rc -eq 0 ] && [ -x "$dir/xrun" ]
 }
 
 run_ctest() { # dir
@@ -82,8 +84,9 @@ stage format format_check
 stage build build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXRUN_WERROR=ON
 stage tests run_ctest build
 stage build-sanitize build build-san -DCMAKE_BUILD_TYPE=Debug -DXRUN_SANITIZE=ON -DXRUN_WERROR=ON
-stage tests-sanitize env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 run_ctest build-san
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+stage tests-sanitize run_ctest build-san
 stage fuzz fuzz
 
 echo

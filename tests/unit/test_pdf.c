@@ -450,7 +450,7 @@ static void test_wide_matrix(void)
 	enum { NR = 4, NC = 12 };
 	struct report_cell c[NR * NC];
 	struct report_stats st[NR * NC];
-	char labels[NR * NC][96], collab[NC][64];
+	char labels[NR * NC][1024], collab[NC][64];
 	const char *rowl[NR], *coll[NC];
 	int lvs[NC][3], cmap[NR * NC], i, j, rc;
 	const int *clv[NC];
