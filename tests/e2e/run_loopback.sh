@@ -11,7 +11,8 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cd "$T"
 fail() { echo "FAIL: $*" >&2; exit 1; }
-port=$((20000 + RANDOM % 20000))
+# Below the ephemeral range (32768-60999): no client socket can hold it.
+port=$((20000 + RANDOM % 12000))
 cat >lb.yaml <<YAML
 xrun: 1
 name: lb
@@ -73,11 +74,14 @@ grep -q "8 ok" status.out || fail "status: $(cat status.out)"
 if pgrep -f "iperf3 -s.*$port" >/dev/null; then fail "iperf3 server survived"; fi
 # The port taken by something else: exit 3 before any run, said clearly.
 if command -v python3 >/dev/null; then
+	# The holder binds a free port of its own choosing and says which.
 	python3 -c 'import socket,sys,time
 s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("0.0.0.0", int(sys.argv[1]))); s.listen(); time.sleep(60)' "$port" &
+s.bind(("0.0.0.0", 0)); s.listen(); print(s.getsockname()[1], flush=True)
+time.sleep(60)' >busy.port &
 	busy=$!
-	sleep 0.5
+	for _ in $(seq 50); do [ -s busy.port ] && break; sleep 0.1; done
+	sed -i "s/^  port: .*/  port: $(cat busy.port)/" lb.yaml
 	set +e
 	"$XRUN" run lb.yaml --db busy.db 2>busy.err
 	rc=$?

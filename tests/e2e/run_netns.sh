@@ -37,7 +37,7 @@ orig=$(ip netns exec "$ns" sysctl -n net.ipv4.tcp_congestion_control)
 read -r c1 c2 _ < <(ip netns exec "$ns" cat /proc/sys/net/ipv4/tcp_allowed_congestion_control) || true
 [ -n "${c2:-}" ] || { echo "skip: fewer than two congestion controls allowed in a namespace"; exit 77; }
 cd "$T"
-port=$((20000 + RANDOM % 20000))
+port=$((20000 + RANDOM % 12000))
 cat >ns.yaml <<YAML
 xrun: 1
 name: ns

@@ -11,7 +11,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cd "$T"
 fail() { echo "FAIL: $*" >&2; exit 1; }
-port=$((20000 + RANDOM % 20000))
+port=$((20000 + RANDOM % 12000))
 cat >r.yaml <<YAML
 xrun: 1
 name: r

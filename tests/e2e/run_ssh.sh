@@ -14,7 +14,7 @@ trap 'xr_sshd_stop; rm -rf "$T"' EXIT
 cd "$T"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 q() { sqlite3 s.db "$1"; }
-port=$((20000 + RANDOM % 20000))
+port=$((20000 + RANDOM % 12000))
 echo "orig value" >"$T/state"
 cat >s.yaml <<YAML
 xrun: 1

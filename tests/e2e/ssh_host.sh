@@ -62,7 +62,7 @@ n=$(grep -c "Accepted publickey" "$XR_SSHD_LOG")
 [ "$n" -le 2 ] || fail "$n ssh connections for one plan (ControlMaster not reused)"
 
 # iperf3 with the server on the ssh host, started and stopped by xrun.
-port=$((30000 + RANDOM % 20000))
+port=$((20000 + RANDOM % 12000))
 cat >iperf.yaml <<EOF
 xrun: 1
 name: ssh-iperf

@@ -35,7 +35,7 @@ xr_sshd_start() {
 	chmod 600 "$dir/authorized_keys"
 	XR_SSHD_USER=$(id -un)
 	for i in 1 2 3 4 5 6 7 8; do
-		port=$((20000 + (RANDOM % 20000)))
+		port=$((20000 + (RANDOM % 12000)))
 		cat >"$dir/sshd_config" <<EOF
 Port $port
 ListenAddress 127.0.0.1
