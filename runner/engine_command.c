@@ -255,6 +255,28 @@ struct extract {
 	char doc_err[200];
 };
 
+/*
+ * Many tools print a banner or a summary around their JSON. When stdout as
+ * a whole is not JSON, take the first object or array that starts a line
+ * and parses, ignoring what follows it.
+ */
+static json_t *json_embedded(const char *out, size_t len)
+{
+	size_t i;
+	json_error_t je;
+	for (i = 0; i < len; i++) {
+		json_t *j;
+		if (i && out[i - 1] != '\n')
+			continue;
+		if (out[i] != '{' && out[i] != '[')
+			continue;
+		j = json_loadb(out + i, len - i, JSON_DISABLE_EOF_CHECK, &je);
+		if (j)
+			return j;
+	}
+	return NULL;
+}
+
 static int value_json(struct extract *x, const struct plan_metric *m, double *v,
 		      char *why, size_t whysz)
 {
@@ -269,6 +291,8 @@ static int value_json(struct extract *x, const struct plan_metric *m, double *v,
 			snprintf(x->doc_err, sizeof x->doc_err,
 				 "line %d, column %d: %s", je.line, je.column,
 				 je.text);
+		if (!x->doc)
+			x->doc = json_embedded(x->out, x->out_len);
 	}
 	if (!x->doc) {
 		snprintf(why, whysz, "stdout is not JSON (%s)",
@@ -523,8 +547,13 @@ static int run(void *state, const struct plan *p,
 	rc = 0;
 	switch (pr.status) {
 	case PROC_TIMEOUT:
+		/* The deadline, not the elapsed time: a group that ignores
+		 * SIGTERM dies only after the grace period. */
 		res->status = RUN_TIMEOUT;
-		set_reason(res, "%s", desc);
+		set_reason(res,
+			   "timed out: still running at the %.1f s deadline "
+			   "(process group killed)",
+			   o.timeout);
 		break;
 	case PROC_INTERRUPTED:
 		res->status = RUN_INTERRUPTED;

@@ -317,8 +317,10 @@ static int run(void *state, const struct plan *p,
 	case PROC_TIMEOUT:
 		st->recycle = 1;
 		res->status = RUN_TIMEOUT;
-		set_reason(res, "iperf3 %s",
-			   proc_describe(&pr, desc, sizeof desc));
+		set_reason(res,
+			   "iperf3 timed out: still running at the %.1f s "
+			   "deadline (process group killed)",
+			   o.timeout);
 		goto out;
 	case PROC_INTERRUPTED:
 		st->recycle = 1;

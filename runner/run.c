@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -316,6 +317,18 @@ static size_t count_todo(struct runctx *rc)
 	return n;
 }
 
+/* xrun's own CPU time (user + sys), not its children's: what xrun costs
+ * the machine it measures (bench/overhead.sh reads it from the summary). */
+static double self_cpu(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return 0;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+	       ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) /
+		   1e6;
+}
+
 static void summary(struct runctx *rc, double elapsed)
 {
 	char dur[32];
@@ -326,10 +339,11 @@ static void summary(struct runctx *rc, double elapsed)
 	units_fmt_duration(elapsed, dur, sizeof dur);
 	fprintf(stderr,
 		"xrun: %zu run%s this time: %zu ok, %zu failed, %zu timeout%s "
-		"in %s; %zu of %zu done; db %s\n",
+		"in %s; %zu of %zu done; xrun cpu %.3f s; db %s\n",
 		rc->n_run, rc->n_run == 1 ? "" : "s", rc->n_ok, rc->n_failed,
 		rc->n_timeout, rc->n_interrupted ? ", 1 interrupted" : "", dur,
-		rc->s.nruns - pending, rc->s.nruns, store_path(rc->st));
+		rc->s.nruns - pending, rc->s.nruns, self_cpu(),
+		store_path(rc->st));
 	if (rc->n_blocks_left)
 		fprintf(stderr,
 			"xrun: %zu run%s in %zu block%s need a manual change "

@@ -185,6 +185,39 @@ static void test_regex_and_garbage(void)
 	engine_result_release(&res);
 }
 
+/* JSON with a banner before it and a text summary after it, as many tools
+ * print: the JSON metrics and the regex metrics come from the same stdout. */
+static void test_json_and_text(void)
+{
+	const char *s = write_script(
+	    "mixed.sh", "echo 'tool v1.2 starting'\n"
+			"echo '{\"dl\": {\"bw\": 125000.5}, \"lat\": 12.25}'\n"
+			"echo 'rate: 93.5 MB/s'\n"
+			"echo '{not json'\n");
+	const char *argv[] = {"sh", s, NULL};
+	struct plan_metric ms[] = {
+	    {.name = "throughput", .json = "/dl/bw", .unit = "B/s"},
+	    {.name = "latency", .json = "/lat", .unit = "ms"},
+	    {.name = "copy", .regex = "rate: ([0-9.]+) MB/s", .unit = "MB/s"},
+	};
+	struct engine_result res;
+
+	run_with(ms, 3, argv, 10, &res);
+	ok(res.status == RUN_OK, "json between text: %s", res.reason);
+	if (res.nmetrics == 3) {
+		is_near(res.metrics[0].value, 125000.5 * 8, 1e-9,
+			"embedded JSON B/s to bit/s");
+		is_near(res.metrics[1].value, 12.25e-3, 1e-15,
+			"embedded JSON ms to s");
+		is_near(res.metrics[2].value, 93.5e6 * 8, 1e-9,
+			"regex beside JSON, MB/s to bit/s");
+		is_str(res.metrics[2].unit, "bit/s", "MB/s stored as bit/s");
+	} else {
+		ok(0, "3 metrics (got %d: %s)", res.nmetrics, res.reason);
+	}
+	engine_result_release(&res);
+}
+
 static void test_bytes_and_failure(void)
 {
 	const char *argv[] = {"sleep", "0.2", NULL};
@@ -260,6 +293,48 @@ static void test_hang(void)
 	} else {
 		ok(0, "hang script wrote its pids");
 	}
+	buf_release(&b);
+}
+
+/* A grandchild that ignores SIGTERM and keeps stdout open: SIGKILL after
+ * the grace period reaches it; the reason names the deadline, not the
+ * (longer) time it took to kill the group. */
+static void test_hang_term_ignored(void)
+{
+	char pidfile[128], body[512];
+	const char *s;
+	const char *argv[3] = {"sh", NULL, NULL};
+	struct plan_metric ms[] = {{.name = "throughput", .bytes = 1}};
+	struct engine_result res;
+	struct buf b = BUF_INIT;
+	long sh_pid = 0, gc = 0;
+
+	snprintf(pidfile, sizeof pidfile, "%s/pids2", dir);
+	snprintf(body, sizeof body,
+		 "(trap '' TERM; while :; do sleep 0.1; done) &\n"
+		 "trap '' TERM\necho $$ $! > %s\nsleep 30\n",
+		 pidfile);
+	s = write_script("hang2.sh", body);
+	argv[1] = s;
+	run_with(ms, 1, argv, 0.5, &res);
+	is_str(run_status_name(res.status), "timeout", "TERM ignored: timeout");
+	ok(strstr(res.reason, "0.5 s deadline") != NULL,
+	   "reason names the deadline: %s", res.reason);
+	ok(res.elapsed >= 0.5 && res.elapsed < 5, "killed after grace (%.2f s)",
+	   res.elapsed);
+	engine_result_release(&res);
+	if (buf_read_file(&b, pidfile, 0) == 0 && b.s &&
+	    sscanf(b.s, "%ld %ld", &sh_pid, &gc) == 2) {
+		usleep(100000);
+		ok(kill((pid_t)-sh_pid, 0) < 0 && errno == ESRCH,
+		   "no process of group %ld survives", sh_pid);
+		ok(kill((pid_t)gc, 0) < 0 && errno == ESRCH,
+		   "the TERM-ignoring grandchild %ld is gone", gc);
+	} else {
+		ok(0, "hang2 script wrote its pids");
+	}
+	unlink(pidfile);
+	unlink(s);
 	buf_release(&b);
 }
 
@@ -352,13 +427,18 @@ int main(void)
 	test_check();
 	test_json();
 	test_regex_and_garbage();
+	test_json_and_text();
 	test_bytes_and_failure();
 	test_hang();
+	test_hang_term_ignored();
 	host_close(h);
 	buf_addf(&rm, "%s/json.sh", dir);
 	unlink(rm.s);
 	buf_reset(&rm);
 	buf_addf(&rm, "%s/text.sh", dir);
+	unlink(rm.s);
+	buf_reset(&rm);
+	buf_addf(&rm, "%s/mixed.sh", dir);
 	unlink(rm.s);
 	buf_reset(&rm);
 	buf_addf(&rm, "%s/fail.sh", dir);
