@@ -66,9 +66,14 @@ void progress_clear(struct runctx *rc)
 	}
 }
 
-/* The terminal line: "[ 37/96]  38%  ETA 00:41:10  cell rep 2/3  last X". */
-static void tty_line(struct runctx *rc, size_t i, size_t shown_done)
+/* The terminal line: "[ 37/96]  38%  ETA 00:41:10  cell rep 2/3  last X".
+ * [i/total] is the run's position in the schedule; the percentage is the
+ * share of the session's runs that have ended, which is not the position
+ * once --only or a manual block leaves runs pending. */
+static void tty_line(struct runctx *rc, size_t i)
 {
+	size_t shown_done =
+	    rc->n_done0 + rc->n_ok + rc->n_failed + rc->n_timeout;
 	struct buf b = BUF_INIT;
 	char eta[32];
 	size_t total = rc->s.nruns;
@@ -83,7 +88,8 @@ static void tty_line(struct runctx *rc, size_t i, size_t shown_done)
 		snprintf(eta, sizeof eta, "--:--:--");
 	cell_text(rc, i, &b);
 	fprintf(stderr, "\r\033[K[%*zu/%zu] %3d%%  ETA %s  %s  last %s", w,
-		i + 1, total, (int)(100.0 * (double)shown_done / (double)total),
+		i + 1, total,
+		(int)(100.0 * (double)shown_done / (double)(total ? total : 1)),
 		eta, b.s, last_val);
 	fflush(stderr);
 	shown = 1;
@@ -93,7 +99,7 @@ static void tty_line(struct runctx *rc, size_t i, size_t shown_done)
 void progress_run_start(struct runctx *rc, size_t i)
 {
 	if (!rc->o->quiet && isatty(2))
-		tty_line(rc, i, i);
+		tty_line(rc, i);
 }
 
 void progress_run_done(struct runctx *rc, size_t i, const char *status,
@@ -108,7 +114,7 @@ void progress_run_done(struct runctx *rc, size_t i, const char *status,
 	else
 		progress_fmt_value(primary, unit, last_val, sizeof last_val);
 	if (isatty(2)) {
-		tty_line(rc, i, i + 1);
+		tty_line(rc, i);
 		return;
 	}
 	cell_text(rc, i, &b);

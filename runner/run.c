@@ -559,6 +559,8 @@ int cmd_run(int argc, char **argv)
 	}
 	rc.interactive = !o.unattended && isatty(0);
 	rc.n_todo = count_todo(&rc);
+	for (i = 0; (size_t)i < rc.s.nruns; i++)
+		rc.n_done0 += is_done(rc.status[i]);
 	if (!o.quiet) {
 		size_t done = 0, redo = 0;
 		for (i = 0; (size_t)i < rc.s.nruns; i++) {
@@ -574,9 +576,10 @@ int cmd_run(int argc, char **argv)
 				rc.s.nruns, redo, dbp.s);
 		else
 			fprintf(stderr,
-				"xrun: plan '%s': %zu runs, %d manual "
+				"xrun: plan '%s': %zu run%s, %d manual "
 				"change%s; session %lld; db %s\n",
-				p->name, rc.s.nruns, rc.s.manual_interventions,
+				p->name, rc.s.nruns, rc.s.nruns == 1 ? "" : "s",
+				rc.s.manual_interventions,
 				rc.s.manual_interventions == 1 ? "" : "s",
 				(long long)rc.session_id, dbp.s);
 	}

@@ -69,6 +69,7 @@ struct runctx {
 	size_t n_blocks_left;
 	double t_start, t_runs; /* wall time spent per executed run */
 	size_t n_todo;		/* runs this invocation means to execute */
+	size_t n_done0;		/* runs of the session ended before it */
 	int interrupted;
 	int env_error;
 	struct xr_err env_err;

@@ -35,4 +35,13 @@ grep -q "press Enter" tty.txt || fail "no prompt"
 grep -q '\[4/4\] 100%  ETA' tty.txt || fail "no progress line: $(cat tty.txt)"
 [ "$(q m.db "select count(*) from runs where status='ok'")" = 4 ] || fail "not all runs ok"
 [ "$(q m.db "select count(*) from hooks where kind='manual'")" = 2 ] || fail "manual steps not logged"
+
+# With --only half of the runs stay pending: the percentage is the share of
+# the session's runs that ended (2 of 4), not the last run's position.
+(sleep 1; printf '\n'; sleep 1.5; printf '\n'; sleep 1.5) |
+	script -qfc "'$XRUN' run m.yaml --db only.db --only n=1" only.log >/dev/null 2>&1 || true
+tr '\r' '\n' <only.log >only.txt
+[ "$(q only.db "select count(*) from runs where status='ok'")" = 2 ] || fail "--only: 2 runs ok expected"
+grep -q '\[[34]/4\]  50%  ETA' only.txt || fail "--only: progress not at 50%: $(cat only.txt)"
+if grep -q '100%' only.txt; then fail "--only: 100% shown with runs pending: $(cat only.txt)"; fi
 echo "ok: manual prompts on a terminal"
