@@ -124,6 +124,21 @@ static int user_version(struct store *st, int *v, struct xr_err *err)
 	return 0;
 }
 
+static int has_tables(struct store *st)
+{
+	sqlite3_stmt *s;
+	int n = 0;
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT count(*) FROM sqlite_master WHERE name "
+			       "NOT LIKE 'sqlite_%'",
+			       -1, &s, NULL))
+		return 0;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return n > 0;
+}
+
 static int migrate(struct store *st, int readonly, struct xr_err *err)
 {
 	int v = 0, r;
@@ -138,6 +153,13 @@ static int migrate(struct store *st, int readonly, struct xr_err *err)
 				  v, STORE_SCHEMA_VERSION);
 	if (v == STORE_SCHEMA_VERSION)
 		return 0;
+	if (v == 0 && has_tables(st))
+		/* Version 0 with tables: some other program's database. Our
+		 * CREATE IF NOT EXISTS would mix into it and fail later on a
+		 * column it lacks. */
+		return xr_err_set(err, XR_ESTORE, st->path, 0, 0,
+				  "not an xrun database (it has tables but no "
+				  "xrun schema version); use another --db");
 	if (readonly)
 		return xr_err_set(err, XR_ESTORE, st->path, 0, 0,
 				  v == 0 ? "not an xrun database (no schema)"

@@ -201,6 +201,34 @@ int main(void)
 	CHK(r, -XR_ESTORE, "newer schema refused");
 	ok(strstr(err.msg, "newer") != NULL, "newer message: %s", err.msg);
 
+	/* Some other program's SQLite file (version 0 with tables of its
+	 * own) is refused as such, and left untouched. */
+	snprintf(path2, sizeof path2, "%s/foreign.db", dir);
+	{
+		sqlite3 *db;
+		sqlite3_open(path2, &db);
+		sqlite3_exec(db, "CREATE TABLE runs (a, b)", NULL, NULL, NULL);
+		sqlite3_close(db);
+	}
+	r = store_open(path2, STORE_CREATE | STORE_LOCK, &st, &err);
+	CHK(r, -XR_ESTORE, "foreign DB refused");
+	ok(strstr(err.msg, "not an xrun database") != NULL,
+	   "foreign message: %s", err.msg);
+	r = store_open(path2, STORE_READONLY, &st, &err);
+	CHK(r, -XR_ESTORE, "foreign DB refused read-only too");
+	/* An empty SQLite file (version 0, no tables) becomes a store. */
+	snprintf(path2, sizeof path2, "%s/empty.db", dir);
+	{
+		sqlite3 *db;
+		sqlite3_open(path2, &db);
+		sqlite3_exec(db, "PRAGMA user_version = 0", NULL, NULL, NULL);
+		sqlite3_close(db);
+	}
+	r = store_open(path2, STORE_CREATE | STORE_LOCK, &st, &err);
+	CHK(r, 0, "empty SQLite file becomes a store");
+	if (st)
+		store_close(st);
+
 	{
 		char cmd[512];
 		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
