@@ -756,6 +756,16 @@ int store_run_finish(struct store *st, int64_t run_id,
 		goto fail;
 	if ((r = put_children(st, run_id, rec, err)) < 0)
 		goto fail;
+	/* `xrun status` shows when the session last moved. */
+	if ((r = prep(st,
+		      "UPDATE sessions SET updated_at = ? WHERE id = (SELECT "
+		      "session_id FROM runs WHERE id = ?)",
+		      &s, err)) < 0)
+		goto fail;
+	sqlite3_bind_double(s, 1, now_wall());
+	sqlite3_bind_int64(s, 2, run_id);
+	if ((r = step_done(st, s, "updating the session", err)) < 0)
+		goto fail;
 	if ((r = store_commit(st, err)) < 0)
 		goto fail;
 	return 0;

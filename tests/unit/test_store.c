@@ -155,6 +155,9 @@ int main(void)
 		rec.nver = 1;
 		rec.counters = &c;
 		rec.ncounters = 1;
+		sqlite3_exec(store_sqlite(st),
+			     "UPDATE sessions SET updated_at = 0", NULL, NULL,
+			     NULL);
 		CHK(store_run_finish(st, ids[1], &rec, &err), 0, "finish");
 		/* A redone run replaces its rows, never duplicates them. */
 		CHK(store_run_finish(st, ids[1], &rec, &err), 0,
@@ -163,6 +166,8 @@ int main(void)
 	}
 	CHK(q_int(st, "SELECT count(*) FROM results"), 2,
 	    "results: one row per metric of the one finished run");
+	CHK(q_int(st, "SELECT updated_at >= started_at FROM sessions"), 1,
+	    "a finished run moves the session's updated_at");
 	CHK(q_int(st, "SELECT attempts FROM runs WHERE position = 1"), 1,
 	    "attempts counted");
 	CHK(q_int(st, "SELECT verified FROM runs WHERE position = 1"), 1,
