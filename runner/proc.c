@@ -296,7 +296,7 @@ pid_t proc_int_spawn(const char *path, const char *const *argv, char **env,
 	int ep[2], e = 0, i;
 	struct sigaction hup;
 	sigset_t all, old;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 	ssize_t n;
 
 	if (!subreaper_done) {
@@ -324,6 +324,14 @@ pid_t proc_int_spawn(const char *path, const char *const *argv, char **env,
 			if (i != SIGHUP || hup.sa_handler != SIG_IGN)
 				sigaction(i, &sa, NULL);
 		setpgid(0, 0);
+		/* A SIGKILLed xrun runs no cleanup: the child goes with it.
+		 * This matters most for ssh, where a surviving local client
+		 * keeps a remote server alive for good; its death hangs up
+		 * the remote pty. The check closes the race with a parent
+		 * that died before the prctl. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(128 + SIGTERM);
 		if (fds->in >= 0 && dup2(fds->in, 0) < 0)
 			goto fail;
 		if (fds->out >= 0 && dup2(fds->out, 1) < 0)

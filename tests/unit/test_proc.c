@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "proc.h"
@@ -280,6 +281,70 @@ int main(void)
 		ign = strtoull(r.out + 7, NULL, 16);
 		ok(!(ign & 1ULL), "default SIGHUP stays default (%s)", r.out);
 		proc_result_release(&r);
+	}
+	{
+		/* A SIGKILLed xrun runs no cleanup, yet its children must not
+		 * outlive it (an ssh client left behind keeps a remote
+		 * iperf3 server up for good): a helper process spawns a
+		 * background child, runs a foreground one and dies by
+		 * SIGKILL; both children follow it. */
+		char pidf[] = "/tmp/xr-test-proc-XXXXXX", cmd[128];
+		long kids[2] = {0, 0};
+		int pp[2], fd = mkstemp(pidf), i;
+		pid_t helper;
+		double end;
+		FILE *f;
+		ok(fd >= 0 && pipe(pp) == 0, "pipe and pid file");
+		close(fd);
+		snprintf(cmd, sizeof cmd, "echo $$ > %s; exec sleep 30", pidf);
+		helper = fork();
+		if (helper == 0) {
+			const char *a[] = {"sleep", "30", NULL};
+			const char *b[] = {"sh", "-c", cmd, NULL};
+			struct proc_opts o = {0};
+			struct proc_result rr;
+			struct xr_err e = {0};
+			long bg;
+			o.argv = a;
+			bg = proc_pid(proc_spawn(&o, NULL, &e));
+			if (write(pp[1], &bg, sizeof bg) < 0)
+				_exit(1);
+			o.argv = b;
+			o.timeout = 60;
+			proc_run(&o, &rr, &e);
+			_exit(0);
+		}
+		close(pp[1]);
+		ok(read(pp[0], &kids[0], sizeof kids[0]) ==
+			   (ssize_t)sizeof kids[0] &&
+		       kids[0] > 0,
+		   "helper spawned a background child");
+		close(pp[0]);
+		end = proc_now_mono() + 5;
+		while (!kids[1] && proc_now_mono() < end) {
+			f = fopen(pidf, "r");
+			if (f) {
+				if (fscanf(f, "%ld", &kids[1]) != 1)
+					kids[1] = 0;
+				fclose(f);
+			}
+			proc_sleep(0.02);
+		}
+		ok(kids[1] > 0, "helper runs a foreground child");
+		kill(helper, SIGKILL);
+		waitpid(helper, NULL, 0);
+		for (i = 0; i < 2; i++) {
+			end = proc_now_mono() + 2;
+			while (kids[i] > 0 && !pid_gone(kids[i]) &&
+			       proc_now_mono() < end)
+				proc_sleep(0.02);
+			ok(kids[i] > 0 && pid_gone(kids[i]),
+			   "%s child dies with a SIGKILLed parent",
+			   i ? "foreground" : "background");
+			if (kids[i] > 0 && !pid_gone(kids[i]))
+				kill((pid_t)kids[i], SIGKILL);
+		}
+		unlink(pidf);
 	}
 	ok(proc_which("sh"), "which sh");
 	ok(!proc_which("xr-no-such-command-really"), "which missing");
