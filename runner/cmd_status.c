@@ -196,9 +196,14 @@ static int report_session(struct store *st, const struct store_session *ss)
 				tot[i] = sqlite3_column_int64(s, 1);
 	sqlite3_finalize(s);
 	printf("runs: %lld: %lld ok, %lld failed, %lld timeout, %lld "
-	       "interrupted, %lld skipped, %lld pending\n",
+	       "interrupted, %lld skipped, %lld pending",
 	       (long long)ss->nruns, tot[2], tot[3], tot[4], tot[5], tot[6],
 	       tot[0] + tot[1]);
+	/* In flight now, or left 'running' by a killed xrun (redone). */
+	if (tot[1])
+		printf(" (%lld of them started: running now, or to redo)",
+		       tot[1]);
+	printf("\n");
 
 	if (sqlite3_prepare_v2(
 		db,
