@@ -135,7 +135,9 @@ static void print_liveness(struct store *st)
 	struct buf lp = BUF_INIT, text = BUF_INIT, comm = BUF_INIT;
 	long pid;
 	buf_addf(&lp, "%s.lock", store_path(st));
-	if (buf_read_file(&text, lp.s, 4096) == 0 &&
+	/* An empty lock file (a later xrun exited cleanly, e.g. refusing
+	 * a changed plan) reads as no text at all. */
+	if (buf_read_file(&text, lp.s, 4096) == 0 && text.s &&
 	    sscanf(text.s, "%ld", &pid) == 1 && pid > 0) {
 		buf_reset(&lp);
 		buf_addf(&lp, "/proc/%ld/comm", pid);

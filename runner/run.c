@@ -130,6 +130,36 @@ static void levels_text(json_t *levels, struct buf *b)
 	buf_addc(b, ']');
 }
 
+static const char *factor_name(json_t *f)
+{
+	return str_or(json_string_value(json_object_get(f, "name")), "?");
+}
+
+static int factor_names_same_order(json_t *a, json_t *b)
+{
+	size_t i;
+	if (json_array_size(a) != json_array_size(b))
+		return 0;
+	for (i = 0; i < json_array_size(a); i++)
+		if (strcmp(factor_name(json_array_get(a, i)),
+			   factor_name(json_array_get(b, i))) != 0)
+			return 0;
+	return 1;
+}
+
+static void factor_names_text(json_t *factors, struct buf *b)
+{
+	size_t i;
+	json_t *f;
+	buf_addc(b, '[');
+	json_array_foreach(factors, i, f)
+	{
+		buf_adds(b, i ? ", " : "");
+		buf_adds(b, factor_name(f));
+	}
+	buf_addc(b, ']');
+}
+
 /* One line per difference between two cells descriptions. */
 static void describe_changes(const char *olds, const char *news,
 			     struct buf *out)
@@ -189,6 +219,14 @@ static void describe_changes(const char *olds, const char *news,
 			 as ? as : "(none)", bs ? bs : "(none)");
 		free(as);
 		free(bs);
+	}
+	if (!out->len && !factor_names_same_order(of, nf)) {
+		/* Same factors, another order: the matrix order changes. */
+		buf_adds(out, "  factor order changed: ");
+		factor_names_text(of, out);
+		buf_adds(out, " -> ");
+		factor_names_text(nf, out);
+		buf_addc(out, '\n');
 	}
 	if (!out->len)
 		buf_adds(out, "  the schedule differs\n");
