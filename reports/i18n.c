@@ -81,6 +81,24 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
     [REPORT_T_MISMATCH] = {"MISMATCH", "不一致"},
     [REPORT_T_RUN_COUNT] = {"Runs", "試行数"},
     [REPORT_T_NONE] = {"none", "なし"},
+    [REPORT_T_REFERENCE] = {"Reference comparison", "公表値との比較"},
+    [REPORT_T_REF_PUBLISHED] = {"published", "公表値"},
+    [REPORT_T_REF_MEASURED] = {"measured median", "実測中央値"},
+    [REPORT_T_REF_RANGE] = {"min–max", "最小–最大"},
+    [REPORT_T_REF_RATIO] = {"measured / published", "実測 / 公表"},
+    [REPORT_T_REF_IN_RANGE] = {"published in range", "公表値が範囲内"},
+    [REPORT_T_REF_NOT_MEASURED] = {"not measured", "未測定"},
+    [REPORT_T_REF_AMBIGUOUS] = {"ambiguous", "曖昧"},
+    [REPORT_T_REF_NOTE] = {"Published values from %s, matched to the "
+			   "measured cell with the same levels. Ratio = "
+			   "measured median / published; \"in range\": the "
+			   "published value lies within the measured "
+			   "min–max.",
+			   "公表値（%s）を同じ水準の実測セルと対応付けた。比"
+			   "＝実測中央値／公表値。「範囲内」は公表値が実測の"
+			   "最小–最大の間にあること。"},
+    [REPORT_T_YES] = {"yes", "はい"},
+    [REPORT_T_NO] = {"no", "いいえ"},
     [REPORT_T_NO_COMPARISONS] = {"No comparisons (no factor has two "
 				 "levels and the plan declares none).",
 				 "比較なし（水準が 2 つの因子がなく、"

@@ -842,12 +842,16 @@ int report_build(const char *db_path, const struct report_opts *o,
 		free(r->cells);
 		r->cells = c;
 	}
+	if (o->reference &&
+	    (rc = report_reference_attach(r, o->reference, o->diag, err)) < 0)
+		goto fail_cells_in_arena;
 	loader_release(&l);
 	*out = r;
 	return 0;
 fail:
-	loader_release(&l);
 	free(r->cells);
+fail_cells_in_arena:
+	loader_release(&l);
 	arena_free(r->arena);
 	free(r);
 	return rc < 0 ? rc : -XR_EINTERNAL;

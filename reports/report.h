@@ -34,6 +34,11 @@ struct report_opts {
 	const char *format; /* report_write_file: "pdf"|"md"|"csv"|"json";
 			       NULL = from the output file's extension */
 	int64_t session;    /* > 0: only this session; 0 = all sessions */
+	const char *reference; /* a published matrix to compare with
+				  (schema/reference.md); NULL = none */
+	struct xr_diag *diag;  /* OUT (may be NULL): every problem of the
+				  reference file, errors and warnings; the
+				  first error is also in err */
 };
 
 /*
@@ -174,6 +179,73 @@ struct report_verif {
 	int count; /* runs */
 };
 
+/* --- reference comparison (reference.c, schema/reference.md) ---------- */
+
+struct report;
+
+enum report_ref_status {
+	REPORT_REF_MATCHED = 0,
+	REPORT_REF_NOT_MEASURED, /* no cell has these levels, or no ok run */
+	REPORT_REF_AMBIGUOUS,	 /* several cells match */
+};
+
+/* One published number of a row and what was measured for it. */
+struct report_ref_value {
+	double published; /* base units; NaN = not published (empty) */
+	double ratio;	  /* measured median / published; NaN unknown */
+	int in_range;	  /* published within measured [min, max]: 1 / 0;
+			     -1 unknown */
+};
+
+struct report_ref_row {
+	int line;	     /* line of the row in the reference file */
+	const char **levels; /* [ref->nfactors] levels as published */
+	const char *label;   /* "os=windows11, streams=1" */
+	enum report_ref_status status;
+	int cell;	    /* index into report.cells; -1 when not matched */
+	const char *detail; /* why not measured / ambiguous; "" when none */
+	struct report_ref_value *v; /* [ref->nvalues] */
+};
+
+struct report_ref {
+	const char *path;
+	const char *unit;	 /* the unit the file's values are written in */
+	const char **factors;	 /* [nfactors] factor columns */
+	const int *factor_index; /* [nfactors] into report.factors */
+	int nfactors;
+	/* Compared value columns: [0] is `value` (the reference metric),
+	 * then extra metrics the store also holds. */
+	const char **values;	 /* [nvalues] metric names */
+	const int *value_metric; /* [nvalues] index into report.metrics */
+	int nvalues;
+	struct report_ref_row *rows;
+	int nrows;
+	int nmatched, nnot_measured, nambiguous;
+};
+
+/*
+ * Read the reference file at path and match its rows to r's cells; sets
+ * r->ref. Every problem goes to d (errors and warnings, with the file's
+ * line and column); returns 0, or -XR_EUSAGE with the first error in err
+ * (-XR_EIO when the file cannot be read).
+ */
+int report_reference_attach(struct report *r, const char *path,
+			    struct xr_diag *d, struct xr_err *err);
+
+/* The display texts of value j of a reference row, for the writers. */
+enum {
+	REPORT_REF_COL_METRIC = 0, /* "throughput (Gbit/s)" */
+	REPORT_REF_COL_PUBLISHED,
+	REPORT_REF_COL_MEDIAN,	 /* or "not measured" / "ambiguous: ..." */
+	REPORT_REF_COL_CI,	 /* "9.38 – 9.44" */
+	REPORT_REF_COL_RANGE,	 /* "9.37 – 9.45" */
+	REPORT_REF_COL_RATIO,	 /* "0.998" */
+	REPORT_REF_COL_IN_RANGE, /* yes / no / – */
+	REPORT_REF_NCOLS
+};
+void report_ref_fmt(const struct report *r, const struct report_ref_row *w,
+		    int j, char out[REPORT_REF_NCOLS][192]);
+
 struct report {
 	struct arena *arena; /* owns everything below */
 	enum report_lang lang;
@@ -213,6 +285,7 @@ struct report {
 	int nfacts;
 	struct report_verif *verifs;
 	int nverifs;
+	const struct report_ref *ref; /* NULL without --reference */
 };
 
 /*
@@ -287,7 +360,18 @@ void report_free(struct report *r);
 	X(NONE)                                                                \
 	X(NO_COMPARISONS)                                                      \
 	X(GENERATED)                                                           \
-	X(METHOD)
+	X(METHOD)                                                              \
+	X(REFERENCE)                                                           \
+	X(REF_PUBLISHED)                                                       \
+	X(REF_MEASURED)                                                        \
+	X(REF_RANGE)                                                           \
+	X(REF_RATIO)                                                           \
+	X(REF_IN_RANGE)                                                        \
+	X(REF_NOT_MEASURED)                                                    \
+	X(REF_AMBIGUOUS)                                                       \
+	X(REF_NOTE) /* "%s" = reference file; how to read the table */         \
+	X(YES)                                                                 \
+	X(NO)
 
 enum report_text_id {
 #define REPORT_TEXT_ENUM(n) REPORT_T_##n,

@@ -36,6 +36,90 @@ static void num(FILE *f, double v)
 		fprintf(f, "%.10g", v);
 }
 
+/* The columns "metric" to "flags" of cell c (NULL: metric and unit, the
+ * rest empty) for metric m. */
+static void stats_row(FILE *f, const struct report *r,
+		      const struct report_cell *c, int m)
+{
+	const struct report_stats *s = c ? &c->st[m] : NULL;
+	char n[32];
+	int j;
+	field(f, s ? s->metric : r->metrics[m], 0);
+	field(f, s ? s->unit : r->metric_units[m], 0);
+	if (!s) {
+		/* n runs failed timeout, 8 statistics, 3 interval, flags */
+		fputs(",,,,,,,,,,,,,,,,", f);
+		return;
+	}
+	snprintf(n, sizeof n, "%d", s->n);
+	field(f, n, 0);
+	snprintf(n, sizeof n, "%d", c->n_runs);
+	field(f, n, 0);
+	snprintf(n, sizeof n, "%d", c->n_failed);
+	field(f, n, 0);
+	snprintf(n, sizeof n, "%d", c->n_timeout);
+	field(f, n, 0);
+	num(f, s->median);
+	num(f, s->mean);
+	num(f, s->sd);
+	num(f, s->cv_pct);
+	num(f, s->min);
+	num(f, s->max);
+	num(f, s->ci_low);
+	num(f, s->ci_high);
+	snprintf(n, sizeof n, "%d", s->n_intervals);
+	field(f, n, 0);
+	num(f, s->iv_p95);
+	num(f, s->iv_peak);
+	fputc(',', f);
+	for (j = 0; j < c->nflags; j++)
+		fprintf(f, "%s%s", j ? ";" : "",
+			report_flag_code_name(c->flags[j].code));
+}
+
+/* With --reference: one row per published value, after the cells. */
+static void reference_rows(FILE *f, const struct report *r)
+{
+	static const char *const status[] = {"matched", "not_measured",
+					     "ambiguous"};
+	const struct report_ref *ref = r->ref;
+	int k, j, fa, x;
+	for (k = 0; k < ref->nrows; k++) {
+		const struct report_ref_row *w = &ref->rows[k];
+		const struct report_cell *c =
+		    w->status == REPORT_REF_MATCHED ? &r->cells[w->cell] : NULL;
+		for (j = 0; j < ref->nvalues; j++) {
+			const struct report_ref_value *v = &w->v[j];
+			char n[32];
+			if (isnan(v->published))
+				continue;
+			field(f, r->plan_name, 1);
+			for (fa = 0; fa < r->nfactors; fa++) {
+				const char *lv = "";
+				for (x = 0; x < ref->nfactors; x++)
+					if (ref->factor_index[x] == fa)
+						lv = w->levels[x];
+				if (!*lv && c && c->lv[fa] >= 0)
+					lv = r->factors[fa].levels[c->lv[fa]];
+				field(f, lv, 0);
+			}
+			stats_row(f, r, c, ref->value_metric[j]);
+			field(f, "reference", 0);
+			num(f, v->published);
+			num(f, v->ratio);
+			field(f,
+			      v->in_range < 0 ? ""
+			      : v->in_range   ? "yes"
+					      : "no",
+			      0);
+			field(f, status[w->status], 0);
+			snprintf(n, sizeof n, "%d", w->line);
+			field(f, n, 0);
+			fputs("\r\n", f);
+		}
+	}
+}
+
 int report_write_csv(const struct report *r, FILE *f, struct xr_err *err)
 {
 	static const char *const cols[] = {
@@ -44,6 +128,10 @@ int report_write_csv(const struct report *r, FILE *f, struct xr_err *err)
 	    "min",	    "max",	     "ci_low", "ci_high", "interval_n",
 	    "interval_p95", "interval_peak", "flags",
 	};
+	static const char *const refcols[] = {
+	    "source",	"published",  "ratio",
+	    "in_range", "ref_status", "ref_line",
+	};
 	size_t i;
 	int k, m, fa;
 	field(f, "plan", 1);
@@ -51,13 +139,13 @@ int report_write_csv(const struct report *r, FILE *f, struct xr_err *err)
 		field(f, r->factors[fa].name, 0);
 	for (i = 0; i < sizeof cols / sizeof *cols; i++)
 		field(f, cols[i], 0);
+	if (r->ref)
+		for (i = 0; i < sizeof refcols / sizeof *refcols; i++)
+			field(f, refcols[i], 0);
 	fputs("\r\n", f);
 	for (k = 0; k < r->ncells; k++) {
 		const struct report_cell *c = &r->cells[k];
 		for (m = 0; m < r->nmetrics; m++) {
-			const struct report_stats *s = &c->st[m];
-			char n[32];
-			int j;
 			field(f, r->plan_name, 1);
 			for (fa = 0; fa < r->nfactors; fa++)
 				field(f,
@@ -65,36 +153,14 @@ int report_write_csv(const struct report *r, FILE *f, struct xr_err *err)
 					  ? r->factors[fa].levels[c->lv[fa]]
 					  : "",
 				      0);
-			field(f, s->metric, 0);
-			field(f, s->unit, 0);
-			snprintf(n, sizeof n, "%d", s->n);
-			field(f, n, 0);
-			snprintf(n, sizeof n, "%d", c->n_runs);
-			field(f, n, 0);
-			snprintf(n, sizeof n, "%d", c->n_failed);
-			field(f, n, 0);
-			snprintf(n, sizeof n, "%d", c->n_timeout);
-			field(f, n, 0);
-			num(f, s->median);
-			num(f, s->mean);
-			num(f, s->sd);
-			num(f, s->cv_pct);
-			num(f, s->min);
-			num(f, s->max);
-			num(f, s->ci_low);
-			num(f, s->ci_high);
-			snprintf(n, sizeof n, "%d", s->n_intervals);
-			field(f, n, 0);
-			num(f, s->iv_p95);
-			num(f, s->iv_peak);
-			fputc(',', f);
-			for (j = 0; j < c->nflags; j++)
-				fprintf(
-				    f, "%s%s", j ? ";" : "",
-				    report_flag_code_name(c->flags[j].code));
+			stats_row(f, r, c, m);
+			if (r->ref)
+				fputs(",measured,,,,,", f);
 			fputs("\r\n", f);
 		}
 	}
+	if (r->ref)
+		reference_rows(f, r);
 	if (fflush(f) != 0 || ferror(f))
 		return xr_err_set(err, XR_EIO, NULL, 0, 0,
 				  "cannot write the csv report");

@@ -212,6 +212,85 @@ static json_t *comparisons(const struct report *r)
 	return a;
 }
 
+static json_t *reference(const struct report *r)
+{
+	static const char *const status[] = {"matched", "not_measured",
+					     "ambiguous"};
+	const struct report_ref *ref = r->ref;
+	json_t *o, *rows, *a;
+	int k, j;
+	if (!ref)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "file", str(ref->path));
+	json_object_set_new(o, "metric", str(ref->values[0]));
+	json_object_set_new(o, "unit", str(ref->unit));
+	a = json_array();
+	for (j = 0; j < ref->nfactors; j++)
+		json_array_append_new(a, str(ref->factors[j]));
+	json_object_set_new(o, "factors", a);
+	json_object_set_new(o, "matched", json_integer(ref->nmatched));
+	json_object_set_new(o, "not_measured",
+			    json_integer(ref->nnot_measured));
+	json_object_set_new(o, "ambiguous", json_integer(ref->nambiguous));
+	rows = json_array();
+	for (k = 0; k < ref->nrows; k++) {
+		const struct report_ref_row *w = &ref->rows[k];
+		json_t *row = json_object(), *lv = json_object(), *vals;
+		for (j = 0; j < ref->nfactors; j++)
+			json_object_set_new(lv, ref->factors[j],
+					    str(w->levels[j]));
+		json_object_set_new(row, "line", json_integer(w->line));
+		json_object_set_new(row, "levels", lv);
+		json_object_set_new(row, "label", str(w->label));
+		json_object_set_new(row, "status", str(status[w->status]));
+		json_object_set_new(row, "detail", str(w->detail));
+		json_object_set_new(row, "cell_index",
+				    w->cell >= 0 ? json_integer(w->cell)
+						 : json_null());
+		json_object_set_new(row, "cell",
+				    w->cell >= 0
+					? cell_obj(r, &r->cells[w->cell])
+					: json_null());
+		vals = json_array();
+		for (j = 0; j < ref->nvalues; j++) {
+			const struct report_ref_value *v = &w->v[j];
+			int mi = ref->value_metric[j];
+			const struct report_stats *st =
+			    w->status == REPORT_REF_MATCHED
+				? &r->cells[w->cell].st[mi]
+				: NULL;
+			json_t *x = json_object();
+			if (isnan(v->published))
+				continue;
+			json_object_set_new(x, "metric", str(ref->values[j]));
+			json_object_set_new(x, "unit",
+					    str(r->metric_units[mi]));
+			json_object_set_new(x, "published", num(v->published));
+			json_object_set_new(x, "n",
+					    json_integer(st ? st->n : 0));
+			json_object_set_new(x, "median",
+					    num(st ? st->median : NAN));
+			json_object_set_new(x, "ci_low",
+					    num(st ? st->ci_low : NAN));
+			json_object_set_new(x, "ci_high",
+					    num(st ? st->ci_high : NAN));
+			json_object_set_new(x, "min", num(st ? st->min : NAN));
+			json_object_set_new(x, "max", num(st ? st->max : NAN));
+			json_object_set_new(x, "ratio", num(v->ratio));
+			json_object_set_new(x, "in_range",
+					    v->in_range < 0
+						? json_null()
+						: json_boolean(v->in_range));
+			json_array_append_new(vals, x);
+		}
+		json_object_set_new(row, "values", vals);
+		json_array_append_new(rows, row);
+	}
+	json_object_set_new(o, "rows", rows);
+	return o;
+}
+
 static json_t *model(const struct report *r)
 {
 	json_t *o = json_object(), *a;
@@ -259,6 +338,7 @@ static json_t *model(const struct report *r)
 	json_object_set_new(o, "cells", cells(r));
 	json_object_set_new(o, "tables", tables(r));
 	json_object_set_new(o, "comparisons", comparisons(r));
+	json_object_set_new(o, "reference", reference(r));
 	a = json_array();
 	for (i = 0; i < r->nnotes; i++)
 		json_array_append_new(

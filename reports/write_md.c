@@ -467,11 +467,53 @@ static void verifs(const struct report *r, FILE *f)
 	fputc('\n', f);
 }
 
+/* The published matrix next to the measured cells (--reference). */
+static void reference(const struct report *r, FILE *f)
+{
+	static const enum report_text_id head[] = {
+	    REPORT_T_METRIC,	   REPORT_T_REF_PUBLISHED,
+	    REPORT_T_REF_MEASURED, REPORT_T_CI95,
+	    REPORT_T_REF_RANGE,	   REPORT_T_REF_RATIO,
+	    REPORT_T_REF_IN_RANGE,
+	};
+	const struct report_ref *ref = r->ref;
+	struct buf m = BUF_INIT;
+	size_t h;
+	int k, j;
+	if (!ref)
+		return;
+	fprintf(f, "## %s\n\n", T(r, REPORT_T_REFERENCE));
+	cell(f, T(r, REPORT_T_CELL));
+	for (h = 0; h < sizeof head / sizeof *head; h++)
+		cell(f, T(r, head[h]));
+	row_end(f);
+	fputs("|---|---|---:|---:|---:|---:|---:|---|\n", f);
+	for (k = 0; k < ref->nrows; k++) {
+		const struct report_ref_row *w = &ref->rows[k];
+		for (j = 0; j < ref->nvalues; j++) {
+			char col[REPORT_REF_NCOLS][192];
+			int c;
+			if (isnan(w->v[j].published))
+				continue;
+			report_ref_fmt(r, w, j, col);
+			cell(f, w->label);
+			for (c = 0; c < REPORT_REF_NCOLS; c++)
+				cell(f, col[c]);
+			row_end(f);
+		}
+	}
+	fputc('\n', f);
+	buf_addf(&m, T(r, REPORT_T_REF_NOTE), ref->path);
+	fprintf(f, "%s\n\n", m.s);
+	buf_release(&m);
+}
+
 int report_write_md(const struct report *r, FILE *f, struct xr_err *err)
 {
 	header(r, f);
 	tables(r, f);
 	comparisons(r, f);
+	reference(r, f);
 	notes(r, f);
 	cells(r, f);
 	facts(r, f);

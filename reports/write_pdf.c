@@ -509,6 +509,57 @@ static int cmp_table(struct pdf *pdf, const struct report *r,
 	return rc;
 }
 
+/* The published matrix next to the measured cells (--reference). */
+static int ref_table(struct pdf *pdf, const struct report *r,
+		     struct xr_err *err)
+{
+	static const enum report_text_id head[] = {
+	    REPORT_T_METRIC,	   REPORT_T_REF_PUBLISHED,
+	    REPORT_T_REF_MEASURED, REPORT_T_CI95,
+	    REPORT_T_REF_RANGE,	   REPORT_T_REF_RATIO,
+	    REPORT_T_REF_IN_RANGE,
+	};
+	const struct report_ref *ref = r->ref;
+	struct pdf_table *t = pdf_table_new(8);
+	struct buf s = BUF_INIT;
+	size_t h;
+	int k, j, c, rc;
+
+	if (!t)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	buf_addf(&s, report_text(r, REPORT_T_REF_NOTE), ref->path);
+	rc = pdf_paragraph(pdf, 8, 0, s.s, err);
+	pdf_space(pdf, 4);
+	pdf_table_caption(t, NULL, NULL);
+	pdf_table_font_size(t, 7.5);
+	pdf_table_head_row(t);
+	pdf_table_head(t, T(CELL), 1);
+	for (h = 0; h < sizeof head / sizeof *head; h++)
+		pdf_table_head(t, report_text(r, head[h]), 1);
+	for (c = 2; c <= 6; c++)
+		pdf_table_align(t, c, PDF_RIGHT);
+	pdf_table_wrap(t, 0, 1);
+	pdf_table_wrap(t, 3, 1);
+	for (k = 0; k < ref->nrows; k++) {
+		const struct report_ref_row *w = &ref->rows[k];
+		for (j = 0; j < ref->nvalues; j++) {
+			char col[REPORT_REF_NCOLS][192];
+			if (isnan(w->v[j].published))
+				continue;
+			report_ref_fmt(r, w, j, col);
+			pdf_table_row(t);
+			pdf_table_cell(t, w->label);
+			for (c = 0; c < REPORT_REF_NCOLS; c++)
+				pdf_table_cell(t, col[c]);
+		}
+	}
+	if (rc == 0)
+		rc = pdf_table_draw(pdf, t, err);
+	pdf_table_free(t);
+	buf_release(&s);
+	return rc;
+}
+
 /* Every flag that appears, explained once, with the cells it marks. */
 static int notes(struct pdf *pdf, const struct report *r, struct xr_err *err)
 {
@@ -650,6 +701,11 @@ static int draw_report(struct pdf *pdf, const struct report *r,
 		rc = r->ncmps > 0
 			 ? cmp_table(pdf, r, err)
 			 : pdf_paragraph(pdf, BODY, 0, T(NO_COMPARISONS), err);
+	if (rc == 0 && r->ref) {
+		rc = pdf_heading(pdf, 2, T(REFERENCE), err);
+		if (rc == 0)
+			rc = ref_table(pdf, r, err);
+	}
 	if (rc == 0 && r->nnotes > 0) {
 		rc = pdf_heading(pdf, 2, T(NOTES), err);
 		if (rc == 0)

@@ -1,0 +1,745 @@
+/*
+ * Reference comparison (`xrun report --reference FILE`): reads a published
+ * matrix (schema/reference.md: CSV with comments, `key,value` settings, a
+ * header and one row per published cell), matches each row to the measured
+ * cell with the same levels and works out ratio and range for the writers.
+ * Every problem of the file is reported with its line and column, all at
+ * once; the report is not written when there is an error.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "report.h"
+#include "units.h"
+#include "banned.h"
+
+#define REF_MAX_BYTES (16u << 20)
+
+struct field {
+	const char *s;
+	int col;
+};
+
+/* One CSV record (it may span lines when a quoted field holds one). */
+struct record {
+	int line;
+	struct field *f;
+	int n;
+};
+
+struct parsed {
+	struct record *rec; /* arena */
+	int nrec, cap;
+};
+
+static int is_blank(const char *p, const char *end)
+{
+	for (; p < end && *p != '\n'; p++)
+		if (*p != ' ' && *p != '\t' && *p != '\r')
+			return 0;
+	return 1;
+}
+
+/* Split text into records: comment lines (first character '#') and blank
+ * lines are skipped; fields are trimmed unless quoted. */
+static int split(struct arena *a, const char *text, size_t len,
+		 struct parsed *out, struct xr_diag *d)
+{
+	const char *p = text, *end = text + len;
+	int line = 1;
+	if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+		p += 3;
+	while (p < end) {
+		const char *ls = p;
+		struct record rc = {line, NULL, 0};
+		int fcap = 0;
+		if (*p == '#' || is_blank(p, end)) {
+			while (p < end && *p != '\n')
+				p++;
+			if (p < end)
+				p++;
+			line++;
+			continue;
+		}
+		for (;;) {
+			struct buf v = BUF_INIT;
+			int col = (int)(p - ls) + 1, quoted = 0;
+			while (p < end && (*p == ' ' || *p == '\t'))
+				p++;
+			if (p < end && *p == '"') {
+				int qline = line;
+				quoted = 1;
+				p++;
+				for (;;) {
+					if (p >= end) {
+						/* keep the records before it:
+						 * their problems are
+						 * reported too */
+						xr_diag_add(d, 0, qline, col,
+							    "unterminated "
+							    "quoted field");
+						buf_release(&v);
+						return 0;
+					}
+					if (*p == '"' && p + 1 < end &&
+					    p[1] == '"') {
+						buf_addc(&v, '"');
+						p += 2;
+					} else if (*p == '"') {
+						p++;
+						break;
+					} else {
+						if (*p == '\n') {
+							line++;
+							ls = p + 1;
+						}
+						buf_addc(&v, *p++);
+					}
+				}
+				while (p < end &&
+				       (*p == ' ' || *p == '\t' || *p == '\r'))
+					p++;
+				if (p < end && *p != ',' && *p != '\n') {
+					xr_diag_add(d, 0, line,
+						    (int)(p - ls) + 1,
+						    "unexpected text after a "
+						    "quoted field");
+					while (p < end && *p != ',' &&
+					       *p != '\n')
+						p++;
+				}
+			} else {
+				const char *s = p;
+				while (p < end && *p != ',' && *p != '\n')
+					p++;
+				{
+					const char *e = p;
+					while (e > s &&
+					       (e[-1] == ' ' || e[-1] == '\t' ||
+						e[-1] == '\r'))
+						e--;
+					buf_add(&v, s, (size_t)(e - s));
+				}
+			}
+			(void)quoted;
+			if (rc.n == fcap) {
+				struct field *nf;
+				fcap = fcap ? fcap * 2 : 8;
+				nf = arena_alloc(a, (size_t)fcap * sizeof *nf);
+				if (!nf) {
+					buf_release(&v);
+					return -1;
+				}
+				if (rc.n)
+					memcpy(nf, rc.f,
+					       (size_t)rc.n * sizeof *nf);
+				rc.f = nf;
+			}
+			rc.f[rc.n].s = arena_strdup(a, v.s ? v.s : "");
+			rc.f[rc.n].col = col;
+			rc.n++;
+			buf_release(&v);
+			if (p < end && *p == ',') {
+				p++;
+				continue;
+			}
+			if (p < end)
+				p++; /* '\n' */
+			line++;
+			break;
+		}
+		if (out->nrec == out->cap) {
+			struct record *nr;
+			out->cap = out->cap ? out->cap * 2 : 64;
+			nr = arena_alloc(a, (size_t)out->cap * sizeof *nr);
+			if (!nr)
+				return -1;
+			if (out->nrec)
+				memcpy(nr, out->rec,
+				       (size_t)out->nrec * sizeof *nr);
+			out->rec = nr;
+		}
+		out->rec[out->nrec++] = rc;
+	}
+	return 0;
+}
+
+/* A finite number, the whole field; -1 otherwise. */
+static int parse_num(const char *s, double *v)
+{
+	char *e;
+	if (!*s)
+		return -1;
+	errno = 0;
+	*v = strtod(s, &e);
+	if (*e || errno || !isfinite(*v))
+		return -1;
+	return 0;
+}
+
+static int metric_index(const struct report *r, const char *name)
+{
+	int i;
+	for (i = 0; i < r->nmetrics; i++)
+		if (!strcmp(r->metrics[i], name))
+			return i;
+	return -1;
+}
+
+static int factor_index(const struct report *r, const char *name)
+{
+	int i;
+	for (i = 0; i < r->nfactors; i++)
+		if (!strcmp(r->factors[i].name, name))
+			return i;
+	return -1;
+}
+
+static void list_names(struct buf *b, const char *const *names, int n,
+		       size_t stride)
+{
+	int i;
+	for (i = 0; i < n; i++) {
+		const char *s =
+		    *(const char *const *)((const char *)names + i * stride);
+		buf_addf(b, "%s%s", i ? ", " : "", s);
+	}
+	if (!n)
+		buf_adds(b, "none");
+}
+
+/* How to turn a value written in `unit` into the base unit metric mi is
+ * stored in: *factor; -1 when the kinds do not fit. */
+static int unit_factor(const struct report *r, int mi, const char *unit,
+		       double *factor)
+{
+	const char *base, *stored = r->metric_units[mi];
+	double f;
+	if (units_metric(unit, &f, &base) < 0)
+		return -1;
+	if (!stored || !*stored || !strcmp(stored, base)) {
+		*factor = f;
+		return 0;
+	}
+	if (!strcmp(stored, "bit/s") && !strcmp(base, "B/s")) {
+		*factor = f * 8;
+		return 0;
+	}
+	if (!strcmp(stored, "B/s") && !strcmp(base, "bit/s")) {
+		*factor = f / 8;
+		return 0;
+	}
+	return -1;
+}
+
+/* Match row w to the cells: by the levels of every factor column. */
+static void match_row(struct report *r, struct report_ref *ref,
+		      struct report_ref_row *w)
+{
+	struct arena *a = r->arena;
+	int k, j, first = -1, count = 0;
+	for (j = 0; j < ref->nfactors; j++) {
+		const struct report_factor *fa =
+		    &r->factors[ref->factor_index[j]];
+		int l, known = 0;
+		for (l = 0; l < fa->nlevels; l++)
+			if (!strcmp(fa->levels[l], w->levels[j]))
+				known = 1;
+		if (!known) {
+			w->status = REPORT_REF_NOT_MEASURED;
+			w->detail = arena_printf(
+			    a, "%s '%s' is not a level of the plan", fa->name,
+			    w->levels[j]);
+			return;
+		}
+	}
+	for (k = 0; k < r->ncells; k++) {
+		const struct report_cell *c = &r->cells[k];
+		for (j = 0; j < ref->nfactors; j++) {
+			int fi = ref->factor_index[j], l = c->lv[fi];
+			if (l < 0 ||
+			    strcmp(r->factors[fi].levels[l], w->levels[j]))
+				break;
+		}
+		if (j < ref->nfactors)
+			continue;
+		if (first < 0)
+			first = k;
+		count++;
+	}
+	if (count == 0) {
+		w->status = REPORT_REF_NOT_MEASURED;
+		w->detail = "no cell with these levels";
+		return;
+	}
+	w->cell = first;
+	if (count > 1) {
+		/* the factors the reference does not name that vary */
+		struct buf b = BUF_INIT;
+		int fi;
+		for (fi = 0; fi < r->nfactors; fi++) {
+			int l0 = -2, varies = 0;
+			for (k = 0; k < r->ncells; k++) {
+				const struct report_cell *c = &r->cells[k];
+				for (j = 0; j < ref->nfactors; j++) {
+					int g = ref->factor_index[j];
+					if (c->lv[g] < 0 ||
+					    strcmp(
+						r->factors[g].levels[c->lv[g]],
+						w->levels[j]))
+						break;
+				}
+				if (j < ref->nfactors)
+					continue;
+				if (l0 == -2)
+					l0 = c->lv[fi];
+				else if (c->lv[fi] != l0)
+					varies = 1;
+			}
+			if (varies)
+				buf_addf(&b, "%s%s", b.len ? ", " : "",
+					 r->factors[fi].name);
+		}
+		w->status = REPORT_REF_AMBIGUOUS;
+		w->detail = arena_printf(a, "%d cells match, differing in %s",
+					 count, b.s ? b.s : "?");
+		buf_release(&b);
+		return;
+	}
+	{
+		const struct report_cell *c = &r->cells[first];
+		if (c->st[ref->value_metric[0]].n == 0) {
+			w->status = REPORT_REF_NOT_MEASURED;
+			w->detail = arena_printf(a, "no ok run (%d failed)",
+						 c->n_failed + c->n_timeout);
+			return;
+		}
+	}
+	w->status = REPORT_REF_MATCHED;
+	for (j = 0; j < ref->nvalues; j++) {
+		const struct report_stats *s =
+		    &r->cells[first].st[ref->value_metric[j]];
+		struct report_ref_value *v = &w->v[j];
+		if (isnan(v->published) || s->n == 0)
+			continue;
+		if (v->published != 0)
+			v->ratio = s->median / v->published;
+		v->in_range =
+		    v->published >= s->min && v->published <= s->max ? 1 : 0;
+	}
+}
+
+static int read_file(const char *path, struct buf *b, struct xr_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	char chunk[8192];
+	size_t n;
+	if (!f)
+		return xr_err_set(err, XR_EIO, path, 0, 0,
+				  "cannot read reference '%s': %s", path,
+				  strerror(errno));
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		if (b->len + n > REF_MAX_BYTES) {
+			fclose(f);
+			return xr_err_set(err, XR_EUSAGE, path, 0, 0,
+					  "reference file is larger than "
+					  "16 MiB");
+		}
+		buf_add(b, chunk, n);
+	}
+	if (ferror(f)) {
+		fclose(f);
+		return xr_err_set(err, XR_EIO, path, 0, 0,
+				  "cannot read reference '%s': %s", path,
+				  strerror(errno));
+	}
+	fclose(f);
+	if (memchr(b->s ? b->s : "", 0, b->len))
+		return xr_err_set(err, XR_EUSAGE, path, 0, 0,
+				  "reference is not a text file (NUL byte)");
+	return 0;
+}
+
+/* Copy the first error of d into err. */
+static int first_error(struct xr_diag *d, const char *path, struct xr_err *err)
+{
+	size_t i, best = (size_t)-1;
+	for (i = 0; i < d->n; i++)
+		if (!d->items[i].is_warning &&
+		    (best == (size_t)-1 ||
+		     d->items[i].line < d->items[best].line))
+			best = i;
+	if (best == (size_t)-1)
+		return 0;
+	return xr_err_set(err, XR_EUSAGE, path, d->items[best].line,
+			  d->items[best].col, "%s", d->items[best].msg);
+}
+
+int report_reference_attach(struct report *r, const char *path,
+			    struct xr_diag *dd, struct xr_err *err)
+{
+	struct arena *a = r->arena;
+	struct buf text = BUF_INIT;
+	struct parsed ps = {0};
+	struct xr_diag local;
+	struct xr_diag *d = dd;
+	struct report_ref *ref;
+	const struct record *hdr = NULL;
+	const char *metric = NULL, *unit = NULL;
+	int metric_line = 0, unit_line = 0, unit_col = 0, metric_col = 0;
+	int i, j, k, vcol = -1, rc;
+	int *kind; /* per header column: 0 value, 1 factor, 2 metric, 3 skip */
+	int *col_factor, *col_metric;
+	double factor = 1;
+
+	if (!d) {
+		xr_diag_init(&local, path);
+		d = &local;
+	}
+	if ((rc = read_file(path, &text, err)) < 0) {
+		/* a reference that cannot be read is a usage error (2) */
+		buf_release(&text);
+		if (d == &local)
+			xr_diag_release(&local);
+		else
+			xr_diag_add(d, 0, 0, 0, "%s", err->msg);
+		err->code = XR_EUSAGE;
+		return -XR_EUSAGE;
+	}
+	rc = split(a, text.s ? text.s : "", text.len, &ps, d);
+	buf_release(&text);
+	if (rc < 0)
+		goto done;
+	/* settings, then the header */
+	for (i = 0; i < ps.nrec; i++) {
+		const struct record *c = &ps.rec[i];
+		const char *key = c->f[0].s;
+		int is_header = 0;
+		for (j = 0; j < c->n; j++)
+			if (!strcmp(c->f[j].s, "value"))
+				is_header = 1;
+		if (is_header) {
+			hdr = c;
+			i++;
+			break;
+		}
+		if (c->n != 2) {
+			xr_diag_add(d, 0, c->line, 1,
+				    "expected a setting 'key,value' (metric, "
+				    "unit) or the header line with a 'value' "
+				    "column; got %d fields",
+				    c->n);
+			continue;
+		}
+		if (!strcmp(key, "metric")) {
+			if (metric)
+				xr_diag_add(d, 0, c->line, 1,
+					    "setting 'metric' given twice "
+					    "(first on line %d)",
+					    metric_line);
+			metric = c->f[1].s;
+			metric_line = c->line;
+			metric_col = c->f[1].col;
+		} else if (!strcmp(key, "unit")) {
+			if (unit)
+				xr_diag_add(d, 0, c->line, 1,
+					    "setting 'unit' given twice (first "
+					    "on line %d)",
+					    unit_line);
+			unit = c->f[1].s;
+			unit_line = c->line;
+			unit_col = c->f[1].col;
+		} else {
+			xr_diag_add(d, 0, c->line, 1,
+				    "unknown setting '%s' (known: metric, "
+				    "unit), or a header line without a "
+				    "'value' column",
+				    key);
+		}
+	}
+	if (!hdr) {
+		xr_diag_add(d, 0, ps.nrec ? ps.rec[ps.nrec - 1].line : 1, 0,
+			    "no header line with a 'value' column (see "
+			    "schema/reference.md)");
+		goto done;
+	}
+	if (i >= ps.nrec)
+		xr_diag_add(d, 0, hdr->line, 1,
+			    "no published rows after the header");
+	if (!metric)
+		metric = "throughput";
+	if (!unit)
+		unit = "Gbit/s";
+
+	ref = arena_alloc(a, sizeof *ref);
+	kind = arena_alloc(a, (size_t)hdr->n * sizeof *kind);
+	col_factor = arena_alloc(a, (size_t)hdr->n * sizeof *col_factor);
+	col_metric = arena_alloc(a, (size_t)hdr->n * sizeof *col_metric);
+	if (!ref || !kind || !col_factor || !col_metric)
+		goto nomem;
+	memset(ref, 0, sizeof *ref);
+	ref->path = arena_strdup(a, path);
+	ref->unit = arena_strdup(a, unit);
+
+	/* the metric and its unit */
+	{
+		int mi = metric_index(r, metric);
+		if (mi < 0) {
+			struct buf b = BUF_INIT;
+			list_names(&b, r->metrics, r->nmetrics, sizeof(char *));
+			xr_diag_add(d, 0, metric_line ? metric_line : hdr->line,
+				    metric_line ? metric_col : 1,
+				    "metric '%s'%s is not in the store "
+				    "(present: %s)",
+				    metric, metric_line ? "" : " (the default)",
+				    b.s);
+			buf_release(&b);
+		} else if (unit_factor(r, mi, unit, &factor) < 0) {
+			xr_diag_add(
+			    d, 0, unit_line ? unit_line : hdr->line,
+			    unit_line ? unit_col : 1,
+			    "unit '%s'%s does not fit metric '%s' (stored in "
+			    "%s; known units: bit/s, Mbit/s, Gbit/s, B/s, "
+			    "MB/s, GB/s, s, ms, us, %%, count, ...)",
+			    unit, unit_line ? "" : " (the default)", metric,
+			    r->metric_units[mi] && *r->metric_units[mi]
+				? r->metric_units[mi]
+				: "1");
+		}
+	}
+
+	/* classify the header's columns */
+	for (j = 0; j < hdr->n; j++) {
+		const char *name = hdr->f[j].s;
+		col_factor[j] = col_metric[j] = -1;
+		for (k = 0; k < j; k++)
+			if (!strcmp(hdr->f[k].s, name))
+				xr_diag_add(d, 0, hdr->line, hdr->f[j].col,
+					    "column '%s' appears twice", name);
+		if (!*name) {
+			xr_diag_add(d, 0, hdr->line, hdr->f[j].col,
+				    "empty column name");
+			kind[j] = 3;
+		} else if (!strcmp(name, "value")) {
+			kind[j] = 0;
+			vcol = j;
+		} else if ((col_factor[j] = factor_index(r, name)) >= 0) {
+			kind[j] = 1;
+			ref->nfactors++;
+		} else {
+			/* numeric in every row -> an extra metric */
+			int numeric = 1;
+			for (k = i; k < ps.nrec; k++) {
+				double v;
+				if (j < ps.rec[k].n && *ps.rec[k].f[j].s &&
+				    parse_num(ps.rec[k].f[j].s, &v) < 0)
+					numeric = 0;
+			}
+			col_metric[j] = metric_index(r, name);
+			if (!numeric) {
+				struct buf b = BUF_INIT;
+				list_names(&b, &r->factors[0].name, r->nfactors,
+					   sizeof *r->factors);
+				xr_diag_add(d, 0, hdr->line, hdr->f[j].col,
+					    "unknown column '%s': not a factor "
+					    "of the plan (factors: %s), nor a "
+					    "numeric column",
+					    name, b.s);
+				buf_release(&b);
+				kind[j] = 3;
+			} else if (col_metric[j] < 0) {
+				struct buf b = BUF_INIT, m = BUF_INIT;
+				list_names(&b, &r->factors[0].name, r->nfactors,
+					   sizeof *r->factors);
+				list_names(&m, r->metrics, r->nmetrics,
+					   sizeof(char *));
+				xr_diag_add(d, 1, hdr->line, hdr->f[j].col,
+					    "column '%s' is neither a factor "
+					    "of the plan (%s) nor a metric in "
+					    "the store (%s): ignored",
+					    name, b.s, m.s);
+				buf_release(&b);
+				buf_release(&m);
+				kind[j] = 3;
+			} else if (col_metric[j] == metric_index(r, metric)) {
+				xr_diag_add(d, 0, hdr->line, hdr->f[j].col,
+					    "column '%s' is the reference "
+					    "metric: its values go in 'value'",
+					    name);
+				kind[j] = 3;
+			} else {
+				kind[j] = 2;
+			}
+		}
+	}
+
+	/* the columns of the model */
+	{
+		const char **fn =
+		    arena_alloc(a, ((size_t)ref->nfactors + 1) * sizeof *fn);
+		int *fx =
+		    arena_alloc(a, ((size_t)ref->nfactors + 1) * sizeof *fx);
+		const char **vn =
+		    arena_alloc(a, ((size_t)hdr->n + 1) * sizeof *vn);
+		int *vm = arena_alloc(a, ((size_t)hdr->n + 1) * sizeof *vm);
+		int nf = 0;
+		if (!fn || !fx || !vn || !vm)
+			goto nomem;
+		vn[0] = arena_strdup(a, metric);
+		vm[0] = metric_index(r, metric);
+		ref->nvalues = 1;
+		for (j = 0; j < hdr->n; j++) {
+			if (kind[j] == 1) {
+				fn[nf] = hdr->f[j].s;
+				fx[nf++] = col_factor[j];
+			} else if (kind[j] == 2) {
+				vn[ref->nvalues] = hdr->f[j].s;
+				vm[ref->nvalues++] = col_metric[j];
+			}
+		}
+		ref->factors = fn;
+		ref->factor_index = fx;
+		ref->values = vn;
+		ref->value_metric = vm;
+	}
+	ref->rows =
+	    arena_alloc(a, ((size_t)(ps.nrec - i) + 1) * sizeof *ref->rows);
+	if (!ref->rows)
+		goto nomem;
+	for (k = i; k < ps.nrec; k++) {
+		const struct record *c = &ps.rec[k];
+		struct report_ref_row *w = &ref->rows[ref->nrows];
+		struct buf lab = BUF_INIT;
+		int fj = 0, vj = 1, bad = 0;
+		if (c->n != hdr->n) {
+			xr_diag_add(d, 0, c->line, 1,
+				    "%d fields, but the header (line %d) has "
+				    "%d",
+				    c->n, hdr->line, hdr->n);
+			continue;
+		}
+		memset(w, 0, sizeof *w);
+		w->line = c->line;
+		w->cell = -1;
+		w->detail = "";
+		w->levels = arena_alloc(a, ((size_t)ref->nfactors + 1) *
+					       sizeof *w->levels);
+		w->v = arena_alloc(a, (size_t)ref->nvalues * sizeof *w->v);
+		if (!w->levels || !w->v)
+			goto nomem;
+		for (j = 0; j < ref->nvalues; j++) {
+			w->v[j].published = NAN;
+			w->v[j].ratio = NAN;
+			w->v[j].in_range = -1;
+		}
+		for (j = 0; j < hdr->n; j++) {
+			const struct field *f = &c->f[j];
+			double v;
+			if (kind[j] == 1) {
+				if (!*f->s) {
+					xr_diag_add(d, 0, c->line, f->col,
+						    "empty level for factor "
+						    "'%s'",
+						    hdr->f[j].s);
+					bad = 1;
+				}
+				w->levels[fj++] = f->s;
+				buf_addf(&lab, "%s%s=%s", lab.len ? ", " : "",
+					 hdr->f[j].s, f->s);
+			} else if (kind[j] == 0 || kind[j] == 2) {
+				int slot = kind[j] == 0 ? 0 : vj++;
+				if (!*f->s && kind[j] == 2)
+					continue;
+				if (parse_num(f->s, &v) < 0) {
+					xr_diag_add(d, 0, c->line, f->col,
+						    "%s '%s' is not a number",
+						    hdr->f[j].s,
+						    *f->s ? f->s : "(empty)");
+					bad = 1;
+					continue;
+				}
+				w->v[slot].published =
+				    slot == 0 ? v * factor : v;
+			}
+		}
+		w->label = arena_strdup(a, lab.s ? lab.s : "");
+		buf_release(&lab);
+		if (!bad)
+			ref->nrows++;
+	}
+	if (d->nerr)
+		goto done;
+	for (k = 0; k < ref->nrows; k++) {
+		struct report_ref_row *w = &ref->rows[k];
+		match_row(r, ref, w);
+		if (w->status == REPORT_REF_MATCHED)
+			ref->nmatched++;
+		else if (w->status == REPORT_REF_AMBIGUOUS)
+			ref->nambiguous++;
+		else
+			ref->nnot_measured++;
+	}
+	r->ref = ref;
+done:
+	rc = d->nerr ? first_error(d, path, err) : 0;
+	if (d == &local)
+		xr_diag_release(&local);
+	(void)vcol;
+	return rc;
+nomem:
+	if (d == &local)
+		xr_diag_release(&local);
+	return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+}
+
+void report_ref_fmt(const struct report *r, const struct report_ref_row *w,
+		    int j, char out[REPORT_REF_NCOLS][192])
+{
+	const struct report_ref *ref = r->ref;
+	int mi = ref->value_metric[j], c;
+	const struct report_ref_value *v = &w->v[j];
+	const struct report_stats *s =
+	    w->cell >= 0 ? &r->cells[w->cell].st[mi] : NULL;
+	char x[64], y[64];
+	for (c = 0; c < REPORT_REF_NCOLS; c++)
+		snprintf(out[c], 192, "–");
+	if (mi == r->primary)
+		snprintf(out[REPORT_REF_COL_METRIC], 192, "%s (%s)",
+			 ref->values[j], r->display_unit);
+	else
+		snprintf(out[REPORT_REF_COL_METRIC], 192, "%s", ref->values[j]);
+	report_fmt_metric(r, mi, v->published, out[REPORT_REF_COL_PUBLISHED],
+			  192);
+	if (w->status != REPORT_REF_MATCHED) {
+		const char *what =
+		    report_text(r, w->status == REPORT_REF_AMBIGUOUS
+				       ? REPORT_T_REF_AMBIGUOUS
+				       : REPORT_T_REF_NOT_MEASURED);
+		snprintf(out[REPORT_REF_COL_MEDIAN], 192, "%s%s%s%s", what,
+			 *w->detail ? " (" : "", w->detail,
+			 *w->detail ? ")" : "");
+		return;
+	}
+	if (!s || s->n == 0)
+		return;
+	report_fmt_metric(r, mi, s->median, out[REPORT_REF_COL_MEDIAN], 192);
+	if (!isnan(s->ci_low)) {
+		report_fmt_metric(r, mi, s->ci_low, x, sizeof x);
+		report_fmt_metric(r, mi, s->ci_high, y, sizeof y);
+		snprintf(out[REPORT_REF_COL_CI], 192, "%s – %s", x, y);
+	}
+	report_fmt_metric(r, mi, s->min, x, sizeof x);
+	report_fmt_metric(r, mi, s->max, y, sizeof y);
+	snprintf(out[REPORT_REF_COL_RANGE], 192, "%s – %s", x, y);
+	if (!isnan(v->ratio))
+		snprintf(out[REPORT_REF_COL_RATIO], 192, "%.3f", v->ratio);
+	if (v->in_range >= 0)
+		snprintf(
+		    out[REPORT_REF_COL_IN_RANGE], 192, "%s",
+		    report_text(r, v->in_range ? REPORT_T_YES : REPORT_T_NO));
+}
