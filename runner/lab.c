@@ -160,8 +160,9 @@ static int cmd_fail(struct xr_err *err, const char *what, struct buf *e)
 }
 
 /* Build the namespaces and the veth pair; idempotent. created[] says which
- * namespaces this call made. */
-static int lab_build(struct lab *l, int created[2], struct xr_err *err)
+ * namespaces this call made, *veth whether it made the pair. */
+static int lab_build(struct lab *l, int created[2], int *veth,
+		     struct xr_err *err)
 {
 	struct buf e = BUF_INIT;
 	char a[32];
@@ -189,6 +190,8 @@ static int lab_build(struct lab *l, int created[2], struct xr_err *err)
 		}
 		if (run(argv, NULL, &e) < 0)
 			rc = cmd_fail(err, "creating the veth pair", &e);
+		else
+			*veth = 1;
 	}
 	for (i = 0; i < 2 && !rc; i++) {
 		const char *lo[] = {"ip",  "-n", l->ns[i], "link", "set",
@@ -280,30 +283,38 @@ static int lab_shape(struct lab *l, const struct lab_profile *pr,
 	return rc;
 }
 
+/* Whether the record says an up created this namespace. */
+static int record_owns(json_t *rec, const char *ns)
+{
+	size_t k;
+	json_t *v;
+	json_array_foreach(json_object_get(rec, "namespaces"), k, v)
+	{
+		if (json_string_value(v) && !strcmp(json_string_value(v), ns))
+			return 1;
+	}
+	return 0;
+}
+
 static int lab_write_record(struct lab *l, const struct lab_profile *pr,
-			    const int created[2], json_t *old,
+			    const int created[2], int veth, json_t *old,
 			    struct xr_err *err)
 {
 	json_t *o = json_object(), *ns = json_array(), *ifs = json_array();
 	int i, rc = 0;
+	/* Keep ownership from an earlier up: down must remove what any up
+	 * of this lab created. */
 	for (i = 0; i < 2; i++) {
-		json_t *was = NULL;
-		size_t k;
-		json_t *v;
-		/* Keep ownership from an earlier up: down must remove what
-		 * any up of this lab created. */
-		json_array_foreach(
-		    json_object_get(old, "namespaces"), k,
-		    v) if (json_string_value(v) &&
-			   !strcmp(json_string_value(v), l->ns[i])) was = v;
-		if (created[i] || was)
+		if (created[i] || record_owns(old, l->ns[i]))
 			json_array_append_new(ns, json_string(l->ns[i]));
 		json_array_append_new(ifs, json_string(l->ifname[i]));
 	}
+	veth = veth || json_is_true(json_object_get(old, "veth_created"));
 	json_object_set_new(o, "prefix", json_string(l->prefix));
 	json_object_set_new(o, "profile", json_string(pr->name));
 	json_object_set_new(o, "namespaces", ns);
 	json_object_set_new(o, "veth", ifs);
+	json_object_set_new(o, "veth_created", json_boolean(veth));
 	json_object_set_new(o, "updated", json_real(proc_now_wall()));
 	mkdir(LAB_RUN_DIR, 0755);
 	if (json_dump_file(o, l->record, JSON_INDENT(2)) < 0)
@@ -331,10 +342,25 @@ static int lab_down_ns(const char *ns, struct buf *e)
 	return run(argv, NULL, e);
 }
 
+/* Delete the veth pair (one end takes the other with it). */
+static int lab_del_veth(struct lab *l, struct buf *e)
+{
+	int i;
+	for (i = 0; i < 2; i++)
+		if (ns_exists(l->ns[i]) &&
+		    link_exists(l->ns[i], l->ifname[i])) {
+			const char *argv[] = {"ip",	    "-n",  l->ns[i],
+					      "link",	    "del", "dev",
+					      l->ifname[i], NULL};
+			return run(argv, NULL, e);
+		}
+	return 0;
+}
+
 static int lab_up(struct lab *l, const char *profile, struct xr_err *err)
 {
 	const struct lab_profile *pr = profile_find(profile);
-	int created[2] = {0, 0}, rc, i;
+	int created[2] = {0, 0}, will[2], veth = 0, rc, i;
 	json_t *old;
 	if (!pr) {
 		struct buf b = BUF_INIT;
@@ -346,7 +372,15 @@ static int lab_up(struct lab *l, const char *profile, struct xr_err *err)
 		return rc;
 	}
 	old = json_load_file(l->record, 0, NULL);
-	rc = lab_build(l, created, err);
+	/* Record the namespaces about to be made before making them: an up
+	 * cut short (Ctrl-C, SIGKILL) is still undone by down. */
+	for (i = 0; i < 2; i++)
+		will[i] = !ns_exists(l->ns[i]);
+	rc = will[0] || will[1] || !old
+		 ? lab_write_record(l, pr, will, 1, old, err)
+		 : 0;
+	if (!rc)
+		rc = lab_build(l, created, &veth, err);
 	if (!rc)
 		rc = lab_shape(l, pr, err);
 	if (rc) {
@@ -356,11 +390,24 @@ static int lab_up(struct lab *l, const char *profile, struct xr_err *err)
 		for (i = 0; i < 2; i++)
 			if (created[i])
 				lab_down_ns(l->ns[i], &e);
+		if (veth && !created[0] && !created[1])
+			lab_del_veth(l, &e);
 		buf_release(&e);
+		if (old)
+			json_dump_file(old, l->record, JSON_INDENT(2));
+		else
+			unlink(l->record);
 		json_decref(old);
 		return rc;
 	}
-	rc = lab_write_record(l, pr, created, old, err);
+	rc = lab_write_record(l, pr, created, veth, old, err);
+	for (i = 0; i < 2 && !rc; i++)
+		if (!created[i] && !record_owns(old, l->ns[i]))
+			printf(
+			    "note: namespace '%s' existed before and was not "
+			    "made by 'xrun lab up': 'down' leaves it in "
+			    "place\n",
+			    l->ns[i]);
 	json_decref(old);
 	if (rc)
 		return rc;
@@ -378,6 +425,24 @@ static int lab_down(struct lab *l, struct xr_err *err)
 	size_t k;
 	int rc = 0, i, n = 0;
 	if (rec) {
+		/* A pair made inside namespaces that were there before goes;
+		 * those namespaces stay. */
+		if (json_is_true(json_object_get(rec, "veth_created")) &&
+		    !(record_owns(rec, l->ns[0]) ||
+		      record_owns(rec, l->ns[1]))) {
+			for (i = 0; i < 2; i++)
+				if (ns_exists(l->ns[i]) &&
+				    link_exists(l->ns[i], l->ifname[i]))
+					n++;
+			if (lab_del_veth(l, &e) < 0)
+				rc = cmd_fail(err, "ip link del", &e);
+			for (i = 0; i < 2; i++)
+				if (ns_exists(l->ns[i]))
+					printf("note: namespace '%s' was not "
+					       "made by 'xrun lab up' and is "
+					       "left in place\n",
+					       l->ns[i]);
+		}
 		json_array_foreach(json_object_get(rec, "namespaces"), k, v)
 		{
 			const char *ns = json_string_value(v);
@@ -450,7 +515,7 @@ static int lab_status(struct lab *l)
 		if (!ns_exists(l->ns[i]))
 			continue;
 		show(addr, "  addr  ");
-		show(qd, "  qdisc ");
+		show(qd, "  "); /* tc starts its lines with "qdisc" */
 	}
 	if (up == 2)
 		lab_print_hosts(l);
