@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,11 +94,31 @@ void pc_warn(struct pctx *c, const struct ynode *n, const char *fmt, ...)
 	va_end(ap);
 }
 
-static size_t edit_distance(const char *a, const char *b)
+/* Code points of UTF-8 text (at most 64; -1 if longer), ASCII letters in
+ * lower case, so that a typo in a Japanese level counts as one edit, not
+ * three, and 'RANDOM' is one edit from 'random'. */
+static int decode_cps(const char *s, uint32_t *cp)
 {
-	size_t la = strlen(a), lb = strlen(b), i, j, row[65];
-	if (la > 64 || lb > 64)
-		return (size_t)-1;
+	const unsigned char *u = (const unsigned char *)s;
+	int n = 0;
+	while (*u) {
+		uint32_t c = *u++;
+		int k = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
+		if (k)
+			c &= 0x3f >> k;
+		while (k-- > 0 && (*u & 0xc0) == 0x80)
+			c = c << 6 | (*u++ & 0x3f);
+		if (n == 64)
+			return -1;
+		cp[n++] = c >= 'A' && c <= 'Z' ? c + 32 : c; /* 'RANDOM' */
+	}
+	return n;
+}
+
+static size_t edit_distance(const uint32_t *a, size_t la, const uint32_t *b,
+			    size_t lb)
+{
+	size_t i, j, row[65];
 	for (j = 0; j <= lb; j++)
 		row[j] = j;
 	for (i = 1; i <= la; i++) {
@@ -120,17 +141,26 @@ static size_t edit_distance(const char *a, const char *b)
 const char *pc_suggest(const char *word, const char *const *cands, int n)
 {
 	const char *best = NULL;
-	size_t bd = (size_t)-1, lw = strlen(word), limit;
-	int i;
+	uint32_t w[64], c[64];
+	size_t bd = (size_t)-1, limit;
+	int i, lw, lc;
 	if (n > 5000)
 		return NULL; /* a hint is not worth a quadratic load */
+	if ((lw = decode_cps(word, w)) <= 0)
+		return NULL;
 	/* one typo in short words, up to a third of the letters in long ones */
-	limit = lw <= 4 ? 1 : lw / 3 + 1;
+	limit = lw <= 4 ? 1 : (size_t)lw / 3 + 1;
 	if (limit > 3)
 		limit = 3;
 	for (i = 0; i < n; i++) {
-		size_t dd = edit_distance(word, cands[i]);
-		if (dd > 0 && dd <= limit && dd < bd) {
+		size_t dd;
+		if ((lc = decode_cps(cands[i], c)) <= 0)
+			continue;
+		dd = edit_distance(w, (size_t)lw, c, (size_t)lc);
+		if (dd == 0 && strcmp(word, cands[i]) != 0)
+			dd = 1; /* differs in case only */
+		/* replacing every letter ('b' for 'a') is no typo */
+		if (dd > 0 && dd <= limit && dd < (size_t)lw && dd < bd) {
 			bd = dd;
 			best = cands[i];
 		}
@@ -467,11 +497,13 @@ static void build_top(struct pctx *c, const struct ynode *root)
 			p->order = PLAN_ORDER_RANDOM;
 		else if (s && strcmp(s, "sequential") == 0)
 			p->order = PLAN_ORDER_SEQUENTIAL;
-		else if (s)
-			pc_err(c, x,
-			       "unknown order '%s' (valid: abba, random, "
-			       "sequential)",
-			       s);
+		else if (s) {
+			static const char *const orders[] = {"abba", "random",
+							     "sequential"};
+			char hint[200];
+			pc_hint(hint, sizeof hint, s, orders, 3);
+			pc_err(c, x, "unknown order '%s'%s", s, hint);
+		}
 	}
 	p->seed = 1;
 	if ((x = yn_get(root, "seed"))) {
@@ -510,6 +542,8 @@ static int find_bad_utf8(const unsigned char *s, size_t n, int *line, int *col,
 {
 	size_t i = 0;
 	int l = 1, cc = 1;
+	if (n >= 3 && s[0] == 0xef && s[1] == 0xbb && s[2] == 0xbf)
+		i = 3; /* a byte order mark takes no column */
 	while (i < n) {
 		unsigned char b = s[i];
 		size_t k = 0, j;

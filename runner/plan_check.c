@@ -60,6 +60,7 @@ struct tctx {
 	const struct plan_tref *t;
 	const char **names;
 	int nnames;
+	int k; /* placeholders of this template seen so far */
 };
 
 static int known_name(struct pctx *c, const char *name)
@@ -89,6 +90,51 @@ static const char *builtin_unset(struct pctx *c, const char *name)
 	return NULL;
 }
 
+struct kth {
+	int k;	    /* placeholders still to skip */
+	size_t off; /* OUT: byte offset of the k-th one */
+};
+
+static int kth_placeholder(void *ctx, const char *name, size_t off)
+{
+	struct kth *q = ctx;
+	(void)name;
+	if (q->k-- > 0)
+		return 0;
+	q->off = off;
+	return 1;
+}
+
+/*
+ * Where the k-th placeholder of scalar n was written. The scalar's text
+ * has lost its quotes, escapes ('it''s', "\t") and line folding, so the
+ * position is found in its source instead: columns count characters,
+ * and a placeholder in a block scalar gets its own line.
+ */
+static void placeholder_pos(const struct ynode *n, int k, int *line, int *col)
+{
+	struct kth q = {k, 0};
+	const unsigned char *u;
+	char *raw;
+	size_t i;
+	if (!n->src || !n->srclen || !(raw = malloc(n->srclen + 1)))
+		return;
+	memcpy(raw, n->src, n->srclen);
+	raw[n->srclen] = 0;
+	if (tmpl_each(raw, kth_placeholder, &q)) {
+		u = (const unsigned char *)raw;
+		for (i = 0; i < q.off; i++) {
+			if (u[i] == '\n') {
+				++*line;
+				*col = 1;
+			} else if ((u[i] & 0xc0) != 0x80) {
+				++*col;
+			}
+		}
+	}
+	free(raw);
+}
+
 static int on_placeholder(void *ctx, const char *name, size_t off)
 {
 	struct tctx *x = ctx;
@@ -96,10 +142,11 @@ static int on_placeholder(void *ctx, const char *name, size_t off)
 	char hint[600];
 	int line = n->line, col = n->col;
 	const char *why;
-	/* point at the placeholder itself when the scalar is one line and
-	 * its text is what was written (after an opening quote if any) */
-	if (n->kind == YN_SCALAR && !n->multiline && n->s == x->t->s)
-		col += (int)off + (n->plain ? 0 : 1);
+	(void)off;
+	/* point at the placeholder itself when the text is the scalar's */
+	if (n->kind == YN_SCALAR && n->s == x->t->s)
+		placeholder_pos(n, x->k, &line, &col);
+	x->k++;
 	if (!pc_room(x->c))
 		return 0;
 	if (known_name(x->c, name)) {
@@ -140,9 +187,11 @@ static void check_placeholders(struct pctx *c)
 	for (k = 0; k < p->nvars; k++)
 		x.names[x.nnames++] = p->vars[k].key;
 	for (k = 0; plan_builtins[k]; k++)
-		x.names[x.nnames++] = plan_builtins[k];
+		if (!pc_has_var(c, plan_builtins[k])) /* a var 'iface' */
+			x.names[x.nnames++] = plan_builtins[k];
 	for (i = 0; i < c->ntrefs; i++) {
 		x.t = &c->trefs[i];
+		x.k = 0;
 		tmpl_each(x.t->s, on_placeholder, &x);
 	}
 	free(x.names);

@@ -38,6 +38,10 @@ struct reader {
 	size_t nanchors, anchors_cap; /* open addressing, cap power of 2 */
 	struct ynode *root;
 	int failed;
+	/* libyaml's mark.index counts characters; this cursor turns it
+	 * into a byte offset in one forward walk over the text */
+	const char *text;
+	size_t len, cur_byte, cur_char;
 };
 
 static size_t sat_add(size_t a, size_t b)
@@ -135,6 +139,22 @@ static int attach(struct reader *r, struct ynode *n, int line, int col)
 	}
 	f->kids[f->n++] = n;
 	return 0;
+}
+
+/* Byte offset of character index ci (events arrive in text order, so
+ * the walk is linear; a step back restarts it). */
+static size_t byte_at(struct reader *r, size_t ci)
+{
+	if (ci < r->cur_char)
+		r->cur_byte = r->cur_char = 0;
+	while (r->cur_char < ci && r->cur_byte < r->len) {
+		r->cur_byte++;
+		while (r->cur_byte < r->len &&
+		       ((unsigned char)r->text[r->cur_byte] & 0xc0) == 0x80)
+			r->cur_byte++;
+		r->cur_char++;
+	}
+	return r->cur_byte;
 }
 
 static struct ynode *new_node(struct reader *r, enum ynode_kind k,
@@ -344,7 +364,7 @@ static void syntax_error(struct reader *r, yaml_parser_t *ps, const char *text,
 		line = 0;
 		col = 0;
 	}
-	if (m->index < len && text[m->index] == '\t') {
+	if (byte_at(r, m->index) < len && text[byte_at(r, m->index)] == '\t') {
 		/* the commonest YAML mistake deserves a plain answer */
 		xr_diag_add(r->d, 0, line, col,
 			    "yaml syntax error: a tab character here (YAML "
@@ -386,6 +406,12 @@ static int on_event(struct reader *r, yaml_event_t *ev, int *ndocs)
 		n->len = strlen(n->s);
 		n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
 		n->multiline = ev->end_mark.line != ev->start_mark.line;
+		if (r->text) {
+			size_t b0 = byte_at(r, ev->start_mark.index);
+			size_t b1 = byte_at(r, ev->end_mark.index);
+			n->src = r->text + b0;
+			n->srclen = b1 >= b0 ? b1 - b0 : 0;
+		}
 		if (ev->data.scalar.anchor &&
 		    anchor_put(
 			r, arena_strdup(r->a, (char *)ev->data.scalar.anchor),
@@ -453,6 +479,14 @@ int plan_yaml_read(struct arena *a, const char *text, size_t len,
 		xr_diag_add(d, 0, 0, 0, "out of memory starting yaml parser");
 		return -XR_ENOMEM;
 	}
+	/* Editors on Windows save UTF-8 with a byte order mark; with the
+	 * encoding set explicitly libyaml would take it for content. */
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		text += 3;
+		len -= 3;
+	}
+	r.text = text;
+	r.len = len;
 	yaml_parser_set_input_string(&ps, (const unsigned char *)text, len);
 	yaml_parser_set_encoding(&ps, YAML_UTF8_ENCODING);
 	while (!done && !r.failed) {

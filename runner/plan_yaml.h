@@ -22,6 +22,11 @@ struct ynode {
 	int multiline; /* scalar spans lines (columns of offsets unreliable) */
 	const char *s; /* scalar text, NUL-terminated */
 	size_t len;
+	/* A scalar's source bytes as written (quotes, escapes, anchor),
+	 * from its first line:col; they point into the text given to
+	 * plan_yaml_read(), so they are valid only while that text is. */
+	const char *src;
+	size_t srclen;
 	/* SEQ: kids[i]; MAP: kids[2i] key, kids[2i+1] value */
 	struct ynode **kids;
 	int n;	       /* items (SEQ) or pairs (MAP) */

@@ -211,6 +211,31 @@ static const struct {
      "'x{{target}}' }\n",
      3, 48, "cannot use '{{target}}'"},
     {"xrun: 1\n---\nxrun: 1\n", 2, 1, "more than one yaml document"},
+    /* qa: a byte order mark is not content */
+    {"\xef\xbb\xbfxrun: 1\nname: t\nengine: { type: iperf3, server: local "
+     "}\nordr: abba\n",
+     4, 1, "unknown key 'ordr'"},
+    /* qa: a placeholder's column is where it was written, past escapes,
+     * doubled quotes and multi-byte characters; in a block scalar, its
+     * own line */
+    {HEAD "factors:\n  a:\n    levels: [x]\n    apply: [echo, \"\\t\\u00e9 "
+	  "{{q}}\"]\n",
+     7, 29, "'{{q}}' names no"},
+    {HEAD "factors:\n  a:\n    levels: [x]\n    apply: [echo, 'it''s "
+	  "{{q}}']\n",
+     7, 26, "'{{q}}' names no"},
+    {HEAD "factors:\n  a:\n    levels: [x]\n    apply: [echo, \"\xe6\x97\xa5"
+	  "\xe6\x9c\xac {{q}}\"]\n",
+     7, 23, "'{{q}}' names no"},
+    {HEAD "factors:\n  a:\n    levels: [x]\n    manual: >\n      Move the\n"
+	  "      card {{q}}\n",
+     9, 12, "'{{q}}' names no"},
+    /* qa: did you mean, across case and in Japanese */
+    {HEAD "order: RANDOM\n", 4, 8, "did you mean 'random'?"},
+    {HEAD
+     "factors:\n  m: [\xe9\x80\x9f\xe3\x81\x84, \xe9\x81\x85\xe3\x81\x84]\n"
+     "exclude:\n  - { m: \xe9\x80\x9f\xe3\x81\x8f }\n",
+     7, 10, "did you mean '\xe9\x80\x9f\xe3\x81\x84'?"},
 };
 
 static void test_example(void)
