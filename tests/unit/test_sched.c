@@ -147,6 +147,29 @@ static void test_min_interventions(void)
 	sched_release(&s);
 	matrix_release(&m);
 	fx_free(p);
+
+	/* qa: 17 blocks (past the exact search) whose reflected order and
+	 * nearest-neighbour walk cost 17; a path of single changes exists
+	 * (Held-Karp, offline), and the branch and bound must find it. */
+	p = fx_plan();
+	fx_factor(p, "a", "0,1,2,3")->manual = "a";
+	fx_factor(p, "b", "0,1")->manual = "b";
+	fx_factor(p, "c", "0,1,2")->manual = "c";
+	fx_factor(p, "n", "1,2");
+	fx_exclude(p, "a=0,b=1,c=0");
+	fx_exclude(p, "a=2,b=0,c=1");
+	fx_exclude(p, "a=2,b=1,c=1");
+	fx_exclude(p, "a=3,b=0,c=0");
+	fx_exclude(p, "a=3,b=0,c=2");
+	fx_exclude(p, "a=3,b=1,c=1");
+	fx_exclude(p, "a=3,b=1,c=2");
+	ok(build(p, &m, &s) == 0, "17 blocks build");
+	is_int(s.nblocks, 17, "17 blocks");
+	is_int(s.manual_interventions, 16, "17 blocks with holes: 16 changes");
+	check_blocks(p, &s, "17");
+	sched_release(&s);
+	matrix_release(&m);
+	fx_free(p);
 }
 
 /* Random exclusion patterns against brute force. */
