@@ -193,3 +193,35 @@ char *report_fmt_time(double t, char *out, size_t n)
 	strftime(out, n, "%Y-%m-%d %H:%M UTC", &tm);
 	return out;
 }
+
+/* The levels of c that differ from other, as "f=l, g=m". */
+char *report_fmt_side(const struct report *r, const struct report_cell *c,
+		      const struct report_cell *other, char *out, size_t n)
+{
+	struct buf b = BUF_INIT;
+	int f;
+	for (f = 0; f < r->nfactors; f++)
+		if (c->lv[f] != other->lv[f] && c->lv[f] >= 0)
+			buf_addf(&b, "%s%s=%s", b.len ? ", " : "",
+				 r->factors[f].name,
+				 r->factors[f].levels[c->lv[f]]);
+	snprintf(out, n, "%s", b.len ? b.s : c->label);
+	buf_release(&b);
+	return out;
+}
+
+/* The levels shared by both sides: the context of the comparison. */
+char *report_fmt_common(const struct report *r, const struct report_cell *a,
+			const struct report_cell *b, char *out, size_t n)
+{
+	struct buf s = BUF_INIT;
+	int f;
+	for (f = 0; f < r->nfactors; f++)
+		if (a->lv[f] == b->lv[f] && a->lv[f] >= 0)
+			buf_addf(&s, "%s%s=%s", s.len ? ", " : "",
+				 r->factors[f].name,
+				 r->factors[f].levels[a->lv[f]]);
+	snprintf(out, n, "%s", s.len ? s.s : "–");
+	buf_release(&s);
+	return out;
+}

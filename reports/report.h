@@ -425,6 +425,13 @@ char *report_fmt_marks(const struct report *r, const struct report_cell *c,
  * (short reasons with their details, in the report's language). */
 char *report_fmt_verdict(const struct report *r, const struct report_cmp *c,
 			 char *out, size_t n);
+/* The levels of side c that differ from other ("nic=b, slot=x1"; c's
+ * label when none differ) and the levels both share ("os=w11, streams=1";
+ * "–" when none): how comparison tables name their two cells. */
+char *report_fmt_side(const struct report *r, const struct report_cell *c,
+		      const struct report_cell *other, char *out, size_t n);
+char *report_fmt_common(const struct report *r, const struct report_cell *a,
+			const struct report_cell *b, char *out, size_t n);
 /* Epoch seconds as "2026-11-30 00:07 UTC"; "–" for NaN. */
 char *report_fmt_time(double t, char *out, size_t n);
 

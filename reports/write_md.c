@@ -267,36 +267,6 @@ static void cmp_marks(const struct report *r, const struct report_cmp *c,
 	buf_release(&b);
 }
 
-/* The levels of c that differ from other, as "f=l, g=m". */
-static void side_label(const struct report *r, const struct report_cell *c,
-		       const struct report_cell *other, char *out, size_t n)
-{
-	struct buf b = BUF_INIT;
-	int f;
-	for (f = 0; f < r->nfactors; f++)
-		if (c->lv[f] != other->lv[f] && c->lv[f] >= 0)
-			buf_addf(&b, "%s%s=%s", b.len ? ", " : "",
-				 r->factors[f].name,
-				 r->factors[f].levels[c->lv[f]]);
-	snprintf(out, n, "%s", b.len ? b.s : c->label);
-	buf_release(&b);
-}
-
-/* The levels shared by both sides: the context of the comparison. */
-static void common_label(const struct report *r, const struct report_cell *a,
-			 const struct report_cell *b, char *out, size_t n)
-{
-	struct buf s = BUF_INIT;
-	int f;
-	for (f = 0; f < r->nfactors; f++)
-		if (a->lv[f] == b->lv[f] && a->lv[f] >= 0)
-			buf_addf(&s, "%s%s=%s", s.len ? ", " : "",
-				 r->factors[f].name,
-				 r->factors[f].levels[a->lv[f]]);
-	snprintf(out, n, "%s", s.len ? s.s : "–");
-	buf_release(&s);
-}
-
 static void comparisons(const struct report *r, FILE *f)
 {
 	int k;
@@ -322,10 +292,10 @@ static void comparisons(const struct report *r, FILE *f)
 		char both[2400];
 		cell(f, c->factor >= 0 ? r->factors[c->factor].name
 				       : T(r, REPORT_T_EXPLICIT_PAIR));
-		common_label(r, A, B, both, sizeof both);
+		report_fmt_common(r, A, B, both, sizeof both);
 		cell(f, both);
-		side_label(r, A, B, a, sizeof a);
-		side_label(r, B, A, b, sizeof b);
+		report_fmt_side(r, A, B, a, sizeof a);
+		report_fmt_side(r, B, A, b, sizeof b);
 		cell(f, a);
 		cell(f, b);
 		report_fmt_value(r, A->st[r->primary].median, x, sizeof x);
@@ -467,37 +437,48 @@ static void verifs(const struct report *r, FILE *f)
 	fputc('\n', f);
 }
 
-/* The published matrix next to the measured cells (--reference). */
+/* The published matrix next to the measured cells (--reference), laid out
+ * like the published table: one column per factor it names. */
 static void reference(const struct report *r, FILE *f)
 {
 	static const enum report_text_id head[] = {
-	    REPORT_T_METRIC,	   REPORT_T_REF_PUBLISHED,
-	    REPORT_T_REF_MEASURED, REPORT_T_CI95,
-	    REPORT_T_REF_RANGE,	   REPORT_T_REF_RATIO,
-	    REPORT_T_REF_IN_RANGE,
+	    REPORT_T_REF_PUBLISHED, REPORT_T_REF_MEASURED,
+	    REPORT_T_CI95,	    REPORT_T_REF_RANGE,
+	    REPORT_T_REF_RATIO,	    REPORT_T_REF_IN_RANGE,
 	};
 	const struct report_ref *ref = r->ref;
+	int multi, k, j, c;
 	struct buf m = BUF_INIT;
 	size_t h;
-	int k, j;
 	if (!ref)
 		return;
+	multi = ref->nvalues > 1;
 	fprintf(f, "## %s\n\n", T(r, REPORT_T_REFERENCE));
-	cell(f, T(r, REPORT_T_CELL));
+	fprintf(f, "%s (%s)\n\n", ref->values[0], r->display_unit);
+	for (j = 0; j < ref->nfactors; j++)
+		cell(f, ref->factors[j]);
+	if (multi)
+		cell(f, T(r, REPORT_T_METRIC));
 	for (h = 0; h < sizeof head / sizeof *head; h++)
 		cell(f, T(r, head[h]));
 	row_end(f);
-	fputs("|---|---|---:|---:|---:|---:|---:|---|\n", f);
+	for (j = 0; j < ref->nfactors + multi; j++)
+		fputs("|---", f);
+	fputs("|---:|---:|---:|---:|---:|---|\n", f);
 	for (k = 0; k < ref->nrows; k++) {
 		const struct report_ref_row *w = &ref->rows[k];
 		for (j = 0; j < ref->nvalues; j++) {
 			char col[REPORT_REF_NCOLS][192];
-			int c;
+			int x;
 			if (isnan(w->v[j].published))
 				continue;
 			report_ref_fmt(r, w, j, col);
-			cell(f, w->label);
-			for (c = 0; c < REPORT_REF_NCOLS; c++)
+			for (x = 0; x < ref->nfactors; x++)
+				cell(f, w->levels[x]);
+			if (multi)
+				cell(f, col[REPORT_REF_COL_METRIC]);
+			for (c = REPORT_REF_COL_PUBLISHED; c < REPORT_REF_NCOLS;
+			     c++)
 				cell(f, col[c]);
 			row_end(f);
 		}

@@ -444,7 +444,7 @@ static void warn_marks(const struct report *r, const struct report_cmp *c,
 static int cmp_table(struct pdf *pdf, const struct report *r,
 		     struct xr_err *err)
 {
-	struct pdf_table *t = pdf_table_new(9);
+	struct pdf_table *t = pdf_table_new(10);
 	struct buf s = BUF_INIT;
 	char v[512];
 	int i, rc;
@@ -455,6 +455,7 @@ static int cmp_table(struct pdf *pdf, const struct report *r,
 	pdf_table_font_size(t, 7.5);
 	pdf_table_head_row(t);
 	pdf_table_head(t, T(FACTOR), 1);
+	pdf_table_head(t, T(CELL), 1);
 	pdf_table_head(t, T(A), 1);
 	pdf_table_head(t, T(B), 1);
 	buf_addf(&s, "A %s", T(MEDIAN));
@@ -466,12 +467,13 @@ static int cmp_table(struct pdf *pdf, const struct report *r,
 	pdf_table_head(t, T(P), 1);
 	pdf_table_head(t, T(N), 1);
 	pdf_table_head(t, T(VERDICT), 1);
-	for (i = 3; i <= 7; i++)
+	for (i = 4; i <= 8; i++)
 		pdf_table_align(t, i, PDF_RIGHT);
 	pdf_table_wrap(t, 1, 1);
 	pdf_table_wrap(t, 2, 1);
-	pdf_table_wrap(t, 5, 1);
-	pdf_table_wrap(t, 8, 1);
+	pdf_table_wrap(t, 3, 1);
+	pdf_table_wrap(t, 6, 1);
+	pdf_table_wrap(t, 9, 1);
 	for (i = 0; i < r->ncmps; i++) {
 		const struct report_cmp *c = &r->cmps[i];
 		const struct report_cell *a = &r->cells[c->a];
@@ -480,8 +482,11 @@ static int cmp_table(struct pdf *pdf, const struct report *r,
 		pdf_table_row(t);
 		pdf_table_cell(t, c->factor >= 0 ? r->factors[c->factor].name
 						 : T(EXPLICIT_PAIR));
-		pdf_table_cell(t, a->label);
-		pdf_table_cell(t, b->label);
+		/* the shared levels once, then only what differs: full
+		 * labels on both sides made rows five lines tall */
+		pdf_table_cell(t, report_fmt_common(r, a, b, v, sizeof(v)));
+		pdf_table_cell(t, report_fmt_side(r, a, b, v, sizeof(v)));
+		pdf_table_cell(t, report_fmt_side(r, b, a, v, sizeof(v)));
 		pdf_table_cell(t, report_fmt_value(r, a->st[r->primary].median,
 						   v, sizeof(v)));
 		pdf_table_cell(t, report_fmt_value(r, b->st[r->primary].median,
@@ -514,13 +519,16 @@ static int ref_table(struct pdf *pdf, const struct report *r,
 		     struct xr_err *err)
 {
 	static const enum report_text_id head[] = {
-	    REPORT_T_METRIC,	   REPORT_T_REF_PUBLISHED,
-	    REPORT_T_REF_MEASURED, REPORT_T_CI95,
-	    REPORT_T_REF_RANGE,	   REPORT_T_REF_RATIO,
-	    REPORT_T_REF_IN_RANGE,
+	    REPORT_T_REF_PUBLISHED, REPORT_T_REF_MEASURED,
+	    REPORT_T_CI95,	    REPORT_T_REF_RANGE,
+	    REPORT_T_REF_RATIO,	    REPORT_T_REF_IN_RANGE,
 	};
 	const struct report_ref *ref = r->ref;
-	struct pdf_table *t = pdf_table_new(8);
+	/* like the published table: one column per factor it names, the
+	 * metric only when it publishes several */
+	int multi = ref->nvalues > 1, nf = ref->nfactors;
+	int ncols = nf + multi + (int)(sizeof head / sizeof *head);
+	struct pdf_table *t = pdf_table_new(ncols);
 	struct buf s = BUF_INIT;
 	size_t h;
 	int k, j, c, rc;
@@ -530,26 +538,35 @@ static int ref_table(struct pdf *pdf, const struct report *r,
 	buf_addf(&s, report_text(r, REPORT_T_REF_NOTE), ref->path);
 	rc = pdf_paragraph(pdf, 8, 0, s.s, err);
 	pdf_space(pdf, 4);
-	pdf_table_caption(t, NULL, NULL);
+	buf_reset(&s);
+	buf_addf(&s, "%s [%s]", ref->values[0], r->display_unit);
+	pdf_table_caption(t, s.s, NULL);
 	pdf_table_font_size(t, 7.5);
 	pdf_table_head_row(t);
-	pdf_table_head(t, T(CELL), 1);
+	for (j = 0; j < nf; j++)
+		pdf_table_head(t, ref->factors[j], 1);
+	if (multi)
+		pdf_table_head(t, T(METRIC), 1);
 	for (h = 0; h < sizeof head / sizeof *head; h++)
 		pdf_table_head(t, report_text(r, head[h]), 1);
-	for (c = 2; c <= 6; c++)
+	for (c = nf + multi; c < ncols - 1; c++)
 		pdf_table_align(t, c, PDF_RIGHT);
-	pdf_table_wrap(t, 0, 1);
-	pdf_table_wrap(t, 3, 1);
+	pdf_table_wrap(t, nf + multi + 1, 1); /* "not measured (...)" */
 	for (k = 0; k < ref->nrows; k++) {
 		const struct report_ref_row *w = &ref->rows[k];
 		for (j = 0; j < ref->nvalues; j++) {
 			char col[REPORT_REF_NCOLS][192];
+			int x;
 			if (isnan(w->v[j].published))
 				continue;
 			report_ref_fmt(r, w, j, col);
 			pdf_table_row(t);
-			pdf_table_cell(t, w->label);
-			for (c = 0; c < REPORT_REF_NCOLS; c++)
+			for (x = 0; x < nf; x++)
+				pdf_table_cell(t, w->levels[x]);
+			if (multi)
+				pdf_table_cell(t, col[REPORT_REF_COL_METRIC]);
+			for (c = REPORT_REF_COL_PUBLISHED; c < REPORT_REF_NCOLS;
+			     c++)
 				pdf_table_cell(t, col[c]);
 		}
 	}
