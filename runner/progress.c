@@ -50,10 +50,12 @@ static void cell_text(const struct runctx *rc, size_t i, struct buf *b)
 	for (f = 0; f < p->nfactors; f++)
 		buf_addf(b, "%s%s=%s", f ? " " : "", p->factors[f].name,
 			 p->factors[f].levels[lv[f]]);
+	if (p->nfactors)
+		buf_addc(b, ' ');
 	if (run->warmup)
-		buf_adds(b, " warm-up");
+		buf_adds(b, "warm-up");
 	else
-		buf_addf(b, " rep %u/%d", (unsigned)run->rep, p->repeat);
+		buf_addf(b, "rep %u/%d", (unsigned)run->rep, p->repeat);
 }
 
 void progress_clear(struct runctx *rc)

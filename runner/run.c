@@ -465,6 +465,13 @@ int cmd_run(int argc, char **argv)
 			usage(stdout);
 			free(only_args);
 			return 0;
+		} else if (!strcmp(a, "--db") || !strcmp(a, "--only")) {
+			fprintf(
+			    stderr, "xrun: option '%s' needs a value (%s)\n", a,
+			    a[2] == 'd' ? "--db FILE" : "--only FACTOR=LEVEL");
+			usage(stderr);
+			free(only_args);
+			return 2;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "xrun: unknown option '%s'\n", a);
 			usage(stderr);
