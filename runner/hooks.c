@@ -159,10 +159,17 @@ int hooks_init(struct runctx *rc)
 		h->vc = calloc((size_t)non, sizeof *h->vc);
 		if (!h->hi || !h->orig || !h->vc)
 			return -XR_ENOMEM;
-		h->nhosts = non;
-		for (k = 0; k < non; k++)
-			h->hi[k] = runctx_host_index(rc, on[k]);
-		total += (size_t)non;
+		/* on: [client, server] with both on one host (a loopback
+		 * plan) names it twice: hooks run there once. */
+		h->nhosts = 0;
+		for (k = 0; k < non; k++) {
+			int hi = runctx_host_index(rc, on[k]), j, dup = 0;
+			for (j = 0; j < h->nhosts; j++)
+				dup |= hi >= 0 && h->hi[j] == hi;
+			if (!dup)
+				h->hi[h->nhosts++] = hi;
+		}
+		total += (size_t)h->nhosts;
 	}
 	rc->vcap = total + 16;
 	rc->vbuf = calloc(rc->vcap, sizeof *rc->vbuf);

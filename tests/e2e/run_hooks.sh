@@ -66,4 +66,16 @@ mk broken "[good, broken]"
 grep -q "factor 'mode' on 'local' is not verified: expected 'broken', found 'nope'" broken.err ||
 	fail "mismatch not printed: $(cat broken.err)"
 [ "$(cat state)" = orig ] || fail "not restored after the broken plan"
+
+# on: naming one host twice (client is local here): hooks run there once.
+echo orig >state
+mk twice "[fast, slow]"
+sed -i 's/^    restore: true$/    restore: true\n    on: [client, local]/' twice.yaml
+grep -q "on: \[client, local\]" twice.yaml || fail "test setup: on: not added"
+"$XRUN" run twice.yaml 2>twice.err || { cat twice.err; fail "twice: exit $?"; }
+[ "$(q twice.db "select count(*) from hooks where kind='apply'")" = 3 ] ||
+	fail "on: [client, local] ran apply twice per change: $(q twice.db "select kind,host,level from hooks")"
+[ "$(q twice.db "select count(*) from hooks where kind='capture'")" = 1 ] || fail "twice: captured twice"
+[ "$(q twice.db "select count(*) from hooks where kind='restore'")" = 1 ] || fail "twice: restored twice"
+[ "$(cat state)" = orig ] || fail "twice: not restored"
 echo "ok: hooks apply on change, verify every run, restore"
