@@ -54,6 +54,8 @@ static const struct {
     {"sec", 1},	  {"m", 60},	{"min", 60},	     {"h", 3600},  {"d", 86400},
 };
 
+#define UNITS_MAX_DURATION (365.0 * 86400)
+
 static int parse_duration(const char *s, double *out, const char **why)
 {
 	double total = 0, v;
@@ -85,6 +87,16 @@ static int parse_duration(const char *s, double *out, const char **why)
 			}
 		}
 		if (!best) {
+			if (*s == ' ' || *s == '\t') {
+				*why = "a blank between the number and its "
+				       "unit (write 10s, not 10 s)";
+				return -1;
+			}
+			if (*s == '.' || *s == ',') {
+				*why = "not a number (one decimal point at "
+				       "most, e.g. 1.5s)";
+				return -1;
+			}
 			if (*s || parts) {
 				*why = "unknown duration unit (valid: ns, us, "
 				       "ms, s, m, h, d)";
@@ -95,6 +107,11 @@ static int parse_duration(const char *s, double *out, const char **why)
 		s += best;
 		total += v * mult;
 		parts++;
+	}
+	/* beyond this it is a typo, and estimates would overflow */
+	if (total > UNITS_MAX_DURATION) {
+		*why = "too long (at most 365d)";
+		return -1;
 	}
 	*out = total;
 	return 0;
@@ -227,6 +244,10 @@ void units_fmt_duration(double s, char *out, unsigned outsz)
 		return;
 	if (!isfinite(s) || s < 0)
 		s = 0;
+	if (s >= 1e15) { /* past what llround() can hold in hours */
+		snprintf(out, outsz, "%.3gs", s);
+		return;
+	}
 	if (s < 10 && s != floor(s)) {
 		snprintf(out, outsz, "%.1fs", s);
 		return;

@@ -44,6 +44,17 @@ int main(void)
 	ok(dur("inf") < 0, "inf refused");
 	ok(dur("10 s") < 0, "blank inside refused");
 	ok(dur("1s2") < 0, "trailing bare number after unit refused");
+	/* qa: huge durations overflowed the estimate into negative hours */
+	is_near(dur("365d"), 365 * 86400.0, 1e-6, "365d is the longest");
+	ok(dur("366d") < 0, "366d refused");
+	ok(dur("1e300h") < 0, "1e300h refused");
+	ok(dur("99999999999999999999h") < 0, "20-digit hours refused");
+	ok(units_parse("10 sec", UNITS_DURATION, &f, &why) < 0 && why &&
+	       strstr(why, "blank"),
+	   "'10 sec': the blank is named (%s)", why ? why : "");
+	ok(units_parse("1.5.3G", UNITS_DURATION, &f, &why) < 0 && why &&
+	       strstr(why, "not a number"),
+	   "'1.5.3G': not a number (%s)", why ? why : "");
 	ok(units_parse("10q", UNITS_DURATION, &f, &why) < 0 && why &&
 	       strstr(why, "unit"),
 	   "reason names the unit (%s)", why ? why : "");
@@ -97,5 +108,7 @@ int main(void)
 	is_str(o, "0.5s", "0.5s");
 	units_fmt_duration(-3, out, sizeof out);
 	is_str(o, "0s", "negative clamps to 0s");
+	units_fmt_duration(1e300, out, sizeof out);
+	is_str(o, "1e+300s", "huge stays positive");
 	return tap_done();
 }
