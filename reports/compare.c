@@ -298,7 +298,10 @@ static int target_varies(struct mb *m, const int *diff)
 	return 0;
 }
 
-static void hhmm(double t, char *out, size_t n)
+/* A time window end for the not_interleaved detail: seconds always (with
+ * minutes only, two disjoint windows of short runs read as the same
+ * minute); the date only when the windows span several days. */
+static void hhmm(double t, int with_date, char *out, size_t n)
 {
 	struct tm tm;
 	time_t tt = (time_t)t;
@@ -306,7 +309,12 @@ static void hhmm(double t, char *out, size_t n)
 		snprintf(out, n, "?");
 		return;
 	}
-	strftime(out, n, "%m-%d %H:%M", &tm);
+	strftime(out, n, with_date ? "%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
+}
+
+static long day_of(double t)
+{
+	return isnan(t) ? -1 : (long)floor(t / 86400);
 }
 
 static const char *const watched_facts[] = {"nic_driver", "nic_firmware",
@@ -498,14 +506,25 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 		interleaved = sa.n && sb.n && pa[0] < pb[sb.n - 1] &&
 			      pb[0] < pa[sa.n - 1];
 	if (!interleaved && sa.n && sb.n) {
-		char a0[32], a1[32], b0[32], b1[32];
-		hhmm(A->first_start, a0, sizeof a0);
-		hhmm(A->last_end, a1, sizeof a1);
-		hhmm(B->first_start, b0, sizeof b0);
-		hhmm(B->last_end, b1, sizeof b1);
+		char a0[32], a1[32], b0[32], b1[32], day[32];
+		long d = day_of(A->first_start);
+		int dates = d != day_of(A->last_end) ||
+			    d != day_of(B->first_start) ||
+			    d != day_of(B->last_end);
+		hhmm(A->first_start, dates, a0, sizeof a0);
+		hhmm(A->last_end, dates, a1, sizeof a1);
+		hhmm(B->first_start, dates, b0, sizeof b0);
+		hhmm(B->last_end, dates, b1, sizeof b1);
+		day[0] = 0;
+		if (!dates) {
+			struct tm tm;
+			time_t tt = (time_t)A->first_start;
+			if (gmtime_r(&tt, &tm))
+				strftime(day, sizeof day, " %Y-%m-%d", &tm);
+		}
 		mb_flag(m, c->warnings, &c->nwarnings,
 			REPORT_FLAG_NOT_INTERLEAVED,
-			"A %s to %s, B %s to %s UTC", a0, a1, b0, b1);
+			"A %s to %s, B %s to %s UTC%s", a0, a1, b0, b1, day);
 	}
 	if (report_decide(
 		&sa, &sb, interleaved, r->threshold,
