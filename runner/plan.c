@@ -293,8 +293,12 @@ int pc_map(struct pctx *c, const struct ynode *n, const char *what)
 {
 	if (n && n->kind == YN_MAP)
 		return 0;
-	pc_err(c, n, "'%s' must be a mapping (key: value), not %s", what,
-	       yn_kind_name(n));
+	/* "host 'srv'" is quoted already; "engine" is not */
+	pc_err(c, n,
+	       strchr(what, '\'')
+		   ? "%s must be a mapping (key: value), not %s"
+		   : "'%s' must be a mapping (key: value), not %s",
+	       what, yn_kind_name(n));
 	return -1;
 }
 

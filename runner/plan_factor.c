@@ -253,8 +253,13 @@ static void build_factor(struct pctx *c, struct plan_factor *f,
 		build_levels(c, f, k, n);
 		goto defaults;
 	}
-	if (pc_map(c, n, where) < 0)
+	if (n->kind != YN_MAP) {
+		pc_err(c, n,
+		       "factor '%s' must be a list of levels or a mapping "
+		       "(e.g. %s: [a, b] or %s: { levels: [a, b] }), not %s",
+		       f->name, f->name, f->name, yn_kind_name(n));
 		goto defaults;
+	}
 	pc_keys(c, n, factor_keys, where);
 	build_levels(c, f, k, yn_get(n, "levels"));
 	if ((x = yn_get(n, "param"))) {

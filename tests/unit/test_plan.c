@@ -230,6 +230,10 @@ static const struct {
     {HEAD "factors:\n  a:\n    levels: [x]\n    manual: >\n      Move the\n"
 	  "      card {{q}}\n",
      9, 12, "'{{q}}' names no"},
+    /* qa: no nested quotes ("'factor 'a'' must be") */
+    {HEAD "factors:\n  a: 5\n", 5, 6,
+     "factor 'a' must be a list of levels or a mapping"},
+    {HEAD "hosts: { s: 5 }\n", 4, 13, "host 's' must be a mapping"},
     /* qa: did you mean, across case and in Japanese */
     {HEAD "order: RANDOM\n", 4, 8, "did you mean 'random'?"},
     {HEAD
