@@ -315,7 +315,7 @@ static void match_row(struct report *r, struct report_ref *ref,
 		const struct report_cell *c = &r->cells[first];
 		if (c->st[ref->value_metric[0]].n == 0) {
 			w->status = REPORT_REF_NOT_MEASURED;
-			w->detail = arena_printf(a, "no ok run (%d failed)",
+			w->detail = arena_printf(a, "no ok run, %d failed",
 						 c->n_failed + c->n_timeout);
 			return;
 		}
