@@ -352,6 +352,24 @@ int host_run(struct host *h, const struct proc_opts *o, struct proc_result *res,
 	     res->exit_code == 255) &&
 	    res->elapsed >= o->timeout - 0.05)
 		res->status = PROC_TIMEOUT;
+	/* ssh says 255 and nothing else when the connection drops (its
+	 * LogLevel=ERROR keeps even that quiet): a bare "exited with status
+	 * 255" would leave the reader guessing. */
+	if (rc == 0 && h->ops == &host_ssh_ops && res->status == PROC_EXITED &&
+	    res->exit_code == 255 && res->err_len == 0) {
+		struct buf m = BUF_INIT;
+		buf_addf(&m,
+			 "ssh to '%s' (host '%s') ended without a message: the "
+			 "connection was lost, or the command itself exited "
+			 "255",
+			 h->target, h->name);
+		if (!m.truncated && m.s) {
+			free(res->err);
+			res->err = strdup(m.s);
+			res->err_len = res->err ? strlen(res->err) : 0;
+		}
+		buf_release(&m);
+	}
 	return rc;
 }
 

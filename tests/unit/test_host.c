@@ -515,6 +515,27 @@ static void test_ssh(void)
 	       strstr(e.msg, "No such file"),
 	   "missing remote file: %s", e.msg);
 
+	/* The connection dropping under a command (here: the remote
+	 * command kills the sshd process that serves the connection) is
+	 * said in words, and the next command reconnects. */
+	{
+		const char *argv[] = {"sh", "-c", "kill -9 $PPID; sleep 5",
+				      NULL};
+		o.argv = argv;
+		o.timeout = 10;
+		host_run(h, &o, &r, &e);
+		ok(r.status == PROC_EXITED && r.exit_code == 255 && r.err &&
+		       strstr(r.err, "connection was lost") &&
+		       strstr(r.err, "root@127.0.0.1"),
+		   "lost connection said (%d, '%s')", r.exit_code, r.err);
+		proc_result_release(&r);
+		argv[2] = "echo back";
+		host_run(h, &o, &r, &e);
+		ok(r.status == PROC_EXITED && r.exit_code == 0 &&
+		       !strcmp(r.out, "back\n"),
+		   "next command reconnects ('%s')", r.err);
+		proc_result_release(&r);
+	}
 	{
 		char check[512];
 		snprintf(check, sizeof check,
