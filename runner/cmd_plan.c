@@ -722,7 +722,7 @@ static void usage(FILE *f)
 		   "runs, manual\n"
 		   "  interventions, estimated duration, and every run with "
 		   "its argv\n"
-		   "  --json  one JSON object (schema/scheduling.md)\n");
+		   "  --json  one JSON object (schema/plan.md, Scheduling)\n");
 }
 
 int cmd_plan(int argc, char **argv)
