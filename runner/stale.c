@@ -56,29 +56,79 @@ static int proc_stat(long pid, long *ppid, long *pgrp,
 	return field > 22 ? 0 : -1;
 }
 
-void stale_note_children(struct store *st)
+static void note_child(long pid, long me, struct buf *note)
 {
-	struct buf note = BUF_INIT;
-	long me = (long)getpid();
-	DIR *d = opendir("/proc");
+	long ppid = 0, pgrp = 0;
+	unsigned long long start = 0;
+	char comm[64];
+	if (proc_stat(pid, &ppid, &pgrp, &start, comm, sizeof comm) == 0 &&
+	    ppid == me)
+		buf_addf(note, "child %ld %llu %ld %s\n", pid, start, pgrp,
+			 comm);
+}
+
+/* The kernel's list of our children (/proc/self/task/TID/children,
+ * CONFIG_PROC_CHILDREN): a few reads instead of one per process on the
+ * machine. -1 when the kernel has no such file. */
+static int note_from_children_files(long me, struct buf *note)
+{
+	DIR *d = opendir("/proc/self/task");
 	struct dirent *e;
+	int found = 0;
 	if (!d)
-		return;
+		return -1;
 	while ((e = readdir(d))) {
-		long pid, ppid = 0, pgrp = 0;
-		unsigned long long start = 0;
-		char comm[64];
+		char path[96];
+		struct buf text = BUF_INIT;
+		const char *t;
 		if (!isdigit((unsigned char)e->d_name[0]))
 			continue;
-		pid = strtol(e->d_name, NULL, 10);
-		if (proc_stat(pid, &ppid, &pgrp, &start, comm, sizeof comm) ==
-			0 &&
-		    ppid == me)
-			buf_addf(&note, "child %ld %llu %ld %s\n", pid, start,
-				 pgrp, comm);
+		snprintf(path, sizeof path, "/proc/self/task/%.40s/children",
+			 e->d_name);
+		if (buf_read_file(&text, path, 1 << 20) < 0)
+			continue;
+		found = 1;
+		for (t = text.s; t && *t;) {
+			char *end;
+			long pid = strtol(t, &end, 10);
+			if (end == t)
+				break;
+			note_child(pid, me, note);
+			t = end;
+		}
+		buf_release(&text);
 	}
 	closedir(d);
-	store_lock_note(st, note.s);
+	return found ? 0 : -1;
+}
+
+/* Called after every run (the engine may have restarted its server): only
+ * rewrite the lock file when the children changed. */
+void stale_note_children(struct store *st)
+{
+	static struct buf last = BUF_INIT;
+	static int noted;
+	struct buf note = BUF_INIT;
+	const char *now;
+	long me = (long)getpid();
+	DIR *d;
+	struct dirent *e;
+	if (note_from_children_files(me, &note) < 0) {
+		if (!(d = opendir("/proc")))
+			return;
+		while ((e = readdir(d)))
+			if (isdigit((unsigned char)e->d_name[0]))
+				note_child(strtol(e->d_name, NULL, 10), me,
+					   &note);
+		closedir(d);
+	}
+	now = note.s ? note.s : "";
+	if (!noted || strcmp(last.s ? last.s : "", now) != 0) {
+		store_lock_note(st, now);
+		buf_reset(&last);
+		buf_adds(&last, now);
+		noted = 1;
+	}
 	buf_release(&note);
 }
 

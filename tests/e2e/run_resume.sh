@@ -45,6 +45,10 @@ wait_runs() {
 pid=$!
 wait_runs k.db 2
 sleep 0.3
+# The lock file names the iperf3 server xrun started (for the next xrun
+# to stop after a SIGKILL), read from the kernel's list of its children.
+grep -Eq "^child [0-9]+ [0-9]+ [0-9]+ iperf3$" k.db.lock ||
+	fail "lock file does not note the iperf3 server: $(cat k.db.lock)"
 kill -9 $pid
 wait $pid 2>/dev/null || true
 q k.db "select position, status, attempts, started_at, stdout from runs where status='ok' order by position" >before.txt
