@@ -9,7 +9,9 @@
 #include "buf.h"
 #include "cmd.h"
 #include "err.h"
+#include "matrix.h"
 #include "plan.h"
+#include "sched.h"
 #include "banned.h"
 
 static void usage(FILE *f)
@@ -19,6 +21,40 @@ static void usage(FILE *f)
 		   "PLAN:LINE:COL: error: MESSAGE\n"
 		   "  -q, --quiet  print nothing for a valid plan\n"
 		   "  exit 0 when every plan is valid, 2 otherwise\n");
+}
+
+/*
+ * A plan too big to expand or schedule is a bad plan: say so here rather
+ * than let `xrun plan` or `xrun run` be the first to find out. Expanding is
+ * only needed when the cells before exclusions could pass the limits.
+ */
+static int check_size(const struct plan *p, struct xr_diag *d)
+{
+	double cells = 1, manual = 1;
+	struct matrix m;
+	struct sched s;
+	struct xr_err err;
+	int f, rc;
+	for (f = 0; f < p->nfactors; f++) {
+		cells *= p->factors[f].nlevels;
+		if (p->factors[f].manual)
+			manual *= p->factors[f].nlevels;
+	}
+	/* the limits of matrix.c and sched.c, on the counts before
+	 * exclusions: under them, nothing can be too big */
+	if (cells <= 50e6 && cells * p->repeat + manual * p->warmup <= 20e6)
+		return 0;
+	memset(&err, 0, sizeof err);
+	rc = matrix_build(p, &m, &err);
+	if (rc == 0) {
+		rc = sched_build(p, &m, &s, &err);
+		if (rc == 0)
+			sched_release(&s);
+		matrix_release(&m);
+	}
+	if (rc < 0)
+		xr_diag_add(d, 0, err.line, err.col, "%s", err.msg);
+	return rc;
 }
 
 static int validate_one(const char *path, int quiet)
@@ -42,6 +78,8 @@ static int validate_one(const char *path, int quiet)
 	} else {
 		rc = plan_load(path, &p, &d);
 	}
+	if (rc == 0)
+		rc = check_size(p, &d);
 	if (d.n) /* xr_diag_print qsorts items, NULL when there are none */
 		xr_diag_print(&d, stderr);
 	if (rc == 0 && !quiet)

@@ -82,12 +82,15 @@ int matrix_build(const struct plan *p, struct matrix *m, struct xr_err *err)
 			    err, XR_EPLAN, p->path, p->factors[f].pos.line,
 			    p->factors[f].pos.col, "factor '%s' has no levels",
 			    p->factors[f].name);
-		if (total > MATRIX_MAX_CELLS / nl)
+		if (total > MATRIX_MAX_CELLS / nl) /* a plan too big */
 			return xr_err_set(
-			    err, XR_ENOMEM, p->path, 0, 0,
-			    "the matrix has more than %zu cells before "
-			    "exclusions (at most %zu are supported)",
-			    MATRIX_MAX_CELLS, MATRIX_MAX_CELLS);
+			    err, XR_EPLAN, p->path, p->factors[f].pos.line,
+			    p->factors[f].pos.col,
+			    "with factor '%s' the matrix has more than %zu "
+			    "cells before exclusions (at most %zu are "
+			    "supported)",
+			    p->factors[f].name, MATRIX_MAX_CELLS,
+			    MATRIX_MAX_CELLS);
 		total *= nl;
 	}
 	lv = calloc(nf ? nf : 1, sizeof *lv);
