@@ -541,7 +541,7 @@ int report_reference_attach(struct report *r, const char *path,
 					numeric = 0;
 			}
 			col_metric[j] = metric_index(r, name);
-			if (!numeric) {
+			if (!numeric && col_metric[j] < 0) {
 				struct buf b = BUF_INIT;
 				list_names(&b, &r->factors[0].name, r->nfactors,
 					   sizeof *r->factors);
@@ -656,10 +656,12 @@ int report_reference_attach(struct report *r, const char *path,
 				if (!*f->s && kind[j] == 2)
 					continue;
 				if (parse_num(f->s, &v) < 0) {
-					xr_diag_add(d, 0, c->line, f->col,
-						    "%s '%s' is not a number",
-						    hdr->f[j].s,
-						    *f->s ? f->s : "(empty)");
+					xr_diag_add(
+					    d, 0, c->line, f->col,
+					    "%s '%.40s%s' is not a number",
+					    hdr->f[j].s,
+					    *f->s ? f->s : "(empty)",
+					    strlen(f->s) > 40 ? "..." : "");
 					bad = 1;
 					continue;
 				}

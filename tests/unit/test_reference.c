@@ -227,6 +227,16 @@ int main(void)
 	       strstr(msg, "3:3: error: value '1e999'") &&
 	       strstr(msg, "4:3: error: value '(empty)'"),
 	   "nan, overflow and empty values refused");
+	rc = attach(r, "nic,value,retransmits\na,1,x\n", msg, sizeof msg);
+	ok(rc < 0 && strstr(msg, "2:5: error: retransmits 'x' is not a number"),
+	   "a stored metric's column: the entry is wrong, not the column");
+	{
+		char text[6000];
+		snprintf(text, sizeof text, "nic,value\na,1%05000d\n", 0);
+		rc = attach(r, text, msg, sizeof msg);
+		ok(rc < 0 && strlen(msg) < 200 && strstr(msg, "...' is not"),
+		   "a long bad value is cut in the message");
+	}
 	rc = attach(r, "nic,value,stream\na,1,2\n", msg, sizeof msg);
 	ok(rc == 0 && strstr(msg, "1:11: warning: column 'stream' is neither"),
 	   "numeric unknown column: a warning");
