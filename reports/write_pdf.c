@@ -578,10 +578,35 @@ static int ref_table(struct pdf *pdf, const struct report *r,
 }
 
 /* Every flag that appears, explained once, with the cells it marks. */
+/* Flags raised on comparisons only; the others are cell flags, repeated on
+ * comparisons as A:/B: warnings and listed with the cells. */
+static int cmp_only(enum report_flag_code c)
+{
+	return c == REPORT_FLAG_FACTORS_DIFFER ||
+	       c == REPORT_FLAG_NOT_INTERLEAVED ||
+	       c == REPORT_FLAG_ENGINE_DIFFERS ||
+	       c == REPORT_FLAG_UNIT_DIFFERS ||
+	       c == REPORT_FLAG_FACTS_CHANGED || c == REPORT_FLAG_NOT_VERIFIED;
+}
+
+/* Add one note detail item; counts those past the cap. */
+static void note_item(struct buf *s, int *shown, int *more, const char *what,
+		      const char *detail)
+{
+	if (*shown >= 12) {
+		(*more)++;
+		return;
+	}
+	buf_addf(s, "%s%s", *shown ? "; " : "", what);
+	if (detail && *detail)
+		buf_addf(s, ": %s", detail);
+	(*shown)++;
+}
+
 static int notes(struct pdf *pdf, const struct report *r, struct xr_err *err)
 {
-	struct buf s = BUF_INIT;
-	int k, i, j, shown, rc = 0;
+	struct buf s = BUF_INIT, w = BUF_INIT;
+	int k, i, j, shown, more, rc = 0;
 
 	for (k = 0; k < r->nnotes && rc == 0; k++) {
 		enum report_flag_code code = r->notes[k];
@@ -590,25 +615,56 @@ static int notes(struct pdf *pdf, const struct report *r, struct xr_err *err)
 		buf_addf(&s, "[%d] %s (%s)", k + 1,
 			 report_flag_text(code, r->lang),
 			 report_flag_code_name(code));
-		shown = 0;
-		for (i = 0; i < r->ncells && shown < 12; i++)
+		rc = pdf_paragraph(pdf, 8, 0, s.s, err);
+		/* where it applies, indented under the sentence: cells, then
+		 * comparisons (factors_differ and not_interleaved are
+		 * comparison flags only and had no details at all) */
+		buf_reset(&s);
+		shown = more = 0;
+		for (i = 0; i < r->ncells; i++)
 			for (j = 0; j < r->cells[i].nflags; j++) {
 				const struct report_flag *f =
 				    &r->cells[i].flags[j];
-
 				if (f->code != code)
 					continue;
-				buf_addf(&s, "%s%s", shown ? "; " : "\n    ",
-					 r->cells[i].label);
-				if (f->detail && *f->detail)
-					buf_addf(&s, ": %s", f->detail);
-				shown++;
+				note_item(&s, &shown, &more, r->cells[i].label,
+					  f->detail);
 				break;
 			}
-		rc = pdf_paragraph(pdf, 8, 0, s.s, err);
-		pdf_space(pdf, 2);
+		for (i = 0; i < r->ncmps; i++) {
+			const struct report_cmp *c = &r->cmps[i];
+			const struct report_flag *f = NULL;
+			char cm[512], sa[512], sb[512];
+			if (!cmp_only(code))
+				continue;
+			for (j = 0; j < c->nreasons && !f; j++)
+				if (c->reasons[j].code == code)
+					f = &c->reasons[j];
+			for (j = 0; j < c->nwarnings && !f; j++)
+				if (c->warnings[j].code == code)
+					f = &c->warnings[j];
+			if (!f)
+				continue;
+			report_fmt_common(r, &r->cells[c->a], &r->cells[c->b],
+					  cm, sizeof cm);
+			report_fmt_side(r, &r->cells[c->a], &r->cells[c->b], sa,
+					sizeof sa);
+			report_fmt_side(r, &r->cells[c->b], &r->cells[c->a], sb,
+					sizeof sb);
+			buf_reset(&w);
+			if (strcmp(cm, "–"))
+				buf_addf(&w, "%s: ", cm);
+			buf_addf(&w, "%s vs %s", sa, sb);
+			note_item(&s, &shown, &more, w.s, f->detail);
+		}
+		if (more)
+			buf_addf(&s, "; … +%d", more);
+		if (rc == 0 && s.len)
+			rc = pdf_paragraph(pdf, 7.5, 12, s.s, err);
+		pdf_space(pdf, 3);
 	}
 	buf_release(&s);
+	buf_release(&w);
 	return rc;
 }
 
