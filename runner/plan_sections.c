@@ -179,15 +179,16 @@ static const char *const server_keys[] = {"host", "start", "port", NULL};
 static const char *const metric_keys[] = {"json", "regex", "bytes", "unit",
 					  NULL};
 
+/* k: where the parameter is named; v: its value (for placeholders) */
 static void add_param(struct pctx *c, const char *key, const char *value,
-		      const struct ynode *k)
+		      const struct ynode *k, const struct ynode *v)
 {
 	struct plan_engine *e = &c->p->engine;
 	e->params[e->nparams].key = key;
 	e->params[e->nparams].value = value;
 	e->params[e->nparams].pos = pc_pos(k);
 	e->nparams++;
-	pc_tmpl(c, value, k);
+	pc_tmpl(c, value, v);
 }
 
 static void build_metric(struct pctx *c, struct plan_metric *m,
@@ -260,7 +261,7 @@ static void build_server(struct pctx *c, const struct ynode *v)
 				if (strcmp(e->params[i].key, "port") == 0)
 					break;
 			if (i == e->nparams)
-				add_param(c, "port", x->s, x);
+				add_param(c, "port", x->s, x, x);
 			else
 				pc_err(c, x,
 				       "server port given twice: here and as "
@@ -352,7 +353,7 @@ void plan_build_engine(struct pctx *c, const struct ynode *n,
 			       k->s, yn_kind_name(v));
 			continue;
 		}
-		add_param(c, k->s, v->s, k);
+		add_param(c, k->s, v->s, k, v);
 	}
 	if ((x = yn_get(n, "server")))
 		build_server(c, x);

@@ -230,6 +230,10 @@ static const struct {
     {HEAD "factors:\n  a:\n    levels: [x]\n    manual: >\n      Move the\n"
 	  "      card {{q}}\n",
      9, 12, "'{{q}}' names no"},
+    /* qa: a placeholder in an engine parameter, at the value */
+    {"xrun: 1\nname: t\nengine:\n  type: iperf3\n  server: local\n"
+     "  bitrate: \"{{rat}}\"\n",
+     6, 13, "'{{rat}}' names no"},
     /* qa: no nested quotes ("'factor 'a'' must be") */
     {HEAD "factors:\n  a: 5\n", 5, 6,
      "factor 'a' must be a list of levels or a mapping"},
