@@ -369,6 +369,7 @@ void pc_tmpl(struct pctx *c, const char *s, const struct ynode *n)
 	}
 	c->trefs[c->ntrefs].s = s;
 	c->trefs[c->ntrefs].n = n;
+	c->trefs[c->ntrefs].where = c->tref_where;
 	c->ntrefs++;
 }
 

@@ -135,6 +135,22 @@ static void placeholder_pos(const struct ynode *n, int k, int *line, int *col)
 	free(raw);
 }
 
+/* Built-ins that have a value only in some templates. */
+static const char *builtin_misplaced(struct pctx *c, const char *name,
+				     int where)
+{
+	if (plan_factor_index(c->p, name) >= 0 || pc_has_var(c, name))
+		return NULL;
+	if (strcmp(name, "original") == 0 && where != TREF_RESTORE)
+		return "only a 'restore' command knows the value found "
+		       "before the first change";
+	if (where == TREF_MANUAL &&
+	    (strcmp(name, "rep") == 0 || strcmp(name, "index") == 0))
+		return "a manual instruction is given once per block, not "
+		       "per run (use {{block}} or a factor)";
+	return NULL;
+}
+
 static int on_placeholder(void *ctx, const char *name, size_t off)
 {
 	struct tctx *x = ctx;
@@ -157,6 +173,11 @@ static int on_placeholder(void *ctx, const char *name, size_t off)
 				    "placeholder '{{%s}}' has no value in this "
 				    "plan: %s",
 				    name, why);
+		else if ((why = builtin_misplaced(x->c, name, x->t->where)))
+			xr_diag_add(
+			    x->c->d, 0, line, col,
+			    "placeholder '{{%s}}' has no value here: %s", name,
+			    why);
 		return 0;
 	}
 	pc_hint(hint, sizeof hint, name, x->names, x->nnames);

@@ -272,17 +272,21 @@ static void build_factor(struct pctx *c, struct plan_factor *f,
 	}
 	if ((x = yn_get(n, "manual"))) {
 		f->manual = pc_str(c, x, "manual");
+		c->tref_where = TREF_MANUAL;
 		pc_tmpl(c, f->manual, x);
+		c->tref_where = TREF_OTHER;
 	}
 	if ((x = yn_get(n, "apply")))
 		pc_argv(c, x, "apply", &f->apply);
 	if ((x = yn_get(n, "verify")))
 		build_verify(c, f, x);
 	if ((x = yn_get(n, "restore"))) {
+		c->tref_where = TREF_RESTORE;
 		if (x->kind == YN_SEQ)
 			pc_argv(c, x, "restore", &f->restore);
 		else
 			pc_bool(c, x, "restore", &f->restore_original);
+		c->tref_where = TREF_OTHER;
 		if (f->restore_original && !f->apply.argv)
 			pc_err(c, x,
 			       "'restore: true' puts back what 'apply' "

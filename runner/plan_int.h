@@ -15,7 +15,11 @@ struct engine_ops;
 struct plan_tref {
 	const char *s;
 	const struct ynode *n;
+	int where; /* TREF_*: what the template is for */
 };
+
+/* Where a template sits, for built-ins that only have a value there. */
+enum { TREF_OTHER = 0, TREF_RESTORE, TREF_MANUAL };
 
 /* A host named somewhere (engine client/server, factor on:). */
 struct plan_href {
@@ -42,6 +46,7 @@ struct pctx {
 	size_t nerr0; /* errors in the diag before this plan */
 	int capped;   /* PLAN_MAX_ERRORS reached: further errors dropped */
 	int skip_excludes;
+	int tref_where; /* TREF_* given to templates registered now */
 	int nomem;
 };
 

@@ -234,6 +234,13 @@ static const struct {
     {"xrun: 1\nname: t\nengine:\n  type: iperf3\n  server: local\n"
      "  bitrate: \"{{rat}}\"\n",
      6, 13, "'{{rat}}' names no"},
+    /* qa: built-ins that only have a value in some templates (these
+     * validated, then could not be expanded) */
+    {HEAD "factors:\n  a:\n    levels: [x]\n    apply: [echo, "
+	  "'{{original}}']\n",
+     7, 20, "'{{original}}' has no value here: only a 'restore'"},
+    {HEAD "factors:\n  a:\n    levels: [x]\n    manual: 'pass {{rep}}'\n", 7,
+     19, "'{{rep}}' has no value here: a manual instruction"},
     /* qa: no nested quotes ("'factor 'a'' must be") */
     {HEAD "factors:\n  a: 5\n", 5, 6,
      "factor 'a' must be a list of levels or a mapping"},
