@@ -32,6 +32,7 @@ static void build_levels(struct pctx *c, struct plan_factor *f,
 			 const struct ynode *k, const struct ynode *n)
 {
 	int i, *idx, fi = (int)(f - c->p->factors);
+	size_t ch;
 	if (!n) {
 		pc_err(c, k,
 		       "factor '%s' needs 'levels' (a list, e.g. "
@@ -69,6 +70,18 @@ static void build_levels(struct pctx *c, struct plan_factor *f,
 		if (yn_is_null(l) || l->len == 0) {
 			pc_err(c, l, "level %d of factor '%s' is empty", i + 1,
 			       f->name);
+			continue;
+		}
+		/* a level is a table heading, a CSV field and a terminal
+		 * line: a newline or an escape code in one is a mistake */
+		for (ch = 0; ch < l->len; ch++)
+			if ((unsigned char)l->s[ch] < 0x20 || l->s[ch] == 0x7f)
+				break;
+		if (ch < l->len) {
+			pc_err(c, l,
+			       "level %d of factor '%s' contains a control "
+			       "character (0x%02x)",
+			       i + 1, f->name, (unsigned char)l->s[ch]);
 			continue;
 		}
 		f->level_pos[f->nlevels].line = l->line;

@@ -241,6 +241,9 @@ static const struct {
      7, 20, "'{{original}}' has no value here: only a 'restore'"},
     {HEAD "factors:\n  a:\n    levels: [x]\n    manual: 'pass {{rep}}'\n", 7,
      19, "'{{rep}}' has no value here: a manual instruction"},
+    /* qa: a newline or an escape code in a level broke the tables */
+    {HEAD "factors:\n  a: [x, \"y\\nz\"]\n", 5, 10,
+     "level 2 of factor 'a' contains a control character (0x0a)"},
     /* qa: no nested quotes ("'factor 'a'' must be") */
     {HEAD "factors:\n  a: 5\n", 5, 6,
      "factor 'a' must be a list of levels or a mapping"},
