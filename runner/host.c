@@ -182,7 +182,10 @@ static int netns_open(struct host *h, const char *control_dir,
 	int ok;
 	(void)control_dir;
 	buf_addf(&p, "/run/netns/%s", h->netns);
-	ok = strchr(h->netns, '/') == NULL && stat(p.s, &st) == 0;
+	/* A namespace is a bind-mounted file there: "." and ".." name
+	 * directories, which ip refuses only later, at every run. */
+	ok = strchr(h->netns, '/') == NULL && stat(p.s, &st) == 0 &&
+	     !S_ISDIR(st.st_mode);
 	buf_release(&p);
 	if (!ok)
 		return xr_err_set(err, XR_EHOST, NULL, 0, 0,

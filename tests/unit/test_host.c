@@ -220,9 +220,19 @@ static void test_netns(void)
 	struct buf b = BUF_INIT;
 	const char *argv[] = {"ip", "-o", "link", "show", "xrd0", NULL};
 	char **wa;
+	/* Directories under /run/netns are no namespaces (ip refuses them
+	 * only at every run). Needs no namespace of its own. */
+	ph.name = "server";
+	ph.netns = "..";
+	ok(host_open(&ph, NULL, &h, &e) == -XR_EHOST && strstr(e.msg, "'..'"),
+	   "'..' is no namespace: %s", e.msg);
+	ph.netns = ".";
+	ok(host_open(&ph, NULL, &h, &e) == -XR_EHOST, "'.' is no namespace: %s",
+	   e.msg);
 	snprintf(ns, sizeof ns, "xr-test-host-%ld", (long)getpid());
 	snprintf(cmd, sizeof cmd,
-		 "ip netns add %s && ip -n %s link add xrd0 type dummy && "
+		 "ip netns add %s && ip -n %s link add xrd0 type veth peer "
+		 "name xrd1 && "
 		 "ip -n %s addr add 198.18.99.1/32 dev xrd0 && "
 		 "ip -n %s link set xrd0 up",
 		 ns, ns, ns, ns);
