@@ -439,7 +439,11 @@ static int execute_one(struct runctx *rc, size_t i)
 		fprintf(stderr, "xrun: run %zu %s: %s\n", i + 1,
 			run_status_name(res.status), res.reason);
 	}
-	if (r < 0 && ret == 0) {
+	/* An engine that cannot run at all stops the plan (exit 3) only
+	 * when nothing has run yet; later, e.g. one level's program missing
+	 * or a server that could not be restarted, it is a failed run,
+	 * stored with its reason, and the night goes on. */
+	if (r < 0 && ret == 0 && rc->n_ok + rc->n_timeout + rc->n_failed <= 1) {
 		xr_err_set(&err, XR_EENV, NULL, 0, 0, "%.500s", res.reason);
 		env_fail(rc, &err);
 		ret = -XR_EENV;
