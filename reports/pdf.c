@@ -396,11 +396,33 @@ static int is_wide(unsigned long cp)
 	       (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF00 && cp <= 0xFFEF);
 }
 
+/* Japanese line-breaking rules (kinsoku): closing punctuation, the long
+ * vowel mark and small kana never start a line; opening brackets never end
+ * one. */
+static int no_break_before(unsigned long cp)
+{
+	static const unsigned long cl[] = {
+	    0x3001, 0x3002, 0xFF0C, 0xFF0E, 0xFF09, 0x300D, 0x300F, 0x3011,
+	    0xFF01, 0xFF1F, 0xFF1A, 0xFF1B, 0x30FC, 0x3005, 0x309D, 0x30FD,
+	    0x3063, 0x30C3, 0x3083, 0x3085, 0x3087, 0x30E3, 0x30E5, 0x30E7,
+	};
+	size_t i;
+	for (i = 0; i < sizeof cl / sizeof *cl; i++)
+		if (cp == cl[i])
+			return 1;
+	return 0;
+}
+
+static int no_break_after(unsigned long cp)
+{
+	return cp == 0xFF08 || cp == 0x300C || cp == 0x300E || cp == 0x3010;
+}
+
 /* Characters after which a line may break without a space. */
 static int breaks_after(unsigned long cp)
 {
 	return cp == '/' || cp == ',' || cp == ';' || cp == '-' || cp == '=' ||
-	       cp == ')' || is_wide(cp);
+	       cp == ')' || (is_wide(cp) && !no_break_after(cp));
 }
 
 static int push_line(struct pdf_line **lines, int *n, int *cap, const char *s,
@@ -426,8 +448,9 @@ static int push_line(struct pdf_line **lines, int *n, int *cap, const char *s,
 int pdf_wrap(struct pdf *pdf, const char *text, double size, double width,
 	     struct pdf_line **lines)
 {
-	const char *start, *p, *brk = NULL;
-	double w = 0, wbrk = 0;
+	const char *start, *p, *brk = NULL, *pbrk = NULL;
+	double w = 0, wbrk = 0, pwbrk = 0;
+	unsigned long prev = 0;
 	int n = 0, cap = 0;
 
 	*lines = NULL;
@@ -454,9 +477,14 @@ int pdf_wrap(struct pdf *pdf, const char *text, double size, double width,
 			continue;
 		}
 		cw = char_w(pdf, p, cl);
+		/* No break just before closing punctuation: fall back to the
+		 * opportunity before. */
+		if (no_break_before(cp) && brk == p)
+			brk = pbrk, wbrk = pwbrk;
 		/* A break opportunity before a wide character too. */
-		if (is_wide(cp) && p > start)
-			brk = p, wbrk = w;
+		else if (is_wide(cp) && p > start && !no_break_before(cp) &&
+			 !no_break_after(prev) && brk != p)
+			pbrk = brk, pwbrk = wbrk, brk = p, wbrk = w;
 		if (w + cw > width && p > start && cp != ' ') {
 			const char *cut = brk && brk > start ? brk : p;
 
@@ -471,12 +499,13 @@ int pdf_wrap(struct pdf *pdf, const char *text, double size, double width,
 			}
 			if (w < 0)
 				w = 0;
-			brk = NULL;
+			brk = pbrk = NULL;
 		}
 		w += cw;
 		p += cl;
+		prev = cp;
 		if (cp == ' ' || breaks_after(cp))
-			brk = p, wbrk = w;
+			pbrk = brk, pwbrk = wbrk, brk = p, wbrk = w;
 	}
 	if (push_line(lines, &n, &cap, start, (size_t)(p - start)))
 		goto oom;

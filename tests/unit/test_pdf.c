@@ -156,6 +156,31 @@ static void test_wrap(void)
 		okw &= pdf_measure_n(pdf, lines[i].s, lines[i].len, 10) <= 60;
 	ok(okw, "japanese without spaces wraps between characters (%d)", n);
 	free(lines);
+	/* kinsoku: a line never starts with 。 or 、 nor ends with 「 */
+	{
+		static const char *const jt[] = {
+		    "最小と最大の間にあること。次の文",
+		    "あいうえおかきくけ、こさしすせ",
+		    "あいうえおかきく「けこ」さしすせ",
+		};
+		int k, good = 1;
+		double wd;
+		for (k = 0; k < 3; k++)
+			for (wd = 40; wd <= 160; wd += 10) {
+				n = pdf_wrap(pdf, jt[k], 10, wd, &lines);
+				for (i = 0; i < n; i++) {
+					good &= strncmp(lines[i].s, "。", 3) &&
+						strncmp(lines[i].s, "、", 3) &&
+						strncmp(lines[i].s, "」", 3);
+					good &= lines[i].len < 3 ||
+						strncmp(lines[i].s +
+							    lines[i].len - 3,
+							"「", 3);
+				}
+				free(lines);
+			}
+		ok(good, "no line starts with 。、」 or ends with 「");
+	}
 	n = pdf_wrap(pdf, "a\nb", 10, 500, &lines);
 	is_int(n, 2, "newline forces a break");
 	free(lines);
