@@ -687,7 +687,7 @@ static int write_human(struct out *o, const struct dry *d, struct xr_err *err)
 		if (ins.len)
 			out_f(o, "  -> %s", ins.s);
 		buf_release(&ins);
-		out_f(o, "  [%zu runs]\n", k->nruns);
+		out_f(o, "  [%zu run%s]\n", k->nruns, k->nruns == 1 ? "" : "s");
 		for (i = k->first; i < k->first + k->nruns && rc == 0; i++)
 			rc = print_run(&h, i, err);
 	}

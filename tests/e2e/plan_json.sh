@@ -260,6 +260,14 @@ grep -q "^bad.yaml:[0-9]*:[0-9]*: error: " bad.err ||
 [ ! -s bad.out ] || { echo "FAIL bad plan: wrote to stdout"; exit 1; }
 echo "ok   bad plan: exit 2 with file:line:col"
 
+# The human form of a one-run plan speaks English ("[1 run]", not "[1 runs]").
+printf 'xrun: 1\nname: one\nengine: { type: iperf3, server: local, duration: 1s }\n' > one.yaml
+"$XRUN" plan one.yaml > one.txt
+grep -q '^block 0: (no manual factors)  \[1 run\]$' one.txt ||
+	{ echo "FAIL one run: block line"; cat one.txt; exit 1; }
+grep -q '^runs: 1 (' one.txt || { echo "FAIL one run: header"; exit 1; }
+echo "ok   one-run plan: '[1 run]'"
+
 # The estimate: 0.35 s per run by default; refined from a real store of an
 # earlier session (./<name>.db): 10 runs 14 s apart, each 11.1 s long for
 # duration 10 s + omit 1 s, settle 2 s -> (14 - 11.1 - 2) + 0.1 = 1.0 s.
