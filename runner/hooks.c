@@ -486,8 +486,10 @@ int hooks_prepare(struct runctx *rc, size_t i,
 		if (!fac->apply.argv && !fac->verify)
 			continue;
 		if (change && fac->apply.argv) {
-			if ((fac->restore_original || fac->restore.argv) &&
-			    !h->orig_captured && fac->restore_original)
+			/* restore: [argv] may name {{original}} too. */
+			if ((fac->restore_original ||
+			     (fac->restore.argv && fac->verify)) &&
+			    !h->orig_captured)
 				capture_original(rc, f, &t, run_id);
 			for (k = 0; k < h->nhosts; k++) {
 				int code =
