@@ -23,6 +23,7 @@
 #include "buf.h"
 #include "model_int.h"
 #include "plan.h"
+#include "store.h"
 #include "banned.h"
 
 void mb_flag(struct mb *m, struct report_flag *list, int *n,
@@ -785,6 +786,23 @@ int report_build(const char *db_path, const struct report_opts *o,
 		goto fail;
 	}
 	sqlite3_busy_timeout(l.db, 5000);
+	{
+		sqlite3_stmt *uv = NULL;
+		int v = -1;
+		if (sqlite3_prepare_v2(l.db, "PRAGMA user_version", -1, &uv,
+				       NULL) == SQLITE_OK &&
+		    sqlite3_step(uv) == SQLITE_ROW)
+			v = sqlite3_column_int(uv, 0);
+		sqlite3_finalize(uv);
+		if (v > STORE_SCHEMA_VERSION) {
+			rc = xr_err_set(err, XR_ESTORE, db_path, 0, 0,
+					"store '%s' has schema version %d, "
+					"newer than this xrun reads (%d); "
+					"use a newer xrun",
+					db_path, v, STORE_SCHEMA_VERSION);
+			goto fail;
+		}
+	}
 	/* Reading a large store: map it instead of copying pages. */
 	sqlite3_exec(l.db, "PRAGMA mmap_size = 1073741824", NULL, NULL, NULL);
 	if ((rc = load_sessions(&l, err)) < 0)

@@ -210,4 +210,14 @@ set -e
 [ $rc2 = 3 ] && grep -q "missing.db" m.err && pass "missing store: exit 3" ||
 	bad "missing store: rc $rc2 $(cat m.err)"
 [ $rc3 = 2 ] && pass "no -o: usage, exit 2" || bad "no -o: rc $rc3"
+
+# A store from a newer xrun is refused, not misread.
+cp r.db newer.db
+sqlite3 newer.db "PRAGMA user_version = 99"
+set +e
+"$XRUN" report --db newer.db -o n.md 2> n.err
+rc4=$?
+set -e
+[ $rc4 = 3 ] && grep -q "newer" n.err && [ ! -e n.md ] &&
+	pass "newer store: exit 3" || bad "newer store: rc $rc4 $(cat n.err)"
 exit $fail
