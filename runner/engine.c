@@ -4,6 +4,8 @@
  */
 #include "engine.h"
 
+#include <ctype.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -105,4 +107,35 @@ void engine_argv_json(const char *const *argv, struct buf *out)
 		buf_add_json_str(out, argv[i]);
 	}
 	buf_addc(out, ']');
+}
+
+void engine_result_set_reason(struct engine_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->reason, sizeof r->reason, fmt, ap);
+	va_end(ap);
+}
+
+char *engine_strndup(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+	if (!d)
+		return NULL;
+	if (n)
+		memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+void engine_stderr_tail(const char *s, char *out, size_t outsz)
+{
+	size_t n = s ? strlen(s) : 0, i;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	i = n > outsz - 1 ? n - (outsz - 1) : 0;
+	snprintf(out, outsz, "%.*s", (int)(n - i), s ? s + i : "");
+	for (i = 0; out[i]; i++)
+		if (out[i] == '\n' || out[i] == '\r')
+			out[i] = ' ';
 }

@@ -102,6 +102,15 @@ struct engine_ops {
 	void (*close)(void *state);
 };
 
+/* Helpers engines share. */
+void engine_result_set_reason(struct engine_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* A NUL-terminated copy of s[0..n) ("" for n = 0). OUT: caller frees. */
+char *engine_strndup(const char *s, size_t n);
+/* The end of a stderr text as one line (newlines become spaces), for a
+ * reason. */
+void engine_stderr_tail(const char *s, char *out, size_t outsz);
+
 extern const struct engine_ops engine_iperf3;
 extern const struct engine_ops engine_command;
 const struct engine_ops *engine_find(const char *name);

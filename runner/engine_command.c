@@ -428,40 +428,6 @@ static void close_(void *state)
 	free(state);
 }
 
-static void set_reason(struct engine_result *res, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void set_reason(struct engine_result *res, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(res->reason, sizeof res->reason, fmt, ap);
-	va_end(ap);
-}
-
-static char *dup_n(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-	if (!d)
-		return NULL;
-	if (n)
-		memcpy(d, s, n);
-	d[n] = '\0';
-	return d;
-}
-
-/* The end of stderr, one line, for a reason. */
-static void tail_of(const char *s, char *out, size_t outsz)
-{
-	size_t n = s ? strlen(s) : 0, i;
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
-	i = n > outsz - 1 ? n - (outsz - 1) : 0;
-	snprintf(out, outsz, "%.*s", (int)(n - i), s ? s + i : "");
-	for (i = 0; out[i]; i++)
-		if (out[i] == '\n' || out[i] == '\r')
-			out[i] = ' ';
-}
-
 static int extract_all(const struct plan *p, struct engine_result *res,
 		       const struct proc_result *pr)
 {
@@ -482,14 +448,14 @@ static int extract_all(const struct plan *p, struct engine_result *res,
 				continue;
 			if (extract_metric(&x, m, &v, unit, sizeof unit, why,
 					   sizeof why) < 0) {
-				set_reason(res, "metric '%s': %s", m->name,
-					   why);
+				engine_result_set_reason(res, "metric '%s': %s",
+							 m->name, why);
 				rc = -1;
 				break;
 			}
 			if (engine_result_add_metric(res, m->name, v, unit) <
 			    0) {
-				set_reason(res, "out of memory");
+				engine_result_set_reason(res, "out of memory");
 				rc = -1;
 				break;
 			}
@@ -513,11 +479,13 @@ static int run(void *state, const struct plan *p,
 	res->exit_code = -1;
 	res->started_at = proc_now_wall();
 	if (!st) {
-		set_reason(res, "command engine used without a session");
+		engine_result_set_reason(
+		    res, "command engine used without a session");
 		return -XR_EINTERNAL;
 	}
 	if (!rq->run_argv || !rq->run_argv[0]) {
-		set_reason(res, "engine 'command' has an empty run argv");
+		engine_result_set_reason(
+		    res, "engine 'command' has an empty run argv");
 		return 0;
 	}
 	engine_argv_json(rq->run_argv, &js);
@@ -530,19 +498,22 @@ static int run(void *state, const struct plan *p,
 	xr_err_clear(&err);
 	rc = host_run(st->client, &o, &pr, &err);
 	if (rc < 0) {
-		set_reason(res, "cannot run '%s' on host '%s': %s",
-			   rq->run_argv[0], host_name(st->client), err.msg);
+		engine_result_set_reason(
+		    res, "cannot run '%s' on host '%s': %s", rq->run_argv[0],
+		    host_name(st->client), err.msg);
 		proc_result_release(&pr);
 		return rc;
 	}
-	res->raw = dup_n(pr.out ? pr.out : "", pr.out ? pr.out_len : 0);
-	res->err_text = dup_n(pr.err ? pr.err : "", pr.err ? pr.err_len : 0);
+	res->raw =
+	    engine_strndup(pr.out ? pr.out : "", pr.out ? pr.out_len : 0);
+	res->err_text =
+	    engine_strndup(pr.err ? pr.err : "", pr.err ? pr.err_len : 0);
 	res->elapsed = pr.elapsed;
 	if (pr.started_at > 0)
 		res->started_at = pr.started_at;
 	res->exit_code = pr.status == PROC_EXITED ? pr.exit_code : -1;
 	proc_describe(&pr, desc, sizeof desc);
-	tail_of(pr.err, tail, sizeof tail);
+	engine_stderr_tail(pr.err, tail, sizeof tail);
 
 	rc = 0;
 	switch (pr.status) {
@@ -550,26 +521,29 @@ static int run(void *state, const struct plan *p,
 		/* The deadline, not the elapsed time: a group that ignores
 		 * SIGTERM dies only after the grace period. */
 		res->status = RUN_TIMEOUT;
-		set_reason(res,
-			   "timed out: still running at the %.1f s deadline "
-			   "(process group killed)",
-			   o.timeout);
+		engine_result_set_reason(
+		    res,
+		    "timed out: still running at the %.1f s deadline "
+		    "(process group killed)",
+		    o.timeout);
 		break;
 	case PROC_INTERRUPTED:
 		res->status = RUN_INTERRUPTED;
-		set_reason(res, "interrupted");
+		engine_result_set_reason(res, "interrupted");
 		break;
 	case PROC_EXEC_FAILED:
-		set_reason(res, "%s", desc);
+		engine_result_set_reason(res, "%s", desc);
 		rc = -XR_EENV;
 		break;
 	case PROC_SIGNALED:
-		set_reason(res, "%s%s%s", desc, tail[0] ? ": " : "", tail);
+		engine_result_set_reason(res, "%s%s%s", desc,
+					 tail[0] ? ": " : "", tail);
 		break;
 	case PROC_EXITED:
 		if (pr.exit_code != 0) {
-			set_reason(res, "exited with status %d%s%s",
-				   pr.exit_code, tail[0] ? ": " : "", tail);
+			engine_result_set_reason(
+			    res, "exited with status %d%s%s", pr.exit_code,
+			    tail[0] ? ": " : "", tail);
 			break;
 		}
 		if (extract_all(p, res, &pr) == 0)

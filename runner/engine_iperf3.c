@@ -173,90 +173,39 @@ static int open_(const struct plan *p, struct host *client, struct host *server,
 	return rc;
 }
 
-static void set_reason(struct engine_result *res, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void set_reason(struct engine_result *res, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(res->reason, sizeof res->reason, fmt, ap);
-	va_end(ap);
-}
-
 /* ---- one run --------------------------------------------------------- */
-
-static char *dup_or_empty(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-	if (!d)
-		return NULL;
-	if (n)
-		memcpy(d, s, n);
-	d[n] = '\0';
-	return d;
-}
-
-/* The last line of stderr worth quoting in a reason. */
-static void stderr_tail(const char *s, char *out, size_t outsz)
-{
-	size_t n = s ? strlen(s) : 0, i;
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
-	i = n > outsz - 1 ? n - (outsz - 1) : 0;
-	snprintf(out, outsz, "%.*s", (int)(n - i), s ? s + i : "");
-	for (i = 0; out[i]; i++)
-		if (out[i] == '\n')
-			out[i] = ' ';
-}
 
 /* A dead server is restarted (and the fact recorded), so one crash costs
  * at most the run it happened in. */
 static int ensure_server(struct iperf3_state *st, struct engine_result *res)
 {
 	struct xr_err err;
-	char note[96];
-	int status;
+	char why[64], note[96];
 	if (!st->srv)
 		return 0;
-	if (st->recycle && proc_alive(st->srv)) {
+	if (!proc_alive(st->srv))
+		snprintf(why, sizeof why, "had exited (wait status %d)",
+			 proc_exit_status(st->srv));
+	else if (st->recycle)
 		/* iperf3 -s serves one test at a time and notices a vanished
 		 * client only after its own timeouts: start a fresh one. */
-		st->recycle = 0;
-		proc_stop(st->srv);
-		st->srv = NULL;
-		xr_err_clear(&err);
-		if (server_start(st, &err) < 0) {
-			res->status = RUN_FAILED;
-			set_reason(res,
-				   "iperf3 server could not be restarted "
-				   "after a cut-off run: %s",
-				   err.msg);
-			return -XR_EENV;
-		}
-		st->restarts++;
-		engine_result_add_observed(
-		    res, "server_restarted",
-		    "after the previous run was cut off");
+		snprintf(why, sizeof why, "was serving a cut-off run");
+	else
 		return 0;
-	}
-	if (proc_alive(st->srv))
-		return 0;
-	status = proc_exit_status(st->srv);
+	st->recycle = 0;
 	proc_stop(st->srv);
 	st->srv = NULL;
 	xr_err_clear(&err);
 	if (server_start(st, &err) < 0) {
 		res->status = RUN_FAILED;
-		set_reason(res,
-			   "iperf3 server had exited and could not be "
-			   "restarted: %s",
-			   err.msg);
+		engine_result_set_reason(
+		    res, "iperf3 server %s and could not be restarted: %s", why,
+		    err.msg);
 		return -XR_EENV;
 	}
 	st->restarts++;
-	snprintf(note, sizeof note,
-		 "iperf3 server had exited (wait status %d); restart #%d",
-		 status, st->restarts);
+	snprintf(note, sizeof note, "iperf3 server %s; restart #%d", why,
+		 st->restarts);
 	engine_result_add_observed(res, "server_restarted", note);
 	return 0;
 }
@@ -278,7 +227,8 @@ static int run(void *state, const struct plan *p,
 	res->exit_code = -1;
 	res->started_at = proc_now_wall();
 	if (!st) {
-		set_reason(res, "iperf3 engine used without a session");
+		engine_result_set_reason(
+		    res, "iperf3 engine used without a session");
 		return -XR_EINTERNAL;
 	}
 	rc = ensure_server(st, res);
@@ -288,7 +238,7 @@ static int run(void *state, const struct plan *p,
 	xr_err_clear(&err);
 	argv = iperf3_args_build(rq, &err);
 	if (!argv) {
-		set_reason(res, "%s", err.msg);
+		engine_result_set_reason(res, "%s", err.msg);
 		return 0;
 	}
 	engine_argv_json((const char *const *)argv, &js);
@@ -301,13 +251,14 @@ static int run(void *state, const struct plan *p,
 	rc = host_run(st->client, &o, &pr, &err);
 	engine_argv_free(argv);
 	if (rc < 0) {
-		set_reason(res, "cannot run iperf3 on host '%s': %s",
-			   host_name(st->client), err.msg);
+		engine_result_set_reason(res,
+					 "cannot run iperf3 on host '%s': %s",
+					 host_name(st->client), err.msg);
 		proc_result_release(&pr);
 		return rc;
 	}
-	res->raw = dup_or_empty(pr.out, pr.out ? pr.out_len : 0);
-	res->err_text = dup_or_empty(pr.err, pr.err ? pr.err_len : 0);
+	res->raw = engine_strndup(pr.out, pr.out ? pr.out_len : 0);
+	res->err_text = engine_strndup(pr.err, pr.err ? pr.err_len : 0);
 	res->elapsed = pr.elapsed;
 	if (pr.started_at > 0)
 		res->started_at = pr.started_at;
@@ -317,26 +268,28 @@ static int run(void *state, const struct plan *p,
 	case PROC_TIMEOUT:
 		st->recycle = 1;
 		res->status = RUN_TIMEOUT;
-		set_reason(res,
-			   "iperf3 timed out: still running at the %.1f s "
-			   "deadline (process group killed)",
-			   o.timeout);
+		engine_result_set_reason(
+		    res,
+		    "iperf3 timed out: still running at the %.1f s "
+		    "deadline (process group killed)",
+		    o.timeout);
 		goto out;
 	case PROC_INTERRUPTED:
 		st->recycle = 1;
 		res->status = RUN_INTERRUPTED;
-		set_reason(res, "iperf3 interrupted");
+		engine_result_set_reason(res, "iperf3 interrupted");
 		goto out;
 	case PROC_EXEC_FAILED:
-		set_reason(res, "%s", proc_describe(&pr, desc, sizeof desc));
+		engine_result_set_reason(res, "%s",
+					 proc_describe(&pr, desc, sizeof desc));
 		rc = -XR_EENV;
 		goto out;
 	case PROC_SIGNALED:
 		st->recycle = 1;
-		stderr_tail(pr.err, tail, sizeof tail);
-		set_reason(res, "iperf3 %s%s%s",
-			   proc_describe(&pr, desc, sizeof desc),
-			   tail[0] ? ": " : "", tail);
+		engine_stderr_tail(pr.err, tail, sizeof tail);
+		engine_result_set_reason(res, "iperf3 %s%s%s",
+					 proc_describe(&pr, desc, sizeof desc),
+					 tail[0] ? ": " : "", tail);
 		goto out;
 	case PROC_EXITED:
 		break;
@@ -345,7 +298,7 @@ static int run(void *state, const struct plan *p,
 	rc = iperf3_json_parse(pr.out ? pr.out : "", pr.out ? pr.out_len : 0,
 			       &rep, &err);
 	if (rc == -XR_EENGINE) {
-		set_reason(res, "iperf3: %s", err.msg);
+		engine_result_set_reason(res, "iperf3: %s", err.msg);
 	} else if (rc < 0 || pr.exit_code != 0) {
 		struct buf r = BUF_INIT;
 		if (rc < 0)
@@ -353,13 +306,15 @@ static int run(void *state, const struct plan *p,
 		if (pr.exit_code != 0)
 			buf_addf(&r, "%siperf3 exited with status %d",
 				 rc < 0 ? "; " : "", pr.exit_code);
-		stderr_tail(pr.err, tail, sizeof tail);
+		engine_stderr_tail(pr.err, tail, sizeof tail);
 		if (tail[0])
 			buf_addf(&r, ": %s", tail);
-		set_reason(res, "%s", r.s ? r.s : "iperf3 failed");
+		engine_result_set_reason(res, "%s",
+					 r.s ? r.s : "iperf3 failed");
 		buf_release(&r);
 	} else if (iperf3_report_to_result(&rep, res) < 0) {
-		set_reason(res, "out of memory storing iperf3 results");
+		engine_result_set_reason(
+		    res, "out of memory storing iperf3 results");
 	} else {
 		res->status = RUN_OK;
 	}
