@@ -73,6 +73,26 @@ static const char *const dscp_names[] = {
     "cs4",  "cs5",  "cs6",  "cs7",  "ef",   "le",   "va",   NULL,
 };
 
+/* [0-9]+(.[0-9]+)?[KMGT]? as iperf3 itself parses sizes. */
+static int iperf3_size_text(const char *v)
+{
+	const char *p = v;
+	if (!isdigit((unsigned char)*p))
+		return 0;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p == '.') {
+		p++;
+		if (!isdigit((unsigned char)*p))
+			return 0;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	if (*p && strchr("KMGTkmgt", *p))
+		p++;
+	return *p == '\0';
+}
+
 static const struct pdef *pdef_find(const char *key)
 {
 	int i;
@@ -174,6 +194,14 @@ static int convert(const struct pdef *d, const char *v, char *out, size_t outsz,
 					: "a rate such as 500M or 1G "
 					  "(0 = unlimited)");
 			return -1;
+		}
+		/* Sizes written as iperf3 writes them (128K, 4M) go through
+		 * verbatim, so they mean what they mean to iperf3 (K = 1024)
+		 * and an article's "-w 4M" copies over unchanged; Ki/Mi and
+		 * rates become plain numbers. */
+		if (d->min && iperf3_size_text(v)) {
+			snprintf(out, outsz, "%s", v);
+			return 0;
 		}
 		snprintf(out, outsz, "%.0f", x);
 		return 0;

@@ -238,10 +238,15 @@ static int has_word(char **argv, const char *a, const char *b)
 static void test_argv(void)
 {
 	struct engine_param ps[] = {
-	    {"parallel", "2"},	    {"reverse", "yes"},
-	    {"udp", "false"},	    {"bitrate", "500M"},
-	    {"congestion", "reno"}, {"window", "4Mi"},
-	    {"port", "5300"},	    {"extra", " --get-server-output  -N "},
+	    {"parallel", "2"},
+	    {"reverse", "yes"},
+	    {"udp", "false"},
+	    {"bitrate", "500M"},
+	    {"congestion", "reno"},
+	    {"window", "4Mi"},
+	    {"length", "128K"},
+	    {"port", "5300"},
+	    {"extra", " --get-server-output  -N "},
 	    {"parallel", "8"}, /* a factor after the engine section wins */
 	};
 	struct engine_request rq = {0};
@@ -270,6 +275,7 @@ static void test_argv(void)
 	ok(has_word(argv, "-b", "500000000"), "-b as an integer");
 	ok(has_word(argv, "-C", "reno"), "-C reno");
 	ok(has_word(argv, "-w", "4194304"), "-w 4Mi");
+	ok(has_word(argv, "-l", "128K"), "-l 128K verbatim: iperf3's K");
 	ok(has_word(argv, "-p", "5300"), "-p");
 	ok(has_word(argv, "--connect-timeout", "3000"), "--connect-timeout");
 	ok(has_word(argv, "--get-server-output", NULL) &&
