@@ -580,10 +580,12 @@ static int print_run(struct human *h, size_t i, struct xr_err *err)
 	c.rep = r->rep;
 	c.index = i;
 	c.block = r->block;
-	/* Hooks run before the run whose level differs from the last. */
+	/* Hooks run before the run whose level differs from the last, and
+	 * again in every new manual block (a manual step may undo them). */
 	for (f = 0; f < p->nfactors; f++) {
 		const struct plan_factor *fa = &p->factors[f];
-		if (h->prev && h->prev[f] == lv[f])
+		if (h->prev && h->prev[f] == lv[f] &&
+		    (i == 0 || d->s.runs[i - 1].block == r->block))
 			continue;
 		if (fa->apply.argv)
 			print_hook(h, &c, "apply", fa, &fa->apply);

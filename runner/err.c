@@ -113,6 +113,9 @@ void xr_diag_add(struct xr_diag *d, int is_warning, int line, int col,
 static int cmp_item(const void *a, const void *b)
 {
 	const struct xr_diag_item *x = a, *y = b;
+	/* Messages without a position (summaries) come last. */
+	if ((x->line == 0) != (y->line == 0))
+		return x->line == 0 ? 1 : -1;
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
 	if (x->col != y->col)

@@ -36,6 +36,7 @@ struct hooks_vc {
 struct hooks_factor {
 	int applied; /* a level of ours is in effect */
 	uint32_t lv;
+	uint32_t block; /* manual block it was applied in */
 	int nhosts;
 	int *hi;     /* [nhosts] plan host indices */
 	char **orig; /* [nhosts] value found before the first change */
@@ -476,7 +477,10 @@ int hooks_prepare(struct runctx *rc, size_t i,
 	for (f = 0; f < p->nfactors && !proc_interrupted; f++) {
 		const struct plan_factor *fac = &p->factors[f];
 		struct hooks_factor *h = &rc->hf[f];
-		int change = !h->applied || h->lv != lv[f];
+		/* A manual step (a reboot, another card) may have undone
+		 * any setting: apply again in every new block. */
+		int change = !h->applied || h->lv != lv[f] ||
+			     h->block != rc->s.runs[i].block;
 		if (fac->manual) {
 			/* Set by the person; verified before every run. */
 			if (fac->verify)
@@ -507,6 +511,7 @@ int hooks_prepare(struct runctx *rc, size_t i,
 			verify_factor(rc, f, &t, run_id, change);
 		h->applied = 1;
 		h->lv = lv[f];
+		h->block = rc->s.runs[i].block;
 	}
 	runctx_tmpl_release(&t);
 	collect(rc);
