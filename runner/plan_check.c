@@ -235,6 +235,30 @@ static void check_target(struct pctx *c)
 		       "value being defined); use '{{server}}' or an address");
 }
 
+/* A server on this machine without an address: the engine connects to
+ * 127.0.0.1, which on a client in another namespace or machine is the
+ * client's own loopback. */
+static void check_loopback_target(struct pctx *c)
+{
+	const struct plan *p = c->p;
+	const struct plan_host *srv, *cli;
+	if (p->engine.target || !p->engine.server_host || !c->engine_node)
+		return;
+	srv = plan_host_find(p, p->engine.server_host);
+	cli = plan_host_find(p, p->engine.client ? p->engine.client : "local");
+	if (!srv || !cli || srv->ssh || srv->netns ||
+	    (srv->address && strcmp(srv->address, "127.0.0.1") != 0))
+		return;
+	if (!cli->ssh && !cli->netns)
+		return;
+	pc_err(c, c->engine_node,
+	       "the server host '%s' has no address but 127.0.0.1: the client "
+	       "on '%s' "
+	       "would connect to 127.0.0.1, its own loopback; give host "
+	       "'%s' an address: reachable from '%s', or set engine.target",
+	       srv->name, cli->name, srv->name, cli->name);
+}
+
 static void check_probes(struct pctx *c)
 {
 	const struct plan *p = c->p;
@@ -299,6 +323,7 @@ void plan_check_refs(struct pctx *c)
 	check_placeholders(c);
 	check_probes(c);
 	check_target(c);
+	check_loopback_target(c);
 	check_params(c);
 	plan_check_cells_left(c);
 	if (c->ops && c->ops->check && !c->nomem)
