@@ -180,7 +180,7 @@ static int open_(const struct plan *p, struct host *client, struct host *server,
 static int ensure_server(struct iperf3_state *st, struct engine_result *res)
 {
 	struct xr_err err;
-	char why[64], note[96];
+	char why[64], note[128];
 	if (!st->srv)
 		return 0;
 	if (!proc_alive(st->srv))
