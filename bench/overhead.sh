@@ -1,34 +1,44 @@
 #!/usr/bin/env bash
-# How visible is xrun to the measurement? Runs the same iperf3 loopback
-# test N times bare and N times through xrun, and prints:
-#   - median throughput, bare vs through xrun (Gbit/s)
-#   - per-run wall-clock overhead of xrun (total / runs - bare per run)
-#   - xrun's own CPU time (user+sys, its own process only, from the
-#     summary line xrun prints) per run and per second of engine time
-# Usage: bash bench/overhead.sh [RUNS] [DURATION_S]   (defaults 10, 2)
+# How visible is xrun to the measurement? The same iperf3 loopback test,
+# bare and through xrun, in blocks ordered A B B A (bare, xrun, xrun,
+# bare) so that drift of the machine does not pass for an xrun effect.
+# Prints:
+#   - median throughput bare vs through xrun, per block and overall
+#   - per-run wall-clock overhead of xrun (xrun block time / runs minus
+#     bare block time / runs; includes starting the iperf3 server once)
+#   - xrun's own CPU (user+sys of the xrun process itself, from its
+#     `xrun cpu N s` summary) per run
+# Usage: bash bench/overhead.sh [RUNS_PER_BLOCK] [DURATION_S]  (defaults 8, 2)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 xrun=${XRUN:-$top/build/xrun}
-runs=${1:-10}
+runs=${1:-8}
 dur=${2:-2}
-port=$((20000 + RANDOM % 20000))
+port=$((20000 + RANDOM % 12000))
 work=$(mktemp -d)
-trap 'kill $srv 2>/dev/null || true; rm -rf "$work"' EXIT
+srv=
+trap '[ -n "$srv" ] && kill $srv 2>/dev/null; rm -rf "$work"' EXIT
 [ -x "$xrun" ] || { echo "build xrun first: cmake -B build && cmake --build build" >&2; exit 1; }
 
-iperf3 -s -p "$port" >/dev/null 2>&1 &
-srv=$!
-sleep 0.5
-t0=$(date +%s.%N)
-for i in $(seq "$runs"); do
-  iperf3 -c 127.0.0.1 -p "$port" -t "$dur" -J >"$work/bare-$i.json"
-done
-t1=$(date +%s.%N)
-kill $srv; wait $srv 2>/dev/null || true
+bare_block() { # block number
+  iperf3 -s -p "$port" >/dev/null 2>&1 &
+  srv=$!
+  sleep 0.5
+  local t0 t1 i
+  t0=$(date +%s.%N)
+  for i in $(seq "$runs"); do
+    iperf3 -c 127.0.0.1 -p "$port" -t "$dur" -J >"$work/bare-$1-$i.json"
+  done
+  t1=$(date +%s.%N)
+  kill $srv; wait $srv 2>/dev/null || true
+  srv=
+  echo "$t0 $t1" >"$work/bare-$1.time"
+}
 
-cat >"$work/plan.yaml" <<PLAN
+xrun_block() { # block number
+  cat >"$work/plan-$1.yaml" <<PLAN
 xrun: 1
-name: overhead
+name: overhead$1
 engine:
   type: iperf3
   client: local
@@ -40,32 +50,52 @@ factors:
 repeat: $runs
 counters: [nic, tcp, cpu, capture]
 PLAN
-t2=$(date +%s.%N)
-"$xrun" run "$work/plan.yaml" --db "$work/o.db" --unattended --yes 2>"$work/xrun.err" || true
-t3=$(date +%s.%N)
-python3 - "$work" "$runs" "$t0" "$t1" "$t2" "$t3" <<'PY'
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$xrun" run "$work/plan-$1.yaml" --db "$work/x$1.db" --unattended --yes \
+    2>"$work/xrun-$1.err" || true
+  t1=$(date +%s.%N)
+  echo "$t0 $t1" >"$work/xrun-$1.time"
+}
+
+bare_block 1
+xrun_block 2
+xrun_block 3
+bare_block 4
+python3 - "$work" "$runs" <<'PY'
 import json, sys, glob, statistics, sqlite3, re
 work, runs = sys.argv[1], int(sys.argv[2])
-t0, t1, t2, t3 = map(float, sys.argv[3:7])
-bare = [json.load(open(f))["end"]["sum_received"]["bits_per_second"]
-        for f in glob.glob(work + "/bare-*.json")]
-db = sqlite3.connect(work + "/o.db")
-xr = [r[0] for r in db.execute(
-    "select value from results where metric='throughput' and status='ok'")]
-err = open(work + "/xrun.err").read()
-cpu = re.search(r"xrun cpu ([0-9.]+) s", err)
-print(f"runs: {runs} bare, {len(xr)} through xrun")
-print(f"median throughput bare : {statistics.median(bare)/1e9:.2f} Gbit/s")
-if xr:
-    print(f"median throughput xrun : {statistics.median(xr)/1e9:.2f} Gbit/s "
-          f"({100*(statistics.median(xr)/statistics.median(bare)-1):+.1f}%)")
-bare_per = (t1 - t0) / runs
-xr_per = (t3 - t2) / runs
+def span(name):
+    a, b = map(float, open(f"{work}/{name}.time").read().split())
+    return b - a
+bare, xr, cpu = {}, {}, []
+for b in (1, 4):
+    bare[b] = [json.load(open(f))["end"]["sum_received"]["bits_per_second"]
+               for f in glob.glob(f"{work}/bare-{b}-*.json")]
+for b in (2, 3):
+    db = sqlite3.connect(f"{work}/x{b}.db")
+    xr[b] = [r[0] for r in db.execute(
+        "select value from results where metric='throughput' and status='ok'")]
+    m = re.search(r"xrun cpu ([0-9.]+) s", open(f"{work}/xrun-{b}.err").read())
+    if m:
+        cpu.append(float(m.group(1)))
+g = lambda v: statistics.median(v) / 1e9 if v else float("nan")
+print("block  variant  runs  median Gbit/s")
+for b in (1, 2, 3, 4):
+    v = bare.get(b) or xr.get(b)
+    print(f"{b:5}  {'bare' if b in bare else 'xrun':7}  {len(v):4}  {g(v):.2f}")
+allb = bare[1] + bare[4]
+allx = xr[2] + xr[3]
+print(f"median throughput bare : {g(allb):.2f} Gbit/s")
+print(f"median throughput xrun : {g(allx):.2f} Gbit/s "
+      f"({100 * (g(allx) / g(allb) - 1):+.1f}%)")
+bare_per = (span("bare-1") + span("bare-4")) / (2 * runs)
+xr_per = (span("xrun-2") + span("xrun-3")) / (2 * runs)
 print(f"wall per run bare {bare_per:.3f} s, xrun {xr_per:.3f} s, "
       f"overhead {xr_per - bare_per:+.3f} s/run (incl. server start once)")
 if cpu:
-    c = float(cpu.group(1))
-    print(f"xrun's own CPU: {c:.3f} s total, {1000*c/runs:.1f} ms/run")
+    print(f"xrun's own CPU: {1000 * sum(cpu) / (2 * runs):.1f} ms/run "
+          f"({sum(cpu):.3f} s over {2 * runs} runs)")
 else:
     print("xrun's own CPU: not reported (no 'xrun cpu' summary line)")
 PY
