@@ -5,8 +5,8 @@
  * it takes, and then every run in order with the argv it would execute and
  * the hooks that run when a level changes. Nothing is executed.
  *
- * Output goes through a private buffered writer (not stdio formatting, not
- * a jansson tree): a million runs serialise to JSON in about a second.
+ * Output goes through fastout (not stdio formatting, not a jansson tree):
+ * a million runs serialise to JSON in about a second.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,6 +20,7 @@
 #include "cellctx.h"
 #include "cmd.h"
 #include "engine.h"
+#include "fastout.h"
 #include "matrix.h"
 #include "plan.h"
 #include "sched.h"
@@ -41,78 +42,6 @@
 #define PLAN_OVERHEAD_MIN_SAMPLES 5
 /* Above this many cells the per-cell argv cache is not worth its memory. */
 #define PLAN_ARGV_CACHE_MAX 200000
-
-/* ---- a fast buffered writer ------------------------------------------- */
-
-struct out {
-	FILE *f;
-	char *b;
-	size_t len, cap;
-	int failed;
-};
-
-static void out_flush(struct out *o)
-{
-	if (o->len && fwrite(o->b, 1, o->len, o->f) != o->len)
-		o->failed = 1;
-	o->len = 0;
-}
-
-static void out_mem(struct out *o, const char *s, size_t n)
-{
-	if (n == 0)
-		return;
-	if (n > o->cap - o->len) {
-		out_flush(o);
-		if (n > o->cap) {
-			if (fwrite(s, 1, n, o->f) != n)
-				o->failed = 1;
-			return;
-		}
-	}
-	memcpy(o->b + o->len, s, n);
-	o->len += n;
-}
-
-static void out_s(struct out *o, const char *s)
-{
-	out_mem(o, s, strlen(s));
-}
-
-static void out_u(struct out *o, unsigned long long v)
-{
-	char t[24];
-	int i = sizeof t;
-	do
-		t[--i] = (char)('0' + v % 10);
-	while (v /= 10);
-	out_mem(o, t + i, sizeof t - (size_t)i);
-}
-
-static void out_f(struct out *o, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void out_f(struct out *o, const char *fmt, ...)
-{
-	struct buf b = BUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	buf_vaddf(&b, fmt, ap);
-	va_end(ap);
-	out_mem(o, b.s, b.len);
-	buf_release(&b);
-}
-
-static void out_json(struct out *o, const char *s)
-{
-	struct buf b = BUF_INIT;
-	if (!s) {
-		out_s(o, "null");
-		return;
-	}
-	buf_add_json_str(&b, s);
-	out_mem(o, b.s, b.len);
-	buf_release(&b);
-}
 
 /* A word as a reader would paste it into a shell. */
 static void add_word(struct buf *b, const char *w)
@@ -327,16 +256,16 @@ out:
 	buf_release(&path);
 }
 
-static void out_cell(struct out *o, const struct dry *d, const uint32_t *lv)
+static void out_cell(struct fastout *o, const struct dry *d, const uint32_t *lv)
 {
 	int f;
-	out_mem(o, "{", 1);
+	fastout_mem(o, "{", 1);
 	for (f = 0; f < d->p->nfactors; f++) {
 		if (f)
-			out_mem(o, ",", 1);
-		out_mem(o, d->frag[f][lv[f]].s, d->frag[f][lv[f]].n);
+			fastout_mem(o, ",", 1);
+		fastout_mem(o, d->frag[f][lv[f]].s, d->frag[f][lv[f]].n);
 	}
-	out_mem(o, "}", 1);
+	fastout_mem(o, "}", 1);
 }
 
 /* The manual instructions for entering block b (all of them for the
@@ -377,100 +306,101 @@ static void block_instructions(const struct dry *d, size_t b, struct buf *out,
 
 /* ---- --json ------------------------------------------------------------ */
 
-static void write_json(struct out *o, const struct dry *d)
+static void write_json(struct fastout *o, const struct dry *d)
 {
 	const struct plan *p = d->p;
 	size_t i, b;
 	int f, l;
 	static const char *const orders[] = {"abba", "random", "sequential"};
 
-	out_s(o, "{\"plan\":");
-	out_json(o, p->name);
-	out_s(o, ",\"title\":");
-	out_json(o, p->title);
-	out_s(o, ",\"cells\":");
-	out_u(o, d->m.ncells);
-	out_s(o, ",\"total_runs\":");
-	out_u(o, d->s.nruns);
-	out_s(o, ",\"warmup_runs\":");
-	out_u(o, d->nwarmup);
-	out_s(o, ",\"manual_interventions\":");
-	out_u(o, (unsigned long long)d->s.manual_interventions);
-	out_f(o, ",\"estimated_seconds\":%.1f", d->estimate);
-	out_f(o, ",\"per_run_overhead_seconds\":%.3f", d->overhead);
-	out_f(o, ",\"order\":\"%s\",\"repeat\":%d,\"warmup\":%d,\"seed\":%llu",
-	      orders[p->order <= PLAN_ORDER_SEQUENTIAL ? p->order : 0],
-	      p->repeat, p->warmup, (unsigned long long)p->seed);
-	out_s(o, ",\"factors\":[");
+	fastout_s(o, "{\"plan\":");
+	fastout_json(o, p->name);
+	fastout_s(o, ",\"title\":");
+	fastout_json(o, p->title);
+	fastout_s(o, ",\"cells\":");
+	fastout_u(o, d->m.ncells);
+	fastout_s(o, ",\"total_runs\":");
+	fastout_u(o, d->s.nruns);
+	fastout_s(o, ",\"warmup_runs\":");
+	fastout_u(o, d->nwarmup);
+	fastout_s(o, ",\"manual_interventions\":");
+	fastout_u(o, (unsigned long long)d->s.manual_interventions);
+	fastout_f(o, ",\"estimated_seconds\":%.1f", d->estimate);
+	fastout_f(o, ",\"per_run_overhead_seconds\":%.3f", d->overhead);
+	fastout_f(o,
+		  ",\"order\":\"%s\",\"repeat\":%d,\"warmup\":%d,\"seed\":%llu",
+		  orders[p->order <= PLAN_ORDER_SEQUENTIAL ? p->order : 0],
+		  p->repeat, p->warmup, (unsigned long long)p->seed);
+	fastout_s(o, ",\"factors\":[");
 	for (f = 0; f < p->nfactors; f++) {
 		const struct plan_factor *fa = &p->factors[f];
-		out_s(o, f ? ",{\"name\":" : "{\"name\":");
-		out_json(o, fa->name);
-		out_s(o, ",\"levels\":[");
+		fastout_s(o, f ? ",{\"name\":" : "{\"name\":");
+		fastout_json(o, fa->name);
+		fastout_s(o, ",\"levels\":[");
 		for (l = 0; l < fa->nlevels; l++) {
 			if (l)
-				out_mem(o, ",", 1);
-			out_json(o, fa->levels[l]);
+				fastout_mem(o, ",", 1);
+			fastout_json(o, fa->levels[l]);
 		}
-		out_s(o, "],\"manual\":");
-		out_s(o, fa->manual ? "true" : "false");
-		out_s(o, ",\"param\":");
-		out_json(o, fa->param);
-		out_s(o, ",\"apply\":");
-		out_s(o, fa->apply.argv ? "true}" : "false}");
+		fastout_s(o, "],\"manual\":");
+		fastout_s(o, fa->manual ? "true" : "false");
+		fastout_s(o, ",\"param\":");
+		fastout_json(o, fa->param);
+		fastout_s(o, ",\"apply\":");
+		fastout_s(o, fa->apply.argv ? "true}" : "false}");
 	}
-	out_s(o, "],\"blocks\":[");
+	fastout_s(o, "],\"blocks\":[");
 	for (b = 0; b < d->s.nblocks; b++) {
 		const struct sched_block *k = &d->s.blocks[b];
 		struct buf ins = BUF_INIT;
 		int n = 0;
-		out_s(o, b ? ",{\"index\":" : "{\"index\":");
-		out_u(o, b);
-		out_s(o, ",\"manual\":{");
+		fastout_s(o, b ? ",{\"index\":" : "{\"index\":");
+		fastout_u(o, b);
+		fastout_s(o, ",\"manual\":{");
 		for (f = 0; f < p->nfactors; f++) {
 			if (k->manual_lv[f] == UINT32_MAX)
 				continue;
 			if (n++)
-				out_mem(o, ",", 1);
-			out_mem(o, d->frag[f][k->manual_lv[f]].s,
-				d->frag[f][k->manual_lv[f]].n);
+				fastout_mem(o, ",", 1);
+			fastout_mem(o, d->frag[f][k->manual_lv[f]].s,
+				    d->frag[f][k->manual_lv[f]].n);
 		}
-		out_s(o, "},\"changes\":");
-		out_u(o, (unsigned long long)k->changes);
-		out_s(o, ",\"instructions\":[");
+		fastout_s(o, "},\"changes\":");
+		fastout_u(o, (unsigned long long)k->changes);
+		fastout_s(o, ",\"instructions\":[");
 		block_instructions(d, b, &ins, 1);
-		out_mem(o, ins.s, ins.len);
+		fastout_mem(o, ins.s, ins.len);
 		buf_release(&ins);
-		out_s(o, "],\"first\":");
-		out_u(o, k->first);
-		out_s(o, ",\"runs\":");
-		out_u(o, k->nruns);
-		out_s(o, "}");
+		fastout_s(o, "],\"first\":");
+		fastout_u(o, k->first);
+		fastout_s(o, ",\"runs\":");
+		fastout_u(o, k->nruns);
+		fastout_s(o, "}");
 	}
-	out_s(o, "],\"runs\":[");
+	fastout_s(o, "],\"runs\":[");
 	for (i = 0; i < d->s.nruns; i++) {
 		const struct sched_run *r = &d->s.runs[i];
-		out_s(o, i ? ",\n{\"index\":" : "\n{\"index\":");
-		out_u(o, i);
-		out_s(o, ",\"rep\":");
-		out_u(o, r->rep);
-		out_s(o, ",\"block\":");
-		out_u(o, r->block);
-		out_s(o, ",\"pos\":");
-		out_u(o, r->pos);
-		out_s(o, ",\"cell\":");
+		fastout_s(o, i ? ",\n{\"index\":" : "\n{\"index\":");
+		fastout_u(o, i);
+		fastout_s(o, ",\"rep\":");
+		fastout_u(o, r->rep);
+		fastout_s(o, ",\"block\":");
+		fastout_u(o, r->block);
+		fastout_s(o, ",\"pos\":");
+		fastout_u(o, r->pos);
+		fastout_s(o, ",\"cell\":");
 		out_cell(o, d, matrix_cell(&d->m, r->cell));
 		if (r->warmup)
-			out_s(o, ",\"warmup\":true");
-		out_mem(o, "}", 1);
+			fastout_s(o, ",\"warmup\":true");
+		fastout_mem(o, "}", 1);
 	}
-	out_s(o, "]}\n");
+	fastout_s(o, "]}\n");
 }
 
 /* ---- human form ------------------------------------------------------ */
 
 struct human {
-	struct out *o;
+	struct fastout *o;
 	const struct dry *d;
 	const struct engine_ops *eng;
 	char **cache;	      /* [ncells] engine argv text, or NULL */
@@ -561,7 +491,7 @@ static void print_hook(struct human *h, struct cellctx *c, const char *what,
 	for (i = 0; i < f->non; i++)
 		buf_addf(&b, "%s%s", i ? ", " : "", f->on[i]);
 	buf_adds(&b, f->non ? ")\n" : "client)\n");
-	out_mem(h->o, b.s, b.len);
+	fastout_mem(h->o, b.s, b.len);
 	buf_release(&b);
 	cellctx_argv_free(argv);
 }
@@ -592,8 +522,8 @@ static int print_run(struct human *h, size_t i, struct xr_err *err)
 		if (fa->verify && fa->verify->run.argv)
 			print_hook(h, &c, "verify", fa, &fa->verify->run);
 		else if (fa->verify && fa->verify->probe)
-			out_f(h->o, "         verify %s: probe %s\n", fa->name,
-			      fa->verify->probe);
+			fastout_f(h->o, "         verify %s: probe %s\n",
+				  fa->name, fa->verify->probe);
 	}
 	h->prev = lv;
 	if (r->warmup)
@@ -614,13 +544,14 @@ static int print_run(struct human *h, size_t i, struct xr_err *err)
 	}
 	buf_addc(&line, '\n');
 	if (rc == 0)
-		out_mem(h->o, line.s, line.len);
+		fastout_mem(h->o, line.s, line.len);
 	buf_release(&line);
 	cellctx_release(&c);
 	return rc;
 }
 
-static int write_human(struct out *o, const struct dry *d, struct xr_err *err)
+static int write_human(struct fastout *o, const struct dry *d,
+		       struct xr_err *err)
 {
 	const struct plan *p = d->p;
 	struct human h = {o, d, engine_find(p->engine.type), NULL, NULL};
@@ -632,41 +563,44 @@ static int write_human(struct out *o, const struct dry *d, struct xr_err *err)
 		before *= (size_t)p->factors[f].nlevels;
 	units_fmt_duration(d->estimate, dur, sizeof dur);
 	units_fmt_duration(d->per_run, per, sizeof per);
-	out_f(o, "plan %s%s%s\n", p->name, p->title ? ": " : "",
-	      p->title ? p->title : "");
-	out_f(o, "file: %s (sha256 %.12s)\n", p->path ? p->path : "-", p->hash);
-	out_f(o, "engine: %s\n", p->engine.type);
+	fastout_f(o, "plan %s%s%s\n", p->name, p->title ? ": " : "",
+		  p->title ? p->title : "");
+	fastout_f(o, "file: %s (sha256 %.12s)\n", p->path ? p->path : "-",
+		  p->hash);
+	fastout_f(o, "engine: %s\n", p->engine.type);
 	if (p->nfactors)
-		out_s(o, "factors:\n");
+		fastout_s(o, "factors:\n");
 	for (f = 0; f < p->nfactors; f++) {
 		const struct plan_factor *fa = &p->factors[f];
-		out_f(o, "  %-12s", fa->name);
+		fastout_f(o, "  %-12s", fa->name);
 		for (l = 0; l < fa->nlevels; l++)
-			out_f(o, "%s%s", l ? ", " : " ", fa->levels[l]);
+			fastout_f(o, "%s%s", l ? ", " : " ", fa->levels[l]);
 		if (fa->manual)
-			out_s(o, "  [manual]");
+			fastout_s(o, "  [manual]");
 		if (fa->param)
-			out_f(o, "  [param %s]", fa->param);
+			fastout_f(o, "  [param %s]", fa->param);
 		if (fa->apply.argv)
-			out_s(o, "  [apply hook]");
-		out_s(o, "\n");
+			fastout_s(o, "  [apply hook]");
+		fastout_s(o, "\n");
 	}
-	out_f(o, "cells: %zu (%zu before exclusions)\n", d->m.ncells, before);
-	out_f(o, "runs: %zu (%zu x repeat %d + %zu warm-up), order %s\n",
-	      d->s.nruns, d->m.ncells, p->repeat, d->nwarmup,
-	      p->order == PLAN_ORDER_RANDOM	  ? "random"
-	      : p->order == PLAN_ORDER_SEQUENTIAL ? "sequential"
-						  : "abba");
-	out_f(o, "manual interventions: %d\n", d->s.manual_interventions);
-	out_f(o,
-	      "estimated duration: %s (per run %s = duration %gs + omit %gs "
-	      "+ settle %gs + overhead %.2fs, an estimate)\n",
-	      dur, per, p->engine.duration, p->engine.omit, p->settle,
-	      d->overhead);
+	fastout_f(o, "cells: %zu (%zu before exclusions)\n", d->m.ncells,
+		  before);
+	fastout_f(o, "runs: %zu (%zu x repeat %d + %zu warm-up), order %s\n",
+		  d->s.nruns, d->m.ncells, p->repeat, d->nwarmup,
+		  p->order == PLAN_ORDER_RANDOM	      ? "random"
+		  : p->order == PLAN_ORDER_SEQUENTIAL ? "sequential"
+						      : "abba");
+	fastout_f(o, "manual interventions: %d\n", d->s.manual_interventions);
+	fastout_f(
+	    o,
+	    "estimated duration: %s (per run %s = duration %gs + omit %gs "
+	    "+ settle %gs + overhead %.2fs, an estimate)\n",
+	    dur, per, p->engine.duration, p->engine.omit, p->settle,
+	    d->overhead);
 	if (d->overhead_from)
-		out_f(o,
-		      "  (overhead measured on %zu finished runs in %s.db)\n",
-		      d->overhead_from, p->name);
+		fastout_f(
+		    o, "  (overhead measured on %zu finished runs in %s.db)\n",
+		    d->overhead_from, p->name);
 
 	if (d->m.ncells <= PLAN_ARGV_CACHE_MAX && !engine_per_run(p))
 		h.cache = calloc(d->m.ncells, sizeof *h.cache);
@@ -674,37 +608,39 @@ static int write_human(struct out *o, const struct dry *d, struct xr_err *err)
 		const struct sched_block *k = &d->s.blocks[b];
 		struct buf ins = BUF_INIT;
 		int n = 0;
-		out_f(o, "\nblock %zu:", b);
+		fastout_f(o, "\nblock %zu:", b);
 		for (f = 0; f < p->nfactors; f++)
 			if (k->manual_lv[f] != UINT32_MAX &&
 			    (b == 0 || d->s.blocks[b - 1].manual_lv[f] !=
 					   k->manual_lv[f])) {
-				out_f(o, " %s=%s", p->factors[f].name,
-				      p->factors[f].levels[k->manual_lv[f]]);
+				fastout_f(
+				    o, " %s=%s", p->factors[f].name,
+				    p->factors[f].levels[k->manual_lv[f]]);
 				n++;
 			}
 		if (!n)
-			out_s(o, " (no manual factors)");
+			fastout_s(o, " (no manual factors)");
 		block_instructions(d, b, &ins, 0);
 		if (ins.len)
-			out_f(o, "  -> %s", ins.s);
+			fastout_f(o, "  -> %s", ins.s);
 		buf_release(&ins);
-		out_f(o, "  [%zu run%s]\n", k->nruns, k->nruns == 1 ? "" : "s");
+		fastout_f(o, "  [%zu run%s]\n", k->nruns,
+			  k->nruns == 1 ? "" : "s");
 		for (i = k->first; i < k->first + k->nruns && rc == 0; i++)
 			rc = print_run(&h, i, err);
 	}
 	for (f = 0; f < p->nfactors && rc == 0; f++) {
 		const struct plan_factor *fa = &p->factors[f];
 		if (fa->restore_original)
-			out_f(o,
-			      "\nat the end: restore %s to the value found "
-			      "before the first change\n",
-			      fa->name);
+			fastout_f(o,
+				  "\nat the end: restore %s to the value found "
+				  "before the first change\n",
+				  fa->name);
 		else if (fa->restore.argv) {
 			struct buf t = BUF_INIT;
 			add_argv(&t, (char *const *)fa->restore.argv);
-			out_f(o, "\nat the end: restore %s: %s\n", fa->name,
-			      t.s);
+			fastout_f(o, "\nat the end: restore %s: %s\n", fa->name,
+				  t.s);
 			buf_release(&t);
 		}
 	}
@@ -735,7 +671,7 @@ int cmd_plan(int argc, char **argv)
 	struct xr_err err;
 	struct plan *p = NULL;
 	struct dry d;
-	struct out o = {stdout, NULL, 0, 1 << 20, 0};
+	struct fastout o = {stdout, NULL, 0, 1 << 20, 0};
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
@@ -785,7 +721,7 @@ int cmd_plan(int argc, char **argv)
 			write_json(&o, &d);
 		else
 			rc = write_human(&o, &d, &err);
-		out_flush(&o);
+		fastout_flush(&o);
 		if (fflush(stdout) != 0 || o.failed) {
 			fprintf(stderr, "xrun plan: cannot write the output\n");
 			status = 3;
