@@ -13,6 +13,7 @@
 #include "plan.h"
 #include "tmpl.h"
 #include "units.h"
+#include "strv.h"
 #include "banned.h"
 
 enum { NUM_REP, NUM_INDEX, NUM_BLOCK, NUM_SESSION };
@@ -149,10 +150,7 @@ int cellctx_expand(struct cellctx *c, const char *t, struct buf *out,
 
 void cellctx_argv_free(char **argv)
 {
-	char **a;
-	for (a = argv; a && *a; a++)
-		free(*a);
-	free(argv);
+	strv_free(argv);
 }
 
 char **cellctx_argv(struct cellctx *c, const struct plan_argv *a,

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "buf.h"
+#include "strv.h"
 #include "banned.h"
 
 static const struct engine_ops *const engines[] = {
@@ -89,12 +90,7 @@ int engine_result_add_observed(struct engine_result *r, const char *key,
 
 void engine_argv_free(char **argv)
 {
-	size_t i;
-	if (!argv)
-		return;
-	for (i = 0; argv[i]; i++)
-		free(argv[i]);
-	free(argv);
+	strv_free(argv);
 }
 
 void engine_argv_json(const char *const *argv, struct buf *out)

@@ -23,6 +23,7 @@
 #include "proc.h"
 #include "runctx.h"
 #include "tmpl.h"
+#include "strv.h"
 #include "banned.h"
 
 #define HOOK_TIMEOUT 120.0
@@ -130,12 +131,7 @@ char **runctx_expand_argv(const char *const *tv, struct runctx_tmpl *t,
 
 void runctx_argv_free(char **argv)
 {
-	size_t i;
-	if (!argv)
-		return;
-	for (i = 0; argv[i]; i++)
-		free(argv[i]);
-	free(argv);
+	strv_free(argv);
 }
 
 /* ---- hooks ----------------------------------------------------------- */

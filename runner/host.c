@@ -19,52 +19,11 @@
 #include "buf.h"
 #include "host_int.h"
 #include "plan.h"
+#include "strv.h"
 #include "banned.h"
 
 /* Deadline for small helper commands (address lookup, cat). */
 #define HOST_HELPER_TIMEOUT 15.0
-
-int strv_push(struct strv *s, const char *word)
-{
-	char *w;
-	if (s->n + 2 > s->cap) {
-		size_t nc = s->cap ? s->cap * 2 : 16;
-		char **nv = realloc(s->v, nc * sizeof *nv);
-		if (!nv)
-			return -XR_ENOMEM;
-		s->v = nv;
-		s->cap = nc;
-	}
-	w = strdup(word);
-	if (!w)
-		return -XR_ENOMEM;
-	s->v[s->n++] = w;
-	s->v[s->n] = NULL;
-	return 0;
-}
-
-int strv_pushf(struct strv *s, const char *fmt, ...)
-{
-	struct buf b = BUF_INIT;
-	va_list ap;
-	int rc;
-	va_start(ap, fmt);
-	rc = buf_vaddf(&b, fmt, ap);
-	va_end(ap);
-	if (rc == 0)
-		rc = strv_push(s, b.s);
-	buf_release(&b);
-	return rc;
-}
-
-void strv_release(struct strv *s)
-{
-	size_t i;
-	for (i = 0; i < s->n; i++)
-		free(s->v[i]);
-	free(s->v);
-	memset(s, 0, sizeof *s);
-}
 
 static int push_all(struct strv *out, const char *const *argv)
 {
@@ -438,10 +397,5 @@ char **host_wrap_argv(struct host *h, const char *const *argv, double timeout)
 
 void host_argv_free(char **argv)
 {
-	size_t i;
-	if (!argv)
-		return;
-	for (i = 0; argv[i]; i++)
-		free(argv[i]);
-	free(argv);
+	strv_free(argv);
 }

@@ -8,17 +8,8 @@
 #include <stddef.h>
 
 #include "host.h"
+#include "strv.h"
 #include "plan.h"
-
-/* A NULL-terminated vector of owned strings. */
-struct strv {
-	char **v;
-	size_t n, cap;
-};
-int strv_push(struct strv *s, const char *word);
-int strv_pushf(struct strv *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void strv_release(struct strv *s);
 
 /* One transport (after Redis's ConnectionType). */
 struct host_ops {
