@@ -1,0 +1,25 @@
+/*
+ * Internal to the store (store.c: handle, schema, lock, transactions;
+ * store_rows.c: the rows written through it). Other modules see only the
+ * opaque struct store of store.h.
+ */
+#ifndef XR_STORE_INT_H
+#define XR_STORE_INT_H
+
+#include "store.h"
+
+struct sqlite3_stmt;
+
+struct store {
+	struct sqlite3 *db;
+	char *path;
+	int lock_fd;
+	char *lock_prev;	      /* previous content of the lock file */
+	struct sqlite3_stmt *pending; /* store_run_pending_add, prepared once */
+};
+
+/* Fill err with what failed and SQLite's message; returns the negative
+ * code. */
+int store_db_fail(struct store *st, struct xr_err *err, const char *what);
+
+#endif

@@ -1,0 +1,568 @@
+/*
+ * What the store holds, row by row: the plan, the sessions, every
+ * scheduled run (inserted 'pending', all of a session in the caller's one
+ * transaction), each finished run with its metrics, intervals, observed
+ * values, verifications and counters (in its own transaction, committed as
+ * soon as the run ends so that a crash costs at most the run in flight),
+ * hooks and host facts. The handle, schema, lock and transactions are
+ * store.c's.
+ */
+#include "store.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "counters.h"
+#include "engine.h"
+#include "facts.h"
+#include "store_int.h"
+#include "banned.h"
+
+static double now_wall(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Bind helpers: NULL pointers become SQL NULL. */
+static void bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+static const char *col_text(sqlite3_stmt *s, int i)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+	return t ? (const char *)t : "";
+}
+
+static char *col_strdup(sqlite3_stmt *s, int i)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+	return t ? strdup((const char *)t) : NULL;
+}
+
+/* Prepare, bind nothing, step to DONE; for one-shot statements. */
+static int step_done(struct store *st, sqlite3_stmt *s, const char *what,
+		     struct xr_err *err)
+{
+	int rc = sqlite3_step(s);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		int r = store_db_fail(st, err, what);
+		sqlite3_finalize(s);
+		return r;
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
+static int prep(struct store *st, const char *sql, sqlite3_stmt **s,
+		struct xr_err *err)
+{
+	if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) != SQLITE_OK)
+		return store_db_fail(st, err, "preparing a statement");
+	return 0;
+}
+
+int store_plan_put(struct store *st, const char *name, const char *title,
+		   const char *path, const char *hash, const char *text,
+		   int64_t *plan_id, struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	int r;
+	if ((r = prep(st,
+		      "INSERT INTO plans(name, title, path, hash, text, "
+		      "created_at) VALUES(?,?,?,?,?,?) ON CONFLICT(hash) DO "
+		      "UPDATE SET path = excluded.path",
+		      &s, err)) < 0)
+		return r;
+	bind_text(s, 1, name);
+	bind_text(s, 2, title);
+	bind_text(s, 3, path);
+	bind_text(s, 4, hash);
+	bind_text(s, 5, text ? text : "");
+	sqlite3_bind_double(s, 6, now_wall());
+	if ((r = step_done(st, s, "storing the plan", err)) < 0)
+		return r;
+	if ((r = prep(st, "SELECT id FROM plans WHERE hash = ?", &s, err)) < 0)
+		return r;
+	bind_text(s, 1, hash);
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		r = store_db_fail(st, err, "finding the plan");
+		sqlite3_finalize(s);
+		return r;
+	}
+	*plan_id = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return 0;
+}
+
+void store_session_release(struct store_session *s)
+{
+	free(s->cells_desc);
+	free(s->plan_text);
+	memset(s, 0, sizeof *s);
+}
+
+int store_session_latest(struct store *st, const char *plan_name,
+			 struct store_session *out, struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	int r, rc;
+	memset(out, 0, sizeof *out);
+	if ((r = prep(st,
+		      "SELECT s.id, s.plan_id, p.name, p.hash, s.cells_hash, "
+		      "s.cells_desc, p.text, s.status, s.started_at, "
+		      "s.updated_at, s.ended_at, (SELECT count(*) FROM runs "
+		      "WHERE session_id = s.id) FROM sessions s JOIN plans p "
+		      "ON p.id = s.plan_id WHERE ?1 IS NULL OR p.name = ?1 "
+		      "ORDER BY s.id DESC LIMIT 1",
+		      &s, err)) < 0)
+		return r;
+	bind_text(s, 1, plan_name);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_DONE) {
+		sqlite3_finalize(s);
+		return 0;
+	}
+	if (rc != SQLITE_ROW) {
+		r = store_db_fail(st, err, "reading sessions");
+		sqlite3_finalize(s);
+		return r;
+	}
+	out->id = sqlite3_column_int64(s, 0);
+	out->plan_id = sqlite3_column_int64(s, 1);
+	snprintf(out->plan_name, sizeof out->plan_name, "%s", col_text(s, 2));
+	snprintf(out->plan_hash, sizeof out->plan_hash, "%s", col_text(s, 3));
+	snprintf(out->cells_hash, sizeof out->cells_hash, "%s", col_text(s, 4));
+	out->cells_desc = col_strdup(s, 5);
+	out->plan_text = col_strdup(s, 6);
+	snprintf(out->status, sizeof out->status, "%s", col_text(s, 7));
+	out->started_at = sqlite3_column_double(s, 8);
+	out->updated_at = sqlite3_column_double(s, 9);
+	out->ended_at = sqlite3_column_double(s, 10);
+	out->nruns = sqlite3_column_int64(s, 11);
+	sqlite3_finalize(s);
+	return 1;
+}
+
+int store_session_create(struct store *st, int64_t plan_id,
+			 const char *cells_hash, const char *cells_desc,
+			 const char *argv_json, int64_t *session_id,
+			 struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	int r;
+	double t = now_wall();
+	if ((r = prep(st,
+		      "INSERT INTO sessions(plan_id, cells_hash, cells_desc, "
+		      "started_at, updated_at, xrun_version, argv) "
+		      "VALUES(?,?,?,?,?,?,?)",
+		      &s, err)) < 0)
+		return r;
+	sqlite3_bind_int64(s, 1, plan_id);
+	bind_text(s, 2, cells_hash);
+	bind_text(s, 3, cells_desc);
+	sqlite3_bind_double(s, 4, t);
+	sqlite3_bind_double(s, 5, t);
+	bind_text(s, 6, XRUN_VERSION);
+	bind_text(s, 7, argv_json);
+	if ((r = step_done(st, s, "creating a session", err)) < 0)
+		return r;
+	*session_id = sqlite3_last_insert_rowid(st->db);
+	return 0;
+}
+
+int store_session_set_status(struct store *st, int64_t session_id,
+			     const char *status, int ended, struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	int r;
+	double t = now_wall();
+	if ((r = prep(st,
+		      "UPDATE sessions SET status = ?, updated_at = ?, "
+		      "ended_at = CASE WHEN ? THEN ? ELSE NULL END "
+		      "WHERE id = ?",
+		      &s, err)) < 0)
+		return r;
+	bind_text(s, 1, status);
+	sqlite3_bind_double(s, 2, t);
+	sqlite3_bind_int(s, 3, ended);
+	sqlite3_bind_double(s, 4, t);
+	sqlite3_bind_int64(s, 5, session_id);
+	return step_done(st, s, "updating the session", err);
+}
+
+int store_session_set_plan(struct store *st, int64_t session_id,
+			   int64_t plan_id, struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	int r;
+	if ((r = prep(st, "UPDATE sessions SET plan_id = ? WHERE id = ?", &s,
+		      err)) < 0)
+		return r;
+	sqlite3_bind_int64(s, 1, plan_id);
+	sqlite3_bind_int64(s, 2, session_id);
+	return step_done(st, s, "updating the session", err);
+}
+
+int store_run_pending_add(struct store *st, int64_t session_id,
+			  const struct store_pending *p, struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	if (!st->pending &&
+	    prep(st,
+		 "INSERT INTO runs(session_id, position, block, block_pos, "
+		 "pass, rep, warmup, cell_index, cell) "
+		 "VALUES(?,?,?,?,?,?,?,?,?)",
+		 &st->pending, err) < 0)
+		return -XR_ESTORE;
+	s = st->pending;
+	sqlite3_bind_int64(s, 1, session_id);
+	sqlite3_bind_int64(s, 2, p->position);
+	sqlite3_bind_int64(s, 3, p->block);
+	sqlite3_bind_int64(s, 4, p->block_pos);
+	sqlite3_bind_int64(s, 5, p->pass);
+	sqlite3_bind_int64(s, 6, p->rep);
+	sqlite3_bind_int(s, 7, p->warmup);
+	sqlite3_bind_int64(s, 8, p->cell_index);
+	/* STATIC: the text outlives the step, which copies it. */
+	sqlite3_bind_text(s, 9, p->cell ? p->cell : "{}", -1, SQLITE_STATIC);
+	if (sqlite3_step(s) != SQLITE_DONE) {
+		int r = store_db_fail(st, err, "inserting pending runs");
+		sqlite3_reset(s);
+		return r;
+	}
+	sqlite3_reset(s);
+	return 0;
+}
+
+static int status_code(const char *name)
+{
+	int i;
+	for (i = RUN_PENDING; i <= RUN_SKIPPED; i++)
+		if (!strcmp(run_status_name((enum run_status)i), name))
+			return i;
+	return RUN_PENDING;
+}
+
+int64_t store_runs_load(struct store *st, int64_t session_id, int64_t *ids,
+			uint8_t *status, size_t n, struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	int64_t found = 0;
+	int r, rc;
+	if ((r = prep(st,
+		      "SELECT position, id, status FROM runs WHERE "
+		      "session_id = ?",
+		      &s, err)) < 0)
+		return r;
+	sqlite3_bind_int64(s, 1, session_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int64_t pos = sqlite3_column_int64(s, 0);
+		if (pos < 0 || (uint64_t)pos >= n)
+			continue;
+		if (ids)
+			ids[pos] = sqlite3_column_int64(s, 1);
+		if (status)
+			status[pos] = (uint8_t)status_code(col_text(s, 2));
+		found++;
+	}
+	if (rc != SQLITE_DONE) {
+		r = store_db_fail(st, err, "reading runs");
+		sqlite3_finalize(s);
+		return r;
+	}
+	sqlite3_finalize(s);
+	return found;
+}
+
+int store_run_start(struct store *st, int64_t run_id, double started_at,
+		    struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	int r;
+	if ((r = prep(st,
+		      "UPDATE runs SET status = 'running', attempts = "
+		      "attempts + 1, started_at = ?, ended_at = NULL, "
+		      "reason = NULL WHERE id = ?",
+		      &s, err)) < 0)
+		return r;
+	sqlite3_bind_double(s, 1, started_at);
+	sqlite3_bind_int64(s, 2, run_id);
+	return step_done(st, s, "marking a run running", err);
+}
+
+int store_run_set_status(struct store *st, int64_t run_id, const char *status,
+			 const char *reason, struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	int r;
+	if ((r = prep(st, "UPDATE runs SET status = ?, reason = ? WHERE id = ?",
+		      &s, err)) < 0)
+		return r;
+	bind_text(s, 1, status);
+	bind_text(s, 2, reason);
+	sqlite3_bind_int64(s, 3, run_id);
+	return step_done(st, s, "updating a run", err);
+}
+
+/* Insert the run's child rows; inside the caller's transaction. */
+static int put_children(struct store *st, int64_t id,
+			const struct store_run_record *rec, struct xr_err *err)
+{
+	const struct engine_result *res = rec->res;
+	static const char *const wipe[] = {
+	    "DELETE FROM metrics WHERE run_id = ?",
+	    "DELETE FROM intervals WHERE run_id = ?",
+	    "DELETE FROM observed WHERE run_id = ?",
+	    "DELETE FROM verifications WHERE run_id = ?",
+	    "DELETE FROM counters WHERE run_id = ?",
+	};
+	sqlite3_stmt *s;
+	size_t i, j;
+	int r;
+	/* A redone run replaces what an earlier attempt may have left. */
+	for (i = 0; i < sizeof wipe / sizeof wipe[0]; i++) {
+		if ((r = prep(st, wipe[i], &s, err)) < 0)
+			return r;
+		sqlite3_bind_int64(s, 1, id);
+		if ((r = step_done(st, s, "clearing a run", err)) < 0)
+			return r;
+	}
+	if ((r = prep(st,
+		      "INSERT OR REPLACE INTO metrics(run_id, name, value, "
+		      "unit) VALUES(?,?,?,?)",
+		      &s, err)) < 0)
+		return r;
+	for (i = 0; res && i < (size_t)res->nmetrics; i++) {
+		sqlite3_bind_int64(s, 1, id);
+		bind_text(s, 2, res->metrics[i].name);
+		sqlite3_bind_double(s, 3, res->metrics[i].value);
+		bind_text(s, 4, res->metrics[i].unit);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			goto fail;
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	if ((r = prep(st,
+		      "INSERT OR REPLACE INTO intervals(run_id, seq, t_start, "
+		      "t_end, value) VALUES(?,?,?,?,?)",
+		      &s, err)) < 0)
+		return r;
+	for (i = 0; res && i < (size_t)res->nintervals; i++) {
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_int64(s, 2, (int64_t)i);
+		sqlite3_bind_double(s, 3, res->iv_start[i]);
+		sqlite3_bind_double(s, 4, res->iv_end[i]);
+		sqlite3_bind_double(s, 5, res->iv_value[i]);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			goto fail;
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	if ((r = prep(st,
+		      "INSERT OR REPLACE INTO observed(run_id, key, value) "
+		      "VALUES(?,?,?)",
+		      &s, err)) < 0)
+		return r;
+	for (i = 0; res && i < (size_t)res->nobserved; i++) {
+		sqlite3_bind_int64(s, 1, id);
+		bind_text(s, 2, res->observed[i].key);
+		bind_text(s, 3, res->observed[i].value);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			goto fail;
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	if ((r = prep(st,
+		      "INSERT OR REPLACE INTO verifications(run_id, factor, "
+		      "host, method, expected, actual, ok) "
+		      "VALUES(?,?,?,?,?,?,?)",
+		      &s, err)) < 0)
+		return r;
+	for (i = 0; i < rec->nver; i++) {
+		const struct store_verification *v = &rec->ver[i];
+		sqlite3_bind_int64(s, 1, id);
+		bind_text(s, 2, v->factor);
+		bind_text(s, 3, v->host);
+		bind_text(s, 4, v->method);
+		bind_text(s, 5, v->expected);
+		bind_text(s, 6, v->actual);
+		sqlite3_bind_int(s, 7, v->ok);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			goto fail;
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	if ((r = prep(st,
+		      "INSERT OR REPLACE INTO counters(run_id, host, scope, "
+		      "name, value) VALUES(?,?,?,?,?)",
+		      &s, err)) < 0)
+		return r;
+	for (i = 0; i < rec->ncounters; i++) {
+		const struct store_counters *c = &rec->counters[i];
+		for (j = 0; j < c->n; j++) {
+			sqlite3_bind_int64(s, 1, id);
+			bind_text(s, 2, c->host);
+			bind_text(s, 3, c->rows[j].scope);
+			bind_text(s, 4, c->rows[j].name);
+			sqlite3_bind_double(s, 5, c->rows[j].value);
+			if (sqlite3_step(s) != SQLITE_DONE)
+				goto fail;
+			sqlite3_reset(s);
+		}
+	}
+	sqlite3_finalize(s);
+	return 0;
+fail:
+	r = store_db_fail(st, err, "storing run results");
+	sqlite3_finalize(s);
+	return r;
+}
+
+int store_run_finish(struct store *st, int64_t run_id,
+		     const struct store_run_record *rec, struct xr_err *err)
+{
+	const struct engine_result *res = rec->res;
+	const char *reason = rec->reason;
+	sqlite3_stmt *s;
+	int r, verified = -1;
+	size_t i;
+	for (i = 0; i < rec->nver; i++)
+		verified = (verified != 0 && rec->ver[i].ok) ? 1 : 0;
+	if (!reason && res && res->reason[0])
+		reason = res->reason;
+	if ((r = store_begin(st, err)) < 0)
+		return r;
+	if ((r = prep(st,
+		      "UPDATE runs SET status = ?, started_at = COALESCE(?, "
+		      "started_at), ended_at = "
+		      "?, elapsed = ?, exit_code = ?, reason = ?, engine = ?, "
+		      "argv = ?, target = ?, params = ?, stdout = ?, stderr = "
+		      "?, verified = ? WHERE id = ?",
+		      &s, err)) < 0)
+		goto fail;
+	bind_text(s, 1, run_status_name(res ? res->status : RUN_FAILED));
+	/* Without the engine's start time, keep store_run_start's. */
+	if (res && res->started_at > 0) {
+		sqlite3_bind_double(s, 2, res->started_at);
+		sqlite3_bind_double(s, 3, res->started_at + res->elapsed);
+		sqlite3_bind_double(s, 4, res->elapsed);
+	} else {
+		sqlite3_bind_null(s, 2);
+		sqlite3_bind_double(s, 3, now_wall());
+		sqlite3_bind_null(s, 4);
+	}
+	if (res && res->exit_code >= 0)
+		sqlite3_bind_int(s, 5, res->exit_code);
+	else
+		sqlite3_bind_null(s, 5);
+	bind_text(s, 6, reason);
+	bind_text(s, 7, rec->engine);
+	bind_text(s, 8,
+		  rec->argv_json ? rec->argv_json
+				 : (res ? res->argv_json : NULL));
+	bind_text(s, 9, rec->target);
+	bind_text(s, 10, rec->params_json);
+	bind_text(s, 11, res ? res->raw : NULL);
+	bind_text(s, 12, res ? res->err_text : NULL);
+	if (verified >= 0)
+		sqlite3_bind_int(s, 13, verified);
+	else
+		sqlite3_bind_null(s, 13);
+	sqlite3_bind_int64(s, 14, run_id);
+	if ((r = step_done(st, s, "storing a run", err)) < 0)
+		goto fail;
+	if ((r = put_children(st, run_id, rec, err)) < 0)
+		goto fail;
+	/* `xrun status` shows when the session last moved. */
+	if ((r = prep(st,
+		      "UPDATE sessions SET updated_at = ? WHERE id = (SELECT "
+		      "session_id FROM runs WHERE id = ?)",
+		      &s, err)) < 0)
+		goto fail;
+	sqlite3_bind_double(s, 1, now_wall());
+	sqlite3_bind_int64(s, 2, run_id);
+	if ((r = step_done(st, s, "updating the session", err)) < 0)
+		goto fail;
+	if ((r = store_commit(st, err)) < 0)
+		goto fail;
+	return 0;
+fail:
+	store_rollback(st);
+	return r;
+}
+
+int store_hook_add(struct store *st, int64_t session_id, int64_t run_id,
+		   const char *factor, const char *host, const char *kind,
+		   const char *level, const char *argv_json, int exit_code,
+		   const char *out, const char *errtext, struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	int r;
+	if ((r = prep(st,
+		      "INSERT INTO hooks(session_id, run_id, factor, host, "
+		      "kind, level, argv, exit_code, stdout, stderr, at) "
+		      "VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+		      &s, err)) < 0)
+		return r;
+	sqlite3_bind_int64(s, 1, session_id);
+	if (run_id > 0)
+		sqlite3_bind_int64(s, 2, run_id);
+	else
+		sqlite3_bind_null(s, 2);
+	bind_text(s, 3, factor);
+	bind_text(s, 4, host);
+	bind_text(s, 5, kind);
+	bind_text(s, 6, level);
+	bind_text(s, 7, argv_json);
+	if (exit_code >= -1000)
+		sqlite3_bind_int(s, 8, exit_code);
+	else
+		sqlite3_bind_null(s, 8);
+	bind_text(s, 9, out);
+	bind_text(s, 10, errtext);
+	sqlite3_bind_double(s, 11, now_wall());
+	return step_done(st, s, "storing a hook", err);
+}
+
+int store_fact_put(struct store *st, int64_t session_id, const char *host,
+		   const char *key, const char *value, struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	int r;
+	if ((r = prep(st,
+		      "INSERT OR REPLACE INTO host_facts(session_id, host, "
+		      "key, value) VALUES(?,?,?,?)",
+		      &s, err)) < 0)
+		return r;
+	sqlite3_bind_int64(s, 1, session_id);
+	bind_text(s, 2, host);
+	bind_text(s, 3, key);
+	bind_text(s, 4, value);
+	return step_done(st, s, "storing host facts", err);
+}
+
+int store_facts_put(struct store *st, int64_t session_id, const char *host,
+		    const struct fact *facts, size_t n, struct xr_err *err)
+{
+	size_t i;
+	int r;
+	if ((r = store_begin(st, err)) < 0)
+		return r;
+	for (i = 0; i < n; i++)
+		if ((r = store_fact_put(st, session_id, host, facts[i].key,
+					facts[i].value, err)) < 0) {
+			store_rollback(st);
+			return r;
+		}
+	return store_commit(st, err);
+}
