@@ -1,7 +1,8 @@
 /*
  * Internals of the report model builder shared by model.c (loading from
- * the store, per-cell statistics and flags) and compare.c (comparisons,
- * tables). Not for writers: they read struct report only.
+ * the store), model_cells.c (cells and runs), model_stats.c (per-cell
+ * statistics and flags) and compare.c (comparisons, tables). Not for
+ * writers: they read struct report only.
  */
 #ifndef XR_MODEL_INT_H
 #define XR_MODEL_INT_H
@@ -59,7 +60,7 @@ void mb_flag(struct mb *m, struct report_flag *list, int *n,
 int mb_tables(struct mb *m, struct xr_err *err);
 int mb_compare(struct mb *m, struct xr_err *err);
 
-/* --- the loader (model.c, model_stats.c) --------------------------------- */
+/* --- the loader (model.c, model_cells.c, model_stats.c) ------------------ */
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -99,15 +100,29 @@ struct loader {
 	int ncs, capcs;
 };
 
-/* model.c: helpers shared with model_stats.c. */
+/* model.c: helpers shared with model_cells.c and model_stats.c. */
 int ml_sql_err(struct loader *l, struct xr_err *err, const char *what);
 /* Prepare fmt with the sessions list "(1,2)" substituted for each %s. */
 int ml_prep(struct loader *l, const char *fmt, struct sqlite3_stmt **st,
 	    struct xr_err *err, const char *what);
 const char *ml_col_text(struct loader *l, struct sqlite3_stmt *st, int i);
+
+/* model_cells.c: factors, cells and runs. */
 int ml_cell_find(struct loader *l, const char *json); /* -1 if none */
 int ml_run_by_id(struct loader *l, int64_t id);	      /* -1 if none */
 int ml_factor_find(struct loader *l, const char *name);
+/* Factors and levels of the stored plan, in plan order (none without). */
+void ml_factors_from_plan(struct loader *l);
+/* The runs of the reported sessions into m.runs, their cells created on
+ * first sight; warm-up runs only counted. 0 or a negative -XR_E* code. */
+int ml_load_runs(struct loader *l, struct xr_err *err);
+/* Order cells by their levels (plan order) and renumber the runs.
+ * 0, or -1 when out of memory. */
+int ml_sort_cells(struct loader *l);
+/* byid, and each cell's ok runs in m.mc. 0, or -1 when out of memory. */
+int ml_index_runs(struct loader *l);
+/* r->factors and each cell's label. 0 or -XR_ENOMEM. */
+int ml_fill_factors(struct loader *l, struct xr_err *err);
 
 /* model_stats.c: each 0 or a negative -XR_E* code. */
 int ml_intervals(struct loader *l, struct xr_err *err);

@@ -2,8 +2,8 @@
  * Per-cell statistics and flags of the report model: statistics of every
  * metric, drift, interval statistics, counter-based flags (drops, errors,
  * PAUSE frames, retransmits, capture), verification tallies, host facts,
- * and the display unit. Split from model.c, which loads sessions, runs and
- * metrics and drives the build.
+ * and the display unit. Split from model.c, which loads sessions and
+ * metrics and drives the build (cells and runs: model_cells.c).
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,0 +1,413 @@
+/*
+ * The cells of the report model: factors and their levels (from the plan,
+ * then from each stored cell's JSON), the cells found in the runs of the
+ * reported sessions with a hash to find them by JSON text, the run rows
+ * with their per-cell and overall tallies, the order of the cells (plan
+ * order of their levels), the index of runs by id, and the factor list and
+ * cell labels of the report. model.c drives the build and loads the rest.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <sqlite3.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "model_int.h"
+#include "plan.h"
+#include "banned.h"
+
+static double col_real(sqlite3_stmt *st, int i)
+{
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		return NAN;
+	return sqlite3_column_double(st, i);
+}
+
+/* --- factors and cells ------------------------------------------------ */
+
+int ml_factor_find(struct loader *l, const char *name)
+{
+	int i;
+	for (i = 0; i < l->nf; i++)
+		if (!strcmp(l->f[i].name, name))
+			return i;
+	return -1;
+}
+
+static int level_add(struct loader *l, struct mfactor *f, const char *lv)
+{
+	int i;
+	for (i = 0; i < f->n; i++)
+		if (!strcmp(f->levels[i], lv))
+			return i;
+	if (f->n == f->cap) {
+		const char **t;
+		int cap = f->cap ? 2 * f->cap : 8;
+		t = arena_alloc(l->m.a, (size_t)cap * sizeof *t);
+		if (!t)
+			return -1;
+		if (f->n)
+			memcpy(t, f->levels, (size_t)f->n * sizeof *t);
+		f->levels = t;
+		f->cap = cap;
+	}
+	f->levels[f->n] = arena_strdup(l->m.a, lv);
+	return f->n++;
+}
+
+void ml_factors_from_plan(struct loader *l)
+{
+	const struct plan *p = l->m.plan;
+	int i, k;
+	if (!p)
+		return;
+	for (i = 0; i < p->nfactors && l->nf < MAX_FACTORS; i++) {
+		struct mfactor *f = &l->f[l->nf++];
+		f->name = arena_strdup(l->m.a, p->factors[i].name);
+		for (k = 0; k < p->factors[i].nlevels; k++)
+			level_add(l, f, p->factors[i].levels[k]);
+	}
+}
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+/* (Re)build the hash of cells by JSON with cap slots (a power of 2). */
+static int hash_build(struct loader *l, size_t cap)
+{
+	size_t i;
+	int *h = malloc(cap * sizeof *h);
+	if (!h)
+		return -1;
+	for (i = 0; i < cap; i++)
+		h[i] = -1;
+	for (i = 0; i < (size_t)l->m.r->ncells; i++) {
+		size_t k = str_hash(l->m.r->cells[i].json) & (cap - 1);
+		while (h[k] >= 0)
+			k = (k + 1) & (cap - 1);
+		h[k] = (int)i;
+	}
+	free(l->hash);
+	l->hash = h;
+	l->hcap = cap;
+	return 0;
+}
+
+/* The cell of a stored cell JSON text, -1 when there is none. */
+int ml_cell_find(struct loader *l, const char *json)
+{
+	size_t k;
+	if (!l->hcap)
+		return -1;
+	k = str_hash(json) & (l->hcap - 1);
+	while (l->hash[k] >= 0) {
+		if (!strcmp(l->m.r->cells[l->hash[k]].json, json))
+			return l->hash[k];
+		k = (k + 1) & (l->hcap - 1);
+	}
+	return -1;
+}
+
+/* The cell for a stored cell JSON text, created on first sight. */
+static int cell_get(struct loader *l, const char *json)
+{
+	struct report *r = l->m.r;
+	struct report_cell *c;
+	json_t *o;
+	const char *key;
+	json_t *v;
+	size_t k;
+	int *lv, i;
+
+	i = ml_cell_find(l, json);
+	if (i >= 0)
+		return i;
+	if ((size_t)(r->ncells + 1) * 2 > l->hcap &&
+	    hash_build(l, l->hcap ? 2 * l->hcap : 64) < 0)
+		return -1;
+	if (r->ncells == l->cap_cells) {
+		int cap = l->cap_cells ? 2 * l->cap_cells : 16;
+		struct report_cell *t =
+		    realloc(r->cells, (size_t)cap * sizeof *t);
+		if (!t)
+			return -1;
+		r->cells = t;
+		l->cap_cells = cap;
+	}
+	c = &r->cells[r->ncells];
+	memset(c, 0, sizeof *c);
+	c->json = arena_strdup(l->m.a, json);
+	c->index = r->ncells;
+	c->first_start = c->last_end = NAN;
+	lv = arena_alloc(l->m.a, MAX_FACTORS * sizeof *lv);
+	if (!lv || !c->json)
+		return -1;
+	for (i = 0; i < MAX_FACTORS; i++)
+		lv[i] = -1;
+	o = json_loads(json, 0, NULL);
+	if (json_is_object(o)) {
+		json_object_foreach(o, key, v)
+		{
+			int f = ml_factor_find(l, key);
+			char num[64];
+			const char *s = json_string_value(v);
+			if (!s && json_is_number(v)) {
+				snprintf(num, sizeof num, "%g",
+					 json_number_value(v));
+				s = num;
+			}
+			if (!s)
+				continue;
+			if (f < 0 && l->nf < MAX_FACTORS) {
+				f = l->nf++;
+				l->f[f].name = arena_strdup(l->m.a, key);
+			}
+			if (f >= 0)
+				lv[f] = level_add(l, &l->f[f], s);
+		}
+	}
+	json_decref(o);
+	c->lv = lv;
+	k = str_hash(json) & (l->hcap - 1);
+	while (l->hash[k] >= 0)
+		k = (k + 1) & (l->hcap - 1);
+	l->hash[k] = r->ncells;
+	return r->ncells++;
+}
+
+/* --- runs ------------------------------------------------------------- */
+
+int ml_load_runs(struct loader *l, struct xr_err *err)
+{
+	struct report *r = l->m.r;
+	sqlite3_stmt *st;
+	int rc, cap = 0, prep_rc;
+
+	prep_rc = ml_prep(l,
+			  "SELECT id, session_id, warmup, cell, status, "
+			  "started_at, ended_at, engine, target, params "
+			  "FROM runs WHERE session_id IN %s "
+			  "ORDER BY session_id, position",
+			  &st, err, "runs");
+	if (prep_rc)
+		return prep_rc;
+	r->first_run = r->last_run = NAN;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *status = (const char *)sqlite3_column_text(st, 4);
+		const char *cell = (const char *)sqlite3_column_text(st, 3);
+		struct mrun *u;
+		struct report_cell *c;
+		int ci;
+		if (sqlite3_column_int(st, 2)) {
+			r->runs_warmup++;
+			continue;
+		}
+		if (l->m.nruns == cap) {
+			struct mrun *t;
+			cap = cap ? 2 * cap : 1024;
+			t = realloc(l->m.runs, (size_t)cap * sizeof *t);
+			if (!t)
+				goto oom;
+			l->m.runs = t;
+		}
+		ci = cell_get(l, cell ? cell : "{}");
+		if (ci < 0)
+			goto oom;
+		u = &l->m.runs[l->m.nruns];
+		u->id = sqlite3_column_int64(st, 0);
+		u->session = sqlite3_column_int64(st, 1);
+		u->gpos = l->m.nruns;
+		u->start = col_real(st, 5);
+		u->end = col_real(st, 6);
+		u->cell = ci;
+		c = &r->cells[ci];
+		c->n_runs++;
+		r->runs_total++;
+		status = status ? status : "";
+		if (!strcmp(status, "ok")) {
+			u->status = MRUN_OK;
+			c->n_ok++;
+			r->runs_ok++;
+			if (!c->engine && !c->target && !c->params) {
+				c->engine = ml_col_text(l, st, 7);
+				c->target = ml_col_text(l, st, 8);
+				c->params = ml_col_text(l, st, 9);
+			}
+		} else if (!strcmp(status, "failed")) {
+			u->status = MRUN_FAILED;
+			c->n_failed++;
+			r->runs_failed++;
+		} else if (!strcmp(status, "timeout")) {
+			u->status = MRUN_TIMEOUT;
+			c->n_timeout++;
+			r->runs_timeout++;
+		} else {
+			u->status = MRUN_OTHER;
+			c->n_other++;
+			r->runs_other++;
+		}
+		if (!isnan(u->start) &&
+		    (isnan(r->first_run) || u->start < r->first_run))
+			r->first_run = u->start;
+		if (!isnan(u->end) &&
+		    (isnan(r->last_run) || u->end > r->last_run))
+			r->last_run = u->end;
+		if (u->status == MRUN_OK) {
+			if (!isnan(u->start) && (isnan(c->first_start) ||
+						 u->start < c->first_start))
+				c->first_start = u->start;
+			if (!isnan(u->end) &&
+			    (isnan(c->last_end) || u->end > c->last_end))
+				c->last_end = u->end;
+		}
+		l->m.nruns++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return ml_sql_err(l, err, "runs");
+	if (r->runs_ok + r->runs_failed + r->runs_timeout == 0)
+		return xr_err_set(err, XR_EREPORT, r->db_path, 0, 0,
+				  "no finished runs to report in '%s' "
+				  "(%d scheduled, none ok or failed yet)",
+				  r->db_path, r->runs_total);
+	return 0;
+oom:
+	sqlite3_finalize(st);
+	return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+}
+
+static struct loader *sort_ctx;
+
+static int cmp_cells(const void *x, const void *y)
+{
+	const struct report_cell *a = x, *b = y;
+	int f;
+	for (f = 0; f < sort_ctx->nf; f++) {
+		/* Unknown levels (-1) sort last. */
+		unsigned la = (unsigned)a->lv[f], lb = (unsigned)b->lv[f];
+		if (la != lb)
+			return la < lb ? -1 : 1;
+	}
+	return strcmp(a->json, b->json);
+}
+
+/* Order cells by their levels (plan order) and renumber the runs. */
+int ml_sort_cells(struct loader *l)
+{
+	struct report *r = l->m.r;
+	int *map, i;
+	map = malloc(((size_t)r->ncells + 1) * sizeof *map);
+	if (!map)
+		return -1;
+	sort_ctx = l;
+	qsort(r->cells, (size_t)r->ncells, sizeof *r->cells, cmp_cells);
+	sort_ctx = NULL;
+	for (i = 0; i < r->ncells; i++) {
+		map[r->cells[i].index] = i;
+		r->cells[i].index = i;
+	}
+	for (i = 0; i < l->m.nruns; i++)
+		l->m.runs[i].cell = map[l->m.runs[i].cell];
+	free(map);
+	return hash_build(l, l->hcap ? l->hcap : 64);
+}
+
+static struct loader *id_ctx;
+
+static int cmp_byid(const void *x, const void *y)
+{
+	int64_t a = id_ctx->m.runs[*(const int *)x].id;
+	int64_t b = id_ctx->m.runs[*(const int *)y].id;
+	return a < b ? -1 : a > b;
+}
+
+int ml_run_by_id(struct loader *l, int64_t id)
+{
+	int lo = 0, hi = l->m.nruns - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		int64_t v = l->m.runs[l->byid[mid]].id;
+		if (v == id)
+			return l->byid[mid];
+		if (v < id)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+int ml_index_runs(struct loader *l)
+{
+	struct report *r = l->m.r;
+	int i;
+	l->byid = malloc(((size_t)l->m.nruns + 1) * sizeof *l->byid);
+	l->m.mc = calloc((size_t)r->ncells + 1, sizeof *l->m.mc);
+	if (!l->byid || !l->m.mc)
+		return -1;
+	for (i = 0; i < l->m.nruns; i++)
+		l->byid[i] = i;
+	id_ctx = l;
+	qsort(l->byid, (size_t)l->m.nruns, sizeof *l->byid, cmp_byid);
+	id_ctx = NULL;
+	for (i = 0; i < l->m.nruns; i++) {
+		struct mrun *u = &l->m.runs[i];
+		struct mcell *c = &l->m.mc[u->cell];
+		if (u->status != MRUN_OK)
+			continue;
+		if (c->nok == c->capok) {
+			int cap = c->capok ? 2 * c->capok : 8;
+			int *t = realloc(c->ok, (size_t)cap * sizeof *t);
+			if (!t)
+				return -1;
+			c->ok = t;
+			c->capok = cap;
+		}
+		if (!c->nok)
+			c->session = u->session;
+		c->ok[c->nok++] = i;
+	}
+	return 0;
+}
+
+int ml_fill_factors(struct loader *l, struct xr_err *err)
+{
+	struct report *r = l->m.r;
+	int i, k;
+	r->nfactors = l->nf;
+	r->factors =
+	    arena_alloc(l->m.a, ((size_t)l->nf + 1) * sizeof *r->factors);
+	if (!r->factors)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	for (i = 0; i < l->nf; i++) {
+		struct report_factor *f = &r->factors[i];
+		f->name = l->f[i].name;
+		f->levels = l->f[i].levels;
+		f->nlevels = l->f[i].n;
+		if (l->m.plan && i < l->m.plan->nfactors) {
+			f->manual = l->m.plan->factors[i].manual != NULL;
+			f->verify = l->m.plan->factors[i].verify != NULL;
+		}
+	}
+	/* Labels. */
+	for (i = 0; i < r->ncells; i++) {
+		struct buf b = BUF_INIT;
+		for (k = 0; k < l->nf; k++)
+			if (r->cells[i].lv[k] >= 0)
+				buf_addf(&b, "%s%s=%s", b.len ? ", " : "",
+					 l->f[k].name,
+					 l->f[k].levels[r->cells[i].lv[k]]);
+		r->cells[i].label = arena_strdup(l->m.a, b.len ? b.s : "-");
+		buf_release(&b);
+	}
+	return 0;
+}
