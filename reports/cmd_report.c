@@ -134,8 +134,13 @@ int cmd_report(int argc, char **argv)
 		db = dbp.s;
 	}
 	if (!db) {
-		buf_release(&dbp);
-		return usage_err("%s", "report needs a PLAN or --db FILE");
+		/* No plan: the embedded demo's store, as `xrun run`. */
+		if (cmd_embedded_db(&dbp) < 0) {
+			buf_release(&dbp);
+			return usage_err("%s",
+					 "report needs a PLAN or --db FILE");
+		}
+		db = dbp.s;
 	}
 	if (o.reference) {
 		xr_diag_init(&refd, o.reference);

@@ -17,5 +17,9 @@ int cmd_lab(int argc, char **argv);	 /* lab.c */
 /* The plan compiled into the binary (plans/loopback.yaml). */
 extern const char xr_embedded_plan[];
 extern const char xr_embedded_plan_name[];
+/* The store `xrun run` with no plan writes: "./<embedded name>.db".
+ * OUT: appended to out (a struct buf). 0, or -1 if the plan is bad. */
+struct buf;
+int cmd_embedded_db(struct buf *out);
 
 #endif

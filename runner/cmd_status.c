@@ -290,12 +290,11 @@ int cmd_status(int argc, char **argv)
 		if (!db)
 			buf_addf(&path, "./%s.db", p->name);
 		plan_free(p);
-	} else if (!db) {
-		fprintf(stderr, "xrun: status needs a PLAN or --db FILE\n");
-		return 2;
 	}
 	if (db)
 		buf_adds(&path, db);
+	else if (!plan_path && cmd_embedded_db(&path) < 0)
+		return 2; /* the embedded demo, as `xrun run` with no plan */
 	if (store_open(path.s, STORE_READONLY, &st, &err) < 0) {
 		xr_err_print(&err, "xrun");
 		buf_release(&path);

@@ -680,3 +680,19 @@ out:
 	buf_release(&changes);
 	return ret;
 }
+
+int cmd_embedded_db(struct buf *out)
+{
+	struct plan *p = NULL;
+	struct xr_diag d;
+	int r;
+	xr_diag_init(&d, xr_embedded_plan_name);
+	r = plan_load_mem(xr_embedded_plan_name, xr_embedded_plan,
+			  strlen(xr_embedded_plan), &p, &d);
+	xr_diag_release(&d);
+	if (r < 0)
+		return -1;
+	buf_addf(out, "./%s.db", p->name);
+	plan_free(p);
+	return 0;
+}

@@ -178,7 +178,9 @@ int store_open(const char *path, unsigned flags, struct store **out,
 	*out = NULL;
 	if (!(flags & STORE_CREATE) && access(path, F_OK) != 0)
 		return xr_err_set(err, XR_EIO, path, 0, 0,
-				  "no such database: %s", strerror(errno));
+				  "no store here (%s); run the plan first, or "
+				  "name it with PLAN or --db FILE",
+				  strerror(errno));
 	st = calloc(1, sizeof *st);
 	if (!st || !(st->path = strdup(path))) {
 		free(st);
