@@ -31,7 +31,9 @@ fmt_gbit() {
 		printf "%.*f\n", d, x }'
 }
 
-cat > e2e.yaml <<'YAML'
+# A port of our own: tests run in parallel (and 5201 may be anyone's).
+port=$((20000 + RANDOM % 12000))
+cat > e2e.yaml <<YAML
 xrun: 1
 name: e2e-pdf
 title: "E2E loopback PDF"
@@ -40,6 +42,7 @@ engine:
   client: local
   server: { host: local, start: true }
   duration: 1s
+  port: $port
   target: 127.0.0.1
 factors:
   streams: { levels: [1, 2], param: parallel }
