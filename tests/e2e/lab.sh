@@ -40,7 +40,7 @@ grep -q "tbf.*rate 6200Mbit" status.out || fail "status: $(cat status.out)"
 # The rehearsal plan: every run ok and verified, throughput under the cap.
 plan_for rehearsal.yaml
 "$XRUN" run rehearsal.yaml --db r.db --unattended 2>r.err || { cat r.err; fail "rehearsal exit $?"; }
-[ "$(q r.db "select count(*) from results where status='ok' and metric='throughput'")" = 8 ] ||
+[ "$(q r.db "select count(*) from results where status='ok' and metric='throughput'")" = 16 ] ||
 	fail "rehearsal runs: $(q r.db "select status, reason from results")"
 [ "$(q r.db "select count(*) from verifications where ok=0")" = 0 ] ||
 	fail "unverified: $(q r.db "select * from verifications where ok=0")"
