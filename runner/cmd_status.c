@@ -116,9 +116,10 @@ static void print_failures(sqlite3 *db, long long sid, long long block)
 	sqlite3_bind_int(s, 3, STATUS_FAILURES_PER_BLOCK);
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		const char *reason = (const char *)sqlite3_column_text(s, 4);
-		printf("    %s: run %lld %s rep %d: %s\n",
+		/* #index and block numbers as `xrun plan` prints them. */
+		printf("    %s: #%lld %s rep %d: %s\n",
 		       sqlite3_column_text(s, 3),
-		       (long long)sqlite3_column_int64(s, 0) + 1,
+		       (long long)sqlite3_column_int64(s, 0),
 		       sqlite3_column_text(s, 1), sqlite3_column_int(s, 2),
 		       reason ? reason : "(no reason recorded)");
 	}
@@ -230,7 +231,7 @@ static int report_session(struct store *st, const struct store_session *ss)
 		block_label(p, cell ? cell : "{}", &lab);
 		printf("block %lld (%s): %lld runs: %lld done, %lld failed, "
 		       "%lld pending\n",
-		       block + 1, lab.s, (long long)sqlite3_column_int64(s, 3),
+		       block, lab.s, (long long)sqlite3_column_int64(s, 3),
 		       (long long)sqlite3_column_int64(s, 4),
 		       (long long)sqlite3_column_int64(s, 5), pend);
 		if (pend && p && pcell)

@@ -44,6 +44,11 @@ other=$(q m.db "select json_extract(cell,'\$.slot') from runs where status='pend
 grep -q "manual step: slot=$other: Move the card to the $other slot" st.out ||
 	fail "status does not list the pending manual step: $(cat st.out)"
 grep -q "2 ok.*2 pending" st.out || fail "status counts: $(cat st.out)"
+# Blocks numbered as `xrun plan` numbers them.
+"$XRUN" plan m.yaml >plan.out
+grep -q "^block 1: slot=$other" plan.out || fail "plan blocks: $(cat plan.out)"
+grep -q "^block 1 (slot=$other): 2 runs: 0 done, 0 failed, 2 pending" st.out ||
+	fail "status block numbering: $(cat st.out)"
 grep -q "slot=$first): 2 runs: 2 done, 0 failed, 0 pending" st.out || fail "block line: $(cat st.out)"
 # Started again: the first pending block is now the current state.
 "$XRUN" run m.yaml --unattended 2>m2.err </dev/null || { cat m2.err; fail "second exit $?"; }
