@@ -350,7 +350,8 @@ static void check_facts(struct mb *m, struct report_cmp *c)
 			if (va && vb && strcmp(va, vb))
 				mb_flag(m, c->warnings, &c->nwarnings,
 					REPORT_FLAG_FACTS_CHANGED,
-					"%s on %s: '%s' -> '%s'",
+					MB_JA(m) ? "%s（%s 上）: '%s' -> '%s'"
+						 : "%s on %s: '%s' -> '%s'",
 					watched_facts[k], r->hosts[h], va, vb);
 		}
 }
@@ -399,18 +400,22 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 		json_t *jb = params_without(m, B, diff);
 		if (!str_eq(A->engine, B->engine))
 			mb_flag(m, c->reasons, &c->nreasons,
-				REPORT_FLAG_ENGINE_DIFFERS, "engine %s vs %s",
+				REPORT_FLAG_ENGINE_DIFFERS,
+				MB_JA(m) ? "エンジン %s 対 %s"
+					 : "engine %s vs %s",
 				A->engine ? A->engine : "?",
 				B->engine ? B->engine : "?");
 		if (!str_eq(A->target, B->target) && !target_varies(m, diff))
 			mb_flag(m, c->reasons, &c->nreasons,
-				REPORT_FLAG_ENGINE_DIFFERS, "target %s vs %s",
+				REPORT_FLAG_ENGINE_DIFFERS,
+				MB_JA(m) ? "対象 %s 対 %s" : "target %s vs %s",
 				A->target ? A->target : "?",
 				B->target ? B->target : "?");
 		if ((ja || jb) && !json_equal(ja, jb))
 			mb_flag(m, c->reasons, &c->nreasons,
 				REPORT_FLAG_ENGINE_DIFFERS,
-				"parameters %s vs %s",
+				MB_JA(m) ? "パラメータ %s 対 %s"
+					 : "parameters %s vs %s",
 				A->params ? A->params : "{}",
 				B->params ? B->params : "{}");
 		json_decref(ja);
@@ -424,7 +429,8 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 		    (ma->unit_mixed && ma->unit_mixed[r->primary]) ||
 		    (mbb->unit_mixed && mbb->unit_mixed[r->primary]))
 			mb_flag(m, c->reasons, &c->nreasons,
-				REPORT_FLAG_UNIT_DIFFERS, "%s vs %s",
+				REPORT_FLAG_UNIT_DIFFERS,
+				MB_JA(m) ? "%s 対 %s" : "%s vs %s",
 				ua ? ua : "?", ub ? ub : "?");
 	}
 	/* Verification of the settings under comparison. */
@@ -435,11 +441,12 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 		va = &m->ver[c->a * r->nfactors + f];
 		vb = &m->ver[c->b * r->nfactors + f];
 		if (va->bad || vb->bad)
-			mb_flag(m, c->reasons, &c->nreasons,
-				REPORT_FLAG_VERIFY_FAILED,
-				"%s: %d of %d runs on A, %d of %d on B",
-				r->factors[f].name, va->bad, va->n, vb->bad,
-				vb->n);
+			mb_flag(
+			    m, c->reasons, &c->nreasons,
+			    REPORT_FLAG_VERIFY_FAILED,
+			    MB_JA(m) ? "%s: A で %d/%d 回、B で %d/%d 回"
+				     : "%s: %d of %d runs on A, %d of %d on B",
+			    r->factors[f].name, va->bad, va->n, vb->bad, vb->n);
 		else if (!va->n && !vb->n && is_setting(m, f))
 			mb_flag(m, c->warnings, &c->nwarnings,
 				REPORT_FLAG_NOT_VERIFIED, "%s",
@@ -524,7 +531,9 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 		}
 		mb_flag(m, c->warnings, &c->nwarnings,
 			REPORT_FLAG_NOT_INTERLEAVED,
-			"A %s to %s, B %s to %s UTC%s", a0, a1, b0, b1, day);
+			MB_JA(m) ? "A %s〜%s、B %s〜%s UTC%s"
+				 : "A %s to %s, B %s to %s UTC%s",
+			a0, a1, b0, b1, day);
 	}
 	if (report_decide(
 		&sa, &sb, interleaved, r->threshold,
@@ -535,7 +544,7 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 				sa.n, sb.n);
 		else
 			mb_flag(m, c->reasons, &c->nreasons, why, "%s",
-				"no log scale");
+				MB_JA(m) ? "対数をとれない" : "no log scale");
 	}
 	free(ya);
 	free(pa);

@@ -177,6 +177,51 @@ char *report_fmt_verdict(const struct report *r, const struct report_cmp *c,
 	return out;
 }
 
+char *report_fmt_runs(const struct report *r, char *out, size_t n)
+{
+	struct buf b = BUF_INIT;
+	buf_addf(&b, "%d: %d %s, %d %s", r->runs_total, r->runs_ok,
+		 report_text(r, REPORT_T_RUNS_OK),
+		 r->runs_failed + r->runs_timeout,
+		 report_text(r, REPORT_T_RUNS_FAILED));
+	if (r->runs_timeout)
+		buf_addf(&b, " (%d %s)", r->runs_timeout,
+			 report_text(r, REPORT_T_RUNS_TIMEOUT));
+	if (r->runs_other)
+		buf_addf(&b, ", %d %s", r->runs_other,
+			 report_text(r, REPORT_T_RUNS_OTHER));
+	if (r->runs_warmup)
+		buf_addf(&b, "; +%d %s", r->runs_warmup,
+			 report_text(r, REPORT_T_RUNS_WARMUP));
+	snprintf(out, n, "%s", b.s ? b.s : "");
+	buf_release(&b);
+	return out;
+}
+
+char *report_fmt_delta(const struct report_cmp *c, char *out, size_t n)
+{
+	if (c->verdict == REPORT_NOT_COMPARABLE || isnan(c->delta_pct))
+		snprintf(out, n, "–");
+	else
+		snprintf(out, n, "%+.1f%% [%+.1f, %+.1f]", c->delta_pct,
+			 c->ci_low_pct, c->ci_high_pct);
+	return out;
+}
+
+char *report_fmt_p(const struct report_cmp *c, char *out, size_t n)
+{
+	if (isnan(c->p))
+		snprintf(out, n, "–");
+	else
+		snprintf(out, n, c->p < 0.001 ? "%.1e" : "%.3f", c->p);
+	return out;
+}
+
+const char *report_unit_label(const char *unit)
+{
+	return unit && strcmp(unit, "1") ? unit : "";
+}
+
 char *report_fmt_time(double t, char *out, size_t n)
 {
 	struct tm tm;

@@ -371,9 +371,12 @@ int report_build(const char *db_path, const struct report_opts *o,
 	*out = NULL;
 	if (!o)
 		o = &defaults;
+	/* The same words as store_open() (runner/store.c) for `xrun status`:
+	 * usually the plan has not been run yet, or not from here. */
 	if (stat(db_path, &sb) < 0)
 		return xr_err_set(err, XR_EIO, db_path, 0, 0,
-				  "cannot open store '%s': %s", db_path,
+				  "no store here (%s); run the plan first, or "
+				  "name it with PLAN or --db FILE",
 				  strerror(errno));
 	memset(&l, 0, sizeof l);
 	r = calloc(1, sizeof *r);
@@ -435,6 +438,15 @@ int report_build(const char *db_path, const struct report_opts *o,
 		r->title = arena_strdup(l.m.a, l.m.plan->title);
 	if (!r->title || !*r->title)
 		r->title = r->plan_name;
+	/* The plan's free-text description, without the final newline a
+	 * YAML block scalar leaves. */
+	if (l.m.plan && l.m.plan->description && *l.m.plan->description) {
+		char *d = arena_strdup(l.m.a, l.m.plan->description);
+		size_t n = d ? strlen(d) : 0;
+		while (n && strchr(" \t\r\n", d[n - 1]))
+			d[--n] = 0;
+		r->description = n ? d : NULL;
+	}
 	ml_factors_from_plan(&l);
 	if ((rc = ml_load_runs(&l, err)) < 0)
 		goto fail;

@@ -274,11 +274,14 @@ int ml_load_runs(struct loader *l, struct xr_err *err)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return ml_sql_err(l, err, "runs");
+	/* Scheduled counts the warm-up runs too: they are runs the session
+	 * holds, and `xrun status` counts them. */
 	if (r->runs_ok + r->runs_failed + r->runs_timeout == 0)
 		return xr_err_set(err, XR_EREPORT, r->db_path, 0, 0,
 				  "no finished runs to report in '%s' "
-				  "(%d scheduled, none ok or failed yet)",
-				  r->db_path, r->runs_total);
+				  "(%d scheduled, none finished yet; run or "
+				  "resume the plan: xrun run PLAN)",
+				  r->db_path, r->runs_total + r->runs_warmup);
 	return 0;
 oom:
 	sqlite3_finalize(st);

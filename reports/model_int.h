@@ -50,6 +50,10 @@ struct mb {
 	struct mverify *ver; /* [ncells * nfactors] */
 };
 
+/* Flag details are written in the report's language (fixed words only;
+ * counter, factor and level names stay as they are). */
+#define MB_JA(m) ((m)->r->lang == REPORT_LANG_JA)
+
 /* Append a flag to a list of capacity REPORT_FLAG_COUNT; a code already
  * present gets the detail appended ("; ..."). */
 void mb_flag(struct mb *m, struct report_flag *list, int *n,

@@ -81,7 +81,9 @@ static void cell_drift(struct loader *l, int ci)
 		double change = 100 * expm1(beta[1] * (last - first));
 		if (fabs(change) > 100 * r->threshold)
 			mb_flag(&l->m, r->cells[ci].flags, &r->cells[ci].nflags,
-				REPORT_FLAG_DRIFT, "%+.1f%% first to last run",
+				REPORT_FLAG_DRIFT,
+				MB_JA(&l->m) ? "最初から最後の試行まで %+.1f%%"
+					     : "%+.1f%% first to last run",
 				change);
 	}
 }
@@ -118,14 +120,18 @@ int ml_stats(struct loader *l, struct xr_err *err)
 		if (c->n_failed || c->n_timeout)
 			mb_flag(&l->m, c->flags, &c->nflags,
 				REPORT_FLAG_FAILED_RUNS,
-				"%d failed, %d timed out of %d", c->n_failed,
-				c->n_timeout, c->n_runs);
+				MB_JA(&l->m)
+				    ? "失敗 %d、タイムアウト %d（%d 回中）"
+				    : "%d failed, %d timed out of %d",
+				c->n_failed, c->n_timeout, c->n_runs);
 		if (s->n < 3)
 			mb_flag(&l->m, c->flags, &c->nflags,
 				REPORT_FLAG_TOO_FEW_RUNS, "n=%d", s->n);
 		if (!isnan(s->cv_pct) && s->cv_pct >= 10)
 			mb_flag(&l->m, c->flags, &c->nflags,
-				REPORT_FLAG_UNSTABLE, "CV %.1f%%", s->cv_pct);
+				REPORT_FLAG_UNSTABLE,
+				MB_JA(&l->m) ? "変動係数 %.1f%%" : "CV %.1f%%",
+				s->cv_pct);
 		cell_drift(l, ci);
 	}
 	free(tmp);
@@ -281,10 +287,13 @@ int ml_counters(struct loader *l, struct xr_err *err)
 		struct report_cell *cell = &r->cells[c->cell];
 		if (c->code == REPORT_FLAG_CAPTURE)
 			mb_flag(&l->m, cell->flags, &cell->nflags, c->code,
-				"%s on %s", c->name, c->host);
+				MB_JA(&l->m) ? "%s（%s 上）" : "%s on %s",
+				c->name, c->host);
 		else
 			mb_flag(&l->m, cell->flags, &cell->nflags, c->code,
-				"%s=%.0f on %s", c->name, c->sum, c->host);
+				MB_JA(&l->m) ? "%s=%.0f（%s 上）"
+					     : "%s=%.0f on %s",
+				c->name, c->sum, c->host);
 	}
 	/* iperf3's own retransmit count, when it is a metric. */
 	for (mi = 0; mi < r->nmetrics; mi++)
@@ -301,7 +310,12 @@ int ml_counters(struct loader *l, struct xr_err *err)
 				if (v > 0)
 					sum += v;
 			}
-			if (sum > 0)
+			if (sum > 0 && MB_JA(&l->m))
+				mb_flag(&l->m, c->flags, &c->nflags,
+					REPORT_FLAG_RETRANSMITS,
+					"%d 回の試行で再送 %.0f 回", m->nok,
+					sum);
+			else if (sum > 0)
 				mb_flag(&l->m, c->flags, &c->nflags,
 					REPORT_FLAG_RETRANSMITS,
 					"%.0f retransmits in %d runs", sum,
@@ -357,13 +371,17 @@ int ml_verifications(struct loader *l, struct xr_err *err)
 			struct mverify *v = &l->m.ver[ci * r->nfactors + f];
 			struct report_cell *c = &r->cells[ci];
 			if (v->bad)
-				mb_flag(&l->m, c->flags, &c->nflags,
-					REPORT_FLAG_VERIFY_FAILED,
-					"%s: %d of %d runs, expected '%s', "
-					"got '%s'",
-					r->factors[f].name, v->bad, v->n,
-					v->expected ? v->expected : "",
-					v->actual ? v->actual : "");
+				mb_flag(
+				    &l->m, c->flags, &c->nflags,
+				    REPORT_FLAG_VERIFY_FAILED,
+				    MB_JA(&l->m)
+					? "%s: %d/%d 回の試行で期待値 '%s'、"
+					  "実測値 '%s'"
+					: "%s: %d of %d runs, expected "
+					  "'%s', got '%s'",
+				    r->factors[f].name, v->bad, v->n,
+				    v->expected ? v->expected : "",
+				    v->actual ? v->actual : "");
 		}
 	/* The summary for the appendix. */
 	rc = ml_prep(l,
@@ -468,10 +486,11 @@ int ml_facts(struct loader *l, struct xr_err *err)
 			continue;
 		for (ci = 0; ci < r->ncells; ci++)
 			if (l->m.mc[ci].session == f->session)
-				mb_flag(&l->m, r->cells[ci].flags,
-					&r->cells[ci].nflags,
-					REPORT_FLAG_CAPTURE, "%s on %s",
-					f->value, f->host);
+				mb_flag(
+				    &l->m, r->cells[ci].flags,
+				    &r->cells[ci].nflags, REPORT_FLAG_CAPTURE,
+				    MB_JA(&l->m) ? "%s（%s 上）" : "%s on %s",
+				    f->value, f->host);
 	}
 	return 0;
 }

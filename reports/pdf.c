@@ -200,6 +200,12 @@ int pdf_new(struct pdf **out, const char *font_path, struct xr_err *err)
 		name = HPDF_LoadTTFontFromFile(pdf->doc, path, HPDF_TRUE);
 	if (name && !pdf->failed)
 		pdf->font = HPDF_GetFont(pdf->doc, name, "UTF-8");
+	pdf->font_path = strdup(path);
+	pdf->font_index = idx;
+	pdf->font_origin = font_path && *font_path ? "font option"
+			   : getenv("XRUN_FONT") && *getenv("XRUN_FONT")
+			       ? "XRUN_FONT"
+			       : "discovered";
 	if (!name || !pdf->font || pdf->failed) {
 		rc =
 		    xr_err_set(err, XR_EFONT, path, 0, 0,
@@ -222,6 +228,7 @@ void pdf_free(struct pdf *pdf)
 		HPDF_Free(pdf->doc);
 	free(pdf->pages);
 	free(pdf->footer);
+	free(pdf->font_path);
 	free(pdf);
 }
 
@@ -324,6 +331,78 @@ enum pdf_orient pdf_orient(const struct pdf *pdf)
 	if (!pdf->page)
 		return pdf->orient;
 	return pdf->pw > pdf->ph ? PDF_LANDSCAPE : PDF_PORTRAIT;
+}
+
+/* --- glyph coverage -------------------------------------------------- */
+
+static size_t utf8_len(unsigned char c);
+static unsigned long utf8_cp(const char *s, size_t n);
+
+#ifdef XRUN_HAVE_FONTCONFIG
+/* Kana, kanji and their punctuation and full-width forms (not emoji: a
+ * title's emoji is no reason to refuse a Japanese font). */
+static int is_cjk(unsigned long cp)
+{
+	return (cp >= 0x2E80 && cp <= 0x9FFF) ||
+	       (cp >= 0xF900 && cp <= 0xFAFF) ||
+	       (cp >= 0xFF00 && cp <= 0xFFEF) ||
+	       (cp >= 0x20000 && cp <= 0x2FFFF);
+}
+#endif
+
+int pdf_require_japanese(struct pdf *pdf, const char *text, struct xr_err *err)
+{
+#ifdef XRUN_HAVE_FONTCONFIG
+	/* Hiragana, katakana and two kanji every Japanese report prints
+	 * (比較: comparison). */
+	static const unsigned long sample[] = {0x3042, 0x30A2, 0x6F22, 0x6BD4};
+	unsigned long missing = 0;
+	FcPattern *pat;
+	FcCharSet *cs = NULL;
+	const char *p;
+	size_t i;
+	int count = 0;
+
+	if (!pdf->font_path)
+		return 0;
+	pat = FcFreeTypeQuery((const FcChar8 *)pdf->font_path,
+			      (unsigned)pdf->font_index, NULL, &count);
+	if (!pat)
+		return 0; /* not a file fontconfig reads: libharu decided */
+	if (FcPatternGetCharSet(pat, FC_CHARSET, 0, &cs) != FcResultMatch) {
+		FcPatternDestroy(pat);
+		return 0;
+	}
+	for (i = 0; !missing && i < sizeof(sample) / sizeof(sample[0]); i++)
+		if (!FcCharSetHasChar(cs, (FcChar32)sample[i]))
+			missing = sample[i];
+	for (p = text; !missing && p && *p;) {
+		size_t n = utf8_len((unsigned char)*p), k;
+		unsigned long cp;
+
+		for (k = 1; k < n; k++)
+			if (!p[k])
+				break;
+		if (k < n)
+			break; /* truncated sequence at the end */
+		cp = utf8_cp(p, n);
+		if (is_cjk(cp) && !FcCharSetHasChar(cs, (FcChar32)cp))
+			missing = cp;
+		p += n;
+	}
+	FcPatternDestroy(pat);
+	if (missing)
+		return xr_err_set(err, XR_EFONT, pdf->font_path, 0, 0,
+				  "font '%s' (%s) lacks Japanese glyphs "
+				  "(U+%04lX); %s",
+				  pdf->font_path, pdf->font_origin, missing,
+				  PDF_NO_FONT_MSG);
+#else
+	(void)pdf;
+	(void)text;
+	(void)err;
+#endif
+	return 0;
 }
 
 /* --- text measuring and wrapping --------------------------------------- */

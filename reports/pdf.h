@@ -36,6 +36,18 @@ int pdf_find_font(const char *font_path, char *path, size_t pathsz,
 
 struct pdf; /* opaque */
 
+/*
+ * Refuse a font that cannot print Japanese, for a document that will show
+ * some: the embedded font must have kana and kanji (U+3042, U+30A2,
+ * U+6F22, U+6BD4) and every CJK character (kana, kanji, CJK punctuation
+ * and full-width forms) of text (UTF-8, may be NULL). Otherwise -XR_EFONT,
+ * naming the file and where it came from: "font 'F' (XRUN_FONT) lacks Japanese
+ * glyphs (U+3042); ...". Checked with fontconfig (FcFreeTypeQuery); without
+ * fontconfig, or when fontconfig cannot read the file, nothing is checked and 0
+ * returned.
+ */
+int pdf_require_japanese(struct pdf *pdf, const char *text, struct xr_err *err);
+
 enum pdf_orient { PDF_PORTRAIT = 0, PDF_LANDSCAPE };
 
 /* A new A4 document with the font found by pdf_find_font(font_path).

@@ -22,6 +22,9 @@ struct pdf {
 	int failed;		/* a libharu error happened */
 	unsigned long hcode, hdetail;
 	char *footer;
+	char *font_path;	 /* the embedded font file */
+	int font_index;		 /* its face in a .ttc collection */
+	const char *font_origin; /* "XRUN_FONT", "font option", "discovered" */
 	double ascii_w[128]; /* advance widths per 1 pt, -1 = not measured */
 };
 

@@ -74,8 +74,9 @@ enum report_flag_code {
 
 struct report_flag {
 	enum report_flag_code code;
-	/* Language-neutral detail with the numbers and names involved
-	 * ("rx_dropped=12 on server", "nic, slot"); "" when none. */
+	/* Detail with the numbers and names involved, its fixed words in
+	 * the report's language ("rx_dropped=12 on server", "nic, slot";
+	 * counter, factor and level names as they are); "" when none. */
 	const char *detail;
 };
 
@@ -251,6 +252,7 @@ struct report {
 	enum report_lang lang;
 	const char *db_path;
 	const char *plan_name, *title, *plan_hash;
+	const char *description; /* the plan's description:, NULL when none */
 	int nsessions;
 	const int64_t *sessions;
 	double first_run, last_run; /* NaN when no run started */
@@ -312,6 +314,9 @@ void report_free(struct report *r);
 	X(RUNS)                                                                \
 	X(RUNS_OK)                                                             \
 	X(RUNS_FAILED)                                                         \
+	X(RUNS_TIMEOUT)                                                        \
+	X(RUNS_OTHER)                                                          \
+	X(RUNS_WARMUP)                                                         \
 	X(METRIC)                                                              \
 	X(THRESHOLD)                                                           \
 	X(TABLES)                                                              \
@@ -356,6 +361,7 @@ void report_free(struct report *r);
 	X(ACTUAL)                                                              \
 	X(OK)                                                                  \
 	X(MISMATCH)                                                            \
+	X(VERIFY_RESULT) /* the ok/mismatch column of the verification */      \
 	X(RUN_COUNT)                                                           \
 	X(NONE)                                                                \
 	X(NO_COMPARISONS)                                                      \
@@ -432,6 +438,16 @@ char *report_fmt_side(const struct report *r, const struct report_cell *c,
 		      const struct report_cell *other, char *out, size_t n);
 char *report_fmt_common(const struct report *r, const struct report_cell *a,
 			const struct report_cell *b, char *out, size_t n);
+/* The header's runs line, the same in every format: "21: 20 ok, 1 failed
+ * (1 timeout), 2 other; +1 warm-up" (scheduled non-warm-up runs first;
+ * the parts after "failed" only when not zero). */
+char *report_fmt_runs(const struct report *r, char *out, size_t n);
+/* A comparison's effect "+9.3% [+6.1, +12.5]" and p value "0.041"
+ * ("4.0e-04" below 0.001); "–" when refused or unknown. */
+char *report_fmt_delta(const struct report_cmp *c, char *out, size_t n);
+char *report_fmt_p(const struct report_cmp *c, char *out, size_t n);
+/* A unit for captions: "" for a dimensionless metric ("1") and NULL. */
+const char *report_unit_label(const char *unit);
 /* Epoch seconds as "2026-11-30 00:07 UTC"; "–" for NaN. */
 char *report_fmt_time(double t, char *out, size_t n);
 

@@ -298,6 +298,9 @@ static json_t *model(const struct report *r)
 	json_object_set_new(o, "xrun_report", json_integer(1));
 	json_object_set_new(o, "plan", str(r->plan_name));
 	json_object_set_new(o, "title", str(r->title));
+	json_object_set_new(
+	    o, "description",
+	    str(r->description && *r->description ? r->description : NULL));
 	json_object_set_new(o, "plan_hash", str(r->plan_hash));
 	json_object_set_new(
 	    o, "lang", json_string(r->lang == REPORT_LANG_JA ? "ja" : "en"));

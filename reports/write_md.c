@@ -50,9 +50,13 @@ static void other_metrics(const struct report *r, FILE *f);
 
 static void header(const struct report *r, FILE *f)
 {
-	char t0[64], t1[64], gen[64];
+	char t0[64], t1[64], gen[64], runs[256];
+	const char *unit = report_unit_label(r->display_unit);
 	int i;
 	fprintf(f, "# %s\n\n", r->title ? r->title : "xrun report");
+	/* The plan's description, as written (Markdown passes through). */
+	if (r->description && *r->description)
+		fprintf(f, "%s\n\n", r->description);
 	fputs("| | |\n|---|---|\n", f);
 	fprintf(f, "| %s | %s (%.12s) |\n", T(r, REPORT_T_PLAN),
 		r->plan_name ? r->plan_name : "",
@@ -69,12 +73,10 @@ static void header(const struct report *r, FILE *f)
 	for (i = 0; i < r->nhosts; i++)
 		fprintf(f, "%s%s", i ? ", " : "", r->hosts[i]);
 	fputs(" |\n", f);
-	fprintf(f, "| %s | %d %s, %d %s (%d) |\n", T(r, REPORT_T_RUNS),
-		r->runs_ok, T(r, REPORT_T_RUNS_OK),
-		r->runs_failed + r->runs_timeout, T(r, REPORT_T_RUNS_FAILED),
-		r->runs_total);
-	fprintf(f, "| %s | %s (%s) |\n", T(r, REPORT_T_METRIC), r->metric,
-		r->display_unit);
+	fprintf(f, "| %s | %s |\n", T(r, REPORT_T_RUNS),
+		report_fmt_runs(r, runs, sizeof runs));
+	fprintf(f, "| %s | %s%s%s%s |\n", T(r, REPORT_T_METRIC), r->metric,
+		*unit ? " (" : "", unit, *unit ? ")" : "");
 	fprintf(f, "| %s | ±%g%% |\n", T(r, REPORT_T_THRESHOLD),
 		100 * r->threshold);
 	fprintf(f, "| %s | %s |\n\n", T(r, REPORT_T_GENERATED),
@@ -95,6 +97,7 @@ static void cell_text(const struct report *r, int ci, char *out, size_t n)
 
 static void tables(const struct report *r, FILE *f)
 {
+	const char *unit;
 	int t, i, c;
 	fprintf(f, "## %s\n\n", T(r, REPORT_T_TABLES));
 	for (t = 0; t < r->ntables; t++) {
@@ -108,10 +111,15 @@ static void tables(const struct report *r, FILE *f)
 				 r->factors[tb->col_factors[i]].name);
 		buf_addf(&cap, T(r, REPORT_T_TABLE_CAPTION), tb->metric,
 			 by.len ? by.s : "-");
-		fprintf(f, "### %s (%s)\n\n", cap.s,
-			tb->metric_index == r->primary
-			    ? r->display_unit
-			    : r->metric_units[tb->metric_index]);
+		unit =
+		    report_unit_label(tb->metric_index == r->primary
+					  ? r->display_unit
+					  : r->metric_units[tb->metric_index]);
+		/* A dimensionless metric (unit "1") gets no unit. */
+		if (*unit)
+			fprintf(f, "### %s (%s)\n\n", cap.s, unit);
+		else
+			fprintf(f, "### %s\n\n", cap.s);
 		buf_release(&cap);
 		buf_release(&by);
 		/* Header: row factor \ column factors. */
@@ -170,8 +178,11 @@ static void cells(const struct report *r, FILE *f)
 	const int p = r->primary;
 	size_t i;
 	int k;
-	fprintf(f, "## %s (%s, %s)\n\n", T(r, REPORT_T_CELLS), r->metric,
-		r->display_unit);
+	if (*report_unit_label(r->display_unit))
+		fprintf(f, "## %s (%s, %s)\n\n", T(r, REPORT_T_CELLS),
+			r->metric, r->display_unit);
+	else
+		fprintf(f, "## %s (%s)\n\n", T(r, REPORT_T_CELLS), r->metric);
 	for (i = 0; i < sizeof cols / sizeof *cols; i++)
 		cell(f, T(r, cols[i]));
 	row_end(f);
@@ -269,26 +280,33 @@ static void cmp_marks(const struct report *r, const struct report_cmp *c,
 
 static void comparisons(const struct report *r, FILE *f)
 {
+	char hd[128];
 	int k;
 	fprintf(f, "## %s\n\n", T(r, REPORT_T_COMPARISONS));
 	if (!r->ncmps) {
 		fprintf(f, "%s\n\n", T(r, REPORT_T_NO_COMPARISONS));
 		return;
 	}
+	/* The columns of the PDF's comparison table. */
 	cell(f, T(r, REPORT_T_FACTOR));
 	cell(f, T(r, REPORT_T_CELL));
 	cell(f, T(r, REPORT_T_A));
 	cell(f, T(r, REPORT_T_B));
-	cell(f, r->display_unit);
+	snprintf(hd, sizeof hd, "A %s", T(r, REPORT_T_MEDIAN));
+	cell(f, hd);
+	snprintf(hd, sizeof hd, "B %s", T(r, REPORT_T_MEDIAN));
+	cell(f, hd);
+	cell(f, T(r, REPORT_T_DELTA));
+	cell(f, T(r, REPORT_T_P));
 	cell(f, T(r, REPORT_T_N));
 	cell(f, T(r, REPORT_T_VERDICT));
 	row_end(f);
-	fputs("|---|---|---|---|---:|---:|---|\n", f);
+	fputs("|---|---|---|---|---:|---:|---:|---:|---:|---|\n", f);
 	for (k = 0; k < r->ncmps; k++) {
 		const struct report_cmp *c = &r->cmps[k];
 		const struct report_cell *A = &r->cells[c->a],
 					 *B = &r->cells[c->b];
-		char a[512], b[512], v[2048], mk[96], x[64], y[64];
+		char a[512], b[512], v[2048], mk[96], x[64];
 		char both[2400];
 		cell(f, c->factor >= 0 ? r->factors[c->factor].name
 				       : T(r, REPORT_T_EXPLICIT_PAIR));
@@ -298,10 +316,12 @@ static void comparisons(const struct report *r, FILE *f)
 		report_fmt_side(r, B, A, b, sizeof b);
 		cell(f, a);
 		cell(f, b);
-		report_fmt_value(r, A->st[r->primary].median, x, sizeof x);
-		report_fmt_value(r, B->st[r->primary].median, y, sizeof y);
-		snprintf(both, sizeof both, "%s → %s", x, y);
-		cell(f, both);
+		cell(f, report_fmt_value(r, A->st[r->primary].median, x,
+					 sizeof x));
+		cell(f, report_fmt_value(r, B->st[r->primary].median, x,
+					 sizeof x));
+		cell(f, report_fmt_delta(c, x, sizeof x));
+		cell(f, report_fmt_p(c, x, sizeof x));
 		snprintf(x, sizeof x, "%d+%d", c->n_a, c->n_b);
 		cell(f, x);
 		report_fmt_verdict(r, c, v, sizeof v);
@@ -417,7 +437,7 @@ static void verifs(const struct report *r, FILE *f)
 	cell(f, T(r, REPORT_T_METHOD));
 	cell(f, T(r, REPORT_T_EXPECTED));
 	cell(f, T(r, REPORT_T_ACTUAL));
-	cell(f, "");
+	cell(f, T(r, REPORT_T_VERIFY_RESULT));
 	cell(f, T(r, REPORT_T_RUN_COUNT));
 	row_end(f);
 	fputs("|---|---|---|---|---|---|---:|\n", f);

@@ -27,14 +27,12 @@
 static double metric_scale(const struct report *r, int mi, const char **unit)
 {
 	if (mi == r->primary && r->display_unit) {
-		*unit = r->display_unit;
+		*unit = report_unit_label(r->display_unit);
 		return r->display_scale > 0 ? r->display_scale : 1;
 	}
-	*unit = mi >= 0 && mi < r->nmetrics && r->metric_units
-		    ? r->metric_units[mi]
-		    : "";
-	if (*unit && strcmp(*unit, "1") == 0)
-		*unit = "";
+	*unit = report_unit_label(mi >= 0 && mi < r->nmetrics && r->metric_units
+				      ? r->metric_units[mi]
+				      : NULL);
 	return 1;
 }
 
@@ -66,7 +64,7 @@ static int header_block(struct pdf *pdf, const struct report *r,
 			struct xr_err *err)
 {
 	struct pdf_table *t = pdf_table_new(2);
-	char a[64], b[64];
+	char a[64], b[64], v[256];
 	struct buf s = BUF_INIT;
 	int i, rc;
 
@@ -107,22 +105,13 @@ static int header_block(struct pdf *pdf, const struct report *r,
 
 	/* Runs done and failed first: a reader looks there before trusting
 	 * any number below. */
-	buf_reset(&s);
-	buf_addf(&s, "%d: %d %s, %d %s", r->runs_total, r->runs_ok, T(RUNS_OK),
-		 r->runs_failed + r->runs_timeout, T(RUNS_FAILED));
-	if (r->runs_timeout)
-		buf_addf(&s, " (%d timeout)", r->runs_timeout);
-	if (r->runs_other)
-		buf_addf(&s, ", %d other", r->runs_other);
-	if (r->runs_warmup)
-		buf_addf(&s, "; +%d warm-up", r->runs_warmup);
 	pdf_table_row(t);
 	pdf_table_cell(t, T(RUNS));
-	pdf_table_cell(t, s.s);
+	pdf_table_cell(t, report_fmt_runs(r, v, sizeof(v)));
 
 	buf_reset(&s);
 	buf_addf(&s, "%s", r->metric ? r->metric : "");
-	if (r->display_unit && *r->display_unit)
+	if (*report_unit_label(r->display_unit))
 		buf_addf(&s, " (%s)", r->display_unit);
 	pdf_table_row(t);
 	pdf_table_cell(t, T(METRIC));
@@ -365,7 +354,7 @@ static int cells_table(struct pdf *pdf, const struct report *r,
 	if (!t)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	buf_addf(&cap, "%s: %s", T(CELLS), r->metric ? r->metric : "");
-	if (r->display_unit && *r->display_unit)
+	if (*report_unit_label(r->display_unit))
 		buf_addf(&cap, " [%s]", r->display_unit);
 	pdf_table_caption(
 	    t, cap.s, r->lang == REPORT_LANG_JA ? "（続き）" : " (continued)");
@@ -493,17 +482,8 @@ static int cmp_table(struct pdf *pdf, const struct report *r,
 						   v, sizeof(v)));
 		pdf_table_cell(t, report_fmt_value(r, b->st[r->primary].median,
 						   v, sizeof(v)));
-		if (c->verdict == REPORT_NOT_COMPARABLE || isnan(c->delta_pct))
-			pdf_table_cell(t, "–");
-		else
-			pdf_table_cellf(t, "%+.1f%% [%+.1f, %+.1f]",
-					c->delta_pct, c->ci_low_pct,
-					c->ci_high_pct);
-		if (isnan(c->p))
-			pdf_table_cell(t, "–");
-		else
-			pdf_table_cellf(t, c->p < 0.001 ? "%.1e" : "%.3f",
-					c->p);
+		pdf_table_cell(t, report_fmt_delta(c, v, sizeof(v)));
+		pdf_table_cell(t, report_fmt_p(c, v, sizeof(v)));
 		pdf_table_cellf(t, "%d+%d", c->n_a, c->n_b);
 		buf_reset(&s);
 		buf_adds(&s, report_fmt_verdict(r, c, v, sizeof(v)));
@@ -523,6 +503,12 @@ static int draw_report(struct pdf *pdf, const struct report *r,
 	int i, rc;
 
 	rc = pdf_heading(pdf, 1, r->title ? r->title : "xrun", err);
+	/* The plan's description says what the benchmark is for: right
+	 * under the title, before the numbers. */
+	if (rc == 0 && r->description && *r->description) {
+		rc = pdf_paragraph(pdf, 10, 0, r->description, err);
+		pdf_space(pdf, 6);
+	}
 	if (rc == 0)
 		rc = header_block(pdf, r, err);
 	for (i = 0; rc == 0 && i < r->ntables; i++) {
@@ -556,6 +542,50 @@ static int draw_report(struct pdf *pdf, const struct report *r,
 	return rc;
 }
 
+/* Is there a CJK character in s (U+2E80-U+9FFF: CJK radicals and
+ * punctuation, kana, kanji; U+F900-U+FAFF; full-width forms U+FF00 and up;
+ * U+20000-U+2FFFF), read from the UTF-8 lead and second bytes? */
+static int has_cjk(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	for (; u && *u; u++) {
+		if (*u == 0xE2 && u[1] >= 0xBA && u[1] <= 0xBF)
+			return 1;
+		if (*u >= 0xE3 && *u <= 0xE9)
+			return 1;
+		if (*u == 0xEF && ((u[1] >= 0xA4 && u[1] <= 0xAB) ||
+				   (u[1] >= 0xBC && u[1] <= 0xBF)))
+			return 1;
+		if (*u == 0xF0 && u[1] >= 0xA0 && u[1] <= 0xAF)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The text of the report that may not be Latin: the title, the
+ * description, factor names and levels, host names. OUT: b.
+ * Returns whether the report needs Japanese glyphs: its language is
+ * Japanese, or that text holds CJK characters.
+ */
+static int japanese_text(const struct report *r, struct buf *b)
+{
+	int i, k;
+
+	buf_addf(b, "%s\n%s\n%s\n", r->title ? r->title : "",
+		 r->description ? r->description : "",
+		 r->plan_name ? r->plan_name : "");
+	for (i = 0; i < r->nfactors; i++) {
+		buf_addf(b, "%s\n", r->factors[i].name);
+		for (k = 0; k < r->factors[i].nlevels; k++)
+			buf_addf(b, "%s\n", r->factors[i].levels[k]);
+	}
+	for (i = 0; i < r->nhosts; i++)
+		buf_addf(b, "%s\n", r->hosts[i]);
+	return r->lang == REPORT_LANG_JA || has_cjk(b->s);
+}
+
 int report_write_pdf(const struct report *r, const char *path,
 		     struct xr_err *err)
 {
@@ -566,6 +596,16 @@ int report_write_pdf(const struct report *r, const char *path,
 	rc = pdf_new(&pdf, NULL, err);
 	if (rc < 0)
 		return rc;
+	/* A font without kana and kanji draws nothing (or boxes) for them
+	 * and the PDF looks fine until someone reads it: refuse it when the
+	 * report has Japanese to print (schema/report.md, "Fonts"). */
+	if (japanese_text(r, &foot))
+		rc = pdf_require_japanese(pdf, foot.s, err);
+	buf_release(&foot);
+	if (rc < 0) {
+		pdf_free(pdf);
+		return rc;
+	}
 	pdf_set_info(pdf, r->title, "xrun " XRUN_VERSION);
 	buf_addf(&foot, "xrun %s — %s", XRUN_VERSION, r->title ? r->title : "");
 	pdf_set_footer(pdf, foot.s);

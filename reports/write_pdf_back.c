@@ -223,10 +223,10 @@ static int verif_table(struct pdf *pdf, const struct report *r,
 	pdf_table_head_row(t);
 	pdf_table_head(t, T(FACTOR), 1);
 	pdf_table_head(t, T(HOST), 1);
-	pdf_table_head(t, r->lang == REPORT_LANG_JA ? "方法" : "Method", 1);
+	pdf_table_head(t, T(METHOD), 1);
 	pdf_table_head(t, T(EXPECTED), 1);
 	pdf_table_head(t, T(ACTUAL), 1);
-	pdf_table_head(t, "", 1);
+	pdf_table_head(t, T(VERIFY_RESULT), 1);
 	pdf_table_head(t, T(RUNS), 1);
 	for (i = 0; i < r->nverifs; i++) {
 		const struct report_verif *v = &r->verifs[i];
