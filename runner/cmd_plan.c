@@ -598,9 +598,10 @@ static int write_human(struct fastout *o, const struct dry *d,
 	    dur, per, p->engine.duration, p->engine.omit, p->settle,
 	    d->overhead);
 	if (d->overhead_from)
-		fastout_f(
-		    o, "  (overhead measured on %zu finished runs in %s.db)\n",
-		    d->overhead_from, p->name);
+		fastout_f(o,
+			  "  (overhead measured from %zu gaps between finished "
+			  "runs in %s.db)\n",
+			  d->overhead_from, p->name);
 
 	if (d->m.ncells <= PLAN_ARGV_CACHE_MAX && !engine_per_run(p))
 		h.cache = calloc(d->m.ncells, sizeof *h.cache);
