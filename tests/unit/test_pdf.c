@@ -392,6 +392,8 @@ static void test_report_en(void)
 	int rc;
 
 	model(&r, REPORT_LANG_EN, "NIC throughput by slot");
+	r.description = "Two NICs in two slots, Linux and Windows.";
+	r.runs_warmup = 2;
 	snprintf(path, sizeof(path), "%s/report-en.pdf", dir);
 	rc = report_write_pdf(&r, path, &err);
 	is_int(rc, 0, "english report written");
@@ -403,7 +405,17 @@ static void test_report_en(void)
 		return;
 	ok(strstr(txt, "NIC throughput by slot") != NULL, "title");
 	ok(strstr(txt, "nic-compare") != NULL, "plan name");
-	ok(strstr(txt, "21: 20 ok, 1 failed") != NULL, "runs done/failed");
+	ok(strstr(txt, "21: 20 ok, 1 failed; +2 warm-up") != NULL,
+	   "runs done/failed and warm-up");
+	{
+		const char *t = strstr(txt, "NIC throughput by slot");
+		const char *d = strstr(txt, "Two NICs in two slots");
+		const char *p = strstr(txt, "nic-compare");
+
+		ok(t && d && p && t < d && d < p,
+		   "description under the title, before the header block");
+	}
+	ok(strstr(txt, "Result") != NULL, "verification column named");
 	ok(strstr(txt, "9.41") && strstr(txt, "8.62") && strstr(txt, "23.5") &&
 	       strstr(txt, "19.8"),
 	   "medians as formatted numbers");
@@ -441,6 +453,8 @@ static void test_report_ja(void)
 	int rc;
 
 	model(&r, REPORT_LANG_JA, "NIC スループット比較");
+	r.description = "二枚の NIC を比べる。";
+	r.runs_warmup = 1;
 	snprintf(path, sizeof(path), "%s/report-ja.pdf", dir);
 	rc = report_write_pdf(&r, path, &err);
 	is_int(rc, 0, "japanese report written");
@@ -449,6 +463,9 @@ static void test_report_ja(void)
 	if (!txt)
 		return;
 	ok(strstr(txt, "NIC スループット比較") != NULL, "japanese title");
+	ok(strstr(txt, "二枚の NIC を比べる。") != NULL,
+	   "japanese description");
+	ok(strstr(txt, "+1 ウォームアップ") != NULL, "warm-up in japanese");
 	ok(strstr(txt, "比較") && strstr(txt, "注記") && strstr(txt, "結果"),
 	   "japanese headings");
 	ok(strstr(txt, "表 1.") && strstr(txt, "図 1."), "japanese captions");
@@ -587,6 +604,134 @@ static void test_save_error(void)
 	pdf_free(pdf);
 }
 
+/* The runs line and the comparison columns are the same in the PDF and
+ * in Markdown; a "~" row keeps its delta and CI in both. */
+static void test_markdown_matches(void)
+{
+	struct report r;
+	struct xr_err err;
+	char path[256], line[4096], runs[256], *txt;
+	int rc, head = 0, sim = 0, ver = 0, desc = 0;
+	FILE *f;
+
+	model(&r, REPORT_LANG_EN, "NIC throughput by slot");
+	r.description = "Two NICs in two slots.";
+	r.runs_warmup = 2;
+	r.runs_timeout = 1;
+	snprintf(path, sizeof(path), "%s/report.md", dir);
+	f = fopen(path, "w");
+	if (!f) {
+		ok(0, "open %s", path);
+		return;
+	}
+	rc = report_write_md(&r, f, &err);
+	fclose(f);
+	is_int(rc, 0, "markdown written");
+	report_fmt_runs(&r, runs, sizeof(runs));
+	is_str(runs, "21: 20 ok, 2 failed (1 timeout); +2 warm-up",
+	       "runs line");
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strstr(line, "| Runs | ") == line && strstr(line, runs))
+			head = 1;
+		if (!strcmp(line, "Two NICs in two slots.\n"))
+			desc = 1;
+		if (strstr(line,
+			   "| Factor | Cell | A (baseline) | B | A median "
+			   "| B median | Δ B vs A [95% CI] | p | n | "
+			   "Verdict |") == line)
+			head |= 2;
+		if (strstr(line, "| -1.5% [-6.0, +3.1] | 0.410 | 3+3 | ~ "
+				 "(p=0.41, n=3+3) [3] |"))
+			sim = 1;
+		if (strstr(line, "| Expected | Actual | Result | Runs |"))
+			ver = 1;
+	}
+	if (f)
+		fclose(f);
+	unlink(path);
+	ok(desc, "markdown: description under the title");
+	ok(head & 1, "markdown runs line as in the PDF");
+	ok(head & 2, "markdown comparison columns as in the PDF");
+	ok(sim, "markdown '~' row keeps its delta, CI and p");
+	ok(ver, "markdown verification column named");
+
+	snprintf(path, sizeof(path), "%s/report-md.pdf", dir);
+	rc = report_write_pdf(&r, path, &err);
+	is_int(rc, 0, "the same model as a PDF");
+	txt = pdf_text(path, 0, 0);
+	ok(txt && strstr(txt, runs), "pdf runs line: %s", runs);
+	ok(txt && strstr(txt, "-1.5% [-6.0, +3.1]") && strstr(txt, "0.410"),
+	   "pdf '~' row: delta, CI and p");
+	free(txt);
+	unlink(path);
+}
+
+/* A font without kana and kanji (DejaVu Sans): refused for a report with
+ * Japanese text, accepted for an English one. */
+#ifndef XRUN_HAVE_FONTCONFIG
+static void test_font_without_japanese(void)
+{
+	printf("# skip: built without fontconfig: glyphs are not checked\n");
+}
+#else
+static void test_font_without_japanese(void)
+{
+	static const char dejavu[] =
+	    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+	static const char *lv_ja[] = {"有線", "無線"};
+	struct report_factor fj[] = {{"streams", lv_streams, 2, 0, 0},
+				     {"接続", lv_ja, 2, 0, 0}};
+	struct pdf *pdf = NULL;
+	struct report r;
+	struct xr_err err;
+	char path[256];
+	int rc;
+
+	if (access(dejavu, R_OK) != 0) {
+		printf("# skip: no %s (fonts-dejavu-core)\n", dejavu);
+		return;
+	}
+	setenv("XRUN_FONT", dejavu, 1);
+	rc = pdf_new(&pdf, NULL, &err);
+	is_int(rc, 0, "DejaVu embeds");
+	if (rc == 0) {
+		is_int(pdf_require_japanese(pdf, NULL, &err), -XR_EFONT,
+		       "DejaVu lacks Japanese glyphs");
+		ok(strstr(err.msg, dejavu) && strstr(err.msg, "(XRUN_FONT)") &&
+		       strstr(err.msg, "lacks Japanese glyphs"),
+		   "message names the file: %s", err.msg);
+		pdf_free(pdf);
+	}
+
+	model(&r, REPORT_LANG_JA, "NIC スループット比較");
+	snprintf(path, sizeof(path), "%s/dejavu-ja.pdf", dir);
+	rc = report_write_pdf(&r, path, &err);
+	is_int(rc, -XR_EFONT, "japanese report refused");
+	ok(access(path, F_OK) != 0, "no PDF written");
+
+	model(&r, REPORT_LANG_EN, "NIC throughput");
+	r.factors = fj;
+	rc = report_write_pdf(&r, path, &err);
+	is_int(rc, -XR_EFONT, "english report with japanese levels refused");
+	ok(access(path, F_OK) != 0, "no PDF written");
+
+	model(&r, REPORT_LANG_EN, "NIC throughput");
+	snprintf(path, sizeof(path), "%s/dejavu-en.pdf", dir);
+	rc = report_write_pdf(&r, path, &err);
+	is_int(rc, 0, "english report in DejaVu written");
+	unlink(path);
+	unsetenv("XRUN_FONT");
+
+	/* The discovered Japanese font passes the same check. */
+	if (pdf_new(&pdf, NULL, &err) == 0) {
+		is_int(pdf_require_japanese(pdf, "漢字かなカナ", &err), 0,
+		       "the Japanese font has the glyphs");
+		pdf_free(pdf);
+	}
+}
+#endif
+
 int main(void)
 {
 	char cmd[512];
@@ -612,6 +757,8 @@ int main(void)
 	test_report_ja();
 	test_wide_matrix();
 	test_save_error();
+	test_markdown_matches();
+	test_font_without_japanese();
 	if (!getenv("XRUN_KEEP_TEST_PDF")) {
 		const char *names[] = {"long.pdf", "report-en.pdf",
 				       "report-ja.pdf", "wide.pdf"};
