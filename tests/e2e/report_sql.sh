@@ -5,8 +5,11 @@
 # and an explicit pair differs in both factors. Checks the JSON verdicts
 # (10% found with a CI containing it, the equal pair never called
 # different, the two-factor pair refused naming both), the Markdown pipe
-# tables and Japanese headings, the CSV shape, flags with their numbers,
-# and the exit status for a store without runs.
+# tables (the PDF's comparison columns, the runs line) and Japanese
+# headings and note details, the CSV shape, flags with their numbers, the
+# plan's description, a dimensionless metric's caption, and the exit
+# status and message for a missing store, one without runs and one whose
+# runs are all pending.
 set -eu
 : "${XRUN:?set XRUN to the xrun binary}"
 : "${XRUN_SOURCE_DIR:?set XRUN_SOURCE_DIR to the source tree}"
@@ -159,6 +162,22 @@ grep -qF 'Gbit/s' r.md && grep -qF '1.00 ±' r.md && pass "display unit" ||
 	bad "display unit"
 grep -qF '## 比較' ja.md && grep -qF '比較不可' ja.md && pass "japanese md" ||
 	bad "japanese md"
+grep -qF 'rx_dropped=24（local 上）' ja.md &&
+	! grep -qE ' on local|retransmits in|warm-up|timed out' ja.md &&
+	pass "japanese note details" || bad "japanese note details"
+expect '.description == null' "no description: null in JSON"
+# The comparison table has the PDF's columns; a '~' or '≈' row keeps its
+# delta, CI and p.
+grep -qxF '| Factor | Cell | A (baseline) | B | A median | B median | Δ B vs A [95% CI] | p | n | Verdict |' r.md &&
+	pass "markdown comparison columns" ||
+	bad "markdown comparison columns: $(grep '^| Factor' r.md)"
+grep -E '^\| mtu \|' r.md | grep -qE '\| [-+][0-9.]+% \[[-+][0-9.]+, [-+][0-9.]+\] \| [0-9.e-]+ \| 6\+6 \| (~|≈)' &&
+	pass "markdown '~'/'≈' rows keep delta, CI and p" ||
+	bad "markdown mtu rows: $(grep -E '^\| mtu' r.md)"
+grep -qxF '| Runs | 25: 24 ok, 1 failed |' r.md && pass "markdown runs line" ||
+	bad "markdown runs line: $(grep '^| Runs' r.md)"
+grep -qF '| Expected | Actual | Result | Runs |' r.md &&
+	pass "verification column named" || bad "verification header"
 
 head -1 r.csv | grep -q '^plan,cc,mtu,metric,unit,n,' && pass "csv header" ||
 	bad "csv header: $(head -1 r.csv)"
@@ -195,6 +214,49 @@ expect '[.comparisons[] | select(.factor == "cc")] | all(.method == "welch"
 	and (.warning_codes | index("not_interleaved")) != null and
 	.verdict == "better")' "not interleaved: Welch with a warning"
 
+# Variant: a description, a dimensionless metric with a table of its own
+# and a Japanese report; warm-up runs are counted in the header.
+cp r.db d.db
+sqlite3 d.db "UPDATE plans SET text = replace(text, 'report:',
+	'description: Ten percent, measured.' || char(10) || 'report:' ||
+	char(10) || '  tables: [{rows: cc, columns: [mtu]},' ||
+	' {rows: cc, columns: [mtu], metric: retransmits}]');
+	INSERT INTO metrics SELECT id, 'retransmits', 3, '1' FROM runs
+	WHERE status = 'ok';
+	INSERT INTO runs (id, session_id, position, block, block_pos, pass, rep,
+	cell_index, cell, status, warmup) VALUES (900, 1, 90, 0, 90, 0, 0, 0,
+	'{\"cc\":\"cubic\",\"mtu\":\"1500\"}', 'ok', 1);"
+"$XRUN" report --db d.db -o r.json
+"$XRUN" report --db d.db -o d.md
+"$XRUN" report --db d.db --lang ja -o dja.md
+expect '.description == "Ten percent, measured."' "description in JSON"
+[ "$(sed -n 3p d.md)" = "Ten percent, measured." ] &&
+	pass "description under the markdown title" ||
+	bad "markdown description: $(sed -n 1,4p d.md)"
+grep -qxF '### retransmits by cc × mtu' d.md && ! grep -qF '(1)' d.md &&
+	pass "dimensionless metric: no '(1)'" ||
+	bad "caption: $(grep '^### ' d.md)"
+grep -qxF '| Runs | 25: 24 ok, 1 failed; +1 warm-up |' d.md &&
+	pass "warm-up in the runs line" || bad "runs: $(grep '^| Runs' d.md)"
+grep -qF '+1 ウォームアップ' dja.md && grep -qE '再送 [0-9]+ 回' dja.md &&
+	pass "japanese warm-up and retransmit details" ||
+	bad "japanese details: $(grep -E 'ウォーム|再送|retrans' dja.md)"
+
+# A store whose runs are all pending (a session started, nothing ran):
+# the count includes the warm-up run, and the message says what to do.
+cp r.db p.db
+sqlite3 p.db "UPDATE runs SET status = 'pending';
+	INSERT INTO runs (id, session_id, position, block, block_pos, pass, rep,
+	cell_index, cell, status, warmup) VALUES (900, 1, 90, 0, 90, 0, 0, 0,
+	'{\"cc\":\"cubic\",\"mtu\":\"1500\"}', 'pending', 1);"
+set +e
+"$XRUN" report --db p.db -o p.md 2> p.err
+rc=$?
+set -e
+[ $rc = 3 ] && grep -qxF "p.db: error: no finished runs to report in 'p.db' (26 scheduled, none finished yet; run or resume the plan: xrun run PLAN)" p.err &&
+	pass "pending store: warm-up counted, next step given" ||
+	bad "pending store: rc $rc $(cat p.err)"
+
 # A store without runs: a clear message and exit 3.
 sqlite3 empty.db < "$XRUN_SOURCE_DIR/schema/store.sql"
 set +e
@@ -207,8 +269,13 @@ rc3=$?
 set -e
 [ $rc = 3 ] && grep -q "no runs to report" e.err && [ ! -e e.md ] &&
 	pass "empty store: exit 3" || bad "empty store: rc $rc $(cat e.err)"
+[ $rc = 3 ] && grep -qxF "empty.db: error: no runs to report in 'empty.db' (run the plan first: xrun run PLAN)" e.err &&
+	pass "empty store: the documented message" || bad "empty: $(cat e.err)"
 [ $rc2 = 3 ] && grep -q "missing.db" m.err && pass "missing store: exit 3" ||
 	bad "missing store: rc $rc2 $(cat m.err)"
+grep -qxF "missing.db: error: no store here (No such file or directory); run the plan first, or name it with PLAN or --db FILE" m.err &&
+	pass "missing store: the documented message" ||
+	bad "missing store message: $(cat m.err)"
 [ $rc3 = 2 ] && pass "no -o: usage, exit 2" || bad "no -o: rc $rc3"
 
 # A store from a newer xrun is refused, not misread.
