@@ -3,7 +3,8 @@
  * [--lang en|ja] [--title T] [--metric NAME] [--threshold 1%]
  * [--unit Gbit/s] [--session N] [--reference FILE]`: builds the report model
  * from a store and writes it. Exit status: 0 written; 2 usage or an unreadable
- * plan; 3 no store, not a store, no finished runs, or a write error.
+ * plan; 3 no store, not a store, no finished runs, a PDF font without the
+ * Japanese glyphs the report needs, or a write error.
  */
 #include <stdio.h>
 #include <stdlib.h>
