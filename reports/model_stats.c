@@ -497,6 +497,21 @@ int ml_facts(struct loader *l, struct xr_err *err)
 
 /* --- display unit ----------------------------------------------------- */
 
+/* Was the metric declared in bytes (a file copy: `bytes:` or a B/s unit)?
+ * Then it is shown in MB/s although it is stored in bit/s. */
+static int declared_in_bytes(const struct plan *p, const char *metric)
+{
+	int i;
+	for (i = 0; p && metric && i < p->engine.nmetrics; i++) {
+		const struct plan_metric *pm = &p->engine.metrics[i];
+		if (strcmp(pm->name, metric) != 0)
+			continue;
+		return pm->bytes > 0 || (pm->unit && strstr(pm->unit, "B/s") &&
+					 !strstr(pm->unit, "bit"));
+	}
+	return 0;
+}
+
 int ml_display_unit(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
@@ -507,6 +522,9 @@ int ml_display_unit(struct loader *l, struct xr_err *err)
 	int i;
 	if (!want && l->m.plan && l->m.plan->report.unit)
 		want = l->m.plan->report.unit;
+	if (!want && !strcmp(base, "bit/s") &&
+	    declared_in_bytes(l->m.plan, r->metric))
+		want = "MB/s";
 	if (want) {
 		double conv = 1;
 		if (units_metric(want, &factor, &ub) < 0)

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# A metric declared in bytes (a file copy) is stored in bit/s like every
+# rate but shown in MB/s by default; a network rate stays in bit/s units.
+set -eu
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+cd "$w"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+cat >p.yaml <<'PLAN'
+xrun: 1
+name: copy
+engine:
+  type: command
+  run: [echo, '{"rate": 215.5}']
+  metrics:
+    throughput: { json: /rate, unit: MB/s }
+factors:
+  signing: { levels: ["on", "off"] }
+repeat: 3
+PLAN
+"$XRUN" run p.yaml --unattended 2>run.err || { cat run.err; fail "run exit $?"; }
+[ "$(sqlite3 copy.db "select value from results where metric='throughput' limit 1")" = 1724000000.0 ] ||
+	fail "stored value: $(sqlite3 copy.db 'select value from results limit 1')"
+"$XRUN" report p.yaml -o r.md
+grep -q "throughput (MB/s)" r.md || fail "display unit: $(grep -i metric r.md)"
+grep -q "| 216 \|| 215.5 \|215.5" r.md || grep -q "215" r.md || fail "value in MB/s not shown: $(cat r.md)"
+sed -i 's/unit: MB\/s/unit: Mbit\/s/' p.yaml
+"$XRUN" run p.yaml --db bits.db --new-session --unattended 2>/dev/null
+"$XRUN" report p.yaml --db bits.db -o b.md
+grep -q "throughput (Mbit/s)" b.md || fail "network rate unit: $(grep -i metric b.md)"
+echo "ok: byte rates shown in MB/s, bit rates in bit/s units"
