@@ -369,6 +369,23 @@ static int is_setting(struct mb *m, int f)
 	return !pf->param && (pf->apply.argc > 0 || pf->manual);
 }
 
+/* The ok runs' values of cell ci for metric mi and their positions in the
+ * run order (for the covariate); NaNs left out. Returns how many. */
+static int side_samples(const struct mb *m, int ci, int mi, double *y,
+			double *pos)
+{
+	int k, n = 0;
+	for (k = 0; k < m->mc[ci].nok; k++) {
+		int ri = m->mc[ci].ok[k];
+		double v = m->vals[mi][ri];
+		if (isnan(v))
+			continue;
+		y[n] = v;
+		pos[n++] = m->runs[ri].gpos;
+	}
+	return n;
+}
+
 /* Flags, then the decision, for the comparison of cells a and b. */
 static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 {
@@ -482,22 +499,8 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 	pb = malloc(((size_t)m->mc[c->b].nok + 1) * sizeof *pb);
 	sa.n = sb.n = 0;
 	if (ya && pa && yb && pb) {
-		for (k = 0; k < m->mc[c->a].nok; k++) {
-			int ri = m->mc[c->a].ok[k];
-			double v = m->vals[r->primary][ri];
-			if (isnan(v))
-				continue;
-			ya[sa.n] = v;
-			pa[sa.n++] = m->runs[ri].gpos;
-		}
-		for (k = 0; k < m->mc[c->b].nok; k++) {
-			int ri = m->mc[c->b].ok[k];
-			double v = m->vals[r->primary][ri];
-			if (isnan(v))
-				continue;
-			yb[sb.n] = v;
-			pb[sb.n++] = m->runs[ri].gpos;
-		}
+		sa.n = side_samples(m, c->a, r->primary, ya, pa);
+		sb.n = side_samples(m, c->b, r->primary, yb, pb);
 	}
 	sa.y = ya;
 	sa.pos = pa;
