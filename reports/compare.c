@@ -244,9 +244,19 @@ static int json_is_level(json_t *v, const char *level)
 	return 0;
 }
 
+/* Drop every key any level of a params: factor sets. */
+static void del_level_params(json_t *o, const struct plan_factor *pf)
+{
+	int l, k;
+	for (l = 0; l < pf->nlevels; l++)
+		for (k = 0; pf->level_params[l] && k < pf->nlevel_params[l];
+		     k++)
+			json_object_del(o, pf->level_params[l][k].key);
+}
+
 /* Engine params of a cell minus the keys set by the factors in skip: the
- * plan's `param:` key, or, when the plan is unknown, any key whose value is
- * the cell's level of such a factor. */
+ * plan's `param:` key or `params:` keys, or, when the plan is unknown, any key
+ * whose value is the cell's level of such a factor. */
 static json_t *params_without(struct mb *m, const struct report_cell *c,
 			      const int *skip)
 {
@@ -263,6 +273,11 @@ static json_t *params_without(struct mb *m, const struct report_cell *c,
 		if (m->plan && f < m->plan->nfactors &&
 		    m->plan->factors[f].param) {
 			json_object_del(o, m->plan->factors[f].param);
+			continue;
+		}
+		if (m->plan && f < m->plan->nfactors &&
+		    m->plan->factors[f].level_params) {
+			del_level_params(o, &m->plan->factors[f]);
 			continue;
 		}
 		if (c->lv[f] < 0)

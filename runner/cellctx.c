@@ -264,6 +264,31 @@ static int factor_time(struct cellctx *c, const char *key, const char *v,
 	return 0;
 }
 
+/* Room for every key a request can get: engine, param:, params: keys. */
+static size_t request_cap(const struct cellctx *c)
+{
+	const struct plan *p = c->plan;
+	size_t n = (size_t)p->engine.nparams + (size_t)p->nfactors + 1;
+	int i;
+	for (i = 0; c->lv && i < p->nfactors; i++)
+		if (p->factors[i].level_params)
+			n += (size_t)p->factors[i].nlevel_params[c->lv[i]];
+	return n;
+}
+
+/* Set key = expanded value t; duration/omit/timeout also change rq. */
+static int factor_set(struct cellctx *c, struct cellctx_request *out,
+		      const char *key, const char *t, int *explicit_timeout,
+		      struct xr_err *err)
+{
+	char *v = expand_dup(c, t, err);
+	if (!v)
+		return -(err ? err->code : XR_EPLAN);
+	set_param(out, key, v);
+	*explicit_timeout |= !strcmp(key, "timeout");
+	return factor_time(c, key, v, &out->rq, err);
+}
+
 int cellctx_request(struct cellctx *c, struct cellctx_request *out,
 		    struct xr_err *err)
 {
@@ -274,8 +299,7 @@ int cellctx_request(struct cellctx *c, struct cellctx_request *out,
 	const char *t;
 
 	memset(out, 0, sizeof *out);
-	out->params =
-	    calloc((size_t)(e->nparams + p->nfactors + 1), sizeof *out->params);
+	out->params = calloc(request_cap(c), sizeof *out->params);
 	if (!out->params)
 		return xr_err_set(err, XR_ENOMEM, p->path, 0, 0,
 				  "out of memory");
@@ -291,19 +315,21 @@ int cellctx_request(struct cellctx *c, struct cellctx_request *out,
 		}
 		set_param(out, e->params[i].key, v);
 	}
-	for (i = 0; i < p->nfactors && rc == 0; i++) {
+	/* factors in file order, so a later factor's key wins */
+	for (i = 0; i < p->nfactors && rc == 0 && c->lv; i++) {
 		const struct plan_factor *f = &p->factors[i];
-		char *v;
-		if (!f->param || !c->lv)
+		const struct plan_kv *kv;
+		int k, n;
+		if (f->param)
+			rc = factor_set(c, out, f->param, f->levels[c->lv[i]],
+					&explicit_timeout, err);
+		if (!f->level_params)
 			continue;
-		v = expand_dup(c, f->levels[c->lv[i]], err);
-		if (!v) {
-			rc = -(err ? err->code : XR_EPLAN);
-			break;
-		}
-		set_param(out, f->param, v);
-		rc = factor_time(c, f->param, v, rq, err);
-		explicit_timeout |= !strcmp(f->param, "timeout");
+		kv = f->level_params[c->lv[i]];
+		n = kv ? f->nlevel_params[c->lv[i]] : 0;
+		for (k = 0; k < n && rc == 0; k++)
+			rc = factor_set(c, out, kv[k].key, kv[k].value,
+					&explicit_timeout, err);
 	}
 	if (rc == 0 && !explicit_timeout)
 		rq->timeout = rq->duration + rq->omit + CELLCTX_TIMEOUT_MARGIN;

@@ -306,6 +306,29 @@ static void block_instructions(const struct dry *d, size_t b, struct buf *out,
 
 /* ---- --json ------------------------------------------------------------ */
 
+/* ,"params":{"level":{"key":"value",...},...} */
+static void json_level_params(struct fastout *o, const struct plan_factor *f)
+{
+	int l, k;
+	fastout_s(o, ",\"params\":{");
+	for (l = 0; l < f->nlevels; l++) {
+		if (l)
+			fastout_mem(o, ",", 1);
+		fastout_json(o, f->levels[l]);
+		fastout_s(o, ":{");
+		for (k = 0; f->level_params[l] && k < f->nlevel_params[l];
+		     k++) {
+			if (k)
+				fastout_mem(o, ",", 1);
+			fastout_json(o, f->level_params[l][k].key);
+			fastout_mem(o, ":", 1);
+			fastout_json(o, f->level_params[l][k].value);
+		}
+		fastout_mem(o, "}", 1);
+	}
+	fastout_mem(o, "}", 1);
+}
+
 static void write_json(struct fastout *o, const struct dry *d)
 {
 	const struct plan *p = d->p;
@@ -346,6 +369,8 @@ static void write_json(struct fastout *o, const struct dry *d)
 		fastout_s(o, fa->manual ? "true" : "false");
 		fastout_s(o, ",\"param\":");
 		fastout_json(o, fa->param);
+		if (fa->level_params)
+			json_level_params(o, fa);
 		fastout_s(o, ",\"apply\":");
 		fastout_s(o, fa->apply.argv ? "true}" : "false}");
 	}
@@ -430,12 +455,17 @@ static int engine_per_run(const struct plan *p)
 		if (tmpl_each(*a, name_is_per_run, NULL))
 			return 1;
 	for (i = 0; i < p->nfactors; i++) {
-		int l;
-		for (l = 0; p->factors[i].param && l < p->factors[i].nlevels;
-		     l++)
-			if (tmpl_each(p->factors[i].levels[l], name_is_per_run,
-				      NULL))
+		const struct plan_factor *f = &p->factors[i];
+		int l, k;
+		for (l = 0; f->param && l < f->nlevels; l++)
+			if (tmpl_each(f->levels[l], name_is_per_run, NULL))
 				return 1;
+		for (l = 0; f->level_params && l < f->nlevels; l++)
+			for (k = 0;
+			     f->level_params[l] && k < f->nlevel_params[l]; k++)
+				if (tmpl_each(f->level_params[l][k].value,
+					      name_is_per_run, NULL))
+					return 1;
 	}
 	return 0;
 }
@@ -579,6 +609,8 @@ static int write_human(struct fastout *o, const struct dry *d,
 			fastout_s(o, "  [manual]");
 		if (fa->param)
 			fastout_f(o, "  [param %s]", fa->param);
+		if (fa->level_params)
+			fastout_s(o, "  [params]");
 		if (fa->apply.argv)
 			fastout_s(o, "  [apply hook]");
 		fastout_s(o, "\n");

@@ -86,6 +86,15 @@ static void check_metric(const struct plan_metric *m, struct xr_diag *d)
 	}
 }
 
+static void no_param(struct xr_diag *d, const struct plan_kv *kv)
+{
+	xr_diag_add(d, 0, kv->pos.line, kv->pos.col,
+		    "engine 'command' takes no parameter '%s' (valid: "
+		    "run, metrics, client, timeout; put values into "
+		    "run as {{placeholders}})",
+		    kv->key);
+}
+
 static void check(const struct plan *p, struct xr_diag *d)
 {
 	const struct plan_engine *e = &p->engine;
@@ -97,11 +106,7 @@ static void check(const struct plan *p, struct xr_diag *d)
 			    "engine 'command' needs a non-empty 'run' argv, "
 			    "e.g. run: [speedtest, -f, json]");
 	for (i = 0; i < e->nparams; i++)
-		xr_diag_add(d, 0, e->params[i].pos.line, e->params[i].pos.col,
-			    "engine 'command' takes no parameter '%s' (valid: "
-			    "run, metrics, client, timeout; put values into "
-			    "run as {{placeholders}})",
-			    e->params[i].key);
+		no_param(d, &e->params[i]);
 	for (i = 0; i < p->nfactors; i++)
 		if (p->factors[i].param)
 			xr_diag_add(d, 0, p->factors[i].pos.line,
@@ -111,6 +116,15 @@ static void check(const struct plan *p, struct xr_diag *d)
 				    "instead",
 				    p->factors[i].name, p->factors[i].param,
 				    p->factors[i].name);
+	/* params: keys get the engine section's message, at their place */
+	for (i = 0; i < p->nfactors; i++) {
+		const struct plan_factor *f = &p->factors[i];
+		int j, k;
+		for (j = 0; f->level_params && j < f->nlevels; j++)
+			for (k = 0;
+			     f->level_params[j] && k < f->nlevel_params[j]; k++)
+				no_param(d, &f->level_params[j][k]);
+	}
 	for (i = 0; i < e->nmetrics; i++)
 		check_metric(&e->metrics[i], d);
 }

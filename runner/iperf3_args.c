@@ -356,6 +356,40 @@ static const char *plan_param(const struct plan *p, const char *key)
 	return v;
 }
 
+/* A factor's params: maps, key by key, as engine parameters are. */
+static void check_level_params(const struct plan *p,
+			       const struct plan_factor *f, struct xr_diag *d)
+{
+	char what[160];
+	int j, k;
+	if (!f->level_params)
+		return;
+	for (j = 0; j < f->nlevels; j++) {
+		snprintf(what, sizeof what, "factor '%s' level '%s': ", f->name,
+			 f->levels[j]);
+		for (k = 0; f->level_params[j] && k < f->nlevel_params[j];
+		     k++) {
+			const struct plan_kv *kv = &f->level_params[j][k];
+			const struct pdef *def = pdef_find(kv->key);
+			if (!def) {
+				unknown_param(d, kv->pos, what, kv->key);
+				continue;
+			}
+			if (p->engine.server_start &&
+			    strcmp(def->key, "port") == 0) {
+				xr_diag_add(d, 0, kv->pos.line, kv->pos.col,
+					    "%scannot vary 'port' while xrun "
+					    "starts the iperf3 server (it "
+					    "listens on one port); set "
+					    "engine.port instead",
+					    what);
+				continue;
+			}
+			check_value(d, kv->pos, what, def, kv->value);
+		}
+	}
+}
+
 void iperf3_args_check(const struct plan *p, struct xr_diag *d)
 {
 	const struct plan_engine *e = &p->engine;
@@ -405,6 +439,8 @@ void iperf3_args_check(const struct plan *p, struct xr_diag *d)
 			check_value(d, f->level_pos ? f->level_pos[j] : f->pos,
 				    what, def, f->levels[j]);
 	}
+	for (i = 0; i < p->nfactors; i++)
+		check_level_params(p, &p->factors[i], d);
 	if (e->server_start) {
 		const char *port = plan_param(p, "port");
 		if (port && strstr(port, "{{"))

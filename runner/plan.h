@@ -70,9 +70,15 @@ struct plan_factor {
 	const char **levels; /* [nlevels], as strings */
 	struct plan_pos *level_pos;
 	int nlevels;
-	const char *param;  /* engine parameter set by this factor, or NULL */
-	const char *manual; /* instruction template, or NULL (automatic) */
-	struct plan_argv apply;	    /* hook run when the level changes */
+	const char *param; /* engine parameter set by this factor, or NULL */
+	/* params: engine parameters set by each level, or NULL. When set,
+	 * level_params[i] holds nlevel_params[i] entries for levels[i] (an
+	 * empty mapping sets nothing); values may hold placeholders. A
+	 * factor has param or level_params, never both. */
+	struct plan_kv **level_params;
+	int *nlevel_params;
+	const char *manual;	/* instruction template, or NULL (automatic) */
+	struct plan_argv apply; /* hook run when the level changes */
 	struct plan_verify *verify; /* or NULL */
 	/* restore: true -> restore_original; restore: [argv] -> restore */
 	int restore_original;

@@ -15,8 +15,9 @@
 #include "engine.h"
 #include "banned.h"
 
-static const char *const factor_keys[] = {
-    "levels", "param", "manual", "apply", "verify", "restore", "on", NULL};
+static const char *const factor_keys[] = {"levels",  "param", "params",
+					  "manual",  "apply", "verify",
+					  "restore", "on",    NULL};
 static const char *const verify_keys[] = {"probe", "run", "expect", "match",
 					  NULL};
 
@@ -214,6 +215,97 @@ static void build_verify(struct pctx *c, struct plan_factor *f,
 	}
 }
 
+/* One level's entry of params: a mapping engine parameter -> scalar. */
+static void build_level_params(struct pctx *c, struct plan_factor *f, int li,
+			       const struct ynode *k, const struct ynode *m)
+{
+	struct plan_kv *kv;
+	int i;
+	if (m->kind != YN_MAP) {
+		pc_err(c, m,
+		       "'params' of level '%s' of factor '%s' must be a "
+		       "mapping of engine parameters (e.g. { parallel: 4 }, "
+		       "{} for none), not %s",
+		       k->s, f->name,
+		       yn_is_null(m) ? "empty" : yn_kind_name(m));
+		return;
+	}
+	kv = arena_alloc(c->a, ((size_t)m->n + 1) * sizeof *kv);
+	if (!kv) {
+		c->nomem = 1;
+		return;
+	}
+	f->level_params[li] = kv;
+	for (i = 0; i < m->n; i++) {
+		const struct ynode *pk = yn_key(m, i), *pv = yn_val(m, i);
+		if (pv->kind != YN_SCALAR || yn_is_null(pv)) {
+			pc_err(c, pv,
+			       "engine parameter '%s' of level '%s' of factor "
+			       "'%s' must be a scalar, not %s",
+			       pk->s, k->s, f->name,
+			       yn_is_null(pv) ? "empty" : yn_kind_name(pv));
+			continue;
+		}
+		/* an engine with a check() says it, with its own hints */
+		if (c->ops && !c->ops->check && c->ops->has_param &&
+		    !c->ops->has_param(pk->s))
+			pc_err(c, pk, "engine '%s' has no parameter '%s'",
+			       c->p->engine.type, pk->s);
+		kv[f->nlevel_params[li]].key = pk->s;
+		kv[f->nlevel_params[li]].value = pv->s;
+		kv[f->nlevel_params[li]].pos = pc_pos(pk);
+		f->nlevel_params[li]++;
+		pc_tmpl(c, pv->s, pv);
+	}
+}
+
+/*
+ * params: level -> { engine parameter: value }. Every level needs an
+ * entry, as with a verify expect map: a forgotten level would otherwise
+ * run silently with the engine section's values.
+ */
+static void build_params(struct pctx *c, struct plan_factor *f,
+			 const struct ynode *x)
+{
+	int i, fi = (int)(f - c->p->factors);
+	char hint[600];
+	if (x->kind != YN_MAP) {
+		pc_err(c, x,
+		       "'params' of factor '%s' must be a mapping level -> "
+		       "engine parameters (e.g. a: { parallel: 4 }), not %s",
+		       f->name, yn_kind_name(x));
+		return;
+	}
+	f->level_params =
+	    arena_alloc(c->a, ((size_t)f->nlevels + 1) * sizeof(void *));
+	f->nlevel_params =
+	    arena_alloc(c->a, ((size_t)f->nlevels + 1) * sizeof(int));
+	if (!f->level_params || !f->nlevel_params) {
+		c->nomem = 1;
+		return;
+	}
+	for (i = 0; i < x->n; i++) {
+		const struct ynode *k = yn_key(x, i), *m = yn_val(x, i);
+		int li = pc_level(c, fi, k->s);
+		if (li < 0) {
+			pc_hint(hint, sizeof hint, k->s, f->levels, f->nlevels);
+			pc_err(c, k,
+			       "'params' names unknown level '%s' of factor "
+			       "'%s'%s",
+			       k->s, f->name, hint);
+			continue;
+		}
+		build_level_params(c, f, li, k, m);
+	}
+	for (i = 0; i < f->nlevels; i++)
+		if (!f->level_params[i] && !yn_get(x, f->levels[i]))
+			pc_err(c, x,
+			       "'params' has no entry for level '%s' of "
+			       "factor '%s' (give every level one; {} sets "
+			       "nothing)",
+			       f->levels[i], f->name);
+}
+
 static void build_on(struct pctx *c, struct plan_factor *f,
 		     const struct ynode *n)
 {
@@ -282,6 +374,16 @@ static void build_factor(struct pctx *c, struct plan_factor *f,
 		    !c->ops->has_param(f->param))
 			pc_err(c, x, "engine '%s' has no parameter '%s'",
 			       c->p->engine.type, f->param);
+	}
+	if ((x = yn_get(n, "params"))) {
+		if (yn_get(n, "param"))
+			pc_err(c, x,
+			       "factor '%s' has both 'param' and 'params' "
+			       "(use 'params' alone to set several engine "
+			       "parameters per level)",
+			       f->name);
+		else
+			build_params(c, f, x);
 	}
 	if ((x = yn_get(n, "manual"))) {
 		f->manual = pc_str(c, x, "manual");

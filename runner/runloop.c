@@ -295,7 +295,17 @@ static size_t snap_after(struct runctx *rc, struct snaps *s,
 	return n;
 }
 
-/* Factors whose param: the engine reports back (iperf3: congestion). */
+static int observed_key(const struct engine_result *res, const char *key)
+{
+	int k;
+	for (k = 0; k < res->nobserved; k++)
+		if (strcmp(res->observed[k].key, key) == 0)
+			return 1;
+	return 0;
+}
+
+/* Factors whose param: (or a key of params:) the engine reports back
+ * (iperf3: congestion). */
 static size_t engine_verifications(struct runctx *rc, size_t i,
 				   const struct engine_result *res,
 				   const struct store_verification *ver,
@@ -311,10 +321,28 @@ static size_t engine_verifications(struct runctx *rc, size_t i,
 		return n;
 	for (f = 0; f < p->nfactors; f++) {
 		const char *param = p->factors[f].param;
-		if (!param)
+		const char *exp = p->factors[f].levels[lv[f]];
+		if (!param && !p->factors[f].level_params)
 			continue;
+		if (!param) {
+			/* params: verified by the first key of the level
+			 * that the engine reports (a value with placeholders
+			 * is not: what it expanded to is not at hand) */
+			const struct plan_kv *kv =
+			    p->factors[f].level_params[lv[f]];
+			int j;
+			for (j = 0;
+			     kv && j < p->factors[f].nlevel_params[lv[f]]; j++)
+				if (observed_key(res, kv[j].key) &&
+				    !strstr(kv[j].value, "{{")) {
+					param = kv[j].key;
+					exp = kv[j].value;
+					break;
+				}
+			if (!param)
+				continue;
+		}
 		for (k = 0; k < res->nobserved; k++) {
-			const char *exp = p->factors[f].levels[lv[f]];
 			const char *act = res->observed[k].value;
 			if (strcmp(res->observed[k].key, param) != 0)
 				continue;

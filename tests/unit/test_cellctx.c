@@ -177,9 +177,94 @@ static void test_request(void)
 	fx_free(p);
 }
 
+static struct plan_kv *kvs(struct plan *p, int n)
+{
+	return arena_alloc(p->arena, (size_t)n * sizeof(struct plan_kv));
+}
+
+/* Engine section, then each factor's param:/params: in factor order. */
+static void test_request_level_params(void)
+{
+	static const char *const keys[] = {"parallel", "reverse", "udp",
+					   "window", "bitrate"};
+	static const struct {
+		uint32_t lv[3];
+		const char *v[5]; /* per keys[]; NULL = not set */
+		double duration;
+	} want[] = {
+	    {{0, 0, 0}, {"1", "true", NULL, "128K", "1G"}, 10},
+	    {{0, 1, 0}, {"4", "true", "true", "256K", "1G"}, 3},
+	    {{0, 2, 0}, {"2", NULL, NULL, "128K", "1G"}, 10},
+	};
+	struct plan *p = fx_plan();
+	struct plan_factor *f;
+	struct plan_kv **lp;
+	int *nlp;
+	size_t i, k;
+	p->engine.params = kvs(p, 1);
+	p->engine.params[0] = (struct plan_kv){"parallel", "2", {1, 1}};
+	p->engine.nparams = 1;
+	p->vars[0].key = "n1";
+	p->vars[0].value = "1";
+	p->nvars = 1;
+	fx_factor(p, "win", "128K")->param = "window";
+	f = fx_factor(p, "test", "tcp-down-1,udp-down,tcp-up");
+	lp = arena_alloc(p->arena, 3 * sizeof *lp);
+	nlp = arena_alloc(p->arena, 3 * sizeof *nlp);
+	lp[0] = kvs(p, 2);
+	lp[0][0] = (struct plan_kv){"reverse", "true", {1, 1}};
+	lp[0][1] = (struct plan_kv){"parallel", "{{n1}}", {1, 1}};
+	nlp[0] = 2;
+	lp[1] = kvs(p, 6);
+	lp[1][0] = (struct plan_kv){"reverse", "true", {1, 1}};
+	lp[1][1] = (struct plan_kv){"udp", "true", {1, 1}};
+	lp[1][2] = (struct plan_kv){"parallel", "4", {1, 1}};
+	lp[1][3] = (struct plan_kv){"bitrate", "700M", {1, 1}};
+	lp[1][4] = (struct plan_kv){"window", "256K", {1, 1}};
+	lp[1][5] = (struct plan_kv){"duration", "3s", {1, 1}};
+	nlp[1] = 6;
+	lp[2] = kvs(p, 1); /* {} */
+	nlp[2] = 0;
+	f->level_params = lp;
+	f->nlevel_params = nlp;
+	fx_factor(p, "rate", "1G")->param = "bitrate";
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		struct cellctx c;
+		struct cellctx_request r;
+		struct xr_err e = {0};
+		int rc;
+		cellctx_init(&c, p, want[i].lv);
+		rc = cellctx_request(&c, &r, &e);
+		ok(rc == 0, "level %s: request (%s)", f->levels[i], e.msg);
+		if (rc) {
+			cellctx_release(&c);
+			continue;
+		}
+		for (k = 0; k < 5; k++) {
+			const char *got = param_of(&r.rq, keys[k]);
+			if (want[i].v[k])
+				ok(got && !strcmp(got, want[i].v[k]),
+				   "level %s: %s = %s (got %s)", f->levels[i],
+				   keys[k], want[i].v[k], got ? got : "none");
+			else
+				ok(got == NULL, "level %s: %s not set",
+				   f->levels[i], keys[k]);
+		}
+		ok(fabs(r.rq.duration - want[i].duration) < 1e-9,
+		   "level %s: duration %g", f->levels[i], r.rq.duration);
+		ok(fabs(r.rq.timeout -
+			(want[i].duration + CELLCTX_TIMEOUT_MARGIN)) < 1e-9,
+		   "level %s: timeout follows the duration", f->levels[i]);
+		cellctx_request_release(&r);
+		cellctx_release(&c);
+	}
+	fx_free(p);
+}
+
 int main(void)
 {
 	test_lookup();
 	test_request();
+	test_request_level_params();
 	return tap_done();
 }

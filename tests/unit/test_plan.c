@@ -421,6 +421,75 @@ static void test_merge(void)
 	xr_diag_release(&d);
 }
 
+/* params: one level -> several engine parameters */
+static void test_params(void)
+{
+	struct plan *p;
+	struct xr_diag d;
+	const struct plan_factor *f;
+	int rc = load(HEAD "factors:\n"
+			   "  test:\n"
+			   "    levels: [down-1, udp-4, up]\n"
+			   "    params:\n"
+			   "      down-1: { reverse: true, parallel: 1 }\n"
+			   "      udp-4: { udp: true, parallel: 4, bitrate: "
+			   "700M }\n"
+			   "      up: {}\n"
+			   "  cc: { levels: [cubic], params: { cubic: { "
+			   "congestion: '{{cc}}' } } }\n",
+		      &p, &d);
+	is_int(rc, 0, "params: loads");
+	if (rc) {
+		dump(&d);
+		xr_diag_release(&d);
+		return;
+	}
+	f = &p->factors[0];
+	ok(f->param == NULL && f->level_params && f->nlevel_params,
+	   "params: set, param: not");
+	is_int(f->nlevel_params[0], 2, "down-1 sets two keys");
+	is_str(f->level_params[0][0].key, "reverse", "in file order");
+	is_str(f->level_params[0][1].value, "1", "value kept as text");
+	is_int(f->level_params[0][1].pos.line, 8, "key position: line");
+	is_int(f->level_params[0][1].pos.col, 32, "key position: column");
+	is_int(f->nlevel_params[1], 3, "udp-4 sets three keys");
+	is_str(f->level_params[1][2].value, "700M", "bitrate as written");
+	is_int(f->nlevel_params[2], 0, "{} sets nothing");
+	ok(f->level_params[2] != NULL, "{} is an entry");
+	is_str(p->factors[1].level_params[0][0].value, "{{cc}}",
+	       "placeholders allowed in values");
+	plan_free(p);
+	xr_diag_release(&d);
+
+	rc = load(HEAD "factors:\n"
+		       "  t:\n"
+		       "    levels: [a, b, c]\n"
+		       "    params:\n"
+		       "      a: 4\n"
+		       "      x: {}\n"
+		       "      c: { paralel: 2, parallel: zero }\n"
+		       "  u: { levels: [1], param: parallel, params: { 1: {} } "
+		       "}\n",
+		  &p, &d);
+	ok(rc < 0, "bad params refused");
+	ok(has(&d, 8, 10, "must be a mapping of engine parameters"),
+	   "a value that is not a mapping");
+	ok(has(&d, 9, 7, "names unknown level 'x'"), "unknown level");
+	ok(has(&d, 8, 7, "no entry for level 'b'"), "missing level");
+	ok(!has(&d, -1, 0, "no entry for level 'a'"),
+	   "a bad entry is not also missing");
+	ok(has(&d, 10, 12, "unknown iperf3 parameter 'paralel'"),
+	   "unknown engine parameter, through check()");
+	ok(has(&d, 10, 24, "bad value 'zero' for iperf3 parameter"),
+	   "bad value, through check()");
+	ok(has(&d, 11, 46, "both 'param' and 'params'"),
+	   "param: and params: together");
+	if (d.nerr != 6)
+		dump(&d);
+	is_int(d.nerr, 6, "every problem, once");
+	xr_diag_release(&d);
+}
+
 static void test_errors(void)
 {
 	size_t i;
@@ -582,6 +651,7 @@ int main(void)
 	test_example();
 	test_defaults();
 	test_merge();
+	test_params();
 	test_errors();
 	test_many_errors();
 	test_hostile();
