@@ -23,24 +23,6 @@
 
 /* --- tables ----------------------------------------------------------- */
 
-static int factor_by_name(const struct report *r, const char *name)
-{
-	int i;
-	for (i = 0; name && i < r->nfactors; i++)
-		if (!strcmp(r->factors[i].name, name))
-			return i;
-	return -1;
-}
-
-static int metric_by_name(const struct report *r, const char *name)
-{
-	int i;
-	for (i = 0; name && i < r->nmetrics; i++)
-		if (!strcmp(r->metrics[i], name))
-			return i;
-	return -1;
-}
-
 /* Fill one table given its row factor and column factors. */
 static int table_fill(struct mb *m, struct report_table *t, int row,
 		      const int *cols, int ncols)
@@ -149,13 +131,13 @@ int mb_tables(struct mb *m, struct xr_err *err)
 	for (i = 0; p && i < p->report.ntables; i++) {
 		const struct plan_table *pt = &p->report.tables[i];
 		struct report_table *t = &r->tables[r->ntables];
-		int row = factor_by_name(r, pt->rows), nc = 0, mi;
+		int row = report_factor_index(r, pt->rows), nc = 0, mi;
 		for (k = 0; k < pt->ncolumns && nc < 64; k++) {
-			int f = factor_by_name(r, pt->columns[k]);
+			int f = report_factor_index(r, pt->columns[k]);
 			if (f >= 0 && f != row)
 				cols[nc++] = f;
 		}
-		mi = metric_by_name(r, pt->metric);
+		mi = report_metric_index(r, pt->metric);
 		t->metric_index = mi >= 0 ? mi : r->primary;
 		t->metric = r->metrics[t->metric_index];
 		if (table_fill(m, t, row, cols, nc) < 0)
@@ -684,7 +666,7 @@ int mb_compare(struct mb *m, struct xr_err *err)
 		for (i = 0; i < p->report.ncompare && !rc; i++) {
 			const struct plan_compare *pc = &p->report.compare[i];
 			if (pc->factor) {
-				int f = factor_by_name(r, pc->factor);
+				int f = report_factor_index(r, pc->factor);
 				if (f >= 0)
 					rc = compare_factor(m, &cs, f,
 							    pc->baseline);

@@ -177,3 +177,12 @@ const char *report_method_name(enum report_method m)
 		return "none";
 	}
 }
+
+const char *report_ref_status_name(enum report_ref_status s)
+{
+	static const char *const names[] = {"matched", "not_measured",
+					    "ambiguous"};
+	if ((unsigned)s >= sizeof names / sizeof names[0])
+		return "not_measured";
+	return names[s];
+}

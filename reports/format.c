@@ -114,24 +114,42 @@ char *report_fmt_cell(const struct report *r, const struct report_cell *c,
 	return out;
 }
 
+/* Marks in note order, each once, of the flags in lists a and b. */
+static char *fmt_marks(const struct report *r, const struct report_flag *a,
+		       int na, const struct report_flag *b, int nb, char *out,
+		       size_t n)
+{
+	struct buf s = BUF_INIT;
+	int i, j, first = 1;
+	for (j = 0; j < r->nnotes; j++) {
+		int has = 0;
+		for (i = 0; i < na && !has; i++)
+			has = a[i].code == r->notes[j];
+		for (i = 0; i < nb && !has; i++)
+			has = b[i].code == r->notes[j];
+		if (has) {
+			buf_addf(&s, "%s%d", first ? "[" : ",", j + 1);
+			first = 0;
+		}
+	}
+	if (!first)
+		buf_addc(&s, ']');
+	snprintf(out, n, "%s", s.s ? s.s : "");
+	buf_release(&s);
+	return out;
+}
+
 char *report_fmt_marks(const struct report *r, const struct report_cell *c,
 		       char *out, size_t n)
 {
-	struct buf b = BUF_INIT;
-	int i, j, first = 1;
-	/* Marks in note order, each once. */
-	for (j = 0; j < r->nnotes; j++)
-		for (i = 0; i < c->nflags; i++)
-			if (c->flags[i].code == r->notes[j]) {
-				buf_addf(&b, "%s%d", first ? "[" : ",", j + 1);
-				first = 0;
-				break;
-			}
-	if (!first)
-		buf_addc(&b, ']');
-	snprintf(out, n, "%s", b.s ? b.s : "");
-	buf_release(&b);
-	return out;
+	return fmt_marks(r, c->flags, c->nflags, NULL, 0, out, n);
+}
+
+char *report_fmt_cmp_marks(const struct report *r, const struct report_cmp *c,
+			   int with_reasons, char *out, size_t n)
+{
+	return fmt_marks(r, c->warnings, c->nwarnings, c->reasons,
+			 with_reasons ? c->nreasons : 0, out, n);
 }
 
 static void add_reasons(const struct report *r, const struct report_cmp *c,

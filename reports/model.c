@@ -252,11 +252,20 @@ static int load_metrics(struct loader *l, struct xr_err *err)
 	return 0;
 }
 
-static int metric_find(const struct report *r, const char *name)
+int report_metric_index(const struct report *r, const char *name)
 {
 	int i;
 	for (i = 0; name && i < r->nmetrics; i++)
 		if (!strcmp(r->metrics[i], name))
+			return i;
+	return -1;
+}
+
+int report_factor_index(const struct report *r, const char *name)
+{
+	int i;
+	for (i = 0; name && i < r->nfactors; i++)
+		if (!strcmp(r->factors[i].name, name))
 			return i;
 	return -1;
 }
@@ -269,10 +278,10 @@ static int choose_metric(struct loader *l, struct xr_err *err)
 	int i, rc;
 	/* Without --metric and without a throughput, the plan's first
 	 * declared metric (a command engine measuring something else). */
-	if (!l->m.o->metric && metric_find(r, want) < 0) {
+	if (!l->m.o->metric && report_metric_index(r, want) < 0) {
 		const struct plan *p = l->m.plan;
 		if (p && p->engine.nmetrics &&
-		    metric_find(r, p->engine.metrics[0].name) >= 0)
+		    report_metric_index(r, p->engine.metrics[0].name) >= 0)
 			want = p->engine.metrics[0].name;
 		else if (r->nmetrics)
 			want = r->metrics[0];

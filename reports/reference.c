@@ -182,24 +182,6 @@ static int parse_num(const char *s, double *v)
 	return 0;
 }
 
-static int metric_index(const struct report *r, const char *name)
-{
-	int i;
-	for (i = 0; i < r->nmetrics; i++)
-		if (!strcmp(r->metrics[i], name))
-			return i;
-	return -1;
-}
-
-static int factor_index(const struct report *r, const char *name)
-{
-	int i;
-	for (i = 0; i < r->nfactors; i++)
-		if (!strcmp(r->factors[i].name, name))
-			return i;
-	return -1;
-}
-
 static void list_names(struct buf *b, const char *const *names, int n,
 		       size_t stride)
 {
@@ -488,7 +470,7 @@ int report_reference_attach(struct report *r, const char *path,
 
 	/* the metric and its unit */
 	{
-		int mi = metric_index(r, metric);
+		int mi = report_metric_index(r, metric);
 		if (mi < 0) {
 			struct buf b = BUF_INIT;
 			list_names(&b, r->metrics, r->nmetrics, sizeof(char *));
@@ -528,7 +510,8 @@ int report_reference_attach(struct report *r, const char *path,
 		} else if (!strcmp(name, "value")) {
 			kind[j] = 0;
 			vcol = j;
-		} else if ((col_factor[j] = factor_index(r, name)) >= 0) {
+		} else if ((col_factor[j] = report_factor_index(r, name)) >=
+			   0) {
 			kind[j] = 1;
 			ref->nfactors++;
 		} else {
@@ -540,7 +523,7 @@ int report_reference_attach(struct report *r, const char *path,
 				    parse_num(ps.rec[k].f[j].s, &v) < 0)
 					numeric = 0;
 			}
-			col_metric[j] = metric_index(r, name);
+			col_metric[j] = report_metric_index(r, name);
 			if (!numeric && col_metric[j] < 0) {
 				struct buf b = BUF_INIT;
 				list_names(&b, &r->factors[0].name, r->nfactors,
@@ -566,7 +549,8 @@ int report_reference_attach(struct report *r, const char *path,
 				buf_release(&b);
 				buf_release(&m);
 				kind[j] = 3;
-			} else if (col_metric[j] == metric_index(r, metric)) {
+			} else if (col_metric[j] ==
+				   report_metric_index(r, metric)) {
 				xr_diag_add(d, 0, hdr->line, hdr->f[j].col,
 					    "column '%s' is the reference "
 					    "metric: its values go in 'value'",
@@ -591,7 +575,7 @@ int report_reference_attach(struct report *r, const char *path,
 		if (!fn || !fx || !vn || !vm)
 			goto nomem;
 		vn[0] = arena_strdup(a, metric);
-		vm[0] = metric_index(r, metric);
+		vm[0] = report_metric_index(r, metric);
 		ref->nvalues = 1;
 		for (j = 0; j < hdr->n; j++) {
 			if (kind[j] == 1) {

@@ -302,6 +302,11 @@ int report_build(const char *db_path, const struct report_opts *o,
 		 struct report **out, struct xr_err *err);
 void report_free(struct report *r);
 
+/* Index of a metric in r->metrics / a factor in r->factors by name; -1
+ * when absent or name is NULL. */
+int report_metric_index(const struct report *r, const char *name);
+int report_factor_index(const struct report *r, const char *name);
+
 /* --- i18n (i18n.c) ------------------------------------------------------ */
 
 #define REPORT_TEXT_MAP(X)                                                     \
@@ -406,6 +411,8 @@ int report_flag_mark(const struct report *r, enum report_flag_code c);
 /* Verdict names for JSON ("better", ..., "not_comparable"). */
 const char *report_verdict_name(enum report_verdict v);
 const char *report_method_name(enum report_method m); /* "position-ols" */
+/* Reference row status for CSV/JSON ("matched", "not_measured", ...). */
+const char *report_ref_status_name(enum report_ref_status s);
 
 /* --- formatting (format.c) ---------------------------------------------- */
 
@@ -426,6 +433,10 @@ char *report_fmt_cell(const struct report *r, const struct report_cell *c,
 /* Footnote marks of a cell's flags: "[1,3]"; "" when none. */
 char *report_fmt_marks(const struct report *r, const struct report_cell *c,
 		       char *out, size_t n);
+/* The same for a comparison's warnings, and its reasons too when
+ * with_reasons. */
+char *report_fmt_cmp_marks(const struct report *r, const struct report_cmp *c,
+			   int with_reasons, char *out, size_t n);
 /* A comparison's verdict string: "+9.3% [+6.1, +12.5]", "≈ (-0.2%
  * [-0.6, +0.3])", "~ (p=0.41, n=3+3)", "— not comparable: <reasons>"
  * (short reasons with their details, in the report's language). */

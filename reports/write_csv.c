@@ -80,8 +80,6 @@ static void stats_row(FILE *f, const struct report *r,
 /* With --reference: one row per published value, after the cells. */
 static void reference_rows(FILE *f, const struct report *r)
 {
-	static const char *const status[] = {"matched", "not_measured",
-					     "ambiguous"};
 	const struct report_ref *ref = r->ref;
 	int k, j, fa, x;
 	for (k = 0; k < ref->nrows; k++) {
@@ -112,7 +110,7 @@ static void reference_rows(FILE *f, const struct report *r)
 			      : v->in_range   ? "yes"
 					      : "no",
 			      0);
-			field(f, status[w->status], 0);
+			field(f, report_ref_status_name(w->status), 0);
 			snprintf(n, sizeof n, "%d", w->line);
 			field(f, n, 0);
 			fputs("\r\n", f);

@@ -214,8 +214,6 @@ static json_t *comparisons(const struct report *r)
 
 static json_t *reference(const struct report *r)
 {
-	static const char *const status[] = {"matched", "not_measured",
-					     "ambiguous"};
 	const struct report_ref *ref = r->ref;
 	json_t *o, *rows, *a;
 	int k, j;
@@ -243,7 +241,8 @@ static json_t *reference(const struct report *r)
 		json_object_set_new(row, "line", json_integer(w->line));
 		json_object_set_new(row, "levels", lv);
 		json_object_set_new(row, "label", str(w->label));
-		json_object_set_new(row, "status", str(status[w->status]));
+		json_object_set_new(row, "status",
+				    str(report_ref_status_name(w->status)));
 		json_object_set_new(row, "detail", str(w->detail));
 		json_object_set_new(row, "cell_index",
 				    w->cell >= 0 ? json_integer(w->cell)
@@ -260,9 +259,10 @@ static json_t *reference(const struct report *r)
 			    w->status == REPORT_REF_MATCHED
 				? &r->cells[w->cell].st[mi]
 				: NULL;
-			json_t *x = json_object();
+			json_t *x;
 			if (isnan(v->published))
 				continue;
+			x = json_object();
 			json_object_set_new(x, "metric", str(ref->values[j]));
 			json_object_set_new(x, "unit",
 					    str(r->metric_units[mi]));

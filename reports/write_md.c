@@ -256,28 +256,6 @@ static void other_metrics(const struct report *r, FILE *f)
 	fputc('\n', f);
 }
 
-static void cmp_marks(const struct report *r, const struct report_cmp *c,
-		      char *out, size_t n)
-{
-	struct buf b = BUF_INIT;
-	int j, k, first = 1;
-	for (j = 0; j < r->nnotes; j++) {
-		int has = 0;
-		for (k = 0; k < c->nwarnings; k++)
-			has |= c->warnings[k].code == r->notes[j];
-		for (k = 0; k < c->nreasons; k++)
-			has |= c->reasons[k].code == r->notes[j];
-		if (has) {
-			buf_addf(&b, "%s%d", first ? "[" : ",", j + 1);
-			first = 0;
-		}
-	}
-	if (!first)
-		buf_addc(&b, ']');
-	snprintf(out, n, "%s", b.s ? b.s : "");
-	buf_release(&b);
-}
-
 static void comparisons(const struct report *r, FILE *f)
 {
 	char hd[128];
@@ -325,7 +303,7 @@ static void comparisons(const struct report *r, FILE *f)
 		snprintf(x, sizeof x, "%d+%d", c->n_a, c->n_b);
 		cell(f, x);
 		report_fmt_verdict(r, c, v, sizeof v);
-		cmp_marks(r, c, mk, sizeof mk);
+		report_fmt_cmp_marks(r, c, 1, mk, sizeof mk);
 		snprintf(both, sizeof both, "%s%s%s", v, *mk ? " " : "", mk);
 		cell(f, both);
 		row_end(f);

@@ -416,22 +416,6 @@ static int cells_table(struct pdf *pdf, const struct report *r,
 	return rc;
 }
 
-static void warn_marks(const struct report *r, const struct report_cmp *c,
-		       struct buf *b)
-{
-	int j, i, first = 1;
-
-	for (j = 0; j < r->nnotes; j++)
-		for (i = 0; i < c->nwarnings; i++)
-			if (c->warnings[i].code == r->notes[j]) {
-				buf_addf(b, "%s%d", first ? " [" : ",", j + 1);
-				first = 0;
-				break;
-			}
-	if (!first)
-		buf_addc(b, ']');
-}
-
 static int cmp_table(struct pdf *pdf, const struct report *r,
 		     struct xr_err *err)
 {
@@ -487,7 +471,8 @@ static int cmp_table(struct pdf *pdf, const struct report *r,
 		pdf_table_cellf(t, "%d+%d", c->n_a, c->n_b);
 		buf_reset(&s);
 		buf_adds(&s, report_fmt_verdict(r, c, v, sizeof(v)));
-		warn_marks(r, c, &s);
+		if (*report_fmt_cmp_marks(r, c, 0, v, sizeof(v)))
+			buf_addf(&s, " %s", v);
 		pdf_table_cell(t, s.s);
 	}
 	rc = pdf_table_draw(pdf, t, err);
