@@ -460,12 +460,12 @@ int proc_run(const struct proc_opts *o, struct proc_result *res,
 				  "empty command line");
 	if (proc_interrupted) {
 		res->status = PROC_INTERRUPTED;
-		goto done_early;
+		goto out;
 	}
 	if (proc_int_resolve(o->argv[0], &path) < 0) {
 		res->status = PROC_EXEC_FAILED;
 		res->exec_errno = ENOENT;
-		goto done_early;
+		goto out;
 	}
 	env = proc_int_env(o->env);
 	if (!env || pipe2(op, O_CLOEXEC) < 0 ||
@@ -488,7 +488,7 @@ int proc_run(const struct proc_opts *o, struct proc_result *res,
 		fcntl(ip[1], F_SETFL, O_NONBLOCK);
 	} else
 		in_fd = proc_int_devnull(O_RDONLY);
-	fds.in = o->tty_stdin ? -1 : in_fd;
+	fds.in = in_fd; /* -1 with tty_stdin: the child inherits ours */
 	fds.out = op[1];
 	fds.err = o->stderr_to_stdout ? op[1] : xp[1];
 
@@ -654,15 +654,6 @@ out:
 		buf_release(&errb);
 		return rc;
 	}
-	if (res->status == PROC_EXEC_FAILED)
-		exec_failure_text(o->argv[0], res->exec_errno, &errb);
-	res->out = buf_detach(&out, &res->out_len);
-	res->err = buf_detach(&errb, &res->err_len);
-	res->elapsed = proc_now_mono() - t0;
-	return 0;
-
-done_early:
-	buf_release(&path);
 	if (res->status == PROC_EXEC_FAILED)
 		exec_failure_text(o->argv[0], res->exec_errno, &errb);
 	res->out = buf_detach(&out, &res->out_len);

@@ -11,23 +11,29 @@
 #include "err.h"
 #include "banned.h"
 
-int strv_push(struct strv *s, const char *word)
+/* Append w, which the vector then owns; w NULL means out of memory. */
+static int strv_take(struct strv *s, char *w)
 {
-	char *w;
+	if (!w)
+		return -XR_ENOMEM;
 	if (s->n + 2 > s->cap) {
 		size_t nc = s->cap ? s->cap * 2 : 16;
 		char **nv = realloc(s->v, nc * sizeof *nv);
-		if (!nv)
+		if (!nv) {
+			free(w);
 			return -XR_ENOMEM;
+		}
 		s->v = nv;
 		s->cap = nc;
 	}
-	w = strdup(word);
-	if (!w)
-		return -XR_ENOMEM;
 	s->v[s->n++] = w;
 	s->v[s->n] = NULL;
 	return 0;
+}
+
+int strv_push(struct strv *s, const char *word)
+{
+	return strv_take(s, strdup(word));
 }
 
 int strv_pushf(struct strv *s, const char *fmt, ...)
@@ -38,10 +44,11 @@ int strv_pushf(struct strv *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	rc = buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	if (rc == 0)
-		rc = strv_push(s, b.s);
-	buf_release(&b);
-	return rc;
+	if (rc < 0) {
+		buf_release(&b);
+		return rc;
+	}
+	return strv_take(s, buf_detach(&b, NULL));
 }
 
 void strv_release(struct strv *s)
