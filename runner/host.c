@@ -172,13 +172,8 @@ static int netns_wrap(struct host *h, const char *const *argv,
 	(void)background;
 	/* ip execs the command in place: same pid, same process group, so
 	 * proc's deadline reaches it directly. */
-	rc = strv_push(out, "ip");
-	if (!rc)
-		rc = strv_push(out, "netns");
-	if (!rc)
-		rc = strv_push(out, "exec");
-	if (!rc)
-		rc = strv_push(out, h->netns);
+	rc = push_all(
+	    out, (const char *const[]){"ip", "netns", "exec", h->netns, NULL});
 	if (!rc)
 		rc = push_all(out, argv);
 	return rc;
@@ -305,33 +300,8 @@ int host_run(struct host *h, const struct proc_opts *o, struct proc_result *res,
 		lo.timeout = o->timeout + h->ops->margin;
 	rc = proc_run(&lo, res, err);
 	strv_release(&av);
-	/* The far side's deadline fired: coreutils timeout exits 124, or dies
-	 * by its own SIGKILL after -k, which ssh reports as 255. Past the
-	 * deadline either is the timeout it is. */
-	if (rc == 0 && h->ops == &host_ssh_ops && h->shell == PLAN_SHELL_SH &&
-	    o->timeout > 0 && res->status == PROC_EXITED &&
-	    (res->exit_code == 124 || res->exit_code == 137 ||
-	     res->exit_code == 255) &&
-	    res->elapsed >= o->timeout - 0.05)
-		res->status = PROC_TIMEOUT;
-	/* ssh says 255 and nothing else when the connection drops (its
-	 * LogLevel=ERROR keeps even that quiet): a bare "exited with status
-	 * 255" would leave the reader guessing. */
-	if (rc == 0 && h->ops == &host_ssh_ops && res->status == PROC_EXITED &&
-	    res->exit_code == 255 && res->err_len == 0) {
-		struct buf m = BUF_INIT;
-		buf_addf(&m,
-			 "ssh to '%s' (host '%s') ended without a message: the "
-			 "connection was lost, or the command itself exited "
-			 "255",
-			 h->target, h->name);
-		if (!m.truncated && m.s) {
-			free(res->err);
-			res->err = strdup(m.s);
-			res->err_len = res->err ? strlen(res->err) : 0;
-		}
-		buf_release(&m);
-	}
+	if (rc == 0 && h->ops->finish)
+		h->ops->finish(h, o, res);
 	return rc;
 }
 

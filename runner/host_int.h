@@ -25,6 +25,9 @@ struct host_ops {
 	/* Added to the local deadline so that the far side's own deadline
 	 * fires first and reports normally. */
 	double margin;
+	/* Read a finished run in the transport's terms (NULL: as is). */
+	void (*finish)(struct host *h, const struct proc_opts *o,
+		       struct proc_result *res);
 };
 
 struct host {

@@ -257,6 +257,43 @@ static void ssh_close(struct host *h)
 		rmdir(h->control_dir);
 }
 
+static void ssh_finish(struct host *h, const struct proc_opts *o,
+		       struct proc_result *res)
+{
+	/* The far side's deadline fired: coreutils timeout exits 124, or dies
+	 * by its own SIGKILL after -k, which ssh reports as 255. Past the
+	 * deadline either is the timeout it is. */
+	if (h->shell == PLAN_SHELL_SH && o->timeout > 0 &&
+	    res->status == PROC_EXITED &&
+	    (res->exit_code == 124 || res->exit_code == 137 ||
+	     res->exit_code == 255) &&
+	    res->elapsed >= o->timeout - 0.05)
+		res->status = PROC_TIMEOUT;
+	/* ssh says 255 and nothing else when the connection drops (its
+	 * LogLevel=ERROR keeps even that quiet): a bare "exited with status
+	 * 255" would leave the reader guessing. */
+	if (res->status == PROC_EXITED && res->exit_code == 255 &&
+	    res->err_len == 0) {
+		struct buf m = BUF_INIT;
+		buf_addf(&m,
+			 "ssh to '%s' (host '%s') ended without a message: the "
+			 "connection was lost, or the command itself exited "
+			 "255",
+			 h->target, h->name);
+		if (!m.truncated && m.s) {
+			free(res->err);
+			res->err = strdup(m.s);
+			res->err_len = res->err ? strlen(res->err) : 0;
+		}
+		buf_release(&m);
+	}
+}
+
 const struct host_ops host_ssh_ops = {
-    "ssh", ssh_open, ssh_close, ssh_wrap, 3.0 + SSH_REMOTE_KILL_AFTER,
+    .kind = "ssh",
+    .open = ssh_open,
+    .close = ssh_close,
+    .wrap = ssh_wrap,
+    .margin = 3.0 + SSH_REMOTE_KILL_AFTER,
+    .finish = ssh_finish,
 };
