@@ -32,7 +32,14 @@ const struct engine_ops *engine_find(const char *name)
 
 const char *engine_names(void)
 {
-	return "iperf3, command";
+	static char names[128];
+	size_t i;
+	if (!names[0])
+		for (i = 0; i < sizeof engines / sizeof engines[0]; i++)
+			snprintf(names + strlen(names),
+				 sizeof names - strlen(names), "%s%s",
+				 i ? ", " : "", engines[i]->name);
+	return names;
 }
 
 const char *run_status_name(enum run_status s)

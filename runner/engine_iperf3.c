@@ -7,7 +7,6 @@
  */
 #include "engine.h"
 
-#include <ctype.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
@@ -49,19 +48,8 @@ struct iperf3_state {
 static void log_tail(const char *path, char *out, size_t outsz)
 {
 	struct buf b = BUF_INIT;
-	size_t i, start;
-	out[0] = '\0';
-	if (buf_read_file(&b, path, 1 << 20) < 0 || !b.len) {
-		buf_release(&b);
-		return;
-	}
-	while (b.len && isspace((unsigned char)b.s[b.len - 1]))
-		b.s[--b.len] = '\0';
-	start = b.len > outsz - 1 ? b.len - (outsz - 1) : 0;
-	for (i = start; i < b.len; i++)
-		if (b.s[i] == '\n')
-			b.s[i] = ' ';
-	snprintf(out, outsz, "%s", b.s + start);
+	engine_stderr_tail(buf_read_file(&b, path, 1 << 20) < 0 ? NULL : b.s,
+			   out, outsz);
 	buf_release(&b);
 }
 

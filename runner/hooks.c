@@ -218,7 +218,9 @@ static const char *host_label(const struct runctx *rc, int hi)
 }
 
 /*
- * Run one hook argv template on host slot k of factor f and log it.
+ * Run one hook argv template on host slot k of factor f; stdout goes to
+ * out. With a kind, it is logged (warnings and a hook row); without one
+ * (per-run verification) it is silent: the verification row is the record.
  * Returns the exit code, or -1 when it could not run / did not exit.
  */
 static int run_hook(struct runctx *rc, int f, int k, const char *kind,
@@ -237,46 +239,52 @@ static int run_hook(struct runctx *rc, int f, int k, const char *kind,
 	if (out)
 		buf_reset(out);
 	if (!h) {
-		fprintf(stderr,
-			"xrun: warning: factor '%s': host '%s' is not "
-			"open; %s hook skipped\n",
-			fac->name, host_label(rc, hi), kind);
+		if (kind)
+			fprintf(stderr,
+				"xrun: warning: factor '%s': host '%s' is not "
+				"open; %s hook skipped\n",
+				fac->name, host_label(rc, hi), kind);
 		return -1;
 	}
 	t->iface = runctx_iface(rc, hi);
 	if (!(argv = runctx_expand_argv(tv->argv, t, &err))) {
-		fprintf(stderr, "xrun: warning: factor '%s': %s\n", fac->name,
-			err.msg);
+		if (kind)
+			fprintf(stderr, "xrun: warning: factor '%s': %s\n",
+				fac->name, err.msg);
 		return -1;
 	}
-	engine_argv_json((const char *const *)argv, &aj);
 	po.argv = (const char *const *)argv;
 	po.timeout = HOOK_TIMEOUT;
 	po.max_output = 1 << 20;
+	if (kind)
+		engine_argv_json((const char *const *)argv, &aj);
 	if (host_run(h, &po, &res, &err) < 0) {
-		fprintf(stderr,
-			"xrun: warning: factor '%s' %s hook on '%s': %s\n",
-			fac->name, kind, host_name(h), err.msg);
-		store_hook_add(rc->st, rc->session_id, run_id, fac->name,
-			       host_name(h), kind, level, aj.s, -2000, NULL,
-			       err.msg, NULL);
+		if (kind) {
+			fprintf(stderr,
+				"xrun: warning: factor '%s' %s hook on '%s': "
+				"%s\n",
+				fac->name, kind, host_name(h), err.msg);
+			store_hook_add(rc->st, rc->session_id, run_id,
+				       fac->name, host_name(h), kind, level,
+				       aj.s, -2000, NULL, err.msg, NULL);
+		}
 	} else {
 		if (res.status == PROC_EXITED)
 			code = res.exit_code;
 		if (out && res.out)
 			buf_add(out, res.out, res.out_len);
-		if (code != 0 && strcmp(kind, "verify") != 0)
+		if (kind && code != 0 && strcmp(kind, "verify") != 0)
 			fprintf(stderr,
 				"xrun: warning: factor '%s' %s hook on '%s' "
-				"%s: %s%s\n",
+				"%s: %s\n",
 				fac->name, kind, host_name(h),
-				proc_describe(&res, why, sizeof why), aj.s,
-				res.err && res.err[0] ? "" : "");
-		store_hook_add(rc->st, rc->session_id, run_id, fac->name,
-			       host_name(h), kind, level, aj.s,
-			       res.status == PROC_EXITED ? res.exit_code
-							 : -2000,
-			       res.out, res.err, NULL);
+				proc_describe(&res, why, sizeof why), aj.s);
+		if (kind)
+			store_hook_add(
+			    rc->st, rc->session_id, run_id, fac->name,
+			    host_name(h), kind, level, aj.s,
+			    res.status == PROC_EXITED ? res.exit_code : -2000,
+			    res.out, res.err, NULL);
 	}
 	proc_result_release(&res);
 	buf_release(&aj);
@@ -291,7 +299,7 @@ static int read_value(struct runctx *rc, int f, int k, struct runctx_tmpl *t,
 {
 	const struct plan_factor *fac = &rc->p->factors[f];
 	const struct plan_verify *v = fac->verify;
-	int hi = rc->hf[f].hi[k];
+	int hi = rc->hf[f].hi[k], code;
 	struct xr_err err = {0};
 	buf_reset(actual);
 	if (v->probe) {
@@ -308,37 +316,10 @@ static int read_value(struct runctx *rc, int f, int k, struct runctx_tmpl *t,
 		return 0;
 	}
 	snprintf(method, msz, "run");
-	if (log_kind) {
-		int code = run_hook(rc, f, k, log_kind, &v->run, t,
-				    fac->levels[t->c.lv[f]], run_id, actual);
-		trim(actual);
-		return code == 0 ? 0 : -1;
-	} else {
-		/* Per-run verification: not logged, only stored. */
-		struct host *h = hi >= 0 ? rc->hosts[hi] : NULL;
-		struct proc_opts po = {0};
-		struct proc_result res = {0};
-		char **argv;
-		t->iface = runctx_iface(rc, hi);
-		argv = runctx_expand_argv(v->run.argv, t, &err);
-		int code = -1;
-		if (!h || !argv) {
-			runctx_argv_free(argv);
-			return -1;
-		}
-		po.argv = (const char *const *)argv;
-		po.timeout = HOOK_TIMEOUT;
-		po.max_output = 1 << 20;
-		if (host_run(h, &po, &res, &err) == 0) {
-			if (res.out)
-				buf_add(actual, res.out, res.out_len);
-			code = res.status == PROC_EXITED ? res.exit_code : -1;
-		}
-		proc_result_release(&res);
-		runctx_argv_free(argv);
-		trim(actual);
-		return code == 0 ? 0 : -1;
-	}
+	code = run_hook(rc, f, k, log_kind, &v->run, t, fac->levels[t->c.lv[f]],
+			run_id, actual);
+	trim(actual);
+	return code == 0 ? 0 : -1;
 }
 
 static int match(const char *actual, const char *expected,

@@ -321,28 +321,19 @@ static void argv_json(int argc, char **argv, struct buf *b)
 	buf_addc(b, ']');
 }
 
-static int is_done(uint8_t st)
-{
-	return st == RUN_OK || st == RUN_FAILED || st == RUN_TIMEOUT ||
-	       st == RUN_SKIPPED;
-}
-
 /* Runs this invocation means to execute (for the ETA). */
 static size_t count_todo(struct runctx *rc)
 {
 	const struct plan *p = rc->p;
 	const uint32_t *first = NULL;
 	size_t i, n = 0;
-	int f, k, ok;
+	int f, ok;
 	for (i = 0; i < rc->s.nruns; i++) {
 		const uint32_t *lv = matrix_cell(&rc->m, rc->s.runs[i].cell);
-		if (is_done(rc->status[i]))
+		if (runctx_run_done(rc->status[i]) ||
+		    !runctx_only_match(rc, lv))
 			continue;
-		for (ok = 1, k = 0; k < rc->o->nonly; k++)
-			if (lv[rc->o->only[k].factor] != rc->o->only[k].level)
-				ok = 0;
-		if (!ok)
-			continue;
+		ok = 1;
 		if (!rc->interactive) {
 			if (!first)
 				first = lv;
@@ -372,7 +363,7 @@ static void summary(struct runctx *rc, double elapsed)
 	char dur[32];
 	size_t i, pending = 0;
 	for (i = 0; i < rc->s.nruns; i++)
-		if (!is_done(rc->status[i]))
+		if (!runctx_run_done(rc->status[i]))
 			pending++;
 	units_fmt_duration(elapsed, dur, sizeof dur);
 	fprintf(stderr,
@@ -605,11 +596,11 @@ int cmd_run(int argc, char **argv)
 	rc.interactive = !o.unattended && isatty(0);
 	rc.n_todo = count_todo(&rc);
 	for (i = 0; (size_t)i < rc.s.nruns; i++)
-		rc.n_done0 += is_done(rc.status[i]);
+		rc.n_done0 += runctx_run_done(rc.status[i]);
 	if (!o.quiet) {
 		size_t done = 0, redo = 0;
 		for (i = 0; (size_t)i < rc.s.nruns; i++) {
-			done += is_done(rc.status[i]);
+			done += runctx_run_done(rc.status[i]);
 			redo += rc.status[i] == RUN_RUNNING ||
 				rc.status[i] == RUN_INTERRUPTED;
 		}
@@ -636,7 +627,7 @@ int cmd_run(int argc, char **argv)
 	{
 		size_t left = 0;
 		for (i = 0; (size_t)i < rc.s.nruns; i++)
-			left += !is_done(rc.status[i]);
+			left += !runctx_run_done(rc.status[i]);
 		store_session_set_status(rc.st, rc.session_id,
 					 rc.interrupted ? "interrupted"
 					 : left		? "incomplete"

@@ -107,6 +107,10 @@ const char *runctx_iface(const struct runctx *rc, int hi);
 
 /* runloop.c */
 int runloop_execute(struct runctx *rc);
+/* Has a run with this status ended (ok, failed, timeout, skipped)? */
+int runctx_run_done(uint8_t status);
+/* Does cell lv match every --only FACTOR=LEVEL? */
+int runctx_only_match(const struct runctx *rc, const uint32_t *lv);
 
 /* hooks.c */
 int hooks_init(struct runctx *rc);

@@ -486,7 +486,7 @@ static int execute_one(struct runctx *rc, size_t i)
 	return ret;
 }
 
-static int only_match(const struct runctx *rc, const uint32_t *lv)
+int runctx_only_match(const struct runctx *rc, const uint32_t *lv)
 {
 	int k;
 	for (k = 0; k < rc->o->nonly; k++)
@@ -495,7 +495,7 @@ static int only_match(const struct runctx *rc, const uint32_t *lv)
 	return 1;
 }
 
-static int is_done(uint8_t st)
+int runctx_run_done(uint8_t st)
 {
 	return st == RUN_OK || st == RUN_FAILED || st == RUN_TIMEOUT ||
 	       st == RUN_SKIPPED;
@@ -582,7 +582,8 @@ int runloop_execute(struct runctx *rc)
 			r = -XR_EINTR;
 			break;
 		}
-		if (is_done(rc->status[i]) || !only_match(rc, lv))
+		if (runctx_run_done(rc->status[i]) ||
+		    !runctx_only_match(rc, lv))
 			continue;
 		if (has_manual && (first || manual_differs(rc, lv))) {
 			if (!first && !rc->interactive) {

@@ -13,20 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "counters.h"
 #include "engine.h"
 #include "facts.h"
+#include "proc.h"
 #include "store_int.h"
 #include "banned.h"
-
-static double now_wall(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Bind helpers: NULL pointers become SQL NULL. */
 static void bind_text(sqlite3_stmt *s, int i, const char *v)
@@ -88,7 +81,7 @@ int store_plan_put(struct store *st, const char *name, const char *title,
 	bind_text(s, 3, path);
 	bind_text(s, 4, hash);
 	bind_text(s, 5, text ? text : "");
-	sqlite3_bind_double(s, 6, now_wall());
+	sqlite3_bind_double(s, 6, proc_now_wall());
 	if ((r = step_done(st, s, "storing the plan", err)) < 0)
 		return r;
 	if ((r = prep(st, "SELECT id FROM plans WHERE hash = ?", &s, err)) < 0)
@@ -160,7 +153,7 @@ int store_session_create(struct store *st, int64_t plan_id,
 {
 	sqlite3_stmt *s;
 	int r;
-	double t = now_wall();
+	double t = proc_now_wall();
 	if ((r = prep(st,
 		      "INSERT INTO sessions(plan_id, cells_hash, cells_desc, "
 		      "started_at, updated_at, xrun_version, argv) "
@@ -185,7 +178,7 @@ int store_session_set_status(struct store *st, int64_t session_id,
 {
 	sqlite3_stmt *s;
 	int r;
-	double t = now_wall();
+	double t = proc_now_wall();
 	if ((r = prep(st,
 		      "UPDATE sessions SET status = ?, updated_at = ?, "
 		      "ended_at = CASE WHEN ? THEN ? ELSE NULL END "
@@ -458,7 +451,7 @@ int store_run_finish(struct store *st, int64_t run_id,
 		sqlite3_bind_double(s, 4, res->elapsed);
 	} else {
 		sqlite3_bind_null(s, 2);
-		sqlite3_bind_double(s, 3, now_wall());
+		sqlite3_bind_double(s, 3, proc_now_wall());
 		sqlite3_bind_null(s, 4);
 	}
 	if (res && res->exit_code >= 0)
@@ -489,7 +482,7 @@ int store_run_finish(struct store *st, int64_t run_id,
 		      "session_id FROM runs WHERE id = ?)",
 		      &s, err)) < 0)
 		goto fail;
-	sqlite3_bind_double(s, 1, now_wall());
+	sqlite3_bind_double(s, 1, proc_now_wall());
 	sqlite3_bind_int64(s, 2, run_id);
 	if ((r = step_done(st, s, "updating the session", err)) < 0)
 		goto fail;
@@ -530,7 +523,7 @@ int store_hook_add(struct store *st, int64_t session_id, int64_t run_id,
 		sqlite3_bind_null(s, 8);
 	bind_text(s, 9, out);
 	bind_text(s, 10, errtext);
-	sqlite3_bind_double(s, 11, now_wall());
+	sqlite3_bind_double(s, 11, proc_now_wall());
 	return step_done(st, s, "storing a hook", err);
 }
 
