@@ -36,13 +36,9 @@ void cellctx_release(struct cellctx *c)
 		buf_release(&c->addr[i]);
 }
 
-static const struct plan_host *find_host(const struct plan *p, const char *name)
+static const struct plan_host *client_host(const struct plan *p)
 {
-	int i;
-	for (i = 0; name && i < p->nhosts; i++)
-		if (!strcmp(p->hosts[i].name, name))
-			return &p->hosts[i];
-	return NULL;
+	return plan_host_find(p, p->engine.client ? p->engine.client : "local");
 }
 
 /* Mirrors host_address() for a plan host that is not open (dry run):
@@ -68,9 +64,7 @@ static const char *client_addr(struct cellctx *c)
 	const struct plan *p = c->plan;
 	if (c->client)
 		return c->client;
-	return plan_host_addr(
-	    find_host(p, p->engine.client ? p->engine.client : "local"),
-	    &c->addr[ADDR_CLIENT]);
+	return plan_host_addr(client_host(p), &c->addr[ADDR_CLIENT]);
 }
 
 static const char *server_addr(struct cellctx *c)
@@ -78,7 +72,7 @@ static const char *server_addr(struct cellctx *c)
 	const struct plan *p = c->plan;
 	if (c->server)
 		return c->server;
-	return plan_host_addr(find_host(p, p->engine.server_host),
+	return plan_host_addr(plan_host_find(p, p->engine.server_host),
 			      &c->addr[ADDR_SERVER]);
 }
 
@@ -93,14 +87,13 @@ const char *cellctx_lookup(void *ctx, const char *name)
 	struct cellctx *c = ctx;
 	const struct plan *p = c->plan;
 	const struct plan_host *h;
+	const char *v;
 	int i;
 
-	for (i = 0; i < p->nfactors; i++)
-		if (!strcmp(p->factors[i].name, name))
-			return c->lv ? p->factors[i].levels[c->lv[i]] : NULL;
-	for (i = 0; i < p->nvars; i++)
-		if (!strcmp(p->vars[i].key, name))
-			return p->vars[i].value;
+	if ((i = plan_factor_index(p, name)) >= 0)
+		return c->lv ? p->factors[i].levels[c->lv[i]] : NULL;
+	if ((v = plan_var(p, name)) != NULL)
+		return v;
 	if (!strcmp(name, "rep"))
 		return num(c, NUM_REP, c->rep);
 	if (!strcmp(name, "index"))
@@ -118,7 +111,7 @@ const char *cellctx_lookup(void *ctx, const char *name)
 	if (!strcmp(name, "target"))
 		return c->resolving ? NULL : cellctx_target(c, NULL);
 	if (!strcmp(name, "iface")) {
-		h = find_host(p, p->engine.client ? p->engine.client : "local");
+		h = client_host(p);
 		return h ? h->iface : NULL;
 	}
 	if (!strcmp(name, "original"))

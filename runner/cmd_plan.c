@@ -21,6 +21,7 @@
 #include "cmd.h"
 #include "engine.h"
 #include "fastout.h"
+#include "host.h"
 #include "matrix.h"
 #include "plan.h"
 #include "sched.h"
@@ -46,23 +47,13 @@
 /* A word as a reader would paste it into a shell. */
 static void add_word(struct buf *b, const char *w)
 {
-	const char *c;
-	int plain = *w != 0;
-	for (c = w; *c && plain; c++)
-		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
-			       "VWXYZ0123456789-_./=:,@+%",
-			       *c) != NULL;
-	if (plain) {
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyz"
+				    "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789-_./=:,@+%";
+	if (*w && w[strspn(w, plain)] == 0)
 		buf_adds(b, w);
-		return;
-	}
-	buf_addc(b, '\'');
-	for (c = w; *c; c++)
-		if (*c == '\'')
-			buf_adds(b, "'\\''");
-		else
-			buf_addc(b, *c);
-	buf_addc(b, '\'');
+	else
+		host_quote_sh(w, b);
 }
 
 static void add_argv(struct buf *b, char *const *argv)

@@ -188,6 +188,20 @@ void pc_hint(char *out, size_t outsz, const char *word,
 	buf_release(&b);
 }
 
+void pc_factor_hint(char *out, size_t outsz, const char *word,
+		    const struct plan *p)
+{
+	const char **names = malloc(((size_t)p->nfactors + 1) * sizeof *names);
+	int i;
+	out[0] = 0;
+	if (!names)
+		return;
+	for (i = 0; i < p->nfactors; i++)
+		names[i] = p->factors[i].name;
+	pc_hint(out, outsz, word, names, p->nfactors);
+	free(names);
+}
+
 int pc_is_key(const char *key, const char *const *valid)
 {
 	for (; *valid; valid++)

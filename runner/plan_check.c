@@ -262,27 +262,18 @@ static void check_loopback_target(struct pctx *c)
 static void check_probes(struct pctx *c)
 {
 	const struct plan *p = c->p;
-	int i, k;
+	int i, n;
+	for (n = 0; probe_names[n]; n++)
+		;
 	for (i = 0; i < p->nfactors; i++) {
 		const struct plan_verify *v = p->factors[i].verify;
-		char list[600];
-		size_t len = 0;
+		char hint[600];
 		if (!v || !v->probe || probe_known(v->probe) || !pc_room(c))
 			continue;
-		list[0] = 0;
-		for (k = 0; probe_names[k] && len < sizeof list - 40; k++)
-			len += (size_t)snprintf(list + len, sizeof list - len,
-						"%s%s", k ? ", " : "",
-						probe_names[k]);
-		{
-			const char *sug = pc_suggest(v->probe, probe_names, k);
-			xr_diag_add(c->d, 0, v->pos.line, v->pos.col,
-				    "unknown probe '%s' in factor '%s' (%s%s%s"
-				    "valid: %s)",
-				    v->probe, p->factors[i].name,
-				    sug ? "did you mean '" : "", sug ? sug : "",
-				    sug ? "'? " : "", list);
-		}
+		pc_hint(hint, sizeof hint, v->probe, probe_names, n);
+		xr_diag_add(c->d, 0, v->pos.line, v->pos.col,
+			    "unknown probe '%s' in factor '%s'%s", v->probe,
+			    p->factors[i].name, hint);
 	}
 }
 

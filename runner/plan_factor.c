@@ -448,16 +448,6 @@ void plan_build_factors(struct pctx *c, const struct ynode *n)
 			     yn_val(n, i));
 }
 
-static const char **factor_names(const struct plan *p)
-{
-	const char **names = malloc(((size_t)p->nfactors + 1) * sizeof *names);
-	int i;
-	if (names)
-		for (i = 0; i < p->nfactors; i++)
-			names[i] = p->factors[i].name;
-	return names;
-}
-
 static void build_exclude(struct pctx *c, struct plan_exclude *e,
 			  const struct ynode *n)
 {
@@ -486,12 +476,7 @@ static void build_exclude(struct pctx *c, struct plan_exclude *e,
 		const struct plan_factor *f;
 		char hint[600];
 		if (fi < 0) {
-			const char **names = factor_names(p);
-			hint[0] = 0;
-			if (names)
-				pc_hint(hint, sizeof hint, k->s, names,
-					p->nfactors);
-			free(names);
+			pc_factor_hint(hint, sizeof hint, k->s, p);
 			pc_err(c, k, "exclude names unknown factor '%s'%s",
 			       k->s, hint);
 			continue;

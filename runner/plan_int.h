@@ -72,6 +72,9 @@ const char *pc_suggest(const char *word, const char *const *cands, int n);
 /* " (did you mean 'x'? valid: a, b, c)" into out; list may be cut short. */
 void pc_hint(char *out, size_t outsz, const char *word,
 	     const char *const *cands, int n);
+/* pc_hint() over the factor names of p; "" when out of memory. */
+void pc_factor_hint(char *out, size_t outsz, const char *word,
+		    const struct plan *p);
 
 /* Report keys of map that are not in valid[] (NULL-terminated). */
 void pc_keys(struct pctx *c, const struct ynode *map, const char *const *valid,

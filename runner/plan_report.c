@@ -27,16 +27,8 @@ static const char *factor_ref(struct pctx *c, const struct ynode *n,
 	const char *s = pc_str(c, n, what);
 	struct plan *p = c->p;
 	if (s && plan_factor_index(p, s) < 0) {
-		const char **names =
-		    malloc(((size_t)p->nfactors + 1) * sizeof *names);
-		char hint[600] = "";
-		int i;
-		if (names) {
-			for (i = 0; i < p->nfactors; i++)
-				names[i] = p->factors[i].name;
-			pc_hint(hint, sizeof hint, s, names, p->nfactors);
-			free(names);
-		}
+		char hint[600];
+		pc_factor_hint(hint, sizeof hint, s, p);
 		pc_err(c, n, "unknown factor '%s' in '%s'%s", s, what, hint);
 		return NULL;
 	}
