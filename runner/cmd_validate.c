@@ -11,6 +11,7 @@
 #include "err.h"
 #include "matrix.h"
 #include "plan.h"
+#include "plan_yaml.h"
 #include "sched.h"
 #include "banned.h"
 
@@ -42,7 +43,8 @@ static int check_size(const struct plan *p, struct xr_diag *d)
 	}
 	/* the limits of matrix.c and sched.c, on the counts before
 	 * exclusions: under them, nothing can be too big */
-	if (cells <= 50e6 && cells * p->repeat + manual * p->warmup <= 20e6)
+	if (cells <= (double)MATRIX_MAX_CELLS &&
+	    cells * p->repeat + manual * p->warmup <= (double)SCHED_MAX_RUNS)
 		return 0;
 	memset(&err, 0, sizeof err);
 	rc = matrix_build(p, &m, &err);
@@ -65,8 +67,8 @@ static int validate_one(const char *path, int quiet)
 	xr_diag_init(&d, path);
 	if (strcmp(path, "-") == 0) {
 		struct buf b;
-		buf_init(&b, ((size_t)64 << 20) + 1);
-		if (buf_read_file(&b, "/dev/stdin", ((size_t)64 << 20) + 1) ==
+		buf_init(&b, PLAN_YAML_MAX_BYTES + 1);
+		if (buf_read_file(&b, "/dev/stdin", PLAN_YAML_MAX_BYTES + 1) ==
 		    -XR_EIO) {
 			xr_diag_add(&d, 0, 0, 0, "cannot read standard input");
 			rc = -XR_EIO;

@@ -17,9 +17,6 @@
 #include "plan.h"
 #include "banned.h"
 
-/* Far beyond any real plan; keeps lv[] within a few hundred MB. */
-#define MATRIX_MAX_CELLS ((size_t)50 * 1000 * 1000)
-
 int matrix_included(const struct plan *p, const uint32_t *lv)
 {
 	int e, t, i;

@@ -13,6 +13,9 @@
 
 struct plan;
 
+/* Far beyond any real plan; keeps lv[] within a few hundred MB. */
+#define MATRIX_MAX_CELLS ((size_t)50 * 1000 * 1000)
+
 struct matrix {
 	int nfactors;
 	size_t ncells;

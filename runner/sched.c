@@ -35,8 +35,6 @@
 #define SCHED_BNB_MAX 256
 /* Its budget in candidate checks: about 0.05 s in an optimised build. */
 #define SCHED_BNB_WORK 20000000L
-/* 20 bytes a run: a 400 MB schedule is the most we agree to build. */
-#define SCHED_MAX_RUNS ((size_t)20 * 1000 * 1000)
 
 struct kv {
 	uint64_t key;

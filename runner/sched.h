@@ -17,6 +17,9 @@
 struct plan;
 struct matrix;
 
+/* 20 bytes a run: a 400 MB schedule is the most we agree to build. */
+#define SCHED_MAX_RUNS ((size_t)20 * 1000 * 1000)
+
 struct sched_run {
 	uint32_t cell;	/* index into the matrix */
 	uint32_t rep;	/* 1-based repetition; 0 for a warm-up run */
