@@ -318,29 +318,17 @@ static void match_row(struct report *r, struct report_ref *ref,
 
 static int read_file(const char *path, struct buf *b, struct xr_err *err)
 {
-	FILE *f = fopen(path, "rb");
-	char chunk[8192];
-	size_t n;
-	if (!f)
+	int rc = buf_read_file(b, path, REF_MAX_BYTES);
+	if (rc == -XR_ENOMEM && b->truncated)
+		return xr_err_set(err, XR_EUSAGE, path, 0, 0,
+				  "reference file is larger than "
+				  "16 MiB");
+	if (rc == -XR_ENOMEM)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	if (rc < 0)
 		return xr_err_set(err, XR_EIO, path, 0, 0,
 				  "cannot read reference '%s': %s", path,
 				  strerror(errno));
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-		if (b->len + n > REF_MAX_BYTES) {
-			fclose(f);
-			return xr_err_set(err, XR_EUSAGE, path, 0, 0,
-					  "reference file is larger than "
-					  "16 MiB");
-		}
-		buf_add(b, chunk, n);
-	}
-	if (ferror(f)) {
-		fclose(f);
-		return xr_err_set(err, XR_EIO, path, 0, 0,
-				  "cannot read reference '%s': %s", path,
-				  strerror(errno));
-	}
-	fclose(f);
 	if (memchr(b->s ? b->s : "", 0, b->len))
 		return xr_err_set(err, XR_EUSAGE, path, 0, 0,
 				  "reference is not a text file (NUL byte)");
