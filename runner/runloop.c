@@ -392,7 +392,7 @@ static int execute_one(struct runctx *rc, size_t i)
 		/* A template that cannot expand fails this run only. */
 		res.status = RUN_FAILED;
 		res.exit_code = -1;
-		snprintf(res.reason, sizeof res.reason, "%.500s", err.msg);
+		engine_result_set_reason(&res, "%.500s", err.msg);
 		rec.res = &res;
 		rec.engine = p->engine.type;
 		store_run_start(rc->st, rc->ids[i], proc_now_wall(), NULL);
@@ -416,15 +416,15 @@ static int execute_one(struct runctx *rc, size_t i)
 	r = rc->eng->run(rc->eng_state, p, &rq.rq, &res);
 	if (proc_interrupted && res.status != RUN_OK) {
 		res.status = RUN_INTERRUPTED;
-		snprintf(res.reason, sizeof res.reason,
-			 "interrupted by signal %d", (int)proc_interrupt_signo);
+		engine_result_set_reason(&res, "interrupted by signal %d",
+					 (int)proc_interrupt_signo);
 	}
 	if (r < 0 && res.status == RUN_OK)
 		res.status = RUN_FAILED;
 	if (res.status != RUN_OK && !res.reason[0])
-		snprintf(res.reason, sizeof res.reason, "%s",
-			 r < 0 ? "engine environment error"
-			       : run_status_name(res.status));
+		engine_result_set_reason(&res, "%s",
+					 r < 0 ? "engine environment error"
+					       : run_status_name(res.status));
 	nsc = snap_after(rc, &snaps, sc, rows);
 	allver = calloc(nver + (size_t)p->nfactors + 1, sizeof *allver);
 	if (allver)
