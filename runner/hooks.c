@@ -246,8 +246,12 @@ static int run_hook(struct runctx *rc, int f, int k, const char *kind,
 				fac->name, host_label(rc, hi), kind);
 		return -1;
 	}
+	/* {{iface}} is the interface of the host this command runs on, for
+	 * this expansion only: later templates must not inherit it. */
 	t->iface = runctx_iface(rc, hi);
-	if (!(argv = runctx_expand_argv(tv->argv, t, &err))) {
+	argv = runctx_expand_argv(tv->argv, t, &err);
+	t->iface = NULL;
+	if (!argv) {
 		if (kind)
 			fprintf(stderr, "xrun: warning: factor '%s': %s\n",
 				fac->name, err.msg);
