@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "catalog.h"
 #include "plan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -16,7 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct xr_diag d;
 	struct plan *p = NULL;
 	xr_diag_init(&d, "fuzz.yaml");
-	if (plan_load_mem("fuzz.yaml", (const char *)data, size, &p, &d) == 0)
+	if (plan_load_mem("fuzz.yaml", (const char *)data, size,
+			  catalog_builtin(), &p, &d) == 0)
 		plan_free(p);
 	xr_diag_release(&d);
 	return 0;

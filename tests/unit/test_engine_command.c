@@ -379,7 +379,7 @@ static void test_check(void)
 	p.factors = &f;
 	p.nfactors = 1;
 	xr_diag_init(&d, "plan.yaml");
-	engine_command.check(&p, &d);
+	engine_command.desc.check(&p, &d);
 	for (i = 0; i < d.n; i++)
 		printf("# %d: %s\n", d.items[i].line, d.items[i].msg);
 	ok(!diag_has(&d, 1, ""), "good metric passes");
@@ -402,10 +402,10 @@ static void test_check(void)
 	p.engine.nparams = 0;
 	p.nfactors = 0;
 	xr_diag_init(&d, "plan.yaml");
-	engine_command.check(&p, &d);
+	engine_command.desc.check(&p, &d);
 	is_int(d.nerr, 0, "a valid command engine");
 	xr_diag_release(&d);
-	ok(!engine_command.has_param("parallel"), "no params");
+	ok(!engine_command.desc.has_param("parallel"), "no params");
 }
 
 int main(void)

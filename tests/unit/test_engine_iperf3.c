@@ -357,7 +357,7 @@ static void test_check(void)
 	p.factors = f;
 	p.nfactors = 3;
 	xr_diag_init(&d, "plan.yaml");
-	engine_iperf3.check(&p, &d);
+	engine_iperf3.desc.check(&p, &d);
 	for (i = 0; i < d.n; i++)
 		printf("# %d:%d: %s\n", d.items[i].line, d.items[i].col,
 		       d.items[i].msg);

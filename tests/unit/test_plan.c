@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "catalog.h"
 #include "plan.h"
 #include "sha256.h"
 #include "tap.h"
@@ -58,7 +59,8 @@ static const char example[] =
 static int load(const char *text, struct plan **p, struct xr_diag *d)
 {
 	xr_diag_init(d, "t.yaml");
-	return plan_load_mem("t.yaml", text, strlen(text), p, d);
+	return plan_load_mem("t.yaml", text, strlen(text), catalog_builtin(), p,
+			     d);
 }
 
 static void dump(const struct xr_diag *d)
@@ -538,7 +540,7 @@ static void test_hostile(void)
 			 i - 1, i - 1, i - 1);
 	t0 = clock();
 	xr_diag_init(&d, "t.yaml");
-	rc = plan_load_mem("t.yaml", b.s, b.len, &p, &d);
+	rc = plan_load_mem("t.yaml", b.s, b.len, catalog_builtin(), &p, &d);
 	ok(rc < 0 && has(&d, -1, 0, "alias bomb"), "alias bomb refused");
 	ok((double)(clock() - t0) / CLOCKS_PER_SEC < 1, "and quickly");
 	xr_diag_release(&d);
@@ -550,7 +552,7 @@ static void test_hostile(void)
 	for (i = 0; i < 10000; i++)
 		buf_addc(&b, '[');
 	xr_diag_init(&d, "t.yaml");
-	rc = plan_load_mem("t.yaml", b.s, b.len, &p, &d);
+	rc = plan_load_mem("t.yaml", b.s, b.len, catalog_builtin(), &p, &d);
 	ok(rc < 0 && has(&d, 3, 0, "nesting deeper than 64"),
 	   "deep nesting refused");
 	xr_diag_release(&d);
@@ -577,7 +579,7 @@ static void test_hostile(void)
 
 	/* missing file */
 	xr_diag_init(&d, NULL);
-	rc = plan_load("/nonexistent/plan.yaml", &p, &d);
+	rc = plan_load("/nonexistent/plan.yaml", catalog_builtin(), &p, &d);
 	is_int(rc, -XR_EIO, "missing file is an I/O error");
 	ok(has(&d, 0, 0, "No such file"), "and says why");
 	xr_diag_release(&d);
@@ -591,7 +593,7 @@ static void test_hostile(void)
 			 i);
 	t0 = clock();
 	xr_diag_init(&d, "t.yaml");
-	rc = plan_load_mem("t.yaml", b.s, b.len, &p, &d);
+	rc = plan_load_mem("t.yaml", b.s, b.len, catalog_builtin(), &p, &d);
 	is_int(rc, 0, "6 MB plan loads");
 	ok((double)(clock() - t0) / CLOCKS_PER_SEC < 3,
 	   "in a few seconds at most (%.2f s)",
@@ -623,7 +625,7 @@ static void test_scale(void)
 		buf_addf(&b, "  - { f0: l%d }\n", j);
 	t0 = clock();
 	xr_diag_init(&d, "t.yaml");
-	rc = plan_load_mem("t.yaml", b.s, b.len, &p, &d);
+	rc = plan_load_mem("t.yaml", b.s, b.len, catalog_builtin(), &p, &d);
 	secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	is_int(rc, 0, "10 factors x 100 levels load");
 	if (rc)

@@ -1,8 +1,8 @@
 /*
- * The reference-matrix reader (reports/reference.c) on a constructed report
- * model: settings, comments, quoting and units; rows matched, not measured
- * and ambiguous; ratio and range; every problem of a bad file reported with
- * its line and column.
+ * The reference-matrix reader (reports/model/reference.c) on a constructed
+ * report model: settings, comments, quoting and units; rows matched, not
+ * measured and ambiguous; ratio and range; every problem of a bad file reported
+ * with its line and column.
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Unit tests of runner/stats.c against reference values (R, and numeric
+/* Unit tests of reports/model/stats.c against reference values (R, and numeric
  * integration where noted). */
 #include <math.h>
 #include <string.h>

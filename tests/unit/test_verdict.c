@@ -1,5 +1,5 @@
 /*
- * The verdict logic (reports/verdict.c) on constructed samples: a known
+ * The verdict logic (reports/model/verdict.c) on constructed samples: a known
  * difference found with a CI containing it, identical populations never
  * called better or worse, a drifting ABBA sequence estimated without bias
  * by the position covariate, n=2 refused, Welch on runs not interleaved.

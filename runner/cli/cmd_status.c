@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "cellctx.h"
 #include "cmd.h"
+#include "catalog.h"
 #include "plan.h"
 #include "store.h"
 #include "banned.h"
@@ -174,7 +175,7 @@ static int report_session(struct store *st, const struct store_session *ss)
 	xr_diag_init(&diag, "stored plan");
 	if (ss->plan_text &&
 	    plan_load_mem("stored plan", ss->plan_text, strlen(ss->plan_text),
-			  &p, &diag) < 0)
+			  catalog_builtin(), &p, &diag) < 0)
 		p = NULL;
 	xr_diag_release(&diag);
 
@@ -279,7 +280,7 @@ int cmd_status(int argc, char **argv)
 		struct plan *p = NULL;
 		struct xr_diag diag;
 		xr_diag_init(&diag, plan_path);
-		r = plan_load(plan_path, &p, &diag);
+		r = plan_load(plan_path, catalog_builtin(), &p, &diag);
 		if (r < 0) {
 			if (diag.n)
 				xr_diag_print(&diag, stderr);

@@ -9,9 +9,9 @@
 
 int cmd_validate(int argc, char **argv); /* cmd_validate.c */
 int cmd_plan(int argc, char **argv);	 /* cmd_plan.c */
-int cmd_run(int argc, char **argv);	 /* run.c */
+int cmd_run(int argc, char **argv);	 /* cmd_run.c */
 int cmd_status(int argc, char **argv);	 /* cmd_status.c */
-int cmd_report(int argc, char **argv);	 /* reports/cmd_report.c */
+int cmd_report(int argc, char **argv);	 /* cmd_report.c */
 int cmd_lab(int argc, char **argv);	 /* lab.c */
 
 /* The plan compiled into the binary (plans/loopback.yaml). */

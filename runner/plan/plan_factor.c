@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "arena.h"
-#include "engine.h"
 #include "banned.h"
 
 static const char *const factor_keys[] = {"levels",  "param", "params",

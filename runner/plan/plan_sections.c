@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "arena.h"
-#include "engine.h"
 #include "units.h"
 #include "banned.h"
 
@@ -295,12 +294,13 @@ void plan_build_engine(struct pctx *c, const struct ynode *n,
 	}
 	if ((x = yn_get(n, "type"))) {
 		e->type = pc_str(c, x, "engine.type");
-		if (e->type && !(c->ops = engine_find(e->type)))
+		if (e->type && c->cat &&
+		    !(c->ops = c->cat->find_engine(e->type)))
 			pc_err(c, x, "unknown engine '%s' (known: %s)", e->type,
-			       engine_names());
+			       c->cat->engine_names());
 	} else {
 		pc_err(c, n, "missing 'type' in 'engine' (known: %s)",
-		       engine_names());
+		       c->cat ? c->cat->engine_names() : "iperf3, command");
 	}
 	if ((x = yn_get(n, "client"))) {
 		e->client = pc_str(c, x, "engine.client");

@@ -9,8 +9,6 @@
 #include "plan.h"
 #include "plan_yaml.h"
 
-struct engine_ops;
-
 /* A template string to check for placeholders once every name is known. */
 struct plan_tref {
 	const char *s;
@@ -32,7 +30,8 @@ struct pctx {
 	struct plan *p;
 	struct arena *a;
 	struct xr_diag *d;
-	const struct engine_ops *ops; /* NULL when the type is unknown */
+	const struct plan_catalog *cat;	    /* NULL: names not checked */
+	const struct plan_engine_desc *ops; /* NULL when the type is unknown */
 	struct plan_tref *trefs;
 	size_t ntrefs, trefs_cap;
 	struct plan_href *hrefs;

@@ -169,7 +169,8 @@ static int load_sessions(struct loader *l, struct xr_err *err)
 	if (text) {
 		struct xr_diag d;
 		xr_diag_init(&d, name);
-		if (plan_load_mem(name, text, strlen(text), &l->m.plan, &d) < 0)
+		if (plan_load_mem(name, text, strlen(text), NULL, &l->m.plan,
+				  &d) < 0)
 			l->m.plan = NULL;
 		xr_diag_release(&d);
 	}
@@ -380,8 +381,8 @@ int report_build(const char *db_path, const struct report_opts *o,
 	*out = NULL;
 	if (!o)
 		o = &defaults;
-	/* The same words as store_open() (runner/store.c) for `xrun status`:
-	 * usually the plan has not been run yet, or not from here. */
+	/* The same words as store_open() (runner/store/store.c) for `xrun
+	 * status`: usually the plan has not been run yet, or not from here. */
 	if (stat(db_path, &sb) < 0)
 		return xr_err_set(err, XR_EIO, db_path, 0, 0,
 				  "no store here (%s); run the plan first, or "

@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "cmd.h"
+#include "catalog.h"
 #include "plan.h"
 #include "report.h"
 #include "banned.h"
@@ -124,7 +125,7 @@ int cmd_report(int argc, char **argv)
 		struct plan *p = NULL;
 		struct xr_diag d;
 		xr_diag_init(&d, plan_path);
-		if (plan_load(plan_path, &p, &d) < 0) {
+		if (plan_load(plan_path, catalog_builtin(), &p, &d) < 0) {
 			xr_diag_print(&d, stderr);
 			xr_diag_release(&d);
 			return 2;

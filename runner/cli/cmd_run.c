@@ -19,6 +19,7 @@
 #include "buf.h"
 #include "cmd.h"
 #include "engine.h"
+#include "catalog.h"
 #include "plan.h"
 #include "proc.h"
 #include "report.h"
@@ -483,12 +484,13 @@ int cmd_run(int argc, char **argv)
 	/* The plan. */
 	xr_diag_init(&diag, plan_path ? plan_path : xr_embedded_plan_name);
 	if (plan_path) {
-		r = plan_load(plan_path, &p, &diag);
+		r = plan_load(plan_path, catalog_builtin(), &p, &diag);
 		if (r == 0 && buf_read_file(&text, plan_path, 0) < 0)
 			r = -XR_EIO;
 	} else {
 		r = plan_load_mem(xr_embedded_plan_name, xr_embedded_plan,
-				  strlen(xr_embedded_plan), &p, &diag);
+				  strlen(xr_embedded_plan), catalog_builtin(),
+				  &p, &diag);
 		buf_adds(&text, xr_embedded_plan);
 	}
 	if (diag.n) /* qsort(NULL, 0) trips UBSan in err.c */
@@ -679,7 +681,7 @@ int cmd_embedded_db(struct buf *out)
 	int r;
 	xr_diag_init(&d, xr_embedded_plan_name);
 	r = plan_load_mem(xr_embedded_plan_name, xr_embedded_plan,
-			  strlen(xr_embedded_plan), &p, &d);
+			  strlen(xr_embedded_plan), catalog_builtin(), &p, &d);
 	xr_diag_release(&d);
 	if (r < 0)
 		return -1;

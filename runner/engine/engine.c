@@ -25,7 +25,7 @@ const struct engine_ops *engine_find(const char *name)
 	if (!name)
 		return NULL;
 	for (i = 0; i < sizeof engines / sizeof engines[0]; i++)
-		if (strcmp(engines[i]->name, name) == 0)
+		if (strcmp(engines[i]->desc.name, name) == 0)
 			return engines[i];
 	return NULL;
 }
@@ -38,7 +38,7 @@ const char *engine_names(void)
 		for (i = 0; i < sizeof engines / sizeof engines[0]; i++)
 			snprintf(names + strlen(names),
 				 sizeof names - strlen(names), "%s%s",
-				 i ? ", " : "", engines[i]->name);
+				 i ? ", " : "", engines[i]->desc.name);
 	return names;
 }
 

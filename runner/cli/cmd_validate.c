@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "err.h"
 #include "matrix.h"
+#include "catalog.h"
 #include "plan.h"
 #include "plan_yaml.h"
 #include "sched.h"
@@ -73,12 +74,13 @@ static int validate_one(const char *path, int quiet)
 			xr_diag_add(&d, 0, 0, 0, "cannot read standard input");
 			rc = -XR_EIO;
 		} else {
-			rc = plan_load_mem("<stdin>", b.s, b.len, &p, &d);
+			rc = plan_load_mem("<stdin>", b.s, b.len,
+					   catalog_builtin(), &p, &d);
 		}
 		buf_release(&b);
 		d.file = "<stdin>";
 	} else {
-		rc = plan_load(path, &p, &d);
+		rc = plan_load(path, catalog_builtin(), &p, &d);
 	}
 	if (rc == 0)
 		rc = check_size(p, &d);

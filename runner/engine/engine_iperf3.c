@@ -314,9 +314,9 @@ out:
 }
 
 const struct engine_ops engine_iperf3 = {
-    .name = "iperf3",
-    .check = iperf3_args_check,
-    .has_param = iperf3_args_has_param,
+    .desc = {.name = "iperf3",
+	     .check = iperf3_args_check,
+	     .has_param = iperf3_args_has_param},
     .build_argv = build_argv,
     .open = open_,
     .run = run,

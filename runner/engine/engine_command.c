@@ -569,9 +569,7 @@ static int run(void *state, const struct plan *p,
 }
 
 const struct engine_ops engine_command = {
-    .name = "command",
-    .check = check,
-    .has_param = has_param,
+    .desc = {.name = "command", .check = check, .has_param = has_param},
     .build_argv = build_argv,
     .open = open_,
     .run = run,

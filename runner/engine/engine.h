@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "err.h"
+#include "plan.h"
 
 struct plan;
 struct host;
@@ -80,12 +81,9 @@ int engine_result_add_observed(struct engine_result *r, const char *key,
 			       const char *value);
 
 struct engine_ops {
-	const char *name;
-	/* Validate the plan's engine section and every factor `param:`
-	 * naming this engine's parameters; add problems to d. */
-	void (*check)(const struct plan *p, struct xr_diag *d);
-	/* Is key a parameter this engine takes (for factor `param:`)? */
-	int (*has_param)(const char *key);
+	/* name, check and has_param: what the plan loader sees of the
+	 * engine (plan.h) */
+	struct plan_engine_desc desc;
 	/* The argv the client side will execute. OUT: NULL-terminated,
 	 * caller frees with engine_argv_free. */
 	char **(*build_argv)(const struct plan *p,

@@ -197,15 +197,39 @@ struct plan {
 };
 
 /*
+ * What the loader checks names against: the engines and built-in probes
+ * that exist. They live in layers above this one (runner/engine,
+ * runner/host), so the caller hands them in: exec_catalog() (runner/exec)
+ * builds the program's. With a NULL catalog engine types, engine
+ * parameters and probe names are not checked (a plan stored with a session
+ * was checked when it ran).
+ */
+struct plan_engine_desc {
+	const char *name; /* "iperf3" */
+	/* Validate the engine section and every factor `param:` naming this
+	 * engine's parameters; add problems to d. NULL: has_param decides. */
+	void (*check)(const struct plan *p, struct xr_diag *d);
+	/* Is key a parameter this engine takes? */
+	int (*has_param)(const char *key);
+};
+struct plan_catalog {
+	const struct plan_engine_desc *(*find_engine)(const char *name);
+	const char *(*engine_names)(void); /* "iperf3, command" */
+	const char *const *probe_names;	   /* NULL-terminated */
+};
+
+/*
  * Load and validate a plan. On success returns 0 and *out. On failure
  * returns -XR_EPLAN (or -XR_EIO for an unreadable file), every problem
  * having been added to diag as "line:col: message" (diag->file is set to
  * path). Warnings may be added on success too.
  */
-int plan_load(const char *path, struct plan **out, struct xr_diag *diag);
+int plan_load(const char *path, const struct plan_catalog *cat,
+	      struct plan **out, struct xr_diag *diag);
 /* The same from memory; name is used in messages. */
 int plan_load_mem(const char *name, const char *text, size_t len,
-		  struct plan **out, struct xr_diag *diag);
+		  const struct plan_catalog *cat, struct plan **out,
+		  struct xr_diag *diag);
 void plan_free(struct plan *p);
 
 /* Lookups; -1 / NULL when absent. */

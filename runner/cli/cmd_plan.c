@@ -23,6 +23,7 @@
 #include "fastout.h"
 #include "host.h"
 #include "matrix.h"
+#include "catalog.h"
 #include "plan.h"
 #include "sched.h"
 #include "tmpl.h"
@@ -724,7 +725,7 @@ int cmd_plan(int argc, char **argv)
 		return 2;
 	}
 	xr_diag_init(&diag, path);
-	rc = plan_load(path, &p, &diag);
+	rc = plan_load(path, catalog_builtin(), &p, &diag);
 	if (diag.n) /* err.c's qsort of an empty list trips UBSan */
 		xr_diag_print(&diag, stderr);
 	xr_diag_release(&diag);

@@ -18,7 +18,6 @@
 
 #include "arena.h"
 #include "buf.h"
-#include "engine.h"
 #include "sha256.h"
 #include "units.h"
 #include "banned.h"
@@ -606,7 +605,8 @@ static int find_bad_utf8(const unsigned char *s, size_t n, int *line, int *col,
 }
 
 static int load(const char *name, const char *text, size_t len,
-		struct plan **out, struct xr_diag *d)
+		const struct plan_catalog *cat, struct plan **out,
+		struct xr_diag *d)
 {
 	struct pctx c;
 	struct plan *p;
@@ -662,6 +662,7 @@ static int load(const char *name, const char *text, size_t len,
 	c.p = p;
 	c.a = a;
 	c.d = d;
+	c.cat = cat;
 	c.nerr0 = nerr0;
 	build_top(&c, root);
 	plan_check_refs(&c);
@@ -689,14 +690,16 @@ static int load(const char *name, const char *text, size_t len,
 }
 
 int plan_load_mem(const char *name, const char *text, size_t len,
-		  struct plan **out, struct xr_diag *d)
+		  const struct plan_catalog *cat, struct plan **out,
+		  struct xr_diag *d)
 {
 	if (!d->file)
 		d->file = name;
-	return load(name ? name : "<plan>", text, len, out, d);
+	return load(name ? name : "<plan>", text, len, cat, out, d);
 }
 
-int plan_load(const char *path, struct plan **out, struct xr_diag *d)
+int plan_load(const char *path, const struct plan_catalog *cat,
+	      struct plan **out, struct xr_diag *d)
 {
 	struct buf b;
 	int rc;
@@ -716,7 +719,7 @@ int plan_load(const char *path, struct plan **out, struct xr_diag *d)
 		buf_release(&b);
 		return -XR_EPLAN;
 	}
-	rc = load(path, b.s, b.len, out, d);
+	rc = load(path, b.s, b.len, cat, out, d);
 	buf_release(&b);
 	return rc;
 }
