@@ -1,10 +1,9 @@
 /*
- * `xrun report [PLAN | --db FILE] -o FILE [--format pdf|md|csv|json]
- * [--lang en|ja] [--title T] [--metric NAME] [--threshold 1%]
- * [--unit Gbit/s] [--session N] [--reference FILE]`: builds the report model
- * from a store and writes it. Exit status: 0 written; 2 usage or an unreadable
- * plan; 3 no store, not a store, no finished runs, a PDF font without the
- * Japanese glyphs the report needs, or a write error.
+ * `xrun report [PLAN] [--db FILE] -o FILE` (its options: report_options
+ * below): builds the report model from a store and writes it. Exit status:
+ * 0 written; 2 usage or an unreadable plan; 3 no store, not a store, no
+ * finished runs, a PDF font without the Japanese glyphs the report needs,
+ * or a write error.
  */
 #include <stdio.h>
 #include <stdlib.h>
