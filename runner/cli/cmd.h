@@ -1,18 +1,28 @@
 /*
- * Subcommands, dispatched from one table in main.c. Each returns the
- * process exit status (docs: README "Exit codes"): 0 ok, 1 some runs
- * failed, 2 bad plan or usage, 3 environment, 130 interrupted.
- * argv[0] is the subcommand name.
+ * Subcommands, listed in one table (commands.c). Each is an opt_cmd row
+ * (opt.h: its arguments, options and help) whose fn returns the process
+ * exit status (docs: README "Exit codes"): 0 ok, 1 some runs failed, 2 bad
+ * plan or usage, 3 environment, 130 interrupted. argv[0] is the
+ * subcommand name.
  */
 #ifndef XR_CMD_H
 #define XR_CMD_H
 
-int cmd_validate(int argc, char **argv); /* cmd_validate.c */
-int cmd_plan(int argc, char **argv);	 /* cmd_plan.c */
-int cmd_run(int argc, char **argv);	 /* cmd_run.c */
-int cmd_status(int argc, char **argv);	 /* cmd_status.c */
-int cmd_report(int argc, char **argv);	 /* cmd_report.c */
-int cmd_lab(int argc, char **argv);	 /* lab.c */
+#include <stdio.h>
+
+#include "opt.h"
+
+extern const struct opt_cmd cmd_validate_spec; /* cmd_validate.c */
+extern const struct opt_cmd cmd_plan_spec;     /* cmd_plan.c */
+extern const struct opt_cmd cmd_run_spec;      /* cmd_run.c */
+extern const struct opt_cmd cmd_status_spec;   /* cmd_status.c */
+extern const struct opt_cmd cmd_report_spec;   /* cmd_report.c */
+extern const struct opt_cmd cmd_lab_spec;      /* lab.c */
+extern const struct opt_cmd cmd_version_spec;  /* commands.c */
+extern const struct opt_cmd cmd_help_spec;     /* commands.c */
+
+/* `xrun --help`: every command of the table with its summary. */
+void cli_print_commands(FILE *f);
 
 /* The plan compiled into the binary (plans/loopback.yaml). */
 extern const char xr_embedded_plan[];

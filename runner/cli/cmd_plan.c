@@ -678,52 +678,31 @@ static int write_human(struct fastout *o, const struct dry *d,
 
 /* ---- entry ------------------------------------------------------------ */
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: xrun plan PLAN [--json]\n"
-		   "  print the schedule without running anything: cells, "
-		   "runs, manual\n"
-		   "  interventions, estimated duration, and every run with "
-		   "its argv\n"
-		   "  --json  one JSON object (schema/plan.md, Scheduling)\n");
-}
+struct plan_args {
+	int json;
+};
 
-int cmd_plan(int argc, char **argv)
+static const struct opt_def plan_options[] = {
+    {"json", 0, NULL, "one JSON object (schema/plan.md, Scheduling)", OPT_FLAG,
+     offsetof(struct plan_args, json), NULL, 0},
+    {0},
+};
+
+static int cmd_plan(int argc, char **argv)
 {
-	const char *path = NULL;
-	int i, json = 0, rc, status = 0;
+	struct plan_args a = {0};
+	const char *path;
+	int json, rc, status = 0;
 	struct xr_diag diag;
 	struct xr_err err;
 	struct plan *p = NULL;
 	struct dry d;
 	struct fastout o = {stdout, NULL, 0, 1 << 20, 0};
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			json = 1;
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr,
-				"xrun plan: unknown option '%s' (valid: "
-				"--json, -h)\n",
-				argv[i]);
-			return 2;
-		} else if (path) {
-			fprintf(stderr,
-				"xrun plan: more than one plan ('%s' and "
-				"'%s'); give one\n",
-				path, argv[i]);
-			return 2;
-		} else {
-			path = argv[i];
-		}
-	}
-	if (!path) {
-		usage(stderr);
-		return 2;
-	}
+	if ((rc = opt_parse(&cmd_plan_spec, argc, argv, &a)) < 0)
+		return opt_exit(rc);
+	path = argv[1];
+	json = a.json;
 	xr_diag_init(&diag, path);
 	rc = plan_load(path, catalog_builtin(), &p, &diag);
 	if (diag.n) /* err.c's qsort of an empty list trips UBSan */
@@ -761,3 +740,15 @@ int cmd_plan(int argc, char **argv)
 	plan_free(p);
 	return status;
 }
+
+const struct opt_cmd cmd_plan_spec = {
+    .name = "plan",
+    .args = "PLAN",
+    .summary = "the dry run: print the schedule without running anything",
+    .about = "Cells, runs, manual interventions, estimated duration, and "
+	     "every run in order with its engine argv and hooks.",
+    .opts = plan_options,
+    .min_args = 1,
+    .max_args = 1,
+    .fn = cmd_plan,
+};

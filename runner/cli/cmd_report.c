@@ -1,10 +1,9 @@
 /*
- * `xrun report [PLAN | --db FILE] -o FILE [--format pdf|md|csv|json]
- * [--lang en|ja] [--title T] [--metric NAME] [--threshold 1%]
- * [--unit Gbit/s] [--session N] [--reference FILE]`: builds the report model
- * from a store and writes it. Exit status: 0 written; 2 usage or an unreadable
- * plan; 3 no store, not a store, no finished runs, a PDF font without the
- * Japanese glyphs the report needs, or a write error.
+ * `xrun report [PLAN] [--db FILE] -o FILE` (its options: report_options
+ * below): builds the report model from a store and writes it. Exit status:
+ * 0 written; 2 usage or an unreadable plan; 3 no store, not a store, no
+ * finished runs, a PDF font without the Japanese glyphs the report needs,
+ * or a write error.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,14 +15,6 @@
 #include "plan.h"
 #include "report.h"
 #include "banned.h"
-
-static const char usage_text[] =
-    "usage: xrun report [PLAN | --db FILE] -o FILE [--format "
-    "pdf|md|csv|json]\n"
-    "                   [--lang en|ja] [--title T] [--metric NAME] "
-    "[--threshold 1%]\n"
-    "                   [--unit Gbit/s] [--session N] [--reference FILE]\n"
-    "  -o -  writes md, csv or json to stdout\n";
 
 /* "1%" -> 0.01; "0.01" -> 0.01; "2" -> 0.02 (a bare number >= 1 is a
  * percentage). -1 when invalid. */
@@ -40,77 +31,97 @@ static double parse_threshold(const char *s)
 	return v >= 1 ? v / 100 : v;
 }
 
+static int threshold_cb(void *field, const char *v)
+{
+	double t = parse_threshold(v);
+	if (t <= 0 || t >= 1) {
+		fprintf(stderr,
+			"xrun: invalid threshold '%s' (valid: a percentage "
+			"such as 1%% or 0.5%%)\n",
+			v);
+		opt_usage(&cmd_report_spec, stderr);
+		return -1;
+	}
+	*(double *)field = t;
+	return 0;
+}
+
+static int session_cb(void *field, const char *v)
+{
+	char *end;
+	long long n = strtoll(v, &end, 10);
+	if (end == v || *end || n <= 0) {
+		fprintf(stderr,
+			"xrun: option '--session' needs a session number "
+			"(1 or more), not '%s'\n",
+			v);
+		opt_usage(&cmd_report_spec, stderr);
+		return -1;
+	}
+	*(int64_t *)field = n;
+	return 0;
+}
+
 static int usage_err(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "xrun: ");
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\n");
-	fputs(usage_text, stderr);
+	opt_usage(&cmd_report_spec, stderr);
 	return 2;
 }
 
-int cmd_report(int argc, char **argv)
+struct report_args {
+	const char *db, *out;
+	struct report_opts o;
+};
+
+#define RA(field) offsetof(struct report_args, field)
+static const struct opt_def report_options[] = {
+    {"db", 0, "FILE", "the store to read (default: ./<plan name>.db)",
+     OPT_STRING, RA(db), NULL, 0},
+    {"output", 'o', "FILE",
+     "the report to write; - writes md, csv or json to stdout", OPT_STRING,
+     RA(out), NULL, 1},
+    {"format", 0, "pdf|md|csv|json",
+     "the output format (default: from the file's extension)", OPT_STRING,
+     RA(o.format), NULL, 0},
+    {"lang", 0, "en|ja", "the report's language (default: the plan's)",
+     OPT_STRING, RA(o.lang), NULL, 0},
+    {"title", 0, "T", "the report's title (default: the plan's)", OPT_STRING,
+     RA(o.title), NULL, 0},
+    {"metric", 0, "NAME", "the metric to report (default: throughput)",
+     OPT_STRING, RA(o.metric), NULL, 0},
+    {"threshold", 0, "1%",
+     "the noise threshold of the comparisons (default: the plan's, else 1%)",
+     OPT_CALLBACK, RA(o.threshold), threshold_cb, 0},
+    {"unit", 0, "U", "the display unit, such as Gbit/s (default: automatic)",
+     OPT_STRING, RA(o.unit), NULL, 0},
+    {"reference", 0, "FILE",
+     "a published matrix to compare with (schema/reference.md)", OPT_STRING,
+     RA(o.reference), NULL, 0},
+    {"session", 0, "N", "only this session (default: every session)",
+     OPT_CALLBACK, RA(o.session), session_cb, 0},
+    {0},
+};
+#undef RA
+
+static int cmd_report(int argc, char **argv)
 {
-	struct report_opts o = {0};
-	const char *db = NULL, *plan_path = NULL, *out = NULL;
+	struct report_args a = {0};
+	struct report_opts o;
+	const char *db, *plan_path, *out;
 	struct buf dbp = BUF_INIT;
 	struct xr_err err = {0};
 	struct xr_diag refd;
-	int i, rc;
+	int rc;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define OPT(name, field)                                                       \
-	if (!strcmp(a, name)) {                                                \
-		if (!v)                                                        \
-			return usage_err("option '%s' needs a value", a);      \
-		field = v;                                                     \
-		i++;                                                           \
-		continue;                                                      \
-	}
-		OPT("--db", db)
-		OPT("-o", out)
-		OPT("--output", out)
-		OPT("--format", o.format)
-		OPT("--lang", o.lang)
-		OPT("--title", o.title)
-		OPT("--metric", o.metric)
-		OPT("--unit", o.unit)
-		OPT("--reference", o.reference)
-#undef OPT
-		if (!strcmp(a, "--threshold")) {
-			if (!v)
-				return usage_err("option '%s' needs a value",
-						 a);
-			o.threshold = parse_threshold(v);
-			if (o.threshold <= 0 || o.threshold >= 1)
-				return usage_err("invalid threshold '%s' "
-						 "(valid: a percentage such "
-						 "as 1%% or 0.5%%)",
-						 v);
-			i++;
-			continue;
-		}
-		if (!strcmp(a, "--session")) {
-			if (!v || atoll(v) <= 0)
-				return usage_err("option '%s' needs a "
-						 "session number",
-						 a);
-			o.session = atoll(v);
-			i++;
-			continue;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage_text, stdout);
-			return 0;
-		}
-		if (a[0] == '-' && a[1])
-			return usage_err("unknown option '%s'", a);
-		if (plan_path)
-			return usage_err("more than one plan given ('%s')", a);
-		plan_path = a;
-	}
+	if ((rc = opt_parse(&cmd_report_spec, argc, argv, &a)) < 0)
+		return opt_exit(rc);
+	o = a.o;
+	db = a.db;
+	out = a.out;
+	plan_path = rc ? argv[1] : NULL;
 	if (!out)
 		return usage_err("%s", "missing -o FILE (the report to write)");
 	if (o.lang && report_lang_parse(o.lang) < 0)
@@ -158,3 +169,14 @@ int cmd_report(int argc, char **argv)
 		xr_diag_release(&refd);
 	return rc < 0 ? xr_code_exit(-rc) : 0;
 }
+
+const struct opt_cmd cmd_report_spec = {
+    .name = "report",
+    .args = "[PLAN]",
+    .summary = "write a PDF, Markdown, CSV or JSON report from a store",
+    .about = "With no PLAN and no --db: the store of the plan compiled into "
+	     "the binary (./loopback.db). Fonts: schema/report.md.",
+    .opts = report_options,
+    .max_args = 1,
+    .fn = cmd_report,
+};

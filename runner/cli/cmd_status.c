@@ -250,32 +250,30 @@ fail:
 	return 3;
 }
 
-int cmd_status(int argc, char **argv)
+struct status_args {
+	const char *db;
+};
+
+static const struct opt_def status_options[] = {
+    {"db", 0, "FILE", "the store to read (default: ./<plan name>.db)",
+     OPT_STRING, offsetof(struct status_args, db), NULL, 0},
+    {0},
+};
+
+static int cmd_status(int argc, char **argv)
 {
-	const char *db = NULL, *plan_path = NULL;
+	struct status_args a = {0};
+	const char *db, *plan_path;
 	struct buf path = BUF_INIT;
 	struct store *st = NULL;
 	struct store_session ss = {0};
 	struct xr_err err = {0};
 	char plan_name[128] = "";
-	int i, r, ret = 0;
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--db") && i + 1 < argc)
-			db = argv[++i];
-		else if (!strncmp(argv[i], "--db=", 5))
-			db = argv[i] + 5;
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: xrun status [PLAN | --db FILE]\n");
-			return 0;
-		} else if (argv[i][0] == '-') {
-			fprintf(stderr,
-				"xrun: unknown option '%s'\nusage: xrun status "
-				"[PLAN | --db FILE]\n",
-				argv[i]);
-			return 2;
-		} else
-			plan_path = argv[i];
-	}
+	int r, ret = 0;
+	if ((r = opt_parse(&cmd_status_spec, argc, argv, &a)) < 0)
+		return opt_exit(r);
+	db = a.db;
+	plan_path = r ? argv[1] : NULL;
 	if (plan_path) {
 		struct plan *p = NULL;
 		struct xr_diag diag;
@@ -319,3 +317,16 @@ int cmd_status(int argc, char **argv)
 	buf_release(&path);
 	return ret;
 }
+
+const struct opt_cmd cmd_status_spec = {
+    .name = "status",
+    .args = "[PLAN]",
+    .summary = "where the latest session stands: done / failed / pending per "
+	       "manual block, pending manual steps, failures with reasons",
+    .about = "Reads the store without taking its lock, so it works while "
+	     "xrun runs. With no PLAN and no --db: the store of the plan "
+	     "compiled into the binary (./loopback.db).",
+    .opts = status_options,
+    .max_args = 1,
+    .fn = cmd_status,
+};

@@ -16,15 +16,6 @@
 #include "sched.h"
 #include "banned.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: xrun validate [-q] PLAN...\n"
-		   "  check plans and report every problem as "
-		   "PLAN:LINE:COL: error: MESSAGE\n"
-		   "  -q, --quiet  print nothing for a valid plan\n"
-		   "  exit 0 when every plan is valid, 2 otherwise\n");
-}
-
 /*
  * A plan too big to expand or schedule is a bad plan: say so here rather
  * than let `xrun plan` or `xrun run` be the first to find out. Expanding is
@@ -93,45 +84,38 @@ static int validate_one(const char *path, int quiet)
 	return rc;
 }
 
-int cmd_validate(int argc, char **argv)
+struct validate_args {
+	int quiet;
+};
+
+static const struct opt_def validate_options[] = {
+    {"quiet", 'q', NULL, "print nothing for a valid plan", OPT_FLAG,
+     offsetof(struct validate_args, quiet), NULL, 0},
+    {0},
+};
+
+static int cmd_validate(int argc, char **argv)
 {
-	int i, quiet = 0, bad = 0, nplans = 0, opts = 1;
-	for (i = 1; i < argc; i++) {
-		if (opts && argv[i][0] == '-' && argv[i][1]) {
-			if (strcmp(argv[i], "--") == 0)
-				opts = 0;
-			else if (strcmp(argv[i], "-q") == 0 ||
-				 strcmp(argv[i], "--quiet") == 0)
-				quiet = 1;
-			else if (strcmp(argv[i], "-h") == 0 ||
-				 strcmp(argv[i], "--help") == 0) {
-				usage(stdout);
-				return 0;
-			} else {
-				fprintf(stderr,
-					"xrun validate: unknown option '%s' "
-					"(valid: -q, --quiet, -h, --help)\n",
-					argv[i]);
-				return 2;
-			}
-			continue;
-		}
-		nplans++;
-	}
-	if (!nplans) {
-		usage(stderr);
-		return 2;
-	}
-	opts = 1;
-	for (i = 1; i < argc; i++) {
-		if (opts && argv[i][0] == '-' && argv[i][1]) {
-			if (strcmp(argv[i], "--") == 0)
-				opts = 0;
-			continue;
-		}
-		if (validate_one(argv[i], quiet) < 0)
+	struct validate_args a = {0};
+	int i, bad = 0, n = opt_parse(&cmd_validate_spec, argc, argv, &a);
+	if (n < 0)
+		return opt_exit(n);
+	for (i = 1; i <= n; i++)
+		if (validate_one(argv[i], a.quiet) < 0)
 			bad = 1;
-	}
 	fflush(stdout);
 	return bad ? 2 : 0;
 }
+
+const struct opt_cmd cmd_validate_spec = {
+    .name = "validate",
+    .args = "PLAN...",
+    .summary = "check plans and report every problem as PLAN:LINE:COL: "
+	       "error: MESSAGE",
+    .about = "A PLAN of - reads standard input. Exit 0 when every plan is "
+	     "valid, 2 otherwise.",
+    .opts = validate_options,
+    .min_args = 1,
+    .max_args = -1,
+    .fn = cmd_validate,
+};

@@ -523,81 +523,139 @@ static int lab_status(struct lab *l)
 	return 0;
 }
 
-static int usage(void)
+/* ---- the command line ------------------------------------------------- */
+
+struct lab_args {
+	const char *profile, *prefix;
+};
+
+#define LA(field) offsetof(struct lab_args, field)
+#define LAB_PREFIX_OPT                                                         \
+	{                                                                      \
+		"prefix", 0, "P",                                              \
+		    "the lab's name: namespaces P-client and P-server "        \
+		    "(default xr)",                                            \
+		    OPT_STRING, LA(prefix), NULL, 0                            \
+	}
+static const struct opt_def lab_up_options[] = {
+    {"profile", 0, "NAME", "the link's profile (default 10gbe; listed below)",
+     OPT_STRING, LA(profile), NULL, 0},
+    LAB_PREFIX_OPT,
+    {0},
+};
+static const struct opt_def lab_prefix_options[] = {LAB_PREFIX_OPT, {0}};
+#undef LA
+
+static void profiles_help(FILE *f)
 {
-	struct buf b = BUF_INIT;
 	size_t i;
-	profile_list(&b);
-	fprintf(stderr, "usage: xrun lab up [--profile NAME] [--prefix P]\n"
-			"       xrun lab down [--prefix P]\n"
-			"       xrun lab status [--prefix P]\n"
-			"profiles (default 10gbe):\n");
+	fprintf(f, "profiles:\n");
 	for (i = 0; i < sizeof profiles / sizeof profiles[0]; i++)
-		fprintf(stderr, "  %-8s %s\n", profiles[i].name,
-			profiles[i].about);
-	buf_release(&b);
-	return 2;
+		fprintf(f, "  %-8s %s\n", profiles[i].name, profiles[i].about);
 }
 
-int cmd_lab(int argc, char **argv)
+static const struct opt_cmd lab_subs[4];
+
+/* What every action needs: its options, the prefix, root and ip. */
+static int lab_start(const struct opt_cmd *c, int argc, char **argv,
+		     struct lab_args *a, struct lab *l, struct xr_err *err)
 {
-	const char *action = NULL, *profile = "10gbe", *prefix = "xr";
-	struct xr_err err = {0};
-	struct lab l;
-	int i, rc;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if ((!strcmp(a, "--profile") || !strcmp(a, "--prefix")) &&
-		    i + 1 < argc) {
-			if (!strcmp(a, "--profile"))
-				profile = argv[++i];
-			else
-				prefix = argv[++i];
-		} else if (!strncmp(a, "--profile=", 10)) {
-			profile = a + 10;
-		} else if (!strncmp(a, "--prefix=", 9)) {
-			prefix = a + 9;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage();
-			return 0;
-		} else if (!action && a[0] != '-') {
-			action = a;
-		} else {
-			fprintf(stderr, "xrun lab: unexpected argument '%s'\n",
-				a);
-			return usage();
-		}
-	}
-	if (!action || (strcmp(action, "up") && strcmp(action, "down") &&
-			strcmp(action, "status"))) {
-		if (action)
-			fprintf(stderr,
-				"xrun lab: unknown action '%s' (valid: up, "
-				"down, status)\n",
-				action);
-		return usage();
-	}
-	rc = lab_init(&l, prefix, &err);
+	int n = opt_parse(c, argc, argv, a);
+	int rc;
+	if (n < 0)
+		return n;
+	if (!a->prefix)
+		a->prefix = "xr";
+	if (!a->profile)
+		a->profile = "10gbe";
+	rc = lab_init(l, a->prefix, err);
 	if (!rc && geteuid() != 0)
-		rc = xr_err_set(&err, XR_EENV, NULL, 0, 0,
+		rc = xr_err_set(err, XR_EENV, NULL, 0, 0,
 				"'xrun lab %s' needs root (it creates network "
 				"namespaces and tc qdiscs): run it as root or "
 				"with sudo",
-				action);
+				c->name);
 	if (!rc && !proc_which("ip"))
-		rc = xr_err_set(&err, XR_EENV, NULL, 0, 0,
+		rc = xr_err_set(err, XR_EENV, NULL, 0, 0,
 				"'ip' not found in PATH (install iproute2)");
-	if (!rc) {
-		if (!strcmp(action, "up"))
-			rc = lab_up(&l, profile, &err);
-		else if (!strcmp(action, "down"))
-			rc = lab_down(&l, &err);
-		else
-			rc = lab_status(&l);
-	}
+	return rc;
+}
+
+static int lab_finish(int rc, struct xr_err *err)
+{
+	if (rc == OPT_HELP || rc == OPT_USAGE)
+		return opt_exit(rc);
 	if (rc < 0) {
-		xr_err_print(&err, "xrun lab");
+		xr_err_print(err, "xrun lab");
 		return xr_code_exit(rc);
 	}
 	return 0;
 }
+
+static int cmd_lab_up(int argc, char **argv)
+{
+	struct lab_args a = {0};
+	struct xr_err err = {0};
+	struct lab l;
+	int rc = lab_start(&lab_subs[0], argc, argv, &a, &l, &err);
+	if (!rc)
+		rc = lab_up(&l, a.profile, &err);
+	return lab_finish(rc, &err);
+}
+
+static int cmd_lab_down(int argc, char **argv)
+{
+	struct lab_args a = {0};
+	struct xr_err err = {0};
+	struct lab l;
+	int rc = lab_start(&lab_subs[1], argc, argv, &a, &l, &err);
+	if (!rc)
+		rc = lab_down(&l, &err);
+	return lab_finish(rc, &err);
+}
+
+static int cmd_lab_status(int argc, char **argv)
+{
+	struct lab_args a = {0};
+	struct xr_err err = {0};
+	struct lab l;
+	int rc = lab_start(&lab_subs[2], argc, argv, &a, &l, &err);
+	if (!rc)
+		rc = lab_status(&l);
+	return lab_finish(rc, &err);
+}
+
+static const struct opt_cmd lab_subs[] = {
+    {.name = "up",
+     .summary = "create the two namespaces and the shaped veth link between "
+		"them, and print the hosts to paste into a plan",
+     .opts = lab_up_options,
+     .fn = cmd_lab_up,
+     .parent = "lab",
+     .extra_help = profiles_help},
+    {.name = "down",
+     .summary = "remove what 'lab up' created (and nothing else)",
+     .opts = lab_prefix_options,
+     .fn = cmd_lab_down,
+     .parent = "lab"},
+    {.name = "status",
+     .summary = "show the lab: namespaces, addresses, link and shaping",
+     .opts = lab_prefix_options,
+     .fn = cmd_lab_status,
+     .parent = "lab"},
+    {0},
+};
+
+static int cmd_lab(int argc, char **argv)
+{
+	return opt_dispatch(&cmd_lab_spec, argc, argv);
+}
+
+const struct opt_cmd cmd_lab_spec = {
+    .name = "lab",
+    .args = "up|down|status",
+    .summary = "a rehearsal lab: two hosts as network namespaces with a "
+	       "shaped veth link (root); docs/lab.md",
+    .fn = cmd_lab,
+    .subs = lab_subs,
+};

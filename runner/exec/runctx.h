@@ -1,8 +1,8 @@
 /*
- * The state of one `xrun run`, shared by the runner's modules: run.c (CLI,
- * session and resume), runloop.c (executing the schedule), hooks.c
- * (apply/verify/restore and manual steps) and progress.c. Internal to the
- * runner: nothing outside these files includes it.
+ * The state of one `xrun run`, shared by the runner's modules: session.c
+ * (which session to continue, and its status), runloop.c (executing the
+ * schedule), hooks.c (apply/verify/restore and manual steps), progress.c,
+ * and the command line that fills it (runner/cli/cmd_run.c).
  */
 #ifndef XR_RUNCTX_H
 #define XR_RUNCTX_H

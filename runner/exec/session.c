@@ -1,0 +1,381 @@
+/*
+ * Which session `xrun run` continues (session.h), and the session's status
+ * around the run loop. A session is identified by the hash of its cells
+ * description: everything that decides which runs exist and in which
+ * order. When that hash differs from the unfinished latest session's, the
+ * JSON descriptions are compared to say what changed.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "plan.h"
+#include "proc.h"
+#include "runctx.h"
+#include "session.h"
+#include "sha256.h"
+#include "banned.h"
+
+/* ---- what changes the runs ------------------------------------------- */
+
+static const char *order_name(enum plan_order o)
+{
+	return o == PLAN_ORDER_RANDOM	    ? "random"
+	       : o == PLAN_ORDER_SEQUENTIAL ? "sequential"
+					    : "abba";
+}
+
+/*
+ * The cells description: everything that decides which runs exist and in
+ * which order (factors and levels, manual or not, exclusions, repeat,
+ * order, the seed when order is random, warm-up, engine type). Its hash
+ * identifies a session's schedule; the text lets a refusal say what
+ * changed. Durations, params and hooks are not in it: changing them does
+ * not move runs, and the plan text stored with each session records them.
+ */
+static void cells_desc(const struct plan *p, struct buf *b)
+{
+	int f, i, k, j;
+	buf_adds(b, "{\"engine\":");
+	buf_add_json_str(b, p->engine.type);
+	buf_adds(b, ",\"factors\":[");
+	for (f = 0; f < p->nfactors; f++) {
+		const struct plan_factor *fa = &p->factors[f];
+		buf_adds(b, f ? ",{\"name\":" : "{\"name\":");
+		buf_add_json_str(b, fa->name);
+		buf_addf(b, ",\"manual\":%s,\"levels\":[",
+			 fa->manual ? "true" : "false");
+		for (i = 0; i < fa->nlevels; i++) {
+			if (i)
+				buf_addc(b, ',');
+			buf_add_json_str(b, fa->levels[i]);
+		}
+		buf_adds(b, "]}");
+	}
+	buf_adds(b, "],\"exclude\":[");
+	for (i = 0; i < p->nexcludes; i++) {
+		const struct plan_exclude *e = &p->excludes[i];
+		buf_adds(b, i ? ",{" : "{");
+		for (k = 0; k < e->nterms; k++) {
+			const struct plan_factor *fa =
+			    &p->factors[e->factor[k]];
+			if (k)
+				buf_addc(b, ',');
+			buf_add_json_str(b, fa->name);
+			buf_adds(b, ":[");
+			for (j = 0; j < e->nlv[k]; j++) {
+				if (j)
+					buf_addc(b, ',');
+				buf_add_json_str(b, fa->levels[e->lv[k][j]]);
+			}
+			buf_addc(b, ']');
+		}
+		buf_addc(b, '}');
+	}
+	buf_addf(b, "],\"repeat\":%d,\"order\":\"%s\",\"warmup\":%d", p->repeat,
+		 order_name(p->order), p->warmup);
+	if (p->order == PLAN_ORDER_RANDOM)
+		buf_addf(b, ",\"seed\":%llu", (unsigned long long)p->seed);
+	buf_addc(b, '}');
+}
+
+static const char *str_or(const char *s, const char *d)
+{
+	return s ? s : d;
+}
+
+static json_t *find_factor(json_t *factors, const char *name)
+{
+	size_t i;
+	json_t *f;
+	json_array_foreach(factors, i, f)
+	{
+		if (!strcmp(
+			str_or(json_string_value(json_object_get(f, "name")),
+			       ""),
+			name))
+			return f;
+	}
+	return NULL;
+}
+
+static void levels_text(json_t *levels, struct buf *b)
+{
+	size_t i;
+	json_t *v;
+	buf_addc(b, '[');
+	json_array_foreach(levels, i, v)
+	{
+		buf_adds(b, i ? ", " : "");
+		buf_adds(b, str_or(json_string_value(v), "?"));
+	}
+	buf_addc(b, ']');
+}
+
+static const char *factor_name(json_t *f)
+{
+	return str_or(json_string_value(json_object_get(f, "name")), "?");
+}
+
+static int factor_names_same_order(json_t *a, json_t *b)
+{
+	size_t i;
+	if (json_array_size(a) != json_array_size(b))
+		return 0;
+	for (i = 0; i < json_array_size(a); i++)
+		if (strcmp(factor_name(json_array_get(a, i)),
+			   factor_name(json_array_get(b, i))) != 0)
+			return 0;
+	return 1;
+}
+
+static void factor_names_text(json_t *factors, struct buf *b)
+{
+	size_t i;
+	json_t *f;
+	buf_addc(b, '[');
+	json_array_foreach(factors, i, f)
+	{
+		buf_adds(b, i ? ", " : "");
+		buf_adds(b, factor_name(f));
+	}
+	buf_addc(b, ']');
+}
+
+/* One line per difference between two cells descriptions. */
+static void describe_changes(const char *olds, const char *news,
+			     struct buf *out)
+{
+	json_t *o = json_loads(olds ? olds : "{}", 0, NULL);
+	json_t *n = json_loads(news, 0, NULL);
+	json_t *of, *nf, *f;
+	static const char *const keys[] = {"engine", "repeat", "order",
+					   "seed",   "warmup", "exclude"};
+	size_t i;
+	if (!o || !n) {
+		buf_adds(out, "  the schedule differs\n");
+		goto out;
+	}
+	of = json_object_get(o, "factors");
+	nf = json_object_get(n, "factors");
+	json_array_foreach(nf, i, f)
+	{
+		const char *name =
+		    json_string_value(json_object_get(f, "name"));
+		json_t *g = find_factor(of, str_or(name, ""));
+		if (!g) {
+			buf_addf(out, "  factor '%s' added\n", name);
+			continue;
+		}
+		if (!json_equal(json_object_get(f, "levels"),
+				json_object_get(g, "levels"))) {
+			buf_addf(out, "  factor '%s' levels changed: ", name);
+			levels_text(json_object_get(g, "levels"), out);
+			buf_adds(out, " -> ");
+			levels_text(json_object_get(f, "levels"), out);
+			buf_addc(out, '\n');
+		}
+		if (!json_equal(json_object_get(f, "manual"),
+				json_object_get(g, "manual")))
+			buf_addf(out, "  factor '%s' is now %s\n", name,
+				 json_is_true(json_object_get(f, "manual"))
+				     ? "manual"
+				     : "automatic");
+	}
+	json_array_foreach(of, i, f)
+	{
+		const char *name =
+		    json_string_value(json_object_get(f, "name"));
+		if (!find_factor(nf, str_or(name, "")))
+			buf_addf(out, "  factor '%s' removed\n", name);
+	}
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		json_t *a = json_object_get(o, keys[i]);
+		json_t *b = json_object_get(n, keys[i]);
+		char *as, *bs;
+		if ((!a && !b) || (a && b && json_equal(a, b)))
+			continue;
+		as = a ? json_dumps(a, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+		bs = b ? json_dumps(b, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+		buf_addf(out, "  %s changed: %s -> %s\n", keys[i],
+			 as ? as : "(none)", bs ? bs : "(none)");
+		free(as);
+		free(bs);
+	}
+	if (!out->len && !factor_names_same_order(of, nf)) {
+		/* Same factors, another order: the matrix order changes. */
+		buf_adds(out, "  factor order changed: ");
+		factor_names_text(of, out);
+		buf_adds(out, " -> ");
+		factor_names_text(nf, out);
+		buf_addc(out, '\n');
+	}
+	if (!out->len)
+		buf_adds(out, "  the schedule differs\n");
+out:
+	json_decref(o);
+	json_decref(n);
+}
+
+/* ---- a new session ---------------------------------------------------- */
+
+static int insert_pending(struct runctx *rc, int64_t plan_id, const char *hash,
+			  const char *desc, const char *argv_json,
+			  struct xr_err *err)
+{
+	const struct plan *p = rc->p;
+	struct buf cell = BUF_INIT;
+	size_t i;
+	int r;
+	if ((r = store_begin(rc->st, err)) < 0)
+		return r;
+	if ((r = store_session_create(rc->st, plan_id, hash, desc, argv_json,
+				      &rc->session_id, err)) < 0)
+		goto fail;
+	for (i = 0; i < rc->s.nruns; i++) {
+		const struct sched_run *run = &rc->s.runs[i];
+		struct store_pending sp;
+		buf_reset(&cell);
+		matrix_cell_json(p, matrix_cell(&rc->m, run->cell), &cell);
+		sp.position = (uint32_t)i;
+		sp.block = run->block;
+		sp.block_pos = run->pos;
+		/* Pass k holds repetition k+1 of every cell (warm-ups: 0). */
+		sp.pass = run->rep ? run->rep - 1 : 0;
+		sp.rep = run->rep;
+		sp.cell_index = run->cell;
+		sp.warmup = run->warmup;
+		sp.cell = cell.s;
+		if ((r = store_run_pending_add(rc->st, rc->session_id, &sp,
+					       err)) < 0)
+			goto fail;
+	}
+	buf_release(&cell);
+	return store_commit(rc->st, err);
+fail:
+	buf_release(&cell);
+	store_rollback(rc->st);
+	return r;
+}
+
+/* ---- the decision ---------------------------------------------------- */
+
+/* Loads the runs of rc->session_id by schedule position. */
+static int load_runs(struct runctx *rc, struct xr_err *err)
+{
+	int64_t n;
+	rc->ids = calloc(rc->s.nruns + 1, sizeof *rc->ids);
+	rc->status = calloc(rc->s.nruns + 1, 1);
+	if (!rc->ids || !rc->status)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	n = store_runs_load(rc->st, rc->session_id, rc->ids, rc->status,
+			    rc->s.nruns, err);
+	if (n == (int64_t)rc->s.nruns)
+		return 0;
+	if (n < 0)
+		return (int)n;
+	return xr_err_set(err, XR_ESTORE, store_path(rc->st), 0, 0,
+			  "session %lld does not hold the %zu runs of the "
+			  "schedule",
+			  (long long)rc->session_id, rc->s.nruns);
+}
+
+int session_start(struct runctx *rc, const char *plan_path, const char *text,
+		  const char *argv_json, struct session_decision *d,
+		  struct xr_err *err)
+{
+	const struct plan *p = rc->p;
+	struct buf desc = BUF_INIT;
+	char cells_hash[65];
+	int64_t plan_id = 0;
+	int r;
+
+	memset(d, 0, sizeof *d);
+	d->kind = SESSION_NEW;
+	cells_desc(p, &desc);
+	sha256_hex(desc.s, desc.len, cells_hash);
+	if ((r = store_plan_put(rc->st, p->name, p->title, plan_path, p->hash,
+				text, &plan_id, err)) < 0 ||
+	    (r = store_session_latest(rc->st, p->name, &d->last, err)) < 0)
+		goto out;
+	if (d->last.id && !rc->o->new_session) {
+		int same = !strcmp(d->last.cells_hash, cells_hash);
+		int finished = !strcmp(d->last.status, "done");
+		if (!finished && !same) {
+			describe_changes(d->last.cells_desc, desc.s,
+					 &d->changes);
+			d->kind = SESSION_CHANGED;
+			goto out;
+		}
+		if (finished && same) {
+			d->kind = SESSION_COMPLETE;
+			goto out;
+		}
+		if (!finished && same) {
+			rc->session_id = d->last.id;
+			d->kind = SESSION_RESUMED;
+			if (d->last.plan_id != plan_id)
+				store_session_set_plan(rc->st, d->last.id,
+						       plan_id, NULL);
+		}
+	}
+	if (!rc->session_id && (r = insert_pending(rc, plan_id, cells_hash,
+						   desc.s, argv_json, err)) < 0)
+		goto out;
+	r = load_runs(rc, err);
+out:
+	buf_release(&desc);
+	return r < 0 ? r : 0;
+}
+
+void session_decision_release(struct session_decision *d)
+{
+	store_session_release(&d->last);
+	buf_release(&d->changes);
+}
+
+/* ---- around the run loop --------------------------------------------- */
+
+/* Runs this invocation means to execute (for the ETA). */
+size_t session_count_todo(const struct runctx *rc)
+{
+	const struct plan *p = rc->p;
+	const uint32_t *first = NULL;
+	size_t i, n = 0;
+	int f, ok;
+	for (i = 0; i < rc->s.nruns; i++) {
+		const uint32_t *lv = matrix_cell(&rc->m, rc->s.runs[i].cell);
+		if (runctx_run_done(rc->status[i]) ||
+		    !runctx_only_match(rc, lv))
+			continue;
+		ok = 1;
+		if (!rc->interactive) {
+			if (!first)
+				first = lv;
+			for (f = 0; f < p->nfactors; f++)
+				if (p->factors[f].manual && lv[f] != first[f])
+					ok = 0;
+		}
+		n += ok;
+	}
+	return n;
+}
+
+int session_run(struct runctx *rc)
+{
+	size_t i, left = 0;
+	int r;
+	store_session_set_status(rc->st, rc->session_id, "running", 0, NULL);
+	proc_install_signal_handlers();
+	r = runloop_execute(rc);
+	for (i = 0; i < rc->s.nruns; i++)
+		left += !runctx_run_done(rc->status[i]);
+	store_session_set_status(rc->st, rc->session_id,
+				 rc->interrupted ? "interrupted"
+				 : left		 ? "incomplete"
+						 : "done",
+				 !rc->interrupted && !left, NULL);
+	return r;
+}

@@ -1,0 +1,55 @@
+/*
+ * A run's session: which session of the store `xrun run` continues, and its
+ * status around the run loop. The latest unfinished session with the same
+ * cells is resumed (finished runs kept, runs left 'running' or
+ * 'interrupted' redone in their own row), a plan whose cells changed under
+ * an unfinished session is refused with what changed, a finished session
+ * with the same cells is complete; otherwise a new session is made with
+ * every scheduled run pending. The command line (runner/cli/cmd_run.c)
+ * prints the outcome.
+ */
+#ifndef XR_SESSION_H
+#define XR_SESSION_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "err.h"
+#include "store.h"
+
+struct runctx;
+
+enum session_kind {
+	SESSION_NEW,	  /* a new session, every run pending */
+	SESSION_RESUMED,  /* the latest unfinished session, same cells */
+	SESSION_COMPLETE, /* the latest session is done, same cells: no-op */
+	SESSION_CHANGED,  /* unfinished, cells differ: refused */
+};
+
+struct session_decision {
+	enum session_kind kind;
+	struct store_session last; /* the plan's latest session; id 0: none */
+	struct buf changes; /* SESSION_CHANGED: "  factor 'x' added\n"... */
+};
+
+/*
+ * Records the plan (its file path, NULL when embedded, and text) in rc->st
+ * and decides from the plan's latest session (rc->o->new_session: always a
+ * new one). For NEW and RESUMED, sets rc->session_id and loads rc->ids and
+ * rc->status (allocated here, freed by the caller). argv_json: the command
+ * line, stored with a new session. 0, or a negative XR_ code with err set.
+ * OUT: d, released with session_decision_release.
+ */
+int session_start(struct runctx *rc, const char *plan_path, const char *text,
+		  const char *argv_json, struct session_decision *d,
+		  struct xr_err *err);
+void session_decision_release(struct session_decision *d);
+
+/* Runs this invocation means to execute (the ETA's denominator). */
+size_t session_count_todo(const struct runctx *rc);
+
+/* Marks the session running, executes the schedule (runloop_execute) and
+ * marks it interrupted, incomplete or done. Returns runloop_execute's. */
+int session_run(struct runctx *rc);
+
+#endif
