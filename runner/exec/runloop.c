@@ -497,8 +497,7 @@ int runctx_only_match(const struct runctx *rc, const uint32_t *lv)
 
 int runctx_run_done(uint8_t st)
 {
-	return st == RUN_OK || st == RUN_FAILED || st == RUN_TIMEOUT ||
-	       st == RUN_SKIPPED;
+	return run_status_done(st);
 }
 
 static int manual_differs(const struct runctx *rc, const uint32_t *lv)
