@@ -18,6 +18,7 @@
 #include "engine.h"
 #include "facts.h"
 #include "host.h"
+#include "placeholder.h"
 #include "plan.h"
 #include "proc.h"
 #include "runctx.h"
@@ -55,7 +56,7 @@ const char *runctx_iface(const struct runctx *rc, int hi)
 		return NULL;
 	if (p->hosts[hi].iface)
 		return p->hosts[hi].iface;
-	if ((v = plan_var(p, "iface")))
+	if ((v = plan_var(p, placeholders[PH_IFACE].name)))
 		return v;
 	for (i = 0; i < p->nhosts; i++)
 		if (rc->hosts && rc->hosts[i] && !host_is_local(rc->hosts[i]))

@@ -222,7 +222,7 @@ static int is_target(void *ctx, const char *name, size_t off)
 {
 	(void)ctx;
 	(void)off;
-	return strcmp(name, "target") == 0;
+	return placeholder_find(name) == PH_TARGET;
 }
 
 /* {{target}} inside engine.target would never finish expanding. */
