@@ -235,7 +235,7 @@ static int load_metrics(struct loader *l, struct xr_err *err)
 		const char *unit = (const char *)sqlite3_column_text(st, 3);
 		struct mcell *c;
 		int mi;
-		if (ri < 0 || !name || l->m.runs[ri].status != MRUN_OK)
+		if (ri < 0 || !name || l->m.runs[ri].status != RUN_OK)
 			continue;
 		mi = metric_index(l, name, unit);
 		if (mi < 0)

@@ -232,9 +232,8 @@ int ml_load_runs(struct loader *l, struct xr_err *err)
 		c = &r->cells[ci];
 		c->n_runs++;
 		r->runs_total++;
-		status = status ? status : "";
-		if (!strcmp(status, "ok")) {
-			u->status = MRUN_OK;
+		u->status = run_status_parse(status);
+		if (u->status == RUN_OK) {
 			c->n_ok++;
 			r->runs_ok++;
 			if (!c->engine && !c->target && !c->params) {
@@ -242,16 +241,13 @@ int ml_load_runs(struct loader *l, struct xr_err *err)
 				c->target = ml_col_text(l, st, 8);
 				c->params = ml_col_text(l, st, 9);
 			}
-		} else if (!strcmp(status, "failed")) {
-			u->status = MRUN_FAILED;
+		} else if (u->status == RUN_FAILED) {
 			c->n_failed++;
 			r->runs_failed++;
-		} else if (!strcmp(status, "timeout")) {
-			u->status = MRUN_TIMEOUT;
+		} else if (u->status == RUN_TIMEOUT) {
 			c->n_timeout++;
 			r->runs_timeout++;
 		} else {
-			u->status = MRUN_OTHER;
 			c->n_other++;
 			r->runs_other++;
 		}
@@ -261,7 +257,7 @@ int ml_load_runs(struct loader *l, struct xr_err *err)
 		if (!isnan(u->end) &&
 		    (isnan(r->last_run) || u->end > r->last_run))
 			r->last_run = u->end;
-		if (u->status == MRUN_OK) {
+		if (u->status == RUN_OK) {
 			if (!isnan(u->start) && (isnan(c->first_start) ||
 						 u->start < c->first_start))
 				c->first_start = u->start;
@@ -365,7 +361,7 @@ int ml_index_runs(struct loader *l)
 	for (i = 0; i < l->m.nruns; i++) {
 		struct mrun *u = &l->m.runs[i];
 		struct mcell *c = &l->m.mc[u->cell];
-		if (u->status != MRUN_OK)
+		if (u->status != RUN_OK)
 			continue;
 		if (c->nok == c->capok) {
 			int cap = c->capok ? 2 * c->capok : 8;

@@ -10,18 +10,17 @@
 #include <stdint.h>
 
 #include "report.h"
+#include "run_status.h"
 
 struct plan;
 struct arena;
-
-enum mrun_status { MRUN_OK = 0, MRUN_FAILED, MRUN_TIMEOUT, MRUN_OTHER };
 
 struct mrun {
 	int64_t id, session;
 	double gpos;	   /* order over all sessions (session, position) */
 	double start, end; /* NaN when unknown */
 	int cell;	   /* index into report.cells */
-	int status;	   /* enum mrun_status */
+	int status;	   /* enum run_status, -1 when unknown */
 };
 
 /* Per (cell, factor) verification tallies. */

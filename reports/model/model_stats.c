@@ -159,7 +159,7 @@ int ml_intervals(struct loader *l, struct xr_err *err)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int ri = ml_run_by_id(l, sqlite3_column_int64(st, 0));
 		int ci;
-		if (ri < 0 || l->m.runs[ri].status != MRUN_OK)
+		if (ri < 0 || l->m.runs[ri].status != RUN_OK)
 			continue;
 		ci = l->m.runs[ri].cell;
 		if (l->niv[ci] == l->capiv[ci]) {

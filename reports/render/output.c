@@ -1,38 +1,60 @@
 /*
  * report_write_file(): build the model once and hand it to the writer the
- * output name asks for. Text formats are written to "<out>.tmp" and
- * renamed, so that a failed report never leaves half a file behind.
+ * output name asks for (formats: runner/plan/output_format.h). Text formats are
+ * written to "<out>.tmp" and renamed, so that a failed report never leaves half
+ * a file behind.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "buf.h"
+#include "output_format.h"
 #include "report.h"
 #include "banned.h"
 
-static const char *ext_format(const char *path)
+/* The writer of each format of output_format.h: a stream writer for the
+ * text formats, a file writer for the rest. */
+static const struct {
+	int (*stream)(const struct report *r, FILE *f, struct xr_err *err);
+	int (*file)(const struct report *r, const char *path,
+		    struct xr_err *err);
+} writers[OUTPUT_FORMAT_COUNT] = {
+    [OUTPUT_FORMAT_PDF] = {NULL, report_write_pdf},
+    [OUTPUT_FORMAT_MD] = {report_write_md, NULL},
+    [OUTPUT_FORMAT_CSV] = {report_write_csv, NULL},
+    [OUTPUT_FORMAT_JSON] = {report_write_json, NULL},
+};
+
+/* The format of out_path: --format, else the extension, else the
+ * stdout default for "-"; -1 with err filled when there is none. */
+static int choose_format(const char *out_path, const struct report_opts *o,
+			 struct xr_err *err)
 {
-	const char *dot = strrchr(path, '.');
-	if (!dot || strchr(dot, '/'))
-		return NULL;
-	if (!strcasecmp(dot, ".pdf"))
-		return "pdf";
-	if (!strcasecmp(dot, ".md") || !strcasecmp(dot, ".markdown"))
-		return "md";
-	if (!strcasecmp(dot, ".csv"))
-		return "csv";
-	if (!strcasecmp(dot, ".json"))
-		return "json";
-	return NULL;
+	char valid[128];
+	int fmt = o->format ? output_format_find(o->format)
+			    : output_format_of_path(out_path);
+	if (!o->format && fmt < 0 && !strcmp(out_path, "-"))
+		fmt = OUTPUT_FORMAT_STDOUT;
+	if (fmt < 0)
+		return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+				  "unknown report format for '%s' (valid: "
+				  "%s or --format)",
+				  o->format ? o->format : out_path,
+				  output_format_list(valid, sizeof valid, 1));
+	if (!output_formats[fmt].stream && !strcmp(out_path, "-"))
+		return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+				  "a %s report cannot go to stdout ('-'); "
+				  "name a file",
+				  output_formats[fmt].name);
+	return fmt;
 }
 
 int report_write_file(const char *db_path, const char *out_path,
 		      const struct report_opts *o, struct xr_err *err)
 {
 	static const struct report_opts defaults = {0};
-	const char *fmt;
+	int fmt;
 	struct report *r = NULL;
 	struct buf tmp = BUF_INIT;
 	FILE *f;
@@ -40,24 +62,13 @@ int report_write_file(const char *db_path, const char *out_path,
 
 	if (!o)
 		o = &defaults;
-	fmt = o->format ? o->format : ext_format(out_path);
-	if (!fmt && !strcmp(out_path, "-"))
-		fmt = "md";
-	if (!fmt || (strcmp(fmt, "pdf") && strcmp(fmt, "md") &&
-		     strcmp(fmt, "csv") && strcmp(fmt, "json")))
-		return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
-				  "unknown report format for '%s' (valid: "
-				  ".pdf, .md, .csv, .json or --format)",
-				  fmt ? fmt : out_path);
-	if (!strcmp(fmt, "pdf") && !strcmp(out_path, "-"))
-		return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
-				  "a pdf report cannot go to stdout ('-'); "
-				  "name a file");
+	if ((fmt = choose_format(out_path, o, err)) < 0)
+		return fmt;
 	rc = report_build(db_path, o, &r, err);
 	if (rc < 0)
 		return rc;
-	if (!strcmp(fmt, "pdf")) {
-		rc = report_write_pdf(r, out_path, err);
+	if (writers[fmt].file) {
+		rc = writers[fmt].file(r, out_path, err);
 		report_free(r);
 		return rc;
 	}
@@ -73,12 +84,7 @@ int report_write_file(const char *db_path, const char *out_path,
 			goto out;
 		}
 	}
-	if (!strcmp(fmt, "md"))
-		rc = report_write_md(r, f, err);
-	else if (!strcmp(fmt, "csv"))
-		rc = report_write_csv(r, f, err);
-	else
-		rc = report_write_json(r, f, err);
+	rc = writers[fmt].stream(r, f, err);
 	if (f != stdout) {
 		if (fclose(f) != 0 && rc == 0)
 			rc = xr_err_set(err, XR_EIO, out_path, 0, 0,

@@ -24,6 +24,7 @@
 #include "host.h"
 #include "matrix.h"
 #include "catalog.h"
+#include "placeholder.h"
 #include "plan.h"
 #include "sched.h"
 #include "tmpl.h"
@@ -429,8 +430,7 @@ static int name_is_per_run(void *ctx, const char *name, size_t off)
 {
 	(void)ctx;
 	(void)off;
-	return !strcmp(name, "rep") || !strcmp(name, "index") ||
-	       !strcmp(name, "block") || !strcmp(name, "session");
+	return placeholder_per_run(name);
 }
 
 static int engine_per_run(const struct plan *p)

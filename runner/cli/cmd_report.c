@@ -12,6 +12,7 @@
 #include "buf.h"
 #include "cmd.h"
 #include "catalog.h"
+#include "output_format.h"
 #include "plan.h"
 #include "report.h"
 #include "banned.h"
@@ -127,11 +128,12 @@ static int cmd_report(int argc, char **argv)
 	if (o.lang && report_lang_parse(o.lang) < 0)
 		return usage_err("unknown language '%s' (valid: en, ja)",
 				 o.lang);
-	if (o.format && strcmp(o.format, "pdf") && strcmp(o.format, "md") &&
-	    strcmp(o.format, "csv") && strcmp(o.format, "json"))
-		return usage_err("unknown format '%s' (valid: pdf, md, csv, "
-				 "json)",
-				 o.format);
+	if (o.format && output_format_find(o.format) < 0) {
+		char valid[128], msg[320];
+		snprintf(msg, sizeof msg, "unknown format '%s' (valid: %s)",
+			 o.format, output_format_list(valid, sizeof valid, 0));
+		return usage_err("%s", msg);
+	}
 	if (!db && plan_path) {
 		struct plan *p = NULL;
 		struct xr_diag d;

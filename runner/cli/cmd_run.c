@@ -138,7 +138,7 @@ static int session_failed(struct runctx *rc)
 {
 	size_t i;
 	for (i = 0; i < rc->s.nruns; i++)
-		if (rc->status[i] == RUN_FAILED || rc->status[i] == RUN_TIMEOUT)
+		if (run_status_failed(rc->status[i]))
 			return 1;
 	return 0;
 }

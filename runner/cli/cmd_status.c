@@ -18,6 +18,7 @@
 #include "cmd.h"
 #include "catalog.h"
 #include "plan.h"
+#include "run_status.h"
 #include "store.h"
 #include "banned.h"
 
@@ -166,10 +167,7 @@ static int report_session(struct store *st, const struct store_session *ss)
 	struct plan *p = NULL;
 	struct xr_diag diag;
 	char t1[32], t2[32];
-	long long tot[7] = {0};
-	static const char *const names[] = {"pending", "running", "ok",
-					    "failed",  "timeout", "interrupted",
-					    "skipped"};
+	long long tot[RUN_STATUS_COUNT] = {0};
 	int i;
 
 	xr_diag_init(&diag, "stored plan");
@@ -194,19 +192,19 @@ static int report_session(struct store *st, const struct store_session *ss)
 		goto fail;
 	sqlite3_bind_int64(s, 1, ss->id);
 	while (sqlite3_step(s) == SQLITE_ROW)
-		for (i = 0; i < 7; i++)
-			if (!strcmp((const char *)sqlite3_column_text(s, 0),
-				    names[i]))
-				tot[i] = sqlite3_column_int64(s, 1);
+		if ((i = run_status_parse(
+			 (const char *)sqlite3_column_text(s, 0))) >= 0)
+			tot[i] = sqlite3_column_int64(s, 1);
 	sqlite3_finalize(s);
 	printf("runs: %lld: %lld ok, %lld failed, %lld timeout, %lld "
 	       "interrupted, %lld skipped, %lld pending",
-	       (long long)ss->nruns, tot[2], tot[3], tot[4], tot[5], tot[6],
-	       tot[0] + tot[1]);
+	       (long long)ss->nruns, tot[RUN_OK], tot[RUN_FAILED],
+	       tot[RUN_TIMEOUT], tot[RUN_INTERRUPTED], tot[RUN_SKIPPED],
+	       tot[RUN_PENDING] + tot[RUN_RUNNING]);
 	/* In flight now, or left 'running' by a killed xrun (redone). */
-	if (tot[1])
+	if (tot[RUN_RUNNING])
 		printf(" (%lld of them started: running now, or to redo)",
-		       tot[1]);
+		       tot[RUN_RUNNING]);
 	printf("\n");
 
 	if (sqlite3_prepare_v2(

@@ -42,16 +42,6 @@ const char *engine_names(void)
 	return names;
 }
 
-const char *run_status_name(enum run_status s)
-{
-	static const char *const names[] = {"pending", "running", "ok",
-					    "failed",  "timeout", "interrupted",
-					    "skipped"};
-	if ((unsigned)s >= sizeof names / sizeof names[0])
-		return "unknown";
-	return names[s];
-}
-
 void engine_result_release(struct engine_result *r)
 {
 	free(r->raw);

@@ -11,21 +11,11 @@
 
 #include "err.h"
 #include "plan.h"
+#include "run_status.h"
 
 struct plan;
 struct host;
 struct buf;
-
-enum run_status {
-	RUN_PENDING = 0,
-	RUN_RUNNING,
-	RUN_OK,
-	RUN_FAILED,
-	RUN_TIMEOUT,
-	RUN_INTERRUPTED,
-	RUN_SKIPPED,
-};
-const char *run_status_name(enum run_status s); /* "ok", "failed", ... */
 
 struct engine_param {
 	const char *key;   /* "parallel", "congestion", "duration", ... */

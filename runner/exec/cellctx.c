@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "placeholder.h"
 #include "plan.h"
 #include "tmpl.h"
 #include "units.h"
@@ -94,28 +95,31 @@ const char *cellctx_lookup(void *ctx, const char *name)
 		return c->lv ? p->factors[i].levels[c->lv[i]] : NULL;
 	if ((v = plan_var(p, name)) != NULL)
 		return v;
-	if (!strcmp(name, "rep"))
+	switch ((enum placeholder_id)placeholder_find(name)) {
+	case PH_REP:
 		return num(c, NUM_REP, c->rep);
-	if (!strcmp(name, "index"))
+	case PH_INDEX:
 		return num(c, NUM_INDEX, (long long)c->index);
-	if (!strcmp(name, "block"))
+	case PH_BLOCK:
 		return num(c, NUM_BLOCK, c->block);
-	if (!strcmp(name, "session"))
+	case PH_SESSION:
 		return num(c, NUM_SESSION, c->session);
-	if (!strcmp(name, "plan"))
+	case PH_PLAN:
 		return p->name;
-	if (!strcmp(name, "client"))
+	case PH_CLIENT:
 		return client_addr(c);
-	if (!strcmp(name, "server"))
+	case PH_SERVER:
 		return server_addr(c);
-	if (!strcmp(name, "target"))
+	case PH_TARGET:
 		return c->resolving ? NULL : cellctx_target(c, NULL);
-	if (!strcmp(name, "iface")) {
+	case PH_IFACE:
 		h = client_host(p);
 		return h ? h->iface : NULL;
-	}
-	if (!strcmp(name, "original"))
+	case PH_ORIGINAL:
 		return c->original;
+	case PH_COUNT:
+		break;
+	}
 	return NULL;
 }
 
@@ -124,13 +128,8 @@ int cellctx_expand(struct cellctx *c, const char *t, struct buf *out,
 {
 	char bad[128];
 	if (tmpl_expand(t, cellctx_lookup, c, out, bad, sizeof bad) < 0) {
-		const char *why = "";
-		if (!strcmp(bad, "iface"))
-			why = " (set iface: on the client host)";
-		else if (!strcmp(bad, "original"))
-			why = " (only restore hooks know the original value)";
-		else if (!strcmp(bad, "target"))
-			why = " (engine.target may not name itself)";
+		int i = placeholder_find(bad);
+		const char *why = i >= 0 ? placeholders[i].unset : "";
 		return xr_err_set(err, XR_EPLAN, c->plan->path, 0, 0,
 				  "placeholder '{{%s}}' has no value in '%s'%s",
 				  bad, t, why);

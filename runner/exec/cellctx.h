@@ -5,8 +5,7 @@
  * a dry run shows exactly what the real run will execute.
  *
  * Names resolve in this order: factors (the cell's level), vars, then the
- * built-ins rep, index, block, plan, session, client, server, target,
- * iface, original.
+ * built-ins of placeholder.h (rep, index, block, ...).
  *
  * Usage:
  *	struct cellctx c;

@@ -18,6 +18,7 @@
 #include "buf.h"
 #include "engine.h"
 #include "host.h"
+#include "placeholder.h"
 #include "plan.h"
 #include "probe.h"
 #include "proc.h"
@@ -85,7 +86,7 @@ const char *runctx_lookup(void *ctx, const char *name)
 		return t->override;
 	if (!t->c.lv && plan_factor_index(t->c.plan, name) >= 0)
 		return NULL;
-	if (t->iface && !strcmp(name, "iface"))
+	if (t->iface && placeholder_find(name) == PH_IFACE)
 		return t->iface;
 	return cellctx_lookup(&t->c, name);
 }

@@ -18,6 +18,7 @@
 #include "engine.h"
 #include "facts.h"
 #include "host.h"
+#include "placeholder.h"
 #include "plan.h"
 #include "proc.h"
 #include "runctx.h"
@@ -55,7 +56,7 @@ const char *runctx_iface(const struct runctx *rc, int hi)
 		return NULL;
 	if (p->hosts[hi].iface)
 		return p->hosts[hi].iface;
-	if ((v = plan_var(p, "iface")))
+	if ((v = plan_var(p, placeholders[PH_IFACE].name)))
 		return v;
 	for (i = 0; i < p->nhosts; i++)
 		if (rc->hosts && rc->hosts[i] && !host_is_local(rc->hosts[i]))
@@ -497,8 +498,7 @@ int runctx_only_match(const struct runctx *rc, const uint32_t *lv)
 
 int runctx_run_done(uint8_t st)
 {
-	return st == RUN_OK || st == RUN_FAILED || st == RUN_TIMEOUT ||
-	       st == RUN_SKIPPED;
+	return run_status_done(st);
 }
 
 static int manual_differs(const struct runctx *rc, const uint32_t *lv)

@@ -10,9 +10,22 @@
 struct buf;
 struct counters_snap;
 
-/* Packet capture tools looked for in /proc/N/comm (as an sh pattern). */
-#define COUNTERS_CAPTURE_CASE                                                  \
-	"tcpdump|dumpcap|tshark|wireshark|termshark|pktmon"
+/*
+ * Packet capture tools looked for in /proc/N/comm: one row each. TOOL(n)
+ * is applied to every name, SEP between two, so one list gives both the
+ * C array (counters_parse.c) and the sh case pattern of the remote script
+ * (COUNTERS_CAPTURE_CASE, counters.c) at compile time.
+ */
+#define COUNTERS_CAPTURE_TOOLS(TOOL, SEP)                                      \
+	TOOL(tcpdump)                                                          \
+	SEP TOOL(dumpcap)                                                      \
+	SEP TOOL(tshark)                                                       \
+	SEP TOOL(wireshark)                                                    \
+	SEP TOOL(termshark)                                                    \
+	SEP TOOL(pktmon)
+#define COUNTERS_TOOL_STR(n) #n
+/* "tcpdump|dumpcap|...": a sh case pattern */
+#define COUNTERS_CAPTURE_CASE COUNTERS_CAPTURE_TOOLS(COUNTERS_TOOL_STR, "|")
 int counters_is_capture_tool(const char *comm);
 
 /* Build the snapshot document of this machine (no subprocess). */

@@ -105,8 +105,10 @@ static const char *const tcpext_keep[] = {"TCPLostRetransmit",
 static const char *const udp_keep[] = {
     "InDatagrams",  "OutDatagrams", "NoPorts",	    "InErrors",
     "RcvbufErrors", "SndbufErrors", "InCsumErrors", NULL};
+#define CAPTURE_ITEM(n) #n,
 static const char *const capture_tools[] = {
-    "tcpdump", "dumpcap", "tshark", "wireshark", "termshark", "pktmon", NULL};
+    COUNTERS_CAPTURE_TOOLS(CAPTURE_ITEM, ) NULL};
+#undef CAPTURE_ITEM
 
 static int in_list(const char *const *list, const char *s, size_t n)
 {

@@ -22,10 +22,6 @@
 #include "units.h"
 #include "banned.h"
 
-const char *const plan_builtins[] = {"rep",	 "index",  "block",  "plan",
-				     "session",	 "client", "server", "target",
-				     "original", "iface",  NULL};
-
 /* ---- messages ---------------------------------------------------------- */
 
 int pc_room(struct pctx *c)
@@ -659,6 +655,7 @@ static int load(const char *name, const char *text, size_t len,
 		return -XR_EPLAN;
 	}
 	memset(&c, 0, sizeof c);
+	c.tref_where = PH_SITE_OTHER;
 	c.p = p;
 	c.a = a;
 	c.d = d;

@@ -238,7 +238,4 @@ int plan_level_index(const struct plan_factor *f, const char *level);
 const struct plan_host *plan_host_find(const struct plan *p, const char *name);
 const char *plan_var(const struct plan *p, const char *name);
 
-/* Built-in placeholder names ({{rep}}, ...), NULL-terminated. */
-extern const char *const plan_builtins[];
-
 #endif

@@ -64,7 +64,7 @@ struct tctx {
 static int known_name(struct pctx *c, const char *name)
 {
 	return plan_factor_index(c->p, name) >= 0 || pc_has_var(c, name) ||
-	       pc_is_key(name, plan_builtins);
+	       placeholder_find(name) >= 0;
 }
 
 static const char *builtin_unset(struct pctx *c, const char *name)
@@ -73,19 +73,24 @@ static const char *builtin_unset(struct pctx *c, const char *name)
 	int i;
 	if (plan_factor_index(p, name) >= 0 || pc_has_var(c, name))
 		return NULL;
-	if (strcmp(name, "iface") == 0) {
+	switch (placeholder_find(name)) {
+	case PH_IFACE:
 		for (i = 0; i < p->nhosts; i++)
 			if (p->hosts[i].iface)
 				return NULL;
 		return "set 'iface' on the client host (hosts: { local: { "
 		       "iface: eth0 } }) or a var 'iface'";
+	case PH_SERVER:
+		if (!p->engine.server_host)
+			return "the engine has no 'server'";
+		return NULL;
+	case PH_TARGET:
+		if (!p->engine.server_host && !p->engine.target)
+			return "the engine has neither 'server' nor 'target'";
+		return NULL;
+	default:
+		return NULL;
 	}
-	if (strcmp(name, "server") == 0 && !p->engine.server_host)
-		return "the engine has no 'server'";
-	if (strcmp(name, "target") == 0 && !p->engine.server_host &&
-	    !p->engine.target)
-		return "the engine has neither 'server' nor 'target'";
-	return NULL;
 }
 
 struct kth {
@@ -137,16 +142,13 @@ static void placeholder_pos(const struct ynode *n, int k, int *line, int *col)
 static const char *builtin_misplaced(struct pctx *c, const char *name,
 				     int where)
 {
+	int i;
 	if (plan_factor_index(c->p, name) >= 0 || pc_has_var(c, name))
 		return NULL;
-	if (strcmp(name, "original") == 0 && where != TREF_RESTORE)
-		return "only a 'restore' command knows the value found "
-		       "before the first change";
-	if (where == TREF_MANUAL &&
-	    (strcmp(name, "rep") == 0 || strcmp(name, "index") == 0))
-		return "a manual instruction is given once per block, not "
-		       "per run (use {{block}} or a factor)";
-	return NULL;
+	i = placeholder_find(name);
+	if (i < 0 || (placeholders[i].sites & (unsigned)where))
+		return NULL;
+	return placeholders[i].off;
 }
 
 static int on_placeholder(void *ctx, const char *name, size_t off)
@@ -195,7 +197,7 @@ static void check_placeholders(struct pctx *c)
 		return;
 	memset(&x, 0, sizeof x);
 	x.c = c;
-	x.names = malloc(((size_t)p->nfactors + (size_t)p->nvars + 16) *
+	x.names = malloc(((size_t)p->nfactors + (size_t)p->nvars + PH_COUNT) *
 			 sizeof *x.names);
 	if (!x.names) {
 		c->nomem = 1;
@@ -205,9 +207,9 @@ static void check_placeholders(struct pctx *c)
 		x.names[x.nnames++] = p->factors[k].name;
 	for (k = 0; k < p->nvars; k++)
 		x.names[x.nnames++] = p->vars[k].key;
-	for (k = 0; plan_builtins[k]; k++)
-		if (!pc_has_var(c, plan_builtins[k])) /* a var 'iface' */
-			x.names[x.nnames++] = plan_builtins[k];
+	for (k = 0; k < PH_COUNT; k++)
+		if (!pc_has_var(c, placeholders[k].name)) /* a var 'iface' */
+			x.names[x.nnames++] = placeholders[k].name;
 	for (i = 0; i < c->ntrefs; i++) {
 		x.t = &c->trefs[i];
 		x.k = 0;
@@ -220,7 +222,7 @@ static int is_target(void *ctx, const char *name, size_t off)
 {
 	(void)ctx;
 	(void)off;
-	return strcmp(name, "target") == 0;
+	return placeholder_find(name) == PH_TARGET;
 }
 
 /* {{target}} inside engine.target would never finish expanding. */

@@ -345,7 +345,7 @@ static void build_factor(struct pctx *c, struct plan_factor *f,
 		       "bad factor name '%s' (use letters, digits, '_' and "
 		       "'-')",
 		       k->s);
-	else if (pc_is_key(k->s, plan_builtins))
+	else if (placeholder_find(k->s) >= 0)
 		pc_err(c, k,
 		       "factor name '%s' is reserved for a built-in "
 		       "placeholder",
@@ -386,21 +386,21 @@ static void build_factor(struct pctx *c, struct plan_factor *f,
 	}
 	if ((x = yn_get(n, "manual"))) {
 		f->manual = pc_str(c, x, "manual");
-		c->tref_where = TREF_MANUAL;
+		c->tref_where = PH_SITE_MANUAL;
 		pc_tmpl(c, f->manual, x);
-		c->tref_where = TREF_OTHER;
+		c->tref_where = PH_SITE_OTHER;
 	}
 	if ((x = yn_get(n, "apply")))
 		pc_argv(c, x, "apply", &f->apply);
 	if ((x = yn_get(n, "verify")))
 		build_verify(c, f, x);
 	if ((x = yn_get(n, "restore"))) {
-		c->tref_where = TREF_RESTORE;
+		c->tref_where = PH_SITE_RESTORE;
 		if (x->kind == YN_SEQ)
 			pc_argv(c, x, "restore", &f->restore);
 		else
 			pc_bool(c, x, "restore", &f->restore_original);
-		c->tref_where = TREF_OTHER;
+		c->tref_where = PH_SITE_OTHER;
 		if (f->restore_original && !f->apply.argv)
 			pc_err(c, x,
 			       "'restore: true' puts back what 'apply' "

@@ -7,17 +7,15 @@
 #define XR_PLAN_INT_H
 
 #include "plan.h"
+#include "placeholder.h"
 #include "plan_yaml.h"
 
 /* A template string to check for placeholders once every name is known. */
 struct plan_tref {
 	const char *s;
 	const struct ynode *n;
-	int where; /* TREF_*: what the template is for */
+	int where; /* PH_SITE_*: what the template is for */
 };
-
-/* Where a template sits, for built-ins that only have a value there. */
-enum { TREF_OTHER = 0, TREF_RESTORE, TREF_MANUAL };
 
 /* A host named somewhere (engine client/server, factor on:). */
 struct plan_href {
@@ -45,7 +43,7 @@ struct pctx {
 	size_t nerr0; /* errors in the diag before this plan */
 	int capped;   /* PLAN_MAX_ERRORS reached: further errors dropped */
 	int skip_excludes;
-	int tref_where; /* TREF_* given to templates registered now */
+	int tref_where; /* PH_SITE_* given to templates registered now */
 	int nomem;
 };
 

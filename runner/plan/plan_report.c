@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "output_format.h"
 #include "units.h"
 #include "banned.h"
 
@@ -194,19 +195,17 @@ void plan_build_report(struct pctx *c, const struct ynode *n)
 		for (i = 0; i < cnt; i++) {
 			const struct ynode *o =
 			    x->kind == YN_SEQ ? x->kids[i] : x;
-			const char *s = pc_str(c, o, "report.output"), *dot;
+			const char *s = pc_str(c, o, "report.output");
+			char valid[128];
 			if (!s)
 				continue;
-			dot = strrchr(s, '.');
-			if (!dot || !(strcmp(dot, ".pdf") == 0 ||
-				      strcmp(dot, ".md") == 0 ||
-				      strcmp(dot, ".csv") == 0 ||
-				      strcmp(dot, ".json") == 0))
-				pc_err(c, o,
-				       "report output '%s' needs a known "
-				       "extension (valid: .pdf, .md, .csv, "
-				       ".json)",
-				       s);
+			if (output_format_of_path(s) < 0)
+				pc_err(
+				    c, o,
+				    "report output '%s' needs a known "
+				    "extension (valid: %s)",
+				    s,
+				    output_format_list(valid, sizeof valid, 1));
 			r->outputs[r->noutputs++] = s;
 			pc_tmpl(c, s, o);
 		}

@@ -108,10 +108,13 @@ void plan_build_hosts(struct pctx *c, const struct ynode *n)
 	}
 }
 
-/* Built-ins whose value only a run knows; the others (iface, client, ...)
- * may be given a plan-wide value as a var. */
-static const char *const runtime_names[] = {"rep",     "index",	   "block",
-					    "session", "original", NULL};
+/* Built-ins whose value only a run knows are reserved; the others (iface,
+ * client, ...) may be given a plan-wide value as a var. */
+static int reserved_var(const char *name)
+{
+	int i = placeholder_find(name);
+	return i >= 0 && placeholders[i].set != PH_BY_PLAN;
+}
 
 static int cmp_var(const void *x, const void *y, void *ctx)
 {
@@ -141,7 +144,7 @@ void plan_build_vars(struct pctx *c, const struct ynode *n)
 			       k->s);
 			continue;
 		}
-		if (pc_is_key(k->s, runtime_names)) {
+		if (reserved_var(k->s)) {
 			pc_err(c, k,
 			       "var name '%s' is reserved: xrun sets it for "
 			       "each run",

@@ -239,11 +239,8 @@ int store_run_pending_add(struct store *st, int64_t session_id,
 
 static int status_code(const char *name)
 {
-	int i;
-	for (i = RUN_PENDING; i <= RUN_SKIPPED; i++)
-		if (!strcmp(run_status_name((enum run_status)i), name))
-			return i;
-	return RUN_PENDING;
+	int i = run_status_parse(name);
+	return i < 0 ? RUN_PENDING : i;
 }
 
 int64_t store_runs_load(struct store *st, int64_t session_id, int64_t *ids,

@@ -1,0 +1,32 @@
+/*
+ * The built-in placeholder table (see placeholder.h): the rows of
+ * PLACEHOLDER_MAP as a const array, and lookups on it.
+ */
+#include "placeholder.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "banned.h"
+
+const struct placeholder placeholders[PH_COUNT] = {
+#define PH_ROW(id, name, set, sites, off, unset, meaning)                      \
+	[PH_##id] = {name, set, sites, off, unset, meaning},
+    PLACEHOLDER_MAP(PH_ROW)
+#undef PH_ROW
+};
+
+int placeholder_find(const char *name)
+{
+	int i;
+	for (i = 0; i < PH_COUNT; i++)
+		if (strcmp(placeholders[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int placeholder_per_run(const char *name)
+{
+	int i = placeholder_find(name);
+	return i >= 0 && placeholders[i].set == PH_PER_RUN;
+}
