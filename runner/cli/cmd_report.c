@@ -15,6 +15,7 @@
 #include "catalog.h"
 #include "plan.h"
 #include "report.h"
+#include "store.h"
 #include "banned.h"
 
 static const char usage_text[] =
@@ -131,7 +132,7 @@ int cmd_report(int argc, char **argv)
 			return 2;
 		}
 		xr_diag_release(&d);
-		buf_addf(&dbp, "./%s.db", p->name);
+		store_default_path(p->name, &dbp);
 		plan_free(p);
 		db = dbp.s;
 	}

@@ -237,13 +237,19 @@ int store_run_pending_add(struct store *st, int64_t session_id,
 	return 0;
 }
 
-static int status_code(const char *name)
+int store_status_parse(const char *name)
 {
 	int i;
-	for (i = RUN_PENDING; i <= RUN_SKIPPED; i++)
+	for (i = 0; name && i < STORE_RUN_STATUSES; i++)
 		if (!strcmp(run_status_name((enum run_status)i), name))
 			return i;
-	return RUN_PENDING;
+	return -1;
+}
+
+static int status_code(const char *name)
+{
+	int s = store_status_parse(name);
+	return s < 0 ? RUN_PENDING : s;
 }
 
 int64_t store_runs_load(struct store *st, int64_t session_id, int64_t *ids,
