@@ -1,9 +1,11 @@
 /*
- * The store handle: opening one SQLite file per plan, its schema
+ * The store handle: opening one SQLite file per plan, read-write or
+ * read-only (also on a read-only file system), its schema
  * (schema/store.sql, compiled in), versioning and migrations (PRAGMA
  * user_version), the lock that keeps a second xrun off a DB, and the
  * transactions. The rows written through the handle (plans, sessions,
- * runs and their results, hooks, host facts) are store_rows.c.
+ * runs and their results, hooks, host facts) are store_rows.c; the typed
+ * readers store_read.c.
  */
 #include "store.h"
 

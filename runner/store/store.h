@@ -5,6 +5,9 @@
  * exclusive lock on "<db>.lock" so that two xrun processes never run on one
  * DB. Every scheduled run is inserted 'pending' when a session starts and
  * updated in place, each in its own transaction, as soon as it ends.
+ * Everything else reads it through the typed readers at the end of this
+ * header: all of the program's SQL is in this folder, and the handle is
+ * opaque.
  */
 #ifndef XR_STORE_H
 #define XR_STORE_H
