@@ -247,8 +247,12 @@ static int open_readonly(struct store *st, struct xr_err *err)
 	if ((r = open_db(st, st->path, SQLITE_OPEN_READONLY, err)) < 0)
 		return r;
 	rc = first_read(st);
+	if (rc == SQLITE_OK)
+		return 0;
 	if (rc != SQLITE_CANTOPEN && (rc & 0xff) != SQLITE_READONLY)
-		return 0; /* fine, or an error the schema check reports */
+		return xr_err_set(err, XR_ESTORE, st->path, 0, 0,
+				  "cannot read the store: %s",
+				  sqlite3_errstr(rc));
 	buf_addf(&wal, "%s-wal", st->path);
 	if (stat(wal.s, &sb) == 0 && sb.st_size > 0) {
 		r = xr_err_set(err, XR_ESTORE, st->path, 0, 0,
@@ -267,6 +271,9 @@ static int open_readonly(struct store *st, struct xr_err *err)
 	immutable_uri(st->path, &uri);
 	r = open_db(st, uri.s, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err);
 	buf_release(&uri);
+	if (r == 0 && (rc = first_read(st)) != SQLITE_OK)
+		r = xr_err_set(err, XR_ESTORE, st->path, 0, 0,
+			       "cannot read the store: %s", sqlite3_errstr(rc));
 	return r;
 }
 
