@@ -12,20 +12,13 @@
 #include <string.h>
 
 #include <jansson.h>
-#include <sqlite3.h>
 
 #include "arena.h"
 #include "buf.h"
 #include "model_int.h"
 #include "plan.h"
+#include "store.h"
 #include "banned.h"
-
-static double col_real(sqlite3_stmt *st, int i)
-{
-	if (sqlite3_column_type(st, i) == SQLITE_NULL)
-		return NAN;
-	return sqlite3_column_double(st, i);
-}
 
 /* --- factors and cells ------------------------------------------------ */
 
@@ -186,90 +179,105 @@ static int cell_get(struct loader *l, const char *json)
 
 /* --- runs ------------------------------------------------------------- */
 
+/* Where a run's times widen the report's and its cell's spans. */
+static void run_span(struct report *r, struct report_cell *c,
+		     const struct mrun *u)
+{
+	if (!isnan(u->start) &&
+	    (isnan(r->first_run) || u->start < r->first_run))
+		r->first_run = u->start;
+	if (!isnan(u->end) && (isnan(r->last_run) || u->end > r->last_run))
+		r->last_run = u->end;
+	if (u->status != RUN_OK)
+		return;
+	if (!isnan(u->start) &&
+	    (isnan(c->first_start) || u->start < c->first_start))
+		c->first_start = u->start;
+	if (!isnan(u->end) && (isnan(c->last_end) || u->end > c->last_end))
+		c->last_end = u->end;
+}
+
+/* Count a run in its cell and the report by status. */
+static void run_tally(struct loader *l, struct report_cell *c, struct mrun *u,
+		      const struct store_run_row *row)
+{
+	struct report *r = l->m.r;
+	u->status = row->status;
+	switch (row->status) {
+	case RUN_OK:
+		c->n_ok++;
+		r->runs_ok++;
+		if (!c->engine && !c->target && !c->params) {
+			c->engine = arena_strdup(l->m.a, row->engine);
+			c->target = arena_strdup(l->m.a, row->target);
+			c->params = arena_strdup(l->m.a, row->params);
+		}
+		break;
+	case RUN_FAILED:
+		c->n_failed++;
+		r->runs_failed++;
+		break;
+	case RUN_TIMEOUT:
+		c->n_timeout++;
+		r->runs_timeout++;
+		break;
+	default:
+		c->n_other++;
+		r->runs_other++;
+	}
+}
+
+/* One stored run of the reported sessions; warm-up runs only counted. */
+static int run_row(void *ctx, const struct store_run_row *row)
+{
+	struct loader *l = ctx;
+	struct report *r = l->m.r;
+	struct mrun *u;
+	struct report_cell *c;
+	int ci;
+	if (row->warmup) {
+		r->runs_warmup++;
+		return 0;
+	}
+	if (l->m.nruns == l->cap_runs) {
+		int cap = l->cap_runs ? 2 * l->cap_runs : 1024;
+		struct mrun *t = realloc(l->m.runs, (size_t)cap * sizeof *t);
+		if (!t)
+			return ml_oom(l);
+		l->m.runs = t;
+		l->cap_runs = cap;
+	}
+	ci = cell_get(l, row->cell ? row->cell : "{}");
+	if (ci < 0)
+		return ml_oom(l);
+	u = &l->m.runs[l->m.nruns];
+	u->id = row->id;
+	u->session = row->session_id;
+	u->gpos = l->m.nruns;
+	u->start = row->started_at;
+	u->end = row->ended_at;
+	u->cell = ci;
+	c = &r->cells[ci];
+	c->n_runs++;
+	r->runs_total++;
+	run_tally(l, c, u, row);
+	run_span(r, c, u);
+	l->m.nruns++;
+	return 0;
+}
+
 int ml_load_runs(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
-	sqlite3_stmt *st;
-	int rc, cap = 0, prep_rc;
+	struct store_run_filter f = {0};
+	int rc;
 
-	prep_rc = ml_prep(l,
-			  "SELECT id, session_id, warmup, cell, status, "
-			  "started_at, ended_at, engine, target, params "
-			  "FROM runs WHERE session_id IN %s "
-			  "ORDER BY session_id, position",
-			  &st, err, "runs");
-	if (prep_rc)
-		return prep_rc;
+	f.sessions = r->sessions;
+	f.nsessions = (size_t)r->nsessions;
+	f.block = -1;
 	r->first_run = r->last_run = NAN;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *status = (const char *)sqlite3_column_text(st, 4);
-		const char *cell = (const char *)sqlite3_column_text(st, 3);
-		struct mrun *u;
-		struct report_cell *c;
-		int ci;
-		if (sqlite3_column_int(st, 2)) {
-			r->runs_warmup++;
-			continue;
-		}
-		if (l->m.nruns == cap) {
-			struct mrun *t;
-			cap = cap ? 2 * cap : 1024;
-			t = realloc(l->m.runs, (size_t)cap * sizeof *t);
-			if (!t)
-				goto oom;
-			l->m.runs = t;
-		}
-		ci = cell_get(l, cell ? cell : "{}");
-		if (ci < 0)
-			goto oom;
-		u = &l->m.runs[l->m.nruns];
-		u->id = sqlite3_column_int64(st, 0);
-		u->session = sqlite3_column_int64(st, 1);
-		u->gpos = l->m.nruns;
-		u->start = col_real(st, 5);
-		u->end = col_real(st, 6);
-		u->cell = ci;
-		c = &r->cells[ci];
-		c->n_runs++;
-		r->runs_total++;
-		u->status = run_status_parse(status);
-		if (u->status == RUN_OK) {
-			c->n_ok++;
-			r->runs_ok++;
-			if (!c->engine && !c->target && !c->params) {
-				c->engine = ml_col_text(l, st, 7);
-				c->target = ml_col_text(l, st, 8);
-				c->params = ml_col_text(l, st, 9);
-			}
-		} else if (u->status == RUN_FAILED) {
-			c->n_failed++;
-			r->runs_failed++;
-		} else if (u->status == RUN_TIMEOUT) {
-			c->n_timeout++;
-			r->runs_timeout++;
-		} else {
-			c->n_other++;
-			r->runs_other++;
-		}
-		if (!isnan(u->start) &&
-		    (isnan(r->first_run) || u->start < r->first_run))
-			r->first_run = u->start;
-		if (!isnan(u->end) &&
-		    (isnan(r->last_run) || u->end > r->last_run))
-			r->last_run = u->end;
-		if (u->status == RUN_OK) {
-			if (!isnan(u->start) && (isnan(c->first_start) ||
-						 u->start < c->first_start))
-				c->first_start = u->start;
-			if (!isnan(u->end) &&
-			    (isnan(c->last_end) || u->end > c->last_end))
-				c->last_end = u->end;
-		}
-		l->m.nruns++;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return ml_sql_err(l, err, "runs");
+	if ((rc = store_runs_each(l->st, &f, run_row, l, err)) < 0)
+		return rc;
 	/* Scheduled counts the warm-up runs too: they are runs the session
 	 * holds, and `xrun status` counts them. */
 	if (r->runs_ok + r->runs_failed + r->runs_timeout == 0)
@@ -279,9 +287,6 @@ int ml_load_runs(struct loader *l, struct xr_err *err)
 				  "resume the plan: xrun run PLAN)",
 				  r->db_path, r->runs_total + r->runs_warmup);
 	return 0;
-oom:
-	sqlite3_finalize(st);
-	return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 }
 
 static struct loader *sort_ctx;

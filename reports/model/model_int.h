@@ -65,8 +65,7 @@ int mb_compare(struct mb *m, struct xr_err *err);
 
 /* --- the loader (model.c, model_cells.c, model_stats.c) ------------------ */
 
-struct sqlite3;
-struct sqlite3_stmt;
+struct store;
 
 #define MAX_FACTORS 64
 #define MAX_METRICS 64
@@ -81,14 +80,16 @@ struct mfactor {
 
 struct loader {
 	struct mb m;
-	struct sqlite3 *db;
-	struct buf in; /* "(1,2,3)": the sessions reported */
+	struct store *st;   /* open read-only */
+	struct xr_err *err; /* report_build's, for the store's callbacks */
 	struct mfactor f[MAX_FACTORS];
 	int nf;
 	/* cells by JSON text: open addressing over cell indices */
 	int *hash;
 	size_t hcap;
 	int cap_cells;
+	int cap_runs;			      /* of m.runs */
+	int cap_verifs, cap_facts, cap_hosts; /* of r->verifs, facts, hosts */
 	/* runs by id for joins: indices sorted by id */
 	int *byid;
 	/* per cell interval values */
@@ -103,12 +104,8 @@ struct loader {
 	int ncs, capcs;
 };
 
-/* model.c: helpers shared with model_cells.c and model_stats.c. */
-int ml_sql_err(struct loader *l, struct xr_err *err, const char *what);
-/* Prepare fmt with the sessions list "(1,2)" substituted for each %s. */
-int ml_prep(struct loader *l, const char *fmt, struct sqlite3_stmt **st,
-	    struct xr_err *err, const char *what);
-const char *ml_col_text(struct loader *l, struct sqlite3_stmt *st, int i);
+/* model.c: for the store's row callbacks; returns -XR_ENOMEM. */
+int ml_oom(struct loader *l);
 
 /* model_cells.c: factors, cells and runs. */
 int ml_cell_find(struct loader *l, const char *json); /* -1 if none */
