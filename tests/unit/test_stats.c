@@ -135,6 +135,13 @@ int main(void)
  * True HC2 b=0.0629310345 se=0.0288146940 df=8 p=0.0604849710
  * True HC2-BM df=4.6112718234 p=0.0852944058
  *   ci=[-0.0130575714, 0.1389196403]
+ * The same construction for HC3 (STATS_SE_HC3_BM), a_i / (1 - h_ii):
+ *     a = (A @ X.T)[1] / (1 - np.diag(H))   (then as above, with
+ *     r = sm.OLS(y, X).fit(cov_type="HC3"))
+ * False HC3-BM df=4.9613661216 p=0.3595759928
+ *   ci=[-0.0696747502, 0.1593827794]
+ * True HC3-BM df=4.3519996803 p=0.1583974754
+ *   ci=[-0.0366075221, 0.1624695910]
  */
 static void check_effect(const struct stats_effect *e, const double want[6],
 			 const char *what)
@@ -172,7 +179,11 @@ static void test_ols_robust(void)
 		     s_hc3[6] = {0.0629310345, 0.0370020192,  8,
 				 0.1274089347, -0.0223957749, 0.1482578439},
 		     s_bm[6] = {0.0629310345, 0.0288146940,  4.6112718234,
-				0.0852944058, -0.0130575714, 0.1389196403};
+				0.0852944058, -0.0130575714, 0.1389196403},
+		     hc3bm[6] = {0.0448540146, 0.0444493266,  4.9613661216,
+				 0.3595759928, -0.0696747502, 0.1593827794},
+		     s_hc3bm[6] = {0.0629310345, 0.0370020192,	4.3519996803,
+				   0.1583974754, -0.0366075221, 0.1624695910};
 	double pos[12];
 	struct stats_effect e;
 	int i;
@@ -192,6 +203,10 @@ static void test_ols_robust(void)
 	       0,
 	   "group model, HC2 + Bell-McCaffrey df");
 	check_effect(&e, bm, "HC2-BM");
+	ok(stats_group_model(y, g, pos, NULL, 12, STATS_SE_HC3_BM, 0.95, &e) ==
+	       0,
+	   "group model, HC3 + its Bell-McCaffrey-type df");
+	check_effect(&e, hc3bm, "HC3-BM");
 	/* Session labels are arbitrary ints; 7 first, so 3 gets the dummy
 	 * (the same fit as a dummy for 7: only the intercept moves). */
 	ok(stats_group_model(y, g, pos, ses, 12, STATS_SE_CLASSIC, 0.95, &e) ==
@@ -205,6 +220,10 @@ static void test_ols_robust(void)
 	       0,
 	   "sessions, HC2-BM");
 	check_effect(&e, s_bm, "sessions HC2-BM");
+	ok(stats_group_model(y, g, pos, ses, 12, STATS_SE_HC3_BM, 0.95, &e) ==
+	       0,
+	   "sessions, HC3-BM");
+	check_effect(&e, s_hc3bm, "sessions HC3-BM");
 	{
 		/* One session per group: session and group are the same
 		 * column, no fit. */
