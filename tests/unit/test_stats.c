@@ -299,6 +299,11 @@ static void test_tost(void)
  * ties asymptotic U=5.5 p=0.030715473099
  * large auto U=17.0 p=0.005072912660    large exact U=17.0 p=0.003436192291
  * large asymptotic U=17.0 p=0.005072912660
+ * stats.mannwhitneyu(b, a) -> swapped U=26.0 p=0.051948051948
+ * x = [0.5, 1.7, 2.9]; y = list(np.arange(40) * 0.1 + 0.05)
+ * stats.mannwhitneyu(x, y, method=m):
+ * 3+40 auto U=51.0 p=0.701725954137 (exact: min(n) <= 8, no ties)
+ * 3+40 asymptotic U=51.0 p=0.685314628759
  */
 static const double mw_a[5] = {9.41, 9.55, 9.62, 9.38, 9.70};
 static const double mw_b[6] = {9.88, 9.51, 9.93, 10.02, 9.79, 9.66};
@@ -312,6 +317,7 @@ static const double mw_bl[12] = {8.967,	 12.41,	 10.952, 13.522,
 
 static void test_mannwhitney(void)
 {
+	static double mw_x3[3] = {0.5, 1.7, 2.9}, mw_y40[40];
 	static const struct {
 		const double *a, *b;
 		size_t na, nb;
@@ -334,10 +340,18 @@ static void test_mannwhitney(void)
 	     "large auto (asymptotic)"},
 	    {mw_al, mw_bl, 10, 12, STATS_MWU_EXACT, 17, 0.003436192291, 1,
 	     "large exact"},
+	    {mw_b, mw_a, 6, 5, STATS_MWU_AUTO, 26, 0.051948051948, 1,
+	     "swapped"},
+	    {mw_x3, mw_y40, 3, 40, STATS_MWU_AUTO, 51, 0.701725954137, 1,
+	     "3+40 auto (exact)"},
+	    {mw_x3, mw_y40, 3, 40, STATS_MWU_ASYMPTOTIC, 51, 0.685314628759, 0,
+	     "3+40 asymptotic"},
 	};
 	struct stats_mwu r;
 	char name[96];
 	size_t i;
+	for (i = 0; i < 40; i++)
+		mw_y40[i] = (double)i * 0.1 + 0.05;
 	for (i = 0; i < sizeof c / sizeof *c; i++) {
 		ok(stats_mannwhitney(c[i].a, c[i].na, c[i].b, c[i].nb, c[i].m,
 				     &r) == 0,
@@ -395,6 +409,11 @@ static void test_hodges_lehmann(void)
 	is_near(h.coverage, 0.969696969697, 1e-11, "hl small coverage");
 	ok(h.exact, "hl small is exact");
 
+	ok(stats_hodges_lehmann(mw_b, 6, mw_a, 5, 0.95, &h) == 0,
+	   "hl swapped sides");
+	is_near(h.est, -0.27, 1e-12, "hl swapped: estimate mirrored");
+	is_near(h.lo, -0.52, 1e-12, "hl swapped: lo = -hi");
+	is_near(h.hi, 0.04, 1e-12, "hl swapped: hi = -lo");
 	ok(stats_hodges_lehmann(mw_at, 6, mw_bt, 7, 0.95, &h) == 0, "hl ties");
 	is_near(h.est, 3.5, 1e-12, "hl ties estimate");
 	is_int((long long)h.k, 7, "hl ties k (normal approximation)");
