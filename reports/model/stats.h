@@ -75,8 +75,9 @@ int stats_group_position(const double *y, const int *group,
 			 struct stats_effect *out);
 
 /* Standard error of one OLS coefficient. HC3_BM is the one the verdict
- * should use: the only one that kept a 95% test at <= 5% false positives
- * and >= 95% coverage in every design of bench/verdict-mc.c. */
+ * should use: the only one that kept a 95% test at <= 5.2% false
+ * positives and >= 94.8% coverage in every design of bench/verdict-mc.c
+ * (bench/RESULTS.md). */
 enum stats_se {
 	STATS_SE_CLASSIC, /* s^2 (X'X)^-1, df = n - k (equal variances) */
 	STATS_SE_HC3,	  /* MacKinnon & White 1985 HC3, df = n - k */
@@ -92,7 +93,9 @@ enum stats_se {
  * effect of coefficient j with the standard error `kind`. 0, or -1 when
  * n <= k, X'X is singular, or (HC2/HC3) an observation has leverage 1
  * (it alone determines a coefficient, so its residual is 0 and says
- * nothing about its variance). Allocates n doubles.
+ * nothing about its variance). Allocates n doubles. An exact fit (all
+ * residuals 0) gives se 0 and a zero-width interval, as stats_welch does:
+ * the caller must not read a verdict from it.
  */
 int stats_ols_effect(const double *X, size_t n, size_t k, const double *y,
 		     size_t j, enum stats_se kind, double conf,
