@@ -1,7 +1,12 @@
 /*
  * Statistics for reports (see stats.h): descriptive statistics, the
- * Student t distribution, Welch's t and small least-squares fits. The
- * incomplete beta function uses the continued fraction evaluated with the
+ * Student t distribution, Welch's t, small least-squares fits with robust
+ * (HC2/HC3) standard errors and session terms, TOST; then the
+ * distribution-free part: Mann-Whitney U, Hodges-Lehmann, the
+ * order-statistic interval of a median, the median/MAD outlier rule. Each
+ * function's comment names its source; tests/unit/test_stats.c checks each
+ * against numbers from scipy/statsmodels and says how they were computed.
+ * The incomplete beta function uses the continued fraction evaluated with the
  * modified Lentz method (as in Numerical Recipes, 6.4), which converges
  * quickly for x < (a+1)/(a+b+2); the symmetry I_x(a,b) = 1 - I_{1-x}(b,a)
  * covers the rest.
