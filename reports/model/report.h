@@ -1,8 +1,8 @@
 /*
  * The report model: everything a report shows, computed once from the store
- * (schema/store.sql) and the plan text it holds, then formatted by several
- * writers (Markdown, CSV, JSON here; PDF in write_pdf.c). Writers only
- * format: every statistic, verdict and flag is decided in report_build().
+ * (schema/store.sql) and the plan text it holds, then formatted by the
+ * writers of reports/render (render.h). Writers only format: every
+ * statistic, verdict and flag is decided in report_build().
  *
  * Values in the model are in SI base units (bit/s, s, B); the display unit
  * and its scale are chosen once (report.display_*) and applied by the
@@ -488,22 +488,5 @@ struct report_sample {
 int report_decide(const struct report_sample *a, const struct report_sample *b,
 		  int interleaved, double threshold, int higher_is_better,
 		  struct report_cmp *out, enum report_flag_code *why);
-
-/* --- writers ------------------------------------------------------------ */
-
-int report_write_md(const struct report *r, FILE *f, struct xr_err *err);
-int report_write_csv(const struct report *r, FILE *f, struct xr_err *err);
-int report_write_json(const struct report *r, FILE *f, struct xr_err *err);
-/* write_pdf.c (the pdf engineer's module). */
-int report_write_pdf(const struct report *r, const char *path,
-		     struct xr_err *err);
-
-/*
- * Build the model from db_path and write out_path; the format comes from
- * o->format or the extension (.pdf .md .csv .json); out_path "-" writes
- * md/csv/json to stdout. Used by `xrun report` and at the end of a run.
- */
-int report_write_file(const char *db_path, const char *out_path,
-		      const struct report_opts *o, struct xr_err *err);
 
 #endif

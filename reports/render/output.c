@@ -9,7 +9,7 @@
 #include <strings.h>
 
 #include "buf.h"
-#include "report.h"
+#include "render.h"
 #include "banned.h"
 
 static const char *ext_format(const char *path)

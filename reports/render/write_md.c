@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "report.h"
+#include "render.h"
 #include "banned.h"
 
 /* Table cell text: pipes escaped, line breaks flattened. */

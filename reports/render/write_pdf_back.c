@@ -12,7 +12,7 @@
 
 #include "buf.h"
 #include "pdf.h"
-#include "report.h"
+#include "render.h"
 #include "write_pdf_int.h"
 
 #include "banned.h"

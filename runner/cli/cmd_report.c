@@ -14,7 +14,7 @@
 #include "cmd.h"
 #include "catalog.h"
 #include "plan.h"
-#include "report.h"
+#include "render.h"
 #include "banned.h"
 
 static const char usage_text[] =

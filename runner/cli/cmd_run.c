@@ -22,7 +22,7 @@
 #include "catalog.h"
 #include "plan.h"
 #include "proc.h"
-#include "report.h"
+#include "render.h"
 #include "runctx.h"
 #include "sha256.h"
 #include "units.h"
