@@ -383,19 +383,14 @@ static int side_samples(const struct mb *m, int ci, int mi, double *y,
 	return n;
 }
 
-/* Flags, then the decision, for the comparison of cells a and b. */
-static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
+/* factors_differ: more than one factor differs; diff[f] set for each. */
+static void flag_factors(struct mb *m, struct report_cmp *c, int *diff)
 {
 	struct report *r = m->r;
 	const struct report_cell *A = &r->cells[c->a], *B = &r->cells[c->b];
-	int diff[64] = {0}, ndiff = 0, f, k, side, interleaved;
 	struct buf names = BUF_INIT;
-	double *ya, *yb, *pa, *pb;
-	struct report_sample sa, sb;
-	enum report_flag_code why;
+	int f, ndiff = 0;
 
-	c->factor = factor;
-	c->metric = r->metric;
 	for (f = 0; f < r->nfactors && f < 64; f++)
 		if (A->lv[f] != B->lv[f]) {
 			diff[f] = 1;
@@ -407,8 +402,19 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 		mb_flag(m, c->reasons, &c->nreasons, REPORT_FLAG_FACTORS_DIFFER,
 			"%s", names.s);
 	buf_release(&names);
+}
 
-	/* Same engine, target and parameters apart from the factors. */
+/* engine_differs: the same engine, target and parameters apart from the
+ * differing factors; unit_differs: the same unit of the metric. */
+static void flag_engine_unit(struct mb *m, struct report_cmp *c,
+			     const int *diff)
+{
+	struct report *r = m->r;
+	const struct report_cell *A = &r->cells[c->a], *B = &r->cells[c->b];
+	struct mcell *ma = &m->mc[c->a], *mbb = &m->mc[c->b];
+	const char *ua = ma->unit ? ma->unit[r->primary] : NULL;
+	const char *ub = mbb->unit ? mbb->unit[r->primary] : NULL;
+
 	if (A->n_ok && B->n_ok) {
 		json_t *ja = params_without(m, A, diff);
 		json_t *jb = params_without(m, B, diff);
@@ -435,19 +441,24 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 		json_decref(ja);
 		json_decref(jb);
 	}
-	{
-		struct mcell *ma = &m->mc[c->a], *mbb = &m->mc[c->b];
-		const char *ua = ma->unit ? ma->unit[r->primary] : NULL;
-		const char *ub = mbb->unit ? mbb->unit[r->primary] : NULL;
-		if ((ua && ub && strcmp(ua, ub)) ||
-		    (ma->unit_mixed && ma->unit_mixed[r->primary]) ||
-		    (mbb->unit_mixed && mbb->unit_mixed[r->primary]))
-			mb_flag(m, c->reasons, &c->nreasons,
-				REPORT_FLAG_UNIT_DIFFERS,
-				MB_JA(m) ? "%s 対 %s" : "%s vs %s",
-				ua ? ua : "?", ub ? ub : "?");
-	}
-	/* Verification of the settings under comparison. */
+	if ((ua && ub && strcmp(ua, ub)) ||
+	    (ma->unit_mixed && ma->unit_mixed[r->primary]) ||
+	    (mbb->unit_mixed && mbb->unit_mixed[r->primary]))
+		mb_flag(m, c->reasons, &c->nreasons, REPORT_FLAG_UNIT_DIFFERS,
+			MB_JA(m) ? "%s 対 %s" : "%s vs %s", ua ? ua : "?",
+			ub ? ub : "?");
+}
+
+/* Verification of the settings under comparison (verify_failed refuses,
+ * not_verified warns); then the cells' own flags become warnings
+ * (verification mismatches of factors not compared, counters, failures,
+ * instability, drift). */
+static void flag_verify_and_cells(struct mb *m, struct report_cmp *c,
+				  const int *diff)
+{
+	struct report *r = m->r;
+	int f, k, side;
+
 	for (f = 0; f < r->nfactors && f < 64; f++) {
 		struct mverify *va, *vb;
 		if (!diff[f])
@@ -466,30 +477,79 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 				REPORT_FLAG_NOT_VERIFIED, "%s",
 				r->factors[f].name);
 	}
-	/* The cells' own flags become warnings (verification mismatches of
-	 * factors not compared, counters, failures, instability, drift). */
 	for (side = 0; side < 2; side++) {
-		const struct report_cell *x = side ? B : A;
+		const struct report_cell *x = &r->cells[side ? c->b : c->a];
 		for (k = 0; k < x->nflags; k++) {
 			enum report_flag_code code = x->flags[k].code;
+			int has = 0, j;
 			if (code == REPORT_FLAG_TOO_FEW_RUNS)
 				continue;
-			if (code == REPORT_FLAG_VERIFY_FAILED) {
-				/* Already a reason when about a compared
-				 * factor; otherwise a warning. */
-				int has = 0, j;
-				for (j = 0; j < c->nreasons; j++)
-					has |= c->reasons[j].code == code;
-				if (has)
-					continue;
-			}
+			/* Already a reason when about a compared factor;
+			 * otherwise a warning. */
+			for (j = 0; code == REPORT_FLAG_VERIFY_FAILED &&
+				    j < c->nreasons;
+			     j++)
+				has |= c->reasons[j].code == code;
+			if (has)
+				continue;
 			mb_flag(m, c->warnings, &c->nwarnings, code, "%s: %s",
 				side ? "B" : "A", x->flags[k].detail);
 		}
 	}
-	check_facts(m, c);
+}
 
-	/* Samples of the report's metric, in run order. */
+/* Interleaved: the two sides' time windows overlap (run order when times
+ * are unknown); when not, the not_interleaved warning with both windows. */
+static int check_interleaved(struct mb *m, struct report_cmp *c,
+			     const struct report_sample *sa,
+			     const struct report_sample *sb)
+{
+	const struct report_cell *A = &m->r->cells[c->a];
+	const struct report_cell *B = &m->r->cells[c->b];
+	char a0[32], a1[32], b0[32], b1[32], day[32];
+	int interleaved, dates;
+	long d;
+
+	if (!isnan(A->first_start) && !isnan(B->first_start) &&
+	    !isnan(A->last_end) && !isnan(B->last_end))
+		interleaved = A->first_start < B->last_end &&
+			      B->first_start < A->last_end;
+	else
+		interleaved = sa->n && sb->n &&
+			      sa->pos[0] < sb->pos[sb->n - 1] &&
+			      sb->pos[0] < sa->pos[sa->n - 1];
+	if (interleaved || !sa->n || !sb->n)
+		return interleaved;
+	d = day_of(A->first_start);
+	dates = d != day_of(A->last_end) || d != day_of(B->first_start) ||
+		d != day_of(B->last_end);
+	hhmm(A->first_start, dates, a0, sizeof a0);
+	hhmm(A->last_end, dates, a1, sizeof a1);
+	hhmm(B->first_start, dates, b0, sizeof b0);
+	hhmm(B->last_end, dates, b1, sizeof b1);
+	day[0] = 0;
+	if (!dates) {
+		struct tm tm;
+		time_t tt = (time_t)A->first_start;
+		if (gmtime_r(&tt, &tm))
+			strftime(day, sizeof day, " %Y-%m-%d", &tm);
+	}
+	mb_flag(m, c->warnings, &c->nwarnings, REPORT_FLAG_NOT_INTERLEAVED,
+		MB_JA(m) ? "A %s〜%s、B %s〜%s UTC%s"
+			 : "A %s to %s, B %s to %s UTC%s",
+		a0, a1, b0, b1, day);
+	return interleaved;
+}
+
+/* The samples of the report's metric in run order, and the decision. */
+static void cmp_measure(struct mb *m, struct report_cmp *c)
+{
+	struct report *r = m->r;
+	double *ya, *yb, *pa, *pb;
+	struct report_sample sa, sb;
+	enum report_flag_code why;
+	int interleaved;
+
 	ya = malloc(((size_t)m->mc[c->a].nok + 1) * sizeof *ya);
 	pa = malloc(((size_t)m->mc[c->a].nok + 1) * sizeof *pa);
 	yb = malloc(((size_t)m->mc[c->b].nok + 1) * sizeof *yb);
@@ -503,38 +563,7 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 	sa.pos = pa;
 	sb.y = yb;
 	sb.pos = pb;
-	/* Interleaved: the two sides' time windows overlap (run order when
-	 * times are unknown). */
-	if (!isnan(A->first_start) && !isnan(B->first_start) &&
-	    !isnan(A->last_end) && !isnan(B->last_end))
-		interleaved = A->first_start < B->last_end &&
-			      B->first_start < A->last_end;
-	else
-		interleaved = sa.n && sb.n && pa[0] < pb[sb.n - 1] &&
-			      pb[0] < pa[sa.n - 1];
-	if (!interleaved && sa.n && sb.n) {
-		char a0[32], a1[32], b0[32], b1[32], day[32];
-		long d = day_of(A->first_start);
-		int dates = d != day_of(A->last_end) ||
-			    d != day_of(B->first_start) ||
-			    d != day_of(B->last_end);
-		hhmm(A->first_start, dates, a0, sizeof a0);
-		hhmm(A->last_end, dates, a1, sizeof a1);
-		hhmm(B->first_start, dates, b0, sizeof b0);
-		hhmm(B->last_end, dates, b1, sizeof b1);
-		day[0] = 0;
-		if (!dates) {
-			struct tm tm;
-			time_t tt = (time_t)A->first_start;
-			if (gmtime_r(&tt, &tm))
-				strftime(day, sizeof day, " %Y-%m-%d", &tm);
-		}
-		mb_flag(m, c->warnings, &c->nwarnings,
-			REPORT_FLAG_NOT_INTERLEAVED,
-			MB_JA(m) ? "A %s〜%s、B %s〜%s UTC%s"
-				 : "A %s to %s, B %s to %s UTC%s",
-			a0, a1, b0, b1, day);
-	}
+	interleaved = check_interleaved(m, c, &sa, &sb);
 	if (report_decide(
 		&sa, &sb, interleaved, r->threshold,
 		report_higher_is_better(r->metric, r->metric_units[r->primary]),
@@ -550,6 +579,20 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 	free(pa);
 	free(yb);
 	free(pb);
+}
+
+/* Flags, then the decision, for the comparison of cells a and b. */
+static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
+{
+	int diff[64] = {0};
+
+	c->factor = factor;
+	c->metric = m->r->metric;
+	flag_factors(m, c, diff);
+	flag_engine_unit(m, c, diff);
+	flag_verify_and_cells(m, c, diff);
+	check_facts(m, c);
+	cmp_measure(m, c);
 	if (c->nreasons) {
 		c->verdict = REPORT_NOT_COMPARABLE;
 		c->delta_pct = c->ci_low_pct = c->ci_high_pct = NAN;
