@@ -369,6 +369,59 @@ static void loader_release(struct loader *l)
 		sqlite3_close(l->db);
 }
 
+/* Language, threshold, title and description: the options, else the
+ * stored plan's, else the defaults. 0 or -XR_EUSAGE (unknown language). */
+static int apply_options(struct loader *l, struct xr_err *err)
+{
+	const struct report_opts *o = l->m.o;
+	const struct plan *plan = l->m.plan;
+	struct report *r = l->m.r;
+	int lang = report_lang_parse(o->lang);
+
+	if (lang < 0 && o->lang)
+		return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+				  "unknown language '%s' (valid: en, ja)",
+				  o->lang);
+	if (lang < 0 && plan && plan->report.lang)
+		lang = report_lang_parse(plan->report.lang);
+	r->lang = lang < 0 ? REPORT_LANG_EN : (enum report_lang)lang;
+	r->threshold = o->threshold > 0 ? o->threshold
+		       : plan && plan->report.threshold > 0
+			   ? plan->report.threshold
+			   : 0.01;
+	if (o->title)
+		r->title = arena_strdup(l->m.a, o->title);
+	else if (plan && plan->title)
+		r->title = arena_strdup(l->m.a, plan->title);
+	if (!r->title || !*r->title)
+		r->title = r->plan_name;
+	/* The plan's free-text description, without the final newline a
+	 * YAML block scalar leaves. */
+	if (plan && plan->description && *plan->description) {
+		char *d = arena_strdup(l->m.a, plan->description);
+		size_t n = d ? strlen(d) : 0;
+		while (n && strchr(" \t\r\n", d[n - 1]))
+			d[--n] = 0;
+		r->description = n ? d : NULL;
+	}
+	return 0;
+}
+
+/* The cells array was grown with realloc: move it into the arena so that
+ * report_free releases one arena and the struct. 0 or -XR_ENOMEM. */
+static int cells_into_arena(struct report *r, struct xr_err *err)
+{
+	struct report_cell *c =
+	    arena_alloc(r->arena, ((size_t)r->ncells + 1) * sizeof *c);
+	if (!c)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	if (r->ncells)
+		memcpy(c, r->cells, (size_t)r->ncells * sizeof *c);
+	free(r->cells);
+	r->cells = c;
+	return 0;
+}
+
 int report_build(const char *db_path, const struct report_opts *o,
 		 struct report **out, struct xr_err *err)
 {
@@ -376,7 +429,7 @@ int report_build(const char *db_path, const struct report_opts *o,
 	struct loader l;
 	struct report *r;
 	struct stat sb;
-	int rc, lang;
+	int rc;
 
 	*out = NULL;
 	if (!o)
@@ -428,35 +481,8 @@ int report_build(const char *db_path, const struct report_opts *o,
 	sqlite3_exec(l.db, "PRAGMA mmap_size = 1073741824", NULL, NULL, NULL);
 	if ((rc = load_sessions(&l, err)) < 0)
 		goto fail;
-	lang = report_lang_parse(o->lang);
-	if (lang < 0 && o->lang) {
-		rc = xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
-				"unknown language '%s' (valid: en, ja)",
-				o->lang);
+	if ((rc = apply_options(&l, err)) < 0)
 		goto fail;
-	}
-	if (lang < 0 && l.m.plan && l.m.plan->report.lang)
-		lang = report_lang_parse(l.m.plan->report.lang);
-	r->lang = lang < 0 ? REPORT_LANG_EN : (enum report_lang)lang;
-	r->threshold = o->threshold > 0 ? o->threshold
-		       : l.m.plan && l.m.plan->report.threshold > 0
-			   ? l.m.plan->report.threshold
-			   : 0.01;
-	if (o->title)
-		r->title = arena_strdup(l.m.a, o->title);
-	else if (l.m.plan && l.m.plan->title)
-		r->title = arena_strdup(l.m.a, l.m.plan->title);
-	if (!r->title || !*r->title)
-		r->title = r->plan_name;
-	/* The plan's free-text description, without the final newline a
-	 * YAML block scalar leaves. */
-	if (l.m.plan && l.m.plan->description && *l.m.plan->description) {
-		char *d = arena_strdup(l.m.a, l.m.plan->description);
-		size_t n = d ? strlen(d) : 0;
-		while (n && strchr(" \t\r\n", d[n - 1]))
-			d[--n] = 0;
-		r->description = n ? d : NULL;
-	}
 	ml_factors_from_plan(&l);
 	if ((rc = ml_load_runs(&l, err)) < 0)
 		goto fail;
@@ -475,21 +501,8 @@ int report_build(const char *db_path, const struct report_opts *o,
 	if ((rc = mb_tables(&l.m, err)) < 0 || (rc = mb_compare(&l.m, err)) < 0)
 		goto fail;
 	collect_notes(r, l.m.a);
-	/* The cells array was grown with realloc: move it into the arena so
-	 * that report_free releases one arena and the struct. */
-	{
-		struct report_cell *c =
-		    arena_alloc(l.m.a, ((size_t)r->ncells + 1) * sizeof *c);
-		if (!c) {
-			rc = xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
-					"out of memory");
-			goto fail;
-		}
-		if (r->ncells)
-			memcpy(c, r->cells, (size_t)r->ncells * sizeof *c);
-		free(r->cells);
-		r->cells = c;
-	}
+	if ((rc = cells_into_arena(r, err)) < 0)
+		goto fail;
 	if (o->reference &&
 	    (rc = report_reference_attach(r, o->reference, o->diag, err)) < 0)
 		goto fail_cells_in_arena;
