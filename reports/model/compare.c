@@ -24,7 +24,7 @@
 /* --- tables ----------------------------------------------------------- */
 
 /* Fill one table given its row factor and column factors. */
-static int table_fill(struct model_build *m, struct report_table *t, int row,
+static int table_fill(struct mb *m, struct report_table *t, int row,
 		      const int *cols, int ncols)
 {
 	struct report *r = m->r;
@@ -118,7 +118,7 @@ static int table_fill(struct model_build *m, struct report_table *t, int row,
 	return 0;
 }
 
-int model_tables(struct model_build *m, struct xr_err *err)
+int mb_tables(struct mb *m, struct xr_err *err)
 {
 	struct report *r = m->r;
 	const struct plan *p = m->plan;
@@ -172,7 +172,7 @@ struct cmps {
 	int n, cap;
 };
 
-static struct report_cmp *cmp_new(struct model_build *m, struct cmps *cs)
+static struct report_cmp *cmp_new(struct mb *m, struct cmps *cs)
 {
 	struct report_cmp *c;
 	if (cs->n == cs->cap) {
@@ -239,8 +239,8 @@ static void del_level_params(json_t *o, const struct plan_factor *pf)
 /* Engine params of a cell minus the keys set by the factors in skip: the
  * plan's `param:` key or `params:` keys, or, when the plan is unknown, any key
  * whose value is the cell's level of such a factor. */
-static json_t *params_without(struct model_build *m,
-			      const struct report_cell *c, const int *skip)
+static json_t *params_without(struct mb *m, const struct report_cell *c,
+			      const int *skip)
 {
 	json_t *o = c->params ? json_loads(c->params, 0, NULL) : NULL;
 	int f;
@@ -279,7 +279,7 @@ static int str_eq(const char *a, const char *b)
 }
 
 /* Does the plan's target template mention a factor that differs? */
-static int target_varies(struct model_build *m, const int *diff)
+static int target_varies(struct mb *m, const int *diff)
 {
 	int f;
 	if (!m->plan || !m->plan->engine.target)
@@ -329,7 +329,7 @@ static const char *fact(const struct report *r, int64_t s, const char *host,
 	return NULL;
 }
 
-static void check_facts(struct model_build *m, struct report_cmp *c)
+static void check_facts(struct mb *m, struct report_cmp *c)
 {
 	const struct report *r = m->r;
 	int64_t sa = m->mc[c->a].session, sb = m->mc[c->b].session;
@@ -345,12 +345,11 @@ static void check_facts(struct model_build *m, struct report_cmp *c)
 			const char *vb =
 			    fact(r, sb, r->hosts[h], watched_facts[k]);
 			if (va && vb && strcmp(va, vb))
-				model_flag(
-				    m, c->warnings, &c->nwarnings,
-				    REPORT_FLAG_FACTS_CHANGED,
-				    MODEL_JA(m) ? "%s（%s 上）: '%s' -> '%s'"
-						: "%s on %s: '%s' -> '%s'",
-				    watched_facts[k], r->hosts[h], va, vb);
+				mb_flag(m, c->warnings, &c->nwarnings,
+					REPORT_FLAG_FACTS_CHANGED,
+					MB_JA(m) ? "%s（%s 上）: '%s' -> '%s'"
+						 : "%s on %s: '%s' -> '%s'",
+					watched_facts[k], r->hosts[h], va, vb);
 		}
 }
 
@@ -358,7 +357,7 @@ static void check_facts(struct model_build *m, struct report_cmp *c)
  * opposed to one that only goes into the engine's argv or parameters:
  * only such a setting can silently not take effect, so only its missing
  * verification is flagged. */
-static int is_setting(struct model_build *m, int f)
+static int is_setting(struct mb *m, int f)
 {
 	const struct plan_factor *pf;
 	if (!m->plan || f >= m->plan->nfactors)
@@ -369,7 +368,7 @@ static int is_setting(struct model_build *m, int f)
 
 /* The ok runs' values of cell ci for metric mi and their positions in the
  * run order (for the covariate); NaNs left out. Returns how many. */
-static int side_samples(const struct model_build *m, int ci, int mi, double *y,
+static int side_samples(const struct mb *m, int ci, int mi, double *y,
 			double *pos)
 {
 	int k, n = 0;
@@ -385,7 +384,7 @@ static int side_samples(const struct model_build *m, int ci, int mi, double *y,
 }
 
 /* factors_differ: more than one factor differs; diff[f] set for each. */
-static void flag_factors(struct model_build *m, struct report_cmp *c, int *diff)
+static void flag_factors(struct mb *m, struct report_cmp *c, int *diff)
 {
 	struct report *r = m->r;
 	const struct report_cell *A = &r->cells[c->a], *B = &r->cells[c->b];
@@ -400,63 +399,61 @@ static void flag_factors(struct model_build *m, struct report_cmp *c, int *diff)
 				 r->factors[f].name);
 		}
 	if (ndiff > 1)
-		model_flag(m, c->reasons, &c->nreasons,
-			   REPORT_FLAG_FACTORS_DIFFER, "%s", names.s);
+		mb_flag(m, c->reasons, &c->nreasons, REPORT_FLAG_FACTORS_DIFFER,
+			"%s", names.s);
 	buf_release(&names);
 }
 
 /* engine_differs: the same engine, target and parameters apart from the
  * differing factors; unit_differs: the same unit of the metric. */
-static void flag_engine_unit(struct model_build *m, struct report_cmp *c,
+static void flag_engine_unit(struct mb *m, struct report_cmp *c,
 			     const int *diff)
 {
 	struct report *r = m->r;
 	const struct report_cell *A = &r->cells[c->a], *B = &r->cells[c->b];
-	struct mcell *mc_a = &m->mc[c->a], *mc_b = &m->mc[c->b];
-	const char *ua = mc_a->unit ? mc_a->unit[r->primary] : NULL;
-	const char *ub = mc_b->unit ? mc_b->unit[r->primary] : NULL;
+	struct mcell *ma = &m->mc[c->a], *mbb = &m->mc[c->b];
+	const char *ua = ma->unit ? ma->unit[r->primary] : NULL;
+	const char *ub = mbb->unit ? mbb->unit[r->primary] : NULL;
 
 	if (A->n_ok && B->n_ok) {
 		json_t *ja = params_without(m, A, diff);
 		json_t *jb = params_without(m, B, diff);
 		if (!str_eq(A->engine, B->engine))
-			model_flag(m, c->reasons, &c->nreasons,
-				   REPORT_FLAG_ENGINE_DIFFERS,
-				   MODEL_JA(m) ? "エンジン %s 対 %s"
-					       : "engine %s vs %s",
-				   A->engine ? A->engine : "?",
-				   B->engine ? B->engine : "?");
+			mb_flag(m, c->reasons, &c->nreasons,
+				REPORT_FLAG_ENGINE_DIFFERS,
+				MB_JA(m) ? "エンジン %s 対 %s"
+					 : "engine %s vs %s",
+				A->engine ? A->engine : "?",
+				B->engine ? B->engine : "?");
 		if (!str_eq(A->target, B->target) && !target_varies(m, diff))
-			model_flag(m, c->reasons, &c->nreasons,
-				   REPORT_FLAG_ENGINE_DIFFERS,
-				   MODEL_JA(m) ? "対象 %s 対 %s"
-					       : "target %s vs %s",
-				   A->target ? A->target : "?",
-				   B->target ? B->target : "?");
+			mb_flag(m, c->reasons, &c->nreasons,
+				REPORT_FLAG_ENGINE_DIFFERS,
+				MB_JA(m) ? "対象 %s 対 %s" : "target %s vs %s",
+				A->target ? A->target : "?",
+				B->target ? B->target : "?");
 		if ((ja || jb) && !json_equal(ja, jb))
-			model_flag(m, c->reasons, &c->nreasons,
-				   REPORT_FLAG_ENGINE_DIFFERS,
-				   MODEL_JA(m) ? "パラメータ %s 対 %s"
-					       : "parameters %s vs %s",
-				   A->params ? A->params : "{}",
-				   B->params ? B->params : "{}");
+			mb_flag(m, c->reasons, &c->nreasons,
+				REPORT_FLAG_ENGINE_DIFFERS,
+				MB_JA(m) ? "パラメータ %s 対 %s"
+					 : "parameters %s vs %s",
+				A->params ? A->params : "{}",
+				B->params ? B->params : "{}");
 		json_decref(ja);
 		json_decref(jb);
 	}
 	if ((ua && ub && strcmp(ua, ub)) ||
-	    (mc_a->unit_mixed && mc_a->unit_mixed[r->primary]) ||
-	    (mc_b->unit_mixed && mc_b->unit_mixed[r->primary]))
-		model_flag(m, c->reasons, &c->nreasons,
-			   REPORT_FLAG_UNIT_DIFFERS,
-			   MODEL_JA(m) ? "%s 対 %s" : "%s vs %s", ua ? ua : "?",
-			   ub ? ub : "?");
+	    (ma->unit_mixed && ma->unit_mixed[r->primary]) ||
+	    (mbb->unit_mixed && mbb->unit_mixed[r->primary]))
+		mb_flag(m, c->reasons, &c->nreasons, REPORT_FLAG_UNIT_DIFFERS,
+			MB_JA(m) ? "%s 対 %s" : "%s vs %s", ua ? ua : "?",
+			ub ? ub : "?");
 }
 
 /* Verification of the settings under comparison (verify_failed refuses,
  * not_verified warns); then the cells' own flags become warnings
  * (verification mismatches of factors not compared, counters, failures,
  * instability, drift). */
-static void flag_verify_and_cells(struct model_build *m, struct report_cmp *c,
+static void flag_verify_and_cells(struct mb *m, struct report_cmp *c,
 				  const int *diff)
 {
 	struct report *r = m->r;
@@ -469,17 +466,16 @@ static void flag_verify_and_cells(struct model_build *m, struct report_cmp *c,
 		va = &m->ver[c->a * r->nfactors + f];
 		vb = &m->ver[c->b * r->nfactors + f];
 		if (va->bad || vb->bad)
-			model_flag(
+			mb_flag(
 			    m, c->reasons, &c->nreasons,
 			    REPORT_FLAG_VERIFY_FAILED,
-			    MODEL_JA(m)
-				? "%s: A で %d/%d 回、B で %d/%d 回"
-				: "%s: %d of %d runs on A, %d of %d on B",
+			    MB_JA(m) ? "%s: A で %d/%d 回、B で %d/%d 回"
+				     : "%s: %d of %d runs on A, %d of %d on B",
 			    r->factors[f].name, va->bad, va->n, vb->bad, vb->n);
 		else if (!va->n && !vb->n && is_setting(m, f))
-			model_flag(m, c->warnings, &c->nwarnings,
-				   REPORT_FLAG_NOT_VERIFIED, "%s",
-				   r->factors[f].name);
+			mb_flag(m, c->warnings, &c->nwarnings,
+				REPORT_FLAG_NOT_VERIFIED, "%s",
+				r->factors[f].name);
 	}
 	for (side = 0; side < 2; side++) {
 		const struct report_cell *x = &r->cells[side ? c->b : c->a];
@@ -496,16 +492,15 @@ static void flag_verify_and_cells(struct model_build *m, struct report_cmp *c,
 				has |= c->reasons[j].code == code;
 			if (has)
 				continue;
-			model_flag(m, c->warnings, &c->nwarnings, code,
-				   "%s: %s", side ? "B" : "A",
-				   x->flags[k].detail);
+			mb_flag(m, c->warnings, &c->nwarnings, code, "%s: %s",
+				side ? "B" : "A", x->flags[k].detail);
 		}
 	}
 }
 
 /* Interleaved: the two sides' time windows overlap (run order when times
  * are unknown); when not, the not_interleaved warning with both windows. */
-static int check_interleaved(struct model_build *m, struct report_cmp *c,
+static int check_interleaved(struct mb *m, struct report_cmp *c,
 			     const struct report_sample *sa,
 			     const struct report_sample *sb)
 {
@@ -539,15 +534,15 @@ static int check_interleaved(struct model_build *m, struct report_cmp *c,
 		if (gmtime_r(&tt, &tm))
 			strftime(day, sizeof day, " %Y-%m-%d", &tm);
 	}
-	model_flag(m, c->warnings, &c->nwarnings, REPORT_FLAG_NOT_INTERLEAVED,
-		   MODEL_JA(m) ? "A %s〜%s、B %s〜%s UTC%s"
-			       : "A %s to %s, B %s to %s UTC%s",
-		   a0, a1, b0, b1, day);
+	mb_flag(m, c->warnings, &c->nwarnings, REPORT_FLAG_NOT_INTERLEAVED,
+		MB_JA(m) ? "A %s〜%s、B %s〜%s UTC%s"
+			 : "A %s to %s, B %s to %s UTC%s",
+		a0, a1, b0, b1, day);
 	return interleaved;
 }
 
 /* The samples of the report's metric in run order, and the decision. */
-static void cmp_measure(struct model_build *m, struct report_cmp *c)
+static void cmp_measure(struct mb *m, struct report_cmp *c)
 {
 	struct report *r = m->r;
 	double *ya, *yb, *pa, *pb;
@@ -574,12 +569,11 @@ static void cmp_measure(struct model_build *m, struct report_cmp *c)
 		report_higher_is_better(r->metric, r->metric_units[r->primary]),
 		c, &why)) {
 		if (why == REPORT_FLAG_TOO_FEW_RUNS)
-			model_flag(m, c->reasons, &c->nreasons, why,
-				   "n=%zu+%zu", sa.n, sb.n);
+			mb_flag(m, c->reasons, &c->nreasons, why, "n=%zu+%zu",
+				sa.n, sb.n);
 		else
-			model_flag(m, c->reasons, &c->nreasons, why, "%s",
-				   MODEL_JA(m) ? "対数をとれない"
-					       : "no log scale");
+			mb_flag(m, c->reasons, &c->nreasons, why, "%s",
+				MB_JA(m) ? "対数をとれない" : "no log scale");
 	}
 	free(ya);
 	free(pa);
@@ -588,7 +582,7 @@ static void cmp_measure(struct model_build *m, struct report_cmp *c)
 }
 
 /* Flags, then the decision, for the comparison of cells a and b. */
-static void cmp_decide(struct model_build *m, struct report_cmp *c, int factor)
+static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 {
 	int diff[64] = {0};
 
@@ -607,7 +601,7 @@ static void cmp_decide(struct model_build *m, struct report_cmp *c, int factor)
 	}
 }
 
-static int compare_factor(struct model_build *m, struct cmps *cs, int f,
+static int compare_factor(struct mb *m, struct cmps *cs, int f,
 			  const char *baseline)
 {
 	struct report *r = m->r;
@@ -645,7 +639,7 @@ static int compare_factor(struct model_build *m, struct cmps *cs, int f,
 
 /* Explicit pair: every cell matching a, with the cell that has b's levels
  * for b's factors and a's levels for the rest. */
-static int compare_pair(struct model_build *m, struct cmps *cs,
+static int compare_pair(struct mb *m, struct cmps *cs,
 			const struct plan_compare *pc)
 {
 	struct report *r = m->r;
@@ -704,7 +698,7 @@ static int compare_pair(struct model_build *m, struct cmps *cs,
 	return 0;
 }
 
-int model_compare(struct model_build *m, struct xr_err *err)
+int mb_compare(struct mb *m, struct xr_err *err)
 {
 	struct report *r = m->r;
 	const struct plan *p = m->plan;

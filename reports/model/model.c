@@ -26,8 +26,8 @@
 #include "store.h"
 #include "banned.h"
 
-void model_flag(struct model_build *m, struct report_flag *list, int *n,
-		enum report_flag_code code, const char *fmt, ...)
+void mb_flag(struct mb *m, struct report_flag *list, int *n,
+	     enum report_flag_code code, const char *fmt, ...)
 {
 	struct buf b = BUF_INIT;
 	va_list ap;
@@ -55,15 +55,15 @@ void model_flag(struct model_build *m, struct report_flag *list, int *n,
 	buf_release(&b);
 }
 
-int loader_sql_err(struct loader *l, struct xr_err *err, const char *what)
+int ml_sql_err(struct loader *l, struct xr_err *err, const char *what)
 {
 	return xr_err_set(err, XR_ESTORE, l->m.r->db_path, 0, 0,
 			  "cannot read %s from the store: %s", what,
 			  sqlite3_errmsg(l->db));
 }
 
-int loader_prep(struct loader *l, const char *fmt, sqlite3_stmt **st,
-		struct xr_err *err, const char *what)
+int ml_prep(struct loader *l, const char *fmt, sqlite3_stmt **st,
+	    struct xr_err *err, const char *what)
 {
 	struct buf q = BUF_INIT;
 	int rc;
@@ -72,11 +72,11 @@ int loader_prep(struct loader *l, const char *fmt, sqlite3_stmt **st,
 	rc = sqlite3_prepare_v2(l->db, q.s, -1, st, NULL);
 	buf_release(&q);
 	if (rc != SQLITE_OK)
-		return loader_sql_err(l, err, what);
+		return ml_sql_err(l, err, what);
 	return 0;
 }
 
-const char *loader_col_text(struct loader *l, sqlite3_stmt *st, int i)
+const char *ml_col_text(struct loader *l, sqlite3_stmt *st, int i)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
 	return t ? arena_strdup(l->m.a, (const char *)t) : NULL;
@@ -108,9 +108,9 @@ static int load_sessions(struct loader *l, struct xr_err *err)
 			continue;
 		if (!name) {
 			name = arena_strdup(l->m.a, nm ? nm : "");
-			r->title = loader_col_text(l, st, 2);
-			r->plan_hash = loader_col_text(l, st, 3);
-			text = loader_col_text(l, st, 4);
+			r->title = ml_col_text(l, st, 2);
+			r->plan_hash = ml_col_text(l, st, 3);
+			text = ml_col_text(l, st, 4);
 		} else if (!nm || strcmp(nm, name)) {
 			continue; /* another plan's sessions */
 		}
@@ -131,7 +131,7 @@ static int load_sessions(struct loader *l, struct xr_err *err)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		free(ids);
-		return loader_sql_err(l, err, "sessions");
+		return ml_sql_err(l, err, "sessions");
 	}
 	if (!n) {
 		free(ids);
@@ -225,17 +225,17 @@ static int load_metrics(struct loader *l, struct xr_err *err)
 	}
 	/* A plain scan joined in memory (run_by_id finds only the reported
 	 * runs): a third of the time of an SQL join on 100,000 runs. */
-	rc = loader_prep(l, "SELECT run_id, name, value, unit FROM metrics",
-			 &st, err, "metrics");
+	rc = ml_prep(l, "SELECT run_id, name, value, unit FROM metrics", &st,
+		     err, "metrics");
 	if (rc)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int ri = loader_run_by_id(l, sqlite3_column_int64(st, 0));
+		int ri = ml_run_by_id(l, sqlite3_column_int64(st, 0));
 		const char *name = (const char *)sqlite3_column_text(st, 1);
 		const char *unit = (const char *)sqlite3_column_text(st, 3);
 		struct mcell *c;
 		int mi;
-		if (ri < 0 || !name || l->m.runs[ri].status != RUN_OK)
+		if (ri < 0 || !name || l->m.runs[ri].status != MRUN_OK)
 			continue;
 		mi = metric_index(l, name, unit);
 		if (mi < 0)
@@ -249,7 +249,7 @@ static int load_metrics(struct loader *l, struct xr_err *err)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return loader_sql_err(l, err, "metrics");
+		return ml_sql_err(l, err, "metrics");
 	return 0;
 }
 
@@ -483,25 +483,22 @@ int report_build(const char *db_path, const struct report_opts *o,
 		goto fail;
 	if ((rc = apply_options(&l, err)) < 0)
 		goto fail;
-	loader_factors_from_plan(&l);
-	if ((rc = loader_runs(&l, err)) < 0)
+	ml_factors_from_plan(&l);
+	if ((rc = ml_load_runs(&l, err)) < 0)
 		goto fail;
-	if (loader_sort_cells(&l) < 0 || loader_index_runs(&l) < 0) {
+	if (ml_sort_cells(&l) < 0 || ml_index_runs(&l) < 0) {
 		rc = xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 		goto fail;
 	}
-	if ((rc = loader_fill_factors(&l, err)) < 0 ||
+	if ((rc = ml_fill_factors(&l, err)) < 0 ||
 	    (rc = load_metrics(&l, err)) < 0 ||
 	    (rc = choose_metric(&l, err)) < 0 ||
-	    (rc = loader_intervals(&l, err)) < 0 ||
-	    (rc = loader_stats(&l, err)) < 0 ||
-	    (rc = loader_counters(&l, err)) < 0 ||
-	    (rc = loader_verifications(&l, err)) < 0 ||
-	    (rc = loader_facts(&l, err)) < 0 ||
-	    (rc = loader_display_unit(&l, err)) < 0)
+	    (rc = ml_intervals(&l, err)) < 0 || (rc = ml_stats(&l, err)) < 0 ||
+	    (rc = ml_counters(&l, err)) < 0 ||
+	    (rc = ml_verifications(&l, err)) < 0 ||
+	    (rc = ml_facts(&l, err)) < 0 || (rc = ml_display_unit(&l, err)) < 0)
 		goto fail;
-	if ((rc = model_tables(&l.m, err)) < 0 ||
-	    (rc = model_compare(&l.m, err)) < 0)
+	if ((rc = mb_tables(&l.m, err)) < 0 || (rc = mb_compare(&l.m, err)) < 0)
 		goto fail;
 	collect_notes(r, l.m.a);
 	if ((rc = cells_into_arena(r, err)) < 0)

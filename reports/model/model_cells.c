@@ -29,7 +29,7 @@ static double col_real(sqlite3_stmt *st, int i)
 
 /* --- factors and cells ------------------------------------------------ */
 
-int loader_factor_find(struct loader *l, const char *name)
+int ml_factor_find(struct loader *l, const char *name)
 {
 	int i;
 	for (i = 0; i < l->nf; i++)
@@ -59,7 +59,7 @@ static int level_add(struct loader *l, struct mfactor *f, const char *lv)
 	return f->n++;
 }
 
-void loader_factors_from_plan(struct loader *l)
+void ml_factors_from_plan(struct loader *l)
 {
 	const struct plan *p = l->m.plan;
 	int i, k;
@@ -103,7 +103,7 @@ static int hash_build(struct loader *l, size_t cap)
 }
 
 /* The cell of a stored cell JSON text, -1 when there is none. */
-int loader_cell_find(struct loader *l, const char *json)
+int ml_cell_find(struct loader *l, const char *json)
 {
 	size_t k;
 	if (!l->hcap)
@@ -128,7 +128,7 @@ static int cell_get(struct loader *l, const char *json)
 	size_t k;
 	int *lv, i;
 
-	i = loader_cell_find(l, json);
+	i = ml_cell_find(l, json);
 	if (i >= 0)
 		return i;
 	if ((size_t)(r->ncells + 1) * 2 > l->hcap &&
@@ -157,7 +157,7 @@ static int cell_get(struct loader *l, const char *json)
 	if (json_is_object(o)) {
 		json_object_foreach(o, key, v)
 		{
-			int f = loader_factor_find(l, key);
+			int f = ml_factor_find(l, key);
 			char num[64];
 			const char *s = json_string_value(v);
 			if (!s && json_is_number(v)) {
@@ -186,18 +186,18 @@ static int cell_get(struct loader *l, const char *json)
 
 /* --- runs ------------------------------------------------------------- */
 
-int loader_runs(struct loader *l, struct xr_err *err)
+int ml_load_runs(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	sqlite3_stmt *st;
 	int rc, cap = 0, prep_rc;
 
-	prep_rc = loader_prep(l,
-			      "SELECT id, session_id, warmup, cell, status, "
-			      "started_at, ended_at, engine, target, params "
-			      "FROM runs WHERE session_id IN %s "
-			      "ORDER BY session_id, position",
-			      &st, err, "runs");
+	prep_rc = ml_prep(l,
+			  "SELECT id, session_id, warmup, cell, status, "
+			  "started_at, ended_at, engine, target, params "
+			  "FROM runs WHERE session_id IN %s "
+			  "ORDER BY session_id, position",
+			  &st, err, "runs");
 	if (prep_rc)
 		return prep_rc;
 	r->first_run = r->last_run = NAN;
@@ -234,24 +234,24 @@ int loader_runs(struct loader *l, struct xr_err *err)
 		r->runs_total++;
 		status = status ? status : "";
 		if (!strcmp(status, "ok")) {
-			u->status = RUN_OK;
+			u->status = MRUN_OK;
 			c->n_ok++;
 			r->runs_ok++;
 			if (!c->engine && !c->target && !c->params) {
-				c->engine = loader_col_text(l, st, 7);
-				c->target = loader_col_text(l, st, 8);
-				c->params = loader_col_text(l, st, 9);
+				c->engine = ml_col_text(l, st, 7);
+				c->target = ml_col_text(l, st, 8);
+				c->params = ml_col_text(l, st, 9);
 			}
 		} else if (!strcmp(status, "failed")) {
-			u->status = RUN_FAILED;
+			u->status = MRUN_FAILED;
 			c->n_failed++;
 			r->runs_failed++;
 		} else if (!strcmp(status, "timeout")) {
-			u->status = RUN_TIMEOUT;
+			u->status = MRUN_TIMEOUT;
 			c->n_timeout++;
 			r->runs_timeout++;
 		} else {
-			u->status = RUN_PENDING;
+			u->status = MRUN_OTHER;
 			c->n_other++;
 			r->runs_other++;
 		}
@@ -261,7 +261,7 @@ int loader_runs(struct loader *l, struct xr_err *err)
 		if (!isnan(u->end) &&
 		    (isnan(r->last_run) || u->end > r->last_run))
 			r->last_run = u->end;
-		if (u->status == RUN_OK) {
+		if (u->status == MRUN_OK) {
 			if (!isnan(u->start) && (isnan(c->first_start) ||
 						 u->start < c->first_start))
 				c->first_start = u->start;
@@ -273,7 +273,7 @@ int loader_runs(struct loader *l, struct xr_err *err)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return loader_sql_err(l, err, "runs");
+		return ml_sql_err(l, err, "runs");
 	/* Scheduled counts the warm-up runs too: they are runs the session
 	 * holds, and `xrun status` counts them. */
 	if (r->runs_ok + r->runs_failed + r->runs_timeout == 0)
@@ -304,7 +304,7 @@ static int cmp_cells(const void *x, const void *y)
 }
 
 /* Order cells by their levels (plan order) and renumber the runs. */
-int loader_sort_cells(struct loader *l)
+int ml_sort_cells(struct loader *l)
 {
 	struct report *r = l->m.r;
 	int *map, i;
@@ -333,7 +333,7 @@ static int cmp_byid(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-int loader_run_by_id(struct loader *l, int64_t id)
+int ml_run_by_id(struct loader *l, int64_t id)
 {
 	int lo = 0, hi = l->m.nruns - 1;
 	while (lo <= hi) {
@@ -349,7 +349,7 @@ int loader_run_by_id(struct loader *l, int64_t id)
 	return -1;
 }
 
-int loader_index_runs(struct loader *l)
+int ml_index_runs(struct loader *l)
 {
 	struct report *r = l->m.r;
 	int i;
@@ -365,7 +365,7 @@ int loader_index_runs(struct loader *l)
 	for (i = 0; i < l->m.nruns; i++) {
 		struct mrun *u = &l->m.runs[i];
 		struct mcell *c = &l->m.mc[u->cell];
-		if (u->status != RUN_OK)
+		if (u->status != MRUN_OK)
 			continue;
 		if (c->nok == c->capok) {
 			int cap = c->capok ? 2 * c->capok : 8;
@@ -382,7 +382,7 @@ int loader_index_runs(struct loader *l)
 	return 0;
 }
 
-int loader_fill_factors(struct loader *l, struct xr_err *err)
+int ml_fill_factors(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	int i, k;

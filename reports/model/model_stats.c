@@ -80,16 +80,15 @@ static void cell_drift(struct loader *l, int ci)
 	if (se[1] > 0 && stats_t_p2(beta[1] / se[1], n - 2) < 0.05) {
 		double change = 100 * expm1(beta[1] * (last - first));
 		if (fabs(change) > 100 * r->threshold)
-			model_flag(&l->m, r->cells[ci].flags,
-				   &r->cells[ci].nflags, REPORT_FLAG_DRIFT,
-				   MODEL_JA(&l->m)
-				       ? "最初から最後の試行まで %+.1f%%"
-				       : "%+.1f%% first to last run",
-				   change);
+			mb_flag(&l->m, r->cells[ci].flags, &r->cells[ci].nflags,
+				REPORT_FLAG_DRIFT,
+				MB_JA(&l->m) ? "最初から最後の試行まで %+.1f%%"
+					     : "%+.1f%% first to last run",
+				change);
 	}
 }
 
-int loader_stats(struct loader *l, struct xr_err *err)
+int ml_stats(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	double *tmp = malloc(((size_t)l->m.nruns + 1) * sizeof *tmp);
@@ -119,20 +118,20 @@ int loader_stats(struct loader *l, struct xr_err *err)
 			s->iv_peak = l->iv[ci][l->niv[ci] - 1];
 		}
 		if (c->n_failed || c->n_timeout)
-			model_flag(&l->m, c->flags, &c->nflags,
-				   REPORT_FLAG_FAILED_RUNS,
-				   MODEL_JA(&l->m)
-				       ? "失敗 %d、タイムアウト %d（%d 回中）"
-				       : "%d failed, %d timed out of %d",
-				   c->n_failed, c->n_timeout, c->n_runs);
+			mb_flag(&l->m, c->flags, &c->nflags,
+				REPORT_FLAG_FAILED_RUNS,
+				MB_JA(&l->m)
+				    ? "失敗 %d、タイムアウト %d（%d 回中）"
+				    : "%d failed, %d timed out of %d",
+				c->n_failed, c->n_timeout, c->n_runs);
 		if (s->n < 3)
-			model_flag(&l->m, c->flags, &c->nflags,
-				   REPORT_FLAG_TOO_FEW_RUNS, "n=%d", s->n);
+			mb_flag(&l->m, c->flags, &c->nflags,
+				REPORT_FLAG_TOO_FEW_RUNS, "n=%d", s->n);
 		if (!isnan(s->cv_pct) && s->cv_pct >= 10)
-			model_flag(
-			    &l->m, c->flags, &c->nflags, REPORT_FLAG_UNSTABLE,
-			    MODEL_JA(&l->m) ? "変動係数 %.1f%%" : "CV %.1f%%",
-			    s->cv_pct);
+			mb_flag(&l->m, c->flags, &c->nflags,
+				REPORT_FLAG_UNSTABLE,
+				MB_JA(&l->m) ? "変動係数 %.1f%%" : "CV %.1f%%",
+				s->cv_pct);
 		cell_drift(l, ci);
 	}
 	free(tmp);
@@ -141,7 +140,7 @@ int loader_stats(struct loader *l, struct xr_err *err)
 
 /* --- intervals and counters ------------------------------------------- */
 
-int loader_intervals(struct loader *l, struct xr_err *err)
+int ml_intervals(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	sqlite3_stmt *st;
@@ -153,14 +152,14 @@ int loader_intervals(struct loader *l, struct xr_err *err)
 	l->capiv = calloc((size_t)r->ncells + 1, sizeof *l->capiv);
 	if (!l->iv || !l->niv || !l->capiv)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	rc = loader_prep(l, "SELECT run_id, value FROM intervals", &st, err,
-			 "intervals");
+	rc = ml_prep(l, "SELECT run_id, value FROM intervals", &st, err,
+		     "intervals");
 	if (rc)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int ri = loader_run_by_id(l, sqlite3_column_int64(st, 0));
+		int ri = ml_run_by_id(l, sqlite3_column_int64(st, 0));
 		int ci;
-		if (ri < 0 || l->m.runs[ri].status != RUN_OK)
+		if (ri < 0 || l->m.runs[ri].status != MRUN_OK)
 			continue;
 		ci = l->m.runs[ri].cell;
 		if (l->niv[ci] == l->capiv[ci]) {
@@ -177,7 +176,7 @@ int loader_intervals(struct loader *l, struct xr_err *err)
 		l->iv[ci][l->niv[ci]++] = sqlite3_column_double(st, 1);
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : loader_sql_err(l, err, "intervals");
+	return rc == SQLITE_DONE ? 0 : ml_sql_err(l, err, "intervals");
 }
 
 static int contains(const char *s, const char *sub)
@@ -243,20 +242,20 @@ static int csum_add(struct loader *l, int cell, int code, const char *host,
 	return 0;
 }
 
-int loader_counters(struct loader *l, struct xr_err *err)
+int ml_counters(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	sqlite3_stmt *st;
 	int rc, i, mi;
 	/* Summed per cell, host and counter in SQL: few rows come back. */
-	rc = loader_prep(l,
-			 "SELECT r.cell, c.host, c.scope, c.name, SUM(c.value) "
-			 "FROM counters c JOIN runs r ON r.id = c.run_id "
-			 "WHERE r.session_id IN %s AND r.status = 'ok' "
-			 "AND r.warmup = 0 AND c.value > 0 "
-			 "AND c.scope IN ('nic', 'ethtool', 'tcp', 'capture') "
-			 "GROUP BY r.cell, c.host, c.scope, c.name",
-			 &st, err, "counters");
+	rc = ml_prep(l,
+		     "SELECT r.cell, c.host, c.scope, c.name, SUM(c.value) "
+		     "FROM counters c JOIN runs r ON r.id = c.run_id "
+		     "WHERE r.session_id IN %s AND r.status = 'ok' "
+		     "AND r.warmup = 0 AND c.value > 0 "
+		     "AND c.scope IN ('nic', 'ethtool', 'tcp', 'capture') "
+		     "GROUP BY r.cell, c.host, c.scope, c.name",
+		     &st, err, "counters");
 	if (rc)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -270,7 +269,7 @@ int loader_counters(struct loader *l, struct xr_err *err)
 		code = counter_code(scope, name);
 		if (!code)
 			continue;
-		ci = loader_cell_find(l, cell);
+		ci = ml_cell_find(l, cell);
 		if (ci < 0)
 			continue;
 		if (csum_add(l, ci, code - 1, host, name,
@@ -282,19 +281,19 @@ int loader_counters(struct loader *l, struct xr_err *err)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return loader_sql_err(l, err, "counters");
+		return ml_sql_err(l, err, "counters");
 	for (i = 0; i < l->ncs; i++) {
 		struct csum *c = &l->cs[i];
 		struct report_cell *cell = &r->cells[c->cell];
 		if (c->code == REPORT_FLAG_CAPTURE)
-			model_flag(&l->m, cell->flags, &cell->nflags, c->code,
-				   MODEL_JA(&l->m) ? "%s（%s 上）" : "%s on %s",
-				   c->name, c->host);
+			mb_flag(&l->m, cell->flags, &cell->nflags, c->code,
+				MB_JA(&l->m) ? "%s（%s 上）" : "%s on %s",
+				c->name, c->host);
 		else
-			model_flag(&l->m, cell->flags, &cell->nflags, c->code,
-				   MODEL_JA(&l->m) ? "%s=%.0f（%s 上）"
-						   : "%s=%.0f on %s",
-				   c->name, c->sum, c->host);
+			mb_flag(&l->m, cell->flags, &cell->nflags, c->code,
+				MB_JA(&l->m) ? "%s=%.0f（%s 上）"
+					     : "%s=%.0f on %s",
+				c->name, c->sum, c->host);
 	}
 	/* iperf3's own retransmit count, when it is a metric. */
 	for (mi = 0; mi < r->nmetrics; mi++)
@@ -311,23 +310,23 @@ int loader_counters(struct loader *l, struct xr_err *err)
 				if (v > 0)
 					sum += v;
 			}
-			if (sum > 0 && MODEL_JA(&l->m))
-				model_flag(&l->m, c->flags, &c->nflags,
-					   REPORT_FLAG_RETRANSMITS,
-					   "%d 回の試行で再送 %.0f 回", m->nok,
-					   sum);
+			if (sum > 0 && MB_JA(&l->m))
+				mb_flag(&l->m, c->flags, &c->nflags,
+					REPORT_FLAG_RETRANSMITS,
+					"%d 回の試行で再送 %.0f 回", m->nok,
+					sum);
 			else if (sum > 0)
-				model_flag(&l->m, c->flags, &c->nflags,
-					   REPORT_FLAG_RETRANSMITS,
-					   "%.0f retransmits in %d runs", sum,
-					   m->nok);
+				mb_flag(&l->m, c->flags, &c->nflags,
+					REPORT_FLAG_RETRANSMITS,
+					"%.0f retransmits in %d runs", sum,
+					m->nok);
 		}
 	return 0;
 }
 
 /* --- verifications and facts ------------------------------------------ */
 
-int loader_verifications(struct loader *l, struct xr_err *err)
+int ml_verifications(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	sqlite3_stmt *st;
@@ -336,14 +335,14 @@ int loader_verifications(struct loader *l, struct xr_err *err)
 			  sizeof *l->m.ver);
 	if (!l->m.ver)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	rc = loader_prep(l,
-			 "SELECT r.cell, v.factor, v.ok, COUNT(*), "
-			 "MIN(CASE WHEN v.ok = 0 THEN v.expected END), "
-			 "MIN(CASE WHEN v.ok = 0 THEN v.actual END) "
-			 "FROM verifications v JOIN runs r ON r.id = v.run_id "
-			 "WHERE r.session_id IN %s AND r.status = 'ok' "
-			 "AND r.warmup = 0 GROUP BY r.cell, v.factor, v.ok",
-			 &st, err, "verifications");
+	rc = ml_prep(l,
+		     "SELECT r.cell, v.factor, v.ok, COUNT(*), "
+		     "MIN(CASE WHEN v.ok = 0 THEN v.expected END), "
+		     "MIN(CASE WHEN v.ok = 0 THEN v.actual END) "
+		     "FROM verifications v JOIN runs r ON r.id = v.run_id "
+		     "WHERE r.session_id IN %s AND r.status = 'ok' "
+		     "AND r.warmup = 0 GROUP BY r.cell, v.factor, v.ok",
+		     &st, err, "verifications");
 	if (rc)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -352,30 +351,30 @@ int loader_verifications(struct loader *l, struct xr_err *err)
 		struct mverify *v;
 		if (!cell || !fac)
 			continue;
-		ci = loader_cell_find(l, cell);
-		f = loader_factor_find(l, fac);
+		ci = ml_cell_find(l, cell);
+		f = ml_factor_find(l, fac);
 		if (ci < 0 || f < 0 || f >= r->nfactors)
 			continue;
 		v = &l->m.ver[ci * r->nfactors + f];
 		v->n += sqlite3_column_int(st, 3);
 		if (!sqlite3_column_int(st, 2)) {
 			v->bad += sqlite3_column_int(st, 3);
-			v->expected = loader_col_text(l, st, 4);
-			v->actual = loader_col_text(l, st, 5);
+			v->expected = ml_col_text(l, st, 4);
+			v->actual = ml_col_text(l, st, 5);
 		}
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return loader_sql_err(l, err, "verifications");
+		return ml_sql_err(l, err, "verifications");
 	for (ci = 0; ci < r->ncells; ci++)
 		for (f = 0; f < r->nfactors; f++) {
 			struct mverify *v = &l->m.ver[ci * r->nfactors + f];
 			struct report_cell *c = &r->cells[ci];
 			if (v->bad)
-				model_flag(
+				mb_flag(
 				    &l->m, c->flags, &c->nflags,
 				    REPORT_FLAG_VERIFY_FAILED,
-				    MODEL_JA(&l->m)
+				    MB_JA(&l->m)
 					? "%s: %d/%d 回の試行で期待値 '%s'、"
 					  "実測値 '%s'"
 					: "%s: %d of %d runs, expected "
@@ -385,14 +384,13 @@ int loader_verifications(struct loader *l, struct xr_err *err)
 				    v->actual ? v->actual : "");
 		}
 	/* The summary for the appendix. */
-	rc = loader_prep(
-	    l,
-	    "SELECT v.factor, v.host, v.method, v.expected, v.actual, "
-	    "v.ok, COUNT(*) FROM verifications v JOIN runs r "
-	    "ON r.id = v.run_id WHERE r.session_id IN %s "
-	    "AND r.warmup = 0 GROUP BY 1, 2, 3, 4, 5, 6 "
-	    "ORDER BY 1, 2, 6, 4, 5",
-	    &st, err, "verifications");
+	rc = ml_prep(l,
+		     "SELECT v.factor, v.host, v.method, v.expected, v.actual, "
+		     "v.ok, COUNT(*) FROM verifications v JOIN runs r "
+		     "ON r.id = v.run_id WHERE r.session_id IN %s "
+		     "AND r.warmup = 0 GROUP BY 1, 2, 3, 4, 5, 6 "
+		     "ORDER BY 1, 2, 6, 4, 5",
+		     &st, err, "verifications");
 	if (rc)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW &&
@@ -413,11 +411,11 @@ int loader_verifications(struct loader *l, struct xr_err *err)
 			r->verifs = t;
 		}
 		v = &r->verifs[r->nverifs++];
-		v->factor = loader_col_text(l, st, 0);
-		v->host = loader_col_text(l, st, 1);
-		v->method = loader_col_text(l, st, 2);
-		v->expected = loader_col_text(l, st, 3);
-		v->actual = loader_col_text(l, st, 4);
+		v->factor = ml_col_text(l, st, 0);
+		v->host = ml_col_text(l, st, 1);
+		v->method = ml_col_text(l, st, 2);
+		v->expected = ml_col_text(l, st, 3);
+		v->actual = ml_col_text(l, st, 4);
 		v->ok = sqlite3_column_int(st, 5);
 		v->count = sqlite3_column_int(st, 6);
 	}
@@ -425,16 +423,15 @@ int loader_verifications(struct loader *l, struct xr_err *err)
 	return 0;
 }
 
-int loader_facts(struct loader *l, struct xr_err *err)
+int ml_facts(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	sqlite3_stmt *st;
 	int rc, cap = 0, hcap = 0, i;
-	rc =
-	    loader_prep(l,
-			"SELECT session_id, host, key, value FROM host_facts "
-			"WHERE session_id IN %s ORDER BY host, key, session_id",
-			&st, err, "host facts");
+	rc = ml_prep(l,
+		     "SELECT session_id, host, key, value FROM host_facts "
+		     "WHERE session_id IN %s ORDER BY host, key, session_id",
+		     &st, err, "host facts");
 	if (rc)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -452,9 +449,9 @@ int loader_facts(struct loader *l, struct xr_err *err)
 		}
 		f = &r->facts[r->nfacts++];
 		f->session = sqlite3_column_int64(st, 0);
-		f->host = loader_col_text(l, st, 1);
-		f->key = loader_col_text(l, st, 2);
-		f->value = loader_col_text(l, st, 3);
+		f->host = ml_col_text(l, st, 1);
+		f->key = ml_col_text(l, st, 2);
+		f->value = ml_col_text(l, st, 3);
 		if (!f->host)
 			f->host = "";
 		for (i = 0; i < r->nhosts; i++)
@@ -478,7 +475,7 @@ int loader_facts(struct loader *l, struct xr_err *err)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return loader_sql_err(l, err, "host facts");
+		return ml_sql_err(l, err, "host facts");
 	/* A capture seen when the session started counts for its cells. */
 	for (i = 0; i < r->nfacts; i++) {
 		const struct report_fact *f = &r->facts[i];
@@ -489,12 +486,11 @@ int loader_facts(struct loader *l, struct xr_err *err)
 			continue;
 		for (ci = 0; ci < r->ncells; ci++)
 			if (l->m.mc[ci].session == f->session)
-				model_flag(&l->m, r->cells[ci].flags,
-					   &r->cells[ci].nflags,
-					   REPORT_FLAG_CAPTURE,
-					   MODEL_JA(&l->m) ? "%s（%s 上）"
-							   : "%s on %s",
-					   f->value, f->host);
+				mb_flag(
+				    &l->m, r->cells[ci].flags,
+				    &r->cells[ci].nflags, REPORT_FLAG_CAPTURE,
+				    MB_JA(&l->m) ? "%s（%s 上）" : "%s on %s",
+				    f->value, f->host);
 	}
 	return 0;
 }
@@ -516,7 +512,7 @@ static int declared_in_bytes(const struct plan *p, const char *metric)
 	return 0;
 }
 
-int loader_display_unit(struct loader *l, struct xr_err *err)
+int ml_display_unit(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	const char *base = r->metric_units[r->primary];
