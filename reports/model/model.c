@@ -22,8 +22,8 @@
 #include "store.h"
 #include "banned.h"
 
-void mb_flag(struct mb *m, struct report_flag *list, int *n,
-	     enum report_flag_code code, const char *fmt, ...)
+void model_flag(struct model_build *m, struct report_flag *list, int *n,
+		enum report_flag_code code, const char *fmt, ...)
 {
 	struct buf b = BUF_INIT;
 	va_list ap;
@@ -51,7 +51,7 @@ void mb_flag(struct mb *m, struct report_flag *list, int *n,
 	buf_release(&b);
 }
 
-int ml_oom(struct loader *l)
+int loader_oom(struct loader *l)
 {
 	return xr_err_set(l->err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 }
@@ -86,7 +86,7 @@ static int session_row(void *ctx, const struct store_session_row *s)
 		int cap = c->cap ? 2 * c->cap : 8;
 		int64_t *t = realloc(c->ids, (size_t)cap * sizeof *t);
 		if (!t)
-			return ml_oom(l);
+			return loader_oom(l);
 		c->ids = t;
 		c->cap = cap;
 	}
@@ -173,7 +173,7 @@ static int metric_index(struct loader *l, const char *name, const char *unit)
 static int metric_row(void *ctx, const struct store_metric_row *m)
 {
 	struct loader *l = ctx;
-	int ri = ml_run_by_id(l, m->run_id);
+	int ri = loader_run_by_id(l, m->run_id);
 	const char *unit = m->unit ? m->unit : "";
 	struct mcell *c;
 	int mi;
@@ -329,13 +329,66 @@ static void loader_release(struct loader *l)
 	store_close(l->st);
 }
 
+/* Language, threshold, title and description: the options, else the
+ * stored plan's, else the defaults. 0 or -XR_EUSAGE (unknown language). */
+static int apply_options(struct loader *l, struct xr_err *err)
+{
+	const struct report_opts *o = l->m.o;
+	const struct plan *plan = l->m.plan;
+	struct report *r = l->m.r;
+	int lang = report_lang_parse(o->lang);
+
+	if (lang < 0 && o->lang)
+		return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+				  "unknown language '%s' (valid: en, ja)",
+				  o->lang);
+	if (lang < 0 && plan && plan->report.lang)
+		lang = report_lang_parse(plan->report.lang);
+	r->lang = lang < 0 ? REPORT_LANG_EN : (enum report_lang)lang;
+	r->threshold = o->threshold > 0 ? o->threshold
+		       : plan && plan->report.threshold > 0
+			   ? plan->report.threshold
+			   : 0.01;
+	if (o->title)
+		r->title = arena_strdup(l->m.a, o->title);
+	else if (plan && plan->title)
+		r->title = arena_strdup(l->m.a, plan->title);
+	if (!r->title || !*r->title)
+		r->title = r->plan_name;
+	/* The plan's free-text description, without the final newline a
+	 * YAML block scalar leaves. */
+	if (plan && plan->description && *plan->description) {
+		char *d = arena_strdup(l->m.a, plan->description);
+		size_t n = d ? strlen(d) : 0;
+		while (n && strchr(" \t\r\n", d[n - 1]))
+			d[--n] = 0;
+		r->description = n ? d : NULL;
+	}
+	return 0;
+}
+
+/* The cells array was grown with realloc: move it into the arena so that
+ * report_free releases one arena and the struct. 0 or -XR_ENOMEM. */
+static int cells_into_arena(struct report *r, struct xr_err *err)
+{
+	struct report_cell *c =
+	    arena_alloc(r->arena, ((size_t)r->ncells + 1) * sizeof *c);
+	if (!c)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	if (r->ncells)
+		memcpy(c, r->cells, (size_t)r->ncells * sizeof *c);
+	free(r->cells);
+	r->cells = c;
+	return 0;
+}
+
 int report_build(const char *db_path, const struct report_opts *o,
 		 struct report **out, struct xr_err *err)
 {
 	static const struct report_opts defaults = {0};
 	struct loader l;
 	struct report *r;
-	int rc, lang;
+	int rc;
 
 	*out = NULL;
 	if (!o)
@@ -359,68 +412,31 @@ int report_build(const char *db_path, const struct report_opts *o,
 	r->generated_at = (double)time(NULL);
 	if ((rc = load_sessions(&l, err)) < 0)
 		goto fail;
-	lang = report_lang_parse(o->lang);
-	if (lang < 0 && o->lang) {
-		rc = xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
-				"unknown language '%s' (valid: en, ja)",
-				o->lang);
+	if ((rc = apply_options(&l, err)) < 0)
 		goto fail;
-	}
-	if (lang < 0 && l.m.plan && l.m.plan->report.lang)
-		lang = report_lang_parse(l.m.plan->report.lang);
-	r->lang = lang < 0 ? REPORT_LANG_EN : (enum report_lang)lang;
-	r->threshold = o->threshold > 0 ? o->threshold
-		       : l.m.plan && l.m.plan->report.threshold > 0
-			   ? l.m.plan->report.threshold
-			   : 0.01;
-	if (o->title)
-		r->title = arena_strdup(l.m.a, o->title);
-	else if (l.m.plan && l.m.plan->title)
-		r->title = arena_strdup(l.m.a, l.m.plan->title);
-	if (!r->title || !*r->title)
-		r->title = r->plan_name;
-	/* The plan's free-text description, without the final newline a
-	 * YAML block scalar leaves. */
-	if (l.m.plan && l.m.plan->description && *l.m.plan->description) {
-		char *d = arena_strdup(l.m.a, l.m.plan->description);
-		size_t n = d ? strlen(d) : 0;
-		while (n && strchr(" \t\r\n", d[n - 1]))
-			d[--n] = 0;
-		r->description = n ? d : NULL;
-	}
-	ml_factors_from_plan(&l);
-	if ((rc = ml_load_runs(&l, err)) < 0)
+	loader_factors_from_plan(&l);
+	if ((rc = loader_runs(&l, err)) < 0)
 		goto fail;
-	if (ml_sort_cells(&l) < 0 || ml_index_runs(&l) < 0) {
+	if (loader_sort_cells(&l) < 0 || loader_index_runs(&l) < 0) {
 		rc = xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 		goto fail;
 	}
-	if ((rc = ml_fill_factors(&l, err)) < 0 ||
+	if ((rc = loader_fill_factors(&l, err)) < 0 ||
 	    (rc = load_metrics(&l, err)) < 0 ||
 	    (rc = choose_metric(&l, err)) < 0 ||
-	    (rc = ml_intervals(&l, err)) < 0 || (rc = ml_stats(&l, err)) < 0 ||
-	    (rc = ml_counters(&l, err)) < 0 ||
-	    (rc = ml_verifications(&l, err)) < 0 ||
-	    (rc = ml_facts(&l, err)) < 0 || (rc = ml_display_unit(&l, err)) < 0)
+	    (rc = loader_intervals(&l, err)) < 0 ||
+	    (rc = loader_stats(&l, err)) < 0 ||
+	    (rc = loader_counters(&l, err)) < 0 ||
+	    (rc = loader_verifications(&l, err)) < 0 ||
+	    (rc = loader_facts(&l, err)) < 0 ||
+	    (rc = loader_display_unit(&l, err)) < 0)
 		goto fail;
-	if ((rc = mb_tables(&l.m, err)) < 0 || (rc = mb_compare(&l.m, err)) < 0)
+	if ((rc = model_tables(&l.m, err)) < 0 ||
+	    (rc = model_compare(&l.m, err)) < 0)
 		goto fail;
 	collect_notes(r, l.m.a);
-	/* The cells array was grown with realloc: move it into the arena so
-	 * that report_free releases one arena and the struct. */
-	{
-		struct report_cell *c =
-		    arena_alloc(l.m.a, ((size_t)r->ncells + 1) * sizeof *c);
-		if (!c) {
-			rc = xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
-					"out of memory");
-			goto fail;
-		}
-		if (r->ncells)
-			memcpy(c, r->cells, (size_t)r->ncells * sizeof *c);
-		free(r->cells);
-		r->cells = c;
-	}
+	if ((rc = cells_into_arena(r, err)) < 0)
+		goto fail;
 	if (o->reference &&
 	    (rc = report_reference_attach(r, o->reference, o->diag, err)) < 0)
 		goto fail_cells_in_arena;

@@ -22,7 +22,7 @@
 
 /* --- factors and cells ------------------------------------------------ */
 
-int ml_factor_find(struct loader *l, const char *name)
+int loader_factor_find(struct loader *l, const char *name)
 {
 	int i;
 	for (i = 0; i < l->nf; i++)
@@ -52,7 +52,7 @@ static int level_add(struct loader *l, struct mfactor *f, const char *lv)
 	return f->n++;
 }
 
-void ml_factors_from_plan(struct loader *l)
+void loader_factors_from_plan(struct loader *l)
 {
 	const struct plan *p = l->m.plan;
 	int i, k;
@@ -96,7 +96,7 @@ static int hash_build(struct loader *l, size_t cap)
 }
 
 /* The cell of a stored cell JSON text, -1 when there is none. */
-int ml_cell_find(struct loader *l, const char *json)
+int loader_cell_find(struct loader *l, const char *json)
 {
 	size_t k;
 	if (!l->hcap)
@@ -121,7 +121,7 @@ static int cell_get(struct loader *l, const char *json)
 	size_t k;
 	int *lv, i;
 
-	i = ml_cell_find(l, json);
+	i = loader_cell_find(l, json);
 	if (i >= 0)
 		return i;
 	if ((size_t)(r->ncells + 1) * 2 > l->hcap &&
@@ -150,7 +150,7 @@ static int cell_get(struct loader *l, const char *json)
 	if (json_is_object(o)) {
 		json_object_foreach(o, key, v)
 		{
-			int f = ml_factor_find(l, key);
+			int f = loader_factor_find(l, key);
 			char num[64];
 			const char *s = json_string_value(v);
 			if (!s && json_is_number(v)) {
@@ -243,13 +243,13 @@ static int run_row(void *ctx, const struct store_run_row *row)
 		int cap = l->cap_runs ? 2 * l->cap_runs : 1024;
 		struct mrun *t = realloc(l->m.runs, (size_t)cap * sizeof *t);
 		if (!t)
-			return ml_oom(l);
+			return loader_oom(l);
 		l->m.runs = t;
 		l->cap_runs = cap;
 	}
 	ci = cell_get(l, row->cell ? row->cell : "{}");
 	if (ci < 0)
-		return ml_oom(l);
+		return loader_oom(l);
 	u = &l->m.runs[l->m.nruns];
 	u->id = row->id;
 	u->session = row->session_id;
@@ -266,7 +266,7 @@ static int run_row(void *ctx, const struct store_run_row *row)
 	return 0;
 }
 
-int ml_load_runs(struct loader *l, struct xr_err *err)
+int loader_runs(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	struct store_run_filter f = {0};
@@ -305,7 +305,7 @@ static int cmp_cells(const void *x, const void *y)
 }
 
 /* Order cells by their levels (plan order) and renumber the runs. */
-int ml_sort_cells(struct loader *l)
+int loader_sort_cells(struct loader *l)
 {
 	struct report *r = l->m.r;
 	int *map, i;
@@ -334,7 +334,7 @@ static int cmp_byid(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-int ml_run_by_id(struct loader *l, int64_t id)
+int loader_run_by_id(struct loader *l, int64_t id)
 {
 	int lo = 0, hi = l->m.nruns - 1;
 	while (lo <= hi) {
@@ -350,7 +350,7 @@ int ml_run_by_id(struct loader *l, int64_t id)
 	return -1;
 }
 
-int ml_index_runs(struct loader *l)
+int loader_index_runs(struct loader *l)
 {
 	struct report *r = l->m.r;
 	int i;
@@ -383,7 +383,7 @@ int ml_index_runs(struct loader *l)
 	return 0;
 }
 
-int ml_fill_factors(struct loader *l, struct xr_err *err)
+int loader_fill_factors(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	int i, k;

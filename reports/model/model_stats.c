@@ -79,15 +79,16 @@ static void cell_drift(struct loader *l, int ci)
 	if (se[1] > 0 && stats_t_p2(beta[1] / se[1], n - 2) < 0.05) {
 		double change = 100 * expm1(beta[1] * (last - first));
 		if (fabs(change) > 100 * r->threshold)
-			mb_flag(&l->m, r->cells[ci].flags, &r->cells[ci].nflags,
-				REPORT_FLAG_DRIFT,
-				MB_JA(&l->m) ? "最初から最後の試行まで %+.1f%%"
-					     : "%+.1f%% first to last run",
-				change);
+			model_flag(&l->m, r->cells[ci].flags,
+				   &r->cells[ci].nflags, REPORT_FLAG_DRIFT,
+				   MODEL_JA(&l->m)
+				       ? "最初から最後の試行まで %+.1f%%"
+				       : "%+.1f%% first to last run",
+				   change);
 	}
 }
 
-int ml_stats(struct loader *l, struct xr_err *err)
+int loader_stats(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	double *tmp = malloc(((size_t)l->m.nruns + 1) * sizeof *tmp);
@@ -117,20 +118,20 @@ int ml_stats(struct loader *l, struct xr_err *err)
 			s->iv_peak = l->iv[ci][l->niv[ci] - 1];
 		}
 		if (c->n_failed || c->n_timeout)
-			mb_flag(&l->m, c->flags, &c->nflags,
-				REPORT_FLAG_FAILED_RUNS,
-				MB_JA(&l->m)
-				    ? "失敗 %d、タイムアウト %d（%d 回中）"
-				    : "%d failed, %d timed out of %d",
-				c->n_failed, c->n_timeout, c->n_runs);
+			model_flag(&l->m, c->flags, &c->nflags,
+				   REPORT_FLAG_FAILED_RUNS,
+				   MODEL_JA(&l->m)
+				       ? "失敗 %d、タイムアウト %d（%d 回中）"
+				       : "%d failed, %d timed out of %d",
+				   c->n_failed, c->n_timeout, c->n_runs);
 		if (s->n < 3)
-			mb_flag(&l->m, c->flags, &c->nflags,
-				REPORT_FLAG_TOO_FEW_RUNS, "n=%d", s->n);
+			model_flag(&l->m, c->flags, &c->nflags,
+				   REPORT_FLAG_TOO_FEW_RUNS, "n=%d", s->n);
 		if (!isnan(s->cv_pct) && s->cv_pct >= 10)
-			mb_flag(&l->m, c->flags, &c->nflags,
-				REPORT_FLAG_UNSTABLE,
-				MB_JA(&l->m) ? "変動係数 %.1f%%" : "CV %.1f%%",
-				s->cv_pct);
+			model_flag(
+			    &l->m, c->flags, &c->nflags, REPORT_FLAG_UNSTABLE,
+			    MODEL_JA(&l->m) ? "変動係数 %.1f%%" : "CV %.1f%%",
+			    s->cv_pct);
 		cell_drift(l, ci);
 	}
 	free(tmp);
@@ -142,7 +143,7 @@ int ml_stats(struct loader *l, struct xr_err *err)
 static int interval_row(void *ctx, const struct store_interval_row *v)
 {
 	struct loader *l = ctx;
-	int ri = ml_run_by_id(l, v->run_id);
+	int ri = loader_run_by_id(l, v->run_id);
 	int ci;
 	if (ri < 0 || l->m.runs[ri].status != RUN_OK)
 		return 0;
@@ -151,7 +152,7 @@ static int interval_row(void *ctx, const struct store_interval_row *v)
 		int cap = l->capiv[ci] ? 2 * l->capiv[ci] : 64;
 		double *t = realloc(l->iv[ci], (size_t)cap * sizeof *t);
 		if (!t)
-			return ml_oom(l);
+			return loader_oom(l);
 		l->iv[ci] = t;
 		l->capiv[ci] = cap;
 	}
@@ -159,7 +160,7 @@ static int interval_row(void *ctx, const struct store_interval_row *v)
 	return 0;
 }
 
-int ml_intervals(struct loader *l, struct xr_err *err)
+int loader_intervals(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	if (strcmp(r->metric, "throughput"))
@@ -245,15 +246,15 @@ static int counter_row(void *ctx, const struct store_counter_sum *c)
 	code = counter_code(c->scope, c->name);
 	if (!code)
 		return 0;
-	ci = ml_cell_find(l, c->cell);
+	ci = loader_cell_find(l, c->cell);
 	if (ci < 0)
 		return 0;
 	if (csum_add(l, ci, code - 1, c->host, c->name, c->sum) < 0)
-		return ml_oom(l);
+		return loader_oom(l);
 	return 0;
 }
 
-int ml_counters(struct loader *l, struct xr_err *err)
+int loader_counters(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	int rc, i, mi;
@@ -265,14 +266,14 @@ int ml_counters(struct loader *l, struct xr_err *err)
 		struct csum *c = &l->cs[i];
 		struct report_cell *cell = &r->cells[c->cell];
 		if (c->code == REPORT_FLAG_CAPTURE)
-			mb_flag(&l->m, cell->flags, &cell->nflags, c->code,
-				MB_JA(&l->m) ? "%s（%s 上）" : "%s on %s",
-				c->name, c->host);
+			model_flag(&l->m, cell->flags, &cell->nflags, c->code,
+				   MODEL_JA(&l->m) ? "%s（%s 上）" : "%s on %s",
+				   c->name, c->host);
 		else
-			mb_flag(&l->m, cell->flags, &cell->nflags, c->code,
-				MB_JA(&l->m) ? "%s=%.0f（%s 上）"
-					     : "%s=%.0f on %s",
-				c->name, c->sum, c->host);
+			model_flag(&l->m, cell->flags, &cell->nflags, c->code,
+				   MODEL_JA(&l->m) ? "%s=%.0f（%s 上）"
+						   : "%s=%.0f on %s",
+				   c->name, c->sum, c->host);
 	}
 	/* iperf3's own retransmit count, when it is a metric. */
 	for (mi = 0; mi < r->nmetrics; mi++)
@@ -289,16 +290,16 @@ int ml_counters(struct loader *l, struct xr_err *err)
 				if (v > 0)
 					sum += v;
 			}
-			if (sum > 0 && MB_JA(&l->m))
-				mb_flag(&l->m, c->flags, &c->nflags,
-					REPORT_FLAG_RETRANSMITS,
-					"%d 回の試行で再送 %.0f 回", m->nok,
-					sum);
+			if (sum > 0 && MODEL_JA(&l->m))
+				model_flag(&l->m, c->flags, &c->nflags,
+					   REPORT_FLAG_RETRANSMITS,
+					   "%d 回の試行で再送 %.0f 回", m->nok,
+					   sum);
 			else if (sum > 0)
-				mb_flag(&l->m, c->flags, &c->nflags,
-					REPORT_FLAG_RETRANSMITS,
-					"%.0f retransmits in %d runs", sum,
-					m->nok);
+				model_flag(&l->m, c->flags, &c->nflags,
+					   REPORT_FLAG_RETRANSMITS,
+					   "%.0f retransmits in %d runs", sum,
+					   m->nok);
 		}
 	return 0;
 }
@@ -314,8 +315,8 @@ static int tally_row(void *ctx, const struct store_verify_tally *t)
 	int ci, f;
 	if (!t->cell || !t->factor)
 		return 0;
-	ci = ml_cell_find(l, t->cell);
-	f = ml_factor_find(l, t->factor);
+	ci = loader_cell_find(l, t->cell);
+	f = loader_factor_find(l, t->factor);
 	if (ci < 0 || f < 0 || f >= r->nfactors)
 		return 0;
 	v = &l->m.ver[ci * r->nfactors + f];
@@ -341,7 +342,7 @@ static int verif_row(void *ctx, const struct store_verify_group *g)
 		int cap = l->cap_verifs ? 2 * l->cap_verifs : 16;
 		t = arena_alloc(l->m.a, (size_t)cap * sizeof *t);
 		if (!t)
-			return ml_oom(l);
+			return loader_oom(l);
 		if (r->nverifs)
 			memcpy(t, r->verifs, (size_t)r->nverifs * sizeof *t);
 		r->verifs = t;
@@ -358,7 +359,7 @@ static int verif_row(void *ctx, const struct store_verify_group *g)
 	return 0;
 }
 
-int ml_verifications(struct loader *l, struct xr_err *err)
+int loader_verifications(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	int rc, ci, f;
@@ -375,10 +376,10 @@ int ml_verifications(struct loader *l, struct xr_err *err)
 			struct mverify *v = &l->m.ver[ci * r->nfactors + f];
 			struct report_cell *c = &r->cells[ci];
 			if (v->bad)
-				mb_flag(
+				model_flag(
 				    &l->m, c->flags, &c->nflags,
 				    REPORT_FLAG_VERIFY_FAILED,
-				    MB_JA(&l->m)
+				    MODEL_JA(&l->m)
 					? "%s: %d/%d 回の試行で期待値 '%s'、"
 					  "実測値 '%s'"
 					: "%s: %d of %d runs, expected "
@@ -436,7 +437,7 @@ static int fact_row(void *ctx, const struct store_fact_row *row)
 	return 0;
 }
 
-int ml_facts(struct loader *l, struct xr_err *err)
+int loader_facts(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	int rc, i;
@@ -453,11 +454,12 @@ int ml_facts(struct loader *l, struct xr_err *err)
 			continue;
 		for (ci = 0; ci < r->ncells; ci++)
 			if (l->m.mc[ci].session == f->session)
-				mb_flag(
-				    &l->m, r->cells[ci].flags,
-				    &r->cells[ci].nflags, REPORT_FLAG_CAPTURE,
-				    MB_JA(&l->m) ? "%s（%s 上）" : "%s on %s",
-				    f->value, f->host);
+				model_flag(&l->m, r->cells[ci].flags,
+					   &r->cells[ci].nflags,
+					   REPORT_FLAG_CAPTURE,
+					   MODEL_JA(&l->m) ? "%s（%s 上）"
+							   : "%s on %s",
+					   f->value, f->host);
 	}
 	return 0;
 }
@@ -479,7 +481,7 @@ static int declared_in_bytes(const struct plan *p, const char *metric)
 	return 0;
 }
 
-int ml_display_unit(struct loader *l, struct xr_err *err)
+int loader_display_unit(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	const char *base = r->metric_units[r->primary];

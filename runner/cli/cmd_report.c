@@ -14,7 +14,7 @@
 #include "catalog.h"
 #include "output_format.h"
 #include "plan.h"
-#include "report.h"
+#include "render.h"
 #include "store.h"
 #include "banned.h"
 

@@ -17,7 +17,7 @@
 #include "catalog.h"
 #include "plan.h"
 #include "proc.h"
-#include "report.h"
+#include "render.h"
 #include "runctx.h"
 #include "session.h"
 #include "units.h"
