@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "suggest.h"
 #include "banned.h"
 
 struct subcmd {
@@ -45,46 +46,21 @@ static void usage(FILE *f)
 		   "3 environment, 130 interrupted\n");
 }
 
-/* Edit distance, small words only (subcommand names). */
-static size_t distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, row[32], prev, t;
-	if (lb >= sizeof row / sizeof row[0] || la > 64)
-		return (size_t)-1;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			t = row[j];
-			row[j] = a[i - 1] == b[j - 1] ? prev : 1 + prev;
-			if (row[j] > row[j - 1] + 1)
-				row[j] = row[j - 1] + 1;
-			if (row[j] > t + 1)
-				row[j] = t + 1;
-			prev = t;
-		}
-	}
-	return row[lb];
-}
-
 /*
  * `xrun PLAN` runs a plan, so a misspelt subcommand would be read as a
  * file name. A word that is no file and close to a subcommand is a typo.
  */
 static int unknown_command(const char *c)
 {
-	const char *best = NULL;
-	size_t i, d, bestd = 3;
+	struct suggest s;
+	const char *best;
+	size_t i;
 	if (access(c, F_OK) == 0 || strchr(c, '/') || strchr(c, '.'))
 		return 0;
+	suggest_init(&s, c, 0);
 	for (i = 0; i < NSUBCMDS; i++)
-		if ((d = distance(c, subcmds[i].name)) < bestd) {
-			bestd = d;
-			best = subcmds[i].name;
-		}
-	if (!best)
+		suggest_add(&s, subcmds[i].name);
+	if (!(best = suggest_best(&s)))
 		return 0;
 	fprintf(stderr,
 		"xrun: unknown command '%s'; did you mean '%s'? (commands: "

@@ -19,7 +19,9 @@
 #include "arena.h"
 #include "buf.h"
 #include "sha256.h"
+#include "suggest.h"
 #include "units.h"
+#include "utf8.h"
 #include "banned.h"
 
 const char *const plan_builtins[] = {"rep",	 "index",  "block",  "plan",
@@ -93,85 +95,11 @@ void pc_warn(struct pctx *c, const struct ynode *n, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Code points of UTF-8 text (at most 64; -1 if longer), ASCII letters in
- * lower case, so that a typo in a Japanese level counts as one edit, not
- * three, and 'RANDOM' is one edit from 'random'. */
-static int decode_cps(const char *s, uint32_t *cp)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	int n = 0;
-	while (*u) {
-		uint32_t c = *u++;
-		int k = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
-		if (k)
-			c &= 0x3f >> k;
-		while (k-- > 0 && (*u & 0xc0) == 0x80)
-			c = c << 6 | (*u++ & 0x3f);
-		if (n == 64)
-			return -1;
-		cp[n++] = c >= 'A' && c <= 'Z' ? c + 32 : c; /* 'RANDOM' */
-	}
-	return n;
-}
-
-static size_t edit_distance(const uint32_t *a, size_t la, const uint32_t *b,
-			    size_t lb)
-{
-	size_t i, j, row[65];
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t up = row[j], best;
-			best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}
-
-const char *pc_suggest(const char *word, const char *const *cands, int n)
-{
-	const char *best = NULL;
-	uint32_t w[64], c[64];
-	size_t bd = (size_t)-1, limit;
-	int i, lw, lc;
-	if (n > 5000)
-		return NULL; /* a hint is not worth a quadratic load */
-	if ((lw = decode_cps(word, w)) <= 0)
-		return NULL;
-	/* one typo in short words, up to a third of the letters in long ones */
-	limit = lw <= 4 ? 1 : (size_t)lw / 3 + 1;
-	if (limit > 3)
-		limit = 3;
-	for (i = 0; i < n; i++) {
-		size_t dd;
-		if ((lc = decode_cps(cands[i], c)) <= 0)
-			continue;
-		dd = edit_distance(w, (size_t)lw, c, (size_t)lc);
-		if (dd == 0 && strcmp(word, cands[i]) != 0)
-			dd = 1; /* differs in case only */
-		/* replacing every letter ('b' for 'a') is no typo */
-		if (dd > 0 && dd <= limit && dd < (size_t)lw && dd < bd) {
-			bd = dd;
-			best = cands[i];
-		}
-	}
-	return best;
-}
-
 void pc_hint(char *out, size_t outsz, const char *word,
 	     const char *const *cands, int n)
 {
 	struct buf b;
-	const char *s = pc_suggest(word, cands, n);
+	const char *s = suggest(word, cands, n > 0 ? (size_t)n : 0);
 	int i;
 	buf_init(&b, 0);
 	buf_adds(&b, " (");
@@ -558,48 +486,22 @@ static void build_top(struct pctx *c, const struct ynode *root)
 static int find_bad_utf8(const unsigned char *s, size_t n, int *line, int *col,
 			 unsigned *byte)
 {
-	size_t i = 0;
+	size_t i = 0, k;
 	int l = 1, cc = 1;
+	uint32_t cp;
 	if (n >= 3 && s[0] == 0xef && s[1] == 0xbb && s[2] == 0xbf)
 		i = 3; /* a byte order mark takes no column */
-	while (i < n) {
-		unsigned char b = s[i];
-		size_t k = 0, j;
-		unsigned cp;
-		if (b < 0x80) {
-			if (b == '\n') {
-				l++;
-				cc = 0;
-			}
-			i++;
-			cc++;
-			continue;
+	for (; i < n; i += k, cc++) {
+		if (!(k = utf8_decode((const char *)s + i, n - i, &cp))) {
+			*line = l;
+			*col = cc;
+			*byte = s[i];
+			return 1;
 		}
-		if (b >= 0xc2 && b <= 0xdf)
-			k = 1, cp = b & 0x1f;
-		else if (b >= 0xe0 && b <= 0xef)
-			k = 2, cp = b & 0x0f;
-		else if (b >= 0xf0 && b <= 0xf4)
-			k = 3, cp = b & 0x07;
-		else
-			goto bad;
-		for (j = 1; j <= k; j++) {
-			if (i + j >= n || (s[i + j] & 0xc0) != 0x80)
-				goto bad;
-			cp = cp << 6 | (s[i + j] & 0x3f);
+		if (cp == '\n') {
+			l++;
+			cc = 0;
 		}
-		if ((k == 2 &&
-		     (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-		    (k == 3 && (cp < 0x10000 || cp > 0x10ffff)))
-			goto bad;
-		i += k + 1;
-		cc++;
-		continue;
-	bad:
-		*line = l;
-		*col = cc;
-		*byte = b;
-		return 1;
 	}
 	return 0;
 }

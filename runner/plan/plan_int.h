@@ -66,9 +66,8 @@ void pc_err(struct pctx *c, const struct ynode *n, const char *fmt, ...)
 void pc_warn(struct pctx *c, const struct ynode *n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Closest candidate within a small edit distance, or NULL. */
-const char *pc_suggest(const char *word, const char *const *cands, int n);
-/* " (did you mean 'x'? valid: a, b, c)" into out; list may be cut short. */
+/* " (did you mean 'x'? valid: a, b, c)" into out (suggest.h's rule); the
+ * list may be cut short. */
 void pc_hint(char *out, size_t outsz, const char *word,
 	     const char *const *cands, int n);
 /* pc_hint() over the factor names of p; "" when out of memory. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "suggest.h"
 #include "units.h"
 #include "banned.h"
 
@@ -340,7 +341,7 @@ void plan_build_engine(struct pctx *c, const struct ynode *n,
 		if (pc_is_key(k->s, engine_keys) || strcmp(k->s, "server") == 0)
 			continue;
 		if (!(c->ops && c->ops->has_param && c->ops->has_param(k->s)) &&
-		    pc_suggest(k->s, engine_keys, nfixed)) {
+		    suggest(k->s, engine_keys, (size_t)nfixed)) {
 			pc_hint(hint, sizeof hint, k->s, engine_keys, nfixed);
 			pc_err(c, k, "unknown key '%s' in 'engine'%s", k->s,
 			       hint);
