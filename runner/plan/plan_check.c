@@ -1,11 +1,12 @@
 /*
- * Cross-reference checks of the plan loader (see plan_int.h), run once the
+ * Cross-reference checks of the plan loader (see plan_build.h), run once the
  * whole model is built so that the order of sections in the file does not
  * matter: hosts named by the engine and by factors, {{placeholders}},
  * verify probes, factors fighting over one engine parameter, exclusions
  * that leave nothing, and finally the engine's own check().
  */
-#include "plan_int.h"
+#include "plan_build.h"
+#include "pctx.h"
 
 #include <stdio.h>
 #include <stdlib.h>

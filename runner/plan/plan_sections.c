@@ -1,10 +1,11 @@
 /*
  * The plan's hosts, vars and engine sections (part of the loader, see
- * plan_int.h): how xrun reaches each host, the values placeholders may
+ * plan_build.h): how xrun reaches each host, the values placeholders may
  * name, and what one run executes. Keys of the engine section that are not
  * fixed become engine parameters, judged by the engine's own check().
  */
-#include "plan_int.h"
+#include "plan_build.h"
+#include "pctx.h"
 
 #include <stdio.h>
 #include <stdlib.h>
