@@ -45,15 +45,3 @@ size_t utf8_next(const char *s, size_t n, uint32_t *cp)
 	size_t k = utf8_decode(s, n, cp);
 	return k ? k : n ? 1 : 0;
 }
-
-size_t utf8_count(const char *s, size_t n)
-{
-	size_t i = 0, count = 0;
-	uint32_t cp;
-
-	while (i < n) {
-		i += utf8_next(s + i, n - i, &cp);
-		count++;
-	}
-	return count;
-}

@@ -30,7 +30,4 @@ size_t utf8_decode(const char *s, size_t n, uint32_t *cp);
  */
 size_t utf8_next(const char *s, size_t n, uint32_t *cp);
 
-/* Characters in s[0..n), an ill-formed byte counting as one. */
-size_t utf8_count(const char *s, size_t n);
-
 #endif

@@ -113,11 +113,6 @@ static void test_utf8(void)
 	ok(utf8_next("x", 0, &cp) == 0, "utf8_next: n = 0");
 	k = utf8_next("\xe3\x81\x82x", SIZE_MAX, &cp);
 	ok(k == 3 && cp == 0x3042, "utf8_next: a good sequence");
-	is_int((long long)utf8_count("a\xe9\x80\x9f\xff"
-				     "b",
-				     6),
-	       4, "count: a, U+901F, bad byte, b");
-	is_int((long long)utf8_count("", 0), 0, "count: empty");
 }
 
 static void test_kv(void)
