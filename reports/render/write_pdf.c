@@ -19,6 +19,7 @@
 #include "pdf.h"
 #include "render.h"
 #include "rtable.h"
+#include "utf8.h"
 #include "write_pdf_int.h"
 
 #include "banned.h"
@@ -306,20 +307,17 @@ static int draw_report(struct pdf *pdf, const struct report *r, struct arena *a,
 
 /* Is there a CJK character in s (U+2E80-U+9FFF: CJK radicals and
  * punctuation, kana, kanji; U+F900-U+FAFF; full-width forms U+FF00 and up;
- * U+20000-U+2FFFF), read from the UTF-8 lead and second bytes? */
+ * U+20000-U+2FFFF)? */
 static int has_cjk(const char *s)
 {
-	const unsigned char *u = (const unsigned char *)s;
+	uint32_t cp;
 
-	for (; u && *u; u++) {
-		if (*u == 0xE2 && u[1] >= 0xBA && u[1] <= 0xBF)
-			return 1;
-		if (*u >= 0xE3 && *u <= 0xE9)
-			return 1;
-		if (*u == 0xEF && ((u[1] >= 0xA4 && u[1] <= 0xAB) ||
-				   (u[1] >= 0xBC && u[1] <= 0xBF)))
-			return 1;
-		if (*u == 0xF0 && u[1] >= 0xA0 && u[1] <= 0xAF)
+	while (s && *s) {
+		s += utf8_next(s, SIZE_MAX, &cp);
+		if ((cp >= 0x2E80 && cp <= 0x9FFF) ||
+		    (cp >= 0xF900 && cp <= 0xFAFF) ||
+		    (cp >= 0xFF00 && cp <= 0xFFFF) ||
+		    (cp >= 0x20000 && cp <= 0x2FFFF))
 			return 1;
 	}
 	return 0;

@@ -23,6 +23,7 @@
 #include "host.h"
 #include "matrix.h"
 #include "catalog.h"
+#include "manual.h"
 #include "placeholder.h"
 #include "plan.h"
 #include "sched.h"
@@ -265,39 +266,41 @@ static void out_cell(struct fastout *o, const struct dry *d, const uint32_t *lv)
 	fastout_mem(o, "}", 1);
 }
 
+struct instructions {
+	struct buf *out;
+	int json, n;
+};
+
+static void add_instruction(void *arg, const struct plan_factor *f,
+			    const char *level, const char *text)
+{
+	struct instructions *in = arg;
+	(void)f;
+	(void)level;
+	if (in->json) {
+		buf_adds(in->out, in->n ? "," : "");
+		buf_add_json_str(in->out, text);
+	} else {
+		buf_adds(in->out, in->n ? "; " : "");
+		buf_adds(in->out, text);
+	}
+	in->n++;
+}
+
 /* The manual instructions for entering block b (all of them for the
  * first block: that is the initial set-up). */
 static void block_instructions(const struct dry *d, size_t b, struct buf *out,
 			       int json)
 {
-	const struct plan *p = d->p;
 	const struct sched_block *k = &d->s.blocks[b];
-	const uint32_t *prev = b ? d->s.blocks[b - 1].manual_lv : NULL;
+	struct instructions in = {out, json, 0};
 	struct cellctx c;
-	int f, n = 0;
 
-	cellctx_init(&c, p, matrix_cell(&d->m, d->s.runs[k->first].cell));
+	cellctx_init(&c, d->p, matrix_cell(&d->m, d->s.runs[k->first].cell));
 	c.block = (unsigned)b;
 	c.index = k->first;
-	for (f = 0; f < p->nfactors; f++) {
-		struct buf t = BUF_INIT;
-		if (!p->factors[f].manual ||
-		    (prev && prev[f] == k->manual_lv[f]))
-			continue;
-		if (cellctx_expand(&c, p->factors[f].manual, &t, NULL) < 0) {
-			buf_reset(&t);
-			buf_adds(&t, p->factors[f].manual);
-		}
-		if (json) {
-			buf_adds(out, n ? "," : "");
-			buf_add_json_str(out, t.s);
-		} else {
-			buf_adds(out, n ? "; " : "");
-			buf_adds(out, t.s);
-		}
-		n++;
-		buf_release(&t);
-	}
+	manual_steps(&c, b ? d->s.blocks[b - 1].manual_lv : NULL,
+		     add_instruction, &in);
 	cellctx_release(&c);
 }
 

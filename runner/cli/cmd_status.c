@@ -16,6 +16,7 @@
 #include "cellctx.h"
 #include "cmd.h"
 #include "catalog.h"
+#include "manual.h"
 #include "plan.h"
 #include "run_status.h"
 #include "store.h"
@@ -72,33 +73,26 @@ static void block_label(const struct plan *p, const char *cell, struct buf *b)
 	json_decref(o);
 }
 
+static void print_step(void *arg, const struct plan_factor *f,
+		       const char *level, const char *text)
+{
+	(void)arg;
+	printf("    manual step: %s=%s: %s\n", f->name, level, text);
+}
+
 static void print_manual(const struct plan *p, const char *cell,
 			 long long session)
 {
 	uint32_t *lv = calloc((size_t)p->nfactors + 1, sizeof *lv);
 	struct cellctx c;
-	struct buf b = BUF_INIT;
-	struct xr_err err = {0};
-	int f;
 	if (!lv || cell_levels(p, cell, lv) < 0) {
 		free(lv);
 		return;
 	}
 	cellctx_init(&c, p, lv);
 	c.session = session;
-	for (f = 0; f < p->nfactors; f++) {
-		if (!p->factors[f].manual)
-			continue;
-		buf_reset(&b);
-		if (cellctx_expand(&c, p->factors[f].manual, &b, &err) < 0) {
-			buf_reset(&b);
-			buf_adds(&b, p->factors[f].manual);
-		}
-		printf("    manual step: %s=%s: %s\n", p->factors[f].name,
-		       p->factors[f].levels[lv[f]], b.s);
-	}
+	manual_steps(&c, NULL, print_step, NULL);
 	cellctx_release(&c);
-	buf_release(&b);
 	free(lv);
 }
 

@@ -5,8 +5,7 @@
  * before every run (probe or command, compared by the factor's match mode)
  * so that each stored run carries proof of what was in effect, the manual
  * steps (print the expanded instruction, wait for Enter), and putting back
- * what was changed at the end. Also the placeholder lookup the runner uses
- * for every template: factor levels, plan vars and built-ins.
+ * what was changed at the end. Templates expand through runctx.c.
  */
 #include <errno.h>
 #include <poll.h>
@@ -18,13 +17,12 @@
 #include "buf.h"
 #include "engine.h"
 #include "host.h"
+#include "manual.h"
 #include "placeholder.h"
 #include "plan.h"
 #include "probe.h"
 #include "proc.h"
 #include "runctx.h"
-#include "tmpl.h"
-#include "strv.h"
 #include "banned.h"
 
 #define HOOK_TIMEOUT 120.0
@@ -45,95 +43,6 @@ struct hooks_factor {
 	int orig_captured;
 	struct hooks_vc *vc; /* [nhosts] the latest verification */
 };
-
-/* ---- placeholders ---------------------------------------------------- */
-
-void runctx_tmpl_init(struct runctx_tmpl *t, struct runctx *rc,
-		      const uint32_t *lv, size_t position)
-{
-	static const uint32_t none[1];
-	const struct sched_run *run =
-	    lv && position < rc->s.nruns ? &rc->s.runs[position] : NULL;
-	struct host *h;
-	memset(t, 0, sizeof *t);
-	/* A plan-level template (on_finish) has no cell: factor names
-	 * resolve to nothing there, which validation already forbids. */
-	cellctx_init(&t->c, rc->p, lv ? lv : none);
-	t->c.lv = lv;
-	if (run) {
-		t->c.rep = run->rep;
-		t->c.block = run->block;
-	}
-	t->c.index = position;
-	t->c.session = rc->session_id;
-	if ((h = runctx_host(rc, "client")))
-		t->c.client = host_address(h);
-	if (rc->server_hi >= 0 && (h = rc->hosts[rc->server_hi]))
-		t->c.server = host_address(h);
-	t->override_factor = -1;
-}
-
-void runctx_tmpl_release(struct runctx_tmpl *t)
-{
-	cellctx_release(&t->c);
-}
-
-const char *runctx_lookup(void *ctx, const char *name)
-{
-	struct runctx_tmpl *t = ctx;
-	if (t->override_factor >= 0 &&
-	    plan_factor_index(t->c.plan, name) == t->override_factor)
-		return t->override;
-	if (!t->c.lv && plan_factor_index(t->c.plan, name) >= 0)
-		return NULL;
-	if (t->iface && placeholder_find(name) == PH_IFACE)
-		return t->iface;
-	return cellctx_lookup(&t->c, name);
-}
-
-int runctx_expand(const char *tpl, struct runctx_tmpl *t, struct buf *out,
-		  struct xr_err *err)
-{
-	char bad[64] = "";
-	buf_reset(out);
-	if (tmpl_expand(tpl ? tpl : "", runctx_lookup, t, out, bad,
-			sizeof bad) < 0)
-		return xr_err_set(err, XR_EPLAN, t->c.plan->path, 0, 0,
-				  "placeholder '{{%s}}' in '%s' names nothing "
-				  "known here",
-				  bad, tpl);
-	return 0;
-}
-
-char **runctx_expand_argv(const char *const *tv, struct runctx_tmpl *t,
-			  struct xr_err *err)
-{
-	struct buf b = BUF_INIT;
-	size_t n = 0, i;
-	char **argv;
-	while (tv && tv[n])
-		n++;
-	argv = calloc(n + 1, sizeof *argv);
-	if (!argv) {
-		xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-		return NULL;
-	}
-	for (i = 0; i < n; i++) {
-		if (runctx_expand(tv[i], t, &b, err) < 0 ||
-		    !(argv[i] = buf_detach(&b, NULL))) {
-			buf_release(&b);
-			runctx_argv_free(argv);
-			return NULL;
-		}
-	}
-	buf_release(&b);
-	return argv;
-}
-
-void runctx_argv_free(char **argv)
-{
-	strv_free(argv);
-}
 
 /* ---- hooks ----------------------------------------------------------- */
 
@@ -502,29 +411,22 @@ int hooks_prepare(struct runctx *rc, size_t i,
 	return proc_interrupted ? -XR_EINTR : 0;
 }
 
-void hooks_print_manual(const struct runctx *rc, const uint32_t *lv,
-			const uint32_t *from, void *stream, const char *prefix)
+static void print_step(void *prefix, const struct plan_factor *f,
+		       const char *level, const char *text)
 {
-	const struct plan *p = rc->p;
-	FILE *f = stream;
+	fprintf(stderr, "%s%s=%s: %s\n", (const char *)prefix, f->name, level,
+		text);
+}
+
+/* The manual steps of the factors whose levels in lv differ from from
+ * (NULL = all), expanded, on stderr. */
+static void print_manual(struct runctx *rc, const uint32_t *lv,
+			 const uint32_t *from, const char *prefix)
+{
 	struct runctx_tmpl t;
-	struct buf b = BUF_INIT;
-	struct xr_err err = {0};
-	int i;
-	runctx_tmpl_init(&t, (struct runctx *)rc, lv, 0);
-	for (i = 0; i < p->nfactors; i++) {
-		const struct plan_factor *fac = &p->factors[i];
-		if (!fac->manual || (from && from[i] == lv[i]))
-			continue;
-		if (runctx_expand(fac->manual, &t, &b, &err) < 0) {
-			buf_reset(&b);
-			buf_adds(&b, fac->manual);
-		}
-		fprintf(f, "%s%s=%s: %s\n", prefix, fac->name,
-			fac->levels[lv[i]], b.s);
-	}
+	runctx_tmpl_init(&t, rc, lv, 0);
+	manual_steps(&t.c, from, print_step, (void *)prefix);
 	runctx_tmpl_release(&t);
-	buf_release(&b);
 }
 
 /* Wait for a line on stdin; -1 when interrupted or at EOF. */
@@ -564,8 +466,7 @@ int hooks_manual_enter(struct runctx *rc, size_t i, int first)
 				"first runs:\n"
 			      : "xrun: manual step before run %zu:\n",
 			i + 1);
-		hooks_print_manual(rc, lv, first ? NULL : rc->manual_state,
-				   stderr, "  ");
+		print_manual(rc, lv, first ? NULL : rc->manual_state, "  ");
 		fprintf(stderr, "press Enter when done (Ctrl-C stops; "
 				"finished runs are kept) ");
 		fflush(stderr);

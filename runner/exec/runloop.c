@@ -24,49 +24,6 @@
 #include "runctx.h"
 #include "banned.h"
 
-int runctx_host_index(const struct runctx *rc, const char *name)
-{
-	const struct plan *p = rc->p;
-	int i;
-	for (i = 0; i < p->nhosts; i++)
-		if (!strcmp(p->hosts[i].name, name))
-			return i;
-	if (!strcmp(name, "client"))
-		return runctx_host_index(rc, p->engine.client ? p->engine.client
-							      : "local");
-	if (!strcmp(name, "server") && p->engine.server_host)
-		return runctx_host_index(rc, p->engine.server_host);
-	return -1;
-}
-
-struct host *runctx_host(struct runctx *rc, const char *name)
-{
-	int i = runctx_host_index(rc, name);
-	return i >= 0 && rc->hosts ? rc->hosts[i] : NULL;
-}
-
-/* Host iface:, else the plan var iface, else "lo" on a plan that only
- * uses this machine (loopback is then where the traffic is). */
-const char *runctx_iface(const struct runctx *rc, int hi)
-{
-	const struct plan *p = rc->p;
-	const char *v;
-	int i, only_local = 1;
-	if (hi < 0)
-		return NULL;
-	if (p->hosts[hi].iface)
-		return p->hosts[hi].iface;
-	if ((v = plan_var(p, placeholders[PH_IFACE].name)))
-		return v;
-	for (i = 0; i < p->nhosts; i++)
-		if (rc->hosts && rc->hosts[i] && !host_is_local(rc->hosts[i]))
-			only_local = 0;
-	return only_local && rc->hosts && rc->hosts[hi] &&
-		       host_is_local(rc->hosts[hi])
-		   ? "lo"
-		   : NULL;
-}
-
 static int env_fail(struct runctx *rc, const struct xr_err *e)
 {
 	rc->env_error = 1;

@@ -15,6 +15,7 @@
 #include "counters_int.h"
 #include "facts.h"
 #include "host.h"
+#include "kv.h"
 #include "plan.h"
 #include "probe.h"
 #include "probe_int.h"
@@ -63,31 +64,6 @@ static void add_buf(struct factv *v, const char *key, struct buf *b)
 		add(v, key, b->s, b->len);
 }
 
-/* Value after "key<spaces>:" on the first matching line of text. */
-static int field(const char *text, const char *key, struct buf *out)
-{
-	size_t kl = strlen(key);
-	for (const char *p = text; p && *p;) {
-		const char *nl = strchr(p, '\n');
-		if (strncmp(p, key, kl) == 0) {
-			const char *s = p + kl;
-			const char *e = nl ? nl : s + strlen(s);
-			while (s < e && (*s == ' ' || *s == '\t'))
-				s++;
-			if (s < e && *s == ':') {
-				s++;
-				while (s < e && (*s == ' ' || *s == '\t'))
-					s++;
-				buf_reset(out);
-				buf_add(out, s, (size_t)(e - s));
-				return 1;
-			}
-		}
-		p = nl ? nl + 1 : NULL;
-	}
-	return 0;
-}
-
 static void cpu_facts(struct host *h, struct factv *v)
 {
 	static const char *const model_keys[] = {
@@ -98,7 +74,7 @@ static void cpu_facts(struct host *h, struct factv *v)
 
 	if (sysread_file(h, "/proc/cpuinfo", &f, &e) == 0) {
 		for (int i = 0; model_keys[i]; i++)
-			if (field(f.s, model_keys[i], &b) && b.len) {
+			if (kv_get(f.s, model_keys[i], &b) && b.len) {
 				add_buf(v, "cpu_model", &b);
 				break;
 			}
@@ -117,7 +93,7 @@ static void cpu_facts(struct host *h, struct factv *v)
 	}
 	buf_reset(&f);
 	if (sysread_file(h, "/proc/meminfo", &f, &e) == 0 &&
-	    field(f.s, "MemTotal", &b)) {
+	    kv_get(f.s, "MemTotal", &b)) {
 		unsigned long long kb = strtoull(b.s, NULL, 10);
 		if (kb > 0) {
 			buf_reset(&b);

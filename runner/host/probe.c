@@ -22,6 +22,7 @@
 
 #include "buf.h"
 #include "host.h"
+#include "kv.h"
 #include "probe.h"
 #include "probe_int.h"
 #include "sysread.h"
@@ -197,30 +198,6 @@ int probe_nic_doc(struct host *h, const char *iface, struct buf *doc,
 	return sysread_run(h, argv, 20.0, doc, err);
 }
 
-/* Value of "key: value" in doc into out (trimmed); 1 found, 0 not. */
-static int doc_get(const char *doc, const char *key, struct buf *out)
-{
-	size_t kl = strlen(key);
-	const char *p = doc;
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t ll = nl ? (size_t)(nl - p) : strlen(p);
-		if (ll > kl && memcmp(p, key, kl) == 0 && p[kl] == ':') {
-			const char *s = p + kl + 1, *e = p + ll;
-			while (s < e && (*s == ' ' || *s == '\t'))
-				s++;
-			while (e > s &&
-			       (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-				e--;
-			buf_reset(out);
-			buf_add(out, s, (size_t)(e - s));
-			return 1;
-		}
-		p = nl ? nl + 1 : NULL;
-	}
-	return 0;
-}
-
 /* "8.0 GT/s PCIe" -> "8.0 GT/s" */
 static void strip_pcie(struct buf *b)
 {
@@ -236,14 +213,14 @@ static int nic_pcie(struct host *h, const char *iface, const char *doc,
 	struct buf cs = BUF_INIT, cw = BUF_INIT, ms = BUF_INIT, mw = BUF_INIT;
 	int rc = 0;
 
-	if (!doc_get(doc, "device", &cs)) {
+	if (!kv_get(doc, "device", &cs)) {
 		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
 				"interface '%s' on host '%s' is not a PCI "
 				"device (a virtual interface: it has no "
 				"/sys/class/net/%s/device)",
 				iface, sysread_host_name(h), iface);
-	} else if (!doc_get(doc, "current_link_speed", &cs) ||
-		   !doc_get(doc, "current_link_width", &cw)) {
+	} else if (!kv_get(doc, "current_link_speed", &cs) ||
+		   !kv_get(doc, "current_link_width", &cw)) {
 		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
 				"interface '%s' on host '%s' is not a PCI "
 				"device with a PCIe link (sysfs shows no "
@@ -253,8 +230,8 @@ static int nic_pcie(struct host *h, const char *iface, const char *doc,
 		strip_pcie(&cs);
 		buf_reset(out);
 		buf_addf(out, "%s x%s", cs.s, cw.s);
-		if (doc_get(doc, "max_link_speed", &ms) &&
-		    doc_get(doc, "max_link_width", &mw)) {
+		if (kv_get(doc, "max_link_speed", &ms) &&
+		    kv_get(doc, "max_link_width", &mw)) {
 			strip_pcie(&ms);
 			buf_addf(out, " (max %s x%s)", ms.s, mw.s);
 		}
@@ -272,14 +249,14 @@ static int nic_driver(struct host *h, const char *iface, const char *doc,
 	struct buf f = BUF_INIT;
 	int rc = 0;
 
-	if ((doc_get(doc, "driver", out) && out->len) ||
-	    (doc_get(doc, "linkdriver", out) && out->len)) {
+	if ((kv_get(doc, "driver", out) && out->len) ||
+	    (kv_get(doc, "linkdriver", out) && out->len)) {
 		;
-	} else if (doc_get(doc, "flags", &f) &&
+	} else if (kv_get(doc, "flags", &f) &&
 		   (strtoul(f.s, NULL, 0) & IFF_LOOPBACK)) {
 		buf_reset(out);
 		buf_adds(out, "loopback");
-	} else if (doc_get(doc, "devtype", out) && out->len) {
+	} else if (kv_get(doc, "devtype", out) && out->len) {
 		;
 	} else {
 		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
@@ -298,7 +275,7 @@ int probe_from_nic_doc(struct host *h, const char *name, const char *iface,
 	struct buf tmp = BUF_INIT;
 	int rc = 0;
 
-	if (doc_get(doc, "noiface", &tmp)) {
+	if (kv_get(doc, "noiface", &tmp)) {
 		buf_release(&tmp);
 		return xr_err_set(err, XR_EHOST, NULL, 0, 0,
 				  "no interface '%s' on host '%s' (see `ip "
@@ -309,14 +286,14 @@ int probe_from_nic_doc(struct host *h, const char *name, const char *iface,
 	if (strcmp(name, "nic.driver") == 0) {
 		rc = nic_driver(h, iface, doc, out, err);
 	} else if (strcmp(name, "nic.firmware") == 0) {
-		if (!doc_get(doc, "firmware-version", out) || !out->len ||
+		if (!kv_get(doc, "firmware-version", out) || !out->len ||
 		    strcmp(out->s, "N/A") == 0)
 			rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
 					"interface '%s' on host '%s' reports "
 					"no firmware version",
 					iface, sysread_host_name(h));
 	} else if (strcmp(name, "nic.mtu") == 0) {
-		if (!doc_get(doc, "mtu", out))
+		if (!kv_get(doc, "mtu", out))
 			rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
 					"cannot read the mtu of interface "
 					"'%s' on host '%s'",
@@ -324,13 +301,13 @@ int probe_from_nic_doc(struct host *h, const char *name, const char *iface,
 	} else if (strcmp(name, "nic.link_speed") == 0 ||
 		   strcmp(name, "nic.speed_mbps") == 0) {
 		long v =
-		    doc_get(doc, "speed", &tmp) ? strtol(tmp.s, NULL, 10) : -1;
+		    kv_get(doc, "speed", &tmp) ? strtol(tmp.s, NULL, 10) : -1;
 		if (v <= 0)
 			buf_adds(out, "unknown");
 		else
 			buf_addf(out, "%ld%s", v, name[4] == 'l' ? "Mb/s" : "");
 	} else if (strcmp(name, "nic.duplex") == 0) {
-		if (!doc_get(doc, "duplex", out) || !out->len)
+		if (!kv_get(doc, "duplex", out) || !out->len)
 			buf_adds(out, "unknown");
 	} else if (strcmp(name, "nic.pcie_link") == 0) {
 		rc = nic_pcie(h, iface, doc, out, err);

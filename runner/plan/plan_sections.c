@@ -1,16 +1,18 @@
 /*
  * The plan's hosts, vars and engine sections (part of the loader, see
- * plan_int.h): how xrun reaches each host, the values placeholders may
+ * plan_build.h): how xrun reaches each host, the values placeholders may
  * name, and what one run executes. Keys of the engine section that are not
  * fixed become engine parameters, judged by the engine's own check().
  */
-#include "plan_int.h"
+#include "plan_build.h"
+#include "pctx.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
+#include "suggest.h"
 #include "units.h"
 #include "banned.h"
 
@@ -343,7 +345,7 @@ void plan_build_engine(struct pctx *c, const struct ynode *n,
 		if (pc_is_key(k->s, engine_keys) || strcmp(k->s, "server") == 0)
 			continue;
 		if (!(c->ops && c->ops->has_param && c->ops->has_param(k->s)) &&
-		    pc_suggest(k->s, engine_keys, nfixed)) {
+		    suggest(k->s, engine_keys, (size_t)nfixed)) {
 			pc_hint(hint, sizeof hint, k->s, engine_keys, nfixed);
 			pc_err(c, k, "unknown key '%s' in 'engine'%s", k->s,
 			       hint);

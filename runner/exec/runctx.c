@@ -1,0 +1,153 @@
+/*
+ * What the runner's modules ask of the run's state (runctx.h): which open
+ * host a plan name means, which interface its counters and probes read,
+ * and the placeholder lookup every template of a run goes through. Both
+ * hooks.c and runloop.c use these; keeping them here keeps those two
+ * files from depending on each other (runloop.c calls hooks.c, never the
+ * reverse).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "host.h"
+#include "placeholder.h"
+#include "plan.h"
+#include "runctx.h"
+#include "strv.h"
+#include "tmpl.h"
+#include "banned.h"
+
+/* ---- hosts ------------------------------------------------------------ */
+
+int runctx_host_index(const struct runctx *rc, const char *name)
+{
+	const struct plan *p = rc->p;
+	int i;
+	for (i = 0; i < p->nhosts; i++)
+		if (!strcmp(p->hosts[i].name, name))
+			return i;
+	if (!strcmp(name, "client"))
+		return runctx_host_index(rc, p->engine.client ? p->engine.client
+							      : "local");
+	if (!strcmp(name, "server") && p->engine.server_host)
+		return runctx_host_index(rc, p->engine.server_host);
+	return -1;
+}
+
+struct host *runctx_host(struct runctx *rc, const char *name)
+{
+	int i = runctx_host_index(rc, name);
+	return i >= 0 && rc->hosts ? rc->hosts[i] : NULL;
+}
+
+/* Host iface:, else the plan var iface, else "lo" on a plan that only
+ * uses this machine (loopback is then where the traffic is). */
+const char *runctx_iface(const struct runctx *rc, int hi)
+{
+	const struct plan *p = rc->p;
+	const char *v;
+	int i, only_local = 1;
+	if (hi < 0)
+		return NULL;
+	if (p->hosts[hi].iface)
+		return p->hosts[hi].iface;
+	if ((v = plan_var(p, placeholders[PH_IFACE].name)))
+		return v;
+	for (i = 0; i < p->nhosts; i++)
+		if (rc->hosts && rc->hosts[i] && !host_is_local(rc->hosts[i]))
+			only_local = 0;
+	return only_local && rc->hosts && rc->hosts[hi] &&
+		       host_is_local(rc->hosts[hi])
+		   ? "lo"
+		   : NULL;
+}
+
+/* ---- placeholders ---------------------------------------------------- */
+
+void runctx_tmpl_init(struct runctx_tmpl *t, struct runctx *rc,
+		      const uint32_t *lv, size_t position)
+{
+	static const uint32_t none[1];
+	const struct sched_run *run =
+	    lv && position < rc->s.nruns ? &rc->s.runs[position] : NULL;
+	struct host *h;
+	memset(t, 0, sizeof *t);
+	/* A plan-level template (on_finish) has no cell: factor names
+	 * resolve to nothing there, which validation already forbids. */
+	cellctx_init(&t->c, rc->p, lv ? lv : none);
+	t->c.lv = lv;
+	if (run) {
+		t->c.rep = run->rep;
+		t->c.block = run->block;
+	}
+	t->c.index = position;
+	t->c.session = rc->session_id;
+	if ((h = runctx_host(rc, "client")))
+		t->c.client = host_address(h);
+	if (rc->server_hi >= 0 && (h = rc->hosts[rc->server_hi]))
+		t->c.server = host_address(h);
+	t->override_factor = -1;
+}
+
+void runctx_tmpl_release(struct runctx_tmpl *t)
+{
+	cellctx_release(&t->c);
+}
+
+const char *runctx_lookup(void *ctx, const char *name)
+{
+	struct runctx_tmpl *t = ctx;
+	if (t->override_factor >= 0 &&
+	    plan_factor_index(t->c.plan, name) == t->override_factor)
+		return t->override;
+	if (!t->c.lv && plan_factor_index(t->c.plan, name) >= 0)
+		return NULL;
+	if (t->iface && placeholder_find(name) == PH_IFACE)
+		return t->iface;
+	return cellctx_lookup(&t->c, name);
+}
+
+int runctx_expand(const char *tpl, struct runctx_tmpl *t, struct buf *out,
+		  struct xr_err *err)
+{
+	char bad[64] = "";
+	buf_reset(out);
+	if (tmpl_expand(tpl ? tpl : "", runctx_lookup, t, out, bad,
+			sizeof bad) < 0)
+		return xr_err_set(err, XR_EPLAN, t->c.plan->path, 0, 0,
+				  "placeholder '{{%s}}' in '%s' names nothing "
+				  "known here",
+				  bad, tpl);
+	return 0;
+}
+
+char **runctx_expand_argv(const char *const *tv, struct runctx_tmpl *t,
+			  struct xr_err *err)
+{
+	struct buf b = BUF_INIT;
+	size_t n = 0, i;
+	char **argv;
+	while (tv && tv[n])
+		n++;
+	argv = calloc(n + 1, sizeof *argv);
+	if (!argv) {
+		xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		if (runctx_expand(tv[i], t, &b, err) < 0 ||
+		    !(argv[i] = buf_detach(&b, NULL))) {
+			buf_release(&b);
+			runctx_argv_free(argv);
+			return NULL;
+		}
+	}
+	buf_release(&b);
+	return argv;
+}
+
+void runctx_argv_free(char **argv)
+{
+	strv_free(argv);
+}
