@@ -206,6 +206,7 @@ int host_open(const struct plan_host *ph, const char *control_dir,
 	h->netns = dup_or_null(ph->netns);
 	h->port = ph->port;
 	h->shell = ph->shell;
+	h->os = ph->os;
 	for (i = 0; i < ph->ssh_options.argc && ph->ssh_options.argv; i++)
 		strv_push(&h->ssh_options, ph->ssh_options.argv[i]);
 	if (h->ssh)
@@ -262,6 +263,11 @@ const char *host_iface(const struct host *h)
 int host_is_local(const struct host *h)
 {
 	return h->ops == &host_local_ops;
+}
+
+enum plan_os host_os(const struct host *h)
+{
+	return h ? h->os : PLAN_OS_LINUX;
 }
 
 const char *host_kind(const struct host *h)

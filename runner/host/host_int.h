@@ -36,6 +36,7 @@ struct host {
 	char *ssh, *identity, *netns;
 	int port;
 	enum plan_shell shell;
+	enum plan_os os;
 	struct strv ssh_options;
 	/* ssh: ControlPath directory and whether we created it. */
 	char *control_dir;
