@@ -212,15 +212,16 @@ static void mac_ethernet(const char *s, size_t len, const char *iface,
 		else if (line_kv(&l, "Kext name", &v) ||
 			 line_kv(&l, "Driver", &v)) {
 			const char *k = v.e;
-			if (k - v.s > 5 && memcmp(k - 5, ".kext", 5) == 0)
+			if (k - v.s > 5 && (memcmp(k - 5, ".kext", 5) == 0 ||
+					    memcmp(k - 5, ".dext", 5) == 0))
 				k -= 5;
 			buf_addf(&blk, "driver: %.*s\n", (int)(k - v.s), v.s);
 		} else if (line_kv(&l, "Version", &v))
 			buf_addf(&blk, "version: %.*s\n", (int)(v.e - v.s),
 				 v.s);
 		else if (line_kv(&l, "Bus", &v))
-			buf_addf(&blk, "bus: %.*s\ndevice: 1\n",
-				 (int)(v.e - v.s), v.s);
+			buf_addf(&blk, "bus: %.*s\n%s", (int)(v.e - v.s), v.s,
+				 line_is(&v, "PCI") ? "device: 1\n" : "");
 		else if (line_kv(&l, "Link Width", &v))
 			buf_addf(&blk, "current_link_width: %.*s\n",
 				 (int)(v.e - v.s - (*v.s == 'x')),
@@ -367,36 +368,46 @@ static void mac_netstat_if(const char *s, size_t len, struct buf *doc)
 	}
 }
 
-/* netstat -s -p tcp: "\t123 packets sent" -> /proc/net/snmp names. */
+/* netstat -s -p tcp: "\t123 packets sent" -> /proc/net/snmp names. In
+ * the patterns "~" is netstat's plural s ("1 packet sent") and "(*)" a
+ * parenthesised count such as "(4567 bytes)". */
 static const struct {
 	const char *text, *name;
 	int ext; /* TcpExt rather than Tcp */
 } tcp_map[] = {
-    {"packets sent", "OutSegs", 0},
-    {"packets received", "InSegs", 0},
-    {"data packets (*) retransmitted", "RetransSegs", 0},
-    {"connection requests", "ActiveOpens", 0},
-    {"connection accepts", "PassiveOpens", 0},
-    {"bad connection attempts", "AttemptFails", 0},
-    {"retransmit timeouts", "TCPTimeouts", 1},
+    {"packet~ sent", "OutSegs", 0},
+    {"packet~ received", "InSegs", 0},
+    {"data packet~ (*) retransmitted", "RetransSegs", 0},
+    {"connection request~", "ActiveOpens", 0},
+    {"connection accept~", "PassiveOpens", 0},
+    {"bad connection attempt~", "AttemptFails", 0},
+    {"retransmit timeout~", "TCPTimeouts", 1},
 };
 
-/* text with one "(*)" wildcard matching "(...)". */
 static int text_match(const char *pat, const char *s, const char *e)
 {
-	const char *star = strstr(pat, "(*)");
-	size_t pl = strlen(pat);
-	if (!star)
-		return (size_t)(e - s) == pl && memcmp(s, pat, pl) == 0;
-	{
-		size_t a = (size_t)(star - pat) + 1, b = strlen(star + 2);
-		const char *close;
-		if ((size_t)(e - s) < a + b || memcmp(s, pat, a) != 0 ||
-		    memcmp(e - b, star + 2, b) != 0)
-			return 0;
-		close = memchr(s + a, ')', (size_t)(e - s - a));
-		return close == e - b;
+	while (*pat) {
+		if (*pat == '~') {
+			if (s < e && *s == 's')
+				s++;
+			pat++;
+		} else if (strncmp(pat, "(*)", 3) == 0) {
+			const char *close;
+			if (s == e || *s != '(')
+				return 0;
+			close = memchr(s, ')', (size_t)(e - s));
+			if (!close)
+				return 0;
+			s = close + 1;
+			pat += 3;
+		} else {
+			if (s == e || *s != *pat)
+				return 0;
+			s++;
+			pat++;
+		}
 	}
+	return s == e;
 }
 
 static void mac_tcp(const char *s, size_t len, struct buf *doc)
