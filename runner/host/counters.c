@@ -325,9 +325,14 @@ int counters_snapshot(struct host *h, const char *iface, unsigned what,
 		counters_snap_free(*out);
 		*out = NULL;
 		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
-				"no interface '%s' on host '%s' (see `ip link` "
+				"no interface '%s' on host '%s' (see `%s` "
 				"there for valid names)",
-				iface, sysread_host_name(h));
+				iface, sysread_host_name(h),
+				sysread_is_local(h) ? "ip link"
+				: host_os(h) == PLAN_OS_WINDOWS
+				    ? "Get-NetAdapter"
+				: host_os(h) == PLAN_OS_MACOS ? "ifconfig -l"
+							      : "ip link");
 	}
 	buf_release(&doc);
 	return rc;

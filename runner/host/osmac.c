@@ -237,8 +237,9 @@ int osmac_nic_doc(const char *text, const char *iface, struct buf *doc)
 {
 	const char *s;
 	size_t n;
+	buf_adds(doc, "source: system_profiler SPEthernetDataType\n");
 	if (hostos_section(text, "noiface", NULL))
-		return buf_adds(doc, "noiface: 1\n");
+		return buf_adds(doc, "noiface: 1\nnames: ifconfig -l\n");
 	if ((s = hostos_section(text, "ifconfig", &n)) != NULL)
 		mac_ifconfig(s, n, doc);
 	if ((s = hostos_section(text, "ethernet", &n)) != NULL)

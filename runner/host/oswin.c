@@ -279,8 +279,9 @@ int oswin_nic_doc(const char *text, struct buf *doc)
 	json_t *ad, *hw, *adv, *a, *p;
 	uint64_t v;
 
+	buf_adds(doc, "source: Get-NetAdapterHardwareInfo\n");
 	if (hostos_section(text, "noiface", NULL))
-		return buf_adds(doc, "noiface: 1\n");
+		return buf_adds(doc, "noiface: 1\nnames: Get-NetAdapter\n");
 	ad = section_json(text, "adapter");
 	hw = section_json(text, "hardware");
 	adv = section_json(text, "advanced");

@@ -240,7 +240,13 @@ static int nic_pcie(struct host *h, const char *iface, const char *doc,
 	struct buf cs = BUF_INIT, cw = BUF_INIT, ms = BUF_INIT, mw = BUF_INIT;
 	int rc = 0;
 
-	if (!doc_get(doc, "device", &cs)) {
+	if (doc_get(doc, "source", &cs) && !doc_get(doc, "device", &mw)) {
+		/* Windows or macOS: say what was asked (hostos.h) */
+		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
+				"interface '%s' on host '%s' has no PCIe link "
+				"(%s shows none: a USB or virtual adapter)",
+				iface, sysread_host_name(h), cs.s);
+	} else if (!doc_get(doc, "device", &cs)) {
 		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
 				"interface '%s' on host '%s' is not a PCI "
 				"device (a virtual interface: it has no "
@@ -303,11 +309,16 @@ int probe_from_nic_doc(struct host *h, const char *name, const char *iface,
 	int rc = 0;
 
 	if (doc_get(doc, "noiface", &tmp)) {
+		struct buf list = BUF_INIT;
+		if (!doc_get(doc, "names", &list))
+			buf_adds(&list, "ip link");
+		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
+				"no interface '%s' on host '%s' (see `%s` "
+				"there for valid names)",
+				iface, sysread_host_name(h), list.s);
+		buf_release(&list);
 		buf_release(&tmp);
-		return xr_err_set(err, XR_EHOST, NULL, 0, 0,
-				  "no interface '%s' on host '%s' (see `ip "
-				  "link` there for valid names)",
-				  iface, sysread_host_name(h));
+		return rc;
 	}
 	buf_reset(out);
 	if (strcmp(name, "nic.driver") == 0) {

@@ -103,6 +103,14 @@ static void test_nic(void)
 	hostos_translate(PLAN_OS_MACOS, HOSTOS_NIC, "@@ noiface\n", "en9",
 			 &doc);
 	probe_is(doc.s, "nic.mtu", NULL);
+	{
+		struct buf out = BUF_INIT;
+		struct xr_err err = {0};
+		probe_from_nic_doc(NULL, "nic.mtu", "en9", doc.s, &out, &err);
+		ok(strstr(err.msg, "see `ifconfig -l`") != NULL,
+		   "macOS names its own listing: %s", err.msg);
+		buf_release(&out);
+	}
 	buf_release(&doc);
 }
 

@@ -126,6 +126,16 @@ static void probe_is(const char *doc, const char *name, const char *want)
 	buf_release(&out);
 }
 
+static void msg_has(const char *doc, const char *name, const char *sub)
+{
+	struct buf out = BUF_INIT;
+	struct xr_err err = {0};
+	probe_from_nic_doc(NULL, name, "Ethernet 2", doc, &out, &err);
+	ok(strstr(err.msg, sub) != NULL, "%s: '%s' in '%s'", name, sub,
+	   err.msg);
+	buf_release(&out);
+}
+
 static void test_nic(void)
 {
 	char *t = slurp("nic_x550.txt");
@@ -153,6 +163,8 @@ static void test_nic(void)
 	probe_is(doc.s, "nic.link_speed", "2500Mb/s");
 	probe_is(doc.s, "nic.driver", "rtux64w10.sys");
 	probe_is(doc.s, "nic.pcie_link", NULL);
+	msg_has(doc.s, "nic.pcie_link",
+		"(Get-NetAdapterHardwareInfo shows none");
 	probe_is(doc.s, "nic.property:Flow Control", "Disabled");
 	free(t);
 
@@ -160,6 +172,7 @@ static void test_nic(void)
 	t = slurp("nic_missing.txt");
 	hostos_translate(PLAN_OS_WINDOWS, HOSTOS_NIC, t, NULL, &doc);
 	probe_is(doc.s, "nic.mtu", NULL);
+	msg_has(doc.s, "nic.mtu", "see `Get-NetAdapter` there");
 	free(t);
 	buf_release(&doc);
 }
