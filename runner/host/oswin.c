@@ -26,10 +26,12 @@
 
 #include "banned.h"
 
+/* Without a console (ssh without a pty) setting the encoding can throw:
+ * then the code page stays, which only matters for non-ASCII names. */
 static const char prologue[] =
-    "[Console]::OutputEncoding = [Text.Encoding]::UTF8\n"
     "$ErrorActionPreference = 'SilentlyContinue'\n"
-    "$ProgressPreference = 'SilentlyContinue'\n";
+    "$ProgressPreference = 'SilentlyContinue'\n"
+    "try { [Console]::OutputEncoding = [Text.Encoding]::UTF8 } catch { }\n";
 
 static const char nic_script[] =
     "$a = Get-NetAdapter -Name $n\n"
