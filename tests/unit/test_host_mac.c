@@ -11,6 +11,9 @@
 
 #include "buf.h"
 #include "counters.h"
+#include "facts.h"
+#include "host.h"
+#include "probe.h"
 #include "counters_int.h"
 #include "hostos.h"
 #include "osmac.h"
@@ -288,6 +291,116 @@ static void test_script_runs(void)
 	rmdir(dir);
 }
 
+/* Write section `sec` of recording `file` as the output of fake tool
+ * `tool` in dir. */
+static void fake_from(const char *dir, const char *tool, const char *file,
+		      const char *sec)
+{
+	char path[700], *t = slurp(file);
+	size_t n = 0;
+	const char *body = t ? hostos_section(t, sec, &n) : NULL;
+	FILE *f;
+	snprintf(path, sizeof path, "%s/%s.out", dir, tool);
+	f = fopen(path, "w");
+	if (f) {
+		fwrite(body ? body : "", 1, n, f);
+		fclose(f);
+	}
+	snprintf(path, sizeof path, "%s/%s", dir, tool);
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "#!/bin/sh\ncat '%s/%s.out'\n", dir, tool);
+		fclose(f);
+		chmod(path, 0755);
+	}
+	free(t);
+}
+
+/*
+ * The whole path through a real transport: a host with os: macos in a
+ * network namespace (ip netns exec keeps our PATH, which starts with the
+ * stand-in tools), read by probe_read, counters_snapshot and
+ * facts_collect exactly as a run would. Root only.
+ */
+static void test_dispatch_netns(void)
+{
+	char dir[512], ns[32], path[1200];
+	struct plan_host ph = {0};
+	struct host *h = NULL;
+	struct buf out = BUF_INIT;
+	struct xr_err err = {0};
+	struct counters_snap *snap = NULL;
+	struct fact *facts = NULL;
+	size_t nf = 0;
+	double v;
+	int have_os = 0, have_cpu = 0;
+	const char *old_path = getenv("PATH");
+
+	if (geteuid() != 0) {
+		ok(1, "# skip: netns dispatch test needs root");
+		return;
+	}
+	snprintf(ns, sizeof ns, "xrmac%d", (int)getpid() % 100000);
+	snprintf(path, sizeof path, "ip netns add %s", ns);
+	if (system(path) != 0 || fake_tools(dir, sizeof dir) < 0) {
+		ok(1, "# skip: cannot create a namespace");
+		return;
+	}
+	fake_from(dir, "sw_vers", "system.txt", "sw_vers");
+	fake_from(dir, "sysctl", "system.txt", "sysctl");
+	fake_from(dir, "netstat", "counters_after.txt", "netstat-if");
+	fake_from(dir, "ps", "counters_after.txt", "procs");
+	snprintf(path, sizeof path, "%s:%s", dir, old_path ? old_path : "");
+	setenv("PATH", path, 1);
+
+	ph.name = "mac";
+	ph.netns = ns;
+	ph.os = PLAN_OS_MACOS;
+	ok(host_open(&ph, NULL, &h, &err) == 0, "open netns host: %s", err.msg);
+	if (h) {
+		ok(probe_read(h, "nic.link_speed", "en7", &out, &err) == 0,
+		   "nic.link_speed via the macOS commands (%s)", err.msg);
+		is_str(out.s ? out.s : "", "1000Mb/s", "from fake ifconfig");
+		ok(probe_read(h, "os.release", NULL, &out, &err) == 0,
+		   "os.release (%s)", err.msg);
+		is_str(out.s ? out.s : "", "macOS 14.4.1 (23E224)",
+		       "from sw_vers");
+		ok(probe_read(h, "tcp.cc", NULL, &out, &err) == 0, "tcp.cc");
+		is_str(out.s ? out.s : "", "cubic", "from sysctl");
+		ok(counters_snapshot(h, "en7",
+				     PLAN_COUNTER_NIC | PLAN_COUNTER_CAPTURE,
+				     &snap, &err) == 0,
+		   "counter snapshot (%s)", err.msg);
+		ok(snap && counters_snap_get(snap, "nic", "rx_bytes", &v) &&
+		       v == 1350000000.0,
+		   "rx_bytes from netstat -I");
+		ok(snap && counters_snap_get(snap, "capture", "tcpdump", &v),
+		   "tcpdump from ps");
+		counters_snap_free(snap);
+		ok(counters_snapshot(h, "en9", PLAN_COUNTER_NIC, &snap, &err) <
+			   0 &&
+		       strstr(err.msg, "ifconfig -l"),
+		   "missing interface: %s", err.msg);
+		ok(facts_collect(h, "en7", &facts, &nf) == 0, "facts");
+		for (size_t i = 0; i < nf; i++) {
+			if (!strcmp(facts[i].key, "os_release") &&
+			    !strcmp(facts[i].value, "macOS 14.4.1 (23E224)"))
+				have_os = 1;
+			if (!strcmp(facts[i].key, "cpu_model") &&
+			    !strcmp(facts[i].value, "Apple M2"))
+				have_cpu = 1;
+		}
+		ok(have_os && have_cpu, "facts from the macOS commands");
+		facts_free(facts, nf);
+		host_close(h);
+	}
+	setenv("PATH", old_path ? old_path : "/usr/bin:/bin", 1);
+	snprintf(path, sizeof path, "ip netns del %s; rm -rf '%s'", ns, dir);
+	if (system(path) != 0)
+		printf("# cleanup failed\n");
+	buf_release(&out);
+}
+
 int main(void)
 {
 	test_argv();
@@ -295,5 +408,6 @@ int main(void)
 	test_system();
 	test_counters();
 	test_script_runs();
+	test_dispatch_netns();
 	return tap_done();
 }
