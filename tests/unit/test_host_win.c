@@ -5,10 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "catalog.h"
 #include "counters.h"
+#include "facts.h"
+#include "host.h"
 #include "counters_int.h"
 #include "hostos.h"
 #include "oswin.h"
@@ -333,6 +337,115 @@ static void test_plan_os(void)
 	plan_free(p);
 }
 
+/*
+ * The whole path through a real transport: a host with os: windows in a
+ * network namespace, where a stand-in powershell.exe (first on our PATH,
+ * which ip netns exec keeps) decodes -EncodedCommand and answers with the
+ * recording that matches the script. Root only.
+ */
+static void test_dispatch_netns(void)
+{
+	char dir[256], ns[32], path[1400], fake[600];
+	const char *src = getenv("XRUN_SOURCE_DIR");
+	const char *old_path = getenv("PATH");
+	struct plan_host ph = {0};
+	struct host *h = NULL;
+	struct buf out = BUF_INIT;
+	struct xr_err err = {0};
+	struct counters_snap *snap = NULL;
+	struct fact *facts = NULL;
+	size_t nf = 0;
+	double v;
+	int have = 0;
+	FILE *f;
+
+	if (geteuid() != 0) {
+		ok(1, "# skip: netns dispatch test needs root");
+		return;
+	}
+	snprintf(dir, sizeof dir, "/tmp/xr-win-XXXXXX");
+	snprintf(ns, sizeof ns, "xrwin%d", (int)getpid() % 100000);
+	snprintf(path, sizeof path, "ip netns add %s", ns);
+	if (!mkdtemp(dir) || system(path) != 0) {
+		ok(1, "# skip: cannot create a namespace");
+		return;
+	}
+	snprintf(fake, sizeof fake, "%s/powershell.exe", dir);
+	f = fopen(fake, "w");
+	if (f) {
+		const char *d = src ? src : XRUN_SOURCE_DIR;
+		fprintf(f,
+			"#!/bin/sh\n"
+			"[ \"$3\" = -EncodedCommand ] || exit 9\n"
+			"s=$(printf %%s \"$4\" | base64 -d | tr -d '\\000')\n"
+			"case $s in\n"
+			"*\"$n = 'Ethernet 2'\"*Get-NetAdapterHardwareInfo*) "
+			"cat '%s/tests/data/windows/nic_x550.txt';;\n"
+			"*Get-NetAdapterHardwareInfo*) echo '@@ noiface';;\n"
+			"*Win32_OperatingSystem*) "
+			"cat '%s/tests/data/windows/system.txt';;\n"
+			"*) cat '%s/tests/data/windows/counters_after.txt';;\n"
+			"esac\n",
+			d, d, d);
+		fclose(f);
+		chmod(fake, 0755);
+	}
+	snprintf(path, sizeof path, "%s:%s", dir, old_path ? old_path : "");
+	setenv("PATH", path, 1);
+
+	ph.name = "win";
+	ph.netns = ns;
+	ph.os = PLAN_OS_WINDOWS;
+	ok(host_open(&ph, NULL, &h, &err) == 0, "open netns host: %s", err.msg);
+	if (h) {
+		ok(probe_read(h, "nic.pcie_link", "Ethernet 2", &out, &err) ==
+		       0,
+		   "nic.pcie_link via PowerShell (%s)", err.msg);
+		is_str(out.s ? out.s : "", "8.0 GT/s x1 (max 8.0 GT/s x4)",
+		       "from Get-NetAdapterHardwareInfo");
+		ok(probe_read(h, "nic.property:Jumbo Packet", "Ethernet 2",
+			      &out, &err) == 0,
+		   "nic.property (%s)", err.msg);
+		is_str(out.s ? out.s : "", "9014 Bytes", "advanced property");
+		ok(probe_read(h, "nic.mtu", "Ethernet 9", &out, &err) < 0 &&
+		       strstr(err.msg, "Get-NetAdapter"),
+		   "missing adapter: %s", err.msg);
+		ok(probe_read(h, "tcp.cc", NULL, &out, &err) == 0, "tcp.cc");
+		is_str(out.s ? out.s : "", "CTCP", "Internet template");
+		ok(counters_snapshot(h, "Ethernet 2",
+				     PLAN_COUNTER_NIC | PLAN_COUNTER_TCP |
+					 PLAN_COUNTER_CPU |
+					 PLAN_COUNTER_CAPTURE,
+				     &snap, &err) == 0,
+		   "counter snapshot (%s)", err.msg);
+		ok(snap && counters_snap_get(snap, "nic", "rx_dropped", &v) &&
+		       v == 1203.0,
+		   "rx_dropped from Get-NetAdapterStatistics");
+		ok(snap && counters_snap_get(snap, "capture", "pktmon", &v),
+		   "pktmon session seen");
+		counters_snap_free(snap);
+		ok(facts_collect(h, "Ethernet 2", &facts, &nf) == 0, "facts");
+		for (size_t i = 0; i < nf; i++)
+			if ((!strcmp(facts[i].key, "os_release") &&
+			     !strcmp(facts[i].value,
+				     "Microsoft Windows 11 Pro")) ||
+			    (!strcmp(facts[i].key, "nic_pcie_link") &&
+			     !strcmp(facts[i].value,
+				     "8.0 GT/s x1 (max 8.0 GT/s x4)")) ||
+			    (!strcmp(facts[i].key, "capture_running") &&
+			     strstr(facts[i].value, "pktmon")))
+				have++;
+		is_int(have, 3, "facts: OS, PCIe link, capture running");
+		facts_free(facts, nf);
+		host_close(h);
+	}
+	setenv("PATH", old_path ? old_path : "/usr/bin:/bin", 1);
+	snprintf(path, sizeof path, "ip netns del %s; rm -rf '%s'", ns, dir);
+	if (system(path) != 0)
+		printf("# cleanup failed\n");
+	buf_release(&out);
+}
+
 int main(void)
 {
 	test_argv();
@@ -341,5 +454,6 @@ int main(void)
 	test_counters();
 	test_iface_names();
 	test_plan_os();
+	test_dispatch_netns();
 	return tap_done();
 }
