@@ -47,6 +47,7 @@ struct plan_host {
 	const char *iface; /* interface for counters/probes, or NULL */
 	enum plan_shell shell;
 	enum plan_os os; /* os:, else windows for shell: powershell */
+	int os_given;	 /* os or shell said it; else ssh hosts detect it */
 	struct plan_pos pos;
 };
 

@@ -30,8 +30,10 @@ static void build_host_os(struct pctx *c, struct plan_host *h,
 	const char *s = x ? pc_str(c, x, "os") : NULL;
 	int i;
 	if (!x) {
-		if (h->shell == PLAN_SHELL_POWERSHELL)
+		if (h->shell == PLAN_SHELL_POWERSHELL) {
 			h->os = PLAN_OS_WINDOWS;
+			h->os_given = 1;
+		}
 		return;
 	}
 	if (!s)
@@ -44,6 +46,7 @@ static void build_host_os(struct pctx *c, struct plan_host *h,
 		return;
 	}
 	h->os = (enum plan_os)i;
+	h->os_given = 1;
 	if (h->os == PLAN_OS_WINDOWS && !yn_get(v, "shell"))
 		h->shell = PLAN_SHELL_POWERSHELL;
 }

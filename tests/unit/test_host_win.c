@@ -326,7 +326,12 @@ static void test_plan_os(void)
 		ok(h && h->os == PLAN_OS_MACOS && h->shell == PLAN_SHELL_SH,
 		   "os: macos");
 		h = plan_host_find(p, "ubu");
-		ok(h && h->os == PLAN_OS_LINUX, "default linux");
+		ok(h && h->os == PLAN_OS_LINUX && !h->os_given,
+		   "default linux, to be detected on an ssh host");
+		h = plan_host_find(p, "mac");
+		ok(h && h->os_given, "os: given");
+		h = plan_host_find(p, "win");
+		ok(h && h->os_given, "shell: powershell gives the os");
 		plan_free(p);
 	}
 	p = NULL;
