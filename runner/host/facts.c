@@ -15,6 +15,7 @@
 #include "counters_int.h"
 #include "facts.h"
 #include "host.h"
+#include "hostos.h"
 #include "kv.h"
 #include "plan.h"
 #include "probe.h"
@@ -181,6 +182,23 @@ static void capture_fact(struct host *h, struct factv *v)
 	buf_release(&b);
 }
 
+/* A Windows or macOS host: one script gives what Linux reads from /proc,
+ * uname and os-release (hostos.h, the system document). */
+static void system_facts(struct host *h, struct factv *v)
+{
+	static const char *const keys[] = {
+	    "hostname",	 "os_release", "kernel", "cpu_model",
+	    "cpu_count", "mem_bytes",  NULL};
+	struct buf doc = BUF_INIT, b = BUF_INIT;
+	struct xr_err e;
+	if (hostos_read(h, HOSTOS_SYSTEM, NULL, NULL, &doc, &e) == 0)
+		for (int i = 0; keys[i]; i++)
+			if (kv_get(doc.s ? doc.s : "", keys[i], &b))
+				add_buf(v, keys[i], &b);
+	buf_release(&doc);
+	buf_release(&b);
+}
+
 int facts_collect(struct host *h, const char *iface, struct fact **facts,
 		  size_t *n)
 {
@@ -192,14 +210,18 @@ int facts_collect(struct host *h, const char *iface, struct fact **facts,
 	*n = 0;
 	if (!iface && h)
 		iface = host_iface(h);
-	hostname_fact(h, &v);
-	if (probe_read(h, "os.release", NULL, &b, &e) == 0)
-		add_buf(&v, "os_release", &b);
-	buf_reset(&b);
-	if (probe_read(h, "kernel", NULL, &b, &e) == 0)
-		add_buf(&v, "kernel", &b);
+	if (!sysread_is_local(h) && host_os(h) != PLAN_OS_LINUX) {
+		system_facts(h, &v);
+	} else {
+		hostname_fact(h, &v);
+		if (probe_read(h, "os.release", NULL, &b, &e) == 0)
+			add_buf(&v, "os_release", &b);
+		buf_reset(&b);
+		if (probe_read(h, "kernel", NULL, &b, &e) == 0)
+			add_buf(&v, "kernel", &b);
+		cpu_facts(h, &v);
+	}
 	buf_release(&b);
-	cpu_facts(h, &v);
 	if (iface)
 		nic_facts(h, iface, &v);
 	iperf3_fact(h, &v);

@@ -22,6 +22,7 @@
 
 #include "buf.h"
 #include "host.h"
+#include "hostos.h"
 #include "kv.h"
 #include "probe.h"
 #include "probe_int.h"
@@ -29,24 +30,22 @@
 
 #include "banned.h"
 
-const char *const probe_names[] = {"nic.driver",
-				   "nic.firmware",
-				   "nic.link_speed",
-				   "nic.mtu",
-				   "nic.pcie_link",
-				   "nic.duplex",
-				   "nic.speed_mbps",
-				   "tcp.cc",
-				   "os.release",
-				   "kernel",
-				   NULL};
+const char *const probe_names[] = {
+    "nic.driver",    "nic.firmware", "nic.link_speed", "nic.mtu",
+    "nic.pcie_link", "nic.duplex",   "nic.speed_mbps", "tcp.cc",
+    "os.release",    "kernel",	     "nic.property:",  NULL};
+
+/* "nic.property:NAME": an adapter's advanced property (Windows). */
+#define PROBE_PROPERTY "nic.property:"
 
 int probe_known(const char *name)
 {
 	for (int i = 0; name && probe_names[i]; i++)
 		if (strcmp(name, probe_names[i]) == 0)
 			return 1;
-	return 0;
+	return name &&
+	       strncmp(name, PROBE_PROPERTY, sizeof PROBE_PROPERTY - 1) == 0 &&
+	       name[sizeof PROBE_PROPERTY - 1];
 }
 
 int probe_needs_iface(const char *name)
@@ -184,6 +183,11 @@ int probe_nic_doc(struct host *h, const char *iface, struct buf *doc,
 		  struct xr_err *err)
 {
 	const char *argv[] = {"sh", "-c", nic_script, "sh", iface, NULL};
+	if (!sysread_is_local(h) && host_os(h) != PLAN_OS_LINUX) {
+		if (hostos_iface_ok(host_os(h), iface, err) < 0)
+			return -XR_EUSAGE;
+		return hostos_read(h, HOSTOS_NIC, iface, NULL, doc, err);
+	}
 	if (sysread_iface_ok(iface, err) < 0)
 		return -XR_EUSAGE;
 	if (sysread_is_local(h)) {
@@ -213,7 +217,13 @@ static int nic_pcie(struct host *h, const char *iface, const char *doc,
 	struct buf cs = BUF_INIT, cw = BUF_INIT, ms = BUF_INIT, mw = BUF_INIT;
 	int rc = 0;
 
-	if (!kv_get(doc, "device", &cs)) {
+	if (kv_get(doc, "source", &cs) && !kv_get(doc, "device", &mw)) {
+		/* Windows or macOS: say what was asked (hostos.h) */
+		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
+				"interface '%s' on host '%s' has no PCIe link "
+				"(%s shows none: a USB or virtual adapter)",
+				iface, sysread_host_name(h), cs.s);
+	} else if (!kv_get(doc, "device", &cs)) {
 		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
 				"interface '%s' on host '%s' is not a PCI "
 				"device (a virtual interface: it has no "
@@ -276,11 +286,16 @@ int probe_from_nic_doc(struct host *h, const char *name, const char *iface,
 	int rc = 0;
 
 	if (kv_get(doc, "noiface", &tmp)) {
+		struct buf list = BUF_INIT;
+		if (!kv_get(doc, "names", &list))
+			buf_adds(&list, "ip link");
+		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
+				"no interface '%s' on host '%s' (see `%s` "
+				"there for valid names)",
+				iface, sysread_host_name(h), list.s);
+		buf_release(&list);
 		buf_release(&tmp);
-		return xr_err_set(err, XR_EHOST, NULL, 0, 0,
-				  "no interface '%s' on host '%s' (see `ip "
-				  "link` there for valid names)",
-				  iface, sysread_host_name(h));
+		return rc;
 	}
 	buf_reset(out);
 	if (strcmp(name, "nic.driver") == 0) {
@@ -311,6 +326,17 @@ int probe_from_nic_doc(struct host *h, const char *name, const char *iface,
 			buf_adds(out, "unknown");
 	} else if (strcmp(name, "nic.pcie_link") == 0) {
 		rc = nic_pcie(h, iface, doc, out, err);
+	} else if (strncmp(name, PROBE_PROPERTY, sizeof PROBE_PROPERTY - 1) ==
+		   0) {
+		const char *prop = name + sizeof PROBE_PROPERTY - 1;
+		buf_addf(&tmp, "property.%s", prop);
+		if (!kv_get(doc, tmp.s, out))
+			rc = xr_err_set(
+			    err, XR_EHOST, NULL, 0, 0,
+			    "interface '%s' on host '%s' has no advanced "
+			    "property '%s' (Windows hosts only: see "
+			    "Get-NetAdapterAdvancedProperty -Name '%s')",
+			    iface, sysread_host_name(h), prop, iface);
 	} else {
 		rc = xr_err_set(err, XR_EINTERNAL, NULL, 0, 0,
 				"'%s' is not an interface probe", name);
@@ -366,6 +392,31 @@ static int kernel(struct host *h, struct buf *out, struct xr_err *err)
 	return sysread_run(h, argv, 20.0, out, err);
 }
 
+/* tcp.cc, os.release, kernel of a Windows or macOS host. */
+static int system_probe(struct host *h, const char *name, struct buf *out,
+			struct xr_err *err)
+{
+	static const struct {
+		const char *probe, *key;
+	} keys[] = {{"tcp.cc", "tcp_cc"},
+		    {"os.release", "os_release"},
+		    {"kernel", "kernel"}};
+	struct buf doc = BUF_INIT;
+	const char *key = NULL;
+	int rc;
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(name, keys[i].probe) == 0)
+			key = keys[i].key;
+	rc = hostos_read(h, HOSTOS_SYSTEM, NULL, NULL, &doc, err);
+	if (rc == 0 && (!key || !kv_get(doc.s ? doc.s : "", key, out)))
+		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
+				"host '%s' (%s) gave no value for probe '%s'",
+				sysread_host_name(h), hostos_name(host_os(h)),
+				name);
+	buf_release(&doc);
+	return rc;
+}
+
 int probe_read(struct host *h, const char *name, const char *iface,
 	       struct buf *out, struct xr_err *err)
 {
@@ -395,6 +446,8 @@ int probe_read(struct host *h, const char *name, const char *iface,
 		if (rc == 0)
 			rc =
 			    probe_from_nic_doc(h, name, iface, doc.s, out, err);
+	} else if (!sysread_is_local(h) && host_os(h) != PLAN_OS_LINUX) {
+		rc = system_probe(h, name, out, err);
 	} else if (strcmp(name, "tcp.cc") == 0) {
 		rc = sysread_file(
 		    h, "/proc/sys/net/ipv4/tcp_congestion_control", out, err);

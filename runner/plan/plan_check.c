@@ -263,9 +263,14 @@ static void check_loopback_target(struct pctx *c)
 
 static int is_listed(const char *s, const char *const *names)
 {
-	for (int i = 0; names[i]; i++)
-		if (strcmp(s, names[i]) == 0)
+	for (int i = 0; names[i]; i++) {
+		size_t n = strlen(names[i]);
+		/* "nic.property:" names a family: nic.property:NAME */
+		if (strcmp(s, names[i]) == 0 ||
+		    (n && names[i][n - 1] == ':' &&
+		     strncmp(s, names[i], n) == 0 && s[n]))
 			return 1;
+	}
 	return 0;
 }
 

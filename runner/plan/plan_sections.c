@@ -18,9 +18,40 @@
 
 /* ---- hosts and vars ---------------------------------------------------- */
 
-static const char *const host_keys[] = {"ssh",	       "port",	"identity",
-					"ssh_options", "netns", "address",
-					"iface",       "shell", NULL};
+static const char *const host_keys[] = {
+    "ssh",     "port",	"identity", "ssh_options", "netns",
+    "address", "iface", "shell",    "os",	   NULL};
+
+/* os: linux | windows | macos. A PowerShell host is Windows unless told
+ * otherwise, and a Windows host's commands are quoted for PowerShell. */
+static void build_host_os(struct pctx *c, struct plan_host *h,
+			  const struct ynode *v)
+{
+	static const char *const names[] = {"linux", "windows", "macos"};
+	const struct ynode *x = yn_get(v, "os");
+	const char *s = x ? pc_str(c, x, "os") : NULL;
+	int i;
+	if (!x) {
+		if (h->shell == PLAN_SHELL_POWERSHELL) {
+			h->os = PLAN_OS_WINDOWS;
+			h->os_given = 1;
+		}
+		return;
+	}
+	if (!s)
+		return;
+	for (i = 0; i < 3 && strcmp(s, names[i]) != 0; i++)
+		;
+	if (i == 3) {
+		pc_err(c, x, "unknown os '%s' (valid: linux, windows, macos)",
+		       s);
+		return;
+	}
+	h->os = (enum plan_os)i;
+	h->os_given = 1;
+	if (h->os == PLAN_OS_WINDOWS && !yn_get(v, "shell"))
+		h->shell = PLAN_SHELL_POWERSHELL;
+}
 
 static void build_host(struct pctx *c, struct plan_host *h,
 		       const struct ynode *v)
@@ -69,6 +100,7 @@ static void build_host(struct pctx *c, struct plan_host *h,
 			pc_err(c, x,
 			       "unknown shell '%s' (valid: sh, powershell)", s);
 	}
+	build_host_os(c, h, v);
 	if (h->port && !h->ssh)
 		pc_warn(c, yn_get(v, "port"),
 			"'port' is the ssh port and host '%s' has no 'ssh'",
