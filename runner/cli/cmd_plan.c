@@ -678,13 +678,28 @@ static int write_human(struct fastout *o, const struct dry *d,
 
 /* ---- entry ------------------------------------------------------------ */
 
+/* --levels: FACTOR=LEVEL per line, what run --only accepts. */
+static void print_levels(const struct plan *p)
+{
+	int f, l;
+	for (f = 0; f < p->nfactors; f++)
+		for (l = 0; l < p->factors[f].nlevels; l++)
+			printf("%s=%s\n", p->factors[f].name,
+			       p->factors[f].levels[l]);
+}
+
 struct plan_args {
 	int json;
+	int levels;
 };
 
 static const struct opt_def plan_options[] = {
     {"json", 0, NULL, "one JSON object (schema/plan.md, Scheduling)", OPT_FLAG,
      offsetof(struct plan_args, json), NULL, 0},
+    {"levels", 0, NULL,
+     "only list the plan's FACTOR=LEVEL pairs, one a line, as --only takes "
+     "them (for shell completion)",
+     OPT_FLAG, offsetof(struct plan_args, levels), NULL, 0},
     {0},
 };
 
@@ -711,6 +726,11 @@ static int cmd_plan(int argc, char **argv)
 	if (rc < 0) {
 		plan_free(p);
 		return 2;
+	}
+	if (a.levels) {
+		print_levels(p);
+		plan_free(p);
+		return fflush(stdout) ? 3 : 0;
 	}
 	xr_err_clear(&err);
 	rc = dry_build(&d, p, &err);
