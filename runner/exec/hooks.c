@@ -86,8 +86,6 @@ const char *runctx_lookup(void *ctx, const char *name)
 		return t->override;
 	if (!t->c.lv && plan_factor_index(t->c.plan, name) >= 0)
 		return NULL;
-	if (t->iface && placeholder_find(name) == PH_IFACE)
-		return t->iface;
 	return cellctx_lookup(&t->c, name);
 }
 
@@ -249,9 +247,9 @@ static int run_hook(struct runctx *rc, int f, int k, const char *kind,
 	}
 	/* {{iface}} is the interface of the host this command runs on, for
 	 * this expansion only: later templates must not inherit it. */
-	t->iface = runctx_iface(rc, hi);
+	t->c.iface = runctx_iface(rc, hi);
 	argv = runctx_expand_argv(tv->argv, t, &err);
-	t->iface = NULL;
+	t->c.iface = NULL;
 	if (!argv) {
 		if (kind)
 			fprintf(stderr, "xrun: warning: factor '%s': %s\n",

@@ -26,17 +26,7 @@
 
 int runctx_host_index(const struct runctx *rc, const char *name)
 {
-	const struct plan *p = rc->p;
-	int i;
-	for (i = 0; i < p->nhosts; i++)
-		if (!strcmp(p->hosts[i].name, name))
-			return i;
-	if (!strcmp(name, "client"))
-		return runctx_host_index(rc, p->engine.client ? p->engine.client
-							      : "local");
-	if (!strcmp(name, "server") && p->engine.server_host)
-		return runctx_host_index(rc, p->engine.server_host);
-	return -1;
+	return cellctx_host_index(rc->p, name);
 }
 
 struct host *runctx_host(struct runctx *rc, const char *name)
@@ -45,26 +35,10 @@ struct host *runctx_host(struct runctx *rc, const char *name)
 	return i >= 0 && rc->hosts ? rc->hosts[i] : NULL;
 }
 
-/* Host iface:, else the plan var iface, else "lo" on a plan that only
- * uses this machine (loopback is then where the traffic is). */
+/* The same answer as `xrun plan` gives (cellctx_iface). */
 const char *runctx_iface(const struct runctx *rc, int hi)
 {
-	const struct plan *p = rc->p;
-	const char *v;
-	int i, only_local = 1;
-	if (hi < 0)
-		return NULL;
-	if (p->hosts[hi].iface)
-		return p->hosts[hi].iface;
-	if ((v = plan_var(p, placeholders[PH_IFACE].name)))
-		return v;
-	for (i = 0; i < p->nhosts; i++)
-		if (rc->hosts && rc->hosts[i] && !host_is_local(rc->hosts[i]))
-			only_local = 0;
-	return only_local && rc->hosts && rc->hosts[hi] &&
-		       host_is_local(rc->hosts[hi])
-		   ? "lo"
-		   : NULL;
+	return cellctx_iface(rc->p, rc->need, hi);
 }
 
 static int env_fail(struct runctx *rc, const struct xr_err *e)
@@ -81,7 +55,7 @@ static int open_hosts(struct runctx *rc)
 	const struct plan *p = rc->p;
 	struct xr_err err = {0};
 	char *need = calloc((size_t)p->nhosts + 1, 1);
-	int i, f, k;
+	int i;
 	if (!need ||
 	    !(rc->hosts = calloc((size_t)p->nhosts + 1, sizeof *rc->hosts))) {
 		free(need);
@@ -91,24 +65,11 @@ static int open_hosts(struct runctx *rc)
 	rc->server_hi = p->engine.server_host
 			    ? runctx_host_index(rc, p->engine.server_host)
 			    : -1;
-	if (rc->client_hi >= 0)
-		need[rc->client_hi] = 1;
-	if (rc->server_hi >= 0)
-		need[rc->server_hi] = 1;
-	for (f = 0; f < p->nfactors; f++) {
-		const struct plan_factor *fac = &p->factors[f];
-		if (!fac->non)
-			continue;
-		for (k = 0; k < fac->non; k++) {
-			int hi = runctx_host_index(rc, fac->on[k]);
-			if (hi >= 0)
-				need[hi] = 1;
-		}
-	}
+	cellctx_hosts_needed(p, need);
+	rc->need = need;
 	snprintf(rc->tmpdir, sizeof rc->tmpdir, "/tmp/xrun-%ld-XXXXXX",
 		 (long)getpid());
 	if (!mkdtemp(rc->tmpdir)) {
-		free(need);
 		xr_err_set(&err, XR_EIO, rc->tmpdir, 0, 0,
 			   "cannot create a temporary directory");
 		rc->tmpdir[0] = '\0';
@@ -119,7 +80,6 @@ static int open_hosts(struct runctx *rc)
 			continue;
 		if (host_open(&p->hosts[i], rc->tmpdir, &rc->hosts[i], &err) <
 		    0) {
-			free(need);
 			if (!err.msg[0])
 				xr_err_set(&err, XR_EHOST, NULL, 0, 0,
 					   "cannot open host '%s'",
@@ -127,7 +87,6 @@ static int open_hosts(struct runctx *rc)
 			return env_fail(rc, &err);
 		}
 	}
-	free(need);
 	return 0;
 }
 
@@ -139,6 +98,8 @@ static void close_hosts(struct runctx *rc)
 			host_close(rc->hosts[i]);
 	free(rc->hosts);
 	rc->hosts = NULL;
+	free(rc->need);
+	rc->need = NULL;
 	if (rc->tmpdir[0]) {
 		/* Control sockets are gone with their masters. */
 		if (rmdir(rc->tmpdir) != 0) {
