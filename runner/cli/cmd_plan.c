@@ -149,7 +149,8 @@ static int dry_hosts(struct dry *d, struct xr_err *err)
 			   ? cellctx_host_index(p, p->engine.server_host)
 			   : -1;
 	for (i = 0; i < p->nhosts; i++)
-		if (d->need[i] && !(d->addr[i] = host_plan_address(&p->hosts[i])))
+		if (d->need[i] &&
+		    !(d->addr[i] = host_plan_address(&p->hosts[i])))
 			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 					  "out of memory");
 	return 0;

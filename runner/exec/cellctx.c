@@ -28,8 +28,8 @@ int cellctx_host_index(const struct plan *p, const char *name)
 		if (!strcmp(p->hosts[i].name, name))
 			return i;
 	if (!strcmp(name, "client"))
-		return cellctx_host_index(
-		    p, p->engine.client ? p->engine.client : "local");
+		return cellctx_host_index(p, p->engine.client ? p->engine.client
+							      : "local");
 	if (!strcmp(name, "server") && p->engine.server_host)
 		return cellctx_host_index(p, p->engine.server_host);
 	return -1;

@@ -68,7 +68,7 @@ void runctx_tmpl_init(struct runctx_tmpl *t, struct runctx *rc,
 	t->c.session = rc->session_id;
 	if ((h = runctx_host(rc, "client")))
 		t->c.client = host_address(h);
-	if (rc->server_hi >= 0 && (h = rc->hosts[rc->server_hi]))
+	if (rc->server_hi >= 0 && rc->hosts && (h = rc->hosts[rc->server_hi]))
 		t->c.server = host_address(h);
 	t->override_factor = -1;
 }
