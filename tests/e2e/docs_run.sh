@@ -113,7 +113,8 @@ def check_command(where, seg, words):
             prev = w
             continue
         if name.endswith((".yaml", ".yml", ".csv")):
-            if not os.path.exists(os.path.join(src, name)):
+            if not os.path.exists(os.path.join(src, name)) and \
+                    not os.path.exists(os.path.join(work, name)):
                 fail(where, f"'{seg}': no file {name} in the source tree")
         elif name.endswith(".db") and prev != "--db":
             fail(where, f"'{seg}': {name} is read as a plan (use --db {name})")
@@ -175,10 +176,11 @@ for path in files:
         if lang == "yaml":
             check_yaml(where, body, marker)
         elif lang == "sh" and marker != "skip":
-            for seg, words in commands(body):
-                check_command(where, seg, words)
+            # a block that runs first: its commands may name files it made
             if marker in ("run", "demo"):
                 run_block(where, body, marker, want)
+            for seg, words in commands(body):
+                check_command(where, seg, words)
     # inline `xrun ...` in the prose (fenced blocks removed first)
     prose = re.sub(r"```.*?```", "", text, flags=re.S)
     for m in re.finditer(r"`((?:sudo )?xrun [^`\n]+)`", prose):
