@@ -100,7 +100,11 @@ rc=0
 /usr/bin/xrun report --db "$work/dd.db" -o "$work/dd.pdf" >report.out 2>&1 || rc=$?
 [ $rc = 0 ] && [ -s "$work/dd.pdf" ] && pass "installed xrun writes a PDF (its font found)" ||
 	fail "xrun report -o dd.pdf: exit $rc $(cat report.out)"
-# The embedded plan: its dry run needs nothing from the source tree.
+# The embedded plan (no PLAN): status names its store, ./loopback.db.
+/usr/bin/xrun status >status.out 2>&1 || true
+grep -q 'loopback.db' status.out && pass "the embedded plan is there (status names ./loopback.db)" ||
+	fail "xrun status without a plan: $(cat status.out)"
+# An installed plan file: its levels.
 /usr/bin/xrun plan --levels /usr/share/xrun/plans/loopback.yaml | grep -q '^cc=cubic$' ||
 	fail "plan --levels of the installed loopback plan"
 MANPATH=/usr/share/man man -w xrun >/dev/null 2>&1 && pass "man xrun finds the page" ||
