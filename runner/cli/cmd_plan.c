@@ -3,10 +3,15 @@
  * matrix, builds the schedule and prints what would happen: how many runs,
  * how many times someone must get up to change something by hand, how long
  * it takes, and then every run in order with the argv it would execute and
- * the hooks that run when a level changes. Nothing is executed.
+ * the hooks that run when a level changes. Nothing is executed, and nothing
+ * is guessed: hosts, the target and {{iface}} resolve through the runner's
+ * own functions (host_plan_address, cellctx_iface), so the dry run is the
+ * run (tests/e2e/plan_is_run.sh compares them).
  *
  * Output goes through fastout (not stdio formatting, not a jansson tree):
- * a million runs serialise to JSON in about a second.
+ * a million runs serialise to JSON in about a second when their argv can be
+ * built once per cell; a million distinct cells cost one argv each
+ * (bench/README.md).
  */
 #include <stdarg.h>
 #include <stdio.h>
