@@ -29,10 +29,27 @@ dir=$(mktemp -d)
 exec 9>/tmp/xrun-install-deb.lock
 flock 9
 installed_before=$(dpkg-query -W -f='${Status}' xrun 2>/dev/null || true)
+# dpkg refuses at once while apt or dpkg runs elsewhere on the machine
+# (another job installing packages): wait for its lock, up to 5 minutes.
+dpkg_wait() {
+	local i out rc
+	for i in $(seq 150); do
+		rc=0
+		out=$(dpkg "$@" 2>&1) || rc=$?
+		case $rc:$out in
+		0:*) return 0 ;;
+		*lock*) sleep 2 ;;
+		*) echo "$out"; return $rc ;;
+		esac
+	done
+	echo "$out"
+	return 1
+}
 cleanup() {
 	case $installed_before in
 	*"install ok installed"*) ;; # not ours to remove
-	*) dpkg -r xrun >/dev/null 2>&1 || true ;;
+	*) dpkg-query -W -f='${Status}' xrun 2>/dev/null | grep -q "install ok installed" &&
+		dpkg_wait -r xrun >/dev/null ;;
 	esac
 	rm -rf "$dir"
 }
@@ -78,7 +95,7 @@ grep -q 'usr/share/man/man1/xrun.1' "$dir/contents.txt" || fail ".deb has no man
 case $installed_before in
 *"install ok installed"*) skip "a package xrun is installed already: not replacing it" ;;
 esac
-dpkg -i "$deb" >"$dir/dpkg.log" 2>&1 || {
+dpkg_wait -i "$deb" >"$dir/dpkg.log" 2>&1 || {
 	cat "$dir/dpkg.log"
 	fail "dpkg -i failed (missing Depends? apt-get install ./$(basename "$deb"))"
 	exit 1
@@ -122,6 +139,6 @@ if strings /usr/bin/xrun | grep -qF "$src/"; then
 		fi
 	fi
 fi
-dpkg -r xrun >/dev/null 2>&1 || fail "dpkg -r xrun"
+dpkg_wait -r xrun >/dev/null || fail "dpkg -r xrun"
 [ ! -e /usr/bin/xrun ] && pass "dpkg -r removes it" || fail "/usr/bin/xrun left after dpkg -r"
 [ "$nfail" = 0 ]
