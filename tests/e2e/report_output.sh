@@ -1,7 +1,7 @@
 #!/bin/bash
 # report.output after a run: placeholders in the file names are filled in
 # ({{plan}}, {{session}}, a var) and `run` prints the path it wrote; a name
-# with a per-run placeholder is skipped with a warning; a PDF output with no
+# with a per-run placeholder or a factor is refused by validate; a PDF output with no
 # usable font makes `run` exit 3 (the runs are stored, `report` writes it
 # later); `xrun report` prints the path it wrote too.
 set -eu
@@ -38,12 +38,13 @@ grep -q '^xrun: wrote ph-s1.md$' run.out && grep -q '^xrun: wrote lab7-ph.csv$' 
 "$XRUN" run ph.yaml --yes --unattended --new-session >run2.out 2>&1 || fail "second session"
 [ -s ph-s2.md ] && pass "{{session}} is the session's id (ph-s2.md)" || fail "no ph-s2.md: $(ls)"
 
-plan rep '"r{{rep}}.md"'
+plan rep '"r{{rep}}-{{n}}.md"'
 rc=0
-"$XRUN" run rep.yaml --yes --unattended >rep.out 2>&1 || rc=$?
-grep -q "placeholder '{{rep}}' has no value in a report file name" rep.out && [ ! -e r1.md ] &&
-	pass "a per-run placeholder in report.output: warned, skipped" || fail "rep: $(cat rep.out)"
-[ $rc = 3 ] && pass "a report that cannot be written: run exits 3" || fail "rep: exit $rc"
+"$XRUN" validate rep.yaml >rep.out 2>&1 || rc=$?
+[ $rc = 2 ] && grep -q "report output 'r{{rep}}-{{n}}.md': '{{rep}}' has no value in a report file name" rep.out &&
+	grep -q "'{{n}}' has no value" rep.out &&
+	pass "a per-run placeholder or a factor in report.output: validate refuses (exit 2)" ||
+	fail "rep: exit $rc $(cat rep.out)"
 
 plan font '"f.pdf"'
 rc=0
