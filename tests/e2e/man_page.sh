@@ -6,6 +6,7 @@
 # examples; the build's xrun.1 is the same text.
 set -eu
 : "${XRUN:?set XRUN to the xrun binary}"
+src=${XRUN_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 command -v man >/dev/null && command -v groff >/dev/null || {
 	[ "${CI:-}" = true ] && { echo "FAIL: man-db/groff-base missing (CI)"; exit 1; }
 	echo "SKIP: man or groff missing (apt-get install man-db groff-base)"; exit 77
@@ -53,5 +54,21 @@ for code in 0 1 2 3 130; do
 done
 grep -q 'font' page.txt && grep -q 'xrun run --yes --unattended' page.txt ||
 	fail "exit status 3's font or the demo example missing"
-[ "$nfail" = 0 ] && pass "$n commands, $m options, exit statuses and examples on the man page"
+# Every example parses (a real command, real options) and names files that
+# exist in the source tree.
+k=0
+while read -r line; do
+	# shellcheck disable=SC2086
+	set -- $line
+	shift
+	(cd "$src" && "$XRUN" "$@" --help >/dev/null 2>&1) || fail "example does not parse: $line"
+	for w in "$@"; do
+		case $w in
+		*.yaml | *.csv) [ -e "$src/$w" ] || fail "example names a missing file: $line" ;;
+		esac
+	done
+	k=$((k + 1))
+done < <(sed -n '/^EXAMPLES/,/^[A-Z]/p' page.txt | sed -n 's/^ *\(xrun .*\)$/\1/p')
+[ "$k" -ge 5 ] || fail "too few examples found ($k)"
+[ "$nfail" = 0 ] && pass "$n commands, $m options, exit statuses and $k examples on the man page"
 [ "$nfail" = 0 ]
