@@ -170,6 +170,8 @@ static int cmd_report(int argc, char **argv)
 		xr_err_print(&err, "xrun");
 	if (o.diag)
 		xr_diag_release(&refd);
+	if (rc == 0 && strcmp(out, "-"))
+		fprintf(stderr, "xrun: wrote %s\n", out);
 	return rc < 0 ? xr_code_exit(-rc) : 0;
 }
 
