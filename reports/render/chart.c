@@ -301,7 +301,7 @@ void chart_bar_at(const struct chart *c, const struct chart_frame *f, int g,
 	b->has_ref = isfinite(ref);
 	if (b->has_ref) {
 		b->yref = chart_ypos(f, ref);
-		b->refw = fmin(bw * 0.5, 6);
+		b->refw = fmin(bw * 0.3, 4);
 	}
 }
 
