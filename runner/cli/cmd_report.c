@@ -176,7 +176,7 @@ static int cmd_report(int argc, char **argv)
 const struct opt_cmd cmd_report_spec = {
     .name = "report",
     .args = "[PLAN]",
-    .summary = "write a PDF, Markdown, CSV or JSON report from a store",
+    .summary = "write a PDF, Markdown, HTML, CSV or JSON report from a store",
     .about = "With no PLAN and no --db: the store of the plan compiled into "
 	     "the binary (./loopback.db). Fonts: schema/report.md.",
     .opts = report_options,
