@@ -24,7 +24,8 @@
 #define MAX_LINES 8
 #define BOLD 1.1 /* bold text is about this much wider */
 
-#define SCALE 1.6 /* display size per unit: 9-unit labels show at 14 px */
+#define SCALE 1.6     /* display size per unit: 9-unit labels show at 14 px */
+#define MIN_SCALE 0.9 /* the least an inline chart shrinks to */
 
 static const struct chart_style svg_style = {
     .tick = 9.0, .label = 9.0, .max_bar = 30.0, .min_plot = 220.0};
@@ -368,6 +369,11 @@ int svg_chart_write(FILE *f, const struct chart *c, int standalone,
 		fputs(" font-family=\"", f);
 		svg_escape(f, svg_font_family(lang));
 		fputc('"', f);
+	} else {
+		/* a page may shrink the image to its width, but not below
+		 * 9-unit labels at 8 px: on a phone a wide chart scrolls
+		 * sideways like a wide table */
+		fprintf(f, " style=\"min-width: %.0fpx\"", w * MIN_SCALE);
 	}
 	fputs(">\n<title>", f);
 	svg_escape(f, c->title ? c->title : "");
