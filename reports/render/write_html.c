@@ -82,6 +82,9 @@ static const char css[] =
     "page-break-inside: avoid; }\n"
     "  thead { display: table-header-group; }\n"
     "  table.data tbody tr:nth-child(even) { background: none; }\n"
+    "  table { font-size: 7.5pt; }\n"
+    "  td.nw:not(.r), table.data thead th { white-space: normal; }\n"
+    "  table.data td.w { min-width: 0; }\n"
     "}\n";
 
 static void head(FILE *f, const struct report *r)
