@@ -88,16 +88,23 @@ static double published(const struct report *r, int ci, int mi)
 	return NAN;
 }
 
+/* "Figure 1. caption (median, whiskers = min–max)", then " (red line =
+ * published)" when the chart marks published values. */
 static const char *matrix_title(const struct report *r, int no,
-				const char *caption, struct arena *a)
+				const char *caption, int marks, struct arena *a)
 {
 	int ja = r->lang == REPORT_LANG_JA;
-	return arena_printf(
-	    a,
-	    ja ? "図 %d. %s（%s、ひげ = %s–%s）"
-	       : "Figure %d. %s (%s, whiskers = %s–%s)",
-	    no, caption ? caption : "", report_text(r, REPORT_T_MEDIAN),
-	    report_text(r, REPORT_T_MIN), report_text(r, REPORT_T_MAX));
+	const char *open = ja ? "（赤線 = " : " (red line = ";
+	const char *close = ja ? "）" : ")";
+	return arena_printf(a,
+			    ja ? "図 %d. %s（%s、ひげ = %s–%s）%s%s%s"
+			       : "Figure %d. %s (%s, whiskers = %s–%s)%s%s%s",
+			    no, caption ? caption : "",
+			    report_text(r, REPORT_T_MEDIAN),
+			    report_text(r, REPORT_T_MIN),
+			    report_text(r, REPORT_T_MAX), marks ? open : "",
+			    marks ? report_text(r, REPORT_T_REF_PUBLISHED) : "",
+			    marks ? close : "");
 }
 
 int chart_matrix(const struct report *r, int ti, int no, const char *caption,
@@ -134,7 +141,8 @@ int chart_matrix(const struct report *r, int ti, int no, const char *caption,
 			v[2 * n + k] = st->max / scale;
 		}
 	series1[0] = metric_name(r, mi);
-	c->title = matrix_title(r, no, caption, a);
+	c->ref = r->ref ? v + 3 * n : NULL;
+	c->title = matrix_title(r, no, caption, chart_has_ref(c), a);
 	c->ylabel = unit && *unit ? unit : metric_name(r, mi);
 	c->xlabel = !swap && tb->row_factor >= 0
 			? r->factors[tb->row_factor].name
@@ -144,8 +152,6 @@ int chart_matrix(const struct report *r, int ti, int no, const char *caption,
 	c->value = v;
 	c->lo = v + n;
 	c->hi = v + 2 * n;
-	c->ref = r->ref ? v + 3 * n : NULL;
-	c->ref_label = report_text(r, REPORT_T_REF_PUBLISHED);
 	c->height = 170;
 	return c->title ? 0 : -XR_ENOMEM;
 }
@@ -301,7 +307,7 @@ void chart_bar_at(const struct chart *c, const struct chart_frame *f, int g,
 	b->has_ref = isfinite(ref);
 	if (b->has_ref) {
 		b->yref = chart_ypos(f, ref);
-		b->refw = fmin(bw * 0.3, 4);
+		b->refw = bw / 2;
 	}
 }
 
@@ -310,31 +316,25 @@ int chart_legend(const struct chart *c, const struct chart_style *st,
 		 double sw, struct chart_legend_item *items, int *n)
 {
 	double x = x0;
-	int s, row = 0, ns = c->nseries >= 2 ? c->nseries : 0;
+	int s, row = 0;
 
 	*n = 0;
-	/* the series (when several), then the published marker (if any) */
-	for (s = 0; s <= ns; s++) {
-		int which = s < ns ? s : -1;
-		const char *lab;
-		double w;
-
-		if (which < 0 && !chart_has_ref(c))
-			break;
-		lab = which < 0 ? c->ref_label : c->series[s];
-		if (!lab)
-			lab = "";
-		w = sw + 3 + tx->measure(tx->ctx, lab, strlen(lab), st->label) +
-		    12;
+	if (c->nseries < 2)
+		return 0;
+	for (s = 0; s < c->nseries; s++) {
+		const char *lab = c->series[s] ? c->series[s] : "";
+		double w = sw + 3 +
+			   tx->measure(tx->ctx, lab, strlen(lab), st->label) +
+			   12;
 		if (x > x0 && x + w > x0 + width) {
 			x = x0;
 			row++;
 		}
-		items[*n].series = which;
+		items[*n].series = s;
 		items[*n].text = lab;
 		items[*n].x = x;
 		items[(*n)++].row = row;
 		x += w;
 	}
-	return *n ? row + 1 : 0;
+	return row + 1;
 }

@@ -21,10 +21,12 @@ struct report;
 /*
  * Grouped bar chart: one group per category along x, one bar per series in
  * each group, bar height = value, whiskers from lo to hi (NAN: no whisker;
- * NAN value: no bar), a published marker at ref (NAN or ref NULL: none).
+ * NAN value: no bar), a published marker at ref (NAN or ref NULL: none):
+ * a dark red line across the bar, in CHART_MARK_RGB.
  * Arrays are ngroups * nseries, group-major: value[g * nseries + s]. The
  * y axis starts at 0 and gets "nice" ticks and its label (the unit). A
- * legend names the series when nseries > 1, and the marker when any.
+ * legend names the series when nseries > 1; the title says what the red
+ * line is when there is one.
  */
 struct chart {
 	const char *title;  /* may be NULL */
@@ -35,7 +37,6 @@ struct chart {
 	const char *const *series;     /* nseries labels */
 	const double *value, *lo, *hi; /* lo/hi may be NULL */
 	const double *ref;	       /* published values; may be NULL */
-	const char *ref_label;	       /* legend text of the markers */
 	double height;		       /* plot height; 0 = 180 */
 };
 
@@ -50,6 +51,11 @@ int chart_matrix(const struct report *r, int ti, int no, const char *caption,
 
 /* Does the chart hold at least one published marker? */
 int chart_has_ref(const struct chart *c);
+
+/* The published marker's colour: dark red (rgb 0..1 and as hex). */
+#define CHART_MARK_RGB 0.55, 0.05, 0.05
+#define CHART_MARK_HEX "#8c0d0d"
+#define CHART_MARK_WIDTH 2.0
 
 /* Text sizes and limits of a format, in its units. */
 struct chart_style {
@@ -103,13 +109,13 @@ struct chart_bar {
 	double y0, y1;	   /* from the axis to the value */
 	double cx, cap;	   /* whisker centre line and half cap width */
 	double ylo, yhi;   /* whisker ends */
-	double yref, refw; /* marker position and half width */
+	double yref, refw; /* marker position and half width (the bar's) */
 };
 void chart_bar_at(const struct chart *c, const struct chart_frame *f, int g,
 		  int s, struct chart_bar *b);
 
-/* A legend entry: series s (0..nseries-1), or the published marker
- * (series = -1); where its swatch starts, on which row (0 = top). */
+/* A legend entry: series s; where its swatch starts, on which row (0 =
+ * top). */
 struct chart_legend_item {
 	int series;
 	const char *text;
@@ -117,8 +123,8 @@ struct chart_legend_item {
 	int row;
 };
 /* Lay out the legend across width from x0 with swatches of side sw.
- * OUT: items (room for nseries + 1), *n; returns the rows used (0: no
- * legend). */
+ * OUT: items (room for nseries), *n; returns the rows used (0: no
+ * legend, with a single series). */
 int chart_legend(const struct chart *c, const struct chart_style *st,
 		 const struct chart_text *tx, double x0, double width,
 		 double sw, struct chart_legend_item *items, int *n);

@@ -56,19 +56,6 @@ static void text_c(struct pdf *pdf, double cx, double y, double size,
 	pdf_draw_text(pdf, cx - w / 2, y, size, s, len, 0);
 }
 
-/* A published marker: a white diamond with a black outline. */
-static void diamond(struct pdf *pdf, double cx, double cy, double r)
-{
-	HPDF_Page_SetRGBFill(pdf->page, 1, 1, 1);
-	HPDF_Page_SetLineWidth(pdf->page, 0.9);
-	HPDF_Page_MoveTo(pdf->page, (HPDF_REAL)cx, (HPDF_REAL)(cy - r));
-	HPDF_Page_LineTo(pdf->page, (HPDF_REAL)(cx + r), (HPDF_REAL)cy);
-	HPDF_Page_LineTo(pdf->page, (HPDF_REAL)cx, (HPDF_REAL)(cy + r));
-	HPDF_Page_LineTo(pdf->page, (HPDF_REAL)(cx - r), (HPDF_REAL)cy);
-	HPDF_Page_ClosePathFillStroke(pdf->page);
-	HPDF_Page_SetRGBFill(pdf->page, 0, 0, 0);
-}
-
 static double measure(void *ctx, const char *s, size_t len, double size)
 {
 	return pdf_measure_n(ctx, s, len, size);
@@ -91,13 +78,8 @@ static void legend(struct pdf *pdf, const struct chart_legend_item *it, int n,
 
 	for (i = 0; i < n; i++) {
 		double y = top - it[i].row * rowh;
-		if (it[i].series >= 0) {
-			chart_colour_rgb(it[i].series, rgb);
-			rect(pdf, it[i].x, y - sw, sw, sw, rgb, 1);
-		} else {
-			diamond(pdf, it[i].x + sw / 2, y - sw / 2,
-				sw / 2 + 0.5);
-		}
+		chart_colour_rgb(it[i].series, rgb);
+		rect(pdf, it[i].x, y - sw, sw, sw, rgb, 1);
 		pdf_draw_text(pdf, it[i].x + sw + 3, y - sw + 0.5, LABEL_SIZE,
 			      it[i].text, strlen(it[i].text), 0);
 	}
@@ -151,8 +133,13 @@ static void chart_group(struct pdf *pdf, const struct chart *c,
 			line(pdf, b.cx - b.cap, b.yhi, b.cx + b.cap, b.yhi,
 			     0.7);
 		}
-		if (b.has_ref)
-			diamond(pdf, b.cx, b.yref, b.refw);
+		if (b.has_ref) {
+			/* the published value: a dark red line across */
+			HPDF_Page_SetRGBStroke(pdf->page, CHART_MARK_RGB);
+			line(pdf, b.cx - b.refw, b.yref, b.cx + b.refw, b.yref,
+			     CHART_MARK_WIDTH);
+			HPDF_Page_SetGrayStroke(pdf->page, 0);
+		}
 	}
 	n = pdf_wrap(pdf, c->groups[g] ? c->groups[g] : "", LABEL_SIZE,
 		     f->gw - 2, &lines);

@@ -241,16 +241,6 @@ static void axes(FILE *f, const struct chart_frame *fr)
 	}
 }
 
-/* A published marker: a white diamond with a black outline, unlike any
- * whisker end. */
-static void diamond(FILE *f, double cx, double cy, double r)
-{
-	fprintf(f,
-		"<path d=\"M%.2f %.2fL%.2f %.2fL%.2f %.2fL%.2f %.2fZ\" "
-		"fill=\"#fff\" stroke=\"#000\" stroke-width=\"0.9\"/>\n",
-		cx, cy - r, cx + r, cy, cx, cy + r, cx - r, cy);
-}
-
 /* Group g's bars, then whiskers and markers on top, then its label. */
 static void group(FILE *f, const struct chart *c, const struct chart_frame *fr,
 		  int g)
@@ -277,7 +267,11 @@ static void group(FILE *f, const struct chart *c, const struct chart_frame *fr,
 				b.cx + b.cap, b.cx - b.cap, b.yhi,
 				b.cx + b.cap);
 		if (b.has_ref)
-			diamond(f, b.cx, b.yref, b.refw);
+			fprintf(f,
+				"<path d=\"M%.2f %.2fH%.2f\" stroke=\"%s\" "
+				"stroke-width=\"%g\"/>\n",
+				b.cx - b.refw, b.yref, b.cx + b.refw,
+				CHART_MARK_HEX, CHART_MARK_WIDTH);
 	}
 	text_wrapped(f, chart_group_x(fr, g), fr->py0 + 4, svg_style.label,
 		     fr->gw - 2, "middle", 0, c->groups[g] ? c->groups[g] : "");
@@ -292,15 +286,12 @@ static void legend(FILE *f, const struct chart_legend_item *it, int n,
 
 	for (i = 0; i < n; i++) {
 		double y = top + it[i].row * rowh;
-		if (it[i].series >= 0)
-			fprintf(f,
-				"<rect x=\"%.2f\" y=\"%.2f\" width=\"%g\" "
-				"height=\"%g\" fill=\"%s\" stroke=\"#000\" "
-				"stroke-width=\"0.4\"/>\n",
-				it[i].x, y, sw, sw,
-				chart_colour_hex(it[i].series, hex));
-		else
-			diamond(f, it[i].x + sw / 2, y + sw / 2, sw / 2 + 0.5);
+		fprintf(f,
+			"<rect x=\"%.2f\" y=\"%.2f\" width=\"%g\" "
+			"height=\"%g\" fill=\"%s\" stroke=\"#000\" "
+			"stroke-width=\"0.4\"/>\n",
+			it[i].x, y, sw, sw,
+			chart_colour_hex(it[i].series, hex));
 		text(f, it[i].x + sw + 3, y + sw - 0.5, svg_style.label, NULL,
 		     it[i].text);
 	}
@@ -341,7 +332,7 @@ int svg_chart_write(FILE *f, const struct chart *c, int standalone,
 
 	if (c->ngroups < 1 || c->nseries < 1)
 		return 0;
-	items = calloc((size_t)c->nseries + 1, sizeof *items);
+	items = calloc((size_t)c->nseries, sizeof *items);
 	if (!items)
 		return -XR_ENOMEM;
 	chart_layout(c, &svg_style, &svg_text, MARGIN, w - 2 * MARGIN, &fr);

@@ -138,7 +138,7 @@ check "has en.dom 'Host facts' && has en.dom 'Verification' && has en.dom 'cpu_c
 check "has en.dom 'Gbit/s</text>' && has en.dom 'streams</text>'" "en: chart unit and axis label"
 check "[ \$(grep -c '<svg ' en.dom) -ge 1 ] && ! grep -qi '<script' en.dom" "en: svg in the DOM, no script"
 check "has ja.dom '比較' && has ja.dom '注記' && has ja.dom '図 1.' && has ja.dom '付録'" "ja: japanese headings"
-check "has ja.dom '公表値' && grep -q 'fill=\"#fff\" stroke=\"#000\"' ja.dom" "ja: published markers in the chart"
+check "has ja.dom '赤線 = 公表値' && grep -q 'stroke=\"#8c0d0d\"' ja.dom" "ja: published values marked on the chart"
 
 # Screenshots: a desktop and a phone width, not blank.
 chrome --screenshot="$dir/desk.png" --window-size=1280,1400 "file://$dir/en/x.html" >/dev/null || true
