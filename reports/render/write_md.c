@@ -109,13 +109,21 @@ static int charts_init(struct md_charts *mc, const char *md_path)
 	return buf_add(&mc->stem, md_path, n) < 0 ? -1 : 0;
 }
 
-/* Alt text: brackets and backslashes escaped, lines flattened. */
+/* Alt text: brackets and backslashes escaped, & < > as entities (no raw
+ * HTML), lines flattened. */
 static void md_alt(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
-		if (*s == '[' || *s == ']' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+		if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '[' || *s == ']' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else
+			fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
 	}
 }
 

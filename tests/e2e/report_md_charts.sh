@@ -46,7 +46,7 @@ check "[ -f 'my out/my report-chart-1.svg' ]" "a name with a space: its chart be
 check "! grep -q '!\[' stdout.md && [ \"\$(ls *.svg 2>/dev/null)\" = '' ]" "-o -: no image, no link"
 
 cat > links.py <<'EOF'
-import os, re, sys, urllib.parse
+import html, os, re, sys, urllib.parse
 import xml.etree.ElementTree as ET
 NS = "{http://www.w3.org/2000/svg}"
 md = sys.argv[1]
@@ -66,7 +66,7 @@ for alt, url in links:
     if root.tag != NS + "svg" or "viewBox" not in root.attrib:
         errs.append("root %s" % root.tag)
     title = root.find(NS + "title")
-    if title is None or title.text != alt.replace("\\", ""):
+    if title is None or title.text != html.unescape(re.sub(r"\\(.)", r"\1", alt)):
         errs.append("svg title differs from the alt text")
     texts = [t.text or "" for t in root.iter(NS + "text")]
     if "Gbit/s" not in texts or "streams" not in texts:
