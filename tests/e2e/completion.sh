@@ -67,7 +67,7 @@ check "safe" xrun run speed.yaml --only mode = s
 check "=fast =safe" xrun run speed.yaml --only mode =
 check "n=1 n=2" xrun speed.yaml -q --only n
 check "--only=mode=fast --only=mode=safe" xrun run speed.yaml --only=mode
-check "csv json md pdf" xrun report --format ""
+check "csv html json md pdf" xrun report --format ""
 check "ja" xrun report speed.yaml -o x.pdf --lang j
 check "old.db sub/" xrun report --db ""
 check "down status up" xrun lab ""
