@@ -104,6 +104,7 @@ static int attach(struct report *r, const char *text, char *out, size_t n)
 
 int main(void)
 {
+	tap_plan(63);
 	struct report *r = model();
 	const struct report_ref *ref;
 	char msg[4096];

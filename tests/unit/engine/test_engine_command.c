@@ -410,6 +410,7 @@ static void test_check(void)
 
 int main(void)
 {
+	tap_plan(65);
 	struct plan_host ph = {0};
 	struct xr_err err;
 	struct buf rm = BUF_INIT;

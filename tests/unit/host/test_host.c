@@ -237,7 +237,7 @@ static void test_netns(void)
 		 "ip -n %s link set xrd0 up",
 		 ns, ns, ns, ns);
 	if (!sh_ok(cmd)) {
-		ok(1, "# skip netns: cannot create a namespace");
+		tap_skip("netns: cannot create a namespace (ip netns add)");
 		snprintf(cmd, sizeof cmd, "ip netns del %s", ns);
 		sh_ok(cmd);
 		return;
@@ -379,7 +379,7 @@ static void test_ssh(void)
 
 	if (getuid() != 0 || access("/usr/sbin/sshd", X_OK) != 0 ||
 	    !proc_which("ssh")) {
-		ok(1, "# skip ssh: needs root, sshd and ssh");
+		tap_skip("ssh: needs root, /usr/sbin/sshd and ssh");
 		return;
 	}
 	sshd = start_sshd(&port);
@@ -573,6 +573,7 @@ static void test_ssh(void)
 
 int main(void)
 {
+	tap_plan(79);
 	char cmd[256];
 	snprintf(dir, sizeof dir, "/tmp/xr-test-host-XXXXXX");
 	if (!mkdtemp(dir))
@@ -583,6 +584,8 @@ int main(void)
 	test_local();
 	if (getuid() == 0)
 		test_netns();
+	else
+		tap_skip("netns: needs root");
 	test_ssh();
 	ok(!pwned_exists(), "canary file never created");
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

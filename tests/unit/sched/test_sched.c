@@ -501,6 +501,7 @@ static void test_large(void)
 
 int main(void)
 {
+	tap_plan(89);
 	test_min_interventions();
 	test_min_random();
 	test_abba();

@@ -56,6 +56,7 @@ static char *q_text(struct store *st, const char *sql)
 
 int main(void)
 {
+	tap_plan(44);
 	struct xr_err err = {0};
 	struct store *st = NULL, *st2 = NULL;
 	struct store_session ss;

@@ -51,6 +51,7 @@ static const char *expand(const char *t, int *rc, char *bad, size_t badsz)
 
 int main(void)
 {
+	tap_plan(19);
 	char bad[64];
 	const char *bp = bad;
 	int rc;

@@ -451,6 +451,7 @@ static void test_script_through_quoting(void)
 
 int main(void)
 {
+	tap_plan(110);
 	test_fixture_pair();
 	test_captured();
 	test_veth_fixture();

@@ -689,7 +689,7 @@ static void test_font_without_japanese(void)
 	int rc;
 
 	if (access(dejavu, R_OK) != 0) {
-		printf("# skip: no %s (fonts-dejavu-core)\n", dejavu);
+		tap_skip("no DejaVu font (fonts-dejavu-core)");
 		return;
 	}
 	setenv("XRUN_FONT", dejavu, 1);
@@ -734,6 +734,7 @@ static void test_font_without_japanese(void)
 
 int main(void)
 {
+	tap_plan(88);
 	char cmd[512];
 
 	if (!proc_which("pdftotext"))

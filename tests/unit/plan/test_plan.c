@@ -638,6 +638,7 @@ static void test_scale(void)
 
 int main(void)
 {
+	tap_plan(263);
 	char hex[65];
 	const char *hx = hex;
 	sha256_hex("abc", 3, hex);

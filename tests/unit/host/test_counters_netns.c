@@ -234,7 +234,7 @@ static void test_capture_and_facts(struct host *h)
 
 	counters_snapshot(h, NULL, PLAN_COUNTER_CAPTURE, &b, &err);
 	if (!proc_which("tcpdump")) {
-		printf("# skip capture detection: tcpdump not installed\n");
+		tap_skip("capture detection: tcpdump not installed");
 	} else {
 		o.argv = argv;
 		p = proc_spawn(&o, NULL, &err);
@@ -287,14 +287,13 @@ static void test_capture_and_facts(struct host *h)
 
 int main(void)
 {
+	tap_plan(37);
 	struct plan_host ph;
 	struct host *h = NULL;
 	struct xr_err err = {0};
 
 	if (geteuid() != 0 || !proc_which("ip")) {
-		printf("# SKIP netns tests: need root and iproute2\n");
-		ok(1, "skipped: not root");
-		return tap_done();
+		tap_skip_all("netns tests: need root and iproute2");
 	}
 	if (setup() < 0) {
 		ok(0, "create namespace %s with a veth pair", ns);

@@ -45,6 +45,7 @@ static void run(const char *const *argv, double timeout, struct proc_result *r)
 
 int main(void)
 {
+	tap_plan(51);
 	struct proc_result r;
 	char d[256];
 	double t;

@@ -23,6 +23,7 @@ static double cnt(const char *s)
 
 int main(void)
 {
+	tap_plan(53);
 	const char *why = NULL, *base = NULL;
 	double f = 0;
 	char out[32];

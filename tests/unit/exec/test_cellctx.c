@@ -263,6 +263,7 @@ static void test_request_level_params(void)
 
 int main(void)
 {
+	tap_plan(53);
 	test_lookup();
 	test_request();
 	test_request_level_params();

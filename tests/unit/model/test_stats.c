@@ -8,6 +8,7 @@
 
 int main(void)
 {
+	tap_plan(35);
 	double x[] = {4, 1, 3, 2, 5};
 	double s[] = {1, 2, 3, 4, 5};
 	double a[] = {1, 2, 3, 4, 5}, b[] = {2, 4, 6, 8, 10};

@@ -34,6 +34,7 @@ static int decide(const double *ya, const double *pa, size_t na,
 
 int main(void)
 {
+	tap_plan(29);
 	struct report_cmp c, w;
 	enum report_flag_code why;
 	double ya[64], yb[64], pa[64], pb[64];

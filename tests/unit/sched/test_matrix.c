@@ -120,6 +120,7 @@ static void test_large(void)
 
 int main(void)
 {
+	tap_plan(48);
 	test_order();
 	test_exclusions();
 	test_errors();

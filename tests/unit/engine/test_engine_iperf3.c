@@ -445,7 +445,7 @@ static void test_real(void)
 	long pid;
 
 	if (!proc_which("iperf3")) {
-		ok(1, "# SKIP real runs: iperf3 not installed");
+		tap_skip("real runs: iperf3 not installed");
 		return;
 	}
 	ph.name = "local";
@@ -566,6 +566,7 @@ static void test_real(void)
 
 int main(void)
 {
+	tap_plan(128);
 	test_fixtures();
 	test_errors();
 	test_argv();
