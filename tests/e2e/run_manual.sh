@@ -6,13 +6,10 @@
 # --new-session; --only with an unknown factor or level is a usage error;
 # a DB from a newer xrun is refused.
 set -eu
-command -v sqlite3 >/dev/null || { echo "skip: sqlite3 CLI not installed"; exit 77; }
+. "$(dirname "$0")/lib/common.sh"
+xr_need sqlite3
 FAULT="$XRUN_SOURCE_DIR/tests/e2e/lib/fault_engine.sh"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-q() { sqlite3 "$1" "$2"; }
+xr_tmpdir T
 mk() { # file name nlevels repeat [extra factor line]
 	cat >"$1" <<YAML
 xrun: 1
