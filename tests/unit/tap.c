@@ -7,6 +7,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 static int npass, nfail, nplan = -1, nskip;
 
@@ -101,4 +105,20 @@ int tap_is_near(double got, double want, double eps, const char *file, int line,
 {
 	return tap_ok(fabs(got - want) <= eps, file, line,
 		      "%s (got %g, want %g +- %g)", name, got, want, eps);
+}
+
+int tap_free_port(void)
+{
+	struct sockaddr_in a;
+	socklen_t l = sizeof a;
+	int s = socket(AF_INET, SOCK_STREAM, 0), port = 0;
+	memset(&a, 0, sizeof a);
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (s >= 0 && bind(s, (struct sockaddr *)&a, sizeof a) == 0 &&
+	    getsockname(s, (struct sockaddr *)&a, &l) == 0)
+		port = ntohs(a.sin_port);
+	if (s >= 0)
+		close(s);
+	return port;
 }

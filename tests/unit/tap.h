@@ -20,6 +20,9 @@ void tap_skip(const char *why);
  * (exit 1) under CI. */
 void tap_skip_all(const char *why);
 int tap_in_ci(void); /* CI is set to "true" or "1" */
+/* A TCP port free on 127.0.0.1 now, picked by the kernel (bind to port 0),
+ * so that tests running at once never draw the same one; 0 on error. */
+int tap_free_port(void);
 
 #define ok(cond, ...) tap_ok(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
 /* Each argument is evaluated once. */

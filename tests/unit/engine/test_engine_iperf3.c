@@ -385,22 +385,6 @@ static void test_check(void)
 
 /* ---- real runs -------------------------------------------------------- */
 
-static int free_port(void)
-{
-	struct sockaddr_in a;
-	socklen_t l = sizeof a;
-	int s = socket(AF_INET, SOCK_STREAM, 0), port = 0;
-	memset(&a, 0, sizeof a);
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (s >= 0 && bind(s, (struct sockaddr *)&a, sizeof a) == 0 &&
-	    getsockname(s, (struct sockaddr *)&a, &l) == 0)
-		port = ntohs(a.sin_port);
-	if (s >= 0)
-		close(s);
-	return port;
-}
-
 /* pid of "iperf3 -s -p PORT" among our processes, found via /proc */
 static long server_pid(int port)
 {
@@ -453,7 +437,7 @@ static void test_real(void)
 		ok(0, "host_open local: %s", err.msg);
 		return;
 	}
-	snprintf(port, sizeof port, "%d", free_port());
+	snprintf(port, sizeof port, "%d", tap_free_port());
 	memset(&p, 0, sizeof p);
 	kv[0].key = "port";
 	kv[0].value = port;

@@ -312,7 +312,7 @@ static struct proc *start_sshd(int *port_out)
 		const char *argv[] = {
 		    "/usr/sbin/sshd", "-D", "-f", path, "-E", NULL, NULL};
 		char log[256];
-		port = 20000 + (int)((getpid() * 7 + tries * 131) % 20000);
+		port = tap_free_port();
 		snprintf(path, sizeof path, "%s/sshd_config", dir);
 		snprintf(log, sizeof log, "%s/sshd.log", dir);
 		argv[5] = log;
