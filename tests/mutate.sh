@@ -8,6 +8,7 @@
 #
 #   bash tests/mutate.sh [NAME...]     # default: every mutation
 #   XRUN_MUTATE_DIR=/tmp/m             # scratch directory (default: mktemp)
+#   XRUN_MUTATE_REV=COMMIT             # score that commit's suite instead
 #   XRUN_MUTATE_CTEST="-j2"            # ctest arguments; the default leaves
 #                                      # out the slow lab, ssh and netns
 #                                      # scripts and the PDF rendering
@@ -24,9 +25,14 @@ src=$scratch/src
 bld=$scratch/build
 mkdir -p "$src" "$bld"
 
-# A copy of the tree as it is now (tracked and new files, no build dirs).
-(cd "$top" && git ls-files -co --exclude-standard -z) |
-	(cd "$top" && xargs -0 cp --parents -t "$src") || exit 1
+# A copy of the tree as it is now (tracked and new files, no build dirs),
+# or of commit XRUN_MUTATE_REV (to score an older suite with today's list).
+if [ -n "${XRUN_MUTATE_REV:-}" ]; then
+	git -C "$top" archive "$XRUN_MUTATE_REV" | tar -x -C "$src" || exit 1
+else
+	(cd "$top" && git ls-files -co --exclude-standard -z) |
+		(cd "$top" && xargs -0 cp --parents -t "$src") || exit 1
+fi
 echo "mutate: scratch copy in $src"
 cmake -S "$src" -B "$bld" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$bld.cmake.log" 2>&1 ||
 	{ cat "$bld.cmake.log"; exit 1; }
@@ -36,7 +42,7 @@ suite() { # log file; 0 when every test passes, 1 when one fails, 2 when
 	cmake --build "$bld" -j2 >"$1.build" 2>&1 || return 2
 	ctest --test-dir "$bld" $ctest_args --timeout 300 --stop-on-failure \
 		>"$1" 2>&1 && return 0
-	ctest --test-dir "$bld" --rerun-failed --output-on-failure \
+	ctest --test-dir "$bld" $ctest_args --rerun-failed --output-on-failure \
 		--timeout 300 >"$1.rerun" 2>&1 && return 0
 	return 1
 }
