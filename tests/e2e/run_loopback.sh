@@ -64,7 +64,7 @@ grep -q "is complete" again.err || fail "rerun did not say complete: $(cat again
 [ "$(q "select count(*) from sessions")" = 1 ] || fail "rerun made a session"
 
 "$XRUN" status --db lb.db >status.out || fail "status exit $?"
-grep -q "8 ok" status.out || fail "status: $(cat status.out)"
+grep -qE "^runs: 8: 8 ok, 0 failed" status.out || fail "status: $(cat status.out)"
 
 # No iperf3 server of ours is left behind.
 if pgrep -f "iperf3 -s.*$port" >/dev/null; then fail "iperf3 server survived"; fi

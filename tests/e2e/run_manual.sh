@@ -40,7 +40,7 @@ first=$(q m.db "select json_extract(cell,'\$.slot') from runs where status='ok' 
 other=$(q m.db "select json_extract(cell,'\$.slot') from runs where status='pending' limit 1")
 grep -q "manual step: slot=$other: Move the card to the $other slot" st.out ||
 	fail "status does not list the pending manual step: $(cat st.out)"
-grep -q "2 ok.*2 pending" st.out || fail "status counts: $(cat st.out)"
+grep -qE "^runs: 4: 2 ok, 0 failed, .* 2 pending" st.out || fail "status counts: $(cat st.out)"
 # Blocks numbered as `xrun plan` numbers them.
 "$XRUN" plan m.yaml >plan.out
 grep -q "^block 1: slot=$other" plan.out || fail "plan blocks: $(cat plan.out)"
