@@ -31,7 +31,7 @@ if [ -n "${XRUN_MUTATE_REV:-}" ]; then
 	git -C "$top" archive "$XRUN_MUTATE_REV" | tar -x -C "$src" || exit 1
 else
 	(cd "$top" && git ls-files -co --exclude-standard -z) |
-		(cd "$top" && xargs -0 cp --parents -t "$src") || exit 1
+		(cd "$top" && xargs -0 cp -p --parents -t "$src") || exit 1
 fi
 echo "mutate: scratch copy in $src"
 cmake -S "$src" -B "$bld" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$bld.cmake.log" 2>&1 ||
@@ -103,8 +103,10 @@ while IFS=$'\t' read -r name module file from to what; do
 			"$((SECONDS - t0))" "$what"
 	else
 		killed=$((killed + 1))
-		first=$(grep -Eo 'Test +#[0-9]+: [^ ]+ [.]*\*\*\*(Failed|Timeout)' \
-			"$scratch/$name.log" | head -1 | awk '{print $3}')
+		# The killer: a test that failed again on the retry.
+		first=$(cat "$scratch/$name.log.rerun" 2>/dev/null |
+			grep -Eo 'Test +#[0-9]+: [^ ]+ [.]*\*\*\*(Failed|Timeout)' |
+			head -1 | awk '{print $3}')
 		printf '%-34s %-7s killed (%s s) by %s\n' "$name" "$module" \
 			"$((SECONDS - t0))" "${first:-?}"
 	fi
