@@ -356,8 +356,8 @@ static void check_facts(struct model_build *m, struct report_cmp *c,
 			struct report_flag *list, int *nlist)
 {
 	const struct report *r = m->r;
-	int64_t *ss =
-	    malloc(((size_t)m->mc[c->a].nok + m->mc[c->b].nok + 1) * sizeof *ss);
+	int64_t *ss = malloc(((size_t)m->mc[c->a].nok + m->mc[c->b].nok + 1) *
+			     sizeof *ss);
 	int h, ns, i;
 	size_t k;
 	if (!ss)
@@ -381,10 +381,12 @@ static void check_facts(struct model_build *m, struct report_cmp *c,
 					    m, list, nlist,
 					    REPORT_FLAG_FACTS_CHANGED,
 					    MODEL_JA(m)
-						? "%s（%s 上）: '%s'（セッション "
+						? "%s（%s 上）: "
+						  "'%s'（セッション "
 						  "%lld）-> '%s'（セッション "
 						  "%lld）"
-						: "%s on %s: '%s' (session %lld) "
+						: "%s on %s: '%s' (session "
+						  "%lld) "
 						  "-> '%s' (session %lld)",
 					    watched_facts[k], r->hosts[h], v0,
 					    (long long)s0, vi,
@@ -454,9 +456,10 @@ static void flag_factors(struct model_build *m, struct report_cmp *c, int *diff,
 			diff[f] = 1;
 			ndiff++;
 			buf_addf(&names, "%s%s", names.len ? ", " : "", nm);
-			if (c->factor >= 0 ? f != c->factor
-					   : !pc || !kv_names(pc->a, pc->na, nm) ||
-						 !kv_names(pc->b, pc->nb, nm)) {
+			if (c->factor >= 0
+				? f != c->factor
+				: !pc || !kv_names(pc->a, pc->na, nm) ||
+				      !kv_names(pc->b, pc->nb, nm)) {
 				nundecl++;
 				buf_addf(&undeclared, "%s%s",
 					 undeclared.len ? ", " : "", nm);
@@ -692,17 +695,18 @@ static void cmp_measure(struct model_build *m, struct report_cmp *c,
 	side_load(m, c->a, &sa);
 	side_load(m, c->b, &sb);
 	interleaved = check_interleaved(m, c, &sa.s, &sb.s, conf, nconf);
-	if (report_decide(&sa.s, &sb.s, interleaved, r->threshold,
-			  report_higher_is_better(r->metric,
-						  declared_direction(m)),
-			  c, &why)) {
+	if (report_decide(
+		&sa.s, &sb.s, interleaved, r->threshold,
+		report_higher_is_better(r->metric, declared_direction(m)), c,
+		&why)) {
 		if (why == REPORT_FLAG_TOO_FEW_RUNS)
 			model_flag(m, c->reasons, &c->nreasons, why,
 				   "n=%zu+%zu", sa.s.n, sb.s.n);
 		else if (why == REPORT_FLAG_ZERO_VARIANCE)
 			model_flag(m, c->reasons, &c->nreasons, why,
-				   MODEL_JA(m) ? "区間の幅が 0（n=%zu+%zu）"
-					       : "interval of width 0 (n=%zu+%zu)",
+				   MODEL_JA(m)
+				       ? "区間の幅が 0（n=%zu+%zu）"
+				       : "interval of width 0 (n=%zu+%zu)",
 				   sa.s.n, sb.s.n);
 		else
 			model_flag(m, c->reasons, &c->nreasons, why, "%s",
@@ -877,9 +881,10 @@ static void flag_multiplicity(struct model_build *m, struct cmps *cs)
 		if (cs->v[i].verdict != REPORT_NOT_COMPARABLE)
 			model_flag(m, cs->v[i].warnings, &cs->v[i].nwarnings,
 				   REPORT_FLAG_MULTIPLICITY,
-				   MODEL_JA(m) ? "%d 件の比較（偶然の差 約 %.1f 件）"
-					       : "%d comparisons (about %.1f "
-						 "by chance)",
+				   MODEL_JA(m)
+				       ? "%d 件の比較（偶然の差 約 %.1f 件）"
+				       : "%d comparisons (about %.1f "
+					 "by chance)",
 				   n, n / 20.0);
 }
 

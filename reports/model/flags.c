@@ -294,9 +294,9 @@ int report_flag_mark(const struct report *r, enum report_flag_code c)
 
 const char *report_verdict_name(enum report_verdict v)
 {
-	static const char *const names[] = {
-	    "better",	       "worse",	    "equivalent",
-	    "not_significant", "different", "not_comparable"};
+	static const char *const names[] = {"better",	  "worse",
+					    "equivalent", "not_significant",
+					    "different",  "not_comparable"};
 	if ((unsigned)v >= sizeof names / sizeof names[0])
 		return "not_comparable";
 	return names[v];

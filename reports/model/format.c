@@ -224,7 +224,7 @@ static void add_robust(const struct report *r, const struct report_cmp *c,
 static void add_sensitivity(const struct report *r, const struct report_cmp *c,
 			    struct buf *b)
 {
-	if (isnan(c->sens_pct))
+	if (!(c->sens_high_pct > c->sens_low_pct))
 		return;
 	buf_addf(b, "; %s %+.1f%% [%+.1f, %+.1f]",
 		 report_text(r, REPORT_T_SENSITIVITY), c->sens_pct,

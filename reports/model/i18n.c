@@ -92,7 +92,7 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
     [REPORT_T_ROBUST] = {"robust: Hodges-Lehmann %s, Mann-Whitney p=%s",
 			 "頑健推定: Hodges-Lehmann %s、Mann-Whitney p=%s"},
     [REPORT_T_SENSITIVITY] = {"position model", "実行順モデル"},
-    [REPORT_T_GEOMEAN] = {"geometric mean", "幾何平均"},
+    [REPORT_T_GEOMEAN] = {"geomean", "幾何平均"},
     [REPORT_T_HOST_FACTS] = {"Host facts", "ホスト情報"},
     [REPORT_T_HOST] = {"Host", "ホスト"},
     [REPORT_T_KEY] = {"Key", "項目"},

@@ -125,8 +125,8 @@ static void cell_outliers(struct loader *l, int ci)
 		if (v > 0)
 			y[n++] = log(v);
 	}
-	nout = y && idx ? stats_outliers_mad(y, (size_t)n, OUTLIER_CUT, idx)
-			: 0;
+	nout =
+	    y && idx ? stats_outliers_mad(y, (size_t)n, OUTLIER_CUT, idx) : 0;
 	for (k = 0; k < nout && med > 0; k++) {
 		double d = 100 * expm1(y[idx[k]] - log(med));
 		if (fabs(d) > fabs(worst))

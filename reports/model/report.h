@@ -380,7 +380,7 @@ int report_factor_index(const struct report *r, const char *name);
 	X(CV)                                                                  \
 	X(MIN)                                                                 \
 	X(MAX)                                                                 \
-	X(SPREAD_NOTE) /* how to read "9.41 ×/÷1.005" */                      \
+	X(SPREAD_NOTE) /* how to read "9.41 ×/÷1.005" */                     \
 	X(INTERVAL_P95)                                                        \
 	X(INTERVAL_PEAK)                                                       \
 	X(INTERVAL_NOTE) /* interval statistics are per-interval, not runs */  \
@@ -392,7 +392,7 @@ int report_factor_index(const struct report *r, const char *name);
 	X(NOT_SIGNIFICANT)                                                     \
 	X(NOT_COMPARABLE)                                                      \
 	X(DIFFERENT)                                                           \
-	X(CONFIG_PAIR) /* "configuration" (comparison table, factor col) */   \
+	X(CONFIG_PAIR) /* "configuration" (comparison table, factor col) */    \
 	X(ROBUST)      /* "robust: HL %s, Mann-Whitney p=%s" */                \
 	X(SENSITIVITY) /* "position model" */                                  \
 	X(GEOMEAN)     /* "geometric mean" */                                  \
@@ -541,10 +541,10 @@ int report_higher_is_better(const char *metric, int declared);
 /* One side of a comparison: values (base units) and run positions. */
 struct report_sample {
 	const double *y;
-	const double *pos;   /* global run order; may be NULL if !interleaved */
+	const double *pos; /* global run order; may be NULL if !interleaved */
 	size_t n;
-	const int *session;  /* session of each value (a term each in the
-				position model); NULL = one session */
+	const int *session; /* session of each value (a term each in the
+			       position model); NULL = one session */
 };
 
 /*

@@ -151,8 +151,8 @@ static void robust(const struct design *d, double theta_pct,
 	struct stats_mwu mw;
 	int rc = stats_hodges_lehmann(d->y, d->na, d->y + d->na, d->n - d->na,
 				      0.95, &hl);
-	if (rc < 0 || stats_mannwhitney(d->y, d->na, d->y + d->na,
-					d->n - d->na, STATS_MWU_AUTO, &mw) < 0)
+	if (rc < 0 || stats_mannwhitney(d->y, d->na, d->y + d->na, d->n - d->na,
+					STATS_MWU_AUTO, &mw) < 0)
 		return;
 	out->hl_pct = pct(hl.est);
 	out->mw_p = mw.p;
@@ -169,16 +169,16 @@ static void robust(const struct design *d, double theta_pct,
 		    out->hl_high_pct <= theta_pct)
 			out->robust_verdict = REPORT_EQUIVALENT;
 	} else {
-		out->robust_verdict = mw.p < 0.05 ? REPORT_DIFFERENT
-						  : REPORT_NOT_SIGNIFICANT;
+		out->robust_verdict =
+		    mw.p < 0.05 ? REPORT_DIFFERENT : REPORT_NOT_SIGNIFICANT;
 	}
 	if ((out->hl_pct > 0 && out->delta_pct < 0) ||
 	    (out->hl_pct < 0 && out->delta_pct > 0))
 		out->robust_shown = 1;
 	/* Without an interval, only significance can disagree. */
 	if (rc != 0)
-		out->robust_shown |= (mw.p < 0.05) !=
-				     (out->verdict != REPORT_NOT_SIGNIFICANT &&
+		out->robust_shown |=
+		    (mw.p < 0.05) != (out->verdict != REPORT_NOT_SIGNIFICANT &&
 				      out->verdict != REPORT_EQUIVALENT);
 	else
 		out->robust_shown |= out->robust_verdict != out->verdict;

@@ -173,7 +173,7 @@ static json_t *tables(const struct report *r)
 static json_t *sensitivity(const struct report_cmp *c)
 {
 	json_t *o;
-	if (isnan(c->sens_pct))
+	if (!(c->sens_high_pct > c->sens_low_pct))
 		return json_null();
 	o = json_object();
 	json_object_set_new(o, "method", json_string("position-ols"));

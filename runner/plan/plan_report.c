@@ -20,8 +20,8 @@
 static const char *const report_keys[] = {
     "tables", "compare", "output", "lang", "threshold", "unit", NULL};
 static const char *const table_keys[] = {"rows", "columns", "metric", NULL};
-static const char *const compare_keys[] = {"factor", "baseline", "a", "b",
-					   "accept", NULL};
+static const char *const compare_keys[] = {"factor", "baseline", "a",
+					   "b",	     "accept",	 NULL};
 
 static const char *factor_ref(struct pctx *c, const struct ynode *n,
 			      const char *what)

@@ -212,7 +212,7 @@ static const char *const engine_keys[] = {
     "type", "client",  "server", "target",  "duration",
     "omit", "timeout", "run",	 "metrics", NULL};
 static const char *const server_keys[] = {"host", "start", "port", NULL};
-static const char *const metric_keys[] = {"json", "regex", "bytes",
+static const char *const metric_keys[] = {"json", "regex",  "bytes",
 					  "unit", "better", NULL};
 
 /* k: where the parameter is named; v: its value (for placeholders) */
