@@ -39,6 +39,8 @@ int report_higher_is_better(const char *metric, int declared)
 	return 1;
 }
 
+#define ZERO_SE 1e-9
+
 static double pct(double x)
 {
 	return 100.0 * expm1(x);
@@ -260,8 +262,10 @@ int report_decide(const struct report_sample *a, const struct report_sample *b,
 	out->p = e.p;
 	out->df = e.df;
 	/* A zero-width interval (identical runs, an exact fit) says nothing
-	 * about the noise: no verdict, the estimate is kept. */
-	if (!(e.se > 0) || !(e.hi > e.lo) ||
+	 * about the noise: no verdict, the estimate is kept. Below
+	 * ZERO_SE (a relative precision of 1e-9, far under any measured
+	 * noise) the error is floating-point rounding of identical values. */
+	if (!(e.se > ZERO_SE) || !(e.hi > e.lo) ||
 	    stats_tost(&e, log1p(-threshold), log1p(threshold), 0.05, &tost)) {
 		design_free(&d);
 		out->p = NAN;
