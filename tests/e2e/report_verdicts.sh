@@ -171,6 +171,30 @@ check cfg.json '[.comparisons[] | select(.reason_codes ==
 	"a pair differing in a factor it does not name on both sides: refused"
 
 
+# plans/pcie-gen.yaml's headline pair, "which card setup", on its factors
+# and exclusions in a sequential order (a card swap is done once): with the
+# plan's own `accept: sequential` a configuration verdict naming nic and
+# slot; without it, refused as not interleaved.
+pair=$(grep -E '^ *- \{ a: \{ nic: x550-t2' "$SRC/plans/pcie-gen.yaml")
+plan pcie pcie sequential 3 '  nic: { levels: [x550-t2, lgy-pcie-mg3] }
+  slot: { levels: [pcie3x4, pcie4x1, pcie3x1] }
+exclude:
+  - { nic: x550-t2, slot: [pcie4x1, pcie3x1] }
+  - { nic: lgy-pcie-mg3, slot: pcie3x4 }' "  compare:
+$pair"
+sed -i 's/"{{x}}"\]/"{{nic}}", "{{slot}}"]/' pcie.yaml
+run pcie
+check pcie.json '[.comparisons[] | .verdict == "better" and .configuration
+	and .factors == "nic, slot" and (.warning_codes | index(
+	"accepted_sequential") != null)] | length == 1 and all' \
+	"pcie-gen's headline pair: a configuration verdict, sequential accepted"
+sed -i 's/, accept: sequential//' pcie.yaml
+mv pcie.db pcie-acc.db
+run pcie
+check pcie.json '[.comparisons[] | .verdict == "not_comparable" and
+	(.reason_codes | index("not_interleaved") != null)] | length == 1 and
+	all' "the same pair without accept: refused as not interleaved"
+
 # 8. Few runs, failures, many comparisons.
 plan few small abba 2
 run few

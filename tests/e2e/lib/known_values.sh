@@ -25,5 +25,6 @@ BEGIN {
 	}
 	if (s == "flat")    v *= (l1 == "b" ? 1.10 : 1)   # no noise at all
 	if (s == "config")  v *= (l1 == "b" && l2 == "q" ? 1.10 : 1) * (1 + n)
+	if (s == "pcie")    v *= (l1 == "lgy-pcie-mg3" ? 1.10 : 1) * (1 + n)
 	printf "result: %.0f bit/s\n", v
 }'
