@@ -718,24 +718,31 @@ static void cmp_measure(struct model_build *m, struct report_cmp *c,
 }
 
 /* The confounds (not_interleaved, drift, facts_changed) refuse, or, when
- * the plan accepts a sequential design, warn with accepted_sequential. */
+ * the plan accepts a sequential design, warn with accepted_sequential.
+ * Drift inside cells whose runs the position model decided (interleaved
+ * sides) is absorbed by its position term: a warning. */
 static void settle_confounds(struct model_build *m, struct report_cmp *c,
 			     const struct report_flag *conf, int nconf,
 			     int accepted)
 {
 	struct buf codes = BUF_INIT;
-	int i;
+	int i, absorbed = c->method == REPORT_METHOD_POSITION;
 	for (i = 0; i < nconf; i++) {
+		if (absorbed && conf[i].code == REPORT_FLAG_DRIFT) {
+			model_flag(m, c->warnings, &c->nwarnings, conf[i].code,
+				   "%s", conf[i].detail);
+			continue;
+		}
 		if (accepted)
 			model_flag(m, c->warnings, &c->nwarnings, conf[i].code,
 				   "%s", conf[i].detail);
 		else
 			model_flag(m, c->reasons, &c->nreasons, conf[i].code,
 				   "%s", conf[i].detail);
-		buf_addf(&codes, "%s%s", i ? ", " : "",
+		buf_addf(&codes, "%s%s", codes.len ? ", " : "",
 			 report_flag_code_name(conf[i].code));
 	}
-	if (accepted && nconf)
+	if (accepted && codes.len)
 		model_flag(m, c->warnings, &c->nwarnings,
 			   REPORT_FLAG_ACCEPTED_SEQUENTIAL, "%s", codes.s);
 	buf_release(&codes);

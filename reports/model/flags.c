@@ -154,9 +154,11 @@ static const struct flag_row flag_rows[REPORT_FLAG_COUNT] = {
 	 REFUSES,
 	 {"drift: the cell's values trend from its first to its last run "
 	  "beyond noise; a comparison using the cell gets no verdict unless "
-	  "the plan accepts a sequential design",
+	  "its runs were interleaved (the position term absorbs the drift) "
+	  "or the plan accepts a sequential design",
 	  "ドリフト: 最初と最後の試行の間で値が雑音を超えて変化している。"
-	  "このセルを使う比較は判定しない（accept: sequential の場合を除く）"},
+	  "このセルを使う比較は、交互実行（実行順の項がドリフトを吸収）か "
+	  "accept: sequential の場合を除き判定しない"},
 	 {"drift:", "ドリフト:"}},
     [REPORT_FLAG_OUTLIER] =
 	{"outlier",

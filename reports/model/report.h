@@ -371,6 +371,7 @@ int report_factor_index(const struct report *r, const char *name);
 	X(B)                                                                   \
 	X(DELTA)                                                               \
 	X(CI95)                                                                \
+	X(MEAN_CI) /* the cells table's t-interval of the mean */              \
 	X(P)                                                                   \
 	X(N)                                                                   \
 	X(VERDICT)                                                             \

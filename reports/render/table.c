@@ -316,7 +316,7 @@ int rt_cells(const struct report *r, struct arena *a, struct rtable *t)
 	    REPORT_T_MEDIAN,	    REPORT_T_MEAN,
 	    REPORT_T_STDEV,	    REPORT_T_CV,
 	    REPORT_T_MIN,	    REPORT_T_MAX,
-	    REPORT_T_CI95,	    REPORT_T_INTERVAL_P95,
+	    REPORT_T_MEAN_CI,	    REPORT_T_INTERVAL_P95,
 	    REPORT_T_INTERVAL_PEAK,
 	};
 	int nc = (int)(sizeof cols / sizeof *cols), i;
