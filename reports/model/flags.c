@@ -78,9 +78,9 @@ static const struct flag_row flag_rows[REPORT_FLAG_COUNT] = {
 	 CMP,
 	 WARNS,
 	 {"the setting under comparison was not verified (no probe or verify "
-	  "command checked it)",
-	  "比較対象の設定が検証されていない（probe や verify "
-	  "による確認なし）"},
+	  "command checked it; an apply hook's exit status is no check)",
+	  "比較対象の設定が検証されていない（probe や verify による確認なし。"
+	  "apply フックの終了コードは確認にならない）"},
 	 {"not verified:", "未検証:"}},
     [REPORT_FLAG_NOT_INTERLEAVED] =
 	{"not_interleaved",
