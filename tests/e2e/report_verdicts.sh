@@ -210,6 +210,12 @@ run many
 check many.json '[.comparisons[] | select(.verdict != "not_comparable") |
 	.warning_codes | index("multiplicity") != null] | length >= 10' \
 	"10 decided comparisons: multiplicity"
+check many.json '[.comparisons[] | .verdict] | index("equivalent") != null
+	and index("not_significant") != null' \
+	"equal levels: equivalent (TOST) and not significant both occur"
+check many.json '[.comparisons[] | select(.verdict == "equivalent") |
+	.eq90_low_pct > -1 and .eq90_high_pct < 1] | all' \
+	"equivalent: the 90% interval inside the threshold"
 
 # 9. Store edits on the +1% store: what a loopback run cannot vary.
 edit() { # NAME SQL: a copy of small.db edited, then reported
