@@ -234,6 +234,13 @@ check facts.json '[.comparisons[] | .verdict == "not_comparable" and
 	(.reason_codes | index("facts_changed") != null) and (.reasons |
 	join(" ") | test("6.1.0.*session 1.*6.2.0.*session 2"))] | all' \
 	"sessions with another kernel, pooled: facts_changed refuses"
+sqlite3 facts.db "UPDATE plans SET text = text || 'report:' || char(10) ||
+	'  compare: [ { factor: x, accept: sequential } ]' || char(10)"
+report facts
+check facts.json '[.comparisons[] | .verdict != "not_comparable" and
+	(.warning_codes | index("facts_changed") != null) and
+	(.warning_codes | index("accepted_sequential") != null)] | all' \
+	"the same, accepted: the verdict stands with facts_changed"
 edit unit "update metrics set unit = 'B/s' where run_id in
 	(select id from runs where cell like '%\"b\"%')"
 check unit.json '[.comparisons[] | (.reason_codes | index("unit_differs")
