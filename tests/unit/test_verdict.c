@@ -167,6 +167,50 @@ static void test_hc3(void)
 }
 
 /*
+ * Sessions: A B B A B A in session 1, the same order in session 2 at +3%
+ * (a step, no effect). With one intercept per session:
+ *   X = [1, group, position, session2]; sm.OLS(np.log(vals), X)
+ *   .fit(cov_type='HC3') -> params[1] 0.0004632376992, bse[1]
+ *   0.002123593425 (without the session term: 0.001801940771,
+ *   0.006189877871: the step inflates the error).
+ */
+static void test_sessions(void)
+{
+	static const int order[12] = {0, 1, 1, 0, 1, 0, 0, 1, 1, 0, 1, 0};
+	static const double vals[12] = {100.3,	  99.8,	   100.1,    99.6,
+					100.25,	  99.95,   103.3605, 102.691,
+					103.1545, 102.897, 103.206,  102.7425};
+	double ya[12], yb[12], pa[12], pb[12], se;
+	int sa[12], sb[12], i, na = 0, nb = 0;
+	struct report_sample A, B;
+	struct report_cmp c;
+	enum report_flag_code why;
+
+	for (i = 0; i < 12; i++) {
+		if (order[i]) {
+			yb[nb] = vals[i];
+			sb[nb] = i >= 6;
+			pb[nb++] = i;
+		} else {
+			ya[na] = vals[i];
+			sa[na] = i >= 6;
+			pa[na++] = i;
+		}
+	}
+	A = (struct report_sample){ya, pa, (size_t)na, sa};
+	B = (struct report_sample){yb, pb, (size_t)nb, sb};
+	memset(&c, 0, sizeof c);
+	is_int(report_decide(&A, &B, 1, 0.01, 1, &c, &why), 0,
+	       "sessions: decided");
+	is_near(log1p(c.delta_pct / 100), 0.0004632376992, 1e-9,
+		"sessions: estimate as statsmodels with a session term");
+	se = (log1p(c.ci_high_pct / 100) - log1p(c.ci_low_pct / 100)) / 2 /
+	     stats_t_quantile(0.975, c.df);
+	is_near(se, 0.002123593425, 1e-9,
+		"sessions: HC3 error as statsmodels with a session term");
+}
+
+/*
  * One outlier: a = [100, 101, 99, 102, 100.5, 98.5, 101.5, 99.5],
  * b = [105, 106, 104, 50, 105.5, 103.5, 106.5, 104.5], on log values:
  *   st.mannwhitneyu(la, lb, method='auto') -> U 8, p 0.01041181041
@@ -389,6 +433,7 @@ int main(void)
 
 	test_rules();
 	test_hc3();
+	test_sessions();
 	test_robust();
 	test_degenerate();
 	return tap_done();
