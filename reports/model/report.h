@@ -197,7 +197,8 @@ struct report_cmp {
 	/* Robust estimate on log(y): Hodges-Lehmann shift with its 95%
 	 * interval (NaN when no interval reaches 95%) and Mann-Whitney's
 	 * two-sided p; robust_shown when it disagrees with the parametric
-	 * estimate in sign or verdict (then writers show it beside it). */
+	 * estimate in sign (beyond theta) or in what its verdict claims
+	 * (up, down, none); writers then show it beside it. */
 	double hl_pct, hl_low_pct, hl_high_pct, mw_p;
 	enum report_verdict robust_verdict;
 	int robust_shown;

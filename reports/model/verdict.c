@@ -144,6 +144,16 @@ static int fit_position(const struct design *d, struct stats_effect *e)
 				 STATS_SE_HC3_BM, 0.95, e);
 }
 
+/* What a verdict claims: +1 a difference upwards, -1 downwards, 0 none
+ * (equivalent and not significant claim no difference). */
+static int claim(enum report_verdict v, double est)
+{
+	if (v == REPORT_EQUIVALENT || v == REPORT_NOT_SIGNIFICANT ||
+	    v == REPORT_NOT_COMPARABLE)
+		return 0;
+	return est > 0 ? 1 : -1;
+}
+
 /* Hodges-Lehmann and Mann-Whitney on the log values; robust_shown when
  * they disagree with the parametric verdict in sign or outcome. */
 static void robust(const struct design *d, double theta_pct,
@@ -174,16 +184,18 @@ static void robust(const struct design *d, double theta_pct,
 		out->robust_verdict =
 		    mw.p < 0.05 ? REPORT_DIFFERENT : REPORT_NOT_SIGNIFICANT;
 	}
-	if ((out->hl_pct > 0 && out->delta_pct < 0) ||
-	    (out->hl_pct < 0 && out->delta_pct > 0))
+	/* Opposite signs matter when either estimate reaches the threshold
+	 * (two estimates inside the noise may straddle 0). */
+	if (((out->hl_pct > 0 && out->delta_pct < 0) ||
+	     (out->hl_pct < 0 && out->delta_pct > 0)) &&
+	    (fabs(out->hl_pct) > theta_pct || fabs(out->delta_pct) > theta_pct))
 		out->robust_shown = 1;
-	/* Without an interval, only significance can disagree. */
-	if (rc != 0)
-		out->robust_shown |=
-		    (mw.p < 0.05) != (out->verdict != REPORT_NOT_SIGNIFICANT &&
-				      out->verdict != REPORT_EQUIVALENT);
-	else
-		out->robust_shown |= out->robust_verdict != out->verdict;
+	/* Verdicts are compared only where the ranks give an interval
+	 * (with 3 + 3 runs no Mann-Whitney test can reach p < 0.05), by
+	 * what they claim: a difference up, one down, or none. */
+	if (rc == 0)
+		out->robust_shown |= claim(out->robust_verdict, out->hl_pct) !=
+				     claim(out->verdict, out->delta_pct);
 }
 
 static void out_reset(struct report_cmp *out, const struct report_sample *a,
