@@ -256,14 +256,15 @@ static void check_facts(struct model_build *m, struct report_cmp *c,
 /* A factor that changes the system (an apply hook or a manual step), as
  * opposed to one that only goes into the engine's argv or parameters:
  * only such a setting can silently not take effect, so only its missing
- * verification is flagged. */
+ * verification is flagged (also when it is an engine parameter too: the
+ * apply hook may still fail to take effect). */
 static int is_setting(struct model_build *m, int f)
 {
 	const struct plan_factor *pf;
 	if (!m->plan || f >= m->plan->nfactors)
 		return 0;
 	pf = &m->plan->factors[f];
-	return !pf->param && (pf->apply.argc > 0 || pf->manual);
+	return pf->apply.argc > 0 || pf->manual;
 }
 
 /* The ok runs' values of cell ci for metric mi and their positions in the
