@@ -109,7 +109,7 @@ static void cell_drift(struct loader *l, int ci)
 
 /* Outliers of the primary metric by the modified z score (median/MAD,
  * |M| > 3.5; stats_outliers_mad), on log values so that a halved and a
- * doubled run weigh alike. */
+ * doubled run weigh alike, and farther than theta from the median. */
 #define OUTLIER_CUT 3.5
 
 static void cell_outliers(struct loader *l, int ci)
@@ -119,7 +119,7 @@ static void cell_outliers(struct loader *l, int ci)
 	double *y = malloc(((size_t)c->nok + 1) * sizeof *y), worst = 0;
 	size_t *idx = malloc(((size_t)c->nok + 1) * sizeof *idx);
 	double med = r->cells[ci].st[r->primary].median;
-	long n = 0, k, nout;
+	long n = 0, k, nout, kept;
 	for (k = 0; y && idx && k < c->nok; k++) {
 		double v = l->m.vals[r->primary][c->ok[k]];
 		if (v > 0)
@@ -127,11 +127,17 @@ static void cell_outliers(struct loader *l, int ci)
 	}
 	nout =
 	    y && idx ? stats_outliers_mad(y, (size_t)n, OUTLIER_CUT, idx) : 0;
-	for (k = 0; k < nout && med > 0; k++) {
+	/* A run within theta of the median is no outlier, whatever its
+	 * score: with quantised values the MAD can be tiny. */
+	for (k = 0, kept = 0; k < nout && med > 0; k++) {
 		double d = 100 * expm1(y[idx[k]] - log(med));
+		if (fabs(d) <= 100 * r->threshold)
+			continue;
+		kept++;
 		if (fabs(d) > fabs(worst))
 			worst = d;
 	}
+	nout = kept;
 	if (nout > 0)
 		model_flag(&l->m, r->cells[ci].flags, &r->cells[ci].nflags,
 			   REPORT_FLAG_OUTLIER,
