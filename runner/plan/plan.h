@@ -99,6 +99,8 @@ struct plan_metric {
 	const char *regex; /* POSIX ERE with one capture group, or NULL */
 	double bytes;	   /* > 0: value = bytes / elapsed seconds */
 	const char *unit;  /* declared unit of the extracted value */
+	int better;	   /* better: higher -> 1, lower -> -1, unset 0
+			      (the report's default for the name) */
 	struct plan_pos pos;
 };
 
@@ -158,6 +160,10 @@ struct plan_compare {
 	const char *baseline;  /* level, or NULL */
 	struct plan_kv *a, *b; /* explicit pair: factor -> level */
 	int na, nb;
+	/* accept: sequential: the plan accepts sides that were not
+	 * interleaved (a hardware swap done once); the verdict then stands
+	 * with the warning in the verdict cell. */
+	int accept_sequential;
 	struct plan_pos pos;
 };
 
