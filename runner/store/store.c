@@ -55,33 +55,89 @@ static int exec_sql(struct store *st, const char *sql, struct xr_err *err)
 	return 0;
 }
 
-static int take_lock(struct store *st, struct xr_err *err)
+/*
+ * The lock is on the database file itself, not on a name: a symlink or a
+ * hard link to a store in use opens the same inode and meets the same
+ * lock. It is an open-file-description lock on byte 0, a byte SQLite
+ * never locks (its locks sit at 1 GiB and in the "-shm" file), so it
+ * neither meets SQLite's own POSIX locks nor is dropped when SQLite
+ * closes one of its descriptors of the file; flock where OFD locks are
+ * missing.
+ */
+static int lock_db_file(struct store *st, unsigned flags, struct xr_err *err)
+{
+	struct flock fl;
+	int fd, r, e;
+	fd = open(st->path,
+		  O_RDWR | O_CLOEXEC | (flags & STORE_CREATE ? O_CREAT : 0),
+		  0644);
+	if (fd < 0)
+		return xr_err_set(err, XR_EIO, st->path, 0, 0,
+				  "cannot open the store to lock it: %s",
+				  strerror(errno));
+	memset(&fl, 0, sizeof fl);
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	fl.l_start = 0;
+	fl.l_len = 1;
+#ifdef F_OFD_SETLK
+	r = fcntl(fd, F_OFD_SETLK, &fl);
+	if (r < 0 && errno == EINVAL)
+#endif
+		r = flock(fd, LOCK_EX | LOCK_NB);
+	if (r == 0) {
+		st->db_lock_fd = fd;
+		return 0;
+	}
+	e = errno;
+	close(fd);
+	if (e == EAGAIN || e == EACCES || e == EWOULDBLOCK)
+		return xr_err_set(err, XR_ELOCKED, st->path, 0, 0,
+				  "another xrun is running on this store (the "
+				  "database file itself is locked, perhaps "
+				  "through another path: a symlink or a hard "
+				  "link); wait for it to finish or use --db");
+	return xr_err_set(err, XR_EIO, st->path, 0, 0,
+			  "cannot lock the store: %s", strerror(e));
+}
+
+/*
+ * "<db>.lock" holds notes (our pid, the children to stop after a crash),
+ * not the lock. It is never followed through a symlink nor truncated on
+ * open, and one that is not a plain file of its own (a symlink, a hard
+ * link to some other file) is refused: its content is rewritten.
+ */
+static int open_note_file(struct store *st, struct xr_err *err)
 {
 	struct buf lp = BUF_INIT;
-	int fd;
+	struct stat sb;
+	int fd, r = 0;
 	buf_addf(&lp, "%s.lock", st->path);
-	/* A separate file: flock on the DB itself would share an inode with
-	 * SQLite's fds, and closing any of those drops its POSIX locks. */
-	fd = open(lp.s, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		int r =
-		    xr_err_set(err, XR_EIO, lp.s, 0, 0,
-			       "cannot create lock file: %s", strerror(errno));
-		buf_release(&lp);
-		return r;
-	}
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		int r;
-		if (errno == EWOULDBLOCK)
-			r = xr_err_set(err, XR_ELOCKED, st->path, 0, 0,
-				       "another xrun is running on this "
-				       "database (lock '%s' is held); wait "
-				       "for it to finish or use --db",
-				       lp.s);
-		else
-			r = xr_err_set(err, XR_EIO, lp.s, 0, 0,
-				       "cannot lock: %s", strerror(errno));
-		close(fd);
+	fd = open(lp.s, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		r = xr_err_set(err, XR_EIO, lp.s, 0, 0,
+			       errno == ELOOP
+				   ? "the lock file is a symbolic link; "
+				     "remove it (xrun never writes through "
+				     "one)"
+				   : "cannot create lock file: %s",
+			       strerror(errno));
+	else if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+		 sb.st_nlink != 1)
+		r = xr_err_set(err, XR_EIO, lp.s, 0, 0,
+			       "the lock file is not a plain file of its own "
+			       "(a special file or a hard link to another "
+			       "file); remove it");
+	else if (flock(fd, LOCK_EX | LOCK_NB) < 0)
+		/* Held by an older xrun that locks only this file. */
+		r = xr_err_set(err, XR_ELOCKED, st->path, 0, 0,
+			       "another xrun is running on this database "
+			       "(lock '%s' is held); wait for it to finish "
+			       "or use --db",
+			       lp.s);
+	if (r < 0) {
+		if (fd >= 0)
+			close(fd);
 		buf_release(&lp);
 		return r;
 	}
@@ -96,6 +152,12 @@ static int take_lock(struct store *st, struct xr_err *err)
 	store_lock_note(st, "");
 	buf_release(&lp);
 	return 0;
+}
+
+static int take_lock(struct store *st, unsigned flags, struct xr_err *err)
+{
+	int r = lock_db_file(st, flags, err);
+	return r < 0 ? r : open_note_file(st, err);
 }
 
 static int user_version(struct store *st, int *v, struct xr_err *err)
@@ -293,8 +355,8 @@ int store_open(const char *path, unsigned flags, struct store **out,
 		free(st);
 		return xr_err_set(err, XR_ENOMEM, path, 0, 0, "out of memory");
 	}
-	st->lock_fd = -1;
-	if ((flags & STORE_LOCK) && (r = take_lock(st, err)) < 0)
+	st->lock_fd = st->db_lock_fd = -1;
+	if ((flags & STORE_LOCK) && (r = take_lock(st, flags, err)) < 0)
 		goto fail;
 	if (flags & STORE_READONLY) {
 		if ((r = open_readonly(st, err)) < 0)
@@ -339,6 +401,10 @@ void store_close(struct store *st)
 		}
 		close(st->lock_fd); /* releases the flock */
 	}
+	/* After SQLite's descriptors are closed: closing ours would drop
+	 * the process's POSIX locks on the file, SQLite's included. */
+	if (st->db_lock_fd >= 0)
+		close(st->db_lock_fd);
 	free(st->lock_prev);
 	free(st->path);
 	free(st);

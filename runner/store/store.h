@@ -2,8 +2,10 @@
  * The store: one SQLite file per plan (schema/store.sql, documented in
  * schema/store.md). Opening creates or migrates the schema (PRAGMA
  * user_version), turns on WAL and foreign keys, and optionally takes an
- * exclusive lock on "<db>.lock" so that two xrun processes never run on one
- * DB. Every scheduled run is inserted 'pending' when a session starts and
+ * exclusive lock on the DB file itself (whatever path names it: a symlink
+ * or hard link meets the same lock) so that two xrun processes never run
+ * on one DB; "<db>.lock" then holds the holder's notes. Every scheduled
+ * run is inserted 'pending' when a session starts and
  * updated in place, each in its own transaction, as soon as it ends.
  * Everything else reads it through the typed readers at the end of this
  * header: all of the program's SQL is in this folder, and the handle is
@@ -29,7 +31,7 @@ struct fact;
 
 enum store_open_flags {
 	STORE_CREATE = 1 << 0,	 /* create the file if missing */
-	STORE_LOCK = 1 << 1,	 /* flock "<db>.lock" for the handle's life */
+	STORE_LOCK = 1 << 1,	 /* lock the DB file for the handle's life */
 	STORE_READONLY = 1 << 2, /* status/report/plan: see below */
 };
 
