@@ -566,7 +566,7 @@ out:
 	if (proc_interrupted) {
 		rc->interrupted = 1;
 		/* Let restore hooks and the engine's own cleanup run. */
-		proc_interrupted = 0;
+		proc_interrupt_shield();
 	}
 	if (rc->hf)
 		hooks_restore(rc);

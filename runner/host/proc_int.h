@@ -28,6 +28,16 @@ pid_t proc_int_spawn(const char *path, const char *const *argv, char **env,
 void proc_int_terminate(pid_t pgid, double grace, int *leader_status,
 			int *leader_reaped);
 void proc_int_group_del(pid_t pgid);
+/* 1 when pgid is a registered group (its leader's pid). */
+int proc_int_group_known(pid_t pgid);
+/*
+ * Children of ours outside every registered group (orphans a command left
+ * running, handed to us as subreaper): keep_them 0 kills each with its
+ * group and reaps it, appending up to 8 pids to note (may be NULL);
+ * keep_them 1 leaves them for good (an ssh ControlMaster). Returns how
+ * many were killed. proc_orphan.c.
+ */
+int proc_int_orphans(int keep_them, struct buf *note);
 int proc_int_group_exists(pid_t pgid);
 
 #endif

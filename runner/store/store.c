@@ -26,12 +26,27 @@
 /*
  * Migrations: entry v upgrades a DB from user_version v-1 to v. Version 1
  * is the whole schema; later versions append their SQL here (kept in
- * schema/migrations/NNN.sql for the record).
+ * schema/migrations/NNN.sql for the record). schema/store.sql has every
+ * table, so a new store passes through each step harmlessly.
  */
+static const char *const migrations[] = {
+    NULL,
+    NULL, /* 1: xr_store_sql */
+    /* 2: the original values of restore: true, per session */
+    "CREATE TABLE IF NOT EXISTS originals ("
+    " session_id INTEGER NOT NULL REFERENCES sessions(id),"
+    " factor TEXT NOT NULL, host TEXT NOT NULL, value TEXT NOT NULL,"
+    " captured_at REAL NOT NULL,"
+    " PRIMARY KEY (session_id, factor, host));",
+};
+
 static const char *migration_sql(int version)
 {
 	if (version == 1)
 		return xr_store_sql;
+	if (version > 1 &&
+	    version < (int)(sizeof migrations / sizeof migrations[0]))
+		return migrations[version];
 	return NULL;
 }
 
@@ -215,6 +230,8 @@ static int migrate(struct store *st, int readonly, struct xr_err *err)
 		return 0;
 	if (v == 0 && readonly && has_xrun_tables(st))
 		return 0; /* reading changes nothing: no version to set */
+	if (v >= 1 && readonly)
+		return 0; /* later versions add nothing the readers read */
 	if (v == 0 && has_tables(st))
 		/* Version 0 with tables: some other program's database. Our
 		 * CREATE IF NOT EXISTS would mix into it and fail later on a

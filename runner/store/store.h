@@ -27,7 +27,7 @@ struct counter_row;
 struct fact;
 
 /* The schema version this xrun writes. */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 enum store_open_flags {
 	STORE_CREATE = 1 << 0,	 /* create the file if missing */
@@ -162,6 +162,17 @@ int store_hook_add(struct store *st, int64_t session_id, int64_t run_id,
 		   const char *factor, const char *host, const char *kind,
 		   const char *level, const char *argv_json, int exit_code,
 		   const char *out, const char *errtext, struct xr_err *err);
+
+/*
+ * The original value of a factor's setting on a host, captured before the
+ * session first changed it (restore: true). get: 1 and *value (OUT:
+ * caller frees) when stored, 0 when not, negative on error. put: the
+ * first value stored for a session, factor and host stands.
+ */
+int store_original_get(struct store *st, int64_t session_id, const char *factor,
+		       const char *host, char **value, struct xr_err *err);
+int store_original_put(struct store *st, int64_t session_id, const char *factor,
+		       const char *host, const char *value, struct xr_err *err);
 
 /* Host facts (replaces earlier values of the same keys). */
 int store_facts_put(struct store *st, int64_t session_id, const char *host,
