@@ -814,6 +814,9 @@ out:
 	}
 	if (res->status == PROC_EXEC_FAILED)
 		exec_failure_text(o->argv[0], res->exec_errno, &c.err);
+	res->out_cut = c.out.truncated;
+	res->err_cut = c.err.truncated;
+	res->max_output = c.cap;
 	res->out = buf_detach(&c.out, &res->out_len);
 	res->err = buf_detach(&c.err, &res->err_len);
 	res->elapsed = proc_now_mono() - t0;

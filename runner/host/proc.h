@@ -43,6 +43,9 @@ struct proc_result {
 	size_t out_len;
 	char *err; /* NUL-terminated stderr */
 	size_t err_len;
+	/* The stream passed max_output: out/err hold its first bytes. */
+	int out_cut, err_cut;
+	size_t max_output; /* the cap that applied, bytes */
 	double elapsed;	   /* seconds, monotonic */
 	double started_at; /* wall clock, seconds since the epoch */
 };
