@@ -396,8 +396,12 @@ static int execute_one(struct runctx *rc, size_t i)
 	rec.counters = sc;
 	rec.ncounters = nsc;
 	if (store_run_finish(rc->st, rc->ids[i], &rec, &err) < 0) {
+		/* Not stored (a full disk): not counted either, so that the
+		 * summary says what the store holds; the run stays
+		 * 'running' there and a resume redoes it. */
 		env_fail(rc, &err);
 		ret = -XR_EENV;
+		goto done;
 	}
 	rc->status[i] = (uint8_t)res.status;
 	rc->n_run++;
@@ -434,6 +438,7 @@ static int execute_one(struct runctx *rc, size_t i)
 		env_fail(rc, &err);
 		ret = -XR_EENV;
 	}
+done:
 	free(allver);
 	free(rows[0]);
 	free(rows[1]);
