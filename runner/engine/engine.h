@@ -20,6 +20,11 @@ struct buf;
 struct engine_param {
 	const char *key;   /* "parallel", "congestion", "duration", ... */
 	const char *value; /* expanded text */
+	/* The value's template split at its own blanks, each word expanded
+	 * alone, so that a placeholder's value never splits into words (for
+	 * a parameter that is a list of words: iperf3's extra). NULL when
+	 * the template has no placeholder: split value instead. */
+	const char *const *words;
 };
 
 /* What one run asks of the engine. */
