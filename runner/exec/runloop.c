@@ -325,6 +325,26 @@ static size_t engine_verifications(struct runctx *rc, size_t i,
 	return n;
 }
 
+/* A run the store now holds, counted for the summary. */
+static void count_stored(struct runctx *rc, size_t i, enum run_status st)
+{
+	rc->status[i] = (uint8_t)st;
+	rc->n_run++;
+	switch (st) {
+	case RUN_OK:
+		rc->n_ok++;
+		break;
+	case RUN_TIMEOUT:
+		rc->n_timeout++;
+		break;
+	case RUN_INTERRUPTED:
+		rc->n_interrupted++;
+		break;
+	default:
+		rc->n_failed++;
+	}
+}
+
 /* Run position i. Returns 0, -XR_EINTR, or -XR_EENV (stop). */
 static int execute_one(struct runctx *rc, size_t i)
 {
@@ -403,22 +423,8 @@ static int execute_one(struct runctx *rc, size_t i)
 		ret = -XR_EENV;
 		goto done;
 	}
-	rc->status[i] = (uint8_t)res.status;
-	rc->n_run++;
+	count_stored(rc, i, res.status);
 	rc->t_runs += proc_now_mono() - t0;
-	switch (res.status) {
-	case RUN_OK:
-		rc->n_ok++;
-		break;
-	case RUN_TIMEOUT:
-		rc->n_timeout++;
-		break;
-	case RUN_INTERRUPTED:
-		rc->n_interrupted++;
-		break;
-	default:
-		rc->n_failed++;
-	}
 	progress_run_done(rc, i, run_status_name(res.status),
 			  res.nmetrics ? res.metrics[0].value : 0,
 			  res.nmetrics ? res.metrics[0].unit : NULL,

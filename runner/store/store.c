@@ -371,6 +371,17 @@ static int damaged(struct store *st, struct xr_err *err, const char *what)
 			  what);
 }
 
+static int wal_has_data(const struct store *st)
+{
+	struct buf w = BUF_INIT;
+	struct stat sb;
+	int r;
+	buf_addf(&w, "%s-wal", st->path);
+	r = stat(w.s, &sb) == 0 && sb.st_size > 0;
+	buf_release(&w);
+	return r;
+}
+
 /* The file's own header against its size: a store cut short (a copy
  * interrupted, a truncated file) is missing pages its header counts.
  * The count is only trusted when SQLite would trust it (the "version
@@ -399,7 +410,10 @@ static int check_header(struct store *st, off_t *size, struct xr_err *err)
 	if (pgsz == 1)
 		pgsz = 65536;
 	npages = be32(h + 28);
-	if (npages && be32(h + 24) == be32(h + 92) &&
+	/* Pages may also sit in a write-ahead log not yet copied back
+	 * (a checkpoint cut short by a full disk grows the count in page 1
+	 * before the file): then the file may be shorter. */
+	if (npages && be32(h + 24) == be32(h + 92) && !wal_has_data(st) &&
 	    (unsigned long long)sb.st_size <
 		(unsigned long long)npages * pgsz) {
 		snprintf(what, sizeof what,
