@@ -208,6 +208,9 @@ static int run_hook(struct runctx *rc, int f, int k, const char *kind,
 	}
 	po.argv = (const char *const *)argv;
 	po.timeout = HOOK_TIMEOUT;
+	/* A daemon a hook starts may be meant to last the session: it dies
+	 * when xrun exits, not after the hook (an engine's, after its run). */
+	po.keep_daemons = 1;
 	po.max_output = 1 << 20;
 	if (kind)
 		engine_argv_json((const char *const *)argv, &aj);

@@ -169,7 +169,7 @@ void proc_kill_all(void)
 			groups[i] = 0;
 		}
 	}
-	proc_int_orphans(0, NULL);
+	proc_int_orphans(ORPHANS_KILL_ALL, NULL);
 }
 
 /* Signals received, and whether xrun is putting things back (restore
@@ -721,7 +721,8 @@ static void finish_child(struct child *c, const struct proc_opts *o,
 static void reap_orphans(const struct proc_opts *o, struct buf *err)
 {
 	struct buf pids = BUF_INIT;
-	int n = proc_int_orphans(o->keep_daemons, &pids);
+	int n = proc_int_orphans(o->keep_daemons ? ORPHANS_KEEP : ORPHANS_KILL,
+				 &pids);
 	if (n > 0)
 		buf_addf(err,
 			 "%sxrun: killed %d process%s the command left "

@@ -30,7 +30,8 @@ struct proc_opts {
 	int stderr_to_stdout;
 	int tty_stdin; /* child inherits our stdin (manual steps) */
 	/* Processes the command leaves running outside its group are kept
-	 * (ssh: its ControlMaster); otherwise they are killed when it ends. */
+	 * until xrun exits (ssh: its ControlMaster; a hook's daemon);
+	 * otherwise they are killed as soon as it ends. */
 	int keep_daemons;
 };
 

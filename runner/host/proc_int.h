@@ -32,12 +32,15 @@ void proc_int_group_del(pid_t pgid);
 int proc_int_group_known(pid_t pgid);
 /*
  * Children of ours outside every registered group (orphans a command left
- * running, handed to us as subreaper): keep_them 0 kills each with its
- * group and reaps it, appending up to 8 pids to note (may be NULL);
- * keep_them 1 leaves them for good (an ssh ControlMaster). Returns how
- * many were killed. proc_orphan.c.
+ * running, handed to us as subreaper). ORPHANS_KILL kills each with its
+ * group and reaps it, appending up to 8 pids to note (may be NULL), except
+ * those kept before; ORPHANS_KEEP keeps the new ones until exit (an ssh
+ * ControlMaster, a daemon a hook starts for the session); ORPHANS_KILL_ALL
+ * (at exit) kills the kept ones too. Returns how many were killed.
+ * proc_orphan.c.
  */
-int proc_int_orphans(int keep_them, struct buf *note);
+enum proc_orphans { ORPHANS_KILL, ORPHANS_KEEP, ORPHANS_KILL_ALL };
+int proc_int_orphans(enum proc_orphans act, struct buf *note);
 int proc_int_group_exists(pid_t pgid);
 
 #endif

@@ -4,10 +4,11 @@
  * (PR_SET_CHILD_SUBREAPER, set before the first fork), so such a process
  * becomes xrun's child when its parent exits. After each command, every
  * child of xrun that is neither a registered group (the engine, an iperf3
- * server) nor a member of one, nor kept on purpose (the ssh ControlMaster
- * a ssh command starts), is killed with its group and reaped: nothing a
- * run starts outlives it. Commands run through ssh keep what they leave
- * (their master); the far side's processes are the remote deadline's.
+ * server) nor a member of one, nor kept on purpose, is killed with its
+ * group and reaped: nothing an engine run starts outlives the run. Kept
+ * until xrun exits: what a command run through ssh leaves (its
+ * ControlMaster; the far side's processes are the remote deadline's) and
+ * what a hook starts (a daemon meant to last the session).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -127,7 +128,7 @@ static void kill_orphan(pid_t pid)
 	while (r < 0 && errno == EINTR);
 }
 
-int proc_int_orphans(int keep_them, struct buf *note)
+int proc_int_orphans(enum proc_orphans act, struct buf *note)
 {
 	pid_t kids[ORPHAN_MAX];
 	int round, i, n, killed = 0;
@@ -146,12 +147,13 @@ int proc_int_orphans(int keep_them, struct buf *note)
 				unkeep(pid);
 				continue;
 			}
-			if (k)
+			if (k && act != ORPHANS_KILL_ALL)
 				continue;
-			if (keep_them) {
+			if (act == ORPHANS_KEEP) {
 				keep(pid);
 				continue;
 			}
+			unkeep(pid);
 			if (note && killed < 8)
 				buf_addf(note, "%s%ld", killed ? ", " : "",
 					 (long)pid);

@@ -11,9 +11,11 @@ command -v setsid >/dev/null && command -v sqlite3 >/dev/null || {
 	echo "skip: setsid or sqlite3 missing"; exit 77; }
 T=$(mktemp -d)
 tag="xrun-orphan-$$-$RANDOM"
+# A daemon's command line starts so; the engine's own (sh -c ...) does not.
+pat="^sh $T/daemonise.sh sleep .*$tag"
 cleanup() {
 	# only this test's own processes: the tag is unique to this run
-	for p in $(pgrep -f "$tag"); do kill -KILL "$p" 2>/dev/null || true; done
+	for p in $(pgrep -f "$pat"); do kill -KILL "$p" 2>/dev/null || true; done
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -22,7 +24,7 @@ cd "$T"
 # so that a survivor is found by its command line.
 cat >daemonise.sh <<EOF2
 #!/bin/sh
-if [ "\${1:-}" = sleep ]; then exec sleep 300; fi
+if [ "\${1:-}" = sleep ]; then sleep 300; exit; fi
 setsid sh "$T/daemonise.sh" sleep $tag </dev/null >/dev/null 2>&1 &
 ( setsid sh "$T/daemonise.sh" sleep $tag </dev/null >/dev/null 2>&1 & )
 sleep 0.2
@@ -40,12 +42,33 @@ repeat: 3
 YAML
 "$XRUN" run d.yaml --quiet 2>d.err || fail "run: exit $?: $(cat d.err)"
 sleep 0.2
-if pgrep -f "$tag" >/dev/null; then
-	fail "daemonised processes survived the run: $(pgrep -af "$tag")"
+if pgrep -f "$pat" >/dev/null; then
+	fail "daemonised processes survived the run: $(pgrep -af "$pat")"
 fi
 [ "$(sqlite3 d.db "select count(*) from runs where status='ok' and stderr like '%killed % left running in the background%'")" = 3 ] ||
 	fail "stderr does not say what was killed: $(sqlite3 d.db "select stderr from runs")"
 echo "ok: daemonised grandchildren of the engine are killed after each run"
+
+# A daemon an apply hook starts lasts the session (a capture, a server a
+# plan starts itself): the engine's runs see it; it dies with xrun.
+cat >hook.yaml <<YAML
+xrun: 1
+name: hook
+engine:
+  type: command
+  run: [sh, -c, "pgrep -f '^sh $T/daemonise.sh sleep hook-$tag' >/dev/null && echo 5"]
+  metrics:
+    throughput: { regex: "([0-9.]+)", unit: bit/s }
+factors:
+  m:
+    levels: [a, b]
+    apply: [sh, -c, "setsid sh $T/daemonise.sh sleep hook-$tag </dev/null >/dev/null 2>&1 &"]
+repeat: 2
+YAML
+"$XRUN" run hook.yaml --quiet 2>hook.err || fail "hook daemon gone during the session: $(cat hook.err)"
+sleep 0.2
+if pgrep -f "$pat" >/dev/null; then fail "a hook's daemon outlived xrun: $(pgrep -af "$pat")"; fi
+echo "ok: a hook's daemon lasts the session and dies with xrun"
 
 # While a run is in flight, SIGTERM to xrun: nothing survives either.
 cat >slow.yaml <<YAML
@@ -59,8 +82,8 @@ engine:
 YAML
 "$XRUN" run slow.yaml --quiet 2>slow.err &
 pid=$!
-for _ in $(seq 50); do pgrep -f "$tag" >/dev/null && break; sleep 0.1; done
-pgrep -f "$tag" >/dev/null || fail "the daemon did not start"
+for _ in $(seq 50); do pgrep -f "$pat" >/dev/null && break; sleep 0.1; done
+pgrep -f "$pat" >/dev/null || fail "the daemon did not start"
 kill -TERM $pid
 set +e
 wait $pid
@@ -68,5 +91,5 @@ rc=$?
 set -e
 [ $rc = 130 ] || fail "SIGTERM: exit $rc: $(cat slow.err)"
 sleep 0.2
-if pgrep -f "$tag" >/dev/null; then fail "a daemon survived SIGTERM: $(pgrep -af "$tag")"; fi
+if pgrep -f "$pat" >/dev/null; then fail "a daemon survived SIGTERM: $(pgrep -af "$pat")"; fi
 echo "ok: and after an interrupt"
