@@ -169,7 +169,7 @@ void proc_kill_all(void)
 			groups[i] = 0;
 		}
 	}
-	proc_int_orphans(ORPHANS_KILL_ALL, NULL);
+	proc_int_orphans(1, NULL);
 }
 
 /* Signals received, and whether xrun is putting things back (restore
@@ -716,13 +716,33 @@ static void finish_child(struct child *c, const struct proc_opts *o,
 		res->signo = WTERMSIG(c->status);
 }
 
+/* environ, o->env and, unless the command may leave daemons, the mark
+ * that tells its orphans from others (proc_orphan.c). */
+static char **run_env(const struct proc_opts *o)
+{
+	const char *extra[64];
+	size_t n = 0;
+	char **env;
+	while (o->env && o->env[n] && n < 62) {
+		extra[n] = o->env[n];
+		n++;
+	}
+	if (!o->keep_daemons)
+		extra[n++] = PROC_ORPHAN_MARK;
+	extra[n] = NULL;
+	env = proc_int_env(extra);
+	return env;
+}
+
 /* What the command left running outside its group dies with it; its
  * stderr says so. */
 static void reap_orphans(const struct proc_opts *o, struct buf *err)
 {
 	struct buf pids = BUF_INIT;
-	int n = proc_int_orphans(o->keep_daemons ? ORPHANS_KEEP : ORPHANS_KILL,
-				 &pids);
+	int n;
+	if (o->keep_daemons)
+		return; /* what it left is marked as not ours to kill */
+	n = proc_int_orphans(0, &pids);
 	if (n > 0)
 		buf_addf(err,
 			 "%sxrun: killed %d process%s the command left "
@@ -789,7 +809,7 @@ int proc_run(const struct proc_opts *o, struct proc_result *res,
 		res->exec_errno = ENOENT;
 		goto out;
 	}
-	if (!(env = proc_int_env(o->env))) {
+	if (!(env = run_env(o))) {
 		rc = xr_err_set(err, XR_EIO, NULL, 0, 0,
 				"cannot create pipes for '%s': %s", o->argv[0],
 				strerror(errno));

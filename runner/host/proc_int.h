@@ -30,17 +30,16 @@ void proc_int_terminate(pid_t pgid, double grace, int *leader_status,
 void proc_int_group_del(pid_t pgid);
 /* 1 when pgid is a registered group (its leader's pid). */
 int proc_int_group_known(pid_t pgid);
+/* In the environment of a command whose orphans die when it ends. */
+#define PROC_ORPHAN_MARK "XRUN_ORPHANS=kill"
 /*
  * Children of ours outside every registered group (orphans a command left
- * running, handed to us as subreaper). ORPHANS_KILL kills each with its
- * group and reaps it, appending up to 8 pids to note (may be NULL), except
- * those kept before; ORPHANS_KEEP keeps the new ones until exit (an ssh
- * ControlMaster, a daemon a hook starts for the session); ORPHANS_KILL_ALL
- * (at exit) kills the kept ones too. Returns how many were killed.
- * proc_orphan.c.
+ * running, handed to us as subreaper): those with PROC_ORPHAN_MARK in their
+ * environment (all: every one, at exit) are killed with their group and
+ * reaped, up to 8 of their pids appended to note (may be NULL). Returns
+ * how many were killed. proc_orphan.c.
  */
-enum proc_orphans { ORPHANS_KILL, ORPHANS_KEEP, ORPHANS_KILL_ALL };
-int proc_int_orphans(enum proc_orphans act, struct buf *note);
+int proc_int_orphans(int all, struct buf *note);
 int proc_int_group_exists(pid_t pgid);
 
 #endif

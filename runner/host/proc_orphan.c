@@ -2,16 +2,22 @@
  * Orphans: processes a command left running outside its process group
  * (`setsid daemon &`, a double fork). xrun is a child subreaper
  * (PR_SET_CHILD_SUBREAPER, set before the first fork), so such a process
- * becomes xrun's child when its parent exits. After each command, every
- * child of xrun that is neither a registered group (the engine, an iperf3
- * server) nor a member of one, nor kept on purpose, is killed with its
- * group and reaped: nothing an engine run starts outlives the run. Kept
- * until xrun exits: what a command run through ssh leaves (its
- * ControlMaster; the far side's processes are the remote deadline's) and
- * what a hook starts (a daemon meant to last the session).
+ * becomes xrun's child when its parent exits.
+ *
+ * Which of them to kill when: an engine run's must not outlive the run; a
+ * hook's daemon may be meant to last the session, and the ControlMaster a
+ * ssh command leaves must. A process may leave its command's group only
+ * after that command ended, so group membership cannot tell; the
+ * environment can: a command whose orphans die with it runs with
+ * PROC_ORPHAN_MARK in its environment, which its descendants inherit. After
+ * each command, every child of xrun that is neither a registered group (the
+ * engine, an iperf3 server) nor a member of one and carries the mark is
+ * killed with its group and reaped. The others are left until xrun exits,
+ * when every orphan is killed (proc_kill_all).
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,8 +32,8 @@
 #define ORPHAN_MAX 256
 #define KEPT_MAX 64
 
-/* Children kept on purpose; a child's pid cannot be reused before we
- * reap it, so the pid alone names it. */
+/* Children seen without the mark (kept until exit); a child's pid cannot
+ * be reused before we reap it, so the pid alone names it. */
 static pid_t kept[KEPT_MAX];
 
 static int is_kept(pid_t pid)
@@ -114,6 +120,29 @@ static int is_orphan(pid_t pid)
 	return pg <= 0 || !proc_int_group_known(pg);
 }
 
+/* Does pid's environment (as of its last exec) carry the mark? */
+static int has_mark(pid_t pid)
+{
+	char path[64], env[65536];
+	size_t mlen = strlen(PROC_ORPHAN_MARK), i;
+	ssize_t n;
+	int fd;
+	snprintf(path, sizeof path, "/proc/%ld/environ", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, env, sizeof env);
+	close(fd);
+	for (i = 0; n > 0 && i + mlen <= (size_t)n;) {
+		size_t e = i;
+		while (e < (size_t)n && env[e])
+			e++;
+		if (e - i == mlen && !memcmp(env + i, PROC_ORPHAN_MARK, mlen))
+			return 1;
+		i = e + 1;
+	}
+	return 0;
+}
+
 static void kill_orphan(pid_t pid)
 {
 	int st;
@@ -128,7 +157,26 @@ static void kill_orphan(pid_t pid)
 	while (r < 0 && errno == EINTR);
 }
 
-int proc_int_orphans(enum proc_orphans act, struct buf *note)
+/* What to do with the unregistered child pid: 1 kill it, 0 leave it. */
+static int decide(pid_t pid, int all)
+{
+	int st;
+	/* Exited already: reap the zombie. */
+	if (waitpid(pid, &st, WNOHANG) == pid) {
+		unkeep(pid);
+		return 0;
+	}
+	if (all)
+		return 1;
+	if (is_kept(pid))
+		return 0;
+	if (has_mark(pid))
+		return 1;
+	keep(pid);
+	return 0;
+}
+
+int proc_int_orphans(int all, struct buf *note)
 {
 	pid_t kids[ORPHAN_MAX];
 	int round, i, n, killed = 0;
@@ -138,25 +186,13 @@ int proc_int_orphans(enum proc_orphans act, struct buf *note)
 		n = list_children(kids, ORPHAN_MAX);
 		for (i = 0; i < n; i++) {
 			pid_t pid = kids[i];
-			int st, k = is_kept(pid);
 			/* A registered child is its owner's to reap. */
-			if (!k && !is_orphan(pid))
+			if (!is_orphan(pid) || !decide(pid, all))
 				continue;
-			/* Exited already: reap the zombie. */
-			if (waitpid(pid, &st, WNOHANG) == pid) {
-				unkeep(pid);
-				continue;
-			}
-			if (k && act != ORPHANS_KILL_ALL)
-				continue;
-			if (act == ORPHANS_KEEP) {
-				keep(pid);
-				continue;
-			}
-			unkeep(pid);
 			if (note && killed < 8)
 				buf_addf(note, "%s%ld", killed ? ", " : "",
 					 (long)pid);
+			unkeep(pid);
 			kill_orphan(pid);
 			killed++;
 			found = 1;
