@@ -196,7 +196,8 @@ struct plan {
 	int nfactors;
 	struct plan_exclude *excludes;
 	int nexcludes;
-	int repeat; /* 1..10000, default 1 */
+	int repeat;		    /* 1..10000, default 1 */
+	struct plan_pos repeat_pos; /* of its value; 0:0 when not written */
 	enum plan_order order;
 	uint64_t seed; /* default 1 */
 	int warmup;    /* warm-up runs at each block start, default 0 */
