@@ -14,7 +14,7 @@
 #define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
 
 /* What one character becomes in a format: NULL keeps it as it is. */
-typedef const char *(*esc_map)(uint32_t cp, unsigned flags);
+typedef const char *(*esc_map)(uint32_t cp, char next, unsigned flags);
 
 /* Walk s character by character; ill-formed bytes become U+FFFD and are
  * counted; each well-formed character goes through map. */
@@ -31,7 +31,7 @@ static int walk(struct buf *b, const char *s, esc_map map, unsigned flags)
 			bad++;
 			rc = buf_adds(b, REPLACEMENT);
 			k = 1;
-		} else if (map && (rep = map(cp, flags)) != NULL) {
+		} else if (map && (rep = map(cp, s[i + k], flags)) != NULL) {
 			rc = buf_adds(b, rep);
 		} else {
 			rc = buf_add(b, s + i, k);
@@ -61,8 +61,9 @@ int esc_utf8(struct buf *b, const char *s)
 	return walk(b, s, NULL, 0);
 }
 
-static const char *map_html(uint32_t cp, unsigned flags)
+static const char *map_html(uint32_t cp, char next, unsigned flags)
 {
+	(void)next;
 	(void)flags;
 	switch (cp) {
 	case '&':
@@ -84,7 +85,7 @@ int esc_html(struct buf *b, const char *s)
 	return walk(b, s, map_html, 0);
 }
 
-static const char *map_md(uint32_t cp, unsigned flags)
+static const char *map_md(uint32_t cp, char next, unsigned flags)
 {
 	switch (cp) {
 	case '&':
@@ -95,8 +96,12 @@ static const char *map_md(uint32_t cp, unsigned flags)
 		return "&gt;";
 	case '|':
 		return (flags & ESC_MD_CELL) ? "\\|" : NULL;
-	case '[':
-		return (flags & ESC_MD_BLOCK) ? NULL : "\\[";
+	case ']':
+		/* "](" and "][" close a link or an image; a lone bracket
+		 * ("[95% CI]", "[3]") is text and stays as it is. */
+		return !(flags & ESC_MD_BLOCK) && (next == '(' || next == '[')
+			   ? "\\]"
+			   : NULL;
 	}
 	if (is_break(cp))
 		return (flags & ESC_MD_BLOCK) ? NULL : " ";

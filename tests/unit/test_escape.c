@@ -42,7 +42,9 @@ int main(void)
 	is_str(md("a|b", ESC_MD_CELL, &bad), "a\\|b", "md: pipe in a cell");
 	is_str(md("a|b", 0, &bad), "a|b", "md: pipe outside a cell");
 	is_str(md("[x](javascript:alert(1))", 0, &bad),
-	       "\\[x](javascript:alert(1))", "md: no link");
+	       "[x\\](javascript:alert(1))", "md: no link");
+	is_str(md("![i][r] [95% CI]", 0, &bad), "![i\\][r] [95% CI]",
+	       "md: no image, brackets kept");
 	is_str(md("line 1\n\n*b* <i>", ESC_MD_BLOCK, &bad),
 	       "line 1\n\n*b* &lt;i&gt;", "md block: markdown kept, html not");
 	is_str(md("a\xe2\x80\xa8"
