@@ -168,8 +168,9 @@ void esc_warn(const struct esc_count *c, const char *fmt, FILE *f)
 	if (c->bad_utf8)
 		fprintf(f,
 			"xrun: warning: %s report: %ld ill-formed UTF-8 "
-			"byte%s replaced by U+FFFD\n",
-			fmt, c->bad_utf8, c->bad_utf8 == 1 ? "" : "s");
+			"byte%s replaced by U+FFFD%s\n",
+			fmt, c->bad_utf8, c->bad_utf8 == 1 ? "" : "s",
+			strcmp(fmt, "pdf") ? "" : " (or '?')");
 	if (c->no_glyph)
 		fprintf(f,
 			"xrun: warning: %s report: %ld character%s the font "
