@@ -151,36 +151,48 @@ static int add_netdev_netlink(struct buf *doc, const char *iface)
 		struct ifinfomsg ifi;
 		char attrs[64];
 	} req;
+	static unsigned seq;
 	union {
 		struct nlmsghdr nh;
 		char b[16384];
 	} resp;
+	static int fd = -1; /* kept open: a socket per snapshot costs more
+			     * than the request */
 	struct rtattr *rta;
-	unsigned ifindex = if_nametoindex(iface);
 	const struct rtnl_link_stats64 *st = NULL;
+	size_t namelen = strlen(iface) + 1;
 	ssize_t n;
-	int fd, len;
+	int len;
 	size_t i;
 
-	if (!ifindex)
+	if (namelen > IFNAMSIZ)
 		return 0;
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
 	if (fd < 0)
 		return 0;
 	memset(&req, 0, sizeof req);
 	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof req.ifi);
 	req.nh.nlmsg_type = RTM_GETLINK;
 	req.nh.nlmsg_flags = NLM_F_REQUEST;
+	req.nh.nlmsg_seq = ++seq;
 	req.ifi.ifi_family = AF_UNSPEC;
-	req.ifi.ifi_index = (int)ifindex;
-	/* Only the statistics, not the whole link description. */
+	/* By name (no if_nametoindex, which opens a socket of its own). */
 	rta = (struct rtattr *)((char *)&req + NLMSG_ALIGN(req.nh.nlmsg_len));
+	rta->rta_type = IFLA_IFNAME;
+	rta->rta_len = RTA_LENGTH(namelen);
+	memcpy(RTA_DATA(rta), iface, namelen);
+	req.nh.nlmsg_len =
+	    NLMSG_ALIGN(req.nh.nlmsg_len) + RTA_ALIGN(rta->rta_len);
+	/* Only the statistics, not the whole link description. */
+	rta = (struct rtattr *)((char *)&req + req.nh.nlmsg_len);
 	rta->rta_type = IFLA_EXT_MASK;
 	rta->rta_len = RTA_LENGTH(sizeof(uint32_t));
 	memset(RTA_DATA(rta), 0, sizeof(uint32_t));
-	req.nh.nlmsg_len = NLMSG_ALIGN(req.nh.nlmsg_len) + rta->rta_len;
+	req.nh.nlmsg_len += RTA_ALIGN(rta->rta_len);
 	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0) {
 		close(fd);
+		fd = -1;
 		return 0;
 	}
 	do
