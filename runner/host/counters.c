@@ -83,15 +83,61 @@ const char *counters_remote_script(void)
 	return counters_script;
 }
 
-/* Append a small file; a missing or unreadable one adds nothing. */
+/*
+ * Append one of the /proc files of a snapshot; a missing or unreadable one
+ * adds nothing. The files are opened once and read again from offset 0
+ * (they are generated anew on every read, as top and vmstat rely on):
+ * opening them was a good part of a snapshot's cost. The table holds the
+ * few fixed paths of counters_local_document.
+ */
 static int add_file(struct buf *doc, const char *path)
 {
-	int rc = buf_read_file(doc, path, 4 << 20);
-	if (rc == -XR_EIO)
+	static struct {
+		const char *path; /* a string literal: compared by address */
+		int fd;
+	} open_files[8];
+	char chunk[8192];
+	size_t k;
+	off_t off = 0;
+	ssize_t n;
+	int fd = -1;
+
+	for (k = 0; k < sizeof open_files / sizeof open_files[0]; k++) {
+		if (open_files[k].path == path) {
+			fd = open_files[k].fd;
+			break;
+		}
+		if (!open_files[k].path) {
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				return 0;
+			open_files[k].path = path;
+			open_files[k].fd = fd;
+			break;
+		}
+	}
+	if (fd < 0) /* table full: read it the plain way */
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return 0;
+	for (;;) {
+		n = pread(fd, chunk, sizeof chunk, off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (buf_add(doc, chunk, (size_t)n) < 0 || doc->len > (size_t)4
+									 << 20)
+			break;
+		off += n;
+	}
+	if (k == sizeof open_files / sizeof open_files[0])
+		close(fd);
+	if (doc->truncated)
+		return -XR_ENOMEM;
 	if (doc->len && doc->s[doc->len - 1] != '\n')
 		buf_addc(doc, '\n');
-	return rc;
+	return 0;
 }
 
 /* Read a one-line sysfs/proc file (relative to dirfd) into out. Paths
@@ -195,12 +241,23 @@ static int add_netdev_netlink(struct buf *doc, const char *iface)
 		fd = -1;
 		return 0;
 	}
-	do
-		n = recv(fd, &resp, sizeof resp, 0);
-	while (n < 0 && errno == EINTR);
-	close(fd);
-	if (n < (ssize_t)NLMSG_LENGTH(sizeof(struct ifinfomsg)) ||
-	    !NLMSG_OK(&resp.nh, (size_t)n) || resp.nh.nlmsg_type != RTM_NEWLINK)
+	/* The answer to this request: the link, or an error (no such
+	 * interface); anything older on the socket is skipped. */
+	for (;;) {
+		do
+			n = recv(fd, &resp, sizeof resp, 0);
+		while (n < 0 && errno == EINTR);
+		if (n < (ssize_t)sizeof(struct nlmsghdr) ||
+		    !NLMSG_OK(&resp.nh, (size_t)n)) {
+			close(fd);
+			fd = -1;
+			return 0;
+		}
+		if (resp.nh.nlmsg_seq == seq)
+			break;
+	}
+	if (resp.nh.nlmsg_type != RTM_NEWLINK ||
+	    n < (ssize_t)NLMSG_LENGTH(sizeof(struct ifinfomsg)))
 		return 0;
 	len = (int)IFLA_PAYLOAD(&resp.nh);
 	for (rta = IFLA_RTA(NLMSG_DATA(&resp.nh)); RTA_OK(rta, len);
