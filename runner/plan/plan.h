@@ -43,6 +43,7 @@ struct plan_host {
 	const char *address;	      /* address engines connect to, or NULL */
 	const char *iface; /* interface for counters/probes, or NULL */
 	enum plan_shell shell;
+	double wait; /* seconds to wait for it after a manual step; 0 = none */
 	struct plan_pos pos;
 };
 
@@ -65,6 +66,16 @@ struct plan_verify {
 	struct plan_pos pos;
 };
 
+/*
+ * A factor's `hosts:` entry: which host plays a role at each level. The
+ * role is "client", "server" or a name used in some factor's `on:`.
+ */
+struct plan_binding {
+	const char *role;
+	const char **host;   /* [nlevels] host name per level */
+	struct plan_pos pos; /* of the role key */
+};
+
 struct plan_factor {
 	const char *name;
 	const char **levels; /* [nlevels], as strings */
@@ -85,6 +96,9 @@ struct plan_factor {
 	struct plan_argv restore;
 	const char **on; /* host names the hooks run on; default {"client"} */
 	int non;
+	struct plan_binding *bind; /* hosts: roles bound per level, or NULL */
+	int nbind;
+	double wait; /* manual: seconds to wait for its hosts; 0 = host's */
 	struct plan_pos pos;
 };
 
@@ -237,5 +251,18 @@ int plan_factor_index(const struct plan *p, const char *name);
 int plan_level_index(const struct plan_factor *f, const char *level);
 const struct plan_host *plan_host_find(const struct plan *p, const char *name);
 const char *plan_var(const struct plan *p, const char *name);
+
+/*
+ * The host name that plays role in cell lv: the level's host of the factor
+ * that binds role (`hosts:`), else for "client" the engine's client, for
+ * "server" the engine's server host, else role itself when it is a host.
+ * lv NULL: the plan's defaults, bindings ignored. NULL when none.
+ */
+const char *plan_role_host(const struct plan *p, const char *role,
+			   const uint32_t *lv);
+/* Index of the factor whose `hosts:` binds role, or -1. */
+int plan_role_factor(const struct plan *p, const char *role);
+/* Does any factor bind a host? */
+int plan_has_bindings(const struct plan *p);
 
 #endif

@@ -33,6 +33,9 @@ static void check_hosts(struct pctx *c)
 			continue;
 		if (h->role_ok && strcmp(h->name, "client") == 0)
 			continue;
+		/* a role that a factor binds to a host per level */
+		if (h->role_ok && plan_role_factor(p, h->name) >= 0)
+			continue;
 		if (h->role_ok && strcmp(h->name, "server") == 0) {
 			if (p->engine.server_host)
 				continue;
@@ -324,6 +327,7 @@ static void check_params(struct pctx *c)
 void plan_check_refs(struct pctx *c)
 {
 	check_hosts(c);
+	plan_check_bindings(c);
 	check_placeholders(c);
 	check_probes(c);
 	check_target(c);

@@ -120,6 +120,11 @@ void plan_build_factors(struct pctx *c, const struct ynode *n);
 void plan_build_excludes(struct pctx *c, const struct ynode *n);
 void plan_check_cells_left(struct pctx *c);
 
+/* plan_bind.c: a factor's hosts: (role -> level -> host) */
+void plan_build_bindings(struct pctx *c, struct plan_factor *f,
+			 const struct ynode *n);
+void plan_check_bindings(struct pctx *c);
+
 /* plan_check.c: cross-references once the model is complete */
 void plan_check_refs(struct pctx *c);
 

@@ -16,9 +16,9 @@
 
 /* ---- hosts and vars ---------------------------------------------------- */
 
-static const char *const host_keys[] = {"ssh",	       "port",	"identity",
-					"ssh_options", "netns", "address",
-					"iface",       "shell", NULL};
+static const char *const host_keys[] = {
+    "ssh",     "port",	"identity", "ssh_options", "netns",
+    "address", "iface", "shell",    "wait",	   NULL};
 
 static void build_host(struct pctx *c, struct plan_host *h,
 		       const struct ynode *v)
@@ -67,6 +67,8 @@ static void build_host(struct pctx *c, struct plan_host *h,
 			pc_err(c, x,
 			       "unknown shell '%s' (valid: sh, powershell)", s);
 	}
+	if ((x = yn_get(v, "wait")))
+		pc_duration(c, x, "wait", &h->wait);
 	if (h->port && !h->ssh)
 		pc_warn(c, yn_get(v, "port"),
 			"'port' is the ssh port and host '%s' has no 'ssh'",
