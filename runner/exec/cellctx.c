@@ -37,9 +37,12 @@ void cellctx_release(struct cellctx *c)
 		buf_release(&c->addr[i]);
 }
 
-static const struct plan_host *client_host(const struct plan *p)
+/* The client host of the cell: a factor's hosts: binding, else the
+ * engine's client. */
+static const struct plan_host *client_host(const struct cellctx *c)
 {
-	return plan_host_find(p, p->engine.client ? p->engine.client : "local");
+	return plan_host_find(c->plan,
+			      plan_role_host(c->plan, "client", c->lv));
 }
 
 /* Mirrors host_address() for a plan host that is not open (dry run):
@@ -62,10 +65,9 @@ static const char *plan_host_addr(const struct plan_host *h, struct buf *b)
 
 static const char *client_addr(struct cellctx *c)
 {
-	const struct plan *p = c->plan;
 	if (c->client)
 		return c->client;
-	return plan_host_addr(client_host(p), &c->addr[ADDR_CLIENT]);
+	return plan_host_addr(client_host(c), &c->addr[ADDR_CLIENT]);
 }
 
 static const char *server_addr(struct cellctx *c)
@@ -73,8 +75,9 @@ static const char *server_addr(struct cellctx *c)
 	const struct plan *p = c->plan;
 	if (c->server)
 		return c->server;
-	return plan_host_addr(plan_host_find(p, p->engine.server_host),
-			      &c->addr[ADDR_SERVER]);
+	return plan_host_addr(
+	    plan_host_find(p, plan_role_host(p, "server", c->lv)),
+	    &c->addr[ADDR_SERVER]);
 }
 
 static const char *num(struct cellctx *c, int slot, long long v)
@@ -113,7 +116,7 @@ const char *cellctx_lookup(void *ctx, const char *name)
 	case PH_TARGET:
 		return c->resolving ? NULL : cellctx_target(c, NULL);
 	case PH_IFACE:
-		h = client_host(p);
+		h = client_host(c);
 		return h ? h->iface : NULL;
 	case PH_ORIGINAL:
 		return c->original;

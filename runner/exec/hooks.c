@@ -3,13 +3,12 @@
  * run needs (apply only when the level changes, after capturing the
  * original value for `restore: true`), verifying every factor's setting
  * before every run (probe or command, compared by the factor's match mode)
- * so that each stored run carries proof of what was in effect, the manual
- * steps (print the expanded instruction, wait for Enter), and putting back
- * what was changed at the end. Also the placeholder lookup the runner uses
- * for every template: factor levels, plan vars and built-ins.
+ * so that each stored run carries proof of what was in effect, and putting
+ * back what was changed at the end. A factor's `on:` may mean another host
+ * in each cell (factor-bound hosts), so the state is kept per host the
+ * factor can run on. Manual steps are in manual.c. Also the placeholder lookup
+ * the runner uses for every template: factor levels, plan vars and built-ins.
  */
-#include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,15 +34,27 @@ struct hooks_vc {
 	int ok, valid;
 };
 
-struct hooks_factor {
-	int applied; /* a level of ours is in effect */
+/*
+ * A factor's hooks run on the hosts its `on:` names in the current cell;
+ * with hosts: bindings that set changes from cell to cell, so there is one
+ * slot per host the factor can ever run on, each with its own state.
+ */
+struct hooks_slot {
+	int hi;	     /* plan host index */
+	int active;  /* on: names this host in the current cell */
+	int applied; /* a level of ours is in effect here */
 	uint32_t lv;
 	uint32_t block; /* manual block it was applied in */
-	int nhosts;
-	int *hi;     /* [nhosts] plan host indices */
-	char **orig; /* [nhosts] value found before the first change */
+	char *orig;	/* value found before the first change */
 	int orig_captured;
-	struct hooks_vc *vc; /* [nhosts] the latest verification */
+	struct hooks_vc vc; /* the latest verification */
+};
+
+struct hooks_factor {
+	int applied; /* on some host */
+	uint32_t lv; /* the level last applied */
+	int nhosts;
+	struct hooks_slot *slot; /* [nhosts] */
 };
 
 /* ---- placeholders ---------------------------------------------------- */
@@ -66,10 +77,24 @@ void runctx_tmpl_init(struct runctx_tmpl *t, struct runctx *rc,
 	}
 	t->c.index = position;
 	t->c.session = rc->session_id;
-	if ((h = runctx_host(rc, "client")))
-		t->c.client = host_address(h);
-	if (rc->server_hi >= 0 && (h = rc->hosts[rc->server_hi]))
-		t->c.server = host_address(h);
+	/* The open hosts of this cell; a host not open yet (a dry part of
+	 * the plan) resolves from the plan, as `xrun plan` does. */
+	if (lv && rc->hosts) {
+		int ci = runctx_role_index(rc, "client", lv);
+		int si = plan_role_host(rc->p, "server", lv)
+			     ? runctx_role_index(rc, "server", lv)
+			     : -1;
+		if (ci >= 0 && (h = rc->hosts[ci]))
+			t->c.client = host_address(h);
+		if (si >= 0 && (h = rc->hosts[si]))
+			t->c.server = host_address(h);
+	} else {
+		if ((h = runctx_host(rc, "client")))
+			t->c.client = host_address(h);
+		if (rc->server_hi >= 0 && rc->hosts &&
+		    (h = rc->hosts[rc->server_hi]))
+			t->c.server = host_address(h);
+	}
 	t->override_factor = -1;
 }
 
@@ -137,41 +162,98 @@ void runctx_argv_free(char **argv)
 
 /* ---- hooks ----------------------------------------------------------- */
 
+/* Add host hi to the factor's slots unless there. */
+static void add_slot(struct hooks_factor *h, int hi)
+{
+	int j;
+	if (hi < 0)
+		return;
+	for (j = 0; j < h->nhosts; j++)
+		if (h->slot[j].hi == hi)
+			return;
+	h->slot[h->nhosts++].hi = hi;
+}
+
+/* Every host an on: name can mean: each level's host when a factor binds
+ * it, else the one host. */
+static int on_hosts(const struct runctx *rc, const char *name, int *out)
+{
+	const struct plan *p = rc->p;
+	int f = plan_role_factor(p, name), b, l, n = 0;
+	if (f < 0) {
+		out[0] = runctx_role_index(rc, name, NULL);
+		return 1;
+	}
+	for (b = 0; b < p->factors[f].nbind; b++) {
+		const struct plan_binding *bd = &p->factors[f].bind[b];
+		if (strcmp(bd->role, name) != 0)
+			continue;
+		for (l = 0; l < p->factors[f].nlevels; l++) {
+			const struct plan_host *ph =
+			    plan_host_find(p, bd->host[l]);
+			out[n++] = ph ? (int)(ph - p->hosts) : -1;
+		}
+	}
+	return n;
+}
+
 int hooks_init(struct runctx *rc)
 {
 	const struct plan *p = rc->p;
-	int f, k;
+	int f, k, j, *tmp;
 	size_t total = 0;
 	rc->hf = calloc((size_t)p->nfactors + 1, sizeof *rc->hf);
 	rc->manual_state = calloc((size_t)p->nfactors + 1, sizeof(uint32_t));
-	if (!rc->hf || !rc->manual_state)
+	tmp = calloc((size_t)p->nhosts + 1, sizeof *tmp);
+	if (!rc->hf || !rc->manual_state || !tmp) {
+		free(tmp);
 		return -XR_ENOMEM;
+	}
 	for (f = 0; f < p->nfactors; f++) {
 		const struct plan_factor *fac = &p->factors[f];
 		struct hooks_factor *h = &rc->hf[f];
 		static const char *const def_on[] = {"client"};
 		const char *const *on = fac->non ? fac->on : def_on;
-		int non = fac->non ? fac->non : 1;
-		h->hi = calloc((size_t)non, sizeof *h->hi);
-		h->orig = calloc((size_t)non, sizeof *h->orig);
-		h->vc = calloc((size_t)non, sizeof *h->vc);
-		if (!h->hi || !h->orig || !h->vc)
+		int non = fac->non ? fac->non : 1, cap = 0;
+		for (k = 0; k < non; k++)
+			cap +=
+			    plan_role_factor(p, on[k]) >= 0
+				? p->factors[plan_role_factor(p, on[k])].nlevels
+				: 1;
+		h->slot = calloc((size_t)cap + 1, sizeof *h->slot);
+		if (!h->slot) {
+			free(tmp);
 			return -XR_ENOMEM;
+		}
 		/* on: [client, server] with both on one host (a loopback
 		 * plan) names it twice: hooks run there once. */
-		h->nhosts = 0;
 		for (k = 0; k < non; k++) {
-			int hi = runctx_host_index(rc, on[k]), j, dup = 0;
-			for (j = 0; j < h->nhosts; j++)
-				dup |= hi >= 0 && h->hi[j] == hi;
-			if (!dup)
-				h->hi[h->nhosts++] = hi;
+			int n = on_hosts(rc, on[k], tmp);
+			for (j = 0; j < n && j < p->nhosts; j++)
+				add_slot(h, tmp[j]);
 		}
 		total += (size_t)h->nhosts;
 	}
+	free(tmp);
 	rc->vcap = total + 16;
 	rc->vbuf = calloc(rc->vcap, sizeof *rc->vbuf);
 	return rc->vbuf ? 0 : -XR_ENOMEM;
+}
+
+/* Mark the slots the factor's on: names in cell lv. */
+static void set_active(struct runctx *rc, int f, const uint32_t *lv)
+{
+	const struct plan_factor *fac = &rc->p->factors[f];
+	struct hooks_factor *h = &rc->hf[f];
+	int k, j;
+	for (j = 0; j < h->nhosts; j++)
+		h->slot[j].active = 0;
+	for (k = 0; k < fac->non; k++) {
+		int hi = runctx_role_index(rc, fac->on[k], lv);
+		for (j = 0; j < h->nhosts; j++)
+			if (h->slot[j].hi == hi)
+				h->slot[j].active = 1;
+	}
 }
 
 void hooks_release(struct runctx *rc)
@@ -182,13 +264,11 @@ void hooks_release(struct runctx *rc)
 	for (f = 0; f < rc->p->nfactors; f++) {
 		struct hooks_factor *h = &rc->hf[f];
 		for (k = 0; k < h->nhosts; k++) {
-			free(h->orig[k]);
-			free(h->vc[k].expected);
-			free(h->vc[k].actual);
+			free(h->slot[k].orig);
+			free(h->slot[k].vc.expected);
+			free(h->slot[k].vc.actual);
 		}
-		free(h->hi);
-		free(h->orig);
-		free(h->vc);
+		free(h->slot);
 	}
 	free(rc->hf);
 	free(rc->manual_state);
@@ -229,7 +309,7 @@ static int run_hook(struct runctx *rc, int f, int k, const char *kind,
 		    const char *level, int64_t run_id, struct buf *out)
 {
 	const struct plan_factor *fac = &rc->p->factors[f];
-	int hi = rc->hf[f].hi[k];
+	int hi = rc->hf[f].slot[k].hi;
 	struct host *h = hi >= 0 ? rc->hosts[hi] : NULL;
 	struct proc_opts po = {0};
 	struct proc_result res = {0};
@@ -304,7 +384,7 @@ static int read_value(struct runctx *rc, int f, int k, struct runctx_tmpl *t,
 {
 	const struct plan_factor *fac = &rc->p->factors[f];
 	const struct plan_verify *v = fac->verify;
-	int hi = rc->hf[f].hi[k], code;
+	int hi = rc->hf[f].slot[k].hi, code;
 	struct xr_err err = {0};
 	buf_reset(actual);
 	if (v->probe) {
@@ -377,32 +457,36 @@ static void verify_factor(struct runctx *rc, int f, struct runctx_tmpl *t,
 	} else
 		buf_adds(&exp, fac->levels[lv]);
 	for (k = 0; k < h->nhosts; k++) {
-		int r = read_value(rc, f, k, t, run_id, loud ? "verify" : NULL,
-				   &act, method, sizeof method);
+		struct hooks_slot *sl = &h->slot[k];
+		int r;
+		if (!sl->active)
+			continue;
+		r = read_value(rc, f, k, t, run_id, loud ? "verify" : NULL,
+			       &act, method, sizeof method);
 		ok = r == 0 && match(act.s, exp.s, v->match);
 		/* Warn once per change of outcome, never silently. */
-		if (!ok && (loud || !h->vc[k].valid || h->vc[k].ok))
+		if (!ok && (loud || !sl->vc.valid || sl->vc.ok))
 			fprintf(stderr,
 				"xrun: warning: factor '%s' on '%s' is not "
 				"verified: expected '%s', found '%s' (runs "
 				"are marked unverified)\n",
-				fac->name, host_label(rc, h->hi[k]), exp.s,
+				fac->name, host_label(rc, sl->hi), exp.s,
 				act.s);
-		vc_set(&h->vc[k], method, exp.s, act.s, ok);
+		vc_set(&sl->vc, method, exp.s, act.s, ok);
 	}
 	buf_release(&exp);
 	buf_release(&act);
 }
 
-static void capture_original(struct runctx *rc, int f, struct runctx_tmpl *t,
-			     int64_t run_id)
+/* Read the value on slot k before the first change there. */
+static void capture_original(struct runctx *rc, int f, int k,
+			     struct runctx_tmpl *t, int64_t run_id)
 {
 	const struct plan_factor *fac = &rc->p->factors[f];
-	struct hooks_factor *h = &rc->hf[f];
+	struct hooks_slot *sl = &rc->hf[f].slot[k];
 	struct buf act = BUF_INIT;
 	char method[48];
-	int k;
-	h->orig_captured = 1;
+	sl->orig_captured = 1;
 	if (!fac->verify) {
 		fprintf(stderr,
 			"xrun: warning: factor '%s' has restore: true but "
@@ -411,17 +495,15 @@ static void capture_original(struct runctx *rc, int f, struct runctx_tmpl *t,
 			fac->name);
 		return;
 	}
-	for (k = 0; k < h->nhosts; k++) {
-		if (read_value(rc, f, k, t, run_id, "capture", &act, method,
-			       sizeof method) == 0)
-			h->orig[k] = strdup(act.s);
-		else
-			fprintf(stderr,
-				"xrun: warning: factor '%s': cannot read the "
-				"original value on '%s' (%s); it will not be "
-				"restored\n",
-				fac->name, host_label(rc, h->hi[k]), act.s);
-	}
+	if (read_value(rc, f, k, t, run_id, "capture", &act, method,
+		       sizeof method) == 0)
+		sl->orig = strdup(act.s);
+	else
+		fprintf(stderr,
+			"xrun: warning: factor '%s': cannot read the "
+			"original value on '%s' (%s); it will not be "
+			"restored\n",
+			fac->name, host_label(rc, sl->hi), act.s);
 	buf_release(&act);
 }
 
@@ -432,13 +514,14 @@ static void collect(struct runctx *rc)
 	for (f = 0; f < rc->p->nfactors; f++) {
 		struct hooks_factor *h = &rc->hf[f];
 		for (k = 0; k < h->nhosts; k++) {
-			struct hooks_vc *vc = &h->vc[k];
+			struct hooks_vc *vc = &h->slot[k].vc;
 			struct store_verification *v;
-			if (!vc->valid || rc->nvbuf >= rc->vcap)
+			if (!h->slot[k].active || !vc->valid ||
+			    rc->nvbuf >= rc->vcap)
 				continue;
 			v = &rc->vbuf[rc->nvbuf++];
 			v->factor = rc->p->factors[f].name;
-			v->host = host_label(rc, h->hi[k]);
+			v->host = host_label(rc, h->slot[k].hi);
 			v->method = vc->method;
 			v->expected = vc->expected;
 			v->actual = vc->actual;
@@ -447,53 +530,72 @@ static void collect(struct runctx *rc)
 	}
 }
 
+/* Bring factor f to level lv[f] on its active slots (apply where the
+ * level changed, capturing the original first) and verify it. */
+static void prepare_factor(struct runctx *rc, int f, size_t i,
+			   struct runctx_tmpl *t)
+{
+	const struct plan_factor *fac = &rc->p->factors[f];
+	struct hooks_factor *h = &rc->hf[f];
+	const uint32_t *lv = t->c.lv;
+	uint32_t block = rc->s.runs[i].block;
+	int64_t run_id = rc->ids[i];
+	int k, any_change = 0;
+	for (k = 0; k < h->nhosts; k++) {
+		struct hooks_slot *sl = &h->slot[k];
+		/* A manual step (a reboot, another card) may have undone
+		 * any setting: apply again in every new block. */
+		int change =
+		    !sl->applied || sl->lv != lv[f] || sl->block != block;
+		if (!sl->active)
+			continue;
+		any_change |= change;
+		if (change && fac->apply.argv) {
+			int code;
+			/* restore: [argv] may name {{original}} too. */
+			if ((fac->restore_original ||
+			     (fac->restore.argv && fac->verify)) &&
+			    !sl->orig_captured)
+				capture_original(rc, f, k, t, run_id);
+			code = run_hook(rc, f, k, "apply", &fac->apply, t,
+					fac->levels[lv[f]], run_id, NULL);
+			if (!fac->verify) {
+				char a[32];
+				snprintf(a, sizeof a, "exit %d", code);
+				vc_set(&sl->vc, "apply", "exit 0", a,
+				       code == 0);
+			}
+		}
+		sl->applied = 1;
+		sl->lv = lv[f];
+		sl->block = block;
+	}
+	if (fac->verify)
+		verify_factor(rc, f, t, run_id, any_change);
+	h->applied = 1;
+	h->lv = lv[f];
+}
+
 int hooks_prepare(struct runctx *rc, size_t i,
 		  const struct store_verification **ver, size_t *nver)
 {
 	const struct plan *p = rc->p;
 	const uint32_t *lv = matrix_cell(&rc->m, rc->s.runs[i].cell);
 	struct runctx_tmpl t;
-	int64_t run_id = rc->ids[i];
-	int f, k;
+	int f;
 	runctx_tmpl_init(&t, rc, lv, i);
 	for (f = 0; f < p->nfactors && !proc_interrupted; f++) {
 		const struct plan_factor *fac = &p->factors[f];
-		struct hooks_factor *h = &rc->hf[f];
-		/* A manual step (a reboot, another card) may have undone
-		 * any setting: apply again in every new block. */
-		int change = !h->applied || h->lv != lv[f] ||
-			     h->block != rc->s.runs[i].block;
+		set_active(rc, f, lv);
 		if (fac->manual) {
 			/* Set by the person; verified before every run. */
 			if (fac->verify)
-				verify_factor(rc, f, &t, run_id, 0);
+				verify_factor(rc, f, &t, rc->ids[i], 0);
 			continue;
 		}
 		if (!fac->apply.argv && !fac->verify)
 			continue;
-		if (change && fac->apply.argv) {
-			/* restore: [argv] may name {{original}} too. */
-			if ((fac->restore_original ||
-			     (fac->restore.argv && fac->verify)) &&
-			    !h->orig_captured)
-				capture_original(rc, f, &t, run_id);
-			for (k = 0; k < h->nhosts; k++) {
-				int code =
-				    run_hook(rc, f, k, "apply", &fac->apply, &t,
-					     fac->levels[lv[f]], run_id, NULL);
-				if (!fac->verify) {
-					char a[32];
-					snprintf(a, sizeof a, "exit %d", code);
-					vc_set(&h->vc[k], "apply", "exit 0", a,
-					       code == 0);
-				}
-			}
-		}
-		if (fac->verify)
-			verify_factor(rc, f, &t, run_id, change);
-		h->applied = 1;
-		h->lv = lv[f];
-		h->block = rc->s.runs[i].block;
+		prepare_factor(rc, f, i, &t);
 	}
 	runctx_tmpl_release(&t);
 	collect(rc);
@@ -502,88 +604,41 @@ int hooks_prepare(struct runctx *rc, size_t i,
 	return proc_interrupted ? -XR_EINTR : 0;
 }
 
-void hooks_print_manual(const struct runctx *rc, const uint32_t *lv,
-			const uint32_t *from, void *stream, const char *prefix)
+int hooks_verify_on(struct runctx *rc, int f, int hi, const uint32_t *lv,
+		    struct buf *why)
 {
-	const struct plan *p = rc->p;
-	FILE *f = stream;
+	const struct plan_factor *fac = &rc->p->factors[f];
+	struct hooks_factor *h = &rc->hf[f];
 	struct runctx_tmpl t;
-	struct buf b = BUF_INIT;
+	struct buf exp = BUF_INIT, act = BUF_INIT;
 	struct xr_err err = {0};
-	int i;
-	runctx_tmpl_init(&t, (struct runctx *)rc, lv, 0);
-	for (i = 0; i < p->nfactors; i++) {
-		const struct plan_factor *fac = &p->factors[i];
-		if (!fac->manual || (from && from[i] == lv[i]))
-			continue;
-		if (runctx_expand(fac->manual, &t, &b, &err) < 0) {
-			buf_reset(&b);
-			buf_adds(&b, fac->manual);
-		}
-		fprintf(f, "%s%s=%s: %s\n", prefix, fac->name,
-			fac->levels[lv[i]], b.s);
+	char method[48];
+	int k, r = 0;
+	if (!fac->verify)
+		return 0;
+	for (k = 0; k < h->nhosts && h->slot[k].hi != hi; k++)
+		;
+	if (k == h->nhosts)
+		return 0; /* the factor's verify does not run there */
+	runctx_tmpl_init(&t, rc, lv, 0);
+	if (fac->verify->expect_by_level)
+		buf_adds(&exp, fac->verify->expect_by_level[lv[f]]);
+	else if (fac->verify->expect) {
+		if (runctx_expand(fac->verify->expect, &t, &exp, &err) < 0)
+			buf_adds(&exp, fac->verify->expect);
+	} else
+		buf_adds(&exp, fac->levels[lv[f]]);
+	if (read_value(rc, f, k, &t, 0, NULL, &act, method, sizeof method) <
+		0 ||
+	    !match(act.s, exp.s, fac->verify->match)) {
+		buf_addf(why, "%s: expected '%s', found '%s'", method, exp.s,
+			 act.s);
+		r = -1;
 	}
 	runctx_tmpl_release(&t);
-	buf_release(&b);
-}
-
-/* Wait for a line on stdin; -1 when interrupted or at EOF. */
-static int wait_enter(void)
-{
-	char c;
-	for (;;) {
-		struct pollfd pfd = {0, POLLIN, 0};
-		int r;
-		if (proc_interrupted)
-			return -1;
-		r = poll(&pfd, 1, 250);
-		if (r < 0 && errno != EINTR)
-			return -1;
-		if (r <= 0)
-			continue;
-		while (read(0, &c, 1) == 1)
-			if (c == '\n')
-				return 0;
-		return -1; /* EOF or error */
-	}
-}
-
-int hooks_manual_enter(struct runctx *rc, size_t i, int first)
-{
-	const struct plan *p = rc->p;
-	const uint32_t *lv = matrix_cell(&rc->m, rc->s.runs[i].cell);
-	int f, any = 0;
-	for (f = 0; f < p->nfactors; f++)
-		if (p->factors[f].manual &&
-		    (first || rc->manual_state[f] != lv[f]))
-			any = 1;
-	if (any && rc->interactive && !(first && rc->o->yes)) {
-		progress_clear(rc);
-		fprintf(stderr,
-			first ? "xrun: make sure of the setup for the "
-				"first runs:\n"
-			      : "xrun: manual step before run %zu:\n",
-			i + 1);
-		hooks_print_manual(rc, lv, first ? NULL : rc->manual_state,
-				   stderr, "  ");
-		fprintf(stderr, "press Enter when done (Ctrl-C stops; "
-				"finished runs are kept) ");
-		fflush(stderr);
-		if (wait_enter() < 0)
-			return -XR_EINTR;
-	}
-	for (f = 0; f < p->nfactors; f++) {
-		if (!p->factors[f].manual)
-			continue;
-		if (any && (first || rc->manual_state[f] != lv[f]))
-			store_hook_add(rc->st, rc->session_id, rc->ids[i],
-				       p->factors[f].name, "local", "manual",
-				       p->factors[f].levels[lv[f]], NULL, -2000,
-				       NULL, NULL, NULL);
-		rc->manual_state[f] = lv[f];
-	}
-	rc->manual_known = 1;
-	return 0;
+	buf_release(&exp);
+	buf_release(&act);
+	return r;
 }
 
 void hooks_restore(struct runctx *rc)
@@ -604,18 +659,24 @@ void hooks_restore(struct runctx *rc)
 		if (!h->applied || fac->manual || !fac->apply.argv)
 			continue;
 		for (k = 0; k < h->nhosts; k++) {
+			struct hooks_slot *sl = &h->slot[k];
+			struct xr_err err = {0};
+			if (!sl->applied)
+				continue;
+			/* reopened if a manual step dropped it */
+			hostset_get(rc, sl->hi, &err);
 			runctx_tmpl_init(&t, rc, cur, 0);
 			t.override_factor = f;
-			t.c.original = h->orig[k];
+			t.c.original = sl->orig;
 			if (fac->restore.argv) {
-				t.override = fac->levels[h->lv];
+				t.override = fac->levels[sl->lv];
 				run_hook(rc, f, k, "restore", &fac->restore, &t,
 					 t.override, 0, NULL);
-			} else if (fac->restore_original && h->orig[k]) {
+			} else if (fac->restore_original && sl->orig) {
 				/* apply with the value found before. */
-				t.override = h->orig[k];
+				t.override = sl->orig;
 				run_hook(rc, f, k, "restore", &fac->apply, &t,
-					 h->orig[k], 0, NULL);
+					 sl->orig, 0, NULL);
 			}
 			runctx_tmpl_release(&t);
 		}
