@@ -27,8 +27,22 @@
  */
 static const char *migration_sql(int version)
 {
+	/* 002.sql: host facts keep every value of a session (a second
+	 * invocation must not overwrite the first one's). Also run on a new
+	 * DB, where it rebuilds the table store.sql made: harmless. */
+	static const char v2[] =
+	    "CREATE TABLE host_facts_v2 ("
+	    " session_id INTEGER NOT NULL REFERENCES sessions(id),"
+	    " host TEXT NOT NULL, key TEXT NOT NULL, value TEXT,"
+	    " PRIMARY KEY (session_id, host, key, value));"
+	    "INSERT OR IGNORE INTO host_facts_v2 (session_id, host, key, "
+	    "value) SELECT session_id, host, key, value FROM host_facts;"
+	    "DROP TABLE host_facts;"
+	    "ALTER TABLE host_facts_v2 RENAME TO host_facts;";
 	if (version == 1)
 		return xr_store_sql;
+	if (version == 2)
+		return v2;
 	return NULL;
 }
 

@@ -21,7 +21,7 @@ struct counter_row;
 struct fact;
 
 /* The schema version this xrun writes. */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 enum store_open_flags {
 	STORE_CREATE = 1 << 0,	 /* create the file if missing */
@@ -150,7 +150,8 @@ int store_hook_add(struct store *st, int64_t session_id, int64_t run_id,
 		   const char *level, const char *argv_json, int exit_code,
 		   const char *out, const char *errtext, struct xr_err *err);
 
-/* Host facts (replaces earlier values of the same keys). */
+/* Host facts: a value already stored for (session, host, key) is kept;
+ * a different one is added beside it (schema version 2). */
 int store_facts_put(struct store *st, int64_t session_id, const char *host,
 		    const struct fact *facts, size_t n, struct xr_err *err);
 int store_fact_put(struct store *st, int64_t session_id, const char *host,
