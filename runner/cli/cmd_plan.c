@@ -261,6 +261,49 @@ static void out_cell(struct fastout *o, const struct dry *d, const uint32_t *lv)
 	fastout_mem(o, "}", 1);
 }
 
+/*
+ * The host of each role in cell lv (factor hosts: bindings): client, the
+ * server when the engine has one, then every other bound role, as
+ * "client=win server=srv" or, json, "\"client\":\"win\",...". Empty when
+ * no factor binds a host, so plans without bindings print as before.
+ */
+static void role_hosts(const struct plan *p, const uint32_t *lv, int json,
+		       struct buf *out)
+{
+	int f, b, n = 0;
+	const char *fixed[] = {"client", "server"};
+	if (!plan_has_bindings(p))
+		return;
+	for (f = -2; f < p->nfactors; f++)
+		for (b = 0; b < (f < 0 ? 1 : p->factors[f].nbind); b++) {
+			const char *role =
+			    f < 0 ? fixed[f + 2] : p->factors[f].bind[b].role;
+			const char *h = plan_role_host(p, role, lv);
+			if (!h || (f >= 0 && (!strcmp(role, "client") ||
+					      !strcmp(role, "server"))))
+				continue;
+			if (json) {
+				buf_adds(out, n++ ? "," : "");
+				buf_add_json_str(out, role);
+				buf_addc(out, ':');
+				buf_add_json_str(out, h);
+			} else {
+				buf_addf(out, "%s%s=%s", n++ ? " " : "", role,
+					 h);
+			}
+		}
+}
+
+/* Do a block's runs share their hosts (every binding factor manual)? */
+static int hosts_per_block(const struct plan *p)
+{
+	int f;
+	for (f = 0; f < p->nfactors; f++)
+		if (p->factors[f].nbind && !p->factors[f].manual)
+			return 0;
+	return 1;
+}
+
 /* The manual instructions for entering block b (all of them for the
  * first block: that is the initial set-up). */
 static void block_instructions(const struct dry *d, size_t b, struct buf *out,
@@ -326,7 +369,8 @@ static void write_json(struct fastout *o, const struct dry *d)
 {
 	const struct plan *p = d->p;
 	size_t i, b;
-	int f, l;
+	int f, l, bound = plan_has_bindings(p);
+	struct buf hs = BUF_INIT;
 	static const char *const orders[] = {"abba", "random", "sequential"};
 
 	fastout_s(o, "{\"plan\":");
@@ -393,6 +437,16 @@ static void write_json(struct fastout *o, const struct dry *d)
 		fastout_u(o, k->first);
 		fastout_s(o, ",\"runs\":");
 		fastout_u(o, k->nruns);
+		if (bound) {
+			buf_reset(&hs);
+			role_hosts(p,
+				   matrix_cell(&d->m, d->s.runs[k->first].cell),
+				   1, &hs);
+			if (hosts_per_block(p))
+				fastout_f(o, ",\"hosts\":{%s}", hs.s);
+			else
+				fastout_s(o, ",\"hosts\":null");
+		}
 		fastout_s(o, "}");
 	}
 	fastout_s(o, "],\"runs\":[");
@@ -410,9 +464,15 @@ static void write_json(struct fastout *o, const struct dry *d)
 		out_cell(o, d, matrix_cell(&d->m, r->cell));
 		if (r->warmup)
 			fastout_s(o, ",\"warmup\":true");
+		if (bound) {
+			buf_reset(&hs);
+			role_hosts(p, matrix_cell(&d->m, r->cell), 1, &hs);
+			fastout_f(o, ",\"hosts\":{%s}", hs.s);
+		}
 		fastout_mem(o, "}", 1);
 	}
 	fastout_s(o, "]}\n");
+	buf_release(&hs);
 }
 
 /* ---- human form ------------------------------------------------------ */
@@ -555,6 +615,10 @@ static int print_run(struct human *h, size_t i, struct xr_err *err)
 	for (f = 0; f < p->nfactors; f++)
 		buf_addf(&line, " %s=%s", p->factors[f].name,
 			 p->factors[f].levels[lv[f]]);
+	if (plan_has_bindings(p)) {
+		buf_adds(&line, "  on ");
+		role_hosts(p, lv, 0, &line);
+	}
 	buf_adds(&line, "\n           ");
 	if (h->cache && h->cache[r->cell]) {
 		buf_adds(&line, h->cache[r->cell]);
@@ -648,6 +712,13 @@ static int write_human(struct fastout *o, const struct dry *d,
 		block_instructions(d, b, &ins, 0);
 		if (ins.len)
 			fastout_f(o, "  -> %s", ins.s);
+		if (plan_has_bindings(p) && hosts_per_block(p)) {
+			buf_reset(&ins);
+			role_hosts(p,
+				   matrix_cell(&d->m, d->s.runs[k->first].cell),
+				   0, &ins);
+			fastout_f(o, "  (hosts: %s)", ins.s);
+		}
 		buf_release(&ins);
 		fastout_f(o, "  [%zu run%s]\n", k->nruns,
 			  k->nruns == 1 ? "" : "s");

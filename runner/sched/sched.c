@@ -9,7 +9,7 @@
  *     (boustrophedon) order, improved when exclusions punch holes in it by
  *     a nearest-neighbour walk and a bounded branch and bound.
  *  3. Inside a block the automatic cells form a sequence S in which factors
- *     with apply hooks vary slowest and neighbours differ in one factor
+ *     with apply hooks or hosts: bindings vary slowest and neighbours differ in one factor
  *     (a snake), and the passes use S or reverse(S) by the Thue-Morse
  *     sequence (abba), a fresh seeded permutation (random), or each cell's
  *     repetitions back to back (sequential).
@@ -42,6 +42,12 @@ struct kv {
 };
 
 /* Stable LSD radix sort on key, 8 bits a pass, skipping empty high bytes. */
+/* A level change that runs a hook or reopens the engine on other hosts. */
+static int costly(const struct plan_factor *f)
+{
+	return f->apply.argv || f->nbind;
+}
+
 static int radix_sort(struct kv *a, size_t n)
 {
 	uint64_t all = 0;
@@ -520,12 +526,13 @@ int sched_build(const struct plan *p, const struct matrix *m, struct sched *s,
 	for (f = 0; f < nf; f++)
 		if (p->factors[f].manual)
 			man[nman++] = f;
-	/* Costly factors (apply hooks) first, so they vary slowest. */
+	/* Costly factors (apply hooks, hosts that move the engine to
+	 * another machine) first, so they vary slowest. */
 	for (f = 0; f < nf; f++)
-		if (!p->factors[f].manual && p->factors[f].apply.argv)
+		if (!p->factors[f].manual && costly(&p->factors[f]))
 			aut[nauto++] = f;
 	for (f = 0; f < nf; f++)
-		if (!p->factors[f].manual && !p->factors[f].apply.argv)
+		if (!p->factors[f].manual && !costly(&p->factors[f]))
 			aut[nauto++] = f;
 	for (f = 0; f < nauto; f++)
 		pauto *= (uint64_t)p->factors[aut[f]].nlevels;
