@@ -127,15 +127,17 @@ static int try_open(struct runctx *rc, int hi, struct xr_err *err)
 				   "cannot open host '%s'", p->hosts[hi].name);
 		return -XR_EHOST;
 	}
-	record_facts(rc, hi);
 	return 0;
 }
 
 int hostset_get(struct runctx *rc, int hi, struct xr_err *err)
 {
-	if (hi < 0 || !rc->hosts)
+	int r;
+	if (hi < 0 || !rc->hosts || rc->hosts[hi])
 		return 0;
-	return try_open(rc, hi, err);
+	if ((r = try_open(rc, hi, err)) == 0)
+		record_facts(rc, hi);
+	return r;
 }
 
 void hostset_drop(struct runctx *rc, int hi)
@@ -230,10 +232,14 @@ int hostset_wait(struct runctx *rc, int hi, double timeout, const char *what,
 	where(h, &w);
 	fmt_secs(timeout, to, sizeof to);
 	for (;;) {
+		int fresh = !rc->hosts[hi];
 		attempt++;
 		if (try_open(rc, hi, &err) == 0) {
 			buf_reset(&last);
 			if (!ready || ready(rc, hi, ctx, &last) == 0) {
+				/* Only now: the facts of what came back. */
+				if (fresh)
+					record_facts(rc, hi);
 				r = 0;
 				break;
 			}
