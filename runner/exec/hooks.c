@@ -174,67 +174,57 @@ static void add_slot(struct hooks_factor *h, int hi)
 	h->slot[h->nhosts++].hi = hi;
 }
 
-/* Every host an on: name can mean: each level's host when a factor binds
- * it, else the one host. */
-static int on_hosts(const struct runctx *rc, const char *name, int *out)
+/* Add a slot for every host an on: name can mean: each level's host
+ * (in every combination, for "x570-{{os}}") when a factor binds it, else
+ * the one host. Slots are distinct hosts, so at most p->nhosts. */
+static void on_hosts(const struct runctx *rc, const char *name,
+		     struct hooks_factor *h)
 {
 	const struct plan *p = rc->p;
-	int f = plan_role_factor(p, name), b, l, n = 0;
+	int f = plan_role_factor(p, name), b;
+	size_t l;
 	if (f < 0) {
-		out[0] = runctx_role_index(rc, name, NULL);
-		return 1;
+		add_slot(h, runctx_role_index(rc, name, NULL));
+		return;
 	}
 	for (b = 0; b < p->factors[f].nbind; b++) {
 		const struct plan_binding *bd = &p->factors[f].bind[b];
 		if (strcmp(bd->role, name) != 0)
 			continue;
-		for (l = 0; l < p->factors[f].nlevels; l++) {
+		for (l = 0; l < (size_t)p->factors[f].nlevels * bd->nways;
+		     l++) {
 			const struct plan_host *ph =
-			    plan_host_find(p, bd->host[l]);
-			out[n++] = ph ? (int)(ph - p->hosts) : -1;
+			    plan_host_find(p, bd->table[l]);
+			if (ph)
+				add_slot(h, (int)(ph - p->hosts));
 		}
 	}
-	return n;
 }
 
 int hooks_init(struct runctx *rc)
 {
 	const struct plan *p = rc->p;
-	int f, k, j, *tmp;
+	int f, k;
 	size_t total = 0;
 	rc->hf = calloc((size_t)p->nfactors + 1, sizeof *rc->hf);
 	rc->manual_state = calloc((size_t)p->nfactors + 1, sizeof(uint32_t));
-	tmp = calloc((size_t)p->nhosts + 1, sizeof *tmp);
-	if (!rc->hf || !rc->manual_state || !tmp) {
-		free(tmp);
+	if (!rc->hf || !rc->manual_state)
 		return -XR_ENOMEM;
-	}
 	for (f = 0; f < p->nfactors; f++) {
 		const struct plan_factor *fac = &p->factors[f];
 		struct hooks_factor *h = &rc->hf[f];
 		static const char *const def_on[] = {"client"};
 		const char *const *on = fac->non ? fac->on : def_on;
-		int non = fac->non ? fac->non : 1, cap = 0;
-		for (k = 0; k < non; k++)
-			cap +=
-			    plan_role_factor(p, on[k]) >= 0
-				? p->factors[plan_role_factor(p, on[k])].nlevels
-				: 1;
-		h->slot = calloc((size_t)cap + 1, sizeof *h->slot);
-		if (!h->slot) {
-			free(tmp);
+		int non = fac->non ? fac->non : 1;
+		h->slot = calloc((size_t)p->nhosts + 1, sizeof *h->slot);
+		if (!h->slot)
 			return -XR_ENOMEM;
-		}
 		/* on: [client, server] with both on one host (a loopback
 		 * plan) names it twice: hooks run there once. */
-		for (k = 0; k < non; k++) {
-			int n = on_hosts(rc, on[k], tmp);
-			for (j = 0; j < n && j < p->nhosts; j++)
-				add_slot(h, tmp[j]);
-		}
+		for (k = 0; k < non; k++)
+			on_hosts(rc, on[k], h);
 		total += (size_t)h->nhosts;
 	}
-	free(tmp);
 	rc->vcap = total + 16;
 	rc->vbuf = calloc(rc->vcap, sizeof *rc->vbuf);
 	return rc->vbuf ? 0 : -XR_ENOMEM;

@@ -72,8 +72,18 @@ struct plan_verify {
  */
 struct plan_binding {
 	const char *role;
-	const char **host;   /* [nlevels] host name per level */
-	struct plan_pos pos; /* of the role key */
+	const char **host; /* [nlevels] host name per level, as written */
+	struct plan_pos *host_pos; /* [nlevels] */
+	struct plan_pos pos;	   /* of the role key */
+	/* A host name may hold other factors' levels ("x570-{{os}}", for a
+	 * host that is one machine booted into one OS). Resolved at load:
+	 * table[l * nways + k] is the host of level l in the k-th combination
+	 * (mixed radix, ref[0] slowest) of the levels of factors ref[]. A
+	 * plain binding has nref 0, nways 1 and table == host. */
+	int *ref;
+	int nref;
+	size_t nways;
+	const char **table;
 };
 
 struct plan_factor {

@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "arena.h"
+#include "buf.h"
+#include "tmpl.h"
 #include "banned.h"
 
 /* One role's mapping level -> host. */
@@ -33,7 +35,11 @@ static void build_binding(struct pctx *c, struct plan_factor *f,
 		return;
 	}
 	b->host = arena_alloc(c->a, ((size_t)f->nlevels + 1) * sizeof(char *));
-	if (!b->host) {
+	b->host_pos =
+	    arena_alloc(c->a, ((size_t)f->nlevels + 1) * sizeof *b->host_pos);
+	b->table = b->host;
+	b->nways = 1;
+	if (!b->host || !b->host_pos) {
 		c->nomem = 1;
 		return;
 	}
@@ -53,7 +59,10 @@ static void build_binding(struct pctx *c, struct plan_factor *f,
 		if (!(h = pc_str(c, hv, "host")))
 			continue;
 		b->host[li] = h;
-		pc_host_ref(c, h, hv, 0);
+		b->host_pos[li] = pc_pos(hv);
+		/* "x570-{{os}}" is checked once every factor is known */
+		if (!strstr(h, "{{"))
+			pc_host_ref(c, h, hv, 0);
 	}
 	for (i = 0; i < f->nlevels; i++)
 		if (!b->host[i])
@@ -109,6 +118,123 @@ static int role_names(const struct plan *p, const char **out, int cap)
 	return n;
 }
 
+/* ---- host names that hold other factors' levels ----------------------- */
+
+struct refs {
+	struct pctx *c;
+	struct plan_binding *b;
+	int self;		/* the binding factor */
+	int bad;		/* a placeholder that is not another factor */
+	const uint32_t *digits; /* expansion: level of each ref */
+	struct ynode at;
+};
+
+static int add_ref(void *ctx, const char *name, size_t off)
+{
+	struct refs *r = ctx;
+	const struct plan *p = r->c->p;
+	int f = plan_factor_index(p, name), k;
+	(void)off;
+	if (f < 0 || f == r->self) {
+		pc_err(r->c, &r->at,
+		       "placeholder '{{%s}}' in a host name must name another "
+		       "factor (its level picks the host)",
+		       name);
+		r->bad = 1;
+		return 0;
+	}
+	for (k = 0; k < r->b->nref && r->b->ref[k] != f; k++)
+		;
+	if (k == r->b->nref && r->b->nref < 8)
+		r->b->ref[r->b->nref++] = f;
+	return 0;
+}
+
+static const char *ref_lookup(void *ctx, const char *name)
+{
+	struct refs *r = ctx;
+	const struct plan *p = r->c->p;
+	int f = plan_factor_index(p, name), k;
+	for (k = 0; k < r->b->nref; k++)
+		if (r->b->ref[k] == f)
+			return p->factors[f].levels[r->digits[k]];
+	return NULL;
+}
+
+/* Expand every level x combination of a templated binding into table[]
+ * and check that each names a defined host. */
+static void expand_binding(struct pctx *c, int fi, struct plan_binding *b)
+{
+	const struct plan *p = c->p;
+	const struct plan_factor *fa = &p->factors[fi];
+	struct refs r = {c, b, fi, 0, NULL, {0}};
+	uint32_t digits[8];
+	struct buf out = BUF_INIT;
+	const char **names;
+	char hint[600];
+	size_t k, l;
+	int i, j;
+	if (!(b->ref = arena_alloc(c->a, 8 * sizeof *b->ref)))
+		goto nomem;
+	for (l = 0; l < (size_t)fa->nlevels; l++) {
+		r.at.line = b->host_pos[l].line;
+		r.at.col = b->host_pos[l].col;
+		if (b->host[l])
+			tmpl_each(b->host[l], add_ref, &r);
+	}
+	if (r.bad || !b->nref)
+		return;
+	for (i = 0; i < b->nref; i++)
+		b->nways *= (size_t)p->factors[b->ref[i]].nlevels;
+	if (b->nways > 4096) {
+		pc_err(c, &r.at,
+		       "host names of 'hosts.%s' of factor '%s' "
+		       "expand to too many hosts (%zu)",
+		       b->role, fa->name, b->nways);
+		b->nways = 1;
+		return;
+	}
+	b->table = arena_alloc(c->a, (size_t)fa->nlevels * b->nways *
+					 sizeof *b->table);
+	names = malloc(((size_t)p->nhosts + 1) * sizeof *names);
+	if (!b->table || !names) {
+		free(names);
+		goto nomem;
+	}
+	for (i = 0; i < p->nhosts; i++)
+		names[i] = p->hosts[i].name;
+	r.digits = digits;
+	for (l = 0; l < (size_t)fa->nlevels; l++)
+		for (k = 0; k < b->nways; k++) {
+			size_t rest = k;
+			for (j = b->nref - 1; j >= 0; j--) {
+				uint32_t n =
+				    (uint32_t)p->factors[b->ref[j]].nlevels;
+				digits[j] = (uint32_t)(rest % n);
+				rest /= n;
+			}
+			buf_reset(&out);
+			tmpl_expand(b->host[l], ref_lookup, &r, &out, NULL, 0);
+			b->table[l * b->nways + k] = arena_strdup(c->a, out.s);
+			if (plan_host_find(p, out.s) || !pc_room(c))
+				continue;
+			r.at.line = b->host_pos[l].line;
+			r.at.col = b->host_pos[l].col;
+			pc_hint(hint, sizeof hint, out.s, names, p->nhosts);
+			pc_err(c, &r.at,
+			       "'hosts.%s' of factor '%s' level '%s' names "
+			       "undefined host '%s' when %s=%s%s",
+			       b->role, fa->name, fa->levels[l], out.s,
+			       p->factors[b->ref[0]].name,
+			       p->factors[b->ref[0]].levels[digits[0]], hint);
+		}
+	free(names);
+	buf_release(&out);
+	return;
+nomem:
+	c->nomem = 1;
+}
+
 void plan_check_bindings(struct pctx *c)
 {
 	const struct plan *p = c->p;
@@ -125,7 +251,7 @@ void plan_check_bindings(struct pctx *c)
 	for (f = 0; f < p->nfactors; f++) {
 		const struct plan_factor *fa = &p->factors[f];
 		for (b = 0; b < fa->nbind; b++) {
-			const struct plan_binding *bd = &fa->bind[b];
+			struct plan_binding *bd = &fa->bind[b];
 			struct ynode at = {0};
 			at.line = bd->pos.line;
 			at.col = bd->pos.col;
@@ -139,6 +265,8 @@ void plan_check_bindings(struct pctx *c)
 				       "used in a factor's 'on')%s",
 				       fa->name, bd->role, hint);
 			}
+			if (bd->host && bd->host_pos)
+				expand_binding(c, f, bd);
 			if (!strcmp(bd->role, "server") &&
 			    !p->engine.server_host)
 				pc_err(c, &at,
@@ -196,11 +324,18 @@ const char *plan_role_host(const struct plan *p, const char *role,
 		return NULL;
 	if (lv && (f = plan_role_factor(p, role)) >= 0) {
 		const struct plan_factor *fa = &p->factors[f];
-		for (b = 0; b < fa->nbind; b++)
-			if (!strcmp(fa->bind[b].role, role) &&
-			    fa->bind[b].host && lv[f] < (uint32_t)fa->nlevels &&
-			    fa->bind[b].host[lv[f]])
-				return fa->bind[b].host[lv[f]];
+		for (b = 0; b < fa->nbind; b++) {
+			const struct plan_binding *bd = &fa->bind[b];
+			size_t k = 0;
+			int j;
+			if (strcmp(bd->role, role) != 0 || !bd->table ||
+			    lv[f] >= (uint32_t)fa->nlevels)
+				continue;
+			for (j = 0; j < bd->nref; j++)
+				k = k * (size_t)p->factors[bd->ref[j]].nlevels +
+				    lv[bd->ref[j]];
+			return bd->table[(size_t)lv[f] * bd->nways + k];
+		}
 	}
 	/* a host's own name before the role names: a host may be called
 	 * "server" */
