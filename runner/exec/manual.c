@@ -113,10 +113,20 @@ struct ready_ctx {
 	const uint32_t *lv;
 };
 
+/* The host is back as the block needs when every manual factor's verify
+ * that runs there passes (the OS, the board, the card): the factor that
+ * made the change first. */
 static int ready(struct runctx *rc, int hi, void *ctx, struct buf *why)
 {
 	struct ready_ctx *r = ctx;
-	return hooks_verify_on(rc, r->f, hi, r->lv, why);
+	int f;
+	if (hooks_verify_on(rc, r->f, hi, r->lv, why) < 0)
+		return -1;
+	for (f = 0; f < rc->p->nfactors; f++)
+		if (f != r->f && rc->p->factors[f].manual &&
+		    hooks_verify_on(rc, f, hi, r->lv, why) < 0)
+			return -1;
+	return 0;
 }
 
 /* Wait for the hosts factor f rebooted. 0, 1 (block pending), -XR_EINTR */
