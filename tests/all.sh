@@ -65,6 +65,12 @@ fuzz() {
       fuzz_plan) cp plans/*.yaml "$corpus"/ 2>/dev/null ;;
       fuzz_iperf3) cp tests/data/iperf3/*.json "$corpus"/ 2>/dev/null ;;
       fuzz_counters) cp tests/data/counters/* "$corpus"/ 2>/dev/null ;;
+      fuzz_hostos) # first byte: OS and reading (see fuzz_hostos.c)
+        for r in tests/data/windows/*.txt tests/data/macos/*.txt; do
+          for b in 0 1 2 3 4 5; do
+            { printf "\\06$b"; cat "$r"; } >"$corpus/${r##*/}.$b"
+          done
+        done ;;
     esac
     echo "--- $n for ${fuzz_secs}s"
     if ! "$f" -max_total_time="$fuzz_secs" -max_len=65536 -timeout=10 \

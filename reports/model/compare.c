@@ -24,7 +24,7 @@
 /* --- tables ----------------------------------------------------------- */
 
 /* Fill one table given its row factor and column factors. */
-static int table_fill(struct mb *m, struct report_table *t, int row,
+static int table_fill(struct model_build *m, struct report_table *t, int row,
 		      const int *cols, int ncols)
 {
 	struct report *r = m->r;
@@ -118,7 +118,7 @@ static int table_fill(struct mb *m, struct report_table *t, int row,
 	return 0;
 }
 
-int mb_tables(struct mb *m, struct xr_err *err)
+int model_tables(struct model_build *m, struct xr_err *err)
 {
 	struct report *r = m->r;
 	const struct plan *p = m->plan;
@@ -172,7 +172,7 @@ struct cmps {
 	int n, cap;
 };
 
-static struct report_cmp *cmp_new(struct mb *m, struct cmps *cs)
+static struct report_cmp *cmp_new(struct model_build *m, struct cmps *cs)
 {
 	struct report_cmp *c;
 	if (cs->n == cs->cap) {
@@ -239,8 +239,8 @@ static void del_level_params(json_t *o, const struct plan_factor *pf)
 /* Engine params of a cell minus the keys set by the factors in skip: the
  * plan's `param:` key or `params:` keys, or, when the plan is unknown, any key
  * whose value is the cell's level of such a factor. */
-static json_t *params_without(struct mb *m, const struct report_cell *c,
-			      const int *skip)
+static json_t *params_without(struct model_build *m,
+			      const struct report_cell *c, const int *skip)
 {
 	json_t *o = c->params ? json_loads(c->params, 0, NULL) : NULL;
 	int f;
@@ -279,7 +279,7 @@ static int str_eq(const char *a, const char *b)
 }
 
 /* Does the plan's target template mention a factor that differs? */
-static int target_varies(struct mb *m, const int *diff)
+static int target_varies(struct model_build *m, const int *diff)
 {
 	int f;
 	if (!m->plan || !m->plan->engine.target)
@@ -329,7 +329,7 @@ static const char *fact(const struct report *r, int64_t s, const char *host,
 	return NULL;
 }
 
-static void check_facts(struct mb *m, struct report_cmp *c)
+static void check_facts(struct model_build *m, struct report_cmp *c)
 {
 	const struct report *r = m->r;
 	int64_t sa = m->mc[c->a].session, sb = m->mc[c->b].session;
@@ -345,11 +345,12 @@ static void check_facts(struct mb *m, struct report_cmp *c)
 			const char *vb =
 			    fact(r, sb, r->hosts[h], watched_facts[k]);
 			if (va && vb && strcmp(va, vb))
-				mb_flag(m, c->warnings, &c->nwarnings,
-					REPORT_FLAG_FACTS_CHANGED,
-					MB_JA(m) ? "%s（%s 上）: '%s' -> '%s'"
-						 : "%s on %s: '%s' -> '%s'",
-					watched_facts[k], r->hosts[h], va, vb);
+				model_flag(
+				    m, c->warnings, &c->nwarnings,
+				    REPORT_FLAG_FACTS_CHANGED,
+				    MODEL_JA(m) ? "%s（%s 上）: '%s' -> '%s'"
+						: "%s on %s: '%s' -> '%s'",
+				    watched_facts[k], r->hosts[h], va, vb);
 		}
 }
 
@@ -357,7 +358,7 @@ static void check_facts(struct mb *m, struct report_cmp *c)
  * opposed to one that only goes into the engine's argv or parameters:
  * only such a setting can silently not take effect, so only its missing
  * verification is flagged. */
-static int is_setting(struct mb *m, int f)
+static int is_setting(struct model_build *m, int f)
 {
 	const struct plan_factor *pf;
 	if (!m->plan || f >= m->plan->nfactors)
@@ -368,7 +369,7 @@ static int is_setting(struct mb *m, int f)
 
 /* The ok runs' values of cell ci for metric mi and their positions in the
  * run order (for the covariate); NaNs left out. Returns how many. */
-static int side_samples(const struct mb *m, int ci, int mi, double *y,
+static int side_samples(const struct model_build *m, int ci, int mi, double *y,
 			double *pos)
 {
 	int k, n = 0;
@@ -383,19 +384,14 @@ static int side_samples(const struct mb *m, int ci, int mi, double *y,
 	return n;
 }
 
-/* Flags, then the decision, for the comparison of cells a and b. */
-static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
+/* factors_differ: more than one factor differs; diff[f] set for each. */
+static void flag_factors(struct model_build *m, struct report_cmp *c, int *diff)
 {
 	struct report *r = m->r;
 	const struct report_cell *A = &r->cells[c->a], *B = &r->cells[c->b];
-	int diff[64] = {0}, ndiff = 0, f, k, side, interleaved;
 	struct buf names = BUF_INIT;
-	double *ya, *yb, *pa, *pb;
-	struct report_sample sa, sb;
-	enum report_flag_code why;
+	int f, ndiff = 0;
 
-	c->factor = factor;
-	c->metric = r->metric;
 	for (f = 0; f < r->nfactors && f < 64; f++)
 		if (A->lv[f] != B->lv[f]) {
 			diff[f] = 1;
@@ -404,50 +400,68 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 				 r->factors[f].name);
 		}
 	if (ndiff > 1)
-		mb_flag(m, c->reasons, &c->nreasons, REPORT_FLAG_FACTORS_DIFFER,
-			"%s", names.s);
+		model_flag(m, c->reasons, &c->nreasons,
+			   REPORT_FLAG_FACTORS_DIFFER, "%s", names.s);
 	buf_release(&names);
+}
 
-	/* Same engine, target and parameters apart from the factors. */
+/* engine_differs: the same engine, target and parameters apart from the
+ * differing factors; unit_differs: the same unit of the metric. */
+static void flag_engine_unit(struct model_build *m, struct report_cmp *c,
+			     const int *diff)
+{
+	struct report *r = m->r;
+	const struct report_cell *A = &r->cells[c->a], *B = &r->cells[c->b];
+	struct mcell *ma = &m->mc[c->a], *mbb = &m->mc[c->b];
+	const char *ua = ma->unit ? ma->unit[r->primary] : NULL;
+	const char *ub = mbb->unit ? mbb->unit[r->primary] : NULL;
+
 	if (A->n_ok && B->n_ok) {
 		json_t *ja = params_without(m, A, diff);
 		json_t *jb = params_without(m, B, diff);
 		if (!str_eq(A->engine, B->engine))
-			mb_flag(m, c->reasons, &c->nreasons,
-				REPORT_FLAG_ENGINE_DIFFERS,
-				MB_JA(m) ? "エンジン %s 対 %s"
-					 : "engine %s vs %s",
-				A->engine ? A->engine : "?",
-				B->engine ? B->engine : "?");
+			model_flag(m, c->reasons, &c->nreasons,
+				   REPORT_FLAG_ENGINE_DIFFERS,
+				   MODEL_JA(m) ? "エンジン %s 対 %s"
+					       : "engine %s vs %s",
+				   A->engine ? A->engine : "?",
+				   B->engine ? B->engine : "?");
 		if (!str_eq(A->target, B->target) && !target_varies(m, diff))
-			mb_flag(m, c->reasons, &c->nreasons,
-				REPORT_FLAG_ENGINE_DIFFERS,
-				MB_JA(m) ? "対象 %s 対 %s" : "target %s vs %s",
-				A->target ? A->target : "?",
-				B->target ? B->target : "?");
+			model_flag(m, c->reasons, &c->nreasons,
+				   REPORT_FLAG_ENGINE_DIFFERS,
+				   MODEL_JA(m) ? "対象 %s 対 %s"
+					       : "target %s vs %s",
+				   A->target ? A->target : "?",
+				   B->target ? B->target : "?");
 		if ((ja || jb) && !json_equal(ja, jb))
-			mb_flag(m, c->reasons, &c->nreasons,
-				REPORT_FLAG_ENGINE_DIFFERS,
-				MB_JA(m) ? "パラメータ %s 対 %s"
-					 : "parameters %s vs %s",
-				A->params ? A->params : "{}",
-				B->params ? B->params : "{}");
+			model_flag(m, c->reasons, &c->nreasons,
+				   REPORT_FLAG_ENGINE_DIFFERS,
+				   MODEL_JA(m) ? "パラメータ %s 対 %s"
+					       : "parameters %s vs %s",
+				   A->params ? A->params : "{}",
+				   B->params ? B->params : "{}");
 		json_decref(ja);
 		json_decref(jb);
 	}
-	{
-		struct mcell *ma = &m->mc[c->a], *mbb = &m->mc[c->b];
-		const char *ua = ma->unit ? ma->unit[r->primary] : NULL;
-		const char *ub = mbb->unit ? mbb->unit[r->primary] : NULL;
-		if ((ua && ub && strcmp(ua, ub)) ||
-		    (ma->unit_mixed && ma->unit_mixed[r->primary]) ||
-		    (mbb->unit_mixed && mbb->unit_mixed[r->primary]))
-			mb_flag(m, c->reasons, &c->nreasons,
-				REPORT_FLAG_UNIT_DIFFERS,
-				MB_JA(m) ? "%s 対 %s" : "%s vs %s",
-				ua ? ua : "?", ub ? ub : "?");
-	}
-	/* Verification of the settings under comparison. */
+	if ((ua && ub && strcmp(ua, ub)) ||
+	    (ma->unit_mixed && ma->unit_mixed[r->primary]) ||
+	    (mbb->unit_mixed && mbb->unit_mixed[r->primary]))
+		model_flag(m, c->reasons, &c->nreasons,
+			   REPORT_FLAG_UNIT_DIFFERS,
+			   MODEL_JA(m) ? "%s 対 %s" : "%s vs %s", ua ? ua : "?",
+			   ub ? ub : "?");
+}
+
+/* Verification of the settings under comparison (verify_failed refuses,
+ * not_verified warns); then the cells' own flags become warnings
+ * (verification mismatches of factors not compared, counters, failures,
+ * instability, drift). */
+static void flag_verify_and_cells(struct model_build *m, struct report_cmp *c,
+				  const int *diff)
+{
+	struct report *r = m->r;
+	int f, k, side;
+
 	for (f = 0; f < r->nfactors && f < 64; f++) {
 		struct mverify *va, *vb;
 		if (!diff[f])
@@ -455,41 +469,92 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 		va = &m->ver[c->a * r->nfactors + f];
 		vb = &m->ver[c->b * r->nfactors + f];
 		if (va->bad || vb->bad)
-			mb_flag(
+			model_flag(
 			    m, c->reasons, &c->nreasons,
 			    REPORT_FLAG_VERIFY_FAILED,
-			    MB_JA(m) ? "%s: A で %d/%d 回、B で %d/%d 回"
-				     : "%s: %d of %d runs on A, %d of %d on B",
+			    MODEL_JA(m)
+				? "%s: A で %d/%d 回、B で %d/%d 回"
+				: "%s: %d of %d runs on A, %d of %d on B",
 			    r->factors[f].name, va->bad, va->n, vb->bad, vb->n);
 		else if (!va->n && !vb->n && is_setting(m, f))
-			mb_flag(m, c->warnings, &c->nwarnings,
-				REPORT_FLAG_NOT_VERIFIED, "%s",
-				r->factors[f].name);
+			model_flag(m, c->warnings, &c->nwarnings,
+				   REPORT_FLAG_NOT_VERIFIED, "%s",
+				   r->factors[f].name);
 	}
-	/* The cells' own flags become warnings (verification mismatches of
-	 * factors not compared, counters, failures, instability, drift). */
 	for (side = 0; side < 2; side++) {
-		const struct report_cell *x = side ? B : A;
+		const struct report_cell *x = &r->cells[side ? c->b : c->a];
 		for (k = 0; k < x->nflags; k++) {
 			enum report_flag_code code = x->flags[k].code;
+			int has = 0, j;
 			if (code == REPORT_FLAG_TOO_FEW_RUNS)
 				continue;
-			if (code == REPORT_FLAG_VERIFY_FAILED) {
-				/* Already a reason when about a compared
-				 * factor; otherwise a warning. */
-				int has = 0, j;
-				for (j = 0; j < c->nreasons; j++)
-					has |= c->reasons[j].code == code;
-				if (has)
-					continue;
-			}
-			mb_flag(m, c->warnings, &c->nwarnings, code, "%s: %s",
-				side ? "B" : "A", x->flags[k].detail);
+			/* Already a reason when about a compared factor;
+			 * otherwise a warning. */
+			for (j = 0; code == REPORT_FLAG_VERIFY_FAILED &&
+				    j < c->nreasons;
+			     j++)
+				has |= c->reasons[j].code == code;
+			if (has)
+				continue;
+			model_flag(m, c->warnings, &c->nwarnings, code,
+				   "%s: %s", side ? "B" : "A",
+				   x->flags[k].detail);
 		}
 	}
-	check_facts(m, c);
+}
 
-	/* Samples of the report's metric, in run order. */
+/* Interleaved: the two sides' time windows overlap (run order when times
+ * are unknown); when not, the not_interleaved warning with both windows. */
+static int check_interleaved(struct model_build *m, struct report_cmp *c,
+			     const struct report_sample *sa,
+			     const struct report_sample *sb)
+{
+	const struct report_cell *A = &m->r->cells[c->a];
+	const struct report_cell *B = &m->r->cells[c->b];
+	char a0[32], a1[32], b0[32], b1[32], day[32];
+	int interleaved, dates;
+	long d;
+
+	if (!isnan(A->first_start) && !isnan(B->first_start) &&
+	    !isnan(A->last_end) && !isnan(B->last_end))
+		interleaved = A->first_start < B->last_end &&
+			      B->first_start < A->last_end;
+	else
+		interleaved = sa->n && sb->n &&
+			      sa->pos[0] < sb->pos[sb->n - 1] &&
+			      sb->pos[0] < sa->pos[sa->n - 1];
+	if (interleaved || !sa->n || !sb->n)
+		return interleaved;
+	d = day_of(A->first_start);
+	dates = d != day_of(A->last_end) || d != day_of(B->first_start) ||
+		d != day_of(B->last_end);
+	hhmm(A->first_start, dates, a0, sizeof a0);
+	hhmm(A->last_end, dates, a1, sizeof a1);
+	hhmm(B->first_start, dates, b0, sizeof b0);
+	hhmm(B->last_end, dates, b1, sizeof b1);
+	day[0] = 0;
+	if (!dates) {
+		struct tm tm;
+		time_t tt = (time_t)A->first_start;
+		if (gmtime_r(&tt, &tm))
+			strftime(day, sizeof day, " %Y-%m-%d", &tm);
+	}
+	model_flag(m, c->warnings, &c->nwarnings, REPORT_FLAG_NOT_INTERLEAVED,
+		   MODEL_JA(m) ? "A %s〜%s、B %s〜%s UTC%s"
+			       : "A %s to %s, B %s to %s UTC%s",
+		   a0, a1, b0, b1, day);
+	return interleaved;
+}
+
+/* The samples of the report's metric in run order, and the decision. */
+static void cmp_measure(struct model_build *m, struct report_cmp *c)
+{
+	struct report *r = m->r;
+	double *ya, *yb, *pa, *pb;
+	struct report_sample sa, sb;
+	enum report_flag_code why;
+	int interleaved;
+
 	ya = malloc(((size_t)m->mc[c->a].nok + 1) * sizeof *ya);
 	pa = malloc(((size_t)m->mc[c->a].nok + 1) * sizeof *pa);
 	yb = malloc(((size_t)m->mc[c->b].nok + 1) * sizeof *yb);
@@ -503,53 +568,37 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 	sa.pos = pa;
 	sb.y = yb;
 	sb.pos = pb;
-	/* Interleaved: the two sides' time windows overlap (run order when
-	 * times are unknown). */
-	if (!isnan(A->first_start) && !isnan(B->first_start) &&
-	    !isnan(A->last_end) && !isnan(B->last_end))
-		interleaved = A->first_start < B->last_end &&
-			      B->first_start < A->last_end;
-	else
-		interleaved = sa.n && sb.n && pa[0] < pb[sb.n - 1] &&
-			      pb[0] < pa[sa.n - 1];
-	if (!interleaved && sa.n && sb.n) {
-		char a0[32], a1[32], b0[32], b1[32], day[32];
-		long d = day_of(A->first_start);
-		int dates = d != day_of(A->last_end) ||
-			    d != day_of(B->first_start) ||
-			    d != day_of(B->last_end);
-		hhmm(A->first_start, dates, a0, sizeof a0);
-		hhmm(A->last_end, dates, a1, sizeof a1);
-		hhmm(B->first_start, dates, b0, sizeof b0);
-		hhmm(B->last_end, dates, b1, sizeof b1);
-		day[0] = 0;
-		if (!dates) {
-			struct tm tm;
-			time_t tt = (time_t)A->first_start;
-			if (gmtime_r(&tt, &tm))
-				strftime(day, sizeof day, " %Y-%m-%d", &tm);
-		}
-		mb_flag(m, c->warnings, &c->nwarnings,
-			REPORT_FLAG_NOT_INTERLEAVED,
-			MB_JA(m) ? "A %s〜%s、B %s〜%s UTC%s"
-				 : "A %s to %s, B %s to %s UTC%s",
-			a0, a1, b0, b1, day);
-	}
+	interleaved = check_interleaved(m, c, &sa, &sb);
 	if (report_decide(
 		&sa, &sb, interleaved, r->threshold,
 		report_higher_is_better(r->metric, r->metric_units[r->primary]),
 		c, &why)) {
 		if (why == REPORT_FLAG_TOO_FEW_RUNS)
-			mb_flag(m, c->reasons, &c->nreasons, why, "n=%zu+%zu",
-				sa.n, sb.n);
+			model_flag(m, c->reasons, &c->nreasons, why,
+				   "n=%zu+%zu", sa.n, sb.n);
 		else
-			mb_flag(m, c->reasons, &c->nreasons, why, "%s",
-				MB_JA(m) ? "対数をとれない" : "no log scale");
+			model_flag(m, c->reasons, &c->nreasons, why, "%s",
+				   MODEL_JA(m) ? "対数をとれない"
+					       : "no log scale");
 	}
 	free(ya);
 	free(pa);
 	free(yb);
 	free(pb);
+}
+
+/* Flags, then the decision, for the comparison of cells a and b. */
+static void cmp_decide(struct model_build *m, struct report_cmp *c, int factor)
+{
+	int diff[64] = {0};
+
+	c->factor = factor;
+	c->metric = m->r->metric;
+	flag_factors(m, c, diff);
+	flag_engine_unit(m, c, diff);
+	flag_verify_and_cells(m, c, diff);
+	check_facts(m, c);
+	cmp_measure(m, c);
 	if (c->nreasons) {
 		c->verdict = REPORT_NOT_COMPARABLE;
 		c->delta_pct = c->ci_low_pct = c->ci_high_pct = NAN;
@@ -558,7 +607,7 @@ static void cmp_decide(struct mb *m, struct report_cmp *c, int factor)
 	}
 }
 
-static int compare_factor(struct mb *m, struct cmps *cs, int f,
+static int compare_factor(struct model_build *m, struct cmps *cs, int f,
 			  const char *baseline)
 {
 	struct report *r = m->r;
@@ -596,7 +645,7 @@ static int compare_factor(struct mb *m, struct cmps *cs, int f,
 
 /* Explicit pair: every cell matching a, with the cell that has b's levels
  * for b's factors and a's levels for the rest. */
-static int compare_pair(struct mb *m, struct cmps *cs,
+static int compare_pair(struct model_build *m, struct cmps *cs,
 			const struct plan_compare *pc)
 {
 	struct report *r = m->r;
@@ -655,7 +704,7 @@ static int compare_pair(struct mb *m, struct cmps *cs,
 	return 0;
 }
 
-int mb_compare(struct mb *m, struct xr_err *err)
+int model_compare(struct model_build *m, struct xr_err *err)
 {
 	struct report *r = m->r;
 	const struct plan *p = m->plan;

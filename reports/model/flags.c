@@ -1,121 +1,184 @@
 /*
- * Comparability flags: for every code, the sentence that explains it in the
- * report's notes, in English and Japanese, and whether it refuses a
- * comparison (REPORT_FLAG_MAP in report.h). Also the verdict and method
- * names used by the JSON writer.
+ * Comparability flags: the one table of every flag (REPORT_FLAG_MAP in
+ * report.h names them in note order) with its JSON code, where it is
+ * raised, whether it refuses a comparison, the sentence that explains it in
+ * the notes and the short form of verdict cells, in English and Japanese.
+ * schema/report.md's flag table is checked against it (test_flags.c).
+ * Also the verdict, method and reference status names of the JSON writer.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "report.h"
 #include "banned.h"
 
-/* X(CODE, English, Japanese): one row per REPORT_FLAG_MAP entry. */
-#define FLAG_TEXT_MAP(X)                                                                                  \
-	X(FACTORS_DIFFER,                                                                                 \
-	  "the two cells differ in more than the compared factor, so the "                                \
-	  "difference cannot be attributed to one of them",                                               \
-	  "比較対象の因子以外にも異なる因子があり、差をどれか一つに帰せない")                             \
-	X(ENGINE_DIFFERS,                                                                                 \
-	  "the engine, its parameters or its target differ between the two "                              \
-	  "sides beyond the compared factor",                                                             \
-	  "比較対象の因子以外で、負荷エンジン・パラメータ・接続先が異なる")                               \
-	X(UNIT_DIFFERS, "the metric's unit or kind differs between the sides",                            \
-	  "指標の単位または種類が両側で異なる")                                                           \
-	X(TOO_FEW_RUNS, "too few successful runs: need >= 3 runs per side",                               \
-	  "成功した試行が少なすぎる（各側 3 回以上必要）")                                                \
-	X(VERIFY_FAILED,                                                                                  \
-	  "a setting under comparison was verified wrong: the runs did not "                              \
-	  "measure what the plan says",                                                                   \
-	  "比較対象の設定の検証が不一致: 計画どおりの条件で測定されていない")                             \
-	X(NOT_VERIFIED,                                                                                   \
-	  "the setting under comparison was not verified (no probe or verify "                            \
-	  "command checked it)",                                                                          \
-	  "比較対象の設定が検証されていない（probe や verify "                          \
-	  "による確認なし）")                                                                             \
-	X(NOT_INTERLEAVED,                                                                                \
-	  "the runs of the two sides were not interleaved (their time "                                   \
-	  "windows "                                                                                      \
-	  "do not overlap), so drift over time is not cancelled; Welch's t "                              \
-	  "was used",                                                                                     \
-	  "両側の試行が交互に実行されていない（時間帯が重ならない）ため、" \
-	  "時間的な変動は相殺されない。Welch の t 検定を使用")                                            \
-	X(FAILED_RUNS, "the cell has failed or timed-out runs",                                           \
-	  "失敗またはタイムアウトした試行がある")                                                         \
-	X(RX_DROPS, "packets were dropped during the runs",                                               \
-	  "試行中にパケットの破棄（drop）があった")                                                       \
-	X(NIC_ERRORS, "the interface counted errors during the runs",                                     \
-	  "試行中にインターフェースがエラーを記録した")                                                   \
-	X(PAUSE_FRAMES,                                                                                   \
-	  "PAUSE (flow control) frames were counted during the runs",                                     \
-	  "試行中に PAUSE（フロー制御）フレームが記録された")                                             \
-	X(RETRANSMITS, "TCP retransmitted segments during the runs",                                      \
-	  "試行中に TCP の再送が発生した")                                                                \
-	X(CAPTURE, "a packet capture was running during the runs",                                        \
-	  "試行中にパケットキャプチャが動作していた")                                                     \
-	X(FACTS_CHANGED,                                                                                  \
-	  "host facts (driver, firmware, kernel, iperf3 version) differ "                                 \
-	  "between the two sides",                                                                        \
-	  "ホスト情報（ドライバ、ファームウェア、カーネル、iperf3 の版）が"   \
-	  "両側で異なる")                                                                                 \
-	X(UNSTABLE, "unstable cell: coefficient of variation >= 10%",                                     \
-	  "不安定なセル: 変動係数が 10% 以上")                                                            \
-	X(DRIFT,                                                                                          \
-	  "drift: the cell's values trend from its first to its last pass "                               \
-	  "beyond noise",                                                                                 \
-	  "ドリフト: 最初と最後のパスの間で値が雑音を超えて変化している")                                 \
-	X(NONPOSITIVE,                                                                                    \
-	  "zero or negative values: the log-scale method needs positive "                                 \
-	  "values",                                                                                       \
-	  "0 以下の値があり、対数尺度の手法を適用できない")
-
-/* Short forms for verdict cells, followed by the detail:
- * "— not comparable: cells differ in nic, slot". */
-static const char *const flag_short[REPORT_FLAG_COUNT][REPORT_LANG_COUNT] = {
-    [REPORT_FLAG_FACTORS_DIFFER] = {"cells differ in", "異なる因子:"},
-    [REPORT_FLAG_ENGINE_DIFFERS] = {"engine settings differ:",
-				    "エンジン設定が異なる:"},
-    [REPORT_FLAG_UNIT_DIFFERS] = {"units differ:", "単位が異なる:"},
-    [REPORT_FLAG_TOO_FEW_RUNS] = {"need >= 3 runs per side,",
-				  "各側 3 回以上必要:"},
-    [REPORT_FLAG_VERIFY_FAILED] = {"setting verified wrong:",
-				   "設定の検証が不一致:"},
-    [REPORT_FLAG_NOT_VERIFIED] = {"not verified:", "未検証:"},
-    [REPORT_FLAG_NOT_INTERLEAVED] = {"not interleaved:", "交互実行でない:"},
-    [REPORT_FLAG_FAILED_RUNS] = {"failed runs:", "失敗した試行:"},
-    [REPORT_FLAG_RX_DROPS] = {"drops:", "パケット破棄:"},
-    [REPORT_FLAG_NIC_ERRORS] = {"errors:", "エラー:"},
-    [REPORT_FLAG_PAUSE_FRAMES] = {"PAUSE frames:", "PAUSE フレーム:"},
-    [REPORT_FLAG_RETRANSMITS] = {"retransmits:", "再送:"},
-    [REPORT_FLAG_CAPTURE] = {"capture running:", "キャプチャ動作中:"},
-    [REPORT_FLAG_FACTS_CHANGED] = {"host facts changed:", "ホスト情報が変化:"},
-    [REPORT_FLAG_UNSTABLE] = {"unstable:", "不安定:"},
-    [REPORT_FLAG_DRIFT] = {"drift:", "ドリフト:"},
-    [REPORT_FLAG_NONPOSITIVE] = {"values <= 0:", "0 以下の値:"},
-};
+#define CELL REPORT_SCOPE_CELL
+#define CMP REPORT_SCOPE_CMP
+#define BOTH REPORT_SCOPE_BOTH
+#define REFUSES 1
+#define WARNS 0
 
 struct flag_row {
 	const char *code;
+	enum report_flag_scope scope;
 	int refuses;
 	const char *text[REPORT_LANG_COUNT];
+	/* For verdict cells, followed by the detail: "— not comparable:
+	 * cells differ in nic, slot". */
+	const char *short_text[REPORT_LANG_COUNT];
 };
 
 static const struct flag_row flag_rows[REPORT_FLAG_COUNT] = {
-#define FLAG_CODE(c, s, r) [REPORT_FLAG_##c] = {s, r, {NULL, NULL}},
-    REPORT_FLAG_MAP(FLAG_CODE)
-#undef FLAG_CODE
-};
-
-static const char *const flag_texts[REPORT_FLAG_COUNT][REPORT_LANG_COUNT] = {
-#define FLAG_TEXT(c, en, ja) [REPORT_FLAG_##c] = {en, ja},
-    FLAG_TEXT_MAP(FLAG_TEXT)
-#undef FLAG_TEXT
+    [REPORT_FLAG_FACTORS_DIFFER] =
+	{"factors_differ",
+	 CMP,
+	 REFUSES,
+	 {"the two cells differ in more than the compared factor, so the "
+	  "difference cannot be attributed to one of them",
+	  "比較対象の因子以外にも異なる因子があり、差をどれか一つに帰せない"},
+	 {"cells differ in", "異なる因子:"}},
+    [REPORT_FLAG_ENGINE_DIFFERS] =
+	{"engine_differs",
+	 CMP,
+	 REFUSES,
+	 {"the engine, its parameters or its target differ between the two "
+	  "sides beyond the compared factor",
+	  "比較対象の因子以外で、負荷エンジン・パラメータ・接続先が異なる"},
+	 {"engine settings differ:", "エンジン設定が異なる:"}},
+    [REPORT_FLAG_UNIT_DIFFERS] =
+	{"unit_differs",
+	 CMP,
+	 REFUSES,
+	 {"the metric's unit or kind differs between the sides",
+	  "指標の単位または種類が両側で異なる"},
+	 {"units differ:", "単位が異なる:"}},
+    [REPORT_FLAG_TOO_FEW_RUNS] =
+	{"too_few_runs",
+	 BOTH,
+	 REFUSES,
+	 {"too few successful runs: need >= 3 runs per side",
+	  "成功した試行が少なすぎる（各側 3 回以上必要）"},
+	 {"need >= 3 runs per side,", "各側 3 回以上必要:"}},
+    /* Refuses only for a compared factor; about another factor it is a
+     * cell flag, a warning on the comparison. */
+    [REPORT_FLAG_VERIFY_FAILED] =
+	{"verify_failed",
+	 BOTH,
+	 REFUSES,
+	 {"a setting under comparison was verified wrong: the runs did not "
+	  "measure what the plan says",
+	  "比較対象の設定の検証が不一致: 計画どおりの条件で測定されていない"},
+	 {"setting verified wrong:", "設定の検証が不一致:"}},
+    [REPORT_FLAG_NOT_VERIFIED] =
+	{"not_verified",
+	 CMP,
+	 WARNS,
+	 {"the setting under comparison was not verified (no probe or verify "
+	  "command checked it)",
+	  "比較対象の設定が検証されていない（probe や verify "
+	  "による確認なし）"},
+	 {"not verified:", "未検証:"}},
+    [REPORT_FLAG_NOT_INTERLEAVED] =
+	{"not_interleaved",
+	 CMP,
+	 WARNS,
+	 {"the runs of the two sides were not interleaved (their time "
+	  "windows do not overlap), so drift over time is not cancelled; "
+	  "Welch's t was used",
+	  "両側の試行が交互に実行されていない（時間帯が重ならない）ため、"
+	  "時間的な変動は相殺されない。Welch の t 検定を使用"},
+	 {"not interleaved:", "交互実行でない:"}},
+    [REPORT_FLAG_FAILED_RUNS] = {"failed_runs",
+				 CELL,
+				 WARNS,
+				 {"the cell has failed or timed-out runs",
+				  "失敗またはタイムアウトした試行がある"},
+				 {"failed runs:", "失敗した試行:"}},
+    [REPORT_FLAG_RX_DROPS] = {"rx_drops",
+			      CELL,
+			      WARNS,
+			      {"packets were dropped during the runs",
+			       "試行中にパケットの破棄（drop）があった"},
+			      {"drops:", "パケット破棄:"}},
+    [REPORT_FLAG_NIC_ERRORS] = {"nic_errors",
+				CELL,
+				WARNS,
+				{"the interface counted errors during the runs",
+				 "試行中にインターフェースがエラーを記録した"},
+				{"errors:", "エラー:"}},
+    [REPORT_FLAG_PAUSE_FRAMES] =
+	{"pause_frames",
+	 CELL,
+	 WARNS,
+	 {"PAUSE (flow control) frames were counted during the runs",
+	  "試行中に PAUSE（フロー制御）フレームが記録された"},
+	 {"PAUSE frames:", "PAUSE フレーム:"}},
+    [REPORT_FLAG_RETRANSMITS] = {"retransmits",
+				 CELL,
+				 WARNS,
+				 {"TCP retransmitted segments during the runs",
+				  "試行中に TCP の再送が発生した"},
+				 {"retransmits:", "再送:"}},
+    [REPORT_FLAG_CAPTURE] = {"capture",
+			     CELL,
+			     WARNS,
+			     {"a packet capture was running during the runs",
+			      "試行中にパケットキャプチャが動作していた"},
+			     {"capture running:", "キャプチャ動作中:"}},
+    [REPORT_FLAG_FACTS_CHANGED] =
+	{"facts_changed",
+	 CMP,
+	 WARNS,
+	 {"host facts (driver, firmware, kernel, iperf3 version) differ "
+	  "between the two sides",
+	  "ホスト情報（ドライバ、ファームウェア、カーネル、iperf3 の版）が"
+	  "両側で異なる"},
+	 {"host facts changed:", "ホスト情報が変化:"}},
+    [REPORT_FLAG_UNSTABLE] = {"unstable",
+			      CELL,
+			      WARNS,
+			      {"unstable cell: coefficient of variation >= 10%",
+			       "不安定なセル: 変動係数が 10% 以上"},
+			      {"unstable:", "不安定:"}},
+    [REPORT_FLAG_DRIFT] =
+	{"drift",
+	 CELL,
+	 WARNS,
+	 {"drift: the cell's values trend from its first to its last pass "
+	  "beyond noise",
+	  "ドリフト: 最初と最後のパスの間で値が雑音を超えて変化している"},
+	 {"drift:", "ドリフト:"}},
+    [REPORT_FLAG_NONPOSITIVE] =
+	{"nonpositive",
+	 CMP,
+	 REFUSES,
+	 {"zero or negative values: the log-scale method needs positive "
+	  "values",
+	  "0 以下の値があり、対数尺度の手法を適用できない"},
+	 {"values <= 0:", "0 以下の値:"}},
 };
 
 const char *report_flag_code_name(enum report_flag_code c)
 {
-	if ((unsigned)c >= REPORT_FLAG_COUNT)
+	if ((unsigned)c >= REPORT_FLAG_COUNT || !flag_rows[c].code)
 		return "unknown";
 	return flag_rows[c].code;
+}
+
+int report_flag_by_name(const char *name)
+{
+	int c;
+	for (c = 0; name && c < REPORT_FLAG_COUNT; c++)
+		if (flag_rows[c].code && !strcmp(flag_rows[c].code, name))
+			return c;
+	return -1;
+}
+
+enum report_flag_scope report_flag_scope(enum report_flag_code c)
+{
+	if ((unsigned)c >= REPORT_FLAG_COUNT)
+		return REPORT_SCOPE_CELL;
+	return flag_rows[c].scope;
 }
 
 int report_flag_refuses(enum report_flag_code c)
@@ -132,8 +195,9 @@ const char *report_flag_text(enum report_flag_code c, enum report_lang lang)
 		return "unknown flag";
 	if ((unsigned)lang >= REPORT_LANG_COUNT)
 		lang = REPORT_LANG_EN;
-	t = flag_texts[c][lang];
-	return t ? t : flag_texts[c][REPORT_LANG_EN];
+	t = flag_rows[c].text[lang];
+	t = t ? t : flag_rows[c].text[REPORT_LANG_EN];
+	return t ? t : "unknown flag";
 }
 
 const char *report_flag_short(enum report_flag_code c, enum report_lang lang)
@@ -143,7 +207,7 @@ const char *report_flag_short(enum report_flag_code c, enum report_lang lang)
 		return "unknown flag";
 	if ((unsigned)lang >= REPORT_LANG_COUNT)
 		lang = REPORT_LANG_EN;
-	t = flag_short[c][lang];
+	t = flag_rows[c].short_text[lang];
 	return t ? t : report_flag_code_name(c);
 }
 

@@ -1,6 +1,6 @@
 /*
- * Builds the report model from the store (schema/store.sql): opens the
- * store read-only, finds the sessions of one plan and loads the plan text
+ * Builds the report model from the store's typed readers (store.h): opens
+ * the store read-only, finds the sessions of one plan and loads the plan text
  * stored with them (factors, levels and the report configuration), loads
  * every metric of the ok runs and chooses the primary one, collects the
  * notes, and drives the rest of the build: cells and runs (model_cells.c),
@@ -8,16 +8,12 @@
  * (compare.c). When the plan text does not load, factors and levels come
  * from the cells' JSON.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-
-#include <sqlite3.h>
 
 #include "arena.h"
 #include "buf.h"
@@ -26,8 +22,8 @@
 #include "store.h"
 #include "banned.h"
 
-void mb_flag(struct mb *m, struct report_flag *list, int *n,
-	     enum report_flag_code code, const char *fmt, ...)
+void model_flag(struct model_build *m, struct report_flag *list, int *n,
+		enum report_flag_code code, const char *fmt, ...)
 {
 	struct buf b = BUF_INIT;
 	va_list ap;
@@ -55,86 +51,62 @@ void mb_flag(struct mb *m, struct report_flag *list, int *n,
 	buf_release(&b);
 }
 
-int ml_sql_err(struct loader *l, struct xr_err *err, const char *what)
+int loader_oom(struct loader *l)
 {
-	return xr_err_set(err, XR_ESTORE, l->m.r->db_path, 0, 0,
-			  "cannot read %s from the store: %s", what,
-			  sqlite3_errmsg(l->db));
-}
-
-int ml_prep(struct loader *l, const char *fmt, sqlite3_stmt **st,
-	    struct xr_err *err, const char *what)
-{
-	struct buf q = BUF_INIT;
-	int rc;
-	/* The only substitution is the sessions list built from integers. */
-	buf_addf(&q, fmt, l->in.s, l->in.s);
-	rc = sqlite3_prepare_v2(l->db, q.s, -1, st, NULL);
-	buf_release(&q);
-	if (rc != SQLITE_OK)
-		return ml_sql_err(l, err, what);
-	return 0;
-}
-
-const char *ml_col_text(struct loader *l, sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return t ? arena_strdup(l->m.a, (const char *)t) : NULL;
+	return xr_err_set(l->err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 }
 
 /* --- sessions and plan ------------------------------------------------ */
 
+/* The sessions of the newest session's plan (or the one asked for). */
+struct session_scan {
+	struct loader *l;
+	const char *name, *text;
+	int64_t *ids; /* newest first */
+	int n, cap;
+};
+
+static int session_row(void *ctx, const struct store_session_row *s)
+{
+	struct session_scan *c = ctx;
+	struct loader *l = c->l;
+	struct report *r = l->m.r;
+	if (l->m.o->session > 0 && s->id != l->m.o->session)
+		return 0;
+	if (!c->name) {
+		c->name =
+		    arena_strdup(l->m.a, s->plan_name ? s->plan_name : "");
+		r->title = arena_strdup(l->m.a, s->plan_title);
+		r->plan_hash = arena_strdup(l->m.a, s->plan_hash);
+		c->text = arena_strdup(l->m.a, s->plan_text);
+	} else if (!s->plan_name || strcmp(s->plan_name, c->name)) {
+		return 0; /* another plan's sessions */
+	}
+	if (c->n == c->cap) {
+		int cap = c->cap ? 2 * c->cap : 8;
+		int64_t *t = realloc(c->ids, (size_t)cap * sizeof *t);
+		if (!t)
+			return loader_oom(l);
+		c->ids = t;
+		c->cap = cap;
+	}
+	c->ids[c->n++] = s->id;
+	return 0;
+}
+
 static int load_sessions(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
-	sqlite3_stmt *st;
-	const char *name = NULL, *text = NULL;
-	int64_t *ids = NULL;
-	int n = 0, cap = 0, rc;
+	struct session_scan c = {l, NULL, NULL, NULL, 0, 0};
+	int n, rc;
 
-	rc = sqlite3_prepare_v2(
-	    l->db,
-	    "SELECT s.id, p.name, p.title, p.hash, p.text FROM sessions s "
-	    "JOIN plans p ON p.id = s.plan_id ORDER BY s.id DESC",
-	    -1, &st, NULL);
-	if (rc != SQLITE_OK)
-		return xr_err_set(err, XR_ESTORE, r->db_path, 0, 0,
-				  "'%s' is not an xrun store (%s)", r->db_path,
-				  sqlite3_errmsg(l->db));
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0);
-		const char *nm = (const char *)sqlite3_column_text(st, 1);
-		if (l->m.o->session > 0 && id != l->m.o->session)
-			continue;
-		if (!name) {
-			name = arena_strdup(l->m.a, nm ? nm : "");
-			r->title = ml_col_text(l, st, 2);
-			r->plan_hash = ml_col_text(l, st, 3);
-			text = ml_col_text(l, st, 4);
-		} else if (!nm || strcmp(nm, name)) {
-			continue; /* another plan's sessions */
-		}
-		if (n == cap) {
-			int64_t *t;
-			cap = cap ? 2 * cap : 8;
-			t = realloc(ids, (size_t)cap * sizeof *ids);
-			if (!t) {
-				free(ids);
-				sqlite3_finalize(st);
-				return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
-						  "out of memory");
-			}
-			ids = t;
-		}
-		ids[n++] = id;
+	if ((rc = store_sessions_each(l->st, session_row, &c, err)) < 0) {
+		free(c.ids);
+		return rc;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		free(ids);
-		return ml_sql_err(l, err, "sessions");
-	}
+	n = c.n;
 	if (!n) {
-		free(ids);
+		free(c.ids);
 		if (l->m.o->session > 0)
 			return xr_err_set(err, XR_EREPORT, r->db_path, 0, 0,
 					  "no session %lld in '%s'",
@@ -150,27 +122,22 @@ static int load_sessions(struct loader *l, struct xr_err *err)
 		int64_t *s = arena_alloc(l->m.a, (size_t)n * sizeof *s);
 		int i;
 		if (!s) {
-			free(ids);
+			free(c.ids);
 			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 					  "out of memory");
 		}
-		buf_adds(&l->in, "(");
-		for (i = 0; i < n; i++) {
-			s[i] = ids[n - 1 - i];
-			buf_addf(&l->in, "%s%lld", i ? "," : "",
-				 (long long)s[i]);
-		}
-		buf_adds(&l->in, ")");
+		for (i = 0; i < n; i++)
+			s[i] = c.ids[n - 1 - i];
 		r->sessions = s;
 		r->nsessions = n;
 	}
-	free(ids);
-	r->plan_name = name;
-	if (text) {
+	free(c.ids);
+	r->plan_name = c.name;
+	if (c.text) {
 		struct xr_diag d;
-		xr_diag_init(&d, name);
-		if (plan_load_mem(name, text, strlen(text), NULL, &l->m.plan,
-				  &d) < 0)
+		xr_diag_init(&d, c.name);
+		if (plan_load_mem(c.name, c.text, strlen(c.text), NULL,
+				  &l->m.plan, &d) < 0)
 			l->m.plan = NULL;
 		xr_diag_release(&d);
 	}
@@ -203,11 +170,31 @@ static int metric_index(struct loader *l, const char *name, const char *unit)
 	return i;
 }
 
+static int metric_row(void *ctx, const struct store_metric_row *m)
+{
+	struct loader *l = ctx;
+	int ri = loader_run_by_id(l, m->run_id);
+	const char *unit = m->unit ? m->unit : "";
+	struct mcell *c;
+	int mi;
+	if (ri < 0 || !m->name || l->m.runs[ri].status != RUN_OK)
+		return 0;
+	mi = metric_index(l, m->name, unit);
+	if (mi < 0)
+		return 0;
+	l->m.vals[mi][ri] = m->value;
+	c = &l->m.mc[l->m.runs[ri].cell];
+	if (!c->unit[mi])
+		c->unit[mi] = l->m.r->metric_units[mi];
+	if (strcmp(c->unit[mi], unit))
+		c->unit_mixed[mi] = 1;
+	return 0;
+}
+
 static int load_metrics(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
-	sqlite3_stmt *st;
-	int rc, i;
+	int i;
 	r->metrics = arena_alloc(l->m.a, MAX_METRICS * sizeof *r->metrics);
 	r->metric_units =
 	    arena_alloc(l->m.a, MAX_METRICS * sizeof *r->metric_units);
@@ -223,34 +210,9 @@ static int load_metrics(struct loader *l, struct xr_err *err)
 			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 					  "out of memory");
 	}
-	/* A plain scan joined in memory (run_by_id finds only the reported
-	 * runs): a third of the time of an SQL join on 100,000 runs. */
-	rc = ml_prep(l, "SELECT run_id, name, value, unit FROM metrics", &st,
-		     err, "metrics");
-	if (rc)
-		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int ri = ml_run_by_id(l, sqlite3_column_int64(st, 0));
-		const char *name = (const char *)sqlite3_column_text(st, 1);
-		const char *unit = (const char *)sqlite3_column_text(st, 3);
-		struct mcell *c;
-		int mi;
-		if (ri < 0 || !name || l->m.runs[ri].status != RUN_OK)
-			continue;
-		mi = metric_index(l, name, unit);
-		if (mi < 0)
-			continue;
-		l->m.vals[mi][ri] = sqlite3_column_double(st, 2);
-		c = &l->m.mc[l->m.runs[ri].cell];
-		if (!c->unit[mi])
-			c->unit[mi] = r->metric_units[mi];
-		if (strcmp(c->unit[mi], unit ? unit : ""))
-			c->unit_mixed[mi] = 1;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return ml_sql_err(l, err, "metrics");
-	return 0;
+	/* Every metric, joined in memory: run_by_id finds only the reported
+	 * runs. */
+	return store_metrics_each(l->st, metric_row, l, err);
 }
 
 int report_metric_index(const struct report *r, const char *name)
@@ -362,11 +324,62 @@ static void loader_release(struct loader *l)
 	free(l->niv);
 	free(l->capiv);
 	free(l->cs);
-	buf_release(&l->in);
 	if (l->m.plan)
 		plan_free(l->m.plan);
-	if (l->db)
-		sqlite3_close(l->db);
+	store_close(l->st);
+}
+
+/* Language, threshold, title and description: the options, else the
+ * stored plan's, else the defaults. 0 or -XR_EUSAGE (unknown language). */
+static int apply_options(struct loader *l, struct xr_err *err)
+{
+	const struct report_opts *o = l->m.o;
+	const struct plan *plan = l->m.plan;
+	struct report *r = l->m.r;
+	int lang = report_lang_parse(o->lang);
+
+	if (lang < 0 && o->lang)
+		return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+				  "unknown language '%s' (valid: en, ja)",
+				  o->lang);
+	if (lang < 0 && plan && plan->report.lang)
+		lang = report_lang_parse(plan->report.lang);
+	r->lang = lang < 0 ? REPORT_LANG_EN : (enum report_lang)lang;
+	r->threshold = o->threshold > 0 ? o->threshold
+		       : plan && plan->report.threshold > 0
+			   ? plan->report.threshold
+			   : 0.01;
+	if (o->title)
+		r->title = arena_strdup(l->m.a, o->title);
+	else if (plan && plan->title)
+		r->title = arena_strdup(l->m.a, plan->title);
+	if (!r->title || !*r->title)
+		r->title = r->plan_name;
+	/* The plan's free-text description, without the final newline a
+	 * YAML block scalar leaves. */
+	if (plan && plan->description && *plan->description) {
+		char *d = arena_strdup(l->m.a, plan->description);
+		size_t n = d ? strlen(d) : 0;
+		while (n && strchr(" \t\r\n", d[n - 1]))
+			d[--n] = 0;
+		r->description = n ? d : NULL;
+	}
+	return 0;
+}
+
+/* The cells array was grown with realloc: move it into the arena so that
+ * report_free releases one arena and the struct. 0 or -XR_ENOMEM. */
+static int cells_into_arena(struct report *r, struct xr_err *err)
+{
+	struct report_cell *c =
+	    arena_alloc(r->arena, ((size_t)r->ncells + 1) * sizeof *c);
+	if (!c)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	if (r->ncells)
+		memcpy(c, r->cells, (size_t)r->ncells * sizeof *c);
+	free(r->cells);
+	r->cells = c;
+	return 0;
 }
 
 int report_build(const char *db_path, const struct report_opts *o,
@@ -375,121 +388,55 @@ int report_build(const char *db_path, const struct report_opts *o,
 	static const struct report_opts defaults = {0};
 	struct loader l;
 	struct report *r;
-	struct stat sb;
-	int rc, lang;
+	int rc;
 
 	*out = NULL;
 	if (!o)
 		o = &defaults;
-	/* The same words as store_open() (runner/store/store.c) for `xrun
-	 * status`: usually the plan has not been run yet, or not from here. */
-	if (stat(db_path, &sb) < 0)
-		return xr_err_set(err, XR_EIO, db_path, 0, 0,
-				  "no store here (%s); run the plan first, or "
-				  "name it with PLAN or --db FILE",
-				  strerror(errno));
 	memset(&l, 0, sizeof l);
+	/* Read-only: no lock (it works while xrun runs) and no write (it
+	 * works on a read-only file system). */
+	if ((rc = store_open(db_path, STORE_READONLY, &l.st, err)) < 0)
+		return rc;
 	r = calloc(1, sizeof *r);
 	if (!r || !(l.m.a = arena_new())) {
 		free(r);
+		store_close(l.st);
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	}
 	r->arena = l.m.a;
 	l.m.r = r;
 	l.m.o = o;
+	l.err = err;
 	r->db_path = arena_strdup(l.m.a, db_path);
 	r->generated_at = (double)time(NULL);
-	if (sqlite3_open_v2(db_path, &l.db, SQLITE_OPEN_READONLY, NULL) !=
-	    SQLITE_OK) {
-		rc = xr_err_set(err, XR_ESTORE, db_path, 0, 0,
-				"cannot open store '%s': %s", db_path,
-				l.db ? sqlite3_errmsg(l.db) : "out of memory");
-		goto fail;
-	}
-	sqlite3_busy_timeout(l.db, 5000);
-	{
-		sqlite3_stmt *uv = NULL;
-		int v = -1;
-		if (sqlite3_prepare_v2(l.db, "PRAGMA user_version", -1, &uv,
-				       NULL) == SQLITE_OK &&
-		    sqlite3_step(uv) == SQLITE_ROW)
-			v = sqlite3_column_int(uv, 0);
-		sqlite3_finalize(uv);
-		if (v > STORE_SCHEMA_VERSION) {
-			rc = xr_err_set(err, XR_ESTORE, db_path, 0, 0,
-					"store '%s' has schema version %d, "
-					"newer than this xrun reads (%d); "
-					"use a newer xrun",
-					db_path, v, STORE_SCHEMA_VERSION);
-			goto fail;
-		}
-	}
-	/* Reading a large store: map it instead of copying pages. */
-	sqlite3_exec(l.db, "PRAGMA mmap_size = 1073741824", NULL, NULL, NULL);
 	if ((rc = load_sessions(&l, err)) < 0)
 		goto fail;
-	lang = report_lang_parse(o->lang);
-	if (lang < 0 && o->lang) {
-		rc = xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
-				"unknown language '%s' (valid: en, ja)",
-				o->lang);
+	if ((rc = apply_options(&l, err)) < 0)
 		goto fail;
-	}
-	if (lang < 0 && l.m.plan && l.m.plan->report.lang)
-		lang = report_lang_parse(l.m.plan->report.lang);
-	r->lang = lang < 0 ? REPORT_LANG_EN : (enum report_lang)lang;
-	r->threshold = o->threshold > 0 ? o->threshold
-		       : l.m.plan && l.m.plan->report.threshold > 0
-			   ? l.m.plan->report.threshold
-			   : 0.01;
-	if (o->title)
-		r->title = arena_strdup(l.m.a, o->title);
-	else if (l.m.plan && l.m.plan->title)
-		r->title = arena_strdup(l.m.a, l.m.plan->title);
-	if (!r->title || !*r->title)
-		r->title = r->plan_name;
-	/* The plan's free-text description, without the final newline a
-	 * YAML block scalar leaves. */
-	if (l.m.plan && l.m.plan->description && *l.m.plan->description) {
-		char *d = arena_strdup(l.m.a, l.m.plan->description);
-		size_t n = d ? strlen(d) : 0;
-		while (n && strchr(" \t\r\n", d[n - 1]))
-			d[--n] = 0;
-		r->description = n ? d : NULL;
-	}
-	ml_factors_from_plan(&l);
-	if ((rc = ml_load_runs(&l, err)) < 0)
+	loader_factors_from_plan(&l);
+	if ((rc = loader_runs(&l, err)) < 0)
 		goto fail;
-	if (ml_sort_cells(&l) < 0 || ml_index_runs(&l) < 0) {
+	if (loader_sort_cells(&l) < 0 || loader_index_runs(&l) < 0) {
 		rc = xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 		goto fail;
 	}
-	if ((rc = ml_fill_factors(&l, err)) < 0 ||
+	if ((rc = loader_fill_factors(&l, err)) < 0 ||
 	    (rc = load_metrics(&l, err)) < 0 ||
 	    (rc = choose_metric(&l, err)) < 0 ||
-	    (rc = ml_intervals(&l, err)) < 0 || (rc = ml_stats(&l, err)) < 0 ||
-	    (rc = ml_counters(&l, err)) < 0 ||
-	    (rc = ml_verifications(&l, err)) < 0 ||
-	    (rc = ml_facts(&l, err)) < 0 || (rc = ml_display_unit(&l, err)) < 0)
+	    (rc = loader_intervals(&l, err)) < 0 ||
+	    (rc = loader_stats(&l, err)) < 0 ||
+	    (rc = loader_counters(&l, err)) < 0 ||
+	    (rc = loader_verifications(&l, err)) < 0 ||
+	    (rc = loader_facts(&l, err)) < 0 ||
+	    (rc = loader_display_unit(&l, err)) < 0)
 		goto fail;
-	if ((rc = mb_tables(&l.m, err)) < 0 || (rc = mb_compare(&l.m, err)) < 0)
+	if ((rc = model_tables(&l.m, err)) < 0 ||
+	    (rc = model_compare(&l.m, err)) < 0)
 		goto fail;
 	collect_notes(r, l.m.a);
-	/* The cells array was grown with realloc: move it into the arena so
-	 * that report_free releases one arena and the struct. */
-	{
-		struct report_cell *c =
-		    arena_alloc(l.m.a, ((size_t)r->ncells + 1) * sizeof *c);
-		if (!c) {
-			rc = xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
-					"out of memory");
-			goto fail;
-		}
-		if (r->ncells)
-			memcpy(c, r->cells, (size_t)r->ncells * sizeof *c);
-		free(r->cells);
-		r->cells = c;
-	}
+	if ((rc = cells_into_arena(r, err)) < 0)
+		goto fail;
 	if (o->reference &&
 	    (rc = report_reference_attach(r, o->reference, o->diag, err)) < 0)
 		goto fail_cells_in_arena;

@@ -12,24 +12,17 @@
 #include <string.h>
 
 #include <jansson.h>
-#include <sqlite3.h>
 
 #include "arena.h"
 #include "buf.h"
 #include "model_int.h"
 #include "plan.h"
+#include "store.h"
 #include "banned.h"
-
-static double col_real(sqlite3_stmt *st, int i)
-{
-	if (sqlite3_column_type(st, i) == SQLITE_NULL)
-		return NAN;
-	return sqlite3_column_double(st, i);
-}
 
 /* --- factors and cells ------------------------------------------------ */
 
-int ml_factor_find(struct loader *l, const char *name)
+int loader_factor_find(struct loader *l, const char *name)
 {
 	int i;
 	for (i = 0; i < l->nf; i++)
@@ -59,7 +52,7 @@ static int level_add(struct loader *l, struct mfactor *f, const char *lv)
 	return f->n++;
 }
 
-void ml_factors_from_plan(struct loader *l)
+void loader_factors_from_plan(struct loader *l)
 {
 	const struct plan *p = l->m.plan;
 	int i, k;
@@ -103,7 +96,7 @@ static int hash_build(struct loader *l, size_t cap)
 }
 
 /* The cell of a stored cell JSON text, -1 when there is none. */
-int ml_cell_find(struct loader *l, const char *json)
+int loader_cell_find(struct loader *l, const char *json)
 {
 	size_t k;
 	if (!l->hcap)
@@ -128,7 +121,7 @@ static int cell_get(struct loader *l, const char *json)
 	size_t k;
 	int *lv, i;
 
-	i = ml_cell_find(l, json);
+	i = loader_cell_find(l, json);
 	if (i >= 0)
 		return i;
 	if ((size_t)(r->ncells + 1) * 2 > l->hcap &&
@@ -157,7 +150,7 @@ static int cell_get(struct loader *l, const char *json)
 	if (json_is_object(o)) {
 		json_object_foreach(o, key, v)
 		{
-			int f = ml_factor_find(l, key);
+			int f = loader_factor_find(l, key);
 			char num[64];
 			const char *s = json_string_value(v);
 			if (!s && json_is_number(v)) {
@@ -186,90 +179,105 @@ static int cell_get(struct loader *l, const char *json)
 
 /* --- runs ------------------------------------------------------------- */
 
-int ml_load_runs(struct loader *l, struct xr_err *err)
+/* Where a run's times widen the report's and its cell's spans. */
+static void run_span(struct report *r, struct report_cell *c,
+		     const struct mrun *u)
+{
+	if (!isnan(u->start) &&
+	    (isnan(r->first_run) || u->start < r->first_run))
+		r->first_run = u->start;
+	if (!isnan(u->end) && (isnan(r->last_run) || u->end > r->last_run))
+		r->last_run = u->end;
+	if (u->status != RUN_OK)
+		return;
+	if (!isnan(u->start) &&
+	    (isnan(c->first_start) || u->start < c->first_start))
+		c->first_start = u->start;
+	if (!isnan(u->end) && (isnan(c->last_end) || u->end > c->last_end))
+		c->last_end = u->end;
+}
+
+/* Count a run in its cell and the report by status. */
+static void run_tally(struct loader *l, struct report_cell *c, struct mrun *u,
+		      const struct store_run_row *row)
 {
 	struct report *r = l->m.r;
-	sqlite3_stmt *st;
-	int rc, cap = 0, prep_rc;
-
-	prep_rc = ml_prep(l,
-			  "SELECT id, session_id, warmup, cell, status, "
-			  "started_at, ended_at, engine, target, params "
-			  "FROM runs WHERE session_id IN %s "
-			  "ORDER BY session_id, position",
-			  &st, err, "runs");
-	if (prep_rc)
-		return prep_rc;
-	r->first_run = r->last_run = NAN;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *status = (const char *)sqlite3_column_text(st, 4);
-		const char *cell = (const char *)sqlite3_column_text(st, 3);
-		struct mrun *u;
-		struct report_cell *c;
-		int ci;
-		if (sqlite3_column_int(st, 2)) {
-			r->runs_warmup++;
-			continue;
+	u->status = row->status;
+	switch (row->status) {
+	case RUN_OK:
+		c->n_ok++;
+		r->runs_ok++;
+		if (!c->engine && !c->target && !c->params) {
+			c->engine = arena_strdup(l->m.a, row->engine);
+			c->target = arena_strdup(l->m.a, row->target);
+			c->params = arena_strdup(l->m.a, row->params);
 		}
-		if (l->m.nruns == cap) {
-			struct mrun *t;
-			cap = cap ? 2 * cap : 1024;
-			t = realloc(l->m.runs, (size_t)cap * sizeof *t);
-			if (!t)
-				goto oom;
-			l->m.runs = t;
-		}
-		ci = cell_get(l, cell ? cell : "{}");
-		if (ci < 0)
-			goto oom;
-		u = &l->m.runs[l->m.nruns];
-		u->id = sqlite3_column_int64(st, 0);
-		u->session = sqlite3_column_int64(st, 1);
-		u->gpos = l->m.nruns;
-		u->start = col_real(st, 5);
-		u->end = col_real(st, 6);
-		u->cell = ci;
-		c = &r->cells[ci];
-		c->n_runs++;
-		r->runs_total++;
-		u->status = run_status_parse(status);
-		if (u->status == RUN_OK) {
-			c->n_ok++;
-			r->runs_ok++;
-			if (!c->engine && !c->target && !c->params) {
-				c->engine = ml_col_text(l, st, 7);
-				c->target = ml_col_text(l, st, 8);
-				c->params = ml_col_text(l, st, 9);
-			}
-		} else if (u->status == RUN_FAILED) {
-			c->n_failed++;
-			r->runs_failed++;
-		} else if (u->status == RUN_TIMEOUT) {
-			c->n_timeout++;
-			r->runs_timeout++;
-		} else {
-			c->n_other++;
-			r->runs_other++;
-		}
-		if (!isnan(u->start) &&
-		    (isnan(r->first_run) || u->start < r->first_run))
-			r->first_run = u->start;
-		if (!isnan(u->end) &&
-		    (isnan(r->last_run) || u->end > r->last_run))
-			r->last_run = u->end;
-		if (u->status == RUN_OK) {
-			if (!isnan(u->start) && (isnan(c->first_start) ||
-						 u->start < c->first_start))
-				c->first_start = u->start;
-			if (!isnan(u->end) &&
-			    (isnan(c->last_end) || u->end > c->last_end))
-				c->last_end = u->end;
-		}
-		l->m.nruns++;
+		break;
+	case RUN_FAILED:
+		c->n_failed++;
+		r->runs_failed++;
+		break;
+	case RUN_TIMEOUT:
+		c->n_timeout++;
+		r->runs_timeout++;
+		break;
+	default:
+		c->n_other++;
+		r->runs_other++;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return ml_sql_err(l, err, "runs");
+}
+
+/* One stored run of the reported sessions; warm-up runs only counted. */
+static int run_row(void *ctx, const struct store_run_row *row)
+{
+	struct loader *l = ctx;
+	struct report *r = l->m.r;
+	struct mrun *u;
+	struct report_cell *c;
+	int ci;
+	if (row->warmup) {
+		r->runs_warmup++;
+		return 0;
+	}
+	if (l->m.nruns == l->cap_runs) {
+		int cap = l->cap_runs ? 2 * l->cap_runs : 1024;
+		struct mrun *t = realloc(l->m.runs, (size_t)cap * sizeof *t);
+		if (!t)
+			return loader_oom(l);
+		l->m.runs = t;
+		l->cap_runs = cap;
+	}
+	ci = cell_get(l, row->cell ? row->cell : "{}");
+	if (ci < 0)
+		return loader_oom(l);
+	u = &l->m.runs[l->m.nruns];
+	u->id = row->id;
+	u->session = row->session_id;
+	u->gpos = l->m.nruns;
+	u->start = row->started_at;
+	u->end = row->ended_at;
+	u->cell = ci;
+	c = &r->cells[ci];
+	c->n_runs++;
+	r->runs_total++;
+	run_tally(l, c, u, row);
+	run_span(r, c, u);
+	l->m.nruns++;
+	return 0;
+}
+
+int loader_runs(struct loader *l, struct xr_err *err)
+{
+	struct report *r = l->m.r;
+	struct store_run_filter f = {0};
+	int rc;
+
+	f.sessions = r->sessions;
+	f.nsessions = (size_t)r->nsessions;
+	f.block = -1;
+	r->first_run = r->last_run = NAN;
+	if ((rc = store_runs_each(l->st, &f, run_row, l, err)) < 0)
+		return rc;
 	/* Scheduled counts the warm-up runs too: they are runs the session
 	 * holds, and `xrun status` counts them. */
 	if (r->runs_ok + r->runs_failed + r->runs_timeout == 0)
@@ -279,9 +287,6 @@ int ml_load_runs(struct loader *l, struct xr_err *err)
 				  "resume the plan: xrun run PLAN)",
 				  r->db_path, r->runs_total + r->runs_warmup);
 	return 0;
-oom:
-	sqlite3_finalize(st);
-	return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 }
 
 static struct loader *sort_ctx;
@@ -300,7 +305,7 @@ static int cmp_cells(const void *x, const void *y)
 }
 
 /* Order cells by their levels (plan order) and renumber the runs. */
-int ml_sort_cells(struct loader *l)
+int loader_sort_cells(struct loader *l)
 {
 	struct report *r = l->m.r;
 	int *map, i;
@@ -329,7 +334,7 @@ static int cmp_byid(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-int ml_run_by_id(struct loader *l, int64_t id)
+int loader_run_by_id(struct loader *l, int64_t id)
 {
 	int lo = 0, hi = l->m.nruns - 1;
 	while (lo <= hi) {
@@ -345,7 +350,7 @@ int ml_run_by_id(struct loader *l, int64_t id)
 	return -1;
 }
 
-int ml_index_runs(struct loader *l)
+int loader_index_runs(struct loader *l)
 {
 	struct report *r = l->m.r;
 	int i;
@@ -378,7 +383,7 @@ int ml_index_runs(struct loader *l)
 	return 0;
 }
 
-int ml_fill_factors(struct loader *l, struct xr_err *err)
+int loader_fill_factors(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	int i, k;

@@ -37,7 +37,7 @@ struct mcell {
 	int *unit_mixed;   /* [nmetrics] */
 };
 
-struct mb {
+struct model_build {
 	struct report *r;
 	struct arena *a;
 	struct plan *plan; /* NULL when the stored plan text did not load */
@@ -51,22 +51,21 @@ struct mb {
 
 /* Flag details are written in the report's language (fixed words only;
  * counter, factor and level names stay as they are). */
-#define MB_JA(m) ((m)->r->lang == REPORT_LANG_JA)
+#define MODEL_JA(m) ((m)->r->lang == REPORT_LANG_JA)
 
 /* Append a flag to a list of capacity REPORT_FLAG_COUNT; a code already
  * present gets the detail appended ("; ..."). */
-void mb_flag(struct mb *m, struct report_flag *list, int *n,
-	     enum report_flag_code code, const char *fmt, ...)
+void model_flag(struct model_build *m, struct report_flag *list, int *n,
+		enum report_flag_code code, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
 /* compare.c: fill r->tables and r->cmps. 0 or -XR_ENOMEM. */
-int mb_tables(struct mb *m, struct xr_err *err);
-int mb_compare(struct mb *m, struct xr_err *err);
+int model_tables(struct model_build *m, struct xr_err *err);
+int model_compare(struct model_build *m, struct xr_err *err);
 
 /* --- the loader (model.c, model_cells.c, model_stats.c) ------------------ */
 
-struct sqlite3;
-struct sqlite3_stmt;
+struct store;
 
 #define MAX_FACTORS 64
 #define MAX_METRICS 64
@@ -80,15 +79,17 @@ struct mfactor {
 };
 
 struct loader {
-	struct mb m;
-	struct sqlite3 *db;
-	struct buf in; /* "(1,2,3)": the sessions reported */
+	struct model_build m;
+	struct store *st;   /* open read-only */
+	struct xr_err *err; /* report_build's, for the store's callbacks */
 	struct mfactor f[MAX_FACTORS];
 	int nf;
 	/* cells by JSON text: open addressing over cell indices */
 	int *hash;
 	size_t hcap;
 	int cap_cells;
+	int cap_runs;			      /* of m.runs */
+	int cap_verifs, cap_facts, cap_hosts; /* of r->verifs, facts, hosts */
 	/* runs by id for joins: indices sorted by id */
 	int *byid;
 	/* per cell interval values */
@@ -103,36 +104,32 @@ struct loader {
 	int ncs, capcs;
 };
 
-/* model.c: helpers shared with model_cells.c and model_stats.c. */
-int ml_sql_err(struct loader *l, struct xr_err *err, const char *what);
-/* Prepare fmt with the sessions list "(1,2)" substituted for each %s. */
-int ml_prep(struct loader *l, const char *fmt, struct sqlite3_stmt **st,
-	    struct xr_err *err, const char *what);
-const char *ml_col_text(struct loader *l, struct sqlite3_stmt *st, int i);
+/* model.c: for the store's row callbacks; returns -XR_ENOMEM. */
+int loader_oom(struct loader *l);
 
 /* model_cells.c: factors, cells and runs. */
-int ml_cell_find(struct loader *l, const char *json); /* -1 if none */
-int ml_run_by_id(struct loader *l, int64_t id);	      /* -1 if none */
-int ml_factor_find(struct loader *l, const char *name);
+int loader_cell_find(struct loader *l, const char *json); /* -1 if none */
+int loader_run_by_id(struct loader *l, int64_t id);	  /* -1 if none */
+int loader_factor_find(struct loader *l, const char *name);
 /* Factors and levels of the stored plan, in plan order (none without). */
-void ml_factors_from_plan(struct loader *l);
+void loader_factors_from_plan(struct loader *l);
 /* The runs of the reported sessions into m.runs, their cells created on
  * first sight; warm-up runs only counted. 0 or a negative -XR_E* code. */
-int ml_load_runs(struct loader *l, struct xr_err *err);
+int loader_runs(struct loader *l, struct xr_err *err);
 /* Order cells by their levels (plan order) and renumber the runs.
  * 0, or -1 when out of memory. */
-int ml_sort_cells(struct loader *l);
+int loader_sort_cells(struct loader *l);
 /* byid, and each cell's ok runs in m.mc. 0, or -1 when out of memory. */
-int ml_index_runs(struct loader *l);
+int loader_index_runs(struct loader *l);
 /* r->factors and each cell's label. 0 or -XR_ENOMEM. */
-int ml_fill_factors(struct loader *l, struct xr_err *err);
+int loader_fill_factors(struct loader *l, struct xr_err *err);
 
 /* model_stats.c: each 0 or a negative -XR_E* code. */
-int ml_intervals(struct loader *l, struct xr_err *err);
-int ml_stats(struct loader *l, struct xr_err *err);
-int ml_counters(struct loader *l, struct xr_err *err);
-int ml_verifications(struct loader *l, struct xr_err *err);
-int ml_facts(struct loader *l, struct xr_err *err);
-int ml_display_unit(struct loader *l, struct xr_err *err);
+int loader_intervals(struct loader *l, struct xr_err *err);
+int loader_stats(struct loader *l, struct xr_err *err);
+int loader_counters(struct loader *l, struct xr_err *err);
+int loader_verifications(struct loader *l, struct xr_err *err);
+int loader_facts(struct loader *l, struct xr_err *err);
+int loader_display_unit(struct loader *l, struct xr_err *err);
 
 #endif

@@ -10,13 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "arena.h"
 #include "buf.h"
 #include "model_int.h"
 #include "plan.h"
 #include "stats.h"
+#include "store.h"
 #include "units.h"
 #include "banned.h"
 
@@ -80,15 +79,16 @@ static void cell_drift(struct loader *l, int ci)
 	if (se[1] > 0 && stats_t_p2(beta[1] / se[1], n - 2) < 0.05) {
 		double change = 100 * expm1(beta[1] * (last - first));
 		if (fabs(change) > 100 * r->threshold)
-			mb_flag(&l->m, r->cells[ci].flags, &r->cells[ci].nflags,
-				REPORT_FLAG_DRIFT,
-				MB_JA(&l->m) ? "最初から最後の試行まで %+.1f%%"
-					     : "%+.1f%% first to last run",
-				change);
+			model_flag(&l->m, r->cells[ci].flags,
+				   &r->cells[ci].nflags, REPORT_FLAG_DRIFT,
+				   MODEL_JA(&l->m)
+				       ? "最初から最後の試行まで %+.1f%%"
+				       : "%+.1f%% first to last run",
+				   change);
 	}
 }
 
-int ml_stats(struct loader *l, struct xr_err *err)
+int loader_stats(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	double *tmp = malloc(((size_t)l->m.nruns + 1) * sizeof *tmp);
@@ -118,20 +118,20 @@ int ml_stats(struct loader *l, struct xr_err *err)
 			s->iv_peak = l->iv[ci][l->niv[ci] - 1];
 		}
 		if (c->n_failed || c->n_timeout)
-			mb_flag(&l->m, c->flags, &c->nflags,
-				REPORT_FLAG_FAILED_RUNS,
-				MB_JA(&l->m)
-				    ? "失敗 %d、タイムアウト %d（%d 回中）"
-				    : "%d failed, %d timed out of %d",
-				c->n_failed, c->n_timeout, c->n_runs);
+			model_flag(&l->m, c->flags, &c->nflags,
+				   REPORT_FLAG_FAILED_RUNS,
+				   MODEL_JA(&l->m)
+				       ? "失敗 %d、タイムアウト %d（%d 回中）"
+				       : "%d failed, %d timed out of %d",
+				   c->n_failed, c->n_timeout, c->n_runs);
 		if (s->n < 3)
-			mb_flag(&l->m, c->flags, &c->nflags,
-				REPORT_FLAG_TOO_FEW_RUNS, "n=%d", s->n);
+			model_flag(&l->m, c->flags, &c->nflags,
+				   REPORT_FLAG_TOO_FEW_RUNS, "n=%d", s->n);
 		if (!isnan(s->cv_pct) && s->cv_pct >= 10)
-			mb_flag(&l->m, c->flags, &c->nflags,
-				REPORT_FLAG_UNSTABLE,
-				MB_JA(&l->m) ? "変動係数 %.1f%%" : "CV %.1f%%",
-				s->cv_pct);
+			model_flag(
+			    &l->m, c->flags, &c->nflags, REPORT_FLAG_UNSTABLE,
+			    MODEL_JA(&l->m) ? "変動係数 %.1f%%" : "CV %.1f%%",
+			    s->cv_pct);
 		cell_drift(l, ci);
 	}
 	free(tmp);
@@ -140,11 +140,29 @@ int ml_stats(struct loader *l, struct xr_err *err)
 
 /* --- intervals and counters ------------------------------------------- */
 
-int ml_intervals(struct loader *l, struct xr_err *err)
+static int interval_row(void *ctx, const struct store_interval_row *v)
+{
+	struct loader *l = ctx;
+	int ri = loader_run_by_id(l, v->run_id);
+	int ci;
+	if (ri < 0 || l->m.runs[ri].status != RUN_OK)
+		return 0;
+	ci = l->m.runs[ri].cell;
+	if (l->niv[ci] == l->capiv[ci]) {
+		int cap = l->capiv[ci] ? 2 * l->capiv[ci] : 64;
+		double *t = realloc(l->iv[ci], (size_t)cap * sizeof *t);
+		if (!t)
+			return loader_oom(l);
+		l->iv[ci] = t;
+		l->capiv[ci] = cap;
+	}
+	l->iv[ci][l->niv[ci]++] = v->value;
+	return 0;
+}
+
+int loader_intervals(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
-	sqlite3_stmt *st;
-	int rc;
 	if (strcmp(r->metric, "throughput"))
 		return 0; /* the series is the engine's primary metric */
 	l->iv = calloc((size_t)r->ncells + 1, sizeof *l->iv);
@@ -152,31 +170,7 @@ int ml_intervals(struct loader *l, struct xr_err *err)
 	l->capiv = calloc((size_t)r->ncells + 1, sizeof *l->capiv);
 	if (!l->iv || !l->niv || !l->capiv)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	rc = ml_prep(l, "SELECT run_id, value FROM intervals", &st, err,
-		     "intervals");
-	if (rc)
-		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int ri = ml_run_by_id(l, sqlite3_column_int64(st, 0));
-		int ci;
-		if (ri < 0 || l->m.runs[ri].status != RUN_OK)
-			continue;
-		ci = l->m.runs[ri].cell;
-		if (l->niv[ci] == l->capiv[ci]) {
-			int cap = l->capiv[ci] ? 2 * l->capiv[ci] : 64;
-			double *t = realloc(l->iv[ci], (size_t)cap * sizeof *t);
-			if (!t) {
-				sqlite3_finalize(st);
-				return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
-						  "out of memory");
-			}
-			l->iv[ci] = t;
-			l->capiv[ci] = cap;
-		}
-		l->iv[ci][l->niv[ci]++] = sqlite3_column_double(st, 1);
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : ml_sql_err(l, err, "intervals");
+	return store_intervals_each(l->st, interval_row, l, err);
 }
 
 static int contains(const char *s, const char *sub)
@@ -242,58 +236,44 @@ static int csum_add(struct loader *l, int cell, int code, const char *host,
 	return 0;
 }
 
-int ml_counters(struct loader *l, struct xr_err *err)
+/* Counters summed per cell, host and name: those that raise a flag. */
+static int counter_row(void *ctx, const struct store_counter_sum *c)
+{
+	struct loader *l = ctx;
+	int code, ci;
+	if (!c->cell || !c->host || !c->scope || !c->name)
+		return 0;
+	code = counter_code(c->scope, c->name);
+	if (!code)
+		return 0;
+	ci = loader_cell_find(l, c->cell);
+	if (ci < 0)
+		return 0;
+	if (csum_add(l, ci, code - 1, c->host, c->name, c->sum) < 0)
+		return loader_oom(l);
+	return 0;
+}
+
+int loader_counters(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
-	sqlite3_stmt *st;
 	int rc, i, mi;
-	/* Summed per cell, host and counter in SQL: few rows come back. */
-	rc = ml_prep(l,
-		     "SELECT r.cell, c.host, c.scope, c.name, SUM(c.value) "
-		     "FROM counters c JOIN runs r ON r.id = c.run_id "
-		     "WHERE r.session_id IN %s AND r.status = 'ok' "
-		     "AND r.warmup = 0 AND c.value > 0 "
-		     "AND c.scope IN ('nic', 'ethtool', 'tcp', 'capture') "
-		     "GROUP BY r.cell, c.host, c.scope, c.name",
-		     &st, err, "counters");
-	if (rc)
+	if ((rc = store_counter_sums_each(l->st, r->sessions,
+					  (size_t)r->nsessions, counter_row, l,
+					  err)) < 0)
 		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *cell = (const char *)sqlite3_column_text(st, 0);
-		const char *host = (const char *)sqlite3_column_text(st, 1);
-		const char *scope = (const char *)sqlite3_column_text(st, 2);
-		const char *name = (const char *)sqlite3_column_text(st, 3);
-		int code, ci;
-		if (!cell || !host || !scope || !name)
-			continue;
-		code = counter_code(scope, name);
-		if (!code)
-			continue;
-		ci = ml_cell_find(l, cell);
-		if (ci < 0)
-			continue;
-		if (csum_add(l, ci, code - 1, host, name,
-			     sqlite3_column_double(st, 4)) < 0) {
-			sqlite3_finalize(st);
-			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
-					  "out of memory");
-		}
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return ml_sql_err(l, err, "counters");
 	for (i = 0; i < l->ncs; i++) {
 		struct csum *c = &l->cs[i];
 		struct report_cell *cell = &r->cells[c->cell];
 		if (c->code == REPORT_FLAG_CAPTURE)
-			mb_flag(&l->m, cell->flags, &cell->nflags, c->code,
-				MB_JA(&l->m) ? "%s（%s 上）" : "%s on %s",
-				c->name, c->host);
+			model_flag(&l->m, cell->flags, &cell->nflags, c->code,
+				   MODEL_JA(&l->m) ? "%s（%s 上）" : "%s on %s",
+				   c->name, c->host);
 		else
-			mb_flag(&l->m, cell->flags, &cell->nflags, c->code,
-				MB_JA(&l->m) ? "%s=%.0f（%s 上）"
-					     : "%s=%.0f on %s",
-				c->name, c->sum, c->host);
+			model_flag(&l->m, cell->flags, &cell->nflags, c->code,
+				   MODEL_JA(&l->m) ? "%s=%.0f（%s 上）"
+						   : "%s=%.0f on %s",
+				   c->name, c->sum, c->host);
 	}
 	/* iperf3's own retransmit count, when it is a metric. */
 	for (mi = 0; mi < r->nmetrics; mi++)
@@ -310,71 +290,96 @@ int ml_counters(struct loader *l, struct xr_err *err)
 				if (v > 0)
 					sum += v;
 			}
-			if (sum > 0 && MB_JA(&l->m))
-				mb_flag(&l->m, c->flags, &c->nflags,
-					REPORT_FLAG_RETRANSMITS,
-					"%d 回の試行で再送 %.0f 回", m->nok,
-					sum);
+			if (sum > 0 && MODEL_JA(&l->m))
+				model_flag(&l->m, c->flags, &c->nflags,
+					   REPORT_FLAG_RETRANSMITS,
+					   "%d 回の試行で再送 %.0f 回", m->nok,
+					   sum);
 			else if (sum > 0)
-				mb_flag(&l->m, c->flags, &c->nflags,
-					REPORT_FLAG_RETRANSMITS,
-					"%.0f retransmits in %d runs", sum,
-					m->nok);
+				model_flag(&l->m, c->flags, &c->nflags,
+					   REPORT_FLAG_RETRANSMITS,
+					   "%.0f retransmits in %d runs", sum,
+					   m->nok);
 		}
 	return 0;
 }
 
 /* --- verifications and facts ------------------------------------------ */
 
-int ml_verifications(struct loader *l, struct xr_err *err)
+/* Per (cell, factor) tallies of the ok runs' verifications. */
+static int tally_row(void *ctx, const struct store_verify_tally *t)
+{
+	struct loader *l = ctx;
+	struct report *r = l->m.r;
+	struct mverify *v;
+	int ci, f;
+	if (!t->cell || !t->factor)
+		return 0;
+	ci = loader_cell_find(l, t->cell);
+	f = loader_factor_find(l, t->factor);
+	if (ci < 0 || f < 0 || f >= r->nfactors)
+		return 0;
+	v = &l->m.ver[ci * r->nfactors + f];
+	v->n += (int)t->count;
+	if (!t->ok) {
+		v->bad += (int)t->count;
+		v->expected = arena_strdup(l->m.a, t->expected);
+		v->actual = arena_strdup(l->m.a, t->actual);
+	}
+	return 0;
+}
+
+/* The appendix's summary: what was checked, where, and what was found. */
+static int verif_row(void *ctx, const struct store_verify_group *g)
+{
+	struct loader *l = ctx;
+	struct report *r = l->m.r;
+	struct report_verif *v;
+	if (r->nverifs >= MAX_VERIFS)
+		return 1;
+	if (r->nverifs == l->cap_verifs) {
+		struct report_verif *t;
+		int cap = l->cap_verifs ? 2 * l->cap_verifs : 16;
+		t = arena_alloc(l->m.a, (size_t)cap * sizeof *t);
+		if (!t)
+			return loader_oom(l);
+		if (r->nverifs)
+			memcpy(t, r->verifs, (size_t)r->nverifs * sizeof *t);
+		r->verifs = t;
+		l->cap_verifs = cap;
+	}
+	v = &r->verifs[r->nverifs++];
+	v->factor = arena_strdup(l->m.a, g->factor);
+	v->host = arena_strdup(l->m.a, g->host);
+	v->method = arena_strdup(l->m.a, g->method);
+	v->expected = arena_strdup(l->m.a, g->expected);
+	v->actual = arena_strdup(l->m.a, g->actual);
+	v->ok = g->ok;
+	v->count = (int)g->count;
+	return 0;
+}
+
+int loader_verifications(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
-	sqlite3_stmt *st;
-	int rc, ci, f, cap = 0;
+	int rc, ci, f;
 	l->m.ver = calloc((size_t)r->ncells * (size_t)(r->nfactors + 1) + 1,
 			  sizeof *l->m.ver);
 	if (!l->m.ver)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	rc = ml_prep(l,
-		     "SELECT r.cell, v.factor, v.ok, COUNT(*), "
-		     "MIN(CASE WHEN v.ok = 0 THEN v.expected END), "
-		     "MIN(CASE WHEN v.ok = 0 THEN v.actual END) "
-		     "FROM verifications v JOIN runs r ON r.id = v.run_id "
-		     "WHERE r.session_id IN %s AND r.status = 'ok' "
-		     "AND r.warmup = 0 GROUP BY r.cell, v.factor, v.ok",
-		     &st, err, "verifications");
-	if (rc)
+	if ((rc = store_verify_tallies_each(l->st, r->sessions,
+					    (size_t)r->nsessions, tally_row, l,
+					    err)) < 0)
 		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *cell = (const char *)sqlite3_column_text(st, 0);
-		const char *fac = (const char *)sqlite3_column_text(st, 1);
-		struct mverify *v;
-		if (!cell || !fac)
-			continue;
-		ci = ml_cell_find(l, cell);
-		f = ml_factor_find(l, fac);
-		if (ci < 0 || f < 0 || f >= r->nfactors)
-			continue;
-		v = &l->m.ver[ci * r->nfactors + f];
-		v->n += sqlite3_column_int(st, 3);
-		if (!sqlite3_column_int(st, 2)) {
-			v->bad += sqlite3_column_int(st, 3);
-			v->expected = ml_col_text(l, st, 4);
-			v->actual = ml_col_text(l, st, 5);
-		}
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return ml_sql_err(l, err, "verifications");
 	for (ci = 0; ci < r->ncells; ci++)
 		for (f = 0; f < r->nfactors; f++) {
 			struct mverify *v = &l->m.ver[ci * r->nfactors + f];
 			struct report_cell *c = &r->cells[ci];
 			if (v->bad)
-				mb_flag(
+				model_flag(
 				    &l->m, c->flags, &c->nflags,
 				    REPORT_FLAG_VERIFY_FAILED,
-				    MB_JA(&l->m)
+				    MODEL_JA(&l->m)
 					? "%s: %d/%d 回の試行で期待値 '%s'、"
 					  "実測値 '%s'"
 					: "%s: %d of %d runs, expected "
@@ -384,98 +389,61 @@ int ml_verifications(struct loader *l, struct xr_err *err)
 				    v->actual ? v->actual : "");
 		}
 	/* The summary for the appendix. */
-	rc = ml_prep(l,
-		     "SELECT v.factor, v.host, v.method, v.expected, v.actual, "
-		     "v.ok, COUNT(*) FROM verifications v JOIN runs r "
-		     "ON r.id = v.run_id WHERE r.session_id IN %s "
-		     "AND r.warmup = 0 GROUP BY 1, 2, 3, 4, 5, 6 "
-		     "ORDER BY 1, 2, 6, 4, 5",
-		     &st, err, "verifications");
-	if (rc)
-		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW &&
-	       r->nverifs < MAX_VERIFS) {
-		struct report_verif *v;
-		if (r->nverifs == cap) {
-			struct report_verif *t;
-			cap = cap ? 2 * cap : 16;
-			t = arena_alloc(l->m.a, (size_t)cap * sizeof *t);
-			if (!t) {
-				sqlite3_finalize(st);
-				return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
-						  "out of memory");
-			}
-			if (r->nverifs)
-				memcpy(t, r->verifs,
-				       (size_t)r->nverifs * sizeof *t);
-			r->verifs = t;
-		}
-		v = &r->verifs[r->nverifs++];
-		v->factor = ml_col_text(l, st, 0);
-		v->host = ml_col_text(l, st, 1);
-		v->method = ml_col_text(l, st, 2);
-		v->expected = ml_col_text(l, st, 3);
-		v->actual = ml_col_text(l, st, 4);
-		v->ok = sqlite3_column_int(st, 5);
-		v->count = sqlite3_column_int(st, 6);
+	return store_verify_groups_each(
+	    l->st, r->sessions, (size_t)r->nsessions, verif_row, l, err);
+}
+
+/* A host fact, and its host in r->hosts on first sight. Out of memory
+ * ends the list (the facts are an appendix). */
+static int fact_row(void *ctx, const struct store_fact_row *row)
+{
+	struct loader *l = ctx;
+	struct report *r = l->m.r;
+	struct report_fact *f;
+	int i;
+	if (r->nfacts == l->cap_facts) {
+		struct report_fact *t;
+		int cap = l->cap_facts ? 2 * l->cap_facts : 32;
+		t = arena_alloc(l->m.a, (size_t)cap * sizeof *t);
+		if (!t)
+			return 1;
+		if (r->nfacts)
+			memcpy(t, r->facts, (size_t)r->nfacts * sizeof *t);
+		r->facts = t;
+		l->cap_facts = cap;
 	}
-	sqlite3_finalize(st);
+	f = &r->facts[r->nfacts++];
+	f->session = row->session_id;
+	f->host = arena_strdup(l->m.a, row->host);
+	f->key = arena_strdup(l->m.a, row->key);
+	f->value = arena_strdup(l->m.a, row->value);
+	if (!f->host)
+		f->host = "";
+	for (i = 0; i < r->nhosts; i++)
+		if (!strcmp(r->hosts[i], f->host))
+			return 0;
+	if (r->nhosts == l->cap_hosts) {
+		const char **t;
+		int cap = l->cap_hosts ? 2 * l->cap_hosts : 8;
+		t = arena_alloc(l->m.a, (size_t)cap * sizeof *t);
+		if (!t)
+			return 1;
+		if (r->nhosts)
+			memcpy(t, r->hosts, (size_t)r->nhosts * sizeof *t);
+		r->hosts = t;
+		l->cap_hosts = cap;
+	}
+	r->hosts[r->nhosts++] = f->host;
 	return 0;
 }
 
-int ml_facts(struct loader *l, struct xr_err *err)
+int loader_facts(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
-	sqlite3_stmt *st;
-	int rc, cap = 0, hcap = 0, i;
-	rc = ml_prep(l,
-		     "SELECT session_id, host, key, value FROM host_facts "
-		     "WHERE session_id IN %s ORDER BY host, key, session_id",
-		     &st, err, "host facts");
-	if (rc)
+	int rc, i;
+	if ((rc = store_facts_each(l->st, r->sessions, (size_t)r->nsessions,
+				   fact_row, l, err)) < 0)
 		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct report_fact *f;
-		if (r->nfacts == cap) {
-			struct report_fact *t;
-			cap = cap ? 2 * cap : 32;
-			t = arena_alloc(l->m.a, (size_t)cap * sizeof *t);
-			if (!t)
-				break;
-			if (r->nfacts)
-				memcpy(t, r->facts,
-				       (size_t)r->nfacts * sizeof *t);
-			r->facts = t;
-		}
-		f = &r->facts[r->nfacts++];
-		f->session = sqlite3_column_int64(st, 0);
-		f->host = ml_col_text(l, st, 1);
-		f->key = ml_col_text(l, st, 2);
-		f->value = ml_col_text(l, st, 3);
-		if (!f->host)
-			f->host = "";
-		for (i = 0; i < r->nhosts; i++)
-			if (!strcmp(r->hosts[i], f->host))
-				break;
-		if (i == r->nhosts) {
-			if (r->nhosts == hcap) {
-				const char **t;
-				hcap = hcap ? 2 * hcap : 8;
-				t = arena_alloc(l->m.a,
-						(size_t)hcap * sizeof *t);
-				if (!t)
-					break;
-				if (r->nhosts)
-					memcpy(t, r->hosts,
-					       (size_t)r->nhosts * sizeof *t);
-				r->hosts = t;
-			}
-			r->hosts[r->nhosts++] = f->host;
-		}
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return ml_sql_err(l, err, "host facts");
 	/* A capture seen when the session started counts for its cells. */
 	for (i = 0; i < r->nfacts; i++) {
 		const struct report_fact *f = &r->facts[i];
@@ -486,11 +454,12 @@ int ml_facts(struct loader *l, struct xr_err *err)
 			continue;
 		for (ci = 0; ci < r->ncells; ci++)
 			if (l->m.mc[ci].session == f->session)
-				mb_flag(
-				    &l->m, r->cells[ci].flags,
-				    &r->cells[ci].nflags, REPORT_FLAG_CAPTURE,
-				    MB_JA(&l->m) ? "%s（%s 上）" : "%s on %s",
-				    f->value, f->host);
+				model_flag(&l->m, r->cells[ci].flags,
+					   &r->cells[ci].nflags,
+					   REPORT_FLAG_CAPTURE,
+					   MODEL_JA(&l->m) ? "%s（%s 上）"
+							   : "%s on %s",
+					   f->value, f->host);
 	}
 	return 0;
 }
@@ -512,7 +481,7 @@ static int declared_in_bytes(const struct plan *p, const char *metric)
 	return 0;
 }
 
-int ml_display_unit(struct loader *l, struct xr_err *err)
+int loader_display_unit(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	const char *base = r->metric_units[r->primary];

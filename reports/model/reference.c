@@ -350,325 +350,406 @@ static int first_error(struct xr_diag *d, const char *path, struct xr_err *err)
 			  d->items[best].col, "%s", d->items[best].msg);
 }
 
+/* What a column of the header holds. */
+enum ref_col {
+	REF_COL_VALUE = 0, /* `value`: the reference metric */
+	REF_COL_FACTOR,	   /* a factor of the plan: levels */
+	REF_COL_METRIC,	   /* an extra metric the store holds */
+	REF_COL_SKIP,	   /* ignored (with a warning or an error) */
+};
+
+/* The reading of one reference file. */
+struct ref_read {
+	struct report *r;
+	struct arena *a;
+	struct xr_diag *d;
+	struct parsed ps;
+	const struct record *hdr;
+	int first_row; /* index into ps.rec of the first published row */
+	const char *metric, *unit;
+	int metric_line, metric_col, unit_line, unit_col;
+	double factor;	    /* published value * factor = base units */
+	enum ref_col *kind; /* [hdr->n] */
+	int *col_factor;    /* [hdr->n] factor index, -1 */
+	int *col_metric;    /* [hdr->n] metric index, -1 */
+	struct report_ref *ref;
+};
+
+/* A `key,value` setting: metric or unit. */
+static void read_setting(struct ref_read *rr, const struct record *c)
+{
+	const char *key = c->f[0].s;
+	if (c->n != 2) {
+		xr_diag_add(rr->d, 0, c->line, 1,
+			    "expected a setting 'key,value' (metric, "
+			    "unit) or the header line with a 'value' "
+			    "column; got %d fields",
+			    c->n);
+	} else if (!strcmp(key, "metric")) {
+		if (rr->metric)
+			xr_diag_add(rr->d, 0, c->line, 1,
+				    "setting 'metric' given twice "
+				    "(first on line %d)",
+				    rr->metric_line);
+		rr->metric = c->f[1].s;
+		rr->metric_line = c->line;
+		rr->metric_col = c->f[1].col;
+	} else if (!strcmp(key, "unit")) {
+		if (rr->unit)
+			xr_diag_add(rr->d, 0, c->line, 1,
+				    "setting 'unit' given twice (first "
+				    "on line %d)",
+				    rr->unit_line);
+		rr->unit = c->f[1].s;
+		rr->unit_line = c->line;
+		rr->unit_col = c->f[1].col;
+	} else {
+		xr_diag_add(rr->d, 0, c->line, 1,
+			    "unknown setting '%s' (known: metric, "
+			    "unit), or a header line without a "
+			    "'value' column",
+			    key);
+	}
+}
+
+/* Settings, then the header (the first record with a `value` column).
+ * 0, or -1 when there is no header. */
+static int read_head(struct ref_read *rr)
+{
+	int i, j;
+	for (i = 0; i < rr->ps.nrec && !rr->hdr; i++) {
+		const struct record *c = &rr->ps.rec[i];
+		for (j = 0; j < c->n; j++)
+			if (!strcmp(c->f[j].s, "value"))
+				rr->hdr = c;
+		if (!rr->hdr)
+			read_setting(rr, c);
+	}
+	rr->first_row = i;
+	if (!rr->hdr) {
+		xr_diag_add(rr->d, 0,
+			    rr->ps.nrec ? rr->ps.rec[rr->ps.nrec - 1].line : 1,
+			    0,
+			    "no header line with a 'value' column (see "
+			    "schema/reference.md)");
+		return -1;
+	}
+	if (i >= rr->ps.nrec)
+		xr_diag_add(rr->d, 0, rr->hdr->line, 1,
+			    "no published rows after the header");
+	if (!rr->metric)
+		rr->metric = "throughput";
+	if (!rr->unit)
+		rr->unit = "Gbit/s";
+	return 0;
+}
+
+/* The reference metric is in the store and the unit fits it. */
+static void check_metric(struct ref_read *rr)
+{
+	const struct report *r = rr->r;
+	int mi = report_metric_index(r, rr->metric);
+	if (mi < 0) {
+		struct buf b = BUF_INIT;
+		list_names(&b, r->metrics, r->nmetrics, sizeof(char *));
+		xr_diag_add(
+		    rr->d, 0, rr->metric_line ? rr->metric_line : rr->hdr->line,
+		    rr->metric_line ? rr->metric_col : 1,
+		    "metric '%s'%s is not in the store "
+		    "(present: %s)",
+		    rr->metric, rr->metric_line ? "" : " (the default)", b.s);
+		buf_release(&b);
+	} else if (unit_factor(r, mi, rr->unit, &rr->factor) < 0) {
+		xr_diag_add(
+		    rr->d, 0, rr->unit_line ? rr->unit_line : rr->hdr->line,
+		    rr->unit_line ? rr->unit_col : 1,
+		    "unit '%s'%s does not fit metric '%s' (stored in "
+		    "%s; known units: bit/s, Mbit/s, Gbit/s, B/s, "
+		    "MB/s, GB/s, s, ms, us, %%, count, ...)",
+		    rr->unit, rr->unit_line ? "" : " (the default)", rr->metric,
+		    r->metric_units[mi] && *r->metric_units[mi]
+			? r->metric_units[mi]
+			: "1");
+	}
+}
+
+/* A header column that is neither `value` nor a factor: an extra metric
+ * when the store holds it, else skipped (an error when it is not numeric,
+ * a warning when it is). */
+static enum ref_col classify_other(struct ref_read *rr, int j)
+{
+	const struct report *r = rr->r;
+	const struct record *hdr = rr->hdr;
+	const char *name = hdr->f[j].s;
+	struct buf b = BUF_INIT, m = BUF_INIT;
+	enum ref_col kind = REF_COL_SKIP;
+	int numeric = 1, k;
+
+	for (k = rr->first_row; k < rr->ps.nrec; k++) {
+		const struct record *c = &rr->ps.rec[k];
+		double v;
+		if (j < c->n && *c->f[j].s && parse_num(c->f[j].s, &v) < 0)
+			numeric = 0;
+	}
+	rr->col_metric[j] = report_metric_index(r, name);
+	if (rr->col_metric[j] < 0)
+		list_names(&b, &r->factors[0].name, r->nfactors,
+			   sizeof *r->factors);
+	if (!numeric && rr->col_metric[j] < 0) {
+		xr_diag_add(rr->d, 0, hdr->line, hdr->f[j].col,
+			    "unknown column '%s': not a factor "
+			    "of the plan (factors: %s), nor a "
+			    "numeric column",
+			    name, b.s);
+	} else if (rr->col_metric[j] < 0) {
+		list_names(&m, r->metrics, r->nmetrics, sizeof(char *));
+		xr_diag_add(rr->d, 1, hdr->line, hdr->f[j].col,
+			    "column '%s' is neither a factor "
+			    "of the plan (%s) nor a metric in "
+			    "the store (%s): ignored",
+			    name, b.s, m.s);
+	} else if (rr->col_metric[j] == report_metric_index(r, rr->metric)) {
+		xr_diag_add(rr->d, 0, hdr->line, hdr->f[j].col,
+			    "column '%s' is the reference "
+			    "metric: its values go in 'value'",
+			    name);
+	} else {
+		kind = REF_COL_METRIC;
+	}
+	buf_release(&b);
+	buf_release(&m);
+	return kind;
+}
+
+/* What each header column holds. */
+static void classify_columns(struct ref_read *rr)
+{
+	const struct record *hdr = rr->hdr;
+	int j, k;
+	for (j = 0; j < hdr->n; j++) {
+		const char *name = hdr->f[j].s;
+		rr->col_factor[j] = rr->col_metric[j] = -1;
+		for (k = 0; k < j; k++)
+			if (!strcmp(hdr->f[k].s, name))
+				xr_diag_add(rr->d, 0, hdr->line, hdr->f[j].col,
+					    "column '%s' appears twice", name);
+		if (!*name) {
+			xr_diag_add(rr->d, 0, hdr->line, hdr->f[j].col,
+				    "empty column name");
+			rr->kind[j] = REF_COL_SKIP;
+		} else if (!strcmp(name, "value")) {
+			rr->kind[j] = REF_COL_VALUE;
+		} else if ((rr->col_factor[j] =
+				report_factor_index(rr->r, name)) >= 0) {
+			rr->kind[j] = REF_COL_FACTOR;
+			rr->ref->nfactors++;
+		} else {
+			rr->kind[j] = classify_other(rr, j);
+		}
+	}
+}
+
+/* ref's factor and value columns from the classified header. 0 or -1
+ * when out of memory. */
+static int model_columns(struct ref_read *rr)
+{
+	struct report_ref *ref = rr->ref;
+	const struct record *hdr = rr->hdr;
+	struct arena *a = rr->a;
+	const char **fn =
+	    arena_alloc(a, ((size_t)ref->nfactors + 1) * sizeof *fn);
+	int *fx = arena_alloc(a, ((size_t)ref->nfactors + 1) * sizeof *fx);
+	const char **vn = arena_alloc(a, ((size_t)hdr->n + 1) * sizeof *vn);
+	int *vm = arena_alloc(a, ((size_t)hdr->n + 1) * sizeof *vm);
+	int nf = 0, j;
+	if (!fn || !fx || !vn || !vm)
+		return -1;
+	vn[0] = arena_strdup(a, rr->metric);
+	vm[0] = report_metric_index(rr->r, rr->metric);
+	ref->nvalues = 1;
+	for (j = 0; j < hdr->n; j++) {
+		if (rr->kind[j] == REF_COL_FACTOR) {
+			fn[nf] = hdr->f[j].s;
+			fx[nf++] = rr->col_factor[j];
+		} else if (rr->kind[j] == REF_COL_METRIC) {
+			vn[ref->nvalues] = hdr->f[j].s;
+			vm[ref->nvalues++] = rr->col_metric[j];
+		}
+	}
+	ref->factors = fn;
+	ref->factor_index = fx;
+	ref->values = vn;
+	ref->value_metric = vm;
+	return 0;
+}
+
+/* One published row into w. Returns 1 when it is good, 0 when it has an
+ * error (reported), -1 when out of memory. */
+static int read_row(struct ref_read *rr, const struct record *c,
+		    struct report_ref_row *w)
+{
+	const struct record *hdr = rr->hdr;
+	struct report_ref *ref = rr->ref;
+	struct buf lab = BUF_INIT;
+	int fj = 0, vj = 1, bad = 0, j;
+
+	memset(w, 0, sizeof *w);
+	w->line = c->line;
+	w->cell = -1;
+	w->detail = "";
+	w->levels =
+	    arena_alloc(rr->a, ((size_t)ref->nfactors + 1) * sizeof *w->levels);
+	w->v = arena_alloc(rr->a, (size_t)ref->nvalues * sizeof *w->v);
+	if (!w->levels || !w->v)
+		return -1;
+	for (j = 0; j < ref->nvalues; j++) {
+		w->v[j].published = NAN;
+		w->v[j].ratio = NAN;
+		w->v[j].in_range = -1;
+	}
+	for (j = 0; j < hdr->n; j++) {
+		const struct field *f = &c->f[j];
+		int slot;
+		double v;
+		if (rr->kind[j] == REF_COL_FACTOR) {
+			if (!*f->s) {
+				xr_diag_add(rr->d, 0, c->line, f->col,
+					    "empty level for factor '%s'",
+					    hdr->f[j].s);
+				bad = 1;
+			}
+			w->levels[fj++] = f->s;
+			buf_addf(&lab, "%s%s=%s", lab.len ? ", " : "",
+				 hdr->f[j].s, f->s);
+			continue;
+		}
+		if (rr->kind[j] == REF_COL_SKIP)
+			continue;
+		slot = rr->kind[j] == REF_COL_VALUE ? 0 : vj++;
+		if (!*f->s && rr->kind[j] == REF_COL_METRIC)
+			continue;
+		if (parse_num(f->s, &v) < 0) {
+			xr_diag_add(rr->d, 0, c->line, f->col,
+				    "%s '%.40s%s' is not a number", hdr->f[j].s,
+				    *f->s ? f->s : "(empty)",
+				    strlen(f->s) > 40 ? "..." : "");
+			bad = 1;
+			continue;
+		}
+		w->v[slot].published = slot == 0 ? v * rr->factor : v;
+	}
+	w->label = arena_strdup(rr->a, lab.s ? lab.s : "");
+	buf_release(&lab);
+	return bad ? 0 : 1;
+}
+
+/* The published rows after the header. 0 or -1 when out of memory. */
+static int read_rows(struct ref_read *rr)
+{
+	struct report_ref *ref = rr->ref;
+	int k;
+	ref->rows =
+	    arena_alloc(rr->a, ((size_t)(rr->ps.nrec - rr->first_row) + 1) *
+				   sizeof *ref->rows);
+	if (!ref->rows)
+		return -1;
+	for (k = rr->first_row; k < rr->ps.nrec; k++) {
+		const struct record *c = &rr->ps.rec[k];
+		int rc;
+		if (c->n != rr->hdr->n) {
+			xr_diag_add(rr->d, 0, c->line, 1,
+				    "%d fields, but the header (line %d) has "
+				    "%d",
+				    c->n, rr->hdr->line, rr->hdr->n);
+			continue;
+		}
+		rc = read_row(rr, c, &ref->rows[ref->nrows]);
+		if (rc < 0)
+			return -1;
+		ref->nrows += rc;
+	}
+	return 0;
+}
+
+/* Settings, header and rows of the split file into rr->ref; every problem
+ * goes to rr->d. 0, or -1 when out of memory. */
+static int read_reference(struct ref_read *rr, const char *path)
+{
+	const struct record *hdr;
+	if (read_head(rr) < 0)
+		return 0;
+	hdr = rr->hdr;
+	rr->ref = arena_alloc(rr->a, sizeof *rr->ref);
+	rr->kind = arena_alloc(rr->a, (size_t)hdr->n * sizeof *rr->kind);
+	rr->col_factor =
+	    arena_alloc(rr->a, (size_t)hdr->n * sizeof *rr->col_factor);
+	rr->col_metric =
+	    arena_alloc(rr->a, (size_t)hdr->n * sizeof *rr->col_metric);
+	if (!rr->ref || !rr->kind || !rr->col_factor || !rr->col_metric)
+		return -1;
+	memset(rr->ref, 0, sizeof *rr->ref);
+	rr->ref->path = arena_strdup(rr->a, path);
+	rr->ref->unit = arena_strdup(rr->a, rr->unit);
+	check_metric(rr);
+	classify_columns(rr);
+	if (model_columns(rr) < 0 || read_rows(rr) < 0)
+		return -1;
+	return 0;
+}
+
 int report_reference_attach(struct report *r, const char *path,
 			    struct xr_diag *dd, struct xr_err *err)
 {
-	struct arena *a = r->arena;
 	struct buf text = BUF_INIT;
-	struct parsed ps = {0};
+	struct ref_read rr;
 	struct xr_diag local;
-	struct xr_diag *d = dd;
 	struct report_ref *ref;
-	const struct record *hdr = NULL;
-	const char *metric = NULL, *unit = NULL;
-	int metric_line = 0, unit_line = 0, unit_col = 0, metric_col = 0;
-	int i, j, k, vcol = -1, rc;
-	int *kind; /* per header column: 0 value, 1 factor, 2 metric, 3 skip */
-	int *col_factor, *col_metric;
-	double factor = 1;
+	int k, rc;
 
-	if (!d) {
+	memset(&rr, 0, sizeof rr);
+	rr.r = r;
+	rr.a = r->arena;
+	rr.d = dd;
+	rr.factor = 1;
+	if (!rr.d) {
 		xr_diag_init(&local, path);
-		d = &local;
+		rr.d = &local;
 	}
 	if ((rc = read_file(path, &text, err)) < 0) {
 		/* a reference that cannot be read is a usage error (2) */
 		buf_release(&text);
-		if (d == &local)
+		if (rr.d == &local)
 			xr_diag_release(&local);
 		else
-			xr_diag_add(d, 0, 0, 0, "%s", err->msg);
+			xr_diag_add(rr.d, 0, 0, 0, "%s", err->msg);
 		err->code = XR_EUSAGE;
 		return -XR_EUSAGE;
 	}
-	rc = split(a, text.s ? text.s : "", text.len, &ps, d);
+	rc = split(rr.a, text.s ? text.s : "", text.len, &rr.ps, rr.d);
 	buf_release(&text);
-	if (rc < 0)
-		goto done;
-	/* settings, then the header */
-	for (i = 0; i < ps.nrec; i++) {
-		const struct record *c = &ps.rec[i];
-		const char *key = c->f[0].s;
-		int is_header = 0;
-		for (j = 0; j < c->n; j++)
-			if (!strcmp(c->f[j].s, "value"))
-				is_header = 1;
-		if (is_header) {
-			hdr = c;
-			i++;
-			break;
-		}
-		if (c->n != 2) {
-			xr_diag_add(d, 0, c->line, 1,
-				    "expected a setting 'key,value' (metric, "
-				    "unit) or the header line with a 'value' "
-				    "column; got %d fields",
-				    c->n);
-			continue;
-		}
-		if (!strcmp(key, "metric")) {
-			if (metric)
-				xr_diag_add(d, 0, c->line, 1,
-					    "setting 'metric' given twice "
-					    "(first on line %d)",
-					    metric_line);
-			metric = c->f[1].s;
-			metric_line = c->line;
-			metric_col = c->f[1].col;
-		} else if (!strcmp(key, "unit")) {
-			if (unit)
-				xr_diag_add(d, 0, c->line, 1,
-					    "setting 'unit' given twice (first "
-					    "on line %d)",
-					    unit_line);
-			unit = c->f[1].s;
-			unit_line = c->line;
-			unit_col = c->f[1].col;
-		} else {
-			xr_diag_add(d, 0, c->line, 1,
-				    "unknown setting '%s' (known: metric, "
-				    "unit), or a header line without a "
-				    "'value' column",
-				    key);
-		}
+	if (rc == 0 && read_reference(&rr, path) < 0) {
+		if (rr.d == &local)
+			xr_diag_release(&local);
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	}
-	if (!hdr) {
-		xr_diag_add(d, 0, ps.nrec ? ps.rec[ps.nrec - 1].line : 1, 0,
-			    "no header line with a 'value' column (see "
-			    "schema/reference.md)");
-		goto done;
-	}
-	if (i >= ps.nrec)
-		xr_diag_add(d, 0, hdr->line, 1,
-			    "no published rows after the header");
-	if (!metric)
-		metric = "throughput";
-	if (!unit)
-		unit = "Gbit/s";
-
-	ref = arena_alloc(a, sizeof *ref);
-	kind = arena_alloc(a, (size_t)hdr->n * sizeof *kind);
-	col_factor = arena_alloc(a, (size_t)hdr->n * sizeof *col_factor);
-	col_metric = arena_alloc(a, (size_t)hdr->n * sizeof *col_metric);
-	if (!ref || !kind || !col_factor || !col_metric)
-		goto nomem;
-	memset(ref, 0, sizeof *ref);
-	ref->path = arena_strdup(a, path);
-	ref->unit = arena_strdup(a, unit);
-
-	/* the metric and its unit */
-	{
-		int mi = report_metric_index(r, metric);
-		if (mi < 0) {
-			struct buf b = BUF_INIT;
-			list_names(&b, r->metrics, r->nmetrics, sizeof(char *));
-			xr_diag_add(d, 0, metric_line ? metric_line : hdr->line,
-				    metric_line ? metric_col : 1,
-				    "metric '%s'%s is not in the store "
-				    "(present: %s)",
-				    metric, metric_line ? "" : " (the default)",
-				    b.s);
-			buf_release(&b);
-		} else if (unit_factor(r, mi, unit, &factor) < 0) {
-			xr_diag_add(
-			    d, 0, unit_line ? unit_line : hdr->line,
-			    unit_line ? unit_col : 1,
-			    "unit '%s'%s does not fit metric '%s' (stored in "
-			    "%s; known units: bit/s, Mbit/s, Gbit/s, B/s, "
-			    "MB/s, GB/s, s, ms, us, %%, count, ...)",
-			    unit, unit_line ? "" : " (the default)", metric,
-			    r->metric_units[mi] && *r->metric_units[mi]
-				? r->metric_units[mi]
-				: "1");
+	ref = rr.ref;
+	if (rc == 0 && ref && !rr.d->nerr) {
+		for (k = 0; k < ref->nrows; k++) {
+			struct report_ref_row *w = &ref->rows[k];
+			match_row(r, ref, w);
+			if (w->status == REPORT_REF_MATCHED)
+				ref->nmatched++;
+			else if (w->status == REPORT_REF_AMBIGUOUS)
+				ref->nambiguous++;
+			else
+				ref->nnot_measured++;
 		}
+		r->ref = ref;
 	}
-
-	/* classify the header's columns */
-	for (j = 0; j < hdr->n; j++) {
-		const char *name = hdr->f[j].s;
-		col_factor[j] = col_metric[j] = -1;
-		for (k = 0; k < j; k++)
-			if (!strcmp(hdr->f[k].s, name))
-				xr_diag_add(d, 0, hdr->line, hdr->f[j].col,
-					    "column '%s' appears twice", name);
-		if (!*name) {
-			xr_diag_add(d, 0, hdr->line, hdr->f[j].col,
-				    "empty column name");
-			kind[j] = 3;
-		} else if (!strcmp(name, "value")) {
-			kind[j] = 0;
-			vcol = j;
-		} else if ((col_factor[j] = report_factor_index(r, name)) >=
-			   0) {
-			kind[j] = 1;
-			ref->nfactors++;
-		} else {
-			/* numeric in every row -> an extra metric */
-			int numeric = 1;
-			for (k = i; k < ps.nrec; k++) {
-				double v;
-				if (j < ps.rec[k].n && *ps.rec[k].f[j].s &&
-				    parse_num(ps.rec[k].f[j].s, &v) < 0)
-					numeric = 0;
-			}
-			col_metric[j] = report_metric_index(r, name);
-			if (!numeric && col_metric[j] < 0) {
-				struct buf b = BUF_INIT;
-				list_names(&b, &r->factors[0].name, r->nfactors,
-					   sizeof *r->factors);
-				xr_diag_add(d, 0, hdr->line, hdr->f[j].col,
-					    "unknown column '%s': not a factor "
-					    "of the plan (factors: %s), nor a "
-					    "numeric column",
-					    name, b.s);
-				buf_release(&b);
-				kind[j] = 3;
-			} else if (col_metric[j] < 0) {
-				struct buf b = BUF_INIT, m = BUF_INIT;
-				list_names(&b, &r->factors[0].name, r->nfactors,
-					   sizeof *r->factors);
-				list_names(&m, r->metrics, r->nmetrics,
-					   sizeof(char *));
-				xr_diag_add(d, 1, hdr->line, hdr->f[j].col,
-					    "column '%s' is neither a factor "
-					    "of the plan (%s) nor a metric in "
-					    "the store (%s): ignored",
-					    name, b.s, m.s);
-				buf_release(&b);
-				buf_release(&m);
-				kind[j] = 3;
-			} else if (col_metric[j] ==
-				   report_metric_index(r, metric)) {
-				xr_diag_add(d, 0, hdr->line, hdr->f[j].col,
-					    "column '%s' is the reference "
-					    "metric: its values go in 'value'",
-					    name);
-				kind[j] = 3;
-			} else {
-				kind[j] = 2;
-			}
-		}
-	}
-
-	/* the columns of the model */
-	{
-		const char **fn =
-		    arena_alloc(a, ((size_t)ref->nfactors + 1) * sizeof *fn);
-		int *fx =
-		    arena_alloc(a, ((size_t)ref->nfactors + 1) * sizeof *fx);
-		const char **vn =
-		    arena_alloc(a, ((size_t)hdr->n + 1) * sizeof *vn);
-		int *vm = arena_alloc(a, ((size_t)hdr->n + 1) * sizeof *vm);
-		int nf = 0;
-		if (!fn || !fx || !vn || !vm)
-			goto nomem;
-		vn[0] = arena_strdup(a, metric);
-		vm[0] = report_metric_index(r, metric);
-		ref->nvalues = 1;
-		for (j = 0; j < hdr->n; j++) {
-			if (kind[j] == 1) {
-				fn[nf] = hdr->f[j].s;
-				fx[nf++] = col_factor[j];
-			} else if (kind[j] == 2) {
-				vn[ref->nvalues] = hdr->f[j].s;
-				vm[ref->nvalues++] = col_metric[j];
-			}
-		}
-		ref->factors = fn;
-		ref->factor_index = fx;
-		ref->values = vn;
-		ref->value_metric = vm;
-	}
-	ref->rows =
-	    arena_alloc(a, ((size_t)(ps.nrec - i) + 1) * sizeof *ref->rows);
-	if (!ref->rows)
-		goto nomem;
-	for (k = i; k < ps.nrec; k++) {
-		const struct record *c = &ps.rec[k];
-		struct report_ref_row *w = &ref->rows[ref->nrows];
-		struct buf lab = BUF_INIT;
-		int fj = 0, vj = 1, bad = 0;
-		if (c->n != hdr->n) {
-			xr_diag_add(d, 0, c->line, 1,
-				    "%d fields, but the header (line %d) has "
-				    "%d",
-				    c->n, hdr->line, hdr->n);
-			continue;
-		}
-		memset(w, 0, sizeof *w);
-		w->line = c->line;
-		w->cell = -1;
-		w->detail = "";
-		w->levels = arena_alloc(a, ((size_t)ref->nfactors + 1) *
-					       sizeof *w->levels);
-		w->v = arena_alloc(a, (size_t)ref->nvalues * sizeof *w->v);
-		if (!w->levels || !w->v)
-			goto nomem;
-		for (j = 0; j < ref->nvalues; j++) {
-			w->v[j].published = NAN;
-			w->v[j].ratio = NAN;
-			w->v[j].in_range = -1;
-		}
-		for (j = 0; j < hdr->n; j++) {
-			const struct field *f = &c->f[j];
-			double v;
-			if (kind[j] == 1) {
-				if (!*f->s) {
-					xr_diag_add(d, 0, c->line, f->col,
-						    "empty level for factor "
-						    "'%s'",
-						    hdr->f[j].s);
-					bad = 1;
-				}
-				w->levels[fj++] = f->s;
-				buf_addf(&lab, "%s%s=%s", lab.len ? ", " : "",
-					 hdr->f[j].s, f->s);
-			} else if (kind[j] == 0 || kind[j] == 2) {
-				int slot = kind[j] == 0 ? 0 : vj++;
-				if (!*f->s && kind[j] == 2)
-					continue;
-				if (parse_num(f->s, &v) < 0) {
-					xr_diag_add(
-					    d, 0, c->line, f->col,
-					    "%s '%.40s%s' is not a number",
-					    hdr->f[j].s,
-					    *f->s ? f->s : "(empty)",
-					    strlen(f->s) > 40 ? "..." : "");
-					bad = 1;
-					continue;
-				}
-				w->v[slot].published =
-				    slot == 0 ? v * factor : v;
-			}
-		}
-		w->label = arena_strdup(a, lab.s ? lab.s : "");
-		buf_release(&lab);
-		if (!bad)
-			ref->nrows++;
-	}
-	if (d->nerr)
-		goto done;
-	for (k = 0; k < ref->nrows; k++) {
-		struct report_ref_row *w = &ref->rows[k];
-		match_row(r, ref, w);
-		if (w->status == REPORT_REF_MATCHED)
-			ref->nmatched++;
-		else if (w->status == REPORT_REF_AMBIGUOUS)
-			ref->nambiguous++;
-		else
-			ref->nnot_measured++;
-	}
-	r->ref = ref;
-done:
-	rc = d->nerr ? first_error(d, path, err) : 0;
-	if (d == &local)
+	rc = rr.d->nerr ? first_error(rr.d, path, err) : 0;
+	if (rr.d == &local)
 		xr_diag_release(&local);
-	(void)vcol;
 	return rc;
-nomem:
-	if (d == &local)
-		xr_diag_release(&local);
-	return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 }
 
 void report_ref_fmt(const struct report *r, const struct report_ref_row *w,

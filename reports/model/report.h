@@ -1,8 +1,8 @@
 /*
  * The report model: everything a report shows, computed once from the store
- * (schema/store.sql) and the plan text it holds, then formatted by several
- * writers (Markdown, CSV, JSON here; PDF in write_pdf.c). Writers only
- * format: every statistic, verdict and flag is decided in report_build().
+ * (schema/store.sql) and the plan text it holds, then formatted by the
+ * writers of reports/render (render.h). Writers only format: every
+ * statistic, verdict and flag is decided in report_build().
  *
  * Values in the model are in SI base units (bit/s, s, B); the display unit
  * and its scale are chosen once (report.display_*) and applied by the
@@ -42,31 +42,32 @@ struct report_opts {
 };
 
 /*
- * Comparability flags. X(CODE, "code", refuses): a flag that refuses makes
- * a comparison not_comparable; the others are footnotes (warnings). The
- * English and Japanese sentences live in flags.c (report_flag_text).
+ * Comparability flags, in note order. Every attribute of a flag (its JSON
+ * code, where it is raised, whether it refuses, its sentences and short
+ * forms in every language) is one row of the table in flags.c; read them
+ * with the report_flag_* functions below.
  */
 #define REPORT_FLAG_MAP(X)                                                     \
-	X(FACTORS_DIFFER, "factors_differ", 1)                                 \
-	X(ENGINE_DIFFERS, "engine_differs", 1)                                 \
-	X(UNIT_DIFFERS, "unit_differs", 1)                                     \
-	X(TOO_FEW_RUNS, "too_few_runs", 1)                                     \
-	X(VERIFY_FAILED, "verify_failed", 1)                                   \
-	X(NOT_VERIFIED, "not_verified", 0)                                     \
-	X(NOT_INTERLEAVED, "not_interleaved", 0)                               \
-	X(FAILED_RUNS, "failed_runs", 0)                                       \
-	X(RX_DROPS, "rx_drops", 0)                                             \
-	X(NIC_ERRORS, "nic_errors", 0)                                         \
-	X(PAUSE_FRAMES, "pause_frames", 0)                                     \
-	X(RETRANSMITS, "retransmits", 0)                                       \
-	X(CAPTURE, "capture", 0)                                               \
-	X(FACTS_CHANGED, "facts_changed", 0)                                   \
-	X(UNSTABLE, "unstable", 0)                                             \
-	X(DRIFT, "drift", 0)                                                   \
-	X(NONPOSITIVE, "nonpositive", 1)
+	X(FACTORS_DIFFER)                                                      \
+	X(ENGINE_DIFFERS)                                                      \
+	X(UNIT_DIFFERS)                                                        \
+	X(TOO_FEW_RUNS)                                                        \
+	X(VERIFY_FAILED)                                                       \
+	X(NOT_VERIFIED)                                                        \
+	X(NOT_INTERLEAVED)                                                     \
+	X(FAILED_RUNS)                                                         \
+	X(RX_DROPS)                                                            \
+	X(NIC_ERRORS)                                                          \
+	X(PAUSE_FRAMES)                                                        \
+	X(RETRANSMITS)                                                         \
+	X(CAPTURE)                                                             \
+	X(FACTS_CHANGED)                                                       \
+	X(UNSTABLE)                                                            \
+	X(DRIFT)                                                               \
+	X(NONPOSITIVE)
 
 enum report_flag_code {
-#define REPORT_FLAG_ENUM(c, s, r) REPORT_FLAG_##c,
+#define REPORT_FLAG_ENUM(c) REPORT_FLAG_##c,
 	REPORT_FLAG_MAP(REPORT_FLAG_ENUM)
 #undef REPORT_FLAG_ENUM
 	    REPORT_FLAG_COUNT
@@ -399,7 +400,22 @@ int report_lang_parse(const char *s);
 
 /* --- flags (flags.c) ---------------------------------------------------- */
 
+/* Where a flag is raised: on a cell (from its runs), on a comparison (from
+ * the two cells together), or both. A cell flag is repeated on the
+ * comparisons of its cell as an "A:"/"B:" warning; the notes list a flag's
+ * details from where it is raised. */
+enum report_flag_scope {
+	REPORT_SCOPE_CELL = 1,
+	REPORT_SCOPE_CMP = 2,
+	REPORT_SCOPE_BOTH = 3,
+};
+
 const char *report_flag_code_name(enum report_flag_code c); /* "rx_drops" */
+/* The code for a name ("rx_drops"); -1 when unknown. */
+int report_flag_by_name(const char *name);
+enum report_flag_scope report_flag_scope(enum report_flag_code c);
+/* 1: the flag refuses a comparison (verdict not_comparable); 0: it warns
+ * (a footnote; the verdict stands). */
 int report_flag_refuses(enum report_flag_code c);
 /* The sentence explaining the flag, in lang; never NULL. */
 const char *report_flag_text(enum report_flag_code c, enum report_lang lang);
@@ -488,22 +504,5 @@ struct report_sample {
 int report_decide(const struct report_sample *a, const struct report_sample *b,
 		  int interleaved, double threshold, int higher_is_better,
 		  struct report_cmp *out, enum report_flag_code *why);
-
-/* --- writers ------------------------------------------------------------ */
-
-int report_write_md(const struct report *r, FILE *f, struct xr_err *err);
-int report_write_csv(const struct report *r, FILE *f, struct xr_err *err);
-int report_write_json(const struct report *r, FILE *f, struct xr_err *err);
-/* write_pdf.c (the pdf engineer's module). */
-int report_write_pdf(const struct report *r, const char *path,
-		     struct xr_err *err);
-
-/*
- * Build the model from db_path and write out_path; the format comes from
- * o->format or the extension (.pdf .md .csv .json); out_path "-" writes
- * md/csv/json to stdout. Used by `xrun report` and at the end of a run.
- */
-int report_write_file(const char *db_path, const char *out_path,
-		      const struct report_opts *o, struct xr_err *err);
 
 #endif

@@ -1,7 +1,12 @@
 /*
  * Statistics for reports (see stats.h): descriptive statistics, the
- * Student t distribution, Welch's t and small least-squares fits. The
- * incomplete beta function uses the continued fraction evaluated with the
+ * Student t distribution, Welch's t, small least-squares fits with robust
+ * (HC2/HC3) standard errors and session terms, TOST; then the
+ * distribution-free part: Mann-Whitney U, Hodges-Lehmann, the
+ * order-statistic interval of a median, the median/MAD outlier rule. Each
+ * function's comment names its source; tests/unit/test_stats.c checks each
+ * against numbers from scipy/statsmodels and says how they were computed.
+ * The incomplete beta function uses the continued fraction evaluated with the
  * modified Lentz method (as in Numerical Recipes, 6.4), which converges
  * quickly for x < (a+1)/(a+b+2); the symmetry I_x(a,b) = 1 - I_{1-x}(b,a)
  * covers the rest.
@@ -221,14 +226,14 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb,
 	finish_effect(out, conf);
 	return 0;
 }
-
-/* Solve the k x k system A x = b in place by Gauss-Jordan elimination with
- * partial pivoting; A is overwritten with its inverse. */
+/* Invert the k x k matrix A in place by Gauss-Jordan elimination with
+ * partial pivoting. -1 when it is singular (a pivot below 1e-12 of the
+ * largest entry). */
 static int invert(double *A, size_t k)
 {
-	double inv[64], scale = 0;
+	double inv[STATS_OLS_MAX_K * STATS_OLS_MAX_K], scale = 0;
 	size_t i, j, c;
-	if (k > 8)
+	if (k > STATS_OLS_MAX_K)
 		return -1;
 	for (i = 0; i < k * k; i++)
 		scale = fmax(scale, fabs(A[i]));
@@ -272,75 +277,635 @@ static int invert(double *A, size_t k)
 	return 0;
 }
 
-int stats_ols(const double *X, size_t n, size_t k, const double *y,
-	      double *beta, double *se, double *sigma2)
+/* The least-squares fit shared by stats_ols and stats_ols_effect: fills
+ * A = (X'X)^-1 [k*k], beta[k] and, when resid is not NULL, resid[n];
+ * returns the residual sum of squares, or -1 when singular. */
+static double ols_fit(const double *X, size_t n, size_t k, const double *y,
+		      double *A, double *beta, double *resid)
 {
-	double xtx[64], xty[8], rss = 0, s2;
+	double xty[STATS_OLS_MAX_K], rss = 0;
 	size_t i, j, r;
-	if (k == 0 || k > 8 || n <= k)
+	if (k == 0 || k > STATS_OLS_MAX_K || n <= k)
 		return -1;
-	memset(xtx, 0, sizeof xtx);
+	memset(A, 0, k * k * sizeof *A);
 	memset(xty, 0, sizeof xty);
 	for (r = 0; r < n; r++) {
 		const double *row = X + r * k;
 		for (i = 0; i < k; i++) {
 			xty[i] += row[i] * y[r];
 			for (j = 0; j < k; j++)
-				xtx[i * k + j] += row[i] * row[j];
+				A[i * k + j] += row[i] * row[j];
 		}
 	}
-	if (invert(xtx, k) < 0)
+	if (invert(A, k) < 0)
 		return -1;
 	for (i = 0; i < k; i++) {
 		beta[i] = 0;
 		for (j = 0; j < k; j++)
-			beta[i] += xtx[i * k + j] * xty[j];
+			beta[i] += A[i * k + j] * xty[j];
 	}
 	for (r = 0; r < n; r++) {
 		double fit = 0, e;
 		for (i = 0; i < k; i++)
 			fit += X[r * k + i] * beta[i];
 		e = y[r] - fit;
+		if (resid)
+			resid[r] = e;
 		rss += e * e;
 	}
+	return rss;
+}
+
+int stats_ols(const double *X, size_t n, size_t k, const double *y,
+	      double *beta, double *se, double *sigma2)
+{
+	double A[STATS_OLS_MAX_K * STATS_OLS_MAX_K], rss, s2;
+	size_t i;
+	rss = ols_fit(X, n, k, y, A, beta, NULL);
+	if (rss < 0)
+		return -1;
 	s2 = rss / (double)(n - k);
 	if (sigma2)
 		*sigma2 = s2;
 	if (se)
 		for (i = 0; i < k; i++)
-			se[i] = sqrt(fmax(0, s2 * xtx[i * k + i]));
+			se[i] = sqrt(fmax(0, s2 * A[i * k + i]));
 	return 0;
+}
+
+/*
+ * Heteroskedasticity-consistent variance of coefficient j.
+ *
+ * With A = (X'X)^-1, h_i = x_i' A x_i (leverage), e_i the residual and
+ * a_i = (A x_i)_j, the sandwich estimator is
+ *   Var(b_j) = sum_i a_i^2 e_i^2 / (1 - h_i)^d,
+ * d = 2 for HC3 and d = 1 for HC2 (MacKinnon & White 1985, "Some
+ * heteroskedasticity-consistent covariance matrix estimators with improved
+ * finite sample properties", J. Econometrics 29:305-325). HC3 is the
+ * jackknife-like version Long & Ervin (2000, "Using heteroscedasticity
+ * consistent standard errors in the linear regression model", Am. Stat.
+ * 54:217-224) recommend for n < 250; statsmodels' cov_type='HC3' with
+ * use_t=True pairs it with the residual df n - k (STATS_SE_HC3).
+ *
+ * n - k is the df of the equal-variance fit. When most of the variance
+ * comes from the few runs of the noisier side, the robust variance rests
+ * on those few residuals and its df is far smaller: Imbens & Kolesar
+ * (2016, "Robust standard errors in small samples: some practical
+ * advice", Rev. Econ. Stat. 98:701-712) recommend HC2 with the Bell &
+ * McCaffrey (2002) df. Writing the variance as e'GG'e, G = (I-H)W,
+ * W = diag(w_i), w_i = a_i / (1 - h_i)^(d/2), it is a sum of chi-square(1)
+ * terms weighted by the eigenvalues of M = W (I-H) W under homoskedastic
+ * normal errors, and the Satterthwaite df is tr(M)^2 / tr(M^2). Without
+ * forming the n x n matrix H:
+ *   tr(M)   = sum_i w_i^2 (1 - h_i),
+ *   tr(M^2) = sum_i w_i^4 (1 - 2 h_i) + tr(A S A S),
+ *   S = sum_i w_i^2 x_i x_i'.
+ * STATS_SE_HC3_BM applies the same construction to the HC3 form (d = 2).
+ * bench/verdict-mc.c compares them on the verdict's designs; the result
+ * (bench/RESULTS.md) is why the verdict should use HC3 with this df: in
+ * the 8 + 4 design with 4x the noise on the 4-run side, HC2-BM rejects a
+ * true null 9.0% of the time, HC3 with n - k 7.2%, HC3-BM 5.2%; HC3-BM
+ * alone keeps every simulated design at <= 5.2% false positives and
+ * >= 94.8% coverage.
+ */
+static int hc_variance(const double *X, size_t n, size_t k, const double *A,
+		       const double *e, size_t j, enum stats_se kind,
+		       double *var, double *df)
+{
+	double S[STATS_OLS_MAX_K * STATS_OLS_MAX_K],
+	    AS[STATS_OLS_MAX_K * STATS_OLS_MAX_K];
+	double v = 0, trm = 0, trm2 = 0;
+	size_t r, i, c;
+	memset(S, 0, k * k * sizeof *S);
+	for (r = 0; r < n; r++) {
+		const double *x = X + r * k;
+		double h = 0, a = 0, w2;
+		for (i = 0; i < k; i++) {
+			double ax = 0;
+			for (c = 0; c < k; c++)
+				ax += A[i * k + c] * x[c];
+			h += x[i] * ax;
+			if (i == j)
+				a = ax;
+		}
+		if (!(1 - h > 1e-10))
+			return -1;
+		w2 = a * a /
+		     (kind == STATS_SE_HC2_BM ? 1 - h : (1 - h) * (1 - h));
+		v += w2 * e[r] * e[r];
+		trm += w2 * (1 - h);
+		trm2 += w2 * w2 * (1 - 2 * h);
+		for (i = 0; i < k; i++)
+			for (c = 0; c < k; c++)
+				S[i * k + c] += w2 * x[i] * x[c];
+	}
+	/* tr(ASAS) = sum_ic (AS)_ic (AS)_ci */
+	for (i = 0; i < k; i++)
+		for (c = 0; c < k; c++) {
+			double s = 0;
+			size_t m;
+			for (m = 0; m < k; m++)
+				s += A[i * k + m] * S[m * k + c];
+			AS[i * k + c] = s;
+		}
+	for (i = 0; i < k; i++)
+		for (c = 0; c < k; c++)
+			trm2 += AS[i * k + c] * AS[c * k + i];
+	*var = v;
+	if (kind != STATS_SE_HC3 && trm2 > 0)
+		*df = trm * trm / trm2;
+	else
+		*df = (double)(n - k);
+	return 0;
+}
+
+int stats_ols_effect(const double *X, size_t n, size_t k, const double *y,
+		     size_t j, enum stats_se kind, double conf,
+		     struct stats_effect *out)
+{
+	double A[STATS_OLS_MAX_K * STATS_OLS_MAX_K], beta[STATS_OLS_MAX_K];
+	double *e, rss, var, df;
+	if (j >= k || n <= k)
+		return -1;
+	e = malloc(n * sizeof *e);
+	if (!e)
+		return -1;
+	rss = ols_fit(X, n, k, y, A, beta, e);
+	if (rss < 0) {
+		free(e);
+		return -1;
+	}
+	if (kind == STATS_SE_CLASSIC) {
+		var = rss / (double)(n - k) * A[j * k + j];
+		df = (double)(n - k);
+	} else if (hc_variance(X, n, k, A, e, j, kind, &var, &df) < 0) {
+		free(e);
+		return -1;
+	}
+	free(e);
+	memset(out, 0, sizeof *out);
+	out->est = beta[j];
+	out->se = sqrt(fmax(0, var));
+	out->df = df;
+	finish_effect(out, conf);
+	return 0;
+}
+
+/* Build the design of stats_group_model: 1, group, centred position
+ * (the same fit, better conditioned), then one dummy per session value
+ * not seen first. Returns k, or 0 when there are too many sessions. */
+static size_t group_design(const int *group, const double *position,
+			   const int *session, size_t n, double *X)
+{
+	int seen[STATS_OLS_MAX_K];
+	size_t i, nseen = 0, k = 3, s;
+	double pm = 0;
+	for (i = 0; i < n; i++)
+		pm += position[i];
+	pm /= (double)n;
+	for (i = 0; session && i < n; i++) {
+		for (s = 0; s < nseen && seen[s] != session[i]; s++)
+			;
+		if (s == nseen) {
+			if (nseen == STATS_OLS_MAX_K - 2)
+				return 0;
+			seen[nseen++] = session[i];
+		}
+	}
+	if (nseen > 1)
+		k += nseen - 1;
+	for (i = 0; i < n; i++) {
+		double *row = X + i * k;
+		memset(row, 0, k * sizeof *row);
+		row[0] = 1;
+		row[1] = group[i] ? 1 : 0;
+		row[2] = position[i] - pm;
+		for (s = 1; s < nseen; s++)
+			row[2 + s] = session[i] == seen[s];
+	}
+	return k;
+}
+
+int stats_group_model(const double *y, const int *group, const double *position,
+		      const int *session, size_t n, enum stats_se kind,
+		      double conf, struct stats_effect *out)
+{
+	double *X;
+	size_t k;
+	int rc;
+	if (n < 4)
+		return -1;
+	X = malloc(n * STATS_OLS_MAX_K * sizeof *X);
+	if (!X)
+		return -1;
+	k = group_design(group, position, session, n, X);
+	rc = k ? stats_ols_effect(X, n, k, y, 1, kind, conf, out) : -1;
+	free(X);
+	return rc;
 }
 
 int stats_group_position(const double *y, const int *group,
 			 const double *position, size_t n, double conf,
 			 struct stats_effect *out)
 {
-	double *X, beta[3], se[3], pm = 0;
-	size_t i;
-	int rc;
-	if (n < 4)
-		return -1;
-	X = malloc(n * 3 * sizeof *X);
-	if (!X)
-		return -1;
-	/* Centre the position: the same fit, better conditioned. */
-	for (i = 0; i < n; i++)
-		pm += position[i];
-	pm /= (double)n;
-	for (i = 0; i < n; i++) {
-		X[i * 3] = 1;
-		X[i * 3 + 1] = group[i] ? 1 : 0;
-		X[i * 3 + 2] = position[i] - pm;
-	}
-	rc = stats_ols(X, n, 3, y, beta, se, NULL);
-	free(X);
-	if (rc < 0)
+	return stats_group_model(y, group, position, NULL, n, STATS_SE_CLASSIC,
+				 conf, out);
+}
+
+/*
+ * TOST: Schuirmann (1987, "A comparison of the two one-sided tests
+ * procedure and the power approach for assessing the equivalence of
+ * average bioavailability", J. Pharmacokinet. Biopharm. 15:657-680).
+ * Equivalence at level alpha holds exactly when the (1 - 2 alpha)
+ * interval lies inside (low, high), which is why an equivalence verdict
+ * reads the 90% interval, not the 95% one. Same statistic as
+ * statsmodels.stats.weightstats.ttost_ind.
+ */
+int stats_tost(const struct stats_effect *e, double low, double high,
+	       double alpha, struct stats_tost *out)
+{
+	double q;
+	if (!(e->se > 0) || !(low < high) || !(e->df > 0) ||
+	    !(alpha > 0 && alpha < 0.5))
 		return -1;
 	memset(out, 0, sizeof *out);
-	out->est = beta[1];
-	out->se = se[1];
-	out->df = (double)(n - 3);
-	finish_effect(out, conf);
+	out->p_low = 1 - stats_t_cdf((e->est - low) / e->se, e->df);
+	out->p_high = stats_t_cdf((e->est - high) / e->se, e->df);
+	out->p = fmax(out->p_low, out->p_high);
+	q = stats_t_quantile(1 - alpha, e->df);
+	out->lo = e->est - q * e->se;
+	out->hi = e->est + q * e->se;
+	out->equivalent = out->p < alpha;
 	return 0;
+}
+
+double stats_norm_sf(double z)
+{
+	return 0.5 * erfc(z / sqrt(2.0));
+}
+
+double stats_norm_quantile(double p)
+{
+	double lo = -40, hi = 40;
+	int i;
+	if (!(p > 0 && p < 1))
+		return NAN;
+	/* Bisection on the survival function: monotone, 1e-15 in 100 steps,
+	 * and called a handful of times per report. */
+	for (i = 0; i < 200 && hi - lo > 1e-15 * (1 + fabs(lo)); i++) {
+		double mid = 0.5 * (lo + hi);
+		if (1 - stats_norm_sf(mid) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+/*
+ * The null distribution of the Mann-Whitney U for sizes m, n without
+ * ties: counts of U = 0..mn are the coefficients of the Gaussian binomial
+ * prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i) (Mann & Whitney 1947; computed
+ * as in Harding 1984, "An efficient, minimal-storage procedure for
+ * calculating the Mann-Whitney U, generalized Kruskal-Wallis H and
+ * Jonckheere distributions", Appl. Stat. 33:1-6, which is also scipy's
+ * _mwu_state). Every intermediate is an integer; in doubles the absolute
+ * error of a probability stays near 1e-16 times the number of steps.
+ * Returns the cumulative probabilities P(U <= u), u = 0..mn (malloc'd, OUT:
+ * caller frees), or NULL when mn > 10^7 or out of memory.
+ */
+static double *mwu_cdf(size_t m, size_t n)
+{
+	size_t mn = m * n, i, u;
+	double *c, total = 0, run = 0;
+	if (m > n)
+		return mwu_cdf(n, m);
+	if (mn > 10000000)
+		return NULL;
+	c = calloc(mn + 1, sizeof *c);
+	if (!c)
+		return NULL;
+	c[0] = 1;
+	for (i = 1; i <= m; i++) {
+		for (u = mn; u >= n + i; u--) /* times (1 - q^(n+i)) */
+			c[u] -= c[u - (n + i)];
+		for (u = i; u <= mn; u++) /* divided by (1 - q^i) */
+			c[u] += c[u - i];
+	}
+	for (u = 0; u <= mn; u++)
+		total += c[u];
+	for (u = 0; u <= mn; u++) {
+		run += c[u];
+		c[u] = fmin(1, run / total);
+	}
+	return c;
+}
+
+/* Midranks of the pooled sample: ranks of a[] then b[] into r[], and the
+ * tie term sum(t^3 - t) over groups of t equal values. */
+static int midranks(const double *a, size_t na, const double *b, size_t nb,
+		    double *r, double *tie_term)
+{
+	size_t n = na + nb, i, j;
+	double *v = malloc(n * sizeof *v), *s = malloc(n * sizeof *s);
+	if (!v || !s) {
+		free(v);
+		free(s);
+		return -1;
+	}
+	memcpy(v, a, na * sizeof *v);
+	memcpy(v + na, b, nb * sizeof *v);
+	memcpy(s, v, n * sizeof *s);
+	stats_sort(s, n);
+	*tie_term = 0;
+	for (i = 0; i < n; i = j) {
+		double t;
+		for (j = i + 1; j < n && s[j] == s[i]; j++)
+			;
+		t = (double)(j - i);
+		*tie_term += t * t * t - t;
+	}
+	/* A value's midrank is (first position + last position) / 2 + 1;
+	 * both by binary search in the sorted copy. */
+	for (i = 0; i < n; i++) {
+		size_t lo = 0, hi = n, first, last;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (s[mid] < v[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		first = lo;
+		hi = n;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (s[mid] <= v[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		last = lo - 1;
+		r[i] = 0.5 * (double)(first + last) + 1;
+	}
+	free(v);
+	free(s);
+	return 0;
+}
+
+/*
+ * Mann-Whitney U, two-sided, matching scipy.stats.mannwhitneyu 1.10
+ * (scipy/stats/_mannwhitneyu.py): U1 = R1 - na(na+1)/2 from midranks;
+ * with U = max(U1, na nb - U1),
+ *   exact:      p = 2 P(U' >= U) over the no-ties null distribution, U
+ *               truncated to an integer as scipy does when there are ties;
+ *   asymptotic: p = 2 P(Z > (U - na nb/2 - 1/2) / s), with the tie
+ *               corrected s^2 = na nb / 12 ((N + 1) - sum(t^3 - t) /
+ *               (N (N - 1))) (Lehmann 1975, "Nonparametrics", eq. 1.35);
+ * p is clipped to 1. 'auto' is scipy 1.10's rule: exact when one sample
+ * has at most 8 values and there are no ties. An exact distribution past
+ * 10^7 cells falls back to the asymptotic p.
+ */
+int stats_mannwhitney(const double *a, size_t na, const double *b, size_t nb,
+		      enum stats_mwu_method method, struct stats_mwu *out)
+{
+	size_t n = na + nb, i;
+	double *r, tie, r1 = 0, u, mn = (double)na * (double)nb, *cdf = NULL;
+	if (na == 0 || nb == 0)
+		return -1;
+	r = malloc(n * sizeof *r);
+	if (!r || midranks(a, na, b, nb, r, &tie) < 0) {
+		free(r);
+		return -1;
+	}
+	for (i = 0; i < na; i++)
+		r1 += r[i];
+	free(r);
+	memset(out, 0, sizeof *out);
+	out->u = r1 - (double)na * (double)(na + 1) / 2;
+	out->ties = tie > 0;
+	u = fmax(out->u, mn - out->u);
+	if (method == STATS_MWU_EXACT ||
+	    (method == STATS_MWU_AUTO && (na <= 8 || nb <= 8) && !out->ties))
+		cdf = mwu_cdf(na, nb);
+	if (cdf) {
+		size_t ui = (size_t)u; /* >= 1 whenever mn >= 1 */
+		out->p = 2 * (1 - (ui > 0 ? cdf[ui - 1] : 0));
+		out->exact = 1;
+		free(cdf);
+	} else {
+		double nn = (double)n;
+		double s = sqrt(mn / 12 * ((nn + 1) - tie / (nn * (nn - 1))));
+		out->p = s > 0 ? 2 * stats_norm_sf((u - mn / 2 - 0.5) / s) : 1;
+	}
+	out->p = fmin(1, out->p);
+	return 0;
+}
+
+/*
+ * The rank k of the lower end of the Mann-Whitney interval: the largest k
+ * with P(U <= k - 1) <= alpha/2, so that [D_(k), D_(mn+1-k)] covers the
+ * shift with probability 1 - 2 P(U <= k - 1) >= conf (Lehmann 1975,
+ * ch. 2.6; Hollander, Wolfe & Chicken 2014, "Nonparametric Statistical
+ * Methods", 3rd ed., sec. 4.3; R's wilcox.test(conf.int = TRUE) picks the
+ * same k with qwilcox). Exact under the same rule as the 'auto' p value;
+ * otherwise the continuity-corrected normal approximation with the tie
+ * corrected variance, k = floor(mn/2 + 1/2 - z s): the shifts that
+ * stats_mannwhitney's asymptotic test would not reject. 0 when no k >= 1
+ * qualifies.
+ */
+static size_t hl_rank(size_t na, size_t nb, double tie, int ties, double conf,
+		      double *coverage, int *exact)
+{
+	double alpha = 1 - conf, mn = (double)na * (double)nb, *cdf = NULL;
+	size_t k = 0;
+	*exact = 0;
+	if ((na <= 8 || nb <= 8) && !ties)
+		cdf = mwu_cdf(na, nb);
+	if (cdf) {
+		/* P(U <= k - 1) = cdf[k - 1]; the 1e-12 lets a tail that
+		 * equals alpha/2 up to rounding count as <= alpha/2. */
+		while (k + 1 <= (size_t)mn / 2 && cdf[k] <= alpha / 2 + 1e-12)
+			k++;
+		*coverage = k ? 1 - 2 * cdf[k - 1] : NAN;
+		*exact = 1;
+		free(cdf);
+	} else {
+		double nn = (double)(na + nb);
+		double s = sqrt(mn / 12 * ((nn + 1) - tie / (nn * (nn - 1))));
+		double kk = floor(mn / 2 + 0.5 -
+				  stats_norm_quantile(1 - alpha / 2) * s);
+		k = kk >= 1 ? (size_t)kk : 0;
+		*coverage = k ? conf : NAN;
+	}
+	return k;
+}
+
+/*
+ * Hodges & Lehmann (1963, "Estimates of location based on rank tests",
+ * Ann. Math. Stat. 34:598-611): the shift estimate is the median of the
+ * na nb differences b_j - a_i, and its interval (Moses; Lehmann 1975
+ * ch. 2.6) runs from the k-th smallest to the k-th largest difference,
+ * k from hl_rank. Matches R's wilcox.test(b, a, conf.int = TRUE,
+ * exact = TRUE) in the exact case.
+ */
+int stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
+			 double conf, struct stats_hl *out)
+{
+	size_t mn = na * nb, i, j;
+	double *d, tie = 0, *r;
+	if (na == 0 || nb == 0 || mn > ((size_t)1 << 24))
+		return -1;
+	d = malloc(mn * sizeof *d);
+	r = malloc((na + nb) * sizeof *r);
+	if (!d || !r || midranks(a, na, b, nb, r, &tie) < 0) {
+		free(d);
+		free(r);
+		return -1;
+	}
+	free(r);
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			d[i * nb + j] = b[j] - a[i];
+	stats_sort(d, mn);
+	memset(out, 0, sizeof *out);
+	out->est = stats_quantile_sorted(d, mn, 0.5);
+	out->k =
+	    hl_rank(na, nb, tie, tie > 0, conf, &out->coverage, &out->exact);
+	out->lo = out->k ? d[out->k - 1] : NAN;
+	out->hi = out->k ? d[mn - out->k] : NAN;
+	free(d);
+	return out->k ? 0 : 1;
+}
+
+/* P(Binomial(n, 1/2) <= j), summed in log space so that large n neither
+ * overflows nor underflows. */
+static double binom_half_cdf(size_t n, size_t j)
+{
+	double s = 0, ln2n = (double)n * log(2.0);
+	size_t i;
+	for (i = 0; i <= j && i <= n; i++)
+		s += exp(lgamma((double)n + 1) - lgamma((double)i + 1) -
+			 lgamma((double)(n - i) + 1) - ln2n);
+	return fmin(1, s);
+}
+
+/*
+ * Order-statistic interval for the median (Lehmann 1975, ch. 4; David &
+ * Nagaraja 2003, "Order Statistics", sec. 7.1; benchstat's
+ * golang.org/x/perf/benchmath does the same): [x_(k), x_(n+1-k)] covers
+ * the population median with probability 1 - 2 P(B <= k - 1),
+ * B ~ Binomial(n, 1/2), for any continuous distribution. k is the
+ * largest rank whose coverage is still >= conf (the narrowest such
+ * symmetric interval). At 95%, n = 5 gives at most 1 - 2/32 = 93.75%
+ * with [min, max], so n < 6 has no interval (benchstat: "need >= 6
+ * samples for confidence interval at level 0.95"); n = 6 gives
+ * [min, max] with 96.875%.
+ */
+int stats_median_ci(const double *x, size_t n, double conf,
+		    struct stats_median_ci *out)
+{
+	double *s;
+	size_t k;
+	if (n == 0)
+		return -1;
+	s = malloc(n * sizeof *s);
+	if (!s)
+		return -1;
+	memcpy(s, x, n * sizeof *s);
+	stats_sort(s, n);
+	memset(out, 0, sizeof *out);
+	out->median = stats_quantile_sorted(s, n, 0.5);
+	out->lo = out->hi = out->coverage = NAN;
+	for (k = 0; k + 1 <= (n + 1) / 2; k++)
+		if (1 - 2 * binom_half_cdf(n, k) < conf - 1e-12)
+			break;
+	/* Rank k + 1 failed (or passed the middle): k is the largest rank
+	 * whose coverage reaches conf, 0 if even [min, max] does not. */
+	if (k > 0) {
+		out->k = k;
+		out->lo = s[k - 1];
+		out->hi = s[n - k];
+		out->coverage = 1 - 2 * binom_half_cdf(n, k - 1);
+	}
+	free(s);
+	return k > 0 ? 0 : 1;
+}
+
+/*
+ * Geometric mean and its multiplicative interval: the t interval of
+ * mean(log x), mean +- t_{(1+conf)/2, n-1} sd / sqrt(n), mapped back by
+ * exp; exp(half-width) is the factor, so the interval is gm x/ factor
+ * (Limpert, Stahel & Abbt 2001, "Log-normal distributions across the
+ * sciences", BioScience 51:341-352, for the x/ notation). It is the
+ * interval of the estimator the log-scale verdict compares, unlike
+ * "median +- half-width of the mean's interval".
+ */
+int stats_geomean_ci(const double *x, size_t n, double conf,
+		     struct stats_geomean *out)
+{
+	double m = 0, ss = 0, hw;
+	size_t i;
+	if (n < 2)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (!(x[i] > 0))
+			return -1;
+		m += log(x[i]);
+	}
+	m /= (double)n;
+	for (i = 0; i < n; i++)
+		ss += (log(x[i]) - m) * (log(x[i]) - m);
+	hw = stats_t_quantile(0.5 + conf / 2, (double)(n - 1)) *
+	     sqrt(ss / (double)(n - 1) / (double)n);
+	out->gm = exp(m);
+	out->factor = exp(hw);
+	out->lo = out->gm / out->factor;
+	out->hi = out->gm * out->factor;
+	return 0;
+}
+
+/*
+ * Iglewicz & Hoaglin (1993, "How to Detect and Handle Outliers", ASQC
+ * Basic References in Quality Control 16, p. 11-12): the modified z score
+ * M_i = 0.6745 (x_i - median) / MAD, MAD = median |x_i - median|
+ * (0.6745 = Phi^-1(0.75) makes MAD/0.6745 estimate sigma for normal
+ * data); |M_i| > 3.5 marks a potential outlier. Median and MAD ignore up
+ * to half the sample, so one halved run cannot hide itself by inflating
+ * the spread as it does with mean/sd. When MAD is 0 the mean absolute
+ * deviation around the median stands in, M_i = (x_i - median) /
+ * (1.253314 MeanAD) (1.253314 = sqrt(pi/2) makes MeanAD estimate sigma;
+ * the convention of IBM SPSS Modeler's anomaly rules); when that is 0 as
+ * well, all values are equal and none is an outlier.
+ */
+long stats_outliers_mad(const double *x, size_t n, double cut, size_t *idx)
+{
+	double *d, med, mad, scale, meanad = 0;
+	size_t i;
+	long cnt = 0;
+	if (n < 3)
+		return 0;
+	d = malloc(n * sizeof *d);
+	if (!d)
+		return -1;
+	med = stats_median(x, n);
+	for (i = 0; i < n; i++) {
+		d[i] = fabs(x[i] - med);
+		meanad += d[i];
+	}
+	meanad /= (double)n;
+	mad = stats_median(d, n);
+	free(d);
+	if (isnan(med) || isnan(mad))
+		return -1;
+	if (mad > 0)
+		scale = mad / 0.6745;
+	else
+		scale = 1.253314 * meanad;
+	if (!(scale > 0))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (fabs(x[i] - med) / scale > cut)
+			idx[cnt++] = i;
+	return cnt;
 }

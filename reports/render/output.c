@@ -10,7 +10,7 @@
 
 #include "buf.h"
 #include "output_format.h"
-#include "report.h"
+#include "render.h"
 #include "banned.h"
 
 /* The writer of each format of output_format.h: a stream writer for the

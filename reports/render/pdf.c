@@ -21,6 +21,7 @@
 #endif
 
 #include "pdf_int.h"
+#include "utf8.h"
 
 #include "banned.h"
 
@@ -335,9 +336,6 @@ enum pdf_orient pdf_orient(const struct pdf *pdf)
 
 /* --- glyph coverage -------------------------------------------------- */
 
-static size_t utf8_len(unsigned char c);
-static unsigned long utf8_cp(const char *s, size_t n);
-
 #ifdef XRUN_HAVE_FONTCONFIG
 /* Kana, kanji and their punctuation and full-width forms (not emoji: a
  * title's emoji is no reason to refuse a Japanese font). */
@@ -377,18 +375,11 @@ int pdf_require_japanese(struct pdf *pdf, const char *text, struct xr_err *err)
 		if (!FcCharSetHasChar(cs, (FcChar32)sample[i]))
 			missing = sample[i];
 	for (p = text; !missing && p && *p;) {
-		size_t n = utf8_len((unsigned char)*p), k;
-		unsigned long cp;
+		uint32_t cp;
 
-		for (k = 1; k < n; k++)
-			if (!p[k])
-				break;
-		if (k < n)
-			break; /* truncated sequence at the end */
-		cp = utf8_cp(p, n);
+		p += utf8_next(p, SIZE_MAX, &cp);
 		if (is_cjk(cp) && !FcCharSetHasChar(cs, (FcChar32)cp))
 			missing = cp;
-		p += n;
 	}
 	FcPatternDestroy(pat);
 	if (missing)
@@ -406,33 +397,6 @@ int pdf_require_japanese(struct pdf *pdf, const char *text, struct xr_err *err)
 }
 
 /* --- text measuring and wrapping --------------------------------------- */
-
-static size_t utf8_len(unsigned char c)
-{
-	if (c < 0x80)
-		return 1;
-	if ((c & 0xE0) == 0xC0)
-		return 2;
-	if ((c & 0xF0) == 0xE0)
-		return 3;
-	if ((c & 0xF8) == 0xF0)
-		return 4;
-	return 1; /* stray byte: step over it */
-}
-
-static unsigned long utf8_cp(const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	unsigned long cp;
-	size_t i;
-
-	if (n == 1)
-		return u[0];
-	cp = u[0] & (0x7F >> n);
-	for (i = 1; i < n; i++)
-		cp = (cp << 6) | (u[i] & 0x3F);
-	return cp;
-}
 
 /* Advance width of one character at 1 pt. */
 static double char_w(struct pdf *pdf, const char *s, size_t n)
@@ -454,9 +418,9 @@ double pdf_measure_n(struct pdf *pdf, const char *s, size_t len, double size)
 	size_t i = 0, n;
 
 	while (i < len) {
-		n = utf8_len((unsigned char)s[i]);
-		if (i + n > len)
-			n = len - i;
+		uint32_t cp;
+
+		n = utf8_next(s + i, len - i, &cp);
 		w += char_w(pdf, s + i, n);
 		i += n;
 	}
@@ -538,13 +502,10 @@ int pdf_wrap(struct pdf *pdf, const char *text, double size, double width,
 	start = p = text;
 	width /= size > 0 ? size : 1;
 	while (*p) {
-		size_t cl = utf8_len((unsigned char)*p);
-		unsigned long cp;
+		uint32_t cp;
+		size_t cl = utf8_next(p, SIZE_MAX, &cp);
 		double cw;
 
-		if (strnlen(p, cl) < cl)
-			cl = strnlen(p, cl);
-		cp = utf8_cp(p, cl);
 		if (cp == '\n') {
 			if (push_line(lines, &n, &cap, start,
 				      (size_t)(p - start)))
@@ -602,12 +563,9 @@ double pdf_min_width(struct pdf *pdf, const char *text, double size)
 
 	/* The widest run between two break opportunities. */
 	while (*p) {
-		size_t cl = utf8_len((unsigned char)*p);
-		unsigned long cp;
+		uint32_t cp;
+		size_t cl = utf8_next(p, SIZE_MAX, &cp);
 
-		if (strnlen(p, cl) < cl)
-			cl = strnlen(p, cl);
-		cp = utf8_cp(p, cl);
 		if (is_wide(cp) || cp == ' ' || cp == '\n')
 			w = 0;
 		if (cp != ' ' && cp != '\n')

@@ -123,70 +123,168 @@ static double legend_layout(struct pdf *pdf, const struct pdf_chart *c,
 	return top - y + rowh;
 }
 
-int pdf_chart_bars(struct pdf *pdf, const struct pdf_chart *c,
-		   struct xr_err *err)
-{
-	double plot_h = c->height > 0 ? c->height : 180;
-	double width, x0, px0, px1, py0, py1, ymin = 0, ymax = 0, step, v;
-	double axis_w = 0, gw, bw, title_h, xlab_h = 0, leg_h, total;
-	int ng = c->ngroups, ns = c->nseries, g, s, dec, i, n, maxl = 1;
-	char tick[64];
-	struct pdf_line *lines = NULL;
-	int rc = pdf_ensure_page(pdf, err);
+/* Where a chart's plot goes and how its y axis is scaled. */
+struct chart_frame {
+	double px0, px1, py0, py1; /* the plot area */
+	double ymin, ymax, step;   /* the axis, in ticks of step */
+	int dec;		   /* decimals of the tick labels */
+	double gw, bw;		   /* group and bar width */
+	int maxl;		   /* lines of the longest group label */
+};
 
-	if (rc < 0)
-		return rc;
-	if (ng < 1 || ns < 1)
-		return 0;
-	width = pdf_text_width(pdf);
-	x0 = pdf->ml;
-	for (i = 0; i < ng * ns; i++) {
+static double ypos(const struct chart_frame *f, double v)
+{
+	return f->py0 + (v - f->ymin) / (f->ymax - f->ymin) * (f->py1 - f->py0);
+}
+
+/* The y range over values and whiskers, from 0, rounded to nice ticks. */
+static void chart_yrange(const struct pdf_chart *c, struct chart_frame *f)
+{
+	int i, k;
+
+	f->ymin = f->ymax = 0;
+	for (i = 0; i < c->ngroups * c->nseries; i++) {
 		double vals[3] = {at(c->value, i), at(c->lo, i), at(c->hi, i)};
-		int k;
 
 		for (k = 0; k < 3; k++)
 			if (isfinite(vals[k])) {
-				ymax = fmax(ymax, vals[k]);
-				ymin = fmin(ymin, vals[k]);
+				f->ymax = fmax(f->ymax, vals[k]);
+				f->ymin = fmin(f->ymin, vals[k]);
 			}
 	}
-	if (ymax <= ymin)
-		ymax = ymin + 1;
-	step = nice_step(ymax - ymin, &dec);
-	ymax = ceil(ymax / step - 1e-9) * step;
-	ymin = floor(ymin / step + 1e-9) * step;
-	for (v = ymin; v <= ymax + step / 2; v += step) {
-		snprintf(tick, sizeof(tick), "%.*f", dec, v);
+	if (f->ymax <= f->ymin)
+		f->ymax = f->ymin + 1;
+	f->step = nice_step(f->ymax - f->ymin, &f->dec);
+	f->ymax = ceil(f->ymax / f->step - 1e-9) * f->step;
+	f->ymin = floor(f->ymin / f->step + 1e-9) * f->step;
+}
+
+/* The plot's x extent (after the axis labels), group and bar widths, and
+ * the lines the group labels need. */
+static void chart_columns(struct pdf *pdf, const struct pdf_chart *c,
+			  struct chart_frame *f, double x0, double width)
+{
+	double axis_w = 0, v;
+	struct pdf_line *lines = NULL;
+	char tick[64];
+	int g, n, ng = c->ngroups, ns = c->nseries;
+
+	for (v = f->ymin; v <= f->ymax + f->step / 2; v += f->step) {
+		snprintf(tick, sizeof(tick), "%.*f", f->dec, v);
 		axis_w = fmax(axis_w, pdf_measure(pdf, tick, TICK_SIZE));
 	}
 	axis_w += 6;
 	if (c->ylabel)
 		axis_w =
 		    fmax(axis_w, pdf_measure(pdf, c->ylabel, TICK_SIZE) / 2);
-	px0 = x0 + axis_w + 2;
-	px1 = x0 + width;
-	gw = (px1 - px0) / ng;
-	bw = gw * 0.78 / ns;
+	f->px0 = x0 + axis_w + 2;
+	f->px1 = x0 + width;
+	f->gw = (f->px1 - f->px0) / ng;
+	f->bw = f->gw * 0.78 / ns;
 	/* Few bars: narrower plot rather than slabs. */
-	if (bw > MAX_BAR) {
-		bw = MAX_BAR;
-		gw = bw * ns / 0.78;
-		px1 = fmax(px0 + gw * ng, px0 + MIN_PLOT);
-		gw = (px1 - px0) / ng;
+	if (f->bw > MAX_BAR) {
+		f->bw = MAX_BAR;
+		f->gw = f->bw * ns / 0.78;
+		f->px1 = fmax(f->px0 + f->gw * ng, f->px0 + MIN_PLOT);
+		f->gw = (f->px1 - f->px0) / ng;
 	}
+	f->maxl = 1;
 	for (g = 0; g < ng; g++) {
 		n = pdf_wrap(pdf, c->groups[g] ? c->groups[g] : "", LABEL_SIZE,
-			     gw - 2, &lines);
+			     f->gw - 2, &lines);
 		free(lines);
 		lines = NULL;
-		if (n > maxl)
-			maxl = n;
+		if (n > f->maxl)
+			f->maxl = n;
 	}
-	xlab_h = maxl * LABEL_SIZE * 1.2 + 4;
+}
+
+/* Grid, ticks with their labels, and the axes. */
+static void chart_axes(struct pdf *pdf, const struct chart_frame *f)
+{
+	char tick[64];
+	double v;
+
+	HPDF_Page_SetGrayStroke(pdf->page, 0.85);
+	for (v = f->ymin; v <= f->ymax + f->step / 2; v += f->step)
+		if (fabs(v) > f->step / 1e6)
+			line(pdf, f->px0, ypos(f, v), f->px1, ypos(f, v), 0.4);
+	HPDF_Page_SetGrayStroke(pdf->page, 0);
+	for (v = f->ymin; v <= f->ymax + f->step / 2; v += f->step) {
+		double w;
+
+		snprintf(tick, sizeof(tick), "%.*f", f->dec,
+			 fabs(v) < f->step / 1e6 ? 0.0 : v);
+		w = pdf_measure(pdf, tick, TICK_SIZE);
+		line(pdf, f->px0 - 3, ypos(f, v), f->px0, ypos(f, v), 0.5);
+		pdf_draw_text(pdf, f->px0 - 5 - w,
+			      ypos(f, v) - TICK_SIZE * 0.33, TICK_SIZE, tick,
+			      strlen(tick), 0);
+	}
+	line(pdf, f->px0, f->py0, f->px0, f->py1, 0.6);
+	line(pdf, f->px0, ypos(f, 0), f->px1, ypos(f, 0), 0.6);
+}
+
+/* Group g's bars, then whiskers on top so they stay visible, then its
+ * label under the axis. */
+static void chart_group(struct pdf *pdf, const struct pdf_chart *c,
+			const struct chart_frame *f, int g)
+{
+	int ns = c->nseries, s, i, n;
+	double gx = f->px0 + g * f->gw + (f->gw - f->bw * ns) / 2, bw = f->bw;
+	struct pdf_line *lines = NULL;
+
+	for (s = 0; s < ns; s++) {
+		int k = g * ns + s;
+		double val = at(c->value, k), bx = gx + s * bw;
+		double lo = at(c->lo, k), hi = at(c->hi, k);
+		double cx = bx + bw / 2;
+
+		if (isfinite(val)) {
+			double y0 = ypos(f, 0), y1 = ypos(f, val);
+
+			rect(pdf, bx + bw * 0.06, fmin(y0, y1), bw * 0.88,
+			     fabs(y1 - y0), palette[(size_t)s % NPALETTE], 1);
+		}
+		if (isfinite(lo) && isfinite(hi) && hi > lo) {
+			double cap = fmin(bw * 0.25, 4);
+
+			line(pdf, cx, ypos(f, lo), cx, ypos(f, hi), 0.7);
+			line(pdf, cx - cap, ypos(f, lo), cx + cap, ypos(f, lo),
+			     0.7);
+			line(pdf, cx - cap, ypos(f, hi), cx + cap, ypos(f, hi),
+			     0.7);
+		}
+	}
+	n = pdf_wrap(pdf, c->groups[g] ? c->groups[g] : "", LABEL_SIZE,
+		     f->gw - 2, &lines);
+	for (i = 0; i < n; i++)
+		text_c(pdf, f->px0 + g * f->gw + f->gw / 2,
+		       f->py0 - 4 - LABEL_SIZE * (PDF_ASCENT + 1.2 * i),
+		       LABEL_SIZE, lines[i].s, lines[i].len);
+	free(lines);
+}
+
+int pdf_chart_bars(struct pdf *pdf, const struct pdf_chart *c,
+		   struct xr_err *err)
+{
+	double plot_h = c->height > 0 ? c->height : 180;
+	double x0, title_h, xlab_h, leg_h, total;
+	struct chart_frame f;
+	int g, rc = pdf_ensure_page(pdf, err);
+
+	if (rc < 0)
+		return rc;
+	if (c->ngroups < 1 || c->nseries < 1)
+		return 0;
+	x0 = pdf->ml;
+	chart_yrange(c, &f);
+	chart_columns(pdf, c, &f, x0, pdf_text_width(pdf));
+	xlab_h = f.maxl * LABEL_SIZE * 1.2 + 4;
 	if (c->xlabel)
 		xlab_h += LABEL_SIZE * 1.5;
 	title_h = c->title ? 9.5 * 1.5 : 0;
-	leg_h = legend_layout(pdf, c, px0, px1 - px0, 0, 0);
+	leg_h = legend_layout(pdf, c, f.px0, f.px1 - f.px0, 0, 0);
 	total = title_h + TICK_SIZE * 1.6 + plot_h + xlab_h + leg_h + 10;
 	rc = pdf_need(pdf, total, err);
 	if (rc < 0)
@@ -202,72 +300,19 @@ int pdf_chart_bars(struct pdf *pdf, const struct pdf_chart *c,
 		pdf_draw_text(pdf, x0, pdf->y - TICK_SIZE * PDF_ASCENT,
 			      TICK_SIZE, c->ylabel, strlen(c->ylabel), 0);
 	pdf->y -= TICK_SIZE * 1.6;
-	py1 = pdf->y;
-	py0 = py1 - plot_h;
-#define YPOS(val) (py0 + ((val)-ymin) / (ymax - ymin) * plot_h)
-	/* Grid and ticks. */
-	HPDF_Page_SetGrayStroke(pdf->page, 0.85);
-	for (v = ymin; v <= ymax + step / 2; v += step)
-		if (fabs(v) > step / 1e6)
-			line(pdf, px0, YPOS(v), px1, YPOS(v), 0.4);
-	HPDF_Page_SetGrayStroke(pdf->page, 0);
-	for (v = ymin; v <= ymax + step / 2; v += step) {
-		double w;
-
-		snprintf(tick, sizeof(tick), "%.*f", dec,
-			 fabs(v) < step / 1e6 ? 0.0 : v);
-		w = pdf_measure(pdf, tick, TICK_SIZE);
-		line(pdf, px0 - 3, YPOS(v), px0, YPOS(v), 0.5);
-		pdf_draw_text(pdf, px0 - 5 - w, YPOS(v) - TICK_SIZE * 0.33,
-			      TICK_SIZE, tick, strlen(tick), 0);
-	}
-	line(pdf, px0, py0, px0, py1, 0.6);
-	line(pdf, px0, YPOS(0), px1, YPOS(0), 0.6);
-	/* Bars, then whiskers on top so they stay visible. */
-	for (g = 0; g < ng; g++) {
-		double gx = px0 + g * gw + (gw - bw * ns) / 2;
-
-		for (s = 0; s < ns; s++) {
-			int k = g * ns + s;
-			double val = at(c->value, k), bx = gx + s * bw;
-			double lo = at(c->lo, k), hi = at(c->hi, k);
-			double cx = bx + bw / 2;
-
-			if (isfinite(val)) {
-				double y0 = YPOS(0), y1 = YPOS(val);
-
-				rect(pdf, bx + bw * 0.06, fmin(y0, y1),
-				     bw * 0.88, fabs(y1 - y0),
-				     palette[(size_t)s % NPALETTE], 1);
-			}
-			if (isfinite(lo) && isfinite(hi) && hi > lo) {
-				double cap = fmin(bw * 0.25, 4);
-
-				line(pdf, cx, YPOS(lo), cx, YPOS(hi), 0.7);
-				line(pdf, cx - cap, YPOS(lo), cx + cap,
-				     YPOS(lo), 0.7);
-				line(pdf, cx - cap, YPOS(hi), cx + cap,
-				     YPOS(hi), 0.7);
-			}
-		}
-		n = pdf_wrap(pdf, c->groups[g] ? c->groups[g] : "", LABEL_SIZE,
-			     gw - 2, &lines);
-		for (i = 0; i < n; i++)
-			text_c(pdf, px0 + g * gw + gw / 2,
-			       py0 - 4 - LABEL_SIZE * (PDF_ASCENT + 1.2 * i),
-			       LABEL_SIZE, lines[i].s, lines[i].len);
-		free(lines);
-		lines = NULL;
-	}
-#undef YPOS
-	pdf->y = py0 - maxl * LABEL_SIZE * 1.2 - 4;
+	f.py1 = pdf->y;
+	f.py0 = f.py1 - plot_h;
+	chart_axes(pdf, &f);
+	for (g = 0; g < c->ngroups; g++)
+		chart_group(pdf, c, &f, g);
+	pdf->y = f.py0 - f.maxl * LABEL_SIZE * 1.2 - 4;
 	if (c->xlabel) {
-		text_c(pdf, (px0 + px1) / 2, pdf->y - LABEL_SIZE, LABEL_SIZE,
-		       c->xlabel, strlen(c->xlabel));
+		text_c(pdf, (f.px0 + f.px1) / 2, pdf->y - LABEL_SIZE,
+		       LABEL_SIZE, c->xlabel, strlen(c->xlabel));
 		pdf->y -= LABEL_SIZE * 1.5;
 	}
 	pdf->y -= 4;
-	legend_layout(pdf, c, px0, px1 - px0, 1, pdf->y);
+	legend_layout(pdf, c, f.px0, f.px1 - f.px0, 1, pdf->y);
 	pdf->y -= leg_h + 6;
 	return pdf_check(pdf, err);
 }

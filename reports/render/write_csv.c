@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report.h"
+#include "render.h"
 #include "banned.h"
 
 static void field(FILE *f, const char *s, int first)

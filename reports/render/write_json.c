@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "buf.h"
-#include "report.h"
+#include "render.h"
 #include "banned.h"
 
 static json_t *num(double v)

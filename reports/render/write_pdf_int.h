@@ -6,14 +6,25 @@
 #ifndef XR_WRITE_PDF_INT_H
 #define XR_WRITE_PDF_INT_H
 
+struct arena;
 struct pdf;
+struct pdf_table;
 struct report;
+struct rtable;
 struct xr_err;
+
+/* " (continued)" in the report's language, for table captions. */
+const char *write_pdf_continued(const struct report *r);
+/* A neutral table as a PDF table at a font size, with a caption (NULL:
+ * none) and its continuation text. OUT: caller frees with pdf_table_free;
+ * NULL when out of memory. */
+struct pdf_table *write_pdf_table(const struct rtable *rt, double size,
+				  const char *caption, const char *cont);
 
 /* The reference table (with r->ref), the notes (with r->nnotes) and the
  * appendix (with host facts or verifications), each under its heading.
  * 0 or a negative -XR_E* code. */
 int write_pdf_back_matter(struct pdf *pdf, const struct report *r,
-			  struct xr_err *err);
+			  struct arena *a, struct xr_err *err);
 
 #endif

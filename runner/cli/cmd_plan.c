@@ -8,13 +8,12 @@
  * Output goes through fastout (not stdio formatting, not a jansson tree):
  * a million runs serialise to JSON in about a second.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include <sqlite3.h>
 
 #include "buf.h"
 #include "cellctx.h"
@@ -24,9 +23,11 @@
 #include "host.h"
 #include "matrix.h"
 #include "catalog.h"
+#include "manual.h"
 #include "placeholder.h"
 #include "plan.h"
 #include "sched.h"
+#include "store.h"
 #include "tmpl.h"
 #include "units.h"
 #include "banned.h"
@@ -186,66 +187,70 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The ok runs' gaps and in-run overheads, read from the store. */
+struct overhead_scan {
+	const struct plan *p;
+	double *gap, in_run;
+	size_t ngap, cap, nrun;
+};
+
+static int overhead_row(void *ctx, const struct store_run_timing *t)
+{
+	struct overhead_scan *o = ctx;
+	if (t->status != RUN_OK)
+		return 0;
+	if (!isnan(t->elapsed)) {
+		o->in_run +=
+		    t->elapsed - o->p->engine.duration - o->p->engine.omit;
+		o->nrun++;
+	}
+	if (isnan(t->gap))
+		return 0;
+	if (o->ngap == o->cap) {
+		size_t cap = o->cap ? o->cap * 2 : 256;
+		double *ng = realloc(o->gap, cap * sizeof *ng);
+		if (!ng)
+			return -XR_ENOMEM;
+		o->gap = ng;
+		o->cap = cap;
+	}
+	o->gap[o->ngap++] = t->gap;
+	return 0;
+}
+
 /*
  * Refine the per-run overhead from an earlier session of the same plan
- * (./<name>.db, read-only): the median gap between one run's end and the
- * next run's start (settle, counter snapshots, hooks, commit; the median
- * ignores the long gaps of manual changes) minus settle, plus the mean of
- * elapsed - duration - omit (engine start-up). Any problem: keep default.
+ * (its default store, read-only): the median gap between one run's end
+ * and the next run's start (settle, counter snapshots, hooks, commit; the
+ * median ignores the long gaps of manual changes) minus settle, plus the
+ * mean of elapsed - duration - omit (engine start-up). Any problem: keep
+ * the default.
  */
 static void refine_overhead(struct dry *d)
 {
-	static const char sql[] =
-	    "SELECT started_at - LAG(ended_at) OVER "
-	    "(PARTITION BY session_id ORDER BY position), elapsed, status "
-	    "FROM runs WHERE started_at IS NOT NULL AND ended_at IS NOT "
-	    "NULL";
-	const struct plan *p = d->p;
+	struct overhead_scan o = {0};
 	struct buf path = BUF_INIT;
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL;
-	double *gap = NULL, in_run = 0, g;
-	size_t ngap = 0, cap = 0, nrun = 0;
+	struct store *st = NULL;
+	struct xr_err err = {0};
+	double g;
 
-	buf_addf(&path, "%s.db", p->name);
+	o.p = d->p;
+	store_default_path(d->p->name, &path);
 	if (access(path.s, R_OK) != 0 ||
-	    sqlite3_open_v2(path.s, &db, SQLITE_OPEN_READONLY, NULL) !=
-		SQLITE_OK ||
-	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	    store_open(path.s, STORE_READONLY, &st, &err) < 0 ||
+	    store_run_timings_each(st, overhead_row, &o, &err) < 0)
 		goto out;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const unsigned char *status = sqlite3_column_text(st, 2);
-		if (!status || strcmp((const char *)status, "ok"))
-			continue;
-		if (sqlite3_column_type(st, 1) != SQLITE_NULL) {
-			in_run += sqlite3_column_double(st, 1) -
-				  p->engine.duration - p->engine.omit;
-			nrun++;
-		}
-		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
-			continue;
-		if (ngap == cap) {
-			double *ng;
-			cap = cap ? cap * 2 : 256;
-			ng = realloc(gap, cap * sizeof *gap);
-			if (!ng)
-				goto out;
-			gap = ng;
-		}
-		gap[ngap++] = sqlite3_column_double(st, 0);
-	}
-	if (ngap < PLAN_OVERHEAD_MIN_SAMPLES ||
-	    nrun < PLAN_OVERHEAD_MIN_SAMPLES)
+	if (o.ngap < PLAN_OVERHEAD_MIN_SAMPLES ||
+	    o.nrun < PLAN_OVERHEAD_MIN_SAMPLES)
 		goto out;
-	qsort(gap, ngap, sizeof *gap, cmp_double);
-	g = gap[ngap / 2] - p->settle;
-	in_run /= (double)nrun;
-	d->overhead = (g > 0 ? g : 0) + (in_run > 0 ? in_run : 0);
-	d->overhead_from = ngap;
+	qsort(o.gap, o.ngap, sizeof *o.gap, cmp_double);
+	g = o.gap[o.ngap / 2] - d->p->settle;
+	o.in_run /= (double)o.nrun;
+	d->overhead = (g > 0 ? g : 0) + (o.in_run > 0 ? o.in_run : 0);
+	d->overhead_from = o.ngap;
 out:
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	free(gap);
+	store_close(st);
+	free(o.gap);
 	buf_release(&path);
 }
 
@@ -304,39 +309,41 @@ static int hosts_per_block(const struct plan *p)
 	return 1;
 }
 
+struct instructions {
+	struct buf *out;
+	int json, n;
+};
+
+static void add_instruction(void *arg, const struct plan_factor *f,
+			    const char *level, const char *text)
+{
+	struct instructions *in = arg;
+	(void)f;
+	(void)level;
+	if (in->json) {
+		buf_adds(in->out, in->n ? "," : "");
+		buf_add_json_str(in->out, text);
+	} else {
+		buf_adds(in->out, in->n ? "; " : "");
+		buf_adds(in->out, text);
+	}
+	in->n++;
+}
+
 /* The manual instructions for entering block b (all of them for the
  * first block: that is the initial set-up). */
 static void block_instructions(const struct dry *d, size_t b, struct buf *out,
 			       int json)
 {
-	const struct plan *p = d->p;
 	const struct sched_block *k = &d->s.blocks[b];
-	const uint32_t *prev = b ? d->s.blocks[b - 1].manual_lv : NULL;
+	struct instructions in = {out, json, 0};
 	struct cellctx c;
-	int f, n = 0;
 
-	cellctx_init(&c, p, matrix_cell(&d->m, d->s.runs[k->first].cell));
+	cellctx_init(&c, d->p, matrix_cell(&d->m, d->s.runs[k->first].cell));
 	c.block = (unsigned)b;
 	c.index = k->first;
-	for (f = 0; f < p->nfactors; f++) {
-		struct buf t = BUF_INIT;
-		if (!p->factors[f].manual ||
-		    (prev && prev[f] == k->manual_lv[f]))
-			continue;
-		if (cellctx_expand(&c, p->factors[f].manual, &t, NULL) < 0) {
-			buf_reset(&t);
-			buf_adds(&t, p->factors[f].manual);
-		}
-		if (json) {
-			buf_adds(out, n ? "," : "");
-			buf_add_json_str(out, t.s);
-		} else {
-			buf_adds(out, n ? "; " : "");
-			buf_adds(out, t.s);
-		}
-		n++;
-		buf_release(&t);
-	}
+	manual_steps(&c, b ? d->s.blocks[b - 1].manual_lv : NULL,
+		     add_instruction, &in);
 	cellctx_release(&c);
 }
 

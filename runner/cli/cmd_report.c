@@ -14,7 +14,8 @@
 #include "catalog.h"
 #include "output_format.h"
 #include "plan.h"
-#include "report.h"
+#include "render.h"
+#include "store.h"
 #include "banned.h"
 
 /* "1%" -> 0.01; "0.01" -> 0.01; "2" -> 0.02 (a bare number >= 1 is a
@@ -144,7 +145,7 @@ static int cmd_report(int argc, char **argv)
 			return 2;
 		}
 		xr_diag_release(&d);
-		buf_addf(&dbp, "./%s.db", p->name);
+		store_default_path(p->name, &dbp);
 		plan_free(p);
 		db = dbp.s;
 	}

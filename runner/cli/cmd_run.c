@@ -17,7 +17,7 @@
 #include "catalog.h"
 #include "plan.h"
 #include "proc.h"
-#include "report.h"
+#include "render.h"
 #include "runctx.h"
 #include "session.h"
 #include "units.h"
@@ -311,7 +311,7 @@ static int run(struct run_args *a, const char *plan_path, int argc, char **argv)
 	if (a->o.db_path)
 		buf_adds(&dbp, a->o.db_path);
 	else
-		buf_addf(&dbp, "./%s.db", p->name);
+		store_default_path(p->name, &dbp);
 	ret = 3;
 	if (store_open(dbp.s, STORE_CREATE | STORE_LOCK, &rc.st, &err) < 0) {
 		xr_err_print(&err, "xrun");
@@ -388,7 +388,7 @@ int cmd_embedded_db(struct buf *out)
 	xr_diag_release(&d);
 	if (r < 0)
 		return -1;
-	buf_addf(out, "./%s.db", p->name);
+	store_default_path(p->name, out);
 	plan_free(p);
 	return 0;
 }

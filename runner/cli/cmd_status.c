@@ -7,7 +7,6 @@
  * session, so --db alone is enough.
  */
 #include <jansson.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "cellctx.h"
 #include "cmd.h"
 #include "catalog.h"
+#include "manual.h"
 #include "plan.h"
 #include "run_status.h"
 #include "store.h"
@@ -73,59 +73,51 @@ static void block_label(const struct plan *p, const char *cell, struct buf *b)
 	json_decref(o);
 }
 
+static void print_step(void *arg, const struct plan_factor *f,
+		       const char *level, const char *text)
+{
+	(void)arg;
+	printf("    manual step: %s=%s: %s\n", f->name, level, text);
+}
+
 static void print_manual(const struct plan *p, const char *cell,
 			 long long session)
 {
 	uint32_t *lv = calloc((size_t)p->nfactors + 1, sizeof *lv);
 	struct cellctx c;
-	struct buf b = BUF_INIT;
-	struct xr_err err = {0};
-	int f;
 	if (!lv || cell_levels(p, cell, lv) < 0) {
 		free(lv);
 		return;
 	}
 	cellctx_init(&c, p, lv);
 	c.session = session;
-	for (f = 0; f < p->nfactors; f++) {
-		if (!p->factors[f].manual)
-			continue;
-		buf_reset(&b);
-		if (cellctx_expand(&c, p->factors[f].manual, &b, &err) < 0) {
-			buf_reset(&b);
-			buf_adds(&b, p->factors[f].manual);
-		}
-		printf("    manual step: %s=%s: %s\n", p->factors[f].name,
-		       p->factors[f].levels[lv[f]], b.s);
-	}
+	manual_steps(&c, NULL, print_step, NULL);
 	cellctx_release(&c);
-	buf_release(&b);
 	free(lv);
 }
 
-static void print_failures(sqlite3 *db, long long sid, long long block)
+static int print_failure(void *ctx, const struct store_run_row *r)
 {
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT position, cell, rep, status, reason "
-			       "FROM runs WHERE session_id = ? AND block = ? "
-			       "AND status IN ('failed', 'timeout', "
-			       "'interrupted') ORDER BY position LIMIT ?",
-			       -1, &s, NULL) != SQLITE_OK)
-		return;
-	sqlite3_bind_int64(s, 1, sid);
-	sqlite3_bind_int64(s, 2, block);
-	sqlite3_bind_int(s, 3, STATUS_FAILURES_PER_BLOCK);
-	while (sqlite3_step(s) == SQLITE_ROW) {
-		const char *reason = (const char *)sqlite3_column_text(s, 4);
-		/* #index and block numbers as `xrun plan` prints them. */
-		printf("    %s: #%lld %s rep %d: %s\n",
-		       sqlite3_column_text(s, 3),
-		       (long long)sqlite3_column_int64(s, 0),
-		       sqlite3_column_text(s, 1), sqlite3_column_int(s, 2),
-		       reason ? reason : "(no reason recorded)");
-	}
-	sqlite3_finalize(s);
+	(void)ctx;
+	/* #index and block numbers as `xrun plan` prints them. */
+	printf("    %s: #%lld %s rep %d: %s\n", r->status_name,
+	       (long long)r->position, r->cell, r->rep,
+	       r->reason ? r->reason : "(no reason recorded)");
+	return 0;
+}
+
+static int print_failures(struct store *st, int64_t sid, int64_t block,
+			  struct xr_err *err)
+{
+	struct store_run_filter f = {0};
+	f.sessions = &sid;
+	f.nsessions = 1;
+	f.block = block;
+	f.statuses = STORE_STATUS_BIT(RUN_FAILED) |
+		     STORE_STATUS_BIT(RUN_TIMEOUT) |
+		     STORE_STATUS_BIT(RUN_INTERRUPTED);
+	f.limit = STATUS_FAILURES_PER_BLOCK;
+	return store_runs_each(st, &f, print_failure, NULL, err);
 }
 
 /*
@@ -160,15 +152,36 @@ static void print_liveness(struct store *st)
 	buf_release(&comm);
 }
 
+struct block_print {
+	struct store *st;
+	const struct plan *p; /* NULL when the stored plan did not load */
+	int64_t session;
+	struct xr_err *err;
+};
+
+static int print_block(void *ctx, const struct store_block_row *b)
+{
+	struct block_print *c = ctx;
+	struct buf lab = BUF_INIT;
+	block_label(c->p, b->cell ? b->cell : "{}", &lab);
+	printf("block %lld (%s): %lld runs: %lld done, %lld failed, "
+	       "%lld pending\n",
+	       (long long)b->block, lab.s, (long long)b->nruns,
+	       (long long)b->done, (long long)b->failed, (long long)b->pending);
+	buf_release(&lab);
+	if (b->pending && c->p && b->pending_cell)
+		print_manual(c->p, b->pending_cell, (long long)c->session);
+	return print_failures(c->st, c->session, b->block, c->err);
+}
+
 static int report_session(struct store *st, const struct store_session *ss)
 {
-	sqlite3 *db = store_sqlite(st);
-	sqlite3_stmt *s;
 	struct plan *p = NULL;
 	struct xr_diag diag;
+	struct xr_err err = {0};
+	struct block_print bp;
 	char t1[32], t2[32];
-	long long tot[RUN_STATUS_COUNT] = {0};
-	int i;
+	int64_t tot[STORE_RUN_STATUSES];
 
 	xr_diag_init(&diag, "stored plan");
 	if (ss->plan_text &&
@@ -185,65 +198,30 @@ static int report_session(struct store *st, const struct store_session *ss)
 	if (!strcmp(ss->status, "running"))
 		print_liveness(st);
 
-	if (sqlite3_prepare_v2(db,
-			       "SELECT status, count(*) FROM runs WHERE "
-			       "session_id = ? GROUP BY status",
-			       -1, &s, NULL) != SQLITE_OK)
+	if (store_run_counts(st, ss->id, tot, &err) < 0)
 		goto fail;
-	sqlite3_bind_int64(s, 1, ss->id);
-	while (sqlite3_step(s) == SQLITE_ROW)
-		if ((i = run_status_parse(
-			 (const char *)sqlite3_column_text(s, 0))) >= 0)
-			tot[i] = sqlite3_column_int64(s, 1);
-	sqlite3_finalize(s);
 	printf("runs: %lld: %lld ok, %lld failed, %lld timeout, %lld "
 	       "interrupted, %lld skipped, %lld pending",
-	       (long long)ss->nruns, tot[RUN_OK], tot[RUN_FAILED],
-	       tot[RUN_TIMEOUT], tot[RUN_INTERRUPTED], tot[RUN_SKIPPED],
-	       tot[RUN_PENDING] + tot[RUN_RUNNING]);
+	       (long long)ss->nruns, (long long)tot[RUN_OK],
+	       (long long)tot[RUN_FAILED], (long long)tot[RUN_TIMEOUT],
+	       (long long)tot[RUN_INTERRUPTED], (long long)tot[RUN_SKIPPED],
+	       (long long)(tot[RUN_PENDING] + tot[RUN_RUNNING]));
 	/* In flight now, or left 'running' by a killed xrun (redone). */
 	if (tot[RUN_RUNNING])
 		printf(" (%lld of them started: running now, or to redo)",
-		       tot[RUN_RUNNING]);
+		       (long long)tot[RUN_RUNNING]);
 	printf("\n");
 
-	if (sqlite3_prepare_v2(
-		db,
-		"SELECT block, min(position), cell, count(*), "
-		"sum(status IN ('ok', 'skipped')), "
-		"sum(status IN ('failed', 'timeout')), "
-		"sum(status IN ('pending', 'running', 'interrupted')), "
-		"(SELECT cell FROM runs r2 WHERE r2.session_id = "
-		"runs.session_id AND r2.block = runs.block AND r2.status "
-		"IN ('pending', 'running', 'interrupted') ORDER BY "
-		"position LIMIT 1) FROM runs WHERE session_id = ? GROUP "
-		"BY block ORDER BY block",
-		-1, &s, NULL) != SQLITE_OK)
+	bp.st = st;
+	bp.p = p;
+	bp.session = ss->id;
+	bp.err = &err;
+	if (store_blocks_each(st, ss->id, print_block, &bp, &err) < 0)
 		goto fail;
-	sqlite3_bind_int64(s, 1, ss->id);
-	while (sqlite3_step(s) == SQLITE_ROW) {
-		long long block = sqlite3_column_int64(s, 0);
-		const char *cell = (const char *)sqlite3_column_text(s, 2);
-		const char *pcell = (const char *)sqlite3_column_text(s, 7);
-		long long pend = sqlite3_column_int64(s, 6);
-		struct buf lab = BUF_INIT;
-		block_label(p, cell ? cell : "{}", &lab);
-		printf("block %lld (%s): %lld runs: %lld done, %lld failed, "
-		       "%lld pending\n",
-		       block, lab.s, (long long)sqlite3_column_int64(s, 3),
-		       (long long)sqlite3_column_int64(s, 4),
-		       (long long)sqlite3_column_int64(s, 5), pend);
-		if (pend && p && pcell)
-			print_manual(p, pcell, (long long)ss->id);
-		print_failures(db, ss->id, block);
-		buf_release(&lab);
-	}
-	sqlite3_finalize(s);
 	plan_free(p);
 	return 0;
 fail:
-	fprintf(stderr, "xrun: cannot read '%s': %s\n", store_path(st),
-		sqlite3_errmsg(db));
+	xr_err_print(&err, "xrun");
 	plan_free(p);
 	return 3;
 }
@@ -286,7 +264,7 @@ static int cmd_status(int argc, char **argv)
 		xr_diag_release(&diag);
 		snprintf(plan_name, sizeof plan_name, "%s", p->name);
 		if (!db)
-			buf_addf(&path, "./%s.db", p->name);
+			store_default_path(p->name, &path);
 		plan_free(p);
 	}
 	if (db)

@@ -141,7 +141,7 @@ static int cmd_help(int argc, char **argv)
 	}
 	for (i = 0; i < NCOMMANDS; i++)
 		names[i] = commands[i]->name;
-	best = opt_closest(argv[1], names, NCOMMANDS, 3);
+	best = opt_closest(argv[1], names, NCOMMANDS);
 	if (best && strcmp(best, argv[1]))
 		fprintf(stderr,
 			"xrun: no command '%s'; did you mean '%s'? (xrun "

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "opt.h"
+#include "suggest.h"
 #include "banned.h"
 
 /*
@@ -17,15 +19,17 @@
  */
 static int unknown_command(const char *c)
 {
-	const char *names[32], *best;
+	struct suggest s;
 	const struct opt_cmd *const *cmds;
+	const char *best;
 	size_t i, n;
 	if (access(c, F_OK) == 0 || strchr(c, '/') || strchr(c, '.'))
 		return 0;
 	cmds = cli_commands(&n);
-	for (i = 0; i < n && i < 32; i++)
-		names[i] = cmds[i]->name;
-	if (!(best = opt_closest(c, names, i, 3)))
+	suggest_init(&s, c, 0);
+	for (i = 0; i < n; i++)
+		suggest_add(&s, cmds[i]->name);
+	if (!(best = suggest_best(&s)))
 		return 0;
 	fprintf(stderr,
 		"xrun: unknown command '%s'; did you mean '%s'? (xrun "

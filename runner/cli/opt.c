@@ -11,6 +11,7 @@
 
 #include "buf.h"
 #include "opt.h"
+#include "suggest.h"
 #include "banned.h"
 
 #define OPT_WIDTH 79	/* help lines end before column 80 */
@@ -44,41 +45,14 @@ static void opt_text(const struct opt_def *o, int synopsis, struct buf *b)
 
 /* ---- did you mean ----------------------------------------------------- */
 
-/* Edit distance of two short words; (size_t)-1 when either is too long. */
-static size_t distance(const char *a, const char *b)
+const char *opt_closest(const char *word, const char *const *names, size_t n)
 {
-	size_t la = strlen(a), lb = strlen(b), i, j, row[64], prev, t;
-	if (lb >= sizeof row / sizeof row[0] || la > 64)
-		return (size_t)-1;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			t = row[j];
-			row[j] = a[i - 1] == b[j - 1] ? prev : 1 + prev;
-			if (row[j] > row[j - 1] + 1)
-				row[j] = row[j - 1] + 1;
-			if (row[j] > t + 1)
-				row[j] = t + 1;
-			prev = t;
-		}
-	}
-	return row[lb];
-}
-
-const char *opt_closest(const char *word, const char *const *names, size_t n,
-			size_t maxd)
-{
-	const char *best = NULL;
-	size_t i, d, bestd = maxd;
+	struct suggest s;
+	size_t i;
+	suggest_init(&s, word, 0);
 	for (i = 0; i < n; i++)
-		if (names[i] && (d = distance(word, names[i])) < bestd) {
-			bestd = d;
-			best = names[i];
-		}
-	return best;
+		suggest_add(&s, names[i]);
+	return suggest_best(&s);
 }
 
 /* ---- help ------------------------------------------------------------- */
@@ -245,7 +219,7 @@ static int unknown_option(const struct opt_cmd *c, const char *arg)
 		names[n++] = o->name;
 	if (arg[1] == '-' && len - 2 < sizeof word) {
 		snprintf(word, sizeof word, "%.*s", (int)(len - 2), arg + 2);
-		best = opt_closest(word, names, n, 3);
+		best = opt_closest(word, names, n);
 		if (best)
 			return opt_usage_error(c,
 					       "unknown option '%s'; did you "
@@ -444,7 +418,7 @@ int opt_dispatch(const struct opt_cmd *c, int argc, char **argv)
 		if (n < 16)
 			names[n++] = s->name;
 	}
-	best = a[0] == '-' ? NULL : opt_closest(a, names, n, 3);
+	best = a[0] == '-' ? NULL : opt_closest(a, names, n);
 	if (best)
 		return opt_usage_error(c,
 				       "unknown %s subcommand '%s'; did "

@@ -83,10 +83,9 @@ void opt_help_row(FILE *f, const char *left, const char *help);
 int opt_usage_error(const struct opt_cmd *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* The closest of n names to word within an edit distance below maxd
- * (a typo, not another word), or NULL. */
-const char *opt_closest(const char *word, const char *const *names, size_t n,
-			size_t maxd);
+/* The closest of n names to word by the one did-you-mean rule
+ * (runner/base/suggest.h), or NULL. */
+const char *opt_closest(const char *word, const char *const *names, size_t n);
 
 /* Runs the subcommand argv[1] of c (c->subs) with argv + 1; handles
  * --help, a missing and an unknown subcommand. */

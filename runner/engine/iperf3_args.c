@@ -15,6 +15,7 @@
 #include "buf.h"
 #include "engine.h"
 #include "plan.h"
+#include "suggest.h"
 #include "units.h"
 #include "banned.h"
 
@@ -279,48 +280,20 @@ static int convert(const struct pdef *d, const char *v, char *out, size_t outsz,
 	return -1;
 }
 
-/* Levenshtein distance, capped: only for short parameter names. */
-static int edit_distance(const char *a, const char *b)
-{
-	int d[32][32];
-	int la = (int)strlen(a), lb = (int)strlen(b), i, j;
-	if (la > 30 || lb > 30)
-		return 99;
-	for (i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (i = 1; i <= la; i++)
-		for (j = 1; j <= lb; j++) {
-			int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			if (d[i - 1][j] + 1 < c)
-				c = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < c)
-				c = d[i][j - 1] + 1;
-			d[i][j] = c;
-		}
-	return d[la][lb];
-}
-
 static void unknown_param(struct xr_diag *d, struct plan_pos pos,
 			  const char *what, const char *key)
 {
 	struct buf known = BUF_INIT;
-	const char *best = NULL;
-	int i, bestd = 3;
+	struct suggest s;
+	const char *best;
+	int i;
+	/* "congestion_control" for "congestion": the list is closed */
+	suggest_init(&s, key, SUGGEST_LEADING_WORD);
 	for (i = 0; i < NPDEFS; i++) {
-		size_t lk = strlen(pdefs[i].key);
-		int e = edit_distance(key, pdefs[i].key);
-		/* "congestion_control" for "congestion" */
-		if (lk >= 4 && strncmp(key, pdefs[i].key, lk) == 0 &&
-		    (key[lk] == '_' || key[lk] == '-'))
-			e = 1;
-		if (e < bestd) {
-			bestd = e;
-			best = pdefs[i].key;
-		}
+		suggest_add(&s, pdefs[i].key);
 		buf_addf(&known, "%s%s", i ? ", " : "", pdefs[i].key);
 	}
+	best = suggest_best(&s);
 	if (best)
 		xr_diag_add(d, 0, pos.line, pos.col,
 			    "%sunknown iperf3 parameter '%s'; did you mean "

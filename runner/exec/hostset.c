@@ -33,6 +33,10 @@ static int host_index(const struct plan *p, const char *name)
 int runctx_role_index(const struct runctx *rc, const char *role,
 		      const uint32_t *lv)
 {
+	/* In `on:` a host's own name comes before the role names (a host
+	 * may be called "server"), unless a factor binds that name. */
+	if (plan_role_factor(rc->p, role) < 0 && host_index(rc->p, role) >= 0)
+		return host_index(rc->p, role);
 	return host_index(rc->p, plan_role_host(rc->p, role, lv));
 }
 

@@ -1,8 +1,9 @@
 /*
  * The state of one `xrun run`, shared by the runner's modules: session.c
  * (which session to continue, and its status), runloop.c (executing the
- * schedule), hooks.c (apply/verify/restore and manual steps), progress.c,
- * and the command line that fills it (runner/cli/cmd_run.c).
+ * schedule), hooks.c (apply/verify/restore and manual steps), runctx.c
+ * (hosts and template expansion, used by both), progress.c, and the
+ * command line that fills it (runner/cli/cmd_run.c). Internal to the runner.
  */
 #ifndef XR_RUNCTX_H
 #define XR_RUNCTX_H
@@ -77,6 +78,8 @@ struct runctx {
 	int env_error;
 	struct xr_err env_err;
 };
+
+/* runctx.c */
 
 /* A placeholder lookup context (tmpl_lookup_fn): the shared cellctx
  * (schema/plan.md names), plus one factor whose value is overridden
@@ -163,10 +166,6 @@ int hooks_verify_on(struct runctx *rc, int f, int hi, const uint32_t *lv,
 /* Put back what apply changed (restore: true / restore argv). */
 void hooks_restore(struct runctx *rc);
 void hooks_release(struct runctx *rc);
-/* Print the expanded manual instructions of the manual factors whose
- * levels in lv differ from from (NULL = all) to f, prefixed. */
-void hooks_print_manual(const struct runctx *rc, const uint32_t *lv,
-			const uint32_t *from, void *f, const char *prefix);
 
 /* stale.c: children a killed xrun left behind (see the file). */
 void stale_note_children(struct store *st);

@@ -26,6 +26,7 @@
 #include "counters.h"
 #include "counters_int.h"
 #include "host.h"
+#include "hostos.h"
 #include "plan.h"
 #include "proc.h"
 #include "sysread.h"
@@ -253,13 +254,10 @@ int counters_local_document(const char *iface, unsigned what, struct buf *doc)
 	return rc;
 }
 
-static int remote_document(struct host *h, const char *iface, unsigned what,
-			   struct buf *doc, struct xr_err *err)
+/* The section letters of what: n t c p, or "-" for none. */
+static void letters_of(unsigned what, char letters[8])
 {
-	char letters[8];
 	size_t k = 0;
-	const char *argv[7];
-
 	if (what & PLAN_COUNTER_NIC)
 		letters[k++] = 'n';
 	if (what & PLAN_COUNTER_TCP)
@@ -271,6 +269,18 @@ static int remote_document(struct host *h, const char *iface, unsigned what,
 	if (k == 0)
 		letters[k++] = '-';
 	letters[k] = '\0';
+}
+
+static int remote_document(struct host *h, const char *iface, unsigned what,
+			   struct buf *doc, struct xr_err *err)
+{
+	char letters[8];
+	const char *argv[7];
+
+	letters_of(what, letters);
+	if (host_os(h) != PLAN_OS_LINUX)
+		return hostos_read(h, HOSTOS_COUNTERS, iface, letters, doc,
+				   err);
 	argv[0] = "sh";
 	argv[1] = "-c";
 	argv[2] = counters_script;
@@ -288,7 +298,9 @@ int counters_snapshot(struct host *h, const char *iface, unsigned what,
 	int rc;
 
 	*out = NULL;
-	if (iface && sysread_iface_ok(iface, err) < 0)
+	if (iface &&
+	    hostos_iface_ok(sysread_is_local(h) ? PLAN_OS_LINUX : host_os(h),
+			    iface, err) < 0)
 		return -XR_EUSAGE;
 	buf_init(&doc, 64 << 20);
 	if (sysread_is_local(h)) {
@@ -313,9 +325,14 @@ int counters_snapshot(struct host *h, const char *iface, unsigned what,
 		counters_snap_free(*out);
 		*out = NULL;
 		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
-				"no interface '%s' on host '%s' (see `ip link` "
+				"no interface '%s' on host '%s' (see `%s` "
 				"there for valid names)",
-				iface, sysread_host_name(h));
+				iface, sysread_host_name(h),
+				sysread_is_local(h) ? "ip link"
+				: host_os(h) == PLAN_OS_WINDOWS
+				    ? "Get-NetAdapter"
+				: host_os(h) == PLAN_OS_MACOS ? "ifconfig -l"
+							      : "ip link");
 	}
 	buf_release(&doc);
 	return rc;

@@ -5,7 +5,8 @@
  * TCP counters from /proc/net/snmp, per-CPU busy % from /proc/stat,
  * NET_RX/NET_TX softirqs, and whether a packet capture was running.
  * A snapshot is taken as one text document (one command on remote
- * hosts), so local and remote share one parser.
+ * hosts; on Windows and macOS hosts their own commands, translated into
+ * the same document by hostos.h), so every host shares one parser.
  */
 #ifndef XR_COUNTERS_H
 #define XR_COUNTERS_H

@@ -15,6 +15,8 @@
 #include "counters_int.h"
 #include "facts.h"
 #include "host.h"
+#include "hostos.h"
+#include "kv.h"
 #include "plan.h"
 #include "probe.h"
 #include "probe_int.h"
@@ -63,31 +65,6 @@ static void add_buf(struct factv *v, const char *key, struct buf *b)
 		add(v, key, b->s, b->len);
 }
 
-/* Value after "key<spaces>:" on the first matching line of text. */
-static int field(const char *text, const char *key, struct buf *out)
-{
-	size_t kl = strlen(key);
-	for (const char *p = text; p && *p;) {
-		const char *nl = strchr(p, '\n');
-		if (strncmp(p, key, kl) == 0) {
-			const char *s = p + kl;
-			const char *e = nl ? nl : s + strlen(s);
-			while (s < e && (*s == ' ' || *s == '\t'))
-				s++;
-			if (s < e && *s == ':') {
-				s++;
-				while (s < e && (*s == ' ' || *s == '\t'))
-					s++;
-				buf_reset(out);
-				buf_add(out, s, (size_t)(e - s));
-				return 1;
-			}
-		}
-		p = nl ? nl + 1 : NULL;
-	}
-	return 0;
-}
-
 static void cpu_facts(struct host *h, struct factv *v)
 {
 	static const char *const model_keys[] = {
@@ -98,7 +75,7 @@ static void cpu_facts(struct host *h, struct factv *v)
 
 	if (sysread_file(h, "/proc/cpuinfo", &f, &e) == 0) {
 		for (int i = 0; model_keys[i]; i++)
-			if (field(f.s, model_keys[i], &b) && b.len) {
+			if (kv_get(f.s, model_keys[i], &b) && b.len) {
 				add_buf(v, "cpu_model", &b);
 				break;
 			}
@@ -117,7 +94,7 @@ static void cpu_facts(struct host *h, struct factv *v)
 	}
 	buf_reset(&f);
 	if (sysread_file(h, "/proc/meminfo", &f, &e) == 0 &&
-	    field(f.s, "MemTotal", &b)) {
+	    kv_get(f.s, "MemTotal", &b)) {
 		unsigned long long kb = strtoull(b.s, NULL, 10);
 		if (kb > 0) {
 			buf_reset(&b);
@@ -205,6 +182,23 @@ static void capture_fact(struct host *h, struct factv *v)
 	buf_release(&b);
 }
 
+/* A Windows or macOS host: one script gives what Linux reads from /proc,
+ * uname and os-release (hostos.h, the system document). */
+static void system_facts(struct host *h, struct factv *v)
+{
+	static const char *const keys[] = {
+	    "hostname",	 "os_release", "kernel", "cpu_model",
+	    "cpu_count", "mem_bytes",  NULL};
+	struct buf doc = BUF_INIT, b = BUF_INIT;
+	struct xr_err e;
+	if (hostos_read(h, HOSTOS_SYSTEM, NULL, NULL, &doc, &e) == 0)
+		for (int i = 0; keys[i]; i++)
+			if (kv_get(doc.s ? doc.s : "", keys[i], &b))
+				add_buf(v, keys[i], &b);
+	buf_release(&doc);
+	buf_release(&b);
+}
+
 int facts_collect(struct host *h, const char *iface, struct fact **facts,
 		  size_t *n)
 {
@@ -216,14 +210,18 @@ int facts_collect(struct host *h, const char *iface, struct fact **facts,
 	*n = 0;
 	if (!iface && h)
 		iface = host_iface(h);
-	hostname_fact(h, &v);
-	if (probe_read(h, "os.release", NULL, &b, &e) == 0)
-		add_buf(&v, "os_release", &b);
-	buf_reset(&b);
-	if (probe_read(h, "kernel", NULL, &b, &e) == 0)
-		add_buf(&v, "kernel", &b);
+	if (!sysread_is_local(h) && host_os(h) != PLAN_OS_LINUX) {
+		system_facts(h, &v);
+	} else {
+		hostname_fact(h, &v);
+		if (probe_read(h, "os.release", NULL, &b, &e) == 0)
+			add_buf(&v, "os_release", &b);
+		buf_reset(&b);
+		if (probe_read(h, "kernel", NULL, &b, &e) == 0)
+			add_buf(&v, "kernel", &b);
+		cpu_facts(h, &v);
+	}
 	buf_release(&b);
-	cpu_facts(h, &v);
 	if (iface)
 		nic_facts(h, iface, &v);
 	iperf3_fact(h, &v);

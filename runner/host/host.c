@@ -206,6 +206,8 @@ int host_open(const struct plan_host *ph, const char *control_dir,
 	h->netns = dup_or_null(ph->netns);
 	h->port = ph->port;
 	h->shell = ph->shell;
+	h->os = ph->os;
+	h->os_known = ph->os_given;
 	for (i = 0; i < ph->ssh_options.argc && ph->ssh_options.argv; i++)
 		strv_push(&h->ssh_options, ph->ssh_options.argv[i]);
 	if (h->ssh)
@@ -262,6 +264,39 @@ const char *host_iface(const struct host *h)
 int host_is_local(const struct host *h)
 {
 	return h->ops == &host_local_ops;
+}
+
+/*
+ * An ssh host whose plan names no OS is asked once, with `uname -s`, so
+ * that a Mac reached with `ssh:` alone gets the macOS commands. Windows
+ * needs `shell: powershell` (hence a known OS) for its quoting anyway; a
+ * failed or unknown answer keeps Linux, the historical behaviour.
+ */
+static void detect_os(struct host *h)
+{
+	static const char *const argv[] = {"uname", "-s", NULL};
+	struct proc_opts o = {0};
+	struct proc_result r;
+	struct xr_err e = {0};
+	o.argv = argv;
+	o.timeout = HOST_HELPER_TIMEOUT;
+	if (host_run(h, &o, &r, &e) < 0)
+		return;
+	if (r.status == PROC_EXITED && r.exit_code == 0 && r.out &&
+	    strncmp(r.out, "Darwin", 6) == 0)
+		h->os = PLAN_OS_MACOS;
+	proc_result_release(&r);
+}
+
+enum plan_os host_os(struct host *h)
+{
+	if (!h)
+		return PLAN_OS_LINUX;
+	if (!h->os_known && h->ops == &host_ssh_ops &&
+	    h->shell == PLAN_SHELL_SH)
+		detect_os(h);
+	h->os_known = 1;
+	return h->os;
 }
 
 const char *host_kind(const struct host *h)

@@ -9,6 +9,7 @@
 #define XR_HOST_H
 
 #include "err.h"
+#include "plan.h"
 #include "proc.h"
 
 struct plan_host;
@@ -28,6 +29,10 @@ const char *host_address(const struct host *h);
 const char *host_iface(const struct host *h); /* plan iface: or NULL */
 int host_is_local(const struct host *h);      /* our own namespace */
 const char *host_kind(const struct host *h);  /* "local" "ssh" "netns" */
+/* The host's OS (plan os:, or windows for shell: powershell; an ssh host
+ * without either is asked once with `uname -s`); NULL is this machine,
+ * Linux. It chooses the commands of probes, counters and facts. */
+enum plan_os host_os(struct host *h);
 
 /*
  * Run argv on the host and wait. o->argv is the command as it should run

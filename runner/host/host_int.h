@@ -36,6 +36,8 @@ struct host {
 	char *ssh, *identity, *netns;
 	int port;
 	enum plan_shell shell;
+	enum plan_os os;
+	int os_known; /* os given by the plan, or detected once */
 	struct strv ssh_options;
 	/* ssh: ControlPath directory and whether we created it. */
 	char *control_dir;

@@ -22,30 +22,30 @@
 
 #include "buf.h"
 #include "host.h"
+#include "hostos.h"
+#include "kv.h"
 #include "probe.h"
 #include "probe_int.h"
 #include "sysread.h"
 
 #include "banned.h"
 
-const char *const probe_names[] = {"nic.driver",
-				   "nic.firmware",
-				   "nic.link_speed",
-				   "nic.mtu",
-				   "nic.pcie_link",
-				   "nic.duplex",
-				   "nic.speed_mbps",
-				   "tcp.cc",
-				   "os.release",
-				   "kernel",
-				   NULL};
+const char *const probe_names[] = {
+    "nic.driver",    "nic.firmware", "nic.link_speed", "nic.mtu",
+    "nic.pcie_link", "nic.duplex",   "nic.speed_mbps", "tcp.cc",
+    "os.release",    "kernel",	     "nic.property:",  NULL};
+
+/* "nic.property:NAME": an adapter's advanced property (Windows). */
+#define PROBE_PROPERTY "nic.property:"
 
 int probe_known(const char *name)
 {
 	for (int i = 0; name && probe_names[i]; i++)
 		if (strcmp(name, probe_names[i]) == 0)
 			return 1;
-	return 0;
+	return name &&
+	       strncmp(name, PROBE_PROPERTY, sizeof PROBE_PROPERTY - 1) == 0 &&
+	       name[sizeof PROBE_PROPERTY - 1];
 }
 
 int probe_needs_iface(const char *name)
@@ -183,6 +183,11 @@ int probe_nic_doc(struct host *h, const char *iface, struct buf *doc,
 		  struct xr_err *err)
 {
 	const char *argv[] = {"sh", "-c", nic_script, "sh", iface, NULL};
+	if (!sysread_is_local(h) && host_os(h) != PLAN_OS_LINUX) {
+		if (hostos_iface_ok(host_os(h), iface, err) < 0)
+			return -XR_EUSAGE;
+		return hostos_read(h, HOSTOS_NIC, iface, NULL, doc, err);
+	}
 	if (sysread_iface_ok(iface, err) < 0)
 		return -XR_EUSAGE;
 	if (sysread_is_local(h)) {
@@ -195,30 +200,6 @@ int probe_nic_doc(struct host *h, const char *iface, struct buf *doc,
 		return 0;
 	}
 	return sysread_run(h, argv, 20.0, doc, err);
-}
-
-/* Value of "key: value" in doc into out (trimmed); 1 found, 0 not. */
-static int doc_get(const char *doc, const char *key, struct buf *out)
-{
-	size_t kl = strlen(key);
-	const char *p = doc;
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t ll = nl ? (size_t)(nl - p) : strlen(p);
-		if (ll > kl && memcmp(p, key, kl) == 0 && p[kl] == ':') {
-			const char *s = p + kl + 1, *e = p + ll;
-			while (s < e && (*s == ' ' || *s == '\t'))
-				s++;
-			while (e > s &&
-			       (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-				e--;
-			buf_reset(out);
-			buf_add(out, s, (size_t)(e - s));
-			return 1;
-		}
-		p = nl ? nl + 1 : NULL;
-	}
-	return 0;
 }
 
 /* "8.0 GT/s PCIe" -> "8.0 GT/s" */
@@ -236,14 +217,20 @@ static int nic_pcie(struct host *h, const char *iface, const char *doc,
 	struct buf cs = BUF_INIT, cw = BUF_INIT, ms = BUF_INIT, mw = BUF_INIT;
 	int rc = 0;
 
-	if (!doc_get(doc, "device", &cs)) {
+	if (kv_get(doc, "source", &cs) && !kv_get(doc, "device", &mw)) {
+		/* Windows or macOS: say what was asked (hostos.h) */
+		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
+				"interface '%s' on host '%s' has no PCIe link "
+				"(%s shows none: a USB or virtual adapter)",
+				iface, sysread_host_name(h), cs.s);
+	} else if (!kv_get(doc, "device", &cs)) {
 		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
 				"interface '%s' on host '%s' is not a PCI "
 				"device (a virtual interface: it has no "
 				"/sys/class/net/%s/device)",
 				iface, sysread_host_name(h), iface);
-	} else if (!doc_get(doc, "current_link_speed", &cs) ||
-		   !doc_get(doc, "current_link_width", &cw)) {
+	} else if (!kv_get(doc, "current_link_speed", &cs) ||
+		   !kv_get(doc, "current_link_width", &cw)) {
 		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
 				"interface '%s' on host '%s' is not a PCI "
 				"device with a PCIe link (sysfs shows no "
@@ -253,8 +240,8 @@ static int nic_pcie(struct host *h, const char *iface, const char *doc,
 		strip_pcie(&cs);
 		buf_reset(out);
 		buf_addf(out, "%s x%s", cs.s, cw.s);
-		if (doc_get(doc, "max_link_speed", &ms) &&
-		    doc_get(doc, "max_link_width", &mw)) {
+		if (kv_get(doc, "max_link_speed", &ms) &&
+		    kv_get(doc, "max_link_width", &mw)) {
 			strip_pcie(&ms);
 			buf_addf(out, " (max %s x%s)", ms.s, mw.s);
 		}
@@ -272,14 +259,14 @@ static int nic_driver(struct host *h, const char *iface, const char *doc,
 	struct buf f = BUF_INIT;
 	int rc = 0;
 
-	if ((doc_get(doc, "driver", out) && out->len) ||
-	    (doc_get(doc, "linkdriver", out) && out->len)) {
+	if ((kv_get(doc, "driver", out) && out->len) ||
+	    (kv_get(doc, "linkdriver", out) && out->len)) {
 		;
-	} else if (doc_get(doc, "flags", &f) &&
+	} else if (kv_get(doc, "flags", &f) &&
 		   (strtoul(f.s, NULL, 0) & IFF_LOOPBACK)) {
 		buf_reset(out);
 		buf_adds(out, "loopback");
-	} else if (doc_get(doc, "devtype", out) && out->len) {
+	} else if (kv_get(doc, "devtype", out) && out->len) {
 		;
 	} else {
 		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
@@ -298,25 +285,30 @@ int probe_from_nic_doc(struct host *h, const char *name, const char *iface,
 	struct buf tmp = BUF_INIT;
 	int rc = 0;
 
-	if (doc_get(doc, "noiface", &tmp)) {
+	if (kv_get(doc, "noiface", &tmp)) {
+		struct buf list = BUF_INIT;
+		if (!kv_get(doc, "names", &list))
+			buf_adds(&list, "ip link");
+		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
+				"no interface '%s' on host '%s' (see `%s` "
+				"there for valid names)",
+				iface, sysread_host_name(h), list.s);
+		buf_release(&list);
 		buf_release(&tmp);
-		return xr_err_set(err, XR_EHOST, NULL, 0, 0,
-				  "no interface '%s' on host '%s' (see `ip "
-				  "link` there for valid names)",
-				  iface, sysread_host_name(h));
+		return rc;
 	}
 	buf_reset(out);
 	if (strcmp(name, "nic.driver") == 0) {
 		rc = nic_driver(h, iface, doc, out, err);
 	} else if (strcmp(name, "nic.firmware") == 0) {
-		if (!doc_get(doc, "firmware-version", out) || !out->len ||
+		if (!kv_get(doc, "firmware-version", out) || !out->len ||
 		    strcmp(out->s, "N/A") == 0)
 			rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
 					"interface '%s' on host '%s' reports "
 					"no firmware version",
 					iface, sysread_host_name(h));
 	} else if (strcmp(name, "nic.mtu") == 0) {
-		if (!doc_get(doc, "mtu", out))
+		if (!kv_get(doc, "mtu", out))
 			rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
 					"cannot read the mtu of interface "
 					"'%s' on host '%s'",
@@ -324,16 +316,27 @@ int probe_from_nic_doc(struct host *h, const char *name, const char *iface,
 	} else if (strcmp(name, "nic.link_speed") == 0 ||
 		   strcmp(name, "nic.speed_mbps") == 0) {
 		long v =
-		    doc_get(doc, "speed", &tmp) ? strtol(tmp.s, NULL, 10) : -1;
+		    kv_get(doc, "speed", &tmp) ? strtol(tmp.s, NULL, 10) : -1;
 		if (v <= 0)
 			buf_adds(out, "unknown");
 		else
 			buf_addf(out, "%ld%s", v, name[4] == 'l' ? "Mb/s" : "");
 	} else if (strcmp(name, "nic.duplex") == 0) {
-		if (!doc_get(doc, "duplex", out) || !out->len)
+		if (!kv_get(doc, "duplex", out) || !out->len)
 			buf_adds(out, "unknown");
 	} else if (strcmp(name, "nic.pcie_link") == 0) {
 		rc = nic_pcie(h, iface, doc, out, err);
+	} else if (strncmp(name, PROBE_PROPERTY, sizeof PROBE_PROPERTY - 1) ==
+		   0) {
+		const char *prop = name + sizeof PROBE_PROPERTY - 1;
+		buf_addf(&tmp, "property.%s", prop);
+		if (!kv_get(doc, tmp.s, out))
+			rc = xr_err_set(
+			    err, XR_EHOST, NULL, 0, 0,
+			    "interface '%s' on host '%s' has no advanced "
+			    "property '%s' (Windows hosts only: see "
+			    "Get-NetAdapterAdvancedProperty -Name '%s')",
+			    iface, sysread_host_name(h), prop, iface);
 	} else {
 		rc = xr_err_set(err, XR_EINTERNAL, NULL, 0, 0,
 				"'%s' is not an interface probe", name);
@@ -389,6 +392,31 @@ static int kernel(struct host *h, struct buf *out, struct xr_err *err)
 	return sysread_run(h, argv, 20.0, out, err);
 }
 
+/* tcp.cc, os.release, kernel of a Windows or macOS host. */
+static int system_probe(struct host *h, const char *name, struct buf *out,
+			struct xr_err *err)
+{
+	static const struct {
+		const char *probe, *key;
+	} keys[] = {{"tcp.cc", "tcp_cc"},
+		    {"os.release", "os_release"},
+		    {"kernel", "kernel"}};
+	struct buf doc = BUF_INIT;
+	const char *key = NULL;
+	int rc;
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(name, keys[i].probe) == 0)
+			key = keys[i].key;
+	rc = hostos_read(h, HOSTOS_SYSTEM, NULL, NULL, &doc, err);
+	if (rc == 0 && (!key || !kv_get(doc.s ? doc.s : "", key, out)))
+		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
+				"host '%s' (%s) gave no value for probe '%s'",
+				sysread_host_name(h), hostos_name(host_os(h)),
+				name);
+	buf_release(&doc);
+	return rc;
+}
+
 int probe_read(struct host *h, const char *name, const char *iface,
 	       struct buf *out, struct xr_err *err)
 {
@@ -418,6 +446,8 @@ int probe_read(struct host *h, const char *name, const char *iface,
 		if (rc == 0)
 			rc =
 			    probe_from_nic_doc(h, name, iface, doc.s, out, err);
+	} else if (!sysread_is_local(h) && host_os(h) != PLAN_OS_LINUX) {
+		rc = system_probe(h, name, out, err);
 	} else if (strcmp(name, "tcp.cc") == 0) {
 		rc = sysread_file(
 		    h, "/proc/sys/net/ipv4/tcp_congestion_control", out, err);

@@ -12,7 +12,8 @@ struct host;
 struct buf;
 
 /* The interface document of iface on h (local: sysfs + ETHTOOL_GDRVINFO;
- * else one fixed sh script with iface as $1). Appends to doc. */
+ * a Linux host: one fixed sh script with iface as $1; Windows and macOS:
+ * their commands, translated by hostos.h). Appends to doc. */
 int probe_nic_doc(struct host *h, const char *iface, struct buf *doc,
 		  struct xr_err *err);
 /* Answer nic.* probe `name` from such a document into out. */

@@ -435,21 +435,272 @@ static void exec_failure_text(const char *name, int e, struct buf *b)
 	buf_addf(b, "cannot execute '%s': %s", name, strerror(e));
 }
 
+/* One child as proc_run watches it: the parent's pipe ends, its output so
+ * far, and where it stands. */
+struct child {
+	pid_t pid;
+	int pidfd;
+	int op[2], xp[2], ip[2]; /* stdout, stderr, stdin pipes; -1 closed */
+	int devnull;		 /* stdin when there is no stdin_data */
+	const char *in_data;
+	size_t in_len, in_off;
+	struct buf out, err;
+	size_t cap;	 /* most bytes kept of each stream */
+	double deadline; /* 0: none */
+	double linger;	 /* after the leader exits: stop waiting for output */
+	int status, reaped;
+};
+
+static void child_init(struct child *c, const struct proc_opts *o)
+{
+	memset(c, 0, sizeof *c);
+	c->pid = -1;
+	c->pidfd = c->devnull = -1;
+	c->op[0] = c->op[1] = c->xp[0] = c->xp[1] = c->ip[0] = c->ip[1] = -1;
+	c->in_data = o->stdin_data;
+	c->in_len = o->stdin_data ? strlen(o->stdin_data) : 0;
+	c->cap = o->max_output ? o->max_output : PROC_DEFAULT_MAX;
+}
+
+static void child_close(struct child *c)
+{
+	close_fd(&c->op[0]);
+	close_fd(&c->op[1]);
+	close_fd(&c->xp[0]);
+	close_fd(&c->xp[1]);
+	close_fd(&c->ip[0]);
+	close_fd(&c->ip[1]);
+	close_fd(&c->devnull);
+	close_fd(&c->pidfd);
+}
+
+/* The pipes of the child and what it gets as 0, 1 and 2 (fds). */
+static int open_pipes(const struct proc_opts *o, struct child *c,
+		      struct child_fds *fds, struct xr_err *err)
+{
+	if (pipe2(c->op, O_CLOEXEC) < 0 ||
+	    (!o->stderr_to_stdout && pipe2(c->xp, O_CLOEXEC) < 0))
+		return xr_err_set(err, XR_EIO, NULL, 0, 0,
+				  "cannot create pipes for '%s': %s",
+				  o->argv[0], strerror(errno));
+	if (o->tty_stdin) {
+		fds->in = -1; /* the child inherits ours */
+	} else if (o->stdin_data) {
+		if (pipe2(c->ip, O_CLOEXEC) < 0)
+			return xr_err_set(err, XR_EIO, NULL, 0, 0,
+					  "cannot create a pipe: %s",
+					  strerror(errno));
+		fds->in = c->ip[0];
+		fcntl(c->ip[1], F_SETFL, O_NONBLOCK);
+	} else {
+		fds->in = c->devnull = proc_int_devnull(O_RDONLY);
+	}
+	fds->out = c->op[1];
+	fds->err = o->stderr_to_stdout ? c->op[1] : c->xp[1];
+	return 0;
+}
+
+/* What one poll() waits for, and where each fd sits in pf (-1: absent). */
+struct pollset {
+	struct pollfd pf[5];
+	int n, out, err, in, pid, sig;
+};
+
+static int pollset_add(struct pollset *ps, int fd, short events)
+{
+	ps->pf[ps->n] = (struct pollfd){fd, events, 0};
+	return ps->n++;
+}
+
+static void pollset_build(const struct child *c, struct pollset *ps)
+{
+	ps->n = 0;
+	ps->out = ps->err = ps->in = ps->pid = ps->sig = -1;
+	if (c->op[0] >= 0)
+		ps->out = pollset_add(ps, c->op[0], POLLIN);
+	if (c->xp[0] >= 0)
+		ps->err = pollset_add(ps, c->xp[0], POLLIN);
+	if (c->ip[1] >= 0)
+		ps->in = pollset_add(ps, c->ip[1], POLLOUT);
+	if (c->pidfd >= 0 && !c->reaped)
+		ps->pid = pollset_add(ps, c->pidfd, POLLIN);
+	if (sig_pipe[0] >= 0)
+		ps->sig = pollset_add(ps, sig_pipe[0], POLLIN);
+}
+
+/* Milliseconds poll() may wait: to the deadline or the end of the
+ * linger, whichever is first; -1 for no limit. */
+static int poll_timeout(const struct child *c)
+{
+	int tmo = -1;
+	if (c->deadline)
+		tmo = ms_until(c->deadline);
+	if (c->reaped && c->linger) {
+		int l = ms_until(c->linger);
+		tmo = tmo < 0 || l < tmo ? l : tmo;
+	}
+	if (c->pidfd < 0 && !c->reaped && (tmo < 0 || tmo > 100))
+		tmo = 100; /* no pidfd: fall back to checking */
+	return tmo;
+}
+
+static void write_stdin(struct child *c, short revents)
+{
+	ssize_t n =
+	    write(c->ip[1], c->in_data + c->in_off, c->in_len - c->in_off);
+	if (n > 0)
+		c->in_off += (size_t)n;
+	if ((n < 0 && errno != EAGAIN && errno != EINTR) ||
+	    c->in_off >= c->in_len || (revents & POLLERR))
+		close_fd(&c->ip[1]);
+}
+
+/* Act on what poll() found ready. */
+static void pollset_serve(struct child *c, const struct pollset *ps)
+{
+	if (ps->out >= 0 && ps->pf[ps->out].revents)
+		read_into(&c->op[0], &c->out, c->cap);
+	if (ps->err >= 0 && ps->pf[ps->err].revents)
+		read_into(&c->xp[0], &c->err, c->cap);
+	if (ps->in >= 0 && ps->pf[ps->in].revents)
+		write_stdin(c, ps->pf[ps->in].revents);
+	if (ps->sig >= 0 && ps->pf[ps->sig].revents)
+		drain_sig_pipe();
+	if (!c->reaped &&
+	    (c->pidfd < 0 || (ps->pid >= 0 && ps->pf[ps->pid].revents))) {
+		group_reap(c->pid, &c->status, &c->reaped);
+		if (c->reaped)
+			c->linger = proc_now_mono() + PROC_LINGER;
+	}
+}
+
+/*
+ * Feed stdin and collect output until the leader has exited and its
+ * output is closed (or has lingered long enough). Returns PROC_EXITED, or
+ * PROC_TIMEOUT / PROC_INTERRUPTED when the child must be killed. Once the
+ * leader is reaped its status stands: an interrupt or the deadline only
+ * cut the wait for lingering output.
+ */
+static enum proc_status watch_child(struct child *c)
+{
+	for (;;) {
+		struct pollset ps;
+		double now = proc_now_mono();
+
+		if (proc_interrupted)
+			return c->reaped ? PROC_EXITED : PROC_INTERRUPTED;
+		if (c->deadline && now >= c->deadline)
+			return c->reaped ? PROC_EXITED : PROC_TIMEOUT;
+		if (c->op[0] < 0 && c->xp[0] < 0 && c->reaped)
+			return PROC_EXITED;
+		if (c->reaped && c->linger && now >= c->linger)
+			return PROC_EXITED;
+		pollset_build(c, &ps);
+		if (poll(ps.pf, (nfds_t)ps.n, poll_timeout(c)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return PROC_EXITED;
+		}
+		pollset_serve(c, &ps);
+	}
+}
+
+/* Kill the group; whatever the dying group wrote is still worth keeping. */
+static void kill_and_drain(struct child *c, double grace)
+{
+	double kill_at;
+	proc_int_terminate(c->pid, grace, &c->status, &c->reaped);
+	kill_at = proc_now_mono();
+	while (c->op[0] >= 0 || c->xp[0] >= 0) {
+		struct pollfd pf[2];
+		int np = 0;
+		if (c->op[0] >= 0)
+			pf[np++] = (struct pollfd){c->op[0], POLLIN, 0};
+		if (c->xp[0] >= 0)
+			pf[np++] = (struct pollfd){c->xp[0], POLLIN, 0};
+		if (poll(pf, (nfds_t)np, 100) <= 0 ||
+		    proc_now_mono() > kill_at + 0.5)
+			break;
+		if (c->op[0] >= 0)
+			read_into(&c->op[0], &c->out, c->cap);
+		if (c->xp[0] >= 0)
+			read_into(&c->xp[0], &c->err, c->cap);
+	}
+}
+
+/* The leader exited by itself: reap it; background members that outlived
+ * it stay registered and die in proc_kill_all. */
+static void reap_exited(struct child *c)
+{
+	if (!c->reaped) {
+		while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
+			;
+		c->reaped = 1;
+	}
+	group_reap(c->pid, NULL, NULL);
+	if (!proc_int_group_exists(c->pid))
+		proc_int_group_del(c->pid);
+}
+
+/* End the child as watch_child decided (killed_as) and say how it ended. */
+static void finish_child(struct child *c, const struct proc_opts *o,
+			 enum proc_status killed_as, struct proc_result *res)
+{
+	if (killed_as) {
+		kill_and_drain(c, o->grace);
+		res->status = killed_as;
+	} else {
+		reap_exited(c);
+		if (WIFEXITED(c->status))
+			res->status = PROC_EXITED;
+		else if (WIFSIGNALED(c->status))
+			res->status = PROC_SIGNALED;
+	}
+	if (WIFEXITED(c->status))
+		res->exit_code = WEXITSTATUS(c->status);
+	if (WIFSIGNALED(c->status))
+		res->signo = WTERMSIG(c->status);
+}
+
+/* Start the child: SIGPIPE stays ignored (old_pipe keeps what it was) so
+ * that a child that exits before reading its stdin cannot kill us. */
+static void start_child(const struct proc_opts *o, struct child *c,
+			const char *path, char **env,
+			const struct child_fds *fds, struct sigaction *old_pipe,
+			struct proc_result *res)
+{
+	struct sigaction ign;
+	int e = 0;
+
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, old_pipe);
+	c->pid = proc_int_spawn(path, o->argv, env, fds, &e);
+	/* the child's ends are the child's now */
+	close_fd(&c->devnull);
+	close_fd(&c->ip[0]);
+	close_fd(&c->op[1]);
+	close_fd(&c->xp[1]);
+	if (c->pid < 0) {
+		res->status = PROC_EXEC_FAILED;
+		res->exec_errno = e;
+		return;
+	}
+	c->pidfd = pidfd_open_(c->pid);
+	if (!o->stdin_data)
+		close_fd(&c->ip[1]);
+}
+
 int proc_run(const struct proc_opts *o, struct proc_result *res,
 	     struct xr_err *err)
 {
-	struct buf path = BUF_INIT, out = BUF_INIT, errb = BUF_INIT;
-	int op[2] = {-1, -1}, xp[2] = {-1, -1}, ip[2] = {-1, -1};
-	int in_fd = -1, pidfd = -1, status = 0, reaped = 0, rc = 0;
-	size_t cap = o->max_output ? o->max_output : PROC_DEFAULT_MAX;
-	size_t in_len = o->stdin_data ? strlen(o->stdin_data) : 0, in_off = 0;
-	double t0, deadline, linger = 0, kill_at = 0;
-	enum proc_status killed_as = PROC_EXITED;
+	struct buf path = BUF_INIT;
+	struct child c;
 	struct child_fds fds;
-	struct sigaction ign, old_pipe;
+	struct sigaction old_pipe;
 	char **env = NULL;
-	pid_t pid;
-	int e = 0;
+	double t0;
+	int rc = 0;
 
 	memset(res, 0, sizeof *res);
 	res->exit_code = -1;
@@ -458,6 +709,7 @@ int proc_run(const struct proc_opts *o, struct proc_result *res,
 	if (!o->argv || !o->argv[0])
 		return xr_err_set(err, XR_EINTERNAL, NULL, 0, 0,
 				  "empty command line");
+	child_init(&c, o);
 	if (proc_interrupted) {
 		res->status = PROC_INTERRUPTED;
 		goto out;
@@ -467,197 +719,33 @@ int proc_run(const struct proc_opts *o, struct proc_result *res,
 		res->exec_errno = ENOENT;
 		goto out;
 	}
-	env = proc_int_env(o->env);
-	if (!env || pipe2(op, O_CLOEXEC) < 0 ||
-	    (!o->stderr_to_stdout && pipe2(xp, O_CLOEXEC) < 0)) {
+	if (!(env = proc_int_env(o->env))) {
 		rc = xr_err_set(err, XR_EIO, NULL, 0, 0,
 				"cannot create pipes for '%s': %s", o->argv[0],
 				strerror(errno));
 		goto out;
 	}
-	if (o->tty_stdin)
-		in_fd = -1;
-	else if (o->stdin_data) {
-		if (pipe2(ip, O_CLOEXEC) < 0) {
-			rc = xr_err_set(err, XR_EIO, NULL, 0, 0,
-					"cannot create a pipe: %s",
-					strerror(errno));
-			goto out;
-		}
-		in_fd = ip[0];
-		fcntl(ip[1], F_SETFL, O_NONBLOCK);
-	} else
-		in_fd = proc_int_devnull(O_RDONLY);
-	fds.in = in_fd; /* -1 with tty_stdin: the child inherits ours */
-	fds.out = op[1];
-	fds.err = o->stderr_to_stdout ? op[1] : xp[1];
-
-	/* A child that exits before reading its stdin must not kill us. */
-	memset(&ign, 0, sizeof ign);
-	ign.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &ign, &old_pipe);
-
-	pid = proc_int_spawn(path.s, o->argv, env, &fds, &e);
-	if (!o->tty_stdin && !o->stdin_data)
-		close_fd(&in_fd);
-	close_fd(&ip[0]);
-	close_fd(&op[1]);
-	close_fd(&xp[1]);
-	if (pid < 0) {
-		res->status = PROC_EXEC_FAILED;
-		res->exec_errno = e;
-		goto restore;
+	if ((rc = open_pipes(o, &c, &fds, err)) < 0)
+		goto out;
+	start_child(o, &c, path.s, env, &fds, &old_pipe, res);
+	if (c.pid >= 0) {
+		c.deadline = o->timeout > 0 ? t0 + o->timeout : 0;
+		finish_child(&c, o, watch_child(&c), res);
 	}
-	pidfd = pidfd_open_(pid);
-	deadline = o->timeout > 0 ? t0 + o->timeout : 0;
-	if (!o->stdin_data)
-		close_fd(&ip[1]);
-
-	for (;;) {
-		struct pollfd pf[5];
-		int np = 0, tmo = -1, i_out = -1, i_err = -1, i_in = -1,
-		    i_pid = -1, i_sig = -1;
-		double now = proc_now_mono();
-
-		/* Once the leader is reaped its status stands: an interrupt or
-		 * the deadline only cut the wait for lingering output. */
-		if (proc_interrupted) {
-			if (!reaped)
-				killed_as = PROC_INTERRUPTED;
-			break;
-		}
-		if (deadline && now >= deadline) {
-			if (!reaped)
-				killed_as = PROC_TIMEOUT;
-			break;
-		}
-		if (op[0] < 0 && xp[0] < 0 && reaped)
-			break;
-		if (reaped && linger && now >= linger)
-			break;
-		if (op[0] >= 0) {
-			i_out = np;
-			pf[np++] = (struct pollfd){op[0], POLLIN, 0};
-		}
-		if (xp[0] >= 0) {
-			i_err = np;
-			pf[np++] = (struct pollfd){xp[0], POLLIN, 0};
-		}
-		if (ip[1] >= 0) {
-			i_in = np;
-			pf[np++] = (struct pollfd){ip[1], POLLOUT, 0};
-		}
-		if (pidfd >= 0 && !reaped) {
-			i_pid = np;
-			pf[np++] = (struct pollfd){pidfd, POLLIN, 0};
-		}
-		if (sig_pipe[0] >= 0) {
-			i_sig = np;
-			pf[np++] = (struct pollfd){sig_pipe[0], POLLIN, 0};
-		}
-		if (deadline)
-			tmo = ms_until(deadline);
-		if (reaped && linger) {
-			int l = ms_until(linger);
-			tmo = tmo < 0 || l < tmo ? l : tmo;
-		}
-		if (pidfd < 0 && !reaped && (tmo < 0 || tmo > 100))
-			tmo = 100; /* no pidfd: fall back to checking */
-		if (poll(pf, (nfds_t)np, tmo) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (i_out >= 0 && pf[i_out].revents)
-			read_into(&op[0], &out, cap);
-		if (i_err >= 0 && pf[i_err].revents)
-			read_into(&xp[0], &errb, cap);
-		if (i_in >= 0 && pf[i_in].revents) {
-			ssize_t n = write(ip[1], o->stdin_data + in_off,
-					  in_len - in_off);
-			if (n > 0)
-				in_off += (size_t)n;
-			if ((n < 0 && errno != EAGAIN && errno != EINTR) ||
-			    in_off >= in_len || (pf[i_in].revents & POLLERR))
-				close_fd(&ip[1]);
-		}
-		if (i_sig >= 0 && pf[i_sig].revents)
-			drain_sig_pipe();
-		if (!reaped &&
-		    (pidfd < 0 || (i_pid >= 0 && pf[i_pid].revents))) {
-			group_reap(pid, &status, &reaped);
-			if (reaped)
-				linger = proc_now_mono() + PROC_LINGER;
-		}
-	}
-
-	if (killed_as) {
-		proc_int_terminate(pid, o->grace, &status, &reaped);
-		kill_at = proc_now_mono();
-		/* Whatever the dying group wrote is still worth keeping. */
-		while (op[0] >= 0 || xp[0] >= 0) {
-			struct pollfd pf[2];
-			int np = 0;
-			if (op[0] >= 0)
-				pf[np++] = (struct pollfd){op[0], POLLIN, 0};
-			if (xp[0] >= 0)
-				pf[np++] = (struct pollfd){xp[0], POLLIN, 0};
-			if (poll(pf, (nfds_t)np, 100) <= 0 ||
-			    proc_now_mono() > kill_at + 0.5)
-				break;
-			if (op[0] >= 0)
-				read_into(&op[0], &out, cap);
-			if (xp[0] >= 0)
-				read_into(&xp[0], &errb, cap);
-		}
-		res->status = killed_as;
-	} else {
-		if (!reaped) {
-			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-				;
-			reaped = 1;
-		}
-		/* Background members that outlived the leader stay
-		 * registered and die in proc_kill_all. */
-		group_reap(pid, NULL, NULL);
-		if (!proc_int_group_exists(pid))
-			proc_int_group_del(pid);
-		if (WIFEXITED(status)) {
-			res->status = PROC_EXITED;
-			res->exit_code = WEXITSTATUS(status);
-		} else if (WIFSIGNALED(status)) {
-			res->status = PROC_SIGNALED;
-			res->signo = WTERMSIG(status);
-		}
-	}
-	if (killed_as && WIFEXITED(status))
-		res->exit_code = WEXITSTATUS(status);
-	if (killed_as && WIFSIGNALED(status))
-		res->signo = WTERMSIG(status);
-
-restore:
 	sigaction(SIGPIPE, &old_pipe, NULL);
 out:
-	close_fd(&op[0]);
-	close_fd(&op[1]);
-	close_fd(&xp[0]);
-	close_fd(&xp[1]);
-	close_fd(&ip[0]);
-	close_fd(&ip[1]);
-	if (!o->tty_stdin && !o->stdin_data)
-		close_fd(&in_fd);
-	close_fd(&pidfd);
+	child_close(&c);
 	free(env);
 	buf_release(&path);
 	if (rc < 0) {
-		buf_release(&out);
-		buf_release(&errb);
+		buf_release(&c.out);
+		buf_release(&c.err);
 		return rc;
 	}
 	if (res->status == PROC_EXEC_FAILED)
-		exec_failure_text(o->argv[0], res->exec_errno, &errb);
-	res->out = buf_detach(&out, &res->out_len);
-	res->err = buf_detach(&errb, &res->err_len);
+		exec_failure_text(o->argv[0], res->exec_errno, &c.err);
+	res->out = buf_detach(&c.out, &res->out_len);
+	res->err = buf_detach(&c.err, &res->err_len);
 	res->elapsed = proc_now_mono() - t0;
 	return 0;
 }

@@ -2,12 +2,12 @@
  * The plan loader (see plan.h): reads a YAML plan through plan_yaml.c,
  * builds the model in one arena and reports every problem it finds with
  * the line:col of the offending key or value. This file holds the entry
- * points, the typed readers shared by the other plan_*.c files, the
- * top-level keys and the lookups of plan.h. Sections live in
- * plan_sections.c (hosts, vars, engine), plan_factor.c (factors, exclude),
- * plan_report.c; cross-references are checked in plan_check.c.
+ * points and the top-level keys; the parts of the plan are built by the
+ * files of plan_build.h, all reading through pctx.c (the typed readers);
+ * the lookups of plan.h are in plan_query.c.
  */
-#include "plan_int.h"
+#include "plan_build.h"
+#include "pctx.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -19,399 +19,17 @@
 #include "arena.h"
 #include "buf.h"
 #include "sha256.h"
+#include "suggest.h"
 #include "units.h"
+#include "utf8.h"
 #include "banned.h"
 
-/* ---- messages ---------------------------------------------------------- */
-
-int pc_room(struct pctx *c)
-{
-	if (c->d->nerr - c->nerr0 < PLAN_MAX_ERRORS)
-		return 1;
-	c->capped = 1;
-	return 0;
-}
-
-int pc_level(struct pctx *c, int fi, const char *s)
-{
-	const struct plan_factor *f = &c->p->factors[fi];
-	const int *idx = fi < c->nlvidx ? c->lvidx[fi] : NULL;
-	int lo = 0, hi = f->nlevels - 1;
-	if (!idx)
-		return plan_level_index(f, s);
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		int cmp = strcmp(f->levels[idx[mid]], s);
-		if (cmp == 0)
-			return idx[mid];
-		if (cmp < 0)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
-}
-
-int pc_has_var(struct pctx *c, const char *name)
-{
-	const struct plan *p = c->p;
-	int lo = 0, hi = p->nvars - 1;
-	if (!c->varidx)
-		return plan_var(p, name) != NULL;
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		int cmp = strcmp(p->vars[c->varidx[mid]].key, name);
-		if (cmp == 0)
-			return 1;
-		if (cmp < 0)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return 0;
-}
-
-void pc_err(struct pctx *c, const struct ynode *n, const char *fmt, ...)
-{
-	va_list ap;
-	if (!pc_room(c))
-		return;
-	va_start(ap, fmt);
-	xr_diag_vadd(c->d, 0, n ? n->line : 0, n ? n->col : 0, fmt, ap);
-	va_end(ap);
-}
-
-void pc_warn(struct pctx *c, const struct ynode *n, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	xr_diag_vadd(c->d, 1, n ? n->line : 0, n ? n->col : 0, fmt, ap);
-	va_end(ap);
-}
-
-/* Code points of UTF-8 text (at most 64; -1 if longer), ASCII letters in
- * lower case, so that a typo in a Japanese level counts as one edit, not
- * three, and 'RANDOM' is one edit from 'random'. */
-static int decode_cps(const char *s, uint32_t *cp)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	int n = 0;
-	while (*u) {
-		uint32_t c = *u++;
-		int k = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
-		if (k)
-			c &= 0x3f >> k;
-		while (k-- > 0 && (*u & 0xc0) == 0x80)
-			c = c << 6 | (*u++ & 0x3f);
-		if (n == 64)
-			return -1;
-		cp[n++] = c >= 'A' && c <= 'Z' ? c + 32 : c; /* 'RANDOM' */
-	}
-	return n;
-}
-
-static size_t edit_distance(const uint32_t *a, size_t la, const uint32_t *b,
-			    size_t lb)
-{
-	size_t i, j, row[65];
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t up = row[j], best;
-			best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}
-
-const char *pc_suggest(const char *word, const char *const *cands, int n)
-{
-	const char *best = NULL;
-	uint32_t w[64], c[64];
-	size_t bd = (size_t)-1, limit;
-	int i, lw, lc;
-	if (n > 5000)
-		return NULL; /* a hint is not worth a quadratic load */
-	if ((lw = decode_cps(word, w)) <= 0)
-		return NULL;
-	/* one typo in short words, up to a third of the letters in long ones */
-	limit = lw <= 4 ? 1 : (size_t)lw / 3 + 1;
-	if (limit > 3)
-		limit = 3;
-	for (i = 0; i < n; i++) {
-		size_t dd;
-		if ((lc = decode_cps(cands[i], c)) <= 0)
-			continue;
-		dd = edit_distance(w, (size_t)lw, c, (size_t)lc);
-		if (dd == 0 && strcmp(word, cands[i]) != 0)
-			dd = 1; /* differs in case only */
-		/* replacing every letter ('b' for 'a') is no typo */
-		if (dd > 0 && dd <= limit && dd < (size_t)lw && dd < bd) {
-			bd = dd;
-			best = cands[i];
-		}
-	}
-	return best;
-}
-
-void pc_hint(char *out, size_t outsz, const char *word,
-	     const char *const *cands, int n)
-{
-	struct buf b;
-	const char *s = pc_suggest(word, cands, n);
-	int i;
-	buf_init(&b, 0);
-	buf_adds(&b, " (");
-	if (s)
-		buf_addf(&b, "did you mean '%s'? ", s);
-	buf_adds(&b, n ? "valid: " : "none defined");
-	for (i = 0; i < n && b.len < 400; i++)
-		buf_addf(&b, "%s%s", i ? ", " : "", cands[i]);
-	if (i < n)
-		buf_addf(&b, ", ... %d more", n - i);
-	buf_addc(&b, ')');
-	snprintf(out, outsz, "%s", b.s);
-	buf_release(&b);
-}
-
-void pc_factor_hint(char *out, size_t outsz, const char *word,
-		    const struct plan *p)
-{
-	const char **names = malloc(((size_t)p->nfactors + 1) * sizeof *names);
-	int i;
-	out[0] = 0;
-	if (!names)
-		return;
-	for (i = 0; i < p->nfactors; i++)
-		names[i] = p->factors[i].name;
-	pc_hint(out, outsz, word, names, p->nfactors);
-	free(names);
-}
-
-int pc_is_key(const char *key, const char *const *valid)
-{
-	for (; *valid; valid++)
-		if (strcmp(key, *valid) == 0)
-			return 1;
-	return 0;
-}
+/* ---- top level ---------------------------------------------------------- */
 
 static const char *const top_keys[] = {
     "xrun",   "name",	 "title",    "description", "hosts",  "vars",
     "engine", "factors", "exclude",  "repeat",	    "order",  "seed",
     "warmup", "settle",	 "counters", "on_finish",   "report", NULL};
-
-void pc_keys(struct pctx *c, const struct ynode *map, const char *const *valid,
-	     const char *where)
-{
-	int i, nv = 0;
-	char hint[600];
-	while (valid[nv])
-		nv++;
-	for (i = 0; map && map->kind == YN_MAP && i < map->n; i++) {
-		const struct ynode *k = yn_key(map, i);
-		if (pc_is_key(k->s, valid))
-			continue;
-		/* "x-..." at the top holds anchors to reuse (as in compose) */
-		if (valid == top_keys && strncmp(k->s, "x-", 2) == 0)
-			continue;
-		if (!pc_room(c))
-			return;
-		pc_hint(hint, sizeof hint, k->s, valid, nv);
-		pc_err(c, k, "unknown key '%s' in %s%s", k->s, where, hint);
-	}
-}
-
-/* ---- typed readers ----------------------------------------------------- */
-
-const char *pc_str(struct pctx *c, const struct ynode *n, const char *what)
-{
-	if (!n)
-		return NULL;
-	if (n->kind != YN_SCALAR || yn_is_null(n)) {
-		pc_err(c, n, "'%s' must be a text value, not %s", what,
-		       yn_kind_name(n));
-		return NULL;
-	}
-	return n->s;
-}
-
-int pc_int(struct pctx *c, const struct ynode *n, const char *what,
-	   long long lo, long long hi, long long *out)
-{
-	const char *s = pc_str(c, n, what);
-	char *end;
-	long long v;
-	if (!s)
-		return -1;
-	v = strtoll(s, &end, 10);
-	if (!(s[0] >= '0' && s[0] <= '9') && s[0] != '-')
-		end = (char *)s;
-	if (end == s || *end || v < lo || v > hi) {
-		pc_err(c, n, "'%s' must be an integer in %lld..%lld, not '%s'",
-		       what, lo, hi, s);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-int pc_bool(struct pctx *c, const struct ynode *n, const char *what, int *out)
-{
-	static const char *const t[] = {"true", "True", "TRUE", "yes",
-					"Yes",	"YES",	NULL};
-	static const char *const f[] = {"false", "False", "FALSE", "no",
-					"No",	 "NO",	  NULL};
-	const char *s = pc_str(c, n, what);
-	if (!s)
-		return -1;
-	if (pc_is_key(s, t))
-		*out = 1;
-	else if (pc_is_key(s, f))
-		*out = 0;
-	else {
-		pc_err(c, n, "'%s' must be true or false, not '%s'", what, s);
-		return -1;
-	}
-	return 0;
-}
-
-int pc_duration(struct pctx *c, const struct ynode *n, const char *what,
-		double *out)
-{
-	const char *s = pc_str(c, n, what), *why;
-	if (!s)
-		return -1;
-	if (units_parse(s, UNITS_DURATION, out, &why) < 0) {
-		pc_err(c, n, "bad duration '%s' for '%s': %s", s, what, why);
-		return -1;
-	}
-	return 0;
-}
-
-int pc_map(struct pctx *c, const struct ynode *n, const char *what)
-{
-	if (n && n->kind == YN_MAP)
-		return 0;
-	/* "host 'srv'" is quoted already; "engine" is not */
-	pc_err(c, n,
-	       strchr(what, '\'')
-		   ? "%s must be a mapping (key: value), not %s"
-		   : "'%s' must be a mapping (key: value), not %s",
-	       what, yn_kind_name(n));
-	return -1;
-}
-
-int pc_argv(struct pctx *c, const struct ynode *n, const char *what,
-	    struct plan_argv *out)
-{
-	int i, bad = 0;
-	memset(out, 0, sizeof *out);
-	if (!n)
-		return -1;
-	if (n->kind != YN_SEQ || n->n == 0) {
-		pc_err(c, n,
-		       "'%s' must be a non-empty list of arguments (argv, "
-		       "e.g. [sysctl, -n, net.ipv4.tcp_congestion_control]), "
-		       "not %s",
-		       what,
-		       n->kind == YN_SEQ ? "an empty list" : yn_kind_name(n));
-		return -1;
-	}
-	out->argv = arena_alloc(c->a, ((size_t)n->n + 1) * sizeof(char *));
-	if (!out->argv) {
-		c->nomem = 1;
-		return -1;
-	}
-	for (i = 0; i < n->n; i++) {
-		const struct ynode *w = n->kids[i];
-		if (w->kind != YN_SCALAR) {
-			pc_err(c, w,
-			       "argument %d of '%s' must be a scalar, "
-			       "not %s",
-			       i + 1, what, yn_kind_name(w));
-			bad = 1;
-			continue;
-		}
-		out->argv[out->argc++] = w->s;
-		pc_tmpl(c, w->s, w);
-	}
-	out->pos.line = n->line;
-	out->pos.col = n->col;
-	return bad ? -1 : 0;
-}
-
-int pc_name_ok(const char *s, int allow_dot)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' ||
-		      (allow_dot && *s == '.')))
-			return 0;
-	return 1;
-}
-
-void pc_tmpl(struct pctx *c, const char *s, const struct ynode *n)
-{
-	if (!s || !strstr(s, "{{"))
-		return;
-	if (c->ntrefs == c->trefs_cap) {
-		size_t nc = c->trefs_cap ? c->trefs_cap * 2 : 32;
-		struct plan_tref *t = realloc(c->trefs, nc * sizeof *t);
-		if (!t) {
-			c->nomem = 1;
-			return;
-		}
-		c->trefs = t;
-		c->trefs_cap = nc;
-	}
-	c->trefs[c->ntrefs].s = s;
-	c->trefs[c->ntrefs].n = n;
-	c->trefs[c->ntrefs].where = c->tref_where;
-	c->ntrefs++;
-}
-
-void pc_tmpl_argv(struct pctx *c, const struct plan_argv *av,
-		  const struct ynode *n)
-{
-	(void)c;
-	(void)av;
-	(void)n; /* pc_argv registered every word already */
-}
-
-void pc_host_ref(struct pctx *c, const char *name, const struct ynode *n,
-		 int role_ok)
-{
-	if (!name)
-		return;
-	if (c->nhrefs == c->hrefs_cap) {
-		size_t nc = c->hrefs_cap ? c->hrefs_cap * 2 : 16;
-		struct plan_href *h = realloc(c->hrefs, nc * sizeof *h);
-		if (!h) {
-			c->nomem = 1;
-			return;
-		}
-		c->hrefs = h;
-		c->hrefs_cap = nc;
-	}
-	c->hrefs[c->nhrefs].name = name;
-	c->hrefs[c->nhrefs].n = n;
-	c->hrefs[c->nhrefs].role_ok = role_ok;
-	c->nhrefs++;
-}
-
-/* ---- top level ---------------------------------------------------------- */
 
 static void build_counters(struct pctx *c, const struct ynode *n)
 {
@@ -459,7 +77,7 @@ static void build_top(struct pctx *c, const struct ynode *root)
 	struct plan *p = c->p;
 	const struct ynode *x;
 	long long v;
-	pc_keys(c, root, top_keys, "the plan");
+	pc_keys_with_extensions(c, root, top_keys, "the plan");
 	if (!(x = yn_get(root, "xrun"))) {
 		pc_err(c, root->n ? yn_key(root, 0) : root,
 		       "missing 'xrun: 1' (the plan format version)");
@@ -554,48 +172,22 @@ static void build_top(struct pctx *c, const struct ynode *root)
 static int find_bad_utf8(const unsigned char *s, size_t n, int *line, int *col,
 			 unsigned *byte)
 {
-	size_t i = 0;
+	size_t i = 0, k;
 	int l = 1, cc = 1;
+	uint32_t cp;
 	if (n >= 3 && s[0] == 0xef && s[1] == 0xbb && s[2] == 0xbf)
 		i = 3; /* a byte order mark takes no column */
-	while (i < n) {
-		unsigned char b = s[i];
-		size_t k = 0, j;
-		unsigned cp;
-		if (b < 0x80) {
-			if (b == '\n') {
-				l++;
-				cc = 0;
-			}
-			i++;
-			cc++;
-			continue;
+	for (; i < n; i += k, cc++) {
+		if (!(k = utf8_decode((const char *)s + i, n - i, &cp))) {
+			*line = l;
+			*col = cc;
+			*byte = s[i];
+			return 1;
 		}
-		if (b >= 0xc2 && b <= 0xdf)
-			k = 1, cp = b & 0x1f;
-		else if (b >= 0xe0 && b <= 0xef)
-			k = 2, cp = b & 0x0f;
-		else if (b >= 0xf0 && b <= 0xf4)
-			k = 3, cp = b & 0x07;
-		else
-			goto bad;
-		for (j = 1; j <= k; j++) {
-			if (i + j >= n || (s[i + j] & 0xc0) != 0x80)
-				goto bad;
-			cp = cp << 6 | (s[i + j] & 0x3f);
+		if (cp == '\n') {
+			l++;
+			cc = 0;
 		}
-		if ((k == 2 &&
-		     (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-		    (k == 3 && (cp < 0x10000 || cp > 0x10ffff)))
-			goto bad;
-		i += k + 1;
-		cc++;
-		continue;
-	bad:
-		*line = l;
-		*col = cc;
-		*byte = b;
-		return 1;
 	}
 	return 0;
 }
@@ -725,40 +317,4 @@ void plan_free(struct plan *p)
 {
 	if (p)
 		arena_free(p->arena);
-}
-
-int plan_factor_index(const struct plan *p, const char *name)
-{
-	int i;
-	for (i = 0; name && i < p->nfactors; i++)
-		if (strcmp(p->factors[i].name, name) == 0)
-			return i;
-	return -1;
-}
-
-int plan_level_index(const struct plan_factor *f, const char *level)
-{
-	int i;
-	for (i = 0; level && i < f->nlevels; i++)
-		if (strcmp(f->levels[i], level) == 0)
-			return i;
-	return -1;
-}
-
-const struct plan_host *plan_host_find(const struct plan *p, const char *name)
-{
-	int i;
-	for (i = 0; name && i < p->nhosts; i++)
-		if (strcmp(p->hosts[i].name, name) == 0)
-			return &p->hosts[i];
-	return NULL;
-}
-
-const char *plan_var(const struct plan *p, const char *name)
-{
-	int i;
-	for (i = 0; name && i < p->nvars; i++)
-		if (strcmp(p->vars[i].key, name) == 0)
-			return p->vars[i].value;
-	return NULL;
 }

@@ -32,6 +32,9 @@ struct plan_kv {
 };
 
 enum plan_shell { PLAN_SHELL_SH = 0, PLAN_SHELL_POWERSHELL };
+/* The host's operating system: which commands probes, counters and facts
+ * run there (runner/host/hostos.c). */
+enum plan_os { PLAN_OS_LINUX = 0, PLAN_OS_WINDOWS, PLAN_OS_MACOS };
 
 struct plan_host {
 	const char *name; /* "local" is always hosts[0] */
@@ -43,6 +46,8 @@ struct plan_host {
 	const char *address;	      /* address engines connect to, or NULL */
 	const char *iface; /* interface for counters/probes, or NULL */
 	enum plan_shell shell;
+	enum plan_os os; /* os:, else windows for shell: powershell */
+	int os_given;	 /* os or shell said it; else ssh hosts detect it */
 	double wait; /* seconds to wait for it after a manual step; 0 = none */
 	struct plan_pos pos;
 };

@@ -6,7 +6,8 @@
  * checking that every level names a defined host and that no role is bound
  * twice, and the lookup the runner and `xrun plan` share.
  */
-#include "plan_int.h"
+#include "plan_build.h"
+#include "pctx.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -337,13 +338,9 @@ const char *plan_role_host(const struct plan *p, const char *role,
 			return bd->table[(size_t)lv[f] * bd->nways + k];
 		}
 	}
-	/* a host's own name before the role names: a host may be called
-	 * "server" */
-	if (plan_host_find(p, role))
-		return role;
 	if (!strcmp(role, "client"))
 		return p->engine.client ? p->engine.client : "local";
 	if (!strcmp(role, "server"))
 		return p->engine.server_host;
-	return NULL;
+	return plan_host_find(p, role) ? role : NULL;
 }

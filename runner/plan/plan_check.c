@@ -1,17 +1,19 @@
 /*
- * Cross-reference checks of the plan loader (see plan_int.h), run once the
+ * Cross-reference checks of the plan loader (see plan_build.h), run once the
  * whole model is built so that the order of sections in the file does not
  * matter: hosts named by the engine and by factors, {{placeholders}},
  * verify probes, factors fighting over one engine parameter, exclusions
  * that leave nothing, and finally the engine's own check().
  */
-#include "plan_int.h"
+#include "plan_build.h"
+#include "pctx.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tmpl.h"
+#include "utf8.h"
 #include "banned.h"
 
 static void check_hosts(struct pctx *c)
@@ -120,20 +122,20 @@ static int kth_placeholder(void *ctx, const char *name, size_t off)
 static void placeholder_pos(const struct ynode *n, int k, int *line, int *col)
 {
 	struct kth q = {k, 0};
-	const unsigned char *u;
 	char *raw;
-	size_t i;
+	size_t i, len;
+	uint32_t cp;
 	if (!n->src || !n->srclen || !(raw = malloc(n->srclen + 1)))
 		return;
 	memcpy(raw, n->src, n->srclen);
 	raw[n->srclen] = 0;
 	if (tmpl_each(raw, kth_placeholder, &q)) {
-		u = (const unsigned char *)raw;
-		for (i = 0; i < q.off; i++) {
-			if (u[i] == '\n') {
+		for (i = 0; i < q.off; i += len) {
+			len = utf8_next(raw + i, q.off - i, &cp);
+			if (cp == '\n') {
 				++*line;
 				*col = 1;
-			} else if ((u[i] & 0xc0) != 0x80) {
+			} else {
 				++*col;
 			}
 		}
@@ -264,9 +266,14 @@ static void check_loopback_target(struct pctx *c)
 
 static int is_listed(const char *s, const char *const *names)
 {
-	for (int i = 0; names[i]; i++)
-		if (strcmp(s, names[i]) == 0)
+	for (int i = 0; names[i]; i++) {
+		size_t n = strlen(names[i]);
+		/* "nic.property:" names a family: nic.property:NAME */
+		if (strcmp(s, names[i]) == 0 ||
+		    (n && names[i][n - 1] == ':' &&
+		     strncmp(s, names[i], n) == 0 && s[n]))
 			return 1;
+	}
 	return 0;
 }
 

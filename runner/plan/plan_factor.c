@@ -1,11 +1,12 @@
 /*
- * The plan's factors and exclusions (part of the loader, see plan_int.h):
+ * The plan's factors and exclusions (part of the loader, see plan_build.h):
  * levels, engine parameters, manual steps, apply/verify/restore hooks and
  * the hosts they run on; `exclude` terms resolved to level indices; and
  * the check that the exclusions leave at least one cell, done as a bounded
  * search so that a matrix of 10^20 cells costs no more than a small one.
  */
-#include "plan_int.h"
+#include "plan_build.h"
+#include "pctx.h"
 
 #include <stdio.h>
 #include <stdlib.h>

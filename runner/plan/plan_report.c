@@ -1,9 +1,10 @@
 /*
- * The plan's report section (part of the loader, see plan_int.h): matrix
+ * The plan's report section (part of the loader, see plan_build.h): matrix
  * tables, A/B comparisons, outputs written after a run, language, noise
  * threshold and display unit. Factors and levels named here must exist.
  */
-#include "plan_int.h"
+#include "plan_build.h"
+#include "pctx.h"
 
 #include <stdio.h>
 #include <stdlib.h>

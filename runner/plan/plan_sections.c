@@ -1,24 +1,57 @@
 /*
  * The plan's hosts, vars and engine sections (part of the loader, see
- * plan_int.h): how xrun reaches each host, the values placeholders may
+ * plan_build.h): how xrun reaches each host, the values placeholders may
  * name, and what one run executes. Keys of the engine section that are not
  * fixed become engine parameters, judged by the engine's own check().
  */
-#include "plan_int.h"
+#include "plan_build.h"
+#include "pctx.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
+#include "suggest.h"
 #include "units.h"
 #include "banned.h"
 
 /* ---- hosts and vars ---------------------------------------------------- */
 
 static const char *const host_keys[] = {
-    "ssh",     "port",	"identity", "ssh_options", "netns",
-    "address", "iface", "shell",    "wait",	   NULL};
+    "ssh",   "port",  "identity", "ssh_options", "netns", "address",
+    "iface", "shell", "os",	  "wait",	 NULL};
+
+/* os: linux | windows | macos. A PowerShell host is Windows unless told
+ * otherwise, and a Windows host's commands are quoted for PowerShell. */
+static void build_host_os(struct pctx *c, struct plan_host *h,
+			  const struct ynode *v)
+{
+	static const char *const names[] = {"linux", "windows", "macos"};
+	const struct ynode *x = yn_get(v, "os");
+	const char *s = x ? pc_str(c, x, "os") : NULL;
+	int i;
+	if (!x) {
+		if (h->shell == PLAN_SHELL_POWERSHELL) {
+			h->os = PLAN_OS_WINDOWS;
+			h->os_given = 1;
+		}
+		return;
+	}
+	if (!s)
+		return;
+	for (i = 0; i < 3 && strcmp(s, names[i]) != 0; i++)
+		;
+	if (i == 3) {
+		pc_err(c, x, "unknown os '%s' (valid: linux, windows, macos)",
+		       s);
+		return;
+	}
+	h->os = (enum plan_os)i;
+	h->os_given = 1;
+	if (h->os == PLAN_OS_WINDOWS && !yn_get(v, "shell"))
+		h->shell = PLAN_SHELL_POWERSHELL;
+}
 
 static void build_host(struct pctx *c, struct plan_host *h,
 		       const struct ynode *v)
@@ -67,6 +100,7 @@ static void build_host(struct pctx *c, struct plan_host *h,
 			pc_err(c, x,
 			       "unknown shell '%s' (valid: sh, powershell)", s);
 	}
+	build_host_os(c, h, v);
 	if ((x = yn_get(v, "wait")))
 		pc_duration(c, x, "wait", &h->wait);
 	if (h->port && !h->ssh)
@@ -345,7 +379,7 @@ void plan_build_engine(struct pctx *c, const struct ynode *n,
 		if (pc_is_key(k->s, engine_keys) || strcmp(k->s, "server") == 0)
 			continue;
 		if (!(c->ops && c->ops->has_param && c->ops->has_param(k->s)) &&
-		    pc_suggest(k->s, engine_keys, nfixed)) {
+		    suggest(k->s, engine_keys, (size_t)nfixed)) {
 			pc_hint(hint, sizeof hint, k->s, engine_keys, nfixed);
 			pc_err(c, k, "unknown key '%s' in 'engine'%s", k->s,
 			       hint);

@@ -14,6 +14,7 @@
 #include <yaml.h>
 
 #include "arena.h"
+#include "utf8.h"
 #include "banned.h"
 
 struct frame {
@@ -148,10 +149,9 @@ static size_t byte_at(struct reader *r, size_t ci)
 	if (ci < r->cur_char)
 		r->cur_byte = r->cur_char = 0;
 	while (r->cur_char < ci && r->cur_byte < r->len) {
-		r->cur_byte++;
-		while (r->cur_byte < r->len &&
-		       ((unsigned char)r->text[r->cur_byte] & 0xc0) == 0x80)
-			r->cur_byte++;
+		uint32_t cp;
+		r->cur_byte +=
+		    utf8_next(r->text + r->cur_byte, r->len - r->cur_byte, &cp);
 		r->cur_char++;
 	}
 	return r->cur_byte;

@@ -9,8 +9,8 @@
  *     (boustrophedon) order, improved when exclusions punch holes in it by
  *     a nearest-neighbour walk and a bounded branch and bound.
  *  3. Inside a block the automatic cells form a sequence S in which factors
- *     with apply hooks or hosts: bindings vary slowest and neighbours differ in one factor
- *     (a snake), and the passes use S or reverse(S) by the Thue-Morse
+ *     with apply hooks or hosts: bindings vary slowest and neighbours differ in
+ * one factor (a snake), and the passes use S or reverse(S) by the Thue-Morse
  *     sequence (abba), a fresh seeded permutation (random), or each cell's
  *     repetitions back to back (sequential).
  *
@@ -500,150 +500,225 @@ static int fail_nomem(struct xr_err *err, const struct plan *p)
 			  "out of memory building the schedule");
 }
 
-int sched_build(const struct plan *p, const struct matrix *m, struct sched *s,
-		struct xr_err *err)
-{
-	int nf = p->nfactors, nman = 0, nauto = 0, f, rc = 0;
-	int *man = NULL, *aut = NULL, *order = NULL, *rank = NULL;
-	size_t nc = m->ncells, c, nb = 0, i, nruns, maxblock = 0;
-	uint64_t pauto = 1;
-	struct kv *kv = NULL;
-	uint32_t *blv = NULL, *bstart = NULL, *cells = NULL, *scratch = NULL;
-	struct sched_run *w;
-	uint32_t *mlv;
+/* What sched_build works on between its steps. */
+struct build {
+	const struct plan *p;
+	const struct matrix *m;
+	int nf, nman, nauto;
+	int *man, *aut;	  /* manual factors; automatic ones, costly first */
+	uint64_t pauto;	  /* product of the automatic factors' levels */
+	struct kv *kv;	  /* [ncells] sort key -> cell */
+	size_t nb;	  /* blocks: distinct manual tuples */
+	uint32_t *blv;	  /* [nb * nf] levels of each block's first cell */
+	uint32_t *bstart; /* [nb + 1] each block's first index in kv */
+	int *order;	  /* [nb] blocks in the order they run */
+	uint32_t *cells;  /* [ncells] cells in the order they run */
+};
 
-	memset(s, 0, sizeof *s);
-	if (nc == 0 || nc > UINT32_MAX || p->repeat < 1 || p->warmup < 0)
-		return xr_err_set(err, XR_EPLAN, p->path, 0, 0,
-				  "cannot schedule %zu cells with repeat %d "
-				  "and warmup %d",
-				  nc, p->repeat, p->warmup);
-	man = malloc((size_t)(nf + 1) * sizeof *man);
-	aut = malloc((size_t)(nf + 1) * sizeof *aut);
-	kv = malloc(nc * sizeof *kv);
-	if (!man || !aut || !kv)
-		goto nomem;
-	for (f = 0; f < nf; f++)
+static void build_release(struct build *b)
+{
+	free(b->man);
+	free(b->aut);
+	free(b->kv);
+	free(b->blv);
+	free(b->bstart);
+	free(b->order);
+	free(b->cells);
+}
+
+/* Manual factors, and automatic ones with costly factors (apply hooks)
+ * first, so they vary slowest. */
+static int split_factors(struct build *b)
+{
+	const struct plan *p = b->p;
+	int f;
+	b->man = malloc((size_t)(b->nf + 1) * sizeof *b->man);
+	b->aut = malloc((size_t)(b->nf + 1) * sizeof *b->aut);
+	if (!b->man || !b->aut)
+		return -1;
+	for (f = 0; f < b->nf; f++)
 		if (p->factors[f].manual)
-			man[nman++] = f;
+			b->man[b->nman++] = f;
 	/* Costly factors (apply hooks, hosts that move the engine to
 	 * another machine) first, so they vary slowest. */
-	for (f = 0; f < nf; f++)
+	for (f = 0; f < b->nf; f++)
 		if (!p->factors[f].manual && costly(&p->factors[f]))
-			aut[nauto++] = f;
-	for (f = 0; f < nf; f++)
+			b->aut[b->nauto++] = f;
+	for (f = 0; f < b->nf; f++)
 		if (!p->factors[f].manual && !costly(&p->factors[f]))
-			aut[nauto++] = f;
-	for (f = 0; f < nauto; f++)
-		pauto *= (uint64_t)p->factors[aut[f]].nlevels;
+			b->aut[b->nauto++] = f;
+	b->pauto = 1;
+	for (f = 0; f < b->nauto; f++)
+		b->pauto *= (uint64_t)p->factors[b->aut[f]].nlevels;
+	return 0;
+}
 
-	/* Blocks: distinct manual tuples, in natural order. */
+/* Blocks: the cells sorted by their manual tuple, in natural order; each
+ * distinct tuple starts a block. */
+static int group_blocks(struct build *b)
+{
+	const struct plan *p = b->p;
+	size_t nc = b->m->ncells, c, i;
+	int f;
+	if (!(b->kv = malloc(nc * sizeof *b->kv)))
+		return -1;
 	for (c = 0; c < nc; c++) {
-		const uint32_t *lv = matrix_cell(m, c);
+		const uint32_t *lv = matrix_cell(b->m, c);
 		uint64_t k = 0;
-		for (f = 0; f < nman; f++)
-			k = k * (uint64_t)p->factors[man[f]].nlevels +
-			    lv[man[f]];
-		kv[c].key = k;
-		kv[c].val = (uint32_t)c;
+		for (f = 0; f < b->nman; f++)
+			k = k * (uint64_t)p->factors[b->man[f]].nlevels +
+			    lv[b->man[f]];
+		b->kv[c].key = k;
+		b->kv[c].val = (uint32_t)c;
 	}
-	if (radix_sort(kv, nc) < 0)
-		goto nomem;
+	if (radix_sort(b->kv, nc) < 0)
+		return -1;
 	for (c = 0; c < nc; c++)
-		nb += c == 0 || kv[c].key != kv[c - 1].key;
-	blv = malloc(nb * (size_t)(nf ? nf : 1) * sizeof *blv);
-	bstart = malloc((nb + 1) * sizeof *bstart);
-	order = malloc(nb * sizeof *order);
-	rank = malloc(nb * sizeof *rank);
-	if (!blv || !bstart || !order || !rank)
-		goto nomem;
+		b->nb += c == 0 || b->kv[c].key != b->kv[c - 1].key;
+	b->blv = malloc(b->nb * (size_t)(b->nf ? b->nf : 1) * sizeof *b->blv);
+	b->bstart = malloc((b->nb + 1) * sizeof *b->bstart);
+	if (!b->blv || !b->bstart)
+		return -1;
 	for (c = 0, i = 0; c < nc; c++)
-		if (c == 0 || kv[c].key != kv[c - 1].key) {
-			memcpy(blv + i * nf, matrix_cell(m, kv[c].val),
-			       (size_t)nf * sizeof *blv);
-			bstart[i++] = (uint32_t)c;
+		if (c == 0 || b->kv[c].key != b->kv[c - 1].key) {
+			memcpy(b->blv + i * b->nf,
+			       matrix_cell(b->m, b->kv[c].val),
+			       (size_t)b->nf * sizeof *b->blv);
+			b->bstart[i++] = (uint32_t)c;
 		}
-	bstart[nb] = (uint32_t)nc;
-	if (order_blocks(p, (int)nb, blv, man, nman, order) < 0)
-		goto nomem;
-	for (i = 0; i < nb; i++)
-		rank[order[i]] = (int)i;
+	b->bstart[b->nb] = (uint32_t)nc;
+	return 0;
+}
 
-	/* One sort puts every cell at its place: (block rank, snake rank).
-	 * The product of all levels is bounded by matrix.c, so it fits. */
-	for (i = 0; i < nb; i++)
-		for (c = bstart[i]; c < bstart[i + 1]; c++) {
-			uint32_t cell = kv[c].val;
-			kv[c].key =
-			    (uint64_t)rank[i] * pauto +
-			    snake_rank(matrix_cell(m, cell), aut, nauto, p);
-		}
-	if (radix_sort(kv, nc) < 0)
-		goto nomem;
-	cells = malloc(nc * sizeof *cells);
-	if (!cells)
-		goto nomem;
+/* Order the blocks, then one sort puts every cell at its place: (block
+ * rank, snake rank). The product of all levels is bounded by matrix.c, so
+ * it fits. */
+static int order_cells(struct build *b)
+{
+	size_t nc = b->m->ncells, c, i;
+	int *rank = malloc(b->nb * sizeof *rank);
+	int rc = -1;
+	b->order = malloc(b->nb * sizeof *b->order);
+	if (!rank || !b->order ||
+	    order_blocks(b->p, (int)b->nb, b->blv, b->man, b->nman, b->order) <
+		0)
+		goto out;
+	for (i = 0; i < b->nb; i++)
+		rank[b->order[i]] = (int)i;
+	for (i = 0; i < b->nb; i++)
+		for (c = b->bstart[i]; c < b->bstart[i + 1]; c++)
+			b->kv[c].key =
+			    (uint64_t)rank[i] * b->pauto +
+			    snake_rank(matrix_cell(b->m, b->kv[c].val), b->aut,
+				       b->nauto, b->p);
+	if (radix_sort(b->kv, nc) < 0 ||
+	    !(b->cells = malloc(nc * sizeof *b->cells)))
+		goto out;
 	for (c = 0; c < nc; c++)
-		cells[c] = kv[c].val;
+		b->cells[c] = b->kv[c].val;
+	rc = 0;
+out:
+	free(rank);
+	return rc;
+}
 
-	nruns = 0;
-	for (i = 0; i < nb; i++) {
-		size_t n = bstart[order[i] + 1] - bstart[order[i]];
-		if (n > maxblock)
-			maxblock = n;
-		nruns += (size_t)p->warmup + n * (size_t)p->repeat;
-		if (nruns > SCHED_MAX_RUNS) {
-			rc = xr_err_set(err, XR_EPLAN, p->path, 0, 0,
-					"the schedule has more than %zu runs "
-					"(lower repeat or add exclusions)",
-					SCHED_MAX_RUNS);
-			goto out;
-		}
+static uint32_t block_cells(const struct build *b, size_t block)
+{
+	return b->bstart[block + 1] - b->bstart[block];
+}
+
+/* Runs in the schedule and cells in the largest block; an error past
+ * SCHED_MAX_RUNS. */
+static int count_runs(const struct build *b, size_t *nruns, size_t *maxblock,
+		      struct xr_err *err)
+{
+	size_t i;
+	*nruns = *maxblock = 0;
+	for (i = 0; i < b->nb; i++) {
+		size_t n = block_cells(b, (size_t)b->order[i]);
+		if (n > *maxblock)
+			*maxblock = n;
+		*nruns += (size_t)b->p->warmup + n * (size_t)b->p->repeat;
+		if (*nruns > SCHED_MAX_RUNS)
+			return xr_err_set(err, XR_EPLAN, b->p->path, 0, 0,
+					  "the schedule has more than %zu runs "
+					  "(lower repeat or add exclusions)",
+					  SCHED_MAX_RUNS);
 	}
+	return 0;
+}
+
+/* Fill s: each block's manual levels and changes, then its runs. */
+static int emit_schedule(const struct build *b, size_t nruns, size_t maxblock,
+			 struct sched *s)
+{
+	const struct plan *p = b->p;
+	int nf = b->nf, f;
+	uint32_t *mlv, *scratch;
+	struct sched_run *w;
+	size_t i, c = 0;
+
 	s->runs = malloc(nruns * sizeof *s->runs);
-	s->blocks = calloc(nb, sizeof *s->blocks);
-	mlv = malloc(nb * (size_t)(nf ? nf : 1) * sizeof *mlv);
+	s->blocks = calloc(b->nb, sizeof *s->blocks);
+	mlv = malloc(b->nb * (size_t)(nf ? nf : 1) * sizeof *mlv);
 	scratch = malloc(maxblock * sizeof *scratch);
 	if (!s->runs || !s->blocks || !mlv || !scratch) {
 		free(mlv);
-		goto nomem;
+		free(scratch);
+		return -1;
 	}
-	s->nblocks = nb;
+	s->nblocks = b->nb;
 	s->nruns = nruns;
 	w = s->runs;
 	/* Cells are sorted by block rank, so block i's cells follow
 	 * block i-1's. */
-	c = 0;
-	for (i = 0; i < nb; i++) {
-		struct sched_block *b = &s->blocks[i];
-		const uint32_t *bl = blv + (size_t)order[i] * nf;
-		uint32_t n = bstart[order[i] + 1] - bstart[order[i]];
-		b->manual_lv = mlv + i * nf;
+	for (i = 0; i < b->nb; i++) {
+		struct sched_block *k = &s->blocks[i];
+		const uint32_t *bl = b->blv + (size_t)b->order[i] * nf;
+		uint32_t n = block_cells(b, (size_t)b->order[i]);
+		k->manual_lv = mlv + i * nf;
 		for (f = 0; f < nf; f++)
-			b->manual_lv[f] =
+			k->manual_lv[f] =
 			    p->factors[f].manual ? bl[f] : UINT32_MAX;
 		if (i > 0)
-			b->changes = hamming(
-			    bl, blv + (size_t)order[i - 1] * nf, man, nman);
-		s->manual_interventions += b->changes;
-		b->first = (size_t)(w - s->runs);
-		emit_block(p, (uint32_t)i, cells + c, n, scratch, &w);
-		b->nruns = (size_t)(w - s->runs) - b->first;
+			k->changes =
+			    hamming(bl, b->blv + (size_t)b->order[i - 1] * nf,
+				    b->man, b->nman);
+		s->manual_interventions += k->changes;
+		k->first = (size_t)(w - s->runs);
+		emit_block(p, (uint32_t)i, b->cells + c, n, scratch, &w);
+		k->nruns = (size_t)(w - s->runs) - k->first;
 		c += n;
 	}
-	goto out;
-nomem:
-	rc = fail_nomem(err, p);
-out:
-	free(man);
-	free(aut);
-	free(kv);
-	free(blv);
-	free(bstart);
-	free(order);
-	free(rank);
-	free(cells);
 	free(scratch);
+	return 0;
+}
+
+int sched_build(const struct plan *p, const struct matrix *m, struct sched *s,
+		struct xr_err *err)
+{
+	struct build b;
+	size_t nruns, maxblock;
+	int rc;
+
+	memset(s, 0, sizeof *s);
+	if (m->ncells == 0 || m->ncells > UINT32_MAX || p->repeat < 1 ||
+	    p->warmup < 0)
+		return xr_err_set(err, XR_EPLAN, p->path, 0, 0,
+				  "cannot schedule %zu cells with repeat %d "
+				  "and warmup %d",
+				  m->ncells, p->repeat, p->warmup);
+	memset(&b, 0, sizeof b);
+	b.p = p;
+	b.m = m;
+	b.nf = p->nfactors;
+	if (split_factors(&b) < 0 || group_blocks(&b) < 0 ||
+	    order_cells(&b) < 0)
+		rc = fail_nomem(err, p);
+	else if ((rc = count_runs(&b, &nruns, &maxblock, err)) == 0 &&
+		 emit_schedule(&b, nruns, maxblock, s) < 0)
+		rc = fail_nomem(err, p);
+	build_release(&b);
 	if (rc < 0)
 		sched_release(s);
 	return rc;

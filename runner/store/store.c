@@ -1,9 +1,11 @@
 /*
- * The store handle: opening one SQLite file per plan, its schema
+ * The store handle: opening one SQLite file per plan, read-write or
+ * read-only (also on a read-only file system), its schema
  * (schema/store.sql, compiled in), versioning and migrations (PRAGMA
  * user_version), the lock that keeps a second xrun off a DB, and the
  * transactions. The rows written through the handle (plans, sessions,
- * runs and their results, hooks, host facts) are store_rows.c.
+ * runs and their results, hooks, host facts) are store_rows.c; the typed
+ * readers store_read.c.
  */
 #include "store.h"
 
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -134,6 +137,20 @@ static int has_tables(struct store *st)
 	return n > 0;
 }
 
+/* Version 0 with the tables xrun reads: the schema made by hand from
+ * schema/store.sql (it does not set user_version). */
+static int has_xrun_tables(struct store *st)
+{
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(st->db,
+				    "SELECT 1 FROM plans, sessions, runs, "
+				    "metrics, intervals, counters, "
+				    "verifications, host_facts LIMIT 0",
+				    -1, &s, NULL);
+	sqlite3_finalize(s);
+	return rc == SQLITE_OK;
+}
+
 static int migrate(struct store *st, int readonly, struct xr_err *err)
 {
 	int v = 0, r;
@@ -148,6 +165,8 @@ static int migrate(struct store *st, int readonly, struct xr_err *err)
 				  v, STORE_SCHEMA_VERSION);
 	if (v == STORE_SCHEMA_VERSION)
 		return 0;
+	if (v == 0 && readonly && has_xrun_tables(st))
+		return 0; /* reading changes nothing: no version to set */
 	if (v == 0 && has_tables(st))
 		/* Version 0 with tables: some other program's database. Our
 		 * CREATE IF NOT EXISTS would mix into it and fail later on a
@@ -184,6 +203,94 @@ static int migrate(struct store *st, int readonly, struct xr_err *err)
 	return 0;
 }
 
+static int open_db(struct store *st, const char *name, int oflags,
+		   struct xr_err *err)
+{
+	if (sqlite3_open_v2(name, &st->db, oflags | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK)
+		return xr_err_set(
+		    err, XR_ESTORE, st->path, 0, 0, "cannot open database: %s",
+		    st->db ? sqlite3_errmsg(st->db) : "no memory");
+	sqlite3_busy_timeout(st->db, 10000);
+	return 0;
+}
+
+/* SQLite's result of reading the DB's header (opening is lazy). */
+static int first_read(struct store *st)
+{
+	sqlite3_stmt *s;
+	int rc =
+	    sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW)
+			rc = SQLITE_OK;
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+/* "file:PATH?immutable=1", PATH %-escaped as a URI path. */
+static void immutable_uri(const char *path, struct buf *u)
+{
+	const unsigned char *c;
+	buf_adds(u, path[0] == '/' ? "file://" : "file:");
+	for (c = (const unsigned char *)path; *c; c++)
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		    (*c >= '0' && *c <= '9') || strchr("/-._~", *c))
+			buf_addc(u, (char)*c);
+		else
+			buf_addf(u, "%%%02X", *c);
+	buf_adds(u, "?immutable=1");
+}
+
+/*
+ * Read-only. A WAL database needs its "-shm" index even to be read: SQLite
+ * uses an existing readable one or creates it, which needs a writable
+ * directory. On a read-only file system (or a directory we may not write)
+ * without a "-shm", open the file as immutable: SQLite then reads the main
+ * file alone, without locks. That is only right when the WAL holds
+ * nothing, as after a clean exit of the last writer; a non-empty "-wal"
+ * there is refused rather than misread.
+ */
+static int open_readonly(struct store *st, struct xr_err *err)
+{
+	struct buf wal = BUF_INIT, uri = BUF_INIT;
+	struct stat sb;
+	int rc, r;
+	if ((r = open_db(st, st->path, SQLITE_OPEN_READONLY, err)) < 0)
+		return r;
+	rc = first_read(st);
+	if (rc == SQLITE_OK)
+		return 0;
+	if (rc != SQLITE_CANTOPEN && (rc & 0xff) != SQLITE_READONLY)
+		return xr_err_set(err, XR_ESTORE, st->path, 0, 0,
+				  "cannot read the store: %s",
+				  sqlite3_errstr(rc));
+	buf_addf(&wal, "%s-wal", st->path);
+	if (stat(wal.s, &sb) == 0 && sb.st_size > 0) {
+		r = xr_err_set(err, XR_ESTORE, st->path, 0, 0,
+			       "cannot read the store: its write-ahead log "
+			       "'%s' holds data but its '-shm' index is "
+			       "missing and cannot be created here "
+			       "(read-only); copy the store with its -wal "
+			       "file to a writable directory",
+			       wal.s);
+		buf_release(&wal);
+		return r;
+	}
+	buf_release(&wal);
+	sqlite3_close_v2(st->db);
+	st->db = NULL;
+	immutable_uri(st->path, &uri);
+	r = open_db(st, uri.s, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err);
+	buf_release(&uri);
+	if (r == 0 && (rc = first_read(st)) != SQLITE_OK)
+		r = xr_err_set(err, XR_ESTORE, st->path, 0, 0,
+			       "cannot read the store: %s", sqlite3_errstr(rc));
+	return r;
+}
+
 int store_open(const char *path, unsigned flags, struct store **out,
 	       struct xr_err *err)
 {
@@ -203,21 +310,20 @@ int store_open(const char *path, unsigned flags, struct store **out,
 	st->lock_fd = -1;
 	if ((flags & STORE_LOCK) && (r = take_lock(st, err)) < 0)
 		goto fail;
-	oflags = (flags & STORE_READONLY) ? SQLITE_OPEN_READONLY
-					  : SQLITE_OPEN_READWRITE;
-	if (flags & STORE_CREATE)
-		oflags |= SQLITE_OPEN_CREATE;
-	if (sqlite3_open_v2(path, &st->db, oflags | SQLITE_OPEN_NOMUTEX,
-			    NULL) != SQLITE_OK) {
-		r = xr_err_set(err, XR_ESTORE, path, 0, 0,
-			       "cannot open database: %s",
-			       st->db ? sqlite3_errmsg(st->db) : "no memory");
-		goto fail;
+	if (flags & STORE_READONLY) {
+		if ((r = open_readonly(st, err)) < 0)
+			goto fail;
+		/* Reading a large store: map it instead of copying pages. */
+		sqlite3_exec(st->db, "PRAGMA mmap_size = 1073741824", NULL,
+			     NULL, NULL);
+	} else {
+		oflags = SQLITE_OPEN_READWRITE;
+		if (flags & STORE_CREATE)
+			oflags |= SQLITE_OPEN_CREATE;
+		if ((r = open_db(st, path, oflags, err)) < 0 ||
+		    (r = exec_sql(st, "PRAGMA journal_mode = WAL", err)) < 0)
+			goto fail;
 	}
-	sqlite3_busy_timeout(st->db, 10000);
-	if (!(flags & STORE_READONLY) &&
-	    (r = exec_sql(st, "PRAGMA journal_mode = WAL", err)) < 0)
-		goto fail;
 	if ((r = exec_sql(st,
 			  "PRAGMA foreign_keys = ON;"
 			  "PRAGMA synchronous = NORMAL;"
@@ -275,11 +381,6 @@ int store_lock_note(struct store *st, const char *note)
 const char *store_path(const struct store *st)
 {
 	return st->path;
-}
-
-struct sqlite3 *store_sqlite(struct store *st)
-{
-	return st->db;
 }
 
 int store_begin(struct store *st, struct xr_err *err)

@@ -5,6 +5,9 @@
  * exclusive lock on "<db>.lock" so that two xrun processes never run on one
  * DB. Every scheduled run is inserted 'pending' when a session starts and
  * updated in place, each in its own transaction, as soon as it ends.
+ * Everything else reads it through the typed readers at the end of this
+ * header: all of the program's SQL is in this folder, and the handle is
+ * opaque.
  */
 #ifndef XR_STORE_H
 #define XR_STORE_H
@@ -12,10 +15,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine.h"
 #include "err.h"
 
 struct store;
-struct sqlite3;
+struct buf;
 struct engine_result;
 struct counter_row;
 struct fact;
@@ -26,13 +30,22 @@ struct fact;
 enum store_open_flags {
 	STORE_CREATE = 1 << 0,	 /* create the file if missing */
 	STORE_LOCK = 1 << 1,	 /* flock "<db>.lock" for the handle's life */
-	STORE_READONLY = 1 << 2, /* status/report: no schema change */
+	STORE_READONLY = 1 << 2, /* status/report/plan: see below */
 };
+
+/* The store of a plan when no --db is given: "./NAME.db", appended to out.
+ * Every command that finds a plan's store by its name uses this. */
+void store_default_path(const char *plan_name, struct buf *out);
 
 /*
  * Open path. A DB written by a newer xrun (user_version greater than
  * STORE_SCHEMA_VERSION) is refused with -XR_ESTORE; a locked DB with
  * -XR_ELOCKED. OUT: *out, close with store_close.
+ *
+ * STORE_READONLY opens with SQLITE_OPEN_READONLY, changes nothing and takes
+ * no lock, so it works while xrun runs and on a store it cannot write (a
+ * read-only file system, a file without write permission). It also reads
+ * a file made from schema/store.sql by hand (version 0 with xrun's tables).
  */
 int store_open(const char *path, unsigned flags, struct store **out,
 	       struct xr_err *err);
@@ -44,8 +57,6 @@ const char *store_path(const struct store *st);
 const char *store_lock_previous(const struct store *st);
 /* Rewrite the lock file as our pid line followed by note. */
 int store_lock_note(struct store *st, const char *note);
-/* For read-only queries (status, reports); owned by st. */
-struct sqlite3 *store_sqlite(struct store *st);
 /* The schema text compiled into the binary. */
 extern const char xr_store_sql[];
 
@@ -156,5 +167,150 @@ int store_facts_put(struct store *st, int64_t session_id, const char *host,
 		    const struct fact *facts, size_t n, struct xr_err *err);
 int store_fact_put(struct store *st, int64_t session_id, const char *host,
 		   const char *key, const char *value, struct xr_err *err);
+
+/* ---- Typed readers: what status, plan estimates and reports need ------
+ *
+ * Each calls fn once per row. Strings in a row are valid only during that
+ * call (copy what you keep); NULL columns are NULL pointers, NaN for reals.
+ * fn returns 0 to go on, a positive value to stop early (the reader then
+ * returns 0), or a negative code, which the reader returns as is (fill the
+ * caller's err from fn's context if it needs a message). Otherwise a
+ * reader returns 0, or a negative -XR_E* code with err filled.
+ * "sessions[n]" restricts a reader to those session ids.
+ */
+
+/* Run statuses, indexed by enum run_status. */
+#define STORE_RUN_STATUSES RUN_STATUS_COUNT
+#define STORE_STATUS_BIT(s) (1u << (s))
+
+struct store_session_row {
+	int64_t id;
+	const char *plan_name, *plan_title, *plan_hash, *plan_text;
+	const char *status; /* running|done|interrupted|incomplete */
+	double started_at, updated_at, ended_at;
+};
+typedef int (*store_session_fn)(void *ctx, const struct store_session_row *s);
+/* Every session with its plan, newest (highest id) first. */
+int store_sessions_each(struct store *st, store_session_fn fn, void *ctx,
+			struct xr_err *err);
+
+/* Runs of a session counted by status: counts[enum run_status]. A status
+ * xrun does not know is not counted. */
+int store_run_counts(struct store *st, int64_t session_id,
+		     int64_t counts[STORE_RUN_STATUSES], struct xr_err *err);
+
+/* Which runs store_runs_each visits. */
+struct store_run_filter {
+	const int64_t *sessions; /* these sessions (required) */
+	size_t nsessions;
+	int64_t block;	   /* only this manual block; -1: every block */
+	unsigned statuses; /* STORE_STATUS_BIT()s; 0: every status */
+	int limit;	   /* at most this many; 0: no limit */
+};
+struct store_run_row {
+	int64_t id, session_id, position, block;
+	int rep, warmup;
+	int status;		 /* enum run_status; -1 for one xrun lacks */
+	const char *status_name; /* as stored */
+	const char *cell;	 /* JSON object factor -> level */
+	const char *reason;
+	const char *engine, *target, *params; /* params: JSON object */
+	double started_at, ended_at, elapsed; /* NaN: not recorded */
+};
+typedef int (*store_run_fn)(void *ctx, const struct store_run_row *r);
+/* The runs f selects, in session then position order. */
+int store_runs_each(struct store *st, const struct store_run_filter *f,
+		    store_run_fn fn, void *ctx, struct xr_err *err);
+
+/* A session's manual blocks, in order, as `xrun status` shows them. */
+struct store_block_row {
+	int64_t block;
+	int64_t first_position;
+	int64_t nruns;
+	int64_t done;		  /* ok or skipped */
+	int64_t failed;		  /* failed or timeout */
+	int64_t pending;	  /* pending, running or interrupted */
+	const char *cell;	  /* the cell of its first run */
+	const char *pending_cell; /* of its first run still to do; NULL */
+};
+typedef int (*store_block_fn)(void *ctx, const struct store_block_row *b);
+int store_blocks_each(struct store *st, int64_t session_id, store_block_fn fn,
+		      void *ctx, struct xr_err *err);
+
+/* Timing of every run with a start and an end time, over all sessions (in
+ * session, then position order): what `xrun plan` estimates overhead from. */
+struct store_run_timing {
+	double gap;	/* start minus the previous such run's end in its
+			   session; NaN for a session's first */
+	double elapsed; /* NaN: not recorded */
+	int status;	/* enum run_status; -1 for one xrun lacks */
+};
+typedef int (*store_timing_fn)(void *ctx, const struct store_run_timing *t);
+int store_run_timings_each(struct store *st, store_timing_fn fn, void *ctx,
+			   struct xr_err *err);
+
+/* Every metric and interval value in the store, in storage order, for the
+ * caller to keep those of its runs: a plain scan is a third of the time of
+ * a join with runs on 100,000 runs. */
+struct store_metric_row {
+	int64_t run_id;
+	const char *name, *unit;
+	double value;
+};
+typedef int (*store_metric_fn)(void *ctx, const struct store_metric_row *m);
+int store_metrics_each(struct store *st, store_metric_fn fn, void *ctx,
+		       struct xr_err *err);
+struct store_interval_row {
+	int64_t run_id;
+	double value;
+};
+typedef int (*store_interval_fn)(void *ctx, const struct store_interval_row *v);
+int store_intervals_each(struct store *st, store_interval_fn fn, void *ctx,
+			 struct xr_err *err);
+
+/* Counter values summed per cell, host, scope and name over the ok,
+ * non-warm-up runs of the sessions; only positive values of the scopes
+ * nic, ethtool, tcp and capture (those a report flags). */
+struct store_counter_sum {
+	const char *cell, *host, *scope, *name;
+	double sum;
+};
+typedef int (*store_counter_fn)(void *ctx, const struct store_counter_sum *c);
+int store_counter_sums_each(struct store *st, const int64_t *sessions, size_t n,
+			    store_counter_fn fn, void *ctx, struct xr_err *err);
+
+/* Verifications of the ok, non-warm-up runs of the sessions, counted per
+ * cell, factor and outcome; expected/actual: the least mismatch of the
+ * group (NULL when ok). */
+struct store_verify_tally {
+	const char *cell, *factor;
+	int ok;
+	int64_t count;
+	const char *expected, *actual;
+};
+typedef int (*store_tally_fn)(void *ctx, const struct store_verify_tally *v);
+int store_verify_tallies_each(struct store *st, const int64_t *sessions,
+			      size_t n, store_tally_fn fn, void *ctx,
+			      struct xr_err *err);
+/* Verifications of the non-warm-up runs of the sessions, grouped by what
+ * was checked and found, ordered by factor, host, ok, expected, actual. */
+struct store_verify_group {
+	const char *factor, *host, *method, *expected, *actual;
+	int ok;
+	int64_t count;
+};
+typedef int (*store_vgroup_fn)(void *ctx, const struct store_verify_group *v);
+int store_verify_groups_each(struct store *st, const int64_t *sessions,
+			     size_t n, store_vgroup_fn fn, void *ctx,
+			     struct xr_err *err);
+
+/* Host facts of the sessions, ordered by host, key and session. */
+struct store_fact_row {
+	int64_t session_id;
+	const char *host, *key, *value;
+};
+typedef int (*store_fact_fn)(void *ctx, const struct store_fact_row *f);
+int store_facts_each(struct store *st, const int64_t *sessions, size_t n,
+		     store_fact_fn fn, void *ctx, struct xr_err *err);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * Internal to the store (store.c: handle, schema, lock, transactions;
- * store_rows.c: the rows written through it). Other modules see only the
- * opaque struct store of store.h.
+ * store_rows.c: the rows written through it; store_read.c: the typed
+ * readers). Other modules see only the opaque struct store of store.h.
  */
 #ifndef XR_STORE_INT_H
 #define XR_STORE_INT_H
@@ -21,5 +21,8 @@ struct store {
 /* Fill err with what failed and SQLite's message; returns the negative
  * code. */
 int store_db_fail(struct store *st, struct xr_err *err, const char *what);
+
+/* enum run_status of a stored status name, -1 when xrun does not know it. */
+int store_status_parse(const char *name);
 
 #endif

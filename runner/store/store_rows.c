@@ -237,10 +237,15 @@ int store_run_pending_add(struct store *st, int64_t session_id,
 	return 0;
 }
 
+int store_status_parse(const char *name)
+{
+	return run_status_parse(name);
+}
+
 static int status_code(const char *name)
 {
-	int i = run_status_parse(name);
-	return i < 0 ? RUN_PENDING : i;
+	int s = store_status_parse(name);
+	return s < 0 ? RUN_PENDING : s;
 }
 
 int64_t store_runs_load(struct store *st, int64_t session_id, int64_t *ids,

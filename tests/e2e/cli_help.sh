@@ -61,9 +61,9 @@ rc=0; "$XRUN" plan --json=1 x.yaml 2>e.err || rc=$?
 rc=0; "$XRUN" help reprot 2>e.err || rc=$?
 [ $rc = 2 ] && grep -q "did you mean 'report'" e.err &&
 	pass "help of an unknown command: exit 2, did you mean" || fail "help reprot: rc $rc $(cat e.err)"
-rc=0; "$XRUN" lab dwon 2>e.err || rc=$?
+rc=0; "$XRUN" lab dowm 2>e.err || rc=$?
 [ $rc = 2 ] && grep -q "did you mean 'down'" e.err &&
-	pass "unknown lab subcommand: exit 2, did you mean" || fail "lab dwon: rc $rc $(cat e.err)"
+	pass "unknown lab subcommand: exit 2, did you mean" || fail "lab dowm: rc $rc $(cat e.err)"
 "$XRUN" --version | grep -q '^xrun [0-9]' && "$XRUN" version | grep -q '^xrun [0-9]' &&
 	pass "version and --version" || fail "version"
 

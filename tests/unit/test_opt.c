@@ -165,12 +165,12 @@ static void test_errors(void)
 	n = parse(&cmd_many, &a, argv,
 		  (const char *const[]){"many", "a", "b", "c", NULL});
 	is_int(n, 3, "PLAN... takes three");
-	ok(opt_closest("dbb", (const char *const[]){"db", "output"}, 2, 3) &&
-	       !strcmp(opt_closest("dbb", (const char *const[]){"db", "output"},
-				   2, 3),
-		       "db"),
+	ok(opt_closest("dbb", (const char *const[]){"db", "output"}, 2) &&
+	       !strcmp(
+		   opt_closest("dbb", (const char *const[]){"db", "output"}, 2),
+		   "db"),
 	   "did you mean: --dbb is closest to --db");
-	ok(opt_closest("zzzzzz", (const char *const[]){"db", "output"}, 2, 3) ==
+	ok(opt_closest("zzzzzz", (const char *const[]){"db", "output"}, 2) ==
 	       NULL,
 	   "no suggestion for a far word");
 }

@@ -14,7 +14,7 @@
 #include "pdf.h"
 #include "pdf_int.h"
 #include "proc.h"
-#include "report.h"
+#include "render.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/xrun-test-pdf-XXXXXX";

@@ -1,10 +1,11 @@
 /*
- * Internal to the plan loader (plan.c, plan_factor.c, plan_check.c): the
- * build context and the typed readers that turn YAML nodes into model
- * fields while adding one positioned message per problem.
+ * The plan loader's build context (pctx.c): what the loader knows while it
+ * builds a plan, and the typed readers that turn YAML nodes into model
+ * fields while adding one positioned message per problem. Every file of
+ * the loader uses it; it uses none of them.
  */
-#ifndef XR_PLAN_INT_H
-#define XR_PLAN_INT_H
+#ifndef XR_PCTX_H
+#define XR_PCTX_H
 
 #include "plan.h"
 #include "placeholder.h"
@@ -64,9 +65,8 @@ void pc_err(struct pctx *c, const struct ynode *n, const char *fmt, ...)
 void pc_warn(struct pctx *c, const struct ynode *n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Closest candidate within a small edit distance, or NULL. */
-const char *pc_suggest(const char *word, const char *const *cands, int n);
-/* " (did you mean 'x'? valid: a, b, c)" into out; list may be cut short. */
+/* " (did you mean 'x'? valid: a, b, c)" into out (suggest.h's rule); the
+ * list may be cut short. */
 void pc_hint(char *out, size_t outsz, const char *word,
 	     const char *const *cands, int n);
 /* pc_hint() over the factor names of p; "" when out of memory. */
@@ -76,6 +76,10 @@ void pc_factor_hint(char *out, size_t outsz, const char *word,
 /* Report keys of map that are not in valid[] (NULL-terminated). */
 void pc_keys(struct pctx *c, const struct ynode *map, const char *const *valid,
 	     const char *where);
+/* Like pc_keys, but keys starting "x-" hold anchors to reuse (the top
+ * level, as in compose files). */
+void pc_keys_with_extensions(struct pctx *c, const struct ynode *map,
+			     const char *const *valid, const char *where);
 int pc_is_key(const char *key, const char *const *valid);
 
 /* Typed readers: NULL/-1 after reporting when n is not what is needed.
@@ -106,26 +110,5 @@ static inline struct plan_pos pc_pos(const struct ynode *n)
 	}
 	return p;
 }
-
-/* plan_sections.c */
-void plan_build_hosts(struct pctx *c, const struct ynode *n);
-void plan_build_vars(struct pctx *c, const struct ynode *n);
-void plan_build_engine(struct pctx *c, const struct ynode *n,
-		       const struct ynode *root);
-/* plan_report.c */
-void plan_build_report(struct pctx *c, const struct ynode *n);
-
-/* plan_factor.c */
-void plan_build_factors(struct pctx *c, const struct ynode *n);
-void plan_build_excludes(struct pctx *c, const struct ynode *n);
-void plan_check_cells_left(struct pctx *c);
-
-/* plan_bind.c: a factor's hosts: (role -> level -> host) */
-void plan_build_bindings(struct pctx *c, struct plan_factor *f,
-			 const struct ynode *n);
-void plan_check_bindings(struct pctx *c);
-
-/* plan_check.c: cross-references once the model is complete */
-void plan_check_refs(struct pctx *c);
 
 #endif

@@ -1,0 +1,99 @@
+/*
+ * Neutral report tables: the layout of every table a report shows (its
+ * header rows, column alignment, the text of each cell with its footnote
+ * marks) and of the notes that explain the flags, decided once from the
+ * model (report.h). The Markdown and PDF writers only render them, so both
+ * show the same columns, texts and notes; an HTML writer renders the same.
+ *
+ * Ownership: every string and array of a table or note list belongs to the
+ * arena passed to the builder; free it with arena_free().
+ */
+#ifndef XR_RTABLE_H
+#define XR_RTABLE_H
+
+#include "report.h"
+
+struct arena;
+
+enum rt_align { RT_LEFT = 0, RT_RIGHT };
+
+struct rt_col {
+	const char *head;    /* the one-line header ("" for the stub) */
+	enum rt_align align; /* of the body cells */
+	int wrap;	     /* may wrap when the table is too wide */
+};
+
+/* A header cell spanning columns (grouped header rows). */
+struct rt_span {
+	const char *text;
+	int span;
+};
+
+struct rtable {
+	const char *title; /* "throughput by streams × cc"; NULL = none */
+	const char *unit;  /* display unit of its values; "" = none */
+	int ncols;
+	struct rt_col *col; /* [ncols] */
+	/* Grouped header rows for formats that can span columns (PDF,
+	 * HTML), top row first, each row's spans adding up to ncols; when
+	 * ngroup_rows is 0 the header is the one row of col[].head. A
+	 * format that cannot span shows col[].head. */
+	int ngroup_rows;
+	struct rt_span **group; /* [ngroup_rows][ngroup_len[i]] */
+	int *ngroup_len;
+	int nrows;
+	const char **cell; /* [nrows * ncols], row-major; never NULL */
+	int plain;	   /* key/value block: no header, no rules */
+};
+
+static inline const char *rt_cell(const struct rtable *t, int row, int col)
+{
+	return t->cell[row * t->ncols + col];
+}
+
+/* Each fills *t from r with memory from a; 0 or -XR_ENOMEM. */
+/* The header block: plan, sessions, first and last run, hosts, runs,
+ * metric, threshold, generation time (plain, two columns). */
+int rt_header(const struct report *r, struct arena *a, struct rtable *t);
+/* Matrix table ti of r->tables: row labels, then one column per
+ * combination of column levels; the groups are the column factors. */
+int rt_matrix(const struct report *r, int ti, struct arena *a,
+	      struct rtable *t);
+/* Per-cell statistics of the report's metric. */
+int rt_cells(const struct report *r, struct arena *a, struct rtable *t);
+/* Medians of every metric per cell (only when r->nmetrics > 1). */
+int rt_metrics(const struct report *r, struct arena *a, struct rtable *t);
+/* The comparisons with their verdicts and footnote marks. */
+int rt_cmps(const struct report *r, struct arena *a, struct rtable *t);
+/* The published reference next to the measured cells (r->ref). */
+int rt_reference(const struct report *r, struct arena *a, struct rtable *t);
+/* Host facts, and the verification summary. */
+int rt_facts(const struct report *r, struct arena *a, struct rtable *t);
+int rt_verifs(const struct report *r, struct arena *a, struct rtable *t);
+
+/* Where a note applies: a cell ("os=w11, streams=1") or a comparison
+ * ("os=w11: nic=a vs nic=b"), and the flag's detail there ("" none). */
+struct rt_note_item {
+	const char *where, *detail;
+};
+
+#define RT_NOTE_MAX_ITEMS 12
+
+/* Note k (1-based) explains r->notes[k-1]. */
+struct rt_note {
+	enum report_flag_code code;
+	const char *name; /* "rx_drops" */
+	const char *text; /* the sentence, in the report's language */
+	struct rt_note_item *item;
+	int nitems;
+	int more; /* places not listed past RT_NOTE_MAX_ITEMS */
+};
+
+/* One note per r->notes entry. The places come from where the flag is
+ * raised (report_flag_scope): cells for a cell flag, comparisons for a
+ * comparison flag (not the A:/B: copies of cell flags on comparisons).
+ * OUT: *out [*n]; 0 or -XR_ENOMEM. */
+int rt_notes(const struct report *r, struct arena *a, struct rt_note **out,
+	     int *n);
+
+#endif

@@ -1,0 +1,19 @@
+/*
+ * "key: value" lines, as /proc/cpuinfo, /proc/meminfo and the NIC
+ * document of probe.c write them.
+ */
+#ifndef XR_KV_H
+#define XR_KV_H
+
+#include "buf.h"
+
+/*
+ * The value of the first line of text that is key, then optional blanks
+ * (spaces, tabs), then ':' ("model name\t: Xeon", "MemTotal:  16 kB",
+ * "device: 8.0 GT/s"). The value has its leading and trailing blanks and
+ * a trailing '\r' removed. OUT: out (replaced). Returns 1 when found, 0
+ * when not (out untouched). text may be NULL.
+ */
+int kv_get(const char *text, const char *key, struct buf *out);
+
+#endif

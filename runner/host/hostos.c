@@ -1,0 +1,177 @@
+/*
+ * The per-OS dispatch of probes, counters and facts: which command a host
+ * of each OS runs for a reading (hostos_argv, one row per OS in os_tab)
+ * and how its output becomes the document the shared readers take
+ * (hostos_translate). Linux stays in probe.c and counters.c, which read
+ * sysfs and /proc directly on this machine; this module serves Windows
+ * and macOS hosts, which are always reached through a transport.
+ */
+#include <string.h>
+
+#include "buf.h"
+#include "host.h"
+#include "hostos.h"
+#include "osmac.h"
+#include "oswin.h"
+#include "proc.h"
+#include "strv.h"
+#include "sysread.h"
+
+#include "banned.h"
+
+static int win_argv(enum hostos_what what, const char *iface,
+		    const char *letters, struct strv *out)
+{
+	return oswin_argv(what, iface, letters, out);
+}
+
+static int mac_argv(enum hostos_what what, const char *iface,
+		    const char *letters, struct strv *out)
+{
+	const char *argv[] = {"sh",
+			      "-c",
+			      osmac_script(what),
+			      "sh",
+			      iface ? iface : "",
+			      letters ? letters : "",
+			      NULL};
+	int rc = 0;
+	for (int i = 0; rc == 0 && argv[i]; i++)
+		rc = strv_push(out, argv[i]);
+	return rc;
+}
+
+static int win_translate(enum hostos_what what, const char *text,
+			 const char *iface, struct buf *doc)
+{
+	(void)iface;
+	if (what == HOSTOS_NIC)
+		return oswin_nic_doc(text, doc);
+	if (what == HOSTOS_SYSTEM)
+		return oswin_system_doc(text, doc);
+	return oswin_counters_doc(text, doc);
+}
+
+static int mac_translate(enum hostos_what what, const char *text,
+			 const char *iface, struct buf *doc)
+{
+	if (what == HOSTOS_NIC)
+		return osmac_nic_doc(text, iface ? iface : "", doc);
+	if (what == HOSTOS_SYSTEM)
+		return osmac_system_doc(text, doc);
+	return osmac_counters_doc(text, doc);
+}
+
+static const struct {
+	const char *name;
+	int (*argv)(enum hostos_what, const char *, const char *,
+		    struct strv *);
+	int (*translate)(enum hostos_what, const char *, const char *,
+			 struct buf *);
+	double timeout; /* seconds: powershell.exe and system_profiler
+			   take a while to start */
+} os_tab[] = {
+    [PLAN_OS_LINUX] = {"linux", NULL, NULL, 0},
+    [PLAN_OS_WINDOWS] = {"windows", win_argv, win_translate, 60.0},
+    [PLAN_OS_MACOS] = {"macos", mac_argv, mac_translate, 40.0},
+};
+
+const char *hostos_name(enum plan_os os)
+{
+	return (unsigned)os < sizeof os_tab / sizeof os_tab[0] ? os_tab[os].name
+							       : "?";
+}
+
+int hostos_argv(enum plan_os os, enum hostos_what what, const char *iface,
+		const char *letters, struct strv *out)
+{
+	if ((unsigned)os >= sizeof os_tab / sizeof os_tab[0] ||
+	    !os_tab[os].argv)
+		return -XR_EUSAGE;
+	return os_tab[os].argv(what, iface, letters, out) < 0 ? -XR_ENOMEM : 0;
+}
+
+int hostos_translate(enum plan_os os, enum hostos_what what, const char *text,
+		     const char *iface, struct buf *doc)
+{
+	if ((unsigned)os >= sizeof os_tab / sizeof os_tab[0] ||
+	    !os_tab[os].translate)
+		return -XR_EUSAGE;
+	return os_tab[os].translate(what, text ? text : "", iface, doc);
+}
+
+int hostos_read(struct host *h, enum hostos_what what, const char *iface,
+		const char *letters, struct buf *doc, struct xr_err *err)
+{
+	enum plan_os os = host_os(h);
+	struct strv av = {0};
+	struct buf out = BUF_INIT;
+	int rc = hostos_argv(os, what, iface, letters, &av);
+
+	if (rc < 0) {
+		strv_release(&av);
+		return xr_err_set(err,
+				  rc == -XR_EUSAGE ? XR_EINTERNAL : XR_ENOMEM,
+				  NULL, 0, 0, "no %s command set for host '%s'",
+				  hostos_name(os), sysread_host_name(h));
+	}
+	rc = sysread_run(h, (const char *const *)av.v, os_tab[os].timeout, &out,
+			 err);
+	if (rc == 0 &&
+	    hostos_translate(os, what, out.s ? out.s : "", iface, doc) < 0)
+		rc = xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+				"out of memory reading host '%s'",
+				sysread_host_name(h));
+	strv_release(&av);
+	buf_release(&out);
+	return rc;
+}
+
+const char *hostos_section(const char *text, const char *name, size_t *len)
+{
+	size_t nl = strlen(name);
+	const char *p = text;
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		const char *e = eol ? eol : p + strlen(p);
+		const char *t = e;
+		while (t > p && (t[-1] == '\r' || t[-1] == ' '))
+			t--;
+		if ((size_t)(t - p) == nl + 3 && memcmp(p, "@@ ", 3) == 0 &&
+		    memcmp(p + 3, name, nl) == 0) {
+			const char *body = eol ? eol + 1 : e, *q = body;
+			while (*q && strncmp(q, "@@ ", 3) != 0) {
+				const char *n2 = strchr(q, '\n');
+				q = n2 ? n2 + 1 : q + strlen(q);
+			}
+			if (len)
+				*len = (size_t)(q - body);
+			return body;
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return NULL;
+}
+
+int hostos_iface_ok(enum plan_os os, const char *iface, struct xr_err *err)
+{
+	size_t n = iface ? strlen(iface) : 0;
+	int bad = n == 0 || n > 255;
+	if (os != PLAN_OS_WINDOWS)
+		return sysread_iface_ok(iface, err);
+	/* Quoted as a PowerShell literal: only control characters and
+	 * wildcards (Get-NetAdapter -Name matches patterns) are refused. */
+	for (size_t i = 0; !bad && i < n; i++) {
+		unsigned char c = (unsigned char)iface[i];
+		if (c < ' ' || c == 0x7f || c == '*' || c == '?' || c == '[' ||
+		    c == ']')
+			bad = 1;
+	}
+	if (!bad)
+		return 0;
+	return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+			  "invalid adapter name '%s' (valid: 1 to 255 "
+			  "characters without control characters or "
+			  "wildcards * ? [ ])",
+			  iface ? iface : "");
+}

@@ -1,0 +1,19 @@
+/*
+ * macOS hosts: the sh scripts run for probes, counters and facts (ifconfig,
+ * networksetup, system_profiler, sw_vers, sysctl, netstat, ps) and the
+ * translators of their text into the documents the shared readers take.
+ * See hostos.h.
+ */
+#ifndef XR_OSMAC_H
+#define XR_OSMAC_H
+
+#include "hostos.h"
+
+/* The fixed sh script for what: run as sh -c SCRIPT sh IFACE LETTERS. */
+const char *osmac_script(enum hostos_what what);
+
+int osmac_nic_doc(const char *text, const char *iface, struct buf *doc);
+int osmac_system_doc(const char *text, struct buf *doc);
+int osmac_counters_doc(const char *text, struct buf *doc);
+
+#endif

@@ -1,0 +1,527 @@
+/*
+ * Windows hosts (PowerShell over the ssh transport). Each reading is one
+ * script whose sections ("@@ adapter", "@@ hardware", ...) hold the
+ * ConvertTo-Json output of documented cmdlets and CIM classes:
+ * Get-NetAdapter, Get-NetAdapterHardwareInfo,
+ * Get-NetAdapterAdvancedProperty, Get-NetAdapterStatistics,
+ * Get-NetTCPSetting, Win32_OperatingSystem, Win32_Processor, the raw TCPv4,
+ * TCPv6 and Processor performance classes, Get-Process and logman. The
+ * script goes as -EncodedCommand (base64 of UTF-16LE), so neither the
+ * remote PowerShell nor powershell.exe's own command-line parsing sees
+ * anything but one base64 word; the interface name is inside it as a
+ * single-quoted literal (host_quote_powershell). Enumerations are cast to
+ * [string] in the script: ConvertTo-Json would write their numbers.
+ */
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "counters_int.h"
+#include "host.h"
+#include "oswin.h"
+#include "strv.h"
+
+#include "banned.h"
+
+/* Without a console (ssh without a pty) setting the encoding can throw:
+ * then the code page stays, which only matters for non-ASCII names. */
+static const char prologue[] =
+    "$ErrorActionPreference = 'SilentlyContinue'\n"
+    "$ProgressPreference = 'SilentlyContinue'\n"
+    "try { [Console]::OutputEncoding = [Text.Encoding]::UTF8 } catch { }\n";
+
+static const char nic_script[] =
+    "$a = Get-NetAdapter -Name $n\n"
+    "if (-not $a) { '@@ noiface'; exit 0 }\n"
+    "'@@ adapter'\n"
+    "$a | Select-Object Name, InterfaceDescription, DriverFileName, "
+    "DriverVersion, DriverProvider, MtuSize, ReceiveLinkSpeed, "
+    "TransmitLinkSpeed, FullDuplex, @{n='Status';e={[string]$_.Status}} "
+    "| ConvertTo-Json -Compress\n"
+    "'@@ hardware'\n"
+    "Get-NetAdapterHardwareInfo -Name $n | Select-Object BusNumber, "
+    "DeviceNumber, FunctionNumber, PciExpressCurrentLinkSpeedEncoded, "
+    "PciExpressCurrentLinkWidth, PciExpressMaxLinkSpeedEncoded, "
+    "PciExpressMaxLinkWidth | ConvertTo-Json -Compress\n"
+    "'@@ advanced'\n"
+    "Get-NetAdapterAdvancedProperty -Name $n | Select-Object DisplayName, "
+    "DisplayValue, RegistryKeyword | ConvertTo-Json -Compress\n";
+
+static const char system_script[] =
+    "'@@ os'\n"
+    "Get-CimInstance Win32_OperatingSystem | Select-Object Caption, "
+    "Version, BuildNumber, OSArchitecture, CSName, TotalVisibleMemorySize "
+    "| ConvertTo-Json -Compress\n"
+    "'@@ cpu'\n"
+    "Get-CimInstance Win32_Processor | Select-Object Name, NumberOfCores, "
+    "NumberOfLogicalProcessors | ConvertTo-Json -Compress\n"
+    "'@@ tcpsetting'\n"
+    "Get-NetTCPSetting | Select-Object SettingName, "
+    "@{n='CongestionProvider';e={[string]$_.CongestionProvider}} "
+    "| ConvertTo-Json -Compress\n";
+
+static const char counters_script[] =
+    "if ($w -match 'n' -and $n) {\n"
+    "  $s = Get-NetAdapterStatistics -Name $n\n"
+    "  if (-not $s) { '@@ noiface' } else {\n"
+    "    '@@ adapterstats'\n"
+    "    $s | Select-Object ReceivedBytes, ReceivedUnicastPackets, "
+    "ReceivedMulticastPackets, ReceivedBroadcastPackets, "
+    "ReceivedDiscardedPackets, ReceivedPacketErrors, SentBytes, "
+    "SentUnicastPackets, SentMulticastPackets, SentBroadcastPackets, "
+    "OutboundDiscardedPackets, OutboundPacketErrors "
+    "| ConvertTo-Json -Compress\n"
+    "  }\n"
+    "}\n"
+    "if ($w -match 't') {\n"
+    "  '@@ tcpperf'\n"
+    "  @(Get-CimInstance Win32_PerfRawData_Tcpip_TCPv4; "
+    "Get-CimInstance Win32_PerfRawData_Tcpip_TCPv6) | Select-Object "
+    "SegmentsRetransmittedPersec, SegmentsSentPersec, "
+    "SegmentsReceivedPersec, ConnectionsActive, ConnectionsPassive, "
+    "ConnectionFailures, ConnectionsReset | ConvertTo-Json -Compress\n"
+    "}\n"
+    "if ($w -match 'c') {\n"
+    "  '@@ cpuperf'\n"
+    "  Get-CimInstance Win32_PerfRawData_PerfOS_Processor | Select-Object "
+    "Name, PercentProcessorTime, Timestamp_Sys100NS "
+    "| ConvertTo-Json -Compress\n"
+    "}\n"
+    "if ($w -match 'p') {\n"
+    "  '@@ procs'\n"
+    "  Get-Process | ForEach-Object { $_.ProcessName }\n"
+    "  if ((logman query -ets) -match '\\bPktMon\\b') { 'pktmon' }\n"
+    "}\n";
+
+int oswin_script(enum hostos_what what, const char *iface, const char *letters,
+		 struct buf *out)
+{
+	buf_adds(out, prologue);
+	buf_adds(out, "$n = ");
+	host_quote_powershell(iface ? iface : "", out);
+	buf_adds(out, "\n$w = ");
+	host_quote_powershell(letters ? letters : "", out);
+	buf_addc(out, '\n');
+	if (what == HOSTOS_NIC)
+		buf_adds(out, nic_script);
+	else if (what == HOSTOS_SYSTEM)
+		buf_adds(out, system_script);
+	else
+		buf_adds(out, counters_script);
+	buf_adds(out, "exit 0\n");
+	return out->truncated ? -XR_ENOMEM : 0;
+}
+
+int oswin_encode(const char *script, struct buf *out)
+{
+	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
+				  "qrstuvwxyz0123456789+/";
+	struct buf u = BUF_INIT;
+	const unsigned char *p = (const unsigned char *)script;
+	int rc = 0;
+
+	/* UTF-8 to UTF-16LE; a malformed byte becomes U+FFFD. */
+	while (*p) {
+		uint32_t c = *p++;
+		int more = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
+		if (c >= 0x80 && c < 0xc0)
+			c = 0xfffd;
+		else if (more)
+			c &= 0x3fu >> more;
+		for (; more > 0; more--) {
+			if ((*p & 0xc0) != 0x80) {
+				c = 0xfffd;
+				break;
+			}
+			c = (c << 6) | (*p++ & 0x3fu);
+		}
+		if (c > 0xffff) {
+			uint32_t v = c - 0x10000;
+			uint16_t hi = (uint16_t)(0xd800 + (v >> 10));
+			uint16_t lo = (uint16_t)(0xdc00 + (v & 0x3ff));
+			buf_addc(&u, (char)(hi & 0xff));
+			buf_addc(&u, (char)(hi >> 8));
+			c = lo;
+		}
+		buf_addc(&u, (char)(c & 0xff));
+		buf_addc(&u, (char)(c >> 8));
+	}
+	for (size_t i = 0; i < u.len; i += 3) {
+		const unsigned char *s = (const unsigned char *)u.s + i;
+		size_t n = u.len - i < 3 ? u.len - i : 3;
+		uint32_t v = (uint32_t)s[0] << 16;
+		if (n > 1)
+			v |= (uint32_t)s[1] << 8;
+		if (n > 2)
+			v |= s[2];
+		buf_addc(out, tab[(v >> 18) & 63]);
+		buf_addc(out, tab[(v >> 12) & 63]);
+		buf_addc(out, n > 1 ? tab[(v >> 6) & 63] : '=');
+		buf_addc(out, n > 2 ? tab[v & 63] : '=');
+	}
+	if (u.truncated || out->truncated)
+		rc = -XR_ENOMEM;
+	buf_release(&u);
+	return rc;
+}
+
+int oswin_argv(enum hostos_what what, const char *iface, const char *letters,
+	       struct strv *out)
+{
+	static const char *const head[] = {"powershell.exe", "-NoProfile",
+					   "-NonInteractive", "-EncodedCommand",
+					   NULL};
+	struct buf s = BUF_INIT, b = BUF_INIT;
+	int rc = oswin_script(what, iface, letters, &s);
+	if (rc == 0)
+		rc = oswin_encode(s.s, &b);
+	for (int i = 0; rc == 0 && head[i]; i++)
+		rc = strv_push(out, head[i]);
+	if (rc == 0)
+		rc = strv_push(out, b.s);
+	buf_release(&s);
+	buf_release(&b);
+	return rc;
+}
+
+/* ---- reading the JSON sections ---------------------------------------- */
+
+/* The JSON value of a section (object or array), or NULL. */
+static json_t *section_json(const char *text, const char *name)
+{
+	size_t len;
+	const char *s = hostos_section(text, name, &len);
+	if (!s)
+		return NULL;
+	return json_loadb(s, len, JSON_DECODE_ANY, NULL);
+}
+
+/* ConvertTo-Json writes one object bare and several as an array. */
+static json_t *item(json_t *v, size_t i)
+{
+	if (json_is_array(v))
+		return json_array_get(v, i);
+	return i == 0 && json_is_object(v) ? v : NULL;
+}
+
+/* A number given as a JSON number or as a numeric string. */
+static int get_u64(json_t *o, const char *key, uint64_t *out)
+{
+	json_t *v = json_object_get(o, key);
+	if (json_is_integer(v) && json_integer_value(v) >= 0) {
+		*out = (uint64_t)json_integer_value(v);
+		return 1;
+	}
+	if (json_is_real(v) && json_real_value(v) >= 0) {
+		*out = (uint64_t)json_real_value(v);
+		return 1;
+	}
+	if (json_is_string(v)) {
+		const char *s = json_string_value(v);
+		char *end;
+		unsigned long long x = strtoull(s, &end, 10);
+		if (end != s && *end == '\0') {
+			*out = x;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static const char *get_str(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s && *s ? s : NULL;
+}
+
+static void kv_str(struct buf *doc, const char *key, json_t *o,
+		   const char *prop)
+{
+	const char *s = get_str(o, prop);
+	if (s)
+		buf_addf(doc, "%s: %s\n", key, s);
+}
+
+/* PCIe Link Status encoding, as Get-NetAdapterHardwareInfo shows it. */
+static const char *pcie_speed(uint64_t enc)
+{
+	static const char *const gts[] = {NULL,	      "2.5 GT/s",  "5.0 GT/s",
+					  "8.0 GT/s", "16.0 GT/s", "32.0 GT/s",
+					  "64.0 GT/s"};
+	return enc < sizeof gts / sizeof gts[0] ? gts[enc] : NULL;
+}
+
+static void nic_hardware(json_t *hw, struct buf *doc)
+{
+	uint64_t cs, cw, ms, mw;
+	if (!hw)
+		return;
+	buf_adds(doc, "device: 1\n");
+	if (get_u64(hw, "PciExpressCurrentLinkSpeedEncoded", &cs) &&
+	    get_u64(hw, "PciExpressCurrentLinkWidth", &cw) && pcie_speed(cs) &&
+	    cw > 0) {
+		buf_addf(doc, "current_link_speed: %s\n", pcie_speed(cs));
+		buf_addf(doc, "current_link_width: %llu\n",
+			 (unsigned long long)cw);
+		if (get_u64(hw, "PciExpressMaxLinkSpeedEncoded", &ms) &&
+		    get_u64(hw, "PciExpressMaxLinkWidth", &mw) &&
+		    pcie_speed(ms) && mw > 0) {
+			buf_addf(doc, "max_link_speed: %s\n", pcie_speed(ms));
+			buf_addf(doc, "max_link_width: %llu\n",
+				 (unsigned long long)mw);
+		}
+	}
+}
+
+int oswin_nic_doc(const char *text, struct buf *doc)
+{
+	json_t *ad, *hw, *adv, *a, *p;
+	uint64_t v;
+
+	buf_adds(doc, "source: Get-NetAdapterHardwareInfo\n");
+	if (hostos_section(text, "noiface", NULL))
+		return buf_adds(doc, "noiface: 1\nnames: Get-NetAdapter\n");
+	ad = section_json(text, "adapter");
+	hw = section_json(text, "hardware");
+	adv = section_json(text, "advanced");
+	a = item(ad, 0);
+	if (a) {
+		kv_str(doc, "driver", a, "DriverFileName");
+		kv_str(doc, "version", a, "DriverVersion");
+		kv_str(doc, "description", a, "InterfaceDescription");
+		kv_str(doc, "status", a, "Status");
+		if (get_u64(a, "MtuSize", &v))
+			buf_addf(doc, "mtu: %llu\n", (unsigned long long)v);
+		/* bits per second; 0 when the media is disconnected */
+		if (get_u64(a, "ReceiveLinkSpeed", &v) && v >= 1000000)
+			buf_addf(doc, "speed: %llu\n",
+				 (unsigned long long)(v / 1000000));
+		if (json_is_boolean(json_object_get(a, "FullDuplex")))
+			buf_addf(doc, "duplex: %s\n",
+				 json_is_true(json_object_get(a, "FullDuplex"))
+				     ? "full"
+				     : "half");
+	}
+	nic_hardware(item(hw, 0), doc);
+	for (size_t i = 0; (p = item(adv, i)) != NULL; i++) {
+		const char *val = get_str(p, "DisplayValue");
+		const char *dn = get_str(p, "DisplayName");
+		const char *rk = get_str(p, "RegistryKeyword");
+		if (!val)
+			continue;
+		if (dn)
+			buf_addf(doc, "property.%s: %s\n", dn, val);
+		if (rk)
+			buf_addf(doc, "property.%s: %s\n", rk, val);
+	}
+	json_decref(ad);
+	json_decref(hw);
+	json_decref(adv);
+	return doc->truncated ? -XR_ENOMEM : 0;
+}
+
+/* The template Windows applies to ordinary connections: Internet (client
+ * editions), else the first one that names a provider. */
+static const char *tcp_provider(json_t *ts)
+{
+	const char *first = NULL;
+	json_t *t;
+	for (size_t i = 0; (t = item(ts, i)) != NULL; i++) {
+		const char *name = get_str(t, "SettingName");
+		const char *cp = get_str(t, "CongestionProvider");
+		if (!cp)
+			continue;
+		if (name && strcmp(name, "Internet") == 0)
+			return cp;
+		if (!first)
+			first = cp;
+	}
+	return first;
+}
+
+int oswin_system_doc(const char *text, struct buf *doc)
+{
+	json_t *os = section_json(text, "os"), *cpu = section_json(text, "cpu");
+	json_t *ts = section_json(text, "tcpsetting"), *o, *c;
+	uint64_t v, logical = 0;
+	const char *cp;
+
+	if ((o = item(os, 0)) != NULL) {
+		kv_str(doc, "hostname", o, "CSName");
+		kv_str(doc, "os_release", o, "Caption");
+		kv_str(doc, "kernel", o, "Version");
+		if (get_u64(o, "TotalVisibleMemorySize", &v) && v)
+			buf_addf(doc, "mem_bytes: %llu\n",
+				 (unsigned long long)v * 1024ULL);
+	}
+	if ((c = item(cpu, 0)) != NULL)
+		kv_str(doc, "cpu_model", c, "Name");
+	for (size_t i = 0; (c = item(cpu, i)) != NULL; i++)
+		if (get_u64(c, "NumberOfLogicalProcessors", &v))
+			logical += v;
+	if (logical)
+		buf_addf(doc, "cpu_count: %llu\n", (unsigned long long)logical);
+	if ((cp = tcp_provider(ts)) != NULL)
+		buf_addf(doc, "tcp_cc: %s\n", cp);
+	json_decref(os);
+	json_decref(cpu);
+	json_decref(ts);
+	return doc->truncated ? -XR_ENOMEM : 0;
+}
+
+/* ---- counters --------------------------------------------------------- */
+
+/* Linux's interface statistics from Get-NetAdapterStatistics, so that a
+ * report compares rx_dropped with rx_dropped across the two OSes. */
+static const struct {
+	const char *linux_name;
+	const char *win[3]; /* summed */
+} stat_map[] = {
+    {"rx_bytes", {"ReceivedBytes"}},
+    {"rx_packets",
+     {"ReceivedUnicastPackets", "ReceivedMulticastPackets",
+      "ReceivedBroadcastPackets"}},
+    {"multicast", {"ReceivedMulticastPackets"}},
+    {"rx_dropped", {"ReceivedDiscardedPackets"}},
+    {"rx_errors", {"ReceivedPacketErrors"}},
+    {"tx_bytes", {"SentBytes"}},
+    {"tx_packets",
+     {"SentUnicastPackets", "SentMulticastPackets", "SentBroadcastPackets"}},
+    {"tx_dropped", {"OutboundDiscardedPackets"}},
+    {"tx_errors", {"OutboundPacketErrors"}},
+};
+
+/* /proc/net/snmp's Tcp counters from the raw TCPv4 + TCPv6 classes (their
+ * "Persec" counters are cumulative counts in raw form). */
+static const struct {
+	const char *linux_name, *win;
+} tcp_map[] = {
+    {"RetransSegs", "SegmentsRetransmittedPersec"},
+    {"OutSegs", "SegmentsSentPersec"},
+    {"InSegs", "SegmentsReceivedPersec"},
+    {"ActiveOpens", "ConnectionsActive"},
+    {"PassiveOpens", "ConnectionsPassive"},
+    {"AttemptFails", "ConnectionFailures"},
+    {"EstabResets", "ConnectionsReset"},
+};
+
+static void counters_nic(json_t *st, struct buf *doc)
+{
+	json_t *s = item(st, 0);
+	if (!s)
+		return;
+	buf_adds(doc, "@@ netdev\n");
+	for (size_t i = 0; i < sizeof stat_map / sizeof stat_map[0]; i++) {
+		uint64_t sum = 0, v;
+		int any = 0;
+		for (int k = 0; k < 3 && stat_map[i].win[k]; k++)
+			if (get_u64(s, stat_map[i].win[k], &v)) {
+				sum += v;
+				any = 1;
+			}
+		if (any)
+			buf_addf(doc, "%s %llu\n", stat_map[i].linux_name,
+				 (unsigned long long)sum);
+	}
+}
+
+static void counters_tcp(json_t *tp, struct buf *doc)
+{
+	size_t n = sizeof tcp_map / sizeof tcp_map[0];
+	json_t *t;
+	if (!item(tp, 0))
+		return;
+	buf_adds(doc, "@@ snmp\nTcp:");
+	for (size_t i = 0; i < n; i++)
+		buf_addf(doc, " %s", tcp_map[i].linux_name);
+	buf_adds(doc, "\nTcp:");
+	for (size_t i = 0; i < n; i++) {
+		uint64_t sum = 0, v;
+		for (size_t k = 0; (t = item(tp, k)) != NULL; k++)
+			if (get_u64(t, tcp_map[i].win, &v))
+				sum += v;
+		buf_addf(doc, " %llu", (unsigned long long)sum);
+	}
+	buf_addc(doc, '\n');
+}
+
+/*
+ * % Processor Time is a PERF_100NSEC_TIMER_INV counter: its raw value is
+ * the time the CPU ran the idle thread, in 100 ns, and busy % over an
+ * interval is 100 * (1 - dRaw / dTimestamp_Sys100NS). Written as a
+ * /proc/stat line "cpuN busy 0 0 idle", whose total is the timestamp.
+ */
+static void counters_cpu(json_t *cp, struct buf *doc)
+{
+	json_t *c;
+	if (!item(cp, 0))
+		return;
+	buf_adds(doc, "@@ stat\n");
+	for (size_t i = 0; (c = item(cp, i)) != NULL; i++) {
+		const char *name = get_str(c, "Name");
+		uint64_t idle, ts;
+		char *end;
+		unsigned long idx;
+		if (!name || name[0] < '0' || name[0] > '9')
+			continue; /* _Total */
+		idx = strtoul(name, &end, 10);
+		if (*end || !get_u64(c, "PercentProcessorTime", &idle) ||
+		    !get_u64(c, "Timestamp_Sys100NS", &ts))
+			continue;
+		buf_addf(doc, "cpu%lu %llu 0 0 %llu\n", idx,
+			 (unsigned long long)(ts > idle ? ts - idle : 0),
+			 (unsigned long long)idle);
+	}
+}
+
+/* Process names as Get-Process gives them ("Wireshark", "dumpcap"),
+ * matched without case; WinDump is tcpdump's Windows port. */
+static void counters_procs(const char *s, size_t len, struct buf *doc)
+{
+	const char *end = s + len;
+	buf_adds(doc, "@@ procs\n");
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *e = nl ? nl : end;
+		char name[32];
+		size_t n = 0;
+		while (s < e && (*s == ' ' || *s == '\t'))
+			s++;
+		for (; s < e && n + 1 < sizeof name && *s != '\r'; s++)
+			name[n++] =
+			    (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
+		name[n] = '\0';
+		if (strcmp(name, "windump") == 0)
+			buf_adds(doc, "tcpdump\n");
+		else if (n && counters_is_capture_tool(name))
+			buf_addf(doc, "%s\n", name);
+		s = nl ? nl + 1 : end;
+	}
+}
+
+int oswin_counters_doc(const char *text, struct buf *doc)
+{
+	json_t *st, *tp, *cp;
+	const char *procs;
+	size_t plen;
+
+	buf_adds(doc, "@@ xrun-counters 1\n");
+	if (hostos_section(text, "noiface", NULL))
+		buf_adds(doc, "@@ noiface\n");
+	st = section_json(text, "adapterstats");
+	tp = section_json(text, "tcpperf");
+	cp = section_json(text, "cpuperf");
+	counters_nic(st, doc);
+	counters_tcp(tp, doc);
+	counters_cpu(cp, doc);
+	procs = hostos_section(text, "procs", &plen);
+	if (procs)
+		counters_procs(procs, plen, doc);
+	json_decref(st);
+	json_decref(tp);
+	json_decref(cp);
+	return doc->truncated ? -XR_ENOMEM : 0;
+}
