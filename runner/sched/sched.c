@@ -11,8 +11,8 @@
  *  3. Inside a block the automatic cells form a sequence S in which factors
  *     with apply hooks or hosts: bindings vary slowest and neighbours
  *     differ in one factor (a snake), and the passes use S or reverse(S) by
- *     the Thue-Morse sequence (abba), a fresh seeded permutation (random), or each cell's
- *     repetitions back to back (sequential).
+ *     the Thue-Morse sequence (abba), a fresh seeded permutation (random),
+ *     or each cell's repetitions back to back (sequential).
  *
  * Everything is sorting of 64-bit keys (a radix sort) and flat arrays, so a
  * million runs schedule in tens of milliseconds with no per-run allocation.
