@@ -167,6 +167,8 @@ static int migrate(struct store *st, int readonly, struct xr_err *err)
 		return 0;
 	if (v == 0 && readonly && has_xrun_tables(st))
 		return 0; /* reading changes nothing: no version to set */
+	if (readonly && v >= STORE_SCHEMA_READABLE)
+		return 0; /* older, but read alike: leave it as it is */
 	if (v == 0 && has_tables(st))
 		/* Version 0 with tables: some other program's database. Our
 		 * CREATE IF NOT EXISTS would mix into it and fail later on a

@@ -26,6 +26,9 @@ struct fact;
 
 /* The schema version this xrun writes. */
 #define STORE_SCHEMA_VERSION 2
+/* The oldest version the readers read as it is (read-only opens do not
+ * migrate): version 2 changed only the key of host_facts. */
+#define STORE_SCHEMA_READABLE 1
 
 enum store_open_flags {
 	STORE_CREATE = 1 << 0,	 /* create the file if missing */
