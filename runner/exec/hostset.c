@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "engine.h"
 #include "facts.h"
 #include "host.h"
 #include "placeholder.h"
@@ -148,6 +149,15 @@ void hostset_drop(struct runctx *rc, int hi)
 {
 	if (hi < 0 || !rc->hosts || !rc->hosts[hi])
 		return;
+	/* The engine holds the host: close it first; the next cell opens
+	 * it again on the new connection. */
+	if (rc->eng_open &&
+	    (hi == rc->eng_client_hi || hi == rc->eng_server_hi)) {
+		if (rc->eng->close)
+			rc->eng->close(rc->eng_state);
+		rc->eng_open = 0;
+		rc->eng_state = NULL;
+	}
 	host_close(rc->hosts[hi]);
 	rc->hosts[hi] = NULL;
 }

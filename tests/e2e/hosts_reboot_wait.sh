@@ -106,4 +106,30 @@ set -e
 grep -q "block 2 left pending: host 'two' .* was not os=second within 3s" p.err || { cat p.err; fail "no reason"; }
 [ "$(q p.db "select count(*) from hooks where kind='wait' and host='two' and exit_code is null and stderr like '%within 3s%'")" = 1 ] ||
 	fail "reason not stored: $(q p.db "select kind,host,exit_code,stderr from hooks")"
-echo "ok: waited for a late host, checked it, and left a dead one pending"
+# A manual step on the same host (a card moved: the PC powers off and
+# comes back under the same name): its connection is dropped and opened
+# again, and the engine, which held the old one, is reopened on the new.
+cat >same.yaml <<YAML
+xrun: 1
+name: same
+hosts:
+  one: $(echo "$XR_SSHD_YAML" | sed 's/}$/, wait: 20s }/')
+engine:
+  type: command
+  client: one
+  run: [sh, -c, 'echo "port=\$(echo \$SSH_CONNECTION | cut -d" " -f4) rate 5"']
+  metrics:
+    throughput: { regex: 'rate ([0-9]+)', unit: Mbit/s }
+factors:
+  card: { levels: [a, b], manual: "Move the card to {{card}}" }
+  n: [1, 2]
+counters: none
+YAML
+"$XRUN" run same.yaml --unattended 2>same.err || { cat same.err; fail "same host: exit $?"; }
+[ "$(q same.db "select count(*) from runs where status='ok' and stdout like 'port=$p1 rate 5%'")" = 4 ] ||
+	{ cat same.err; fail "same host: $(q same.db "select position,status,reason,stdout from runs")"; }
+# One wait when the first block starts (the host is up: at once), one
+# after the step.
+[ "$(q same.db "select count(*) from hooks where kind='wait' and host='one' and exit_code=0")" = 2 ] ||
+	fail "same host: waits: $(q same.db "select kind,host,level,exit_code from hooks")"
+echo "ok: waited for a late host, checked it, left a dead one pending, reopened a rebooted one"
