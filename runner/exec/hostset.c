@@ -64,20 +64,43 @@ const char *runctx_iface(const struct runctx *rc, int hi)
 {
 	const struct plan *p = rc->p;
 	const char *v;
-	int i, only_local = 1;
 	if (hi < 0)
 		return NULL;
 	if (p->hosts[hi].iface)
 		return p->hosts[hi].iface;
 	if ((v = plan_var(p, placeholders[PH_IFACE].name)))
 		return v;
-	for (i = 0; i < p->nhosts; i++)
-		if (rc->hosts && rc->hosts[i] && !host_is_local(rc->hosts[i]))
-			only_local = 0;
-	return only_local && rc->hosts && rc->hosts[hi] &&
-		       host_is_local(rc->hosts[hi])
+	return rc->only_local && !p->hosts[hi].ssh && !p->hosts[hi].netns
 		   ? "lo"
 		   : NULL;
+}
+
+/* Does every host the plan can use in some cell (client, server, the
+ * factors' on: hosts, through every binding) run here, in our own
+ * namespace? Hosts are opened lazily, so this is asked of the plan. */
+static int plan_only_local(const struct runctx *rc)
+{
+	const struct plan *p = rc->p;
+	char *mark = calloc((size_t)p->nhosts + 1, 1);
+	int f, k, i, r = 1;
+	if (!mark)
+		return 0;
+	plan_role_hosts(p, "client", mark);
+	if (p->engine.server_host)
+		plan_role_hosts(p, "server", mark);
+	for (f = 0; f < p->nfactors; f++)
+		for (k = 0; k < p->factors[f].non; k++) {
+			const char *n = p->factors[f].on[k];
+			if (plan_role_factor(p, n) >= 0) {
+				plan_role_hosts(p, n, mark);
+			} else if ((i = runctx_role_index(rc, n, NULL)) >= 0)
+				mark[i] = 1;
+		}
+	for (i = 0; i < p->nhosts; i++)
+		if (mark[i] && (p->hosts[i].ssh || p->hosts[i].netns))
+			r = 0;
+	free(mark);
+	return r;
 }
 
 int hostset_init(struct runctx *rc, struct xr_err *err)
@@ -85,6 +108,7 @@ int hostset_init(struct runctx *rc, struct xr_err *err)
 	const struct plan *p = rc->p;
 	if (!(rc->hosts = calloc((size_t)p->nhosts + 1, sizeof *rc->hosts)))
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	rc->only_local = plan_only_local(rc);
 	snprintf(rc->tmpdir, sizeof rc->tmpdir, "/tmp/xrun-%ld-XXXXXX",
 		 (long)getpid());
 	if (!mkdtemp(rc->tmpdir)) {

@@ -59,6 +59,7 @@ struct runctx {
 	int eng_open;
 	int eng_client_hi, eng_server_hi; /* hosts the engine was opened on */
 	int binary_checked;
+	int only_local; /* every host the plan can use is this machine */
 
 	struct hooks_factor *hf;	 /* [p->nfactors] */
 	struct store_verification *vbuf; /* this run's verifications */

@@ -275,6 +275,10 @@ const char *plan_var(const struct plan *p, const char *name);
  */
 const char *plan_role_host(const struct plan *p, const char *role,
 			   const uint32_t *lv);
+/* Set mark[i] (i a host index; mark has p->nhosts entries) for every
+ * host role can be in some cell: each host its binding names, in every
+ * combination, else the one plan_role_host(p, role, NULL) gives. */
+void plan_role_hosts(const struct plan *p, const char *role, char *mark);
 /* Index of the factor whose `hosts:` binds role, or -1. */
 int plan_role_factor(const struct plan *p, const char *role);
 /* Does any factor bind a host? */

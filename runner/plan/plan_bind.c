@@ -344,3 +344,23 @@ const char *plan_role_host(const struct plan *p, const char *role,
 		return p->engine.server_host;
 	return plan_host_find(p, role) ? role : NULL;
 }
+
+void plan_role_hosts(const struct plan *p, const char *role, char *mark)
+{
+	int f = plan_role_factor(p, role), b;
+	size_t k;
+	const struct plan_host *h;
+	if (f < 0) {
+		if ((h = plan_host_find(p, plan_role_host(p, role, NULL))))
+			mark[h - p->hosts] = 1;
+		return;
+	}
+	for (b = 0; b < p->factors[f].nbind; b++) {
+		const struct plan_binding *bd = &p->factors[f].bind[b];
+		if (strcmp(bd->role, role) != 0 || !bd->table)
+			continue;
+		for (k = 0; k < (size_t)p->factors[f].nlevels * bd->nways; k++)
+			if ((h = plan_host_find(p, bd->table[k])))
+				mark[h - p->hosts] = 1;
+	}
+}

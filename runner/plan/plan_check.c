@@ -243,28 +243,6 @@ static void check_target(struct pctx *c)
 /* A server on this machine without an address: the engine connects to
  * 127.0.0.1, which on a client in another namespace or machine is the
  * client's own loopback. */
-/* Mark in out[] every host role can be: the factor binding's hosts in
- * every combination, else the engine's default. */
-static void role_hosts(const struct plan *p, const char *role, char *out)
-{
-	int f = plan_role_factor(p, role), b;
-	size_t k;
-	const struct plan_host *h;
-	if (f < 0) {
-		if ((h = plan_host_find(p, plan_role_host(p, role, NULL))))
-			out[h - p->hosts] = 1;
-		return;
-	}
-	for (b = 0; b < p->factors[f].nbind; b++) {
-		const struct plan_binding *bd = &p->factors[f].bind[b];
-		if (strcmp(bd->role, role) != 0 || !bd->table)
-			continue;
-		for (k = 0; k < (size_t)p->factors[f].nlevels * bd->nways; k++)
-			if ((h = plan_host_find(p, bd->table[k])))
-				out[h - p->hosts] = 1;
-	}
-}
-
 /* A server host reached as 127.0.0.1 from a client on another machine or
  * namespace: that client would connect to its own loopback. Every pair a
  * hosts: binding can make is checked. */
@@ -283,8 +261,8 @@ static void check_loopback_target(struct pctx *c)
 		c->nomem = 1;
 		return;
 	}
-	role_hosts(p, "client", cl);
-	role_hosts(p, "server", sv);
+	plan_role_hosts(p, "client", cl);
+	plan_role_hosts(p, "server", sv);
 	for (i = 0; i < p->nhosts; i++) {
 		const struct plan_host *srv = &p->hosts[i];
 		if (!sv[i] || srv->ssh || srv->netns ||
