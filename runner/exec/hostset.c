@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "cellctx.h"
 #include "engine.h"
 #include "facts.h"
 #include "host.h"
@@ -22,23 +23,10 @@
 #include "runctx.h"
 #include "banned.h"
 
-static int host_index(const struct plan *p, const char *name)
-{
-	int i;
-	for (i = 0; name && i < p->nhosts; i++)
-		if (!strcmp(p->hosts[i].name, name))
-			return i;
-	return -1;
-}
-
 int runctx_role_index(const struct runctx *rc, const char *role,
 		      const uint32_t *lv)
 {
-	/* In `on:` a host's own name comes before the role names (a host
-	 * may be called "server"), unless a factor binds that name. */
-	if (plan_role_factor(rc->p, role) < 0 && host_index(rc->p, role) >= 0)
-		return host_index(rc->p, role);
-	return host_index(rc->p, plan_role_host(rc->p, role, lv));
+	return cellctx_role_index(rc->p, role, lv);
 }
 
 int runctx_host_index(const struct runctx *rc, const char *name)
@@ -49,7 +37,7 @@ int runctx_host_index(const struct runctx *rc, const char *name)
 	if (!strcmp(name, "server") && rc->server_hi >= 0 &&
 	    !plan_host_find(rc->p, name))
 		return rc->server_hi;
-	return runctx_role_index(rc, name, NULL);
+	return cellctx_host_index(rc->p, name);
 }
 
 struct host *runctx_host(struct runctx *rc, const char *name)
@@ -58,57 +46,20 @@ struct host *runctx_host(struct runctx *rc, const char *name)
 	return i >= 0 && rc->hosts ? rc->hosts[i] : NULL;
 }
 
-/* Host iface:, else the plan var iface, else "lo" on a plan that only
- * uses this machine (loopback is then where the traffic is). */
+/* The same answer as `xrun plan` gives (cellctx_iface); rc->need holds
+ * every host the plan can use, so opening lazily changes nothing. */
 const char *runctx_iface(const struct runctx *rc, int hi)
 {
-	const struct plan *p = rc->p;
-	const char *v;
-	if (hi < 0)
-		return NULL;
-	if (p->hosts[hi].iface)
-		return p->hosts[hi].iface;
-	if ((v = plan_var(p, placeholders[PH_IFACE].name)))
-		return v;
-	return rc->only_local && !p->hosts[hi].ssh && !p->hosts[hi].netns
-		   ? "lo"
-		   : NULL;
-}
-
-/* Does every host the plan can use in some cell (client, server, the
- * factors' on: hosts, through every binding) run here, in our own
- * namespace? Hosts are opened lazily, so this is asked of the plan. */
-static int plan_only_local(const struct runctx *rc)
-{
-	const struct plan *p = rc->p;
-	char *mark = calloc((size_t)p->nhosts + 1, 1);
-	int f, k, i, r = 1;
-	if (!mark)
-		return 0;
-	plan_role_hosts(p, "client", mark);
-	if (p->engine.server_host)
-		plan_role_hosts(p, "server", mark);
-	for (f = 0; f < p->nfactors; f++)
-		for (k = 0; k < p->factors[f].non; k++) {
-			const char *n = p->factors[f].on[k];
-			if (plan_role_factor(p, n) >= 0) {
-				plan_role_hosts(p, n, mark);
-			} else if ((i = runctx_role_index(rc, n, NULL)) >= 0)
-				mark[i] = 1;
-		}
-	for (i = 0; i < p->nhosts; i++)
-		if (mark[i] && (p->hosts[i].ssh || p->hosts[i].netns))
-			r = 0;
-	free(mark);
-	return r;
+	return cellctx_iface(rc->p, rc->need, hi);
 }
 
 int hostset_init(struct runctx *rc, struct xr_err *err)
 {
 	const struct plan *p = rc->p;
-	if (!(rc->hosts = calloc((size_t)p->nhosts + 1, sizeof *rc->hosts)))
+	if (!(rc->hosts = calloc((size_t)p->nhosts + 1, sizeof *rc->hosts)) ||
+	    !(rc->need = calloc((size_t)p->nhosts + 1, 1)))
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	rc->only_local = plan_only_local(rc);
+	cellctx_hosts_needed(p, rc->need);
 	snprintf(rc->tmpdir, sizeof rc->tmpdir, "/tmp/xrun-%ld-XXXXXX",
 		 (long)getpid());
 	if (!mkdtemp(rc->tmpdir)) {
@@ -218,6 +169,8 @@ void hostset_release(struct runctx *rc)
 			host_close(rc->hosts[i]);
 	free(rc->hosts);
 	rc->hosts = NULL;
+	free(rc->need);
+	rc->need = NULL;
 	if (rc->tmpdir[0]) {
 		/* Control sockets are gone with their masters. */
 		if (rmdir(rc->tmpdir) != 0) {

@@ -72,8 +72,6 @@ const char *runctx_lookup(void *ctx, const char *name)
 		return t->override;
 	if (!t->c.lv && plan_factor_index(t->c.plan, name) >= 0)
 		return NULL;
-	if (t->iface && placeholder_find(name) == PH_IFACE)
-		return t->iface;
 	return cellctx_lookup(&t->c, name);
 }
 

@@ -51,6 +51,8 @@ struct runctx {
 	/* Hosts, by plan host index; NULL until a cell needs one
 	 * (hostset.c). */
 	struct host **hosts;
+	char *need; /* [nhosts] the hosts the plan can use, in any cell
+		       (cellctx_hosts_needed) */
 	int client_hi, server_hi; /* of the current cell; -1 when none */
 	char tmpdir[256];
 
@@ -59,7 +61,6 @@ struct runctx {
 	int eng_open;
 	int eng_client_hi, eng_server_hi; /* hosts the engine was opened on */
 	int binary_checked;
-	int only_local; /* every host the plan can use is this machine */
 
 	struct hooks_factor *hf;	 /* [p->nfactors] */
 	struct store_verification *vbuf; /* this run's verifications */
@@ -89,8 +90,6 @@ struct runctx_tmpl {
 	struct cellctx c;
 	int override_factor; /* -1 = none */
 	const char *override;
-	const char *iface; /* {{iface}} of the host the template runs on,
-			      NULL = the client's */
 };
 /* lv may be NULL for plan-level templates (on_finish); run may be NULL. */
 void runctx_tmpl_init(struct runctx_tmpl *t, struct runctx *rc,
@@ -114,7 +113,8 @@ int runctx_host_index(const struct runctx *rc, const char *name);
  * lv NULL: the plan's defaults. */
 int runctx_role_index(const struct runctx *rc, const char *role,
 		      const uint32_t *lv);
-/* Interface for counters/probes on host index hi. */
+/* Interface for hooks, counters and probes on host index hi
+ * (cellctx_iface: the same answer `xrun plan` shows). */
 const char *runctx_iface(const struct runctx *rc, int hi);
 /* Allocates rc->hosts and the control directory. */
 int hostset_init(struct runctx *rc, struct xr_err *err);

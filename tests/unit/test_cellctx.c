@@ -261,10 +261,58 @@ static void test_request_level_params(void)
 	fx_free(p);
 }
 
+/* The hosts as the runner and the dry run both see them: which are needed,
+ * each hook host's {{iface}}, and that a hook's iface wins in a lookup. */
+static void test_hosts(void)
+{
+	struct plan *p = fx_plan();
+	struct plan_factor *f;
+	const char *on_srv[] = {"server"};
+	char need[8];
+	struct cellctx c;
+	uint32_t lv[1] = {0};
+
+	p->hosts[1].name = "server";
+	p->hosts[1].netns = "xr-server";
+	p->hosts[1].iface = "xr-veth";
+	p->hosts[2].name = "unused";
+	p->hosts[2].ssh = "me@unused.example";
+	p->nhosts = 3;
+	p->engine.server_host = "server";
+	f = fx_factor(p, "mtu", "1500,9000");
+	f->on = on_srv;
+	f->non = 1;
+	cellctx_hosts_needed(p, need);
+	ok(need[0] && need[1] && !need[2], "needed: client and server, not an "
+					   "unused host");
+	is_int(cellctx_host_index(p, "client"), 0, "client is local");
+	is_int(cellctx_host_index(p, "server"), 1, "server by role");
+	is_int(cellctx_host_index(p, "nope"), -1, "unknown host");
+	is_str(cellctx_iface(p, need, 1), "xr-veth", "server: its iface");
+	ok(cellctx_iface(p, need, 0) == NULL,
+	   "client of a plan with a netns host: no iface (not lo)");
+	p->hosts[1].netns = NULL; /* both ends on this machine */
+	is_str(cellctx_iface(p, need, 0), "lo", "all local: lo");
+	p->vars[0].key = "iface";
+	p->vars[0].value = "eth7";
+	p->nvars = 1;
+	is_str(cellctx_iface(p, need, 0), "eth7", "the var iface before lo");
+	is_str(cellctx_iface(p, need, 1), "xr-veth", "a host's iface first");
+	cellctx_init(&c, p, lv);
+	c.iface = "hookif";
+	is_str(cellctx_lookup(&c, "iface"), "hookif",
+	       "a hook's host iface wins over the var");
+	c.iface = NULL;
+	is_str(cellctx_lookup(&c, "iface"), "eth7", "else the var");
+	cellctx_release(&c);
+	fx_free(p);
+}
+
 int main(void)
 {
 	test_lookup();
 	test_request();
 	test_request_level_params();
+	test_hosts();
 	return tap_done();
 }

@@ -571,6 +571,42 @@ static void test_ssh(void)
 	buf_release(&b);
 }
 
+/* host_plan_address: what host_open would give, without opening (the dry
+ * run's addresses). An ssh alias resolves to its HostName (ssh -G). */
+static void test_plan_address(void)
+{
+	struct plan_host ph = {0};
+	char cfg[300], *a;
+	const char *opts[] = {"-F", cfg, NULL};
+	FILE *f;
+	ph.name = "local";
+	a = host_plan_address(&ph);
+	is_str(a, "127.0.0.1", "plan address: local");
+	free(a);
+	ok(host_plan_is_local(&ph), "plan host local");
+	ph.address = "192.0.2.9";
+	a = host_plan_address(&ph);
+	is_str(a, "192.0.2.9", "plan address: address: wins");
+	free(a);
+	ph.address = NULL;
+	snprintf(cfg, sizeof cfg, "%s/ssh_config", dir);
+	f = fopen(cfg, "w");
+	if (!f)
+		return;
+	fputs("Host lab-alias\n  HostName 192.0.2.77\n", f);
+	fclose(f);
+	ph.ssh = "me@lab-alias";
+	ph.ssh_options.argv = opts;
+	ph.ssh_options.argc = 2;
+	a = host_plan_address(&ph);
+	if (proc_which("ssh"))
+		is_str(a, "192.0.2.77", "plan address: ssh alias -> HostName");
+	else
+		is_str(a, "lab-alias", "plan address: no ssh, the host part");
+	free(a);
+	ok(!host_plan_is_local(&ph), "plan host ssh is not local");
+}
+
 int main(void)
 {
 	char cmd[256];
@@ -581,6 +617,7 @@ int main(void)
 	test_quote_sh();
 	test_quote_powershell();
 	test_local();
+	test_plan_address();
 	if (getuid() == 0)
 		test_netns();
 	test_ssh();

@@ -34,10 +34,13 @@ static void test_lookups(void)
 	ok(output_formats[OUTPUT_FORMAT_STDOUT].stream, "stdout default is "
 							"a stream format");
 	ok(!output_formats[OUTPUT_FORMAT_PDF].stream, "pdf needs a file");
-	is_str(output_format_list(list, sizeof list, 0), "pdf, md, csv, json",
-	       "names");
+	is_int(output_format_of_path("r.html"), OUTPUT_FORMAT_HTML, "r.html");
+	is_int(output_format_of_path("r.HTM"), OUTPUT_FORMAT_HTML, "r.HTM");
+	ok(output_formats[OUTPUT_FORMAT_HTML].stream, "html may go to stdout");
+	is_str(output_format_list(list, sizeof list, 0),
+	       "pdf, md, html, csv, json", "names");
 	is_str(output_format_list(list, sizeof list, 1),
-	       ".pdf, .md, .csv, .json", "extensions");
+	       ".pdf, .md, .html, .csv, .json", "extensions");
 }
 
 /* The loader takes what the table takes, and only that. */
@@ -51,9 +54,10 @@ static void test_plan(void)
 	static const struct {
 		const char *out;
 		int good;
-	} cases[] = {{"r.markdown", 1}, {"R.PDF", 1},  {"r.Json", 1},
-		     {"r.csv", 1},	{"r.txt", 0},  {"r", 0},
-		     {"a.md/r", 0},	{"r.mdown", 0}};
+	} cases[] = {{"r.markdown", 1}, {"R.PDF", 1},	{"r.Json", 1},
+		     {"r.csv", 1},	{"r.txt", 0},	{"r", 0},
+		     {"a.md/r", 0},	{"r.mdown", 0}, {"r.html", 1},
+		     {"r.Htm", 1},	{"r.xhtml", 0}};
 	size_t i;
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct buf t = BUF_INIT;

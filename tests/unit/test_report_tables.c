@@ -199,6 +199,48 @@ static void test_markdown(const struct report *r)
 	free(text);
 }
 
+/* The HTML renders the same notes and grouped headers, escaped. */
+static void test_html(struct report *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	struct xr_err err;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f) {
+		ok(0, "open_memstream");
+		return;
+	}
+	r->title = "a <b> & \"c\"";
+	is_int(report_write_html(r, f, &err), 0, "html written");
+	fclose(f);
+	r->title = "t";
+	ok(text && strstr(text, "<h1>a &lt;b&gt; &amp; &quot;c&quot;</h1>"),
+	   "html: the title escaped");
+	ok(text && strstr(text, "<li>kind=a: tune=lo vs tune=hi: tune: 0 of 5 "
+				"runs on A, 5 of 5 on B</li>"),
+	   "html lists the comparison's verify_failed");
+	ok(text && strstr(text, "<li>kind=b: tune=lo vs tune=hi: no log "
+				"scale</li>"),
+	   "html lists the comparison's nonpositive");
+	ok(text && strstr(text, "<li>kind=a, tune=hi: tune: 3 of 3 runs, "
+				"expected &#39;hi&#39;</li>"),
+	   "html lists the cell, quotes escaped");
+	ok(text && !strstr(text, "B: tune: 3 of 3"),
+	   "html does not list the cells' copies");
+	ok(text && strstr(text, "<th scope=\"col\">kind \\ tune</th>"
+				"<th scope=\"colgroup\" colspan=\"1\" "
+				"class=\"span\">lo</th>"),
+	   "html: grouped header row");
+	ok(text && strstr(text, "<figure class=\"chart\" id=\"figure-1\">") &&
+	       strstr(text, "<svg xmlns=\"http://www.w3.org/2000/svg\""),
+	   "html: the chart inline");
+	ok(text && !strstr(text, "<script") && !strstr(text, "src=") &&
+	       !strstr(text, "href=") && !strstr(text, "url("),
+	   "html: no script, nothing loaded");
+	free(text);
+}
+
 int main(void)
 {
 	struct report r;
@@ -208,6 +250,7 @@ int main(void)
 	test_notes(&r, a);
 	test_tables(&r, a);
 	test_markdown(&r);
+	test_html(&r);
 	arena_free(a);
 	return tap_done();
 }
