@@ -468,13 +468,60 @@ static void json_level_params(struct fastout *o, const struct plan_factor *f)
 	fastout_mem(o, "}", 1);
 }
 
+/* The "blocks" array's items. */
+static void json_blocks(struct fastout *o, const struct dry *d)
+{
+	const struct plan *p = d->p;
+	struct buf hs = BUF_INIT;
+	int f, bound = plan_has_bindings(p);
+	size_t b;
+	for (b = 0; b < d->s.nblocks; b++) {
+		const struct sched_block *k = &d->s.blocks[b];
+		struct buf ins = BUF_INIT;
+		int n = 0;
+		fastout_s(o, b ? ",{\"index\":" : "{\"index\":");
+		fastout_u(o, b);
+		fastout_s(o, ",\"manual\":{");
+		for (f = 0; f < p->nfactors; f++) {
+			if (k->manual_lv[f] == UINT32_MAX)
+				continue;
+			if (n++)
+				fastout_mem(o, ",", 1);
+			fastout_mem(o, d->frag[f][k->manual_lv[f]].s,
+				    d->frag[f][k->manual_lv[f]].n);
+		}
+		fastout_s(o, "},\"changes\":");
+		fastout_u(o, (unsigned long long)k->changes);
+		fastout_s(o, ",\"instructions\":[");
+		block_instructions(d, b, &ins, 1);
+		fastout_mem(o, ins.s, ins.len);
+		buf_release(&ins);
+		fastout_s(o, "],\"first\":");
+		fastout_u(o, k->first);
+		fastout_s(o, ",\"runs\":");
+		fastout_u(o, k->nruns);
+		if (bound) {
+			buf_reset(&hs);
+			role_hosts(p,
+				   matrix_cell(&d->m, d->s.runs[k->first].cell),
+				   1, &hs);
+			if (hosts_per_block(p))
+				fastout_f(o, ",\"hosts\":{%s}", hs.s);
+			else
+				fastout_s(o, ",\"hosts\":null");
+		}
+		fastout_s(o, "}");
+	}
+	buf_release(&hs);
+}
+
 static void write_json(struct fastout *o, const struct dry *d)
 {
 	const struct plan *p = d->p;
 	const struct engine_ops *eng = engine_find(p->engine.type);
 	char **cache = NULL; /* [ncells] ,"argv":[...] when per cell */
 	struct buf av = BUF_INIT;
-	size_t i, b;
+	size_t i;
 	int f, l, bound = plan_has_bindings(p);
 	struct buf hs = BUF_INIT;
 	static const char *const orders[] = {"abba", "random", "sequential"};
@@ -518,43 +565,7 @@ static void write_json(struct fastout *o, const struct dry *d)
 		fastout_s(o, fa->apply.argv ? "true}" : "false}");
 	}
 	fastout_s(o, "],\"blocks\":[");
-	for (b = 0; b < d->s.nblocks; b++) {
-		const struct sched_block *k = &d->s.blocks[b];
-		struct buf ins = BUF_INIT;
-		int n = 0;
-		fastout_s(o, b ? ",{\"index\":" : "{\"index\":");
-		fastout_u(o, b);
-		fastout_s(o, ",\"manual\":{");
-		for (f = 0; f < p->nfactors; f++) {
-			if (k->manual_lv[f] == UINT32_MAX)
-				continue;
-			if (n++)
-				fastout_mem(o, ",", 1);
-			fastout_mem(o, d->frag[f][k->manual_lv[f]].s,
-				    d->frag[f][k->manual_lv[f]].n);
-		}
-		fastout_s(o, "},\"changes\":");
-		fastout_u(o, (unsigned long long)k->changes);
-		fastout_s(o, ",\"instructions\":[");
-		block_instructions(d, b, &ins, 1);
-		fastout_mem(o, ins.s, ins.len);
-		buf_release(&ins);
-		fastout_s(o, "],\"first\":");
-		fastout_u(o, k->first);
-		fastout_s(o, ",\"runs\":");
-		fastout_u(o, k->nruns);
-		if (bound) {
-			buf_reset(&hs);
-			role_hosts(p,
-				   matrix_cell(&d->m, d->s.runs[k->first].cell),
-				   1, &hs);
-			if (hosts_per_block(p))
-				fastout_f(o, ",\"hosts\":{%s}", hs.s);
-			else
-				fastout_s(o, ",\"hosts\":null");
-		}
-		fastout_s(o, "}");
-	}
+	json_blocks(o, d);
 	fastout_s(o, "],\"runs\":[");
 	if (d->m.ncells <= PLAN_ARGV_CACHE_MAX && !engine_per_run(p))
 		cache = calloc(d->m.ncells, sizeof *cache);
