@@ -8,14 +8,9 @@
 # in the level's namespace and the client connects to that address.
 # Under CI=true a missing prerequisite fails; elsewhere it skips.
 set -eu
-need() {
-	if [ "${CI:-}" = true ]; then
-		echo "FAIL: $1 (required under CI)" >&2
-		exit 1
-	fi
-	echo "skip: $1"
-	exit 77
-}
+. "$(dirname "$0")/lib/common.sh"
+# A missing prerequisite skips, and fails under CI (lib/common.sh).
+need() { xr_skip "$1"; }
 [ "$(id -u)" = 0 ] || need "network namespaces need root"
 command -v ip >/dev/null || need "iproute2 not installed"
 command -v sqlite3 >/dev/null || need "sqlite3 CLI not installed"

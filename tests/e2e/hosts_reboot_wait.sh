@@ -9,14 +9,9 @@
 # must leave the block pending at the timeout with the reason stored.
 # Under CI=true a missing prerequisite fails; elsewhere it skips.
 set -eu
-need() {
-	if [ "${CI:-}" = true ]; then
-		echo "FAIL: $1 (required under CI)" >&2
-		exit 1
-	fi
-	echo "skip: $1"
-	exit 77
-}
+. "$(dirname "$0")/lib/common.sh"
+# A missing prerequisite skips, and fails under CI (lib/common.sh).
+need() { xr_skip "$1"; }
 command -v sqlite3 >/dev/null || need "sqlite3 CLI not installed"
 [ "$(id -u)" = 0 ] || need "a test sshd needs root"
 T=$(mktemp -d)
