@@ -123,7 +123,7 @@ CREATE TABLE IF NOT EXISTS hooks (
   run_id     INTEGER,         -- run about to start, if any
   factor     TEXT NOT NULL,
   host       TEXT NOT NULL,
-  kind       TEXT NOT NULL,   -- apply|verify|restore|capture|manual
+  kind       TEXT NOT NULL,   -- apply|verify|restore|capture|manual|wait
   level      TEXT,
   argv       TEXT,
   exit_code  INTEGER,
@@ -143,7 +143,8 @@ CREATE TABLE IF NOT EXISTS originals (
   PRIMARY KEY (session_id, factor, host)
 );
 
--- Host facts, once per session and host.
+-- Host facts, per session and host; every value seen is kept (a host may
+-- be read again in a later invocation of the session: schema version 3).
 CREATE TABLE IF NOT EXISTS host_facts (
   session_id INTEGER NOT NULL REFERENCES sessions(id),
   host       TEXT NOT NULL,
@@ -152,7 +153,7 @@ CREATE TABLE IF NOT EXISTS host_facts (
                              -- nic_firmware, nic_link, iperf3_version,
                              -- xrun_version, plan_hash
   value      TEXT,
-  PRIMARY KEY (session_id, host, key)
+  PRIMARY KEY (session_id, host, key, value)
 );
 
 -- One row per (run, metric); a run with no metric has one row with

@@ -171,6 +171,16 @@ static void dry_cellctx(const struct dry *d, struct cellctx *c, size_t i)
 	c->rep = r->rep;
 	c->index = i;
 	c->block = r->block;
+	if (plan_has_bindings(d->p)) {
+		/* the cell's own hosts (factor hosts: bindings) */
+		int ci = cellctx_role_index(d->p, "client", c->lv);
+		int si = d->p->engine.server_host
+			     ? cellctx_role_index(d->p, "server", c->lv)
+			     : -1;
+		c->client = ci >= 0 ? d->addr[ci] : NULL;
+		c->server = si >= 0 ? d->addr[si] : NULL;
+		return;
+	}
 	if (d->client_hi >= 0)
 		c->client = d->addr[d->client_hi];
 	if (d->server_hi >= 0)
@@ -320,6 +330,49 @@ static void out_cell(struct fastout *o, const struct dry *d, const uint32_t *lv)
 	fastout_mem(o, "}", 1);
 }
 
+/*
+ * The host of each role in cell lv (factor hosts: bindings): client, the
+ * server when the engine has one, then every other bound role, as
+ * "client=win server=srv" or, json, "\"client\":\"win\",...". Empty when
+ * no factor binds a host, so plans without bindings print as before.
+ */
+static void role_hosts(const struct plan *p, const uint32_t *lv, int json,
+		       struct buf *out)
+{
+	int f, b, n = 0;
+	const char *fixed[] = {"client", "server"};
+	if (!plan_has_bindings(p))
+		return;
+	for (f = -2; f < p->nfactors; f++)
+		for (b = 0; b < (f < 0 ? 1 : p->factors[f].nbind); b++) {
+			const char *role =
+			    f < 0 ? fixed[f + 2] : p->factors[f].bind[b].role;
+			const char *h = plan_role_host(p, role, lv);
+			if (!h || (f >= 0 && (!strcmp(role, "client") ||
+					      !strcmp(role, "server"))))
+				continue;
+			if (json) {
+				buf_adds(out, n++ ? "," : "");
+				buf_add_json_str(out, role);
+				buf_addc(out, ':');
+				buf_add_json_str(out, h);
+			} else {
+				buf_addf(out, "%s%s=%s", n++ ? " " : "", role,
+					 h);
+			}
+		}
+}
+
+/* Do a block's runs share their hosts (every binding factor manual)? */
+static int hosts_per_block(const struct plan *p)
+{
+	int f;
+	for (f = 0; f < p->nfactors; f++)
+		if (p->factors[f].nbind && !p->factors[f].manual)
+			return 0;
+	return 1;
+}
+
 struct instructions {
 	struct buf *out;
 	int json, n;
@@ -415,14 +468,62 @@ static void json_level_params(struct fastout *o, const struct plan_factor *f)
 	fastout_mem(o, "}", 1);
 }
 
+/* The "blocks" array's items. */
+static void json_blocks(struct fastout *o, const struct dry *d)
+{
+	const struct plan *p = d->p;
+	struct buf hs = BUF_INIT;
+	int f, bound = plan_has_bindings(p);
+	size_t b;
+	for (b = 0; b < d->s.nblocks; b++) {
+		const struct sched_block *k = &d->s.blocks[b];
+		struct buf ins = BUF_INIT;
+		int n = 0;
+		fastout_s(o, b ? ",{\"index\":" : "{\"index\":");
+		fastout_u(o, b);
+		fastout_s(o, ",\"manual\":{");
+		for (f = 0; f < p->nfactors; f++) {
+			if (k->manual_lv[f] == UINT32_MAX)
+				continue;
+			if (n++)
+				fastout_mem(o, ",", 1);
+			fastout_mem(o, d->frag[f][k->manual_lv[f]].s,
+				    d->frag[f][k->manual_lv[f]].n);
+		}
+		fastout_s(o, "},\"changes\":");
+		fastout_u(o, (unsigned long long)k->changes);
+		fastout_s(o, ",\"instructions\":[");
+		block_instructions(d, b, &ins, 1);
+		fastout_mem(o, ins.s, ins.len);
+		buf_release(&ins);
+		fastout_s(o, "],\"first\":");
+		fastout_u(o, k->first);
+		fastout_s(o, ",\"runs\":");
+		fastout_u(o, k->nruns);
+		if (bound) {
+			buf_reset(&hs);
+			role_hosts(p,
+				   matrix_cell(&d->m, d->s.runs[k->first].cell),
+				   1, &hs);
+			if (hosts_per_block(p))
+				fastout_f(o, ",\"hosts\":{%s}", hs.s);
+			else
+				fastout_s(o, ",\"hosts\":null");
+		}
+		fastout_s(o, "}");
+	}
+	buf_release(&hs);
+}
+
 static void write_json(struct fastout *o, const struct dry *d)
 {
 	const struct plan *p = d->p;
 	const struct engine_ops *eng = engine_find(p->engine.type);
 	char **cache = NULL; /* [ncells] ,"argv":[...] when per cell */
 	struct buf av = BUF_INIT;
-	size_t i, b;
-	int f, l;
+	size_t i;
+	int f, l, bound = plan_has_bindings(p);
+	struct buf hs = BUF_INIT;
 	static const char *const orders[] = {"abba", "random", "sequential"};
 
 	fastout_s(o, "{\"plan\":");
@@ -464,33 +565,7 @@ static void write_json(struct fastout *o, const struct dry *d)
 		fastout_s(o, fa->apply.argv ? "true}" : "false}");
 	}
 	fastout_s(o, "],\"blocks\":[");
-	for (b = 0; b < d->s.nblocks; b++) {
-		const struct sched_block *k = &d->s.blocks[b];
-		struct buf ins = BUF_INIT;
-		int n = 0;
-		fastout_s(o, b ? ",{\"index\":" : "{\"index\":");
-		fastout_u(o, b);
-		fastout_s(o, ",\"manual\":{");
-		for (f = 0; f < p->nfactors; f++) {
-			if (k->manual_lv[f] == UINT32_MAX)
-				continue;
-			if (n++)
-				fastout_mem(o, ",", 1);
-			fastout_mem(o, d->frag[f][k->manual_lv[f]].s,
-				    d->frag[f][k->manual_lv[f]].n);
-		}
-		fastout_s(o, "},\"changes\":");
-		fastout_u(o, (unsigned long long)k->changes);
-		fastout_s(o, ",\"instructions\":[");
-		block_instructions(d, b, &ins, 1);
-		fastout_mem(o, ins.s, ins.len);
-		buf_release(&ins);
-		fastout_s(o, "],\"first\":");
-		fastout_u(o, k->first);
-		fastout_s(o, ",\"runs\":");
-		fastout_u(o, k->nruns);
-		fastout_s(o, "}");
-	}
+	json_blocks(o, d);
 	fastout_s(o, "],\"runs\":[");
 	if (d->m.ncells <= PLAN_ARGV_CACHE_MAX && !engine_per_run(p))
 		cache = calloc(d->m.ncells, sizeof *cache);
@@ -508,6 +583,11 @@ static void write_json(struct fastout *o, const struct dry *d)
 		out_cell(o, d, matrix_cell(&d->m, r->cell));
 		if (r->warmup)
 			fastout_s(o, ",\"warmup\":true");
+		if (bound) {
+			buf_reset(&hs);
+			role_hosts(p, matrix_cell(&d->m, r->cell), 1, &hs);
+			fastout_f(o, ",\"hosts\":{%s}", hs.s);
+		}
 		if (cache && cache[r->cell]) {
 			fastout_s(o, cache[r->cell]);
 		} else {
@@ -520,6 +600,7 @@ static void write_json(struct fastout *o, const struct dry *d)
 		fastout_mem(o, "}", 1);
 	}
 	fastout_s(o, "]}\n");
+	buf_release(&hs);
 	if (cache)
 		for (i = 0; i < d->m.ncells; i++)
 			free(cache[i]);
@@ -626,7 +707,7 @@ static void print_hook(struct human *h, struct cellctx *c, const char *what,
 	for (k = 0; k < non && n < 64; k++) {
 		struct xr_err err;
 		char **argv;
-		int dup = 0, x = cellctx_host_index(h->d->p, on[k]);
+		int dup = 0, x = cellctx_role_index(h->d->p, on[k], c->lv);
 		for (j = 0; j < n; j++)
 			dup |= x >= 0 && hi[j] == x;
 		if (dup)
@@ -700,6 +781,10 @@ static int print_run(struct human *h, size_t i, struct xr_err *err)
 	for (f = 0; f < p->nfactors; f++)
 		buf_addf(&line, " %s=%s", p->factors[f].name,
 			 p->factors[f].levels[lv[f]]);
+	if (plan_has_bindings(p)) {
+		buf_adds(&line, "  on ");
+		role_hosts(p, lv, 0, &line);
+	}
 	buf_adds(&line, "\n           ");
 	if (h->cache && h->cache[r->cell]) {
 		buf_adds(&line, h->cache[r->cell]);
@@ -793,6 +878,13 @@ static int write_human(struct fastout *o, const struct dry *d,
 		block_instructions(d, b, &ins, 0);
 		if (ins.len)
 			fastout_f(o, "  -> %s", ins.s);
+		if (plan_has_bindings(p) && hosts_per_block(p)) {
+			buf_reset(&ins);
+			role_hosts(p,
+				   matrix_cell(&d->m, d->s.runs[k->first].cell),
+				   0, &ins);
+			fastout_f(o, "  (hosts: %s)", ins.s);
+		}
 		buf_release(&ins);
 		fastout_f(o, "  [%zu run%s]\n", k->nruns,
 			  k->nruns == 1 ? "" : "s");

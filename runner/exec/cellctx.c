@@ -36,20 +36,37 @@ int cellctx_host_index(const struct plan *p, const char *name)
 	return -1;
 }
 
+int cellctx_role_index(const struct plan *p, const char *role,
+		       const uint32_t *lv)
+{
+	const struct plan_host *h;
+	/* An unbound name: a host's own name before the role names. */
+	if (plan_role_factor(p, role) < 0)
+		return cellctx_host_index(p, role);
+	h = plan_host_find(p, plan_role_host(p, role, lv));
+	return h ? (int)(h - p->hosts) : -1;
+}
+
+/* Mark every host name can mean in some cell. */
+static void need_role(const struct plan *p, const char *name, char *need)
+{
+	int hi;
+	if (plan_role_factor(p, name) >= 0)
+		plan_role_hosts(p, name, need);
+	else if ((hi = cellctx_host_index(p, name)) >= 0)
+		need[hi] = 1;
+}
+
 void cellctx_hosts_needed(const struct plan *p, char *need)
 {
-	int f, k, hi;
+	int f, k;
 	memset(need, 0, (size_t)p->nhosts);
-	if ((hi = cellctx_host_index(p, "client")) >= 0)
-		need[hi] = 1;
-	if (p->engine.server_host &&
-	    (hi = cellctx_host_index(p, p->engine.server_host)) >= 0)
-		need[hi] = 1;
+	need_role(p, "client", need);
+	if (p->engine.server_host)
+		need_role(p, "server", need);
 	for (f = 0; f < p->nfactors; f++)
 		for (k = 0; k < p->factors[f].non; k++)
-			if ((hi = cellctx_host_index(p, p->factors[f].on[k])) >=
-			    0)
-				need[hi] = 1;
+			need_role(p, p->factors[f].on[k], need);
 }
 
 const char *cellctx_iface(const struct plan *p, const char *need, int hi)
@@ -87,9 +104,12 @@ void cellctx_release(struct cellctx *c)
 		buf_release(&c->addr[i]);
 }
 
-static const struct plan_host *client_host(const struct plan *p)
+/* The client host of the cell: a factor's hosts: binding, else the
+ * engine's client. */
+static const struct plan_host *client_host(const struct cellctx *c)
 {
-	return plan_host_find(p, p->engine.client ? p->engine.client : "local");
+	return plan_host_find(c->plan,
+			      plan_role_host(c->plan, "client", c->lv));
 }
 
 /* A plan host's address when the caller gave none (c->client, c->server):
@@ -114,10 +134,9 @@ static const char *plan_host_addr(const struct plan_host *h, struct buf *b)
 
 static const char *client_addr(struct cellctx *c)
 {
-	const struct plan *p = c->plan;
 	if (c->client)
 		return c->client;
-	return plan_host_addr(client_host(p), &c->addr[ADDR_CLIENT]);
+	return plan_host_addr(client_host(c), &c->addr[ADDR_CLIENT]);
 }
 
 static const char *server_addr(struct cellctx *c)
@@ -125,8 +144,9 @@ static const char *server_addr(struct cellctx *c)
 	const struct plan *p = c->plan;
 	if (c->server)
 		return c->server;
-	return plan_host_addr(plan_host_find(p, p->engine.server_host),
-			      &c->addr[ADDR_SERVER]);
+	return plan_host_addr(
+	    plan_host_find(p, plan_role_host(p, "server", c->lv)),
+	    &c->addr[ADDR_SERVER]);
 }
 
 static const char *num(struct cellctx *c, int slot, long long v)
@@ -169,7 +189,7 @@ const char *cellctx_lookup(void *ctx, const char *name)
 	case PH_TARGET:
 		return c->resolving ? NULL : cellctx_target(c, NULL);
 	case PH_IFACE:
-		h = client_host(p);
+		h = client_host(c);
 		return h ? h->iface : NULL;
 	case PH_ORIGINAL:
 		return c->original;

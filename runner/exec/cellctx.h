@@ -60,8 +60,13 @@ struct cellctx {
 /* The plan host index a name in `on:` or the engine section means
  * ("client" and "server" are the engine's hosts), or -1. */
 int cellctx_host_index(const struct plan *p, const char *name);
-/* need[i] = 1 for each host the run opens: the engine's client and
- * server, and every host a factor's hooks run on. need: [p->nhosts]. */
+/* The plan host index role means in cell lv: the host a factor's
+ * `hosts:` binds at its level, else as cellctx_host_index; -1 if none. */
+int cellctx_role_index(const struct plan *p, const char *role,
+		       const uint32_t *lv);
+/* need[i] = 1 for each host the run may open, in any cell: the engine's
+ * client and server and every host a factor's hooks run on, through
+ * every `hosts:` binding. need: [p->nhosts]. */
 void cellctx_hosts_needed(const struct plan *p, char *need);
 /* The interface of host hi for {{iface}} in its hooks, its counters and
  * probes: its iface:, else the plan var iface, else "lo" when every

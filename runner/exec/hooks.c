@@ -3,12 +3,13 @@
  * run needs (apply only when the level changes, after capturing the
  * original value for `restore: true`), verifying every factor's setting
  * before every run (probe or command, compared by the factor's match mode)
- * so that each stored run carries proof of what was in effect, the manual
- * steps (print the expanded instruction, wait for Enter), and putting back
- * what was changed at the end. Templates expand through runctx.c.
+ * so that each stored run carries proof of what was in effect, and putting
+ * back what was changed at the end. A factor's `on:` may mean another host
+ * in each cell (factor-bound hosts), so the state is kept per host the
+ * factor can run on. Templates expand through runctx.c; manual steps
+ * during a run are in manual_run.c. Also the placeholder lookup
+ * the runner uses for every template: factor levels, plan vars and built-ins.
  */
-#include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,6 @@
 #include "buf.h"
 #include "engine.h"
 #include "host.h"
-#include "manual.h"
 #include "placeholder.h"
 #include "plan.h"
 #include "probe.h"
@@ -34,16 +34,28 @@ struct hooks_vc {
 	int ok, valid;
 };
 
-struct hooks_factor {
-	int applied; /* a level of ours is in effect */
+/*
+ * A factor's hooks run on the hosts its `on:` names in the current cell;
+ * with hosts: bindings that set changes from cell to cell, so there is one
+ * slot per host the factor can ever run on, each with its own state.
+ */
+struct hooks_slot {
+	int hi;	     /* plan host index */
+	int active;  /* on: names this host in the current cell */
+	int applied; /* a level of ours is in effect here */
 	uint32_t lv;
 	uint32_t block; /* manual block it was applied in */
-	int nhosts;
-	int *hi;     /* [nhosts] plan host indices */
-	char **orig; /* [nhosts] value found before the first change */
+	char *orig;	/* value found before the first change */
 	int orig_captured;
-	int orig_stored;     /* originals of an earlier xrun of this session */
-	struct hooks_vc *vc; /* [nhosts] the latest verification */
+	int orig_stored;    /* by an earlier xrun of this session */
+	struct hooks_vc vc; /* the latest verification */
+};
+
+struct hooks_factor {
+	int applied; /* on some host */
+	uint32_t lv; /* the level last applied */
+	int nhosts;
+	struct hooks_slot *slot; /* [nhosts] */
 };
 
 /* ---- hooks ----------------------------------------------------------- */
@@ -67,21 +79,58 @@ static void load_originals(struct runctx *rc, int f)
 {
 	const struct plan_factor *fac = &rc->p->factors[f];
 	struct hooks_factor *h = &rc->hf[f];
-	int k, all = 1;
+	int k;
 	if (!wants_original(fac))
 		return;
 	for (k = 0; k < h->nhosts; k++) {
+		struct hooks_slot *sl = &h->slot[k];
 		char *v = NULL;
 		if (store_original_get(rc->st, rc->session_id, fac->name,
-				       host_label(rc, h->hi[k]), &v,
-				       NULL) == 1) {
-			h->orig[k] = v;
-			h->orig_stored = 1;
-		} else {
-			all = 0;
+				       host_label(rc, sl->hi), &v, NULL) == 1) {
+			sl->orig = v;
+			sl->orig_stored = 1;
+			sl->orig_captured = 1;
 		}
 	}
-	h->orig_captured = all && h->orig_stored;
+}
+
+/* Add host hi to the factor's slots unless there. */
+static void add_slot(struct hooks_factor *h, int hi)
+{
+	int j;
+	if (hi < 0)
+		return;
+	for (j = 0; j < h->nhosts; j++)
+		if (h->slot[j].hi == hi)
+			return;
+	h->slot[h->nhosts++].hi = hi;
+}
+
+/* Add a slot for every host an on: name can mean: each level's host
+ * (in every combination, for "x570-{{os}}") when a factor binds it, else
+ * the one host. Slots are distinct hosts, so at most p->nhosts. */
+static void on_hosts(const struct runctx *rc, const char *name,
+		     struct hooks_factor *h)
+{
+	const struct plan *p = rc->p;
+	int f = plan_role_factor(p, name), b;
+	size_t l;
+	if (f < 0) {
+		add_slot(h, runctx_role_index(rc, name, NULL));
+		return;
+	}
+	for (b = 0; b < p->factors[f].nbind; b++) {
+		const struct plan_binding *bd = &p->factors[f].bind[b];
+		if (strcmp(bd->role, name) != 0)
+			continue;
+		for (l = 0; l < (size_t)p->factors[f].nlevels * bd->nways;
+		     l++) {
+			const struct plan_host *ph =
+			    plan_host_find(p, bd->table[l]);
+			if (ph)
+				add_slot(h, (int)(ph - p->hosts));
+		}
+	}
 }
 
 int hooks_init(struct runctx *rc)
@@ -99,27 +148,35 @@ int hooks_init(struct runctx *rc)
 		static const char *const def_on[] = {"client"};
 		const char *const *on = fac->non ? fac->on : def_on;
 		int non = fac->non ? fac->non : 1;
-		h->hi = calloc((size_t)non, sizeof *h->hi);
-		h->orig = calloc((size_t)non, sizeof *h->orig);
-		h->vc = calloc((size_t)non, sizeof *h->vc);
-		if (!h->hi || !h->orig || !h->vc)
+		h->slot = calloc((size_t)p->nhosts + 1, sizeof *h->slot);
+		if (!h->slot)
 			return -XR_ENOMEM;
 		/* on: [client, server] with both on one host (a loopback
 		 * plan) names it twice: hooks run there once. */
-		h->nhosts = 0;
-		for (k = 0; k < non; k++) {
-			int hi = runctx_host_index(rc, on[k]), j, dup = 0;
-			for (j = 0; j < h->nhosts; j++)
-				dup |= hi >= 0 && h->hi[j] == hi;
-			if (!dup)
-				h->hi[h->nhosts++] = hi;
-		}
+		for (k = 0; k < non; k++)
+			on_hosts(rc, on[k], h);
 		total += (size_t)h->nhosts;
 		load_originals(rc, f);
 	}
 	rc->vcap = total + 16;
 	rc->vbuf = calloc(rc->vcap, sizeof *rc->vbuf);
 	return rc->vbuf ? 0 : -XR_ENOMEM;
+}
+
+/* Mark the slots the factor's on: names in cell lv. */
+static void set_active(struct runctx *rc, int f, const uint32_t *lv)
+{
+	const struct plan_factor *fac = &rc->p->factors[f];
+	struct hooks_factor *h = &rc->hf[f];
+	int k, j;
+	for (j = 0; j < h->nhosts; j++)
+		h->slot[j].active = 0;
+	for (k = 0; k < fac->non; k++) {
+		int hi = runctx_role_index(rc, fac->on[k], lv);
+		for (j = 0; j < h->nhosts; j++)
+			if (h->slot[j].hi == hi)
+				h->slot[j].active = 1;
+	}
 }
 
 void hooks_release(struct runctx *rc)
@@ -130,13 +187,11 @@ void hooks_release(struct runctx *rc)
 	for (f = 0; f < rc->p->nfactors; f++) {
 		struct hooks_factor *h = &rc->hf[f];
 		for (k = 0; k < h->nhosts; k++) {
-			free(h->orig[k]);
-			free(h->vc[k].expected);
-			free(h->vc[k].actual);
+			free(h->slot[k].orig);
+			free(h->slot[k].vc.expected);
+			free(h->slot[k].vc.actual);
 		}
-		free(h->hi);
-		free(h->orig);
-		free(h->vc);
+		free(h->slot);
 	}
 	free(rc->hf);
 	free(rc->manual_state);
@@ -177,7 +232,7 @@ static int run_hook(struct runctx *rc, int f, int k, const char *kind,
 		    const char *level, int64_t run_id, struct buf *out)
 {
 	const struct plan_factor *fac = &rc->p->factors[f];
-	int hi = rc->hf[f].hi[k];
+	int hi = rc->hf[f].slot[k].hi;
 	struct host *h = hi >= 0 ? rc->hosts[hi] : NULL;
 	struct proc_opts po = {0};
 	struct proc_result res = {0};
@@ -255,7 +310,7 @@ static int read_value(struct runctx *rc, int f, int k, struct runctx_tmpl *t,
 {
 	const struct plan_factor *fac = &rc->p->factors[f];
 	const struct plan_verify *v = fac->verify;
-	int hi = rc->hf[f].hi[k], code;
+	int hi = rc->hf[f].slot[k].hi, code;
 	struct xr_err err = {0};
 	buf_reset(actual);
 	if (v->probe) {
@@ -328,32 +383,36 @@ static void verify_factor(struct runctx *rc, int f, struct runctx_tmpl *t,
 	} else
 		buf_adds(&exp, fac->levels[lv]);
 	for (k = 0; k < h->nhosts; k++) {
-		int r = read_value(rc, f, k, t, run_id, loud ? "verify" : NULL,
-				   &act, method, sizeof method);
+		struct hooks_slot *sl = &h->slot[k];
+		int r;
+		if (!sl->active)
+			continue;
+		r = read_value(rc, f, k, t, run_id, loud ? "verify" : NULL,
+			       &act, method, sizeof method);
 		ok = r == 0 && match(act.s, exp.s, v->match);
 		/* Warn once per change of outcome, never silently. */
-		if (!ok && (loud || !h->vc[k].valid || h->vc[k].ok))
+		if (!ok && (loud || !sl->vc.valid || sl->vc.ok))
 			fprintf(stderr,
 				"xrun: warning: factor '%s' on '%s' is not "
 				"verified: expected '%s', found '%s' (runs "
 				"are marked unverified)\n",
-				fac->name, host_label(rc, h->hi[k]), exp.s,
+				fac->name, host_label(rc, sl->hi), exp.s,
 				act.s);
-		vc_set(&h->vc[k], method, exp.s, act.s, ok);
+		vc_set(&sl->vc, method, exp.s, act.s, ok);
 	}
 	buf_release(&exp);
 	buf_release(&act);
 }
 
-static void capture_original(struct runctx *rc, int f, struct runctx_tmpl *t,
-			     int64_t run_id)
+/* Read the value on slot k before the first change there. */
+static void capture_original(struct runctx *rc, int f, int k,
+			     struct runctx_tmpl *t, int64_t run_id)
 {
 	const struct plan_factor *fac = &rc->p->factors[f];
-	struct hooks_factor *h = &rc->hf[f];
+	struct hooks_slot *sl = &rc->hf[f].slot[k];
 	struct buf act = BUF_INIT;
 	char method[48];
-	int k;
-	h->orig_captured = 1;
+	sl->orig_captured = 1;
 	if (!fac->verify) {
 		fprintf(stderr,
 			"xrun: warning: factor '%s' has restore: true but "
@@ -362,31 +421,27 @@ static void capture_original(struct runctx *rc, int f, struct runctx_tmpl *t,
 			fac->name);
 		return;
 	}
-	for (k = 0; k < h->nhosts; k++) {
-		if (h->orig[k])
-			continue; /* stored by an earlier xrun of the session */
-		if (read_value(rc, f, k, t, run_id, "capture", &act, method,
-			       sizeof method) == 0) {
-			h->orig[k] = strdup(act.s);
-			/* Kept before the first change, so that a resume
-			 * after a kill restores this value, not ours. */
-			if (h->orig[k] &&
-			    store_original_put(
-				rc->st, rc->session_id, fac->name,
-				host_label(rc, h->hi[k]), h->orig[k], NULL) < 0)
-				fprintf(stderr,
-					"xrun: warning: factor '%s': cannot "
-					"store the original value on '%s'; a "
-					"resume after a crash would not know "
-					"it\n",
-					fac->name, host_label(rc, h->hi[k]));
-		} else
+	if (sl->orig_stored)
+		return; /* stored by an earlier xrun of the session */
+	if (read_value(rc, f, k, t, run_id, "capture", &act, method,
+		       sizeof method) == 0) {
+		sl->orig = strdup(act.s);
+		/* Kept before the first change, so that a resume after a
+		 * kill restores this value, not ours. */
+		if (sl->orig && store_original_put(
+				    rc->st, rc->session_id, fac->name,
+				    host_label(rc, sl->hi), sl->orig, NULL) < 0)
 			fprintf(stderr,
-				"xrun: warning: factor '%s': cannot read the "
-				"original value on '%s' (%s); it will not be "
-				"restored\n",
-				fac->name, host_label(rc, h->hi[k]), act.s);
-	}
+				"xrun: warning: factor '%s': cannot store the "
+				"original value on '%s'; a resume after a "
+				"crash would not know it\n",
+				fac->name, host_label(rc, sl->hi));
+	} else
+		fprintf(stderr,
+			"xrun: warning: factor '%s': cannot read the "
+			"original value on '%s' (%s); it will not be "
+			"restored\n",
+			fac->name, host_label(rc, sl->hi), act.s);
 	buf_release(&act);
 }
 
@@ -397,13 +452,14 @@ static void collect(struct runctx *rc)
 	for (f = 0; f < rc->p->nfactors; f++) {
 		struct hooks_factor *h = &rc->hf[f];
 		for (k = 0; k < h->nhosts; k++) {
-			struct hooks_vc *vc = &h->vc[k];
+			struct hooks_vc *vc = &h->slot[k].vc;
 			struct store_verification *v;
-			if (!vc->valid || rc->nvbuf >= rc->vcap)
+			if (!h->slot[k].active || !vc->valid ||
+			    rc->nvbuf >= rc->vcap)
 				continue;
 			v = &rc->vbuf[rc->nvbuf++];
 			v->factor = rc->p->factors[f].name;
-			v->host = host_label(rc, h->hi[k]);
+			v->host = host_label(rc, h->slot[k].hi);
 			v->method = vc->method;
 			v->expected = vc->expected;
 			v->actual = vc->actual;
@@ -412,51 +468,70 @@ static void collect(struct runctx *rc)
 	}
 }
 
+/* Bring factor f to level lv[f] on its active slots (apply where the
+ * level changed, capturing the original first) and verify it. */
+static void prepare_factor(struct runctx *rc, int f, size_t i,
+			   struct runctx_tmpl *t)
+{
+	const struct plan_factor *fac = &rc->p->factors[f];
+	struct hooks_factor *h = &rc->hf[f];
+	const uint32_t *lv = t->c.lv;
+	uint32_t block = rc->s.runs[i].block;
+	int64_t run_id = rc->ids[i];
+	int k, any_change = 0;
+	for (k = 0; k < h->nhosts; k++) {
+		struct hooks_slot *sl = &h->slot[k];
+		/* A manual step (a reboot, another card) may have undone
+		 * any setting: apply again in every new block. */
+		int change =
+		    !sl->applied || sl->lv != lv[f] || sl->block != block;
+		if (!sl->active)
+			continue;
+		any_change |= change;
+		if (change && fac->apply.argv) {
+			int code;
+			/* restore: [argv] may name {{original}} too. */
+			if (wants_original(fac) && !sl->orig_captured)
+				capture_original(rc, f, k, t, run_id);
+			code = run_hook(rc, f, k, "apply", &fac->apply, t,
+					fac->levels[lv[f]], run_id, NULL);
+			if (!fac->verify) {
+				char a[32];
+				snprintf(a, sizeof a, "exit %d", code);
+				vc_set(&sl->vc, "apply", "exit 0", a,
+				       code == 0);
+			}
+		}
+		sl->applied = 1;
+		sl->lv = lv[f];
+		sl->block = block;
+	}
+	if (fac->verify)
+		verify_factor(rc, f, t, run_id, any_change);
+	h->applied = 1;
+	h->lv = lv[f];
+}
+
 int hooks_prepare(struct runctx *rc, size_t i,
 		  const struct store_verification **ver, size_t *nver)
 {
 	const struct plan *p = rc->p;
 	const uint32_t *lv = matrix_cell(&rc->m, rc->s.runs[i].cell);
 	struct runctx_tmpl t;
-	int64_t run_id = rc->ids[i];
-	int f, k;
+	int f;
 	runctx_tmpl_init(&t, rc, lv, i);
 	for (f = 0; f < p->nfactors && !proc_interrupted; f++) {
 		const struct plan_factor *fac = &p->factors[f];
-		struct hooks_factor *h = &rc->hf[f];
-		/* A manual step (a reboot, another card) may have undone
-		 * any setting: apply again in every new block. */
-		int change = !h->applied || h->lv != lv[f] ||
-			     h->block != rc->s.runs[i].block;
+		set_active(rc, f, lv);
 		if (fac->manual) {
 			/* Set by the person; verified before every run. */
 			if (fac->verify)
-				verify_factor(rc, f, &t, run_id, 0);
+				verify_factor(rc, f, &t, rc->ids[i], 0);
 			continue;
 		}
 		if (!fac->apply.argv && !fac->verify)
 			continue;
-		if (change && fac->apply.argv) {
-			/* restore: [argv] may name {{original}} too. */
-			if (wants_original(fac) && !h->orig_captured)
-				capture_original(rc, f, &t, run_id);
-			for (k = 0; k < h->nhosts; k++) {
-				int code =
-				    run_hook(rc, f, k, "apply", &fac->apply, &t,
-					     fac->levels[lv[f]], run_id, NULL);
-				if (!fac->verify) {
-					char a[32];
-					snprintf(a, sizeof a, "exit %d", code);
-					vc_set(&h->vc[k], "apply", "exit 0", a,
-					       code == 0);
-				}
-			}
-		}
-		if (fac->verify)
-			verify_factor(rc, f, &t, run_id, change);
-		h->applied = 1;
-		h->lv = lv[f];
-		h->block = rc->s.runs[i].block;
+		prepare_factor(rc, f, i, &t);
 	}
 	runctx_tmpl_release(&t);
 	collect(rc);
@@ -465,80 +540,41 @@ int hooks_prepare(struct runctx *rc, size_t i,
 	return proc_interrupted ? -XR_EINTR : 0;
 }
 
-static void print_step(void *prefix, const struct plan_factor *f,
-		       const char *level, const char *text)
+int hooks_verify_on(struct runctx *rc, int f, int hi, const uint32_t *lv,
+		    struct buf *why)
 {
-	fprintf(stderr, "%s%s=%s: %s\n", (const char *)prefix, f->name, level,
-		text);
-}
-
-/* The manual steps of the factors whose levels in lv differ from from
- * (NULL = all), expanded, on stderr. */
-static void print_manual(struct runctx *rc, const uint32_t *lv,
-			 const uint32_t *from, const char *prefix)
-{
+	const struct plan_factor *fac = &rc->p->factors[f];
+	struct hooks_factor *h = &rc->hf[f];
 	struct runctx_tmpl t;
+	struct buf exp = BUF_INIT, act = BUF_INIT;
+	struct xr_err err = {0};
+	char method[48];
+	int k, r = 0;
+	if (!fac->verify)
+		return 0;
+	for (k = 0; k < h->nhosts && h->slot[k].hi != hi; k++)
+		;
+	if (k == h->nhosts)
+		return 0; /* the factor's verify does not run there */
 	runctx_tmpl_init(&t, rc, lv, 0);
-	manual_steps(&t.c, from, print_step, (void *)prefix);
+	if (fac->verify->expect_by_level)
+		buf_adds(&exp, fac->verify->expect_by_level[lv[f]]);
+	else if (fac->verify->expect) {
+		if (runctx_expand(fac->verify->expect, &t, &exp, &err) < 0)
+			buf_adds(&exp, fac->verify->expect);
+	} else
+		buf_adds(&exp, fac->levels[lv[f]]);
+	if (read_value(rc, f, k, &t, 0, NULL, &act, method, sizeof method) <
+		0 ||
+	    !match(act.s, exp.s, fac->verify->match)) {
+		buf_addf(why, "%s: expected '%s', found '%s'", method, exp.s,
+			 act.s);
+		r = -1;
+	}
 	runctx_tmpl_release(&t);
-}
-
-/* Wait for a line on stdin; -1 when interrupted or at EOF. */
-static int wait_enter(void)
-{
-	char c;
-	for (;;) {
-		struct pollfd pfd = {0, POLLIN, 0};
-		int r;
-		if (proc_interrupted)
-			return -1;
-		r = poll(&pfd, 1, 250);
-		if (r < 0 && errno != EINTR)
-			return -1;
-		if (r <= 0)
-			continue;
-		while (read(0, &c, 1) == 1)
-			if (c == '\n')
-				return 0;
-		return -1; /* EOF or error */
-	}
-}
-
-int hooks_manual_enter(struct runctx *rc, size_t i, int first)
-{
-	const struct plan *p = rc->p;
-	const uint32_t *lv = matrix_cell(&rc->m, rc->s.runs[i].cell);
-	int f, any = 0;
-	for (f = 0; f < p->nfactors; f++)
-		if (p->factors[f].manual &&
-		    (first || rc->manual_state[f] != lv[f]))
-			any = 1;
-	if (any && rc->interactive && !(first && rc->o->yes)) {
-		progress_clear(rc);
-		fprintf(stderr,
-			first ? "xrun: make sure of the setup for the "
-				"first runs:\n"
-			      : "xrun: manual step before run %zu:\n",
-			i + 1);
-		print_manual(rc, lv, first ? NULL : rc->manual_state, "  ");
-		fprintf(stderr, "press Enter when done (Ctrl-C stops; "
-				"finished runs are kept) ");
-		fflush(stderr);
-		if (wait_enter() < 0)
-			return -XR_EINTR;
-	}
-	for (f = 0; f < p->nfactors; f++) {
-		if (!p->factors[f].manual)
-			continue;
-		if (any && (first || rc->manual_state[f] != lv[f]))
-			store_hook_add(rc->st, rc->session_id, rc->ids[i],
-				       p->factors[f].name, "local", "manual",
-				       p->factors[f].levels[lv[f]], NULL, -2000,
-				       NULL, NULL, NULL);
-		rc->manual_state[f] = lv[f];
-	}
-	rc->manual_known = 1;
-	return 0;
+	buf_release(&exp);
+	buf_release(&act);
+	return r;
 }
 
 void hooks_restore(struct runctx *rc)
@@ -558,24 +594,29 @@ void hooks_restore(struct runctx *rc)
 		struct runctx_tmpl t;
 		if (fac->manual || !fac->apply.argv)
 			continue;
-		/* Not applied by this xrun, but by a killed one of the same
-		 * session: put back the original it stored. */
-		if (!h->applied && !(h->orig_stored && fac->restore_original &&
-				     !fac->restore.argv))
-			continue;
 		for (k = 0; k < h->nhosts; k++) {
+			struct hooks_slot *sl = &h->slot[k];
+			struct xr_err err = {0};
+			/* Not applied by this xrun, but by a killed one of the
+			 * same session: put back the original it stored. */
+			if (!sl->applied &&
+			    !(sl->orig_stored && fac->restore_original &&
+			      !fac->restore.argv))
+				continue;
+			/* reopened if a manual step dropped it */
+			hostset_get(rc, sl->hi, &err);
 			runctx_tmpl_init(&t, rc, cur, 0);
 			t.override_factor = f;
-			t.c.original = h->orig[k];
+			t.c.original = sl->orig;
 			if (fac->restore.argv) {
-				t.override = fac->levels[h->lv];
+				t.override = fac->levels[sl->lv];
 				run_hook(rc, f, k, "restore", &fac->restore, &t,
 					 t.override, 0, NULL);
-			} else if (fac->restore_original && h->orig[k]) {
+			} else if (fac->restore_original && sl->orig) {
 				/* apply with the value found before. */
-				t.override = h->orig[k];
+				t.override = sl->orig;
 				run_hook(rc, f, k, "restore", &fac->apply, &t,
-					 h->orig[k], 0, NULL);
+					 sl->orig, 0, NULL);
 			}
 			runctx_tmpl_release(&t);
 		}

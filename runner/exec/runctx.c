@@ -1,7 +1,7 @@
 /*
- * What the runner's modules ask of the run's state (runctx.h): which open
- * host a plan name means, which interface its counters and probes read,
- * and the placeholder lookup every template of a run goes through. Both
+ * What the runner's modules ask of the run's state (runctx.h): the
+ * placeholder lookup every template of a run goes through (which open host
+ * a plan name means, per cell, is hostset.c's). Both
  * hooks.c and runloop.c use these; keeping them here keeps those two
  * files from depending on each other (runloop.c calls hooks.c, never the
  * reverse).
@@ -18,26 +18,7 @@
 #include "tmpl.h"
 #include "banned.h"
 
-/* ---- hosts ------------------------------------------------------------ */
-
-int runctx_host_index(const struct runctx *rc, const char *name)
-{
-	return cellctx_host_index(rc->p, name);
-}
-
-struct host *runctx_host(struct runctx *rc, const char *name)
-{
-	int i = runctx_host_index(rc, name);
-	return i >= 0 && rc->hosts ? rc->hosts[i] : NULL;
-}
-
-/* The same answer as `xrun plan` gives (cellctx_iface). */
-const char *runctx_iface(const struct runctx *rc, int hi)
-{
-	return cellctx_iface(rc->p, rc->need, hi);
-}
-
-/* ---- placeholders ---------------------------------------------------- */
+/* ---- placeholders ----------------------------------------------------- */
 
 void runctx_tmpl_init(struct runctx_tmpl *t, struct runctx *rc,
 		      const uint32_t *lv, size_t position)
@@ -57,10 +38,24 @@ void runctx_tmpl_init(struct runctx_tmpl *t, struct runctx *rc,
 	}
 	t->c.index = position;
 	t->c.session = rc->session_id;
-	if ((h = runctx_host(rc, "client")))
-		t->c.client = host_address(h);
-	if (rc->server_hi >= 0 && rc->hosts && (h = rc->hosts[rc->server_hi]))
-		t->c.server = host_address(h);
+	/* The open hosts of this cell; a host not open yet (a dry part of
+	 * the plan) resolves from the plan, as `xrun plan` does. */
+	if (lv && rc->hosts) {
+		int ci = runctx_role_index(rc, "client", lv);
+		int si = plan_role_host(rc->p, "server", lv)
+			     ? runctx_role_index(rc, "server", lv)
+			     : -1;
+		if (ci >= 0 && (h = rc->hosts[ci]))
+			t->c.client = host_address(h);
+		if (si >= 0 && (h = rc->hosts[si]))
+			t->c.server = host_address(h);
+	} else {
+		if ((h = runctx_host(rc, "client")))
+			t->c.client = host_address(h);
+		if (rc->server_hi >= 0 && rc->hosts &&
+		    (h = rc->hosts[rc->server_hi]))
+			t->c.server = host_address(h);
+	}
 	t->override_factor = -1;
 }
 

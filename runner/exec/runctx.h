@@ -48,15 +48,19 @@ struct runctx {
 	int64_t *ids;	 /* [s.nruns] run row ids by position */
 	uint8_t *status; /* [s.nruns] enum run_status by position */
 
-	/* Hosts, by plan host index; NULL when not needed. */
+	/* Hosts, by plan host index; NULL until a cell needs one
+	 * (hostset.c). */
 	struct host **hosts;
-	char *need; /* [nhosts] the hosts opened (cellctx_hosts_needed) */
-	int client_hi, server_hi; /* -1 when none */
+	char *need; /* [nhosts] the hosts the plan can use, in any cell
+		       (cellctx_hosts_needed) */
+	int client_hi, server_hi; /* of the current cell; -1 when none */
 	char tmpdir[256];
 
 	const struct engine_ops *eng;
 	void *eng_state;
 	int eng_open;
+	int eng_client_hi, eng_server_hi; /* hosts the engine was opened on */
+	int binary_checked;
 
 	struct hooks_factor *hf;	 /* [p->nfactors] */
 	struct store_verification *vbuf; /* this run's verifications */
@@ -100,13 +104,37 @@ void runctx_argv_free(char **argv);
 /* Expand one template into out (cleared first). */
 int runctx_expand(const char *tpl, struct runctx_tmpl *t, struct buf *out,
 		  struct xr_err *err);
+/* hostset.c: the hosts of a run, opened when a cell needs them. */
 /* The host a name in `on:` or the engine section means ("client" and
- * "server" are the engine's hosts); NULL when not open. */
+ * "server" are the current cell's); NULL when not open. */
 struct host *runctx_host(struct runctx *rc, const char *name);
 int runctx_host_index(const struct runctx *rc, const char *name);
+/* Plan host index of role in cell lv (factor hosts: bindings), or -1;
+ * lv NULL: the plan's defaults. */
+int runctx_role_index(const struct runctx *rc, const char *role,
+		      const uint32_t *lv);
 /* Interface for hooks, counters and probes on host index hi
  * (cellctx_iface: the same answer `xrun plan` shows). */
 const char *runctx_iface(const struct runctx *rc, int hi);
+/* Allocates rc->hosts and the control directory. */
+int hostset_init(struct runctx *rc, struct xr_err *err);
+/* Open host hi unless open, recording its facts. -XR_EHOST with err. */
+int hostset_get(struct runctx *rc, int hi, struct xr_err *err);
+/* Set rc->client_hi/server_hi for cell lv and open every host it needs
+ * (client, server, the on: hosts of factors with hooks). */
+int hostset_cell(struct runctx *rc, const uint32_t *lv, struct xr_err *err);
+/* Forget host hi's connection (it is being rebooted). */
+void hostset_drop(struct runctx *rc, int hi);
+void hostset_release(struct runctx *rc);
+/* Is open host hi what the new level needs? 0 yes; otherwise why. */
+typedef int (*hostset_ready_fn)(struct runctx *rc, int hi, void *ctx,
+				struct buf *why);
+/* Wait up to timeout seconds for host hi to answer (ssh with backoff, a
+ * progress line per attempt saying what it waits for: "booted into
+ * windows11") and then for ready(). 0; -XR_ETIMEOUT with why set;
+ * -XR_EINTR. */
+int hostset_wait(struct runctx *rc, int hi, double timeout, const char *what,
+		 hostset_ready_fn ready, void *ctx, struct buf *why);
 
 /* runloop.c */
 int runloop_execute(struct runctx *rc);
@@ -115,15 +143,27 @@ int runctx_run_done(uint8_t status);
 /* Does cell lv match every --only FACTOR=LEVEL? */
 int runctx_only_match(const struct runctx *rc, const uint32_t *lv);
 
-/* hooks.c */
+/* hooks.c (and manual.c: manual steps, waiting for a rebooted host) */
 int hooks_init(struct runctx *rc);
 /* Bring automatic factors to the levels of run i (apply/verify on level
  * change) and return this run's verifications (valid until next call). */
 int hooks_prepare(struct runctx *rc, size_t i,
 		  const struct store_verification **ver, size_t *nver);
-/* Entering a block whose manual levels differ: prompt (interactive) and
- * verify the manual factors. Returns 0, or -XR_EINTR. */
+/* Entering a block whose manual levels differ: prompt (interactive) or
+ * announce (unattended), wait for the hosts a manual factor with `wait`
+ * reboots and check them with its verify. Returns 0, 1 when the block is
+ * left pending (a host did not come back; the reason is printed and
+ * stored), or -XR_EINTR. */
 int hooks_manual_enter(struct runctx *rc, size_t i, int first);
+/* Can the manual step into run i's block happen without a person: does
+ * every manual factor that changes wait for its host (a reboot that
+ * something else starts)? */
+int hooks_manual_unattended(const struct runctx *rc, size_t i);
+/* Does factor f's verify pass on host hi for cell lv? 0 when it does or
+ * when f has no verify there; -1 with why ("probe:os.release: expected
+ * ..."). For a host coming back from a reboot. */
+int hooks_verify_on(struct runctx *rc, int f, int hi, const uint32_t *lv,
+		    struct buf *why);
 /* Put back what apply changed (restore: true / restore argv). */
 void hooks_restore(struct runctx *rc);
 void hooks_release(struct runctx *rc);

@@ -16,7 +16,6 @@
 #include "buf.h"
 #include "counters.h"
 #include "engine.h"
-#include "facts.h"
 #include "host.h"
 #include "placeholder.h"
 #include "plan.h"
@@ -31,95 +30,6 @@ static int env_fail(struct runctx *rc, const struct xr_err *e)
 	if (!rc->env_err.code)
 		rc->env_err.code = XR_EENV;
 	return -XR_EENV;
-}
-
-static int open_hosts(struct runctx *rc)
-{
-	const struct plan *p = rc->p;
-	struct xr_err err = {0};
-	char *need = calloc((size_t)p->nhosts + 1, 1);
-	int i;
-	if (!need ||
-	    !(rc->hosts = calloc((size_t)p->nhosts + 1, sizeof *rc->hosts))) {
-		free(need);
-		return -XR_ENOMEM;
-	}
-	rc->client_hi = runctx_host_index(rc, "client");
-	rc->server_hi = p->engine.server_host
-			    ? runctx_host_index(rc, p->engine.server_host)
-			    : -1;
-	cellctx_hosts_needed(p, need);
-	rc->need = need;
-	snprintf(rc->tmpdir, sizeof rc->tmpdir, "/tmp/xrun-%ld-XXXXXX",
-		 (long)getpid());
-	if (!mkdtemp(rc->tmpdir)) {
-		xr_err_set(&err, XR_EIO, rc->tmpdir, 0, 0,
-			   "cannot create a temporary directory");
-		rc->tmpdir[0] = '\0';
-		return env_fail(rc, &err);
-	}
-	for (i = 0; i < p->nhosts; i++) {
-		if (!need[i])
-			continue;
-		if (host_open(&p->hosts[i], rc->tmpdir, &rc->hosts[i], &err) <
-		    0) {
-			if (!err.msg[0])
-				xr_err_set(&err, XR_EHOST, NULL, 0, 0,
-					   "cannot open host '%s'",
-					   p->hosts[i].name);
-			return env_fail(rc, &err);
-		}
-	}
-	return 0;
-}
-
-static void close_hosts(struct runctx *rc)
-{
-	int i;
-	if (rc->hosts)
-		for (i = 0; i < rc->p->nhosts; i++)
-			host_close(rc->hosts[i]);
-	free(rc->hosts);
-	rc->hosts = NULL;
-	free(rc->need);
-	rc->need = NULL;
-	if (rc->tmpdir[0]) {
-		/* Control sockets are gone with their masters. */
-		if (rmdir(rc->tmpdir) != 0) {
-			/* Leftovers (logs): remove them without a shell. */
-			const char *rm[] = {"rm", "-rf", rc->tmpdir, NULL};
-			struct proc_opts po = {0};
-			struct proc_result res = {0};
-			po.argv = rm;
-			po.timeout = 10;
-			proc_run(&po, &res, NULL);
-			proc_result_release(&res);
-		}
-	}
-}
-
-static void collect_facts(struct runctx *rc)
-{
-	const struct plan *p = rc->p;
-	int i;
-	for (i = 0; i < p->nhosts; i++) {
-		struct fact *facts = NULL;
-		size_t n = 0;
-		if (!rc->hosts[i])
-			continue;
-		if (facts_collect(rc->hosts[i], runctx_iface(rc, i), &facts,
-				  &n) == 0) {
-			store_facts_put(rc->st, rc->session_id,
-					p->hosts[i].name, facts, n, NULL);
-			facts_free(facts, n);
-		}
-		store_fact_put(rc->st, rc->session_id, p->hosts[i].name,
-			       "xrun_version", XRUN_VERSION, NULL);
-		store_fact_put(rc->st, rc->session_id, p->hosts[i].name,
-			       "plan_hash", p->hash, NULL);
-		store_fact_put(rc->st, rc->session_id, p->hosts[i].name,
-			       "transport", host_kind(rc->hosts[i]), NULL);
-	}
 }
 
 /* Is the engine's program there? (exit 3 rather than N failed runs) */
@@ -145,6 +55,55 @@ static int check_binary(struct runctx *rc)
 		   "(install it or fix the plan's engine section)",
 		   prog);
 	return env_fail(rc, &err);
+}
+
+/*
+ * Open the engine on the current cell's client and server, reopening it
+ * when a factor's hosts: binding moved either role since (for iperf3 the
+ * server is then started on the new server host). 0 or -XR_EENV.
+ */
+static int engine_sync(struct runctx *rc)
+{
+	const struct plan *p = rc->p;
+	struct xr_err err = {0};
+	if (rc->eng_open && rc->eng_client_hi == rc->client_hi &&
+	    rc->eng_server_hi == rc->server_hi)
+		return 0;
+	if (rc->eng_open && rc->eng->close)
+		rc->eng->close(rc->eng_state);
+	rc->eng_open = 0;
+	rc->eng_state = NULL;
+	if (rc->eng->open &&
+	    rc->eng->open(p,
+			  rc->client_hi >= 0 ? rc->hosts[rc->client_hi] : NULL,
+			  rc->server_hi >= 0 ? rc->hosts[rc->server_hi] : NULL,
+			  &rc->eng_state, &err) < 0) {
+		if (!err.msg[0])
+			xr_err_set(&err, XR_EENV, NULL, 0, 0,
+				   "the %s engine could not start",
+				   p->engine.type);
+		return env_fail(rc, &err);
+	}
+	rc->eng_open = 1;
+	rc->eng_client_hi = rc->client_hi;
+	rc->eng_server_hi = rc->server_hi;
+	stale_note_children(rc->st);
+	return 0;
+}
+
+/* The hosts and the engine of run i's cell. 0 or -XR_EENV. */
+static int cell_setup(struct runctx *rc, size_t i)
+{
+	const uint32_t *lv = matrix_cell(&rc->m, rc->s.runs[i].cell);
+	struct xr_err err = {0};
+	if (hostset_cell(rc, lv, &err) < 0)
+		return env_fail(rc, &err);
+	if (!rc->binary_checked) {
+		rc->binary_checked = 1;
+		if (check_binary(rc) < 0)
+			return -XR_EENV;
+	}
+	return engine_sync(rc);
 }
 
 /* ---- one run --------------------------------------------------------- */
@@ -493,43 +452,36 @@ static void run_on_finish(struct runctx *rc)
 	runctx_argv_free(argv);
 }
 
+/* Runs of a block left pending: counted, not executed. */
+static void leave_pending(struct runctx *rc, const struct sched_run *run,
+			  size_t *last_block)
+{
+	rc->n_left++;
+	if (run->block != *last_block) {
+		rc->n_blocks_left++;
+		*last_block = run->block;
+	}
+}
+
 int runloop_execute(struct runctx *rc)
 {
 	const struct plan *p = rc->p;
 	struct xr_err err = {0};
-	size_t i, last_block = (size_t)-1;
+	size_t i, last_block = (size_t)-1, skip_block = (size_t)-1;
 	int r = 0, first = 1, has_manual = 0, f;
 
 	for (f = 0; f < p->nfactors; f++)
 		if (p->factors[f].manual)
 			has_manual = 1;
 	rc->t_start = proc_now_mono();
-	if ((r = open_hosts(rc)) < 0)
+	rc->client_hi = rc->server_hi = -1;
+	rc->eng_client_hi = rc->eng_server_hi = -1;
+	if ((r = hostset_init(rc, &err)) < 0) {
+		r = env_fail(rc, &err);
 		goto out;
-	if ((r = check_binary(rc)) < 0)
-		goto out;
+	}
 	if ((r = hooks_init(rc)) < 0)
 		goto out;
-	collect_facts(rc);
-	if (proc_interrupted) {
-		r = -XR_EINTR;
-		goto out;
-	}
-	if (rc->eng->open &&
-	    (r = rc->eng->open(
-		 p, rc->client_hi >= 0 ? rc->hosts[rc->client_hi] : NULL,
-		 rc->server_hi >= 0 ? rc->hosts[rc->server_hi] : NULL,
-		 &rc->eng_state, &err)) < 0) {
-		if (!err.msg[0])
-			xr_err_set(&err, XR_EENV, NULL, 0, 0,
-				   "the %s engine could not start",
-				   p->engine.type);
-		env_fail(rc, &err);
-		r = -XR_EENV;
-		goto out;
-	}
-	rc->eng_open = 1;
-	stale_note_children(rc->st);
 	for (i = 0; i < rc->s.nruns; i++) {
 		const struct sched_run *run = &rc->s.runs[i];
 		const uint32_t *lv = matrix_cell(&rc->m, run->cell);
@@ -540,20 +492,30 @@ int runloop_execute(struct runctx *rc)
 		if (runctx_run_done(rc->status[i]) ||
 		    !runctx_only_match(rc, lv))
 			continue;
+		if (run->block == skip_block) {
+			leave_pending(rc, run, &last_block);
+			continue;
+		}
 		if (has_manual && (first || manual_differs(rc, lv))) {
-			if (!first && !rc->interactive) {
+			if (!first && !rc->interactive &&
+			    !hooks_manual_unattended(rc, i)) {
 				/* Needs a person: leave it pending. */
-				rc->n_left++;
-				if (run->block != last_block) {
-					rc->n_blocks_left++;
-					last_block = run->block;
-				}
+				leave_pending(rc, run, &last_block);
 				continue;
 			}
 			if ((r = hooks_manual_enter(rc, i, first)) < 0)
 				break;
+			if (r == 1) {
+				/* A host did not come back: next block. */
+				r = 0;
+				skip_block = run->block;
+				leave_pending(rc, run, &last_block);
+				continue;
+			}
 		}
 		first = 0;
+		if ((r = cell_setup(rc, i)) < 0)
+			break;
 		if ((r = execute_one(rc, i)) < 0)
 			break;
 		/* The engine may have restarted its server. */
@@ -573,7 +535,7 @@ out:
 	rc->eng_open = 0;
 	run_on_finish(rc);
 	hooks_release(rc);
-	close_hosts(rc);
+	hostset_release(rc);
 	if (rc->interrupted)
 		return -XR_EINTR;
 	return r;

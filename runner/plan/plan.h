@@ -48,6 +48,7 @@ struct plan_host {
 	enum plan_shell shell;
 	enum plan_os os; /* os:, else windows for shell: powershell */
 	int os_given;	 /* os or shell said it; else ssh hosts detect it */
+	double wait; /* seconds to wait for it after a manual step; 0 = none */
 	struct plan_pos pos;
 };
 
@@ -70,6 +71,26 @@ struct plan_verify {
 	struct plan_pos pos;
 };
 
+/*
+ * A factor's `hosts:` entry: which host plays a role at each level. The
+ * role is "client", "server" or a name used in some factor's `on:`.
+ */
+struct plan_binding {
+	const char *role;
+	const char **host; /* [nlevels] host name per level, as written */
+	struct plan_pos *host_pos; /* [nlevels] */
+	struct plan_pos pos;	   /* of the role key */
+	/* A host name may hold other factors' levels ("x570-{{os}}", for a
+	 * host that is one machine booted into one OS). Resolved at load:
+	 * table[l * nways + k] is the host of level l in the k-th combination
+	 * (mixed radix, ref[0] slowest) of the levels of factors ref[]. A
+	 * plain binding has nref 0, nways 1 and table == host. */
+	int *ref;
+	int nref;
+	size_t nways;
+	const char **table;
+};
+
 struct plan_factor {
 	const char *name;
 	const char **levels; /* [nlevels], as strings */
@@ -90,6 +111,9 @@ struct plan_factor {
 	struct plan_argv restore;
 	const char **on; /* host names the hooks run on; default {"client"} */
 	int non;
+	struct plan_binding *bind; /* hosts: roles bound per level, or NULL */
+	int nbind;
+	double wait; /* manual: seconds to wait for its hosts; 0 = host's */
 	struct plan_pos pos;
 };
 
@@ -249,5 +273,22 @@ int plan_factor_index(const struct plan *p, const char *name);
 int plan_level_index(const struct plan_factor *f, const char *level);
 const struct plan_host *plan_host_find(const struct plan *p, const char *name);
 const char *plan_var(const struct plan *p, const char *name);
+
+/*
+ * The host name that plays role in cell lv: the level's host of the factor
+ * that binds role (`hosts:`), else for "client" the engine's client, for
+ * "server" the engine's server host, else role itself when it is a host.
+ * lv NULL: the plan's defaults, bindings ignored. NULL when none.
+ */
+const char *plan_role_host(const struct plan *p, const char *role,
+			   const uint32_t *lv);
+/* Set mark[i] (i a host index; mark has p->nhosts entries) for every
+ * host role can be in some cell: each host its binding names, in every
+ * combination, else the one plan_role_host(p, role, NULL) gives. */
+void plan_role_hosts(const struct plan *p, const char *role, char *mark);
+/* Index of the factor whose `hosts:` binds role, or -1. */
+int plan_role_factor(const struct plan *p, const char *role);
+/* Does any factor bind a host? */
+int plan_has_bindings(const struct plan *p);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * The parts of the plan loader that plan.c's load() calls in turn, one
  * file per part of the plan: hosts, vars and engine (plan_sections.c),
- * factors and exclusions (plan_factor.c), the report section
+ * factors and exclusions (plan_factor.c), factor-bound hosts
+ * (plan_bind.c), the report section
  * (plan_report.c), then the cross-references (plan_check.c). Each reads
  * through pctx.h; none calls plan.c.
  */
@@ -22,6 +23,11 @@ void plan_build_report(struct pctx *c, const struct ynode *n);
 void plan_build_factors(struct pctx *c, const struct ynode *n);
 void plan_build_excludes(struct pctx *c, const struct ynode *n);
 void plan_check_cells_left(struct pctx *c);
+
+/* plan_bind.c: a factor's hosts: (role -> level -> host) */
+void plan_build_bindings(struct pctx *c, struct plan_factor *f,
+			 const struct ynode *n);
+void plan_check_bindings(struct pctx *c);
 
 /* plan_check.c: cross-references once the model is complete */
 void plan_check_refs(struct pctx *c);

@@ -35,6 +35,9 @@ static void check_hosts(struct pctx *c)
 			continue;
 		if (h->role_ok && strcmp(h->name, "client") == 0)
 			continue;
+		/* a role that a factor binds to a host per level */
+		if (h->role_ok && plan_role_factor(p, h->name) >= 0)
+			continue;
 		if (h->role_ok && strcmp(h->name, "server") == 0) {
 			if (p->engine.server_host)
 				continue;
@@ -240,25 +243,46 @@ static void check_target(struct pctx *c)
 /* A server on this machine without an address: the engine connects to
  * 127.0.0.1, which on a client in another namespace or machine is the
  * client's own loopback. */
+/* A server host reached as 127.0.0.1 from a client on another machine or
+ * namespace: that client would connect to its own loopback. Every pair a
+ * hosts: binding can make is checked. */
 static void check_loopback_target(struct pctx *c)
 {
 	const struct plan *p = c->p;
-	const struct plan_host *srv, *cli;
+	char *cl, *sv;
+	int i, j;
 	if (p->engine.target || !p->engine.server_host || !c->engine_node)
 		return;
-	srv = plan_host_find(p, p->engine.server_host);
-	cli = plan_host_find(p, p->engine.client ? p->engine.client : "local");
-	if (!srv || !cli || srv->ssh || srv->netns ||
-	    (srv->address && strcmp(srv->address, "127.0.0.1") != 0))
+	cl = calloc((size_t)p->nhosts + 1, 1);
+	sv = calloc((size_t)p->nhosts + 1, 1);
+	if (!cl || !sv) {
+		free(cl);
+		free(sv);
+		c->nomem = 1;
 		return;
-	if (!cli->ssh && !cli->netns)
-		return;
-	pc_err(c, c->engine_node,
-	       "the server host '%s' has no address but 127.0.0.1: the client "
-	       "on '%s' "
-	       "would connect to 127.0.0.1, its own loopback; give host "
-	       "'%s' an address: reachable from '%s', or set engine.target",
-	       srv->name, cli->name, srv->name, cli->name);
+	}
+	plan_role_hosts(p, "client", cl);
+	plan_role_hosts(p, "server", sv);
+	for (i = 0; i < p->nhosts; i++) {
+		const struct plan_host *srv = &p->hosts[i];
+		if (!sv[i] || srv->ssh || srv->netns ||
+		    (srv->address && strcmp(srv->address, "127.0.0.1") != 0))
+			continue;
+		for (j = 0; j < p->nhosts; j++) {
+			const struct plan_host *cli = &p->hosts[j];
+			if (!cl[j] || (!cli->ssh && !cli->netns))
+				continue;
+			pc_err(c, c->engine_node,
+			       "the server host '%s' has no address but "
+			       "127.0.0.1: the client on '%s' would connect to "
+			       "127.0.0.1, its own loopback; give host '%s' an "
+			       "address: reachable from '%s', or set "
+			       "engine.target",
+			       srv->name, cli->name, srv->name, cli->name);
+		}
+	}
+	free(cl);
+	free(sv);
 }
 
 static int is_listed(const char *s, const char *const *names)
@@ -331,6 +355,7 @@ static void check_params(struct pctx *c)
 void plan_check_refs(struct pctx *c)
 {
 	check_hosts(c);
+	plan_check_bindings(c);
 	check_placeholders(c);
 	check_probes(c);
 	check_target(c);

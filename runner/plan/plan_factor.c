@@ -15,9 +15,9 @@
 #include "arena.h"
 #include "banned.h"
 
-static const char *const factor_keys[] = {"levels",  "param", "params",
-					  "manual",  "apply", "verify",
-					  "restore", "on",    NULL};
+static const char *const factor_keys[] = {
+    "levels",  "param", "params", "manual", "apply", "verify",
+    "restore", "on",	"hosts",  "wait",   NULL};
 static const char *const verify_keys[] = {"probe", "run", "expect", "match",
 					  NULL};
 
@@ -410,6 +410,14 @@ static void build_factor(struct pctx *c, struct plan_factor *f,
 	}
 	if ((x = yn_get(n, "on")))
 		build_on(c, f, x);
+	if ((x = yn_get(n, "hosts")))
+		plan_build_bindings(c, f, x);
+	if ((x = yn_get(n, "wait")) &&
+	    pc_duration(c, x, "wait", &f->wait) == 0 && !f->manual)
+		pc_err(c, x,
+		       "factor '%s' has 'wait' but no 'manual' step (wait is "
+		       "for a host that a person reboots)",
+		       f->name);
 defaults:
 	if (!f->on) {
 		static const char *const client[] = {"client", NULL};

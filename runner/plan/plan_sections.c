@@ -19,8 +19,8 @@
 /* ---- hosts and vars ---------------------------------------------------- */
 
 static const char *const host_keys[] = {
-    "ssh",     "port",	"identity", "ssh_options", "netns",
-    "address", "iface", "shell",    "os",	   NULL};
+    "ssh",   "port",  "identity", "ssh_options", "netns", "address",
+    "iface", "shell", "os",	  "wait",	 NULL};
 
 /* os: linux | windows | macos. A PowerShell host is Windows unless told
  * otherwise, and a Windows host's commands are quoted for PowerShell. */
@@ -101,6 +101,8 @@ static void build_host(struct pctx *c, struct plan_host *h,
 			       "unknown shell '%s' (valid: sh, powershell)", s);
 	}
 	build_host_os(c, h, v);
+	if ((x = yn_get(v, "wait")))
+		pc_duration(c, x, "wait", &h->wait);
 	if (h->port && !h->ssh)
 		pc_warn(c, yn_get(v, "port"),
 			"'port' is the ssh port and host '%s' has no 'ssh'",

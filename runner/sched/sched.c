@@ -9,10 +9,10 @@
  *     (boustrophedon) order, improved when exclusions punch holes in it by
  *     a nearest-neighbour walk and a bounded branch and bound.
  *  3. Inside a block the automatic cells form a sequence S in which factors
- *     with apply hooks vary slowest and neighbours differ in one factor
- *     (a snake), and the passes use S or reverse(S) by the Thue-Morse
- *     sequence (abba), a fresh seeded permutation (random), or each cell's
- *     repetitions back to back (sequential).
+ *     with apply hooks or hosts: bindings vary slowest and neighbours
+ *     differ in one factor (a snake), and the passes use S or reverse(S) by
+ *     the Thue-Morse sequence (abba), a fresh seeded permutation (random),
+ *     or each cell's repetitions back to back (sequential).
  *
  * Everything is sorting of 64-bit keys (a radix sort) and flat arrays, so a
  * million runs schedule in tens of milliseconds with no per-run allocation.
@@ -42,6 +42,12 @@ struct kv {
 };
 
 /* Stable LSD radix sort on key, 8 bits a pass, skipping empty high bytes. */
+/* A level change that runs a hook or reopens the engine on other hosts. */
+static int costly(const struct plan_factor *f)
+{
+	return f->apply.argv || f->nbind;
+}
+
 static int radix_sort(struct kv *a, size_t n)
 {
 	uint64_t all = 0;
@@ -533,11 +539,13 @@ static int split_factors(struct build *b)
 	for (f = 0; f < b->nf; f++)
 		if (p->factors[f].manual)
 			b->man[b->nman++] = f;
+	/* Costly factors (apply hooks, hosts that move the engine to
+	 * another machine) first, so they vary slowest. */
 	for (f = 0; f < b->nf; f++)
-		if (!p->factors[f].manual && p->factors[f].apply.argv)
+		if (!p->factors[f].manual && costly(&p->factors[f]))
 			b->aut[b->nauto++] = f;
 	for (f = 0; f < b->nf; f++)
-		if (!p->factors[f].manual && !p->factors[f].apply.argv)
+		if (!p->factors[f].manual && !costly(&p->factors[f]))
 			b->aut[b->nauto++] = f;
 	b->pauto = 1;
 	for (f = 0; f < b->nauto; f++)

@@ -38,6 +38,17 @@ static const char *const migrations[] = {
     " factor TEXT NOT NULL, host TEXT NOT NULL, value TEXT NOT NULL,"
     " captured_at REAL NOT NULL,"
     " PRIMARY KEY (session_id, factor, host));",
+    /* 3 (003.sql): host facts keep every value of a session (a second
+     * invocation must not overwrite the first one's). Also run on a new
+     * DB, where it rebuilds the table store.sql made: harmless. */
+    "CREATE TABLE host_facts_v2 ("
+    " session_id INTEGER NOT NULL REFERENCES sessions(id),"
+    " host TEXT NOT NULL, key TEXT NOT NULL, value TEXT,"
+    " PRIMARY KEY (session_id, host, key, value));"
+    "INSERT OR IGNORE INTO host_facts_v2 (session_id, host, key, "
+    "value) SELECT session_id, host, key, value FROM host_facts;"
+    "DROP TABLE host_facts;"
+    "ALTER TABLE host_facts_v2 RENAME TO host_facts;",
 };
 
 static const char *migration_sql(int version)
@@ -230,8 +241,8 @@ static int migrate(struct store *st, int readonly, struct xr_err *err)
 		return 0;
 	if (v == 0 && readonly && has_xrun_tables(st))
 		return 0; /* reading changes nothing: no version to set */
-	if (v >= 1 && readonly)
-		return 0; /* later versions add nothing the readers read */
+	if (readonly && v >= STORE_SCHEMA_READABLE)
+		return 0; /* older, but read alike: leave it as it is */
 	if (v == 0 && has_tables(st))
 		/* Version 0 with tables: some other program's database. Our
 		 * CREATE IF NOT EXISTS would mix into it and fail later on a

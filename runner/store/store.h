@@ -27,7 +27,11 @@ struct counter_row;
 struct fact;
 
 /* The schema version this xrun writes. */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
+/* The oldest version the readers read as it is (read-only opens do not
+ * migrate): versions 2 and 3 added originals and changed only the key of
+ * host_facts, nothing the readers depend on. */
+#define STORE_SCHEMA_READABLE 1
 
 enum store_open_flags {
 	STORE_CREATE = 1 << 0,	 /* create the file if missing */
@@ -174,7 +178,8 @@ int store_original_get(struct store *st, int64_t session_id, const char *factor,
 int store_original_put(struct store *st, int64_t session_id, const char *factor,
 		       const char *host, const char *value, struct xr_err *err);
 
-/* Host facts (replaces earlier values of the same keys). */
+/* Host facts: a value already stored for (session, host, key) is kept;
+ * a different one is added beside it (schema version 3). */
 int store_facts_put(struct store *st, int64_t session_id, const char *host,
 		    const struct fact *facts, size_t n, struct xr_err *err);
 int store_fact_put(struct store *st, int64_t session_id, const char *host,

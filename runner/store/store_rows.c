@@ -587,7 +587,7 @@ int store_fact_put(struct store *st, int64_t session_id, const char *host,
 	sqlite3_stmt *s;
 	int r;
 	if ((r = prep(st,
-		      "INSERT OR REPLACE INTO host_facts(session_id, host, "
+		      "INSERT OR IGNORE INTO host_facts(session_id, host, "
 		      "key, value) VALUES(?,?,?,?)",
 		      &s, err)) < 0)
 		return r;

@@ -469,7 +469,7 @@ static void test_migrate_originals(const char *tmp)
 
 int main(void)
 {
-	tap_plan(44);
+	tap_plan(82);
 	struct xr_err err = {0};
 	struct store *st = NULL, *st2 = NULL;
 	struct store_session ss;
@@ -649,6 +649,48 @@ int main(void)
 	if (st)
 		store_close(st);
 
+	/* A version 1 DB (host facts keyed by session, host, key) is
+	 * upgraded: its facts are kept, and a second collection of a host
+	 * with another value adds a row instead of overwriting the first. */
+	snprintf(path2, sizeof path2, "%s/v1.db", dir);
+	r = store_open(path2, STORE_CREATE | STORE_LOCK, &st, &err);
+	if (st)
+		store_close(st);
+	{
+		sqlite3 *db;
+		sqlite3_open(path2, &db);
+		sqlite3_exec(db,
+			     "INSERT INTO plans VALUES (1, 'p', NULL, NULL, "
+			     "'h', 'xrun: 1', 1764460800);"
+			     "INSERT INTO sessions VALUES (1, 1, 'c', NULL, "
+			     "1764460800, 1764461000, NULL, '0.1.0', NULL, "
+			     "'done');"
+			     "DROP TABLE host_facts;"
+			     "CREATE TABLE host_facts (session_id INTEGER NOT "
+			     "NULL, host TEXT NOT NULL, key TEXT NOT NULL, "
+			     "value TEXT, PRIMARY KEY (session_id, host, key));"
+			     "INSERT INTO host_facts VALUES (1, 'ubu', "
+			     "'os_release', 'Ubuntu 26.04');"
+			     "PRAGMA user_version = 1",
+			     NULL, NULL, NULL);
+		sqlite3_close(db);
+	}
+	r = store_open(path2, STORE_CREATE | STORE_LOCK, &st, &err);
+	CHK(r, 0, "version 1 DB upgraded");
+	if (st) {
+		CHK(q_int(st, "PRAGMA user_version"), STORE_SCHEMA_VERSION,
+		    "upgraded to the current version");
+		CHK(q_int(st, "SELECT count(*) FROM host_facts WHERE "
+			      "host='ubu'"),
+		    1, "v1 facts kept");
+		store_fact_put(st, 1, "ubu", "os_release", "Ubuntu 26.04",
+			       NULL);
+		store_fact_put(st, 1, "ubu", "os_release", "Windows 11", NULL);
+		CHK(q_int(st, "SELECT count(*) FROM host_facts WHERE "
+			      "host='ubu' AND key='os_release'"),
+		    2, "same value once, a different one beside it");
+		store_close(st);
+	}
 	test_readers(dir);
 	test_migrate_originals(dir);
 

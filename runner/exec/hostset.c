@@ -1,0 +1,278 @@
+/*
+ * The hosts of a run, opened when a cell first needs them rather than all
+ * at the start: with factor-bound hosts (`hosts:` in a factor) a plan may
+ * name a Windows and a Linux install of one machine, of which only one is
+ * up at a time. Which host plays client, server or an `on:` role in a cell,
+ * recording each host's facts whenever it is (re)opened, dropping the
+ * connection of a host that a manual step reboots, and waiting for such a
+ * host to answer again (ssh with backoff, until a deadline) all live here.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "cellctx.h"
+#include "engine.h"
+#include "facts.h"
+#include "host.h"
+#include "placeholder.h"
+#include "plan.h"
+#include "proc.h"
+#include "runctx.h"
+#include "banned.h"
+
+int runctx_role_index(const struct runctx *rc, const char *role,
+		      const uint32_t *lv)
+{
+	return cellctx_role_index(rc->p, role, lv);
+}
+
+int runctx_host_index(const struct runctx *rc, const char *name)
+{
+	if (!strcmp(name, "client") && rc->client_hi >= 0 &&
+	    !plan_host_find(rc->p, name))
+		return rc->client_hi;
+	if (!strcmp(name, "server") && rc->server_hi >= 0 &&
+	    !plan_host_find(rc->p, name))
+		return rc->server_hi;
+	return cellctx_host_index(rc->p, name);
+}
+
+struct host *runctx_host(struct runctx *rc, const char *name)
+{
+	int i = runctx_host_index(rc, name);
+	return i >= 0 && rc->hosts ? rc->hosts[i] : NULL;
+}
+
+/* The same answer as `xrun plan` gives (cellctx_iface); rc->need holds
+ * every host the plan can use, so opening lazily changes nothing. */
+const char *runctx_iface(const struct runctx *rc, int hi)
+{
+	return cellctx_iface(rc->p, rc->need, hi);
+}
+
+int hostset_init(struct runctx *rc, struct xr_err *err)
+{
+	const struct plan *p = rc->p;
+	if (!(rc->hosts = calloc((size_t)p->nhosts + 1, sizeof *rc->hosts)) ||
+	    !(rc->need = calloc((size_t)p->nhosts + 1, 1)))
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	cellctx_hosts_needed(p, rc->need);
+	snprintf(rc->tmpdir, sizeof rc->tmpdir, "/tmp/xrun-%ld-XXXXXX",
+		 (long)getpid());
+	if (!mkdtemp(rc->tmpdir)) {
+		xr_err_set(err, XR_EIO, rc->tmpdir, 0, 0,
+			   "cannot create a temporary directory");
+		rc->tmpdir[0] = '\0';
+		return -XR_EIO;
+	}
+	return 0;
+}
+
+/* Facts of host hi, recorded each time it is opened: a host that came
+ * back from a reboot may be another OS. Values already stored for this
+ * session and host are kept; a different value is added beside them. */
+static void record_facts(struct runctx *rc, int hi)
+{
+	const struct plan *p = rc->p;
+	const char *name = p->hosts[hi].name;
+	struct fact *facts = NULL;
+	size_t n = 0;
+	if (facts_collect(rc->hosts[hi], runctx_iface(rc, hi), &facts, &n) ==
+	    0) {
+		store_facts_put(rc->st, rc->session_id, name, facts, n, NULL);
+		facts_free(facts, n);
+	}
+	store_fact_put(rc->st, rc->session_id, name, "xrun_version",
+		       XRUN_VERSION, NULL);
+	store_fact_put(rc->st, rc->session_id, name, "plan_hash", p->hash,
+		       NULL);
+	store_fact_put(rc->st, rc->session_id, name, "transport",
+		       host_kind(rc->hosts[hi]), NULL);
+}
+
+/* Open host hi without a message of our own on failure. */
+static int try_open(struct runctx *rc, int hi, struct xr_err *err)
+{
+	const struct plan *p = rc->p;
+	if (rc->hosts[hi])
+		return 0;
+	xr_err_clear(err);
+	if (host_open(&p->hosts[hi], rc->tmpdir, &rc->hosts[hi], err) < 0) {
+		rc->hosts[hi] = NULL;
+		if (!err->msg[0])
+			xr_err_set(err, XR_EHOST, NULL, 0, 0,
+				   "cannot open host '%s'", p->hosts[hi].name);
+		return -XR_EHOST;
+	}
+	return 0;
+}
+
+int hostset_get(struct runctx *rc, int hi, struct xr_err *err)
+{
+	int r;
+	if (hi < 0 || !rc->hosts || rc->hosts[hi])
+		return 0;
+	if ((r = try_open(rc, hi, err)) == 0)
+		record_facts(rc, hi);
+	return r;
+}
+
+void hostset_drop(struct runctx *rc, int hi)
+{
+	if (hi < 0 || !rc->hosts || !rc->hosts[hi])
+		return;
+	/* The engine holds the host: close it first; the next cell opens
+	 * it again on the new connection. */
+	if (rc->eng_open &&
+	    (hi == rc->eng_client_hi || hi == rc->eng_server_hi)) {
+		if (rc->eng->close)
+			rc->eng->close(rc->eng_state);
+		rc->eng_open = 0;
+		rc->eng_state = NULL;
+	}
+	host_close(rc->hosts[hi]);
+	rc->hosts[hi] = NULL;
+}
+
+int hostset_cell(struct runctx *rc, const uint32_t *lv, struct xr_err *err)
+{
+	const struct plan *p = rc->p;
+	int f, k, r;
+	rc->client_hi = runctx_role_index(rc, "client", lv);
+	rc->server_hi = plan_role_host(p, "server", lv)
+			    ? runctx_role_index(rc, "server", lv)
+			    : -1;
+	if ((r = hostset_get(rc, rc->client_hi, err)) < 0 ||
+	    (r = hostset_get(rc, rc->server_hi, err)) < 0)
+		return r;
+	for (f = 0; f < p->nfactors; f++) {
+		const struct plan_factor *fa = &p->factors[f];
+		if (!fa->apply.argv && !fa->verify)
+			continue;
+		for (k = 0; k < fa->non; k++)
+			if ((r = hostset_get(
+				 rc, runctx_role_index(rc, fa->on[k], lv),
+				 err)) < 0)
+				return r;
+	}
+	return 0;
+}
+
+void hostset_release(struct runctx *rc)
+{
+	int i;
+	if (rc->hosts)
+		for (i = 0; i < rc->p->nhosts; i++)
+			host_close(rc->hosts[i]);
+	free(rc->hosts);
+	rc->hosts = NULL;
+	free(rc->need);
+	rc->need = NULL;
+	if (rc->tmpdir[0]) {
+		/* Control sockets are gone with their masters. */
+		if (rmdir(rc->tmpdir) != 0) {
+			/* Leftovers (logs): remove them without a shell. */
+			const char *rm[] = {"rm", "-rf", rc->tmpdir, NULL};
+			struct proc_opts po = {0};
+			struct proc_result res = {0};
+			po.argv = rm;
+			po.timeout = 10;
+			proc_run(&po, &res, NULL);
+			proc_result_release(&res);
+		}
+		rc->tmpdir[0] = '\0';
+	}
+}
+
+/* "1m05s" */
+static void fmt_secs(double s, char *out, size_t n)
+{
+	long t = (long)(s + 0.5);
+	if (t >= 60)
+		snprintf(out, n, "%ldm%02lds", t / 60, t % 60);
+	else
+		snprintf(out, n, "%lds", t);
+}
+
+/* Where xrun reaches host hi, for messages: "me@192.0.2.30:2222". */
+static void where(const struct plan_host *h, struct buf *b)
+{
+	buf_reset(b);
+	if (h->ssh)
+		buf_addf(b, "ssh %s", h->ssh);
+	else if (h->netns)
+		buf_addf(b, "netns %s", h->netns);
+	else
+		buf_adds(b, "this machine");
+	if (h->ssh && h->port)
+		buf_addf(b, " port %d", h->port);
+}
+
+int hostset_wait(struct runctx *rc, int hi, double timeout, const char *what,
+		 hostset_ready_fn ready, void *ctx, struct buf *why)
+{
+	const struct plan_host *h = &rc->p->hosts[hi];
+	double t0 = proc_now_mono(), delay = 1, left;
+	struct xr_err err = {0};
+	struct buf w = BUF_INIT, last = BUF_INIT;
+	char el[32], to[32];
+	int r = -XR_ETIMEOUT, attempt = 0;
+	where(h, &w);
+	fmt_secs(timeout, to, sizeof to);
+	for (;;) {
+		int fresh = !rc->hosts[hi];
+		attempt++;
+		if (try_open(rc, hi, &err) == 0) {
+			buf_reset(&last);
+			if (!ready || ready(rc, hi, ctx, &last) == 0) {
+				/* Only now: the facts of what came back. */
+				if (fresh)
+					record_facts(rc, hi);
+				r = 0;
+				break;
+			}
+			/* It answers but is not yet what the level needs
+			 * (the old OS before the reboot): ask again. */
+			hostset_drop(rc, hi);
+		} else {
+			buf_reset(&last);
+			buf_adds(&last, err.msg);
+		}
+		if (proc_interrupted) {
+			r = -XR_EINTR;
+			break;
+		}
+		left = timeout - (proc_now_mono() - t0);
+		if (left <= 0)
+			break;
+		fmt_secs(proc_now_mono() - t0, el, sizeof el);
+		if (!rc->o->quiet) {
+			progress_clear(rc);
+			fprintf(stderr,
+				"xrun: waiting for host '%s' (%s)%s%s: "
+				"attempt %d, %s of %s: %s\n",
+				h->name, w.s, what ? " to be " : "",
+				what ? what : "", attempt, el, to,
+				last.len ? last.s : "not ready");
+		}
+		if (proc_sleep(delay < left ? delay : left) < 0) {
+			r = -XR_EINTR;
+			break;
+		}
+		delay = delay * 2 > 30 ? 30 : delay * 2;
+	}
+	if (r == -XR_ETIMEOUT && why) {
+		buf_reset(why);
+		buf_addf(why,
+			 "host '%s' (%s) was not %s within %s (%d attempts; "
+			 "last: %s)",
+			 h->name, w.s, what ? what : "answering", to, attempt,
+			 last.len ? last.s : "no answer");
+	}
+	buf_release(&w);
+	buf_release(&last);
+	return r;
+}
