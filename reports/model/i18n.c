@@ -101,6 +101,22 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
 			   "公表値（%s）を同じ水準の実測セルと対応付けた。比"
 			   "＝実測中央値／公表値。「範囲内」は公表値が実測の"
 			   "最小–最大の間にあること。"},
+    [REPORT_T_REF_VERDICT] = {"verdict", "判定"},
+    [REPORT_T_REF_REPRODUCED] = {"reproduced", "再現"},
+    [REPORT_T_REF_DIFFERS] = {"differs", "相違"},
+    [REPORT_T_REF_INCONCLUSIVE] = {"inconclusive", "判定不能"},
+    [REPORT_T_REF_NOT_COMPARABLE] = {"not comparable", "比較不可"},
+    [REPORT_T_REF_BELOW] = {"%.1f%% below", "%.1f%% 低い"},
+    [REPORT_T_REF_ABOVE] = {"%.1f%% above", "%.1f%% 高い"},
+    [REPORT_T_REF_SUMMARY] =
+	{"%d of %d published cells reproduced within "
+	 "±%g%%",
+	 "公表セル %2$d 件中 %1$d 件が ±%3$g%% 以内で再現"},
+    [REPORT_T_REF_PUBLISHED_RUNS] = {"published runs", "公表試行数"},
+    [REPORT_T_REF_STATISTIC] = {"statistic", "統計量"},
+    [REPORT_T_REF_TOLERANCE] = {"tolerance", "許容差"},
+    [REPORT_T_REF_SOURCE] = {"source", "出典"},
+    [REPORT_T_REF_CONDITIONS] = {"published conditions", "公表条件"},
     [REPORT_T_YES] = {"yes", "はい"},
     [REPORT_T_NO] = {"no", "いいえ"},
     [REPORT_T_NO_COMPARISONS] = {"No comparisons (no factor has two "

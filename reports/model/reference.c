@@ -14,7 +14,9 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "reference_int.h"
 #include "report.h"
+#include "suggest.h"
 #include "units.h"
 #include "banned.h"
 
@@ -366,19 +368,176 @@ struct ref_read {
 	struct parsed ps;
 	const struct record *hdr;
 	int first_row; /* index into ps.rec of the first published row */
-	const char *metric, *unit;
+	const char *metric, *unit, *base_unit;
 	int metric_line, metric_col, unit_line, unit_col;
 	double factor;	    /* published value * factor = base units */
 	enum ref_col *kind; /* [hdr->n] */
 	int *col_factor;    /* [hdr->n] factor index, -1 */
 	int *col_metric;    /* [hdr->n] metric index, -1 */
 	struct report_ref *ref;
+	enum ref_bind bind;
+	const char *const *free_metrics; /* REF_BIND_FREE: not factors */
+	/* v2 settings, before ref exists */
+	int version, v2_line;
+	const char *title, *url, *author, *date;
+	int statistic, runs;
+	double tolerance; /* fraction; 0 = not given */
+	struct report_ref_cond *conds;
+	int nconds, capconds;
 };
 
-/* A `key,value` setting: metric or unit. */
+/* The v2 settings that describe the source: key, where it goes. */
+static const char **source_slot(struct ref_read *rr, const char *key)
+{
+	if (!strcmp(key, "title"))
+		return &rr->title;
+	if (!strcmp(key, "url"))
+		return &rr->url;
+	if (!strcmp(key, "author"))
+		return &rr->author;
+	if (!strcmp(key, "date"))
+		return &rr->date;
+	return NULL;
+}
+
+/* Condition keys a v2 file may also write as a plain setting
+ * (`congestion,cubic`); any other key needs `condition,KEY,VALUE`. */
+static const char *const cond_keys[] = {
+    "engine",	  "engine_version",
+    "version",	  "protocol",
+    "direction",  "duration",
+    "streams",	  "parallel",
+    "congestion", "cc",
+    "mtu",	  NULL,
+};
+
+static int is_cond_key(const char *k)
+{
+	int i;
+	for (i = 0; cond_keys[i]; i++)
+		if (!strcmp(cond_keys[i], k))
+			return 1;
+	return 0;
+}
+
+static void add_cond(struct ref_read *rr, const struct record *c, int kf)
+{
+	struct report_ref_cond *x;
+	int i;
+	for (i = 0; i < rr->nconds; i++)
+		if (!strcmp(rr->conds[i].key, c->f[kf].s)) {
+			xr_diag_add(rr->d, 0, c->line, c->f[kf].col,
+				    "condition '%s' given twice (first on "
+				    "line %d)",
+				    c->f[kf].s, rr->conds[i].line);
+			return;
+		}
+	if (rr->nconds == rr->capconds) {
+		int cap = rr->capconds ? rr->capconds * 2 : 8;
+		x = arena_alloc(rr->a, (size_t)cap * sizeof *x);
+		if (!x)
+			return;
+		if (rr->nconds)
+			memcpy(x, rr->conds, (size_t)rr->nconds * sizeof *x);
+		rr->conds = x;
+		rr->capconds = cap;
+	}
+	x = &rr->conds[rr->nconds++];
+	x->key = c->f[kf].s;
+	x->value = c->f[kf + 1].s;
+	x->line = c->line;
+	x->col = c->f[kf + 1].col;
+	if (!*x->value)
+		xr_diag_add(rr->d, 0, c->line, c->f[kf + 1].col,
+			    "condition '%s' has an empty value", x->key);
+}
+
+/* A percentage ("3%") or a fraction ("0.03"); -1 when neither. */
+static int parse_tolerance(const char *s, double *out)
+{
+	char *e;
+	double v;
+	errno = 0;
+	v = strtod(s, &e);
+	if (e == s || errno || !isfinite(v))
+		return -1;
+	while (*e == ' ')
+		e++;
+	if (*e == '%') {
+		v /= 100;
+		e++;
+	}
+	if (*e || v <= 0 || v >= 1)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* A v2 setting (format, source, statistic, runs, tolerance, conditions).
+ * 1 when the key is one, 0 when not. */
+static int read_v2_setting(struct ref_read *rr, const struct record *c)
+{
+	const char *key = c->f[0].s, *val = c->n > 1 ? c->f[1].s : "";
+	const char **slot;
+	int col = c->n > 1 ? c->f[1].col : 1;
+	if (!strcmp(key, "condition")) {
+		if (c->n != 3)
+			xr_diag_add(rr->d, 0, c->line, 1,
+				    "expected 'condition,KEY,VALUE'; got %d "
+				    "fields",
+				    c->n);
+		else
+			add_cond(rr, c, 1);
+	} else if (c->n != 2) {
+		return 0;
+	} else if (!strcmp(key, "format")) {
+		if (strcmp(val, "1") && strcmp(val, "2"))
+			xr_diag_add(rr->d, 0, c->line, col,
+				    "unknown format '%s' (known: 1, 2)", val);
+		rr->version = val[0] == '1' ? 1 : 2;
+		return 1;
+	} else if ((slot = source_slot(rr, key)) != NULL) {
+		*slot = val;
+	} else if (!strcmp(key, "statistic")) {
+		rr->statistic = report_ref_stat_parse(val);
+		if (rr->statistic < 0) {
+			xr_diag_add(rr->d, 0, c->line, col,
+				    "unknown statistic '%s' (known: mean, "
+				    "median, max, min, single, unknown)",
+				    val);
+			rr->statistic = REPORT_REF_STAT_UNKNOWN;
+		}
+	} else if (!strcmp(key, "runs")) {
+		double v;
+		if (parse_num(val, &v) < 0 || v < 1 || v != floor(v) || v > 1e6)
+			xr_diag_add(rr->d, 0, c->line, col,
+				    "runs '%s' is not a positive whole number",
+				    val);
+		else
+			rr->runs = (int)v;
+	} else if (!strcmp(key, "tolerance")) {
+		if (parse_tolerance(val, &rr->tolerance) < 0)
+			xr_diag_add(rr->d, 0, c->line, col,
+				    "tolerance '%s' is not a percentage "
+				    "between 0 and 100 ('3%%') or a fraction "
+				    "('0.03')",
+				    val);
+	} else if (is_cond_key(key)) {
+		add_cond(rr, c, 0);
+	} else {
+		return 0;
+	}
+	if (!rr->v2_line)
+		rr->v2_line = c->line;
+	return 1;
+}
+
+/* A `key,value` setting: metric, unit or a v2 one. */
 static void read_setting(struct ref_read *rr, const struct record *c)
 {
 	const char *key = c->f[0].s;
+	if (read_v2_setting(rr, c))
+		return;
 	if (c->n != 2) {
 		xr_diag_add(rr->d, 0, c->line, 1,
 			    "expected a setting 'key,value' (metric, "
@@ -406,8 +565,9 @@ static void read_setting(struct ref_read *rr, const struct record *c)
 	} else {
 		xr_diag_add(rr->d, 0, c->line, 1,
 			    "unknown setting '%s' (known: metric, "
-			    "unit), or a header line without a "
-			    "'value' column",
+			    "unit, format, title, url, author, date, "
+			    "statistic, runs, tolerance, condition), or a "
+			    "header line without a 'value' column",
 			    key);
 	}
 }
@@ -473,6 +633,54 @@ static void check_metric(struct ref_read *rr)
 	}
 }
 
+/* A new factor of the unbound report (REF_BIND_FREE): its index. */
+static int add_free_factor(struct ref_read *rr, const char *name)
+{
+	struct report *r = rr->r;
+	struct report_factor *f = &r->factors[r->nfactors];
+	memset(f, 0, sizeof *f);
+	f->name = name;
+	return r->nfactors++;
+}
+
+/* A column that names no factor, without a store to say which metrics
+ * exist: with a plan (REF_BIND_PLAN) a non-numeric one is an error (with
+ * the closest factor), a numeric one is taken for an extra metric unless
+ * it is close to a factor's name (a warning); without (REF_BIND_FREE)
+ * every column is a factor except the metric names given. */
+static enum ref_col classify_unbound(struct ref_read *rr, int j, int numeric)
+{
+	const struct report *r = rr->r;
+	const struct record *hdr = rr->hdr;
+	const char *name = hdr->f[j].s, *best;
+	struct suggest sg;
+	int k;
+	if (rr->bind == REF_BIND_FREE) {
+		for (k = 0; rr->free_metrics && rr->free_metrics[k]; k++)
+			if (!strcmp(rr->free_metrics[k], name))
+				return REF_COL_SKIP;
+		rr->col_factor[j] = add_free_factor(rr, name);
+		rr->ref->nfactors++;
+		return REF_COL_FACTOR;
+	}
+	suggest_init(&sg, name, 0);
+	for (k = 0; k < r->nfactors; k++)
+		suggest_add(&sg, r->factors[k].name);
+	best = suggest_best(&sg);
+	if (!numeric)
+		xr_diag_add(
+		    rr->d, 0, hdr->line, hdr->f[j].col,
+		    "unknown column '%s': not a factor of the plan%s%s%s", name,
+		    best ? " (did you mean '" : "", best ? best : "",
+		    best ? "'?)" : "");
+	else if (best)
+		xr_diag_add(rr->d, 1, hdr->line, hdr->f[j].col,
+			    "column '%s' is not a factor of the plan (did you "
+			    "mean '%s'?): taken for a published metric",
+			    name, best);
+	return REF_COL_SKIP;
+}
+
 /* A header column that is neither `value` nor a factor: an extra metric
  * when the store holds it, else skipped (an error when it is not numeric,
  * a warning when it is). */
@@ -491,6 +699,8 @@ static enum ref_col classify_other(struct ref_read *rr, int j)
 		if (j < c->n && *c->f[j].s && parse_num(c->f[j].s, &v) < 0)
 			numeric = 0;
 	}
+	if (rr->bind != REF_BIND_STORE)
+		return classify_unbound(rr, j, numeric);
 	rr->col_metric[j] = report_metric_index(r, name);
 	if (rr->col_metric[j] < 0)
 		list_names(&b, &r->factors[0].name, r->nfactors,
@@ -599,9 +809,21 @@ static int read_row(struct ref_read *rr, const struct record *c,
 	w->detail = "";
 	w->levels =
 	    arena_alloc(rr->a, ((size_t)ref->nfactors + 1) * sizeof *w->levels);
+	w->level_col = arena_alloc(rr->a, ((size_t)ref->nfactors + 1) *
+					      sizeof *w->level_col);
 	w->v = arena_alloc(rr->a, (size_t)ref->nvalues * sizeof *w->v);
-	if (!w->levels || !w->v)
+	w->pub = arena_alloc(rr->a, sizeof *w->pub);
+	w->pub_text = arena_alloc(rr->a, sizeof *w->pub_text);
+	w->pub_line = arena_alloc(rr->a, sizeof *w->pub_line);
+	if (!w->levels || !w->level_col || !w->v || !w->pub || !w->pub_text ||
+	    !w->pub_line)
 		return -1;
+	w->npub = 1;
+	w->pub[0] = NAN;
+	w->pub_text[0] = "";
+	w->pub_line[0] = c->line;
+	w->reasons = w->method = "";
+	w->est = w->lo = w->hi = w->diff_pct = w->p = NAN;
 	for (j = 0; j < ref->nvalues; j++) {
 		w->v[j].published = NAN;
 		w->v[j].ratio = NAN;
@@ -618,6 +840,7 @@ static int read_row(struct ref_read *rr, const struct record *c,
 					    hdr->f[j].s);
 				bad = 1;
 			}
+			w->level_col[fj] = f->col;
 			w->levels[fj++] = f->s;
 			buf_addf(&lab, "%s%s=%s", lab.len ? ", " : "",
 				 hdr->f[j].s, f->s);
@@ -637,6 +860,10 @@ static int read_row(struct ref_read *rr, const struct record *c,
 			continue;
 		}
 		w->v[slot].published = slot == 0 ? v * rr->factor : v;
+		if (slot == 0) {
+			w->pub[0] = w->v[0].published;
+			w->pub_text[0] = f->s;
+		}
 	}
 	w->label = arena_strdup(rr->a, lab.s ? lab.s : "");
 	buf_release(&lab);
@@ -671,6 +898,100 @@ static int read_rows(struct ref_read *rr)
 	return 0;
 }
 
+static int same_levels(const struct report_ref *ref,
+		       const struct report_ref_row *x,
+		       const struct report_ref_row *y)
+{
+	int j;
+	for (j = 0; j < ref->nfactors; j++)
+		if (strcmp(x->levels[j], y->levels[j]))
+			return 0;
+	return 1;
+}
+
+/* Rows with the same levels are the published runs of one cell: merge
+ * them into the first (its value: the mean of the runs; an extra metric:
+ * the mean of the runs that publish it). 0 or -1 when out of memory. */
+static int group_rows(struct ref_read *rr)
+{
+	struct report_ref *ref = rr->ref;
+	int k, i, j, n = 0;
+	for (k = 0; k < ref->nrows; k++) {
+		struct report_ref_row *w = &ref->rows[k], *g = NULL;
+		for (i = 0; i < n && !g; i++)
+			if (same_levels(ref, &ref->rows[i], w))
+				g = &ref->rows[i];
+		if (!g) {
+			ref->rows[n++] = *w;
+			continue;
+		}
+		{
+			int m = g->npub + 1;
+			double *p = arena_alloc(rr->a, (size_t)m * sizeof *p);
+			const char **t =
+			    arena_alloc(rr->a, (size_t)m * sizeof *t);
+			int *l = arena_alloc(rr->a, (size_t)m * sizeof *l);
+			if (!p || !t || !l)
+				return -1;
+			memcpy(p, g->pub, (size_t)g->npub * sizeof *p);
+			memcpy(t, g->pub_text, (size_t)g->npub * sizeof *t);
+			memcpy(l, g->pub_line, (size_t)g->npub * sizeof *l);
+			p[g->npub] = w->pub[0];
+			t[g->npub] = w->pub_text[0];
+			l[g->npub] = w->pub_line[0];
+			g->pub = p;
+			g->pub_text = t;
+			g->pub_line = l;
+			g->npub = m;
+		}
+		for (j = 1; j < ref->nvalues; j++) {
+			double *a = &g->v[j].published, b = w->v[j].published;
+			int cnt = (int)g->v[j].ratio; /* runs so far, below */
+			if (isnan(b))
+				continue;
+			if (isnan(*a)) {
+				*a = b;
+				g->v[j].ratio = 1;
+			} else {
+				cnt = cnt > 0 ? cnt : 1;
+				*a = (*a * cnt + b) / (cnt + 1);
+				g->v[j].ratio = cnt + 1;
+			}
+		}
+	}
+	ref->nrows = n;
+	for (k = 0; k < n; k++) {
+		struct report_ref_row *g = &ref->rows[k];
+		double sum = 0;
+		for (i = 0; i < g->npub; i++)
+			sum += g->pub[i];
+		g->v[0].published = sum / g->npub;
+		for (j = 0; j < ref->nvalues; j++)
+			g->v[j].ratio = NAN;
+	}
+	return 0;
+}
+
+/* The v2 settings into ref. */
+static void settings_into_ref(struct ref_read *rr)
+{
+	struct report_ref *ref = rr->ref;
+	ref->version = rr->version ? rr->version : rr->v2_line ? 2 : 1;
+	ref->title = rr->title;
+	ref->url = rr->url;
+	ref->author = rr->author;
+	ref->date = rr->date;
+	ref->statistic = rr->statistic >= 0
+			     ? (enum report_ref_stat)rr->statistic
+			     : REPORT_REF_STAT_UNKNOWN;
+	ref->runs = rr->runs;
+	ref->tolerance =
+	    rr->tolerance > 0 ? rr->tolerance : REPORT_REF_DEFAULT_TOLERANCE;
+	ref->tolerance_source = rr->tolerance > 0;
+	ref->conds = rr->conds;
+	ref->nconds = rr->nconds;
+}
+
 /* Settings, header and rows of the split file into rr->ref; every problem
  * goes to rr->d. 0, or -1 when out of memory. */
 static int read_reference(struct ref_read *rr, const char *path)
@@ -690,27 +1011,48 @@ static int read_reference(struct ref_read *rr, const char *path)
 	memset(rr->ref, 0, sizeof *rr->ref);
 	rr->ref->path = arena_strdup(rr->a, path);
 	rr->ref->unit = arena_strdup(rr->a, rr->unit);
-	check_metric(rr);
+	if (rr->bind == REF_BIND_STORE)
+		check_metric(rr);
+	else if (units_metric(rr->unit, &rr->factor, &rr->base_unit) < 0)
+		xr_diag_add(rr->d, 0,
+			    rr->unit_line ? rr->unit_line : rr->hdr->line,
+			    rr->unit_line ? rr->unit_col : 1,
+			    "unknown unit '%s' (known units: bit/s, Mbit/s, "
+			    "Gbit/s, B/s, MB/s, GB/s, s, ms, us, %%, count, "
+			    "...)",
+			    rr->unit);
+	if (rr->bind == REF_BIND_FREE) {
+		rr->r->factors = arena_alloc(rr->a, ((size_t)hdr->n + 1) *
+							sizeof *rr->r->factors);
+		if (!rr->r->factors)
+			return -1;
+		rr->r->nfactors = 0;
+	}
 	classify_columns(rr);
-	if (model_columns(rr) < 0 || read_rows(rr) < 0)
+	if (model_columns(rr) < 0 || read_rows(rr) < 0 || group_rows(rr) < 0)
 		return -1;
+	settings_into_ref(rr);
 	return 0;
 }
 
-int report_reference_attach(struct report *r, const char *path,
-			    struct xr_diag *dd, struct xr_err *err)
+int ref_parse(struct report *r, const char *path, enum ref_bind bind,
+	      const char *const *free_metrics, struct xr_diag *dd,
+	      struct xr_err *err, struct report_ref **out)
 {
 	struct buf text = BUF_INIT;
 	struct ref_read rr;
 	struct xr_diag local;
-	struct report_ref *ref;
-	int k, rc;
+	int rc;
 
+	*out = NULL;
 	memset(&rr, 0, sizeof rr);
 	rr.r = r;
 	rr.a = r->arena;
 	rr.d = dd;
 	rr.factor = 1;
+	rr.bind = bind;
+	rr.free_metrics = free_metrics;
+	rr.statistic = -1;
 	if (!rr.d) {
 		xr_diag_init(&local, path);
 		rr.d = &local;
@@ -732,24 +1074,45 @@ int report_reference_attach(struct report *r, const char *path,
 			xr_diag_release(&local);
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	}
-	ref = rr.ref;
-	if (rc == 0 && ref && !rr.d->nerr) {
-		for (k = 0; k < ref->nrows; k++) {
-			struct report_ref_row *w = &ref->rows[k];
-			match_row(r, ref, w);
-			if (w->status == REPORT_REF_MATCHED)
-				ref->nmatched++;
-			else if (w->status == REPORT_REF_AMBIGUOUS)
-				ref->nambiguous++;
-			else
-				ref->nnot_measured++;
-		}
-		r->ref = ref;
-	}
+	if (rc == 0 && rr.ref && !rr.d->nerr)
+		*out = rr.ref;
 	rc = rr.d->nerr ? first_error(rr.d, path, err) : 0;
 	if (rr.d == &local)
 		xr_diag_release(&local);
 	return rc;
+}
+
+int ref_attach(struct report *r, const struct model_build *m, const char *path,
+	       double tolerance, struct xr_diag *d, struct xr_err *err)
+{
+	struct report_ref *ref;
+	int k, rc = ref_parse(r, path, REF_BIND_STORE, NULL, d, err, &ref);
+	if (rc < 0 || !ref)
+		return rc;
+	for (k = 0; k < ref->nrows; k++) {
+		struct report_ref_row *w = &ref->rows[k];
+		match_row(r, ref, w);
+		if (w->status == REPORT_REF_MATCHED)
+			ref->nmatched++;
+		else if (w->status == REPORT_REF_AMBIGUOUS)
+			ref->nambiguous++;
+		else
+			ref->nnot_measured++;
+	}
+	if (tolerance > 0) {
+		ref->tolerance = tolerance;
+		ref->tolerance_source = 2;
+	}
+	if (ref_verdicts(r, ref, m) < 0)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	r->ref = ref;
+	return 0;
+}
+
+int report_reference_attach(struct report *r, const char *path,
+			    struct xr_diag *dd, struct xr_err *err)
+{
+	return ref_attach(r, NULL, path, 0, dd, err);
 }
 
 void report_ref_fmt(const struct report *r, const struct report_ref_row *w,
