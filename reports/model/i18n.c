@@ -97,10 +97,20 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
 			   "measured cell with the same levels. Ratio = "
 			   "measured median / published; \"in range\": the "
 			   "published value lies within the measured "
-			   "min–max.",
+			   "min–max. Verdict: reproduced when the interval "
+			   "of the measured statistic the publication gives "
+			   "(mean, median, ...) lies within ±tolerance of the "
+			   "published value (with published runs: an "
+			   "equivalence test, TOST, on the two samples); "
+			   "differs when wholly outside; not comparable when "
+			   "a published condition differs from the runs'.",
 			   "公表値（%s）を同じ水準の実測セルと対応付けた。比"
 			   "＝実測中央値／公表値。「範囲内」は公表値が実測の"
-			   "最小–最大の間にあること。"},
+			   "最小–最大の間にあること。判定: 公表された統計量"
+			   "（平均・中央値など）の実測区間が公表値の ±許容差"
+			   "に収まれば再現（公表試行があれば 2 標本の同等性"
+			   "検定 TOST）、完全に外れれば相違、公表条件が実測と"
+			   "異なれば比較不可。"},
     [REPORT_T_REF_VERDICT] = {"verdict", "判定"},
     [REPORT_T_REF_REPRODUCED] = {"reproduced", "再現"},
     [REPORT_T_REF_DIFFERS] = {"differs", "相違"},

@@ -1131,8 +1131,9 @@ void report_ref_fmt(const struct report *r, const struct report_ref_row *w,
 			 ref->values[j], r->display_unit);
 	else
 		snprintf(out[REPORT_REF_COL_METRIC], 192, "%s", ref->values[j]);
-	report_fmt_metric(r, mi, v->published, out[REPORT_REF_COL_PUBLISHED],
-			  192);
+	report_ref_fmt_published(r, mi, v->published,
+				 j == 0 && w->npub > 0 ? w->pub_text[0] : NULL,
+				 out[REPORT_REF_COL_PUBLISHED], 192);
 	if (w->status != REPORT_REF_MATCHED) {
 		const char *what =
 		    report_text(r, w->status == REPORT_REF_AMBIGUOUS

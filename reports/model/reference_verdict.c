@@ -439,6 +439,13 @@ static void judge_row(struct report *r, const struct report_ref *ref,
 	buf_release(&b);
 }
 
+/* The verdicts' words in the report's language. */
+static const enum report_text_id verdict_text[] = {
+    REPORT_T_REF_REPRODUCED,   REPORT_T_REF_DIFFERS,
+    REPORT_T_REF_INCONCLUSIVE, REPORT_T_REF_NOT_COMPARABLE,
+    REPORT_T_REF_NOT_MEASURED, REPORT_T_REF_AMBIGUOUS,
+};
+
 /* "3 of 4 published cells reproduced within ±3%; 1 differs: mtu=9000,
  * streams=4 (6.2% below)". */
 static const char *summary(const struct report *r, const struct report_ref *ref)
@@ -453,7 +460,7 @@ static const char *summary(const struct report *r, const struct report_ref *ref)
 		if (!ref->nverdict[v])
 			continue;
 		buf_addf(&b, "; %d %s: ", ref->nverdict[v],
-			 report_ref_verdict_name((enum report_ref_verdict)v));
+			 report_text(r, verdict_text[v]));
 		for (k = 0, shown = 0; k < ref->nrows; k++) {
 			const struct report_ref_row *w = &ref->rows[k];
 			if ((int)w->verdict != v)
@@ -502,18 +509,23 @@ int ref_verdicts(struct report *r, struct report_ref *ref,
 
 /* --- formatting ---------------------------------------------------------- */
 
-/* Digits after the point in a number as written; -1 with an exponent. */
-static int text_decimals(const char *s)
+/* Significant digits of a number as written ("955.37": 5; "9000": 1, as
+ * trailing zeros of a whole number say nothing); -1 with an exponent. */
+static int text_digits(const char *s)
 {
-	const char *dot = strchr(s, '.');
-	int n = 0;
+	int n = 0, zeros = 0, lead = 1, dot = strchr(s, '.') != NULL;
 	if (strpbrk(s, "eE"))
 		return -1;
-	if (!dot)
-		return 0;
-	for (dot++; isdigit((unsigned char)*dot); dot++)
+	for (; *s; s++) {
+		if (!isdigit((unsigned char)*s))
+			continue;
+		if (lead && *s == '0')
+			continue;
+		lead = 0;
 		n++;
-	return n;
+		zeros = *s == '0' ? zeros + 1 : 0;
+	}
+	return dot ? n : n - zeros;
 }
 
 static int three_digits(double x)
@@ -533,20 +545,15 @@ static int three_digits(double x)
 char *report_ref_fmt_published(const struct report *r, int mi, double v,
 			       const char *text, char *out, size_t n)
 {
-	double f, scale = r->display_scale > 0 ? r->display_scale : 1, x;
-	const char *base;
-	int d, shift;
-	if (mi != r->primary || !text || !*text || isnan(v) || !r->ref)
+	double scale = r->display_scale > 0 ? r->display_scale : 1, x;
+	int sig, d;
+	if (mi != r->primary || !text || !*text || isnan(v) || v == 0)
 		return report_fmt_metric(r, mi, v, out, n);
-	d = text_decimals(text);
-	if (d < 0 || units_metric(r->ref->unit, &f, &base) < 0 || f <= 0)
+	sig = text_digits(text);
+	if (sig < 0)
 		return report_fmt_metric(r, mi, v, out, n);
-	if (!strcmp(base, "B/s") && r->metric_units[mi] &&
-	    !strcmp(r->metric_units[mi], "bit/s"))
-		f *= 8;
-	shift = (int)lround(log10(scale / f));
-	d += shift;
 	x = v / scale;
+	d = sig - 1 - (int)floor(log10(fabs(x)));
 	if (d < three_digits(x))
 		d = three_digits(x);
 	if (d > 12)
@@ -559,12 +566,7 @@ char *report_ref_fmt_verdict(const struct report *r,
 			     const struct report_ref_row *w, char *out,
 			     size_t n)
 {
-	static const enum report_text_id name[] = {
-	    REPORT_T_REF_REPRODUCED,   REPORT_T_REF_DIFFERS,
-	    REPORT_T_REF_INCONCLUSIVE, REPORT_T_REF_NOT_COMPARABLE,
-	    REPORT_T_REF_NOT_MEASURED, REPORT_T_REF_AMBIGUOUS,
-	};
-	const char *v = report_text(r, name[w->verdict]);
+	const char *v = report_text(r, verdict_text[w->verdict]);
 	if (w->verdict == REPORT_REFV_REPRODUCED && !isnan(w->diff_pct))
 		snprintf(out, n, "%s (%+.1f%%)", v, w->diff_pct);
 	else if (*w->reasons)
