@@ -144,7 +144,10 @@ struct pdf_chart {
 	const char *const *groups;     /* ngroups labels */
 	const char *const *series;     /* nseries labels */
 	const double *value, *lo, *hi; /* lo/hi may be NULL */
-	double height;		       /* plot height in points; 0 = 180 */
+	/* A marker per bar (a published value): a dark bar across it; NaN
+	 * none; the array may be NULL. */
+	const double *mark;
+	double height; /* plot height in points; 0 = 180 */
 };
 int pdf_chart_bars(struct pdf *pdf, const struct pdf_chart *c,
 		   struct xr_err *err);

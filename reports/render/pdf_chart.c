@@ -144,9 +144,10 @@ static void chart_yrange(const struct pdf_chart *c, struct chart_frame *f)
 
 	f->ymin = f->ymax = 0;
 	for (i = 0; i < c->ngroups * c->nseries; i++) {
-		double vals[3] = {at(c->value, i), at(c->lo, i), at(c->hi, i)};
+		double vals[4] = {at(c->value, i), at(c->lo, i), at(c->hi, i),
+				  at(c->mark, i)};
 
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < 4; k++)
 			if (isfinite(vals[k])) {
 				f->ymax = fmax(f->ymax, vals[k]);
 				f->ymin = fmin(f->ymin, vals[k]);
@@ -254,6 +255,13 @@ static void chart_group(struct pdf *pdf, const struct pdf_chart *c,
 			     0.7);
 			line(pdf, cx - cap, ypos(f, hi), cx + cap, ypos(f, hi),
 			     0.7);
+		}
+		if (isfinite(at(c->mark, k))) {
+			/* the published value: a dark bar across the bar */
+			double y = ypos(f, at(c->mark, k));
+			HPDF_Page_SetRGBStroke(pdf->page, 0.55, 0.05, 0.05);
+			line(pdf, bx, y, bx + bw, y, 2.0);
+			HPDF_Page_SetGrayStroke(pdf->page, 0);
 		}
 	}
 	n = pdf_wrap(pdf, c->groups[g] ? c->groups[g] : "", LABEL_SIZE,

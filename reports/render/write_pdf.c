@@ -149,6 +149,23 @@ static int matrix_table(struct pdf *pdf, const struct report *r,
 	return rc;
 }
 
+/* The published value of cell ci and metric mi (base units), NaN none:
+ * marked on the charts. */
+static double published_at(const struct report *r, int ci, int mi)
+{
+	const struct report_ref *ref = r->ref;
+	int k, j;
+	for (k = 0; ref && k < ref->nrows; k++) {
+		const struct report_ref_row *w = &ref->rows[k];
+		if (w->cell != ci || w->status != REPORT_REF_MATCHED)
+			continue;
+		for (j = 0; j < ref->nvalues; j++)
+			if (ref->value_metric[j] == mi)
+				return w->v[j].published;
+	}
+	return NAN;
+}
+
 /* The chart of a matrix table: groups = rows, one bar per column; with a
  * single row the columns become the groups. Bars are medians, whiskers
  * min..max over the ok runs. */
@@ -158,7 +175,8 @@ static int matrix_chart(struct pdf *pdf, const struct report *r,
 {
 	int swap = tb->nrows == 1, ng, ns, g, s, rc;
 	size_t n = (size_t)tb->nrows * (size_t)tb->ncols;
-	double *v = calloc(n ? n : 1, sizeof(double) * 3), scale;
+	double *v = calloc(n ? n : 1, sizeof(double) * 4), scale;
+	int marks = 0;
 	const char *unit, *series1[1];
 	struct buf title = BUF_INIT;
 	struct pdf_chart ch;
@@ -175,9 +193,14 @@ static int matrix_chart(struct pdf *pdf, const struct report *r,
 			size_t k = (size_t)g * (size_t)ns + (size_t)s;
 			const struct report_stats *st;
 
-			v[k] = v[n + k] = v[2 * n + k] = NAN;
+			v[k] = v[n + k] = v[2 * n + k] = v[3 * n + k] = NAN;
 			if (ci < 0 || ci >= r->ncells)
 				continue;
+			v[3 * n + k] = published_at(r, ci, tb->metric_index);
+			if (!isnan(v[3 * n + k])) {
+				v[3 * n + k] /= scale;
+				marks = 1;
+			}
 			st = &r->cells[ci].st[tb->metric_index];
 			if (st->n < 1)
 				continue;
@@ -191,6 +214,11 @@ static int matrix_chart(struct pdf *pdf, const struct report *r,
 		 r->lang == REPORT_LANG_JA ? "（%s、ひげ = %s–%s）"
 					   : " (%s, whiskers = %s–%s)",
 		 T(MEDIAN), T(MIN), T(MAX));
+	if (marks)
+		buf_addf(&title,
+			 r->lang == REPORT_LANG_JA ? "（赤線 = %s）"
+						   : " (red line = %s)",
+			 T(REF_PUBLISHED));
 	series1[0] = metric_name(r, tb->metric_index);
 	memset(&ch, 0, sizeof(ch));
 	ch.title = title.s;
@@ -205,6 +233,7 @@ static int matrix_chart(struct pdf *pdf, const struct report *r,
 	ch.value = v;
 	ch.lo = v + n;
 	ch.hi = v + 2 * n;
+	ch.mark = v + 3 * n;
 	ch.height = 170;
 	rc = pdf_chart_bars(pdf, &ch, err);
 	free(v);
