@@ -1074,7 +1074,9 @@ int ref_parse(struct report *r, const char *path, enum ref_bind bind,
 			xr_diag_release(&local);
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	}
-	if (rc == 0 && rr.ref && !rr.d->nerr)
+	/* against a plan, every problem is wanted: the rows that read well
+	 * are checked even when others did not */
+	if (rc == 0 && rr.ref && (!rr.d->nerr || bind == REF_BIND_PLAN))
 		*out = rr.ref;
 	rc = rr.d->nerr ? first_error(rr.d, path, err) : 0;
 	if (rr.d == &local)
