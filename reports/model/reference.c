@@ -380,6 +380,7 @@ struct ref_read {
 	/* v2 settings, before ref exists */
 	int version, v2_line;
 	const char *title, *url, *author, *date;
+	const char *extra_metrics; /* "a b": published metric columns */
 	int statistic, runs;
 	double tolerance; /* fraction; 0 = not given */
 	struct report_ref_cond *conds;
@@ -498,6 +499,8 @@ static int read_v2_setting(struct ref_read *rr, const struct record *c)
 		return 1;
 	} else if ((slot = source_slot(rr, key)) != NULL) {
 		*slot = val;
+	} else if (!strcmp(key, "extra_metrics")) {
+		rr->extra_metrics = val;
 	} else if (!strcmp(key, "statistic")) {
 		rr->statistic = report_ref_stat_parse(val);
 		if (rr->statistic < 0) {
@@ -566,7 +569,8 @@ static void read_setting(struct ref_read *rr, const struct record *c)
 		xr_diag_add(rr->d, 0, c->line, 1,
 			    "unknown setting '%s' (known: metric, "
 			    "unit, format, title, url, author, date, "
-			    "statistic, runs, tolerance, condition), or a "
+			    "statistic, runs, tolerance, extra_metrics, "
+			    "condition), or a "
 			    "header line without a 'value' column",
 			    key);
 	}
@@ -633,6 +637,22 @@ static void check_metric(struct ref_read *rr)
 	}
 }
 
+/* Is name one of the blank-separated words of list? */
+static int in_word_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+	while (p && *p) {
+		size_t w;
+		p += strspn(p, " \t");
+		w = strcspn(p, " \t");
+		if (w == n && n && !strncmp(p, name, n))
+			return 1;
+		p += w;
+	}
+	return 0;
+}
+
 /* A new factor of the unbound report (REF_BIND_FREE): its index. */
 static int add_free_factor(struct ref_read *rr, const char *name)
 {
@@ -659,6 +679,8 @@ static enum ref_col classify_unbound(struct ref_read *rr, int j, int numeric)
 		for (k = 0; rr->free_metrics && rr->free_metrics[k]; k++)
 			if (!strcmp(rr->free_metrics[k], name))
 				return REF_COL_SKIP;
+		if (in_word_list(rr->extra_metrics, name))
+			return REF_COL_SKIP;
 		rr->col_factor[j] = add_free_factor(rr, name);
 		rr->ref->nfactors++;
 		return REF_COL_FACTOR;
