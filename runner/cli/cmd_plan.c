@@ -778,10 +778,12 @@ static int cmd_plan(int argc, char **argv)
 
 const struct opt_cmd cmd_plan_spec = {
     .name = "plan",
-    .args = "PLAN | --from-reference FILE",
+    .args = "[PLAN]",
     .summary = "the dry run: print the schedule without running anything",
     .about = "Cells, runs, manual interventions, estimated duration, and "
-	     "every run in order with its engine argv and hooks.",
+	     "every run in order with its engine argv and hooks. With "
+	     "--from-reference FILE (and no PLAN): write a plan that measures "
+	     "a published reference instead.",
     .opts = plan_options,
     .min_args = 0,
     .max_args = 1,
