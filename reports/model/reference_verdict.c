@@ -108,7 +108,22 @@ static int truthy(const char *s)
 }
 
 /* How a published and a measured value of a condition compare. */
-enum cond_cmp { CMP_TEXT = 0, CMP_NUMBER, CMP_CONTAINS, CMP_DIRECTION };
+enum cond_cmp {
+	CMP_TEXT = 0,
+	CMP_NUMBER,
+	CMP_VERSION,
+	CMP_DIRECTION,
+	CMP_MTU,
+};
+
+/* The first version number in s ("iperf 3.16" -> "3.16"); "" none. */
+static const char *version_of(const char *s, size_t *n)
+{
+	while (*s && !isdigit((unsigned char)*s))
+		s++;
+	*n = strspn(s, "0123456789.");
+	return s;
+}
 
 /* Direction words: up (the client sends) or down (-R) or bidir. */
 static const char *direction_norm(const char *s)
@@ -134,7 +149,6 @@ static int cond_same(enum cond_cmp how, const char *pub, const char *meas)
 {
 	char *e1, *e2;
 	double a, b;
-	size_t n = strlen(pub), i;
 	switch (how) {
 	case CMP_NUMBER:
 		a = strtod(pub, &e1);
@@ -142,11 +156,22 @@ static int cond_same(enum cond_cmp how, const char *pub, const char *meas)
 		if (e1 != pub && e2 != meas)
 			return a == b;
 		break;
-	case CMP_CONTAINS:
-		for (i = 0; n && meas[i]; i++)
-			if (!strncasecmp(meas + i, pub, n))
-				return 1;
-		return 0;
+	case CMP_VERSION: {
+		/* "3.16" matches "iperf 3.16" and "3.16.1" */
+		size_t np, nm;
+		const char *vp = version_of(pub, &np),
+			   *vm = version_of(meas, &nm);
+		if (!np || !nm)
+			return !strcasecmp(pub, meas);
+		return nm >= np && !strncmp(vp, vm, np) &&
+		       (nm == np || vm[np] == '.');
+	}
+	case CMP_MTU:
+		/* meas is the MSS: MTU - 40 (IPv4 + TCP), - 52 with
+		 * timestamps */
+		a = strtod(pub, &e1);
+		b = strtod(meas, &e2);
+		return e1 != pub && e2 != meas && (a - 40 == b || a - 52 == b);
 	case CMP_DIRECTION:
 		return !strcmp(direction_norm(pub), direction_norm(meas));
 	case CMP_TEXT:
@@ -171,7 +196,7 @@ static const char *cond_measured(const struct report *r,
 	if (!strcmp(key, "engine"))
 		return c->engine;
 	if (!strcmp(key, "engine_version") || !strcmp(key, "version")) {
-		*how = CMP_CONTAINS;
+		*how = CMP_VERSION;
 		return observed(r, ci, "version", mixed);
 	}
 	if (!strcmp(key, "protocol")) {
@@ -209,6 +234,10 @@ static const char *cond_measured(const struct report *r,
 			return arena_printf(r->arena, "%g",
 					    m->plan->engine.duration);
 		return NULL;
+	}
+	if (!strcmp(key, "mtu")) {
+		*how = CMP_MTU;
+		return observed(r, ci, "mss", mixed);
 	}
 	if ((v = param(r, c, key)))
 		return v;
@@ -250,11 +279,13 @@ static const char *cond_reasons(const struct report *r,
 			continue;
 		buf_addf(&b, "%s", b.len ? "; " : "");
 		if (JA(r))
-			buf_addf(&b, "公表 %s %s、実測 %s%s", k->key, k->value,
-				 meas, mixed ? " ほか" : "");
+			buf_addf(&b, "公表 %s %s、実測 %s%s%s", k->key,
+				 k->value, how == CMP_MTU ? "MSS " : "", meas,
+				 mixed ? " ほか" : "");
 		else
-			buf_addf(&b, "published %s %s, measured %s%s", k->key,
-				 k->value, meas, mixed ? " and others" : "");
+			buf_addf(&b, "published %s %s, measured %s%s%s", k->key,
+				 k->value, how == CMP_MTU ? "MSS " : "", meas,
+				 mixed ? " and others" : "");
 	}
 	out = arena_strdup(r->arena, b.s ? b.s : "");
 	buf_release(&b);
