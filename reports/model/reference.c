@@ -1,10 +1,13 @@
 /*
- * Reference comparison (`xrun report --reference FILE`): reads a published
- * matrix (schema/reference.md: CSV with comments, `key,value` settings, a
- * header and one row per published cell), matches each row to the measured
- * cell with the same levels and works out ratio and range for the writers.
- * Every problem of the file is reported with its line and column, all at
- * once; the report is not written when there is an error.
+ * Reading a reference (schema/reference.md): the settings (metric, unit,
+ * and version 2's source, statistic, runs, tolerance and conditions), the
+ * header, and one row per published value, grouped into published cells
+ * (rows with the same levels are that cell's published runs). Its columns
+ * are bound to a store's factors and metrics, a plan's factors, or
+ * nothing (ref_bind). Every problem of the file is reported with its line
+ * and column, all at once; the report is not written when there is an
+ * error. Matching to cells: reference_match.c; verdicts:
+ * reference_verdict.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -21,155 +24,6 @@
 #include "banned.h"
 
 #define REF_MAX_BYTES (16u << 20)
-
-struct field {
-	const char *s;
-	int col;
-};
-
-/* One CSV record (it may span lines when a quoted field holds one). */
-struct record {
-	int line;
-	struct field *f;
-	int n;
-};
-
-struct parsed {
-	struct record *rec; /* arena */
-	int nrec, cap;
-};
-
-static int is_blank(const char *p, const char *end)
-{
-	for (; p < end && *p != '\n'; p++)
-		if (*p != ' ' && *p != '\t' && *p != '\r')
-			return 0;
-	return 1;
-}
-
-/* Split text into records: comment lines (first character '#') and blank
- * lines are skipped; fields are trimmed unless quoted. */
-static int split(struct arena *a, const char *text, size_t len,
-		 struct parsed *out, struct xr_diag *d)
-{
-	const char *p = text, *end = text + len;
-	int line = 1;
-	if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
-		p += 3;
-	while (p < end) {
-		const char *ls = p;
-		struct record rc = {line, NULL, 0};
-		int fcap = 0;
-		if (*p == '#' || is_blank(p, end)) {
-			while (p < end && *p != '\n')
-				p++;
-			if (p < end)
-				p++;
-			line++;
-			continue;
-		}
-		for (;;) {
-			struct buf v = BUF_INIT;
-			int col = (int)(p - ls) + 1, quoted = 0;
-			while (p < end && (*p == ' ' || *p == '\t'))
-				p++;
-			if (p < end && *p == '"') {
-				int qline = line;
-				quoted = 1;
-				p++;
-				for (;;) {
-					if (p >= end) {
-						/* keep the records before it:
-						 * their problems are
-						 * reported too */
-						xr_diag_add(d, 0, qline, col,
-							    "unterminated "
-							    "quoted field");
-						buf_release(&v);
-						return 0;
-					}
-					if (*p == '"' && p + 1 < end &&
-					    p[1] == '"') {
-						buf_addc(&v, '"');
-						p += 2;
-					} else if (*p == '"') {
-						p++;
-						break;
-					} else {
-						if (*p == '\n') {
-							line++;
-							ls = p + 1;
-						}
-						buf_addc(&v, *p++);
-					}
-				}
-				while (p < end &&
-				       (*p == ' ' || *p == '\t' || *p == '\r'))
-					p++;
-				if (p < end && *p != ',' && *p != '\n') {
-					xr_diag_add(d, 0, line,
-						    (int)(p - ls) + 1,
-						    "unexpected text after a "
-						    "quoted field");
-					while (p < end && *p != ',' &&
-					       *p != '\n')
-						p++;
-				}
-			} else {
-				const char *s = p;
-				while (p < end && *p != ',' && *p != '\n')
-					p++;
-				{
-					const char *e = p;
-					while (e > s &&
-					       (e[-1] == ' ' || e[-1] == '\t' ||
-						e[-1] == '\r'))
-						e--;
-					buf_add(&v, s, (size_t)(e - s));
-				}
-			}
-			(void)quoted;
-			if (rc.n == fcap) {
-				struct field *nf;
-				fcap = fcap ? fcap * 2 : 8;
-				nf = arena_alloc(a, (size_t)fcap * sizeof *nf);
-				if (!nf) {
-					buf_release(&v);
-					return -1;
-				}
-				if (rc.n)
-					memcpy(nf, rc.f,
-					       (size_t)rc.n * sizeof *nf);
-				rc.f = nf;
-			}
-			rc.f[rc.n].s = arena_strdup(a, v.s ? v.s : "");
-			rc.f[rc.n].col = col;
-			rc.n++;
-			buf_release(&v);
-			if (p < end && *p == ',') {
-				p++;
-				continue;
-			}
-			if (p < end)
-				p++; /* '\n' */
-			line++;
-			break;
-		}
-		if (out->nrec == out->cap) {
-			struct record *nr;
-			out->cap = out->cap ? out->cap * 2 : 64;
-			nr = arena_alloc(a, (size_t)out->cap * sizeof *nr);
-			if (!nr)
-				return -1;
-			if (out->nrec)
-				memcpy(nr, out->rec,
-				       (size_t)out->nrec * sizeof *nr);
-			out->rec = nr;
-		}
-		out->rec[out->nrec++] = rc;
-	}
-	return 0;
-}
 
 /* A finite number, the whole field; -1 otherwise. */
 static int parse_num(const char *s, double *v)
@@ -221,103 +75,6 @@ static int unit_factor(const struct report *r, int mi, const char *unit,
 	return -1;
 }
 
-/* Match row w to the cells: by the levels of every factor column. */
-static void match_row(struct report *r, struct report_ref *ref,
-		      struct report_ref_row *w)
-{
-	struct arena *a = r->arena;
-	int k, j, first = -1, count = 0;
-	for (j = 0; j < ref->nfactors; j++) {
-		const struct report_factor *fa =
-		    &r->factors[ref->factor_index[j]];
-		int l, known = 0;
-		for (l = 0; l < fa->nlevels; l++)
-			if (!strcmp(fa->levels[l], w->levels[j]))
-				known = 1;
-		if (!known) {
-			w->status = REPORT_REF_NOT_MEASURED;
-			w->detail = arena_printf(
-			    a, "%s '%s' is not a level of the plan", fa->name,
-			    w->levels[j]);
-			return;
-		}
-	}
-	for (k = 0; k < r->ncells; k++) {
-		const struct report_cell *c = &r->cells[k];
-		for (j = 0; j < ref->nfactors; j++) {
-			int fi = ref->factor_index[j], l = c->lv[fi];
-			if (l < 0 ||
-			    strcmp(r->factors[fi].levels[l], w->levels[j]))
-				break;
-		}
-		if (j < ref->nfactors)
-			continue;
-		if (first < 0)
-			first = k;
-		count++;
-	}
-	if (count == 0) {
-		w->status = REPORT_REF_NOT_MEASURED;
-		w->detail = "no cell with these levels";
-		return;
-	}
-	w->cell = first;
-	if (count > 1) {
-		/* the factors the reference does not name that vary */
-		struct buf b = BUF_INIT;
-		int fi;
-		for (fi = 0; fi < r->nfactors; fi++) {
-			int l0 = -2, varies = 0;
-			for (k = 0; k < r->ncells; k++) {
-				const struct report_cell *c = &r->cells[k];
-				for (j = 0; j < ref->nfactors; j++) {
-					int g = ref->factor_index[j];
-					if (c->lv[g] < 0 ||
-					    strcmp(
-						r->factors[g].levels[c->lv[g]],
-						w->levels[j]))
-						break;
-				}
-				if (j < ref->nfactors)
-					continue;
-				if (l0 == -2)
-					l0 = c->lv[fi];
-				else if (c->lv[fi] != l0)
-					varies = 1;
-			}
-			if (varies)
-				buf_addf(&b, "%s%s", b.len ? ", " : "",
-					 r->factors[fi].name);
-		}
-		w->status = REPORT_REF_AMBIGUOUS;
-		w->detail = arena_printf(a, "%d cells match, differing in %s",
-					 count, b.s ? b.s : "?");
-		buf_release(&b);
-		return;
-	}
-	{
-		const struct report_cell *c = &r->cells[first];
-		if (c->st[ref->value_metric[0]].n == 0) {
-			w->status = REPORT_REF_NOT_MEASURED;
-			w->detail = arena_printf(a, "no ok run, %d failed",
-						 c->n_failed + c->n_timeout);
-			return;
-		}
-	}
-	w->status = REPORT_REF_MATCHED;
-	for (j = 0; j < ref->nvalues; j++) {
-		const struct report_stats *s =
-		    &r->cells[first].st[ref->value_metric[j]];
-		struct report_ref_value *v = &w->v[j];
-		if (isnan(v->published) || s->n == 0)
-			continue;
-		if (v->published != 0)
-			v->ratio = s->median / v->published;
-		v->in_range =
-		    v->published >= s->min && v->published <= s->max ? 1 : 0;
-	}
-}
-
 static int read_file(const char *path, struct buf *b, struct xr_err *err)
 {
 	int rc = buf_read_file(b, path, REF_MAX_BYTES);
@@ -365,8 +122,8 @@ struct ref_read {
 	struct report *r;
 	struct arena *a;
 	struct xr_diag *d;
-	struct parsed ps;
-	const struct record *hdr;
+	struct ref_records ps;
+	const struct ref_record *hdr;
 	int first_row; /* index into ps.rec of the first published row */
 	const char *metric, *unit, *base_unit;
 	int metric_line, metric_col, unit_line, unit_col;
@@ -421,7 +178,7 @@ static int is_cond_key(const char *k)
 	return 0;
 }
 
-static void add_cond(struct ref_read *rr, const struct record *c, int kf)
+static void add_cond(struct ref_read *rr, const struct ref_record *c, int kf)
 {
 	struct report_ref_cond *x;
 	int i;
@@ -476,7 +233,7 @@ static int parse_tolerance(const char *s, double *out)
 
 /* A v2 setting (format, source, statistic, runs, tolerance, conditions).
  * 1 when the key is one, 0 when not. */
-static int read_v2_setting(struct ref_read *rr, const struct record *c)
+static int read_v2_setting(struct ref_read *rr, const struct ref_record *c)
 {
 	const char *key = c->f[0].s, *val = c->n > 1 ? c->f[1].s : "";
 	const char **slot;
@@ -536,7 +293,7 @@ static int read_v2_setting(struct ref_read *rr, const struct record *c)
 }
 
 /* A `key,value` setting: metric, unit or a v2 one. */
-static void read_setting(struct ref_read *rr, const struct record *c)
+static void read_setting(struct ref_read *rr, const struct ref_record *c)
 {
 	const char *key = c->f[0].s;
 	if (read_v2_setting(rr, c))
@@ -582,7 +339,7 @@ static int read_head(struct ref_read *rr)
 {
 	int i, j;
 	for (i = 0; i < rr->ps.nrec && !rr->hdr; i++) {
-		const struct record *c = &rr->ps.rec[i];
+		const struct ref_record *c = &rr->ps.rec[i];
 		for (j = 0; j < c->n; j++)
 			if (!strcmp(c->f[j].s, "value"))
 				rr->hdr = c;
@@ -671,7 +428,7 @@ static int add_free_factor(struct ref_read *rr, const char *name)
 static enum ref_col classify_unbound(struct ref_read *rr, int j, int numeric)
 {
 	const struct report *r = rr->r;
-	const struct record *hdr = rr->hdr;
+	const struct ref_record *hdr = rr->hdr;
 	const char *name = hdr->f[j].s, *best;
 	struct suggest sg;
 	int k;
@@ -709,14 +466,14 @@ static enum ref_col classify_unbound(struct ref_read *rr, int j, int numeric)
 static enum ref_col classify_other(struct ref_read *rr, int j)
 {
 	const struct report *r = rr->r;
-	const struct record *hdr = rr->hdr;
+	const struct ref_record *hdr = rr->hdr;
 	const char *name = hdr->f[j].s;
 	struct buf b = BUF_INIT, m = BUF_INIT;
 	enum ref_col kind = REF_COL_SKIP;
 	int numeric = 1, k;
 
 	for (k = rr->first_row; k < rr->ps.nrec; k++) {
-		const struct record *c = &rr->ps.rec[k];
+		const struct ref_record *c = &rr->ps.rec[k];
 		double v;
 		if (j < c->n && *c->f[j].s && parse_num(c->f[j].s, &v) < 0)
 			numeric = 0;
@@ -756,7 +513,7 @@ static enum ref_col classify_other(struct ref_read *rr, int j)
 /* What each header column holds. */
 static void classify_columns(struct ref_read *rr)
 {
-	const struct record *hdr = rr->hdr;
+	const struct ref_record *hdr = rr->hdr;
 	int j, k;
 	for (j = 0; j < hdr->n; j++) {
 		const char *name = hdr->f[j].s;
@@ -786,7 +543,7 @@ static void classify_columns(struct ref_read *rr)
 static int model_columns(struct ref_read *rr)
 {
 	struct report_ref *ref = rr->ref;
-	const struct record *hdr = rr->hdr;
+	const struct ref_record *hdr = rr->hdr;
 	struct arena *a = rr->a;
 	const char **fn =
 	    arena_alloc(a, ((size_t)ref->nfactors + 1) * sizeof *fn);
@@ -817,10 +574,10 @@ static int model_columns(struct ref_read *rr)
 
 /* One published row into w. Returns 1 when it is good, 0 when it has an
  * error (reported), -1 when out of memory. */
-static int read_row(struct ref_read *rr, const struct record *c,
+static int read_row(struct ref_read *rr, const struct ref_record *c,
 		    struct report_ref_row *w)
 {
-	const struct record *hdr = rr->hdr;
+	const struct ref_record *hdr = rr->hdr;
 	struct report_ref *ref = rr->ref;
 	struct buf lab = BUF_INIT;
 	int fj = 0, vj = 1, bad = 0, j;
@@ -852,7 +609,7 @@ static int read_row(struct ref_read *rr, const struct record *c,
 		w->v[j].in_range = -1;
 	}
 	for (j = 0; j < hdr->n; j++) {
-		const struct field *f = &c->f[j];
+		const struct ref_field *f = &c->f[j];
 		int slot;
 		double v;
 		if (rr->kind[j] == REF_COL_FACTOR) {
@@ -903,7 +660,7 @@ static int read_rows(struct ref_read *rr)
 	if (!ref->rows)
 		return -1;
 	for (k = rr->first_row; k < rr->ps.nrec; k++) {
-		const struct record *c = &rr->ps.rec[k];
+		const struct ref_record *c = &rr->ps.rec[k];
 		int rc;
 		if (c->n != rr->hdr->n) {
 			xr_diag_add(rr->d, 0, c->line, 1,
@@ -1018,7 +775,7 @@ static void settings_into_ref(struct ref_read *rr)
  * goes to rr->d. 0, or -1 when out of memory. */
 static int read_reference(struct ref_read *rr, const char *path)
 {
-	const struct record *hdr;
+	const struct ref_record *hdr;
 	if (read_head(rr) < 0)
 		return 0;
 	hdr = rr->hdr;
@@ -1089,7 +846,7 @@ int ref_parse(struct report *r, const char *path, enum ref_bind bind,
 		err->code = XR_EUSAGE;
 		return -XR_EUSAGE;
 	}
-	rc = split(rr.a, text.s ? text.s : "", text.len, &rr.ps, rr.d);
+	rc = ref_csv_split(rr.a, text.s ? text.s : "", text.len, &rr.ps, rr.d);
 	buf_release(&text);
 	if (rc == 0 && read_reference(&rr, path) < 0) {
 		if (rr.d == &local)
@@ -1104,85 +861,4 @@ int ref_parse(struct report *r, const char *path, enum ref_bind bind,
 	if (rr.d == &local)
 		xr_diag_release(&local);
 	return rc;
-}
-
-int ref_attach(struct report *r, const struct model_build *m, const char *path,
-	       double tolerance, struct xr_diag *d, struct xr_err *err)
-{
-	struct report_ref *ref;
-	int k, rc = ref_parse(r, path, REF_BIND_STORE, NULL, d, err, &ref);
-	if (rc < 0 || !ref)
-		return rc;
-	for (k = 0; k < ref->nrows; k++) {
-		struct report_ref_row *w = &ref->rows[k];
-		match_row(r, ref, w);
-		if (w->status == REPORT_REF_MATCHED)
-			ref->nmatched++;
-		else if (w->status == REPORT_REF_AMBIGUOUS)
-			ref->nambiguous++;
-		else
-			ref->nnot_measured++;
-	}
-	if (tolerance > 0) {
-		ref->tolerance = tolerance;
-		ref->tolerance_source = 2;
-	}
-	if (ref_verdicts(r, ref, m) < 0)
-		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	r->ref = ref;
-	return 0;
-}
-
-int report_reference_attach(struct report *r, const char *path,
-			    struct xr_diag *dd, struct xr_err *err)
-{
-	return ref_attach(r, NULL, path, 0, dd, err);
-}
-
-void report_ref_fmt(const struct report *r, const struct report_ref_row *w,
-		    int j, char out[REPORT_REF_NCOLS][192])
-{
-	const struct report_ref *ref = r->ref;
-	int mi = ref->value_metric[j], c;
-	const struct report_ref_value *v = &w->v[j];
-	const struct report_stats *s =
-	    w->cell >= 0 ? &r->cells[w->cell].st[mi] : NULL;
-	char x[64], y[64];
-	for (c = 0; c < REPORT_REF_NCOLS; c++)
-		snprintf(out[c], 192, "–");
-	if (mi == r->primary)
-		snprintf(out[REPORT_REF_COL_METRIC], 192, "%s (%s)",
-			 ref->values[j], r->display_unit);
-	else
-		snprintf(out[REPORT_REF_COL_METRIC], 192, "%s", ref->values[j]);
-	report_ref_fmt_published(r, mi, v->published,
-				 j == 0 && w->npub > 0 ? w->pub_text[0] : NULL,
-				 out[REPORT_REF_COL_PUBLISHED], 192);
-	if (w->status != REPORT_REF_MATCHED) {
-		const char *what =
-		    report_text(r, w->status == REPORT_REF_AMBIGUOUS
-				       ? REPORT_T_REF_AMBIGUOUS
-				       : REPORT_T_REF_NOT_MEASURED);
-		snprintf(out[REPORT_REF_COL_MEDIAN], 192, "%s%s%s%s", what,
-			 *w->detail ? " (" : "", w->detail,
-			 *w->detail ? ")" : "");
-		return;
-	}
-	if (!s || s->n == 0)
-		return;
-	report_fmt_metric(r, mi, s->median, out[REPORT_REF_COL_MEDIAN], 192);
-	if (!isnan(s->ci_low)) {
-		report_fmt_metric(r, mi, s->ci_low, x, sizeof x);
-		report_fmt_metric(r, mi, s->ci_high, y, sizeof y);
-		snprintf(out[REPORT_REF_COL_CI], 192, "%s – %s", x, y);
-	}
-	report_fmt_metric(r, mi, s->min, x, sizeof x);
-	report_fmt_metric(r, mi, s->max, y, sizeof y);
-	snprintf(out[REPORT_REF_COL_RANGE], 192, "%s – %s", x, y);
-	if (!isnan(v->ratio))
-		snprintf(out[REPORT_REF_COL_RATIO], 192, "%.3f", v->ratio);
-	if (v->in_range >= 0)
-		snprintf(
-		    out[REPORT_REF_COL_IN_RANGE], 192, "%s",
-		    report_text(r, v->in_range ? REPORT_T_YES : REPORT_T_NO));
 }

@@ -1,6 +1,7 @@
 /*
  * Internals of the reference comparison shared by reference.c (reading a
- * published matrix and matching it to cells), reference_verdict.c (the
+ * published matrix), reference_csv.c (its CSV layer), reference_match.c
+ * (matching it to cells), reference_verdict.c (the
  * verdict per published cell) and reference_plan.c (checking a reference
  * against a plan; reading one without a plan). Not for writers.
  */
@@ -10,6 +11,37 @@
 #include "report.h"
 
 struct model_build;
+struct arena;
+
+/* A field of a CSV record and the column it starts in. */
+struct ref_field {
+	const char *s;
+	int col;
+};
+
+/* One CSV record (it may span lines when a quoted field holds one). */
+struct ref_record {
+	int line;
+	struct ref_field *f;
+	int n;
+};
+
+struct ref_records {
+	struct ref_record *rec; /* arena */
+	int nrec, cap;
+};
+
+/* reference_csv.c: split text into records (RFC 4180 quoting; comment
+ * lines starting with '#' and blank lines skipped; fields trimmed unless
+ * quoted; a UTF-8 byte order mark skipped). Problems go to d. 0, or -1
+ * when out of memory. */
+int ref_csv_split(struct arena *a, const char *text, size_t len,
+		  struct ref_records *out, struct xr_diag *d);
+
+/* reference_match.c: match row w to r's cells by the levels of every
+ * factor column (status, cell, detail, ratio and range). */
+void ref_match_row(struct report *r, struct report_ref *ref,
+		   struct report_ref_row *w);
 
 /* What the columns of a reference are bound to. */
 enum ref_bind {
