@@ -18,6 +18,7 @@
 #include "buf.h"
 #include "cmd.h"
 #include "err.h"
+#include "placeholder.h"
 #include "plan.h"
 #include "report.h"
 #include "banned.h"
@@ -144,19 +145,66 @@ static void plan_name(struct buf *b, const char *path)
 		char c = base[i];
 		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 			 (c >= '0' && c <= '9') || c == '-' || c == '_';
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
 		buf_addc(b, ok ? c : '-');
 	}
 	if (!n)
 		buf_adds(b, "reference");
 }
 
-/* One factor: an engine parameter when its name is one, else a manual
- * step ("Set up mtu {{mtu}}"). */
-static void factor_yaml(struct buf *b, const struct report_ref_doc *doc, int f)
+/* A factor name the plan accepts: letters, digits, '_', '-' (others
+ * become '_'), and not a built-in placeholder's ("rep" -> "rep_"). OUT:
+ * arena string. */
+static const char *factor_name(struct arena *a, const char *col)
 {
-	const char *name = doc->factors[f];
-	const struct cond_param *cp = cond_param_find(name);
+	char *s = arena_strdup(a, col), *p;
+	for (p = s; p && *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
+			*p = '_';
+	if (!s || !*s)
+		return "factor";
+	if (placeholder_find(s) >= 0)
+		return arena_printf(a, "%s_", s);
+	return s;
+}
+
+/* Can every level be the value of iperf3 parameter param? */
+static int levels_fit(const struct report_ref_doc *doc, int f,
+		      const char *param)
+{
+	const char *ok = !strcmp(param, "parallel") || !strcmp(param, "mss")
+			     ? "0123456789"
+			 : !strcmp(param, "congestion")
+			     ? "abcdefghijklmnopqrstuvwxyz0123456789_-"
+			     : "0123456789.KMGkmgs";
 	int l;
+	for (l = 0; l < doc->nlevels[f]; l++) {
+		const char *v = doc->levels[f][l];
+		if (!*v || v[strspn(v, ok)])
+			return 0;
+	}
+	return 1;
+}
+
+/* One factor: an engine parameter when its name is one (and its levels
+ * fit), else a manual step ("Set up mtu {{mtu}}"). */
+static void factor_yaml(struct buf *b, struct arena *a,
+			const struct report_ref_doc *doc, int f)
+{
+	const char *name = factor_name(a, doc->factors[f]);
+	const struct cond_param *cp = cond_param_find(doc->factors[f]);
+	int l;
+	if (strcmp(name, doc->factors[f]))
+		fprintf(stderr,
+			"xrun plan: column '%s' becomes factor '%s' (factor "
+			"names: letters, digits, '_' and '-', no built-in "
+			"placeholder): rename the column to compare with "
+			"the reference\n",
+			doc->factors[f], name);
+	if (cp && cp->kind < 2 && !levels_fit(doc, f, cp->param))
+		cp = NULL;
 	buf_adds(b, "  ");
 	yq(b, name);
 	buf_adds(b, ":\n    levels: [");
@@ -191,7 +239,7 @@ static void factor_yaml(struct buf *b, const struct report_ref_doc *doc, int f)
 	buf_addf(b, "    manual: ");
 	{
 		struct buf m = BUF_INIT;
-		buf_addf(&m, "Set up %s {{%s}}", name, name);
+		buf_addf(&m, "Set up %s {{%s}}", doc->factors[f], name);
 		yq(b, m.s);
 		buf_release(&m);
 	}
@@ -200,7 +248,8 @@ static void factor_yaml(struct buf *b, const struct report_ref_doc *doc, int f)
 
 /* Combinations of levels nobody published: excluded, so that the plan has
  * the reference's cells and no more. */
-static void excludes_yaml(struct buf *b, const struct report_ref_doc *doc)
+static void excludes_yaml(struct buf *b, struct arena *a,
+			  const struct report_ref_doc *doc)
 {
 	const struct report_ref *ref = doc->ref;
 	int idx[64] = {0}, f, k, first = 1;
@@ -227,7 +276,7 @@ static void excludes_yaml(struct buf *b, const struct report_ref_doc *doc)
 			buf_adds(b, "  - {");
 			for (f = 0; f < doc->nfactors; f++) {
 				buf_adds(b, f ? ", " : " ");
-				yq(b, doc->factors[f]);
+				yq(b, factor_name(a, doc->factors[f]));
 				buf_adds(b, ": ");
 				yq(b, doc->levels[f][idx[f]]);
 			}
@@ -244,7 +293,7 @@ static void excludes_yaml(struct buf *b, const struct report_ref_doc *doc)
 }
 
 /* The plan's text from a reference read on its own. */
-static void plan_yaml(struct buf *b, const char *path,
+static void plan_yaml(struct buf *b, struct arena *a, const char *path,
 		      const struct report_ref_doc *doc)
 {
 	const struct report_ref *ref = doc->ref;
@@ -301,8 +350,8 @@ static void plan_yaml(struct buf *b, const char *path,
 			    "say: iperf3's default\n");
 	buf_adds(b, "factors:\n");
 	for (f = 0; f < doc->nfactors; f++)
-		factor_yaml(b, doc, f);
-	excludes_yaml(b, doc);
+		factor_yaml(b, a, doc, f);
+	excludes_yaml(b, a, doc);
 	buf_addf(b, "repeat: %d\norder: abba\n", repeat);
 }
 
@@ -325,7 +374,7 @@ int cmd_plan_from_reference(const char *path, const char *out)
 		arena_free(a);
 		return 2;
 	}
-	plan_yaml(&b, path, &doc);
+	plan_yaml(&b, a, path, &doc);
 	f = out && strcmp(out, "-") ? fopen(out, "w") : stdout;
 	if (!f) {
 		fprintf(stderr, "xrun plan: cannot write '%s'\n", out);

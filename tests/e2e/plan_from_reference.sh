@@ -72,6 +72,16 @@ done
 check "[ \"\$(\"$XRUN\" plan seed001-pcie-slots.yaml --json | jq .cells)\" = 24 ]" \
 	"seed001: 24 cells as published"
 
+# columns that are no factor names, levels no parameter can take: still a
+# valid plan with the same cells
+printf 'MTU (bytes),rep,streams,value\n1500,1,1 stream,9\n9000,2,4 streams,9\n' > odd.csv
+"$XRUN" plan --from-reference odd.csv -o odd.yaml 2> odd.err
+check "\"$XRUN\" validate -q odd.yaml &&
+	[ \"\$(\"$XRUN\" plan odd.yaml --json | jq .cells)\" = 2 ] &&
+	grep -q \"column 'MTU (bytes)' becomes factor 'MTU__bytes_'\" odd.err &&
+	grep -q \"column 'rep' becomes factor 'rep_'\" odd.err" \
+	"odd column names and levels: a valid plan, renames said"
+
 # a reference that does not fit a plan
 cat > bad.csv <<'EOF'
 format,2
