@@ -81,6 +81,25 @@ static void yq(struct buf *b, const char *s)
 	buf_addc(b, '"');
 }
 
+/* Can v be the value of iperf3 parameter param (a rough check: the
+ * engine's own check is in the validation that follows)? */
+static int value_fits(const char *param, const char *v)
+{
+	const char *ok = !strcmp(param, "parallel") || !strcmp(param, "mss")
+			     ? "0123456789"
+			 : !strcmp(param, "congestion")
+			     ? "abcdefghijklmnopqrstuvwxyz0123456789_-"
+			     : "0123456789.KMGkmgs";
+	return *v && !v[strspn(v, ok)];
+}
+
+/* A published word in a YAML comment: one line. */
+static void comment_word(struct buf *b, const char *s)
+{
+	for (; *s; s++)
+		buf_addc(b, *s == '\n' || *s == '\r' ? ' ' : *s);
+}
+
 static int is_down(const char *v)
 {
 	return !strcasecmp(v, "down") || !strcasecmp(v, "download") ||
@@ -93,19 +112,21 @@ static int is_down(const char *v)
 static void cond_line(struct buf *b, const struct report_ref_cond *c)
 {
 	const struct cond_param *cp = cond_param_find(c->key);
-	if (!cp) {
-		buf_addf(b,
-			 "  # published %s: %s (no iperf3 parameter; "
-			 "set it on the hosts)\n",
-			 c->key, c->value);
+	if (!cp || (cp->kind < 2 && !value_fits(cp->param, c->value))) {
+		buf_adds(b, "  # published ");
+		comment_word(b, c->key);
+		buf_adds(b, ": ");
+		comment_word(b, c->value);
+		buf_adds(b, cp ? " (not a value iperf3 takes)\n"
+			       : " (no iperf3 parameter; set it on the "
+				 "hosts)\n");
 		return;
 	}
 	switch (cp->kind) {
 	case 1:
 		/* a bare number is seconds */
 		buf_addf(b, "  %s: ", cp->param);
-		if (*c->value &&
-		    strspn(c->value, "0123456789.") == strlen(c->value))
+		if (strspn(c->value, "0123456789.") == strlen(c->value))
 			buf_addf(b, "%ss\n", c->value);
 		else {
 			yq(b, c->value);
@@ -115,16 +136,22 @@ static void cond_line(struct buf *b, const struct report_ref_cond *c)
 	case 2:
 		if (!strcasecmp(c->value, "udp"))
 			buf_adds(b, "  udp: true\n");
-		else
-			buf_addf(b, "  # published protocol %s\n", c->value);
+		else if (strcasecmp(c->value, "tcp")) {
+			buf_adds(b, "  # published protocol ");
+			comment_word(b, c->value);
+			buf_addc(b, '\n');
+		}
 		break;
 	case 3:
 		if (is_down(c->value))
 			buf_adds(b, "  reverse: true\n");
 		else if (!strcasecmp(c->value, "bidir"))
 			buf_adds(b, "  bidir: true\n");
-		else
-			buf_addf(b, "  # published direction %s\n", c->value);
+		else {
+			buf_adds(b, "  # published direction ");
+			comment_word(b, c->value);
+			buf_addc(b, '\n');
+		}
 		break;
 	default:
 		buf_addf(b, "  %s: ", cp->param);
@@ -174,17 +201,10 @@ static const char *factor_name(struct arena *a, const char *col)
 static int levels_fit(const struct report_ref_doc *doc, int f,
 		      const char *param)
 {
-	const char *ok = !strcmp(param, "parallel") || !strcmp(param, "mss")
-			     ? "0123456789"
-			 : !strcmp(param, "congestion")
-			     ? "abcdefghijklmnopqrstuvwxyz0123456789_-"
-			     : "0123456789.KMGkmgs";
 	int l;
-	for (l = 0; l < doc->nlevels[f]; l++) {
-		const char *v = doc->levels[f][l];
-		if (!*v || v[strspn(v, ok)])
+	for (l = 0; l < doc->nlevels[f]; l++)
+		if (!value_fits(param, doc->levels[f][l]))
 			return 0;
-	}
 	return 1;
 }
 
@@ -303,16 +323,24 @@ static void plan_yaml(struct buf *b, struct arena *a, const char *path,
 			repeat = ref->rows[k].npub;
 	if (repeat < 2)
 		repeat = 3;
-	buf_addf(b, "# Made by `xrun plan --from-reference %s`.\n", path);
-	if (ref->title || ref->url)
-		buf_addf(b, "# Published: %s%s%s%s\n",
-			 ref->title ? ref->title : "", ref->url ? " <" : "",
-			 ref->url ? ref->url : "", ref->url ? ">" : "");
+	buf_adds(b, "# Made by `xrun plan --from-reference ");
+	comment_word(b, path);
+	buf_adds(b, "`.\n");
+	if (ref->title || ref->url) {
+		buf_adds(b, "# Published: ");
+		comment_word(b, ref->title ? ref->title : "");
+		if (ref->url) {
+			buf_adds(b, " <");
+			comment_word(b, ref->url);
+			buf_adds(b, ">");
+		}
+		buf_addc(b, '\n');
+	}
 	buf_addf(b, "# Statistic published: %s; tolerance %g%%.\n",
 		 report_ref_stat_name(ref->statistic), ref->tolerance * 100);
 	buf_adds(b, "# Places marked TODO need your hosts. Then:\n"
 		    "#   xrun validate THIS.yaml --reference ");
-	buf_adds(b, path);
+	comment_word(b, path);
 	buf_adds(b, "\nxrun: 1\nname: ");
 	plan_name(b, path);
 	buf_adds(b, "\ntitle: ");
@@ -339,8 +367,11 @@ static void plan_yaml(struct buf *b, struct arena *a, const char *path,
 			have_duration = 1;
 		if (!strcmp(key, "engine") || !strcmp(key, "engine_version") ||
 		    !strcmp(key, "version")) {
-			buf_addf(b, "  # published %s: %s\n", key,
-				 ref->conds[k].value);
+			buf_adds(b, "  # published ");
+			comment_word(b, key);
+			buf_adds(b, ": ");
+			comment_word(b, ref->conds[k].value);
+			buf_addc(b, '\n');
 			continue;
 		}
 		cond_line(b, &ref->conds[k]);
