@@ -200,7 +200,9 @@ static void check_row(const struct plan *p, const struct report_ref *ref,
 		      const struct report_ref_row *w, struct xr_diag *d)
 {
 	int lv[64], j, bad = 0, x;
-	for (j = 0; j < ref->nfactors && j < 64; j++) {
+	if (ref->nfactors > 64)
+		return; /* past the plan's own limit: the plan says so */
+	for (j = 0; j < ref->nfactors; j++) {
 		const struct plan_factor *f =
 		    &p->factors[plan_factor_index(p, ref->factors[j])];
 		lv[j] = plan_level_index(f, w->levels[j]);
