@@ -502,6 +502,53 @@ int rt_reference(const struct report *r, struct arena *a, struct rtable *t)
 	return 0;
 }
 
+int rt_reference_info(const struct report *r, struct arena *a, struct rtable *t)
+{
+	const struct report_ref *ref = r->ref;
+	struct buf s = BUF_INIT;
+	int row = 0, i, rc = 0;
+	if (rt_init(t, a, 2, 4) < 0)
+		return -XR_ENOMEM;
+	t->plain = 1;
+	rt_head(t, 0, "", RT_LEFT, 0);
+	rt_head(t, 1, "", RT_LEFT, 1);
+	if (ref->title || ref->url || ref->author || ref->date) {
+		const char *part[] = {ref->title, ref->author, ref->date,
+				      ref->url};
+		for (i = 0; i < 4; i++)
+			if (part[i] && *part[i])
+				buf_addf(&s, "%s%s", s.len ? "; " : "",
+					 part[i]);
+		rc |= rt_set(t, a, row, 0, T(REF_SOURCE));
+		rc |= rt_set(t, a, row++, 1, s.s ? s.s : "");
+	}
+	buf_reset(&s);
+	buf_adds(&s, report_ref_stat_name(ref->statistic));
+	if (ref->runs > 0)
+		buf_addf(&s,
+			 r->lang == REPORT_LANG_JA ? "（%d 回）" : " (%d runs)",
+			 ref->runs);
+	rc |= rt_set(t, a, row, 0, T(REF_STATISTIC));
+	rc |= rt_set(t, a, row++, 1, s.s);
+	buf_reset(&s);
+	buf_addf(&s, "±%g%%", ref->tolerance * 100);
+	rc |= rt_set(t, a, row, 0, T(REF_TOLERANCE));
+	rc |= rt_set(t, a, row++, 1, s.s);
+	if (ref->nconds) {
+		buf_reset(&s);
+		for (i = 0; i < ref->nconds; i++)
+			buf_addf(&s, "%s%s %s", i ? ", " : "",
+				 ref->conds[i].key, ref->conds[i].value);
+		rc |= rt_set(t, a, row, 0, T(REF_CONDITIONS));
+		rc |= rt_set(t, a, row++, 1, s.s);
+	}
+	buf_release(&s);
+	if (rc)
+		return -XR_ENOMEM;
+	rt_fill_empty(t);
+	return 0;
+}
+
 /* --- appendix ---------------------------------------------------------- */
 
 int rt_facts(const struct report *r, struct arena *a, struct rtable *t)

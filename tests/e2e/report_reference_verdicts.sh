@@ -124,6 +124,10 @@ check "grep -E '^\\| Reference comparison \\| 2 of 6 published cells reproduced 
 	"md: summary line in the header block"
 check "grep -F '| a | y |' r.md | grep -q '| 3 |.*reproduced'" \
 	"md: published runs and verdict columns"
+check "grep -qx -- '- source: QA fixture; https://example.org/qa' r.md &&
+	grep -qx -- '- statistic: mean' r.md && grep -qx -- '- tolerance: ±3%' r.md &&
+	grep -qx -- '- published conditions: engine command' r.md" \
+	"md: the reference's source, statistic, tolerance and conditions"
 check "grep -q '公表セル 6 件中 2 件が ±3% 以内で再現' ja.md &&
 	grep -q '| 判定 |' ja.md" "ja: summary and verdict column"
 if command -v pdftotext >/dev/null; then
