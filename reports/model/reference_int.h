@@ -70,4 +70,7 @@ int ref_attach(struct report *r, const struct model_build *m, const char *path,
 int ref_verdicts(struct report *r, struct report_ref *ref,
 		 const struct model_build *m);
 
+/* Does a published engine ("iperf 3.16") name engine meas ("iperf3")? */
+int ref_engine_is(const char *pub, const char *meas);
+
 #endif

@@ -94,7 +94,7 @@ static void check_cond(const struct plan *p, const struct report_ref *ref,
 		return;
 	}
 	if (!strcmp(k, "engine")) {
-		if (p->engine.type && strcasecmp(p->engine.type, v))
+		if (p->engine.type && !ref_engine_is(v, p->engine.type))
 			xr_diag_add(d, 0, c->line, c->col,
 				    "published engine '%s', the plan runs '%s'",
 				    v, p->engine.type);

@@ -114,7 +114,24 @@ enum cond_cmp {
 	CMP_VERSION,
 	CMP_DIRECTION,
 	CMP_MTU,
+	CMP_ENGINE,
 };
+
+/* Does a published engine ("iperf3", "iperf 3.16", "iperf3 3.12") name
+ * engine meas ("iperf3")? Its letters and digits must start with meas's. */
+int ref_engine_is(const char *pub, const char *meas)
+{
+	size_t n = strlen(meas), k = 0;
+	for (; *pub && k < n; pub++) {
+		if (!isalnum((unsigned char)*pub))
+			continue;
+		if (tolower((unsigned char)*pub) !=
+		    tolower((unsigned char)meas[k]))
+			return 0;
+		k++;
+	}
+	return n > 0 && k == n;
+}
 
 /* The first version number in s ("iperf 3.16" -> "3.16"); "" none. */
 static const char *version_of(const char *s, size_t *n)
@@ -166,6 +183,8 @@ static int cond_same(enum cond_cmp how, const char *pub, const char *meas)
 		return nm >= np && !strncmp(vp, vm, np) &&
 		       (nm == np || vm[np] == '.');
 	}
+	case CMP_ENGINE:
+		return ref_engine_is(pub, meas);
 	case CMP_MTU:
 		/* meas is the MSS: MTU - 40 (IPv4 + TCP), - 52 with
 		 * timestamps */
@@ -193,8 +212,10 @@ static const char *cond_measured(const struct report *r,
 	const char *v;
 	*how = CMP_TEXT;
 	*mixed = 0;
-	if (!strcmp(key, "engine"))
+	if (!strcmp(key, "engine")) {
+		*how = CMP_ENGINE;
 		return c->engine;
+	}
 	if (!strcmp(key, "engine_version") || !strcmp(key, "version")) {
 		*how = CMP_VERSION;
 		return observed(r, ci, "version", mixed);
