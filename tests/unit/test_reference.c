@@ -191,6 +191,31 @@ static void test_v2(struct report *r)
 	report_ref_fmt_published(r, 0, 9e9, "9000.0", out, sizeof out);
 	is_str(out, "9.0000", "9000.0: five digits");
 
+	/* max, min, median: the statistic the publication names */
+	rc = attach(r,
+		    "statistic,max\ntolerance,1%\nnic,streams,value\na,1,9.1\n",
+		    msg, sizeof msg);
+	ok(rc == 0 && r->ref->rows[0].verdict == REPORT_REFV_REPRODUCED &&
+	       r->ref->rows[0].est == 9.1e9,
+	   "max: compared with the measured maximum");
+	rc = attach(r,
+		    "statistic,min\ntolerance,1%\nnic,streams,value\na,1,9.4\n",
+		    msg, sizeof msg);
+	ok(rc == 0 && r->ref->rows[0].verdict == REPORT_REFV_DIFFERS &&
+	       !strcmp(r->ref->rows[0].reasons, "5.3% below"),
+	   "min: 8.9 against 9.4 differs, 5.3%% below");
+	rc = attach(
+	    r, "statistic,median\ntolerance,1%\nnic,streams,value\na,1,9\n",
+	    msg, sizeof msg);
+	ok(rc == 0 && r->ref->rows[0].verdict == REPORT_REFV_INCONCLUSIVE &&
+	       r->ref->rows[0].lo == 8.9e9 && r->ref->rows[0].hi == 9.1e9,
+	   "median without enough runs for its interval: min-max, crosses 1%%");
+	rc = attach(
+	    r, "format,2\ncondition,engine,iperf3\nnic,streams,value\na,1,9\n",
+	    msg, sizeof msg);
+	ok(rc == 0 && r->ref->rows[0].verdict == REPORT_REFV_REPRODUCED,
+	   "a condition nothing measured says anything about is not checked");
+
 	rc = attach(r,
 		    "format,3\n"
 		    "statistic,average\n"
