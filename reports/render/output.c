@@ -14,16 +14,20 @@
 #include "banned.h"
 
 /* The writer of each format of output_format.h: a stream writer for the
- * text formats, a file writer for the rest. */
+ * text formats (told the output's path when it writes files beside it),
+ * a file writer for the rest. */
 static const struct {
 	int (*stream)(const struct report *r, FILE *f, struct xr_err *err);
+	int (*stream_at)(const struct report *r, FILE *f, const char *path,
+			 struct xr_err *err);
 	int (*file)(const struct report *r, const char *path,
 		    struct xr_err *err);
 } writers[OUTPUT_FORMAT_COUNT] = {
-    [OUTPUT_FORMAT_PDF] = {NULL, report_write_pdf},
-    [OUTPUT_FORMAT_MD] = {report_write_md, NULL},
-    [OUTPUT_FORMAT_CSV] = {report_write_csv, NULL},
-    [OUTPUT_FORMAT_JSON] = {report_write_json, NULL},
+    [OUTPUT_FORMAT_PDF] = {NULL, NULL, report_write_pdf},
+    [OUTPUT_FORMAT_MD] = {NULL, report_write_md_charts, NULL},
+    [OUTPUT_FORMAT_HTML] = {report_write_html, NULL, NULL},
+    [OUTPUT_FORMAT_CSV] = {report_write_csv, NULL, NULL},
+    [OUTPUT_FORMAT_JSON] = {report_write_json, NULL, NULL},
 };
 
 /* The format of out_path: --format, else the extension, else the
@@ -84,7 +88,9 @@ int report_write_file(const char *db_path, const char *out_path,
 			goto out;
 		}
 	}
-	rc = writers[fmt].stream(r, f, err);
+	rc = writers[fmt].stream_at
+		 ? writers[fmt].stream_at(r, f, out_path, err)
+		 : writers[fmt].stream(r, f, err);
 	if (f != stdout) {
 		if (fclose(f) != 0 && rc == 0)
 			rc = xr_err_set(err, XR_EIO, out_path, 0, 0,

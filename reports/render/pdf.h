@@ -129,27 +129,10 @@ int pdf_table_fits(struct pdf *pdf, struct pdf_table *t,
 		   enum pdf_orient orient);
 int pdf_table_draw(struct pdf *pdf, struct pdf_table *t, struct xr_err *err);
 
-/*
- * Grouped bar chart: one group per category along x, one bar per series in
- * each group, bar height = value, whiskers from lo to hi (NAN: no whisker;
- * NAN value: no bar). Arrays are ngroups * nseries, group-major:
- * value[g * nseries + s]. The y axis starts at 0 and gets "nice" ticks and
- * its label (the unit). A legend names the series when nseries > 1.
- */
-struct pdf_chart {
-	const char *title;  /* may be NULL */
-	const char *ylabel; /* e.g. "Gbit/s" */
-	const char *xlabel; /* may be NULL */
-	int ngroups, nseries;
-	const char *const *groups;     /* ngroups labels */
-	const char *const *series;     /* nseries labels */
-	const double *value, *lo, *hi; /* lo/hi may be NULL */
-	/* A marker per bar (a published value): a dark bar across it; NaN
-	 * none; the array may be NULL. */
-	const double *mark;
-	double height; /* plot height in points; 0 = 180 */
-};
-int pdf_chart_bars(struct pdf *pdf, const struct pdf_chart *c,
-		   struct xr_err *err);
+/* Draw a grouped bar chart (chart.h) as one block that never breaks
+ * across pages: its title, the unit above the y axis, bars, whiskers,
+ * published markers, group labels and the legend. */
+struct chart;
+int pdf_chart_bars(struct pdf *pdf, const struct chart *c, struct xr_err *err);
 
 #endif

@@ -3,16 +3,22 @@
  * statistics, the comparison table with verdicts, notes explaining every
  * flag that appears, host facts and the verification summary, as pipe
  * tables that paste into GitHub, Zenn, Qiita or note. Renders the neutral
- * tables and notes of table.c (rtable.h); nothing is decided here.
+ * tables and notes of table.c (rtable.h); nothing is decided here. Written
+ * to a file, each matrix table's chart (chart.c) goes beside it as an SVG
+ * image (svg_chart.c), linked under its table with the caption as alt text.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <errno.h>
+
 #include "arena.h"
 #include "buf.h"
+#include "chart.h"
 #include "render.h"
 #include "rtable.h"
+#include "svg_chart.h"
 #include "banned.h"
 
 /* Table cell text: pipes escaped, line breaks flattened. */
@@ -94,9 +100,100 @@ static int header(const struct report *r, struct arena *a, FILE *f)
 	return 0;
 }
 
-static int tables(const struct report *r, struct arena *a, FILE *f)
+/* Where the chart images of a Markdown file go: "dir/r.md" has them as
+ * "dir/r-chart-N.svg", linked as "r-chart-N.svg". */
+struct md_charts {
+	struct buf stem; /* "dir/r" */
+	size_t base;	 /* where "r" starts in stem */
+};
+
+static int charts_init(struct md_charts *mc, const char *md_path)
 {
-	int k;
+	const char *slash = strrchr(md_path, '/');
+	const char *dot = strrchr(md_path, '.');
+	size_t n = dot && (!slash || dot > slash + 1) ? (size_t)(dot - md_path)
+						      : strlen(md_path);
+	buf_init(&mc->stem, 0);
+	mc->base = slash ? (size_t)(slash - md_path) + 1 : 0;
+	return buf_add(&mc->stem, md_path, n) < 0 ? -1 : 0;
+}
+
+/* Alt text: brackets and backslashes escaped, & < > as entities (no raw
+ * HTML), lines flattened. */
+static void md_alt(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '[' || *s == ']' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else
+			fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+	}
+}
+
+/* A link target: the bytes Markdown would misread, percent-encoded. */
+static void md_url(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (strchr(" ()<>[]%\\\"'", *s) || (unsigned char)*s < 0x20)
+			fprintf(f, "%%%02X", (unsigned char)*s);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* Chart ti as "<stem>-chart-<ti+1>.svg" (through a .tmp renamed into
+ * place) and its image link. 0, -1 out of memory, or -XR_EIO with err. */
+static int md_chart(const struct report *r, struct arena *a,
+		    const struct rtable *t, int ti, struct md_charts *mc,
+		    FILE *f, struct xr_err *err)
+{
+	struct chart ch;
+	struct buf path = BUF_INIT, tmp = BUF_INIT;
+	FILE *svg;
+	int rc = 0;
+
+	if (chart_matrix(r, ti, ti + 1, t->title, a, &ch) < 0)
+		return -1;
+	buf_addf(&path, "%s-chart-%d.svg", mc->stem.s, ti + 1);
+	buf_addf(&tmp, "%s.tmp", path.s);
+	svg = fopen(tmp.s, "w");
+	if (!svg) {
+		rc = -XR_EIO;
+	} else {
+		rc = svg_chart_write(svg, &ch, 1, r->lang);
+		if (fclose(svg) != 0 && rc == 0)
+			rc = -XR_EIO;
+		if (rc == 0 && rename(tmp.s, path.s) < 0)
+			rc = -XR_EIO;
+		if (rc < 0)
+			remove(tmp.s);
+	}
+	if (rc < 0) {
+		rc = xr_err_set(err, XR_EIO, path.s, 0, 0,
+				"cannot write '%s': %s", path.s,
+				strerror(errno));
+	} else {
+		fputs("![", f);
+		md_alt(f, ch.title);
+		fputs("](", f);
+		md_url(f, path.s + mc->base);
+		fputs(")\n\n", f);
+	}
+	buf_release(&path);
+	buf_release(&tmp);
+	return rc;
+}
+
+static int tables(const struct report *r, struct arena *a, FILE *f,
+		  struct md_charts *mc, struct xr_err *err)
+{
+	int k, rc;
 	fprintf(f, "## %s\n\n", T(r, REPORT_T_TABLES));
 	for (k = 0; k < r->ntables; k++) {
 		struct rtable t;
@@ -104,6 +201,8 @@ static int tables(const struct report *r, struct arena *a, FILE *f)
 			return -1;
 		md_caption(f, "###", t.title, t.unit);
 		md_table(f, &t);
+		if (mc && (rc = md_chart(r, a, &t, k, mc, f, err)) < 0)
+			return rc;
 	}
 	fprintf(f, "%s\n\n", T(r, REPORT_T_SPREAD_NOTE));
 	return 0;
@@ -214,14 +313,20 @@ static int reference(const struct report *r, struct arena *a, FILE *f)
 	return 0;
 }
 
-int report_write_md(const struct report *r, FILE *f, struct xr_err *err)
+int report_write_md_charts(const struct report *r, FILE *f, const char *md_path,
+			   struct xr_err *err)
 {
 	struct arena *a = arena_new();
+	struct md_charts mc, *pmc = NULL;
 	int rc = a ? 0 : -1;
+	if (rc == 0 && md_path && strcmp(md_path, "-") != 0) {
+		rc = charts_init(&mc, md_path);
+		pmc = &mc;
+	}
 	if (rc == 0)
 		rc = header(r, a, f);
 	if (rc == 0)
-		rc = tables(r, a, f);
+		rc = tables(r, a, f, pmc, err);
 	if (rc == 0)
 		rc = comparisons(r, a, f);
 	if (rc == 0)
@@ -233,10 +338,19 @@ int report_write_md(const struct report *r, FILE *f, struct xr_err *err)
 	if (rc == 0)
 		rc = appendix(r, a, f);
 	arena_free(a);
-	if (rc < 0)
+	if (pmc)
+		buf_release(&mc.stem);
+	if (rc == -1)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	if (rc < 0)
+		return rc; /* a chart file: err says which */
 	if (fflush(f) != 0 || ferror(f))
 		return xr_err_set(err, XR_EIO, NULL, 0, 0,
 				  "cannot write the markdown report");
 	return 0;
+}
+
+int report_write_md(const struct report *r, FILE *f, struct xr_err *err)
+{
+	return report_write_md_charts(r, f, NULL, err);
 }

@@ -16,6 +16,7 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "chart.h"
 #include "pdf.h"
 #include "render.h"
 #include "rtable.h"
@@ -26,26 +27,6 @@
 
 #define T(id) report_text(r, REPORT_T_##id)
 #define BODY 9.0
-
-/* Display scale and unit of metric mi (the primary gets the display unit). */
-static double metric_scale(const struct report *r, int mi, const char **unit)
-{
-	if (mi == r->primary && r->display_unit) {
-		*unit = report_unit_label(r->display_unit);
-		return r->display_scale > 0 ? r->display_scale : 1;
-	}
-	*unit = report_unit_label(mi >= 0 && mi < r->nmetrics && r->metric_units
-				      ? r->metric_units[mi]
-				      : NULL);
-	return 1;
-}
-
-static const char *metric_name(const struct report *r, int mi)
-{
-	if (mi >= 0 && mi < r->nmetrics && r->metrics && r->metrics[mi])
-		return r->metrics[mi];
-	return r->metric ? r->metric : "";
-}
 
 const char *write_pdf_continued(const struct report *r)
 {
@@ -149,96 +130,16 @@ static int matrix_table(struct pdf *pdf, const struct report *r,
 	return rc;
 }
 
-/* The published value of cell ci and metric mi (base units), NaN none:
- * marked on the charts. */
-static double published_at(const struct report *r, int ci, int mi)
-{
-	const struct report_ref *ref = r->ref;
-	int k, j;
-	for (k = 0; ref && k < ref->nrows; k++) {
-		const struct report_ref_row *w = &ref->rows[k];
-		if (w->cell != ci || w->status != REPORT_REF_MATCHED)
-			continue;
-		for (j = 0; j < ref->nvalues; j++)
-			if (ref->value_metric[j] == mi)
-				return w->v[j].published;
-	}
-	return NAN;
-}
-
-/* The chart of a matrix table: groups = rows, one bar per column; with a
- * single row the columns become the groups. Bars are medians, whiskers
- * min..max over the ok runs. */
+/* The chart of a matrix table (chart.c decides what it shows). */
 static int matrix_chart(struct pdf *pdf, const struct report *r,
-			const struct report_table *tb, const char *caption,
-			int no, struct xr_err *err)
+			struct arena *a, int ti, const char *caption,
+			struct xr_err *err)
 {
-	int swap = tb->nrows == 1, ng, ns, g, s, rc;
-	size_t n = (size_t)tb->nrows * (size_t)tb->ncols;
-	double *v = calloc(n ? n : 1, sizeof(double) * 4), scale;
-	int marks = 0;
-	const char *unit, *series1[1];
-	struct buf title = BUF_INIT;
-	struct pdf_chart ch;
+	struct chart ch;
 
-	if (!v)
+	if (chart_matrix(r, ti, ti + 1, caption, a, &ch) < 0)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	scale = metric_scale(r, tb->metric_index, &unit);
-	ng = swap ? tb->ncols : tb->nrows;
-	ns = swap ? 1 : tb->ncols;
-	for (g = 0; g < ng; g++)
-		for (s = 0; s < ns; s++) {
-			int row = swap ? 0 : g, col = swap ? g : s;
-			int ci = tb->cell[row * tb->ncols + col];
-			size_t k = (size_t)g * (size_t)ns + (size_t)s;
-			const struct report_stats *st;
-
-			v[k] = v[n + k] = v[2 * n + k] = v[3 * n + k] = NAN;
-			if (ci < 0 || ci >= r->ncells)
-				continue;
-			v[3 * n + k] = published_at(r, ci, tb->metric_index);
-			if (!isnan(v[3 * n + k])) {
-				v[3 * n + k] /= scale;
-				marks = 1;
-			}
-			st = &r->cells[ci].st[tb->metric_index];
-			if (st->n < 1)
-				continue;
-			v[k] = st->median / scale;
-			v[n + k] = st->min / scale;
-			v[2 * n + k] = st->max / scale;
-		}
-	buf_addf(&title, "%s %d. %s",
-		 r->lang == REPORT_LANG_JA ? "図" : "Figure", no, caption);
-	buf_addf(&title,
-		 r->lang == REPORT_LANG_JA ? "（%s、ひげ = %s–%s）"
-					   : " (%s, whiskers = %s–%s)",
-		 T(MEDIAN), T(MIN), T(MAX));
-	if (marks)
-		buf_addf(&title,
-			 r->lang == REPORT_LANG_JA ? "（赤線 = %s）"
-						   : " (red line = %s)",
-			 T(REF_PUBLISHED));
-	series1[0] = metric_name(r, tb->metric_index);
-	memset(&ch, 0, sizeof(ch));
-	ch.title = title.s;
-	ch.ylabel = unit && *unit ? unit : metric_name(r, tb->metric_index);
-	ch.xlabel = !swap && tb->row_factor >= 0
-			? r->factors[tb->row_factor].name
-			: NULL;
-	ch.ngroups = ng;
-	ch.nseries = ns;
-	ch.groups = swap ? tb->col_label : tb->row_label;
-	ch.series = swap ? series1 : tb->col_label;
-	ch.value = v;
-	ch.lo = v + n;
-	ch.hi = v + 2 * n;
-	ch.mark = v + 3 * n;
-	ch.height = 170;
-	rc = pdf_chart_bars(pdf, &ch, err);
-	free(v);
-	buf_release(&title);
-	return rc;
+	return pdf_chart_bars(pdf, &ch, err);
 }
 
 static int cells_table(struct pdf *pdf, const struct report *r, struct arena *a,
@@ -287,8 +188,7 @@ static int matrices(struct pdf *pdf, const struct report *r, struct arena *a,
 					  "out of memory");
 		rc = matrix_table(pdf, r, &rt, i + 1, &wide, err);
 		if (rc == 0)
-			rc = matrix_chart(pdf, r, &r->tables[i], rt.title,
-					  i + 1, err);
+			rc = matrix_chart(pdf, r, a, i, rt.title, err);
 		if (wide)
 			pdf_set_orient(pdf, PDF_PORTRAIT);
 	}

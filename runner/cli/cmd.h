@@ -24,6 +24,11 @@ extern const struct opt_cmd cmd_help_spec;     /* commands.c */
 /* `xrun --help`: every command of the table with its summary. */
 void cli_print_commands(FILE *f);
 
+/* xrun(1) in roff (manpage.c) and the bash completion script
+ * (completion.c), both written from the command and option tables. */
+void cli_print_man(FILE *f);
+void cli_print_bash_completion(FILE *f);
+
 /* The plan compiled into the binary (plans/loopback.yaml). */
 extern const char xr_embedded_plan[];
 extern const char xr_embedded_plan_name[];

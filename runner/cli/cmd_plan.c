@@ -3,10 +3,15 @@
  * matrix, builds the schedule and prints what would happen: how many runs,
  * how many times someone must get up to change something by hand, how long
  * it takes, and then every run in order with the argv it would execute and
- * the hooks that run when a level changes. Nothing is executed.
+ * the hooks that run when a level changes. Nothing is executed, and nothing
+ * is guessed: hosts, the target and {{iface}} resolve through the runner's
+ * own functions (host_plan_address, cellctx_iface), so the dry run is the
+ * run (tests/e2e/plan_is_run.sh compares them).
  *
  * Output goes through fastout (not stdio formatting, not a jansson tree):
- * a million runs serialise to JSON in about a second.
+ * a million runs serialise to JSON in about a second when their argv can be
+ * built once per cell; a million distinct cells cost one argv each
+ * (bench/README.md).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -88,6 +93,12 @@ struct dry {
 	double per_run;	      /* duration + omit + settle + overhead */
 	double estimate;      /* seconds for every run */
 	size_t nwarmup;
+	/* The hosts as the run resolves them (cellctx_hosts_needed,
+	 * host_plan_address): what {{client}}, {{server}}, the target and
+	 * {{iface}} become. */
+	char *need;  /* [nhosts] */
+	char **addr; /* [nhosts] address of each needed host, else NULL */
+	int client_hi, server_hi;
 };
 
 static void dry_release(struct dry *d)
@@ -100,6 +111,10 @@ static void dry_release(struct dry *d)
 	}
 	for (f = 0; d->lvtime && f < d->p->nfactors; f++)
 		free(d->lvtime[f]);
+	for (f = 0; d->addr && f < d->p->nhosts; f++)
+		free(d->addr[f]);
+	free(d->addr);
+	free(d->need);
 	free(d->frag);
 	free(d->lvtime);
 	free(d->lvtime_is_omit);
@@ -125,6 +140,43 @@ static double cell_seconds(const struct dry *d, const uint32_t *lv)
 	return dur + omit + p->settle + d->overhead;
 }
 
+/* Resolve the hosts the run would open, once, the way host_open does. */
+static int dry_hosts(struct dry *d, struct xr_err *err)
+{
+	const struct plan *p = d->p;
+	int i;
+	d->need = calloc((size_t)p->nhosts + 1, 1);
+	d->addr = calloc((size_t)p->nhosts + 1, sizeof *d->addr);
+	if (!d->need || !d->addr)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	cellctx_hosts_needed(p, d->need);
+	d->client_hi = cellctx_host_index(p, "client");
+	d->server_hi = p->engine.server_host
+			   ? cellctx_host_index(p, p->engine.server_host)
+			   : -1;
+	for (i = 0; i < p->nhosts; i++)
+		if (d->need[i] &&
+		    !(d->addr[i] = host_plan_address(&p->hosts[i])))
+			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					  "out of memory");
+	return 0;
+}
+
+/* The context of run i (a block's first run for its instructions), with
+ * the hosts' addresses as the runner gives them (runctx_tmpl_init). */
+static void dry_cellctx(const struct dry *d, struct cellctx *c, size_t i)
+{
+	const struct sched_run *r = &d->s.runs[i];
+	cellctx_init(c, d->p, matrix_cell(&d->m, r->cell));
+	c->rep = r->rep;
+	c->index = i;
+	c->block = r->block;
+	if (d->client_hi >= 0)
+		c->client = d->addr[d->client_hi];
+	if (d->server_hi >= 0)
+		c->server = d->addr[d->server_hi];
+}
+
 static int dry_build(struct dry *d, const struct plan *p, struct xr_err *err)
 {
 	int f, l, rc;
@@ -134,6 +186,8 @@ static int dry_build(struct dry *d, const struct plan *p, struct xr_err *err)
 	rc = matrix_build(p, &d->m, err);
 	if (rc == 0)
 		rc = sched_build(p, &d->m, &d->s, err);
+	if (rc == 0)
+		rc = dry_hosts(d, err);
 	if (rc < 0)
 		return rc;
 	d->frag = calloc((size_t)p->nfactors + 1, sizeof *d->frag);
@@ -296,15 +350,47 @@ static void block_instructions(const struct dry *d, size_t b, struct buf *out,
 	struct instructions in = {out, json, 0};
 	struct cellctx c;
 
-	cellctx_init(&c, d->p, matrix_cell(&d->m, d->s.runs[k->first].cell));
+	dry_cellctx(d, &c, k->first);
 	c.block = (unsigned)b;
-	c.index = k->first;
 	manual_steps(&c, b ? d->s.blocks[b - 1].manual_lv : NULL,
 		     add_instruction, &in);
 	cellctx_release(&c);
 }
 
 /* ---- --json ------------------------------------------------------------ */
+
+static int engine_per_run(const struct plan *p);
+
+/* ,"argv":[...] of run i: what the engine executes, as the store keeps it
+ * (runs.argv_json), or null when the engine has no argv for it. */
+static void json_run_argv(const struct dry *d, const struct engine_ops *eng,
+			  size_t i, struct buf *out)
+{
+	struct cellctx c;
+	struct cellctx_request rq;
+	struct xr_err err;
+	char **argv = NULL;
+	int k;
+	dry_cellctx(d, &c, i);
+	if (cellctx_request(&c, &rq, &err) == 0) {
+		if (eng && eng->build_argv)
+			argv = eng->build_argv(d->p, &rq.rq, &err);
+		cellctx_request_release(&rq);
+	}
+	cellctx_release(&c);
+	if (!argv) {
+		buf_adds(out, ",\"argv\":null");
+		return;
+	}
+	buf_adds(out, ",\"argv\":[");
+	for (k = 0; argv[k]; k++) {
+		if (k)
+			buf_addc(out, ',');
+		buf_add_json_str(out, argv[k]);
+	}
+	buf_addc(out, ']');
+	engine_argv_free(argv);
+}
 
 /* ,"params":{"level":{"key":"value",...},...} */
 static void json_level_params(struct fastout *o, const struct plan_factor *f)
@@ -332,6 +418,9 @@ static void json_level_params(struct fastout *o, const struct plan_factor *f)
 static void write_json(struct fastout *o, const struct dry *d)
 {
 	const struct plan *p = d->p;
+	const struct engine_ops *eng = engine_find(p->engine.type);
+	char **cache = NULL; /* [ncells] ,"argv":[...] when per cell */
+	struct buf av = BUF_INIT;
 	size_t i, b;
 	int f, l;
 	static const char *const orders[] = {"abba", "random", "sequential"};
@@ -403,6 +492,8 @@ static void write_json(struct fastout *o, const struct dry *d)
 		fastout_s(o, "}");
 	}
 	fastout_s(o, "],\"runs\":[");
+	if (d->m.ncells <= PLAN_ARGV_CACHE_MAX && !engine_per_run(p))
+		cache = calloc(d->m.ncells, sizeof *cache);
 	for (i = 0; i < d->s.nruns; i++) {
 		const struct sched_run *r = &d->s.runs[i];
 		fastout_s(o, i ? ",\n{\"index\":" : "\n{\"index\":");
@@ -417,9 +508,23 @@ static void write_json(struct fastout *o, const struct dry *d)
 		out_cell(o, d, matrix_cell(&d->m, r->cell));
 		if (r->warmup)
 			fastout_s(o, ",\"warmup\":true");
+		if (cache && cache[r->cell]) {
+			fastout_s(o, cache[r->cell]);
+		} else {
+			buf_reset(&av);
+			json_run_argv(d, eng, i, &av);
+			fastout_mem(o, av.s, av.len);
+			if (cache)
+				cache[r->cell] = strdup(av.s);
+		}
 		fastout_mem(o, "}", 1);
 	}
 	fastout_s(o, "]}\n");
+	if (cache)
+		for (i = 0; i < d->m.ncells; i++)
+			free(cache[i]);
+	free(cache);
+	buf_release(&av);
 }
 
 /* ---- human form ------------------------------------------------------ */
@@ -504,25 +609,61 @@ static int run_argv_text(struct human *h, struct cellctx *c, struct buf *out,
 	return 0;
 }
 
+/* One hook line per host it runs on (as hooks_init lists them: on:, else
+ * the client; a host named twice runs it once), {{iface}} being that
+ * host's; hosts whose argv is the same share a line. */
 static void print_hook(struct human *h, struct cellctx *c, const char *what,
 		       const struct plan_factor *f, const struct plan_argv *a)
 {
-	struct xr_err err;
-	char **argv = cellctx_argv(c, a, &err);
+	static const char *const def_on[] = {"client"};
+	const char *const *on = f->non ? (const char *const *)f->on : def_on;
+	int non = f->non ? f->non : 1, k, j, hi[64], n = 0;
+	const char *name[64];
+	char done[64] = {0};
+	struct buf text[64];
 	struct buf b = BUF_INIT;
-	int i;
-	buf_addf(&b, "         %s %s: ", what, f->name);
-	if (argv)
-		add_argv(&b, argv);
-	else
-		buf_addf(&b, "(cannot expand: %s)", err.msg);
-	buf_adds(&b, "  (on ");
-	for (i = 0; i < f->non; i++)
-		buf_addf(&b, "%s%s", i ? ", " : "", f->on[i]);
-	buf_adds(&b, f->non ? ")\n" : "client)\n");
-	fastout_mem(h->o, b.s, b.len);
+
+	for (k = 0; k < non && n < 64; k++) {
+		struct xr_err err;
+		char **argv;
+		int dup = 0, x = cellctx_host_index(h->d->p, on[k]);
+		for (j = 0; j < n; j++)
+			dup |= x >= 0 && hi[j] == x;
+		if (dup)
+			continue;
+		hi[n] = x;
+		name[n] = x >= 0 ? h->d->p->hosts[x].name : on[k];
+		buf_init(&text[n], 0);
+		c->iface = cellctx_iface(h->d->p, h->d->need, x);
+		argv = cellctx_argv(c, a, &err);
+		c->iface = NULL;
+		if (argv)
+			add_argv(&text[n], argv);
+		else
+			buf_addf(&text[n], "(cannot expand: %s)", err.msg);
+		cellctx_argv_free(argv);
+		n++;
+	}
+	for (k = 0; k < n; k++) {
+		int first = 1;
+		if (done[k])
+			continue; /* printed with an earlier host */
+		buf_reset(&b);
+		buf_addf(&b, "         %s %s: %s  (on ", what, f->name,
+			 text[k].s);
+		for (j = k; j < n; j++) {
+			if (done[j] || strcmp(text[j].s, text[k].s))
+				continue;
+			buf_addf(&b, "%s%s", first ? "" : ", ", name[j]);
+			first = 0;
+			done[j] = 1;
+		}
+		buf_adds(&b, ")\n");
+		fastout_mem(h->o, b.s, b.len);
+	}
+	for (k = 0; k < n; k++)
+		buf_release(&text[k]);
 	buf_release(&b);
-	cellctx_argv_free(argv);
 }
 
 static int print_run(struct human *h, size_t i, struct xr_err *err)
@@ -535,10 +676,7 @@ static int print_run(struct human *h, size_t i, struct xr_err *err)
 	struct buf line = BUF_INIT;
 	int f, rc = 0;
 
-	cellctx_init(&c, p, lv);
-	c.rep = r->rep;
-	c.index = i;
-	c.block = r->block;
+	dry_cellctx(d, &c, i);
 	/* Hooks run before the run whose level differs from the last, and
 	 * again in every new manual block (a manual step may undo them). */
 	for (f = 0; f < p->nfactors; f++) {
@@ -685,9 +823,20 @@ static int write_human(struct fastout *o, const struct dry *d,
 
 /* ---- entry ------------------------------------------------------------ */
 
+/* --levels: FACTOR=LEVEL per line, what run --only accepts. */
+static void print_levels(const struct plan *p)
+{
+	int f, l;
+	for (f = 0; f < p->nfactors; f++)
+		for (l = 0; l < p->factors[f].nlevels; l++)
+			printf("%s=%s\n", p->factors[f].name,
+			       p->factors[f].levels[l]);
+}
+
 struct plan_args {
 	int json;
 	const char *reference, *from_reference, *out;
+	int levels;
 };
 
 static const struct opt_def plan_options[] = {
@@ -704,6 +853,10 @@ static const struct opt_def plan_options[] = {
     {"output", 'o', "FILE",
      "with --from-reference: the plan to write (default: stdout)", OPT_STRING,
      offsetof(struct plan_args, out), NULL, 0},
+    {"levels", 0, NULL,
+     "only list the plan's FACTOR=LEVEL pairs, one a line, as --only takes "
+     "them (for shell completion)",
+     OPT_FLAG, offsetof(struct plan_args, levels), NULL, 0},
     {0},
 };
 
@@ -746,6 +899,11 @@ static int cmd_plan(int argc, char **argv)
 	if (rc < 0 || (a.reference && cmd_check_reference(p, a.reference))) {
 		plan_free(p);
 		return 2;
+	}
+	if (a.levels) {
+		print_levels(p);
+		plan_free(p);
+		return fflush(stdout) ? 3 : 0;
 	}
 	xr_err_clear(&err);
 	rc = dry_build(&d, p, &err);

@@ -98,9 +98,9 @@ static const struct opt_def report_options[] = {
     {"db", 0, "FILE", "the store to read (default: ./<plan name>.db)",
      OPT_STRING, RA(db), NULL, 0},
     {"output", 'o', "FILE",
-     "the report to write; - writes md, csv or json to stdout", OPT_STRING,
-     RA(out), NULL, 1},
-    {"format", 0, "pdf|md|csv|json",
+     "the report to write; - writes md, html, csv or json to stdout",
+     OPT_STRING, RA(out), NULL, 1},
+    {"format", 0, "pdf|md|html|csv|json",
      "the output format (default: from the file's extension)", OPT_STRING,
      RA(o.format), NULL, 0},
     {"lang", 0, "en|ja", "the report's language (default: the plan's)",
@@ -189,13 +189,15 @@ static int cmd_report(int argc, char **argv)
 		xr_err_print(&err, "xrun");
 	if (o.diag)
 		xr_diag_release(&refd);
+	if (rc == 0 && strcmp(out, "-"))
+		fprintf(stderr, "xrun: wrote %s\n", out);
 	return rc < 0 ? xr_code_exit(-rc) : 0;
 }
 
 const struct opt_cmd cmd_report_spec = {
     .name = "report",
     .args = "[PLAN]",
-    .summary = "write a PDF, Markdown, CSV or JSON report from a store",
+    .summary = "write a PDF, Markdown, HTML, CSV or JSON report from a store",
     .about = "With no PLAN and no --db: the store of the plan compiled into "
 	     "the binary (./loopback.db). Fonts: schema/report.md.",
     .opts = report_options,

@@ -20,6 +20,8 @@
 #include "render.h"
 #include "runctx.h"
 #include "session.h"
+#include "tmpl.h"
+#include "placeholder.h"
 #include "units.h"
 #include "banned.h"
 
@@ -143,24 +145,60 @@ static int session_failed(struct runctx *rc)
 	return 0;
 }
 
-static void write_reports(struct runctx *rc)
+/* Names a report.output file name may hold: what has a value once the
+ * session is over (vars, {{plan}}, {{session}}, the hosts' addresses and
+ * {{iface}}), not a factor or a per-run number (placeholder.h). */
+static const char *output_lookup(void *ctx, const char *name)
+{
+	struct runctx_tmpl *t = ctx;
+	int i = placeholder_find(name);
+	if (!plan_var(t->c.plan, name) && i >= 0 &&
+	    placeholders[i].set != PH_BY_PLAN && i != PH_SESSION)
+		return NULL;
+	return runctx_lookup(t, name);
+}
+
+/* The plan's report.output files; returns how many could not be
+ * written (a warning each). */
+static int write_reports(struct runctx *rc)
 {
 	const struct plan *p = rc->p;
-	int i;
+	struct runctx_tmpl t;
+	struct buf path = BUF_INIT;
+	char bad[64];
+	int i, nbad = 0;
+	runctx_tmpl_init(&t, rc, NULL, 0);
 	for (i = 0; i < p->report.noutputs; i++) {
 		struct report_opts ro = {0};
 		struct xr_err err = {0};
+		const char *raw = p->report.outputs[i];
 		ro.session = rc->session_id;
-		if (report_write_file(store_path(rc->st), p->report.outputs[i],
-				      &ro, &err) < 0)
+		buf_reset(&path);
+		if (tmpl_expand(raw, output_lookup, &t, &path, bad,
+				sizeof bad) < 0 ||
+		    path.truncated) {
+			fprintf(stderr,
+				"xrun: warning: cannot write report '%s': "
+				"placeholder '{{%s}}' has no value in a report "
+				"file name (use {{plan}}, {{session}} or a "
+				"var)\n",
+				raw, bad);
+			nbad++;
+			continue;
+		}
+		if (report_write_file(store_path(rc->st), path.s, &ro, &err) <
+		    0) {
 			fprintf(stderr,
 				"xrun: warning: cannot write report '%s': "
 				"%s\n",
-				p->report.outputs[i], err.msg);
-		else if (!rc->o->quiet)
-			fprintf(stderr, "xrun: wrote %s\n",
-				p->report.outputs[i]);
+				path.s, err.msg);
+			nbad++;
+		} else if (!rc->o->quiet)
+			fprintf(stderr, "xrun: wrote %s\n", path.s);
 	}
+	buf_release(&path);
+	runctx_tmpl_release(&t);
+	return nbad;
 }
 
 /* ---- the run ---------------------------------------------------------- */
@@ -277,15 +315,23 @@ static int execute(struct runctx *rc)
 		return rc->interrupted ? 130 : 3;
 	}
 	if (rc->interrupted || r == -XR_EINTR) {
-		fprintf(stderr, "xrun: interrupted; finished runs are stored; "
-				"run the same command again to resume\n");
+		fprintf(stderr,
+			"xrun: interrupted; finished runs are stored; %s\n",
+			rc->o->new_session
+			    ? "run the plan again without --new-session to "
+			      "resume this session"
+			    : "run the same command again to resume");
 		return 130;
 	}
 	if (r < 0) {
 		fprintf(stderr, "xrun: stopped: %s\n", xr_code_name(r));
 		return xr_code_exit(r);
 	}
-	write_reports(rc);
+	/* The runs are stored either way; a report that cannot be written
+	 * (no usable font for a PDF, an unwritable path) is the environment's
+	 * fault: exit 3 unless runs failed (docs: README, Exit codes). */
+	if (write_reports(rc) > 0 && !session_failed(rc))
+		return 3;
 	return session_failed(rc) ? 1 : 0;
 }
 

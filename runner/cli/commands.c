@@ -92,11 +92,20 @@ const struct opt_cmd cmd_version_spec = {
 
 struct help_args {
 	int all;
+	int man;
+	int completion;
 };
 
 static const struct opt_def help_options[] = {
     {"all", 'a', NULL, "print the help of every command and subcommand",
      OPT_FLAG, offsetof(struct help_args, all), NULL, 0},
+    {"man", 0, NULL,
+     "print the manual page xrun(1) in roff (man -l - reads it), written "
+     "from these tables",
+     OPT_FLAG, offsetof(struct help_args, man), NULL, 0},
+    {"bash-completion", 0, NULL,
+     "print the bash completion script, written from these tables", OPT_FLAG,
+     offsetof(struct help_args, completion), NULL, 0},
     {0},
 };
 
@@ -124,6 +133,14 @@ static int cmd_help(int argc, char **argv)
 	int n = opt_parse(&cmd_help_spec, argc, argv, &a);
 	if (n < 0)
 		return opt_exit(n);
+	if (a.man) {
+		cli_print_man(stdout);
+		return fflush(stdout) ? 3 : 0;
+	}
+	if (a.completion) {
+		cli_print_bash_completion(stdout);
+		return fflush(stdout) ? 3 : 0;
+	}
 	if (a.all) {
 		cli_print_commands(stdout);
 		help_all(stdout);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host.h"
 #include "placeholder.h"
 #include "plan.h"
 #include "tmpl.h"
@@ -19,6 +20,54 @@
 
 enum { NUM_REP, NUM_INDEX, NUM_BLOCK, NUM_SESSION };
 enum { ADDR_CLIENT, ADDR_SERVER, ADDR_TARGET };
+
+int cellctx_host_index(const struct plan *p, const char *name)
+{
+	int i;
+	for (i = 0; i < p->nhosts; i++)
+		if (!strcmp(p->hosts[i].name, name))
+			return i;
+	if (!strcmp(name, "client"))
+		return cellctx_host_index(p, p->engine.client ? p->engine.client
+							      : "local");
+	if (!strcmp(name, "server") && p->engine.server_host)
+		return cellctx_host_index(p, p->engine.server_host);
+	return -1;
+}
+
+void cellctx_hosts_needed(const struct plan *p, char *need)
+{
+	int f, k, hi;
+	memset(need, 0, (size_t)p->nhosts);
+	if ((hi = cellctx_host_index(p, "client")) >= 0)
+		need[hi] = 1;
+	if (p->engine.server_host &&
+	    (hi = cellctx_host_index(p, p->engine.server_host)) >= 0)
+		need[hi] = 1;
+	for (f = 0; f < p->nfactors; f++)
+		for (k = 0; k < p->factors[f].non; k++)
+			if ((hi = cellctx_host_index(p, p->factors[f].on[k])) >=
+			    0)
+				need[hi] = 1;
+}
+
+const char *cellctx_iface(const struct plan *p, const char *need, int hi)
+{
+	const char *v;
+	int i;
+	if (hi < 0 || hi >= p->nhosts)
+		return NULL;
+	if (p->hosts[hi].iface)
+		return p->hosts[hi].iface;
+	if ((v = plan_var(p, placeholders[PH_IFACE].name)))
+		return v;
+	if (!need || !need[hi])
+		return NULL;
+	for (i = 0; i < p->nhosts; i++)
+		if (need[i] && !host_plan_is_local(&p->hosts[i]))
+			return NULL;
+	return "lo";
+}
 
 void cellctx_init(struct cellctx *c, const struct plan *p, const uint32_t *lv)
 {
@@ -42,8 +91,10 @@ static const struct plan_host *client_host(const struct plan *p)
 	return plan_host_find(p, p->engine.client ? p->engine.client : "local");
 }
 
-/* Mirrors host_address() for a plan host that is not open (dry run):
- * address:, else the host part of ssh:, else loopback. */
+/* A plan host's address when the caller gave none (c->client, c->server):
+ * address:, else the host part of ssh:, else loopback. The runner gives
+ * host_address() and `xrun plan` host_plan_address() (host.h), which
+ * resolve the same way; this is for contexts without hosts. */
 static const char *plan_host_addr(const struct plan_host *h, struct buf *b)
 {
 	const char *at, *s;
@@ -91,6 +142,10 @@ const char *cellctx_lookup(void *ctx, const char *name)
 	const char *v;
 	int i;
 
+	/* A hook's host first: {{iface}} there is that host's, even over a
+	 * factor or var of that name (as the runner has always done). */
+	if (c->iface && placeholder_find(name) == PH_IFACE)
+		return c->iface;
 	if ((i = plan_factor_index(p, name)) >= 0)
 		return c->lv ? p->factors[i].levels[c->lv[i]] : NULL;
 	if ((v = plan_var(p, name)) != NULL)

@@ -44,12 +44,30 @@ struct cellctx {
 	const char *server;   /* server host address, NULL: from the plan */
 	const char *original; /* {{original}}: value found before the first
 				 change (restore hooks), or NULL */
+	const char *iface;    /* {{iface}} of the host a hook runs on
+				 (cellctx_iface), NULL: the client's */
 	/* Private. */
 	char num[4][24];
 	struct buf addr[3]; /* client, server, target */
 	int resolving;	    /* guards {{target}} inside engine.target */
 	int target_done;    /* addr[2] holds the target */
 };
+
+/*
+ * The plan's hosts as a run sees them, for the runner and the dry run
+ * alike (with host_plan_address, host.h, for their addresses).
+ */
+/* The plan host index a name in `on:` or the engine section means
+ * ("client" and "server" are the engine's hosts), or -1. */
+int cellctx_host_index(const struct plan *p, const char *name);
+/* need[i] = 1 for each host the run opens: the engine's client and
+ * server, and every host a factor's hooks run on. need: [p->nhosts]. */
+void cellctx_hosts_needed(const struct plan *p, char *need);
+/* The interface of host hi for {{iface}} in its hooks, its counters and
+ * probes: its iface:, else the plan var iface, else "lo" when every
+ * needed host is this machine (loopback is then where the traffic is),
+ * else NULL. */
+const char *cellctx_iface(const struct plan *p, const char *need, int hi);
 
 void cellctx_init(struct cellctx *c, const struct plan *p, const uint32_t *lv);
 void cellctx_release(struct cellctx *c);

@@ -158,9 +158,9 @@ static int run_hook(struct runctx *rc, int f, int k, const char *kind,
 	}
 	/* {{iface}} is the interface of the host this command runs on, for
 	 * this expansion only: later templates must not inherit it. */
-	t->iface = runctx_iface(rc, hi);
+	t->c.iface = runctx_iface(rc, hi);
 	argv = runctx_expand_argv(tv->argv, t, &err);
-	t->iface = NULL;
+	t->c.iface = NULL;
 	if (!argv) {
 		if (kind)
 			fprintf(stderr, "xrun: warning: factor '%s': %s\n",

@@ -22,17 +22,7 @@
 
 int runctx_host_index(const struct runctx *rc, const char *name)
 {
-	const struct plan *p = rc->p;
-	int i;
-	for (i = 0; i < p->nhosts; i++)
-		if (!strcmp(p->hosts[i].name, name))
-			return i;
-	if (!strcmp(name, "client"))
-		return runctx_host_index(rc, p->engine.client ? p->engine.client
-							      : "local");
-	if (!strcmp(name, "server") && p->engine.server_host)
-		return runctx_host_index(rc, p->engine.server_host);
-	return -1;
+	return cellctx_host_index(rc->p, name);
 }
 
 struct host *runctx_host(struct runctx *rc, const char *name)
@@ -41,26 +31,10 @@ struct host *runctx_host(struct runctx *rc, const char *name)
 	return i >= 0 && rc->hosts ? rc->hosts[i] : NULL;
 }
 
-/* Host iface:, else the plan var iface, else "lo" on a plan that only
- * uses this machine (loopback is then where the traffic is). */
+/* The same answer as `xrun plan` gives (cellctx_iface). */
 const char *runctx_iface(const struct runctx *rc, int hi)
 {
-	const struct plan *p = rc->p;
-	const char *v;
-	int i, only_local = 1;
-	if (hi < 0)
-		return NULL;
-	if (p->hosts[hi].iface)
-		return p->hosts[hi].iface;
-	if ((v = plan_var(p, placeholders[PH_IFACE].name)))
-		return v;
-	for (i = 0; i < p->nhosts; i++)
-		if (rc->hosts && rc->hosts[i] && !host_is_local(rc->hosts[i]))
-			only_local = 0;
-	return only_local && rc->hosts && rc->hosts[hi] &&
-		       host_is_local(rc->hosts[hi])
-		   ? "lo"
-		   : NULL;
+	return cellctx_iface(rc->p, rc->need, hi);
 }
 
 /* ---- placeholders ---------------------------------------------------- */
@@ -85,7 +59,7 @@ void runctx_tmpl_init(struct runctx_tmpl *t, struct runctx *rc,
 	t->c.session = rc->session_id;
 	if ((h = runctx_host(rc, "client")))
 		t->c.client = host_address(h);
-	if (rc->server_hi >= 0 && (h = rc->hosts[rc->server_hi]))
+	if (rc->server_hi >= 0 && rc->hosts && (h = rc->hosts[rc->server_hi]))
 		t->c.server = host_address(h);
 	t->override_factor = -1;
 }
@@ -103,8 +77,6 @@ const char *runctx_lookup(void *ctx, const char *name)
 		return t->override;
 	if (!t->c.lv && plan_factor_index(t->c.plan, name) >= 0)
 		return NULL;
-	if (t->iface && placeholder_find(name) == PH_IFACE)
-		return t->iface;
 	return cellctx_lookup(&t->c, name);
 }
 

@@ -50,6 +50,7 @@ struct runctx {
 
 	/* Hosts, by plan host index; NULL when not needed. */
 	struct host **hosts;
+	char *need; /* [nhosts] the hosts opened (cellctx_hosts_needed) */
 	int client_hi, server_hi; /* -1 when none */
 	char tmpdir[256];
 
@@ -85,8 +86,6 @@ struct runctx_tmpl {
 	struct cellctx c;
 	int override_factor; /* -1 = none */
 	const char *override;
-	const char *iface; /* {{iface}} of the host the template runs on,
-			      NULL = the client's */
 };
 /* lv may be NULL for plan-level templates (on_finish); run may be NULL. */
 void runctx_tmpl_init(struct runctx_tmpl *t, struct runctx *rc,
@@ -105,7 +104,8 @@ int runctx_expand(const char *tpl, struct runctx_tmpl *t, struct buf *out,
  * "server" are the engine's hosts); NULL when not open. */
 struct host *runctx_host(struct runctx *rc, const char *name);
 int runctx_host_index(const struct runctx *rc, const char *name);
-/* Interface for counters/probes on host index hi. */
+/* Interface for hooks, counters and probes on host index hi
+ * (cellctx_iface: the same answer `xrun plan` shows). */
 const char *runctx_iface(const struct runctx *rc, int hi);
 
 /* runloop.c */

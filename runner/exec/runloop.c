@@ -38,7 +38,7 @@ static int open_hosts(struct runctx *rc)
 	const struct plan *p = rc->p;
 	struct xr_err err = {0};
 	char *need = calloc((size_t)p->nhosts + 1, 1);
-	int i, f, k;
+	int i;
 	if (!need ||
 	    !(rc->hosts = calloc((size_t)p->nhosts + 1, sizeof *rc->hosts))) {
 		free(need);
@@ -48,24 +48,11 @@ static int open_hosts(struct runctx *rc)
 	rc->server_hi = p->engine.server_host
 			    ? runctx_host_index(rc, p->engine.server_host)
 			    : -1;
-	if (rc->client_hi >= 0)
-		need[rc->client_hi] = 1;
-	if (rc->server_hi >= 0)
-		need[rc->server_hi] = 1;
-	for (f = 0; f < p->nfactors; f++) {
-		const struct plan_factor *fac = &p->factors[f];
-		if (!fac->non)
-			continue;
-		for (k = 0; k < fac->non; k++) {
-			int hi = runctx_host_index(rc, fac->on[k]);
-			if (hi >= 0)
-				need[hi] = 1;
-		}
-	}
+	cellctx_hosts_needed(p, need);
+	rc->need = need;
 	snprintf(rc->tmpdir, sizeof rc->tmpdir, "/tmp/xrun-%ld-XXXXXX",
 		 (long)getpid());
 	if (!mkdtemp(rc->tmpdir)) {
-		free(need);
 		xr_err_set(&err, XR_EIO, rc->tmpdir, 0, 0,
 			   "cannot create a temporary directory");
 		rc->tmpdir[0] = '\0';
@@ -76,7 +63,6 @@ static int open_hosts(struct runctx *rc)
 			continue;
 		if (host_open(&p->hosts[i], rc->tmpdir, &rc->hosts[i], &err) <
 		    0) {
-			free(need);
 			if (!err.msg[0])
 				xr_err_set(&err, XR_EHOST, NULL, 0, 0,
 					   "cannot open host '%s'",
@@ -84,7 +70,6 @@ static int open_hosts(struct runctx *rc)
 			return env_fail(rc, &err);
 		}
 	}
-	free(need);
 	return 0;
 }
 
@@ -96,6 +81,8 @@ static void close_hosts(struct runctx *rc)
 			host_close(rc->hosts[i]);
 	free(rc->hosts);
 	rc->hosts = NULL;
+	free(rc->need);
+	rc->need = NULL;
 	if (rc->tmpdir[0]) {
 		/* Control sockets are gone with their masters. */
 		if (rmdir(rc->tmpdir) != 0) {

@@ -152,8 +152,6 @@ static int netns_open(struct host *h, const char *control_dir,
 				  "not exist (create it with 'xrun lab up' or "
 				  "'ip netns add %s')",
 				  h->netns, h->name, h->netns);
-	if (!h->address)
-		h->address = netns_first_ipv4(h->netns);
 	return 0;
 }
 
@@ -190,14 +188,43 @@ static char *dup_or_null(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-int host_open(const struct plan_host *ph, const char *control_dir,
-	      struct host **out, struct xr_err *err)
+static const struct host_ops *ops_for(const struct plan_host *ph)
+{
+	if (ph->ssh)
+		return &host_ssh_ops;
+	if (ph->netns)
+		return &host_netns_ops;
+	return &host_local_ops;
+}
+
+/*
+ * The address engines use to reach h when the plan gives no `address:`:
+ * local 127.0.0.1, a namespace its first global IPv4 (ip -n NS addr), ssh
+ * the host name `ssh -G` resolves. None of these connects anywhere, so the
+ * dry run (host_plan_address) and host_open share this one function.
+ * OUT: caller frees; NULL when nothing is found (host_address then says
+ * 127.0.0.1).
+ */
+static char *resolve_address(struct host *h)
+{
+	if (h->address)
+		return strdup(h->address);
+	if (h->ops == &host_ssh_ops)
+		return host_ssh_address(h);
+	if (h->ops == &host_netns_ops)
+		return netns_first_ipv4(h->netns);
+	return strdup("127.0.0.1");
+}
+
+static void host_free(struct host *h);
+
+/* A host with the plan's settings, not opened. */
+static struct host *host_new(const struct plan_host *ph)
 {
 	struct host *h = calloc(1, sizeof *h);
-	int rc, i;
-	*out = NULL;
+	int i;
 	if (!h)
-		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+		return NULL;
 	h->name = strdup(ph->name ? ph->name : "local");
 	h->address = dup_or_null(ph->address);
 	h->iface = dup_or_null(ph->iface);
@@ -210,21 +237,40 @@ int host_open(const struct plan_host *ph, const char *control_dir,
 	h->os_known = ph->os_given;
 	for (i = 0; i < ph->ssh_options.argc && ph->ssh_options.argv; i++)
 		strv_push(&h->ssh_options, ph->ssh_options.argv[i]);
-	if (h->ssh)
-		h->ops = &host_ssh_ops;
-	else if (h->netns)
-		h->ops = &host_netns_ops;
-	else
-		h->ops = &host_local_ops;
+	h->ops = ops_for(ph);
+	return h;
+}
+
+int host_open(const struct plan_host *ph, const char *control_dir,
+	      struct host **out, struct xr_err *err)
+{
+	struct host *h = host_new(ph);
+	int rc;
+	*out = NULL;
+	if (!h)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	rc = h->ops->open(h, control_dir, err);
 	if (rc < 0) {
 		host_close(h);
 		return rc;
 	}
-	if (!h->address && h->ops == &host_local_ops)
-		h->address = strdup("127.0.0.1");
+	if (!h->address)
+		h->address = resolve_address(h);
 	*out = h;
 	return 0;
+}
+
+char *host_plan_address(const struct plan_host *ph)
+{
+	struct host *h = host_new(ph);
+	char *a = h ? resolve_address(h) : NULL;
+	host_free(h);
+	return a ? a : strdup("127.0.0.1");
+}
+
+int host_plan_is_local(const struct plan_host *ph)
+{
+	return ops_for(ph) == &host_local_ops;
 }
 
 void host_close(struct host *h)
@@ -233,6 +279,13 @@ void host_close(struct host *h)
 		return;
 	if (h->ops)
 		h->ops->close(h);
+	host_free(h);
+}
+
+static void host_free(struct host *h)
+{
+	if (!h)
+		return;
 	free(h->name);
 	free(h->address);
 	free(h->iface);

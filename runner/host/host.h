@@ -22,9 +22,17 @@ int host_open(const struct plan_host *h, const char *control_dir,
 	      struct host **out, struct xr_err *err);
 void host_close(struct host *h); /* stops the ssh master; NULL ok */
 
+/* The address host_open would give h (host_address), found the same way
+ * without opening it (no connection: `ssh -G`, `ip -n NS addr`), for the
+ * dry run. OUT: caller frees; 127.0.0.1 when nothing is found. */
+char *host_plan_address(const struct plan_host *h);
+/* Would host_open give a host of our own namespace (host_is_local)? */
+int host_plan_is_local(const struct plan_host *h);
+
 const char *host_name(const struct host *h);
-/* Address engines use to reach this host (plan `address:`, else
- * 127.0.0.1 for local, else the ssh host part); never NULL. */
+/* Address engines use to reach this host (plan `address:`, else 127.0.0.1
+ * for local, a namespace's first global IPv4, the HostName `ssh -G` gives
+ * an ssh host); never NULL. */
 const char *host_address(const struct host *h);
 const char *host_iface(const struct host *h); /* plan iface: or NULL */
 int host_is_local(const struct host *h);      /* our own namespace */

@@ -47,4 +47,9 @@ struct host {
 
 extern const struct host_ops host_ssh_ops;
 
+/* The address an ssh host is reached at when the plan gives no address:
+ * the HostName `ssh -G` reports (~/.ssh/config applied, no connection),
+ * else the host part of ssh:. OUT: caller frees; NULL when out of memory. */
+char *host_ssh_address(struct host *h);
+
 #endif

@@ -46,9 +46,10 @@ static int ssh_common(struct host *h, struct strv *out)
 		if (!rc)
 			rc = strv_push(out, defaults[i]);
 	}
-	if (!rc)
+	/* No control directory before host_open (ssh -G for an address). */
+	if (!rc && h->control_dir)
 		rc = strv_push(out, "-o");
-	if (!rc)
+	if (!rc && h->control_dir)
 		rc = strv_pushf(out, "ControlPath=%s/%%C", h->control_dir);
 	if (!rc && h->port > 0) {
 		rc = strv_push(out, "-p");
@@ -139,7 +140,7 @@ static void trim(char *s, size_t *len)
 
 /* The host name ssh will really connect to (~/.ssh/config applied), from
  * `ssh -G`, which reads configuration only. */
-static char *ssh_resolved_hostname(struct host *h)
+static char *ssh_resolved_hostname(struct host *h, const char *target)
 {
 	struct strv av = {0};
 	struct proc_opts o = {0};
@@ -147,7 +148,7 @@ static char *ssh_resolved_hostname(struct host *h)
 	struct xr_err e = {0};
 	char *name = NULL, *line, *save = NULL;
 	if (ssh_common(h, &av) || strv_push(&av, "-G") ||
-	    strv_push(&av, "--") || strv_push(&av, h->target))
+	    strv_push(&av, "--") || strv_push(&av, target))
 		goto out;
 	o.argv = (const char *const *)av.v;
 	o.timeout = 10;
@@ -166,12 +167,21 @@ out:
 	return name;
 }
 
+char *host_ssh_address(struct host *h)
+{
+	const char *target = h->target ? h->target : h->ssh, *at;
+	char *name = ssh_resolved_hostname(h, target);
+	if (name)
+		return name;
+	at = strrchr(target, '@');
+	return strdup(at ? at + 1 : target);
+}
+
 static int ssh_open(struct host *h, const char *control_dir, struct xr_err *err)
 {
 	struct strv av = {0};
 	struct proc_opts o = {0};
 	struct proc_result r;
-	const char *at;
 	char d[256];
 	int rc;
 
@@ -190,14 +200,6 @@ static int ssh_open(struct host *h, const char *control_dir, struct xr_err *err)
 		h->control_dir = strdup(tmpl);
 		h->own_control_dir = 1;
 	}
-	if (!h->address) {
-		h->address = ssh_resolved_hostname(h);
-		if (!h->address) {
-			at = strrchr(h->target, '@');
-			h->address = strdup(at ? at + 1 : h->target);
-		}
-	}
-
 	/* Start the master now: an unreachable host fails here, before any
 	 * run, with ssh's own words. */
 	rc = ssh_common(h, &av);

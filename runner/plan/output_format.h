@@ -22,6 +22,7 @@
 #define OUTPUT_FORMAT_MAP(X)                                                   \
 	X(PDF, "pdf", ".pdf", 0)                                               \
 	X(MD, "md", ".md .markdown", 1)                                        \
+	X(HTML, "html", ".html .htm", 1)                                       \
 	X(CSV, "csv", ".csv", 1)                                               \
 	X(JSON, "json", ".json", 1)
 

@@ -12,6 +12,8 @@
 
 #include "arena.h"
 #include "output_format.h"
+#include "placeholder.h"
+#include "tmpl.h"
 #include "units.h"
 #include "banned.h"
 
@@ -144,6 +146,36 @@ static void build_compare(struct pctx *c, struct plan_compare *cp,
 	cp->b = build_pair(c, yn_get(n, "b"), "b", &cp->nb);
 }
 
+/* A report file is written once the session is over: a factor's level
+ * or a per-run number ({{rep}}, {{index}}, {{block}}) has no value then
+ * (the run would skip that report). {{session}} and vars do. */
+struct output_ctx {
+	struct pctx *c;
+	const struct ynode *n;
+	const char *s;
+};
+
+static int output_name(void *ctx, const char *name, size_t off)
+{
+	struct output_ctx *x = ctx;
+	(void)off;
+	if (pc_has_var(x->c, name) || placeholder_find(name) == PH_SESSION)
+		return 0;
+	if (plan_factor_index(x->c->p, name) >= 0 || placeholder_per_run(name))
+		pc_err(x->c, x->n,
+		       "report output '%s': '{{%s}}' has no value in a report "
+		       "file name (written once per session: use {{plan}}, "
+		       "{{session}} or a var)",
+		       x->s, name);
+	return 0;
+}
+
+static void output_names(struct pctx *c, const char *s, const struct ynode *n)
+{
+	struct output_ctx x = {c, n, s};
+	tmpl_each(s, output_name, &x);
+}
+
 void plan_build_report(struct pctx *c, const struct ynode *n)
 {
 	struct plan_report *r = &c->p->report;
@@ -209,6 +241,7 @@ void plan_build_report(struct pctx *c, const struct ynode *n)
 				    output_format_list(valid, sizeof valid, 1));
 			r->outputs[r->noutputs++] = s;
 			pc_tmpl(c, s, o);
+			output_names(c, s, o);
 		}
 	}
 	if ((x = yn_get(n, "lang"))) {

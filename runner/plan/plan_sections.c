@@ -262,8 +262,18 @@ static void build_metric(struct pctx *c, struct plan_metric *m,
 			    s);
 		m->unit = "B/s";
 	}
-	if ((x = yn_get(v, "unit")))
-		m->unit = pc_str(c, x, "unit");
+	if ((x = yn_get(v, "unit"))) {
+		const char *u = pc_str(c, x, "unit");
+		/* a bytes: metric is always bytes / elapsed seconds */
+		if (u && m->bytes > 0 && strcmp(u, "B/s"))
+			pc_err(c, x,
+			       "'unit: %s' does not apply to a 'bytes' metric: "
+			       "its value is bytes per elapsed second (B/s); "
+			       "to show it in %s, set report: { unit: %s }",
+			       u, u, u);
+		else
+			m->unit = u;
+	}
 	if (!m->unit)
 		m->unit = "1";
 }

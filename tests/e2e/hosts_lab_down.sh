@@ -5,21 +5,17 @@
 # hangs, faked by an `ip` wrapper), and namespaces that existed before up
 # (those stay, the veth up made in them goes). Root only; no traffic.
 set -eu
-[ "$(id -u)" = 0 ] || { echo "skip: xrun lab needs root (network namespaces)"; exit 77; }
-for c in ip tc; do
-	command -v $c >/dev/null || { echo "skip: $c not installed"; exit 77; }
-done
+. "$(dirname "$0")/lib/common.sh"
+xr_need_root "xrun lab needs root (network namespaces)"
+xr_need ip tc
 P="xd$$"
 P=${P:0:10}
-T=$(mktemp -d)
+xr_tmpdir T
 cleanup() {
 	"$XRUN" lab down --prefix "$P" >/dev/null 2>&1 || true
 	for n in client server; do ip netns del "$P-$n" 2>/dev/null || true; done
-	rm -rf "$T"
 }
-trap cleanup EXIT
-cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+xr_at_exit cleanup
 nss() { ip netns list | awk '{print $1}' | grep "^$P-" | sort | tr '\n' ' ' || true; }
 veths() {
 	local n c=0

@@ -7,22 +7,12 @@
 # The server has no far-side deadline: it goes because the local ssh that
 # holds its pty dies with xrun.
 set -eu
-[ "$(id -u)" = 0 ] || { echo "skip: needs root to run a test sshd"; exit 77; }
-for c in sqlite3 iperf3 ss; do
-	command -v $c >/dev/null || { echo "skip: $c not installed"; exit 77; }
-done
-. "$XRUN_SOURCE_DIR/tests/e2e/lib/sshd.sh"
-T=$(mktemp -d)
+. "$(dirname "$0")/lib/common.sh"
+xr_need sqlite3 iperf3 ss
+xr_tmpdir T
+xr_need_sshd "$T"
 xp=
-cleanup() {
-	[ -z "$xp" ] || kill -9 "$xp" 2>/dev/null || true
-	xr_sshd_stop
-	rm -rf "$T"
-}
-trap cleanup EXIT
-xr_sshd_start "$T" || exit 77
-cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+xr_at_exit '[ -z "$xp" ] || kill -9 "$xp" 2>/dev/null'
 # Every process below the test sshd that is not an sshd itself.
 remote_left() {
 	local todo=$XR_SSHD_PID p kids
@@ -40,7 +30,7 @@ remote_left() {
 		fi
 	done
 }
-port=$((30000 + RANDOM % 20000))
+port=$(xr_free_port)
 cat >k.yaml <<EOF
 xrun: 1
 name: ssh-sigkill

@@ -8,21 +8,13 @@
 # no namespace or veth, and the non-root error. Uses its own prefix so that
 # a lab someone else has up is left alone.
 set -eu
-[ "$(id -u)" = 0 ] || { echo "skip: xrun lab needs root (network namespaces)"; exit 77; }
-for c in ip tc iperf3 sqlite3; do
-	command -v $c >/dev/null || { echo "skip: $c not installed"; exit 77; }
-done
+. "$(dirname "$0")/lib/common.sh"
+xr_need_root "xrun lab needs root (network namespaces)"
+xr_need ip tc iperf3 sqlite3
 P="xt$$"
 P=${P:0:10}
-T=$(mktemp -d)
-cleanup() {
-	"$XRUN" lab down --prefix "$P" >/dev/null 2>&1 || true
-	rm -rf "$T"
-}
-trap cleanup EXIT
-cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-q() { sqlite3 "$1" "$2"; }
+xr_tmpdir T
+xr_at_exit '"$XRUN" lab down --prefix "$P" >/dev/null 2>&1'
 plan_for() { # profile-free copy of the rehearsal plan on our prefix
 	sed "s/xr-client/$P-client/; s/xr-server/$P-server/; s/xr-veth/$P-veth/g" \
 		"$XRUN_SOURCE_DIR/plans/lab-rehearsal.yaml" >"$1"

@@ -10,20 +10,13 @@
 # four. (`xrun lab up --rate 1000mbit` is not there yet: the test re-shapes
 # the lab's link with tc itself; switch to --rate when it lands.)
 set -eu
-[ "$(id -u)" = 0 ] || { echo "skip: xrun lab needs root (network namespaces)"; exit 77; }
-for c in ip tc iperf3 sqlite3 jq; do
-	command -v $c >/dev/null || { echo "skip: $c not installed"; exit 77; }
-done
+. "$(dirname "$0")/lib/common.sh"
+xr_need_root "xrun lab (network namespaces)"
+xr_need ip tc iperf3 sqlite3 jq
 P="xr$$"
 P=${P:0:10}
-T=$(mktemp -d)
-cleanup() {
-	"$XRUN" lab down --prefix "$P" >/dev/null 2>&1 || true
-	rm -rf "$T"
-}
-trap cleanup EXIT
-cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+xr_tmpdir T
+xr_at_exit '"$XRUN" lab down --prefix "$P" >/dev/null 2>&1 || true'
 
 "$XRUN" lab up --profile 2g5 --prefix "$P" >up.out || fail "lab up exit $?"
 # 1 Gbit/s with the lab's tbf rule (burst: four 64 KiB segments + 1 ms;

@@ -8,12 +8,10 @@
 # reference that does not fit a plan gets every problem at its line and
 # column, with did-you-mean, and exit 2.
 set -eu
-: "${XRUN:?set XRUN to the xrun binary}"
-command -v jq >/dev/null || { echo "skip: jq is needed"; exit 77; }
-src=$(cd "$(dirname "$0")/../.." && pwd)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-cd "$dir"
+. "$(dirname "$0")/lib/common.sh"
+xr_need jq
+src=$XRUN_SOURCE_DIR
+xr_tmpdir dir
 
 cat > pub.csv <<'EOF'
 # a published 2x2: 1 Gbit/s shaped link, iperf3 -t 3 -P {1,4}

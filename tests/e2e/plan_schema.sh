@@ -4,14 +4,13 @@
 # matter of shape (unknown key, wrong type, out-of-range value) fail it:
 # editors using the schema see what `xrun validate` sees.
 set -eu
+. "$(dirname "$0")/lib/common.sh"
 src=${XRUN_SOURCE_DIR:?}
 if ! python3 -c 'import jsonschema, yaml' 2>/dev/null; then
-	echo "skip: python3 jsonschema and yaml modules are not installed" \
+	xr_skip "python3 jsonschema and yaml modules are not installed" \
 		"(Debian: python3-jsonschema python3-yaml)"
-	exit 77
 fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+xr_tmpdir work
 python3 - "$src" <<'PY'
 import glob, json, re, sys
 import jsonschema, yaml

@@ -6,11 +6,9 @@
 # the not_interleaved windows show seconds, so that two disjoint windows of
 # short runs do not read as the same minute.
 set -eu
-: "${XRUN:?set XRUN to the xrun binary}"
-command -v jq >/dev/null || { echo "skip: jq is needed"; exit 77; }
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-cd "$dir"
+. "$(dirname "$0")/lib/common.sh"
+xr_need jq
+xr_tmpdir dir
 
 cat > gen.sh <<'EOF'
 #!/bin/bash
@@ -57,13 +55,13 @@ check() { if eval "$1"; then echo "ok - $2"; else echo "not ok - $2"; fail=1; fi
 j() { [ "$(jq -r "$1" f.json)" = true ]; }
 check "j '[.cells[] | select(.cell.kind == \"flaky\") | .flags | index(\"failed_runs\") != null] | all and length == 2'" \
 	"failed_runs on both flaky cells"
-check "j '[.cells[] | select(.cell.kind == \"flaky\") | .flag_details[] | select(.code == \"failed_runs\") | .detail | test(\"1 failed\")] | all'" \
+check "j '[.cells[] | select(.cell.kind == \"flaky\") | .flag_details[] | select(.code == \"failed_runs\") | .detail | test(\"1 failed\")] | all and length == 2'" \
 	"failed_runs with the count"
 check "j '[.cells[] | select(.cell.kind == \"noisy\") | .flag_details[] | select(.code == \"unstable\") | .detail | test(\"CV [0-9.]+%\")] | length == 2'" \
 	"unstable with its CV"
 check "j '[.comparisons[] | .verdict == \"not_comparable\" and (.reason_codes | index(\"verify_failed\") != null)] | all and length == 2'" \
 	"verified wrong refuses the comparison"
-check "j '[.comparisons[] | .warning_codes | index(\"not_interleaved\") != null] | all'" \
+check "j '[.comparisons[] | .warning_codes | index(\"not_interleaved\") != null] | all and length == 2'" \
 	"sequential order: not_interleaved"
 # "A hh:mm:ss to hh:mm:ss, B hh:mm:ss to hh:mm:ss UTC yyyy-mm-dd", A ends
 # before B starts, B ends after A ends

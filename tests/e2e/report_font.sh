@@ -5,19 +5,15 @@
 # names the font file; no PDF is left behind. An English report in that
 # font is written. Needs sqlite3 and a build with fontconfig.
 set -eu
-: "${XRUN:?set XRUN to the xrun binary}"
-: "${XRUN_SOURCE_DIR:?set XRUN_SOURCE_DIR to the source tree}"
+. "$(dirname "$0")/lib/common.sh"
 font=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
-command -v sqlite3 >/dev/null || { echo "skip: sqlite3 is needed"; exit 77; }
-[ -r "$font" ] || { echo "skip: no $font (fonts-dejavu-core)"; exit 77; }
+xr_need sqlite3
+[ -r "$font" ] || xr_skip "no $font (fonts-dejavu-core)"
 if [ -n "${XRUN_BUILD_DIR:-}" ] &&
 	! grep -q '^FONTCONFIG_FOUND:INTERNAL=1' "$XRUN_BUILD_DIR/CMakeCache.txt"; then
-	echo "skip: built without fontconfig: glyphs are not checked"
-	exit 77
+	xr_skip "built without fontconfig: glyphs are not checked"
 fi
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-cd "$dir"
+xr_tmpdir dir
 
 fill() { # db, level of the second cell
 	sqlite3 "$1" < "$XRUN_SOURCE_DIR/schema/store.sql"

@@ -6,11 +6,9 @@
 # CSV parses with the same column count on every row; a bad reference file
 # gets every problem as FILE:LINE:COL: error: ... and exit 2, and no report.
 set -eu
-: "${XRUN:?set XRUN to the xrun binary}"
-command -v jq >/dev/null || { echo "skip: jq is needed"; exit 77; }
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-cd "$dir"
+. "$(dirname "$0")/lib/common.sh"
+xr_need jq
+xr_tmpdir dir
 
 # nic mode rep -> bit/s: nic b is 10% above a; +-0.3% deterministic noise
 cat > gen.sh <<'EOF'

@@ -6,14 +6,10 @@
 # cubic, measured reno", and the same reference published as reno is
 # compared on its numbers.
 set -eu
-: "${XRUN:?set XRUN to the xrun binary}"
-for t in iperf3 jq; do
-	command -v "$t" >/dev/null || { echo "skip: $t is needed"; exit 77; }
-done
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-cd "$dir"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+. "$(dirname "$0")/lib/common.sh"
+xr_need iperf3 jq
+xr_tmpdir dir
+port=$(xr_free_port)
 cat > plan.yaml <<YAML
 xrun: 1
 name: ref-cc

@@ -7,11 +7,9 @@
 # value x 1.10 differs; published precision survives JSON, CSV, Markdown
 # and PDF; the summary line is on page one in English and Japanese.
 set -eu
-: "${XRUN:?set XRUN to the xrun binary}"
-command -v jq >/dev/null || { echo "skip: jq is needed"; exit 77; }
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-cd "$dir"
+. "$(dirname "$0")/lib/common.sh"
+xr_need jq
+xr_tmpdir dir
 
 # cell rep -> bit/s: a and b 999/1000/1001 Mbit/s, c 800/1000/1200
 cat > gen.sh <<'EOF'

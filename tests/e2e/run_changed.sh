@@ -5,12 +5,10 @@
 # complete session says so and exits 0; another program's SQLite file is
 # refused (exit 3) and left alone; status counts runs left 'running'.
 set -eu
-command -v sqlite3 >/dev/null || { echo "skip: sqlite3 CLI not installed"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-q() { sqlite3 c.db "$1"; }
+. "$(dirname "$0")/lib/common.sh"
+xr_need sqlite3
+xr_tmpdir T
+XR_DB=c.db
 plan() { # file, factors block, extra top-level lines
 	cat >"$1" <<YAML
 xrun: 1

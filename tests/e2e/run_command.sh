@@ -6,12 +6,10 @@
 # timeout with no process of its group left; garbage output is a failed
 # run, not a crash.
 set -eu
-command -v sqlite3 >/dev/null || { echo "skip: sqlite3 CLI not installed"; exit 77; }
+. "$(dirname "$0")/lib/common.sh"
+xr_need sqlite3
 FAULT="$XRUN_SOURCE_DIR/tests/e2e/lib/fault_engine.sh"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+xr_tmpdir T
 plan() { # name mode [extra args...]
 	local name=$1 mode=$2
 	shift 2
@@ -32,7 +30,6 @@ plan() { # name mode [extra args...]
 		echo "repeat: 1"
 	} >"$name.yaml"
 }
-q() { sqlite3 "$1" "$2"; }
 
 # Known values, exactly, in base units: 123.5 MB/s = 988000000 bit/s.
 plan vals values

@@ -5,13 +5,10 @@
 # back the value found before the first change; a setting that does not
 # take is recorded as unverified and printed, never silent.
 set -eu
-command -v sqlite3 >/dev/null || { echo "skip: sqlite3 CLI not installed"; exit 77; }
+. "$(dirname "$0")/lib/common.sh"
+xr_need sqlite3
 FAULT="$XRUN_SOURCE_DIR/tests/e2e/lib/fault_engine.sh"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-q() { sqlite3 "$1" "$2"; }
+xr_tmpdir T
 mk() { # name levels
 	cat >"$1.yaml" <<YAML
 xrun: 1

@@ -5,14 +5,10 @@
 # counters and host facts stored; a rerun says complete; a second xrun on
 # the same DB is refused while the first runs; xrun status reads it.
 set -eu
-command -v iperf3 >/dev/null || { echo "skip: iperf3 not installed"; exit 77; }
-command -v sqlite3 >/dev/null || { echo "skip: sqlite3 CLI not installed"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-# Below the ephemeral range (32768-60999): no client socket can hold it.
-port=$((20000 + RANDOM % 12000))
+. "$(dirname "$0")/lib/common.sh"
+xr_need iperf3 sqlite3
+xr_tmpdir T
+port=$(xr_free_port)
 cat >lb.yaml <<YAML
 xrun: 1
 name: lb
@@ -27,7 +23,7 @@ factors:
   cc: { levels: [reno, cubic], param: congestion }
 repeat: 2
 YAML
-q() { sqlite3 lb.db "$1"; }
+XR_DB=lb.db
 
 # A second xrun on the same DB while the first runs is refused.
 "$XRUN" run lb.yaml --quiet 2>first.err &
@@ -68,7 +64,7 @@ grep -q "is complete" again.err || fail "rerun did not say complete: $(cat again
 [ "$(q "select count(*) from sessions")" = 1 ] || fail "rerun made a session"
 
 "$XRUN" status --db lb.db >status.out || fail "status exit $?"
-grep -q "8 ok" status.out || fail "status: $(cat status.out)"
+grep -qE "^runs: 8: 8 ok, 0 failed" status.out || fail "status: $(cat status.out)"
 
 # No iperf3 server of ours is left behind.
 if pgrep -f "iperf3 -s.*$port" >/dev/null; then fail "iperf3 server survived"; fi

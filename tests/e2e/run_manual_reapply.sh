@@ -3,12 +3,10 @@
 # hooks of automatic factors run again at the start of every manual block,
 # even when their level did not change; `xrun plan` shows it too.
 set -eu
-command -v script >/dev/null || { echo "skip: script(1) (util-linux) not installed"; exit 77; }
+. "$(dirname "$0")/lib/common.sh"
+xr_need script
 FAULT="$XRUN_SOURCE_DIR/tests/e2e/lib/fault_engine.sh"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+xr_tmpdir T
 cat >m.yaml <<YAML
 xrun: 1
 name: m

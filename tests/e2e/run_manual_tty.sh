@@ -3,14 +3,10 @@
 # manual instruction, expanded, waits for Enter, then runs the block; the
 # terminal gets one updating progress line.
 set -eu
-command -v script >/dev/null || { echo "skip: script(1) (util-linux) not installed"; exit 77; }
-command -v sqlite3 >/dev/null || { echo "skip: sqlite3 CLI not installed"; exit 77; }
+. "$(dirname "$0")/lib/common.sh"
+xr_need script sqlite3
 FAULT="$XRUN_SOURCE_DIR/tests/e2e/lib/fault_engine.sh"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-q() { sqlite3 "$1" "$2"; }
+xr_tmpdir T
 cat >m.yaml <<YAML
 xrun: 1
 name: m

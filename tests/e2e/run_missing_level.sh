@@ -3,10 +3,8 @@
 # the plan goes on, exit 1); missing before anything ran is an environment
 # error (exit 3).
 set -eu
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
-cd "$w"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib/common.sh"
+xr_tmpdir w
 cat >p.yaml <<'PLAN'
 xrun: 1
 name: miss

@@ -5,24 +5,17 @@
 # sysctl): applied there, verified there for every run, restored there.
 # Counters come from both ends of the veth; facts from both hosts.
 set -eu
-[ "$(id -u)" = 0 ] || { echo "skip: needs root for network namespaces"; exit 77; }
-command -v iperf3 >/dev/null || { echo "skip: iperf3 not installed"; exit 77; }
-command -v ip >/dev/null || { echo "skip: iproute2 not installed"; exit 77; }
-command -v sqlite3 >/dev/null || { echo "skip: sqlite3 CLI not installed"; exit 77; }
-T=$(mktemp -d)
+. "$(dirname "$0")/lib/common.sh"
+xr_need_root "needs root for network namespaces"
+xr_need iperf3 ip sqlite3
+xr_tmpdir T
 n=$$
 ns=xrun-rt$n
 a=xra$((n % 100000))
 b=xrb$((n % 100000))
 net=10.$((200 + n % 50)).$((n % 250)).
-cleanup() {
-	ip netns del "$ns" 2>/dev/null || true
-	ip link del "$a" 2>/dev/null || true
-	rm -rf "$T"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-ip netns add "$ns" || { echo "skip: cannot create a network namespace"; exit 77; }
+xr_at_exit 'ip link del "$a" 2>/dev/null'
+xr_need_netns "$ns"
 ip link add "$a" type veth peer name "$b"
 ip link set "$b" netns "$ns"
 ip addr add "${net}1/24" dev "$a"
@@ -36,8 +29,7 @@ orig=$(ip netns exec "$ns" sysctl -n net.ipv4.tcp_congestion_control)
 # Only the allowed algorithms can be set inside a namespace.
 read -r c1 c2 _ < <(ip netns exec "$ns" cat /proc/sys/net/ipv4/tcp_allowed_congestion_control) || true
 [ -n "${c2:-}" ] || { echo "skip: fewer than two congestion controls allowed in a namespace"; exit 77; }
-cd "$T"
-port=$((20000 + RANDOM % 12000))
+port=$(xr_free_port)
 cat >ns.yaml <<YAML
 xrun: 1
 name: ns
@@ -59,7 +51,7 @@ factors:
     restore: true
   streams: { levels: [1, 2], param: parallel }
 YAML
-q() { sqlite3 ns.db "$1"; }
+XR_DB=ns.db
 "$XRUN" run ns.yaml 2>ns.err || { cat ns.err; fail "exit $?"; }
 [ "$(q "select count(*) from results where metric='throughput' and status='ok' and value > 1e7")" = 4 ] ||
 	fail "runs: $(q "select position,status,reason from runs")"

@@ -5,16 +5,10 @@
 # column the effective parameters, and every run is ok. `xrun plan` shows
 # the factor as [params].
 set -eu
-: "${XRUN:?set XRUN to the xrun binary}"
-command -v iperf3 >/dev/null || { echo "skip: iperf3 not installed"; exit 77; }
-command -v sqlite3 >/dev/null || { echo "skip: sqlite3 CLI not installed"; exit 77; }
-command -v jq >/dev/null || { echo "skip: jq is needed"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-# Below the ephemeral range (32768-60999): no client socket can hold it.
-port=$((20000 + RANDOM % 12000))
+. "$(dirname "$0")/lib/common.sh"
+xr_need iperf3 sqlite3 jq
+xr_tmpdir T
+port=$(xr_free_port)
 cat >pp.yaml <<YAML
 xrun: 1
 name: pp
@@ -33,7 +27,7 @@ factors:
 repeat: 1
 order: sequential
 YAML
-q() { sqlite3 pp.db "$1"; }
+XR_DB=pp.db
 
 "$XRUN" validate pp.yaml >/dev/null || fail "plan does not validate"
 "$XRUN" plan pp.yaml >plan.out || fail "xrun plan exit $?"

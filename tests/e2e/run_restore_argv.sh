@@ -2,10 +2,8 @@
 # restore: [argv] gets {{original}}: the value the factor's verify read
 # before the first change, and puts it back at the end.
 set -eu
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
-cd "$w"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib/common.sh"
+xr_tmpdir w
 cat >p.yaml <<PLAN
 xrun: 1
 name: rst

@@ -5,13 +5,10 @@
 # up present exactly once. SIGINT: exit 130, the run in flight is stored
 # as 'interrupted', nothing of the engine survives, a rerun completes.
 set -eu
-command -v iperf3 >/dev/null || { echo "skip: iperf3 not installed"; exit 77; }
-command -v sqlite3 >/dev/null || { echo "skip: sqlite3 CLI not installed"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-port=$((20000 + RANDOM % 12000))
+. "$(dirname "$0")/lib/common.sh"
+xr_need iperf3 sqlite3
+xr_tmpdir T
+port=$(xr_free_port)
 cat >r.yaml <<YAML
 xrun: 1
 name: r
@@ -26,7 +23,6 @@ factors:
   streams: { levels: ["1"], param: parallel }
 repeat: 3
 YAML
-q() { sqlite3 "$1" "$2"; }
 # Wait until at least $2 runs of DB $1 are ok and one is running.
 wait_runs() {
 	for _ in $(seq 100); do

@@ -4,17 +4,13 @@
 # restore hooks run over ssh with a value that needs quoting, counters and
 # facts are read on the remote host through the same transport.
 set -eu
-command -v iperf3 >/dev/null || { echo "skip: iperf3 not installed"; exit 77; }
-command -v sqlite3 >/dev/null || { echo "skip: sqlite3 CLI not installed"; exit 77; }
+. "$(dirname "$0")/lib/common.sh"
+xr_need iperf3 sqlite3
 FAULT="$XRUN_SOURCE_DIR/tests/e2e/lib/fault_engine.sh"
-T=$(mktemp -d)
-. "$XRUN_SOURCE_DIR/tests/e2e/lib/sshd.sh"
-xr_sshd_start "$T" || { rm -rf "$T"; exit 77; }
-trap 'xr_sshd_stop; rm -rf "$T"' EXIT
-cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-q() { sqlite3 s.db "$1"; }
-port=$((20000 + RANDOM % 12000))
+xr_tmpdir T
+xr_need_sshd "$T"
+XR_DB=s.db
+port=$(xr_free_port)
 echo "orig value" >"$T/state"
 cat >s.yaml <<YAML
 xrun: 1

@@ -8,16 +8,10 @@
 # and no server is left behind. Finally an unreachable ssh host fails
 # before any run with a clear message and exit 3.
 set -eu
-[ "$(id -u)" = 0 ] || { echo "skip: needs root to run a test sshd"; exit 77; }
-command -v sqlite3 >/dev/null || { echo "skip: sqlite3 CLI not installed"; exit 77; }
-command -v iperf3 >/dev/null || { echo "skip: iperf3 not installed"; exit 77; }
-. "$XRUN_SOURCE_DIR/tests/e2e/lib/sshd.sh"
-T=$(mktemp -d)
-trap 'xr_sshd_stop; rm -rf "$T"' EXIT
-xr_sshd_start "$T" || exit 77
-cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-q() { sqlite3 "$1" "$2"; }
+. "$(dirname "$0")/lib/common.sh"
+xr_need sqlite3 iperf3
+xr_tmpdir T
+xr_need_sshd "$T"
 CANARY=$T/pwned
 
 cat >words.yaml <<EOF
@@ -62,7 +56,7 @@ n=$(grep -c "Accepted publickey" "$XR_SSHD_LOG")
 [ "$n" -le 2 ] || fail "$n ssh connections for one plan (ControlMaster not reused)"
 
 # iperf3 with the server on the ssh host, started and stopped by xrun.
-port=$((20000 + RANDOM % 12000))
+port=$(xr_free_port)
 cat >iperf.yaml <<EOF
 xrun: 1
 name: ssh-iperf

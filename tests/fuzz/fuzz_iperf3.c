@@ -10,11 +10,6 @@
 #include "engine.h"
 #include "iperf3_json.h"
 
-/* Compiled into the target itself: only the target gets
- * -fsanitize=fuzzer, so this is how the parser gets coverage feedback.
- * The linker then leaves xrcore's copy of iperf3_json.o unused. */
-#include "../../runner/iperf3_json.c"
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -2,8 +2,8 @@
 #
 # Usage:
 #   . "$XRUN_SOURCE_DIR/tests/e2e/lib/sshd.sh"
-#   xr_sshd_start "$tmpdir" || exit 77     # prints why when it cannot
-#   trap 'xr_sshd_stop; rm -rf "$tmpdir"' EXIT
+#   xr_sshd_start "$tmpdir" || xr_skip "no sshd"   # prints why
+#   xr_at_exit xr_sshd_stop
 #   ssh -p "$XR_SSHD_PORT" -i "$XR_SSHD_KEY" $XR_SSH_OPTS root@127.0.0.1 true
 #
 # After xr_sshd_start DIR:
@@ -14,7 +14,10 @@
 #   XR_SSH_OPTS    "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
 #   XR_SSHD_YAML   a plan `hosts:` entry body (flow mapping) for this server
 # Everything lives in DIR/sshd; xr_sshd_stop kills the server by its pid
-# file. Needs root (sshd must switch users) and /usr/sbin/sshd.
+# file. Needs root (sshd must switch users) and /usr/sbin/sshd. Scripts
+# call it through common.sh's xr_need_sshd DIR, which skips (fails under
+# CI) when it cannot start.
+[ -n "${XR_COMMON_SH:-}" ] || . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 xr_sshd_start() {
 	local dir="$1/sshd" port i
@@ -35,7 +38,7 @@ xr_sshd_start() {
 	chmod 600 "$dir/authorized_keys"
 	XR_SSHD_USER=$(id -un)
 	for i in 1 2 3 4 5 6 7 8; do
-		port=$((20000 + (RANDOM % 12000)))
+		port=$(xr_free_port)
 		cat >"$dir/sshd_config" <<EOF
 Port $port
 ListenAddress 127.0.0.1

@@ -1,0 +1,340 @@
+/*
+ * Neutral bar charts (chart.h): the data of a matrix table's chart, taken
+ * once from the model, and the geometry every format draws it with (nice
+ * y ticks, plot extent, bars, whiskers, published markers, legend rows).
+ * The PDF and SVG drawers only turn these numbers into shapes.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arena.h"
+#include "chart.h"
+#include "err.h"
+#include "report.h"
+
+#include "banned.h"
+
+/* Muted, print-friendly colours that stay distinct in greyscale order. */
+static const double palette[][3] = {
+    {0.27, 0.45, 0.69}, {0.87, 0.52, 0.32}, {0.33, 0.66, 0.41},
+    {0.77, 0.31, 0.32}, {0.51, 0.45, 0.70}, {0.58, 0.47, 0.38},
+    {0.85, 0.55, 0.76}, {0.55, 0.55, 0.55}, {0.80, 0.73, 0.45},
+    {0.39, 0.71, 0.80}, {0.20, 0.30, 0.45}, {0.65, 0.80, 0.45},
+    {0.55, 0.20, 0.35}, {0.95, 0.75, 0.35}, {0.30, 0.50, 0.50},
+    {0.75, 0.65, 0.85},
+};
+#define NPALETTE (sizeof(palette) / sizeof(palette[0]))
+
+void chart_colour_rgb(int s, double rgb[3])
+{
+	const double *p = palette[(size_t)(s < 0 ? 0 : s) % NPALETTE];
+	rgb[0] = p[0];
+	rgb[1] = p[1];
+	rgb[2] = p[2];
+}
+
+const char *chart_colour_hex(int s, char out[8])
+{
+	double c[3];
+	chart_colour_rgb(s, c);
+	snprintf(out, 8, "#%02x%02x%02x", (unsigned)lround(c[0] * 255),
+		 (unsigned)lround(c[1] * 255), (unsigned)lround(c[2] * 255));
+	return out;
+}
+
+static double at(const double *a, int i)
+{
+	return a ? a[i] : NAN;
+}
+
+/* --- the chart of a matrix table --------------------------------------- */
+
+/* Display scale and unit of metric mi (the primary gets the display unit). */
+static double metric_scale(const struct report *r, int mi, const char **unit)
+{
+	if (mi == r->primary && r->display_unit) {
+		*unit = report_unit_label(r->display_unit);
+		return r->display_scale > 0 ? r->display_scale : 1;
+	}
+	*unit = report_unit_label(mi >= 0 && mi < r->nmetrics && r->metric_units
+				      ? r->metric_units[mi]
+				      : NULL);
+	return 1;
+}
+
+static const char *metric_name(const struct report *r, int mi)
+{
+	if (mi >= 0 && mi < r->nmetrics && r->metrics && r->metrics[mi])
+		return r->metrics[mi];
+	return r->metric ? r->metric : "";
+}
+
+/* The published value of cell ci in metric mi (base units), or NAN. */
+static double published(const struct report *r, int ci, int mi)
+{
+	const struct report_ref *ref = r->ref;
+	int k, j;
+	if (!ref)
+		return NAN;
+	for (j = 0; j < ref->nvalues; j++) {
+		if (ref->value_metric[j] != mi)
+			continue;
+		for (k = 0; k < ref->nrows; k++)
+			if (ref->rows[k].status == REPORT_REF_MATCHED &&
+			    ref->rows[k].cell == ci)
+				return ref->rows[k].v[j].published;
+	}
+	return NAN;
+}
+
+/* "Figure 1. caption (median, whiskers = min–max)", then " (red line =
+ * published)" when the chart marks published values. */
+static const char *matrix_title(const struct report *r, int no,
+				const char *caption, int marks, struct arena *a)
+{
+	int ja = r->lang == REPORT_LANG_JA;
+	const char *open = ja ? "（赤線 = " : " (red line = ";
+	const char *close = ja ? "）" : ")";
+	return arena_printf(a,
+			    ja ? "図 %d. %s（%s、ひげ = %s–%s）%s%s%s"
+			       : "Figure %d. %s (%s, whiskers = %s–%s)%s%s%s",
+			    no, caption ? caption : "",
+			    report_text(r, REPORT_T_MEDIAN),
+			    report_text(r, REPORT_T_MIN),
+			    report_text(r, REPORT_T_MAX), marks ? open : "",
+			    marks ? report_text(r, REPORT_T_REF_PUBLISHED) : "",
+			    marks ? close : "");
+}
+
+int chart_matrix(const struct report *r, int ti, int no, const char *caption,
+		 struct arena *a, struct chart *c)
+{
+	const struct report_table *tb = &r->tables[ti];
+	int swap = tb->nrows == 1, g, s, mi = tb->metric_index;
+	size_t n = (size_t)tb->nrows * (size_t)tb->ncols;
+	double *v = arena_alloc(a, (n ? n : 1) * sizeof(double) * 4), scale;
+	const char *unit, **series1 = arena_alloc(a, sizeof *series1);
+
+	memset(c, 0, sizeof *c);
+	if (!v || !series1)
+		return -XR_ENOMEM;
+	scale = metric_scale(r, mi, &unit);
+	c->ngroups = swap ? tb->ncols : tb->nrows;
+	c->nseries = swap ? 1 : tb->ncols;
+	for (g = 0; g < c->ngroups; g++)
+		for (s = 0; s < c->nseries; s++) {
+			int row = swap ? 0 : g, col = swap ? g : s;
+			int ci = tb->cell[row * tb->ncols + col];
+			size_t k = (size_t)g * (size_t)c->nseries + (size_t)s;
+			const struct report_stats *st;
+
+			v[k] = v[n + k] = v[2 * n + k] = v[3 * n + k] = NAN;
+			if (ci < 0 || ci >= r->ncells)
+				continue;
+			v[3 * n + k] = published(r, ci, mi) / scale;
+			st = &r->cells[ci].st[mi];
+			if (st->n < 1)
+				continue;
+			v[k] = st->median / scale;
+			v[n + k] = st->min / scale;
+			v[2 * n + k] = st->max / scale;
+		}
+	series1[0] = metric_name(r, mi);
+	c->ref = r->ref ? v + 3 * n : NULL;
+	c->title = matrix_title(r, no, caption, chart_has_ref(c), a);
+	c->ylabel = unit && *unit ? unit : metric_name(r, mi);
+	c->xlabel = !swap && tb->row_factor >= 0
+			? r->factors[tb->row_factor].name
+			: NULL;
+	c->groups = swap ? tb->col_label : tb->row_label;
+	c->series = swap ? series1 : tb->col_label;
+	c->value = v;
+	c->lo = v + n;
+	c->hi = v + 2 * n;
+	c->height = 170;
+	return c->title ? 0 : -XR_ENOMEM;
+}
+
+int chart_has_ref(const struct chart *c)
+{
+	int i;
+	for (i = 0; c->ref && i < c->ngroups * c->nseries; i++)
+		if (isfinite(c->ref[i]))
+			return 1;
+	return 0;
+}
+
+/* --- geometry ---------------------------------------------------------- */
+
+/* A step of 1, 2, 2.5 or 5 times a power of ten giving about 5 ticks. */
+static double nice_step(double span, int *decimals)
+{
+	double raw = span / 5, mag, norm, step;
+	int d;
+
+	if (!(raw > 0))
+		raw = 0.2;
+	mag = pow(10, floor(log10(raw)));
+	norm = raw / mag;
+	if (norm <= 1)
+		step = 1;
+	else if (norm <= 2)
+		step = 2;
+	else if (norm <= 2.5)
+		step = 2.5;
+	else if (norm <= 5)
+		step = 5;
+	else
+		step = 10;
+	d = (int)-floor(log10(mag * step) + 1e-9);
+	if (step == 2.5)
+		d++;
+	*decimals = d < 0 ? 0 : d;
+	return step * mag;
+}
+
+/* The y range over values, whiskers and markers, from 0, rounded to nice
+ * ticks. */
+static void chart_yrange(const struct chart *c, struct chart_frame *f)
+{
+	int i, k;
+
+	f->ymin = f->ymax = 0;
+	for (i = 0; i < c->ngroups * c->nseries; i++) {
+		double vals[4] = {at(c->value, i), at(c->lo, i), at(c->hi, i),
+				  at(c->ref, i)};
+
+		for (k = 0; k < 4; k++)
+			if (isfinite(vals[k])) {
+				f->ymax = fmax(f->ymax, vals[k]);
+				f->ymin = fmin(f->ymin, vals[k]);
+			}
+	}
+	if (f->ymax <= f->ymin)
+		f->ymax = f->ymin + 1;
+	f->step = nice_step(f->ymax - f->ymin, &f->dec);
+	f->ymax = ceil(f->ymax / f->step - 1e-9) * f->step;
+	f->ymin = floor(f->ymin / f->step + 1e-9) * f->step;
+	f->nticks = (int)lround((f->ymax - f->ymin) / f->step) + 1;
+}
+
+double chart_tick(const struct chart_frame *f, int i)
+{
+	double v = f->ymin + i * f->step;
+	return fabs(v) < f->step / 1e6 ? 0.0 : v;
+}
+
+const char *chart_tick_label(const struct chart_frame *f, int i, char *out,
+			     size_t n)
+{
+	snprintf(out, n, "%.*f", f->dec, chart_tick(f, i));
+	return out;
+}
+
+double chart_ypos(const struct chart_frame *f, double v)
+{
+	return f->py0 + (v - f->ymin) / (f->ymax - f->ymin) * (f->py1 - f->py0);
+}
+
+double chart_group_x(const struct chart_frame *f, int g)
+{
+	return f->px0 + g * f->gw + f->gw / 2;
+}
+
+void chart_layout(const struct chart *c, const struct chart_style *st,
+		  const struct chart_text *tx, double x0, double width,
+		  struct chart_frame *f)
+{
+	double axis_w = 0;
+	char tick[64];
+	int g, i, n, ng = c->ngroups, ns = c->nseries;
+
+	memset(f, 0, sizeof *f);
+	chart_yrange(c, f);
+	for (i = 0; i < f->nticks; i++) {
+		chart_tick_label(f, i, tick, sizeof tick);
+		axis_w = fmax(
+		    axis_w, tx->measure(tx->ctx, tick, strlen(tick), st->tick));
+	}
+	axis_w += 6;
+	if (c->ylabel)
+		axis_w = fmax(axis_w, tx->measure(tx->ctx, c->ylabel,
+						  strlen(c->ylabel), st->tick) /
+					  2);
+	f->px0 = x0 + axis_w + 2;
+	f->px1 = x0 + width;
+	f->gw = (f->px1 - f->px0) / (ng > 0 ? ng : 1);
+	f->bw = f->gw * 0.78 / (ns > 0 ? ns : 1);
+	/* Few bars: narrower plot rather than slabs. */
+	if (f->bw > st->max_bar) {
+		f->bw = st->max_bar;
+		f->gw = f->bw * ns / 0.78;
+		f->px1 = fmax(f->px0 + f->gw * ng, f->px0 + st->min_plot);
+		f->gw = (f->px1 - f->px0) / (ng > 0 ? ng : 1);
+	}
+	f->maxl = 1;
+	for (g = 0; g < ng; g++) {
+		n = tx->lines(tx->ctx, c->groups[g] ? c->groups[g] : "",
+			      st->label, f->gw - 2);
+		if (n > f->maxl)
+			f->maxl = n;
+	}
+}
+
+void chart_bar_at(const struct chart *c, const struct chart_frame *f, int g,
+		  int s, struct chart_bar *b)
+{
+	int ns = c->nseries, k = g * ns + s;
+	double gx = f->px0 + g * f->gw + (f->gw - f->bw * ns) / 2, bw = f->bw;
+	double val = at(c->value, k), lo = at(c->lo, k), hi = at(c->hi, k);
+	double ref = at(c->ref, k), bx = gx + s * bw;
+
+	memset(b, 0, sizeof *b);
+	b->series = s;
+	b->has_bar = isfinite(val);
+	b->x = bx + bw * 0.06;
+	b->w = bw * 0.88;
+	b->y0 = chart_ypos(f, 0);
+	b->y1 = b->has_bar ? chart_ypos(f, val) : b->y0;
+	b->cx = bx + bw / 2;
+	b->cap = fmin(bw * 0.25, 4);
+	b->has_whisker = isfinite(lo) && isfinite(hi) && hi > lo;
+	if (b->has_whisker) {
+		b->ylo = chart_ypos(f, lo);
+		b->yhi = chart_ypos(f, hi);
+	}
+	b->has_ref = isfinite(ref);
+	if (b->has_ref) {
+		b->yref = chart_ypos(f, ref);
+		b->refw = bw / 2;
+	}
+}
+
+int chart_legend(const struct chart *c, const struct chart_style *st,
+		 const struct chart_text *tx, double x0, double width,
+		 double sw, struct chart_legend_item *items, int *n)
+{
+	double x = x0;
+	int s, row = 0;
+
+	*n = 0;
+	if (c->nseries < 2)
+		return 0;
+	for (s = 0; s < c->nseries; s++) {
+		const char *lab = c->series[s] ? c->series[s] : "";
+		double w = sw + 3 +
+			   tx->measure(tx->ctx, lab, strlen(lab), st->label) +
+			   12;
+		if (x > x0 && x + w > x0 + width) {
+			x = x0;
+			row++;
+		}
+		items[*n].series = s;
+		items[*n].text = lab;
+		items[*n].x = x;
+		items[(*n)++].row = row;
+		x += w;
+	}
+	return row + 1;
+}

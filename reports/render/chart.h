@@ -1,0 +1,137 @@
+/*
+ * Neutral bar charts: what a matrix table's chart shows (chart_matrix:
+ * groups, series, medians, min-max whiskers, published markers, title and
+ * unit) and where everything goes (the y axis with "nice" ticks, the plot
+ * area, each bar, whisker and marker, the legend), decided once for every
+ * format. The PDF (pdf_chart.c) and SVG (svg_chart.c) drawers only draw
+ * the shapes this module places, in their own units: geometry is in the
+ * caller's units with y growing from py0 (the axis at ymin) to py1 (ymax),
+ * so a y-up PDF page and a y-down SVG use the same code.
+ *
+ * Ownership: chart_matrix allocates from the arena it is given.
+ */
+#ifndef XR_CHART_H
+#define XR_CHART_H
+
+#include <stddef.h>
+
+struct arena;
+struct report;
+
+/*
+ * Grouped bar chart: one group per category along x, one bar per series in
+ * each group, bar height = value, whiskers from lo to hi (NAN: no whisker;
+ * NAN value: no bar), a published marker at ref (NAN or ref NULL: none):
+ * a dark red line across the bar, in CHART_MARK_RGB.
+ * Arrays are ngroups * nseries, group-major: value[g * nseries + s]. The
+ * y axis starts at 0 and gets "nice" ticks and its label (the unit). A
+ * legend names the series when nseries > 1; the title says what the red
+ * line is when there is one.
+ */
+struct chart {
+	const char *title;  /* may be NULL */
+	const char *ylabel; /* e.g. "Gbit/s" */
+	const char *xlabel; /* may be NULL */
+	int ngroups, nseries;
+	const char *const *groups;     /* ngroups labels */
+	const char *const *series;     /* nseries labels */
+	const double *value, *lo, *hi; /* lo/hi may be NULL */
+	const double *ref;	       /* published values; may be NULL */
+	double height;		       /* plot height; 0 = 180 */
+};
+
+/* The chart of matrix table ti of r, figure number no (1-based), titled
+ * after the table's caption (rtable.title): groups =
+ * rows, one bar per column (with a single row the columns become the
+ * groups); bars are medians, whiskers min..max over the ok runs, markers
+ * the published values of r->ref for the table's metric. Values are in
+ * the display unit. 0 or -XR_ENOMEM. */
+int chart_matrix(const struct report *r, int ti, int no, const char *caption,
+		 struct arena *a, struct chart *c);
+
+/* Does the chart hold at least one published marker? */
+int chart_has_ref(const struct chart *c);
+
+/* The published marker's colour: dark red (rgb 0..1 and as hex). */
+#define CHART_MARK_RGB 0.55, 0.05, 0.05
+#define CHART_MARK_HEX "#8c0d0d"
+#define CHART_MARK_WIDTH 2.0
+
+/* Text sizes and limits of a format, in its units. */
+struct chart_style {
+	double tick;	 /* tick labels */
+	double label;	 /* group labels and legend */
+	double max_bar;	 /* widest bar */
+	double min_plot; /* narrowest plot when bars are few */
+};
+
+/* How a format measures text: width of len bytes of UTF-8 at size, and
+ * the number of lines text wraps to within width. */
+struct chart_text {
+	void *ctx;
+	double (*measure)(void *ctx, const char *s, size_t len, double size);
+	int (*lines)(void *ctx, const char *s, double size, double width);
+};
+
+/* Where a chart's plot goes and how its y axis is scaled. */
+struct chart_frame {
+	double px0, px1, py0, py1; /* the plot area (py0 at ymin) */
+	double ymin, ymax, step;   /* the axis, in ticks of step */
+	int dec;		   /* decimals of the tick labels */
+	int nticks;		   /* ticks from ymin to ymax */
+	double gw, bw;		   /* group and bar width */
+	int maxl;		   /* lines of the longest group label */
+};
+
+/* The y range over values, whiskers and markers, from 0, in nice ticks;
+ * then the plot's x extent after the tick labels (x0, width), group and
+ * bar widths and the lines group labels need. py0/py1 are left to the
+ * caller, who knows where the plot goes vertically. */
+void chart_layout(const struct chart *c, const struct chart_style *st,
+		  const struct chart_text *tx, double x0, double width,
+		  struct chart_frame *f);
+
+/* Tick i (0..nticks-1) and its label ("2.5"). */
+double chart_tick(const struct chart_frame *f, int i);
+const char *chart_tick_label(const struct chart_frame *f, int i, char *out,
+			     size_t n);
+/* Position of value v on the y axis. */
+double chart_ypos(const struct chart_frame *f, double v);
+/* Centre of group g along x. */
+double chart_group_x(const struct chart_frame *f, int g);
+
+/* One bar of a group: its rectangle, whisker and marker, in frame units;
+ * has_* say which parts to draw. */
+struct chart_bar {
+	int series;
+	int has_bar, has_whisker, has_ref;
+	double x, w;	   /* the rectangle's left edge and width */
+	double y0, y1;	   /* from the axis to the value */
+	double cx, cap;	   /* whisker centre line and half cap width */
+	double ylo, yhi;   /* whisker ends */
+	double yref, refw; /* marker position and half width (the bar's) */
+};
+void chart_bar_at(const struct chart *c, const struct chart_frame *f, int g,
+		  int s, struct chart_bar *b);
+
+/* A legend entry: series s; where its swatch starts, on which row (0 =
+ * top). */
+struct chart_legend_item {
+	int series;
+	const char *text;
+	double x;
+	int row;
+};
+/* Lay out the legend across width from x0 with swatches of side sw.
+ * OUT: items (room for nseries), *n; returns the rows used (0: no
+ * legend, with a single series). */
+int chart_legend(const struct chart *c, const struct chart_style *st,
+		 const struct chart_text *tx, double x0, double width,
+		 double sw, struct chart_legend_item *items, int *n);
+
+/* Colour of series s, muted and print-friendly: rgb 0..1, or "#4573b0"
+ * into out. */
+void chart_colour_rgb(int s, double rgb[3]);
+const char *chart_colour_hex(int s, char out[8]);
+
+#endif

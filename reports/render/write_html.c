@@ -1,0 +1,407 @@
+/*
+ * The HTML writer: one self-contained page (inline CSS and SVG charts, no
+ * script, no font, image or style sheet from elsewhere) in the order of
+ * the PDF: title, description and header block, each matrix table with
+ * its chart, per-cell statistics, the comparisons with verdicts, the
+ * published reference, the notes explaining every flag, and the appendix
+ * of host facts and verifications. Readable on a phone (tables and charts
+ * scroll sideways inside the page) and printable (@media print). Renders
+ * the neutral tables of table.c (rtable.h) and the charts of chart.c
+ * (svg_chart.c); every text is escaped.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "chart.h"
+#include "render.h"
+#include "rtable.h"
+#include "svg_chart.h"
+
+#include "banned.h"
+
+#define T(id) report_text(r, REPORT_T_##id)
+#define ESC(s) svg_escape(f, (s))
+
+/* The style sheet, after the font stack (body { font-family: ... }). */
+static const char css[] =
+    "  color: #1b1b1b; background: #fff; margin: 0;\n"
+    "  line-height: 1.5; font-size: 16px;\n"
+    "  -webkit-text-size-adjust: 100%; text-size-adjust: 100%;\n"
+    "}\n"
+    "main { max-width: 62rem; margin: 0 auto; padding: 1rem 1.25rem 2rem; }\n"
+    "h1 { font-size: 1.6rem; line-height: 1.25; margin: .4rem 0 .6rem; }\n"
+    "h2 { font-size: 1.25rem; margin: 2.2rem 0 .6rem;\n"
+    "  padding-bottom: .2rem; border-bottom: 1px solid #c8c8c8; }\n"
+    "p { margin: .4rem 0 .8rem; }\n"
+    ".desc { white-space: pre-line; }\n"
+    ".note { font-size: .85rem; color: #444; }\n"
+    ".scroll { overflow-x: auto; -webkit-overflow-scrolling: touch;\n"
+    "  max-width: 100%; }\n"
+    "figure { margin: 1.2rem 0; }\n"
+    "figcaption { font-weight: 600; font-size: .95rem; margin: 0 0 .35rem; "
+    "}\n"
+    "table { border-collapse: collapse; font-size: .85rem;\n"
+    "  font-variant-numeric: tabular-nums; }\n"
+    "th, td { padding: .22rem .55rem; vertical-align: top; text-align: left; "
+    "}\n"
+    "table.data { border-top: 2px solid #222; border-bottom: 2px solid #222; "
+    "}\n"
+    "table.data thead tr:last-child th { border-bottom: 1px solid #222; }\n"
+    "table.data thead th { white-space: nowrap; }\n"
+    "table.data thead th.span { text-align: center;\n"
+    "  border-bottom: 1px solid #999; }\n"
+    "table.data tbody tr:nth-child(even) { background: #f6f7f9; }\n"
+    "table.kv th { font-weight: 600; padding-left: 0; padding-right: 1.2rem; "
+    "}\n"
+    ".r { text-align: right; }\n"
+    ".nw { white-space: nowrap; }\n"
+    ".chart svg { display: block; max-width: 100%; height: auto; }\n"
+    "table.data td.w { min-width: 9rem; }\n"
+    "ol.notes { padding-left: 1.6rem; }\n"
+    "ol.notes li { margin: .3rem 0; }\n"
+    "ol.notes ul { font-size: .85rem; color: #333; padding-left: 1.2rem; }\n"
+    "code { font-size: .85em; background: #f0f1f3; padding: 0 .25em;\n"
+    "  border-radius: 3px; }\n"
+    "footer { margin-top: 2.5rem; font-size: .8rem; color: #666; }\n"
+    "@media (max-width: 600px) {\n"
+    "  body { font-size: 15px; }\n"
+    "  main { padding: .75rem .7rem 1.5rem; }\n"
+    "  h1 { font-size: 1.35rem; }\n"
+    "  table { font-size: .78rem; }\n"
+    "}\n"
+    "@media print {\n"
+    "  @page { size: A4; margin: 14mm; }\n"
+    "  body { font-size: 9.5pt; }\n"
+    "  main { max-width: none; padding: 0; }\n"
+    "  .scroll { overflow: visible; }\n"
+    "  .chart svg { min-width: 0 !important; max-width: 100%; }\n"
+    "  h2 { break-after: avoid; page-break-after: avoid; }\n"
+    "  figure, tr, ol.notes li { break-inside: avoid; "
+    "page-break-inside: avoid; }\n"
+    "  thead { display: table-header-group; }\n"
+    "  table.data tbody tr:nth-child(even) { background: none; }\n"
+    "  table { font-size: 7.5pt; }\n"
+    "  td.nw:not(.r), table.data thead th { white-space: normal; }\n"
+    "  table.data td.w { min-width: 0; }\n"
+    "}\n";
+
+static void head(FILE *f, const struct report *r)
+{
+	fprintf(f,
+		"<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n"
+		"<meta charset=\"utf-8\">\n"
+		"<meta name=\"viewport\" content=\"width=device-width, "
+		"initial-scale=1\">\n"
+		"<meta name=\"generator\" content=\"xrun %s\">\n<title>",
+		r->lang == REPORT_LANG_JA ? "ja" : "en", XRUN_VERSION);
+	ESC(r->title ? r->title : "xrun report");
+	fputs("</title>\n<style>\nbody {\n  font-family: ", f);
+	/* our own constant: entities would not be decoded inside <style> */
+	fputs(svg_font_family(r->lang), f);
+	fputs(";\n", f);
+	fputs(css, f);
+	fputs("</style>\n</head>\n<body>\n<main>\n", f);
+}
+
+/* A cell or header: class "r" for right-aligned, "nw" for no wrapping. */
+static void cell(FILE *f, const char *tag, const struct rt_col *col,
+		 const char *text)
+{
+	const char *cls = col->align == RT_RIGHT ? (col->wrap ? "r w" : "r nw")
+						 : (col->wrap ? "w" : "nw");
+	fprintf(f, "<%s class=\"%s\">", tag, cls);
+	ESC(text);
+	fprintf(f, "</%s>", tag);
+}
+
+static void thead(FILE *f, const struct rtable *t)
+{
+	int i, c;
+	if (t->plain)
+		return;
+	fputs("<thead>\n", f);
+	for (i = 0; i < t->ngroup_rows; i++) {
+		fputs("<tr>", f);
+		for (c = 0; c < t->ngroup_len[i]; c++) {
+			const struct rt_span *sp = &t->group[i][c];
+			/* the stub names the factors; spans are levels */
+			if (c == 0)
+				fputs("<th scope=\"col\">", f);
+			else
+				fprintf(f,
+					"<th scope=\"colgroup\" colspan=\"%d\" "
+					"class=\"span\">",
+					sp->span);
+			ESC(sp->text);
+			fputs("</th>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	if (!t->ngroup_rows) {
+		fputs("<tr>", f);
+		for (c = 0; c < t->ncols; c++)
+			cell(f, "th", &t->col[c], t->col[c].head);
+		fputs("</tr>\n", f);
+	}
+	fputs("</thead>\n", f);
+}
+
+/* A neutral table, captioned (caption NULL: none), scrolling sideways on
+ * a narrow screen. A plain one (key/value) has its keys as row headers. */
+static void table(FILE *f, const struct rtable *t, const char *caption,
+		  const char *id)
+{
+	int i, c;
+	fputs("<figure class=\"table\"", f);
+	if (id)
+		fprintf(f, " id=\"%s\"", id);
+	fputs(">\n", f);
+	if (caption) {
+		fputs("<figcaption>", f);
+		ESC(caption);
+		fputs("</figcaption>\n", f);
+	}
+	fprintf(f, "<div class=\"scroll\"><table class=\"%s\">\n",
+		t->plain ? "kv" : "data");
+	thead(f, t);
+	fputs("<tbody>\n", f);
+	for (i = 0; i < t->nrows; i++) {
+		fputs("<tr>", f);
+		for (c = 0; c < t->ncols; c++)
+			cell(f, t->plain && c == 0 ? "th" : "td", &t->col[c],
+			     rt_cell(t, i, c));
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody>\n</table></div>\n</figure>\n", f);
+}
+
+static void heading(FILE *f, int level, const char *id, const char *text)
+{
+	fprintf(f, "<h%d id=\"%s\">", level, id);
+	ESC(text);
+	fprintf(f, "</h%d>\n", level);
+}
+
+static void para(FILE *f, const char *cls, const char *text)
+{
+	fprintf(f, "<p class=\"%s\">", cls);
+	ESC(text);
+	fputs("</p>\n", f);
+}
+
+/* "Table 1. title [unit]" as the PDF captions it. */
+static const char *matrix_caption(const struct report *r,
+				  const struct rtable *t, int no,
+				  struct arena *a)
+{
+	return arena_printf(
+	    a, "%s %d. %s%s%s%s", r->lang == REPORT_LANG_JA ? "表" : "Table",
+	    no, t->title, *t->unit ? " [" : "", t->unit, *t->unit ? "]" : "");
+}
+
+static int matrices(FILE *f, const struct report *r, struct arena *a)
+{
+	int i;
+	if (!r->ntables)
+		return 0;
+	heading(f, 2, "tables", T(TABLES));
+	para(f, "note", T(SPREAD_NOTE));
+	for (i = 0; i < r->ntables; i++) {
+		struct rtable t;
+		struct chart ch;
+		const char *cap;
+		char id[32];
+		if (rt_matrix(r, i, a, &t) < 0 ||
+		    !(cap = matrix_caption(r, &t, i + 1, a)) ||
+		    chart_matrix(r, i, i + 1, t.title, a, &ch) < 0)
+			return -XR_ENOMEM;
+		snprintf(id, sizeof id, "table-%d", i + 1);
+		table(f, &t, cap, id);
+		fprintf(f, "<figure class=\"chart\" id=\"figure-%d\">\n",
+			i + 1);
+		fputs("<figcaption>", f);
+		ESC(ch.title);
+		fputs("</figcaption>\n<div class=\"scroll\">\n", f);
+		if (svg_chart_write(f, &ch, 0, r->lang) < 0)
+			return -XR_EIO;
+		fputs("</div>\n</figure>\n", f);
+	}
+	return 0;
+}
+
+static int cells(FILE *f, const struct report *r, struct arena *a)
+{
+	struct rtable t;
+	const char *cap;
+	int i, any_iv = 0;
+	if (!r->ncells)
+		return 0;
+	if (rt_cells(r, a, &t) < 0)
+		return -XR_ENOMEM;
+	cap = *t.unit
+		  ? arena_printf(a, "%s: %s [%s]", T(CELLS), t.title, t.unit)
+		  : arena_printf(a, "%s: %s", T(CELLS), t.title);
+	if (!cap)
+		return -XR_ENOMEM;
+	heading(f, 2, "cells", T(CELLS));
+	table(f, &t, cap, NULL);
+	for (i = 0; i < r->ncells; i++)
+		any_iv |= r->cells[i].st[r->primary].n_intervals > 0;
+	if (any_iv)
+		para(f, "note", T(INTERVAL_NOTE));
+	/* Medians of every other metric per cell, as in the Markdown. */
+	if (r->nmetrics < 2)
+		return 0;
+	if (rt_metrics(r, a, &t) < 0)
+		return -XR_ENOMEM;
+	cap = arena_printf(a, "%s (%s)", T(METRIC), T(MEDIAN));
+	table(f, &t, cap, NULL);
+	return 0;
+}
+
+static int comparisons(FILE *f, const struct report *r, struct arena *a)
+{
+	struct rtable t;
+	struct buf m = BUF_INIT;
+	heading(f, 2, "comparisons", T(COMPARISONS));
+	buf_addf(&m, T(METHOD_NOTE), 100 * r->threshold);
+	para(f, "note", m.s ? m.s : "");
+	buf_release(&m);
+	if (!r->ncmps) {
+		para(f, "none", T(NO_COMPARISONS));
+		return 0;
+	}
+	if (rt_cmps(r, a, &t) < 0)
+		return -XR_ENOMEM;
+	table(f, &t, NULL, NULL);
+	return 0;
+}
+
+static int reference(FILE *f, const struct report *r, struct arena *a)
+{
+	struct rtable t;
+	struct buf m = BUF_INIT;
+	const char *cap;
+	if (!r->ref)
+		return 0;
+	heading(f, 2, "reference", T(REFERENCE));
+	/* what the reference says about itself: source, statistic, ... */
+	if (rt_reference_info(r, a, &t) < 0)
+		return -XR_ENOMEM;
+	table(f, &t, NULL, NULL);
+	if (rt_reference(r, a, &t) < 0)
+		return -XR_ENOMEM;
+	buf_addf(&m, T(REF_NOTE), r->ref->path);
+	para(f, "note", m.s ? m.s : "");
+	buf_release(&m);
+	cap = arena_printf(a, "%s [%s]", t.title, t.unit);
+	table(f, &t, cap, NULL);
+	return 0;
+}
+
+/* Every flag that appears, explained once, with where it applies. */
+static int notes(FILE *f, const struct report *r, struct arena *a)
+{
+	struct rt_note *n;
+	int k, j, nn;
+	if (!r->nnotes)
+		return 0;
+	if (rt_notes(r, a, &n, &nn) < 0)
+		return -XR_ENOMEM;
+	heading(f, 2, "notes", T(NOTES));
+	fputs("<ol class=\"notes\">\n", f);
+	for (k = 0; k < nn; k++) {
+		fprintf(f, "<li id=\"note-%d\">", k + 1);
+		ESC(n[k].text);
+		fputs(" <code>", f);
+		ESC(n[k].name);
+		fputs("</code>", f);
+		if (n[k].nitems || n[k].more)
+			fputs("\n<ul>\n", f);
+		for (j = 0; j < n[k].nitems; j++) {
+			fputs("<li>", f);
+			ESC(n[k].item[j].where);
+			if (*n[k].item[j].detail) {
+				fputs(": ", f);
+				ESC(n[k].item[j].detail);
+			}
+			fputs("</li>\n", f);
+		}
+		if (n[k].more)
+			fprintf(f, "<li>… +%d</li>\n", n[k].more);
+		if (n[k].nitems || n[k].more)
+			fputs("</ul>\n", f);
+		fputs("</li>\n", f);
+	}
+	fputs("</ol>\n", f);
+	return 0;
+}
+
+static int appendix(FILE *f, const struct report *r, struct arena *a)
+{
+	struct rtable t;
+	if (!r->nfacts && !r->nverifs)
+		return 0;
+	heading(f, 2, "appendix",
+		r->lang == REPORT_LANG_JA ? "付録" : "Appendix");
+	if (r->nfacts) {
+		if (rt_facts(r, a, &t) < 0)
+			return -XR_ENOMEM;
+		table(f, &t, t.title, "host-facts");
+	}
+	if (r->nverifs) {
+		if (rt_verifs(r, a, &t) < 0)
+			return -XR_ENOMEM;
+		table(f, &t, t.title, "verification");
+	}
+	return 0;
+}
+
+static int body(FILE *f, const struct report *r, struct arena *a)
+{
+	struct rtable t;
+	int rc;
+	fputs("<h1>", f);
+	ESC(r->title ? r->title : "xrun");
+	fputs("</h1>\n", f);
+	/* The plan's description says what the benchmark is for. */
+	if (r->description && *r->description)
+		para(f, "desc", r->description);
+	if (rt_header(r, a, &t) < 0)
+		return -XR_ENOMEM;
+	table(f, &t, NULL, "summary");
+	rc = matrices(f, r, a);
+	if (rc == 0)
+		rc = cells(f, r, a);
+	if (rc == 0)
+		rc = comparisons(f, r, a);
+	if (rc == 0)
+		rc = reference(f, r, a);
+	if (rc == 0)
+		rc = notes(f, r, a);
+	if (rc == 0)
+		rc = appendix(f, r, a);
+	return rc;
+}
+
+int report_write_html(const struct report *r, FILE *f, struct xr_err *err)
+{
+	struct arena *a = arena_new();
+	int rc = a ? 0 : -XR_ENOMEM;
+
+	head(f, r);
+	if (rc == 0)
+		rc = body(f, r, a);
+	fputs("<footer>xrun " XRUN_VERSION " — ", f);
+	ESC(r->title ? r->title : "");
+	fputs("</footer>\n</main>\n</body>\n</html>\n", f);
+	arena_free(a);
+	if (rc == -XR_ENOMEM)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	if (rc < 0 || fflush(f) != 0 || ferror(f))
+		return xr_err_set(err, XR_EIO, NULL, 0, 0,
+				  "cannot write the html report");
+	return 0;
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Mutation bench (not in CI): does the suite notice a meaningful bug?
+# For each line of tests/mutations.tsv (name, module, file, exact text,
+# replacement, what it breaks) it copies the tree to a scratch directory,
+# replaces the first occurrence of the text in that copy, rebuilds it
+# incrementally and runs ctest against it. A mutation the suite does not
+# notice "survives": a hole in the tests. The worktree is never modified.
+#
+#   bash tests/mutate.sh [NAME...]     # default: every mutation
+#   XRUN_MUTATE_DIR=/tmp/m             # scratch directory (default: mktemp)
+#   XRUN_MUTATE_REV=COMMIT             # score that commit's suite instead
+#   XRUN_MUTATE_CTEST="-j2"            # ctest arguments; the default leaves
+#                                      # out the slow lab, ssh and netns
+#                                      # scripts and the PDF rendering
+#
+# Prints one line a mutation (killed / SURVIVED / stale: its text is no
+# longer in the file / broken: the mutant does not compile) and the score
+# "killed K of N". Exit 0 when every applicable mutation was killed.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+list=$top/tests/mutations.tsv
+ctest_args=${XRUN_MUTATE_CTEST:--j2 -E e2e/(lab|hosts_|ssh_|run_ssh|run_netns|report_pdf|report_font)}
+scratch=${XRUN_MUTATE_DIR:-$(mktemp -d /tmp/xr-mutate.XXXXXX)}
+src=$scratch/src
+bld=$scratch/build
+mkdir -p "$src" "$bld"
+
+# A copy of the tree as it is now (tracked and new files, no build dirs),
+# or of commit XRUN_MUTATE_REV (to score an older suite with today's list).
+if [ -n "${XRUN_MUTATE_REV:-}" ]; then
+	git -C "$top" archive "$XRUN_MUTATE_REV" | tar -x -C "$src" || exit 1
+else
+	(cd "$top" && git ls-files -co --exclude-standard -z) |
+		(cd "$top" && xargs -0 cp -p --parents -t "$src") || exit 1
+fi
+echo "mutate: scratch copy in $src"
+cmake -S "$src" -B "$bld" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$bld.cmake.log" 2>&1 ||
+	{ cat "$bld.cmake.log"; exit 1; }
+suite() { # log file; 0 when every test passes, 1 when one fails, 2 when
+	# the build fails. A failed test is run again once: a test that fails
+	# only under load (a timing bound) is no kill.
+	cmake --build "$bld" -j2 >"$1.build" 2>&1 || return 2
+	ctest --test-dir "$bld" $ctest_args --timeout 300 --stop-on-failure \
+		>"$1" 2>&1 && return 0
+	rerun "$1" || return 1
+	# A flaky failure stopped the suite early: run all of it, then retry
+	# what failed.
+	ctest --test-dir "$bld" $ctest_args --timeout 300 >"$1" 2>&1 && return 0
+	rerun "$1"
+}
+rerun() { # log file: the failed tests again, up to 3 times (timing bounds
+	# such as test_store's fail under a heavily loaded machine)
+	local i
+	for i in 1 2 3; do
+		ctest --test-dir "$bld" $ctest_args --rerun-failed \
+			--output-on-failure --timeout 300 >"$1.rerun" 2>&1 && return 0
+	done
+	return 1
+}
+t0=$SECONDS
+if ! suite "$scratch/baseline.log"; then
+	echo "mutate: the unmutated suite fails; fix that first:"
+	grep -E 'Failed|\*\*\*' "$scratch/baseline.log" | head -20
+	exit 1
+fi
+echo "mutate: baseline passes ($((SECONDS - t0)) s)"
+
+apply() { # file from to -> 0 when replaced
+	python3 - "$@" <<'PY'
+import sys
+path, old, new = sys.argv[1:4]
+s = open(path, encoding="utf-8").read()
+if old not in s:
+    sys.exit(1)
+open(path, "w", encoding="utf-8").write(s.replace(old, new, 1))
+PY
+}
+
+killed=0 total=0 survivors=()
+while IFS=$'\t' read -r name module file from to what; do
+	case $name in '' | '#'*) continue ;; esac
+	if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qxF -- "$name"; then
+		continue
+	fi
+	cp "$src/$file" "$scratch/orig"
+	if ! apply "$src/$file" "$from" "$to"; then
+		printf '%-34s %-7s stale (text not found in %s)\n' "$name" "$module" "$file"
+		continue
+	fi
+	t0=$SECONDS
+	suite "$scratch/$name.log"
+	rc=$?
+	cp "$scratch/orig" "$src/$file"
+	touch "$src/$file"
+	if [ $rc = 2 ]; then
+		printf '%-34s %-7s broken (does not compile)\n' "$name" "$module"
+		continue
+	fi
+	total=$((total + 1))
+	if [ $rc = 0 ]; then
+		survivors+=("$name")
+		printf '%-34s %-7s SURVIVED (%s s): %s\n' "$name" "$module" \
+			"$((SECONDS - t0))" "$what"
+	else
+		killed=$((killed + 1))
+		# The killer: a test that failed again on the retry.
+		first=$(cat "$scratch/$name.log.rerun" 2>/dev/null |
+			grep -Eo 'Test +#[0-9]+: [^ ]+ [.]*\*\*\*(Failed|Timeout)' |
+			head -1 | awk '{print $3}')
+		printf '%-34s %-7s killed (%s s) by %s\n' "$name" "$module" \
+			"$((SECONDS - t0))" "${first:-?}"
+	fi
+done <"$list"
+cmake --build "$bld" -j2 >/dev/null 2>&1 # leave the scratch build unmutated
+echo "mutate: killed $killed of $total${survivors[*]:+; survivors: ${survivors[*]}}"
+[ -n "${XRUN_MUTATE_DIR:-}" ] || rm -rf "$scratch"
+[ "$killed" = "$total" ]

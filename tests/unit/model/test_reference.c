@@ -1,0 +1,384 @@
+/*
+ * The reference-matrix reader (reports/model/reference.c) on a constructed
+ * report model: settings, comments, quoting and units; rows matched, not
+ * measured and ambiguous; ratio and range; every problem of a bad file reported
+ * with its line and column.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arena.h"
+#include "report.h"
+#include "tap.h"
+
+/* A model with factors nic {a, b} x streams {1, 2}; cell (b, 2) missing;
+ * metrics throughput (bit/s) and retransmits (1). */
+static struct report *model(void)
+{
+	static const char *nic[] = {"a", "b"}, *streams[] = {"1", "2"};
+	static const char *metrics[] = {"throughput", "retransmits"};
+	static const char *units[] = {"bit/s", "1"};
+	static const int lv[3][2] = {{0, 0}, {0, 1}, {1, 0}};
+	struct report *r = calloc(1, sizeof *r);
+	int k;
+	r->arena = arena_new();
+	r->factors = arena_alloc(r->arena, 2 * sizeof *r->factors);
+	memset(r->factors, 0, 2 * sizeof *r->factors);
+	r->factors[0].name = "nic";
+	r->factors[0].levels = nic;
+	r->factors[0].nlevels = 2;
+	r->factors[1].name = "streams";
+	r->factors[1].levels = streams;
+	r->factors[1].nlevels = 2;
+	r->nfactors = 2;
+	r->metrics = metrics;
+	r->metric_units = units;
+	r->nmetrics = 2;
+	r->primary = 0;
+	r->metric = "throughput";
+	r->display_unit = "Gbit/s";
+	r->display_scale = 1e9;
+	r->ncells = 3;
+	r->cells = arena_alloc(r->arena, 3 * sizeof *r->cells);
+	memset(r->cells, 0, 3 * sizeof *r->cells);
+	for (k = 0; k < 3; k++) {
+		struct report_cell *c = &r->cells[k];
+		struct report_stats *st = arena_alloc(r->arena, 2 * sizeof *st);
+		double g = 9.0 + k; /* Gbit/s */
+		memset(st, 0, 2 * sizeof *st);
+		c->index = k;
+		c->lv = lv[k];
+		st[0].n = 4;
+		st[0].median = g * 1e9;
+		st[0].min = (g - 0.1) * 1e9;
+		st[0].max = (g + 0.1) * 1e9;
+		st[0].ci_low = (g - 0.05) * 1e9;
+		st[0].ci_high = (g + 0.05) * 1e9;
+		st[1].n = 4;
+		st[1].median = 10;
+		st[1].min = 5;
+		st[1].max = 20;
+		st[1].ci_low = st[1].ci_high = NAN;
+		c->st = st;
+	}
+	return r;
+}
+
+static const char *tmp_file(const char *text)
+{
+	static char path[64];
+	FILE *f;
+	snprintf(path, sizeof path, "/tmp/xrun-ref-%d.csv", (int)getpid());
+	f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* Attach text; return rc, with the diagnostics joined in out. */
+static int attach(struct report *r, const char *text, char *out, size_t n)
+{
+	struct xr_diag d;
+	struct xr_err err = {0};
+	const char *path = tmp_file(text);
+	size_t i, len = 0;
+	int rc;
+	xr_diag_init(&d, path);
+	rc = report_reference_attach(r, path, &d, &err);
+	out[0] = 0;
+	for (i = 0; i < d.n && len < n; i++)
+		len += (size_t)snprintf(
+		    out + len, n - len, "%d:%d: %s: %s\n", d.items[i].line,
+		    d.items[i].col, d.items[i].is_warning ? "warning" : "error",
+		    d.items[i].msg);
+	if (rc < 0)
+		ok(err.line > 0 || d.n, "first error has a position: %s",
+		   err.msg);
+	xr_diag_release(&d);
+	unlink(path);
+	return rc;
+}
+
+/* Reference v2: settings, conditions, published runs, verdicts from the
+ * cells' intervals (no runs here: the interval path), published precision
+ * and the v2 errors. */
+static void test_v2(struct report *r)
+{
+	const struct report_ref *ref;
+	char msg[4096], out[128];
+	int rc, k;
+
+	for (k = 0; k < r->ncells; k++) {
+		struct report_stats *st = r->cells[k].st;
+		st[0].mean = st[0].median;
+		st[0].sd = 0.05e9;
+	}
+	/* v1 file: version 1, defaults */
+	rc = attach(r, "nic,streams,value\na,1,9\n", msg, sizeof msg);
+	ref = r->ref;
+	ok(rc == 0 && ref && ref->version == 1 &&
+	       ref->statistic == REPORT_REF_STAT_UNKNOWN &&
+	       ref->tolerance == REPORT_REF_DEFAULT_TOLERANCE &&
+	       ref->tolerance_source == 0 && ref->nconds == 0 &&
+	       ref->rows[0].npub == 1,
+	   "v1: version 1, statistic unknown, default tolerance");
+	ok(ref && ref->rows[0].verdict == REPORT_REFV_REPRODUCED &&
+	       strstr(ref->rows[0].reasons, "compared with the median"),
+	   "v1: unknown statistic compared with the median: %s",
+	   ref ? ref->rows[0].reasons : "");
+
+	rc = attach(r,
+		    "format,2\n"
+		    "title,\"Tests, and more\"\n"
+		    "url,https://example.org/x\n"
+		    "author,QA\n"
+		    "date,2026-11-30\n"
+		    "statistic,mean\n"
+		    "runs,3\n"
+		    "tolerance,1%\n"
+		    "unit,Mbit/s\n"
+		    "condition,congestion,cubic\n"
+		    "mtu,9000\n"
+		    "nic,streams,value\n"
+		    "a,1,9000.0\n"
+		    "a,2,9500\n"
+		    "b,1,10955.37\n"
+		    "b,1,11000\n"
+		    "b,1,11044.63\n",
+		    msg, sizeof msg);
+	is_int(rc, 0, "v2 reference accepted");
+	is_str(msg, "", "v2: no diagnostics");
+	ref = r->ref;
+	if (!ref)
+		return;
+	ok(ref->version == 2 && ref->statistic == REPORT_REF_STAT_MEAN &&
+	       ref->runs == 3 && fabs(ref->tolerance - 0.01) < 1e-12 &&
+	       ref->tolerance_source == 1,
+	   "v2: statistic, runs, tolerance");
+	ok(ref->title && !strcmp(ref->title, "Tests, and more") && ref->url &&
+	       !strcmp(ref->author, "QA") && !strcmp(ref->date, "2026-11-30"),
+	   "v2: source settings");
+	ok(ref->nconds == 2 && !strcmp(ref->conds[0].key, "congestion") &&
+	       !strcmp(ref->conds[0].value, "cubic") &&
+	       !strcmp(ref->conds[1].key, "mtu") && ref->conds[1].line == 11,
+	   "v2: conditions, as condition,KEY,VALUE and as a setting");
+	is_int(ref->nrows, 3, "rows with the same levels: one published cell");
+	ok(ref->rows[2].npub == 3 && ref->rows[2].pub_line[2] == 17 &&
+	       !strcmp(ref->rows[2].pub_text[0], "10955.37") &&
+	       fabs(ref->rows[2].v[0].published - 11e9) < 1,
+	   "published runs: values, lines, texts, mean");
+	ok(ref->rows[0].verdict == REPORT_REFV_REPRODUCED &&
+	       !strcmp(ref->rows[0].method, "interval"),
+	   "9000 vs mean 9.0 [8.95, 9.05] Gbit/s within 1%%: reproduced");
+	ok(ref->rows[1].verdict == REPORT_REFV_DIFFERS &&
+	       !strcmp(ref->rows[1].reasons, "5.3% above"),
+	   "9500 vs 10.0: differs, 5.3%% above (%s)", ref->rows[1].reasons);
+	is_int(ref->nverdict[REPORT_REFV_REPRODUCED], 2, "two reproduced");
+	ok(ref->summary &&
+	       !strcmp(ref->summary,
+		       "2 of 3 published cells reproduced within ±1%; 1 "
+		       "differs: nic=a, streams=2 (5.3% above)"),
+	   "summary line: %s", ref->summary ? ref->summary : "");
+	report_ref_fmt_published(r, 0, ref->rows[2].pub[0],
+				 ref->rows[2].pub_text[0], out, sizeof out);
+	is_str(out, "10.95537", "10955.37 Mbit/s keeps its 7 digits in Gbit/s");
+	report_ref_fmt_published(r, 0, 9e9, "9000", out, sizeof out);
+	is_str(out, "9.00",
+	       "9000: trailing zeros of a whole number say nothing");
+	report_ref_fmt_published(r, 0, 9e9, "9000.0", out, sizeof out);
+	is_str(out, "9.0000", "9000.0: five digits");
+
+	/* max, min, median: the statistic the publication names */
+	rc = attach(r,
+		    "statistic,max\ntolerance,1%\nnic,streams,value\na,1,9.1\n",
+		    msg, sizeof msg);
+	ok(rc == 0 && r->ref->rows[0].verdict == REPORT_REFV_REPRODUCED &&
+	       r->ref->rows[0].est == 9.1e9,
+	   "max: compared with the measured maximum");
+	rc = attach(r,
+		    "statistic,min\ntolerance,1%\nnic,streams,value\na,1,9.4\n",
+		    msg, sizeof msg);
+	ok(rc == 0 && r->ref->rows[0].verdict == REPORT_REFV_DIFFERS &&
+	       !strcmp(r->ref->rows[0].reasons, "5.3% below"),
+	   "min: 8.9 against 9.4 differs, 5.3%% below");
+	rc = attach(
+	    r, "statistic,median\ntolerance,1%\nnic,streams,value\na,1,9\n",
+	    msg, sizeof msg);
+	ok(rc == 0 && r->ref->rows[0].verdict == REPORT_REFV_INCONCLUSIVE &&
+	       r->ref->rows[0].lo == 8.9e9 && r->ref->rows[0].hi == 9.1e9,
+	   "median without enough runs for its interval: min-max, crosses 1%%");
+	rc = attach(
+	    r, "format,2\ncondition,engine,iperf3\nnic,streams,value\na,1,9\n",
+	    msg, sizeof msg);
+	ok(rc == 0 && r->ref->rows[0].verdict == REPORT_REFV_REPRODUCED,
+	   "a condition nothing measured says anything about is not checked");
+
+	rc = attach(r,
+		    "format,3\n"
+		    "statistic,average\n"
+		    "runs,2.5\n"
+		    "tolerance,150%\n"
+		    "condition,cc\n"
+		    "condition,cc,bbr\n"
+		    "condition,cc,cubic\n"
+		    "nic,value\n"
+		    "a,1\n",
+		    msg, sizeof msg);
+	ok(rc < 0, "bad v2 settings refused");
+	ok(strstr(msg, "1:8: error: unknown format '3'") &&
+	       strstr(msg, "2:11: error: unknown statistic 'average'") &&
+	       strstr(msg, "3:6: error: runs '2.5' is not a positive whole") &&
+	       strstr(msg, "4:11: error: tolerance '150%' is not") &&
+	       strstr(msg, "5:1: error: expected 'condition,KEY,VALUE'") &&
+	       strstr(msg, "7:11: error: condition 'cc' given twice"),
+	   "every v2 error at its position");
+	if (!strstr(msg, "7:11:"))
+		fprintf(stderr, "%s", msg);
+}
+
+int main(void)
+{
+	tap_plan(63);
+	struct report *r = model();
+	const struct report_ref *ref;
+	char msg[4096];
+	int rc;
+
+	rc = attach(r,
+		    "# published somewhere\n"
+		    "metric,throughput\n"
+		    "unit,Mbit/s\n"
+		    "\n"
+		    "nic,streams,value,retransmits\n"
+		    "a,1,9000,\n"
+		    "# a comment between rows\n"
+		    "\"a\", 2 ,\"10500\",30\n"
+		    "b,2,8000,\n"
+		    "c,1,1,\n"
+		    "b,1,11000.5,7\n",
+		    msg, sizeof msg);
+	is_int(rc, 0, "good reference accepted");
+	is_str(msg, "", "no diagnostics");
+	ref = r->ref;
+	ok(ref != NULL, "reference attached");
+	if (!ref)
+		return tap_done();
+	is_int(ref->nrows, 5, "five rows");
+	is_int(ref->nfactors, 2, "two factor columns");
+	is_int(ref->nvalues, 2, "value and retransmits compared");
+	is_str(ref->values[1], "retransmits", "extra metric column");
+	is_int(ref->rows[0].line, 6, "row line numbers count comments");
+	is_int(ref->rows[0].status, REPORT_REF_MATCHED, "a,1 matched");
+	is_int(ref->rows[0].cell, 0, "a,1 -> cell 0");
+	is_near(ref->rows[0].v[0].published, 9e9, 1, "Mbit/s -> bit/s");
+	is_near(ref->rows[0].v[0].ratio, 1.0, 1e-9, "ratio 9/9");
+	is_int(ref->rows[0].v[0].in_range, 1, "9 within 8.9-9.1");
+	ok(isnan(ref->rows[0].v[1].published), "empty extra = not published");
+	is_int(ref->rows[1].line, 8, "quoted row line");
+	is_int(ref->rows[1].cell, 1, "quoted and padded fields match a,2");
+	is_near(ref->rows[1].v[0].ratio, 10.0 / 10.5, 1e-9, "ratio 10/10.5");
+	is_int(ref->rows[1].v[0].in_range, 0, "10.5 outside 9.9-10.1");
+	is_near(ref->rows[1].v[1].published, 30, 0, "retransmits published");
+	is_int(ref->rows[1].v[1].in_range, 0, "30 outside 5-20");
+	is_int(ref->rows[2].status, REPORT_REF_NOT_MEASURED,
+	       "b,2 has no cell: not measured");
+	is_int(ref->rows[3].status, REPORT_REF_NOT_MEASURED,
+	       "unknown level: not measured");
+	ok(strstr(ref->rows[3].detail, "'c'") != NULL, "detail names c: %s",
+	   ref->rows[3].detail);
+	is_int(ref->rows[4].status, REPORT_REF_MATCHED, "b,1 matched");
+	is_int(ref->nmatched, 3, "3 matched");
+	is_int(ref->nnot_measured, 2, "2 not measured");
+	{
+		char col[REPORT_REF_NCOLS][192];
+		report_ref_fmt(r, &ref->rows[0], 0, col);
+		is_str(col[REPORT_REF_COL_PUBLISHED], "9.00", "published fmt");
+		is_str(col[REPORT_REF_COL_RATIO], "1.000", "ratio fmt");
+		is_str(col[REPORT_REF_COL_RANGE], "8.90 – 9.10", "range fmt");
+		report_ref_fmt(r, &ref->rows[2], 0, col);
+		ok(strstr(col[REPORT_REF_COL_MEDIAN], "not measured") != NULL,
+		   "not measured shown: %s", col[REPORT_REF_COL_MEDIAN]);
+	}
+
+	/* a row naming only nic matches two cells: ambiguous, naming the
+	 * factor that differs */
+	r->ref = NULL;
+	rc = attach(r, "nic,value\na,9\n", msg, sizeof msg);
+	is_int(rc, 0, "reference without streams accepted");
+	ok(r->ref && r->ref->rows[0].status == REPORT_REF_AMBIGUOUS,
+	   "a alone is ambiguous");
+	ok(r->ref && strstr(r->ref->rows[0].detail, "streams"),
+	   "ambiguity names streams");
+	ok(r->ref && r->ref->rows[0].cell == 0, "first candidate kept");
+
+	/* every problem, with its position, all at once */
+	r->ref = NULL;
+	rc = attach(r,
+		    "units,Gbit/s\n"
+		    "metric,throughput\n"
+		    "metric,throughput\n"
+		    "nic,speed,value,value\n"
+		    "a,fast,x,1\n"
+		    "a,1\n",
+		    msg, sizeof msg);
+	is_int(rc, -XR_EUSAGE, "bad reference: usage error");
+	ok(r->ref == NULL, "nothing attached");
+	ok(strstr(msg, "1:1: error: unknown setting 'units'") != NULL,
+	   "unknown setting at 1:1");
+	ok(strstr(msg, "3:1: error: setting 'metric' given twice") != NULL,
+	   "duplicate setting at 3:1");
+	ok(strstr(msg, "4:5: error: unknown column 'speed'") != NULL,
+	   "unknown column at 4:5");
+	ok(strstr(msg, "4:17: error: column 'value' appears twice") != NULL,
+	   "duplicate column at 4:17");
+	ok(strstr(msg, "5:8: error: value 'x' is not a number") != NULL,
+	   "not a number at 5:8");
+	ok(strstr(msg, "6:1: error: 2 fields, but the header (line 4) has 4"),
+	   "field count at 6:1");
+	if (!ok(strstr(msg, "unknown column 'speed'") != NULL, "all reported"))
+		fprintf(stderr, "%s", msg);
+
+	rc = attach(r, "metric,latency\nunit,furlongs\nnic,value\na,1\n", msg,
+		    sizeof msg);
+	ok(rc < 0 && strstr(msg, "1:8: error: metric 'latency' is not in the "
+				 "store (present: throughput, retransmits)"),
+	   "unknown metric at 1:8");
+	rc = attach(r, "unit,furlongs\nnic,value\na,1\n", msg, sizeof msg);
+	ok(rc < 0 && strstr(msg, "1:6: error: unit 'furlongs' does not fit"),
+	   "unknown unit at 1:6");
+	rc = attach(r, "unit,ms\nnic,value\na,1\n", msg, sizeof msg);
+	ok(rc < 0 && strstr(msg, "unit 'ms' does not fit metric "
+				 "'throughput' (stored in bit/s"),
+	   "unit of another kind refused");
+	rc = attach(r, "# nothing\n", msg, sizeof msg);
+	ok(rc < 0 && strstr(msg, "no header line"), "no header");
+	rc = attach(r, "nic,value\n", msg, sizeof msg);
+	ok(rc < 0 && strstr(msg, "1:1: error: no published rows"), "no rows");
+	rc = attach(r, "nic,value\na,\"9\n", msg, sizeof msg);
+	ok(rc < 0 && strstr(msg, "2:3: error: unterminated quoted field"),
+	   "unterminated quote");
+	rc = attach(r, "nic,value\na,nan\na,1e999\na,\n", msg, sizeof msg);
+	ok(rc < 0 && strstr(msg, "2:3: error: value 'nan' is not a number") &&
+	       strstr(msg, "3:3: error: value '1e999'") &&
+	       strstr(msg, "4:3: error: value '(empty)'"),
+	   "nan, overflow and empty values refused");
+	rc = attach(r, "nic,value,retransmits\na,1,x\n", msg, sizeof msg);
+	ok(rc < 0 && strstr(msg, "2:5: error: retransmits 'x' is not a number"),
+	   "a stored metric's column: the entry is wrong, not the column");
+	{
+		char text[6000];
+		snprintf(text, sizeof text, "nic,value\na,1%05000d\n", 0);
+		rc = attach(r, text, msg, sizeof msg);
+		ok(rc < 0 && strlen(msg) < 200 && strstr(msg, "...' is not"),
+		   "a long bad value is cut in the message");
+	}
+	rc = attach(r, "nic,value,stream\na,1,2\n", msg, sizeof msg);
+	ok(rc == 0 && strstr(msg, "1:11: warning: column 'stream' is neither"),
+	   "numeric unknown column: a warning");
+	test_v2(r);
+	report_free(r);
+	return tap_done();
+}

@@ -1,0 +1,189 @@
+/*
+ * The neutral chart geometry (reports/render/chart.c) and the SVG drawer
+ * (svg_chart.c): nice y ticks over values, whiskers and published
+ * markers; bars inside their group; few bars narrow the plot; the legend
+ * wraps into rows; SVG text escaped (markup,
+ * quotes, control characters, broken UTF-8) so the image stays XML.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart.h"
+#include "svg_chart.h"
+#include "tap.h"
+#include "banned.h"
+
+/* Every character is 0.5 em wide; a label wraps every 10 characters. */
+static double measure(void *ctx, const char *s, size_t len, double size)
+{
+	(void)ctx;
+	(void)s;
+	return 0.5 * size * (double)len;
+}
+
+static int lines(void *ctx, const char *s, double size, double width)
+{
+	(void)ctx;
+	(void)size;
+	(void)width;
+	return (int)(strlen(s) + 9) / 10 ? (int)(strlen(s) + 9) / 10 : 1;
+}
+
+static const struct chart_text tx = {NULL, measure, lines};
+static const struct chart_style st = {7, 7, 30, 220};
+
+static const char *groups[] = {"1", "a very long group label"};
+static const char *series[] = {"a", "b", "c"};
+static const double value[] = {2.0, 2.2, NAN, 7.96, 8.71, 9.0};
+static const double lo[] = {1.9, 2.1, NAN, 6.0, 8.6, 9.0};
+static const double hi[] = {2.1, 2.3, NAN, 8.1, 8.9, 9.0};
+static const double ref[] = {2.1, NAN, NAN, NAN, NAN, 11.2};
+
+static void chart(struct chart *c)
+{
+	memset(c, 0, sizeof *c);
+	c->title = "Figure 1. <t> & \"q\"";
+	c->ylabel = "Gbit/s";
+	c->xlabel = "streams";
+	c->ngroups = 2;
+	c->nseries = 3;
+	c->groups = groups;
+	c->series = series;
+	c->value = value;
+	c->lo = lo;
+	c->hi = hi;
+}
+
+static void test_axis(void)
+{
+	struct chart c;
+	struct chart_frame f;
+	char t[64];
+
+	chart(&c);
+	chart_layout(&c, &st, &tx, 0, 480, &f);
+	is_int((int)f.ymin, 0, "axis from 0");
+	is_int((int)f.ymax, 10, "up to the next nice tick over 9.0");
+	ok(fabs(f.step - 2) < 1e-9, "step 2");
+	is_int(f.nticks, 6, "ticks 0..10");
+	is_str(chart_tick_label(&f, 5, t, sizeof t), "10", "last tick label");
+	is_int(f.maxl, 3, "the long group label takes 3 lines");
+	c.ref = ref;
+	chart_layout(&c, &st, &tx, 0, 480, &f);
+	is_int((int)f.ymax, 12,
+	       "a published marker above the bars widens "
+	       "the axis");
+	ok(chart_has_ref(&c), "the chart has markers");
+}
+
+static void test_bars(void)
+{
+	struct chart c;
+	struct chart_frame f;
+	struct chart_bar b;
+	int g, s;
+
+	chart(&c);
+	c.ref = ref;
+	chart_layout(&c, &st, &tx, 10, 480, &f);
+	f.py0 = 200; /* y down, as in SVG */
+	f.py1 = 20;
+	for (g = 0; g < 2; g++)
+		for (s = 0; s < 3; s++) {
+			chart_bar_at(&c, &f, g, s, &b);
+			ok(b.x >= f.px0 + g * f.gw &&
+			       b.x + b.w <= f.px0 + (g + 1) * f.gw,
+			   "bar %d/%d inside its group", g, s);
+		}
+	chart_bar_at(&c, &f, 0, 0, &b);
+	ok(b.has_bar && b.has_whisker && b.has_ref, "bar, whisker, marker");
+	ok(fabs(b.y0 - 200) < 1e-9 && b.y1 < b.y0, "bar from the axis up");
+	ok(b.yhi < b.y1 && b.y1 < b.ylo, "whisker around the median");
+	chart_bar_at(&c, &f, 0, 2, &b);
+	ok(!b.has_bar && !b.has_whisker && !b.has_ref, "NAN: nothing drawn");
+	chart_bar_at(&c, &f, 1, 2, &b);
+	ok(b.has_bar && !b.has_whisker, "min == max: no whisker");
+	ok(f.bw <= st.max_bar + 1e-9, "bars no wider than max_bar");
+	ok(f.px1 < 10 + 480, "few bars: a narrower plot");
+}
+
+static void test_legend(void)
+{
+	struct chart c;
+	struct chart_legend_item it[3];
+	int n, rows;
+
+	chart(&c);
+	rows = chart_legend(&c, &st, &tx, 0, 1000, 7, it, &n);
+	is_int(n, 3, "one entry per series");
+	is_int(rows, 1, "one row when wide");
+	rows = chart_legend(&c, &st, &tx, 0, 40, 7, it, &n);
+	ok(rows == 3 && it[2].row == 2 && it[2].x == 0, "narrow: a row each");
+	c.nseries = 1;
+	rows = chart_legend(&c, &st, &tx, 0, 1000, 7, it, &n);
+	is_int(rows, 0, "one series: no legend");
+}
+
+static char *capture_svg(const struct chart *c, int standalone)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	if (svg_chart_write(f, c, standalone, REPORT_LANG_JA) < 0)
+		ok(0, "svg written");
+	fclose(f);
+	return text;
+}
+
+static void test_svg(void)
+{
+	static const char decl[] =
+	    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg ";
+	struct chart c;
+	char *s, *e = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&e, &len);
+
+	if (f) {
+		svg_escape(f, "<a href='x'>&\"\x01\x7f\xff</a>\t日本");
+		fclose(f);
+	}
+	is_str(e,
+	       "&lt;a href=&#39;x&#39;&gt;&amp;&quot;\xEF\xBF\xBD&lt;/a&gt;"
+	       "\t日本",
+	       "escaped; controls dropped; a broken byte is U+FFFD");
+	free(e);
+	chart(&c);
+	c.ref = ref;
+	s = capture_svg(&c, 1);
+	ok(s && !strncmp(s, decl, strlen(decl)),
+	   "standalone: an XML declaration");
+	ok(s && strstr(s, "<title>Figure 1. &lt;t&gt; &amp; &quot;q&quot;"
+			  "</title>"),
+	   "the title escaped");
+	ok(s && strstr(s, "font-family=\"&#39;IPAexGothic&#39;"),
+	   "standalone: the Japanese font stack");
+	ok(s && strstr(s, "stroke=\"" CHART_MARK_HEX "\""), "markers drawn");
+	ok(s && strstr(s, ">a</text>") && strstr(s, ">Gbit/s</text>") &&
+	       strstr(s, ">streams</text>"),
+	   "legend, unit and axis label");
+	ok(s && !strstr(s, "href") && !strstr(s, "<script"), "nothing loaded");
+	free(s);
+	s = capture_svg(&c, 0);
+	ok(s && !strncmp(s, "<svg ", 5) && !strstr(s, "font-family"),
+	   "inline: no declaration, the page's fonts");
+	free(s);
+}
+
+int main(void)
+{
+	test_axis();
+	test_bars();
+	test_legend();
+	test_svg();
+	return tap_done();
+}
