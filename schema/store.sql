@@ -132,6 +132,17 @@ CREATE TABLE IF NOT EXISTS hooks (
   at         REAL NOT NULL
 );
 
+-- The value a factor's setting had on a host before the session first
+-- changed it (restore: true); a resumed session restores this one.
+CREATE TABLE IF NOT EXISTS originals (
+  session_id  INTEGER NOT NULL REFERENCES sessions(id),
+  factor      TEXT NOT NULL,
+  host        TEXT NOT NULL,
+  value       TEXT NOT NULL,
+  captured_at REAL NOT NULL,
+  PRIMARY KEY (session_id, factor, host)
+);
+
 -- Host facts, once per session and host.
 CREATE TABLE IF NOT EXISTS host_facts (
   session_id INTEGER NOT NULL REFERENCES sessions(id),

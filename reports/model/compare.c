@@ -1,11 +1,12 @@
 /*
- * Matrix tables and A/B comparisons of the report model. Tables come from
- * the plan's report.tables or a default (rows: the factor with the most
- * levels; columns: the others). Comparisons come from report.compare or
+ * A/B comparisons of the report model (its matrix tables: tables.c).
+ * Comparisons come from report.compare or
  * default to every factor with two levels: one row per pair of cells that
- * differ only in that factor, plus explicit pairs. Each comparison is
- * checked for comparability (flags that refuse, flags that warn), then
- * decided by report_decide() (verdict.c).
+ * differ only in that factor, plus explicit pairs (configuration
+ * comparisons when they differ in several declared factors). Each
+ * comparison is checked for comparability (flags that refuse, flags that
+ * warn; a confounded order refuses unless the plan accepts a sequential
+ * design), then decided by report_decide() (verdict.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,150 +21,6 @@
 #include "model_int.h"
 #include "plan.h"
 #include "banned.h"
-
-/* --- tables ----------------------------------------------------------- */
-
-/* Fill one table given its row factor and column factors. */
-static int table_fill(struct model_build *m, struct report_table *t, int row,
-		      const int *cols, int ncols)
-{
-	struct report *r = m->r;
-	int ncomb = 1, i, k, c, *cell, **col_lv;
-	const char **col_label, **row_label;
-	int *colf;
-
-	for (i = 0; i < ncols; i++)
-		ncomb *= r->factors[cols[i]].nlevels > 0
-			     ? r->factors[cols[i]].nlevels
-			     : 1;
-	t->row_factor = row;
-	t->nrows = row >= 0 ? r->factors[row].nlevels : 1;
-	if (t->nrows < 1)
-		t->nrows = 1;
-	colf = arena_alloc(m->a, ((size_t)ncols + 1) * sizeof *colf);
-	col_lv = arena_alloc(m->a, ((size_t)ncomb + 1) * sizeof *col_lv);
-	col_label = arena_alloc(m->a, ((size_t)ncomb + 1) * sizeof *col_label);
-	row_label =
-	    arena_alloc(m->a, ((size_t)t->nrows + 1) * sizeof *row_label);
-	if (!colf || !col_lv || !col_label || !row_label)
-		return -1;
-	if (ncols)
-		memcpy(colf, cols, (size_t)ncols * sizeof *colf);
-	t->col_factors = colf;
-	t->ncol_factors = ncols;
-	for (i = 0; i < t->nrows; i++)
-		row_label[i] = row >= 0 ? r->factors[row].levels[i] : "";
-	t->row_label = row_label;
-	/* Every combination of column levels that some cell has. */
-	t->ncols = 0;
-	for (c = 0; c < ncomb; c++) {
-		int rest = c, *lv, found = 0;
-		struct buf b = BUF_INIT;
-		lv = arena_alloc(m->a, ((size_t)ncols + 1) * sizeof *lv);
-		if (!lv)
-			return -1;
-		for (i = ncols - 1; i >= 0; i--) {
-			int nl = r->factors[cols[i]].nlevels;
-			lv[i] = nl ? rest % nl : 0;
-			rest = nl ? rest / nl : rest;
-		}
-		for (k = 0; k < r->ncells && !found; k++) {
-			found = 1;
-			for (i = 0; i < ncols; i++)
-				if (r->cells[k].lv[cols[i]] != lv[i])
-					found = 0;
-		}
-		if (!found)
-			continue;
-		for (i = 0; i < ncols; i++)
-			buf_addf(&b, "%s%s", i ? " / " : "",
-				 r->factors[cols[i]].levels[lv[i]]);
-		col_label[t->ncols] = arena_strdup(m->a, ncols ? b.s : "");
-		buf_release(&b);
-		col_lv[t->ncols++] = lv;
-	}
-	if (!t->ncols) {
-		col_lv[0] = colf;
-		col_label[0] = "";
-		t->ncols = 1;
-	}
-	t->col_label = col_label;
-	t->col_lv = (const int *const *)col_lv;
-	cell = arena_alloc(m->a,
-			   (size_t)t->nrows * (size_t)t->ncols * sizeof *cell);
-	if (!cell)
-		return -1;
-	for (i = 0; i < t->nrows; i++)
-		for (c = 0; c < t->ncols; c++) {
-			int *slot = &cell[i * t->ncols + c];
-			*slot = -1;
-			for (k = 0; k < r->ncells; k++) {
-				int j, match = 1;
-				if (row >= 0 && r->cells[k].lv[row] != i)
-					continue;
-				for (j = 0; j < ncols && match; j++)
-					if (r->cells[k].lv[cols[j]] !=
-					    col_lv[c][j])
-						match = 0;
-				if (!match)
-					continue;
-				if (*slot >= 0) {
-					t->ambiguous = 1;
-					break;
-				}
-				*slot = k;
-			}
-		}
-	t->cell = cell;
-	return 0;
-}
-
-int model_tables(struct model_build *m, struct xr_err *err)
-{
-	struct report *r = m->r;
-	const struct plan *p = m->plan;
-	int n = p && p->report.ntables ? p->report.ntables : 1, i, k;
-	int cols[64];
-
-	r->tables = arena_alloc(m->a, (size_t)n * sizeof *r->tables);
-	if (!r->tables)
-		goto oom;
-	for (i = 0; p && i < p->report.ntables; i++) {
-		const struct plan_table *pt = &p->report.tables[i];
-		struct report_table *t = &r->tables[r->ntables];
-		int row = report_factor_index(r, pt->rows), nc = 0, mi;
-		for (k = 0; k < pt->ncolumns && nc < 64; k++) {
-			int f = report_factor_index(r, pt->columns[k]);
-			if (f >= 0 && f != row)
-				cols[nc++] = f;
-		}
-		mi = report_metric_index(r, pt->metric);
-		t->metric_index = mi >= 0 ? mi : r->primary;
-		t->metric = r->metrics[t->metric_index];
-		if (table_fill(m, t, row, cols, nc) < 0)
-			goto oom;
-		r->ntables++;
-	}
-	if (!r->ntables) {
-		struct report_table *t = &r->tables[0];
-		int row = -1, nc = 0;
-		for (k = 0; k < r->nfactors; k++)
-			if (row < 0 ||
-			    r->factors[k].nlevels > r->factors[row].nlevels)
-				row = k;
-		for (k = 0; k < r->nfactors && nc < 64; k++)
-			if (k != row)
-				cols[nc++] = k;
-		t->metric_index = r->primary;
-		t->metric = r->metric;
-		if (table_fill(m, t, row, cols, nc) < 0)
-			goto oom;
-		r->ntables = 1;
-	}
-	return 0;
-oom:
-	return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-}
 
 /* --- comparisons ------------------------------------------------------ */
 
@@ -329,48 +186,91 @@ static const char *fact(const struct report *r, int64_t s, const char *host,
 	return NULL;
 }
 
-static void check_facts(struct model_build *m, struct report_cmp *c)
+/* Distinct sessions of the ok runs of cells a and b into out (room for
+ * both cells' runs); returns how many. */
+static int cmp_sessions(const struct model_build *m, const struct report_cmp *c,
+			int64_t *out)
+{
+	int side, k, j, n = 0;
+	for (side = 0; side < 2; side++) {
+		const struct mcell *mc = &m->mc[side ? c->b : c->a];
+		for (k = 0; k < mc->nok; k++) {
+			int64_t s = m->runs[mc->ok[k]].session;
+			for (j = 0; j < n && out[j] != s; j++)
+				;
+			if (j == n)
+				out[n++] = s;
+		}
+	}
+	return n;
+}
+
+/* Host facts of every session pooled in the comparison, on both sides:
+ * a watched fact with two values refuses pooling (into list). */
+static void check_facts(struct model_build *m, struct report_cmp *c,
+			struct report_flag *list, int *nlist)
 {
 	const struct report *r = m->r;
-	int64_t sa = m->mc[c->a].session, sb = m->mc[c->b].session;
-	int h;
+	int64_t *ss = malloc(((size_t)m->mc[c->a].nok + m->mc[c->b].nok + 1) *
+			     sizeof *ss);
+	int h, ns, i;
 	size_t k;
-	if (!sa || !sb || sa == sb)
+	if (!ss)
 		return;
-	for (h = 0; h < r->nhosts; h++)
+	ns = cmp_sessions(m, c, ss);
+	for (h = 0; h < r->nhosts && ns > 1; h++)
 		for (k = 0; k < sizeof watched_facts / sizeof *watched_facts;
 		     k++) {
-			const char *va =
-			    fact(r, sa, r->hosts[h], watched_facts[k]);
-			const char *vb =
-			    fact(r, sb, r->hosts[h], watched_facts[k]);
-			if (va && vb && strcmp(va, vb))
-				model_flag(
-				    m, c->warnings, &c->nwarnings,
-				    REPORT_FLAG_FACTS_CHANGED,
-				    MODEL_JA(m) ? "%s（%s 上）: '%s' -> '%s'"
-						: "%s on %s: '%s' -> '%s'",
-				    watched_facts[k], r->hosts[h], va, vb);
+			const char *v0 = NULL, *vi;
+			int64_t s0 = 0;
+			for (i = 0; i < ns; i++) {
+				vi = fact(r, ss[i], r->hosts[h],
+					  watched_facts[k]);
+				if (!vi)
+					continue;
+				if (!v0) {
+					v0 = vi;
+					s0 = ss[i];
+				} else if (strcmp(v0, vi)) {
+					model_flag(
+					    m, list, nlist,
+					    REPORT_FLAG_FACTS_CHANGED,
+					    MODEL_JA(m)
+						? "%s（%s 上）: "
+						  "'%s'（セッション "
+						  "%lld）-> '%s'（セッション "
+						  "%lld）"
+						: "%s on %s: '%s' (session "
+						  "%lld) "
+						  "-> '%s' (session %lld)",
+					    watched_facts[k], r->hosts[h], v0,
+					    (long long)s0, vi,
+					    (long long)ss[i]);
+					break;
+				}
+			}
 		}
+	free(ss);
 }
 
 /* A factor that changes the system (an apply hook or a manual step), as
  * opposed to one that only goes into the engine's argv or parameters:
  * only such a setting can silently not take effect, so only its missing
- * verification is flagged. */
+ * verification is flagged (also when it is an engine parameter too: the
+ * apply hook may still fail to take effect). */
 static int is_setting(struct model_build *m, int f)
 {
 	const struct plan_factor *pf;
 	if (!m->plan || f >= m->plan->nfactors)
 		return 0;
 	pf = &m->plan->factors[f];
-	return !pf->param && (pf->apply.argc > 0 || pf->manual);
+	return pf->apply.argc > 0 || pf->manual;
 }
 
 /* The ok runs' values of cell ci for metric mi and their positions in the
  * run order (for the covariate); NaNs left out. Returns how many. */
 static int side_samples(const struct model_build *m, int ci, int mi, double *y,
-			double *pos)
+			double *pos, int *session)
 {
 	int k, n = 0;
 	for (k = 0; k < m->mc[ci].nok; k++) {
@@ -379,30 +279,65 @@ static int side_samples(const struct model_build *m, int ci, int mi, double *y,
 		if (isnan(v))
 			continue;
 		y[n] = v;
+		session[n] = (int)m->runs[ri].session;
 		pos[n++] = m->runs[ri].gpos;
 	}
 	return n;
 }
 
-/* factors_differ: more than one factor differs; diff[f] set for each. */
-static void flag_factors(struct model_build *m, struct report_cmp *c, int *diff)
+static int kv_names(const struct plan_kv *kv, int n, const char *name)
+{
+	int i;
+	for (i = 0; i < n; i++)
+		if (!strcmp(kv[i].key, name))
+			return 1;
+	return 0;
+}
+
+/* Every differing factor (diff[f] set, c->factors named). For a factor
+ * comparison, any other differing factor refuses (factors_differ); an
+ * explicit pair pc is a configuration comparison when every differing
+ * factor is named in both a and b, and refused for those it does not. */
+static void flag_factors(struct model_build *m, struct report_cmp *c, int *diff,
+			 const struct plan_compare *pc)
 {
 	struct report *r = m->r;
 	const struct report_cell *A = &r->cells[c->a], *B = &r->cells[c->b];
-	struct buf names = BUF_INIT;
-	int f, ndiff = 0;
+	struct buf names = BUF_INIT, undeclared = BUF_INIT;
+	int f, ndiff = 0, nundecl = 0;
 
 	for (f = 0; f < r->nfactors && f < 64; f++)
 		if (A->lv[f] != B->lv[f]) {
+			const char *nm = r->factors[f].name;
 			diff[f] = 1;
 			ndiff++;
-			buf_addf(&names, "%s%s", names.len ? ", " : "",
-				 r->factors[f].name);
+			buf_addf(&names, "%s%s", names.len ? ", " : "", nm);
+			if (c->factor >= 0
+				? f != c->factor
+				: !pc || !kv_names(pc->a, pc->na, nm) ||
+				      !kv_names(pc->b, pc->nb, nm)) {
+				nundecl++;
+				buf_addf(&undeclared, "%s%s",
+					 undeclared.len ? ", " : "", nm);
+			}
 		}
-	if (ndiff > 1)
+	c->factors = arena_strdup(m->a, names.len ? names.s : "");
+	if (c->factor >= 0 && ndiff > 1)
 		model_flag(m, c->reasons, &c->nreasons,
 			   REPORT_FLAG_FACTORS_DIFFER, "%s", names.s);
+	else if (c->factor < 0 && nundecl)
+		model_flag(m, c->reasons, &c->nreasons,
+			   REPORT_FLAG_FACTORS_DIFFER,
+			   MODEL_JA(m) ? "%s（組で指定されていない: %s）"
+				       : "%s (not named in the pair: %s)",
+			   names.s, undeclared.s);
+	else if (c->factor < 0 && ndiff > 1) {
+		c->configuration = 1;
+		model_flag(m, c->warnings, &c->nwarnings,
+			   REPORT_FLAG_CONFIGURATION, "%s", names.s);
+	}
 	buf_release(&names);
+	buf_release(&undeclared);
 }
 
 /* engine_differs: the same engine, target and parameters apart from the
@@ -443,12 +378,21 @@ static void flag_engine_unit(struct model_build *m, struct report_cmp *c,
 		json_decref(ja);
 		json_decref(jb);
 	}
-	if ((ua && ub && strcmp(ua, ub)) ||
-	    (ma->unit_mixed && ma->unit_mixed[r->primary]) ||
-	    (mbb->unit_mixed && mbb->unit_mixed[r->primary]))
+	if (ua && ub && strcmp(ua, ub))
 		model_flag(m, c->reasons, &c->nreasons,
 			   REPORT_FLAG_UNIT_DIFFERS,
-			   MODEL_JA(m) ? "%s 対 %s" : "%s vs %s", ua ? ua : "?",
+			   MODEL_JA(m) ? "%s 対 %s" : "%s vs %s", ua, ub);
+	if (ma->unit_mixed && ma->unit_mixed[r->primary])
+		model_flag(m, c->reasons, &c->nreasons,
+			   REPORT_FLAG_UNIT_DIFFERS,
+			   MODEL_JA(m) ? "A の試行で単位が混在（%s 他）"
+				       : "A's runs mix units (%s and others)",
+			   ua ? ua : "?");
+	if (mbb->unit_mixed && mbb->unit_mixed[r->primary])
+		model_flag(m, c->reasons, &c->nreasons,
+			   REPORT_FLAG_UNIT_DIFFERS,
+			   MODEL_JA(m) ? "B の試行で単位が混在（%s 他）"
+				       : "B's runs mix units (%s and others)",
 			   ub ? ub : "?");
 }
 
@@ -457,7 +401,8 @@ static void flag_engine_unit(struct model_build *m, struct report_cmp *c,
  * (verification mismatches of factors not compared, counters, failures,
  * instability, drift). */
 static void flag_verify_and_cells(struct model_build *m, struct report_cmp *c,
-				  const int *diff)
+				  const int *diff, struct report_flag *conf,
+				  int *nconf)
 {
 	struct report *r = m->r;
 	int f, k, side;
@@ -496,9 +441,15 @@ static void flag_verify_and_cells(struct model_build *m, struct report_cmp *c,
 				has |= c->reasons[j].code == code;
 			if (has)
 				continue;
-			model_flag(m, c->warnings, &c->nwarnings, code,
-				   "%s: %s", side ? "B" : "A",
-				   x->flags[k].detail);
+			/* a drifting cell confounds the comparison */
+			if (code == REPORT_FLAG_DRIFT)
+				model_flag(m, conf, nconf, code, "%s: %s",
+					   side ? "B" : "A",
+					   x->flags[k].detail);
+			else
+				model_flag(m, c->warnings, &c->nwarnings, code,
+					   "%s: %s", side ? "B" : "A",
+					   x->flags[k].detail);
 		}
 	}
 }
@@ -507,7 +458,8 @@ static void flag_verify_and_cells(struct model_build *m, struct report_cmp *c,
  * are unknown); when not, the not_interleaved warning with both windows. */
 static int check_interleaved(struct model_build *m, struct report_cmp *c,
 			     const struct report_sample *sa,
-			     const struct report_sample *sb)
+			     const struct report_sample *sb,
+			     struct report_flag *conf, int *nconf)
 {
 	const struct report_cell *A = &m->r->cells[c->a];
 	const struct report_cell *B = &m->r->cells[c->b];
@@ -539,77 +491,150 @@ static int check_interleaved(struct model_build *m, struct report_cmp *c,
 		if (gmtime_r(&tt, &tm))
 			strftime(day, sizeof day, " %Y-%m-%d", &tm);
 	}
-	model_flag(m, c->warnings, &c->nwarnings, REPORT_FLAG_NOT_INTERLEAVED,
+	model_flag(m, conf, nconf, REPORT_FLAG_NOT_INTERLEAVED,
 		   MODEL_JA(m) ? "A %s〜%s、B %s〜%s UTC%s"
 			       : "A %s to %s, B %s to %s UTC%s",
 		   a0, a1, b0, b1, day);
 	return interleaved;
 }
 
-/* The samples of the report's metric in run order, and the decision. */
-static void cmp_measure(struct model_build *m, struct report_cmp *c)
+/* The plan's direction for the report's metric (`better:`), 0 unset. */
+static int declared_direction(const struct model_build *m)
+{
+	int i;
+	for (i = 0; m->plan && i < m->plan->engine.nmetrics; i++)
+		if (!strcmp(m->plan->engine.metrics[i].name, m->r->metric))
+			return m->plan->engine.metrics[i].better;
+	return 0;
+}
+
+/* One side's samples: values, positions and sessions, owned. */
+struct side {
+	double *y, *pos;
+	int *ses;
+	struct report_sample s;
+};
+
+static int side_load(const struct model_build *m, int ci, struct side *sd)
+{
+	size_t n = (size_t)m->mc[ci].nok + 1;
+	sd->y = malloc(n * sizeof *sd->y);
+	sd->pos = malloc(n * sizeof *sd->pos);
+	sd->ses = malloc(n * sizeof *sd->ses);
+	sd->s.n = 0;
+	if (sd->y && sd->pos && sd->ses)
+		sd->s.n = (size_t)side_samples(m, ci, m->r->primary, sd->y,
+					       sd->pos, sd->ses);
+	sd->s.y = sd->y;
+	sd->s.pos = sd->pos;
+	sd->s.session = sd->ses;
+	return sd->y && sd->pos && sd->ses ? 0 : -1;
+}
+
+static void side_free(struct side *sd)
+{
+	free(sd->y);
+	free(sd->pos);
+	free(sd->ses);
+}
+
+/* The samples of the report's metric in run order, and the decision;
+ * not_interleaved goes to the confound list. */
+static void cmp_measure(struct model_build *m, struct report_cmp *c,
+			struct report_flag *conf, int *nconf)
 {
 	struct report *r = m->r;
-	double *ya, *yb, *pa, *pb;
-	struct report_sample sa, sb;
+	struct side sa, sb;
 	enum report_flag_code why;
 	int interleaved;
 
-	ya = malloc(((size_t)m->mc[c->a].nok + 1) * sizeof *ya);
-	pa = malloc(((size_t)m->mc[c->a].nok + 1) * sizeof *pa);
-	yb = malloc(((size_t)m->mc[c->b].nok + 1) * sizeof *yb);
-	pb = malloc(((size_t)m->mc[c->b].nok + 1) * sizeof *pb);
-	sa.n = sb.n = 0;
-	if (ya && pa && yb && pb) {
-		sa.n = side_samples(m, c->a, r->primary, ya, pa);
-		sb.n = side_samples(m, c->b, r->primary, yb, pb);
-	}
-	sa.y = ya;
-	sa.pos = pa;
-	sb.y = yb;
-	sb.pos = pb;
-	interleaved = check_interleaved(m, c, &sa, &sb);
+	side_load(m, c->a, &sa);
+	side_load(m, c->b, &sb);
+	interleaved = check_interleaved(m, c, &sa.s, &sb.s, conf, nconf);
 	if (report_decide(
-		&sa, &sb, interleaved, r->threshold,
-		report_higher_is_better(r->metric, r->metric_units[r->primary]),
-		c, &why)) {
+		&sa.s, &sb.s, interleaved, r->threshold,
+		report_higher_is_better(r->metric, declared_direction(m)), c,
+		&why)) {
 		if (why == REPORT_FLAG_TOO_FEW_RUNS)
 			model_flag(m, c->reasons, &c->nreasons, why,
-				   "n=%zu+%zu", sa.n, sb.n);
+				   "n=%zu+%zu", sa.s.n, sb.s.n);
+		else if (why == REPORT_FLAG_ZERO_VARIANCE)
+			model_flag(m, c->reasons, &c->nreasons, why,
+				   MODEL_JA(m)
+				       ? "区間の幅が 0（n=%zu+%zu）"
+				       : "interval of width 0 (n=%zu+%zu)",
+				   sa.s.n, sb.s.n);
 		else
 			model_flag(m, c->reasons, &c->nreasons, why, "%s",
 				   MODEL_JA(m) ? "対数をとれない"
 					       : "no log scale");
 	}
-	free(ya);
-	free(pa);
-	free(yb);
-	free(pb);
+	side_free(&sa);
+	side_free(&sb);
 }
 
-/* Flags, then the decision, for the comparison of cells a and b. */
-static void cmp_decide(struct model_build *m, struct report_cmp *c, int factor)
+/* The confounds (not_interleaved, drift, facts_changed) refuse, or, when
+ * the plan accepts a sequential design, warn with accepted_sequential.
+ * Drift inside cells whose runs the position model decided (interleaved
+ * sides) is absorbed by its position term: a warning. */
+static void settle_confounds(struct model_build *m, struct report_cmp *c,
+			     const struct report_flag *conf, int nconf,
+			     int accepted)
 {
-	int diff[64] = {0};
+	struct buf codes = BUF_INIT;
+	int i, absorbed = c->method == REPORT_METHOD_POSITION;
+	for (i = 0; i < nconf; i++) {
+		if (absorbed && conf[i].code == REPORT_FLAG_DRIFT) {
+			model_flag(m, c->warnings, &c->nwarnings, conf[i].code,
+				   "%s", conf[i].detail);
+			continue;
+		}
+		if (accepted)
+			model_flag(m, c->warnings, &c->nwarnings, conf[i].code,
+				   "%s", conf[i].detail);
+		else
+			model_flag(m, c->reasons, &c->nreasons, conf[i].code,
+				   "%s", conf[i].detail);
+		buf_addf(&codes, "%s%s", codes.len ? ", " : "",
+			 report_flag_code_name(conf[i].code));
+	}
+	if (accepted && codes.len)
+		model_flag(m, c->warnings, &c->nwarnings,
+			   REPORT_FLAG_ACCEPTED_SEQUENTIAL, "%s", codes.s);
+	buf_release(&codes);
+}
+
+/* Flags, then the decision, for the comparison of cells a and b; pc is
+ * the plan's comparison (NULL for the default ones). */
+static void cmp_decide(struct model_build *m, struct report_cmp *c, int factor,
+		       const struct plan_compare *pc)
+{
+	struct report_flag conf[REPORT_FLAG_COUNT];
+	int diff[64] = {0}, nconf = 0;
 
 	c->factor = factor;
 	c->metric = m->r->metric;
-	flag_factors(m, c, diff);
+	flag_factors(m, c, diff, pc);
 	flag_engine_unit(m, c, diff);
-	flag_verify_and_cells(m, c, diff);
-	check_facts(m, c);
-	cmp_measure(m, c);
+	flag_verify_and_cells(m, c, diff, conf, &nconf);
+	check_facts(m, c, conf, &nconf);
+	cmp_measure(m, c, conf, &nconf);
+	settle_confounds(m, c, conf, nconf, pc && pc->accept_sequential);
 	if (c->nreasons) {
 		c->verdict = REPORT_NOT_COMPARABLE;
 		c->delta_pct = c->ci_low_pct = c->ci_high_pct = NAN;
+		c->eq_low_pct = c->eq_high_pct = NAN;
+		c->hl_pct = c->hl_low_pct = c->hl_high_pct = c->mw_p = NAN;
+		c->robust_shown = 0;
 		c->p = c->df = NAN;
 		c->method = REPORT_METHOD_NONE;
 	}
 }
 
 static int compare_factor(struct model_build *m, struct cmps *cs, int f,
-			  const char *baseline)
+			  const struct plan_compare *pc)
 {
+	const char *baseline = pc ? pc->baseline : NULL;
 	struct report *r = m->r;
 	const struct report_factor *fa = &r->factors[f];
 	int base = 0, k, L, j;
@@ -637,7 +662,7 @@ static int compare_factor(struct model_build *m, struct cmps *cs, int f,
 				return -1;
 			c->a = k;
 			c->b = b;
-			cmp_decide(m, c, f);
+			cmp_decide(m, c, f, pc);
 		}
 	}
 	return 0;
@@ -699,9 +724,31 @@ static int compare_pair(struct model_build *m, struct cmps *cs,
 			return -1;
 		c->a = k;
 		c->b = b;
-		cmp_decide(m, c, -1);
+		cmp_decide(m, c, -1, pc);
 	}
 	return 0;
+}
+
+/* Many comparisons with a verdict: each is at 95%, uncorrected; a
+ * warning on every decided one says how many fall by chance. */
+#define MULTIPLICITY_FROM 10
+
+static void flag_multiplicity(struct model_build *m, struct cmps *cs)
+{
+	int i, n = 0;
+	for (i = 0; i < cs->n; i++)
+		n += cs->v[i].verdict != REPORT_NOT_COMPARABLE;
+	if (n < MULTIPLICITY_FROM)
+		return;
+	for (i = 0; i < cs->n; i++)
+		if (cs->v[i].verdict != REPORT_NOT_COMPARABLE)
+			model_flag(m, cs->v[i].warnings, &cs->v[i].nwarnings,
+				   REPORT_FLAG_MULTIPLICITY,
+				   MODEL_JA(m)
+				       ? "%d 件の比較（偶然の差 約 %.1f 件）"
+				       : "%d comparisons (about %.1f "
+					 "by chance)",
+				   n, n / 20.0);
 }
 
 int model_compare(struct model_build *m, struct xr_err *err)
@@ -717,8 +764,7 @@ int model_compare(struct model_build *m, struct xr_err *err)
 			if (pc->factor) {
 				int f = report_factor_index(r, pc->factor);
 				if (f >= 0)
-					rc = compare_factor(m, &cs, f,
-							    pc->baseline);
+					rc = compare_factor(m, &cs, f, pc);
 			} else {
 				rc = compare_pair(m, &cs, pc);
 			}
@@ -728,6 +774,8 @@ int model_compare(struct model_build *m, struct xr_err *err)
 			if (r->factors[i].nlevels == 2)
 				rc = compare_factor(m, &cs, i, NULL);
 	}
+	if (rc == 0)
+		flag_multiplicity(m, &cs);
 	if (rc < 0) {
 		free(cs.v);
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");

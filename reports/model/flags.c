@@ -26,6 +26,9 @@ struct flag_row {
 	/* For verdict cells, followed by the detail: "— not comparable:
 	 * cells differ in nic, slot". */
 	const char *short_text[REPORT_LANG_COUNT];
+	/* A warning that qualifies the verdict itself: written in the
+	 * verdict cell, not only as a note mark. */
+	int in_cell;
 };
 
 static const struct flag_row flag_rows[REPORT_FLAG_COUNT] = {
@@ -65,28 +68,31 @@ static const struct flag_row flag_rows[REPORT_FLAG_COUNT] = {
 	{"verify_failed",
 	 BOTH,
 	 REFUSES,
-	 {"a setting under comparison was verified wrong: the runs did not "
-	  "measure what the plan says",
-	  "比較対象の設定の検証が不一致: 計画どおりの条件で測定されていない"},
+	 {"a setting was verified wrong: the runs did not measure what the "
+	  "plan says (refuses a comparison of that factor, warns on others)",
+	  "設定の検証が不一致: 計画どおりの条件で測定されていない"
+	  "（その因子の比較は拒否、他の比較には警告）"},
 	 {"setting verified wrong:", "設定の検証が不一致:"}},
     [REPORT_FLAG_NOT_VERIFIED] =
 	{"not_verified",
 	 CMP,
 	 WARNS,
 	 {"the setting under comparison was not verified (no probe or verify "
-	  "command checked it)",
-	  "比較対象の設定が検証されていない（probe や verify "
-	  "による確認なし）"},
+	  "command checked it; an apply hook's exit status is no check)",
+	  "比較対象の設定が検証されていない（probe や verify による確認なし。"
+	  "apply フックの終了コードは確認にならない）"},
 	 {"not verified:", "未検証:"}},
     [REPORT_FLAG_NOT_INTERLEAVED] =
 	{"not_interleaved",
 	 CMP,
-	 WARNS,
+	 REFUSES,
 	 {"the runs of the two sides were not interleaved (their time "
-	  "windows do not overlap), so drift over time is not cancelled; "
-	  "Welch's t was used",
+	  "windows do not overlap): drift over time is confounded with the "
+	  "difference, so no verdict is given unless the plan accepts a "
+	  "sequential design (report.compare accept: sequential)",
 	  "両側の試行が交互に実行されていない（時間帯が重ならない）ため、"
-	  "時間的な変動は相殺されない。Welch の t 検定を使用"},
+	  "時間的な変動と差が区別できず判定しない（report.compare の "
+	  "accept: sequential で受け入れた場合を除く）"},
 	 {"not interleaved:", "交互実行でない:"}},
     [REPORT_FLAG_FAILED_RUNS] = {"failed_runs",
 				 CELL,
@@ -128,11 +134,13 @@ static const struct flag_row flag_rows[REPORT_FLAG_COUNT] = {
     [REPORT_FLAG_FACTS_CHANGED] =
 	{"facts_changed",
 	 CMP,
-	 WARNS,
+	 REFUSES,
 	 {"host facts (driver, firmware, kernel, iperf3 version) differ "
-	  "between the two sides",
-	  "ホスト情報（ドライバ、ファームウェア、カーネル、iperf3 の版）が"
-	  "両側で異なる"},
+	  "between the sessions pooled in the comparison: no verdict unless "
+	  "the plan accepts a sequential design",
+	  "比較に含まれるセッション間でホスト情報（ドライバ、ファームウェア、"
+	  "カーネル、iperf3 の版）が異なるため判定しない（accept: sequential "
+	  "の場合を除く）"},
 	 {"host facts changed:", "ホスト情報が変化:"}},
     [REPORT_FLAG_UNSTABLE] = {"unstable",
 			      CELL,
@@ -142,12 +150,38 @@ static const struct flag_row flag_rows[REPORT_FLAG_COUNT] = {
 			      {"unstable:", "不安定:"}},
     [REPORT_FLAG_DRIFT] =
 	{"drift",
-	 CELL,
-	 WARNS,
-	 {"drift: the cell's values trend from its first to its last pass "
-	  "beyond noise",
-	  "ドリフト: 最初と最後のパスの間で値が雑音を超えて変化している"},
+	 BOTH,
+	 REFUSES,
+	 {"drift: the cell's values trend from its first to its last run "
+	  "beyond noise; a comparison using the cell gets no verdict unless "
+	  "its runs were interleaved (the position term absorbs the drift) "
+	  "or the plan accepts a sequential design",
+	  "ドリフト: 最初と最後の試行の間で値が雑音を超えて変化している。"
+	  "このセルを使う比較は、交互実行（実行順の項がドリフトを吸収）か "
+	  "accept: sequential の場合を除き判定しない"},
 	 {"drift:", "ドリフト:"}},
+    [REPORT_FLAG_OUTLIER] =
+	{"outlier",
+	 BOTH,
+	 WARNS,
+	 {"outlier: a run lies more than 3.5 robust standard deviations "
+	  "from the cell's median (modified z score, median/MAD, Iglewicz "
+	  "and Hoaglin); the robust estimate (Hodges-Lehmann, Mann-Whitney "
+	  "p) is shown where it disagrees",
+	  "外れ値: 中央値から頑健な標準偏差の 3.5 倍を超えて離れた試行がある"
+	  "（修正 z 得点、中央値/MAD、Iglewicz と Hoaglin）。頑健な推定"
+	  "（Hodges-Lehmann、Mann-Whitney の p）が異なる場合は併記する"},
+	 {"outlier:", "外れ値:"},
+	 1},
+    [REPORT_FLAG_ZERO_VARIANCE] =
+	{"zero_variance",
+	 CMP,
+	 REFUSES,
+	 {"zero variance: the runs repeat the same values, so the interval "
+	  "has zero width and proves nothing about the noise",
+	  "分散が 0: 同じ値の繰り返しで区間の幅が 0 になり、雑音について何も"
+	  "示さない"},
+	 {"zero variance:", "分散 0:"}},
     [REPORT_FLAG_NONPOSITIVE] =
 	{"nonpositive",
 	 CMP,
@@ -156,6 +190,39 @@ static const struct flag_row flag_rows[REPORT_FLAG_COUNT] = {
 	  "values",
 	  "0 以下の値があり、対数尺度の手法を適用できない"},
 	 {"values <= 0:", "0 以下の値:"}},
+    [REPORT_FLAG_ACCEPTED_SEQUENTIAL] =
+	{"accepted_sequential",
+	 CMP,
+	 WARNS,
+	 {"the plan accepts a sequential design for this comparison "
+	  "(report.compare accept: sequential): drift, a change of host "
+	  "facts or the order may account for part of the difference",
+	  "計画がこの比較に順次実行を受け入れている（report.compare の "
+	  "accept: sequential）: ドリフト、ホスト情報の変化、実行順が差の一部を"
+	  "説明しうる"},
+	 {"sequential, accepted:", "順次実行（受け入れ済み）:"},
+	 1},
+    [REPORT_FLAG_CONFIGURATION] =
+	{"configuration",
+	 CMP,
+	 WARNS,
+	 {"configuration comparison: the two sides differ in several "
+	  "factors the plan names together, so the effect belongs to the "
+	  "combination, not to any one factor",
+	  "構成の比較: 計画が組にして指定した複数の因子が異なるため、差は"
+	  "組み合わせ全体の効果であり、どれか一つの因子の効果ではない"},
+	 {"configuration comparison of", "構成の比較:"},
+	 1},
+    [REPORT_FLAG_MULTIPLICITY] =
+	{"multiplicity",
+	 CMP,
+	 WARNS,
+	 {"many comparisons: each verdict is at 95%, so among this many "
+	  "about one in twenty true null differences is called a difference "
+	  "by chance alone (no correction applied)",
+	  "比較の数が多い: 各判定は 95% 水準のため、真に差がない比較でも"
+	  "約 20 件に 1 件は偶然に差ありと判定される（補正なし）"},
+	 {"one of many comparisons:", "多数の比較の一つ:"}},
 };
 
 const char *report_flag_code_name(enum report_flag_code c)
@@ -211,6 +278,13 @@ const char *report_flag_short(enum report_flag_code c, enum report_lang lang)
 	return t ? t : report_flag_code_name(c);
 }
 
+int report_flag_in_cell(enum report_flag_code c)
+{
+	if ((unsigned)c >= REPORT_FLAG_COUNT)
+		return 0;
+	return flag_rows[c].in_cell;
+}
+
 int report_flag_mark(const struct report *r, enum report_flag_code c)
 {
 	int i;
@@ -222,9 +296,9 @@ int report_flag_mark(const struct report *r, enum report_flag_code c)
 
 const char *report_verdict_name(enum report_verdict v)
 {
-	static const char *const names[] = {"better", "worse", "equivalent",
-					    "not_significant",
-					    "not_comparable"};
+	static const char *const names[] = {"better",	  "worse",
+					    "equivalent", "not_significant",
+					    "different",  "not_comparable"};
 	if ((unsigned)v >= sizeof names / sizeof names[0])
 		return "not_comparable";
 	return names[v];

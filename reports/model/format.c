@@ -1,7 +1,7 @@
 /*
  * Formatting helpers shared by every writer: values in the report's display
- * unit, a cell's "median ±spread" with footnote marks, verdict strings and
- * times. Only formatting: the numbers come from the model.
+ * unit, a cell's "geometric mean ×/÷factor" with footnote marks, verdict
+ * strings and times. Only formatting: the numbers come from the model.
  */
 #include <math.h>
 #include <stdio.h>
@@ -85,33 +85,56 @@ char *report_fmt_metric(const struct report *r, int mi, double v, char *out,
 	return out;
 }
 
+/* The interval factor of a geometric mean: "1.005", with digits enough
+ * that it does not read as 1. */
+static void fmt_factor(double f, char *out, size_t n)
+{
+	int d = f < 1.1 ? 3 : 2;
+	while (d < 6 && round((f - 1) * pow(10, d)) == 0)
+		d++;
+	snprintf(out, n, "%.*f", d, f);
+}
+
 char *report_fmt_cell(const struct report *r, const struct report_cell *c,
 		      char *out, size_t n)
 {
 	const struct report_stats *s = &c->st[r->primary];
 	double scale = r->display_scale > 0 ? r->display_scale : 1;
-	double med, half;
-	int d;
+	char f[32];
 	if (s->n == 0 || isnan(s->median)) {
 		snprintf(out, n, "–");
 		return out;
 	}
-	med = s->median / scale;
-	d = decimals(med);
-	if (s->n < 2 || isnan(s->ci_low)) {
-		snprintf(out, n, "%.*f", d, med);
-		return out;
-	}
-	half = (s->ci_high - s->ci_low) / 2 / scale;
-	/* A spread that rounds to zero at the median's precision gets the
-	 * digits it needs: "125 ±0.3", not "125 ±0". */
-	{
-		int dh = d;
-		while (dh < 4 && half > 0 && round(half * pow(10, dh)) == 0)
-			dh++;
-		snprintf(out, n, "%.*f ±%.*f", d, med, dh, half);
+	if (s->gm > 0 && s->gm_high > s->gm) {
+		double x = s->gm / scale;
+		fmt_factor(s->gm_high / s->gm, f, sizeof f);
+		snprintf(out, n, "%.*f ×/÷%s", decimals(x), x, f);
+	} else if (s->gm > 0) {
+		double x = s->gm / scale;
+		snprintf(out, n, "%.*f", decimals(x), x);
+	} else if (s->med_high > s->med_low) {
+		/* no geometric mean (a value <= 0): the median with its
+		 * order-statistic interval */
+		char lo[64], hi[64];
+		double x = s->median / scale;
+		report_fmt_value(r, s->med_low, lo, sizeof lo);
+		report_fmt_value(r, s->med_high, hi, sizeof hi);
+		snprintf(out, n, "%s %.*f [%s, %s]",
+			 report_text(r, REPORT_T_MEDIAN), decimals(x), x, lo,
+			 hi);
+	} else {
+		double x = s->median / scale;
+		snprintf(out, n, "%s %.*f", report_text(r, REPORT_T_MEDIAN),
+			 decimals(x), x);
 	}
 	return out;
+}
+
+char *report_fmt_estimate(const struct report *r, const struct report_cell *c,
+			  char *out, size_t n)
+{
+	const struct report_stats *s = &c->st[r->primary];
+	return report_fmt_value(r, s->gm > 0 ? s->gm : NAN, out, n);
 }
 
 /* Marks in note order, each once, of the flags in lists a and b. */
@@ -165,6 +188,49 @@ static void add_reasons(const struct report *r, const struct report_cmp *c,
 	}
 }
 
+/* Warnings that qualify the verdict, written in its cell. */
+static void add_in_cell(const struct report *r, const struct report_cmp *c,
+			struct buf *b)
+{
+	int i;
+	for (i = 0; i < c->nwarnings; i++) {
+		const struct report_flag *f = &c->warnings[i];
+		if (!report_flag_in_cell(f->code))
+			continue;
+		buf_addf(b, "; %s", report_flag_short(f->code, r->lang));
+		if (f->detail && *f->detail)
+			buf_addf(b, " %s", f->detail);
+	}
+}
+
+/* The robust estimate beside the parametric one, when they disagree. */
+static void add_robust(const struct report *r, const struct report_cmp *c,
+		       struct buf *b)
+{
+	char hl[96], p[32];
+	if (!c->robust_shown)
+		return;
+	if (isnan(c->hl_low_pct))
+		snprintf(hl, sizeof hl, "%+.1f%%", c->hl_pct);
+	else
+		snprintf(hl, sizeof hl, "%+.1f%% [%+.1f, %+.1f]", c->hl_pct,
+			 c->hl_low_pct, c->hl_high_pct);
+	snprintf(p, sizeof p, c->mw_p < 0.001 ? "%.1e" : "%.3f", c->mw_p);
+	buf_adds(b, "; ");
+	buf_addf(b, report_text(r, REPORT_T_ROBUST), hl, p);
+}
+
+/* The position model's estimate when Welch decided (or refusal). */
+static void add_sensitivity(const struct report *r, const struct report_cmp *c,
+			    struct buf *b)
+{
+	if (!(c->sens_high_pct > c->sens_low_pct))
+		return;
+	buf_addf(b, "; %s %+.1f%% [%+.1f, %+.1f]",
+		 report_text(r, REPORT_T_SENSITIVITY), c->sens_pct,
+		 c->sens_low_pct, c->sens_high_pct);
+}
+
 char *report_fmt_verdict(const struct report *r, const struct report_cmp *c,
 			 char *out, size_t n)
 {
@@ -172,24 +238,36 @@ char *report_fmt_verdict(const struct report *r, const struct report_cmp *c,
 	switch (c->verdict) {
 	case REPORT_BETTER:
 	case REPORT_WORSE:
-		buf_addf(&b, "%+.1f%% [%+.1f, %+.1f] %s", c->delta_pct,
+		buf_addf(&b, "%s %+.1f%% [%+.1f, %+.1f] %s",
+			 c->verdict == REPORT_BETTER ? "▲" : "▼", c->delta_pct,
 			 c->ci_low_pct, c->ci_high_pct,
 			 report_text(r, c->verdict == REPORT_BETTER
 					    ? REPORT_T_BETTER
 					    : REPORT_T_WORSE));
 		break;
 	case REPORT_EQUIVALENT:
-		buf_addf(&b, "≈ (%+.1f%% [%+.1f, %+.1f])", c->delta_pct,
-			 c->ci_low_pct, c->ci_high_pct);
+		buf_addf(&b, "≈ %s (%+.1f%%, 90%% [%+.1f, %+.1f])",
+			 report_text(r, REPORT_T_EQUIVALENT), c->delta_pct,
+			 c->eq_low_pct, c->eq_high_pct);
 		break;
 	case REPORT_NOT_SIGNIFICANT:
-		buf_addf(&b, "~ (p=%.2g, n=%d+%d)", c->p, c->n_a, c->n_b);
+		buf_addf(&b, "~ %s (p=%.2g, n=%d+%d)",
+			 report_text(r, REPORT_T_NOT_SIGNIFICANT), c->p, c->n_a,
+			 c->n_b);
+		break;
+	case REPORT_DIFFERENT:
+		buf_addf(&b, "≠ %+.1f%% [%+.1f, %+.1f] %s", c->delta_pct,
+			 c->ci_low_pct, c->ci_high_pct,
+			 report_text(r, REPORT_T_DIFFERENT));
 		break;
 	default:
 		buf_addf(&b, "— %s: ", report_text(r, REPORT_T_NOT_COMPARABLE));
 		add_reasons(r, c, &b);
 		break;
 	}
+	add_in_cell(r, c, &b);
+	add_robust(r, c, &b);
+	add_sensitivity(r, c, &b);
 	snprintf(out, n, "%s", b.s ? b.s : "");
 	buf_release(&b);
 	return out;

@@ -35,6 +35,7 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
     [REPORT_T_B] = {"B", "B"},
     [REPORT_T_DELTA] = {"Δ B vs A [95% CI]", "差 B/A [95% 信頼区間]"},
     [REPORT_T_CI95] = {"95% CI", "95% 信頼区間"},
+    [REPORT_T_MEAN_CI] = {"mean 95% CI", "平均の 95% 信頼区間"},
     [REPORT_T_P] = {"p", "p 値"},
     [REPORT_T_N] = {"n", "n"},
     [REPORT_T_VERDICT] = {"Verdict", "判定"},
@@ -45,10 +46,14 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
     [REPORT_T_MIN] = {"min", "最小"},
     [REPORT_T_MAX] = {"max", "最大"},
     [REPORT_T_SPREAD_NOTE] =
-	{"A cell shows the median over its successful runs ± the "
-	 "half-width of the 95% t-interval of the mean; [k] marks "
-	 "refer to the notes.",
-	 "各セルは成功した試行の中央値 ± 平均の 95% t 区間の半幅。"
+	{"A cell shows the geometric mean over its successful runs, the "
+	 "estimator the comparisons use, with its 95% interval as a factor: "
+	 "\"9.41 ×/÷1.005\" is 9.41 with the interval [9.41/1.005, "
+	 "9.41×1.005]; the cells table gives the median and the mean with "
+	 "its 95% t-interval. [k] marks refer to the notes.",
+	 "各セルは成功した試行の幾何平均（比較に使う推定量）と、その 95% "
+	 "区間を倍率で示す: \"9.41 ×/÷1.005\" は区間 [9.41/1.005, "
+	 "9.41×1.005]。セルの表には中央値と、平均とその 95% t 区間を示す。"
 	 "[k] は注記番号。"},
     [REPORT_T_INTERVAL_P95] = {"interval p95", "区間 p95"},
     [REPORT_T_INTERVAL_PEAK] = {"interval peak", "区間ピーク"},
@@ -59,19 +64,36 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
 	 "試行間の統計ではない。"},
     [REPORT_T_NOTES] = {"Notes", "注記"},
     [REPORT_T_METHOD_NOTE] =
-	{"Effects are estimated on log values: with run position as a "
-	 "covariate when the runs were interleaved, else with Welch's "
-	 "t. Better/worse: the 95%% CI lies wholly outside ±%g%%; ≈: "
-	 "wholly inside; ~: neither.",
-	 "効果は対数値で推定する。試行が交互に実行された場合は実行順を"
-	 "共変量とする回帰、そうでなければ Welch の t 検定。"
-	 "改善/悪化: 95%% 信頼区間が ±%g%% の外側、≈: 内側、~: "
-	 "どちらでもない。"},
+	{"Effects are ratios of geometric means, estimated on log values: "
+	 "with run position and one term per session as covariates and "
+	 "HC3 robust standard errors when the runs were interleaved, else "
+	 "with Welch's t. Better/worse: the 95%% CI lies wholly beyond "
+	 "±%g%%; ≈ equivalent: the 90%% CI (TOST) lies wholly inside; "
+	 "~ not significant: the 95%% CI contains 0; ≠ different: the CI "
+	 "excludes 0 but crosses the threshold (a real difference of "
+	 "uncertain size). Sides not interleaved (drift is then confounded "
+	 "with the difference) and sessions with different host facts get "
+	 "no verdict unless the plan accepts a sequential design.",
+	 "効果は幾何平均の比で、対数値で推定する。試行が交互に実行された"
+	 "場合は実行順とセッションごとの項を共変量とする回帰（HC3 頑健標準"
+	 "誤差）、そうでなければ Welch の t 検定。改善/悪化: 95%% 信頼区間が"
+	 " ±%g%% の外側、≈ 同等: 90%% 信頼区間（TOST）が内側、~ 有意差なし: "
+	 "95%% 信頼区間が 0 を含む、≠ 差あり: 0 を含まないが閾値をまたぐ"
+	 "（差はあるが大きさが不確定）。交互でない実行（ドリフトと差が区別"
+	 "できない）とホスト情報の異なるセッションは、計画が順次実行を受け"
+	 "入れない限り判定しない。"},
     [REPORT_T_BETTER] = {"better", "改善"},
     [REPORT_T_WORSE] = {"worse", "悪化"},
     [REPORT_T_EQUIVALENT] = {"equivalent", "同等"},
     [REPORT_T_NOT_SIGNIFICANT] = {"not significant", "有意差なし"},
     [REPORT_T_NOT_COMPARABLE] = {"not comparable", "比較不可"},
+    [REPORT_T_DIFFERENT] = {"different, size uncertain",
+			    "差あり（大きさは不確定）"},
+    [REPORT_T_CONFIG_PAIR] = {"configuration", "構成の比較"},
+    [REPORT_T_ROBUST] = {"robust: Hodges-Lehmann %s, Mann-Whitney p=%s",
+			 "頑健推定: Hodges-Lehmann %s、Mann-Whitney p=%s"},
+    [REPORT_T_SENSITIVITY] = {"position model", "実行順モデル"},
+    [REPORT_T_GEOMEAN] = {"geomean", "幾何平均"},
     [REPORT_T_HOST_FACTS] = {"Host facts", "ホスト情報"},
     [REPORT_T_HOST] = {"Host", "ホスト"},
     [REPORT_T_KEY] = {"Key", "項目"},

@@ -185,8 +185,11 @@ static int metric_row(void *ctx, const struct store_metric_row *m)
 		return 0;
 	l->m.vals[mi][ri] = m->value;
 	c = &l->m.mc[l->m.runs[ri].cell];
+	/* the cell's own first unit: unit_differs compares the cells' */
 	if (!c->unit[mi])
-		c->unit[mi] = l->m.r->metric_units[mi];
+		c->unit[mi] = arena_strdup(l->m.a, unit);
+	if (!c->unit[mi])
+		return loader_oom(l);
 	if (strcmp(c->unit[mi], unit))
 		c->unit_mixed[mi] = 1;
 	return 0;

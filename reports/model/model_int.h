@@ -1,8 +1,8 @@
 /*
  * Internals of the report model builder shared by model.c (loading from
  * the store), model_cells.c (cells and runs), model_stats.c (per-cell
- * statistics and flags) and compare.c (comparisons, tables). Not for
- * writers: they read struct report only.
+ * statistics and flags), tables.c and compare.c (tables, comparisons).
+ * Not for writers: they read struct report only.
  */
 #ifndef XR_MODEL_INT_H
 #define XR_MODEL_INT_H
@@ -59,7 +59,7 @@ void model_flag(struct model_build *m, struct report_flag *list, int *n,
 		enum report_flag_code code, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
-/* compare.c: fill r->tables and r->cmps. 0 or -XR_ENOMEM. */
+/* tables.c, compare.c: fill r->tables and r->cmps. 0 or -XR_ENOMEM. */
 int model_tables(struct model_build *m, struct xr_err *err);
 int model_compare(struct model_build *m, struct xr_err *err);
 

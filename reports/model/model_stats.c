@@ -30,6 +30,7 @@ static void cell_stats(struct loader *l, int ci, int mi, double *tmp)
 	s->unit = l->m.r->metric_units[mi];
 	s->median = s->mean = s->sd = s->cv_pct = s->min = s->max = NAN;
 	s->ci_low = s->ci_high = s->iv_p95 = s->iv_peak = NAN;
+	s->gm = s->gm_low = s->gm_high = s->med_low = s->med_high = NAN;
 	for (k = 0; k < c->nok; k++) {
 		double v = l->m.vals[mi][c->ok[k]];
 		if (!isnan(v))
@@ -40,6 +41,21 @@ static void cell_stats(struct loader *l, int ci, int mi, double *tmp)
 		return;
 	s->mean = stats_mean(tmp, (size_t)n);
 	s->sd = stats_sd(tmp, (size_t)n);
+	{
+		struct stats_geomean g;
+		struct stats_median_ci mc;
+		if (n == 1 && tmp[0] > 0)
+			s->gm = tmp[0];
+		else if (stats_geomean_ci(tmp, (size_t)n, 0.95, &g) == 0) {
+			s->gm = g.gm;
+			s->gm_low = g.lo;
+			s->gm_high = g.hi;
+		}
+		if (stats_median_ci(tmp, (size_t)n, 0.95, &mc) == 0) {
+			s->med_low = mc.lo;
+			s->med_high = mc.hi;
+		}
+	}
 	stats_sort(tmp, (size_t)n);
 	s->median = stats_quantile_sorted(tmp, (size_t)n, 0.5);
 	s->min = tmp[0];
@@ -54,16 +70,18 @@ static void cell_stats(struct loader *l, int ci, int mi, double *tmp)
 	}
 }
 
-/* Drift: log(y) against run order inside the cell; flagged when the
- * slope is significant and the fitted change from the first to the last
- * run exceeds the noise threshold. */
+/* Drift: log(y) against run order inside the cell (every ok run);
+ * flagged when the slope is significant and the fitted change from the
+ * first to the last run exceeds the noise threshold. */
 static void cell_drift(struct loader *l, int ci)
 {
 	struct mcell *c = &l->m.mc[ci];
 	struct report *r = l->m.r;
-	double X[2 * 256], y[256], beta[2], se[2], first = 0, last = 0;
+	double *X = malloc(2 * ((size_t)c->nok + 1) * sizeof *X);
+	double *y = malloc(((size_t)c->nok + 1) * sizeof *y);
+	double beta[2], se[2], first = 0, last = 0;
 	int k, n = 0;
-	for (k = 0; k < c->nok && n < 256; k++) {
+	for (k = 0; X && y && k < c->nok; k++) {
 		double v = l->m.vals[r->primary][c->ok[k]];
 		if (!(v > 0))
 			continue;
@@ -74,9 +92,8 @@ static void cell_drift(struct loader *l, int ci)
 		last = X[2 * n + 1];
 		y[n++] = log(v);
 	}
-	if (n < 4 || stats_ols(X, (size_t)n, 2, y, beta, se, NULL) < 0)
-		return;
-	if (se[1] > 0 && stats_t_p2(beta[1] / se[1], n - 2) < 0.05) {
+	if (n >= 4 && stats_ols(X, (size_t)n, 2, y, beta, se, NULL) == 0 &&
+	    se[1] > 0 && stats_t_p2(beta[1] / se[1], n - 2) < 0.05) {
 		double change = 100 * expm1(beta[1] * (last - first));
 		if (fabs(change) > 100 * r->threshold)
 			model_flag(&l->m, r->cells[ci].flags,
@@ -86,6 +103,51 @@ static void cell_drift(struct loader *l, int ci)
 				       : "%+.1f%% first to last run",
 				   change);
 	}
+	free(X);
+	free(y);
+}
+
+/* Outliers of the primary metric by the modified z score (median/MAD,
+ * |M| > 3.5; stats_outliers_mad), on log values so that a halved and a
+ * doubled run weigh alike, and farther than theta from the median. */
+#define OUTLIER_CUT 3.5
+
+static void cell_outliers(struct loader *l, int ci)
+{
+	struct mcell *c = &l->m.mc[ci];
+	struct report *r = l->m.r;
+	double *y = malloc(((size_t)c->nok + 1) * sizeof *y), worst = 0;
+	size_t *idx = malloc(((size_t)c->nok + 1) * sizeof *idx);
+	double med = r->cells[ci].st[r->primary].median;
+	long n = 0, k, nout, kept;
+	for (k = 0; y && idx && k < c->nok; k++) {
+		double v = l->m.vals[r->primary][c->ok[k]];
+		if (v > 0)
+			y[n++] = log(v);
+	}
+	nout =
+	    y && idx ? stats_outliers_mad(y, (size_t)n, OUTLIER_CUT, idx) : 0;
+	/* A run within theta of the median is no outlier, whatever its
+	 * score: with quantised values the MAD can be tiny. */
+	for (k = 0, kept = 0; k < nout && med > 0; k++) {
+		double d = 100 * expm1(y[idx[k]] - log(med));
+		if (fabs(d) <= 100 * r->threshold)
+			continue;
+		kept++;
+		if (fabs(d) > fabs(worst))
+			worst = d;
+	}
+	nout = kept;
+	if (nout > 0)
+		model_flag(&l->m, r->cells[ci].flags, &r->cells[ci].nflags,
+			   REPORT_FLAG_OUTLIER,
+			   MODEL_JA(&l->m)
+			       ? "%ld/%ld 回、中央値から最大 %+.0f%%"
+			       : "%ld of %ld runs, up to %+.0f%% from the "
+				 "median",
+			   nout, n, worst);
+	free(y);
+	free(idx);
 }
 
 int loader_stats(struct loader *l, struct xr_err *err)
@@ -133,6 +195,7 @@ int loader_stats(struct loader *l, struct xr_err *err)
 			    MODEL_JA(&l->m) ? "変動係数 %.1f%%" : "CV %.1f%%",
 			    s->cv_pct);
 		cell_drift(l, ci);
+		cell_outliers(l, ci);
 	}
 	free(tmp);
 	return 0;

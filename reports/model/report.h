@@ -66,7 +66,12 @@ struct report_opts {
 	X(FACTS_CHANGED)                                                       \
 	X(UNSTABLE)                                                            \
 	X(DRIFT)                                                               \
-	X(NONPOSITIVE)
+	X(OUTLIER)                                                             \
+	X(ZERO_VARIANCE)                                                       \
+	X(NONPOSITIVE)                                                         \
+	X(ACCEPTED_SEQUENTIAL)                                                 \
+	X(CONFIGURATION)                                                       \
+	X(MULTIPLICITY)
 
 enum report_flag_code {
 #define REPORT_FLAG_ENUM(c) REPORT_FLAG_##c,
@@ -94,6 +99,13 @@ struct report_stats {
 	 * (primary metric only): never mixed with across-run statistics. */
 	int n_intervals; /* 0 = none; then the two below are NaN */
 	double iv_p95, iv_peak;
+	/* The estimator the comparisons use: the geometric mean with its 95%
+	 * interval from the t-interval of mean(log y) (NaN when n < 2 or a
+	 * value is not > 0; gm alone when n == 1). */
+	double gm, gm_low, gm_high;
+	/* The median's distribution-free 95% interval from order statistics
+	 * (benchstat); NaN when n < 6. */
+	double med_low, med_high;
 };
 
 struct report_cell {
@@ -139,12 +151,15 @@ struct report_table {
 	int ambiguous;
 };
 
+/* The rule table is schema/report.md's "Verdicts". */
 enum report_verdict {
-	REPORT_BETTER = 0,
-	REPORT_WORSE,
-	REPORT_EQUIVALENT,
-	REPORT_NOT_SIGNIFICANT,
-	REPORT_NOT_COMPARABLE,
+	REPORT_BETTER = 0,	/* 95% CI wholly beyond +theta (direction) */
+	REPORT_WORSE,		/* ... wholly beyond -theta */
+	REPORT_EQUIVALENT,	/* 90% CI (TOST) wholly inside +-theta */
+	REPORT_NOT_SIGNIFICANT, /* 95% CI contains 0 */
+	REPORT_DIFFERENT,	/* 95% CI excludes 0 but crosses +-theta: a
+				   real difference of uncertain size */
+	REPORT_NOT_COMPARABLE,	/* refused: reasons say why */
 };
 
 enum report_method {
@@ -169,6 +184,26 @@ struct report_cmp {
 	int nreasons;
 	struct report_flag *warnings; /* footnotes that did not refuse */
 	int nwarnings;
+	/* Below: zero in tables built field by field (tests). */
+	double eq_low_pct, eq_high_pct; /* the 90% interval of TOST */
+	/* Every factor whose level differs ("nic, slot"); a configuration
+	 * comparison (an explicit pair differing in several declared
+	 * factors) has configuration set: its effect belongs to the
+	 * combination. */
+	const char *factors;
+	int configuration;
+	/* Sensitivity: the position model's estimate when the verdict's
+	 * method is Welch (sides not interleaved) and it can be fitted;
+	 * NaN otherwise. */
+	double sens_pct, sens_low_pct, sens_high_pct;
+	/* Robust estimate on log(y): Hodges-Lehmann shift with its 95%
+	 * interval (NaN when no interval reaches 95%) and Mann-Whitney's
+	 * two-sided p; robust_shown when it disagrees with the parametric
+	 * estimate in sign (beyond theta) or in what its verdict claims
+	 * (up, down, none); writers then show it beside it. */
+	double hl_pct, hl_low_pct, hl_high_pct, mw_p;
+	enum report_verdict robust_verdict;
+	int robust_shown;
 };
 
 struct report_fact {
@@ -468,6 +503,7 @@ int report_factor_index(const struct report *r, const char *name);
 	X(B)                                                                   \
 	X(DELTA)                                                               \
 	X(CI95)                                                                \
+	X(MEAN_CI) /* the cells table's t-interval of the mean */              \
 	X(P)                                                                   \
 	X(N)                                                                   \
 	X(VERDICT)                                                             \
@@ -477,7 +513,7 @@ int report_factor_index(const struct report *r, const char *name);
 	X(CV)                                                                  \
 	X(MIN)                                                                 \
 	X(MAX)                                                                 \
-	X(SPREAD_NOTE) /* how to read "9.41 ±0.05" */                         \
+	X(SPREAD_NOTE) /* how to read "9.41 ×/÷1.005" */                     \
 	X(INTERVAL_P95)                                                        \
 	X(INTERVAL_PEAK)                                                       \
 	X(INTERVAL_NOTE) /* interval statistics are per-interval, not runs */  \
@@ -488,6 +524,11 @@ int report_factor_index(const struct report *r, const char *name);
 	X(EQUIVALENT)                                                          \
 	X(NOT_SIGNIFICANT)                                                     \
 	X(NOT_COMPARABLE)                                                      \
+	X(DIFFERENT)                                                           \
+	X(CONFIG_PAIR) /* "configuration" (comparison table, factor col) */    \
+	X(ROBUST)      /* "robust: HL %s, Mann-Whitney p=%s" */                \
+	X(SENSITIVITY) /* "position model" */                                  \
+	X(GEOMEAN)     /* "geometric mean" */                                  \
 	X(HOST_FACTS)                                                          \
 	X(HOST)                                                                \
 	X(KEY)                                                                 \
@@ -567,6 +608,9 @@ const char *report_flag_text(enum report_flag_code c, enum report_lang lang);
 /* A short form for verdict cells, to be followed by the flag's detail
  * ("cells differ in" + " nic, slot"); never NULL. */
 const char *report_flag_short(enum report_flag_code c, enum report_lang lang);
+/* 1: a warning written in the verdict cell itself (outlier, accepted
+ * sequential design, configuration comparison). */
+int report_flag_in_cell(enum report_flag_code c);
 /* 1-based note number of a flag in r->notes, 0 when absent. */
 int report_flag_mark(const struct report *r, enum report_flag_code c);
 /* Verdict names for JSON ("better", ..., "not_comparable"). */
@@ -587,10 +631,16 @@ char *report_fmt_value_unit(const struct report *r, double v, char *out,
  * stored base unit with an SI prefix ("1.2k", "35 %"). */
 char *report_fmt_metric(const struct report *r, int mi, double v, char *out,
 			size_t n);
-/* A cell's median and spread for tables: "9.41 ±0.05" (half-width of the
- * 95% t-interval), "9.41" when n == 1, "–" when no data. */
+/* A cell for tables: the geometric mean with its 95% interval as a
+ * factor, "9.41 ×/÷1.005" ([9.41/1.005, 9.41×1.005]); "9.41" when n == 1;
+ * without a geometric mean (a value <= 0) "median 9.41 [9.38, 9.44]"
+ * (order-statistic interval) or "median 9.41"; "–" when no data. */
 char *report_fmt_cell(const struct report *r, const struct report_cell *c,
 		      char *out, size_t n);
+/* The value comparisons are computed on (geometric mean) of a cell, for
+ * the A and B columns; "–" when none. */
+char *report_fmt_estimate(const struct report *r, const struct report_cell *c,
+			  char *out, size_t n);
 /* Footnote marks of a cell's flags: "[1,3]"; "" when none. */
 char *report_fmt_marks(const struct report *r, const struct report_cell *c,
 		       char *out, size_t n);
@@ -598,9 +648,14 @@ char *report_fmt_marks(const struct report *r, const struct report_cell *c,
  * with_reasons. */
 char *report_fmt_cmp_marks(const struct report *r, const struct report_cmp *c,
 			   int with_reasons, char *out, size_t n);
-/* A comparison's verdict string: "+9.3% [+6.1, +12.5]", "≈ (-0.2%
- * [-0.6, +0.3])", "~ (p=0.41, n=3+3)", "— not comparable: <reasons>"
- * (short reasons with their details, in the report's language). */
+/* A comparison's verdict string: "▲ +9.3% [+6.1, +12.5] better",
+ * "▼ -9.3% [...] worse", "≈ equivalent (-0.2%, 90% [-0.6, +0.3])",
+ * "~ not significant (p=0.41, n=3+3)", "≠ +2.1% [+0.4, +3.9] different,
+ * size uncertain", "— not comparable: <reasons>" (short reasons with
+ * their details, in the report's language); then the warnings that
+ * qualify it (configuration, accepted sequential design, outlier), the
+ * robust estimate when it disagrees and the position model's sensitivity
+ * line when there is one. */
 char *report_fmt_verdict(const struct report *r, const struct report_cmp *c,
 			 char *out, size_t n);
 /* The levels of side c that differ from other ("nic=b, slot=x1"; c's
@@ -625,26 +680,43 @@ char *report_fmt_time(double t, char *out, size_t n);
 
 /* --- verdicts (verdict.c) --------------------------------------------- */
 
-/* Does a higher value of this metric mean better? (a small table by name,
- * then by unit: times, losses and retransmits are lower-is-better). */
-int report_higher_is_better(const char *metric, const char *unit);
+/* Does a higher value of this metric mean better? declared: the plan's
+ * `better:` (1 higher, -1 lower, 0 unset); unset, a small table by name
+ * (latency, loss, retransmits, times: lower). Never from the unit. */
+int report_higher_is_better(const char *metric, int declared);
 
 /* One side of a comparison: values (base units) and run positions. */
 struct report_sample {
 	const double *y;
 	const double *pos; /* global run order; may be NULL if !interleaved */
 	size_t n;
+	const int *session; /* session of each value (a term each in the
+			       position model); NULL = one session */
 };
+
+/*
+ * The interval of a comparison from two samples alone (for sizing
+ * repetitions): Welch's t on log(y), as percent of a. 0, or -1 when a
+ * side has fewer than 2 values or a value is not > 0.
+ */
+int report_delta_interval(const double *a, size_t na, const double *b,
+			  size_t nb, double conf, double *delta_pct,
+			  double *low_pct, double *high_pct);
 
 /*
  * The statistical core of a comparison (schema/report.md, "Method"): on
  * log(y), the coefficient of the group indicator in log y ~ group +
  * position when interleaved, else Welch's t; delta% = 100(exp(b)-1).
- * Fills out's n_a, n_b, delta_pct, ci_*_pct, p, df, method and verdict
- * (better/worse/equivalent/not_significant, direction from
- * higher_is_better, threshold theta as a fraction). Returns 0, or 1 when
- * the comparison must be refused: verdict not_comparable, *why set
- * (too_few_runs: fewer than 3 per side; nonpositive: log impossible).
+ * The position model has one intercept per session and HC3 standard
+ * errors with Bell-McCaffrey-type df (bench/RESULTS.md); when it cannot
+ * be fitted (a run with leverage 1) Welch's t stands in.
+ * Fills out's n_a, n_b, delta_pct, ci_*_pct, eq_*_pct, p, df, method,
+ * verdict (schema/report.md's rule table; direction from
+ * higher_is_better, threshold theta as a fraction), the sensitivity and
+ * the robust estimate. Returns 0, or 1 when the comparison must be
+ * refused: verdict not_comparable, *why set (too_few_runs: fewer than 3
+ * per side; nonpositive: log impossible; zero_variance: a zero-width
+ * interval, whose estimate is kept in delta_pct).
  */
 int report_decide(const struct report_sample *a, const struct report_sample *b,
 		  int interleaved, double threshold, int higher_is_better,

@@ -1,9 +1,13 @@
 /*
- * The A/B verdict (schema/report.md, "Method"): work on log(y) so that an
- * effect is a ratio; estimate it with run position as a covariate when the
- * two sides were interleaved (linear drift then neither biases nor widens
- * it), else with Welch's t; transform estimate and 95% interval to percent;
- * compare the interval with the noise threshold theta.
+ * The A/B verdict (schema/report.md, "Method" and "Verdicts"): work on
+ * log(y) so that an effect is a ratio of geometric means; estimate it with
+ * run position and one intercept per session as covariates when the two
+ * sides were interleaved (linear drift then neither biases nor widens it),
+ * with HC3 standard errors and Bell-McCaffrey-type df (robust to unequal
+ * variances: bench/RESULTS.md), else with Welch's t; transform estimate
+ * and interval to percent; read one of five outcomes from the 95% CI, the
+ * 90% TOST interval and the noise threshold theta. Also the robust
+ * estimate (Hodges-Lehmann, Mann-Whitney) and the sensitivity line.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -13,115 +17,280 @@
 #include "stats.h"
 #include "banned.h"
 
-/* Metrics whose direction is not "higher is better". Matched as a prefix
- * of the metric name. */
+/* Metrics whose direction is "lower is better", by name prefix; every
+ * other name is higher-is-better unless the plan says `better: lower`.
+ * The unit never decides: a success rate in % is higher-is-better. */
 static const char *const lower_is_better[] = {
     "latency", "rtt",	  "jitter",   "lost", "loss", "retrans",
     "cpu",     "elapsed", "duration", "time", "drop", "error",
 };
 
-int report_higher_is_better(const char *metric, const char *unit)
+int report_higher_is_better(const char *metric, int declared)
 {
 	size_t i;
+	if (declared)
+		return declared > 0;
 	if (metric)
 		for (i = 0;
 		     i < sizeof lower_is_better / sizeof *lower_is_better; i++)
 			if (!strncmp(metric, lower_is_better[i],
 				     strlen(lower_is_better[i])))
 				return 0;
-	if (unit && (!strcmp(unit, "s") || !strcmp(unit, "%")))
-		return 0;
 	return 1;
 }
+
+#define ZERO_SE 1e-9
 
 static double pct(double x)
 {
 	return 100.0 * expm1(x);
 }
 
-int report_decide(const struct report_sample *a, const struct report_sample *b,
-		  int interleaved, double threshold, int higher_is_better,
-		  struct report_cmp *out, enum report_flag_code *why)
+/* The outcome of an interval [lo, hi] in percent (95%), with equiv set
+ * when the 90% TOST interval lies inside +-theta. */
+static enum report_verdict classify(double lo, double hi, int equiv,
+				    double theta_pct, int higher_is_better)
+{
+	if (lo > theta_pct)
+		return higher_is_better ? REPORT_BETTER : REPORT_WORSE;
+	if (hi < -theta_pct)
+		return higher_is_better ? REPORT_WORSE : REPORT_BETTER;
+	if (equiv)
+		return REPORT_EQUIVALENT;
+	if (lo <= 0 && hi >= 0)
+		return REPORT_NOT_SIGNIFICANT;
+	return REPORT_DIFFERENT;
+}
+
+int report_delta_interval(const double *a, size_t na, const double *b,
+			  size_t nb, double conf, double *delta_pct,
+			  double *low_pct, double *high_pct)
 {
 	struct stats_effect e;
-	double *y, *pos;
-	int *g;
-	size_t n = a->n + b->n, i;
-	int rc = -1;
+	double *y;
+	size_t i;
+	int rc;
+	if (na < 2 || nb < 2)
+		return -1;
+	y = malloc((na + nb) * sizeof *y);
+	if (!y)
+		return -1;
+	for (i = 0; i < na + nb; i++) {
+		double v = i < na ? a[i] : b[i - na];
+		if (!(v > 0)) {
+			free(y);
+			return -1;
+		}
+		y[i] = log(v);
+	}
+	rc = stats_welch(y, na, y + na, nb, conf, &e);
+	free(y);
+	if (rc)
+		return -1;
+	*delta_pct = pct(e.est);
+	*low_pct = pct(e.lo);
+	*high_pct = pct(e.hi);
+	return 0;
+}
 
+/* Log values and design of both sides, a first. */
+struct design {
+	double *y, *pos;
+	int *g, *session;
+	size_t na, n;
+};
+
+static void design_free(struct design *d)
+{
+	free(d->y);
+	free(d->pos);
+	free(d->g);
+	free(d->session);
+}
+
+static int design_fill(struct design *d, const struct report_sample *a,
+		       const struct report_sample *b)
+{
+	size_t i;
+	d->na = a->n;
+	d->n = a->n + b->n;
+	d->y = malloc(d->n * sizeof *d->y);
+	d->pos = malloc(d->n * sizeof *d->pos);
+	d->g = malloc(d->n * sizeof *d->g);
+	d->session = malloc(d->n * sizeof *d->session);
+	if (!d->y || !d->pos || !d->g || !d->session)
+		return -1;
+	for (i = 0; i < d->n; i++) {
+		int in_b = i >= a->n;
+		const struct report_sample *s = in_b ? b : a;
+		size_t k = in_b ? i - a->n : i;
+		d->y[i] = log(s->y[k]);
+		d->pos[i] = s->pos ? s->pos[k] : (double)i;
+		d->g[i] = in_b;
+		d->session[i] = s->session ? s->session[k] : 0;
+	}
+	return 0;
+}
+
+/* The position model: session terms only when there are several. */
+static int fit_position(const struct design *d, struct stats_effect *e)
+{
+	size_t i;
+	int several = 0;
+	for (i = 1; i < d->n; i++)
+		several |= d->session[i] != d->session[0];
+	return stats_group_model(d->y, d->g, d->pos,
+				 several ? d->session : NULL, d->n,
+				 STATS_SE_HC3_BM, 0.95, e);
+}
+
+/* What a verdict claims: +1 a difference upwards, -1 downwards, 0 none
+ * (equivalent and not significant claim no difference). */
+static int claim(enum report_verdict v, double est)
+{
+	if (v == REPORT_EQUIVALENT || v == REPORT_NOT_SIGNIFICANT ||
+	    v == REPORT_NOT_COMPARABLE)
+		return 0;
+	return est > 0 ? 1 : -1;
+}
+
+/* Hodges-Lehmann and Mann-Whitney on the log values; robust_shown when
+ * they disagree with the parametric verdict in sign or outcome. */
+static void robust(const struct design *d, double theta_pct,
+		   int higher_is_better, struct report_cmp *out)
+{
+	struct stats_hl hl;
+	struct stats_mwu mw;
+	int rc = stats_hodges_lehmann(d->y, d->na, d->y + d->na, d->n - d->na,
+				      0.95, &hl);
+	if (rc < 0 || stats_mannwhitney(d->y, d->na, d->y + d->na, d->n - d->na,
+					STATS_MWU_AUTO, &mw) < 0)
+		return;
+	out->hl_pct = pct(hl.est);
+	out->mw_p = mw.p;
+	if (rc == 0) {
+		out->hl_low_pct = pct(hl.lo);
+		out->hl_high_pct = pct(hl.hi);
+		out->robust_verdict =
+		    classify(out->hl_low_pct, out->hl_high_pct, 0, theta_pct,
+			     higher_is_better);
+		/* no TOST on ranks: inside +-theta at 95% is equivalence */
+		if (out->robust_verdict != REPORT_BETTER &&
+		    out->robust_verdict != REPORT_WORSE &&
+		    out->hl_low_pct >= -theta_pct &&
+		    out->hl_high_pct <= theta_pct)
+			out->robust_verdict = REPORT_EQUIVALENT;
+	} else {
+		out->robust_verdict =
+		    mw.p < 0.05 ? REPORT_DIFFERENT : REPORT_NOT_SIGNIFICANT;
+	}
+	/* Opposite signs matter when either estimate reaches the threshold
+	 * (two estimates inside the noise may straddle 0). */
+	if (((out->hl_pct > 0 && out->delta_pct < 0) ||
+	     (out->hl_pct < 0 && out->delta_pct > 0)) &&
+	    (fabs(out->hl_pct) > theta_pct || fabs(out->delta_pct) > theta_pct))
+		out->robust_shown = 1;
+	/* Verdicts are compared only where the ranks give an interval
+	 * (with 3 + 3 runs no Mann-Whitney test can reach p < 0.05), by
+	 * what they claim: a difference up, one down, or none. */
+	if (rc == 0)
+		out->robust_shown |= claim(out->robust_verdict, out->hl_pct) !=
+				     claim(out->verdict, out->delta_pct);
+}
+
+static void out_reset(struct report_cmp *out, const struct report_sample *a,
+		      const struct report_sample *b, int higher_is_better)
+{
 	out->n_a = (int)a->n;
 	out->n_b = (int)b->n;
 	out->delta_pct = out->ci_low_pct = out->ci_high_pct = NAN;
+	out->eq_low_pct = out->eq_high_pct = NAN;
+	out->sens_pct = out->sens_low_pct = out->sens_high_pct = NAN;
+	out->hl_pct = out->hl_low_pct = out->hl_high_pct = out->mw_p = NAN;
+	out->robust_verdict = REPORT_NOT_COMPARABLE;
+	out->robust_shown = 0;
 	out->p = out->df = NAN;
 	out->method = REPORT_METHOD_NONE;
 	out->verdict = REPORT_NOT_COMPARABLE;
 	out->higher_is_better = higher_is_better;
+}
+
+static int positive(const struct report_sample *s)
+{
+	size_t i;
+	for (i = 0; i < s->n; i++)
+		if (!(s->y[i] > 0))
+			return 0;
+	return 1;
+}
+
+int report_decide(const struct report_sample *a, const struct report_sample *b,
+		  int interleaved, double threshold, int higher_is_better,
+		  struct report_cmp *out, enum report_flag_code *why)
+{
+	struct stats_effect e, s;
+	struct stats_tost tost;
+	struct design d = {0};
+	double th = 100.0 * threshold;
+	int rc = -1;
+
+	out_reset(out, a, b, higher_is_better);
 	if (a->n < 3 || b->n < 3) {
 		*why = REPORT_FLAG_TOO_FEW_RUNS;
 		return 1;
 	}
-	for (i = 0; i < a->n; i++)
-		if (!(a->y[i] > 0)) {
-			*why = REPORT_FLAG_NONPOSITIVE;
-			return 1;
-		}
-	for (i = 0; i < b->n; i++)
-		if (!(b->y[i] > 0)) {
-			*why = REPORT_FLAG_NONPOSITIVE;
-			return 1;
-		}
-	y = malloc(n * sizeof *y);
-	pos = malloc(n * sizeof *pos);
-	g = malloc(n * sizeof *g);
-	if (!y || !pos || !g) {
-		free(y);
-		free(pos);
-		free(g);
+	if (!positive(a) || !positive(b)) {
+		*why = REPORT_FLAG_NONPOSITIVE;
+		return 1;
+	}
+	if (design_fill(&d, a, b) < 0) {
+		design_free(&d);
 		*why = REPORT_FLAG_TOO_FEW_RUNS;
 		return 1;
 	}
-	for (i = 0; i < n; i++) {
-		int in_b = i >= a->n;
-		const struct report_sample *s = in_b ? b : a;
-		size_t k = in_b ? i - a->n : i;
-		y[i] = log(s->y[k]);
-		pos[i] = s->pos ? s->pos[k] : (double)i;
-		g[i] = in_b;
-	}
 	if (interleaved && a->pos && b->pos) {
-		rc = stats_group_position(y, g, pos, n, 0.95, &e);
+		rc = fit_position(&d, &e);
 		if (rc == 0)
 			out->method = REPORT_METHOD_POSITION;
 	}
 	if (rc != 0) {
-		rc = stats_welch(y, a->n, y + a->n, b->n, 0.95, &e);
+		rc = stats_welch(d.y, a->n, d.y + a->n, b->n, 0.95, &e);
 		out->method = REPORT_METHOD_WELCH;
+		/* the sensitivity line: what the position model says */
+		if (rc == 0 && a->pos && b->pos && fit_position(&d, &s) == 0 &&
+		    s.se > 0) {
+			out->sens_pct = pct(s.est);
+			out->sens_low_pct = pct(s.lo);
+			out->sens_high_pct = pct(s.hi);
+		}
 	}
-	free(y);
-	free(pos);
-	free(g);
 	if (rc != 0) {
+		design_free(&d);
 		out->method = REPORT_METHOD_NONE;
 		*why = REPORT_FLAG_TOO_FEW_RUNS;
 		return 1;
 	}
 	out->delta_pct = pct(e.est);
-	out->ci_low_pct = pct(e.lo);
-	out->ci_high_pct = pct(e.hi);
 	out->p = e.p;
 	out->df = e.df;
-	{
-		double th = 100.0 * threshold;
-		if (out->ci_low_pct > th)
-			out->verdict =
-			    higher_is_better ? REPORT_BETTER : REPORT_WORSE;
-		else if (out->ci_high_pct < -th)
-			out->verdict =
-			    higher_is_better ? REPORT_WORSE : REPORT_BETTER;
-		else if (out->ci_low_pct >= -th && out->ci_high_pct <= th)
-			out->verdict = REPORT_EQUIVALENT;
-		else
-			out->verdict = REPORT_NOT_SIGNIFICANT;
+	/* A zero-width interval (identical runs, an exact fit) says nothing
+	 * about the noise: no verdict, the estimate is kept. Below
+	 * ZERO_SE (a relative precision of 1e-9, far under any measured
+	 * noise) the error is floating-point rounding of identical values. */
+	if (!(e.se > ZERO_SE) || !(e.hi > e.lo) ||
+	    stats_tost(&e, log1p(-threshold), log1p(threshold), 0.05, &tost)) {
+		design_free(&d);
+		out->p = NAN;
+		*why = REPORT_FLAG_ZERO_VARIANCE;
+		return 1;
 	}
+	out->ci_low_pct = pct(e.lo);
+	out->ci_high_pct = pct(e.hi);
+	out->eq_low_pct = pct(tost.lo);
+	out->eq_high_pct = pct(tost.hi);
+	out->verdict = classify(out->ci_low_pct, out->ci_high_pct,
+				tost.equivalent, th, higher_is_better);
+	robust(&d, th, higher_is_better, out);
+	design_free(&d);
 	return 0;
 }

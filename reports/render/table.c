@@ -319,7 +319,7 @@ int rt_cells(const struct report *r, struct arena *a, struct rtable *t)
 	    REPORT_T_MEDIAN,	    REPORT_T_MEAN,
 	    REPORT_T_STDEV,	    REPORT_T_CV,
 	    REPORT_T_MIN,	    REPORT_T_MAX,
-	    REPORT_T_CI95,	    REPORT_T_INTERVAL_P95,
+	    REPORT_T_MEAN_CI,	    REPORT_T_INTERVAL_P95,
 	    REPORT_T_INTERVAL_PEAK,
 	};
 	int nc = (int)(sizeof cols / sizeof *cols), i;
@@ -378,14 +378,17 @@ static int cmps_row(const struct report *r, const struct report_cmp *c, int row,
 		if (rc == 0)                                                   \
 			rc = rt_set(t, a, row, col++, (text));                 \
 	} while (0)
-	PUT(c->factor >= 0 ? r->factors[c->factor].name : T(EXPLICIT_PAIR));
+	PUT(c->factor >= 0     ? r->factors[c->factor].name
+	    : c->configuration ? T(CONFIG_PAIR)
+			       : T(EXPLICIT_PAIR));
 	/* the shared levels once, then only what differs: full labels on
 	 * both sides made rows five lines tall */
 	PUT(report_fmt_common(r, A, B, x, sizeof x));
 	PUT(report_fmt_side(r, A, B, x, sizeof x));
 	PUT(report_fmt_side(r, B, A, x, sizeof x));
-	PUT(report_fmt_value(r, A->st[r->primary].median, x, sizeof x));
-	PUT(report_fmt_value(r, B->st[r->primary].median, x, sizeof x));
+	/* the estimator the delta is computed on */
+	PUT(report_fmt_estimate(r, A, x, sizeof x));
+	PUT(report_fmt_estimate(r, B, x, sizeof x));
 	PUT(report_fmt_delta(c, x, sizeof x));
 	PUT(report_fmt_p(c, x, sizeof x));
 	snprintf(x, sizeof x, "%d+%d", c->n_a, c->n_b);
@@ -407,8 +410,8 @@ int rt_cmps(const struct report *r, struct arena *a, struct rtable *t)
 	rt_head(t, 1, T(CELL), RT_LEFT, 1);
 	rt_head(t, 2, T(A), RT_LEFT, 1);
 	rt_head(t, 3, T(B), RT_LEFT, 1);
-	rt_head(t, 4, arena_printf(a, "A %s", T(MEDIAN)), RT_RIGHT, 0);
-	rt_head(t, 5, arena_printf(a, "B %s", T(MEDIAN)), RT_RIGHT, 0);
+	rt_head(t, 4, arena_printf(a, "A %s", T(GEOMEAN)), RT_RIGHT, 0);
+	rt_head(t, 5, arena_printf(a, "B %s", T(GEOMEAN)), RT_RIGHT, 0);
 	rt_head(t, 6, T(DELTA), RT_RIGHT, 1);
 	rt_head(t, 7, T(P), RT_RIGHT, 0);
 	rt_head(t, 8, T(N), RT_RIGHT, 0);

@@ -47,6 +47,11 @@ static json_t *stats_obj(const struct report_stats *s, json_t *o)
 	json_object_set_new(o, "max", num(s->max));
 	json_object_set_new(o, "ci_low", num(s->ci_low));
 	json_object_set_new(o, "ci_high", num(s->ci_high));
+	json_object_set_new(o, "geomean", num(s->gm));
+	json_object_set_new(o, "geomean_low", num(s->gm_low));
+	json_object_set_new(o, "geomean_high", num(s->gm_high));
+	json_object_set_new(o, "median_low", num(s->med_low));
+	json_object_set_new(o, "median_high", num(s->med_high));
 	return o;
 }
 
@@ -164,6 +169,37 @@ static json_t *tables(const struct report *r)
 	return a;
 }
 
+/* The position model's estimate beside Welch; null when none. */
+static json_t *sensitivity(const struct report_cmp *c)
+{
+	json_t *o;
+	if (!(c->sens_high_pct > c->sens_low_pct))
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "method", json_string("position-ols"));
+	json_object_set_new(o, "delta_pct", num(c->sens_pct));
+	json_object_set_new(o, "ci_low_pct", num(c->sens_low_pct));
+	json_object_set_new(o, "ci_high_pct", num(c->sens_high_pct));
+	return o;
+}
+
+/* Hodges-Lehmann and Mann-Whitney; null when not computed. */
+static json_t *robust(const struct report_cmp *c)
+{
+	json_t *o;
+	if (isnan(c->hl_pct))
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "hl_pct", num(c->hl_pct));
+	json_object_set_new(o, "hl_low_pct", num(c->hl_low_pct));
+	json_object_set_new(o, "hl_high_pct", num(c->hl_high_pct));
+	json_object_set_new(o, "mw_p", num(c->mw_p));
+	json_object_set_new(
+	    o, "verdict", json_string(report_verdict_name(c->robust_verdict)));
+	json_object_set_new(o, "disagrees", json_boolean(c->robust_shown));
+	return o;
+}
+
 static json_t *comparisons(const struct report *r)
 {
 	json_t *a = json_array();
@@ -186,11 +222,22 @@ static json_t *comparisons(const struct report *r)
 				    num(r->cells[c->a].st[r->primary].median));
 		json_object_set_new(o, "median_b",
 				    num(r->cells[c->b].st[r->primary].median));
+		json_object_set_new(o, "geomean_a",
+				    num(r->cells[c->a].st[r->primary].gm));
+		json_object_set_new(o, "geomean_b",
+				    num(r->cells[c->b].st[r->primary].gm));
+		json_object_set_new(o, "factors", str(c->factors));
+		json_object_set_new(o, "configuration",
+				    json_boolean(c->configuration));
 		json_object_set_new(o, "delta_pct", num(c->delta_pct));
 		json_object_set_new(o, "ci_low_pct", num(c->ci_low_pct));
 		json_object_set_new(o, "ci_high_pct", num(c->ci_high_pct));
 		json_object_set_new(o, "p", num(c->p));
 		json_object_set_new(o, "df", num(c->df));
+		json_object_set_new(o, "eq90_low_pct", num(c->eq_low_pct));
+		json_object_set_new(o, "eq90_high_pct", num(c->eq_high_pct));
+		json_object_set_new(o, "sensitivity", sensitivity(c));
+		json_object_set_new(o, "robust", robust(c));
 		json_object_set_new(o, "method",
 				    json_string(report_method_name(c->method)));
 		json_object_set_new(

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "buf.h"
+#include "proc.h"
 #include "strv.h"
 #include "banned.h"
 
@@ -108,6 +109,36 @@ void engine_result_set_reason(struct engine_result *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r->reason, sizeof r->reason, fmt, ap);
 	va_end(ap);
+}
+
+void engine_result_take_output(struct engine_result *r,
+			       const struct proc_result *pr)
+{
+	r->raw =
+	    engine_strndup(pr->out ? pr->out : "", pr->out ? pr->out_len : 0);
+	r->raw_len = pr->out ? pr->out_len : 0;
+	r->err_text =
+	    engine_strndup(pr->err ? pr->err : "", pr->err ? pr->err_len : 0);
+	r->err_len = pr->err ? pr->err_len : 0;
+	r->out_cut = pr->out_cut ? pr->max_output : 0;
+	r->elapsed = pr->elapsed;
+	if (pr->started_at > 0)
+		r->started_at = pr->started_at;
+	r->exit_code = pr->status == PROC_EXITED ? pr->exit_code : -1;
+}
+
+void engine_result_note_cut(struct engine_result *r)
+{
+	char was[sizeof r->reason];
+	if (!r->out_cut || r->status == RUN_OK)
+		return;
+	snprintf(was, sizeof was, "%s", r->reason);
+	engine_result_set_reason(r,
+				 "stdout passed xrun's %zu MiB output cap and "
+				 "was cut after %zu bytes (the rest was read "
+				 "and dropped)%s%.400s",
+				 r->out_cut >> 20, r->raw_len,
+				 was[0] ? "; " : "", was);
 }
 
 char *engine_strndup(const char *s, size_t n)

@@ -20,6 +20,11 @@ struct buf;
 struct engine_param {
 	const char *key;   /* "parallel", "congestion", "duration", ... */
 	const char *value; /* expanded text */
+	/* The value's template split at its own blanks, each word expanded
+	 * alone, so that a placeholder's value never splits into words (for
+	 * a parameter that is a list of words: iperf3's extra). NULL when
+	 * the template has no placeholder: split value instead. */
+	const char *const *words;
 };
 
 /* What one run asks of the engine. */
@@ -53,7 +58,10 @@ struct engine_result {
 	double started_at; /* wall clock */
 	double elapsed;	   /* seconds */
 	char *raw;	   /* engine stdout as produced (owned) */
+	size_t raw_len;	   /* its bytes (it may hold NULs); 0: strlen */
 	char *err_text;	   /* stderr (owned) */
+	size_t err_len;	   /* 0: strlen */
+	size_t out_cut;	   /* stdout passed this cap and was cut; 0: no */
 	char *argv_json;   /* JSON array of the argv executed (owned) */
 	struct engine_metric *metrics; /* owned; [0] is the primary metric
 					  (throughput) when present */
@@ -95,6 +103,14 @@ void engine_result_set_reason(struct engine_result *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* A NUL-terminated copy of s[0..n) ("" for n = 0). OUT: caller frees. */
 char *engine_strndup(const char *s, size_t n);
+/* Copy what a finished command produced into r: stdout and stderr with
+ * their lengths, times, exit code, and whether stdout was cut at its cap. */
+struct proc_result;
+void engine_result_take_output(struct engine_result *r,
+			       const struct proc_result *pr);
+/* A failed run whose stdout was cut at the cap says so in its reason
+ * (the cut, not only what failed on the cut text). */
+void engine_result_note_cut(struct engine_result *r);
 /* The end of a stderr text as one line (newlines become spaces), for a
  * reason. */
 void engine_stderr_tail(const char *s, char *out, size_t outsz);

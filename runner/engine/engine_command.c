@@ -518,14 +518,7 @@ static int run(void *state, const struct plan *p,
 		proc_result_release(&pr);
 		return rc;
 	}
-	res->raw =
-	    engine_strndup(pr.out ? pr.out : "", pr.out ? pr.out_len : 0);
-	res->err_text =
-	    engine_strndup(pr.err ? pr.err : "", pr.err ? pr.err_len : 0);
-	res->elapsed = pr.elapsed;
-	if (pr.started_at > 0)
-		res->started_at = pr.started_at;
-	res->exit_code = pr.status == PROC_EXITED ? pr.exit_code : -1;
+	engine_result_take_output(res, &pr);
 	proc_describe(&pr, desc, sizeof desc);
 	engine_stderr_tail(pr.err, tail, sizeof tail);
 
@@ -564,6 +557,7 @@ static int run(void *state, const struct plan *p,
 			res->status = RUN_OK;
 		break;
 	}
+	engine_result_note_cut(res);
 	proc_result_release(&pr);
 	return rc;
 }

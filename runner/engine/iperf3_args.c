@@ -16,6 +16,7 @@
 #include "engine.h"
 #include "plan.h"
 #include "suggest.h"
+#include "tmpl.h"
 #include "units.h"
 #include "banned.h"
 
@@ -306,12 +307,104 @@ static void unknown_param(struct xr_diag *d, struct plan_pos pos,
 	buf_release(&known);
 }
 
+/* One factor's level put into a template, the other placeholders left
+ * empty (others counts them). */
+struct one_level {
+	const char *factor, *level;
+	int others;
+};
+
+static const char *one_level_lookup(void *ctx, const char *name)
+{
+	struct one_level *o = ctx;
+	if (!strcmp(name, o->factor))
+		return o->level;
+	o->others++;
+	return "";
+}
+
+/* A value that iperf3 would take as an option: what a level with a
+ * leading dash makes of a parameter that takes a value. */
+static int dash_ok(const struct pdef *def)
+{
+	return def && (def->kind == P_BOOL || def->kind == P_WORDS);
+}
+
+struct tmpl_check {
+	const struct plan *p;
+	struct xr_diag *d;
+	const char *what;	/* "factor 'x': " or "" */
+	const char *key;	/* "iperf3 parameter 'x'" */
+	const struct pdef *def; /* NULL: the target address */
+	const char *t;
+	int seen[64]; /* factors already checked (by index) */
+};
+
+/* Each level of the factor named, substituted into the template, must
+ * give a value iperf3 takes as such: checked here, with the level's
+ * position, rather than failing every run of it. */
+static int check_tmpl_factor(void *ctx, const char *name, size_t off)
+{
+	struct tmpl_check *tc = ctx;
+	int fi = plan_factor_index(tc->p, name), j;
+	const struct plan_factor *f;
+	(void)off;
+	if (fi < 0 || (fi < 64 && tc->seen[fi]))
+		return 0;
+	if (fi < 64)
+		tc->seen[fi] = 1;
+	f = &tc->p->factors[fi];
+	for (j = 0; j < f->nlevels; j++) {
+		struct one_level o = {name, f->levels[j], 0};
+		struct plan_pos pos = f->level_pos ? f->level_pos[j] : f->pos;
+		struct buf b = BUF_INIT;
+		char out[320], why[160];
+		if (tmpl_expand(tc->t, one_level_lookup, &o, &b, NULL, 0) < 0 ||
+		    !b.s) {
+			buf_release(&b);
+			continue;
+		}
+		if (!dash_ok(tc->def) && b.s[0] == '-')
+			xr_diag_add(tc->d, 0, pos.line, pos.col,
+				    "%sfactor '%s' level '%s' makes %s '%s' "
+				    "start with '-': iperf3 would read it as "
+				    "an option",
+				    tc->what, f->name, f->levels[j], tc->key,
+				    b.s);
+		else if (tc->def && !o.others &&
+			 convert(tc->def, b.s, out, sizeof out, why,
+				 sizeof why) < 0)
+			xr_diag_add(tc->d, 0, pos.line, pos.col,
+				    "%sfactor '%s' level '%s': bad value '%s' "
+				    "for %s; want %s",
+				    tc->what, f->name, f->levels[j], b.s,
+				    tc->key, why);
+		buf_release(&b);
+	}
+	return 0;
+}
+
+static void check_tmpl(const struct plan *p, struct xr_diag *d,
+		       const char *what, const char *key,
+		       const struct pdef *def, const char *t)
+{
+	struct tmpl_check tc;
+	memset(&tc, 0, sizeof tc);
+	tc.p = p;
+	tc.d = d;
+	tc.what = what;
+	tc.key = key;
+	tc.def = def;
+	tc.t = t;
+	tmpl_each(t, check_tmpl_factor, &tc);
+}
+
 static void check_value(struct xr_diag *d, struct plan_pos pos,
 			const char *what, const struct pdef *def, const char *v)
 {
 	char out[320], why[160];
 	if (!v || strstr(v, "{{"))
-		return; /* a template: checked once expanded */
+		return; /* a template: check_tmpl, per level */
 	if (convert(def, v, out, sizeof out, why, sizeof why) < 0)
 		xr_diag_add(d, 0, pos.line, pos.col,
 			    "%sbad value '%s' for iperf3 parameter '%s'; "
@@ -377,7 +470,15 @@ void iperf3_args_check(const struct plan *p, struct xr_diag *d)
 			continue;
 		}
 		check_value(d, e->params[i].pos, "", def, e->params[i].value);
+		if (e->params[i].value && strstr(e->params[i].value, "{{")) {
+			char key[64];
+			snprintf(key, sizeof key, "iperf3 parameter '%s'",
+				 def->key);
+			check_tmpl(p, d, "", key, def, e->params[i].value);
+		}
 	}
+	if (e->target && strstr(e->target, "{{"))
+		check_tmpl(p, d, "", "the target address", NULL, e->target);
 	if (e->duration < 1 ||
 	    fabs(e->duration - floor(e->duration + 0.5)) > 1e-9)
 		xr_diag_add(d, 0, e->pos.line, e->pos.col,
@@ -424,16 +525,23 @@ void iperf3_args_check(const struct plan *p, struct xr_diag *d)
 	}
 }
 
-/* The value a run uses for key: factor params come after the engine
+/* The entry a run uses for key: factor params come after the engine
  * section in rq->params and so win. */
-static const char *rq_param(const struct engine_request *rq, const char *key)
+static const struct engine_param *rq_entry(const struct engine_request *rq,
+					   const char *key)
 {
-	const char *v = NULL;
+	const struct engine_param *v = NULL;
 	int i;
 	for (i = 0; i < rq->nparams; i++)
 		if (rq->params[i].key && strcmp(rq->params[i].key, key) == 0)
-			v = rq->params[i].value;
+			v = &rq->params[i];
 	return v;
+}
+
+static const char *rq_param(const struct engine_request *rq, const char *key)
+{
+	const struct engine_param *e = rq_entry(rq, key);
+	return e ? e->value : NULL;
 }
 
 struct argv_b {
@@ -537,7 +645,15 @@ char **iperf3_args_build(const struct engine_request *rq, struct xr_err *err)
 			return NULL;
 		}
 		if (d->kind == P_WORDS) {
-			av_add_words(&a, val);
+			/* Split where the plan's text has blanks, never
+			 * inside a placeholder's value. */
+			const struct engine_param *ep = rq_entry(rq, d->key);
+			size_t k;
+			if (ep && ep->words)
+				for (k = 0; ep->words[k]; k++)
+					av_add(&a, ep->words[k]);
+			else
+				av_add_words(&a, val);
 			continue;
 		}
 		if (d->kind == P_BOOL) {

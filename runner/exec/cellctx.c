@@ -6,6 +6,7 @@
  */
 #include "cellctx.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,18 +263,69 @@ const char *cellctx_target(struct cellctx *c, struct xr_err *err)
 	return b->s;
 }
 
-static void set_param(struct cellctx_request *r, const char *key, char *value)
+static void free_words(const char *const *w)
+{
+	size_t i;
+	for (i = 0; w && w[i]; i++)
+		free((char *)w[i]);
+	free((void *)w);
+}
+
+static void set_param(struct cellctx_request *r, const char *key, char *value,
+		      char **words)
 {
 	int i, *n = &r->rq.nparams;
 	for (i = 0; i < *n; i++)
 		if (!strcmp(r->params[i].key, key)) {
 			free((char *)r->params[i].value);
+			free_words(r->params[i].words);
 			r->params[i].value = value;
+			r->params[i].words = (const char *const *)words;
 			return;
 		}
 	r->params[*n].key = key;
 	r->params[*n].value = value;
+	r->params[*n].words = (const char *const *)words;
 	(*n)++;
+}
+
+/* A template with placeholders, split at its own blanks and each word
+ * expanded alone (engine_param.words); NULL without placeholders or on
+ * error (then the value's own expansion reports it). */
+static char **expand_words(struct cellctx *c, const char *t)
+{
+	struct xr_err e = {0};
+	char **w;
+	size_t n = 0, k = 0, len;
+	const char *s;
+	if (!strstr(t, "{{"))
+		return NULL;
+	for (s = t; *s; s++)
+		n += !isspace((unsigned char)*s) &&
+		     (s == t || isspace((unsigned char)s[-1]));
+	if (!(w = calloc(n + 1, sizeof *w)))
+		return NULL;
+	for (s = t; *s;) {
+		struct buf b = BUF_INIT, word = BUF_INIT;
+		while (*s && isspace((unsigned char)*s))
+			s++;
+		for (len = 0; s[len] && !isspace((unsigned char)s[len]); len++)
+			;
+		if (!len)
+			break;
+		buf_add(&word, s, len);
+		buf_init(&b, 0);
+		if (cellctx_expand(c, word.s, &b, &e) < 0 ||
+		    !(w[k++] = buf_detach(&b, NULL))) {
+			buf_release(&word);
+			buf_release(&b);
+			free_words((const char *const *)w);
+			return NULL;
+		}
+		buf_release(&word);
+		s += len;
+	}
+	return w;
 }
 
 /* Expand t into a fresh string. */
@@ -331,7 +383,7 @@ static int factor_set(struct cellctx *c, struct cellctx_request *out,
 	char *v = expand_dup(c, t, err);
 	if (!v)
 		return -(err ? err->code : XR_EPLAN);
-	set_param(out, key, v);
+	set_param(out, key, v, expand_words(c, t));
 	*explicit_timeout |= !strcmp(key, "timeout");
 	return factor_time(c, key, v, &out->rq, err);
 }
@@ -360,7 +412,8 @@ int cellctx_request(struct cellctx *c, struct cellctx_request *out,
 			rc = -(err ? err->code : XR_EPLAN);
 			break;
 		}
-		set_param(out, e->params[i].key, v);
+		set_param(out, e->params[i].key, v,
+			  expand_words(c, e->params[i].value));
 	}
 	/* factors in file order, so a later factor's key wins */
 	for (i = 0; i < p->nfactors && rc == 0 && c->lv; i++) {
@@ -401,8 +454,10 @@ int cellctx_request(struct cellctx *c, struct cellctx_request *out,
 void cellctx_request_release(struct cellctx_request *r)
 {
 	int i;
-	for (i = 0; r->params && i < r->rq.nparams; i++)
+	for (i = 0; r->params && i < r->rq.nparams; i++) {
 		free((char *)r->params[i].value);
+		free_words(r->params[i].words);
+	}
 	free(r->params);
 	cellctx_argv_free(r->run_argv);
 	memset(r, 0, sizeof *r);

@@ -23,6 +23,7 @@
 #include "probe.h"
 #include "proc.h"
 #include "runctx.h"
+#include "store.h"
 #include "banned.h"
 
 #define HOOK_TIMEOUT 120.0
@@ -41,10 +42,47 @@ struct hooks_factor {
 	int *hi;     /* [nhosts] plan host indices */
 	char **orig; /* [nhosts] value found before the first change */
 	int orig_captured;
+	int orig_stored;     /* originals of an earlier xrun of this session */
 	struct hooks_vc *vc; /* [nhosts] the latest verification */
 };
 
 /* ---- hooks ----------------------------------------------------------- */
+
+static const char *host_label(const struct runctx *rc, int hi);
+
+/* Does factor f capture an original value before its first apply? */
+static int wants_original(const struct plan_factor *fac)
+{
+	return !fac->manual && fac->apply.argv &&
+	       (fac->restore_original || (fac->restore.argv && fac->verify));
+}
+
+/*
+ * A resumed session: the originals an earlier xrun of it captured (before
+ * it was killed) are the true ones; reading the setting again would find a
+ * level xrun applied itself. They are restored at the end even when this
+ * xrun applies nothing.
+ */
+static void load_originals(struct runctx *rc, int f)
+{
+	const struct plan_factor *fac = &rc->p->factors[f];
+	struct hooks_factor *h = &rc->hf[f];
+	int k, all = 1;
+	if (!wants_original(fac))
+		return;
+	for (k = 0; k < h->nhosts; k++) {
+		char *v = NULL;
+		if (store_original_get(rc->st, rc->session_id, fac->name,
+				       host_label(rc, h->hi[k]), &v,
+				       NULL) == 1) {
+			h->orig[k] = v;
+			h->orig_stored = 1;
+		} else {
+			all = 0;
+		}
+	}
+	h->orig_captured = all && h->orig_stored;
+}
 
 int hooks_init(struct runctx *rc)
 {
@@ -77,6 +115,7 @@ int hooks_init(struct runctx *rc)
 				h->hi[h->nhosts++] = hi;
 		}
 		total += (size_t)h->nhosts;
+		load_originals(rc, f);
 	}
 	rc->vcap = total + 16;
 	rc->vbuf = calloc(rc->vcap, sizeof *rc->vbuf);
@@ -169,6 +208,9 @@ static int run_hook(struct runctx *rc, int f, int k, const char *kind,
 	}
 	po.argv = (const char *const *)argv;
 	po.timeout = HOOK_TIMEOUT;
+	/* A daemon a hook starts may be meant to last the session: it dies
+	 * when xrun exits, not after the hook (an engine's, after its run). */
+	po.keep_daemons = 1;
 	po.max_output = 1 << 20;
 	if (kind)
 		engine_argv_json((const char *const *)argv, &aj);
@@ -321,10 +363,24 @@ static void capture_original(struct runctx *rc, int f, struct runctx_tmpl *t,
 		return;
 	}
 	for (k = 0; k < h->nhosts; k++) {
+		if (h->orig[k])
+			continue; /* stored by an earlier xrun of the session */
 		if (read_value(rc, f, k, t, run_id, "capture", &act, method,
-			       sizeof method) == 0)
+			       sizeof method) == 0) {
 			h->orig[k] = strdup(act.s);
-		else
+			/* Kept before the first change, so that a resume
+			 * after a kill restores this value, not ours. */
+			if (h->orig[k] &&
+			    store_original_put(
+				rc->st, rc->session_id, fac->name,
+				host_label(rc, h->hi[k]), h->orig[k], NULL) < 0)
+				fprintf(stderr,
+					"xrun: warning: factor '%s': cannot "
+					"store the original value on '%s'; a "
+					"resume after a crash would not know "
+					"it\n",
+					fac->name, host_label(rc, h->hi[k]));
+		} else
 			fprintf(stderr,
 				"xrun: warning: factor '%s': cannot read the "
 				"original value on '%s' (%s); it will not be "
@@ -382,9 +438,7 @@ int hooks_prepare(struct runctx *rc, size_t i,
 			continue;
 		if (change && fac->apply.argv) {
 			/* restore: [argv] may name {{original}} too. */
-			if ((fac->restore_original ||
-			     (fac->restore.argv && fac->verify)) &&
-			    !h->orig_captured)
+			if (wants_original(fac) && !h->orig_captured)
 				capture_original(rc, f, &t, run_id);
 			for (k = 0; k < h->nhosts; k++) {
 				int code =
@@ -502,7 +556,12 @@ void hooks_restore(struct runctx *rc)
 		const struct plan_factor *fac = &p->factors[f];
 		struct hooks_factor *h = &rc->hf[f];
 		struct runctx_tmpl t;
-		if (!h->applied || fac->manual || !fac->apply.argv)
+		if (fac->manual || !fac->apply.argv)
+			continue;
+		/* Not applied by this xrun, but by a killed one of the same
+		 * session: put back the original it stored. */
+		if (!h->applied && !(h->orig_stored && fac->restore_original &&
+				     !fac->restore.argv))
 			continue;
 		for (k = 0; k < h->nhosts; k++) {
 			runctx_tmpl_init(&t, rc, cur, 0);

@@ -312,6 +312,26 @@ static size_t engine_verifications(struct runctx *rc, size_t i,
 	return n;
 }
 
+/* A run the store now holds, counted for the summary. */
+static void count_stored(struct runctx *rc, size_t i, enum run_status st)
+{
+	rc->status[i] = (uint8_t)st;
+	rc->n_run++;
+	switch (st) {
+	case RUN_OK:
+		rc->n_ok++;
+		break;
+	case RUN_TIMEOUT:
+		rc->n_timeout++;
+		break;
+	case RUN_INTERRUPTED:
+		rc->n_interrupted++;
+		break;
+	default:
+		rc->n_failed++;
+	}
+}
+
 /* Run position i. Returns 0, -XR_EINTR, or -XR_EENV (stop). */
 static int execute_one(struct runctx *rc, size_t i)
 {
@@ -383,25 +403,15 @@ static int execute_one(struct runctx *rc, size_t i)
 	rec.counters = sc;
 	rec.ncounters = nsc;
 	if (store_run_finish(rc->st, rc->ids[i], &rec, &err) < 0) {
+		/* Not stored (a full disk): not counted either, so that the
+		 * summary says what the store holds; the run stays
+		 * 'running' there and a resume redoes it. */
 		env_fail(rc, &err);
 		ret = -XR_EENV;
+		goto done;
 	}
-	rc->status[i] = (uint8_t)res.status;
-	rc->n_run++;
+	count_stored(rc, i, res.status);
 	rc->t_runs += proc_now_mono() - t0;
-	switch (res.status) {
-	case RUN_OK:
-		rc->n_ok++;
-		break;
-	case RUN_TIMEOUT:
-		rc->n_timeout++;
-		break;
-	case RUN_INTERRUPTED:
-		rc->n_interrupted++;
-		break;
-	default:
-		rc->n_failed++;
-	}
 	progress_run_done(rc, i, run_status_name(res.status),
 			  res.nmetrics ? res.metrics[0].value : 0,
 			  res.nmetrics ? res.metrics[0].unit : NULL,
@@ -421,6 +431,7 @@ static int execute_one(struct runctx *rc, size_t i)
 		env_fail(rc, &err);
 		ret = -XR_EENV;
 	}
+done:
 	free(allver);
 	free(rows[0]);
 	free(rows[1]);
@@ -553,7 +564,7 @@ out:
 	if (proc_interrupted) {
 		rc->interrupted = 1;
 		/* Let restore hooks and the engine's own cleanup run. */
-		proc_interrupted = 0;
+		proc_interrupt_shield();
 	}
 	if (rc->hf)
 		hooks_restore(rc);

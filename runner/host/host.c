@@ -386,6 +386,8 @@ int host_run(struct host *h, const struct proc_opts *o, struct proc_result *res,
 	lo.argv = (const char *const *)av.v;
 	if (o->timeout > 0)
 		lo.timeout = o->timeout + h->ops->margin;
+	/* ssh may leave its ControlMaster behind, on purpose. */
+	lo.keep_daemons |= !strcmp(h->ops->kind, "ssh");
 	rc = proc_run(&lo, res, err);
 	strv_release(&av);
 	if (rc == 0 && h->ops->finish)

@@ -217,6 +217,7 @@ static int ssh_open(struct host *h, const char *control_dir, struct xr_err *err)
 	}
 	o.argv = (const char *const *)av.v;
 	o.timeout = SSH_OPEN_TIMEOUT;
+	o.keep_daemons = 1; /* the ControlMaster stays for the session */
 	rc = proc_run(&o, &r, err);
 	strv_release(&av);
 	if (rc < 0)

@@ -73,6 +73,15 @@ static void group_add(pid_t pgid)
 	/* Full: the group is still killed by its own proc_run/proc_stop. */
 }
 
+int proc_int_group_known(pid_t pgid)
+{
+	int i;
+	for (i = 0; i < PROC_MAX_GROUPS; i++)
+		if (groups[i] == pgid)
+			return 1;
+	return 0;
+}
+
 void proc_int_group_del(pid_t pgid)
 {
 	int i;
@@ -160,17 +169,53 @@ void proc_kill_all(void)
 			groups[i] = 0;
 		}
 	}
+	proc_int_orphans(1, NULL);
 }
 
+/* Signals received, and whether xrun is putting things back (restore
+ * hooks, on_finish) after an interrupt. */
+static volatile sig_atomic_t sig_count;
+static volatile sig_atomic_t sig_shield;
+
+static void kill_groups_now(void)
+{
+	int i;
+	for (i = 0; i < PROC_MAX_GROUPS; i++)
+		if (groups[i] > 0)
+			kill(-(pid_t)groups[i], SIGKILL);
+}
+
+static void say(const char *msg)
+{
+	ssize_t n = write(2, msg, strlen(msg));
+	(void)n;
+}
+
+/*
+ * First signal: stop (the run in flight is killed with its group, TERM
+ * then KILL). Second: the user insists: the engine's group is killed at
+ * once, without the grace period, but the settings are still put back;
+ * while they are, a second signal changes nothing. Third: quit at once.
+ */
 static void on_signal(int sig)
 {
-	int saved = errno, i;
-	if (proc_interrupted) {
-		/* Second signal: the user insists. Kill everything now. */
-		for (i = 0; i < PROC_MAX_GROUPS; i++)
-			if (groups[i] > 0)
-				kill(-(pid_t)groups[i], SIGKILL);
+	int saved = errno;
+	sig_count++;
+	if (sig_count >= 3) {
+		kill_groups_now();
 		_exit(128 + sig);
+	}
+	if (sig_count == 2) {
+		if (!sig_shield)
+			kill_groups_now();
+		say("\nxrun: stopping now; settings are still put back "
+		    "(signal once more to quit at once)\n");
+		errno = saved;
+		return;
+	}
+	if (sig_shield) {
+		errno = saved;
+		return;
 	}
 	proc_interrupted = 1;
 	proc_interrupt_signo = sig;
@@ -189,19 +234,28 @@ static void ensure_atexit(void)
 	}
 }
 
+void proc_interrupt_shield(void)
+{
+	sig_shield = 1;
+	proc_interrupted = 0;
+}
+
 void proc_install_signal_handlers(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, hup;
 	if (sig_pipe[0] < 0 && pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		sig_pipe[0] = sig_pipe[1] = -1;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: blocking calls see EINTR. SIGHUP is left alone so
-	 * that a run started under nohup survives its terminal. */
+	/* No SA_RESTART: blocking calls see EINTR. A hang-up (the terminal
+	 * or ssh session gone) stops the run like SIGTERM, unless SIGHUP is
+	 * ignored (nohup): then the run survives its terminal. */
 	sa.sa_flags = 0;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	if (sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 	ensure_atexit();
 }
 
@@ -662,6 +716,42 @@ static void finish_child(struct child *c, const struct proc_opts *o,
 		res->signo = WTERMSIG(c->status);
 }
 
+/* environ, o->env and, unless the command may leave daemons, the mark
+ * that tells its orphans from others (proc_orphan.c). */
+static char **run_env(const struct proc_opts *o)
+{
+	const char *extra[64];
+	size_t n = 0;
+	char **env;
+	while (o->env && o->env[n] && n < 62) {
+		extra[n] = o->env[n];
+		n++;
+	}
+	if (!o->keep_daemons)
+		extra[n++] = PROC_ORPHAN_MARK;
+	extra[n] = NULL;
+	env = proc_int_env(extra);
+	return env;
+}
+
+/* What the command left running outside its group dies with it; its
+ * stderr says so. */
+static void reap_orphans(const struct proc_opts *o, struct buf *err)
+{
+	struct buf pids = BUF_INIT;
+	int n;
+	if (o->keep_daemons)
+		return; /* what it left is marked as not ours to kill */
+	n = proc_int_orphans(0, &pids);
+	if (n > 0)
+		buf_addf(err,
+			 "%sxrun: killed %d process%s the command left "
+			 "running in the background (pid %s)\n",
+			 err->len && err->s[err->len - 1] != '\n' ? "\n" : "",
+			 n, n == 1 ? "" : "es", pids.s);
+	buf_release(&pids);
+}
+
 /* Start the child: SIGPIPE stays ignored (old_pipe keeps what it was) so
  * that a child that exits before reading its stdin cannot kill us. */
 static void start_child(const struct proc_opts *o, struct child *c,
@@ -719,7 +809,7 @@ int proc_run(const struct proc_opts *o, struct proc_result *res,
 		res->exec_errno = ENOENT;
 		goto out;
 	}
-	if (!(env = proc_int_env(o->env))) {
+	if (!(env = run_env(o))) {
 		rc = xr_err_set(err, XR_EIO, NULL, 0, 0,
 				"cannot create pipes for '%s': %s", o->argv[0],
 				strerror(errno));
@@ -731,6 +821,7 @@ int proc_run(const struct proc_opts *o, struct proc_result *res,
 	if (c.pid >= 0) {
 		c.deadline = o->timeout > 0 ? t0 + o->timeout : 0;
 		finish_child(&c, o, watch_child(&c), res);
+		reap_orphans(o, &c.err);
 	}
 	sigaction(SIGPIPE, &old_pipe, NULL);
 out:
@@ -744,6 +835,9 @@ out:
 	}
 	if (res->status == PROC_EXEC_FAILED)
 		exec_failure_text(o->argv[0], res->exec_errno, &c.err);
+	res->out_cut = c.out.truncated;
+	res->err_cut = c.err.truncated;
+	res->max_output = c.cap;
 	res->out = buf_detach(&c.out, &res->out_len);
 	res->err = buf_detach(&c.err, &res->err_len);
 	res->elapsed = proc_now_mono() - t0;

@@ -29,6 +29,10 @@ struct proc_opts {
 	const char *const *env;	 /* extra "K=V" entries, or NULL */
 	int stderr_to_stdout;
 	int tty_stdin; /* child inherits our stdin (manual steps) */
+	/* Processes the command leaves running outside its group are kept
+	 * until xrun exits (ssh: its ControlMaster; a hook's daemon);
+	 * otherwise they are killed as soon as it ends. */
+	int keep_daemons;
 };
 
 struct proc_result {
@@ -40,6 +44,9 @@ struct proc_result {
 	size_t out_len;
 	char *err; /* NUL-terminated stderr */
 	size_t err_len;
+	/* The stream passed max_output: out/err hold its first bytes. */
+	int out_cut, err_cut;
+	size_t max_output; /* the cap that applied, bytes */
 	double elapsed;	   /* seconds, monotonic */
 	double started_at; /* wall clock, seconds since the epoch */
 };
@@ -68,10 +75,16 @@ long proc_pid(const struct proc *p);
 /* Set from a signal handler; a running proc_run kills its child's group
  * and returns PROC_INTERRUPTED. */
 extern volatile sig_atomic_t proc_interrupted;
-/* Install SIGINT/SIGTERM handlers that set proc_interrupted and remember
- * the signal in proc_interrupt_signo. */
+/* Install SIGINT/SIGTERM/SIGHUP handlers (SIGHUP only when not ignored,
+ * as under nohup) that set proc_interrupted and remember the signal in
+ * proc_interrupt_signo. A second signal kills every group at once, a third
+ * exits at once. */
 extern volatile sig_atomic_t proc_interrupt_signo;
 void proc_install_signal_handlers(void);
+/* After an interrupt, before putting settings back: clear
+ * proc_interrupted so that the restore hooks run, and let a further
+ * signal (short of the third) no longer interrupt them. */
+void proc_interrupt_shield(void);
 /* Kill (TERM, then KILL) every process group still running. atexit-safe. */
 void proc_kill_all(void);
 

@@ -28,6 +28,18 @@ pid_t proc_int_spawn(const char *path, const char *const *argv, char **env,
 void proc_int_terminate(pid_t pgid, double grace, int *leader_status,
 			int *leader_reaped);
 void proc_int_group_del(pid_t pgid);
+/* 1 when pgid is a registered group (its leader's pid). */
+int proc_int_group_known(pid_t pgid);
+/* In the environment of a command whose orphans die when it ends. */
+#define PROC_ORPHAN_MARK "XRUN_ORPHANS=kill"
+/*
+ * Children of ours outside every registered group (orphans a command left
+ * running, handed to us as subreaper): those with PROC_ORPHAN_MARK in their
+ * environment (all: every one, at exit) are killed with their group and
+ * reaped, up to 8 of their pids appended to note (may be NULL). Returns
+ * how many were killed. proc_orphan.c.
+ */
+int proc_int_orphans(int all, struct buf *note);
 int proc_int_group_exists(pid_t pgid);
 
 #endif

@@ -119,8 +119,10 @@ static void build_top(struct pctx *c, const struct ynode *root)
 		plan_build_excludes(c, x);
 	p->repeat = 1;
 	if ((x = yn_get(root, "repeat")) &&
-	    pc_int(c, x, "repeat", 1, 10000, &v) == 0)
+	    pc_int(c, x, "repeat", 1, 10000, &v) == 0) {
 		p->repeat = (int)v;
+		p->repeat_pos = pc_pos(x);
+	}
 	if ((x = yn_get(root, "order"))) {
 		const char *s = pc_str(c, x, "order");
 		if (s && strcmp(s, "abba") == 0)

@@ -99,6 +99,8 @@ struct plan_metric {
 	const char *regex; /* POSIX ERE with one capture group, or NULL */
 	double bytes;	   /* > 0: value = bytes / elapsed seconds */
 	const char *unit;  /* declared unit of the extracted value */
+	int better;	   /* better: higher -> 1, lower -> -1, unset 0
+			      (the report's default for the name) */
 	struct plan_pos pos;
 };
 
@@ -158,6 +160,10 @@ struct plan_compare {
 	const char *baseline;  /* level, or NULL */
 	struct plan_kv *a, *b; /* explicit pair: factor -> level */
 	int na, nb;
+	/* accept: sequential: the plan accepts sides that were not
+	 * interleaved (a hardware swap done once); the verdict then stands
+	 * with the warning in the verdict cell. */
+	int accept_sequential;
 	struct plan_pos pos;
 };
 
@@ -190,7 +196,8 @@ struct plan {
 	int nfactors;
 	struct plan_exclude *excludes;
 	int nexcludes;
-	int repeat; /* 1..10000, default 1 */
+	int repeat;		    /* 1..10000, default 1 */
+	struct plan_pos repeat_pos; /* of its value; 0:0 when not written */
 	enum plan_order order;
 	uint64_t seed; /* default 1 */
 	int warmup;    /* warm-up runs at each block start, default 0 */

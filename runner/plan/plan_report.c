@@ -22,8 +22,8 @@
 static const char *const report_keys[] = {
     "tables", "compare", "output", "lang", "threshold", "unit", NULL};
 static const char *const table_keys[] = {"rows", "columns", "metric", NULL};
-static const char *const compare_keys[] = {"factor", "baseline", "a", "b",
-					   NULL};
+static const char *const compare_keys[] = {"factor", "baseline", "a",
+					   "b",	     "accept",	 NULL};
 
 static const char *factor_ref(struct pctx *c, const struct ynode *n,
 			      const char *what)
@@ -117,6 +117,16 @@ static void build_compare(struct pctx *c, struct plan_compare *cp,
 	if (pc_map(c, n, "report.compare[]") < 0)
 		return;
 	pc_keys(c, n, compare_keys, "a report comparison");
+	if ((x = yn_get(n, "accept"))) {
+		const char *s = pc_str(c, x, "accept");
+		if (s && !strcmp(s, "sequential"))
+			cp->accept_sequential = 1;
+		else if (s)
+			pc_err(c, x,
+			       "bad value '%s' for 'accept' (known: "
+			       "sequential)",
+			       s);
+	}
 	fx = yn_get(n, "factor");
 	if (fx && (yn_get(n, "a") || yn_get(n, "b"))) {
 		pc_err(c, n,

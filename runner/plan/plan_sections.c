@@ -212,8 +212,8 @@ static const char *const engine_keys[] = {
     "type", "client",  "server", "target",  "duration",
     "omit", "timeout", "run",	 "metrics", NULL};
 static const char *const server_keys[] = {"host", "start", "port", NULL};
-static const char *const metric_keys[] = {"json", "regex", "bytes", "unit",
-					  NULL};
+static const char *const metric_keys[] = {"json", "regex",  "bytes",
+					  "unit", "better", NULL};
 
 /* k: where the parameter is named; v: its value (for placeholders) */
 static void add_param(struct pctx *c, const char *key, const char *value,
@@ -276,6 +276,18 @@ static void build_metric(struct pctx *c, struct plan_metric *m,
 	}
 	if (!m->unit)
 		m->unit = "1";
+	if ((x = yn_get(v, "better"))) {
+		const char *s = pc_str(c, x, "better");
+		if (s && !strcmp(s, "higher"))
+			m->better = 1;
+		else if (s && !strcmp(s, "lower"))
+			m->better = -1;
+		else if (s)
+			pc_err(c, x,
+			       "bad value '%s' for 'better' (use higher or "
+			       "lower)",
+			       s);
+	}
 }
 
 static void build_server(struct pctx *c, const struct ynode *v)

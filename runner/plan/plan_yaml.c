@@ -360,9 +360,31 @@ static void syntax_error(struct reader *r, yaml_parser_t *ps, const char *text,
 		return;
 	}
 	if (ps->error == YAML_READER_ERROR) {
-		/* offsets only; the UTF-8 pass has already said where */
+		/* offsets only; the UTF-8 pass has already said where,
+		 * except for a control character (a NUL byte) in valid
+		 * UTF-8: its byte offset gives line and column */
+		size_t off = ps->problem_offset, i;
 		line = 0;
 		col = 0;
+		if (off < len) {
+			line = col = 1;
+			for (i = 0; i < off; i++) {
+				if (text[i] == '\n') {
+					line++;
+					col = 1;
+				} else if (((unsigned char)text[i] & 0xC0) !=
+					   0x80) {
+					col++;
+				}
+			}
+			if (text[off] == '\0') {
+				xr_diag_add(r->d, 0, line, col,
+					    "a NUL byte in the plan (a plan "
+					    "is text)");
+				r->failed = 1;
+				return;
+			}
+		}
 	}
 	if (byte_at(r, m->index) < len && text[byte_at(r, m->index)] == '\t') {
 		/* the commonest YAML mistake deserves a plain answer */

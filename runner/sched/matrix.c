@@ -15,6 +15,7 @@
 
 #include "buf.h"
 #include "plan.h"
+#include "sched.h"
 #include "banned.h"
 
 int matrix_included(const struct plan *p, const uint32_t *lv)
@@ -95,6 +96,22 @@ int matrix_build(const struct plan *p, struct matrix *m, struct xr_err *err)
 		return xr_err_set(err, XR_ENOMEM, p->path, 0, 0,
 				  "out of memory expanding the matrix");
 	n = p->nexcludes ? expand(p, lv, NULL) : total;
+	if ((double)n * (p->repeat > 0 ? p->repeat : 1) >
+	    (double)SCHED_MAX_RUNS) {
+		/* Counted, not expanded: a plan of 5000 x 5000 levels is
+		 * refused at once, not after a gigabyte of schedule. */
+		struct plan_pos at = p->repeat_pos;
+		free(lv);
+		if (!at.line && nf)
+			at = p->factors[nf - 1].pos;
+		return xr_err_set(err, XR_EPLAN, p->path, at.line, at.col,
+				  "the schedule has more than %zu runs: %zu "
+				  "cells%s x repeat %d (lower repeat, use "
+				  "fewer levels or add exclusions)",
+				  SCHED_MAX_RUNS, n,
+				  p->nexcludes ? " after exclusions" : "",
+				  p->repeat);
+	}
 	if (n == 0) {
 		free(lv);
 		return xr_err_set(err, XR_EPLAN, p->path, 0, 0,

@@ -26,12 +26,27 @@
 /*
  * Migrations: entry v upgrades a DB from user_version v-1 to v. Version 1
  * is the whole schema; later versions append their SQL here (kept in
- * schema/migrations/NNN.sql for the record).
+ * schema/migrations/NNN.sql for the record). schema/store.sql has every
+ * table, so a new store passes through each step harmlessly.
  */
+static const char *const migrations[] = {
+    NULL,
+    NULL, /* 1: xr_store_sql */
+    /* 2: the original values of restore: true, per session */
+    "CREATE TABLE IF NOT EXISTS originals ("
+    " session_id INTEGER NOT NULL REFERENCES sessions(id),"
+    " factor TEXT NOT NULL, host TEXT NOT NULL, value TEXT NOT NULL,"
+    " captured_at REAL NOT NULL,"
+    " PRIMARY KEY (session_id, factor, host));",
+};
+
 static const char *migration_sql(int version)
 {
 	if (version == 1)
 		return xr_store_sql;
+	if (version > 1 &&
+	    version < (int)(sizeof migrations / sizeof migrations[0]))
+		return migrations[version];
 	return NULL;
 }
 
@@ -55,33 +70,89 @@ static int exec_sql(struct store *st, const char *sql, struct xr_err *err)
 	return 0;
 }
 
-static int take_lock(struct store *st, struct xr_err *err)
+/*
+ * The lock is on the database file itself, not on a name: a symlink or a
+ * hard link to a store in use opens the same inode and meets the same
+ * lock. It is an open-file-description lock on byte 0, a byte SQLite
+ * never locks (its locks sit at 1 GiB and in the "-shm" file), so it
+ * neither meets SQLite's own POSIX locks nor is dropped when SQLite
+ * closes one of its descriptors of the file; flock where OFD locks are
+ * missing.
+ */
+static int lock_db_file(struct store *st, unsigned flags, struct xr_err *err)
+{
+	struct flock fl;
+	int fd, r, e;
+	fd = open(st->path,
+		  O_RDWR | O_CLOEXEC | (flags & STORE_CREATE ? O_CREAT : 0),
+		  0644);
+	if (fd < 0)
+		return xr_err_set(err, XR_EIO, st->path, 0, 0,
+				  "cannot open the store to lock it: %s",
+				  strerror(errno));
+	memset(&fl, 0, sizeof fl);
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	fl.l_start = 0;
+	fl.l_len = 1;
+#ifdef F_OFD_SETLK
+	r = fcntl(fd, F_OFD_SETLK, &fl);
+	if (r < 0 && errno == EINVAL)
+#endif
+		r = flock(fd, LOCK_EX | LOCK_NB);
+	if (r == 0) {
+		st->db_lock_fd = fd;
+		return 0;
+	}
+	e = errno;
+	close(fd);
+	if (e == EAGAIN || e == EACCES || e == EWOULDBLOCK)
+		return xr_err_set(err, XR_ELOCKED, st->path, 0, 0,
+				  "another xrun is running on this store (the "
+				  "database file itself is locked, perhaps "
+				  "through another path: a symlink or a hard "
+				  "link); wait for it to finish or use --db");
+	return xr_err_set(err, XR_EIO, st->path, 0, 0,
+			  "cannot lock the store: %s", strerror(e));
+}
+
+/*
+ * "<db>.lock" holds notes (our pid, the children to stop after a crash),
+ * not the lock. It is never followed through a symlink nor truncated on
+ * open, and one that is not a plain file of its own (a symlink, a hard
+ * link to some other file) is refused: its content is rewritten.
+ */
+static int open_note_file(struct store *st, struct xr_err *err)
 {
 	struct buf lp = BUF_INIT;
-	int fd;
+	struct stat sb;
+	int fd, r = 0;
 	buf_addf(&lp, "%s.lock", st->path);
-	/* A separate file: flock on the DB itself would share an inode with
-	 * SQLite's fds, and closing any of those drops its POSIX locks. */
-	fd = open(lp.s, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		int r =
-		    xr_err_set(err, XR_EIO, lp.s, 0, 0,
-			       "cannot create lock file: %s", strerror(errno));
-		buf_release(&lp);
-		return r;
-	}
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		int r;
-		if (errno == EWOULDBLOCK)
-			r = xr_err_set(err, XR_ELOCKED, st->path, 0, 0,
-				       "another xrun is running on this "
-				       "database (lock '%s' is held); wait "
-				       "for it to finish or use --db",
-				       lp.s);
-		else
-			r = xr_err_set(err, XR_EIO, lp.s, 0, 0,
-				       "cannot lock: %s", strerror(errno));
-		close(fd);
+	fd = open(lp.s, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		r = xr_err_set(err, XR_EIO, lp.s, 0, 0,
+			       errno == ELOOP
+				   ? "the lock file is a symbolic link; "
+				     "remove it (xrun never writes through "
+				     "one)"
+				   : "cannot create lock file: %s",
+			       strerror(errno));
+	else if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+		 sb.st_nlink != 1)
+		r = xr_err_set(err, XR_EIO, lp.s, 0, 0,
+			       "the lock file is not a plain file of its own "
+			       "(a special file or a hard link to another "
+			       "file); remove it");
+	else if (flock(fd, LOCK_EX | LOCK_NB) < 0)
+		/* Held by an older xrun that locks only this file. */
+		r = xr_err_set(err, XR_ELOCKED, st->path, 0, 0,
+			       "another xrun is running on this database "
+			       "(lock '%s' is held); wait for it to finish "
+			       "or use --db",
+			       lp.s);
+	if (r < 0) {
+		if (fd >= 0)
+			close(fd);
 		buf_release(&lp);
 		return r;
 	}
@@ -96,6 +167,12 @@ static int take_lock(struct store *st, struct xr_err *err)
 	store_lock_note(st, "");
 	buf_release(&lp);
 	return 0;
+}
+
+static int take_lock(struct store *st, unsigned flags, struct xr_err *err)
+{
+	int r = lock_db_file(st, flags, err);
+	return r < 0 ? r : open_note_file(st, err);
 }
 
 static int user_version(struct store *st, int *v, struct xr_err *err)
@@ -153,6 +230,8 @@ static int migrate(struct store *st, int readonly, struct xr_err *err)
 		return 0;
 	if (v == 0 && readonly && has_xrun_tables(st))
 		return 0; /* reading changes nothing: no version to set */
+	if (v >= 1 && readonly)
+		return 0; /* later versions add nothing the readers read */
 	if (v == 0 && has_tables(st))
 		/* Version 0 with tables: some other program's database. Our
 		 * CREATE IF NOT EXISTS would mix into it and fail later on a
@@ -277,9 +356,133 @@ static int open_readonly(struct store *st, struct xr_err *err)
 	return r;
 }
 
+static unsigned be32(const unsigned char *b)
+{
+	return (unsigned)b[0] << 24 | (unsigned)b[1] << 16 |
+	       (unsigned)b[2] << 8 | b[3];
+}
+
+static int damaged(struct store *st, struct xr_err *err, const char *what)
+{
+	return xr_err_set(err, XR_ESTORE, st->path, 0, 0,
+			  "the store is damaged (%s); it is not used: put "
+			  "back a copy, or use another --db (sqlite3's "
+			  ".recover may save its runs)",
+			  what);
+}
+
+static int wal_has_data(const struct store *st)
+{
+	struct buf w = BUF_INIT;
+	struct stat sb;
+	int r;
+	buf_addf(&w, "%s-wal", st->path);
+	r = stat(w.s, &sb) == 0 && sb.st_size > 0;
+	buf_release(&w);
+	return r;
+}
+
+/* The file's own header against its size: a store cut short (a copy
+ * interrupted, a truncated file) is missing pages its header counts.
+ * The count is only trusted when SQLite would trust it (the "version
+ * valid for" field matches the change counter). */
+static int check_header(struct store *st, off_t *size, struct xr_err *err)
+{
+	unsigned char h[100];
+	struct stat sb;
+	unsigned pgsz, npages;
+	char what[200];
+	int fd = open(st->path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	*size = 0;
+	if (fd < 0)
+		return 0; /* SQLite says why, or creates it */
+	n = pread(fd, h, sizeof h, 0);
+	if (fstat(fd, &sb) != 0)
+		sb.st_size = 0;
+	close(fd);
+	*size = sb.st_size;
+	if (sb.st_size == 0)
+		return 0; /* a new store */
+	if (n < (ssize_t)sizeof h || memcmp(h, "SQLite format 3", 16) != 0)
+		return damaged(st, err, "it is not an SQLite file: no header");
+	pgsz = (unsigned)h[16] << 8 | h[17];
+	if (pgsz == 1)
+		pgsz = 65536;
+	npages = be32(h + 28);
+	/* Pages may also sit in a write-ahead log not yet copied back
+	 * (a checkpoint cut short by a full disk grows the count in page 1
+	 * before the file): then the file may be shorter. */
+	if (npages && be32(h + 24) == be32(h + 92) && !wal_has_data(st) &&
+	    (unsigned long long)sb.st_size <
+		(unsigned long long)npages * pgsz) {
+		snprintf(what, sizeof what,
+			 "cut short: its header counts %u pages of %u bytes, "
+			 "the file has %lld bytes",
+			 npages, pgsz, (long long)sb.st_size);
+		return damaged(st, err, what);
+	}
+	return 0;
+}
+
+/* PRAGMA quick_check of one table, or of everything (table NULL). */
+static int quick_check(struct store *st, const char *table, struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	char sql[96], what[400];
+	const unsigned char *t;
+	int rc, r = 0;
+	snprintf(sql, sizeof sql, "PRAGMA quick_check%s%s%s", table ? "(" : "",
+		 table ? table : "", table ? ")" : "");
+	rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
+	if (rc != SQLITE_OK) {
+		snprintf(what, sizeof what, "%s", sqlite3_errmsg(st->db));
+		return damaged(st, err, what);
+	}
+	rc = sqlite3_step(s);
+	t = rc == SQLITE_ROW ? sqlite3_column_text(s, 0) : NULL;
+	if (rc != SQLITE_ROW || !t || strcmp((const char *)t, "ok") != 0) {
+		char *c;
+		const char *m = t ? (const char *)t : sqlite3_errmsg(st->db);
+		if (!strncmp(m, "*** in database main ***\n", 25))
+			m += 25;
+		snprintf(what, sizeof what, "quick_check: %.300s", m);
+		for (c = what; *c; c++)
+			if (*c == '\n')
+				*c = ' ';
+		r = damaged(st, err, what);
+	}
+	sqlite3_finalize(s);
+	return r;
+}
+
+/*
+ * Refuse a damaged store at open rather than add runs to it. A full
+ * quick_check reads every page: about 0.3 s per 32 MiB warm, 2-9 s for a
+ * million runs (220 MB), too much to pay at every start. So: the header
+ * against the file size always; the whole file when it is at most
+ * STORE_CHECK_FULL bytes; above, the schema and the small tables (plans,
+ * sessions). Damage elsewhere in a large store is met when SQLite reads
+ * it: that is an error too (exit 3), never a silent success.
+ */
+#define STORE_CHECK_FULL ((off_t)32 << 20)
+static int check_health(struct store *st, off_t size, struct xr_err *err)
+{
+	int r;
+	if (size == 0)
+		return 0;
+	if (size <= STORE_CHECK_FULL)
+		return quick_check(st, NULL, err);
+	if ((r = quick_check(st, "plans", err)) < 0 ||
+	    (r = quick_check(st, "sessions", err)) < 0)
+		return r;
+	return 0;
+}
+
 int store_open(const char *path, unsigned flags, struct store **out,
 	       struct xr_err *err)
 {
+	off_t size = 0;
 	struct store *st;
 	int oflags, r;
 	*out = NULL;
@@ -293,8 +496,10 @@ int store_open(const char *path, unsigned flags, struct store **out,
 		free(st);
 		return xr_err_set(err, XR_ENOMEM, path, 0, 0, "out of memory");
 	}
-	st->lock_fd = -1;
-	if ((flags & STORE_LOCK) && (r = take_lock(st, err)) < 0)
+	st->lock_fd = st->db_lock_fd = -1;
+	if ((flags & STORE_LOCK) && (r = take_lock(st, flags, err)) < 0)
+		goto fail;
+	if ((r = check_header(st, &size, err)) < 0)
 		goto fail;
 	if (flags & STORE_READONLY) {
 		if ((r = open_readonly(st, err)) < 0)
@@ -316,7 +521,8 @@ int store_open(const char *path, unsigned flags, struct store **out,
 			  "PRAGMA cache_size = -65536",
 			  err)) < 0)
 		goto fail;
-	if ((r = migrate(st, !!(flags & STORE_READONLY), err)) < 0)
+	if ((r = check_health(st, size, err)) < 0 ||
+	    (r = migrate(st, !!(flags & STORE_READONLY), err)) < 0)
 		goto fail;
 	*out = st;
 	return 0;
@@ -339,6 +545,10 @@ void store_close(struct store *st)
 		}
 		close(st->lock_fd); /* releases the flock */
 	}
+	/* After SQLite's descriptors are closed: closing ours would drop
+	 * the process's POSIX locks on the file, SQLite's included. */
+	if (st->db_lock_fd >= 0)
+		close(st->db_lock_fd);
 	free(st->lock_prev);
 	free(st->path);
 	free(st);

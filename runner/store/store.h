@@ -2,8 +2,10 @@
  * The store: one SQLite file per plan (schema/store.sql, documented in
  * schema/store.md). Opening creates or migrates the schema (PRAGMA
  * user_version), turns on WAL and foreign keys, and optionally takes an
- * exclusive lock on "<db>.lock" so that two xrun processes never run on one
- * DB. Every scheduled run is inserted 'pending' when a session starts and
+ * exclusive lock on the DB file itself (whatever path names it: a symlink
+ * or hard link meets the same lock) so that two xrun processes never run
+ * on one DB; "<db>.lock" then holds the holder's notes. Every scheduled
+ * run is inserted 'pending' when a session starts and
  * updated in place, each in its own transaction, as soon as it ends.
  * Everything else reads it through the typed readers at the end of this
  * header: all of the program's SQL is in this folder, and the handle is
@@ -25,11 +27,11 @@ struct counter_row;
 struct fact;
 
 /* The schema version this xrun writes. */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 enum store_open_flags {
 	STORE_CREATE = 1 << 0,	 /* create the file if missing */
-	STORE_LOCK = 1 << 1,	 /* flock "<db>.lock" for the handle's life */
+	STORE_LOCK = 1 << 1,	 /* lock the DB file for the handle's life */
 	STORE_READONLY = 1 << 2, /* status/report/plan: see below */
 };
 
@@ -161,6 +163,17 @@ int store_hook_add(struct store *st, int64_t session_id, int64_t run_id,
 		   const char *level, const char *argv_json, int exit_code,
 		   const char *out, const char *errtext, struct xr_err *err);
 
+/*
+ * The original value of a factor's setting on a host, captured before the
+ * session first changed it (restore: true). get: 1 and *value (OUT:
+ * caller frees) when stored, 0 when not, negative on error. put: the
+ * first value stored for a session, factor and host stands.
+ */
+int store_original_get(struct store *st, int64_t session_id, const char *factor,
+		       const char *host, char **value, struct xr_err *err);
+int store_original_put(struct store *st, int64_t session_id, const char *factor,
+		       const char *host, const char *value, struct xr_err *err);
+
 /* Host facts (replaces earlier values of the same keys). */
 int store_facts_put(struct store *st, int64_t session_id, const char *host,
 		    const struct fact *facts, size_t n, struct xr_err *err);
@@ -280,7 +293,9 @@ int store_counter_sums_each(struct store *st, const int64_t *sessions, size_t n,
 
 /* Verifications of the ok, non-warm-up runs of the sessions, counted per
  * cell, factor and outcome; expected/actual: the least mismatch of the
- * group (NULL when ok). */
+ * group (NULL when ok). A successful apply hook (method "apply", stored
+ * for factors without verify) is not a verification and is left out; a
+ * failed one counts as a mismatch. */
 struct store_verify_tally {
 	const char *cell, *factor;
 	int ok;

@@ -13,7 +13,8 @@ struct sqlite3_stmt;
 struct store {
 	struct sqlite3 *db;
 	char *path;
-	int lock_fd;
+	int lock_fd;		      /* "<db>.lock": notes, flock */
+	int db_lock_fd;		      /* the DB file: the lock itself */
 	char *lock_prev;	      /* previous content of the lock file */
 	struct sqlite3_stmt *pending; /* store_run_pending_add, prepared once */
 };

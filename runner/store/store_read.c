@@ -331,7 +331,8 @@ int store_verify_tallies_each(struct store *st, const int64_t *sessions,
 	    "MIN(CASE WHEN v.ok = 0 THEN v.actual END) "
 	    "FROM verifications v JOIN runs r ON r.id = v.run_id "
 	    "WHERE r.session_id IN %s AND r.status = 'ok' "
-	    "AND r.warmup = 0 GROUP BY r.cell, v.factor, v.ok";
+	    "AND r.warmup = 0 AND NOT (v.method = 'apply' AND v.ok = 1) "
+	    "GROUP BY r.cell, v.factor, v.ok";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
 	if ((r = read_prep(st, sql, sessions, n, &s, "verifications", err)) < 0)

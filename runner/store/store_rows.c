@@ -30,6 +30,24 @@ static void bind_text(sqlite3_stmt *s, int i, const char *v)
 		sqlite3_bind_null(s, i);
 }
 
+/* A command's output, len bytes (0: up to the NUL). Text as long as it
+ * holds no NUL; with a NUL, a blob of all its bytes, so that nothing after
+ * the NUL is lost (schema/store.md). */
+static void bind_output(sqlite3_stmt *s, int i, const char *v, size_t len)
+{
+	if (!v) {
+		sqlite3_bind_null(s, i);
+		return;
+	}
+	if (!len)
+		len = strlen(v);
+	if (memchr(v, '\0', len))
+		sqlite3_bind_blob64(s, i, v, len, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_text64(s, i, v, len, SQLITE_TRANSIENT,
+				    SQLITE_UTF8);
+}
+
 static const char *col_text(sqlite3_stmt *s, int i)
 {
 	const unsigned char *t = sqlite3_column_text(s, i);
@@ -467,8 +485,8 @@ int store_run_finish(struct store *st, int64_t run_id,
 				 : (res ? res->argv_json : NULL));
 	bind_text(s, 9, rec->target);
 	bind_text(s, 10, rec->params_json);
-	bind_text(s, 11, res ? res->raw : NULL);
-	bind_text(s, 12, res ? res->err_text : NULL);
+	bind_output(s, 11, res ? res->raw : NULL, res ? res->raw_len : 0);
+	bind_output(s, 12, res ? res->err_text : NULL, res ? res->err_len : 0);
 	if (verified >= 0)
 		sqlite3_bind_int(s, 13, verified);
 	else

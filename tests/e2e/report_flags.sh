@@ -61,11 +61,12 @@ check "j '[.cells[] | select(.cell.kind == \"noisy\") | .flag_details[] | select
 	"unstable with its CV"
 check "j '[.comparisons[] | .verdict == \"not_comparable\" and (.reason_codes | index(\"verify_failed\") != null)] | all and length == 2'" \
 	"verified wrong refuses the comparison"
-check "j '[.comparisons[] | .warning_codes | index(\"not_interleaved\") != null] | all and length == 2'" \
+# not interleaved refuses (issue 9): a reason now, beside verify_failed
+check "j '[.comparisons[] | .reason_codes | index(\"not_interleaved\") != null] | all'" \
 	"sequential order: not_interleaved"
 # "A hh:mm:ss to hh:mm:ss, B hh:mm:ss to hh:mm:ss UTC yyyy-mm-dd", A ends
 # before B starts, B ends after A ends
-win=$(jq -r '[.comparisons[0].warnings[] | select(test("interleaved"))][0]' f.json)
+win=$(jq -r '[.comparisons[0].reasons[] | select(test("interleaved"))][0]' f.json)
 check "echo \"\$win\" | grep -qE 'A [0-9]{2}:[0-9]{2}:[0-9]{2} to [0-9:]{8}, B [0-9:]{8} to [0-9:]{8} UTC'" \
 	"windows with seconds: $win"
 check "python3 -c '

@@ -77,7 +77,7 @@ for alt, url in links:
         errs.append("whiskers")
     # the table it illustrates comes just before the link
     before = text[:text.index("![")]
-    if not re.search(r"\| 2 \| [0-9.]+ ±[0-9.]+[^|]* \| [0-9.]+ ±[0-9.]+[^|]* \|\n\n$",
+    if not re.search(r"\| 2 \| [0-9.]+ (±|×/÷)[0-9.]+[^|]* \| [0-9.]+ (±|×/÷)[0-9.]+[^|]* \|\n\n$",
                      before):
         errs.append("the link is not right under its table")
 for e in errs:

@@ -3,9 +3,11 @@
 # plan: the command prints a throughput that is 10% higher for speed=fast
 # than for speed=slow and the same for both levels of mode, with a little
 # deterministic noise. The report must state +10% as significant with a CI
-# containing 10%, call the mode pair neither better nor worse, and refuse
-# the explicit pair that differs in both factors, naming both; in JSON,
-# Markdown (English and Japanese) and CSV.
+# containing 10%, call the mode pair neither better nor worse, give the
+# explicit pair that names both factors on both sides a verdict as a
+# configuration comparison naming both, and refuse a pair whose cells
+# differ in a factor it does not name; in JSON, Markdown (English and
+# Japanese) and CSV.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 xr_need jq
@@ -39,6 +41,7 @@ report:
     - { factor: speed, baseline: slow }
     - { factor: mode }
     - { a: { speed: slow, mode: x }, b: { speed: fast, mode: yy } }
+    - { a: { speed: slow }, b: { speed: fast, mode: yy } }
 YAML
 
 if ! "$XRUN" run plan.yaml --db r.db --unattended --yes > run.out 2>&1; then
@@ -61,12 +64,19 @@ expect '[.comparisons[] | select(.factor == "speed")] | length == 2 and
 	all(.verdict == "better" and .ci_low_pct <= 10 and .ci_high_pct >= 10
 	and .p < 0.01)' "speed: +10% significant, CI contains 10%"
 expect '[.comparisons[] | select(.factor == "mode") | .verdict] |
-	length == 2 and all(. == "equivalent")' \
-	"mode: the equal pair (noise +-0.3%, threshold 1%) is equivalent"
-expect '[.comparisons[] | select(.factor == null)] | length == 1 and
-	all(.verdict == "not_comparable" and (.reasons | join(" ") |
-	test("speed") and test("mode")))' "two-factor pair refused naming both"
-expect '[.cells[].median] | length == 4 and all(. >= 1.9e9 and . <= 2.3e9)' \
+	length == 2 and all(. == "equivalent" or . == "not_significant")' \
+	"mode: the equal pair is not called different"
+expect '[.comparisons[] | select(.factor == null and .configuration)] |
+	length == 1 and all(.verdict == "better" and .factors == "speed, mode"
+	and (.warning_codes | index("configuration") != null) and
+	(.warnings | join(" ") | test("speed, mode")))' \
+	"two-factor pair declared on both sides: a configuration verdict naming both"
+expect '[.comparisons[] | select(.factor == null and (.configuration | not))
+	| select(.verdict == "not_comparable")] | length == 1 and
+	all(.reason_codes == ["factors_differ"] and (.reasons | join(" ") |
+	test("speed") and test("mode")))' \
+	"a pair whose cells differ in a factor it does not name is refused"
+expect '[.cells[].median] | all(. >= 1.9e9 and . <= 2.3e9)' \
 	"medians in base units"
 
 grep -q '^| speed' r.md && grep -q '^|---' r.md && echo "ok - md table" ||
@@ -75,9 +85,10 @@ grep -qE '\+10\.[0-9]% \[\+[0-9.]+, \+[0-9.]+\]' r.md &&
 	echo "ok - md verdict +10%" || { echo "not ok - md verdict"; fail=1; }
 grep -qF '— not comparable: cells differ in speed, mode' r.md &&
 	echo "ok - md refusal" || { echo "not ok - md refusal"; fail=1; }
-grep -qE '^\| speed=slow, mode=x( \[[0-9,]+\])? \| 4(/4)? \| 2\.00 \| 2\.00 \|' r.md &&
-	grep -qE '^\| speed=fast, mode=yy( \[[0-9,]+\])? \| 4(/4)? \| 2\.20 \| 2\.20 \|' r.md &&
-	echo "ok - md medians" ||
+grep -qE 'better; configuration comparison of speed, mode' r.md &&
+	echo "ok - md configuration verdict" ||
+	{ echo "not ok - md configuration verdict"; fail=1; }
+grep -qF '2.00' r.md && grep -qF '2.20' r.md && echo "ok - md medians" ||
 	{ echo "not ok - md medians"; fail=1; }
 grep -qF '## 比較' ja.md && grep -qF '注記' ja.md && echo "ok - ja headings" ||
 	{ echo "not ok - ja headings"; fail=1; }

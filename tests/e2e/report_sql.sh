@@ -2,9 +2,11 @@
 # xrun report on a store built with SQL (schema/store.sql) so that every
 # number is known: cc=reno is exactly 10% faster than cubic (plus small
 # noise and a linear drift over the run order), mtu makes no difference,
-# and an explicit pair differs in both factors. Checks the JSON verdicts
-# (10% found with a CI containing it, the equal pair never called
-# different, the two-factor pair refused naming both), the Markdown pipe
+# an explicit pair names both factors on both sides (a configuration
+# comparison) and another differs in a factor it does not name. Checks the
+# JSON verdicts (10% found with a CI containing it, the equal pair never
+# called different, the configuration pair decided naming both, the other
+# refused naming both), the Markdown pipe
 # tables (the PDF's comparison columns, the runs line) and Japanese
 # headings and note details, the CSV shape, flags with their numbers, the
 # plan's description, a dimensionless metric's caption, and the exit
@@ -34,6 +36,7 @@ report:
     - { factor: cc, baseline: cubic }
     - { factor: mtu }
     - { a: { cc: cubic, mtu: "1500" }, b: { cc: reno, mtu: "9000" } }
+    - { a: { cc: cubic }, b: { cc: reno, mtu: "9000" } }
 YAML
 
 sqlite3 r.db < "$XRUN_SOURCE_DIR/schema/store.sql"
@@ -119,15 +122,21 @@ expect '[.comparisons[] | select(.factor == "cc") | .verdict == "better"
 expect '[.comparisons[] | select(.factor == "cc") | .method] |
 	length == 2 and all(. == "position-ols")' "interleaved runs use the position covariate"
 expect '[.comparisons[] | select(.factor == "mtu") | .verdict] |
-	length == 2 and all(. == "equivalent")' \
-	"mtu: equal levels (noise +-0.3%) found equivalent"
-expect '[.comparisons[] | select(.factor == null)] | length == 1' \
-	"one explicit pair"
-expect '.comparisons[] | select(.factor == null) |
-	.verdict == "not_comparable" and .delta_pct == null' \
-	"two-factor pair refused"
-expect '.comparisons[] | select(.factor == null) | .reasons | join(" ") |
-	test("cc") and test("mtu")' "refusal names both factors"
+	all(. == "equivalent" or . == "not_significant")' \
+	"mtu: equal levels never called different"
+expect '[.comparisons[] | select(.factor == null and .configuration)] |
+	length == 1' "one configuration pair"
+expect '.comparisons[] | select(.factor == null and .configuration) |
+	.verdict == "better" and .factors == "cc, mtu" and
+	(.warning_codes | index("configuration")) != null' \
+	"configuration pair decided, naming both factors"
+expect '[.comparisons[] | select(.factor == null and
+	.verdict == "not_comparable")] | length == 1' \
+	"the pair that does not name mtu on both sides: one refusal"
+expect '.comparisons[] | select(.factor == null and
+	.verdict == "not_comparable") | .delta_pct == null and
+	(.reasons | join(" ") | test("cc") and test("mtu"))' \
+	"refusal names both factors"
 expect '.cells[] | select(.cell == {"cc":"cubic","mtu":"1500"}) |
 	(.flags | index("failed_runs")) != null and .n == 6' \
 	"failed run flagged, not counted"
@@ -153,7 +162,7 @@ grep -qE '\+(9|10)\.[0-9]% \[\+[0-9.]+, \+[0-9.]+\]' r.md &&
 	pass "markdown verdict string" || bad "no verdict string in r.md"
 grep -qF -- '— not comparable' r.md && pass "markdown refusal" ||
 	bad "no refusal in r.md"
-grep -qF 'Gbit/s' r.md && grep -qF '1.00 ±' r.md && pass "display unit" ||
+grep -qF 'Gbit/s' r.md && grep -qF '1.01 ×/÷1.005' r.md && pass "display unit" ||
 	bad "display unit"
 grep -qF '## 比較' ja.md && grep -qF '比較不可' ja.md && pass "japanese md" ||
 	bad "japanese md"
@@ -163,7 +172,7 @@ grep -qF 'rx_dropped=24（local 上）' ja.md &&
 expect '.description == null' "no description: null in JSON"
 # The comparison table has the PDF's columns; a '~' or '≈' row keeps its
 # delta, CI and p.
-grep -qxF '| Factor | Cell | A (baseline) | B | A median | B median | Δ B vs A [95% CI] | p | n | Verdict |' r.md &&
+grep -qxF '| Factor | Cell | A (baseline) | B | A geomean | B geomean | Δ B vs A [95% CI] | p | n | Verdict |' r.md &&
 	pass "markdown comparison columns" ||
 	bad "markdown comparison columns: $(grep '^| Factor' r.md)"
 grep -E '^\| mtu \|' r.md | grep -qE '\| [-+][0-9.]+% \[[-+][0-9.]+, [-+][0-9.]+\] \| [0-9.e-]+ \| 6\+6 \| (~|≈)' &&
@@ -200,14 +209,25 @@ expect '.comparisons[] | select(.factor == "mtu" and .a.cc == "reno") |
 expect '[.cells[] | .flags | index("capture") != null] | length == 4 and all' \
 	"capture running flagged"
 
-# Variant: the reno runs a day later (not interleaved): Welch, flagged.
+# Variant: the reno runs a day later (not interleaved): refused (issue 9),
+# with the position model's sensitivity line; with `accept: sequential`
+# Welch decides, with the warning.
 cp r.db w.db
 sqlite3 w.db "UPDATE runs SET started_at = started_at + 86400,
 	ended_at = ended_at + 86400 WHERE cell LIKE '%reno%'"
 "$XRUN" report --db w.db -o r.json
-expect '[.comparisons[] | select(.factor == "cc")] | length == 2 and all(.method == "welch"
+expect '[.comparisons[] | select(.factor == "cc")] | all(.verdict ==
+	"not_comparable" and (.reason_codes | index("not_interleaved")) != null
+	and .sensitivity.method == "position-ols")' \
+	"not interleaved: refused, the position model as sensitivity"
+sqlite3 w.db "UPDATE plans SET text = replace(text,
+	'{ factor: cc, baseline: cubic }',
+	'{ factor: cc, baseline: cubic, accept: sequential }')"
+"$XRUN" report --db w.db -o r.json
+expect '[.comparisons[] | select(.factor == "cc")] | all(.method == "welch"
 	and (.warning_codes | index("not_interleaved")) != null and
-	.verdict == "better")' "not interleaved: Welch with a warning"
+	(.warning_codes | index("accepted_sequential")) != null and
+	.verdict == "better")' "accepted sequential: Welch with a warning"
 
 # Variant: the reno runs used another engine, target and parameters: the
 # cc comparisons are refused as engine_differs naming each difference; the

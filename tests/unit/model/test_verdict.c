@@ -2,13 +2,17 @@
  * The verdict logic (reports/model/verdict.c) on constructed samples: a known
  * difference found with a CI containing it, identical populations never
  * called better or worse, a drifting ABBA sequence estimated without bias
- * by the position covariate, n=2 refused, Welch on runs not interleaved.
+ * by the position covariate, n=2 refused, Welch on runs not interleaved;
+ * then the rule table of schema/report.md ("Verdicts") on data whose
+ * numbers were computed with scipy 1.10.1 and statsmodels (the script is
+ * in each comment), the robust estimate, zero variance, the direction.
  */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "report.h"
+#include "stats.h"
 #include "tap.h"
 
 /* A deterministic normal generator (LCG + Box-Muller). */
@@ -30,6 +34,244 @@ static int decide(const double *ya, const double *pa, size_t na,
 	struct report_sample a = {ya, pa, na}, b = {yb, pb, nb};
 	memset(c, 0, sizeof *c);
 	return report_decide(&a, &b, inter, 0.01, hib, c, why);
+}
+
+/*
+ * Reference numbers: Welch on log values, as percent, from
+ *   import numpy as np, scipy.stats as st
+ *   def welch(a, b, conf):
+ *       la, lb = np.log(a), np.log(b)
+ *       va, vb = la.var(ddof=1)/len(la), lb.var(ddof=1)/len(lb)
+ *       se = np.sqrt(va+vb)
+ *       df = (va+vb)**2/(va**2/(len(la)-1)+vb**2/(len(lb)-1))
+ *       d = lb.mean()-la.mean(); q = st.t.ppf(1-(1-conf)/2, df)
+ *       p = st.ttest_ind(lb, la, equal_var=False).pvalue
+ *       return [100*np.expm1(x) for x in (d, d-q*se, d+q*se)], p, df
+ * (scipy 1.10.1; conf .95 for the CI, .90 for the TOST interval).
+ */
+static void test_rules(void)
+{
+	static const double a1[] = {100, 102, 99, 101, 98};
+	static const double b1[] = {103, 104, 101, 105, 102};
+	static const double a2[] = {1000, 1003, 998, 1001, 999, 1002};
+	static const double b2[] = {1010, 1012, 1008, 1011, 1009, 1013};
+	static const double a3[] = {1000, 1001, 999, 1000.5, 999.5, 1000.2};
+	static const double b3[] = {1000.4, 1001.1, 999.6,
+				    1000.2, 1000.9, 999.8};
+	struct report_sample A, B;
+	struct report_cmp c;
+	enum report_flag_code why;
+	double d, lo, hi;
+
+	/* A: delta 3.000591459 ci [0.6854887345, 5.36892629] p
+	 * 0.01710340237 df 7.993016838: p < .05 and the CI crosses +1%:
+	 * different, not "~" (issue 9, item 2). */
+	A = (struct report_sample){a1, NULL, 5, NULL};
+	B = (struct report_sample){b1, NULL, 5, NULL};
+	memset(&c, 0, sizeof c);
+	is_int(report_decide(&A, &B, 0, 0.01, 1, &c, &why), 0, "A: decided");
+	is_near(c.delta_pct, 3.000591459, 1e-6, "A: delta as scipy");
+	is_near(c.ci_low_pct, 0.6854887345, 1e-6, "A: CI low as scipy");
+	is_near(c.ci_high_pct, 5.36892629, 1e-6, "A: CI high as scipy");
+	is_near(c.p, 0.01710340237, 1e-8, "A: p as scipy");
+	is_near(c.df, 7.993016838, 1e-6, "A: df as scipy");
+	is_near(c.eq_low_pct, 1.12967958, 1e-6, "A: 90% low as scipy");
+	is_near(c.eq_high_pct, 4.906115445, 1e-6, "A: 90% high as scipy");
+	is_int(c.verdict, REPORT_DIFFERENT,
+	       "A: p .017, CI crosses +1%: different");
+	is_str(report_verdict_name(c.verdict), "different", "A: JSON name");
+	/* the same data, lower-is-better: still different (no direction) */
+	report_decide(&A, &B, 0, 0.01, 0, &c, &why);
+	is_int(c.verdict, REPORT_DIFFERENT, "A lower-is-better: different");
+	/* reusable interval (for sizing repetitions) */
+	is_int(report_delta_interval(a1, 5, b1, 5, 0.95, &d, &lo, &hi), 0,
+	       "delta interval");
+	is_near(lo, 0.6854887345, 1e-6, "delta interval low as scipy");
+	is_near(hi, 5.36892629, 1e-6, "delta interval high as scipy");
+
+	/* B: delta 0.9995031478 ci [0.7580371902, 1.241547777] eq90
+	 * [0.8030414785, 1.196347714]: theta 1% -> different; 0.5% ->
+	 * better (worse when lower is better); 2% -> equivalent (TOST). */
+	A = (struct report_sample){a2, NULL, 6, NULL};
+	B = (struct report_sample){b2, NULL, 6, NULL};
+	report_decide(&A, &B, 0, 0.01, 1, &c, &why);
+	is_near(c.ci_low_pct, 0.7580371902, 1e-6, "B: CI low as scipy");
+	is_int(c.verdict, REPORT_DIFFERENT, "B, theta 1%: different");
+	report_decide(&A, &B, 0, 0.005, 1, &c, &why);
+	is_int(c.verdict, REPORT_BETTER, "B, theta 0.5%: better");
+	report_decide(&A, &B, 0, 0.005, 0, &c, &why);
+	is_int(c.verdict, REPORT_WORSE,
+	       "B, theta 0.5%, lower is better: worse");
+	report_decide(&B, &A, 0, 0.005, 1, &c, &why);
+	is_int(c.verdict, REPORT_WORSE, "B swapped (a drop): worse");
+	ok(c.ci_high_pct < -0.5, "B swapped: CI wholly below -0.5%% (%.3f)",
+	   c.ci_high_pct);
+	report_decide(&A, &B, 0, 0.02, 1, &c, &why);
+	is_int(c.verdict, REPORT_EQUIVALENT, "B, theta 2%: equivalent");
+	is_near(c.eq_high_pct, 1.196347714, 1e-6, "B: 90% high as scipy");
+
+	/* C: delta 0.03000551215 ci [-0.05457863527, 0.1146612434] p
+	 * 0.446352593 eq90 [-0.03872609974, 0.09878438269]: theta 1% ->
+	 * equivalent; theta 0.05% -> not significant (the CI contains 0). */
+	A = (struct report_sample){a3, NULL, 6, NULL};
+	B = (struct report_sample){b3, NULL, 6, NULL};
+	report_decide(&A, &B, 0, 0.01, 1, &c, &why);
+	is_near(c.p, 0.446352593, 1e-8, "C: p as scipy");
+	is_int(c.verdict, REPORT_EQUIVALENT, "C, theta 1%: equivalent");
+	report_decide(&A, &B, 0, 0.0005, 1, &c, &why);
+	is_int(c.verdict, REPORT_NOT_SIGNIFICANT,
+	       "C, theta 0.05%: not significant");
+	ok(c.ci_low_pct <= 0 && c.ci_high_pct >= 0,
+	   "not significant only when the CI contains 0");
+}
+
+/*
+ * The position model's standard error is HC3 (the df is
+ * Bell-McCaffrey-type, bench/RESULTS.md):
+ *   y = np.log(vals); X = [1, group, position]
+ *   sm.OLS(y, X).fit(cov_type='HC3') -> params[1] 0.04784414748,
+ *   bse[1] 0.004845103223 (statsmodels 0.13.5)
+ */
+static void test_hc3(void)
+{
+	static const int order[16] = {0, 1, 1, 0, 1, 0, 0, 1,
+				      1, 0, 0, 1, 0, 1, 1, 0};
+	static const double vals[16] = {
+	    100.0, 105.2, 104.1, 100.9, 106.3, 99.5,  101.2, 103.8,
+	    106.0, 100.4, 99.8,	 104.9, 101.5, 107.1, 105.5, 100.2};
+	double ya[16], yb[16], pa[16], pb[16], se;
+	struct report_sample A, B;
+	struct report_cmp c;
+	enum report_flag_code why;
+	int i, na = 0, nb = 0;
+
+	for (i = 0; i < 16; i++) {
+		if (order[i]) {
+			yb[nb] = vals[i];
+			pb[nb++] = i;
+		} else {
+			ya[na] = vals[i];
+			pa[na++] = i;
+		}
+	}
+	A = (struct report_sample){ya, pa, (size_t)na, NULL};
+	B = (struct report_sample){yb, pb, (size_t)nb, NULL};
+	memset(&c, 0, sizeof c);
+	is_int(report_decide(&A, &B, 1, 0.01, 1, &c, &why), 0, "HC3: decided");
+	is_int(c.method, REPORT_METHOD_POSITION, "HC3: position model");
+	is_near(log1p(c.delta_pct / 100), 0.04784414748, 1e-9,
+		"HC3: estimate as statsmodels");
+	se = (log1p(c.ci_high_pct / 100) - log1p(c.ci_low_pct / 100)) / 2 /
+	     stats_t_quantile(0.975, c.df);
+	is_near(se, 0.004845103223, 1e-9, "HC3: standard error as statsmodels");
+}
+
+/*
+ * Sessions: A B B A B A in session 1, the same order in session 2 at +3%
+ * (a step, no effect). With one intercept per session:
+ *   X = [1, group, position, session2]; sm.OLS(np.log(vals), X)
+ *   .fit(cov_type='HC3') -> params[1] 0.0004632376992, bse[1]
+ *   0.002123593425 (without the session term: 0.001801940771,
+ *   0.006189877871: the step inflates the error).
+ */
+static void test_sessions(void)
+{
+	static const int order[12] = {0, 1, 1, 0, 1, 0, 0, 1, 1, 0, 1, 0};
+	static const double vals[12] = {100.3,	  99.8,	   100.1,    99.6,
+					100.25,	  99.95,   103.3605, 102.691,
+					103.1545, 102.897, 103.206,  102.7425};
+	double ya[12], yb[12], pa[12], pb[12], se;
+	int sa[12], sb[12], i, na = 0, nb = 0;
+	struct report_sample A, B;
+	struct report_cmp c;
+	enum report_flag_code why;
+
+	for (i = 0; i < 12; i++) {
+		if (order[i]) {
+			yb[nb] = vals[i];
+			sb[nb] = i >= 6;
+			pb[nb++] = i;
+		} else {
+			ya[na] = vals[i];
+			sa[na] = i >= 6;
+			pa[na++] = i;
+		}
+	}
+	A = (struct report_sample){ya, pa, (size_t)na, sa};
+	B = (struct report_sample){yb, pb, (size_t)nb, sb};
+	memset(&c, 0, sizeof c);
+	is_int(report_decide(&A, &B, 1, 0.01, 1, &c, &why), 0,
+	       "sessions: decided");
+	is_near(log1p(c.delta_pct / 100), 0.0004632376992, 1e-9,
+		"sessions: estimate as statsmodels with a session term");
+	se = (log1p(c.ci_high_pct / 100) - log1p(c.ci_low_pct / 100)) / 2 /
+	     stats_t_quantile(0.975, c.df);
+	is_near(se, 0.002123593425, 1e-9,
+		"sessions: HC3 error as statsmodels with a session term");
+}
+
+/*
+ * One outlier: a = [100, 101, 99, 102, 100.5, 98.5, 101.5, 99.5],
+ * b = [105, 106, 104, 50, 105.5, 103.5, 106.5, 104.5], on log values:
+ *   st.mannwhitneyu(la, lb, method='auto') -> U 8, p 0.01041181041
+ *   np.median(np.subtract.outer(lb, la)) -> HL 4.466528154%
+ *   Welch: delta -4.536218734%, p 0.632528576
+ * The parametric verdict is "~"; the robust one disagrees in sign and is
+ * shown.
+ */
+static void test_robust(void)
+{
+	static const double a[] = {100, 101, 99, 102, 100.5, 98.5, 101.5, 99.5};
+	static const double b[] = {105,	  106,	 104,	50,
+				   105.5, 103.5, 106.5, 104.5};
+	struct report_sample A = {a, NULL, 8, NULL}, B = {b, NULL, 8, NULL};
+	struct report_cmp c;
+	enum report_flag_code why;
+	memset(&c, 0, sizeof c);
+	report_decide(&A, &B, 0, 0.01, 1, &c, &why);
+	is_near(c.delta_pct, -4.536218734, 1e-6, "outlier: Welch as scipy");
+	is_near(c.p, 0.632528576, 1e-8, "outlier: Welch p as scipy");
+	is_int(c.verdict, REPORT_NOT_SIGNIFICANT, "outlier: parametric ~");
+	is_near(c.hl_pct, 4.466528154, 1e-6, "outlier: HL as numpy");
+	is_near(c.mw_p, 0.01041181041, 1e-9,
+		"outlier: Mann-Whitney p as scipy");
+	ok(c.robust_shown, "outlier: the robust estimate is shown");
+}
+
+/* Zero variance and the direction of metrics. */
+static void test_degenerate(void)
+{
+	static const double a[] = {1e9, 1e9, 1e9}, b[] = {1.1e9, 1.1e9, 1.1e9};
+	static const double pa[] = {0, 3, 4}, pb[] = {1, 2, 5};
+	struct report_sample A = {a, pa, 3, NULL}, B = {b, pb, 3, NULL};
+	struct report_cmp c;
+	enum report_flag_code why = REPORT_FLAG_COUNT;
+	memset(&c, 0, sizeof c);
+	is_int(report_decide(&A, &B, 1, 0.01, 1, &c, &why), 1,
+	       "identical values: refused");
+	is_int(why, REPORT_FLAG_ZERO_VARIANCE,
+	       "identical values: zero_variance");
+	is_int(c.verdict, REPORT_NOT_COMPARABLE,
+	       "identical values: no verdict");
+	is_near(c.delta_pct, 10, 1e-9, "identical values: the estimate kept");
+	ok(report_flag_refuses(REPORT_FLAG_ZERO_VARIANCE),
+	   "zero_variance refuses");
+	A.pos = B.pos = NULL;
+	is_int(report_decide(&A, &B, 0, 0.01, 1, &c, &why), 1,
+	       "identical values, Welch: refused");
+
+	is_int(report_higher_is_better("throughput", 0), 1,
+	       "throughput: higher");
+	is_int(report_higher_is_better("latency", 0), 0, "latency: lower");
+	is_int(report_higher_is_better("lost_percent", 0), 0, "loss: lower");
+	is_int(report_higher_is_better("retransmits", 0), 0,
+	       "retransmits: lower");
+	is_int(report_higher_is_better("success_rate", 0), 1,
+	       "a rate in %: higher (never from the unit)");
+	is_int(report_higher_is_better("success_rate", -1), 0,
+	       "better: lower declared");
+	is_int(report_higher_is_better("latency", 1), 1,
+	       "better: higher declared wins over the name");
 }
 
 int main(void)
@@ -189,5 +431,11 @@ int main(void)
 	}
 	decide(ya, NULL, 6, yb, NULL, 6, 0, 1, &c, &why);
 	is_int(c.verdict, REPORT_EQUIVALENT, "tight equal: equivalent");
+
+	test_rules();
+	test_hc3();
+	test_sessions();
+	test_robust();
+	test_degenerate();
 	return tap_done();
 }

@@ -267,7 +267,7 @@ static const int lv00[] = {0, 0}, lv01[] = {0, 1}, lv10[] = {1, 0},
 #define ST(med, lo, hi, mn, mx)                                                \
 	{                                                                      \
 		"throughput", "bit/s", 5, med, med, 0.04e9, 0.5, mn, mx, lo,   \
-		    hi, 0, NAN, NAN                                            \
+		    hi, 0, NAN, NAN, med, lo, hi, NAN, NAN                     \
 	}
 
 static struct report_stats st0[] = {ST(9.41e9, 9.36e9, 9.46e9, 9.3e9, 9.5e9)};
@@ -310,8 +310,26 @@ static struct report_flag warn_unstable[] = {{REPORT_FLAG_UNSTABLE, ""}};
 static struct report_cmp cmps[] = {
     {1, 0, 1, 5, 5, "throughput", 9.3, 6.1, 12.5, 0.0004, 7.9,
      REPORT_METHOD_POSITION, REPORT_BETTER, 1, NULL, 0, NULL, 0},
-    {0, 0, 2, 5, 5, "throughput", 0.2, -0.4, 0.6, 0.5, 7.9, REPORT_METHOD_WELCH,
-     REPORT_EQUIVALENT, 1, NULL, 0, NULL, 0},
+    {0,
+     0,
+     2,
+     5,
+     5,
+     "throughput",
+     0.2,
+     -0.4,
+     0.6,
+     0.5,
+     7.9,
+     REPORT_METHOD_WELCH,
+     REPORT_EQUIVALENT,
+     1,
+     NULL,
+     0,
+     NULL,
+     0,
+     -0.3,
+     0.5},
     {1, 2, 3, 3, 3, "throughput", -1.5, -6.0, 3.1, 0.41, 4, REPORT_METHOD_WELCH,
      REPORT_NOT_SIGNIFICANT, 1, NULL, 0, warn_unstable, 1},
     {-1, 0, 3, 5, 5, "throughput", NAN, NAN, NAN, NAN, 0, REPORT_METHOD_NONE,
@@ -419,14 +437,19 @@ static void test_report_en(void)
 	ok(strstr(txt, "9.41") && strstr(txt, "8.62") && strstr(txt, "23.5") &&
 	       strstr(txt, "19.8"),
 	   "medians as formatted numbers");
-	ok(strstr(txt, "9.41 ±0.05") != NULL, "median with its spread");
-	ok(strstr(txt, "8.62 ±0.12 [2]") != NULL,
+	ok(strstr(txt, "9.41 ×/÷1.005") != NULL,
+	   "geometric mean with its interval factor");
+	ok(strstr(txt, "8.62 ×/÷1.014 [2]") != NULL,
 	   "footnote mark of a flagged cell");
 	ok(strstr(txt, "windows11") && strstr(txt, "streams \\ os"),
 	   "matrix header names row and column factors");
-	ok(strstr(txt, "+9.3% [+6.1, +12.5] better") != NULL, "better verdict");
-	ok(strstr(txt, "≈ (+0.2% [-0.4, +0.6])") != NULL, "equivalent verdict");
-	ok(strstr(txt, "~ (p=0.41, n=3+3) [3]") != NULL,
+	/* the verdict column wraps: its pieces (whole strings are checked
+	 * in the Markdown below) */
+	ok(strstr(txt, "▲ +9.3% [+6.1, +12.5]") != NULL, "better verdict");
+	ok(strstr(txt, "≈ equivalent (+0.2%, 90% [-") != NULL,
+	   "equivalent verdict with its TOST interval");
+	ok(strstr(txt, "~ not significant (p=0.41,") &&
+	       strstr(txt, "n=3+3) [3]"),
 	   "not significant verdict with its warning mark");
 	ok(strstr(txt, "— not comparable") != NULL, "refused verdict");
 	ok(strstr(txt, "Comparisons") && strstr(txt, "Notes") &&
@@ -470,7 +493,7 @@ static void test_report_ja(void)
 	   "japanese headings");
 	ok(strstr(txt, "表 1.") && strstr(txt, "図 1."), "japanese captions");
 	ok(strstr(txt, "改善") != NULL, "japanese verdict word");
-	ok(strstr(txt, "9.41 ±0.05") != NULL, "numbers unchanged");
+	ok(strstr(txt, "9.41 ×/÷1.005") != NULL, "numbers unchanged");
 	ok(has_prefix_of(
 	       txt, report_flag_text(REPORT_FLAG_RX_DROPS, REPORT_LANG_JA), 15),
 	   "japanese note text");
@@ -526,7 +549,9 @@ static void test_wide_matrix(void)
 			    med,	  med,		0.02e9,
 			    0.4,	  med * 0.98,	med * 1.02,
 			    med - 0.05e9, med + 0.05e9, 0,
-			    NAN,	  NAN};
+			    NAN,	  NAN,		med,
+			    med * 0.99,	  med * 1.01,	NAN,
+			    NAN};
 			snprintf(labels[k], sizeof(labels[k]), "streams=%s, %s",
 				 l_st[i], collab[j]);
 			c[k].index = k;
@@ -560,8 +585,8 @@ static void test_wide_matrix(void)
 	rc = report_write_pdf(&r, path, &err);
 	is_int(rc, 0, "wide report written");
 	txt = pdf_text(path, 0, 0);
-	ok(txt && strstr(txt, "4.40 ±0.05") && strstr(txt, "5.50 ±0.05"),
-	   "medians of the wide table");
+	ok(txt && strstr(txt, "4.40 ×/÷1.010") && strstr(txt, "5.50 ×/÷1.010"),
+	   "geometric means of the wide table");
 	ok(txt && count(txt, "lgy-pcie-mg3") >= 2 && strstr(txt, "cpu-direct"),
 	   "spanning headers repeat the inner levels under each outer one");
 	ok(txt && strstr(txt, "streams \\ slot"), "stub names the factors");
@@ -611,7 +636,7 @@ static void test_markdown_matches(void)
 	struct report r;
 	struct xr_err err;
 	char path[256], line[4096], runs[256], *txt;
-	int rc, head = 0, sim = 0, ver = 0, desc = 0;
+	int rc, head = 0, sim = 0, ver = 0, desc = 0, better = 0, equiv = 0;
 	FILE *f;
 
 	model(&r, REPORT_LANG_EN, "NIC throughput by slot");
@@ -637,15 +662,19 @@ static void test_markdown_matches(void)
 		if (!strcmp(line, "Two NICs in two slots.\n"))
 			desc = 1;
 		if (strstr(line,
-			   "| Factor | Cell | A (baseline) | B | A median "
-			   "| B median | Δ B vs A [95% CI] | p | n | "
+			   "| Factor | Cell | A (baseline) | B | A geomean "
+			   "| B geomean | Δ B vs A [95% CI] | p | n | "
 			   "Verdict |") == line)
 			head |= 2;
-		if (strstr(line, "| -1.5% [-6.0, +3.1] | 0.410 | 3+3 | ~ "
-				 "(p=0.41, n=3+3) [3] |"))
+		if (strstr(line, "| -1.5% [-6.0, +3.1] | 0.410 | 3+3 | ~ not "
+				 "significant (p=0.41, n=3+3) [3] |"))
 			sim = 1;
 		if (strstr(line, "| Expected | Actual | Result | Runs |"))
 			ver = 1;
+		if (strstr(line, "| ▲ +9.3% [+6.1, +12.5] better |"))
+			better = 1;
+		if (strstr(line, "| ≈ equivalent (+0.2%, 90% [-0.3, +0.5]) |"))
+			equiv = 1;
 	}
 	if (f)
 		fclose(f);
@@ -654,6 +683,8 @@ static void test_markdown_matches(void)
 	ok(head & 1, "markdown runs line as in the PDF");
 	ok(head & 2, "markdown comparison columns as in the PDF");
 	ok(sim, "markdown '~' row keeps its delta, CI and p");
+	ok(better, "markdown better verdict, whole");
+	ok(equiv, "markdown equivalent verdict with its 90%% interval");
 	ok(ver, "markdown verification column named");
 
 	snprintf(path, sizeof(path), "%s/report-md.pdf", dir);

@@ -443,6 +443,50 @@ static void test_readers(const char *tmp)
 	buf_release(&s.b);
 }
 
+/* A version-1 store (before `originals`) is upgraded by the writer; the
+ * first original stored for a session, factor and host stands. */
+static void test_migrate_originals(const char *tmp)
+{
+	char path[256];
+	struct xr_err err = {0};
+	struct store *st = NULL;
+	sqlite3 *db;
+	char *v = NULL;
+	int64_t plan_id = 0, sid = 0;
+
+	snprintf(path, sizeof path, "%s/v1.db", tmp);
+	sqlite3_open(path, &db);
+	sqlite3_exec(db, xr_store_sql, NULL, NULL, NULL);
+	sqlite3_exec(db, "DROP TABLE originals; PRAGMA user_version = 1", NULL,
+		     NULL, NULL);
+	sqlite3_close(db);
+	CHK(store_open(path, STORE_READONLY, &st, &err), 0,
+	    "a reader takes version 1 as it is");
+	store_close(st);
+	st = NULL;
+	CHK(store_open(path, STORE_CREATE | STORE_LOCK, &st, &err), 0,
+	    "the writer upgrades version 1");
+	if (!st)
+		return;
+	CHK(q_int(st, "PRAGMA user_version"), STORE_SCHEMA_VERSION,
+	    "upgraded to the current version");
+	CHK(store_plan_put(st, "p", NULL, "p.yaml", "h", "t", &plan_id, &err),
+	    0, "plan");
+	CHK(store_session_create(st, plan_id, "c", "{}", "[]", &sid, &err), 0,
+	    "session");
+	is_int(store_original_get(st, sid, "mtu", "local", &v, &err), 0,
+	       "no original yet");
+	CHK(store_original_put(st, sid, "mtu", "local", "1500", &err), 0,
+	    "store an original");
+	CHK(store_original_put(st, sid, "mtu", "local", "9000", &err), 0,
+	    "a second capture is ignored");
+	is_int(store_original_get(st, sid, "mtu", "local", &v, &err), 1,
+	       "original found");
+	is_str(v ? v : "", "1500", "the first capture stands");
+	free(v);
+	store_close(st);
+}
+
 int main(void)
 {
 	tap_plan(44);
@@ -626,6 +670,7 @@ int main(void)
 		store_close(st);
 
 	test_readers(dir);
+	test_migrate_originals(dir);
 
 	{
 		char cmd[512];
