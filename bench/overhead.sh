@@ -9,9 +9,98 @@
 #   - xrun's own CPU (user+sys of the xrun process itself, from its
 #     `xrun cpu N s` summary) per run
 # Usage: bash bench/overhead.sh [RUNS_PER_BLOCK] [DURATION_S]  (defaults 8, 2)
+#
+# The cost of a run itself: bash bench/overhead.sh --noop [RUNS] [SIZES]
+# (defaults 1000, "1000 1000000") runs the command engine on /bin/true with
+# the default counters (nic, tcp, cpu, capture) in sessions of each size
+# and compares it with a shell loop running /bin/true, in the order loop,
+# xrun per size, loop. For each session size it prints:
+#   - the session start: seconds from `xrun run` to the first run's line
+#     (plan, schedule, inserting the pending runs), and xrun's CPU for it
+#   - the steady per-run wall time over RUNS runs (from the 100th run's
+#     line on), minus the shell loop's time per iteration
+#   - xrun's own CPU per run over the same runs (utime+stime of the xrun
+#     process from /proc, children excluded)
+# Sessions larger than RUNS are interrupted (SIGINT) once RUNS are timed.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 xrun=${XRUN:-$top/build/xrun}
+if [ "${1:-}" = "--noop" ]; then
+  [ -x "$xrun" ] || { echo "build xrun first" >&2; exit 1; }
+  exec python3 - "$xrun" "${2:-1000}" "${3:-1000 1000000}" <<'PY'
+import os, subprocess, sys, tempfile, time
+xrun, runs, sizes = sys.argv[1], int(sys.argv[2]), [int(x) for x in sys.argv[3].split()]
+tck = os.sysconf("SC_CLK_TCK")
+work = tempfile.mkdtemp(prefix="xrun-bench-")
+
+def loop(n):
+    t0 = time.monotonic()
+    subprocess.run(["bash", "-c", f"for i in $(seq {n}); do /bin/true; done"], check=True)
+    return (time.monotonic() - t0) / n
+
+def cpu(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        v = f.read().rsplit(")", 1)[1].split()
+    return (int(v[11]) + int(v[12])) / tck  # utime, stime
+
+def plan(size):
+    # a x b levels, repeat 1: exactly `size` runs when size = a * b
+    a = 1000 if size >= 1000 else 1
+    b = size // a
+    path = f"{work}/p{size}.yaml"
+    with open(path, "w") as f:
+        f.write(f"""xrun: 1
+name: noop{size}
+engine:
+  type: command
+  run: ["/bin/true"]
+factors:
+  a: {{ levels: [{", ".join(f"a{i}" for i in range(a))}] }}
+  b: {{ levels: [{", ".join(f"b{i}" for i in range(b))}] }}
+repeat: 1
+""")
+    return path, a * b
+
+def session(size):
+    path, n = plan(size)
+    skip = min(100, n // 10)
+    want = min(runs, n - skip - 1)
+    t0 = time.monotonic()
+    p = subprocess.Popen([xrun, "run", path, "--db", f"{work}/s{size}.db",
+                          "--unattended", "--yes"], stderr=subprocess.PIPE, text=True)
+    start = start_cpu = ta = ca = None
+    k = 0
+    for line in p.stderr:
+        if "] " not in line or not line.startswith("xrun: ["):
+            continue
+        k += 1
+        if k == 1:
+            start, start_cpu = time.monotonic() - t0, cpu(p.pid)
+        if k == skip + 1:
+            ta, ca = time.monotonic(), cpu(p.pid)
+        if k == skip + 1 + want:
+            tb, cb = time.monotonic(), cpu(p.pid)
+            break
+    if k < n:
+        p.send_signal(2)
+    for _ in p.stderr:
+        pass
+    p.wait()
+    return start, start_cpu, (tb - ta) / want, (cb - ca) / want, want
+
+print(f"machine: {os.cpu_count()} cpus, load {os.getloadavg()[0]:.1f}; "
+      f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+l1 = loop(runs)
+res = {s: session(s) for s in sizes}
+l2 = loop(runs)
+sh = (l1 + l2) / 2
+print(f"shell loop /bin/true: {1000 * l1:.2f} / {1000 * l2:.2f} ms per iteration (before / after)")
+print("session runs | start s | start cpu s | wall/run ms | beyond loop ms | xrun cpu/run ms | timed runs")
+for s, (st, sc, w, c, n) in res.items():
+    print(f"{s:>12} | {st:7.2f} | {sc:11.2f} | {1000 * w:11.2f} | {1000 * (w - sh):+14.2f} | {1000 * c:15.2f} | {n}")
+subprocess.run(["rm", "-rf", work])
+PY
+fi
 runs=${1:-8}
 dur=${2:-2}
 port=$((20000 + RANDOM % 12000))

@@ -20,6 +20,7 @@
 #include <fontconfig/fontconfig.h>
 #endif
 
+#include "buf.h"
 #include "pdf_int.h"
 #include "utf8.h"
 
@@ -227,6 +228,10 @@ void pdf_free(struct pdf *pdf)
 		return;
 	if (pdf->doc)
 		HPDF_Free(pdf->doc);
+#ifdef XRUN_HAVE_FONTCONFIG
+	if (pdf->charset)
+		FcCharSetDestroy(pdf->charset);
+#endif
 	free(pdf->pages);
 	free(pdf->footer);
 	free(pdf->font_path);
@@ -235,9 +240,14 @@ void pdf_free(struct pdf *pdf)
 
 void pdf_set_info(struct pdf *pdf, const char *title, const char *creator)
 {
-	/* Info strings go through the current (UTF-8) encoder. */
-	if (title)
-		HPDF_SetInfoAttr(pdf->doc, HPDF_INFO_TITLE, title);
+	/* Info strings go through the current (UTF-8) encoder, which
+	 * wants well-formed UTF-8 (the bytes are counted when drawn). */
+	if (title) {
+		struct buf b = BUF_INIT;
+		if (esc_utf8(&b, title) >= 0 && b.s)
+			HPDF_SetInfoAttr(pdf->doc, HPDF_INFO_TITLE, b.s);
+		buf_release(&b);
+	}
 	if (creator)
 		HPDF_SetInfoAttr(pdf->doc, HPDF_INFO_CREATOR, creator);
 }
@@ -396,6 +406,56 @@ int pdf_require_japanese(struct pdf *pdf, const char *text, struct xr_err *err)
 	return 0;
 }
 
+/* --- characters the font cannot draw ------------------------------------ */
+
+/* Whether the embedded font has a glyph for cp. With fontconfig, the
+ * font's own character set; without it, the Basic Multilingual Plane
+ * (libharu's UTF-8 encoder drops characters beyond it, emoji among
+ * them). Controls are left to the layout. */
+static int has_glyph(struct pdf *pdf, uint32_t cp)
+{
+	if (cp < 0x20)
+		return 1;
+#ifdef XRUN_HAVE_FONTCONFIG
+	if (!pdf->charset_tried && pdf->font_path) {
+		FcCharSet *cs = NULL;
+		int count = 0;
+		FcPattern *pat =
+		    FcFreeTypeQuery((const FcChar8 *)pdf->font_path,
+				    (unsigned)pdf->font_index, NULL, &count);
+		pdf->charset_tried = 1;
+		if (pat && FcPatternGetCharSet(pat, FC_CHARSET, 0, &cs) ==
+			       FcResultMatch)
+			pdf->charset = FcCharSetCopy(cs);
+		if (pat)
+			FcPatternDestroy(pat);
+	}
+	if (pdf->charset)
+		return FcCharSetHasChar(pdf->charset, (FcChar32)cp) ? 1 : 0;
+#endif
+	return cp <= 0xFFFF;
+}
+
+/*
+ * What is drawn for the n bytes at s: NULL when they are drawn as they
+ * are, else the visible replacement: U+FFFD (or '?' when the font lacks
+ * it) for an ill-formed byte, '?' for a character the font has no glyph
+ * for. *bad tells which (1 ill-formed, 2 no glyph) for the warning.
+ */
+static const char *substitute(struct pdf *pdf, const char *s, size_t n,
+			      uint32_t *cp, int *bad)
+{
+	*bad = 0;
+	if (utf8_decode(s, n, cp) == 0) {
+		*bad = 1;
+		return has_glyph(pdf, 0xFFFD) ? "\xef\xbf\xbd" : "?";
+	}
+	if (*cp < 0x80 || has_glyph(pdf, *cp))
+		return NULL;
+	*bad = 2;
+	return "?";
+}
+
 /* --- text measuring and wrapping --------------------------------------- */
 
 /* Advance width of one character at 1 pt. */
@@ -403,9 +463,17 @@ static double char_w(struct pdf *pdf, const char *s, size_t n)
 {
 	HPDF_TextWidth tw;
 	unsigned char c = (unsigned char)s[0];
+	const char *rep;
+	uint32_t cp;
+	int bad;
 
 	if (n == 1 && c < 128 && pdf->ascii_w[c] >= 0)
 		return pdf->ascii_w[c];
+	/* Measured as drawn: a replacement takes the replacement's width. */
+	if (c >= 128 && (rep = substitute(pdf, s, n, &cp, &bad)) != NULL) {
+		s = rep;
+		n = strlen(rep);
+	}
 	tw = HPDF_Font_TextWidth(pdf->font, (const HPDF_BYTE *)s, (HPDF_UINT)n);
 	if (n == 1 && c < 128)
 		pdf->ascii_w[c] = tw.width / 1000.0;
@@ -606,17 +674,40 @@ void pdf_draw_text(struct pdf *pdf, double x, double y, double size,
 {
 	char small[512];
 	char *tmp = small;
+	size_t i = 0, k = 0;
 
 	if (len == 0)
 		return;
-	/* HPDF_Page_TextOut wants a NUL-terminated string. */
-	if (len >= sizeof(small)) {
-		tmp = malloc(len + 1);
+	/* HPDF_Page_TextOut wants a NUL-terminated string; a replacement
+	 * ('?' or U+FFFD, 3 bytes) is never longer than what it replaces
+	 * times three. */
+	if (3 * len >= sizeof(small)) {
+		tmp = malloc(3 * len + 1);
 		if (!tmp)
 			return;
 	}
-	memcpy(tmp, s, len);
-	tmp[len] = '\0';
+	while (i < len) {
+		uint32_t cp;
+		size_t n = utf8_next(s + i, len - i, &cp);
+		int bad = 0;
+		const char *rep = (unsigned char)s[i] >= 128
+				      ? substitute(pdf, s + i, n, &cp, &bad)
+				      : NULL;
+		if (bad == 1) {
+			pdf->esc.bad_utf8++;
+		} else if (bad == 2 && !pdf->esc.no_glyph++) {
+			pdf->esc.first_missing = cp;
+		}
+		if (rep) {
+			memcpy(tmp + k, rep, strlen(rep));
+			k += strlen(rep);
+		} else {
+			memcpy(tmp + k, s + i, n);
+			k += n;
+		}
+		i += n;
+	}
+	tmp[k] = '\0';
 	if (bold) {
 		HPDF_Page_SetTextRenderingMode(pdf->page,
 					       HPDF_FILL_THEN_STROKE);
@@ -737,6 +828,8 @@ int pdf_save(struct pdf *pdf, const char *path, struct xr_err *err)
 	if (rc < 0)
 		return rc;
 	draw_footers(pdf);
+	/* Drawn text that could not be drawn as it is: said once. */
+	esc_warn(&pdf->esc, "pdf", stderr);
 	if (pdf_check(pdf, err) < 0)
 		return -XR_EREPORT;
 	/* Open it ourselves first: libharu's error codes do not say why. */

@@ -7,6 +7,7 @@
 
 #include <hpdf.h>
 
+#include "escape.h"
 #include "pdf.h"
 
 struct pdf {
@@ -26,6 +27,9 @@ struct pdf {
 	int font_index;		 /* its face in a .ttc collection */
 	const char *font_origin; /* "XRUN_FONT", "font option", "discovered" */
 	double ascii_w[128]; /* advance widths per 1 pt, -1 = not measured */
+	void *charset;	     /* the font's FcCharSet (NULL: not known) */
+	int charset_tried;
+	struct esc_count esc; /* replaced bytes and missing glyphs drawn */
 };
 
 /* One line of wrapped text: a byte range of the source string. */

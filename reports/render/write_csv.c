@@ -1,32 +1,34 @@
 /*
  * The CSV writer (RFC 4180): one row per cell and metric with every
  * statistic, one column per factor, values in base units (bit/s, s, B) so
- * that spreadsheets can compute on them; flags as their codes.
+ * that spreadsheets can compute on them; flags as their codes. Text
+ * fields go through esc_csv (escape.h): a level or name that a spreadsheet
+ * would run as a formula ("=HYPERLINK(...)") gets a leading apostrophe
+ * (schema/report.md, "CSV").
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "buf.h"
+#include "escape.h"
 #include "render.h"
 #include "banned.h"
 
+/* What the escaping replaced in the report being written. */
+static struct esc_count csv_count;
+
 static void field(FILE *f, const char *s, int first)
 {
+	struct buf b = BUF_INIT;
 	if (!first)
 		fputc(',', f);
 	if (!s)
 		return;
-	if (strpbrk(s, ",\"\r\n")) {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
-	}
+	esc_count_add(&csv_count, esc_csv(&b, s));
+	if (b.len)
+		fwrite(b.s, 1, b.len, f);
+	buf_release(&b);
 }
 
 static void num(FILE *f, double v)
@@ -139,6 +141,7 @@ int report_write_csv(const struct report *r, FILE *f, struct xr_err *err)
 	};
 	size_t i;
 	int k, m, fa;
+	memset(&csv_count, 0, sizeof csv_count);
 	field(f, "plan", 1);
 	for (fa = 0; fa < r->nfactors; fa++)
 		field(f, r->factors[fa].name, 0);
@@ -166,6 +169,7 @@ int report_write_csv(const struct report *r, FILE *f, struct xr_err *err)
 	}
 	if (r->ref)
 		reference_rows(f, r);
+	esc_warn(&csv_count, "csv", stderr);
 	if (fflush(f) != 0 || ferror(f))
 		return xr_err_set(err, XR_EIO, NULL, 0, 0,
 				  "cannot write the csv report");

@@ -5,12 +5,36 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <jansson.h>
 
 #include "buf.h"
+#include "escape.h"
 #include "render.h"
 #include "banned.h"
+
+/* What the escaping replaced in the report being written. */
+static struct esc_count json_count;
+
+/* A JSON string; jansson refuses ill-formed UTF-8 (the value would be
+ * lost), so such bytes become U+FFFD first and are counted. */
+static json_t *jstr(const char *s)
+{
+	struct buf b = BUF_INIT;
+	json_t *j;
+	int bad;
+	if (!s)
+		return json_null();
+	j = json_string(s);
+	if (j)
+		return j;
+	bad = esc_utf8(&b, s);
+	esc_count_add(&json_count, bad);
+	j = json_string(b.s ? b.s : "");
+	buf_release(&b);
+	return j;
+}
 
 static json_t *num(double v)
 {
@@ -19,7 +43,7 @@ static json_t *num(double v)
 
 static json_t *str(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	return s ? jstr(s) : json_null();
 }
 
 static json_t *cell_obj(const struct report *r, const struct report_cell *c)
@@ -30,7 +54,7 @@ static json_t *cell_obj(const struct report *r, const struct report_cell *c)
 		if (c->lv[f] >= 0)
 			json_object_set_new(
 			    o, r->factors[f].name,
-			    json_string(r->factors[f].levels[c->lv[f]]));
+			    jstr(r->factors[f].levels[c->lv[f]]));
 	return o;
 }
 
@@ -63,7 +87,7 @@ static json_t *flag_text(const struct report *r, const struct report_flag *f)
 	buf_adds(&b, report_flag_text(f->code, r->lang));
 	if (f->detail && *f->detail)
 		buf_addf(&b, " (%s)", f->detail);
-	s = json_string(b.s);
+	s = jstr(b.s);
 	buf_release(&b);
 	return s;
 }
@@ -76,8 +100,8 @@ static json_t *flag_list(const struct report *r, const struct report_flag *fl,
 	*codes = json_array();
 	*details = json_array();
 	for (i = 0; i < n; i++) {
-		json_array_append_new(
-		    *codes, json_string(report_flag_code_name(fl[i].code)));
+		json_array_append_new(*codes,
+				      jstr(report_flag_code_name(fl[i].code)));
 		json_array_append_new(
 		    *details,
 		    json_pack("{s:s,s:s,s:i}", "code",
@@ -133,23 +157,19 @@ static json_t *tables(const struct report *r)
 		       *rows = json_array(), *labels = json_array(),
 		       *grid = json_array();
 		json_object_set_new(o, "metric", str(tb->metric));
-		json_object_set_new(
-		    o, "rows",
-		    tb->row_factor >= 0
-			? json_string(r->factors[tb->row_factor].name)
-			: json_null());
+		json_object_set_new(o, "rows",
+				    tb->row_factor >= 0
+					? jstr(r->factors[tb->row_factor].name)
+					: json_null());
 		for (i = 0; i < tb->ncol_factors; i++)
 			json_array_append_new(
-			    cols,
-			    json_string(r->factors[tb->col_factors[i]].name));
+			    cols, jstr(r->factors[tb->col_factors[i]].name));
 		json_object_set_new(o, "columns", cols);
 		for (i = 0; i < tb->nrows; i++)
-			json_array_append_new(rows,
-					      json_string(tb->row_label[i]));
+			json_array_append_new(rows, jstr(tb->row_label[i]));
 		json_object_set_new(o, "row_levels", rows);
 		for (c = 0; c < tb->ncols; c++)
-			json_array_append_new(labels,
-					      json_string(tb->col_label[c]));
+			json_array_append_new(labels, jstr(tb->col_label[c]));
 		json_object_set_new(o, "column_labels", labels);
 		for (i = 0; i < tb->nrows; i++) {
 			json_t *row = json_array();
@@ -207,10 +227,10 @@ static json_t *comparisons(const struct report *r)
 	for (k = 0; k < r->ncmps; k++) {
 		const struct report_cmp *c = &r->cmps[k];
 		json_t *o = json_object(), *codes, *det;
-		json_object_set_new(
-		    o, "factor",
-		    c->factor >= 0 ? json_string(r->factors[c->factor].name)
-				   : json_null());
+		json_object_set_new(o, "factor",
+				    c->factor >= 0
+					? jstr(r->factors[c->factor].name)
+					: json_null());
 		json_object_set_new(o, "a", cell_obj(r, &r->cells[c->a]));
 		json_object_set_new(o, "b", cell_obj(r, &r->cells[c->b]));
 		json_object_set_new(o, "a_index", json_integer(c->a));
@@ -239,9 +259,9 @@ static json_t *comparisons(const struct report *r)
 		json_object_set_new(o, "sensitivity", sensitivity(c));
 		json_object_set_new(o, "robust", robust(c));
 		json_object_set_new(o, "method",
-				    json_string(report_method_name(c->method)));
-		json_object_set_new(
-		    o, "verdict", json_string(report_verdict_name(c->verdict)));
+				    jstr(report_method_name(c->method)));
+		json_object_set_new(o, "verdict",
+				    jstr(report_verdict_name(c->verdict)));
 		json_object_set_new(o, "higher_is_better",
 				    json_boolean(c->higher_is_better));
 		json_object_set_new(
@@ -411,8 +431,8 @@ static json_t *model(const struct report *r)
 	    o, "description",
 	    str(r->description && *r->description ? r->description : NULL));
 	json_object_set_new(o, "plan_hash", str(r->plan_hash));
-	json_object_set_new(
-	    o, "lang", json_string(r->lang == REPORT_LANG_JA ? "ja" : "en"));
+	json_object_set_new(o, "lang",
+			    jstr(r->lang == REPORT_LANG_JA ? "ja" : "en"));
 	json_object_set_new(o, "generated_at", num(r->generated_at));
 	a = json_array();
 	for (i = 0; i < r->nsessions; i++)
@@ -422,7 +442,7 @@ static json_t *model(const struct report *r)
 	json_object_set_new(o, "last_run", num(r->last_run));
 	a = json_array();
 	for (i = 0; i < r->nhosts; i++)
-		json_array_append_new(a, json_string(r->hosts[i]));
+		json_array_append_new(a, jstr(r->hosts[i]));
 	json_object_set_new(o, "hosts", a);
 	json_object_set_new(o, "runs",
 			    json_pack("{s:i,s:i,s:i,s:i,s:i,s:i}", "total",
@@ -440,8 +460,8 @@ static json_t *model(const struct report *r)
 		json_t *lv = json_array();
 		int k;
 		for (k = 0; k < r->factors[i].nlevels; k++)
-			json_array_append_new(
-			    lv, json_string(r->factors[i].levels[k]));
+			json_array_append_new(lv,
+					      jstr(r->factors[i].levels[k]));
 		json_array_append_new(
 		    a, json_pack("{s:s,s:o,s:b}", "name", r->factors[i].name,
 				 "levels", lv, "manual", r->factors[i].manual));
@@ -483,8 +503,11 @@ static json_t *model(const struct report *r)
 
 int report_write_json(const struct report *r, FILE *f, struct xr_err *err)
 {
-	json_t *o = model(r);
+	json_t *o;
 	int rc;
+	memset(&json_count, 0, sizeof json_count);
+	o = model(r);
+	esc_warn(&json_count, "json", stderr);
 	if (!o)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	rc = json_dumpf(o, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10));

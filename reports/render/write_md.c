@@ -16,23 +16,32 @@
 #include "arena.h"
 #include "buf.h"
 #include "chart.h"
+#include "escape.h"
 #include "render.h"
 #include "rtable.h"
 #include "svg_chart.h"
 #include "banned.h"
 
-/* Table cell text: pipes escaped, line breaks flattened. */
+/* What the escaping replaced in the report being written (one warning at
+ * the end). The writer is not reentrant; neither is stdio's stdout. */
+static struct esc_count md_count;
+
+/* Untrusted text (names, levels, titles, details from the store): escaped
+ * for Markdown (escape.h), ill-formed UTF-8 counted. */
+static void put(FILE *f, const char *s, unsigned flags)
+{
+	struct buf b = BUF_INIT;
+	esc_count_add(&md_count, esc_md(&b, s ? s : "", flags));
+	if (b.len)
+		fwrite(b.s, 1, b.len, f);
+	buf_release(&b);
+}
+
+/* Table cell text: pipes escaped, line breaks flattened, no raw HTML. */
 static void cell(FILE *f, const char *s)
 {
 	fputs("| ", f);
-	for (; s && *s; s++) {
-		if (*s == '|')
-			fputs("\\|", f);
-		else if (*s == '\n' || *s == '\r')
-			fputc(' ', f);
-		else
-			fputc(*s, f);
-	}
+	put(f, s, ESC_MD_CELL);
 	fputc(' ', f);
 }
 
@@ -72,8 +81,13 @@ static void md_table(FILE *f, const struct rtable *t)
 static void md_list(FILE *f, const struct rtable *t)
 {
 	int i;
-	for (i = 0; i < t->nrows; i++)
-		fprintf(f, "- %s: %s\n", rt_cell(t, i, 0), rt_cell(t, i, 1));
+	for (i = 0; i < t->nrows; i++) {
+		fputs("- ", f);
+		put(f, rt_cell(t, i, 0), 0);
+		fputs(": ", f);
+		put(f, rt_cell(t, i, 1), 0);
+		fputc('\n', f);
+	}
 	fputc('\n', f);
 }
 
@@ -81,19 +95,29 @@ static void md_list(FILE *f, const struct rtable *t)
 static void md_caption(FILE *f, const char *hashes, const char *title,
 		       const char *unit)
 {
-	if (unit && *unit)
-		fprintf(f, "%s %s (%s)\n\n", hashes, title, unit);
-	else
-		fprintf(f, "%s %s\n\n", hashes, title);
+	fprintf(f, "%s ", hashes);
+	put(f, title, 0);
+	if (unit && *unit) {
+		fputs(" (", f);
+		put(f, unit, 0);
+		fputc(')', f);
+	}
+	fputs("\n\n", f);
 }
 
 static int header(const struct report *r, struct arena *a, FILE *f)
 {
 	struct rtable t;
-	fprintf(f, "# %s\n\n", r->title ? r->title : "xrun report");
-	/* The plan's description, as written (Markdown passes through). */
-	if (r->description && *r->description)
-		fprintf(f, "%s\n\n", r->description);
+	/* A line break in the title cannot start another block. */
+	fputs("# ", f);
+	put(f, r->title ? r->title : "xrun report", 0);
+	fputs("\n\n", f);
+	/* The plan's description, as written: its Markdown passes through,
+	 * raw HTML does not. */
+	if (r->description && *r->description) {
+		put(f, r->description, ESC_MD_BLOCK);
+		fputs("\n\n", f);
+	}
 	if (rt_header(r, a, &t) < 0)
 		return -1;
 	md_table(f, &t);
@@ -213,11 +237,13 @@ static int cells(const struct report *r, struct arena *a, FILE *f)
 	struct rtable t;
 	if (rt_cells(r, a, &t) < 0)
 		return -1;
-	if (*t.unit)
-		fprintf(f, "## %s (%s, %s)\n\n", T(r, REPORT_T_CELLS), t.title,
-			t.unit);
-	else
-		fprintf(f, "## %s (%s)\n\n", T(r, REPORT_T_CELLS), t.title);
+	fprintf(f, "## %s (", T(r, REPORT_T_CELLS));
+	put(f, t.title, 0);
+	if (*t.unit) {
+		fputs(", ", f);
+		put(f, t.unit, 0);
+	}
+	fputs(")\n\n", f);
 	md_table(f, &t);
 	fprintf(f, "%s\n\n", T(r, REPORT_T_INTERVAL_NOTE));
 	/* Medians of every other metric per cell (retransmits, CPU, loss
@@ -262,10 +288,15 @@ static int notes(const struct report *r, struct arena *a, FILE *f)
 	fprintf(f, "## %s\n\n", T(r, REPORT_T_NOTES));
 	for (k = 0; k < nn; k++) {
 		fprintf(f, "%d. **%s**: %s\n", k + 1, n[k].name, n[k].text);
-		for (j = 0; j < n[k].nitems; j++)
-			fprintf(f, "   - %s%s%s\n", n[k].item[j].where,
-				*n[k].item[j].detail ? ": " : "",
-				n[k].item[j].detail);
+		for (j = 0; j < n[k].nitems; j++) {
+			fputs("   - ", f);
+			put(f, n[k].item[j].where, 0);
+			if (*n[k].item[j].detail) {
+				fputs(": ", f);
+				put(f, n[k].item[j].detail, 0);
+			}
+			fputc('\n', f);
+		}
 		if (n[k].more)
 			fprintf(f, "   - (+%d)\n", n[k].more);
 	}
@@ -305,10 +336,14 @@ static int reference(const struct report *r, struct arena *a, FILE *f)
 	md_list(f, &t);
 	if (rt_reference(r, a, &t) < 0)
 		return -1;
-	fprintf(f, "%s (%s)\n\n", t.title, t.unit);
+	put(f, t.title, 0);
+	fputs(" (", f);
+	put(f, t.unit, 0);
+	fputs(")\n\n", f);
 	md_table(f, &t);
 	buf_addf(&m, T(r, REPORT_T_REF_NOTE), r->ref->path);
-	fprintf(f, "%s\n\n", m.s);
+	put(f, m.s, 0);
+	fputs("\n\n", f);
 	buf_release(&m);
 	return 0;
 }
@@ -319,6 +354,7 @@ int report_write_md_charts(const struct report *r, FILE *f, const char *md_path,
 	struct arena *a = arena_new();
 	struct md_charts mc, *pmc = NULL;
 	int rc = a ? 0 : -1;
+	memset(&md_count, 0, sizeof md_count);
 	if (rc == 0 && md_path && strcmp(md_path, "-") != 0) {
 		rc = charts_init(&mc, md_path);
 		pmc = &mc;
@@ -338,6 +374,7 @@ int report_write_md_charts(const struct report *r, FILE *f, const char *md_path,
 	if (rc == 0)
 		rc = appendix(r, a, f);
 	arena_free(a);
+	esc_warn(&md_count, "markdown", stderr);
 	if (pmc)
 		buf_release(&mc.stem);
 	if (rc == -1)

@@ -198,6 +198,42 @@ static int ensure_server(struct iperf3_state *st, struct engine_result *res)
 	return 0;
 }
 
+/* iperf3's refusal while its server still winds down the previous test
+ * (-J puts it in the JSON "error", without -J it is on stderr). */
+static int server_busy(const struct proc_result *pr)
+{
+	static const char busy[] = "the server is busy running a test";
+	return pr->status == PROC_EXITED && pr->exit_code != 0 &&
+	       ((pr->out &&
+		 memmem(pr->out, pr->out_len, busy, sizeof busy - 1)) ||
+		(pr->err &&
+		 memmem(pr->err, pr->err_len, busy, sizeof busy - 1)));
+}
+
+/*
+ * Run the client. Runs now follow each other within a millisecond or two,
+ * which can be before the server has finished the previous test; the
+ * server then refuses with "busy", and the client is started again after
+ * 0.1 s, up to 5 times, instead of failing the run.
+ */
+static int run_client(struct iperf3_state *st, const struct proc_opts *o,
+		      struct proc_result *pr, struct xr_err *err)
+{
+	int rc, attempt;
+	for (attempt = 0;; attempt++) {
+		memset(pr, 0, sizeof *pr);
+		rc = host_run(st->client, o, pr, err);
+		if (rc < 0 || attempt >= 4 || !server_busy(pr))
+			return rc;
+		proc_result_release(pr);
+		if (proc_sleep(0.1) < 0) {
+			memset(pr, 0, sizeof *pr);
+			pr->status = PROC_INTERRUPTED;
+			return 0;
+		}
+	}
+}
+
 static int run(void *state, const struct plan *p,
 	       const struct engine_request *rq, struct engine_result *res)
 {
@@ -235,8 +271,7 @@ static int run(void *state, const struct plan *p,
 	o.argv = (const char *const *)argv;
 	o.timeout =
 	    rq->timeout > 0 ? rq->timeout : rq->duration + rq->omit + 15.0;
-	memset(&pr, 0, sizeof pr);
-	rc = host_run(st->client, &o, &pr, &err);
+	rc = run_client(st, &o, &pr, &err);
 	engine_argv_free(argv);
 	if (rc < 0) {
 		engine_result_set_reason(res,

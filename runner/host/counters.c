@@ -12,8 +12,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/ethtool.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <linux/sockios.h>
 #include <net/if.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,15 +83,61 @@ const char *counters_remote_script(void)
 	return counters_script;
 }
 
-/* Append a small file; a missing or unreadable one adds nothing. */
+/*
+ * Append one of the /proc files of a snapshot; a missing or unreadable one
+ * adds nothing. The files are opened once and read again from offset 0
+ * (they are generated anew on every read, as top and vmstat rely on):
+ * opening them was a good part of a snapshot's cost. The table holds the
+ * few fixed paths of counters_local_document.
+ */
 static int add_file(struct buf *doc, const char *path)
 {
-	int rc = buf_read_file(doc, path, 4 << 20);
-	if (rc == -XR_EIO)
+	static struct {
+		const char *path; /* a string literal: compared by address */
+		int fd;
+	} open_files[8];
+	char chunk[8192];
+	size_t k;
+	off_t off = 0;
+	ssize_t n;
+	int fd = -1;
+
+	for (k = 0; k < sizeof open_files / sizeof open_files[0]; k++) {
+		if (open_files[k].path == path) {
+			fd = open_files[k].fd;
+			break;
+		}
+		if (!open_files[k].path) {
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				return 0;
+			open_files[k].path = path;
+			open_files[k].fd = fd;
+			break;
+		}
+	}
+	if (fd < 0) /* table full: read it the plain way */
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return 0;
+	for (;;) {
+		n = pread(fd, chunk, sizeof chunk, off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (buf_add(doc, chunk, (size_t)n) < 0 || doc->len > (size_t)4
+									 << 20)
+			break;
+		off += n;
+	}
+	if (k == sizeof open_files / sizeof open_files[0])
+		close(fd);
+	if (doc->truncated)
+		return -XR_ENOMEM;
 	if (doc->len && doc->s[doc->len - 1] != '\n')
 		buf_addc(doc, '\n');
-	return rc;
+	return 0;
 }
 
 /* Read a one-line sysfs/proc file (relative to dirfd) into out. Paths
@@ -111,12 +161,130 @@ static ssize_t read_small(int dirfd, const char *path, char *out, size_t outsz)
 	return n;
 }
 
+/*
+ * The interface's statistics in one netlink request (RTM_GETLINK,
+ * IFLA_STATS64): the same dev_get_stats() numbers as the 24 files of
+ * /sys/class/net/IF/statistics, under the same names, without 24 opens
+ * and reads per snapshot. Returns 1 when done, 0 to read sysfs instead
+ * (no netlink, no such interface, an old kernel).
+ */
+static int add_netdev_netlink(struct buf *doc, const char *iface)
+{
+#define S64(f)                                                                 \
+	{                                                                      \
+#f, offsetof(struct rtnl_link_stats64, f)                      \
+	}
+	static const struct {
+		const char *name;
+		size_t off;
+	} fields[] = {
+	    S64(collisions),	    S64(multicast),
+	    S64(rx_bytes),	    S64(rx_compressed),
+	    S64(rx_crc_errors),	    S64(rx_dropped),
+	    S64(rx_errors),	    S64(rx_fifo_errors),
+	    S64(rx_frame_errors),   S64(rx_length_errors),
+	    S64(rx_missed_errors),  S64(rx_nohandler),
+	    S64(rx_over_errors),    S64(rx_packets),
+	    S64(tx_aborted_errors), S64(tx_bytes),
+	    S64(tx_carrier_errors), S64(tx_compressed),
+	    S64(tx_dropped),	    S64(tx_errors),
+	    S64(tx_fifo_errors),    S64(tx_heartbeat_errors),
+	    S64(tx_packets),	    S64(tx_window_errors),
+	};
+#undef S64
+	struct {
+		struct nlmsghdr nh;
+		struct ifinfomsg ifi;
+		char attrs[64];
+	} req;
+	static unsigned seq;
+	union {
+		struct nlmsghdr nh;
+		char b[16384];
+	} resp;
+	static int fd = -1; /* kept open: a socket per snapshot costs more
+			     * than the request */
+	struct rtattr *rta;
+	const struct rtnl_link_stats64 *st = NULL;
+	size_t namelen = strlen(iface) + 1;
+	ssize_t n;
+	int len;
+	size_t i;
+
+	if (namelen > IFNAMSIZ)
+		return 0;
+	if (fd < 0)
+		fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return 0;
+	memset(&req, 0, sizeof req);
+	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof req.ifi);
+	req.nh.nlmsg_type = RTM_GETLINK;
+	req.nh.nlmsg_flags = NLM_F_REQUEST;
+	req.nh.nlmsg_seq = ++seq;
+	req.ifi.ifi_family = AF_UNSPEC;
+	/* By name (no if_nametoindex, which opens a socket of its own). */
+	rta = (struct rtattr *)((char *)&req + NLMSG_ALIGN(req.nh.nlmsg_len));
+	rta->rta_type = IFLA_IFNAME;
+	rta->rta_len = RTA_LENGTH(namelen);
+	memcpy(RTA_DATA(rta), iface, namelen);
+	req.nh.nlmsg_len =
+	    NLMSG_ALIGN(req.nh.nlmsg_len) + RTA_ALIGN(rta->rta_len);
+	/* Only the statistics, not the whole link description. */
+	rta = (struct rtattr *)((char *)&req + req.nh.nlmsg_len);
+	rta->rta_type = IFLA_EXT_MASK;
+	rta->rta_len = RTA_LENGTH(sizeof(uint32_t));
+	memset(RTA_DATA(rta), 0, sizeof(uint32_t));
+	req.nh.nlmsg_len += RTA_ALIGN(rta->rta_len);
+	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0) {
+		close(fd);
+		fd = -1;
+		return 0;
+	}
+	/* The answer to this request: the link, or an error (no such
+	 * interface); anything older on the socket is skipped. */
+	for (;;) {
+		do
+			n = recv(fd, &resp, sizeof resp, 0);
+		while (n < 0 && errno == EINTR);
+		if (n < (ssize_t)sizeof(struct nlmsghdr) ||
+		    !NLMSG_OK(&resp.nh, (size_t)n)) {
+			close(fd);
+			fd = -1;
+			return 0;
+		}
+		if (resp.nh.nlmsg_seq == seq)
+			break;
+	}
+	if (resp.nh.nlmsg_type != RTM_NEWLINK ||
+	    n < (ssize_t)NLMSG_LENGTH(sizeof(struct ifinfomsg)))
+		return 0;
+	len = (int)IFLA_PAYLOAD(&resp.nh);
+	for (rta = IFLA_RTA(NLMSG_DATA(&resp.nh)); RTA_OK(rta, len);
+	     rta = RTA_NEXT(rta, len))
+		if (rta->rta_type == IFLA_STATS64 &&
+		    RTA_PAYLOAD(rta) >= sizeof *st)
+			st = RTA_DATA(rta);
+	if (!st)
+		return 0;
+	buf_adds(doc, "@@ netdev\n");
+	for (i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		uint64_t v;
+		memcpy(&v, (const char *)st + fields[i].off, sizeof v);
+		buf_addf(doc, "%s %llu\n", fields[i].name,
+			 (unsigned long long)v);
+	}
+	return 1;
+}
+
 static int add_netdev(struct buf *doc, const char *iface)
 {
 	char dir[128], val[64];
 	struct dirent *de;
 	DIR *d;
 
+	if (add_netdev_netlink(doc, iface))
+		return doc->truncated ? -XR_ENOMEM : 0;
 	snprintf(dir, sizeof dir, "/sys/class/net/%s/statistics", iface);
 	d = opendir(dir);
 	if (!d)
@@ -203,13 +371,22 @@ out:
 	return rc;
 }
 
-static int add_procs(struct buf *doc)
+/*
+ * Capture tools running on this machine, from /proc/N/comm. Reading the
+ * comm of every process is most of the cost of a local snapshot (hundreds
+ * of opens, twice per run), so a list at most CAPTURE_REUSE_S old is
+ * reused: a run of a second or more (every iperf3 run) always gets a
+ * fresh look before and after; back-to-back short runs see a tool started
+ * within the last second one run later (docs/hosts.md).
+ */
+#define CAPTURE_REUSE_S 1.0
+
+static int scan_procs(struct buf *out)
 {
 	char path[300], comm[32];
 	struct dirent *de;
 	DIR *d = opendir("/proc");
 
-	buf_adds(doc, "@@ procs\n");
 	if (!d)
 		return 0;
 	while ((de = readdir(d)) != NULL) {
@@ -219,9 +396,29 @@ static int add_procs(struct buf *doc)
 		if (read_small(dirfd(d), path, comm, sizeof comm) <= 0)
 			continue;
 		if (counters_is_capture_tool(comm))
-			buf_addf(doc, "%s\n", comm);
+			buf_addf(out, "%s\n", comm);
 	}
 	closedir(d);
+	return out->truncated ? -XR_ENOMEM : 0;
+}
+
+static int add_procs(struct buf *doc)
+{
+	static struct buf last = BUF_INIT;
+	static double last_at = -1e9;
+	double now = proc_now_mono();
+
+	buf_adds(doc, "@@ procs\n");
+	if (now - last_at >= CAPTURE_REUSE_S || now < last_at) {
+		buf_reset(&last);
+		if (scan_procs(&last) < 0) {
+			last_at = -1e9;
+			return -XR_ENOMEM;
+		}
+		last_at = now;
+	}
+	if (last.len)
+		buf_add(doc, last.s, last.len);
 	return doc->truncated ? -XR_ENOMEM : 0;
 }
 

@@ -1,9 +1,10 @@
 /*
  * The one module that forks (after git's run-command.c and libuv's
  * process.c). Everything the child needs (resolved path, argv, environment,
- * file descriptors) is built before fork(); the child only calls
- * async-signal-safe functions and reports an exec failure through a
- * close-on-exec pipe. Every child leads its own process group, which is
+ * file descriptors) is built before the child starts (proc_child.c:
+ * clone(CLONE_VM | CLONE_VFORK), which does not copy xrun); the child only
+ * makes raw system calls and reports an exec failure to the suspended
+ * parent. Every child leads its own process group, which is
  * recorded in a registry so that a deadline, an interrupt or exit can kill
  * the whole group, grandchildren included. The parent blocks in poll() on
  * the output pipes, a pidfd and the signal self-pipe with the deadline as
@@ -342,16 +343,15 @@ char **proc_int_env(const char *const *extra)
 	return env;
 }
 
-/* Fork and exec. Returns the pid, or -1 with *exec_errno set when the
- * command could not be started (the child has then been reaped). */
+/* Start the child (proc_child.c) in a new registered process group.
+ * Returns the pid, or -1 with *exec_errno set when the command could not
+ * be started (the child has then been reaped). */
 pid_t proc_int_spawn(const char *path, const char *const *argv, char **env,
 		     const struct child_fds *fds, int *exec_errno)
 {
-	int ep[2], e = 0, i;
 	struct sigaction hup;
 	sigset_t all, old;
-	pid_t pid, parent = getpid();
-	ssize_t n;
+	pid_t pid;
 
 	if (!subreaper_done) {
 		/* Orphaned grandchildren come back to us so that their
@@ -360,71 +360,21 @@ pid_t proc_int_spawn(const char *path, const char *const *argv, char **env,
 		subreaper_done = 1;
 	}
 	ensure_atexit();
-	if (pipe2(ep, O_CLOEXEC) < 0) {
-		*exec_errno = errno;
-		return -1;
-	}
 	/* A SIGHUP ignored by nohup stays ignored for the children too. */
 	sigaction(SIGHUP, NULL, &hup);
 	/* No handler of ours may run in the child before it resets them. */
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
-	pid = fork();
-	if (pid == 0) {
-		struct sigaction sa;
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = SIG_DFL;
-		for (i = 1; i < NSIG; i++)
-			if (i != SIGHUP || hup.sa_handler != SIG_IGN)
-				sigaction(i, &sa, NULL);
-		setpgid(0, 0);
-		/* A SIGKILLed xrun runs no cleanup: the child goes with it.
-		 * This matters most for ssh, where a surviving local client
-		 * keeps a remote server alive for good; its death hangs up
-		 * the remote pty. The check closes the race with a parent
-		 * that died before the prctl. */
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
-			_exit(128 + SIGTERM);
-		if (fds->in >= 0 && dup2(fds->in, 0) < 0)
-			goto fail;
-		if (fds->out >= 0 && dup2(fds->out, 1) < 0)
-			goto fail;
-		if (fds->err >= 0 && dup2(fds->err, 2) < 0)
-			goto fail;
-		sigemptyset(&all);
-		sigprocmask(SIG_SETMASK, &all, NULL);
-		execve(path, (char *const *)argv, env);
-	fail:
-		e = errno;
-		n = write(ep[1], &e, sizeof e);
-		(void)n;
-		_exit(127);
-	}
+	pid = proc_int_start_child(path, argv, env, fds,
+				   hup.sa_handler == SIG_IGN, exec_errno);
 	if (pid < 0) {
-		*exec_errno = errno;
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		close(ep[0]);
-		close(ep[1]);
 		return -1;
 	}
 	/* Both sides set the group so that kill(-pid) works at once. */
 	setpgid(pid, pid);
 	group_add(pid);
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	close(ep[1]);
-	do
-		n = read(ep[0], &e, sizeof e);
-	while (n < 0 && errno == EINTR);
-	close(ep[0]);
-	if (n == (ssize_t)sizeof e) {
-		int st;
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-		proc_int_group_del(pid);
-		*exec_errno = e;
-		return -1;
-	}
 	return pid;
 }
 

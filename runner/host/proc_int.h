@@ -24,6 +24,15 @@ int proc_int_devnull(int flags);
  * -1 with *exec_errno set (the child has then been reaped). */
 pid_t proc_int_spawn(const char *path, const char *const *argv, char **env,
 		     const struct child_fds *fds, int *exec_errno);
+/* Start one child (proc_child.c): clone(CLONE_VM | CLONE_VFORK), then
+ * in the child: signal handlers reset (SIGHUP stays ignored when
+ * keep_hup_ignored), own process group, PR_SET_PDEATHSIG, fds as 0 1 2,
+ * an empty signal mask, execve. The caller blocks every signal around the
+ * call. Returns the pid once the child has exec'd, or -1 with
+ * *exec_errno set (the child has then been reaped). */
+pid_t proc_int_start_child(const char *path, const char *const *argv,
+			   char **env, const struct child_fds *fds,
+			   int keep_hup_ignored, int *exec_errno);
 /* TERM the group, KILL after grace, reap what we can, unregister. */
 void proc_int_terminate(pid_t pgid, double grace, int *leader_status,
 			int *leader_reaped);

@@ -536,6 +536,7 @@ void store_close(struct store *st)
 	if (!st)
 		return;
 	sqlite3_finalize(st->pending);
+	store_per_run_finalize(st);
 	if (st->db)
 		sqlite3_close_v2(st->db);
 	if (st->lock_fd >= 0) {

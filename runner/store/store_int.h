@@ -10,6 +10,8 @@
 
 struct sqlite3_stmt;
 
+#define STORE_PER_RUN_MAX 16
+
 struct store {
 	struct sqlite3 *db;
 	char *path;
@@ -17,7 +19,13 @@ struct store {
 	int db_lock_fd;		      /* the DB file: the lock itself */
 	char *lock_prev;	      /* previous content of the lock file */
 	struct sqlite3_stmt *pending; /* store_run_pending_add, prepared once */
+	/* The statements of every run (store_rows.c), prepared on first
+	 * use and kept until store_close. */
+	struct sqlite3_stmt *per_run[STORE_PER_RUN_MAX];
 };
+
+/* Finalize the per-run statements (store_close). */
+void store_per_run_finalize(struct store *st);
 
 /* Fill err with what failed and SQLite's message; returns the negative
  * code. */

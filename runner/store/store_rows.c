@@ -82,6 +82,85 @@ static int prep(struct store *st, const char *sql, sqlite3_stmt **s,
 	return 0;
 }
 
+/*
+ * The statements every run executes, prepared once per store handle
+ * (parsing them again for every run was a good part of xrun's CPU per
+ * run). Each is on a primary key or the runs index.
+ */
+#define PER_RUN_STMTS(X)                                                       \
+	X(RUN_START, "UPDATE runs SET status = 'running', attempts = "         \
+		     "attempts + 1, started_at = ?, ended_at = NULL, "         \
+		     "reason = NULL WHERE id = ?")                             \
+	X(RUN_FINISH,                                                          \
+	  "UPDATE runs SET status = ?, started_at = COALESCE(?, "              \
+	  "started_at), ended_at = ?, elapsed = ?, exit_code = ?, reason = "   \
+	  "?, engine = ?, argv = ?, target = ?, params = ?, stdout = ?, "      \
+	  "stderr = ?, verified = ? WHERE id = ?")                             \
+	X(WIPE_METRICS, "DELETE FROM metrics WHERE run_id = ?")                \
+	X(WIPE_INTERVALS, "DELETE FROM intervals WHERE run_id = ?")            \
+	X(WIPE_OBSERVED, "DELETE FROM observed WHERE run_id = ?")              \
+	X(WIPE_VERIFICATIONS, "DELETE FROM verifications WHERE run_id = ?")    \
+	X(WIPE_COUNTERS, "DELETE FROM counters WHERE run_id = ?")              \
+	X(PUT_METRIC, "INSERT OR REPLACE INTO metrics(run_id, name, value, "   \
+		      "unit) VALUES(?,?,?,?)")                                 \
+	X(PUT_INTERVAL, "INSERT OR REPLACE INTO intervals(run_id, seq, "       \
+			"t_start, t_end, value) VALUES(?,?,?,?,?)")            \
+	X(PUT_OBSERVED, "INSERT OR REPLACE INTO observed(run_id, key, value) " \
+			"VALUES(?,?,?)")                                       \
+	X(PUT_VERIFICATION,                                                    \
+	  "INSERT OR REPLACE INTO verifications(run_id, factor, host, "        \
+	  "method, expected, actual, ok) VALUES(?,?,?,?,?,?,?)")               \
+	X(PUT_COUNTER, "INSERT OR REPLACE INTO counters(run_id, host, scope, " \
+		       "name, value) VALUES(?,?,?,?,?)")                       \
+	X(SESSION_TOUCH, "UPDATE sessions SET updated_at = ? WHERE id = "      \
+			 "(SELECT session_id FROM runs WHERE id = ?)")
+
+#define PER_RUN_ENUM(name, sql) PR_##name,
+enum per_run { PER_RUN_STMTS(PER_RUN_ENUM) PR_COUNT };
+#undef PER_RUN_ENUM
+#define PER_RUN_SQL(name, sql) sql,
+static const char *const per_run_sql[] = {PER_RUN_STMTS(PER_RUN_SQL)};
+#undef PER_RUN_SQL
+
+_Static_assert(PR_COUNT <= STORE_PER_RUN_MAX, "raise STORE_PER_RUN_MAX");
+
+/* The prepared statement k, reset and ready to bind. */
+static int per_run(struct store *st, enum per_run k, sqlite3_stmt **s,
+		   struct xr_err *err)
+{
+	*s = NULL;
+	if (!st->per_run[k] &&
+	    sqlite3_prepare_v3(st->db, per_run_sql[k], -1,
+			       SQLITE_PREPARE_PERSISTENT, &st->per_run[k],
+			       NULL) != SQLITE_OK) {
+		st->per_run[k] = NULL;
+		return store_db_fail(st, err, "preparing a statement");
+	}
+	*s = st->per_run[k];
+	return 0;
+}
+
+/* Step a per-run statement to DONE and reset it for the next use. */
+static int per_run_done(struct store *st, sqlite3_stmt *s, const char *what,
+			struct xr_err *err)
+{
+	int rc = sqlite3_step(s);
+	int r = 0;
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		r = store_db_fail(st, err, what);
+	sqlite3_reset(s);
+	return r;
+}
+
+void store_per_run_finalize(struct store *st)
+{
+	int k;
+	for (k = 0; k < STORE_PER_RUN_MAX; k++) {
+		sqlite3_finalize(st->per_run[k]);
+		st->per_run[k] = NULL;
+	}
+}
+
 int store_plan_put(struct store *st, const char *name, const char *title,
 		   const char *path, const char *hash, const char *text,
 		   int64_t *plan_id, struct xr_err *err)
@@ -302,15 +381,11 @@ int store_run_start(struct store *st, int64_t run_id, double started_at,
 {
 	sqlite3_stmt *s;
 	int r;
-	if ((r = prep(st,
-		      "UPDATE runs SET status = 'running', attempts = "
-		      "attempts + 1, started_at = ?, ended_at = NULL, "
-		      "reason = NULL WHERE id = ?",
-		      &s, err)) < 0)
+	if ((r = per_run(st, PR_RUN_START, &s, err)) < 0)
 		return r;
 	sqlite3_bind_double(s, 1, started_at);
 	sqlite3_bind_int64(s, 2, run_id);
-	return step_done(st, s, "marking a run running", err);
+	return per_run_done(st, s, "marking a run running", err);
 }
 
 int store_run_set_status(struct store *st, int64_t run_id, const char *status,
@@ -331,44 +406,33 @@ int store_run_set_status(struct store *st, int64_t run_id, const char *status,
 static int put_children(struct store *st, int64_t id,
 			const struct store_run_record *rec, struct xr_err *err)
 {
-	const struct engine_result *res = rec->res;
-	static const char *const wipe[] = {
-	    "DELETE FROM metrics WHERE run_id = ?",
-	    "DELETE FROM intervals WHERE run_id = ?",
-	    "DELETE FROM observed WHERE run_id = ?",
-	    "DELETE FROM verifications WHERE run_id = ?",
-	    "DELETE FROM counters WHERE run_id = ?",
+	static const enum per_run wipe[] = {
+	    PR_WIPE_METRICS,	   PR_WIPE_INTERVALS, PR_WIPE_OBSERVED,
+	    PR_WIPE_VERIFICATIONS, PR_WIPE_COUNTERS,
 	};
+	const struct engine_result *res = rec->res;
 	sqlite3_stmt *s;
 	size_t i, j;
 	int r;
 	/* A redone run replaces what an earlier attempt may have left. */
 	for (i = 0; i < sizeof wipe / sizeof wipe[0]; i++) {
-		if ((r = prep(st, wipe[i], &s, err)) < 0)
+		if ((r = per_run(st, wipe[i], &s, err)) < 0)
 			return r;
 		sqlite3_bind_int64(s, 1, id);
-		if ((r = step_done(st, s, "clearing a run", err)) < 0)
+		if ((r = per_run_done(st, s, "clearing a run", err)) < 0)
 			return r;
 	}
-	if ((r = prep(st,
-		      "INSERT OR REPLACE INTO metrics(run_id, name, value, "
-		      "unit) VALUES(?,?,?,?)",
-		      &s, err)) < 0)
+	if ((r = per_run(st, PR_PUT_METRIC, &s, err)) < 0)
 		return r;
 	for (i = 0; res && i < (size_t)res->nmetrics; i++) {
 		sqlite3_bind_int64(s, 1, id);
 		bind_text(s, 2, res->metrics[i].name);
 		sqlite3_bind_double(s, 3, res->metrics[i].value);
 		bind_text(s, 4, res->metrics[i].unit);
-		if (sqlite3_step(s) != SQLITE_DONE)
-			goto fail;
-		sqlite3_reset(s);
+		if ((r = per_run_done(st, s, "storing run results", err)) < 0)
+			return r;
 	}
-	sqlite3_finalize(s);
-	if ((r = prep(st,
-		      "INSERT OR REPLACE INTO intervals(run_id, seq, t_start, "
-		      "t_end, value) VALUES(?,?,?,?,?)",
-		      &s, err)) < 0)
+	if ((r = per_run(st, PR_PUT_INTERVAL, &s, err)) < 0)
 		return r;
 	for (i = 0; res && i < (size_t)res->nintervals; i++) {
 		sqlite3_bind_int64(s, 1, id);
@@ -376,30 +440,19 @@ static int put_children(struct store *st, int64_t id,
 		sqlite3_bind_double(s, 3, res->iv_start[i]);
 		sqlite3_bind_double(s, 4, res->iv_end[i]);
 		sqlite3_bind_double(s, 5, res->iv_value[i]);
-		if (sqlite3_step(s) != SQLITE_DONE)
-			goto fail;
-		sqlite3_reset(s);
+		if ((r = per_run_done(st, s, "storing run results", err)) < 0)
+			return r;
 	}
-	sqlite3_finalize(s);
-	if ((r = prep(st,
-		      "INSERT OR REPLACE INTO observed(run_id, key, value) "
-		      "VALUES(?,?,?)",
-		      &s, err)) < 0)
+	if ((r = per_run(st, PR_PUT_OBSERVED, &s, err)) < 0)
 		return r;
 	for (i = 0; res && i < (size_t)res->nobserved; i++) {
 		sqlite3_bind_int64(s, 1, id);
 		bind_text(s, 2, res->observed[i].key);
 		bind_text(s, 3, res->observed[i].value);
-		if (sqlite3_step(s) != SQLITE_DONE)
-			goto fail;
-		sqlite3_reset(s);
+		if ((r = per_run_done(st, s, "storing run results", err)) < 0)
+			return r;
 	}
-	sqlite3_finalize(s);
-	if ((r = prep(st,
-		      "INSERT OR REPLACE INTO verifications(run_id, factor, "
-		      "host, method, expected, actual, ok) "
-		      "VALUES(?,?,?,?,?,?,?)",
-		      &s, err)) < 0)
+	if ((r = per_run(st, PR_PUT_VERIFICATION, &s, err)) < 0)
 		return r;
 	for (i = 0; i < rec->nver; i++) {
 		const struct store_verification *v = &rec->ver[i];
@@ -410,15 +463,10 @@ static int put_children(struct store *st, int64_t id,
 		bind_text(s, 5, v->expected);
 		bind_text(s, 6, v->actual);
 		sqlite3_bind_int(s, 7, v->ok);
-		if (sqlite3_step(s) != SQLITE_DONE)
-			goto fail;
-		sqlite3_reset(s);
+		if ((r = per_run_done(st, s, "storing run results", err)) < 0)
+			return r;
 	}
-	sqlite3_finalize(s);
-	if ((r = prep(st,
-		      "INSERT OR REPLACE INTO counters(run_id, host, scope, "
-		      "name, value) VALUES(?,?,?,?,?)",
-		      &s, err)) < 0)
+	if ((r = per_run(st, PR_PUT_COUNTER, &s, err)) < 0)
 		return r;
 	for (i = 0; i < rec->ncounters; i++) {
 		const struct store_counters *c = &rec->counters[i];
@@ -428,17 +476,12 @@ static int put_children(struct store *st, int64_t id,
 			bind_text(s, 3, c->rows[j].scope);
 			bind_text(s, 4, c->rows[j].name);
 			sqlite3_bind_double(s, 5, c->rows[j].value);
-			if (sqlite3_step(s) != SQLITE_DONE)
-				goto fail;
-			sqlite3_reset(s);
+			if ((r = per_run_done(st, s, "storing run results",
+					      err)) < 0)
+				return r;
 		}
 	}
-	sqlite3_finalize(s);
 	return 0;
-fail:
-	r = store_db_fail(st, err, "storing run results");
-	sqlite3_finalize(s);
-	return r;
 }
 
 int store_run_finish(struct store *st, int64_t run_id,
@@ -455,13 +498,7 @@ int store_run_finish(struct store *st, int64_t run_id,
 		reason = res->reason;
 	if ((r = store_begin(st, err)) < 0)
 		return r;
-	if ((r = prep(st,
-		      "UPDATE runs SET status = ?, started_at = COALESCE(?, "
-		      "started_at), ended_at = "
-		      "?, elapsed = ?, exit_code = ?, reason = ?, engine = ?, "
-		      "argv = ?, target = ?, params = ?, stdout = ?, stderr = "
-		      "?, verified = ? WHERE id = ?",
-		      &s, err)) < 0)
+	if ((r = per_run(st, PR_RUN_FINISH, &s, err)) < 0)
 		goto fail;
 	bind_text(s, 1, run_status_name(res ? res->status : RUN_FAILED));
 	/* Without the engine's start time, keep store_run_start's. */
@@ -492,19 +529,16 @@ int store_run_finish(struct store *st, int64_t run_id,
 	else
 		sqlite3_bind_null(s, 13);
 	sqlite3_bind_int64(s, 14, run_id);
-	if ((r = step_done(st, s, "storing a run", err)) < 0)
+	if ((r = per_run_done(st, s, "storing a run", err)) < 0)
 		goto fail;
 	if ((r = put_children(st, run_id, rec, err)) < 0)
 		goto fail;
 	/* `xrun status` shows when the session last moved. */
-	if ((r = prep(st,
-		      "UPDATE sessions SET updated_at = ? WHERE id = (SELECT "
-		      "session_id FROM runs WHERE id = ?)",
-		      &s, err)) < 0)
+	if ((r = per_run(st, PR_SESSION_TOUCH, &s, err)) < 0)
 		goto fail;
 	sqlite3_bind_double(s, 1, proc_now_wall());
 	sqlite3_bind_int64(s, 2, run_id);
-	if ((r = step_done(st, s, "updating the session", err)) < 0)
+	if ((r = per_run_done(st, s, "updating the session", err)) < 0)
 		goto fail;
 	if ((r = store_commit(st, err)) < 0)
 		goto fail;

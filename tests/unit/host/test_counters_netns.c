@@ -209,6 +209,40 @@ static void test_counters(struct host *h)
 	   idx.s);
 	ok(l && counters_snap_get(l, "ethtool", "tx_queue_0_xdp_xmit", &v),
 	   "ioctl and ethtool -S name the same statistics");
+	/* The local netdev section comes from netlink (IFLA_STATS64): the
+	 * same names and numbers as the sysfs files (read before and after:
+	 * the peer may still send neighbour discovery). */
+	{
+		static const char *const names[] = {
+		    "rx_packets", "tx_packets", "rx_bytes",	"tx_bytes",
+		    "rx_dropped", "tx_errors",	"rx_nohandler", "collisions"};
+		enum { NN = sizeof names / sizeof *names };
+		double lo[NN], hi[NN];
+		struct counters_snap *m = NULL;
+		for (int pass = 0; pass < 2; pass++) {
+			if (pass == 1)
+				counters_snapshot(NULL, va, PLAN_COUNTER_NIC,
+						  &m, &err);
+			for (size_t i = 0; i < NN; i++) {
+				struct buf sv = BUF_INIT;
+				snprintf(path, sizeof path,
+					 "/sys/class/net/%s/statistics/%s", va,
+					 names[i]);
+				buf_read_file(&sv, path, 64);
+				(pass ? hi : lo)[i] = sv.s ? atof(sv.s) : -2;
+				buf_release(&sv);
+			}
+		}
+		for (size_t i = 0; i < NN; i++) {
+			int same;
+			v = -1;
+			same = m && counters_snap_get(m, "nic", names[i], &v) &&
+			       v >= lo[i] && v <= hi[i];
+			ok(same, "local nic %s %.0f = sysfs %.0f..%.0f",
+			   names[i], v, lo[i], hi[i]);
+		}
+		counters_snap_free(m);
+	}
 	free(r);
 	counters_snap_free(b);
 	counters_snap_free(a);

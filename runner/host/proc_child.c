@@ -1,0 +1,121 @@
+/*
+ * Starting a child without copying xrun (proc_int_start_child): the proc
+ * module's one fork. A fork() copies the page tables of the whole parent,
+ * which is most of the cost of a short run once xrun holds a large
+ * schedule; clone(CLONE_VM | CLONE_VFORK) on a small stack of its own
+ * (what glibc's posix_spawn does) shares the parent's memory until the
+ * child has called execve, and suspends the parent until then.
+ * posix_spawn itself cannot set PR_SET_PDEATHSIG, hence this.
+ *
+ * The child shares memory with the suspended parent, so it writes only
+ * its own stack and the err field of its argument block, and calls only
+ * raw system calls (sigaction, setpgid, prctl, dup2, sigprocmask, execve,
+ * _exit). The caller blocks every signal across the call, so no handler
+ * of xrun's ever runs in the child; the child unblocks them just before
+ * execve. An exec failure comes back in the argument block (the parent
+ * resumes only once the child has exec'd or exited), and the child has
+ * then been reaped.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "proc_int.h"
+#include "banned.h"
+
+/* Enough for the child's few calls; mapped once, reused by every start
+ * (xrun starts one child at a time: the parent is suspended meanwhile). */
+#define CHILD_STACK (64 * 1024)
+
+struct child_args {
+	const char *path;
+	const char *const *argv;
+	char **env;
+	const struct child_fds *fds;
+	pid_t parent;
+	int keep_hup_ignored;
+	sigset_t *unblock;
+	volatile int err; /* set by the child when it cannot exec */
+};
+
+static int child_main(void *arg)
+{
+	struct child_args *a = arg;
+	struct sigaction sa;
+	int i;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	for (i = 1; i < NSIG; i++)
+		if (i != SIGHUP || !a->keep_hup_ignored)
+			sigaction(i, &sa, NULL);
+	setpgid(0, 0);
+	/* A SIGKILLed xrun runs no cleanup: the child goes with it. This
+	 * matters most for ssh, where a surviving local client keeps a
+	 * remote server alive for good; its death hangs up the remote pty.
+	 * The check closes the race with a parent that died before the
+	 * prctl. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != a->parent)
+		_exit(128 + SIGTERM);
+	if (a->fds->in >= 0 && dup2(a->fds->in, 0) < 0)
+		goto fail;
+	if (a->fds->out >= 0 && dup2(a->fds->out, 1) < 0)
+		goto fail;
+	if (a->fds->err >= 0 && dup2(a->fds->err, 2) < 0)
+		goto fail;
+	sigprocmask(SIG_SETMASK, a->unblock, NULL);
+	execve(a->path, (char *const *)a->argv, a->env);
+fail:
+	a->err = errno ? errno : ENOEXEC;
+	_exit(127);
+}
+
+pid_t proc_int_start_child(const char *path, const char *const *argv,
+			   char **env, const struct child_fds *fds,
+			   int keep_hup_ignored, int *exec_errno)
+{
+	static char *stack;
+	struct child_args a;
+	sigset_t none;
+	pid_t pid;
+
+	if (!stack) {
+		void *m = mmap(NULL, CHILD_STACK, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+		if (m == MAP_FAILED) {
+			*exec_errno = errno;
+			return -1;
+		}
+		stack = m;
+	}
+	memset(&a, 0, sizeof a);
+	a.path = path;
+	a.argv = argv;
+	a.env = env;
+	a.fds = fds;
+	a.parent = getpid();
+	a.keep_hup_ignored = keep_hup_ignored;
+	sigemptyset(&none);
+	a.unblock = &none;
+	/* The stack grows down on every Linux target xrun builds for. */
+	pid = clone(child_main, stack + CHILD_STACK,
+		    CLONE_VM | CLONE_VFORK | SIGCHLD, &a);
+	if (pid < 0) {
+		*exec_errno = errno;
+		return -1;
+	}
+	if (a.err) {
+		int st;
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		*exec_errno = a.err;
+		return -1;
+	}
+	*exec_errno = 0;
+	return pid;
+}
