@@ -119,10 +119,36 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
 			   "measured cell with the same levels. Ratio = "
 			   "measured median / published; \"in range\": the "
 			   "published value lies within the measured "
-			   "min–max.",
+			   "min–max. Verdict: reproduced when the interval "
+			   "of the measured statistic the publication gives "
+			   "(mean, median, ...) lies within ±tolerance of the "
+			   "published value (with published runs: an "
+			   "equivalence test, TOST, on the two samples); "
+			   "differs when wholly outside; not comparable when "
+			   "a published condition differs from the runs'.",
 			   "公表値（%s）を同じ水準の実測セルと対応付けた。比"
 			   "＝実測中央値／公表値。「範囲内」は公表値が実測の"
-			   "最小–最大の間にあること。"},
+			   "最小–最大の間にあること。判定: 公表された統計量"
+			   "（平均・中央値など）の実測区間が公表値の ±許容差"
+			   "に収まれば再現（公表試行があれば 2 標本の同等性"
+			   "検定 TOST）、完全に外れれば相違、公表条件が実測と"
+			   "異なれば比較不可。"},
+    [REPORT_T_REF_VERDICT] = {"verdict", "判定"},
+    [REPORT_T_REF_REPRODUCED] = {"reproduced", "再現"},
+    [REPORT_T_REF_DIFFERS] = {"differs", "相違"},
+    [REPORT_T_REF_INCONCLUSIVE] = {"inconclusive", "判定不能"},
+    [REPORT_T_REF_NOT_COMPARABLE] = {"not comparable", "比較不可"},
+    [REPORT_T_REF_BELOW] = {"%.1f%% below", "%.1f%% 低い"},
+    [REPORT_T_REF_ABOVE] = {"%.1f%% above", "%.1f%% 高い"},
+    [REPORT_T_REF_SUMMARY] =
+	{"%d of %d published cells reproduced within "
+	 "±%g%%",
+	 "公表セル %2$d 件中 %1$d 件が ±%3$g%% 以内で再現"},
+    [REPORT_T_REF_PUBLISHED_RUNS] = {"published runs", "公表試行数"},
+    [REPORT_T_REF_STATISTIC] = {"statistic", "統計量"},
+    [REPORT_T_REF_TOLERANCE] = {"tolerance", "許容差"},
+    [REPORT_T_REF_SOURCE] = {"source", "出典"},
+    [REPORT_T_REF_CONDITIONS] = {"published conditions", "公表条件"},
     [REPORT_T_YES] = {"yes", "はい"},
     [REPORT_T_NO] = {"no", "いいえ"},
     [REPORT_T_NO_COMPARISONS] = {"No comparisons (no factor has two "

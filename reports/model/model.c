@@ -18,6 +18,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "model_int.h"
+#include "reference_int.h"
 #include "plan.h"
 #include "store.h"
 #include "banned.h"
@@ -432,6 +433,7 @@ int report_build(const char *db_path, const struct report_opts *o,
 	    (rc = loader_counters(&l, err)) < 0 ||
 	    (rc = loader_verifications(&l, err)) < 0 ||
 	    (rc = loader_facts(&l, err)) < 0 ||
+	    (rc = loader_observed(&l, err)) < 0 ||
 	    (rc = loader_display_unit(&l, err)) < 0)
 		goto fail;
 	if ((rc = model_tables(&l.m, err)) < 0 ||
@@ -440,8 +442,8 @@ int report_build(const char *db_path, const struct report_opts *o,
 	collect_notes(r, l.m.a);
 	if ((rc = cells_into_arena(r, err)) < 0)
 		goto fail;
-	if (o->reference &&
-	    (rc = report_reference_attach(r, o->reference, o->diag, err)) < 0)
+	if (o->reference && (rc = ref_attach(r, &l.m, o->reference,
+					     o->tolerance, o->diag, err)) < 0)
 		goto fail_cells_in_arena;
 	loader_release(&l);
 	*out = r;

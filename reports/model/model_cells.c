@@ -415,3 +415,58 @@ int loader_fill_factors(struct loader *l, struct xr_err *err)
 	}
 	return 0;
 }
+
+/* --- observed conditions ---------------------------------------------- */
+
+struct obs_acc {
+	struct loader *l;
+	int cap;
+};
+
+static int observed_row(void *ctx, const struct store_observed_row *o)
+{
+	struct obs_acc *acc = ctx;
+	struct loader *l = acc->l;
+	struct report *r = l->m.r;
+	struct report_observed *x;
+	int ri = loader_run_by_id(l, o->run_id), i, cell;
+	if (ri < 0 || !o->key || !o->value)
+		return 0;
+	cell = l->m.runs[ri].cell;
+	for (i = r->nobserved - 1; i >= 0; i--) {
+		x = &r->observed[i];
+		if (x->cell == cell && !strcmp(x->key, o->key) &&
+		    !strcmp(x->value, o->value)) {
+			x->count++;
+			return 0;
+		}
+	}
+	if (r->nobserved == acc->cap) {
+		int cap = acc->cap ? acc->cap * 2 : 64;
+		x = arena_alloc(l->m.a, (size_t)cap * sizeof *x);
+		if (!x)
+			return loader_oom(l);
+		if (r->nobserved)
+			memcpy(x, r->observed,
+			       (size_t)r->nobserved * sizeof *x);
+		r->observed = x;
+		acc->cap = cap;
+	}
+	x = &r->observed[r->nobserved++];
+	x->cell = cell;
+	x->key = arena_strdup(l->m.a, o->key);
+	x->value = arena_strdup(l->m.a, o->value);
+	x->count = 1;
+	if (!x->key || !x->value)
+		return loader_oom(l);
+	return 0;
+}
+
+int loader_observed(struct loader *l, struct xr_err *err)
+{
+	struct report *r = l->m.r;
+	struct obs_acc acc = {l, 0};
+	int rc = store_observed_each(l->st, r->sessions, (size_t)r->nsessions,
+				     observed_row, &acc, err);
+	return rc < 0 ? rc : 0;
+}

@@ -123,6 +123,9 @@ int loader_sort_cells(struct loader *l);
 int loader_index_runs(struct loader *l);
 /* r->factors and each cell's label. 0 or -XR_ENOMEM. */
 int loader_fill_factors(struct loader *l, struct xr_err *err);
+/* What the engine observed per run, as r->observed (by cell and key).
+ * 0 or a negative -XR_E* code. */
+int loader_observed(struct loader *l, struct xr_err *err);
 
 /* model_stats.c: each 0 or a negative -XR_E* code. */
 int loader_intervals(struct loader *l, struct xr_err *err);

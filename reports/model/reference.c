@@ -1,10 +1,13 @@
 /*
- * Reference comparison (`xrun report --reference FILE`): reads a published
- * matrix (schema/reference.md: CSV with comments, `key,value` settings, a
- * header and one row per published cell), matches each row to the measured
- * cell with the same levels and works out ratio and range for the writers.
- * Every problem of the file is reported with its line and column, all at
- * once; the report is not written when there is an error.
+ * Reading a reference (schema/reference.md): the settings (metric, unit,
+ * and version 2's source, statistic, runs, tolerance and conditions), the
+ * header, and one row per published value, grouped into published cells
+ * (rows with the same levels are that cell's published runs). Its columns
+ * are bound to a store's factors and metrics, a plan's factors, or
+ * nothing (ref_bind). Every problem of the file is reported with its line
+ * and column, all at once; the report is not written when there is an
+ * error. Matching to cells: reference_match.c; verdicts:
+ * reference_verdict.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -14,160 +17,13 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "reference_int.h"
 #include "report.h"
+#include "suggest.h"
 #include "units.h"
 #include "banned.h"
 
 #define REF_MAX_BYTES (16u << 20)
-
-struct field {
-	const char *s;
-	int col;
-};
-
-/* One CSV record (it may span lines when a quoted field holds one). */
-struct record {
-	int line;
-	struct field *f;
-	int n;
-};
-
-struct parsed {
-	struct record *rec; /* arena */
-	int nrec, cap;
-};
-
-static int is_blank(const char *p, const char *end)
-{
-	for (; p < end && *p != '\n'; p++)
-		if (*p != ' ' && *p != '\t' && *p != '\r')
-			return 0;
-	return 1;
-}
-
-/* Split text into records: comment lines (first character '#') and blank
- * lines are skipped; fields are trimmed unless quoted. */
-static int split(struct arena *a, const char *text, size_t len,
-		 struct parsed *out, struct xr_diag *d)
-{
-	const char *p = text, *end = text + len;
-	int line = 1;
-	if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
-		p += 3;
-	while (p < end) {
-		const char *ls = p;
-		struct record rc = {line, NULL, 0};
-		int fcap = 0;
-		if (*p == '#' || is_blank(p, end)) {
-			while (p < end && *p != '\n')
-				p++;
-			if (p < end)
-				p++;
-			line++;
-			continue;
-		}
-		for (;;) {
-			struct buf v = BUF_INIT;
-			int col = (int)(p - ls) + 1, quoted = 0;
-			while (p < end && (*p == ' ' || *p == '\t'))
-				p++;
-			if (p < end && *p == '"') {
-				int qline = line;
-				quoted = 1;
-				p++;
-				for (;;) {
-					if (p >= end) {
-						/* keep the records before it:
-						 * their problems are
-						 * reported too */
-						xr_diag_add(d, 0, qline, col,
-							    "unterminated "
-							    "quoted field");
-						buf_release(&v);
-						return 0;
-					}
-					if (*p == '"' && p + 1 < end &&
-					    p[1] == '"') {
-						buf_addc(&v, '"');
-						p += 2;
-					} else if (*p == '"') {
-						p++;
-						break;
-					} else {
-						if (*p == '\n') {
-							line++;
-							ls = p + 1;
-						}
-						buf_addc(&v, *p++);
-					}
-				}
-				while (p < end &&
-				       (*p == ' ' || *p == '\t' || *p == '\r'))
-					p++;
-				if (p < end && *p != ',' && *p != '\n') {
-					xr_diag_add(d, 0, line,
-						    (int)(p - ls) + 1,
-						    "unexpected text after a "
-						    "quoted field");
-					while (p < end && *p != ',' &&
-					       *p != '\n')
-						p++;
-				}
-			} else {
-				const char *s = p;
-				while (p < end && *p != ',' && *p != '\n')
-					p++;
-				{
-					const char *e = p;
-					while (e > s &&
-					       (e[-1] == ' ' || e[-1] == '\t' ||
-						e[-1] == '\r'))
-						e--;
-					buf_add(&v, s, (size_t)(e - s));
-				}
-			}
-			(void)quoted;
-			if (rc.n == fcap) {
-				struct field *nf;
-				fcap = fcap ? fcap * 2 : 8;
-				nf = arena_alloc(a, (size_t)fcap * sizeof *nf);
-				if (!nf) {
-					buf_release(&v);
-					return -1;
-				}
-				if (rc.n)
-					memcpy(nf, rc.f,
-					       (size_t)rc.n * sizeof *nf);
-				rc.f = nf;
-			}
-			rc.f[rc.n].s = arena_strdup(a, v.s ? v.s : "");
-			rc.f[rc.n].col = col;
-			rc.n++;
-			buf_release(&v);
-			if (p < end && *p == ',') {
-				p++;
-				continue;
-			}
-			if (p < end)
-				p++; /* '\n' */
-			line++;
-			break;
-		}
-		if (out->nrec == out->cap) {
-			struct record *nr;
-			out->cap = out->cap ? out->cap * 2 : 64;
-			nr = arena_alloc(a, (size_t)out->cap * sizeof *nr);
-			if (!nr)
-				return -1;
-			if (out->nrec)
-				memcpy(nr, out->rec,
-				       (size_t)out->nrec * sizeof *nr);
-			out->rec = nr;
-		}
-		out->rec[out->nrec++] = rc;
-	}
-	return 0;
-}
 
 /* A finite number, the whole field; -1 otherwise. */
 static int parse_num(const char *s, double *v)
@@ -219,103 +75,6 @@ static int unit_factor(const struct report *r, int mi, const char *unit,
 	return -1;
 }
 
-/* Match row w to the cells: by the levels of every factor column. */
-static void match_row(struct report *r, struct report_ref *ref,
-		      struct report_ref_row *w)
-{
-	struct arena *a = r->arena;
-	int k, j, first = -1, count = 0;
-	for (j = 0; j < ref->nfactors; j++) {
-		const struct report_factor *fa =
-		    &r->factors[ref->factor_index[j]];
-		int l, known = 0;
-		for (l = 0; l < fa->nlevels; l++)
-			if (!strcmp(fa->levels[l], w->levels[j]))
-				known = 1;
-		if (!known) {
-			w->status = REPORT_REF_NOT_MEASURED;
-			w->detail = arena_printf(
-			    a, "%s '%s' is not a level of the plan", fa->name,
-			    w->levels[j]);
-			return;
-		}
-	}
-	for (k = 0; k < r->ncells; k++) {
-		const struct report_cell *c = &r->cells[k];
-		for (j = 0; j < ref->nfactors; j++) {
-			int fi = ref->factor_index[j], l = c->lv[fi];
-			if (l < 0 ||
-			    strcmp(r->factors[fi].levels[l], w->levels[j]))
-				break;
-		}
-		if (j < ref->nfactors)
-			continue;
-		if (first < 0)
-			first = k;
-		count++;
-	}
-	if (count == 0) {
-		w->status = REPORT_REF_NOT_MEASURED;
-		w->detail = "no cell with these levels";
-		return;
-	}
-	w->cell = first;
-	if (count > 1) {
-		/* the factors the reference does not name that vary */
-		struct buf b = BUF_INIT;
-		int fi;
-		for (fi = 0; fi < r->nfactors; fi++) {
-			int l0 = -2, varies = 0;
-			for (k = 0; k < r->ncells; k++) {
-				const struct report_cell *c = &r->cells[k];
-				for (j = 0; j < ref->nfactors; j++) {
-					int g = ref->factor_index[j];
-					if (c->lv[g] < 0 ||
-					    strcmp(
-						r->factors[g].levels[c->lv[g]],
-						w->levels[j]))
-						break;
-				}
-				if (j < ref->nfactors)
-					continue;
-				if (l0 == -2)
-					l0 = c->lv[fi];
-				else if (c->lv[fi] != l0)
-					varies = 1;
-			}
-			if (varies)
-				buf_addf(&b, "%s%s", b.len ? ", " : "",
-					 r->factors[fi].name);
-		}
-		w->status = REPORT_REF_AMBIGUOUS;
-		w->detail = arena_printf(a, "%d cells match, differing in %s",
-					 count, b.s ? b.s : "?");
-		buf_release(&b);
-		return;
-	}
-	{
-		const struct report_cell *c = &r->cells[first];
-		if (c->st[ref->value_metric[0]].n == 0) {
-			w->status = REPORT_REF_NOT_MEASURED;
-			w->detail = arena_printf(a, "no ok run, %d failed",
-						 c->n_failed + c->n_timeout);
-			return;
-		}
-	}
-	w->status = REPORT_REF_MATCHED;
-	for (j = 0; j < ref->nvalues; j++) {
-		const struct report_stats *s =
-		    &r->cells[first].st[ref->value_metric[j]];
-		struct report_ref_value *v = &w->v[j];
-		if (isnan(v->published) || s->n == 0)
-			continue;
-		if (v->published != 0)
-			v->ratio = s->median / v->published;
-		v->in_range =
-		    v->published >= s->min && v->published <= s->max ? 1 : 0;
-	}
-}
-
 static int read_file(const char *path, struct buf *b, struct xr_err *err)
 {
 	int rc = buf_read_file(b, path, REF_MAX_BYTES);
@@ -363,22 +122,182 @@ struct ref_read {
 	struct report *r;
 	struct arena *a;
 	struct xr_diag *d;
-	struct parsed ps;
-	const struct record *hdr;
+	struct ref_records ps;
+	const struct ref_record *hdr;
 	int first_row; /* index into ps.rec of the first published row */
-	const char *metric, *unit;
+	const char *metric, *unit, *base_unit;
 	int metric_line, metric_col, unit_line, unit_col;
 	double factor;	    /* published value * factor = base units */
 	enum ref_col *kind; /* [hdr->n] */
 	int *col_factor;    /* [hdr->n] factor index, -1 */
 	int *col_metric;    /* [hdr->n] metric index, -1 */
 	struct report_ref *ref;
+	enum ref_bind bind;
+	const char *const *free_metrics; /* REF_BIND_FREE: not factors */
+	/* v2 settings, before ref exists */
+	int version, v2_line;
+	const char *title, *url, *author, *date;
+	const char *extra_metrics; /* "a b": published metric columns */
+	int statistic, runs;
+	double tolerance; /* fraction; 0 = not given */
+	struct report_ref_cond *conds;
+	int nconds, capconds;
 };
 
-/* A `key,value` setting: metric or unit. */
-static void read_setting(struct ref_read *rr, const struct record *c)
+/* The v2 settings that describe the source: key, where it goes. */
+static const char **source_slot(struct ref_read *rr, const char *key)
+{
+	if (!strcmp(key, "title"))
+		return &rr->title;
+	if (!strcmp(key, "url"))
+		return &rr->url;
+	if (!strcmp(key, "author"))
+		return &rr->author;
+	if (!strcmp(key, "date"))
+		return &rr->date;
+	return NULL;
+}
+
+/* Condition keys a v2 file may also write as a plain setting
+ * (`congestion,cubic`); any other key needs `condition,KEY,VALUE`. */
+static const char *const cond_keys[] = {
+    "engine",	  "engine_version",
+    "version",	  "protocol",
+    "direction",  "duration",
+    "streams",	  "parallel",
+    "congestion", "cc",
+    "mtu",	  NULL,
+};
+
+static int is_cond_key(const char *k)
+{
+	int i;
+	for (i = 0; cond_keys[i]; i++)
+		if (!strcmp(cond_keys[i], k))
+			return 1;
+	return 0;
+}
+
+static void add_cond(struct ref_read *rr, const struct ref_record *c, int kf)
+{
+	struct report_ref_cond *x;
+	int i;
+	for (i = 0; i < rr->nconds; i++)
+		if (!strcmp(rr->conds[i].key, c->f[kf].s)) {
+			xr_diag_add(rr->d, 0, c->line, c->f[kf].col,
+				    "condition '%s' given twice (first on "
+				    "line %d)",
+				    c->f[kf].s, rr->conds[i].line);
+			return;
+		}
+	if (rr->nconds == rr->capconds) {
+		int cap = rr->capconds ? rr->capconds * 2 : 8;
+		x = arena_alloc(rr->a, (size_t)cap * sizeof *x);
+		if (!x)
+			return;
+		if (rr->nconds)
+			memcpy(x, rr->conds, (size_t)rr->nconds * sizeof *x);
+		rr->conds = x;
+		rr->capconds = cap;
+	}
+	x = &rr->conds[rr->nconds++];
+	x->key = c->f[kf].s;
+	x->value = c->f[kf + 1].s;
+	x->line = c->line;
+	x->col = c->f[kf + 1].col;
+	if (!*x->value)
+		xr_diag_add(rr->d, 0, c->line, c->f[kf + 1].col,
+			    "condition '%s' has an empty value", x->key);
+}
+
+/* A percentage ("3%") or a fraction ("0.03"); -1 when neither. */
+static int parse_tolerance(const char *s, double *out)
+{
+	char *e;
+	double v;
+	errno = 0;
+	v = strtod(s, &e);
+	if (e == s || errno || !isfinite(v))
+		return -1;
+	while (*e == ' ')
+		e++;
+	if (*e == '%') {
+		v /= 100;
+		e++;
+	}
+	if (*e || v <= 0 || v >= 1)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* A v2 setting (format, source, statistic, runs, tolerance, conditions).
+ * 1 when the key is one, 0 when not. */
+static int read_v2_setting(struct ref_read *rr, const struct ref_record *c)
+{
+	const char *key = c->f[0].s, *val = c->n > 1 ? c->f[1].s : "";
+	const char **slot;
+	int col = c->n > 1 ? c->f[1].col : 1;
+	if (!strcmp(key, "condition")) {
+		if (c->n != 3)
+			xr_diag_add(rr->d, 0, c->line, 1,
+				    "expected 'condition,KEY,VALUE'; got %d "
+				    "fields",
+				    c->n);
+		else
+			add_cond(rr, c, 1);
+	} else if (c->n != 2) {
+		return 0;
+	} else if (!strcmp(key, "format")) {
+		if (strcmp(val, "1") && strcmp(val, "2"))
+			xr_diag_add(rr->d, 0, c->line, col,
+				    "unknown format '%s' (known: 1, 2)", val);
+		rr->version = val[0] == '1' ? 1 : 2;
+		return 1;
+	} else if ((slot = source_slot(rr, key)) != NULL) {
+		*slot = val;
+	} else if (!strcmp(key, "extra_metrics")) {
+		rr->extra_metrics = val;
+	} else if (!strcmp(key, "statistic")) {
+		rr->statistic = report_ref_stat_parse(val);
+		if (rr->statistic < 0) {
+			xr_diag_add(rr->d, 0, c->line, col,
+				    "unknown statistic '%s' (known: mean, "
+				    "median, max, min, single, unknown)",
+				    val);
+			rr->statistic = REPORT_REF_STAT_UNKNOWN;
+		}
+	} else if (!strcmp(key, "runs")) {
+		double v;
+		if (parse_num(val, &v) < 0 || v < 1 || v != floor(v) || v > 1e6)
+			xr_diag_add(rr->d, 0, c->line, col,
+				    "runs '%s' is not a positive whole number",
+				    val);
+		else
+			rr->runs = (int)v;
+	} else if (!strcmp(key, "tolerance")) {
+		if (parse_tolerance(val, &rr->tolerance) < 0)
+			xr_diag_add(rr->d, 0, c->line, col,
+				    "tolerance '%s' is not a percentage "
+				    "between 0 and 100 ('3%%') or a fraction "
+				    "('0.03')",
+				    val);
+	} else if (is_cond_key(key)) {
+		add_cond(rr, c, 0);
+	} else {
+		return 0;
+	}
+	if (!rr->v2_line)
+		rr->v2_line = c->line;
+	return 1;
+}
+
+/* A `key,value` setting: metric, unit or a v2 one. */
+static void read_setting(struct ref_read *rr, const struct ref_record *c)
 {
 	const char *key = c->f[0].s;
+	if (read_v2_setting(rr, c))
+		return;
 	if (c->n != 2) {
 		xr_diag_add(rr->d, 0, c->line, 1,
 			    "expected a setting 'key,value' (metric, "
@@ -406,8 +325,10 @@ static void read_setting(struct ref_read *rr, const struct record *c)
 	} else {
 		xr_diag_add(rr->d, 0, c->line, 1,
 			    "unknown setting '%s' (known: metric, "
-			    "unit), or a header line without a "
-			    "'value' column",
+			    "unit, format, title, url, author, date, "
+			    "statistic, runs, tolerance, extra_metrics, "
+			    "condition), or a "
+			    "header line without a 'value' column",
 			    key);
 	}
 }
@@ -418,7 +339,7 @@ static int read_head(struct ref_read *rr)
 {
 	int i, j;
 	for (i = 0; i < rr->ps.nrec && !rr->hdr; i++) {
-		const struct record *c = &rr->ps.rec[i];
+		const struct ref_record *c = &rr->ps.rec[i];
 		for (j = 0; j < c->n; j++)
 			if (!strcmp(c->f[j].s, "value"))
 				rr->hdr = c;
@@ -473,24 +394,92 @@ static void check_metric(struct ref_read *rr)
 	}
 }
 
+/* Is name one of the blank-separated words of list? */
+static int in_word_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+	while (p && *p) {
+		size_t w;
+		p += strspn(p, " \t");
+		w = strcspn(p, " \t");
+		if (w == n && n && !strncmp(p, name, n))
+			return 1;
+		p += w;
+	}
+	return 0;
+}
+
+/* A new factor of the unbound report (REF_BIND_FREE): its index. */
+static int add_free_factor(struct ref_read *rr, const char *name)
+{
+	struct report *r = rr->r;
+	struct report_factor *f = &r->factors[r->nfactors];
+	memset(f, 0, sizeof *f);
+	f->name = name;
+	return r->nfactors++;
+}
+
+/* A column that names no factor, without a store to say which metrics
+ * exist: with a plan (REF_BIND_PLAN) a non-numeric one is an error (with
+ * the closest factor), a numeric one is taken for an extra metric unless
+ * it is close to a factor's name (a warning); without (REF_BIND_FREE)
+ * every column is a factor except the metric names given. */
+static enum ref_col classify_unbound(struct ref_read *rr, int j, int numeric)
+{
+	const struct report *r = rr->r;
+	const struct ref_record *hdr = rr->hdr;
+	const char *name = hdr->f[j].s, *best;
+	struct suggest sg;
+	int k;
+	if (rr->bind == REF_BIND_FREE) {
+		for (k = 0; rr->free_metrics && rr->free_metrics[k]; k++)
+			if (!strcmp(rr->free_metrics[k], name))
+				return REF_COL_SKIP;
+		if (in_word_list(rr->extra_metrics, name))
+			return REF_COL_SKIP;
+		rr->col_factor[j] = add_free_factor(rr, name);
+		rr->ref->nfactors++;
+		return REF_COL_FACTOR;
+	}
+	suggest_init(&sg, name, 0);
+	for (k = 0; k < r->nfactors; k++)
+		suggest_add(&sg, r->factors[k].name);
+	best = suggest_best(&sg);
+	if (!numeric)
+		xr_diag_add(
+		    rr->d, 0, hdr->line, hdr->f[j].col,
+		    "unknown column '%s': not a factor of the plan%s%s%s", name,
+		    best ? " (did you mean '" : "", best ? best : "",
+		    best ? "'?)" : "");
+	else if (best)
+		xr_diag_add(rr->d, 1, hdr->line, hdr->f[j].col,
+			    "column '%s' is not a factor of the plan (did you "
+			    "mean '%s'?): taken for a published metric",
+			    name, best);
+	return REF_COL_SKIP;
+}
+
 /* A header column that is neither `value` nor a factor: an extra metric
  * when the store holds it, else skipped (an error when it is not numeric,
  * a warning when it is). */
 static enum ref_col classify_other(struct ref_read *rr, int j)
 {
 	const struct report *r = rr->r;
-	const struct record *hdr = rr->hdr;
+	const struct ref_record *hdr = rr->hdr;
 	const char *name = hdr->f[j].s;
 	struct buf b = BUF_INIT, m = BUF_INIT;
 	enum ref_col kind = REF_COL_SKIP;
 	int numeric = 1, k;
 
 	for (k = rr->first_row; k < rr->ps.nrec; k++) {
-		const struct record *c = &rr->ps.rec[k];
+		const struct ref_record *c = &rr->ps.rec[k];
 		double v;
 		if (j < c->n && *c->f[j].s && parse_num(c->f[j].s, &v) < 0)
 			numeric = 0;
 	}
+	if (rr->bind != REF_BIND_STORE)
+		return classify_unbound(rr, j, numeric);
 	rr->col_metric[j] = report_metric_index(r, name);
 	if (rr->col_metric[j] < 0)
 		list_names(&b, &r->factors[0].name, r->nfactors,
@@ -524,7 +513,7 @@ static enum ref_col classify_other(struct ref_read *rr, int j)
 /* What each header column holds. */
 static void classify_columns(struct ref_read *rr)
 {
-	const struct record *hdr = rr->hdr;
+	const struct ref_record *hdr = rr->hdr;
 	int j, k;
 	for (j = 0; j < hdr->n; j++) {
 		const char *name = hdr->f[j].s;
@@ -554,7 +543,7 @@ static void classify_columns(struct ref_read *rr)
 static int model_columns(struct ref_read *rr)
 {
 	struct report_ref *ref = rr->ref;
-	const struct record *hdr = rr->hdr;
+	const struct ref_record *hdr = rr->hdr;
 	struct arena *a = rr->a;
 	const char **fn =
 	    arena_alloc(a, ((size_t)ref->nfactors + 1) * sizeof *fn);
@@ -585,10 +574,10 @@ static int model_columns(struct ref_read *rr)
 
 /* One published row into w. Returns 1 when it is good, 0 when it has an
  * error (reported), -1 when out of memory. */
-static int read_row(struct ref_read *rr, const struct record *c,
+static int read_row(struct ref_read *rr, const struct ref_record *c,
 		    struct report_ref_row *w)
 {
-	const struct record *hdr = rr->hdr;
+	const struct ref_record *hdr = rr->hdr;
 	struct report_ref *ref = rr->ref;
 	struct buf lab = BUF_INIT;
 	int fj = 0, vj = 1, bad = 0, j;
@@ -599,16 +588,28 @@ static int read_row(struct ref_read *rr, const struct record *c,
 	w->detail = "";
 	w->levels =
 	    arena_alloc(rr->a, ((size_t)ref->nfactors + 1) * sizeof *w->levels);
+	w->level_col = arena_alloc(rr->a, ((size_t)ref->nfactors + 1) *
+					      sizeof *w->level_col);
 	w->v = arena_alloc(rr->a, (size_t)ref->nvalues * sizeof *w->v);
-	if (!w->levels || !w->v)
+	w->pub = arena_alloc(rr->a, sizeof *w->pub);
+	w->pub_text = arena_alloc(rr->a, sizeof *w->pub_text);
+	w->pub_line = arena_alloc(rr->a, sizeof *w->pub_line);
+	if (!w->levels || !w->level_col || !w->v || !w->pub || !w->pub_text ||
+	    !w->pub_line)
 		return -1;
+	w->npub = 1;
+	w->pub[0] = NAN;
+	w->pub_text[0] = "";
+	w->pub_line[0] = c->line;
+	w->reasons = w->method = "";
+	w->est = w->lo = w->hi = w->diff_pct = w->p = NAN;
 	for (j = 0; j < ref->nvalues; j++) {
 		w->v[j].published = NAN;
 		w->v[j].ratio = NAN;
 		w->v[j].in_range = -1;
 	}
 	for (j = 0; j < hdr->n; j++) {
-		const struct field *f = &c->f[j];
+		const struct ref_field *f = &c->f[j];
 		int slot;
 		double v;
 		if (rr->kind[j] == REF_COL_FACTOR) {
@@ -618,6 +619,7 @@ static int read_row(struct ref_read *rr, const struct record *c,
 					    hdr->f[j].s);
 				bad = 1;
 			}
+			w->level_col[fj] = f->col;
 			w->levels[fj++] = f->s;
 			buf_addf(&lab, "%s%s=%s", lab.len ? ", " : "",
 				 hdr->f[j].s, f->s);
@@ -637,6 +639,10 @@ static int read_row(struct ref_read *rr, const struct record *c,
 			continue;
 		}
 		w->v[slot].published = slot == 0 ? v * rr->factor : v;
+		if (slot == 0) {
+			w->pub[0] = w->v[0].published;
+			w->pub_text[0] = f->s;
+		}
 	}
 	w->label = arena_strdup(rr->a, lab.s ? lab.s : "");
 	buf_release(&lab);
@@ -654,7 +660,7 @@ static int read_rows(struct ref_read *rr)
 	if (!ref->rows)
 		return -1;
 	for (k = rr->first_row; k < rr->ps.nrec; k++) {
-		const struct record *c = &rr->ps.rec[k];
+		const struct ref_record *c = &rr->ps.rec[k];
 		int rc;
 		if (c->n != rr->hdr->n) {
 			xr_diag_add(rr->d, 0, c->line, 1,
@@ -671,11 +677,105 @@ static int read_rows(struct ref_read *rr)
 	return 0;
 }
 
+static int same_levels(const struct report_ref *ref,
+		       const struct report_ref_row *x,
+		       const struct report_ref_row *y)
+{
+	int j;
+	for (j = 0; j < ref->nfactors; j++)
+		if (strcmp(x->levels[j], y->levels[j]))
+			return 0;
+	return 1;
+}
+
+/* Rows with the same levels are the published runs of one cell: merge
+ * them into the first (its value: the mean of the runs; an extra metric:
+ * the mean of the runs that publish it). 0 or -1 when out of memory. */
+static int group_rows(struct ref_read *rr)
+{
+	struct report_ref *ref = rr->ref;
+	int k, i, j, n = 0;
+	for (k = 0; k < ref->nrows; k++) {
+		struct report_ref_row *w = &ref->rows[k], *g = NULL;
+		for (i = 0; i < n && !g; i++)
+			if (same_levels(ref, &ref->rows[i], w))
+				g = &ref->rows[i];
+		if (!g) {
+			ref->rows[n++] = *w;
+			continue;
+		}
+		{
+			int m = g->npub + 1;
+			double *p = arena_alloc(rr->a, (size_t)m * sizeof *p);
+			const char **t =
+			    arena_alloc(rr->a, (size_t)m * sizeof *t);
+			int *l = arena_alloc(rr->a, (size_t)m * sizeof *l);
+			if (!p || !t || !l)
+				return -1;
+			memcpy(p, g->pub, (size_t)g->npub * sizeof *p);
+			memcpy(t, g->pub_text, (size_t)g->npub * sizeof *t);
+			memcpy(l, g->pub_line, (size_t)g->npub * sizeof *l);
+			p[g->npub] = w->pub[0];
+			t[g->npub] = w->pub_text[0];
+			l[g->npub] = w->pub_line[0];
+			g->pub = p;
+			g->pub_text = t;
+			g->pub_line = l;
+			g->npub = m;
+		}
+		for (j = 1; j < ref->nvalues; j++) {
+			double *a = &g->v[j].published, b = w->v[j].published;
+			int cnt = (int)g->v[j].ratio; /* runs so far, below */
+			if (isnan(b))
+				continue;
+			if (isnan(*a)) {
+				*a = b;
+				g->v[j].ratio = 1;
+			} else {
+				cnt = cnt > 0 ? cnt : 1;
+				*a = (*a * cnt + b) / (cnt + 1);
+				g->v[j].ratio = cnt + 1;
+			}
+		}
+	}
+	ref->nrows = n;
+	for (k = 0; k < n; k++) {
+		struct report_ref_row *g = &ref->rows[k];
+		double sum = 0;
+		for (i = 0; i < g->npub; i++)
+			sum += g->pub[i];
+		g->v[0].published = sum / g->npub;
+		for (j = 0; j < ref->nvalues; j++)
+			g->v[j].ratio = NAN;
+	}
+	return 0;
+}
+
+/* The v2 settings into ref. */
+static void settings_into_ref(struct ref_read *rr)
+{
+	struct report_ref *ref = rr->ref;
+	ref->version = rr->version ? rr->version : rr->v2_line ? 2 : 1;
+	ref->title = rr->title;
+	ref->url = rr->url;
+	ref->author = rr->author;
+	ref->date = rr->date;
+	ref->statistic = rr->statistic >= 0
+			     ? (enum report_ref_stat)rr->statistic
+			     : REPORT_REF_STAT_UNKNOWN;
+	ref->runs = rr->runs;
+	ref->tolerance =
+	    rr->tolerance > 0 ? rr->tolerance : REPORT_REF_DEFAULT_TOLERANCE;
+	ref->tolerance_source = rr->tolerance > 0;
+	ref->conds = rr->conds;
+	ref->nconds = rr->nconds;
+}
+
 /* Settings, header and rows of the split file into rr->ref; every problem
  * goes to rr->d. 0, or -1 when out of memory. */
 static int read_reference(struct ref_read *rr, const char *path)
 {
-	const struct record *hdr;
+	const struct ref_record *hdr;
 	if (read_head(rr) < 0)
 		return 0;
 	hdr = rr->hdr;
@@ -690,27 +790,48 @@ static int read_reference(struct ref_read *rr, const char *path)
 	memset(rr->ref, 0, sizeof *rr->ref);
 	rr->ref->path = arena_strdup(rr->a, path);
 	rr->ref->unit = arena_strdup(rr->a, rr->unit);
-	check_metric(rr);
+	if (rr->bind == REF_BIND_STORE)
+		check_metric(rr);
+	else if (units_metric(rr->unit, &rr->factor, &rr->base_unit) < 0)
+		xr_diag_add(rr->d, 0,
+			    rr->unit_line ? rr->unit_line : rr->hdr->line,
+			    rr->unit_line ? rr->unit_col : 1,
+			    "unknown unit '%s' (known units: bit/s, Mbit/s, "
+			    "Gbit/s, B/s, MB/s, GB/s, s, ms, us, %%, count, "
+			    "...)",
+			    rr->unit);
+	if (rr->bind == REF_BIND_FREE) {
+		rr->r->factors = arena_alloc(rr->a, ((size_t)hdr->n + 1) *
+							sizeof *rr->r->factors);
+		if (!rr->r->factors)
+			return -1;
+		rr->r->nfactors = 0;
+	}
 	classify_columns(rr);
-	if (model_columns(rr) < 0 || read_rows(rr) < 0)
+	if (model_columns(rr) < 0 || read_rows(rr) < 0 || group_rows(rr) < 0)
 		return -1;
+	settings_into_ref(rr);
 	return 0;
 }
 
-int report_reference_attach(struct report *r, const char *path,
-			    struct xr_diag *dd, struct xr_err *err)
+int ref_parse(struct report *r, const char *path, enum ref_bind bind,
+	      const char *const *free_metrics, struct xr_diag *dd,
+	      struct xr_err *err, struct report_ref **out)
 {
 	struct buf text = BUF_INIT;
 	struct ref_read rr;
 	struct xr_diag local;
-	struct report_ref *ref;
-	int k, rc;
+	int rc;
 
+	*out = NULL;
 	memset(&rr, 0, sizeof rr);
 	rr.r = r;
 	rr.a = r->arena;
 	rr.d = dd;
 	rr.factor = 1;
+	rr.bind = bind;
+	rr.free_metrics = free_metrics;
+	rr.statistic = -1;
 	if (!rr.d) {
 		xr_diag_init(&local, path);
 		rr.d = &local;
@@ -725,76 +846,19 @@ int report_reference_attach(struct report *r, const char *path,
 		err->code = XR_EUSAGE;
 		return -XR_EUSAGE;
 	}
-	rc = split(rr.a, text.s ? text.s : "", text.len, &rr.ps, rr.d);
+	rc = ref_csv_split(rr.a, text.s ? text.s : "", text.len, &rr.ps, rr.d);
 	buf_release(&text);
 	if (rc == 0 && read_reference(&rr, path) < 0) {
 		if (rr.d == &local)
 			xr_diag_release(&local);
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	}
-	ref = rr.ref;
-	if (rc == 0 && ref && !rr.d->nerr) {
-		for (k = 0; k < ref->nrows; k++) {
-			struct report_ref_row *w = &ref->rows[k];
-			match_row(r, ref, w);
-			if (w->status == REPORT_REF_MATCHED)
-				ref->nmatched++;
-			else if (w->status == REPORT_REF_AMBIGUOUS)
-				ref->nambiguous++;
-			else
-				ref->nnot_measured++;
-		}
-		r->ref = ref;
-	}
+	/* against a plan, every problem is wanted: the rows that read well
+	 * are checked even when others did not */
+	if (rc == 0 && rr.ref && (!rr.d->nerr || bind == REF_BIND_PLAN))
+		*out = rr.ref;
 	rc = rr.d->nerr ? first_error(rr.d, path, err) : 0;
 	if (rr.d == &local)
 		xr_diag_release(&local);
 	return rc;
-}
-
-void report_ref_fmt(const struct report *r, const struct report_ref_row *w,
-		    int j, char out[REPORT_REF_NCOLS][192])
-{
-	const struct report_ref *ref = r->ref;
-	int mi = ref->value_metric[j], c;
-	const struct report_ref_value *v = &w->v[j];
-	const struct report_stats *s =
-	    w->cell >= 0 ? &r->cells[w->cell].st[mi] : NULL;
-	char x[64], y[64];
-	for (c = 0; c < REPORT_REF_NCOLS; c++)
-		snprintf(out[c], 192, "–");
-	if (mi == r->primary)
-		snprintf(out[REPORT_REF_COL_METRIC], 192, "%s (%s)",
-			 ref->values[j], r->display_unit);
-	else
-		snprintf(out[REPORT_REF_COL_METRIC], 192, "%s", ref->values[j]);
-	report_fmt_metric(r, mi, v->published, out[REPORT_REF_COL_PUBLISHED],
-			  192);
-	if (w->status != REPORT_REF_MATCHED) {
-		const char *what =
-		    report_text(r, w->status == REPORT_REF_AMBIGUOUS
-				       ? REPORT_T_REF_AMBIGUOUS
-				       : REPORT_T_REF_NOT_MEASURED);
-		snprintf(out[REPORT_REF_COL_MEDIAN], 192, "%s%s%s%s", what,
-			 *w->detail ? " (" : "", w->detail,
-			 *w->detail ? ")" : "");
-		return;
-	}
-	if (!s || s->n == 0)
-		return;
-	report_fmt_metric(r, mi, s->median, out[REPORT_REF_COL_MEDIAN], 192);
-	if (!isnan(s->ci_low)) {
-		report_fmt_metric(r, mi, s->ci_low, x, sizeof x);
-		report_fmt_metric(r, mi, s->ci_high, y, sizeof y);
-		snprintf(out[REPORT_REF_COL_CI], 192, "%s – %s", x, y);
-	}
-	report_fmt_metric(r, mi, s->min, x, sizeof x);
-	report_fmt_metric(r, mi, s->max, y, sizeof y);
-	snprintf(out[REPORT_REF_COL_RANGE], 192, "%s – %s", x, y);
-	if (!isnan(v->ratio))
-		snprintf(out[REPORT_REF_COL_RATIO], 192, "%.3f", v->ratio);
-	if (v->in_range >= 0)
-		snprintf(
-		    out[REPORT_REF_COL_IN_RANGE], 192, "%s",
-		    report_text(r, v->in_range ? REPORT_T_YES : REPORT_T_NO));
 }

@@ -67,6 +67,11 @@ int rt_metrics(const struct report *r, struct arena *a, struct rtable *t);
 int rt_cmps(const struct report *r, struct arena *a, struct rtable *t);
 /* The published reference next to the measured cells (r->ref). */
 int rt_reference(const struct report *r, struct arena *a, struct rtable *t);
+/* What the reference says about itself (plain, two columns): its source
+ * (title, url, author, date), statistic, runs, tolerance and published
+ * conditions; only the rows it has. */
+int rt_reference_info(const struct report *r, struct arena *a,
+		      struct rtable *t);
 /* Host facts, and the verification summary. */
 int rt_facts(const struct report *r, struct arena *a, struct rtable *t);
 int rt_verifs(const struct report *r, struct arena *a, struct rtable *t);

@@ -76,7 +76,7 @@ int rt_header(const struct report *r, struct arena *a, struct rtable *t)
 	int row = 0, i, rc;
 	const char *unit = report_unit_label(r->display_unit);
 
-	if (rt_init(t, a, 2, 9) < 0)
+	if (rt_init(t, a, 2, 10) < 0)
 		return -XR_ENOMEM;
 	t->plain = 1;
 	rt_head(t, 0, "", RT_LEFT, 0);
@@ -115,6 +115,9 @@ int rt_header(const struct report *r, struct arena *a, struct rtable *t)
 	snprintf(v, sizeof v, "±%g%%", 100 * r->threshold);
 	KV(THRESHOLD, v);
 	KV(GENERATED, report_fmt_time(r->generated_at, v, sizeof v));
+	/* With a reference, its verdicts in one line on page one. */
+	if (r->ref && r->ref->summary)
+		KV(REFERENCE, r->ref->summary);
 #undef KV
 	rc = 0;
 out:
@@ -424,6 +427,16 @@ int rt_cmps(const struct report *r, struct arena *a, struct rtable *t)
 
 /* --- reference --------------------------------------------------------- */
 
+/* Does any published cell give its runs (several rows)? */
+static int ref_has_runs(const struct report_ref *ref)
+{
+	int k;
+	for (k = 0; k < ref->nrows; k++)
+		if (ref->rows[k].npub > 1)
+			return 1;
+	return 0;
+}
+
 int rt_reference(const struct report *r, struct arena *a, struct rtable *t)
 {
 	static const enum report_text_id head[] = {
@@ -433,9 +446,12 @@ int rt_reference(const struct report *r, struct arena *a, struct rtable *t)
 	};
 	const struct report_ref *ref = r->ref;
 	/* like the published table: one column per factor it names, the
-	 * metric only when it publishes several */
+	 * metric only when it publishes several; the published runs only
+	 * when some cell gives them; the verdict last */
 	int multi = ref->nvalues > 1, nf = ref->nfactors;
-	int nh = (int)(sizeof head / sizeof *head), ncols = nf + multi + nh;
+	int runs = ref_has_runs(ref);
+	int nh = (int)(sizeof head / sizeof *head);
+	int ncols = nf + multi + nh + runs + 1;
 	int k, j, c, x, row = 0;
 
 	if (rt_init(t, a, ncols, ref->nrows * ref->nvalues) < 0)
@@ -446,14 +462,18 @@ int rt_reference(const struct report *r, struct arena *a, struct rtable *t)
 		rt_head(t, j, ref->factors[j], RT_LEFT, 0);
 	if (multi)
 		rt_head(t, nf, T(METRIC), RT_LEFT, 0);
-	for (j = 0; j < nh; j++)
-		rt_head(t, nf + multi + j, report_text(r, head[j]),
+	for (j = 0, c = nf + multi; j < nh; j++) {
+		rt_head(t, c++, report_text(r, head[j]),
 			j == nh - 1 ? RT_LEFT : RT_RIGHT,
 			j == 1); /* "not measured (...)" */
+		if (j == 0 && runs)
+			rt_head(t, c++, T(REF_PUBLISHED_RUNS), RT_RIGHT, 0);
+	}
+	rt_head(t, ncols - 1, T(REF_VERDICT), RT_LEFT, 1);
 	for (k = 0; k < ref->nrows; k++) {
 		const struct report_ref_row *w = &ref->rows[k];
 		for (j = 0; j < ref->nvalues; j++) {
-			char col[REPORT_REF_NCOLS][192];
+			char col[REPORT_REF_NCOLS][192], vd[512];
 			int cc = 0, rc = 0;
 			if (isnan(w->v[j].published))
 				continue;
@@ -464,13 +484,70 @@ int rt_reference(const struct report *r, struct arena *a, struct rtable *t)
 				rc |= rt_set(t, a, row, cc++,
 					     col[REPORT_REF_COL_METRIC]);
 			for (c = REPORT_REF_COL_PUBLISHED; c < REPORT_REF_NCOLS;
-			     c++)
+			     c++) {
 				rc |= rt_set(t, a, row, cc++, col[c]);
+				if (c == REPORT_REF_COL_PUBLISHED && runs) {
+					snprintf(vd, sizeof vd, "%d", w->npub);
+					rc |= rt_set(t, a, row, cc++,
+						     j == 0 ? vd : "");
+				}
+			}
+			rc |= rt_set(
+			    t, a, row, cc++,
+			    j == 0 ? report_ref_fmt_verdict(r, w, vd, sizeof vd)
+				   : "");
 			if (rc)
 				return -XR_ENOMEM;
 			row++;
 		}
 	}
+	rt_fill_empty(t);
+	return 0;
+}
+
+int rt_reference_info(const struct report *r, struct arena *a, struct rtable *t)
+{
+	const struct report_ref *ref = r->ref;
+	struct buf s = BUF_INIT;
+	int row = 0, i, rc = 0;
+	if (rt_init(t, a, 2, 4) < 0)
+		return -XR_ENOMEM;
+	t->plain = 1;
+	rt_head(t, 0, "", RT_LEFT, 0);
+	rt_head(t, 1, "", RT_LEFT, 1);
+	if (ref->title || ref->url || ref->author || ref->date) {
+		const char *part[] = {ref->title, ref->author, ref->date,
+				      ref->url};
+		for (i = 0; i < 4; i++)
+			if (part[i] && *part[i])
+				buf_addf(&s, "%s%s", s.len ? "; " : "",
+					 part[i]);
+		rc |= rt_set(t, a, row, 0, T(REF_SOURCE));
+		rc |= rt_set(t, a, row++, 1, s.s ? s.s : "");
+	}
+	buf_reset(&s);
+	buf_adds(&s, report_ref_stat_name(ref->statistic));
+	if (ref->runs > 0)
+		buf_addf(&s,
+			 r->lang == REPORT_LANG_JA ? "（%d 回）" : " (%d runs)",
+			 ref->runs);
+	rc |= rt_set(t, a, row, 0, T(REF_STATISTIC));
+	rc |= rt_set(t, a, row++, 1, s.s);
+	buf_reset(&s);
+	buf_addf(&s, "±%g%%", ref->tolerance * 100);
+	rc |= rt_set(t, a, row, 0, T(REF_TOLERANCE));
+	rc |= rt_set(t, a, row++, 1, s.s);
+	if (ref->nconds) {
+		buf_reset(&s);
+		for (i = 0; i < ref->nconds; i++)
+			buf_addf(&s, "%s%s %s", i ? ", " : "",
+				 ref->conds[i].key, ref->conds[i].value);
+		rc |= rt_set(t, a, row, 0, T(REF_CONDITIONS));
+		rc |= rt_set(t, a, row++, 1, s.s);
+	}
+	buf_release(&s);
+	if (rc)
+		return -XR_ENOMEM;
 	rt_fill_empty(t);
 	return 0;
 }

@@ -115,6 +115,12 @@ static void reference_rows(FILE *f, const struct report *r)
 			field(f, report_ref_status_name(w->status), 0);
 			snprintf(n, sizeof n, "%d", w->line);
 			field(f, n, 0);
+			field(f,
+			      j == 0 ? report_ref_verdict_name(w->verdict) : "",
+			      0);
+			snprintf(n, sizeof n, "%d", w->npub);
+			field(f, j == 0 ? n : "", 0);
+			field(f, j == 0 ? w->pub_text[0] : "", 0);
 			fputs("\r\n", f);
 		}
 	}
@@ -129,8 +135,9 @@ int report_write_csv(const struct report *r, FILE *f, struct xr_err *err)
 	    "interval_p95", "interval_peak", "flags",
 	};
 	static const char *const refcols[] = {
-	    "source",	"published",  "ratio",
-	    "in_range", "ref_status", "ref_line",
+	    "source",	   "published",	     "ratio",
+	    "in_range",	   "ref_status",     "ref_line",
+	    "ref_verdict", "published_runs", "published_text",
 	};
 	size_t i;
 	int k, m, fa;
@@ -156,7 +163,7 @@ int report_write_csv(const struct report *r, FILE *f, struct xr_err *err)
 				      0);
 			stats_row(f, r, c, m);
 			if (r->ref)
-				fputs(",measured,,,,,", f);
+				fputs(",measured,,,,,,,,", f);
 			fputs("\r\n", f);
 		}
 	}

@@ -286,9 +286,13 @@ static int reference(FILE *f, const struct report *r, struct arena *a)
 	const char *cap;
 	if (!r->ref)
 		return 0;
+	heading(f, 2, "reference", T(REFERENCE));
+	/* what the reference says about itself: source, statistic, ... */
+	if (rt_reference_info(r, a, &t) < 0)
+		return -XR_ENOMEM;
+	table(f, &t, NULL, NULL);
 	if (rt_reference(r, a, &t) < 0)
 		return -XR_ENOMEM;
-	heading(f, 2, "reference", T(REFERENCE));
 	buf_addf(&m, T(REF_NOTE), r->ref->path);
 	para(f, "note", m.s ? m.s : "");
 	buf_release(&m);

@@ -279,6 +279,59 @@ static json_t *comparisons(const struct report *r)
 	return a;
 }
 
+/* The v2 settings of a reference: source, statistic, runs, tolerance and
+ * the published conditions. */
+static void ref_settings(json_t *o, const struct report_ref *ref)
+{
+	json_t *src = json_object(), *c = json_object();
+	int i;
+	json_object_set_new(o, "format", json_integer(ref->version));
+	json_object_set_new(src, "title", str(ref->title));
+	json_object_set_new(src, "url", str(ref->url));
+	json_object_set_new(src, "author", str(ref->author));
+	json_object_set_new(src, "date", str(ref->date));
+	json_object_set_new(o, "source", src);
+	json_object_set_new(o, "statistic",
+			    str(report_ref_stat_name(ref->statistic)));
+	json_object_set_new(
+	    o, "runs", ref->runs > 0 ? json_integer(ref->runs) : json_null());
+	json_object_set_new(o, "tolerance", num(ref->tolerance));
+	json_object_set_new(o, "tolerance_source",
+			    str(ref->tolerance_source == 2   ? "option"
+				: ref->tolerance_source == 1 ? "file"
+							     : "default"));
+	for (i = 0; i < ref->nconds; i++)
+		json_object_set_new(c, ref->conds[i].key,
+				    str(ref->conds[i].value));
+	json_object_set_new(o, "conditions", c);
+}
+
+/* A published cell's verdict, reasons and published runs. */
+static void ref_verdict(json_t *row, const struct report_ref_row *w)
+{
+	json_t *runs = json_array(), *texts = json_array(),
+	       *lines = json_array();
+	int i;
+	json_object_set_new(row, "verdict",
+			    str(report_ref_verdict_name(w->verdict)));
+	json_object_set_new(row, "reasons", str(w->reasons));
+	json_object_set_new(row, "method", str(w->method));
+	json_object_set_new(row, "published", num(w->v[0].published));
+	for (i = 0; i < w->npub; i++) {
+		json_array_append_new(runs, num(w->pub[i]));
+		json_array_append_new(texts, str(w->pub_text[i]));
+		json_array_append_new(lines, json_integer(w->pub_line[i]));
+	}
+	json_object_set_new(row, "published_runs", runs);
+	json_object_set_new(row, "published_text", texts);
+	json_object_set_new(row, "published_lines", lines);
+	json_object_set_new(row, "measured", num(w->est));
+	json_object_set_new(row, "interval_low", num(w->lo));
+	json_object_set_new(row, "interval_high", num(w->hi));
+	json_object_set_new(row, "diff_pct", num(w->diff_pct));
+	json_object_set_new(row, "p", num(w->p));
+}
+
 static json_t *reference(const struct report *r)
 {
 	const struct report_ref *ref = r->ref;
@@ -298,6 +351,7 @@ static json_t *reference(const struct report *r)
 	json_object_set_new(o, "not_measured",
 			    json_integer(ref->nnot_measured));
 	json_object_set_new(o, "ambiguous", json_integer(ref->nambiguous));
+	ref_settings(o, ref);
 	rows = json_array();
 	for (k = 0; k < ref->nrows; k++) {
 		const struct report_ref_row *w = &ref->rows[k];
@@ -352,9 +406,17 @@ static json_t *reference(const struct report *r)
 			json_array_append_new(vals, x);
 		}
 		json_object_set_new(row, "values", vals);
+		ref_verdict(row, w);
 		json_array_append_new(rows, row);
 	}
 	json_object_set_new(o, "rows", rows);
+	a = json_object();
+	for (j = 0; j < REPORT_REFV_COUNT; j++)
+		json_object_set_new(
+		    a, report_ref_verdict_name((enum report_ref_verdict)j),
+		    json_integer(ref->nverdict[j]));
+	json_object_set_new(o, "summary", a);
+	json_object_set_new(o, "summary_text", str(ref->summary));
 	return o;
 }
 

@@ -77,6 +77,20 @@ static void md_table(FILE *f, const struct rtable *t)
 	fputc('\n', f);
 }
 
+/* A plain (key/value) table as a list: "- key: value". */
+static void md_list(FILE *f, const struct rtable *t)
+{
+	int i;
+	for (i = 0; i < t->nrows; i++) {
+		fputs("- ", f);
+		put(f, rt_cell(t, i, 0), 0);
+		fputs(": ", f);
+		put(f, rt_cell(t, i, 1), 0);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
 /* "## Title" etc.: "(unit)" after a title when the table has a unit. */
 static void md_caption(FILE *f, const char *hashes, const char *title,
 		       const char *unit)
@@ -316,9 +330,12 @@ static int reference(const struct report *r, struct arena *a, FILE *f)
 	struct buf m = BUF_INIT;
 	if (!r->ref)
 		return 0;
+	fprintf(f, "## %s\n\n", T(r, REPORT_T_REFERENCE));
+	if (rt_reference_info(r, a, &t) < 0)
+		return -1;
+	md_list(f, &t);
 	if (rt_reference(r, a, &t) < 0)
 		return -1;
-	fprintf(f, "## %s\n\n", T(r, REPORT_T_REFERENCE));
 	put(f, t.title, 0);
 	fputs(" (", f);
 	put(f, t.unit, 0);

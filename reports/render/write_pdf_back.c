@@ -30,6 +30,16 @@ static int ref_table(struct pdf *pdf, const struct report *r, struct arena *a,
 	struct buf s = BUF_INIT;
 	int rc;
 
+	if (rt_reference_info(r, a, &rt) < 0)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	t = write_pdf_table(&rt, 8, NULL, NULL);
+	if (!t)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	rc = pdf_table_draw(pdf, t, err);
+	pdf_table_free(t);
+	if (rc < 0)
+		return rc;
+	pdf_space(pdf, 4);
 	if (rt_reference(r, a, &rt) < 0)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	buf_addf(&s, report_text(r, REPORT_T_REF_NOTE), r->ref->path);

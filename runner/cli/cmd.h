@@ -37,4 +37,11 @@ extern const char xr_embedded_plan_name[];
 struct buf;
 int cmd_embedded_db(struct buf *out);
 
+/* cmd_plan_ref.c: `xrun plan --from-reference FILE [-o OUT]` (an exit
+ * status), and a reference checked against a plan for `validate` and
+ * `plan` (the number of errors, printed; < 0 when it cannot be read). */
+struct plan;
+int cmd_plan_from_reference(const char *path, const char *out);
+int cmd_check_reference(const struct plan *p, const char *path);
+
 #endif

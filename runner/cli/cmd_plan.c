@@ -927,12 +927,24 @@ static void print_levels(const struct plan *p)
 
 struct plan_args {
 	int json;
+	const char *reference, *from_reference, *out;
 	int levels;
 };
 
 static const struct opt_def plan_options[] = {
     {"json", 0, NULL, "one JSON object (schema/plan.md, Scheduling)", OPT_FLAG,
      offsetof(struct plan_args, json), NULL, 0},
+    {"reference", 0, "FILE",
+     "check a published reference against the plan first "
+     "(schema/reference.md)",
+     OPT_STRING, offsetof(struct plan_args, reference), NULL, 0},
+    {"from-reference", 0, "FILE",
+     "write a plan that measures a published reference's matrix instead "
+     "(no PLAN)",
+     OPT_STRING, offsetof(struct plan_args, from_reference), NULL, 0},
+    {"output", 'o', "FILE",
+     "with --from-reference: the plan to write (default: stdout)", OPT_STRING,
+     offsetof(struct plan_args, out), NULL, 0},
     {"levels", 0, NULL,
      "only list the plan's FACTOR=LEVEL pairs, one a line, as --only takes "
      "them (for shell completion)",
@@ -953,6 +965,22 @@ static int cmd_plan(int argc, char **argv)
 
 	if ((rc = opt_parse(&cmd_plan_spec, argc, argv, &a)) < 0)
 		return opt_exit(rc);
+	if (a.from_reference) {
+		if (rc != 0) {
+			fprintf(stderr, "xrun: --from-reference takes no "
+					"PLAN\n");
+			opt_usage(&cmd_plan_spec, stderr);
+			return 2;
+		}
+		return cmd_plan_from_reference(a.from_reference, a.out);
+	}
+	if (rc != 1 || a.out) {
+		fprintf(stderr, rc != 1 ? "xrun: plan needs a PLAN\n"
+					: "xrun: -o goes with "
+					  "--from-reference\n");
+		opt_usage(&cmd_plan_spec, stderr);
+		return 2;
+	}
 	path = argv[1];
 	json = a.json;
 	xr_diag_init(&diag, path);
@@ -960,7 +988,7 @@ static int cmd_plan(int argc, char **argv)
 	if (diag.n) /* err.c's qsort of an empty list trips UBSan */
 		xr_diag_print(&diag, stderr);
 	xr_diag_release(&diag);
-	if (rc < 0) {
+	if (rc < 0 || (a.reference && cmd_check_reference(p, a.reference))) {
 		plan_free(p);
 		return 2;
 	}
@@ -1000,12 +1028,14 @@ static int cmd_plan(int argc, char **argv)
 
 const struct opt_cmd cmd_plan_spec = {
     .name = "plan",
-    .args = "PLAN",
+    .args = "[PLAN]",
     .summary = "the dry run: print the schedule without running anything",
     .about = "Cells, runs, manual interventions, estimated duration, and "
-	     "every run in order with its engine argv and hooks.",
+	     "every run in order with its engine argv and hooks. With "
+	     "--from-reference FILE (and no PLAN): write a plan that measures "
+	     "a published reference instead.",
     .opts = plan_options,
-    .min_args = 1,
+    .min_args = 0,
     .max_args = 1,
     .fn = cmd_plan,
 };

@@ -48,6 +48,21 @@ static int threshold_cb(void *field, const char *v)
 	return 0;
 }
 
+static int tolerance_cb(void *field, const char *v)
+{
+	double t = parse_threshold(v);
+	if (t <= 0 || t >= 1) {
+		fprintf(stderr,
+			"xrun: invalid tolerance '%s' (valid: a percentage "
+			"such as 3%% or 0.5%%)\n",
+			v);
+		opt_usage(&cmd_report_spec, stderr);
+		return -1;
+	}
+	*(double *)field = t;
+	return 0;
+}
+
 static int session_cb(void *field, const char *v)
 {
 	char *end;
@@ -102,6 +117,10 @@ static const struct opt_def report_options[] = {
     {"reference", 0, "FILE",
      "a published matrix to compare with (schema/reference.md)", OPT_STRING,
      RA(o.reference), NULL, 0},
+    {"tolerance", 0, "3%",
+     "how far from a published value still counts as reproduced "
+     "(default: the reference file's, else 5%)",
+     OPT_CALLBACK, RA(o.tolerance), tolerance_cb, 0},
     {"session", 0, "N", "only this session (default: every session)",
      OPT_CALLBACK, RA(o.session), session_cb, 0},
     {0},

@@ -51,7 +51,7 @@ static int check_size(const struct plan *p, struct xr_diag *d)
 	return rc;
 }
 
-static int validate_one(const char *path, int quiet)
+static int validate_one(const char *path, int quiet, const char *reference)
 {
 	struct xr_diag d;
 	struct plan *p = NULL;
@@ -77,6 +77,8 @@ static int validate_one(const char *path, int quiet)
 		rc = check_size(p, &d);
 	if (d.n) /* xr_diag_print qsorts items, NULL when there are none */
 		xr_diag_print(&d, stderr);
+	if (rc == 0 && reference && cmd_check_reference(p, reference) != 0)
+		rc = -XR_EUSAGE;
 	if (rc == 0 && !quiet)
 		printf("%s: ok\n", d.file);
 	xr_diag_release(&d);
@@ -86,11 +88,16 @@ static int validate_one(const char *path, int quiet)
 
 struct validate_args {
 	int quiet;
+	const char *reference;
 };
 
 static const struct opt_def validate_options[] = {
     {"quiet", 'q', NULL, "print nothing for a valid plan", OPT_FLAG,
      offsetof(struct validate_args, quiet), NULL, 0},
+    {"reference", 0, "FILE",
+     "also check a published reference against the plan "
+     "(schema/reference.md): its factors, levels, cells and conditions",
+     OPT_STRING, offsetof(struct validate_args, reference), NULL, 0},
     {0},
 };
 
@@ -101,7 +108,7 @@ static int cmd_validate(int argc, char **argv)
 	if (n < 0)
 		return opt_exit(n);
 	for (i = 1; i <= n; i++)
-		if (validate_one(argv[i], a.quiet) < 0)
+		if (validate_one(argv[i], a.quiet, a.reference) < 0)
 			bad = 1;
 	fflush(stdout);
 	return bad ? 2 : 0;

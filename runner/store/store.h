@@ -332,4 +332,15 @@ typedef int (*store_fact_fn)(void *ctx, const struct store_fact_row *f);
 int store_facts_each(struct store *st, const int64_t *sessions, size_t n,
 		     store_fact_fn fn, void *ctx, struct xr_err *err);
 
+/* What the engine observed per run (the congestion control really used,
+ * the protocol, its version, ...), of the sessions' non-warm-up runs,
+ * ordered by run id and key. value may be NULL. */
+struct store_observed_row {
+	int64_t run_id;
+	const char *key, *value;
+};
+typedef int (*store_observed_fn)(void *ctx, const struct store_observed_row *o);
+int store_observed_each(struct store *st, const int64_t *sessions, size_t n,
+			store_observed_fn fn, void *ctx, struct xr_err *err);
+
 #endif

@@ -398,3 +398,26 @@ int store_facts_each(struct store *st, const int64_t *sessions, size_t n,
 	}
 	return read_end(st, s, rc, cb, "host facts", err);
 }
+
+int store_observed_each(struct store *st, const int64_t *sessions, size_t n,
+			store_observed_fn fn, void *ctx, struct xr_err *err)
+{
+	static const char sql[] =
+	    "SELECT o.run_id, o.key, o.value FROM observed o "
+	    "JOIN runs r ON r.id = o.run_id "
+	    "WHERE r.session_id IN %s AND r.warmup = 0 "
+	    "ORDER BY o.run_id, o.key";
+	sqlite3_stmt *s;
+	int rc = SQLITE_DONE, cb = 0, r;
+	if ((r = read_prep(st, sql, sessions, n, &s, "observed values", err)) <
+	    0)
+		return r;
+	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_observed_row row;
+		row.run_id = sqlite3_column_int64(s, 0);
+		row.key = col_str(s, 1);
+		row.value = col_str(s, 2);
+		cb = fn(ctx, &row);
+	}
+	return read_end(st, s, rc, cb, "observed values", err);
+}

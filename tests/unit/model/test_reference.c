@@ -102,6 +102,143 @@ static int attach(struct report *r, const char *text, char *out, size_t n)
 	return rc;
 }
 
+/* Reference v2: settings, conditions, published runs, verdicts from the
+ * cells' intervals (no runs here: the interval path), published precision
+ * and the v2 errors. */
+static void test_v2(struct report *r)
+{
+	const struct report_ref *ref;
+	char msg[4096], out[128];
+	int rc, k;
+
+	for (k = 0; k < r->ncells; k++) {
+		struct report_stats *st = r->cells[k].st;
+		st[0].mean = st[0].median;
+		st[0].sd = 0.05e9;
+	}
+	/* v1 file: version 1, defaults */
+	rc = attach(r, "nic,streams,value\na,1,9\n", msg, sizeof msg);
+	ref = r->ref;
+	ok(rc == 0 && ref && ref->version == 1 &&
+	       ref->statistic == REPORT_REF_STAT_UNKNOWN &&
+	       ref->tolerance == REPORT_REF_DEFAULT_TOLERANCE &&
+	       ref->tolerance_source == 0 && ref->nconds == 0 &&
+	       ref->rows[0].npub == 1,
+	   "v1: version 1, statistic unknown, default tolerance");
+	ok(ref && ref->rows[0].verdict == REPORT_REFV_REPRODUCED &&
+	       strstr(ref->rows[0].reasons, "compared with the median"),
+	   "v1: unknown statistic compared with the median: %s",
+	   ref ? ref->rows[0].reasons : "");
+
+	rc = attach(r,
+		    "format,2\n"
+		    "title,\"Tests, and more\"\n"
+		    "url,https://example.org/x\n"
+		    "author,QA\n"
+		    "date,2026-11-30\n"
+		    "statistic,mean\n"
+		    "runs,3\n"
+		    "tolerance,1%\n"
+		    "unit,Mbit/s\n"
+		    "condition,congestion,cubic\n"
+		    "mtu,9000\n"
+		    "nic,streams,value\n"
+		    "a,1,9000.0\n"
+		    "a,2,9500\n"
+		    "b,1,10955.37\n"
+		    "b,1,11000\n"
+		    "b,1,11044.63\n",
+		    msg, sizeof msg);
+	is_int(rc, 0, "v2 reference accepted");
+	is_str(msg, "", "v2: no diagnostics");
+	ref = r->ref;
+	if (!ref)
+		return;
+	ok(ref->version == 2 && ref->statistic == REPORT_REF_STAT_MEAN &&
+	       ref->runs == 3 && fabs(ref->tolerance - 0.01) < 1e-12 &&
+	       ref->tolerance_source == 1,
+	   "v2: statistic, runs, tolerance");
+	ok(ref->title && !strcmp(ref->title, "Tests, and more") && ref->url &&
+	       !strcmp(ref->author, "QA") && !strcmp(ref->date, "2026-11-30"),
+	   "v2: source settings");
+	ok(ref->nconds == 2 && !strcmp(ref->conds[0].key, "congestion") &&
+	       !strcmp(ref->conds[0].value, "cubic") &&
+	       !strcmp(ref->conds[1].key, "mtu") && ref->conds[1].line == 11,
+	   "v2: conditions, as condition,KEY,VALUE and as a setting");
+	is_int(ref->nrows, 3, "rows with the same levels: one published cell");
+	ok(ref->rows[2].npub == 3 && ref->rows[2].pub_line[2] == 17 &&
+	       !strcmp(ref->rows[2].pub_text[0], "10955.37") &&
+	       fabs(ref->rows[2].v[0].published - 11e9) < 1,
+	   "published runs: values, lines, texts, mean");
+	ok(ref->rows[0].verdict == REPORT_REFV_REPRODUCED &&
+	       !strcmp(ref->rows[0].method, "interval"),
+	   "9000 vs mean 9.0 [8.95, 9.05] Gbit/s within 1%%: reproduced");
+	ok(ref->rows[1].verdict == REPORT_REFV_DIFFERS &&
+	       !strcmp(ref->rows[1].reasons, "5.3% above"),
+	   "9500 vs 10.0: differs, 5.3%% above (%s)", ref->rows[1].reasons);
+	is_int(ref->nverdict[REPORT_REFV_REPRODUCED], 2, "two reproduced");
+	ok(ref->summary &&
+	       !strcmp(ref->summary,
+		       "2 of 3 published cells reproduced within ±1%; 1 "
+		       "differs: nic=a, streams=2 (5.3% above)"),
+	   "summary line: %s", ref->summary ? ref->summary : "");
+	report_ref_fmt_published(r, 0, ref->rows[2].pub[0],
+				 ref->rows[2].pub_text[0], out, sizeof out);
+	is_str(out, "10.95537", "10955.37 Mbit/s keeps its 7 digits in Gbit/s");
+	report_ref_fmt_published(r, 0, 9e9, "9000", out, sizeof out);
+	is_str(out, "9.00",
+	       "9000: trailing zeros of a whole number say nothing");
+	report_ref_fmt_published(r, 0, 9e9, "9000.0", out, sizeof out);
+	is_str(out, "9.0000", "9000.0: five digits");
+
+	/* max, min, median: the statistic the publication names */
+	rc = attach(r,
+		    "statistic,max\ntolerance,1%\nnic,streams,value\na,1,9.1\n",
+		    msg, sizeof msg);
+	ok(rc == 0 && r->ref->rows[0].verdict == REPORT_REFV_REPRODUCED &&
+	       r->ref->rows[0].est == 9.1e9,
+	   "max: compared with the measured maximum");
+	rc = attach(r,
+		    "statistic,min\ntolerance,1%\nnic,streams,value\na,1,9.4\n",
+		    msg, sizeof msg);
+	ok(rc == 0 && r->ref->rows[0].verdict == REPORT_REFV_DIFFERS &&
+	       !strcmp(r->ref->rows[0].reasons, "5.3% below"),
+	   "min: 8.9 against 9.4 differs, 5.3%% below");
+	rc = attach(
+	    r, "statistic,median\ntolerance,1%\nnic,streams,value\na,1,9\n",
+	    msg, sizeof msg);
+	ok(rc == 0 && r->ref->rows[0].verdict == REPORT_REFV_INCONCLUSIVE &&
+	       r->ref->rows[0].lo == 8.9e9 && r->ref->rows[0].hi == 9.1e9,
+	   "median without enough runs for its interval: min-max, crosses 1%%");
+	rc = attach(
+	    r, "format,2\ncondition,engine,iperf3\nnic,streams,value\na,1,9\n",
+	    msg, sizeof msg);
+	ok(rc == 0 && r->ref->rows[0].verdict == REPORT_REFV_REPRODUCED,
+	   "a condition nothing measured says anything about is not checked");
+
+	rc = attach(r,
+		    "format,3\n"
+		    "statistic,average\n"
+		    "runs,2.5\n"
+		    "tolerance,150%\n"
+		    "condition,cc\n"
+		    "condition,cc,bbr\n"
+		    "condition,cc,cubic\n"
+		    "nic,value\n"
+		    "a,1\n",
+		    msg, sizeof msg);
+	ok(rc < 0, "bad v2 settings refused");
+	ok(strstr(msg, "1:8: error: unknown format '3'") &&
+	       strstr(msg, "2:11: error: unknown statistic 'average'") &&
+	       strstr(msg, "3:6: error: runs '2.5' is not a positive whole") &&
+	       strstr(msg, "4:11: error: tolerance '150%' is not") &&
+	       strstr(msg, "5:1: error: expected 'condition,KEY,VALUE'") &&
+	       strstr(msg, "7:11: error: condition 'cc' given twice"),
+	   "every v2 error at its position");
+	if (!strstr(msg, "7:11:"))
+		fprintf(stderr, "%s", msg);
+}
+
 int main(void)
 {
 	tap_plan(63);
@@ -241,6 +378,7 @@ int main(void)
 	rc = attach(r, "nic,value,stream\na,1,2\n", msg, sizeof msg);
 	ok(rc == 0 && strstr(msg, "1:11: warning: column 'stream' is neither"),
 	   "numeric unknown column: a warning");
+	test_v2(r);
 	report_free(r);
 	return tap_done();
 }

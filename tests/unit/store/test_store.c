@@ -136,7 +136,12 @@ static const char reader_rows[] =
     " (1, 'x', 'local', 'probe:p', '1', '3', 0);"
     "INSERT INTO host_facts VALUES (1, 'h2', 'kernel', '6'),"
     " (1, 'h1', 'kernel', '5'), (3, 'h1', 'kernel', '5b'),"
-    " (2, 'h1', 'k', 'other');";
+    " (2, 'h1', 'k', 'other');"
+    /* observed: the warm-up (1) and session 2's run (8) do not count */
+    "INSERT INTO observed VALUES (2, 'congestion', 'bbr'),"
+    " (2, 'version', 'iperf 3.16'), (1, 'congestion', 'cubic'),"
+    " (7, 'congestion', 'cubic'), (8, 'congestion', 'reno'),"
+    " (3, 'protocol', NULL);";
 
 /* What a reader's callback saw: the rows as one line of text each. */
 struct seen {
@@ -245,6 +250,14 @@ static int see_fact(void *ctx, const struct store_fact_row *f)
 	struct seen *s = ctx;
 	buf_addf(&s->b, "%lld %s %s %s", (long long)f->session_id, f->host,
 		 f->key, nz(f->value));
+	return seen_end(s);
+}
+
+static int see_observed(void *ctx, const struct store_observed_row *o)
+{
+	struct seen *s = ctx;
+	buf_addf(&s->b, "%lld %s %s", (long long)o->run_id, o->key,
+		 nz(o->value));
 	return seen_end(s);
 }
 
@@ -381,6 +394,13 @@ static void test_value_readers(struct store *st, struct seen *s)
 	CHK(store_facts_each(st, s13, 2, see_fact, s, &err), 0, "facts");
 	is_str(seen_text(s), "1 h1 kernel 5\n3 h1 kernel 5b\n1 h2 kernel 6\n",
 	       "facts of the sessions by host, key, session");
+	seen_reset(s);
+	CHK(store_observed_each(st, s13, 2, see_observed, s, &err), 0,
+	    "observed");
+	is_str(seen_text(s),
+	       "2 congestion bbr\n2 version iperf 3.16\n3 protocol NULL\n"
+	       "7 congestion cubic\n",
+	       "observed values of non-warm-up runs, by run and key");
 	seen_reset(s);
 
 	store_default_path("pcie-gen", &p);

@@ -1,0 +1,443 @@
+/*
+ * A plan and a published reference (schema/reference.md): `xrun plan
+ * --from-reference FILE [-o plan.yaml]` writes a plan that measures the
+ * published matrix (its factors and levels, runs per cell, the published
+ * conditions as iperf3 parameters, a manual step for every factor that is
+ * not an engine parameter, and marked places for the user's hosts), and
+ * `xrun validate|plan PLAN --reference FILE` checks a reference against a
+ * plan before any run. The reading and the checks live in reports/model
+ * (report_reference_read, report_reference_check_plan); this file writes
+ * YAML and prints.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "cmd.h"
+#include "err.h"
+#include "placeholder.h"
+#include "plan.h"
+#include "report.h"
+#include "banned.h"
+
+/* The metrics the iperf3 engine stores (runner/engine/iperf3_json.c): a
+ * reference column with one of these names is a published metric, any
+ * other a factor. */
+static const char *const iperf3_metrics[] = {
+    "throughput", "throughput_up", "throughput_down", "sender_throughput",
+    "bytes",	  "retransmits",   "cpu_host",	      "cpu_remote",
+    "jitter",	  "lost_packets",  "lost_percent",    "packets",
+    NULL,
+};
+
+/* A published condition or factor name and the iperf3 parameter it sets;
+ * value_map: how a published word becomes the parameter's value. */
+struct cond_param {
+	const char *name;  /* condition key or factor column */
+	const char *param; /* iperf3 parameter */
+	int kind;	   /* 0 value as is, 1 seconds, 2 protocol, 3 dir */
+};
+
+static const struct cond_param cond_params[] = {
+    {"streams", "parallel", 0},
+    {"parallel", "parallel", 0},
+    {"congestion", "congestion", 0},
+    {"cc", "congestion", 0},
+    {"duration", "duration", 1},
+    {"omit", "omit", 1},
+    {"bitrate", "bitrate", 0},
+    {"window", "window", 0},
+    {"length", "length", 0},
+    {"mss", "mss", 0},
+    {"protocol", "udp", 2},
+    {"direction", "reverse", 3},
+    {NULL, NULL, 0},
+};
+
+static const struct cond_param *cond_param_find(const char *name)
+{
+	int i;
+	for (i = 0; cond_params[i].name; i++)
+		if (!strcmp(cond_params[i].name, name))
+			return &cond_params[i];
+	return NULL;
+}
+
+/* A YAML double-quoted scalar. */
+static void yq(struct buf *b, const char *s)
+{
+	buf_addc(b, '"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			buf_addc(b, '\\');
+		if (*s == '\n')
+			buf_adds(b, "\\n");
+		else
+			buf_addc(b, *s);
+	}
+	buf_addc(b, '"');
+}
+
+/* Can v be the value of iperf3 parameter param (a rough check: the
+ * engine's own check is in the validation that follows)? */
+static int value_fits(const char *param, const char *v)
+{
+	const char *ok = !strcmp(param, "parallel") || !strcmp(param, "mss")
+			     ? "0123456789"
+			 : !strcmp(param, "congestion")
+			     ? "abcdefghijklmnopqrstuvwxyz0123456789_-"
+			     : "0123456789.KMGkmgs";
+	return *v && !v[strspn(v, ok)];
+}
+
+/* A published word in a YAML comment: one line. */
+static void comment_word(struct buf *b, const char *s)
+{
+	for (; *s; s++)
+		buf_addc(b, *s == '\n' || *s == '\r' ? ' ' : *s);
+}
+
+static int is_down(const char *v)
+{
+	return !strcasecmp(v, "down") || !strcasecmp(v, "download") ||
+	       !strcasecmp(v, "receive") || !strcasecmp(v, "reverse") ||
+	       !strcasecmp(v, "-R") || !strcasecmp(v, "rx");
+}
+
+/* One engine parameter line for a published condition; a comment when
+ * no parameter says it. */
+static void cond_line(struct buf *b, const struct report_ref_cond *c)
+{
+	const struct cond_param *cp = cond_param_find(c->key);
+	if (!cp || (cp->kind < 2 && !value_fits(cp->param, c->value))) {
+		buf_adds(b, "  # published ");
+		comment_word(b, c->key);
+		buf_adds(b, ": ");
+		comment_word(b, c->value);
+		buf_adds(b, cp ? " (not a value iperf3 takes)\n"
+			       : " (no iperf3 parameter; set it on the "
+				 "hosts)\n");
+		return;
+	}
+	switch (cp->kind) {
+	case 1:
+		/* a bare number is seconds */
+		buf_addf(b, "  %s: ", cp->param);
+		if (strspn(c->value, "0123456789.") == strlen(c->value))
+			buf_addf(b, "%ss\n", c->value);
+		else {
+			yq(b, c->value);
+			buf_addc(b, '\n');
+		}
+		break;
+	case 2:
+		if (!strcasecmp(c->value, "udp"))
+			buf_adds(b, "  udp: true\n");
+		else if (strcasecmp(c->value, "tcp")) {
+			buf_adds(b, "  # published protocol ");
+			comment_word(b, c->value);
+			buf_addc(b, '\n');
+		}
+		break;
+	case 3:
+		if (is_down(c->value))
+			buf_adds(b, "  reverse: true\n");
+		else if (!strcasecmp(c->value, "bidir"))
+			buf_adds(b, "  bidir: true\n");
+		else {
+			buf_adds(b, "  # published direction ");
+			comment_word(b, c->value);
+			buf_addc(b, '\n');
+		}
+		break;
+	default:
+		buf_addf(b, "  %s: ", cp->param);
+		yq(b, c->value);
+		buf_addc(b, '\n');
+	}
+}
+
+/* A plan name from the reference file's name: "seed001-pcie-slots". */
+static void plan_name(struct buf *b, const char *path)
+{
+	const char *base = strrchr(path, '/'), *dot;
+	size_t i, n;
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	n = dot && dot > base ? (size_t)(dot - base) : strlen(base);
+	for (i = 0; i < n; i++) {
+		char c = base[i];
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 (c >= '0' && c <= '9') || c == '-' || c == '_';
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		buf_addc(b, ok ? c : '-');
+	}
+	if (!n)
+		buf_adds(b, "reference");
+}
+
+/* A factor name the plan accepts: letters, digits, '_', '-' (others
+ * become '_'), and not a built-in placeholder's ("rep" -> "rep_"). OUT:
+ * arena string. */
+static const char *factor_name(struct arena *a, const char *col)
+{
+	char *s = arena_strdup(a, col), *p;
+	for (p = s; p && *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
+			*p = '_';
+	if (!s || !*s)
+		return "factor";
+	if (placeholder_find(s) >= 0)
+		return arena_printf(a, "%s_", s);
+	return s;
+}
+
+/* Can every level be the value of iperf3 parameter param? */
+static int levels_fit(const struct report_ref_doc *doc, int f,
+		      const char *param)
+{
+	int l;
+	for (l = 0; l < doc->nlevels[f]; l++)
+		if (!value_fits(param, doc->levels[f][l]))
+			return 0;
+	return 1;
+}
+
+/* One factor: an engine parameter when its name is one (and its levels
+ * fit), else a manual step ("Set up mtu {{mtu}}"). */
+static void factor_yaml(struct buf *b, struct arena *a,
+			const struct report_ref_doc *doc, int f)
+{
+	const char *name = factor_name(a, doc->factors[f]);
+	const struct cond_param *cp = cond_param_find(doc->factors[f]);
+	int l;
+	if (strcmp(name, doc->factors[f]))
+		fprintf(stderr,
+			"xrun plan: column '%s' becomes factor '%s' (factor "
+			"names: letters, digits, '_' and '-', no built-in "
+			"placeholder): rename the column to compare with "
+			"the reference\n",
+			doc->factors[f], name);
+	if (cp && cp->kind < 2 && !levels_fit(doc, f, cp->param))
+		cp = NULL;
+	buf_adds(b, "  ");
+	yq(b, name);
+	buf_adds(b, ":\n    levels: [");
+	for (l = 0; l < doc->nlevels[f]; l++) {
+		if (l)
+			buf_adds(b, ", ");
+		yq(b, doc->levels[f][l]);
+	}
+	buf_adds(b, "]\n");
+	if (cp && cp->kind < 2) {
+		buf_addf(b, "    param: %s\n", cp->param);
+		return;
+	}
+	if (cp && cp->kind >= 2) {
+		buf_adds(b, "    params:\n");
+		for (l = 0; l < doc->nlevels[f]; l++) {
+			const char *v = doc->levels[f][l];
+			buf_adds(b, "      ");
+			yq(b, v);
+			if (cp->kind == 2)
+				buf_adds(b, !strcasecmp(v, "udp")
+						? ": { udp: true }\n"
+						: ": {}\n");
+			else
+				buf_adds(b, is_down(v) ? ": { reverse: true }\n"
+					    : !strcasecmp(v, "bidir")
+						? ": { bidir: true }\n"
+						: ": {}\n");
+		}
+		return;
+	}
+	buf_addf(b, "    manual: ");
+	{
+		struct buf m = BUF_INIT;
+		buf_addf(&m, "Set up %s {{%s}}", doc->factors[f], name);
+		yq(b, m.s);
+		buf_release(&m);
+	}
+	buf_addc(b, '\n');
+}
+
+/* Combinations of levels nobody published: excluded, so that the plan has
+ * the reference's cells and no more. */
+static void excludes_yaml(struct buf *b, struct arena *a,
+			  const struct report_ref_doc *doc)
+{
+	const struct report_ref *ref = doc->ref;
+	int idx[64] = {0}, f, k, first = 1;
+	double total = 1;
+	for (f = 0; f < doc->nfactors; f++)
+		total *= doc->nlevels[f];
+	if (doc->nfactors == 0 || doc->nfactors > 64 || total == doc->ncells ||
+	    total > 100000)
+		return;
+	for (;;) {
+		int found = 0;
+		for (k = 0; k < ref->nrows && !found; k++) {
+			for (f = 0; f < doc->nfactors; f++)
+				if (strcmp(ref->rows[k].levels[f],
+					   doc->levels[f][idx[f]]))
+					break;
+			found = f == doc->nfactors;
+		}
+		if (!found) {
+			if (first)
+				buf_adds(b, "# combinations the reference does "
+					    "not publish\nexclude:\n");
+			first = 0;
+			buf_adds(b, "  - {");
+			for (f = 0; f < doc->nfactors; f++) {
+				buf_adds(b, f ? ", " : " ");
+				yq(b, factor_name(a, doc->factors[f]));
+				buf_adds(b, ": ");
+				yq(b, doc->levels[f][idx[f]]);
+			}
+			buf_adds(b, " }\n");
+		}
+		for (f = doc->nfactors - 1; f >= 0; f--) {
+			if (++idx[f] < doc->nlevels[f])
+				break;
+			idx[f] = 0;
+		}
+		if (f < 0)
+			break;
+	}
+}
+
+/* The plan's text from a reference read on its own. */
+static void plan_yaml(struct buf *b, struct arena *a, const char *path,
+		      const struct report_ref_doc *doc)
+{
+	const struct report_ref *ref = doc->ref;
+	int f, k, repeat = ref->runs, have_duration = 0;
+	for (k = 0; k < ref->nrows; k++)
+		if (ref->rows[k].npub > repeat)
+			repeat = ref->rows[k].npub;
+	if (repeat < 2)
+		repeat = 3;
+	buf_adds(b, "# Made by `xrun plan --from-reference ");
+	comment_word(b, path);
+	buf_adds(b, "`.\n");
+	if (ref->title || ref->url) {
+		buf_adds(b, "# Published: ");
+		comment_word(b, ref->title ? ref->title : "");
+		if (ref->url) {
+			buf_adds(b, " <");
+			comment_word(b, ref->url);
+			buf_adds(b, ">");
+		}
+		buf_addc(b, '\n');
+	}
+	buf_addf(b, "# Statistic published: %s; tolerance %g%%.\n",
+		 report_ref_stat_name(ref->statistic), ref->tolerance * 100);
+	buf_adds(b, "# Places marked TODO need your hosts. Then:\n"
+		    "#   xrun validate THIS.yaml --reference ");
+	comment_word(b, path);
+	buf_adds(b, "\nxrun: 1\nname: ");
+	plan_name(b, path);
+	buf_adds(b, "\ntitle: ");
+	yq(b, ref->title ? ref->title : "reproduce a published matrix");
+	buf_adds(b, "\nhosts:\n"
+		    "  # TODO: your server: its ssh login and the address "
+		    "the client connects to\n"
+		    "  server: { ssh: \"you@server.example\", address: "
+		    "192.0.2.10 }\n"
+		    "engine:\n"
+		    "  type: iperf3\n"
+		    "  # TODO: your client (this machine, or a host above)\n"
+		    "  client: local\n"
+		    "  server: { host: server, start: true }\n");
+	for (k = 0; k < ref->nconds; k++) {
+		const char *key = ref->conds[k].key;
+		int named = 0;
+		for (f = 0; f < doc->nfactors; f++)
+			if (!strcmp(doc->factors[f], key))
+				named = 1;
+		if (named)
+			continue;
+		if (!strcmp(key, "duration"))
+			have_duration = 1;
+		if (!strcmp(key, "engine") || !strcmp(key, "engine_version") ||
+		    !strcmp(key, "version")) {
+			buf_adds(b, "  # published ");
+			comment_word(b, key);
+			buf_adds(b, ": ");
+			comment_word(b, ref->conds[k].value);
+			buf_addc(b, '\n');
+			continue;
+		}
+		cond_line(b, &ref->conds[k]);
+	}
+	if (!have_duration)
+		buf_adds(b, "  duration: 10s # the publication does not "
+			    "say: iperf3's default\n");
+	buf_adds(b, "factors:\n");
+	for (f = 0; f < doc->nfactors; f++)
+		factor_yaml(b, a, doc, f);
+	excludes_yaml(b, a, doc);
+	buf_addf(b, "repeat: %d\norder: abba\n", repeat);
+}
+
+int cmd_plan_from_reference(const char *path, const char *out)
+{
+	struct arena *a = arena_new();
+	struct report_ref_doc doc;
+	struct xr_diag d;
+	struct buf b = BUF_INIT;
+	FILE *f;
+	int rc, status = 0;
+	if (!a)
+		return 3;
+	xr_diag_init(&d, path);
+	rc = report_reference_read(path, iperf3_metrics, a, &doc, &d);
+	if (d.n)
+		xr_diag_print(&d, stderr);
+	xr_diag_release(&d);
+	if (rc < 0) {
+		arena_free(a);
+		return 2;
+	}
+	plan_yaml(&b, a, path, &doc);
+	f = out && strcmp(out, "-") ? fopen(out, "w") : stdout;
+	if (!f) {
+		fprintf(stderr, "xrun plan: cannot write '%s'\n", out);
+		status = 3;
+	} else {
+		if (fwrite(b.s, 1, b.len, f) != b.len || fflush(f) != 0)
+			status = 3;
+		if (f != stdout && fclose(f) != 0)
+			status = 3;
+		if (status)
+			fprintf(stderr, "xrun plan: cannot write '%s'\n",
+				out ? out : "-");
+		else if (f != stdout)
+			fprintf(stderr,
+				"%s: %d cells, %d factors; edit the places "
+				"marked TODO, then xrun validate %s "
+				"--reference %s\n",
+				out, doc.ncells, doc.nfactors, out, path);
+	}
+	buf_release(&b);
+	arena_free(a);
+	return status;
+}
+
+int cmd_check_reference(const struct plan *p, const char *path)
+{
+	struct xr_diag d;
+	int rc;
+	xr_diag_init(&d, path);
+	rc = report_reference_check_plan(p, path, &d);
+	if (d.n)
+		xr_diag_print(&d, stderr);
+	xr_diag_release(&d);
+	return rc;
+}
