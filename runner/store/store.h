@@ -27,7 +27,7 @@ struct counter_row;
 struct fact;
 
 /* The schema version this xrun writes. */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 enum store_open_flags {
 	STORE_CREATE = 1 << 0,	 /* create the file if missing */
@@ -179,6 +179,21 @@ int store_facts_put(struct store *st, int64_t session_id, const char *host,
 		    const struct fact *facts, size_t n, struct xr_err *err);
 int store_fact_put(struct store *st, int64_t session_id, const char *host,
 		   const char *key, const char *value, struct xr_err *err);
+
+/*
+ * Copy every session of the stores inputs[n] into st (xrun merge), with
+ * all their rows and host facts as they are, under new ids. A session st
+ * already has (the same session key) is skipped, so merging a store again
+ * adds nothing. Sessions of another plan than those in st (another plan
+ * name or matrix) are refused with -XR_EUSAGE unless force. Each input is
+ * merged in its own transaction; a refused or failing input stops the
+ * merge, leaving those before it merged.
+ */
+struct store_merge_stats {
+	int64_t sessions_added, sessions_skipped, runs_added;
+};
+int store_merge(struct store *st, const char *const *inputs, size_t n,
+		int force, struct store_merge_stats *stats, struct xr_err *err);
 
 /* ---- Typed readers: what status, plan estimates and reports need ------
  *
