@@ -342,4 +342,32 @@ typedef int (*store_fact_fn)(void *ctx, const struct store_fact_row *f);
 int store_facts_each(struct store *st, const int64_t *sessions, size_t n,
 		     store_fact_fn fn, void *ctx, struct xr_err *err);
 
+/* What the ok, non-warm-up runs of the sessions ran under, counted per
+ * cell, key and value: the engine's observed settings (iperf3:
+ * congestion, receiver_congestion, version, protocol, parallel, mss,
+ * direction, test_duration), key "engine" (the engine type) and key
+ * "mtu@HOST" (what the nic.mtu probe read on HOST). Ordered by key, cell,
+ * value. */
+struct store_condition_row {
+	const char *cell, *key, *value;
+	int64_t count;
+};
+typedef int (*store_condition_fn)(void *ctx,
+				  const struct store_condition_row *c);
+int store_conditions_each(struct store *st, const int64_t *sessions, size_t n,
+			  store_condition_fn fn, void *ctx, struct xr_err *err);
+
+/* The controller's 1-minute load average when the ok, non-warm-up runs of
+ * the sessions ended, per cell: its range, the CPU count, how many runs
+ * ended with the load above it. None for a store older than version 3. */
+struct store_load_row {
+	const char *cell;
+	double load_min, load_max;
+	int cpus;
+	int64_t over, nruns;
+};
+typedef int (*store_load_fn)(void *ctx, const struct store_load_row *l);
+int store_loads_each(struct store *st, const int64_t *sessions, size_t n,
+		     store_load_fn fn, void *ctx, struct xr_err *err);
+
 #endif
