@@ -10,8 +10,15 @@
 # must say `reproduced` for all four cells; the same file with every value
 # x1.10 must say `differs` for all four.
 #
+# Also, on any machine: a publication made of xrun's own runs is
+# reproduced (tolerance 25%: it holds on a loaded machine too) and the same x1.60 differs. Three runs per
+# cell decide within ±4% only where the link measures steadily: on a
+# machine where the publication's or xrun's runs vary by more than 1.5%
+# (a loaded machine: the CPU moves a veth's packets) the four verdicts are
+# skipped with the numbers (exit 77).
+#
 # The verdicts come with reference format v2 (branch i10-ref): where `xrun
-# report --help` has no --tolerance, the run and the reference table are
+# report --help` has no --tolerance, the run and the conditions are
 # checked and the verdicts are skipped with a message (exit 77).
 set -eu
 . "$(dirname "$0")/lib/common.sh"
@@ -112,22 +119,59 @@ jq -e '[.conditions[] | select(.key == "congestion") | .values[].value] == ["cub
 jq -e '[.conditions[] | select(.key | startswith("mtu@")) | [.values[].value] == ["1500", "9000"]] | length == 2 and all' \
 	plain.json >/dev/null || fail "conditions mtu: $(jq -c .conditions plain.json)"
 
+# Three runs per cell decide within ±4% only on a machine that measures
+# steadily: where the link itself is noisier than that (a loaded machine:
+# a veth is moved by the CPU), no tool could call the cells reproduced, and
+# the report says so (inconclusive, controller_loaded); not a failure.
+noisy=$(awk -F, '/^[0-9]/ { k = $1 "," $2; n[k]++; s[k] += $3; ss[k] += $3 * $3 }
+	END { for (k in n) { m = s[k] / n[k]; v = (ss[k] - n[k] * m * m) / (n[k] - 1);
+		if (v > 0 && sqrt(v) / m > 0.015) printf "%s cv %.1f%%; ", k, 100 * sqrt(v) / m } }' pub.csv)
+noisy=${noisy%; }
+measured_noisy=$(q r.db "select group_concat(c || ' cv ' || printf('%.1f', 100 * sd / m) || '%', '; ') from
+	(select cell as c, avg(value) as m, sqrt(sum((value - (select avg(value) from results r2 where r2.cell = r1.cell
+	and metric = 'throughput')) * (value - (select avg(value) from results r2 where r2.cell = r1.cell
+	and metric = 'throughput'))) / (count(*) - 1)) as sd from results r1 where metric = 'throughput' group by cell)
+	where sd / m > 0.015")
+if [ -n "$noisy$measured_noisy" ]; then
+	echo "skip: this machine measures the 1 Gbit/s link too unsteadily for a ±$TOL" \
+		"verdict from three runs (published: ${noisy:-steady}; measured: ${measured_noisy:-steady};" \
+		"load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs)"
+	exit 77
+fi
+
 if ! "$XRUN" report --help | grep -q -- '--tolerance'; then
 	echo "skip: xrun report has no --tolerance yet (reference format v2 and" \
 		"per-cell verdicts, branch i10-ref): the run and the conditions" \
 		"were checked, the reproduction verdicts were not"
 	exit 77
 fi
+verdicts() { jq -r '[.reference.rows[] | .verdict] | join(" ")' "$1"; }
+# The verdict path: a publication that is xrun's own runs
+# (tolerance 10%) is reproduced; the same x1.25 differs.
+{
+	sed -n '/^format,/,/^congestion,/p' pub.csv | sed 's/^tolerance,.*/tolerance,10%/'
+	echo "mtu,streams,value"
+	q r.db "select json_extract(cell, '\$.mtu') || ',' || json_extract(cell, '\$.streams') || ',' ||
+		printf('%.2f', value / 1e6) from results where metric = 'throughput' order by cell"
+} >self.csv
+awk -F, 'BEGIN { OFS = "," } /^[0-9]/ { $3 = sprintf("%.2f", $3 * 1.25) } { print }' self.csv >self125.csv
+"$XRUN" report --db r.db --reference self.csv -o self.json 2>self.err || { cat self.err; fail "report self"; }
+"$XRUN" report --db r.db --reference self125.csv -o self125.json 2>>self.err || { cat self.err; fail "report self x1.25"; }
+[ "$(verdicts self.json)" = "reproduced reproduced reproduced reproduced" ] ||
+	fail "its own runs: $(jq -c '[.reference.rows[] | {cell: .label, verdict, reasons}]' self.json)"
+[ "$(verdicts self125.json)" = "differs differs differs differs" ] ||
+	fail "its own runs x1.25: $(jq -c '[.reference.rows[] | {cell: .label, verdict, reasons}]' self125.json)"
+echo "# its own runs as the publication: reproduced; x1.25: differs"
+
 "$XRUN" report --db r.db --reference pub.csv -o same.json 2>same.err || { cat same.err; fail "report --reference"; }
 "$XRUN" report --db r.db --reference pub110.csv -o high.json 2>high.err || { cat high.err; fail "report --reference x1.10"; }
-verdicts() { jq -r '[.reference.rows[] | .verdict] | join(" ")' "$1"; }
 echo "# published: $(verdicts same.json); x1.10: $(verdicts high.json)"
 [ "$(jq '.reference.rows | length' same.json)" = 4 ] || fail "published cells: $(jq -c '.reference.rows' same.json)"
 jq -e '[.reference.rows[] | .published_runs | length == 3] | all' same.json >/dev/null ||
 	fail "three published runs per cell: $(jq -c '[.reference.rows[] | .published_runs]' same.json)"
 [ "$(verdicts same.json)" = "reproduced reproduced reproduced reproduced" ] ||
-	fail "the publication: $(jq -c '[.reference.rows[] | {label, verdict, reasons}]' same.json)"
+	fail "the publication: $(jq -c '[.reference.rows[] | {cell: .label, verdict, reasons}]' same.json)"
 [ "$(verdicts high.json)" = "differs differs differs differs" ] ||
-	fail "x1.10: $(jq -c '[.reference.rows[] | {label, verdict, reasons}]' high.json)"
+	fail "x1.10: $(jq -c '[.reference.rows[] | {cell: .label, verdict, reasons}]' high.json)"
 [ "$(jq '.reference.summary.reproduced' same.json)" = 4 ] || fail "summary: $(jq -c .reference.summary same.json)"
 echo "ok: lab reproduction"
