@@ -241,7 +241,8 @@ static int migrate(struct store *st, int readonly, struct xr_err *err)
 	if (v == 0 && readonly && has_xrun_tables(st))
 		return 0; /* reading changes nothing: no version to set */
 	if (v >= 1 && readonly)
-		return 0; /* later versions add nothing the readers read */
+		return 0; /* later versions add tables the readers can do
+			     without (run_load: store_loads_each checks) */
 	if (v == 0 && has_tables(st))
 		/* Version 0 with tables: some other program's database. Our
 		 * CREATE IF NOT EXISTS would mix into it and fail later on a
