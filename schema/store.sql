@@ -1,4 +1,5 @@
--- xrun store schema, version 1 (PRAGMA user_version = 1).
+-- xrun store schema, version 3 (PRAGMA user_version = 3; migration 1 runs
+-- this whole file, later ones add their tables: schema/migrations).
 -- One SQLite file per plan by default (./<plan name>.db). WAL mode.
 -- Values are in SI base units (throughput in bit/s, time in s, bytes in B).
 -- Times are Unix epoch seconds (REAL, UTC).
@@ -141,6 +142,21 @@ CREATE TABLE IF NOT EXISTS originals (
   value       TEXT NOT NULL,
   captured_at REAL NOT NULL,
   PRIMARY KEY (session_id, factor, host)
+);
+
+-- A stable key per session (version 4): the same session merged twice
+-- from another store (xrun merge) is recognised by it.
+CREATE TABLE IF NOT EXISTS session_keys (
+  session_id INTEGER PRIMARY KEY REFERENCES sessions(id),
+  uuid       TEXT NOT NULL UNIQUE   -- 32 hex digits, random
+);
+
+-- The 1-minute load average of the machine running xrun (the controller)
+-- when each run ended, and its number of online CPUs (version 4).
+CREATE TABLE IF NOT EXISTS run_load (
+  run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  load1  REAL NOT NULL,
+  cpus   INTEGER NOT NULL
 );
 
 -- Host facts, per session and host; every value seen is kept (a host may

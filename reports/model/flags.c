@@ -131,6 +131,17 @@ static const struct flag_row flag_rows[REPORT_FLAG_COUNT] = {
 			     {"a packet capture was running during the runs",
 			      "試行中にパケットキャプチャが動作していた"},
 			     {"capture running:", "キャプチャ動作中:"}},
+    [REPORT_FLAG_CONTROLLER_LOADED] =
+	{"controller_loaded",
+	 CELL,
+	 WARNS,
+	 {"the machine running xrun was loaded: its 1-minute load average "
+	  "exceeded its CPU count when runs of the cell ended, which can "
+	  "lower what a loopback or namespace link measures",
+	  "xrun を実行するマシンが高負荷: セルの試行終了時に 1 分間の"
+	  "ロードアベレージが CPU 数を超えていた（ループバックや名前空間の"
+	  "リンクでは測定値が下がりうる）"},
+	 {"controller loaded:", "制御マシン高負荷:"}},
     [REPORT_FLAG_FACTS_CHANGED] =
 	{"facts_changed",
 	 CMP,

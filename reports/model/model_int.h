@@ -135,4 +135,9 @@ int loader_verifications(struct loader *l, struct xr_err *err);
 int loader_facts(struct loader *l, struct xr_err *err);
 int loader_display_unit(struct loader *l, struct xr_err *err);
 
+/* conditions.c: r->conds (and the controller_loaded cell flags), and
+ * r->session_info (after loader_facts). 0 or a negative -XR_E* code. */
+int loader_conditions(struct loader *l, struct xr_err *err);
+int loader_session_info(struct loader *l, struct xr_err *err);
+
 #endif

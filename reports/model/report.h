@@ -63,6 +63,7 @@ struct report_opts {
 	X(PAUSE_FRAMES)                                                        \
 	X(RETRANSMITS)                                                         \
 	X(CAPTURE)                                                             \
+	X(CONTROLLER_LOADED)                                                   \
 	X(FACTS_CHANGED)                                                       \
 	X(UNSTABLE)                                                            \
 	X(DRIFT)                                                               \
@@ -209,6 +210,41 @@ struct report_cmp {
 struct report_fact {
 	int64_t session;
 	const char *host, *key, *value;
+};
+
+/*
+ * A condition the runs really ran under (conditions.c), with or without a
+ * reference: what the engine observed (congestion control, iperf3 version,
+ * protocol, direction, duration, streams, MSS), the engine, the MTU the
+ * nic.mtu probe read, and the controller's load average. Each value with
+ * how many ok runs had it; varies: the cells in which it took more than
+ * one value.
+ */
+struct report_cond_value {
+	const char *value;
+	int runs;
+};
+struct report_condition {
+	const char *key;  /* "congestion", "mtu@client", "controller_load" */
+	const char *name; /* in the report's language */
+	struct report_cond_value *values;
+	int nvalues;
+	const char **varies; /* cell labels */
+	int nvaries;
+	/* controller_load only: the 1-minute load average at the end of the
+	 * runs, the CPU count and how many ended above it */
+	int is_load;
+	double load_min, load_max;
+	int cpus, over, nruns;
+};
+
+/* A reported session: its plan hash, start and the hosts it ran on
+ * ("client: box-a, server: box-b", from the hostname facts). */
+struct report_session {
+	int64_t id;
+	const char *plan_hash;
+	double started_at;
+	const char *hosts;
 };
 
 /* Verification results grouped by factor, host, method, expected, actual. */
@@ -420,7 +456,8 @@ struct report {
 	const char *description; /* the plan's description:, NULL when none */
 	int nsessions;
 	const int64_t *sessions;
-	double first_run, last_run; /* NaN when no run started */
+	const struct report_session *session_info; /* [nsessions] */
+	double first_run, last_run;		   /* NaN when no run started */
 	double generated_at;
 	const char **hosts; /* hosts the runs touched (facts, counters) */
 	int nhosts;
@@ -455,6 +492,8 @@ struct report {
 	const struct report_ref *ref;	  /* NULL without --reference */
 	struct report_observed *observed; /* by cell, key */
 	int nobserved;
+	struct report_condition *conds; /* the conditions table */
+	int nconds;
 };
 
 /*
@@ -544,6 +583,15 @@ int report_factor_index(const struct report *r, const char *name);
 	X(NONE)                                                                \
 	X(NO_COMPARISONS)                                                      \
 	X(GENERATED)                                                           \
+	X(CONDITIONS)                                                          \
+	X(CONDITION)                                                           \
+	X(COND_VALUES) /* "Values (runs)" */                                   \
+	X(COND_NOTE)                                                           \
+	X(COND_VARIES)	  /* "varies within a cell: %s" */                     \
+	X(COND_LOAD)	  /* "%s – %s on %d CPUs" */                         \
+	X(COND_LOAD_OVER) /* "above the CPU count after %d of %d runs" */      \
+	X(PLAN_HASH)                                                           \
+	X(STARTED)                                                             \
 	X(METHOD)                                                              \
 	X(REFERENCE)                                                           \
 	X(REF_PUBLISHED)                                                       \

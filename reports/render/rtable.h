@@ -75,6 +75,12 @@ int rt_reference_info(const struct report *r, struct arena *a,
 /* Host facts, and the verification summary. */
 int rt_facts(const struct report *r, struct arena *a, struct rtable *t);
 int rt_verifs(const struct report *r, struct arena *a, struct rtable *t);
+/* The conditions the runs ran under (r->conds): condition, values with
+ * their run counts, a note (varies within a cell; the load above the CPU
+ * count, with the flag's mark). */
+int rt_conditions(const struct report *r, struct arena *a, struct rtable *t);
+/* Every session: id, plan hash (12 digits), start, hosts. */
+int rt_sessions(const struct report *r, struct arena *a, struct rtable *t);
 
 /* Where a note applies: a cell ("os=w11, streams=1") or a comparison
  * ("os=w11: nic=a vs nic=b"), and the flag's detail there ("" none). */

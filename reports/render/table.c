@@ -607,6 +607,102 @@ int rt_verifs(const struct report *r, struct arena *a, struct rtable *t)
 	return rc ? -XR_ENOMEM : 0;
 }
 
+/* --- conditions and sessions -------------------------------------------- */
+
+/* "cubic (6), bbr (2)"; the load as its range on the CPU count. */
+static const char *cond_values(const struct report *r,
+			       const struct report_condition *c,
+			       struct arena *a)
+{
+	struct buf b = BUF_INIT;
+	const char *out;
+	int i;
+	if (c->is_load) {
+		char lo[32], hi[32];
+		snprintf(lo, sizeof lo, "%.2f", c->load_min);
+		snprintf(hi, sizeof hi, "%.2f", c->load_max);
+		buf_addf(&b, T(COND_LOAD), lo, hi, c->cpus);
+		buf_addf(&b, " (%d)", c->nruns);
+	}
+	for (i = 0; !c->is_load && i < c->nvalues; i++)
+		buf_addf(&b, "%s%s (%d)", i ? ", " : "", c->values[i].value,
+			 c->values[i].runs);
+	out = arena_strdup(a, b.s ? b.s : "");
+	buf_release(&b);
+	return out;
+}
+
+static const char *cond_note(const struct report *r,
+			     const struct report_condition *c, struct arena *a)
+{
+	struct buf b = BUF_INIT, l = BUF_INIT;
+	const char *out;
+	int i, mark;
+	if (c->is_load && c->over > 0) {
+		buf_addf(&b, T(COND_LOAD_OVER), c->over, c->nruns);
+		mark = report_flag_mark(r, REPORT_FLAG_CONTROLLER_LOADED);
+		if (mark)
+			buf_addf(&b, " [%d]", mark);
+	}
+	for (i = 0; i < c->nvaries; i++)
+		buf_addf(&l, "%s%s", i ? "; " : "", c->varies[i]);
+	if (c->nvaries)
+		buf_addf(&b, T(COND_VARIES), l.s);
+	out = arena_strdup(a, b.s ? b.s : "");
+	buf_release(&b);
+	buf_release(&l);
+	return out;
+}
+
+int rt_conditions(const struct report *r, struct arena *a, struct rtable *t)
+{
+	int k, rc = 0;
+	if (rt_init(t, a, 3, r->nconds) < 0)
+		return -XR_ENOMEM;
+	t->title = T(CONDITIONS);
+	rt_head(t, 0, T(CONDITION), RT_LEFT, 0);
+	rt_head(t, 1, T(COND_VALUES), RT_LEFT, 1);
+	rt_head(t, 2, T(COND_NOTE), RT_LEFT, 1);
+	for (k = 0; k < r->nconds && rc == 0; k++) {
+		const struct report_condition *c = &r->conds[k];
+		const char *v = cond_values(r, c, a), *n = cond_note(r, c, a);
+		if (!v || !n)
+			return -XR_ENOMEM;
+		rc |= rt_set(t, a, k, 0, c->name);
+		rc |= rt_set(t, a, k, 1, v);
+		rc |= rt_set(t, a, k, 2, n);
+	}
+	rt_fill_empty(t);
+	return rc ? -XR_ENOMEM : 0;
+}
+
+int rt_sessions(const struct report *r, struct arena *a, struct rtable *t)
+{
+	char id[32], when[64];
+	int k, rc = 0;
+	if (rt_init(t, a, 4, r->nsessions) < 0)
+		return -XR_ENOMEM;
+	t->title = T(SESSIONS);
+	rt_head(t, 0, T(SESSION), RT_RIGHT, 0);
+	rt_head(t, 1, T(PLAN_HASH), RT_LEFT, 0);
+	rt_head(t, 2, T(STARTED), RT_LEFT, 0);
+	rt_head(t, 3, T(HOSTS), RT_LEFT, 1);
+	for (k = 0; r->session_info && k < r->nsessions && rc == 0; k++) {
+		const struct report_session *s = &r->session_info[k];
+		char hash[16];
+		snprintf(id, sizeof id, "%lld", (long long)s->id);
+		snprintf(hash, sizeof hash, "%.12s",
+			 s->plan_hash ? s->plan_hash : "");
+		rc |= rt_set(t, a, k, 0, id);
+		rc |= rt_set(t, a, k, 1, hash);
+		rc |= rt_set(t, a, k, 2,
+			     report_fmt_time(s->started_at, when, sizeof when));
+		rc |= rt_set(t, a, k, 3, s->hosts);
+	}
+	rt_fill_empty(t);
+	return rc ? -XR_ENOMEM : 0;
+}
+
 /* --- notes ------------------------------------------------------------- */
 
 static void note_add(struct rt_note *n, const char *where, const char *detail)

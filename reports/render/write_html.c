@@ -339,13 +339,29 @@ static int notes(FILE *f, const struct report *r, struct arena *a)
 	return 0;
 }
 
+static int conditions(FILE *f, const struct report *r, struct arena *a)
+{
+	struct rtable t;
+	if (!r->nconds)
+		return 0;
+	if (rt_conditions(r, a, &t) < 0)
+		return -XR_ENOMEM;
+	table(f, &t, t.title, "conditions");
+	return 0;
+}
+
 static int appendix(FILE *f, const struct report *r, struct arena *a)
 {
 	struct rtable t;
-	if (!r->nfacts && !r->nverifs)
+	if (!r->nfacts && !r->nverifs && !r->nsessions)
 		return 0;
 	heading(f, 2, "appendix",
 		r->lang == REPORT_LANG_JA ? "付録" : "Appendix");
+	if (r->nsessions) {
+		if (rt_sessions(r, a, &t) < 0)
+			return -XR_ENOMEM;
+		table(f, &t, t.title, "sessions");
+	}
 	if (r->nfacts) {
 		if (rt_facts(r, a, &t) < 0)
 			return -XR_ENOMEM;
@@ -379,6 +395,8 @@ static int body(FILE *f, const struct report *r, struct arena *a)
 		rc = comparisons(f, r, a);
 	if (rc == 0)
 		rc = reference(f, r, a);
+	if (rc == 0)
+		rc = conditions(f, r, a);
 	if (rc == 0)
 		rc = notes(f, r, a);
 	if (rc == 0)

@@ -332,6 +332,56 @@ static void ref_verdict(json_t *row, const struct report_ref_row *w)
 	json_object_set_new(row, "p", num(w->p));
 }
 
+/* What the runs ran under: each value with its run count, the cells in
+ * which it varied; the controller's load as numbers. */
+static json_t *conditions(const struct report *r)
+{
+	json_t *a = json_array();
+	int i, k;
+	for (i = 0; i < r->nconds; i++) {
+		const struct report_condition *c = &r->conds[i];
+		json_t *o =
+		    json_pack("{s:s,s:s}", "key", c->key, "name", c->name);
+		json_t *v = json_array(), *w = json_array();
+		for (k = 0; k < c->nvalues; k++)
+			json_array_append_new(v, json_pack("{s:s,s:i}", "value",
+							   c->values[k].value,
+							   "runs",
+							   c->values[k].runs));
+		for (k = 0; k < c->nvaries; k++)
+			json_array_append_new(w, json_string(c->varies[k]));
+		json_object_set_new(o, "values", v);
+		json_object_set_new(o, "varies_in_cells", w);
+		if (c->is_load) {
+			json_object_set_new(o, "load_min", num(c->load_min));
+			json_object_set_new(o, "load_max", num(c->load_max));
+			json_object_set_new(o, "cpus", json_integer(c->cpus));
+			json_object_set_new(o, "runs", json_integer(c->nruns));
+			json_object_set_new(o, "runs_over_cpus",
+					    json_integer(c->over));
+		}
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+/* Each session's plan hash, start and hosts (a merged store has several). */
+static json_t *session_info(const struct report *r)
+{
+	json_t *a = json_array();
+	int i;
+	for (i = 0; r->session_info && i < r->nsessions; i++) {
+		const struct report_session *s = &r->session_info[i];
+		json_array_append_new(a,
+				      json_pack("{s:I,s:o,s:o,s:s}", "session",
+						(json_int_t)s->id, "plan_hash",
+						str(s->plan_hash), "started_at",
+						num(s->started_at), "hosts",
+						s->hosts ? s->hosts : ""));
+	}
+	return a;
+}
+
 static json_t *reference(const struct report *r)
 {
 	const struct report_ref *ref = r->ref;
@@ -471,6 +521,8 @@ static json_t *model(const struct report *r)
 	json_object_set_new(o, "tables", tables(r));
 	json_object_set_new(o, "comparisons", comparisons(r));
 	json_object_set_new(o, "reference", reference(r));
+	json_object_set_new(o, "conditions", conditions(r));
+	json_object_set_new(o, "session_info", session_info(r));
 	a = json_array();
 	for (i = 0; i < r->nnotes; i++)
 		json_array_append_new(

@@ -304,9 +304,28 @@ static int notes(const struct report *r, struct arena *a, FILE *f)
 	return 0;
 }
 
+/* What the runs really ran under: every report has it. */
+static int conditions(const struct report *r, struct arena *a, FILE *f)
+{
+	struct rtable t;
+	if (!r->nconds)
+		return 0;
+	if (rt_conditions(r, a, &t) < 0)
+		return -1;
+	md_caption(f, "##", t.title, NULL);
+	md_table(f, &t);
+	return 0;
+}
+
 static int appendix(const struct report *r, struct arena *a, FILE *f)
 {
 	struct rtable t;
+	if (r->nsessions) {
+		if (rt_sessions(r, a, &t) < 0)
+			return -1;
+		md_caption(f, "##", t.title, NULL);
+		md_table(f, &t);
+	}
 	if (r->nfacts) {
 		if (rt_facts(r, a, &t) < 0)
 			return -1;
@@ -367,6 +386,8 @@ int report_write_md_charts(const struct report *r, FILE *f, const char *md_path,
 		rc = comparisons(r, a, f);
 	if (rc == 0)
 		rc = reference(r, a, f);
+	if (rc == 0)
+		rc = conditions(r, a, f);
 	if (rc == 0)
 		rc = notes(r, a, f);
 	if (rc == 0)

@@ -114,15 +114,25 @@ int write_pdf_back_matter(struct pdf *pdf, const struct report *r,
 		if (rc == 0)
 			rc = ref_table(pdf, r, a, err);
 	}
+	if (rc == 0 && r->nconds > 0)
+		rc = rt_conditions(r, a, &rt) < 0
+			 ? xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+				      "out of memory")
+			 : appendix_table(pdf, r, &rt, err);
 	if (rc == 0 && r->nnotes > 0) {
 		rc = pdf_heading(pdf, 2, T(NOTES), err);
 		if (rc == 0)
 			rc = notes(pdf, r, a, err);
 	}
-	if (rc == 0 && (r->nfacts > 0 || r->nverifs > 0)) {
+	if (rc == 0 && (r->nfacts > 0 || r->nverifs > 0 || r->nsessions > 0)) {
 		rc = pdf_heading(
 		    pdf, 2, r->lang == REPORT_LANG_JA ? "付録" : "Appendix",
 		    err);
+		if (rc == 0 && r->nsessions > 0)
+			rc = rt_sessions(r, a, &rt) < 0
+				 ? xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					      "out of memory")
+				 : appendix_table(pdf, r, &rt, err);
 		if (rc == 0 && r->nfacts > 0)
 			rc = rt_facts(r, a, &rt) < 0
 				 ? xr_err_set(err, XR_ENOMEM, NULL, 0, 0,

@@ -17,6 +17,7 @@ extern const struct opt_cmd cmd_plan_spec;     /* cmd_plan.c */
 extern const struct opt_cmd cmd_run_spec;      /* cmd_run.c */
 extern const struct opt_cmd cmd_status_spec;   /* cmd_status.c */
 extern const struct opt_cmd cmd_report_spec;   /* cmd_report.c */
+extern const struct opt_cmd cmd_merge_spec;    /* cmd_merge.c */
 extern const struct opt_cmd cmd_lab_spec;      /* lab.c */
 extern const struct opt_cmd cmd_version_spec;  /* commands.c */
 extern const struct opt_cmd cmd_help_spec;     /* commands.c */

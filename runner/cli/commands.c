@@ -13,8 +13,9 @@
 #include "banned.h"
 
 static const struct opt_cmd *const commands[] = {
-    &cmd_run_spec,    &cmd_plan_spec, &cmd_validate_spec, &cmd_status_spec,
-    &cmd_report_spec, &cmd_lab_spec,  &cmd_version_spec,  &cmd_help_spec,
+    &cmd_run_spec,    &cmd_plan_spec,	 &cmd_validate_spec,
+    &cmd_status_spec, &cmd_report_spec,	 &cmd_merge_spec,
+    &cmd_lab_spec,    &cmd_version_spec, &cmd_help_spec,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include "cmd.h"
 #include "err.h"
 #include "proc.h"
+#include "units.h"
 #include "banned.h"
 
 #define LAB_RUN_DIR "/run/xrun-lab"
@@ -36,11 +38,14 @@ static const struct lab_profile {
 	double rate;	 /* bit/s, 0 = unshaped */
 	double delay_ms; /* one way, per end: RTT = 2 * delay_ms */
 	const char *about;
+	double burst;	   /* tbf: B; 0 = the default above */
+	double latency_ms; /* tbf: queue as time instead of limit; 0 = none */
 } profiles[] = {
     {"10gbe", LAB_NONE, 0, 0, "unshaped veth (as fast as the CPU)"},
     {"pcie3x1", LAB_TBF, 6.2e9, 0,
      "6.2 Gbit/s: a 10GbE NIC behind PCIe 3.0 x1 (tbf)"},
     {"2g5", LAB_TBF, 2.5e9, 0, "2.5 Gbit/s: 2.5GBASE-T (tbf)"},
+    {"1g", LAB_TBF, 1e9, 0, "1 Gbit/s: 1000BASE-T (tbf)"},
     {"wan", LAB_NETEM, 1e9, 10, "1 Gbit/s with 20 ms RTT: a WAN link (netem)"},
 };
 
@@ -241,9 +246,16 @@ static int lab_shape(struct lab *l, const struct lab_profile *pr,
 			    burst,     "limit", limit,	      NULL};
 			fmt_rate(rate, sizeof rate, pr->rate);
 			snprintf(burst, sizeof burst, "%.0f",
-				 4 * 65536 + bytes_ms);
+				 pr->burst > 0 ? pr->burst
+					       : 4 * 65536 + bytes_ms);
 			snprintf(limit, sizeof limit, "%.0f",
 				 4 * 65536 + 8 * bytes_ms);
+			if (pr->latency_ms > 0) {
+				/* tc takes latency in place of limit. */
+				argv[13] = "latency";
+				snprintf(limit, sizeof limit, "%gms",
+					 pr->latency_ms);
+			}
 			if (run(argv, NULL, &e) < 0)
 				rc = cmd_fail(err, "shaping the link with tbf",
 					      &e);
@@ -312,6 +324,8 @@ static int lab_write_record(struct lab *l, const struct lab_profile *pr,
 	veth = veth || json_is_true(json_object_get(old, "veth_created"));
 	json_object_set_new(o, "prefix", json_string(l->prefix));
 	json_object_set_new(o, "profile", json_string(pr->name));
+	if (pr->rate > 0)
+		json_object_set_new(o, "rate", json_real(pr->rate));
 	json_object_set_new(o, "namespaces", ns);
 	json_object_set_new(o, "veth", ifs);
 	json_object_set_new(o, "veth_created", json_boolean(veth));
@@ -357,20 +371,11 @@ static int lab_del_veth(struct lab *l, struct buf *e)
 	return 0;
 }
 
-static int lab_up(struct lab *l, const char *profile, struct xr_err *err)
+static int lab_up(struct lab *l, const struct lab_profile *pr,
+		  struct xr_err *err)
 {
-	const struct lab_profile *pr = profile_find(profile);
 	int created[2] = {0, 0}, will[2], veth = 0, rc, i;
 	json_t *old;
-	if (!pr) {
-		struct buf b = BUF_INIT;
-		profile_list(&b);
-		rc = xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
-				"unknown lab profile '%s' (known: %s)", profile,
-				b.s);
-		buf_release(&b);
-		return rc;
-	}
 	old = json_load_file(l->record, 0, NULL);
 	/* Record the namespaces about to be made before making them: an up
 	 * cut short (Ctrl-C, SIGKILL) is still undone by down. */
@@ -411,8 +416,12 @@ static int lab_up(struct lab *l, const char *profile, struct xr_err *err)
 	json_decref(old);
 	if (rc)
 		return rc;
-	printf("lab '%s' is up with profile '%s': %s\n", l->prefix, pr->name,
-	       pr->about);
+	if (pr->shape == LAB_TBF && !strcmp(pr->name, "rate"))
+		printf("lab '%s' is up, shaped by tbf at %.6g Mbit/s\n",
+		       l->prefix, pr->rate / 1e6);
+	else
+		printf("lab '%s' is up with profile '%s': %s\n", l->prefix,
+		       pr->name, pr->about);
 	printf("# paste into a plan:\n");
 	lab_print_hosts(l);
 	return 0;
@@ -489,6 +498,49 @@ static void show(const char *const *argv, const char *indent)
 	buf_release(&out);
 }
 
+/* "  shaping: tbf 1000 Mbit/s, burst 387375 B, queue 4.9 ms" from tc's
+ * JSON (rates there in bytes per second, latencies in microseconds). */
+static void show_shaping(const struct lab *l, int i)
+{
+	const char *argv[] = {"tc",   "-j",  "-n",	   l->ns[i], "qdisc",
+			      "show", "dev", l->ifname[i], NULL};
+	struct buf out = BUF_INIT;
+	json_t *a, *q, *o;
+	size_t k;
+	int shown = 0;
+	run(argv, &out, NULL);
+	a = json_loadb(out.s, out.len, 0, NULL);
+	json_array_foreach(a, k, q)
+	{
+		const char *kind =
+		    json_string_value(json_object_get(q, "kind"));
+		if (!json_is_true(json_object_get(q, "root")) || !kind)
+			continue;
+		o = json_object_get(q, "options");
+		printf("  shaping: %s", kind);
+		if (json_is_number(json_object_get(o, "rate")))
+			printf(" %.6g Mbit/s",
+			       json_number_value(json_object_get(o, "rate")) *
+				   8 / 1e6);
+		if (json_is_number(json_object_get(o, "burst")))
+			printf(", burst %.0f B",
+			       json_number_value(json_object_get(o, "burst")));
+		if (json_is_number(json_object_get(o, "lat")))
+			printf(", queue %.3g ms",
+			       json_number_value(json_object_get(o, "lat")) /
+				   1e3);
+		if (json_is_object(json_object_get(o, "delay")) ||
+		    json_is_number(json_object_get(o, "delay")))
+			printf(", delay");
+		printf("\n");
+		shown = 1;
+	}
+	if (!shown)
+		printf("  shaping: none (unshaped veth)\n");
+	json_decref(a);
+	buf_release(&out);
+}
+
 static int lab_status(struct lab *l)
 {
 	json_t *rec = json_load_file(l->record, 0, NULL);
@@ -502,9 +554,13 @@ static int lab_status(struct lab *l)
 		json_decref(rec);
 		return 0;
 	}
-	printf("lab '%s': %s, profile '%s'\n", l->prefix,
+	printf("lab '%s': %s, profile '%s'", l->prefix,
 	       up == 2 ? "up" : "partly up (run 'xrun lab up' again)",
 	       profile ? profile : "unknown");
+	if (json_is_number(json_object_get(rec, "rate")))
+		printf(" (%.6g Mbit/s)",
+		       json_number_value(json_object_get(rec, "rate")) / 1e6);
+	printf("\n");
 	for (i = 0; i < 2; i++) {
 		const char *addr[] = {"ip",   "-n",   l->ns[i], "-br",
 				      "addr", "show", NULL};
@@ -516,6 +572,7 @@ static int lab_status(struct lab *l)
 			continue;
 		show(addr, "  addr  ");
 		show(qd, "  "); /* tc starts its lines with "qdisc" */
+		show_shaping(l, i);
 	}
 	if (up == 2)
 		lab_print_hosts(l);
@@ -527,7 +584,103 @@ static int lab_status(struct lab *l)
 
 struct lab_args {
 	const char *profile, *prefix;
+	const char *rate, *burst, *latency;
 };
+
+/* tc's rate words and the bit/s they stand for. tc's "mbps" means
+ * megabytes per second where most people read megabits: refused below. */
+static const struct {
+	const char *suffix;
+	double factor;
+} rate_units[] = {
+    {"bit", 1},	     {"kbit", 1e3}, {"mbit", 1e6},   {"gbit", 1e9},
+    {"tbit", 1e12},  {"bit/s", 1},  {"kbit/s", 1e3}, {"mbit/s", 1e6},
+    {"gbit/s", 1e9}, {"k", 1e3},    {"m", 1e6},	     {"g", 1e9},
+};
+
+static int parse_rate(const char *s, double *bps, struct xr_err *err)
+{
+	char *end;
+	size_t i;
+	double v = strtod(s, &end);
+	if (end != s && v > 0)
+		for (i = 0; i < sizeof rate_units / sizeof rate_units[0]; i++)
+			if (!strcasecmp(end, rate_units[i].suffix)) {
+				*bps = v * rate_units[i].factor;
+				if (*bps >= 8e3)
+					return 0;
+			}
+	return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+			  "invalid --rate '%s' (a rate in bits per second "
+			  "of at least 8kbit, as tc writes it: 1000mbit, "
+			  "1gbit, 2.5gbit, 500kbit)",
+			  s);
+}
+
+/* The profile --rate [--burst] [--latency] describe, or the one named. */
+static int lab_profile_of(const struct lab_args *a, struct lab_profile *pr,
+			  struct xr_err *err)
+{
+	const struct lab_profile *named;
+	const char *why = NULL;
+	int r;
+	if (!a->rate) {
+		if (a->burst || a->latency)
+			return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+					  "--burst and --latency shape a "
+					  "--rate: give one");
+		named = profile_find(a->profile ? a->profile : "10gbe");
+		if (!named) {
+			struct buf l = BUF_INIT;
+			profile_list(&l);
+			r = xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+				       "unknown lab profile '%s' (known: %s; "
+				       "or --rate)",
+				       a->profile, l.s);
+			buf_release(&l);
+			return r;
+		}
+		*pr = *named;
+		return 0;
+	}
+	if (a->profile)
+		return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+				  "--rate sets the shaping itself: give "
+				  "--profile or --rate, not both");
+	memset(pr, 0, sizeof *pr);
+	pr->name = "rate";
+	pr->shape = LAB_TBF;
+	pr->about = "tbf at the given rate";
+	if ((r = parse_rate(a->rate, &pr->rate, err)) < 0)
+		return r;
+	if (a->burst) {
+		/* tc's "b" suffix (bytes) is accepted and dropped. */
+		struct buf t = BUF_INIT;
+		buf_adds(&t, a->burst);
+		if (t.len > 1 &&
+		    (t.s[t.len - 1] == 'b' || t.s[t.len - 1] == 'B'))
+			t.s[--t.len] = '\0';
+		r = units_parse(t.s, UNITS_COUNT, &pr->burst, &why);
+		buf_release(&t);
+		if (r < 0 || pr->burst < 1600)
+			return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+					  "invalid --burst '%s' (bytes, at "
+					  "least one full frame: 1600, 64K, "
+					  "387500b)",
+					  a->burst);
+	}
+	if (a->latency) {
+		double sec;
+		if (units_parse(a->latency, UNITS_DURATION, &sec, &why) < 0 ||
+		    sec <= 0)
+			return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+					  "invalid --latency '%s' (a time: "
+					  "50ms, 1s)",
+					  a->latency);
+		pr->latency_ms = sec * 1e3;
+	}
+	return 0;
+}
 
 #define LA(field) offsetof(struct lab_args, field)
 #define LAB_PREFIX_OPT                                                         \
@@ -540,6 +693,17 @@ struct lab_args {
 static const struct opt_def lab_up_options[] = {
     {"profile", 0, "NAME", "the link's profile (default 10gbe; listed below)",
      OPT_STRING, LA(profile), NULL, 0},
+    {"rate", 0, "RATE",
+     "shape the link with tbf at RATE instead of a profile (1000mbit, "
+     "2.5gbit)",
+     OPT_STRING, LA(rate), NULL, 0},
+    {"burst", 0, "BYTES",
+     "with --rate: tbf's bucket (default 256 KiB plus 1 ms at the rate)",
+     OPT_STRING, LA(burst), NULL, 0},
+    {"latency", 0, "TIME",
+     "with --rate: the longest a packet may wait in tbf's queue (default: "
+     "a queue of 256 KiB plus 8 ms at the rate)",
+     OPT_STRING, LA(latency), NULL, 0},
     LAB_PREFIX_OPT,
     {0},
 };
@@ -566,8 +730,6 @@ static int lab_start(const struct opt_cmd *c, int argc, char **argv,
 		return n;
 	if (!a->prefix)
 		a->prefix = "xr";
-	if (!a->profile)
-		a->profile = "10gbe";
 	rc = lab_init(l, a->prefix, err);
 	if (!rc && geteuid() != 0)
 		rc = xr_err_set(err, XR_EENV, NULL, 0, 0,
@@ -597,9 +759,15 @@ static int cmd_lab_up(int argc, char **argv)
 	struct lab_args a = {0};
 	struct xr_err err = {0};
 	struct lab l;
+	struct lab_profile pr;
 	int rc = lab_start(&lab_subs[0], argc, argv, &a, &l, &err);
+	/* -XR_EUSAGE is -1, OPT_HELP's value: report it here. */
+	if (!rc && lab_profile_of(&a, &pr, &err) < 0) {
+		xr_err_print(&err, "xrun lab");
+		return 2;
+	}
 	if (!rc)
-		rc = lab_up(&l, a.profile, &err);
+		rc = lab_up(&l, &pr, &err);
 	return lab_finish(rc, &err);
 }
 

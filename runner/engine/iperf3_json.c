@@ -112,6 +112,8 @@ static void parse_start(const json_t *start, struct iperf3_report *r)
 		r->num_streams = (int)d;
 	if (get_num(ts, "reverse", &d))
 		r->reverse = d != 0;
+	if (get_num(ts, "duration", &d) && d > 0 && d < 1e9)
+		r->duration = d;
 	r->udp = strcmp(r->protocol, "UDP") == 0;
 	/* -M sets "tcp_mss"; without it iperf3 reports the default */
 	r->have_mss = get_num(start, "tcp_mss", &r->mss) ||
@@ -317,6 +319,14 @@ int iperf3_report_to_result(const struct iperf3_report *r,
 		rc |= engine_result_add_observed(res, "protocol", r->protocol);
 	if (r->version[0])
 		rc |= engine_result_add_observed(res, "version", r->version);
+	/* For the report's conditions; not named after a parameter, so that
+	 * no factor is "verified" against them. */
+	rc |= engine_result_add_observed(res, "direction",
+					 r->bidir     ? "bidir"
+					 : r->reverse ? "reverse"
+						      : "forward");
+	if (r->duration > 0)
+		rc |= add_obs_num(res, "test_duration", r->duration);
 	if (rc)
 		return -XR_ENOMEM;
 

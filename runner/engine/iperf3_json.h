@@ -21,6 +21,7 @@ struct iperf3_report {
 	char protocol[8]; /* start.test_start.protocol: "TCP" | "UDP" */
 	int num_streams;  /* start.test_start.num_streams, 0 when absent */
 	int reverse;	  /* start.test_start.reverse */
+	double duration;  /* start.test_start.duration (s), 0 when absent */
 	int bidir;	  /* end.sum_received_bidir_reverse present */
 	int udp;
 

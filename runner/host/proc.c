@@ -63,6 +63,17 @@ double proc_now_wall(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+int proc_loadavg(double *load1, int *cpus)
+{
+	double l[1];
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (getloadavg(l, 1) != 1 || n < 1)
+		return -1;
+	*load1 = l[0];
+	*cpus = (int)n;
+	return 0;
+}
+
 static void group_add(pid_t pgid)
 {
 	int i;

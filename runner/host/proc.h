@@ -93,6 +93,9 @@ int proc_which(const char *name);
 /* Monotonic and wall clock in seconds. */
 double proc_now_mono(void);
 double proc_now_wall(void);
+/* This machine's 1-minute load average and online CPU count; -1 when the
+ * system does not tell. */
+int proc_loadavg(double *load1, int *cpus);
 /* Sleep s seconds; returns early (-1) when interrupted. */
 int proc_sleep(double s);
 

@@ -49,6 +49,16 @@ static const char *const migrations[] = {
     "value) SELECT session_id, host, key, value FROM host_facts;"
     "DROP TABLE host_facts;"
     "ALTER TABLE host_facts_v2 RENAME TO host_facts;",
+    /* 4: a stable key per session (xrun merge) and the controller's load
+     * average at the end of each run */
+    "CREATE TABLE IF NOT EXISTS session_keys ("
+    " session_id INTEGER PRIMARY KEY REFERENCES sessions(id),"
+    " uuid TEXT NOT NULL UNIQUE);"
+    "INSERT OR IGNORE INTO session_keys(session_id, uuid)"
+    " SELECT id, lower(hex(randomblob(16))) FROM sessions;"
+    "CREATE TABLE IF NOT EXISTS run_load ("
+    " run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+    " load1 REAL NOT NULL, cpus INTEGER NOT NULL);",
 };
 
 static const char *migration_sql(int version)

@@ -27,7 +27,7 @@ struct counter_row;
 struct fact;
 
 /* The schema version this xrun writes. */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 /* The oldest version the readers read as it is (read-only opens do not
  * migrate): versions 2 and 3 added originals and changed only the key of
  * host_facts, nothing the readers depend on. */
@@ -184,6 +184,21 @@ int store_facts_put(struct store *st, int64_t session_id, const char *host,
 		    const struct fact *facts, size_t n, struct xr_err *err);
 int store_fact_put(struct store *st, int64_t session_id, const char *host,
 		   const char *key, const char *value, struct xr_err *err);
+
+/*
+ * Copy every session of the stores inputs[n] into st (xrun merge), with
+ * all their rows and host facts as they are, under new ids. A session st
+ * already has (the same session key) is skipped, so merging a store again
+ * adds nothing. Sessions of another plan than those in st (another plan
+ * name or matrix) are refused with -XR_EUSAGE unless force. Each input is
+ * merged in its own transaction; a refused or failing input stops the
+ * merge, leaving those before it merged.
+ */
+struct store_merge_stats {
+	int64_t sessions_added, sessions_skipped, runs_added;
+};
+int store_merge(struct store *st, const char *const *inputs, size_t n,
+		int force, struct store_merge_stats *stats, struct xr_err *err);
 
 /* ---- Typed readers: what status, plan estimates and reports need ------
  *
@@ -342,5 +357,33 @@ struct store_observed_row {
 typedef int (*store_observed_fn)(void *ctx, const struct store_observed_row *o);
 int store_observed_each(struct store *st, const int64_t *sessions, size_t n,
 			store_observed_fn fn, void *ctx, struct xr_err *err);
+
+/* What the ok, non-warm-up runs of the sessions ran under, counted per
+ * cell, key and value: the engine's observed settings (iperf3:
+ * congestion, receiver_congestion, version, protocol, parallel, mss,
+ * direction, test_duration), key "engine" (the engine type) and key
+ * "mtu@HOST" (what the nic.mtu probe read on HOST). Ordered by key, cell,
+ * value. */
+struct store_condition_row {
+	const char *cell, *key, *value;
+	int64_t count;
+};
+typedef int (*store_condition_fn)(void *ctx,
+				  const struct store_condition_row *c);
+int store_conditions_each(struct store *st, const int64_t *sessions, size_t n,
+			  store_condition_fn fn, void *ctx, struct xr_err *err);
+
+/* The controller's 1-minute load average when the ok, non-warm-up runs of
+ * the sessions ended, per cell: its range, the CPU count, how many runs
+ * ended with the load above it. None for a store older than version 3. */
+struct store_load_row {
+	const char *cell;
+	double load_min, load_max;
+	int cpus;
+	int64_t over, nruns;
+};
+typedef int (*store_load_fn)(void *ctx, const struct store_load_row *l);
+int store_loads_each(struct store *st, const int64_t *sessions, size_t n,
+		     store_load_fn fn, void *ctx, struct xr_err *err);
 
 #endif

@@ -421,3 +421,80 @@ int store_observed_each(struct store *st, const int64_t *sessions, size_t n,
 	}
 	return read_end(st, s, rc, cb, "observed values", err);
 }
+
+/* ---- conditions: what the runs really ran under ----------------------- */
+
+int store_conditions_each(struct store *st, const int64_t *sessions, size_t n,
+			  store_condition_fn fn, void *ctx, struct xr_err *err)
+{
+	/* The engine's observed settings, the engine itself and the MTU the
+	 * nic.mtu probe read, per cell and value, over the ok runs. */
+	static const char sql[] =
+	    "SELECT r.cell, o.key, o.value, count(*) FROM observed o JOIN "
+	    "runs r ON r.id = o.run_id WHERE r.session_id IN %1$s AND "
+	    "r.status = 'ok' AND r.warmup = 0 GROUP BY r.cell, o.key, o.value "
+	    "UNION ALL SELECT r.cell, 'engine', r.engine, count(*) FROM runs r "
+	    "WHERE r.session_id IN %1$s AND r.status = 'ok' AND r.warmup = 0 "
+	    "AND r.engine IS NOT NULL GROUP BY r.cell, r.engine "
+	    "UNION ALL SELECT r.cell, 'mtu@' || v.host, v.actual, count(*) "
+	    "FROM verifications v JOIN runs r ON r.id = v.run_id WHERE "
+	    "r.session_id IN %1$s AND r.status = 'ok' AND r.warmup = 0 AND "
+	    "v.method = 'probe:nic.mtu' AND v.actual IS NOT NULL "
+	    "GROUP BY r.cell, v.host, v.actual ORDER BY 2, 1, 3";
+	sqlite3_stmt *s;
+	int rc = SQLITE_DONE, cb = 0, r;
+	if ((r = read_prep(st, sql, sessions, n, &s, "observed settings",
+			   err)) < 0)
+		return r;
+	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_condition_row row;
+		row.cell = col_str(s, 0);
+		row.key = col_str(s, 1);
+		row.value = col_str(s, 2);
+		row.count = sqlite3_column_int64(s, 3);
+		cb = fn(ctx, &row);
+	}
+	return read_end(st, s, rc, cb, "observed settings", err);
+}
+
+static int has_table(struct store *st, const char *name)
+{
+	sqlite3_stmt *s;
+	int found;
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT 1 FROM sqlite_master WHERE type = "
+			       "'table' AND name = ?",
+			       -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	found = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return found;
+}
+
+int store_loads_each(struct store *st, const int64_t *sessions, size_t n,
+		     store_load_fn fn, void *ctx, struct xr_err *err)
+{
+	static const char sql[] =
+	    "SELECT r.cell, min(l.load1), max(l.load1), max(l.cpus), "
+	    "sum(l.load1 > l.cpus), count(*) FROM run_load l JOIN runs r ON "
+	    "r.id = l.run_id WHERE r.session_id IN %s AND r.status = 'ok' "
+	    "AND r.warmup = 0 GROUP BY r.cell ORDER BY r.cell";
+	sqlite3_stmt *s;
+	int rc = SQLITE_DONE, cb = 0, r;
+	if (!has_table(st, "run_load"))
+		return 0; /* a store older than version 4, read as it is */
+	if ((r = read_prep(st, sql, sessions, n, &s, "load averages", err)) < 0)
+		return r;
+	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_load_row row;
+		row.cell = col_str(s, 0);
+		row.load_min = col_real(s, 1);
+		row.load_max = col_real(s, 2);
+		row.cpus = sqlite3_column_int(s, 3);
+		row.over = sqlite3_column_int64(s, 4);
+		row.nruns = sqlite3_column_int64(s, 5);
+		cb = fn(ctx, &row);
+	}
+	return read_end(st, s, rc, cb, "load averages", err);
+}

@@ -267,7 +267,14 @@ int store_session_create(struct store *st, int64_t plan_id,
 	if ((r = step_done(st, s, "creating a session", err)) < 0)
 		return r;
 	*session_id = sqlite3_last_insert_rowid(st->db);
-	return 0;
+	/* The key xrun merge knows the session by, whatever id it gets. */
+	if ((r = prep(st,
+		      "INSERT INTO session_keys(session_id, uuid) "
+		      "VALUES(?, lower(hex(randomblob(16))))",
+		      &s, err)) < 0)
+		return r;
+	sqlite3_bind_int64(s, 1, *session_id);
+	return step_done(st, s, "creating a session key", err);
 }
 
 int store_session_set_status(struct store *st, int64_t session_id,
@@ -484,6 +491,27 @@ static int put_children(struct store *st, int64_t id,
 	return 0;
 }
 
+/* The controller's load when a run ends: a loaded machine running xrun
+ * (and, on loopback or in namespaces, the runs themselves) can measure
+ * less than the link gives; the report says so. */
+static int put_load(struct store *st, int64_t run_id, struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	double load1;
+	int cpus, r;
+	if (proc_loadavg(&load1, &cpus) < 0)
+		return 0;
+	if ((r = prep(st,
+		      "INSERT OR REPLACE INTO run_load(run_id, load1, cpus) "
+		      "VALUES(?,?,?)",
+		      &s, err)) < 0)
+		return r;
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_double(s, 2, load1);
+	sqlite3_bind_int(s, 3, cpus);
+	return step_done(st, s, "storing the load average", err);
+}
+
 int store_run_finish(struct store *st, int64_t run_id,
 		     const struct store_run_record *rec, struct xr_err *err)
 {
@@ -532,6 +560,8 @@ int store_run_finish(struct store *st, int64_t run_id,
 	if ((r = per_run_done(st, s, "storing a run", err)) < 0)
 		goto fail;
 	if ((r = put_children(st, run_id, rec, err)) < 0)
+		goto fail;
+	if ((r = put_load(st, run_id, err)) < 0)
 		goto fail;
 	/* `xrun status` shows when the session last moved. */
 	if ((r = per_run(st, PR_SESSION_TOUCH, &s, err)) < 0)

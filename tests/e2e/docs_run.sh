@@ -94,7 +94,8 @@ def commands(text):
 
 VALUE_OPTS = {"--db", "-o", "--output", "--only", "--format", "--lang",
               "--title", "--metric", "--threshold", "--unit", "--reference",
-              "--session", "--profile", "--prefix"}
+              "--session", "--profile", "--prefix", "--rate", "--burst",
+              "--latency"}
 
 def check_command(where, seg, words):
     counts["commands parsed"] += 1
@@ -120,7 +121,8 @@ def check_command(where, seg, words):
             if not os.path.exists(os.path.join(src, name)) and \
                     not os.path.exists(os.path.join(work, name)):
                 fail(where, f"'{seg}': no file {name} in the source tree")
-        elif name.endswith(".db") and prev != "--db":
+        elif name.endswith(".db") and prev != "--db" and args[0] != "merge":
+            # xrun merge OUT.db IN.db... takes stores, not plans
             fail(where, f"'{seg}': {name} is read as a plan (use --db {name})")
         prev = w
 

@@ -2,7 +2,9 @@
 # `xrun lab` with real network namespaces, veth and tc (root only):
 # up --profile pcie3x1 (twice: idempotent), the rehearsal plan through it
 # (MTU hooks and cc verified, throughput below the 6.2 Gbit/s cap and above
-# half of it), a re-shape to 2g5 that visibly caps, the wan profile (netem:
+# half of it), a re-shape to 2g5 that visibly caps, --rate 1000mbit (status
+# shows the tbf, iperf3 lands between half the rate and the rate), the 1g
+# profile, --burst/--latency and bad rates refused, the wan profile (netem:
 # a clear error where the kernel lacks it, else a 20 ms RTT by iperf3's min_rtt), the link cut
 # mid-run (that run fails with a reason, later runs proceed), down leaving
 # no namespace or veth, and the non-root error. Uses its own prefix so that
@@ -58,6 +60,35 @@ ip netns exec "$P-client" iperf3 -c 198.18.0.2 -p 5299 -t 1 -J >i.json || fail "
 bps=$(q :memory: "select json_extract(readfile('i.json'), '\$.end.sum_received.bits_per_second')")
 echo "# 2g5: $bps bit/s"
 [ "$(q :memory: "select $bps < 2.5e9 and $bps > 1.25e9")" = 1 ] || fail "2g5 measured $bps bit/s"
+
+# --rate 1000mbit: tbf at 1 Gbit/s, shown by status, and iperf3 through it
+# below the cap and above half of it; bad rates are usage errors.
+"$XRUN" lab up --rate 1000mbit --prefix "$P" >rate.out || fail "lab up --rate exit $?"
+grep -q "shaped by tbf at 1000 Mbit/s" rate.out || fail "up --rate: $(cat rate.out)"
+"$XRUN" lab status --prefix "$P" >rate.status
+[ "$(grep -c "shaping: tbf 1000 Mbit/s" rate.status)" = 2 ] || fail "status after --rate: $(cat rate.status)"
+grep -q "profile 'rate' (1000 Mbit/s)" rate.status || fail "status head: $(cat rate.status)"
+ip netns exec "$P-server" iperf3 -s -1 -p 5299 -D
+sleep 0.3
+ip netns exec "$P-client" iperf3 -c 198.18.0.2 -p 5299 -t 2 -J >g.json || fail "iperf3 over --rate 1000mbit"
+bps=$(q :memory: "select json_extract(readfile('g.json'), '\$.end.sum_received.bits_per_second')")
+echo "# --rate 1000mbit: $bps bit/s"
+[ "$(q :memory: "select $bps < 1e9 and $bps > 0.5e9")" = 1 ] || fail "--rate 1000mbit measured $bps bit/s"
+"$XRUN" lab up --profile 1g --prefix "$P" >/dev/null || fail "profile 1g"
+"$XRUN" lab status --prefix "$P" | grep -q "shaping: tbf 1000 Mbit/s" || fail "1g not applied"
+"$XRUN" lab up --rate 500mbit --burst 64K --latency 50ms --prefix "$P" >/dev/null || fail "--burst --latency"
+"$XRUN" lab status --prefix "$P" | grep -q "shaping: tbf 500 Mbit/s, burst 64000 B, queue 50 ms" ||
+	fail "burst/latency: $("$XRUN" lab status --prefix "$P")"
+for bad in "--rate 1mbps" "--rate fast" "--rate 1gbit --profile 1g" "--burst 64K" "--rate 1gbit --latency soon"; do
+	set +e
+	# shellcheck disable=SC2086
+	"$XRUN" lab up $bad --prefix "$P" 2>bad.err
+	rc=$?
+	set -e
+	[ $rc = 2 ] && grep -q "error:" bad.err || fail "lab up $bad: exit $rc: $(cat bad.err)"
+done
+"$XRUN" lab status --prefix "$P" | grep -q "shaping: tbf 500 Mbit/s" || fail "a refused up changed the lab"
+"$XRUN" lab up --profile 2g5 --prefix "$P" >/dev/null
 
 # wan needs netem: a clear error (exit 3) where the kernel lacks it.
 set +e

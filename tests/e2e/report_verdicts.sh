@@ -16,7 +16,8 @@
 #  - an apply hook without verify: not_verified;
 #  - an explicit pair of two factors with +10%: a verdict naming both;
 #  - store edits for what a loopback run cannot produce (a second session
-#    with another kernel, units, engine parameters, NIC counters, a zero);
+#    with another kernel, units, engine parameters, NIC counters, the
+#    controller's load pinned low and then above its CPU count, a zero);
 #  - at the end, every flag of schema/report.md's table was raised here.
 set -eu
 : "${XRUN:?set XRUN to the xrun binary}"
@@ -259,10 +260,14 @@ edit counters "insert or replace into counters select id, 'local', 'nic',
 	insert or replace into counters select id, 'local', 'tcp',
 	'RetransSegs', 4 from runs where position = 4;
 	insert or replace into counters select id, 'local', 'capture',
-	'tcpdump', 1 from runs where position = 5;"
+	'tcpdump', 1 from runs where position = 5;
+	update run_load set load1 = 0.25;
+	update run_load set load1 = cpus + 4 where run_id in
+	(select id from runs where position = 6);"
 check counters.json '[.comparisons[] | .warning_codes | sort ==
-	["capture", "nic_errors", "pause_frames", "retransmits", "rx_drops"]] |
-	all' "NIC and TCP counters: their warnings, the verdict stands"
+	["capture", "controller_loaded", "nic_errors", "pause_frames",
+	"retransmits", "rx_drops"]] |
+	all' "NIC and TCP counters, a loaded controller: their warnings, the verdict stands"
 edit zero "update metrics set value = 0 where run_id = 1"
 check zero.json '[.comparisons[] | .reason_codes | index("nonpositive")
 	!= null] | all' "a zero value: nonpositive"

@@ -487,6 +487,40 @@ static void test_migrate_originals(const char *tmp)
 	store_close(st);
 }
 
+/* A version-2 store with a session: the writer upgrades it to version 4,
+ * giving the session a key (xrun merge) and recording the load of runs
+ * finished after. */
+static void test_migrate_keys(const char *tmp)
+{
+	char path[256];
+	struct xr_err err = {0};
+	struct store *st = NULL;
+	sqlite3 *db;
+
+	snprintf(path, sizeof path, "%s/v2.db", tmp);
+	sqlite3_open(path, &db);
+	sqlite3_exec(db, xr_store_sql, NULL, NULL, NULL);
+	sqlite3_exec(db,
+		     "DROP TABLE session_keys; DROP TABLE run_load; "
+		     "INSERT INTO plans(name, hash, text, created_at) "
+		     "VALUES('p', 'h', 't', 0); INSERT INTO sessions(plan_id, "
+		     "cells_hash, started_at, updated_at, xrun_version) "
+		     "VALUES(1, 'c', 0, 0, 'x'); PRAGMA user_version = 2",
+		     NULL, NULL, NULL);
+	sqlite3_close(db);
+	CHK(store_open(path, STORE_CREATE | STORE_LOCK, &st, &err), 0,
+	    "the writer upgrades version 2");
+	if (!st)
+		return;
+	CHK(q_int(st, "PRAGMA user_version"), STORE_SCHEMA_VERSION,
+	    "upgraded to the current version");
+	CHK(q_int(st, "SELECT count(*) FROM session_keys WHERE session_id = 1 "
+		      "AND length(uuid) = 32"),
+	    1, "the old session got a key");
+	CHK(q_int(st, "SELECT count(*) FROM run_load"), 0, "run_load exists");
+	store_close(st);
+}
+
 int main(void)
 {
 	tap_plan(82);
@@ -713,6 +747,7 @@ int main(void)
 	}
 	test_readers(dir);
 	test_migrate_originals(dir);
+	test_migrate_keys(dir);
 
 	{
 		char cmd[512];

@@ -1,0 +1,78 @@
+/*
+ * `xrun merge OUT.db IN.db...`: the sessions of several stores (halves of
+ * a matrix measured on different machines, sessions run elsewhere) copied
+ * into one, which report, status and the reference comparison then read
+ * like any store. The copying is the store's (store_merge.c); this is the
+ * command line around it.
+ */
+#include <stdio.h>
+
+#include "cmd.h"
+#include "store.h"
+#include "banned.h"
+
+struct merge_args {
+	int force;
+	int quiet;
+};
+
+#define MA(f) offsetof(struct merge_args, f)
+
+static const struct opt_def merge_options[] = {
+    {"force", 'f', NULL,
+     "merge sessions of another plan (another name or matrix) too", OPT_FLAG,
+     MA(force), NULL, 0},
+    {"quiet", 'q', NULL, "print nothing when it worked", OPT_FLAG, MA(quiet),
+     NULL, 0},
+    {0},
+};
+
+static int cmd_merge(int argc, char **argv)
+{
+	struct merge_args a = {0};
+	struct store_merge_stats stats;
+	struct store *st = NULL;
+	struct xr_err err = {0};
+	int n = opt_parse(&cmd_merge_spec, argc, argv, &a), r;
+	if (n < 0)
+		return opt_exit(n);
+	if (store_open(argv[1], STORE_CREATE | STORE_LOCK, &st, &err) < 0) {
+		xr_err_print(&err, "xrun");
+		return xr_code_exit(err.code);
+	}
+	r = store_merge(st, (const char *const *)argv + 2, (size_t)n - 1,
+			a.force, &stats, &err);
+	store_close(st);
+	if (r < 0) {
+		xr_err_print(&err, "xrun");
+		if (stats.sessions_added)
+			fprintf(stderr,
+				"xrun: %lld session(s) of the inputs before "
+				"it were merged into %s\n",
+				(long long)stats.sessions_added, argv[1]);
+		return xr_code_exit(err.code);
+	}
+	if (!a.quiet)
+		printf("merged %lld session(s) (%lld runs) into %s; %lld "
+		       "already there\n",
+		       (long long)stats.sessions_added,
+		       (long long)stats.runs_added, argv[1],
+		       (long long)stats.sessions_skipped);
+	return 0;
+}
+
+const struct opt_cmd cmd_merge_spec = {
+    .name = "merge",
+    .args = "OUT.db IN.db...",
+    .summary = "copy the sessions of other stores (other machines, other "
+	       "sessions) into one store",
+    .about = "OUT.db is created when missing. Every session keeps its "
+	     "runs, results and host facts; a session OUT.db already has "
+	     "is skipped, so merging the same store again adds nothing. "
+	     "Stores of another plan are refused unless --force. report, "
+	     "status and --reference then read OUT.db like any store.",
+    .opts = merge_options,
+    .min_args = 2,
+    .max_args = -1,
+    .fn = cmd_merge,
+};
