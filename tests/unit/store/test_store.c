@@ -526,7 +526,7 @@ static void test_schedules(const char *tmp)
 
 int main(void)
 {
-	tap_plan(96);
+	tap_plan(106);
 	struct xr_err err = {0};
 	struct store *st = NULL, *st2 = NULL;
 	struct store_session ss;
