@@ -229,7 +229,8 @@ out:
 #define ROWS_BATCH 4096
 
 /* Insert the rows of positions rows_made .. upto-1 (the caller's
- * transaction) and record their ids. */
+ * transaction, which sets rows_made once committed) and record their
+ * ids. */
 static int insert_rows(struct runctx *rc, size_t upto, struct xr_err *err)
 {
 	const struct plan *p = rc->p;
@@ -264,8 +265,6 @@ static int insert_rows(struct runctx *rc, size_t upto, struct xr_err *err)
 		buf_release(&cells[i]);
 	free(cells);
 	free(sp);
-	if (r == 0)
-		rc->rows_made = upto;
 	return r;
 }
 
@@ -285,7 +284,9 @@ int session_rows_upto(struct runctx *rc, size_t i, struct xr_err *err)
 		store_rollback(rc->st);
 		return r;
 	}
-	return store_commit(rc->st, err);
+	if ((r = store_commit(rc->st, err)) == 0)
+		rc->rows_made = upto;
+	return r;
 }
 
 static int insert_pending(struct runctx *rc, int64_t plan_id, const char *hash,
@@ -310,7 +311,9 @@ static int insert_pending(struct runctx *rc, int64_t plan_id, const char *hash,
 		rc->session_id = 0;
 		return r;
 	}
-	return store_commit(rc->st, err);
+	if ((r = store_commit(rc->st, err)) == 0)
+		rc->rows_made = upto;
+	return r;
 }
 
 /* ---- the decision ---------------------------------------------------- */
