@@ -32,8 +32,20 @@ CREATE TABLE IF NOT EXISTS sessions (
   status       TEXT NOT NULL DEFAULT 'running' -- running|done|interrupted|incomplete
 );
 
--- Every scheduled run, inserted 'pending' when the session starts and
--- updated in place (one row per scheduled run: never executed twice).
+-- How many runs each session's schedule holds (schema version 6). The
+-- schedule itself is not stored: it is a pure function of the plan and
+-- the session's cells_desc (xrun builds it again to resume).
+CREATE TABLE IF NOT EXISTS schedules (
+  session_id INTEGER PRIMARY KEY REFERENCES sessions(id),
+  runs       INTEGER NOT NULL
+);
+
+-- Scheduled runs, inserted 'pending' and updated in place (one row per
+-- scheduled run: never executed twice). Rows are inserted in schedule
+-- order, in batches, as the session reaches them (the first batch when it
+-- starts): at any time a session's rows are the positions 0 .. k-1 of its
+-- schedule, and the schedules.runs - k runs without a row are pending.
+-- A small session has all its rows from the start.
 CREATE TABLE IF NOT EXISTS runs (
   id           INTEGER PRIMARY KEY,
   session_id   INTEGER NOT NULL REFERENCES sessions(id),

@@ -45,8 +45,10 @@ struct runctx {
 	struct sched s;
 	struct store *st;
 	int64_t session_id;
-	int64_t *ids;	 /* [s.nruns] run row ids by position */
-	uint8_t *status; /* [s.nruns] enum run_status by position */
+	int64_t *ids;	  /* [s.nruns] run row ids by position; 0: no row
+			     yet (positions rows_made and later) */
+	size_t rows_made; /* positions 0 .. rows_made-1 have a row */
+	uint8_t *status;  /* [s.nruns] enum run_status by position */
 
 	/* Hosts, by plan host index; NULL until a cell needs one
 	 * (hostset.c). */

@@ -21,6 +21,7 @@
 #include "plan.h"
 #include "proc.h"
 #include "runctx.h"
+#include "session.h"
 #include "banned.h"
 
 static int env_fail(struct runctx *rc, const struct xr_err *e)
@@ -487,6 +488,10 @@ int runloop_execute(struct runctx *rc)
 		const uint32_t *lv = matrix_cell(&rc->m, run->cell);
 		if (proc_interrupted) {
 			r = -XR_EINTR;
+			break;
+		}
+		if ((r = session_rows_upto(rc, i, &err)) < 0) {
+			r = env_fail(rc, &err);
 			break;
 		}
 		if (runctx_run_done(rc->status[i]) ||

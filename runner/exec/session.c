@@ -221,61 +221,126 @@ out:
 
 /* ---- a new session ---------------------------------------------------- */
 
+/*
+ * Rows per batch: all the rows of a session up to this size are inserted
+ * when it starts (as before version 6); a larger one gets them a batch at a
+ * time (about 20 ms of CPU each, once per ROWS_BATCH runs).
+ */
+#define ROWS_BATCH 4096
+
+/* Insert the rows of positions rows_made .. upto-1 (the caller's
+ * transaction, which sets rows_made once committed) and record their
+ * ids. */
+static int insert_rows(struct runctx *rc, size_t upto, struct xr_err *err)
+{
+	const struct plan *p = rc->p;
+	struct store_pending *sp;
+	struct buf *cells;
+	size_t i, n = upto - rc->rows_made;
+	int r;
+	sp = calloc(n + 1, sizeof *sp);
+	cells = calloc(n + 1, sizeof *cells);
+	if (!sp || !cells) {
+		free(sp);
+		free(cells);
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		size_t pos = rc->rows_made + i;
+		const struct sched_run *run = &rc->s.runs[pos];
+		matrix_cell_json(p, matrix_cell(&rc->m, run->cell), &cells[i]);
+		sp[i].position = (uint32_t)pos;
+		sp[i].block = run->block;
+		sp[i].block_pos = run->pos;
+		/* Pass k holds repetition k+1 of every cell (warm-ups: 0). */
+		sp[i].pass = run->rep ? run->rep - 1 : 0;
+		sp[i].rep = run->rep;
+		sp[i].cell_index = run->cell;
+		sp[i].warmup = run->warmup;
+		sp[i].cell = cells[i].s;
+	}
+	r = store_runs_pending_make(rc->st, rc->session_id, sp, n,
+				    rc->ids + rc->rows_made, err);
+	for (i = 0; i < n; i++)
+		buf_release(&cells[i]);
+	free(cells);
+	free(sp);
+	return r;
+}
+
+int session_rows_upto(struct runctx *rc, size_t i, struct xr_err *err)
+{
+	size_t upto = rc->rows_made + ROWS_BATCH;
+	int r;
+	if (i < rc->rows_made)
+		return 0;
+	if (upto > rc->s.nruns)
+		upto = rc->s.nruns;
+	if (upto <= i)
+		upto = i + 1;
+	if ((r = store_begin(rc->st, err)) < 0)
+		return r;
+	if ((r = insert_rows(rc, upto, err)) < 0) {
+		store_rollback(rc->st);
+		return r;
+	}
+	if ((r = store_commit(rc->st, err)) == 0)
+		rc->rows_made = upto;
+	return r;
+}
+
 static int insert_pending(struct runctx *rc, int64_t plan_id, const char *hash,
 			  const char *desc, const char *argv_json,
 			  struct xr_err *err)
 {
-	const struct plan *p = rc->p;
-	struct buf cell = BUF_INIT;
-	size_t i;
+	size_t upto = rc->s.nruns < ROWS_BATCH ? rc->s.nruns : ROWS_BATCH;
 	int r;
+	rc->ids = calloc(rc->s.nruns + 1, sizeof *rc->ids);
+	rc->status = calloc(rc->s.nruns + 1, 1);
+	if (!rc->ids || !rc->status)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	rc->rows_made = 0;
 	if ((r = store_begin(rc->st, err)) < 0)
 		return r;
 	if ((r = store_session_create(rc->st, plan_id, hash, desc, argv_json,
-				      &rc->session_id, err)) < 0)
-		goto fail;
-	for (i = 0; i < rc->s.nruns; i++) {
-		const struct sched_run *run = &rc->s.runs[i];
-		struct store_pending sp;
-		buf_reset(&cell);
-		matrix_cell_json(p, matrix_cell(&rc->m, run->cell), &cell);
-		sp.position = (uint32_t)i;
-		sp.block = run->block;
-		sp.block_pos = run->pos;
-		/* Pass k holds repetition k+1 of every cell (warm-ups: 0). */
-		sp.pass = run->rep ? run->rep - 1 : 0;
-		sp.rep = run->rep;
-		sp.cell_index = run->cell;
-		sp.warmup = run->warmup;
-		sp.cell = cell.s;
-		if ((r = store_run_pending_add(rc->st, rc->session_id, &sp,
-					       err)) < 0)
-			goto fail;
+				      &rc->session_id, err)) < 0 ||
+	    (r = store_session_set_planned(rc->st, rc->session_id,
+					   (int64_t)rc->s.nruns, err)) < 0 ||
+	    (r = insert_rows(rc, upto, err)) < 0) {
+		store_rollback(rc->st);
+		rc->session_id = 0;
+		return r;
 	}
-	buf_release(&cell);
-	return store_commit(rc->st, err);
-fail:
-	buf_release(&cell);
-	store_rollback(rc->st);
+	if ((r = store_commit(rc->st, err)) == 0)
+		rc->rows_made = upto;
 	return r;
 }
 
 /* ---- the decision ---------------------------------------------------- */
 
-/* Loads the runs of rc->session_id by schedule position. */
-static int load_runs(struct runctx *rc, struct xr_err *err)
+/* Loads the runs of rc->session_id by schedule position: a row for every
+ * position, or (version 6) for a prefix of the schedule. */
+static int load_runs(struct runctx *rc, const struct store_session *last,
+		     struct xr_err *err)
 {
 	int64_t n;
+	size_t i;
 	rc->ids = calloc(rc->s.nruns + 1, sizeof *rc->ids);
 	rc->status = calloc(rc->s.nruns + 1, 1);
 	if (!rc->ids || !rc->status)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	n = store_runs_load(rc->st, rc->session_id, rc->ids, rc->status,
 			    rc->s.nruns, err);
-	if (n == (int64_t)rc->s.nruns)
-		return 0;
 	if (n < 0)
 		return (int)n;
+	for (i = 0; i < (size_t)n && rc->ids[i]; i++)
+		;
+	/* last->nruns: the schedule's size when stored, else the rows. */
+	if (i == (size_t)n && n <= (int64_t)rc->s.nruns &&
+	    last->nruns == (int64_t)rc->s.nruns) {
+		rc->rows_made = (size_t)n;
+		return 0;
+	}
 	return xr_err_set(err, XR_ESTORE, store_path(rc->st), 0, 0,
 			  "session %lld does not hold the %zu runs of the "
 			  "schedule",
@@ -321,10 +386,12 @@ int session_start(struct runctx *rc, const char *plan_path, const char *text,
 						       plan_id, NULL);
 		}
 	}
-	if (!rc->session_id && (r = insert_pending(rc, plan_id, cells_hash,
-						   desc.s, argv_json, err)) < 0)
+	if (!rc->session_id) {
+		r = insert_pending(rc, plan_id, cells_hash, desc.s, argv_json,
+				   err);
 		goto out;
-	r = load_runs(rc, err);
+	}
+	r = load_runs(rc, &d->last, err);
 out:
 	buf_release(&desc);
 	return r < 0 ? r : 0;

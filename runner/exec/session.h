@@ -45,6 +45,15 @@ int session_start(struct runctx *rc, const char *plan_path, const char *text,
 		  struct xr_err *err);
 void session_decision_release(struct session_decision *d);
 
+/*
+ * Make sure position i of the schedule has its row in runs (rc->ids[i]):
+ * rows are inserted in schedule order, a batch at a time, when the run
+ * loop reaches the first position without one (session_rows_upto). A new
+ * session inserts only the first batch, so that starting a session of a
+ * million runs does not insert a million rows. 0, or a negative XR_ code.
+ */
+int session_rows_upto(struct runctx *rc, size_t i, struct xr_err *err);
+
 /* Runs this invocation means to execute (the ETA's denominator). */
 size_t session_count_todo(const struct runctx *rc);
 

@@ -27,10 +27,12 @@ struct counter_row;
 struct fact;
 
 /* The schema version this xrun writes. */
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 6
 /* The oldest version the readers read as it is (read-only opens do not
  * migrate): versions 2 and 3 added originals and changed only the key of
- * host_facts, nothing the readers depend on. */
+ * host_facts, nothing the readers depend on; version 6 added schedules,
+ * which the readers use when the table is there (a session without a
+ * schedules row has a row in runs for every scheduled run). */
 #define STORE_SCHEMA_READABLE 1
 
 enum store_open_flags {
@@ -86,7 +88,7 @@ struct store_session {
 	char *plan_text;  /* owned: the plan file the session ran */
 	char status[16];  /* running|done|interrupted|incomplete */
 	double started_at, updated_at, ended_at; /* ended_at 0 = NULL */
-	int64_t nruns;
+	int64_t nruns; /* scheduled runs, with or without a row */
 };
 void store_session_release(struct store_session *s);
 
@@ -117,10 +119,23 @@ struct store_pending {
 /* Call inside store_begin/store_commit (prepared once, reused). */
 int store_run_pending_add(struct store *st, int64_t session_id,
 			  const struct store_pending *r, struct xr_err *err);
+/* The same for n runs; OUT: ids[k] is the row id of rows[k]. */
+int store_runs_pending_make(struct store *st, int64_t session_id,
+			    const struct store_pending *rows, size_t n,
+			    int64_t *ids, struct xr_err *err);
+/*
+ * Record how many runs the session's schedule holds (schedules table). Its
+ * runs' rows may then be created as the session reaches them, always as a
+ * prefix of the schedule: positions 0 .. k-1 have rows, k .. nruns-1 are
+ * pending without one. The readers count those as pending.
+ */
+int store_session_set_planned(struct store *st, int64_t session_id,
+			      int64_t nruns, struct xr_err *err);
 
 /*
  * Load the run ids and statuses (enum run_status) of a session, indexed
- * by position, into ids[n] and status[n] (either may be NULL).
+ * by position, into ids[n] and status[n] (either may be NULL). Positions
+ * without a row are left as they are (0 in a zeroed array).
  * Returns the number of rows found, negative on error.
  */
 int64_t store_runs_load(struct store *st, int64_t session_id, int64_t *ids,

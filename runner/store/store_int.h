@@ -31,6 +31,10 @@ void store_per_run_finalize(struct store *st);
  * code. */
 int store_db_fail(struct store *st, struct xr_err *err, const char *what);
 
+/* 1 when the DB has the schedules table (version 6), else 0: a store
+ * of an older version read without migrating. */
+int store_has_schedules(struct store *st);
+
 /* enum run_status of a stored status name, -1 when xrun does not know it. */
 int store_status_parse(const char *name);
 

@@ -124,17 +124,24 @@ int store_run_counts(struct store *st, int64_t session_id,
 {
 	static const char sql[] = "SELECT status, count(*) FROM runs WHERE "
 				  "session_id = ?1 GROUP BY status";
+	/* Version 6: the scheduled runs without a row yet are pending. */
+	static const char sql6[] =
+	    "SELECT status, count(*) FROM runs WHERE session_id = ?1 GROUP "
+	    "BY status UNION ALL SELECT 'pending', runs - (SELECT count(*) "
+	    "FROM runs WHERE session_id = ?1) FROM schedules WHERE "
+	    "session_id = ?1";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, r, i;
 	for (i = 0; i < STORE_RUN_STATUSES; i++)
 		counts[i] = 0;
-	if ((r = read_prep(st, sql, NULL, 0, &s, "runs", err)) < 0)
+	if ((r = read_prep(st, store_has_schedules(st) ? sql6 : sql, NULL, 0,
+			   &s, "runs", err)) < 0)
 		return r;
 	sqlite3_bind_int64(s, 1, session_id);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		int k = store_status_parse(col_str(s, 0));
-		if (k >= 0)
-			counts[k] = sqlite3_column_int64(s, 1);
+		if (k >= 0 && sqlite3_column_int64(s, 1) > 0)
+			counts[k] += sqlite3_column_int64(s, 1);
 	}
 	return read_end(st, s, rc, 0, "runs", err);
 }

@@ -207,13 +207,25 @@ int store_session_latest(struct store *st, const char *plan_name,
 	sqlite3_stmt *s;
 	int r, rc;
 	memset(out, 0, sizeof *out);
+	/* The scheduled runs: from schedules (version 6), where the rows
+	 * may be a prefix; else every run has its row. */
 	if ((r = prep(st,
-		      "SELECT s.id, s.plan_id, p.name, p.hash, s.cells_hash, "
-		      "s.cells_desc, p.text, s.status, s.started_at, "
-		      "s.updated_at, s.ended_at, (SELECT count(*) FROM runs "
-		      "WHERE session_id = s.id) FROM sessions s JOIN plans p "
-		      "ON p.id = s.plan_id WHERE ?1 IS NULL OR p.name = ?1 "
-		      "ORDER BY s.id DESC LIMIT 1",
+		      store_has_schedules(st)
+			  ? "SELECT s.id, s.plan_id, p.name, p.hash, "
+			    "s.cells_hash, s.cells_desc, p.text, s.status, "
+			    "s.started_at, s.updated_at, s.ended_at, "
+			    "COALESCE((SELECT runs FROM schedules WHERE "
+			    "session_id = s.id), (SELECT count(*) FROM runs "
+			    "WHERE session_id = s.id)) FROM sessions s JOIN "
+			    "plans p ON p.id = s.plan_id WHERE ?1 IS NULL OR "
+			    "p.name = ?1 ORDER BY s.id DESC LIMIT 1"
+			  : "SELECT s.id, s.plan_id, p.name, p.hash, "
+			    "s.cells_hash, s.cells_desc, p.text, s.status, "
+			    "s.started_at, s.updated_at, s.ended_at, (SELECT "
+			    "count(*) FROM runs WHERE session_id = s.id) FROM "
+			    "sessions s JOIN plans p ON p.id = s.plan_id "
+			    "WHERE ?1 IS NULL OR p.name = ?1 ORDER BY s.id "
+			    "DESC LIMIT 1",
 		      &s, err)) < 0)
 		return r;
 	bind_text(s, 1, plan_name);
@@ -339,6 +351,36 @@ int store_run_pending_add(struct store *st, int64_t session_id,
 	}
 	sqlite3_reset(s);
 	return 0;
+}
+
+int store_runs_pending_make(struct store *st, int64_t session_id,
+			    const struct store_pending *rows, size_t n,
+			    int64_t *ids, struct xr_err *err)
+{
+	size_t k;
+	int r;
+	for (k = 0; k < n; k++) {
+		if ((r = store_run_pending_add(st, session_id, &rows[k], err)) <
+		    0)
+			return r;
+		ids[k] = sqlite3_last_insert_rowid(st->db);
+	}
+	return 0;
+}
+
+int store_session_set_planned(struct store *st, int64_t session_id,
+			      int64_t nruns, struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	int r;
+	if ((r = prep(st,
+		      "INSERT OR REPLACE INTO schedules(session_id, runs) "
+		      "VALUES(?, ?)",
+		      &s, err)) < 0)
+		return r;
+	sqlite3_bind_int64(s, 1, session_id);
+	sqlite3_bind_int64(s, 2, nruns);
+	return step_done(st, s, "recording the schedule", err);
 }
 
 int store_status_parse(const char *name)

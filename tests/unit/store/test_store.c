@@ -521,9 +521,66 @@ static void test_migrate_keys(const char *tmp)
 	store_close(st);
 }
 
+/* Version 6: a session whose rows are a prefix of its schedule counts the
+ * rest as pending; a v3 store (no schedules) read as it is counts rows. */
+static void test_schedules(const char *tmp)
+{
+	char path[256];
+	struct xr_err err = {0};
+	struct store *st = NULL;
+	struct store_session ss;
+	struct store_pending rows[3];
+	int64_t ids[3] = {0}, counts[STORE_RUN_STATUSES];
+	int64_t plan_id = 0, sid = 0;
+	size_t i;
+	sqlite3 *db;
+
+	snprintf(path, sizeof path, "%s/v6.db", tmp);
+	CHK(store_open(path, STORE_CREATE | STORE_LOCK, &st, &err), 0,
+	    "open v6");
+	if (!st)
+		return;
+	store_plan_put(st, "s", NULL, "s.yaml", "hs", "t", &plan_id, &err);
+	store_session_create(st, plan_id, "c", "{}", "[]", &sid, &err);
+	CHK(store_session_set_planned(st, sid, 10, &err), 0, "planned runs");
+	for (i = 0; i < 3; i++) {
+		struct store_pending p = {(uint32_t)i, 0, (uint32_t)i, 0,
+					  1,	       0, 0,	       "{}"};
+		rows[i] = p;
+	}
+	CHK(store_runs_pending_make(st, sid, rows, 3, ids, &err), 0,
+	    "three rows made");
+	ok(ids[0] > 0 && ids[1] == ids[0] + 1 && ids[2] == ids[1] + 1,
+	   "their ids returned");
+	store_run_start(st, ids[0], 1.0, &err);
+	CHK(store_session_latest(st, "s", &ss, &err), 1, "session");
+	CHK(ss.nruns, 10, "nruns is the schedule's size, not the rows");
+	store_session_release(&ss);
+	CHK(store_run_counts(st, sid, counts, &err), 0, "counts");
+	CHK(counts[RUN_PENDING], 9, "runs without a row are pending");
+	CHK(counts[RUN_RUNNING], 1, "the started one is running");
+	store_close(st);
+
+	/* Back to version 3 without schedules: read-only reads rows. */
+	sqlite3_open(path, &db);
+	sqlite3_exec(db, "DROP TABLE schedules; PRAGMA user_version = 3", NULL,
+		     NULL, NULL);
+	sqlite3_close(db);
+	st = NULL;
+	CHK(store_open(path, STORE_READONLY, &st, &err), 0, "read v3");
+	if (!st)
+		return;
+	CHK(store_session_latest(st, "s", &ss, &err), 1, "v3 session");
+	CHK(ss.nruns, 3, "v3: every run has its row");
+	store_session_release(&ss);
+	CHK(store_run_counts(st, sid, counts, &err), 0, "v3 counts");
+	CHK(counts[RUN_PENDING], 2, "v3 pending rows");
+	store_close(st);
+}
+
 int main(void)
 {
-	tap_plan(82);
+	tap_plan(110);
 	struct xr_err err = {0};
 	struct store *st = NULL, *st2 = NULL;
 	struct store_session ss;
@@ -748,6 +805,7 @@ int main(void)
 	test_readers(dir);
 	test_migrate_originals(dir);
 	test_migrate_keys(dir);
+	test_schedules(dir);
 
 	{
 		char cmd[512];
