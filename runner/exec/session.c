@@ -16,6 +16,7 @@
 #include "runctx.h"
 #include "session.h"
 #include "sha256.h"
+#include "sizing.h"
 #include "banned.h"
 
 /* ---- what changes the runs ------------------------------------------- */
@@ -78,6 +79,11 @@ static void cells_desc(const struct plan *p, struct buf *b)
 		 order_name(p->order), p->warmup);
 	if (p->order == PLAN_ORDER_RANDOM)
 		buf_addf(b, ",\"seed\":%llu", (unsigned long long)p->seed);
+	/* Sized repetitions add runs after the pilot: only written when
+	 * set, so the hash of a fixed-count plan stays what it was. */
+	if (p->precision > 0)
+		buf_addf(b, ",\"sizing\":{\"max\":%d,\"precision\":%.17g}",
+			 p->repeat_max, p->precision);
 	buf_addc(b, '}');
 }
 
@@ -151,8 +157,8 @@ static void describe_changes(const char *olds, const char *news,
 	json_t *o = json_loads(olds ? olds : "{}", 0, NULL);
 	json_t *n = json_loads(news, 0, NULL);
 	json_t *of, *nf, *f;
-	static const char *const keys[] = {"engine", "repeat", "order",
-					   "seed",   "warmup", "exclude"};
+	static const char *const keys[] = {"engine", "repeat",	"order", "seed",
+					   "warmup", "exclude", "sizing"};
 	size_t i;
 	if (!o || !n) {
 		buf_adds(out, "  the schedule differs\n");
@@ -324,7 +330,9 @@ int session_start(struct runctx *rc, const char *plan_path, const char *text,
 	if (!rc->session_id && (r = insert_pending(rc, plan_id, cells_hash,
 						   desc.s, argv_json, err)) < 0)
 		goto out;
-	r = load_runs(rc, err);
+	/* A resumed sized session: its decided extra passes first. */
+	if (d->kind != SESSION_RESUMED || (r = sizing_restore(rc, err)) == 0)
+		r = load_runs(rc, err);
 out:
 	buf_release(&desc);
 	return r < 0 ? r : 0;
@@ -370,6 +378,7 @@ int session_run(struct runctx *rc)
 	store_session_set_status(rc->st, rc->session_id, "running", 0, NULL);
 	proc_install_signal_handlers();
 	r = runloop_execute(rc);
+	sizing_finish(rc);
 	for (i = 0; i < rc->s.nruns; i++)
 		left += !runctx_run_done(rc->status[i]);
 	store_session_set_status(rc->st, rc->session_id,

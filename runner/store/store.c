@@ -38,6 +38,28 @@ static const char *const migrations[] = {
     " factor TEXT NOT NULL, host TEXT NOT NULL, value TEXT NOT NULL,"
     " captured_at REAL NOT NULL,"
     " PRIMARY KEY (session_id, factor, host));",
+    /* 3: reserved for the conditions/merge change (another branch) */
+    "SELECT 1;",
+    /* 4: the repetition sizing decision per session and cell */
+    "CREATE TABLE IF NOT EXISTS sizing ("
+    "  session_id  INTEGER NOT NULL REFERENCES sessions(id),"
+    "  cell_index  INTEGER NOT NULL,"
+    "  block       INTEGER NOT NULL,"
+    "  cell        TEXT NOT NULL,"
+    "  metric      TEXT NOT NULL,"
+    "  pilot_n     INTEGER NOT NULL,"
+    "  pilot_mean  REAL,"
+    "  pilot_sd    REAL,"
+    "  precision   REAL NOT NULL,"
+    "  need        INTEGER NOT NULL,"
+    "  planned     INTEGER NOT NULL,"
+    "  max         INTEGER NOT NULL,"
+    "  decided_at  REAL NOT NULL,"
+    "  runs_done   INTEGER,"
+    "  reached     REAL,"
+    "  stopped     TEXT,"
+    "  PRIMARY KEY (session_id, cell_index)"
+    ");",
 };
 
 static const char *migration_sql(int version)

@@ -27,7 +27,7 @@ struct counter_row;
 struct fact;
 
 /* The schema version this xrun writes. */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 4
 
 enum store_open_flags {
 	STORE_CREATE = 1 << 0,	 /* create the file if missing */
@@ -326,5 +326,47 @@ struct store_fact_row {
 typedef int (*store_fact_fn)(void *ctx, const struct store_fact_row *f);
 int store_facts_each(struct store *st, const int64_t *sessions, size_t n,
 		     store_fact_fn fn, void *ctx, struct xr_err *err);
+
+/* ---- repetition sizing (store_sizing.c; schema/store.md, "sizing") ---- */
+
+/* One cell's sizing decision, and once the session stops its outcome
+ * (runs_done < 0, reached NaN and stopped NULL until then). */
+struct store_sizing_row {
+	int64_t cell_index, block;
+	const char *cell;	     /* JSON object factor -> level */
+	const char *metric;	     /* the metric the precision is about */
+	int pilot_n;		     /* successful pilot runs used */
+	double pilot_mean, pilot_sd; /* of the log values; NaN when unknown */
+	double precision;	     /* target relative half-width */
+	int need;		     /* runs the precision needs */
+	int planned;		     /* runs frozen for the cell */
+	int max;
+	double decided_at;
+	int runs_done;
+	double reached;
+	const char *stopped; /* "planned", "max", "interrupted" or NULL */
+};
+
+int store_sizing_add(struct store *st, int64_t session_id,
+		     const struct store_sizing_row *row, struct xr_err *err);
+/* The outcome of one cell when the session stops. */
+int store_sizing_finish(struct store *st, int64_t session_id,
+			int64_t cell_index, int runs_done, double reached,
+			const char *stopped, struct xr_err *err);
+typedef int (*store_sizing_fn)(void *ctx, const struct store_sizing_row *r);
+/* Every sizing row of a session by block and cell; none (0) in a store
+ * older than version 4. */
+int store_sizing_each(struct store *st, int64_t session_id, store_sizing_fn fn,
+		      void *ctx, struct xr_err *err);
+/* Moves every run of the session past position `after` by `by` places
+ * (to make room for the extra passes of a sized block). */
+int store_runs_shift(struct store *st, int64_t session_id, int64_t after,
+		     int64_t by, struct xr_err *err);
+typedef int (*store_value_fn)(void *ctx, int64_t cell_index, double value);
+/* The metric's value of every successful non-warm-up run of a session's
+ * block (block < 0: every block), in execution order. */
+int store_cell_values_each(struct store *st, int64_t session_id, int64_t block,
+			   const char *metric, store_value_fn fn, void *ctx,
+			   struct xr_err *err);
 
 #endif

@@ -1,0 +1,110 @@
+#!/bin/bash
+# Sized repetitions (repeat: { min, max, precision }) with the command
+# engine: a script in the test dir prints a value per run from a PRNG
+# seeded by the cell's level and the repetition (argv, no shell), with a
+# spread of 0.1% for the quiet cells and 10% for the noisy ones. Quiet
+# cells stop at min; noisy ones run more and never past max; every extra
+# pass of abba is mirrored by the next one; random and sequential keep
+# their own shape; a SIGKILL after the pilot, then a rerun, keeps the
+# decision (same rows, same planned counts, nothing recomputed).
+set -eu
+. "$(dirname "$0")/lib/common.sh"
+xr_need sqlite3 python3
+xr_tmpdir T
+cat >noise.py <<'PY'
+import json, random, sys, time
+level, rep, sleep = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+spread = {"q1": 0.001, "q2": 0.001, "n1": 0.10, "n2": 0.10}[level]
+r = random.Random(f"{level}-{rep}")
+time.sleep(sleep)
+print(json.dumps({"v": 100.0 * (1 + spread * r.gauss(0, 1))}))
+PY
+plan() { # name order sleep
+	cat >"$1.yaml" <<YAML
+xrun: 1
+name: $1
+engine:
+  type: command
+  run: [python3, "$T/noise.py", "{{x}}", "{{rep}}", "$3"]
+  metrics:
+    throughput: { json: /v, unit: MB/s }
+factors:
+  x: { levels: [q1, n1, q2, n2] }
+repeat: { min: 4, max: 12, precision: 2% }
+order: $2
+YAML
+}
+runs_of() { # db level
+	q "$1" "select count(*) from runs where status='ok' and json_extract(cell,'\$.x')='$2'"
+}
+check_counts() { # db
+	local l
+	for l in q1 q2; do
+		[ "$(runs_of "$1" $l)" = 4 ] || fail "$1: quiet $l ran $(runs_of "$1" $l), want min 4"
+	done
+	for l in n1 n2; do
+		n=$(runs_of "$1" $l)
+		[ "$n" -gt 4 ] && [ "$n" -le 12 ] || fail "$1: noisy $l ran $n, want 5..12"
+	done
+	[ "$(q "$1" "select count(*) from sizing")" = 4 ] || fail "$1: sizing rows"
+	[ "$(q "$1" "select count(*) from sizing where planned = runs_done")" = 4 ] ||
+		fail "$1: planned vs done: $(q "$1" "select * from sizing")"
+	[ "$(q "$1" "select count(*) from runs where status <> 'ok'")" = 0 ] || fail "$1: runs left"
+	# positions are the execution order: dense, unique
+	[ "$(q "$1" "select count(distinct position), min(position), max(position) from runs")" = \
+		"$(q "$1" "select count(*), 0, count(*) - 1 from runs")" ] || fail "$1: positions not dense"
+}
+
+# --- abba: counts, and each pair of extra passes mirrored ---
+plan s abba 0
+"$XRUN" run s.yaml --quiet 2>s.err || { cat s.err; fail "run exit $?"; }
+check_counts s.db
+[ "$(q s.db "select stopped from sizing where cell_index in (0, 2) group by stopped")" = planned ] ||
+	fail "quiet cells' stop reason: $(q s.db "select cell_index, stopped from sizing")"
+# Extra pass j (rep 5 + j) of the cells that need it: pass 2k+1 is pass
+# 2k reversed.
+for rp in 5 7 9 11; do
+	a=$(q s.db "select cell_index from runs where rep=$rp order by position" | tr '\n' ' ')
+	b=$(q s.db "select cell_index from runs where rep=$((rp + 1)) order by position" | tr '\n' ' ')
+	[ -z "$a" ] && continue
+	rb=$(echo "$b" | tr ' ' '\n' | grep . | tac | tr '\n' ' ')
+	[ "$a" = "$rb" ] || fail "extra passes $rp/$((rp + 1)) not mirrored: '$a' vs '$b'"
+done
+# Extra runs come after the pilot, and noisy cells only.
+[ "$(q s.db "select count(*) from runs where rep > 4 and json_extract(cell,'\$.x') like 'q%'")" = 0 ] ||
+	fail "a quiet cell got an extra run"
+[ "$(q s.db "select min(position) from runs where rep > 4")" -ge 16 ] || fail "extra runs inside the pilot"
+
+# --- random and sequential ---
+plan r random 0
+"$XRUN" run r.yaml --quiet 2>r.err || { cat r.err; fail "random exit $?"; }
+check_counts r.db
+plan sq sequential 0
+"$XRUN" run sq.yaml --quiet 2>sq.err || { cat sq.err; fail "sequential exit $?"; }
+check_counts sq.db
+# sequential: each cell's extra runs back to back
+q sq.db "select cell_index from runs where rep > 4 order by position" | uniq | sort | uniq -d | grep -q . &&
+	fail "sequential extra runs not back to back"
+
+# --- a resume after the pilot keeps the decision ---
+plan k abba 0.15
+"$XRUN" run k.yaml --quiet 2>k1.err &
+pid=$!
+for _ in $(seq 200); do
+	[ -f k.db ] && [ "$(q k.db "select count(*) from runs where rep > 4 and status='ok'" 2>/dev/null || echo 0)" -ge 1 ] && break
+	sleep 0.05
+done
+kill -9 $pid
+wait $pid 2>/dev/null || true
+[ "$(q k.db "select count(*) from sizing")" = 4 ] || fail "no decision before the kill"
+q k.db "select cell_index, need, planned, decided_at from sizing order by cell_index" >dec1.txt
+"$XRUN" run k.yaml --quiet 2>k2.err || { cat k2.err; fail "resume exit $?"; }
+q k.db "select cell_index, need, planned, decided_at from sizing order by cell_index" >dec2.txt
+cmp -s dec1.txt dec2.txt || fail "the resume changed the decision: $(cat dec1.txt) vs $(cat dec2.txt)"
+[ "$(q k.db "select count(*) from sessions")" = 1 ] || fail "resume made a session"
+check_counts k.db
+# the same cells, the same plan as the uninterrupted abba run
+[ "$(q k.db "select group_concat(planned) from sizing order by cell_index")" = \
+	"$(q s.db "select group_concat(planned) from sizing order by cell_index")" ] || fail "resume planned differs"
+"$XRUN" status --db s.db >st.txt || fail "status exit $?"
+echo ok
