@@ -106,5 +106,22 @@ check_counts k.db
 # the same cells, the same plan as the uninterrupted abba run
 [ "$(q k.db "select group_concat(planned) from sizing order by cell_index")" = \
 	"$(q s.db "select group_concat(planned) from sizing order by cell_index")" ] || fail "resume planned differs"
-"$XRUN" status --db s.db >st.txt || fail "status exit $?"
+
+# --- validation, with file:line:col ---
+plan v abba 0
+bad() { # repeat-value expected-message
+	sed "s/^repeat:.*/repeat: $1/" v.yaml >b.yaml
+	set +e
+	"$XRUN" validate b.yaml >b.out 2>&1
+	rc=$?
+	set -e
+	[ $rc = 2 ] || fail "validate '$1' exit $rc"
+	grep -q "^b.yaml:[0-9]*:[0-9]*: error: .*$2" b.out || fail "validate '$1': $(cat b.out)"
+}
+bad "{ min: 2, max: 16, precision: 1% }" "repeat.min' must be an integer in 3"
+bad "{ min: 4, max: 3, precision: 1% }" "repeat.max 3 is below min 4"
+bad "{ min: 4, max: 8, precision: 0% }" "not a percentage above 0"
+bad "{ min: 4, max: 8, precision: 1 }" "not a percentage above 0"
+bad "{ min: 4, max: 8 }" "repeat needs precision"
+bad "{ max: 8, precision: 1% }" "repeat needs min"
 echo ok
