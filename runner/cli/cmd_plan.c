@@ -759,6 +759,22 @@ static int write_human(struct fastout *o, const struct dry *d,
 		  p->order == PLAN_ORDER_RANDOM	      ? "random"
 		  : p->order == PLAN_ORDER_SEQUENTIAL ? "sequential"
 						      : "abba");
+	if (p->precision > 0) {
+		/* Sized repetitions: min runs for sure, at most max. */
+		size_t lo = d->s.nruns,
+		       hi = d->s.nruns +
+			    d->m.ncells * (size_t)(p->repeat_max - p->repeat);
+		char t0[32], t1[32];
+		units_fmt_duration(d->estimate, t0, sizeof t0);
+		units_fmt_duration(d->estimate + d->per_run * (double)(hi - lo),
+				   t1, sizeof t1);
+		fastout_f(o,
+			  "sized: repeat min %d, max %d, precision %g%% "
+			  "(pilot of %d, then what each cell needs): %zu to "
+			  "%zu runs, %s to %s\n",
+			  p->repeat, p->repeat_max, p->precision * 100,
+			  p->repeat, lo, hi, t0, t1);
+	}
 	fastout_f(o, "manual interventions: %d\n", d->s.manual_interventions);
 	fastout_f(
 	    o,

@@ -106,6 +106,9 @@ check_counts k.db
 # the same cells, the same plan as the uninterrupted abba run
 [ "$(q k.db "select group_concat(planned) from sizing order by cell_index")" = \
 	"$(q s.db "select group_concat(planned) from sizing order by cell_index")" ] || fail "resume planned differs"
+"$XRUN" status --db s.db >st.txt || fail "status exit $?"
+grep -q '^  {"x":"q1"}: pilot 4, need 2 -> 4; done 4, reached .*, planned$' st.txt || fail "status: $(cat st.txt)"
+grep -Eq '^  \{"x":"n1"\}: pilot 4, need [0-9]+ -> (1[0-2]|[5-9]); done' st.txt || fail "status: $(cat st.txt)"
 
 # --- validation, with file:line:col ---
 plan v abba 0
