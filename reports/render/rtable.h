@@ -70,6 +70,8 @@ int rt_reference(const struct report *r, struct arena *a, struct rtable *t);
 /* Host facts, and the verification summary. */
 int rt_facts(const struct report *r, struct arena *a, struct rtable *t);
 int rt_verifs(const struct report *r, struct arena *a, struct rtable *t);
+/* Sized repetitions per cell; nrows 0 when no cell was sized. */
+int rt_sizing(const struct report *r, struct arena *a, struct rtable *t);
 
 /* Where a note applies: a cell ("os=w11, streams=1") or a comparison
  * ("os=w11: nic=a vs nic=b"), and the flag's detail there ("" none). */

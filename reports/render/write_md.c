@@ -267,6 +267,12 @@ static int notes(const struct report *r, struct arena *a, FILE *f)
 static int appendix(const struct report *r, struct arena *a, FILE *f)
 {
 	struct rtable t;
+	if (rt_sizing(r, a, &t) < 0)
+		return -1;
+	if (t.nrows) {
+		md_caption(f, "##", t.title, NULL);
+		md_table(f, &t);
+	}
 	if (r->nfacts) {
 		if (rt_facts(r, a, &t) < 0)
 			return -1;

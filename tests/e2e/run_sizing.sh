@@ -109,6 +109,22 @@ check_counts k.db
 "$XRUN" status --db s.db >st.txt || fail "status exit $?"
 grep -q '^  {"x":"q1"}: pilot 4, need 2 -> 4; done 4, reached .*, planned$' st.txt || fail "status: $(cat st.txt)"
 grep -Eq '^  \{"x":"n1"\}: pilot 4, need [0-9]+ -> (1[0-2]|[5-9]); done' st.txt || fail "status: $(cat st.txt)"
+# The report: the sizing table, the flag on the cells stopped at max
+# without the precision (none on the quiet ones), JSON.
+"$XRUN" report --db s.db -o s.md 2>rep.err && "$XRUN" report --db s.db -o s.json 2>>rep.err || { cat rep.err; fail "report exit $?"; }
+grep -q "^## Repetitions sized from the pilot" s.md || fail "no sizing table"
+grep -q "^| x=q1 | 4 | 2 | 4 (max 12) | 4 | .* | planned |$" s.md || fail "sizing row q1: $(grep x=q1 s.md)"
+python3 - s.json <<'PY' || fail "json sizing"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = {x["cell"]["x"]: x for x in d["cells"]}
+assert c["q1"]["sizing"]["stopped"] == "planned", c["q1"]["sizing"]
+assert "precision_not_reached" not in c["q1"]["flags"]
+for k in ("n1", "n2"):
+    z = c[k]["sizing"]
+    assert 4 < z["done"] <= 12, z
+    assert ("precision_not_reached" in c[k]["flags"]) == (z["stopped"] == "max" and z["reached"] > 0.02), (k, z)
+PY
 
 # --- validation, with file:line:col ---
 plan v abba 0
