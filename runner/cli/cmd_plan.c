@@ -28,6 +28,7 @@
 #include "host.h"
 #include "matrix.h"
 #include "catalog.h"
+#include "dimension.h"
 #include "manual.h"
 #include "placeholder.h"
 #include "plan.h"
@@ -88,6 +89,7 @@ struct dry {
 	struct frag **frag;   /* [nfactors][nlevels] */
 	double **lvtime;      /* [nfactors][nlevels] duration/omit or NULL */
 	int *lvtime_is_omit;  /* [nfactors] */
+	const char *db;	      /* --db: the store to measure from, or NULL */
 	double overhead;      /* per-run overhead used in the estimate */
 	size_t overhead_from; /* runs it was measured on; 0: the default */
 	double per_run;	      /* duration + omit + settle + overhead */
@@ -179,9 +181,11 @@ static void dry_cellctx(const struct dry *d, struct cellctx *c, size_t i)
 
 static int dry_build(struct dry *d, const struct plan *p, struct xr_err *err)
 {
+	const char *db = d->db; /* the one field set by the caller */
 	int f, l, rc;
 	size_t i;
 	memset(d, 0, sizeof *d);
+	d->db = db;
 	d->p = p;
 	rc = matrix_build(p, &d->m, err);
 	if (rc == 0)
@@ -289,7 +293,10 @@ static void refine_overhead(struct dry *d)
 	double g;
 
 	o.p = d->p;
-	store_default_path(d->p->name, &path);
+	if (d->db)
+		buf_adds(&path, d->db);
+	else
+		store_default_path(d->p->name, &path);
 	if (access(path.s, R_OK) != 0 ||
 	    store_open(path.s, STORE_READONLY, &st, &err) < 0 ||
 	    store_run_timings_each(st, overhead_row, &o, &err) < 0)
@@ -852,6 +859,8 @@ static void print_levels(const struct plan *p)
 struct plan_args {
 	int json;
 	int levels;
+	int dimension;
+	const char *db;
 };
 
 static const struct opt_def plan_options[] = {
@@ -861,8 +870,45 @@ static const struct opt_def plan_options[] = {
      "only list the plan's FACTOR=LEVEL pairs, one a line, as --only takes "
      "them (for shell completion)",
      OPT_FLAG, offsetof(struct plan_args, levels), NULL, 0},
+    {"dimension", 0, NULL,
+     "from an earlier store of the plan (--db), the variance of each level "
+     "(intervals in a run, runs) and its cost: whether longer or more runs "
+     "buy the precision more cheaply, and the duration, repeat per cell "
+     "and total time to plan (Kalibera-Jones)",
+     OPT_FLAG, offsetof(struct plan_args, dimension), NULL, 0},
+    {"db", 0, "FILE",
+     "the store to measure the overhead and, with --dimension, the "
+     "variances from (default: ./<plan name>.db)",
+     OPT_STRING, offsetof(struct plan_args, db), NULL, 0},
     {0},
 };
+
+/* --dimension: the recommendation from an earlier store (dimension.h). */
+static int run_dimension(struct plan *p, const struct plan_args *a)
+{
+	struct dry d;
+	struct store *st = NULL;
+	struct buf path = BUF_INIT;
+	struct xr_err err = {0};
+	int rc;
+	memset(&d, 0, sizeof d);
+	d.db = a->db;
+	if (a->db)
+		buf_adds(&path, a->db);
+	else
+		store_default_path(p->name, &path);
+	if ((rc = dry_build(&d, p, &err)) == 0 &&
+	    (rc = store_open(path.s, STORE_READONLY, &st, &err)) == 0)
+		rc = dimension_print(p, st, d.overhead, stdout, &err);
+	store_close(st);
+	dry_release(&d);
+	buf_release(&path);
+	if (rc < 0) {
+		xr_err_print(&err, "xrun plan");
+		return xr_code_exit(-rc);
+	}
+	return fflush(stdout) ? 3 : 0;
+}
 
 static int cmd_plan(int argc, char **argv)
 {
@@ -893,7 +939,14 @@ static int cmd_plan(int argc, char **argv)
 		plan_free(p);
 		return fflush(stdout) ? 3 : 0;
 	}
+	if (a.dimension) {
+		status = run_dimension(p, &a);
+		plan_free(p);
+		return status;
+	}
 	xr_err_clear(&err);
+	memset(&d, 0, sizeof d);
+	d.db = a.db;
 	rc = dry_build(&d, p, &err);
 	if (rc == 0) {
 		o.b = malloc(o.cap);

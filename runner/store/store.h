@@ -362,6 +362,18 @@ int store_sizing_each(struct store *st, int64_t session_id, store_sizing_fn fn,
  * (to make room for the extra passes of a sized block). */
 int store_runs_shift(struct store *st, int64_t session_id, int64_t after,
 		     int64_t by, struct xr_err *err);
+/* One interval (or, for a run without intervals, the run alone) of the
+ * successful non-warm-up runs of every session, by cell text, run and
+ * interval order: the run's value of the metric and, when the run has
+ * per-interval values, one of them (iv NaN otherwise) with its length. */
+struct store_level_row {
+	const char *cell;
+	int64_t run_id;
+	double run_value, iv, iv_len;
+};
+typedef int (*store_level_fn)(void *ctx, const struct store_level_row *r);
+int store_levels_each(struct store *st, const char *metric, store_level_fn fn,
+		      void *ctx, struct xr_err *err);
 typedef int (*store_value_fn)(void *ctx, int64_t cell_index, double value);
 /* The metric's value of every successful non-warm-up run of a session's
  * block (block < 0: every block), in execution order. */

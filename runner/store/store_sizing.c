@@ -208,3 +208,34 @@ int store_cell_values_each(struct store *st, int64_t session_id, int64_t block,
 	sqlite3_finalize(s);
 	return r;
 }
+
+int store_levels_each(struct store *st, const char *metric, store_level_fn fn,
+		      void *ctx, struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	int r, rc, cb = 0;
+	if ((r = prep(st,
+		      "SELECT r.cell, r.id, m.value, i.value, i.t_end - "
+		      "i.t_start FROM runs r JOIN metrics m ON m.run_id = "
+		      "r.id AND m.name = ?1 LEFT JOIN intervals i ON i.run_id "
+		      "= r.id WHERE r.status = 'ok' AND r.warmup = 0 ORDER BY "
+		      "r.cell, r.id, i.seq",
+		      &s, err)) < 0)
+		return r;
+	sqlite3_bind_text(s, 1, metric, -1, SQLITE_STATIC);
+	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_level_row row;
+		row.cell = (const char *)sqlite3_column_text(s, 0);
+		row.run_id = sqlite3_column_int64(s, 1);
+		row.run_value = sqlite3_column_double(s, 2);
+		row.iv = col_real(s, 3);
+		row.iv_len = col_real(s, 4);
+		cb = fn(ctx, &row);
+	}
+	r = cb < 0 ? cb
+	    : !cb && rc != SQLITE_DONE
+		? store_db_fail(st, err, "reading runs and intervals")
+		: 0;
+	sqlite3_finalize(s);
+	return r;
+}

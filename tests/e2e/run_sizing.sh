@@ -125,6 +125,12 @@ for k in ("n1", "n2"):
     assert 4 < z["done"] <= 12, z
     assert ("precision_not_reached" in c[k]["flags"]) == (z["stopped"] == "max" and z["reached"] > 0.02), (k, z)
 PY
+# xrun plan: the range before any run; --dimension from the store.
+"$XRUN" plan s.yaml --db s.db >plan.txt || fail "plan exit $?"
+grep -q "^sized: repeat min 4, max 12, precision 2% .*: 16 to 48 runs" plan.txt || fail "plan: $(head -12 plan.txt)"
+"$XRUN" plan s.yaml --dimension --db s.db >dim.txt || fail "dimension exit $?"
+grep -q "^levels: runs only" dim.txt || fail "dimension: $(cat dim.txt)"
+grep -Eq '^  \{"x":"q1"\} +4 .* 3$' dim.txt || fail "dimension q1: $(cat dim.txt)"
 
 # --- validation, with file:line:col ---
 plan v abba 0

@@ -15,6 +15,16 @@
  *   need(0.0637, 0.02) = 43    need(0.0433, 0.02) = 21
  *   need(0.0012, 0.02) = 2     need(0.05, 0.01)   = 100
  *   need(0.2, 0.05)    = 67    need(0.01, 0.01)   = 7
+ *
+ * Kalibera-Jones levels, computed as libkalibera does (pykalibera/data.py
+ * Si2, the corrected Ti2, optimalreps), python3:
+ *
+ *   y = [[1.0, 1.2, 0.9, 1.1], [1.5, 1.4, 1.6, 1.3], [0.8, 0.7, 0.9, 1.0]]
+ *   r2, r1 = 3, 4; m = run means; g = mean of m
+ *   S1 = sum((v - m[j])**2) / (r2 * (r1 - 1))  = 0.01666666666666667
+ *   S2 = sum((mj - g)**2) / (r2 - 1)           = 0.09333333333333332
+ *   T1 = S1; T2 = S2 - S1 / r1                 = 0.08916666666666666
+ *   sqrt(c2/c1 * T1/T2), c1 = 1, c2 = 5        = 0.9667364890456637
  */
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +34,7 @@
 #include "matrix.h"
 #include "plan.h"
 #include "sched.h"
+#include "dimension.h"
 #include "sched_fixture.h"
 #include "sizing.h"
 #include "tap.h"
@@ -106,6 +117,21 @@ static void check_extend(struct plan *p)
 	matrix_release(&m);
 }
 
+static void check_levels(void)
+{
+	struct dim_levels l;
+	dimension_components(0.01666666666666667, 0.09333333333333332, 4, &l);
+	is_near(l.t1, 0.01666666666666667, 1e-15, "T1^2 = S1^2");
+	is_near(l.t2, 0.08916666666666666, 1e-15,
+		"T2^2 = S2^2 - S1^2/r1 (corrected)");
+	is_near(dimension_optimal_r1(&l, 1, 5), 0.9667364890456637, 1e-12,
+		"optimal intervals per run");
+	dimension_components(0.5, 0.01, 4, &l);
+	is_near(l.t2, 0, 0, "a negative T2^2 reads as 0");
+	ok(isinf(dimension_optimal_r1(&l, 1, 5)),
+	   "no run-level variance: longer runs");
+}
+
 int main(void)
 {
 	struct plan *p = fx_plan();
@@ -113,6 +139,7 @@ int main(void)
 	check_numbers();
 	check_planned(p);
 	check_extend(p);
+	check_levels();
 	fx_free(p);
 	return tap_done();
 }
