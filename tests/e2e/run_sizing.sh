@@ -125,6 +125,34 @@ for k in ("n1", "n2"):
     assert 4 < z["done"] <= 12, z
     assert ("precision_not_reached" in c[k]["flags"]) == (z["stopped"] == "max" and z["reached"] > 0.02), (k, z)
 PY
+# --- a manual block finishes with its extra passes before the next ---
+cat >m.yaml <<YAML
+xrun: 1
+name: m
+engine:
+  type: command
+  run: [python3, "$T/noise.py", "{{x}}", "{{rep}}", "0"]
+  metrics:
+    throughput: { json: /v, unit: MB/s }
+factors:
+  slot: { levels: [s1, s2], manual: "Move the card to {{slot}}" }
+  x: { levels: [q1, n1] }
+repeat: { min: 4, max: 12, precision: 2% }
+YAML
+"$XRUN" run m.yaml --unattended --quiet 2>m1.err </dev/null || { cat m1.err; fail "manual exit $?"; }
+[ "$(q m.db "select count(*) from sizing where block = 0")" = 2 ] || fail "block 0 not sized"
+[ "$(q m.db "select count(*) from sizing where block = 1")" = 0 ] || fail "block 1 sized before its pilot"
+[ "$(q m.db "select count(*) from runs where block = 0 and status <> 'ok'")" = 0 ] || fail "block 0 left runs"
+[ "$(q m.db "select count(*) from runs where block = 1")" = 8 ] || fail "block 1 is not its pilot"
+[ "$(q m.db "select count(*) from runs where block = 0 and rep > 4")" -gt 0 ] || fail "no extra pass in block 0"
+[ "$(q m.db "select max(position) from runs where block = 0")" -lt "$(q m.db "select min(position) from runs where block = 1")" ] ||
+	fail "block 0's extra runs are not inside block 0"
+"$XRUN" run m.yaml --unattended --quiet 2>m2.err </dev/null || { cat m2.err; fail "manual 2 exit $?"; }
+[ "$(q m.db "select count(*) from sizing")" = 4 ] || fail "block 1 not sized"
+[ "$(q m.db "select count(*) from runs where status <> 'ok'")" = 0 ] || fail "manual plan left runs"
+[ "$(q m.db "select count(distinct position), max(position) + 1 from runs")" = "$(q m.db "select count(*), count(*) from runs")" ] ||
+	fail "manual plan positions not dense"
+
 # xrun plan: the range before any run; --dimension from the store.
 "$XRUN" plan s.yaml --db s.db >plan.txt || fail "plan exit $?"
 grep -q "^sized: repeat min 4, max 12, precision 2% .*: 16 to 48 runs" plan.txt || fail "plan: $(head -12 plan.txt)"
