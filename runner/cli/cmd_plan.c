@@ -446,6 +446,17 @@ static void write_json(struct fastout *o, const struct dry *d)
 	fastout_u(o, (unsigned long long)d->s.manual_interventions);
 	fastout_f(o, ",\"estimated_seconds\":%.1f", d->estimate);
 	fastout_f(o, ",\"per_run_overhead_seconds\":%.3f", d->overhead);
+	if (p->precision > 0) /* sized: total_runs counts the pilot */
+		fastout_f(o,
+			  ",\"sizing\":{\"min\":%d,\"max\":%d,\"precision\":%g,"
+			  "\"max_runs\":%zu,\"max_estimated_seconds\":%.1f}",
+			  p->repeat, p->repeat_max, p->precision,
+			  d->s.nruns +
+			      d->m.ncells * (size_t)(p->repeat_max - p->repeat),
+			  d->estimate +
+			      d->per_run * (double)(d->m.ncells *
+						    (size_t)(p->repeat_max -
+							     p->repeat)));
 	fastout_f(o,
 		  ",\"order\":\"%s\",\"repeat\":%d,\"warmup\":%d,\"seed\":%llu",
 		  orders[p->order <= PLAN_ORDER_SEQUENTIAL ? p->order : 0],
