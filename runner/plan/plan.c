@@ -66,8 +66,9 @@ static void build_counters(struct pctx *c, const struct ynode *n)
 
 /* An optional section written with nothing after it ("factors:") is
  * treated as absent: that is what its writer meant. */
-/* Fewest pilot runs a sized repeat takes: the verdicts need three runs a
- * cell (reports/model/verdict.c). */
+/* Fewest pilot runs a sized repeat takes without a warning: the verdicts
+ * need three runs a cell (reports/model/verdict.c); two is the least that
+ * has a spread at all. */
 #define PLAN_SIZED_MIN 3
 
 /* `repeat: { min: 4, max: 16, precision: 1% }`: a pilot of min runs, then
@@ -84,8 +85,15 @@ static void build_repeat_sized(struct pctx *c, const struct ynode *n)
 		pc_err(c, n,
 		       "repeat needs min: (the pilot's runs, at least %d)",
 		       PLAN_SIZED_MIN);
-	else if (pc_int(c, x, "repeat.min", PLAN_SIZED_MIN, 10000, &v) == 0)
+	else if (pc_int(c, x, "repeat.min", 2, 10000, &v) == 0) {
 		p->repeat = (int)v;
+		if (v < PLAN_SIZED_MIN)
+			pc_warn(c, x,
+				"a pilot of %lld runs estimates the spread "
+				"poorly, and a cell stopped there gets no "
+				"verdict (comparisons need %d runs a side)",
+				v, PLAN_SIZED_MIN);
+	}
 	p->repeat_max = p->repeat;
 	if (!(x = yn_get(n, "max")))
 		pc_err(c, n, "repeat needs max: (the most runs a cell gets)");

@@ -171,10 +171,14 @@ bad() { # repeat-value expected-message
 	[ $rc = 2 ] || fail "validate '$1' exit $rc"
 	grep -q "^b.yaml:[0-9]*:[0-9]*: error: .*$2" b.out || fail "validate '$1': $(cat b.out)"
 }
-bad "{ min: 2, max: 16, precision: 1% }" "repeat.min' must be an integer in 3"
+bad "{ min: 1, max: 16, precision: 1% }" "repeat.min' must be an integer in 2"
 bad "{ min: 4, max: 3, precision: 1% }" "repeat.max 3 is below min 4"
 bad "{ min: 4, max: 8, precision: 0% }" "not a percentage above 0"
 bad "{ min: 4, max: 8, precision: 1 }" "not a percentage above 0"
 bad "{ min: 4, max: 8 }" "repeat needs precision"
 bad "{ max: 8, precision: 1% }" "repeat needs min"
+# A pilot of two is allowed, with a warning (the verdicts need three).
+sed "s/^repeat:.*/repeat: { min: 2, max: 8, precision: 1% }/" v.yaml >w.yaml
+"$XRUN" validate w.yaml >w.out 2>&1 || fail "min 2: $(cat w.out)"
+grep -q "^w.yaml:[0-9]*:[0-9]*: warning: a pilot of 2 runs" w.out || fail "min 2 warning: $(cat w.out)"
 echo ok
