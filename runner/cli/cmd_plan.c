@@ -422,6 +422,21 @@ static void json_level_params(struct fastout *o, const struct plan_factor *f)
 	fastout_mem(o, "}", 1);
 }
 
+/* A sized repeat's bounds (total_runs and the estimate are the pilot's). */
+static void json_sizing(struct fastout *o, const struct dry *d)
+{
+	const struct plan *p = d->p;
+	size_t extra;
+	if (!(p->precision > 0))
+		return;
+	extra = d->m.ncells * (size_t)(p->repeat_max - p->repeat);
+	fastout_f(o,
+		  ",\"sizing\":{\"min\":%d,\"max\":%d,\"precision\":%g,"
+		  "\"max_runs\":%zu,\"max_estimated_seconds\":%.1f}",
+		  p->repeat, p->repeat_max, p->precision, d->s.nruns + extra,
+		  d->estimate + d->per_run * (double)extra);
+}
+
 static void write_json(struct fastout *o, const struct dry *d)
 {
 	const struct plan *p = d->p;
@@ -446,17 +461,7 @@ static void write_json(struct fastout *o, const struct dry *d)
 	fastout_u(o, (unsigned long long)d->s.manual_interventions);
 	fastout_f(o, ",\"estimated_seconds\":%.1f", d->estimate);
 	fastout_f(o, ",\"per_run_overhead_seconds\":%.3f", d->overhead);
-	if (p->precision > 0) /* sized: total_runs counts the pilot */
-		fastout_f(o,
-			  ",\"sizing\":{\"min\":%d,\"max\":%d,\"precision\":%g,"
-			  "\"max_runs\":%zu,\"max_estimated_seconds\":%.1f}",
-			  p->repeat, p->repeat_max, p->precision,
-			  d->s.nruns +
-			      d->m.ncells * (size_t)(p->repeat_max - p->repeat),
-			  d->estimate +
-			      d->per_run * (double)(d->m.ncells *
-						    (size_t)(p->repeat_max -
-							     p->repeat)));
+	json_sizing(o, d);
 	fastout_f(o,
 		  ",\"order\":\"%s\",\"repeat\":%d,\"warmup\":%d,\"seed\":%llu",
 		  orders[p->order <= PLAN_ORDER_SEQUENTIAL ? p->order : 0],
