@@ -90,7 +90,7 @@ q sq.db "select cell_index from runs where rep > 4 order by position" | uniq | s
 plan k abba 0.15
 "$XRUN" run k.yaml --quiet 2>k1.err &
 pid=$!
-for _ in $(seq 200); do
+for _ in $(seq 1200); do
 	[ -f k.db ] && [ "$(q k.db "select count(*) from runs where rep > 4 and status='ok'" 2>/dev/null || echo 0)" -ge 1 ] && break
 	sleep 0.05
 done
