@@ -46,6 +46,31 @@ int sizing_need(double sd, double precision)
 	return lo;
 }
 
+static double delta_halfwidth(double sa, double sb, int n)
+{
+	double v = sa * sa + sb * sb;
+	double df = (n - 1) * v * v / (sa * sa * sa * sa + sb * sb * sb * sb);
+	return expm1(stats_t_quantile(0.975, df) * sqrt(v / n));
+}
+
+int sizing_need_delta(double sa, double sb, double precision)
+{
+	int lo = 2, hi = SIZING_NEED_CAP;
+	if (!(sa > 0) && !(sb > 0))
+		return 2;
+	if (!(sa >= 0) || !(sb >= 0) ||
+	    !(delta_halfwidth(sa, sb, hi) <= precision))
+		return hi;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (delta_halfwidth(sa, sb, mid) <= precision)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 int sizing_planned(const struct plan *p, int need)
 {
 	int n = need < p->repeat ? p->repeat : need;
@@ -178,6 +203,81 @@ static int store_extra(struct runctx *rc, size_t at, size_t added,
 	return r;
 }
 
+/* Each cell's own need from its pilot (0: fewer than two values). */
+static void own_needs(const struct runctx *rc, const struct logsum *l,
+		      int *need)
+{
+	size_t c;
+	for (c = 0; c < rc->m.ncells; c++)
+		need[c] = l->n[c] >= 2
+			      ? sizing_need(ls_sd(l, c), rc->p->precision)
+			      : 0;
+}
+
+/* The cell of block b equal to cell c but for factor f at level lv; -1. */
+static long partner(const struct runctx *rc, size_t b, size_t c, int f,
+		    uint32_t lv)
+{
+	const struct sched_block *k = &rc->s.blocks[b];
+	const uint32_t *a = matrix_cell(&rc->m, c);
+	int nf = rc->p->nfactors, g;
+	size_t i;
+	for (i = k->first; i < k->first + k->nruns; i++) {
+		const uint32_t *o = matrix_cell(&rc->m, rc->s.runs[i].cell);
+		if (rc->s.runs[i].rep != 1 || o[f] != lv)
+			continue;
+		for (g = 0; g < nf; g++)
+			if (g != f && o[g] != a[g])
+				break;
+		if (g == nf)
+			return (long)rc->s.runs[i].cell;
+	}
+	return -1;
+}
+
+/* Declared comparisons of a factor against its baseline (report.compare):
+ * both cells of a pair in this block get at least the runs the Δ
+ * interval needs. Explicit pairs are sized as their cells. */
+static void compare_needs(const struct runctx *rc, size_t b,
+			  const struct logsum *l, int *need)
+{
+	const struct plan *p = rc->p;
+	const struct sched_block *k = &rc->s.blocks[b];
+	int ci, f, lv;
+	size_t i;
+	for (ci = 0; ci < p->report.ncompare; ci++) {
+		const struct plan_compare *cm = &p->report.compare[ci];
+		for (f = 0; cm->factor && f < p->nfactors; f++)
+			if (!strcmp(p->factors[f].name, cm->factor))
+				break;
+		if (!cm->factor || f == p->nfactors)
+			continue;
+		for (lv = 0; cm->baseline && lv < p->factors[f].nlevels; lv++)
+			if (!strcmp(p->factors[f].levels[lv], cm->baseline))
+				break;
+		if (cm->baseline && lv == p->factors[f].nlevels)
+			continue;
+		if (!cm->baseline)
+			lv = 0;
+		for (i = k->first; i < k->first + k->nruns; i++) {
+			size_t c = rc->s.runs[i].cell;
+			long c0;
+			int d;
+			if (rc->s.runs[i].rep != 1 ||
+			    matrix_cell(&rc->m, c)[f] == (uint32_t)lv ||
+			    (c0 = partner(rc, b, c, f, (uint32_t)lv)) < 0 ||
+			    l->n[c] < 2 || l->n[c0] < 2)
+				continue;
+			d = sizing_need_delta(ls_sd(l, c), ls_sd(l, (size_t)c0),
+					      p->precision);
+			if (d > need[c])
+				need[c] = d;
+			if (d > need[c0])
+				need[c0] = d;
+		}
+	}
+}
+
 /* Records each cell's decision; fills extra[cell]. */
 static int decide_cells(struct runctx *rc, size_t b, const struct logsum *l,
 			uint32_t *extra, struct xr_err *err)
@@ -186,8 +286,13 @@ static int decide_cells(struct runctx *rc, size_t b, const struct logsum *l,
 	const struct sched_block *k = &rc->s.blocks[b];
 	struct buf cell = BUF_INIT;
 	double now = proc_now_wall();
+	int *need = calloc(rc->m.ncells + 1, sizeof *need);
 	size_t i;
 	int r = 0;
+	if (!need)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	own_needs(rc, l, need);
+	compare_needs(rc, b, l, need);
 	for (i = k->first; r == 0 && i < k->first + k->nruns; i++) {
 		const struct sched_run *run = &rc->s.runs[i];
 		struct store_sizing_row row;
@@ -207,16 +312,15 @@ static int decide_cells(struct runctx *rc, size_t b, const struct logsum *l,
 		row.precision = p->precision;
 		/* Fewer than two values: no spread to size from; the
 		 * pilot stands (need recorded as 0: unknown). */
-		row.need =
-		    l->n[c] >= 2 ? sizing_need(row.pilot_sd, p->precision) : 0;
-		row.planned =
-		    l->n[c] >= 2 ? sizing_planned(p, row.need) : p->repeat;
+		row.need = need[c];
+		row.planned = need[c] ? sizing_planned(p, need[c]) : p->repeat;
 		row.max = p->repeat_max;
 		row.decided_at = now;
 		extra[c] = (uint32_t)(row.planned - p->repeat);
 		r = store_sizing_add(rc->st, rc->session_id, &row, err);
 	}
 	buf_release(&cell);
+	free(need);
 	return r;
 }
 

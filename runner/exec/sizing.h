@@ -28,6 +28,11 @@ double sizing_halfwidth(double sd, int n);
 /* Fewest runs n >= 2 with sizing_halfwidth(sd, n) <= precision (at most
  * SIZING_NEED_CAP). */
 int sizing_need(double sd, double precision);
+/* Fewest runs n >= 2 per side for which the 95% interval of a
+ * comparison's Δ (the difference of two cells' log means, Welch's t with
+ * Satterthwaite's df) is within the precision, both sides with n runs and
+ * log-scale sds sa, sb: expm1(t(0.975, df) sqrt((sa^2 + sb^2) / n)). */
+int sizing_need_delta(double sa, double sb, double precision);
 /* The runs frozen for a cell: need within [min, max]; under order abba
  * the extra runs past min are rounded up to an even count (mirrored pairs
  * of passes) while that stays within max. */

@@ -14,7 +14,8 @@ xr_tmpdir T
 cat >noise.py <<'PY'
 import json, random, sys, time
 level, rep, sleep = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-spread = {"q1": 0.001, "q2": 0.001, "n1": 0.10, "n2": 0.10}[level]
+spread = {"q1": 0.001, "q2": 0.001, "n1": 0.10, "n2": 0.10,
+          "m1": 0.01, "m2": 0.01}[level]
 r = random.Random(f"{level}-{rep}")
 time.sleep(sleep)
 print(json.dumps({"v": 100.0 * (1 + spread * r.gauss(0, 1))}))
@@ -152,6 +153,32 @@ YAML
 [ "$(q m.db "select count(*) from runs where status <> 'ok'")" = 0 ] || fail "manual plan left runs"
 [ "$(q m.db "select count(distinct position), max(position) + 1 from runs")" = "$(q m.db "select count(*), count(*) from runs")" ] ||
 	fail "manual plan positions not dense"
+
+# --- a declared comparison sizes both cells for its Δ interval ---
+for c in own cmp; do
+	cat >$c.yaml <<YAML
+xrun: 1
+name: $c
+engine:
+  type: command
+  run: [python3, "$T/noise.py", "{{x}}", "{{rep}}", "0"]
+  metrics:
+    throughput: { json: /v, unit: MB/s }
+factors:
+  x: { levels: [m1, m2] }
+repeat: { min: 4, max: 30, precision: 1.5% }
+YAML
+done
+printf 'report:\n  compare:\n    - factor: x\n      baseline: m1\n' >>cmp.yaml
+for c in own cmp; do
+	"$XRUN" run $c.yaml --quiet 2>$c.err || { cat $c.err; fail "$c exit $?"; }
+done
+[ "$(q cmp.db "select count(distinct planned) from sizing")" = 1 ] ||
+	fail "the pair's cells are not sized alike: $(q cmp.db "select * from sizing")"
+[ "$(q cmp.db "select min(planned) from sizing")" -gt "$(q own.db "select min(planned) from sizing")" ] ||
+	fail "the comparison did not raise the need: own $(q own.db "select need from sizing") cmp $(q cmp.db "select need from sizing")"
+[ "$(q cmp.db "select min(need) from sizing")" -ge "$(q own.db "select max(need) from sizing")" ] ||
+	fail "a compared cell needs less than alone"
 
 # xrun plan: the range before any run; --dimension from the store.
 "$XRUN" plan s.yaml --db s.db >plan.txt || fail "plan exit $?"

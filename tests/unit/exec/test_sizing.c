@@ -16,6 +16,17 @@
  *   need(0.0012, 0.02) = 2     need(0.05, 0.01)   = 100
  *   need(0.2, 0.05)    = 67    need(0.01, 0.01)   = 7
  *
+ * A comparison's Δ (Welch, Satterthwaite's df), n runs a side:
+ *   def dneed(sa, sb, p):
+ *       n = 2
+ *       while True:
+ *           v = sa*sa + sb*sb; df = (n-1)*v*v/(sa**4 + sb**4)
+ *           if math.expm1(stats.t.ppf(0.975, df)*math.sqrt(v/n)) <= p:
+ *               return n
+ *           n += 1
+ *   dneed(0.02, 0.03, 0.02) = 15   dneed(0.05, 0.01, 0.01) = 104
+ *   dneed(0.002, 0.002, 0.02) = 2
+ *
  * Kalibera-Jones levels, computed as libkalibera does (pykalibera/data.py
  * Si2, the corrected Ti2, optimalreps), python3:
  *
@@ -55,6 +66,9 @@ static void check_numbers(void)
 	is_int(sizing_need(0.2, 0.05), 67, "need sd 0.2 at 5%");
 	is_int(sizing_need(0.01, 0.01), 7, "need sd 0.01 at 1%");
 	is_int(sizing_need(0, 0.01), 2, "no spread: two runs");
+	is_int(sizing_need_delta(0.02, 0.03, 0.02), 15, "Δ need 0.02/0.03");
+	is_int(sizing_need_delta(0.05, 0.01, 0.01), 104, "Δ need 0.05/0.01");
+	is_int(sizing_need_delta(0.002, 0.002, 0.02), 2, "Δ need quiet");
 }
 
 static void check_planned(struct plan *p)
