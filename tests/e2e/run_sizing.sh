@@ -115,6 +115,10 @@ grep -Eq '^  \{"x":"n1"\}: pilot 4, need [0-9]+ -> (1[0-2]|[5-9]); done' st.txt 
 "$XRUN" report --db s.db -o s.md 2>rep.err && "$XRUN" report --db s.db -o s.json 2>>rep.err || { cat rep.err; fail "report exit $?"; }
 grep -q "^## Repetitions sized from the pilot" s.md || fail "no sizing table"
 grep -q "^| x=q1 | 4 | 2 | 4 (max 12) | 4 | .* | planned |$" s.md || fail "sizing row q1: $(grep x=q1 s.md)"
+if command -v pdftotext >/dev/null; then
+	"$XRUN" report --db s.db -o s.pdf 2>>rep.err || fail "pdf report exit $?"
+	pdftotext s.pdf - 2>/dev/null | grep -q "Repetitions sized from the pilot" || fail "no sizing table in the PDF"
+fi
 python3 - s.json <<'PY' || fail "json sizing"
 import json, sys
 d = json.load(open(sys.argv[1]))
