@@ -207,3 +207,24 @@ JOIN sessions s ON s.id = r.session_id
 JOIN plans p ON p.id = s.plan_id
 LEFT JOIN metrics m ON m.run_id = r.id
 WHERE r.status IN ('ok', 'failed', 'timeout', 'interrupted', 'skipped');
+
+-- Repetition sizing: one row per session and cell (schema/store.md).
+CREATE TABLE IF NOT EXISTS sizing (
+  session_id  INTEGER NOT NULL REFERENCES sessions(id),
+  cell_index  INTEGER NOT NULL,  -- index in the expanded matrix
+  block       INTEGER NOT NULL,  -- manual block its runs belong to
+  cell        TEXT NOT NULL,     -- JSON object factor -> level
+  metric      TEXT NOT NULL,     -- the metric the precision is about
+  pilot_n     INTEGER NOT NULL,  -- successful pilot runs used
+  pilot_mean  REAL,              -- mean of the pilot's log values
+  pilot_sd    REAL,              -- their sample standard deviation
+  precision   REAL NOT NULL,     -- target relative half-width (0.01 = 1%)
+  need        INTEGER NOT NULL,  -- runs the precision needs (may pass max)
+  planned     INTEGER NOT NULL,  -- runs frozen for the cell (<= max)
+  max         INTEGER NOT NULL,
+  decided_at  REAL NOT NULL,
+  runs_done   INTEGER,           -- filled when the session stops
+  reached     REAL,              -- relative half-width reached
+  stopped     TEXT,              -- planned | max | interrupted
+  PRIMARY KEY (session_id, cell_index)
+);

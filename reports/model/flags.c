@@ -159,6 +159,16 @@ static const struct flag_row flag_rows[REPORT_FLAG_COUNT] = {
 			      {"unstable cell: coefficient of variation >= 10%",
 			       "不安定なセル: 変動係数が 10% 以上"},
 			      {"unstable:", "不安定:"}},
+    [REPORT_FLAG_PRECISION_NOT_REACHED] =
+	{"precision_not_reached",
+	 CELL,
+	 WARNS,
+	 {"desired precision not achieved: the cell's repetitions were sized "
+	  "from its pilot and stopped at max with the 95% interval wider "
+	  "than the plan's precision",
+	  "目標精度に達していない: パイロットから試行回数を決めたが、max "
+	  "で止まり 95% 区間が計画の精度より広い"},
+	 {"precision not achieved:", "目標精度に未達:"}},
     [REPORT_FLAG_DRIFT] =
 	{"drift",
 	 BOTH,

@@ -430,6 +430,7 @@ int report_build(const char *db_path, const struct report_opts *o,
 	    (rc = choose_metric(&l, err)) < 0 ||
 	    (rc = loader_intervals(&l, err)) < 0 ||
 	    (rc = loader_stats(&l, err)) < 0 ||
+	    (rc = loader_sizing(&l, err)) < 0 ||
 	    (rc = loader_counters(&l, err)) < 0 ||
 	    (rc = loader_verifications(&l, err)) < 0 ||
 	    (rc = loader_facts(&l, err)) < 0 ||

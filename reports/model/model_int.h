@@ -104,6 +104,10 @@ struct loader {
 	int ncs, capcs;
 };
 
+/* model_sizing.c: each cell's repetition sizing, and the
+ * precision_not_reached flag. */
+int loader_sizing(struct loader *l, struct xr_err *err);
+
 /* model.c: for the store's row callbacks; returns -XR_ENOMEM. */
 int loader_oom(struct loader *l);
 

@@ -66,6 +66,7 @@ struct report_opts {
 	X(CONTROLLER_LOADED)                                                   \
 	X(FACTS_CHANGED)                                                       \
 	X(UNSTABLE)                                                            \
+	X(PRECISION_NOT_REACHED)                                               \
 	X(DRIFT)                                                               \
 	X(OUTLIER)                                                             \
 	X(ZERO_VARIANCE)                                                       \
@@ -109,6 +110,16 @@ struct report_stats {
 	double med_low, med_high;
 };
 
+/* The repetition sizing of a cell (repeat: { min, max, precision }), as
+ * the store's `sizing` table holds it (the latest session's). */
+struct report_sizing {
+	int pilot_n, need, planned, max;
+	int runs_done;	     /* -1 while the session has not stopped */
+	double precision;    /* target relative half-width */
+	double reached;	     /* relative half-width reached; NaN unknown */
+	const char *stopped; /* "planned", "max", "interrupted" or NULL */
+};
+
 struct report_cell {
 	int index;	   /* matrix cell index (runs.cell_index) */
 	const int *lv;	   /* [nfactors] level index per factor, -1 unknown */
@@ -123,6 +134,7 @@ struct report_cell {
 	struct report_flag *flags; /* cell-level flags (failed runs, drops,
 				      unstable, too few, verify, ...) */
 	int nflags;
+	const struct report_sizing *sizing; /* NULL: a fixed repeat */
 };
 
 struct report_factor {
@@ -580,6 +592,13 @@ int report_factor_index(const struct report *r, const char *name);
 	X(MISMATCH)                                                            \
 	X(VERIFY_RESULT) /* the ok/mismatch column of the verification */      \
 	X(RUN_COUNT)                                                           \
+	X(SIZING) /* the table of sized repetitions */                         \
+	X(SZ_PILOT)                                                            \
+	X(SZ_NEED)                                                             \
+	X(SZ_PLANNED)                                                          \
+	X(SZ_DONE)                                                             \
+	X(SZ_REACHED)                                                          \
+	X(SZ_STOPPED)                                                          \
 	X(NONE)                                                                \
 	X(NO_COMPARISONS)                                                      \
 	X(GENERATED)                                                           \

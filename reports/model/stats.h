@@ -14,9 +14,8 @@
 
 #include <stddef.h>
 
-/* NaN when n == 0 (mean) or n < 2 (sd: sample standard deviation). */
-double stats_mean(const double *x, size_t n);
-double stats_sd(const double *x, size_t n);
+#include "tdist.h" /* mean, sd, betainc, t cdf and quantile */
+
 void stats_sort(double *x, size_t n); /* ascending, in place */
 /* Quantile q in [0,1] of sorted data, linear interpolation between order
  * statistics (Hyndman & Fan type 7, R's default). NaN when n == 0. */
@@ -24,12 +23,6 @@ double stats_quantile_sorted(const double *sorted, size_t n, double q);
 /* Median of unsorted data; copies it (malloc), NaN when n == 0 or OOM. */
 double stats_median(const double *x, size_t n);
 
-/* Regularized incomplete beta I_x(a, b), a, b > 0, x in [0,1]. */
-double stats_betainc(double a, double b, double x);
-/* Student's t with df > 0 degrees of freedom: P(T <= t). */
-double stats_t_cdf(double t, double df);
-/* The t with P(T <= t) = p, 0 < p < 1. */
-double stats_t_quantile(double p, double df);
 /* Two-sided p value of an observed t. */
 double stats_t_p2(double t, double df);
 /* Standard normal: P(Z > z), and the z with P(Z <= z) = p, 0 < p < 1. */

@@ -81,6 +81,8 @@ int rt_verifs(const struct report *r, struct arena *a, struct rtable *t);
 int rt_conditions(const struct report *r, struct arena *a, struct rtable *t);
 /* Every session: id, plan hash (12 digits), start, hosts. */
 int rt_sessions(const struct report *r, struct arena *a, struct rtable *t);
+/* Sized repetitions per cell; nrows 0 when no cell was sized. */
+int rt_sizing(const struct report *r, struct arena *a, struct rtable *t);
 
 /* Where a note applies: a cell ("os=w11, streams=1") or a comparison
  * ("os=w11: nic=a vs nic=b"), and the flag's detail there ("" none). */

@@ -703,6 +703,53 @@ int rt_sessions(const struct report *r, struct arena *a, struct rtable *t)
 	return rc ? -XR_ENOMEM : 0;
 }
 
+/* Sized repetitions (repeat: { min, max, precision }): one row per sized
+ * cell; no rows for a plan with a fixed repeat. */
+int rt_sizing(const struct report *r, struct arena *a, struct rtable *t)
+{
+	char s[6][48];
+	int k, row = 0, rc = 0;
+
+	if (rt_init(t, a, 7, r->ncells) < 0)
+		return -XR_ENOMEM;
+	t->title = T(SIZING);
+	rt_head(t, 0, T(CELL), RT_LEFT, 1);
+	rt_head(t, 1, T(SZ_PILOT), RT_RIGHT, 0);
+	rt_head(t, 2, T(SZ_NEED), RT_RIGHT, 0);
+	rt_head(t, 3, T(SZ_PLANNED), RT_RIGHT, 0);
+	rt_head(t, 4, T(SZ_DONE), RT_RIGHT, 0);
+	rt_head(t, 5, T(SZ_REACHED), RT_RIGHT, 0);
+	rt_head(t, 6, T(SZ_STOPPED), RT_LEFT, 0);
+	for (k = 0; k < r->ncells && rc == 0; k++) {
+		const struct report_sizing *z = r->cells[k].sizing;
+		if (!z)
+			continue;
+		snprintf(s[0], sizeof s[0], "%d", z->pilot_n);
+		snprintf(s[1], sizeof s[1], "%d", z->need);
+		snprintf(s[2], sizeof s[2], "%d (max %d)", z->planned, z->max);
+		if (z->runs_done >= 0)
+			snprintf(s[3], sizeof s[3], "%d", z->runs_done);
+		else
+			snprintf(s[3], sizeof s[3], "–");
+		if (isfinite(z->reached))
+			snprintf(s[4], sizeof s[4], "±%.2f%% (±%.2f%%)",
+				 100 * z->reached, 100 * z->precision);
+		else
+			snprintf(s[4], sizeof s[4], "– (±%.2f%%)",
+				 100 * z->precision);
+		rc |= rt_set(t, a, row, 0, r->cells[k].label);
+		rc |= rt_set(t, a, row, 1, s[0]);
+		rc |= rt_set(t, a, row, 2, s[1]);
+		rc |= rt_set(t, a, row, 3, s[2]);
+		rc |= rt_set(t, a, row, 4, s[3]);
+		rc |= rt_set(t, a, row, 5, s[4]);
+		rc |= rt_set(t, a, row, 6, z->stopped ? z->stopped : "–");
+		row++;
+	}
+	rt_fill_empty(t);
+	return rc ? -XR_ENOMEM : 0;
+}
+
 /* --- notes ------------------------------------------------------------- */
 
 static void note_add(struct rt_note *n, const char *where, const char *detail)

@@ -353,6 +353,10 @@ static int conditions(FILE *f, const struct report *r, struct arena *a)
 static int appendix(FILE *f, const struct report *r, struct arena *a)
 {
 	struct rtable t;
+	if (rt_sizing(r, a, &t) < 0)
+		return -XR_ENOMEM;
+	if (t.nrows)
+		table(f, &t, t.title, "sizing");
 	if (!r->nfacts && !r->nverifs && !r->nsessions)
 		return 0;
 	heading(f, 2, "appendix",

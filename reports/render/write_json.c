@@ -113,6 +113,23 @@ static json_t *flag_list(const struct report *r, const struct report_flag *fl,
 	return texts;
 }
 
+/* A sized cell's decision and outcome (schema/report.md, "sizing"). */
+static json_t *sizing_json(const struct report_sizing *z)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "pilot", json_integer(z->pilot_n));
+	json_object_set_new(o, "need", json_integer(z->need));
+	json_object_set_new(o, "planned", json_integer(z->planned));
+	json_object_set_new(o, "max", json_integer(z->max));
+	json_object_set_new(o, "done",
+			    z->runs_done >= 0 ? json_integer(z->runs_done)
+					      : json_null());
+	json_object_set_new(o, "precision", num(z->precision));
+	json_object_set_new(o, "reached", num(z->reached));
+	json_object_set_new(o, "stopped",
+			    z->stopped ? json_string(z->stopped) : json_null());
+	return o;
+}
 static json_t *cells(const struct report *r)
 {
 	json_t *a = json_array();
@@ -140,6 +157,9 @@ static json_t *cells(const struct report *r)
 			    ms, r->metrics[m],
 			    stats_obj(&c->st[m], json_object()));
 		json_object_set_new(o, "metrics", ms);
+		if (c->sizing)
+			json_object_set_new(o, "sizing",
+					    sizing_json(c->sizing));
 		json_object_set_new(o, "first_start", num(c->first_start));
 		json_object_set_new(o, "last_end", num(c->last_end));
 		json_array_append_new(a, o);

@@ -320,6 +320,12 @@ static int conditions(const struct report *r, struct arena *a, FILE *f)
 static int appendix(const struct report *r, struct arena *a, FILE *f)
 {
 	struct rtable t;
+	if (rt_sizing(r, a, &t) < 0)
+		return -1;
+	if (t.nrows) {
+		md_caption(f, "##", t.title, NULL);
+		md_table(f, &t);
+	}
 	if (r->nsessions) {
 		if (rt_sessions(r, a, &t) < 0)
 			return -1;

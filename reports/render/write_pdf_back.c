@@ -124,6 +124,13 @@ int write_pdf_back_matter(struct pdf *pdf, const struct report *r,
 		if (rc == 0)
 			rc = notes(pdf, r, a, err);
 	}
+	if (rc == 0) { /* sized repetitions, when the plan sized any */
+		if (rt_sizing(r, a, &rt) < 0)
+			rc = xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					"out of memory");
+		else if (rt.nrows)
+			rc = appendix_table(pdf, r, &rt, err);
+	}
 	if (rc == 0 && (r->nfacts > 0 || r->nverifs > 0 || r->nsessions > 0)) {
 		rc = pdf_heading(
 		    pdf, 2, r->lang == REPORT_LANG_JA ? "付録" : "Appendix",

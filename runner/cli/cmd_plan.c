@@ -28,6 +28,7 @@
 #include "host.h"
 #include "matrix.h"
 #include "catalog.h"
+#include "dimension.h"
 #include "manual.h"
 #include "placeholder.h"
 #include "plan.h"
@@ -88,6 +89,7 @@ struct dry {
 	struct frag **frag;   /* [nfactors][nlevels] */
 	double **lvtime;      /* [nfactors][nlevels] duration/omit or NULL */
 	int *lvtime_is_omit;  /* [nfactors] */
+	const char *db;	      /* --db: the store to measure from, or NULL */
 	double overhead;      /* per-run overhead used in the estimate */
 	size_t overhead_from; /* runs it was measured on; 0: the default */
 	double per_run;	      /* duration + omit + settle + overhead */
@@ -189,9 +191,11 @@ static void dry_cellctx(const struct dry *d, struct cellctx *c, size_t i)
 
 static int dry_build(struct dry *d, const struct plan *p, struct xr_err *err)
 {
+	const char *db = d->db; /* the one field set by the caller */
 	int f, l, rc;
 	size_t i;
 	memset(d, 0, sizeof *d);
+	d->db = db;
 	d->p = p;
 	rc = matrix_build(p, &d->m, err);
 	if (rc == 0)
@@ -299,7 +303,10 @@ static void refine_overhead(struct dry *d)
 	double g;
 
 	o.p = d->p;
-	store_default_path(d->p->name, &path);
+	if (d->db)
+		buf_adds(&path, d->db);
+	else
+		store_default_path(d->p->name, &path);
 	if (access(path.s, R_OK) != 0 ||
 	    store_open(path.s, STORE_READONLY, &st, &err) < 0 ||
 	    store_run_timings_each(st, overhead_row, &o, &err) < 0)
@@ -515,6 +522,21 @@ static void json_blocks(struct fastout *o, const struct dry *d)
 	buf_release(&hs);
 }
 
+/* A sized repeat's bounds (total_runs and the estimate are the pilot's). */
+static void json_sizing(struct fastout *o, const struct dry *d)
+{
+	const struct plan *p = d->p;
+	size_t extra;
+	if (!(p->precision > 0))
+		return;
+	extra = d->m.ncells * (size_t)(p->repeat_max - p->repeat);
+	fastout_f(o,
+		  ",\"sizing\":{\"min\":%d,\"max\":%d,\"precision\":%g,"
+		  "\"max_runs\":%zu,\"max_estimated_seconds\":%.1f}",
+		  p->repeat, p->repeat_max, p->precision, d->s.nruns + extra,
+		  d->estimate + d->per_run * (double)extra);
+}
+
 static void write_json(struct fastout *o, const struct dry *d)
 {
 	const struct plan *p = d->p;
@@ -540,6 +562,7 @@ static void write_json(struct fastout *o, const struct dry *d)
 	fastout_u(o, (unsigned long long)d->s.manual_interventions);
 	fastout_f(o, ",\"estimated_seconds\":%.1f", d->estimate);
 	fastout_f(o, ",\"per_run_overhead_seconds\":%.3f", d->overhead);
+	json_sizing(o, d);
 	fastout_f(o,
 		  ",\"order\":\"%s\",\"repeat\":%d,\"warmup\":%d,\"seed\":%llu",
 		  orders[p->order <= PLAN_ORDER_SEQUENTIAL ? p->order : 0],
@@ -844,6 +867,22 @@ static int write_human(struct fastout *o, const struct dry *d,
 		  p->order == PLAN_ORDER_RANDOM	      ? "random"
 		  : p->order == PLAN_ORDER_SEQUENTIAL ? "sequential"
 						      : "abba");
+	if (p->precision > 0) {
+		/* Sized repetitions: min runs for sure, at most max. */
+		size_t lo = d->s.nruns,
+		       hi = d->s.nruns +
+			    d->m.ncells * (size_t)(p->repeat_max - p->repeat);
+		char t0[32], t1[32];
+		units_fmt_duration(d->estimate, t0, sizeof t0);
+		units_fmt_duration(d->estimate + d->per_run * (double)(hi - lo),
+				   t1, sizeof t1);
+		fastout_f(o,
+			  "sized: repeat min %d, max %d, precision %g%% "
+			  "(pilot of %d, then what each cell needs): %zu to "
+			  "%zu runs, %s to %s\n",
+			  p->repeat, p->repeat_max, p->precision * 100,
+			  p->repeat, lo, hi, t0, t1);
+	}
 	fastout_f(o, "manual interventions: %d\n", d->s.manual_interventions);
 	fastout_f(
 	    o,
@@ -929,6 +968,8 @@ struct plan_args {
 	int json;
 	const char *reference, *from_reference, *out;
 	int levels;
+	int dimension;
+	const char *db;
 };
 
 static const struct opt_def plan_options[] = {
@@ -949,8 +990,45 @@ static const struct opt_def plan_options[] = {
      "only list the plan's FACTOR=LEVEL pairs, one a line, as --only takes "
      "them (for shell completion)",
      OPT_FLAG, offsetof(struct plan_args, levels), NULL, 0},
+    {"dimension", 0, NULL,
+     "from an earlier store of the plan (--db), the variance of each level "
+     "(intervals in a run, runs) and its cost: whether longer or more runs "
+     "buy the precision more cheaply, and the duration, repeat per cell "
+     "and total time to plan (Kalibera-Jones)",
+     OPT_FLAG, offsetof(struct plan_args, dimension), NULL, 0},
+    {"db", 0, "FILE",
+     "the store to measure the overhead and, with --dimension, the "
+     "variances from (default: ./<plan name>.db)",
+     OPT_STRING, offsetof(struct plan_args, db), NULL, 0},
     {0},
 };
+
+/* --dimension: the recommendation from an earlier store (dimension.h). */
+static int run_dimension(struct plan *p, const struct plan_args *a)
+{
+	struct dry d;
+	struct store *st = NULL;
+	struct buf path = BUF_INIT;
+	struct xr_err err = {0};
+	int rc;
+	memset(&d, 0, sizeof d);
+	d.db = a->db;
+	if (a->db)
+		buf_adds(&path, a->db);
+	else
+		store_default_path(p->name, &path);
+	if ((rc = dry_build(&d, p, &err)) == 0 &&
+	    (rc = store_open(path.s, STORE_READONLY, &st, &err)) == 0)
+		rc = dimension_print(p, st, d.overhead, stdout, &err);
+	store_close(st);
+	dry_release(&d);
+	buf_release(&path);
+	if (rc < 0) {
+		xr_err_print(&err, "xrun plan");
+		return xr_code_exit(-rc);
+	}
+	return fflush(stdout) ? 3 : 0;
+}
 
 static int cmd_plan(int argc, char **argv)
 {
@@ -997,7 +1075,14 @@ static int cmd_plan(int argc, char **argv)
 		plan_free(p);
 		return fflush(stdout) ? 3 : 0;
 	}
+	if (a.dimension) {
+		status = run_dimension(p, &a);
+		plan_free(p);
+		return status;
+	}
 	xr_err_clear(&err);
+	memset(&d, 0, sizeof d);
+	d.db = a.db;
 	rc = dry_build(&d, p, &err);
 	if (rc == 0) {
 		o.b = malloc(o.cap);

@@ -176,6 +176,29 @@ static int print_block(void *ctx, const struct store_block_row *b)
 	return print_failures(c->st, c->session, b->block, c->err);
 }
 
+/* One line per sized cell: the decision and, once stopped, its outcome. */
+static int print_sizing(void *ctx, const struct store_sizing_row *r)
+{
+	int *n = ctx;
+	char reached[32] = "-", done[16] = "-";
+	if (!(*n)++)
+		printf("sizing (precision %g%%, max %d): cell: pilot, need -> "
+		       "planned; done, precision reached, stopped\n",
+		       r->precision * 100, r->max);
+	if (r->reached == r->reached)
+		snprintf(reached, sizeof reached, "%.2f%%", r->reached * 100);
+	if (r->runs_done >= 0)
+		snprintf(done, sizeof done, "%d", r->runs_done);
+	printf("  %s: pilot %d, need %d -> %d; done %s, reached %s, %s%s\n",
+	       r->cell ? r->cell : "{}", r->pilot_n, r->need, r->planned, done,
+	       reached, r->stopped ? r->stopped : "running",
+	       r->stopped && !strcmp(r->stopped, "max") &&
+		       r->reached > r->precision
+		   ? " (precision not achieved)"
+		   : "");
+	return 0;
+}
+
 static int report_session(struct store *st, const struct store_session *ss)
 {
 	struct plan *p = NULL;
@@ -184,6 +207,7 @@ static int report_session(struct store *st, const struct store_session *ss)
 	struct block_print bp;
 	char t1[32], t2[32];
 	int64_t tot[STORE_RUN_STATUSES];
+	int nsized = 0;
 
 	xr_diag_init(&diag, "stored plan");
 	if (ss->plan_text &&
@@ -220,6 +244,8 @@ static int report_session(struct store *st, const struct store_session *ss)
 	bp.err = &err;
 	bp.listed = 0;
 	if (store_blocks_each(st, ss->id, print_block, &bp, &err) < 0)
+		goto fail;
+	if (store_sizing_each(st, ss->id, print_sizing, &nsized, &err) < 0)
 		goto fail;
 	/* A large session's rows are made as it reaches them: the rest of
 	 * its schedule is pending without a row (schema/store.md). */

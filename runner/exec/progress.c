@@ -54,6 +54,10 @@ static void cell_text(const struct runctx *rc, size_t i, struct buf *b)
 		buf_addc(b, ' ');
 	if (run->warmup)
 		buf_adds(b, "warm-up");
+	else if (p->precision > 0)
+		/* Sized: the pilot's count, then at most max. */
+		buf_addf(b, "rep %u/%d..%d", (unsigned)run->rep, p->repeat,
+			 p->repeat_max);
 	else
 		buf_addf(b, "rep %u/%d", (unsigned)run->rep, p->repeat);
 }

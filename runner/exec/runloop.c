@@ -22,6 +22,7 @@
 #include "proc.h"
 #include "runctx.h"
 #include "session.h"
+#include "sizing.h"
 #include "banned.h"
 
 static int env_fail(struct runctx *rc, const struct xr_err *e)
@@ -483,13 +484,22 @@ int runloop_execute(struct runctx *rc)
 	}
 	if ((r = hooks_init(rc)) < 0)
 		goto out;
-	for (i = 0; i < rc->s.nruns; i++) {
-		const struct sched_run *run = &rc->s.runs[i];
-		const uint32_t *lv = matrix_cell(&rc->m, run->cell);
+	for (i = 0;; i++) {
+		const struct sched_run *run;
+		const uint32_t *lv;
 		if (proc_interrupted) {
 			r = -XR_EINTR;
 			break;
 		}
+		/* The end of a block's pilot: size its repetitions. */
+		if (i > 0 && (r = sizing_after_run(rc, i - 1, &err)) < 0) {
+			r = env_fail(rc, &err);
+			break;
+		}
+		if (i >= rc->s.nruns)
+			break;
+		run = &rc->s.runs[i];
+		lv = matrix_cell(&rc->m, run->cell);
 		if ((r = session_rows_upto(rc, i, &err)) < 0) {
 			r = env_fail(rc, &err);
 			break;

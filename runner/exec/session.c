@@ -16,6 +16,7 @@
 #include "runctx.h"
 #include "session.h"
 #include "sha256.h"
+#include "sizing.h"
 #include "banned.h"
 
 /* ---- what changes the runs ------------------------------------------- */
@@ -78,6 +79,11 @@ static void cells_desc(const struct plan *p, struct buf *b)
 		 order_name(p->order), p->warmup);
 	if (p->order == PLAN_ORDER_RANDOM)
 		buf_addf(b, ",\"seed\":%llu", (unsigned long long)p->seed);
+	/* Sized repetitions add runs after the pilot: only written when
+	 * set, so the hash of a fixed-count plan stays what it was. */
+	if (p->precision > 0)
+		buf_addf(b, ",\"sizing\":{\"max\":%d,\"precision\":%.17g}",
+			 p->repeat_max, p->precision);
 	buf_addc(b, '}');
 }
 
@@ -151,8 +157,8 @@ static void describe_changes(const char *olds, const char *news,
 	json_t *o = json_loads(olds ? olds : "{}", 0, NULL);
 	json_t *n = json_loads(news, 0, NULL);
 	json_t *of, *nf, *f;
-	static const char *const keys[] = {"engine", "repeat", "order",
-					   "seed",   "warmup", "exclude"};
+	static const char *const keys[] = {"engine", "repeat",	"order", "seed",
+					   "warmup", "exclude", "sizing"};
 	size_t i;
 	if (!o || !n) {
 		buf_adds(out, "  the schedule differs\n");
@@ -293,7 +299,11 @@ static int insert_pending(struct runctx *rc, int64_t plan_id, const char *hash,
 			  const char *desc, const char *argv_json,
 			  struct xr_err *err)
 {
-	size_t upto = rc->s.nruns < ROWS_BATCH ? rc->s.nruns : ROWS_BATCH;
+	/* A sized plan moves runs to make room for its extra passes
+	 * (sizing.c): it gets every row at the start. */
+	size_t upto = rc->s.nruns < ROWS_BATCH || rc->p->precision > 0
+			  ? rc->s.nruns
+			  : ROWS_BATCH;
 	int r;
 	rc->ids = calloc(rc->s.nruns + 1, sizeof *rc->ids);
 	rc->status = calloc(rc->s.nruns + 1, 1);
@@ -391,7 +401,9 @@ int session_start(struct runctx *rc, const char *plan_path, const char *text,
 				   err);
 		goto out;
 	}
-	r = load_runs(rc, &d->last, err);
+	/* A resumed sized session: its decided extra passes first. */
+	if (d->kind != SESSION_RESUMED || (r = sizing_restore(rc, err)) == 0)
+		r = load_runs(rc, &d->last, err);
 out:
 	buf_release(&desc);
 	return r < 0 ? r : 0;
@@ -437,6 +449,7 @@ int session_run(struct runctx *rc)
 	store_session_set_status(rc->st, rc->session_id, "running", 0, NULL);
 	proc_install_signal_handlers();
 	r = runloop_execute(rc);
+	sizing_finish(rc);
 	for (i = 0; i < rc->s.nruns; i++)
 		left += !runctx_run_done(rc->status[i]);
 	store_session_set_status(rc->st, rc->session_id,

@@ -66,6 +66,62 @@ static void build_counters(struct pctx *c, const struct ynode *n)
 
 /* An optional section written with nothing after it ("factors:") is
  * treated as absent: that is what its writer meant. */
+/* Fewest pilot runs a sized repeat takes without a warning: the verdicts
+ * need three runs a cell (reports/model/verdict.c); two is the least that
+ * has a spread at all. */
+#define PLAN_SIZED_MIN 3
+
+/* `repeat: { min: 4, max: 16, precision: 1% }`: a pilot of min runs, then
+ * what the precision needs, at most max (schema/plan.md). */
+static void build_repeat_sized(struct pctx *c, const struct ynode *n)
+{
+	static const char *const keys[] = {"min", "max", "precision", NULL};
+	struct plan *p = c->p;
+	const struct ynode *x;
+	long long v;
+	pc_keys(c, n, keys, "repeat");
+	p->repeat_pos = pc_pos(n);
+	if (!(x = yn_get(n, "min")))
+		pc_err(c, n,
+		       "repeat needs min: (the pilot's runs, at least %d)",
+		       PLAN_SIZED_MIN);
+	else if (pc_int(c, x, "repeat.min", 2, 10000, &v) == 0) {
+		p->repeat = (int)v;
+		if (v < PLAN_SIZED_MIN)
+			pc_warn(c, x,
+				"a pilot of %lld runs estimates the spread "
+				"poorly, and a cell stopped there gets no "
+				"verdict (comparisons need %d runs a side)",
+				v, PLAN_SIZED_MIN);
+	}
+	p->repeat_max = p->repeat;
+	if (!(x = yn_get(n, "max")))
+		pc_err(c, n, "repeat needs max: (the most runs a cell gets)");
+	else if (pc_int(c, x, "repeat.max", 1, 10000, &v) == 0) {
+		if (v < p->repeat)
+			pc_err(c, x, "repeat.max %lld is below min %d", v,
+			       p->repeat);
+		else
+			p->repeat_max = (int)v;
+	}
+	if (!(x = yn_get(n, "precision")))
+		pc_err(c, n,
+		       "repeat needs precision: (a percentage, as in 1%%)");
+	else {
+		const char *s = pc_str(c, x, "repeat.precision");
+		char *end = NULL;
+		double d = s ? strtod(s, &end) : 0;
+		if (s && (end == s || strcmp(end, "%") != 0 || !(d > 0) ||
+			  !(d < 100)))
+			pc_err(c, x,
+			       "repeat.precision '%s' is not a percentage "
+			       "above 0 and below 100 (as in 1%%)",
+			       s);
+		else if (s)
+			p->precision = d / 100;
+	}
+}
+
 static const struct ynode *section(const struct ynode *root, const char *key)
 {
 	const struct ynode *x = yn_get(root, key);
@@ -117,10 +173,11 @@ static void build_top(struct pctx *c, const struct ynode *root)
 	plan_build_factors(c, section(root, "factors"));
 	if ((x = section(root, "exclude")) && !c->skip_excludes)
 		plan_build_excludes(c, x);
-	p->repeat = 1;
-	if ((x = yn_get(root, "repeat")) &&
-	    pc_int(c, x, "repeat", 1, 10000, &v) == 0) {
-		p->repeat = (int)v;
+	p->repeat = p->repeat_max = 1;
+	if ((x = yn_get(root, "repeat")) && x->kind == YN_MAP)
+		build_repeat_sized(c, x);
+	else if (x && pc_int(c, x, "repeat", 1, 10000, &v) == 0) {
+		p->repeat = p->repeat_max = (int)v;
 		p->repeat_pos = pc_pos(x);
 	}
 	if ((x = yn_get(root, "order"))) {

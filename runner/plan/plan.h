@@ -220,8 +220,16 @@ struct plan {
 	int nfactors;
 	struct plan_exclude *excludes;
 	int nexcludes;
-	int repeat;		    /* 1..10000, default 1 */
+	int repeat;		    /* 1..10000, default 1; the pilot's
+				       count (`min`) when sized */
 	struct plan_pos repeat_pos; /* of its value; 0:0 when not written */
+	/* `repeat: { min, max, precision }` (schema/plan.md, "Sized
+	 * repetitions"): the first `repeat` runs of each cell are a pilot,
+	 * then each cell gets the runs its precision needs, at most
+	 * repeat_max. precision 0: a fixed count (repeat_max == repeat). */
+	int repeat_max;
+	double precision; /* target half-width of the 95% interval, as a
+			     fraction of the estimate (0.01 for 1%) */
 	enum plan_order order;
 	uint64_t seed; /* default 1 */
 	int warmup;    /* warm-up runs at each block start, default 0 */

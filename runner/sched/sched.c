@@ -724,6 +724,104 @@ int sched_build(const struct plan *p, const struct matrix *m, struct sched *s,
 	return rc;
 }
 
+/* The block's cell sequence S: its cells in the order of their first
+ * repetition (pass 0 runs S as is for abba and sequential). OUT: S, n. */
+static uint32_t block_sequence(const struct sched *s, size_t b, uint32_t *S,
+			       uint32_t *maxrep, size_t ncells)
+{
+	const struct sched_block *k = &s->blocks[b];
+	uint32_t n = 0;
+	size_t i;
+	for (i = k->first; i < k->first + k->nruns; i++) {
+		const struct sched_run *r = &s->runs[i];
+		if (r->cell >= ncells)
+			continue;
+		if (r->rep == 1)
+			S[n++] = r->cell;
+		if (r->rep > maxrep[r->cell])
+			maxrep[r->cell] = r->rep;
+	}
+	return n;
+}
+
+/* The extra passes of one block into w (runs of block b from pos on). */
+static void emit_extra(const struct plan *p, uint32_t b, const uint32_t *S,
+		       uint32_t n, const uint32_t *extra, uint32_t *maxrep,
+		       uint32_t *scratch, uint32_t pos, struct sched_run **w)
+{
+	uint32_t i, j, k, m, most = 0;
+	struct rng r;
+	for (i = 0; i < n; i++)
+		if (extra[S[i]] > most)
+			most = extra[S[i]];
+	if (p->order == PLAN_ORDER_SEQUENTIAL) {
+		for (i = 0; i < n; i++)
+			for (k = 0; k < extra[S[i]]; k++)
+				emit(w, S[i], ++maxrep[S[i]], b, &pos);
+		return;
+	}
+	rng_seed(&r, p->seed ^ 0x5a17e5ULL, ((uint64_t)b << 1) | 1);
+	for (j = 0; j < most; j++) {
+		for (i = 0, m = 0; i < n; i++)
+			if (extra[S[i]] > j)
+				scratch[m++] = S[i];
+		if (p->order == PLAN_ORDER_RANDOM)
+			shuffle(&r, scratch, m);
+		for (i = 0; i < m; i++) {
+			uint32_t c = scratch[p->order == PLAN_ORDER_ABBA &&
+						     sched_thue_morse(j)
+						 ? m - 1 - i
+						 : i];
+			emit(w, c, ++maxrep[c], b, &pos);
+		}
+	}
+}
+
+int sched_extend_block(struct sched *s, const struct plan *p, size_t b,
+		       const uint32_t *extra, size_t ncells, size_t *at,
+		       size_t *added)
+{
+	struct sched_block *k = &s->blocks[b];
+	uint32_t *S = malloc((ncells + 1) * sizeof *S);
+	uint32_t *scratch = malloc((ncells + 1) * sizeof *scratch);
+	uint32_t *maxrep = calloc(ncells + 1, sizeof *maxrep), n;
+	struct sched_run *runs = NULL, *w;
+	size_t i, add = 0, end = k->first + k->nruns;
+	int rc = -1;
+	if (!S || !scratch || !maxrep)
+		goto out;
+	n = block_sequence(s, b, S, maxrep, ncells);
+	for (i = 0; i < n; i++)
+		add += extra[S[i]];
+	*at = end;
+	*added = add;
+	k->sized = 1;
+	if (!add) {
+		rc = 0;
+		goto out;
+	}
+	if (!(runs = malloc((s->nruns + add) * sizeof *runs)))
+		goto out;
+	memcpy(runs, s->runs, end * sizeof *runs);
+	w = runs + end;
+	emit_extra(p, (uint32_t)b, S, n, extra, maxrep, scratch,
+		   end > k->first ? s->runs[end - 1].pos + 1 : 0, &w);
+	memcpy(runs + end + add, s->runs + end,
+	       (s->nruns - end) * sizeof *runs);
+	free(s->runs);
+	s->runs = runs;
+	s->nruns += add;
+	k->nruns += add;
+	for (i = b + 1; i < s->nblocks; i++)
+		s->blocks[i].first += add;
+	rc = 0;
+out:
+	free(S);
+	free(scratch);
+	free(maxrep);
+	return rc;
+}
+
 void sched_release(struct sched *s)
 {
 	/* Every block's manual_lv points into one array owned by block 0. */

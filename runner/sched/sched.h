@@ -35,6 +35,8 @@ struct sched_block {
 	size_t nruns;
 	int changes; /* manual factors that change entering it
 			(0 for the first block) */
+	int sized;   /* sized repetitions: its extra passes are decided
+			(sched_extend_block) */
 };
 
 struct sched {
@@ -48,6 +50,24 @@ struct sched {
 int sched_build(const struct plan *p, const struct matrix *m, struct sched *s,
 		struct xr_err *err);
 void sched_release(struct sched *s);
+
+/*
+ * Sized repetitions (schema/plan.md, "Sized repetitions"): appends to
+ * block b, after its last run, the extra passes its cells need:
+ * extra[cell] more runs of each cell (indexed like the matrix, ncells
+ * long; 0 for cells outside b). Extra pass j holds the cells still needing
+ * a run (extra > j) in the order's way: abba runs the block's pilot cell
+ * sequence S (in its subset) reversed when the Thue-Morse bit of j is 1,
+ * so passes 2j and 2j+1 mirror each other when a cell's extra count is
+ * even; random a fresh seeded permutation per pass (a stream of its own,
+ * so the pilot's order does not move); sequential each cell's extra runs
+ * back to back in S order. Repetition numbers continue each cell's.
+ * Later blocks move down. OUT: *at the index of the first new run, *added
+ * how many. 0, or -1 when out of memory (s unchanged).
+ */
+int sched_extend_block(struct sched *s, const struct plan *p, size_t b,
+		       const uint32_t *extra, size_t ncells, size_t *at,
+		       size_t *added);
 
 /* Thue-Morse bit of k: pass k runs the block's cell order reversed iff 1. */
 static inline int sched_thue_morse(uint64_t k)

@@ -59,8 +59,26 @@ static const char *const migrations[] = {
     "CREATE TABLE IF NOT EXISTS run_load ("
     " run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
     " load1 REAL NOT NULL, cpus INTEGER NOT NULL);",
-    /* 5: held for the sizing table (merged next): a no-op. */
-    "SELECT 1;",
+    /* 5 (005.sql): the repetition sizing decision per session and cell */
+    "CREATE TABLE IF NOT EXISTS sizing ("
+    "  session_id  INTEGER NOT NULL REFERENCES sessions(id),"
+    "  cell_index  INTEGER NOT NULL,"
+    "  block       INTEGER NOT NULL,"
+    "  cell        TEXT NOT NULL,"
+    "  metric      TEXT NOT NULL,"
+    "  pilot_n     INTEGER NOT NULL,"
+    "  pilot_mean  REAL,"
+    "  pilot_sd    REAL,"
+    "  precision   REAL NOT NULL,"
+    "  need        INTEGER NOT NULL,"
+    "  planned     INTEGER NOT NULL,"
+    "  max         INTEGER NOT NULL,"
+    "  decided_at  REAL NOT NULL,"
+    "  runs_done   INTEGER,"
+    "  reached     REAL,"
+    "  stopped     TEXT,"
+    "  PRIMARY KEY (session_id, cell_index)"
+    ");",
     /* 6 (006.sql): the size of each session's schedule, so that run
      * rows can be created as a session reaches them. */
     "CREATE TABLE IF NOT EXISTS schedules ("

@@ -30,7 +30,8 @@ struct fact;
 #define STORE_SCHEMA_VERSION 6
 /* The oldest version the readers read as it is (read-only opens do not
  * migrate): versions 2 and 3 added originals and changed only the key of
- * host_facts, nothing the readers depend on; version 6 added schedules,
+ * host_facts, nothing the readers depend on; version 5 added sizing (read when
+ * there) and version 6 schedules,
  * which the readers use when the table is there (a session without a
  * schedules row has a row in runs for every scheduled run). */
 #define STORE_SCHEMA_READABLE 1
@@ -400,5 +401,59 @@ struct store_load_row {
 typedef int (*store_load_fn)(void *ctx, const struct store_load_row *l);
 int store_loads_each(struct store *st, const int64_t *sessions, size_t n,
 		     store_load_fn fn, void *ctx, struct xr_err *err);
+
+/* ---- repetition sizing (store_sizing.c; schema/store.md, "sizing") ---- */
+
+/* One cell's sizing decision, and once the session stops its outcome
+ * (runs_done < 0, reached NaN and stopped NULL until then). */
+struct store_sizing_row {
+	int64_t cell_index, block;
+	const char *cell;	     /* JSON object factor -> level */
+	const char *metric;	     /* the metric the precision is about */
+	int pilot_n;		     /* successful pilot runs used */
+	double pilot_mean, pilot_sd; /* of the log values; NaN when unknown */
+	double precision;	     /* target relative half-width */
+	int need;		     /* runs the precision needs */
+	int planned;		     /* runs frozen for the cell */
+	int max;
+	double decided_at;
+	int runs_done;
+	double reached;
+	const char *stopped; /* "planned", "max", "interrupted" or NULL */
+};
+
+int store_sizing_add(struct store *st, int64_t session_id,
+		     const struct store_sizing_row *row, struct xr_err *err);
+/* The outcome of one cell when the session stops. */
+int store_sizing_finish(struct store *st, int64_t session_id,
+			int64_t cell_index, int runs_done, double reached,
+			const char *stopped, struct xr_err *err);
+typedef int (*store_sizing_fn)(void *ctx, const struct store_sizing_row *r);
+/* Every sizing row of a session by block and cell; none (0) in a store
+ * older than version 5. */
+int store_sizing_each(struct store *st, int64_t session_id, store_sizing_fn fn,
+		      void *ctx, struct xr_err *err);
+/* Moves every run of the session past position `after` by `by` places
+ * (to make room for the extra passes of a sized block). */
+int store_runs_shift(struct store *st, int64_t session_id, int64_t after,
+		     int64_t by, struct xr_err *err);
+/* One interval (or, for a run without intervals, the run alone) of the
+ * successful non-warm-up runs of every session, by cell text, run and
+ * interval order: the run's value of the metric and, when the run has
+ * per-interval values, one of them (iv NaN otherwise) with its length. */
+struct store_level_row {
+	const char *cell;
+	int64_t run_id;
+	double run_value, iv, iv_len;
+};
+typedef int (*store_level_fn)(void *ctx, const struct store_level_row *r);
+int store_levels_each(struct store *st, const char *metric, store_level_fn fn,
+		      void *ctx, struct xr_err *err);
+typedef int (*store_value_fn)(void *ctx, int64_t cell_index, double value);
+/* The metric's value of every successful non-warm-up run of a session's
+ * block (block < 0: every block), in execution order. */
+int store_cell_values_each(struct store *st, int64_t session_id, int64_t block,
+			   const char *metric, store_value_fn fn, void *ctx,
+			   struct xr_err *err);
 
 #endif

@@ -1,5 +1,4 @@
--- Version 6 (from 3; versions 4 and 5 are taken by other branches and
--- renumbered when merged): the size of each session's schedule. A session
+-- Version 6 (from 5): the size of each session's schedule. A session
 -- with a schedules row may have rows in runs for a prefix of its schedule
 -- only (positions 0 .. k-1): the others are pending, and their rows are
 -- inserted as the session reaches them. A session without one has a row

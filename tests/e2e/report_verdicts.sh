@@ -271,6 +271,17 @@ check counters.json '[.comparisons[] | .warning_codes | sort ==
 edit zero "update metrics set value = 0 where run_id = 1"
 check zero.json '[.comparisons[] | .reason_codes | index("nonpositive")
 	!= null] | all' "a zero value: nonpositive"
+# A sized cell stopped at max wider than its precision (issue 12; the
+# sizing rows as xrun run writes them, bench/sizing.sh and run_sizing.sh
+# make them for real).
+edit sized "insert into sizing (session_id, cell_index, block, cell,
+	metric, pilot_n, pilot_mean, pilot_sd, precision, need, planned, max,
+	decided_at, runs_done, reached, stopped) select 1, cell_index, 0, cell,
+	'throughput', 4, 0, 0.05, 0.01, 99, 8, 8, 0, 8, 0.04, 'max' from runs
+	where position = 0"
+check sized.json '[.cells[] | select(.sizing.stopped == "max") | .flags |
+	index("precision_not_reached") != null] | (length == 1 and all)' \
+	"a sized cell stopped at max without the precision: precision_not_reached"
 
 # p < 0.05 is never not_significant, in any of the reports above.
 bad=$(jq -s '[.[].comparisons[] | select(.p != null and .p < 0.05 and
