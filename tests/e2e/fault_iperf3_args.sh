@@ -11,6 +11,12 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cd "$T"
+# A port of our own: the suite runs tests side by side (the README demo
+# holds 5201).
+PORT=$(python3 -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])')
 cat >inj.yaml <<'YAML'
 xrun: 1
 name: inj
@@ -50,6 +56,7 @@ engine:
   type: iperf3
   client: local
   server: { host: local, start: true }
+  port: $PORT
   duration: 1s
   extra: "-4 {{x}}"
 factors:
