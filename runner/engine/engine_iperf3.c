@@ -198,23 +198,34 @@ static int ensure_server(struct iperf3_state *st, struct engine_result *res)
 	return 0;
 }
 
-/* iperf3's refusal while its server still winds down the previous test
- * (-J puts it in the JSON "error", without -J it is on stderr). */
-static int server_busy(const struct proc_result *pr)
+static int output_has(const struct proc_result *pr, const char *s)
 {
-	static const char busy[] = "the server is busy running a test";
-	return pr->status == PROC_EXITED && pr->exit_code != 0 &&
-	       ((pr->out &&
-		 memmem(pr->out, pr->out_len, busy, sizeof busy - 1)) ||
-		(pr->err &&
-		 memmem(pr->err, pr->err_len, busy, sizeof busy - 1)));
+	size_t n = strlen(s);
+	return (pr->out && memmem(pr->out, pr->out_len, s, n)) ||
+	       (pr->err && memmem(pr->err, pr->err_len, s, n));
+}
+
+/* iperf3's refusal while its server still winds down the previous test
+ * (-J puts it in the JSON "error", without -J it is on stderr): "busy",
+ * or, between two tests, a moment with no listening socket ("Connection
+ * refused") when xrun runs the server itself and it is still there. */
+static int server_busy(const struct iperf3_state *st,
+		       const struct proc_result *pr)
+{
+	if (pr->status != PROC_EXITED || pr->exit_code == 0)
+		return 0;
+	return output_has(pr, "the server is busy running a test") ||
+	       (st->srv && proc_alive(st->srv) &&
+		output_has(pr, "unable to connect to server: Connection "
+			       "refused"));
 }
 
 /*
  * Run the client. Runs now follow each other within a millisecond or two,
  * which can be before the server has finished the previous test; the
- * server then refuses with "busy", and the client is started again after
- * 0.1 s, up to 5 times, instead of failing the run.
+ * server then refuses ("busy", or no listener for a moment), and the
+ * client is started again after 0.1 s, up to 5 times, instead of failing
+ * the run.
  */
 static int run_client(struct iperf3_state *st, const struct proc_opts *o,
 		      struct proc_result *pr, struct xr_err *err)
@@ -223,7 +234,7 @@ static int run_client(struct iperf3_state *st, const struct proc_opts *o,
 	for (attempt = 0;; attempt++) {
 		memset(pr, 0, sizeof *pr);
 		rc = host_run(st->client, o, pr, err);
-		if (rc < 0 || attempt >= 4 || !server_busy(pr))
+		if (rc < 0 || attempt >= 4 || !server_busy(st, pr))
 			return rc;
 		proc_result_release(pr);
 		if (proc_sleep(0.1) < 0) {
