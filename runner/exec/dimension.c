@@ -190,7 +190,7 @@ int dimension_print(const struct plan *p, struct store *st, double overhead,
 {
 	struct dscan s;
 	struct dim_levels *lv = NULL;
-	double *opt = NULL, c1 = 0, c2, r1, total, nowt = 0, precision;
+	double *opt = NULL, c1 = 0, c2, r1, total, precision;
 	const char *metric = sizing_metric(p);
 	char t[32], d[32];
 	long ivs = 0;
@@ -264,8 +264,6 @@ int dimension_print(const struct plan *p, struct store *st, double overhead,
 		"%gs + settle %gs)\n",
 		c1, c2, overhead, p->engine.omit, p->settle);
 	total = print_cells(p, &s, lv, r1, c1, c2, precision, out);
-	for (i = 0; i < s.n; i++)
-		nowt += s.c[i].nrun * (p->engine.duration + c2);
 	units_fmt_duration(total, t, sizeof t);
 	units_fmt_duration(r1 * c1, d, sizeof d);
 	fprintf(out,
