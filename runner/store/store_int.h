@@ -38,4 +38,11 @@ int store_has_schedules(struct store *st);
 /* enum run_status of a stored status name, -1 when xrun does not know it. */
 int store_status_parse(const char *name);
 
+/* Prepare sql on st (*s NULL on failure), and step a one-shot statement
+ * to its end and finalize it; both fill err with `what` failing. */
+int store_prep(struct store *st, const char *sql, sqlite3_stmt **s,
+	       struct xr_err *err);
+int store_step_done(struct store *st, sqlite3_stmt *s, const char *what,
+		    struct xr_err *err);
+
 #endif

@@ -60,9 +60,8 @@ static char *col_strdup(sqlite3_stmt *s, int i)
 	return t ? strdup((const char *)t) : NULL;
 }
 
-/* Prepare, bind nothing, step to DONE; for one-shot statements. */
-static int step_done(struct store *st, sqlite3_stmt *s, const char *what,
-		     struct xr_err *err)
+int store_step_done(struct store *st, sqlite3_stmt *s, const char *what,
+		    struct xr_err *err)
 {
 	int rc = sqlite3_step(s);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
@@ -74,11 +73,13 @@ static int step_done(struct store *st, sqlite3_stmt *s, const char *what,
 	return 0;
 }
 
-static int prep(struct store *st, const char *sql, sqlite3_stmt **s,
-		struct xr_err *err)
+int store_prep(struct store *st, const char *sql, sqlite3_stmt **s,
+	       struct xr_err *err)
 {
-	if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) != SQLITE_OK) {
+		*s = NULL;
 		return store_db_fail(st, err, "preparing a statement");
+	}
 	return 0;
 }
 
@@ -167,11 +168,12 @@ int store_plan_put(struct store *st, const char *name, const char *title,
 {
 	sqlite3_stmt *s;
 	int r;
-	if ((r = prep(st,
-		      "INSERT INTO plans(name, title, path, hash, text, "
-		      "created_at) VALUES(?,?,?,?,?,?) ON CONFLICT(hash) DO "
-		      "UPDATE SET path = excluded.path",
-		      &s, err)) < 0)
+	if ((r = store_prep(
+		 st,
+		 "INSERT INTO plans(name, title, path, hash, text, "
+		 "created_at) VALUES(?,?,?,?,?,?) ON CONFLICT(hash) DO "
+		 "UPDATE SET path = excluded.path",
+		 &s, err)) < 0)
 		return r;
 	bind_text(s, 1, name);
 	bind_text(s, 2, title);
@@ -179,9 +181,10 @@ int store_plan_put(struct store *st, const char *name, const char *title,
 	bind_text(s, 4, hash);
 	bind_text(s, 5, text ? text : "");
 	sqlite3_bind_double(s, 6, proc_now_wall());
-	if ((r = step_done(st, s, "storing the plan", err)) < 0)
+	if ((r = store_step_done(st, s, "storing the plan", err)) < 0)
 		return r;
-	if ((r = prep(st, "SELECT id FROM plans WHERE hash = ?", &s, err)) < 0)
+	if ((r = store_prep(st, "SELECT id FROM plans WHERE hash = ?", &s,
+			    err)) < 0)
 		return r;
 	bind_text(s, 1, hash);
 	if (sqlite3_step(s) != SQLITE_ROW) {
@@ -209,24 +212,25 @@ int store_session_latest(struct store *st, const char *plan_name,
 	memset(out, 0, sizeof *out);
 	/* The scheduled runs: from schedules (version 6), where the rows
 	 * may be a prefix; else every run has its row. */
-	if ((r = prep(st,
-		      store_has_schedules(st)
-			  ? "SELECT s.id, s.plan_id, p.name, p.hash, "
-			    "s.cells_hash, s.cells_desc, p.text, s.status, "
-			    "s.started_at, s.updated_at, s.ended_at, "
-			    "COALESCE((SELECT runs FROM schedules WHERE "
-			    "session_id = s.id), (SELECT count(*) FROM runs "
-			    "WHERE session_id = s.id)) FROM sessions s JOIN "
-			    "plans p ON p.id = s.plan_id WHERE ?1 IS NULL OR "
-			    "p.name = ?1 ORDER BY s.id DESC LIMIT 1"
-			  : "SELECT s.id, s.plan_id, p.name, p.hash, "
-			    "s.cells_hash, s.cells_desc, p.text, s.status, "
-			    "s.started_at, s.updated_at, s.ended_at, (SELECT "
-			    "count(*) FROM runs WHERE session_id = s.id) FROM "
-			    "sessions s JOIN plans p ON p.id = s.plan_id "
-			    "WHERE ?1 IS NULL OR p.name = ?1 ORDER BY s.id "
-			    "DESC LIMIT 1",
-		      &s, err)) < 0)
+	if ((r = store_prep(
+		 st,
+		 store_has_schedules(st)
+		     ? "SELECT s.id, s.plan_id, p.name, p.hash, "
+		       "s.cells_hash, s.cells_desc, p.text, s.status, "
+		       "s.started_at, s.updated_at, s.ended_at, "
+		       "COALESCE((SELECT runs FROM schedules WHERE "
+		       "session_id = s.id), (SELECT count(*) FROM runs "
+		       "WHERE session_id = s.id)) FROM sessions s JOIN "
+		       "plans p ON p.id = s.plan_id WHERE ?1 IS NULL OR "
+		       "p.name = ?1 ORDER BY s.id DESC LIMIT 1"
+		     : "SELECT s.id, s.plan_id, p.name, p.hash, "
+		       "s.cells_hash, s.cells_desc, p.text, s.status, "
+		       "s.started_at, s.updated_at, s.ended_at, (SELECT "
+		       "count(*) FROM runs WHERE session_id = s.id) FROM "
+		       "sessions s JOIN plans p ON p.id = s.plan_id "
+		       "WHERE ?1 IS NULL OR p.name = ?1 ORDER BY s.id "
+		       "DESC LIMIT 1",
+		 &s, err)) < 0)
 		return r;
 	bind_text(s, 1, plan_name);
 	rc = sqlite3_step(s);
@@ -263,11 +267,12 @@ int store_session_create(struct store *st, int64_t plan_id,
 	sqlite3_stmt *s;
 	int r;
 	double t = proc_now_wall();
-	if ((r = prep(st,
-		      "INSERT INTO sessions(plan_id, cells_hash, cells_desc, "
-		      "started_at, updated_at, xrun_version, argv) "
-		      "VALUES(?,?,?,?,?,?,?)",
-		      &s, err)) < 0)
+	if ((r = store_prep(
+		 st,
+		 "INSERT INTO sessions(plan_id, cells_hash, cells_desc, "
+		 "started_at, updated_at, xrun_version, argv) "
+		 "VALUES(?,?,?,?,?,?,?)",
+		 &s, err)) < 0)
 		return r;
 	sqlite3_bind_int64(s, 1, plan_id);
 	bind_text(s, 2, cells_hash);
@@ -276,17 +281,17 @@ int store_session_create(struct store *st, int64_t plan_id,
 	sqlite3_bind_double(s, 5, t);
 	bind_text(s, 6, XRUN_VERSION);
 	bind_text(s, 7, argv_json);
-	if ((r = step_done(st, s, "creating a session", err)) < 0)
+	if ((r = store_step_done(st, s, "creating a session", err)) < 0)
 		return r;
 	*session_id = sqlite3_last_insert_rowid(st->db);
 	/* The key xrun merge knows the session by, whatever id it gets. */
-	if ((r = prep(st,
-		      "INSERT INTO session_keys(session_id, uuid) "
-		      "VALUES(?, lower(hex(randomblob(16))))",
-		      &s, err)) < 0)
+	if ((r = store_prep(st,
+			    "INSERT INTO session_keys(session_id, uuid) "
+			    "VALUES(?, lower(hex(randomblob(16))))",
+			    &s, err)) < 0)
 		return r;
 	sqlite3_bind_int64(s, 1, *session_id);
-	return step_done(st, s, "creating a session key", err);
+	return store_step_done(st, s, "creating a session key", err);
 }
 
 int store_session_set_status(struct store *st, int64_t session_id,
@@ -295,18 +300,18 @@ int store_session_set_status(struct store *st, int64_t session_id,
 	sqlite3_stmt *s;
 	int r;
 	double t = proc_now_wall();
-	if ((r = prep(st,
-		      "UPDATE sessions SET status = ?, updated_at = ?, "
-		      "ended_at = CASE WHEN ? THEN ? ELSE NULL END "
-		      "WHERE id = ?",
-		      &s, err)) < 0)
+	if ((r = store_prep(st,
+			    "UPDATE sessions SET status = ?, updated_at = ?, "
+			    "ended_at = CASE WHEN ? THEN ? ELSE NULL END "
+			    "WHERE id = ?",
+			    &s, err)) < 0)
 		return r;
 	bind_text(s, 1, status);
 	sqlite3_bind_double(s, 2, t);
 	sqlite3_bind_int(s, 3, ended);
 	sqlite3_bind_double(s, 4, t);
 	sqlite3_bind_int64(s, 5, session_id);
-	return step_done(st, s, "updating the session", err);
+	return store_step_done(st, s, "updating the session", err);
 }
 
 int store_session_set_plan(struct store *st, int64_t session_id,
@@ -314,12 +319,12 @@ int store_session_set_plan(struct store *st, int64_t session_id,
 {
 	sqlite3_stmt *s;
 	int r;
-	if ((r = prep(st, "UPDATE sessions SET plan_id = ? WHERE id = ?", &s,
-		      err)) < 0)
+	if ((r = store_prep(st, "UPDATE sessions SET plan_id = ? WHERE id = ?",
+			    &s, err)) < 0)
 		return r;
 	sqlite3_bind_int64(s, 1, plan_id);
 	sqlite3_bind_int64(s, 2, session_id);
-	return step_done(st, s, "updating the session", err);
+	return store_step_done(st, s, "updating the session", err);
 }
 
 int store_run_pending_add(struct store *st, int64_t session_id,
@@ -327,11 +332,12 @@ int store_run_pending_add(struct store *st, int64_t session_id,
 {
 	sqlite3_stmt *s;
 	if (!st->pending &&
-	    prep(st,
-		 "INSERT INTO runs(session_id, position, block, block_pos, "
-		 "pass, rep, warmup, cell_index, cell) "
-		 "VALUES(?,?,?,?,?,?,?,?,?)",
-		 &st->pending, err) < 0)
+	    store_prep(
+		st,
+		"INSERT INTO runs(session_id, position, block, block_pos, "
+		"pass, rep, warmup, cell_index, cell) "
+		"VALUES(?,?,?,?,?,?,?,?,?)",
+		&st->pending, err) < 0)
 		return -XR_ESTORE;
 	s = st->pending;
 	sqlite3_bind_int64(s, 1, session_id);
@@ -373,14 +379,15 @@ int store_session_set_planned(struct store *st, int64_t session_id,
 {
 	sqlite3_stmt *s;
 	int r;
-	if ((r = prep(st,
-		      "INSERT OR REPLACE INTO schedules(session_id, runs) "
-		      "VALUES(?, ?)",
-		      &s, err)) < 0)
+	if ((r = store_prep(
+		 st,
+		 "INSERT OR REPLACE INTO schedules(session_id, runs) "
+		 "VALUES(?, ?)",
+		 &s, err)) < 0)
 		return r;
 	sqlite3_bind_int64(s, 1, session_id);
 	sqlite3_bind_int64(s, 2, nruns);
-	return step_done(st, s, "recording the schedule", err);
+	return store_step_done(st, s, "recording the schedule", err);
 }
 
 int store_status_parse(const char *name)
@@ -400,10 +407,10 @@ int64_t store_runs_load(struct store *st, int64_t session_id, int64_t *ids,
 	sqlite3_stmt *s;
 	int64_t found = 0;
 	int r, rc;
-	if ((r = prep(st,
-		      "SELECT position, id, status FROM runs WHERE "
-		      "session_id = ?",
-		      &s, err)) < 0)
+	if ((r = store_prep(st,
+			    "SELECT position, id, status FROM runs WHERE "
+			    "session_id = ?",
+			    &s, err)) < 0)
 		return r;
 	sqlite3_bind_int64(s, 1, session_id);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -442,13 +449,14 @@ int store_run_set_status(struct store *st, int64_t run_id, const char *status,
 {
 	sqlite3_stmt *s;
 	int r;
-	if ((r = prep(st, "UPDATE runs SET status = ?, reason = ? WHERE id = ?",
-		      &s, err)) < 0)
+	if ((r = store_prep(
+		 st, "UPDATE runs SET status = ?, reason = ? WHERE id = ?", &s,
+		 err)) < 0)
 		return r;
 	bind_text(s, 1, status);
 	bind_text(s, 2, reason);
 	sqlite3_bind_int64(s, 3, run_id);
-	return step_done(st, s, "updating a run", err);
+	return store_step_done(st, s, "updating a run", err);
 }
 
 /* Insert the run's child rows; inside the caller's transaction. */
@@ -543,15 +551,16 @@ static int put_load(struct store *st, int64_t run_id, struct xr_err *err)
 	int cpus, r;
 	if (proc_loadavg(&load1, &cpus) < 0)
 		return 0;
-	if ((r = prep(st,
-		      "INSERT OR REPLACE INTO run_load(run_id, load1, cpus) "
-		      "VALUES(?,?,?)",
-		      &s, err)) < 0)
+	if ((r = store_prep(
+		 st,
+		 "INSERT OR REPLACE INTO run_load(run_id, load1, cpus) "
+		 "VALUES(?,?,?)",
+		 &s, err)) < 0)
 		return r;
 	sqlite3_bind_int64(s, 1, run_id);
 	sqlite3_bind_double(s, 2, load1);
 	sqlite3_bind_int(s, 3, cpus);
-	return step_done(st, s, "storing the load average", err);
+	return store_step_done(st, s, "storing the load average", err);
 }
 
 int store_run_finish(struct store *st, int64_t run_id,
@@ -627,11 +636,12 @@ int store_hook_add(struct store *st, int64_t session_id, int64_t run_id,
 {
 	sqlite3_stmt *s;
 	int r;
-	if ((r = prep(st,
-		      "INSERT INTO hooks(session_id, run_id, factor, host, "
-		      "kind, level, argv, exit_code, stdout, stderr, at) "
-		      "VALUES(?,?,?,?,?,?,?,?,?,?,?)",
-		      &s, err)) < 0)
+	if ((r = store_prep(
+		 st,
+		 "INSERT INTO hooks(session_id, run_id, factor, host, "
+		 "kind, level, argv, exit_code, stdout, stderr, at) "
+		 "VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+		 &s, err)) < 0)
 		return r;
 	sqlite3_bind_int64(s, 1, session_id);
 	if (run_id > 0)
@@ -650,7 +660,7 @@ int store_hook_add(struct store *st, int64_t session_id, int64_t run_id,
 	bind_text(s, 9, out);
 	bind_text(s, 10, errtext);
 	sqlite3_bind_double(s, 11, proc_now_wall());
-	return step_done(st, s, "storing a hook", err);
+	return store_step_done(st, s, "storing a hook", err);
 }
 
 int store_fact_put(struct store *st, int64_t session_id, const char *host,
@@ -658,16 +668,17 @@ int store_fact_put(struct store *st, int64_t session_id, const char *host,
 {
 	sqlite3_stmt *s;
 	int r;
-	if ((r = prep(st,
-		      "INSERT OR IGNORE INTO host_facts(session_id, host, "
-		      "key, value) VALUES(?,?,?,?)",
-		      &s, err)) < 0)
+	if ((r = store_prep(
+		 st,
+		 "INSERT OR IGNORE INTO host_facts(session_id, host, "
+		 "key, value) VALUES(?,?,?,?)",
+		 &s, err)) < 0)
 		return r;
 	sqlite3_bind_int64(s, 1, session_id);
 	bind_text(s, 2, host);
 	bind_text(s, 3, key);
 	bind_text(s, 4, value);
-	return step_done(st, s, "storing host facts", err);
+	return store_step_done(st, s, "storing host facts", err);
 }
 
 int store_facts_put(struct store *st, int64_t session_id, const char *host,

@@ -12,29 +12,6 @@
 #include "store_int.h"
 #include "banned.h"
 
-static int prep(struct store *st, const char *sql, sqlite3_stmt **s,
-		struct xr_err *err)
-{
-	if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) != SQLITE_OK) {
-		*s = NULL;
-		return store_db_fail(st, err, "preparing a statement");
-	}
-	return 0;
-}
-
-static int step_done(struct store *st, sqlite3_stmt *s, const char *what,
-		     struct xr_err *err)
-{
-	int rc = sqlite3_step(s);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-		int r = store_db_fail(st, err, what);
-		sqlite3_finalize(s);
-		return r;
-	}
-	sqlite3_finalize(s);
-	return 0;
-}
-
 static void bind_real(sqlite3_stmt *s, int i, double v)
 {
 	if (isfinite(v))
@@ -55,12 +32,13 @@ int store_sizing_add(struct store *st, int64_t session_id,
 {
 	sqlite3_stmt *s;
 	int r;
-	if ((r = prep(st,
-		      "INSERT OR REPLACE INTO sizing(session_id, cell_index, "
-		      "block, cell, metric, pilot_n, pilot_mean, pilot_sd, "
-		      "precision, need, planned, max, decided_at) "
-		      "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
-		      &s, err)) < 0)
+	if ((r = store_prep(
+		 st,
+		 "INSERT OR REPLACE INTO sizing(session_id, cell_index, "
+		 "block, cell, metric, pilot_n, pilot_mean, pilot_sd, "
+		 "precision, need, planned, max, decided_at) "
+		 "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		 &s, err)) < 0)
 		return r;
 	sqlite3_bind_int64(s, 1, session_id);
 	sqlite3_bind_int64(s, 2, row->cell_index);
@@ -77,7 +55,7 @@ int store_sizing_add(struct store *st, int64_t session_id,
 	sqlite3_bind_int(s, 11, row->planned);
 	sqlite3_bind_int(s, 12, row->max);
 	sqlite3_bind_double(s, 13, row->decided_at);
-	return step_done(st, s, "recording the sizing decision", err);
+	return store_step_done(st, s, "recording the sizing decision", err);
 }
 
 int store_sizing_finish(struct store *st, int64_t session_id,
@@ -86,17 +64,18 @@ int store_sizing_finish(struct store *st, int64_t session_id,
 {
 	sqlite3_stmt *s;
 	int r;
-	if ((r = prep(st,
-		      "UPDATE sizing SET runs_done = ?, reached = ?, "
-		      "stopped = ? WHERE session_id = ? AND cell_index = ?",
-		      &s, err)) < 0)
+	if ((r = store_prep(
+		 st,
+		 "UPDATE sizing SET runs_done = ?, reached = ?, "
+		 "stopped = ? WHERE session_id = ? AND cell_index = ?",
+		 &s, err)) < 0)
 		return r;
 	sqlite3_bind_int(s, 1, runs_done);
 	bind_real(s, 2, reached);
 	sqlite3_bind_text(s, 3, stopped, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 4, session_id);
 	sqlite3_bind_int64(s, 5, cell_index);
-	return step_done(st, s, "recording the sizing outcome", err);
+	return store_step_done(st, s, "recording the sizing outcome", err);
 }
 
 static int has_sizing_table(struct store *st)
@@ -115,12 +94,13 @@ int store_sizing_each(struct store *st, int64_t session_id, store_sizing_fn fn,
 	int r, rc, cb = 0;
 	if (!has_sizing_table(st))
 		return 0;
-	if ((r = prep(st,
-		      "SELECT cell_index, block, cell, metric, pilot_n, "
-		      "pilot_mean, pilot_sd, precision, need, planned, max, "
-		      "decided_at, runs_done, reached, stopped FROM sizing "
-		      "WHERE session_id = ? ORDER BY block, cell_index",
-		      &s, err)) < 0)
+	if ((r = store_prep(
+		 st,
+		 "SELECT cell_index, block, cell, metric, pilot_n, "
+		 "pilot_mean, pilot_sd, precision, need, planned, max, "
+		 "decided_at, runs_done, reached, stopped FROM sizing "
+		 "WHERE session_id = ? ORDER BY block, cell_index",
+		 &s, err)) < 0)
 		return r;
 	sqlite3_bind_int64(s, 1, session_id);
 	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -160,14 +140,15 @@ int store_runs_shift(struct store *st, int64_t session_id, int64_t after,
 	/* UNIQUE(session_id, position) holds row by row: move the runs out
 	 * of the way (negative positions), then to their place. */
 	for (pass = 0; pass < 2; pass++) {
-		if ((r = prep(st,
-			      pass == 0 ? "UPDATE runs SET position = -1 - "
+		if ((r = store_prep(st,
+				    pass == 0
+					? "UPDATE runs SET position = -1 - "
 					  "position WHERE session_id = ? AND "
 					  "position > ?"
 					: "UPDATE runs SET position = -1 - "
 					  "position + ? WHERE session_id = ? "
 					  "AND position < 0",
-			      &s, err)) < 0)
+				    &s, err)) < 0)
 			return r;
 		if (pass == 0) {
 			sqlite3_bind_int64(s, 1, session_id);
@@ -176,7 +157,7 @@ int store_runs_shift(struct store *st, int64_t session_id, int64_t after,
 			sqlite3_bind_int64(s, 1, by);
 			sqlite3_bind_int64(s, 2, session_id);
 		}
-		if ((r = step_done(st, s, "moving runs", err)) < 0)
+		if ((r = store_step_done(st, s, "moving runs", err)) < 0)
 			return r;
 	}
 	return 0;
@@ -188,12 +169,13 @@ int store_cell_values_each(struct store *st, int64_t session_id, int64_t block,
 {
 	sqlite3_stmt *s;
 	int r, rc, cb = 0;
-	if ((r = prep(st,
-		      "SELECT r.cell_index, m.value FROM runs r JOIN metrics m "
-		      "ON m.run_id = r.id AND m.name = ?3 WHERE r.session_id "
-		      "= ?1 AND (?2 < 0 OR r.block = ?2) AND r.warmup = 0 AND "
-		      "r.status = 'ok' ORDER BY r.position",
-		      &s, err)) < 0)
+	if ((r = store_prep(
+		 st,
+		 "SELECT r.cell_index, m.value FROM runs r JOIN metrics m "
+		 "ON m.run_id = r.id AND m.name = ?3 WHERE r.session_id "
+		 "= ?1 AND (?2 < 0 OR r.block = ?2) AND r.warmup = 0 AND "
+		 "r.status = 'ok' ORDER BY r.position",
+		 &s, err)) < 0)
 		return r;
 	sqlite3_bind_int64(s, 1, session_id);
 	sqlite3_bind_int64(s, 2, block);
@@ -214,13 +196,14 @@ int store_levels_each(struct store *st, const char *metric, store_level_fn fn,
 {
 	sqlite3_stmt *s;
 	int r, rc, cb = 0;
-	if ((r = prep(st,
-		      "SELECT r.cell, r.id, m.value, i.value, i.t_end - "
-		      "i.t_start FROM runs r JOIN metrics m ON m.run_id = "
-		      "r.id AND m.name = ?1 LEFT JOIN intervals i ON i.run_id "
-		      "= r.id WHERE r.status = 'ok' AND r.warmup = 0 ORDER BY "
-		      "r.cell, r.id, i.seq",
-		      &s, err)) < 0)
+	if ((r = store_prep(
+		 st,
+		 "SELECT r.cell, r.id, m.value, i.value, i.t_end - "
+		 "i.t_start FROM runs r JOIN metrics m ON m.run_id = "
+		 "r.id AND m.name = ?1 LEFT JOIN intervals i ON i.run_id "
+		 "= r.id WHERE r.status = 'ok' AND r.warmup = 0 ORDER BY "
+		 "r.cell, r.id, i.seq",
+		 &s, err)) < 0)
 		return r;
 	sqlite3_bind_text(s, 1, metric, -1, SQLITE_STATIC);
 	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
