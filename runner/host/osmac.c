@@ -127,7 +127,8 @@ static unsigned long media_mbps(const char *s, const char *e)
 static void mac_media(const struct line *v, struct buf *doc)
 {
 	const char *s = v->s, *e = v->e;
-	const char *open = memchr(s, '(', (size_t)(e - s));
+	/* e < s never happens, but gcc's -O2 cannot see it (memchr bound) */
+	const char *open = e > s ? memchr(s, '(', (size_t)(e - s)) : NULL;
 	unsigned long mbps;
 	char tmp[128];
 	if (open) /* the active medium, when autoselect chose one */
