@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
 #include "escape.h"
 #include "utf8.h"
 #include "banned.h"
@@ -37,7 +38,7 @@ static int walk(struct buf *b, const char *s, esc_map map, unsigned flags)
 			rc = buf_add(b, s + i, k);
 		}
 		if (rc < 0)
-			return -1;
+			return -XR_ENOMEM;
 		i += k;
 	}
 	return bad;
@@ -154,7 +155,7 @@ int esc_csv(struct buf *b, const char *s)
 	return bad;
 oom:
 	buf_release(&t);
-	return -1;
+	return -XR_ENOMEM;
 }
 
 void esc_count_add(struct esc_count *c, int replaced)

@@ -14,7 +14,7 @@
  *    with an apostrophe (schema/report.md, "CSV").
  *
  * The functions append to a struct buf (runner/base/buf.h) and return the
- * number of ill-formed bytes they replaced, or -1 when out of memory.
+ * number of ill-formed bytes they replaced, or -XR_ENOMEM (err.h).
  */
 #ifndef XR_ESCAPE_H
 #define XR_ESCAPE_H
@@ -69,7 +69,7 @@ struct esc_count {
 	unsigned long first_missing; /* the first of those */
 };
 
-/* Add the return value of an esc_* call (ignores -1). */
+/* Add the return value of an esc_* call (ignores -XR_ENOMEM). */
 void esc_count_add(struct esc_count *c, int replaced);
 
 /* Print "xrun: warning: ..." lines to f for what c counted in the report

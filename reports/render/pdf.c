@@ -1,6 +1,6 @@
 /*
- * PDF layout core: finds and embeds the TrueType font (UTF-8, so the same
- * face prints English and Japanese and pdftotext gets the text back),
+ * PDF layout core: embeds the TrueType font pdf_font.c finds (UTF-8, so the
+ * same face prints English and Japanese and pdftotext gets the text back),
  * owns the libharu document and its error state, keeps the page list and
  * the flowing cursor, measures and wraps UTF-8 text, and draws headings,
  * paragraphs and page footers. Tables live in pdf_table.c, charts in
@@ -21,6 +21,7 @@
 #endif
 
 #include "buf.h"
+#include "pdf_font.h"
 #include "pdf_int.h"
 #include "utf8.h"
 
@@ -46,122 +47,6 @@ int pdf_check(struct pdf *pdf, struct xr_err *err)
 	return xr_err_set(err, XR_EREPORT, NULL, 0, 0,
 			  "pdf library error 0x%04lx (detail %lu)", pdf->hcode,
 			  pdf->hdetail);
-}
-
-/* --- font discovery ---------------------------------------------------- */
-
-static int readable_font(const char *p)
-{
-	return p && *p && access(p, R_OK) == 0;
-}
-
-static int copy_path(char *dst, size_t dstsz, const char *src)
-{
-	int n = snprintf(dst, dstsz, "%s", src);
-
-	return n >= 0 && (size_t)n < dstsz;
-}
-
-#ifdef XRUN_HAVE_FONTCONFIG
-/* A match is usable when it is a TrueType-outline font (libharu cannot
- * embed CFF) that has kanji and kana. fontconfig always returns some
- * font, so the glyph check is what makes the match meaningful. */
-static int fc_try(FcConfig *cfg, const char *family, char *path, size_t pathsz,
-		  int *index)
-{
-	FcPattern *pat, *m;
-	FcResult res;
-	FcChar8 *file = NULL, *format = NULL;
-	FcCharSet *cs = NULL;
-	int ok = 0, idx = 0;
-
-	pat = FcPatternCreate();
-	if (!pat)
-		return 0;
-	if (family)
-		FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)family);
-	FcPatternAddString(pat, FC_LANG, (const FcChar8 *)"ja");
-	FcConfigSubstitute(cfg, pat, FcMatchPattern);
-	FcDefaultSubstitute(pat);
-	m = FcFontMatch(cfg, pat, &res);
-	FcPatternDestroy(pat);
-	if (!m)
-		return 0;
-	if (FcPatternGetString(m, FC_FILE, 0, &file) == FcResultMatch &&
-	    FcPatternGetString(m, FC_FONTFORMAT, 0, &format) == FcResultMatch &&
-	    strcmp((const char *)format, "TrueType") == 0 &&
-	    FcPatternGetCharSet(m, FC_CHARSET, 0, &cs) == FcResultMatch &&
-	    FcCharSetHasChar(cs, 0x6BD4) && FcCharSetHasChar(cs, 0x3042) &&
-	    readable_font((const char *)file)) {
-		if (FcPatternGetInteger(m, FC_INDEX, 0, &idx) != FcResultMatch)
-			idx = 0;
-		ok = copy_path(path, pathsz, (const char *)file);
-		*index = idx;
-	}
-	FcPatternDestroy(m);
-	return ok;
-}
-#endif
-
-int pdf_find_font(const char *font_path, char *path, size_t pathsz,
-		  int *face_index, struct xr_err *err)
-{
-	static const char *const known[] = {
-	    "/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf",
-	    "/usr/share/fonts/truetype/fonts-japanese-gothic.ttf",
-	    "/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf",
-	    "/usr/share/fonts/truetype/ipaexfont-gothic/ipaexg.ttf",
-	};
-	const char *env = getenv("XRUN_FONT");
-	const char *nofc = getenv("XRUN_FONT_NOFC");
-	const char *explicit_path = font_path && *font_path ? font_path : NULL;
-	const char *origin = "font option";
-	size_t i;
-#ifdef XRUN_HAVE_FONTCONFIG
-	FcConfig *cfg;
-#endif
-
-	*face_index = 0;
-	if (!explicit_path && env && *env) {
-		explicit_path = env;
-		origin = "XRUN_FONT";
-	}
-	if (explicit_path) {
-		if (!readable_font(explicit_path))
-			return xr_err_set(err, XR_EFONT, explicit_path, 0, 0,
-					  "cannot read font '%s' (%s): %s; %s",
-					  explicit_path, origin,
-					  strerror(errno), PDF_NO_FONT_MSG);
-		if (!copy_path(path, pathsz, explicit_path))
-			return xr_err_set(err, XR_EFONT, NULL, 0, 0,
-					  "font path too long '%s'",
-					  explicit_path);
-		return 0;
-	}
-	if (nofc && strcmp(nofc, "0") != 0 && *nofc)
-		return xr_err_set(err, XR_EFONT, NULL, 0, 0, "%s",
-				  PDF_NO_FONT_MSG);
-#ifdef XRUN_HAVE_FONTCONFIG
-	/* A private configuration, destroyed after the lookup: the global
-	 * one (FcInit) stays allocated for the life of the process. */
-	cfg = FcInitLoadConfigAndFonts();
-	if (cfg) {
-		static const char *const fams[] = {"IPAexGothic", "IPAGothic",
-						   "IPAPGothic", NULL};
-		int found = 0;
-
-		for (i = 0; !found && i < sizeof(fams) / sizeof(fams[0]); i++)
-			found = fc_try(cfg, fams[i], path, pathsz, face_index);
-		FcConfigDestroy(cfg);
-		if (found)
-			return 0;
-	}
-#endif
-	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (readable_font(known[i]) &&
-		    copy_path(path, pathsz, known[i]))
-			return 0;
-	return xr_err_set(err, XR_EFONT, NULL, 0, 0, "%s", PDF_NO_FONT_MSG);
 }
 
 /* --- document ---------------------------------------------------------- */

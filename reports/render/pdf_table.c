@@ -238,32 +238,23 @@ static double natural_w(struct pdf *pdf, const char *text, double size)
 	}
 }
 
-/* Column widths: each column's widest cell, widened where a spanning
- * header needs more room, then narrowed (wrappable columns first) by
- * capping widths at a common limit found by bisection. Returns the total
- * width, which may exceed avail when even the minimum widths do not fit. */
-static double layout_widths(struct pdf *pdf, struct pdf_table *t, double size,
-			    double avail, int force)
+/* Each column's natural (one-line) and minimum (widest word) width over
+ * its body cells and its one-column header cells, padding included. A
+ * short cell's minimum is its natural width: only the long ones (a
+ * sentence of reasons) are worth wrapping; force makes every column
+ * shrinkable to one character. */
+static void measure_columns(struct pdf *pdf, const struct pdf_table *t,
+			    double size, double avail, int force, double pad,
+			    double *nat, double *min)
 {
-	int nc = t->ncols, i, j, k, col, any_wrap = 0;
-	double *nat = calloc((size_t)nc, sizeof(double));
-	double *min = calloc((size_t)nc, sizeof(double));
-	double pad = t->plain ? PAD_X * 1.5 : PAD_X * 2;
-	double total = 0, lo, hi, cap;
+	int nc = t->ncols, i, j, col;
 
-	if (!nat || !min) {
-		free(nat);
-		free(min);
-		return 1e9;
-	}
 	for (i = 0; i < t->body.n; i++)
 		for (j = 0; j < t->body.r[i].n && j < nc; j++) {
 			const char *s = t->body.r[i].cells[j].text;
 			double w = natural_w(pdf, s, size) + pad;
 			double m = pdf_min_width(pdf, s, size) + pad;
 
-			/* Short cells stay on one line: only the long ones
-			 * (a sentence of reasons) are worth wrapping. */
 			if (w <= avail * SHORT_CELL)
 				m = w;
 			nat[j] = fmax(nat[j], w);
@@ -271,7 +262,7 @@ static double layout_widths(struct pdf *pdf, struct pdf_table *t, double size,
 		}
 	for (i = 0; i < t->head.n; i++)
 		for (j = 0, col = 0; j < t->head.r[i].n && col < nc; j++) {
-			struct tcell *c = &t->head.r[i].cells[j];
+			const struct tcell *c = &t->head.r[i].cells[j];
 
 			if (c->span == 1) {
 				nat[col] =
@@ -285,15 +276,20 @@ static double layout_widths(struct pdf *pdf, struct pdf_table *t, double size,
 			}
 			col += c->span;
 		}
-	for (j = 0; j < nc; j++) {
+	for (j = 0; j < nc; j++)
 		nat[j] = fmax(nat[j], fmax(min[j], pad + size));
-		any_wrap |= t->wrap[j];
-	}
-	/* Spanning header cells: spread any shortfall over their columns.
-	 * They never force wrapping of the body, so use the natural width. */
+}
+
+/* Spanning header cells: spread any shortfall over their columns. They
+ * never force wrapping of the body, so only the natural widths grow. */
+static void widen_for_spans(struct pdf *pdf, const struct pdf_table *t,
+			    double size, double pad, double *nat)
+{
+	int nc = t->ncols, i, j, k, col;
+
 	for (i = 0; i < t->head.n; i++)
 		for (j = 0, col = 0; j < t->head.r[i].n && col < nc; j++) {
-			struct tcell *c = &t->head.r[i].cells[j];
+			const struct tcell *c = &t->head.r[i].cells[j];
 			int span = c->span;
 			double have = 0, need;
 
@@ -309,37 +305,68 @@ static double layout_widths(struct pdf *pdf, struct pdf_table *t, double size,
 			}
 			col += c->span;
 		}
-	for (j = 0; j < nc; j++)
-		total += nat[j];
-	if (total > avail) {
-		/* Bisection on the cap applied to the shrinkable columns. */
-		lo = 0;
-		hi = 0;
-		for (j = 0; j < nc; j++)
-			hi = fmax(hi, nat[j]);
-		for (k = 0; k < 50; k++) {
-			double sum = 0;
+}
 
-			cap = (lo + hi) / 2;
-			for (j = 0; j < nc; j++)
-				sum += (!any_wrap || t->wrap[j] || force)
-					   ? fmax(min[j], fmin(nat[j], cap))
-					   : nat[j];
-			if (sum > avail)
-				hi = cap;
-			else
-				lo = cap;
-		}
-		total = 0;
-		for (j = 0; j < nc; j++) {
-			t->w[j] = (!any_wrap || t->wrap[j] || force)
-				      ? fmax(min[j], fmin(nat[j], lo))
-				      : nat[j];
-			total += t->w[j];
-		}
-	} else {
+/* t->w from the natural widths, or, when they exceed avail, from capping
+ * the shrinkable columns (the wrappable ones; all when none is, or with
+ * force) at a common limit found by bisection, never below their minimum.
+ * Returns the total width. */
+static double fit_columns(struct pdf_table *t, const double *nat,
+			  const double *min, double avail, int force)
+{
+	int nc = t->ncols, j, k, any_wrap = 0;
+	double total = 0, lo = 0, hi = 0, cap;
+
+	for (j = 0; j < nc; j++) {
+		any_wrap |= t->wrap[j];
+		total += nat[j];
+	}
+	if (total <= avail) {
 		for (j = 0; j < nc; j++)
 			t->w[j] = nat[j];
+		return total;
+	}
+	for (j = 0; j < nc; j++)
+		hi = fmax(hi, nat[j]);
+	for (k = 0; k < 50; k++) {
+		double sum = 0;
+
+		cap = (lo + hi) / 2;
+		for (j = 0; j < nc; j++)
+			sum += (!any_wrap || t->wrap[j] || force)
+				   ? fmax(min[j], fmin(nat[j], cap))
+				   : nat[j];
+		if (sum > avail)
+			hi = cap;
+		else
+			lo = cap;
+	}
+	total = 0;
+	for (j = 0; j < nc; j++) {
+		t->w[j] = (!any_wrap || t->wrap[j] || force)
+			      ? fmax(min[j], fmin(nat[j], lo))
+			      : nat[j];
+		total += t->w[j];
+	}
+	return total;
+}
+
+/* Column widths: each column's widest cell, widened where a spanning
+ * header needs more room, then narrowed (wrappable columns first) by
+ * capping widths at a common limit found by bisection. Returns the total
+ * width, which may exceed avail when even the minimum widths do not fit. */
+static double layout_widths(struct pdf *pdf, struct pdf_table *t, double size,
+			    double avail, int force)
+{
+	double *nat = calloc((size_t)t->ncols, sizeof(double));
+	double *min = calloc((size_t)t->ncols, sizeof(double));
+	double pad = t->plain ? PAD_X * 1.5 : PAD_X * 2;
+	double total = 1e9;
+
+	if (nat && min) {
+		measure_columns(pdf, t, size, avail, force, pad, nat, min);
+		widen_for_spans(pdf, t, size, pad, nat);
+		total = fit_columns(t, nat, min, avail, force);
 	}
 	free(nat);
 	free(min);

@@ -1,17 +1,18 @@
 /*
  * Neutral report tables: the layout of every table a report shows (its
  * header rows, column alignment, the text of each cell with its footnote
- * marks) and of the notes that explain the flags, decided once from the
- * model (report.h). The Markdown and PDF writers only render them, so both
- * show the same columns, texts and notes; an HTML writer renders the same.
+ * marks), decided once from the model (report.h); the notes that explain
+ * the flags are rnote.h's. The Markdown, HTML and PDF writers only render
+ * them, so all show the same columns, texts and notes.
  *
- * Ownership: every string and array of a table or note list belongs to the
+ * Ownership: every string and array of a table belongs to the
  * arena passed to the builder; free it with arena_free().
  */
 #ifndef XR_RTABLE_H
 #define XR_RTABLE_H
 
 #include "report.h"
+#include "rnote.h" /* the notes the writers list under the tables */
 
 struct arena;
 
@@ -83,30 +84,5 @@ int rt_conditions(const struct report *r, struct arena *a, struct rtable *t);
 int rt_sessions(const struct report *r, struct arena *a, struct rtable *t);
 /* Sized repetitions per cell; nrows 0 when no cell was sized. */
 int rt_sizing(const struct report *r, struct arena *a, struct rtable *t);
-
-/* Where a note applies: a cell ("os=w11, streams=1") or a comparison
- * ("os=w11: nic=a vs nic=b"), and the flag's detail there ("" none). */
-struct rt_note_item {
-	const char *where, *detail;
-};
-
-#define RT_NOTE_MAX_ITEMS 12
-
-/* Note k (1-based) explains r->notes[k-1]. */
-struct rt_note {
-	enum report_flag_code code;
-	const char *name; /* "rx_drops" */
-	const char *text; /* the sentence, in the report's language */
-	struct rt_note_item *item;
-	int nitems;
-	int more; /* places not listed past RT_NOTE_MAX_ITEMS */
-};
-
-/* One note per r->notes entry. The places come from where the flag is
- * raised (report_flag_scope): cells for a cell flag, comparisons for a
- * comparison flag (not the A:/B: copies of cell flags on comparisons).
- * OUT: *out [*n]; 0 or -XR_ENOMEM. */
-int rt_notes(const struct report *r, struct arena *a, struct rt_note **out,
-	     int *n);
 
 #endif

@@ -108,6 +108,7 @@ static void md_caption(FILE *f, const char *hashes, const char *title,
 static int header(const struct report *r, struct arena *a, FILE *f)
 {
 	struct rtable t;
+	int rc;
 	/* A line break in the title cannot start another block. */
 	fputs("# ", f);
 	put(f, r->title ? r->title : "xrun report", 0);
@@ -118,8 +119,8 @@ static int header(const struct report *r, struct arena *a, FILE *f)
 		put(f, r->description, ESC_MD_BLOCK);
 		fputs("\n\n", f);
 	}
-	if (rt_header(r, a, &t) < 0)
-		return -1;
+	if ((rc = rt_header(r, a, &t)) < 0)
+		return rc;
 	md_table(f, &t);
 	return 0;
 }
@@ -139,7 +140,7 @@ static int charts_init(struct md_charts *mc, const char *md_path)
 						      : strlen(md_path);
 	buf_init(&mc->stem, 0);
 	mc->base = slash ? (size_t)(slash - md_path) + 1 : 0;
-	return buf_add(&mc->stem, md_path, n) < 0 ? -1 : 0;
+	return buf_add(&mc->stem, md_path, n) < 0 ? -XR_ENOMEM : 0;
 }
 
 /* Alt text: brackets and backslashes escaped, & < > as entities (no raw
@@ -172,7 +173,8 @@ static void md_url(FILE *f, const char *s)
 }
 
 /* Chart ti as "<stem>-chart-<ti+1>.svg" (through a .tmp renamed into
- * place) and its image link. 0, -1 out of memory, or -XR_EIO with err. */
+ * place) and its image link. 0, -XR_ENOMEM (err not filled: the caller
+ * says it), or -XR_EIO with err naming the file and the reason. */
 static int md_chart(const struct report *r, struct arena *a,
 		    const struct rtable *t, int ti, struct md_charts *mc,
 		    FILE *f, struct xr_err *err)
@@ -180,29 +182,40 @@ static int md_chart(const struct report *r, struct arena *a,
 	struct chart ch;
 	struct buf path = BUF_INIT, tmp = BUF_INIT;
 	FILE *svg;
-	int rc = 0;
+	int rc, why = 0;
 
-	if (chart_matrix(r, ti, ti + 1, t->title, a, &ch) < 0)
-		return -1;
-	buf_addf(&path, "%s-chart-%d.svg", mc->stem.s, ti + 1);
-	buf_addf(&tmp, "%s.tmp", path.s);
+	if ((rc = chart_matrix(r, ti, ti + 1, t->title, a, &ch)) < 0)
+		return rc;
+	if (buf_addf(&path, "%s-chart-%d.svg", mc->stem.s, ti + 1) < 0 ||
+	    buf_addf(&tmp, "%s.tmp", path.s) < 0) {
+		buf_release(&path);
+		buf_release(&tmp);
+		return -XR_ENOMEM;
+	}
 	svg = fopen(tmp.s, "w");
 	if (!svg) {
 		rc = -XR_EIO;
+		why = errno;
 	} else {
 		rc = svg_chart_write(svg, &ch, 1, r->lang);
-		if (fclose(svg) != 0 && rc == 0)
+		if (rc == -XR_EIO)
+			why = errno;
+		if (fclose(svg) != 0 && rc == 0) {
 			rc = -XR_EIO;
-		if (rc == 0 && rename(tmp.s, path.s) < 0)
+			why = errno;
+		}
+		if (rc == 0 && rename(tmp.s, path.s) < 0) {
 			rc = -XR_EIO;
+			why = errno;
+		}
 		if (rc < 0)
 			remove(tmp.s);
 	}
-	if (rc < 0) {
+	if (rc == -XR_EIO) {
 		rc = xr_err_set(err, XR_EIO, path.s, 0, 0,
 				"cannot write '%s': %s", path.s,
-				strerror(errno));
-	} else {
+				why ? strerror(why) : "write error");
+	} else if (rc == 0) {
 		fputs("![", f);
 		md_alt(f, ch.title);
 		fputs("](", f);
@@ -221,8 +234,8 @@ static int tables(const struct report *r, struct arena *a, FILE *f,
 	fprintf(f, "## %s\n\n", T(r, REPORT_T_TABLES));
 	for (k = 0; k < r->ntables; k++) {
 		struct rtable t;
-		if (rt_matrix(r, k, a, &t) < 0)
-			return -1;
+		if ((rc = rt_matrix(r, k, a, &t)) < 0)
+			return rc;
 		md_caption(f, "###", t.title, t.unit);
 		md_table(f, &t);
 		if (mc && (rc = md_chart(r, a, &t, k, mc, f, err)) < 0)
@@ -235,8 +248,9 @@ static int tables(const struct report *r, struct arena *a, FILE *f,
 static int cells(const struct report *r, struct arena *a, FILE *f)
 {
 	struct rtable t;
-	if (rt_cells(r, a, &t) < 0)
-		return -1;
+	int rc;
+	if ((rc = rt_cells(r, a, &t)) < 0)
+		return rc;
 	fprintf(f, "## %s (", T(r, REPORT_T_CELLS));
 	put(f, t.title, 0);
 	if (*t.unit) {
@@ -250,8 +264,8 @@ static int cells(const struct report *r, struct arena *a, FILE *f)
 	 * ...), the way before/after tables show them side by side. */
 	if (r->nmetrics < 2)
 		return 0;
-	if (rt_metrics(r, a, &t) < 0)
-		return -1;
+	if ((rc = rt_metrics(r, a, &t)) < 0)
+		return rc;
 	fprintf(f, "### %s (%s)\n\n", T(r, REPORT_T_METRIC),
 		T(r, REPORT_T_MEDIAN));
 	md_table(f, &t);
@@ -261,14 +275,15 @@ static int cells(const struct report *r, struct arena *a, FILE *f)
 static int comparisons(const struct report *r, struct arena *a, FILE *f)
 {
 	struct rtable t;
+	int rc;
 	struct buf m = BUF_INIT;
 	fprintf(f, "## %s\n\n", T(r, REPORT_T_COMPARISONS));
 	if (!r->ncmps) {
 		fprintf(f, "%s\n\n", T(r, REPORT_T_NO_COMPARISONS));
 		return 0;
 	}
-	if (rt_cmps(r, a, &t) < 0)
-		return -1;
+	if ((rc = rt_cmps(r, a, &t)) < 0)
+		return rc;
 	md_table(f, &t);
 	buf_addf(&m, T(r, REPORT_T_METHOD_NOTE), 100 * r->threshold);
 	fprintf(f, "%s\n\n", m.s);
@@ -280,11 +295,11 @@ static int comparisons(const struct report *r, struct arena *a, FILE *f)
 static int notes(const struct report *r, struct arena *a, FILE *f)
 {
 	struct rt_note *n;
-	int k, j, nn;
+	int k, j, nn, rc;
 	if (!r->nnotes)
 		return 0;
-	if (rt_notes(r, a, &n, &nn) < 0)
-		return -1;
+	if ((rc = rt_notes(r, a, &n, &nn)) < 0)
+		return rc;
 	fprintf(f, "## %s\n\n", T(r, REPORT_T_NOTES));
 	for (k = 0; k < nn; k++) {
 		fprintf(f, "%d. **%s**: %s\n", k + 1, n[k].name, n[k].text);
@@ -308,10 +323,11 @@ static int notes(const struct report *r, struct arena *a, FILE *f)
 static int conditions(const struct report *r, struct arena *a, FILE *f)
 {
 	struct rtable t;
+	int rc;
 	if (!r->nconds)
 		return 0;
-	if (rt_conditions(r, a, &t) < 0)
-		return -1;
+	if ((rc = rt_conditions(r, a, &t)) < 0)
+		return rc;
 	md_caption(f, "##", t.title, NULL);
 	md_table(f, &t);
 	return 0;
@@ -320,27 +336,28 @@ static int conditions(const struct report *r, struct arena *a, FILE *f)
 static int appendix(const struct report *r, struct arena *a, FILE *f)
 {
 	struct rtable t;
-	if (rt_sizing(r, a, &t) < 0)
-		return -1;
+	int rc;
+	if ((rc = rt_sizing(r, a, &t)) < 0)
+		return rc;
 	if (t.nrows) {
 		md_caption(f, "##", t.title, NULL);
 		md_table(f, &t);
 	}
 	if (r->nsessions) {
-		if (rt_sessions(r, a, &t) < 0)
-			return -1;
+		if ((rc = rt_sessions(r, a, &t)) < 0)
+			return rc;
 		md_caption(f, "##", t.title, NULL);
 		md_table(f, &t);
 	}
 	if (r->nfacts) {
-		if (rt_facts(r, a, &t) < 0)
-			return -1;
+		if ((rc = rt_facts(r, a, &t)) < 0)
+			return rc;
 		md_caption(f, "##", t.title, NULL);
 		md_table(f, &t);
 	}
 	if (r->nverifs) {
-		if (rt_verifs(r, a, &t) < 0)
-			return -1;
+		if ((rc = rt_verifs(r, a, &t)) < 0)
+			return rc;
 		md_caption(f, "##", t.title, NULL);
 		md_table(f, &t);
 	}
@@ -352,15 +369,16 @@ static int appendix(const struct report *r, struct arena *a, FILE *f)
 static int reference(const struct report *r, struct arena *a, FILE *f)
 {
 	struct rtable t;
+	int rc;
 	struct buf m = BUF_INIT;
 	if (!r->ref)
 		return 0;
 	fprintf(f, "## %s\n\n", T(r, REPORT_T_REFERENCE));
-	if (rt_reference_info(r, a, &t) < 0)
-		return -1;
+	if ((rc = rt_reference_info(r, a, &t)) < 0)
+		return rc;
 	md_list(f, &t);
-	if (rt_reference(r, a, &t) < 0)
-		return -1;
+	if ((rc = rt_reference(r, a, &t)) < 0)
+		return rc;
 	put(f, t.title, 0);
 	fputs(" (", f);
 	put(f, t.unit, 0);
@@ -378,7 +396,7 @@ int report_write_md_charts(const struct report *r, FILE *f, const char *md_path,
 {
 	struct arena *a = arena_new();
 	struct md_charts mc, *pmc = NULL;
-	int rc = a ? 0 : -1;
+	int rc = a ? 0 : -XR_ENOMEM;
 	memset(&md_count, 0, sizeof md_count);
 	if (rc == 0 && md_path && strcmp(md_path, "-") != 0) {
 		rc = charts_init(&mc, md_path);
@@ -404,10 +422,12 @@ int report_write_md_charts(const struct report *r, FILE *f, const char *md_path,
 	esc_warn(&md_count, "markdown", stderr);
 	if (pmc)
 		buf_release(&mc.stem);
-	if (rc == -1)
+	/* Only an allocation failure comes back without err filled (the
+	 * table builders have no err); a chart file's error says which. */
+	if (rc == -XR_ENOMEM)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	if (rc < 0)
-		return rc; /* a chart file: err says which */
+		return rc;
 	if (fflush(f) != 0 || ferror(f))
 		return xr_err_set(err, XR_EIO, NULL, 0, 0,
 				  "cannot write the markdown report");

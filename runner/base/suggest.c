@@ -11,8 +11,12 @@
 
 #include "banned.h"
 
-/* Code points of s, ASCII letters in lower case; -1 when longer than
- * SUGGEST_MAX_CHARS. */
+/* What folded_chars() returns for a word it will not match: not an error,
+ * one more "no suggestion" (callers test <= 0). */
+#define TOO_LONG (-1)
+
+/* Code points of s, ASCII letters in lower case; TOO_LONG when longer
+ * than SUGGEST_MAX_CHARS. */
 static int folded_chars(const char *s, uint32_t *cp)
 {
 	size_t i = 0, len = strlen(s);
@@ -22,7 +26,7 @@ static int folded_chars(const char *s, uint32_t *cp)
 		uint32_t c;
 		i += utf8_next(s + i, len - i, &c);
 		if (n == SUGGEST_MAX_CHARS)
-			return -1;
+			return TOO_LONG;
 		cp[n++] = c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
 	}
 	return n;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
+
 #include "banned.h"
 
 /*
@@ -63,7 +65,7 @@ static int parse_duration(const char *s, double *out, const char **why)
 	int parts = 0;
 	if (!*s) {
 		*why = "empty duration";
-		return -1;
+		return -XR_EPARSE;
 	}
 	/* "90" = seconds; "1m30s" = compound */
 	while (*s) {
@@ -74,7 +76,7 @@ static int parse_duration(const char *s, double *out, const char **why)
 			*why =
 			    "expected a number with a unit (e.g. 10s, 500ms, "
 			    "2m, 1h)";
-			return -1;
+			return -XR_EPARSE;
 		}
 		s += n;
 		for (i = 0; i < sizeof dur_units / sizeof dur_units[0]; i++) {
@@ -90,17 +92,17 @@ static int parse_duration(const char *s, double *out, const char **why)
 			if (*s == ' ' || *s == '\t') {
 				*why = "a blank between the number and its "
 				       "unit (write 10s, not 10 s)";
-				return -1;
+				return -XR_EPARSE;
 			}
 			if (*s == '.' || *s == ',') {
 				*why = "not a number (one decimal point at "
 				       "most, e.g. 1.5s)";
-				return -1;
+				return -XR_EPARSE;
 			}
 			if (*s || parts) {
 				*why = "unknown duration unit (valid: ns, us, "
 				       "ms, s, m, h, d)";
-				return -1;
+				return -XR_EPARSE;
 			}
 			mult = 1;
 		}
@@ -111,7 +113,7 @@ static int parse_duration(const char *s, double *out, const char **why)
 	/* beyond this it is a typo, and estimates would overflow */
 	if (total > UNITS_MAX_DURATION) {
 		*why = "too long (at most 365d)";
-		return -1;
+		return -XR_EPARSE;
 	}
 	*out = total;
 	return 0;
@@ -124,7 +126,7 @@ static int parse_count(const char *s, double *out, const char **why)
 	if (!n) {
 		*why = "expected a number with an optional K, M, G, T "
 		       "(x1000) or Ki, Mi, Gi, Ti (x1024) suffix";
-		return -1;
+		return -XR_EPARSE;
 	}
 	s += n;
 	if (*s) {
@@ -134,7 +136,7 @@ static int parse_count(const char *s, double *out, const char **why)
 		if (!q || !s[0]) {
 			*why = "unknown suffix (valid: K, M, G, T, Ki, Mi, "
 			       "Gi, Ti)";
-			return -1;
+			return -XR_EPARSE;
 		}
 		e = (int)(q - pfx) + 1;
 		if (s[1] == 'i' && s[2] == 0)
@@ -144,7 +146,7 @@ static int parse_count(const char *s, double *out, const char **why)
 		else {
 			*why = "unknown suffix (valid: K, M, G, T, Ki, Mi, "
 			       "Gi, Ti)";
-			return -1;
+			return -XR_EPARSE;
 		}
 	}
 	*out = v * mult;
@@ -162,7 +164,7 @@ int units_parse(const char *s, enum units_kind kind, double *out,
 	*why = NULL;
 	if (!s) {
 		*why = "missing value";
-		return -1;
+		return -XR_EPARSE;
 	}
 	if (kind == UNITS_DURATION)
 		rc = parse_duration(s, &v, why);
@@ -170,7 +172,7 @@ int units_parse(const char *s, enum units_kind kind, double *out,
 		rc = parse_count(s, &v, why);
 	if (rc == 0 && !isfinite(v)) {
 		*why = "number out of range";
-		return -1;
+		return -XR_EPARSE;
 	}
 	if (rc == 0 && out)
 		*out = v;
@@ -234,7 +236,7 @@ int units_metric(const char *unit, double *factor, const char **base)
 				*base = metric_units[i].base;
 			return 0;
 		}
-	return -1;
+	return -XR_EPARSE;
 }
 
 void units_fmt_duration(double s, char *out, unsigned outsz)

@@ -13,7 +13,8 @@ enum units_kind {
 			   Ki/Mi/Gi (x1024) suffix: "9.4G", "500M", "1500" */
 };
 
-/* Parse s as kind. 0 on success; -1 and a reason in why (may be NULL). */
+/* Parse s as kind. 0 on success; -XR_EPARSE and a reason in why (may be
+ * NULL). */
 int units_parse(const char *s, enum units_kind kind, double *out,
 		const char **why);
 
@@ -22,7 +23,7 @@ int units_parse(const char *s, enum units_kind kind, double *out,
  * base unit and the base unit's name ("bit/s", "s", "B", "1", ...).
  * Known: bit/s kbit/s Mbit/s Gbit/s (and bps Kbps Mbps Gbps), B/s kB/s
  * KB/s MB/s GB/s KiB/s MiB/s GiB/s, s ms us ns, B kB MB GB KiB MiB GiB,
- * %, count / "" (dimensionless). -1 when unknown.
+ * %, count / "" (dimensionless). -XR_EPARSE when unknown.
  */
 int units_metric(const char *unit, double *factor, const char **base);
 

@@ -343,30 +343,32 @@ static int copy_all(struct store *st, struct store_merge_stats *stats,
 	return r;
 }
 
-static int count_runs(struct store *st, int64_t *n)
+/* Runs in the main store, for the merge's statistics only: 0 when they
+ * cannot be counted (the merge itself reports its own errors). */
+static int64_t count_runs(struct store *st)
 {
 	sqlite3_stmt *s;
-	*n = 0;
+	int64_t n = 0;
 	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM main.runs", -1, &s,
 			       NULL) != SQLITE_OK)
-		return -1;
+		return 0;
 	if (sqlite3_step(s) == SQLITE_ROW)
-		*n = sqlite3_column_int64(s, 0);
+		n = sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
-	return 0;
+	return n;
 }
 
 int store_merge(struct store *st, const char *const *inputs, size_t n,
 		int force, struct store_merge_stats *stats, struct xr_err *err)
 {
-	int64_t before = 0, after = 0;
+	int64_t before, after;
 	size_t i;
 	int r = 0;
 	memset(stats, 0, sizeof *stats);
 	for (i = 0; i < n; i++)
 		if ((r = check_input(st, inputs[i], err)) < 0)
 			return r;
-	count_runs(st, &before);
+	before = count_runs(st);
 	/* One transaction per input (ATTACH is refused inside one): an input
 	 * refused leaves those before it merged, which is safe to repeat. */
 	for (i = 0; i < n && r == 0; i++) {
@@ -384,7 +386,7 @@ int store_merge(struct store *st, const char *const *inputs, size_t n,
 			store_rollback(st);
 		detach(st);
 	}
-	count_runs(st, &after);
+	after = count_runs(st);
 	stats->runs_added = after - before;
 	return r;
 }

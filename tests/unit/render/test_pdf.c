@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "pdf.h"
+#include "pdf_font.h"
 #include "pdf_int.h"
 #include "proc.h"
 #include "render.h"

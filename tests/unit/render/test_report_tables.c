@@ -2,8 +2,9 @@
  * The neutral report tables (reports/render/table.c): the notes list a
  * flag's places from where the flag table says it is raised (the
  * Markdown/PDF disagreement of issue 8: nonpositive and verify_failed on
- * comparisons), cell and comparison columns, grouped matrix headers; and
- * the Markdown writer renders exactly those notes.
+ * comparisons), cell and comparison columns, grouped matrix headers; the
+ * Markdown writer renders exactly those notes, and says which write
+ * failed (an I/O error is not "out of memory").
  */
 #include <math.h>
 #include <stdio.h>
@@ -200,6 +201,44 @@ static void test_markdown(const struct report *r)
 	free(text);
 }
 
+/* A write error comes back as -XR_EIO with a message that says so: the
+ * report stream on a full disk, then a chart file beside the report in a
+ * folder that does not exist. */
+static void test_markdown_errors(const struct report *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	struct xr_err err;
+	FILE *f = fopen("/dev/full", "w");
+
+	if (!f) {
+		tap_skip("no /dev/full");
+	} else {
+		xr_err_clear(&err);
+		is_int(report_write_md(r, f, &err), -XR_EIO,
+		       "markdown on a full disk: -XR_EIO");
+		fclose(f);
+		is_int(err.code, XR_EIO, "  err says io");
+		ok(strstr(err.msg, "cannot write") &&
+		       !strstr(err.msg, "out of memory"),
+		   "  and the message is a write error: %s", err.msg);
+	}
+	f = open_memstream(&text, &len);
+	if (!f) {
+		ok(0, "open_memstream");
+		return;
+	}
+	xr_err_clear(&err);
+	is_int(report_write_md_charts(r, f, "/nonexistent-xrun-dir/r.md", &err),
+	       -XR_EIO, "chart in a missing folder: -XR_EIO");
+	fclose(f);
+	free(text);
+	is_int(err.code, XR_EIO, "  err says io");
+	ok(strstr(err.msg, "cannot write '/nonexistent-xrun-dir/r-chart-1.svg'"
+			   ": No such file or directory") != NULL,
+	   "  and names the chart file and the reason: %s", err.msg);
+}
+
 /* The HTML renders the same notes and grouped headers, escaped. */
 static void test_html(struct report *r)
 {
@@ -251,6 +290,7 @@ int main(void)
 	test_notes(&r, a);
 	test_tables(&r, a);
 	test_markdown(&r);
+	test_markdown_errors(&r);
 	test_html(&r);
 	arena_free(a);
 	return tap_done();
