@@ -69,29 +69,27 @@ static const struct lab_profile *profile_find(const char *name)
 	return NULL;
 }
 
-static void profile_list(struct buf *b)
+static const char *profile_name(size_t i)
 {
-	size_t i;
-	for (i = 0; i < sizeof profiles / sizeof profiles[0]; i++)
-		buf_addf(b, "%s%s", i ? ", " : "", profiles[i].name);
+	return i < sizeof profiles / sizeof profiles[0] ? profiles[i].name
+							: NULL;
 }
+
+const struct opt_choices lab_profile_choices = {"lab profile", profile_name};
 
 static int lab_init(struct lab *l, const char *prefix, struct xr_err *err)
 {
 	const char *p;
-	int i;
-	if (!*prefix || strlen(prefix) > LAB_MAX_PREFIX)
+	int i, ok = *prefix && strlen(prefix) <= LAB_MAX_PREFIX;
+	for (p = prefix; ok && *p; p++)
+		ok = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		     (*p == '-' && p != prefix);
+	if (!ok)
 		return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
-				  "invalid lab prefix '%s' (1 to %d letters, "
-				  "digits or '-')",
+				  "invalid lab prefix '%s' (valid: 1 to %d "
+				  "lowercase letters, digits or '-', not "
+				  "starting with '-')",
 				  prefix, LAB_MAX_PREFIX);
-	for (p = prefix; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-		      (*p == '-' && p != prefix)))
-			return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
-					  "invalid lab prefix '%s' (lowercase "
-					  "letters, digits or '-')",
-					  prefix);
 	memset(l, 0, sizeof *l);
 	snprintf(l->prefix, sizeof l->prefix, "%s", prefix);
 	for (i = 0; i < 2; i++) {
@@ -629,17 +627,11 @@ static int lab_profile_of(const struct lab_args *a, struct lab_profile *pr,
 			return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
 					  "--burst and --latency shape a "
 					  "--rate: give one");
+		/* opt_parse checked --profile against the table. */
 		named = profile_find(a->profile ? a->profile : "10gbe");
-		if (!named) {
-			struct buf l = BUF_INIT;
-			profile_list(&l);
-			r = xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
-				       "unknown lab profile '%s' (known: %s; "
-				       "or --rate)",
-				       a->profile, l.s);
-			buf_release(&l);
-			return r;
-		}
+		if (!named)
+			return xr_err_set(err, XR_EINTERNAL, NULL, 0, 0,
+					  "no lab profile '%s'", a->profile);
 		*pr = *named;
 		return 0;
 	}
@@ -691,8 +683,8 @@ static int lab_profile_of(const struct lab_args *a, struct lab_profile *pr,
 		    OPT_STRING, LA(prefix), NULL, 0                            \
 	}
 static const struct opt_def lab_up_options[] = {
-    {"profile", 0, "NAME", "the link's profile (default 10gbe; listed below)",
-     OPT_STRING, LA(profile), NULL, 0},
+    {"profile", 0, NULL, "the link's profile (default 10gbe; listed below)",
+     OPT_CHOICE, LA(profile), NULL, 0, &lab_profile_choices},
     {"rate", 0, "RATE",
      "shape the link with tbf at RATE instead of a profile (1000mbit, "
      "2.5gbit)",
@@ -719,15 +711,23 @@ static void profiles_help(FILE *f)
 }
 
 static const struct opt_cmd lab_subs[4];
+static int lab_finish(int rc, struct xr_err *err);
 
-/* What every action needs: its options, the prefix, root and ip. */
+/*
+ * What every action needs: its options, then the prefix (checked before
+ * anything is looked at or created, so a bad one is a usage error even
+ * without root), root and ip. Returns an exit status, or LAB_GO when the
+ * action may run. opt_parse's outcomes are turned into their exit status
+ * here and never travel beside the error codes of err.
+ */
+#define LAB_GO (-1)
 static int lab_start(const struct opt_cmd *c, int argc, char **argv,
 		     struct lab_args *a, struct lab *l, struct xr_err *err)
 {
 	int n = opt_parse(c, argc, argv, a);
 	int rc;
-	if (n < 0)
-		return n;
+	if (opt_is_outcome(n))
+		return opt_exit(n);
 	if (!a->prefix)
 		a->prefix = "xr";
 	rc = lab_init(l, a->prefix, err);
@@ -740,16 +740,15 @@ static int lab_start(const struct opt_cmd *c, int argc, char **argv,
 	if (!rc && !proc_which("ip"))
 		rc = xr_err_set(err, XR_EENV, NULL, 0, 0,
 				"'ip' not found in PATH (install iproute2)");
-	return rc;
+	return rc < 0 ? lab_finish(rc, err) : LAB_GO;
 }
 
+/* The exit status of an action's result: 0, or err's code's. */
 static int lab_finish(int rc, struct xr_err *err)
 {
-	if (rc == OPT_HELP || rc == OPT_USAGE)
-		return opt_exit(rc);
 	if (rc < 0) {
 		xr_err_print(err, "xrun lab");
-		return xr_code_exit(rc);
+		return xr_code_exit(-rc);
 	}
 	return 0;
 }
@@ -761,11 +760,9 @@ static int cmd_lab_up(int argc, char **argv)
 	struct lab l;
 	struct lab_profile pr;
 	int rc = lab_start(&lab_subs[0], argc, argv, &a, &l, &err);
-	/* -XR_EUSAGE is -1, OPT_HELP's value: report it here. */
-	if (!rc && lab_profile_of(&a, &pr, &err) < 0) {
-		xr_err_print(&err, "xrun lab");
-		return 2;
-	}
+	if (rc != LAB_GO)
+		return rc;
+	rc = lab_profile_of(&a, &pr, &err);
 	if (!rc)
 		rc = lab_up(&l, &pr, &err);
 	return lab_finish(rc, &err);
@@ -777,9 +774,9 @@ static int cmd_lab_down(int argc, char **argv)
 	struct xr_err err = {0};
 	struct lab l;
 	int rc = lab_start(&lab_subs[1], argc, argv, &a, &l, &err);
-	if (!rc)
-		rc = lab_down(&l, &err);
-	return lab_finish(rc, &err);
+	if (rc != LAB_GO)
+		return rc;
+	return lab_finish(lab_down(&l, &err), &err);
 }
 
 static int cmd_lab_status(int argc, char **argv)
@@ -788,9 +785,9 @@ static int cmd_lab_status(int argc, char **argv)
 	struct xr_err err = {0};
 	struct lab l;
 	int rc = lab_start(&lab_subs[2], argc, argv, &a, &l, &err);
-	if (!rc)
-		rc = lab_status(&l);
-	return lab_finish(rc, &err);
+	if (rc != LAB_GO)
+		return rc;
+	return lab_finish(lab_status(&l), &err);
 }
 
 static const struct opt_cmd lab_subs[] = {
