@@ -22,6 +22,12 @@ extern const struct opt_cmd cmd_lab_spec;      /* lab.c */
 extern const struct opt_cmd cmd_version_spec;  /* commands.c */
 extern const struct opt_cmd cmd_help_spec;     /* commands.c */
 
+/* Choice sources (OPT_CHOICE) from the tables: output formats and report
+ * languages (choices.c), lab link profiles (lab.c). */
+extern const struct opt_choices cli_format_choices;
+extern const struct opt_choices cli_lang_choices;
+extern const struct opt_choices lab_profile_choices;
+
 /* `xrun --help`: every command of the table with its summary. */
 void cli_print_commands(FILE *f);
 

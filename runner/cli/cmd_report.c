@@ -12,24 +12,26 @@
 #include "buf.h"
 #include "cmd.h"
 #include "catalog.h"
-#include "output_format.h"
+#include "err.h"
 #include "plan.h"
 #include "render.h"
 #include "store.h"
 #include "banned.h"
 
+#define THRESHOLD_INVALID (-1.0)
+
 /* "1%" -> 0.01; "0.01" -> 0.01; "2" -> 0.02 (a bare number >= 1 is a
- * percentage). -1 when invalid. */
+ * percentage). THRESHOLD_INVALID when invalid. */
 static double parse_threshold(const char *s)
 {
 	char *end;
 	double v = strtod(s, &end);
 	if (end == s || v <= 0)
-		return -1;
+		return THRESHOLD_INVALID;
 	if (*end == '%' && end[1] == 0)
 		return v / 100;
 	if (*end)
-		return -1;
+		return THRESHOLD_INVALID;
 	return v >= 1 ? v / 100 : v;
 }
 
@@ -42,7 +44,7 @@ static int threshold_cb(void *field, const char *v)
 			"such as 1%% or 0.5%%)\n",
 			v);
 		opt_usage(&cmd_report_spec, stderr);
-		return -1;
+		return -XR_EUSAGE;
 	}
 	*(double *)field = t;
 	return 0;
@@ -57,7 +59,7 @@ static int tolerance_cb(void *field, const char *v)
 			"such as 3%% or 0.5%%)\n",
 			v);
 		opt_usage(&cmd_report_spec, stderr);
-		return -1;
+		return -XR_EUSAGE;
 	}
 	*(double *)field = t;
 	return 0;
@@ -73,7 +75,7 @@ static int session_cb(void *field, const char *v)
 			"(1 or more), not '%s'\n",
 			v);
 		opt_usage(&cmd_report_spec, stderr);
-		return -1;
+		return -XR_EUSAGE;
 	}
 	*(int64_t *)field = n;
 	return 0;
@@ -100,11 +102,11 @@ static const struct opt_def report_options[] = {
     {"output", 'o', "FILE",
      "the report to write; - writes md, html, csv or json to stdout",
      OPT_STRING, RA(out), NULL, 1},
-    {"format", 0, "pdf|md|html|csv|json",
-     "the output format (default: from the file's extension)", OPT_STRING,
-     RA(o.format), NULL, 0},
-    {"lang", 0, "en|ja", "the report's language (default: the plan's)",
-     OPT_STRING, RA(o.lang), NULL, 0},
+    {"format", 0, NULL,
+     "the output format (default: from the file's extension)", OPT_CHOICE,
+     RA(o.format), NULL, 0, &cli_format_choices},
+    {"lang", 0, NULL, "the report's language (default: the plan's)", OPT_CHOICE,
+     RA(o.lang), NULL, 0, &cli_lang_choices},
     {"title", 0, "T", "the report's title (default: the plan's)", OPT_STRING,
      RA(o.title), NULL, 0},
     {"metric", 0, "NAME", "the metric to report (default: throughput)",
@@ -145,15 +147,6 @@ static int cmd_report(int argc, char **argv)
 	plan_path = rc ? argv[1] : NULL;
 	if (!out)
 		return usage_err("%s", "missing -o FILE (the report to write)");
-	if (o.lang && report_lang_parse(o.lang) < 0)
-		return usage_err("unknown language '%s' (valid: en, ja)",
-				 o.lang);
-	if (o.format && output_format_find(o.format) < 0) {
-		char valid[128], msg[320];
-		snprintf(msg, sizeof msg, "unknown format '%s' (valid: %s)",
-			 o.format, output_format_list(valid, sizeof valid, 0));
-		return usage_err("%s", msg);
-	}
 	if (!db && plan_path) {
 		struct plan *p = NULL;
 		struct xr_diag d;

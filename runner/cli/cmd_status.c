@@ -16,6 +16,7 @@
 #include "cellctx.h"
 #include "cmd.h"
 #include "catalog.h"
+#include "err.h"
 #include "manual.h"
 #include "plan.h"
 #include "run_status.h"
@@ -35,13 +36,15 @@ static void fmt_time(double t, char *out, size_t n)
 	strftime(out, n, "%Y-%m-%d %H:%M:%S", &tm);
 }
 
-/* Levels of a cell JSON as indices; 0 when every factor resolves. */
+/* Levels of a cell JSON as indices; 0 when every factor resolves,
+ * -XR_EPARSE for a cell that is no JSON object, -XR_EPLAN for a level the
+ * plan does not have (any more). */
 static int cell_levels(const struct plan *p, const char *cell, uint32_t *lv)
 {
 	json_t *o = json_loads(cell, 0, NULL);
 	int f, bad = 0;
 	if (!o)
-		return -1;
+		return -XR_EPARSE;
 	for (f = 0; f < p->nfactors; f++) {
 		const char *v =
 		    json_string_value(json_object_get(o, p->factors[f].name));
@@ -51,7 +54,7 @@ static int cell_levels(const struct plan *p, const char *cell, uint32_t *lv)
 		lv[f] = l < 0 ? 0 : (uint32_t)l;
 	}
 	json_decref(o);
-	return bad ? -1 : 0;
+	return bad ? -XR_EPLAN : 0;
 }
 
 /* "os=windows11 slot=pcie4x1" for the manual factors of a cell. */

@@ -3,10 +3,10 @@
  * and every command's option table (opt.h): `xrun help --bash-completion`
  * prints it and the build installs it as
  * share/bash-completion/completions/xrun. It completes commands,
- * subcommands, options, the values an option's table row names
- * ("pdf|md|csv|json"), files and plan files (*.yaml), and the
- * FACTOR=LEVEL pairs of --only from the plan named on the line, which it
- * asks for with `xrun plan --levels PLAN`.
+ * subcommands, options, the values of an option whose row names a table
+ * (OPT_CHOICE: output formats, languages, lab profiles), files and plan files
+ * (*.yaml), and the FACTOR=LEVEL pairs of --only from the plan named on the
+ * line, which it asks for with `xrun plan --levels PLAN`.
  *
  * The shell part is fixed text (below); only the case tables that map a
  * command to its options and an option to its values are generated.
@@ -46,7 +46,7 @@ static void case_options(FILE *f, const struct opt_cmd *c, int takes_arg)
 	const struct opt_def *o;
 	cmd_key(c, &k);
 	for (o = c->opts; o && o->kind != OPT_END; o++) {
-		if (takes_arg && !o->arg)
+		if (takes_arg && !opt_has_value(o))
 			continue;
 		if (o->name) {
 			opt_word(o, 0, &w);
@@ -64,15 +64,17 @@ static void case_options(FILE *f, const struct opt_cmd *c, int takes_arg)
 	buf_release(&w);
 }
 
-/* What a value of option o completes to: the words of "a|b|c", or a
- * kind the shell part knows (@plan-levels, @db, @file). */
+/* What a value of option o completes to: the names of an OPT_CHOICE's
+ * table (formats, languages, profiles), or a kind the shell part knows
+ * (@plan-levels, @db, @file). */
 static void value_kind(const struct opt_def *o, struct buf *b)
 {
+	const char *c;
+	size_t i;
 	buf_reset(b);
-	if (strchr(o->arg, '|')) {
-		const char *p;
-		for (p = o->arg; *p; p++)
-			buf_addc(b, *p == '|' ? ' ' : *p);
+	if (o->kind == OPT_CHOICE) {
+		for (i = 0; (c = opt_choice(o, i)); i++)
+			buf_addf(b, "%s%s", i ? " " : "", c);
 	} else if (!strcmp(o->arg, "FACTOR=LEVEL")) {
 		buf_adds(b, "@plan-levels");
 	} else if (!strcmp(o->arg, "FILE") && o->name &&
@@ -83,38 +85,15 @@ static void value_kind(const struct opt_def *o, struct buf *b)
 	}
 }
 
-/* The names a command's extra help lists ("profiles:" then "  NAME  ..."),
- * for options whose values it documents (lab up --profile). */
-static void extra_names(const struct opt_cmd *c, struct buf *out)
-{
-	char *text = NULL, *line, *save = NULL;
-	size_t len = 0;
-	FILE *m;
-	if (!c->extra_help || !(m = open_memstream(&text, &len)))
-		return;
-	c->extra_help(m);
-	fclose(m);
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		if (line[0] == ' ' && line[1] == ' ' && line[2] != ' ') {
-			size_t n = strcspn(line + 2, " ");
-			buf_addf(out, "%s%.*s", out->len ? " " : "", (int)n,
-				 line + 2);
-		}
-	free(text);
-}
-
 static void case_values(FILE *f, const struct opt_cmd *c)
 {
 	struct buf k = BUF_INIT, v = BUF_INIT, w = BUF_INIT;
 	const struct opt_def *o;
 	cmd_key(c, &k);
 	for (o = c->opts; o && o->kind != OPT_END; o++) {
-		if (!o->arg)
+		if (!opt_has_value(o))
 			continue;
 		value_kind(o, &v);
-		if (!v.len && strstr(o->help, "listed below"))
-			extra_names(c, &v);
 		if (!v.len)
 			continue;
 		buf_reset(&w);

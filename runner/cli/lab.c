@@ -2,9 +2,10 @@
  * `xrun lab up|down|status`: a rehearsal lab of two hosts made of network
  * namespaces (PREFIX-client, PREFIX-server) joined by one veth pair
  * addressed from 198.18.0.0/15 (RFC 2544's benchmarking range), with the
- * link shaped by tc on both ends according to a profile. Everything goes
- * through proc as argv (ip, tc). What `up` created is recorded in
- * /run/xrun-lab/PREFIX.json so that `down` removes exactly that.
+ * link shaped by tc on both ends according to a profile (the ip and tc
+ * side: lab_net.c). Here: the profile table, the command line, and the
+ * record in /run/xrun-lab/PREFIX.json of what `up` created, so that
+ * `down` removes exactly that.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -18,29 +19,16 @@
 #include "buf.h"
 #include "cmd.h"
 #include "err.h"
+#include "lab_net.h"
 #include "proc.h"
 #include "units.h"
 #include "banned.h"
-
-#define LAB_RUN_DIR "/run/xrun-lab"
-#define LAB_CMD_TIMEOUT 20.0
-#define LAB_MAX_PREFIX 10 /* interface names hold 15 bytes: PREFIX-veth */
-
-enum lab_shape { LAB_NONE, LAB_TBF, LAB_NETEM };
 
 /* Link profiles. Rates are what the link carries on the wire; tbf's burst
  * covers a few 64 KiB GSO segments plus about 1 ms at the rate so that the
  * shaper's timer granularity does not eat throughput, and its queue limit
  * holds about 8 ms so that TCP sees a queue rather than drops at once. */
-static const struct lab_profile {
-	const char *name;
-	enum lab_shape shape;
-	double rate;	 /* bit/s, 0 = unshaped */
-	double delay_ms; /* one way, per end: RTT = 2 * delay_ms */
-	const char *about;
-	double burst;	   /* tbf: B; 0 = the default above */
-	double latency_ms; /* tbf: queue as time instead of limit; 0 = none */
-} profiles[] = {
+static const struct lab_profile profiles[] = {
     {"10gbe", LAB_NONE, 0, 0, "unshaped veth (as fast as the CPU)"},
     {"pcie3x1", LAB_TBF, 6.2e9, 0,
      "6.2 Gbit/s: a 10GbE NIC behind PCIe 3.0 x1 (tbf)"},
@@ -48,17 +36,6 @@ static const struct lab_profile {
     {"1g", LAB_TBF, 1e9, 0, "1 Gbit/s: 1000BASE-T (tbf)"},
     {"wan", LAB_NETEM, 1e9, 10, "1 Gbit/s with 20 ms RTT: a WAN link (netem)"},
 };
-
-struct lab {
-	char prefix[LAB_MAX_PREFIX + 1];
-	char ns[2][32];	    /* client, server */
-	char ifname[2][16]; /* veth end in each */
-	const char *addr[2];
-	char record[128];
-};
-
-static const char *const lab_addr[2] = {"198.18.0.1", "198.18.0.2"};
-static const char *const lab_role[2] = {"client", "server"};
 
 static const struct lab_profile *profile_find(const char *name)
 {
@@ -69,231 +46,13 @@ static const struct lab_profile *profile_find(const char *name)
 	return NULL;
 }
 
-static void profile_list(struct buf *b)
+static const char *profile_name(size_t i)
 {
-	size_t i;
-	for (i = 0; i < sizeof profiles / sizeof profiles[0]; i++)
-		buf_addf(b, "%s%s", i ? ", " : "", profiles[i].name);
+	return i < sizeof profiles / sizeof profiles[0] ? profiles[i].name
+							: NULL;
 }
 
-static int lab_init(struct lab *l, const char *prefix, struct xr_err *err)
-{
-	const char *p;
-	int i;
-	if (!*prefix || strlen(prefix) > LAB_MAX_PREFIX)
-		return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
-				  "invalid lab prefix '%s' (1 to %d letters, "
-				  "digits or '-')",
-				  prefix, LAB_MAX_PREFIX);
-	for (p = prefix; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-		      (*p == '-' && p != prefix)))
-			return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
-					  "invalid lab prefix '%s' (lowercase "
-					  "letters, digits or '-')",
-					  prefix);
-	memset(l, 0, sizeof *l);
-	snprintf(l->prefix, sizeof l->prefix, "%s", prefix);
-	for (i = 0; i < 2; i++) {
-		snprintf(l->ns[i], sizeof l->ns[i], "%s-%s", prefix,
-			 lab_role[i]);
-		/* The same name at both ends (each in its own namespace):
-		 * a hook written once as `ip link set dev {{iface}}` is
-		 * right on either host. */
-		snprintf(l->ifname[i], sizeof l->ifname[i], "%s-veth", prefix);
-		l->addr[i] = lab_addr[i];
-	}
-	snprintf(l->record, sizeof l->record, "%s/%s.json", LAB_RUN_DIR,
-		 prefix);
-	return 0;
-}
-
-/* Run argv; 0 when it exited 0. stderr (trimmed) goes to errtext. */
-static int run(const char *const *argv, struct buf *out, struct buf *errtext)
-{
-	struct proc_opts o = {0};
-	struct proc_result r;
-	struct xr_err e = {0};
-	int rc;
-	o.argv = argv;
-	o.timeout = LAB_CMD_TIMEOUT;
-	if (proc_run(&o, &r, &e) < 0) {
-		if (errtext)
-			buf_adds(errtext, e.msg);
-		return -1;
-	}
-	rc = r.status == PROC_EXITED && r.exit_code == 0 ? 0 : -1;
-	if (out)
-		buf_add(out, r.out, r.out_len);
-	if (errtext) {
-		size_t n = r.err_len;
-		char d[256];
-		while (n && (r.err[n - 1] == '\n' || r.err[n - 1] == ' '))
-			n--;
-		buf_reset(errtext);
-		if (n)
-			buf_add(errtext, r.err, n);
-		else if (rc)
-			buf_adds(errtext, proc_describe(&r, d, sizeof d));
-	}
-	proc_result_release(&r);
-	return rc;
-}
-
-static int ns_exists(const char *ns)
-{
-	struct buf p = BUF_INIT;
-	struct stat st;
-	int ok;
-	buf_addf(&p, "/var/run/netns/%s", ns);
-	ok = stat(p.s, &st) == 0;
-	buf_release(&p);
-	return ok;
-}
-
-static int link_exists(const char *ns, const char *ifname)
-{
-	const char *argv[] = {"ip",   "-n",  ns,     "link",
-			      "show", "dev", ifname, NULL};
-	return run(argv, NULL, NULL) == 0;
-}
-
-static int cmd_fail(struct xr_err *err, const char *what, struct buf *e)
-{
-	return xr_err_set(err, XR_EENV, NULL, 0, 0, "%s failed: %s", what,
-			  e->len ? e->s : "(no message)");
-}
-
-/* Build the namespaces and the veth pair; idempotent. created[] says which
- * namespaces this call made, *veth whether it made the pair. */
-static int lab_build(struct lab *l, int created[2], int *veth,
-		     struct xr_err *err)
-{
-	struct buf e = BUF_INIT;
-	char a[32];
-	int i, rc = 0;
-	for (i = 0; i < 2 && !rc; i++) {
-		const char *argv[] = {"ip", "netns", "add", l->ns[i], NULL};
-		created[i] = 0;
-		if (ns_exists(l->ns[i]))
-			continue;
-		if (run(argv, NULL, &e) < 0)
-			rc = cmd_fail(err, "ip netns add", &e);
-		else
-			created[i] = 1;
-	}
-	if (!rc && !link_exists(l->ns[0], l->ifname[0])) {
-		const char *argv[] = {
-		    "ip",	  "link",  "add",    l->ifname[0], "netns",
-		    l->ns[0],	  "type",  "veth",   "peer",	   "name",
-		    l->ifname[1], "netns", l->ns[1], NULL};
-		/* A half-built pair from an interrupted up: start over. */
-		if (link_exists(l->ns[1], l->ifname[1])) {
-			const char *del[] = {"ip",  "-n",  l->ns[1],	 "link",
-					     "del", "dev", l->ifname[1], NULL};
-			run(del, NULL, NULL);
-		}
-		if (run(argv, NULL, &e) < 0)
-			rc = cmd_fail(err, "creating the veth pair", &e);
-		else
-			*veth = 1;
-	}
-	for (i = 0; i < 2 && !rc; i++) {
-		const char *lo[] = {"ip",  "-n", l->ns[i], "link", "set",
-				    "dev", "lo", "up",	   NULL};
-		const char *addr[] = {"ip",   "-n",	    l->ns[i],
-				      "addr", "replace",    a,
-				      "dev",  l->ifname[i], NULL};
-		const char *up[] = {"ip",	  "-n",	 l->ns[i],
-				    "link",	  "set", "dev",
-				    l->ifname[i], "up",	 NULL};
-		snprintf(a, sizeof a, "%s/30", l->addr[i]);
-		if (run(lo, NULL, &e) < 0 || run(addr, NULL, &e) < 0 ||
-		    run(up, NULL, &e) < 0)
-			rc = cmd_fail(err, "configuring the veth", &e);
-	}
-	buf_release(&e);
-	return rc;
-}
-
-static void fmt_rate(char *s, size_t n, double bps)
-{
-	snprintf(s, n, "%.0fkbit", bps / 1e3);
-}
-
-/* Shape both ends. `replace` keeps the old qdisc when the kernel refuses
- * the new one, so a failed re-shape leaves the lab as it was. */
-static int lab_shape(struct lab *l, const struct lab_profile *pr,
-		     struct xr_err *err)
-{
-	struct buf e = BUF_INIT;
-	char rate[32], burst[32], limit[32], delay[32], plimit[32];
-	int i, rc = 0;
-	for (i = 0; i < 2 && !rc; i++) {
-		const char *del[] = {"tc",	   "-n",   l->ns[i],
-				     "qdisc",	   "del",  "dev",
-				     l->ifname[i], "root", NULL};
-		if (pr->shape == LAB_NONE) {
-			/* veth's default is noqueue: deleting the root
-			 * qdisc fails harmlessly when there is none. */
-			run(del, NULL, NULL);
-		} else if (pr->shape == LAB_TBF) {
-			double bytes_ms = pr->rate / 8 / 1000;
-			const char *argv[] = {
-			    "tc",      "-n",	l->ns[i],     "qdisc",
-			    "replace", "dev",	l->ifname[i], "root",
-			    "tbf",     "rate",	rate,	      "burst",
-			    burst,     "limit", limit,	      NULL};
-			fmt_rate(rate, sizeof rate, pr->rate);
-			snprintf(burst, sizeof burst, "%.0f",
-				 pr->burst > 0 ? pr->burst
-					       : 4 * 65536 + bytes_ms);
-			snprintf(limit, sizeof limit, "%.0f",
-				 4 * 65536 + 8 * bytes_ms);
-			if (pr->latency_ms > 0) {
-				/* tc takes latency in place of limit. */
-				argv[13] = "latency";
-				snprintf(limit, sizeof limit, "%gms",
-					 pr->latency_ms);
-			}
-			if (run(argv, NULL, &e) < 0)
-				rc = cmd_fail(err, "shaping the link with tbf",
-					      &e);
-		} else {
-			const char *argv[] = {
-			    "tc",      "-n",	l->ns[i],     "qdisc",
-			    "replace", "dev",	l->ifname[i], "root",
-			    "netem",   "delay", delay,	      "rate",
-			    rate,      "limit", plimit,	      NULL};
-			fmt_rate(rate, sizeof rate, pr->rate);
-			snprintf(delay, sizeof delay, "%.0fms", pr->delay_ms);
-			/* Two bandwidth-delay products of full frames. */
-			snprintf(plimit, sizeof plimit, "%.0f",
-				 2 * pr->rate * 2 * pr->delay_ms / 1000 / 8 /
-					 1500 +
-				     1000);
-			if (run(argv, NULL, &e) < 0) {
-				if (strstr(e.s, "qdisc kind is unknown") ||
-				    strstr(e.s, "not supported"))
-					rc = xr_err_set(
-					    err, XR_EENV, NULL, 0, 0,
-					    "profile '%s' needs the netem "
-					    "qdisc, which is unavailable in "
-					    "this kernel (CONFIG_NET_SCH_"
-					    "NETEM / module sch_netem); tc "
-					    "said: %s",
-					    pr->name, e.s);
-				else
-					rc = cmd_fail(err,
-						      "shaping the link with "
-						      "netem",
-						      &e);
-			}
-		}
-	}
-	buf_release(&e);
-	return rc;
-}
+const struct opt_choices lab_profile_choices = {"lab profile", profile_name};
 
 /* Whether the record says an up created this namespace. */
 static int record_owns(json_t *rec, const char *ns)
@@ -348,29 +107,6 @@ static void lab_print_hosts(const struct lab *l)
 		       lab_role[i], l->ns[i], l->addr[i], l->ifname[i]);
 }
 
-static int lab_down_ns(const char *ns, struct buf *e)
-{
-	const char *argv[] = {"ip", "netns", "del", ns, NULL};
-	if (!ns_exists(ns))
-		return 0;
-	return run(argv, NULL, e);
-}
-
-/* Delete the veth pair (one end takes the other with it). */
-static int lab_del_veth(struct lab *l, struct buf *e)
-{
-	int i;
-	for (i = 0; i < 2; i++)
-		if (ns_exists(l->ns[i]) &&
-		    link_exists(l->ns[i], l->ifname[i])) {
-			const char *argv[] = {"ip",	    "-n",  l->ns[i],
-					      "link",	    "del", "dev",
-					      l->ifname[i], NULL};
-			return run(argv, NULL, e);
-		}
-	return 0;
-}
-
 static int lab_up(struct lab *l, const struct lab_profile *pr,
 		  struct xr_err *err)
 {
@@ -380,7 +116,7 @@ static int lab_up(struct lab *l, const struct lab_profile *pr,
 	/* Record the namespaces about to be made before making them: an up
 	 * cut short (Ctrl-C, SIGKILL) is still undone by down. */
 	for (i = 0; i < 2; i++)
-		will[i] = !ns_exists(l->ns[i]);
+		will[i] = !lab_ns_exists(l->ns[i]);
 	rc = will[0] || will[1] || !old
 		 ? lab_write_record(l, pr, will, 1, old, err)
 		 : 0;
@@ -440,13 +176,13 @@ static int lab_down(struct lab *l, struct xr_err *err)
 		    !(record_owns(rec, l->ns[0]) ||
 		      record_owns(rec, l->ns[1]))) {
 			for (i = 0; i < 2; i++)
-				if (ns_exists(l->ns[i]) &&
-				    link_exists(l->ns[i], l->ifname[i]))
+				if (lab_ns_exists(l->ns[i]) &&
+				    lab_link_exists(l->ns[i], l->ifname[i]))
 					n++;
 			if (lab_del_veth(l, &e) < 0)
-				rc = cmd_fail(err, "ip link del", &e);
+				rc = lab_cmd_fail(err, "ip link del", &e);
 			for (i = 0; i < 2; i++)
-				if (ns_exists(l->ns[i]))
+				if (lab_ns_exists(l->ns[i]))
 					printf("note: namespace '%s' was not "
 					       "made by 'xrun lab up' and is "
 					       "left in place\n",
@@ -457,20 +193,20 @@ static int lab_down(struct lab *l, struct xr_err *err)
 			const char *ns = json_string_value(v);
 			if (!ns || strncmp(ns, l->prefix, strlen(l->prefix)))
 				continue;
-			if (ns_exists(ns))
+			if (lab_ns_exists(ns))
 				n++;
 			if (lab_down_ns(ns, &e) < 0 && !rc)
-				rc = cmd_fail(err, "ip netns del", &e);
+				rc = lab_cmd_fail(err, "ip netns del", &e);
 		}
 		if (!rc)
 			unlink(l->record);
 	} else {
 		/* No record (e.g. /run was cleared): the names are ours. */
 		for (i = 0; i < 2; i++) {
-			if (ns_exists(l->ns[i]))
+			if (lab_ns_exists(l->ns[i]))
 				n++;
 			if (lab_down_ns(l->ns[i], &e) < 0 && !rc)
-				rc = cmd_fail(err, "ip netns del", &e);
+				rc = lab_cmd_fail(err, "ip netns del", &e);
 		}
 	}
 	json_decref(rec);
@@ -481,66 +217,6 @@ static int lab_down(struct lab *l, struct xr_err *err)
 	return rc;
 }
 
-static void show(const char *const *argv, const char *indent)
-{
-	struct buf out = BUF_INIT;
-	const char *p, *nl;
-	run(argv, &out, NULL);
-	for (p = out.s; *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (!nl)
-			nl = p + strlen(p);
-		if (nl > p)
-			printf("%s%.*s\n", indent, (int)(nl - p), p);
-		if (!*nl)
-			break;
-	}
-	buf_release(&out);
-}
-
-/* "  shaping: tbf 1000 Mbit/s, burst 387375 B, queue 4.9 ms" from tc's
- * JSON (rates there in bytes per second, latencies in microseconds). */
-static void show_shaping(const struct lab *l, int i)
-{
-	const char *argv[] = {"tc",   "-j",  "-n",	   l->ns[i], "qdisc",
-			      "show", "dev", l->ifname[i], NULL};
-	struct buf out = BUF_INIT;
-	json_t *a, *q, *o;
-	size_t k;
-	int shown = 0;
-	run(argv, &out, NULL);
-	a = json_loadb(out.s, out.len, 0, NULL);
-	json_array_foreach(a, k, q)
-	{
-		const char *kind =
-		    json_string_value(json_object_get(q, "kind"));
-		if (!json_is_true(json_object_get(q, "root")) || !kind)
-			continue;
-		o = json_object_get(q, "options");
-		printf("  shaping: %s", kind);
-		if (json_is_number(json_object_get(o, "rate")))
-			printf(" %.6g Mbit/s",
-			       json_number_value(json_object_get(o, "rate")) *
-				   8 / 1e6);
-		if (json_is_number(json_object_get(o, "burst")))
-			printf(", burst %.0f B",
-			       json_number_value(json_object_get(o, "burst")));
-		if (json_is_number(json_object_get(o, "lat")))
-			printf(", queue %.3g ms",
-			       json_number_value(json_object_get(o, "lat")) /
-				   1e3);
-		if (json_is_object(json_object_get(o, "delay")) ||
-		    json_is_number(json_object_get(o, "delay")))
-			printf(", delay");
-		printf("\n");
-		shown = 1;
-	}
-	if (!shown)
-		printf("  shaping: none (unshaped veth)\n");
-	json_decref(a);
-	buf_release(&out);
-}
-
 static int lab_status(struct lab *l)
 {
 	json_t *rec = json_load_file(l->record, 0, NULL);
@@ -548,7 +224,7 @@ static int lab_status(struct lab *l)
 	    json_string_value(json_object_get(rec, "profile"));
 	int i, up = 0;
 	for (i = 0; i < 2; i++)
-		up += ns_exists(l->ns[i]);
+		up += lab_ns_exists(l->ns[i]);
 	if (!up) {
 		printf("lab '%s' is not up\n", l->prefix);
 		json_decref(rec);
@@ -567,12 +243,12 @@ static int lab_status(struct lab *l)
 		const char *qd[] = {"tc",   "-n",  l->ns[i],	 "qdisc",
 				    "show", "dev", l->ifname[i], NULL};
 		printf("%s: netns %s%s\n", lab_role[i], l->ns[i],
-		       ns_exists(l->ns[i]) ? "" : " (missing)");
-		if (!ns_exists(l->ns[i]))
+		       lab_ns_exists(l->ns[i]) ? "" : " (missing)");
+		if (!lab_ns_exists(l->ns[i]))
 			continue;
-		show(addr, "  addr  ");
-		show(qd, "  "); /* tc starts its lines with "qdisc" */
-		show_shaping(l, i);
+		lab_show(addr, "  addr  ");
+		lab_show(qd, "  "); /* tc starts its lines with "qdisc" */
+		lab_show_shaping(l, i);
 	}
 	if (up == 2)
 		lab_print_hosts(l);
@@ -629,17 +305,11 @@ static int lab_profile_of(const struct lab_args *a, struct lab_profile *pr,
 			return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
 					  "--burst and --latency shape a "
 					  "--rate: give one");
+		/* opt_parse checked --profile against the table. */
 		named = profile_find(a->profile ? a->profile : "10gbe");
-		if (!named) {
-			struct buf l = BUF_INIT;
-			profile_list(&l);
-			r = xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
-				       "unknown lab profile '%s' (known: %s; "
-				       "or --rate)",
-				       a->profile, l.s);
-			buf_release(&l);
-			return r;
-		}
+		if (!named)
+			return xr_err_set(err, XR_EINTERNAL, NULL, 0, 0,
+					  "no lab profile '%s'", a->profile);
 		*pr = *named;
 		return 0;
 	}
@@ -691,8 +361,8 @@ static int lab_profile_of(const struct lab_args *a, struct lab_profile *pr,
 		    OPT_STRING, LA(prefix), NULL, 0                            \
 	}
 static const struct opt_def lab_up_options[] = {
-    {"profile", 0, "NAME", "the link's profile (default 10gbe; listed below)",
-     OPT_STRING, LA(profile), NULL, 0},
+    {"profile", 0, NULL, "the link's profile (default 10gbe; listed below)",
+     OPT_CHOICE, LA(profile), NULL, 0, &lab_profile_choices},
     {"rate", 0, "RATE",
      "shape the link with tbf at RATE instead of a profile (1000mbit, "
      "2.5gbit)",
@@ -719,15 +389,23 @@ static void profiles_help(FILE *f)
 }
 
 static const struct opt_cmd lab_subs[4];
+static int lab_finish(int rc, struct xr_err *err);
 
-/* What every action needs: its options, the prefix, root and ip. */
+/*
+ * What every action needs: its options, then the prefix (checked before
+ * anything is looked at or created, so a bad one is a usage error even
+ * without root), root and ip. Returns an exit status, or LAB_GO when the
+ * action may run. opt_parse's outcomes are turned into their exit status
+ * here and never travel beside the error codes of err.
+ */
+#define LAB_GO (-1)
 static int lab_start(const struct opt_cmd *c, int argc, char **argv,
 		     struct lab_args *a, struct lab *l, struct xr_err *err)
 {
 	int n = opt_parse(c, argc, argv, a);
 	int rc;
-	if (n < 0)
-		return n;
+	if (opt_is_outcome(n))
+		return opt_exit(n);
 	if (!a->prefix)
 		a->prefix = "xr";
 	rc = lab_init(l, a->prefix, err);
@@ -740,16 +418,15 @@ static int lab_start(const struct opt_cmd *c, int argc, char **argv,
 	if (!rc && !proc_which("ip"))
 		rc = xr_err_set(err, XR_EENV, NULL, 0, 0,
 				"'ip' not found in PATH (install iproute2)");
-	return rc;
+	return rc < 0 ? lab_finish(rc, err) : LAB_GO;
 }
 
+/* The exit status of an action's result: 0, or err's code's. */
 static int lab_finish(int rc, struct xr_err *err)
 {
-	if (rc == OPT_HELP || rc == OPT_USAGE)
-		return opt_exit(rc);
 	if (rc < 0) {
 		xr_err_print(err, "xrun lab");
-		return xr_code_exit(rc);
+		return xr_code_exit(-rc);
 	}
 	return 0;
 }
@@ -761,11 +438,9 @@ static int cmd_lab_up(int argc, char **argv)
 	struct lab l;
 	struct lab_profile pr;
 	int rc = lab_start(&lab_subs[0], argc, argv, &a, &l, &err);
-	/* -XR_EUSAGE is -1, OPT_HELP's value: report it here. */
-	if (!rc && lab_profile_of(&a, &pr, &err) < 0) {
-		xr_err_print(&err, "xrun lab");
-		return 2;
-	}
+	if (rc != LAB_GO)
+		return rc;
+	rc = lab_profile_of(&a, &pr, &err);
 	if (!rc)
 		rc = lab_up(&l, &pr, &err);
 	return lab_finish(rc, &err);
@@ -777,9 +452,9 @@ static int cmd_lab_down(int argc, char **argv)
 	struct xr_err err = {0};
 	struct lab l;
 	int rc = lab_start(&lab_subs[1], argc, argv, &a, &l, &err);
-	if (!rc)
-		rc = lab_down(&l, &err);
-	return lab_finish(rc, &err);
+	if (rc != LAB_GO)
+		return rc;
+	return lab_finish(lab_down(&l, &err), &err);
 }
 
 static int cmd_lab_status(int argc, char **argv)
@@ -788,9 +463,9 @@ static int cmd_lab_status(int argc, char **argv)
 	struct xr_err err = {0};
 	struct lab l;
 	int rc = lab_start(&lab_subs[2], argc, argv, &a, &l, &err);
-	if (!rc)
-		rc = lab_status(&l);
-	return lab_finish(rc, &err);
+	if (rc != LAB_GO)
+		return rc;
+	return lab_finish(lab_status(&l), &err);
 }
 
 static const struct opt_cmd lab_subs[] = {

@@ -35,9 +35,11 @@ static void roff_text(FILE *f, const char *s)
 	}
 }
 
-/* ".TP" + "\fB--db\fR \fIFILE\fR" + help */
+/* ".TP" + "\fB--db\fR \fIFILE\fR" + help; an OPT_CHOICE's names
+ * ("pdf|md|html") come from its table, as in --help. */
 static void man_option(FILE *f, const struct opt_def *o)
 {
+	struct buf v = BUF_INIT;
 	fputs(".TP\n", f);
 	if (o->short_name) {
 		fprintf(f, "\\fB\\-%c\\fR", o->short_name);
@@ -49,14 +51,16 @@ static void man_option(FILE *f, const struct opt_def *o)
 		roff_text(f, o->name);
 		fputs("\\fR", f);
 	}
-	if (o->arg) {
+	if (opt_has_value(o)) {
+		opt_value_name(o, &v);
 		fputs(" \\fI", f);
-		roff_text(f, o->arg);
+		roff_text(f, v.s);
 		fputs("\\fR", f);
 	}
 	fputc('\n', f);
 	roff_text(f, o->help);
 	fputs(".\n", f);
+	buf_release(&v);
 }
 
 /* What a command's extra_help prints (a table such as lab's profiles),
@@ -169,7 +173,7 @@ static const struct {
      "on local, ssh or network-namespace hosts, applying and verifying each "
      "setting and reading counters before and after; every run goes into "
      "one SQLite file, resumable after a crash; \\fBxrun report\\fR writes "
-     "PDF, Markdown, CSV and JSON reports with statistics and A/B "
+     "PDF, Markdown, HTML, CSV and JSON reports with statistics and A/B "
      "verdicts.\n.PP\n"
      "\\fBxrun\\fR \\fIPLAN\\fR is \\fBxrun run\\fR \\fIPLAN\\fR. "
      "Options take their value as \\fB\\-\\-db\\fR \\fIFILE\\fR or "

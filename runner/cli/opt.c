@@ -10,12 +10,43 @@
 #include <string.h>
 
 #include "buf.h"
+#include "err.h"
 #include "opt.h"
 #include "suggest.h"
 #include "banned.h"
 
 #define OPT_WIDTH 79	/* help lines end before column 80 */
 #define OPT_HELP_COL 24 /* where an option's help text starts */
+
+_Static_assert(-OPT_HELP >= XR_E_COUNT && -OPT_USAGE >= XR_E_COUNT,
+	       "opt_parse's outcomes must not be -XR_E* codes");
+
+int opt_is_outcome(int r)
+{
+	return r == OPT_HELP || r == OPT_USAGE;
+}
+
+int opt_has_value(const struct opt_def *o)
+{
+	return o->kind != OPT_FLAG;
+}
+
+const char *opt_choice(const struct opt_def *o, size_t i)
+{
+	return o->kind == OPT_CHOICE && o->choices ? o->choices->name(i) : NULL;
+}
+
+void opt_value_name(const struct opt_def *o, struct buf *b)
+{
+	const char *c;
+	size_t i;
+	if (o->arg || o->kind != OPT_CHOICE) {
+		buf_adds(b, o->arg ? o->arg : "");
+		return;
+	}
+	for (i = 0; (c = opt_choice(o, i)); i++)
+		buf_addf(b, "%s%s", i ? "|" : "", c);
+}
 
 /* ---- names ------------------------------------------------------------ */
 
@@ -39,8 +70,10 @@ static void opt_text(const struct opt_def *o, int synopsis, struct buf *b)
 		buf_addf(b, "-%c", o->short_name);
 	else
 		buf_addf(b, "--%s", o->name);
-	if (o->arg)
-		buf_addf(b, " %s", o->arg);
+	if (opt_has_value(o)) {
+		buf_addc(b, ' ');
+		opt_value_name(o, b);
+	}
 }
 
 /* ---- did you mean ----------------------------------------------------- */
@@ -229,6 +262,36 @@ static int unknown_option(const struct opt_cmd *c, const char *arg)
 	return opt_usage_error(c, "unknown option '%s'", arg);
 }
 
+/* 0 when value is one of o's choices; else says why not and returns 2:
+ * "unknown format 'pfd' for --format; did you mean 'pdf'? (valid: pdf,
+ * md, html, csv, json)". */
+static int check_choice(const struct opt_cmd *c, const struct opt_def *o,
+			const char *shown, const char *value)
+{
+	struct suggest s;
+	struct buf valid = BUF_INIT;
+	const char *name, *best;
+	size_t i;
+	int r;
+	suggest_init(&s, value, 0);
+	for (i = 0; (name = opt_choice(o, i)); i++) {
+		if (!strcmp(name, value)) {
+			buf_release(&valid);
+			return 0;
+		}
+		suggest_add(&s, name);
+		buf_addf(&valid, "%s%s", i ? ", " : "", name);
+	}
+	best = suggest_best(&s);
+	r = opt_usage_error(c, "unknown %s '%s' for %s%s%s%s (valid: %s)",
+			    o->choices ? o->choices->what : "value", value,
+			    shown, best ? "; did you mean '" : "",
+			    best ? best : "", best ? "'?" : "",
+			    valid.s ? valid.s : "");
+	buf_release(&valid);
+	return r;
+}
+
 /* Stores value (NULL for a flag) into o's field of dest. */
 static int set_value(const struct opt_cmd *c, const struct opt_def *o,
 		     const char *shown, const char *value, int argc, void *dest)
@@ -261,10 +324,28 @@ static int set_value(const struct opt_cmd *c, const struct opt_def *o,
 		return 0;
 	case OPT_CALLBACK:
 		return o->cb(field, value) < 0 ? 2 : 0;
+	case OPT_CHOICE:
+		if (check_choice(c, o, shown, value))
+			return 2;
+		*(const char **)field = value;
+		return 0;
 	case OPT_END:
 		break;
 	}
 	return opt_usage_error(c, "option '%s': bad table", shown);
+}
+
+/* "option '--db' needs a value (--db FILE)" */
+static int missing_value(const struct opt_cmd *c, const struct opt_def *o,
+			 const char *shown)
+{
+	struct buf v = BUF_INIT;
+	int r;
+	opt_value_name(o, &v);
+	r = opt_usage_error(c, "option '%s' needs a value (%s %s)", shown,
+			    shown, v.s ? v.s : "");
+	buf_release(&v);
+	return r;
 }
 
 /* One "--name" or "--name=value" at argv[*i]. */
@@ -280,7 +361,7 @@ static int parse_long(const struct opt_cmd *c, int argc, char **argv, int *i,
 	if (!o)
 		return unknown_option(c, a);
 	snprintf(shown, sizeof shown, "--%s", o->name);
-	if (!o->arg) {
+	if (!opt_has_value(o)) {
 		if (eq)
 			return opt_usage_error(c, "option '%s' takes no value",
 					       shown);
@@ -289,8 +370,7 @@ static int parse_long(const struct opt_cmd *c, int argc, char **argv, int *i,
 	if (eq)
 		return set_value(c, o, shown, eq + 1, argc, dest);
 	if (*i + 1 >= argc)
-		return opt_usage_error(c, "option '%s' needs a value (%s %s)",
-				       shown, shown, o->arg);
+		return missing_value(c, o, shown);
 	return set_value(c, o, shown, argv[++*i], argc, dest);
 }
 
@@ -312,7 +392,7 @@ static int parse_short(const struct opt_cmd *c, int argc, char **argv, int *i,
 			return opt_usage_error(c, "unknown option '%s' in '%s'",
 					       shown, a);
 		}
-		if (!o->arg) {
+		if (!opt_has_value(o)) {
 			if ((r = set_value(c, o, shown, NULL, argc, dest)))
 				return r;
 			continue;
@@ -320,10 +400,7 @@ static int parse_short(const struct opt_cmd *c, int argc, char **argv, int *i,
 		if (p[1])
 			return set_value(c, o, shown, p + 1, argc, dest);
 		if (*i + 1 >= argc)
-			return opt_usage_error(c,
-					       "option '%s' needs a value (%s "
-					       "%s)",
-					       shown, shown, o->arg);
+			return missing_value(c, o, shown);
 		return set_value(c, o, shown, argv[++*i], argc, dest);
 	}
 	return 0;

@@ -17,12 +17,25 @@
 #include <stdio.h>
 
 enum opt_kind {
-	OPT_END = 0, /* ends a table */
-	OPT_FLAG,    /* int field set to 1 */
-	OPT_STRING,  /* const char * field: the value (points into argv) */
-	OPT_INT,     /* long long field: a whole decimal number */
-	OPT_LIST,    /* struct opt_list field: repeatable, every value kept */
-	OPT_CALLBACK /* cb(field, value): 0, or -1 after printing why not */
+	OPT_END = 0,  /* ends a table */
+	OPT_FLAG,     /* int field set to 1 */
+	OPT_STRING,   /* const char * field: the value (points into argv) */
+	OPT_INT,      /* long long field: a whole decimal number */
+	OPT_LIST,     /* struct opt_list field: repeatable, every value kept */
+	OPT_CALLBACK, /* cb(field, value): 0, or -XR_EUSAGE after printing
+			 why not */
+	OPT_CHOICE    /* const char * field: one of the names of choices */
+};
+
+/*
+ * Where the values of an OPT_CHOICE come from: another module's table,
+ * read row by row (output formats, report languages, lab profiles). The
+ * parser's check, --help, the man page and the bash completion all read
+ * the same rows, so a row added to the table shows up in all four.
+ */
+struct opt_choices {
+	const char *what;	       /* "format": "unknown format 'x'" */
+	const char *(*name)(size_t i); /* row i's name; NULL past the last */
 };
 
 struct opt_list {
@@ -33,13 +46,25 @@ struct opt_list {
 struct opt_def {
 	const char *name; /* long name without "--", or NULL */
 	char short_name;  /* 'q' for -q, or 0 */
-	const char *arg;  /* the value's name in help ("FILE"); NULL: flag */
+	const char *arg;  /* the value's name in help ("FILE"); NULL: a flag,
+			     or an OPT_CHOICE shown as its names "a|b|c" */
 	const char *help; /* one sentence, lowercase, no final full stop */
 	enum opt_kind kind;
 	size_t off; /* offsetof the field in the command's struct */
 	int (*cb)(void *field, const char *value);
 	int required; /* 1: the synopsis shows it without brackets */
+	const struct opt_choices *choices; /* OPT_CHOICE: its values */
 };
+
+/* Whether o takes a value (every kind but OPT_FLAG). */
+int opt_has_value(const struct opt_def *o);
+/* The value's name as help shows it: o->arg, or an OPT_CHOICE's names
+ * joined by '|' ("pdf|md|html"). Appended to b. */
+struct buf;
+void opt_value_name(const struct opt_def *o, struct buf *b);
+/* Row i of an OPT_CHOICE's values, or NULL past the last (or when o has
+ * no choices). */
+const char *opt_choice(const struct opt_def *o, size_t i);
 
 struct opt_cmd {
 	const char *name;    /* "run"; a subcommand's own name ("up") */
@@ -55,9 +80,18 @@ struct opt_cmd {
 	void (*extra_help)(FILE *f); /* after the options, from a table */
 };
 
-/* What opt_parse returns besides a count of positional arguments. */
-#define OPT_HELP (-1)  /* --help printed on stdout: exit 0 */
-#define OPT_USAGE (-2) /* a usage error printed on stderr: exit 2 */
+/*
+ * What opt_parse returns besides a count of positional arguments. They
+ * have a range of their own, far below every -XR_E* code (err.h; opt.c
+ * asserts it), so that a caller that also holds error codes in the same
+ * int can never read "help was printed" for an error or the reverse.
+ */
+enum opt_outcome {
+	OPT_HELP = -1000, /* --help printed on stdout: exit 0 */
+	OPT_USAGE = -1001 /* a usage error printed on stderr: exit 2 */
+};
+/* Whether r is one of opt_parse's outcomes (not a count, not an error). */
+int opt_is_outcome(int r);
 
 /*
  * Parse argv (argv[0] is the command's name) against c->opts into dest.
@@ -65,12 +99,13 @@ struct opt_cmd {
  * flags (-qy), `--` (the rest is positional) and "-" as a positional;
  * -h and --help print c's help. Returns the number of positional
  * arguments, moved to argv[1..n] in order, or OPT_HELP / OPT_USAGE.
- * An unknown option gets a did-you-mean and the usage on stderr.
+ * An unknown option, and an OPT_CHOICE value that is none of its names,
+ * get a did-you-mean and the usage (or the valid names) on stderr.
  */
 int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *dest);
 /* Frees what opt_parse allocated in dest (the OPT_LIST arrays). */
 void opt_release(const struct opt_cmd *c, void *dest);
-/* The exit status for an OPT_HELP or OPT_USAGE result: 0 or 2. */
+/* The exit status for an OPT_HELP or OPT_USAGE outcome: 0 or 2. */
 int opt_exit(int parse_result);
 
 /* The synopsis ("usage: xrun run [PLAN] [--db FILE]...") on f. */

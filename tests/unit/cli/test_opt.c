@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
 #include "opt.h"
 #include "tap.h"
 
@@ -22,7 +23,7 @@ static int twice_cb(void *field, const char *v)
 	char *end;
 	double d = strtod(v, &end);
 	if (end == v || *end)
-		return -1;
+		return -XR_EUSAGE;
 	*(double *)field = 2 * d;
 	return 0;
 }

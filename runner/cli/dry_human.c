@@ -1,0 +1,322 @@
+/*
+ * `xrun plan PLAN`: the dry run (dry.h) for a reader: the plan, its cells,
+ * runs, manual interventions and estimated duration, then every block and
+ * every run in order with the argv it would execute and the hooks that
+ * run when a level changes, and what is restored at the end.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "cellctx.h"
+#include "dry.h"
+#include "engine.h"
+#include "fastout.h"
+#include "plan.h"
+#include "units.h"
+#include "banned.h"
+
+struct human {
+	struct fastout *o;
+	const struct dry *d;
+	const struct engine_ops *eng;
+	char **cache;	      /* [ncells] engine argv text, or NULL */
+	const uint32_t *prev; /* previous run's cell */
+};
+
+/* The engine argv of one run as text. */
+static int run_argv_text(struct human *h, struct cellctx *c, struct buf *out,
+			 struct xr_err *err)
+{
+	struct cellctx_request rq;
+	char **argv = NULL;
+	int rc, i;
+
+	rc = cellctx_request(c, &rq, err);
+	if (rc < 0)
+		return rc;
+	if (h->eng && h->eng->build_argv)
+		argv = h->eng->build_argv(h->d->p, &rq.rq, err);
+	if (argv) {
+		dry_add_argv(out, argv);
+		engine_argv_free(argv);
+	} else {
+		if (h->eng && h->eng->build_argv)
+			buf_addf(out, "(no argv: %s) ", err->msg);
+		buf_adds(out, "params:");
+		for (i = 0; i < rq.rq.nparams; i++) {
+			buf_addc(out, ' ');
+			buf_adds(out, rq.rq.params[i].key);
+			buf_addc(out, '=');
+			dry_add_word(out, rq.rq.params[i].value);
+		}
+		if (rq.rq.run_argv) {
+			buf_adds(out, " run: ");
+			dry_add_argv(out, (char *const *)rq.rq.run_argv);
+		}
+	}
+	cellctx_request_release(&rq);
+	return 0;
+}
+
+/* One hook line per host it runs on (as hooks_init lists them: on:, else
+ * the client; a host named twice runs it once), {{iface}} being that
+ * host's; hosts whose argv is the same share a line. */
+static void print_hook(struct human *h, struct cellctx *c, const char *what,
+		       const struct plan_factor *f, const struct plan_argv *a)
+{
+	static const char *const def_on[] = {"client"};
+	const char *const *on = f->non ? (const char *const *)f->on : def_on;
+	int non = f->non ? f->non : 1, k, j, hi[64], n = 0;
+	const char *name[64];
+	char done[64] = {0};
+	struct buf text[64];
+	struct buf b = BUF_INIT;
+
+	for (k = 0; k < non && n < 64; k++) {
+		struct xr_err err;
+		char **argv;
+		int dup = 0, x = cellctx_role_index(h->d->p, on[k], c->lv);
+		for (j = 0; j < n; j++)
+			dup |= x >= 0 && hi[j] == x;
+		if (dup)
+			continue;
+		hi[n] = x;
+		name[n] = x >= 0 ? h->d->p->hosts[x].name : on[k];
+		buf_init(&text[n], 0);
+		c->iface = cellctx_iface(h->d->p, h->d->need, x);
+		argv = cellctx_argv(c, a, &err);
+		c->iface = NULL;
+		if (argv)
+			dry_add_argv(&text[n], argv);
+		else
+			buf_addf(&text[n], "(cannot expand: %s)", err.msg);
+		cellctx_argv_free(argv);
+		n++;
+	}
+	for (k = 0; k < n; k++) {
+		int first = 1;
+		if (done[k])
+			continue; /* printed with an earlier host */
+		buf_reset(&b);
+		buf_addf(&b, "         %s %s: %s  (on ", what, f->name,
+			 text[k].s);
+		for (j = k; j < n; j++) {
+			if (done[j] || strcmp(text[j].s, text[k].s))
+				continue;
+			buf_addf(&b, "%s%s", first ? "" : ", ", name[j]);
+			first = 0;
+			done[j] = 1;
+		}
+		buf_adds(&b, ")\n");
+		fastout_mem(h->o, b.s, b.len);
+	}
+	for (k = 0; k < n; k++)
+		buf_release(&text[k]);
+	buf_release(&b);
+}
+
+static int print_run(struct human *h, size_t i, struct xr_err *err)
+{
+	const struct dry *d = h->d;
+	const struct plan *p = d->p;
+	const struct sched_run *r = &d->s.runs[i];
+	const uint32_t *lv = matrix_cell(&d->m, r->cell);
+	struct cellctx c;
+	struct buf line = BUF_INIT;
+	int f, rc = 0;
+
+	dry_cellctx(d, &c, i);
+	/* Hooks run before the run whose level differs from the last, and
+	 * again in every new manual block (a manual step may undo them). */
+	for (f = 0; f < p->nfactors; f++) {
+		const struct plan_factor *fa = &p->factors[f];
+		if (h->prev && h->prev[f] == lv[f] &&
+		    (i == 0 || d->s.runs[i - 1].block == r->block))
+			continue;
+		if (fa->apply.argv)
+			print_hook(h, &c, "apply", fa, &fa->apply);
+		if (fa->verify && fa->verify->run.argv)
+			print_hook(h, &c, "verify", fa, &fa->verify->run);
+		else if (fa->verify && fa->verify->probe)
+			fastout_f(h->o, "         verify %s: probe %s\n",
+				  fa->name, fa->verify->probe);
+	}
+	h->prev = lv;
+	if (r->warmup)
+		buf_addf(&line, "  #%-6zu warm-up", i);
+	else
+		buf_addf(&line, "  #%-6zu rep %-3u", i, r->rep);
+	for (f = 0; f < p->nfactors; f++)
+		buf_addf(&line, " %s=%s", p->factors[f].name,
+			 p->factors[f].levels[lv[f]]);
+	if (plan_has_bindings(p)) {
+		buf_adds(&line, "  on ");
+		dry_role_hosts(p, lv, 0, &line);
+	}
+	buf_adds(&line, "\n           ");
+	if (h->cache && h->cache[r->cell]) {
+		buf_adds(&line, h->cache[r->cell]);
+	} else {
+		size_t at = line.len;
+		rc = run_argv_text(h, &c, &line, err);
+		if (rc == 0 && h->cache)
+			h->cache[r->cell] = strdup(line.s + at);
+	}
+	buf_addc(&line, '\n');
+	if (rc == 0)
+		fastout_mem(h->o, line.s, line.len);
+	buf_release(&line);
+	cellctx_release(&c);
+	return rc;
+}
+
+/* The plan, its factors, cells, runs and the estimate. */
+static void write_summary(struct fastout *o, const struct dry *d)
+{
+	const struct plan *p = d->p;
+	char dur[32], per[32];
+	size_t before = 1;
+	int f, l;
+
+	for (f = 0; f < p->nfactors; f++)
+		before *= (size_t)p->factors[f].nlevels;
+	units_fmt_duration(d->estimate, dur, sizeof dur);
+	units_fmt_duration(d->per_run, per, sizeof per);
+	fastout_f(o, "plan %s%s%s\n", p->name, p->title ? ": " : "",
+		  p->title ? p->title : "");
+	fastout_f(o, "file: %s (sha256 %.12s)\n", p->path ? p->path : "-",
+		  p->hash);
+	fastout_f(o, "engine: %s\n", p->engine.type);
+	if (p->nfactors)
+		fastout_s(o, "factors:\n");
+	for (f = 0; f < p->nfactors; f++) {
+		const struct plan_factor *fa = &p->factors[f];
+		fastout_f(o, "  %-12s", fa->name);
+		for (l = 0; l < fa->nlevels; l++)
+			fastout_f(o, "%s%s", l ? ", " : " ", fa->levels[l]);
+		if (fa->manual)
+			fastout_s(o, "  [manual]");
+		if (fa->param)
+			fastout_f(o, "  [param %s]", fa->param);
+		if (fa->level_params)
+			fastout_s(o, "  [params]");
+		if (fa->apply.argv)
+			fastout_s(o, "  [apply hook]");
+		fastout_s(o, "\n");
+	}
+	fastout_f(o, "cells: %zu (%zu before exclusions)\n", d->m.ncells,
+		  before);
+	fastout_f(o, "runs: %zu (%zu x repeat %d + %zu warm-up), order %s\n",
+		  d->s.nruns, d->m.ncells, p->repeat, d->nwarmup,
+		  p->order == PLAN_ORDER_RANDOM	      ? "random"
+		  : p->order == PLAN_ORDER_SEQUENTIAL ? "sequential"
+						      : "abba");
+	if (p->precision > 0) {
+		/* Sized repetitions: min runs for sure, at most max. */
+		size_t lo = d->s.nruns,
+		       hi = d->s.nruns +
+			    d->m.ncells * (size_t)(p->repeat_max - p->repeat);
+		char t0[32], t1[32];
+		units_fmt_duration(d->estimate, t0, sizeof t0);
+		units_fmt_duration(d->estimate + d->per_run * (double)(hi - lo),
+				   t1, sizeof t1);
+		fastout_f(o,
+			  "sized: repeat min %d, max %d, precision %g%% "
+			  "(pilot of %d, then what each cell needs): %zu to "
+			  "%zu runs, %s to %s\n",
+			  p->repeat, p->repeat_max, p->precision * 100,
+			  p->repeat, lo, hi, t0, t1);
+	}
+	fastout_f(o, "manual interventions: %d\n", d->s.manual_interventions);
+	fastout_f(
+	    o,
+	    "estimated duration: %s (per run %s = duration %gs + omit %gs "
+	    "+ settle %gs + overhead %.2fs, an estimate)\n",
+	    dur, per, p->engine.duration, p->engine.omit, p->settle,
+	    d->overhead);
+	if (d->overhead_from)
+		fastout_f(o,
+			  "  (overhead measured from %zu gaps between finished "
+			  "runs in %s.db)\n",
+			  d->overhead_from, p->name);
+}
+
+/* Block b's heading line, then its runs. */
+static int write_block(struct human *h, size_t b, struct xr_err *err)
+{
+	const struct dry *d = h->d;
+	const struct plan *p = d->p;
+	const struct sched_block *k = &d->s.blocks[b];
+	struct fastout *o = h->o;
+	struct buf ins = BUF_INIT;
+	size_t i;
+	int f, n = 0, rc = 0;
+	fastout_f(o, "\nblock %zu:", b);
+	for (f = 0; f < p->nfactors; f++)
+		if (k->manual_lv[f] != UINT32_MAX &&
+		    (b == 0 ||
+		     d->s.blocks[b - 1].manual_lv[f] != k->manual_lv[f])) {
+			fastout_f(o, " %s=%s", p->factors[f].name,
+				  p->factors[f].levels[k->manual_lv[f]]);
+			n++;
+		}
+	if (!n)
+		fastout_s(o, " (no manual factors)");
+	dry_block_instructions(d, b, &ins, 0);
+	if (ins.len)
+		fastout_f(o, "  -> %s", ins.s);
+	if (plan_has_bindings(p) && dry_hosts_per_block(p)) {
+		buf_reset(&ins);
+		dry_role_hosts(p, matrix_cell(&d->m, d->s.runs[k->first].cell),
+			       0, &ins);
+		fastout_f(o, "  (hosts: %s)", ins.s);
+	}
+	buf_release(&ins);
+	fastout_f(o, "  [%zu run%s]\n", k->nruns, k->nruns == 1 ? "" : "s");
+	for (i = k->first; i < k->first + k->nruns && rc == 0; i++)
+		rc = print_run(h, i, err);
+	return rc;
+}
+
+/* What is restored after the last run. */
+static void write_restores(struct fastout *o, const struct plan *p)
+{
+	int f;
+	for (f = 0; f < p->nfactors; f++) {
+		const struct plan_factor *fa = &p->factors[f];
+		if (fa->restore_original)
+			fastout_f(o,
+				  "\nat the end: restore %s to the value found "
+				  "before the first change\n",
+				  fa->name);
+		else if (fa->restore.argv) {
+			struct buf t = BUF_INIT;
+			dry_add_argv(&t, (char *const *)fa->restore.argv);
+			fastout_f(o, "\nat the end: restore %s: %s\n", fa->name,
+				  t.s);
+			buf_release(&t);
+		}
+	}
+}
+
+int dry_write_human(struct fastout *o, const struct dry *d, struct xr_err *err)
+{
+	const struct plan *p = d->p;
+	struct human h = {o, d, engine_find(p->engine.type), NULL, NULL};
+	size_t b, i;
+	int rc = 0;
+
+	write_summary(o, d);
+	if (d->m.ncells <= DRY_ARGV_CACHE_MAX && !dry_engine_per_run(p))
+		h.cache = calloc(d->m.ncells, sizeof *h.cache);
+	for (b = 0; b < d->s.nblocks && rc == 0; b++)
+		rc = write_block(&h, b, err);
+	if (rc == 0)
+		write_restores(o, p);
+	if (h.cache)
+		for (i = 0; i < d->m.ncells; i++)
+			free(h.cache[i]);
+	free(h.cache);
+	return rc;
+}

@@ -1,0 +1,318 @@
+/*
+ * The network side of `xrun lab` (lab_net.h): namespaces, the veth pair
+ * addressed from 198.18.0.0/15 (RFC 2544's benchmarking range) and its tc
+ * shaping, everything through proc as argv (ip, tc).
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "buf.h"
+#include "err.h"
+#include "lab_net.h"
+#include "proc.h"
+#include "banned.h"
+
+static const char *const lab_addr[2] = {"198.18.0.1", "198.18.0.2"};
+const char *const lab_role[2] = {"client", "server"};
+
+int lab_init(struct lab *l, const char *prefix, struct xr_err *err)
+{
+	const char *p;
+	int i, ok = *prefix && strlen(prefix) <= LAB_MAX_PREFIX;
+	for (p = prefix; ok && *p; p++)
+		ok = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		     (*p == '-' && p != prefix);
+	if (!ok)
+		return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+				  "invalid lab prefix '%s' (valid: 1 to %d "
+				  "lowercase letters, digits or '-', not "
+				  "starting with '-')",
+				  prefix, LAB_MAX_PREFIX);
+	memset(l, 0, sizeof *l);
+	snprintf(l->prefix, sizeof l->prefix, "%s", prefix);
+	for (i = 0; i < 2; i++) {
+		snprintf(l->ns[i], sizeof l->ns[i], "%s-%s", prefix,
+			 lab_role[i]);
+		/* The same name at both ends (each in its own namespace):
+		 * a hook written once as `ip link set dev {{iface}}` is
+		 * right on either host. */
+		snprintf(l->ifname[i], sizeof l->ifname[i], "%s-veth", prefix);
+		l->addr[i] = lab_addr[i];
+	}
+	snprintf(l->record, sizeof l->record, "%s/%s.json", LAB_RUN_DIR,
+		 prefix);
+	return 0;
+}
+
+/* Run argv; 0 when it exited 0. stderr (trimmed) goes to errtext. */
+int lab_run(const char *const *argv, struct buf *out, struct buf *errtext)
+{
+	struct proc_opts o = {0};
+	struct proc_result r;
+	struct xr_err e = {0};
+	int rc;
+	o.argv = argv;
+	o.timeout = LAB_CMD_TIMEOUT;
+	if ((rc = proc_run(&o, &r, &e)) < 0) {
+		if (errtext)
+			buf_adds(errtext, e.msg);
+		return rc;
+	}
+	/* A command that ran and failed: the environment is not as needed. */
+	rc = r.status == PROC_EXITED && r.exit_code == 0 ? 0 : -XR_EENV;
+	if (out)
+		buf_add(out, r.out, r.out_len);
+	if (errtext) {
+		size_t n = r.err_len;
+		char d[256];
+		while (n && (r.err[n - 1] == '\n' || r.err[n - 1] == ' '))
+			n--;
+		buf_reset(errtext);
+		if (n)
+			buf_add(errtext, r.err, n);
+		else if (rc)
+			buf_adds(errtext, proc_describe(&r, d, sizeof d));
+	}
+	proc_result_release(&r);
+	return rc;
+}
+
+int lab_ns_exists(const char *ns)
+{
+	struct buf p = BUF_INIT;
+	struct stat st;
+	int ok;
+	buf_addf(&p, "/var/run/netns/%s", ns);
+	ok = stat(p.s, &st) == 0;
+	buf_release(&p);
+	return ok;
+}
+
+int lab_link_exists(const char *ns, const char *ifname)
+{
+	const char *argv[] = {"ip",   "-n",  ns,     "link",
+			      "show", "dev", ifname, NULL};
+	return lab_run(argv, NULL, NULL) == 0;
+}
+
+int lab_cmd_fail(struct xr_err *err, const char *what, struct buf *e)
+{
+	return xr_err_set(err, XR_EENV, NULL, 0, 0, "%s failed: %s", what,
+			  e->len ? e->s : "(no message)");
+}
+
+/* Build the namespaces and the veth pair; idempotent. created[] says which
+ * namespaces this call made, *veth whether it made the pair. */
+int lab_build(struct lab *l, int created[2], int *veth, struct xr_err *err)
+{
+	struct buf e = BUF_INIT;
+	char a[32];
+	int i, rc = 0;
+	for (i = 0; i < 2 && !rc; i++) {
+		const char *argv[] = {"ip", "netns", "add", l->ns[i], NULL};
+		created[i] = 0;
+		if (lab_ns_exists(l->ns[i]))
+			continue;
+		if (lab_run(argv, NULL, &e) < 0)
+			rc = lab_cmd_fail(err, "ip netns add", &e);
+		else
+			created[i] = 1;
+	}
+	if (!rc && !lab_link_exists(l->ns[0], l->ifname[0])) {
+		const char *argv[] = {
+		    "ip",	  "link",  "add",    l->ifname[0], "netns",
+		    l->ns[0],	  "type",  "veth",   "peer",	   "name",
+		    l->ifname[1], "netns", l->ns[1], NULL};
+		/* A half-built pair from an interrupted up: start over. */
+		if (lab_link_exists(l->ns[1], l->ifname[1])) {
+			const char *del[] = {"ip",  "-n",  l->ns[1],	 "link",
+					     "del", "dev", l->ifname[1], NULL};
+			lab_run(del, NULL, NULL);
+		}
+		if (lab_run(argv, NULL, &e) < 0)
+			rc = lab_cmd_fail(err, "creating the veth pair", &e);
+		else
+			*veth = 1;
+	}
+	for (i = 0; i < 2 && !rc; i++) {
+		const char *lo[] = {"ip",  "-n", l->ns[i], "link", "set",
+				    "dev", "lo", "up",	   NULL};
+		const char *addr[] = {"ip",   "-n",	    l->ns[i],
+				      "addr", "replace",    a,
+				      "dev",  l->ifname[i], NULL};
+		const char *up[] = {"ip",	  "-n",	 l->ns[i],
+				    "link",	  "set", "dev",
+				    l->ifname[i], "up",	 NULL};
+		snprintf(a, sizeof a, "%s/30", l->addr[i]);
+		if (lab_run(lo, NULL, &e) < 0 || lab_run(addr, NULL, &e) < 0 ||
+		    lab_run(up, NULL, &e) < 0)
+			rc = lab_cmd_fail(err, "configuring the veth", &e);
+	}
+	buf_release(&e);
+	return rc;
+}
+
+static void fmt_rate(char *s, size_t n, double bps)
+{
+	snprintf(s, n, "%.0fkbit", bps / 1e3);
+}
+
+/* Shape both ends. `replace` keeps the old qdisc when the kernel refuses
+ * the new one, so a failed re-shape leaves the lab as it was. */
+int lab_shape(struct lab *l, const struct lab_profile *pr, struct xr_err *err)
+{
+	struct buf e = BUF_INIT;
+	char rate[32], burst[32], limit[32], delay[32], plimit[32];
+	int i, rc = 0;
+	for (i = 0; i < 2 && !rc; i++) {
+		const char *del[] = {"tc",	   "-n",   l->ns[i],
+				     "qdisc",	   "del",  "dev",
+				     l->ifname[i], "root", NULL};
+		if (pr->shape == LAB_NONE) {
+			/* veth's default is noqueue: deleting the root
+			 * qdisc fails harmlessly when there is none. */
+			lab_run(del, NULL, NULL);
+		} else if (pr->shape == LAB_TBF) {
+			double bytes_ms = pr->rate / 8 / 1000;
+			const char *argv[] = {
+			    "tc",      "-n",	l->ns[i],     "qdisc",
+			    "replace", "dev",	l->ifname[i], "root",
+			    "tbf",     "rate",	rate,	      "burst",
+			    burst,     "limit", limit,	      NULL};
+			fmt_rate(rate, sizeof rate, pr->rate);
+			snprintf(burst, sizeof burst, "%.0f",
+				 pr->burst > 0 ? pr->burst
+					       : 4 * 65536 + bytes_ms);
+			snprintf(limit, sizeof limit, "%.0f",
+				 4 * 65536 + 8 * bytes_ms);
+			if (pr->latency_ms > 0) {
+				/* tc takes latency in place of limit. */
+				argv[13] = "latency";
+				snprintf(limit, sizeof limit, "%gms",
+					 pr->latency_ms);
+			}
+			if (lab_run(argv, NULL, &e) < 0)
+				rc = lab_cmd_fail(
+				    err, "shaping the link with tbf", &e);
+		} else {
+			const char *argv[] = {
+			    "tc",      "-n",	l->ns[i],     "qdisc",
+			    "replace", "dev",	l->ifname[i], "root",
+			    "netem",   "delay", delay,	      "rate",
+			    rate,      "limit", plimit,	      NULL};
+			fmt_rate(rate, sizeof rate, pr->rate);
+			snprintf(delay, sizeof delay, "%.0fms", pr->delay_ms);
+			/* Two bandwidth-delay products of full frames. */
+			snprintf(plimit, sizeof plimit, "%.0f",
+				 2 * pr->rate * 2 * pr->delay_ms / 1000 / 8 /
+					 1500 +
+				     1000);
+			if (lab_run(argv, NULL, &e) < 0) {
+				if (strstr(e.s, "qdisc kind is unknown") ||
+				    strstr(e.s, "not supported"))
+					rc = xr_err_set(
+					    err, XR_EENV, NULL, 0, 0,
+					    "profile '%s' needs the netem "
+					    "qdisc, which is unavailable in "
+					    "this kernel (CONFIG_NET_SCH_"
+					    "NETEM / module sch_netem); tc "
+					    "said: %s",
+					    pr->name, e.s);
+				else
+					rc = lab_cmd_fail(
+					    err,
+					    "shaping the link with "
+					    "netem",
+					    &e);
+			}
+		}
+	}
+	buf_release(&e);
+	return rc;
+}
+
+int lab_down_ns(const char *ns, struct buf *e)
+{
+	const char *argv[] = {"ip", "netns", "del", ns, NULL};
+	if (!lab_ns_exists(ns))
+		return 0;
+	return lab_run(argv, NULL, e);
+}
+
+/* Delete the veth pair (one end takes the other with it). */
+int lab_del_veth(struct lab *l, struct buf *e)
+{
+	int i;
+	for (i = 0; i < 2; i++)
+		if (lab_ns_exists(l->ns[i]) &&
+		    lab_link_exists(l->ns[i], l->ifname[i])) {
+			const char *argv[] = {"ip",	    "-n",  l->ns[i],
+					      "link",	    "del", "dev",
+					      l->ifname[i], NULL};
+			return lab_run(argv, NULL, e);
+		}
+	return 0;
+}
+
+void lab_show(const char *const *argv, const char *indent)
+{
+	struct buf out = BUF_INIT;
+	const char *p, *nl;
+	lab_run(argv, &out, NULL);
+	for (p = out.s; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		if (nl > p)
+			printf("%s%.*s\n", indent, (int)(nl - p), p);
+		if (!*nl)
+			break;
+	}
+	buf_release(&out);
+}
+
+/* "  shaping: tbf 1000 Mbit/s, burst 387375 B, queue 4.9 ms" from tc's
+ * JSON (rates there in bytes per second, latencies in microseconds). */
+void lab_show_shaping(const struct lab *l, int i)
+{
+	const char *argv[] = {"tc",   "-j",  "-n",	   l->ns[i], "qdisc",
+			      "show", "dev", l->ifname[i], NULL};
+	struct buf out = BUF_INIT;
+	json_t *a, *q, *o;
+	size_t k;
+	int shown = 0;
+	lab_run(argv, &out, NULL);
+	a = json_loadb(out.s, out.len, 0, NULL);
+	json_array_foreach(a, k, q)
+	{
+		const char *kind =
+		    json_string_value(json_object_get(q, "kind"));
+		if (!json_is_true(json_object_get(q, "root")) || !kind)
+			continue;
+		o = json_object_get(q, "options");
+		printf("  shaping: %s", kind);
+		if (json_is_number(json_object_get(o, "rate")))
+			printf(" %.6g Mbit/s",
+			       json_number_value(json_object_get(o, "rate")) *
+				   8 / 1e6);
+		if (json_is_number(json_object_get(o, "burst")))
+			printf(", burst %.0f B",
+			       json_number_value(json_object_get(o, "burst")));
+		if (json_is_number(json_object_get(o, "lat")))
+			printf(", queue %.3g ms",
+			       json_number_value(json_object_get(o, "lat")) /
+				   1e3);
+		if (json_is_object(json_object_get(o, "delay")) ||
+		    json_is_number(json_object_get(o, "delay")))
+			printf(", delay");
+		printf("\n");
+		shown = 1;
+	}
+	if (!shown)
+		printf("  shaping: none (unshaped veth)\n");
+	json_decref(a);
+	buf_release(&out);
+}

@@ -1,0 +1,28 @@
+/*
+ * The report language table (see lang.h) and its lookups.
+ */
+#include "lang.h"
+
+#include <string.h>
+
+#include "banned.h"
+
+static const char *const lang_names[LANG_COUNT] = {
+#define LANG_ROW(id, name, english) [LANG_##id] = name,
+    LANG_MAP(LANG_ROW)
+#undef LANG_ROW
+};
+
+const char *lang_name(size_t i)
+{
+	return i < LANG_COUNT ? lang_names[i] : NULL;
+}
+
+int lang_find(const char *name)
+{
+	int i;
+	for (i = 0; name && i < LANG_COUNT; i++)
+		if (!strcmp(lang_names[i], name))
+			return i;
+	return LANG_NOT_FOUND;
+}
