@@ -68,7 +68,7 @@ double stats_t_p2(double t, double df)
 		return NAN;
 	if (isinf(t))
 		return 0;
-	return stats_betainc(df / 2, 0.5, df / (df + t * t));
+	return tdist_betainc(df / 2, 0.5, df / (df + t * t));
 }
 
 static void finish_effect(struct stats_effect *e, double conf)
@@ -77,7 +77,7 @@ static void finish_effect(struct stats_effect *e, double conf)
 	if (e->se > 0) {
 		e->t = e->est / e->se;
 		e->p = stats_t_p2(e->t, e->df);
-		q = stats_t_quantile(0.5 + conf / 2, e->df);
+		q = tdist_quantile(0.5 + conf / 2, e->df);
 		e->lo = e->est - q * e->se;
 		e->hi = e->est + q * e->se;
 	} else {
@@ -93,10 +93,10 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb,
 	double ma, mb, va, vb, sa, sb;
 	if (na < 2 || nb < 2)
 		return -1;
-	ma = stats_mean(a, na);
-	mb = stats_mean(b, nb);
-	va = stats_sd(a, na);
-	vb = stats_sd(b, nb);
+	ma = tdist_mean(a, na);
+	mb = tdist_mean(b, nb);
+	va = tdist_sd(a, na);
+	vb = tdist_sd(b, nb);
 	sa = va * va / (double)na;
 	sb = vb * vb / (double)nb;
 	memset(out, 0, sizeof *out);
@@ -415,10 +415,10 @@ int stats_tost(const struct stats_effect *e, double low, double high,
 	    !(alpha > 0 && alpha < 0.5))
 		return -1;
 	memset(out, 0, sizeof *out);
-	out->p_low = 1 - stats_t_cdf((e->est - low) / e->se, e->df);
-	out->p_high = stats_t_cdf((e->est - high) / e->se, e->df);
+	out->p_low = 1 - tdist_cdf((e->est - low) / e->se, e->df);
+	out->p_high = tdist_cdf((e->est - high) / e->se, e->df);
 	out->p = fmax(out->p_low, out->p_high);
-	q = stats_t_quantile(1 - alpha, e->df);
+	q = tdist_quantile(1 - alpha, e->df);
 	out->lo = e->est - q * e->se;
 	out->hi = e->est + q * e->se;
 	out->equivalent = out->p < alpha;
@@ -742,7 +742,7 @@ int stats_geomean_ci(const double *x, size_t n, double conf,
 	m /= (double)n;
 	for (i = 0; i < n; i++)
 		ss += (log(x[i]) - m) * (log(x[i]) - m);
-	hw = stats_t_quantile(0.5 + conf / 2, (double)(n - 1)) *
+	hw = tdist_quantile(0.5 + conf / 2, (double)(n - 1)) *
 	     sqrt(ss / (double)(n - 1) / (double)n);
 	out->gm = exp(m);
 	out->factor = exp(hw);
