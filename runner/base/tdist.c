@@ -2,11 +2,11 @@
  * The few pure statistics the runner needs as well as the reports: mean,
  * sample standard deviation and Student's t distribution (CDF through the
  * regularized incomplete beta function, and its quantile). The repetition
- * sizing (runner/exec/sizing.c) and reports/model/stats.c share them.
+ * sizing (runner/exec/sizing.c) and reports/stats/stats.c share them.
  * The incomplete beta function uses the continued fraction evaluated with
  * the modified Lentz method (as in Numerical Recipes, 6.4), which converges
  * quickly for x < (a+1)/(a+b+2); the symmetry I_x(a,b) = 1 - I_{1-x}(b,a)
- * covers the rest. tests/unit/model/test_stats.c checks them against scipy.
+ * covers the rest. tests/unit/stats/test_stats.c checks them against scipy.
  */
 #include <math.h>
 #include <stddef.h>

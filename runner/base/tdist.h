@@ -1,6 +1,6 @@
 /*
  * Pure statistics shared by the runner (repetition sizing) and the reports
- * (reports/model/stats.h includes this): mean, sample standard deviation,
+ * (reports/stats/stats.h includes this): mean, sample standard deviation,
  * the regularized incomplete beta function and Student's t distribution.
  */
 #ifndef XR_TDIST_H

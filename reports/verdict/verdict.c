@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "verdict.h"
 #include "stats.h"
 #include "banned.h"
 
@@ -293,4 +293,26 @@ int report_decide(const struct report_sample *a, const struct report_sample *b,
 	robust(&d, th, higher_is_better, out);
 	design_free(&d);
 	return 0;
+}
+
+const char *report_verdict_name(enum report_verdict v)
+{
+	static const char *const names[] = {"better",	  "worse",
+					    "equivalent", "not_significant",
+					    "different",  "not_comparable"};
+	if ((unsigned)v >= sizeof names / sizeof names[0])
+		return "not_comparable";
+	return names[v];
+}
+
+const char *report_method_name(enum report_method m)
+{
+	switch (m) {
+	case REPORT_METHOD_POSITION:
+		return "position-ols";
+	case REPORT_METHOD_WELCH:
+		return "welch";
+	default:
+		return "none";
+	}
 }

@@ -1,5 +1,5 @@
 /*
- * The verdict logic (reports/model/verdict.c) on constructed samples: a known
+ * The verdict logic (reports/verdict/verdict.c) on constructed samples: a known
  * difference found with a CI containing it, identical populations never
  * called better or worse, a drifting ABBA sequence estimated without bias
  * by the position covariate, n=2 refused, Welch on runs not interleaved;
@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "report.h"
+#include "verdict.h"
 #include "stats.h"
 #include "tap.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests of reports/model/stats.c against reference values (R, numeric
+/* Unit tests of reports/stats/stats.c against reference values (R, numeric
  * integration, and scipy 1.10.1 / statsmodels 0.13.5 / numpy 1.24.2 where
  * noted: each such block quotes the Python that computed the numbers and
  * its output). */

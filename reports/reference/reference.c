@@ -18,7 +18,6 @@
 #include "arena.h"
 #include "buf.h"
 #include "reference_int.h"
-#include "report.h"
 #include "suggest.h"
 #include "units.h"
 #include "banned.h"

@@ -8,9 +8,8 @@
 #ifndef XR_REFERENCE_INT_H
 #define XR_REFERENCE_INT_H
 
-#include "report.h"
+#include "reference.h"
 
-struct model_build;
 struct arena;
 
 /* A field of a CSV record and the column it starts in. */
@@ -60,15 +59,15 @@ int ref_parse(struct report *r, const char *path, enum ref_bind bind,
 	      const char *const *free_metrics, struct xr_diag *d,
 	      struct xr_err *err, struct report_ref **out);
 
-/* Parse, match and judge; sets r->ref. m (NULL allowed) gives the runs'
- * values and the plan; tolerance > 0 overrides the file's. */
-int ref_attach(struct report *r, const struct model_build *m, const char *path,
-	       double tolerance, struct xr_diag *d, struct xr_err *err);
+/* Parse, match and judge; sets r->ref. The cells' values (vals) and
+ * r->engine_duration are used when the model has them; tolerance > 0
+ * overrides the file's. */
+int ref_attach(struct report *r, const char *path, double tolerance,
+	       struct xr_diag *d, struct xr_err *err);
 
 /* reference_verdict.c: the verdict, reasons and summary of every row.
  * 0, or -1 when out of memory. */
-int ref_verdicts(struct report *r, struct report_ref *ref,
-		 const struct model_build *m);
+int ref_verdicts(struct report *r, struct report_ref *ref);
 
 /* Does a published engine ("iperf 3.16") name engine meas ("iperf3")? */
 int ref_engine_is(const char *pub, const char *meas);
