@@ -2,8 +2,11 @@
  * The CSV layer of a reference file (schema/reference.md): text into
  * records of fields with their line and column, RFC 4180 quoting, comment
  * and blank lines skipped, fields trimmed unless quoted. What the records
- * mean is reference.c's business.
+ * mean is reference.c's business; ref_parse_num reads a number field.
  */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
@@ -19,120 +22,149 @@ static int is_blank(const char *p, const char *end)
 	return 1;
 }
 
+/* Where the splitter is: the text left, the current line and where it
+ * starts (for columns). */
+struct csv_cur {
+	const char *p, *end, *ls;
+	int line;
+	struct xr_diag *d;
+};
+
+/* The rest of a quoted field after its opening quote into v, then up to
+ * the next ',' or newline. 0, or 1 when the quote is never closed (the
+ * problem reported). */
+static int read_quoted(struct csv_cur *c, struct buf *v, int col)
+{
+	int qline = c->line;
+	for (;;) {
+		if (c->p >= c->end) {
+			xr_diag_add(c->d, 0, qline, col,
+				    "unterminated quoted field");
+			return 1;
+		}
+		if (*c->p == '"' && c->p + 1 < c->end && c->p[1] == '"') {
+			buf_addc(v, '"');
+			c->p += 2;
+		} else if (*c->p == '"') {
+			c->p++;
+			break;
+		} else {
+			if (*c->p == '\n') {
+				c->line++;
+				c->ls = c->p + 1;
+			}
+			buf_addc(v, *c->p++);
+		}
+	}
+	while (c->p < c->end &&
+	       (*c->p == ' ' || *c->p == '\t' || *c->p == '\r'))
+		c->p++;
+	if (c->p < c->end && *c->p != ',' && *c->p != '\n') {
+		xr_diag_add(c->d, 0, c->line, (int)(c->p - c->ls) + 1,
+			    "unexpected text after a quoted field");
+		while (c->p < c->end && *c->p != ',' && *c->p != '\n')
+			c->p++;
+	}
+	return 0;
+}
+
+/* An unquoted field, trimmed, into v. */
+static void read_plain(struct csv_cur *c, struct buf *v)
+{
+	const char *s = c->p, *e;
+	while (c->p < c->end && *c->p != ',' && *c->p != '\n')
+		c->p++;
+	e = c->p;
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		e--;
+	buf_add(v, s, (size_t)(e - s));
+}
+
+/* Append field s at col to rc (capacity *fcap). 0 or -XR_ENOMEM. */
+static int add_field(struct arena *a, struct ref_record *rc, int *fcap,
+		     const char *s, int col)
+{
+	if (rc->n == *fcap) {
+		struct ref_field *nf;
+		*fcap = *fcap ? *fcap * 2 : 8;
+		nf = arena_alloc(a, (size_t)*fcap * sizeof *nf);
+		if (!nf)
+			return -XR_ENOMEM;
+		if (rc->n)
+			memcpy(nf, rc->f, (size_t)rc->n * sizeof *nf);
+		rc->f = nf;
+	}
+	rc->f[rc->n].s = arena_strdup(a, s);
+	rc->f[rc->n].col = col;
+	rc->n++;
+	return 0;
+}
+
+/* One record from c into rc. 0, 1 at an unterminated quoted field, or
+ * -XR_ENOMEM. */
+static int read_record(struct arena *a, struct csv_cur *c,
+		       struct ref_record *rc)
+{
+	int fcap = 0, rv;
+	c->ls = c->p;
+	for (;;) {
+		struct buf v = BUF_INIT;
+		int col = (int)(c->p - c->ls) + 1;
+		while (c->p < c->end && (*c->p == ' ' || *c->p == '\t'))
+			c->p++;
+		if (c->p < c->end && *c->p == '"') {
+			c->p++;
+			if ((rv = read_quoted(c, &v, col))) {
+				buf_release(&v);
+				return rv;
+			}
+		} else {
+			read_plain(c, &v);
+		}
+		rv = add_field(a, rc, &fcap, v.s ? v.s : "", col);
+		buf_release(&v);
+		if (rv < 0)
+			return rv;
+		if (c->p < c->end && *c->p == ',') {
+			c->p++;
+			continue;
+		}
+		if (c->p < c->end)
+			c->p++; /* '\n' */
+		c->line++;
+		return 0;
+	}
+}
+
 /* Split text into records: comment lines (first character '#') and blank
  * lines are skipped; fields are trimmed unless quoted. */
 int ref_csv_split(struct arena *a, const char *text, size_t len,
 		  struct ref_records *out, struct xr_diag *d)
 {
-	const char *p = text, *end = text + len;
-	int line = 1;
-	if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
-		p += 3;
-	while (p < end) {
-		const char *ls = p;
-		struct ref_record rc = {line, NULL, 0};
-		int fcap = 0;
-		if (*p == '#' || is_blank(p, end)) {
-			while (p < end && *p != '\n')
-				p++;
-			if (p < end)
-				p++;
-			line++;
+	struct csv_cur c = {text, text + len, text, 1, d};
+	int rv;
+	if (len >= 3 && !memcmp(c.p, "\xEF\xBB\xBF", 3))
+		c.p += 3;
+	while (c.p < c.end) {
+		struct ref_record rc = {c.line, NULL, 0};
+		if (*c.p == '#' || is_blank(c.p, c.end)) {
+			while (c.p < c.end && *c.p != '\n')
+				c.p++;
+			if (c.p < c.end)
+				c.p++;
+			c.line++;
 			continue;
 		}
-		for (;;) {
-			struct buf v = BUF_INIT;
-			int col = (int)(p - ls) + 1, quoted = 0;
-			while (p < end && (*p == ' ' || *p == '\t'))
-				p++;
-			if (p < end && *p == '"') {
-				int qline = line;
-				quoted = 1;
-				p++;
-				for (;;) {
-					if (p >= end) {
-						/* keep the records before it:
-						 * their problems are
-						 * reported too */
-						xr_diag_add(d, 0, qline, col,
-							    "unterminated "
-							    "quoted field");
-						buf_release(&v);
-						return 0;
-					}
-					if (*p == '"' && p + 1 < end &&
-					    p[1] == '"') {
-						buf_addc(&v, '"');
-						p += 2;
-					} else if (*p == '"') {
-						p++;
-						break;
-					} else {
-						if (*p == '\n') {
-							line++;
-							ls = p + 1;
-						}
-						buf_addc(&v, *p++);
-					}
-				}
-				while (p < end &&
-				       (*p == ' ' || *p == '\t' || *p == '\r'))
-					p++;
-				if (p < end && *p != ',' && *p != '\n') {
-					xr_diag_add(d, 0, line,
-						    (int)(p - ls) + 1,
-						    "unexpected text after a "
-						    "quoted field");
-					while (p < end && *p != ',' &&
-					       *p != '\n')
-						p++;
-				}
-			} else {
-				const char *s = p;
-				while (p < end && *p != ',' && *p != '\n')
-					p++;
-				{
-					const char *e = p;
-					while (e > s &&
-					       (e[-1] == ' ' || e[-1] == '\t' ||
-						e[-1] == '\r'))
-						e--;
-					buf_add(&v, s, (size_t)(e - s));
-				}
-			}
-			(void)quoted;
-			if (rc.n == fcap) {
-				struct ref_field *nf;
-				fcap = fcap ? fcap * 2 : 8;
-				nf = arena_alloc(a, (size_t)fcap * sizeof *nf);
-				if (!nf) {
-					buf_release(&v);
-					return -1;
-				}
-				if (rc.n)
-					memcpy(nf, rc.f,
-					       (size_t)rc.n * sizeof *nf);
-				rc.f = nf;
-			}
-			rc.f[rc.n].s = arena_strdup(a, v.s ? v.s : "");
-			rc.f[rc.n].col = col;
-			rc.n++;
-			buf_release(&v);
-			if (p < end && *p == ',') {
-				p++;
-				continue;
-			}
-			if (p < end)
-				p++; /* '\n' */
-			line++;
-			break;
-		}
+		/* at an unterminated quoted field, keep the records before
+		 * it: their problems are reported too */
+		if ((rv = read_record(a, &c, &rc)))
+			return rv > 0 ? 0 : rv;
 		if (out->nrec == out->cap) {
 			struct ref_record *nr;
 			out->cap = out->cap ? out->cap * 2 : 64;
 			nr = arena_alloc(a, (size_t)out->cap * sizeof *nr);
 			if (!nr)
-				return -1;
+				return -XR_ENOMEM;
 			if (out->nrec)
 				memcpy(nr, out->rec,
 				       (size_t)out->nrec * sizeof *nr);
@@ -140,5 +172,18 @@ int ref_csv_split(struct arena *a, const char *text, size_t len,
 		}
 		out->rec[out->nrec++] = rc;
 	}
+	return 0;
+}
+
+/* A finite number, the whole field. */
+int ref_parse_num(const char *s, double *v)
+{
+	char *e;
+	if (!*s)
+		return -XR_EPARSE;
+	errno = 0;
+	*v = strtod(s, &e);
+	if (*e || errno || !isfinite(*v))
+		return -XR_EPARSE;
 	return 0;
 }
