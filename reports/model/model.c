@@ -147,6 +147,8 @@ static int load_sessions(struct loader *l, struct xr_err *err)
 
 /* --- metrics ---------------------------------------------------------- */
 
+/* The index of metric name, added on first sight; -XR_EREPORT past
+ * MAX_METRICS, -XR_ENOMEM. */
 static int metric_index(struct loader *l, const char *name, const char *unit)
 {
 	struct report *r = l->m.r;
@@ -155,13 +157,13 @@ static int metric_index(struct loader *l, const char *name, const char *unit)
 		if (!strcmp(r->metrics[i], name))
 			return i;
 	if (r->nmetrics >= MAX_METRICS)
-		return -1;
+		return -XR_EREPORT;
 	i = r->nmetrics;
 	r->metrics[i] = arena_strdup(l->m.a, name);
 	r->metric_units[i] = arena_strdup(l->m.a, unit ? unit : "");
 	l->m.vals[i] = malloc(((size_t)l->m.nruns + 1) * sizeof(double));
 	if (!l->m.vals[i])
-		return -1;
+		return -XR_ENOMEM;
 	{
 		int k;
 		for (k = 0; k < l->m.nruns; k++)

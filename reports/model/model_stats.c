@@ -286,7 +286,7 @@ static int csum_add(struct loader *l, int cell, int code, const char *host,
 		int cap = l->capcs ? 2 * l->capcs : 64;
 		struct csum *t = realloc(l->cs, (size_t)cap * sizeof *t);
 		if (!t)
-			return -1;
+			return -XR_ENOMEM;
 		l->cs = t;
 		l->capcs = cap;
 	}

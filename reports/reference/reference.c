@@ -37,14 +37,14 @@ static void list_names(struct buf *b, const char *const *names, int n,
 }
 
 /* How to turn a value written in `unit` into the base unit metric mi is
- * stored in: *factor; -1 when the kinds do not fit. */
+ * stored in: *factor; -XR_EUSAGE when the kinds do not fit. */
 static int unit_factor(const struct report *r, int mi, const char *unit,
 		       double *factor)
 {
 	const char *base, *stored = r->metric_units[mi];
 	double f;
 	if (units_metric(unit, &f, &base) < 0)
-		return -1;
+		return -XR_EUSAGE;
 	if (!stored || !*stored || !strcmp(stored, base)) {
 		*factor = f;
 		return 0;
@@ -57,7 +57,7 @@ static int unit_factor(const struct report *r, int mi, const char *unit,
 		*factor = f / 8;
 		return 0;
 	}
-	return -1;
+	return -XR_EUSAGE;
 }
 
 static int read_file(const char *path, struct buf *b, struct xr_err *err)
@@ -281,7 +281,7 @@ static int model_columns(struct ref_read *rr)
 	int *vm = arena_alloc(a, ((size_t)hdr->n + 1) * sizeof *vm);
 	int nf = 0, j;
 	if (!fn || !fx || !vn || !vm)
-		return -1;
+		return -XR_ENOMEM;
 	vn[0] = arena_strdup(a, rr->metric);
 	vm[0] = report_metric_index(rr->r, rr->metric);
 	ref->nvalues = 1;
@@ -302,7 +302,7 @@ static int model_columns(struct ref_read *rr)
 }
 
 /* One published row into w. Returns 1 when it is good, 0 when it has an
- * error (reported), -1 when out of memory. */
+ * error (reported), -XR_ENOMEM. */
 static int read_row(struct ref_read *rr, const struct ref_record *c,
 		    struct report_ref_row *w)
 {
@@ -325,7 +325,7 @@ static int read_row(struct ref_read *rr, const struct ref_record *c,
 	w->pub_line = arena_alloc(rr->a, sizeof *w->pub_line);
 	if (!w->levels || !w->level_col || !w->v || !w->pub || !w->pub_text ||
 	    !w->pub_line)
-		return -1;
+		return -XR_ENOMEM;
 	w->npub = 1;
 	w->pub[0] = NAN;
 	w->pub_text[0] = "";
@@ -378,7 +378,7 @@ static int read_row(struct ref_read *rr, const struct ref_record *c,
 	return bad ? 0 : 1;
 }
 
-/* The published rows after the header. 0 or -1 when out of memory. */
+/* The published rows after the header. 0 or -XR_ENOMEM. */
 static int read_rows(struct ref_read *rr)
 {
 	struct report_ref *ref = rr->ref;
@@ -387,7 +387,7 @@ static int read_rows(struct ref_read *rr)
 	    arena_alloc(rr->a, ((size_t)(rr->ps.nrec - rr->first_row) + 1) *
 				   sizeof *ref->rows);
 	if (!ref->rows)
-		return -1;
+		return -XR_ENOMEM;
 	for (k = rr->first_row; k < rr->ps.nrec; k++) {
 		const struct ref_record *c = &rr->ps.rec[k];
 		int rc;
@@ -400,7 +400,7 @@ static int read_rows(struct ref_read *rr)
 		}
 		rc = read_row(rr, c, &ref->rows[ref->nrows]);
 		if (rc < 0)
-			return -1;
+			return rc;
 		ref->nrows += rc;
 	}
 	return 0;
@@ -419,7 +419,7 @@ static int same_levels(const struct report_ref *ref,
 
 /* Rows with the same levels are the published runs of one cell: merge
  * them into the first (its value: the mean of the runs; an extra metric:
- * the mean of the runs that publish it). 0 or -1 when out of memory. */
+ * the mean of the runs that publish it). 0 or -XR_ENOMEM. */
 static int group_rows(struct ref_read *rr)
 {
 	struct report_ref *ref = rr->ref;
@@ -440,7 +440,7 @@ static int group_rows(struct ref_read *rr)
 			    arena_alloc(rr->a, (size_t)m * sizeof *t);
 			int *l = arena_alloc(rr->a, (size_t)m * sizeof *l);
 			if (!p || !t || !l)
-				return -1;
+				return -XR_ENOMEM;
 			memcpy(p, g->pub, (size_t)g->npub * sizeof *p);
 			memcpy(t, g->pub_text, (size_t)g->npub * sizeof *t);
 			memcpy(l, g->pub_line, (size_t)g->npub * sizeof *l);
@@ -482,7 +482,7 @@ static int group_rows(struct ref_read *rr)
 
 /* The v2 settings into ref. */
 /* Settings, header and rows of the split file into rr->ref; every problem
- * goes to rr->d. 0, or -1 when out of memory. */
+ * goes to rr->d. 0, or -XR_ENOMEM. */
 static int read_reference(struct ref_read *rr, const char *path)
 {
 	const struct ref_record *hdr;
@@ -496,7 +496,7 @@ static int read_reference(struct ref_read *rr, const char *path)
 	rr->col_metric =
 	    arena_alloc(rr->a, (size_t)hdr->n * sizeof *rr->col_metric);
 	if (!rr->ref || !rr->kind || !rr->col_factor || !rr->col_metric)
-		return -1;
+		return -XR_ENOMEM;
 	memset(rr->ref, 0, sizeof *rr->ref);
 	rr->ref->path = arena_strdup(rr->a, path);
 	rr->ref->unit = arena_strdup(rr->a, rr->unit);
@@ -514,12 +514,12 @@ static int read_reference(struct ref_read *rr, const char *path)
 		rr->r->factors = arena_alloc(rr->a, ((size_t)hdr->n + 1) *
 							sizeof *rr->r->factors);
 		if (!rr->r->factors)
-			return -1;
+			return -XR_ENOMEM;
 		rr->r->nfactors = 0;
 	}
 	classify_columns(rr);
 	if (model_columns(rr) < 0 || read_rows(rr) < 0 || group_rows(rr) < 0)
-		return -1;
+		return -XR_ENOMEM;
 	ref_settings_into(rr);
 	return 0;
 }

@@ -111,7 +111,7 @@ int ref_attach(struct report *r, const char *path, double tolerance,
 	       struct xr_diag *d, struct xr_err *err);
 
 /* reference_verdict.c: the verdict, reasons and summary of every row.
- * 0, or -1 when out of memory. */
+ * 0, or -XR_ENOMEM. */
 int ref_verdicts(struct report *r, struct report_ref *ref);
 
 /* Does a published engine ("iperf 3.16") name engine meas ("iperf3")? */

@@ -82,7 +82,7 @@ static void add_cond(struct ref_read *rr, const struct ref_record *c, int kf)
 			    "condition '%s' has an empty value", x->key);
 }
 
-/* A percentage ("3%") or a fraction ("0.03"); -1 when neither. */
+/* A percentage ("3%") or a fraction ("0.03"); -XR_EPARSE when neither. */
 static int parse_tolerance(const char *s, double *out)
 {
 	char *e;
@@ -90,7 +90,7 @@ static int parse_tolerance(const char *s, double *out)
 	errno = 0;
 	v = strtod(s, &e);
 	if (e == s || errno || !isfinite(v))
-		return -1;
+		return -XR_EPARSE;
 	while (*e == ' ')
 		e++;
 	if (*e == '%') {
@@ -98,7 +98,7 @@ static int parse_tolerance(const char *s, double *out)
 		e++;
 	}
 	if (*e || v <= 0 || v >= 1)
-		return -1;
+		return -XR_EPARSE;
 	*out = v;
 	return 0;
 }
@@ -207,7 +207,7 @@ static void read_setting(struct ref_read *rr, const struct ref_record *c)
 }
 
 /* Settings, then the header (the first record with a `value` column).
- * 0, or -1 when there is no header. */
+ * 0, or -XR_EPARSE when there is no header. */
 int ref_read_head(struct ref_read *rr)
 {
 	int i, j;
@@ -226,7 +226,7 @@ int ref_read_head(struct ref_read *rr)
 			    0,
 			    "no header line with a 'value' column (see "
 			    "schema/reference.md)");
-		return -1;
+		return -XR_EPARSE;
 	}
 	if (i >= rr->ps.nrec)
 		xr_diag_add(rr->d, 0, rr->hdr->line, 1,

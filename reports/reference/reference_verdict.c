@@ -392,8 +392,8 @@ static enum report_ref_verdict judge(double p, double tol, double lo, double hi)
 }
 
 /* With published runs: TOST on log values (Welch), bounds log(1 -+ tol).
- * 0 when decided, -1 when the test does not apply (fewer than 2 runs on a
- * side, a value not > 0). */
+ * 0 when decided, STATS_EDATA when the test does not apply (fewer than 2
+ * runs on a side, a value not > 0), -XR_ENOMEM. */
 static int judge_tost(struct arena *a, const struct report_ref_row *w,
 		      const double *x, size_t n, double tol,
 		      struct report_ref_row *out)
@@ -403,23 +403,23 @@ static int judge_tost(struct arena *a, const struct report_ref_row *w,
 	double *la, *lb, low = log(1 - tol), high = log(1 + tol);
 	size_t i;
 	if (w->npub < 2 || n < 2)
-		return -1;
+		return STATS_EDATA;
 	la = arena_alloc(a, (size_t)w->npub * sizeof *la);
 	lb = arena_alloc(a, n * sizeof *lb);
 	if (!la || !lb)
-		return -1;
+		return -XR_ENOMEM;
 	for (i = 0; i < (size_t)w->npub; i++) {
 		if (!(w->pub[i] > 0))
-			return -1;
+			return STATS_EDATA;
 		la[i] = log(w->pub[i]);
 	}
 	for (i = 0; i < n; i++) {
 		if (!(x[i] > 0))
-			return -1;
+			return STATS_EDATA;
 		lb[i] = log(x[i]);
 	}
 	if (stats_welch(la, (size_t)w->npub, lb, n, 0.90, &e) < 0)
-		return -1;
+		return STATS_EDATA;
 	out->method = "tost";
 	out->diff_pct = 100 * (exp(e.est) - 1);
 	out->est = w->v[0].published * exp(e.est);
@@ -546,7 +546,7 @@ int ref_verdicts(struct report *r, struct report_ref *ref)
 			judge_row(r, ref, w);
 		}
 		if (!w->reasons)
-			return -1;
+			return -XR_ENOMEM;
 		ref->nverdict[w->verdict]++;
 	}
 	ref->summary = summary(r, ref);

@@ -71,22 +71,22 @@ int report_delta_interval(const double *a, size_t na, const double *b,
 	size_t i;
 	int rc;
 	if (na < 2 || nb < 2)
-		return -1;
+		return STATS_EDATA;
 	y = malloc((na + nb) * sizeof *y);
 	if (!y)
-		return -1;
+		return -XR_ENOMEM;
 	for (i = 0; i < na + nb; i++) {
 		double v = i < na ? a[i] : b[i - na];
 		if (!(v > 0)) {
 			free(y);
-			return -1;
+			return STATS_EDATA;
 		}
 		y[i] = log(v);
 	}
 	rc = stats_welch(y, na, y + na, nb, conf, &e);
 	free(y);
 	if (rc)
-		return -1;
+		return rc;
 	*delta_pct = pct(e.est);
 	*low_pct = pct(e.lo);
 	*high_pct = pct(e.hi);
@@ -119,7 +119,7 @@ static int design_fill(struct design *d, const struct report_sample *a,
 	d->g = malloc(d->n * sizeof *d->g);
 	d->session = malloc(d->n * sizeof *d->session);
 	if (!d->y || !d->pos || !d->g || !d->session)
-		return -1;
+		return -XR_ENOMEM;
 	for (i = 0; i < d->n; i++) {
 		int in_b = i >= a->n;
 		const struct report_sample *s = in_b ? b : a;

@@ -86,8 +86,9 @@ struct report_sample {
 
 /*
  * The interval of a comparison from two samples alone (for sizing
- * repetitions): Welch's t on log(y), as percent of a. 0, or -1 when a
- * side has fewer than 2 values or a value is not > 0.
+ * repetitions): Welch's t on log(y), as percent of a. 0, STATS_EDATA
+ * when a side has fewer than 2 values or a value is not > 0, or
+ * -XR_ENOMEM.
  */
 int report_delta_interval(const double *a, size_t na, const double *b,
 			  size_t nb, double conf, double *delta_pct,
