@@ -659,7 +659,7 @@ static int compare_factor(struct model_build *m, struct cmps *cs, int f,
 				continue;
 			c = cmp_new(m, cs);
 			if (!c)
-				return -1;
+				return -XR_ENOMEM;
 			c->a = k;
 			c->b = b;
 			cmp_decide(m, c, f, pc);
@@ -721,7 +721,7 @@ static int compare_pair(struct model_build *m, struct cmps *cs,
 			continue;
 		c = cmp_new(m, cs);
 		if (!c)
-			return -1;
+			return -XR_ENOMEM;
 		c->a = k;
 		c->b = b;
 		cmp_decide(m, c, -1, pc);

@@ -119,7 +119,7 @@ static int value_add(struct cond_scan *s, struct report_condition *c,
 		struct report_cond_value *t =
 		    arena_alloc(s->l->m.a, (size_t)cap * sizeof *t);
 		if (!t)
-			return -1;
+			return -XR_ENOMEM;
 		if (c->nvalues)
 			memcpy(t, c->values, (size_t)c->nvalues * sizeof *t);
 		c->values = t;
@@ -137,7 +137,7 @@ static int varies_add(struct loader *l, struct report_condition *c, int ci)
 	const char **t =
 	    arena_alloc(l->m.a, (size_t)(c->nvaries + 1) * sizeof *t);
 	if (!t)
-		return -1;
+		return -XR_ENOMEM;
 	if (c->nvaries)
 		memcpy(t, c->varies, (size_t)c->nvaries * sizeof *t);
 	t[c->nvaries++] = l->m.r->cells[ci].label;
@@ -221,7 +221,7 @@ static int conds_finish(struct cond_scan *s, const struct load_scan *ls)
 	r->conds =
 	    arena_alloc(s->l->m.a, (size_t)(n ? n : 1) * sizeof *r->conds);
 	if (!r->conds)
-		return -1;
+		return -XR_ENOMEM;
 	if (s->n)
 		memcpy(r->conds, s->c, (size_t)s->n * sizeof *s->c);
 	if (ls->any) {

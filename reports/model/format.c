@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "buf.h"
-#include "report.h"
+#include "format.h"
 #include "banned.h"
 
 /* Decimals giving three significant digits for numbers near x; the

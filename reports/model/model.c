@@ -6,7 +6,8 @@
  * notes, and drives the rest of the build: cells and runs (model_cells.c),
  * per-cell statistics and flags (model_stats.c), comparisons and tables
  * (compare.c). When the plan text does not load, factors and levels come
- * from the cells' JSON.
+ * from the cells' JSON. The model keeps each cell's run values for the
+ * reference comparison, which sits above it (reports/reference).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -18,7 +19,6 @@
 #include "arena.h"
 #include "buf.h"
 #include "model_int.h"
-#include "reference_int.h"
 #include "plan.h"
 #include "store.h"
 #include "banned.h"
@@ -147,6 +147,8 @@ static int load_sessions(struct loader *l, struct xr_err *err)
 
 /* --- metrics ---------------------------------------------------------- */
 
+/* The index of metric name, added on first sight; -XR_EREPORT past
+ * MAX_METRICS, -XR_ENOMEM. */
 static int metric_index(struct loader *l, const char *name, const char *unit)
 {
 	struct report *r = l->m.r;
@@ -155,13 +157,13 @@ static int metric_index(struct loader *l, const char *name, const char *unit)
 		if (!strcmp(r->metrics[i], name))
 			return i;
 	if (r->nmetrics >= MAX_METRICS)
-		return -1;
+		return -XR_EREPORT;
 	i = r->nmetrics;
 	r->metrics[i] = arena_strdup(l->m.a, name);
 	r->metric_units[i] = arena_strdup(l->m.a, unit ? unit : "");
 	l->m.vals[i] = malloc(((size_t)l->m.nruns + 1) * sizeof(double));
 	if (!l->m.vals[i])
-		return -1;
+		return -XR_ENOMEM;
 	{
 		int k;
 		for (k = 0; k < l->m.nruns; k++)
@@ -386,6 +388,39 @@ static int cells_into_arena(struct report *r, struct xr_err *err)
 	return 0;
 }
 
+/* Each cell's ok-run values of every metric, in run order (NaN when a run
+ * has none), and the plan's engine duration: kept in the model for the
+ * layers that judge it against other numbers (reports/reference). */
+static int keep_values(struct model_build *m, struct xr_err *err)
+{
+	struct report *r = m->r;
+	int ci, mi, i;
+	r->engine_duration = m->plan ? m->plan->engine.duration : 0;
+	if (!m->mc || !m->vals)
+		return 0;
+	for (ci = 0; ci < r->ncells; ci++) {
+		const struct mcell *mc = &m->mc[ci];
+		struct report_cell *c = &r->cells[ci];
+		double **v = arena_alloc(r->arena,
+					 ((size_t)r->nmetrics + 1) * sizeof *v);
+		if (!v)
+			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					  "out of memory");
+		for (mi = 0; mi < r->nmetrics; mi++) {
+			v[mi] = arena_alloc(r->arena,
+					    ((size_t)mc->nok + 1) * sizeof **v);
+			if (!v[mi])
+				return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+						  "out of memory");
+			for (i = 0; i < mc->nok; i++)
+				v[mi][i] = m->vals[mi][mc->ok[i]];
+		}
+		c->vals = (const double *const *)v;
+		c->nvals = mc->nok;
+	}
+	return 0;
+}
+
 int report_build(const char *db_path, const struct report_opts *o,
 		 struct report **out, struct xr_err *err)
 {
@@ -445,8 +480,7 @@ int report_build(const char *db_path, const struct report_opts *o,
 	collect_notes(r, l.m.a);
 	if ((rc = cells_into_arena(r, err)) < 0)
 		goto fail;
-	if (o->reference && (rc = ref_attach(r, &l.m, o->reference,
-					     o->tolerance, o->diag, err)) < 0)
+	if ((rc = keep_values(&l.m, err)) < 0)
 		goto fail_cells_in_arena;
 	loader_release(&l);
 	*out = r;
@@ -466,4 +500,18 @@ void report_free(struct report *r)
 		return;
 	arena_free(r->arena);
 	free(r);
+}
+
+const char *report_text(const struct report *r, enum report_text_id id)
+{
+	return report_text_lang(r ? r->lang : REPORT_LANG_EN, id);
+}
+
+int report_flag_mark(const struct report *r, enum report_flag_code c)
+{
+	int i;
+	for (i = 0; i < r->nnotes; i++)
+		if (r->notes[i] == c)
+			return i + 1;
+	return 0;
 }

@@ -42,7 +42,7 @@ static int level_add(struct loader *l, struct mfactor *f, const char *lv)
 		int cap = f->cap ? 2 * f->cap : 8;
 		t = arena_alloc(l->m.a, (size_t)cap * sizeof *t);
 		if (!t)
-			return -1;
+			return -XR_ENOMEM;
 		if (f->n)
 			memcpy(t, f->levels, (size_t)f->n * sizeof *t);
 		f->levels = t;
@@ -80,7 +80,7 @@ static int hash_build(struct loader *l, size_t cap)
 	size_t i;
 	int *h = malloc(cap * sizeof *h);
 	if (!h)
-		return -1;
+		return -XR_ENOMEM;
 	for (i = 0; i < cap; i++)
 		h[i] = -1;
 	for (i = 0; i < (size_t)l->m.r->ncells; i++) {
@@ -126,13 +126,13 @@ static int cell_get(struct loader *l, const char *json)
 		return i;
 	if ((size_t)(r->ncells + 1) * 2 > l->hcap &&
 	    hash_build(l, l->hcap ? 2 * l->hcap : 64) < 0)
-		return -1;
+		return -XR_ENOMEM;
 	if (r->ncells == l->cap_cells) {
 		int cap = l->cap_cells ? 2 * l->cap_cells : 16;
 		struct report_cell *t =
 		    realloc(r->cells, (size_t)cap * sizeof *t);
 		if (!t)
-			return -1;
+			return -XR_ENOMEM;
 		r->cells = t;
 		l->cap_cells = cap;
 	}
@@ -143,7 +143,7 @@ static int cell_get(struct loader *l, const char *json)
 	c->first_start = c->last_end = NAN;
 	lv = arena_alloc(l->m.a, MAX_FACTORS * sizeof *lv);
 	if (!lv || !c->json)
-		return -1;
+		return -XR_ENOMEM;
 	for (i = 0; i < MAX_FACTORS; i++)
 		lv[i] = -1;
 	o = json_loads(json, 0, NULL);
@@ -311,7 +311,7 @@ int loader_sort_cells(struct loader *l)
 	int *map, i;
 	map = malloc(((size_t)r->ncells + 1) * sizeof *map);
 	if (!map)
-		return -1;
+		return -XR_ENOMEM;
 	sort_ctx = l;
 	qsort(r->cells, (size_t)r->ncells, sizeof *r->cells, cmp_cells);
 	sort_ctx = NULL;
@@ -357,7 +357,7 @@ int loader_index_runs(struct loader *l)
 	l->byid = malloc(((size_t)l->m.nruns + 1) * sizeof *l->byid);
 	l->m.mc = calloc((size_t)r->ncells + 1, sizeof *l->m.mc);
 	if (!l->byid || !l->m.mc)
-		return -1;
+		return -XR_ENOMEM;
 	for (i = 0; i < l->m.nruns; i++)
 		l->byid[i] = i;
 	id_ctx = l;
@@ -372,7 +372,7 @@ int loader_index_runs(struct loader *l)
 			int cap = c->capok ? 2 * c->capok : 8;
 			int *t = realloc(c->ok, (size_t)cap * sizeof *t);
 			if (!t)
-				return -1;
+				return -XR_ENOMEM;
 			c->ok = t;
 			c->capok = cap;
 		}

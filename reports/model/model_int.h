@@ -121,9 +121,9 @@ void loader_factors_from_plan(struct loader *l);
  * first sight; warm-up runs only counted. 0 or a negative -XR_E* code. */
 int loader_runs(struct loader *l, struct xr_err *err);
 /* Order cells by their levels (plan order) and renumber the runs.
- * 0, or -1 when out of memory. */
+ * 0, or -XR_ENOMEM. */
 int loader_sort_cells(struct loader *l);
-/* byid, and each cell's ok runs in m.mc. 0, or -1 when out of memory. */
+/* byid, and each cell's ok runs in m.mc. 0, or -XR_ENOMEM. */
 int loader_index_runs(struct loader *l);
 /* r->factors and each cell's label. 0 or -XR_ENOMEM. */
 int loader_fill_factors(struct loader *l, struct xr_err *err);

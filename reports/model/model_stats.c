@@ -39,8 +39,8 @@ static void cell_stats(struct loader *l, int ci, int mi, double *tmp)
 	s->n = n;
 	if (!n)
 		return;
-	s->mean = stats_mean(tmp, (size_t)n);
-	s->sd = stats_sd(tmp, (size_t)n);
+	s->mean = tdist_mean(tmp, (size_t)n);
+	s->sd = tdist_sd(tmp, (size_t)n);
 	{
 		struct stats_geomean g;
 		struct stats_median_ci mc;
@@ -61,7 +61,7 @@ static void cell_stats(struct loader *l, int ci, int mi, double *tmp)
 	s->min = tmp[0];
 	s->max = tmp[n - 1];
 	if (n >= 2) {
-		double q = stats_t_quantile(0.975, n - 1);
+		double q = tdist_quantile(0.975, n - 1);
 		double h = q * s->sd / sqrt((double)n);
 		s->ci_low = s->mean - h;
 		s->ci_high = s->mean + h;
@@ -286,7 +286,7 @@ static int csum_add(struct loader *l, int cell, int code, const char *host,
 		int cap = l->capcs ? 2 * l->capcs : 64;
 		struct csum *t = realloc(l->cs, (size_t)cap * sizeof *t);
 		if (!t)
-			return -1;
+			return -XR_ENOMEM;
 		l->cs = t;
 		l->capcs = cap;
 	}

@@ -36,7 +36,7 @@ static int table_fill(struct model_build *m, struct report_table *t, int row,
 	row_label =
 	    arena_alloc(m->a, ((size_t)t->nrows + 1) * sizeof *row_label);
 	if (!colf || !col_lv || !col_label || !row_label)
-		return -1;
+		return -XR_ENOMEM;
 	if (ncols)
 		memcpy(colf, cols, (size_t)ncols * sizeof *colf);
 	t->col_factors = colf;
@@ -51,7 +51,7 @@ static int table_fill(struct model_build *m, struct report_table *t, int row,
 		struct buf b = BUF_INIT;
 		lv = arena_alloc(m->a, ((size_t)ncols + 1) * sizeof *lv);
 		if (!lv)
-			return -1;
+			return -XR_ENOMEM;
 		for (i = ncols - 1; i >= 0; i--) {
 			int nl = r->factors[cols[i]].nlevels;
 			lv[i] = nl ? rest % nl : 0;
@@ -82,7 +82,7 @@ static int table_fill(struct model_build *m, struct report_table *t, int row,
 	cell = arena_alloc(m->a,
 			   (size_t)t->nrows * (size_t)t->ncols * sizeof *cell);
 	if (!cell)
-		return -1;
+		return -XR_ENOMEM;
 	for (i = 0; i < t->nrows; i++)
 		for (c = 0; c < t->ncols; c++) {
 			int *slot = &cell[i * t->ncols + c];

@@ -11,7 +11,8 @@
 #include "arena.h"
 #include "chart.h"
 #include "err.h"
-#include "report.h"
+#include "format.h"
+#include "reference.h"
 
 #include "banned.h"
 

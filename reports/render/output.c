@@ -68,7 +68,7 @@ int report_write_file(const char *db_path, const char *out_path,
 		o = &defaults;
 	if ((fmt = choose_format(out_path, o, err)) < 0)
 		return fmt;
-	rc = report_build(db_path, o, &r, err);
+	rc = report_load(db_path, o, &r, err);
 	if (rc < 0)
 		return rc;
 	if (writers[fmt].file) {

@@ -9,7 +9,8 @@
 #include <stdio.h>
 
 #include "err.h"
-#include "report.h"
+#include "format.h"
+#include "reference.h"
 
 int report_write_md(const struct report *r, FILE *f, struct xr_err *err);
 /* The Markdown with each matrix table's chart written as an SVG file

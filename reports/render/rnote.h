@@ -9,7 +9,7 @@
 #ifndef XR_RNOTE_H
 #define XR_RNOTE_H
 
-#include "report.h"
+#include "format.h"
 
 struct arena;
 

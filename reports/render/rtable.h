@@ -11,7 +11,8 @@
 #ifndef XR_RTABLE_H
 #define XR_RTABLE_H
 
-#include "report.h"
+#include "format.h"
+#include "reference.h"
 #include "rnote.h" /* the notes the writers list under the tables */
 
 struct arena;

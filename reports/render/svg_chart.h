@@ -9,7 +9,8 @@
 
 #include <stdio.h>
 
-#include "report.h"
+#include "format.h"
+#include "reference.h"
 
 struct chart;
 

@@ -2,11 +2,11 @@
  * The few pure statistics the runner needs as well as the reports: mean,
  * sample standard deviation and Student's t distribution (CDF through the
  * regularized incomplete beta function, and its quantile). The repetition
- * sizing (runner/exec/sizing.c) and reports/model/stats.c share them.
+ * sizing (runner/exec/sizing.c) and reports/stats/stats.c share them.
  * The incomplete beta function uses the continued fraction evaluated with
  * the modified Lentz method (as in Numerical Recipes, 6.4), which converges
  * quickly for x < (a+1)/(a+b+2); the symmetry I_x(a,b) = 1 - I_{1-x}(b,a)
- * covers the rest. tests/unit/test_stats.c checks them against scipy.
+ * covers the rest. tests/unit/stats/test_stats.c checks them against scipy.
  */
 #include <math.h>
 #include <stddef.h>
@@ -14,7 +14,7 @@
 #include "tdist.h"
 #include "banned.h"
 
-double stats_mean(const double *x, size_t n)
+double tdist_mean(const double *x, size_t n)
 {
 	double s = 0;
 	size_t i;
@@ -25,13 +25,13 @@ double stats_mean(const double *x, size_t n)
 	return s / (double)n;
 }
 
-double stats_sd(const double *x, size_t n)
+double tdist_sd(const double *x, size_t n)
 {
 	double m, s = 0;
 	size_t i;
 	if (n < 2)
 		return NAN;
-	m = stats_mean(x, n);
+	m = tdist_mean(x, n);
 	for (i = 0; i < n; i++)
 		s += (x[i] - m) * (x[i] - m);
 	return sqrt(s / (double)(n - 1));
@@ -75,7 +75,7 @@ static double betacf(double a, double b, double x)
 	return h;
 }
 
-double stats_betainc(double a, double b, double x)
+double tdist_betainc(double a, double b, double x)
 {
 	double lbt;
 	if (!(a > 0) || !(b > 0) || isnan(x))
@@ -91,7 +91,7 @@ double stats_betainc(double a, double b, double x)
 	return 1 - exp(lbt) * betacf(b, a, 1 - x) / b;
 }
 
-double stats_t_cdf(double t, double df)
+double tdist_cdf(double t, double df)
 {
 	double x, tail;
 	if (isnan(t) || !(df > 0))
@@ -99,11 +99,11 @@ double stats_t_cdf(double t, double df)
 	if (isinf(t))
 		return t > 0 ? 1 : 0;
 	x = df / (df + t * t);
-	tail = 0.5 * stats_betainc(df / 2, 0.5, x); /* P(T > |t|) */
+	tail = 0.5 * tdist_betainc(df / 2, 0.5, x); /* P(T > |t|) */
 	return t > 0 ? 1 - tail : tail;
 }
 
-double stats_t_quantile(double p, double df)
+double tdist_quantile(double p, double df)
 {
 	double lo = -1, hi = 1;
 	int i;
@@ -112,13 +112,13 @@ double stats_t_quantile(double p, double df)
 	if (p == 0.5)
 		return 0;
 	/* Bracket, then bisect: the CDF is monotone and cheap enough. */
-	while (stats_t_cdf(lo, df) > p && lo > -1e12)
+	while (tdist_cdf(lo, df) > p && lo > -1e12)
 		lo *= 2;
-	while (stats_t_cdf(hi, df) < p && hi < 1e12)
+	while (tdist_cdf(hi, df) < p && hi < 1e12)
 		hi *= 2;
 	for (i = 0; i < 200 && hi - lo > 1e-12 * (1 + fabs(lo)); i++) {
 		double mid = 0.5 * (lo + hi);
-		if (stats_t_cdf(mid, df) < p)
+		if (tdist_cdf(mid, df) < p)
 			lo = mid;
 		else
 			hi = mid;

@@ -1,6 +1,6 @@
 /*
  * Pure statistics shared by the runner (repetition sizing) and the reports
- * (reports/model/stats.h includes this): mean, sample standard deviation,
+ * (reports/stats/stats.h includes this): mean, sample standard deviation,
  * the regularized incomplete beta function and Student's t distribution.
  */
 #ifndef XR_TDIST_H
@@ -9,13 +9,13 @@
 #include <stddef.h>
 
 /* NaN when n == 0 (mean) or n < 2 (sd: sample standard deviation). */
-double stats_mean(const double *x, size_t n);
-double stats_sd(const double *x, size_t n);
+double tdist_mean(const double *x, size_t n);
+double tdist_sd(const double *x, size_t n);
 /* Regularized incomplete beta I_x(a, b), a, b > 0, x in [0,1]. */
-double stats_betainc(double a, double b, double x);
+double tdist_betainc(double a, double b, double x);
 /* Student's t with df > 0 degrees of freedom: P(T <= t). */
-double stats_t_cdf(double t, double df);
+double tdist_cdf(double t, double df);
 /* The t with P(T <= t) = p, 0 < p < 1. */
-double stats_t_quantile(double p, double df);
+double tdist_quantile(double p, double df);
 
 #endif

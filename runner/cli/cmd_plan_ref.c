@@ -5,7 +5,7 @@
  * conditions as iperf3 parameters, a manual step for every factor that is
  * not an engine parameter, and marked places for the user's hosts), and
  * `xrun validate|plan PLAN --reference FILE` checks a reference against a
- * plan before any run. The reading and the checks live in reports/model
+ * plan before any run. The reading and the checks live in reports/reference
  * (report_reference_read, report_reference_check_plan); this file writes
  * YAML and prints.
  */
@@ -20,7 +20,7 @@
 #include "err.h"
 #include "placeholder.h"
 #include "plan.h"
-#include "report.h"
+#include "reference.h"
 #include "banned.h"
 
 /* The metrics the iperf3 engine stores (runner/engine/iperf3_json.c): a

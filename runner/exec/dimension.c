@@ -136,7 +136,7 @@ static int cell_levels(const struct dcell *c, double *s1, double *s2, int *r1)
 	}
 	if (n >= 2)
 		*s1 = sum / ((double)c->nrun * (n - 1));
-	*s2 = stats_sd(m, (size_t)c->nrun);
+	*s2 = tdist_sd(m, (size_t)c->nrun);
 	*s2 *= *s2;
 	free(m);
 	return 0;

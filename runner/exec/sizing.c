@@ -24,7 +24,7 @@ double sizing_halfwidth(double sd, int n)
 {
 	if (n < 2 || !(sd >= 0))
 		return NAN;
-	return expm1(stats_t_quantile(0.975, (double)(n - 1)) * sd /
+	return expm1(tdist_quantile(0.975, (double)(n - 1)) * sd /
 		     sqrt((double)n));
 }
 
@@ -50,7 +50,7 @@ static double delta_halfwidth(double sa, double sb, int n)
 {
 	double v = sa * sa + sb * sb;
 	double df = (n - 1) * v * v / (sa * sa * sa * sa + sb * sb * sb * sb);
-	return expm1(stats_t_quantile(0.975, df) * sqrt(v / n));
+	return expm1(tdist_quantile(0.975, df) * sqrt(v / n));
 }
 
 int sizing_need_delta(double sa, double sb, double precision)

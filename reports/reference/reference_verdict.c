@@ -17,8 +17,8 @@
 
 #include "arena.h"
 #include "buf.h"
-#include "model_int.h"
 #include "plan.h"
+#include "format.h"
 #include "reference_int.h"
 #include "stats.h"
 #include "units.h"
@@ -202,8 +202,7 @@ static int cond_same(enum cond_cmp how, const char *pub, const char *meas)
 /* The measured value of a published condition for cell c: what the
  * engine observed, else what the runs were given, else the engine's
  * default; NULL when nothing says. */
-static const char *cond_measured(const struct report *r,
-				 const struct model_build *m, int ci,
+static const char *cond_measured(const struct report *r, int ci,
 				 const char *key, enum cond_cmp *how,
 				 int *mixed)
 {
@@ -251,9 +250,8 @@ static const char *cond_measured(const struct report *r,
 		*how = CMP_NUMBER;
 		if ((v = param(r, c, "duration")))
 			return v;
-		if (m && m->plan && m->plan->engine.duration > 0 && iperf3)
-			return arena_printf(r->arena, "%g",
-					    m->plan->engine.duration);
+		if (r->engine_duration > 0 && iperf3)
+			return arena_printf(r->arena, "%g", r->engine_duration);
 		return NULL;
 	}
 	if (!strcmp(key, "mtu")) {
@@ -268,7 +266,6 @@ static const char *cond_measured(const struct report *r,
 /* Published conditions the cell contradicts, as reasons; "" when none. */
 static const char *cond_reasons(const struct report *r,
 				const struct report_ref *ref,
-				const struct model_build *m,
 				const struct report_ref_row *w)
 {
 	struct buf b = BUF_INIT;
@@ -291,8 +288,7 @@ static const char *cond_reasons(const struct report *r,
 			mixed = 0;
 			meas = l >= 0 ? r->factors[fi].levels[l] : NULL;
 		} else {
-			meas =
-			    cond_measured(r, m, w->cell, k->key, &how, &mixed);
+			meas = cond_measured(r, w->cell, k->key, &how, &mixed);
 		}
 		if (!meas)
 			continue; /* nothing measured says: not checked */
@@ -315,22 +311,21 @@ static const char *cond_reasons(const struct report *r,
 
 /* --- numbers ------------------------------------------------------------- */
 
-/* The ok-run values of metric mi in cell ci; NULL (n 0) without m. */
-static double *cell_sample(const struct report *r, const struct model_build *m,
-			   int ci, int mi, size_t *n)
+/* The ok-run values of metric mi in cell ci; NULL (n 0) when the model
+ * keeps none (a report built by hand). */
+static double *cell_sample(const struct report *r, int ci, int mi, size_t *n)
 {
-	const struct mcell *mc;
+	const struct report_cell *c = &r->cells[ci];
 	double *x;
 	int i;
 	*n = 0;
-	if (!m || !m->mc || !m->vals || mi < 0)
+	if (!c->vals || mi < 0)
 		return NULL;
-	mc = &m->mc[ci];
-	x = arena_alloc(r->arena, ((size_t)mc->nok + 1) * sizeof *x);
+	x = arena_alloc(r->arena, ((size_t)c->nvals + 1) * sizeof *x);
 	if (!x)
 		return NULL;
-	for (i = 0; i < mc->nok; i++) {
-		double v = m->vals[mi][mc->ok[i]];
+	for (i = 0; i < c->nvals; i++) {
+		double v = c->vals[mi][i];
 		if (!isnan(v))
 			x[(*n)++] = v;
 	}
@@ -397,8 +392,8 @@ static enum report_ref_verdict judge(double p, double tol, double lo, double hi)
 }
 
 /* With published runs: TOST on log values (Welch), bounds log(1 -+ tol).
- * 0 when decided, -1 when the test does not apply (fewer than 2 runs on a
- * side, a value not > 0). */
+ * 0 when decided, STATS_EDATA when the test does not apply (fewer than 2
+ * runs on a side, a value not > 0), -XR_ENOMEM. */
 static int judge_tost(struct arena *a, const struct report_ref_row *w,
 		      const double *x, size_t n, double tol,
 		      struct report_ref_row *out)
@@ -408,23 +403,23 @@ static int judge_tost(struct arena *a, const struct report_ref_row *w,
 	double *la, *lb, low = log(1 - tol), high = log(1 + tol);
 	size_t i;
 	if (w->npub < 2 || n < 2)
-		return -1;
+		return STATS_EDATA;
 	la = arena_alloc(a, (size_t)w->npub * sizeof *la);
 	lb = arena_alloc(a, n * sizeof *lb);
 	if (!la || !lb)
-		return -1;
+		return -XR_ENOMEM;
 	for (i = 0; i < (size_t)w->npub; i++) {
 		if (!(w->pub[i] > 0))
-			return -1;
+			return STATS_EDATA;
 		la[i] = log(w->pub[i]);
 	}
 	for (i = 0; i < n; i++) {
 		if (!(x[i] > 0))
-			return -1;
+			return STATS_EDATA;
 		lb[i] = log(x[i]);
 	}
 	if (stats_welch(la, (size_t)w->npub, lb, n, 0.90, &e) < 0)
-		return -1;
+		return STATS_EDATA;
 	out->method = "tost";
 	out->diff_pct = 100 * (exp(e.est) - 1);
 	out->est = w->v[0].published * exp(e.est);
@@ -450,13 +445,13 @@ static int judge_tost(struct arena *a, const struct report_ref_row *w,
 
 /* The number verdict of matched row w and its reasons. */
 static void judge_row(struct report *r, const struct report_ref *ref,
-		      const struct model_build *m, struct report_ref_row *w)
+		      struct report_ref_row *w)
 {
 	int mi = ref->value_metric[0];
 	const struct report_stats *s = &r->cells[w->cell].st[mi];
 	double p = w->v[0].published, tol = ref->tolerance;
 	size_t n;
-	double *x = cell_sample(r, m, w->cell, mi, &n);
+	double *x = cell_sample(r, w->cell, mi, &n);
 	struct buf b = BUF_INIT;
 
 	if (judge_tost(r->arena, w, x, n, tol, w) < 0) {
@@ -532,8 +527,7 @@ static const char *summary(const struct report *r, const struct report_ref *ref)
 	return out;
 }
 
-int ref_verdicts(struct report *r, struct report_ref *ref,
-		 const struct model_build *m)
+int ref_verdicts(struct report *r, struct report_ref *ref)
 {
 	int k;
 	for (k = 0; k < ref->nrows; k++) {
@@ -546,13 +540,13 @@ int ref_verdicts(struct report *r, struct report_ref *ref,
 		} else if (w->status != REPORT_REF_MATCHED) {
 			w->verdict = REPORT_REFV_NOT_MEASURED;
 			w->reasons = w->detail;
-		} else if (*(w->reasons = cond_reasons(r, ref, m, w))) {
+		} else if (*(w->reasons = cond_reasons(r, ref, w))) {
 			w->verdict = REPORT_REFV_NOT_COMPARABLE;
 		} else {
-			judge_row(r, ref, m, w);
+			judge_row(r, ref, w);
 		}
 		if (!w->reasons)
-			return -1;
+			return -XR_ENOMEM;
 		ref->nverdict[w->verdict]++;
 	}
 	ref->summary = summary(r, ref);

@@ -1,11 +1,10 @@
 /*
- * Reading a reference (schema/reference.md): the settings (metric, unit,
- * and version 2's source, statistic, runs, tolerance and conditions), the
- * header, and one row per published value, grouped into published cells
- * (rows with the same levels are that cell's published runs). Its columns
- * are bound to a store's factors and metrics, a plan's factors, or
- * nothing (ref_bind). Every problem of the file is reported with its line
- * and column, all at once; the report is not written when there is an
+ * Reading a reference (schema/reference.md): after its settings
+ * (reference_settings.c), the header and one row per published value, grouped
+ * into published cells (rows with the same levels are that cell's published
+ * runs). Its columns are bound to a store's factors and metrics, a plan's
+ * factors, or nothing (ref_bind). Every problem of the file is reported with
+ * its line and column, all at once; the report is not written when there is an
  * error. Matching to cells: reference_match.c; verdicts:
  * reference_verdict.c.
  */
@@ -18,25 +17,11 @@
 #include "arena.h"
 #include "buf.h"
 #include "reference_int.h"
-#include "report.h"
 #include "suggest.h"
 #include "units.h"
 #include "banned.h"
 
 #define REF_MAX_BYTES (16u << 20)
-
-/* A finite number, the whole field; -1 otherwise. */
-static int parse_num(const char *s, double *v)
-{
-	char *e;
-	if (!*s)
-		return -1;
-	errno = 0;
-	*v = strtod(s, &e);
-	if (*e || errno || !isfinite(*v))
-		return -1;
-	return 0;
-}
 
 static void list_names(struct buf *b, const char *const *names, int n,
 		       size_t stride)
@@ -52,14 +37,14 @@ static void list_names(struct buf *b, const char *const *names, int n,
 }
 
 /* How to turn a value written in `unit` into the base unit metric mi is
- * stored in: *factor; -1 when the kinds do not fit. */
+ * stored in: *factor; -XR_EUSAGE when the kinds do not fit. */
 static int unit_factor(const struct report *r, int mi, const char *unit,
 		       double *factor)
 {
 	const char *base, *stored = r->metric_units[mi];
 	double f;
 	if (units_metric(unit, &f, &base) < 0)
-		return -1;
+		return -XR_EUSAGE;
 	if (!stored || !*stored || !strcmp(stored, base)) {
 		*factor = f;
 		return 0;
@@ -72,7 +57,7 @@ static int unit_factor(const struct report *r, int mi, const char *unit,
 		*factor = f / 8;
 		return 0;
 	}
-	return -1;
+	return -XR_EUSAGE;
 }
 
 static int read_file(const char *path, struct buf *b, struct xr_err *err)
@@ -107,262 +92,6 @@ static int first_error(struct xr_diag *d, const char *path, struct xr_err *err)
 		return 0;
 	return xr_err_set(err, XR_EUSAGE, path, d->items[best].line,
 			  d->items[best].col, "%s", d->items[best].msg);
-}
-
-/* What a column of the header holds. */
-enum ref_col {
-	REF_COL_VALUE = 0, /* `value`: the reference metric */
-	REF_COL_FACTOR,	   /* a factor of the plan: levels */
-	REF_COL_METRIC,	   /* an extra metric the store holds */
-	REF_COL_SKIP,	   /* ignored (with a warning or an error) */
-};
-
-/* The reading of one reference file. */
-struct ref_read {
-	struct report *r;
-	struct arena *a;
-	struct xr_diag *d;
-	struct ref_records ps;
-	const struct ref_record *hdr;
-	int first_row; /* index into ps.rec of the first published row */
-	const char *metric, *unit, *base_unit;
-	int metric_line, metric_col, unit_line, unit_col;
-	double factor;	    /* published value * factor = base units */
-	enum ref_col *kind; /* [hdr->n] */
-	int *col_factor;    /* [hdr->n] factor index, -1 */
-	int *col_metric;    /* [hdr->n] metric index, -1 */
-	struct report_ref *ref;
-	enum ref_bind bind;
-	const char *const *free_metrics; /* REF_BIND_FREE: not factors */
-	/* v2 settings, before ref exists */
-	int version, v2_line;
-	const char *title, *url, *author, *date;
-	const char *extra_metrics; /* "a b": published metric columns */
-	int statistic, runs;
-	double tolerance; /* fraction; 0 = not given */
-	struct report_ref_cond *conds;
-	int nconds, capconds;
-};
-
-/* The v2 settings that describe the source: key, where it goes. */
-static const char **source_slot(struct ref_read *rr, const char *key)
-{
-	if (!strcmp(key, "title"))
-		return &rr->title;
-	if (!strcmp(key, "url"))
-		return &rr->url;
-	if (!strcmp(key, "author"))
-		return &rr->author;
-	if (!strcmp(key, "date"))
-		return &rr->date;
-	return NULL;
-}
-
-/* Condition keys a v2 file may also write as a plain setting
- * (`congestion,cubic`); any other key needs `condition,KEY,VALUE`. */
-static const char *const cond_keys[] = {
-    "engine",	  "engine_version",
-    "version",	  "protocol",
-    "direction",  "duration",
-    "streams",	  "parallel",
-    "congestion", "cc",
-    "mtu",	  NULL,
-};
-
-static int is_cond_key(const char *k)
-{
-	int i;
-	for (i = 0; cond_keys[i]; i++)
-		if (!strcmp(cond_keys[i], k))
-			return 1;
-	return 0;
-}
-
-static void add_cond(struct ref_read *rr, const struct ref_record *c, int kf)
-{
-	struct report_ref_cond *x;
-	int i;
-	for (i = 0; i < rr->nconds; i++)
-		if (!strcmp(rr->conds[i].key, c->f[kf].s)) {
-			xr_diag_add(rr->d, 0, c->line, c->f[kf].col,
-				    "condition '%s' given twice (first on "
-				    "line %d)",
-				    c->f[kf].s, rr->conds[i].line);
-			return;
-		}
-	if (rr->nconds == rr->capconds) {
-		int cap = rr->capconds ? rr->capconds * 2 : 8;
-		x = arena_alloc(rr->a, (size_t)cap * sizeof *x);
-		if (!x)
-			return;
-		if (rr->nconds)
-			memcpy(x, rr->conds, (size_t)rr->nconds * sizeof *x);
-		rr->conds = x;
-		rr->capconds = cap;
-	}
-	x = &rr->conds[rr->nconds++];
-	x->key = c->f[kf].s;
-	x->value = c->f[kf + 1].s;
-	x->line = c->line;
-	x->col = c->f[kf + 1].col;
-	if (!*x->value)
-		xr_diag_add(rr->d, 0, c->line, c->f[kf + 1].col,
-			    "condition '%s' has an empty value", x->key);
-}
-
-/* A percentage ("3%") or a fraction ("0.03"); -1 when neither. */
-static int parse_tolerance(const char *s, double *out)
-{
-	char *e;
-	double v;
-	errno = 0;
-	v = strtod(s, &e);
-	if (e == s || errno || !isfinite(v))
-		return -1;
-	while (*e == ' ')
-		e++;
-	if (*e == '%') {
-		v /= 100;
-		e++;
-	}
-	if (*e || v <= 0 || v >= 1)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/* A v2 setting (format, source, statistic, runs, tolerance, conditions).
- * 1 when the key is one, 0 when not. */
-static int read_v2_setting(struct ref_read *rr, const struct ref_record *c)
-{
-	const char *key = c->f[0].s, *val = c->n > 1 ? c->f[1].s : "";
-	const char **slot;
-	int col = c->n > 1 ? c->f[1].col : 1;
-	if (!strcmp(key, "condition")) {
-		if (c->n != 3)
-			xr_diag_add(rr->d, 0, c->line, 1,
-				    "expected 'condition,KEY,VALUE'; got %d "
-				    "fields",
-				    c->n);
-		else
-			add_cond(rr, c, 1);
-	} else if (c->n != 2) {
-		return 0;
-	} else if (!strcmp(key, "format")) {
-		if (strcmp(val, "1") && strcmp(val, "2"))
-			xr_diag_add(rr->d, 0, c->line, col,
-				    "unknown format '%s' (known: 1, 2)", val);
-		rr->version = val[0] == '1' ? 1 : 2;
-		return 1;
-	} else if ((slot = source_slot(rr, key)) != NULL) {
-		*slot = val;
-	} else if (!strcmp(key, "extra_metrics")) {
-		rr->extra_metrics = val;
-	} else if (!strcmp(key, "statistic")) {
-		rr->statistic = report_ref_stat_parse(val);
-		if (rr->statistic < 0) {
-			xr_diag_add(rr->d, 0, c->line, col,
-				    "unknown statistic '%s' (known: mean, "
-				    "median, max, min, single, unknown)",
-				    val);
-			rr->statistic = REPORT_REF_STAT_UNKNOWN;
-		}
-	} else if (!strcmp(key, "runs")) {
-		double v;
-		if (parse_num(val, &v) < 0 || v < 1 || v != floor(v) || v > 1e6)
-			xr_diag_add(rr->d, 0, c->line, col,
-				    "runs '%s' is not a positive whole number",
-				    val);
-		else
-			rr->runs = (int)v;
-	} else if (!strcmp(key, "tolerance")) {
-		if (parse_tolerance(val, &rr->tolerance) < 0)
-			xr_diag_add(rr->d, 0, c->line, col,
-				    "tolerance '%s' is not a percentage "
-				    "between 0 and 100 ('3%%') or a fraction "
-				    "('0.03')",
-				    val);
-	} else if (is_cond_key(key)) {
-		add_cond(rr, c, 0);
-	} else {
-		return 0;
-	}
-	if (!rr->v2_line)
-		rr->v2_line = c->line;
-	return 1;
-}
-
-/* A `key,value` setting: metric, unit or a v2 one. */
-static void read_setting(struct ref_read *rr, const struct ref_record *c)
-{
-	const char *key = c->f[0].s;
-	if (read_v2_setting(rr, c))
-		return;
-	if (c->n != 2) {
-		xr_diag_add(rr->d, 0, c->line, 1,
-			    "expected a setting 'key,value' (metric, "
-			    "unit) or the header line with a 'value' "
-			    "column; got %d fields",
-			    c->n);
-	} else if (!strcmp(key, "metric")) {
-		if (rr->metric)
-			xr_diag_add(rr->d, 0, c->line, 1,
-				    "setting 'metric' given twice "
-				    "(first on line %d)",
-				    rr->metric_line);
-		rr->metric = c->f[1].s;
-		rr->metric_line = c->line;
-		rr->metric_col = c->f[1].col;
-	} else if (!strcmp(key, "unit")) {
-		if (rr->unit)
-			xr_diag_add(rr->d, 0, c->line, 1,
-				    "setting 'unit' given twice (first "
-				    "on line %d)",
-				    rr->unit_line);
-		rr->unit = c->f[1].s;
-		rr->unit_line = c->line;
-		rr->unit_col = c->f[1].col;
-	} else {
-		xr_diag_add(rr->d, 0, c->line, 1,
-			    "unknown setting '%s' (known: metric, "
-			    "unit, format, title, url, author, date, "
-			    "statistic, runs, tolerance, extra_metrics, "
-			    "condition), or a "
-			    "header line without a 'value' column",
-			    key);
-	}
-}
-
-/* Settings, then the header (the first record with a `value` column).
- * 0, or -1 when there is no header. */
-static int read_head(struct ref_read *rr)
-{
-	int i, j;
-	for (i = 0; i < rr->ps.nrec && !rr->hdr; i++) {
-		const struct ref_record *c = &rr->ps.rec[i];
-		for (j = 0; j < c->n; j++)
-			if (!strcmp(c->f[j].s, "value"))
-				rr->hdr = c;
-		if (!rr->hdr)
-			read_setting(rr, c);
-	}
-	rr->first_row = i;
-	if (!rr->hdr) {
-		xr_diag_add(rr->d, 0,
-			    rr->ps.nrec ? rr->ps.rec[rr->ps.nrec - 1].line : 1,
-			    0,
-			    "no header line with a 'value' column (see "
-			    "schema/reference.md)");
-		return -1;
-	}
-	if (i >= rr->ps.nrec)
-		xr_diag_add(rr->d, 0, rr->hdr->line, 1,
-			    "no published rows after the header");
-	if (!rr->metric)
-		rr->metric = "throughput";
-	if (!rr->unit)
-		rr->unit = "Gbit/s";
-	return 0;
 }
 
 /* The reference metric is in the store and the unit fits it. */
@@ -475,7 +204,7 @@ static enum ref_col classify_other(struct ref_read *rr, int j)
 	for (k = rr->first_row; k < rr->ps.nrec; k++) {
 		const struct ref_record *c = &rr->ps.rec[k];
 		double v;
-		if (j < c->n && *c->f[j].s && parse_num(c->f[j].s, &v) < 0)
+		if (j < c->n && *c->f[j].s && ref_parse_num(c->f[j].s, &v) < 0)
 			numeric = 0;
 	}
 	if (rr->bind != REF_BIND_STORE)
@@ -552,7 +281,7 @@ static int model_columns(struct ref_read *rr)
 	int *vm = arena_alloc(a, ((size_t)hdr->n + 1) * sizeof *vm);
 	int nf = 0, j;
 	if (!fn || !fx || !vn || !vm)
-		return -1;
+		return -XR_ENOMEM;
 	vn[0] = arena_strdup(a, rr->metric);
 	vm[0] = report_metric_index(rr->r, rr->metric);
 	ref->nvalues = 1;
@@ -573,7 +302,7 @@ static int model_columns(struct ref_read *rr)
 }
 
 /* One published row into w. Returns 1 when it is good, 0 when it has an
- * error (reported), -1 when out of memory. */
+ * error (reported), -XR_ENOMEM. */
 static int read_row(struct ref_read *rr, const struct ref_record *c,
 		    struct report_ref_row *w)
 {
@@ -596,7 +325,7 @@ static int read_row(struct ref_read *rr, const struct ref_record *c,
 	w->pub_line = arena_alloc(rr->a, sizeof *w->pub_line);
 	if (!w->levels || !w->level_col || !w->v || !w->pub || !w->pub_text ||
 	    !w->pub_line)
-		return -1;
+		return -XR_ENOMEM;
 	w->npub = 1;
 	w->pub[0] = NAN;
 	w->pub_text[0] = "";
@@ -630,7 +359,7 @@ static int read_row(struct ref_read *rr, const struct ref_record *c,
 		slot = rr->kind[j] == REF_COL_VALUE ? 0 : vj++;
 		if (!*f->s && rr->kind[j] == REF_COL_METRIC)
 			continue;
-		if (parse_num(f->s, &v) < 0) {
+		if (ref_parse_num(f->s, &v) < 0) {
 			xr_diag_add(rr->d, 0, c->line, f->col,
 				    "%s '%.40s%s' is not a number", hdr->f[j].s,
 				    *f->s ? f->s : "(empty)",
@@ -649,7 +378,7 @@ static int read_row(struct ref_read *rr, const struct ref_record *c,
 	return bad ? 0 : 1;
 }
 
-/* The published rows after the header. 0 or -1 when out of memory. */
+/* The published rows after the header. 0 or -XR_ENOMEM. */
 static int read_rows(struct ref_read *rr)
 {
 	struct report_ref *ref = rr->ref;
@@ -658,7 +387,7 @@ static int read_rows(struct ref_read *rr)
 	    arena_alloc(rr->a, ((size_t)(rr->ps.nrec - rr->first_row) + 1) *
 				   sizeof *ref->rows);
 	if (!ref->rows)
-		return -1;
+		return -XR_ENOMEM;
 	for (k = rr->first_row; k < rr->ps.nrec; k++) {
 		const struct ref_record *c = &rr->ps.rec[k];
 		int rc;
@@ -671,7 +400,7 @@ static int read_rows(struct ref_read *rr)
 		}
 		rc = read_row(rr, c, &ref->rows[ref->nrows]);
 		if (rc < 0)
-			return -1;
+			return rc;
 		ref->nrows += rc;
 	}
 	return 0;
@@ -690,7 +419,7 @@ static int same_levels(const struct report_ref *ref,
 
 /* Rows with the same levels are the published runs of one cell: merge
  * them into the first (its value: the mean of the runs; an extra metric:
- * the mean of the runs that publish it). 0 or -1 when out of memory. */
+ * the mean of the runs that publish it). 0 or -XR_ENOMEM. */
 static int group_rows(struct ref_read *rr)
 {
 	struct report_ref *ref = rr->ref;
@@ -711,7 +440,7 @@ static int group_rows(struct ref_read *rr)
 			    arena_alloc(rr->a, (size_t)m * sizeof *t);
 			int *l = arena_alloc(rr->a, (size_t)m * sizeof *l);
 			if (!p || !t || !l)
-				return -1;
+				return -XR_ENOMEM;
 			memcpy(p, g->pub, (size_t)g->npub * sizeof *p);
 			memcpy(t, g->pub_text, (size_t)g->npub * sizeof *t);
 			memcpy(l, g->pub_line, (size_t)g->npub * sizeof *l);
@@ -752,31 +481,12 @@ static int group_rows(struct ref_read *rr)
 }
 
 /* The v2 settings into ref. */
-static void settings_into_ref(struct ref_read *rr)
-{
-	struct report_ref *ref = rr->ref;
-	ref->version = rr->version ? rr->version : rr->v2_line ? 2 : 1;
-	ref->title = rr->title;
-	ref->url = rr->url;
-	ref->author = rr->author;
-	ref->date = rr->date;
-	ref->statistic = rr->statistic >= 0
-			     ? (enum report_ref_stat)rr->statistic
-			     : REPORT_REF_STAT_UNKNOWN;
-	ref->runs = rr->runs;
-	ref->tolerance =
-	    rr->tolerance > 0 ? rr->tolerance : REPORT_REF_DEFAULT_TOLERANCE;
-	ref->tolerance_source = rr->tolerance > 0;
-	ref->conds = rr->conds;
-	ref->nconds = rr->nconds;
-}
-
 /* Settings, header and rows of the split file into rr->ref; every problem
- * goes to rr->d. 0, or -1 when out of memory. */
+ * goes to rr->d. 0, or -XR_ENOMEM. */
 static int read_reference(struct ref_read *rr, const char *path)
 {
 	const struct ref_record *hdr;
-	if (read_head(rr) < 0)
+	if (ref_read_head(rr) < 0)
 		return 0;
 	hdr = rr->hdr;
 	rr->ref = arena_alloc(rr->a, sizeof *rr->ref);
@@ -786,7 +496,7 @@ static int read_reference(struct ref_read *rr, const char *path)
 	rr->col_metric =
 	    arena_alloc(rr->a, (size_t)hdr->n * sizeof *rr->col_metric);
 	if (!rr->ref || !rr->kind || !rr->col_factor || !rr->col_metric)
-		return -1;
+		return -XR_ENOMEM;
 	memset(rr->ref, 0, sizeof *rr->ref);
 	rr->ref->path = arena_strdup(rr->a, path);
 	rr->ref->unit = arena_strdup(rr->a, rr->unit);
@@ -804,13 +514,13 @@ static int read_reference(struct ref_read *rr, const char *path)
 		rr->r->factors = arena_alloc(rr->a, ((size_t)hdr->n + 1) *
 							sizeof *rr->r->factors);
 		if (!rr->r->factors)
-			return -1;
+			return -XR_ENOMEM;
 		rr->r->nfactors = 0;
 	}
 	classify_columns(rr);
 	if (model_columns(rr) < 0 || read_rows(rr) < 0 || group_rows(rr) < 0)
-		return -1;
-	settings_into_ref(rr);
+		return -XR_ENOMEM;
+	ref_settings_into(rr);
 	return 0;
 }
 

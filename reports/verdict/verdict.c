@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "verdict.h"
 #include "stats.h"
 #include "banned.h"
 
@@ -71,22 +71,22 @@ int report_delta_interval(const double *a, size_t na, const double *b,
 	size_t i;
 	int rc;
 	if (na < 2 || nb < 2)
-		return -1;
+		return STATS_EDATA;
 	y = malloc((na + nb) * sizeof *y);
 	if (!y)
-		return -1;
+		return -XR_ENOMEM;
 	for (i = 0; i < na + nb; i++) {
 		double v = i < na ? a[i] : b[i - na];
 		if (!(v > 0)) {
 			free(y);
-			return -1;
+			return STATS_EDATA;
 		}
 		y[i] = log(v);
 	}
 	rc = stats_welch(y, na, y + na, nb, conf, &e);
 	free(y);
 	if (rc)
-		return -1;
+		return rc;
 	*delta_pct = pct(e.est);
 	*low_pct = pct(e.lo);
 	*high_pct = pct(e.hi);
@@ -119,7 +119,7 @@ static int design_fill(struct design *d, const struct report_sample *a,
 	d->g = malloc(d->n * sizeof *d->g);
 	d->session = malloc(d->n * sizeof *d->session);
 	if (!d->y || !d->pos || !d->g || !d->session)
-		return -1;
+		return -XR_ENOMEM;
 	for (i = 0; i < d->n; i++) {
 		int in_b = i >= a->n;
 		const struct report_sample *s = in_b ? b : a;
@@ -293,4 +293,26 @@ int report_decide(const struct report_sample *a, const struct report_sample *b,
 	robust(&d, th, higher_is_better, out);
 	design_free(&d);
 	return 0;
+}
+
+const char *report_verdict_name(enum report_verdict v)
+{
+	static const char *const names[] = {"better",	  "worse",
+					    "equivalent", "not_significant",
+					    "different",  "not_comparable"};
+	if ((unsigned)v >= sizeof names / sizeof names[0])
+		return "not_comparable";
+	return names[v];
+}
+
+const char *report_method_name(enum report_method m)
+{
+	switch (m) {
+	case REPORT_METHOD_POSITION:
+		return "position-ols";
+	case REPORT_METHOD_WELCH:
+		return "welch";
+	default:
+		return "none";
+	}
 }

@@ -68,7 +68,7 @@ double stats_t_p2(double t, double df)
 		return NAN;
 	if (isinf(t))
 		return 0;
-	return stats_betainc(df / 2, 0.5, df / (df + t * t));
+	return tdist_betainc(df / 2, 0.5, df / (df + t * t));
 }
 
 static void finish_effect(struct stats_effect *e, double conf)
@@ -77,7 +77,7 @@ static void finish_effect(struct stats_effect *e, double conf)
 	if (e->se > 0) {
 		e->t = e->est / e->se;
 		e->p = stats_t_p2(e->t, e->df);
-		q = stats_t_quantile(0.5 + conf / 2, e->df);
+		q = tdist_quantile(0.5 + conf / 2, e->df);
 		e->lo = e->est - q * e->se;
 		e->hi = e->est + q * e->se;
 	} else {
@@ -92,11 +92,11 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb,
 {
 	double ma, mb, va, vb, sa, sb;
 	if (na < 2 || nb < 2)
-		return -1;
-	ma = stats_mean(a, na);
-	mb = stats_mean(b, nb);
-	va = stats_sd(a, na);
-	vb = stats_sd(b, nb);
+		return STATS_EDATA;
+	ma = tdist_mean(a, na);
+	mb = tdist_mean(b, nb);
+	va = tdist_sd(a, na);
+	vb = tdist_sd(b, nb);
 	sa = va * va / (double)na;
 	sb = vb * vb / (double)nb;
 	memset(out, 0, sizeof *out);
@@ -120,7 +120,7 @@ static int invert(double *A, size_t k)
 	double inv[STATS_OLS_MAX_K * STATS_OLS_MAX_K], scale = 0;
 	size_t i, j, c;
 	if (k > STATS_OLS_MAX_K)
-		return -1;
+		return STATS_EDATA;
 	for (i = 0; i < k * k; i++)
 		scale = fmax(scale, fabs(A[i]));
 	memset(inv, 0, sizeof inv);
@@ -133,7 +133,7 @@ static int invert(double *A, size_t k)
 			if (fabs(A[i * k + c]) > fabs(A[piv * k + c]))
 				piv = i;
 		if (fabs(A[piv * k + c]) <= 1e-12 * scale)
-			return -1;
+			return STATS_EDATA;
 		if (piv != c)
 			for (j = 0; j < k; j++) {
 				double t = A[c * k + j];
@@ -166,13 +166,16 @@ static int invert(double *A, size_t k)
 /* The least-squares fit shared by stats_ols and stats_ols_effect: fills
  * A = (X'X)^-1 [k*k], beta[k] and, when resid is not NULL, resid[n];
  * returns the residual sum of squares, or -1 when singular. */
+/* What ols_fit returns instead of a residual sum of squares. */
+#define OLS_FAIL (-1.0)
+
 static double ols_fit(const double *X, size_t n, size_t k, const double *y,
 		      double *A, double *beta, double *resid)
 {
 	double xty[STATS_OLS_MAX_K], rss = 0;
 	size_t i, j, r;
 	if (k == 0 || k > STATS_OLS_MAX_K || n <= k)
-		return -1;
+		return OLS_FAIL;
 	memset(A, 0, k * k * sizeof *A);
 	memset(xty, 0, sizeof xty);
 	for (r = 0; r < n; r++) {
@@ -184,7 +187,7 @@ static double ols_fit(const double *X, size_t n, size_t k, const double *y,
 		}
 	}
 	if (invert(A, k) < 0)
-		return -1;
+		return OLS_FAIL;
 	for (i = 0; i < k; i++) {
 		beta[i] = 0;
 		for (j = 0; j < k; j++)
@@ -209,7 +212,7 @@ int stats_ols(const double *X, size_t n, size_t k, const double *y,
 	size_t i;
 	rss = ols_fit(X, n, k, y, A, beta, NULL);
 	if (rss < 0)
-		return -1;
+		return STATS_EDATA;
 	s2 = rss / (double)(n - k);
 	if (sigma2)
 		*sigma2 = s2;
@@ -275,7 +278,7 @@ static int hc_variance(const double *X, size_t n, size_t k, const double *A,
 				a = ax;
 		}
 		if (!(1 - h > 1e-10))
-			return -1;
+			return STATS_EDATA;
 		w2 = a * a /
 		     (kind == STATS_SE_HC2_BM ? 1 - h : (1 - h) * (1 - h));
 		v += w2 * e[r] * e[r];
@@ -312,21 +315,21 @@ int stats_ols_effect(const double *X, size_t n, size_t k, const double *y,
 	double A[STATS_OLS_MAX_K * STATS_OLS_MAX_K], beta[STATS_OLS_MAX_K];
 	double *e, rss, var, df;
 	if (j >= k || n <= k)
-		return -1;
+		return STATS_EDATA;
 	e = malloc(n * sizeof *e);
 	if (!e)
-		return -1;
+		return -XR_ENOMEM;
 	rss = ols_fit(X, n, k, y, A, beta, e);
 	if (rss < 0) {
 		free(e);
-		return -1;
+		return STATS_EDATA;
 	}
 	if (kind == STATS_SE_CLASSIC) {
 		var = rss / (double)(n - k) * A[j * k + j];
 		df = (double)(n - k);
 	} else if (hc_variance(X, n, k, A, e, j, kind, &var, &df) < 0) {
 		free(e);
-		return -1;
+		return STATS_EDATA;
 	}
 	free(e);
 	memset(out, 0, sizeof *out);
@@ -380,10 +383,10 @@ int stats_group_model(const double *y, const int *group, const double *position,
 	size_t k;
 	int rc;
 	if (n < 4)
-		return -1;
+		return STATS_EDATA;
 	X = malloc(n * STATS_OLS_MAX_K * sizeof *X);
 	if (!X)
-		return -1;
+		return -XR_ENOMEM;
 	k = group_design(group, position, session, n, X);
 	rc = k ? stats_ols_effect(X, n, k, y, 1, kind, conf, out) : -1;
 	free(X);
@@ -413,12 +416,12 @@ int stats_tost(const struct stats_effect *e, double low, double high,
 	double q;
 	if (!(e->se > 0) || !(low < high) || !(e->df > 0) ||
 	    !(alpha > 0 && alpha < 0.5))
-		return -1;
+		return STATS_EDATA;
 	memset(out, 0, sizeof *out);
-	out->p_low = 1 - stats_t_cdf((e->est - low) / e->se, e->df);
-	out->p_high = stats_t_cdf((e->est - high) / e->se, e->df);
+	out->p_low = 1 - tdist_cdf((e->est - low) / e->se, e->df);
+	out->p_high = tdist_cdf((e->est - high) / e->se, e->df);
 	out->p = fmax(out->p_low, out->p_high);
-	q = stats_t_quantile(1 - alpha, e->df);
+	q = tdist_quantile(1 - alpha, e->df);
 	out->lo = e->est - q * e->se;
 	out->hi = e->est + q * e->se;
 	out->equivalent = out->p < alpha;
@@ -497,7 +500,7 @@ static int midranks(const double *a, size_t na, const double *b, size_t nb,
 	if (!v || !s) {
 		free(v);
 		free(s);
-		return -1;
+		return -XR_ENOMEM;
 	}
 	memcpy(v, a, na * sizeof *v);
 	memcpy(v + na, b, nb * sizeof *v);
@@ -558,11 +561,11 @@ int stats_mannwhitney(const double *a, size_t na, const double *b, size_t nb,
 	size_t n = na + nb, i;
 	double *r, tie, r1 = 0, u, mn = (double)na * (double)nb, *cdf = NULL;
 	if (na == 0 || nb == 0)
-		return -1;
+		return STATS_EDATA;
 	r = malloc(n * sizeof *r);
 	if (!r || midranks(a, na, b, nb, r, &tie) < 0) {
 		free(r);
-		return -1;
+		return -XR_ENOMEM;
 	}
 	for (i = 0; i < na; i++)
 		r1 += r[i];
@@ -641,13 +644,13 @@ int stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
 	size_t mn = na * nb, i, j;
 	double *d, tie = 0, *r;
 	if (na == 0 || nb == 0 || mn > ((size_t)1 << 24))
-		return -1;
+		return STATS_EDATA;
 	d = malloc(mn * sizeof *d);
 	r = malloc((na + nb) * sizeof *r);
 	if (!d || !r || midranks(a, na, b, nb, r, &tie) < 0) {
 		free(d);
 		free(r);
-		return -1;
+		return -XR_ENOMEM;
 	}
 	free(r);
 	for (i = 0; i < na; i++)
@@ -694,10 +697,10 @@ int stats_median_ci(const double *x, size_t n, double conf,
 	double *s;
 	size_t k;
 	if (n == 0)
-		return -1;
+		return STATS_EDATA;
 	s = malloc(n * sizeof *s);
 	if (!s)
-		return -1;
+		return -XR_ENOMEM;
 	memcpy(s, x, n * sizeof *s);
 	stats_sort(s, n);
 	memset(out, 0, sizeof *out);
@@ -733,16 +736,16 @@ int stats_geomean_ci(const double *x, size_t n, double conf,
 	double m = 0, ss = 0, hw;
 	size_t i;
 	if (n < 2)
-		return -1;
+		return STATS_EDATA;
 	for (i = 0; i < n; i++) {
 		if (!(x[i] > 0))
-			return -1;
+			return STATS_EDATA;
 		m += log(x[i]);
 	}
 	m /= (double)n;
 	for (i = 0; i < n; i++)
 		ss += (log(x[i]) - m) * (log(x[i]) - m);
-	hw = stats_t_quantile(0.5 + conf / 2, (double)(n - 1)) *
+	hw = tdist_quantile(0.5 + conf / 2, (double)(n - 1)) *
 	     sqrt(ss / (double)(n - 1) / (double)n);
 	out->gm = exp(m);
 	out->factor = exp(hw);
@@ -773,7 +776,7 @@ long stats_outliers_mad(const double *x, size_t n, double cut, size_t *idx)
 		return 0;
 	d = malloc(n * sizeof *d);
 	if (!d)
-		return -1;
+		return -XR_ENOMEM;
 	med = stats_median(x, n);
 	for (i = 0; i < n; i++) {
 		d[i] = fabs(x[i] - med);
@@ -783,7 +786,7 @@ long stats_outliers_mad(const double *x, size_t n, double cut, size_t *idx)
 	mad = stats_median(d, n);
 	free(d);
 	if (isnan(med) || isnan(mad))
-		return -1;
+		return -XR_ENOMEM;
 	if (mad > 0)
 		scale = mad / 0.6745;
 	else

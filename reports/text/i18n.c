@@ -1,11 +1,11 @@
 /*
  * Headings and labels of every report in English and Japanese
- * (REPORT_TEXT_MAP in report.h). The Japanese follows the wording of the
+ * (REPORT_TEXT_MAP in i18n.h). The Japanese follows the wording of the
  * benchmark articles the reports imitate.
  */
 #include <string.h>
 
-#include "report.h"
+#include "i18n.h"
 #include "banned.h"
 
 static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
@@ -189,11 +189,6 @@ const char *report_text_lang(enum report_lang lang, enum report_text_id id)
 	if (!t)
 		t = texts[id][REPORT_LANG_EN];
 	return t ? t : "";
-}
-
-const char *report_text(const struct report *r, enum report_text_id id)
-{
-	return report_text_lang(r ? r->lang : REPORT_LANG_EN, id);
 }
 
 int report_lang_parse(const char *s)

@@ -1,5 +1,5 @@
 /*
- * The verdict logic (reports/model/verdict.c) on constructed samples: a known
+ * The verdict logic (reports/verdict/verdict.c) on constructed samples: a known
  * difference found with a CI containing it, identical populations never
  * called better or worse, a drifting ABBA sequence estimated without bias
  * by the position covariate, n=2 refused, Welch on runs not interleaved;
@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "report.h"
+#include "verdict.h"
 #include "stats.h"
 #include "tap.h"
 
@@ -162,7 +162,7 @@ static void test_hc3(void)
 	is_near(log1p(c.delta_pct / 100), 0.04784414748, 1e-9,
 		"HC3: estimate as statsmodels");
 	se = (log1p(c.ci_high_pct / 100) - log1p(c.ci_low_pct / 100)) / 2 /
-	     stats_t_quantile(0.975, c.df);
+	     tdist_quantile(0.975, c.df);
 	is_near(se, 0.004845103223, 1e-9, "HC3: standard error as statsmodels");
 }
 
@@ -205,7 +205,7 @@ static void test_sessions(void)
 	is_near(log1p(c.delta_pct / 100), 0.0004632376992, 1e-9,
 		"sessions: estimate as statsmodels with a session term");
 	se = (log1p(c.ci_high_pct / 100) - log1p(c.ci_low_pct / 100)) / 2 /
-	     stats_t_quantile(0.975, c.df);
+	     tdist_quantile(0.975, c.df);
 	is_near(se, 0.002123593425, 1e-9,
 		"sessions: HC3 error as statsmodels with a session term");
 }

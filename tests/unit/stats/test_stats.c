@@ -1,4 +1,4 @@
-/* Unit tests of reports/model/stats.c against reference values (R, numeric
+/* Unit tests of reports/stats/stats.c against reference values (R, numeric
  * integration, and scipy 1.10.1 / statsmodels 0.13.5 / numpy 1.24.2 where
  * noted: each such block quotes the Python that computed the numbers and
  * its output). */
@@ -26,10 +26,10 @@ int main(void)
 	double beta[2], se[2], s2;
 	struct stats_effect e;
 
-	is_near(stats_mean(x, 5), 3, 1e-12, "mean");
-	is_near(stats_sd(x, 5), sqrt(2.5), 1e-12, "sd");
-	ok(isnan(stats_sd(x, 1)), "sd of one value is NaN");
-	ok(isnan(stats_mean(x, 0)), "mean of nothing is NaN");
+	is_near(tdist_mean(x, 5), 3, 1e-12, "mean");
+	is_near(tdist_sd(x, 5), sqrt(2.5), 1e-12, "sd");
+	ok(isnan(tdist_sd(x, 1)), "sd of one value is NaN");
+	ok(isnan(tdist_mean(x, 0)), "mean of nothing is NaN");
 	is_near(stats_median(x, 5), 3, 1e-12, "median odd");
 	is_near(stats_median(x, 4), 2.5, 1e-12, "median even");
 	is_near(stats_quantile_sorted(s, 5, 0.95), 4.8, 1e-12,
@@ -37,17 +37,17 @@ int main(void)
 	is_near(stats_quantile_sorted(s, 5, 0.25), 2, 1e-12, "quartile");
 
 	/* pt(2, 10) = 0.9633062; qt(.975, df) for 1, 3, 10, 1000. */
-	is_near(stats_t_cdf(2, 10), 0.9633062, 1e-6, "t cdf");
-	is_near(stats_t_cdf(-2, 10), 1 - 0.9633062, 1e-6, "t cdf symmetric");
-	is_near(stats_t_quantile(0.975, 1), 12.7062047, 1e-5, "qt df=1");
-	is_near(stats_t_quantile(0.975, 3), 3.1824463, 1e-6, "qt df=3");
-	is_near(stats_t_quantile(0.975, 10), 2.2281389, 1e-6, "qt df=10");
-	is_near(stats_t_quantile(0.975, 1000), 1.9623390, 1e-6, "qt df=1000");
-	is_near(stats_t_quantile(0.025, 5), -2.5705818, 1e-6, "qt lower");
+	is_near(tdist_cdf(2, 10), 0.9633062, 1e-6, "t cdf");
+	is_near(tdist_cdf(-2, 10), 1 - 0.9633062, 1e-6, "t cdf symmetric");
+	is_near(tdist_quantile(0.975, 1), 12.7062047, 1e-5, "qt df=1");
+	is_near(tdist_quantile(0.975, 3), 3.1824463, 1e-6, "qt df=3");
+	is_near(tdist_quantile(0.975, 10), 2.2281389, 1e-6, "qt df=10");
+	is_near(tdist_quantile(0.975, 1000), 1.9623390, 1e-6, "qt df=1000");
+	is_near(tdist_quantile(0.025, 5), -2.5705818, 1e-6, "qt lower");
 	is_near(stats_t_p2(2.228139, 10), 0.05, 1e-5, "two-sided p");
 	/* pbeta(0.4, 2, 3) = 0.5248 */
-	is_near(stats_betainc(2, 3, 0.4), 0.5248, 1e-9, "incomplete beta");
-	is_near(stats_betainc(0.5, 0.5, 0.5), 0.5, 1e-9, "beta symmetric");
+	is_near(tdist_betainc(2, 3, 0.4), 0.5248, 1e-9, "incomplete beta");
+	is_near(tdist_betainc(0.5, 0.5, 0.5), 0.5, 1e-9, "beta symmetric");
 
 	/* t.test(b, a): t = 1.8974, df = 5.8824, p = 0.1075,
 	 * 95% CI -0.8877 6.8877 (checked by numeric integration). */

@@ -6,15 +6,22 @@
  * rank statistics (Mann-Whitney U, Hodges-Lehmann shift), the
  * order-statistic interval of a median, the geometric mean with its
  * multiplicative interval, and the median/MAD outlier rule.
- * No dependency beyond libm; functions that allocate say so and return -1
- * when out of memory. Each function's comment in stats.c names its source.
+ * No dependency beyond libm and base's error codes; functions that
+ * allocate say so and return -XR_ENOMEM when out of memory, and
+ * STATS_EDATA when the data cannot give the statistic. Each function's
+ * comment in stats.c names its source.
  */
 #ifndef XR_STATS_H
 #define XR_STATS_H
 
 #include <stddef.h>
 
+#include "err.h"
 #include "tdist.h" /* mean, sd, betainc, t cdf and quantile */
+
+/* The data cannot give the statistic: too few values, a singular design, a
+ * value not > 0 where a logarithm is taken. Callers refuse or fall back. */
+#define STATS_EDATA (-XR_EREPORT)
 
 void stats_sort(double *x, size_t n); /* ascending, in place */
 /* Quantile q in [0,1] of sorted data, linear interpolation between order
@@ -39,8 +46,8 @@ struct stats_effect {
 };
 
 /*
- * Welch's t for mean(b) - mean(a). 0, or -1 when a side has fewer than 2
- * values. conf is the confidence level (0.95). A zero standard error (both
+ * Welch's t for mean(b) - mean(a). 0, or STATS_EDATA when a side has fewer than
+ * 2 values. conf is the confidence level (0.95). A zero standard error (both
  * samples constant) gives se 0, an interval of width 0 and p 0 when the
  * means differ, 1 when they do not.
  */
@@ -50,7 +57,7 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb,
 /*
  * OLS: y = X beta + e, X row-major [n][k] (include a column of ones for
  * an intercept). Fills beta[k], se[k] (NULL allowed), *sigma2 (residual
- * variance, NULL allowed); df = n - k. 0, or -1 when n <= k or X'X is
+ * variance, NULL allowed); df = n - k. 0, or STATS_EDATA when n <= k or X'X is
  * singular.
  */
 int stats_ols(const double *X, size_t n, size_t k, const double *y,
@@ -59,9 +66,8 @@ int stats_ols(const double *X, size_t n, size_t k, const double *y,
 /*
  * The effect of group (0/1) on y with position as a covariate:
  * y ~ 1 + group + position; the estimate is group's coefficient. Linear
- * drift along position then neither biases nor widens it. 0, or -1 when
- * the design is singular (e.g. position confounded with group) or
- * n < 4.
+ * drift along position then neither biases nor widens it. 0, or STATS_EDATA
+ * when the design is singular (e.g. position confounded with group) or n < 4.
  */
 int stats_group_position(const double *y, const int *group,
 			 const double *position, size_t n, double conf,
@@ -83,12 +89,12 @@ enum stats_se {
 
 /*
  * OLS y = X beta + e (X row-major [n][k], k <= STATS_OLS_MAX_K), and the
- * effect of coefficient j with the standard error `kind`. 0, or -1 when
- * n <= k, X'X is singular, or (HC2/HC3) an observation has leverage 1
- * (it alone determines a coefficient, so its residual is 0 and says
- * nothing about its variance). Allocates n doubles. An exact fit (all
- * residuals 0) gives se 0 and a zero-width interval, as stats_welch does:
- * the caller must not read a verdict from it.
+ * effect of coefficient j with the standard error `kind`. 0, or STATS_EDATA
+ * when n <= k, X'X is singular, or (HC2/HC3) an observation has leverage 1 (it
+ * alone determines a coefficient, so its residual is 0 and says nothing about
+ * its variance). Allocates n doubles. An exact fit (all residuals 0) gives se 0
+ * and a zero-width interval, as stats_welch does: the caller must not read a
+ * verdict from it.
  */
 int stats_ols_effect(const double *X, size_t n, size_t k, const double *y,
 		     size_t j, enum stats_se kind, double conf,
@@ -99,8 +105,8 @@ int stats_ols_effect(const double *X, size_t n, size_t k, const double *y,
  * error and, when session is not NULL, one intercept per session:
  * y ~ 1 + group + position + session dummies (one per distinct session
  * value beyond the first), so a step between sessions is not read as part
- * of one linear trend. 0, or -1 as stats_ols_effect, when n < 4 or when
- * there are more than STATS_OLS_MAX_K - 3 extra sessions. Allocates.
+ * of one linear trend. 0, or STATS_EDATA as stats_ols_effect, when n < 4 or
+ * when there are more than STATS_OLS_MAX_K - 3 extra sessions. Allocates.
  */
 int stats_group_model(const double *y, const int *group, const double *position,
 		      const int *session, size_t n, enum stats_se kind,
@@ -119,8 +125,8 @@ struct stats_tost {
  * TOST (Schuirmann 1987) on an effect's est, se and df, against the
  * equivalence bounds low < high (on the effect's scale; for a log-ratio
  * and a threshold theta: log(1 - theta), log(1 + theta) or -+theta).
- * 0, or -1 when se is not > 0 (a zero-width interval proves nothing) or
- * low >= high.
+ * 0, or STATS_EDATA when se is not > 0 (a zero-width interval proves nothing)
+ * or low >= high.
  */
 int stats_tost(const struct stats_effect *e, double low, double high,
 	       double alpha, struct stats_tost *out);
@@ -140,7 +146,7 @@ struct stats_mwu {
 };
 
 /* Mann-Whitney U test, two-sided, as scipy.stats.mannwhitneyu(a, b,
- * method=...). 0, or -1 when a side is empty. Allocates. */
+ * method=...). 0, or STATS_EDATA when a side is empty. Allocates. */
 int stats_mannwhitney(const double *a, size_t na, const double *b, size_t nb,
 		      enum stats_mwu_method method, struct stats_mwu *out);
 
@@ -158,7 +164,8 @@ struct stats_hl {
  * the two-sided Mann-Whitney test at level 1 - conf does not reject.
  * On log values this is a log-ratio. 0; 1 when the estimate is there but
  * no interval reaches conf (e.g. 3 + 3 runs: the widest interval covers
- * 90%); -1 when a side is empty, na * nb > 2^24, or out of memory.
+ * 90%); STATS_EDATA when a side is empty or na * nb > 2^24, -XR_ENOMEM
+ * when out of memory.
  */
 int stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
 			 double conf, struct stats_hl *out);
@@ -174,7 +181,7 @@ struct stats_median_ci {
 /*
  * Distribution-free interval for the median from order statistics, as
  * benchstat does. 0; 1 when n is too small for any interval to reach
- * conf (n < 6 at 95%): median is set, lo/hi are NaN; -1 when n == 0 or
+ * conf (n < 6 at 95%): median is set, lo/hi are NaN; STATS_EDATA when n == 0 or
  * out of memory. Allocates.
  */
 int stats_median_ci(const double *x, size_t n, double conf,
@@ -187,9 +194,9 @@ struct stats_geomean {
 	double lo, hi;
 };
 
-/* From the t interval of mean(log x). 0, or -1 when n < 2 or a value is
- * not > 0. Zero spread gives factor 1 (the caller decides what a
- * zero-width interval means). */
+/* From the t interval of mean(log x). 0, or STATS_EDATA when n < 2 or a value
+ * is not > 0. Zero spread gives factor 1 (the caller decides what a zero-width
+ * interval means). */
 int stats_geomean_ci(const double *x, size_t n, double conf,
 		     struct stats_geomean *out);
 
@@ -199,7 +206,7 @@ int stats_geomean_ci(const double *x, size_t n, double conf,
  * Writes the indices of outliers, ascending, to idx (room for n) and
  * returns how many; 0 when n < 3. When MAD is 0 (more than half the
  * values equal) the mean absolute deviation scaled by 1.253314 stands in;
- * when that is 0 too, nothing is an outlier. -1 when out of memory.
+ * when that is 0 too, nothing is an outlier. -XR_ENOMEM when out of memory.
  */
 long stats_outliers_mad(const double *x, size_t n, double cut, size_t *idx);
 

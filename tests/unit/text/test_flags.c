@@ -1,5 +1,5 @@
 /*
- * The flag table of reports/model/flags.c against schema/report.md's
+ * The flag table of reports/text/flags.c against schema/report.md's
  * "Comparability flags" table: the same codes in the same order, where each
  * is raised (cell, comparison, both) and whether it refuses; and every row
  * of the code's table complete (a sentence and a short form in every
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "flags.h"
 #include "tap.h"
 #include "banned.h"
 

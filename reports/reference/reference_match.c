@@ -2,7 +2,8 @@
  * A read reference against the report's cells: each published cell matched
  * to the measured cell with the same levels (not measured, ambiguous or
  * matched, with ratio and range), the verdicts judged (reference_verdict.c),
- * and the texts the writers show for a row.
+ * and the texts the writers show for a row; report_load(), the model with
+ * its reference.
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,8 +11,8 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "format.h"
 #include "reference_int.h"
-#include "report.h"
 #include "banned.h"
 
 /* Match row w to the cells: by the levels of every factor column. */
@@ -111,8 +112,8 @@ void ref_match_row(struct report *r, struct report_ref *ref,
 	}
 }
 
-int ref_attach(struct report *r, const struct model_build *m, const char *path,
-	       double tolerance, struct xr_diag *d, struct xr_err *err)
+int ref_attach(struct report *r, const char *path, double tolerance,
+	       struct xr_diag *d, struct xr_err *err)
 {
 	struct report_ref *ref;
 	int k, rc = ref_parse(r, path, REF_BIND_STORE, NULL, d, err, &ref);
@@ -132,7 +133,7 @@ int ref_attach(struct report *r, const struct model_build *m, const char *path,
 		ref->tolerance = tolerance;
 		ref->tolerance_source = 2;
 	}
-	if (ref_verdicts(r, ref, m) < 0)
+	if (ref_verdicts(r, ref) < 0)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	r->ref = ref;
 	return 0;
@@ -141,7 +142,21 @@ int ref_attach(struct report *r, const struct model_build *m, const char *path,
 int report_reference_attach(struct report *r, const char *path,
 			    struct xr_diag *dd, struct xr_err *err)
 {
-	return ref_attach(r, NULL, path, 0, dd, err);
+	return ref_attach(r, path, 0, dd, err);
+}
+
+int report_load(const char *db_path, const struct report_opts *o,
+		struct report **out, struct xr_err *err)
+{
+	int rc = report_build(db_path, o, out, err);
+	if (rc < 0 || !o || !o->reference)
+		return rc;
+	rc = ref_attach(*out, o->reference, o->tolerance, o->diag, err);
+	if (rc < 0) {
+		report_free(*out);
+		*out = NULL;
+	}
+	return rc;
 }
 
 void report_ref_fmt(const struct report *r, const struct report_ref_row *w,
@@ -190,4 +205,13 @@ void report_ref_fmt(const struct report *r, const struct report_ref_row *w,
 		snprintf(
 		    out[REPORT_REF_COL_IN_RANGE], 192, "%s",
 		    report_text(r, v->in_range ? REPORT_T_YES : REPORT_T_NO));
+}
+
+const char *report_ref_status_name(enum report_ref_status s)
+{
+	static const char *const names[] = {"matched", "not_measured",
+					    "ambiguous"};
+	if ((unsigned)s >= sizeof names / sizeof names[0])
+		return "not_measured";
+	return names[s];
 }

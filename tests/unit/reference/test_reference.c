@@ -1,5 +1,5 @@
 /*
- * The reference-matrix reader (reports/model/reference.c) on a constructed
+ * The reference-matrix reader (reports/reference/reference.c) on a constructed
  * report model: settings, comments, quoting and units; rows matched, not
  * measured and ambiguous; ratio and range; every problem of a bad file reported
  * with its line and column.
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "arena.h"
-#include "report.h"
+#include "reference.h"
 #include "tap.h"
 
 /* A model with factors nic {a, b} x streams {1, 2}; cell (b, 2) missing;

@@ -1,15 +1,14 @@
 /*
  * Comparability flags: the one table of every flag (REPORT_FLAG_MAP in
- * report.h names them in note order) with its JSON code, where it is
+ * flags.h names them in note order) with its JSON code, where it is
  * raised, whether it refuses a comparison, the sentence that explains it in
  * the notes and the short form of verdict cells, in English and Japanese.
  * schema/report.md's flag table is checked against it (test_flags.c).
- * Also the verdict, method and reference status names of the JSON writer.
  */
 #include <stddef.h>
 #include <string.h>
 
-#include "report.h"
+#include "flags.h"
 #include "banned.h"
 
 #define CELL REPORT_SCOPE_CELL
@@ -304,44 +303,4 @@ int report_flag_in_cell(enum report_flag_code c)
 	if ((unsigned)c >= REPORT_FLAG_COUNT)
 		return 0;
 	return flag_rows[c].in_cell;
-}
-
-int report_flag_mark(const struct report *r, enum report_flag_code c)
-{
-	int i;
-	for (i = 0; i < r->nnotes; i++)
-		if (r->notes[i] == c)
-			return i + 1;
-	return 0;
-}
-
-const char *report_verdict_name(enum report_verdict v)
-{
-	static const char *const names[] = {"better",	  "worse",
-					    "equivalent", "not_significant",
-					    "different",  "not_comparable"};
-	if ((unsigned)v >= sizeof names / sizeof names[0])
-		return "not_comparable";
-	return names[v];
-}
-
-const char *report_method_name(enum report_method m)
-{
-	switch (m) {
-	case REPORT_METHOD_POSITION:
-		return "position-ols";
-	case REPORT_METHOD_WELCH:
-		return "welch";
-	default:
-		return "none";
-	}
-}
-
-const char *report_ref_status_name(enum report_ref_status s)
-{
-	static const char *const names[] = {"matched", "not_measured",
-					    "ambiguous"};
-	if ((unsigned)s >= sizeof names / sizeof names[0])
-		return "not_measured";
-	return names[s];
 }

@@ -1,0 +1,258 @@
+/*
+ * The settings of a reference, everything above its header line
+ * (schema/reference.md): `metric` and `unit`, and version 2's format,
+ * source (title, url, author, date), statistic, runs, tolerance, metrics
+ * and conditions; problems go to the reading's diagnostics. reference.c
+ * reads the header and rows below them.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "reference_int.h"
+#include "banned.h"
+
+/* The v2 settings that describe the source: key, where it goes. */
+static const char **source_slot(struct ref_read *rr, const char *key)
+{
+	if (!strcmp(key, "title"))
+		return &rr->title;
+	if (!strcmp(key, "url"))
+		return &rr->url;
+	if (!strcmp(key, "author"))
+		return &rr->author;
+	if (!strcmp(key, "date"))
+		return &rr->date;
+	return NULL;
+}
+
+/* Condition keys a v2 file may also write as a plain setting
+ * (`congestion,cubic`); any other key needs `condition,KEY,VALUE`. */
+static const char *const cond_keys[] = {
+    "engine",	  "engine_version",
+    "version",	  "protocol",
+    "direction",  "duration",
+    "streams",	  "parallel",
+    "congestion", "cc",
+    "mtu",	  NULL,
+};
+
+static int is_cond_key(const char *k)
+{
+	int i;
+	for (i = 0; cond_keys[i]; i++)
+		if (!strcmp(cond_keys[i], k))
+			return 1;
+	return 0;
+}
+
+static void add_cond(struct ref_read *rr, const struct ref_record *c, int kf)
+{
+	struct report_ref_cond *x;
+	int i;
+	for (i = 0; i < rr->nconds; i++)
+		if (!strcmp(rr->conds[i].key, c->f[kf].s)) {
+			xr_diag_add(rr->d, 0, c->line, c->f[kf].col,
+				    "condition '%s' given twice (first on "
+				    "line %d)",
+				    c->f[kf].s, rr->conds[i].line);
+			return;
+		}
+	if (rr->nconds == rr->capconds) {
+		int cap = rr->capconds ? rr->capconds * 2 : 8;
+		x = arena_alloc(rr->a, (size_t)cap * sizeof *x);
+		if (!x)
+			return;
+		if (rr->nconds)
+			memcpy(x, rr->conds, (size_t)rr->nconds * sizeof *x);
+		rr->conds = x;
+		rr->capconds = cap;
+	}
+	x = &rr->conds[rr->nconds++];
+	x->key = c->f[kf].s;
+	x->value = c->f[kf + 1].s;
+	x->line = c->line;
+	x->col = c->f[kf + 1].col;
+	if (!*x->value)
+		xr_diag_add(rr->d, 0, c->line, c->f[kf + 1].col,
+			    "condition '%s' has an empty value", x->key);
+}
+
+/* A percentage ("3%") or a fraction ("0.03"); -XR_EPARSE when neither. */
+static int parse_tolerance(const char *s, double *out)
+{
+	char *e;
+	double v;
+	errno = 0;
+	v = strtod(s, &e);
+	if (e == s || errno || !isfinite(v))
+		return -XR_EPARSE;
+	while (*e == ' ')
+		e++;
+	if (*e == '%') {
+		v /= 100;
+		e++;
+	}
+	if (*e || v <= 0 || v >= 1)
+		return -XR_EPARSE;
+	*out = v;
+	return 0;
+}
+
+/* A v2 setting (format, source, statistic, runs, tolerance, conditions).
+ * 1 when the key is one, 0 when not. */
+static int read_v2_setting(struct ref_read *rr, const struct ref_record *c)
+{
+	const char *key = c->f[0].s, *val = c->n > 1 ? c->f[1].s : "";
+	const char **slot;
+	int col = c->n > 1 ? c->f[1].col : 1;
+	if (!strcmp(key, "condition")) {
+		if (c->n != 3)
+			xr_diag_add(rr->d, 0, c->line, 1,
+				    "expected 'condition,KEY,VALUE'; got %d "
+				    "fields",
+				    c->n);
+		else
+			add_cond(rr, c, 1);
+	} else if (c->n != 2) {
+		return 0;
+	} else if (!strcmp(key, "format")) {
+		if (strcmp(val, "1") && strcmp(val, "2"))
+			xr_diag_add(rr->d, 0, c->line, col,
+				    "unknown format '%s' (known: 1, 2)", val);
+		rr->version = val[0] == '1' ? 1 : 2;
+		return 1;
+	} else if ((slot = source_slot(rr, key)) != NULL) {
+		*slot = val;
+	} else if (!strcmp(key, "extra_metrics")) {
+		rr->extra_metrics = val;
+	} else if (!strcmp(key, "statistic")) {
+		rr->statistic = report_ref_stat_parse(val);
+		if (rr->statistic < 0) {
+			xr_diag_add(rr->d, 0, c->line, col,
+				    "unknown statistic '%s' (known: mean, "
+				    "median, max, min, single, unknown)",
+				    val);
+			rr->statistic = REPORT_REF_STAT_UNKNOWN;
+		}
+	} else if (!strcmp(key, "runs")) {
+		double v;
+		if (ref_parse_num(val, &v) < 0 || v < 1 || v != floor(v) ||
+		    v > 1e6)
+			xr_diag_add(rr->d, 0, c->line, col,
+				    "runs '%s' is not a positive whole number",
+				    val);
+		else
+			rr->runs = (int)v;
+	} else if (!strcmp(key, "tolerance")) {
+		if (parse_tolerance(val, &rr->tolerance) < 0)
+			xr_diag_add(rr->d, 0, c->line, col,
+				    "tolerance '%s' is not a percentage "
+				    "between 0 and 100 ('3%%') or a fraction "
+				    "('0.03')",
+				    val);
+	} else if (is_cond_key(key)) {
+		add_cond(rr, c, 0);
+	} else {
+		return 0;
+	}
+	if (!rr->v2_line)
+		rr->v2_line = c->line;
+	return 1;
+}
+
+/* A `key,value` setting: metric, unit or a v2 one. */
+static void read_setting(struct ref_read *rr, const struct ref_record *c)
+{
+	const char *key = c->f[0].s;
+	if (read_v2_setting(rr, c))
+		return;
+	if (c->n != 2) {
+		xr_diag_add(rr->d, 0, c->line, 1,
+			    "expected a setting 'key,value' (metric, "
+			    "unit) or the header line with a 'value' "
+			    "column; got %d fields",
+			    c->n);
+	} else if (!strcmp(key, "metric")) {
+		if (rr->metric)
+			xr_diag_add(rr->d, 0, c->line, 1,
+				    "setting 'metric' given twice "
+				    "(first on line %d)",
+				    rr->metric_line);
+		rr->metric = c->f[1].s;
+		rr->metric_line = c->line;
+		rr->metric_col = c->f[1].col;
+	} else if (!strcmp(key, "unit")) {
+		if (rr->unit)
+			xr_diag_add(rr->d, 0, c->line, 1,
+				    "setting 'unit' given twice (first "
+				    "on line %d)",
+				    rr->unit_line);
+		rr->unit = c->f[1].s;
+		rr->unit_line = c->line;
+		rr->unit_col = c->f[1].col;
+	} else {
+		xr_diag_add(rr->d, 0, c->line, 1,
+			    "unknown setting '%s' (known: metric, "
+			    "unit, format, title, url, author, date, "
+			    "statistic, runs, tolerance, extra_metrics, "
+			    "condition), or a "
+			    "header line without a 'value' column",
+			    key);
+	}
+}
+
+/* Settings, then the header (the first record with a `value` column).
+ * 0, or -XR_EPARSE when there is no header. */
+int ref_read_head(struct ref_read *rr)
+{
+	int i, j;
+	for (i = 0; i < rr->ps.nrec && !rr->hdr; i++) {
+		const struct ref_record *c = &rr->ps.rec[i];
+		for (j = 0; j < c->n; j++)
+			if (!strcmp(c->f[j].s, "value"))
+				rr->hdr = c;
+		if (!rr->hdr)
+			read_setting(rr, c);
+	}
+	rr->first_row = i;
+	if (!rr->hdr) {
+		xr_diag_add(rr->d, 0,
+			    rr->ps.nrec ? rr->ps.rec[rr->ps.nrec - 1].line : 1,
+			    0,
+			    "no header line with a 'value' column (see "
+			    "schema/reference.md)");
+		return -XR_EPARSE;
+	}
+	if (i >= rr->ps.nrec)
+		xr_diag_add(rr->d, 0, rr->hdr->line, 1,
+			    "no published rows after the header");
+	if (!rr->metric)
+		rr->metric = "throughput";
+	if (!rr->unit)
+		rr->unit = "Gbit/s";
+	return 0;
+}
+
+void ref_settings_into(struct ref_read *rr)
+{
+	struct report_ref *ref = rr->ref;
+	ref->version = rr->version ? rr->version : rr->v2_line ? 2 : 1;
+	ref->title = rr->title;
+	ref->url = rr->url;
+	ref->author = rr->author;
+	ref->date = rr->date;
+	ref->statistic = rr->statistic >= 0
+			     ? (enum report_ref_stat)rr->statistic
+			     : REPORT_REF_STAT_UNKNOWN;
+	ref->runs = rr->runs;
+	ref->tolerance =
+	    rr->tolerance > 0 ? rr->tolerance : REPORT_REF_DEFAULT_TOLERANCE;
+	ref->tolerance_source = rr->tolerance > 0;
+	ref->conds = rr->conds;
+	ref->nconds = rr->nconds;
+}

@@ -1,0 +1,134 @@
+/*
+ * The report's languages and its headings and labels (i18n.c): one row per
+ * text in REPORT_TEXT_MAP, one column per language. Plain tables, no model:
+ * the model layer's report_text() reads them in a report's language.
+ */
+#ifndef XR_I18N_H
+#define XR_I18N_H
+
+enum report_lang { REPORT_LANG_EN = 0, REPORT_LANG_JA, REPORT_LANG_COUNT };
+
+#define REPORT_TEXT_MAP(X)                                                     \
+	X(SUMMARY)                                                             \
+	X(PLAN)                                                                \
+	X(SESSIONS)                                                            \
+	X(FIRST_RUN)                                                           \
+	X(LAST_RUN)                                                            \
+	X(HOSTS)                                                               \
+	X(RUNS)                                                                \
+	X(RUNS_OK)                                                             \
+	X(RUNS_FAILED)                                                         \
+	X(RUNS_TIMEOUT)                                                        \
+	X(RUNS_OTHER)                                                          \
+	X(RUNS_WARMUP)                                                         \
+	X(METRIC)                                                              \
+	X(THRESHOLD)                                                           \
+	X(TABLES)                                                              \
+	X(TABLE_CAPTION) /* "%s by %s" (metric, factors) */                    \
+	X(CELLS)                                                               \
+	X(CELL)                                                                \
+	X(COMPARISONS)                                                         \
+	X(FACTOR)                                                              \
+	X(EXPLICIT_PAIR)                                                       \
+	X(BASELINE)                                                            \
+	X(A)                                                                   \
+	X(B)                                                                   \
+	X(DELTA)                                                               \
+	X(CI95)                                                                \
+	X(MEAN_CI) /* the cells table's t-interval of the mean */              \
+	X(P)                                                                   \
+	X(N)                                                                   \
+	X(VERDICT)                                                             \
+	X(MEDIAN)                                                              \
+	X(MEAN)                                                                \
+	X(STDEV)                                                               \
+	X(CV)                                                                  \
+	X(MIN)                                                                 \
+	X(MAX)                                                                 \
+	X(SPREAD_NOTE) /* how to read "9.41 ×/÷1.005" */                     \
+	X(INTERVAL_P95)                                                        \
+	X(INTERVAL_PEAK)                                                       \
+	X(INTERVAL_NOTE) /* interval statistics are per-interval, not runs */  \
+	X(NOTES)                                                               \
+	X(METHOD_NOTE) /* how verdicts are reached, with %g threshold */       \
+	X(BETTER)                                                              \
+	X(WORSE)                                                               \
+	X(EQUIVALENT)                                                          \
+	X(NOT_SIGNIFICANT)                                                     \
+	X(NOT_COMPARABLE)                                                      \
+	X(DIFFERENT)                                                           \
+	X(CONFIG_PAIR) /* "configuration" (comparison table, factor col) */    \
+	X(ROBUST)      /* "robust: HL %s, Mann-Whitney p=%s" */                \
+	X(SENSITIVITY) /* "position model" */                                  \
+	X(GEOMEAN)     /* "geometric mean" */                                  \
+	X(HOST_FACTS)                                                          \
+	X(HOST)                                                                \
+	X(KEY)                                                                 \
+	X(VALUE)                                                               \
+	X(SESSION)                                                             \
+	X(VERIFICATION)                                                        \
+	X(EXPECTED)                                                            \
+	X(ACTUAL)                                                              \
+	X(OK)                                                                  \
+	X(MISMATCH)                                                            \
+	X(VERIFY_RESULT) /* the ok/mismatch column of the verification */      \
+	X(RUN_COUNT)                                                           \
+	X(SIZING) /* the table of sized repetitions */                         \
+	X(SZ_PILOT)                                                            \
+	X(SZ_NEED)                                                             \
+	X(SZ_PLANNED)                                                          \
+	X(SZ_DONE)                                                             \
+	X(SZ_REACHED)                                                          \
+	X(SZ_STOPPED)                                                          \
+	X(NONE)                                                                \
+	X(NO_COMPARISONS)                                                      \
+	X(GENERATED)                                                           \
+	X(CONDITIONS)                                                          \
+	X(CONDITION)                                                           \
+	X(COND_VALUES) /* "Values (runs)" */                                   \
+	X(COND_NOTE)                                                           \
+	X(COND_VARIES)	  /* "varies within a cell: %s" */                     \
+	X(COND_LOAD)	  /* "%s – %s on %d CPUs" */                         \
+	X(COND_LOAD_OVER) /* "above the CPU count after %d of %d runs" */      \
+	X(PLAN_HASH)                                                           \
+	X(STARTED)                                                             \
+	X(METHOD)                                                              \
+	X(REFERENCE)                                                           \
+	X(REF_PUBLISHED)                                                       \
+	X(REF_MEASURED)                                                        \
+	X(REF_RANGE)                                                           \
+	X(REF_RATIO)                                                           \
+	X(REF_IN_RANGE)                                                        \
+	X(REF_NOT_MEASURED)                                                    \
+	X(REF_AMBIGUOUS)                                                       \
+	X(REF_NOTE) /* "%s" = reference file; how to read the table */         \
+	X(REF_VERDICT)                                                         \
+	X(REF_REPRODUCED)                                                      \
+	X(REF_DIFFERS)                                                         \
+	X(REF_INCONCLUSIVE)                                                    \
+	X(REF_NOT_COMPARABLE)                                                  \
+	X(REF_BELOW)   /* "%.1f%% below" */                                    \
+	X(REF_ABOVE)   /* "%.1f%% above" */                                    \
+	X(REF_SUMMARY) /* "%d of %d published cells reproduced within ±%g%%"  \
+			*/                                                     \
+	X(REF_PUBLISHED_RUNS)                                                  \
+	X(REF_STATISTIC)                                                       \
+	X(REF_TOLERANCE)                                                       \
+	X(REF_SOURCE)                                                          \
+	X(REF_CONDITIONS)                                                      \
+	X(YES)                                                                 \
+	X(NO)
+
+enum report_text_id {
+#define REPORT_TEXT_ENUM(n) REPORT_T_##n,
+	REPORT_TEXT_MAP(REPORT_TEXT_ENUM)
+#undef REPORT_TEXT_ENUM
+	    REPORT_T_COUNT
+};
+
+/* Heading/label in lang; never NULL. */
+const char *report_text_lang(enum report_lang lang, enum report_text_id id);
+/* "en"/"ja" -> enum; -1 when unknown. */
+int report_lang_parse(const char *s);
+
+#endif
