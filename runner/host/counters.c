@@ -148,13 +148,13 @@ static ssize_t read_small(int dirfd, const char *path, char *out, size_t outsz)
 	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 	if (fd < 0)
-		return -1;
+		return -XR_EIO;
 	do
 		n = read(fd, out, outsz - 1);
 	while (n < 0 && errno == EINTR);
 	close(fd);
 	if (n < 0)
-		return -1;
+		return -XR_EIO;
 	while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == ' '))
 		n--;
 	out[n] = '\0';

@@ -58,7 +58,7 @@ int proc_loadavg(double *load1, int *cpus)
 	double l[1];
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	if (getloadavg(l, 1) != 1 || n < 1)
-		return -1;
+		return -XR_EENV;
 	*load1 = l[0];
 	*cpus = (int)n;
 	return 0;
@@ -165,7 +165,7 @@ pid_t proc_int_spawn(const char *path, const char *const *argv, char **env,
 				   hup.sa_handler == SIG_IGN, exec_errno);
 	if (pid < 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		return -1;
+		return PROC_NO_PID;
 	}
 	/* Both sides set the group so that kill(-pid) works at once. */
 	setpgid(pid, pid);
@@ -638,7 +638,7 @@ int proc_sleep(double s)
 		struct pollfd pf = {proc_int_sig_fd(), POLLIN, 0};
 		int tmo;
 		if (proc_interrupted)
-			return -1;
+			return -XR_EINTR;
 		tmo = ms_until(end);
 		if (tmo <= 0)
 			return 0;

@@ -12,6 +12,10 @@
 
 struct buf;
 
+/* What proc_int_spawn and proc_int_start_child return when no child
+ * runs (as fork() does; the reason is in *exec_errno). */
+#define PROC_NO_PID ((pid_t)-1)
+
 struct child_fds {
 	int in, out, err; /* what the child gets as 0, 1, 2 (-1: inherit) */
 };
@@ -22,14 +26,14 @@ int proc_int_resolve(const char *name, struct buf *out);
 char **proc_int_env(const char *const *extra);
 int proc_int_devnull(int flags);
 /* Fork and exec in a new registered process group. Returns the pid, or
- * -1 with *exec_errno set (the child has then been reaped). */
+ * PROC_NO_PID with *exec_errno set (the child has then been reaped). */
 pid_t proc_int_spawn(const char *path, const char *const *argv, char **env,
 		     const struct child_fds *fds, int *exec_errno);
 /* Start one child (proc_child.c): clone(CLONE_VM | CLONE_VFORK), then
  * in the child: signal handlers reset (SIGHUP stays ignored when
  * keep_hup_ignored), own process group, PR_SET_PDEATHSIG, fds as 0 1 2,
  * an empty signal mask, execve. The caller blocks every signal around the
- * call. Returns the pid once the child has exec'd, or -1 with
+ * call. Returns the pid once the child has exec'd, or PROC_NO_PID with
  * *exec_errno set (the child has then been reaped). */
 pid_t proc_int_start_child(const char *path, const char *const *argv,
 			   char **env, const struct child_fds *fds,
