@@ -1,35 +1,29 @@
 /*
  * `xrun run` (and `xrun PLAN`): the command line of a run. Parses the
- * options, loads and schedules the plan, opens (or creates) its store under
- * an exclusive lock, lets exec/session.c decide which session to continue
- * and runs it; then prints the summary, writes the plan's report outputs
- * and turns the outcome into the exit status (docs/run.md).
+ * options, loads the plan, checks --only against it and hands the rest to
+ * exec_run (runner/exec/exec.h); writes the plan's report outputs when
+ * exec asks (the renderers are this layer's) and returns its exit status
+ * (docs/run.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include "buf.h"
 #include "cmd.h"
-#include "engine.h"
 #include "catalog.h"
+#include "exec.h"
 #include "plan.h"
-#include "proc.h"
 #include "render.h"
-#include "runctx.h"
-#include "session.h"
-#include "tmpl.h"
-#include "placeholder.h"
-#include "units.h"
+#include "store.h"
 #include "banned.h"
 
 /* ---- options --------------------------------------------------------- */
 
 struct run_args {
-	struct run_opts o;
-	struct opt_list only; /* FACTOR=LEVEL, checked against the plan */
+	struct exec_opts o;
+	struct opt_list only;	  /* FACTOR=LEVEL, checked against the plan */
+	struct exec_only *parsed; /* [only.n] */
 };
 
 #define RA(field) offsetof(struct run_args, field)
@@ -56,14 +50,15 @@ static const struct opt_def run_options[] = {
 };
 #undef RA
 
-static int parse_only(const struct plan *p, const char *arg, struct run_only *o)
+static int parse_only(const struct plan *p, const char *arg,
+		      struct exec_only *o)
 {
 	const char *eq = strchr(arg, '=');
 	char name[128];
 	int f, l, i;
 	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof name) {
 		fprintf(stderr, "xrun: --only '%s' is not FACTOR=LEVEL\n", arg);
-		return -1;
+		return -XR_EUSAGE;
 	}
 	snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
 	if ((f = plan_factor_index(p, name)) < 0) {
@@ -72,7 +67,7 @@ static int parse_only(const struct plan *p, const char *arg, struct run_only *o)
 		for (i = 0; i < p->nfactors; i++)
 			fprintf(stderr, " %s", p->factors[i].name);
 		fprintf(stderr, ")\n");
-		return -1;
+		return -XR_EUSAGE;
 	}
 	if ((l = plan_level_index(&p->factors[f], eq + 1)) < 0) {
 		fprintf(stderr,
@@ -81,7 +76,7 @@ static int parse_only(const struct plan *p, const char *arg, struct run_only *o)
 		for (i = 0; i < p->factors[f].nlevels; i++)
 			fprintf(stderr, " %s", p->factors[f].levels[i]);
 		fprintf(stderr, ")\n");
-		return -1;
+		return -XR_EUSAGE;
 	}
 	o->factor = f;
 	o->level = (uint32_t)l;
@@ -99,106 +94,21 @@ static void argv_json(int argc, char **argv, struct buf *b)
 	buf_addc(b, ']');
 }
 
-/* xrun's own CPU time (user + sys), not its children's: what xrun costs
- * the machine it measures (bench/overhead.sh reads it from the summary). */
-static double self_cpu(void)
+/* exec_report_fn: one report.output file of the finished session. */
+static int write_report(void *ctx, const char *db, int64_t session,
+			const char *path)
 {
-	struct rusage ru;
-	if (getrusage(RUSAGE_SELF, &ru) != 0)
-		return 0;
-	return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
-	       ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) /
-		   1e6;
-}
-
-static void summary(struct runctx *rc, double elapsed)
-{
-	char dur[32];
-	size_t i, pending = 0;
-	for (i = 0; i < rc->s.nruns; i++)
-		if (!runctx_run_done(rc->status[i]))
-			pending++;
-	units_fmt_duration(elapsed, dur, sizeof dur);
-	fprintf(stderr,
-		"xrun: %zu run%s this time: %zu ok, %zu failed, %zu timeout%s "
-		"in %s; %zu of %zu done; xrun cpu %.3f s; db %s\n",
-		rc->n_run, rc->n_run == 1 ? "" : "s", rc->n_ok, rc->n_failed,
-		rc->n_timeout, rc->n_interrupted ? ", 1 interrupted" : "", dur,
-		rc->s.nruns - pending, rc->s.nruns, self_cpu(),
-		store_path(rc->st));
-	if (rc->n_blocks_left)
-		fprintf(stderr,
-			"xrun: %zu run%s in %zu block%s need a manual change "
-			"first: left pending (see 'xrun status --db %s')\n",
-			rc->n_left, rc->n_left == 1 ? "" : "s",
-			rc->n_blocks_left, rc->n_blocks_left == 1 ? "" : "s",
-			store_path(rc->st));
-}
-
-/* The session's worst outcome: 1 when any of its runs failed. */
-static int session_failed(struct runctx *rc)
-{
-	size_t i;
-	for (i = 0; i < rc->s.nruns; i++)
-		if (run_status_failed(rc->status[i]))
-			return 1;
-	return 0;
-}
-
-/* Names a report.output file name may hold: what has a value once the
- * session is over (vars, {{plan}}, {{session}}, the hosts' addresses and
- * {{iface}}), not a factor or a per-run number (placeholder.h). */
-static const char *output_lookup(void *ctx, const char *name)
-{
-	struct runctx_tmpl *t = ctx;
-	int i = placeholder_find(name);
-	if (!plan_var(t->c.plan, name) && i >= 0 &&
-	    placeholders[i].set != PH_BY_PLAN && i != PH_SESSION)
-		return NULL;
-	return runctx_lookup(t, name);
-}
-
-/* The plan's report.output files; returns how many could not be
- * written (a warning each). */
-static int write_reports(struct runctx *rc)
-{
-	const struct plan *p = rc->p;
-	struct runctx_tmpl t;
-	struct buf path = BUF_INIT;
-	char bad[64];
-	int i, nbad = 0;
-	runctx_tmpl_init(&t, rc, NULL, 0);
-	for (i = 0; i < p->report.noutputs; i++) {
-		struct report_opts ro = {0};
-		struct xr_err err = {0};
-		const char *raw = p->report.outputs[i];
-		ro.session = rc->session_id;
-		buf_reset(&path);
-		if (tmpl_expand(raw, output_lookup, &t, &path, bad,
-				sizeof bad) < 0 ||
-		    path.truncated) {
-			fprintf(stderr,
-				"xrun: warning: cannot write report '%s': "
-				"placeholder '{{%s}}' has no value in a report "
-				"file name (use {{plan}}, {{session}} or a "
-				"var)\n",
-				raw, bad);
-			nbad++;
-			continue;
-		}
-		if (report_write_file(store_path(rc->st), path.s, &ro, &err) <
-		    0) {
-			fprintf(stderr,
-				"xrun: warning: cannot write report '%s': "
-				"%s\n",
-				path.s, err.msg);
-			nbad++;
-		} else if (!rc->o->quiet)
-			fprintf(stderr, "xrun: wrote %s\n", path.s);
-	}
-	buf_release(&path);
-	runctx_tmpl_release(&t);
-	return nbad;
+	const struct run_args *a = ctx;
+	struct report_opts ro = {0};
+	struct xr_err err = {0};
+	int r;
+	ro.session = session;
+	if ((r = report_write_file(db, path, &ro, &err)) < 0)
+		fprintf(stderr, "xrun: warning: cannot write report '%s': %s\n",
+			path, err.msg);
+	else if (!a->o.quiet)
+		fprintf(stderr, "xrun: wrote %s\n", path);
+	return r;
 }
 
 /* ---- the run ---------------------------------------------------------- */
@@ -228,167 +138,43 @@ static int load_plan(const char *plan_path, struct plan **p, struct buf *text)
 	return r < 0 ? 2 : 0;
 }
 
-/* --only, the engine, the matrix and the schedule. 0 or an exit status. */
-static int prepare(struct runctx *rc, struct run_args *a)
+/* --only, checked against the plan. 0 or an exit status. */
+static int parse_onlys(const struct plan *p, struct run_args *a)
 {
-	const struct plan *p = rc->p;
-	struct xr_err err = {0};
 	int i;
 	if (a->only.n &&
-	    !(a->o.only = calloc((size_t)a->only.n, sizeof *a->o.only)))
+	    !(a->parsed = calloc((size_t)a->only.n, sizeof *a->parsed)))
 		return 3;
 	for (i = 0; i < a->only.n; i++)
-		if (parse_only(p, a->only.v[i], &a->o.only[i]) < 0)
+		if (parse_only(p, a->only.v[i], &a->parsed[i]) < 0)
 			return 2;
+	a->o.only = a->parsed;
 	a->o.nonly = a->only.n;
-	if (!(rc->eng = engine_find(p->engine.type))) {
-		fprintf(stderr, "xrun: unknown engine '%s' (known: %s)\n",
-			p->engine.type, engine_names());
-		return 2;
-	}
-	if (matrix_build(p, &rc->m, &err) < 0 ||
-	    sched_build(p, &rc->m, &rc->s, &err) < 0) {
-		xr_err_print(&err, "xrun");
-		return xr_code_exit(err.code);
-	}
 	return 0;
-}
-
-/* What session_start decided, said; an exit status when there is nothing
- * to run (complete: 0, refused: 2), else -1. */
-static int announce(struct runctx *rc, const struct session_decision *d,
-		    const char *db)
-{
-	const struct plan *p = rc->p;
-	size_t i, done = 0, redo = 0;
-	if (d->kind == SESSION_CHANGED) {
-		fprintf(stderr,
-			"xrun: the plan changed since session %lld in '%s' "
-			"(not finished) in a way that changes its runs:\n%s"
-			"xrun: refusing to mix them; run with --new-session "
-			"to start over (the old runs are kept) or use another "
-			"--db\n",
-			(long long)d->last.id, db, d->changes.s);
-		return 2;
-	}
-	if (d->kind == SESSION_COMPLETE) {
-		fprintf(stderr,
-			"xrun: session %lld of plan '%s' is complete (%lld "
-			"runs) in '%s'; nothing to do (use --new-session to "
-			"run it again)\n",
-			(long long)d->last.id, p->name,
-			(long long)d->last.nruns, db);
-		return 0;
-	}
-	for (i = 0; i < rc->s.nruns; i++) {
-		done += runctx_run_done(rc->status[i]);
-		redo += rc->status[i] == RUN_RUNNING ||
-			rc->status[i] == RUN_INTERRUPTED;
-	}
-	if (rc->o->quiet)
-		return -1;
-	if (d->kind == SESSION_RESUMED)
-		fprintf(stderr,
-			"xrun: resuming session %lld of '%s': %zu of %zu runs "
-			"done, %zu to redo; db %s\n",
-			(long long)rc->session_id, p->name, done, rc->s.nruns,
-			redo, db);
-	else
-		fprintf(stderr,
-			"xrun: plan '%s': %zu run%s, %d manual change%s; "
-			"session %lld; db %s\n",
-			p->name, rc->s.nruns, rc->s.nruns == 1 ? "" : "s",
-			rc->s.manual_interventions,
-			rc->s.manual_interventions == 1 ? "" : "s",
-			(long long)rc->session_id, db);
-	return -1;
-}
-
-/* Runs the session and turns its outcome into the exit status. */
-static int execute(struct runctx *rc)
-{
-	double t0 = proc_now_mono();
-	int r = session_run(rc);
-	summary(rc, proc_now_mono() - t0);
-	if (rc->env_error) {
-		xr_err_print(&rc->env_err, "xrun");
-		return rc->interrupted ? 130 : 3;
-	}
-	if (rc->interrupted || r == -XR_EINTR) {
-		fprintf(stderr,
-			"xrun: interrupted; finished runs are stored; %s\n",
-			rc->o->new_session
-			    ? "run the plan again without --new-session to "
-			      "resume this session"
-			    : "run the same command again to resume");
-		return 130;
-	}
-	if (r < 0) {
-		fprintf(stderr, "xrun: stopped: %s\n", xr_code_name(r));
-		return xr_code_exit(r);
-	}
-	/* The runs are stored either way; a report that cannot be written
-	 * (no usable font for a PDF, an unwritable path) is the environment's
-	 * fault: exit 3 unless runs failed (docs: README, Exit codes). */
-	if (write_reports(rc) > 0 && !session_failed(rc))
-		return 3;
-	return session_failed(rc) ? 1 : 0;
 }
 
 /* From the parsed command line to the exit status. */
 static int run(struct run_args *a, const char *plan_path, int argc, char **argv)
 {
-	struct runctx rc;
 	struct plan *p = NULL;
-	struct xr_err err = {0};
-	struct session_decision d = {0};
-	struct buf text = BUF_INIT, dbp = BUF_INIT, aj = BUF_INIT;
-	size_t i;
+	struct exec_outcome out;
+	struct buf text = BUF_INIT, aj = BUF_INIT;
 	int ret;
 
-	memset(&rc, 0, sizeof rc);
-	rc.client_hi = rc.server_hi = -1;
-	rc.o = &a->o;
-	if ((ret = load_plan(plan_path, &p, &text)) != 0)
+	if ((ret = load_plan(plan_path, &p, &text)) != 0 ||
+	    (ret = parse_onlys(p, a)) != 0)
 		goto out;
-	rc.p = p;
-	if ((ret = prepare(&rc, a)) != 0)
-		goto out;
-	if (a->o.db_path)
-		buf_adds(&dbp, a->o.db_path);
-	else
-		store_default_path(p->name, &dbp);
-	ret = 3;
-	if (store_open(dbp.s, STORE_CREATE | STORE_LOCK, &rc.st, &err) < 0) {
-		xr_err_print(&err, "xrun");
-		goto out;
-	}
-	stale_reap(store_lock_previous(rc.st), a->o.quiet);
 	argv_json(argc - 1, argv + 1, &aj);
-	if (session_start(&rc, plan_path, text.s, aj.s, &d, &err) < 0) {
-		xr_err_print(&err, "xrun");
-		goto out;
-	}
-	if (d.kind == SESSION_NEW || d.kind == SESSION_RESUMED) {
-		rc.interactive = !a->o.unattended && isatty(0);
-		rc.n_todo = session_count_todo(&rc);
-		for (i = 0; i < rc.s.nruns; i++)
-			rc.n_done0 += runctx_run_done(rc.status[i]);
-	}
-	if ((ret = announce(&rc, &d, dbp.s)) < 0)
-		ret = execute(&rc);
+	a->o.plan_path = plan_path;
+	a->o.plan_text = text.s;
+	a->o.argv_json = aj.s;
+	a->o.write_report = write_report;
+	a->o.report_ctx = a;
+	ret = exec_run(p, &a->o, &out);
 out:
-	session_decision_release(&d);
-	if (rc.st)
-		store_close(rc.st);
-	free(rc.ids);
-	free(rc.status);
-	sched_release(&rc.s);
-	matrix_release(&rc.m);
 	plan_free(p);
-	free(a->o.only);
+	free(a->parsed);
 	buf_release(&text);
-	buf_release(&dbp);
 	buf_release(&aj);
 	return ret;
 }
@@ -433,7 +219,7 @@ int cmd_embedded_db(struct buf *out)
 			  strlen(xr_embedded_plan), catalog_builtin(), &p, &d);
 	xr_diag_release(&d);
 	if (r < 0)
-		return -1;
+		return r;
 	store_default_path(p->name, out);
 	plan_free(p);
 	return 0;

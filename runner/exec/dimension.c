@@ -67,7 +67,7 @@ static int grow(void **p, int *cap, int need, size_t sz)
 	while (nc < need)
 		nc *= 2;
 	if (!(q = realloc(*p, (size_t)nc * sz)))
-		return -1;
+		return -XR_ENOMEM;
 	*p = q;
 	*cap = nc;
 	return 0;
@@ -122,7 +122,7 @@ static int cell_levels(const struct dcell *c, double *s1, double *s2, int *r1)
 	*r1 = n;
 	*s1 = 0;
 	if (!m)
-		return -1;
+		return -XR_ENOMEM;
 	for (j = 0; j < c->nrun; j++) {
 		const double *y = c->iv + off;
 		double mj = 0;

@@ -27,6 +27,9 @@
 #include "banned.h"
 
 #define HOOK_TIMEOUT 120.0
+/* run_hook's answer when the hook did not run or did not exit: not an
+ * exit code a command can have, not an error code either. */
+#define HOOK_NOT_RUN (-1)
 
 struct hooks_vc {
 	char *expected, *actual;
@@ -225,7 +228,8 @@ static const char *host_label(const struct runctx *rc, int hi)
  * Run one hook argv template on host slot k of factor f; stdout goes to
  * out. With a kind, it is logged (warnings and a hook row); without one
  * (per-run verification) it is silent: the verification row is the record.
- * Returns the exit code, or -1 when it could not run / did not exit.
+ * Returns the exit code, or HOOK_NOT_RUN when it could not run / did not
+ * exit.
  */
 static int run_hook(struct runctx *rc, int f, int k, const char *kind,
 		    const struct plan_argv *tv, struct runctx_tmpl *t,
@@ -239,7 +243,7 @@ static int run_hook(struct runctx *rc, int f, int k, const char *kind,
 	struct xr_err err = {0};
 	struct buf aj = BUF_INIT;
 	char **argv, why[256];
-	int code = -1;
+	int code = HOOK_NOT_RUN;
 	if (out)
 		buf_reset(out);
 	if (!h) {
@@ -248,7 +252,7 @@ static int run_hook(struct runctx *rc, int f, int k, const char *kind,
 				"xrun: warning: factor '%s': host '%s' is not "
 				"open; %s hook skipped\n",
 				fac->name, host_label(rc, hi), kind);
-		return -1;
+		return HOOK_NOT_RUN;
 	}
 	/* {{iface}} is the interface of the host this command runs on, for
 	 * this expansion only: later templates must not inherit it. */
@@ -259,7 +263,7 @@ static int run_hook(struct runctx *rc, int f, int k, const char *kind,
 		if (kind)
 			fprintf(stderr, "xrun: warning: factor '%s': %s\n",
 				fac->name, err.msg);
-		return -1;
+		return HOOK_NOT_RUN;
 	}
 	po.argv = (const char *const *)argv;
 	po.timeout = HOOK_TIMEOUT;
@@ -303,7 +307,8 @@ static int run_hook(struct runctx *rc, int f, int k, const char *kind,
 	return code;
 }
 
-/* Read the factor's current value on host slot k the way verify says. */
+/* Read the factor's current value on host slot k the way verify says:
+ * 0, or -XR_EHOST (probe) / -XR_EEXEC (run hook) with actual saying why. */
 static int read_value(struct runctx *rc, int f, int k, struct runctx_tmpl *t,
 		      int64_t run_id, const char *log_kind, struct buf *actual,
 		      char *method, size_t msz)
@@ -321,7 +326,7 @@ static int read_value(struct runctx *rc, int f, int k, struct runctx_tmpl *t,
 			buf_reset(actual);
 			buf_addf(actual, "(probe failed: %s)",
 				 err.msg[0] ? err.msg : "host not open");
-			return -1;
+			return -XR_EHOST;
 		}
 		trim(actual);
 		return 0;
@@ -330,7 +335,7 @@ static int read_value(struct runctx *rc, int f, int k, struct runctx_tmpl *t,
 	code = run_hook(rc, f, k, log_kind, &v->run, t, fac->levels[t->c.lv[f]],
 			run_id, actual);
 	trim(actual);
-	return code == 0 ? 0 : -1;
+	return code == 0 ? 0 : -XR_EEXEC;
 }
 
 static int match(const char *actual, const char *expected,

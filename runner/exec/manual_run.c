@@ -42,7 +42,8 @@ static void print_manual(struct runctx *rc, const uint32_t *lv,
 	runctx_tmpl_release(&t);
 }
 
-/* Wait for a line on stdin; -1 when interrupted or at EOF. */
+/* Wait for a line on stdin: 0; -XR_EINTR when interrupted, -XR_EIO at
+ * EOF or on a read error (both stop the run). */
 static int wait_enter(void)
 {
 	char c;
@@ -50,16 +51,16 @@ static int wait_enter(void)
 		struct pollfd pfd = {0, POLLIN, 0};
 		int r;
 		if (proc_interrupted)
-			return -1;
+			return -XR_EINTR;
 		r = poll(&pfd, 1, 250);
 		if (r < 0 && errno != EINTR)
-			return -1;
+			return -XR_EIO;
 		if (r <= 0)
 			continue;
 		while (read(0, &c, 1) == 1)
 			if (c == '\n')
 				return 0;
-		return -1; /* EOF or error */
+		return -XR_EIO; /* EOF or error */
 	}
 }
 

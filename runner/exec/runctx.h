@@ -2,8 +2,9 @@
  * The state of one `xrun run`, shared by the runner's modules: session.c
  * (which session to continue, and its status), runloop.c (executing the
  * schedule), hooks.c (apply/verify/restore and manual steps), runctx.c
- * (hosts and template expansion, used by both), progress.c, and the
- * command line that fills it (runner/cli/cmd_run.c). Internal to the runner.
+ * (hosts and template expansion, used by both), progress.c, and exec.c
+ * (exec_run, which fills it). Private to runner/exec: other layers go
+ * through exec.h.
  */
 #ifndef XR_RUNCTX_H
 #define XR_RUNCTX_H
@@ -13,6 +14,7 @@
 
 #include "cellctx.h"
 #include "err.h"
+#include "exec.h"
 #include "matrix.h"
 #include "sched.h"
 #include "store.h"
@@ -23,24 +25,9 @@ struct buf;
 struct engine_ops;
 struct hooks_factor;
 
-struct run_only {
-	int factor;
-	uint32_t level;
-};
-
-struct run_opts {
-	const char *db_path;
-	struct run_only *only; /* --only FACTOR=LEVEL */
-	int nonly;
-	int unattended;
-	int yes;
-	int new_session;
-	int quiet;
-};
-
 struct runctx {
 	const struct plan *p;
-	const struct run_opts *o;
+	const struct exec_opts *o;
 	struct matrix m;
 	struct sched s;
 	struct store *st;

@@ -293,6 +293,61 @@ static void count_stored(struct runctx *rc, size_t i, enum run_status st)
 	}
 }
 
+/* Store run i as failed before it started: its request could not be
+ * built (err says why). */
+static void fail_unexpanded(struct runctx *rc, size_t i,
+			    const struct xr_err *err)
+{
+	struct store_run_record rec = {0};
+	struct engine_result res = {0};
+	res.status = RUN_FAILED;
+	res.exit_code = -1;
+	engine_result_set_reason(&res, "%.500s", err->msg);
+	rec.res = &res;
+	rec.engine = rc->p->engine.type;
+	store_run_start(rc->st, rc->ids[i], proc_now_wall(), NULL);
+	store_run_finish(rc->st, rc->ids[i], &rec, NULL);
+	rc->status[i] = RUN_FAILED;
+	rc->n_failed++;
+	rc->n_run++;
+	progress_run_done(rc, i, "failed", 0, NULL, 0);
+	engine_result_release(&res);
+}
+
+/* The status the engine's run r ends with: a signal makes an unfinished
+ * run interrupted, an engine error a failure; every failure has a
+ * reason. */
+static void settle_status(struct engine_result *res, int r)
+{
+	if (proc_interrupted && res->status != RUN_OK) {
+		res->status = RUN_INTERRUPTED;
+		engine_result_set_reason(res, "interrupted by signal %d",
+					 (int)proc_interrupt_signo);
+	}
+	if (r < 0 && res->status == RUN_OK)
+		res->status = RUN_FAILED;
+	if (res->status != RUN_OK && !res->reason[0])
+		engine_result_set_reason(res, "%s",
+					 r < 0 ? "engine environment error"
+					       : run_status_name(res->status));
+}
+
+/* The progress line of a stored run, and why it failed. */
+static void say_done(struct runctx *rc, size_t i,
+		     const struct engine_result *res)
+{
+	progress_run_done(rc, i, run_status_name(res->status),
+			  res->nmetrics ? res->metrics[0].value : 0,
+			  res->nmetrics ? res->metrics[0].unit : NULL,
+			  res->elapsed);
+	if (res->status != RUN_OK && res->status != RUN_INTERRUPTED &&
+	    !rc->o->quiet) {
+		progress_clear(rc);
+		fprintf(stderr, "xrun: run %zu %s: %s\n", i + 1,
+			run_status_name(res->status), res->reason);
+	}
+}
+
 /* Run position i. Returns 0, -XR_EINTR, or -XR_EENV (stop). */
 static int execute_one(struct runctx *rc, size_t i)
 {
@@ -316,17 +371,7 @@ static int execute_one(struct runctx *rc, size_t i)
 		return -XR_EINTR;
 	if (build_request(rc, i, &rq, &err) < 0) {
 		/* A template that cannot expand fails this run only. */
-		res.status = RUN_FAILED;
-		res.exit_code = -1;
-		engine_result_set_reason(&res, "%.500s", err.msg);
-		rec.res = &res;
-		rec.engine = p->engine.type;
-		store_run_start(rc->st, rc->ids[i], proc_now_wall(), NULL);
-		store_run_finish(rc->st, rc->ids[i], &rec, NULL);
-		rc->status[i] = RUN_FAILED;
-		rc->n_failed++;
-		rc->n_run++;
-		progress_run_done(rc, i, "failed", 0, NULL, 0);
+		fail_unexpanded(rc, i, &err);
 		request_release(&rq);
 		return 0;
 	}
@@ -340,17 +385,7 @@ static int execute_one(struct runctx *rc, size_t i)
 	rc->status[i] = RUN_RUNNING;
 	progress_run_start(rc, i);
 	r = rc->eng->run(rc->eng_state, p, &rq.rq, &res);
-	if (proc_interrupted && res.status != RUN_OK) {
-		res.status = RUN_INTERRUPTED;
-		engine_result_set_reason(&res, "interrupted by signal %d",
-					 (int)proc_interrupt_signo);
-	}
-	if (r < 0 && res.status == RUN_OK)
-		res.status = RUN_FAILED;
-	if (res.status != RUN_OK && !res.reason[0])
-		engine_result_set_reason(&res, "%s",
-					 r < 0 ? "engine environment error"
-					       : run_status_name(res.status));
+	settle_status(&res, r);
 	nsc = snap_after(rc, &snaps, sc, rows);
 	allver = calloc(nver + (size_t)p->nfactors + 1, sizeof *allver);
 	if (allver)
@@ -373,16 +408,7 @@ static int execute_one(struct runctx *rc, size_t i)
 	}
 	count_stored(rc, i, res.status);
 	rc->t_runs += proc_now_mono() - t0;
-	progress_run_done(rc, i, run_status_name(res.status),
-			  res.nmetrics ? res.metrics[0].value : 0,
-			  res.nmetrics ? res.metrics[0].unit : NULL,
-			  res.elapsed);
-	if (res.status != RUN_OK && res.status != RUN_INTERRUPTED &&
-	    !rc->o->quiet) {
-		progress_clear(rc);
-		fprintf(stderr, "xrun: run %zu %s: %s\n", i + 1,
-			run_status_name(res.status), res.reason);
-	}
+	say_done(rc, i, &res);
 	/* An engine that cannot run at all stops the plan (exit 3) only
 	 * when nothing has run yet; later, e.g. one level's program missing
 	 * or a server that could not be restarted, it is a failed run,

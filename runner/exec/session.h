@@ -5,8 +5,7 @@
  * 'interrupted' redone in their own row), a plan whose cells changed under
  * an unfinished session is refused with what changed, a finished session
  * with the same cells is complete; otherwise a new session is made with
- * every scheduled run pending. The command line (runner/cli/cmd_run.c)
- * prints the outcome.
+ * every scheduled run pending. exec_run (exec.c) prints the outcome.
  */
 #ifndef XR_SESSION_H
 #define XR_SESSION_H

@@ -361,7 +361,7 @@ int sizing_after_run(struct runctx *rc, size_t i, struct xr_err *err)
 	    (r = sched_extend_block(&rc->s, rc->p, b, extra, rc->m.ncells, &at,
 				    &added)) < 0 ||
 	    (r = store_extra(rc, at, added, err)) < 0) {
-		if (r == -1 && !err->msg[0])
+		if (r == -XR_ENOMEM && !err->msg[0])
 			r = xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 				       "out of memory");
 		store_rollback(rc->st);

@@ -21,7 +21,8 @@
 #include "store.h"
 #include "banned.h"
 
-/* ppid, pgrp and start time of pid from /proc; -1 when gone. */
+/* ppid, pgrp and start time of pid from /proc; -XR_EIO when gone (or
+ * unreadable). */
 static int proc_stat(long pid, long *ppid, long *pgrp,
 		     unsigned long long *start, char *comm, size_t commsz)
 {
@@ -31,14 +32,14 @@ static int proc_stat(long pid, long *ppid, long *pgrp,
 	int field;
 	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
 	if (!(f = fopen(path, "r")))
-		return -1;
+		return -XR_EIO;
 	n = fread(text, 1, sizeof text - 1, f);
 	fclose(f);
 	text[n] = '\0';
 	lp = strchr(text, '(');
 	rp = strrchr(text, ')');
 	if (!lp || !rp || rp < lp)
-		return -1;
+		return -XR_EIO;
 	snprintf(comm, commsz, "%.*s", (int)(rp - lp - 1), lp + 1);
 	rp += 2; /* field 3: state */
 	for (field = 3; field <= 22 && *rp; field++) {
@@ -53,7 +54,7 @@ static int proc_stat(long pid, long *ppid, long *pgrp,
 		while (*rp == ' ')
 			rp++;
 	}
-	return field > 22 ? 0 : -1;
+	return field > 22 ? 0 : -XR_EIO;
 }
 
 static void note_child(long pid, long me, struct buf *note)
@@ -69,14 +70,14 @@ static void note_child(long pid, long me, struct buf *note)
 
 /* The kernel's list of our children (/proc/self/task/TID/children,
  * CONFIG_PROC_CHILDREN): a few reads instead of one per process on the
- * machine. -1 when the kernel has no such file. */
+ * machine. -XR_EENV when the kernel has no such file. */
 static int note_from_children_files(long me, struct buf *note)
 {
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *e;
 	int found = 0;
 	if (!d)
-		return -1;
+		return -XR_EENV;
 	while ((e = readdir(d))) {
 		char path[96];
 		struct buf text = BUF_INIT;

@@ -148,68 +148,66 @@ static ssize_t read_small(int dirfd, const char *path, char *out, size_t outsz)
 	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 	if (fd < 0)
-		return -1;
+		return -XR_EIO;
 	do
 		n = read(fd, out, outsz - 1);
 	while (n < 0 && errno == EINTR);
 	close(fd);
 	if (n < 0)
-		return -1;
+		return -XR_EIO;
 	while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == ' '))
 		n--;
 	out[n] = '\0';
 	return n;
 }
 
-/*
- * The interface's statistics in one netlink request (RTM_GETLINK,
- * IFLA_STATS64): the same dev_get_stats() numbers as the 24 files of
- * /sys/class/net/IF/statistics, under the same names, without 24 opens
- * and reads per snapshot. Returns 1 when done, 0 to read sysfs instead
- * (no netlink, no such interface, an old kernel).
- */
-static int add_netdev_netlink(struct buf *doc, const char *iface)
-{
 #define S64(f)                                                                 \
 	{                                                                      \
 #f, offsetof(struct rtnl_link_stats64, f)                      \
 	}
-	static const struct {
-		const char *name;
-		size_t off;
-	} fields[] = {
-	    S64(collisions),	    S64(multicast),
-	    S64(rx_bytes),	    S64(rx_compressed),
-	    S64(rx_crc_errors),	    S64(rx_dropped),
-	    S64(rx_errors),	    S64(rx_fifo_errors),
-	    S64(rx_frame_errors),   S64(rx_length_errors),
-	    S64(rx_missed_errors),  S64(rx_nohandler),
-	    S64(rx_over_errors),    S64(rx_packets),
-	    S64(tx_aborted_errors), S64(tx_bytes),
-	    S64(tx_carrier_errors), S64(tx_compressed),
-	    S64(tx_dropped),	    S64(tx_errors),
-	    S64(tx_fifo_errors),    S64(tx_heartbeat_errors),
-	    S64(tx_packets),	    S64(tx_window_errors),
-	};
+/* The counters of IFLA_STATS64, named as /sys/class/net/IF/statistics. */
+static const struct {
+	const char *name;
+	size_t off;
+} stats64_fields[] = {
+    S64(collisions),	    S64(multicast),
+    S64(rx_bytes),	    S64(rx_compressed),
+    S64(rx_crc_errors),	    S64(rx_dropped),
+    S64(rx_errors),	    S64(rx_fifo_errors),
+    S64(rx_frame_errors),   S64(rx_length_errors),
+    S64(rx_missed_errors),  S64(rx_nohandler),
+    S64(rx_over_errors),    S64(rx_packets),
+    S64(tx_aborted_errors), S64(tx_bytes),
+    S64(tx_carrier_errors), S64(tx_compressed),
+    S64(tx_dropped),	    S64(tx_errors),
+    S64(tx_fifo_errors),    S64(tx_heartbeat_errors),
+    S64(tx_packets),	    S64(tx_window_errors),
+};
 #undef S64
+
+union nl_resp {
+	struct nlmsghdr nh;
+	char b[16384];
+};
+
+/*
+ * Send RTM_GETLINK for iface asking for its statistics only, and receive
+ * the answer to it into resp. Returns the answer's length, or 0 (no
+ * netlink, a name too long, a broken socket).
+ */
+static ssize_t getlink_stats(const char *iface, union nl_resp *resp)
+{
 	struct {
 		struct nlmsghdr nh;
 		struct ifinfomsg ifi;
 		char attrs[64];
 	} req;
 	static unsigned seq;
-	union {
-		struct nlmsghdr nh;
-		char b[16384];
-	} resp;
 	static int fd = -1; /* kept open: a socket per snapshot costs more
 			     * than the request */
 	struct rtattr *rta;
-	const struct rtnl_link_stats64 *st = NULL;
 	size_t namelen = strlen(iface) + 1;
 	ssize_t n;
-	int len;
-	size_t i;
 
 	if (namelen > IFNAMSIZ)
 		return 0;
@@ -245,18 +243,36 @@ static int add_netdev_netlink(struct buf *doc, const char *iface)
 	 * interface); anything older on the socket is skipped. */
 	for (;;) {
 		do
-			n = recv(fd, &resp, sizeof resp, 0);
+			n = recv(fd, resp, sizeof *resp, 0);
 		while (n < 0 && errno == EINTR);
 		if (n < (ssize_t)sizeof(struct nlmsghdr) ||
-		    !NLMSG_OK(&resp.nh, (size_t)n)) {
+		    !NLMSG_OK(&resp->nh, (size_t)n)) {
 			close(fd);
 			fd = -1;
 			return 0;
 		}
-		if (resp.nh.nlmsg_seq == seq)
-			break;
+		if (resp->nh.nlmsg_seq == seq)
+			return n;
 	}
-	if (resp.nh.nlmsg_type != RTM_NEWLINK ||
+}
+
+/*
+ * The interface's statistics in one netlink request (RTM_GETLINK,
+ * IFLA_STATS64): the same dev_get_stats() numbers as the 24 files of
+ * /sys/class/net/IF/statistics, under the same names, without 24 opens
+ * and reads per snapshot. Returns 1 when done, 0 to read sysfs instead
+ * (no netlink, no such interface, an old kernel).
+ */
+static int add_netdev_netlink(struct buf *doc, const char *iface)
+{
+	union nl_resp resp;
+	struct rtattr *rta;
+	const struct rtnl_link_stats64 *st = NULL;
+	ssize_t n = getlink_stats(iface, &resp);
+	int len;
+	size_t i;
+
+	if (n <= 0 || resp.nh.nlmsg_type != RTM_NEWLINK ||
 	    n < (ssize_t)NLMSG_LENGTH(sizeof(struct ifinfomsg)))
 		return 0;
 	len = (int)IFLA_PAYLOAD(&resp.nh);
@@ -268,10 +284,10 @@ static int add_netdev_netlink(struct buf *doc, const char *iface)
 	if (!st)
 		return 0;
 	buf_adds(doc, "@@ netdev\n");
-	for (i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+	for (i = 0; i < sizeof stats64_fields / sizeof stats64_fields[0]; i++) {
 		uint64_t v;
-		memcpy(&v, (const char *)st + fields[i].off, sizeof v);
-		buf_addf(doc, "%s %llu\n", fields[i].name,
+		memcpy(&v, (const char *)st + stats64_fields[i].off, sizeof v);
+		buf_addf(doc, "%s %llu\n", stats64_fields[i].name,
 			 (unsigned long long)v);
 	}
 	return 1;

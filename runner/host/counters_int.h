@@ -36,8 +36,9 @@ const char *counters_remote_script(void);
 /* The document said the interface does not exist ("@@ noiface"). */
 int counters_snap_missing_iface(const struct counters_snap *s);
 /* Capture tools seen in one snapshot as "tcpdump x2, dumpcap x1", or ""
- * when the procs section was read and none runs; -1 when it was not
- * read. Appends to out. */
+ * when the procs section was read and none runs. Returns how many, or
+ * COUNTERS_NOT_READ when the section was not read. Appends to out. */
+#define COUNTERS_NOT_READ (-1)
 int counters_snap_captures(const struct counters_snap *s, struct buf *out);
 
 /* One raw counter of a snapshot (scope nic, ethtool, tcp, udp, softirq,

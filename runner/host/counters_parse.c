@@ -197,19 +197,19 @@ static void kvv_finish(struct kvv *v)
 		qsort(v->a, v->n, sizeof *v->a, kv_cmp);
 }
 
-/* A whole token of decimal digits, at most 20 of them. */
+/* A whole token of decimal digits, at most 20 of them: 0 or -XR_EPARSE. */
 static int parse_u64(const char *s, size_t n, uint64_t *out)
 {
 	uint64_t v = 0;
 	if (n == 0 || n > 20)
-		return -1;
+		return -XR_EPARSE;
 	for (size_t i = 0; i < n; i++) {
 		unsigned d;
 		if (s[i] < '0' || s[i] > '9')
-			return -1;
+			return -XR_EPARSE;
 		d = (unsigned)(s[i] - '0');
 		if (v > (UINT64_MAX - d) / 10)
-			return -1;
+			return -XR_EPARSE;
 		v = v * 10 + d;
 	}
 	*out = v;
@@ -483,7 +483,7 @@ int counters_snap_captures(const struct counters_snap *s, struct buf *out)
 {
 	const struct kvv *v = &s->sc[SC_CAPTURE];
 	if (!(s->sections & SEC_PROCS))
-		return -1;
+		return COUNTERS_NOT_READ;
 	for (size_t i = 0; i < v->n; i++)
 		buf_addf(out, "%s%s x%llu", i ? ", " : "", v->a[i].name,
 			 (unsigned long long)v->a[i].v);

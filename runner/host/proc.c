@@ -5,10 +5,10 @@
  * clone(CLONE_VM | CLONE_VFORK), which does not copy xrun); the child only
  * makes raw system calls and reports an exec failure to the suspended
  * parent. Every child leads its own process group, which is
- * recorded in a registry so that a deadline, an interrupt or exit can kill
- * the whole group, grandchildren included. The parent blocks in poll() on
- * the output pipes, a pidfd and the signal self-pipe with the deadline as
- * timeout: nothing spins while an engine runs.
+ * recorded in a registry (proc_group.c) so that a deadline, an interrupt or
+ * exit can kill the whole group, grandchildren included. The parent blocks in
+ * poll() on the output pipes, a pidfd and the signal self-pipe with the
+ * deadline as timeout: nothing spins while an engine runs.
  */
 #include "proc.h"
 
@@ -33,21 +33,11 @@
 extern char **environ;
 
 #define PROC_DEFAULT_MAX ((size_t)16 << 20)
-#define PROC_DEFAULT_GRACE 2.0
 /* How long output is still read after the leader exited while a
  * background grandchild keeps the pipes open. */
 #define PROC_LINGER 0.5
-#define PROC_MAX_GROUPS 256
 
-volatile sig_atomic_t proc_interrupted;
-volatile sig_atomic_t proc_interrupt_signo;
-
-/* Live process groups (leader pid == pgid). Read by the signal handler,
- * so entries are plain ints written in one store. */
-static volatile sig_atomic_t groups[PROC_MAX_GROUPS];
-static int sig_pipe[2] = {-1, -1};
 static int subreaper_done;
-static int atexit_done;
 
 double proc_now_mono(void)
 {
@@ -68,215 +58,10 @@ int proc_loadavg(double *load1, int *cpus)
 	double l[1];
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	if (getloadavg(l, 1) != 1 || n < 1)
-		return -1;
+		return -XR_EENV;
 	*load1 = l[0];
 	*cpus = (int)n;
 	return 0;
-}
-
-static void group_add(pid_t pgid)
-{
-	int i;
-	for (i = 0; i < PROC_MAX_GROUPS; i++)
-		if (groups[i] == 0) {
-			groups[i] = pgid;
-			return;
-		}
-	/* Full: the group is still killed by its own proc_run/proc_stop. */
-}
-
-int proc_int_group_known(pid_t pgid)
-{
-	int i;
-	for (i = 0; i < PROC_MAX_GROUPS; i++)
-		if (groups[i] == pgid)
-			return 1;
-	return 0;
-}
-
-void proc_int_group_del(pid_t pgid)
-{
-	int i;
-	for (i = 0; i < PROC_MAX_GROUPS; i++)
-		if (groups[i] == pgid)
-			groups[i] = 0;
-}
-
-/* Reap what we can of a group: the leader (our child) and, because we are
- * a child subreaper, members orphaned by it. Records the leader status. */
-static void group_reap(pid_t pgid, int *leader_status, int *leader_reaped)
-{
-	int st;
-	pid_t r;
-	for (;;) {
-		r = waitpid(-pgid, &st, WNOHANG);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		if (r == pgid && leader_status) {
-			*leader_status = st;
-			*leader_reaped = 1;
-		}
-	}
-}
-
-/* 1 while any process of the group exists (zombies we cannot reap
- * included: an init that never reaps would otherwise make us wait). */
-int proc_int_group_exists(pid_t pgid)
-{
-	return kill(-pgid, 0) == 0 || errno == EPERM;
-}
-
-/* TERM the group, wait up to grace for it to vanish, then KILL it. Only
- * this phase polls the group (every 20 ms): there is no event for "the
- * last member of a group exited". */
-void proc_int_terminate(pid_t pgid, double grace, int *leader_status,
-			int *leader_reaped)
-{
-	double end;
-	int killed = 0;
-	if (grace <= 0)
-		grace = PROC_DEFAULT_GRACE;
-	kill(-pgid, SIGTERM);
-	kill(-pgid, SIGCONT);
-	end = proc_now_mono() + grace;
-	for (;;) {
-		group_reap(pgid, leader_status, leader_reaped);
-		if (!proc_int_group_exists(pgid))
-			break;
-		if (!killed && proc_now_mono() >= end) {
-			kill(-pgid, SIGKILL);
-			killed = 1;
-			end = proc_now_mono() + 2.0;
-		} else if (killed && proc_now_mono() >= end) {
-			break; /* unreapable zombies: nothing more to do */
-		}
-		poll(NULL, 0, 20);
-	}
-	/* The leader may be our zombie even though the group looked gone. */
-	group_reap(pgid, leader_status, leader_reaped);
-	if (leader_reaped && !*leader_reaped) {
-		int st;
-		pid_t r;
-		do
-			r = waitpid(pgid, &st, 0);
-		while (r < 0 && errno == EINTR);
-		if (r == pgid) {
-			*leader_status = st;
-			*leader_reaped = 1;
-		}
-	}
-	proc_int_group_del(pgid);
-}
-
-void proc_kill_all(void)
-{
-	int i;
-	for (i = 0; i < PROC_MAX_GROUPS; i++) {
-		pid_t g = groups[i];
-		if (g > 0) {
-			int st = 0, reaped = 0;
-			proc_int_terminate(g, 1.0, &st, &reaped);
-			groups[i] = 0;
-		}
-	}
-	proc_int_orphans(1, NULL);
-}
-
-/* Signals received, and whether xrun is putting things back (restore
- * hooks, on_finish) after an interrupt. */
-static volatile sig_atomic_t sig_count;
-static volatile sig_atomic_t sig_shield;
-
-static void kill_groups_now(void)
-{
-	int i;
-	for (i = 0; i < PROC_MAX_GROUPS; i++)
-		if (groups[i] > 0)
-			kill(-(pid_t)groups[i], SIGKILL);
-}
-
-static void say(const char *msg)
-{
-	ssize_t n = write(2, msg, strlen(msg));
-	(void)n;
-}
-
-/*
- * First signal: stop (the run in flight is killed with its group, TERM
- * then KILL). Second: the user insists: the engine's group is killed at
- * once, without the grace period, but the settings are still put back;
- * while they are, a second signal changes nothing. Third: quit at once.
- */
-static void on_signal(int sig)
-{
-	int saved = errno;
-	sig_count++;
-	if (sig_count >= 3) {
-		kill_groups_now();
-		_exit(128 + sig);
-	}
-	if (sig_count == 2) {
-		if (!sig_shield)
-			kill_groups_now();
-		say("\nxrun: stopping now; settings are still put back "
-		    "(signal once more to quit at once)\n");
-		errno = saved;
-		return;
-	}
-	if (sig_shield) {
-		errno = saved;
-		return;
-	}
-	proc_interrupted = 1;
-	proc_interrupt_signo = sig;
-	if (sig_pipe[1] >= 0) {
-		ssize_t n = write(sig_pipe[1], "x", 1);
-		(void)n;
-	}
-	errno = saved;
-}
-
-static void ensure_atexit(void)
-{
-	if (!atexit_done) {
-		atexit_done = 1;
-		atexit(proc_kill_all);
-	}
-}
-
-void proc_interrupt_shield(void)
-{
-	sig_shield = 1;
-	proc_interrupted = 0;
-}
-
-void proc_install_signal_handlers(void)
-{
-	struct sigaction sa, hup;
-	if (sig_pipe[0] < 0 && pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
-		sig_pipe[0] = sig_pipe[1] = -1;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: blocking calls see EINTR. A hang-up (the terminal
-	 * or ssh session gone) stops the run like SIGTERM, unless SIGHUP is
-	 * ignored (nohup): then the run survives its terminal. */
-	sa.sa_flags = 0;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if (sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler != SIG_IGN)
-		sigaction(SIGHUP, &sa, NULL);
-	ensure_atexit();
-}
-
-static void drain_sig_pipe(void)
-{
-	char b[64];
-	if (sig_pipe[0] >= 0)
-		while (read(sig_pipe[0], b, sizeof b) > 0)
-			;
 }
 
 /* Resolve argv[0] in PATH before fork (execvp may allocate). */
@@ -370,7 +155,7 @@ pid_t proc_int_spawn(const char *path, const char *const *argv, char **env,
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 		subreaper_done = 1;
 	}
-	ensure_atexit();
+	proc_int_ensure_atexit();
 	/* A SIGHUP ignored by nohup stays ignored for the children too. */
 	sigaction(SIGHUP, NULL, &hup);
 	/* No handler of ours may run in the child before it resets them. */
@@ -380,11 +165,11 @@ pid_t proc_int_spawn(const char *path, const char *const *argv, char **env,
 				   hup.sa_handler == SIG_IGN, exec_errno);
 	if (pid < 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		return -1;
+		return PROC_NO_PID;
 	}
 	/* Both sides set the group so that kill(-pid) works at once. */
 	setpgid(pid, pid);
-	group_add(pid);
+	proc_int_group_add(pid);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return pid;
 }
@@ -539,8 +324,8 @@ static void pollset_build(const struct child *c, struct pollset *ps)
 		ps->in = pollset_add(ps, c->ip[1], POLLOUT);
 	if (c->pidfd >= 0 && !c->reaped)
 		ps->pid = pollset_add(ps, c->pidfd, POLLIN);
-	if (sig_pipe[0] >= 0)
-		ps->sig = pollset_add(ps, sig_pipe[0], POLLIN);
+	if (proc_int_sig_fd() >= 0)
+		ps->sig = pollset_add(ps, proc_int_sig_fd(), POLLIN);
 }
 
 /* Milliseconds poll() may wait: to the deadline or the end of the
@@ -580,10 +365,10 @@ static void pollset_serve(struct child *c, const struct pollset *ps)
 	if (ps->in >= 0 && ps->pf[ps->in].revents)
 		write_stdin(c, ps->pf[ps->in].revents);
 	if (ps->sig >= 0 && ps->pf[ps->sig].revents)
-		drain_sig_pipe();
+		proc_int_drain_signals();
 	if (!c->reaped &&
 	    (c->pidfd < 0 || (ps->pid >= 0 && ps->pf[ps->pid].revents))) {
-		group_reap(c->pid, &c->status, &c->reaped);
+		proc_int_group_reap(c->pid, &c->status, &c->reaped);
 		if (c->reaped)
 			c->linger = proc_now_mono() + PROC_LINGER;
 	}
@@ -652,7 +437,7 @@ static void reap_exited(struct child *c)
 			;
 		c->reaped = 1;
 	}
-	group_reap(c->pid, NULL, NULL);
+	proc_int_group_reap(c->pid, NULL, NULL);
 	if (!proc_int_group_exists(c->pid))
 		proc_int_group_del(c->pid);
 }
@@ -850,14 +635,14 @@ int proc_sleep(double s)
 {
 	double end = proc_now_mono() + s;
 	for (;;) {
-		struct pollfd pf = {sig_pipe[0], POLLIN, 0};
+		struct pollfd pf = {proc_int_sig_fd(), POLLIN, 0};
 		int tmo;
 		if (proc_interrupted)
-			return -1;
+			return -XR_EINTR;
 		tmo = ms_until(end);
 		if (tmo <= 0)
 			return 0;
-		if (poll(&pf, sig_pipe[0] >= 0 ? 1 : 0, tmo) > 0)
-			drain_sig_pipe();
+		if (poll(&pf, pf.fd >= 0 ? 1 : 0, tmo) > 0)
+			proc_int_drain_signals();
 	}
 }

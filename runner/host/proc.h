@@ -66,8 +66,11 @@ const char *proc_describe(const struct proc_result *res, char *buf,
 struct proc;
 struct proc *proc_spawn(const struct proc_opts *o, const char *log_path,
 			struct xr_err *err);
-int proc_alive(struct proc *p);	      /* 1 while running */
-int proc_exit_status(struct proc *p); /* waitpid status, -1 if running */
+int proc_alive(struct proc *p); /* 1 while running */
+/* proc_exit_status's answer while p runs: no waitpid status is negative. */
+#define PROC_STILL_RUNNING (-1)
+int proc_exit_status(
+    struct proc *p); /* waitpid status, or PROC_STILL_RUNNING */
 /* SIGTERM the group, SIGKILL after grace; reaps; frees p. */
 void proc_stop(struct proc *p);
 long proc_pid(const struct proc *p);
@@ -93,10 +96,10 @@ int proc_which(const char *name);
 /* Monotonic and wall clock in seconds. */
 double proc_now_mono(void);
 double proc_now_wall(void);
-/* This machine's 1-minute load average and online CPU count; -1 when the
- * system does not tell. */
+/* This machine's 1-minute load average and online CPU count; -XR_EENV
+ * when the system does not tell. */
 int proc_loadavg(double *load1, int *cpus);
-/* Sleep s seconds; returns early (-1) when interrupted. */
+/* Sleep s seconds: 0; returns early (-XR_EINTR) when interrupted. */
 int proc_sleep(double s);
 
 #endif

@@ -89,7 +89,7 @@ pid_t proc_int_start_child(const char *path, const char *const *argv,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 		if (m == MAP_FAILED) {
 			*exec_errno = errno;
-			return -1;
+			return PROC_NO_PID;
 		}
 		stack = m;
 	}
@@ -107,14 +107,14 @@ pid_t proc_int_start_child(const char *path, const char *const *argv,
 		    CLONE_VM | CLONE_VFORK | SIGCHLD, &a);
 	if (pid < 0) {
 		*exec_errno = errno;
-		return -1;
+		return PROC_NO_PID;
 	}
 	if (a.err) {
 		int st;
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
 		*exec_errno = a.err;
-		return -1;
+		return PROC_NO_PID;
 	}
 	*exec_errno = 0;
 	return pid;

@@ -1,6 +1,7 @@
 /*
- * Internals of proc shared by proc.c (the registry, fork/exec, proc_run)
- * and proc_spawn.c (background children). Not for other modules.
+ * Internals of proc shared by proc.c (fork/exec, proc_run), proc_group.c
+ * (the registry of groups, signals), proc_child.c, proc_orphan.c and
+ * proc_spawn.c (background children). Not for other modules.
  */
 #ifndef XR_PROC_INT_H
 #define XR_PROC_INT_H
@@ -10,6 +11,10 @@
 #include "proc.h"
 
 struct buf;
+
+/* What proc_int_spawn and proc_int_start_child return when no child
+ * runs (as fork() does; the reason is in *exec_errno). */
+#define PROC_NO_PID ((pid_t)-1)
 
 struct child_fds {
 	int in, out, err; /* what the child gets as 0, 1, 2 (-1: inherit) */
@@ -21,14 +26,14 @@ int proc_int_resolve(const char *name, struct buf *out);
 char **proc_int_env(const char *const *extra);
 int proc_int_devnull(int flags);
 /* Fork and exec in a new registered process group. Returns the pid, or
- * -1 with *exec_errno set (the child has then been reaped). */
+ * PROC_NO_PID with *exec_errno set (the child has then been reaped). */
 pid_t proc_int_spawn(const char *path, const char *const *argv, char **env,
 		     const struct child_fds *fds, int *exec_errno);
 /* Start one child (proc_child.c): clone(CLONE_VM | CLONE_VFORK), then
  * in the child: signal handlers reset (SIGHUP stays ignored when
  * keep_hup_ignored), own process group, PR_SET_PDEATHSIG, fds as 0 1 2,
  * an empty signal mask, execve. The caller blocks every signal around the
- * call. Returns the pid once the child has exec'd, or -1 with
+ * call. Returns the pid once the child has exec'd, or PROC_NO_PID with
  * *exec_errno set (the child has then been reaped). */
 pid_t proc_int_start_child(const char *path, const char *const *argv,
 			   char **env, const struct child_fds *fds,
@@ -36,7 +41,17 @@ pid_t proc_int_start_child(const char *path, const char *const *argv,
 /* TERM the group, KILL after grace, reap what we can, unregister. */
 void proc_int_terminate(pid_t pgid, double grace, int *leader_status,
 			int *leader_reaped);
+/* proc_group.c: the registry and the signal self-pipe. */
+void proc_int_group_add(pid_t pgid);
 void proc_int_group_del(pid_t pgid);
+/* Reap what we can of group pgid without waiting (the leader and the
+ * members orphaned to us); the leader's status when it was reaped. */
+void proc_int_group_reap(pid_t pgid, int *leader_status, int *leader_reaped);
+/* proc_kill_all at exit, registered once. */
+void proc_int_ensure_atexit(void);
+/* The signal self-pipe's read end (-1: none), and emptying it. */
+int proc_int_sig_fd(void);
+void proc_int_drain_signals(void);
 /* 1 when pgid is a registered group (its leader's pid). */
 int proc_int_group_known(pid_t pgid);
 /* In the environment of a command whose orphans die when it ends. */

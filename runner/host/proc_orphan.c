@@ -70,7 +70,7 @@ static int read_children(const char *path, pid_t *out, int n, int max)
 	FILE *f = fopen(path, "r");
 	size_t len;
 	if (!f)
-		return -1;
+		return -XR_EIO;
 	len = fread(text, 1, sizeof text - 1, f);
 	fclose(f);
 	text[len] = '\0';
@@ -84,15 +84,15 @@ static int read_children(const char *path, pid_t *out, int n, int max)
 	return n;
 }
 
-/* Our children, from the kernel's per-thread lists. -1 when the kernel
- * has none (CONFIG_PROC_CHILDREN off): then nothing is done. */
+/* Our children, from the kernel's per-thread lists. -XR_EENV when the
+ * kernel has none (CONFIG_PROC_CHILDREN off): then nothing is done. */
 static int list_children(pid_t *out, int max)
 {
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *de;
 	int n = 0, any = 0;
 	if (!d)
-		return -1;
+		return -XR_EENV;
 	while ((de = readdir(d)) != NULL) {
 		char path[96];
 		int r;
@@ -107,7 +107,7 @@ static int list_children(pid_t *out, int max)
 		}
 	}
 	closedir(d);
-	return any ? n : -1;
+	return any ? n : -XR_EENV;
 }
 
 /* A child of ours that no registered group accounts for. */

@@ -100,7 +100,7 @@ int proc_alive(struct proc *p)
 int proc_exit_status(struct proc *p)
 {
 	if (!p || proc_alive(p))
-		return -1;
+		return PROC_STILL_RUNNING;
 	return p->status;
 }
 

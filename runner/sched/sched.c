@@ -7,7 +7,8 @@
  *  2. Blocks are ordered to need the fewest manual changes: an exact
  *     Held-Karp search over block orders for small plans, else a reflected
  *     (boustrophedon) order, improved when exclusions punch holes in it by
- *     a nearest-neighbour walk and a bounded branch and bound.
+ *     a nearest-neighbour walk and a bounded branch and bound
+ *     (blockorder.c).
  *  3. Inside a block the automatic cells form a sequence S in which factors
  *     with apply hooks or hosts: bindings vary slowest and neighbours
  *     differ in one factor (a snake), and the passes use S or reverse(S) by
@@ -22,19 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blockorder.h"
 #include "matrix.h"
 #include "plan.h"
 #include "banned.h"
-
-/* Blocks up to this many are ordered by exact search (2^n * n states). */
-#define SCHED_EXACT_MAX 16
-/* Beyond this many blocks the O(n^2) nearest-neighbour pass is skipped. */
-#define SCHED_GREEDY_MAX 4096
-/* Up to this many blocks a bounded branch and bound looks for a better
- * order than the heuristics (and almost always proves the minimum). */
-#define SCHED_BNB_MAX 256
-/* Its budget in candidate checks: about 0.05 s in an optimised build. */
-#define SCHED_BNB_WORK 20000000L
 
 struct kv {
 	uint64_t key;
@@ -61,7 +53,7 @@ static int radix_sort(struct kv *a, size_t n)
 		return 0;
 	tmp = malloc(n * sizeof *tmp);
 	if (!tmp)
-		return -1;
+		return -XR_ENOMEM;
 	dst = tmp;
 	for (shift = 0; shift < 64 && (all >> shift); shift += 8) {
 		size_t cnt[256] = {0}, sum = 0;
@@ -106,285 +98,30 @@ static uint64_t snake_rank(const uint32_t *lv, const int *fx, int n,
 	return r;
 }
 
-static int hamming(const uint32_t *a, const uint32_t *b, const int *fx, int n)
-{
-	int i, d = 0;
-	for (i = 0; i < n; i++)
-		d += a[fx[i]] != b[fx[i]];
-	return d;
-}
-
-static long path_cost(const int *order, int nb, const int *cost)
-{
-	long c = 0;
-	int i;
-	for (i = 1; i < nb; i++)
-		c += cost[order[i - 1] * nb + order[i]];
-	return c;
-}
-
-/*
- * Held-Karp over open paths (any start, any end): dp[mask][last] is the
- * cheapest way to visit mask ending at last. Writes the best order and
- * returns its cost, or -1 on OOM.
- */
-static long exact_order(int nb, const int *cost, int *order)
-{
-	size_t full = (size_t)1 << nb, mask;
-	int32_t *dp = malloc(full * (size_t)nb * sizeof *dp);
-	int8_t *par = malloc(full * (size_t)nb * sizeof *par);
-	int i, j, last = -1;
-	long best = -1;
-
-	if (!dp || !par) {
-		free(dp);
-		free(par);
-		return -1;
-	}
-	for (mask = 0; mask < full * (size_t)nb; mask++)
-		dp[mask] = INT32_MAX;
-	for (i = 0; i < nb; i++) {
-		dp[((size_t)1 << i) * nb + i] = 0;
-		par[((size_t)1 << i) * nb + i] = -1;
-	}
-	for (mask = 1; mask < full; mask++)
-		for (i = 0; i < nb; i++) {
-			int32_t v = dp[mask * nb + i];
-			if (v == INT32_MAX)
-				continue;
-			for (j = 0; j < nb; j++) {
-				size_t nm = mask | ((size_t)1 << j);
-				int32_t w = v + cost[i * nb + j];
-				if (nm == mask || w >= dp[nm * nb + j])
-					continue;
-				dp[nm * nb + j] = w;
-				par[nm * nb + j] = (int8_t)i;
-			}
-		}
-	for (i = 0; i < nb; i++)
-		if (best < 0 || dp[(full - 1) * nb + i] < best) {
-			best = dp[(full - 1) * nb + i];
-			last = i;
-		}
-	mask = full - 1;
-	for (i = nb - 1; i >= 0; i--) {
-		int prev = par[mask * nb + last];
-		order[i] = last;
-		mask &= ~((size_t)1 << last);
-		last = prev;
-	}
-	free(dp);
-	free(par);
-	return best;
-}
-
-/* Nearest neighbour from order[0], ties to the earlier block in order. */
-static long greedy_order(int nb, const uint32_t *blv, int nf, const int *man,
-			 int nman, const int *start, int *order)
-{
-	char *used = calloc((size_t)nb, 1);
-	long total = 0;
-	int i, k;
-	if (!used)
-		return -1;
-	order[0] = start[0];
-	used[start[0]] = 1;
-	for (i = 1; i < nb; i++) {
-		int best = -1, bd = 0, cur = order[i - 1];
-		for (k = 0; k < nb; k++) {
-			int b = start[k], d;
-			if (used[b])
-				continue;
-			d = hamming(blv + (size_t)cur * nf,
-				    blv + (size_t)b * nf, man, nman);
-			if (best < 0 || d < bd) {
-				best = b;
-				bd = d;
-				if (d <= 1)
-					break;
-			}
-		}
-		order[i] = best;
-		used[best] = 1;
-		total += bd;
-	}
-	free(used);
-	return total;
-}
-
-/*
- * Depth-first branch and bound over open paths, for more blocks than
- * Held-Karp can hold. The bound: every block still to visit must be
- * entered from some other block, which costs at least its cheapest way
- * in (minin). Children are tried cheapest first, so a path of single
- * changes, when there is one, is found almost at once; a search that runs
- * out of budget keeps the best order found.
- */
-struct bnb {
-	int nb, maxc;
-	const int *cost, *minin;
-	int *path, *best;
-	char *used;
-	long bestc, budget;
-};
-
-static void bnb_dfs(struct bnb *b, int depth, long c, long rest)
-{
-	int cur = b->path[depth - 1], d, v;
-	b->budget -= (long)b->nb * (b->maxc + 1);
-	if (depth == b->nb) {
-		if (c < b->bestc) {
-			b->bestc = c;
-			memcpy(b->best, b->path,
-			       (size_t)b->nb * sizeof *b->path);
-		}
-		return;
-	}
-	for (d = 0; d <= b->maxc; d++)
-		for (v = 0; v < b->nb; v++) {
-			int w = b->cost[cur * b->nb + v];
-			if (b->used[v] || w != d)
-				continue;
-			if (b->budget <= 0)
-				return;
-			if (c + w + rest - b->minin[v] >= b->bestc)
-				continue;
-			b->used[v] = 1;
-			b->path[depth] = v;
-			bnb_dfs(b, depth + 1, c + w, rest - b->minin[v]);
-			b->used[v] = 0;
-		}
-}
-
-/* Improve order[] (of cost *oc) in place; -1 on OOM. */
-static int bnb_order(int nb, const uint32_t *blv, int nf, const int *man,
-		     int nman, int *order, long *oc)
-{
-	struct bnb b;
-	int *cost = malloc((size_t)nb * nb * sizeof *cost);
-	int *minin = malloc((size_t)nb * sizeof *minin);
-	int *path = malloc((size_t)nb * sizeof *path);
-	char *used = calloc((size_t)nb, 1);
-	long total = 0;
-	int i, j, rc = -1;
-	if (!cost || !minin || !path || !used)
-		goto out;
-	memset(&b, 0, sizeof b);
-	for (j = 0; j < nb; j++)
-		minin[j] = INT32_MAX;
-	for (i = 0; i < nb; i++)
-		for (j = 0; j < nb; j++) {
-			int w = hamming(blv + (size_t)i * nf,
-					blv + (size_t)j * nf, man, nman);
-			cost[i * nb + j] = w;
-			if (i != j && w < minin[j])
-				minin[j] = w;
-			if (w > b.maxc)
-				b.maxc = w;
-		}
-	for (j = 0; j < nb; j++)
-		total += minin[j];
-	b.nb = nb;
-	b.cost = cost;
-	b.minin = minin;
-	b.path = path;
-	b.best = order;
-	b.used = used;
-	b.bestc = *oc;
-	b.budget = SCHED_BNB_WORK;
-	/* start from every block, the current first one first */
-	for (i = 0; i < nb && b.budget > 0; i++) {
-		int s0 = order[0];
-		int st = i == 0 ? s0 : (i == s0 ? 0 : i);
-		path[0] = st;
-		used[st] = 1;
-		bnb_dfs(&b, 1, 0, total - minin[st]);
-		used[st] = 0;
-	}
-	*oc = b.bestc;
-	rc = 0;
-out:
-	free(cost);
-	free(minin);
-	free(path);
-	free(used);
-	return rc;
-}
-
 /*
  * Order the blocks (given by their level tuples blv[nb][nf], in natural
- * order) for the fewest manual changes. OUT: order[nb] of block indices.
+ * order) for the fewest manual changes: the reflected order of their
+ * manual levels, improved by blockorder.c. OUT: order[nb] of block
+ * indices. 0 or -XR_ENOMEM.
  */
 static int order_blocks(const struct plan *p, int nb, const uint32_t *blv,
 			const int *man, int nman, int *order)
 {
-	int nf = p->nfactors, i, rc = 0;
-	int *alt = malloc((size_t)nb * sizeof *alt);
+	int nf = p->nfactors, i, rc;
 	struct kv *g = malloc((size_t)nb * sizeof *g);
-	long gcost, c;
 
-	if (!alt || !g) {
-		rc = -1;
-		goto out;
-	}
+	if (!g)
+		return -XR_ENOMEM;
 	for (i = 0; i < nb; i++) {
 		g[i].key = snake_rank(blv + (size_t)i * nf, man, nman, p);
 		g[i].val = (uint32_t)i;
 	}
-	if (radix_sort(g, (size_t)nb) < 0) {
-		rc = -1;
-		goto out;
-	}
-	for (i = 0; i < nb; i++)
-		order[i] = (int)g[i].val;
-	if (nb <= 2)
-		goto out;
-	if (nb <= SCHED_EXACT_MAX) {
-		int *cost = malloc((size_t)nb * nb * sizeof *cost);
-		int j;
-		if (!cost) {
-			rc = -1;
-			goto out;
-		}
+	rc = radix_sort(g, (size_t)nb);
+	if (rc == 0) {
 		for (i = 0; i < nb; i++)
-			for (j = 0; j < nb; j++)
-				cost[i * nb + j] =
-				    hamming(blv + (size_t)i * nf,
-					    blv + (size_t)j * nf, man, nman);
-		gcost = path_cost(order, nb, cost);
-		c = exact_order(nb, cost, alt);
-		free(cost);
-		if (c < 0) {
-			rc = -1;
-			goto out;
-		}
-		/* Keep the reflected order when it is optimal: it reads
-		 * naturally (the first manual factor changes least). */
-		if (c < gcost)
-			memcpy(order, alt, (size_t)nb * sizeof *order);
-		goto out;
+			order[i] = (int)g[i].val;
+		rc = blockorder_improve(nb, blv, nf, man, nman, order);
 	}
-	if (nb > SCHED_GREEDY_MAX)
-		goto out;
-	gcost = 0;
-	for (i = 1; i < nb; i++)
-		gcost += hamming(blv + (size_t)order[i - 1] * nf,
-				 blv + (size_t)order[i] * nf, man, nman);
-	if (gcost == nb - 1)
-		goto out; /* every change is a single factor: optimal */
-	c = greedy_order(nb, blv, nf, man, nman, order, alt);
-	if (c < 0) {
-		rc = -1;
-		goto out;
-	}
-	if (c < gcost) {
-		memcpy(order, alt, (size_t)nb * sizeof *order);
-		gcost = c;
-	}
-	if (nb <= SCHED_BNB_MAX && gcost > nb - 1)
-		rc = bnb_order(nb, blv, nf, man, nman, order, &gcost);
-out:
-	free(alt);
 	free(g);
 	return rc;
 }
@@ -535,7 +272,7 @@ static int split_factors(struct build *b)
 	b->man = malloc((size_t)(b->nf + 1) * sizeof *b->man);
 	b->aut = malloc((size_t)(b->nf + 1) * sizeof *b->aut);
 	if (!b->man || !b->aut)
-		return -1;
+		return -XR_ENOMEM;
 	for (f = 0; f < b->nf; f++)
 		if (p->factors[f].manual)
 			b->man[b->nman++] = f;
@@ -561,7 +298,7 @@ static int group_blocks(struct build *b)
 	size_t nc = b->m->ncells, c, i;
 	int f;
 	if (!(b->kv = malloc(nc * sizeof *b->kv)))
-		return -1;
+		return -XR_ENOMEM;
 	for (c = 0; c < nc; c++) {
 		const uint32_t *lv = matrix_cell(b->m, c);
 		uint64_t k = 0;
@@ -572,13 +309,13 @@ static int group_blocks(struct build *b)
 		b->kv[c].val = (uint32_t)c;
 	}
 	if (radix_sort(b->kv, nc) < 0)
-		return -1;
+		return -XR_ENOMEM;
 	for (c = 0; c < nc; c++)
 		b->nb += c == 0 || b->kv[c].key != b->kv[c - 1].key;
 	b->blv = malloc(b->nb * (size_t)(b->nf ? b->nf : 1) * sizeof *b->blv);
 	b->bstart = malloc((b->nb + 1) * sizeof *b->bstart);
 	if (!b->blv || !b->bstart)
-		return -1;
+		return -XR_ENOMEM;
 	for (c = 0, i = 0; c < nc; c++)
 		if (c == 0 || b->kv[c].key != b->kv[c - 1].key) {
 			memcpy(b->blv + i * b->nf,
@@ -597,7 +334,7 @@ static int order_cells(struct build *b)
 {
 	size_t nc = b->m->ncells, c, i;
 	int *rank = malloc(b->nb * sizeof *rank);
-	int rc = -1;
+	int rc = -XR_ENOMEM;
 	b->order = malloc(b->nb * sizeof *b->order);
 	if (!rank || !b->order ||
 	    order_blocks(b->p, (int)b->nb, b->blv, b->man, b->nman, b->order) <
@@ -665,7 +402,7 @@ static int emit_schedule(const struct build *b, size_t nruns, size_t maxblock,
 	if (!s->runs || !s->blocks || !mlv || !scratch) {
 		free(mlv);
 		free(scratch);
-		return -1;
+		return -XR_ENOMEM;
 	}
 	s->nblocks = b->nb;
 	s->nruns = nruns;
@@ -681,9 +418,9 @@ static int emit_schedule(const struct build *b, size_t nruns, size_t maxblock,
 			k->manual_lv[f] =
 			    p->factors[f].manual ? bl[f] : UINT32_MAX;
 		if (i > 0)
-			k->changes =
-			    hamming(bl, b->blv + (size_t)b->order[i - 1] * nf,
-				    b->man, b->nman);
+			k->changes = blockorder_changes(
+			    bl, b->blv + (size_t)b->order[i - 1] * nf, b->man,
+			    b->nman);
 		s->manual_interventions += k->changes;
 		k->first = (size_t)(w - s->runs);
 		emit_block(p, (uint32_t)i, b->cells + c, n, scratch, &w);
@@ -787,7 +524,7 @@ int sched_extend_block(struct sched *s, const struct plan *p, size_t b,
 	uint32_t *maxrep = calloc(ncells + 1, sizeof *maxrep), n;
 	struct sched_run *runs = NULL, *w;
 	size_t i, add = 0, end = k->first + k->nruns;
-	int rc = -1;
+	int rc = -XR_ENOMEM;
 	if (!S || !scratch || !maxrep)
 		goto out;
 	n = block_sequence(s, b, S, maxrep, ncells);

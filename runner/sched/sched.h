@@ -63,7 +63,7 @@ void sched_release(struct sched *s);
  * so the pilot's order does not move); sequential each cell's extra runs
  * back to back in S order. Repetition numbers continue each cell's.
  * Later blocks move down. OUT: *at the index of the first new run, *added
- * how many. 0, or -1 when out of memory (s unchanged).
+ * how many. 0, or -XR_ENOMEM (s unchanged).
  */
 int sched_extend_block(struct sched *s, const struct plan *p, size_t b,
 		       const uint32_t *extra, size_t ncells, size_t *at,

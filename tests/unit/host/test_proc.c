@@ -200,8 +200,8 @@ int main(void)
 		   "flag and signo set");
 		{
 			long rv_ = proc_sleep(1.0);
-			is_int(rv_, -1,
-			       "proc_sleep returns -1 when "
+			is_int(rv_, -XR_EINTR,
+			       "proc_sleep returns -XR_EINTR when "
 			       "interrupted");
 		}
 		proc_result_release(&r);

@@ -1,0 +1,297 @@
+/*
+ * exec_run (exec.h): `xrun run` once the plan is loaded. Finds the engine,
+ * builds the matrix and the schedule, opens (or creates) the store under
+ * an exclusive lock, lets session.c decide which session to continue, says
+ * so, runs it, prints the summary, names the plan's report.output files
+ * and turns the outcome into the exit status (docs/run.md).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "engine.h"
+#include "exec.h"
+#include "placeholder.h"
+#include "plan.h"
+#include "proc.h"
+#include "runctx.h"
+#include "session.h"
+#include "tmpl.h"
+#include "units.h"
+#include "banned.h"
+
+/* announce's "go on and run the session": not an exit status. */
+#define EXEC_GO (-1)
+
+/* xrun's own CPU time (user + sys), not its children's: what xrun costs
+ * the machine it measures (bench/overhead.sh reads it from the summary). */
+static double self_cpu(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return 0;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+	       ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) /
+		   1e6;
+}
+
+static void summary(struct runctx *rc, double elapsed)
+{
+	char dur[32];
+	size_t i, pending = 0;
+	for (i = 0; i < rc->s.nruns; i++)
+		if (!runctx_run_done(rc->status[i]))
+			pending++;
+	units_fmt_duration(elapsed, dur, sizeof dur);
+	fprintf(stderr,
+		"xrun: %zu run%s this time: %zu ok, %zu failed, %zu timeout%s "
+		"in %s; %zu of %zu done; xrun cpu %.3f s; db %s\n",
+		rc->n_run, rc->n_run == 1 ? "" : "s", rc->n_ok, rc->n_failed,
+		rc->n_timeout, rc->n_interrupted ? ", 1 interrupted" : "", dur,
+		rc->s.nruns - pending, rc->s.nruns, self_cpu(),
+		store_path(rc->st));
+	if (rc->n_blocks_left)
+		fprintf(stderr,
+			"xrun: %zu run%s in %zu block%s need a manual change "
+			"first: left pending (see 'xrun status --db %s')\n",
+			rc->n_left, rc->n_left == 1 ? "" : "s",
+			rc->n_blocks_left, rc->n_blocks_left == 1 ? "" : "s",
+			store_path(rc->st));
+}
+
+/* The session's worst outcome: 1 when any of its runs failed. */
+static int session_failed(struct runctx *rc)
+{
+	size_t i;
+	for (i = 0; i < rc->s.nruns; i++)
+		if (run_status_failed(rc->status[i]))
+			return 1;
+	return 0;
+}
+
+/* Names a report.output file name may hold: what has a value once the
+ * session is over (vars, {{plan}}, {{session}}, the hosts' addresses and
+ * {{iface}}), not a factor or a per-run number (placeholder.h). */
+static const char *output_lookup(void *ctx, const char *name)
+{
+	struct runctx_tmpl *t = ctx;
+	int i = placeholder_find(name);
+	if (!plan_var(t->c.plan, name) && i >= 0 &&
+	    placeholders[i].set != PH_BY_PLAN && i != PH_SESSION)
+		return NULL;
+	return runctx_lookup(t, name);
+}
+
+/* The plan's report.output files, written by o->write_report; returns how
+ * many could not be written (a warning each). */
+static int write_reports(struct runctx *rc)
+{
+	const struct plan *p = rc->p;
+	struct runctx_tmpl t;
+	struct buf path = BUF_INIT;
+	char bad[64];
+	int i, nbad = 0;
+	if (!rc->o->write_report)
+		return 0;
+	runctx_tmpl_init(&t, rc, NULL, 0);
+	for (i = 0; i < p->report.noutputs; i++) {
+		const char *raw = p->report.outputs[i];
+		buf_reset(&path);
+		if (tmpl_expand(raw, output_lookup, &t, &path, bad,
+				sizeof bad) < 0 ||
+		    path.truncated) {
+			fprintf(stderr,
+				"xrun: warning: cannot write report '%s': "
+				"placeholder '{{%s}}' has no value in a report "
+				"file name (use {{plan}}, {{session}} or a "
+				"var)\n",
+				raw, bad);
+			nbad++;
+			continue;
+		}
+		if (rc->o->write_report(rc->o->report_ctx, store_path(rc->st),
+					rc->session_id, path.s) < 0)
+			nbad++;
+	}
+	buf_release(&path);
+	runctx_tmpl_release(&t);
+	return nbad;
+}
+
+/* The engine, the matrix and the schedule. 0 or an exit status. */
+static int prepare(struct runctx *rc)
+{
+	const struct plan *p = rc->p;
+	struct xr_err err = {0};
+	if (!(rc->eng = engine_find(p->engine.type))) {
+		fprintf(stderr, "xrun: unknown engine '%s' (known: %s)\n",
+			p->engine.type, engine_names());
+		return 2;
+	}
+	if (matrix_build(p, &rc->m, &err) < 0 ||
+	    sched_build(p, &rc->m, &rc->s, &err) < 0) {
+		xr_err_print(&err, "xrun");
+		return xr_code_exit(err.code);
+	}
+	return 0;
+}
+
+/* What session_start decided, said; an exit status when there is nothing
+ * to run (complete: 0, refused: 2), else EXEC_GO. */
+static int announce(struct runctx *rc, const struct session_decision *d,
+		    const char *db)
+{
+	const struct plan *p = rc->p;
+	size_t i, done = 0, redo = 0;
+	if (d->kind == SESSION_CHANGED) {
+		fprintf(stderr,
+			"xrun: the plan changed since session %lld in '%s' "
+			"(not finished) in a way that changes its runs:\n%s"
+			"xrun: refusing to mix them; run with --new-session "
+			"to start over (the old runs are kept) or use another "
+			"--db\n",
+			(long long)d->last.id, db, d->changes.s);
+		return 2;
+	}
+	if (d->kind == SESSION_COMPLETE) {
+		fprintf(stderr,
+			"xrun: session %lld of plan '%s' is complete (%lld "
+			"runs) in '%s'; nothing to do (use --new-session to "
+			"run it again)\n",
+			(long long)d->last.id, p->name,
+			(long long)d->last.nruns, db);
+		return 0;
+	}
+	for (i = 0; i < rc->s.nruns; i++) {
+		done += runctx_run_done(rc->status[i]);
+		redo += rc->status[i] == RUN_RUNNING ||
+			rc->status[i] == RUN_INTERRUPTED;
+	}
+	if (rc->o->quiet)
+		return EXEC_GO;
+	if (d->kind == SESSION_RESUMED)
+		fprintf(stderr,
+			"xrun: resuming session %lld of '%s': %zu of %zu runs "
+			"done, %zu to redo; db %s\n",
+			(long long)rc->session_id, p->name, done, rc->s.nruns,
+			redo, db);
+	else
+		fprintf(stderr,
+			"xrun: plan '%s': %zu run%s, %d manual change%s; "
+			"session %lld; db %s\n",
+			p->name, rc->s.nruns, rc->s.nruns == 1 ? "" : "s",
+			rc->s.manual_interventions,
+			rc->s.manual_interventions == 1 ? "" : "s",
+			(long long)rc->session_id, db);
+	return EXEC_GO;
+}
+
+/* Runs the session and turns its outcome into the exit status. */
+static int execute(struct runctx *rc, struct exec_outcome *out)
+{
+	double t0 = proc_now_mono();
+	int r = session_run(rc);
+	summary(rc, proc_now_mono() - t0);
+	if (rc->env_error) {
+		xr_err_print(&rc->env_err, "xrun");
+		return rc->interrupted ? 130 : 3;
+	}
+	if (rc->interrupted || r == -XR_EINTR) {
+		fprintf(stderr,
+			"xrun: interrupted; finished runs are stored; %s\n",
+			rc->o->new_session
+			    ? "run the plan again without --new-session to "
+			      "resume this session"
+			    : "run the same command again to resume");
+		return 130;
+	}
+	if (r < 0) {
+		fprintf(stderr, "xrun: stopped: %s\n", xr_code_name(r));
+		return xr_code_exit(r);
+	}
+	/* The runs are stored either way; a report that cannot be written
+	 * (no usable font for a PDF, an unwritable path) is the environment's
+	 * fault: exit 3 unless runs failed (docs: README, Exit codes). */
+	out->nbad_reports = write_reports(rc);
+	if (out->nbad_reports > 0 && !session_failed(rc))
+		return 3;
+	return session_failed(rc) ? 1 : 0;
+}
+
+static void outcome_fill(struct runctx *rc, struct exec_outcome *out)
+{
+	size_t i;
+	out->session_id = rc->session_id;
+	out->nruns = rc->s.nruns;
+	for (i = 0; rc->status && i < rc->s.nruns; i++)
+		out->ndone += runctx_run_done(rc->status[i]);
+	out->n_run = rc->n_run;
+	out->n_ok = rc->n_ok;
+	out->n_failed = rc->n_failed;
+	out->n_timeout = rc->n_timeout;
+	out->n_interrupted = rc->n_interrupted;
+	out->n_left = rc->n_left;
+	out->failed = rc->status ? session_failed(rc) : 0;
+	out->interrupted = rc->interrupted;
+}
+
+/* The store, the session decision and the session. An exit status. */
+static int run_session(struct runctx *rc, struct exec_outcome *out)
+{
+	const struct exec_opts *o = rc->o;
+	struct xr_err err = {0};
+	struct session_decision d = {0};
+	struct buf dbp = BUF_INIT;
+	size_t i;
+	int ret = 3;
+	if (o->db_path)
+		buf_adds(&dbp, o->db_path);
+	else
+		store_default_path(rc->p->name, &dbp);
+	if (store_open(dbp.s, STORE_CREATE | STORE_LOCK, &rc->st, &err) < 0) {
+		xr_err_print(&err, "xrun");
+		goto out;
+	}
+	stale_reap(store_lock_previous(rc->st), o->quiet);
+	if (session_start(rc, o->plan_path, o->plan_text, o->argv_json, &d,
+			  &err) < 0) {
+		xr_err_print(&err, "xrun");
+		goto out;
+	}
+	if (d.kind == SESSION_NEW || d.kind == SESSION_RESUMED) {
+		rc->interactive = !o->unattended && isatty(0);
+		rc->n_todo = session_count_todo(rc);
+		for (i = 0; i < rc->s.nruns; i++)
+			rc->n_done0 += runctx_run_done(rc->status[i]);
+	}
+	if ((ret = announce(rc, &d, dbp.s)) == EXEC_GO)
+		ret = execute(rc, out);
+out:
+	session_decision_release(&d);
+	buf_release(&dbp);
+	return ret;
+}
+
+int exec_run(const struct plan *p, const struct exec_opts *o,
+	     struct exec_outcome *out)
+{
+	struct runctx rc;
+	memset(out, 0, sizeof *out);
+	memset(&rc, 0, sizeof rc);
+	rc.client_hi = rc.server_hi = -1;
+	rc.o = o;
+	rc.p = p;
+	if ((out->exit = prepare(&rc)) == 0)
+		out->exit = run_session(&rc, out);
+	outcome_fill(&rc, out);
+	if (rc.st)
+		store_close(rc.st);
+	free(rc.ids);
+	free(rc.status);
+	sched_release(&rc.s);
+	matrix_release(&rc.m);
+	return out->exit;
+}

@@ -1,0 +1,68 @@
+/*
+ * The one call from the command line into the runner: exec_run takes a
+ * loaded plan and the run's options, and does the rest of `xrun run`
+ * (engine, matrix, schedule, the store under its lock, the session
+ * decision, the run loop, the summary and the plan's report.output names)
+ * and says how it went. Everything else in runner/exec (runctx.h and the
+ * modules that share it) is private to this layer.
+ */
+#ifndef XR_EXEC_H
+#define XR_EXEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct plan;
+
+/* --only FACTOR=LEVEL, as indexes into the plan. */
+struct exec_only {
+	int factor;
+	uint32_t level;
+};
+
+/*
+ * Writes one of the plan's report.output files once the session is over:
+ * exec expands the file name (placeholders of the session), the caller
+ * (which links the renderers) writes path from the store db for session.
+ * Returns 0, or a negative XR_ code after printing a warning.
+ */
+typedef int (*exec_report_fn)(void *ctx, const char *db, int64_t session,
+			      const char *path);
+
+struct exec_opts {
+	const char *plan_path; /* the plan's file; NULL: the embedded plan */
+	const char *plan_text; /* its text, recorded in the store */
+	const char *argv_json; /* the command line, stored with a new session */
+	const char *db_path;   /* NULL: ./<plan name>.db */
+	const struct exec_only *only; /* [nonly], borrowed */
+	int nonly;
+	int unattended; /* never prompt */
+	int yes;	/* no confirmation before the first manual block */
+	int new_session;
+	int quiet;
+	exec_report_fn write_report; /* NULL: report.output is ignored */
+	void *report_ctx;
+};
+
+/* What this invocation did. */
+struct exec_outcome {
+	int64_t session_id;  /* 0 when no session was started or resumed */
+	size_t nruns, ndone; /* of the session: scheduled, ended */
+	size_t n_run, n_ok, n_failed, n_timeout, n_interrupted;
+	size_t n_left; /* runs left pending (filter or manual block) */
+	int failed;    /* some run of the session failed */
+	int interrupted;
+	int nbad_reports; /* report.output files that could not be written */
+	int exit;	  /* the exit status of `xrun run` (docs/run.md) */
+};
+
+/*
+ * Runs plan p as o says. Messages (the announcement, progress, warnings,
+ * the summary, errors) go to stderr. Returns the exit status, also in
+ * out->exit: 0 done (or nothing to do), 1 some run failed, 2 the plan or
+ * the session is refused, 3 the environment, 130 interrupted.
+ */
+int exec_run(const struct plan *p, const struct exec_opts *o,
+	     struct exec_outcome *out);
+
+#endif
