@@ -158,6 +158,7 @@ struct store_counters {
 	const struct counter_row *rows;
 	size_t n;
 };
+struct series_set;
 struct store_run_record {
 	const struct engine_result *res; /* status, times, output, metrics */
 	const char *engine;
@@ -169,6 +170,8 @@ struct store_run_record {
 	size_t nver;
 	const struct store_counters *counters;
 	size_t ncounters;
+	/* What was sampled during the run (series.h), NULL when nothing. */
+	const struct series_set *series;
 };
 /* Store everything about one finished run in one transaction. */
 int store_run_finish(struct store *st, int64_t run_id,
