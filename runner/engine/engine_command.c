@@ -486,7 +486,7 @@ static int run(void *state, const struct plan *p,
 	struct proc_result pr;
 	struct xr_err err;
 	struct buf js = BUF_INIT;
-	char desc[200], tail[240];
+	char tail[240];
 	int rc;
 
 	res->status = RUN_FAILED;
@@ -519,51 +519,28 @@ static int run(void *state, const struct plan *p,
 		return rc;
 	}
 	engine_result_take_output(res, &pr);
-	proc_describe(&pr, desc, sizeof desc);
-	engine_stderr_tail(pr.err, tail, sizeof tail);
-
-	rc = 0;
-	switch (pr.status) {
-	case PROC_TIMEOUT:
-		/* The deadline, not the elapsed time: a group that ignores
-		 * SIGTERM dies only after the grace period. */
-		res->status = RUN_TIMEOUT;
-		engine_result_set_reason(
-		    res,
-		    "timed out: still running at the %.1f s deadline "
-		    "(process group killed)",
-		    o.timeout);
-		break;
-	case PROC_INTERRUPTED:
-		res->status = RUN_INTERRUPTED;
-		engine_result_set_reason(res, "interrupted");
-		break;
-	case PROC_EXEC_FAILED:
-		engine_result_set_reason(res, "%s", desc);
-		rc = -XR_EENV;
-		break;
-	case PROC_SIGNALED:
-		engine_result_set_reason(res, "%s%s%s", desc,
-					 tail[0] ? ": " : "", tail);
-		break;
-	case PROC_EXITED:
-		if (pr.exit_code != 0) {
-			engine_result_set_reason(
-			    res, "exited with status %d%s%s", pr.exit_code,
-			    tail[0] ? ": " : "", tail);
-			break;
-		}
-		if (extract_all(p, res, &pr) == 0)
-			res->status = RUN_OK;
-		break;
+	rc = engine_result_from_proc(res, &pr, "", o.timeout);
+	if (rc == 0 && pr.exit_code != 0) {
+		engine_stderr_tail(pr.err, tail, sizeof tail);
+		engine_result_set_reason(res, "exited with status %d%s%s",
+					 pr.exit_code, tail[0] ? ": " : "",
+					 tail);
+	} else if (rc == 0 && extract_all(p, res, &pr) == 0) {
+		res->status = RUN_OK;
 	}
+	if (rc > 0)
+		rc = 0;
 	engine_result_note_cut(res);
 	proc_result_release(&pr);
 	return rc;
 }
 
 const struct engine_ops engine_command = {
-    .desc = {.name = "command", .check = check, .has_param = has_param},
+    .desc = {.name = "command",
+	     .check = check,
+	     .has_param = has_param,
+	     .default_duration = 10,
+	     .reads_run = 1},
     .build_argv = build_argv,
     .open = open_,
     .run = run,

@@ -109,6 +109,38 @@ int iperf3_args_has_param(const char *key)
 	return pdef_find(key) != NULL;
 }
 
+/* The JSON Schema of each kind's value, as schema/plan.schema.json's
+ * engine properties write it (a test holds the two together). */
+static const char *kind_schema(enum pkind k)
+{
+	switch (k) {
+	case P_BOOL:
+		return "{\"$ref\": \"#/$defs/boolean\"}";
+	case P_COUNT:
+		return "{\"$ref\": \"#/$defs/count\"}";
+	case P_DUR:
+		return "{\"$ref\": \"#/$defs/duration\"}";
+	case P_NAME:
+	case P_ADDR:
+	case P_WORDS:
+		return "{\"type\": \"string\"}";
+	case P_INT:
+	case P_DSCP:
+	case P_AFFINITY:
+		break;
+	}
+	return "{\"type\": [\"integer\", \"string\"]}";
+}
+
+const char *iperf3_args_schema(int i, const char **fragment)
+{
+	if (i < 0 || i >= NPDEFS)
+		return NULL;
+	if (fragment)
+		*fragment = kind_schema(pdefs[i].kind);
+	return pdefs[i].key;
+}
+
 static int parse_bool(const char *v, int *out)
 {
 	static const char *const t[] = {"true", "yes", "on", "1"};

@@ -129,7 +129,7 @@ struct plan_metric {
 };
 
 struct plan_engine {
-	const char *type;	 /* "iperf3" | "command" */
+	const char *type;	 /* an engine's name (runner/engine) */
 	const char *client;	 /* host the engine (client side) runs on */
 	const char *server_host; /* iperf3: server host name or NULL */
 	int server_start;	 /* iperf3: xrun starts/stops iperf3 -s */
@@ -255,7 +255,16 @@ struct plan_engine_desc {
 	void (*check)(const struct plan *p, struct xr_diag *d);
 	/* Is key a parameter this engine takes? */
 	int (*has_param)(const char *key);
+	double default_duration; /* engine.duration when unset, seconds */
+	/* Takes engine.server (a host it starts a server on) and
+	 * engine.target (an address to connect to); needs one of them. */
+	int has_server;
+	/* Reads engine.run (an argv) and engine.metrics (values extracted
+	 * from its output); other engines ignore them. */
+	int reads_run;
 };
+/* engine.duration when no engine says (a plan loaded without a catalog) */
+#define PLAN_DEFAULT_DURATION 10.0
 struct plan_catalog {
 	const struct plan_engine_desc *(*find_engine)(const char *name);
 	const char *(*engine_names)(void); /* "iperf3, command" */
