@@ -108,10 +108,10 @@ struct engine_ops {
 	 * the last. NULL: no parameters. */
 	const char *(*param_schema)(int i, const char **fragment);
 	/* The value of published condition key ("protocol", "streams",
-	 * "direction", "duration") that a run with these parameters has,
-	 * its default when unset, into out; 0 when the engine's parameters
-	 * say nothing of key (reports then leave it unchecked). NULL:
-	 * they never do. */
+	 * "direction", "congestion", "duration") that a run with these
+	 * parameters has, its default when unset ("" for the host's), into
+	 * out; 0 when the engine's parameters say nothing of key (reports
+	 * then leave it unchecked). NULL: they never do. */
 	int (*condition)(const char *key, const struct engine_cond_params *cp,
 			 char *out, size_t outsz);
 	/* The argv the client side will execute. OUT: NULL-terminated,

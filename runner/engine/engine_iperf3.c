@@ -340,8 +340,8 @@ static int run(void *state, const struct plan *p,
 	return rc;
 }
 
-/* The schema fragment of each parameter kind is iperf3_args.c's; the
- * conditions a publication states are read from these parameters. */
+/* The conditions a publication states (protocol, streams, direction,
+ * congestion control, duration), as iperf3's parameters set them. */
 static int truthy(const char *s)
 {
 	return s && (!strcmp(s, "true") || !strcmp(s, "1") ||
@@ -351,17 +351,22 @@ static int truthy(const char *s)
 static int condition(const char *key, const struct engine_cond_params *cp,
 		     char *out, size_t outsz)
 {
-	const char *v;
+	const char *v, *w;
 	if (!strcmp(key, "protocol")) {
 		v = truthy(cp->param(cp->ctx, "udp")) ? "UDP" : "TCP";
 	} else if (!strcmp(key, "streams") || !strcmp(key, "parallel")) {
 		v = cp->param(cp->ctx, "parallel");
 		if (!v)
 			v = "1";
+	} else if (!strcmp(key, "congestion") || !strcmp(key, "cc")) {
+		v = cp->param(cp->ctx, "congestion"); /* "": the host's */
+		if (!v)
+			v = "";
 	} else if (!strcmp(key, "direction")) {
-		v = truthy(cp->param(cp->ctx, "bidir"))	    ? "bidir"
-		    : truthy(cp->param(cp->ctx, "reverse")) ? "down"
-							    : "up";
+		/* both read, so that the caller sees both looked up */
+		v = cp->param(cp->ctx, "bidir");
+		w = cp->param(cp->ctx, "reverse");
+		v = truthy(v) ? "bidir" : truthy(w) ? "down" : "up";
 	} else if (!strcmp(key, "duration")) {
 		if (!(cp->duration > 0))
 			return 0;
