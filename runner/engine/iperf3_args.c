@@ -184,19 +184,14 @@ static int is_word(const char *v, size_t maxlen, const char *extra_ok)
 	return 1;
 }
 
-/*
- * Check one value and produce the text iperf3 gets (NULL for a false
- * boolean: the flag is left out). Sizes and rates go to iperf3 as plain
- * integers, so "4M" means 4,000,000 as everywhere in xrun, not iperf3's
- * own 4 MiB. 0 or -1 with why filled.
- */
-static int convert(const struct pdef *d, const char *v, char *out, size_t outsz,
-		   char *why, size_t whysz)
+/* Integers, sizes and rates, durations: the text iperf3 gets, or -1
+ * with why filled. */
+static int convert_number(const struct pdef *d, const char *v, char *out,
+			  size_t outsz, char *why, size_t whysz)
 {
 	const char *uwhy = NULL;
 	double x;
 	long n;
-	int b, i;
 
 	switch (d->kind) {
 	case P_INT:
@@ -209,16 +204,6 @@ static int convert(const struct pdef *d, const char *v, char *out, size_t outsz,
 			return -1;
 		}
 		snprintf(out, outsz, "%ld", n);
-		return 0;
-	case P_BOOL:
-		if (parse_bool(v, &b) < 0) {
-			snprintf(why, whysz, "true or false");
-			return -1;
-		}
-		if (b)
-			snprintf(out, outsz, "1");
-		else
-			out[0] = '\0';
 		return 0;
 	case P_COUNT:
 		if (units_parse(v, UNITS_COUNT, &x, &uwhy) < 0 || x < d->min ||
@@ -258,6 +243,21 @@ static int convert(const struct pdef *d, const char *v, char *out, size_t outsz,
 		}
 		snprintf(out, outsz, "%.0f", x);
 		return 0;
+	default:
+		break;
+	}
+	return -1;
+}
+
+/* Names, addresses, DSCP and CPU lists: checked as words iperf3 reads
+ * as values, never as options. */
+static int convert_word(const struct pdef *d, const char *v, char *out,
+			size_t outsz, char *why, size_t whysz)
+{
+	long n;
+	int i;
+
+	switch (d->kind) {
 	case P_NAME:
 		if (!is_word(v, 15, "_.")) {
 			snprintf(why, whysz,
@@ -305,6 +305,43 @@ static int convert(const struct pdef *d, const char *v, char *out, size_t outsz,
 				return -1;
 			}
 		snprintf(out, outsz, "%s", v);
+		return 0;
+	default:
+		break;
+	}
+	return -1;
+}
+
+/*
+ * Check one value and produce the text iperf3 gets (NULL for a false
+ * boolean: the flag is left out). Sizes and rates go to iperf3 as plain
+ * integers, so "4M" means 4,000,000 as everywhere in xrun, not iperf3's
+ * own 4 MiB. 0 or -1 with why filled.
+ */
+static int convert(const struct pdef *d, const char *v, char *out, size_t outsz,
+		   char *why, size_t whysz)
+{
+	int b;
+
+	switch (d->kind) {
+	case P_INT:
+	case P_COUNT:
+	case P_DUR:
+		return convert_number(d, v, out, outsz, why, whysz);
+	case P_NAME:
+	case P_ADDR:
+	case P_DSCP:
+	case P_AFFINITY:
+		return convert_word(d, v, out, outsz, why, whysz);
+	case P_BOOL:
+		if (parse_bool(v, &b) < 0) {
+			snprintf(why, whysz, "true or false");
+			return -1;
+		}
+		if (b)
+			snprintf(out, outsz, "1");
+		else
+			out[0] = '\0';
 		return 0;
 	case P_WORDS:
 		snprintf(out, outsz, "%s", v);
