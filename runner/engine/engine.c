@@ -154,7 +154,7 @@ int engine_result_add_metric(struct engine_result *r, const char *name,
 	struct engine_metric *m =
 	    realloc(r->metrics, (size_t)(r->nmetrics + 1) * sizeof *m);
 	if (!m)
-		return -1;
+		return -XR_ENOMEM;
 	r->metrics = m;
 	m += r->nmetrics++;
 	memset(m, 0, sizeof *m);
@@ -170,7 +170,7 @@ int engine_result_add_observed(struct engine_result *r, const char *key,
 	struct engine_observed *o =
 	    realloc(r->observed, (size_t)(r->nobserved + 1) * sizeof *o);
 	if (!o)
-		return -1;
+		return -XR_ENOMEM;
 	r->observed = o;
 	o += r->nobserved++;
 	snprintf(o->key, sizeof o->key, "%s", key);

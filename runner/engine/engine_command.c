@@ -248,14 +248,14 @@ static int parse_number(const char *s, size_t n, double *out)
 	while (n && isspace((unsigned char)s[n - 1]))
 		n--;
 	if (!n || n >= sizeof tmp)
-		return -1;
+		return -XR_EPARSE;
 	memcpy(tmp, s, n);
 	tmp[n] = '\0';
 	errno = 0;
 	v = strtod(tmp, &end);
 	if (*end || errno == ERANGE || !isfinite(v) ||
 	    strpbrk(tmp, "xXnNiI")) /* no hex floats, nan, inf */
-		return -1;
+		return -XR_EPARSE;
 	*out = v;
 	return 0;
 }
@@ -311,13 +311,13 @@ static int value_json(struct extract *x, const struct plan_metric *m, double *v,
 	if (!x->doc) {
 		snprintf(why, whysz, "stdout is not JSON (%s)",
 			 x->out_len ? x->doc_err : "it is empty");
-		return -1;
+		return -XR_EPARSE;
 	}
 	j = json_pointer(x->doc, m->json, pwhy, sizeof pwhy);
 	if (!j) {
 		snprintf(why, whysz, "JSON pointer '%s' not found: %s", m->json,
 			 pwhy);
-		return -1;
+		return -XR_EPARSE;
 	}
 	if (json_is_number(j) && isfinite(json_number_value(j))) {
 		*v = json_number_value(j);
@@ -332,7 +332,7 @@ static int value_json(struct extract *x, const struct plan_metric *m, double *v,
 		 : json_is_array(j)  ? "an array"
 		 : json_is_null(j)   ? "null"
 				     : "a boolean");
-	return -1;
+	return -XR_EPARSE;
 }
 
 static int value_regex(struct extract *x, const struct plan_metric *m,
@@ -346,7 +346,7 @@ static int value_regex(struct extract *x, const struct plan_metric *m,
 		char msg[128];
 		regerror(rc, &re, msg, sizeof msg);
 		snprintf(why, whysz, "bad regex '%s': %s", m->regex, msg);
-		return -1;
+		return -XR_EPLAN;
 	}
 	/* regexec stops at a NUL: stdout is NUL-terminated by proc */
 	nsub = re.re_nsub;
@@ -355,14 +355,14 @@ static int value_regex(struct extract *x, const struct plan_metric *m,
 	if (rc != 0) {
 		snprintf(why, whysz, "regex '%s' did not match stdout",
 			 m->regex);
-		return -1;
+		return -XR_EPARSE;
 	}
 	if (nsub < 1 || mt[1].rm_so < 0) {
 		snprintf(why, whysz,
 			 "regex '%s' matched but has no capture "
 			 "group 1",
 			 m->regex);
-		return -1;
+		return -XR_EPARSE;
 	}
 	if (parse_number(x->out + mt[1].rm_so,
 			 (size_t)(mt[1].rm_eo - mt[1].rm_so), v) < 0) {
@@ -372,7 +372,7 @@ static int value_regex(struct extract *x, const struct plan_metric *m,
 				   ? 40
 				   : mt[1].rm_eo - mt[1].rm_so),
 			 x->out + mt[1].rm_so);
-		return -1;
+		return -XR_EPARSE;
 	}
 	return 0;
 }
@@ -390,7 +390,7 @@ static int extract_metric(struct extract *x, const struct plan_metric *m,
 	if (m->bytes > 0) {
 		if (!(x->elapsed > 0)) {
 			snprintf(why, whysz, "elapsed time is zero");
-			return -1;
+			return -XR_EENGINE;
 		}
 		*v = m->bytes / x->elapsed;
 		decl = "B/s";
@@ -401,13 +401,13 @@ static int extract_metric(struct extract *x, const struct plan_metric *m,
 		rc = value_regex(x, m, v, why, whysz);
 	} else {
 		snprintf(why, whysz, "no json, regex or bytes given");
-		return -1;
+		return -XR_EPLAN;
 	}
 	if (rc < 0)
 		return rc;
 	if (units_metric(decl, &f, &base) < 0) {
 		snprintf(why, whysz, "unknown unit '%s'", decl);
-		return -1;
+		return -XR_EPLAN;
 	}
 	*v *= f;
 	if (is_throughput(m->name) && strcmp(base, "B/s") == 0) {
@@ -464,13 +464,13 @@ static int extract_all(const struct plan *p, struct engine_result *res,
 					   sizeof why) < 0) {
 				engine_result_set_reason(res, "metric '%s': %s",
 							 m->name, why);
-				rc = -1;
+				rc = -XR_EPARSE;
 				break;
 			}
 			if (engine_result_add_metric(res, m->name, v, unit) <
 			    0) {
 				engine_result_set_reason(res, "out of memory");
-				rc = -1;
+				rc = -XR_ENOMEM;
 				break;
 			}
 		}

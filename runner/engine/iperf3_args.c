@@ -156,7 +156,7 @@ static int parse_bool(const char *v, int *out)
 			return 0;
 		}
 	}
-	return -1;
+	return -XR_EPARSE;
 }
 
 static int parse_long(const char *v, int base, long *out)
@@ -164,10 +164,10 @@ static int parse_long(const char *v, int base, long *out)
 	char *end;
 	long n;
 	if (!*v || isspace((unsigned char)*v))
-		return -1;
+		return -XR_EPARSE;
 	n = strtol(v, &end, base);
 	if (*end)
-		return -1;
+		return -XR_EPARSE;
 	*out = n;
 	return 0;
 }
@@ -201,7 +201,7 @@ static int convert_number(const struct pdef *d, const char *v, char *out,
 		    n < d->min || n > d->max) {
 			snprintf(why, whysz, "an integer in %ld..%ld", d->min,
 				 d->max);
-			return -1;
+			return -XR_EPLAN;
 		}
 		snprintf(out, outsz, "%ld", n);
 		return 0;
@@ -212,7 +212,7 @@ static int convert_number(const struct pdef *d, const char *v, char *out,
 				 d->min ? "a size such as 128K or 4Mi"
 					: "a rate such as 500M or 1G "
 					  "(0 = unlimited)");
-			return -1;
+			return -XR_EPLAN;
 		}
 		/* Sizes written as iperf3 writes them (128K, 4M) go through
 		 * verbatim, so they mean what they mean to iperf3 (K = 1024)
@@ -229,7 +229,7 @@ static int convert_number(const struct pdef *d, const char *v, char *out,
 		    x < d->min || x > 86400) {
 			snprintf(why, whysz, "a duration like 10s or 500ms%s",
 				 d->min ? " of at least 1 s" : "");
-			return -1;
+			return -XR_EPLAN;
 		}
 		if (strcmp(d->key, "connect_timeout") == 0) {
 			snprintf(out, outsz, "%.0f", x * 1000.0);
@@ -239,14 +239,14 @@ static int convert_number(const struct pdef *d, const char *v, char *out,
 		if (fabs(x - floor(x + 0.5)) > 1e-9) {
 			snprintf(why, whysz,
 				 "whole seconds (iperf3 -t/-O take integers)");
-			return -1;
+			return -XR_EPLAN;
 		}
 		snprintf(out, outsz, "%.0f", x);
 		return 0;
 	default:
 		break;
 	}
-	return -1;
+	return -XR_EINTERNAL;
 }
 
 /* Names, addresses, DSCP and CPU lists: checked as words iperf3 reads
@@ -263,7 +263,7 @@ static int convert_word(const struct pdef *d, const char *v, char *out,
 			snprintf(why, whysz,
 				 "a congestion control name such as cubic, "
 				 "reno or bbr");
-			return -1;
+			return -XR_EPLAN;
 		}
 		snprintf(out, outsz, "%s", v);
 		return 0;
@@ -272,7 +272,7 @@ static int convert_word(const struct pdef *d, const char *v, char *out,
 			snprintf(
 			    why, whysz,
 			    "an address such as 192.0.2.1 or fe80::1%%eth0");
-			return -1;
+			return -XR_EPLAN;
 		}
 		snprintf(out, outsz, "%s", v);
 		return 0;
@@ -280,7 +280,7 @@ static int convert_word(const struct pdef *d, const char *v, char *out,
 		if (parse_long(v, 0, &n) == 0) {
 			if (n < 0 || n > 63) {
 				snprintf(why, whysz, "0..63 or a name like ef");
-				return -1;
+				return -XR_EPLAN;
 			}
 			snprintf(out, outsz, "%ld", n);
 			return 0;
@@ -293,23 +293,23 @@ static int convert_word(const struct pdef *d, const char *v, char *out,
 		snprintf(why, whysz,
 			 "0..63 or one of af11..af43, cs0..cs7, "
 			 "ef, le, va");
-		return -1;
+		return -XR_EPLAN;
 	case P_AFFINITY:
 		if (!is_word(v, 32, ",")) {
 			snprintf(why, whysz, "a CPU number n or n,m");
-			return -1;
+			return -XR_EPLAN;
 		}
 		for (i = 0; v[i]; i++)
 			if (!isdigit((unsigned char)v[i]) && v[i] != ',') {
 				snprintf(why, whysz, "a CPU number n or n,m");
-				return -1;
+				return -XR_EPLAN;
 			}
 		snprintf(out, outsz, "%s", v);
 		return 0;
 	default:
 		break;
 	}
-	return -1;
+	return -XR_EINTERNAL;
 }
 
 /*
@@ -336,7 +336,7 @@ static int convert(const struct pdef *d, const char *v, char *out, size_t outsz,
 	case P_BOOL:
 		if (parse_bool(v, &b) < 0) {
 			snprintf(why, whysz, "true or false");
-			return -1;
+			return -XR_EPLAN;
 		}
 		if (b)
 			snprintf(out, outsz, "1");
@@ -347,7 +347,7 @@ static int convert(const struct pdef *d, const char *v, char *out, size_t outsz,
 		snprintf(out, outsz, "%s", v);
 		return 0;
 	}
-	return -1;
+	return -XR_EINTERNAL;
 }
 
 static void unknown_param(struct xr_diag *d, struct plan_pos pos,

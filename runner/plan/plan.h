@@ -285,7 +285,11 @@ int plan_load_mem(const char *name, const char *text, size_t len,
 		  struct xr_diag *diag);
 void plan_free(struct plan *p);
 
-/* Lookups; -1 / NULL when absent. */
+/* What an index lookup returns when nothing has that name: not an error
+ * code, a legitimate answer. */
+#define PLAN_NOT_FOUND (-1)
+
+/* Lookups; PLAN_NOT_FOUND / NULL when absent. */
 int plan_factor_index(const struct plan *p, const char *name);
 int plan_level_index(const struct plan_factor *f, const char *level);
 const struct plan_host *plan_host_find(const struct plan *p, const char *name);
@@ -303,7 +307,7 @@ const char *plan_role_host(const struct plan *p, const char *role,
  * host role can be in some cell: each host its binding names, in every
  * combination, else the one plan_role_host(p, role, NULL) gives. */
 void plan_role_hosts(const struct plan *p, const char *role, char *mark);
-/* Index of the factor whose `hosts:` binds role, or -1. */
+/* Index of the factor whose `hosts:` binds role, or PLAN_NOT_FOUND. */
 int plan_role_factor(const struct plan *p, const char *role);
 /* Does any factor bind a host? */
 int plan_has_bindings(const struct plan *p);
