@@ -15,6 +15,7 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "engine.h"
 #include "plan.h"
 #include "reference_int.h"
 #include "suggest.h"
@@ -47,12 +48,6 @@ static const char *plan_param(const struct plan *p, const char *key,
 	return NULL;
 }
 
-static int truthy(const char *s)
-{
-	return s && (!strcmp(s, "true") || !strcmp(s, "1") ||
-		     !strcmp(s, "yes") || !strcmp(s, "on"));
-}
-
 static int same_number(const char *a, const char *b)
 {
 	char *e1, *e2;
@@ -74,14 +69,31 @@ static const char *direction(const char *s)
 	return "up";
 }
 
+/* plan_param as an engine_cond_params lookup, noting a factor that
+ * varies what was looked up. */
+struct plook {
+	const struct plan *p;
+	int varied;
+};
+
+static const char *plook_param(void *ctx, const char *key)
+{
+	struct plook *l = ctx;
+	const char *by, *v = plan_param(l->p, key, &by);
+	if (by)
+		l->varied = 1;
+	return v;
+}
+
 /* One published condition against the plan. */
 static void check_cond(const struct plan *p, const struct report_ref *ref,
 		       const struct report_ref_cond *c, struct xr_diag *d)
 {
-	const char *k = c->key, *v = c->value, *pv, *by;
-	int iperf3 = p->engine.type && !strcmp(p->engine.type, "iperf3");
+	const char *k = c->key, *v = c->value;
+	struct plook pl = {p, 0};
+	struct engine_cond_params cp = {plook_param, &pl, p->engine.duration};
+	char mine[96];
 	int fi, j;
-	char num[64];
 	for (j = 0; j < ref->nfactors; j++)
 		if (!strcmp(ref->factors[j], k))
 			return; /* a column: its levels are checked */
@@ -100,47 +112,39 @@ static void check_cond(const struct plan *p, const struct report_ref *ref,
 				    v, p->engine.type);
 		return;
 	}
-	if (!iperf3)
-		return; /* the command engine's parameters say nothing */
+	if (!engine_condition(engine_find(p->engine.type), k, &cp, mine,
+			      sizeof mine))
+		return; /* the engine's parameters say nothing of it */
 	if (!strcmp(k, "duration")) {
-		snprintf(num, sizeof num, "%g", p->engine.duration);
-		if (p->engine.duration > 0 && !same_number(v, num))
+		if (!same_number(v, mine))
 			xr_diag_add(d, 0, c->line, c->col,
 				    "published duration %s s, the plan runs "
 				    "%s s (engine.duration)",
-				    v, num);
+				    v, mine);
 	} else if (!strcmp(k, "congestion") || !strcmp(k, "cc")) {
-		pv = plan_param(p, "congestion", &by);
-		if (pv && strcasecmp(pv, v))
+		if (mine[0] && strcasecmp(mine, v))
 			xr_diag_add(d, 0, c->line, c->col,
 				    "published congestion control '%s', the "
 				    "plan sets '%s'",
-				    v, pv);
-		else if (!pv && !by)
+				    v, mine);
+		else if (!mine[0] && !pl.varied)
 			xr_diag_add(d, 1, c->line, c->col,
 				    "published congestion control '%s'; the "
 				    "plan leaves the host's default (set "
 				    "engine congestion: %s to pin it)",
 				    v, v);
 	} else if (!strcmp(k, "streams") || !strcmp(k, "parallel")) {
-		pv = plan_param(p, "parallel", &by);
-		if (!by && !same_number(v, pv ? pv : "1"))
+		if (!pl.varied && !same_number(v, mine))
 			xr_diag_add(d, 0, c->line, c->col,
 				    "published %s streams, the plan runs %s", v,
-				    pv ? pv : "1");
+				    mine);
 	} else if (!strcmp(k, "protocol")) {
-		pv = plan_param(p, "udp", &by);
-		if (!by && strcasecmp(v, truthy(pv) ? "udp" : "tcp"))
+		if (!pl.varied && strcasecmp(v, mine))
 			xr_diag_add(d, 0, c->line, c->col,
 				    "published protocol %s, the plan runs %s",
-				    v, truthy(pv) ? "UDP" : "TCP");
+				    v, mine);
 	} else if (!strcmp(k, "direction")) {
-		const char *by2, *rev = plan_param(p, "reverse", &by),
-				 *bid = plan_param(p, "bidir", &by2);
-		const char *mine = truthy(bid)	 ? "bidir"
-				   : truthy(rev) ? "down"
-						 : "up";
-		if (!by && !by2 && strcmp(direction(v), mine))
+		if (!pl.varied && strcmp(direction(v), mine))
 			xr_diag_add(d, 0, c->line, c->col,
 				    "published direction %s, the plan runs %s",
 				    v, mine);

@@ -17,6 +17,7 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "engine.h"
 #include "plan.h"
 #include "format.h"
 #include "reference_int.h"
@@ -99,12 +100,6 @@ static const char *param(const struct report *r, const struct report_cell *c,
 		s = arena_strdup(r->arena, json_string_value(v));
 	json_decref(o);
 	return s;
-}
-
-static int truthy(const char *s)
-{
-	return s && (!strcmp(s, "true") || !strcmp(s, "1") ||
-		     !strcmp(s, "yes") || !strcmp(s, "on"));
 }
 
 /* How a published and a measured value of a condition compare. */
@@ -199,6 +194,33 @@ static int cond_same(enum cond_cmp how, const char *pub, const char *meas)
 	return !strcasecmp(pub, meas);
 }
 
+/* A cell's run parameter as an engine_cond_params lookup. */
+struct cell_look {
+	const struct report *r;
+	const struct report_cell *c;
+};
+
+static const char *cell_param(void *ctx, const char *key)
+{
+	const struct cell_look *l = ctx;
+	return param(l->r, l->c, key);
+}
+
+/* What the cell's engine makes of condition key from the cell's run
+ * parameters (its descriptor's condition); NULL when it says nothing. */
+static const char *engine_says(const struct report *r,
+			       const struct report_cell *c, const char *key)
+{
+	struct cell_look l = {r, c};
+	struct engine_cond_params cp = {cell_param, &l, 0};
+	char v[96];
+	cp.duration = r->engine_duration;
+	if (!c->engine ||
+	    !engine_condition(engine_find(c->engine), key, &cp, v, sizeof v))
+		return NULL;
+	return arena_strdup(r->arena, v);
+}
+
 /* The measured value of a published condition for cell c: what the
  * engine observed, else what the runs were given, else the engine's
  * default; NULL when nothing says. */
@@ -207,7 +229,6 @@ static const char *cond_measured(const struct report *r, int ci,
 				 int *mixed)
 {
 	const struct report_cell *c = &r->cells[ci];
-	int iperf3 = c->engine && !strcmp(c->engine, "iperf3");
 	const char *v;
 	*how = CMP_TEXT;
 	*mixed = 0;
@@ -222,8 +243,7 @@ static const char *cond_measured(const struct report *r, int ci,
 	if (!strcmp(key, "protocol")) {
 		if ((v = observed(r, ci, "protocol", mixed)))
 			return v;
-		return iperf3 ? (truthy(param(r, c, "udp")) ? "UDP" : "TCP")
-			      : NULL;
+		return engine_says(r, c, "protocol");
 	}
 	if (!strcmp(key, "congestion") || !strcmp(key, "cc")) {
 		if ((v = observed(r, ci, "congestion", mixed)))
@@ -236,23 +256,19 @@ static const char *cond_measured(const struct report *r, int ci,
 			return v;
 		if ((v = param(r, c, "parallel")))
 			return v;
-		return iperf3 ? "1" : NULL;
+		return engine_says(r, c, "streams");
 	}
 	if (!strcmp(key, "direction")) {
 		*how = CMP_DIRECTION;
-		if (!iperf3)
-			return param(r, c, "direction");
-		if (truthy(param(r, c, "bidir")))
-			return "bidir";
-		return truthy(param(r, c, "reverse")) ? "down" : "up";
+		if ((v = engine_says(r, c, "direction")))
+			return v;
+		return param(r, c, "direction");
 	}
 	if (!strcmp(key, "duration")) {
 		*how = CMP_NUMBER;
 		if ((v = param(r, c, "duration")))
 			return v;
-		if (r->engine_duration > 0 && iperf3)
-			return arena_printf(r->arena, "%g", r->engine_duration);
-		return NULL;
+		return engine_says(r, c, "duration");
 	}
 	if (!strcmp(key, "mtu")) {
 		*how = CMP_MTU;

@@ -31,6 +31,98 @@ const struct engine_ops *engine_find(const char *name)
 	return NULL;
 }
 
+const struct engine_ops *engine_at(int i)
+{
+	if (i < 0 || (size_t)i >= sizeof engines / sizeof engines[0])
+		return NULL;
+	return engines[i];
+}
+
+const char *engine_primary_metric(const struct engine_ops *e,
+				  const struct plan *p)
+{
+	int i;
+	if (e && e->primary_metric)
+		return e->primary_metric;
+	for (i = 0; i < p->engine.nmetrics; i++)
+		if (!strcmp(p->engine.metrics[i].name, "throughput"))
+			return "throughput";
+	return p->engine.nmetrics ? p->engine.metrics[0].name : NULL;
+}
+
+int engine_programs(const struct engine_ops *e, const struct plan *p,
+		    const char **out, int max)
+{
+	const char *run0 = p->engine.run.argv ? p->engine.run.argv[0] : NULL;
+	int n = 0, i;
+	for (i = 0; e && e->programs && e->programs[i] && n < max; i++)
+		out[n++] = e->programs[i];
+	if (e && e->desc.reads_run && run0 && run0[0] && !strstr(run0, "{{") &&
+	    n < max)
+		out[n++] = run0;
+	return n;
+}
+
+int engine_condition(const struct engine_ops *e, const char *key,
+		     const struct engine_cond_params *cp, char *out,
+		     size_t outsz)
+{
+	if (outsz)
+		out[0] = '\0';
+	if (!e || !e->condition || !key)
+		return 0;
+	return e->condition(key, cp, out, outsz);
+}
+
+/* PROC_* -> RUN_*: what a command that did not simply exit means for
+ * the run (an exit is the engine's to judge from its output). */
+static const struct {
+	enum proc_status proc;
+	enum run_status run;
+} proc_map[] = {
+    {PROC_TIMEOUT, RUN_TIMEOUT},
+    {PROC_INTERRUPTED, RUN_INTERRUPTED},
+    {PROC_EXEC_FAILED, RUN_FAILED},
+    {PROC_SIGNALED, RUN_FAILED},
+};
+
+int engine_result_from_proc(struct engine_result *r,
+			    const struct proc_result *pr, const char *who,
+			    double deadline)
+{
+	char desc[200], tail[240];
+	size_t i;
+	if (pr->status == PROC_EXITED)
+		return 0;
+	for (i = 0; i < sizeof proc_map / sizeof proc_map[0]; i++)
+		if (proc_map[i].proc == pr->status)
+			r->status = proc_map[i].run;
+	proc_describe(pr, desc, sizeof desc);
+	switch (pr->status) {
+	case PROC_TIMEOUT:
+		/* The deadline, not the elapsed time: a group that ignores
+		 * SIGTERM dies only after the grace period. */
+		engine_result_set_reason(r,
+					 "%stimed out: still running at the "
+					 "%.1f s deadline (process group "
+					 "killed)",
+					 who, deadline);
+		return 1;
+	case PROC_INTERRUPTED:
+		engine_result_set_reason(r, "%sinterrupted", who);
+		return 1;
+	case PROC_EXEC_FAILED:
+		engine_result_set_reason(r, "%s", desc);
+		return -XR_EENV;
+	case PROC_SIGNALED:
+	default:
+		engine_stderr_tail(pr->err, tail, sizeof tail);
+		engine_result_set_reason(r, "%s%s%s%s", who, desc,
+					 tail[0] ? ": " : "", tail);
+		return 1;
+	}
+}
+
 const char *engine_names(void)
 {
 	static char names[128];
@@ -62,7 +154,7 @@ int engine_result_add_metric(struct engine_result *r, const char *name,
 	struct engine_metric *m =
 	    realloc(r->metrics, (size_t)(r->nmetrics + 1) * sizeof *m);
 	if (!m)
-		return -1;
+		return -XR_ENOMEM;
 	r->metrics = m;
 	m += r->nmetrics++;
 	memset(m, 0, sizeof *m);
@@ -78,7 +170,7 @@ int engine_result_add_observed(struct engine_result *r, const char *key,
 	struct engine_observed *o =
 	    realloc(r->observed, (size_t)(r->nobserved + 1) * sizeof *o);
 	if (!o)
-		return -1;
+		return -XR_ENOMEM;
 	r->observed = o;
 	o += r->nobserved++;
 	snprintf(o->key, sizeof o->key, "%s", key);

@@ -1,8 +1,9 @@
 /*
  * Load engines behind one table of operations (like iperf3's struct
- * protocol). Adding an engine touches one file plus one line in
- * engine_table (engine.c). The runner expands every template before
- * calling an engine: engines see plain strings.
+ * protocol). Adding an engine is one file defining its engine_ops (the
+ * descriptor below) plus one line in engines[] (engine.c). The runner
+ * expands every template before calling an engine: engines see plain
+ * strings.
  */
 #ifndef XR_ENGINE_H
 #define XR_ENGINE_H
@@ -78,10 +79,41 @@ int engine_result_add_metric(struct engine_result *r, const char *name,
 int engine_result_add_observed(struct engine_result *r, const char *key,
 			       const char *value);
 
+/* What a run's parameters say of a published condition (reports). */
+struct engine_cond_params {
+	/* The value a run gives parameter key; NULL when unset. */
+	const char *(*param)(void *ctx, const char *key);
+	void *ctx;
+	double duration; /* engine.duration, seconds */
+};
+
+/*
+ * The engine descriptor: the one place an engine is known. Everything
+ * else (the plan loader, the run loop, sizing, reports, the JSON Schema
+ * test) reads these fields and never tests an engine's name.
+ */
 struct engine_ops {
-	/* name, check and has_param: what the plan loader sees of the
-	 * engine (plan.h) */
+	/* What the plan loader sees of the engine (plan.h): name, check,
+	 * has_param, default duration, server/target, run/metrics. */
 	struct plan_engine_desc desc;
+	/* Programs checked on the client host before any run (a missing
+	 * one: exit 3), NULL-terminated; desc.reads_run adds the plan's
+	 * run[0]. */
+	const char *const *programs;
+	/* The primary metric of every run and its unit; NULL: the plan's
+	 * metrics say (throughput when declared, else the first). */
+	const char *primary_metric, *primary_unit;
+	/* Parameter i's name and its JSON Schema fragment (the value of
+	 * its property in schema/plan.schema.json's engine), NULL past
+	 * the last. NULL: no parameters. */
+	const char *(*param_schema)(int i, const char **fragment);
+	/* The value of published condition key ("protocol", "streams",
+	 * "direction", "congestion", "duration") that a run with these
+	 * parameters has, its default when unset ("" for the host's), into
+	 * out; 0 when the engine's parameters say nothing of key (reports
+	 * then leave it unchecked). NULL: they never do. */
+	int (*condition)(const char *key, const struct engine_cond_params *cp,
+			 char *out, size_t outsz);
 	/* The argv the client side will execute. OUT: NULL-terminated,
 	 * caller frees with engine_argv_free. */
 	char **(*build_argv)(const struct plan *p,
@@ -115,9 +147,37 @@ void engine_result_note_cut(struct engine_result *r);
  * reason. */
 void engine_stderr_tail(const char *s, char *out, size_t outsz);
 
+/*
+ * The process status of a finished command as the run's status (the one
+ * mapping every engine shares): a timeout, an interrupt, a signal or a
+ * failed exec settle the run here, its reason prefixed by who ("iperf3 "
+ * or ""); deadline is the timeout the command had. Returns 0 when the
+ * command exited (the engine reads its output and exit code), 1 when the
+ * run is settled, -XR_EENV when the program could not be executed.
+ */
+int engine_result_from_proc(struct engine_result *r,
+			    const struct proc_result *pr, const char *who,
+			    double deadline);
+
+/* The primary metric of p's runs (e's, else the plan's metrics: the
+ * throughput, else the first); NULL when none. */
+const char *engine_primary_metric(const struct engine_ops *e,
+				  const struct plan *p);
+/* The programs that must exist before p runs on e (e->programs, then
+ * run[0] when it holds no placeholder), into out[0..max); their count. */
+int engine_programs(const struct engine_ops *e, const struct plan *p,
+		    const char **out, int max);
+/* A published condition as e's parameters give it (e->condition); 0
+ * when e is NULL or says nothing. */
+int engine_condition(const struct engine_ops *e, const char *key,
+		     const struct engine_cond_params *cp, char *out,
+		     size_t outsz);
+
 extern const struct engine_ops engine_iperf3;
 extern const struct engine_ops engine_command;
 const struct engine_ops *engine_find(const char *name);
+/* The i-th engine of the table; NULL past the last. */
+const struct engine_ops *engine_at(int i);
 /* "iperf3, command" */
 const char *engine_names(void);
 void engine_argv_free(char **argv);

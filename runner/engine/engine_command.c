@@ -248,14 +248,14 @@ static int parse_number(const char *s, size_t n, double *out)
 	while (n && isspace((unsigned char)s[n - 1]))
 		n--;
 	if (!n || n >= sizeof tmp)
-		return -1;
+		return -XR_EPARSE;
 	memcpy(tmp, s, n);
 	tmp[n] = '\0';
 	errno = 0;
 	v = strtod(tmp, &end);
 	if (*end || errno == ERANGE || !isfinite(v) ||
 	    strpbrk(tmp, "xXnNiI")) /* no hex floats, nan, inf */
-		return -1;
+		return -XR_EPARSE;
 	*out = v;
 	return 0;
 }
@@ -311,13 +311,13 @@ static int value_json(struct extract *x, const struct plan_metric *m, double *v,
 	if (!x->doc) {
 		snprintf(why, whysz, "stdout is not JSON (%s)",
 			 x->out_len ? x->doc_err : "it is empty");
-		return -1;
+		return -XR_EPARSE;
 	}
 	j = json_pointer(x->doc, m->json, pwhy, sizeof pwhy);
 	if (!j) {
 		snprintf(why, whysz, "JSON pointer '%s' not found: %s", m->json,
 			 pwhy);
-		return -1;
+		return -XR_EPARSE;
 	}
 	if (json_is_number(j) && isfinite(json_number_value(j))) {
 		*v = json_number_value(j);
@@ -332,7 +332,7 @@ static int value_json(struct extract *x, const struct plan_metric *m, double *v,
 		 : json_is_array(j)  ? "an array"
 		 : json_is_null(j)   ? "null"
 				     : "a boolean");
-	return -1;
+	return -XR_EPARSE;
 }
 
 static int value_regex(struct extract *x, const struct plan_metric *m,
@@ -346,7 +346,7 @@ static int value_regex(struct extract *x, const struct plan_metric *m,
 		char msg[128];
 		regerror(rc, &re, msg, sizeof msg);
 		snprintf(why, whysz, "bad regex '%s': %s", m->regex, msg);
-		return -1;
+		return -XR_EPLAN;
 	}
 	/* regexec stops at a NUL: stdout is NUL-terminated by proc */
 	nsub = re.re_nsub;
@@ -355,14 +355,14 @@ static int value_regex(struct extract *x, const struct plan_metric *m,
 	if (rc != 0) {
 		snprintf(why, whysz, "regex '%s' did not match stdout",
 			 m->regex);
-		return -1;
+		return -XR_EPARSE;
 	}
 	if (nsub < 1 || mt[1].rm_so < 0) {
 		snprintf(why, whysz,
 			 "regex '%s' matched but has no capture "
 			 "group 1",
 			 m->regex);
-		return -1;
+		return -XR_EPARSE;
 	}
 	if (parse_number(x->out + mt[1].rm_so,
 			 (size_t)(mt[1].rm_eo - mt[1].rm_so), v) < 0) {
@@ -372,7 +372,7 @@ static int value_regex(struct extract *x, const struct plan_metric *m,
 				   ? 40
 				   : mt[1].rm_eo - mt[1].rm_so),
 			 x->out + mt[1].rm_so);
-		return -1;
+		return -XR_EPARSE;
 	}
 	return 0;
 }
@@ -390,7 +390,7 @@ static int extract_metric(struct extract *x, const struct plan_metric *m,
 	if (m->bytes > 0) {
 		if (!(x->elapsed > 0)) {
 			snprintf(why, whysz, "elapsed time is zero");
-			return -1;
+			return -XR_EENGINE;
 		}
 		*v = m->bytes / x->elapsed;
 		decl = "B/s";
@@ -401,13 +401,13 @@ static int extract_metric(struct extract *x, const struct plan_metric *m,
 		rc = value_regex(x, m, v, why, whysz);
 	} else {
 		snprintf(why, whysz, "no json, regex or bytes given");
-		return -1;
+		return -XR_EPLAN;
 	}
 	if (rc < 0)
 		return rc;
 	if (units_metric(decl, &f, &base) < 0) {
 		snprintf(why, whysz, "unknown unit '%s'", decl);
-		return -1;
+		return -XR_EPLAN;
 	}
 	*v *= f;
 	if (is_throughput(m->name) && strcmp(base, "B/s") == 0) {
@@ -464,13 +464,13 @@ static int extract_all(const struct plan *p, struct engine_result *res,
 					   sizeof why) < 0) {
 				engine_result_set_reason(res, "metric '%s': %s",
 							 m->name, why);
-				rc = -1;
+				rc = -XR_EPARSE;
 				break;
 			}
 			if (engine_result_add_metric(res, m->name, v, unit) <
 			    0) {
 				engine_result_set_reason(res, "out of memory");
-				rc = -1;
+				rc = -XR_ENOMEM;
 				break;
 			}
 		}
@@ -486,7 +486,7 @@ static int run(void *state, const struct plan *p,
 	struct proc_result pr;
 	struct xr_err err;
 	struct buf js = BUF_INIT;
-	char desc[200], tail[240];
+	char tail[240];
 	int rc;
 
 	res->status = RUN_FAILED;
@@ -519,51 +519,28 @@ static int run(void *state, const struct plan *p,
 		return rc;
 	}
 	engine_result_take_output(res, &pr);
-	proc_describe(&pr, desc, sizeof desc);
-	engine_stderr_tail(pr.err, tail, sizeof tail);
-
-	rc = 0;
-	switch (pr.status) {
-	case PROC_TIMEOUT:
-		/* The deadline, not the elapsed time: a group that ignores
-		 * SIGTERM dies only after the grace period. */
-		res->status = RUN_TIMEOUT;
-		engine_result_set_reason(
-		    res,
-		    "timed out: still running at the %.1f s deadline "
-		    "(process group killed)",
-		    o.timeout);
-		break;
-	case PROC_INTERRUPTED:
-		res->status = RUN_INTERRUPTED;
-		engine_result_set_reason(res, "interrupted");
-		break;
-	case PROC_EXEC_FAILED:
-		engine_result_set_reason(res, "%s", desc);
-		rc = -XR_EENV;
-		break;
-	case PROC_SIGNALED:
-		engine_result_set_reason(res, "%s%s%s", desc,
-					 tail[0] ? ": " : "", tail);
-		break;
-	case PROC_EXITED:
-		if (pr.exit_code != 0) {
-			engine_result_set_reason(
-			    res, "exited with status %d%s%s", pr.exit_code,
-			    tail[0] ? ": " : "", tail);
-			break;
-		}
-		if (extract_all(p, res, &pr) == 0)
-			res->status = RUN_OK;
-		break;
+	rc = engine_result_from_proc(res, &pr, "", o.timeout);
+	if (rc == 0 && pr.exit_code != 0) {
+		engine_stderr_tail(pr.err, tail, sizeof tail);
+		engine_result_set_reason(res, "exited with status %d%s%s",
+					 pr.exit_code, tail[0] ? ": " : "",
+					 tail);
+	} else if (rc == 0 && extract_all(p, res, &pr) == 0) {
+		res->status = RUN_OK;
 	}
+	if (rc > 0)
+		rc = 0;
 	engine_result_note_cut(res);
 	proc_result_release(&pr);
 	return rc;
 }
 
 const struct engine_ops engine_command = {
-    .desc = {.name = "command", .check = check, .has_param = has_param},
+    .desc = {.name = "command",
+	     .check = check,
+	     .has_param = has_param,
+	     .default_duration = 10,
+	     .reads_run = 1},
     .build_argv = build_argv,
     .open = open_,
     .run = run,

@@ -245,16 +245,51 @@ static int run_client(struct iperf3_state *st, const struct proc_opts *o,
 	}
 }
 
+/* An exited client: its JSON report, else why the run failed. */
+static void judge_exited(const struct proc_result *pr,
+			 struct engine_result *res)
+{
+	struct iperf3_report rep;
+	struct xr_err err;
+	char tail[240];
+	int rc;
+
+	xr_err_clear(&err);
+	rc = iperf3_json_parse(pr->out ? pr->out : "",
+			       pr->out ? pr->out_len : 0, &rep, &err);
+	if (rc == -XR_EENGINE) {
+		engine_result_set_reason(res, "iperf3: %s", err.msg);
+	} else if (rc < 0 || pr->exit_code != 0) {
+		struct buf r = BUF_INIT;
+		if (rc < 0)
+			buf_adds(&r, err.msg);
+		if (pr->exit_code != 0)
+			buf_addf(&r, "%siperf3 exited with status %d",
+				 rc < 0 ? "; " : "", pr->exit_code);
+		engine_stderr_tail(pr->err, tail, sizeof tail);
+		if (tail[0])
+			buf_addf(&r, ": %s", tail);
+		engine_result_set_reason(res, "%s",
+					 r.s ? r.s : "iperf3 failed");
+		buf_release(&r);
+	} else if (iperf3_report_to_result(&rep, res) < 0) {
+		engine_result_set_reason(
+		    res, "out of memory storing iperf3 results");
+	} else {
+		res->status = RUN_OK;
+	}
+	iperf3_report_release(&rep);
+}
+
 static int run(void *state, const struct plan *p,
 	       const struct engine_request *rq, struct engine_result *res)
 {
 	struct iperf3_state *st = state;
 	struct proc_opts o = {0};
 	struct proc_result pr;
-	struct iperf3_report rep;
 	struct xr_err err;
 	struct buf js = BUF_INIT;
-	char **argv, desc[160], tail[200];
+	char **argv;
 	int rc;
 
 	(void)p; /* the runner has put everything into rq */
@@ -292,73 +327,71 @@ static int run(void *state, const struct plan *p,
 		return rc;
 	}
 	engine_result_take_output(res, &pr);
-
-	switch (pr.status) {
-	case PROC_TIMEOUT:
-		st->recycle = 1;
-		res->status = RUN_TIMEOUT;
-		engine_result_set_reason(
-		    res,
-		    "iperf3 timed out: still running at the %.1f s "
-		    "deadline (process group killed)",
-		    o.timeout);
-		goto out;
-	case PROC_INTERRUPTED:
-		st->recycle = 1;
-		res->status = RUN_INTERRUPTED;
-		engine_result_set_reason(res, "iperf3 interrupted");
-		goto out;
-	case PROC_EXEC_FAILED:
-		engine_result_set_reason(res, "%s",
-					 proc_describe(&pr, desc, sizeof desc));
-		rc = -XR_EENV;
-		goto out;
-	case PROC_SIGNALED:
-		st->recycle = 1;
-		engine_stderr_tail(pr.err, tail, sizeof tail);
-		engine_result_set_reason(res, "iperf3 %s%s%s",
-					 proc_describe(&pr, desc, sizeof desc),
-					 tail[0] ? ": " : "", tail);
-		goto out;
-	case PROC_EXITED:
-		break;
-	}
-
-	rc = iperf3_json_parse(pr.out ? pr.out : "", pr.out ? pr.out_len : 0,
-			       &rep, &err);
-	if (rc == -XR_EENGINE) {
-		engine_result_set_reason(res, "iperf3: %s", err.msg);
-	} else if (rc < 0 || pr.exit_code != 0) {
-		struct buf r = BUF_INIT;
-		if (rc < 0)
-			buf_adds(&r, err.msg);
-		if (pr.exit_code != 0)
-			buf_addf(&r, "%siperf3 exited with status %d",
-				 rc < 0 ? "; " : "", pr.exit_code);
-		engine_stderr_tail(pr.err, tail, sizeof tail);
-		if (tail[0])
-			buf_addf(&r, ": %s", tail);
-		engine_result_set_reason(res, "%s",
-					 r.s ? r.s : "iperf3 failed");
-		buf_release(&r);
-	} else if (iperf3_report_to_result(&rep, res) < 0) {
-		engine_result_set_reason(
-		    res, "out of memory storing iperf3 results");
-	} else {
-		res->status = RUN_OK;
-	}
-	iperf3_report_release(&rep);
-	rc = 0;
-out:
+	rc = engine_result_from_proc(res, &pr, "iperf3 ", o.timeout);
+	if (rc > 0)
+		st->recycle =
+		    1; /* a cut-off run: the server may still hold it */
+	else if (rc == 0)
+		judge_exited(&pr, res);
+	if (rc > 0)
+		rc = 0;
 	engine_result_note_cut(res);
 	proc_result_release(&pr);
 	return rc;
 }
 
+/* The conditions a publication states (protocol, streams, direction,
+ * congestion control, duration), as iperf3's parameters set them. */
+static int truthy(const char *s)
+{
+	return s && (!strcmp(s, "true") || !strcmp(s, "1") ||
+		     !strcmp(s, "yes") || !strcmp(s, "on"));
+}
+
+static int condition(const char *key, const struct engine_cond_params *cp,
+		     char *out, size_t outsz)
+{
+	const char *v, *w;
+	if (!strcmp(key, "protocol")) {
+		v = truthy(cp->param(cp->ctx, "udp")) ? "UDP" : "TCP";
+	} else if (!strcmp(key, "streams") || !strcmp(key, "parallel")) {
+		v = cp->param(cp->ctx, "parallel");
+		if (!v)
+			v = "1";
+	} else if (!strcmp(key, "congestion") || !strcmp(key, "cc")) {
+		v = cp->param(cp->ctx, "congestion"); /* "": the host's */
+		if (!v)
+			v = "";
+	} else if (!strcmp(key, "direction")) {
+		/* both read, so that the caller sees both looked up */
+		v = cp->param(cp->ctx, "bidir");
+		w = cp->param(cp->ctx, "reverse");
+		v = truthy(v) ? "bidir" : truthy(w) ? "down" : "up";
+	} else if (!strcmp(key, "duration")) {
+		if (!(cp->duration > 0))
+			return 0;
+		snprintf(out, outsz, "%g", cp->duration);
+		return 1;
+	} else {
+		return 0;
+	}
+	snprintf(out, outsz, "%s", v);
+	return 1;
+}
+
+static const char *const programs[] = {"iperf3", NULL};
+
 const struct engine_ops engine_iperf3 = {
     .desc = {.name = "iperf3",
 	     .check = iperf3_args_check,
-	     .has_param = iperf3_args_has_param},
+	     .has_param = iperf3_args_has_param,
+	     .default_duration = 10,
+	     .has_server = 1},
+    .programs = programs,
+    .primary_metric = "throughput",
+    .primary_unit = "bit/s",
+    .param_schema = iperf3_args_schema,
+    .condition = condition,
     .build_argv = build_argv,
     .open = open_,
     .run = run,

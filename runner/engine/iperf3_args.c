@@ -109,6 +109,38 @@ int iperf3_args_has_param(const char *key)
 	return pdef_find(key) != NULL;
 }
 
+/* The JSON Schema of each kind's value, as schema/plan.schema.json's
+ * engine properties write it (a test holds the two together). */
+static const char *kind_schema(enum pkind k)
+{
+	switch (k) {
+	case P_BOOL:
+		return "{\"$ref\": \"#/$defs/boolean\"}";
+	case P_COUNT:
+		return "{\"$ref\": \"#/$defs/count\"}";
+	case P_DUR:
+		return "{\"$ref\": \"#/$defs/duration\"}";
+	case P_NAME:
+	case P_ADDR:
+	case P_WORDS:
+		return "{\"type\": \"string\"}";
+	case P_INT:
+	case P_DSCP:
+	case P_AFFINITY:
+		break;
+	}
+	return "{\"type\": [\"integer\", \"string\"]}";
+}
+
+const char *iperf3_args_schema(int i, const char **fragment)
+{
+	if (i < 0 || i >= NPDEFS)
+		return NULL;
+	if (fragment)
+		*fragment = kind_schema(pdefs[i].kind);
+	return pdefs[i].key;
+}
+
 static int parse_bool(const char *v, int *out)
 {
 	static const char *const t[] = {"true", "yes", "on", "1"};
@@ -124,7 +156,7 @@ static int parse_bool(const char *v, int *out)
 			return 0;
 		}
 	}
-	return -1;
+	return -XR_EPARSE;
 }
 
 static int parse_long(const char *v, int base, long *out)
@@ -132,10 +164,10 @@ static int parse_long(const char *v, int base, long *out)
 	char *end;
 	long n;
 	if (!*v || isspace((unsigned char)*v))
-		return -1;
+		return -XR_EPARSE;
 	n = strtol(v, &end, base);
 	if (*end)
-		return -1;
+		return -XR_EPARSE;
 	*out = n;
 	return 0;
 }
@@ -152,19 +184,14 @@ static int is_word(const char *v, size_t maxlen, const char *extra_ok)
 	return 1;
 }
 
-/*
- * Check one value and produce the text iperf3 gets (NULL for a false
- * boolean: the flag is left out). Sizes and rates go to iperf3 as plain
- * integers, so "4M" means 4,000,000 as everywhere in xrun, not iperf3's
- * own 4 MiB. 0 or -1 with why filled.
- */
-static int convert(const struct pdef *d, const char *v, char *out, size_t outsz,
-		   char *why, size_t whysz)
+/* Integers, sizes and rates, durations: the text iperf3 gets, or -1
+ * with why filled. */
+static int convert_number(const struct pdef *d, const char *v, char *out,
+			  size_t outsz, char *why, size_t whysz)
 {
 	const char *uwhy = NULL;
 	double x;
 	long n;
-	int b, i;
 
 	switch (d->kind) {
 	case P_INT:
@@ -174,19 +201,9 @@ static int convert(const struct pdef *d, const char *v, char *out, size_t outsz,
 		    n < d->min || n > d->max) {
 			snprintf(why, whysz, "an integer in %ld..%ld", d->min,
 				 d->max);
-			return -1;
+			return -XR_EPLAN;
 		}
 		snprintf(out, outsz, "%ld", n);
-		return 0;
-	case P_BOOL:
-		if (parse_bool(v, &b) < 0) {
-			snprintf(why, whysz, "true or false");
-			return -1;
-		}
-		if (b)
-			snprintf(out, outsz, "1");
-		else
-			out[0] = '\0';
 		return 0;
 	case P_COUNT:
 		if (units_parse(v, UNITS_COUNT, &x, &uwhy) < 0 || x < d->min ||
@@ -195,7 +212,7 @@ static int convert(const struct pdef *d, const char *v, char *out, size_t outsz,
 				 d->min ? "a size such as 128K or 4Mi"
 					: "a rate such as 500M or 1G "
 					  "(0 = unlimited)");
-			return -1;
+			return -XR_EPLAN;
 		}
 		/* Sizes written as iperf3 writes them (128K, 4M) go through
 		 * verbatim, so they mean what they mean to iperf3 (K = 1024)
@@ -212,7 +229,7 @@ static int convert(const struct pdef *d, const char *v, char *out, size_t outsz,
 		    x < d->min || x > 86400) {
 			snprintf(why, whysz, "a duration like 10s or 500ms%s",
 				 d->min ? " of at least 1 s" : "");
-			return -1;
+			return -XR_EPLAN;
 		}
 		if (strcmp(d->key, "connect_timeout") == 0) {
 			snprintf(out, outsz, "%.0f", x * 1000.0);
@@ -222,16 +239,31 @@ static int convert(const struct pdef *d, const char *v, char *out, size_t outsz,
 		if (fabs(x - floor(x + 0.5)) > 1e-9) {
 			snprintf(why, whysz,
 				 "whole seconds (iperf3 -t/-O take integers)");
-			return -1;
+			return -XR_EPLAN;
 		}
 		snprintf(out, outsz, "%.0f", x);
 		return 0;
+	default:
+		break;
+	}
+	return -XR_EINTERNAL;
+}
+
+/* Names, addresses, DSCP and CPU lists: checked as words iperf3 reads
+ * as values, never as options. */
+static int convert_word(const struct pdef *d, const char *v, char *out,
+			size_t outsz, char *why, size_t whysz)
+{
+	long n;
+	int i;
+
+	switch (d->kind) {
 	case P_NAME:
 		if (!is_word(v, 15, "_.")) {
 			snprintf(why, whysz,
 				 "a congestion control name such as cubic, "
 				 "reno or bbr");
-			return -1;
+			return -XR_EPLAN;
 		}
 		snprintf(out, outsz, "%s", v);
 		return 0;
@@ -240,7 +272,7 @@ static int convert(const struct pdef *d, const char *v, char *out, size_t outsz,
 			snprintf(
 			    why, whysz,
 			    "an address such as 192.0.2.1 or fe80::1%%eth0");
-			return -1;
+			return -XR_EPLAN;
 		}
 		snprintf(out, outsz, "%s", v);
 		return 0;
@@ -248,7 +280,7 @@ static int convert(const struct pdef *d, const char *v, char *out, size_t outsz,
 		if (parse_long(v, 0, &n) == 0) {
 			if (n < 0 || n > 63) {
 				snprintf(why, whysz, "0..63 or a name like ef");
-				return -1;
+				return -XR_EPLAN;
 			}
 			snprintf(out, outsz, "%ld", n);
 			return 0;
@@ -261,24 +293,61 @@ static int convert(const struct pdef *d, const char *v, char *out, size_t outsz,
 		snprintf(why, whysz,
 			 "0..63 or one of af11..af43, cs0..cs7, "
 			 "ef, le, va");
-		return -1;
+		return -XR_EPLAN;
 	case P_AFFINITY:
 		if (!is_word(v, 32, ",")) {
 			snprintf(why, whysz, "a CPU number n or n,m");
-			return -1;
+			return -XR_EPLAN;
 		}
 		for (i = 0; v[i]; i++)
 			if (!isdigit((unsigned char)v[i]) && v[i] != ',') {
 				snprintf(why, whysz, "a CPU number n or n,m");
-				return -1;
+				return -XR_EPLAN;
 			}
 		snprintf(out, outsz, "%s", v);
+		return 0;
+	default:
+		break;
+	}
+	return -XR_EINTERNAL;
+}
+
+/*
+ * Check one value and produce the text iperf3 gets (NULL for a false
+ * boolean: the flag is left out). Sizes and rates go to iperf3 as plain
+ * integers, so "4M" means 4,000,000 as everywhere in xrun, not iperf3's
+ * own 4 MiB. 0 or -1 with why filled.
+ */
+static int convert(const struct pdef *d, const char *v, char *out, size_t outsz,
+		   char *why, size_t whysz)
+{
+	int b;
+
+	switch (d->kind) {
+	case P_INT:
+	case P_COUNT:
+	case P_DUR:
+		return convert_number(d, v, out, outsz, why, whysz);
+	case P_NAME:
+	case P_ADDR:
+	case P_DSCP:
+	case P_AFFINITY:
+		return convert_word(d, v, out, outsz, why, whysz);
+	case P_BOOL:
+		if (parse_bool(v, &b) < 0) {
+			snprintf(why, whysz, "true or false");
+			return -XR_EPLAN;
+		}
+		if (b)
+			snprintf(out, outsz, "1");
+		else
+			out[0] = '\0';
 		return 0;
 	case P_WORDS:
 		snprintf(out, outsz, "%s", v);
 		return 0;
 	}
-	return -1;
+	return -XR_EINTERNAL;
 }
 
 static void unknown_param(struct xr_diag *d, struct plan_pos pos,

@@ -15,6 +15,9 @@ struct engine_request;
  * nodelay, bitrate, congestion, mss, window, length, port, cport, bind,
  * tos, dscp, affinity, connect_timeout, duration, omit, extra)? */
 int iperf3_args_has_param(const char *key);
+/* Parameter i's name and its JSON Schema fragment; NULL past the last
+ * (engine_ops.param_schema). */
+const char *iperf3_args_schema(int i, const char **fragment);
 /* Validate engine params and factor `param:` levels into d. */
 void iperf3_args_check(const struct plan *p, struct xr_diag *d);
 /* `iperf3 -c TARGET ... -J`. OUT: NULL-terminated, free with

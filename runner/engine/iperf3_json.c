@@ -55,15 +55,15 @@ static int add_interval(struct iperf3_report *r, double start, double end,
 	size_t n = (size_t)r->nintervals + 1;
 	double *s = realloc(r->iv_start, n * sizeof *s);
 	if (!s)
-		return -1;
+		return -XR_ENOMEM;
 	r->iv_start = s;
 	s = realloc(r->iv_end, n * sizeof *s);
 	if (!s)
-		return -1;
+		return -XR_ENOMEM;
 	r->iv_end = s;
 	s = realloc(r->iv_bps, n * sizeof *s);
 	if (!s)
-		return -1;
+		return -XR_ENOMEM;
 	r->iv_bps = s;
 	r->iv_start[r->nintervals] = start;
 	r->iv_end[r->nintervals] = end;

@@ -34,22 +34,9 @@ static int env_fail(struct runctx *rc, const struct xr_err *e)
 	return -XR_EENV;
 }
 
-/* Is the engine's program there? (exit 3 rather than N failed runs) */
-static int check_binary(struct runctx *rc)
+static int program_missing(struct runctx *rc, const char *prog)
 {
-	const struct plan *p = rc->p;
 	struct xr_err err = {0};
-	const char *prog = NULL;
-	struct host *c = rc->client_hi >= 0 ? rc->hosts[rc->client_hi] : NULL;
-	if (!c || !host_is_local(c))
-		return 0; /* remote: the engine's open() finds out */
-	if (!strcmp(p->engine.type, "iperf3"))
-		prog = "iperf3";
-	else if (p->engine.run.argv && p->engine.run.argv[0] &&
-		 !strstr(p->engine.run.argv[0], "{{"))
-		prog = p->engine.run.argv[0];
-	if (!prog)
-		return 0;
 	if (strchr(prog, '/') ? access(prog, X_OK) == 0 : proc_which(prog))
 		return 0;
 	xr_err_set(&err, XR_EENV, NULL, 0, 0,
@@ -57,6 +44,25 @@ static int check_binary(struct runctx *rc)
 		   "(install it or fix the plan's engine section)",
 		   prog);
 	return env_fail(rc, &err);
+}
+
+/* Are the engine's programs there (its descriptor's, and the plan's
+ * run[0])? Exit 3 before any run rather than N failed runs. A run[0]
+ * with placeholders is checked by each run: a program missing for one
+ * level is that level's failed runs (tests/e2e/run_missing_level.sh). */
+static int check_binary(struct runctx *rc)
+{
+	const struct plan *p = rc->p;
+	const char *prog[8];
+	struct host *c = rc->client_hi >= 0 ? rc->hosts[rc->client_hi] : NULL;
+	int n, k;
+	if (!c || !host_is_local(c))
+		return 0; /* remote: the engine's open() finds out */
+	n = engine_programs(rc->eng, p, prog, 8);
+	for (k = 0; k < n; k++)
+		if (program_missing(rc, prog[k]) < 0)
+			return -XR_EENV;
+	return 0;
 }
 
 /*

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "engine.h"
 #include "plan.h"
 #include "proc.h"
 #include "runctx.h"
@@ -81,13 +82,7 @@ int sizing_planned(const struct plan *p, int need)
 
 const char *sizing_metric(const struct plan *p)
 {
-	int i;
-	if (!strcmp(p->engine.type, "iperf3"))
-		return "throughput";
-	for (i = 0; i < p->engine.nmetrics; i++)
-		if (!strcmp(p->engine.metrics[i].name, "throughput"))
-			return "throughput";
-	return p->engine.nmetrics ? p->engine.metrics[0].name : NULL;
+	return engine_primary_metric(engine_find(p->engine.type), p);
 }
 
 /* ---- the pilot's values ------------------------------------------------ */

@@ -45,7 +45,7 @@ int pc_level(struct pctx *c, int fi, const char *s)
 		else
 			hi = mid - 1;
 	}
-	return -1;
+	return PLAN_NOT_FOUND;
 }
 
 int pc_has_var(struct pctx *c, const char *name)
@@ -181,14 +181,14 @@ int pc_int(struct pctx *c, const struct ynode *n, const char *what,
 	char *end;
 	long long v;
 	if (!s)
-		return -1;
+		return -XR_EPLAN;
 	v = strtoll(s, &end, 10);
 	if (!(s[0] >= '0' && s[0] <= '9') && s[0] != '-')
 		end = (char *)s;
 	if (end == s || *end || v < lo || v > hi) {
 		pc_err(c, n, "'%s' must be an integer in %lld..%lld, not '%s'",
 		       what, lo, hi, s);
-		return -1;
+		return -XR_EPLAN;
 	}
 	*out = v;
 	return 0;
@@ -202,14 +202,14 @@ int pc_bool(struct pctx *c, const struct ynode *n, const char *what, int *out)
 					"No",	 "NO",	  NULL};
 	const char *s = pc_str(c, n, what);
 	if (!s)
-		return -1;
+		return -XR_EPLAN;
 	if (pc_is_key(s, t))
 		*out = 1;
 	else if (pc_is_key(s, f))
 		*out = 0;
 	else {
 		pc_err(c, n, "'%s' must be true or false, not '%s'", what, s);
-		return -1;
+		return -XR_EPLAN;
 	}
 	return 0;
 }
@@ -219,10 +219,10 @@ int pc_duration(struct pctx *c, const struct ynode *n, const char *what,
 {
 	const char *s = pc_str(c, n, what), *why;
 	if (!s)
-		return -1;
+		return -XR_EPLAN;
 	if (units_parse(s, UNITS_DURATION, out, &why) < 0) {
 		pc_err(c, n, "bad duration '%s' for '%s': %s", s, what, why);
-		return -1;
+		return -XR_EPLAN;
 	}
 	return 0;
 }
@@ -237,7 +237,7 @@ int pc_map(struct pctx *c, const struct ynode *n, const char *what)
 		   ? "%s must be a mapping (key: value), not %s"
 		   : "'%s' must be a mapping (key: value), not %s",
 	       what, yn_kind_name(n));
-	return -1;
+	return -XR_EPLAN;
 }
 
 int pc_argv(struct pctx *c, const struct ynode *n, const char *what,
@@ -246,7 +246,7 @@ int pc_argv(struct pctx *c, const struct ynode *n, const char *what,
 	int i, bad = 0;
 	memset(out, 0, sizeof *out);
 	if (!n)
-		return -1;
+		return -XR_EPLAN;
 	if (n->kind != YN_SEQ || n->n == 0) {
 		pc_err(c, n,
 		       "'%s' must be a non-empty list of arguments (argv, "
@@ -254,12 +254,12 @@ int pc_argv(struct pctx *c, const struct ynode *n, const char *what,
 		       "not %s",
 		       what,
 		       n->kind == YN_SEQ ? "an empty list" : yn_kind_name(n));
-		return -1;
+		return -XR_EPLAN;
 	}
 	out->argv = arena_alloc(c->a, ((size_t)n->n + 1) * sizeof(char *));
 	if (!out->argv) {
 		c->nomem = 1;
-		return -1;
+		return -XR_ENOMEM;
 	}
 	for (i = 0; i < n->n; i++) {
 		const struct ynode *w = n->kids[i];

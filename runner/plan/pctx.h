@@ -55,7 +55,8 @@ struct pctx {
 
 /* 0 once PLAN_MAX_ERRORS errors have been added for this plan. */
 int pc_room(struct pctx *c);
-/* Level index of s in factor fi, or -1; O(log n) once factors are built. */
+/* Level index of s in factor fi, or PLAN_NOT_FOUND; O(log n) once factors are
+ * built. */
 int pc_level(struct pctx *c, int fi, const char *s);
 /* Is name a var? O(log n) once vars are built. */
 int pc_has_var(struct pctx *c, const char *name);
@@ -82,7 +83,7 @@ void pc_keys_with_extensions(struct pctx *c, const struct ynode *map,
 			     const char *const *valid, const char *where);
 int pc_is_key(const char *key, const char *const *valid);
 
-/* Typed readers: NULL/-1 after reporting when n is not what is needed.
+/* Typed readers: NULL/-XR_EPLAN after reporting when n is not what is needed.
  * what names the key in messages ("engine.duration"). */
 const char *pc_str(struct pctx *c, const struct ynode *n, const char *what);
 int pc_int(struct pctx *c, const struct ynode *n, const char *what,

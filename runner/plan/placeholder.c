@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "plan.h"
+
 #include "banned.h"
 
 const struct placeholder placeholders[PH_COUNT] = {
@@ -22,7 +24,7 @@ int placeholder_find(const char *name)
 	for (i = 0; i < PH_COUNT; i++)
 		if (strcmp(placeholders[i].name, name) == 0)
 			return i;
-	return -1;
+	return PLAN_NOT_FOUND;
 }
 
 int placeholder_per_run(const char *name)

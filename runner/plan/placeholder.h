@@ -82,7 +82,7 @@ struct placeholder {
 /* The table, indexed by enum placeholder_id. */
 extern const struct placeholder placeholders[PH_COUNT];
 
-/* The built-in's id, or -1 when name names none. */
+/* The built-in's id, or PLAN_NOT_FOUND (-1) when name names none. */
 int placeholder_find(const char *name);
 
 /* Does a template of name vary from run to run (rep, index, ...)? */

@@ -129,7 +129,7 @@ struct plan_metric {
 };
 
 struct plan_engine {
-	const char *type;	 /* "iperf3" | "command" */
+	const char *type;	 /* an engine's name (runner/engine) */
 	const char *client;	 /* host the engine (client side) runs on */
 	const char *server_host; /* iperf3: server host name or NULL */
 	int server_start;	 /* iperf3: xrun starts/stops iperf3 -s */
@@ -255,7 +255,16 @@ struct plan_engine_desc {
 	void (*check)(const struct plan *p, struct xr_diag *d);
 	/* Is key a parameter this engine takes? */
 	int (*has_param)(const char *key);
+	double default_duration; /* engine.duration when unset, seconds */
+	/* Takes engine.server (a host it starts a server on) and
+	 * engine.target (an address to connect to); needs one of them. */
+	int has_server;
+	/* Reads engine.run (an argv) and engine.metrics (values extracted
+	 * from its output); other engines ignore them. */
+	int reads_run;
 };
+/* engine.duration when no engine says (a plan loaded without a catalog) */
+#define PLAN_DEFAULT_DURATION 10.0
 struct plan_catalog {
 	const struct plan_engine_desc *(*find_engine)(const char *name);
 	const char *(*engine_names)(void); /* "iperf3, command" */
@@ -276,7 +285,11 @@ int plan_load_mem(const char *name, const char *text, size_t len,
 		  struct xr_diag *diag);
 void plan_free(struct plan *p);
 
-/* Lookups; -1 / NULL when absent. */
+/* What an index lookup returns when nothing has that name: not an error
+ * code, a legitimate answer. */
+#define PLAN_NOT_FOUND (-1)
+
+/* Lookups; PLAN_NOT_FOUND / NULL when absent. */
 int plan_factor_index(const struct plan *p, const char *name);
 int plan_level_index(const struct plan_factor *f, const char *level);
 const struct plan_host *plan_host_find(const struct plan *p, const char *name);
@@ -294,7 +307,7 @@ const char *plan_role_host(const struct plan *p, const char *role,
  * host role can be in some cell: each host its binding names, in every
  * combination, else the one plan_role_host(p, role, NULL) gives. */
 void plan_role_hosts(const struct plan *p, const char *role, char *mark);
-/* Index of the factor whose `hosts:` binds role, or -1. */
+/* Index of the factor whose `hosts:` binds role, or PLAN_NOT_FOUND. */
 int plan_role_factor(const struct plan *p, const char *role);
 /* Does any factor bind a host? */
 int plan_has_bindings(const struct plan *p);

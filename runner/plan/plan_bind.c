@@ -305,7 +305,7 @@ int plan_role_factor(const struct plan *p, const char *role)
 		for (b = 0; b < p->factors[f].nbind; b++)
 			if (!strcmp(p->factors[f].bind[b].role, role))
 				return f;
-	return -1;
+	return PLAN_NOT_FOUND;
 }
 
 int plan_has_bindings(const struct plan *p)

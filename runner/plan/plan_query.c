@@ -14,7 +14,7 @@ int plan_factor_index(const struct plan *p, const char *name)
 	for (i = 0; name && i < p->nfactors; i++)
 		if (strcmp(p->factors[i].name, name) == 0)
 			return i;
-	return -1;
+	return PLAN_NOT_FOUND;
 }
 
 int plan_level_index(const struct plan_factor *f, const char *level)
@@ -23,7 +23,7 @@ int plan_level_index(const struct plan_factor *f, const char *level)
 	for (i = 0; level && i < f->nlevels; i++)
 		if (strcmp(f->levels[i], level) == 0)
 			return i;
-	return -1;
+	return PLAN_NOT_FOUND;
 }
 
 const struct plan_host *plan_host_find(const struct plan *p, const char *name)

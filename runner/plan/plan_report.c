@@ -186,6 +186,59 @@ static void output_names(struct pctx *c, const char *s, const struct ynode *n)
 	tmpl_each(s, output_name, &x);
 }
 
+/* report.output: one file name or a list, each with a known extension. */
+static void build_outputs(struct pctx *c, const struct ynode *x)
+{
+	struct plan_report *r = &c->p->report;
+	int i;
+	int cnt = x->kind == YN_SEQ ? x->n : 1;
+	r->outputs = arena_alloc(c->a, (size_t)(cnt + 1) * sizeof *r->outputs);
+	if (!r->outputs) {
+		c->nomem = 1;
+		return;
+	}
+	for (i = 0; i < cnt; i++) {
+		const struct ynode *o = x->kind == YN_SEQ ? x->kids[i] : x;
+		const char *s = pc_str(c, o, "report.output");
+		char valid[128];
+		if (!s)
+			continue;
+		if (output_format_of_path(s) < 0)
+			pc_err(c, o,
+			       "report output '%s' needs a known "
+			       "extension (valid: %s)",
+			       s, output_format_list(valid, sizeof valid, 1));
+		r->outputs[r->noutputs++] = s;
+		pc_tmpl(c, s, o);
+		output_names(c, s, o);
+	}
+}
+
+/* report.threshold: a fraction or a percentage, strictly in (0, 1). */
+static void build_threshold(struct pctx *c, const struct ynode *x)
+{
+	const char *s = pc_str(c, x, "report.threshold");
+	char *end;
+	double t = 0;
+	if (s) {
+		t = strtod(s, &end);
+		if (end != s && strcmp(end, "%") == 0)
+			t /= 100;
+		else if (end == s || *end)
+			t = -1;
+		if (!(s[0] >= '0' && s[0] <= '9') && s[0] != '.')
+			t = -1;
+		if (!(t > 0 && t < 1))
+			pc_err(c, x,
+			       "bad threshold '%s' (a fraction or a "
+			       "percentage between 0 and 100%%, e.g. "
+			       "1%% or 0.01)",
+			       s);
+		else
+			c->p->report.threshold = t;
+	}
+}
+
 void plan_build_report(struct pctx *c, const struct ynode *n)
 {
 	struct plan_report *r = &c->p->report;
@@ -227,33 +280,8 @@ void plan_build_report(struct pctx *c, const struct ynode *n)
 					      x->kids[i]);
 		}
 	}
-	if ((x = yn_get(n, "output"))) {
-		int cnt = x->kind == YN_SEQ ? x->n : 1;
-		r->outputs =
-		    arena_alloc(c->a, (size_t)(cnt + 1) * sizeof *r->outputs);
-		if (!r->outputs) {
-			c->nomem = 1;
-			return;
-		}
-		for (i = 0; i < cnt; i++) {
-			const struct ynode *o =
-			    x->kind == YN_SEQ ? x->kids[i] : x;
-			const char *s = pc_str(c, o, "report.output");
-			char valid[128];
-			if (!s)
-				continue;
-			if (output_format_of_path(s) < 0)
-				pc_err(
-				    c, o,
-				    "report output '%s' needs a known "
-				    "extension (valid: %s)",
-				    s,
-				    output_format_list(valid, sizeof valid, 1));
-			r->outputs[r->noutputs++] = s;
-			pc_tmpl(c, s, o);
-			output_names(c, s, o);
-		}
-	}
+	if ((x = yn_get(n, "output")))
+		build_outputs(c, x);
 	if ((x = yn_get(n, "lang"))) {
 		r->lang = pc_str(c, x, "report.lang");
 		if (r->lang && strcmp(r->lang, "en") && strcmp(r->lang, "ja")) {
@@ -262,28 +290,8 @@ void plan_build_report(struct pctx *c, const struct ynode *n)
 			r->lang = NULL;
 		}
 	}
-	if ((x = yn_get(n, "threshold"))) {
-		const char *s = pc_str(c, x, "report.threshold");
-		char *end;
-		double t = 0;
-		if (s) {
-			t = strtod(s, &end);
-			if (end != s && strcmp(end, "%") == 0)
-				t /= 100;
-			else if (end == s || *end)
-				t = -1;
-			if (!(s[0] >= '0' && s[0] <= '9') && s[0] != '.')
-				t = -1;
-			if (!(t > 0 && t < 1))
-				pc_err(c, x,
-				       "bad threshold '%s' (a fraction or a "
-				       "percentage between 0 and 100%%, e.g. "
-				       "1%% or 0.01)",
-				       s);
-			else
-				r->threshold = t;
-		}
-	}
+	if ((x = yn_get(n, "threshold")))
+		build_threshold(c, x);
 	if ((x = yn_get(n, "unit"))) {
 		r->unit = pc_str(c, x, "report.unit");
 		if (r->unit && units_metric(r->unit, NULL, NULL) < 0) {

@@ -330,6 +330,24 @@ static void build_server(struct pctx *c, const struct ynode *v)
 	}
 }
 
+/* What the engine's descriptor says of the section: keys it ignores, the
+ * server or target it needs. */
+static void engine_desc_checks(struct pctx *c, const struct ynode *n)
+{
+	const struct plan_engine *e = &c->p->engine;
+	const struct ynode *x;
+	if (c->ops && !c->ops->reads_run && (x = yn_get(n, "metrics")))
+		pc_warn(c, x,
+			"'metrics' are read by an engine that runs a command "
+			"('run'); engine '%s' ignores them",
+			e->type);
+	if (c->ops && c->ops->has_server && !e->server_host && !e->target)
+		pc_err(c, n,
+		       "engine '%s' needs 'server' (a host) or 'target' (an "
+		       "address to connect to)",
+		       e->type);
+}
+
 void plan_build_engine(struct pctx *c, const struct ynode *n,
 		       const struct ynode *root)
 {
@@ -337,7 +355,7 @@ void plan_build_engine(struct pctx *c, const struct ynode *n,
 	const struct ynode *x;
 	int i, nfixed = 0;
 	e->client = "local";
-	e->duration = 10;
+	e->duration = PLAN_DEFAULT_DURATION;
 	if (!n) {
 		pc_err(c, root,
 		       "missing 'engine' section (e.g. engine: { type: iperf3, "
@@ -359,9 +377,13 @@ void plan_build_engine(struct pctx *c, const struct ynode *n,
 		    !(c->ops = c->cat->find_engine(e->type)))
 			pc_err(c, x, "unknown engine '%s' (known: %s)", e->type,
 			       c->cat->engine_names());
-	} else {
+		if (c->ops && c->ops->default_duration > 0)
+			e->duration = c->ops->default_duration;
+	} else if (c->cat) {
 		pc_err(c, n, "missing 'type' in 'engine' (known: %s)",
-		       c->cat ? c->cat->engine_names() : "iperf3, command");
+		       c->cat->engine_names());
+	} else {
+		pc_err(c, n, "missing 'type' in 'engine'");
 	}
 	if ((x = yn_get(n, "client"))) {
 		e->client = pc_str(c, x, "engine.client");
@@ -418,16 +440,5 @@ void plan_build_engine(struct pctx *c, const struct ynode *n,
 	}
 	if ((x = yn_get(n, "server")))
 		build_server(c, x);
-	if (e->type && strcmp(e->type, "command") != 0 &&
-	    (x = yn_get(n, "metrics")))
-		pc_warn(c, x,
-			"'metrics' are read by engine 'command' only; engine "
-			"'%s' ignores them",
-			e->type);
-	if (e->type && strcmp(e->type, "iperf3") == 0) {
-		if (!e->server_host && !e->target)
-			pc_err(c, n,
-			       "engine 'iperf3' needs 'server' (a host) or "
-			       "'target' (an address to connect to)");
-	}
+	engine_desc_checks(c, n);
 }

@@ -65,7 +65,7 @@ static int anchor_put(struct reader *r, const char *name, struct ynode *n)
 		size_t nc = r->anchors_cap ? r->anchors_cap * 2 : 64, k;
 		struct anchor *na = calloc(nc, sizeof *na);
 		if (!na)
-			return -1;
+			return -XR_ENOMEM;
 		for (k = 0; k < r->anchors_cap; k++) {
 			if (!r->anchors[k].name)
 				continue;
@@ -121,7 +121,7 @@ static int attach(struct reader *r, struct ynode *n, int line, int col)
 		      "aliases expand to more than %s nodes (alias bomb?); "
 		      "write the values out or use fewer aliases",
 		      "200000");
-		return -1;
+		return -XR_EYAML;
 	}
 	if (r->depth == 0) {
 		r->root = n;
@@ -133,7 +133,7 @@ static int attach(struct reader *r, struct ynode *n, int line, int col)
 		struct ynode **nk = realloc(f->kids, nc * sizeof *nk);
 		if (!nk) {
 			fatal(r, line, col, "out of memory%s", "");
-			return -1;
+			return -XR_ENOMEM;
 		}
 		f->kids = nk;
 		f->cap = nc;
@@ -325,7 +325,7 @@ static int close_collection(struct reader *r)
 		nown = merge_keys(r, f);
 		if (nown == (size_t)-1) {
 			fatal(r, n->line, n->col, "out of memory%s", "");
-			return -1;
+			return -XR_ENOMEM;
 		}
 		cnt = check_keys(r, f->kids, f->n / 2, nown) * 2;
 	}
@@ -333,7 +333,7 @@ static int close_collection(struct reader *r)
 		n->kids = arena_alloc(r->a, cnt * sizeof *n->kids);
 		if (!n->kids) {
 			fatal(r, n->line, n->col, "out of memory%s", "");
-			return -1;
+			return -XR_ENOMEM;
 		}
 		memcpy(n->kids, f->kids, cnt * sizeof *n->kids);
 	}
@@ -344,7 +344,7 @@ static int close_collection(struct reader *r)
 	 * would be a cycle, and is reported as undefined instead. */
 	if (f->anchor && anchor_put(r, f->anchor, n) < 0) {
 		fatal(r, n->line, n->col, "out of memory%s", "");
-		return -1;
+		return -XR_ENOMEM;
 	}
 	return attach(r, n, n->line, n->col);
 }
@@ -414,7 +414,7 @@ static int on_event(struct reader *r, yaml_event_t *ev, int *ndocs)
 			      "more than one yaml document%s (a plan is one "
 			      "mapping)",
 			      "");
-			return -1;
+			return -XR_EYAML;
 		}
 		return 0;
 	case YAML_SCALAR_EVENT:
@@ -447,7 +447,7 @@ static int on_event(struct reader *r, yaml_event_t *ev, int *ndocs)
 			      "unknown alias '*%s' (no anchor of that name "
 			      "before it)",
 			      (const char *)ev->data.alias.anchor);
-			return -1;
+			return -XR_EYAML;
 		}
 		r->expanded = sat_add(r->expanded, n->weight);
 		return attach(r, n, (int)m->line + 1, (int)m->column + 1);
@@ -460,7 +460,7 @@ static int on_event(struct reader *r, yaml_event_t *ev, int *ndocs)
 		if (r->depth >= PLAN_YAML_MAX_DEPTH) {
 			fatal(r, (int)m->line + 1, (int)m->column + 1,
 			      "nesting deeper than %s levels", "64");
-			return -1;
+			return -XR_EYAML;
 		}
 		n = new_node(
 		    r, ev->type == YAML_SEQUENCE_START_EVENT ? YN_SEQ : YN_MAP,
@@ -483,7 +483,7 @@ static int on_event(struct reader *r, yaml_event_t *ev, int *ndocs)
 		return 0;
 	}
 	fatal(r, (int)m->line + 1, (int)m->column + 1, "out of memory%s", "");
-	return -1;
+	return -XR_ENOMEM;
 }
 
 int plan_yaml_read(struct arena *a, const char *text, size_t len,

@@ -93,7 +93,7 @@ int tmpl_expand(const char *t, tmpl_lookup_fn lookup, void *ctx,
 				memcpy(bad_name, name, k);
 				bad_name[k] = 0;
 			}
-			return -1;
+			return TMPL_UNKNOWN;
 		}
 		buf_add(out, t + lit, i - lit);
 		buf_adds(out, v);
