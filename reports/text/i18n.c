@@ -193,11 +193,5 @@ const char *report_text_lang(enum report_lang lang, enum report_text_id id)
 
 int report_lang_parse(const char *s)
 {
-	if (!s)
-		return -1;
-	if (!strcmp(s, "en"))
-		return REPORT_LANG_EN;
-	if (!strcmp(s, "ja"))
-		return REPORT_LANG_JA;
-	return -1;
+	return lang_find(s); /* LANG_NOT_FOUND (-1) when s is not a row */
 }

@@ -6,7 +6,14 @@
 #ifndef XR_I18N_H
 #define XR_I18N_H
 
-enum report_lang { REPORT_LANG_EN = 0, REPORT_LANG_JA, REPORT_LANG_COUNT };
+#include "lang.h"
+
+/* One value per row of runner/base/lang.h's table, in its order. */
+enum report_lang {
+	REPORT_LANG_EN = LANG_EN,
+	REPORT_LANG_JA = LANG_JA,
+	REPORT_LANG_COUNT = LANG_COUNT
+};
 
 #define REPORT_TEXT_MAP(X)                                                     \
 	X(SUMMARY)                                                             \

@@ -15,6 +15,7 @@
 #include "placeholder.h"
 #include "tmpl.h"
 #include "units.h"
+#include "lang.h"
 #include "banned.h"
 
 /* ---- report ------------------------------------------------------------ */
@@ -284,9 +285,10 @@ void plan_build_report(struct pctx *c, const struct ynode *n)
 		build_outputs(c, x);
 	if ((x = yn_get(n, "lang"))) {
 		r->lang = pc_str(c, x, "report.lang");
-		if (r->lang && strcmp(r->lang, "en") && strcmp(r->lang, "ja")) {
-			pc_err(c, x, "unknown language '%s' (valid: en, ja)",
-			       r->lang);
+		if (r->lang && lang_find(r->lang) == LANG_NOT_FOUND) {
+			char valid[64];
+			pc_err(c, x, "unknown language '%s' (valid: %s)",
+			       r->lang, lang_list(valid, sizeof valid));
 			r->lang = NULL;
 		}
 	}

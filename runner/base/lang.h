@@ -2,9 +2,9 @@
  * Report languages: one row each. The plan loader checks report.lang
  * with it, `xrun report --lang` takes its names (and --help, the man page
  * and the completion list them), and reports/model's enum report_lang
- * has one value per row in the same order (a unit test holds them
- * together). It lives here, below both, as the output-format table does.
- * Adding a language: one row here, its texts in reports/model.
+ * takes its values from the rows (reports/text/i18n.h). It lives in base,
+ * below both the plan and the report side.
+ * Adding a language: one row here, its texts in reports/text/i18n.c.
  */
 #ifndef XR_LANG_H
 #define XR_LANG_H
@@ -28,5 +28,7 @@ const char *lang_name(size_t i);
 /* The row called name, or LANG_NOT_FOUND. */
 #define LANG_NOT_FOUND (-1)
 int lang_find(const char *name);
+/* "en, ja": every row's name, cut to outsz. Returns out. */
+const char *lang_list(char *out, size_t outsz);
 
 #endif

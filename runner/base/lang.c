@@ -3,6 +3,7 @@
  */
 #include "lang.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "banned.h"
@@ -25,4 +26,20 @@ int lang_find(const char *name)
 		if (!strcmp(lang_names[i], name))
 			return i;
 	return LANG_NOT_FOUND;
+}
+
+const char *lang_list(char *out, size_t outsz)
+{
+	size_t i, len = 0;
+	if (!outsz)
+		return out;
+	out[0] = 0;
+	for (i = 0; i < LANG_COUNT && len < outsz; i++) {
+		int n = snprintf(out + len, outsz - len, "%s%s", i ? ", " : "",
+				 lang_names[i]);
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+	return out;
 }
