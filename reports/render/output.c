@@ -1,16 +1,19 @@
 /*
  * report_write_file(): build the model once and hand it to the writer the
- * output name asks for (formats: runner/plan/output_format.h). Text formats are
- * written to "<out>.tmp" and renamed, so that a failed report never leaves half
- * a file behind.
+ * output name asks for (formats: runner/plan/output_format.h). Files go
+ * through the one writer (runner/base/wfile.h): rendered into memory first,
+ * then a temporary beside the target renamed over it, so that a failed or
+ * killed report never leaves half a file behind and never replaces the
+ * store.
  */
-#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 #include "output_format.h"
 #include "render.h"
+#include "wfile.h"
 #include "banned.h"
 
 /* The writer of each format of output_format.h: a stream writer for the
@@ -54,57 +57,59 @@ static int choose_format(const char *out_path, const struct report_opts *o,
 	return fmt;
 }
 
+/* Render format fmt of r into memory, then hand it to the one writer. */
+static int write_text(const struct report *r, int fmt, const char *out_path,
+		      struct xr_err *err)
+{
+	char *data = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&data, &len);
+	int rc;
+
+	if (!f)
+		return xr_err_set(err, XR_ENOMEM, out_path, 0, 0,
+				  "out of memory rendering '%s'", out_path);
+	rc = writers[fmt].stream_at
+		 ? writers[fmt].stream_at(r, f, out_path, err)
+		 : writers[fmt].stream(r, f, err);
+	if (fclose(f) != 0 && rc == 0)
+		rc = xr_err_set(err, XR_ENOMEM, out_path, 0, 0,
+				"out of memory rendering '%s'", out_path);
+	if (rc == 0)
+		rc = wfile_write(out_path, data, len, err);
+	free(data);
+	return rc;
+}
+
 int report_write_file(const char *db_path, const char *out_path,
 		      const struct report_opts *o, struct xr_err *err)
 {
 	static const struct report_opts defaults = {0};
-	int fmt;
+	int fmt, to_stdout = !strcmp(out_path, "-");
 	struct report *r = NULL;
-	struct buf tmp = BUF_INIT;
-	FILE *f;
 	int rc;
 
 	if (!o)
 		o = &defaults;
 	if ((fmt = choose_format(out_path, o, err)) < 0)
 		return fmt;
+	/* Refused before the work of reading the store. */
+	if (wfile_protect(db_path, "the store", 1) < 0)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+				  "out of memory protecting '%s'", db_path);
+	if (!to_stdout && (rc = wfile_check(out_path, err)) < 0)
+		return rc;
 	rc = report_load(db_path, o, &r, err);
 	if (rc < 0)
 		return rc;
-	if (writers[fmt].file) {
+	if (writers[fmt].file)
 		rc = writers[fmt].file(r, out_path, err);
-		report_free(r);
-		return rc;
-	}
-	if (!strcmp(out_path, "-")) {
-		f = stdout;
-	} else {
-		buf_addf(&tmp, "%s.tmp", out_path);
-		f = fopen(tmp.s, "w");
-		if (!f) {
-			rc = xr_err_set(err, XR_EIO, out_path, 0, 0,
-					"cannot write '%s': %s", out_path,
-					strerror(errno));
-			goto out;
-		}
-	}
-	rc = writers[fmt].stream_at
-		 ? writers[fmt].stream_at(r, f, out_path, err)
-		 : writers[fmt].stream(r, f, err);
-	if (f != stdout) {
-		if (fclose(f) != 0 && rc == 0)
-			rc = xr_err_set(err, XR_EIO, out_path, 0, 0,
-					"cannot write '%s': %s", out_path,
-					strerror(errno));
-		if (rc == 0 && rename(tmp.s, out_path) < 0)
-			rc = xr_err_set(err, XR_EIO, out_path, 0, 0,
-					"cannot write '%s': %s", out_path,
-					strerror(errno));
-		if (rc < 0)
-			remove(tmp.s);
-	}
-out:
-	buf_release(&tmp);
+	else if (to_stdout)
+		rc = writers[fmt].stream_at
+			 ? writers[fmt].stream_at(r, stdout, out_path, err)
+			 : writers[fmt].stream(r, stdout, err);
+	else
+		rc = write_text(r, fmt, out_path, err);
 	report_free(r);
 	return rc;
 }

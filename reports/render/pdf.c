@@ -10,11 +10,9 @@
  * status; the callback only records the first error here, and every public
  * function turns a recorded error into a clean -XR_EREPORT.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #ifdef XRUN_HAVE_FONTCONFIG
 #include <fontconfig/fontconfig.h>
@@ -24,6 +22,7 @@
 #include "pdf_font.h"
 #include "pdf_int.h"
 #include "utf8.h"
+#include "wfile.h"
 
 #include "banned.h"
 
@@ -705,9 +704,37 @@ static void draw_footers(struct pdf *pdf)
 	}
 }
 
+/* The finished document in memory (libharu's stream), handed to the one
+ * writer: libharu never opens the target itself. */
+static int save_bytes(struct pdf *pdf, const char *path, struct xr_err *err)
+{
+	HPDF_UINT32 size, got;
+	HPDF_BYTE *data;
+	HPDF_STATUS st;
+	int rc;
+
+	if (HPDF_SaveToStream(pdf->doc) != HPDF_OK || pdf->failed)
+		return pdf_check(pdf, err);
+	size = HPDF_GetStreamSize(pdf->doc);
+	data = malloc(size ? size : 1);
+	if (!data)
+		return xr_err_set(err, XR_ENOMEM, path, 0, 0,
+				  "out of memory rendering '%s'", path);
+	got = size;
+	HPDF_ResetStream(pdf->doc);
+	st = HPDF_ReadFromStream(pdf->doc, data, &got);
+	if ((st != HPDF_OK && st != HPDF_STREAM_EOF) || got != size)
+		rc = xr_err_set(err, XR_EREPORT, path, 0, 0,
+				"cannot render '%s': pdf library error 0x%04lx",
+				path, (unsigned long)st);
+	else
+		rc = wfile_write(path, data, size, err);
+	free(data);
+	return rc;
+}
+
 int pdf_save(struct pdf *pdf, const char *path, struct xr_err *err)
 {
-	FILE *f;
 	int rc = pdf_ensure_page(pdf, err);
 
 	if (rc < 0)
@@ -717,19 +744,5 @@ int pdf_save(struct pdf *pdf, const char *path, struct xr_err *err)
 	esc_warn(&pdf->esc, "pdf", stderr);
 	if (pdf_check(pdf, err) < 0)
 		return -XR_EREPORT;
-	/* Open it ourselves first: libharu's error codes do not say why. */
-	f = fopen(path, "wb");
-	if (!f)
-		return xr_err_set(err, XR_EIO, path, 0, 0,
-				  "cannot write '%s': %s", path,
-				  strerror(errno));
-	fclose(f);
-	if (HPDF_SaveToFile(pdf->doc, path) != HPDF_OK || pdf->failed) {
-		rc = pdf_check(pdf, err);
-		unlink(path);
-		return rc < 0 ? rc
-			      : xr_err_set(err, XR_EIO, path, 0, 0,
-					   "cannot write '%s'", path);
-	}
-	return 0;
+	return save_bytes(pdf, path, err);
 }

@@ -9,9 +9,8 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-
-#include <errno.h>
 
 #include "arena.h"
 #include "buf.h"
@@ -20,6 +19,7 @@
 #include "render.h"
 #include "rtable.h"
 #include "svg_chart.h"
+#include "wfile.h"
 #include "banned.h"
 
 /* What the escaping replaced in the report being written (one warning at
@@ -172,50 +172,34 @@ static void md_url(FILE *f, const char *s)
 	}
 }
 
-/* Chart ti as "<stem>-chart-<ti+1>.svg" (through a .tmp renamed into
- * place) and its image link. 0, -XR_ENOMEM (err not filled: the caller
- * says it), or -XR_EIO with err naming the file and the reason. */
+/* Chart ti as "<stem>-chart-<ti+1>.svg" (rendered in memory, then through
+ * the one writer, wfile.h) and its image link. 0, -XR_ENOMEM (err not
+ * filled: the caller says it), or an error with err naming the file. */
 static int md_chart(const struct report *r, struct arena *a,
 		    const struct rtable *t, int ti, struct md_charts *mc,
 		    FILE *f, struct xr_err *err)
 {
 	struct chart ch;
-	struct buf path = BUF_INIT, tmp = BUF_INIT;
+	struct buf path = BUF_INIT;
+	char *data = NULL;
+	size_t len = 0;
 	FILE *svg;
-	int rc, why = 0;
+	int rc;
 
 	if ((rc = chart_matrix(r, ti, ti + 1, t->title, a, &ch)) < 0)
 		return rc;
 	if (buf_addf(&path, "%s-chart-%d.svg", mc->stem.s, ti + 1) < 0 ||
-	    buf_addf(&tmp, "%s.tmp", path.s) < 0) {
+	    !(svg = open_memstream(&data, &len))) {
 		buf_release(&path);
-		buf_release(&tmp);
 		return -XR_ENOMEM;
 	}
-	svg = fopen(tmp.s, "w");
-	if (!svg) {
-		rc = -XR_EIO;
-		why = errno;
-	} else {
-		rc = svg_chart_write(svg, &ch, 1, r->lang);
-		if (rc == -XR_EIO)
-			why = errno;
-		if (fclose(svg) != 0 && rc == 0) {
-			rc = -XR_EIO;
-			why = errno;
-		}
-		if (rc == 0 && rename(tmp.s, path.s) < 0) {
-			rc = -XR_EIO;
-			why = errno;
-		}
-		if (rc < 0)
-			remove(tmp.s);
-	}
-	if (rc == -XR_EIO) {
-		rc = xr_err_set(err, XR_EIO, path.s, 0, 0,
-				"cannot write '%s': %s", path.s,
-				why ? strerror(why) : "write error");
-	} else if (rc == 0) {
+	rc = svg_chart_write(svg, &ch, 1, r->lang);
+	if (fclose(svg) != 0 || rc < 0)
+		rc = -XR_ENOMEM;
+	else
+		rc = wfile_write(path.s, data, len, err);
+	free(data);
+	if (rc == 0) {
 		fputs("![", f);
 		md_alt(f, ch.title);
 		fputs("](", f);
@@ -223,7 +207,6 @@ static int md_chart(const struct report *r, struct arena *a,
 		fputs(")\n\n", f);
 	}
 	buf_release(&path);
-	buf_release(&tmp);
 	return rc;
 }
 

@@ -43,6 +43,9 @@ static int cmd_merge(int argc, char **argv)
 	r = store_merge(st, (const char *const *)argv + 2, (size_t)n - 1,
 			a.force, &stats, &err);
 	store_close(st);
+	for (size_t i = 0; i < stats.warnings.n; i++)
+		fprintf(stderr, "xrun: warning: %s\n", stats.warnings.v[i]);
+	strv_release(&stats.warnings);
 	if (r < 0) {
 		xr_err_print(&err, "xrun");
 		if (stats.sessions_added)
@@ -52,12 +55,19 @@ static int cmd_merge(int argc, char **argv)
 				(long long)stats.sessions_added, argv[1]);
 		return xr_code_exit(err.code);
 	}
-	if (!a.quiet)
+	if (!a.quiet) {
 		printf("merged %lld session(s) (%lld runs) into %s; %lld "
-		       "already there\n",
+		       "already there",
 		       (long long)stats.sessions_added,
 		       (long long)stats.runs_added, argv[1],
 		       (long long)stats.sessions_skipped);
+		if (stats.sessions_running || stats.sessions_planless)
+			printf("; skipped %lld still running, %lld with no "
+			       "plan",
+			       (long long)stats.sessions_running,
+			       (long long)stats.sessions_planless);
+		putchar('\n');
+	}
 	return 0;
 }
 

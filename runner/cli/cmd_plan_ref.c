@@ -9,6 +9,7 @@
  * (report_reference_read, report_reference_check_plan); this file writes
  * YAML and prints.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "placeholder.h"
 #include "plan.h"
 #include "reference.h"
+#include "wfile.h"
 #include "banned.h"
 
 /* The metrics the iperf3 engine stores (runner/engine/iperf3_json.c): a
@@ -392,7 +394,6 @@ int cmd_plan_from_reference(const char *path, const char *out)
 	struct report_ref_doc doc;
 	struct xr_diag d;
 	struct buf b = BUF_INIT;
-	FILE *f;
 	int rc, status = 0;
 	if (!a)
 		return 3;
@@ -406,24 +407,27 @@ int cmd_plan_from_reference(const char *path, const char *out)
 		return 2;
 	}
 	plan_yaml(&b, a, path, &doc);
-	f = out && strcmp(out, "-") ? fopen(out, "w") : stdout;
-	if (!f) {
-		fprintf(stderr, "xrun plan: cannot write '%s'\n", out);
-		status = 3;
-	} else {
-		if (fwrite(b.s, 1, b.len, f) != b.len || fflush(f) != 0)
-			status = 3;
-		if (f != stdout && fclose(f) != 0)
-			status = 3;
-		if (status)
-			fprintf(stderr, "xrun plan: cannot write '%s'\n",
-				out ? out : "-");
-		else if (f != stdout)
+	if (out && strcmp(out, "-")) {
+		struct xr_err err = {0};
+		if (wfile_protect(path, "the reference this plan is read from",
+				  0) < 0 ||
+		    wfile_write(out, b.s, b.len, &err) < 0) {
+			if (!err.code)
+				xr_err_set(&err, XR_ENOMEM, NULL, 0, 0,
+					   "out of memory writing '%s'", out);
+			xr_err_print(&err, "xrun plan");
+			status = xr_code_exit(err.code);
+		} else
 			fprintf(stderr,
 				"%s: %d cells, %d factors; edit the places "
 				"marked TODO, then xrun validate %s "
 				"--reference %s\n",
 				out, doc.ncells, doc.nfactors, out, path);
+	} else if (fwrite(b.s, 1, b.len, stdout) != b.len ||
+		   fflush(stdout) != 0) {
+		fprintf(stderr, "xrun plan: cannot write to stdout: %s\n",
+			strerror(errno));
+		status = 3;
 	}
 	buf_release(&b);
 	arena_free(a);

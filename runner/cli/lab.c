@@ -201,13 +201,26 @@ static int lab_down(struct lab *l, struct xr_err *err)
 		if (!rc)
 			unlink(l->record);
 	} else {
-		/* No record (e.g. /run was cleared): the names are ours. */
-		for (i = 0; i < 2; i++) {
-			if (lab_ns_exists(l->ns[i]))
-				n++;
-			if (lab_down_ns(l->ns[i], &e) < 0 && !rc)
-				rc = lab_cmd_fail(err, "ip netns del", &e);
-		}
+		/* No record (never made by up, or /run was cleared): names
+		 * alone do not make namespaces ours. */
+		struct buf names = BUF_INIT, cmds = BUF_INIT;
+		for (i = 0; i < 2; i++)
+			if (lab_ns_exists(l->ns[i])) {
+				buf_addf(&names, "%s'%s'", n++ ? ", " : "",
+					 l->ns[i]);
+				buf_addf(&cmds, "%sip netns del %s",
+					 cmds.len ? "; " : "", l->ns[i]);
+			}
+		if (n)
+			rc =
+			    xr_err_set(err, XR_EENV, NULL, 0, 0,
+				       "no record of 'xrun lab up --prefix %s' "
+				       "(%s): namespaces %s left alone; if "
+				       "they are the lab's, remove them by "
+				       "hand: %s",
+				       l->prefix, l->record, names.s, cmds.s);
+		buf_release(&names);
+		buf_release(&cmds);
 	}
 	json_decref(rec);
 	buf_release(&e);

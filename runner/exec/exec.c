@@ -21,6 +21,7 @@
 #include "session.h"
 #include "tmpl.h"
 #include "units.h"
+#include "wfile.h"
 #include "banned.h"
 
 /* announce's "go on and run the session": not an exit status. */
@@ -141,6 +142,40 @@ static int prepare(struct runctx *rc)
 
 /* What session_start decided, said; an exit status when there is nothing
  * to run (complete: 0, refused: 2), else EXEC_GO. */
+/* Before the first run: a report.output the writer would refuse (the
+ * store itself, its -wal, any SQLite database, a FIFO, a device, a link)
+ * stops the run with exit 2 instead of failing after a night of runs. */
+static int check_reports(struct runctx *rc)
+{
+	const struct plan *p = rc->p;
+	struct runctx_tmpl t;
+	struct buf path = BUF_INIT;
+	char bad[64];
+	int i, ret = 0;
+	if (!rc->o->write_report)
+		return 0;
+	if (wfile_protect(store_path(rc->st), "the store", 1) < 0)
+		return 3;
+	runctx_tmpl_init(&t, rc, NULL, 0);
+	for (i = 0; i < p->report.noutputs && !ret; i++) {
+		struct xr_err err = {0};
+		buf_reset(&path);
+		/* A name that cannot be expanded is said after the run. */
+		if (tmpl_expand(p->report.outputs[i], output_lookup, &t, &path,
+				bad, sizeof bad) < 0 ||
+		    path.truncated)
+			continue;
+		if (wfile_check(path.s, &err) < 0) {
+			fprintf(stderr, "xrun: error: report.output '%s': %s\n",
+				p->report.outputs[i], err.msg);
+			ret = 2;
+		}
+	}
+	buf_release(&path);
+	runctx_tmpl_release(&t);
+	return ret;
+}
+
 static int announce(struct runctx *rc, const struct session_decision *d,
 		    const char *db)
 {
@@ -267,6 +302,8 @@ static int run_session(struct runctx *rc, struct exec_outcome *out)
 		for (i = 0; i < rc->s.nruns; i++)
 			rc->n_done0 += runctx_run_done(rc->status[i]);
 	}
+	if ((ret = check_reports(rc)) != 0)
+		goto out;
 	if ((ret = announce(rc, &d, dbp.s)) == EXEC_GO)
 		ret = execute(rc, out);
 out:

@@ -171,6 +171,42 @@ static int lock_db_file(struct store *st, unsigned flags, struct xr_err *err)
 			  "cannot lock the store: %s", strerror(e));
 }
 
+int store_lock_held(const char *path)
+{
+	struct buf lp = BUF_INIT;
+	struct flock fl;
+	int fd, held = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0) {
+		memset(&fl, 0, sizeof fl);
+		fl.l_type = F_WRLCK;
+		fl.l_whence = SEEK_SET;
+		fl.l_len = 1;
+#ifdef F_OFD_GETLK
+		if (fcntl(fd, F_OFD_GETLK, &fl) == 0 && fl.l_type != F_UNLCK)
+			held = 1;
+#endif
+		/* The flock fallback of lock_db_file: a shared test lock,
+		 * dropped at once. */
+		if (!held && flock(fd, LOCK_SH | LOCK_NB) < 0 &&
+		    errno == EWOULDBLOCK)
+			held = 1;
+		close(fd);
+	}
+	buf_addf(&lp, "%s.lock", path);
+	fd = open(lp.s, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0) {
+		/* An older xrun locks only this file. */
+		if (!held && flock(fd, LOCK_SH | LOCK_NB) < 0 &&
+		    errno == EWOULDBLOCK)
+			held = 1;
+		close(fd);
+	}
+	buf_release(&lp);
+	return held;
+}
+
 /*
  * "<db>.lock" holds notes (our pid, the children to stop after a crash),
  * not the lock. It is never followed through a symlink nor truncated on

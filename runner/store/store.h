@@ -19,6 +19,7 @@
 
 #include "engine.h"
 #include "err.h"
+#include "strv.h"
 
 struct store;
 struct buf;
@@ -211,10 +212,18 @@ int store_fact_put(struct store *st, int64_t session_id, const char *host,
  * adds nothing. Sessions of another plan than those in st (another plan
  * name or matrix) are refused with -XR_EUSAGE unless force. Each input is
  * merged in its own transaction; a refused or failing input stops the
- * merge, leaving those before it merged.
+ * merge, leaving those before it merged. A session still running (the
+ * input is locked by another xrun and the session's status is running)
+ * is skipped, so that a merge after it ends copies it whole.
  */
 struct store_merge_stats {
 	int64_t sessions_added, sessions_skipped, runs_added;
+	/* Not merged: sessions still running (their store locked by another
+	 * xrun) and sessions with no plan row; warnings says which, one line
+	 * each, also for a session copied as far as it got (status running in
+	 * a store no xrun holds: cut short). OUT: caller strv_release()s. */
+	int64_t sessions_running, sessions_planless;
+	struct strv warnings;
 };
 int store_merge(struct store *st, const char *const *inputs, size_t n,
 		int force, struct store_merge_stats *stats, struct xr_err *err);

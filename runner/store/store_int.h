@@ -35,6 +35,10 @@ int store_db_fail(struct store *st, struct xr_err *err, const char *what);
  * of an older version read without migrating. */
 int store_has_schedules(struct store *st);
 
+/* 1 when another xrun holds the lock of the store at path (lock_db_file,
+ * or an older xrun's flock of "<path>.lock"); takes no lock itself. */
+int store_lock_held(const char *path);
+
 /* enum run_status of a stored status name, -1 when xrun does not know it. */
 int store_status_parse(const char *name);
 

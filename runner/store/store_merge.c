@@ -8,7 +8,10 @@
  * for a store older than version 4 one made from its plan hash and start
  * time): a session the output already has is skipped, so merging the same
  * store twice adds nothing. Sessions of another plan (another name or
- * another matrix: cells_hash) are refused unless forced.
+ * another matrix: cells_hash) are refused unless forced. A session still
+ * running (its store locked by another xrun) and a session with no plan
+ * row are skipped with a warning; one cut short while running is copied
+ * as far as it got, with a warning.
  */
 #include "store.h"
 
@@ -303,26 +306,37 @@ static int copy_session(struct store *st, int64_t old, const char *key,
 /* Each input session with its key, oldest first. A store older than
  * version 4 has no keys: its sessions are known by plan hash and start
  * time, the same on every merge of that store. */
-static int copy_all(struct store *st, struct store_merge_stats *stats,
-		    struct xr_err *err)
+static int copy_all(struct store *st, const char *path, int held,
+		    struct store_merge_stats *stats, struct xr_err *err)
 {
+	struct buf live = BUF_INIT, cut = BUF_INIT;
 	sqlite3_stmt *s;
 	int rc, r = 0;
 	const char *sql =
 	    src_has_table(st, "session_keys")
 		? "SELECT s.id, COALESCE(k.uuid, 'v2-' || p.hash || '-' || "
-		  "printf('%.6f', s.started_at)) FROM src.sessions s JOIN "
+		  "printf('%.6f', s.started_at)), s.status = 'running' FROM "
+		  "src.sessions s JOIN "
 		  "src.plans p ON p.id = s.plan_id LEFT JOIN src.session_keys "
 		  "k ON k.session_id = s.id ORDER BY s.id"
 		: "SELECT s.id, 'v2-' || p.hash || '-' || printf('%.6f', "
-		  "s.started_at) FROM src.sessions s JOIN src.plans p ON p.id "
+		  "s.started_at), s.status = 'running' FROM src.sessions s "
+		  "JOIN src.plans p ON p.id "
 		  "= s.plan_id ORDER BY s.id";
 	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
 		return store_db_fail(st, err, "reading the input's sessions");
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		int64_t old = sqlite3_column_int64(s, 0);
-		char *key = strdup((const char *)sqlite3_column_text(s, 1));
+		int running = sqlite3_column_int(s, 2);
+		char *key;
 		int added = 0;
+		if (running && held) {
+			buf_addf(&live, "%s%lld", live.len ? ", " : "",
+				 (long long)old);
+			stats->sessions_running++;
+			continue;
+		}
+		key = strdup((const char *)sqlite3_column_text(s, 1));
 		if (!key) {
 			r = xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 				       "out of memory");
@@ -336,9 +350,58 @@ static int copy_all(struct store *st, struct store_merge_stats *stats,
 			stats->sessions_added++;
 		else
 			stats->sessions_skipped++;
+		if (added && running)
+			buf_addf(&cut, "%s%lld", cut.len ? ", " : "",
+				 (long long)old);
 	}
 	if (r == 0 && rc != SQLITE_DONE)
 		r = store_db_fail(st, err, "reading the input's sessions");
+	sqlite3_finalize(s);
+	if (r == 0 && live.len &&
+	    strv_pushf(&stats->warnings,
+		       "%s: session %s is still running (another xrun holds "
+		       "the store): skipped; merge again when it has ended",
+		       path, live.s) < 0)
+		r = xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	if (r == 0 && cut.len &&
+	    strv_pushf(&stats->warnings,
+		       "%s: session %s was cut short while running (status "
+		       "running, no xrun holds the store): merged as far as "
+		       "it got; a later merge will not update it",
+		       path, cut.s) < 0)
+		r = xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	buf_release(&live);
+	buf_release(&cut);
+	return r;
+}
+
+/* Sessions of the input with no plan row: a report cannot read them, so
+ * they are not copied; said in a warning. */
+static int note_planless(struct store *st, const char *path,
+			 struct store_merge_stats *stats, struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	int64_t n = 0;
+	int r = 0;
+	if (sqlite3_prepare_v2(
+		st->db,
+		"SELECT count(*), group_concat(id, ', ') FROM (SELECT s.id "
+		"AS id FROM src.sessions s WHERE NOT EXISTS (SELECT 1 FROM "
+		"src.plans p WHERE p.id = s.plan_id) ORDER BY s.id)",
+		-1, &s, NULL) != SQLITE_OK)
+		return store_db_fail(st, err, "reading the input's sessions");
+	if (sqlite3_step(s) == SQLITE_ROW &&
+	    (n = sqlite3_column_int64(s, 0)) > 0) {
+		stats->sessions_planless += n;
+		if (strv_pushf(&stats->warnings,
+			       "%s: session%s %s %s no plan row (its plan is "
+			       "missing from the store): skipped",
+			       path, n == 1 ? "" : "s",
+			       (const char *)sqlite3_column_text(s, 1),
+			       n == 1 ? "has" : "have") < 0)
+			r = xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+				       "out of memory");
+	}
 	sqlite3_finalize(s);
 	return r;
 }
@@ -372,14 +435,16 @@ int store_merge(struct store *st, const char *const *inputs, size_t n,
 	/* One transaction per input (ATTACH is refused inside one): an input
 	 * refused leaves those before it merged, which is safe to repeat. */
 	for (i = 0; i < n && r == 0; i++) {
+		int held = store_lock_held(inputs[i]);
 		if ((r = attach(st, inputs[i], err)) < 0)
 			break;
 		if ((r = store_begin(st, err)) < 0) {
 			detach(st);
 			break;
 		}
-		if ((r = check_plans(st, inputs[i], force, err)) == 0)
-			r = copy_all(st, stats, err);
+		if ((r = check_plans(st, inputs[i], force, err)) == 0 &&
+		    (r = note_planless(st, inputs[i], stats, err)) == 0)
+			r = copy_all(st, inputs[i], held, stats, err);
 		if (r == 0)
 			r = store_commit(st, err);
 		else

@@ -1,0 +1,340 @@
+/*
+ * wfile: the one writer of the files xrun writes for the user (wfile.h).
+ * What it guards against: writing a report over the store it was read from,
+ * over a device node or a FIFO (or hanging on one), through a planted
+ * symbolic link, and leaving a cut file in place of a good one when the
+ * disk fills or the process is killed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "wfile.h"
+#include "banned.h"
+
+struct guard {
+	char *path, *what;
+	int sidecars;
+};
+static struct guard *guards;
+static size_t nguards;
+
+static const char *const sidecar_suffix[] = {"", "-wal", "-shm", "-journal",
+					     ".lock"};
+
+int wfile_protect(const char *path, const char *what, int sidecars)
+{
+	struct guard *g = realloc(guards, (nguards + 1) * sizeof *g);
+	if (!g)
+		return -XR_ENOMEM;
+	guards = g;
+	g += nguards;
+	g->path = strdup(path);
+	g->what = strdup(what);
+	g->sidecars = sidecars;
+	if (!g->path || !g->what) {
+		free(g->path);
+		free(g->what);
+		return -XR_ENOMEM;
+	}
+	nguards++;
+	return 0;
+}
+
+/* The folder of path ("." when it names none) into dir, and where its
+ * last component starts. */
+static size_t split_dir(const char *path, struct buf *dir)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash) {
+		buf_adds(dir, ".");
+		return 0;
+	}
+	if (slash == path)
+		buf_adds(dir, "/");
+	else
+		buf_add(dir, path, (size_t)(slash - path));
+	return (size_t)(slash - path) + 1;
+}
+
+/* path with its folder resolved ("./a/../r.pdf" -> "/abs/r.pdf"); the last
+ * component is kept as it is (it may not exist, or be a link). */
+static void canon(const char *path, struct buf *out)
+{
+	struct buf dir = BUF_INIT;
+	size_t base = split_dir(path, &dir);
+	char *real = realpath(dir.s, NULL);
+
+	buf_adds(out, real ? real : dir.s);
+	if (!out->len || out->s[out->len - 1] != '/')
+		buf_addc(out, '/');
+	buf_adds(out, path + base);
+	free(real);
+	buf_release(&dir);
+}
+
+/* Whether target (canonical ct, stat st when have_st) is name. */
+static int same_file(const char *ct, const struct stat *st, int have_st,
+		     const char *name)
+{
+	struct buf cn = BUF_INIT;
+	struct stat ns;
+	int same;
+
+	canon(name, &cn);
+	same = !strcmp(ct, cn.s) ||
+	       (have_st && stat(name, &ns) == 0 && ns.st_dev == st->st_dev &&
+		ns.st_ino == st->st_ino);
+	buf_release(&cn);
+	return same;
+}
+
+/* 1 + the index in sidecar_suffix[] when path is guard g's file or one
+ * of its sidecars, else 0. */
+static int guarded_by(const struct guard *g, const char *ct,
+		      const struct stat *st, int have_st)
+{
+	size_t n =
+	    g->sidecars ? sizeof sidecar_suffix / sizeof *sidecar_suffix : 1;
+	char *real = realpath(g->path, NULL);
+	struct buf name = BUF_INIT;
+	int hit = 0;
+
+	for (size_t i = 0; i < n && !hit; i++) {
+		for (int r = 0; r < 2 && !hit; r++) {
+			const char *p = r ? real : g->path;
+			if (!p)
+				continue;
+			buf_reset(&name);
+			buf_addf(&name, "%s%s", p, sidecar_suffix[i]);
+			hit =
+			    same_file(ct, st, have_st, name.s) ? (int)i + 1 : 0;
+		}
+	}
+	buf_release(&name);
+	free(real);
+	return hit;
+}
+
+static const char *kind_of(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m) || S_ISBLK(m))
+		return "a device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+/* 1 when the regular file at path starts as an SQLite database or WAL
+ * file. Opened without following a link or blocking on a FIFO swapped in
+ * since lstat; unreadable counts as no. */
+static int is_sqlite(const char *path)
+{
+	static const char magic[16] = "SQLite format 3";
+	unsigned char h[16];
+	struct stat st;
+	ssize_t n = 0;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		do
+			n = read(fd, h, sizeof h);
+		while (n < 0 && errno == EINTR);
+	}
+	close(fd);
+	if (n == (ssize_t)sizeof h && !memcmp(h, magic, sizeof magic))
+		return 1;
+	/* A WAL file: big-endian 0x377f0682 or 0x377f0683. */
+	return n >= 4 && h[0] == 0x37 && h[1] == 0x7f && h[2] == 0x06 &&
+	       (h[3] & 0xfe) == 0x82;
+}
+
+int wfile_check(const char *path, struct xr_err *err)
+{
+	struct buf ct = BUF_INIT;
+	struct stat st, fst;
+	int have_lst, have_st, hit, rc = 0;
+	size_t i;
+
+	if (!*path)
+		return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+				  "empty output file name");
+	have_lst = lstat(path, &st) == 0;
+	if (!have_lst && errno != ENOENT)
+		return xr_err_set(err, XR_EIO, path, 0, 0,
+				  "cannot write '%s': %s", path,
+				  strerror(errno));
+	have_st = stat(path, &fst) == 0;
+	canon(path, &ct);
+	for (i = 0; i < nguards && rc == 0; i++)
+		if ((hit = guarded_by(&guards[i], ct.s, &fst, have_st)))
+			rc = xr_err_set(
+			    err, XR_EUSAGE, path, 0, 0,
+			    "refusing to write '%s': it is %s%s%s%s", path,
+			    guards[i].what, hit > 1 ? "'s " : "",
+			    sidecar_suffix[hit - 1], hit > 1 ? " file" : "");
+	buf_release(&ct);
+	if (rc < 0 || !have_lst)
+		return rc;
+	if (S_ISLNK(st.st_mode))
+		return xr_err_set(err, XR_EUSAGE, path, 0, 0,
+				  "refusing to write '%s': it is a symbolic "
+				  "link (xrun never writes through one; "
+				  "remove it or name its target)",
+				  path);
+	if (!S_ISREG(st.st_mode))
+		return xr_err_set(err, XR_EUSAGE, path, 0, 0,
+				  "refusing to write '%s': it is %s, not a "
+				  "regular file",
+				  path, kind_of(st.st_mode));
+	if (is_sqlite(path))
+		return xr_err_set(err, XR_EUSAGE, path, 0, 0,
+				  "refusing to write '%s': it is an SQLite "
+				  "database (a store?)",
+				  path);
+	return 0;
+}
+
+static int write_error(const char *path, int e, struct xr_err *err)
+{
+	if (e == ENOSPC)
+		return xr_err_set(err, XR_EIO, path, 0, 0,
+				  "no space left on device writing '%s'", path);
+	if (e == EDQUOT)
+		return xr_err_set(err, XR_EIO, path, 0, 0,
+				  "disk quota exceeded writing '%s'", path);
+	return xr_err_set(err, XR_EIO, path, 0, 0, "cannot write '%s': %s",
+			  path, e ? strerror(e) : "write error");
+}
+
+/* A name no one can guess, so that no link can be planted for it. */
+static void random_suffix(char *s, size_t n)
+{
+	static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned char r[16];
+	size_t i;
+
+	if (n > sizeof r)
+		n = sizeof r;
+	if (getrandom(r, n, GRND_NONBLOCK) != (ssize_t)n) {
+		struct timespec ts;
+		uint64_t x;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		x = (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32) ^
+		    (uint64_t)(uintptr_t)r;
+		for (i = 0; i < n; i++, x = x * 6364136223846793005u + 1)
+			r[i] = (unsigned char)(x >> 56);
+	}
+	for (i = 0; i < n; i++)
+		s[i] = abc[r[i] % (sizeof abc - 1)];
+	s[n] = 0;
+}
+
+/* A new temporary ".<name>.<random>.tmp" in path's folder, opened for
+ * writing; its name in tmp. The fd, or -1 with errno set. */
+static int open_temp(const char *path, struct buf *tmp)
+{
+	struct buf dir = BUF_INIT;
+	size_t base = split_dir(path, &dir);
+	char rnd[13];
+	int fd = -1, tries;
+
+	for (tries = 0; tries < 100 && fd < 0; tries++) {
+		random_suffix(rnd, sizeof rnd - 1);
+		buf_reset(tmp);
+		if (buf_addf(tmp, "%s/.%s.%s.tmp", dir.s, path + base, rnd) <
+		    0) {
+			errno = ENOMEM;
+			break;
+		}
+		fd = open(tmp->s,
+			  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			  0666);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	buf_release(&dir);
+	return fd;
+}
+
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Make the rename itself durable; a folder that cannot be synced is not
+ * an error (some file systems refuse). */
+static void sync_dir(const char *path)
+{
+	struct buf dir = BUF_INIT;
+	int fd;
+
+	split_dir(path, &dir);
+	fd = open(dir.s, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+	buf_release(&dir);
+}
+
+int wfile_write(const char *path, const void *data, size_t len,
+		struct xr_err *err)
+{
+	struct buf tmp = BUF_INIT;
+	struct stat old;
+	int fd, e = 0, rc;
+
+	if ((rc = wfile_check(path, err)) < 0)
+		return rc;
+	fd = open_temp(path, &tmp);
+	if (fd < 0) {
+		rc = write_error(path, errno, err);
+		buf_release(&tmp);
+		return rc;
+	}
+	/* The replaced file's permissions carry over. */
+	if (lstat(path, &old) == 0 && S_ISREG(old.st_mode))
+		(void)fchmod(fd, old.st_mode & 07777);
+	if (write_all(fd, data, len) < 0 || fsync(fd) < 0)
+		e = errno;
+	if (close(fd) < 0 && !e)
+		e = errno;
+	/* Checked again: the target may have changed while we wrote. */
+	if (!e && (rc = wfile_check(path, err)) == 0 && rename(tmp.s, path) < 0)
+		e = errno;
+	if (e)
+		rc = write_error(path, e, err);
+	if (rc < 0)
+		unlink(tmp.s);
+	else
+		sync_dir(path);
+	buf_release(&tmp);
+	return rc;
+}
