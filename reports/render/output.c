@@ -14,20 +14,24 @@
 #include "banned.h"
 
 /* The writer of each format of output_format.h: a stream writer for the
- * text formats (told the output's path when it writes files beside it),
- * a file writer for the rest. */
+ * text formats (told the output's path when it writes files beside it,
+ * or the gate's verdicts when it marks them), a file writer for the
+ * rest. */
 static const struct {
 	int (*stream)(const struct report *r, FILE *f, struct xr_err *err);
 	int (*stream_at)(const struct report *r, FILE *f, const char *path,
 			 struct xr_err *err);
 	int (*file)(const struct report *r, const char *path,
 		    struct xr_err *err);
+	int (*stream_gate)(const struct report *r, unsigned fail_on, FILE *f,
+			   struct xr_err *err);
 } writers[OUTPUT_FORMAT_COUNT] = {
     [OUTPUT_FORMAT_PDF] = {NULL, NULL, report_write_pdf},
     [OUTPUT_FORMAT_MD] = {NULL, report_write_md_charts, NULL},
     [OUTPUT_FORMAT_HTML] = {report_write_html, NULL, NULL},
     [OUTPUT_FORMAT_CSV] = {report_write_csv, NULL, NULL},
     [OUTPUT_FORMAT_JSON] = {report_write_json, NULL, NULL},
+    [OUTPUT_FORMAT_JUNIT] = {NULL, NULL, NULL, report_write_junit},
 };
 
 /* The format of out_path: --format, else the extension, else the
@@ -54,8 +58,37 @@ static int choose_format(const char *out_path, const struct report_opts *o,
 	return fmt;
 }
 
+/* Counts the comparisons whose verdict g->fail_on names; the first one
+ * named as "factor: a -> b: worse". */
+static void gate_count(const struct report *r, struct report_gate *g)
+{
+	int k;
+	g->nfailed = 0;
+	g->ncmps = r->ncmps;
+	g->first[0] = 0;
+	for (k = 0; k < r->ncmps; k++) {
+		const struct report_cmp *c = &r->cmps[k];
+		if (!(g->fail_on & (1u << c->verdict)))
+			continue;
+		if (!g->nfailed++)
+			snprintf(g->first, sizeof g->first, "%s%s%s -> %s: %s",
+				 c->factor >= 0 ? r->factors[c->factor].name
+						: "",
+				 c->factor >= 0 ? ": " : "",
+				 r->cells[c->a].label, r->cells[c->b].label,
+				 report_verdict_name(c->verdict));
+	}
+}
+
 int report_write_file(const char *db_path, const char *out_path,
 		      const struct report_opts *o, struct xr_err *err)
+{
+	return report_write_file_gate(db_path, out_path, o, NULL, err);
+}
+
+int report_write_file_gate(const char *db_path, const char *out_path,
+			   const struct report_opts *o,
+			   struct report_gate *gate, struct xr_err *err)
 {
 	static const struct report_opts defaults = {0};
 	int fmt;
@@ -71,6 +104,8 @@ int report_write_file(const char *db_path, const char *out_path,
 	rc = report_build(db_path, o, &r, err);
 	if (rc < 0)
 		return rc;
+	if (gate)
+		gate_count(r, gate);
 	if (writers[fmt].file) {
 		rc = writers[fmt].file(r, out_path, err);
 		report_free(r);
@@ -88,9 +123,13 @@ int report_write_file(const char *db_path, const char *out_path,
 			goto out;
 		}
 	}
-	rc = writers[fmt].stream_at
-		 ? writers[fmt].stream_at(r, f, out_path, err)
-		 : writers[fmt].stream(r, f, err);
+	if (writers[fmt].stream_gate)
+		rc = writers[fmt].stream_gate(r, gate ? gate->fail_on : 0, f,
+					      err);
+	else if (writers[fmt].stream_at)
+		rc = writers[fmt].stream_at(r, f, out_path, err);
+	else
+		rc = writers[fmt].stream(r, f, err);
 	if (f != stdout) {
 		if (fclose(f) != 0 && rc == 0)
 			rc = xr_err_set(err, XR_EIO, out_path, 0, 0,
