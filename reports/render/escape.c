@@ -86,6 +86,10 @@ int esc_html(struct buf *b, const char *s)
 	return walk(b, s, map_html, 0);
 }
 
+/* esc_md's own flag: the text has no '<', so a '>' cannot close a tag
+ * and stays as it is ("need >= 3 runs"). */
+#define ESC_MD_GT_TEXT (1u << 8)
+
 static const char *map_md(uint32_t cp, char next, unsigned flags)
 {
 	switch (cp) {
@@ -94,7 +98,7 @@ static const char *map_md(uint32_t cp, char next, unsigned flags)
 	case '<':
 		return "&lt;";
 	case '>':
-		return "&gt;";
+		return (flags & ESC_MD_GT_TEXT) ? NULL : "&gt;";
 	case '|':
 		return (flags & ESC_MD_CELL) ? "\\|" : NULL;
 	case ']':
@@ -111,6 +115,15 @@ static const char *map_md(uint32_t cp, char next, unsigned flags)
 
 int esc_md(struct buf *b, const char *s, unsigned flags)
 {
+	if (s && !strchr(s, '<')) {
+		flags |= ESC_MD_GT_TEXT;
+		/* Flattened text at a line start must not open a quote. */
+		if (*s == '>' && !(flags & ESC_MD_BLOCK)) {
+			if (buf_adds(b, "\\>") < 0)
+				return -XR_ENOMEM;
+			s++;
+		}
+	}
 	return walk(b, s, map_md, flags);
 }
 

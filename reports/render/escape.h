@@ -37,14 +37,16 @@ int esc_utf8(struct buf *b, const char *s);
 int esc_html(struct buf *b, const char *s);
 
 /*
- * Markdown text. Always: & < > as entities (no raw HTML, no autolink),
- * other control characters dropped. Without ESC_MD_BLOCK, every line
- * break (CR, LF, U+2028, U+2029) becomes one space, so a title cannot
- * start a new heading or block, and a ']' followed by '(' or '[' is
- * escaped with a backslash, so a value cannot become a link or an image
- * ("[95% CI]" stays as it is). ESC_MD_BLOCK keeps the
- * text's own Markdown and line breaks (the plan's description) but not
- * its raw HTML.
+ * Markdown text. Always: & and < as entities (no raw HTML, no autolink),
+ * and > too when the text holds a '<' (so no tag can close); a '>' in
+ * text without one is plain ("need >= 3 runs"), "\>" when it would
+ * start the line; other control characters dropped. Without
+ * ESC_MD_BLOCK, every line break (CR, LF, U+2028, U+2029) becomes one
+ * space, so a title cannot start a new heading or block, and a ']'
+ * followed by '(' or '[' is escaped with a backslash, so a value cannot
+ * become a link or an image ("[95% CI]" stays as it is). ESC_MD_BLOCK
+ * keeps the text's own Markdown and line breaks (the plan's description)
+ * but not its raw HTML.
  */
 int esc_md(struct buf *b, const char *s, unsigned flags);
 

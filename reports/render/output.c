@@ -17,20 +17,24 @@
 #include "banned.h"
 
 /* The writer of each format of output_format.h: a stream writer for the
- * text formats (told the output's path when it writes files beside it),
- * a file writer for the rest. */
+ * text formats (told the output's path when it writes files beside it,
+ * or the gate's verdicts when it marks them), a file writer for the
+ * rest. */
 static const struct {
 	int (*stream)(const struct report *r, FILE *f, struct xr_err *err);
 	int (*stream_at)(const struct report *r, FILE *f, const char *path,
 			 struct xr_err *err);
 	int (*file)(const struct report *r, const char *path,
 		    struct xr_err *err);
+	int (*stream_gate)(const struct report *r, unsigned fail_on, FILE *f,
+			   struct xr_err *err);
 } writers[OUTPUT_FORMAT_COUNT] = {
     [OUTPUT_FORMAT_PDF] = {NULL, NULL, report_write_pdf},
     [OUTPUT_FORMAT_MD] = {NULL, report_write_md_charts, NULL},
     [OUTPUT_FORMAT_HTML] = {report_write_html, NULL, NULL},
     [OUTPUT_FORMAT_CSV] = {report_write_csv, NULL, NULL},
     [OUTPUT_FORMAT_JSON] = {report_write_json, NULL, NULL},
+    [OUTPUT_FORMAT_JUNIT] = {NULL, NULL, NULL, report_write_junit},
 };
 
 /* The format of out_path: --format, else the extension, else the
@@ -57,8 +61,22 @@ static int choose_format(const char *out_path, const struct report_opts *o,
 	return fmt;
 }
 
+/* A text format of r on f (the CI gate's verdicts for JUnit). */
+static int render_stream(const struct report *r, int fmt,
+			 const struct report_gate *gate, FILE *f,
+			 const char *out_path, struct xr_err *err)
+{
+	if (writers[fmt].stream_gate)
+		return writers[fmt].stream_gate(r, gate ? gate->fail_on : 0, f,
+						err);
+	if (writers[fmt].stream_at)
+		return writers[fmt].stream_at(r, f, out_path, err);
+	return writers[fmt].stream(r, f, err);
+}
+
 /* Render format fmt of r into memory, then hand it to the one writer. */
-static int write_text(const struct report *r, int fmt, const char *out_path,
+static int write_text(const struct report *r, int fmt,
+		      const struct report_gate *gate, const char *out_path,
 		      struct xr_err *err)
 {
 	char *data = NULL;
@@ -69,9 +87,7 @@ static int write_text(const struct report *r, int fmt, const char *out_path,
 	if (!f)
 		return xr_err_set(err, XR_ENOMEM, out_path, 0, 0,
 				  "out of memory rendering '%s'", out_path);
-	rc = writers[fmt].stream_at
-		 ? writers[fmt].stream_at(r, f, out_path, err)
-		 : writers[fmt].stream(r, f, err);
+	rc = render_stream(r, fmt, gate, f, out_path, err);
 	if (fclose(f) != 0 && rc == 0)
 		rc = xr_err_set(err, XR_ENOMEM, out_path, 0, 0,
 				"out of memory rendering '%s'", out_path);
@@ -81,8 +97,37 @@ static int write_text(const struct report *r, int fmt, const char *out_path,
 	return rc;
 }
 
+/* Counts the comparisons whose verdict g->fail_on names; the first one
+ * named as "factor: a -> b: worse". */
+static void gate_count(const struct report *r, struct report_gate *g)
+{
+	int k;
+	g->nfailed = 0;
+	g->ncmps = r->ncmps;
+	g->first[0] = 0;
+	for (k = 0; k < r->ncmps; k++) {
+		const struct report_cmp *c = &r->cmps[k];
+		if (!(g->fail_on & (1u << c->verdict)))
+			continue;
+		if (!g->nfailed++)
+			snprintf(g->first, sizeof g->first, "%s%s%s -> %s: %s",
+				 c->factor >= 0 ? r->factors[c->factor].name
+						: "",
+				 c->factor >= 0 ? ": " : "",
+				 r->cells[c->a].label, r->cells[c->b].label,
+				 report_verdict_name(c->verdict));
+	}
+}
+
 int report_write_file(const char *db_path, const char *out_path,
 		      const struct report_opts *o, struct xr_err *err)
+{
+	return report_write_file_gate(db_path, out_path, o, NULL, err);
+}
+
+int report_write_file_gate(const char *db_path, const char *out_path,
+			   const struct report_opts *o,
+			   struct report_gate *gate, struct xr_err *err)
 {
 	static const struct report_opts defaults = {0};
 	int fmt, to_stdout = !strcmp(out_path, "-");
@@ -102,14 +147,14 @@ int report_write_file(const char *db_path, const char *out_path,
 	rc = report_load(db_path, o, &r, err);
 	if (rc < 0)
 		return rc;
+	if (gate)
+		gate_count(r, gate);
 	if (writers[fmt].file)
 		rc = writers[fmt].file(r, out_path, err);
 	else if (to_stdout)
-		rc = writers[fmt].stream_at
-			 ? writers[fmt].stream_at(r, stdout, out_path, err)
-			 : writers[fmt].stream(r, stdout, err);
+		rc = render_stream(r, fmt, gate, stdout, out_path, err);
 	else
-		rc = write_text(r, fmt, out_path, err);
+		rc = write_text(r, fmt, gate, out_path, err);
 	report_free(r);
 	return rc;
 }

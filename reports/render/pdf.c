@@ -86,6 +86,8 @@ int pdf_new(struct pdf **out, const char *font_path, struct xr_err *err)
 		name = HPDF_LoadTTFontFromFile(pdf->doc, path, HPDF_TRUE);
 	if (name && !pdf->failed)
 		pdf->font = HPDF_GetFont(pdf->doc, name, "UTF-8");
+	if (pdf->font && !pdf->failed)
+		pdf_font_fix_tounicode(pdf->font);
 	pdf->font_path = strdup(path);
 	pdf->font_index = idx;
 	pdf->font_origin = font_path && *font_path ? "font option"

@@ -1,7 +1,8 @@
 /*
  * Finding the TrueType font a PDF report embeds (pdf_font.h): an explicit
  * path, $XRUN_FONT, fontconfig's Japanese Gothic faces, then a few Debian
- * paths. Only the file is chosen here; pdf.c loads and measures it.
+ * paths. Only the file is chosen here; pdf.c loads and measures it. Also
+ * the ToUnicode map libharu writes for it, rewritten (pdf_font.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -129,4 +130,68 @@ int pdf_find_font(const char *font_path, char *path, size_t pathsz,
 		    copy_path(path, pathsz, known[i]))
 			return 0;
 	return xr_err_set(err, XR_EFONT, NULL, 0, 0, "%s", PDF_NO_FONT_MSG);
+}
+
+/* Adobe Technical Note 5411's ToUnicode form. A bfrange may only vary the
+ * last byte of its codes, so one row per high byte; at most 100 rows per
+ * block (5014, "CMap syntax"). */
+static const char tounicode_head[] =
+    "/CIDInit /ProcSet findresource begin\n"
+    "12 dict begin\n"
+    "begincmap\n"
+    "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> "
+    "def\n"
+    "/CMapName /Adobe-Identity-UCS def\n"
+    "/CMapType 2 def\n"
+    "1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n";
+static const char tounicode_tail[] =
+    "endcmap\n"
+    "CMapName currentdict /CMap defineresource pop\n"
+    "end\n"
+    "end\n";
+
+static int is_surrogate_row(unsigned hi)
+{
+	return hi >= 0xD8 && hi <= 0xDF;
+}
+
+int pdf_font_fix_tounicode(HPDF_Font font)
+{
+	HPDF_FontAttr attr;
+	HPDF_Stream st;
+	char row[48];
+	unsigned hi, rows = 0, left = 0;
+
+	if (!font || !(attr = (HPDF_FontAttr)font->attr) ||
+	    attr->type != HPDF_FONT_TYPE0_TT || !attr->cmap_stream ||
+	    !(st = attr->cmap_stream->stream) ||
+	    HPDF_Dict_GetItem(font, "ToUnicode", HPDF_OCLASS_DICT) !=
+		attr->cmap_stream)
+		return -1;
+	for (hi = 0; hi < 256; hi++)
+		left += !is_surrogate_row(hi);
+	HPDF_MemStream_FreeData(st);
+	if (HPDF_Stream_WriteStr(st, tounicode_head) != HPDF_OK)
+		return -1;
+	for (hi = 0; hi < 256; hi++) {
+		if (is_surrogate_row(hi))
+			continue;
+		if (rows == 0) {
+			snprintf(row, sizeof row, "%u beginbfrange\n",
+				 left < 100 ? left : 100);
+			if (HPDF_Stream_WriteStr(st, row) != HPDF_OK)
+				return -1;
+		}
+		snprintf(row, sizeof row, "<%02X00> <%02XFF> <%02X00>\n", hi,
+			 hi, hi);
+		if (HPDF_Stream_WriteStr(st, row) != HPDF_OK)
+			return -1;
+		left--;
+		if (++rows == 100 || left == 0) {
+			rows = 0;
+			if (HPDF_Stream_WriteStr(st, "endbfrange\n") != HPDF_OK)
+				return -1;
+		}
+	}
+	return HPDF_Stream_WriteStr(st, tounicode_tail) == HPDF_OK ? 0 : -1;
 }

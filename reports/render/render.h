@@ -24,6 +24,11 @@ int report_write_md_charts(const struct report *r, FILE *f, const char *md_path,
 int report_write_html(const struct report *r, FILE *f, struct xr_err *err);
 int report_write_csv(const struct report *r, FILE *f, struct xr_err *err);
 int report_write_json(const struct report *r, FILE *f, struct xr_err *err);
+/* JUnit XML (write_junit.c): a test case per comparison, a <failure>
+ * for each whose verdict is in fail_on (bits 1u << enum report_verdict,
+ * the verdicts `--fail-on` names). */
+int report_write_junit(const struct report *r, unsigned fail_on, FILE *f,
+		       struct xr_err *err);
 /* A PDF needs a file (libharu writes it whole). */
 int report_write_pdf(const struct report *r, const char *path,
 		     struct xr_err *err);
@@ -36,5 +41,19 @@ int report_write_pdf(const struct report *r, const char *path,
  */
 int report_write_file(const char *db_path, const char *out_path,
 		      const struct report_opts *o, struct xr_err *err);
+
+/* A CI gate on the comparisons (`xrun report --fail-on`). */
+struct report_gate {
+	unsigned fail_on; /* bits 1u << enum report_verdict; 0: no gate */
+	int nfailed;	  /* OUT: comparisons with one of those verdicts */
+	int ncmps;	  /* OUT: comparisons in the report */
+	char first[512];  /* OUT: the first of them, "cc: a -> b: worse" */
+};
+/* report_write_file(), also counting into *gate (may be NULL) the
+ * comparisons whose verdict gate->fail_on names; the JUnit writer marks
+ * them as failures. */
+int report_write_file_gate(const char *db_path, const char *out_path,
+			   const struct report_opts *o,
+			   struct report_gate *gate, struct xr_err *err);
 
 #endif

@@ -554,12 +554,26 @@ int rt_reference_info(const struct report *r, struct arena *a, struct rtable *t)
 
 /* --- appendix ---------------------------------------------------------- */
 
+/* Facts come ordered by host, key, session: is fact k the same host, key
+ * and value as fact k - 1 (a fact that did not change between sessions)? */
+static int fact_repeats(const struct report *r, int k)
+{
+	const struct report_fact *f = &r->facts[k], *p = f - 1;
+	return k > 0 && !strcmp(f->host, p->host) && !strcmp(f->key, p->key) &&
+	       !strcmp(f->value, p->value);
+}
+
+/* One row per host, key and value: the sessions that saw the same value
+ * share it ("1, 2"), so a fact that stayed the same is listed once and a
+ * fact that changed shows each value with its sessions. */
 int rt_facts(const struct report *r, struct arena *a, struct rtable *t)
 {
-	char s[32];
-	int k, rc = 0;
+	struct buf s = BUF_INIT;
+	int k, row = -1, nrows = 0, rc = 0;
 
-	if (rt_init(t, a, 4, r->nfacts) < 0)
+	for (k = 0; k < r->nfacts; k++)
+		nrows += !fact_repeats(r, k);
+	if (rt_init(t, a, 4, nrows) < 0)
 		return -XR_ENOMEM;
 	t->title = T(HOST_FACTS);
 	rt_head(t, 0, T(HOST), RT_LEFT, 0);
@@ -567,12 +581,21 @@ int rt_facts(const struct report *r, struct arena *a, struct rtable *t)
 	rt_head(t, 2, T(VALUE), RT_LEFT, 1);
 	rt_head(t, 3, T(SESSION), RT_RIGHT, 0);
 	for (k = 0; k < r->nfacts && rc == 0; k++) {
-		snprintf(s, sizeof s, "%lld", (long long)r->facts[k].session);
-		rc |= rt_set(t, a, k, 0, r->facts[k].host);
-		rc |= rt_set(t, a, k, 1, r->facts[k].key);
-		rc |= rt_set(t, a, k, 2, r->facts[k].value);
-		rc |= rt_set(t, a, k, 3, s);
+		if (!fact_repeats(r, k)) {
+			if (row >= 0)
+				rc |= rt_set(t, a, row, 3, s.s);
+			buf_reset(&s);
+			row++;
+			rc |= rt_set(t, a, row, 0, r->facts[k].host);
+			rc |= rt_set(t, a, row, 1, r->facts[k].key);
+			rc |= rt_set(t, a, row, 2, r->facts[k].value);
+		}
+		rc |= buf_addf(&s, "%s%lld", fact_repeats(r, k) ? ", " : "",
+			       (long long)r->facts[k].session) < 0;
 	}
+	if (row >= 0 && rc == 0)
+		rc |= rt_set(t, a, row, 3, s.s);
+	buf_release(&s);
 	rt_fill_empty(t);
 	return rc ? -XR_ENOMEM : 0;
 }

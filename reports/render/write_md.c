@@ -274,6 +274,16 @@ static int comparisons(const struct report *r, struct arena *a, FILE *f)
 	return 0;
 }
 
+/* The note's sentence after its bold code: without the code again when
+ * the sentence starts with it ("outlier: a run lies ..."). */
+static const char *note_sentence(const struct rt_note *n)
+{
+	size_t len = strlen(n->name);
+	if (!strncmp(n->text, n->name, len) && n->text[len] == ':')
+		return n->text + len + 1 + (n->text[len + 1] == ' ');
+	return n->text;
+}
+
 /* Every flag that appears, explained once, with where it applies. */
 static int notes(const struct report *r, struct arena *a, FILE *f)
 {
@@ -285,7 +295,9 @@ static int notes(const struct report *r, struct arena *a, FILE *f)
 		return rc;
 	fprintf(f, "## %s\n\n", T(r, REPORT_T_NOTES));
 	for (k = 0; k < nn; k++) {
-		fprintf(f, "%d. **%s**: %s\n", k + 1, n[k].name, n[k].text);
+		fprintf(f, "%d. **%s**: ", k + 1, n[k].name);
+		put(f, note_sentence(&n[k]), 0);
+		fputc('\n', f);
 		for (j = 0; j < n[k].nitems; j++) {
 			fputs("   - ", f);
 			put(f, n[k].item[j].where, 0);

@@ -29,6 +29,7 @@
 	X(REPORT, "report", 3)                                                 \
 	X(FONT, "font", 3)                                                     \
 	X(CHANGED, "plan-changed", 2)                                          \
+	X(GATE, "fail-on", 4)                                                  \
 	X(INTERNAL, "internal", 3)
 
 enum xr_code {

@@ -1,13 +1,15 @@
 /*
- * The tables whose names options take (OPT_CHOICE, opt.h), as choice
- * sources: report output formats (runner/plan/output_format.h) and
- * report languages (runner/plan/lang.h). Lab profiles are lab.c's own
+ * The tables whose names options take (OPT_CHOICE, OPT_CHOICES, opt.h),
+ * as choice sources: report output formats (runner/plan/output_format.h),
+ * report languages (runner/plan/lang.h) and comparison verdicts
+ * (reports/model/report.h, report_verdict_name). Lab profiles are lab.c's own
  * (lab_profile_choices). Each reads its table row by row, so a row added
  * there is accepted, listed in --help, the man page and the completion.
  */
 #include "cmd.h"
 #include "lang.h"
 #include "output_format.h"
+#include "report.h"
 #include "banned.h"
 
 static const char *format_name(size_t i)
@@ -17,3 +19,14 @@ static const char *format_name(size_t i)
 
 const struct opt_choices cli_format_choices = {"format", format_name};
 const struct opt_choices cli_lang_choices = {"language", lang_name};
+
+/* enum report_verdict runs from REPORT_BETTER (0) to REPORT_NOT_COMPARABLE,
+ * its last row; row i is verdict i, so --fail-on's bits are 1u << verdict. */
+static const char *verdict_name(size_t i)
+{
+	return i <= REPORT_NOT_COMPARABLE
+		   ? report_verdict_name((enum report_verdict)i)
+		   : NULL;
+}
+
+const struct opt_choices cli_verdict_choices = {"verdict", verdict_name};

@@ -25,6 +25,7 @@ extern const struct opt_cmd cmd_help_spec;     /* commands.c */
 /* Choice sources (OPT_CHOICE) from the tables: output formats and report
  * languages (choices.c), lab link profiles (lab.c). */
 extern const struct opt_choices cli_format_choices;
+extern const struct opt_choices cli_verdict_choices;
 extern const struct opt_choices cli_lang_choices;
 extern const struct opt_choices lab_profile_choices;
 

@@ -3,7 +3,8 @@
  * below): builds the report model from a store and writes it. Exit status:
  * 0 written; 2 usage or an unreadable plan; 3 no store, not a store, no
  * finished runs, a PDF font without the Japanese glyphs the report needs,
- * or a write error.
+ * or a write error; 4 written, and a comparison has a verdict --fail-on
+ * names (a CI gate: docs/ci.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +94,7 @@ static int usage_err(const char *fmt, const char *arg)
 struct report_args {
 	const char *db, *out;
 	struct report_opts o;
+	unsigned fail_on;
 };
 
 #define RA(field) offsetof(struct report_args, field)
@@ -100,7 +102,8 @@ static const struct opt_def report_options[] = {
     {"db", 0, "FILE", "the store to read (default: ./<plan name>.db)",
      OPT_STRING, RA(db), NULL, 0},
     {"output", 'o', "FILE",
-     "the report to write; - writes md, html, csv or json to stdout",
+     "the report to write; - writes md, html, csv, json or junit to "
+     "stdout",
      OPT_STRING, RA(out), NULL, 1},
     {"format", 0, NULL,
      "the output format (default: from the file's extension)", OPT_CHOICE,
@@ -125,6 +128,10 @@ static const struct opt_def report_options[] = {
      OPT_CALLBACK, RA(o.tolerance), tolerance_cb, 0},
     {"session", 0, "N", "only this session (default: every session)",
      OPT_CALLBACK, RA(o.session), session_cb, 0},
+    {"fail-on", 0, NULL,
+     "exit 4 when a comparison has one of these verdicts (a CI gate; "
+     "junit marks them as failures)",
+     OPT_CHOICES, RA(fail_on), NULL, 0, &cli_verdict_choices},
     {0},
 };
 #undef RA
@@ -137,6 +144,7 @@ static int cmd_report(int argc, char **argv)
 	struct buf dbp = BUF_INIT;
 	struct xr_err err = {0};
 	struct xr_diag refd;
+	struct report_gate gate = {0};
 	int rc;
 
 	if ((rc = opt_parse(&cmd_report_spec, argc, argv, &a)) < 0)
@@ -174,7 +182,8 @@ static int cmd_report(int argc, char **argv)
 		xr_diag_init(&refd, o.reference);
 		o.diag = &refd;
 	}
-	rc = report_write_file(db, out, &o, &err);
+	gate.fail_on = a.fail_on;
+	rc = report_write_file_gate(db, out, &o, &gate, &err);
 	buf_release(&dbp);
 	if (o.diag && refd.n) /* the reference file's every problem */
 		xr_diag_print(&refd, stderr);
@@ -184,13 +193,23 @@ static int cmd_report(int argc, char **argv)
 		xr_diag_release(&refd);
 	if (rc == 0 && strcmp(out, "-"))
 		fprintf(stderr, "xrun: wrote %s\n", out);
-	return rc < 0 ? xr_code_exit(-rc) : 0;
+	if (rc < 0)
+		return xr_code_exit(-rc);
+	if (gate.nfailed) {
+		fprintf(stderr,
+			"xrun: %d of %d comparisons have a verdict --fail-on "
+			"names (first: %s)\n",
+			gate.nfailed, gate.ncmps, gate.first);
+		return xr_code_exit(XR_EGATE);
+	}
+	return 0;
 }
 
 const struct opt_cmd cmd_report_spec = {
     .name = "report",
     .args = "[PLAN]",
-    .summary = "write a PDF, Markdown, HTML, CSV or JSON report from a store",
+    .summary = "write a PDF, Markdown, HTML, CSV, JSON or JUnit XML report "
+	       "from a store",
     .about = "With no PLAN and no --db: the store of the plan compiled into "
 	     "the binary (./loopback.db). Fonts: schema/report.md.",
     .opts = report_options,

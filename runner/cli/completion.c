@@ -72,7 +72,7 @@ static void value_kind(const struct opt_def *o, struct buf *b)
 	const char *c;
 	size_t i;
 	buf_reset(b);
-	if (o->kind == OPT_CHOICE) {
+	if (o->kind == OPT_CHOICE || o->kind == OPT_CHOICES) {
 		for (i = 0; (c = opt_choice(o, i)); i++)
 			buf_addf(b, "%s%s", i ? " " : "", c);
 	} else if (!strcmp(o->arg, "FACTOR=LEVEL")) {

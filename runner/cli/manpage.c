@@ -138,6 +138,8 @@ static const struct {
     {3, "environment: engine missing, host unreachable before any run, "
 	"database locked by another xrun, no usable font for a PDF report "
 	"(from report, and from run when the plan writes a PDF)"},
+    {4, "report --fail-on: a comparison has one of the verdicts named "
+	"(the report is written)"},
     {130, "interrupted (SIGINT/SIGTERM): the run in flight is stored as "
 	  "interrupted; run the same command again to resume"},
 };

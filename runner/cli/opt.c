@@ -33,19 +33,23 @@ int opt_has_value(const struct opt_def *o)
 
 const char *opt_choice(const struct opt_def *o, size_t i)
 {
-	return o->kind == OPT_CHOICE && o->choices ? o->choices->name(i) : NULL;
+	return (o->kind == OPT_CHOICE || o->kind == OPT_CHOICES) && o->choices
+		   ? o->choices->name(i)
+		   : NULL;
 }
 
 void opt_value_name(const struct opt_def *o, struct buf *b)
 {
 	const char *c;
 	size_t i;
-	if (o->arg || o->kind != OPT_CHOICE) {
+	if (o->arg || (o->kind != OPT_CHOICE && o->kind != OPT_CHOICES)) {
 		buf_adds(b, o->arg ? o->arg : "");
 		return;
 	}
 	for (i = 0; (c = opt_choice(o, i)); i++)
 		buf_addf(b, "%s%s", i ? "|" : "", c);
+	if (o->kind == OPT_CHOICES)
+		buf_adds(b, "[,...]");
 }
 
 /* ---- names ------------------------------------------------------------ */
@@ -262,11 +266,11 @@ static int unknown_option(const struct opt_cmd *c, const char *arg)
 	return opt_usage_error(c, "unknown option '%s'", arg);
 }
 
-/* 0 when value is one of o's choices; else says why not and returns 2:
- * "unknown format 'pfd' for --format; did you mean 'pdf'? (valid: pdf,
- * md, html, csv, json)". */
+/* 0 when value is one of o's choices (its row in *row, if row is not
+ * NULL); else says why not and returns 2: "unknown format 'pfd' for
+ * --format; did you mean 'pdf'? (valid: pdf, md, html, csv, json)". */
 static int check_choice(const struct opt_cmd *c, const struct opt_def *o,
-			const char *shown, const char *value)
+			const char *shown, const char *value, size_t *row)
 {
 	struct suggest s;
 	struct buf valid = BUF_INIT;
@@ -277,6 +281,8 @@ static int check_choice(const struct opt_cmd *c, const struct opt_def *o,
 	for (i = 0; (name = opt_choice(o, i)); i++) {
 		if (!strcmp(name, value)) {
 			buf_release(&valid);
+			if (row)
+				*row = i;
 			return 0;
 		}
 		suggest_add(&s, name);
@@ -290,6 +296,39 @@ static int check_choice(const struct opt_cmd *c, const struct opt_def *o,
 			    valid.s ? valid.s : "");
 	buf_release(&valid);
 	return r;
+}
+
+/* "worse,different" into the bits of their rows; every name checked, an
+ * empty one ("worse,,x" or "") refused. */
+static int set_choices(const struct opt_cmd *c, const struct opt_def *o,
+		       const char *shown, const char *value, unsigned *bits)
+{
+	struct buf w = BUF_INIT;
+	const char *p = value, *e;
+	size_t row;
+	int r = 0;
+	*bits = 0;
+	do {
+		e = strchr(p, ',');
+		if (!e)
+			e = p + strlen(p);
+		buf_reset(&w);
+		buf_addf(&w, "%.*s", (int)(e - p), p);
+		if (e == p) {
+			r = opt_usage_error(c,
+					    "empty name in '%s' for %s "
+					    "(a list such as a,b)",
+					    value, shown);
+			break;
+		}
+		if ((r = check_choice(c, o, shown, w.s, &row)))
+			break;
+		if (row < 32)
+			*bits |= 1u << row;
+		p = e + 1;
+	} while (*e);
+	buf_release(&w);
+	return r ? 2 : 0;
 }
 
 /* Stores value (NULL for a flag) into o's field of dest. */
@@ -325,10 +364,12 @@ static int set_value(const struct opt_cmd *c, const struct opt_def *o,
 	case OPT_CALLBACK:
 		return o->cb(field, value) < 0 ? 2 : 0;
 	case OPT_CHOICE:
-		if (check_choice(c, o, shown, value))
+		if (check_choice(c, o, shown, value, NULL))
 			return 2;
 		*(const char **)field = value;
 		return 0;
+	case OPT_CHOICES:
+		return set_choices(c, o, shown, value, (unsigned *)field);
 	case OPT_END:
 		break;
 	}

@@ -24,7 +24,9 @@ enum opt_kind {
 	OPT_LIST,     /* struct opt_list field: repeatable, every value kept */
 	OPT_CALLBACK, /* cb(field, value): 0, or -XR_EUSAGE after printing
 			 why not */
-	OPT_CHOICE    /* const char * field: one of the names of choices */
+	OPT_CHOICE,   /* const char * field: one of the names of choices */
+	OPT_CHOICES   /* unsigned field: a comma-separated list of names of
+			 choices, bit i set for row i (rows < 32) */
 };
 
 /*

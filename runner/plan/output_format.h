@@ -24,7 +24,8 @@
 	X(MD, "md", ".md .markdown", 1)                                        \
 	X(HTML, "html", ".html .htm", 1)                                       \
 	X(CSV, "csv", ".csv", 1)                                               \
-	X(JSON, "json", ".json", 1)
+	X(JSON, "json", ".json", 1)                                            \
+	X(JUNIT, "junit", ".xml", 1)
 
 enum output_format {
 #define OUTPUT_FORMAT_ENUM(id, name, ext, stream) OUTPUT_FORMAT_##id,

@@ -67,7 +67,8 @@ check "safe" xrun run speed.yaml --only mode = s
 check "=fast =safe" xrun run speed.yaml --only mode =
 check "n=1 n=2" xrun speed.yaml -q --only n
 check "--only=mode=fast --only=mode=safe" xrun run speed.yaml --only=mode
-check "csv html json md pdf" xrun report --format ""
+check "csv html json junit md pdf" xrun report --format ""
+check "worse" xrun report -o r.xml --fail-on wo
 check "ja" xrun report speed.yaml -o x.pdf --lang j
 check "old.db sub/" xrun report --db ""
 check "down status up" xrun lab ""

@@ -6,7 +6,10 @@
 #    schema docs and JSON Schema, README and the guides under the prefix;
 # 2. `cpack -G DEB` builds a .deb whose Depends names the runtime libraries
 #    (libhpdf, libyaml, libsqlite3, libjansson), iperf3, openssh-client and
-#    the IPAex font;
+#    the IPAex font, and lintian finds nothing to say above "info": no
+#    error, no warning (copyright in DEP-5, changelog.Debian.gz, the man
+#    page compressed, the binary stripped, no essential package in
+#    Depends, a maintainer with a real mail host);
 # 3. `dpkg -i` installs it; the installed /usr/bin/xrun prints its version,
 #    runs the installed command-engine plan (share/xrun/plans/dd-blocksize.yaml)
 #    and writes a PDF report (font found without the source tree), away from
@@ -20,8 +23,8 @@ skip() {
 	echo "SKIP: $*"; exit 77
 }
 [ "$(id -u)" = 0 ] || skip "needs root (dpkg -i)"
-for t in cpack dpkg dpkg-deb dpkg-shlibdeps man flock; do
-	command -v $t >/dev/null || skip "$t missing (apt-get install dpkg-dev man-db cmake)"
+for t in cpack dpkg dpkg-deb dpkg-shlibdeps man flock lintian; do
+	command -v $t >/dev/null || skip "$t missing (apt-get install dpkg-dev man-db cmake lintian)"
 done
 [ -f "$build/CPackConfig.cmake" ] || skip "no CPackConfig.cmake in $build"
 dir=$(mktemp -d)
@@ -90,6 +93,39 @@ dpkg-deb -c "$deb" >"$dir/contents.txt"
 grep -q '\./usr/bin/xrun$' "$dir/contents.txt" || fail ".deb has no /usr/bin/xrun"
 grep -q 'usr/share/man/man1/xrun.1' "$dir/contents.txt" || fail ".deb has no man page"
 [ "$nfail" = 0 ] && pass "cpack -G DEB: $(basename "$deb"), Depends: $deps"
+n0=$nfail
+# Essential packages are always there; naming one unversioned is an error.
+for d in $(echo "$deps" | tr ',' '\n' | sed 's/^ *//; s/ .*//'); do
+	[ "$(dpkg-query -W -f='${Essential}' "$d" 2>/dev/null)" = yes ] &&
+		fail "Depends names the essential package $d: $deps"
+done
+# Settable at configure time (-DXRUN_DEB_MAINTAINER=...); never localhost.
+m=$(dpkg-deb -f "$deb" Maintainer)
+{ echo "$m" | grep -Eq '^[^<]+ <[^@> ]+@[^@> ]+\.[a-z]+>$' && ! echo "$m" | grep -q '@localhost'; } ||
+	fail "Maintainer is not a name and a mail address on a real host: $m"
+for f in usr/share/doc/xrun/copyright usr/share/doc/xrun/changelog.Debian.gz \
+	usr/share/man/man1/xrun.1.gz; do
+	grep -q "\./$f\$" "$dir/contents.txt" || fail ".deb has no /$f"
+done
+grep -q 'man1/xrun\.1$' "$dir/contents.txt" && fail ".deb has the man page uncompressed"
+mkdir "$dir/x"
+dpkg-deb -x "$deb" "$dir/x"
+head -1 "$dir/x/usr/share/doc/xrun/copyright" |
+	grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||
+	fail "copyright is not machine-readable (DEP-5): $(head -1 "$dir/x/usr/share/doc/xrun/copyright")"
+zcat "$dir/x/usr/share/doc/xrun/changelog.Debian.gz" | head -1 |
+	grep -qF "xrun ($(dpkg-deb -f "$deb" Version))" ||
+	fail "changelog.Debian.gz does not start with this version: $(zcat "$dir/x/usr/share/doc/xrun/changelog.Debian.gz" | head -1)"
+file_out=$(file -b "$dir/x/usr/bin/xrun" 2>/dev/null || true)
+case $file_out in *"not stripped"*) fail "/usr/bin/xrun is not stripped: $file_out" ;; esac
+# lintian: E: errors and W: warnings fail (I: info and N: notes do not):
+# with --fail-on, lintian exits non-zero on either, or when it cannot run.
+rc=0
+lintian --fail-on error,warning "$deb" >"$dir/lintian.out" 2>"$dir/lintian.err" || rc=$?
+[ $rc = 0 ] ||
+	fail "lintian: exit $rc, $(grep -c '^E: ' "$dir/lintian.out") errors, $(grep -c '^W: ' "$dir/lintian.out") warnings:
+$(grep -v '^[IN]: ' "$dir/lintian.out") $(grep -v 'root privileges' "$dir/lintian.err")"
+[ "$nfail" = "$n0" ] && pass "lintian $(basename "$deb"): 0 errors, 0 warnings (copyright, changelog.Debian.gz, xrun.1.gz, stripped, Depends)"
 
 # ---- 3. dpkg -i, use, dpkg -r ------------------------------------------------------
 case $installed_before in

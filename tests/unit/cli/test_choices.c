@@ -2,6 +2,7 @@
  * opt.h; the sources in choices.c and lab.c): the parser takes exactly the
  * table's names and refuses the rest, and each of --help, the man page and
  * the bash completion lists every row of every table an option names.
+ * OPT_CHOICES (a comma-separated list of the table's names, as bits).
  * Also: opt_parse's outcomes are no -XR_E* code. */
 #include <stddef.h>
 #include <stdio.h>
@@ -86,7 +87,9 @@ static int uses_source(const char *cmd, const char *opt,
 	const struct opt_def *o;
 	for (o = cli_command_options(cmd); o && o->kind != OPT_END; o++)
 		if (o->name && !strcmp(o->name, opt))
-			return o->kind == OPT_CHOICE && o->choices == src;
+			return (o->kind == OPT_CHOICE ||
+				o->kind == OPT_CHOICES) &&
+			       o->choices == src;
 	return 0;
 }
 
@@ -115,7 +118,7 @@ static void test_listed(void)
 		for (o = list[i]->opts; o && o->kind != OPT_END; o++) {
 			const char *c;
 			int h = 1, m = 1, b = 1, rows = 0;
-			if (o->kind != OPT_CHOICE)
+			if (o->kind != OPT_CHOICE && o->kind != OPT_CHOICES)
 				continue;
 			nchoice++;
 			for (j = 0; (c = opt_choice(o, j)); j++, rows++) {
@@ -134,8 +137,10 @@ static void test_listed(void)
 		}
 		free(help);
 	}
-	ok(nchoice >= 3, "at least --format, --lang and --profile (%d)",
-	   nchoice);
+	ok(nchoice >= 4,
+	   "at least --format, --lang, --fail-on and --profile (%d)", nchoice);
+	ok(uses_source("report", "fail-on", &cli_verdict_choices),
+	   "report --fail-on names the verdict table");
 	ok(uses_source("report", "format", &cli_format_choices) &&
 	       uses_source("report", "lang", &cli_lang_choices) &&
 	       uses_source("lab up", "profile", &lab_profile_choices),
@@ -164,10 +169,17 @@ static void test_sources(void)
 	ok(same && !cli_lang_choices.name(LANG_COUNT),
 	   "the language choices are the reports' languages, in order");
 	is_int(lang_find("fr"), LANG_NOT_FOUND, "no language 'fr'");
+	for (i = 0, same = 1; i <= REPORT_NOT_COMPARABLE; i++)
+		same &= cli_verdict_choices.name(i) &&
+			!strcmp(cli_verdict_choices.name(i),
+				report_verdict_name((enum report_verdict)i));
+	ok(same && !cli_verdict_choices.name(REPORT_NOT_COMPARABLE + 1),
+	   "the verdict choices are the verdicts, row i verdict i");
 }
 
 struct color_args {
 	const char *color;
+	unsigned colors;
 };
 static const char *color_name(size_t i)
 {
@@ -178,6 +190,8 @@ static const struct opt_choices colors = {"color", color_name};
 static const struct opt_def color_opts[] = {
     {"color", 0, NULL, "a color", OPT_CHOICE,
      offsetof(struct color_args, color), NULL, 0, &colors},
+    {"colors", 0, NULL, "some colors", OPT_CHOICES,
+     offsetof(struct color_args, colors), NULL, 0, &colors},
     {0},
 };
 static const struct opt_cmd color_cmd = {
@@ -203,6 +217,19 @@ static void test_parse(void)
 	ok(a.color == NULL, "and is not stored");
 	opt_value_name(&color_opts[0], &b);
 	is_str(b.s, "red|green|blue", "the value's name lists the table");
+	is_int(parse_color("--colors=blue,red", &a), 0, "a list of names");
+	is_int((int)a.colors, 5, "as the bits of their rows (red 1, blue 4)");
+	is_int(parse_color("--colors=green", &a), 0, "a list of one");
+	is_int((int)a.colors, 2, "green is bit 1");
+	is_int(parse_color("--colors=red,gren", &a), OPT_USAGE,
+	       "one name not in the table is a usage error");
+	is_int(parse_color("--colors=red,", &a), OPT_USAGE,
+	       "an empty name is a usage error");
+	is_int(parse_color("--colors=", &a), OPT_USAGE,
+	       "an empty list is a usage error");
+	buf_reset(&b);
+	opt_value_name(&color_opts[1], &b);
+	is_str(b.s, "red|green|blue[,...]", "a list's value name says so");
 	buf_release(&b);
 	for (code = 0; code < XR_E_COUNT; code++)
 		clash |= OPT_HELP == -code || OPT_USAGE == -code;

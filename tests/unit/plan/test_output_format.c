@@ -37,10 +37,14 @@ static void test_lookups(void)
 	is_int(output_format_of_path("r.html"), OUTPUT_FORMAT_HTML, "r.html");
 	is_int(output_format_of_path("r.HTM"), OUTPUT_FORMAT_HTML, "r.HTM");
 	ok(output_formats[OUTPUT_FORMAT_HTML].stream, "html may go to stdout");
+	is_int(output_format_of_path("results.XML"), OUTPUT_FORMAT_JUNIT,
+	       "results.XML");
+	ok(output_formats[OUTPUT_FORMAT_JUNIT].stream,
+	   "junit may go to stdout");
 	is_str(output_format_list(list, sizeof list, 0),
-	       "pdf, md, html, csv, json", "names");
+	       "pdf, md, html, csv, json, junit", "names");
 	is_str(output_format_list(list, sizeof list, 1),
-	       ".pdf, .md, .html, .csv, .json", "extensions");
+	       ".pdf, .md, .html, .csv, .json, .xml", "extensions");
 }
 
 /* The loader takes what the table takes, and only that. */

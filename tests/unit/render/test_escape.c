@@ -37,6 +37,14 @@ int main(void)
 
 	is_str(md("<script>alert(1)</script>", 0, &bad),
 	       "&lt;script&gt;alert(1)&lt;/script&gt;", "md: raw html");
+	is_str(md("need >= 3 runs", 0, &bad), "need >= 3 runs",
+	       "md: a '>' without a '<' is plain text (no &gt;=)");
+	is_str(md("a <b> c > d", 0, &bad), "a &lt;b&gt; c &gt; d",
+	       "md: with a '<', every '>' an entity");
+	is_str(md(">quote", ESC_MD_CELL, &bad), "\\>quote",
+	       "md: a leading '>' cannot open a quote");
+	is_str(md("x\n> q", ESC_MD_BLOCK, &bad), "x\n> q",
+	       "md block: the text's own quote kept");
 	is_str(md("t\n# injected\r\nx", 0, &bad), "t # injected  x",
 	       "md: a line break cannot start a heading");
 	is_str(md("a|b", ESC_MD_CELL, &bad), "a\\|b", "md: pipe in a cell");
