@@ -68,6 +68,12 @@ int report_write_file(const char *db_path, const char *out_path,
 		o = &defaults;
 	if ((fmt = choose_format(out_path, o, err)) < 0)
 		return fmt;
+	if (o->runs && !o->format && !strcmp(out_path, "-"))
+		fmt = OUTPUT_FORMAT_CSV;
+	if (o->runs && fmt != OUTPUT_FORMAT_CSV)
+		return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+				  "--runs writes csv, not %s ('%s')",
+				  output_formats[fmt].name, out_path);
 	rc = report_load(db_path, o, &r, err);
 	if (rc < 0)
 		return rc;
@@ -88,7 +94,8 @@ int report_write_file(const char *db_path, const char *out_path,
 			goto out;
 		}
 	}
-	rc = writers[fmt].stream_at
+	rc = o->runs ? report_write_runs_csv(r, f, err)
+	     : writers[fmt].stream_at
 		 ? writers[fmt].stream_at(r, f, out_path, err)
 		 : writers[fmt].stream(r, f, err);
 	if (f != stdout) {

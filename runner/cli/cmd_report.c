@@ -125,6 +125,9 @@ static const struct opt_def report_options[] = {
      OPT_CALLBACK, RA(o.tolerance), tolerance_cb, 0},
     {"session", 0, "N", "only this session (default: every session)",
      OPT_CALLBACK, RA(o.session), session_cb, 0},
+    {"runs", 0, NULL,
+     "write one CSV row per run and metric instead of the report", OPT_FLAG,
+     RA(o.runs), NULL, 0},
     {0},
 };
 #undef RA
