@@ -172,21 +172,19 @@ static void md_url(FILE *f, const char *s)
 	}
 }
 
-/* Chart ti as "<stem>-chart-<ti+1>.svg" (through a .tmp renamed into
- * place) and its image link. 0, -XR_ENOMEM (err not filled: the caller
- * says it), or -XR_EIO with err naming the file and the reason. */
-static int md_chart(const struct report *r, struct arena *a,
-		    const struct rtable *t, int ti, struct md_charts *mc,
-		    FILE *f, struct xr_err *err)
+/* A chart (ch, else fig) as "<stem>-<kind>-<no>.svg" (through a .tmp
+ * renamed into place) and its image link. 0, -XR_ENOMEM (err not filled:
+ * the caller says it), or -XR_EIO with err naming the file and the
+ * reason. */
+static int md_svg(const struct report *r, const struct chart *ch,
+		  const struct chart_fig *fig, const char *kind, int no,
+		  struct md_charts *mc, FILE *f, struct xr_err *err)
 {
-	struct chart ch;
 	struct buf path = BUF_INIT, tmp = BUF_INIT;
 	FILE *svg;
 	int rc, why = 0;
 
-	if ((rc = chart_matrix(r, ti, ti + 1, t->title, a, &ch)) < 0)
-		return rc;
-	if (buf_addf(&path, "%s-chart-%d.svg", mc->stem.s, ti + 1) < 0 ||
+	if (buf_addf(&path, "%s-%s-%d.svg", mc->stem.s, kind, no) < 0 ||
 	    buf_addf(&tmp, "%s.tmp", path.s) < 0) {
 		buf_release(&path);
 		buf_release(&tmp);
@@ -197,7 +195,8 @@ static int md_chart(const struct report *r, struct arena *a,
 		rc = -XR_EIO;
 		why = errno;
 	} else {
-		rc = svg_chart_write(svg, &ch, 1, r->lang);
+		rc = ch ? svg_chart_write(svg, ch, 1, r->lang)
+			: svg_fig_write(svg, fig, 1, r->lang);
 		if (rc == -XR_EIO)
 			why = errno;
 		if (fclose(svg) != 0 && rc == 0) {
@@ -217,7 +216,7 @@ static int md_chart(const struct report *r, struct arena *a,
 				why ? strerror(why) : "write error");
 	} else if (rc == 0) {
 		fputs("![", f);
-		md_alt(f, ch.title);
+		md_alt(f, ch ? ch->title : fig->title);
 		fputs("](", f);
 		md_url(f, path.s + mc->base);
 		fputs(")\n\n", f);
@@ -225,6 +224,40 @@ static int md_chart(const struct report *r, struct arena *a,
 	buf_release(&path);
 	buf_release(&tmp);
 	return rc;
+}
+
+/* Table ti's bar chart ("<stem>-chart-N.svg") and, when it has runs, its
+ * distribution ("<stem>-box-N.svg"). */
+static int md_chart(const struct report *r, struct arena *a,
+		    const struct rtable *t, int ti, struct md_charts *mc,
+		    FILE *f, struct xr_err *err)
+{
+	struct chart ch;
+	struct chart_fig fig;
+	int rc;
+
+	if ((rc = chart_matrix(r, ti, ti + 1, t->title, a, &ch)) < 0 ||
+	    (rc = md_svg(r, &ch, NULL, "chart", ti + 1, mc, f, err)) < 0 ||
+	    (rc = chart_box(r, ti, ti + 1, t->title, 480, a, &fig)) < 0)
+		return rc;
+	return fig.nops ? md_svg(r, NULL, &fig, "box", ti + 1, mc, f, err) : 0;
+}
+
+/* Each cell's time series as "<stem>-timeseries-N.svg" (N: the cell's
+ * 1-based position in the cells table). */
+static int md_timeseries(const struct report *r, struct arena *a,
+			 struct md_charts *mc, FILE *f, struct xr_err *err)
+{
+	struct chart_fig fig;
+	int i, rc;
+	for (i = 0; i < r->ncells; i++) {
+		if ((rc = chart_timeseries(r, i, 480, a, &fig)) < 0)
+			return rc;
+		if (fig.nops && (rc = md_svg(r, NULL, &fig, "timeseries", i + 1,
+					     mc, f, err)) < 0)
+			return rc;
+	}
+	return 0;
 }
 
 static int tables(const struct report *r, struct arena *a, FILE *f,
@@ -241,6 +274,8 @@ static int tables(const struct report *r, struct arena *a, FILE *f,
 		if (mc && (rc = md_chart(r, a, &t, k, mc, f, err)) < 0)
 			return rc;
 	}
+	if (mc && (rc = md_timeseries(r, a, mc, f, err)) < 0)
+		return rc;
 	fprintf(f, "%s\n\n", T(r, REPORT_T_SPREAD_NOTE));
 	return 0;
 }
