@@ -330,6 +330,7 @@ static void loader_release(struct loader *l)
 	free(l->niv);
 	free(l->capiv);
 	free(l->cs);
+	loader_series_release(l);
 	if (l->m.plan)
 		plan_free(l->m.plan);
 	store_close(l->st);
@@ -464,6 +465,7 @@ int report_build(const char *db_path, const struct report_opts *o,
 	    (rc = load_metrics(&l, err)) < 0 ||
 	    (rc = choose_metric(&l, err)) < 0 ||
 	    (rc = loader_intervals(&l, err)) < 0 ||
+	    (rc = loader_series(&l, err)) < 0 ||
 	    (rc = loader_stats(&l, err)) < 0 ||
 	    (rc = loader_sizing(&l, err)) < 0 ||
 	    (rc = loader_counters(&l, err)) < 0 ||
@@ -480,7 +482,8 @@ int report_build(const char *db_path, const struct report_opts *o,
 	collect_notes(r, l.m.a);
 	if ((rc = cells_into_arena(r, err)) < 0)
 		goto fail;
-	if ((rc = keep_values(&l.m, err)) < 0)
+	if ((rc = keep_values(&l.m, err)) < 0 ||
+	    (rc = loader_run_list(&l, err)) < 0)
 		goto fail_cells_in_arena;
 	loader_release(&l);
 	*out = r;

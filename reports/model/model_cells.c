@@ -257,6 +257,9 @@ static int run_row(void *ctx, const struct store_run_row *row)
 	u->start = row->started_at;
 	u->end = row->ended_at;
 	u->cell = ci;
+	u->rep = row->rep;
+	u->status_name =
+	    arena_strdup(l->m.a, row->status_name ? row->status_name : "");
 	c = &r->cells[ci];
 	c->n_runs++;
 	r->runs_total++;

@@ -14,6 +14,7 @@
 
 struct plan;
 struct arena;
+struct series_set;
 
 struct mrun {
 	int64_t id, session;
@@ -21,6 +22,8 @@ struct mrun {
 	double start, end; /* NaN when unknown */
 	int cell;	   /* index into report.cells */
 	int status;	   /* enum run_status, -1 when unknown */
+	int rep;	   /* runs.rep */
+	const char *status_name; /* as stored (arena) */
 };
 
 /* Per (cell, factor) verification tallies. */
@@ -95,6 +98,8 @@ struct loader {
 	/* per cell interval values */
 	double **iv;
 	int *niv, *capiv;
+	/* per run (m.runs order) time series, for report.runs */
+	struct series_set *ser;
 	/* per cell counter sums */
 	struct csum {
 		int cell, code;
@@ -103,6 +108,19 @@ struct loader {
 	} * cs;
 	int ncs, capcs;
 };
+
+/* model_runs.c: a point of run_id's series (host, name) for report.runs
+ * (what the store's intervals and series feed); 0 or -XR_ENOMEM. */
+int loader_series_point(struct loader *l, int64_t run_id, const char *host,
+			const char *name, const char *unit, double t,
+			double v);
+/* The stored series of the runs (none until the store has them; the
+ * intervals come through loader_intervals). 0 or a negative -XR_E* code. */
+int loader_series(struct loader *l, struct xr_err *err);
+/* r->runs from m.runs, m.vals and the series; frees l->ser. 0 or
+ * -XR_ENOMEM. */
+int loader_run_list(struct loader *l, struct xr_err *err);
+void loader_series_release(struct loader *l);
 
 /* model_sizing.c: each cell's repetition sizing, and the
  * precision_not_reached flag. */

@@ -203,12 +203,20 @@ int loader_stats(struct loader *l, struct xr_err *err)
 
 /* --- intervals and counters ------------------------------------------- */
 
+/* One stored interval: a point of the run's engine.throughput series
+ * (at the interval's end, like a sampled series) and, for the report's
+ * throughput, a value of its cell's interval statistics. */
 static int interval_row(void *ctx, const struct store_interval_row *v)
 {
 	struct loader *l = ctx;
 	int ri = loader_run_by_id(l, v->run_id);
 	int ci;
-	if (ri < 0 || l->m.runs[ri].status != RUN_OK)
+	if (ri < 0)
+		return 0;
+	if (loader_series_point(l, v->run_id, "", "engine.throughput", "bit/s",
+				v->t_end, v->value) < 0)
+		return loader_oom(l);
+	if (l->m.runs[ri].status != RUN_OK || !l->iv)
 		return 0;
 	ci = l->m.runs[ri].cell;
 	if (l->niv[ci] == l->capiv[ci]) {
@@ -226,13 +234,15 @@ static int interval_row(void *ctx, const struct store_interval_row *v)
 int loader_intervals(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
-	if (strcmp(r->metric, "throughput"))
-		return 0; /* the series is the engine's primary metric */
-	l->iv = calloc((size_t)r->ncells + 1, sizeof *l->iv);
-	l->niv = calloc((size_t)r->ncells + 1, sizeof *l->niv);
-	l->capiv = calloc((size_t)r->ncells + 1, sizeof *l->capiv);
-	if (!l->iv || !l->niv || !l->capiv)
-		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	/* the interval statistics are of the engine's primary metric */
+	if (!strcmp(r->metric, "throughput")) {
+		l->iv = calloc((size_t)r->ncells + 1, sizeof *l->iv);
+		l->niv = calloc((size_t)r->ncells + 1, sizeof *l->niv);
+		l->capiv = calloc((size_t)r->ncells + 1, sizeof *l->capiv);
+		if (!l->iv || !l->niv || !l->capiv)
+			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					  "out of memory");
+	}
 	return store_intervals_each(l->st, interval_row, l, err);
 }
 

@@ -42,6 +42,8 @@ struct report_opts {
 				  first error is also in err */
 	double tolerance;      /* > 0: overrides the reference file's
 				  tolerance (a fraction, 0.03) */
+	int runs; /* report_write_file: the runs CSV (one row per run and
+		     metric) instead of the report; csv only */
 };
 
 /* Statistics of one cell and metric, over its ok (non-warm-up) runs. */
@@ -180,6 +182,29 @@ struct report_observed {
 };
 struct report_ref; /* reference.h (reports/reference) */
 
+/* A time series inside one run (runner/base/series.h names it): points
+ * (t seconds from the engine's start, value in unit), in time order.
+ * Today from the stored intervals (engine.throughput, host ""); the
+ * store's series (schema/store.md) feed the same list. */
+struct report_series {
+	const char *host, *name, *unit;
+	const double *t, *v; /* [n] */
+	int n;
+};
+
+/* One non-warm-up run of the reported sessions, in execution order. */
+struct report_run {
+	int64_t id, session;
+	int cell;	    /* index into report.cells */
+	int rep;	    /* 1-based repetition (runs.rep) */
+	int ok;		    /* status is ok */
+	const char *status; /* as stored: ok, failed, timeout, ... */
+	double started_at, ended_at; /* NaN when not recorded */
+	const double *vals;	     /* [report.nmetrics], NaN: none */
+	const struct report_series *series; /* [nseries] */
+	int nseries;
+};
+
 struct report {
 	struct arena *arena; /* owns everything below */
 	enum report_lang lang;
@@ -228,6 +253,8 @@ struct report {
 	int nobserved;
 	struct report_condition *conds; /* the conditions table */
 	int nconds;
+	struct report_run *runs; /* every non-warm-up run, in run order */
+	int nruns;
 };
 
 /*
@@ -246,6 +273,11 @@ void report_free(struct report *r);
  * when absent or name is NULL. */
 int report_metric_index(const struct report *r, const char *name);
 int report_factor_index(const struct report *r, const char *name);
+
+/* The series name of run u on host (NULL: any host), or NULL. */
+const struct report_series *report_run_series(const struct report_run *u,
+					      const char *host,
+					      const char *name);
 
 /* Heading/label in the report's language; never NULL. */
 const char *report_text(const struct report *r, enum report_text_id id);

@@ -169,7 +169,7 @@ int chart_has_ref(const struct chart *c)
 /* --- geometry ---------------------------------------------------------- */
 
 /* A step of 1, 2, 2.5 or 5 times a power of ten giving about 5 ticks. */
-static double nice_step(double span, int *decimals)
+double chart_nice_step(double span, int *decimals)
 {
 	double raw = span / 5, mag, norm, step;
 	int d;
@@ -214,7 +214,7 @@ static void chart_yrange(const struct chart *c, struct chart_frame *f)
 	}
 	if (f->ymax <= f->ymin)
 		f->ymax = f->ymin + 1;
-	f->step = nice_step(f->ymax - f->ymin, &f->dec);
+	f->step = chart_nice_step(f->ymax - f->ymin, &f->dec);
 	f->ymax = ceil(f->ymax / f->step - 1e-9) * f->step;
 	f->ymin = floor(f->ymin / f->step + 1e-9) * f->step;
 	f->nticks = (int)lround((f->ymax - f->ymin) / f->step) + 1;

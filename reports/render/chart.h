@@ -134,4 +134,61 @@ int chart_legend(const struct chart *c, const struct chart_style *st,
 void chart_colour_rgb(int s, double rgb[3]);
 const char *chart_colour_hex(int s, char out[8]);
 
+/* A tick step of 1, 2, 2.5 or 5 times a power of ten giving about 5
+ * ticks over span; OUT: the decimals its labels need. */
+double chart_nice_step(double span, int *decimals);
+
+/*
+ * The charts of the runs (chart_runs.c), laid out as a list of shapes
+ * that svg_chart.c and pdf_chart.c only draw: per cell a time series
+ * (every ok run's engine.throughput over time, runs overlaid; under it a
+ * strip of the busiest cores' cpu.N.busy, and a red tick at the top for
+ * every sample where a drop or PAUSE series increased, when the runs have
+ * those series), and per matrix table a distribution (a box from the
+ * first to the third quartile with the median, whiskers min-max, and
+ * every ok run as a dot; the y axis spans the runs, not from 0).
+ * Coordinates are in the format's units (points), y growing down from
+ * 0 at the top, x from 0 at the left.
+ */
+enum chart_op_kind {
+	CHART_OP_PATH,
+	CHART_OP_RECT,
+	CHART_OP_DOT,
+	CHART_OP_TEXT
+};
+#define CHART_INK (-1)	/* black */
+#define CHART_GRID (-2) /* light grey */
+#define CHART_MARK (-3) /* CHART_MARK_RGB */
+struct chart_op {
+	enum chart_op_kind kind;
+	int colour;	  /* palette index (chart_colour_rgb) or CHART_* */
+	int fill;	  /* RECT, DOT: filled with colour, else outlined */
+	double width;	  /* stroke width */
+	double x, y;	  /* RECT: top left; DOT: centre; TEXT: baseline */
+	double w, h;	  /* RECT: size; DOT: w = radius */
+	const double *px; /* PATH: n points (px[i], py[i]) */
+	const double *py;
+	int n;
+	const char *text; /* TEXT */
+	double size;
+	int anchor; /* TEXT: -1 start, 0 middle, 1 end */
+};
+struct chart_fig {
+	const char *kind;  /* its data-chart: "timeseries" or "box" */
+	const char *title; /* drawn above it (standalone SVG, PDF) */
+	double w, h;	   /* extent of the shapes */
+	struct chart_op *ops;
+	int nops, cap;
+	struct arena *a;
+};
+/* Cell ci's time series in width units; f->nops == 0 when its runs have
+ * no engine.throughput series. 0 or -XR_ENOMEM. */
+int chart_timeseries(const struct report *r, int ci, double width,
+		     struct arena *a, struct chart_fig *f);
+/* The distribution of matrix table ti's cells (the runs of chart_matrix's
+ * bars), figure no; f->nops == 0 when no cell has a run. 0 or
+ * -XR_ENOMEM. */
+int chart_box(const struct report *r, int ti, int no, const char *caption,
+	      double width, struct arena *a, struct chart_fig *f);
+
 #endif

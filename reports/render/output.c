@@ -62,10 +62,12 @@ static int choose_format(const char *out_path, const struct report_opts *o,
 }
 
 /* A text format of r on f (the CI gate's verdicts for JUnit). */
-static int render_stream(const struct report *r, int fmt,
+static int render_stream(const struct report *r, int fmt, int runs,
 			 const struct report_gate *gate, FILE *f,
 			 const char *out_path, struct xr_err *err)
 {
+	if (runs)
+		return report_write_runs_csv(r, f, err);
 	if (writers[fmt].stream_gate)
 		return writers[fmt].stream_gate(r, gate ? gate->fail_on : 0, f,
 						err);
@@ -75,7 +77,7 @@ static int render_stream(const struct report *r, int fmt,
 }
 
 /* Render format fmt of r into memory, then hand it to the one writer. */
-static int write_text(const struct report *r, int fmt,
+static int write_text(const struct report *r, int fmt, int runs,
 		      const struct report_gate *gate, const char *out_path,
 		      struct xr_err *err)
 {
@@ -87,7 +89,7 @@ static int write_text(const struct report *r, int fmt,
 	if (!f)
 		return xr_err_set(err, XR_ENOMEM, out_path, 0, 0,
 				  "out of memory rendering '%s'", out_path);
-	rc = render_stream(r, fmt, gate, f, out_path, err);
+	rc = render_stream(r, fmt, runs, gate, f, out_path, err);
 	if (fclose(f) != 0 && rc == 0)
 		rc = xr_err_set(err, XR_ENOMEM, out_path, 0, 0,
 				"out of memory rendering '%s'", out_path);
@@ -138,6 +140,12 @@ int report_write_file_gate(const char *db_path, const char *out_path,
 		o = &defaults;
 	if ((fmt = choose_format(out_path, o, err)) < 0)
 		return fmt;
+	if (o->runs && !o->format && !strcmp(out_path, "-"))
+		fmt = OUTPUT_FORMAT_CSV;
+	if (o->runs && fmt != OUTPUT_FORMAT_CSV)
+		return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+				  "--runs writes csv, not %s ('%s')",
+				  output_formats[fmt].name, out_path);
 	/* Refused before the work of reading the store. */
 	if (wfile_protect(db_path, "the store", 1) < 0)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
@@ -152,9 +160,10 @@ int report_write_file_gate(const char *db_path, const char *out_path,
 	if (writers[fmt].file)
 		rc = writers[fmt].file(r, out_path, err);
 	else if (to_stdout)
-		rc = render_stream(r, fmt, gate, stdout, out_path, err);
+		rc =
+		    render_stream(r, fmt, o->runs, gate, stdout, out_path, err);
 	else
-		rc = write_text(r, fmt, gate, out_path, err);
+		rc = write_text(r, fmt, o->runs, gate, out_path, err);
 	report_free(r);
 	return rc;
 }

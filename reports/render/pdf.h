@@ -117,5 +117,10 @@ int pdf_table_draw(struct pdf *pdf, struct pdf_table *t, struct xr_err *err);
  * published markers, group labels and the legend. */
 struct chart;
 int pdf_chart_bars(struct pdf *pdf, const struct chart *c, struct xr_err *err);
+/* Draw a chart of the runs (chart.h's chart_fig) with its title as one
+ * block, c->w wide from the left margin. */
+struct chart_fig;
+int pdf_chart_fig(struct pdf *pdf, const struct chart_fig *c,
+		  struct xr_err *err);
 
 #endif

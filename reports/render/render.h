@@ -29,6 +29,9 @@ int report_write_json(const struct report *r, FILE *f, struct xr_err *err);
  * the verdicts `--fail-on` names). */
 int report_write_junit(const struct report *r, unsigned fail_on, FILE *f,
 		       struct xr_err *err);
+/* One row per run and metric (a run without any value: one row with an
+ * empty metric): `xrun report --runs` (schema/report.md, "Runs CSV"). */
+int report_write_runs_csv(const struct report *r, FILE *f, struct xr_err *err);
 /* A PDF needs a file (libharu writes it whole). */
 int report_write_pdf(const struct report *r, const char *path,
 		     struct xr_err *err);

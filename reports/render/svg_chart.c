@@ -354,7 +354,8 @@ int svg_chart_write(FILE *f, const struct chart *c, int standalone,
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fprintf(f,
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %g "
-		"%.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\"",
+		"%.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\" "
+		"data-chart=\"bar\"",
 		w, ceil(h), w * SCALE, ceil(h) * SCALE);
 	if (standalone) {
 		fputs(" font-family=\"", f);
@@ -382,5 +383,103 @@ int svg_chart_write(FILE *f, const struct chart *c, int standalone,
 	body(f, c, &fr, items, nitems);
 	fputs("</svg>\n", f);
 	free(items);
+	return ferror(f) ? -XR_EIO : 0;
+}
+
+/* --- the charts of the runs (chart_runs.c's shapes) ---------------------- */
+
+static const char *op_colour(int colour, char hex[8])
+{
+	if (colour == CHART_INK)
+		return "#000";
+	if (colour == CHART_GRID)
+		return "#d9d9d9";
+	if (colour == CHART_MARK)
+		return CHART_MARK_HEX;
+	return chart_colour_hex(colour, hex);
+}
+
+static void fig_op(FILE *f, const struct chart_op *o, double dy)
+{
+	static const char *const anchor[] = {"start", "middle", "end"};
+	char hex[8];
+	const char *c = op_colour(o->colour, hex);
+	int i;
+	switch (o->kind) {
+	case CHART_OP_PATH:
+		fputs("<path d=\"", f);
+		for (i = 0; i < o->n; i++)
+			fprintf(f, "%s%.2f %.2f", i ? "L" : "M", o->px[i],
+				o->py[i] + dy);
+		fprintf(f,
+			"\" stroke=\"%s\" stroke-width=\"%g\" fill=\"none\" "
+			"stroke-linejoin=\"round\"/>\n",
+			c, o->width);
+		break;
+	case CHART_OP_RECT:
+		fprintf(f,
+			"<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+			"height=\"%.2f\" fill=\"%s\" stroke=\"%s\" "
+			"stroke-width=\"%g\"/>\n",
+			o->x, o->y + dy, o->w, o->h, o->fill ? c : "none", c,
+			o->width);
+		break;
+	case CHART_OP_DOT:
+		fprintf(f,
+			"<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%g\" "
+			"fill=\"%s\" fill-opacity=\"0.75\" stroke=\"#000\" "
+			"stroke-width=\"0.3\"/>\n",
+			o->x, o->y + dy, o->w, o->fill ? c : "none");
+		break;
+	case CHART_OP_TEXT:
+		text(f, o->x, o->y + dy, o->size,
+		     anchor[o->anchor < 0   ? 0
+			    : o->anchor > 0 ? 2
+					    : 1],
+		     o->text);
+		break;
+	}
+}
+
+int svg_fig_write(FILE *f, const struct chart_fig *c, int standalone,
+		  enum report_lang lang)
+{
+	double w = ceil(c->w + 2 * MARGIN), title_h = 0, h;
+	int i;
+	if (c->nops < 1)
+		return 0;
+	if (standalone && c->title)
+		title_h =
+		    nlines(NULL, c->title, TITLE_SIZE * BOLD, w - 2 * MARGIN) *
+			TITLE_SIZE * 1.2 +
+		    4;
+	h = ceil(MARGIN + title_h + c->h + MARGIN);
+	if (standalone)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fprintf(f,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %g "
+		"%g\" width=\"%.0f\" height=\"%.0f\" role=\"img\" "
+		"data-chart=\"%s\"",
+		w, h, w * SCALE, h * SCALE, c->kind);
+	if (standalone) {
+		fputs(" font-family=\"", f);
+		svg_escape(f, svg_font_family(lang));
+		fputc('"', f);
+	} else {
+		fprintf(f, " style=\"min-width: %.0fpx\"", w * MIN_SCALE);
+	}
+	fputs(">\n<title>", f);
+	svg_escape(f, c->title ? c->title : "");
+	fputs("</title>\n", f);
+	if (standalone)
+		fputs("<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n",
+		      f);
+	if (title_h > 0)
+		text_wrapped(f, MARGIN, MARGIN, TITLE_SIZE, w - 2 * MARGIN,
+			     NULL, 1, c->title);
+	fprintf(f, "<g transform=\"translate(%g 0)\">\n", MARGIN);
+	for (i = 0; i < c->nops; i++)
+		fig_op(f, &c->ops[i], MARGIN + title_h);
+	fputs("</g>\n</svg>\n", f);
 	return ferror(f) ? -XR_EIO : 0;
 }

@@ -24,6 +24,13 @@ struct chart;
 int svg_chart_write(FILE *f, const struct chart *c, int standalone,
 		    enum report_lang lang);
 
+/* Write a chart of the runs (chart.h's chart_fig: time series, box) as
+ * one <svg data-chart="KIND"> element, standalone or inline as above;
+ * nothing when it has no shapes. 0, or -XR_EIO. */
+struct chart_fig;
+int svg_fig_write(FILE *f, const struct chart_fig *c, int standalone,
+		  enum report_lang lang);
+
 /* The CSS font-family list for lang: IPAex Gothic or Noto Sans CJK first
  * for Japanese, so that kana and kanji get a real font wherever one is
  * installed. */

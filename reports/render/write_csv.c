@@ -175,3 +175,58 @@ int report_write_csv(const struct report *r, FILE *f, struct xr_err *err)
 				  "cannot write the csv report");
 	return 0;
 }
+
+int report_write_runs_csv(const struct report *r, FILE *f, struct xr_err *err)
+{
+	static const char *const cols[] = {
+	    "session",	"run_id", "rep",   "status", "started_at",
+	    "ended_at", "metric", "value", "unit",
+	};
+	size_t i;
+	int k, m, fa;
+	memset(&csv_count, 0, sizeof csv_count);
+	field(f, "plan", 1);
+	for (fa = 0; fa < r->nfactors; fa++)
+		field(f, r->factors[fa].name, 0);
+	for (i = 0; i < sizeof cols / sizeof *cols; i++)
+		field(f, cols[i], 0);
+	fputs("\r\n", f);
+	for (k = 0; k < r->nruns; k++) {
+		const struct report_run *u = &r->runs[k];
+		const struct report_cell *c = &r->cells[u->cell];
+		int rows = 0;
+		/* a run without a value (failed) still gets its row */
+		for (m = 0; m < r->nmetrics || !rows; m++) {
+			char n[32];
+			int has = m < r->nmetrics && !isnan(u->vals[m]);
+			if (m < r->nmetrics && !has)
+				continue;
+			field(f, r->plan_name, 1);
+			for (fa = 0; fa < r->nfactors; fa++)
+				field(f,
+				      c->lv[fa] >= 0
+					  ? r->factors[fa].levels[c->lv[fa]]
+					  : "",
+				      0);
+			snprintf(n, sizeof n, "%lld", (long long)u->session);
+			field(f, n, 0);
+			snprintf(n, sizeof n, "%lld", (long long)u->id);
+			field(f, n, 0);
+			snprintf(n, sizeof n, "%d", u->rep);
+			field(f, n, 0);
+			field(f, u->status, 0);
+			num(f, u->started_at);
+			num(f, u->ended_at);
+			field(f, has ? r->metrics[m] : "", 0);
+			num(f, has ? u->vals[m] : NAN);
+			field(f, has ? r->metric_units[m] : "", 0);
+			fputs("\r\n", f);
+			rows++;
+		}
+	}
+	esc_warn(&csv_count, "csv", stderr);
+	if (fflush(f) != 0 || ferror(f))
+		return xr_err_set(err, XR_EIO, NULL, 0, 0,
+				  "cannot write the runs csv");
+	return 0;
+}

@@ -201,8 +201,25 @@ static const char *matrix_caption(const struct report *r,
 	    no, t->title, *t->unit ? " [" : "", t->unit, *t->unit ? "]" : "");
 }
 
+/* A chart of the runs as a figure with its caption (none: nothing). */
+static int html_fig(FILE *f, const struct chart_fig *fig, const char *kind,
+		    int no)
+{
+	if (fig->nops < 1)
+		return 0;
+	fprintf(f, "<figure class=\"chart\" id=\"%s-%d\">\n<figcaption>", kind,
+		no);
+	ESC(fig->title);
+	fputs("</figcaption>\n<div class=\"scroll\">\n", f);
+	if (svg_fig_write(f, fig, 0, REPORT_LANG_EN) < 0)
+		return -XR_EIO;
+	fputs("</div>\n</figure>\n", f);
+	return 0;
+}
+
 static int matrices(FILE *f, const struct report *r, struct arena *a)
 {
+	struct chart_fig fig;
 	int i;
 	if (!r->ntables)
 		return 0;
@@ -227,7 +244,14 @@ static int matrices(FILE *f, const struct report *r, struct arena *a)
 		if (svg_chart_write(f, &ch, 0, r->lang) < 0)
 			return -XR_EIO;
 		fputs("</div>\n</figure>\n", f);
+		if (chart_box(r, i, i + 1, t.title, 480, a, &fig) < 0 ||
+		    html_fig(f, &fig, "box", i + 1) < 0)
+			return -XR_ENOMEM;
 	}
+	for (i = 0; i < r->ncells; i++)
+		if (chart_timeseries(r, i, 480, a, &fig) < 0 ||
+		    html_fig(f, &fig, "timeseries", i + 1) < 0)
+			return -XR_ENOMEM;
 	return 0;
 }
 

@@ -490,6 +490,38 @@ static json_t *reference(const struct report *r)
 	return o;
 }
 
+/* Every run with the value of each metric it has (schema/report.md,
+ * "run_values"). */
+static json_t *run_values(const struct report *r)
+{
+	json_t *a = json_array();
+	int i, m;
+	for (i = 0; a && i < r->nruns; i++) {
+		const struct report_run *u = &r->runs[i];
+		const struct report_cell *c = &r->cells[u->cell];
+		json_t *cell = c->json ? json_loads(c->json, 0, NULL) : NULL;
+		json_t *ms = json_object();
+		for (m = 0; ms && m < r->nmetrics; m++)
+			if (!isnan(u->vals[m]))
+				json_object_set_new(
+				    ms, r->metrics[m],
+				    json_pack("{s:o,s:o}", "value",
+					      num(u->vals[m]), "unit",
+					      str(r->metric_units[m])));
+		json_array_append_new(
+		    a,
+		    json_pack("{s:I,s:I,s:i,s:o,s:s,s:i,s:s,s:o,s:o,s:o}", "id",
+			      (json_int_t)u->id, "session",
+			      (json_int_t)u->session, "cell_index", u->cell,
+			      "cell", cell ? cell : json_object(), "label",
+			      c->label ? c->label : "", "rep", u->rep, "status",
+			      u->status ? u->status : "", "started_at",
+			      num(u->started_at), "ended_at", num(u->ended_at),
+			      "metrics", ms ? ms : json_object()));
+	}
+	return a;
+}
+
 static json_t *model(const struct report *r)
 {
 	json_t *o = json_object(), *a;
@@ -570,6 +602,7 @@ static json_t *model(const struct report *r)
 				 v->count));
 	}
 	json_object_set_new(o, "verifications", a);
+	json_object_set_new(o, "run_values", run_values(r));
 	return o;
 }
 

@@ -172,28 +172,27 @@ static void md_url(FILE *f, const char *s)
 	}
 }
 
-/* Chart ti as "<stem>-chart-<ti+1>.svg" (rendered in memory, then through
- * the one writer, wfile.h) and its image link. 0, -XR_ENOMEM (err not
- * filled: the caller says it), or an error with err naming the file. */
-static int md_chart(const struct report *r, struct arena *a,
-		    const struct rtable *t, int ti, struct md_charts *mc,
-		    FILE *f, struct xr_err *err)
+/* A chart (ch, else fig) as "<stem>-<kind>-<no>.svg" (rendered in memory,
+ * then through the one writer, wfile.h) and its image link. 0,
+ * -XR_ENOMEM (err not filled: the caller says it), or an error with err
+ * naming the file. */
+static int md_svg(const struct report *r, const struct chart *ch,
+		  const struct chart_fig *fig, const char *kind, int no,
+		  struct md_charts *mc, FILE *f, struct xr_err *err)
 {
-	struct chart ch;
 	struct buf path = BUF_INIT;
 	char *data = NULL;
 	size_t len = 0;
 	FILE *svg;
 	int rc;
 
-	if ((rc = chart_matrix(r, ti, ti + 1, t->title, a, &ch)) < 0)
-		return rc;
-	if (buf_addf(&path, "%s-chart-%d.svg", mc->stem.s, ti + 1) < 0 ||
+	if (buf_addf(&path, "%s-%s-%d.svg", mc->stem.s, kind, no) < 0 ||
 	    !(svg = open_memstream(&data, &len))) {
 		buf_release(&path);
 		return -XR_ENOMEM;
 	}
-	rc = svg_chart_write(svg, &ch, 1, r->lang);
+	rc = ch ? svg_chart_write(svg, ch, 1, r->lang)
+		: svg_fig_write(svg, fig, 1, r->lang);
 	if (fclose(svg) != 0 || rc < 0)
 		rc = -XR_ENOMEM;
 	else
@@ -201,13 +200,47 @@ static int md_chart(const struct report *r, struct arena *a,
 	free(data);
 	if (rc == 0) {
 		fputs("![", f);
-		md_alt(f, ch.title);
+		md_alt(f, ch ? ch->title : fig->title);
 		fputs("](", f);
 		md_url(f, path.s + mc->base);
 		fputs(")\n\n", f);
 	}
 	buf_release(&path);
 	return rc;
+}
+
+/* Table ti's bar chart ("<stem>-chart-N.svg") and, when it has runs, its
+ * distribution ("<stem>-box-N.svg"). */
+static int md_chart(const struct report *r, struct arena *a,
+		    const struct rtable *t, int ti, struct md_charts *mc,
+		    FILE *f, struct xr_err *err)
+{
+	struct chart ch;
+	struct chart_fig fig;
+	int rc;
+
+	if ((rc = chart_matrix(r, ti, ti + 1, t->title, a, &ch)) < 0 ||
+	    (rc = md_svg(r, &ch, NULL, "chart", ti + 1, mc, f, err)) < 0 ||
+	    (rc = chart_box(r, ti, ti + 1, t->title, 480, a, &fig)) < 0)
+		return rc;
+	return fig.nops ? md_svg(r, NULL, &fig, "box", ti + 1, mc, f, err) : 0;
+}
+
+/* Each cell's time series as "<stem>-timeseries-N.svg" (N: the cell's
+ * 1-based position in the cells table). */
+static int md_timeseries(const struct report *r, struct arena *a,
+			 struct md_charts *mc, FILE *f, struct xr_err *err)
+{
+	struct chart_fig fig;
+	int i, rc;
+	for (i = 0; i < r->ncells; i++) {
+		if ((rc = chart_timeseries(r, i, 480, a, &fig)) < 0)
+			return rc;
+		if (fig.nops && (rc = md_svg(r, NULL, &fig, "timeseries", i + 1,
+					     mc, f, err)) < 0)
+			return rc;
+	}
+	return 0;
 }
 
 static int tables(const struct report *r, struct arena *a, FILE *f,
@@ -224,6 +257,8 @@ static int tables(const struct report *r, struct arena *a, FILE *f,
 		if (mc && (rc = md_chart(r, a, &t, k, mc, f, err)) < 0)
 			return rc;
 	}
+	if (mc && (rc = md_timeseries(r, a, mc, f, err)) < 0)
+		return rc;
 	fprintf(f, "%s\n\n", T(r, REPORT_T_SPREAD_NOTE));
 	return 0;
 }

@@ -136,10 +136,30 @@ static int matrix_chart(struct pdf *pdf, const struct report *r,
 			struct xr_err *err)
 {
 	struct chart ch;
+	struct chart_fig fig;
+	int rc;
 
-	if (chart_matrix(r, ti, ti + 1, caption, a, &ch) < 0)
+	if (chart_matrix(r, ti, ti + 1, caption, a, &ch) < 0 ||
+	    chart_box(r, ti, ti + 1, caption, pdf_text_width(pdf), a, &fig) < 0)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	return pdf_chart_bars(pdf, &ch, err);
+	if ((rc = pdf_chart_bars(pdf, &ch, err)) < 0)
+		return rc;
+	return pdf_chart_fig(pdf, &fig, err);
+}
+
+/* Each cell's time series, after the tables. */
+static int timeseries(struct pdf *pdf, const struct report *r, struct arena *a,
+		      struct xr_err *err)
+{
+	struct chart_fig fig;
+	int i, rc = 0;
+	for (i = 0; rc == 0 && i < r->ncells; i++) {
+		if (chart_timeseries(r, i, pdf_text_width(pdf), a, &fig) < 0)
+			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					  "out of memory");
+		rc = pdf_chart_fig(pdf, &fig, err);
+	}
+	return rc;
 }
 
 static int cells_table(struct pdf *pdf, const struct report *r, struct arena *a,
@@ -212,6 +232,8 @@ static int draw_report(struct pdf *pdf, const struct report *r, struct arena *a,
 		rc = header_block(pdf, r, a, err);
 	if (rc == 0)
 		rc = matrices(pdf, r, a, err);
+	if (rc == 0)
+		rc = timeseries(pdf, r, a, err);
 	if (rc == 0 && r->ncells > 0) {
 		rc = pdf_heading(pdf, 2, T(CELLS), err);
 		if (rc == 0)

@@ -132,6 +132,9 @@ static const struct opt_def report_options[] = {
      "exit 4 when a comparison has one of these verdicts (a CI gate; "
      "junit marks them as failures)",
      OPT_CHOICES, RA(fail_on), NULL, 0, &cli_verdict_choices},
+    {"runs", 0, NULL,
+     "write one CSV row per run and metric instead of the report", OPT_FLAG,
+     RA(o.runs), NULL, 0},
     {0},
 };
 #undef RA

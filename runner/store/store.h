@@ -323,6 +323,7 @@ int store_metrics_each(struct store *st, store_metric_fn fn, void *ctx,
 struct store_interval_row {
 	int64_t run_id;
 	double value;
+	double t_start, t_end; /* seconds from the engine's start */
 };
 typedef int (*store_interval_fn)(void *ctx, const struct store_interval_row *v);
 int store_intervals_each(struct store *st, store_interval_fn fn, void *ctx,

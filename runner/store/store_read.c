@@ -289,13 +289,16 @@ int store_intervals_each(struct store *st, store_interval_fn fn, void *ctx,
 {
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
-	if ((r = read_prep(st, "SELECT run_id, value FROM intervals", NULL, 0,
-			   &s, "intervals", err)) < 0)
+	if ((r = read_prep(
+		 st, "SELECT run_id, value, t_start, t_end FROM intervals",
+		 NULL, 0, &s, "intervals", err)) < 0)
 		return r;
 	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct store_interval_row row;
 		row.run_id = sqlite3_column_int64(s, 0);
 		row.value = sqlite3_column_double(s, 1);
+		row.t_start = sqlite3_column_double(s, 2);
+		row.t_end = sqlite3_column_double(s, 3);
 		cb = fn(ctx, &row);
 	}
 	return read_end(st, s, rc, cb, "intervals", err);

@@ -1,0 +1,553 @@
+/*
+ * The charts of the runs (chart.h): a cell's time series (each ok run's
+ * engine.throughput overlaid, the busiest cores' CPU strip under it, drop
+ * and PAUSE marks on top) and a matrix table's distribution (box, whiskers
+ * and every run as a dot), laid out once as shapes in points for the SVG
+ * and PDF drawers. What a series means is decided by its name alone
+ * (runner/base/series.h), so series the store adds later show up here
+ * without a change to the drawers.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "chart.h"
+#include "err.h"
+#include "format.h"
+
+#include "banned.h"
+
+#define FONT 7.5
+#define LEFT 44.0    /* room for the y tick labels */
+#define PLOT_H 130.0 /* the time series' plot */
+#define STRIP_H 42.0 /* the CPU strip */
+#define BOX_H 150.0  /* the distribution's plot */
+#define MAX_CORES 2  /* cores in the CPU strip */
+
+static struct chart_op *op(struct chart_fig *f, enum chart_op_kind k,
+			   int colour)
+{
+	struct chart_op *o;
+	if (f->nops == f->cap) {
+		int cap = f->cap ? 2 * f->cap : 64;
+		struct chart_op *n = arena_alloc(f->a, (size_t)cap * sizeof *n);
+		if (!n)
+			return NULL;
+		if (f->nops)
+			memcpy(n, f->ops, (size_t)f->nops * sizeof *n);
+		f->ops = n;
+		f->cap = cap;
+	}
+	o = &f->ops[f->nops++];
+	memset(o, 0, sizeof *o);
+	o->kind = k;
+	o->colour = colour;
+	o->width = 0.6;
+	return o;
+}
+
+static int line(struct chart_fig *f, int colour, double w, double x0, double y0,
+		double x1, double y1)
+{
+	double *p = arena_alloc(f->a, 4 * sizeof *p);
+	struct chart_op *o = p ? op(f, CHART_OP_PATH, colour) : NULL;
+	if (!o)
+		return -XR_ENOMEM;
+	p[0] = x0, p[1] = x1, p[2] = y0, p[3] = y1;
+	o->px = p;
+	o->py = p + 2;
+	o->n = 2;
+	o->width = w;
+	return 0;
+}
+
+static int text(struct chart_fig *f, double x, double y, int anchor,
+		const char *s)
+{
+	struct chart_op *o = op(f, CHART_OP_TEXT, CHART_INK);
+	if (!o || !(o->text = arena_strdup(f->a, s ? s : "")))
+		return -XR_ENOMEM;
+	o->x = x;
+	o->y = y;
+	o->size = FONT;
+	o->anchor = anchor;
+	return 0;
+}
+
+/* An axis from lo to hi in nice ticks. */
+struct axis {
+	double lo, hi, step;
+	int dec;
+	double p0, p1; /* positions of lo and hi */
+};
+
+static void axis_fit(struct axis *ax, double lo, double hi, int from0)
+{
+	if (from0 && lo > 0)
+		lo = 0;
+	if (!(hi > lo)) {
+		double d = fabs(hi) > 0 ? fabs(hi) * 0.05 : 1;
+		lo -= d;
+		hi += d;
+	}
+	ax->step = chart_nice_step(hi - lo, &ax->dec);
+	ax->lo = floor(lo / ax->step + 1e-9) * ax->step;
+	ax->hi = ceil(hi / ax->step - 1e-9) * ax->step;
+}
+
+static double pos(const struct axis *ax, double v)
+{
+	return ax->p0 + (v - ax->lo) / (ax->hi - ax->lo) * (ax->p1 - ax->p0);
+}
+
+/* Grid lines and tick labels of a y axis at the left of [x0, x1]. */
+static int yaxis(struct chart_fig *f, const struct axis *ax, double x0,
+		 double x1)
+{
+	double v;
+	char s[32];
+	for (v = ax->lo; v <= ax->hi + ax->step / 2; v += ax->step) {
+		double y = pos(ax, v);
+		snprintf(s, sizeof s, "%.*f", ax->dec, fabs(v) < 1e-12 ? 0 : v);
+		if (line(f, CHART_GRID, 0.4, x0, y, x1, y) < 0 ||
+		    text(f, x0 - 4, y + FONT * 0.33, 1, s) < 0)
+			return -XR_ENOMEM;
+	}
+	return line(f, CHART_INK, 0.6, x0, ax->p0, x0, ax->p1);
+}
+
+/* The scale and label of a bit/s series: the report's display unit when
+ * its metric is in bit/s, else the SI prefix that fits vmax. */
+static double rate_scale(const struct report *r, double vmax, const char **unit)
+{
+	static const struct {
+		double f;
+		const char *u;
+	} si[] = {{1e9, "Gbit/s"}, {1e6, "Mbit/s"}, {1e3, "kbit/s"}};
+	size_t i;
+	if (r->display_unit && r->display_scale > 0 && r->metric_units &&
+	    !strcmp(r->metric_units[r->primary], "bit/s")) {
+		*unit = report_unit_label(r->display_unit);
+		return r->display_scale;
+	}
+	for (i = 0; i < sizeof si / sizeof *si; i++)
+		if (vmax >= si[i].f) {
+			*unit = si[i].u;
+			return si[i].f;
+		}
+	*unit = "bit/s";
+	return 1;
+}
+
+/* A series as a polyline on axes x and y (values divided by scale). */
+static int polyline(struct chart_fig *f, const struct report_series *s,
+		    const struct axis *x, const struct axis *y, double scale,
+		    int colour, double width)
+{
+	double *p = arena_alloc(f->a, 2 * ((size_t)s->n + 1) * sizeof *p);
+	struct chart_op *o;
+	int i;
+	if (!p)
+		return -XR_ENOMEM;
+	for (i = 0; i < s->n; i++) {
+		p[i] = pos(x, s->t[i]);
+		p[s->n + i] = pos(y, s->v[i] / scale);
+	}
+	if (s->n == 1) { /* one interval: a dot */
+		o = op(f, CHART_OP_DOT, colour);
+		if (!o)
+			return -XR_ENOMEM;
+		o->x = p[0], o->y = p[1], o->w = 1.6, o->fill = 1;
+		return 0;
+	}
+	if (!(o = op(f, CHART_OP_PATH, colour)))
+		return -XR_ENOMEM;
+	o->px = p;
+	o->py = p + s->n;
+	o->n = s->n;
+	o->width = width;
+	return 0;
+}
+
+static int is_mark(const char *name)
+{
+	return strstr(name, "drop") || strstr(name, "pause") ||
+	       strstr(name, "xon") || strstr(name, "xoff");
+}
+
+/* cpu.N.busy: N, else -1. */
+static int core_of(const char *name)
+{
+	char *end;
+	long n;
+	if (strncmp(name, "cpu.", 4))
+		return -1;
+	n = strtol(name + 4, &end, 10);
+	return end != name + 4 && !strcmp(end, ".busy") && n >= 0 && n < 4096
+		   ? (int)n
+		   : -1;
+}
+
+/* The busiest cores over the cell's ok runs (mean cpu.N.busy), at most
+ * MAX_CORES, by mean descending. Returns how many. */
+static int busiest(const struct report *r, int ci, int core[MAX_CORES])
+{
+	double best[MAX_CORES];
+	int n = 0, i, k, j;
+	for (i = 0; i < MAX_CORES; i++)
+		best[i] = -1, core[i] = -1;
+	for (i = 0; i < r->nruns; i++) {
+		const struct report_run *u = &r->runs[i];
+		if (u->cell != ci || !u->ok)
+			continue;
+		for (k = 0; k < u->nseries; k++) {
+			const struct report_series *s = &u->series[k];
+			int c = core_of(s->name), d, dup = 0;
+			double m = 0;
+			if (c < 0 || s->n < 1)
+				continue;
+			for (d = 0; d < s->n; d++)
+				m += s->v[d] / s->n;
+			for (d = 0; d < MAX_CORES; d++)
+				if (core[d] == c) {
+					dup = 1;
+					if (m > best[d])
+						best[d] = m;
+				}
+			for (d = 0; !dup && d < MAX_CORES; d++)
+				if (m > best[d]) {
+					for (j = MAX_CORES - 1; j > d; j--)
+						best[j] = best[j - 1],
+						core[j] = core[j - 1];
+					best[d] = m;
+					core[d] = c;
+					break;
+				}
+		}
+	}
+	while (n < MAX_CORES && core[n] >= 0)
+		n++;
+	return n;
+}
+
+/* The time and value extent of the cell's ok runs' throughput. */
+static int ts_extent(const struct report *r, int ci, double *t0, double *t1,
+		     double *vmax)
+{
+	int i, k, runs = 0;
+	*t0 = 0, *t1 = -INFINITY, *vmax = 0;
+	for (i = 0; i < r->nruns; i++) {
+		const struct report_series *s;
+		if (r->runs[i].cell != ci || !r->runs[i].ok)
+			continue;
+		s = report_run_series(&r->runs[i], NULL, "engine.throughput");
+		if (!s || s->n < 1)
+			continue;
+		runs++;
+		for (k = 0; k < s->n; k++) {
+			*t0 = fmin(*t0, s->t[k]);
+			*t1 = fmax(*t1, s->t[k]);
+			*vmax = fmax(*vmax, s->v[k]);
+		}
+	}
+	return runs;
+}
+
+/* The x axis at y with its ticks and, under them, the label. */
+static int xaxis(struct chart_fig *f, const struct axis *x, double y,
+		 const char *label)
+{
+	double v;
+	char s[32];
+	if (line(f, CHART_INK, 0.6, x->p0, y, x->p1, y) < 0)
+		return -XR_ENOMEM;
+	for (v = x->lo; v <= x->hi + x->step / 2; v += x->step) {
+		snprintf(s, sizeof s, "%.*f", x->dec, fabs(v) < 1e-12 ? 0 : v);
+		if (line(f, CHART_INK, 0.6, pos(x, v), y, pos(x, v), y + 3) <
+			0 ||
+		    text(f, pos(x, v), y + 3 + FONT, 0, s) < 0)
+			return -XR_ENOMEM;
+	}
+	return label ? text(f, (x->p0 + x->p1) / 2, y + 5 + 2 * FONT, 0, label)
+		     : 0;
+}
+
+/* The CPU strip of the busiest cores under the plot, from top. */
+static int cpu_strip(struct chart_fig *f, const struct report *r, int ci,
+		     const struct axis *x, double top, int ja)
+{
+	int core[MAX_CORES], nc = busiest(r, ci, core), i, c;
+	struct axis y = {0};
+	char name[32];
+	if (!nc)
+		return 0;
+	axis_fit(&y, 0, 100, 1);
+	y.step = 50, y.dec = 0;
+	y.p0 = top + STRIP_H, y.p1 = top;
+	if (yaxis(f, &y, x->p0, x->p1) < 0 ||
+	    line(f, CHART_INK, 0.6, x->p0, y.p0, x->p1, y.p0) < 0)
+		return -XR_ENOMEM;
+	for (c = 0; c < nc; c++) {
+		snprintf(name, sizeof name, "cpu.%d.busy", core[c]);
+		for (i = 0; i < r->nruns; i++) {
+			const struct report_series *s;
+			if (r->runs[i].cell != ci || !r->runs[i].ok)
+				continue;
+			s = report_run_series(&r->runs[i], NULL, name);
+			if (s && polyline(f, s, x, &y, 1, 10 + c, 0.7) < 0)
+				return -XR_ENOMEM;
+		}
+		snprintf(name, sizeof name,
+			 ja ? "CPU %d 使用率 %%" : "cpu %d busy %%", core[c]);
+		if (text(f, x->p1, top + FONT * (c + 1), 1, name) < 0)
+			return -XR_ENOMEM;
+	}
+	return 0;
+}
+
+/* A red tick at the top of the plot for every increase of a drop or
+ * PAUSE series. */
+static int marks(struct chart_fig *f, const struct report *r, int ci,
+		 const struct axis *x, double top)
+{
+	int i, k, d;
+	for (i = 0; i < r->nruns; i++) {
+		const struct report_run *u = &r->runs[i];
+		if (u->cell != ci || !u->ok)
+			continue;
+		for (k = 0; k < u->nseries; k++)
+			for (d = 0;
+			     is_mark(u->series[k].name) && d < u->series[k].n;
+			     d++)
+				if (u->series[k].v[d] > 0 &&
+				    u->series[k].t[d] >= x->lo &&
+				    u->series[k].t[d] <= x->hi &&
+				    line(f, CHART_MARK, CHART_MARK_WIDTH,
+					 pos(x, u->series[k].t[d]), top,
+					 pos(x, u->series[k].t[d]),
+					 top + 6) < 0)
+					return -XR_ENOMEM;
+	}
+	return 0;
+}
+
+/* A swatch and "rep N" for each ok run, in rows across the width. */
+static int run_legend(struct chart_fig *f, const struct report *r, int ci,
+		      double x0, double x1, double *y)
+{
+	double x = x0;
+	int i, k = 0;
+	char s[32];
+	for (i = 0; i < r->nruns; i++) {
+		const struct report_run *u = &r->runs[i];
+		struct chart_op *o;
+		if (u->cell != ci || !u->ok ||
+		    !report_run_series(u, NULL, "engine.throughput"))
+			continue;
+		snprintf(s, sizeof s, "#%d", u->rep);
+		if (x + 34 > x1)
+			x = x0, *y += FONT * 1.6;
+		if (!(o = op(f, CHART_OP_RECT, k)))
+			return -XR_ENOMEM;
+		o->x = x, o->y = *y - 6, o->w = 6, o->h = 6, o->fill = 1;
+		if (text(f, x + 9, *y, -1, s) < 0)
+			return -XR_ENOMEM;
+		x += 34;
+		k++;
+	}
+	return 0;
+}
+
+int chart_timeseries(const struct report *r, int ci, double width,
+		     struct arena *a, struct chart_fig *f)
+{
+	const struct report_cell *c = &r->cells[ci];
+	int ja = r->lang == REPORT_LANG_JA, i, k = 0, strip;
+	struct axis x = {0}, y = {0};
+	double t0, t1, vmax, scale, top = FONT * 1.6, yb;
+	const char *unit;
+	int core[MAX_CORES];
+
+	memset(f, 0, sizeof *f);
+	f->a = a;
+	f->kind = "timeseries";
+	if (!ts_extent(r, ci, &t0, &t1, &vmax))
+		return 0;
+	scale = rate_scale(r, vmax, &unit);
+	f->title =
+	    arena_printf(a,
+			 ja ? "%s: 時間ごとのスループット（各回を重ねて表示）"
+			    : "%s: throughput over time, every run overlaid",
+			 c->label ? c->label : "");
+	axis_fit(&x, t0, t1, 1);
+	axis_fit(&y, 0, vmax / scale, 1);
+	x.p0 = LEFT, x.p1 = width - 6;
+	y.p0 = top + PLOT_H, y.p1 = top;
+	if (!f->title || text(f, 0, FONT, -1, unit) < 0 ||
+	    yaxis(f, &y, x.p0, x.p1) < 0)
+		return -XR_ENOMEM;
+	for (i = 0; i < r->nruns; i++) {
+		const struct report_series *s;
+		if (r->runs[i].cell != ci || !r->runs[i].ok)
+			continue;
+		s = report_run_series(&r->runs[i], NULL, "engine.throughput");
+		if (s && polyline(f, s, &x, &y, scale, k++, 1.0) < 0)
+			return -XR_ENOMEM;
+	}
+	if (marks(f, r, ci, &x, top) < 0)
+		return -XR_ENOMEM;
+	strip = busiest(r, ci, core) > 0;
+	yb = y.p0;
+	if (strip) {
+		if (cpu_strip(f, r, ci, &x, yb + 8, ja) < 0)
+			return -XR_ENOMEM;
+		yb += 8 + STRIP_H;
+	}
+	if (xaxis(f, &x, yb,
+		  ja ? "エンジン開始からの秒数"
+		     : "seconds from the engine's "
+		       "start") < 0)
+		return -XR_ENOMEM;
+	yb += 5 + 2 * FONT + FONT * 2;
+	if (run_legend(f, r, ci, x.p0, x.p1, &yb) < 0)
+		return -XR_ENOMEM;
+	f->w = width;
+	f->h = yb + 4;
+	return 0;
+}
+
+/* --- the distribution of a table's runs --------------------------------- */
+
+static int cmp_d(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+/* Quantile q of n sorted values, linearly interpolated (R's type 7). */
+static double quantile(const double *v, int n, double q)
+{
+	double h = (n - 1) * q;
+	int lo = (int)floor(h);
+	if (lo >= n - 1)
+		return v[n - 1];
+	return v[lo] + (h - lo) * (v[lo + 1] - v[lo]);
+}
+
+/* Cell ci's ok values of metric mi, sorted, divided by scale. */
+static int cell_values(const struct report *r, int ci, int mi, double scale,
+		       double *out)
+{
+	const struct report_cell *c = &r->cells[ci];
+	int k, n = 0;
+	for (k = 0; c->vals && k < c->nvals; k++)
+		if (isfinite(c->vals[mi][k]))
+			out[n++] = c->vals[mi][k] / scale;
+	qsort(out, (size_t)n, sizeof *out, cmp_d);
+	return n;
+}
+
+/* One box at centre cx, half width hw: quartiles, median, whiskers, and
+ * every value as a dot spread across the box. */
+static int box(struct chart_fig *f, const struct axis *y, double cx, double hw,
+	       const double *v, int n, int colour)
+{
+	double q1 = quantile(v, n, 0.25), q3 = quantile(v, n, 0.75);
+	double med = quantile(v, n, 0.5);
+	struct chart_op *o = op(f, CHART_OP_RECT, colour);
+	int k;
+	if (!o)
+		return -XR_ENOMEM;
+	o->x = cx - hw, o->y = pos(y, q3), o->w = 2 * hw;
+	o->h = pos(y, q1) - pos(y, q3);
+	o->fill = 0, o->width = 1.0;
+	if (line(f, CHART_INK, 0.7, cx, pos(y, v[0]), cx, pos(y, q1)) < 0 ||
+	    line(f, CHART_INK, 0.7, cx, pos(y, q3), cx, pos(y, v[n - 1])) < 0 ||
+	    line(f, CHART_INK, 0.7, cx - hw / 2, pos(y, v[0]), cx + hw / 2,
+		 pos(y, v[0])) < 0 ||
+	    line(f, CHART_INK, 0.7, cx - hw / 2, pos(y, v[n - 1]), cx + hw / 2,
+		 pos(y, v[n - 1])) < 0 ||
+	    line(f, CHART_INK, 1.6, cx - hw, pos(y, med), cx + hw,
+		 pos(y, med)) < 0)
+		return -XR_ENOMEM;
+	for (k = 0; k < n; k++) {
+		/* spread over the box so that equal values stay apart */
+		double dx = n > 1 ? (k % 5 - 2) * hw * 0.35 : 0;
+		if (!(o = op(f, CHART_OP_DOT, colour)))
+			return -XR_ENOMEM;
+		o->x = cx + dx, o->y = pos(y, v[k]), o->w = 2.0, o->fill = 1;
+	}
+	return 0;
+}
+
+int chart_box(const struct report *r, int ti, int no, const char *caption,
+	      double width, struct arena *a, struct chart_fig *f)
+{
+	const struct report_table *tb = &r->tables[ti];
+	int mi = tb->metric_index, ncell = tb->nrows * tb->ncols, i, g = 0, n;
+	int ja = r->lang == REPORT_LANG_JA, maxv = 1;
+	double lo = INFINITY, hi = -INFINITY, scale = 1, gw, top = FONT * 1.6;
+	double *v;
+	struct axis y = {0};
+	const char *unit = "";
+
+	memset(f, 0, sizeof *f);
+	f->a = a;
+	f->kind = "box";
+	for (i = 0; i < r->ncells; i++)
+		maxv = r->cells[i].nvals > maxv ? r->cells[i].nvals : maxv;
+	if (!(v = arena_alloc(a, (size_t)maxv * sizeof *v)))
+		return -XR_ENOMEM;
+	if (mi == r->primary && r->display_scale > 0) {
+		scale = r->display_scale;
+		unit = report_unit_label(r->display_unit);
+	} else if (r->metric_units) {
+		unit = report_unit_label(r->metric_units[mi]);
+	}
+	for (i = 0; i < ncell; i++)
+		if (tb->cell[i] >= 0 &&
+		    (n = cell_values(r, tb->cell[i], mi, scale, v)) > 0) {
+			lo = fmin(lo, v[0]);
+			hi = fmax(hi, v[n - 1]);
+			g++;
+		}
+	if (!g)
+		return 0;
+	f->title = arena_printf(
+	    a,
+	    ja ? "図 %d の分布. %s（箱 = 四分位、太線 = 中央値、ひげ = "
+		 "最小–最大、点 = 各回）"
+	       : "Figure %d, distribution. %s (box = quartiles, bold line = "
+		 "median, whiskers = min–max, dots = runs)",
+	    no, caption ? caption : "");
+	if (width < LEFT + 10 + g * 26)
+		width = LEFT + 10 + g * 26;
+	axis_fit(&y, lo - (hi - lo) * 0.05, hi + (hi - lo) * 0.05, 0);
+	y.p0 = top + BOX_H, y.p1 = top;
+	gw = (width - LEFT - 6) / g;
+	if (!f->title || text(f, 0, FONT, -1, unit && *unit ? unit : "") < 0 ||
+	    yaxis(f, &y, LEFT, width - 6) < 0 ||
+	    line(f, CHART_INK, 0.6, LEFT, y.p0, width - 6, y.p0) < 0)
+		return -XR_ENOMEM;
+	for (i = 0, g = 0; i < ncell; i++) {
+		double cx = LEFT + gw * (g + 0.5);
+		const char *rl = tb->row_label[i / tb->ncols];
+		const char *cl = tb->col_label[i % tb->ncols];
+		if (tb->cell[i] < 0 ||
+		    (n = cell_values(r, tb->cell[i], mi, scale, v)) < 1)
+			continue;
+		if (box(f, &y, cx, fmin(gw * 0.3, 14), v, n, i % tb->ncols) <
+			0 ||
+		    text(f, cx, y.p0 + 4 + FONT, 0, tb->nrows > 1 ? rl : cl) <
+			0 ||
+		    (tb->nrows > 1 && tb->ncols > 1 &&
+		     text(f, cx, y.p0 + 4 + 2.2 * FONT, 0, cl) < 0))
+			return -XR_ENOMEM;
+		g++;
+	}
+	f->w = width;
+	f->h = y.p0 + 8 + 2.2 * FONT + 4;
+	return 0;
+}
