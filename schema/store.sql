@@ -1,4 +1,4 @@
--- xrun store schema, version 3 (PRAGMA user_version = 3; migration 1 runs
+-- xrun store schema, version 7 (PRAGMA user_version = 7; migration 1 runs
 -- this whole file, later ones add their tables: schema/migrations).
 -- One SQLite file per plan by default (./<plan name>.db). WAL mode.
 -- Values are in SI base units (throughput in bit/s, time in s, bytes in B).
@@ -228,3 +228,31 @@ CREATE TABLE IF NOT EXISTS sizing (
   stopped     TEXT,              -- planned | max | interrupted
   PRIMARY KEY (session_id, cell_index)
 );
+
+-- Version 7 (from 6): the time series observed during each run (the
+-- sampler's counters and levels on every host, the engine's intervals),
+-- one row per run, host and series, its points packed as one JSON array
+-- of [t, value] pairs: t in seconds from the engine's start (to the
+-- millisecond; the idle lead-in has t < 0), value in `unit`, null when
+-- not a number. Read it through the view series.
+CREATE TABLE IF NOT EXISTS series_data (
+  run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  host    TEXT NOT NULL,     -- the plan's host label
+  name    TEXT NOT NULL,     -- nic.rx_bytes, cpu.3.busy, engine.throughput ...
+  unit    TEXT NOT NULL,     -- B, bit/s, %, 1 ...
+  n       INTEGER NOT NULL,  -- number of points
+  points  TEXT NOT NULL,     -- JSON [[t, value], ...] in time order
+  PRIMARY KEY (run_id, host, name)
+);
+-- Why sampling stopped early during a run ("sampler on 'server' died:
+-- ..."), for the runs where it did.
+CREATE TABLE IF NOT EXISTS series_notes (
+  run_id  INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  note    TEXT NOT NULL
+);
+-- One row per point of every series, in time order.
+CREATE VIEW IF NOT EXISTS series AS
+SELECT d.run_id AS run_id, d.host AS host, d.name AS name, d.unit AS unit,
+       json_extract(p.value, '$[0]') AS t,
+       json_extract(p.value, '$[1]') AS value
+FROM series_data d, json_each(d.points) p;

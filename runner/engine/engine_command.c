@@ -126,7 +126,8 @@ static void check(const struct plan *p, struct xr_diag *d)
 				no_param(d, &f->level_params[j][k]);
 	}
 	for (i = 0; i < e->nmetrics; i++)
-		check_metric(&e->metrics[i], d);
+		if (!e->metrics[i].series) /* exec computes those */
+			check_metric(&e->metrics[i], d);
 }
 
 static char **build_argv(const struct plan *p, const struct engine_request *rq,
@@ -458,6 +459,8 @@ static int extract_all(const struct plan *p, struct engine_result *res,
 	for (pass = 0; pass < 2 && rc == 0; pass++)
 		for (i = 0; i < e->nmetrics; i++) {
 			const struct plan_metric *m = &e->metrics[i];
+			if (m->series) /* exec computes those */
+				continue;
 			if ((strcmp(m->name, "throughput") == 0) != (pass == 0))
 				continue;
 			if (extract_metric(&x, m, &v, unit, sizeof unit, why,

@@ -21,6 +21,8 @@
 #include "plan.h"
 #include "proc.h"
 #include "runctx.h"
+#include "series.h"
+#include "series_metric.h"
 #include "session.h"
 #include "sizing.h"
 #include "banned.h"
@@ -364,6 +366,7 @@ static int execute_one(struct runctx *rc, size_t i)
 	struct counter_row *rows[2] = {NULL, NULL};
 	struct store_run_record rec = {0};
 	struct engine_result res = {0};
+	struct series_set ss = {0};
 	struct request rq;
 	struct snaps snaps;
 	struct xr_err err = {0};
@@ -404,6 +407,7 @@ static int execute_one(struct runctx *rc, size_t i)
 	rec.nver = allver ? nver : 0;
 	rec.counters = sc;
 	rec.ncounters = nsc;
+	rec.series = series_metric_finish(rc, &res, &ss);
 	if (store_run_finish(rc->st, rc->ids[i], &rec, &err) < 0) {
 		/* Not stored (a full disk): not counted either, so that the
 		 * summary says what the store holds; the run stays
@@ -428,6 +432,7 @@ done:
 	free(allver);
 	free(rows[0]);
 	free(rows[1]);
+	series_set_release(&ss);
 	engine_result_release(&res);
 	request_release(&rq);
 	if (ret == 0 && proc_interrupted)

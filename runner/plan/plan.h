@@ -117,12 +117,36 @@ struct plan_factor {
 	struct plan_pos pos;
 };
 
+/* The statistics a series metric takes of its points (`stat:`), one row
+ * each: the plan's word. */
+#define PLAN_SERIES_STATS(X)                                                   \
+	X(MEDIAN, "median")                                                    \
+	X(P95, "p95")                                                          \
+	X(MAX, "max")                                                          \
+	X(MIN, "min")                                                          \
+	X(MEAN, "mean")                                                        \
+	X(DELTA, "delta")
+#define PLAN_STAT_ENUM(e, word) PLAN_STAT_##e,
+enum plan_series_stat { PLAN_SERIES_STATS(PLAN_STAT_ENUM) PLAN_STAT_COUNT };
+#undef PLAN_STAT_ENUM
+/* The word of stat, "" for none. */
+const char *plan_series_stat_name(int stat);
+
 struct plan_metric {
-	const char *name;  /* "throughput", "latency", ... */
+	const char *name; /* "throughput", "latency", ... */
+	/* A series metric (`series:`, any engine): a statistic of one series
+	 * observed during the run (runner/exec/series_metric.c); the engine
+	 * ignores it. NULL: a metric the engine extracts (command). */
+	const char *series; /* series name, e.g. engine.throughput */
+	const char *host;   /* host or role (client, server); NULL: any */
+	int stat;	    /* enum plan_series_stat */
+	int rate;	   /* rate: true: values per second of their interval */
 	const char *json;  /* JSON pointer into stdout, or NULL */
 	const char *regex; /* POSIX ERE with one capture group, or NULL */
 	double bytes;	   /* > 0: value = bytes / elapsed seconds */
-	const char *unit;  /* declared unit of the extracted value */
+	const char *unit;  /* declared unit of the extracted value (a series
+			      metric: of the series' values; NULL: the
+			      series' own) */
 	int better;	   /* better: higher -> 1, lower -> -1, unset 0
 			      (the report's default for the name) */
 	struct plan_pos pos;

@@ -214,8 +214,82 @@ static const char *const engine_keys[] = {
     "type", "client",  "server", "target",  "duration",
     "omit", "timeout", "run",	 "metrics", NULL};
 static const char *const server_keys[] = {"host", "start", "port", NULL};
-static const char *const metric_keys[] = {"json", "regex",  "bytes",
-					  "unit", "better", NULL};
+static const char *const metric_keys[] = {"json",   "regex",  "bytes", "unit",
+					  "better", "series", "host",  "stat",
+					  "rate",   NULL};
+static const char *const series_only_keys[] = {"host", "stat", "rate", NULL};
+
+const char *plan_series_stat_name(int stat)
+{
+#define PLAN_STAT_WORD(e, word) word,
+	static const char *const words[] = {PLAN_SERIES_STATS(PLAN_STAT_WORD)};
+#undef PLAN_STAT_WORD
+	return stat >= 0 && stat < PLAN_STAT_COUNT ? words[stat] : "";
+}
+
+/* The keys of a series metric (series, host, stat, rate): a statistic of
+ * one series of the run, whatever the engine (schema/plan.md, "Series
+ * metrics"). */
+static void build_series_metric(struct pctx *c, struct plan_metric *m,
+				const struct ynode *v)
+{
+	static const char *const sources[] = {"json", "regex", "bytes", NULL};
+	const struct ynode *x;
+	const char *s;
+	int i;
+	if (!(x = yn_get(v, "series"))) {
+		for (i = 0; series_only_keys[i]; i++)
+			if ((x = yn_get(v, series_only_keys[i])))
+				pc_err(c, x,
+				       "metric '%s': '%s' applies to a series "
+				       "metric only (add 'series: NAME', e.g. "
+				       "series: engine.throughput)",
+				       m->name, series_only_keys[i]);
+		return;
+	}
+	m->series = pc_str(c, x, "series");
+	if (m->series && !pc_name_ok(m->series, 1))
+		pc_err(c, x,
+		       "metric '%s': bad series name '%s' (e.g. "
+		       "engine.throughput, nic.rx_bytes, cpu.3.busy)",
+		       m->name, m->series);
+	for (i = 0; sources[i]; i++)
+		if ((x = yn_get(v, sources[i])))
+			pc_err(c, x,
+			       "metric '%s' has two sources, 'series' and "
+			       "'%s': give one",
+			       m->name, sources[i]);
+	if ((x = yn_get(v, "host"))) {
+		m->host = pc_str(c, x, "host");
+		pc_host_ref(c, m->host, x, 1);
+	}
+	m->stat = PLAN_STAT_MEDIAN;
+	if ((x = yn_get(v, "stat")) && (s = pc_str(c, x, "stat"))) {
+		for (i = 0; i < PLAN_STAT_COUNT; i++)
+			if (!strcmp(s, plan_series_stat_name(i)))
+				break;
+		if (i == PLAN_STAT_COUNT)
+			pc_err(c, x,
+			       "metric '%s': unknown stat '%s' (use median, "
+			       "p95, max, min, mean or delta)",
+			       m->name, s);
+		m->stat = i < PLAN_STAT_COUNT ? i : PLAN_STAT_MEDIAN;
+	}
+	if ((x = yn_get(v, "rate")))
+		pc_bool(c, x, "rate", &m->rate);
+}
+
+/* Does the engine section hold a metric the engine extracts (not a
+ * series metric)? */
+static const struct ynode *extracted_metric(const struct plan_engine *e,
+					    const struct ynode *metrics)
+{
+	int i;
+	for (i = 0; i < e->nmetrics; i++)
+		if (!e->metrics[i].series)
+			return yn_get(metrics, e->metrics[i].name);
+	return NULL;
+}
 
 /* k: where the parameter is named; v: its value (for placeholders) */
 static void add_param(struct pctx *c, const char *key, const char *value,
@@ -276,7 +350,17 @@ static void build_metric(struct pctx *c, struct plan_metric *m,
 		else
 			m->unit = u;
 	}
-	if (!m->unit)
+	build_series_metric(c, m, v);
+	if (m->unit && m->series) {
+		double f;
+		const char *base;
+		if (units_metric(m->unit, &f, &base) < 0)
+			pc_err(c, yn_get(v, "unit"),
+			       "metric '%s': unknown unit '%s' (valid: bit/s, "
+			       "Mbit/s, B/s, s, ms, B, %%, count, ...)",
+			       m->name, m->unit);
+	}
+	if (!m->unit && !m->series)
 		m->unit = "1";
 	if ((x = yn_get(v, "better"))) {
 		const char *s = pc_str(c, x, "better");
@@ -336,10 +420,12 @@ static void engine_desc_checks(struct pctx *c, const struct ynode *n)
 {
 	const struct plan_engine *e = &c->p->engine;
 	const struct ynode *x;
-	if (c->ops && !c->ops->reads_run && (x = yn_get(n, "metrics")))
+	if (c->ops && !c->ops->reads_run && (x = yn_get(n, "metrics")) &&
+	    (x = extracted_metric(e, x)))
 		pc_warn(c, x,
-			"'metrics' are read by an engine that runs a command "
-			"('run'); engine '%s' ignores them",
+			"metrics other than series metrics are read by an "
+			"engine that runs a command ('run'); engine '%s' "
+			"ignores them (a series metric names its 'series:')",
 			e->type);
 	if (c->ops && c->ops->has_server && !e->server_host && !e->target)
 		pc_err(c, n,

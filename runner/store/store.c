@@ -84,6 +84,21 @@ static const char *const migrations[] = {
     "CREATE TABLE IF NOT EXISTS schedules ("
     " session_id INTEGER PRIMARY KEY REFERENCES sessions(id),"
     " runs INTEGER NOT NULL);",
+    /* 7 (007.sql): the series observed during each run, packed, and the
+     * view series that unpacks them */
+    "CREATE TABLE IF NOT EXISTS series_data ("
+    " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+    " host TEXT NOT NULL, name TEXT NOT NULL, unit TEXT NOT NULL,"
+    " n INTEGER NOT NULL, points TEXT NOT NULL,"
+    " PRIMARY KEY (run_id, host, name));"
+    "CREATE TABLE IF NOT EXISTS series_notes ("
+    " run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+    " note TEXT NOT NULL);"
+    "CREATE VIEW IF NOT EXISTS series AS"
+    " SELECT d.run_id AS run_id, d.host AS host, d.name AS name,"
+    " d.unit AS unit, json_extract(p.value, '$[0]') AS t,"
+    " json_extract(p.value, '$[1]') AS value"
+    " FROM series_data d, json_each(d.points) p;",
 };
 
 static const char *migration_sql(int version)

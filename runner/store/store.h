@@ -28,13 +28,14 @@ struct counter_row;
 struct fact;
 
 /* The schema version this xrun writes. */
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 /* The oldest version the readers read as it is (read-only opens do not
  * migrate): versions 2 and 3 added originals and changed only the key of
  * host_facts, nothing the readers depend on; version 5 added sizing (read when
  * there) and version 6 schedules,
  * which the readers use when the table is there (a session without a
- * schedules row has a row in runs for every scheduled run). */
+ * schedules row has a row in runs for every scheduled run); version 7
+ * series (none in an older store). */
 #define STORE_SCHEMA_READABLE 1
 
 enum store_open_flags {
@@ -328,6 +329,28 @@ struct store_interval_row {
 typedef int (*store_interval_fn)(void *ctx, const struct store_interval_row *v);
 int store_intervals_each(struct store *st, store_interval_fn fn, void *ctx,
 			 struct xr_err *err);
+
+/* The series observed during runs (series.h; table series_data, view
+ * series: schema/store.md), one call per run, host and series, ordered
+ * by run id, host and name. A filter field left 0 or NULL does not
+ * filter. None (0) in a store older than version 7. */
+struct store_series_filter {
+	const int64_t *sessions; /* the runs of these sessions */
+	size_t nsessions;
+	int64_t run_id;	  /* this run */
+	const char *name; /* a GLOB pattern: "engine.throughput", "cpu.*" */
+	const char *host; /* the plan's host label */
+};
+struct store_series_row {
+	int64_t run_id;
+	const char *host, *name, *unit;
+	const double *t, *v; /* [n]: t seconds from the engine's start;
+				v NaN where not a number */
+	size_t n;
+};
+typedef int (*store_series_fn)(void *ctx, const struct store_series_row *s);
+int store_series_each(struct store *st, const struct store_series_filter *f,
+		      store_series_fn fn, void *ctx, struct xr_err *err);
 
 /* Counter values summed per cell, host, scope and name over the ok,
  * non-warm-up runs of the sessions; only positive values of the scopes

@@ -1,7 +1,8 @@
 /*
  * Internal to the store (store.c: handle, schema, lock, transactions;
  * store_rows.c: the rows written through it; store_read.c: the typed
- * readers). Other modules see only the opaque struct store of store.h.
+ * readers; store_series.c: series packed and read back). Other modules see only
+ * the opaque struct store of store.h.
  */
 #ifndef XR_STORE_INT_H
 #define XR_STORE_INT_H
@@ -9,8 +10,10 @@
 #include "store.h"
 
 struct sqlite3_stmt;
+struct buf;
+struct series;
 
-#define STORE_PER_RUN_MAX 16
+#define STORE_PER_RUN_MAX 24
 
 struct store {
 	struct sqlite3 *db;
@@ -48,5 +51,9 @@ int store_prep(struct store *st, const char *sql, sqlite3_stmt **s,
 	       struct xr_err *err);
 int store_step_done(struct store *st, sqlite3_stmt *s, const char *what,
 		    struct xr_err *err);
+
+/* Append the points of s to out as store_series.c stores them (a JSON
+ * array of [t, value] pairs); 0 or -XR_ENOMEM. */
+int store_series_pack(const struct series *s, struct buf *out);
 
 #endif

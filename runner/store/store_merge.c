@@ -3,8 +3,8 @@
  * sessions of the same plan) into one. Each input is attached read-only in
  * effect (only SELECTed from) and every session it holds is copied with
  * all its rows (runs, metrics, intervals, observed settings,
- * verifications, counters, hooks, originals, load, host facts as they
- * are), under new ids. A session is known by its key (session_keys, or
+ * verifications, counters, series, hooks, originals, load, host facts as
+ * they are), under new ids. A session is known by its key (session_keys, or
  * for a store older than version 4 one made from its plan hash and start
  * time): a session the output already has is skipped, so merging the same
  * store twice adds nothing. Sessions of another plan (another name or
@@ -174,7 +174,30 @@ static const char *const run_children[] = {
     "n.id, c.host, c.scope, c.name, c.value FROM src.counters c",
     "INSERT INTO main.run_load(run_id, load1, cpus) SELECT n.id, c.load1, "
     "c.cpus FROM src.run_load c", /* version 4 inputs only */
+    "INSERT INTO main.series_data(run_id, host, name, unit, n, points) "
+    "SELECT n.id, c.host, c.name, c.unit, c.n, c.points FROM "
+    "src.series_data c", /* version 7 inputs only */
+    "INSERT INTO main.series_notes(run_id, note) SELECT n.id, c.note FROM "
+    "src.series_notes c", /* version 7 inputs only */
 };
+
+/* The source table of a run_children row ("... FROM src.T c"): an input
+ * older than the table has none to copy. */
+static int child_in_src(struct store *st, const char *sql)
+{
+	char table[64];
+	const char *p = strstr(sql, "FROM src.");
+	size_t n;
+	if (!p)
+		return 1;
+	p += strlen("FROM src.");
+	n = strcspn(p, " ");
+	if (n >= sizeof table)
+		return 1;
+	memcpy(table, p, n);
+	table[n] = '\0';
+	return src_has_table(st, table);
+}
 
 static int copy_runs(struct store *st, int64_t old, int64_t sid,
 		     struct xr_err *err)
@@ -195,8 +218,7 @@ static int copy_runs(struct store *st, int64_t old, int64_t sid,
 		 old, sid, err)) < 0)
 		return r;
 	for (i = 0; i < sizeof run_children / sizeof run_children[0]; i++) {
-		if (strstr(run_children[i], "src.run_load") &&
-		    !src_has_table(st, "run_load"))
+		if (!child_in_src(st, run_children[i]))
 			continue;
 		buf_reset(&q);
 		buf_addf(&q,

@@ -2,10 +2,10 @@
  * What the store holds, row by row: the plan, the sessions, every
  * scheduled run (inserted 'pending', all of a session in the caller's one
  * transaction), each finished run with its metrics, intervals, observed
- * values, verifications and counters (in its own transaction, committed as
- * soon as the run ends so that a crash costs at most the run in flight),
- * hooks and host facts. The handle, schema, lock and transactions are
- * store.c's.
+ * values, verifications, counters and series (in its own transaction,
+ * committed as soon as the run ends so that a crash costs at most the run
+ * in flight), hooks and host facts. The handle, schema, lock and transactions
+ * are store.c's.
  */
 #include "store.h"
 
@@ -14,10 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "counters.h"
 #include "engine.h"
 #include "facts.h"
 #include "proc.h"
+#include "series.h"
 #include "store_int.h"
 #include "banned.h"
 
@@ -113,6 +115,12 @@ int store_prep(struct store *st, const char *sql, sqlite3_stmt **s,
 	  "method, expected, actual, ok) VALUES(?,?,?,?,?,?,?)")               \
 	X(PUT_COUNTER, "INSERT OR REPLACE INTO counters(run_id, host, scope, " \
 		       "name, value) VALUES(?,?,?,?,?)")                       \
+	X(WIPE_SERIES, "DELETE FROM series_data WHERE run_id = ?")             \
+	X(WIPE_SERIES_NOTE, "DELETE FROM series_notes WHERE run_id = ?")       \
+	X(PUT_SERIES, "INSERT OR REPLACE INTO series_data(run_id, host, "      \
+		      "name, unit, n, points) VALUES(?,?,?,?,?,?)")            \
+	X(PUT_SERIES_NOTE, "INSERT OR REPLACE INTO series_notes(run_id, "      \
+			   "note) VALUES(?,?)")                                \
 	X(SESSION_TOUCH, "UPDATE sessions SET updated_at = ? WHERE id = "      \
 			 "(SELECT session_id FROM runs WHERE id = ?)")
 
@@ -465,7 +473,8 @@ static int put_children(struct store *st, int64_t id,
 {
 	static const enum per_run wipe[] = {
 	    PR_WIPE_METRICS,	   PR_WIPE_INTERVALS, PR_WIPE_OBSERVED,
-	    PR_WIPE_VERIFICATIONS, PR_WIPE_COUNTERS,
+	    PR_WIPE_VERIFICATIONS, PR_WIPE_COUNTERS,  PR_WIPE_SERIES,
+	    PR_WIPE_SERIES_NOTE,
 	};
 	const struct engine_result *res = rec->res;
 	sqlite3_stmt *s;
@@ -541,6 +550,47 @@ static int put_children(struct store *st, int64_t id,
 	return 0;
 }
 
+/* The run's series, each packed into one row (store_series.c), and why
+ * sampling stopped early; inside the caller's transaction. */
+static int put_series(struct store *st, int64_t id, const struct series_set *ss,
+		      struct xr_err *err)
+{
+	struct buf pts = BUF_INIT;
+	sqlite3_stmt *s;
+	size_t i;
+	int r = 0;
+	if (!ss)
+		return 0;
+	if ((r = per_run(st, PR_PUT_SERIES, &s, err)) < 0)
+		return r;
+	for (i = 0; r == 0 && i < ss->n; i++) {
+		const struct series *x = &ss->s[i];
+		buf_reset(&pts);
+		if (store_series_pack(x, &pts) < 0) {
+			r = xr_err_set(err, XR_ENOMEM, st->path, 0, 0,
+				       "series '%s' on '%s' does not fit in "
+				       "memory",
+				       x->name, x->host);
+			break;
+		}
+		sqlite3_bind_int64(s, 1, id);
+		bind_text(s, 2, x->host);
+		bind_text(s, 3, x->name);
+		bind_text(s, 4, x->unit[0] ? x->unit : "1");
+		sqlite3_bind_int64(s, 5, (int64_t)x->n);
+		sqlite3_bind_text(s, 6, pts.s, (int)pts.len, SQLITE_STATIC);
+		r = per_run_done(st, s, "storing run series", err);
+	}
+	buf_release(&pts);
+	if (r < 0 || !ss->note[0])
+		return r;
+	if ((r = per_run(st, PR_PUT_SERIES_NOTE, &s, err)) < 0)
+		return r;
+	sqlite3_bind_int64(s, 1, id);
+	bind_text(s, 2, ss->note);
+	return per_run_done(st, s, "storing run series", err);
+}
+
 /* The controller's load when a run ends: a loaded machine running xrun
  * (and, on loopback or in namespaces, the runs themselves) can measure
  * less than the link gives; the report says so. */
@@ -611,6 +661,8 @@ int store_run_finish(struct store *st, int64_t run_id,
 	if ((r = per_run_done(st, s, "storing a run", err)) < 0)
 		goto fail;
 	if ((r = put_children(st, run_id, rec, err)) < 0)
+		goto fail;
+	if ((r = put_series(st, run_id, rec->series, err)) < 0)
 		goto fail;
 	if ((r = put_load(st, run_id, err)) < 0)
 		goto fail;

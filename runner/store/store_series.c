@@ -1,0 +1,229 @@
+/*
+ * The series observed during a run (series.h) in the store: their packed
+ * form, one JSON array of [t, value] pairs per run, host and name (table
+ * series_data, which the view series unpacks: schema/store.md), written
+ * inside store_run_finish's transaction (store_rows.c), and the typed
+ * reader that hands each series back as arrays.
+ */
+#include "store.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "series.h"
+#include "store_int.h"
+#include "banned.h"
+
+/* The shortest "%.*g" of v that reads back as v: counters are integers
+ * and most of their increases 0, so the points stay a few bytes each. */
+static int add_num(struct buf *b, double v)
+{
+	char s[40];
+	int p;
+	if (!isfinite(v))
+		return buf_adds(b, "null");
+	for (p = 15; p <= 17; p++) {
+		snprintf(s, sizeof s, "%.*g", p, v);
+		if (strtod(s, NULL) == v)
+			break;
+	}
+	return buf_adds(b, s);
+}
+
+/* t to the millisecond, without trailing zeros ("12.5", "-1", "3.001"). */
+static int add_time(struct buf *b, double t)
+{
+	char s[40];
+	size_t n;
+	if (!isfinite(t))
+		return buf_adds(b, "null");
+	snprintf(s, sizeof s, "%.3f", t);
+	n = strlen(s);
+	while (n > 0 && s[n - 1] == '0')
+		s[--n] = '\0';
+	if (n > 0 && s[n - 1] == '.')
+		s[--n] = '\0';
+	if (!strcmp(s, "-0"))
+		s[0] = '0', s[1] = '\0';
+	return buf_adds(b, s);
+}
+
+int store_series_pack(const struct series *s, struct buf *out)
+{
+	size_t i;
+	int r = buf_addc(out, '[');
+	for (i = 0; r == 0 && i < s->n; i++) {
+		r |= buf_adds(out, i ? ",[" : "[");
+		r |= add_time(out, s->t[i]);
+		r |= buf_addc(out, ',');
+		r |= add_num(out, s->v[i]);
+		r |= buf_addc(out, ']');
+	}
+	r |= buf_addc(out, ']');
+	return r ? -XR_ENOMEM : 0;
+}
+
+/* One number or null of a packed array at *p; NaN for null. */
+static int unpack_num(const char **p, double *v)
+{
+	char *end;
+	while (**p == ' ')
+		(*p)++;
+	if (!strncmp(*p, "null", 4)) {
+		*p += 4;
+		*v = NAN;
+		return 0;
+	}
+	*v = strtod(*p, &end);
+	if (end == *p)
+		return -1;
+	*p = end;
+	return 0;
+}
+
+static int expect(const char **p, char c)
+{
+	while (**p == ' ')
+		(*p)++;
+	if (**p != c)
+		return -1;
+	(*p)++;
+	return 0;
+}
+
+/* Decode text into t[n], v[n] (room for n points); the count found, or
+ * -1 when text is not what store_series_pack writes. */
+static long unpack(const char *text, size_t n, double *t, double *v)
+{
+	const char *p = text ? text : "";
+	size_t k = 0;
+	if (expect(&p, '['))
+		return -1;
+	if (!expect(&p, ']'))
+		return 0;
+	for (;;) {
+		if (k == n || expect(&p, '[') || unpack_num(&p, &t[k]) ||
+		    expect(&p, ',') || unpack_num(&p, &v[k]) || expect(&p, ']'))
+			return -1;
+		k++;
+		if (!expect(&p, ']'))
+			return (long)k;
+		if (expect(&p, ','))
+			return -1;
+	}
+}
+
+static int has_series(struct store *st)
+{
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(st->db, "SELECT 1 FROM series_data LIMIT 0",
+				    -1, &s, NULL);
+	sqlite3_finalize(s);
+	return rc == SQLITE_OK;
+}
+
+/* The query of store_series_each: filters as bound parameters, the
+ * sessions as an IN list of integers. */
+static int series_query(struct store *st, const struct store_series_filter *f,
+			sqlite3_stmt **s, struct xr_err *err)
+{
+	struct buf q = BUF_INIT;
+	size_t i;
+	int r = 0;
+	buf_adds(&q, "SELECT d.run_id, d.host, d.name, d.unit, d.n, d.points "
+		     "FROM series_data d");
+	if (f && f->nsessions) {
+		buf_adds(&q, " JOIN runs r ON r.id = d.run_id AND "
+			     "r.session_id IN (");
+		for (i = 0; i < f->nsessions; i++)
+			buf_addf(&q, "%s%lld", i ? "," : "",
+				 (long long)f->sessions[i]);
+		buf_addc(&q, ')');
+	}
+	buf_adds(&q, " WHERE (?1 = 0 OR d.run_id = ?1) AND (?2 IS NULL OR "
+		     "d.name GLOB ?2) AND (?3 IS NULL OR d.host = ?3) "
+		     "ORDER BY d.run_id, d.host, d.name");
+	if (q.truncated ||
+	    sqlite3_prepare_v2(st->db, q.s, -1, s, NULL) != SQLITE_OK) {
+		*s = NULL;
+		r = xr_err_set(err, XR_ESTORE, store_path(st), 0, 0,
+			       "cannot read series from the store: %s",
+			       sqlite3_errmsg(st->db));
+	} else {
+		sqlite3_bind_int64(*s, 1, f ? f->run_id : 0);
+		if (f && f->name)
+			sqlite3_bind_text(*s, 2, f->name, -1, SQLITE_STATIC);
+		if (f && f->host)
+			sqlite3_bind_text(*s, 3, f->host, -1, SQLITE_STATIC);
+	}
+	buf_release(&q);
+	return r;
+}
+
+/* Hand the current row of s to fn, decoded into t and v (grown as
+ * needed). fn's answer, or a negative code. */
+static int series_row(struct store *st, sqlite3_stmt *s, double **t, double **v,
+		      size_t *cap, store_series_fn fn, void *ctx,
+		      struct xr_err *err)
+{
+	struct store_series_row row;
+	long n = (long)sqlite3_column_int64(s, 4), got;
+	row.run_id = sqlite3_column_int64(s, 0);
+	row.host = (const char *)sqlite3_column_text(s, 1);
+	row.name = (const char *)sqlite3_column_text(s, 2);
+	row.unit = (const char *)sqlite3_column_text(s, 3);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n + 1 > *cap) {
+		double *nt = realloc(*t, ((size_t)n + 1) * sizeof *nt), *nv;
+		if (nt)
+			*t = nt;
+		nv = nt ? realloc(*v, ((size_t)n + 1) * sizeof *nv) : NULL;
+		if (!nv)
+			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					  "out of memory reading series");
+		*v = nv;
+		*cap = (size_t)n + 1;
+	}
+	got =
+	    unpack((const char *)sqlite3_column_text(s, 5), (size_t)n, *t, *v);
+	if (got < 0)
+		return xr_err_set(
+		    err, XR_ESTORE, store_path(st), 0, 0,
+		    "bad points of series '%s' on '%s' of run "
+		    "%lld in the store (not %ld [t, value] pairs)",
+		    row.name ? row.name : "", row.host ? row.host : "",
+		    (long long)row.run_id, n);
+	row.t = *t;
+	row.v = *v;
+	row.n = (size_t)got;
+	return fn(ctx, &row);
+}
+
+int store_series_each(struct store *st, const struct store_series_filter *f,
+		      store_series_fn fn, void *ctx, struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	double *t = NULL, *v = NULL;
+	size_t cap = 0;
+	int rc = SQLITE_DONE, cb = 0, r;
+	if (!has_series(st))
+		return 0; /* a store older than version 7 */
+	if ((r = series_query(st, f, &s, err)) < 0)
+		return r;
+	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		cb = series_row(st, s, &t, &v, &cap, fn, ctx, err);
+	free(t);
+	free(v);
+	r = cb < 0 ? cb : 0;
+	if (!cb && rc != SQLITE_DONE)
+		r = xr_err_set(err, XR_ESTORE, store_path(st), 0, 0,
+			       "cannot read series from the store: %s",
+			       sqlite3_errmsg(st->db));
+	sqlite3_finalize(s);
+	return r;
+}

@@ -1,0 +1,254 @@
+/* Unit tests for the store's series (store_series.c, schema version 7):
+ * store_run_finish writes a run's series in its transaction, the view
+ * series unpacks them point by point, store_series_each hands them back
+ * exactly (filters, NaN, the lead-in's negative t, t to the millisecond),
+ * a redone run replaces them, a run interrupted keeps them, merge copies
+ * them, a version 6 store migrates and a read-only one reads none. */
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "engine.h"
+#include "series.h"
+#include "store.h"
+#include "tap.h"
+
+static char dir[] = "/tmp/xrun-test-series-XXXXXX";
+
+static sqlite3 *side(const char *path)
+{
+	sqlite3 *db = NULL;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) !=
+	    SQLITE_OK) {
+		sqlite3_close(db);
+		return NULL;
+	}
+	return db;
+}
+
+static double q_real(const char *path, const char *sql)
+{
+	sqlite3 *db = side(path);
+	sqlite3_stmt *s;
+	double v = NAN;
+	if (db && sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK) {
+		if (sqlite3_step(s) == SQLITE_ROW &&
+		    sqlite3_column_type(s, 0) != SQLITE_NULL)
+			v = sqlite3_column_double(s, 0);
+		sqlite3_finalize(s);
+	}
+	sqlite3_close(db);
+	return v;
+}
+
+static int q_exec(const char *path, const char *sql)
+{
+	sqlite3 *db = side(path);
+	int rc = db ? sqlite3_exec(db, sql, NULL, NULL, NULL) : SQLITE_ERROR;
+	sqlite3_close(db);
+	return rc;
+}
+
+/* A plan, a session and n pending runs (ids 1..n). */
+static void make_runs(struct store *st, int n)
+{
+	struct xr_err err = {0};
+	int64_t plan_id, sid, ids[4];
+	struct store_pending rows[4] = {0};
+	int k;
+	store_plan_put(st, "p", NULL, "p.yaml", "h", "text", &plan_id, &err);
+	store_session_create(st, plan_id, "c", "{}", "[]", &sid, &err);
+	for (k = 0; k < n; k++) {
+		rows[k].position = (uint32_t)k;
+		rows[k].rep = 1;
+		rows[k].cell = "{}";
+	}
+	store_begin(st, &err);
+	store_runs_pending_make(st, sid, rows, (size_t)n, ids, &err);
+	store_commit(st, &err);
+}
+
+static void fill(struct series_set *ss)
+{
+	series_set_add(ss, "server", "nic.rx_bytes", "B", -0.5, 0);
+	series_set_add(ss, "server", "nic.rx_bytes", "B", 0.25, 1250000);
+	series_set_add(ss, "server", "nic.rx_bytes", "B", 1.2504, 2e9);
+	series_set_add(ss, "server", "cpu.3.busy", "%", 1.0, NAN);
+	series_set_add(ss, "server", "cpu.3.busy", "%", 2.0, 99.5);
+	series_set_add(ss, "client", "nic.rx_bytes", "B", 1.0, 0.1 + 0.2);
+}
+
+struct got {
+	struct buf b;
+	int n;
+};
+
+static int see(void *ctx, const struct store_series_row *r)
+{
+	struct got *g = ctx;
+	size_t k;
+	buf_addf(&g->b, "%lld %s %s %s:", (long long)r->run_id, r->host,
+		 r->name, r->unit);
+	for (k = 0; k < r->n; k++)
+		buf_addf(&g->b, " %.17g=%.17g", r->t[k], r->v[k]);
+	buf_addc(&g->b, '\n');
+	g->n++;
+	return 0;
+}
+
+static const char *read_all(struct store *st,
+			    const struct store_series_filter *f, struct got *g)
+{
+	struct xr_err err = {0};
+	buf_reset(&g->b);
+	g->n = 0;
+	if (store_series_each(st, f, see, g, &err) < 0)
+		buf_addf(&g->b, "error: %s", err.msg);
+	return g->b.s ? g->b.s : "";
+}
+
+static int finish(struct store *st, int64_t id, enum run_status status,
+		  const struct series_set *ss)
+{
+	struct store_run_record rec = {0};
+	struct engine_result res = {0};
+	struct xr_err err = {0};
+	int r;
+	res.status = status;
+	res.exit_code = 0;
+	rec.res = &res;
+	rec.engine = "command";
+	rec.series = ss;
+	r = store_run_finish(st, id, &rec, &err);
+	engine_result_release(&res);
+	return r;
+}
+
+static void test_round_trip(const char *path)
+{
+	struct xr_err err = {0};
+	struct store *st = NULL;
+	struct series_set ss = {0};
+	struct store_series_filter f = {0};
+	struct got g = {BUF_INIT, 0};
+	int64_t ses = 1;
+	is_int(store_open(path, STORE_CREATE | STORE_LOCK, &st, &err), 0,
+	       "open");
+	make_runs(st, 2);
+	fill(&ss);
+	snprintf(ss.note, sizeof ss.note, "sampler on 'client' died: eof");
+	is_int(finish(st, 1, RUN_OK, &ss), 0, "run 1 stored with its series");
+	is_str(read_all(st, NULL, &g),
+	       "1 client nic.rx_bytes B: 1=0.30000000000000004\n"
+	       "1 server cpu.3.busy %: 1=nan 2=99.5\n"
+	       "1 server nic.rx_bytes B: -0.5=0 0.25=1250000 1.25=2000000000\n",
+	       "read back exactly; t to the millisecond, NaN kept");
+	is_near(q_real(path, "SELECT count(*) FROM series"), 6, 0,
+		"the view has one row per point");
+	is_near(q_real(path, "SELECT value FROM series WHERE host = 'server' "
+			     "AND name = 'nic.rx_bytes' AND t = 1.25"),
+		2e9, 0, "the view's value at t");
+	is_near(q_real(path, "SELECT count(*) FROM series WHERE value IS NULL"),
+		1, 0, "NaN is null in the view");
+	is_near(q_real(path, "SELECT sum(value) FROM series WHERE name = "
+			     "'nic.rx_bytes' AND host = 'server' AND t > 0"),
+		2001250000, 0, "SQL sums over the view");
+	is_near(q_real(path, "SELECT count(*) FROM series_notes WHERE note "
+			     "LIKE 'sampler on ''client'' died%'"),
+		1, 0, "why sampling stopped is kept");
+	f.name = "nic.*";
+	f.host = "server";
+	read_all(st, &f, &g);
+	is_int(g.n, 1, "filter by name pattern and host");
+	f.name = NULL;
+	f.host = NULL;
+	f.sessions = &ses;
+	f.nsessions = 1;
+	f.run_id = 2;
+	read_all(st, &f, &g);
+	is_int(g.n, 0, "run 2 has none yet");
+
+	/* Interrupted (SIGINT/SIGTERM): the run is stored with what it had. */
+	series_set_release(&ss);
+	series_set_add(&ss, "client", "engine.throughput", "bit/s", 1, 5e9);
+	is_int(finish(st, 2, RUN_INTERRUPTED, &ss), 0, "interrupted run");
+	read_all(st, &f, &g);
+	is_int(g.n, 1, "an interrupted run keeps its series");
+	/* A redone run replaces what the earlier attempt left. */
+	series_set_release(&ss);
+	series_set_add(&ss, "client", "cpu.all.busy", "%", 1, 3);
+	is_int(finish(st, 2, RUN_OK, &ss), 0, "redone");
+	is_str(read_all(st, &f, &g), "2 client cpu.all.busy %: 1=3\n",
+	       "a redone run's series replace the first attempt's");
+	is_int(finish(st, 1, RUN_OK, NULL), 0, "redone without series");
+	f.run_id = 1;
+	read_all(st, &f, &g);
+	is_int(g.n, 0, "no series: none left from before");
+	is_near(q_real(path, "SELECT count(*) FROM series_notes"), 0, 0,
+		"nor its note");
+	series_set_release(&ss);
+	buf_release(&g.b);
+	store_close(st);
+}
+
+static void test_merge(const char *path, const char *other)
+{
+	struct xr_err err = {0};
+	struct store *st = NULL;
+	struct store_merge_stats ms = {0};
+	const char *in[1] = {path};
+	struct got g = {BUF_INIT, 0};
+	is_int(store_open(other, STORE_CREATE | STORE_LOCK, &st, &err), 0,
+	       "open the merge output");
+	is_int(store_merge(st, in, 1, 0, &ms, &err), 0, "merge");
+	read_all(st, NULL, &g);
+	is_int(g.n, 1, "merge copies the series");
+	buf_release(&g.b);
+	store_close(st);
+}
+
+/* A version 6 store (no series tables): read-only it reads none;
+ * opened to write, it migrates to 7. */
+static void test_old(const char *path)
+{
+	struct xr_err err = {0};
+	struct store *st = NULL;
+	struct got g = {BUF_INIT, 0};
+	ok(q_exec(path, "DROP VIEW series; DROP TABLE series_data; DROP TABLE "
+			"series_notes; PRAGMA user_version = 6") == SQLITE_OK,
+	   "made a version 6 store");
+	is_int(store_open(path, STORE_READONLY, &st, &err), 0, "read-only");
+	is_str(read_all(st, NULL, &g), "", "none in a version 6 store");
+	store_close(st);
+	is_int(store_open(path, STORE_LOCK, &st, &err), 0, "open to write");
+	is_near(q_real(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION, 0,
+		"migrated to the current version");
+	is_near(q_real(path, "SELECT count(*) FROM series"), 0, 0,
+		"the view is there");
+	store_close(st);
+	buf_release(&g.b);
+}
+
+int main(void)
+{
+	char path[128], other[128];
+	tap_plan(26);
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(path, sizeof path, "%s/a.db", dir);
+	snprintf(other, sizeof other, "%s/b.db", dir);
+	test_round_trip(path);
+	test_merge(path, other);
+	test_old(path);
+	{
+		char cmd[160];
+		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+		if (system(cmd) != 0)
+			ok(0, "cleanup");
+	}
+	return tap_done();
+}
