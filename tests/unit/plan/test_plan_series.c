@@ -102,8 +102,8 @@ static const struct {
     {"x: { series: engine.throughput, unit: furlongs }", 43, 0,
      "metric 'x': unknown unit 'furlongs'"},
     {"x: { json: /a }", 8, 1,
-     "metrics other than series metrics are read by engine 'command' "
-     "only"},
+     "metrics other than series metrics are read by an engine that runs "
+     "a command ('run'); engine 'iperf3' ignores them"},
 };
 
 static void test_bad(void)
