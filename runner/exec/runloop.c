@@ -436,16 +436,25 @@ static int execute_one(struct runctx *rc, size_t i)
 		request_release(&rq);
 		return 0;
 	}
+	/* The lead-in comes before the run is 'running' in the store: an
+	 * interrupt in it leaves the run pending, as one during settle. */
+	if (samplers_start(rc, &rq, &sm) < 0) {
+		samplers_stop(&sm);
+		series_set_release(&sm.set);
+		request_release(&rq);
+		return -XR_EINTR;
+	}
 	snap_before(rc, &snaps);
 	if ((r = store_run_start(rc->st, rc->ids[i], proc_now_wall(), &err)) <
 	    0) {
 		env_fail(rc, &err);
+		samplers_stop(&sm);
+		series_set_release(&sm.set);
 		request_release(&rq);
 		return -XR_EENV;
 	}
 	rc->status[i] = RUN_RUNNING;
 	progress_run_start(rc, i);
-	samplers_start(rc, &rq, &sm); /* interrupted: the engine sees it */
 	for (r = 0; r < sm.n; r++)
 		sampler_mark(sm.s[r]);
 	r = rc->eng->run(rc->eng_state, p, &rq.rq, &res);
