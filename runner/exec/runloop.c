@@ -21,6 +21,7 @@
 #include "plan.h"
 #include "proc.h"
 #include "runctx.h"
+#include "sampler.h"
 #include "series.h"
 #include "series_metric.h"
 #include "session.h"
@@ -209,6 +210,64 @@ static size_t snap_after(struct runctx *rc, struct snaps *s,
 	return n;
 }
 
+/* The samplers of one run's hosts (plan `sample:`) and what they saw. */
+struct samplers {
+	struct sampler *s[2];
+	int n;
+	struct series_set set;
+};
+
+/*
+ * Start a sampler on the client and the server host, then wait the idle
+ * lead-in (min(1 s, 2 samples)) so that the series show the link before
+ * the engine. A sampler that cannot start is noted; the run goes on.
+ * 0, or -XR_EINTR when interrupted during the lead-in.
+ */
+static int samplers_start(struct runctx *rc, const struct request *rq,
+			  struct samplers *sm)
+{
+	const struct plan *p = rc->p;
+	double period = p->sample, lead = 2 * p->sample, max_s;
+	int hi[2], nh = 0, k;
+
+	memset(sm, 0, sizeof *sm);
+	if (period <= 0)
+		return 0;
+	if (rc->client_hi >= 0)
+		hi[nh++] = rc->client_hi;
+	if (rc->server_hi >= 0 && rc->server_hi != rc->client_hi)
+		hi[nh++] = rc->server_hi;
+	if (lead > 1.0)
+		lead = 1.0;
+	max_s = (rq->rq.timeout > 0 ? rq->rq.timeout : 86400) + lead + 60;
+	for (k = 0; k < nh; k++) {
+		struct xr_err err = {0};
+		const char *label = p->hosts[hi[k]].name;
+		if (sampler_start(rc->hosts[hi[k]], label,
+				  runctx_iface(rc, hi[k]), p->counters, period,
+				  max_s, &sm->s[sm->n], &err) == 0) {
+			sm->n++;
+			continue;
+		}
+		if (!rc->o->quiet)
+			fprintf(stderr, "xrun: warning: %s\n", err.msg);
+		snprintf(sm->set.note + strlen(sm->set.note),
+			 sizeof sm->set.note - strlen(sm->set.note), "%s%.200s",
+			 sm->set.note[0] ? "; " : "", err.msg);
+	}
+	return sm->n && proc_sleep(lead) < 0 ? -XR_EINTR : 0;
+}
+
+static void samplers_stop(struct samplers *sm)
+{
+	int k;
+	for (k = 0; k < sm->n; k++)
+		sampler_stop(sm->s[k], &sm->set);
+	sm->n = 0;
+	if (getenv("XRUN_SERIES_DUMP"))
+		sampler_dump(&sm->set, stderr);
+}
+
 static int observed_key(const struct engine_result *res, const char *key)
 {
 	int k;
@@ -369,6 +428,7 @@ static int execute_one(struct runctx *rc, size_t i)
 	struct series_set ss = {0};
 	struct request rq;
 	struct snaps snaps;
+	struct samplers sm;
 	struct xr_err err = {0};
 	size_t nver = 0, nsc;
 	double t0 = proc_now_mono();
@@ -384,16 +444,29 @@ static int execute_one(struct runctx *rc, size_t i)
 		request_release(&rq);
 		return 0;
 	}
+	/* The lead-in comes before the run is 'running' in the store: an
+	 * interrupt in it leaves the run pending, as one during settle. */
+	if (samplers_start(rc, &rq, &sm) < 0) {
+		samplers_stop(&sm);
+		series_set_release(&sm.set);
+		request_release(&rq);
+		return -XR_EINTR;
+	}
 	snap_before(rc, &snaps);
 	if ((r = store_run_start(rc->st, rc->ids[i], proc_now_wall(), &err)) <
 	    0) {
 		env_fail(rc, &err);
+		samplers_stop(&sm);
+		series_set_release(&sm.set);
 		request_release(&rq);
 		return -XR_EENV;
 	}
 	rc->status[i] = RUN_RUNNING;
 	progress_run_start(rc, i);
+	for (r = 0; r < sm.n; r++)
+		sampler_mark(sm.s[r]);
 	r = rc->eng->run(rc->eng_state, p, &rq.rq, &res);
+	samplers_stop(&sm);
 	settle_status(&res, r);
 	nsc = snap_after(rc, &snaps, sc, rows);
 	allver = calloc(nver + (size_t)p->nfactors + 1, sizeof *allver);
@@ -407,6 +480,10 @@ static int execute_one(struct runctx *rc, size_t i)
 	rec.nver = allver ? nver : 0;
 	rec.counters = sc;
 	rec.ncounters = nsc;
+	/* One set for the store: the samplers' series, then the engine's. */
+	if (series_set_take(&ss, &sm.set) < 0)
+		snprintf(ss.note, sizeof ss.note, "%s",
+			 "out of memory keeping the sampled series");
 	rec.series = series_metric_finish(rc, &res, &ss);
 	if (store_run_finish(rc->st, rc->ids[i], &rec, &err) < 0) {
 		/* Not stored (a full disk): not counted either, so that the
@@ -429,6 +506,7 @@ static int execute_one(struct runctx *rc, size_t i)
 		ret = -XR_EENV;
 	}
 done:
+	series_set_release(&sm.set);
 	free(allver);
 	free(rows[0]);
 	free(rows[1]);

@@ -12,11 +12,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/ethtool.h>
+#include <linux/gen_stats.h>
 #include <linux/if_link.h>
+#include <linux/pkt_sched.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/sockios.h>
 #include <net/if.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,44 +46,70 @@
  * p: procs). Neither is ever spliced into this text. ethtool lives in
  * /usr/sbin, which is not in a non-root ssh user's PATH on Debian.
  */
+#define COUNTERS_SCRIPT_PATH "PATH=$PATH:/usr/sbin:/sbin\n"
+#define COUNTERS_SCRIPT_BODY                                                   \
+	"echo '@@ xrun-counters 1'\n"                                          \
+	"case $2 in *n*)\n"                                                    \
+	"  if [ -n \"$1\" ]; then\n"                                           \
+	"    if [ -d \"/sys/class/net/$1/statistics\" ]; then\n"               \
+	"      echo '@@ netdev'\n"                                             \
+	"      for f in \"/sys/class/net/$1/statistics/\"*; do\n"              \
+	"        v=; { read -r v <\"$f\"; } 2>/dev/null\n"                     \
+	"        printf '%s %s\\n' \"${f##*/}\" \"$v\"\n"                      \
+	"      done\n"                                                         \
+	"      if command -v ethtool >/dev/null 2>&1; then\n"                  \
+	"        echo '@@ ethtool'; ethtool -S \"$1\" 2>/dev/null\n"           \
+	"      fi\n"                                                           \
+	"      if command -v tc >/dev/null 2>&1; then\n"                       \
+	"        echo '@@ qdisc'; tc -s -j qdisc show dev \"$1\" "             \
+	"2>/dev/null; echo\n"                                                  \
+	"      fi\n"                                                           \
+	"    else echo '@@ noiface'; fi\n"                                     \
+	"  fi;;\n"                                                             \
+	"esac\n"                                                               \
+	"case $2 in *t*)\n"                                                    \
+	"  echo '@@ snmp'; cat /proc/net/snmp\n"                               \
+	"  echo '@@ netstat'; cat /proc/net/netstat 2>/dev/null;;\n"           \
+	"esac\n"                                                               \
+	"case $2 in *c*)\n"                                                    \
+	"  echo '@@ stat'; cat /proc/stat\n"                                   \
+	"  echo '@@ softirqs'; cat /proc/softirqs;;\n"                         \
+	"esac\n"                                                               \
+	"case $2 in *p*)\n"                                                    \
+	"  echo '@@ procs'\n"                                                  \
+	"  for f in /proc/[0-9]*/comm; do\n"                                   \
+	"    c=; { read -r c <\"$f\"; } 2>/dev/null\n"                         \
+	"    case $c in " COUNTERS_CAPTURE_CASE ") printf '%s\\n' \"$c\";; "   \
+	"esac\n"                                                               \
+	"  done;;\n"                                                           \
+	"esac\n"
+
 static const char counters_script[] =
-    "PATH=$PATH:/usr/sbin:/sbin\n"
-    "echo '@@ xrun-counters 1'\n"
-    "case $2 in *n*)\n"
-    "  if [ -n \"$1\" ]; then\n"
-    "    if [ -d \"/sys/class/net/$1/statistics\" ]; then\n"
-    "      echo '@@ netdev'\n"
-    "      for f in \"/sys/class/net/$1/statistics/\"*; do\n"
-    "        v=; { read -r v <\"$f\"; } 2>/dev/null\n"
-    "        printf '%s %s\\n' \"${f##*/}\" \"$v\"\n"
-    "      done\n"
-    "      if command -v ethtool >/dev/null 2>&1; then\n"
-    "        echo '@@ ethtool'; ethtool -S \"$1\" 2>/dev/null\n"
-    "      fi\n"
-    "    else echo '@@ noiface'; fi\n"
-    "  fi;;\n"
-    "esac\n"
-    "case $2 in *t*)\n"
-    "  echo '@@ snmp'; cat /proc/net/snmp\n"
-    "  echo '@@ netstat'; cat /proc/net/netstat 2>/dev/null;;\n"
-    "esac\n"
-    "case $2 in *c*)\n"
-    "  echo '@@ stat'; cat /proc/stat\n"
-    "  echo '@@ softirqs'; cat /proc/softirqs;;\n"
-    "esac\n"
-    "case $2 in *p*)\n"
-    "  echo '@@ procs'\n"
-    "  for f in /proc/[0-9]*/comm; do\n"
-    "    c=; { read -r c <\"$f\"; } 2>/dev/null\n"
-    "    case $c in " COUNTERS_CAPTURE_CASE ") printf '%s\\n' \"$c\";; "
-    "esac\n"
-    "  done;;\n"
-    "esac\n"
-    "exit 0\n";
+    COUNTERS_SCRIPT_PATH COUNTERS_SCRIPT_BODY "exit 0\n";
+
+/*
+ * The long-lived sampler of a remote host (sampler.c): the same document
+ * every $3 seconds, framed by "@@ xrun-sample UPTIME" (the far side's
+ * monotonic clock, so that transport delays do not move the points) and
+ * "@@ xrun-sample-end". It ends when its output is closed (SIGPIPE) or
+ * at its deadline.
+ */
+static const char sampler_script[] =
+    COUNTERS_SCRIPT_PATH "while :; do\n"
+			 "up=; { read -r up _ </proc/uptime; } 2>/dev/null\n"
+			 "echo \"@@ xrun-sample $up\"\n" COUNTERS_SCRIPT_BODY
+			 "echo '@@ xrun-sample-end' || exit 1\n"
+			 "sleep \"$3\" || exit 1\n"
+			 "done\n";
 
 const char *counters_remote_script(void)
 {
 	return counters_script;
+}
+
+const char *counters_sampler_script(void)
+{
+	return sampler_script;
 }
 
 /*
@@ -317,6 +346,117 @@ static int add_netdev(struct buf *doc, const char *iface)
 	return doc->truncated ? -XR_ENOMEM : 0;
 }
 
+/* One RTM_NEWQDISC: when it is idx's root, its statistics as JSON. */
+static int qdisc_one(struct buf *doc, struct nlmsghdr *nh, unsigned idx)
+{
+	const struct tcmsg *tc = NLMSG_DATA(nh);
+	struct gnet_stats_basic sb = {0};
+	struct gnet_stats_queue sq = {0};
+	char kind[32] = "";
+	struct rtattr *rta;
+	int len, stats = 0;
+
+	if (nh->nlmsg_len < NLMSG_LENGTH(sizeof *tc) ||
+	    (unsigned)tc->tcm_ifindex != idx || tc->tcm_parent != TC_H_ROOT)
+		return 0;
+	len = (int)(nh->nlmsg_len - NLMSG_LENGTH(sizeof *tc));
+	for (rta = TCA_RTA(tc); RTA_OK(rta, len); rta = RTA_NEXT(rta, len)) {
+		if (rta->rta_type == TCA_KIND)
+			snprintf(kind, sizeof kind, "%.*s",
+				 (int)RTA_PAYLOAD(rta), (char *)RTA_DATA(rta));
+		if (rta->rta_type == TCA_STATS2) {
+			struct rtattr *in = RTA_DATA(rta);
+			int il = (int)RTA_PAYLOAD(rta);
+			for (; RTA_OK(in, il); in = RTA_NEXT(in, il)) {
+				size_t pl = RTA_PAYLOAD(in);
+				if (in->rta_type == TCA_STATS_BASIC)
+					memcpy(&sb, RTA_DATA(in),
+					       pl < sizeof sb ? pl : sizeof sb);
+				if (in->rta_type == TCA_STATS_QUEUE)
+					memcpy(&sq, RTA_DATA(in),
+					       pl < sizeof sq ? pl : sizeof sq);
+			}
+			stats = 1;
+		}
+	}
+	if (!stats)
+		return 0;
+	buf_adds(doc, "@@ qdisc\n[{\"kind\":");
+	buf_add_json_str(doc, kind);
+	buf_addf(doc,
+		 ",\"root\":true,\"bytes\":%llu,\"packets\":%u,"
+		 "\"drops\":%u,\"overlimits\":%u,\"requeues\":%u,"
+		 "\"backlog\":%u,\"qlen\":%u}]\n",
+		 (unsigned long long)sb.bytes, sb.packets, sq.drops,
+		 sq.overlimits, sq.requeues, sq.backlog, sq.qlen);
+	return 1;
+}
+
+/*
+ * The interface's root qdisc statistics (RTM_GETQDISC dump, filtered here
+ * by interface and parent: older kernels dump every interface), written
+ * in `tc -s -j qdisc show` form for the one parser. No answer adds
+ * nothing.
+ */
+static int add_qdisc(struct buf *doc, const char *iface)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct tcmsg tc;
+	} req;
+	static int fd = -1;
+	static unsigned seq;
+	union nl_resp resp;
+	unsigned idx = if_nametoindex(iface);
+	int done = 0, found = 0;
+
+	if (!idx)
+		return 0;
+	if (fd < 0)
+		fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return 0;
+	memset(&req, 0, sizeof req);
+	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof req.tc);
+	req.nh.nlmsg_type = RTM_GETQDISC;
+	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	req.nh.nlmsg_seq = ++seq;
+	req.tc.tcm_family = AF_UNSPEC;
+	req.tc.tcm_ifindex = (int)idx;
+	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0) {
+		close(fd);
+		fd = -1;
+		return 0;
+	}
+	while (!done) {
+		ssize_t got;
+		struct nlmsghdr *nh;
+		int n;
+		do
+			got = recv(fd, &resp, sizeof resp, 0);
+		while (got < 0 && errno == EINTR);
+		n = (int)got;
+		if (got <= 0) {
+			close(fd);
+			fd = -1;
+			break;
+		}
+		for (nh = &resp.nh; NLMSG_OK(nh, n); nh = NLMSG_NEXT(nh, n)) {
+			if (nh->nlmsg_seq != seq)
+				continue;
+			if (nh->nlmsg_type == NLMSG_DONE ||
+			    nh->nlmsg_type == NLMSG_ERROR) {
+				done = 1;
+				break;
+			}
+			if (!found && nh->nlmsg_type == RTM_NEWQDISC &&
+			    qdisc_one(doc, nh, idx))
+				found = 1;
+		}
+	}
+	return doc->truncated ? -XR_ENOMEM : 0;
+}
+
 /*
  * Written in `ethtool -S` form so that the remote path and this one meet
  * in the same parser. Interfaces without statistics (lo) add nothing.
@@ -438,13 +578,19 @@ static int add_procs(struct buf *doc)
 	return doc->truncated ? -XR_ENOMEM : 0;
 }
 
-int counters_local_document(const char *iface, unsigned what, struct buf *doc)
+/* The producers keep files and sockets open in statics; the sampler's
+ * thread and the run loop both take local snapshots. */
+static pthread_mutex_t local_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int local_document(const char *iface, unsigned what, struct buf *doc)
 {
 	int rc = buf_adds(doc, "@@ xrun-counters 1\n");
 	if (rc == 0 && (what & PLAN_COUNTER_NIC) && iface) {
 		rc = add_netdev(doc, iface);
 		if (rc == 0)
 			rc = add_ethtool(doc, iface);
+		if (rc == 0)
+			rc = add_qdisc(doc, iface);
 	}
 	if (rc == 0 && (what & PLAN_COUNTER_TCP)) {
 		buf_adds(doc, "@@ snmp\n");
@@ -467,8 +613,17 @@ int counters_local_document(const char *iface, unsigned what, struct buf *doc)
 	return rc;
 }
 
+int counters_local_document(const char *iface, unsigned what, struct buf *doc)
+{
+	int rc;
+	pthread_mutex_lock(&local_lock);
+	rc = local_document(iface, what, doc);
+	pthread_mutex_unlock(&local_lock);
+	return rc;
+}
+
 /* The section letters of what: n t c p, or "-" for none. */
-static void letters_of(unsigned what, char letters[8])
+void counters_letters(unsigned what, char letters[8])
 {
 	size_t k = 0;
 	if (what & PLAN_COUNTER_NIC)
@@ -490,7 +645,7 @@ static int remote_document(struct host *h, const char *iface, unsigned what,
 	char letters[8];
 	const char *argv[7];
 
-	letters_of(what, letters);
+	counters_letters(what, letters);
 	if (host_os(h) != PLAN_OS_LINUX)
 		return hostos_read(h, HOSTOS_COUNTERS, iface, letters, doc,
 				   err);

@@ -32,6 +32,11 @@ int counters_is_capture_tool(const char *comm);
 int counters_local_document(const char *iface, unsigned what, struct buf *doc);
 /* The fixed sh script run on other hosts: sh -c SCRIPT sh IFACE LETTERS */
 const char *counters_remote_script(void);
+/* The remote sampler: sh -c SCRIPT sh IFACE LETTERS PERIOD_SECONDS, a
+ * framed document every period (counters.c says how). */
+const char *counters_sampler_script(void);
+/* The section letters of what (enum plan_counter): n t c p, or "-". */
+void counters_letters(unsigned what, char letters[8]);
 
 /* The document said the interface does not exist ("@@ noiface"). */
 int counters_snap_missing_iface(const struct counters_snap *s);

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "buf.h"
 #include "counters.h"
 #include "counters_int.h"
@@ -29,10 +31,11 @@ enum scope {
 	SC_UDP,
 	SC_SOFTIRQ,
 	SC_CAPTURE,
+	SC_QDISC,
 	SC_COUNT
 };
-static const char *const scope_names[SC_COUNT] = {"nic", "ethtool", "tcp",
-						  "udp", "softirq", "capture"};
+static const char *const scope_names[SC_COUNT] = {
+    "nic", "ethtool", "tcp", "udp", "softirq", "capture", "qdisc"};
 
 enum section {
 	SEC_NONE = 0,
@@ -45,6 +48,7 @@ enum section {
 	SEC_PROCS = 1 << 6,
 	SEC_NOIFACE = 1 << 7,
 	SEC_UNKNOWN = 1 << 8,
+	SEC_QDISC = 1 << 9,
 };
 
 struct kv {
@@ -52,6 +56,7 @@ struct kv {
 	uint64_t v;
 	size_t seq; /* order of appearance, to number duplicates stably */
 	int sparse; /* a row only when it moved (TcpExt, Udp) */
+	int level;  /* a gauge (qdisc backlog): its value, not a delta */
 };
 
 struct kvv {
@@ -61,7 +66,7 @@ struct kvv {
 
 struct cpuj {
 	int idx;
-	uint64_t total, idle;
+	uint64_t total, idle, softirq;
 };
 
 struct counters_snap {
@@ -141,6 +146,7 @@ static int kvv_add(struct kvv *v, const char *name, size_t nlen, uint64_t val)
 	e->name[nlen] = '\0';
 	e->v = val;
 	e->sparse = 0;
+	e->level = 0;
 	e->seq = v->n++;
 	return 0;
 }
@@ -254,7 +260,8 @@ static unsigned section_of(const char *s, const char *e)
 	} tab[] = {{"netdev", SEC_NETDEV}, {"ethtool", SEC_ETHTOOL},
 		   {"snmp", SEC_SNMP},	   {"netstat", SEC_NETSTAT},
 		   {"stat", SEC_STAT},	   {"softirqs", SEC_SOFTIRQS},
-		   {"procs", SEC_PROCS},   {"noiface", SEC_NOIFACE}};
+		   {"procs", SEC_PROCS},   {"noiface", SEC_NOIFACE},
+		   {"qdisc", SEC_QDISC}};
 	trim(&s, &e);
 	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
 		if (strlen(tab[i].name) == (size_t)(e - s) &&
@@ -382,6 +389,7 @@ static int line_stat(struct counters_snap *cs, const char *s, const char *e)
 	for (int i = 0; i < nf; i++)
 		c->total += f[i];
 	c->idle = f[3] + f[4];
+	c->softirq = nf > 6 ? f[6] : 0;
 	return 0;
 }
 
@@ -419,11 +427,56 @@ static int line_procs(struct counters_snap *cs, const char *s, const char *e)
 	return kvv_add(v, s, n, 1);
 }
 
+/*
+ * The "@@ qdisc" section: `tc -s -j qdisc show dev IF` (remote hosts) or
+ * the same JSON written by counters.c from RTM_GETQDISC. The root qdisc's
+ * statistics cover the whole interface (a classful or mq root sums its
+ * children). Text that is not such JSON adds nothing.
+ */
+static int parse_qdisc(struct counters_snap *cs, const char *s, const char *e)
+{
+	static const struct {
+		const char *key;
+		int level;
+	} keys[] = {{"drops", 0},
+		    {"overlimits", 0},
+		    {"requeues", 0},
+		    {"backlog", 1},
+		    {"qlen", 1}};
+	json_t *root = json_loadb(s, (size_t)(e - s), 0, NULL), *q;
+	size_t i, k;
+	int rc = 0;
+
+	if (!json_is_array(root)) {
+		json_decref(root);
+		return 0;
+	}
+	json_array_foreach(root, i, q)
+	{
+		if (!json_is_true(json_object_get(q, "root")))
+			continue;
+		for (k = 0; rc == 0 && k < sizeof keys / sizeof keys[0]; k++) {
+			json_t *v = json_object_get(q, keys[k].key);
+			struct kvv *kv = &cs->sc[SC_QDISC];
+			if (!json_is_integer(v) || json_integer_value(v) < 0)
+				continue;
+			rc = kvv_add(kv, keys[k].key, strlen(keys[k].key),
+				     (uint64_t)json_integer_value(v));
+			if (rc == 0)
+				kv->a[kv->n - 1].level = keys[k].level;
+		}
+		break;
+	}
+	json_decref(root);
+	return rc;
+}
+
 int counters_parse(const char *text, size_t len, struct counters_snap **out)
 {
 	struct counters_snap *cs = calloc(1, sizeof *cs);
 	const char *p = text, *end = text + len;
 	unsigned sec = SEC_NONE;
+	const char *qdisc = NULL; /* where the qdisc section's text starts */
 	struct pairs pp = {0};
 	int rc = 0;
 
@@ -434,7 +487,12 @@ int counters_parse(const char *text, size_t len, struct counters_snap **out)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *e = nl ? nl : end;
 		if (e - p >= 3 && memcmp(p, "@@ ", 3) == 0) {
+			if (qdisc)
+				rc = parse_qdisc(cs, qdisc, p);
+			qdisc = NULL;
 			sec = section_of(p + 3, e);
+			if (sec == SEC_QDISC)
+				qdisc = nl ? nl + 1 : end;
 			cs->sections |= sec;
 			pp.hdr = NULL;
 		} else if (memchr(p, '\0', (size_t)(e - p))) {
@@ -454,6 +512,8 @@ int counters_parse(const char *text, size_t len, struct counters_snap **out)
 		}
 		p = nl ? nl + 1 : end;
 	}
+	if (rc == 0 && qdisc)
+		rc = parse_qdisc(cs, qdisc, end);
 	if (rc < 0) {
 		counters_snap_free(cs);
 		return rc;
@@ -546,7 +606,7 @@ static int delta_counters(const struct counters_snap *b,
 		uint64_t d;
 		if (!kb)
 			continue; /* appeared during the run: no baseline */
-		d = diff(kb->v, va->a[i].v);
+		d = va->a[i].level ? va->a[i].v : diff(kb->v, va->a[i].v);
 		if ((changed_only || va->a[i].sparse) && d == 0)
 			continue;
 		rc = rows_add(r, scope_names[sc], va->a[i].name, (double)d);
@@ -649,6 +709,8 @@ int counters_delta(const struct counters_snap *before,
 		rc = delta_cpu(before, after, &r);
 	if (rc == 0 && (both & SEC_SOFTIRQS))
 		rc = delta_counters(before, after, SC_SOFTIRQ, 0, &r);
+	if (rc == 0 && (both & SEC_QDISC))
+		rc = delta_counters(before, after, SC_QDISC, 0, &r);
 	if (rc == 0 && ((before->sections | after->sections) & SEC_PROCS))
 		rc = delta_capture(before, after, &r);
 	if (rc < 0) {
@@ -658,4 +720,55 @@ int counters_delta(const struct counters_snap *before,
 	*rows = r.a;
 	*nrows = r.n;
 	return 0;
+}
+
+/* cpuN_softirq_pct and softirq_avg_pct: the share of each CPU's time
+ * spent in softirqs over the interval (where NIC receive work runs). */
+static int softirq_pct(const struct counters_snap *b,
+		       const struct counters_snap *a, struct rows *r)
+{
+	uint64_t sum_total = 0, sum_si = 0;
+	char name[64];
+	int rc = 0, n = 0;
+
+	for (size_t i = 0; rc == 0 && i < a->ncpu; i++) {
+		const struct cpuj *ca = &a->cpu[i];
+		const struct cpuj *cb = cpu_find(b, ca->idx);
+		uint64_t dt, ds;
+		if (!cb)
+			continue;
+		dt = diff(cb->total, ca->total);
+		ds = diff(cb->softirq, ca->softirq);
+		if (ds > dt)
+			ds = dt;
+		sum_total += dt;
+		sum_si += ds;
+		n++;
+		snprintf(name, sizeof name, "cpu%d_softirq_pct", ca->idx);
+		rc = rows_add(r, "cpu", name,
+			      dt ? 100.0 * (double)ds / (double)dt : 0.0);
+	}
+	if (rc == 0 && n)
+		rc = rows_add(r, "cpu", "softirq_avg_pct",
+			      sum_total
+				  ? 100.0 * (double)sum_si / (double)sum_total
+				  : 0.0);
+	return rc;
+}
+
+int counters_interval(const struct counters_snap *before,
+		      const struct counters_snap *after,
+		      struct counter_row **rows, size_t *nrows)
+{
+	struct rows r;
+	int rc = counters_delta(before, after, rows, nrows);
+
+	if (rc < 0 || !(before->sections & after->sections & SEC_STAT))
+		return rc;
+	r.a = *rows;
+	r.n = r.cap = *nrows;
+	rc = softirq_pct(before, after, &r);
+	*rows = r.a;
+	*nrows = r.n;
+	return rc;
 }

@@ -409,6 +409,21 @@ struct proc *host_spawn(struct host *h, const struct proc_opts *o,
 	return p;
 }
 
+struct proc *host_spawn_stream(struct host *h, const struct proc_opts *o,
+			       int *out_fd, int *err_fd, struct xr_err *err)
+{
+	struct strv av = {0};
+	struct proc_opts lo = *o;
+	struct proc *p;
+	*out_fd = *err_fd = -1;
+	if (wrap(h, o, 1, &av, err) < 0)
+		return NULL;
+	lo.argv = (const char *const *)av.v;
+	p = proc_spawn_stream(&lo, out_fd, err_fd, err);
+	strv_release(&av);
+	return p;
+}
+
 int host_read_file(struct host *h, const char *path, struct buf *out,
 		   struct xr_err *err)
 {

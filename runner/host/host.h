@@ -53,6 +53,10 @@ int host_run(struct host *h, const struct proc_opts *o, struct proc_result *res,
 /* Start argv in the background on the host. */
 struct proc *host_spawn(struct host *h, const struct proc_opts *o,
 			const char *log_path, struct xr_err *err);
+/* Start argv in the background with its stdout and stderr on pipes
+ * (proc_spawn_stream); o->timeout > 0 gives it a far-side deadline. */
+struct proc *host_spawn_stream(struct host *h, const struct proc_opts *o,
+			       int *out_fd, int *err_fd, struct xr_err *err);
 /* Read a small file on the host (local: directly; else via cat). */
 int host_read_file(struct host *h, const char *path, struct buf *out,
 		   struct xr_err *err);

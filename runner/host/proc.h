@@ -66,6 +66,12 @@ const char *proc_describe(const struct proc_result *res, char *buf,
 struct proc;
 struct proc *proc_spawn(const struct proc_opts *o, const char *log_path,
 			struct xr_err *err);
+/* The same with stdout and stderr on pipes: OUT: *out_fd, *err_fd, the
+ * read ends (close-on-exec; the caller reads and closes them). The
+ * caller enforces the deadline (proc_stop at it); the child dies with us
+ * (PR_SET_PDEATHSIG) and at proc_kill_all. */
+struct proc *proc_spawn_stream(const struct proc_opts *o, int *out_fd,
+			       int *err_fd, struct xr_err *err);
 int proc_alive(struct proc *p); /* 1 while running */
 /* proc_exit_status's answer while p runs: no waitpid status is negative. */
 #define PROC_STILL_RUNNING (-1)

@@ -1,8 +1,9 @@
 /*
  * Background children (proc_spawn): an iperf3 server and the like, started
  * in its own registered process group with output sent to a log file, and
- * stopped as a group (SIGTERM, SIGKILL after grace). Forking itself is
- * proc.c's; this file only holds the handle's lifecycle.
+ * stopped as a group (SIGTERM, SIGKILL after grace), or one whose output
+ * is read as it comes (proc_spawn_stream: a remote sampler). Forking
+ * itself is proc.c's; this file only holds the handle's lifecycle.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,41 +23,30 @@ struct proc {
 	double grace;
 };
 
-struct proc *proc_spawn(const struct proc_opts *o, const char *log_path,
-			struct xr_err *err)
+/* Start o->argv with fds in, out, err (closed here in any case). */
+static struct proc *spawn_fds(const struct proc_opts *o, int in, int out,
+			      int errfd, struct xr_err *err)
 {
 	struct buf path = BUF_INIT;
 	struct child_fds fds;
 	struct proc *p = NULL;
 	char **env = NULL;
-	int in = -1, logfd = -1, e = 0;
+	int e = 0;
 	pid_t pid;
 
-	if (!o->argv || !o->argv[0]) {
-		xr_err_set(err, XR_EINTERNAL, NULL, 0, 0, "empty command line");
-		return NULL;
-	}
 	if (proc_int_resolve(o->argv[0], &path) < 0) {
 		xr_err_set(err, XR_EEXEC, NULL, 0, 0, "cannot execute '%s': %s",
 			   o->argv[0], strerror(ENOENT));
 		goto out;
 	}
 	env = proc_int_env(o->env);
-	in = proc_int_devnull(O_RDONLY);
-	if (log_path)
-		logfd = open(log_path,
-			     O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	else
-		logfd = proc_int_devnull(O_WRONLY);
-	if (!env || in < 0 || logfd < 0) {
-		xr_err_set(err, XR_EIO, log_path, 0, 0,
-			   "cannot open the log of '%s': %s", o->argv[0],
-			   strerror(errno));
+	if (!env) {
+		xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 		goto out;
 	}
 	fds.in = in;
-	fds.out = logfd;
-	fds.err = logfd;
+	fds.out = out;
+	fds.err = errfd;
 	pid = proc_int_spawn(path.s, o->argv, env, &fds, &e);
 	if (pid < 0) {
 		xr_err_set(err, XR_EEXEC, NULL, 0, 0, "cannot execute '%s': %s",
@@ -73,12 +63,77 @@ struct proc *proc_spawn(const struct proc_opts *o, const char *log_path,
 	p->pid = pid;
 	p->grace = o->grace;
 out:
-	if (in >= 0)
-		close(in);
-	if (logfd >= 0)
-		close(logfd);
+	close(in);
+	if (out != errfd)
+		close(out);
+	close(errfd);
 	free(env);
 	buf_release(&path);
+	return p;
+}
+
+struct proc *proc_spawn(const struct proc_opts *o, const char *log_path,
+			struct xr_err *err)
+{
+	int in, logfd;
+
+	if (!o->argv || !o->argv[0]) {
+		xr_err_set(err, XR_EINTERNAL, NULL, 0, 0, "empty command line");
+		return NULL;
+	}
+	in = proc_int_devnull(O_RDONLY);
+	if (log_path)
+		logfd = open(log_path,
+			     O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	else
+		logfd = proc_int_devnull(O_WRONLY);
+	if (in < 0 || logfd < 0) {
+		xr_err_set(err, XR_EIO, log_path, 0, 0,
+			   "cannot open the log of '%s': %s", o->argv[0],
+			   strerror(errno));
+		if (in >= 0)
+			close(in);
+		if (logfd >= 0)
+			close(logfd);
+		return NULL;
+	}
+	return spawn_fds(o, in, logfd, logfd, err);
+}
+
+struct proc *proc_spawn_stream(const struct proc_opts *o, int *out_fd,
+			       int *err_fd, struct xr_err *err)
+{
+	int in, po[2] = {-1, -1}, pe[2] = {-1, -1};
+	struct proc *p;
+
+	*out_fd = *err_fd = -1;
+	if (!o->argv || !o->argv[0]) {
+		xr_err_set(err, XR_EINTERNAL, NULL, 0, 0, "empty command line");
+		return NULL;
+	}
+	in = proc_int_devnull(O_RDONLY);
+	if (in < 0 || pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0) {
+		xr_err_set(err, XR_EIO, NULL, 0, 0,
+			   "cannot make the pipes of '%s': %s", o->argv[0],
+			   strerror(errno));
+		if (in >= 0)
+			close(in);
+		for (int k = 0; k < 2; k++) {
+			if (po[k] >= 0)
+				close(po[k]);
+			if (pe[k] >= 0)
+				close(pe[k]);
+		}
+		return NULL;
+	}
+	p = spawn_fds(o, in, po[1], pe[1], err);
+	if (!p) {
+		close(po[0]);
+		close(pe[0]);
+		return NULL;
+	}
+	*out_fd = po[0];
+	*err_fd = pe[0];
 	return p;
 }
 

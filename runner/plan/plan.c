@@ -27,9 +27,28 @@
 /* ---- top level ---------------------------------------------------------- */
 
 static const char *const top_keys[] = {
-    "xrun",   "name",	 "title",    "description", "hosts",  "vars",
-    "engine", "factors", "exclude",  "repeat",	    "order",  "seed",
-    "warmup", "settle",	 "counters", "on_finish",   "report", NULL};
+    "xrun",	 "name",   "title",   "description", "hosts",
+    "vars",	 "engine", "factors", "exclude",     "repeat",
+    "order",	 "seed",   "warmup",  "settle",	     "counters",
+    "on_finish", "report", "sample",  NULL};
+
+/* `sample: 500ms` (at least 100ms) or `sample: off`. */
+static void build_sample(struct pctx *c, const struct ynode *n, double *out)
+{
+	const char *s = n->kind == YN_SCALAR ? n->s : NULL;
+	double v;
+	if (s && !strcmp(s, "off")) {
+		*out = 0;
+		return;
+	}
+	if (pc_duration(c, n, "sample", &v) < 0)
+		return;
+	if (v < 0.1)
+		pc_err(c, n,
+		       "'sample' must be at least 100ms or 'off', not '%s'", s);
+	else
+		*out = v;
+}
 
 static void build_counters(struct pctx *c, const struct ynode *n)
 {
@@ -216,6 +235,9 @@ static void build_top(struct pctx *c, const struct ynode *root)
 		p->warmup = (int)v;
 	if ((x = yn_get(root, "settle")))
 		pc_duration(c, x, "settle", &p->settle);
+	p->sample = 1.0;
+	if ((x = yn_get(root, "sample")))
+		build_sample(c, x, &p->sample);
 	p->counters = PLAN_COUNTER_NIC | PLAN_COUNTER_TCP | PLAN_COUNTER_CPU |
 		      PLAN_COUNTER_CAPTURE;
 	if ((x = yn_get(root, "counters")))

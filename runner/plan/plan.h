@@ -258,6 +258,8 @@ struct plan {
 	uint64_t seed; /* default 1 */
 	int warmup;    /* warm-up runs at each block start, default 0 */
 	double settle; /* seconds before each run, default 0 */
+	double sample; /* seconds between counter samples during a run
+			  (`sample:`), default 1, at least 0.1; 0 = off */
 	unsigned
 	    counters; /* enum plan_counter bits; default nic|tcp|cpu|capture */
 	struct plan_argv on_finish;

@@ -1,0 +1,543 @@
+/*
+ * The sampler (sampler.h): a thread per sampled host that turns counter
+ * snapshots into series. Locally the thread takes the snapshots itself
+ * (counters_local_document: no subprocess); for an ssh or netns host it
+ * reads the framed documents of one far-side loop (counters.c's sampler
+ * script) started through host_spawn_stream. The thread never forks,
+ * waits for a child or touches the process-group registry: the calling
+ * thread starts and stops the child, so the engine's waits and the
+ * sampler cannot reap each other's processes. Series are built with the
+ * clock of the side that read the counters and moved to seconds from the
+ * mark when the sampler stops.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "counters.h"
+#include "counters_int.h"
+#include "host.h"
+#include "plan.h"
+#include "proc.h"
+#include "sampler.h"
+
+#include "banned.h"
+
+/* A far side that sends no complete frame within this many bytes is not
+ * our sampler. */
+#define FRAME_MAX ((size_t)8 << 20)
+
+struct sampler {
+	char label[SERIES_HOST_MAX];
+	char *iface;
+	unsigned what;
+	double period, start, deadline, t0;
+	int marked;
+	struct series_set set; /* t in the reader's clock until the stop */
+	double *times;	       /* the sample times so far */
+	size_t ntimes, captimes;
+	struct counters_snap *prev;
+	char note[200]; /* why the thread ended early, "" if it did not */
+	int stop_pipe[2];
+	pthread_t thread;
+	int running;
+	/* remote */
+	struct proc *child;
+	int out_fd, err_fd;
+	double offset; /* local mono - far uptime, least seen */
+	int have_offset;
+	struct buf err_text;
+};
+
+/* ---- rows to series ---------------------------------------------------- */
+
+/* "RcvbufErrors" -> "rcvbuf_errors"; a leading "TCP" of TcpExt goes. */
+static void snake(const char *in, char *out, size_t outsz)
+{
+	size_t k = 0;
+	if (!strncmp(in, "TCP", 3) && in[3])
+		in += 3;
+	for (size_t i = 0; in[i] && k + 2 < outsz; i++) {
+		char c = in[i];
+		int up = c >= 'A' && c <= 'Z';
+		if (up && i > 0 &&
+		    ((in[i - 1] >= 'a' && in[i - 1] <= 'z') ||
+		     (in[i + 1] >= 'a' && in[i + 1] <= 'z' &&
+		      in[i - 1] >= 'A' && in[i - 1] <= 'Z')))
+			out[k++] = '_';
+		out[k++] = up ? (char)(c - 'A' + 'a') : c;
+	}
+	out[k] = '\0';
+}
+
+/* The series of a counter row: 1 with name, unit and whether it is a
+ * level, or 0 for rows that are not sampled. */
+static int series_of(const struct counter_row *r, char *name, size_t sz,
+		     const char **unit, int *level)
+{
+	char sn[64];
+	int n;
+	size_t len = strlen(r->name);
+
+	*unit = "1";
+	*level = 0;
+	if (!strcmp(r->scope, "nic")) {
+		snprintf(name, sz, "nic.%s", r->name);
+		if (len > 6 && !strcmp(r->name + len - 6, "_bytes"))
+			*unit = "B";
+	} else if (!strcmp(r->scope, "ethtool")) {
+		snprintf(name, sz, "nic.ethtool.%s", r->name);
+	} else if (!strcmp(r->scope, "qdisc")) {
+		snprintf(name, sz, "qdisc.%s", r->name);
+		*level =
+		    !strcmp(r->name, "backlog") || !strcmp(r->name, "qlen");
+		if (!strcmp(r->name, "backlog"))
+			*unit = "B";
+	} else if (!strcmp(r->scope, "tcp") || !strcmp(r->scope, "udp")) {
+		snake(r->name, sn, sizeof sn);
+		snprintf(name, sz, "%s.%s", r->scope,
+			 !strcmp(r->name, "RetransSegs") ? "retrans" : sn);
+	} else if (!strcmp(r->scope, "softirq")) {
+		snake(r->name, sn, sizeof sn);
+		snprintf(name, sz, "softirq.%s", sn);
+	} else if (!strcmp(r->scope, "cpu")) {
+		int idx;
+		char kind[16];
+		*unit = "%";
+		*level = 1;
+		if (!strcmp(r->name, "busy_avg_pct"))
+			snprintf(name, sz, "cpu.all.busy");
+		else if (!strcmp(r->name, "softirq_avg_pct"))
+			snprintf(name, sz, "cpu.all.softirq");
+		else if (sscanf(r->name, "cpu%d_%15[a-z]_pct%n", &idx, kind,
+				&n) == 2 &&
+			 (size_t)n == len)
+			snprintf(name, sz, "cpu.%d.%s", idx, kind);
+		else
+			return 0; /* busy_max_*: a summary, not a series */
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+static int is_level_name(const char *name)
+{
+	size_t n = strlen(name);
+	return !strncmp(name, "cpu.", 4) ||
+	       (n > 8 && !strcmp(name + n - 8, ".backlog")) ||
+	       (n > 5 && !strcmp(name + n - 5, ".qlen"));
+}
+
+/* One point per row at t; a counter seen for the first time gets zeros
+ * at the earlier sample times (ethtool and TcpExt rows only come when
+ * they moved), and a counter without a row now gets a zero. */
+static int add_rows(struct sampler *s, const struct counter_row *rows, size_t n,
+		    double t)
+{
+	char name[SERIES_NAME_MAX];
+	const char *unit;
+	int level, rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		struct series *se;
+		if (!series_of(&rows[i], name, sizeof name, &unit, &level))
+			continue;
+		se = series_set_get(&s->set, s->label, name, unit);
+		if (!se)
+			return -XR_ENOMEM;
+		if (se->n == 0 && !level) /* seen for the first time */
+			for (size_t k = 0; rc == 0 && k < s->ntimes; k++)
+				rc = series_add(se, s->times[k], 0);
+		if (rc == 0)
+			rc = series_add(se, t, rows[i].value);
+	}
+	for (size_t i = 0; rc == 0 && i < s->set.n; i++) {
+		struct series *se = &s->set.s[i];
+		if ((se->n == 0 || se->t[se->n - 1] != t) &&
+		    !is_level_name(se->name))
+			rc = series_add(se, t, 0);
+	}
+	return rc;
+}
+
+/* A snapshot taken at t (the reader's clock): the interval since the
+ * previous one becomes points. Takes snap. */
+static int sampler_feed(struct sampler *s, struct counters_snap *snap, double t)
+{
+	struct counter_row *rows = NULL;
+	size_t n = 0;
+	int rc = 0;
+
+	if (s->prev) {
+		rc = counters_interval(s->prev, snap, &rows, &n);
+		if (rc == 0)
+			rc = add_rows(s, rows, n, t);
+		free(rows);
+		if (rc == 0 && s->ntimes == s->captimes) {
+			size_t nc = s->captimes ? s->captimes * 2 : 64;
+			double *nt = realloc(s->times, nc * sizeof *nt);
+			if (!nt)
+				rc = -XR_ENOMEM;
+			else {
+				s->times = nt;
+				s->captimes = nc;
+			}
+		}
+		if (rc == 0)
+			s->times[s->ntimes++] = t;
+	}
+	counters_snap_free(s->prev);
+	s->prev = snap;
+	return rc;
+}
+
+/* ---- the local reader ---------------------------------------------------- */
+
+static int take_local(struct sampler *s)
+{
+	struct buf doc;
+	struct counters_snap *snap = NULL;
+	double t = proc_now_mono();
+	int rc;
+
+	buf_init(&doc, 64 << 20);
+	rc = counters_local_document(s->iface, s->what, &doc);
+	if (rc == 0)
+		rc = counters_parse(doc.s, doc.len, &snap);
+	buf_release(&doc);
+	if (rc == 0)
+		rc = sampler_feed(s, snap, t);
+	if (rc < 0 && !s->note[0])
+		snprintf(s->note, sizeof s->note,
+			 "sampler on '%s' stopped: out of memory", s->label);
+	return rc;
+}
+
+/* Wait until the monotonic time `until` or a stop: 1 when stopped. */
+static int wait_stop(struct sampler *s, int fd, double until)
+{
+	struct pollfd pf[2] = {{s->stop_pipe[0], POLLIN, 0}, {fd, POLLIN, 0}};
+	double left = until - proc_now_mono();
+	struct timespec ts;
+	int r;
+
+	if (left < 0)
+		left = 0;
+	ts.tv_sec = (time_t)left;
+	ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+	r = ppoll(pf, fd >= 0 ? 2 : 1, &ts, NULL);
+	return r > 0 && (pf[0].revents & POLLIN);
+}
+
+static void *local_main(void *arg)
+{
+	struct sampler *s = arg;
+	double next = s->start + s->period;
+
+	while (!wait_stop(s, -1, next)) {
+		double now = proc_now_mono();
+		if (now < next)
+			continue;
+		if (now >= s->deadline) {
+			snprintf(s->note, sizeof s->note,
+				 "sampler on '%s' stopped at its deadline "
+				 "(%.0f s)",
+				 s->label, s->deadline - s->start);
+			break;
+		}
+		if (take_local(s) < 0)
+			break;
+		next += s->period;
+		if (next < now) /* fell behind (a stopped machine): skip */
+			next = now + s->period;
+	}
+	return NULL;
+}
+
+/* ---- the remote reader ------------------------------------------------- */
+
+/* Complete frames of acc become snapshots; what remains stays. 0, or -1
+ * when the stream is not our sampler's. */
+static int take_frames(struct sampler *s, struct buf *acc, double now)
+{
+	static const char hd[] = "@@ xrun-sample ", tl[] = "@@ xrun-sample-end";
+	size_t used = 0;
+
+	for (;;) {
+		char *b = strstr(acc->s + used, hd), *e, *nl;
+		struct counters_snap *snap = NULL;
+		double up;
+		if (!b || !(nl = strchr(b, '\n')) || !(e = strstr(nl, tl)))
+			break;
+		up = strtod(b + sizeof hd - 1, NULL);
+		if (counters_parse(nl + 1, (size_t)(e - nl - 1), &snap) < 0 ||
+		    sampler_feed(s, snap, up) < 0)
+			return -1;
+		if (!s->have_offset || now - up < s->offset)
+			s->offset = now - up;
+		s->have_offset = 1;
+		used = (size_t)(e - acc->s) + sizeof tl - 1;
+	}
+	if (used) {
+		memmove(acc->s, acc->s + used, acc->len - used + 1);
+		acc->len -= used;
+	}
+	return acc->len > FRAME_MAX ? -1 : 0;
+}
+
+/* Read what fd has into b: 1 data, 0 end of stream, -1 nothing now. */
+static int read_some(int fd, struct buf *b)
+{
+	char chunk[16384];
+	ssize_t n;
+	do
+		n = read(fd, chunk, sizeof chunk);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == EAGAIN ? -1 : 0;
+	if (n == 0)
+		return 0;
+	buf_add(b, chunk, (size_t)n);
+	return 1;
+}
+
+static void *remote_main(void *arg)
+{
+	struct sampler *s = arg;
+	struct buf acc = BUF_INIT;
+	int r = 1;
+
+	while (s->out_fd >= 0) {
+		struct pollfd pf[3] = {{s->stop_pipe[0], POLLIN, 0},
+				       {s->out_fd, POLLIN, 0},
+				       {s->err_fd, POLLIN, 0}};
+		double left = s->deadline - proc_now_mono();
+		if (left <= 0) {
+			snprintf(s->note, sizeof s->note,
+				 "sampler on '%s' stopped at its deadline "
+				 "(%.0f s)",
+				 s->label, s->deadline - s->start);
+			break;
+		}
+		if (poll(pf, s->err_fd >= 0 ? 3 : 2, (int)(left * 1000) + 1) <
+			0 &&
+		    errno != EINTR)
+			break;
+		if (pf[0].revents & POLLIN)
+			break;
+		if (s->err_fd >= 0 && pf[2].revents) {
+			struct buf *eb = &s->err_text;
+			if (read_some(s->err_fd, eb) == 0 || eb->len > 4096) {
+				close(s->err_fd);
+				s->err_fd = -1;
+			}
+		}
+		if (!pf[1].revents)
+			continue;
+		r = read_some(s->out_fd, &acc);
+		if (r == 0)
+			break;
+		if (acc.truncated ||
+		    take_frames(s, &acc, proc_now_mono()) < 0) {
+			snprintf(s->note, sizeof s->note,
+				 "sampler on '%s' stopped: its output is not "
+				 "a counter snapshot",
+				 s->label);
+			break;
+		}
+	}
+	if (r == 0 && !s->note[0]) {
+		/* the child's stderr, if it said anything, tells why */
+		if (s->err_fd >= 0)
+			while (read_some(s->err_fd, &s->err_text) > 0 &&
+			       s->err_text.len < 4096)
+				;
+		snprintf(s->note, sizeof s->note,
+			 "sampler on '%s' died after %.1f s%s%.120s", s->label,
+			 proc_now_mono() - s->start,
+			 s->err_text.len ? ": " : "",
+			 s->err_text.len ? s->err_text.s : "");
+		for (char *p = s->note; *p; p++)
+			if (*p == '\n' || *p == '\r')
+				*p = ' ';
+	}
+	buf_release(&acc);
+	return NULL;
+}
+
+static int start_remote(struct sampler *s, struct host *h, double max_s,
+			struct xr_err *err)
+{
+	char letters[8], per[32];
+	const char *argv[8];
+	struct proc_opts o = {0};
+
+	counters_letters(s->what, letters);
+	snprintf(per, sizeof per, "%.3f", s->period);
+	argv[0] = "sh";
+	argv[1] = "-c";
+	argv[2] = counters_sampler_script();
+	argv[3] = "sh";
+	argv[4] = s->iface ? s->iface : "";
+	argv[5] = letters;
+	argv[6] = per;
+	argv[7] = NULL;
+	o.argv = argv;
+	o.timeout = max_s;
+	o.grace = 1.0;
+	s->child = host_spawn_stream(h, &o, &s->out_fd, &s->err_fd, err);
+	if (!s->child)
+		return -XR_EHOST;
+	fcntl(s->out_fd, F_SETFL, fcntl(s->out_fd, F_GETFL) | O_NONBLOCK);
+	fcntl(s->err_fd, F_SETFL, fcntl(s->err_fd, F_GETFL) | O_NONBLOCK);
+	return 0;
+}
+
+/* ---- lifecycle --------------------------------------------------------- */
+
+static void sampler_free(struct sampler *s)
+{
+	if (s->stop_pipe[0] >= 0)
+		close(s->stop_pipe[0]);
+	if (s->stop_pipe[1] >= 0)
+		close(s->stop_pipe[1]);
+	if (s->out_fd >= 0)
+		close(s->out_fd);
+	if (s->err_fd >= 0)
+		close(s->err_fd);
+	counters_snap_free(s->prev);
+	series_set_release(&s->set);
+	buf_release(&s->err_text);
+	free(s->times);
+	free(s->iface);
+	free(s);
+}
+
+int sampler_start(struct host *h, const char *label, const char *iface,
+		  unsigned what, double period, double max_s,
+		  struct sampler **out, struct xr_err *err)
+{
+	struct sampler *s = calloc(1, sizeof *s);
+	sigset_t all, old;
+	int local = host_is_local(h), rc;
+
+	*out = NULL;
+	if (!s)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	s->stop_pipe[0] = s->stop_pipe[1] = s->out_fd = s->err_fd = -1;
+	snprintf(s->label, sizeof s->label, "%s", label);
+	s->iface = iface ? strdup(iface) : NULL;
+	s->what =
+	    what & (PLAN_COUNTER_NIC | PLAN_COUNTER_TCP | PLAN_COUNTER_CPU);
+	s->period = period < SAMPLER_MIN_PERIOD ? SAMPLER_MIN_PERIOD : period;
+	s->start = proc_now_mono();
+	s->deadline = s->start + max_s;
+	buf_init(&s->err_text, 8192);
+	if ((iface && !s->iface) || pipe2(s->stop_pipe, O_CLOEXEC) < 0) {
+		sampler_free(s);
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+				  "cannot start the sampler of host '%s'",
+				  label);
+	}
+	if (local)
+		rc = take_local(s) < 0 ? -XR_ENOMEM : 0;
+	else
+		rc = start_remote(s, h, max_s, err);
+	if (rc < 0) {
+		if (local)
+			xr_err_set(err, rc, NULL, 0, 0,
+				   "cannot sample host '%s': %s", label,
+				   s->note[0] ? s->note : "no snapshot");
+		sampler_free(s);
+		return rc;
+	}
+	/* The thread takes no signal: the run loop's handlers stay on the
+	 * thread that waits for the engine. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&s->thread, NULL, local ? local_main : remote_main,
+			    s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		proc_stop(s->child);
+		sampler_free(s);
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+				  "cannot start the sampler thread of host "
+				  "'%s': %s",
+				  label, strerror(rc));
+	}
+	s->running = 1;
+	*out = s;
+	return 0;
+}
+
+void sampler_mark(struct sampler *s)
+{
+	if (!s)
+		return;
+	s->t0 = proc_now_mono();
+	s->marked = 1;
+}
+
+/* Append text to note, after a "; " when it holds something already. */
+static void note_add(char *note, size_t sz, const char *text)
+{
+	size_t n = strlen(note);
+	if (!text[0] || n + 3 >= sz)
+		return;
+	snprintf(note + n, sz - n, "%s%s", n ? "; " : "", text);
+}
+
+void sampler_stop(struct sampler *s, struct series_set *dst)
+{
+	double shift;
+	ssize_t w;
+
+	if (!s)
+		return;
+	if (s->running) {
+		do
+			w = write(s->stop_pipe[1], "x", 1);
+		while (w < 0 && errno == EINTR);
+		pthread_join(s->thread, NULL);
+	}
+	if (!s->child && !s->note[0])
+		take_local(s); /* the last, partial interval */
+	if (s->child)
+		proc_stop(s->child);
+	shift = (s->child ? s->offset : 0) - (s->marked ? s->t0 : s->start);
+	for (size_t i = 0; i < s->set.n; i++)
+		for (size_t k = 0; k < s->set.s[i].n; k++)
+			s->set.s[i].t[k] += shift;
+	if (series_set_take(dst, &s->set) < 0)
+		note_add(s->note, sizeof s->note, "out of memory");
+	note_add(dst->note, sizeof dst->note, s->note);
+	sampler_free(s);
+}
+
+void sampler_dump(const struct series_set *ss, FILE *f)
+{
+	for (size_t i = 0; i < ss->n; i++) {
+		const struct series *se = &ss->s[i];
+		double sum = 0;
+		for (size_t k = 0; k < se->n; k++)
+			sum += se->v[k];
+		fprintf(f, "xrun: series %s %s %s n=%zu", se->host, se->name,
+			se->unit, se->n);
+		if (se->n)
+			fprintf(f, " t=%.3f..%.3f sum=%.17g", se->t[0],
+				se->t[se->n - 1], sum);
+		fputc('\n', f);
+	}
+	if (ss->note[0])
+		fprintf(f, "xrun: series note: %s\n", ss->note);
+}

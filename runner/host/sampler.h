@@ -1,0 +1,53 @@
+/*
+ * The sampler: the counters of one host read every period during a run,
+ * as time series (series.h). On this machine a thread takes the snapshots
+ * in-process (netlink, /proc, the ethtool ioctl: no child per sample); on
+ * an ssh or netns host one long-lived far-side sh loop per run prints a
+ * snapshot document every period, read by a thread here. Both go through
+ * the one counters parser. A sampler that dies is noted and the run goes
+ * on without it.
+ *
+ * Series (names in schema/store.md): nic.NAME (interface statistics),
+ * nic.ethtool.NAME (those that moved), qdisc.drops, .overlimits,
+ * .requeues, .backlog, .qlen, cpu.N.busy, cpu.all.busy, cpu.N.softirq,
+ * cpu.all.softirq (%), softirq.net_rx, .net_tx, tcp.retrans, tcp.NAME,
+ * udp.NAME. A counter's point is its increase over the interval ending
+ * at t; t is seconds from sampler_mark (the engine's start).
+ */
+#ifndef XR_SAMPLER_H
+#define XR_SAMPLER_H
+
+#include <stdio.h>
+
+#include "err.h"
+#include "series.h"
+
+struct host;
+struct sampler;
+
+/* The shortest period a plan may ask for (`sample: 100ms`). */
+#define SAMPLER_MIN_PERIOD 0.1
+
+/*
+ * Start sampling h (label: the plan's host name, used in the series and
+ * the note) every period seconds. what: enum plan_counter bits (capture
+ * is never sampled); iface may be NULL (no nic, ethtool, qdisc series).
+ * max_s bounds the sampler's life (its deadline; a remote one also gets
+ * it on the far side). The first snapshot is taken before this returns
+ * on a local host. OUT: *out, stop with sampler_stop.
+ */
+int sampler_start(struct host *h, const char *label, const char *iface,
+		  unsigned what, double period, double max_s,
+		  struct sampler **out, struct xr_err *err);
+/* The engine starts now: t = 0. */
+void sampler_mark(struct sampler *s);
+/* Take one last sample (local), stop, and move the series into dst
+ * (t from the mark; before it, t < 0). Why sampling ended early, if it
+ * did, is appended to dst->note. Frees s; NULL is a no-op. */
+void sampler_stop(struct sampler *s, struct series_set *dst);
+
+/* One line per series ("xrun: series HOST NAME UNIT n=N t=A..B
+ * sum=S") and the note: what XRUN_SERIES_DUMP=1 shows after each run. */
+void sampler_dump(const struct series_set *ss, FILE *f);
+
+#endif
