@@ -231,7 +231,8 @@ static int samplers_start(struct runctx *rc, const struct request *rq,
 	int hi[2], nh = 0, k;
 
 	memset(sm, 0, sizeof *sm);
-	if (period <= 0)
+	/* counters: none reads no counter, before, after or during. */
+	if (period <= 0 || !p->counters)
 		return 0;
 	if (rc->client_hi >= 0)
 		hi[nh++] = rc->client_hi;
