@@ -145,7 +145,32 @@ void engine_result_release(struct engine_result *r)
 	free(r->iv_end);
 	free(r->iv_value);
 	free(r->observed);
+	series_set_release(&r->series);
 	memset(r, 0, sizeof *r);
+}
+
+int engine_result_add_interval(struct engine_result *r, double start,
+			       double end, double value)
+{
+	size_t n = (size_t)r->nintervals + 1;
+	double *p;
+	p = realloc(r->iv_start, n * sizeof *p);
+	if (!p)
+		return -XR_ENOMEM;
+	r->iv_start = p;
+	p = realloc(r->iv_end, n * sizeof *p);
+	if (!p)
+		return -XR_ENOMEM;
+	r->iv_end = p;
+	p = realloc(r->iv_value, n * sizeof *p);
+	if (!p)
+		return -XR_ENOMEM;
+	r->iv_value = p;
+	r->iv_start[r->nintervals] = start;
+	r->iv_end[r->nintervals] = end;
+	r->iv_value[r->nintervals] = value;
+	r->nintervals++;
+	return 0;
 }
 
 int engine_result_add_metric(struct engine_result *r, const char *name,

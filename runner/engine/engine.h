@@ -13,6 +13,7 @@
 #include "err.h"
 #include "plan.h"
 #include "run_status.h"
+#include "series.h"
 
 struct plan;
 struct host;
@@ -67,13 +68,28 @@ struct engine_result {
 	struct engine_metric *metrics; /* owned; [0] is the primary metric
 					  (throughput) when present */
 	int nmetrics;
-	/* per-interval series of the primary metric (base units) */
+	/* per-interval series of the primary metric (base units), as the
+	 * receiving side measured it when the engine can tell (iperf3:
+	 * the server's intervals through --get-server-output, or the
+	 * reverse-mode client's); observed "interval_side" says which */
 	double *iv_start, *iv_end, *iv_value; /* owned, [nintervals] */
 	int nintervals;
+	/* the host label whose intervals iv_* are (the receiver; with
+	 * iperf3 --bidir the client, the two directions summed); "" when
+	 * the engine does not say */
+	char iv_host[SERIES_HOST_MAX];
+	/* the engine's other per-interval series (iperf3:
+	 * engine.sender_throughput, engine.retransmits, engine.snd_cwnd,
+	 * engine.rtt, engine.rttvar on the sending host); owned, freed by
+	 * engine_result_release */
+	struct series_set series;
 	struct engine_observed *observed; /* owned */
 	int nobserved;
 };
 void engine_result_release(struct engine_result *r);
+/* Append one interval to iv_*; 0 or -XR_ENOMEM. */
+int engine_result_add_interval(struct engine_result *r, double start,
+			       double end, double value);
 int engine_result_add_metric(struct engine_result *r, const char *name,
 			     double value, const char *unit);
 int engine_result_add_observed(struct engine_result *r, const char *key,

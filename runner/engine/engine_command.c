@@ -481,6 +481,105 @@ static int extract_all(const struct plan *p, struct engine_result *res,
 	return rc;
 }
 
+/* ---- intervals: `xrun-interval START END VALUE [UNIT]` lines ------- */
+
+#define IV_TAG "xrun-interval"
+
+/* The plan metric the intervals are a series of: the primary one. */
+static const struct plan_metric *primary(const struct plan *p)
+{
+	const char *name = engine_primary_metric(&engine_command, p);
+	int i;
+	for (i = 0; name && i < p->engine.nmetrics; i++)
+		if (!strcmp(p->engine.metrics[i].name, name))
+			return &p->engine.metrics[i];
+	return NULL;
+}
+
+/* One line's value in base units: UNIT when given, else the primary
+ * metric's declared unit (B/s for a bytes metric), a throughput in B/s
+ * as bit/s like the metric itself. 0 or -XR_EPARSE. */
+static int iv_value(const struct plan_metric *m, const char *unit, double *v)
+{
+	const char *decl = unit[0]	  ? unit
+			   : !m		  ? ""
+			   : m->bytes > 0 ? "B/s"
+			   : m->unit	  ? m->unit
+					  : "";
+	const char *base;
+	double f = 1;
+	if (decl[0] && units_metric(decl, &f, &base) < 0)
+		return -XR_EPARSE;
+	*v *= f;
+	if (decl[0] && m && is_throughput(m->name) && !strcmp(base, "B/s"))
+		*v *= 8;
+	return 0;
+}
+
+/* Parse one xrun-interval line (NUL-terminated, tag removed). */
+static int iv_line(const struct plan_metric *m, const char *s, double *start,
+		   double *end, double *v)
+{
+	char w[4][48], extra[2];
+	int n =
+	    sscanf(s, "%47s %47s %47s %47s %1s", w[0], w[1], w[2], w[3], extra);
+	if (n < 3 || n > 4)
+		return -XR_EPARSE;
+	if (n == 3)
+		w[3][0] = '\0';
+	if (parse_number(w[0], strlen(w[0]), start) < 0 ||
+	    parse_number(w[1], strlen(w[1]), end) < 0 ||
+	    parse_number(w[2], strlen(w[2]), v) < 0 || !(*end > *start))
+		return -XR_EPARSE;
+	return iv_value(m, w[3], v);
+}
+
+/*
+ * The command's own intervals of the primary metric from its stdout
+ * (schema/plan.md, "Intervals"). A line that starts with the tag but
+ * does not parse fails the run: the command meant to say something.
+ */
+static int extract_intervals(const struct plan *p, struct engine_result *res,
+			     const struct proc_result *pr)
+{
+	const struct plan_metric *m = primary(p);
+	const char *out = pr->out ? pr->out : "";
+	size_t len = pr->out ? pr->out_len : 0, i = 0, n, lineno = 0;
+	size_t tl = strlen(IV_TAG);
+	char line[256];
+	double a, b, v;
+
+	while (i < len) {
+		const char *nl = memchr(out + i, '\n', len - i);
+		n = nl ? (size_t)(nl - (out + i)) : len - i;
+		lineno++;
+		if (n > tl && !memcmp(out + i, IV_TAG, tl) &&
+		    isspace((unsigned char)out[i + tl])) {
+			snprintf(line, sizeof line, "%.*s", (int)n, out + i);
+			if (n >= sizeof line ||
+			    iv_line(m, line + tl, &a, &b, &v) < 0) {
+				engine_result_set_reason(
+				    res,
+				    "stdout line %zu: bad interval line "
+				    "'%.120s' (want: " IV_TAG
+				    " START END VALUE [UNIT], seconds from "
+				    "the start, END > START)",
+				    lineno, line);
+				return -XR_EPARSE;
+			}
+			if (engine_result_add_interval(res, a, b, v) < 0) {
+				engine_result_set_reason(res, "out of memory");
+				return -XR_ENOMEM;
+			}
+		}
+		i += n + 1;
+	}
+	if (res->nintervals)
+		return engine_result_add_observed(res, "interval_side",
+						  "command");
+	return 0;
+}
+
 static int run(void *state, const struct plan *p,
 	       const struct engine_request *rq, struct engine_result *res)
 {
@@ -528,7 +627,8 @@ static int run(void *state, const struct plan *p,
 		engine_result_set_reason(res, "exited with status %d%s%s",
 					 pr.exit_code, tail[0] ? ": " : "",
 					 tail);
-	} else if (rc == 0 && extract_all(p, res, &pr) == 0) {
+	} else if (rc == 0 && extract_all(p, res, &pr) == 0 &&
+		   extract_intervals(p, res, &pr) == 0) {
 		res->status = RUN_OK;
 	}
 	if (rc > 0)

@@ -54,21 +54,69 @@ static void log_tail(const char *path, char *out, size_t outsz)
 }
 
 /*
- * Start iperf3 -s and wait until it says it listens. Its own "Server
- * listening" line is the test because it works the same locally, in a
- * namespace and over ssh, and a probe connection would count as a client
- * on the server.
+ * Whether TCP port is in LISTEN state on host h (/proc/net/tcp and tcp6
+ * there: the same locally, in a namespace and over ssh): 1, 0, or -1
+ * when neither file could be read.
+ */
+static int port_listening(struct host *h, int port)
+{
+	static const char *const files[] = {"/proc/net/tcp", "/proc/net/tcp6"};
+	struct buf b = BUF_INIT;
+	struct xr_err err;
+	unsigned lport, state;
+	const char *line;
+	int found = 0, read = 0;
+	size_t i;
+
+	for (i = 0; i < 2 && !found; i++) {
+		buf_reset(&b);
+		xr_err_clear(&err);
+		if (host_read_file(h, files[i], &b, &err) < 0 || !b.s)
+			continue;
+		read = 1;
+		for (line = b.s; line && *line && !found;
+		     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+			/* "  0: 00000000:1451 00000000:0000 0A ..." */
+			found = sscanf(line,
+				       " %*u: %*[0-9A-Fa-f]:%x "
+				       "%*[0-9A-Fa-f]:%*x %x",
+				       &lport, &state) == 2 &&
+				(int)lport == port && state == 0x0A;
+	}
+	buf_release(&b);
+	return found ? 1 : read ? 0 : -1;
+}
+
+/*
+ * Start iperf3 -s and wait until it listens. On Linux the server runs
+ * with -J, so that a client's --get-server-output brings back its
+ * intervals as JSON (the receiver's side of a forward test); a -J server
+ * prints nothing when it listens, so the port's LISTEN state is the test
+ * (free before the start, listening after). Elsewhere (no /proc) it runs
+ * in text mode and its own "Server listening" line is the test. A probe
+ * connection would count as a client on the server.
  */
 static int server_start(struct iperf3_state *st, struct xr_err *err)
 {
 	char port[16], tail[256], log[64];
-	const char *argv[] = {"iperf3", "-s", "-p", port, "--forceflush", NULL};
+	const char *argv[] = {"iperf3",	      "-s", "-p", port,
+			      "--forceflush", "-J", NULL};
 	struct proc_opts o = {0};
 	struct buf b = BUF_INIT;
 	double deadline;
-	int fd, listening = 0;
+	int fd, listening = 0, by_port;
 
 	snprintf(port, sizeof port, "%d", st->port);
+	by_port = host_os(st->server) == PLAN_OS_LINUX
+		      ? port_listening(st->server, st->port)
+		      : -1;
+	if (by_port == 1)
+		return xr_err_set(err, XR_EENV, NULL, 0, 0,
+				  "port %d on host '%s' is already in use; set "
+				  "engine.port or stop the other iperf3",
+				  st->port, host_name(st->server));
+	if (by_port < 0)
+		argv[5] = NULL; /* text mode: no -J */
 	/* a fresh log per start: a stale line would look like a fresh
 	 * "listening"; it is unlinked as soon as it has been read, so even
 	 * a SIGKILLed xrun leaves nothing in /tmp (iperf3 keeps its fd) */
@@ -90,13 +138,18 @@ static int server_start(struct iperf3_state *st, struct xr_err *err)
 	deadline = proc_now_mono() + IPERF3_LISTEN_WAIT;
 	while (proc_now_mono() < deadline) {
 		buf_reset(&b);
-		if (buf_read_file(&b, log, 1 << 20) == 0 && b.s &&
-		    strstr(b.s, "Server listening")) {
+		if (by_port < 0 && buf_read_file(&b, log, 1 << 20) == 0 &&
+		    b.s && strstr(b.s, "Server listening")) {
 			listening = 1;
 			break;
 		}
 		if (!proc_alive(st->srv))
 			break;
+		if (by_port >= 0 && port_listening(st->server, st->port) == 1 &&
+		    proc_alive(st->srv)) {
+			listening = 1;
+			break;
+		}
 		if (proc_sleep(0.05) < 0)
 			break;
 	}
@@ -246,7 +299,17 @@ static int run_client(struct iperf3_state *st, const struct proc_opts *o,
 }
 
 /* An exited client: its JSON report, else why the run failed. */
-static void judge_exited(const struct proc_result *pr,
+/* The report's roles as the plan's host labels, for its series. */
+static void set_hosts(const struct iperf3_state *st, struct iperf3_report *rep)
+{
+	snprintf(rep->client_host, sizeof rep->client_host, "%s",
+		 st->client ? host_name(st->client) : "client");
+	snprintf(rep->server_host, sizeof rep->server_host, "%s",
+		 st->server ? host_name(st->server) : "server");
+}
+
+static void judge_exited(const struct iperf3_state *st,
+			 const struct proc_result *pr,
 			 struct engine_result *res)
 {
 	struct iperf3_report rep;
@@ -272,11 +335,13 @@ static void judge_exited(const struct proc_result *pr,
 		engine_result_set_reason(res, "%s",
 					 r.s ? r.s : "iperf3 failed");
 		buf_release(&r);
-	} else if (iperf3_report_to_result(&rep, res) < 0) {
-		engine_result_set_reason(
-		    res, "out of memory storing iperf3 results");
 	} else {
-		res->status = RUN_OK;
+		set_hosts(st, &rep);
+		if (iperf3_report_to_result(&rep, res) < 0)
+			engine_result_set_reason(
+			    res, "out of memory storing iperf3 results");
+		else
+			res->status = RUN_OK;
 	}
 	iperf3_report_release(&rep);
 }
@@ -332,7 +397,7 @@ static int run(void *state, const struct plan *p,
 		st->recycle =
 		    1; /* a cut-off run: the server may still hold it */
 	else if (rc == 0)
-		judge_exited(&pr, res);
+		judge_exited(st, &pr, res);
 	if (rc > 0)
 		rc = 0;
 	engine_result_note_cut(res);

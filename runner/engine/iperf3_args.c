@@ -732,8 +732,12 @@ char **iperf3_args_build(const struct engine_request *rq, struct xr_err *err)
 		}
 		av_add(&a, d->flag);
 		av_add(&a, val);
-		if (strcmp(d->key, "omit") == 0)
+		if (strcmp(d->key, "omit") == 0) {
+			/* the receiver's intervals (server_output_json when
+			 * the server runs with -J): iperf3_json.c */
+			av_add(&a, "--get-server-output");
 			av_add(&a, "-J"); /* after -t/-O, where readers look */
+		}
 	}
 	if (a.oom) {
 		engine_argv_free(a.v);

@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,105 @@ static const json_t *get_obj(const json_t *obj, const char *key)
 	return json_is_object(v) ? v : NULL;
 }
 
+/* One side's view of the test (the client's JSON, or the server's in
+ * server_output_json): its intervals, receiving and sending. */
+struct side_iv {
+	double start, end, recv, send;	/* bit/s; NAN when none */
+	double retr, cwnd, rtt, rttvar; /* NAN when no stream gave it */
+	int omitted;
+};
+
+struct side {
+	struct side_iv *iv;
+	size_t n;
+	int has_recv;
+};
+
+/* A sum's or a stream's "sender" flag (iperf3 >= 3.8); older outputs
+ * leave it out: dflt, what the side's role and the direction imply. */
+static int is_sender(const json_t *o, int dflt)
+{
+	const json_t *v =
+	    json_is_object(o) ? json_object_get(o, "sender") : NULL;
+	return json_is_boolean(v) ? json_is_true(v) : dflt;
+}
+
+static void acc(double *sum, double v)
+{
+	*sum = isnan(*sum) ? v : *sum + v;
+}
+
+/* Sending streams of one interval: retransmits and snd_cwnd summed, rtt
+ * and rttvar (us in the JSON) averaged. */
+static void side_streams(const json_t *streams, int dflt, struct side_iv *o)
+{
+	double v, rtt = 0, var = 0;
+	int nrtt = 0, nvar = 0;
+	size_t i;
+	for (i = 0; json_is_array(streams) && i < json_array_size(streams);
+	     i++) {
+		const json_t *st = json_array_get(streams, i);
+		if (!is_sender(st, dflt))
+			continue;
+		if (get_num(st, "retransmits", &v))
+			acc(&o->retr, v);
+		if (get_num(st, "snd_cwnd", &v))
+			acc(&o->cwnd, v);
+		if (get_num(st, "rtt", &v) && ++nrtt)
+			rtt += v / 1e6;
+		if (get_num(st, "rttvar", &v) && ++nvar)
+			var += v / 1e6;
+	}
+	if (nrtt)
+		o->rtt = rtt / nrtt;
+	if (nvar)
+		o->rttvar = var / nvar;
+}
+
+/* Read doc's intervals; sender_dflt: does this side send in "sum" when
+ * the JSON does not say (the client unless -R). */
+static int side_read(const json_t *doc, int sender_dflt, struct side *sd)
+{
+	const json_t *ivs = json_object_get(doc, "intervals");
+	size_t i, k;
+	double v, maxlen = 0;
+	if (!json_is_array(ivs))
+		return 0;
+	sd->iv = calloc(json_array_size(ivs) + 1, sizeof *sd->iv);
+	if (!sd->iv)
+		return -XR_ENOMEM;
+	for (i = 0; i < json_array_size(ivs); i++) {
+		const json_t *iv = json_array_get(ivs, i);
+		const json_t *sums[2] = {get_obj(iv, "sum"),
+					 get_obj(iv, "sum_bidir_reverse")};
+		struct side_iv *o = &sd->iv[sd->n];
+		if (!get_num(sums[0], "start", &o->start) ||
+		    !get_num(sums[0], "end", &o->end))
+			continue;
+		o->recv = o->send = o->retr = o->cwnd = o->rtt = o->rttvar =
+		    NAN;
+		o->omitted = json_is_true(json_object_get(sums[0], "omitted"));
+		for (k = 0; k < 2; k++) {
+			int snd =
+			    is_sender(sums[k], k ? !sender_dflt : sender_dflt);
+			if (!get_num(sums[k], "bits_per_second", &v))
+				continue;
+			acc(snd ? &o->send : &o->recv, v);
+			sd->has_recv |= !snd;
+		}
+		side_streams(json_object_get(iv, "streams"), sender_dflt, o);
+		if (o->end - o->start > maxlen)
+			maxlen = o->end - o->start;
+		sd->n++;
+	}
+	/* a runt (iperf3's server adds the few ms after the client's end)
+	 * measures a burst, not a rate: it would make the peak */
+	for (i = 0; i < sd->n; i++)
+		if (sd->iv[i].end - sd->iv[i].start < 0.25 * maxlen)
+			sd->iv[i].omitted = 1;
+	return 0;
+}
+
 static int add_interval(struct iperf3_report *r, double start, double end,
 			double bps)
 {
@@ -72,34 +172,130 @@ static int add_interval(struct iperf3_report *r, double start, double end,
 	return 0;
 }
 
-/* Omitted (-O) intervals are warm-up and left out, as iperf3 leaves them
- * out of its own end totals. With --bidir both directions are summed so
- * the series matches the primary metric. */
-static int parse_intervals(const json_t *root, struct iperf3_report *r)
+/* Sending-side series of one side, on host role. */
+static int side_series(struct iperf3_report *r, const struct side *sd,
+		       const char *role)
 {
-	const json_t *ivs = json_object_get(root, "intervals");
-	size_t i;
-	if (!json_is_array(ivs))
-		return 0;
-	for (i = 0; i < json_array_size(ivs); i++) {
-		const json_t *iv = json_array_get(ivs, i);
-		const json_t *sum = get_obj(iv, "sum");
-		const json_t *rev = get_obj(iv, "sum_bidir_reverse");
-		const json_t *om;
-		double start, end, bps, rbps;
-		if (!sum || !get_num(sum, "start", &start) ||
-		    !get_num(sum, "end", &end) ||
-		    !get_num(sum, "bits_per_second", &bps))
+	static const struct {
+		const char *name, *unit;
+		size_t off;
+	} cols[] = {
+	    {"engine.sender_throughput", "bit/s",
+	     offsetof(struct side_iv, send)},
+	    {"engine.retransmits", "1", offsetof(struct side_iv, retr)},
+	    {"engine.snd_cwnd", "B", offsetof(struct side_iv, cwnd)},
+	    {"engine.rtt", "s", offsetof(struct side_iv, rtt)},
+	    {"engine.rttvar", "s", offsetof(struct side_iv, rttvar)},
+	};
+	size_t i, c;
+	for (i = 0; i < sd->n; i++)
+		for (c = 0; c < sizeof cols / sizeof *cols; c++) {
+			double v = *(const double *)((const char *)&sd->iv[i] +
+						     cols[c].off);
+			if (sd->iv[i].omitted || isnan(v))
+				continue;
+			if (series_set_add(&r->series, role, cols[c].name,
+					   cols[c].unit, sd->iv[i].end, v) < 0)
+				return -XR_ENOMEM;
+		}
+	return 0;
+}
+
+/*
+ * The receiver's intervals into r->iv_*: the one side that receives, or
+ * with --bidir both, summed interval by interval on the client's times.
+ * Without the server's JSON, a forward test has only the client's
+ * sending intervals: they are taken (the old behaviour), marked so.
+ */
+static int receiver_intervals(struct iperf3_report *r, const struct side *c,
+			      const struct side *s)
+{
+	const struct side *a = c->has_recv ? c : s, *b = NULL;
+	size_t i, j = 0;
+	/* --bidir without the server: the client's two sums, as before */
+	int fallback = !s->has_recv && (!c->has_recv || r->bidir);
+	if (c->has_recv && s->has_recv)
+		b = s;
+	if (fallback)
+		a = c;
+	r->iv_receiver = !fallback;
+	r->iv_on_server = !fallback && !c->has_recv;
+	for (i = 0; i < a->n; i++) {
+		const struct side_iv *o = &a->iv[i];
+		double v = fallback ? o->send : o->recv;
+		if (o->omitted)
 			continue;
-		om = json_object_get(sum, "omitted");
-		if (json_is_true(om))
+		if (fallback && !isnan(o->recv))
+			v = isnan(v) ? o->recv : v + o->recv;
+		if (b) {
+			while (j < b->n && b->iv[j].omitted)
+				j++;
+			if (j >= b->n)
+				break;
+			v += isnan(b->iv[j].recv) ? 0 : b->iv[j++].recv;
+		}
+		if (isnan(v))
 			continue;
-		if (rev && get_num(rev, "bits_per_second", &rbps))
-			bps += rbps;
-		if (add_interval(r, start, end, bps) < 0)
+		if (add_interval(r, o->start, o->end, v) < 0)
 			return -XR_ENOMEM;
 	}
 	return 0;
+}
+
+static int parse_intervals(const json_t *root, struct iperf3_report *r)
+{
+	const json_t *srv = get_obj(root, "server_output_json");
+	struct side c = {0}, s = {0};
+	int rc;
+	r->have_server = srv != NULL;
+	rc = side_read(root, !r->reverse, &c);
+	if (!rc)
+		rc = side_read(srv, r->reverse, &s);
+	if (!rc)
+		rc = receiver_intervals(r, &c, &s);
+	if (!rc)
+		rc = side_series(r, &c, "client");
+	if (!rc)
+		rc = side_series(r, &s, "server");
+	free(c.iv);
+	free(s.iv);
+	return rc;
+}
+
+/* end.streams[].sender of doc's sending streams: rtt in us, 0 when the
+ * side did not measure it. */
+static void parse_rtt(const json_t *doc, int sender_dflt,
+		      struct iperf3_report *r, int *n)
+{
+	const json_t *st = json_object_get(get_obj(doc, "end"), "streams");
+	double mean, lo, hi;
+	size_t i;
+	for (i = 0; json_is_array(st) && i < json_array_size(st); i++) {
+		const json_t *snd = get_obj(json_array_get(st, i), "sender");
+		if (!snd || !is_sender(snd, sender_dflt) ||
+		    !get_num(snd, "mean_rtt", &mean) ||
+		    !get_num(snd, "min_rtt", &lo) ||
+		    !get_num(snd, "max_rtt", &hi) || !(hi > 0))
+			continue;
+		r->rtt_mean += mean / 1e6;
+		if (!*n || lo / 1e6 < r->rtt_min)
+			r->rtt_min = lo / 1e6;
+		if (!*n || hi / 1e6 > r->rtt_max)
+			r->rtt_max = hi / 1e6;
+		++*n;
+	}
+}
+
+static void parse_rtts(const json_t *root, struct iperf3_report *r)
+{
+	int n = 0;
+	if (r->udp)
+		return;
+	parse_rtt(root, !r->reverse, r, &n);
+	parse_rtt(get_obj(root, "server_output_json"), r->reverse, r, &n);
+	r->have_rtt = n > 0;
+	if (n)
+		r->rtt_mean /= n;
 }
 
 static void parse_start(const json_t *start, struct iperf3_report *r)
@@ -210,6 +406,7 @@ int iperf3_json_parse(const char *text, size_t len, struct iperf3_report *r,
 
 	parse_start(get_obj(root, "start"), r);
 	parse_end(get_obj(root, "end"), r);
+	parse_rtts(root, r);
 	if (parse_intervals(root, r) < 0) {
 		json_decref(root);
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
@@ -243,6 +440,7 @@ void iperf3_report_release(struct iperf3_report *r)
 	free(r->iv_bps);
 	r->iv_start = r->iv_end = r->iv_bps = NULL;
 	r->nintervals = 0;
+	series_set_release(&r->series);
 }
 
 static int add_obs_num(struct engine_result *res, const char *key, double v)
@@ -252,11 +450,55 @@ static int add_obs_num(struct engine_result *res, const char *key, double v)
 	return engine_result_add_observed(res, key, s);
 }
 
+static const char *role_label(const struct iperf3_report *r, int server)
+{
+	if (server)
+		return r->server_host[0] ? r->server_host : "server";
+	return r->client_host[0] ? r->client_host : "client";
+}
+
+/* r's series into res, the roles as host labels. */
+static int series_copy(const struct iperf3_report *r, struct engine_result *res)
+{
+	size_t i, k;
+	for (i = 0; i < r->series.n; i++) {
+		const struct series *s = &r->series.s[i];
+		const char *host = role_label(r, !strcmp(s->host, "server"));
+		struct series *d =
+		    series_set_get(&res->series, host, s->name, s->unit);
+		if (!d)
+			return -XR_ENOMEM;
+		for (k = 0; k < s->n; k++)
+			if (series_add(d, s->t[k], s->v[k]) < 0)
+				return -XR_ENOMEM;
+	}
+	return 0;
+}
+
+/* The receiver's intervals into res->iv_* (replacing any). */
+static int intervals_copy(const struct iperf3_report *r,
+			  struct engine_result *res)
+{
+	int i;
+	free(res->iv_start);
+	free(res->iv_end);
+	free(res->iv_value);
+	res->iv_start = res->iv_end = res->iv_value = NULL;
+	res->nintervals = 0;
+	for (i = 0; i < r->nintervals; i++)
+		if (engine_result_add_interval(res, r->iv_start[i],
+					       r->iv_end[i], r->iv_bps[i]) < 0)
+			return -XR_ENOMEM;
+	if (r->nintervals > 0)
+		snprintf(res->iv_host, sizeof res->iv_host, "%s",
+			 role_label(r, r->iv_on_server && !r->bidir));
+	return 0;
+}
+
 int iperf3_report_to_result(const struct iperf3_report *r,
 			    struct engine_result *res)
 {
 	int rc = 0;
-	size_t n;
 	double thr = r->recv_bps;
 
 	if (r->bidir && r->have_recv_rev)
@@ -290,6 +532,12 @@ int iperf3_report_to_result(const struct iperf3_report *r,
 	if (r->have_cpu_remote)
 		rc |= engine_result_add_metric(res, "cpu_remote", r->cpu_remote,
 					       "%");
+	if (r->have_rtt) {
+		rc |=
+		    engine_result_add_metric(res, "rtt_mean", r->rtt_mean, "s");
+		rc |= engine_result_add_metric(res, "rtt_min", r->rtt_min, "s");
+		rc |= engine_result_add_metric(res, "rtt_max", r->rtt_max, "s");
+	}
 	if (r->have_udp_stats) {
 		rc |= engine_result_add_metric(res, "jitter", r->jitter, "s");
 		rc |= engine_result_add_metric(res, "lost_packets",
@@ -327,24 +575,14 @@ int iperf3_report_to_result(const struct iperf3_report *r,
 						      : "forward");
 	if (r->duration > 0)
 		rc |= add_obs_num(res, "test_duration", r->duration);
+	if (r->nintervals > 0)
+		rc |= engine_result_add_observed(res, "interval_side",
+						 r->iv_receiver ? "receiver"
+								: "sender");
 	if (rc)
 		return -XR_ENOMEM;
+	if (series_copy(r, res) < 0)
+		return -XR_ENOMEM;
 
-	if (r->nintervals > 0) {
-		n = (size_t)r->nintervals;
-		free(res->iv_start);
-		free(res->iv_end);
-		free(res->iv_value);
-		res->iv_start = malloc(n * sizeof(double));
-		res->iv_end = malloc(n * sizeof(double));
-		res->iv_value = malloc(n * sizeof(double));
-		res->nintervals = 0;
-		if (!res->iv_start || !res->iv_end || !res->iv_value)
-			return -XR_ENOMEM;
-		memcpy(res->iv_start, r->iv_start, n * sizeof(double));
-		memcpy(res->iv_end, r->iv_end, n * sizeof(double));
-		memcpy(res->iv_value, r->iv_bps, n * sizeof(double));
-		res->nintervals = r->nintervals;
-	}
-	return 0;
+	return intervals_copy(r, res);
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "err.h"
+#include "series.h"
 
 struct engine_result;
 
@@ -46,10 +47,35 @@ struct iperf3_report {
 	int have_mss, have_sndbuf, have_rcvbuf, have_sock_bufsize;
 	double mss, sndbuf, rcvbuf, sock_bufsize;
 
-	/* intervals[].sum (+ sum_bidir_reverse) bit/s, omitted ones left
-	 * out. OUT: owned, freed by iperf3_report_release. */
+	/* The receiving side's intervals in bit/s: the server's
+	 * (server_output_json, from --get-server-output with a -J server)
+	 * or the reverse-mode client's own; with --bidir both receivers,
+	 * summed interval by interval. Without the server's JSON a forward
+	 * test falls back to the client's (sending) intervals and
+	 * iv_receiver is 0. Omitted (-O) intervals and a runt (shorter than
+	 * a quarter of the longest, e.g. iperf3's last 9 ms) are left out.
+	 * OUT: owned, freed by iperf3_report_release. */
 	double *iv_start, *iv_end, *iv_bps;
 	int nintervals;
+	int iv_receiver;  /* iv_* are a receiver's */
+	int iv_on_server; /* ... and that receiver is the server */
+	int have_server;  /* server_output_json was there */
+
+	/* end.streams[].sender of the sending side(s): round-trip time
+	 * (s) over the streams: mean of mean_rtt, min, max */
+	int have_rtt;
+	double rtt_mean, rtt_min, rtt_max;
+
+	/* The sending side's per-interval series, on host "client" or
+	 * "server" (the role; iperf3_report_to_result maps it to the
+	 * labels below): engine.sender_throughput (bit/s) and, for TCP,
+	 * over the sending streams, engine.retransmits (sum),
+	 * engine.snd_cwnd (B, sum), engine.rtt and engine.rttvar (s,
+	 * mean); t is the interval's end. OUT: owned, released with r. */
+	struct series_set series;
+	/* host labels for the roles (set by the caller before
+	 * iperf3_report_to_result; "" keeps "client" / "server") */
+	char client_host[64], server_host[64];
 };
 
 /*
@@ -65,8 +91,10 @@ int iperf3_json_parse(const char *text, size_t len, struct iperf3_report *r,
 void iperf3_report_release(struct iperf3_report *r);
 
 /*
- * Add the report's metrics (throughput first), observed settings and
- * interval series to res. Returns 0 or -XR_ENOMEM.
+ * Add the report's metrics (throughput first; rtt_mean, rtt_min, rtt_max
+ * in s when measured), observed settings (interval_side: receiver |
+ * sender), the receiver's intervals (iv_*, iv_host) and the sending
+ * side's series to res. Returns 0 or -XR_ENOMEM.
  */
 int iperf3_report_to_result(const struct iperf3_report *r,
 			    struct engine_result *res);

@@ -408,9 +408,57 @@ static void test_check(void)
 	ok(!engine_command.desc.has_param("parallel"), "no params");
 }
 
+/* The command's own intervals: `xrun-interval START END VALUE [UNIT]`
+ * lines in the primary metric's unit unless a line names one; a bad line
+ * fails the run (schema/plan.md, "Intervals"). */
+static void test_intervals(void)
+{
+	char s[160], bad[160];
+	const char *argv[] = {"sh", s, NULL};
+	struct plan_metric ms[] = {
+	    {.name = "latency", .regex = "total ([0-9.]+)", .unit = "ms"},
+	    {.name = "throughput", .regex = "total ([0-9.]+)", .unit = "MB/s"},
+	};
+	struct engine_result res;
+
+	snprintf(s, sizeof s, "%s",
+		 write_script("iv.sh", "echo 'tool starting'\n"
+				       "echo 'xrun-interval 0 1 12.5'\n"
+				       "echo 'xrun-interval 1 2.5 3 Gbit/s'\n"
+				       "echo 'not xrun-interval 9 9 9'\n"
+				       "echo 'total 11.25'\n"));
+	snprintf(bad, sizeof bad, "%s",
+		 write_script("ivbad.sh", "echo 'total 1'\n"
+					  "echo 'xrun-interval 2 1 5'\n"));
+	run_with(ms, 2, argv, 10, &res);
+	ok(res.status == RUN_OK, "intervals beside metrics: %s", res.reason);
+	is_int(res.nintervals, 2, "two xrun-interval lines, one look-alike");
+	if (res.nintervals == 2) {
+		is_near(res.iv_value[0], 12.5e6 * 8, 1e-6,
+			"the primary metric's unit (MB/s -> bit/s)");
+		is_near(res.iv_start[1], 1, 0, "start");
+		is_near(res.iv_end[1], 2.5, 0, "end");
+		is_near(res.iv_value[1], 3e9, 1e-3, "a line's own unit");
+	}
+	engine_result_release(&res);
+
+	run_with(ms, 1, argv, 10, &res);
+	is_near(res.nintervals == 2 ? res.iv_value[0] : NAN, 12.5e-3, 1e-15,
+		"only latency: its unit (ms -> s)");
+	engine_result_release(&res);
+
+	argv[1] = bad;
+	run_with(ms, 2, argv, 10, &res);
+	is_str(run_status_name(res.status), "failed", "a bad line fails");
+	ok(strstr(res.reason, "stdout line 2: bad interval line "
+			      "'xrun-interval 2 1 5'") != NULL,
+	   "reason: %s", res.reason);
+	engine_result_release(&res);
+}
+
 int main(void)
 {
-	tap_plan(65);
+	tap_plan(74);
 	struct plan_host ph = {0};
 	struct xr_err err;
 	struct buf rm = BUF_INIT;
@@ -429,6 +477,7 @@ int main(void)
 	test_json();
 	test_regex_and_garbage();
 	test_json_and_text();
+	test_intervals();
 	test_bytes_and_failure();
 	test_hang();
 	test_hang_term_ignored();
@@ -440,6 +489,12 @@ int main(void)
 	unlink(rm.s);
 	buf_reset(&rm);
 	buf_addf(&rm, "%s/mixed.sh", dir);
+	unlink(rm.s);
+	buf_reset(&rm);
+	buf_addf(&rm, "%s/iv.sh", dir);
+	unlink(rm.s);
+	buf_reset(&rm);
+	buf_addf(&rm, "%s/ivbad.sh", dir);
 	unlink(rm.s);
 	buf_reset(&rm);
 	buf_addf(&rm, "%s/fail.sh", dir);

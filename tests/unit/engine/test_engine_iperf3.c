@@ -171,6 +171,180 @@ static void test_fixtures(void)
 	iperf3_report_release(&r);
 }
 
+/* The series (host, name) of res, or NULL. */
+static const struct series *ser(const struct engine_result *res,
+				const char *host, const char *name)
+{
+	return series_set_find(&res->series, host, name);
+}
+
+static double ser_v(const struct engine_result *res, const char *host,
+		    const char *name, size_t i)
+{
+	const struct series *s = ser(res, host, name);
+	return s && i < s->n ? s->v[i] : NAN;
+}
+
+/* One recording made with --get-server-output against a -J server
+ * (tests/data/iperf3/README.md) into res, the client on host "cli" and
+ * the server on "srv". */
+static int load_srv(const char *name, struct iperf3_report *r,
+		    struct engine_result *res)
+{
+	struct xr_err err;
+	int rc = parse_file(name, r, &err);
+	if (rc < 0) {
+		ok(0, "%s parses: %s", name, err.msg);
+		return rc;
+	}
+	snprintf(r->client_host, sizeof r->client_host, "cli");
+	snprintf(r->server_host, sizeof r->server_host, "srv");
+	memset(res, 0, sizeof *res);
+	rc = iperf3_report_to_result(r, res);
+	ok(rc == 0 && r->have_server, "%s: to result, server JSON seen", name);
+	return rc;
+}
+
+/* Expected values: python3's json module on the same files (the
+ * receiver's sums, runts under a quarter of the longest interval left
+ * out; the sending streams' retransmits and snd_cwnd summed, rtt and
+ * rttvar averaged and turned from us into s). */
+static void test_server_output(void)
+{
+	struct iperf3_report r;
+	struct engine_result res;
+	const struct series *s;
+	struct xr_err err;
+
+	if (load_srv("srv_tcp.json", &r, &res) == 0) {
+		is_int(res.nintervals, 2,
+		       "tcp: the server's 2 intervals "
+		       "(its 9 ms runt left out)");
+		is_near(res.iv_value[0], 5067570266.82544, 1e-3,
+			"tcp: interval 1 is the receiver's");
+		is_near(res.iv_value[1], 33341002710.31382, 1e-3,
+			"tcp: interval 2 is the receiver's");
+		is_near(res.iv_end[1], 2.000056, 1e-9, "tcp: server's times");
+		is_str(res.iv_host, "srv", "tcp: intervals on the server");
+		is_str(observed(&res, "interval_side"), "receiver",
+		       "tcp: interval_side receiver");
+		is_near(ser_v(&res, "cli", "engine.sender_throughput", 1),
+			33497410189.62026, 1e-3, "tcp: sender's interval 2");
+		is_near(ser_v(&res, "cli", "engine.retransmits", 0), 10, 0,
+			"tcp: retransmits in interval 1");
+		is_near(ser_v(&res, "cli", "engine.snd_cwnd", 1), 1047728, 0,
+			"tcp: snd_cwnd in interval 2");
+		is_near(ser_v(&res, "cli", "engine.rtt", 0), 31e-6, 1e-12,
+			"tcp: rtt in interval 1 (s)");
+		is_near(ser_v(&res, "cli", "engine.rttvar", 1), 11e-6, 1e-12,
+			"tcp: rttvar in interval 2 (s)");
+		s = ser(&res, "cli", "engine.rtt");
+		ok(s && s->n == 2 && fabs(s->t[0] - 1.000861) < 1e-9 &&
+		       !strcmp(s->unit, "s"),
+		   "tcp: rtt at the interval's end, in s");
+		ok(!ser(&res, "srv", "engine.rtt"), "tcp: no rtt on receiver");
+		is_near(mval(&res, "rtt_mean"), 35e-6, 1e-12, "tcp rtt_mean");
+		is_near(mval(&res, "rtt_min"), 31e-6, 1e-12, "tcp rtt_min");
+		is_near(mval(&res, "rtt_max"), 39e-6, 1e-12, "tcp rtt_max");
+		is_str(metric(&res, "rtt_mean")->unit, "s", "rtt unit");
+		is_near(mval(&res, "retransmits"), 10, 0, "tcp retransmits");
+	}
+	iperf3_report_release(&r);
+	engine_result_release(&res);
+
+	if (load_srv("srv_reverse.json", &r, &res) == 0) {
+		is_int(res.nintervals, 2, "-R: the client's 2 intervals");
+		is_near(res.iv_value[0], 15092722980.708946, 1e-3,
+			"-R: interval 1 is the client's (receiver)");
+		is_near(res.iv_value[1], 3704746069.9104657, 1e-3,
+			"-R: interval 2 is the client's (receiver)");
+		is_str(res.iv_host, "cli", "-R: intervals on the client");
+		s = ser(&res, "srv", "engine.rtt");
+		ok(s && s->n == 2, "-R: sender series on the server, the "
+				   "55 ms runt left out");
+		is_near(ser_v(&res, "srv", "engine.rtt", 0), 330e-6, 1e-12,
+			"-R: server's rtt interval 1");
+		is_near(ser_v(&res, "srv", "engine.rttvar", 1), 27e-6, 1e-12,
+			"-R: server's rttvar interval 2");
+		is_near(mval(&res, "rtt_mean"), 291e-6, 1e-12,
+			"-R rtt_mean from the server's end");
+		is_near(mval(&res, "rtt_min"), 53e-6, 1e-12, "-R rtt_min");
+		is_near(mval(&res, "rtt_max"), 492e-6, 1e-12, "-R rtt_max");
+	}
+	iperf3_report_release(&r);
+	engine_result_release(&res);
+
+	if (load_srv("srv_udp.json", &r, &res) == 0) {
+		is_int(res.nintervals, 2, "-u: 2 intervals");
+		is_near(res.iv_value[0], 1048296.0747481065, 1e-6,
+			"-u: interval 1 is the server's");
+		is_near(res.iv_value[1], 1045956.933120228, 1e-6,
+			"-u: interval 2 is the server's");
+		is_near(ser_v(&res, "cli", "engine.sender_throughput", 0),
+			1048460.6376933347, 1e-6, "-u: sender's interval 1");
+		ok(!ser(&res, "cli", "engine.rtt") && !metric(&res, "rtt_mean"),
+		   "-u: no rtt");
+	}
+	iperf3_report_release(&r);
+	engine_result_release(&res);
+
+	if (load_srv("srv_parallel2.json", &r, &res) == 0) {
+		is_near(res.iv_value[0], 6030438915.8788, 1e-3,
+			"-P 2: the server's sum");
+		is_near(res.iv_value[1], 3280486437.833545, 1e-3,
+			"-P 2: the server's sum, interval 2");
+		is_near(ser_v(&res, "cli", "engine.retransmits", 0), 7, 0,
+			"-P 2: retransmits summed over streams");
+		is_near(ser_v(&res, "cli", "engine.snd_cwnd", 0), 9298586, 0,
+			"-P 2: snd_cwnd summed over streams");
+		is_near(ser_v(&res, "cli", "engine.rtt", 0), 3732.5e-6, 1e-12,
+			"-P 2: rtt averaged over streams");
+		is_near(mval(&res, "rtt_mean"), 2996.5e-6, 1e-12,
+			"-P 2 rtt_mean over streams");
+		is_near(mval(&res, "rtt_min"), 962e-6, 1e-12, "-P 2 rtt_min");
+		is_near(mval(&res, "rtt_max"), 6181e-6, 1e-12, "-P 2 rtt_max");
+	}
+	iperf3_report_release(&r);
+	engine_result_release(&res);
+
+	if (load_srv("srv_bidir.json", &r, &res) == 0) {
+		is_int(res.nintervals, 2, "--bidir: 2 intervals");
+		is_near(res.iv_value[0],
+			1480727557.8453476 + 1472383300.4147582, 1e-3,
+			"--bidir: both receivers summed");
+		is_near(res.iv_value[1], 1593545298.1541948 + 1466073037.536849,
+			1e-3, "--bidir: both receivers summed, interval 2");
+		is_near(res.iv_end[0], 1.020443, 1e-9, "--bidir: client times");
+		is_str(res.iv_host, "cli", "--bidir: intervals on the client");
+		is_near(ser_v(&res, "cli", "engine.sender_throughput", 0),
+			1488948113.3365083, 1e-3, "--bidir: up sender");
+		is_near(ser_v(&res, "srv", "engine.sender_throughput", 0),
+			1514153039.4336166, 1e-3, "--bidir: down sender");
+		is_near(ser_v(&res, "srv", "engine.retransmits", 1), 1, 0,
+			"--bidir: server's retransmits");
+		is_near(mval(&res, "rtt_mean"), 336e-6, 1e-12,
+			"--bidir rtt_mean over both senders");
+		is_near(mval(&res, "rtt_min"), 187e-6, 1e-12,
+			"--bidir rtt_min");
+		is_near(mval(&res, "rtt_max"), 589e-6, 1e-12,
+			"--bidir rtt_max");
+	}
+	iperf3_report_release(&r);
+	engine_result_release(&res);
+
+	/* no server JSON (an old or text-mode server): the client's own
+	 * intervals, said to be the sender's */
+	if (parse_file("tcp.json", &r, &err) == 0) {
+		memset(&res, 0, sizeof res);
+		iperf3_report_to_result(&r, &res);
+		is_str(observed(&res, "interval_side"), "sender",
+		       "no server JSON: interval_side sender");
+		is_str(res.iv_host, "client", "no labels: role names");
+	}
+	iperf3_report_release(&r);
+	engine_result_release(&res);
+}
+
 static void test_errors(void)
 {
 	struct iperf3_report r;
@@ -475,6 +649,13 @@ static void test_real(void)
 	is_str(observed(&res, "congestion"), "reno", "reno actually used");
 	is_str(observed(&res, "parallel"), "2", "2 streams");
 	ok(res.nintervals >= 1, "intervals present (%d)", res.nintervals);
+	is_str(observed(&res, "interval_side"), "receiver",
+	       "a -J server gives the receiver's intervals");
+	is_str(res.iv_host, "local", "intervals on the server host");
+	ok(ser(&res, "local", "engine.rtt") &&
+	       ser(&res, "local", "engine.rtt")->n >= 1 &&
+	       metric(&res, "rtt_mean"),
+	   "rtt series and rtt_mean from a real run");
 	ok(res.raw && strstr(res.raw, "\"end\""), "raw JSON kept");
 	ok(res.argv_json && strstr(res.argv_json, "\"-C\",\"reno\""),
 	   "argv_json: %s", res.argv_json ? res.argv_json : "");
@@ -550,8 +731,9 @@ static void test_real(void)
 
 int main(void)
 {
-	tap_plan(128);
+	tap_plan(190);
 	test_fixtures();
+	test_server_output();
 	test_errors();
 	test_argv();
 	test_check();
