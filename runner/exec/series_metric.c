@@ -124,7 +124,9 @@ static const char *receiver(const struct runctx *rc,
 static int add_intervals(const struct runctx *rc,
 			 const struct engine_result *res, struct series_set *ss)
 {
-	const char *host = receiver(rc, res), *unit = "bit/s";
+	/* the engine's word on whose intervals these are, else the roles */
+	const char *host = res->iv_host[0] ? res->iv_host : receiver(rc, res);
+	const char *unit = "bit/s";
 	struct series *s;
 	int i;
 	if (!res->nintervals || series_set_find(ss, NULL, "engine.throughput"))
@@ -183,6 +185,10 @@ const struct series_set *series_metric_finish(struct runctx *rc,
 {
 	const struct plan_engine *e = &rc->p->engine;
 	int i;
+	/* the engine's own series (iperf3: rtt, cwnd, retransmits) */
+	if (series_set_take(ss, &res->series) < 0 && !rc->o->quiet)
+		fprintf(stderr, "xrun: warning: out of memory keeping the "
+				"engine's series\n");
 	if (add_intervals(rc, res, ss) < 0 && !rc->o->quiet)
 		fprintf(stderr, "xrun: warning: out of memory keeping the "
 				"engine's intervals as a series\n");
