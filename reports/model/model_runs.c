@@ -2,9 +2,9 @@
  * The report's runs (report.runs): every non-warm-up run with its cell,
  * repetition, status, times, the value of each metric, and its time
  * series for the charts. Series points arrive by run id through
- * loader_series_point() from whatever the store holds: today the stored
- * intervals (model_stats.c, as engine.throughput); the store's series
- * table goes through loader_series() into the same lists.
+ * loader_series_point() from what the store holds: the stored intervals
+ * (model_stats.c, as engine.throughput) and the store's series table
+ * (loader_series(): the sampler's and the engine's other series).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -13,6 +13,7 @@
 #include "arena.h"
 #include "model_int.h"
 #include "series.h"
+#include "store.h"
 
 #include "banned.h"
 
@@ -35,14 +36,33 @@ int loader_series_point(struct loader *l, int64_t run_id, const char *host,
 		   : 0;
 }
 
+static int series_row(void *ctx, const struct store_series_row *s)
+{
+	struct loader *l = ctx;
+	size_t k;
+	/* engine.throughput is the stored intervals, already read */
+	if (!strcmp(s->name, "engine.throughput"))
+		return 0;
+	for (k = 0; k < s->n; k++)
+		if (loader_series_point(l, s->run_id, s->host, s->name, s->unit,
+					s->t[k], s->v[k]) < 0)
+			return -XR_ENOMEM;
+	return 0;
+}
+
 int loader_series(struct loader *l, struct xr_err *err)
 {
-	/* The store's series table (schema version 7) is read here once its
-	 * reader exists: store_series_each() rows into loader_series_point,
-	 * which keeps the first source of a (host, name) per run. */
-	(void)l;
-	(void)err;
-	return 0;
+	/* The store's series (schema version 7; none in an older store),
+	 * the reported sessions' runs only. */
+	struct store_series_filter f = {0};
+	int rc;
+	f.sessions = l->m.r->sessions;
+	f.nsessions = (size_t)l->m.r->nsessions;
+	rc = store_series_each(l->st, &f, series_row, l, err);
+	if (rc == -XR_ENOMEM && err && !err->msg[0])
+		xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+			   "out of memory reading the runs' series");
+	return rc;
 }
 
 void loader_series_release(struct loader *l)
