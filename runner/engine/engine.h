@@ -37,7 +37,11 @@ struct engine_request {
 	const char *const *run_argv; /* command engine: expanded argv */
 	const char *target;	     /* iperf3: address to connect to */
 	double duration, omit;	     /* seconds */
-	double timeout;		     /* seconds; the run's deadline */
+	/* seconds between the engine's own interval reports, the plan's
+	 * `sample:` period so that engine.* series line up with the
+	 * sampler's; 0: the engine's default (iperf3: 1 s) */
+	double interval;
+	double timeout; /* seconds; the run's deadline */
 };
 
 struct engine_metric {

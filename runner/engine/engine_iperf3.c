@@ -40,6 +40,8 @@ struct iperf3_state {
 	struct host *client, *server;
 	struct proc *srv; /* NULL when xrun does not run the server */
 	int port;
+	char interval[16]; /* -i of the server: the plan's sample period,
+			      "" for iperf3's default (1 s) */
 	int restarts;
 	int recycle; /* a client run was cut off: the server may still
 			think its test is running ("server is busy") */
@@ -99,8 +101,11 @@ static int port_listening(struct host *h, int port)
 static int server_start(struct iperf3_state *st, struct xr_err *err)
 {
 	char port[16], tail[256], log[64];
-	const char *argv[] = {"iperf3",	      "-s", "-p", port,
-			      "--forceflush", "-J", NULL};
+	/* the server's intervals are the receiver's series: at the same
+	 * period as the client's (-i, iperf3_args.c) */
+	const char *argv[] = {"iperf3", "-s",		"-p",
+			      port,	"--forceflush", "-J",
+			      "-i",	st->interval,	NULL};
 	struct proc_opts o = {0};
 	struct buf b = BUF_INIT;
 	double deadline;
@@ -115,8 +120,13 @@ static int server_start(struct iperf3_state *st, struct xr_err *err)
 				  "port %d on host '%s' is already in use; set "
 				  "engine.port or stop the other iperf3",
 				  st->port, host_name(st->server));
-	if (by_port < 0)
-		argv[5] = NULL; /* text mode: no -J */
+	if (!st->interval[0])
+		argv[6] = NULL;
+	if (by_port < 0) { /* text mode: no -J */
+		argv[5] = st->interval[0] ? "-i" : NULL;
+		argv[6] = st->interval[0] ? st->interval : NULL;
+		argv[7] = NULL;
+	}
 	/* a fresh log per start: a stale line would look like a fresh
 	 * "listening"; it is unlinked as soon as it has been read, so even
 	 * a SIGKILLed xrun leaves nothing in /tmp (iperf3 keeps its fd) */
@@ -199,6 +209,11 @@ static int open_(const struct plan *p, struct host *client, struct host *server,
 	st->client = client;
 	st->server = server;
 	st->port = iperf3_args_server_port(p);
+	if (p->sample > 0 && fabs(p->sample - 1.0) > 1e-9)
+		snprintf(st->interval, sizeof st->interval, "%g",
+			 p->sample < 0.1  ? 0.1
+			 : p->sample > 60 ? 60
+					  : p->sample);
 	*state = st;
 	if (!p->engine.server_start)
 		return 0;

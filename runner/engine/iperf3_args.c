@@ -739,6 +739,16 @@ char **iperf3_args_build(const struct engine_request *rq, struct xr_err *err)
 			av_add(&a, "-J"); /* after -t/-O, where readers look */
 		}
 	}
+	/* -i: intervals at the sample period (iperf3 takes 0.1 to 60 s);
+	 * its default, 1 s, is left implicit */
+	if (rq->interval > 0 && fabs(rq->interval - 1.0) > 1e-9) {
+		snprintf(num, sizeof num, "%g",
+			 rq->interval < 0.1    ? 0.1
+			 : rq->interval > 60.0 ? 60.0
+					       : rq->interval);
+		av_add(&a, "-i");
+		av_add(&a, num);
+	}
 	if (a.oom) {
 		engine_argv_free(a.v);
 		xr_err_set(err, XR_ENOMEM, NULL, 0, 0,

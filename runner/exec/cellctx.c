@@ -425,6 +425,7 @@ int cellctx_request(struct cellctx *c, struct cellctx_request *out,
 	rq->params = out->params;
 	rq->duration = e->duration;
 	rq->omit = e->omit;
+	rq->interval = p->sample;
 	rq->timeout = e->timeout;
 	for (i = 0; i < e->nparams && rc == 0; i++) {
 		char *v = expand_dup(c, e->params[i].value, err);

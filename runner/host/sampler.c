@@ -50,6 +50,7 @@ struct sampler {
 	pthread_t thread;
 	int running;
 	/* remote */
+	struct host *host; /* borrowed: the last, partial interval */
 	struct proc *child;
 	int out_fd, err_fd;
 	double offset; /* local mono - far uptime, least seen */
@@ -394,6 +395,7 @@ static int start_remote(struct sampler *s, struct host *h, double max_s,
 	o.argv = argv;
 	o.timeout = max_s;
 	o.grace = 1.0;
+	s->host = h;
 	s->child = host_spawn_stream(h, &o, &s->out_fd, &s->err_fd, err);
 	if (!s->child)
 		return -XR_EHOST;
@@ -497,6 +499,33 @@ static void note_add(char *note, size_t sz, const char *text)
 	snprintf(note + n, sz - n, "%s%s", n ? "; " : "", text);
 }
 
+/* At the stop: the frames still in the pipe, then one snapshot of the
+ * host now (one command), so that the last, partial interval up to the
+ * engine's end is not lost; its time on the far side's clock. */
+static void take_remote_last(struct sampler *s)
+{
+	struct buf acc = BUF_INIT;
+	struct counters_snap *snap = NULL;
+	double now;
+
+	while (s->out_fd >= 0 && read_some(s->out_fd, &acc) > 0 &&
+	       !acc.truncated)
+		;
+	if (acc.len && take_frames(s, &acc, proc_now_mono()) < 0)
+		snprintf(s->note, sizeof s->note,
+			 "sampler on '%s' stopped: its output is not a counter "
+			 "snapshot",
+			 s->label);
+	buf_release(&acc);
+	if (s->note[0] || !s->have_offset || !s->host)
+		return;
+	now = proc_now_mono();
+	if (counters_snapshot(s->host, s->iface, s->what, &snap, NULL) == 0 &&
+	    sampler_feed(s, snap, now - s->offset) < 0)
+		snprintf(s->note, sizeof s->note,
+			 "sampler on '%s' stopped: out of memory", s->label);
+}
+
 void sampler_stop(struct sampler *s, struct series_set *dst)
 {
 	double shift;
@@ -512,6 +541,8 @@ void sampler_stop(struct sampler *s, struct series_set *dst)
 	}
 	if (!s->child && !s->note[0])
 		take_local(s); /* the last, partial interval */
+	else if (s->child && !s->note[0])
+		take_remote_last(s);
 	if (s->child)
 		proc_stop(s->child);
 	shift = (s->child ? s->offset : 0) - (s->marked ? s->t0 : s->start);
