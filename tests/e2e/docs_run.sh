@@ -17,7 +17,9 @@
 #   <!-- docs-check: run exit=N -->   ... and expect exit N
 #   <!-- docs-check: demo -->         run the `./build/xrun ...` commands of
 #                                     this block (the rest builds xrun, which
-#                                     the suite has done) with xrun on PATH
+#                                     the suite has done) with xrun on PATH;
+#                                     a `run` without a plan runs a copy of
+#                                     plans/loopback.yaml on a free port
 #   <!-- docs-check: invalid -->      a YAML plan that must NOT validate
 #   <!-- docs-check: skip -->         not checked (say why in the text)
 # Blocks without a marker need hardware, root or a network: only their
@@ -35,7 +37,7 @@ for d in plans samples schema; do ln -s "$src/$d" "$dir/work/$d"; done
 cd "$dir/work"
 export PATH="$dir/bin:$PATH" XRUN_DOCS_SRC="$src" XRUN_DOCS_DIR="$dir"
 python3 - <<'PY'
-import glob, os, re, shlex, subprocess, sys, time, yaml
+import glob, os, re, shlex, socket, subprocess, sys, yaml
 
 src = os.environ["XRUN_DOCS_SRC"]
 work = os.getcwd()
@@ -149,18 +151,46 @@ def check_yaml(where, text, marker):
     if len(docs) > 1:
         fail(where, "a block holds several YAML documents (---): one a block")
 
+def demo_plan():
+    """The plan compiled into xrun (plans/loopback.yaml, what the demo's
+    plain `xrun run` runs) on a free port: its iperf3 server's default
+    5201 may be anyone's (another test, another clone's suite). Same name,
+    so the same ./loopback.db and ./loopback.pdf."""
+    plan = yaml.safe_load(open(os.path.join(src, "plans", "loopback.yaml"),
+                               encoding="utf-8"))
+    srv = plan.get("engine", {}).get("server")
+    if not isinstance(srv, dict) or "port" in srv:
+        fail("plans/loopback.yaml", "engine.server is not a mapping without "
+             "a port: docs_run cannot move the demo to a free port")
+        return None
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    srv["port"] = s.getsockname()[1]
+    s.close()
+    path = os.path.join(os.environ["XRUN_DOCS_DIR"], "loopback.yaml")
+    with open(path, "w", encoding="utf-8") as f:
+        yaml.safe_dump(plan, f, sort_keys=False)
+    return path
+
+def demo_command(words, plan):
+    """xrun WORDS with the free-port copy of the compiled-in plan for a
+    `run` that names no plan."""
+    args = words[1:]
+    if plan and args and args[0] == "run" and not any(
+            a.endswith((".yaml", ".yml")) or not a.startswith("-")
+            for a in args[1:]):
+        args = ["run", plan] + args[1:]
+    return shlex.join(["xrun"] + args)
+
 def run_block(where, text, marker, want):
     counts["blocks run"] += 1
     if marker == "demo":
-        cmds = [seg for seg, w in commands(text) if w[0].endswith("/xrun")]
-        text = "\n".join("xrun " + seg.split(None, 1)[1] for seg in cmds) + "\n"
-    for attempt in range(3):
-        r = subprocess.run(["bash", "-e", "-c", text], capture_output=True,
-                           text=True, cwd=work, timeout=300)
-        # the demo's iperf3 port may be held by another test for a moment
-        if not (r.returncode == 3 and "port" in r.stderr):
-            break
-        time.sleep(5)
+        plan = demo_plan()
+        cmds = [demo_command(w, plan) for seg, w in commands(text)
+                if w[0].endswith("/xrun")]
+        text = "\n".join(cmds) + "\n"
+    r = subprocess.run(["bash", "-e", "-c", text], capture_output=True,
+                       text=True, cwd=work, timeout=300)
     if r.returncode != want:
         fail(where, f"exit {r.returncode}, want {want}: "
              f"{(r.stderr + r.stdout).strip()[-400:]}")

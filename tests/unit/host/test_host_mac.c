@@ -338,13 +338,13 @@ static void test_dispatch_netns(void)
 	const char *old_path = getenv("PATH");
 
 	if (geteuid() != 0) {
-		ok(1, "# skip: netns dispatch test needs root");
+		tap_skip("netns dispatch test needs root");
 		return;
 	}
 	snprintf(ns, sizeof ns, "xrmac%d", (int)getpid() % 100000);
 	snprintf(path, sizeof path, "ip netns add %s", ns);
 	if (system(path) != 0 || fake_tools(dir, sizeof dir) < 0) {
-		ok(1, "# skip: cannot create a namespace");
+		tap_skip("cannot create a namespace");
 		return;
 	}
 	fake_from(dir, "sw_vers", "system.txt", "sw_vers");

@@ -366,14 +366,14 @@ static void test_dispatch_netns(void)
 	FILE *f;
 
 	if (geteuid() != 0) {
-		ok(1, "# skip: netns dispatch test needs root");
+		tap_skip("netns dispatch test needs root");
 		return;
 	}
 	snprintf(dir, sizeof dir, "/tmp/xr-win-XXXXXX");
 	snprintf(ns, sizeof ns, "xrwin%d", (int)getpid() % 100000);
 	snprintf(path, sizeof path, "ip netns add %s", ns);
 	if (!mkdtemp(dir) || system(path) != 0) {
-		ok(1, "# skip: cannot create a namespace");
+		tap_skip("cannot create a namespace");
 		return;
 	}
 	snprintf(fake, sizeof fake, "%s/powershell.exe", dir);
