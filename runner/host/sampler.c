@@ -45,7 +45,7 @@ struct sampler {
 	double *times;	       /* the sample times so far */
 	size_t ntimes, captimes;
 	struct counters_snap *prev;
-	char note[200]; /* why the thread ended early, "" if it did not */
+	char note[512]; /* why the thread ended early, "" if it did not */
 	int stop_pipe[2];
 	pthread_t thread;
 	int running;
