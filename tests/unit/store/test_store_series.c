@@ -15,6 +15,7 @@
 #include "engine.h"
 #include "series.h"
 #include "store.h"
+#include "strv.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/xrun-test-series-XXXXXX";
@@ -207,6 +208,7 @@ static void test_merge(const char *path, const char *other)
 	is_int(store_merge(st, in, 1, 0, &ms, &err), 0, "merge");
 	read_all(st, NULL, &g);
 	is_int(g.n, 1, "merge copies the series");
+	strv_release(&ms.warnings);
 	buf_release(&g.b);
 	store_close(st);
 }
