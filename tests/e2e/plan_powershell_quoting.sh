@@ -8,7 +8,7 @@ set -eu
 . "$(dirname "$0")/lib/common.sh"
 xr_tmpdir T
 out=$("$XRUN" plan "$XRUN_SOURCE_DIR/plans/win-tuning.yaml") || fail "xrun plan win-tuning: exit $?"
-grep -qF "apply rxbuf: powershell -NoProfile -NonInteractive -Command 'Set-NetAdapterAdvancedProperty -Name ''Ethernet 2''" <<<"$out" ||
+grep -qF "apply rxbuf: powershell -NoProfile -NonInteractive -Command 'Set-NetAdapterAdvancedProperty -InterfaceDescription ''Realtek Gaming 10GbE Family Controller''" <<<"$out" ||
 	fail "win-tuning hooks not in PowerShell quoting: $(grep -m1 'apply rxbuf' <<<"$out")"
 grep -qF "'\\''" <<<"$out" && fail "POSIX quoting left in a Windows plan: $(grep -m1 -F "'\\''" <<<"$out")"
 cat >q.yaml <<'YAML'
