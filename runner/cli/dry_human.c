@@ -27,10 +27,17 @@ struct human {
 	const uint32_t *prev; /* previous run's cell */
 };
 
-/* The engine argv of one run as text. */
+static void add_argv_for(struct buf *b, char *const *argv,
+			 enum plan_shell shell);
+static enum plan_shell host_shell(const struct plan *p, int hi);
+
+/* The engine argv of one run as text, quoted for the engine client's
+ * shell. */
 static int run_argv_text(struct human *h, struct cellctx *c, struct buf *out,
 			 struct xr_err *err)
 {
+	enum plan_shell sh =
+	    host_shell(h->d->p, cellctx_role_index(h->d->p, "client", c->lv));
 	struct cellctx_request rq;
 	char **argv = NULL;
 	int rc, i;
@@ -41,7 +48,7 @@ static int run_argv_text(struct human *h, struct cellctx *c, struct buf *out,
 	if (h->eng && h->eng->build_argv)
 		argv = h->eng->build_argv(h->d->p, &rq.rq, err);
 	if (argv) {
-		dry_add_argv(out, argv);
+		add_argv_for(out, argv, sh);
 		engine_argv_free(argv);
 	} else {
 		if (h->eng && h->eng->build_argv)
@@ -55,7 +62,7 @@ static int run_argv_text(struct human *h, struct cellctx *c, struct buf *out,
 		}
 		if (rq.rq.run_argv) {
 			buf_adds(out, " run: ");
-			dry_add_argv(out, (char *const *)rq.rq.run_argv);
+			add_argv_for(out, (char *const *)rq.rq.run_argv, sh);
 		}
 	}
 	cellctx_request_release(&rq);

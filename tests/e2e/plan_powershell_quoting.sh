@@ -35,4 +35,10 @@ grep -qF "restore a: & 'C:\\Program Files\\tool.exe' reset" <<<"$out" ||
 	fail "restore on a Windows host: $(grep 'restore a' <<<"$out")"
 grep -qF "apply b: sh -c 'echo it'\\''s'  (on lin)" <<<"$out" ||
 	fail "POSIX host keeps sh quoting: $(grep 'apply b' <<<"$out")"
+# the engine's command on a Windows client too (seed 004's robocopy plan)
+"$XRUN" validate "$XRUN_SOURCE_DIR/plans/nas-copy-windows.yaml" >/dev/null || fail "nas-copy-windows.yaml does not validate"
+out=$("$XRUN" plan "$XRUN_SOURCE_DIR/plans/nas-copy-windows.yaml") || fail "xrun plan nas-copy-windows: exit $?"
+grep -qF "powershell -NoProfile -NonInteractive -Command '\$ErrorActionPreference = ''Stop''; \$p = Get-Content" <<<"$out" ||
+	fail "engine command on a Windows client not in PowerShell quoting: $(grep -m1 'Get-Content' <<<"$out")"
+[ "$(grep -c "verify signing:" <<<"$out")" -ge 3 ] || fail "nas-copy-windows: three verify entries not shown"
 echo "ok: xrun plan quotes hooks for the shell of their host"
