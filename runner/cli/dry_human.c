@@ -2,7 +2,9 @@
  * `xrun plan PLAN`: the dry run (dry.h) for a reader: the plan, its cells,
  * runs, manual interventions and estimated duration, then every block and
  * every run in order with the argv it would execute and the hooks that
- * run when a level changes, and what is restored at the end.
+ * run when a level changes, and what is restored at the end. A hook on a
+ * `shell: powershell` host is shown as PowerShell would take it pasted
+ * (the call operator, '...' with '' for quotes), as host_ssh.c sends it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #include "dry.h"
 #include "engine.h"
 #include "fastout.h"
+#include "host.h"
 #include "plan.h"
 #include "units.h"
 #include "banned.h"
@@ -24,10 +27,17 @@ struct human {
 	const uint32_t *prev; /* previous run's cell */
 };
 
-/* The engine argv of one run as text. */
+static void add_argv_for(struct buf *b, char *const *argv,
+			 enum plan_shell shell);
+static enum plan_shell host_shell(const struct plan *p, int hi);
+
+/* The engine argv of one run as text, quoted for the engine client's
+ * shell. */
 static int run_argv_text(struct human *h, struct cellctx *c, struct buf *out,
 			 struct xr_err *err)
 {
+	enum plan_shell sh =
+	    host_shell(h->d->p, cellctx_role_index(h->d->p, "client", c->lv));
 	struct cellctx_request rq;
 	char **argv = NULL;
 	int rc, i;
@@ -38,7 +48,7 @@ static int run_argv_text(struct human *h, struct cellctx *c, struct buf *out,
 	if (h->eng && h->eng->build_argv)
 		argv = h->eng->build_argv(h->d->p, &rq.rq, err);
 	if (argv) {
-		dry_add_argv(out, argv);
+		add_argv_for(out, argv, sh);
 		engine_argv_free(argv);
 	} else {
 		if (h->eng && h->eng->build_argv)
@@ -52,11 +62,56 @@ static int run_argv_text(struct human *h, struct cellctx *c, struct buf *out,
 		}
 		if (rq.rq.run_argv) {
 			buf_adds(out, " run: ");
-			dry_add_argv(out, (char *const *)rq.rq.run_argv);
+			add_argv_for(out, (char *const *)rq.rq.run_argv, sh);
 		}
 	}
 	cellctx_request_release(&rq);
 	return 0;
+}
+
+/* A word as a reader would paste it into PowerShell: bare when nothing in
+ * it means anything there (no ',' array, '@' splat, '$', quotes, ';'). */
+static void add_word_ps(struct buf *b, const char *w)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyz"
+				    "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789-_./:\\";
+	if (*w && w[strspn(w, plain)] == 0)
+		buf_adds(b, w);
+	else
+		host_quote_powershell(w, b);
+}
+
+/* argv as the far side's shell takes it: POSIX sh or PowerShell, where a
+ * quoted command word needs the call operator '&'. */
+static void add_argv_for(struct buf *b, char *const *argv,
+			 enum plan_shell shell)
+{
+	size_t at = b->len;
+	int i;
+	if (shell != PLAN_SHELL_POWERSHELL) {
+		dry_add_argv(b, argv);
+		return;
+	}
+	for (i = 0; argv && argv[i]; i++) {
+		if (i)
+			buf_addc(b, ' ');
+		add_word_ps(b, argv[i]);
+	}
+	if (b->len > at && b->s[at] == '\'') {
+		struct buf t = BUF_INIT;
+		buf_adds(&t, b->s + at);
+		b->len = at;
+		b->s[at] = '\0';
+		buf_adds(b, "& ");
+		buf_adds(b, t.s);
+		buf_release(&t);
+	}
+}
+
+static enum plan_shell host_shell(const struct plan *p, int hi)
+{
+	return hi >= 0 && hi < p->nhosts ? p->hosts[hi].shell : PLAN_SHELL_SH;
 }
 
 /* One hook line per host it runs on (as hooks_init lists them: on:, else
@@ -88,7 +143,7 @@ static void print_hook(struct human *h, struct cellctx *c, const char *what,
 		argv = cellctx_argv(c, a, &err);
 		c->iface = NULL;
 		if (argv)
-			dry_add_argv(&text[n], argv);
+			add_argv_for(&text[n], argv, host_shell(h->d->p, x));
 		else
 			buf_addf(&text[n], "(cannot expand: %s)", err.msg);
 		cellctx_argv_free(argv);
@@ -124,7 +179,7 @@ static int print_run(struct human *h, size_t i, struct xr_err *err)
 	const uint32_t *lv = matrix_cell(&d->m, r->cell);
 	struct cellctx c;
 	struct buf line = BUF_INIT;
-	int f, rc = 0;
+	int f, j, rc = 0;
 
 	dry_cellctx(d, &c, i);
 	/* Hooks run before the run whose level differs from the last, and
@@ -136,11 +191,15 @@ static int print_run(struct human *h, size_t i, struct xr_err *err)
 			continue;
 		if (fa->apply.argv)
 			print_hook(h, &c, "apply", fa, &fa->apply);
-		if (fa->verify && fa->verify->run.argv)
-			print_hook(h, &c, "verify", fa, &fa->verify->run);
-		else if (fa->verify && fa->verify->probe)
-			fastout_f(h->o, "         verify %s: probe %s\n",
-				  fa->name, fa->verify->probe);
+		for (j = 0; j < fa->nverify; j++) {
+			const struct plan_verify *v = &fa->verify[j];
+			if (v->run.argv)
+				print_hook(h, &c, "verify", fa, &v->run);
+			else if (v->probe)
+				fastout_f(h->o,
+					  "         verify %s: probe %s\n",
+					  fa->name, v->probe);
+		}
 	}
 	h->prev = lv;
 	if (r->warmup)
@@ -279,9 +338,13 @@ static int write_block(struct human *h, size_t b, struct xr_err *err)
 	return rc;
 }
 
-/* What is restored after the last run. */
-static void write_restores(struct fastout *o, const struct plan *p)
+/* What is restored after the last run, quoted for the shell of the
+ * factor's first host in the first run. */
+static void write_restores(struct fastout *o, const struct dry *d)
 {
+	const struct plan *p = d->p;
+	const uint32_t *lv =
+	    d->s.nruns ? matrix_cell(&d->m, d->s.runs[0].cell) : NULL;
 	int f;
 	for (f = 0; f < p->nfactors; f++) {
 		const struct plan_factor *fa = &p->factors[f];
@@ -292,7 +355,11 @@ static void write_restores(struct fastout *o, const struct plan *p)
 				  fa->name);
 		else if (fa->restore.argv) {
 			struct buf t = BUF_INIT;
-			dry_add_argv(&t, (char *const *)fa->restore.argv);
+			int hi = lv ? cellctx_role_index(
+					  p, fa->non ? fa->on[0] : "client", lv)
+				    : -1;
+			add_argv_for(&t, (char *const *)fa->restore.argv,
+				     host_shell(p, hi));
 			fastout_f(o, "\nat the end: restore %s: %s\n", fa->name,
 				  t.s);
 			buf_release(&t);
@@ -313,7 +380,7 @@ int dry_write_human(struct fastout *o, const struct dry *d, struct xr_err *err)
 	for (b = 0; b < d->s.nblocks && rc == 0; b++)
 		rc = write_block(&h, b, err);
 	if (rc == 0)
-		write_restores(o, p);
+		write_restores(o, d);
 	if (h.cache)
 		for (i = 0; i < d->m.ncells; i++)
 			free(h.cache[i]);

@@ -2,8 +2,10 @@
  * Factor hooks during a run: bringing each automatic factor to the level a
  * run needs (apply only when the level changes, after capturing the
  * original value for `restore: true`), verifying every factor's setting
- * before every run (probe or command, compared by the factor's match mode)
- * so that each stored run carries proof of what was in effect, and putting
+ * before every run (each entry of its verify list, a probe or a command,
+ * compared by that entry's match mode; the factor is verified when all
+ * pass) so that each stored run carries proof of what was in effect, and
+ * putting
  * back what was changed at the end. A factor's `on:` may mean another host
  * in each cell (factor-bound hosts), so the state is kept per host the
  * factor can run on. Templates expand through runctx.c; manual steps
@@ -50,8 +52,8 @@ struct hooks_slot {
 	uint32_t block; /* manual block it was applied in */
 	char *orig;	/* value found before the first change */
 	int orig_captured;
-	int orig_stored;    /* by an earlier xrun of this session */
-	struct hooks_vc vc; /* the latest verification */
+	int orig_stored;     /* by an earlier xrun of this session */
+	struct hooks_vc *vc; /* [nvc] the latest verification per entry */
 };
 
 struct hooks_factor {
@@ -59,6 +61,10 @@ struct hooks_factor {
 	uint32_t lv; /* the level last applied */
 	int nhosts;
 	struct hooks_slot *slot; /* [nhosts] */
+	/* One per verify entry (one for an apply-only factor): the factor
+	 * name it is stored under, "NAME" for the first, "NAME#2" ... */
+	int nvc;
+	char **vname; /* [nvc] */
 };
 
 /* ---- hooks ----------------------------------------------------------- */
@@ -136,6 +142,31 @@ static void on_hosts(const struct runctx *rc, const char *name,
 	}
 }
 
+/* The per-entry names and, on every possible slot, the per-entry state. */
+static int init_entries(const struct plan_factor *fac, struct hooks_factor *h,
+			int nslots)
+{
+	int j, k;
+	h->nvc = fac->nverify > 0 ? fac->nverify : 1;
+	h->vname = calloc((size_t)h->nvc, sizeof *h->vname);
+	if (!h->vname)
+		return -XR_ENOMEM;
+	for (j = 0; j < h->nvc; j++) {
+		size_t n = strlen(fac->name) + 16;
+		if (!(h->vname[j] = malloc(n)))
+			return -XR_ENOMEM;
+		if (j == 0)
+			snprintf(h->vname[j], n, "%s", fac->name);
+		else
+			snprintf(h->vname[j], n, "%s#%d", fac->name, j + 1);
+	}
+	for (k = 0; k < nslots; k++)
+		if (!(h->slot[k].vc =
+			  calloc((size_t)h->nvc, sizeof *h->slot[k].vc)))
+			return -XR_ENOMEM;
+	return 0;
+}
+
 int hooks_init(struct runctx *rc)
 {
 	const struct plan *p = rc->p;
@@ -152,13 +183,13 @@ int hooks_init(struct runctx *rc)
 		const char *const *on = fac->non ? fac->on : def_on;
 		int non = fac->non ? fac->non : 1;
 		h->slot = calloc((size_t)p->nhosts + 1, sizeof *h->slot);
-		if (!h->slot)
+		if (!h->slot || init_entries(fac, h, p->nhosts) < 0)
 			return -XR_ENOMEM;
 		/* on: [client, server] with both on one host (a loopback
 		 * plan) names it twice: hooks run there once. */
 		for (k = 0; k < non; k++)
 			on_hosts(rc, on[k], h);
-		total += (size_t)h->nhosts;
+		total += (size_t)h->nhosts * (size_t)h->nvc;
 		load_originals(rc, f);
 	}
 	rc->vcap = total + 16;
@@ -189,11 +220,18 @@ void hooks_release(struct runctx *rc)
 		return;
 	for (f = 0; f < rc->p->nfactors; f++) {
 		struct hooks_factor *h = &rc->hf[f];
-		for (k = 0; k < h->nhosts; k++) {
+		int j;
+		for (k = 0; h->slot && k < rc->p->nhosts; k++) {
 			free(h->slot[k].orig);
-			free(h->slot[k].vc.expected);
-			free(h->slot[k].vc.actual);
+			for (j = 0; h->slot[k].vc && j < h->nvc; j++) {
+				free(h->slot[k].vc[j].expected);
+				free(h->slot[k].vc[j].actual);
+			}
+			free(h->slot[k].vc);
 		}
+		for (j = 0; h->vname && j < h->nvc; j++)
+			free(h->vname[j]);
+		free(h->vname);
 		free(h->slot);
 	}
 	free(rc->hf);
@@ -307,14 +345,15 @@ static int run_hook(struct runctx *rc, int f, int k, const char *kind,
 	return code;
 }
 
-/* Read the factor's current value on host slot k the way verify says:
- * 0, or -XR_EHOST (probe) / -XR_EEXEC (run hook) with actual saying why. */
-static int read_value(struct runctx *rc, int f, int k, struct runctx_tmpl *t,
+/* Read the factor's current value on host slot k the way verify entry v
+ * says: 0, or -XR_EHOST (probe) / -XR_EEXEC (run hook) with actual saying
+ * why. */
+static int read_value(struct runctx *rc, int f, int k,
+		      const struct plan_verify *v, struct runctx_tmpl *t,
 		      int64_t run_id, const char *log_kind, struct buf *actual,
 		      char *method, size_t msz)
 {
 	const struct plan_factor *fac = &rc->p->factors[f];
-	const struct plan_verify *v = fac->verify;
 	int hi = rc->hf[f].slot[k].hi, code;
 	struct xr_err err = {0};
 	buf_reset(actual);
@@ -368,42 +407,57 @@ static void vc_set(struct hooks_vc *vc, const char *method,
 	vc->valid = 1;
 }
 
-/* Verify factor f on every host; warn on a mismatch when `loud`. */
+/* What verify entry v expects at level lv[f] of factor fac. */
+static void expected_of(const struct plan_factor *fac,
+			const struct plan_verify *v, uint32_t lv,
+			struct runctx_tmpl *t, struct buf *exp)
+{
+	struct xr_err err = {0};
+	buf_reset(exp);
+	if (v->expect_by_level)
+		buf_adds(exp, v->expect_by_level[lv]);
+	else if (v->expect) {
+		if (runctx_expand(v->expect, t, exp, &err) < 0)
+			buf_adds(exp, v->expect);
+	} else
+		buf_adds(exp, fac->levels[lv]);
+}
+
+/* Verify every entry of factor f on every host; warn on a mismatch when
+ * `loud`. */
 static void verify_factor(struct runctx *rc, int f, struct runctx_tmpl *t,
 			  int64_t run_id, int loud)
 {
 	const struct plan_factor *fac = &rc->p->factors[f];
-	const struct plan_verify *v = fac->verify;
 	struct hooks_factor *h = &rc->hf[f];
 	struct buf exp = BUF_INIT, act = BUF_INIT;
-	struct xr_err err = {0};
 	char method[48];
-	int k, ok;
-	uint32_t lv = t->c.lv[f];
-	if (v->expect_by_level)
-		buf_adds(&exp, v->expect_by_level[lv]);
-	else if (v->expect) {
-		if (runctx_expand(v->expect, t, &exp, &err) < 0)
-			buf_adds(&exp, v->expect);
-	} else
-		buf_adds(&exp, fac->levels[lv]);
-	for (k = 0; k < h->nhosts; k++) {
-		struct hooks_slot *sl = &h->slot[k];
-		int r;
-		if (!sl->active)
-			continue;
-		r = read_value(rc, f, k, t, run_id, loud ? "verify" : NULL,
-			       &act, method, sizeof method);
-		ok = r == 0 && match(act.s, exp.s, v->match);
-		/* Warn once per change of outcome, never silently. */
-		if (!ok && (loud || !sl->vc.valid || sl->vc.ok))
-			fprintf(stderr,
-				"xrun: warning: factor '%s' on '%s' is not "
-				"verified: expected '%s', found '%s' (runs "
-				"are marked unverified)\n",
-				fac->name, host_label(rc, sl->hi), exp.s,
-				act.s);
-		vc_set(&sl->vc, method, exp.s, act.s, ok);
+	int j, k, ok;
+	for (j = 0; j < fac->nverify; j++) {
+		const struct plan_verify *v = &fac->verify[j];
+		expected_of(fac, v, t->c.lv[f], t, &exp);
+		for (k = 0; k < h->nhosts; k++) {
+			struct hooks_slot *sl = &h->slot[k];
+			struct hooks_vc *vc = &sl->vc[j];
+			int r;
+			if (!sl->active)
+				continue;
+			r = read_value(rc, f, k, v, t, run_id,
+				       loud ? "verify" : NULL, &act, method,
+				       sizeof method);
+			ok = r == 0 && match(act.s, exp.s, v->match);
+			/* Warn once per change of outcome, never silently. */
+			if (!ok && (loud || !vc->valid || vc->ok))
+				fprintf(stderr,
+					"xrun: warning: factor '%s' on '%s' is "
+					"not verified: %s%sexpected '%s', "
+					"found '%s' (runs are marked "
+					"unverified)\n",
+					fac->name, host_label(rc, sl->hi),
+					j ? method : "", j ? ": " : "", exp.s,
+					act.s);
+			vc_set(vc, method, exp.s, act.s, ok);
+		}
 	}
 	buf_release(&exp);
 	buf_release(&act);
@@ -428,8 +482,8 @@ static void capture_original(struct runctx *rc, int f, int k,
 	}
 	if (sl->orig_stored)
 		return; /* stored by an earlier xrun of the session */
-	if (read_value(rc, f, k, t, run_id, "capture", &act, method,
-		       sizeof method) == 0) {
+	if (read_value(rc, f, k, &fac->verify[0], t, run_id, "capture", &act,
+		       method, sizeof method) == 0) {
 		sl->orig = strdup(act.s);
 		/* Kept before the first change, so that a resume after a
 		 * kill restores this value, not ours. */
@@ -456,20 +510,22 @@ static void collect(struct runctx *rc)
 	rc->nvbuf = 0;
 	for (f = 0; f < rc->p->nfactors; f++) {
 		struct hooks_factor *h = &rc->hf[f];
-		for (k = 0; k < h->nhosts; k++) {
-			struct hooks_vc *vc = &h->slot[k].vc;
-			struct store_verification *v;
-			if (!h->slot[k].active || !vc->valid ||
-			    rc->nvbuf >= rc->vcap)
-				continue;
-			v = &rc->vbuf[rc->nvbuf++];
-			v->factor = rc->p->factors[f].name;
-			v->host = host_label(rc, h->slot[k].hi);
-			v->method = vc->method;
-			v->expected = vc->expected;
-			v->actual = vc->actual;
-			v->ok = vc->ok;
-		}
+		int j;
+		for (k = 0; k < h->nhosts; k++)
+			for (j = 0; j < h->nvc; j++) {
+				struct hooks_vc *vc = &h->slot[k].vc[j];
+				struct store_verification *v;
+				if (!h->slot[k].active || !vc->valid ||
+				    rc->nvbuf >= rc->vcap)
+					continue;
+				v = &rc->vbuf[rc->nvbuf++];
+				v->factor = h->vname[j];
+				v->host = host_label(rc, h->slot[k].hi);
+				v->method = vc->method;
+				v->expected = vc->expected;
+				v->actual = vc->actual;
+				v->ok = vc->ok;
+			}
 	}
 }
 
@@ -503,7 +559,7 @@ static void prepare_factor(struct runctx *rc, int f, size_t i,
 			if (!fac->verify) {
 				char a[32];
 				snprintf(a, sizeof a, "exit %d", code);
-				vc_set(&sl->vc, "apply", "exit 0", a,
+				vc_set(&sl->vc[0], "apply", "exit 0", a,
 				       code == 0);
 			}
 		}
@@ -552,9 +608,8 @@ int hooks_verify_on(struct runctx *rc, int f, int hi, const uint32_t *lv,
 	struct hooks_factor *h = &rc->hf[f];
 	struct runctx_tmpl t;
 	struct buf exp = BUF_INIT, act = BUF_INIT;
-	struct xr_err err = {0};
 	char method[48];
-	int k, r = 0;
+	int j, k, r = 0;
 	if (!fac->verify)
 		return 0;
 	for (k = 0; k < h->nhosts && h->slot[k].hi != hi; k++)
@@ -562,19 +617,17 @@ int hooks_verify_on(struct runctx *rc, int f, int hi, const uint32_t *lv,
 	if (k == h->nhosts)
 		return 0; /* the factor's verify does not run there */
 	runctx_tmpl_init(&t, rc, lv, 0);
-	if (fac->verify->expect_by_level)
-		buf_adds(&exp, fac->verify->expect_by_level[lv[f]]);
-	else if (fac->verify->expect) {
-		if (runctx_expand(fac->verify->expect, &t, &exp, &err) < 0)
-			buf_adds(&exp, fac->verify->expect);
-	} else
-		buf_adds(&exp, fac->levels[lv[f]]);
-	if (read_value(rc, f, k, &t, 0, NULL, &act, method, sizeof method) <
-		0 ||
-	    !match(act.s, exp.s, fac->verify->match)) {
-		buf_addf(why, "%s: expected '%s', found '%s'", method, exp.s,
-			 act.s);
-		r = -1;
+	/* every entry: the host is back as the block needs when all pass */
+	for (j = 0; j < fac->nverify && r == 0; j++) {
+		const struct plan_verify *v = &fac->verify[j];
+		expected_of(fac, v, lv[f], &t, &exp);
+		if (read_value(rc, f, k, v, &t, 0, NULL, &act, method,
+			       sizeof method) < 0 ||
+		    !match(act.s, exp.s, v->match)) {
+			buf_addf(why, "%s: expected '%s', found '%s'", method,
+				 exp.s, act.s);
+			r = -1;
+		}
 	}
 	runctx_tmpl_release(&t);
 	buf_release(&exp);

@@ -11,6 +11,15 @@
  * anything but one base64 word; the interface name is inside it as a
  * single-quoted literal (host_quote_powershell). Enumerations are cast to
  * [string] in the script: ConvertTo-Json would write their numbers.
+ *
+ * Locale: on a Japanese Windows the adapter is "イーサネット 2" and the
+ * advanced properties' DisplayName and DisplayValue are the driver's
+ * localized strings. So an iface may also be the adapter's
+ * InterfaceDescription (the driver's, not localized) or its
+ * InterfaceIndex, and each property is read under its DisplayName and its
+ * RegistryKeyword (NDIS keywords such as *ReceiveBuffers are the same in
+ * every language), with RegistryValue (the number the driver stores)
+ * beside DisplayValue: probes nic.property:NAME and nic.registry:NAME.
  */
 #include <jansson.h>
 #include <stdint.h>
@@ -33,11 +42,23 @@ static const char prologue[] =
     "$ProgressPreference = 'SilentlyContinue'\n"
     "try { [Console]::OutputEncoding = [Text.Encoding]::UTF8 } catch { }\n";
 
+/* $n: the adapter by Name, else by InterfaceDescription or InterfaceIndex;
+ * then its Name, which every other cmdlet takes. */
+static const char resolve_script[] =
+    "$a = $null\n"
+    "if ($n) {\n"
+    "  $a = @(Get-NetAdapter -Name $n)\n"
+    "  if (-not $a) { $a = @(Get-NetAdapter | Where-Object { "
+    "$_.InterfaceDescription -eq $n -or [string]$_.InterfaceIndex -eq $n }) "
+    "}\n"
+    "  if ($a) { $a = $a[0]; $n = $a.Name } else { $a = $null }\n"
+    "}\n";
+
 static const char nic_script[] =
-    "$a = Get-NetAdapter -Name $n\n"
     "if (-not $a) { '@@ noiface'; exit 0 }\n"
     "'@@ adapter'\n"
-    "$a | Select-Object Name, InterfaceDescription, DriverFileName, "
+    "$a | Select-Object Name, InterfaceIndex, InterfaceDescription, "
+    "DriverFileName, "
     "DriverVersion, DriverProvider, MtuSize, ReceiveLinkSpeed, "
     "TransmitLinkSpeed, FullDuplex, @{n='Status';e={[string]$_.Status}} "
     "| ConvertTo-Json -Compress\n"
@@ -48,7 +69,9 @@ static const char nic_script[] =
     "PciExpressMaxLinkWidth | ConvertTo-Json -Compress\n"
     "'@@ advanced'\n"
     "Get-NetAdapterAdvancedProperty -Name $n | Select-Object DisplayName, "
-    "DisplayValue, RegistryKeyword | ConvertTo-Json -Compress\n";
+    "DisplayValue, RegistryKeyword, "
+    "@{n='RegistryValue';e={$_.RegistryValue -join ','}} "
+    "| ConvertTo-Json -Compress\n";
 
 static const char system_script[] =
     "'@@ os'\n"
@@ -105,6 +128,8 @@ int oswin_script(enum hostos_what what, const char *iface, const char *letters,
 	buf_adds(out, "\n$w = ");
 	host_quote_powershell(letters ? letters : "", out);
 	buf_addc(out, '\n');
+	if (what != HOSTOS_SYSTEM)
+		buf_adds(out, resolve_script);
 	if (what == HOSTOS_NIC)
 		buf_adds(out, nic_script);
 	else if (what == HOSTOS_SYSTEM)
@@ -276,6 +301,26 @@ static void nic_hardware(json_t *hw, struct buf *doc)
 	}
 }
 
+/* One advanced property under its DisplayName and its RegistryKeyword:
+ * property.K: DisplayValue, registry.K: RegistryValue. */
+static void nic_property(json_t *p, struct buf *doc)
+{
+	const char *val = get_str(p, "DisplayValue");
+	const char *reg = get_str(p, "RegistryValue");
+	const char *names[2];
+	names[0] = get_str(p, "DisplayName");
+	names[1] = get_str(p, "RegistryKeyword");
+	for (int k = 0; k < 2; k++) {
+		if (!names[k] ||
+		    (k == 1 && names[0] && strcmp(names[0], names[1]) == 0))
+			continue;
+		if (val)
+			buf_addf(doc, "property.%s: %s\n", names[k], val);
+		if (reg)
+			buf_addf(doc, "registry.%s: %s\n", names[k], reg);
+	}
+}
+
 int oswin_nic_doc(const char *text, struct buf *doc)
 {
 	json_t *ad, *hw, *adv, *a, *p;
@@ -289,6 +334,9 @@ int oswin_nic_doc(const char *text, struct buf *doc)
 	adv = section_json(text, "advanced");
 	a = item(ad, 0);
 	if (a) {
+		kv_str(doc, "name", a, "Name");
+		if (get_u64(a, "InterfaceIndex", &v))
+			buf_addf(doc, "index: %llu\n", (unsigned long long)v);
 		kv_str(doc, "driver", a, "DriverFileName");
 		kv_str(doc, "version", a, "DriverVersion");
 		kv_str(doc, "description", a, "InterfaceDescription");
@@ -306,17 +354,8 @@ int oswin_nic_doc(const char *text, struct buf *doc)
 				     : "half");
 	}
 	nic_hardware(item(hw, 0), doc);
-	for (size_t i = 0; (p = item(adv, i)) != NULL; i++) {
-		const char *val = get_str(p, "DisplayValue");
-		const char *dn = get_str(p, "DisplayName");
-		const char *rk = get_str(p, "RegistryKeyword");
-		if (!val)
-			continue;
-		if (dn)
-			buf_addf(doc, "property.%s: %s\n", dn, val);
-		if (rk)
-			buf_addf(doc, "property.%s: %s\n", rk, val);
-	}
+	for (size_t i = 0; (p = item(adv, i)) != NULL; i++)
+		nic_property(p, doc);
 	json_decref(ad);
 	json_decref(hw);
 	json_decref(adv);

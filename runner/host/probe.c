@@ -30,22 +30,45 @@
 
 #include "banned.h"
 
-const char *const probe_names[] = {
-    "nic.driver",    "nic.firmware", "nic.link_speed", "nic.mtu",
-    "nic.pcie_link", "nic.duplex",   "nic.speed_mbps", "tcp.cc",
-    "os.release",    "kernel",	     "nic.property:",  NULL};
+const char *const probe_names[] = {"nic.driver",    "nic.driver_version",
+				   "nic.firmware",  "nic.link_speed",
+				   "nic.mtu",	    "nic.pcie_link",
+				   "nic.duplex",    "nic.speed_mbps",
+				   "tcp.cc",	    "os.release",
+				   "kernel",	    "nic.property:",
+				   "nic.registry:", NULL};
 
-/* "nic.property:NAME": an adapter's advanced property (Windows). */
+/* "nic.property:NAME": an adapter's advanced property's DisplayValue,
+ * "nic.registry:NAME" its RegistryValue (Windows; NAME is the DisplayName
+ * or the RegistryKeyword). */
 #define PROBE_PROPERTY "nic.property:"
+#define PROBE_REGISTRY "nic.registry:"
+
+/* The NAME of a "nic.property:NAME" / "nic.registry:NAME" probe, or NULL;
+ * *key: the doc key prefix it reads. */
+static const char *property_name(const char *name, const char **key)
+{
+	static const struct {
+		const char *prefix, *key;
+	} fam[] = {{PROBE_PROPERTY, "property."},
+		   {PROBE_REGISTRY, "registry."}};
+	for (size_t i = 0; name && i < sizeof fam / sizeof fam[0]; i++) {
+		size_t n = strlen(fam[i].prefix);
+		if (strncmp(name, fam[i].prefix, n) == 0 && name[n]) {
+			if (key)
+				*key = fam[i].key;
+			return name + n;
+		}
+	}
+	return NULL;
+}
 
 int probe_known(const char *name)
 {
 	for (int i = 0; name && probe_names[i]; i++)
 		if (strcmp(name, probe_names[i]) == 0)
 			return 1;
-	return name &&
-	       strncmp(name, PROBE_PROPERTY, sizeof PROBE_PROPERTY - 1) == 0 &&
-	       name[sizeof PROBE_PROPERTY - 1];
+	return property_name(name, NULL) != NULL;
 }
 
 int probe_needs_iface(const char *name)
@@ -283,6 +306,7 @@ int probe_from_nic_doc(struct host *h, const char *name, const char *iface,
 		       const char *doc, struct buf *out, struct xr_err *err)
 {
 	struct buf tmp = BUF_INIT;
+	const char *prop, *pkey = "property.";
 	int rc = 0;
 
 	if (kv_get(doc, "noiface", &tmp)) {
@@ -326,17 +350,23 @@ int probe_from_nic_doc(struct host *h, const char *name, const char *iface,
 			buf_adds(out, "unknown");
 	} else if (strcmp(name, "nic.pcie_link") == 0) {
 		rc = nic_pcie(h, iface, doc, out, err);
-	} else if (strncmp(name, PROBE_PROPERTY, sizeof PROBE_PROPERTY - 1) ==
-		   0) {
-		const char *prop = name + sizeof PROBE_PROPERTY - 1;
-		buf_addf(&tmp, "property.%s", prop);
+	} else if (strcmp(name, "nic.driver_version") == 0) {
+		if (!kv_get(doc, "version", out) || !out->len)
+			rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
+					"interface '%s' on host '%s' reports "
+					"no driver version",
+					iface, sysread_host_name(h));
+	} else if ((prop = property_name(name, &pkey)) != NULL) {
+		buf_addf(&tmp, "%s%s", pkey, prop);
 		if (!kv_get(doc, tmp.s, out))
 			rc = xr_err_set(
 			    err, XR_EHOST, NULL, 0, 0,
 			    "interface '%s' on host '%s' has no advanced "
-			    "property '%s' (Windows hosts only: see "
+			    "property '%s'%s (Windows hosts only: see "
 			    "Get-NetAdapterAdvancedProperty -Name '%s')",
-			    iface, sysread_host_name(h), prop, iface);
+			    iface, sysread_host_name(h), prop,
+			    pkey[0] == 'r' ? " with a registry value" : "",
+			    iface);
 	} else {
 		rc = xr_err_set(err, XR_EINTERNAL, NULL, 0, 0,
 				"'%s' is not an interface probe", name);

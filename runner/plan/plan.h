@@ -105,7 +105,11 @@ struct plan_factor {
 	int *nlevel_params;
 	const char *manual;	/* instruction template, or NULL (automatic) */
 	struct plan_argv apply; /* hook run when the level changes */
-	struct plan_verify *verify; /* or NULL */
+	/* verify: one mapping or a list of them, each checked before every
+	 * run; the factor is verified when all pass. verify[0] is the one
+	 * that reads the setting's value (restore: true's original). */
+	struct plan_verify *verify; /* [nverify] or NULL */
+	int nverify;
 	/* restore: true -> restore_original; restore: [argv] -> restore */
 	int restore_original;
 	struct plan_argv restore;

@@ -308,16 +308,19 @@ static void check_probes(struct pctx *c)
 	for (n = 0; names[n]; n++)
 		;
 	for (i = 0; i < p->nfactors; i++) {
-		const struct plan_verify *v = p->factors[i].verify;
-		char hint[600];
-		if (!v || !v->probe || !pc_room(c))
-			continue;
-		if (is_listed(v->probe, names))
-			continue;
-		pc_hint(hint, sizeof hint, v->probe, names, n);
-		xr_diag_add(c->d, 0, v->pos.line, v->pos.col,
-			    "unknown probe '%s' in factor '%s'%s", v->probe,
-			    p->factors[i].name, hint);
+		int j;
+		for (j = 0; j < p->factors[i].nverify; j++) {
+			const struct plan_verify *v = &p->factors[i].verify[j];
+			char hint[600];
+			if (!v->probe || !pc_room(c))
+				continue;
+			if (is_listed(v->probe, names))
+				continue;
+			pc_hint(hint, sizeof hint, v->probe, names, n);
+			xr_diag_add(c->d, 0, v->pos.line, v->pos.col,
+				    "unknown probe '%s' in factor '%s'%s",
+				    v->probe, p->factors[i].name, hint);
+		}
 	}
 }
 

@@ -118,24 +118,17 @@ static void build_levels(struct pctx *c, struct plan_factor *f,
 		free(idx);
 }
 
-static void build_verify(struct pctx *c, struct plan_factor *f,
-			 const struct ynode *n)
+/* One verify mapping into *v; `where` names it in messages. */
+static void build_verify_entry(struct pctx *c, struct plan_factor *f,
+			       const struct ynode *n, struct plan_verify *v,
+			       const char *where)
 {
-	struct plan_verify *v;
 	const struct ynode *x;
-	char where[160];
-	snprintf(where, sizeof where, "'verify' of factor '%s'", f->name);
 	if (pc_map(c, n, "verify") < 0)
 		return;
 	pc_keys(c, n, verify_keys, where);
-	v = arena_alloc(c->a, sizeof *v);
-	if (!v) {
-		c->nomem = 1;
-		return;
-	}
 	v->pos.line = n->line;
 	v->pos.col = n->col;
-	f->verify = v;
 	if ((x = yn_get(n, "probe")))
 		v->probe = pc_str(c, x, "verify.probe");
 	/* probe names are checked in plan_check.c, with probe_known() */
@@ -212,6 +205,46 @@ static void build_verify(struct pctx *c, struct plan_factor *f,
 				    "'expect' has no value for level '%s' of "
 				    "factor '%s' (give every level one)",
 				    f->levels[i], f->name);
+	}
+}
+
+/*
+ * verify: one mapping, or a list of them (seed 000's driver swap also
+ * checks that RSS is on). Entry i > 0 is named "verify[i]" in messages
+ * and stored as factor "NAME#i+1" (schema/store.md).
+ */
+static void build_verify(struct pctx *c, struct plan_factor *f,
+			 const struct ynode *n)
+{
+	const struct ynode *const *items = &n;
+	int count = 1, i;
+	char where[160];
+	if (n->kind == YN_SEQ) {
+		if (n->n == 0) {
+			pc_err(c, n,
+			       "'verify' of factor '%s' is an empty list "
+			       "(give at least one probe or run)",
+			       f->name);
+			return;
+		}
+		items = (const struct ynode *const *)n->kids;
+		count = n->n;
+	}
+	f->verify = arena_alloc(c->a, (size_t)count * sizeof *f->verify);
+	if (!f->verify) {
+		c->nomem = 1;
+		return;
+	}
+	memset(f->verify, 0, (size_t)count * sizeof *f->verify);
+	f->nverify = count;
+	for (i = 0; i < count; i++) {
+		if (n->kind == YN_SEQ)
+			snprintf(where, sizeof where,
+				 "'verify[%d]' of factor '%s'", i, f->name);
+		else
+			snprintf(where, sizeof where, "'verify' of factor '%s'",
+				 f->name);
+		build_verify_entry(c, f, items[i], &f->verify[i], where);
 	}
 }
 

@@ -335,14 +335,18 @@ int store_verify_tallies_each(struct store *st, const int64_t *sessions,
 			      size_t n, store_tally_fn fn, void *ctx,
 			      struct xr_err *err)
 {
+	/* A factor's second and later verify entries are stored as
+	 * "NAME#2" ... (a factor name has no '#'): they count for NAME. */
 	static const char sql[] =
-	    "SELECT r.cell, v.factor, v.ok, COUNT(*), "
+	    "SELECT r.cell, CASE WHEN instr(v.factor, '#') > 0 THEN "
+	    "substr(v.factor, 1, instr(v.factor, '#') - 1) ELSE v.factor END "
+	    "AS f, v.ok, COUNT(*), "
 	    "MIN(CASE WHEN v.ok = 0 THEN v.expected END), "
 	    "MIN(CASE WHEN v.ok = 0 THEN v.actual END) "
 	    "FROM verifications v JOIN runs r ON r.id = v.run_id "
 	    "WHERE r.session_id IN %s AND r.status = 'ok' "
 	    "AND r.warmup = 0 AND NOT (v.method = 'apply' AND v.ok = 1) "
-	    "GROUP BY r.cell, v.factor, v.ok";
+	    "GROUP BY r.cell, f, v.ok";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
 	if ((r = read_prep(st, sql, sessions, n, &s, "verifications", err)) < 0)
