@@ -112,8 +112,7 @@ struct loader {
 /* model_runs.c: a point of run_id's series (host, name) for report.runs
  * (what the store's intervals and series feed); 0 or -XR_ENOMEM. */
 int loader_series_point(struct loader *l, int64_t run_id, const char *host,
-			const char *name, const char *unit, double t,
-			double v);
+			const char *name, const char *unit, double t, double v);
 /* The stored series of the runs (none until the store has them; the
  * intervals come through loader_intervals). 0 or a negative -XR_E* code. */
 int loader_series(struct loader *l, struct xr_err *err);

@@ -195,10 +195,10 @@ struct report_series {
 /* One non-warm-up run of the reported sessions, in execution order. */
 struct report_run {
 	int64_t id, session;
-	int cell;	    /* index into report.cells */
-	int rep;	    /* 1-based repetition (runs.rep) */
-	int ok;		    /* status is ok */
-	const char *status; /* as stored: ok, failed, timeout, ... */
+	int cell;		     /* index into report.cells */
+	int rep;		     /* 1-based repetition (runs.rep) */
+	int ok;			     /* status is ok */
+	const char *status;	     /* as stored: ok, failed, timeout, ... */
 	double started_at, ended_at; /* NaN when not recorded */
 	const double *vals;	     /* [report.nmetrics], NaN: none */
 	const struct report_series *series; /* [nseries] */

@@ -43,7 +43,7 @@ grep -Eq '^  test +up-1, down-2  \[params\]$' plan.out ||
 	fail "throughput missing: $(q "select * from results where metric='throughput'")"
 
 base='"iperf3","-c","127.0.0.1"'
-tail_="\"-p\",\"$port\",\"--connect-timeout\",\"3000\",\"-t\",\"1\",\"-O\",\"0\",\"-J\""
+tail_="\"-p\",\"$port\",\"--connect-timeout\",\"3000\",\"-t\",\"1\",\"-O\",\"0\",\"--get-server-output\",\"-J\""
 argv_of() { q "select argv from runs where json_extract(cell,'\$.test')='$1'"; }
 norm() { jq -c . ; }
 want1=$(echo "[$base,\"-P\",\"1\",$tail_]" | norm)
