@@ -4,7 +4,7 @@
 # lands, a command engine prints the probe's per-run metrics (ms) itself:
 # queue=short: idle 12, loaded 18, increase 6; queue=deep: idle 12,
 # loaded 50, increase 38 (the same in every run, so each cell's median is
-# that value). A store without latency.increase_p50 says nothing of it.
+# that value); a comparison on it is lower-is-better. A store without latency.increase_p50 says nothing of it.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 xr_tmpdir w
@@ -32,6 +32,13 @@ grep -q "| 負荷時の遅延 | queue=short: 負荷時の中央値で +6.0 ms（
 	fail "Japanese summary line: $(grep -i 'ms' j.md | head -3)"
 "$XRUN" report p.yaml -o h.html || fail "html"
 grep -q "+38 ms at the median under load" h.html || fail "html summary"
+# a comparison on the latency increase takes lower as better (issue 19 bar)
+"$XRUN" report p.yaml --metric latency.increase_p50 -o c.json || fail "json"
+python3 - c.json <<'PY' || fail "direction of latency.increase_p50: $(grep -o '"higher_is_better": [a-z]*' c.json)"
+import json, sys
+c = json.load(open(sys.argv[1]))["comparisons"]
+assert c and all(x["metric"] == "latency.increase_p50" and x["higher_is_better"] is False for x in c)
+PY
 # without the metric: no line
 sed -i '/latency.increase_p50/d' p.yaml
 "$XRUN" run p.yaml --db n.db --unattended 2>/dev/null || fail "run 2"
