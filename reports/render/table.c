@@ -14,6 +14,7 @@
 #include "buf.h"
 #include "err.h"
 #include "rtable.h"
+#include "rlatency.h"
 #include "banned.h"
 
 #define T(id) report_text(r, REPORT_T_##id)
@@ -76,7 +77,7 @@ int rt_header(const struct report *r, struct arena *a, struct rtable *t)
 	int row = 0, i, rc;
 	const char *unit = report_unit_label(r->display_unit);
 
-	if (rt_init(t, a, 2, 10) < 0)
+	if (rt_init(t, a, 2, 11) < 0)
 		return -XR_ENOMEM;
 	t->plain = 1;
 	rt_head(t, 0, "", RT_LEFT, 0);
@@ -114,6 +115,12 @@ int rt_header(const struct report *r, struct arena *a, struct rtable *t)
 	KV(METRIC, s.s ? s.s : "");
 	snprintf(v, sizeof v, "±%g%%", 100 * r->threshold);
 	KV(THRESHOLD, v);
+	buf_reset(&s);
+	rc = rlatency_summary(r, &s);
+	if (rc < 0)
+		goto out;
+	if (rc > 0)
+		KV(LATENCY_LOAD, s.s);
 	KV(GENERATED, report_fmt_time(r->generated_at, v, sizeof v));
 	/* With a reference, its verdicts in one line on page one. */
 	if (r->ref && r->ref->summary)

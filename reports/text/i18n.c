@@ -127,6 +127,7 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
     [REPORT_T_SZ_STOPPED] = {"stopped", "終了理由"},
     [REPORT_T_NONE] = {"none", "なし"},
     [REPORT_T_REFERENCE] = {"Reference comparison", "公表値との比較"},
+    [REPORT_T_LATENCY_LOAD] = {"Latency under load", "負荷時の遅延"},
     [REPORT_T_REF_PUBLISHED] = {"published", "公表値"},
     [REPORT_T_REF_MEASURED] = {"measured median", "実測中央値"},
     [REPORT_T_REF_RANGE] = {"min–max", "最小–最大"},

@@ -101,6 +101,7 @@ enum report_lang {
 	X(STARTED)                                                             \
 	X(METHOD)                                                              \
 	X(REFERENCE)                                                           \
+	X(LATENCY_LOAD) /* the latency increase under load (rlatency.c) */     \
 	X(REF_PUBLISHED)                                                       \
 	X(REF_MEASURED)                                                        \
 	X(REF_RANGE)                                                           \

@@ -18,6 +18,8 @@
 static const struct engine_ops *const engines[] = {
     &engine_iperf3,
     &engine_command,
+    &engine_networkquality,
+    &engine_speedtest,
 };
 
 const struct engine_ops *engine_find(const char *name)

@@ -195,6 +195,8 @@ int engine_condition(const struct engine_ops *e, const char *key,
 
 extern const struct engine_ops engine_iperf3;
 extern const struct engine_ops engine_command;
+extern const struct engine_ops engine_networkquality; /* engine_resp.c */
+extern const struct engine_ops engine_speedtest;      /* engine_resp.c */
 const struct engine_ops *engine_find(const char *name);
 /* The i-th engine of the table; NULL past the last. */
 const struct engine_ops *engine_at(int i);

@@ -154,7 +154,7 @@ int main(void)
 	const char *src = getenv("XRUN_SOURCE_DIR");
 	if (!src)
 		src = XRUN_SOURCE_DIR;
-	tap_plan(98);
+	tap_plan(120);
 	test_fields();
 	test_schema(src);
 	test_doc(src);
