@@ -107,10 +107,11 @@ static void cell_drift(struct loader *l, int ci)
 	free(y);
 }
 
-/* Outliers of the primary metric by the modified z score (median/MAD,
- * |M| > 3.5; stats_outliers_mad), on log values so that a halved and a
+/* Outliers of the primary metric by the modified z score (median/MAD;
+ * stats_outliers_mad) above the cut calibrated for the cell's n
+ * (stats_outlier_cut: 5% of clean normal cells flagged at any n, where a
+ * fixed 3.5 flagged 10-29%), on log values so that a halved and a
  * doubled run weigh alike, and farther than theta from the median. */
-#define OUTLIER_CUT 3.5
 
 static void cell_outliers(struct loader *l, int ci)
 {
@@ -125,8 +126,9 @@ static void cell_outliers(struct loader *l, int ci)
 		if (v > 0)
 			y[n++] = log(v);
 	}
-	nout =
-	    y && idx ? stats_outliers_mad(y, (size_t)n, OUTLIER_CUT, idx) : 0;
+	nout = y && idx ? stats_outliers_mad(y, (size_t)n,
+					     stats_outlier_cut((size_t)n), idx)
+			: 0;
 	/* A run within theta of the median is no outlier, whatever its
 	 * score: with quantised values the MAD can be tiny. */
 	for (k = 0, kept = 0; k < nout && med > 0; k++) {

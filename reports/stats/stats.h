@@ -210,4 +210,9 @@ int stats_geomean_ci(const double *x, size_t n, double conf,
  */
 long stats_outliers_mad(const double *x, size_t n, double cut, size_t *idx);
 
+/* The cut for stats_outliers_mad at which n clean normal values hold an
+ * outlier with probability 5% (outlier.c: simulated for n 3..64, Sidak's
+ * bound scaled beyond); INFINITY for n < 3. */
+double stats_outlier_cut(size_t n);
+
 #endif

@@ -184,12 +184,14 @@ static const struct flag_row flag_rows[REPORT_FLAG_COUNT] = {
 	{"outlier",
 	 BOTH,
 	 WARNS,
-	 {"outlier: a run lies more than 3.5 robust standard deviations "
-	  "from the cell's median (modified z score, median/MAD, Iglewicz "
-	  "and Hoaglin); the robust estimate (Hodges-Lehmann, Mann-Whitney "
-	  "p) is shown where it disagrees",
-	  "外れ値: 中央値から頑健な標準偏差の 3.5 倍を超えて離れた試行がある"
-	  "（修正 z 得点、中央値/MAD、Iglewicz と Hoaglin）。頑健な推定"
+	 {"outlier: a run's modified z score (median/MAD, Iglewicz and "
+	  "Hoaglin) exceeds the cut that 5% of clean normal cells of its "
+	  "size exceed (4.1 at 16 runs, 6.9 at 4); the robust estimate "
+	  "(Hodges-Lehmann, Mann-Whitney p) is shown where it disagrees",
+	  "外れ値: 修正 z 得点（中央値/MAD、Iglewicz と "
+	  "Hoaglin）が、同じ試行数の"
+	  "正規ノイズのみのセルの 5% が超える値（16 回で 4.1、4 回で 6.9）を"
+	  "超える試行がある。頑健な推定"
 	  "（Hodges-Lehmann、Mann-Whitney の p）が異なる場合は併記する"},
 	 {"outlier:", "外れ値:"},
 	 1},

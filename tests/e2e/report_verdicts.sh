@@ -211,6 +211,18 @@ run many
 check many.json '[.comparisons[] | select(.verdict != "not_comparable") |
 	.warning_codes | index("multiplicity") != null] | length >= 10' \
 	"10 decided comparisons: multiplicity"
+# Issue 23: the note from two comparisons on, with the expected false
+# claims 0.05 n and P(at least one) = 1 - 0.95^n (python3: 1 - 0.95**2
+# = 0.0975, shown 10%; 1 - 0.95**10 = 0.401).
+check many.json '[.comparisons[] | select(.verdict != "not_comparable") |
+	.warnings | join(" ") | test("false claims by chance, at least one")]
+	| all' "many comparisons: the expected false claims said"
+plan two small abba 3 "  x: { levels: [a, b, c] }" \
+	"  compare: [ { factor: x, baseline: a } ]"
+run two
+check two.json '[.comparisons[] | select(.verdict != "not_comparable") |
+	.warnings | join(" ") | test("2 comparisons .*about 0.10 false claims.*probability 10%")]
+	| length == 2' "2 decided comparisons: multiplicity with 0.10 expected, 10%"
 check many.json '[.comparisons[] | .verdict] | index("equivalent") != null
 	and index("not_significant") != null' \
 	"equal levels: equivalent (TOST) and not significant both occur"
