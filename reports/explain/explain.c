@@ -328,9 +328,9 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 	const char *ver = observed(r, ci, "version");
 	const char *par = observed(r, ci, "parallel");
 	int udp = proto && (!strcmp(proto, "UDP") || !strcmp(proto, "udp"));
-	int bits = r->metric_units[r->primary] &&
+	int bits = r->primary >= 0 && r->metric_units[r->primary] &&
 		   !strcmp(r->metric_units[r->primary], "bit/s");
-	double med = c->st[r->primary].median;
+	double med = c->st && r->primary >= 0 ? c->st[r->primary].median : NAN;
 	struct ceil best = {NAN, EXPLAIN_NONE, ""}, pcie = best;
 	struct evid e = {0};
 	enum explain_kind k[2];
@@ -410,9 +410,13 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 
 int explain_build(const struct report *r, struct explain **out)
 {
-	struct explain *x = arena_alloc(r->arena, sizeof *x);
-	struct ctx *c = calloc(1, sizeof *c);
+	struct explain *x;
+	struct ctx *c;
 	*out = NULL;
+	if (!r->arena || !r->metric_units || !r->cells || !r->ncells)
+		return 0; /* a model built by hand: nothing to explain */
+	x = arena_alloc(r->arena, sizeof *x);
+	c = calloc(1, sizeof *c);
 	if (!x || !c) {
 		free(c);
 		return -XR_ENOMEM;

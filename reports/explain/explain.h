@@ -67,7 +67,8 @@ double explain_eth_goodput(double link_bps, int mtu, int udp);
 double explain_tbf_goodput(double rate_bps, int mtu, int udp);
 double explain_pcie_raw(double gts, int lanes);
 
-/* OUT: *out in r->arena. -XR_ENOMEM only. */
+/* OUT: *out in r->arena; NULL for a model built by hand (no arena, no
+ * cells). -XR_ENOMEM only. */
 int explain_build(const struct report *r, struct explain **out);
 
 #endif

@@ -297,7 +297,7 @@ static int limits(const struct report *r, FILE *f)
 {
 	struct explain *x;
 	int rc = explain_build(r, &x);
-	if (rc < 0)
+	if (rc < 0 || !x)
 		return rc;
 	fprintf(f, "## %s\n\n", T(r, REPORT_T_LIMITS));
 	for (int k = 0; k < r->ncells; k++) {
