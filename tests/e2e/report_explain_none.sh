@@ -1,6 +1,7 @@
 #!/bin/bash
 # Issue 25's bar "a cell with no known ceiling and no evidence says none":
-# a command engine printing a fixed rate on this machine, no sampler, so
+# a command engine printing a fixed rate on this machine, `sample: off`
+# (the default sampler would see this shared machine's busy cores), so
 # no ceiling fact applies to a number it did not move and no series gives
 # evidence. JSON cells[].limit.kind is "none"; the Markdown has the line.
 set -eu
@@ -19,6 +20,7 @@ engine:
 factors:
   x: { levels: [a, b] }
 repeat: 1
+sample: off
 YAML
 "$XRUN" run n.yaml --db n.db --quiet 2>run.err || { cat run.err; fail "run exit $?"; }
 "$XRUN" report --db n.db -o r.json 2>rep.err || { cat rep.err; fail "report exit $?"; }
