@@ -28,4 +28,8 @@ kinds=$(q :memory: "select group_concat(json_extract(c.value, '\$.limit.kind'), 
 [ "$kinds" = "none none" ] || fail "limit kinds: '$kinds' (want none none)"
 "$XRUN" report --db n.db -o r.md 2>>rep.err || { cat rep.err; fail "md report exit $?"; }
 grep -q '^- x=a: no limit found' r.md || fail "no limit line in the Markdown: $(grep -A3 'What limits' r.md)"
-echo "ok - no ceiling and no evidence: limit.kind none in JSON, 'no limit found' in Markdown"
+"$XRUN" report --db n.db -o r.html 2>>rep.err || { cat rep.err; fail "html report exit $?"; }
+grep -q '<p class="none">x=a: no limit found</p>' r.html || fail "no limit line in the HTML"
+"$XRUN" report --db n.db --lang ja -o ja.md 2>>rep.err || { cat rep.err; fail "ja report exit $?"; }
+grep -q '^- x=a: 限界要因は見つからず' ja.md || fail "no Japanese limit line: $(grep -A3 '各セル' ja.md)"
+echo "ok - no ceiling and no evidence: limit.kind none in JSON, 'no limit found' in Markdown and HTML, Japanese too"
