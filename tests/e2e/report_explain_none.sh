@@ -32,4 +32,8 @@ grep -q '^- x=a: no limit found' r.md || fail "no limit line in the Markdown: $(
 grep -q '<p class="none">x=a: no limit found</p>' r.html || fail "no limit line in the HTML"
 "$XRUN" report --db n.db --lang ja -o ja.md 2>>rep.err || { cat rep.err; fail "ja report exit $?"; }
 grep -q '^- x=a: 限界要因は見つからず' ja.md || fail "no Japanese limit line: $(grep -A3 '各セル' ja.md)"
-echo "ok - no ceiling and no evidence: limit.kind none in JSON, 'no limit found' in Markdown and HTML, Japanese too"
+if command -v pdftotext >/dev/null; then
+	"$XRUN" report --db n.db -o r.pdf 2>>rep.err || { cat rep.err; fail "pdf report exit $?"; }
+	pdftotext r.pdf - | grep -q 'x=a: no limit found' || fail "no limit line in the PDF"
+fi
+echo "ok - no ceiling and no evidence: limit.kind none in JSON, 'no limit found' in Markdown, HTML and PDF, Japanese too"
