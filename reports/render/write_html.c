@@ -15,6 +15,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "chart.h"
+#include "explain.h"
 #include "render.h"
 #include "rtable.h"
 #include "svg_chart.h"
@@ -303,6 +304,28 @@ static int comparisons(FILE *f, const struct report *r, struct arena *a)
 	return 0;
 }
 
+/* A limit line per cell, a sentence per pair bound by different things
+ * (reports/explain). */
+static int limits(FILE *f, const struct report *r)
+{
+	struct explain *x;
+	int rc = explain_build(r, &x);
+	if (rc < 0 || !x)
+		return rc;
+	heading(f, 2, "limits", T(LIMITS));
+	for (int k = 0; k < r->ncells; k++) {
+		const char *s = arena_printf(
+		    r->arena, "%s: %s", r->cells[k].label, x->cells[k].line);
+		if (!s)
+			return -XR_ENOMEM;
+		para(f, explain_kind_name(x->cells[k].kind), s);
+	}
+	for (int k = 0; k < r->ncmps; k++)
+		if (x->pairs[k])
+			para(f, "limits", x->pairs[k]);
+	return 0;
+}
+
 static int reference(FILE *f, const struct report *r, struct arena *a)
 {
 	struct rtable t;
@@ -421,6 +444,8 @@ static int body(FILE *f, const struct report *r, struct arena *a)
 		rc = cells(f, r, a);
 	if (rc == 0)
 		rc = comparisons(f, r, a);
+	if (rc == 0)
+		rc = limits(f, r);
 	if (rc == 0)
 		rc = reference(f, r, a);
 	if (rc == 0)

@@ -11,6 +11,7 @@
 
 #include "buf.h"
 #include "escape.h"
+#include "explain.h"
 #include "render.h"
 #include "banned.h"
 
@@ -130,10 +131,33 @@ static json_t *sizing_json(const struct report_sizing *z)
 			    z->stopped ? json_string(z->stopped) : json_null());
 	return o;
 }
+/* cells[].limit (reports/explain, schema/report.md "Limits"). */
+static json_t *limit_obj(const struct explain_limit *l)
+{
+	json_t *ser = json_array();
+	const char *p = l->series;
+	while (p && *p) {
+		const char *e = strstr(p, ", ");
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		json_array_append_new(ser, json_stringn(p, n));
+		p = e ? e + 2 : NULL;
+	}
+	return json_pack("{s:s,s:o,s:o,s:o,s:o,s:s,s:{s:s,s:o},s:o}", "kind",
+			 explain_kind_name(l->kind), "also",
+			 l->kind2 ? json_string(explain_kind_name(l->kind2))
+				  : json_null(),
+			 "ceiling", num(l->ceiling), "fraction",
+			 num(l->fraction), "ceiling_name", str(l->ceiling_name),
+			 "text", l->line, "evidence", "text", l->evidence,
+			 "series", ser, "missing_facts", str(l->missing));
+}
+
 static json_t *cells(const struct report *r)
 {
 	json_t *a = json_array();
+	struct explain *x = NULL;
 	int k, m;
+	explain_build(r, &x);
 	for (k = 0; k < r->ncells; k++) {
 		const struct report_cell *c = &r->cells[k];
 		const struct report_stats *s = &c->st[r->primary];
@@ -157,6 +181,9 @@ static json_t *cells(const struct report *r)
 			    ms, r->metrics[m],
 			    stats_obj(&c->st[m], json_object()));
 		json_object_set_new(o, "metrics", ms);
+		if (x)
+			json_object_set_new(o, "limit",
+					    limit_obj(&x->cells[k]));
 		if (c->sizing)
 			json_object_set_new(o, "sizing",
 					    sizing_json(c->sizing));
@@ -243,10 +270,13 @@ static json_t *robust(const struct report_cmp *c)
 static json_t *comparisons(const struct report *r)
 {
 	json_t *a = json_array();
+	struct explain *x = NULL;
 	int k;
+	explain_build(r, &x);
 	for (k = 0; k < r->ncmps; k++) {
 		const struct report_cmp *c = &r->cmps[k];
 		json_t *o = json_object(), *codes, *det;
+		json_object_set_new(o, "limits", str(x ? x->pairs[k] : NULL));
 		json_object_set_new(o, "factor",
 				    c->factor >= 0
 					? jstr(r->factors[c->factor].name)

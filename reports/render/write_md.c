@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "chart.h"
 #include "escape.h"
+#include "explain.h"
 #include "render.h"
 #include "rtable.h"
 #include "svg_chart.h"
@@ -290,6 +291,32 @@ static int cells(const struct report *r, struct arena *a, FILE *f)
 	return 0;
 }
 
+/* A limit line per cell and a sentence per pair bound by different
+ * things (reports/explain). */
+static int limits(const struct report *r, FILE *f)
+{
+	struct explain *x;
+	int rc = explain_build(r, &x);
+	if (rc < 0 || !x)
+		return rc;
+	fprintf(f, "## %s\n\n", T(r, REPORT_T_LIMITS));
+	for (int k = 0; k < r->ncells; k++) {
+		fputs("- ", f);
+		put(f, r->cells[k].label, 0);
+		fputs(": ", f);
+		put(f, x->cells[k].line, 0);
+		fputs("\n", f);
+	}
+	for (int k = 0; k < r->ncmps; k++)
+		if (x->pairs[k]) {
+			fputs("- ", f);
+			put(f, x->pairs[k], 0);
+			fputs("\n", f);
+		}
+	fputs("\n", f);
+	return 0;
+}
+
 static int comparisons(const struct report *r, struct arena *a, FILE *f)
 {
 	struct rtable t;
@@ -438,6 +465,8 @@ int report_write_md_charts(const struct report *r, FILE *f, const char *md_path,
 		rc = tables(r, a, f, pmc, err);
 	if (rc == 0)
 		rc = comparisons(r, a, f);
+	if (rc == 0)
+		rc = limits(r, f);
 	if (rc == 0)
 		rc = reference(r, a, f);
 	if (rc == 0)

@@ -18,6 +18,7 @@
 #include "buf.h"
 #include "chart.h"
 #include "pdf.h"
+#include "explain.h"
 #include "render.h"
 #include "rtable.h"
 #include "utf8.h"
@@ -215,6 +216,30 @@ static int matrices(struct pdf *pdf, const struct report *r, struct arena *a,
 	return rc;
 }
 
+/* A limit line per cell, a sentence per pair bound by different things
+ * (reports/explain). */
+static int limits(struct pdf *pdf, const struct report *r, struct xr_err *err)
+{
+	struct explain *x;
+	int rc = explain_build(r, &x);
+	if (rc < 0 || !x)
+		return rc < 0 ? xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					   "out of memory explaining the cells")
+			      : 0;
+	rc = pdf_heading(pdf, 2, T(LIMITS), err);
+	for (int k = 0; rc == 0 && k < r->ncells; k++) {
+		const char *s = arena_printf(
+		    r->arena, "%s: %s", r->cells[k].label, x->cells[k].line);
+		rc = s ? pdf_paragraph(pdf, 8, 0, s, err)
+		       : xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+				    "out of memory explaining the cells");
+	}
+	for (int k = 0; rc == 0 && k < r->ncmps; k++)
+		if (x->pairs[k])
+			rc = pdf_paragraph(pdf, 8, 0, x->pairs[k], err);
+	return rc;
+}
+
 static int draw_report(struct pdf *pdf, const struct report *r, struct arena *a,
 		       struct xr_err *err)
 {
@@ -250,6 +275,8 @@ static int draw_report(struct pdf *pdf, const struct report *r, struct arena *a,
 		rc = r->ncmps > 0
 			 ? cmp_table(pdf, r, a, err)
 			 : pdf_paragraph(pdf, BODY, 0, T(NO_COMPARISONS), err);
+	if (rc == 0)
+		rc = limits(pdf, r, err);
 	if (rc == 0)
 		rc = write_pdf_back_matter(pdf, r, a, err);
 	buf_release(&s);

@@ -169,6 +169,7 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
     [REPORT_T_REF_TOLERANCE] = {"tolerance", "許容差"},
     [REPORT_T_REF_SOURCE] = {"source", "出典"},
     [REPORT_T_REF_CONDITIONS] = {"published conditions", "公表条件"},
+    [REPORT_T_LIMITS] = {"What limits each cell", "各セルの限界要因"},
     [REPORT_T_YES] = {"yes", "はい"},
     [REPORT_T_NO] = {"no", "いいえ"},
     [REPORT_T_NO_COMPARISONS] = {"No comparisons (no factor has two "

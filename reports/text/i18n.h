@@ -124,6 +124,7 @@ enum report_lang {
 	X(REF_TOLERANCE)                                                       \
 	X(REF_SOURCE)                                                          \
 	X(REF_CONDITIONS)                                                      \
+	X(LIMITS)                                                              \
 	X(YES)                                                                 \
 	X(NO)
 

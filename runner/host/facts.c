@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "buf.h"
 #include "counters.h"
 #include "counters_int.h"
@@ -147,10 +149,46 @@ static void nic_facts(struct host *h, const char *iface, struct factv *v)
 	}
 	if (probe_from_nic_doc(h, "nic.pcie_link", iface, doc.s, &b, &e) == 0)
 		add_buf(v, "nic_pcie_link", &b);
+	if (probe_from_nic_doc(h, "nic.mtu", iface, doc.s, &b, &e) == 0)
+		add_buf(v, "nic_mtu", &b);
 out:
 	buf_release(&doc);
 	buf_release(&b);
 	buf_release(&d);
+}
+
+/* The interface's root qdisc, "tbf 1000000000" (kind, then its rate in
+ * bit/s when it has one), so that a report can name a shaper as a
+ * ceiling (reports/explain). tc's JSON gives rates in bytes per second. */
+static void qdisc_fact(struct host *h, const char *iface, struct factv *v)
+{
+	const char *argv[] = {"tc", "-j", "qdisc", "show", "dev", iface, NULL};
+	struct buf b = BUF_INIT;
+	struct xr_err e;
+	json_t *a = NULL;
+	if (sysread_run(h, argv, 10.0, &b, &e) == 0 &&
+	    (a = json_loadb(b.s, b.len, 0, NULL)) && json_is_array(a)) {
+		size_t i;
+		json_t *q;
+		json_array_foreach(a, i, q)
+		{
+			const char *kind =
+			    json_string_value(json_object_get(q, "kind"));
+			json_t *rate = json_object_get(
+			    json_object_get(q, "options"), "rate");
+			if (!kind || !json_is_true(json_object_get(q, "root")))
+				continue;
+			buf_reset(&b);
+			buf_adds(&b, kind);
+			if (json_is_number(rate))
+				buf_addf(&b, " %.0f",
+					 json_number_value(rate) * 8);
+			add_buf(v, "qdisc_root", &b);
+			break;
+		}
+	}
+	json_decref(a);
+	buf_release(&b);
 }
 
 static void iperf3_fact(struct host *h, struct factv *v)
@@ -222,8 +260,11 @@ int facts_collect(struct host *h, const char *iface, struct fact **facts,
 		cpu_facts(h, &v);
 	}
 	buf_release(&b);
-	if (iface)
+	if (iface) {
 		nic_facts(h, iface, &v);
+		if (sysread_is_local(h) || host_os(h) == PLAN_OS_LINUX)
+			qdisc_fact(h, iface, &v);
+	}
 	iperf3_fact(h, &v);
 	capture_fact(h, &v);
 	if (v.oom) {

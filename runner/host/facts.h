@@ -15,7 +15,9 @@ struct host;
 struct fact {
 	char key[32]; /* hostname, os_release, kernel, cpu_model, cpu_count,
 			 mem_bytes, nic_driver, nic_firmware, nic_link,
-			 nic_pcie_link, iperf3_version, capture_running */
+			 nic_pcie_link, nic_mtu, qdisc_root (kind and
+			 rate in bit/s: "tbf 1000000000"),
+			 iperf3_version, capture_running */
 	char *value;  /* owned */
 };
 

@@ -21,10 +21,11 @@ int main(void)
 {
 	tap_plan(40); /* at least: the facts depend on the machine */
 	static const char *const keys[] = {
-	    "hostname",	 "os_release",	  "kernel",	    "cpu_model",
-	    "cpu_count", "mem_bytes",	  "nic_driver",	    "nic_firmware",
-	    "nic_link",	 "nic_pcie_link", "iperf3_version", "capture_running",
-	    NULL};
+	    "hostname",	     "os_release",     "kernel",
+	    "cpu_model",     "cpu_count",      "mem_bytes",
+	    "nic_driver",    "nic_firmware",   "nic_link",
+	    "nic_pcie_link", "iperf3_version", "capture_running",
+	    "nic_mtu",	     "qdisc_root",     NULL};
 	struct fact *f = NULL;
 	size_t n = 0;
 	struct utsname u;

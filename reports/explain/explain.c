@@ -1,0 +1,452 @@
+/*
+ * Explain the number: each cell's ceilings from the host facts and its
+ * bottleneck from the runs' series (explain.h). The formulas and
+ * thresholds are documented, with their sources, in schema/report.md
+ * ("Limits"); a change here changes that table.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "explain.h"
+#include "format.h"
+
+#include "banned.h"
+
+static const struct {
+	const char *name, *text[REPORT_LANG_COUNT];
+} kinds[] = {
+#define EXPLAIN_ROW(e, n, en, ja) {n, {en, ja}},
+    EXPLAIN_KIND_MAP(EXPLAIN_ROW)
+#undef EXPLAIN_ROW
+};
+
+const char *explain_kind_name(enum explain_kind k)
+{
+	return kinds[k].name;
+}
+
+const char *explain_kind_text(enum explain_kind k, enum report_lang lang)
+{
+	return kinds[k].text[lang];
+}
+
+/* IPv4 20 + TCP 20 + timestamps 12 (Linux's default) or UDP 8 inside the
+ * MTU; Ethernet header 14 + FCS 4 + preamble/SFD 8 + IFG 12 outside it
+ * (IEEE 802.3 clause 3 and 4.4.2). */
+double explain_eth_goodput(double link_bps, int mtu, int udp)
+{
+	double pay = mtu - (udp ? 28 : 52);
+	return mtu > 68 ? link_bps * pay / (mtu + 38) : NAN;
+}
+
+/* tbf charges qdisc_pkt_len(): the frame from the Ethernet header on,
+ * without FCS, preamble and gap (net/sched/sch_tbf.c), per segment. */
+double explain_tbf_goodput(double rate_bps, int mtu, int udp)
+{
+	double pay = mtu - (udp ? 28 : 52);
+	return mtu > 68 ? rate_bps * pay / (mtu + 14) : NAN;
+}
+
+/* PCIe base spec: 2.5 and 5 GT/s code 8b/10b, 8 GT/s and up 128b/130b. */
+double explain_pcie_raw(double gts, int lanes)
+{
+	double enc = gts < 8.0 ? 8.0 / 10.0 : 128.0 / 130.0;
+	return gts > 0 && lanes > 0 ? gts * 1e9 * lanes * enc : NAN;
+}
+
+/* The latest value of a host's fact, or NULL. */
+static const char *fact(const struct report *r, const char *host,
+			const char *key)
+{
+	const char *v = NULL;
+	int64_t s = -1;
+	for (int i = 0; i < r->nfacts; i++) {
+		const struct report_fact *f = &r->facts[i];
+		if (!strcmp(f->host, host) && !strcmp(f->key, key) &&
+		    f->session >= s) {
+			v = f->value;
+			s = f->session;
+		}
+	}
+	return v;
+}
+
+static const char *observed(const struct report *r, int cell, const char *key)
+{
+	for (int i = 0; i < r->nobserved; i++)
+		if (r->observed[i].cell == cell &&
+		    !strcmp(r->observed[i].key, key))
+			return r->observed[i].value;
+	return NULL;
+}
+
+struct ctx {
+	const struct report *r;
+	enum report_lang lang;
+	char missing[512], series[512], evidence[512];
+};
+
+static void cat(char *dst, size_t n, const char *sep, const char *s)
+{
+	size_t l = strlen(dst);
+	snprintf(dst + l, n - l, "%s%s", l ? sep : "", s);
+}
+
+struct ceil {
+	double bps;
+	enum explain_kind kind;
+	char name[160];
+};
+
+static void consider(struct ceil *best, double bps, enum explain_kind k,
+		     const char *name)
+{
+	if (isfinite(bps) && (!isfinite(best->bps) || bps < best->bps)) {
+		best->bps = bps;
+		best->kind = k;
+		snprintf(best->name, sizeof best->name, "%s", name);
+	}
+}
+
+/* The narrowest ceiling that one host's facts set. */
+static void host_ceilings(struct ctx *x, const char *h, int udp,
+			  struct ceil *best, struct ceil *pcie)
+{
+	const struct report *r = x->r;
+	const char *link = fact(r, h, "nic_link"),
+		   *q = fact(r, h, "qdisc_root");
+	const char *drv = fact(r, h, "nic_driver"), *pl;
+	const char *m = fact(r, h, "nic_mtu"), *proto = udp ? "UDP" : "TCP";
+	char name[160], miss[96];
+	char key[64];
+	double gts = 0;
+	int mtu = m ? atoi(m) : 0, lanes = 0;
+	if (!m) {
+		snprintf(key, sizeof key, "mtu@%s", h);
+		for (int i = 0; i < r->nconds; i++)
+			if (!strcmp(r->conds[i].key, key) &&
+			    r->conds[i].nvalues == 1)
+				mtu = atoi(r->conds[i].values[0].value);
+	}
+	if (mtu <= 68 && (link || q)) {
+		snprintf(miss, sizeof miss, "nic_mtu of %s", h);
+		cat(x->missing, sizeof x->missing, ", ", miss);
+		return;
+	}
+	if (q && !strncmp(q, "tbf ", 4)) {
+		double rate = strtod(q + 4, NULL);
+		snprintf(name, sizeof name,
+			 "tbf %.0f Mbit/s on %s, %s at MTU %d", rate / 1e6, h,
+			 proto, mtu);
+		consider(best, explain_tbf_goodput(rate, mtu, udp),
+			 EXPLAIN_LINE, name);
+	}
+	if (link && drv && (!strcmp(drv, "veth") || !strcmp(drv, "loopback"))) {
+		/* A virtual interface's speed is nominal, not a wire. */
+	} else if (link && strtod(link, NULL) > 0) {
+		double mbps = strtod(link, NULL);
+		snprintf(name, sizeof name,
+			 "%.0f Mbit/s Ethernet on %s, %s at MTU %d", mbps, h,
+			 proto, mtu);
+		consider(best, explain_eth_goodput(mbps * 1e6, mtu, udp),
+			 EXPLAIN_LINE, name);
+	} else if (!q) {
+		snprintf(miss, sizeof miss, "nic_link of %s", h);
+		cat(x->missing, sizeof x->missing, ", ", miss);
+	}
+	pl = fact(r, h, "nic_pcie_link");
+	if (pl && sscanf(pl, "%lf GT/s x%d", &gts, &lanes) == 2) {
+		snprintf(name, sizeof name, "PCIe %.1f GT/s x%d on %s (raw)",
+			 gts, lanes, h);
+		consider(pcie, explain_pcie_raw(gts, lanes), EXPLAIN_PCIE,
+			 name);
+	}
+}
+
+/* Mean of a series over the loaded phase; its sum per second in *rate. */
+static double loaded_mean(const struct report_series *s, double *rate)
+{
+	double sum = 0, t1 = 0;
+	int n = 0;
+	for (int i = 0; i < s->n; i++)
+		if (s->t[i] > 0 && isfinite(s->v[i])) {
+			sum += s->v[i];
+			t1 = s->t[i];
+			n++;
+		}
+	if (rate)
+		*rate = t1 > 0 ? sum / t1 : NAN;
+	return n ? sum / n : NAN;
+}
+
+struct evid {
+	int cpu_runs, busy_runs;
+	double busy, softirq; /* the busiest core seen */
+	int core;
+	const char *host;
+	double drops, pause; /* per second, summed over runs */
+	int nruns;
+	char drop_series[128], pause_series[128];
+};
+
+static void run_evidence(const struct report_run *u, struct evid *e)
+{
+	double best = -1, soft = NAN, rate;
+	int core = -1, has_cpu = 0;
+	const char *host = NULL;
+	for (int i = 0; i < u->nseries; i++) {
+		const struct report_series *s = &u->series[i];
+		int n;
+		if (sscanf(s->name, "cpu.%d.busy", &n) == 1) {
+			double m = loaded_mean(s, NULL);
+			char name[64];
+			has_cpu = 1;
+			if (!(m > best))
+				continue;
+			best = m;
+			core = n;
+			host = s->host;
+			snprintf(name, sizeof name, "cpu.%d.softirq", n);
+			const struct report_series *q =
+			    report_run_series(u, s->host, name);
+			soft = q ? loaded_mean(q, NULL) : NAN;
+		} else if ((!strncmp(s->name, "nic.", 4) &&
+			    strstr(s->name, "drop")) ||
+			   !strcmp(s->name, "qdisc.drops")) {
+			loaded_mean(s, &rate);
+			if (rate > 0) {
+				e->drops += rate;
+				if (!strstr(e->drop_series, s->name))
+					cat(e->drop_series,
+					    sizeof e->drop_series, ", ",
+					    s->name);
+			}
+		} else if (!strncmp(s->name, "nic.ethtool.", 12) &&
+			   strstr(s->name, "pause")) {
+			loaded_mean(s, &rate);
+			if (rate > 0) {
+				e->pause += rate;
+				if (!strstr(e->pause_series, s->name))
+					cat(e->pause_series,
+					    sizeof e->pause_series, ", ",
+					    s->name);
+			}
+		}
+	}
+	e->nruns++;
+	if (!has_cpu)
+		return;
+	e->cpu_runs++;
+	if (best >= EXPLAIN_CORE_BUSY)
+		e->busy_runs++;
+	if (best > e->busy) {
+		e->busy = best;
+		e->softirq = soft;
+		e->core = core;
+		e->host = host;
+	}
+}
+
+static int version_before(const char *v, int maj, int min)
+{
+	int a = 0, b = 0;
+	if (!v || sscanf(v, "%d.%d", &a, &b) != 2)
+		return 0;
+	return a < maj || (a == maj && b < min);
+}
+
+static void push(enum explain_kind *k, int *n, enum explain_kind v)
+{
+	if (*n < 2)
+		k[(*n)++] = v;
+}
+
+/* The cell's hosts: those its runs have series from, else every host. */
+static void cell_ceilings(struct ctx *x, int ci, int udp, struct ceil *best,
+			  struct ceil *pcie)
+{
+	const struct report *r = x->r;
+	for (int h = 0; h < r->nhosts; h++) {
+		int seen = 0, any = 0;
+		for (int i = 0; i < r->nruns && !seen; i++) {
+			const struct report_run *u = &r->runs[i];
+			for (int j = 0; u->cell == ci && j < u->nseries; j++) {
+				any = 1;
+				seen |= !strcmp(u->series[j].host, r->hosts[h]);
+			}
+		}
+		if (seen || !any)
+			host_ceilings(x, r->hosts[h], udp, best, pcie);
+	}
+}
+
+/* A core at or above EXPLAIN_CORE_BUSY in at least half of the runs; the
+ * engine's own limit when iperf3 < 3.16 runs several streams (one thread
+ * for all of them: iperf3 #289, #1569; multi-threaded since 3.16). */
+static void cpu_candidate(struct ctx *x, const struct evid *e, const char *ver,
+			  const char *par, enum explain_kind *k, int *nk)
+{
+	int ja = x->lang == REPORT_LANG_JA;
+	char buf[512];
+	if (!(e->cpu_runs && 2 * e->busy_runs >= e->cpu_runs && e->host))
+		return;
+	{
+		int eng = version_before(ver, 3, 16) && par && atoi(par) > 1;
+		double sq = isfinite(e->softirq) && e->busy > 0
+				? 100 * e->softirq / e->busy
+				: NAN;
+		if (ja)
+			snprintf(
+			    buf, sizeof buf,
+			    "%s のコア %d が %.0f%% 使用中（softirq %.0f%%）",
+			    e->host, e->core, e->busy, sq);
+		else
+			snprintf(buf, sizeof buf,
+				 "core %d of %s %.0f%% busy, %.0f%% softirq",
+				 e->core, e->host, e->busy, sq);
+		cat(x->evidence, sizeof x->evidence, "; ", buf);
+		snprintf(buf, sizeof buf, "%s cpu.%d.busy", e->host, e->core);
+		cat(x->series, sizeof x->series, ", ", buf);
+		if (eng) {
+			snprintf(buf, sizeof buf,
+				 "iperf3 %s runs its %s streams in one thread",
+				 ver, par);
+			cat(x->evidence, sizeof x->evidence, "; ", buf);
+		}
+		push(k, nk, eng ? EXPLAIN_ENGINE : EXPLAIN_CPU);
+	}
+}
+
+static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
+{
+	const struct report *r = x->r;
+	const struct report_cell *c = &r->cells[ci];
+	const char *proto = observed(r, ci, "protocol");
+	const char *ver = observed(r, ci, "version");
+	const char *par = observed(r, ci, "parallel");
+	int udp = proto && (!strcmp(proto, "UDP") || !strcmp(proto, "udp"));
+	int bits = r->primary >= 0 && r->metric_units[r->primary] &&
+		   !strcmp(r->metric_units[r->primary], "bit/s");
+	double med = c->st && r->primary >= 0 ? c->st[r->primary].median : NAN;
+	struct ceil best = {NAN, EXPLAIN_NONE, ""}, pcie = best;
+	struct evid e = {0};
+	enum explain_kind k[2];
+	int nk = 0, ja = x->lang == REPORT_LANG_JA;
+	char v[64], cv[64], buf[512];
+
+	x->missing[0] = x->series[0] = x->evidence[0] = '\0';
+	l->ceiling = l->fraction = NAN;
+	if (bits)
+		cell_ceilings(x, ci, udp, &best, &pcie);
+	for (int i = 0; i < r->nruns; i++)
+		if (r->runs[i].cell == ci && r->runs[i].ok)
+			run_evidence(&r->runs[i], &e);
+	report_fmt_value_unit(r, med, v, sizeof v);
+	if (isfinite(best.bps) && med > 0) {
+		l->ceiling = best.bps;
+		l->fraction = med / best.bps;
+		l->ceiling_name = arena_strdup(r->arena, best.name);
+		report_fmt_value_unit(r, best.bps, cv, sizeof cv);
+		if (ja)
+			snprintf(buf, sizeof buf, "%s = %s（%s）の %.1f%%", v,
+				 cv, best.name, 100 * l->fraction);
+		else
+			snprintf(buf, sizeof buf, "%s = %.1f%% of %s (%s)", v,
+				 100 * l->fraction, cv, best.name);
+		cat(x->evidence, sizeof x->evidence, "; ", buf);
+		if (l->fraction >= EXPLAIN_AT_CEILING && l->fraction <= 1.05)
+			push(k, &nk, best.kind);
+	}
+	if (isfinite(pcie.bps) && med >= EXPLAIN_PCIE_SHARE * pcie.bps &&
+	    med <= pcie.bps && !(nk && k[0] == EXPLAIN_LINE)) {
+		report_fmt_value_unit(r, pcie.bps, cv, sizeof cv);
+		if (ja)
+			snprintf(buf, sizeof buf, "%s = %s（%s）の %.0f%%", v,
+				 cv, pcie.name, 100 * med / pcie.bps);
+		else
+			snprintf(buf, sizeof buf, "%s = %.0f%% of %s (%s)", v,
+				 100 * med / pcie.bps, cv, pcie.name);
+		cat(x->evidence, sizeof x->evidence, "; ", buf);
+		if (!isfinite(l->ceiling) || pcie.bps < l->ceiling) {
+			l->ceiling = pcie.bps;
+			l->fraction = med / pcie.bps;
+			l->ceiling_name = arena_strdup(r->arena, pcie.name);
+		}
+		push(k, &nk, EXPLAIN_PCIE);
+	}
+	cpu_candidate(x, &e, ver, par, k, &nk);
+	if (e.nruns && e.pause / e.nruns >= EXPLAIN_PER_S) {
+		snprintf(buf, sizeof buf, "%.0f PAUSE frames/s",
+			 e.pause / e.nruns);
+		cat(x->evidence, sizeof x->evidence, "; ", buf);
+		cat(x->series, sizeof x->series, ", ", e.pause_series);
+		push(k, &nk, EXPLAIN_FLOW_CONTROL);
+	}
+	/* A shaper at its rate drops from its queue: that is the line. */
+	if (e.nruns && e.drops / e.nruns >= EXPLAIN_PER_S &&
+	    !(nk && k[0] == EXPLAIN_LINE)) {
+		snprintf(buf, sizeof buf, "%.0f drops/s", e.drops / e.nruns);
+		cat(x->evidence, sizeof x->evidence, "; ", buf);
+		cat(x->series, sizeof x->series, ", ", e.drop_series);
+		push(k, &nk, EXPLAIN_DROPS);
+	}
+	l->kind = nk > 0 ? k[0] : EXPLAIN_NONE;
+	l->kind2 = nk > 1 ? k[1] : EXPLAIN_NONE;
+	l->evidence = arena_strdup(r->arena, x->evidence);
+	l->series = arena_strdup(r->arena, x->series);
+	l->missing = x->missing[0] ? arena_strdup(r->arena, x->missing) : NULL;
+	l->line = arena_printf(
+	    r->arena, "%s%s%s%s%s%s%s%s%s", x->evidence[0] ? x->evidence : "",
+	    x->evidence[0] ? ": " : "", explain_kind_text(l->kind, x->lang),
+	    l->kind2 ? (ja ? "、" : " and ") : "",
+	    l->kind2 ? explain_kind_text(l->kind2, x->lang) : "",
+	    l->missing ? (ja ? "（不明な事実: " : " (facts missing: ") : "",
+	    l->missing ? l->missing : "", l->missing ? (ja ? "）" : ")") : "",
+	    "");
+}
+
+int explain_build(const struct report *r, struct explain **out)
+{
+	struct explain *x;
+	struct ctx *c;
+	*out = NULL;
+	if (!r->arena || !r->metric_units || !r->cells || !r->ncells)
+		return 0; /* a model built by hand: nothing to explain */
+	x = arena_alloc(r->arena, sizeof *x);
+	c = calloc(1, sizeof *c);
+	if (!x || !c) {
+		free(c);
+		return -XR_ENOMEM;
+	}
+	c->r = r;
+	c->lang = r->lang;
+	x->cells = arena_alloc(r->arena, (r->ncells + 1) * sizeof *x->cells);
+	x->pairs = arena_alloc(r->arena, (r->ncmps + 1) * sizeof *x->pairs);
+	if (!x->cells || !x->pairs) {
+		free(c);
+		return -XR_ENOMEM;
+	}
+	for (int i = 0; i < r->ncells; i++)
+		explain_cell(c, i, &x->cells[i]);
+	for (int i = 0; i < r->ncmps; i++) {
+		const struct report_cmp *m = &r->cmps[i];
+		enum explain_kind a = x->cells[m->a].kind;
+		enum explain_kind b = x->cells[m->b].kind;
+		x->pairs[i] = a == b
+				  ? NULL
+				  : arena_printf(r->arena,
+						 c->lang == REPORT_LANG_JA
+						     ? "%s は%s、%s は%s"
+						     : "%s is %s; %s is %s",
+						 r->cells[m->a].label,
+						 explain_kind_text(a, c->lang),
+						 r->cells[m->b].label,
+						 explain_kind_text(b, c->lang));
+	}
+	free(c);
+	*out = x;
+	return 0;
+}

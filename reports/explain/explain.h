@@ -1,0 +1,74 @@
+/*
+ * Explain the number (issue 25): per cell, the ceilings that the known
+ * host facts set (Ethernet goodput at line rate and MTU, a tbf shaper,
+ * PCIe) and the bottleneck that the runs' series show during the loaded
+ * phase (t > 0). Every formula and threshold is in schema/report.md,
+ * "Limits", with its source. Nothing here guesses: with no ceiling reached
+ * and no evidence the kind is "none".
+ *
+ * Ownership: everything explain_build() returns lives in r->arena and is
+ * freed with the report.
+ */
+#ifndef XR_EXPLAIN_H
+#define XR_EXPLAIN_H
+
+#include "report.h"
+
+#define EXPLAIN_KIND_MAP(X)                                                    \
+	X(NONE, "none", "no limit found", "限界要因は見つからず")              \
+	X(LINE, "line", "line-bound", "回線律速")                              \
+	X(PCIE, "pcie", "bus-bound", "バス律速")                               \
+	X(USB, "usb", "USB-bound", "USB 律速")                                 \
+	X(WIFI, "wifi", "Wi-Fi-bound", "Wi-Fi 律速")                           \
+	X(CPU, "cpu", "CPU-bound", "CPU 律速")                                 \
+	X(DROPS, "drops", "drop-bound", "パケット破棄")                        \
+	X(FLOW_CONTROL, "flow_control", "flow-control-bound", "フロー制御")    \
+	X(WINDOW, "window", "window-bound", "ウィンドウ律速")                  \
+	X(ENGINE, "engine", "engine-bound", "負荷エンジン律速")
+
+enum explain_kind {
+#define EXPLAIN_ENUM(e, n, en, ja) EXPLAIN_##e,
+	EXPLAIN_KIND_MAP(EXPLAIN_ENUM)
+#undef EXPLAIN_ENUM
+	    EXPLAIN_COUNT
+};
+
+/* Thresholds (schema/report.md, "Limits"). */
+#define EXPLAIN_AT_CEILING 0.95 /* measured / ceiling: at the ceiling */
+#define EXPLAIN_PCIE_SHARE 0.75 /* measured / raw PCIe: bus-bound */
+#define EXPLAIN_CORE_BUSY 90.0	/* a core's mean busy %: CPU-bound */
+#define EXPLAIN_PER_S 1.0	/* drops or PAUSE frames per second */
+
+struct explain_limit {
+	enum explain_kind kind, kind2; /* kind2: a second candidate, or NONE */
+	double ceiling;		       /* metric's unit; NaN: none known */
+	double fraction;	       /* median / ceiling; NaN: none */
+	const char *ceiling_name;      /* "tbf 1000 Mbit/s, TCP at MTU 1500 on
+					  client"; NULL */
+	const char *evidence;	       /* the evidence, report's language */
+	const char *series;	       /* "server cpu.1.busy"; "" when none */
+	const char *missing;	       /* facts missing for a ceiling; NULL */
+	const char *line;	       /* the whole limit line */
+};
+
+struct explain {
+	struct explain_limit *cells; /* [r->ncells] */
+	const char **pairs; /* [r->ncmps]: a sentence when the sides are
+			       bound by different things, else NULL */
+};
+
+const char *explain_kind_name(enum explain_kind k);
+const char *explain_kind_text(enum explain_kind k, enum report_lang lang);
+
+/* Ceilings in bit/s of payload (schema/report.md): Ethernet at link_bps
+ * and mtu; a tbf at rate_bps (it counts the frame without FCS and
+ * preamble); PCIe raw from GT/s and lanes. udp: 1 for UDP payload. */
+double explain_eth_goodput(double link_bps, int mtu, int udp);
+double explain_tbf_goodput(double rate_bps, int mtu, int udp);
+double explain_pcie_raw(double gts, int lanes);
+
+/* OUT: *out in r->arena; NULL for a model built by hand (no arena, no
+ * cells). -XR_ENOMEM only. */
+int explain_build(const struct report *r, struct explain **out);
+
+#endif

@@ -1,0 +1,35 @@
+/* Unit tests of the ceilings in reports/explain/explain.c. The numbers
+ * were computed with python3:
+ *   >>> 1e9*1448/1538, 1e9*1472/1538, 1e9*1448/1514, 1e10*8948/9038
+ *   (941482444.733..., 957087126.137..., 956406869.220..., 9900420447.0...)
+ *   >>> 8e9*1*128/130, 5e9*4*0.8, 6.2e9*1448/1514
+ *   (7876923076.92..., 16000000000.0, 5929722589.16...)
+ * (1448 = 1500 - 20 IP - 20 TCP - 12 timestamps; 1472 = 1500 - 28;
+ * 1538 = 1500 + 14 + 4 + 8 + 12 on the wire; tbf counts 1500 + 14). */
+#include <math.h>
+
+#include "explain.h"
+#include "tap.h"
+
+int main(void)
+{
+	tap_plan(10);
+	is_near(explain_eth_goodput(1e9, 1500, 0), 941482444.733, 1e-2,
+		"1GbE TCP goodput at MTU 1500");
+	is_near(explain_eth_goodput(1e9, 1500, 1), 957087126.137, 1e-2,
+		"1GbE UDP goodput at MTU 1500");
+	is_near(explain_eth_goodput(1e10, 9000, 0), 9900420447.0, 1.0,
+		"10GbE TCP goodput at MTU 9000");
+	is_near(explain_tbf_goodput(1e9, 1500, 0), 956406869.220, 1e-2,
+		"tbf 1000mbit TCP goodput (frame without FCS/preamble)");
+	is_near(explain_tbf_goodput(6.2e9, 1500, 0), 5929722589.16, 1e-1,
+		"tbf 6.2gbit (the pcie3x1 lab profile)");
+	is_near(explain_pcie_raw(8.0, 1), 7876923076.92, 1e-1,
+		"PCIe 3.0 x1 raw, 128b/130b");
+	is_near(explain_pcie_raw(5.0, 4), 16e9, 1e-3, "PCIe 2.0 x4, 8b/10b");
+	ok(isnan(explain_eth_goodput(1e9, 0, 0)), "no MTU: no ceiling");
+	ok(isnan(explain_pcie_raw(8.0, 0)), "no lanes: no ceiling");
+	is_str(explain_kind_name(EXPLAIN_FLOW_CONTROL), "flow_control",
+	       "kind names are the JSON's");
+	return tap_done();
+}
