@@ -3,8 +3,8 @@
 # (tests/e2e/lib/known_values.sh):
 #  - a comparison refused for too few runs says "need >= 3 runs per side",
 #    not "need &gt;= 3" (a '>' without a '<' is plain text);
-#  - the outlier note reads "**outlier**: a run lies ...", not
-#    "**outlier**: outlier: a run lies ...";
+#  - the outlier note reads "**outlier**: a run's modified z ...", not
+#    "**outlier**: outlier: a run's modified z ...";
 #  - host facts that did not change between two sessions are listed once,
 #    with both sessions ("1, 2"), not once per session; a fact whose value
 #    changed keeps a row per value.
@@ -43,7 +43,7 @@ grep -qF '&gt;' few.md && bad "few.md shows an entity: $(grep -F '&gt;' few.md |
 
 plan outl outlier 4
 report outl
-grep -q '^[0-9]*\. \*\*outlier\*\*: a run lies' outl.md || bad "outlier note: $(grep -F '**outlier**' outl.md)"
+grep -q '^[0-9]*\. \*\*outlier\*\*: a run.s modified z' outl.md || bad "outlier note: $(grep -F '**outlier**' outl.md)"
 grep -q 'outlier: outlier' outl.md && bad "outlier doubled: $(grep 'outlier: outlier' outl.md)"
 
 plan two drop 4
