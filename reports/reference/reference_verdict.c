@@ -279,6 +279,54 @@ static const char *cond_measured(const struct report *r, int ci,
 	return NULL;
 }
 
+/* A column named after one of these is checked against what the engine
+ * observed for the cell's runs, not only the level label (issue 23: a cc
+ * column "reproduced" with the kernel default in every run). */
+static int observable(const char *key)
+{
+	static const char *const keys[] = {
+	    "cc",  "congestion", "streams",	   "parallel", "protocol",
+	    "mtu", "version",	 "engine_version", NULL};
+	int i;
+	for (i = 0; keys[i]; i++)
+		if (!strcmp(key, keys[i]))
+			return 1;
+	return 0;
+}
+
+static void add_reason(const struct report *r, struct buf *b, const char *key,
+		       const char *pub, const char *meas, enum cond_cmp how,
+		       int mixed)
+{
+	buf_addf(b, "%s", b->len ? "; " : "");
+	if (JA(r))
+		buf_addf(b, "公表 %s %s、実測 %s%s%s", key, pub,
+			 how == CMP_MTU ? "MSS " : "", meas,
+			 mixed ? " ほか" : "");
+	else
+		buf_addf(b, "published %s %s, measured %s%s%s", key, pub,
+			 how == CMP_MTU ? "MSS " : "", meas,
+			 mixed ? " and others" : "");
+}
+
+/* Factor columns of an observable condition whose published level the
+ * cell's runs did not have. */
+static void column_reasons(const struct report *r, const struct report_ref *ref,
+			   const struct report_ref_row *w, struct buf *b)
+{
+	int j, mixed;
+	enum cond_cmp how;
+	for (j = 0; j < ref->nfactors; j++) {
+		const char *key = ref->factors[j], *meas;
+		if (!observable(key) || !w->levels || !w->levels[j])
+			continue;
+		meas = cond_measured(r, w->cell, key, &how, &mixed);
+		if (!meas || (!mixed && cond_same(how, w->levels[j], meas)))
+			continue;
+		add_reason(r, b, key, w->levels[j], meas, how, mixed);
+	}
+}
+
 /* Published conditions the cell contradicts, as reasons; "" when none. */
 static const char *cond_reasons(const struct report *r,
 				const struct report_ref *ref,
@@ -287,38 +335,33 @@ static const char *cond_reasons(const struct report *r,
 	struct buf b = BUF_INIT;
 	const char *out;
 	int i, j;
+	column_reasons(r, ref, w, &b);
 	for (i = 0; i < ref->nconds; i++) {
 		const struct report_ref_cond *k = &ref->conds[i];
-		const char *meas;
-		enum cond_cmp how;
-		int mixed, fi, named = 0;
+		const char *meas = NULL;
+		enum cond_cmp how = CMP_TEXT;
+		int mixed = 0, fi, named = 0;
 		for (j = 0; j < ref->nfactors; j++)
 			if (!strcmp(ref->factors[j], k->key))
 				named = 1;
 		if (named)
-			continue; /* a column: matched by level */
+			continue; /* a column: column_reasons */
 		fi = report_factor_index(r, k->key);
-		if (fi >= 0) {
+		if (observable(k->key))
+			meas = cond_measured(r, w->cell, k->key, &how, &mixed);
+		if (!meas && fi >= 0) {
 			int l = r->cells[w->cell].lv[fi];
 			how = CMP_TEXT;
 			mixed = 0;
 			meas = l >= 0 ? r->factors[fi].levels[l] : NULL;
-		} else {
+		} else if (!meas) {
 			meas = cond_measured(r, w->cell, k->key, &how, &mixed);
 		}
 		if (!meas)
 			continue; /* nothing measured says: not checked */
 		if (!mixed && cond_same(how, k->value, meas))
 			continue;
-		buf_addf(&b, "%s", b.len ? "; " : "");
-		if (JA(r))
-			buf_addf(&b, "公表 %s %s、実測 %s%s%s", k->key,
-				 k->value, how == CMP_MTU ? "MSS " : "", meas,
-				 mixed ? " ほか" : "");
-		else
-			buf_addf(&b, "published %s %s, measured %s%s%s", k->key,
-				 k->value, how == CMP_MTU ? "MSS " : "", meas,
-				 mixed ? " and others" : "");
+		add_reason(r, &b, k->key, k->value, meas, how, mixed);
 	}
 	out = arena_strdup(r->arena, b.s ? b.s : "");
 	buf_release(&b);

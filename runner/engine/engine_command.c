@@ -3,7 +3,12 @@
  * from engine.run) on the client host under a deadline, times it on the
  * monotonic clock, and extracts the plan's metrics from stdout by JSON
  * pointer (RFC 6901), by regex (POSIX ERE, first capture group) or as a
- * byte count over the elapsed time, converted to SI base units.
+ * byte count over the elapsed time, converted to SI base units. A number
+ * is read whole or not at all: a metric may name its thousands separator
+ * and decimal mark, and a regex capture that sits inside a longer number
+ * fails the run. `ok_exit` lists the exit statuses that mean success
+ * (robocopy: 0-7, Microsoft's robocopy documentation, "Exit (return)
+ * codes").
  */
 #include "engine.h"
 
@@ -22,12 +27,54 @@
 #include "plan.h"
 #include "proc.h"
 #include "units.h"
+#include "number_text.h"
 #include "banned.h"
 
+/* values reach the command as {{placeholders}} in run; the only
+ * parameter is ok_exit */
 static int has_param(const char *key)
 {
-	(void)key;
-	return 0; /* values reach the command as {{placeholders}} in run */
+	return strcmp(key, "ok_exit") == 0;
+}
+
+static const char *param(const struct plan *p, const char *key)
+{
+	int i;
+	for (i = 0; i < p->engine.nparams; i++)
+		if (!strcmp(p->engine.params[i].key, key))
+			return p->engine.params[i].value;
+	return NULL;
+}
+
+static int is_sep_ok(const char *s, const char *const *valid)
+{
+	int i;
+	for (i = 0; valid[i]; i++)
+		if (!strcmp(s, valid[i]))
+			return 1;
+	return 0;
+}
+
+static void check_format(const struct plan_metric *m, struct xr_diag *d)
+{
+	static const char *const thou[] = {"", ",", ".", " ", "'", NULL};
+	static const char *const dec[] = {".", ",", NULL};
+	if (m->thousands && !is_sep_ok(m->thousands, thou))
+		xr_diag_add(d, 0, m->pos.line, m->pos.col,
+			    "metric '%s': bad thousands separator '%s' (use "
+			    "\",\", \".\", \" \", \"'\" or \"\" for none)",
+			    m->name, m->thousands);
+	if (m->decimal && !is_sep_ok(m->decimal, dec))
+		xr_diag_add(d, 0, m->pos.line, m->pos.col,
+			    "metric '%s': bad decimal mark '%s' (use \".\" "
+			    "or \",\")",
+			    m->name, m->decimal);
+	if (m->thousands && m->thousands[0] &&
+	    !strcmp(m->thousands, m->decimal ? m->decimal : "."))
+		xr_diag_add(d, 0, m->pos.line, m->pos.col,
+			    "metric '%s': thousands separator and decimal "
+			    "mark are both '%s'",
+			    m->name, m->thousands);
 }
 
 static int is_throughput(const char *name)
@@ -84,14 +131,15 @@ static void check_metric(const struct plan_metric *m, struct xr_diag *d)
 				    m->name, m->regex);
 		regfree(&re);
 	}
+	check_format(m, d);
 }
 
 static void no_param(struct xr_diag *d, const struct plan_kv *kv)
 {
 	xr_diag_add(d, 0, kv->pos.line, kv->pos.col,
 		    "engine 'command' takes no parameter '%s' (valid: "
-		    "run, metrics, client, timeout; put values into "
-		    "run as {{placeholders}})",
+		    "run, metrics, client, timeout, ok_exit; put values "
+		    "into run as {{placeholders}})",
 		    kv->key);
 }
 
@@ -105,8 +153,16 @@ static void check(const struct plan *p, struct xr_diag *d)
 		xr_diag_add(d, 0, e->pos.line, e->pos.col,
 			    "engine 'command' needs a non-empty 'run' argv, "
 			    "e.g. run: [speedtest, -f, json]");
-	for (i = 0; i < e->nparams; i++)
-		no_param(d, &e->params[i]);
+	for (i = 0; i < e->nparams; i++) {
+		unsigned char ok[256];
+		char why[200];
+		if (strcmp(e->params[i].key, "ok_exit"))
+			no_param(d, &e->params[i]);
+		else if (number_exit_set(e->params[i].value, ok, why,
+					 sizeof why) < 0)
+			xr_diag_add(d, 0, e->params[i].pos.line,
+				    e->params[i].pos.col, "%s", why);
+	}
 	for (i = 0; i < p->nfactors; i++)
 		if (p->factors[i].param)
 			xr_diag_add(d, 0, p->factors[i].pos.line,
@@ -237,30 +293,6 @@ out:
 	return cur;
 }
 
-/* Whole-string number, surrounding spaces allowed; no NaN/inf. */
-static int parse_number(const char *s, size_t n, double *out)
-{
-	char tmp[128], *end;
-	double v;
-	while (n && isspace((unsigned char)*s)) {
-		s++;
-		n--;
-	}
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
-	if (!n || n >= sizeof tmp)
-		return -XR_EPARSE;
-	memcpy(tmp, s, n);
-	tmp[n] = '\0';
-	errno = 0;
-	v = strtod(tmp, &end);
-	if (*end || errno == ERANGE || !isfinite(v) ||
-	    strpbrk(tmp, "xXnNiI")) /* no hex floats, nan, inf */
-		return -XR_EPARSE;
-	*out = v;
-	return 0;
-}
-
 struct extract {
 	const char *out;
 	size_t out_len;
@@ -325,7 +357,8 @@ static int value_json(struct extract *x, const struct plan_metric *m, double *v,
 		return 0;
 	}
 	if (json_is_string(j) &&
-	    parse_number(json_string_value(j), json_string_length(j), v) == 0)
+	    number_parse_fmt(m->thousands, m->decimal, json_string_value(j),
+			     json_string_length(j), v) == 0)
 		return 0;
 	snprintf(why, whysz, "value at '%s' is not a number (%s)", m->json,
 		 json_is_string(j)   ? "a string"
@@ -341,7 +374,7 @@ static int value_regex(struct extract *x, const struct plan_metric *m,
 {
 	regex_t re;
 	regmatch_t mt[2];
-	size_t nsub;
+	size_t nsub, so, eo, wso, weo;
 	int rc = regcomp(&re, m->regex, REG_EXTENDED);
 	if (rc != 0) {
 		char msg[128];
@@ -365,14 +398,34 @@ static int value_regex(struct extract *x, const struct plan_metric *m,
 			 m->regex);
 		return -XR_EPARSE;
 	}
-	if (parse_number(x->out + mt[1].rm_so,
-			 (size_t)(mt[1].rm_eo - mt[1].rm_so), v) < 0) {
-		snprintf(why, whysz, "regex '%s' captured '%.*s', not a number",
-			 m->regex,
-			 (int)(mt[1].rm_eo - mt[1].rm_so > 40
-				   ? 40
-				   : mt[1].rm_eo - mt[1].rm_so),
-			 x->out + mt[1].rm_so);
+	so = (size_t)mt[1].rm_so;
+	eo = (size_t)mt[1].rm_eo;
+	/* only where the capture is the edge of the match: a regex that
+	 * spells out what comes before or after meant it */
+	if (number_inside_longer(m->thousands, x->out, x->out_len, so, eo,
+				 mt[1].rm_so == mt[0].rm_so,
+				 mt[1].rm_eo == mt[0].rm_eo)) {
+		wso = so;
+		weo = eo;
+		number_around(m->thousands, x->out, x->out_len, &wso, &weo);
+		snprintf(why, whysz,
+			 "regex '%s' captured '%.*s' inside the longer number "
+			 "'%.*s' (capture the whole number, e.g. "
+			 "'([0-9][0-9,.]*)', and set thousands/decimal)",
+			 m->regex, (int)(eo - so > 40 ? 40 : eo - so),
+			 x->out + so, (int)(weo - wso > 60 ? 60 : weo - wso),
+			 x->out + wso);
+		return -XR_EPARSE;
+	}
+	if (number_parse_fmt(m->thousands, m->decimal, x->out + so, eo - so,
+			     v) < 0) {
+		snprintf(why, whysz,
+			 "regex '%s' captured '%.*s', not a number%s", m->regex,
+			 (int)(eo - so > 40 ? 40 : eo - so), x->out + so,
+			 m->thousands || m->decimal
+			     ? " in the metric's thousands/decimal format"
+			     : " (set thousands: \",\" or decimal: \",\" "
+			       "for 1,234 or 1,5)");
 		return -XR_EPARSE;
 	}
 	return 0;
@@ -527,9 +580,9 @@ static int iv_line(const struct plan_metric *m, const char *s, double *start,
 		return -XR_EPARSE;
 	if (n == 3)
 		w[3][0] = '\0';
-	if (parse_number(w[0], strlen(w[0]), start) < 0 ||
-	    parse_number(w[1], strlen(w[1]), end) < 0 ||
-	    parse_number(w[2], strlen(w[2]), v) < 0 || !(*end > *start))
+	if (number_parse(w[0], strlen(w[0]), start) < 0 ||
+	    number_parse(w[1], strlen(w[1]), end) < 0 ||
+	    number_parse(w[2], strlen(w[2]), v) < 0 || !(*end > *start))
 		return -XR_EPARSE;
 	return iv_value(m, w[3], v);
 }
@@ -580,6 +633,30 @@ static int extract_intervals(const struct plan *p, struct engine_result *res,
 	return 0;
 }
 
+/* 0 unless ok_exit names other statuses (check() vetted its text) */
+/* The one parameter's schema fragment (schema/plan.schema.json). */
+static const char *param_schema(int i, const char **fragment)
+{
+	if (i != 0)
+		return NULL;
+	*fragment =
+	    "{\"description\": \"command engine: the exit statuses "
+	    "that mean success, numbers and ranges (robocopy: "
+	    "0-7); default 0.\", \"type\": \"string\", "
+	    "\"pattern\": \"^[0-9]+(-[0-9]+)?(, ?[0-9]+(-[0-9]+)?)*$\"}";
+	return "ok_exit";
+}
+
+static int exit_ok(const struct plan *p, int code)
+{
+	unsigned char ok[256];
+	char why[200];
+	const char *v = param(p, "ok_exit");
+	if (!v || number_exit_set(v, ok, why, sizeof why) < 0)
+		return code == 0;
+	return code >= 0 && code < 256 && ok[code];
+}
+
 static int run(void *state, const struct plan *p,
 	       const struct engine_request *rq, struct engine_result *res)
 {
@@ -622,7 +699,7 @@ static int run(void *state, const struct plan *p,
 	}
 	engine_result_take_output(res, &pr);
 	rc = engine_result_from_proc(res, &pr, "", o.timeout);
-	if (rc == 0 && pr.exit_code != 0) {
+	if (rc == 0 && !exit_ok(p, pr.exit_code)) {
 		engine_stderr_tail(pr.err, tail, sizeof tail);
 		engine_result_set_reason(res, "exited with status %d%s%s",
 					 pr.exit_code, tail[0] ? ": " : "",
@@ -644,6 +721,7 @@ const struct engine_ops engine_command = {
 	     .has_param = has_param,
 	     .default_duration = 10,
 	     .reads_run = 1},
+    .param_schema = param_schema,
     .build_argv = build_argv,
     .open = open_,
     .run = run,

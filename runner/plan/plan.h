@@ -147,12 +147,15 @@ struct plan_metric {
 	int rate;	   /* rate: true: values per second of their interval */
 	const char *json;  /* JSON pointer into stdout, or NULL */
 	const char *regex; /* POSIX ERE with one capture group, or NULL */
-	double bytes;	   /* > 0: value = bytes / elapsed seconds */
-	const char *unit;  /* declared unit of the extracted value (a series
-			      metric: of the series' values; NULL: the
-			      series' own) */
-	int better;	   /* better: higher -> 1, lower -> -1, unset 0
-			      (the report's default for the name) */
+	/* How the extracted text writes a number: the thousands separator
+	 * ("" none, ",", ".", " ", "'") and the decimal mark ("." or ","). */
+	const char *thousands, *decimal;
+	double bytes;	  /* > 0: value = bytes / elapsed seconds */
+	const char *unit; /* declared unit of the extracted value (a series
+			     metric: of the series' values; NULL: the
+			     series' own) */
+	int better;	  /* better: higher -> 1, lower -> -1, unset 0
+			     (the report's default for the name) */
 	struct plan_pos pos;
 };
 

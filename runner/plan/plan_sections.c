@@ -214,9 +214,9 @@ static const char *const engine_keys[] = {
     "type", "client",  "server", "target",  "duration",
     "omit", "timeout", "run",	 "metrics", NULL};
 static const char *const server_keys[] = {"host", "start", "port", NULL};
-static const char *const metric_keys[] = {"json",   "regex",  "bytes", "unit",
-					  "better", "series", "host",  "stat",
-					  "rate",   NULL};
+static const char *const metric_keys[] = {
+    "json", "regex", "bytes", "unit",	   "better",  "series",
+    "host", "stat",  "rate",  "thousands", "decimal", NULL};
 static const char *const series_only_keys[] = {"host", "stat", "rate", NULL};
 
 const char *plan_series_stat_name(int stat)
@@ -327,6 +327,10 @@ static void build_metric(struct pctx *c, struct plan_metric *m,
 	if ((x = yn_get(v, "regex"))) {
 		m->regex = pc_str(c, x, "regex");
 	}
+	if ((x = yn_get(v, "thousands")))
+		m->thousands = pc_str(c, x, "thousands");
+	if ((x = yn_get(v, "decimal")))
+		m->decimal = pc_str(c, x, "decimal");
 	if ((x = yn_get(v, "bytes"))) {
 		const char *s = pc_str(c, x, "bytes"), *why;
 		if (s && (units_parse(s, UNITS_COUNT, &m->bytes, &why) < 0 ||
