@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "stats.h"
+#include "shiftsel.h"
 #include "banned.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -641,29 +642,26 @@ static size_t hl_rank(size_t na, size_t nb, double tie, int ties, double conf,
 int stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
 			 double conf, struct stats_hl *out)
 {
-	size_t mn = na * nb, i, j;
-	double *d, tie = 0, *r;
-	if (na == 0 || nb == 0 || mn > ((size_t)1 << 24))
+	size_t mn = na * nb;
+	double tie = 0, *r;
+	struct shiftsel *sel;
+	if (na == 0 || nb == 0 || mn / na != nb)
 		return STATS_EDATA;
-	d = malloc(mn * sizeof *d);
 	r = malloc((na + nb) * sizeof *r);
-	if (!d || !r || midranks(a, na, b, nb, r, &tie) < 0) {
-		free(d);
+	sel = shiftsel_new(a, na, b, nb);
+	if (!sel || !r || midranks(a, na, b, nb, r, &tie) < 0) {
+		shiftsel_free(sel);
 		free(r);
 		return -XR_ENOMEM;
 	}
 	free(r);
-	for (i = 0; i < na; i++)
-		for (j = 0; j < nb; j++)
-			d[i * nb + j] = b[j] - a[i];
-	stats_sort(d, mn);
 	memset(out, 0, sizeof *out);
-	out->est = stats_quantile_sorted(d, mn, 0.5);
+	out->est = shiftsel_median(sel);
 	out->k =
 	    hl_rank(na, nb, tie, tie > 0, conf, &out->coverage, &out->exact);
-	out->lo = out->k ? d[out->k - 1] : NAN;
-	out->hi = out->k ? d[mn - out->k] : NAN;
-	free(d);
+	out->lo = out->k ? shiftsel_kth(sel, out->k - 1) : NAN;
+	out->hi = out->k ? shiftsel_kth(sel, mn - out->k) : NAN;
+	shiftsel_free(sel);
 	return out->k ? 0 : 1;
 }
 

@@ -164,8 +164,9 @@ struct stats_hl {
  * the two-sided Mann-Whitney test at level 1 - conf does not reject.
  * On log values this is a log-ratio. 0; 1 when the estimate is there but
  * no interval reaches conf (e.g. 3 + 3 runs: the widest interval covers
- * 90%); STATS_EDATA when a side is empty or na * nb > 2^24, -XR_ENOMEM
- * when out of memory.
+ * 90%); STATS_EDATA when a side is empty or na * nb overflows, -XR_ENOMEM
+ * when out of memory. The differences are selected, not formed (shiftsel.h):
+ * O((na + nb) log(na nb)) time, O(na + nb) memory.
  */
 int stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
 			 double conf, struct stats_hl *out);
