@@ -167,12 +167,12 @@ int pdf_font_fix_tounicode(HPDF_Font font)
 	    !(st = attr->cmap_stream->stream) ||
 	    HPDF_Dict_GetItem(font, "ToUnicode", HPDF_OCLASS_DICT) !=
 		attr->cmap_stream)
-		return -1;
+		return -XR_EFONT;
 	for (hi = 0; hi < 256; hi++)
 		left += !is_surrogate_row(hi);
 	HPDF_MemStream_FreeData(st);
 	if (HPDF_Stream_WriteStr(st, tounicode_head) != HPDF_OK)
-		return -1;
+		return -XR_EFONT;
 	for (hi = 0; hi < 256; hi++) {
 		if (is_surrogate_row(hi))
 			continue;
@@ -180,17 +180,17 @@ int pdf_font_fix_tounicode(HPDF_Font font)
 			snprintf(row, sizeof row, "%u beginbfrange\n",
 				 left < 100 ? left : 100);
 			if (HPDF_Stream_WriteStr(st, row) != HPDF_OK)
-				return -1;
+				return -XR_EFONT;
 		}
 		snprintf(row, sizeof row, "<%02X00> <%02XFF> <%02X00>\n", hi,
 			 hi, hi);
 		if (HPDF_Stream_WriteStr(st, row) != HPDF_OK)
-			return -1;
+			return -XR_EFONT;
 		left--;
 		if (++rows == 100 || left == 0) {
 			rows = 0;
 			if (HPDF_Stream_WriteStr(st, "endbfrange\n") != HPDF_OK)
-				return -1;
+				return -XR_EFONT;
 		}
 	}
 	return HPDF_Stream_WriteStr(st, tounicode_tail) == HPDF_OK ? 0 : -1;

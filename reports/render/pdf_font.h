@@ -37,7 +37,7 @@ int pdf_find_font(const char *font_path, char *path, size_t pathsz,
  * so poppler warns "Invalid 'begincidrange' operator in ToUnicode CMap"
  * on every page and copied text depends on the reader's guesswork. This
  * rewrites that stream as the map it should be: every BMP code (outside
- * the surrogates) to itself, in beginbfrange rows of 256. 0, or -1 when
+ * the surrogates) to itself, in beginbfrange rows of 256. 0, or -XR_EFONT when
  * font is not such a font (nothing changed).
  */
 int pdf_font_fix_tounicode(HPDF_Font font);

@@ -280,7 +280,7 @@ static int write_all(int fd, const char *p, size_t len)
 		if (n <= 0) {
 			if (n == 0)
 				errno = EIO;
-			return -1;
+			return -XR_EIO;
 		}
 		p += n;
 		len -= (size_t)n;

@@ -266,7 +266,7 @@ static void *local_main(void *arg)
 
 /* ---- the remote reader ------------------------------------------------- */
 
-/* Complete frames of acc become snapshots; what remains stays. 0, or -1
+/* Complete frames of acc become snapshots; what remains stays. 0, or -XR_EPARSE
  * when the stream is not our sampler's. */
 static int take_frames(struct sampler *s, struct buf *acc, double now)
 {
@@ -282,7 +282,7 @@ static int take_frames(struct sampler *s, struct buf *acc, double now)
 		up = strtod(b + sizeof hd - 1, NULL);
 		if (counters_parse(nl + 1, (size_t)(e - nl - 1), &snap) < 0 ||
 		    sampler_feed(s, snap, up) < 0)
-			return -1;
+			return -XR_EPARSE;
 		if (!s->have_offset || now - up < s->offset)
 			s->offset = now - up;
 		s->have_offset = 1;

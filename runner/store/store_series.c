@@ -80,7 +80,7 @@ static int unpack_num(const char **p, double *v)
 	}
 	*v = strtod(*p, &end);
 	if (end == *p)
-		return -1;
+		return -XR_EPARSE;
 	*p = end;
 	return 0;
 }
@@ -90,30 +90,30 @@ static int expect(const char **p, char c)
 	while (**p == ' ')
 		(*p)++;
 	if (**p != c)
-		return -1;
+		return -XR_EPARSE;
 	(*p)++;
 	return 0;
 }
 
 /* Decode text into t[n], v[n] (room for n points); the count found, or
- * -1 when text is not what store_series_pack writes. */
+ * -XR_EPARSE when text is not what store_series_pack writes. */
 static long unpack(const char *text, size_t n, double *t, double *v)
 {
 	const char *p = text ? text : "";
 	size_t k = 0;
 	if (expect(&p, '['))
-		return -1;
+		return -XR_EPARSE;
 	if (!expect(&p, ']'))
 		return 0;
 	for (;;) {
 		if (k == n || expect(&p, '[') || unpack_num(&p, &t[k]) ||
 		    expect(&p, ',') || unpack_num(&p, &v[k]) || expect(&p, ']'))
-			return -1;
+			return -XR_EPARSE;
 		k++;
 		if (!expect(&p, ']'))
 			return (long)k;
 		if (expect(&p, ','))
-			return -1;
+			return -XR_EPARSE;
 	}
 }
 
