@@ -269,17 +269,18 @@ static void cell_ceilings(struct ctx *x, int ci, int udp, struct ceil *best,
 			  struct ceil *pcie)
 {
 	const struct report *r = x->r;
-	for (int h = 0; h < r->nhosts; h++) {
+	for (int h = 0; h < r->span.nhosts; h++) {
 		int seen = 0, any = 0;
 		for (int i = 0; i < r->nruns && !seen; i++) {
 			const struct report_run *u = &r->runs[i];
 			for (int j = 0; u->cell == ci && j < u->nseries; j++) {
 				any = 1;
-				seen |= !strcmp(u->series[j].host, r->hosts[h]);
+				seen |= !strcmp(u->series[j].host,
+						r->span.hosts[h]);
 			}
 		}
 		if (seen || !any)
-			host_ceilings(x, r->hosts[h], udp, best, pcie);
+			host_ceilings(x, r->span.hosts[h], udp, best, pcie);
 	}
 }
 
@@ -328,9 +329,10 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 	const char *ver = observed(r, ci, "version");
 	const char *par = observed(r, ci, "parallel");
 	int udp = proto && (!strcmp(proto, "UDP") || !strcmp(proto, "udp"));
-	int bits = r->primary >= 0 && r->metric_units[r->primary] &&
-		   !strcmp(r->metric_units[r->primary], "bit/s");
-	double med = c->st && r->primary >= 0 ? c->st[r->primary].median : NAN;
+	int bits = r->met.primary >= 0 && r->met.metric_units[r->met.primary] &&
+		   !strcmp(r->met.metric_units[r->met.primary], "bit/s");
+	double med =
+	    c->st && r->met.primary >= 0 ? c->st[r->met.primary].median : NAN;
 	struct ceil best = {NAN, EXPLAIN_NONE, ""}, pcie = best;
 	struct evid e = {0};
 	enum explain_kind k[2];
@@ -413,7 +415,7 @@ int explain_build(const struct report *r, struct explain **out)
 	struct explain *x;
 	struct ctx *c;
 	*out = NULL;
-	if (!r->arena || !r->metric_units || !r->cells || !r->ncells)
+	if (!r->arena || !r->met.metric_units || !r->cells || !r->ncells)
 		return 0; /* a model built by hand: nothing to explain */
 	x = arena_alloc(r->arena, sizeof *x);
 	c = calloc(1, sizeof *c);
@@ -422,7 +424,7 @@ int explain_build(const struct report *r, struct explain **out)
 		return -XR_ENOMEM;
 	}
 	c->r = r;
-	c->lang = r->lang;
+	c->lang = r->about.lang;
 	x->cells = arena_alloc(r->arena, (r->ncells + 1) * sizeof *x->cells);
 	x->pairs = arena_alloc(r->arena, (r->ncmps + 1) * sizeof *x->pairs);
 	if (!x->cells || !x->pairs) {

@@ -218,13 +218,13 @@ static void check_facts(struct model_build *m, struct report_cmp *c,
 	if (!ss)
 		return;
 	ns = cmp_sessions(m, c, ss);
-	for (h = 0; h < r->nhosts && ns > 1; h++)
+	for (h = 0; h < r->span.nhosts && ns > 1; h++)
 		for (k = 0; k < sizeof watched_facts / sizeof *watched_facts;
 		     k++) {
 			const char *v0 = NULL, *vi;
 			int64_t s0 = 0;
 			for (i = 0; i < ns; i++) {
-				vi = fact(r, ss[i], r->hosts[h],
+				vi = fact(r, ss[i], r->span.hosts[h],
 					  watched_facts[k]);
 				if (!vi)
 					continue;
@@ -243,8 +243,8 @@ static void check_facts(struct model_build *m, struct report_cmp *c,
 						: "%s on %s: '%s' (session "
 						  "%lld) "
 						  "-> '%s' (session %lld)",
-					    watched_facts[k], r->hosts[h], v0,
-					    (long long)s0, vi,
+					    watched_facts[k], r->span.hosts[h],
+					    v0, (long long)s0, vi,
 					    (long long)ss[i]);
 					break;
 				}
@@ -348,8 +348,8 @@ static void flag_engine_unit(struct model_build *m, struct report_cmp *c,
 	struct report *r = m->r;
 	const struct report_cell *A = &r->cells[c->a], *B = &r->cells[c->b];
 	struct mcell *ma = &m->mc[c->a], *mbb = &m->mc[c->b];
-	const char *ua = ma->unit ? ma->unit[r->primary] : NULL;
-	const char *ub = mbb->unit ? mbb->unit[r->primary] : NULL;
+	const char *ua = ma->unit ? ma->unit[r->met.primary] : NULL;
+	const char *ub = mbb->unit ? mbb->unit[r->met.primary] : NULL;
 
 	if (A->n_ok && B->n_ok) {
 		json_t *ja = params_without(m, A, diff);
@@ -382,13 +382,13 @@ static void flag_engine_unit(struct model_build *m, struct report_cmp *c,
 		model_flag(m, c->reasons, &c->nreasons,
 			   REPORT_FLAG_UNIT_DIFFERS,
 			   MODEL_JA(m) ? "%s 対 %s" : "%s vs %s", ua, ub);
-	if (ma->unit_mixed && ma->unit_mixed[r->primary])
+	if (ma->unit_mixed && ma->unit_mixed[r->met.primary])
 		model_flag(m, c->reasons, &c->nreasons,
 			   REPORT_FLAG_UNIT_DIFFERS,
 			   MODEL_JA(m) ? "A の試行で単位が混在（%s 他）"
 				       : "A's runs mix units (%s and others)",
 			   ua ? ua : "?");
-	if (mbb->unit_mixed && mbb->unit_mixed[r->primary])
+	if (mbb->unit_mixed && mbb->unit_mixed[r->met.primary])
 		model_flag(m, c->reasons, &c->nreasons,
 			   REPORT_FLAG_UNIT_DIFFERS,
 			   MODEL_JA(m) ? "B の試行で単位が混在（%s 他）"
@@ -503,7 +503,7 @@ static int declared_direction(const struct model_build *m)
 {
 	int i;
 	for (i = 0; m->plan && i < m->plan->engine.nmetrics; i++)
-		if (!strcmp(m->plan->engine.metrics[i].name, m->r->metric))
+		if (!strcmp(m->plan->engine.metrics[i].name, m->r->met.metric))
 			return m->plan->engine.metrics[i].better;
 	return 0;
 }
@@ -523,7 +523,7 @@ static int side_load(const struct model_build *m, int ci, struct side *sd)
 	sd->ses = malloc(n * sizeof *sd->ses);
 	sd->s.n = 0;
 	if (sd->y && sd->pos && sd->ses)
-		sd->s.n = (size_t)side_samples(m, ci, m->r->primary, sd->y,
+		sd->s.n = (size_t)side_samples(m, ci, m->r->met.primary, sd->y,
 					       sd->pos, sd->ses);
 	sd->s.y = sd->y;
 	sd->s.pos = sd->pos;
@@ -552,9 +552,9 @@ static void cmp_measure(struct model_build *m, struct report_cmp *c,
 	side_load(m, c->b, &sb);
 	interleaved = check_interleaved(m, c, &sa.s, &sb.s, conf, nconf);
 	if (report_decide(
-		&sa.s, &sb.s, interleaved, r->threshold,
-		report_higher_is_better(r->metric, declared_direction(m)), c,
-		&why)) {
+		&sa.s, &sb.s, interleaved, r->met.threshold,
+		report_higher_is_better(r->met.metric, declared_direction(m)),
+		c, &why)) {
 		if (why == REPORT_FLAG_TOO_FEW_RUNS)
 			model_flag(m, c->reasons, &c->nreasons, why,
 				   "n=%zu+%zu", sa.s.n, sb.s.n);
@@ -613,7 +613,7 @@ static void cmp_decide(struct model_build *m, struct report_cmp *c, int factor,
 	int diff[64] = {0}, nconf = 0;
 
 	c->factor = factor;
-	c->metric = m->r->metric;
+	c->metric = m->r->met.metric;
 	flag_factors(m, c, diff, pc);
 	flag_engine_unit(m, c, diff);
 	flag_verify_and_cells(m, c, diff, conf, &nconf);

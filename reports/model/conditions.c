@@ -95,9 +95,9 @@ static struct report_condition *cond_get(struct cond_scan *s, const char *key)
 	c->key = arena_strdup(l->m.a, key);
 	if (!strncmp(key, "mtu@", 4))
 		c->name = arena_printf(
-		    l->m.a, cond_keys[rank].name[l->m.r->lang], key + 4);
+		    l->m.a, cond_keys[rank].name[l->m.r->about.lang], key + 4);
 	else
-		c->name = cond_keys[rank].name[l->m.r->lang];
+		c->name = cond_keys[rank].name[l->m.r->about.lang];
 	s->vcap[s->n] = 0;
 	s->last_cell[s->n] = -1;
 	s->cell_values[s->n] = 0;
@@ -246,11 +246,13 @@ int loader_conditions(struct loader *l, struct xr_err *err)
 	memset(&s, 0, sizeof s);
 	memset(&ls, 0, sizeof ls);
 	s.l = ls.l = l;
-	rc = store_conditions_each(l->st, r->sessions, (size_t)r->nsessions,
-				   cond_row, &s, err);
+	rc =
+	    store_conditions_each(l->st, r->span.sessions,
+				  (size_t)r->span.nsessions, cond_row, &s, err);
 	if (rc == 0)
-		rc = store_loads_each(l->st, r->sessions, (size_t)r->nsessions,
-				      load_row, &ls, err);
+		rc = store_loads_each(l->st, r->span.sessions,
+				      (size_t)r->span.nsessions, load_row, &ls,
+				      err);
 	if (rc == 0 && conds_finish(&s, &ls) < 0)
 		rc = loader_oom(l);
 	free(s.c);
@@ -272,8 +274,8 @@ static int session_info_row(void *ctx, const struct store_session_row *row)
 	struct session_scan *s = ctx;
 	struct report *r = s->l->m.r;
 	int i;
-	for (i = 0; i < r->nsessions; i++)
-		if (r->sessions[i] == row->id) {
+	for (i = 0; i < r->span.nsessions; i++)
+		if (r->span.sessions[i] == row->id) {
 			s->out[i].plan_hash =
 			    arena_strdup(s->l->m.a, row->plan_hash);
 			s->out[i].started_at = row->started_at;
@@ -288,25 +290,28 @@ int loader_session_info(struct loader *l, struct xr_err *err)
 	struct session_scan s;
 	struct buf b = BUF_INIT;
 	int i, k, rc;
-	out = arena_alloc(l->m.a, (size_t)(r->nsessions ? r->nsessions : 1) *
-				      sizeof *out);
+	out = arena_alloc(l->m.a,
+			  (size_t)(r->span.nsessions ? r->span.nsessions : 1) *
+			      sizeof *out);
 	if (!out)
 		return loader_oom(l);
-	memset(out, 0, (size_t)(r->nsessions ? r->nsessions : 1) * sizeof *out);
+	memset(out, 0,
+	       (size_t)(r->span.nsessions ? r->span.nsessions : 1) *
+		   sizeof *out);
 	s.l = l;
 	s.out = out;
-	for (i = 0; i < r->nsessions; i++) {
-		out[i].id = r->sessions[i];
+	for (i = 0; i < r->span.nsessions; i++) {
+		out[i].id = r->span.sessions[i];
 		out[i].started_at = NAN;
 	}
 	if ((rc = store_sessions_each(l->st, session_info_row, &s, err)) < 0)
 		return rc;
 	/* Hosts from the facts (ordered by host, key, session). */
-	for (i = 0; i < r->nsessions; i++) {
+	for (i = 0; i < r->span.nsessions; i++) {
 		buf_reset(&b);
 		for (k = 0; k < r->nfacts; k++) {
 			const struct report_fact *f = &r->facts[k];
-			if (f->session != r->sessions[i] ||
+			if (f->session != r->span.sessions[i] ||
 			    strcmp(f->key, "hostname") || !f->value)
 				continue;
 			buf_addf(&b, "%s%s: %s", b.len ? ", " : "", f->host,
@@ -315,6 +320,6 @@ int loader_session_info(struct loader *l, struct xr_err *err)
 		out[i].hosts = arena_strdup(l->m.a, b.len ? b.s : "");
 	}
 	buf_release(&b);
-	r->session_info = out;
+	r->span.session_info = out;
 	return 0;
 }

@@ -36,7 +36,7 @@ char *report_fmt_value(const struct report *r, double v, char *out, size_t n)
 		snprintf(out, n, "–");
 		return out;
 	}
-	x = v / (r->display_scale > 0 ? r->display_scale : 1);
+	x = v / (r->met.display_scale > 0 ? r->met.display_scale : 1);
 	snprintf(out, n, "%.*f", decimals(x), x);
 	return out;
 }
@@ -50,7 +50,7 @@ char *report_fmt_value_unit(const struct report *r, double v, char *out,
 	else
 		snprintf(out, n, "%s %s",
 			 report_fmt_value(r, v, tmp, sizeof tmp),
-			 r->display_unit ? r->display_unit : "");
+			 r->met.display_unit ? r->met.display_unit : "");
 	return out;
 }
 
@@ -58,11 +58,12 @@ char *report_fmt_metric(const struct report *r, int mi, double v, char *out,
 			size_t n)
 {
 	static const char *const pfx[] = {"", "k", "M", "G", "T", "P"};
-	const char *unit = (mi >= 0 && mi < r->nmetrics && r->metric_units)
-			       ? r->metric_units[mi]
-			       : "";
+	const char *unit =
+	    (mi >= 0 && mi < r->met.nmetrics && r->met.metric_units)
+		? r->met.metric_units[mi]
+		: "";
 	int k = 0;
-	if (mi == r->primary)
+	if (mi == r->met.primary)
 		return report_fmt_value(r, v, out, n);
 	if (isnan(v)) {
 		snprintf(out, n, "–");
@@ -98,8 +99,8 @@ static void fmt_factor(double f, char *out, size_t n)
 char *report_fmt_cell(const struct report *r, const struct report_cell *c,
 		      char *out, size_t n)
 {
-	const struct report_stats *s = &c->st[r->primary];
-	double scale = r->display_scale > 0 ? r->display_scale : 1;
+	const struct report_stats *s = &c->st[r->met.primary];
+	double scale = r->met.display_scale > 0 ? r->met.display_scale : 1;
 	char f[32];
 	if (s->n == 0 || isnan(s->median)) {
 		snprintf(out, n, "–");
@@ -133,7 +134,7 @@ char *report_fmt_cell(const struct report *r, const struct report_cell *c,
 char *report_fmt_estimate(const struct report *r, const struct report_cell *c,
 			  char *out, size_t n)
 {
-	const struct report_stats *s = &c->st[r->primary];
+	const struct report_stats *s = &c->st[r->met.primary];
 	return report_fmt_value(r, s->gm > 0 ? s->gm : NAN, out, n);
 }
 
@@ -182,7 +183,7 @@ static void add_reasons(const struct report *r, const struct report_cmp *c,
 	for (i = 0; i < c->nreasons; i++) {
 		const struct report_flag *f = &c->reasons[i];
 		buf_addf(b, "%s%s", i ? "; " : "",
-			 report_flag_short(f->code, r->lang));
+			 report_flag_short(f->code, r->about.lang));
 		if (f->detail && *f->detail)
 			buf_addf(b, " %s", f->detail);
 	}
@@ -197,7 +198,7 @@ static void add_in_cell(const struct report *r, const struct report_cmp *c,
 		const struct report_flag *f = &c->warnings[i];
 		if (!report_flag_in_cell(f->code))
 			continue;
-		buf_addf(b, "; %s", report_flag_short(f->code, r->lang));
+		buf_addf(b, "; %s", report_flag_short(f->code, r->about.lang));
 		if (f->detail && *f->detail)
 			buf_addf(b, " %s", f->detail);
 	}
@@ -276,18 +277,18 @@ char *report_fmt_verdict(const struct report *r, const struct report_cmp *c,
 char *report_fmt_runs(const struct report *r, char *out, size_t n)
 {
 	struct buf b = BUF_INIT;
-	buf_addf(&b, "%d: %d %s, %d %s", r->runs_total, r->runs_ok,
+	buf_addf(&b, "%d: %d %s, %d %s", r->counts.total, r->counts.ok,
 		 report_text(r, REPORT_T_RUNS_OK),
-		 r->runs_failed + r->runs_timeout,
+		 r->counts.failed + r->counts.timeout,
 		 report_text(r, REPORT_T_RUNS_FAILED));
-	if (r->runs_timeout)
-		buf_addf(&b, " (%d %s)", r->runs_timeout,
+	if (r->counts.timeout)
+		buf_addf(&b, " (%d %s)", r->counts.timeout,
 			 report_text(r, REPORT_T_RUNS_TIMEOUT));
-	if (r->runs_other)
-		buf_addf(&b, ", %d %s", r->runs_other,
+	if (r->counts.other)
+		buf_addf(&b, ", %d %s", r->counts.other,
 			 report_text(r, REPORT_T_RUNS_OTHER));
-	if (r->runs_warmup)
-		buf_addf(&b, "; +%d %s", r->runs_warmup,
+	if (r->counts.warmup)
+		buf_addf(&b, "; +%d %s", r->counts.warmup,
 			 report_text(r, REPORT_T_RUNS_WARMUP));
 	snprintf(out, n, "%s", b.s ? b.s : "");
 	buf_release(&b);

@@ -77,8 +77,8 @@ static int session_row(void *ctx, const struct store_session_row *s)
 	if (!c->name) {
 		c->name =
 		    arena_strdup(l->m.a, s->plan_name ? s->plan_name : "");
-		r->title = arena_strdup(l->m.a, s->plan_title);
-		r->plan_hash = arena_strdup(l->m.a, s->plan_hash);
+		r->about.title = arena_strdup(l->m.a, s->plan_title);
+		r->about.plan_hash = arena_strdup(l->m.a, s->plan_hash);
 		c->text = arena_strdup(l->m.a, s->plan_text);
 	} else if (!s->plan_name || strcmp(s->plan_name, c->name)) {
 		return 0; /* another plan's sessions */
@@ -109,14 +109,14 @@ static int load_sessions(struct loader *l, struct xr_err *err)
 	if (!n) {
 		free(c.ids);
 		if (l->m.o->session > 0)
-			return xr_err_set(err, XR_EREPORT, r->db_path, 0, 0,
-					  "no session %lld in '%s'",
+			return xr_err_set(err, XR_EREPORT, r->about.db_path, 0,
+					  0, "no session %lld in '%s'",
 					  (long long)l->m.o->session,
-					  r->db_path);
-		return xr_err_set(err, XR_EREPORT, r->db_path, 0, 0,
+					  r->about.db_path);
+		return xr_err_set(err, XR_EREPORT, r->about.db_path, 0, 0,
 				  "no runs to report in '%s' (run the plan "
 				  "first: xrun run PLAN)",
-				  r->db_path);
+				  r->about.db_path);
 	}
 	/* Oldest first. */
 	{
@@ -129,11 +129,11 @@ static int load_sessions(struct loader *l, struct xr_err *err)
 		}
 		for (i = 0; i < n; i++)
 			s[i] = c.ids[n - 1 - i];
-		r->sessions = s;
-		r->nsessions = n;
+		r->span.sessions = s;
+		r->span.nsessions = n;
 	}
 	free(c.ids);
-	r->plan_name = c.name;
+	r->about.plan_name = c.name;
 	if (c.text) {
 		struct xr_diag d;
 		xr_diag_init(&d, c.name);
@@ -153,14 +153,14 @@ static int metric_index(struct loader *l, const char *name, const char *unit)
 {
 	struct report *r = l->m.r;
 	int i;
-	for (i = 0; i < r->nmetrics; i++)
-		if (!strcmp(r->metrics[i], name))
+	for (i = 0; i < r->met.nmetrics; i++)
+		if (!strcmp(r->met.metrics[i], name))
 			return i;
-	if (r->nmetrics >= MAX_METRICS)
+	if (r->met.nmetrics >= MAX_METRICS)
 		return -XR_EREPORT;
-	i = r->nmetrics;
-	r->metrics[i] = arena_strdup(l->m.a, name);
-	r->metric_units[i] = arena_strdup(l->m.a, unit ? unit : "");
+	i = r->met.nmetrics;
+	r->met.metrics[i] = arena_strdup(l->m.a, name);
+	r->met.metric_units[i] = arena_strdup(l->m.a, unit ? unit : "");
 	l->m.vals[i] = malloc(((size_t)l->m.nruns + 1) * sizeof(double));
 	if (!l->m.vals[i])
 		return -XR_ENOMEM;
@@ -169,7 +169,7 @@ static int metric_index(struct loader *l, const char *name, const char *unit)
 		for (k = 0; k < l->m.nruns; k++)
 			l->m.vals[i][k] = NAN;
 	}
-	r->nmetrics++;
+	r->met.nmetrics++;
 	return i;
 }
 
@@ -201,11 +201,12 @@ static int load_metrics(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	int i;
-	r->metrics = arena_alloc(l->m.a, MAX_METRICS * sizeof *r->metrics);
-	r->metric_units =
-	    arena_alloc(l->m.a, MAX_METRICS * sizeof *r->metric_units);
+	r->met.metrics =
+	    arena_alloc(l->m.a, MAX_METRICS * sizeof *r->met.metrics);
+	r->met.metric_units =
+	    arena_alloc(l->m.a, MAX_METRICS * sizeof *r->met.metric_units);
 	l->m.vals = calloc(MAX_METRICS, sizeof *l->m.vals);
-	if (!r->metrics || !r->metric_units || !l->m.vals)
+	if (!r->met.metrics || !r->met.metric_units || !l->m.vals)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	for (i = 0; i < r->ncells; i++) {
 		l->m.mc[i].unit =
@@ -224,8 +225,8 @@ static int load_metrics(struct loader *l, struct xr_err *err)
 int report_metric_index(const struct report *r, const char *name)
 {
 	int i;
-	for (i = 0; name && i < r->nmetrics; i++)
-		if (!strcmp(r->metrics[i], name))
+	for (i = 0; name && i < r->met.nmetrics; i++)
+		if (!strcmp(r->met.metrics[i], name))
 			return i;
 	return -1;
 }
@@ -252,24 +253,24 @@ static int choose_metric(struct loader *l, struct xr_err *err)
 		if (p && p->engine.nmetrics &&
 		    report_metric_index(r, p->engine.metrics[0].name) >= 0)
 			want = p->engine.metrics[0].name;
-		else if (r->nmetrics)
-			want = r->metrics[0];
+		else if (r->met.nmetrics)
+			want = r->met.metrics[0];
 	}
-	for (i = 0; i < r->nmetrics; i++)
-		if (!strcmp(r->metrics[i], want))
+	for (i = 0; i < r->met.nmetrics; i++)
+		if (!strcmp(r->met.metrics[i], want))
 			break;
-	if (i < r->nmetrics) {
-		r->primary = i;
-		r->metric = r->metrics[i];
+	if (i < r->met.nmetrics) {
+		r->met.primary = i;
+		r->met.metric = r->met.metrics[i];
 		return 0;
 	}
-	if (r->nmetrics && (l->m.o->metric || r->runs_ok)) {
-		for (i = 0; i < r->nmetrics; i++)
-			buf_addf(&b, "%s%s", i ? ", " : "", r->metrics[i]);
+	if (r->met.nmetrics && (l->m.o->metric || r->counts.ok)) {
+		for (i = 0; i < r->met.nmetrics; i++)
+			buf_addf(&b, "%s%s", i ? ", " : "", r->met.metrics[i]);
 		/* An explicit --metric is a usage error; a store without the
 		 * default metric is a report error. */
 		rc = xr_err_set(err, l->m.o->metric ? XR_EUSAGE : XR_EREPORT,
-				r->db_path, 0, 0,
+				r->about.db_path, 0, 0,
 				"unknown metric '%s' (present: %s)", want, b.s);
 		buf_release(&b);
 		return rc;
@@ -278,8 +279,8 @@ static int choose_metric(struct loader *l, struct xr_err *err)
 	i = metric_index(l, want, want[0] == 't' ? "bit/s" : "");
 	if (i < 0)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	r->primary = i;
-	r->metric = r->metrics[i];
+	r->met.primary = i;
+	r->met.metric = r->met.metrics[i];
 	return 0;
 }
 
@@ -351,17 +352,17 @@ static int apply_options(struct loader *l, struct xr_err *err)
 				  o->lang);
 	if (lang < 0 && plan && plan->report.lang)
 		lang = report_lang_parse(plan->report.lang);
-	r->lang = lang < 0 ? REPORT_LANG_EN : (enum report_lang)lang;
-	r->threshold = o->threshold > 0 ? o->threshold
-		       : plan && plan->report.threshold > 0
-			   ? plan->report.threshold
-			   : 0.01;
+	r->about.lang = lang < 0 ? REPORT_LANG_EN : (enum report_lang)lang;
+	r->met.threshold = o->threshold > 0 ? o->threshold
+			   : plan && plan->report.threshold > 0
+			       ? plan->report.threshold
+			       : 0.01;
 	if (o->title)
-		r->title = arena_strdup(l->m.a, o->title);
+		r->about.title = arena_strdup(l->m.a, o->title);
 	else if (plan && plan->title)
-		r->title = arena_strdup(l->m.a, plan->title);
-	if (!r->title || !*r->title)
-		r->title = r->plan_name;
+		r->about.title = arena_strdup(l->m.a, plan->title);
+	if (!r->about.title || !*r->about.title)
+		r->about.title = r->about.plan_name;
 	/* The plan's free-text description, without the final newline a
 	 * YAML block scalar leaves. */
 	if (plan && plan->description && *plan->description) {
@@ -369,7 +370,7 @@ static int apply_options(struct loader *l, struct xr_err *err)
 		size_t n = d ? strlen(d) : 0;
 		while (n && strchr(" \t\r\n", d[n - 1]))
 			d[--n] = 0;
-		r->description = n ? d : NULL;
+		r->about.description = n ? d : NULL;
 	}
 	return 0;
 }
@@ -396,18 +397,18 @@ static int keep_values(struct model_build *m, struct xr_err *err)
 {
 	struct report *r = m->r;
 	int ci, mi, i;
-	r->engine_duration = m->plan ? m->plan->engine.duration : 0;
+	r->met.engine_duration = m->plan ? m->plan->engine.duration : 0;
 	if (!m->mc || !m->vals)
 		return 0;
 	for (ci = 0; ci < r->ncells; ci++) {
 		const struct mcell *mc = &m->mc[ci];
 		struct report_cell *c = &r->cells[ci];
-		double **v = arena_alloc(r->arena,
-					 ((size_t)r->nmetrics + 1) * sizeof *v);
+		double **v = arena_alloc(
+		    r->arena, ((size_t)r->met.nmetrics + 1) * sizeof *v);
 		if (!v)
 			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 					  "out of memory");
-		for (mi = 0; mi < r->nmetrics; mi++) {
+		for (mi = 0; mi < r->met.nmetrics; mi++) {
 			v[mi] = arena_alloc(r->arena,
 					    ((size_t)mc->nok + 1) * sizeof **v);
 			if (!v[mi])
@@ -448,8 +449,8 @@ int report_build(const char *db_path, const struct report_opts *o,
 	l.m.r = r;
 	l.m.o = o;
 	l.err = err;
-	r->db_path = arena_strdup(l.m.a, db_path);
-	r->generated_at = (double)time(NULL);
+	r->about.db_path = arena_strdup(l.m.a, db_path);
+	r->about.generated_at = (double)time(NULL);
 	if ((rc = load_sessions(&l, err)) < 0)
 		goto fail;
 	if ((rc = apply_options(&l, err)) < 0)
@@ -507,7 +508,7 @@ void report_free(struct report *r)
 
 const char *report_text(const struct report *r, enum report_text_id id)
 {
-	return report_text_lang(r ? r->lang : REPORT_LANG_EN, id);
+	return report_text_lang(r ? r->about.lang : REPORT_LANG_EN, id);
 }
 
 int report_flag_mark(const struct report *r, enum report_flag_code c)

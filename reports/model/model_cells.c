@@ -184,10 +184,11 @@ static void run_span(struct report *r, struct report_cell *c,
 		     const struct mrun *u)
 {
 	if (!isnan(u->start) &&
-	    (isnan(r->first_run) || u->start < r->first_run))
-		r->first_run = u->start;
-	if (!isnan(u->end) && (isnan(r->last_run) || u->end > r->last_run))
-		r->last_run = u->end;
+	    (isnan(r->span.first_run) || u->start < r->span.first_run))
+		r->span.first_run = u->start;
+	if (!isnan(u->end) &&
+	    (isnan(r->span.last_run) || u->end > r->span.last_run))
+		r->span.last_run = u->end;
 	if (u->status != RUN_OK)
 		return;
 	if (!isnan(u->start) &&
@@ -206,7 +207,7 @@ static void run_tally(struct loader *l, struct report_cell *c, struct mrun *u,
 	switch (row->status) {
 	case RUN_OK:
 		c->n_ok++;
-		r->runs_ok++;
+		r->counts.ok++;
 		if (!c->engine && !c->target && !c->params) {
 			c->engine = arena_strdup(l->m.a, row->engine);
 			c->target = arena_strdup(l->m.a, row->target);
@@ -215,15 +216,15 @@ static void run_tally(struct loader *l, struct report_cell *c, struct mrun *u,
 		break;
 	case RUN_FAILED:
 		c->n_failed++;
-		r->runs_failed++;
+		r->counts.failed++;
 		break;
 	case RUN_TIMEOUT:
 		c->n_timeout++;
-		r->runs_timeout++;
+		r->counts.timeout++;
 		break;
 	default:
 		c->n_other++;
-		r->runs_other++;
+		r->counts.other++;
 	}
 }
 
@@ -236,7 +237,7 @@ static int run_row(void *ctx, const struct store_run_row *row)
 	struct report_cell *c;
 	int ci;
 	if (row->warmup) {
-		r->runs_warmup++;
+		r->counts.warmup++;
 		return 0;
 	}
 	if (l->m.nruns == l->cap_runs) {
@@ -262,7 +263,7 @@ static int run_row(void *ctx, const struct store_run_row *row)
 	    arena_strdup(l->m.a, row->status_name ? row->status_name : "");
 	c = &r->cells[ci];
 	c->n_runs++;
-	r->runs_total++;
+	r->counts.total++;
 	run_tally(l, c, u, row);
 	run_span(r, c, u);
 	l->m.nruns++;
@@ -275,20 +276,21 @@ int loader_runs(struct loader *l, struct xr_err *err)
 	struct store_run_filter f = {0};
 	int rc;
 
-	f.sessions = r->sessions;
-	f.nsessions = (size_t)r->nsessions;
+	f.sessions = r->span.sessions;
+	f.nsessions = (size_t)r->span.nsessions;
 	f.block = -1;
-	r->first_run = r->last_run = NAN;
+	r->span.first_run = r->span.last_run = NAN;
 	if ((rc = store_runs_each(l->st, &f, run_row, l, err)) < 0)
 		return rc;
 	/* Scheduled counts the warm-up runs too: they are runs the session
 	 * holds, and `xrun status` counts them. */
-	if (r->runs_ok + r->runs_failed + r->runs_timeout == 0)
-		return xr_err_set(err, XR_EREPORT, r->db_path, 0, 0,
+	if (r->counts.ok + r->counts.failed + r->counts.timeout == 0)
+		return xr_err_set(err, XR_EREPORT, r->about.db_path, 0, 0,
 				  "no finished runs to report in '%s' "
 				  "(%d scheduled, none finished yet; run or "
 				  "resume the plan: xrun run PLAN)",
-				  r->db_path, r->runs_total + r->runs_warmup);
+				  r->about.db_path,
+				  r->counts.total + r->counts.warmup);
 	return 0;
 }
 
@@ -469,7 +471,8 @@ int loader_observed(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	struct obs_acc acc = {l, 0};
-	int rc = store_observed_each(l->st, r->sessions, (size_t)r->nsessions,
-				     observed_row, &acc, err);
+	int rc = store_observed_each(l->st, r->span.sessions,
+				     (size_t)r->span.nsessions, observed_row,
+				     &acc, err);
 	return rc < 0 ? rc : 0;
 }

@@ -54,7 +54,7 @@ struct model_build {
 
 /* Flag details are written in the report's language (fixed words only;
  * counter, factor and level names stay as they are). */
-#define MODEL_JA(m) ((m)->r->lang == REPORT_LANG_JA)
+#define MODEL_JA(m) ((m)->r->about.lang == REPORT_LANG_JA)
 
 /* Append a flag to a list of capacity REPORT_FLAG_COUNT; a code already
  * present gets the detail appended ("; ..."). */

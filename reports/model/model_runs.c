@@ -56,8 +56,8 @@ int loader_series(struct loader *l, struct xr_err *err)
 	 * the reported sessions' runs only. */
 	struct store_series_filter f = {0};
 	int rc;
-	f.sessions = l->m.r->sessions;
-	f.nsessions = (size_t)l->m.r->nsessions;
+	f.sessions = l->m.r->span.sessions;
+	f.nsessions = (size_t)l->m.r->span.nsessions;
 	rc = store_series_each(l->st, &f, series_row, l, err);
 	if (rc == -XR_ENOMEM && err && !err->msg[0])
 		xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
@@ -120,11 +120,11 @@ static int run_into(struct loader *l, int ri, struct report_run *u)
 	struct report *r = l->m.r;
 	const struct mrun *m = &l->m.runs[ri];
 	double *vals =
-	    arena_alloc(l->m.a, ((size_t)r->nmetrics + 1) * sizeof *vals);
+	    arena_alloc(l->m.a, ((size_t)r->met.nmetrics + 1) * sizeof *vals);
 	int mi;
 	if (!vals)
 		return -XR_ENOMEM;
-	for (mi = 0; mi < r->nmetrics; mi++)
+	for (mi = 0; mi < r->met.nmetrics; mi++)
 		vals[mi] = l->m.vals ? l->m.vals[mi][ri] : NAN;
 	u->id = m->id;
 	u->session = m->session;

@@ -43,9 +43,9 @@ int loader_sizing(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	int i, rc;
-	for (i = 0; i < r->nsessions; i++)
-		if ((rc = store_sizing_each(l->st, r->sessions[i], sizing_row,
-					    l, err)) < 0)
+	for (i = 0; i < r->span.nsessions; i++)
+		if ((rc = store_sizing_each(l->st, r->span.sessions[i],
+					    sizing_row, l, err)) < 0)
 			return rc;
 	for (i = 0; i < r->ncells; i++) {
 		const struct report_sizing *z = r->cells[i].sizing;

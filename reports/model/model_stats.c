@@ -26,8 +26,8 @@ static void cell_stats(struct loader *l, int ci, int mi, double *tmp)
 	struct report_stats *s = &l->m.r->cells[ci].st[mi];
 	struct mcell *c = &l->m.mc[ci];
 	int k, n = 0;
-	s->metric = l->m.r->metrics[mi];
-	s->unit = l->m.r->metric_units[mi];
+	s->metric = l->m.r->met.metrics[mi];
+	s->unit = l->m.r->met.metric_units[mi];
 	s->median = s->mean = s->sd = s->cv_pct = s->min = s->max = NAN;
 	s->ci_low = s->ci_high = s->iv_p95 = s->iv_peak = NAN;
 	s->gm = s->gm_low = s->gm_high = s->med_low = s->med_high = NAN;
@@ -82,7 +82,7 @@ static void cell_drift(struct loader *l, int ci)
 	double beta[2], se[2], first = 0, last = 0;
 	int k, n = 0;
 	for (k = 0; X && y && k < c->nok; k++) {
-		double v = l->m.vals[r->primary][c->ok[k]];
+		double v = l->m.vals[r->met.primary][c->ok[k]];
 		if (!(v > 0))
 			continue;
 		X[2 * n] = 1;
@@ -95,7 +95,7 @@ static void cell_drift(struct loader *l, int ci)
 	if (n >= 4 && stats_ols(X, (size_t)n, 2, y, beta, se, NULL) == 0 &&
 	    se[1] > 0 && stats_t_p2(beta[1] / se[1], n - 2) < 0.05) {
 		double change = 100 * expm1(beta[1] * (last - first));
-		if (fabs(change) > 100 * r->threshold)
+		if (fabs(change) > 100 * r->met.threshold)
 			model_flag(&l->m, r->cells[ci].flags,
 				   &r->cells[ci].nflags, REPORT_FLAG_DRIFT,
 				   MODEL_JA(&l->m)
@@ -119,10 +119,10 @@ static void cell_outliers(struct loader *l, int ci)
 	struct report *r = l->m.r;
 	double *y = malloc(((size_t)c->nok + 1) * sizeof *y), worst = 0;
 	size_t *idx = malloc(((size_t)c->nok + 1) * sizeof *idx);
-	double med = r->cells[ci].st[r->primary].median;
+	double med = r->cells[ci].st[r->met.primary].median;
 	long n = 0, k, nout, kept;
 	for (k = 0; y && idx && k < c->nok; k++) {
-		double v = l->m.vals[r->primary][c->ok[k]];
+		double v = l->m.vals[r->met.primary][c->ok[k]];
 		if (v > 0)
 			y[n++] = log(v);
 	}
@@ -133,7 +133,7 @@ static void cell_outliers(struct loader *l, int ci)
 	 * score: with quantised values the MAD can be tiny. */
 	for (k = 0, kept = 0; k < nout && med > 0; k++) {
 		double d = 100 * expm1(y[idx[k]] - log(med));
-		if (fabs(d) <= 100 * r->threshold)
+		if (fabs(d) <= 100 * r->met.threshold)
 			continue;
 		kept++;
 		if (fabs(d) > fabs(worst))
@@ -162,8 +162,8 @@ int loader_stats(struct loader *l, struct xr_err *err)
 	for (ci = 0; ci < r->ncells; ci++) {
 		struct report_cell *c = &r->cells[ci];
 		struct report_stats *s;
-		c->st = arena_alloc(l->m.a,
-				    (size_t)(r->nmetrics + 1) * sizeof *c->st);
+		c->st = arena_alloc(l->m.a, (size_t)(r->met.nmetrics + 1) *
+						sizeof *c->st);
 		c->flags =
 		    arena_alloc(l->m.a, REPORT_FLAG_COUNT * sizeof *c->flags);
 		if (!c->st || !c->flags) {
@@ -171,9 +171,9 @@ int loader_stats(struct loader *l, struct xr_err *err)
 			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 					  "out of memory");
 		}
-		for (mi = 0; mi < r->nmetrics; mi++)
+		for (mi = 0; mi < r->met.nmetrics; mi++)
 			cell_stats(l, ci, mi, tmp);
-		s = &c->st[r->primary];
+		s = &c->st[r->met.primary];
 		if (l->niv && l->niv[ci]) {
 			stats_sort(l->iv[ci], (size_t)l->niv[ci]);
 			s->n_intervals = l->niv[ci];
@@ -237,7 +237,7 @@ int loader_intervals(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	/* the interval statistics are of the engine's primary metric */
-	if (!strcmp(r->metric, "throughput")) {
+	if (!strcmp(r->met.metric, "throughput")) {
 		l->iv = calloc((size_t)r->ncells + 1, sizeof *l->iv);
 		l->niv = calloc((size_t)r->ncells + 1, sizeof *l->niv);
 		l->capiv = calloc((size_t)r->ncells + 1, sizeof *l->capiv);
@@ -333,9 +333,9 @@ int loader_counters(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	int rc, i, mi;
-	if ((rc = store_counter_sums_each(l->st, r->sessions,
-					  (size_t)r->nsessions, counter_row, l,
-					  err)) < 0)
+	if ((rc = store_counter_sums_each(l->st, r->span.sessions,
+					  (size_t)r->span.nsessions,
+					  counter_row, l, err)) < 0)
 		return rc;
 	for (i = 0; i < l->ncs; i++) {
 		struct csum *c = &l->cs[i];
@@ -351,10 +351,10 @@ int loader_counters(struct loader *l, struct xr_err *err)
 				   c->name, c->sum, c->host);
 	}
 	/* iperf3's own retransmit count, when it is a metric. */
-	for (mi = 0; mi < r->nmetrics; mi++)
-		if (!strcmp(r->metrics[mi], "retransmits"))
+	for (mi = 0; mi < r->met.nmetrics; mi++)
+		if (!strcmp(r->met.metrics[mi], "retransmits"))
 			break;
-	if (mi < r->nmetrics)
+	if (mi < r->met.nmetrics)
 		for (i = 0; i < r->ncells; i++) {
 			struct report_cell *c = &r->cells[i];
 			struct mcell *m = &l->m.mc[i];
@@ -442,9 +442,9 @@ int loader_verifications(struct loader *l, struct xr_err *err)
 			  sizeof *l->m.ver);
 	if (!l->m.ver)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	if ((rc = store_verify_tallies_each(l->st, r->sessions,
-					    (size_t)r->nsessions, tally_row, l,
-					    err)) < 0)
+	if ((rc = store_verify_tallies_each(l->st, r->span.sessions,
+					    (size_t)r->span.nsessions,
+					    tally_row, l, err)) < 0)
 		return rc;
 	for (ci = 0; ci < r->ncells; ci++)
 		for (f = 0; f < r->nfactors; f++) {
@@ -464,8 +464,9 @@ int loader_verifications(struct loader *l, struct xr_err *err)
 				    v->actual ? v->actual : "");
 		}
 	/* The summary for the appendix. */
-	return store_verify_groups_each(
-	    l->st, r->sessions, (size_t)r->nsessions, verif_row, l, err);
+	return store_verify_groups_each(l->st, r->span.sessions,
+					(size_t)r->span.nsessions, verif_row, l,
+					err);
 }
 
 /* A host fact, and its host in r->hosts on first sight. Out of memory
@@ -494,21 +495,22 @@ static int fact_row(void *ctx, const struct store_fact_row *row)
 	f->value = arena_strdup(l->m.a, row->value);
 	if (!f->host)
 		f->host = "";
-	for (i = 0; i < r->nhosts; i++)
-		if (!strcmp(r->hosts[i], f->host))
+	for (i = 0; i < r->span.nhosts; i++)
+		if (!strcmp(r->span.hosts[i], f->host))
 			return 0;
-	if (r->nhosts == l->cap_hosts) {
+	if (r->span.nhosts == l->cap_hosts) {
 		const char **t;
 		int cap = l->cap_hosts ? 2 * l->cap_hosts : 8;
 		t = arena_alloc(l->m.a, (size_t)cap * sizeof *t);
 		if (!t)
 			return 1;
-		if (r->nhosts)
-			memcpy(t, r->hosts, (size_t)r->nhosts * sizeof *t);
-		r->hosts = t;
+		if (r->span.nhosts)
+			memcpy(t, r->span.hosts,
+			       (size_t)r->span.nhosts * sizeof *t);
+		r->span.hosts = t;
 		l->cap_hosts = cap;
 	}
-	r->hosts[r->nhosts++] = f->host;
+	r->span.hosts[r->span.nhosts++] = f->host;
 	return 0;
 }
 
@@ -516,8 +518,9 @@ int loader_facts(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	int rc, i;
-	if ((rc = store_facts_each(l->st, r->sessions, (size_t)r->nsessions,
-				   fact_row, l, err)) < 0)
+	if ((rc = store_facts_each(l->st, r->span.sessions,
+				   (size_t)r->span.nsessions, fact_row, l,
+				   err)) < 0)
 		return rc;
 	/* A capture seen when the session started counts for its cells. */
 	for (i = 0; i < r->nfacts; i++) {
@@ -559,7 +562,7 @@ static int declared_in_bytes(const struct plan *p, const char *metric)
 int loader_display_unit(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
-	const char *base = r->metric_units[r->primary];
+	const char *base = r->met.metric_units[r->met.primary];
 	const char *want = l->m.o->unit;
 	double top = 0, factor;
 	const char *ub;
@@ -567,7 +570,7 @@ int loader_display_unit(struct loader *l, struct xr_err *err)
 	if (!want && l->m.plan && l->m.plan->report.unit)
 		want = l->m.plan->report.unit;
 	if (!want && !strcmp(base, "bit/s") &&
-	    declared_in_bytes(l->m.plan, r->metric))
+	    declared_in_bytes(l->m.plan, r->met.metric))
 		want = "MB/s";
 	if (want) {
 		double conv = 1;
@@ -584,18 +587,18 @@ int loader_display_unit(struct loader *l, struct xr_err *err)
 			return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
 					  "unit '%s' does not fit metric '%s' "
 					  "measured in %s",
-					  want, r->metric, base);
-		r->display_unit = arena_strdup(l->m.a, want);
-		r->display_scale = factor * conv;
+					  want, r->met.metric, base);
+		r->met.display_unit = arena_strdup(l->m.a, want);
+		r->met.display_scale = factor * conv;
 		return 0;
 	}
 	for (i = 0; i < r->ncells; i++) {
-		double m = r->cells[i].st[r->primary].median;
+		double m = r->cells[i].st[r->met.primary].median;
 		if (!isnan(m) && fabs(m) > top)
 			top = fabs(m);
 	}
-	r->display_scale = 1;
-	r->display_unit = *base ? base : "";
+	r->met.display_scale = 1;
+	r->met.display_unit = *base ? base : "";
 	if (!strcmp(base, "bit/s") || !strcmp(base, "B/s")) {
 		static const char *const bits[] = {"bit/s", "kbit/s", "Mbit/s",
 						   "Gbit/s", "Tbit/s"};
@@ -605,13 +608,13 @@ int loader_display_unit(struct loader *l, struct xr_err *err)
 		int is_bits = base[1] == 'i';
 		/* Gbit/s for network rates from 1 Gbit/s, Mbit/s below;
 		 * MB/s for byte rates up to 10 GB/s (file copies). */
-		while (k < 4 && top >= 1000 * r->display_scale *
+		while (k < 4 && top >= 1000 * r->met.display_scale *
 					   (is_bits || k < 2 ? 1 : 10))
-			r->display_scale *= 1000, k++;
-		r->display_unit = is_bits ? bits[k] : bytes[k];
+			r->met.display_scale *= 1000, k++;
+		r->met.display_unit = is_bits ? bits[k] : bytes[k];
 	} else if (!strcmp(base, "s") && top > 0 && top < 1) {
-		r->display_unit = "ms";
-		r->display_scale = 1e-3;
+		r->met.display_unit = "ms";
+		r->met.display_scale = 1e-3;
 	}
 	return 0;
 }

@@ -205,22 +205,34 @@ struct report_run {
 	int nseries;
 };
 
-struct report {
-	struct arena *arena; /* owns everything below */
+/* What a report is about: the plan, the store, its language. */
+struct report_about {
 	enum report_lang lang;
 	const char *db_path;
 	const char *plan_name, *title, *plan_hash;
 	const char *description; /* the plan's description:, NULL when none */
+	double generated_at;
+};
+
+/* The reported sessions, when their runs happened and on which hosts. */
+struct report_span {
 	int nsessions;
 	const int64_t *sessions;
 	const struct report_session *session_info; /* [nsessions] */
 	double first_run, last_run;		   /* NaN when no run started */
-	double generated_at;
 	const char **hosts; /* hosts the runs touched (facts, counters) */
 	int nhosts;
-	int runs_total; /* non-warm-up runs scheduled */
-	int runs_ok, runs_failed, runs_timeout, runs_other;
-	int runs_warmup;
+};
+
+/* How the non-warm-up runs scheduled ended. */
+struct report_counts {
+	int total; /* non-warm-up runs scheduled */
+	int ok, failed, timeout, other;
+	int warmup;
+};
+
+/* The metrics present, the reported one and how it is shown. */
+struct report_metric_set {
 	double threshold;     /* theta, fraction */
 	const char *metric;   /* the report's metric */
 	int primary;	      /* its index in metrics[] */
@@ -231,6 +243,17 @@ struct report {
 	double display_scale;	  /* base value / scale = display value */
 	double engine_duration;	  /* the stored plan's engine.duration (s),
 				     0 when unknown */
+};
+
+/* The report model: built once by report_build (reports/model), read by
+ * reference, explain and render; the small structs above group its
+ * scalars, the arrays below are its tables. */
+struct report {
+	struct arena *arena; /* owns everything below */
+	struct report_about about;
+	struct report_span span;
+	struct report_counts counts;
+	struct report_metric_set met;
 
 	struct report_factor *factors;
 	int nfactors;

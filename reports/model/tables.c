@@ -128,8 +128,8 @@ int model_tables(struct model_build *m, struct xr_err *err)
 				cols[nc++] = f;
 		}
 		mi = report_metric_index(r, pt->metric);
-		t->metric_index = mi >= 0 ? mi : r->primary;
-		t->metric = r->metrics[t->metric_index];
+		t->metric_index = mi >= 0 ? mi : r->met.primary;
+		t->metric = r->met.metrics[t->metric_index];
 		if (table_fill(m, t, row, cols, nc) < 0)
 			goto oom;
 		r->ntables++;
@@ -144,8 +144,8 @@ int model_tables(struct model_build *m, struct xr_err *err)
 		for (k = 0; k < r->nfactors && nc < 64; k++)
 			if (k != row)
 				cols[nc++] = k;
-		t->metric_index = r->primary;
-		t->metric = r->metric;
+		t->metric_index = r->met.primary;
+		t->metric = r->met.metric;
 		if (table_fill(m, t, row, cols, nc) < 0)
 			goto oom;
 		r->ntables = 1;

@@ -41,7 +41,7 @@ static void list_names(struct buf *b, const char *const *names, int n,
 static int unit_factor(const struct report *r, int mi, const char *unit,
 		       double *factor)
 {
-	const char *base, *stored = r->metric_units[mi];
+	const char *base, *stored = r->met.metric_units[mi];
 	double f;
 	if (units_metric(unit, &f, &base) < 0)
 		return -XR_EUSAGE;
@@ -101,7 +101,7 @@ static void check_metric(struct ref_read *rr)
 	int mi = report_metric_index(r, rr->metric);
 	if (mi < 0) {
 		struct buf b = BUF_INIT;
-		list_names(&b, r->metrics, r->nmetrics, sizeof(char *));
+		list_names(&b, r->met.metrics, r->met.nmetrics, sizeof(char *));
 		xr_diag_add(
 		    rr->d, 0, rr->metric_line ? rr->metric_line : rr->hdr->line,
 		    rr->metric_line ? rr->metric_col : 1,
@@ -117,8 +117,8 @@ static void check_metric(struct ref_read *rr)
 		    "%s; known units: bit/s, Mbit/s, Gbit/s, B/s, "
 		    "MB/s, GB/s, s, ms, us, %%, count, ...)",
 		    rr->unit, rr->unit_line ? "" : " (the default)", rr->metric,
-		    r->metric_units[mi] && *r->metric_units[mi]
-			? r->metric_units[mi]
+		    r->met.metric_units[mi] && *r->met.metric_units[mi]
+			? r->met.metric_units[mi]
 			: "1");
 	}
 }
@@ -220,7 +220,7 @@ static enum ref_col classify_other(struct ref_read *rr, int j)
 			    "numeric column",
 			    name, b.s);
 	} else if (rr->col_metric[j] < 0) {
-		list_names(&m, r->metrics, r->nmetrics, sizeof(char *));
+		list_names(&m, r->met.metrics, r->met.nmetrics, sizeof(char *));
 		xr_diag_add(rr->d, 1, hdr->line, hdr->f[j].col,
 			    "column '%s' is neither a factor "
 			    "of the plan (%s) nor a metric in "

@@ -170,9 +170,9 @@ void report_ref_fmt(const struct report *r, const struct report_ref_row *w,
 	char x[64], y[64];
 	for (c = 0; c < REPORT_REF_NCOLS; c++)
 		snprintf(out[c], 192, "–");
-	if (mi == r->primary)
+	if (mi == r->met.primary)
 		snprintf(out[REPORT_REF_COL_METRIC], 192, "%s (%s)",
-			 ref->values[j], r->display_unit);
+			 ref->values[j], r->met.display_unit);
 	else
 		snprintf(out[REPORT_REF_COL_METRIC], 192, "%s", ref->values[j]);
 	report_ref_fmt_published(r, mi, v->published,

@@ -25,7 +25,7 @@
 #include "units.h"
 #include "banned.h"
 
-#define JA(r) ((r)->lang == REPORT_LANG_JA)
+#define JA(r) ((r)->about.lang == REPORT_LANG_JA)
 
 const char *report_ref_verdict_name(enum report_ref_verdict v)
 {
@@ -214,7 +214,7 @@ static const char *engine_says(const struct report *r,
 	struct cell_look l = {r, c};
 	struct engine_cond_params cp = {cell_param, &l, 0};
 	char v[96];
-	cp.duration = r->engine_duration;
+	cp.duration = r->met.engine_duration;
 	if (!c->engine ||
 	    !engine_condition(engine_find(c->engine), key, &cp, v, sizeof v))
 		return NULL;
@@ -650,9 +650,9 @@ static int three_digits(double x)
 char *report_ref_fmt_published(const struct report *r, int mi, double v,
 			       const char *text, char *out, size_t n)
 {
-	double scale = r->display_scale > 0 ? r->display_scale : 1, x;
+	double scale = r->met.display_scale > 0 ? r->met.display_scale : 1, x;
 	int sig, d;
-	if (mi != r->primary || !text || !*text || isnan(v) || v == 0)
+	if (mi != r->met.primary || !text || !*text || isnan(v) || v == 0)
 		return report_fmt_metric(r, mi, v, out, n);
 	sig = text_digits(text);
 	if (sig < 0)

@@ -54,21 +54,23 @@ static double at(const double *a, int i)
 /* Display scale and unit of metric mi (the primary gets the display unit). */
 static double metric_scale(const struct report *r, int mi, const char **unit)
 {
-	if (mi == r->primary && r->display_unit) {
-		*unit = report_unit_label(r->display_unit);
-		return r->display_scale > 0 ? r->display_scale : 1;
+	if (mi == r->met.primary && r->met.display_unit) {
+		*unit = report_unit_label(r->met.display_unit);
+		return r->met.display_scale > 0 ? r->met.display_scale : 1;
 	}
-	*unit = report_unit_label(mi >= 0 && mi < r->nmetrics && r->metric_units
-				      ? r->metric_units[mi]
+	*unit = report_unit_label(mi >= 0 && mi < r->met.nmetrics &&
+					  r->met.metric_units
+				      ? r->met.metric_units[mi]
 				      : NULL);
 	return 1;
 }
 
 static const char *metric_name(const struct report *r, int mi)
 {
-	if (mi >= 0 && mi < r->nmetrics && r->metrics && r->metrics[mi])
-		return r->metrics[mi];
-	return r->metric ? r->metric : "";
+	if (mi >= 0 && mi < r->met.nmetrics && r->met.metrics &&
+	    r->met.metrics[mi])
+		return r->met.metrics[mi];
+	return r->met.metric ? r->met.metric : "";
 }
 
 /* The published value of cell ci in metric mi (base units), or NAN. */
@@ -94,7 +96,7 @@ static double published(const struct report *r, int ci, int mi)
 static const char *matrix_title(const struct report *r, int no,
 				const char *caption, int marks, struct arena *a)
 {
-	int ja = r->lang == REPORT_LANG_JA;
+	int ja = r->about.lang == REPORT_LANG_JA;
 	const char *open = ja ? "（赤線 = " : " (red line = ";
 	const char *close = ja ? "）" : ")";
 	return arena_printf(a,

@@ -127,10 +127,11 @@ static double rate_scale(const struct report *r, double vmax, const char **unit)
 		const char *u;
 	} si[] = {{1e9, "Gbit/s"}, {1e6, "Mbit/s"}, {1e3, "kbit/s"}};
 	size_t i;
-	if (r->display_unit && r->display_scale > 0 && r->metric_units &&
-	    !strcmp(r->metric_units[r->primary], "bit/s")) {
-		*unit = report_unit_label(r->display_unit);
-		return r->display_scale;
+	if (r->met.display_unit && r->met.display_scale > 0 &&
+	    r->met.metric_units &&
+	    !strcmp(r->met.metric_units[r->met.primary], "bit/s")) {
+		*unit = report_unit_label(r->met.display_unit);
+		return r->met.display_scale;
 	}
 	for (i = 0; i < sizeof si / sizeof *si; i++)
 		if (vmax >= si[i].f) {
@@ -364,7 +365,7 @@ int chart_timeseries(const struct report *r, int ci, double width,
 		     struct arena *a, struct chart_fig *f)
 {
 	const struct report_cell *c = &r->cells[ci];
-	int ja = r->lang == REPORT_LANG_JA, i, k = 0, strip;
+	int ja = r->about.lang == REPORT_LANG_JA, i, k = 0, strip;
 	struct axis x = {0}, y = {0};
 	double t0, t1, vmax, scale, top = FONT * 1.6, yb;
 	const char *unit;
@@ -487,7 +488,7 @@ int chart_box(const struct report *r, int ti, int no, const char *caption,
 {
 	const struct report_table *tb = &r->tables[ti];
 	int mi = tb->metric_index, ncell = tb->nrows * tb->ncols, i, g = 0, n;
-	int ja = r->lang == REPORT_LANG_JA, maxv = 1;
+	int ja = r->about.lang == REPORT_LANG_JA, maxv = 1;
 	double lo = INFINITY, hi = -INFINITY, scale = 1, gw, top = FONT * 1.6;
 	double *v;
 	struct axis y = {0};
@@ -500,11 +501,11 @@ int chart_box(const struct report *r, int ti, int no, const char *caption,
 		maxv = r->cells[i].nvals > maxv ? r->cells[i].nvals : maxv;
 	if (!(v = arena_alloc(a, (size_t)maxv * sizeof *v)))
 		return -XR_ENOMEM;
-	if (mi == r->primary && r->display_scale > 0) {
-		scale = r->display_scale;
-		unit = report_unit_label(r->display_unit);
-	} else if (r->metric_units) {
-		unit = report_unit_label(r->metric_units[mi]);
+	if (mi == r->met.primary && r->met.display_scale > 0) {
+		scale = r->met.display_scale;
+		unit = report_unit_label(r->met.display_unit);
+	} else if (r->met.metric_units) {
+		unit = report_unit_label(r->met.metric_units[mi]);
 	}
 	for (i = 0; i < ncell; i++)
 		if (tb->cell[i] >= 0 &&

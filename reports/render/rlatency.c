@@ -33,7 +33,7 @@ static void ms(char *out, size_t n, double s, int sign)
 static int one(const struct report *r, const struct report_cell *c, double inc,
 	       int idle_i, int load_i, struct buf *out)
 {
-	int ja = r->lang == REPORT_LANG_JA;
+	int ja = r->about.lang == REPORT_LANG_JA;
 	double idle = cell_median(c, idle_i), load = cell_median(c, load_i);
 	char a[32], b[32], d[32];
 	int rc = 0;

@@ -58,7 +58,7 @@ static int note_fill(const struct report *r, struct rt_note *n, struct arena *a)
 	int i, j;
 
 	n->name = report_flag_code_name(n->code);
-	n->text = report_flag_text(n->code, r->lang);
+	n->text = report_flag_text(n->code, r->about.lang);
 	n->item = arena_alloc(a, RT_NOTE_MAX_ITEMS * sizeof *n->item);
 	if (!n->item)
 		return -XR_ENOMEM;

@@ -75,7 +75,7 @@ int rt_header(const struct report *r, struct arena *a, struct rtable *t)
 	char v[256];
 	struct buf s = BUF_INIT;
 	int row = 0, i, rc;
-	const char *unit = report_unit_label(r->display_unit);
+	const char *unit = report_unit_label(r->met.display_unit);
 
 	if (rt_init(t, a, 2, 11) < 0)
 		return -XR_ENOMEM;
@@ -90,30 +90,30 @@ int rt_header(const struct report *r, struct arena *a, struct rtable *t)
 		if (rc < 0)                                                    \
 			goto out;                                              \
 	} while (0)
-	buf_adds(&s, r->plan_name ? r->plan_name : "");
-	if (r->plan_hash && *r->plan_hash)
-		buf_addf(&s, " (%.12s)", r->plan_hash);
+	buf_adds(&s, r->about.plan_name ? r->about.plan_name : "");
+	if (r->about.plan_hash && *r->about.plan_hash)
+		buf_addf(&s, " (%.12s)", r->about.plan_hash);
 	KV(PLAN, s.s);
 	buf_reset(&s);
-	for (i = 0; i < r->nsessions; i++)
+	for (i = 0; i < r->span.nsessions; i++)
 		buf_addf(&s, "%s%lld", i ? ", " : "",
-			 (long long)r->sessions[i]);
+			 (long long)r->span.sessions[i]);
 	KV(SESSIONS, s.s ? s.s : "");
-	KV(FIRST_RUN, report_fmt_time(r->first_run, v, sizeof v));
-	KV(LAST_RUN, report_fmt_time(r->last_run, v, sizeof v));
+	KV(FIRST_RUN, report_fmt_time(r->span.first_run, v, sizeof v));
+	KV(LAST_RUN, report_fmt_time(r->span.last_run, v, sizeof v));
 	buf_reset(&s);
-	for (i = 0; i < r->nhosts; i++)
-		buf_addf(&s, "%s%s", i ? ", " : "", r->hosts[i]);
+	for (i = 0; i < r->span.nhosts; i++)
+		buf_addf(&s, "%s%s", i ? ", " : "", r->span.hosts[i]);
 	/* Runs done and failed first: a reader looks there before trusting
 	 * any number below. */
-	KV(HOSTS, r->nhosts ? s.s : T(NONE));
+	KV(HOSTS, r->span.nhosts ? s.s : T(NONE));
 	KV(RUNS, report_fmt_runs(r, v, sizeof v));
 	buf_reset(&s);
-	buf_adds(&s, r->metric ? r->metric : "");
+	buf_adds(&s, r->met.metric ? r->met.metric : "");
 	if (*unit)
 		buf_addf(&s, " (%s)", unit);
 	KV(METRIC, s.s ? s.s : "");
-	snprintf(v, sizeof v, "±%g%%", 100 * r->threshold);
+	snprintf(v, sizeof v, "±%g%%", 100 * r->met.threshold);
 	KV(THRESHOLD, v);
 	buf_reset(&s);
 	rc = rlatency_summary(r, &s);
@@ -121,7 +121,7 @@ int rt_header(const struct report *r, struct arena *a, struct rtable *t)
 		goto out;
 	if (rc > 0)
 		KV(LATENCY_LOAD, s.s);
-	KV(GENERATED, report_fmt_time(r->generated_at, v, sizeof v));
+	KV(GENERATED, report_fmt_time(r->about.generated_at, v, sizeof v));
 	/* With a reference, its verdicts in one line on page one. */
 	if (r->ref && r->ref->summary)
 		KV(REFERENCE, r->ref->summary);
@@ -136,9 +136,10 @@ out:
 
 static const char *metric_name(const struct report *r, int mi)
 {
-	if (mi >= 0 && mi < r->nmetrics && r->metrics && r->metrics[mi])
-		return r->metrics[mi];
-	return r->metric ? r->metric : "";
+	if (mi >= 0 && mi < r->met.nmetrics && r->met.metrics &&
+	    r->met.metrics[mi])
+		return r->met.metrics[mi];
+	return r->met.metric ? r->met.metric : "";
 }
 
 /* Do columns c0 and c1 share the levels of column factors 0..k? */
@@ -228,7 +229,7 @@ static const char *matrix_cell(const struct report *r, int mi, int ci,
 	char v[96], mk[96];
 	if (ci < 0 || ci >= r->ncells)
 		return "–";
-	if (mi == r->primary)
+	if (mi == r->met.primary)
 		report_fmt_cell(r, &r->cells[ci], v, sizeof v);
 	else
 		report_fmt_metric(r, mi, r->cells[ci].st[mi].median, v,
@@ -256,8 +257,9 @@ int rt_matrix(const struct report *r, int ti, struct arena *a, struct rtable *t)
 	buf_release(&cap);
 	buf_release(&by);
 	/* A dimensionless metric (unit "1") gets no unit. */
-	t->unit = report_unit_label(mi == r->primary ? r->display_unit
-						     : r->metric_units[mi]);
+	t->unit =
+	    report_unit_label(mi == r->met.primary ? r->met.display_unit
+						   : r->met.metric_units[mi]);
 	if (!t->title || matrix_heads(r, tb, a, t) < 0 ||
 	    matrix_groups(r, tb, a, t) < 0)
 		return -XR_ENOMEM;
@@ -280,7 +282,7 @@ int rt_matrix(const struct report *r, int ti, struct arena *a, struct rtable *t)
 static int cells_row(const struct report *r, const struct report_cell *c,
 		     int row, struct arena *a, struct rtable *t)
 {
-	const struct report_stats *s = &c->st[r->primary];
+	const struct report_stats *s = &c->st[r->met.primary];
 	char x[96], y[96], mk[96];
 	int col = 0, rc = 0;
 #define PUT(text)                                                              \
@@ -333,8 +335,8 @@ int rt_cells(const struct report *r, struct arena *a, struct rtable *t)
 
 	if (rt_init(t, a, nc, r->ncells) < 0)
 		return -XR_ENOMEM;
-	t->title = r->metric ? r->metric : "";
-	t->unit = report_unit_label(r->display_unit);
+	t->title = r->met.metric ? r->met.metric : "";
+	t->unit = report_unit_label(r->met.display_unit);
 	for (i = 0; i < nc; i++)
 		rt_head(t, i, report_text(r, cols[i]), i ? RT_RIGHT : RT_LEFT,
 			i == 0);
@@ -350,17 +352,17 @@ int rt_metrics(const struct report *r, struct arena *a, struct rtable *t)
 	char v[96];
 	int k, m;
 
-	if (rt_init(t, a, r->nmetrics + 1, r->ncells) < 0)
+	if (rt_init(t, a, r->met.nmetrics + 1, r->ncells) < 0)
 		return -XR_ENOMEM;
 	rt_head(t, 0, T(CELL), RT_LEFT, 1);
-	for (m = 0; m < r->nmetrics; m++)
-		rt_head(t, m + 1, r->metrics[m], RT_RIGHT, 0);
+	for (m = 0; m < r->met.nmetrics; m++)
+		rt_head(t, m + 1, r->met.metrics[m], RT_RIGHT, 0);
 	for (k = 0; k < r->ncells; k++) {
 		if (rt_set(t, a, k, 0, r->cells[k].label) < 0)
 			return -XR_ENOMEM;
-		for (m = 0; m < r->nmetrics; m++) {
+		for (m = 0; m < r->met.nmetrics; m++) {
 			double med = r->cells[k].st[m].median;
-			if (m == r->primary)
+			if (m == r->met.primary)
 				report_fmt_value_unit(r, med, v, sizeof v);
 			else
 				report_fmt_metric(r, m, med, v, sizeof v);
@@ -464,7 +466,7 @@ int rt_reference(const struct report *r, struct arena *a, struct rtable *t)
 	if (rt_init(t, a, ncols, ref->nrows * ref->nvalues) < 0)
 		return -XR_ENOMEM;
 	t->title = ref->values[0];
-	t->unit = r->display_unit ? r->display_unit : "";
+	t->unit = r->met.display_unit ? r->met.display_unit : "";
 	for (j = 0; j < nf; j++)
 		rt_head(t, j, ref->factors[j], RT_LEFT, 0);
 	if (multi)
@@ -536,7 +538,8 @@ int rt_reference_info(const struct report *r, struct arena *a, struct rtable *t)
 	buf_adds(&s, report_ref_stat_name(ref->statistic));
 	if (ref->runs > 0)
 		buf_addf(&s,
-			 r->lang == REPORT_LANG_JA ? "（%d 回）" : " (%d runs)",
+			 r->about.lang == REPORT_LANG_JA ? "（%d 回）"
+							 : " (%d runs)",
 			 ref->runs);
 	rc |= rt_set(t, a, row, 0, T(REF_STATISTIC));
 	rc |= rt_set(t, a, row++, 1, s.s);
@@ -710,15 +713,16 @@ int rt_sessions(const struct report *r, struct arena *a, struct rtable *t)
 {
 	char id[32], when[64];
 	int k, rc = 0;
-	if (rt_init(t, a, 4, r->nsessions) < 0)
+	if (rt_init(t, a, 4, r->span.nsessions) < 0)
 		return -XR_ENOMEM;
 	t->title = T(SESSIONS);
 	rt_head(t, 0, T(SESSION), RT_RIGHT, 0);
 	rt_head(t, 1, T(PLAN_HASH), RT_LEFT, 0);
 	rt_head(t, 2, T(STARTED), RT_LEFT, 0);
 	rt_head(t, 3, T(HOSTS), RT_LEFT, 1);
-	for (k = 0; r->session_info && k < r->nsessions && rc == 0; k++) {
-		const struct report_session *s = &r->session_info[k];
+	for (k = 0; r->span.session_info && k < r->span.nsessions && rc == 0;
+	     k++) {
+		const struct report_session *s = &r->span.session_info[k];
 		char hash[16];
 		snprintf(id, sizeof id, "%lld", (long long)s->id);
 		snprintf(hash, sizeof hash, "%.12s",

@@ -46,8 +46,8 @@ static void stats_row(FILE *f, const struct report *r,
 	const struct report_stats *s = c ? &c->st[m] : NULL;
 	char n[32];
 	int j;
-	field(f, s ? s->metric : r->metrics[m], 0);
-	field(f, s ? s->unit : r->metric_units[m], 0);
+	field(f, s ? s->metric : r->met.metrics[m], 0);
+	field(f, s ? s->unit : r->met.metric_units[m], 0);
 	if (!s) {
 		/* n runs failed timeout, 8 statistics, 3 interval, flags */
 		fputs(",,,,,,,,,,,,,,,,", f);
@@ -93,7 +93,7 @@ static void reference_rows(FILE *f, const struct report *r)
 			char n[32];
 			if (isnan(v->published))
 				continue;
-			field(f, r->plan_name, 1);
+			field(f, r->about.plan_name, 1);
 			for (fa = 0; fa < r->nfactors; fa++) {
 				const char *lv = "";
 				for (x = 0; x < ref->nfactors; x++)
@@ -153,8 +153,8 @@ int report_write_csv(const struct report *r, FILE *f, struct xr_err *err)
 	fputs("\r\n", f);
 	for (k = 0; k < r->ncells; k++) {
 		const struct report_cell *c = &r->cells[k];
-		for (m = 0; m < r->nmetrics; m++) {
-			field(f, r->plan_name, 1);
+		for (m = 0; m < r->met.nmetrics; m++) {
+			field(f, r->about.plan_name, 1);
 			for (fa = 0; fa < r->nfactors; fa++)
 				field(f,
 				      c->lv[fa] >= 0
@@ -196,12 +196,12 @@ int report_write_runs_csv(const struct report *r, FILE *f, struct xr_err *err)
 		const struct report_cell *c = &r->cells[u->cell];
 		int rows = 0;
 		/* a run without a value (failed) still gets its row */
-		for (m = 0; m < r->nmetrics || !rows; m++) {
+		for (m = 0; m < r->met.nmetrics || !rows; m++) {
 			char n[32];
-			int has = m < r->nmetrics && !isnan(u->vals[m]);
-			if (m < r->nmetrics && !has)
+			int has = m < r->met.nmetrics && !isnan(u->vals[m]);
+			if (m < r->met.nmetrics && !has)
 				continue;
-			field(f, r->plan_name, 1);
+			field(f, r->about.plan_name, 1);
 			for (fa = 0; fa < r->nfactors; fa++)
 				field(f,
 				      c->lv[fa] >= 0
@@ -217,9 +217,9 @@ int report_write_runs_csv(const struct report *r, FILE *f, struct xr_err *err)
 			field(f, u->status, 0);
 			num(f, u->started_at);
 			num(f, u->ended_at);
-			field(f, has ? r->metrics[m] : "", 0);
+			field(f, has ? r->met.metrics[m] : "", 0);
 			num(f, has ? u->vals[m] : NAN);
-			field(f, has ? r->metric_units[m] : "", 0);
+			field(f, has ? r->met.metric_units[m] : "", 0);
 			fputs("\r\n", f);
 			rows++;
 		}

@@ -96,11 +96,11 @@ static void head(FILE *f, const struct report *r)
 		"<meta name=\"viewport\" content=\"width=device-width, "
 		"initial-scale=1\">\n"
 		"<meta name=\"generator\" content=\"xrun %s\">\n<title>",
-		r->lang == REPORT_LANG_JA ? "ja" : "en", XRUN_VERSION);
-	ESC(r->title ? r->title : "xrun report");
+		r->about.lang == REPORT_LANG_JA ? "ja" : "en", XRUN_VERSION);
+	ESC(r->about.title ? r->about.title : "xrun report");
 	fputs("</title>\n<style>\nbody {\n  font-family: ", f);
 	/* our own constant: entities would not be decoded inside <style> */
-	fputs(svg_font_family(r->lang), f);
+	fputs(svg_font_family(r->about.lang), f);
 	fputs(";\n", f);
 	fputs(css, f);
 	fputs("</style>\n</head>\n<body>\n<main>\n", f);
@@ -197,9 +197,10 @@ static const char *matrix_caption(const struct report *r,
 				  const struct rtable *t, int no,
 				  struct arena *a)
 {
-	return arena_printf(
-	    a, "%s %d. %s%s%s%s", r->lang == REPORT_LANG_JA ? "表" : "Table",
-	    no, t->title, *t->unit ? " [" : "", t->unit, *t->unit ? "]" : "");
+	return arena_printf(a, "%s %d. %s%s%s%s",
+			    r->about.lang == REPORT_LANG_JA ? "表" : "Table",
+			    no, t->title, *t->unit ? " [" : "", t->unit,
+			    *t->unit ? "]" : "");
 }
 
 /* A chart of the runs as a figure with its caption (none: nothing). */
@@ -242,7 +243,7 @@ static int matrices(FILE *f, const struct report *r, struct arena *a)
 		fputs("<figcaption>", f);
 		ESC(ch.title);
 		fputs("</figcaption>\n<div class=\"scroll\">\n", f);
-		if (svg_chart_write(f, &ch, 0, r->lang) < 0)
+		if (svg_chart_write(f, &ch, 0, r->about.lang) < 0)
 			return -XR_EIO;
 		fputs("</div>\n</figure>\n", f);
 		if (chart_box(r, i, i + 1, t.title, 480, a, &fig) < 0 ||
@@ -273,11 +274,11 @@ static int cells(FILE *f, const struct report *r, struct arena *a)
 	heading(f, 2, "cells", T(CELLS));
 	table(f, &t, cap, NULL);
 	for (i = 0; i < r->ncells; i++)
-		any_iv |= r->cells[i].st[r->primary].n_intervals > 0;
+		any_iv |= r->cells[i].st[r->met.primary].n_intervals > 0;
 	if (any_iv)
 		para(f, "note", T(INTERVAL_NOTE));
 	/* Medians of every other metric per cell, as in the Markdown. */
-	if (r->nmetrics < 2)
+	if (r->met.nmetrics < 2)
 		return 0;
 	if (rt_metrics(r, a, &t) < 0)
 		return -XR_ENOMEM;
@@ -291,7 +292,7 @@ static int comparisons(FILE *f, const struct report *r, struct arena *a)
 	struct rtable t;
 	struct buf m = BUF_INIT;
 	heading(f, 2, "comparisons", T(COMPARISONS));
-	buf_addf(&m, T(METHOD_NOTE), 100 * r->threshold);
+	buf_addf(&m, T(METHOD_NOTE), 100 * r->met.threshold);
 	para(f, "note", m.s ? m.s : "");
 	buf_release(&m);
 	if (!r->ncmps) {
@@ -404,11 +405,11 @@ static int appendix(FILE *f, const struct report *r, struct arena *a)
 		return -XR_ENOMEM;
 	if (t.nrows)
 		table(f, &t, t.title, "sizing");
-	if (!r->nfacts && !r->nverifs && !r->nsessions)
+	if (!r->nfacts && !r->nverifs && !r->span.nsessions)
 		return 0;
 	heading(f, 2, "appendix",
-		r->lang == REPORT_LANG_JA ? "付録" : "Appendix");
-	if (r->nsessions) {
+		r->about.lang == REPORT_LANG_JA ? "付録" : "Appendix");
+	if (r->span.nsessions) {
 		if (rt_sessions(r, a, &t) < 0)
 			return -XR_ENOMEM;
 		table(f, &t, t.title, "sessions");
@@ -431,11 +432,11 @@ static int body(FILE *f, const struct report *r, struct arena *a)
 	struct rtable t;
 	int rc;
 	fputs("<h1>", f);
-	ESC(r->title ? r->title : "xrun");
+	ESC(r->about.title ? r->about.title : "xrun");
 	fputs("</h1>\n", f);
 	/* The plan's description says what the benchmark is for. */
-	if (r->description && *r->description)
-		para(f, "desc", r->description);
+	if (r->about.description && *r->about.description)
+		para(f, "desc", r->about.description);
 	if (rt_header(r, a, &t) < 0)
 		return -XR_ENOMEM;
 	table(f, &t, NULL, "summary");
@@ -466,7 +467,7 @@ int report_write_html(const struct report *r, FILE *f, struct xr_err *err)
 	if (rc == 0)
 		rc = body(f, r, a);
 	fputs("<footer>xrun " XRUN_VERSION " — ", f);
-	ESC(r->title ? r->title : "");
+	ESC(r->about.title ? r->about.title : "");
 	fputs("</footer>\n</main>\n</body>\n</html>\n", f);
 	arena_free(a);
 	if (rc == -XR_ENOMEM)

@@ -85,7 +85,7 @@ static json_t *flag_text(const struct report *r, const struct report_flag *f)
 {
 	struct buf b = BUF_INIT;
 	json_t *s;
-	buf_adds(&b, report_flag_text(f->code, r->lang));
+	buf_adds(&b, report_flag_text(f->code, r->about.lang));
 	if (f->detail && *f->detail)
 		buf_addf(&b, " (%s)", f->detail);
 	s = jstr(b.s);
@@ -160,7 +160,7 @@ static json_t *cells(const struct report *r)
 	explain_build(r, &x);
 	for (k = 0; k < r->ncells; k++) {
 		const struct report_cell *c = &r->cells[k];
-		const struct report_stats *s = &c->st[r->primary];
+		const struct report_stats *s = &c->st[r->met.primary];
 		json_t *o = json_object(), *ms = json_object(), *codes, *det;
 		json_object_set_new(o, "cell", cell_obj(r, c));
 		json_object_set_new(o, "label", str(c->label));
@@ -176,9 +176,9 @@ static json_t *cells(const struct report *r)
 		json_decref(flag_list(r, c->flags, c->nflags, &codes, &det));
 		json_object_set_new(o, "flags", codes);
 		json_object_set_new(o, "flag_details", det);
-		for (m = 0; m < r->nmetrics; m++)
+		for (m = 0; m < r->met.nmetrics; m++)
 			json_object_set_new(
-			    ms, r->metrics[m],
+			    ms, r->met.metrics[m],
 			    stats_obj(&c->st[m], json_object()));
 		json_object_set_new(o, "metrics", ms);
 		if (x)
@@ -288,14 +288,16 @@ static json_t *comparisons(const struct report *r)
 		json_object_set_new(o, "metric", str(c->metric));
 		json_object_set_new(o, "n_a", json_integer(c->n_a));
 		json_object_set_new(o, "n_b", json_integer(c->n_b));
-		json_object_set_new(o, "median_a",
-				    num(r->cells[c->a].st[r->primary].median));
-		json_object_set_new(o, "median_b",
-				    num(r->cells[c->b].st[r->primary].median));
+		json_object_set_new(
+		    o, "median_a",
+		    num(r->cells[c->a].st[r->met.primary].median));
+		json_object_set_new(
+		    o, "median_b",
+		    num(r->cells[c->b].st[r->met.primary].median));
 		json_object_set_new(o, "geomean_a",
-				    num(r->cells[c->a].st[r->primary].gm));
+				    num(r->cells[c->a].st[r->met.primary].gm));
 		json_object_set_new(o, "geomean_b",
-				    num(r->cells[c->b].st[r->primary].gm));
+				    num(r->cells[c->b].st[r->met.primary].gm));
 		json_object_set_new(o, "factors", str(c->factors));
 		json_object_set_new(o, "configuration",
 				    json_boolean(c->configuration));
@@ -420,8 +422,8 @@ static json_t *session_info(const struct report *r)
 {
 	json_t *a = json_array();
 	int i;
-	for (i = 0; r->session_info && i < r->nsessions; i++) {
-		const struct report_session *s = &r->session_info[i];
+	for (i = 0; r->span.session_info && i < r->span.nsessions; i++) {
+		const struct report_session *s = &r->span.session_info[i];
 		json_array_append_new(a,
 				      json_pack("{s:I,s:o,s:o,s:s}", "session",
 						(json_int_t)s->id, "plan_hash",
@@ -486,7 +488,7 @@ static json_t *reference(const struct report *r)
 			x = json_object();
 			json_object_set_new(x, "metric", str(ref->values[j]));
 			json_object_set_new(x, "unit",
-					    str(r->metric_units[mi]));
+					    str(r->met.metric_units[mi]));
 			json_object_set_new(x, "published", num(v->published));
 			json_object_set_new(x, "n",
 					    json_integer(st ? st->n : 0));
@@ -531,13 +533,13 @@ static json_t *run_values(const struct report *r)
 		const struct report_cell *c = &r->cells[u->cell];
 		json_t *cell = c->json ? json_loads(c->json, 0, NULL) : NULL;
 		json_t *ms = json_object();
-		for (m = 0; ms && m < r->nmetrics; m++)
+		for (m = 0; ms && m < r->met.nmetrics; m++)
 			if (!isnan(u->vals[m]))
 				json_object_set_new(
-				    ms, r->metrics[m],
+				    ms, r->met.metrics[m],
 				    json_pack("{s:o,s:o}", "value",
 					      num(u->vals[m]), "unit",
-					      str(r->metric_units[m])));
+					      str(r->met.metric_units[m])));
 		json_array_append_new(
 		    a,
 		    json_pack("{s:I,s:I,s:i,s:o,s:s,s:i,s:s,s:o,s:o,s:o}", "id",
@@ -557,36 +559,38 @@ static json_t *model(const struct report *r)
 	json_t *o = json_object(), *a;
 	int i;
 	json_object_set_new(o, "xrun_report", json_integer(1));
-	json_object_set_new(o, "plan", str(r->plan_name));
-	json_object_set_new(o, "title", str(r->title));
+	json_object_set_new(o, "plan", str(r->about.plan_name));
+	json_object_set_new(o, "title", str(r->about.title));
+	json_object_set_new(o, "description",
+			    str(r->about.description && *r->about.description
+				    ? r->about.description
+				    : NULL));
+	json_object_set_new(o, "plan_hash", str(r->about.plan_hash));
 	json_object_set_new(
-	    o, "description",
-	    str(r->description && *r->description ? r->description : NULL));
-	json_object_set_new(o, "plan_hash", str(r->plan_hash));
-	json_object_set_new(o, "lang",
-			    jstr(r->lang == REPORT_LANG_JA ? "ja" : "en"));
-	json_object_set_new(o, "generated_at", num(r->generated_at));
+	    o, "lang", jstr(r->about.lang == REPORT_LANG_JA ? "ja" : "en"));
+	json_object_set_new(o, "generated_at", num(r->about.generated_at));
 	a = json_array();
-	for (i = 0; i < r->nsessions; i++)
-		json_array_append_new(a, json_integer(r->sessions[i]));
+	for (i = 0; i < r->span.nsessions; i++)
+		json_array_append_new(a, json_integer(r->span.sessions[i]));
 	json_object_set_new(o, "sessions", a);
-	json_object_set_new(o, "first_run", num(r->first_run));
-	json_object_set_new(o, "last_run", num(r->last_run));
+	json_object_set_new(o, "first_run", num(r->span.first_run));
+	json_object_set_new(o, "last_run", num(r->span.last_run));
 	a = json_array();
-	for (i = 0; i < r->nhosts; i++)
-		json_array_append_new(a, jstr(r->hosts[i]));
+	for (i = 0; i < r->span.nhosts; i++)
+		json_array_append_new(a, jstr(r->span.hosts[i]));
 	json_object_set_new(o, "hosts", a);
-	json_object_set_new(o, "runs",
-			    json_pack("{s:i,s:i,s:i,s:i,s:i,s:i}", "total",
-				      r->runs_total, "ok", r->runs_ok, "failed",
-				      r->runs_failed, "timeout",
-				      r->runs_timeout, "other", r->runs_other,
-				      "warmup", r->runs_warmup));
-	json_object_set_new(o, "metric", str(r->metric));
-	json_object_set_new(o, "unit", str(r->metric_units[r->primary]));
-	json_object_set_new(o, "display_unit", str(r->display_unit));
-	json_object_set_new(o, "display_scale", num(r->display_scale));
-	json_object_set_new(o, "threshold", num(r->threshold));
+	json_object_set_new(
+	    o, "runs",
+	    json_pack("{s:i,s:i,s:i,s:i,s:i,s:i}", "total", r->counts.total,
+		      "ok", r->counts.ok, "failed", r->counts.failed, "timeout",
+		      r->counts.timeout, "other", r->counts.other, "warmup",
+		      r->counts.warmup));
+	json_object_set_new(o, "metric", str(r->met.metric));
+	json_object_set_new(o, "unit",
+			    str(r->met.metric_units[r->met.primary]));
+	json_object_set_new(o, "display_unit", str(r->met.display_unit));
+	json_object_set_new(o, "display_scale", num(r->met.display_scale));
+	json_object_set_new(o, "threshold", num(r->met.threshold));
 	a = json_array();
 	for (i = 0; i < r->nfactors; i++) {
 		json_t *lv = json_array();
@@ -611,7 +615,7 @@ static json_t *model(const struct report *r)
 		    a, json_pack("{s:i,s:s,s:b,s:s}", "note", i + 1, "code",
 				 report_flag_code_name(r->notes[i]), "refuses",
 				 report_flag_refuses(r->notes[i]), "text",
-				 report_flag_text(r->notes[i], r->lang)));
+				 report_flag_text(r->notes[i], r->about.lang)));
 	json_object_set_new(o, "notes", a);
 	a = json_array();
 	for (i = 0; i < r->nfacts; i++)

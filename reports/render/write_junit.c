@@ -80,12 +80,12 @@ static void properties(FILE *f, const struct report *r)
 	struct buf n = BUF_INIT;
 	char theta[40];
 	int k;
-	snprintf(theta, sizeof theta, "%.6g", r->threshold * 100);
+	snprintf(theta, sizeof theta, "%.6g", r->met.threshold * 100);
 	fputs("    <properties>\n", f);
-	property(f, "plan", "", r->plan_name);
-	property(f, "plan_hash", "", r->plan_hash);
-	property(f, "store", "", r->db_path);
-	property(f, "metric", "", r->metric);
+	property(f, "plan", "", r->about.plan_name);
+	property(f, "plan_hash", "", r->about.plan_hash);
+	property(f, "store", "", r->about.db_path);
+	property(f, "metric", "", r->met.metric);
 	property(f, "theta_pct", "", theta);
 	for (k = 0; k < r->ncmps; k++) {
 		const struct report_cmp *c = &r->cmps[k];
@@ -110,7 +110,7 @@ static void testcase(FILE *f, const struct report *r,
 	fputs("    <testcase name=\"", f);
 	xml(f, name);
 	fputs("\" classname=\"", f);
-	xml(f, r->plan_name);
+	xml(f, r->about.plan_name);
 	fputs(".", f);
 	xml(f, c->factor >= 0 ? r->factors[c->factor].name : "pair");
 	fputs("\" time=\"0\">\n", f);
@@ -159,12 +159,12 @@ int report_write_junit(const struct report *r, unsigned fail_on, FILE *f,
 		else if (r->cmps[k].verdict == REPORT_NOT_COMPARABLE)
 			nskip++;
 	}
-	timestamp(r->generated_at, ts, sizeof ts);
+	timestamp(r->about.generated_at, ts, sizeof ts);
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fprintf(f, "<testsuites tests=\"%d\" failures=\"%d\" errors=\"0\">\n",
 		r->ncmps, nfail);
 	fputs("  <testsuite name=\"", f);
-	xml(f, r->title ? r->title : r->plan_name);
+	xml(f, r->about.title ? r->about.title : r->about.plan_name);
 	fprintf(f,
 		"\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\" "
 		"time=\"0\" timestamp=\"%s\">\n",

@@ -112,12 +112,12 @@ static int header(const struct report *r, struct arena *a, FILE *f)
 	int rc;
 	/* A line break in the title cannot start another block. */
 	fputs("# ", f);
-	put(f, r->title ? r->title : "xrun report", 0);
+	put(f, r->about.title ? r->about.title : "xrun report", 0);
 	fputs("\n\n", f);
 	/* The plan's description, as written: its Markdown passes through,
 	 * raw HTML does not. */
-	if (r->description && *r->description) {
-		put(f, r->description, ESC_MD_BLOCK);
+	if (r->about.description && *r->about.description) {
+		put(f, r->about.description, ESC_MD_BLOCK);
 		fputs("\n\n", f);
 	}
 	if ((rc = rt_header(r, a, &t)) < 0)
@@ -192,8 +192,8 @@ static int md_svg(const struct report *r, const struct chart *ch,
 		buf_release(&path);
 		return -XR_ENOMEM;
 	}
-	rc = ch ? svg_chart_write(svg, ch, 1, r->lang)
-		: svg_fig_write(svg, fig, 1, r->lang);
+	rc = ch ? svg_chart_write(svg, ch, 1, r->about.lang)
+		: svg_fig_write(svg, fig, 1, r->about.lang);
 	if (fclose(svg) != 0 || rc < 0)
 		rc = -XR_ENOMEM;
 	else
@@ -281,7 +281,7 @@ static int cells(const struct report *r, struct arena *a, FILE *f)
 	fprintf(f, "%s\n\n", T(r, REPORT_T_INTERVAL_NOTE));
 	/* Medians of every other metric per cell (retransmits, CPU, loss
 	 * ...), the way before/after tables show them side by side. */
-	if (r->nmetrics < 2)
+	if (r->met.nmetrics < 2)
 		return 0;
 	if ((rc = rt_metrics(r, a, &t)) < 0)
 		return rc;
@@ -330,7 +330,7 @@ static int comparisons(const struct report *r, struct arena *a, FILE *f)
 	if ((rc = rt_cmps(r, a, &t)) < 0)
 		return rc;
 	md_table(f, &t);
-	buf_addf(&m, T(r, REPORT_T_METHOD_NOTE), 100 * r->threshold);
+	buf_addf(&m, T(r, REPORT_T_METHOD_NOTE), 100 * r->met.threshold);
 	fprintf(f, "%s\n\n", m.s);
 	buf_release(&m);
 	return 0;
@@ -400,7 +400,7 @@ static int appendix(const struct report *r, struct arena *a, FILE *f)
 		md_caption(f, "##", t.title, NULL);
 		md_table(f, &t);
 	}
-	if (r->nsessions) {
+	if (r->span.nsessions) {
 		if ((rc = rt_sessions(r, a, &t)) < 0)
 			return rc;
 		md_caption(f, "##", t.title, NULL);

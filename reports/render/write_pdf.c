@@ -31,7 +31,7 @@
 
 const char *write_pdf_continued(const struct report *r)
 {
-	return r->lang == REPORT_LANG_JA ? "（続き）" : " (continued)";
+	return r->about.lang == REPORT_LANG_JA ? "（続き）" : " (continued)";
 }
 
 struct pdf_table *write_pdf_table(const struct rtable *rt, double size,
@@ -102,8 +102,9 @@ static int matrix_table(struct pdf *pdf, const struct report *r,
 	struct pdf_table *t;
 	int rc;
 
-	buf_addf(&cap, "%s %d. %s", r->lang == REPORT_LANG_JA ? "表" : "Table",
-		 no, rt->title);
+	buf_addf(&cap, "%s %d. %s",
+		 r->about.lang == REPORT_LANG_JA ? "表" : "Table", no,
+		 rt->title);
 	if (*rt->unit)
 		buf_addf(&cap, " [%s]", rt->unit);
 	t = write_pdf_table(rt, 8.5, cap.s, write_pdf_continued(r));
@@ -177,7 +178,7 @@ static int cells_table(struct pdf *pdf, const struct report *r, struct arena *a,
 		buf_addf(&cap, " [%s]", rt.unit);
 	rc = draw_rtable(pdf, &rt, 7.5, cap.s, write_pdf_continued(r), err);
 	for (i = 0; i < r->ncells; i++)
-		any_iv |= r->cells[i].st[r->primary].n_intervals > 0;
+		any_iv |= r->cells[i].st[r->met.primary].n_intervals > 0;
 	if (rc == 0 && any_iv)
 		rc = pdf_paragraph(pdf, 7.5, 0, T(INTERVAL_NOTE), err);
 	buf_release(&cap);
@@ -246,11 +247,11 @@ static int draw_report(struct pdf *pdf, const struct report *r, struct arena *a,
 	struct buf s = BUF_INIT;
 	int rc;
 
-	rc = pdf_heading(pdf, 1, r->title ? r->title : "xrun", err);
+	rc = pdf_heading(pdf, 1, r->about.title ? r->about.title : "xrun", err);
 	/* The plan's description says what the benchmark is for: right
 	 * under the title, before the numbers. */
-	if (rc == 0 && r->description && *r->description) {
-		rc = pdf_paragraph(pdf, 10, 0, r->description, err);
+	if (rc == 0 && r->about.description && *r->about.description) {
+		rc = pdf_paragraph(pdf, 10, 0, r->about.description, err);
 		pdf_space(pdf, 6);
 	}
 	if (rc == 0)
@@ -267,7 +268,7 @@ static int draw_report(struct pdf *pdf, const struct report *r, struct arena *a,
 	if (rc == 0)
 		rc = pdf_heading(pdf, 2, T(COMPARISONS), err);
 	if (rc == 0) {
-		buf_addf(&s, T(METHOD_NOTE), r->threshold * 100);
+		buf_addf(&s, T(METHOD_NOTE), r->met.threshold * 100);
 		rc = pdf_paragraph(pdf, 8, 0, s.s, err);
 		pdf_space(pdf, 4);
 	}
@@ -311,17 +312,17 @@ static int japanese_text(const struct report *r, struct buf *b)
 {
 	int i, k;
 
-	buf_addf(b, "%s\n%s\n%s\n", r->title ? r->title : "",
-		 r->description ? r->description : "",
-		 r->plan_name ? r->plan_name : "");
+	buf_addf(b, "%s\n%s\n%s\n", r->about.title ? r->about.title : "",
+		 r->about.description ? r->about.description : "",
+		 r->about.plan_name ? r->about.plan_name : "");
 	for (i = 0; i < r->nfactors; i++) {
 		buf_addf(b, "%s\n", r->factors[i].name);
 		for (k = 0; k < r->factors[i].nlevels; k++)
 			buf_addf(b, "%s\n", r->factors[i].levels[k]);
 	}
-	for (i = 0; i < r->nhosts; i++)
-		buf_addf(b, "%s\n", r->hosts[i]);
-	return r->lang == REPORT_LANG_JA || has_cjk(b->s);
+	for (i = 0; i < r->span.nhosts; i++)
+		buf_addf(b, "%s\n", r->span.hosts[i]);
+	return r->about.lang == REPORT_LANG_JA || has_cjk(b->s);
 }
 
 int report_write_pdf(const struct report *r, const char *path,
@@ -345,8 +346,9 @@ int report_write_pdf(const struct report *r, const char *path,
 		pdf_free(pdf);
 		return rc;
 	}
-	pdf_set_info(pdf, r->title, "xrun " XRUN_VERSION);
-	buf_addf(&foot, "xrun %s — %s", XRUN_VERSION, r->title ? r->title : "");
+	pdf_set_info(pdf, r->about.title, "xrun " XRUN_VERSION);
+	buf_addf(&foot, "xrun %s — %s", XRUN_VERSION,
+		 r->about.title ? r->about.title : "");
 	pdf_set_footer(pdf, foot.s);
 	buf_release(&foot);
 	a = arena_new();

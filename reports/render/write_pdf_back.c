@@ -131,11 +131,12 @@ int write_pdf_back_matter(struct pdf *pdf, const struct report *r,
 		else if (rt.nrows)
 			rc = appendix_table(pdf, r, &rt, err);
 	}
-	if (rc == 0 && (r->nfacts > 0 || r->nverifs > 0 || r->nsessions > 0)) {
+	if (rc == 0 &&
+	    (r->nfacts > 0 || r->nverifs > 0 || r->span.nsessions > 0)) {
 		rc = pdf_heading(
-		    pdf, 2, r->lang == REPORT_LANG_JA ? "付録" : "Appendix",
-		    err);
-		if (rc == 0 && r->nsessions > 0)
+		    pdf, 2,
+		    r->about.lang == REPORT_LANG_JA ? "付録" : "Appendix", err);
+		if (rc == 0 && r->span.nsessions > 0)
 			rc = rt_sessions(r, a, &rt) < 0
 				 ? xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 					      "out of memory")

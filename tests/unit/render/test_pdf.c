@@ -355,29 +355,29 @@ static const char *metric_units[] = {"bit/s"};
 static void model(struct report *r, enum report_lang lang, const char *title)
 {
 	memset(r, 0, sizeof(*r));
-	r->lang = lang;
-	r->db_path = "x.db";
-	r->plan_name = "nic-compare";
-	r->title = title;
-	r->plan_hash = "0123456789abcdef";
-	r->nsessions = 2;
-	r->sessions = sessions;
-	r->first_run = 1764460800;
-	r->last_run = 1764464400;
-	r->generated_at = 1764468000;
-	r->hosts = hosts;
-	r->nhosts = 2;
-	r->runs_total = 21;
-	r->runs_ok = 20;
-	r->runs_failed = 1;
-	r->threshold = 0.01;
-	r->metric = "throughput";
-	r->primary = 0;
-	r->metrics = metrics;
-	r->metric_units = metric_units;
-	r->nmetrics = 1;
-	r->display_unit = "Gbit/s";
-	r->display_scale = 1e9;
+	r->about.lang = lang;
+	r->about.db_path = "x.db";
+	r->about.plan_name = "nic-compare";
+	r->about.title = title;
+	r->about.plan_hash = "0123456789abcdef";
+	r->span.nsessions = 2;
+	r->span.sessions = sessions;
+	r->span.first_run = 1764460800;
+	r->span.last_run = 1764464400;
+	r->about.generated_at = 1764468000;
+	r->span.hosts = hosts;
+	r->span.nhosts = 2;
+	r->counts.total = 21;
+	r->counts.ok = 20;
+	r->counts.failed = 1;
+	r->met.threshold = 0.01;
+	r->met.metric = "throughput";
+	r->met.primary = 0;
+	r->met.metrics = metrics;
+	r->met.metric_units = metric_units;
+	r->met.nmetrics = 1;
+	r->met.display_unit = "Gbit/s";
+	r->met.display_scale = 1e9;
 	r->factors = factors;
 	r->nfactors = 2;
 	r->cells = cells;
@@ -411,8 +411,8 @@ static void test_report_en(void)
 	int rc;
 
 	model(&r, REPORT_LANG_EN, "NIC throughput by slot");
-	r.description = "Two NICs in two slots, Linux and Windows.";
-	r.runs_warmup = 2;
+	r.about.description = "Two NICs in two slots, Linux and Windows.";
+	r.counts.warmup = 2;
 	snprintf(path, sizeof(path), "%s/report-en.pdf", dir);
 	rc = report_write_pdf(&r, path, &err);
 	is_int(rc, 0, "english report written");
@@ -477,8 +477,8 @@ static void test_report_ja(void)
 	int rc;
 
 	model(&r, REPORT_LANG_JA, "NIC スループット比較");
-	r.description = "二枚の NIC を比べる。";
-	r.runs_warmup = 1;
+	r.about.description = "二枚の NIC を比べる。";
+	r.counts.warmup = 1;
 	snprintf(path, sizeof(path), "%s/report-ja.pdf", dir);
 	rc = report_write_pdf(&r, path, &err);
 	is_int(rc, 0, "japanese report written");
@@ -641,9 +641,9 @@ static void test_markdown_matches(void)
 	FILE *f;
 
 	model(&r, REPORT_LANG_EN, "NIC throughput by slot");
-	r.description = "Two NICs in two slots.";
-	r.runs_warmup = 2;
-	r.runs_timeout = 1;
+	r.about.description = "Two NICs in two slots.";
+	r.counts.warmup = 2;
+	r.counts.timeout = 1;
 	snprintf(path, sizeof(path), "%s/report.md", dir);
 	f = fopen(path, "w");
 	if (!f) {

@@ -85,17 +85,18 @@ static const char *metric_units[] = {"bit/s"};
 static void model(struct report *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->lang = REPORT_LANG_EN;
-	r->plan_name = "t";
-	r->title = "t";
-	r->first_run = r->last_run = r->generated_at = 1764460800;
-	r->threshold = 0.01;
-	r->metric = "throughput";
-	r->metrics = metrics;
-	r->metric_units = metric_units;
-	r->nmetrics = 1;
-	r->display_unit = "Gbit/s";
-	r->display_scale = 1e9;
+	r->about.lang = REPORT_LANG_EN;
+	r->about.plan_name = "t";
+	r->about.title = "t";
+	r->span.first_run = r->span.last_run = r->about.generated_at =
+	    1764460800;
+	r->met.threshold = 0.01;
+	r->met.metric = "throughput";
+	r->met.metrics = metrics;
+	r->met.metric_units = metric_units;
+	r->met.nmetrics = 1;
+	r->met.display_unit = "Gbit/s";
+	r->met.display_scale = 1e9;
 	r->factors = factors;
 	r->nfactors = 2;
 	r->cells = cells;
@@ -251,10 +252,10 @@ static void test_html(struct report *r)
 		ok(0, "open_memstream");
 		return;
 	}
-	r->title = "a <b> & \"c\"";
+	r->about.title = "a <b> & \"c\"";
 	is_int(report_write_html(r, f, &err), 0, "html written");
 	fclose(f);
-	r->title = "t";
+	r->about.title = "t";
 	ok(text && strstr(text, "<h1>a &lt;b&gt; &amp; &quot;c&quot;</h1>"),
 	   "html: the title escaped");
 	ok(text && strstr(text, "<li>kind=a: tune=lo vs tune=hi: tune: 0 of 5 "
