@@ -67,6 +67,11 @@ int rt_cells(const struct report *r, struct arena *a, struct rtable *t);
 int rt_metrics(const struct report *r, struct arena *a, struct rtable *t);
 /* The comparisons with their verdicts and footnote marks. */
 int rt_cmps(const struct report *r, struct arena *a, struct rtable *t);
+/* The same with a short verdict per row (mark, change, word) for narrow
+ * columns: a row whose full verdict says more ends in "(note k)" and
+ * (*notes)[k-1] is that full text. OUT: *notes, *nnotes from a. */
+int rt_cmps_short(const struct report *r, struct arena *a, struct rtable *t,
+		  const char ***notes, int *nnotes);
 /* The published reference next to the measured cells (r->ref). */
 int rt_reference(const struct report *r, struct arena *a, struct rtable *t);
 /* What the reference says about itself (plain, two columns): its source

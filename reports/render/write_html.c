@@ -61,6 +61,8 @@ static const char css[] =
     ".chart svg { display: block; max-width: 100%; height: auto; }\n"
     "table.data td.w { min-width: 9rem; }\n"
     "ol.notes { padding-left: 1.6rem; }\n"
+    "ol.vnotes { font-size: .85rem; padding-left: 1.6rem; }\n"
+    "table.data td.w { overflow-wrap: anywhere; }\n"
     "ol.notes li { margin: .3rem 0; }\n"
     "ol.notes ul { font-size: .85rem; color: #333; padding-left: 1.2rem; }\n"
     "code { font-size: .85em; background: #f0f1f3; padding: 0 .25em;\n"
@@ -71,6 +73,14 @@ static const char css[] =
     "  main { padding: .75rem .7rem 1.5rem; }\n"
     "  h1 { font-size: 1.35rem; }\n"
     "  table { font-size: .78rem; }\n"
+    "  table.stack, table.stack tbody, table.stack tr, table.stack td {\n"
+    "    display: block; width: auto; }\n"
+    "  table.stack thead { display: none; }\n"
+    "  table.stack tr { padding: .3rem 0; border-bottom: 1px solid #ccc; }\n"
+    "  table.stack td { text-align: left; white-space: normal;\n"
+    "    min-width: 0 !important; padding: .05rem .3rem; }\n"
+    "  table.stack td[data-label]::before { content: attr(data-label) \": \";\n"
+    "    font-weight: 600; }\n"
     "}\n"
     "@media print {\n"
     "  @page { size: A4; margin: 14mm; }\n"
@@ -108,11 +118,18 @@ static void head(FILE *f, const struct report *r)
 
 /* A cell or header: class "r" for right-aligned, "nw" for no wrapping. */
 static void cell(FILE *f, const char *tag, const struct rt_col *col,
-		 const char *text)
+		 const char *text, int label)
 {
 	const char *cls = col->align == RT_RIGHT ? (col->wrap ? "r w" : "r nw")
 						 : (col->wrap ? "w" : "nw");
-	fprintf(f, "<%s class=\"%s\">", tag, cls);
+	fprintf(f, "<%s class=\"%s\"", tag, cls);
+	/* a stacked row on a phone names each value by its column */
+	if (label && *col->head) {
+		fputs(" data-label=\"", f);
+		ESC(col->head);
+		fputc('"', f);
+	}
+	fputc('>', f);
 	ESC(text);
 	fprintf(f, "</%s>", tag);
 }
@@ -143,7 +160,7 @@ static void thead(FILE *f, const struct rtable *t)
 	if (!t->ngroup_rows) {
 		fputs("<tr>", f);
 		for (c = 0; c < t->ncols; c++)
-			cell(f, "th", &t->col[c], t->col[c].head);
+			cell(f, "th", &t->col[c], t->col[c].head, 0);
 		fputs("</tr>\n", f);
 	}
 	fputs("</thead>\n", f);
@@ -154,7 +171,7 @@ static void thead(FILE *f, const struct rtable *t)
 static void table(FILE *f, const struct rtable *t, const char *caption,
 		  const char *id)
 {
-	int i, c;
+	int i, c, stack;
 	fputs("<figure class=\"table\"", f);
 	if (id)
 		fprintf(f, " id=\"%s\"", id);
@@ -164,15 +181,21 @@ static void table(FILE *f, const struct rtable *t, const char *caption,
 		ESC(caption);
 		fputs("</figcaption>\n", f);
 	}
+	/* a table with one header row stacks on a phone (each row a block,
+	 * each value named by its column): no verdict hides behind a
+	 * sideways scroll; a grouped matrix keeps its grid and scrolls */
+	stack = !t->plain && !t->ngroup_rows;
 	fprintf(f, "<div class=\"scroll\"><table class=\"%s\">\n",
-		t->plain ? "kv" : "data");
+		t->plain ? "kv"
+		: stack	 ? "data stack"
+			 : "data");
 	thead(f, t);
 	fputs("<tbody>\n", f);
 	for (i = 0; i < t->nrows; i++) {
 		fputs("<tr>", f);
 		for (c = 0; c < t->ncols; c++)
 			cell(f, t->plain && c == 0 ? "th" : "td", &t->col[c],
-			     rt_cell(t, i, c));
+			     rt_cell(t, i, c), stack);
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody>\n</table></div>\n</figure>\n", f);
@@ -291,6 +314,8 @@ static int comparisons(FILE *f, const struct report *r, struct arena *a)
 {
 	struct rtable t;
 	struct buf m = BUF_INIT;
+	const char **vn;
+	int i, nvn;
 	heading(f, 2, "comparisons", T(COMPARISONS));
 	buf_addf(&m, T(METHOD_NOTE), 100 * r->met.threshold);
 	para(f, "note", m.s ? m.s : "");
@@ -299,9 +324,20 @@ static int comparisons(FILE *f, const struct report *r, struct arena *a)
 		para(f, "none", T(NO_COMPARISONS));
 		return 0;
 	}
-	if (rt_cmps(r, a, &t) < 0)
+	if (rt_cmps_short(r, a, &t, &vn, &nvn) < 0)
 		return -XR_ENOMEM;
-	table(f, &t, NULL, NULL);
+	table(f, &t, NULL, "comparisons-table");
+	/* the full verdicts (reasons, robust and sensitivity checks) as
+	 * numbered notes under the table, so that its column stays short */
+	if (nvn)
+		fputs("<ol class=\"vnotes\">\n", f);
+	for (i = 0; i < nvn; i++) {
+		fprintf(f, "<li id=\"verdict-note-%d\">", i + 1);
+		ESC(vn[i]);
+		fputs("</li>\n", f);
+	}
+	if (nvn)
+		fputs("</ol>\n", f);
 	return 0;
 }
 

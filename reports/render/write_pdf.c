@@ -189,10 +189,24 @@ static int cmp_table(struct pdf *pdf, const struct report *r, struct arena *a,
 		     struct xr_err *err)
 {
 	struct rtable rt;
+	const char **vn;
+	int i, nvn, rc;
 
-	if (rt_cmps(r, a, &rt) < 0)
+	/* a short verdict per row, the full ones as numbered notes below:
+	 * the verdict column no longer wraps to a page of its own */
+	if (rt_cmps_short(r, a, &rt, &vn, &nvn) < 0)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	return draw_rtable(pdf, &rt, 7.5, NULL, NULL, err);
+	rc = draw_rtable(pdf, &rt, 7.5, NULL, NULL, err);
+	for (i = 0; rc == 0 && i < nvn; i++) {
+		const char *s = arena_printf(
+		    a, "%s %d. %s", r->lang == REPORT_LANG_JA ? "注" : "Note",
+		    i + 1, vn[i]);
+		if (!s)
+			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					  "out of memory");
+		rc = pdf_paragraph(pdf, 7, 0, s, err);
+	}
+	return rc;
 }
 
 /* Each matrix table with its chart. */
