@@ -65,10 +65,10 @@ int rt_cmps_short(const struct report *r, struct arena *a, struct rtable *t,
 			if (!((*notes)[k] = arena_strdup(a, full)))
 				return -XR_ENOMEM;
 			k++;
-			v = arena_printf(a, "%s (%s %d)%s%s", head,
-					 r->lang == REPORT_LANG_JA ? "注"
-								   : "note",
-					 k, *mk ? " " : "", mk);
+			v = arena_printf(
+			    a, "%s (%s %d)%s%s", head,
+			    r->about.lang == REPORT_LANG_JA ? "注" : "note", k,
+			    *mk ? " " : "", mk);
 		} else {
 			v = arena_printf(a, "%s%s%s", head, *mk ? " " : "", mk);
 		}

@@ -199,8 +199,9 @@ static int cmp_table(struct pdf *pdf, const struct report *r, struct arena *a,
 	rc = draw_rtable(pdf, &rt, 7.5, NULL, NULL, err);
 	for (i = 0; rc == 0 && i < nvn; i++) {
 		const char *s = arena_printf(
-		    a, "%s %d. %s", r->lang == REPORT_LANG_JA ? "注" : "Note",
-		    i + 1, vn[i]);
+		    a, "%s %d. %s",
+		    r->about.lang == REPORT_LANG_JA ? "注" : "Note", i + 1,
+		    vn[i]);
 		if (!s)
 			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 					  "out of memory");
