@@ -449,8 +449,10 @@ static void test_report_en(void)
 	ok(strstr(txt, "▲ +9.3% [+6.1, +12.5]") != NULL, "better verdict");
 	ok(strstr(txt, "≈ equivalent (+0.2%, 90% [-") != NULL,
 	   "equivalent verdict with its TOST interval");
-	ok(strstr(txt, "~ not significant (p=0.41,") &&
-	       strstr(txt, "n=3+3) [3]"),
+	/* short verdict and warning mark on the row, the whole verdict in
+	 * its numbered note under the table (issue 21) */
+	ok(strstr(txt, "~ not significant (note 2) [3]") &&
+	       strstr(txt, "Note 2. ~ not significant (p=0.41, n=3+3)"),
 	   "not significant verdict with its warning mark");
 	ok(strstr(txt, "— not comparable") != NULL, "refused verdict");
 	ok(strstr(txt, "Comparisons") && strstr(txt, "Notes") &&
