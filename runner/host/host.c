@@ -331,9 +331,13 @@ static void detect_os(struct host *h)
 	struct proc_opts o = {0};
 	struct proc_result r;
 	struct xr_err e = {0};
+	int rc;
 	o.argv = argv;
 	o.timeout = HOST_HELPER_TIMEOUT;
-	if (host_run(h, &o, &r, &e) < 0)
+	h->detecting = 1; /* no coreutils timeout on a stock Mac */
+	rc = host_run(h, &o, &r, &e);
+	h->detecting = 0;
+	if (rc < 0)
 		return;
 	if (r.status == PROC_EXITED && r.exit_code == 0 && r.out &&
 	    strncmp(r.out, "Darwin", 6) == 0)

@@ -38,6 +38,7 @@ struct host {
 	enum plan_shell shell;
 	enum plan_os os;
 	int os_known; /* os given by the plan, or detected once */
+	int detecting; /* asking uname -s: the OS is not known yet */
 	struct strv ssh_options;
 	/* ssh: ControlPath directory and whether we created it. */
 	char *control_dir;

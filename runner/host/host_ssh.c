@@ -5,8 +5,10 @@
  * when the host is unreachable) and reused by every command of the session;
  * host_close stops it. ssh hands the remote side one command string that a
  * shell parses, so every word is quoted for that shell (POSIX sh or
- * PowerShell), and a command with a deadline is wrapped in coreutils
- * timeout over there: killing the local ssh alone would leave it running.
+ * PowerShell), and a command with a deadline is wrapped over there in
+ * coreutils timeout, a perl watchdog (macOS) or a PowerShell wrapper that
+ * kills the process tree (Windows; farside.c): killing the local ssh alone
+ * would leave it running.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "farside.h"
 #include "host_int.h"
 #include "banned.h"
 
@@ -64,15 +67,32 @@ static int ssh_common(struct host *h, struct strv *out)
 	return rc;
 }
 
+/* The far side's deadline before a sh command: coreutils timeout on
+ * Linux, perl's watchdog on macOS (no coreutils there), either while the
+ * OS is being asked (farside.c). */
+static int far_prefix(struct host *h, double timeout, struct buf *cmd)
+{
+	if (h->detecting)
+		return farside_any_prefix(timeout, cmd);
+	if (h->os_known && h->os == PLAN_OS_MACOS)
+		return farside_perl_prefix(timeout, cmd);
+	return buf_addf(cmd, "timeout -k %d %.3f ", SSH_REMOTE_KILL_AFTER,
+			timeout) < 0
+		   ? -XR_ENOMEM
+		   : 0;
+}
+
 /* The command string the remote shell parses. */
 static int remote_command(struct host *h, const char *const *argv,
 			  const char *const *env, double timeout,
 			  struct buf *cmd)
 {
 	const char *const *p;
+	if (h->shell == PLAN_SHELL_POWERSHELL && timeout > 0)
+		return farside_powershell(argv, env, timeout, cmd);
 	if (h->shell == PLAN_SHELL_POWERSHELL) {
-		/* No coreutils timeout on Windows: the local deadline kills
-		 * ssh, and the OpenSSH server ends the session's job. */
+		/* No deadline: the local side stops ssh, and the OpenSSH
+		 * server ends the session's job. */
 		for (p = env; p && *p; p++) {
 			const char *eq = strchr(*p, '=');
 			if (!eq)
@@ -89,9 +109,8 @@ static int remote_command(struct host *h, const char *const *argv,
 		}
 		return cmd->truncated ? -XR_ENOMEM : 0;
 	}
-	if (timeout > 0)
-		buf_addf(cmd, "timeout -k %d %.3f ", SSH_REMOTE_KILL_AFTER,
-			 timeout);
+	if (timeout > 0 && far_prefix(h, timeout, cmd) < 0)
+		return -XR_ENOMEM;
 	if (env && *env) {
 		buf_adds(cmd, "env ");
 		for (p = env; *p; p++) {
@@ -266,6 +285,10 @@ static void ssh_finish(struct host *h, const struct proc_opts *o,
 	/* The far side's deadline fired: coreutils timeout exits 124, or dies
 	 * by its own SIGKILL after -k, which ssh reports as 255. Past the
 	 * deadline either is the timeout it is. */
+	if (h->shell == PLAN_SHELL_POWERSHELL && o->timeout > 0 &&
+	    res->status == PROC_EXITED && res->exit_code == 124 &&
+	    res->elapsed >= o->timeout - 0.05)
+		res->status = PROC_TIMEOUT; /* farside_powershell's 124 */
 	if (h->shell == PLAN_SHELL_SH && o->timeout > 0 &&
 	    res->status == PROC_EXITED &&
 	    (res->exit_code == 124 || res->exit_code == 137 ||

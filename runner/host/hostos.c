@@ -100,6 +100,34 @@ int hostos_translate(enum plan_os os, enum hostos_what what, const char *text,
 	return os_tab[os].translate(what, text ? text : "", iface, doc);
 }
 
+/* A Windows host's output decoded to UTF-8 in place, and its first framed
+ * cmdlet error as the reading's failure (oswin_out.c). */
+static int win_output(struct host *h, struct buf *out, struct xr_err *err)
+{
+	struct buf dec = BUF_INIT;
+	char why[160];
+	const char *fail;
+	size_t flen;
+	int rc = 0;
+
+	if (oswin_decode(out->s ? out->s : "", out->len, &dec, why,
+			 sizeof why) < 0)
+		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
+				"unreadable output from windows host '%s': %s",
+				sysread_host_name(h), why);
+	else if ((fail = oswin_failure(dec.s ? dec.s : "", &flen)) != NULL)
+		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
+				"powershell error on host '%s' in %.*s",
+				sysread_host_name(h), (int)flen, fail);
+	if (rc == 0) {
+		buf_release(out);
+		*out = dec;
+	} else {
+		buf_release(&dec);
+	}
+	return rc;
+}
+
 int hostos_read(struct host *h, enum hostos_what what, const char *iface,
 		const char *letters, struct buf *doc, struct xr_err *err)
 {
@@ -117,6 +145,8 @@ int hostos_read(struct host *h, enum hostos_what what, const char *iface,
 	}
 	rc = sysread_run(h, (const char *const *)av.v, os_tab[os].timeout, &out,
 			 err);
+	if (rc == 0 && os == PLAN_OS_WINDOWS)
+		rc = win_output(h, &out, err);
 	if (rc == 0 &&
 	    hostos_translate(os, what, out.s ? out.s : "", iface, doc) < 0)
 		rc = xr_err_set(err, XR_ENOMEM, NULL, 0, 0,

@@ -35,22 +35,41 @@
 
 #include "banned.h"
 
-/* Without a console (ssh without a pty) setting the encoding can throw:
- * then the code page stays, which only matters for non-ASCII names. */
+/*
+ * Every cmdlet stops on error ($ErrorActionPreference = 'Stop') inside its
+ * own try/catch; xe prints the error as one framed line "@@ xrun-error
+ * SECTION: MESSAGE" that oswin_failure turns into the reading's failure
+ * (oswin_out.c). "Not found" (CategoryInfo ObjectNotFound: an adapter
+ * that is not there, a USB adapter without PCI hardware info) stays an
+ * empty section, read as before. Without a console (ssh without a pty)
+ * setting the encoding can throw: the code page in force is printed
+ * either way, as ASCII, and the output converted from it here.
+ */
 static const char prologue[] =
-    "$ErrorActionPreference = 'SilentlyContinue'\n"
+    "$ErrorActionPreference = 'Stop'\n"
     "$ProgressPreference = 'SilentlyContinue'\n"
-    "try { [Console]::OutputEncoding = [Text.Encoding]::UTF8 } catch { }\n";
+    "try { [Console]::OutputEncoding = [Text.Encoding]::UTF8 } catch { }\n"
+    "try { $OutputEncoding = [Text.Encoding]::UTF8 } catch { }\n"
+    "try { $cp = [Console]::OutputEncoding.CodePage } catch { "
+    "$cp = [Globalization.CultureInfo]::CurrentCulture.TextInfo."
+    "OEMCodePage }\n"
+    "'@@ xrun-codepage ' + $cp\n"
+    "function xe([string]$s, $e) {\n"
+    "  if ($e.CategoryInfo.Category -ne 'ObjectNotFound') {\n"
+    "    '@@ xrun-error ' + $s + ': ' + "
+    "($e.Exception.Message -replace '\\s*[\\r\\n]+\\s*', ' ')\n"
+    "  }\n"
+    "}\n";
 
 /* $n: the adapter by Name, else by InterfaceDescription or InterfaceIndex;
  * then its Name, which every other cmdlet takes. */
 static const char resolve_script[] =
     "$a = $null\n"
     "if ($n) {\n"
-    "  $a = @(Get-NetAdapter -Name $n)\n"
-    "  if (-not $a) { $a = @(Get-NetAdapter | Where-Object { "
+    "  try { $a = @(Get-NetAdapter -Name $n) } catch { xe 'adapter' $_ }\n"
+    "  if (-not $a) { try { $a = @(Get-NetAdapter | Where-Object { "
     "$_.InterfaceDescription -eq $n -or [string]$_.InterfaceIndex -eq $n }) "
-    "}\n"
+    "} catch { xe 'adapter' $_ } }\n"
     "  if ($a) { $a = $a[0]; $n = $a.Name } else { $a = $null }\n"
     "}\n";
 
@@ -63,32 +82,36 @@ static const char nic_script[] =
     "TransmitLinkSpeed, FullDuplex, @{n='Status';e={[string]$_.Status}} "
     "| ConvertTo-Json -Compress\n"
     "'@@ hardware'\n"
-    "Get-NetAdapterHardwareInfo -Name $n | Select-Object BusNumber, "
+    "try { Get-NetAdapterHardwareInfo -Name $n | Select-Object BusNumber, "
     "DeviceNumber, FunctionNumber, PciExpressCurrentLinkSpeedEncoded, "
     "PciExpressCurrentLinkWidth, PciExpressMaxLinkSpeedEncoded, "
-    "PciExpressMaxLinkWidth | ConvertTo-Json -Compress\n"
+    "PciExpressMaxLinkWidth | ConvertTo-Json -Compress } "
+    "catch { xe 'hardware' $_ }\n"
     "'@@ advanced'\n"
-    "Get-NetAdapterAdvancedProperty -Name $n | Select-Object DisplayName, "
-    "DisplayValue, RegistryKeyword, "
+    "try { Get-NetAdapterAdvancedProperty -Name $n | Select-Object "
+    "DisplayName, DisplayValue, RegistryKeyword, "
     "@{n='RegistryValue';e={$_.RegistryValue -join ','}} "
-    "| ConvertTo-Json -Compress\n";
+    "| ConvertTo-Json -Compress } catch { xe 'advanced' $_ }\n";
 
 static const char system_script[] =
     "'@@ os'\n"
-    "Get-CimInstance Win32_OperatingSystem | Select-Object Caption, "
+    "try { Get-CimInstance Win32_OperatingSystem | Select-Object Caption, "
     "Version, BuildNumber, OSArchitecture, CSName, TotalVisibleMemorySize "
-    "| ConvertTo-Json -Compress\n"
+    "| ConvertTo-Json -Compress } catch { xe 'os' $_ }\n"
     "'@@ cpu'\n"
-    "Get-CimInstance Win32_Processor | Select-Object Name, NumberOfCores, "
-    "NumberOfLogicalProcessors | ConvertTo-Json -Compress\n"
+    "try { Get-CimInstance Win32_Processor | Select-Object Name, "
+    "NumberOfCores, NumberOfLogicalProcessors | ConvertTo-Json -Compress } "
+    "catch { xe 'cpu' $_ }\n"
     "'@@ tcpsetting'\n"
-    "Get-NetTCPSetting | Select-Object SettingName, "
+    "try { Get-NetTCPSetting | Select-Object SettingName, "
     "@{n='CongestionProvider';e={[string]$_.CongestionProvider}} "
-    "| ConvertTo-Json -Compress\n";
+    "| ConvertTo-Json -Compress } catch { xe 'tcpsetting' $_ }\n";
 
 static const char counters_script[] =
     "if ($w -match 'n' -and $n) {\n"
-    "  $s = Get-NetAdapterStatistics -Name $n\n"
+    "  $s = $null\n"
+    "  try { $s = Get-NetAdapterStatistics -Name $n } "
+    "catch { xe 'adapterstats' $_ }\n"
     "  if (-not $s) { '@@ noiface' } else {\n"
     "    '@@ adapterstats'\n"
     "    $s | Select-Object ReceivedBytes, ReceivedUnicastPackets, "
@@ -101,21 +124,23 @@ static const char counters_script[] =
     "}\n"
     "if ($w -match 't') {\n"
     "  '@@ tcpperf'\n"
-    "  @(Get-CimInstance Win32_PerfRawData_Tcpip_TCPv4; "
+    "  try { @(Get-CimInstance Win32_PerfRawData_Tcpip_TCPv4; "
     "Get-CimInstance Win32_PerfRawData_Tcpip_TCPv6) | Select-Object "
     "SegmentsRetransmittedPersec, SegmentsSentPersec, "
     "SegmentsReceivedPersec, ConnectionsActive, ConnectionsPassive, "
-    "ConnectionFailures, ConnectionsReset | ConvertTo-Json -Compress\n"
+    "ConnectionFailures, ConnectionsReset | ConvertTo-Json -Compress } "
+    "catch { xe 'tcpperf' $_ }\n"
     "}\n"
     "if ($w -match 'c') {\n"
     "  '@@ cpuperf'\n"
-    "  Get-CimInstance Win32_PerfRawData_PerfOS_Processor | Select-Object "
-    "Name, PercentProcessorTime, Timestamp_Sys100NS "
-    "| ConvertTo-Json -Compress\n"
+    "  try { Get-CimInstance Win32_PerfRawData_PerfOS_Processor | "
+    "Select-Object Name, PercentProcessorTime, Timestamp_Sys100NS "
+    "| ConvertTo-Json -Compress } catch { xe 'cpuperf' $_ }\n"
     "}\n"
     "if ($w -match 'p') {\n"
     "  '@@ procs'\n"
-    "  Get-Process | ForEach-Object { $_.ProcessName }\n"
+    "  try { Get-Process | ForEach-Object { $_.ProcessName } } "
+    "catch { xe 'procs' $_ }\n"
     "  if ((logman query -ets) -match '\\bPktMon\\b') { 'pktmon' }\n"
     "}\n";
 

@@ -23,4 +23,18 @@ int oswin_nic_doc(const char *text, struct buf *doc);
 int oswin_system_doc(const char *text, struct buf *doc);
 int oswin_counters_doc(const char *text, struct buf *doc);
 
+/* 1 when s[0..n) is well-formed UTF-8. */
+int oswin_utf8_valid(const char *s, size_t n);
+/*
+ * A Windows host's output as UTF-8 (oswin_out.c): as it is when marked
+ * "@@ xrun-codepage 65001" or unmarked and valid UTF-8, else converted
+ * from the marked code page with iconv. -1 with why filled when it cannot
+ * be decoded.
+ */
+int oswin_decode(const char *s, size_t n, struct buf *out, char *why,
+		 size_t whylen);
+/* The first framed cmdlet error "@@ xrun-error SECTION: MESSAGE" of text
+ * ("SECTION: MESSAGE", *len bytes), or NULL. */
+const char *oswin_failure(const char *text, size_t *len);
+
 #endif
