@@ -431,11 +431,11 @@ static int add_qdisc(struct buf *doc, const char *iface)
 	while (!done) {
 		ssize_t got;
 		struct nlmsghdr *nh;
-		int n;
+		unsigned int n; /* NLMSG_OK compares it with the u32 length */
 		do
 			got = recv(fd, &resp, sizeof resp, 0);
 		while (got < 0 && errno == EINTR);
-		n = (int)got;
+		n = got > 0 ? (unsigned int)got : 0;
 		if (got <= 0) {
 			close(fd);
 			fd = -1;
