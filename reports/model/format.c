@@ -15,7 +15,7 @@
 /* Decimals giving three significant digits for numbers near x; the
  * bounds sit at the rounding points so that 0.9996 prints as "1.00", not
  * "1.000". */
-static int decimals(double x)
+int report_fmt_decimals(double x)
 {
 	x = fabs(x);
 	if (x >= 99.95 || x == 0)
@@ -37,7 +37,7 @@ char *report_fmt_value(const struct report *r, double v, char *out, size_t n)
 		return out;
 	}
 	x = v / (r->met.display_scale > 0 ? r->met.display_scale : 1);
-	snprintf(out, n, "%.*f", decimals(x), x);
+	snprintf(out, n, "%.*f", report_fmt_decimals(x), x);
 	return out;
 }
 
@@ -78,8 +78,9 @@ char *report_fmt_metric(const struct report *r, int mi, double v, char *out,
 	{
 		int shown = unit && *unit && strcmp(unit, "1");
 		/* Counts (retransmits) print as integers. */
-		int d =
-		    k == 0 && v == floor(v) && fabs(v) < 1e15 ? 0 : decimals(v);
+		int d = k == 0 && v == floor(v) && fabs(v) < 1e15
+			    ? 0
+			    : report_fmt_decimals(v);
 		snprintf(out, n, "%.*f%s%s%s", d, v, shown ? " " : "", pfx[k],
 			 shown ? unit : "");
 	}
@@ -109,10 +110,10 @@ char *report_fmt_cell(const struct report *r, const struct report_cell *c,
 	if (s->gm > 0 && s->gm_high > s->gm) {
 		double x = s->gm / scale;
 		fmt_factor(s->gm_high / s->gm, f, sizeof f);
-		snprintf(out, n, "%.*f ×/÷%s", decimals(x), x, f);
+		snprintf(out, n, "%.*f ×/÷%s", report_fmt_decimals(x), x, f);
 	} else if (s->gm > 0) {
 		double x = s->gm / scale;
-		snprintf(out, n, "%.*f", decimals(x), x);
+		snprintf(out, n, "%.*f", report_fmt_decimals(x), x);
 	} else if (s->med_high > s->med_low) {
 		/* no geometric mean (a value <= 0): the median with its
 		 * order-statistic interval */
@@ -121,12 +122,12 @@ char *report_fmt_cell(const struct report *r, const struct report_cell *c,
 		report_fmt_value(r, s->med_low, lo, sizeof lo);
 		report_fmt_value(r, s->med_high, hi, sizeof hi);
 		snprintf(out, n, "%s %.*f [%s, %s]",
-			 report_text(r, REPORT_T_MEDIAN), decimals(x), x, lo,
-			 hi);
+			 report_text(r, REPORT_T_MEDIAN),
+			 report_fmt_decimals(x), x, lo, hi);
 	} else {
 		double x = s->median / scale;
 		snprintf(out, n, "%s %.*f", report_text(r, REPORT_T_MEDIAN),
-			 decimals(x), x);
+			 report_fmt_decimals(x), x);
 	}
 	return out;
 }

@@ -12,6 +12,9 @@
 
 /* A base-unit value in the report's display unit, 3 significant digits
  * ("9.41"); "–" for NaN. Returns out. */
+/* Decimals giving three significant digits for numbers near x (0 to 4;
+ * the bounds sit at the rounding points: 0.9996 prints as "1.00"). */
+int report_fmt_decimals(double x);
 char *report_fmt_value(const struct report *r, double v, char *out, size_t n);
 /* The same followed by the unit ("9.41 Gbit/s"). */
 char *report_fmt_value_unit(const struct report *r, double v, char *out,

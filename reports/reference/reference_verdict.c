@@ -633,20 +633,6 @@ static int text_digits(const char *s)
 	return dot ? n : n - zeros;
 }
 
-static int three_digits(double x)
-{
-	x = fabs(x);
-	if (x >= 99.95 || x == 0)
-		return 0;
-	if (x >= 9.995)
-		return 1;
-	if (x >= 0.9995)
-		return 2;
-	if (x >= 0.09995)
-		return 3;
-	return 4;
-}
-
 char *report_ref_fmt_published(const struct report *r, int mi, double v,
 			       const char *text, char *out, size_t n)
 {
@@ -659,8 +645,8 @@ char *report_ref_fmt_published(const struct report *r, int mi, double v,
 		return report_fmt_metric(r, mi, v, out, n);
 	x = v / scale;
 	d = sig - 1 - (int)floor(log10(fabs(x)));
-	if (d < three_digits(x))
-		d = three_digits(x);
+	if (d < report_fmt_decimals(x))
+		d = report_fmt_decimals(x);
 	if (d > 12)
 		d = 12;
 	snprintf(out, n, "%.*f", d < 0 ? 0 : d, x);
