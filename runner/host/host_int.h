@@ -37,7 +37,7 @@ struct host {
 	int port;
 	enum plan_shell shell;
 	enum plan_os os;
-	int os_known; /* os given by the plan, or detected once */
+	int os_known;  /* os given by the plan, or detected once */
 	int detecting; /* asking uname -s: the OS is not known yet */
 	struct strv ssh_options;
 	/* ssh: ControlPath directory and whether we created it. */
