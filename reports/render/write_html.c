@@ -10,6 +10,7 @@
  * (svg_chart.c); every text is escaped.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
@@ -50,7 +51,7 @@ static const char css[] =
     "table.data { border-top: 2px solid #222; border-bottom: 2px solid #222; "
     "}\n"
     "table.data thead tr:last-child th { border-bottom: 1px solid #222; }\n"
-    "table.data thead th { white-space: nowrap; }\n"
+    "table.data thead th { white-space: normal; }\n"
     "table.data thead th.span { text-align: center;\n"
     "  border-bottom: 1px solid #999; }\n"
     "table.data tbody tr:nth-child(even) { background: #f6f7f9; }\n"
@@ -59,7 +60,7 @@ static const char css[] =
     ".r { text-align: right; }\n"
     ".nw { white-space: nowrap; }\n"
     ".chart svg { display: block; max-width: 100%; height: auto; }\n"
-    "table.data td.w { min-width: 9rem; }\n"
+    "table.data td.w { min-width: 5.5rem; }\n"
     "ol.notes { padding-left: 1.6rem; }\n"
     "ol.vnotes { font-size: .85rem; padding-left: 1.6rem; }\n"
     "table.data td.w { overflow-wrap: anywhere; }\n"
@@ -116,21 +117,54 @@ static void head(FILE *f, const struct report *r)
 	fputs("</style>\n</head>\n<body>\n<main>\n", f);
 }
 
-/* A cell or header: class "r" for right-aligned, "nw" for no wrapping. */
+/* A matrix value "2.01 ×/÷1.083 [3]" may wrap after the value only: the
+ * interval and its marks stay together on the second line. */
+static void matrix_value(FILE *f, const char *text)
+{
+	const char *sp = strchr(text, ' ');
+	char *rest;
+	if (!sp) {
+		ESC(text);
+		return;
+	}
+	rest = strndup(text, (size_t)(sp - text));
+	if (rest)
+		ESC(rest);
+	free(rest);
+	fputc(' ', f);
+	for (const char *p = sp + 1; *p; p = sp + 1) {
+		sp = strchr(p, ' ');
+		if (!sp) {
+			ESC(p);
+			break;
+		}
+		rest = strndup(p, (size_t)(sp - p));
+		if (rest)
+			ESC(rest);
+		free(rest);
+		fputs("&#160;", f);
+	}
+}
+
+/* A cell or header: class "r" for right-aligned, "nw" for no wrapping;
+ * label: the stacked row's name of the value (NULL: none). */
 static void cell(FILE *f, const char *tag, const struct rt_col *col,
-		 const char *text, int label)
+		 const char *text, const char *label, int matrix)
 {
 	const char *cls = col->align == RT_RIGHT ? (col->wrap ? "r w" : "r nw")
 						 : (col->wrap ? "w" : "nw");
 	fprintf(f, "<%s class=\"%s\"", tag, cls);
 	/* a stacked row on a phone names each value by its column */
-	if (label && *col->head) {
+	if (label && *label) {
 		fputs(" data-label=\"", f);
-		ESC(col->head);
+		ESC(label);
 		fputc('"', f);
 	}
 	fputc('>', f);
-	ESC(text);
+	if (matrix)
+		matrix_value(f, text);
+	else
+		ESC(text);
 	fprintf(f, "</%s>", tag);
 }
 
@@ -160,7 +194,7 @@ static void thead(FILE *f, const struct rtable *t)
 	if (!t->ngroup_rows) {
 		fputs("<tr>", f);
 		for (c = 0; c < t->ncols; c++)
-			cell(f, "th", &t->col[c], t->col[c].head, 0);
+			cell(f, "th", &t->col[c], t->col[c].head, NULL, 0);
 		fputs("</tr>\n", f);
 	}
 	fputs("</thead>\n", f);
@@ -172,6 +206,7 @@ static void table(FILE *f, const struct rtable *t, const char *caption,
 		  const char *id)
 {
 	int i, c, stack;
+	char stub[128] = "";
 	fputs("<figure class=\"table\"", f);
 	if (id)
 		fprintf(f, " id=\"%s\"", id);
@@ -181,10 +216,18 @@ static void table(FILE *f, const struct rtable *t, const char *caption,
 		ESC(caption);
 		fputs("</figcaption>\n", f);
 	}
-	/* a table with one header row stacks on a phone (each row a block,
-	 * each value named by its column): no verdict hides behind a
-	 * sideways scroll; a grouped matrix keeps its grid and scrolls */
-	stack = !t->plain && !t->ngroup_rows;
+	/* a data table stacks on a phone (each row a block, each value
+	 * named by its column; a grouped matrix's column by its levels,
+	 * "1500 / a"): no verdict hides behind a sideways scroll. On a wide
+	 * screen a matrix value may wrap between the value and its interval
+	 * so that the grid fits its column (tests/e2e/report_fit). */
+	stack = !t->plain;
+	if (t->ngroup_rows &&
+	    t->ncols > 0) { /* "streams \ mtu / nic": streams */
+		const char *h = t->col[0].head, *bs = strstr(h, " \\ ");
+		snprintf(stub, sizeof stub, "%.*s",
+			 (int)(bs ? (size_t)(bs - h) : strlen(h)), h);
+	}
 	fprintf(f, "<div class=\"scroll\"><table class=\"%s\">\n",
 		t->plain ? "kv"
 		: stack	 ? "data stack"
@@ -193,9 +236,18 @@ static void table(FILE *f, const struct rtable *t, const char *caption,
 	fputs("<tbody>\n", f);
 	for (i = 0; i < t->nrows; i++) {
 		fputs("<tr>", f);
-		for (c = 0; c < t->ncols; c++)
-			cell(f, t->plain && c == 0 ? "th" : "td", &t->col[c],
-			     rt_cell(t, i, c), stack);
+		for (c = 0; c < t->ncols; c++) {
+			struct rt_col col = t->col[c];
+			int mv =
+			    t->ngroup_rows > 0 && c > 0; /* a matrix value */
+			col.wrap |= mv;
+			cell(f, t->plain && c == 0 ? "th" : "td", &col,
+			     rt_cell(t, i, c),
+			     !stack		    ? NULL
+			     : t->ngroup_rows && !c ? stub
+						    : col.head,
+			     mv);
+		}
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody>\n</table></div>\n</figure>\n", f);
