@@ -528,6 +528,10 @@ static int body(FILE *f, const struct report *r, struct arena *a)
 	if (rt_header(r, a, &t) < 0)
 		return -XR_ENOMEM;
 	table(f, &t, NULL, "summary");
+	if (rt_system(r, a, &t) < 0) /* what was measured on, before numbers */
+		return -XR_ENOMEM;
+	if (t.nrows)
+		table(f, &t, t.title, "system");
 	rc = matrices(f, r, a);
 	if (rc == 0)
 		rc = cells(f, r, a);

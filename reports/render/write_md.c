@@ -123,6 +123,15 @@ static int header(const struct report *r, struct arena *a, FILE *f)
 	if ((rc = rt_header(r, a, &t)) < 0)
 		return rc;
 	md_table(f, &t);
+	/* what was measured on, before the numbers */
+	if ((rc = rt_system(r, a, &t)) < 0)
+		return rc;
+	if (t.nrows) {
+		fputs("**", f);
+		put(f, t.title, 0);
+		fputs("**\n\n", f);
+		md_table(f, &t);
+	}
 	return 0;
 }
 

@@ -272,6 +272,8 @@ static int draw_report(struct pdf *pdf, const struct report *r, struct arena *a,
 	if (rc == 0)
 		rc = header_block(pdf, r, a, err);
 	if (rc == 0)
+		rc = write_pdf_system(pdf, r, a, err);
+	if (rc == 0)
 		rc = matrices(pdf, r, a, err);
 	if (rc == 0)
 		rc = timeseries(pdf, r, a, err);

@@ -103,6 +103,15 @@ static int appendix_table(struct pdf *pdf, const struct report *r,
 	return rc;
 }
 
+int write_pdf_system(struct pdf *pdf, const struct report *r, struct arena *a,
+		     struct xr_err *err)
+{
+	struct rtable rt;
+	if (rt_system(r, a, &rt) < 0)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	return rt.nrows ? appendix_table(pdf, r, &rt, err) : 0;
+}
+
 int write_pdf_back_matter(struct pdf *pdf, const struct report *r,
 			  struct arena *a, struct xr_err *err)
 {

@@ -24,6 +24,10 @@ struct pdf_table *write_pdf_table(const struct rtable *rt, double size,
 /* The reference table (with r->ref), the notes (with r->nnotes) and the
  * appendix (with host facts or verifications), each under its heading.
  * 0 or a negative -XR_E* code. */
+/* The system table (rt_system) under the header block; nothing when no
+ * host has a fact it shows. */
+int write_pdf_system(struct pdf *pdf, const struct report *r, struct arena *a,
+		     struct xr_err *err);
 int write_pdf_back_matter(struct pdf *pdf, const struct report *r,
 			  struct arena *a, struct xr_err *err);
 

@@ -106,6 +106,7 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
     [REPORT_T_PLAN_HASH] = {"Plan hash", "計画ハッシュ"},
     [REPORT_T_STARTED] = {"Started", "開始"},
     [REPORT_T_HOST_FACTS] = {"Host facts", "ホスト情報"},
+    [REPORT_T_SYSTEM] = {"System", "測定環境"},
     [REPORT_T_HOST] = {"Host", "ホスト"},
     [REPORT_T_KEY] = {"Key", "項目"},
     [REPORT_T_VALUE] = {"Value", "値"},

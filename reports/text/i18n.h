@@ -69,6 +69,7 @@ enum report_lang {
 	X(SENSITIVITY) /* "position model" */                                  \
 	X(GEOMEAN)     /* "geometric mean" */                                  \
 	X(HOST_FACTS)                                                          \
+	X(SYSTEM) /* the system table near the top */                          \
 	X(HOST)                                                                \
 	X(KEY)                                                                 \
 	X(VALUE)                                                               \

@@ -9,7 +9,8 @@
 # report (the report itself holds no script) posts each table's width
 # against its container's to the outer page, whose DOM Chromium dumps.
 # And the English and Japanese PDFs of the same store are within a page
-# of each other.
+# of each other, and the system table comes before the first results
+# table in the HTML, the Markdown and both PDFs.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 xr_need chromium pdfinfo
@@ -119,4 +120,21 @@ en=$(pdfinfo en.pdf | sed -n 's/^Pages: *//p')
 ja=$(pdfinfo ja.pdf | sed -n 's/^Pages: *//p')
 d=$((en - ja))
 [ ${d#-} -le 1 ] || fail "English PDF $en pages, Japanese $ja: more than a page apart"
+# The system table near the top: before the first results table, in the
+# HTML, the Markdown and the PDF (as published comparison pages do).
+"$XRUN" report --db r.db -o r.md >/dev/null || fail "report r.md exit $?"
+before() { # file first second: the first line with $2 comes before $3's
+	local a b
+	a=$(grep -n -m1 -F -- "$2" "$1" | cut -d: -f1)
+	b=$(grep -n -m1 -F -- "$3" "$1" | cut -d: -f1)
+	[ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ] ||
+		fail "$1: '$2' (line ${a:-none}) not before '$3' (line ${b:-none})"
+}
+before en.html 'id="system"' 'id="tables"'
+before r.md '**System**' '## Results'
+grep -q '^| Kernel | '"$(uname -r)"' |$' r.md || fail "r.md: no kernel row in the system table"
+pdftotext -layout en.pdf en.txt
+before en.txt 'System' 'Table 1.'
+pdftotext -layout ja.pdf ja.txt
+before ja.txt '測定環境' '表 1.'
 echo "ok - every table fits at 1280 and 390 px (en, ja); PDFs en $en, ja $ja pages"
