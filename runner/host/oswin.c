@@ -132,10 +132,15 @@ static const char counters_script[] =
     "catch { xe 'tcpperf' $_ }\n"
     "}\n"
     "if ($w -match 'c') {\n"
-    "  '@@ cpuperf'\n"
-    "  try { Get-CimInstance Win32_PerfRawData_PerfOS_Processor | "
-    "Select-Object Name, PercentProcessorTime, Timestamp_Sys100NS "
-    "| ConvertTo-Json -Compress } catch { xe 'cpuperf' $_ }\n"
+    "  $pf = 'Name, PercentProcessorTime, PercentDPCTime, "
+    "PercentInterruptTime, Timestamp_Sys100NS' -split ', '\n"
+    "  '@@ cpuinfo'\n"
+    "  try { Get-CimInstance Win32_PerfRawData_Counters_ProcessorInformation "
+    "| Select-Object $pf | ConvertTo-Json -Compress } catch {\n"
+    "    '@@ cpuperf'\n"
+    "    try { Get-CimInstance Win32_PerfRawData_PerfOS_Processor | "
+    "Select-Object $pf | ConvertTo-Json -Compress } catch { xe 'cpuperf' $_ }"
+    "\n  }\n"
     "}\n"
     "if ($w -match 'p') {\n"
     "  '@@ procs'\n"
@@ -513,32 +518,87 @@ static void counters_tcp(json_t *tp, struct buf *doc)
 }
 
 /*
- * % Processor Time is a PERF_100NSEC_TIMER_INV counter: its raw value is
- * the time the CPU ran the idle thread, in 100 ns, and busy % over an
- * interval is 100 * (1 - dRaw / dTimestamp_Sys100NS). Written as a
- * /proc/stat line "cpuN busy 0 0 idle", whose total is the timestamp.
+ * Per-CPU time from the Processor Information counter set (processor-group
+ * aware: instances "G,N", group G, number N within it, plus "G,_Total" and
+ * "_Total"), or from the older Processor set (instances "N") when the
+ * first is missing. % Processor Time is a PERF_100NSEC_TIMER_INV counter:
+ * its raw value is the time the CPU ran the idle thread, in 100 ns, and
+ * busy % over an interval is 100 * (1 - dRaw / dTimestamp_Sys100NS);
+ * % DPC Time and % Interrupt Time are PERF_100NSEC_TIMER counters (time in
+ * deferred procedure calls and in interrupt service routines; DPC time is
+ * not part of the interrupt time). Written as /proc/stat lines "cpuI other
+ * 0 0 idle 0 irq dpc" whose total is the timestamp, so that the DPC share
+ * is read where Linux's softirq share is (where NIC receive work runs on
+ * both). I numbers the CPUs in (group, number) order, 0 up, as Linux's do.
+ * Sources: learn.microsoft.com "Processor Object" (counter types) and
+ * "Processor Information" (per group), see tests/data/windows/README.md.
  */
+struct wcpu {
+	unsigned long group, number;
+	uint64_t idle, dpc, irq, ts;
+};
+
+static int wcpu_cmp(const void *a, const void *b)
+{
+	const struct wcpu *x = a, *y = b;
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return x->number < y->number ? -1 : x->number > y->number;
+}
+
+/* "3" or "1,3" -> group and number; 0 for "_Total", "0,_Total", junk. */
+static int wcpu_name(const char *name, unsigned long *group,
+		     unsigned long *number)
+{
+	char *end;
+	*group = 0;
+	if (!name || name[0] < '0' || name[0] > '9')
+		return 0;
+	*number = strtoul(name, &end, 10);
+	if (*end == ',') {
+		*group = *number;
+		if (end[1] < '0' || end[1] > '9')
+			return 0;
+		*number = strtoul(end + 1, &end, 10);
+	}
+	return *end == '\0';
+}
+
 static void counters_cpu(json_t *cp, struct buf *doc)
 {
+	struct wcpu *v;
+	size_t n = 0, cap = json_is_array(cp) ? json_array_size(cp) : 1;
 	json_t *c;
-	if (!item(cp, 0))
+	if (!item(cp, 0) || !(v = calloc(cap ? cap : 1, sizeof *v)))
 		return;
-	buf_adds(doc, "@@ stat\n");
-	for (size_t i = 0; (c = item(cp, i)) != NULL; i++) {
-		const char *name = get_str(c, "Name");
-		uint64_t idle, ts;
-		char *end;
-		unsigned long idx;
-		if (!name || name[0] < '0' || name[0] > '9')
-			continue; /* _Total */
-		idx = strtoul(name, &end, 10);
-		if (*end || !get_u64(c, "PercentProcessorTime", &idle) ||
-		    !get_u64(c, "Timestamp_Sys100NS", &ts))
+	for (size_t i = 0; (c = item(cp, i)) != NULL && n < cap; i++) {
+		struct wcpu *w = &v[n];
+		if (!wcpu_name(get_str(c, "Name"), &w->group, &w->number) ||
+		    !get_u64(c, "PercentProcessorTime", &w->idle) ||
+		    !get_u64(c, "Timestamp_Sys100NS", &w->ts))
 			continue;
-		buf_addf(doc, "cpu%lu %llu 0 0 %llu\n", idx,
-			 (unsigned long long)(ts > idle ? ts - idle : 0),
-			 (unsigned long long)idle);
+		if (!get_u64(c, "PercentDPCTime", &w->dpc))
+			w->dpc = 0;
+		if (!get_u64(c, "PercentInterruptTime", &w->irq))
+			w->irq = 0;
+		n++;
 	}
+	qsort(v, n, sizeof *v, wcpu_cmp);
+	buf_adds(doc, "@@ stat\n");
+	for (size_t i = 0; i < n; i++) {
+		uint64_t busy = v[i].ts > v[i].idle ? v[i].ts - v[i].idle : 0;
+		uint64_t sys = v[i].dpc + v[i].irq, other;
+		if (sys > busy) /* counters read at slightly different times */
+			sys = busy;
+		other = busy - sys;
+		buf_addf(doc, "cpu%zu %llu 0 0 %llu 0 %llu %llu\n", i,
+			 (unsigned long long)other,
+			 (unsigned long long)(v[i].ts - busy),
+			 (unsigned long long)(v[i].irq < sys ? v[i].irq : sys),
+			 (unsigned long long)(sys - (v[i].irq < sys ? v[i].irq
+								    : sys)));
+	}
+	free(v);
 }
 
 /* Process names as Get-Process gives them ("Wireshark", "dumpcap"),
@@ -577,7 +637,11 @@ int oswin_counters_doc(const char *text, struct buf *doc)
 		buf_adds(doc, "@@ noiface\n");
 	st = section_json(text, "adapterstats");
 	tp = section_json(text, "tcpperf");
-	cp = section_json(text, "cpuperf");
+	cp = section_json(text, "cpuinfo");
+	if (!item(cp, 0)) { /* no Processor Information set: the older one */
+		json_decref(cp);
+		cp = section_json(text, "cpuperf");
+	}
 	counters_nic(st, doc);
 	counters_tcp(tp, doc);
 	counters_cpu(cp, doc);

@@ -228,6 +228,34 @@ static struct counters_snap *snap(const char *file)
 	return s;
 }
 
+/* Processor Information (processor groups): "1,0" listed first is CPU 2;
+ * DPC time is read where Linux's softirq share is. The expected shares
+ * are the recording's deltas over its 10 s (1e8 x 100 ns): CPU 0 idle
+ * 3e7 (busy 70%), DPC 4e7 (40%); CPU 1 idle 9e7 (10%), DPC 1e6 (1%);
+ * CPU 2 idle 0 (100%), DPC 7e7 (70%: seed 000's "DPC 70%"). */
+static void test_counters_groups(void)
+{
+	struct counters_snap *b = snap("counters_groups_before.txt");
+	struct counters_snap *a = snap("counters_groups_after.txt");
+	struct counter_row *r = NULL;
+	size_t n = 0;
+
+	ok(counters_interval(b, a, &r, &n) == 0, "interval (groups)");
+	is_near(row(r, n, "cpu", "cpu0_busy_pct"), 70, 1e-9, "0,0 busy");
+	is_near(row(r, n, "cpu", "cpu1_busy_pct"), 10, 1e-9, "0,1 busy");
+	is_near(row(r, n, "cpu", "cpu2_busy_pct"), 100, 1e-9,
+		"1,0 (group 1) is CPU 2 and 100% busy");
+	is_near(row(r, n, "cpu", "cpu0_softirq_pct"), 40, 1e-9,
+		"0,0: % DPC Time as the softirq share");
+	is_near(row(r, n, "cpu", "cpu1_softirq_pct"), 1, 1e-9, "0,1 DPC");
+	is_near(row(r, n, "cpu", "cpu2_softirq_pct"), 70, 1e-9, "1,0 DPC 70%");
+	ok(row(r, n, "cpu", "cpu3_busy_pct") < 0,
+	   "the _Total instances are no CPU");
+	free(r);
+	counters_snap_free(b);
+	counters_snap_free(a);
+}
+
 static void test_counters(void)
 {
 	struct counters_snap *b = snap("counters_before.txt");
@@ -458,6 +486,7 @@ int main(void)
 	test_nic();
 	test_system();
 	test_counters();
+	test_counters_groups();
 	test_iface_names();
 	test_plan_os();
 	test_dispatch_netns();
