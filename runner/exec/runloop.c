@@ -259,6 +259,29 @@ static int samplers_start(struct runctx *rc, const struct request *rq,
 	return sm->n && proc_sleep(lead) < 0 ? -XR_EINTR : 0;
 }
 
+/* What the store's flusher thread writes while the run goes on: the
+ * samplers' points since its last call (store_flusher_start). */
+static int samplers_peek(void *ctx, struct series_set *dst)
+{
+	struct samplers *sm = ctx;
+	int k, r = 0;
+	for (k = 0; r == 0 && k < sm->n; k++)
+		r = sampler_peek_new(sm->s[k], dst);
+	return r;
+}
+
+/* Stop the run's flusher (before its samplers); a failed flush is told,
+ * the series are stored whole with the run anyway. */
+static void flush_stop(struct runctx *rc, struct store_flusher *fl)
+{
+	char why[256];
+	store_flusher_stop(fl, why, sizeof why);
+	if (why[0] && !rc->o->quiet) {
+		progress_clear(rc);
+		fprintf(stderr, "xrun: warning: %s\n", why);
+	}
+}
+
 static void samplers_stop(struct samplers *sm)
 {
 	int k;
@@ -267,6 +290,25 @@ static void samplers_stop(struct samplers *sm)
 	sm->n = 0;
 	if (getenv("XRUN_SERIES_DUMP"))
 		sampler_dump(&sm->set, stderr);
+}
+
+/* The engine's run i, its samplers marked at its start, their points
+ * flushed to the store while it runs, stopped at its end: the engine's
+ * answer. */
+static int run_engine(struct runctx *rc, size_t i, struct request *rq,
+		      struct samplers *sm, struct engine_result *res)
+{
+	struct store_flusher *fl = NULL;
+	int k, r;
+	for (k = 0; k < sm->n; k++)
+		sampler_mark(sm->s[k]);
+	if (sm->n)
+		fl = store_flusher_start(rc->st, rc->ids[i], STORE_FLUSH_PERIOD,
+					 samplers_peek, sm);
+	r = rc->eng->run(rc->eng_state, rc->p, &rq->rq, res);
+	flush_stop(rc, fl);
+	samplers_stop(sm);
+	return r;
 }
 
 static int observed_key(const struct engine_result *res, const char *key)
@@ -464,10 +506,7 @@ static int execute_one(struct runctx *rc, size_t i)
 	}
 	rc->status[i] = RUN_RUNNING;
 	progress_run_start(rc, i);
-	for (r = 0; r < sm.n; r++)
-		sampler_mark(sm.s[r]);
-	r = rc->eng->run(rc->eng_state, p, &rq.rq, &res);
-	samplers_stop(&sm);
+	r = run_engine(rc, i, &rq, &sm, &res);
 	settle_status(&res, r);
 	nsc = snap_after(rc, &snaps, sc, rows);
 	allver = calloc(nver + (size_t)p->nfactors + 1, sizeof *allver);

@@ -115,10 +115,13 @@ int store_prep(struct store *st, const char *sql, sqlite3_stmt **s,
 	  "method, expected, actual, ok) VALUES(?,?,?,?,?,?,?)")               \
 	X(PUT_COUNTER, "INSERT OR REPLACE INTO counters(run_id, host, scope, " \
 		       "name, value) VALUES(?,?,?,?,?)")                       \
-	X(WIPE_SERIES, "DELETE FROM series_data WHERE run_id = ?")             \
+	X(WIPE_SERIES, "DELETE FROM series_data WHERE run_id = ?1 AND "        \
+		       "attempt = (SELECT attempts FROM runs WHERE id = ?1)")  \
 	X(WIPE_SERIES_NOTE, "DELETE FROM series_notes WHERE run_id = ?")       \
-	X(PUT_SERIES, "INSERT OR REPLACE INTO series_data(run_id, host, "      \
-		      "name, unit, n, points) VALUES(?,?,?,?,?,?)")            \
+	X(PUT_SERIES,                                                          \
+	  "INSERT OR REPLACE INTO series_data(run_id, attempt, "               \
+	  "chunk, host, name, unit, n, points) SELECT ?1, "                    \
+	  "attempts, 0, ?2, ?3, ?4, ?5, ?6 FROM runs WHERE id = ?1")           \
 	X(PUT_SERIES_NOTE, "INSERT OR REPLACE INTO series_notes(run_id, "      \
 			   "note) VALUES(?,?)")                                \
 	X(SESSION_TOUCH, "UPDATE sessions SET updated_at = ? WHERE id = "      \
@@ -480,7 +483,9 @@ static int put_children(struct store *st, int64_t id,
 	sqlite3_stmt *s;
 	size_t i, j;
 	int r;
-	/* A redone run replaces what an earlier attempt may have left. */
+	/* A redone run replaces what an earlier attempt may have left; of
+	 * the series, only the chunks this attempt wrote during the run (an
+	 * earlier attempt's stay, under its own attempt number). */
 	for (i = 0; i < sizeof wipe / sizeof wipe[0]; i++) {
 		if ((r = per_run(st, wipe[i], &s, err)) < 0)
 			return r;
