@@ -217,29 +217,34 @@ struct samplers {
 	struct series_set set;
 };
 
+double exec_lead_in(const struct plan *p)
+{
+	/* counters: none reads no counter, before, after or during. */
+	if (p->sample <= 0 || !p->counters)
+		return 0;
+	return 2 * p->sample > 1.0 ? 1.0 : 2 * p->sample;
+}
+
 /*
  * Start a sampler on the client and the server host, then wait the idle
- * lead-in (min(1 s, 2 samples)) so that the series show the link before
- * the engine. A sampler that cannot start is noted; the run goes on.
- * 0, or -XR_EINTR when interrupted during the lead-in.
+ * lead-in (exec_lead_in: min(1 s, 2 samples)) so that the series show the link
+ * before the engine. A sampler that cannot start is noted; the run goes on. 0,
+ * or -XR_EINTR when interrupted during the lead-in.
  */
 static int samplers_start(struct runctx *rc, const struct request *rq,
 			  struct samplers *sm)
 {
 	const struct plan *p = rc->p;
-	double period = p->sample, lead = 2 * p->sample, max_s;
+	double period = p->sample, lead = exec_lead_in(p), max_s;
 	int hi[2], nh = 0, k;
 
 	memset(sm, 0, sizeof *sm);
-	/* counters: none reads no counter, before, after or during. */
-	if (period <= 0 || !p->counters)
+	if (lead <= 0)
 		return 0;
 	if (rc->client_hi >= 0)
 		hi[nh++] = rc->client_hi;
 	if (rc->server_hi >= 0 && rc->server_hi != rc->client_hi)
 		hi[nh++] = rc->server_hi;
-	if (lead > 1.0)
-		lead = 1.0;
 	max_s = (rq->rq.timeout > 0 ? rq->rq.timeout : 86400) + lead + 60;
 	for (k = 0; k < nh; k++) {
 		struct xr_err err = {0};
