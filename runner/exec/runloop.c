@@ -26,6 +26,7 @@
 #include "series_metric.h"
 #include "session.h"
 #include "sizing.h"
+#include "utf8.h"
 #include "banned.h"
 
 static int env_fail(struct runctx *rc, const struct xr_err *e)
@@ -375,12 +376,16 @@ static size_t engine_verifications(struct runctx *rc, size_t i,
 			out[n].expected = exp;
 			out[n].actual = act;
 			out[n].ok = strcasecmp(exp, act) == 0;
-			if (!out[n].ok)
+			if (!out[n].ok) {
+				struct buf b = BUF_INIT;
 				fprintf(stderr,
 					"xrun: warning: run %zu: factor '%s' "
 					"asked for '%s' but the engine used "
 					"'%s' (run marked unverified)\n",
-					i + 1, p->factors[f].name, exp, act);
+					i + 1, p->factors[f].name, exp,
+					utf8_term(&b, act));
+				buf_release(&b);
+			}
 			n++;
 			break;
 		}
@@ -457,9 +462,14 @@ static void say_done(struct runctx *rc, size_t i,
 			  res->elapsed);
 	if (res->status != RUN_OK && res->status != RUN_INTERRUPTED &&
 	    !rc->o->quiet) {
+		struct buf b = BUF_INIT;
 		progress_clear(rc);
+		/* The reason may quote the engine's stderr: its control
+		 * characters are shown, not obeyed (utf8_term). */
 		fprintf(stderr, "xrun: run %zu %s: %s\n", i + 1,
-			run_status_name(res->status), res->reason);
+			run_status_name(res->status),
+			utf8_term(&b, res->reason));
+		buf_release(&b);
 	}
 }
 
