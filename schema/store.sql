@@ -265,3 +265,12 @@ SELECT d.run_id AS run_id, d.host AS host, d.name AS name, d.unit AS unit,
        json_extract(p.value, '$[1]') AS value
 FROM series_data d JOIN runs r ON r.id = d.run_id AND d.attempt = r.attempts,
      json_each(d.points) p;
+
+-- Version 8: a run whose stdout passed xrun's output cap (16 MiB), ok or
+-- not: the cap and the bytes kept (the rest was read and dropped), so that
+-- a report marks an ok run whose values come from a cut output.
+CREATE TABLE IF NOT EXISTS output_cut (
+  run_id  INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  cap     INTEGER NOT NULL,  -- bytes
+  kept    INTEGER NOT NULL   -- bytes of stdout stored
+);

@@ -121,7 +121,11 @@ static const char *const migrations[] = {
     " d.unit AS unit, json_extract(p.value, '$[0]') AS t,"
     " json_extract(p.value, '$[1]') AS value"
     " FROM series_data d JOIN runs r ON r.id = d.run_id AND"
-    " d.attempt = r.attempts, json_each(d.points) p;",
+    " d.attempt = r.attempts, json_each(d.points) p;"
+    /* a run whose stdout passed the output cap: the cap, bytes kept */
+    "CREATE TABLE IF NOT EXISTS output_cut ("
+    " run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+    " cap INTEGER NOT NULL, kept INTEGER NOT NULL);",
 };
 
 static const char *migration_sql(int version)

@@ -463,6 +463,17 @@ typedef int (*store_load_fn)(void *ctx, const struct store_load_row *l);
 int store_loads_each(struct store *st, const int64_t *sessions, size_t n,
 		     store_load_fn fn, void *ctx, struct xr_err *err);
 
+/* The ok, non-warm-up runs of the sessions whose stdout passed xrun's
+ * output cap (table output_cut, version 8), per cell: how many, the cap
+ * in bytes. None for an older store. */
+struct store_cut_row {
+	const char *cell;
+	int64_t nruns, cap;
+};
+typedef int (*store_cut_fn)(void *ctx, const struct store_cut_row *c);
+int store_cuts_each(struct store *st, const int64_t *sessions, size_t n,
+		    store_cut_fn fn, void *ctx, struct xr_err *err);
+
 /* ---- repetition sizing (store_sizing.c; schema/store.md, "sizing") ---- */
 
 /* One cell's sizing decision, and once the session stops its outcome

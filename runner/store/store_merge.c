@@ -194,6 +194,8 @@ static const char *const run_children[] = {
     "INSERT INTO main.series_data(run_id, attempt, chunk, host, name, "
     "unit, n, points) SELECT n.id, o.attempts, 0, c.host, c.name, c.unit, "
     "c.n, c.points FROM src.series_data c",
+    "INSERT INTO main.output_cut(run_id, cap, kept) SELECT n.id, c.cap, "
+    "c.kept FROM src.output_cut c", /* version 8 inputs only */
     "INSERT INTO main.series_notes(run_id, note) SELECT n.id, c.note FROM "
     "src.series_notes c", /* version 7 inputs only */
 };
