@@ -105,6 +105,9 @@ grep -q '^[0-9]*\. \*\*output_cut\*\*: an ok run' okbig.md && grep -q -- "- -: 2
 "$XRUN" report okbig.yaml --lang ja -o okbig-ja.md 2>rep.err || fail "report ja: $(cat rep.err)"
 grep -q "成功した試行の出力が xrun の出力上限を超えて切り詰められた" okbig-ja.md && grep -q "2 回の試行、上限 16 MiB" okbig-ja.md ||
 	fail "no mark in Japanese: $(grep -n -A1 "output_cut" okbig-ja.md)"
+# Merged with its runs.
+"$XRUN" merge merged.db okbig.db 2>merge.err || fail "merge: $(cat merge.err)"
+[ "$(q merged.db "select count(*) from output_cut")" = 2 ] || fail "merge lost output_cut"
 # The same plan without the flood: no mark.
 rm -f okbig.db okbig.db-*
 "$XRUN" run oksmall.yaml --db small.db --quiet 2>small.err || fail "small: $(cat small.err)"
