@@ -231,18 +231,26 @@ CREATE TABLE IF NOT EXISTS sizing (
 
 -- Version 7 (from 6): the time series observed during each run (the
 -- sampler's counters and levels on every host, the engine's intervals),
--- one row per run, host and series, its points packed as one JSON array
--- of [t, value] pairs: t in seconds from the engine's start (to the
--- millisecond; the idle lead-in has t < 0), value in `unit`, null when
--- not a number. Read it through the view series.
+-- its points packed as JSON arrays of [t, value] pairs: t in seconds from
+-- the engine's start (to the millisecond; the idle lead-in has t < 0),
+-- value in `unit`, null when not a number. Read it through the view series.
+-- Version 8 (from 7): written during the run too. While a run is in
+-- flight its samplers' points are appended every 2 s as chunks 1, 2 ...
+-- (each chunk's points follow the previous chunk's); when the run is
+-- stored, its attempt's chunks are replaced by one row, chunk 0. attempt
+-- is runs.attempts of the attempt that wrote the row: a run redone after
+-- a SIGKILL keeps the killed attempt's rows beside the redo's, and the
+-- view series shows only the run's current attempt.
 CREATE TABLE IF NOT EXISTS series_data (
   run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  attempt INTEGER NOT NULL DEFAULT 0, -- runs.attempts when written
+  chunk   INTEGER NOT NULL DEFAULT 0, -- 0: the whole run; 1.. in flight
   host    TEXT NOT NULL,     -- the plan's host label
   name    TEXT NOT NULL,     -- nic.rx_bytes, cpu.3.busy, engine.throughput ...
   unit    TEXT NOT NULL,     -- B, bit/s, %, 1 ...
   n       INTEGER NOT NULL,  -- number of points
   points  TEXT NOT NULL,     -- JSON [[t, value], ...] in time order
-  PRIMARY KEY (run_id, host, name)
+  PRIMARY KEY (run_id, attempt, host, name, chunk)
 );
 -- Why sampling stopped early during a run ("sampler on 'server' died:
 -- ..."), for the runs where it did.
@@ -250,9 +258,19 @@ CREATE TABLE IF NOT EXISTS series_notes (
   run_id  INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
   note    TEXT NOT NULL
 );
--- One row per point of every series, in time order.
+-- One row per point of every series of each run's current attempt.
 CREATE VIEW IF NOT EXISTS series AS
 SELECT d.run_id AS run_id, d.host AS host, d.name AS name, d.unit AS unit,
        json_extract(p.value, '$[0]') AS t,
        json_extract(p.value, '$[1]') AS value
-FROM series_data d, json_each(d.points) p;
+FROM series_data d JOIN runs r ON r.id = d.run_id AND d.attempt = r.attempts,
+     json_each(d.points) p;
+
+-- Version 8: a run whose stdout passed xrun's output cap (16 MiB), ok or
+-- not: the cap and the bytes kept (the rest was read and dropped), so that
+-- a report marks an ok run whose values come from a cut output.
+CREATE TABLE IF NOT EXISTS output_cut (
+  run_id  INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  cap     INTEGER NOT NULL,  -- bytes
+  kept    INTEGER NOT NULL   -- bytes of stdout stored
+);

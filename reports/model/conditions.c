@@ -237,6 +237,27 @@ static int conds_finish(struct cond_scan *s, const struct load_scan *ls)
 	return 0;
 }
 
+/* An ok run whose stdout passed the output cap: flag its cell. */
+static int cut_row(void *ctx, const struct store_cut_row *row)
+{
+	struct loader *l = ctx;
+	struct report_cell *c;
+	int ci = row->cell ? loader_cell_find(l, row->cell) : -1;
+	if (ci < 0)
+		return 0;
+	c = &l->m.r->cells[ci];
+	if (MODEL_JA(&l->m))
+		model_flag(&l->m, c->flags, &c->nflags, REPORT_FLAG_OUTPUT_CUT,
+			   "%lld 回の試行、上限 %lld MiB",
+			   (long long)row->nruns, (long long)(row->cap >> 20));
+	else
+		model_flag(&l->m, c->flags, &c->nflags, REPORT_FLAG_OUTPUT_CUT,
+			   "%lld run%s, cap %lld MiB", (long long)row->nruns,
+			   row->nruns == 1 ? "" : "s",
+			   (long long)(row->cap >> 20));
+	return 0;
+}
+
 int loader_conditions(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
@@ -253,6 +274,10 @@ int loader_conditions(struct loader *l, struct xr_err *err)
 		rc = store_loads_each(l->st, r->span.sessions,
 				      (size_t)r->span.nsessions, load_row, &ls,
 				      err);
+	if (rc == 0)
+		rc =
+		    store_cuts_each(l->st, r->span.sessions,
+				    (size_t)r->span.nsessions, cut_row, l, err);
 	if (rc == 0 && conds_finish(&s, &ls) < 0)
 		rc = loader_oom(l);
 	free(s.c);

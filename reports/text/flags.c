@@ -99,6 +99,16 @@ static const struct flag_row flag_rows[REPORT_FLAG_COUNT] = {
 				 {"the cell has failed or timed-out runs",
 				  "失敗またはタイムアウトした試行がある"},
 				 {"failed runs:", "失敗した試行:"}},
+    [REPORT_FLAG_OUTPUT_CUT] =
+	{"output_cut",
+	 CELL,
+	 WARNS,
+	 {"an ok run's output passed xrun's output cap and was cut: its "
+	  "values were read from the part kept (the rest was read and "
+	  "dropped)",
+	  "成功した試行の出力が xrun の出力上限を超えて切り詰められた: "
+	  "値は保存された部分から読み取った（残りは読み捨てた）"},
+	 {"output cut:", "出力切り詰め:"}},
     [REPORT_FLAG_RX_DROPS] = {"rx_drops",
 			      CELL,
 			      WARNS,

@@ -24,6 +24,7 @@
 	X(NOT_VERIFIED)                                                        \
 	X(NOT_INTERLEAVED)                                                     \
 	X(FAILED_RUNS)                                                         \
+	X(OUTPUT_CUT)                                                          \
 	X(RX_DROPS)                                                            \
 	X(NIC_ERRORS)                                                          \
 	X(PAUSE_FRAMES)                                                        \

@@ -4,6 +4,9 @@
  */
 #include "err.h"
 
+#include "buf.h"
+#include "utf8.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,16 +64,28 @@ void xr_err_clear(struct xr_err *err)
 		memset(err, 0, sizeof *err);
 }
 
+/* A message for the terminal: it may quote a command's output (an
+ * engine's stderr), whose control characters are shown, not obeyed. */
+static const char *term_msg(struct buf *b, const char *msg)
+{
+	buf_reset(b);
+	if (utf8_term_escape(b, msg, strlen(msg), UTF8_TERM_KEEP_LF) < 0)
+		return msg[0] ? "(message lost: out of memory)" : "";
+	return b->s;
+}
+
 void xr_err_print(const struct xr_err *err, const char *prog)
 {
+	struct buf b = BUF_INIT;
+	const char *msg = term_msg(&b, err->msg);
 	if (err->file[0] && err->line > 0)
 		fprintf(stderr, "%s:%d:%d: error: %s\n", err->file, err->line,
-			err->col > 0 ? err->col : 1, err->msg);
+			err->col > 0 ? err->col : 1, msg);
 	else if (err->file[0])
-		fprintf(stderr, "%s: error: %s\n", err->file, err->msg);
+		fprintf(stderr, "%s: error: %s\n", err->file, msg);
 	else
-		fprintf(stderr, "%s: error: %s\n", prog ? prog : "xrun",
-			err->msg);
+		fprintf(stderr, "%s: error: %s\n", prog ? prog : "xrun", msg);
+	buf_release(&b);
 }
 
 void xr_diag_init(struct xr_diag *d, const char *file)
@@ -126,6 +141,7 @@ static int cmp_item(const void *a, const void *b)
 void xr_diag_print(struct xr_diag *d, void *stream)
 {
 	FILE *f = stream ? stream : stderr;
+	struct buf b = BUF_INIT;
 	size_t i;
 	/* stable enough: qsort then print; identical positions keep order
 	 * only approximately, which is fine for messages */
@@ -134,12 +150,14 @@ void xr_diag_print(struct xr_diag *d, void *stream)
 	for (i = 0; i < d->n; i++) {
 		const struct xr_diag_item *it = &d->items[i];
 		const char *kind = it->is_warning ? "warning" : "error";
+		const char *msg = term_msg(&b, it->msg);
 		if (it->line > 0)
 			fprintf(f, "%s:%d:%d: %s: %s\n", d->file, it->line,
-				it->col > 0 ? it->col : 1, kind, it->msg);
+				it->col > 0 ? it->col : 1, kind, msg);
 		else
-			fprintf(f, "%s: %s: %s\n", d->file, kind, it->msg);
+			fprintf(f, "%s: %s: %s\n", d->file, kind, msg);
 	}
+	buf_release(&b);
 }
 
 void xr_diag_release(struct xr_diag *d)

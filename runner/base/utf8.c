@@ -6,6 +6,11 @@
  */
 #include "utf8.h"
 
+#include <stdio.h>
+#include <string.h>
+
+#include "buf.h"
+#include "err.h"
 #include "banned.h"
 
 size_t utf8_decode(const char *s, size_t n, uint32_t *cp)
@@ -44,4 +49,44 @@ size_t utf8_next(const char *s, size_t n, uint32_t *cp)
 {
 	size_t k = utf8_decode(s, n, cp);
 	return k ? k : n ? 1 : 0;
+}
+
+static int term_control(uint32_t cp, unsigned flags)
+{
+	if (cp == '\t' || (cp == '\n' && (flags & UTF8_TERM_KEEP_LF)))
+		return 0;
+	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f);
+}
+
+int utf8_term_escape(struct buf *out, const char *s, size_t n, unsigned flags)
+{
+	size_t i = 0, k;
+	int r = 0;
+	if (!out->s)
+		buf_init(out, out->max);
+	while (r == 0 && s && i < n) {
+		uint32_t cp;
+		char hex[8];
+		k = utf8_decode(s + i, n - i, &cp);
+		if (k == 0) { /* a byte of an ill-formed sequence */
+			cp = (unsigned char)s[i];
+			k = 1;
+		} else if (!term_control(cp, flags)) {
+			r = buf_add(out, s + i, k);
+			i += k;
+			continue;
+		}
+		snprintf(hex, sizeof hex, "\\x%02x", (unsigned)cp);
+		r = buf_adds(out, hex);
+		i += k;
+	}
+	return r < 0 ? -XR_ENOMEM : 0;
+}
+
+const char *utf8_term(struct buf *b, const char *s)
+{
+	buf_reset(b);
+	if (utf8_term_escape(b, s, s ? strlen(s) : 0, 0) < 0 || !b->s)
+		return "";
+	return b->s;
 }

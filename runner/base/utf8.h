@@ -30,4 +30,21 @@ size_t utf8_decode(const char *s, size_t n, uint32_t *cp);
  */
 size_t utf8_next(const char *s, size_t n, uint32_t *cp);
 
+/*
+ * Append s[n] to out for a terminal: text from a command (an engine's
+ * stderr in a reason, a hook's output) may hold escape sequences that
+ * set the window title, clear the screen or move the cursor. Every C0
+ * control but TAB (and LF with UTF8_TERM_KEEP_LF), DEL, every C1 control
+ * (U+0080..U+009F) and every byte of an ill-formed sequence is written
+ * as \xHH (ESC as \x1b, CR as \x0d, BEL as \x07, U+009B as \x9b); a
+ * backslash stays as it is; well-formed UTF-8 is kept. out is a valid
+ * string after the call, "" for nothing. 0 or -XR_ENOMEM.
+ */
+#define UTF8_TERM_KEEP_LF 1u
+struct buf;
+int utf8_term_escape(struct buf *out, const char *s, size_t n, unsigned flags);
+/* One line for a terminal: b reset, then s escaped (LF too) into it;
+ * returns b's text (valid until b changes; "" for NULL s or no memory). */
+const char *utf8_term(struct buf *b, const char *s);
+
 #endif

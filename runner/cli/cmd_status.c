@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "catalog.h"
 #include "err.h"
+#include "utf8.h"
 #include "manual.h"
 #include "plan.h"
 #include "run_status.h"
@@ -101,11 +102,14 @@ static void print_manual(const struct plan *p, const char *cell,
 
 static int print_failure(void *ctx, const struct store_run_row *r)
 {
+	struct buf b = BUF_INIT;
 	(void)ctx;
-	/* #index and block numbers as `xrun plan` prints them. */
+	/* #index and block numbers as `xrun plan` prints them; the reason
+	 * may quote an engine's stderr, shown, not obeyed (utf8_term). */
 	printf("    %s: #%lld %s rep %d: %s\n", r->status_name,
 	       (long long)r->position, r->cell, r->rep,
-	       r->reason ? r->reason : "(no reason recorded)");
+	       r->reason ? utf8_term(&b, r->reason) : "(no reason recorded)");
+	buf_release(&b);
 	return 0;
 }
 

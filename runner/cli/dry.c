@@ -14,6 +14,7 @@
 #include "buf.h"
 #include "cellctx.h"
 #include "dry.h"
+#include "exec.h"
 #include "fastout.h"
 #include "host.h"
 #include "manual.h"
@@ -95,7 +96,7 @@ static double cell_seconds(const struct dry *d, const uint32_t *lv)
 			else
 				dur = d->lvtime[f][lv[f]];
 		}
-	return dur + omit + p->settle + d->overhead;
+	return dur + omit + p->settle + d->lead_in + d->overhead;
 }
 
 /* Resolve the hosts the run would open, once, the way host_open does. */
@@ -194,9 +195,10 @@ int dry_build(struct dry *d, const struct plan *p, struct xr_err *err)
 		}
 	}
 	d->overhead = PLAN_RUN_OVERHEAD;
+	d->lead_in = exec_lead_in(p);
 	refine_overhead(d);
-	d->per_run =
-	    p->engine.duration + p->engine.omit + p->settle + d->overhead;
+	d->per_run = p->engine.duration + p->engine.omit + p->settle +
+		     d->lead_in + d->overhead;
 	for (i = 0; i < d->s.nruns; i++) {
 		d->estimate +=
 		    cell_seconds(d, matrix_cell(&d->m, d->s.runs[i].cell));
@@ -245,8 +247,9 @@ static int overhead_row(void *ctx, const struct store_run_timing *t)
 /*
  * Refine the per-run overhead from an earlier session of the same plan
  * (its default store, read-only): the median gap between one run's end
- * and the next run's start (settle, counter snapshots, hooks, commit; the
- * median ignores the long gaps of manual changes) minus settle, plus the
+ * and the next run's start (settle, the samplers' lead-in, counter
+ * snapshots, hooks, commit; the median ignores the long gaps of manual
+ * changes) minus settle and the lead-in (counted on their own), plus the
  * mean of elapsed - duration - omit (engine start-up). Any problem: keep
  * the default.
  */
@@ -271,7 +274,7 @@ static void refine_overhead(struct dry *d)
 	    o.nrun < PLAN_OVERHEAD_MIN_SAMPLES)
 		goto out;
 	qsort(o.gap, o.ngap, sizeof *o.gap, cmp_double);
-	g = o.gap[o.ngap / 2] - d->p->settle;
+	g = o.gap[o.ngap / 2] - d->p->settle - d->lead_in;
 	o.in_run /= (double)o.nrun;
 	d->overhead = (g > 0 ? g : 0) + (o.in_run > 0 ? o.in_run : 0);
 	d->overhead_from = o.ngap;

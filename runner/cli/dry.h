@@ -37,7 +37,9 @@ struct dry {
 	const char *db;	      /* --db: the store to measure from, or NULL */
 	double overhead;      /* per-run overhead used in the estimate */
 	size_t overhead_from; /* runs it was measured on; 0: the default */
-	double per_run;	      /* duration + omit + settle + overhead */
+	double lead_in;	      /* the samplers' lead-in (exec_lead_in) */
+	double per_run;	      /* duration + omit + settle + lead-in +
+				 overhead */
 	double estimate;      /* seconds for every run */
 	size_t nwarmup;
 	/* The hosts as the run resolves them (cellctx_hosts_needed,

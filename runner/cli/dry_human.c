@@ -288,12 +288,13 @@ static void write_summary(struct fastout *o, const struct dry *d)
 			  p->repeat, lo, hi, t0, t1);
 	}
 	fastout_f(o, "manual interventions: %d\n", d->s.manual_interventions);
-	fastout_f(
-	    o,
-	    "estimated duration: %s (per run %s = duration %gs + omit %gs "
-	    "+ settle %gs + overhead %.2fs, an estimate)\n",
-	    dur, per, p->engine.duration, p->engine.omit, p->settle,
-	    d->overhead);
+	fastout_f(o,
+		  "estimated duration: %s (per run %s = duration %gs + omit "
+		  "%gs + settle %gs",
+		  dur, per, p->engine.duration, p->engine.omit, p->settle);
+	if (d->lead_in > 0)
+		fastout_f(o, " + sampler lead-in %gs", d->lead_in);
+	fastout_f(o, " + overhead %.2fs, an estimate)\n", d->overhead);
 	if (d->overhead_from)
 		fastout_f(o,
 			  "  (overhead measured from %zu gaps between finished "

@@ -159,6 +159,7 @@ void dry_write_json(struct fastout *o, const struct dry *d)
 	fastout_u(o, (unsigned long long)d->s.manual_interventions);
 	fastout_f(o, ",\"estimated_seconds\":%.1f", d->estimate);
 	fastout_f(o, ",\"per_run_overhead_seconds\":%.3f", d->overhead);
+	fastout_f(o, ",\"lead_in_seconds\":%.3f", d->lead_in);
 	json_sizing(o, d);
 	fastout_f(o,
 		  ",\"order\":\"%s\",\"repeat\":%d,\"warmup\":%d,\"seed\":%llu",

@@ -65,4 +65,12 @@ struct exec_outcome {
 int exec_run(const struct plan *p, const struct exec_opts *o,
 	     struct exec_outcome *out);
 
+/*
+ * The idle lead-in before each run's engine while the samplers watch the
+ * link (schema/plan.md, `sample:`): two sample periods, at most 1 s; 0
+ * with `sample: off` or `counters: none` (nothing sampled). What the run
+ * loop waits and what `xrun plan` counts in its estimate.
+ */
+double exec_lead_in(const struct plan *p);
+
 #endif

@@ -26,6 +26,7 @@
 #include "proc.h"
 #include "runctx.h"
 #include "store.h"
+#include "utf8.h"
 #include "banned.h"
 
 #define HOOK_TIMEOUT 120.0
@@ -447,7 +448,10 @@ static void verify_factor(struct runctx *rc, int f, struct runctx_tmpl *t,
 				       sizeof method);
 			ok = r == 0 && match(act.s, exp.s, v->match);
 			/* Warn once per change of outcome, never silently. */
-			if (!ok && (loud || !vc->valid || vc->ok))
+			if (!ok && (loud || !vc->valid || vc->ok)) {
+				/* what the verify command printed: shown,
+				 * not obeyed (utf8_term) */
+				struct buf tb = BUF_INIT;
 				fprintf(stderr,
 					"xrun: warning: factor '%s' on '%s' is "
 					"not verified: %s%sexpected '%s', "
@@ -455,7 +459,9 @@ static void verify_factor(struct runctx *rc, int f, struct runctx_tmpl *t,
 					"unverified)\n",
 					fac->name, host_label(rc, sl->hi),
 					j ? method : "", j ? ": " : "", exp.s,
-					act.s);
+					utf8_term(&tb, act.s));
+				buf_release(&tb);
+			}
 			vc_set(vc, method, exp.s, act.s, ok);
 		}
 	}
@@ -495,12 +501,16 @@ static void capture_original(struct runctx *rc, int f, int k,
 				"original value on '%s'; a resume after a "
 				"crash would not know it\n",
 				fac->name, host_label(rc, sl->hi));
-	} else
+	} else {
+		struct buf tb = BUF_INIT;
 		fprintf(stderr,
 			"xrun: warning: factor '%s': cannot read the "
 			"original value on '%s' (%s); it will not be "
 			"restored\n",
-			fac->name, host_label(rc, sl->hi), act.s);
+			fac->name, host_label(rc, sl->hi),
+			utf8_term(&tb, act.s));
+		buf_release(&tb);
+	}
 	buf_release(&act);
 }
 

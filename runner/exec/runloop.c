@@ -26,6 +26,7 @@
 #include "series_metric.h"
 #include "session.h"
 #include "sizing.h"
+#include "utf8.h"
 #include "banned.h"
 
 static int env_fail(struct runctx *rc, const struct xr_err *e)
@@ -217,29 +218,34 @@ struct samplers {
 	struct series_set set;
 };
 
+double exec_lead_in(const struct plan *p)
+{
+	/* counters: none reads no counter, before, after or during. */
+	if (p->sample <= 0 || !p->counters)
+		return 0;
+	return 2 * p->sample > 1.0 ? 1.0 : 2 * p->sample;
+}
+
 /*
  * Start a sampler on the client and the server host, then wait the idle
- * lead-in (min(1 s, 2 samples)) so that the series show the link before
- * the engine. A sampler that cannot start is noted; the run goes on.
- * 0, or -XR_EINTR when interrupted during the lead-in.
+ * lead-in (exec_lead_in: min(1 s, 2 samples)) so that the series show the link
+ * before the engine. A sampler that cannot start is noted; the run goes on. 0,
+ * or -XR_EINTR when interrupted during the lead-in.
  */
 static int samplers_start(struct runctx *rc, const struct request *rq,
 			  struct samplers *sm)
 {
 	const struct plan *p = rc->p;
-	double period = p->sample, lead = 2 * p->sample, max_s;
+	double period = p->sample, lead = exec_lead_in(p), max_s;
 	int hi[2], nh = 0, k;
 
 	memset(sm, 0, sizeof *sm);
-	/* counters: none reads no counter, before, after or during. */
-	if (period <= 0 || !p->counters)
+	if (lead <= 0)
 		return 0;
 	if (rc->client_hi >= 0)
 		hi[nh++] = rc->client_hi;
 	if (rc->server_hi >= 0 && rc->server_hi != rc->client_hi)
 		hi[nh++] = rc->server_hi;
-	if (lead > 1.0)
-		lead = 1.0;
 	max_s = (rq->rq.timeout > 0 ? rq->rq.timeout : 86400) + lead + 60;
 	for (k = 0; k < nh; k++) {
 		struct xr_err err = {0};
@@ -259,6 +265,29 @@ static int samplers_start(struct runctx *rc, const struct request *rq,
 	return sm->n && proc_sleep(lead) < 0 ? -XR_EINTR : 0;
 }
 
+/* What the store's flusher thread writes while the run goes on: the
+ * samplers' points since its last call (store_flusher_start). */
+static int samplers_peek(void *ctx, struct series_set *dst)
+{
+	struct samplers *sm = ctx;
+	int k, r = 0;
+	for (k = 0; r == 0 && k < sm->n; k++)
+		r = sampler_peek_new(sm->s[k], dst);
+	return r;
+}
+
+/* Stop the run's flusher (before its samplers); a failed flush is told,
+ * the series are stored whole with the run anyway. */
+static void flush_stop(struct runctx *rc, struct store_flusher *fl)
+{
+	char why[256];
+	store_flusher_stop(fl, why, sizeof why);
+	if (why[0] && !rc->o->quiet) {
+		progress_clear(rc);
+		fprintf(stderr, "xrun: warning: %s\n", why);
+	}
+}
+
 static void samplers_stop(struct samplers *sm)
 {
 	int k;
@@ -267,6 +296,25 @@ static void samplers_stop(struct samplers *sm)
 	sm->n = 0;
 	if (getenv("XRUN_SERIES_DUMP"))
 		sampler_dump(&sm->set, stderr);
+}
+
+/* The engine's run i, its samplers marked at its start, their points
+ * flushed to the store while it runs, stopped at its end: the engine's
+ * answer. */
+static int run_engine(struct runctx *rc, size_t i, struct request *rq,
+		      struct samplers *sm, struct engine_result *res)
+{
+	struct store_flusher *fl = NULL;
+	int k, r;
+	for (k = 0; k < sm->n; k++)
+		sampler_mark(sm->s[k]);
+	if (sm->n)
+		fl = store_flusher_start(rc->st, rc->ids[i], STORE_FLUSH_PERIOD,
+					 samplers_peek, sm);
+	r = rc->eng->run(rc->eng_state, rc->p, &rq->rq, res);
+	flush_stop(rc, fl);
+	samplers_stop(sm);
+	return r;
 }
 
 static int observed_key(const struct engine_result *res, const char *key)
@@ -328,12 +376,16 @@ static size_t engine_verifications(struct runctx *rc, size_t i,
 			out[n].expected = exp;
 			out[n].actual = act;
 			out[n].ok = strcasecmp(exp, act) == 0;
-			if (!out[n].ok)
+			if (!out[n].ok) {
+				struct buf b = BUF_INIT;
 				fprintf(stderr,
 					"xrun: warning: run %zu: factor '%s' "
 					"asked for '%s' but the engine used "
 					"'%s' (run marked unverified)\n",
-					i + 1, p->factors[f].name, exp, act);
+					i + 1, p->factors[f].name, exp,
+					utf8_term(&b, act));
+				buf_release(&b);
+			}
 			n++;
 			break;
 		}
@@ -410,9 +462,14 @@ static void say_done(struct runctx *rc, size_t i,
 			  res->elapsed);
 	if (res->status != RUN_OK && res->status != RUN_INTERRUPTED &&
 	    !rc->o->quiet) {
+		struct buf b = BUF_INIT;
 		progress_clear(rc);
+		/* The reason may quote the engine's stderr: its control
+		 * characters are shown, not obeyed (utf8_term). */
 		fprintf(stderr, "xrun: run %zu %s: %s\n", i + 1,
-			run_status_name(res->status), res->reason);
+			run_status_name(res->status),
+			utf8_term(&b, res->reason));
+		buf_release(&b);
 	}
 }
 
@@ -464,10 +521,7 @@ static int execute_one(struct runctx *rc, size_t i)
 	}
 	rc->status[i] = RUN_RUNNING;
 	progress_run_start(rc, i);
-	for (r = 0; r < sm.n; r++)
-		sampler_mark(sm.s[r]);
-	r = rc->eng->run(rc->eng_state, p, &rq.rq, &res);
-	samplers_stop(&sm);
+	r = run_engine(rc, i, &rq, &sm, &res);
 	settle_status(&res, r);
 	nsc = snap_after(rc, &snaps, sc, rows);
 	allver = calloc(nver + (size_t)p->nfactors + 1, sizeof *allver);

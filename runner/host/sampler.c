@@ -44,6 +44,11 @@ struct sampler {
 	struct series_set set; /* t in the reader's clock until the stop */
 	double *times;	       /* the sample times so far */
 	size_t ntimes, captimes;
+	/* set, times and offset change under lock, so that sampler_peek_new
+	 * can copy from another thread; peeked[i]: points of set.s[i] it
+	 * has handed out. */
+	pthread_mutex_t lock;
+	size_t *peeked, npeeked;
 	struct counters_snap *prev;
 	char note[512]; /* why the thread ended early, "" if it did not */
 	int stop_pipe[2];
@@ -178,6 +183,7 @@ static int sampler_feed(struct sampler *s, struct counters_snap *snap, double t)
 	size_t n = 0;
 	int rc = 0;
 
+	pthread_mutex_lock(&s->lock);
 	if (s->prev) {
 		rc = counters_interval(s->prev, snap, &rows, &n);
 		if (rc == 0)
@@ -198,6 +204,7 @@ static int sampler_feed(struct sampler *s, struct counters_snap *snap, double t)
 	}
 	counters_snap_free(s->prev);
 	s->prev = snap;
+	pthread_mutex_unlock(&s->lock);
 	return rc;
 }
 
@@ -283,9 +290,11 @@ static int take_frames(struct sampler *s, struct buf *acc, double now)
 		if (counters_parse(nl + 1, (size_t)(e - nl - 1), &snap) < 0 ||
 		    sampler_feed(s, snap, up) < 0)
 			return -XR_EPARSE;
+		pthread_mutex_lock(&s->lock);
 		if (!s->have_offset || now - up < s->offset)
 			s->offset = now - up;
 		s->have_offset = 1;
+		pthread_mutex_unlock(&s->lock);
 		used = (size_t)(e - acc->s) + sizeof tl - 1;
 	}
 	if (used) {
@@ -419,6 +428,8 @@ static void sampler_free(struct sampler *s)
 	counters_snap_free(s->prev);
 	series_set_release(&s->set);
 	buf_release(&s->err_text);
+	pthread_mutex_destroy(&s->lock);
+	free(s->peeked);
 	free(s->times);
 	free(s->iface);
 	free(s);
@@ -436,6 +447,7 @@ int sampler_start(struct host *h, const char *label, const char *iface,
 	if (!s)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	s->stop_pipe[0] = s->stop_pipe[1] = s->out_fd = s->err_fd = -1;
+	pthread_mutex_init(&s->lock, NULL);
 	snprintf(s->label, sizeof s->label, "%s", label);
 	s->iface = iface ? strdup(iface) : NULL;
 	s->what =
@@ -553,6 +565,53 @@ void sampler_stop(struct sampler *s, struct series_set *dst)
 		note_add(s->note, sizeof s->note, "out of memory");
 	note_add(dst->note, sizeof dst->note, s->note);
 	sampler_free(s);
+}
+
+/* The new points of series i into dst, t moved by shift. Under lock. */
+static int peek_series(struct sampler *s, size_t i, double shift,
+		       struct series_set *dst)
+{
+	const struct series *se = &s->set.s[i];
+	struct series *to;
+	size_t k;
+	if (s->peeked[i] >= se->n)
+		return 0;
+	to = series_set_get(dst, se->host, se->name, se->unit);
+	if (!to)
+		return -XR_ENOMEM;
+	for (k = s->peeked[i]; k < se->n; k++)
+		if (series_add(to, se->t[k] + shift, se->v[k]) < 0)
+			return -XR_ENOMEM;
+	s->peeked[i] = se->n;
+	return 0;
+}
+
+int sampler_peek_new(struct sampler *s, struct series_set *dst)
+{
+	double shift;
+	int rc = 0;
+	if (!s || !s->marked)
+		return 0;
+	pthread_mutex_lock(&s->lock);
+	if (s->npeeked < s->set.n) {
+		size_t *np = realloc(s->peeked, s->set.n * sizeof *np);
+		if (!np)
+			rc = -XR_ENOMEM;
+		else {
+			memset(np + s->npeeked, 0,
+			       (s->set.n - s->npeeked) * sizeof *np);
+			s->peeked = np;
+			s->npeeked = s->set.n;
+		}
+	}
+	/* as sampler_stop will move them; a far side's offset as known now */
+	shift = (s->child ? s->offset : 0) - s->t0;
+	if (s->child && !s->have_offset)
+		rc = rc ? rc : 1;
+	for (size_t i = 0; rc == 0 && i < s->set.n; i++)
+		rc = peek_series(s, i, shift, dst);
+	pthread_mutex_unlock(&s->lock);
+	return rc < 0 ? rc : 0;
 }
 
 void sampler_dump(const struct series_set *ss, FILE *f)

@@ -41,6 +41,13 @@ int sampler_start(struct host *h, const char *label, const char *iface,
 		  struct sampler **out, struct xr_err *err);
 /* The engine starts now: t = 0. */
 void sampler_mark(struct sampler *s);
+/* The points taken since the previous call (or since the start), copied
+ * into dst with t from the mark, as sampler_stop will give them (a far
+ * side's clock offset as known now): what the run loop's flusher writes
+ * while the run goes on. Safe from another thread while s samples, not
+ * during or after sampler_stop; nothing before sampler_mark. 0 or
+ * -XR_ENOMEM. */
+int sampler_peek_new(struct sampler *s, struct series_set *dst);
 /* Take one last sample (local), stop, and move the series into dst
  * (t from the mark; before it, t < 0). Why sampling ended early, if it
  * did, is appended to dst->note. Frees s; NULL is a no-op. */

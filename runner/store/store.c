@@ -99,6 +99,33 @@ static const char *const migrations[] = {
     " d.unit AS unit, json_extract(p.value, '$[0]') AS t,"
     " json_extract(p.value, '$[1]') AS value"
     " FROM series_data d, json_each(d.points) p;",
+    /* 8 (008.sql): series written during the run as chunks, each row
+     * marked with the attempt that wrote it; the view shows each run's
+     * current attempt. Also run on a new DB: harmless. */
+    "DROP VIEW IF EXISTS series;"
+    "CREATE TABLE series_data_v8 ("
+    " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+    " attempt INTEGER NOT NULL DEFAULT 0,"
+    " chunk INTEGER NOT NULL DEFAULT 0,"
+    " host TEXT NOT NULL, name TEXT NOT NULL, unit TEXT NOT NULL,"
+    " n INTEGER NOT NULL, points TEXT NOT NULL,"
+    " PRIMARY KEY (run_id, attempt, host, name, chunk));"
+    "INSERT OR IGNORE INTO series_data_v8(run_id, attempt, chunk, host,"
+    " name, unit, n, points) SELECT d.run_id, COALESCE((SELECT r.attempts"
+    " FROM runs r WHERE r.id = d.run_id), 0), 0, d.host, d.name, d.unit,"
+    " d.n, d.points FROM series_data d;"
+    "DROP TABLE series_data;"
+    "ALTER TABLE series_data_v8 RENAME TO series_data;"
+    "CREATE VIEW series AS"
+    " SELECT d.run_id AS run_id, d.host AS host, d.name AS name,"
+    " d.unit AS unit, json_extract(p.value, '$[0]') AS t,"
+    " json_extract(p.value, '$[1]') AS value"
+    " FROM series_data d JOIN runs r ON r.id = d.run_id AND"
+    " d.attempt = r.attempts, json_each(d.points) p;"
+    /* a run whose stdout passed the output cap: the cap, bytes kept */
+    "CREATE TABLE IF NOT EXISTS output_cut ("
+    " run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+    " cap INTEGER NOT NULL, kept INTEGER NOT NULL);",
 };
 
 static const char *migration_sql(int version)

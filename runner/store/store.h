@@ -28,14 +28,15 @@ struct counter_row;
 struct fact;
 
 /* The schema version this xrun writes. */
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 /* The oldest version the readers read as it is (read-only opens do not
  * migrate): versions 2 and 3 added originals and changed only the key of
  * host_facts, nothing the readers depend on; version 5 added sizing (read when
  * there) and version 6 schedules,
  * which the readers use when the table is there (a session without a
  * schedules row has a row in runs for every scheduled run); version 7
- * series (none in an older store). */
+ * series (none in an older store), version 8 their chunks and attempts
+ * (a version 7 store is read as one chunk of each run's last attempt). */
 #define STORE_SCHEMA_READABLE 1
 
 enum store_open_flags {
@@ -178,6 +179,30 @@ struct store_run_record {
 /* Store everything about one finished run in one transaction. */
 int store_run_finish(struct store *st, int64_t run_id,
 		     const struct store_run_record *rec, struct xr_err *err);
+/*
+ * The series of a run in flight, written while it runs (store_chunks.c;
+ * schema/store.md, "series"): every period seconds a thread of the
+ * store's calls fn(ctx, dst) for the points sampled since its previous
+ * call (fn adds them to the empty set dst; 0, or -XR_ENOMEM) and appends
+ * them, in one transaction, as the next chunk (1, 2 ...) of run run_id's
+ * current attempt, through a connection to the store's file of its own
+ * (the handle st stays the calling thread's). store_run_finish later
+ * replaces that attempt's chunks with the whole run. fn runs on that
+ * thread. NULL when the thread cannot start (the run's series are then
+ * stored at its end only).
+ */
+#define STORE_FLUSH_PERIOD 2.0
+struct store_flusher;
+struct series_set;
+typedef int (*store_collect_fn)(void *ctx, struct series_set *dst);
+struct store_flusher *store_flusher_start(struct store *st, int64_t run_id,
+					  double period, store_collect_fn fn,
+					  void *ctx);
+/* Stop the thread (a flush under way ends first) and free f: the number
+ * of chunks written. The first failed flush's text into why (why[0] '\0'
+ * when none failed). NULL is a no-op (0). */
+int64_t store_flusher_stop(struct store_flusher *f, char *why, size_t whysz);
+
 /* Set a run's status and reason without results (e.g. 'skipped'). */
 int store_run_set_status(struct store *st, int64_t run_id, const char *status,
 			 const char *reason, struct xr_err *err);
@@ -437,6 +462,17 @@ struct store_load_row {
 typedef int (*store_load_fn)(void *ctx, const struct store_load_row *l);
 int store_loads_each(struct store *st, const int64_t *sessions, size_t n,
 		     store_load_fn fn, void *ctx, struct xr_err *err);
+
+/* The ok, non-warm-up runs of the sessions whose stdout passed xrun's
+ * output cap (table output_cut, version 8), per cell: how many, the cap
+ * in bytes. None for an older store. */
+struct store_cut_row {
+	const char *cell;
+	int64_t nruns, cap;
+};
+typedef int (*store_cut_fn)(void *ctx, const struct store_cut_row *c);
+int store_cuts_each(struct store *st, const int64_t *sessions, size_t n,
+		    store_cut_fn fn, void *ctx, struct xr_err *err);
 
 /* ---- repetition sizing (store_sizing.c; schema/store.md, "sizing") ---- */
 

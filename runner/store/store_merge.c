@@ -60,6 +60,19 @@ static int src_has_table(struct store *st, const char *name)
 	return found;
 }
 
+/* 1 when the input's series_data has chunks and attempts (version 8). */
+static int src_series_chunked(struct store *st)
+{
+	sqlite3_stmt *s;
+	int rc =
+	    sqlite3_prepare_v2(st->db,
+			       "SELECT attempt, chunk FROM src.series_data "
+			       "LIMIT 0",
+			       -1, &s, NULL);
+	sqlite3_finalize(s);
+	return rc == SQLITE_OK;
+}
+
 static int attach(struct store *st, const char *path, struct xr_err *err)
 {
 	sqlite3_stmt *s;
@@ -174,9 +187,15 @@ static const char *const run_children[] = {
     "n.id, c.host, c.scope, c.name, c.value FROM src.counters c",
     "INSERT INTO main.run_load(run_id, load1, cpus) SELECT n.id, c.load1, "
     "c.cpus FROM src.run_load c", /* version 4 inputs only */
-    "INSERT INTO main.series_data(run_id, host, name, unit, n, points) "
-    "SELECT n.id, c.host, c.name, c.unit, c.n, c.points FROM "
-    "src.series_data c", /* version 7 inputs only */
+    "INSERT INTO main.series_data(run_id, attempt, chunk, host, name, "
+    "unit, n, points) SELECT n.id, c.attempt, c.chunk, c.host, c.name, "
+    "c.unit, c.n, c.points FROM src.series_data c", /* version 8 inputs */
+    /* version 7 inputs: one row a series, of the run's last attempt */
+    "INSERT INTO main.series_data(run_id, attempt, chunk, host, name, "
+    "unit, n, points) SELECT n.id, o.attempts, 0, c.host, c.name, c.unit, "
+    "c.n, c.points FROM src.series_data c",
+    "INSERT INTO main.output_cut(run_id, cap, kept) SELECT n.id, c.cap, "
+    "c.kept FROM src.output_cut c", /* version 8 inputs only */
     "INSERT INTO main.series_notes(run_id, note) SELECT n.id, c.note FROM "
     "src.series_notes c", /* version 7 inputs only */
 };
@@ -196,7 +215,12 @@ static int child_in_src(struct store *st, const char *sql)
 		return 1;
 	memcpy(table, p, n);
 	table[n] = '\0';
-	return src_has_table(st, table);
+	if (!src_has_table(st, table))
+		return 0;
+	if (strcmp(table, "series_data") != 0)
+		return 1;
+	/* Of the two series_data rows, the one of the input's version. */
+	return src_series_chunked(st) == (strstr(sql, "c.chunk") != NULL);
 }
 
 static int copy_runs(struct store *st, int64_t old, int64_t sid,

@@ -486,6 +486,29 @@ static int has_table(struct store *st, const char *name)
 	return found;
 }
 
+int store_cuts_each(struct store *st, const int64_t *sessions, size_t n,
+		    store_cut_fn fn, void *ctx, struct xr_err *err)
+{
+	static const char sql[] =
+	    "SELECT r.cell, count(*), max(c.cap) FROM output_cut c JOIN runs r "
+	    "ON r.id = c.run_id WHERE r.session_id IN %s AND r.status = 'ok' "
+	    "AND r.warmup = 0 GROUP BY r.cell ORDER BY r.cell";
+	sqlite3_stmt *s;
+	int rc = SQLITE_DONE, cb = 0, r;
+	if (!has_table(st, "output_cut"))
+		return 0; /* a store older than version 8, read as it is */
+	if ((r = read_prep(st, sql, sessions, n, &s, "output caps", err)) < 0)
+		return r;
+	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_cut_row row;
+		row.cell = col_str(s, 0);
+		row.nruns = sqlite3_column_int64(s, 1);
+		row.cap = sqlite3_column_int64(s, 2);
+		cb = fn(ctx, &row);
+	}
+	return read_end(st, s, rc, cb, "output caps", err);
+}
+
 int store_loads_each(struct store *st, const int64_t *sessions, size_t n,
 		     store_load_fn fn, void *ctx, struct xr_err *err)
 {

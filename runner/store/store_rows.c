@@ -115,10 +115,16 @@ int store_prep(struct store *st, const char *sql, sqlite3_stmt **s,
 	  "method, expected, actual, ok) VALUES(?,?,?,?,?,?,?)")               \
 	X(PUT_COUNTER, "INSERT OR REPLACE INTO counters(run_id, host, scope, " \
 		       "name, value) VALUES(?,?,?,?,?)")                       \
-	X(WIPE_SERIES, "DELETE FROM series_data WHERE run_id = ?")             \
+	X(WIPE_SERIES, "DELETE FROM series_data WHERE run_id = ?1 AND "        \
+		       "attempt = (SELECT attempts FROM runs WHERE id = ?1)")  \
 	X(WIPE_SERIES_NOTE, "DELETE FROM series_notes WHERE run_id = ?")       \
-	X(PUT_SERIES, "INSERT OR REPLACE INTO series_data(run_id, host, "      \
-		      "name, unit, n, points) VALUES(?,?,?,?,?,?)")            \
+	X(PUT_SERIES,                                                          \
+	  "INSERT OR REPLACE INTO series_data(run_id, attempt, "               \
+	  "chunk, host, name, unit, n, points) SELECT ?1, "                    \
+	  "attempts, 0, ?2, ?3, ?4, ?5, ?6 FROM runs WHERE id = ?1")           \
+	X(WIPE_OUTPUT_CUT, "DELETE FROM output_cut WHERE run_id = ?")          \
+	X(PUT_OUTPUT_CUT, "INSERT OR REPLACE INTO output_cut(run_id, cap, "    \
+			  "kept) VALUES(?,?,?)")                               \
 	X(PUT_SERIES_NOTE, "INSERT OR REPLACE INTO series_notes(run_id, "      \
 			   "note) VALUES(?,?)")                                \
 	X(SESSION_TOUCH, "UPDATE sessions SET updated_at = ? WHERE id = "      \
@@ -472,15 +478,17 @@ static int put_children(struct store *st, int64_t id,
 			const struct store_run_record *rec, struct xr_err *err)
 {
 	static const enum per_run wipe[] = {
-	    PR_WIPE_METRICS,	   PR_WIPE_INTERVALS, PR_WIPE_OBSERVED,
-	    PR_WIPE_VERIFICATIONS, PR_WIPE_COUNTERS,  PR_WIPE_SERIES,
-	    PR_WIPE_SERIES_NOTE,
+	    PR_WIPE_METRICS,	   PR_WIPE_INTERVALS,  PR_WIPE_OBSERVED,
+	    PR_WIPE_VERIFICATIONS, PR_WIPE_COUNTERS,   PR_WIPE_SERIES,
+	    PR_WIPE_SERIES_NOTE,   PR_WIPE_OUTPUT_CUT,
 	};
 	const struct engine_result *res = rec->res;
 	sqlite3_stmt *s;
 	size_t i, j;
 	int r;
-	/* A redone run replaces what an earlier attempt may have left. */
+	/* A redone run replaces what an earlier attempt may have left; of
+	 * the series, only the chunks this attempt wrote during the run (an
+	 * earlier attempt's stay, under its own attempt number). */
 	for (i = 0; i < sizeof wipe / sizeof wipe[0]; i++) {
 		if ((r = per_run(st, wipe[i], &s, err)) < 0)
 			return r;
@@ -591,6 +599,21 @@ static int put_series(struct store *st, int64_t id, const struct series_set *ss,
 	return per_run_done(st, s, "storing run series", err);
 }
 
+/* stdout passed the output cap: the cap and what was kept, so that a
+ * report marks an ok run read from a cut output (flag output_cut). */
+static int put_cut(struct store *st, int64_t id,
+		   const struct engine_result *res, struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	int r;
+	if ((r = per_run(st, PR_PUT_OUTPUT_CUT, &s, err)) < 0)
+		return r;
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_int64(s, 2, (int64_t)res->out_cut);
+	sqlite3_bind_int64(s, 3, (int64_t)res->raw_len);
+	return per_run_done(st, s, "storing the output cap", err);
+}
+
 /* The controller's load when a run ends: a loaded machine running xrun
  * (and, on loopback or in namespaces, the runs themselves) can measure
  * less than the link gives; the report says so. */
@@ -663,6 +686,8 @@ int store_run_finish(struct store *st, int64_t run_id,
 	if ((r = put_children(st, run_id, rec, err)) < 0)
 		goto fail;
 	if ((r = put_series(st, run_id, rec->series, err)) < 0)
+		goto fail;
+	if (res && res->out_cut && (r = put_cut(st, run_id, res, err)) < 0)
 		goto fail;
 	if ((r = put_load(st, run_id, err)) < 0)
 		goto fail;

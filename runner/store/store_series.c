@@ -3,7 +3,8 @@
  * form, one JSON array of [t, value] pairs per run, host and name (table
  * series_data, which the view series unpacks: schema/store.md), written
  * inside store_run_finish's transaction (store_rows.c), and the typed
- * reader that hands each series back as arrays.
+ * reader that hands each series back as arrays, a run's chunks
+ * (store_chunks.c) joined.
  */
 #include "store.h"
 
@@ -117,28 +118,33 @@ static long unpack(const char *text, size_t n, double *t, double *v)
 	}
 }
 
-static int has_series(struct store *st)
+static int has_table_sql(struct store *st, const char *sql)
 {
 	sqlite3_stmt *s;
-	int rc = sqlite3_prepare_v2(st->db, "SELECT 1 FROM series_data LIMIT 0",
-				    -1, &s, NULL);
+	int rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
 	sqlite3_finalize(s);
 	return rc == SQLITE_OK;
 }
 
 /* The query of store_series_each: filters as bound parameters, the
- * sessions as an IN list of integers. */
+ * sessions as an IN list of integers. Version 8: the rows of each run's
+ * current attempt, chunk after chunk; version 7 has one row a series. */
 static int series_query(struct store *st, const struct store_series_filter *f,
 			sqlite3_stmt **s, struct xr_err *err)
 {
 	struct buf q = BUF_INIT;
 	size_t i;
-	int r = 0;
+	int r = 0, v8 = has_table_sql(
+		       st, "SELECT attempt, chunk FROM series_data LIMIT 0");
 	buf_adds(&q, "SELECT d.run_id, d.host, d.name, d.unit, d.n, d.points "
 		     "FROM series_data d");
+	if (v8)
+		buf_adds(&q, " JOIN runs r ON r.id = d.run_id AND d.attempt = "
+			     "r.attempts");
+	else if (f && f->nsessions)
+		buf_adds(&q, " JOIN runs r ON r.id = d.run_id");
 	if (f && f->nsessions) {
-		buf_adds(&q, " JOIN runs r ON r.id = d.run_id AND "
-			     "r.session_id IN (");
+		buf_adds(&q, " AND r.session_id IN (");
 		for (i = 0; i < f->nsessions; i++)
 			buf_addf(&q, "%s%lld", i ? "," : "",
 				 (long long)f->sessions[i]);
@@ -147,6 +153,8 @@ static int series_query(struct store *st, const struct store_series_filter *f,
 	buf_adds(&q, " WHERE (?1 = 0 OR d.run_id = ?1) AND (?2 IS NULL OR "
 		     "d.name GLOB ?2) AND (?3 IS NULL OR d.host = ?3) "
 		     "ORDER BY d.run_id, d.host, d.name");
+	if (v8)
+		buf_adds(&q, ", d.chunk");
 	if (q.truncated ||
 	    sqlite3_prepare_v2(st->db, q.s, -1, s, NULL) != SQLITE_OK) {
 		*s = NULL;
@@ -164,43 +172,87 @@ static int series_query(struct store *st, const struct store_series_filter *f,
 	return r;
 }
 
-/* Hand the current row of s to fn, decoded into t and v (grown as
- * needed). fn's answer, or a negative code. */
-static int series_row(struct store *st, sqlite3_stmt *s, double **t, double **v,
-		      size_t *cap, store_series_fn fn, void *ctx,
+/* One series being gathered from its rows (chunks). */
+struct gather {
+	int64_t run_id;
+	struct buf host, name, unit;
+	double *t, *v;
+	size_t n, cap;
+	int have; /* a series is gathered */
+};
+
+static int same_key(const struct gather *g, sqlite3_stmt *s)
+{
+	const char *h = (const char *)sqlite3_column_text(s, 1);
+	const char *nm = (const char *)sqlite3_column_text(s, 2);
+	return g->have && g->run_id == sqlite3_column_int64(s, 0) &&
+	       !strcmp(g->host.s, h ? h : "") &&
+	       !strcmp(g->name.s, nm ? nm : "");
+}
+
+static int set_key(struct gather *g, sqlite3_stmt *s)
+{
+	const char *h = (const char *)sqlite3_column_text(s, 1);
+	const char *nm = (const char *)sqlite3_column_text(s, 2);
+	const char *u = (const char *)sqlite3_column_text(s, 3);
+	buf_reset(&g->host);
+	buf_reset(&g->name);
+	buf_reset(&g->unit);
+	g->run_id = sqlite3_column_int64(s, 0);
+	g->n = 0;
+	g->have = 1;
+	return buf_adds(&g->host, h ? h : "") |
+		       buf_adds(&g->name, nm ? nm : "") |
+		       buf_adds(&g->unit, u ? u : "")
+		   ? -XR_ENOMEM
+		   : 0;
+}
+
+/* Append the current row's points to g (grown as needed). */
+static int gather_row(struct store *st, sqlite3_stmt *s, struct gather *g,
 		      struct xr_err *err)
 {
-	struct store_series_row row;
 	long n = (long)sqlite3_column_int64(s, 4), got;
-	row.run_id = sqlite3_column_int64(s, 0);
-	row.host = (const char *)sqlite3_column_text(s, 1);
-	row.name = (const char *)sqlite3_column_text(s, 2);
-	row.unit = (const char *)sqlite3_column_text(s, 3);
 	if (n < 0)
 		n = 0;
-	if ((size_t)n + 1 > *cap) {
-		double *nt = realloc(*t, ((size_t)n + 1) * sizeof *nt), *nv;
+	if (g->n + (size_t)n + 1 > g->cap) {
+		size_t cap = g->n + (size_t)n + 1;
+		double *nt = realloc(g->t, cap * sizeof *nt), *nv;
 		if (nt)
-			*t = nt;
-		nv = nt ? realloc(*v, ((size_t)n + 1) * sizeof *nv) : NULL;
+			g->t = nt;
+		nv = nt ? realloc(g->v, cap * sizeof *nv) : NULL;
 		if (!nv)
 			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 					  "out of memory reading series");
-		*v = nv;
-		*cap = (size_t)n + 1;
+		g->v = nv;
+		g->cap = cap;
 	}
-	got =
-	    unpack((const char *)sqlite3_column_text(s, 5), (size_t)n, *t, *v);
+	got = unpack((const char *)sqlite3_column_text(s, 5), (size_t)n,
+		     g->t + g->n, g->v + g->n);
 	if (got < 0)
 		return xr_err_set(
 		    err, XR_ESTORE, store_path(st), 0, 0,
 		    "bad points of series '%s' on '%s' of run "
 		    "%lld in the store (not %ld [t, value] pairs)",
-		    row.name ? row.name : "", row.host ? row.host : "",
-		    (long long)row.run_id, n);
-	row.t = *t;
-	row.v = *v;
-	row.n = (size_t)got;
+		    g->name.s, g->host.s, (long long)g->run_id, n);
+	g->n += (size_t)got;
+	return 0;
+}
+
+/* Hand the gathered series to fn: fn's answer. */
+static int gather_emit(struct gather *g, store_series_fn fn, void *ctx)
+{
+	struct store_series_row row;
+	if (!g->have)
+		return 0;
+	g->have = 0;
+	row.run_id = g->run_id;
+	row.host = g->host.s;
+	row.name = g->name.s;
+	row.unit = g->unit.s;
+	row.t = g->t;
+	row.v = g->v;
+	row.n = g->n;
 	return fn(ctx, &row);
 }
 
@@ -208,22 +260,37 @@ int store_series_each(struct store *st, const struct store_series_filter *f,
 		      store_series_fn fn, void *ctx, struct xr_err *err)
 {
 	sqlite3_stmt *s;
-	double *t = NULL, *v = NULL;
-	size_t cap = 0;
+	struct gather g = {0};
 	int rc = SQLITE_DONE, cb = 0, r;
-	if (!has_series(st))
+	if (!has_table_sql(st, "SELECT 1 FROM series_data LIMIT 0"))
 		return 0; /* a store older than version 7 */
 	if ((r = series_query(st, f, &s, err)) < 0)
 		return r;
-	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW)
-		cb = series_row(st, s, &t, &v, &cap, fn, ctx, err);
-	free(t);
-	free(v);
+	buf_init(&g.host, 0);
+	buf_init(&g.name, 0);
+	buf_init(&g.unit, 0);
+	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (!same_key(&g, s)) {
+			cb = gather_emit(&g, fn, ctx);
+			if (!cb && set_key(&g, s) < 0)
+				cb = xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+						"out of memory reading series");
+		}
+		if (!cb)
+			cb = gather_row(st, s, &g, err);
+	}
+	if (!cb && rc == SQLITE_DONE)
+		cb = gather_emit(&g, fn, ctx);
 	r = cb < 0 ? cb : 0;
 	if (!cb && rc != SQLITE_DONE)
 		r = xr_err_set(err, XR_ESTORE, store_path(st), 0, 0,
 			       "cannot read series from the store: %s",
 			       sqlite3_errmsg(st->db));
+	free(g.t);
+	free(g.v);
+	buf_release(&g.host);
+	buf_release(&g.name);
+	buf_release(&g.unit);
 	sqlite3_finalize(s);
 	return r;
 }

@@ -262,15 +262,35 @@ grep -q '^block 0: (no manual factors)  \[1 run\]$' one.txt ||
 grep -q '^runs: 1 (' one.txt || { echo "FAIL one run: header"; exit 1; }
 echo "ok   one-run plan: '[1 run]'"
 
-# The estimate: 0.35 s per run by default; refined from a real store of an
-# earlier session (./<name>.db): 10 runs 14 s apart, each 11.1 s long for
-# duration 10 s + omit 1 s, settle 2 s -> (14 - 11.1 - 2) + 0.1 = 1.0 s.
+# The estimate: 0.35 s per run by default, and the samplers' lead-in
+# (pcie-gen samples at the default 1 s: min(1 s, 2 x 1 s) = 1 s before
+# each run's engine, runloop.c); refined from a real store of an earlier
+# session (./<name>.db): 10 runs 15 s apart, each 11.1 s long for
+# duration 10 s + omit 1 s, settle 2 s, lead-in 1 s
+# -> (15 - 11.1 - 2 - 1) + 0.1 = 1.0 s.
 python3 -c '
 import json; d = json.load(open("pcie.json"))
 assert d["per_run_overhead_seconds"] == 0.35, d["per_run_overhead_seconds"]
-want = 45 * 4 * (10 + 1 + 2 + 0.35) + 6 * (10 + 1 + 2 + 0.35)
+assert d["lead_in_seconds"] == 1.0, d["lead_in_seconds"]
+want = 45 * 4 * (10 + 1 + 2 + 1 + 0.35) + 6 * (10 + 1 + 2 + 1 + 0.35)
 assert abs(d["estimated_seconds"] - want) < 0.1, (d["estimated_seconds"], want)
-print("ok   estimate: runs x (duration + omit + settle + 0.35 s)")'
+print("ok   estimate: runs x (duration + omit + settle + lead-in 1 s + 0.35 s)")'
+"$XRUN" plan pcie.yaml >pcie.txt
+grep -q "+ settle 2s + sampler lead-in 1s + overhead 0.35s" pcie.txt ||
+	{ echo "FAIL estimate: the human form does not show the lead-in"; grep estimated pcie.txt; exit 1; }
+# The lead-in is two sample periods up to 1 s, none when nothing is sampled.
+for s in "sample: 200ms|0.4" "sample: 2s|1.0" "sample: off|0.0" "counters: none|0.0"; do
+	printf 'xrun: 1\nname: lead\nengine: { type: iperf3, server: local, duration: 2s }\nrepeat: 3\n%s\n' \
+		"${s%|*}" >lead.yaml
+	"$XRUN" plan --json lead.yaml >lead.json
+	python3 -c '
+import json, sys; d = json.load(open("lead.json")); want = float(sys.argv[1])
+assert abs(d["lead_in_seconds"] - want) < 1e-9, (sys.argv[2], d["lead_in_seconds"], want)
+e = 3 * (2 + want + 0.35)
+assert abs(d["estimated_seconds"] - e) < 0.05 + 1e-9, (sys.argv[2], d["estimated_seconds"], e)
+' "${s#*|}" "${s%|*}" || { echo "FAIL lead-in of ${s%|*}"; exit 1; }
+done
+echo "ok   lead-in: 200ms 0.4 s, 2s 1 s, off and counters: none 0"
 if command -v sqlite3 >/dev/null; then
 	sqlite3 pcie-gen.db < "$XRUN_SOURCE_DIR/schema/store.sql"
 	sqlite3 pcie-gen.db "
@@ -280,7 +300,7 @@ if command -v sqlite3 >/dev/null; then
 	WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i+1 FROM k WHERE i<9)
 	INSERT INTO runs(session_id,position,block,block_pos,pass,rep,cell_index,
 	  cell,status,started_at,ended_at,elapsed)
-	  SELECT 1,i,0,i,0,1,0,'{}','ok',i*14.0,i*14.0+11.1,11.1 FROM k;"
+	  SELECT 1,i,0,i,0,1,0,'{}','ok',i*15.0,i*15.0+11.1,11.1 FROM k;"
 	"$XRUN" plan --json pcie.yaml > pcie2.json
 	python3 -c '
 import json; d = json.load(open("pcie2.json"))

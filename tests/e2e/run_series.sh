@@ -5,9 +5,11 @@
 # metrics (max, p95, median, delta per second) are ordinary metric rows
 # equal to what SQL computes from the series; a series metric's `better:
 # lower` decides its verdicts' direction; after SIGINT the interrupted run
-# is stored `interrupted` and the runs before it keep their series; after
-# SIGKILL every committed run keeps its series and the run in flight has
-# none (schema/store.md).
+# is stored `interrupted` with its series and the runs before it keep
+# theirs; after SIGKILL every committed run keeps its series and the run
+# in flight keeps the chunks flushed every 2 s (schema version 8), which
+# its redo on resume does not mix with its own: the view shows the redo's,
+# series_data keeps the killed attempt's (schema/store.md).
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 xr_need iperf3 sqlite3 jq python3
@@ -106,9 +108,16 @@ wait $pid || rc=$?
 	fail "statuses: $(q "select position, status from runs")"
 [ "$(q "select count(*) from series_data d join runs r on r.id = d.run_id where r.position = 0")" -ge 1 ] ||
 	fail "the finished run lost its series after SIGINT"
+# The interrupted run: the sampler's series up to the signal, whole
+# (chunk 0: what the run loop stored), the lead-in included.
+[ "$(q "select count(*) from series s join runs r on r.id = s.run_id where r.position = 1 and s.name = 'cpu.all.busy' and s.t > 0.5")" -ge 1 ] ||
+	fail "the interrupted run has no series: $(q "select run_id, attempt, chunk, host, name, n from series_data")"
+[ "$(q "select count(*) from series_data d join runs r on r.id = d.run_id where r.position = 1 and d.chunk <> 0")" = 0 ] ||
+	fail "the interrupted run kept chunks beside its whole series"
 
-# SIGKILL in the second run: the first keeps its series, the run in
-# flight has none (and is redone on resume).
+# SIGKILL in the second run, 3 s into its 4 s: the first keeps its
+# series, the run in flight its chunks (one flush at 2 s at least: the
+# lead-in and the first seconds), and it is redone on resume.
 plan k 4s 1 >k.yaml
 XR_DB=k.db
 "$XRUN" run k.yaml --quiet 2>kill.err &
@@ -117,15 +126,41 @@ for _ in $(seq 100); do
 	[ "$(q "select count(*) from runs where status='running' and position=1" 2>/dev/null || echo 0)" = 1 ] && break
 	sleep 0.1
 done
-sleep 1
+sleep 3
 kill -KILL $pid
 wait $pid 2>/dev/null || true
 [ "$(q "select status from runs order by position" | tr '\n' ' ')" = "ok running " ] ||
 	fail "statuses after SIGKILL: $(q "select position, status from runs")"
 [ "$(q "select count(*) from series_data d join runs r on r.id = d.run_id where r.position = 0")" -ge 1 ] ||
 	fail "the committed run lost its series after SIGKILL"
-[ "$(q "select count(*) from series_data d join runs r on r.id = d.run_id where r.position = 1")" = 0 ] ||
-	fail "the killed run has series"
+k1=$(q "select id from runs where position = 1")
+[ "$(q "select count(*) from series_data where run_id = $k1 and chunk >= 1 and attempt = 1")" -ge 1 ] ||
+	fail "the killed run kept no chunk: $(q "select run_id, attempt, chunk, name, n from series_data")"
+# The view shows them: the lead-in (t < 0) and at least 1 s of the run.
+[ "$(q "select count(*) from series where run_id = $k1 and name = 'cpu.all.busy' and t < 0")" -ge 1 ] ||
+	fail "the killed run's lead-in is not in the view"
+[ "$(q "select max(t) from series where run_id = $k1 and name = 'cpu.all.busy'")" \> 0.9 ] ||
+	fail "the killed run's chunks end before 1 s: $(q "select t from series where run_id = $k1 and name = 'cpu.all.busy'")"
+# No point twice across chunks.
+[ "$(q "select count(*) from (select t from series where run_id = $k1 and name = 'cpu.all.busy' group by t having count(*) > 1)")" = 0 ] ||
+	fail "a point in two chunks"
+killed_pts=$(q "select count(*) from series where run_id = $k1")
 "$XRUN" run k.yaml --quiet 2>resume.err || { cat resume.err; fail "resume failed"; }
-[ "$(q "select count(distinct run_id) from series_data")" = 2 ] || fail "resume: series of both runs expected"
+[ "$(q "select status from runs order by position" | tr '\n' ' ')" = "ok ok " ] ||
+	fail "resume did not complete the plan: $(q "select position, status, attempts from runs")"
+[ "$(q "select count(distinct run_id) from series")" = 2 ] || fail "resume: series of both runs expected"
+# The redo (attempt 2) is one whole row a series; the killed attempt's
+# chunks stay beside it, out of the view.
+[ "$(q "select count(*) from series_data where run_id = $k1 and attempt = 2 and chunk <> 0")" = 0 ] ||
+	fail "the redo kept its chunks"
+[ "$(q "select count(*) from series_data where run_id = $k1 and attempt = 1 and chunk >= 1")" -ge 1 ] ||
+	fail "the killed attempt's chunks were dropped"
+[ "$(q "select count(*) from series where run_id = $k1")" = \
+  "$(q "select count(*) from series_data d, json_each(d.points) where d.run_id = $k1 and d.attempt = 2")" ] ||
+	fail "the view mixes the attempts of run $k1"
+[ "$(q "select count(*) from (select name, t from series where run_id = $k1 group by host, name, t having count(*) > 1)")" = 0 ] ||
+	fail "the view shows a point twice after the redo"
+[ "$killed_pts" -ge 1 ] || fail "no point of the killed attempt"
+# The report reads the redo's series.
+"$XRUN" report k.yaml -o k.json 2>rep.err || { cat rep.err; fail "report of the resumed store failed"; }
 echo "ok"

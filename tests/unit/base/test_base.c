@@ -115,6 +115,58 @@ static void test_utf8(void)
 	ok(k == 3 && cp == 0x3042, "utf8_next: a good sequence");
 }
 
+/* Control characters from a command, as the terminal is shown them
+ * (utf8_term_escape): input, flags, expected. */
+static const struct {
+	const char *in;
+	size_t n;
+	unsigned flags;
+	const char *want, *what;
+} term_cases[] = {
+    {"\x1b]0;owned\x07", 10, 0, "\\x1b]0;owned\\x07",
+     "window title (OSC ... BEL)"},
+    {"\x1b[2J\x1b[H", 7, 0, "\\x1b[2J\\x1b[H", "screen clear, cursor home"},
+    {"50%\rok", 6, 0, "50%\\x0dok", "CR"},
+    {"a\nb", 3, 0, "a\\x0ab", "LF in one line"},
+    {"a\nb", 3, UTF8_TERM_KEEP_LF, "a\nb", "LF kept when asked"},
+    {"a\tb", 3, 0, "a\tb", "TAB kept"},
+    {"\x7f", 1, 0, "\\x7f", "DEL"},
+    {"\xc2\x9b"
+     "31m",
+     5, 0,
+     "\\x9b"
+     "31m",
+     "C1 CSI in UTF-8"},
+    {"\x9b"
+     "31m",
+     4, 0,
+     "\\x9b"
+     "31m",
+     "a raw C1 byte (ill-formed)"},
+    {"\xe9t\xe9", 3, 0, "\\xe9t\\xe9", "Latin-1 bytes"},
+    {"\xe9\x80\x9f \xc2\xb5s \xe3\x81\x82", 11, 0,
+     "\xe9\x80\x9f \xc2\xb5s \xe3\x81\x82", "UTF-8 kept (CJK, micro sign)"},
+    {"a\0b", 3, 0, "a\\x00b", "NUL inside"},
+    {"C:\\dir", 6, 0, "C:\\dir", "a backslash stays"},
+    {"", 0, 0, "", "empty"},
+};
+
+static void test_term(void)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+	for (i = 0; i < sizeof term_cases / sizeof term_cases[0]; i++) {
+		buf_reset(&b);
+		is_int(utf8_term_escape(&b, term_cases[i].in, term_cases[i].n,
+					term_cases[i].flags),
+		       0, term_cases[i].what);
+		is_str(b.s, term_cases[i].want, term_cases[i].what);
+	}
+	is_str(utf8_term(&b, "x\x1b[Ky"), "x\\x1b[Ky", "utf8_term: one line");
+	is_str(utf8_term(&b, NULL), "", "utf8_term: NULL");
+	buf_release(&b);
+}
+
 static void test_kv(void)
 {
 	struct buf b = BUF_INIT;
@@ -148,6 +200,7 @@ int main(void)
 {
 	test_suggest();
 	test_utf8();
+	test_term();
 	test_kv();
 	return tap_done();
 }

@@ -3,7 +3,11 @@
  * series unpacks them point by point, store_series_each hands them back
  * exactly (filters, NaN, the lead-in's negative t, t to the millisecond),
  * a redone run replaces them, a run interrupted keeps them, merge copies
- * them, a version 6 store migrates and a read-only one reads none. */
+ * them, a version 6 store migrates and a read-only one reads none; the
+ * flusher (store_chunks.c, version 8) appends a run in flight's points as
+ * chunks that the reader joins, a redo's attempt hides the killed one's
+ * without deleting them, and a version 7 store migrates to one chunk of
+ * each run's last attempt (read alike before it migrates). */
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -196,6 +200,136 @@ static void test_round_trip(const char *path)
 	store_close(st);
 }
 
+/* The flusher's source: call k hands the points of step k. */
+struct script {
+	int calls;
+};
+
+static int collect(void *ctx, struct series_set *dst)
+{
+	struct script *sc = ctx;
+	int k = sc->calls++;
+	if (k == 0) {
+		series_set_add(dst, "client", "cpu.all.busy", "%", -0.5, 1);
+		series_set_add(dst, "client", "cpu.all.busy", "%", 0.5, 2);
+	} else if (k == 1) {
+		series_set_add(dst, "client", "cpu.all.busy", "%", 1.5, 3);
+		series_set_add(dst, "server", "nic.rx_bytes", "B", -0.5, 0);
+		series_set_add(dst, "server", "nic.rx_bytes", "B", 1.5, 7);
+	}
+	return 0; /* later calls: nothing new, no chunk */
+}
+
+static void test_chunks(const char *path, const char *other)
+{
+	struct xr_err err = {0};
+	struct store *st = NULL, *mo = NULL;
+	struct store_flusher *fl;
+	struct store_merge_stats ms = {0};
+	struct script sc = {0};
+	struct series_set ss = {0};
+	struct got g = {BUF_INIT, 0};
+	const char *in[1] = {path};
+	char why[256];
+	int64_t n;
+	int k;
+	is_int(store_open(path, STORE_CREATE | STORE_LOCK, &st, &err), 0,
+	       "open (chunks)");
+	make_runs(st, 1);
+	store_run_start(st, 1, 1.0, &err);
+	fl = store_flusher_start(st, 1, 0.05, collect, &sc);
+	ok(fl != NULL, "the flusher starts");
+	for (k = 0; k < 200 && sc.calls < 4; k++)
+		usleep(10000);
+	n = store_flusher_stop(fl, why, sizeof why);
+	is_int((int)n, 2, "two chunks written (calls with nothing new: none)");
+	is_str(why, "", "no flush failed");
+	is_near(q_real(path, "SELECT count(*) FROM series_data WHERE run_id = "
+			     "1 AND attempt = 1 AND chunk >= 1"),
+		3, 0, "chunk rows of attempt 1 (one per series and chunk)");
+	is_str(read_all(st, NULL, &g),
+	       "1 client cpu.all.busy %: -0.5=1 0.5=2 1.5=3\n"
+	       "1 server nic.rx_bytes B: -0.5=0 1.5=7\n",
+	       "the reader joins the chunks in order");
+	is_near(q_real(path, "SELECT count(*) FROM series"), 5, 0,
+		"the view shows every chunk's points");
+	/* Merged as it is (the store no longer locked, as after the
+	 * SIGKILL): chunks and attempts kept. */
+	store_close(st);
+	is_int(store_open(other, STORE_CREATE | STORE_LOCK, &mo, &err), 0,
+	       "open a merge output");
+	is_int(store_merge(mo, in, 1, 0, &ms, &err), 0, "merge a killed run");
+	is_str(read_all(mo, NULL, &g),
+	       "1 client cpu.all.busy %: -0.5=1 0.5=2 1.5=3\n"
+	       "1 server nic.rx_bytes B: -0.5=0 1.5=7\n",
+	       "merge copies the chunks");
+	strv_release(&ms.warnings);
+	store_close(mo);
+	is_int(store_open(path, STORE_LOCK, &st, &err), 0, "open again");
+	/* The redo (resume after a SIGKILL): a new attempt, nothing in the
+	 * view until it writes; the killed attempt's rows stay. */
+	store_run_start(st, 1, 2.0, &err);
+	is_str(read_all(st, NULL, &g), "", "a redo hides the killed attempt");
+	is_near(q_real(path, "SELECT count(*) FROM series"), 0, 0,
+		"so does the view");
+	series_set_add(&ss, "client", "cpu.all.busy", "%", 0.5, 9);
+	is_int(finish(st, 1, RUN_OK, &ss), 0, "the redo is stored");
+	is_str(read_all(st, NULL, &g), "1 client cpu.all.busy %: 0.5=9\n",
+	       "the redo's series alone");
+	is_near(q_real(path, "SELECT count(*) FROM series_data WHERE attempt "
+			     "= 1"),
+		3, 0, "the killed attempt's chunks are kept");
+	is_near(q_real(path, "SELECT count(*) FROM series_data WHERE attempt "
+			     "= 2 AND chunk = 0"),
+		1, 0, "the redo is one row, chunk 0");
+	series_set_release(&ss);
+	buf_release(&g.b);
+	store_close(st);
+}
+
+/* A version 7 store (one row a series, no attempt): read as it is, then
+ * migrated to the run's last attempt, chunk 0. */
+static void test_v7(const char *path)
+{
+	struct xr_err err = {0};
+	struct store *st = NULL;
+	struct got g = {BUF_INIT, 0};
+	is_int(store_open(path, STORE_CREATE | STORE_LOCK, &st, &err), 0,
+	       "open (v7)");
+	make_runs(st, 1);
+	store_close(st);
+	ok(q_exec(path,
+		  "DROP VIEW series; DROP TABLE series_data;"
+		  "CREATE TABLE series_data (run_id INTEGER NOT NULL "
+		  "REFERENCES runs(id) ON DELETE CASCADE, host TEXT NOT NULL, "
+		  "name TEXT NOT NULL, unit TEXT NOT NULL, n INTEGER NOT NULL, "
+		  "points TEXT NOT NULL, PRIMARY KEY (run_id, host, name));"
+		  "CREATE VIEW series AS SELECT d.run_id AS run_id, d.host AS "
+		  "host, d.name AS name, d.unit AS unit, json_extract(p.value, "
+		  "'$[0]') AS t, json_extract(p.value, '$[1]') AS value FROM "
+		  "series_data d, json_each(d.points) p;"
+		  "INSERT INTO series_data VALUES(1, 'client', 'tcp.retrans', "
+		  "'1', 2, '[[0.5,1],[1,4]]');"
+		  "UPDATE runs SET attempts = 3, status = 'ok' WHERE id = 1;"
+		  "PRAGMA user_version = 7") == SQLITE_OK,
+	   "made a version 7 store");
+	is_int(store_open(path, STORE_READONLY, &st, &err), 0,
+	       "read-only (v7)");
+	is_str(read_all(st, NULL, &g), "1 client tcp.retrans 1: 0.5=1 1=4\n",
+	       "a version 7 store is read as it is");
+	store_close(st);
+	is_int(store_open(path, STORE_LOCK, &st, &err), 0, "open to write");
+	is_near(q_real(path, "PRAGMA user_version"), 8, 0, "migrated to 8");
+	is_near(q_real(path, "SELECT attempt * 10 + chunk FROM series_data"),
+		30, 0, "the row: the run's last attempt (3), chunk 0");
+	is_str(read_all(st, NULL, &g), "1 client tcp.retrans 1: 0.5=1 1=4\n",
+	       "read alike after the migration");
+	is_near(q_real(path, "SELECT sum(value) FROM series"), 5, 0,
+		"the view after the migration");
+	buf_release(&g.b);
+	store_close(st);
+}
+
 static void test_merge(const char *path, const char *other)
 {
 	struct xr_err err = {0};
@@ -237,8 +371,8 @@ static void test_old(const char *path)
 
 int main(void)
 {
-	char path[128], other[128];
-	tap_plan(26);
+	char path[128], other[128], c1[128], c2[128], v7[128];
+	tap_plan(26 + 18 + 8);
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(path, sizeof path, "%s/a.db", dir);
@@ -246,6 +380,11 @@ int main(void)
 	test_round_trip(path);
 	test_merge(path, other);
 	test_old(path);
+	snprintf(c1, sizeof c1, "%s/c.db", dir);
+	snprintf(c2, sizeof c2, "%s/d.db", dir);
+	snprintf(v7, sizeof v7, "%s/v7.db", dir);
+	test_chunks(c1, c2);
+	test_v7(v7);
 	{
 		char cmd[160];
 		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
