@@ -45,9 +45,16 @@
  * The remote producer. $1 is the interface ("" for none), $2 a word of
  * section letters (n: netdev+ethtool, t: snmp+netstat, c: stat+softirqs,
  * p: procs). Neither is ever spliced into this text. ethtool lives in
- * /usr/sbin, which is not in a non-root ssh user's PATH on Debian.
+ * /usr/sbin, which is not in a non-root ssh user's PATH on Debian. Files
+ * are copied by the shell's own read and printf (xr_cat), not cat: the
+ * sampler runs this every period, and a process per file was most of its
+ * cost on the far side; ethtool and tc (with an interface) and the
+ * sampler's sleep are the only processes left.
  */
-#define COUNTERS_SCRIPT_PATH "PATH=$PATH:/usr/sbin:/sbin\n"
+#define COUNTERS_SCRIPT_PATH                                                   \
+	"PATH=$PATH:/usr/sbin:/sbin\n"                                         \
+	"xr_cat() { while IFS= read -r l || [ -n \"$l\" ]; do\n"               \
+	"  printf '%s\\n' \"$l\"; done <\"$1\"; }\n"
 #define COUNTERS_SCRIPT_BODY                                                   \
 	"echo '@@ xrun-counters 1'\n"                                          \
 	"case $2 in *n*)\n"                                                    \
@@ -69,12 +76,12 @@
 	"  fi;;\n"                                                             \
 	"esac\n"                                                               \
 	"case $2 in *t*)\n"                                                    \
-	"  echo '@@ snmp'; cat /proc/net/snmp\n"                               \
-	"  echo '@@ netstat'; cat /proc/net/netstat 2>/dev/null;;\n"           \
+	"  echo '@@ snmp'; xr_cat /proc/net/snmp\n"                            \
+	"  echo '@@ netstat'; xr_cat /proc/net/netstat 2>/dev/null;;\n"        \
 	"esac\n"                                                               \
 	"case $2 in *c*)\n"                                                    \
-	"  echo '@@ stat'; cat /proc/stat\n"                                   \
-	"  echo '@@ softirqs'; cat /proc/softirqs;;\n"                         \
+	"  echo '@@ stat'; xr_cat /proc/stat\n"                                \
+	"  echo '@@ softirqs'; xr_cat /proc/softirqs;;\n"                      \
 	"esac\n"                                                               \
 	"case $2 in *p*)\n"                                                    \
 	"  echo '@@ procs'\n"                                                  \
