@@ -609,7 +609,9 @@ static void note_add(char *note, size_t sz, const char *text)
 	size_t n = strlen(note);
 	if (!text[0] || n + 3 >= sz)
 		return;
-	snprintf(note + n, sz - n, "%s%s", n ? "; " : "", text);
+	/* at most what fits: the precision keeps -Wformat-truncation quiet */
+	snprintf(note + n, sz - n, "%s%.*s", n ? "; " : "", (int)(sz - n - 3),
+		 text);
 }
 
 /* At the stop: the frames still in the pipe, then one snapshot of the
