@@ -75,9 +75,9 @@ for var in ("off", "1s", "100ms"):
     tree = sum(t for _, _, t, _ in by[var])
     pts = sum(p for *_, p in by[var])
     print(f"{var:6} ratio of medians xrun/bare {statistics.median(allv)/statistics.median(bare):.4f}; "
-          f"xrun own cpu {100*own/eng:.2f}% of a core (+{100*(own-off_own)/eng:.2f}% over off: "
+          f"xrun own cpu {100*own/eng:.2f}% of a core ({100*(own-off_own)/eng:+.2f}% over off: "
           f"in-process sampling); xrun+children {100*tree/eng:.2f}% "
-          f"(+{100*(tree-off_tree)/eng:.2f}% over off); points per run hour "
+          f"({100*(tree-off_tree)/eng:+.2f}% over off); points per run hour "
           f"{pts/eng*3600:.0f}")
 for n in sorted(notes):
     print(f"note: {n}")
