@@ -9,55 +9,22 @@
 # Usage (root): bash bench/fidelity.sh [RUNS_PER_BLOCK] [DURATION_S] [PROFILE]
 #   (defaults 6, 3, 2g5)
 set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
-xrun=${XRUN:-$top/build/xrun}
+. "$(dirname "$0")/lib.sh"
 runs=${1:-6}
 dur=${2:-3}
 profile=${3:-2g5}
-pfx=xfb$((RANDOM % 100))
-port=$((20000 + RANDOM % 12000))
-work=$(mktemp -d)
-[ "$(id -u)" = 0 ] || { echo "root is needed (namespaces)" >&2; exit 1; }
-[ -x "$xrun" ] || { echo "build xrun first" >&2; exit 1; }
-trap '"$xrun" lab down --prefix $pfx >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-"$xrun" lab up --profile "$profile" --prefix "$pfx" >"$work/lab.txt"
-
-bare_block() { # block number
-  ip netns exec "$pfx-server" iperf3 -s -p "$port" >/dev/null 2>&1 &
-  local srv=$! i
-  sleep 0.5
-  for i in $(seq "$runs"); do
-    ip netns exec "$pfx-client" iperf3 -c 198.18.0.2 -p "$port" -t "$dur" -J \
-      >"$work/bare-$1-$i.json"
-  done
-  kill $srv; wait $srv 2>/dev/null || true
-}
+bench_lab xfb --profile "$profile"
 
 xrun_block() { # block number
-  cat >"$work/plan-$1.yaml" <<PLAN
-xrun: 1
-name: fidelity$1
-hosts:
-  client: {netns: $pfx-client, address: 198.18.0.1, iface: $pfx-veth}
-  server: {netns: $pfx-server, address: 198.18.0.2, iface: $pfx-veth}
-engine:
-  type: iperf3
-  client: client
-  server: { host: server, start: true }
-  port: $((port + 1))
-  duration: ${dur}s
-factors:
-  streams: { levels: [1], param: parallel }
-repeat: $runs
-PLAN
+  bench_plan "fidelity$1" "$runs" "$dur" >"$work/plan-$1.yaml"
   "$xrun" run "$work/plan-$1.yaml" --db "$work/x$1.db" --unattended --yes \
     2>"$work/xrun-$1.err" || { cat "$work/xrun-$1.err" >&2; exit 1; }
 }
 
-bare_block 1
+bench_bare 1 "$runs" "$dur"
 xrun_block 2
 xrun_block 3
-bare_block 4
+bench_bare 4 "$runs" "$dur"
 python3 - "$work" "$profile" <<'PY'
 import glob, json, os, sqlite3, statistics, sys, time
 work, profile = sys.argv[1], sys.argv[2]

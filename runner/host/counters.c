@@ -1,10 +1,11 @@
 /*
  * Counter snapshots and their deltas. A snapshot is one text document in
  * sections ("@@ netdev", "@@ ethtool", "@@ snmp", "@@ netstat", "@@ stat",
- * "@@ softirqs", "@@ procs"): a local host builds it by reading sysfs and
- * /proc directly plus the ETHTOOL_GSTATS ioctl (no subprocess: it is taken
- * around every run), any other host by running one fixed sh script with
- * the interface as a positional argument. Both go through one parser, so
+ * "@@ softirqs", "@@ procs"): a local host builds it with netlink, /proc
+ * reads and the ETHTOOL_GSTATS ioctl (no subprocess: it is taken around
+ * every run), and so does the sampler's thread inside a netns host's
+ * namespace (a counters_reader of its own); any other host runs one fixed
+ * sh script with the interface as a positional argument. One parser, so
  * what is stored cannot depend on the transport. This file holds the
  * producers; counters_parse.c the parser and the deltas.
  */
@@ -44,9 +45,16 @@
  * The remote producer. $1 is the interface ("" for none), $2 a word of
  * section letters (n: netdev+ethtool, t: snmp+netstat, c: stat+softirqs,
  * p: procs). Neither is ever spliced into this text. ethtool lives in
- * /usr/sbin, which is not in a non-root ssh user's PATH on Debian.
+ * /usr/sbin, which is not in a non-root ssh user's PATH on Debian. Files
+ * are copied by the shell's own read and printf (xr_cat), not cat: the
+ * sampler runs this every period, and a process per file was most of its
+ * cost on the far side; ethtool and tc (with an interface) and the
+ * sampler's sleep are the only processes left.
  */
-#define COUNTERS_SCRIPT_PATH "PATH=$PATH:/usr/sbin:/sbin\n"
+#define COUNTERS_SCRIPT_PATH                                                   \
+	"PATH=$PATH:/usr/sbin:/sbin\n"                                         \
+	"xr_cat() { while IFS= read -r l || [ -n \"$l\" ]; do\n"               \
+	"  printf '%s\\n' \"$l\"; done <\"$1\"; }\n"
 #define COUNTERS_SCRIPT_BODY                                                   \
 	"echo '@@ xrun-counters 1'\n"                                          \
 	"case $2 in *n*)\n"                                                    \
@@ -68,12 +76,12 @@
 	"  fi;;\n"                                                             \
 	"esac\n"                                                               \
 	"case $2 in *t*)\n"                                                    \
-	"  echo '@@ snmp'; cat /proc/net/snmp\n"                               \
-	"  echo '@@ netstat'; cat /proc/net/netstat 2>/dev/null;;\n"           \
+	"  echo '@@ snmp'; xr_cat /proc/net/snmp\n"                            \
+	"  echo '@@ netstat'; xr_cat /proc/net/netstat 2>/dev/null;;\n"        \
 	"esac\n"                                                               \
 	"case $2 in *c*)\n"                                                    \
-	"  echo '@@ stat'; cat /proc/stat\n"                                   \
-	"  echo '@@ softirqs'; cat /proc/softirqs;;\n"                         \
+	"  echo '@@ stat'; xr_cat /proc/stat\n"                                \
+	"  echo '@@ softirqs'; xr_cat /proc/softirqs;;\n"                      \
 	"esac\n"                                                               \
 	"case $2 in *p*)\n"                                                    \
 	"  echo '@@ procs'\n"                                                  \
@@ -113,35 +121,76 @@ const char *counters_sampler_script(void)
 }
 
 /*
+ * The state of one producer of local documents: its netlink sockets, its
+ * ethtool socket and its open /proc files. A socket stays in the network
+ * namespace it was made in and an open /proc/.../net file keeps showing
+ * the namespace it was opened in, so a reader made by a thread after
+ * setns (sampler.c) reads that namespace and the process-wide reader
+ * (counters_local_document) ours.
+ */
+#define READER_FILES 8
+struct counters_reader {
+	int netns; /* made in another namespace: no sysfs, thread-self */
+	int link_fd, qdisc_fd, ioctl_fd;
+	unsigned link_seq, qdisc_seq;
+	struct {
+		const char *path; /* a string literal: compared by address */
+		int fd;
+	} files[READER_FILES];
+};
+
+struct counters_reader *counters_reader_new(int netns)
+{
+	struct counters_reader *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	r->netns = netns;
+	r->link_fd = r->qdisc_fd = r->ioctl_fd = -1;
+	return r;
+}
+
+void counters_reader_free(struct counters_reader *r)
+{
+	if (!r)
+		return;
+	if (r->link_fd >= 0)
+		close(r->link_fd);
+	if (r->qdisc_fd >= 0)
+		close(r->qdisc_fd);
+	if (r->ioctl_fd >= 0)
+		close(r->ioctl_fd);
+	for (size_t k = 0; k < READER_FILES && r->files[k].path; k++)
+		close(r->files[k].fd);
+	free(r);
+}
+
+/*
  * Append one of the /proc files of a snapshot; a missing or unreadable one
  * adds nothing. The files are opened once and read again from offset 0
  * (they are generated anew on every read, as top and vmstat rely on):
  * opening them was a good part of a snapshot's cost. The table holds the
- * few fixed paths of counters_local_document.
+ * few fixed paths of reader_document.
  */
-static int add_file(struct buf *doc, const char *path)
+static int add_file(struct counters_reader *r, struct buf *doc,
+		    const char *path)
 {
-	static struct {
-		const char *path; /* a string literal: compared by address */
-		int fd;
-	} open_files[8];
 	char chunk[8192];
 	size_t k;
 	off_t off = 0;
 	ssize_t n;
 	int fd = -1;
 
-	for (k = 0; k < sizeof open_files / sizeof open_files[0]; k++) {
-		if (open_files[k].path == path) {
-			fd = open_files[k].fd;
+	for (k = 0; k < READER_FILES; k++) {
+		if (r->files[k].path == path) {
+			fd = r->files[k].fd;
 			break;
 		}
-		if (!open_files[k].path) {
+		if (!r->files[k].path) {
 			fd = open(path, O_RDONLY | O_CLOEXEC);
 			if (fd < 0)
 				return 0;
-			open_files[k].path = path;
-			open_files[k].fd = fd;
+			r->files[k].path = path;
+			r->files[k].fd = fd;
 			break;
 		}
 	}
@@ -160,7 +209,7 @@ static int add_file(struct buf *doc, const char *path)
 			break;
 		off += n;
 	}
-	if (k == sizeof open_files / sizeof open_files[0])
+	if (k == READER_FILES)
 		close(fd);
 	if (doc->truncated)
 		return -XR_ENOMEM;
@@ -224,31 +273,30 @@ union nl_resp {
  * the answer to it into resp. Returns the answer's length, or 0 (no
  * netlink, a name too long, a broken socket).
  */
-static ssize_t getlink_stats(const char *iface, union nl_resp *resp)
+static ssize_t getlink_stats(struct counters_reader *r, const char *iface,
+			     union nl_resp *resp)
 {
 	struct {
 		struct nlmsghdr nh;
 		struct ifinfomsg ifi;
 		char attrs[64];
 	} req;
-	static unsigned seq;
-	static int fd = -1; /* kept open: a socket per snapshot costs more
-			     * than the request */
 	struct rtattr *rta;
 	size_t namelen = strlen(iface) + 1;
 	ssize_t n;
 
 	if (namelen > IFNAMSIZ)
 		return 0;
-	if (fd < 0)
-		fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (fd < 0)
+	if (r->link_fd < 0)
+		r->link_fd =
+		    socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (r->link_fd < 0)
 		return 0;
 	memset(&req, 0, sizeof req);
 	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof req.ifi);
 	req.nh.nlmsg_type = RTM_GETLINK;
 	req.nh.nlmsg_flags = NLM_F_REQUEST;
-	req.nh.nlmsg_seq = ++seq;
+	req.nh.nlmsg_seq = ++r->link_seq;
 	req.ifi.ifi_family = AF_UNSPEC;
 	/* By name (no if_nametoindex, which opens a socket of its own). */
 	rta = (struct rtattr *)((char *)&req + NLMSG_ALIGN(req.nh.nlmsg_len));
@@ -263,24 +311,24 @@ static ssize_t getlink_stats(const char *iface, union nl_resp *resp)
 	rta->rta_len = RTA_LENGTH(sizeof(uint32_t));
 	memset(RTA_DATA(rta), 0, sizeof(uint32_t));
 	req.nh.nlmsg_len += RTA_ALIGN(rta->rta_len);
-	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0) {
-		close(fd);
-		fd = -1;
+	if (send(r->link_fd, &req, req.nh.nlmsg_len, 0) < 0) {
+		close(r->link_fd);
+		r->link_fd = -1;
 		return 0;
 	}
 	/* The answer to this request: the link, or an error (no such
 	 * interface); anything older on the socket is skipped. */
 	for (;;) {
 		do
-			n = recv(fd, resp, sizeof *resp, 0);
+			n = recv(r->link_fd, resp, sizeof *resp, 0);
 		while (n < 0 && errno == EINTR);
 		if (n < (ssize_t)sizeof(struct nlmsghdr) ||
 		    !NLMSG_OK(&resp->nh, (size_t)n)) {
-			close(fd);
-			fd = -1;
+			close(r->link_fd);
+			r->link_fd = -1;
 			return 0;
 		}
-		if (resp->nh.nlmsg_seq == seq)
+		if (resp->nh.nlmsg_seq == r->link_seq)
 			return n;
 	}
 }
@@ -292,12 +340,13 @@ static ssize_t getlink_stats(const char *iface, union nl_resp *resp)
  * and reads per snapshot. Returns 1 when done, 0 to read sysfs instead
  * (no netlink, no such interface, an old kernel).
  */
-static int add_netdev_netlink(struct buf *doc, const char *iface)
+static int add_netdev_netlink(struct counters_reader *r, struct buf *doc,
+			      const char *iface)
 {
 	union nl_resp resp;
 	struct rtattr *rta;
 	const struct rtnl_link_stats64 *st = NULL;
-	ssize_t n = getlink_stats(iface, &resp);
+	ssize_t n = getlink_stats(r, iface, &resp);
 	int len;
 	size_t i;
 
@@ -322,14 +371,19 @@ static int add_netdev_netlink(struct buf *doc, const char *iface)
 	return 1;
 }
 
-static int add_netdev(struct buf *doc, const char *iface)
+static int add_netdev(struct counters_reader *r, struct buf *doc,
+		      const char *iface)
 {
 	char dir[128], val[64];
 	struct dirent *de;
 	DIR *d;
 
-	if (add_netdev_netlink(doc, iface))
+	if (add_netdev_netlink(r, doc, iface))
 		return doc->truncated ? -XR_ENOMEM : 0;
+	/* sysfs shows the namespace it was mounted in, not the thread's:
+	 * another namespace's interface is netlink's answer or none. */
+	if (r->netns)
+		return buf_adds(doc, "@@ noiface\n");
 	snprintf(dir, sizeof dir, "/sys/class/net/%s/statistics", iface);
 	d = opendir(dir);
 	if (!d)
@@ -398,34 +452,34 @@ static int qdisc_one(struct buf *doc, struct nlmsghdr *nh, unsigned idx)
  * in `tc -s -j qdisc show` form for the one parser. No answer adds
  * nothing.
  */
-static int add_qdisc(struct buf *doc, const char *iface)
+static int add_qdisc(struct counters_reader *r, struct buf *doc,
+		     const char *iface)
 {
 	struct {
 		struct nlmsghdr nh;
 		struct tcmsg tc;
 	} req;
-	static int fd = -1;
-	static unsigned seq;
 	union nl_resp resp;
 	unsigned idx = if_nametoindex(iface);
 	int done = 0, found = 0;
 
 	if (!idx)
 		return 0;
-	if (fd < 0)
-		fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (fd < 0)
+	if (r->qdisc_fd < 0)
+		r->qdisc_fd =
+		    socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (r->qdisc_fd < 0)
 		return 0;
 	memset(&req, 0, sizeof req);
 	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof req.tc);
 	req.nh.nlmsg_type = RTM_GETQDISC;
 	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	req.nh.nlmsg_seq = ++seq;
+	req.nh.nlmsg_seq = ++r->qdisc_seq;
 	req.tc.tcm_family = AF_UNSPEC;
 	req.tc.tcm_ifindex = (int)idx;
-	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0) {
-		close(fd);
-		fd = -1;
+	if (send(r->qdisc_fd, &req, req.nh.nlmsg_len, 0) < 0) {
+		close(r->qdisc_fd);
+		r->qdisc_fd = -1;
 		return 0;
 	}
 	while (!done) {
@@ -433,16 +487,16 @@ static int add_qdisc(struct buf *doc, const char *iface)
 		struct nlmsghdr *nh;
 		unsigned int n; /* NLMSG_OK compares it with the u32 length */
 		do
-			got = recv(fd, &resp, sizeof resp, 0);
+			got = recv(r->qdisc_fd, &resp, sizeof resp, 0);
 		while (got < 0 && errno == EINTR);
 		n = got > 0 ? (unsigned int)got : 0;
 		if (got <= 0) {
-			close(fd);
-			fd = -1;
+			close(r->qdisc_fd);
+			r->qdisc_fd = -1;
 			break;
 		}
 		for (nh = &resp.nh; NLMSG_OK(nh, n); nh = NLMSG_NEXT(nh, n)) {
-			if (nh->nlmsg_seq != seq)
+			if (nh->nlmsg_seq != r->qdisc_seq)
 				continue;
 			if (nh->nlmsg_type == NLMSG_DONE ||
 			    nh->nlmsg_type == NLMSG_ERROR) {
@@ -461,7 +515,8 @@ static int add_qdisc(struct buf *doc, const char *iface)
  * Written in `ethtool -S` form so that the remote path and this one meet
  * in the same parser. Interfaces without statistics (lo) add nothing.
  */
-static int add_ethtool(struct buf *doc, const char *iface)
+static int add_ethtool(struct counters_reader *r, struct buf *doc,
+		       const char *iface)
 {
 	struct ethtool_sset_info *ss = NULL;
 	struct ethtool_gstrings *gs = NULL;
@@ -470,7 +525,9 @@ static int add_ethtool(struct buf *doc, const char *iface)
 	uint32_t n;
 	int fd, rc = 0;
 
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (r->ioctl_fd < 0)
+		r->ioctl_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	fd = r->ioctl_fd;
 	if (fd < 0)
 		return 0;
 	memset(&ifr, 0, sizeof ifr);
@@ -523,7 +580,6 @@ out:
 	free(ss);
 	free(gs);
 	free(st);
-	close(fd);
 	return rc;
 }
 
@@ -558,6 +614,9 @@ static int scan_procs(struct buf *out)
 	return out->truncated ? -XR_ENOMEM : 0;
 }
 
+/* The list of add_procs is one for the process: any reader's thread. */
+static pthread_mutex_t procs_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static int add_procs(struct buf *doc)
 {
 	static struct buf last = BUF_INIT;
@@ -578,36 +637,51 @@ static int add_procs(struct buf *doc)
 	return doc->truncated ? -XR_ENOMEM : 0;
 }
 
-/* The producers keep files and sockets open in statics; the sampler's
- * thread and the run loop both take local snapshots. */
+/* The process-wide reader (counters_local_document): the sampler's
+ * thread of this machine and the run loop both take local snapshots. */
 static pthread_mutex_t local_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct counters_reader local_reader = {0, -1, -1,	  -1,
+					      0, 0,  {{NULL, -1}}};
 
-static int local_document(const char *iface, unsigned what, struct buf *doc)
+/* Per-namespace /proc files: /proc/net follows the thread-group leader,
+ * /proc/thread-self/net the calling thread (after setns). */
+static const char snmp_path[] = "/proc/net/snmp",
+		  netstat_path[] = "/proc/net/netstat",
+		  snmp_ts_path[] = "/proc/thread-self/net/snmp",
+		  netstat_ts_path[] = "/proc/thread-self/net/netstat";
+
+int counters_reader_document(struct counters_reader *r, const char *iface,
+			     unsigned what, struct buf *doc)
 {
 	int rc = buf_adds(doc, "@@ xrun-counters 1\n");
 	if (rc == 0 && (what & PLAN_COUNTER_NIC) && iface) {
-		rc = add_netdev(doc, iface);
+		rc = add_netdev(r, doc, iface);
 		if (rc == 0)
-			rc = add_ethtool(doc, iface);
+			rc = add_ethtool(r, doc, iface);
 		if (rc == 0)
-			rc = add_qdisc(doc, iface);
+			rc = add_qdisc(r, doc, iface);
 	}
 	if (rc == 0 && (what & PLAN_COUNTER_TCP)) {
 		buf_adds(doc, "@@ snmp\n");
-		rc = add_file(doc, "/proc/net/snmp");
+		rc = add_file(r, doc, r->netns ? snmp_ts_path : snmp_path);
 		buf_adds(doc, "@@ netstat\n");
 		if (rc == 0)
-			rc = add_file(doc, "/proc/net/netstat");
+			rc = add_file(
+			    r, doc, r->netns ? netstat_ts_path : netstat_path);
 	}
 	if (rc == 0 && (what & PLAN_COUNTER_CPU)) {
+		/* not per namespace */
 		buf_adds(doc, "@@ stat\n");
-		rc = add_file(doc, "/proc/stat");
+		rc = add_file(r, doc, "/proc/stat");
 		buf_adds(doc, "@@ softirqs\n");
 		if (rc == 0)
-			rc = add_file(doc, "/proc/softirqs");
+			rc = add_file(r, doc, "/proc/softirqs");
 	}
-	if (rc == 0 && (what & PLAN_COUNTER_CAPTURE))
+	if (rc == 0 && (what & PLAN_COUNTER_CAPTURE)) {
+		pthread_mutex_lock(&procs_lock);
 		rc = add_procs(doc);
+		pthread_mutex_unlock(&procs_lock);
+	}
 	if (rc == 0 && doc->truncated)
 		rc = -XR_ENOMEM;
 	return rc;
@@ -617,7 +691,7 @@ int counters_local_document(const char *iface, unsigned what, struct buf *doc)
 {
 	int rc;
 	pthread_mutex_lock(&local_lock);
-	rc = local_document(iface, what, doc);
+	rc = counters_reader_document(&local_reader, iface, what, doc);
 	pthread_mutex_unlock(&local_lock);
 	return rc;
 }

@@ -30,6 +30,21 @@ int counters_is_capture_tool(const char *comm);
 
 /* Build the snapshot document of this machine (no subprocess). */
 int counters_local_document(const char *iface, unsigned what, struct buf *doc);
+
+/*
+ * A producer of the same documents with sockets and open files of its
+ * own, for a thread that has entered another network namespace (setns,
+ * sampler.c): netns 1 reads the per-namespace files under
+ * /proc/thread-self/net and never sysfs (which shows the namespace it was
+ * mounted in). Its sockets and files are made on first use, so make and
+ * use it on the thread, after setns. OUT: free with counters_reader_free;
+ * NULL when out of memory.
+ */
+struct counters_reader;
+struct counters_reader *counters_reader_new(int netns);
+void counters_reader_free(struct counters_reader *r); /* NULL ok */
+int counters_reader_document(struct counters_reader *r, const char *iface,
+			     unsigned what, struct buf *doc);
 /* The fixed sh script run on other hosts: sh -c SCRIPT sh IFACE LETTERS */
 const char *counters_remote_script(void);
 /* The remote sampler: sh -c SCRIPT sh IFACE LETTERS PERIOD_SECONDS, a

@@ -361,6 +361,11 @@ const char *host_kind(const struct host *h)
 	return h->ops->kind;
 }
 
+const char *host_netns(const struct host *h)
+{
+	return h->ops == &host_netns_ops ? h->netns : NULL;
+}
+
 static int wrap(struct host *h, const struct proc_opts *o, int background,
 		struct strv *out, struct xr_err *err)
 {

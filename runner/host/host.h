@@ -37,6 +37,8 @@ const char *host_address(const struct host *h);
 const char *host_iface(const struct host *h); /* plan iface: or NULL */
 int host_is_local(const struct host *h);      /* our own namespace */
 const char *host_kind(const struct host *h);  /* "local" "ssh" "netns" */
+/* The network namespace of a netns host (plan netns:), else NULL. */
+const char *host_netns(const struct host *h);
 /* The host's OS (plan os:, or windows for shell: powershell; an ssh host
  * without either is asked once with `uname -s`); NULL is this machine,
  * Linux. It chooses the commands of probes, counters and facts. */

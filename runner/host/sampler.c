@@ -1,19 +1,22 @@
 /*
  * The sampler (sampler.h): a thread per sampled host that turns counter
  * snapshots into series. Locally the thread takes the snapshots itself
- * (counters_local_document: no subprocess); for an ssh or netns host it
- * reads the framed documents of one far-side loop (counters.c's sampler
- * script) started through host_spawn_stream. The thread never forks,
- * waits for a child or touches the process-group registry: the calling
- * thread starts and stops the child, so the engine's waits and the
- * sampler cannot reap each other's processes. Series are built with the
- * clock of the side that read the counters and moved to seconds from the
- * mark when the sampler stops.
+ * (counters_local_document: no subprocess); for a netns host it enters
+ * the namespace (setns affects the calling thread only) and does the
+ * same with a counters_reader made there; for an ssh host, or a netns
+ * host it cannot enter, it reads the framed documents of one far-side
+ * loop (counters.c's sampler script) started through host_spawn_stream.
+ * The thread never forks, waits for a child or touches the process-group
+ * registry: the calling thread starts and stops the child, so the
+ * engine's waits and the sampler cannot reap each other's processes.
+ * Series are built with the clock of the side that read the counters and
+ * moved to seconds from the mark when the sampler stops.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,9 +54,17 @@ struct sampler {
 	size_t *peeked, npeeked;
 	struct counters_snap *prev;
 	char note[512]; /* why the thread ended early, "" if it did not */
+	char how[256];	/* how it samples, when not as planned, or "" */
 	int stop_pipe[2];
 	pthread_t thread;
 	int running;
+	/* netns, in-process: the namespace's file (until the thread is in),
+	 * the thread's reader, and its answer to sampler_start */
+	int ns_fd;
+	struct counters_reader *reader;
+	pthread_mutex_t ready_lock;
+	pthread_cond_t ready_cond;
+	int ready; /* 0 waiting, 1 sampling, -errno setns failed */
 	/* remote */
 	struct host *host; /* borrowed: the last, partial interval */
 	struct proc *child;
@@ -218,7 +229,9 @@ static int take_local(struct sampler *s)
 	int rc;
 
 	buf_init(&doc, 64 << 20);
-	rc = counters_local_document(s->iface, s->what, &doc);
+	rc = s->reader
+		 ? counters_reader_document(s->reader, s->iface, s->what, &doc)
+		 : counters_local_document(s->iface, s->what, &doc);
 	if (rc == 0)
 		rc = counters_parse(doc.s, doc.len, &snap);
 	buf_release(&doc);
@@ -246,9 +259,9 @@ static int wait_stop(struct sampler *s, int fd, double until)
 	return r > 0 && (pf[0].revents & POLLIN);
 }
 
-static void *local_main(void *arg)
+/* Sample until a stop (1) or the deadline or an error (0). */
+static int local_loop(struct sampler *s)
 {
-	struct sampler *s = arg;
 	double next = s->start + s->period;
 
 	while (!wait_stop(s, -1, next)) {
@@ -260,14 +273,53 @@ static void *local_main(void *arg)
 				 "sampler on '%s' stopped at its deadline "
 				 "(%.0f s)",
 				 s->label, s->deadline - s->start);
-			break;
+			return 0;
 		}
 		if (take_local(s) < 0)
-			break;
+			return 0;
 		next += s->period;
 		if (next < now) /* fell behind (a stopped machine): skip */
 			next = now + s->period;
 	}
+	return 1;
+}
+
+static void *local_main(void *arg)
+{
+	local_loop(arg);
+	return NULL;
+}
+
+static void netns_ready(struct sampler *s, int ready)
+{
+	pthread_mutex_lock(&s->ready_lock);
+	s->ready = ready;
+	pthread_cond_signal(&s->ready_cond);
+	pthread_mutex_unlock(&s->ready_lock);
+}
+
+/*
+ * A netns host's thread: into the namespace, the first snapshot, then
+ * the local loop; the last, partial interval is read here too, as only
+ * this thread is in the namespace. The reader's sockets and files are
+ * made after setns, so they belong to the namespace.
+ */
+static void *netns_main(void *arg)
+{
+	struct sampler *s = arg;
+
+	if (setns(s->ns_fd, CLONE_NEWNET) < 0) {
+		netns_ready(s, errno > 0 ? -errno : -EINVAL);
+		return NULL;
+	}
+	s->reader = counters_reader_new(1);
+	if (!s->reader || take_local(s) < 0) {
+		netns_ready(s, -ENOMEM);
+		return NULL;
+	}
+	netns_ready(s, 1);
+	if (local_loop(s) && !s->note[0])
+		take_local(s);
 	return NULL;
 }
 
@@ -425,6 +477,11 @@ static void sampler_free(struct sampler *s)
 		close(s->out_fd);
 	if (s->err_fd >= 0)
 		close(s->err_fd);
+	if (s->ns_fd >= 0)
+		close(s->ns_fd);
+	counters_reader_free(s->reader);
+	pthread_mutex_destroy(&s->ready_lock);
+	pthread_cond_destroy(&s->ready_cond);
 	counters_snap_free(s->prev);
 	series_set_release(&s->set);
 	buf_release(&s->err_text);
@@ -435,12 +492,70 @@ static void sampler_free(struct sampler *s)
 	free(s);
 }
 
+/* Start fn on the sampler's thread: 0 or pthread_create's error. The
+ * thread takes no signal: the run loop's handlers stay on the thread
+ * that waits for the engine. */
+static int start_thread(struct sampler *s, void *(*fn)(void *))
+{
+	sigset_t all, old;
+	int rc;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&s->thread, NULL, fn, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	s->running = rc == 0;
+	return rc;
+}
+
+/*
+ * A netns host sampled in-process: the thread enters the namespace and
+ * answers once it has the first snapshot. 1 when it samples; 0 when it
+ * cannot (not root, the namespace gone): the thread has ended and s->how
+ * says why, for the run's note.
+ */
+static int start_netns(struct sampler *s, const char *ns)
+{
+	char path[300];
+	int ready;
+
+	snprintf(path, sizeof path, "/run/netns/%s", ns);
+	s->ns_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (s->ns_fd < 0) {
+		ready = -errno;
+	} else if ((ready = start_thread(s, netns_main)) != 0) {
+		ready = -ready;
+	} else {
+		pthread_mutex_lock(&s->ready_lock);
+		while (!s->ready)
+			pthread_cond_wait(&s->ready_cond, &s->ready_lock);
+		ready = s->ready;
+		pthread_mutex_unlock(&s->ready_lock);
+	}
+	if (s->ns_fd >= 0)
+		close(s->ns_fd);
+	s->ns_fd = -1;
+	if (ready == 1)
+		return 1;
+	if (s->running)
+		pthread_join(s->thread, NULL);
+	s->running = 0;
+	counters_reader_free(s->reader);
+	s->reader = NULL;
+	counters_snap_free(s->prev);
+	s->prev = NULL;
+	snprintf(s->how, sizeof s->how,
+		 "sampler on '%s' reads namespace '%s' through a far-side "
+		 "loop: cannot enter it in-process (%s)",
+		 s->label, ns, strerror(-ready));
+	return 0;
+}
+
 int sampler_start(struct host *h, const char *label, const char *iface,
 		  unsigned what, double period, double max_s,
 		  struct sampler **out, struct xr_err *err)
 {
 	struct sampler *s = calloc(1, sizeof *s);
-	sigset_t all, old;
 	int local = host_is_local(h), rc;
 
 	*out = NULL;
@@ -448,6 +563,9 @@ int sampler_start(struct host *h, const char *label, const char *iface,
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	s->stop_pipe[0] = s->stop_pipe[1] = s->out_fd = s->err_fd = -1;
 	pthread_mutex_init(&s->lock, NULL);
+	s->ns_fd = -1;
+	pthread_mutex_init(&s->ready_lock, NULL);
+	pthread_cond_init(&s->ready_cond, NULL);
 	snprintf(s->label, sizeof s->label, "%s", label);
 	s->iface = iface ? strdup(iface) : NULL;
 	s->what =
@@ -464,6 +582,8 @@ int sampler_start(struct host *h, const char *label, const char *iface,
 	}
 	if (local)
 		rc = take_local(s) < 0 ? -XR_ENOMEM : 0;
+	else if (host_netns(h) && start_netns(s, host_netns(h)))
+		rc = 0; /* its thread runs */
 	else
 		rc = start_remote(s, h, max_s, err);
 	if (rc < 0) {
@@ -474,14 +594,8 @@ int sampler_start(struct host *h, const char *label, const char *iface,
 		sampler_free(s);
 		return rc;
 	}
-	/* The thread takes no signal: the run loop's handlers stay on the
-	 * thread that waits for the engine. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&s->thread, NULL, local ? local_main : remote_main,
-			    s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc != 0) {
+	if (!s->running &&
+	    (rc = start_thread(s, local ? local_main : remote_main)) != 0) {
 		proc_stop(s->child);
 		sampler_free(s);
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
@@ -489,7 +603,6 @@ int sampler_start(struct host *h, const char *label, const char *iface,
 				  "'%s': %s",
 				  label, strerror(rc));
 	}
-	s->running = 1;
 	*out = s;
 	return 0;
 }
@@ -508,7 +621,9 @@ static void note_add(char *note, size_t sz, const char *text)
 	size_t n = strlen(note);
 	if (!text[0] || n + 3 >= sz)
 		return;
-	snprintf(note + n, sz - n, "%s%s", n ? "; " : "", text);
+	/* at most what fits: the precision keeps -Wformat-truncation quiet */
+	snprintf(note + n, sz - n, "%s%.*s", n ? "; " : "", (int)(sz - n - 3),
+		 text);
 }
 
 /* At the stop: the frames still in the pipe, then one snapshot of the
@@ -551,8 +666,9 @@ void sampler_stop(struct sampler *s, struct series_set *dst)
 		while (w < 0 && errno == EINTR);
 		pthread_join(s->thread, NULL);
 	}
-	if (!s->child && !s->note[0])
-		take_local(s); /* the last, partial interval */
+	if (!s->child && !s->reader && !s->note[0])
+		take_local(s); /* the last, partial interval (netns: its
+				* thread took it) */
 	else if (s->child && !s->note[0])
 		take_remote_last(s);
 	if (s->child)
@@ -563,6 +679,7 @@ void sampler_stop(struct sampler *s, struct series_set *dst)
 			s->set.s[i].t[k] += shift;
 	if (series_set_take(dst, &s->set) < 0)
 		note_add(s->note, sizeof s->note, "out of memory");
+	note_add(dst->note, sizeof dst->note, s->how);
 	note_add(dst->note, sizeof dst->note, s->note);
 	sampler_free(s);
 }

@@ -1,8 +1,10 @@
 /*
  * The sampler: the counters of one host read every period during a run,
  * as time series (series.h). On this machine a thread takes the snapshots
- * in-process (netlink, /proc, the ethtool ioctl: no child per sample); on
- * an ssh or netns host one long-lived far-side sh loop per run prints a
+ * in-process (netlink, /proc, the ethtool ioctl: no child per sample), and
+ * so does it for a netns host after entering its namespace (setns on that
+ * thread only); on an ssh host, or a netns host it cannot enter (noted
+ * with the run), one long-lived far-side sh loop per run prints a
  * snapshot document every period, read by a thread here. Both go through
  * the one counters parser. A sampler that dies is noted and the run goes
  * on without it.
@@ -34,7 +36,7 @@ struct sampler;
  * is never sampled); iface may be NULL (no nic, ethtool, qdisc series).
  * max_s bounds the sampler's life (its deadline; a remote one also gets
  * it on the far side). The first snapshot is taken before this returns
- * on a local host. OUT: *out, stop with sampler_stop.
+ * on a local or an entered netns host. OUT: *out, stop with sampler_stop.
  */
 int sampler_start(struct host *h, const char *label, const char *iface,
 		  unsigned what, double period, double max_s,

@@ -449,9 +449,89 @@ static void test_script_through_quoting(void)
 	buf_release(&line);
 }
 
+/*
+ * The scripts copy /proc files with the shell's own builtins: run with a
+ * PATH of sh and sleep only (no cat), the snapshot still has every TCP,
+ * UDP and CPU row the local producer has, and the sampler loop still
+ * prints a frame every period (its only process per sample is sleep).
+ */
+static void test_scripts_without_cat(void)
+{
+	char dir[] = "/tmp/xrcatXXXXXX", sl[64], sh[64];
+	const char *sp = access("/usr/bin/sleep", X_OK) == 0 ? "/usr/bin/sleep"
+							     : "/bin/sleep";
+	const char *argv[] = {"/bin/sh", "-c", NULL,  "sh",
+			      "",	 "tc", "0.1", NULL};
+	struct proc_opts o = {0};
+	struct proc_result res = {0};
+	struct xr_err err = {0};
+	struct counters_snap *rs = NULL, *ls = NULL;
+	struct counter_row *rr = NULL, *lr = NULL;
+	struct buf text = BUF_INIT, doc = BUF_INIT;
+	size_t rn = 0, ln = 0, frames = 0, good = 0;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "a directory with sleep and sh");
+		return;
+	}
+	snprintf(sl, sizeof sl, "%s/sleep", dir);
+	snprintf(sh, sizeof sh, "%s/sh", dir);
+	ok(symlink(sp, sl) == 0 && symlink("/bin/sh", sh) == 0,
+	   "PATH of sh and sleep only");
+	buf_addf(&text, "PATH=%s\n%s", dir, counters_remote_script());
+	argv[2] = text.s;
+	o.argv = argv;
+	o.timeout = 10;
+	ok(proc_run(&o, &res, &err) == 0 && res.exit_code == 0 &&
+	       counters_parse(res.out, res.out_len, &rs) == 0,
+	   "the snapshot script without cat");
+	counters_local_document(NULL, PLAN_COUNTER_TCP | PLAN_COUNTER_CPU,
+				&doc);
+	counters_parse(doc.s, doc.len, &ls);
+	if (rs)
+		counters_delta(rs, rs, &rr, &rn);
+	if (ls)
+		counters_delta(ls, ls, &lr, &ln);
+	ok(rn > 10 && rn == ln && count_scope(rr, rn, "tcp") > 0 &&
+	       count_scope(rr, rn, "cpu") > 0,
+	   "its rows: %zu, the local producer's %zu", rn, ln);
+	proc_result_release(&res);
+
+	buf_reset(&text);
+	buf_addf(&text, "PATH=%s\n%s", dir, counters_sampler_script());
+	argv[2] = text.s;
+	o.timeout = 0.75; /* killed at it: the loop does not end itself */
+	proc_run(&o, &res, &err);
+	for (const char *p = res.out; p && (p = strstr(p, "@@ xrun-sample "));
+	     p++) {
+		const char *b = strchr(p, '\n'),
+			   *e = b ? strstr(b, "@@ xrun-sample-end") : NULL;
+		struct counters_snap *f = NULL;
+		frames++;
+		if (e && counters_parse(b + 1, (size_t)(e - b - 1), &f) == 0 &&
+		    counters_snap_get(f, "tcp", "RetransSegs", &(double){0}))
+			good++;
+		counters_snap_free(f);
+	}
+	ok(frames >= 4 && good >= frames - 1,
+	   "the sampler loop without cat: %zu frames in 0.75 s at 0.1 s, "
+	   "%zu with TCP counters",
+	   frames, good);
+	proc_result_release(&res);
+	free(rr);
+	free(lr);
+	counters_snap_free(rs);
+	counters_snap_free(ls);
+	buf_release(&text);
+	buf_release(&doc);
+	unlink(sl);
+	unlink(sh);
+	rmdir(dir);
+}
+
 int main(void)
 {
-	tap_plan(110);
+	tap_plan(114);
 	test_fixture_pair();
 	test_captured();
 	test_veth_fixture();
@@ -459,6 +539,7 @@ int main(void)
 	test_local_lo();
 	test_script_matches_local("lo");
 	test_script_through_quoting();
+	test_scripts_without_cat();
 	if (access("/sys/class/net/eth0/statistics", F_OK) == 0)
 		test_script_matches_local("eth0");
 	return tap_done();

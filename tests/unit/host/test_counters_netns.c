@@ -1,19 +1,24 @@
 /* Probes, counters and facts through a real network-namespace host: a
- * namespace with a veth pair is created here (root only), the answers
- * read through the netns transport are compared with direct reads inside
- * the namespace, real frames are sent over the veth, and a real tcpdump
- * is started in it. Without root every check is skipped with a message
- * (the unit test harness has no skip status). */
+ * namespace with a veth pair is created here (root only, netns_fixture.h),
+ * the answers read through the netns transport are compared with direct
+ * reads inside the namespace, real frames are sent over the veth, a real
+ * tcpdump is started in it, and the sampler's in-process reader (a thread
+ * that entered the namespace) is compared with the far side's reading. Without
+ * root every check is skipped with a message (the unit test harness has no skip
+ * status). */
 #include <arpa/inet.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
+#include <fcntl.h>
+#include <linux/sched.h> /* CLONE_NEWNET: <sched.h> is runner/sched's here */
 #include <net/if.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <threads.h> /* <pthread.h> includes <sched.h> */
 #include <unistd.h>
 
 #include "buf.h"
@@ -21,69 +26,20 @@
 #include "counters_int.h"
 #include "facts.h"
 #include "host.h"
+#include "netns_fixture.h"
 #include "plan.h"
 #include "probe.h"
 #include "proc.h"
 #include "tap.h"
 
-static char ns[16], va[24], vb[24];
-
-/* Run argv (NULL-terminated varargs); stdout trimmed into out if given. */
-static int run(struct buf *out, const char *a0, ...)
-{
-	const char *argv[16];
-	struct proc_opts o = {0};
-	struct proc_result r = {0};
-	struct xr_err err;
-	va_list ap;
-	int n = 0, rc;
-
-	argv[n++] = a0;
-	va_start(ap, a0);
-	while (n < 15 && (argv[n] = va_arg(ap, const char *)) != NULL)
-		n++;
-	va_end(ap);
-	argv[n] = NULL;
-	o.argv = argv;
-	o.timeout = 20;
-	rc = proc_run(&o, &r, &err);
-	if (rc == 0 && (r.status != PROC_EXITED || r.exit_code != 0)) {
-		printf("# '%s %s' failed: %s\n", a0, argv[1] ? argv[1] : "",
-		       r.err ? r.err : "");
-		rc = -1;
-	}
-	if (out) {
-		buf_reset(out);
-		if (r.out)
-			buf_adds(out, r.out);
-		while (out->len && out->s[out->len - 1] == '\n')
-			out->s[--out->len] = '\0';
-	}
-	proc_result_release(&r);
-	return rc;
-}
-
-static void cleanup(void)
-{
-	if (ns[0])
-		run(NULL, "ip", "netns", "del", ns, NULL);
-}
-
 static int setup(void)
 {
-	snprintf(ns, sizeof ns, "xrc%d", (int)getpid() % 1000000);
-	snprintf(va, sizeof va, "%sa", ns);
-	snprintf(vb, sizeof vb, "%sb", ns);
-	atexit(cleanup);
-	if (run(NULL, "ip", "netns", "add", ns, NULL) < 0)
+	if (fx_netns_up("xrc") < 0)
 		return -1;
-	if (run(NULL, "ip", "link", "add", va, "type", "veth", "peer", "name",
-		vb, "netns", ns, NULL) < 0 ||
-	    run(NULL, "ip", "link", "set", va, "up", NULL) < 0 ||
-	    run(NULL, "ip", "-n", ns, "link", "set", vb, "mtu", "1400", "up",
-		NULL) < 0 ||
-	    run(NULL, "ip", "netns", "exec", ns, "sysctl", "-q", "-w",
-		"net.ipv4.tcp_congestion_control=reno", NULL) < 0)
+	if (fx_run(NULL, "ip", "-n", fx_ns.ns, "link", "set", fx_ns.vb, "mtu",
+		   "1400", NULL) < 0 ||
+	    fx_run(NULL, "ip", "netns", "exec", fx_ns.ns, "sysctl", "-q", "-w",
+		   "net.ipv4.tcp_congestion_control=reno", NULL) < 0)
 		return -1;
 	return 0;
 }
@@ -99,7 +55,7 @@ static int send_frames(int count, int size)
 		return -1;
 	sll.sll_family = AF_PACKET;
 	sll.sll_protocol = htons(0x88b5);
-	sll.sll_ifindex = (int)if_nametoindex(va);
+	sll.sll_ifindex = (int)if_nametoindex(fx_ns.va);
 	sll.sll_halen = ETH_ALEN;
 	memset(sll.sll_addr, 0xff, ETH_ALEN);
 	memset(frame, 0xff, 6);
@@ -121,22 +77,23 @@ static void test_probes(struct host *h)
 	char path[128];
 	struct utsname u;
 
-	snprintf(path, sizeof path, "/sys/class/net/%s/mtu", vb);
-	ok(probe_read(h, "nic.mtu", vb, &out, &err) == 0, "netns nic.mtu");
-	run(&want, "ip", "netns", "exec", ns, "cat", path, NULL);
+	snprintf(path, sizeof path, "/sys/class/net/%s/mtu", fx_ns.vb);
+	ok(probe_read(h, "nic.mtu", fx_ns.vb, &out, &err) == 0,
+	   "netns nic.mtu");
+	fx_run(&want, "ip", "netns", "exec", fx_ns.ns, "cat", path, NULL);
 	is_str(out.s, want.s, "nic.mtu = cat inside the namespace");
 	is_str(out.s, "1400", "the mtu set in the namespace");
 	ok(probe_read(h, "nic.mtu", NULL, &out, &err) == 0,
 	   "interface from the host's iface:");
-	ok(probe_read(h, "nic.driver", vb, &out, &err) == 0,
+	ok(probe_read(h, "nic.driver", fx_ns.vb, &out, &err) == 0,
 	   "netns nic.driver");
 	is_str(out.s, "veth", "veth driver through ethtool -i");
-	ok(probe_read(h, "nic.pcie_link", vb, &out, &err) < 0 &&
+	ok(probe_read(h, "nic.pcie_link", fx_ns.vb, &out, &err) < 0 &&
 	       strstr(err.msg, "not a PCI device"),
 	   "netns veth pcie: %s", err.msg);
 	ok(probe_read(h, "tcp.cc", NULL, &out, &err) == 0, "netns tcp.cc");
-	run(&want, "ip", "netns", "exec", ns, "sysctl", "-n",
-	    "net.ipv4.tcp_congestion_control", NULL);
+	fx_run(&want, "ip", "netns", "exec", fx_ns.ns, "sysctl", "-n",
+	       "net.ipv4.tcp_congestion_control", NULL);
 	is_str(out.s, want.s, "tcp.cc = sysctl inside the namespace");
 	is_str(out.s, "reno", "the namespace's own setting, not ours");
 	ok(probe_read(h, "kernel", NULL, &out, &err) == 0, "netns kernel");
@@ -145,12 +102,12 @@ static void test_probes(struct host *h)
 	ok(probe_read(h, "os.release", NULL, &out, &err) == 0,
 	   "netns os.release");
 	ok(out.len > 0, "os.release '%s'", out.s);
-	ok(probe_read(h, "nic.mtu", va, &out, &err) < 0 &&
+	ok(probe_read(h, "nic.mtu", fx_ns.va, &out, &err) < 0 &&
 	       strstr(err.msg, "no interface"),
 	   "root-namespace veth end not visible inside: %s", err.msg);
 
 	/* the root-namespace end, read locally through the ioctl */
-	ok(probe_read(NULL, "nic.driver", va, &out, &err) == 0,
+	ok(probe_read(NULL, "nic.driver", fx_ns.va, &out, &err) == 0,
 	   "local nic.driver");
 	is_str(out.s, "veth", "veth driver through ETHTOOL_GDRVINFO");
 	buf_release(&out);
@@ -170,11 +127,11 @@ static void test_counters(struct host *h)
 	double v = -1, rxb = -1, rxp = -1;
 	int sent, got;
 
-	ok(counters_snapshot(h, vb, all, &b, &err) == 0,
+	ok(counters_snapshot(h, fx_ns.vb, all, &b, &err) == 0,
 	   "netns snapshot before");
 	sent = send_frames(50, 1000);
 	is_int(sent, 50, "50 frames sent over the veth");
-	ok(counters_snapshot(h, vb, all, &a, &err) == 0,
+	ok(counters_snapshot(h, fx_ns.vb, all, &a, &err) == 0,
 	   "netns snapshot after");
 	if (!b || !a)
 		return;
@@ -192,16 +149,16 @@ static void test_counters(struct host *h)
 
 	/* ethtool -S inside the namespace, parsed */
 	got = counters_snap_get(b, "ethtool", "peer_ifindex", &v);
-	ok(got && v == (double)if_nametoindex(va),
+	ok(got && v == (double)if_nametoindex(fx_ns.va),
 	   "ethtool -S peer_ifindex %.0f = ifindex of the peer %u", v,
-	   if_nametoindex(va));
+	   if_nametoindex(fx_ns.va));
 	ok(counters_snap_get(b, "ethtool", "rx_queue_0_xdp_packets", &v),
 	   "rx_queue_0_xdp_packets parsed");
 	/* and the same statistics through the local ioctl on the peer */
-	ok(counters_snapshot(NULL, va, all, &l, &err) == 0,
+	ok(counters_snapshot(NULL, fx_ns.va, all, &l, &err) == 0,
 	   "local snapshot of the root end");
-	snprintf(path, sizeof path, "/sys/class/net/%s/ifindex", vb);
-	run(&idx, "ip", "netns", "exec", ns, "cat", path, NULL);
+	snprintf(path, sizeof path, "/sys/class/net/%s/ifindex", fx_ns.vb);
+	fx_run(&idx, "ip", "netns", "exec", fx_ns.ns, "cat", path, NULL);
 	v = -1;
 	got = l && counters_snap_get(l, "ethtool", "peer_ifindex", &v);
 	ok(got && v == atof(idx.s),
@@ -221,13 +178,13 @@ static void test_counters(struct host *h)
 		struct counters_snap *m = NULL;
 		for (int pass = 0; pass < 2; pass++) {
 			if (pass == 1)
-				counters_snapshot(NULL, va, PLAN_COUNTER_NIC,
-						  &m, &err);
+				counters_snapshot(NULL, fx_ns.va,
+						  PLAN_COUNTER_NIC, &m, &err);
 			for (size_t i = 0; i < NN; i++) {
 				struct buf sv = BUF_INIT;
 				snprintf(path, sizeof path,
-					 "/sys/class/net/%s/statistics/%s", va,
-					 names[i]);
+					 "/sys/class/net/%s/statistics/%s",
+					 fx_ns.va, names[i]);
 				buf_read_file(&sv, path, 64);
 				(pass ? hi : lo)[i] = sv.s ? atof(sv.s) : -2;
 				buf_release(&sv);
@@ -250,10 +207,111 @@ static void test_counters(struct host *h)
 	buf_release(&idx);
 }
 
+/* A thread inside the namespace (setns) with a counters_reader of its
+ * own, as the sampler's: what it reads there. */
+struct in_ns {
+	struct buf doc;
+	int rc;
+};
+
+static int read_in_ns(void *arg)
+{
+	struct in_ns *r = arg;
+	char path[64];
+	struct counters_reader *rd;
+	int fd;
+
+	snprintf(path, sizeof path, "/run/netns/%s", fx_ns.ns);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	r->rc = fd >= 0 && syscall(SYS_setns, fd, CLONE_NEWNET) == 0 ? 0 : -1;
+	if (fd >= 0)
+		close(fd);
+	rd = r->rc == 0 ? counters_reader_new(1) : NULL;
+	if (rd)
+		r->rc = counters_reader_document(
+		    rd, fx_ns.vb, PLAN_COUNTER_NIC | PLAN_COUNTER_TCP, &r->doc);
+	counters_reader_free(rd);
+	return 0;
+}
+
+/* Rows of b - a in scope (nic, tcp, udp): how many, and how many < 0. */
+static size_t rows_of(const struct counters_snap *a,
+		      const struct counters_snap *b, const char *scope,
+		      size_t *negative)
+{
+	struct counter_row *r = NULL;
+	size_t n = 0, k = 0;
+	*negative = 0;
+	if (a && b && counters_delta(a, b, &r, &n) == 0)
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(r[i].scope, scope)) {
+				k++;
+				*negative += r[i].value < 0;
+			}
+	free(r);
+	return k;
+}
+
+/*
+ * The in-process reader of the sampler (a thread that entered the
+ * namespace) against the far side (`ip netns exec` with the counters
+ * script: sysfs remounted there, cat /proc/net/snmp): every interface,
+ * TCP and UDP counter read in-process lies between the two far-side
+ * reads around it, the namespace's own UDP count (our datagrams, not the
+ * root namespace's) included.
+ */
+static void test_reader(struct host *h)
+{
+	unsigned what = PLAN_COUNTER_NIC | PLAN_COUNTER_TCP;
+	struct counters_snap *f1 = NULL, *f2 = NULL, *in = NULL;
+	struct in_ns r = {BUF_INIT, -1};
+	struct xr_err err = {0};
+	static const char *const scopes[] = {"nic", "tcp", "udp"};
+	static const size_t want[] = {24, 1, 0}; /* Udp: rows only when moved */
+	double v1 = -1, vi = -2, v2 = -3;
+	thrd_t t;
+
+	fx_ns_udp(120);
+	send_frames(30, 800);
+	counters_snapshot(h, fx_ns.vb, what, &f1, &err);
+	ok(thrd_create(&t, read_in_ns, &r) == thrd_success &&
+	       thrd_join(t, NULL) == thrd_success,
+	   "a thread of ours");
+	counters_snapshot(h, fx_ns.vb, what, &f2, &err);
+	ok(r.rc == 0 && counters_parse(r.doc.s, r.doc.len, &in) == 0,
+	   "a thread in the namespace read a document");
+	ok(in && !counters_snap_missing_iface(in),
+	   "it sees %s, which our namespace has not", fx_ns.vb);
+	for (size_t k = 0; k < 3; k++) {
+		size_t neg1, neg2;
+		size_t n1 = rows_of(f1, in, scopes[k], &neg1);
+		size_t n2 = rows_of(in, f2, scopes[k], &neg2);
+		ok(n1 >= want[k] && n1 == n2 && neg1 == 0 && neg2 == 0,
+		   "%s: %zu counters, each far-side before <= in-process <= "
+		   "far-side after (%zu, %zu out of order)",
+		   scopes[k], n1, neg1, neg2);
+	}
+	counters_snap_get(f1, "udp", "OutDatagrams", &v1);
+	counters_snap_get(in, "udp", "OutDatagrams", &vi);
+	counters_snap_get(f2, "udp", "OutDatagrams", &v2);
+	ok(v1 == vi && vi == v2 && vi >= 120,
+	   "Udp OutDatagrams of the namespace %.0f = far side %.0f, %.0f", vi,
+	   v1, v2);
+	counters_snap_get(f1, "nic", "rx_packets", &v1);
+	counters_snap_get(in, "nic", "rx_packets", &vi);
+	counters_snap_get(f2, "nic", "rx_packets", &v2);
+	ok(v1 == vi && vi == v2 && vi >= 30,
+	   "rx_packets of %s %.0f = far side %.0f, %.0f", fx_ns.vb, vi, v1, v2);
+	counters_snap_free(f1);
+	counters_snap_free(f2);
+	counters_snap_free(in);
+	buf_release(&r.doc);
+}
+
 static void test_capture_and_facts(struct host *h)
 {
-	const char *argv[] = {"ip", "netns", "exec", ns,	  "tcpdump",
-			      "-i", vb,	     "-w",   "/dev/null", NULL};
+	const char *argv[] = {"ip", "netns",  "exec", fx_ns.ns,	   "tcpdump",
+			      "-i", fx_ns.vb, "-w",   "/dev/null", NULL};
 	struct proc_opts o = {0};
 	struct counters_snap *b = NULL, *a = NULL;
 	struct counter_row *r = NULL;
@@ -288,7 +346,7 @@ static void test_capture_and_facts(struct host *h)
 		       !strcmp(r[0].name, "tcpdump") && r[0].value >= 1,
 		   "capture row tcpdump while it runs");
 		free(r);
-		facts_collect(h, vb, &f, &nf);
+		facts_collect(h, fx_ns.vb, &f, &nf);
 		for (size_t i = 0; i < nf; i++)
 			if (!strcmp(f[i].key, "capture_running"))
 				cap = f[i].value;
@@ -321,7 +379,7 @@ static void test_capture_and_facts(struct host *h)
 
 int main(void)
 {
-	tap_plan(37);
+	tap_plan(53);
 	struct plan_host ph;
 	struct host *h = NULL;
 	struct xr_err err = {0};
@@ -330,13 +388,13 @@ int main(void)
 		tap_skip_all("netns tests: need root and iproute2");
 	}
 	if (setup() < 0) {
-		ok(0, "create namespace %s with a veth pair", ns);
+		ok(0, "create namespace %s with a veth pair", fx_ns.ns);
 		return tap_done();
 	}
 	memset(&ph, 0, sizeof ph);
 	ph.name = "nsbox";
-	ph.netns = ns;
-	ph.iface = vb;
+	ph.netns = fx_ns.ns;
+	ph.iface = fx_ns.vb;
 	ok(host_open(&ph, "/tmp", &h, &err) == 0, "open netns host");
 	if (!h) {
 		printf("# %s\n", err.msg);
@@ -345,6 +403,7 @@ int main(void)
 	ok(!host_is_local(h), "a netns host is not local");
 	test_probes(h);
 	test_counters(h);
+	test_reader(h);
 	test_capture_and_facts(h);
 	host_close(h);
 	return tap_done();

@@ -1,58 +1,34 @@
 /* The sampler (runner/host/sampler.c) and the counters it adds: the
  * qdisc section of a snapshot parsed from recorded tc JSON; a local
- * sampler on lo with real UDP traffic; and, as root, a sampler on a real
- * network namespace (one far-side loop) whose qdisc drops must equal
- * what tc reports, and whose death is noted while its series are kept. */
+ * sampler on lo with real UDP traffic; and, as root, samplers on a real
+ * network namespace (netns_fixture.h): in-process (its thread entered the
+ * namespace: no process in there) and through the far-side loop it falls
+ * back to when it cannot enter (CAP_SYS_ADMIN dropped from our effective
+ * set, which children regain at exec), whose qdisc drops, UDP and
+ * interface counts over the run must equal what tc, /proc/net/snmp and
+ * `ip -s link` read inside the namespace report; the far-side loop's
+ * death is noted while its series are kept. */
 #include <arpa/inet.h>
+#include <linux/capability.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "counters.h"
 #include "counters_int.h"
 #include "host.h"
+#include "netns_fixture.h"
 #include "plan.h"
 #include "proc.h"
 #include "sampler.h"
 #include "series.h"
 #include "tap.h"
-
-static char ns[16], va[24], vb[24];
-
-static int run(struct buf *out, const char *a0, ...)
-{
-	const char *argv[24];
-	struct proc_opts o = {0};
-	struct proc_result r = {0};
-	struct xr_err err;
-	va_list ap;
-	int n = 0, rc;
-
-	argv[n++] = a0;
-	va_start(ap, a0);
-	while (n < 23 && (argv[n] = va_arg(ap, const char *)) != NULL)
-		n++;
-	va_end(ap);
-	argv[n] = NULL;
-	o.argv = argv;
-	o.timeout = 20;
-	rc = proc_run(&o, &r, &err);
-	if (rc == 0 && (r.status != PROC_EXITED || r.exit_code != 0))
-		rc = -1;
-	if (out) {
-		buf_reset(out);
-		if (r.out)
-			buf_adds(out, r.out);
-	}
-	proc_result_release(&r);
-	return rc;
-}
 
 static double sum_of(const struct series_set *ss, const char *name)
 {
@@ -167,35 +143,15 @@ static void test_local(void)
 	host_close(h);
 }
 
+/* The namespace with a slow tbf with a tiny queue on vb, which drops
+ * most of what the namespace sends. */
 static int ns_setup(void)
 {
-	snprintf(ns, sizeof ns, "xrs%d", (int)getpid() % 1000000);
-	snprintf(va, sizeof va, "%sa", ns);
-	snprintf(vb, sizeof vb, "%sb", ns);
-	if (run(NULL, "ip", "netns", "add", ns, NULL) < 0)
+	if (fx_netns_up("xrs") < 0)
 		return -1;
-	/* Addresses only inside the namespace and a static neighbour, so
-	 * nothing clashes with other tests' networks; a slow tbf with a
-	 * tiny queue on vb drops most of what the namespace sends. */
-	if (run(NULL, "ip", "link", "add", va, "type", "veth", "peer", "name",
-		vb, "netns", ns, NULL) < 0 ||
-	    run(NULL, "ip", "link", "set", va, "up", NULL) < 0 ||
-	    run(NULL, "ip", "-n", ns, "link", "set", vb, "up", NULL) < 0 ||
-	    run(NULL, "ip", "-n", ns, "addr", "add", "10.99.0.2/24", "dev", vb,
-		NULL) < 0 ||
-	    run(NULL, "ip", "-n", ns, "neigh", "add", "10.99.0.1", "lladdr",
-		"02:00:00:00:00:01", "nud", "permanent", "dev", vb, NULL) < 0 ||
-	    run(NULL, "ip", "netns", "exec", ns, "tc", "qdisc", "add", "dev",
-		vb, "root", "tbf", "rate", "100kbit", "burst", "3000", "limit",
-		"3000", NULL) < 0)
-		return -1;
-	return 0;
-}
-
-static void ns_cleanup(void)
-{
-	if (ns[0])
-		run(NULL, "ip", "netns", "del", ns, NULL);
+	return fx_run(NULL, "ip", "netns", "exec", fx_ns.ns, "tc", "qdisc",
+		      "add", "dev", fx_ns.vb, "root", "tbf", "rate", "100kbit",
+		      "burst", "3000", "limit", "3000", NULL);
 }
 
 /* tc's own count of the root qdisc's drops on vb. */
@@ -205,8 +161,8 @@ static double tc_drops(void)
 	struct buf doc = BUF_INIT;
 	struct counters_snap *s = NULL;
 	double v = -1;
-	run(&out, "ip", "netns", "exec", ns, "tc", "-s", "-j", "qdisc", "show",
-	    "dev", vb, NULL);
+	fx_run(&out, "ip", "netns", "exec", fx_ns.ns, "tc", "-s", "-j", "qdisc",
+	       "show", "dev", fx_ns.vb, NULL);
 	buf_adds(&doc, "@@ qdisc\n");
 	buf_adds(&doc, out.s ? out.s : "");
 	if (counters_parse(doc.s, doc.len, &s) == 0)
@@ -217,13 +173,145 @@ static double tc_drops(void)
 	return v;
 }
 
-static void ns_traffic(void)
+/* What the namespace itself reports: Udp OutDatagrams and SndbufErrors
+ * (cat /proc/net/snmp inside), vb's tx packets and bytes (ip -s link). */
+struct far {
+	double drops, out_datagrams, sndbuf_errors, tx_packets, tx_bytes;
+};
+
+/* In /proc/net/snmp text, the value of name on the lines starting with
+ * tag: a line of names, then a line of values. */
+static double snmp_field(const char *text, const char *tag, const char *name)
 {
-	run(NULL, "ip", "netns", "exec", ns, "bash", "-c",
-	    "p=$(printf '%1000s' x); for i in $(seq 200); do "
-	    "printf '%s' \"$p\" >/dev/udp/10.99.0.1/9 2>/dev/null; done; "
-	    "exit 0",
-	    NULL);
+	const char *h = strstr(text, tag), *v;
+	int col = -1, k = 0;
+	char word[64];
+	if (!h || !(v = strstr(h + 1, tag)))
+		return -1;
+	for (const char *p = h + strlen(tag); *p && *p != '\n';) {
+		int n = 0;
+		if (sscanf(p, " %63s%n", word, &n) != 1)
+			break;
+		if (!strcmp(word, name))
+			col = k;
+		k++;
+		p += n;
+	}
+	v += strlen(tag);
+	for (k = 0; col >= 0 && k <= col; k++) {
+		int n = 0;
+		if (sscanf(v, " %63s%n", word, &n) != 1)
+			return -1;
+		v += n;
+	}
+	return col >= 0 ? atof(word) : -1;
+}
+
+static struct far far_read(void)
+{
+	struct buf out = BUF_INIT;
+	struct far f;
+	const char *p;
+
+	f.drops = tc_drops();
+	fx_run(&out, "ip", "netns", "exec", fx_ns.ns, "cat", "/proc/net/snmp",
+	       NULL);
+	f.out_datagrams =
+	    snmp_field(out.s ? out.s : "", "\nUdp: ", "OutDatagrams");
+	f.sndbuf_errors =
+	    snmp_field(out.s ? out.s : "", "\nUdp: ", "SndbufErrors");
+	fx_run(&out, "ip", "-n", fx_ns.ns, "-s", "-j", "link", "show", "dev",
+	       fx_ns.vb, NULL);
+	p = out.s ? strstr(out.s, "\"tx\":{") : NULL;
+	f.tx_bytes = p ? atof(strstr(p, "\"bytes\":") + 8) : -1;
+	f.tx_packets = p ? atof(strstr(p, "\"packets\":") + 10) : -1;
+	buf_release(&out);
+	return f;
+}
+
+/* CAP_SYS_ADMIN in our thread's effective set (setns needs it; the
+ * sampler's thread inherits the set, an exec'd child gets it back). */
+static int sys_admin(int on)
+{
+	struct __user_cap_header_struct hd = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[2];
+	if (syscall(SYS_capget, &hd, d) < 0)
+		return -1;
+	if (on)
+		d[0].effective |= 1u << CAP_SYS_ADMIN;
+	else
+		d[0].effective &= ~(1u << CAP_SYS_ADMIN);
+	return (int)syscall(SYS_capset, &hd, d);
+}
+
+/*
+ * One sampled run on the namespace with real traffic (UDP from inside
+ * it through the tbf, UDP on our lo that must not show): the series'
+ * sums over the run against the namespace's own reports before and after.
+ * farside: start it without CAP_SYS_ADMIN, so that it falls back.
+ */
+static void sampled_run(struct host *h, int farside)
+{
+	unsigned what = PLAN_COUNTER_NIC | PLAN_COUNTER_TCP | PLAN_COUNTER_CPU;
+	const char *how = farside ? "far-side" : "in-process";
+	struct sampler *s = NULL;
+	struct series_set set = {0};
+	struct xr_err err = {0};
+	struct buf pids = BUF_INIT;
+	const struct series *tx;
+	struct far b, a;
+	int rc;
+
+	b = far_read();
+	if (farside)
+		ok(sys_admin(0) == 0, "CAP_SYS_ADMIN dropped");
+	rc = sampler_start(h, "server", fx_ns.vb, what, 0.1, 60, &s, &err);
+	if (farside)
+		sys_admin(1);
+	ok(rc == 0, "start a %s netns sampler: %s", how, err.msg);
+	proc_sleep(0.5);
+	fx_run(&pids, "ip", "netns", "pids", fx_ns.ns, NULL);
+	if (farside)
+		ok(pids.len > 0, "the far-side loop runs in the namespace");
+	else
+		is_str(pids.s, "", "no process in the namespace: in-process");
+	sampler_mark(s);
+	fx_ns_udp(200);
+	send_udp(300, 500); /* our lo: not the namespace's */
+	proc_sleep(0.5);
+	sampler_stop(s, &set);
+	a = far_read();
+	tx = series_set_find(&set, "server", "nic.tx_packets");
+	ok(tx && tx->n >= 4 && ascending(tx),
+	   "%s: several tx points, t ascends", how);
+	ok(a.drops - b.drops > 50, "tbf dropped packets (%.0f)",
+	   a.drops - b.drops);
+	is_near(sum_of(&set, "qdisc.drops"), a.drops - b.drops, 0,
+		"qdisc.drops over the run = tc's count");
+	is_near(sum_of(&set, "udp.out_datagrams") +
+		    sum_of(&set, "udp.sndbuf_errors"),
+		200, 0, "udp.out_datagrams + udp.sndbuf_errors = 200 sent");
+	is_near(sum_of(&set, "udp.out_datagrams"),
+		a.out_datagrams - b.out_datagrams, 0,
+		"udp.out_datagrams = /proc/net/snmp's in the namespace");
+	is_near(sum_of(&set, "udp.sndbuf_errors"),
+		a.sndbuf_errors - b.sndbuf_errors, 0,
+		"udp.sndbuf_errors = /proc/net/snmp's in the namespace");
+	is_near(sum_of(&set, "nic.tx_packets"), a.tx_packets - b.tx_packets, 0,
+		"nic.tx_packets = ip -s link's in the namespace");
+	is_near(sum_of(&set, "nic.tx_bytes"), a.tx_bytes - b.tx_bytes, 0,
+		"nic.tx_bytes = ip -s link's in the namespace");
+	ok(series_set_find(&set, "server", "cpu.all.busy") != NULL,
+	   "cpu.all.busy sampled");
+	if (farside)
+		ok(strstr(set.note,
+			  "through a far-side loop: cannot enter it "
+			  "in-process (Operation not permitted)") != NULL,
+		   "the fallback is noted: '%s'", set.note);
+	else
+		is_str(set.note, "", "no note");
+	series_set_release(&set);
+	buf_release(&pids);
 }
 
 static void test_netns(void)
@@ -235,38 +323,24 @@ static void test_netns(void)
 	struct xr_err err = {0};
 	struct buf pids = BUF_INIT;
 	const struct series *tx;
-	double before, after;
 
 	memset(&ph, 0, sizeof ph);
 	ph.name = "server";
-	ph.netns = ns;
-	ph.iface = vb;
+	ph.netns = fx_ns.ns;
+	ph.iface = fx_ns.vb;
 	ok(host_open(&ph, "/tmp", &h, &err) == 0, "open the netns host");
-	before = tc_drops();
-	ok(sampler_start(h, "server", vb, PLAN_COUNTER_NIC | PLAN_COUNTER_TCP,
-			 0.1, 60, &s, &err) == 0,
-	   "start a netns sampler: %s", err.msg);
-	proc_sleep(0.6);
-	sampler_mark(s);
-	ns_traffic();
-	proc_sleep(0.6);
-	sampler_stop(s, &set);
-	after = tc_drops();
-	tx = series_set_find(&set, "server", "nic.tx_packets");
-	ok(tx && tx->n >= 4 && ascending(tx), "several tx points, t ascends");
-	ok(after - before > 50, "tbf dropped packets (%.0f)", after - before);
-	is_near(sum_of(&set, "qdisc.drops"), after - before, 0,
-		"qdisc.drops over the run = tc's count");
-	is_str(set.note, "", "no note");
-	series_set_release(&set);
+	sampled_run(h, 0);
+	sampled_run(h, 1);
 
-	/* Its death: every process of the namespace killed. */
-	memset(&set, 0, sizeof set);
-	ok(sampler_start(h, "server", vb, PLAN_COUNTER_NIC, 0.1, 60, &s,
+	/* The far-side loop's death: every process of the namespace
+	 * killed. */
+	sys_admin(0);
+	ok(sampler_start(h, "server", fx_ns.vb, PLAN_COUNTER_NIC, 0.1, 60, &s,
 			 &err) == 0,
-	   "start another");
+	   "start another far-side one");
+	sys_admin(1);
 	proc_sleep(0.5);
-	run(&pids, "ip", "netns", "pids", ns, NULL);
+	fx_run(&pids, "ip", "netns", "pids", fx_ns.ns, NULL);
 	for (char *p = pids.s; p && *p;) {
 		long pid = strtol(p, &p, 10);
 		if (pid > 0)
@@ -287,16 +361,15 @@ static void test_netns(void)
 
 int main(void)
 {
-	tap_plan(27);
+	tap_plan(47);
 	test_qdisc_parse();
 	test_local();
 	if (geteuid() != 0 || !proc_which("ip") || !proc_which("tc")) {
 		tap_skip("netns sampler: need root, iproute2 and tc");
 		return tap_done();
 	}
-	atexit(ns_cleanup);
 	if (ns_setup() < 0) {
-		ok(0, "create namespace %s with a veth pair and tbf", ns);
+		ok(0, "create namespace %s with a veth pair and tbf", fx_ns.ns);
 		return tap_done();
 	}
 	test_netns();
