@@ -84,13 +84,13 @@ static void local_close(struct host *h)
 }
 
 static int local_wrap(struct host *h, const char *const *argv,
-		      const char *const *env, double timeout, int background,
+		      const char *const *env, double timeout, unsigned flags,
 		      struct strv *out)
 {
 	(void)h;
 	(void)env; /* passed to proc directly */
 	(void)timeout;
-	(void)background;
+	(void)flags;
 	return push_all(out, argv);
 }
 
@@ -161,13 +161,13 @@ static void netns_close(struct host *h)
 }
 
 static int netns_wrap(struct host *h, const char *const *argv,
-		      const char *const *env, double timeout, int background,
+		      const char *const *env, double timeout, unsigned flags,
 		      struct strv *out)
 {
 	int rc;
 	(void)env;
 	(void)timeout;
-	(void)background;
+	(void)flags;
 	/* ip execs the command in place: same pid, same process group, so
 	 * proc's deadline reaches it directly. */
 	rc = push_all(
@@ -361,14 +361,14 @@ const char *host_kind(const struct host *h)
 	return h->ops->kind;
 }
 
-static int wrap(struct host *h, const struct proc_opts *o, int background,
+static int wrap(struct host *h, const struct proc_opts *o, unsigned flags,
 		struct strv *out, struct xr_err *err)
 {
 	int rc;
 	if (!o->argv || !o->argv[0])
 		return xr_err_set(err, XR_EINTERNAL, NULL, 0, 0,
 				  "empty command line for host '%s'", h->name);
-	rc = h->ops->wrap(h, o->argv, o->env, o->timeout, background, out);
+	rc = h->ops->wrap(h, o->argv, o->env, o->timeout, flags, out);
 	if (rc < 0)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 				  "out of memory building the command for "
@@ -382,7 +382,7 @@ int host_run(struct host *h, const struct proc_opts *o, struct proc_result *res,
 {
 	struct strv av = {0};
 	struct proc_opts lo = *o;
-	int rc = wrap(h, o, 0, &av, err);
+	int rc = wrap(h, o, HOST_WRAP_FARPID, &av, err);
 	if (rc < 0) {
 		memset(res, 0, sizeof *res);
 		return rc;
@@ -405,7 +405,7 @@ struct proc *host_spawn(struct host *h, const struct proc_opts *o,
 	struct strv av = {0};
 	struct proc_opts lo = *o;
 	struct proc *p;
-	if (wrap(h, o, 1, &av, err) < 0)
+	if (wrap(h, o, HOST_WRAP_BACKGROUND, &av, err) < 0)
 		return NULL;
 	lo.argv = (const char *const *)av.v;
 	p = proc_spawn(&lo, log_path, err);
@@ -420,7 +420,7 @@ struct proc *host_spawn_stream(struct host *h, const struct proc_opts *o,
 	struct proc_opts lo = *o;
 	struct proc *p;
 	*out_fd = *err_fd = -1;
-	if (wrap(h, o, 1, &av, err) < 0)
+	if (wrap(h, o, HOST_WRAP_BACKGROUND, &av, err) < 0)
 		return NULL;
 	lo.argv = (const char *const *)av.v;
 	p = proc_spawn_stream(&lo, out_fd, err_fd, err);

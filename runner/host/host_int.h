@@ -11,6 +11,13 @@
 #include "strv.h"
 #include "plan.h"
 
+/* wrap's flags. BACKGROUND: a long-lived child (a server). FARPID: the
+ * far side says its process id first on stderr (host_ssh.c strips it
+ * again), so that a far side that stalls past the local deadline can be
+ * killed over a second connection. */
+#define HOST_WRAP_BACKGROUND 1u
+#define HOST_WRAP_FARPID 2u
+
 /* One transport (after Redis's ConnectionType). */
 struct host_ops {
 	const char *kind;
@@ -18,9 +25,9 @@ struct host_ops {
 		    struct xr_err *err);
 	void (*close)(struct host *h);
 	/* Build the local argv for argv on h. timeout > 0 asks for a
-	 * far-side deadline; background: a long-lived child (server). */
+	 * far-side deadline; flags: HOST_WRAP_*. */
 	int (*wrap)(struct host *h, const char *const *argv,
-		    const char *const *env, double timeout, int background,
+		    const char *const *env, double timeout, unsigned flags,
 		    struct strv *out);
 	/* Added to the local deadline so that the far side's own deadline
 	 * fires first and reports normally. */
