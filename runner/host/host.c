@@ -464,6 +464,43 @@ int host_read_file(struct host *h, const char *path, struct buf *out,
 	return rc;
 }
 
+int host_is_down(const struct host *h)
+{
+	return h && h->down;
+}
+
+double host_down_since(const struct host *h)
+{
+	return h && h->down ? h->down_since : 0;
+}
+
+const char *host_down_reason(const struct host *h)
+{
+	return h && h->down ? h->down_why : "";
+}
+
+void host_mark_down(struct host *h, const char *why)
+{
+	size_t n = why ? strcspn(why, "\r\n") : 0;
+	if (!h->down)
+		h->down_since = proc_now_wall();
+	h->down = 1;
+	snprintf(h->down_why, sizeof h->down_why, "%.*s", (int)n,
+		 why ? why : "");
+}
+
+int host_check(struct host *h, struct buf *why)
+{
+	if (!h || !h->ops->check)
+		return 0;
+	if (h->ops->check(h, why) == 0) {
+		h->down = 0;
+		h->down_why[0] = 0;
+		return 0;
+	}
+	return -XR_EHOST;
+}
+
 char **host_wrap_argv(struct host *h, const char *const *argv, double timeout)
 {
 	struct strv av = {0};

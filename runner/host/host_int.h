@@ -35,6 +35,8 @@ struct host_ops {
 	/* Read a finished run in the transport's terms (NULL: as is). */
 	void (*finish)(struct host *h, const struct proc_opts *o,
 		       struct proc_result *res);
+	/* Is the connection up (host_check)? NULL: always. */
+	int (*check)(struct host *h, struct buf *why);
 };
 
 struct host {
@@ -51,7 +53,16 @@ struct host {
 	char *control_dir;
 	int own_control_dir;
 	char *target; /* "user@host" as given */
+	/* The transport failed (host_is_down): since when (wall clock), and
+	 * what ssh said. */
+	int down;
+	double down_since;
+	char down_why[256];
 };
+
+/* Mark h down with why (the first line kept); the time of the first mark
+ * stays until host_check finds it up again. */
+void host_mark_down(struct host *h, const char *why);
 
 extern const struct host_ops host_ssh_ops;
 

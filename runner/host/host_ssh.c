@@ -417,6 +417,45 @@ static void ssh_finish(struct host *h, const struct proc_opts *o,
 	}
 }
 
+/* `ssh ... true` through the ControlMaster when there is one, else a new
+ * connection (ControlMaster=auto makes it the new master). */
+static int ssh_check(struct host *h, struct buf *why)
+{
+	static const char *const argv[] = {"true", NULL};
+	struct strv av = {0};
+	struct proc_opts o = {0};
+	struct proc_result r;
+	struct xr_err e = {0};
+	char d[128];
+	int rc = -XR_EHOST;
+	if (ssh_wrap(h, argv, NULL, 0, 0, &av) < 0) {
+		strv_release(&av);
+		host_mark_down(h, "out of memory");
+		return rc;
+	}
+	o.argv = (const char *const *)av.v;
+	o.timeout = HOST_CHECK_TIMEOUT;
+	o.keep_daemons = 1;
+	if (proc_run(&o, &r, &e) < 0) {
+		host_mark_down(h, e.msg);
+	} else {
+		trim(r.err, &r.err_len);
+		if (r.status == PROC_EXITED && r.exit_code == 0)
+			rc = 0;
+		else
+			host_mark_down(h, r.err_len
+					      ? r.err
+					      : proc_describe(&r, d, sizeof d));
+		proc_result_release(&r);
+	}
+	strv_release(&av);
+	if (rc < 0 && why) {
+		buf_reset(why);
+		buf_adds(why, h->down_why);
+	}
+	return rc;
+}
+
 const struct host_ops host_ssh_ops = {
     .kind = "ssh",
     .open = ssh_open,
@@ -424,4 +463,5 @@ const struct host_ops host_ssh_ops = {
     .wrap = ssh_wrap,
     .margin = 3.0 + SSH_REMOTE_KILL_AFTER,
     .finish = ssh_finish,
+    .check = ssh_check,
 };
