@@ -161,6 +161,10 @@ int hooks_manual_enter(struct runctx *rc, size_t i, int first);
  * every manual factor that changes wait for its host (a reboot that
  * something else starts)? */
 int hooks_manual_unattended(const struct runctx *rc, size_t i);
+/* Host hi was lost and is back: what its hooks applied may not be in
+ * effect (an apply that failed with the connection), so the next run
+ * applies its levels there again. */
+void hooks_forget_host(struct runctx *rc, int hi);
 /* Does factor f's verify pass on host hi for cell lv? 0 when it does or
  * when f has no verify there; -1 with why ("probe:os.release: expected
  * ..."). For a host coming back from a reboot. */

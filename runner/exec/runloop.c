@@ -416,6 +416,33 @@ static void say_done(struct runctx *rc, size_t i,
 	}
 }
 
+/* The samplers' lead-in, the counters before, and the run 'running' in
+ * the store. 0; or -XR_EINTR, -XR_EENV with rq released. */
+static int start_run(struct runctx *rc, size_t i, struct request *rq,
+		     struct samplers *sm, struct snaps *snaps)
+{
+	struct xr_err err = {0};
+	int r = 0;
+	/* The lead-in comes before the run is 'running' in the store: an
+	 * interrupt in it leaves the run pending, as one during settle. */
+	if (samplers_start(rc, rq, sm) < 0) {
+		r = -XR_EINTR;
+	} else {
+		snap_before(rc, snaps);
+		if (store_run_start(rc->st, rc->ids[i], proc_now_wall(), &err) <
+		    0)
+			r = env_fail(rc, &err);
+	}
+	if (r < 0) {
+		samplers_stop(sm);
+		series_set_release(&sm->set);
+		request_release(rq);
+		return r;
+	}
+	rc->status[i] = RUN_RUNNING;
+	return 0;
+}
+
 /* execute_one's "the run lost its host": it is pending again. */
 #define RUN_LOST 1
 
@@ -472,6 +499,7 @@ static int reconnect(struct runctx *rc, size_t i, int *used)
 			   why.s);
 		r = env_fail(rc, &err);
 	} else if (r == 0) {
+		hooks_forget_host(rc, rc->lost_hi);
 		r = cell_setup(rc, i);
 	}
 	buf_release(&why);
@@ -509,24 +537,8 @@ static int execute_one(struct runctx *rc, size_t i)
 		request_release(&rq);
 		return 0;
 	}
-	/* The lead-in comes before the run is 'running' in the store: an
-	 * interrupt in it leaves the run pending, as one during settle. */
-	if (samplers_start(rc, &rq, &sm) < 0) {
-		samplers_stop(&sm);
-		series_set_release(&sm.set);
-		request_release(&rq);
-		return -XR_EINTR;
-	}
-	snap_before(rc, &snaps);
-	if ((r = store_run_start(rc->st, rc->ids[i], proc_now_wall(), &err)) <
-	    0) {
-		env_fail(rc, &err);
-		samplers_stop(&sm);
-		series_set_release(&sm.set);
-		request_release(&rq);
-		return -XR_EENV;
-	}
-	rc->status[i] = RUN_RUNNING;
+	if ((r = start_run(rc, i, &rq, &sm, &snaps)) < 0)
+		return r;
 	progress_run_start(rc, i);
 	for (r = 0; r < sm.n; r++)
 		sampler_mark(sm.s[r]);

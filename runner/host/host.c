@@ -382,7 +382,9 @@ int host_run(struct host *h, const struct proc_opts *o, struct proc_result *res,
 {
 	struct strv av = {0};
 	struct proc_opts lo = *o;
-	int rc = wrap(h, o, HOST_WRAP_FARPID, &av, err);
+	/* The far pid goes to stderr, which must stay apart from stdout. */
+	int rc =
+	    wrap(h, o, o->stderr_to_stdout ? 0 : HOST_WRAP_FARPID, &av, err);
 	if (rc < 0) {
 		memset(res, 0, sizeof *res);
 		return rc;

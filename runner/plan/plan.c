@@ -51,13 +51,18 @@ static void build_sample(struct pctx *c, const struct ynode *n, double *out)
 }
 
 /* `reconnect: off` or `reconnect: { tries: N, wait: D, max_wait: D }`;
- * what is not written keeps its default. */
+ * what is not written (n NULL: the key itself) keeps its default. */
 static void build_reconnect(struct pctx *c, const struct ynode *n,
 			    struct plan_reconnect *r)
 {
 	static const char *const keys[] = {"tries", "wait", "max_wait", NULL};
 	const struct ynode *x;
 	long long v;
+	r->tries = PLAN_RECONNECT_TRIES;
+	r->wait = PLAN_RECONNECT_WAIT;
+	r->max_wait = PLAN_RECONNECT_MAX_WAIT;
+	if (!n)
+		return;
 	if (n->kind == YN_SCALAR && !strcmp(n->s, "off")) {
 		r->tries = 0;
 		return;
@@ -277,11 +282,7 @@ static void build_top(struct pctx *c, const struct ynode *root)
 		      PLAN_COUNTER_CAPTURE;
 	if ((x = yn_get(root, "counters")))
 		build_counters(c, x);
-	p->reconnect.tries = PLAN_RECONNECT_TRIES;
-	p->reconnect.wait = PLAN_RECONNECT_WAIT;
-	p->reconnect.max_wait = PLAN_RECONNECT_MAX_WAIT;
-	if ((x = yn_get(root, "reconnect")))
-		build_reconnect(c, x, &p->reconnect);
+	build_reconnect(c, yn_get(root, "reconnect"), &p->reconnect);
 	if ((x = yn_get(root, "on_finish")))
 		pc_argv(c, x, "on_finish", &p->on_finish);
 	plan_build_report(c, section(root, "report"));
