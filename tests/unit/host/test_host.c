@@ -574,7 +574,7 @@ static void test_ssh(void)
 	 * it and its connections are gone; the mark stays. */
 	{
 		struct buf why = BUF_INIT;
-		long rv_ = host_open(&ph, ctl, &h, &e);
+		long rv_ = host_open(&ph, ctl, &h, &e), rc_;
 		is_int(rv_, 0, "open again for host_check");
 		ok(rv_ == 0 && host_check(h, &why) == 0 && !host_is_down(h),
 		   "host_check: up");
@@ -586,8 +586,9 @@ static void test_ssh(void)
 			 "root@127.0.0.1 2>/dev/null",
 			 ctl, port);
 		sh_ok(check);
-		ok(rv_ == 0 && host_check(h, &why) == -XR_EHOST &&
-		       host_is_down(h) && host_down_since(h) > 0 &&
+		rc_ = rv_ == 0 ? host_check(h, &why) : 0;
+		ok(rc_ == -XR_EHOST && host_is_down(h) &&
+		       host_down_since(h) > 0 &&
 		       strstr(host_down_reason(h), "refused") && why.s &&
 		       !strcmp(why.s, host_down_reason(h)),
 		   "host_check: down ('%s')", h ? host_down_reason(h) : "");
@@ -645,7 +646,7 @@ static void test_plan_address(void)
 
 int main(void)
 {
-	tap_plan(83);
+	tap_plan(88);
 	char cmd[256];
 	snprintf(dir, sizeof dir, "/tmp/xr-test-host-XXXXXX");
 	if (!mkdtemp(dir))
