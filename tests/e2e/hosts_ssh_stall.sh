@@ -45,9 +45,9 @@ took=$(python3 -c "import time; print(round(time.time() - $start, 1))")
 [ "$(q "select count(*) from runs where status='timeout'")" = 2 ] ||
 	fail "runs: $(q "select position,status,reason from runs")"
 # Each run ends at 2 s + 5 s (the far side's chance to report); ssh goes
-# at the local SIGTERM; 1.5 s of slack for a loaded machine.
-bad=$(q "select position||': '||elapsed from runs where elapsed < 7 or elapsed > 8.5")
-[ -z "$bad" ] || fail "run elapsed outside [7, 8.5] s: $bad"
+# at the local SIGTERM (at worst SIGKILL 2 s later), plus 1 s of slack.
+bad=$(q "select position||': '||elapsed from runs where elapsed < 7 or elapsed > 10")
+[ -z "$bad" ] || fail "run elapsed outside [7, 10] s: $bad"
 [ "$(q "select count(*) from runs where stderr like '%far-side process group % killed%'")" = 2 ] ||
 	fail "far-side kill not reported: $(q "select stderr from runs")"
 # The wrapper's pid line is the transport's, not the command's stderr.
