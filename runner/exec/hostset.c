@@ -342,7 +342,7 @@ int hostset_reconnect(struct runctx *rc, int hi, int *used, struct buf *why)
 			progress_clear(rc);
 			fprintf(stderr,
 				"xrun: host '%s' unreachable since %s (%s): "
-				"try %d of %d in %.0f s\n",
+				"try %d of %d in %g s\n",
 				name, since, last.s, *used, rp->tries, wait);
 		}
 		if (proc_sleep(wait) < 0) {
