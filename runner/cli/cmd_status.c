@@ -113,6 +113,28 @@ static int print_failure(void *ctx, const struct store_run_row *r)
 	return 0;
 }
 
+/* A pending run with a reason is where a session stopped: its host was
+ * lost and did not answer again (docs/run.md, "Lost connections"). */
+static int print_stop(void *ctx, const struct store_run_row *r)
+{
+	(void)ctx;
+	printf("stopped at #%lld %s rep %d: %s\n", (long long)r->position,
+	       r->cell, r->rep, r->reason);
+	return 0;
+}
+
+static int print_stops(struct store *st, int64_t sid, struct xr_err *err)
+{
+	struct store_run_filter f = {0};
+	f.sessions = &sid;
+	f.nsessions = 1;
+	f.block = -1;
+	f.statuses = STORE_STATUS_BIT(RUN_PENDING);
+	f.with_reason = 1;
+	f.limit = 1;
+	return store_runs_each(st, &f, print_stop, NULL, err);
+}
+
 static int print_failures(struct store *st, int64_t sid, int64_t block,
 			  struct xr_err *err)
 {
@@ -244,6 +266,8 @@ static int report_session(struct store *st, const struct store_session *ss)
 		printf(" (%lld of them started: running now, or to redo)",
 		       (long long)tot[RUN_RUNNING]);
 	printf("\n");
+	if (print_stops(st, ss->id, &err) < 0)
+		goto fail;
 
 	bp.st = st;
 	bp.p = p;

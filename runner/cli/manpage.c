@@ -135,9 +135,12 @@ static const struct {
 	"reasons)"},
     {2, "bad plan or usage (including a plan whose cells changed since the "
 	"stored session, without --new-session)"},
-    {3, "environment: engine missing, host unreachable before any run, "
-	"database locked by another xrun, no usable font for a PDF report "
-	"(from report, and from run when the plan writes a PDF)"},
+    {3, "environment: engine missing, host unreachable before any run "
+	"(or lost during the session and not back after the plan's "
+	"reconnect: tries; the runs left stay pending, run the same command "
+	"again to resume), database locked by another xrun, no usable font "
+	"for a PDF report (from report, and from run when the plan writes a "
+	"PDF)"},
     {4, "report --fail-on: a comparison has one of the verdicts named "
 	"(the report is written)"},
     {130, "interrupted (SIGINT/SIGTERM): the run in flight is stored as "

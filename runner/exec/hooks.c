@@ -691,3 +691,12 @@ void hooks_restore(struct runctx *rc)
 	}
 	free(cur);
 }
+
+void hooks_forget_host(struct runctx *rc, int hi)
+{
+	int f, k;
+	for (f = 0; rc->hf && f < rc->p->nfactors; f++)
+		for (k = 0; k < rc->hf[f].nhosts; k++)
+			if (rc->hf[f].slot[k].hi == hi)
+				rc->hf[f].slot[k].applied = 0;
+}

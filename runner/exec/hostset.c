@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -273,6 +274,107 @@ int hostset_wait(struct runctx *rc, int hi, double timeout, const char *what,
 			 last.len ? last.s : "no answer");
 	}
 	buf_release(&w);
+	buf_release(&last);
+	return r;
+}
+
+/* A run that did not end well may have lost its host rather than failed
+ * on it: each ssh host of the cell is asked with a cheap connection check
+ * (host_check), which tells ssh's own exit 255 from the command's. */
+int hostset_lost(struct runctx *rc, const uint32_t *lv, struct buf *why)
+{
+	const struct plan *p = rc->p;
+	int f, k, hi;
+	for (f = -2; f < p->nfactors; f++) {
+		int n = f < 0 ? 1 : p->factors[f].non;
+		if (f >= 0 && !p->factors[f].apply.argv &&
+		    !p->factors[f].verify)
+			continue;
+		for (k = 0; k < n; k++) {
+			if (f == -2)
+				hi = rc->client_hi;
+			else if (f == -1)
+				hi = rc->server_hi;
+			else
+				hi = runctx_role_index(rc, p->factors[f].on[k],
+						       lv);
+			if (hi < 0 || !rc->hosts[hi] ||
+			    strcmp(host_kind(rc->hosts[hi]), "ssh") != 0)
+				continue;
+			if (host_check(rc->hosts[hi], why) < 0) {
+				rc->lost_since = host_down_since(rc->hosts[hi]);
+				return hi;
+			}
+		}
+	}
+	return -1;
+}
+
+/* "01:02:03", local time. */
+static void fmt_clock(double t, char *out, size_t n)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+	if (!localtime_r(&s, &tm) || !strftime(out, n, "%H:%M:%S", &tm))
+		snprintf(out, n, "?");
+}
+
+int hostset_reconnect(struct runctx *rc, int hi, int *used, struct buf *why)
+{
+	const struct plan_reconnect *rp = &rc->p->reconnect;
+	const char *name = rc->p->hosts[hi].name;
+	struct xr_err err = {0};
+	struct buf last = BUF_INIT;
+	char since[32];
+	double wait = rp->wait;
+	int k, r = -XR_EHOST;
+	if (rc->hosts[hi] && host_is_down(rc->hosts[hi]))
+		buf_adds(&last, host_down_reason(rc->hosts[hi]));
+	else
+		buf_adds(&last, why->len ? why->s : "no answer");
+	fmt_clock(rc->lost_since, since, sizeof since);
+	hostset_drop(rc, hi);
+	for (k = 0; k < *used && wait < rp->max_wait; k++)
+		wait = wait * 2 > rp->max_wait ? rp->max_wait : wait * 2;
+	while (*used < rp->tries) {
+		(*used)++;
+		if (!rc->o->quiet) {
+			progress_clear(rc);
+			fprintf(stderr,
+				"xrun: host '%s' unreachable since %s (%s): "
+				"try %d of %d in %g s\n",
+				name, since, last.s, *used, rp->tries, wait);
+		}
+		if (proc_sleep(wait) < 0) {
+			r = -XR_EINTR;
+			break;
+		}
+		if (try_open(rc, hi, &err) == 0) {
+			if (!rc->o->quiet)
+				fprintf(stderr,
+					"xrun: host '%s' answers again (try "
+					"%d); the run is done again\n",
+					name, *used);
+			r = 0;
+			break;
+		}
+		buf_reset(&last);
+		buf_adds(&last, err.msg);
+		wait = wait * 2 > rp->max_wait ? rp->max_wait : wait * 2;
+	}
+	if (r == -XR_EHOST) {
+		buf_reset(why);
+		if (rp->tries == 0)
+			buf_addf(why,
+				 "host '%s' unreachable since %s (reconnect: "
+				 "off): %s",
+				 name, since, last.s);
+		else
+			buf_addf(why,
+				 "host '%s' unreachable since %s after %d "
+				 "tries (last: %s)",
+				 name, since, *used, last.s);
+	}
 	buf_release(&last);
 	return r;
 }

@@ -66,6 +66,9 @@ struct runctx {
 	size_t n_todo;		/* runs this invocation means to execute */
 	size_t n_done0;		/* runs of the session ended before it */
 	int interrupted;
+	/* The host the last run lost (hostset_lost), and since when. */
+	int lost_hi;
+	double lost_since;
 	int env_error;
 	struct xr_err env_err;
 };
@@ -125,6 +128,16 @@ typedef int (*hostset_ready_fn)(struct runctx *rc, int hi, void *ctx,
 int hostset_wait(struct runctx *rc, int hi, double timeout, const char *what,
 		 hostset_ready_fn ready, void *ctx, struct buf *why);
 
+/* After a run that did not end ok: the plan index of a host of cell lv
+ * that no longer answers (host_check; why says what ssh said), or -1. */
+int hostset_lost(struct runctx *rc, const uint32_t *lv, struct buf *why);
+/* Wait for lost host hi as the plan's `reconnect:` says: the tries left
+ * of *used (the run's tries so far, counted up), each wait twice the one
+ * before up to max_wait. 0 when it answers again (open anew); -XR_EHOST
+ * with why set to "host 'x' unreachable since HH:MM:SS after N tries
+ * (last: ...)"; -XR_EINTR. */
+int hostset_reconnect(struct runctx *rc, int hi, int *used, struct buf *why);
+
 /* runloop.c */
 int runloop_execute(struct runctx *rc);
 /* Has a run with this status ended (ok, failed, timeout, skipped)? */
@@ -148,6 +161,10 @@ int hooks_manual_enter(struct runctx *rc, size_t i, int first);
  * every manual factor that changes wait for its host (a reboot that
  * something else starts)? */
 int hooks_manual_unattended(const struct runctx *rc, size_t i);
+/* Host hi was lost and is back: what its hooks applied may not be in
+ * effect (an apply that failed with the connection), so the next run
+ * applies its levels there again. */
+void hooks_forget_host(struct runctx *rc, int hi);
 /* Does factor f's verify pass on host hi for cell lv? 0 when it does or
  * when f has no verify there; -1 with why ("probe:os.release: expected
  * ..."). For a host coming back from a reboot. */

@@ -473,7 +473,99 @@ static void say_done(struct runctx *rc, size_t i,
 	}
 }
 
-/* Run position i. Returns 0, -XR_EINTR, or -XR_EENV (stop). */
+/* The samplers' lead-in, the counters before, and the run 'running' in
+ * the store. 0; or -XR_EINTR, -XR_EENV with rq released. */
+static int start_run(struct runctx *rc, size_t i, struct request *rq,
+		     struct samplers *sm, struct snaps *snaps)
+{
+	struct xr_err err = {0};
+	int r = 0;
+	/* The lead-in comes before the run is 'running' in the store: an
+	 * interrupt in it leaves the run pending, as one during settle. */
+	if (samplers_start(rc, rq, sm) < 0) {
+		r = -XR_EINTR;
+	} else {
+		snap_before(rc, snaps);
+		if (store_run_start(rc->st, rc->ids[i], proc_now_wall(), &err) <
+		    0)
+			r = env_fail(rc, &err);
+	}
+	if (r < 0) {
+		samplers_stop(sm);
+		series_set_release(&sm->set);
+		request_release(rq);
+		return r;
+	}
+	rc->status[i] = RUN_RUNNING;
+	return 0;
+}
+
+/* execute_one's "the run lost its host": it is pending again. */
+#define RUN_LOST 1
+
+/*
+ * A transport failure is not a measurement (issue 24): when a host of the
+ * cell no longer answers, run i goes back to pending, with why in its
+ * reason, instead of being stored as failed. 1 when so.
+ */
+static int run_lost(struct runctx *rc, size_t i)
+{
+	const uint32_t *lv = matrix_cell(&rc->m, rc->s.runs[i].cell);
+	struct buf why = BUF_INIT, reason = BUF_INIT;
+	int hi = hostset_lost(rc, lv, &why);
+	if (hi < 0) {
+		buf_release(&why);
+		return 0;
+	}
+	rc->lost_hi = hi;
+	buf_addf(&reason,
+		 "host '%s' lost during the run (%s): pending until it "
+		 "answers again",
+		 rc->p->hosts[hi].name, why.len ? why.s : "no answer");
+	store_run_set_status(rc->st, rc->ids[i], "pending", reason.s, NULL);
+	rc->status[i] = RUN_PENDING;
+	if (!rc->o->quiet) {
+		progress_clear(rc);
+		fprintf(stderr, "xrun: run %zu not counted: %s\n", i + 1,
+			reason.s);
+	}
+	buf_release(&why);
+	buf_release(&reason);
+	return 1;
+}
+
+/* Wait for the host run i lost (the plan's reconnect:), then set the
+ * cell up again. 0 to run it again; -XR_EENV (exit 3: the runs left stay
+ * pending, a resume redoes them) or -XR_EINTR. */
+static int reconnect(struct runctx *rc, size_t i, int *used)
+{
+	struct buf why = BUF_INIT, reason = BUF_INIT;
+	struct xr_err err = {0};
+	int r;
+	r = hostset_reconnect(rc, rc->lost_hi, used, &why);
+	if (r == -XR_EHOST) {
+		buf_addf(&reason,
+			 "%s; the session stopped: run the plan again to "
+			 "resume",
+			 why.s);
+		store_run_set_status(rc->st, rc->ids[i], "pending", reason.s,
+				     NULL);
+		xr_err_set(&err, XR_EHOST, NULL, 0, 0,
+			   "%.400s; the runs left are pending: run the same "
+			   "command again to resume",
+			   why.s);
+		r = env_fail(rc, &err);
+	} else if (r == 0) {
+		hooks_forget_host(rc, rc->lost_hi);
+		r = cell_setup(rc, i);
+	}
+	buf_release(&why);
+	buf_release(&reason);
+	return r;
+}
+
+/* Run position i. Returns 0, RUN_LOST (pending again: reconnect), or
+ * -XR_EINTR, -XR_EENV (stop). */
 static int execute_one(struct runctx *rc, size_t i)
 {
 	const struct plan *p = rc->p;
@@ -502,24 +594,8 @@ static int execute_one(struct runctx *rc, size_t i)
 		request_release(&rq);
 		return 0;
 	}
-	/* The lead-in comes before the run is 'running' in the store: an
-	 * interrupt in it leaves the run pending, as one during settle. */
-	if (samplers_start(rc, &rq, &sm) < 0) {
-		samplers_stop(&sm);
-		series_set_release(&sm.set);
-		request_release(&rq);
-		return -XR_EINTR;
-	}
-	snap_before(rc, &snaps);
-	if ((r = store_run_start(rc->st, rc->ids[i], proc_now_wall(), &err)) <
-	    0) {
-		env_fail(rc, &err);
-		samplers_stop(&sm);
-		series_set_release(&sm.set);
-		request_release(&rq);
-		return -XR_EENV;
-	}
-	rc->status[i] = RUN_RUNNING;
+	if ((r = start_run(rc, i, &rq, &sm, &snaps)) < 0)
+		return r;
 	progress_run_start(rc, i);
 	r = run_engine(rc, i, &rq, &sm, &res);
 	settle_status(&res, r);
@@ -540,6 +616,11 @@ static int execute_one(struct runctx *rc, size_t i)
 		snprintf(ss.note, sizeof ss.note, "%s",
 			 "out of memory keeping the sampled series");
 	rec.series = series_metric_finish(rc, &res, &ss);
+	if (res.status != RUN_OK && res.status != RUN_INTERRUPTED &&
+	    run_lost(rc, i)) {
+		ret = RUN_LOST;
+		goto done;
+	}
 	if (store_run_finish(rc->st, rc->ids[i], &rec, &err) < 0) {
 		/* Not stored (a full disk): not counted either, so that the
 		 * summary says what the store holds; the run stays
@@ -640,7 +721,7 @@ int runloop_execute(struct runctx *rc)
 	const struct plan *p = rc->p;
 	struct xr_err err = {0};
 	size_t i, last_block = (size_t)-1, skip_block = (size_t)-1;
-	int r = 0, first = 1, has_manual = 0, f;
+	int r = 0, first = 1, has_manual = 0, f, lost_tries;
 
 	for (f = 0; f < p->nfactors; f++)
 		if (p->factors[f].manual)
@@ -701,7 +782,11 @@ int runloop_execute(struct runctx *rc)
 		first = 0;
 		if ((r = cell_setup(rc, i)) < 0)
 			break;
-		if ((r = execute_one(rc, i)) < 0)
+		lost_tries = 0;
+		while ((r = execute_one(rc, i)) == RUN_LOST &&
+		       (r = reconnect(rc, i, &lost_tries)) == 0)
+			;
+		if (r < 0)
 			break;
 		/* The engine may have restarted its server. */
 		stale_note_children(rc->st);

@@ -84,13 +84,13 @@ static void local_close(struct host *h)
 }
 
 static int local_wrap(struct host *h, const char *const *argv,
-		      const char *const *env, double timeout, int background,
+		      const char *const *env, double timeout, unsigned flags,
 		      struct strv *out)
 {
 	(void)h;
 	(void)env; /* passed to proc directly */
 	(void)timeout;
-	(void)background;
+	(void)flags;
 	return push_all(out, argv);
 }
 
@@ -161,13 +161,13 @@ static void netns_close(struct host *h)
 }
 
 static int netns_wrap(struct host *h, const char *const *argv,
-		      const char *const *env, double timeout, int background,
+		      const char *const *env, double timeout, unsigned flags,
 		      struct strv *out)
 {
 	int rc;
 	(void)env;
 	(void)timeout;
-	(void)background;
+	(void)flags;
 	/* ip execs the command in place: same pid, same process group, so
 	 * proc's deadline reaches it directly. */
 	rc = push_all(
@@ -366,14 +366,14 @@ const char *host_netns(const struct host *h)
 	return h->ops == &host_netns_ops ? h->netns : NULL;
 }
 
-static int wrap(struct host *h, const struct proc_opts *o, int background,
+static int wrap(struct host *h, const struct proc_opts *o, unsigned flags,
 		struct strv *out, struct xr_err *err)
 {
 	int rc;
 	if (!o->argv || !o->argv[0])
 		return xr_err_set(err, XR_EINTERNAL, NULL, 0, 0,
 				  "empty command line for host '%s'", h->name);
-	rc = h->ops->wrap(h, o->argv, o->env, o->timeout, background, out);
+	rc = h->ops->wrap(h, o->argv, o->env, o->timeout, flags, out);
 	if (rc < 0)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 				  "out of memory building the command for "
@@ -387,7 +387,9 @@ int host_run(struct host *h, const struct proc_opts *o, struct proc_result *res,
 {
 	struct strv av = {0};
 	struct proc_opts lo = *o;
-	int rc = wrap(h, o, 0, &av, err);
+	/* The far pid goes to stderr, which must stay apart from stdout. */
+	int rc =
+	    wrap(h, o, o->stderr_to_stdout ? 0 : HOST_WRAP_FARPID, &av, err);
 	if (rc < 0) {
 		memset(res, 0, sizeof *res);
 		return rc;
@@ -410,7 +412,7 @@ struct proc *host_spawn(struct host *h, const struct proc_opts *o,
 	struct strv av = {0};
 	struct proc_opts lo = *o;
 	struct proc *p;
-	if (wrap(h, o, 1, &av, err) < 0)
+	if (wrap(h, o, HOST_WRAP_BACKGROUND, &av, err) < 0)
 		return NULL;
 	lo.argv = (const char *const *)av.v;
 	p = proc_spawn(&lo, log_path, err);
@@ -425,7 +427,7 @@ struct proc *host_spawn_stream(struct host *h, const struct proc_opts *o,
 	struct proc_opts lo = *o;
 	struct proc *p;
 	*out_fd = *err_fd = -1;
-	if (wrap(h, o, 1, &av, err) < 0)
+	if (wrap(h, o, HOST_WRAP_BACKGROUND, &av, err) < 0)
 		return NULL;
 	lo.argv = (const char *const *)av.v;
 	p = proc_spawn_stream(&lo, out_fd, err_fd, err);
@@ -467,6 +469,43 @@ int host_read_file(struct host *h, const char *path, struct buf *out,
 	}
 	proc_result_release(&r);
 	return rc;
+}
+
+int host_is_down(const struct host *h)
+{
+	return h && h->down;
+}
+
+double host_down_since(const struct host *h)
+{
+	return h && h->down ? h->down_since : 0;
+}
+
+const char *host_down_reason(const struct host *h)
+{
+	return h && h->down ? h->down_why : "";
+}
+
+void host_mark_down(struct host *h, const char *why)
+{
+	size_t n = why ? strcspn(why, "\r\n") : 0;
+	if (!h->down)
+		h->down_since = proc_now_wall();
+	h->down = 1;
+	snprintf(h->down_why, sizeof h->down_why, "%.*s", (int)n,
+		 why ? why : "");
+}
+
+int host_check(struct host *h, struct buf *why)
+{
+	if (!h || !h->ops->check)
+		return 0;
+	if (h->ops->check(h, why) == 0) {
+		h->down = 0;
+		h->down_why[0] = 0;
+		return 0;
+	}
+	return -XR_EHOST;
 }
 
 char **host_wrap_argv(struct host *h, const char *const *argv, double timeout)

@@ -59,6 +59,26 @@ struct proc *host_spawn(struct host *h, const struct proc_opts *o,
  * (proc_spawn_stream); o->timeout > 0 gives it a far-side deadline. */
 struct proc *host_spawn_stream(struct host *h, const struct proc_opts *o,
 			       int *out_fd, int *err_fd, struct xr_err *err);
+/*
+ * Transport failures, which are not measurements (issue 24): an ssh host
+ * is marked down when a command's ssh exited 255 with one of ssh's own
+ * connection errors on stderr ("Connection refused", "Connection closed
+ * by", "Connection timed out" ...), or when host_check fails. The mark
+ * stays until host_check finds the host answering again. Local and netns
+ * hosts are never down.
+ */
+int host_is_down(const struct host *h);
+/* When h was first found down (wall clock, seconds) and what ssh said;
+ * 0 and "" while it is up. */
+double host_down_since(const struct host *h);
+const char *host_down_reason(const struct host *h);
+/* A cheap connection check, `ssh ... true` with a deadline of
+ * HOST_CHECK_TIMEOUT: 0 when the host answers (the mark is cleared);
+ * -XR_EHOST when not (marked down; why, if given, says what ssh said).
+ * Tells a lost connection from a command's own exit 255. */
+#define HOST_CHECK_TIMEOUT 8.0
+int host_check(struct host *h, struct buf *why);
+
 /* Read a small file on the host (local: directly; else via cat). */
 int host_read_file(struct host *h, const char *path, struct buf *out,
 		   struct xr_err *err);

@@ -11,6 +11,13 @@
 #include "strv.h"
 #include "plan.h"
 
+/* wrap's flags. BACKGROUND: a long-lived child (a server). FARPID: the
+ * far side says its process id first on stderr (host_ssh.c strips it
+ * again), so that a far side that stalls past the local deadline can be
+ * killed over a second connection. */
+#define HOST_WRAP_BACKGROUND 1u
+#define HOST_WRAP_FARPID 2u
+
 /* One transport (after Redis's ConnectionType). */
 struct host_ops {
 	const char *kind;
@@ -18,9 +25,9 @@ struct host_ops {
 		    struct xr_err *err);
 	void (*close)(struct host *h);
 	/* Build the local argv for argv on h. timeout > 0 asks for a
-	 * far-side deadline; background: a long-lived child (server). */
+	 * far-side deadline; flags: HOST_WRAP_*. */
 	int (*wrap)(struct host *h, const char *const *argv,
-		    const char *const *env, double timeout, int background,
+		    const char *const *env, double timeout, unsigned flags,
 		    struct strv *out);
 	/* Added to the local deadline so that the far side's own deadline
 	 * fires first and reports normally. */
@@ -28,6 +35,8 @@ struct host_ops {
 	/* Read a finished run in the transport's terms (NULL: as is). */
 	void (*finish)(struct host *h, const struct proc_opts *o,
 		       struct proc_result *res);
+	/* Is the connection up (host_check)? NULL: always. */
+	int (*check)(struct host *h, struct buf *why);
 };
 
 struct host {
@@ -44,7 +53,16 @@ struct host {
 	char *control_dir;
 	int own_control_dir;
 	char *target; /* "user@host" as given */
+	/* The transport failed (host_is_down): since when (wall clock), and
+	 * what ssh said. */
+	int down;
+	double down_since;
+	char down_why[256];
 };
+
+/* Mark h down with why (the first line kept); the time of the first mark
+ * stays until host_check finds it up again. */
+void host_mark_down(struct host *h, const char *why);
 
 extern const struct host_ops host_ssh_ops;
 

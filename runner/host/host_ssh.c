@@ -29,6 +29,10 @@
  * short enough that a crashed xrun leaves nothing for long. A client
  * started after it expired simply starts a new master (ControlMaster=auto). */
 #define SSH_PERSIST "120"
+/* The line a deadline-bound far command writes first on stderr. */
+#define SSH_FARPID_MARK "@@xrun-far-pid "
+/* The second connection that kills a stalled far side: its deadline. */
+#define SSH_FAR_KILL_TIMEOUT 5.0
 
 static int ssh_common(struct host *h, struct strv *out)
 {
@@ -85,7 +89,7 @@ static int far_prefix(struct host *h, double timeout, struct buf *cmd)
 /* The command string the remote shell parses. */
 static int remote_command(struct host *h, const char *const *argv,
 			  const char *const *env, double timeout,
-			  struct buf *cmd)
+			  unsigned flags, struct buf *cmd)
 {
 	const char *const *p;
 	if (h->shell == PLAN_SHELL_POWERSHELL && timeout > 0)
@@ -109,6 +113,15 @@ static int remote_command(struct host *h, const char *const *argv,
 		}
 		return cmd->truncated ? -XR_ENOMEM : 0;
 	}
+	/* The far shell says its pid, then becomes the deadline wrapper:
+	 * the wrapper's process group has that id (coreutils timeout leads
+	 * its own group; perl's watchdog is its parent's). */
+	if (timeout > 0 && (flags & HOST_WRAP_FARPID)) {
+		buf_adds(cmd, "sh -c ");
+		host_quote_sh("echo \"" SSH_FARPID_MARK "$$\" >&2; exec \"$@\"",
+			      cmd);
+		buf_adds(cmd, " sh ");
+	}
 	if (timeout > 0 && far_prefix(h, timeout, cmd) < 0)
 		return -XR_ENOMEM;
 	if (env && *env) {
@@ -127,10 +140,11 @@ static int remote_command(struct host *h, const char *const *argv,
 }
 
 static int ssh_wrap(struct host *h, const char *const *argv,
-		    const char *const *env, double timeout, int background,
+		    const char *const *env, double timeout, unsigned flags,
 		    struct strv *out)
 {
 	struct buf cmd = BUF_INIT;
+	int background = (flags & HOST_WRAP_BACKGROUND) != 0;
 	int rc = ssh_common(h, out);
 	/* A background command (a server) gets a pty so that the far side
 	 * is hung up when we stop the local ssh; others get none, so that
@@ -142,7 +156,7 @@ static int ssh_wrap(struct host *h, const char *const *argv,
 	if (!rc)
 		rc = strv_push(out, h->target);
 	if (!rc)
-		rc = remote_command(h, argv, env, timeout, &cmd);
+		rc = remote_command(h, argv, env, timeout, flags, &cmd);
 	if (!rc)
 		rc = strv_push(out, cmd.s);
 	buf_release(&cmd);
@@ -279,9 +293,97 @@ static void ssh_close(struct host *h)
 		rmdir(h->control_dir);
 }
 
+/* The far pid the wrapper said (remote_command), taken out of stderr so
+ * that the command's own stderr is stored as it wrote it; 0 if absent. */
+static long take_far_pid(struct proc_result *res)
+{
+	const size_t ml = sizeof SSH_FARPID_MARK - 1;
+	char *at = res->err, *end, *eol;
+	long pid;
+	while (at && (size_t)(res->err + res->err_len - at) >= ml &&
+	       strncmp(at, SSH_FARPID_MARK, ml) != 0) {
+		at = memchr(at, '\n', (size_t)(res->err + res->err_len - at));
+		at = at ? at + 1 : NULL;
+	}
+	if (!at || (size_t)(res->err + res->err_len - at) < ml)
+		return 0;
+	pid = strtol(at + ml, &end, 10);
+	eol = memchr(at, '\n', (size_t)(res->err + res->err_len - at));
+	if (pid <= 1 || end != (eol ? eol : res->err + res->err_len))
+		return 0;
+	eol = eol ? eol + 1 : res->err + res->err_len;
+	memmove(at, eol, (size_t)(res->err + res->err_len - eol) + 1);
+	res->err_len -= (size_t)(eol - at);
+	return pid;
+}
+
+static void err_note(struct proc_result *res, const char *note)
+{
+	struct buf b = BUF_INIT;
+	if (res->err_len)
+		buf_add(&b, res->err, res->err_len);
+	if (b.len && b.s[b.len - 1] != '\n')
+		buf_addc(&b, '\n');
+	buf_adds(&b, note);
+	if (b.truncated || !b.s)
+		return buf_release(&b);
+	free(res->err);
+	res->err = buf_detach(&b, &res->err_len);
+}
+
+/*
+ * The local deadline fired: the far side neither finished nor honoured
+ * its own deadline (a stopped process, a wrapper killed) while the
+ * connection stayed up. The local ssh is gone already; a second,
+ * short-lived connection kills the far wrapper's process group and
+ * those of its children, best effort.
+ */
+static void far_kill(struct host *h, const struct proc_opts *o, long pid,
+		     struct proc_result *res)
+{
+	/* kill -KILL -PGID: dash's kill takes neither -- nor -s with a
+	 * negative pid. */
+	static const char script[] =
+	    "c=$(pgrep -P \"$1\" 2>/dev/null); kill -KILL \"-$1\" 2>/dev/null; "
+	    "kill -KILL \"$1\" 2>/dev/null; for x in $c; do kill -KILL "
+	    "\"-$x\" 2>/dev/null; kill -KILL \"$x\" 2>/dev/null; done; exit 0";
+	char ps[32], d[128], note[512];
+	const char *argv[] = {"sh", "-c", script, "sh", ps, NULL};
+	struct strv av = {0};
+	struct proc_opts ko = {0};
+	struct proc_result kr;
+	struct xr_err e = {0};
+	int ok = 0;
+	snprintf(ps, sizeof ps, "%ld", pid);
+	d[0] = 0;
+	if (ssh_wrap(h, argv, NULL, 0, 0, &av) == 0) {
+		ko.argv = (const char *const *)av.v;
+		ko.timeout = SSH_FAR_KILL_TIMEOUT;
+		ko.keep_daemons = 1;
+		if (proc_run(&ko, &kr, &e) == 0) {
+			ok = kr.status == PROC_EXITED && kr.exit_code == 0;
+			proc_describe(&kr, d, sizeof d);
+			proc_result_release(&kr);
+		}
+	}
+	strv_release(&av);
+	snprintf(note, sizeof note,
+		 "xrun: host '%s' did not end the command %.1f s past its "
+		 "%.1f s deadline: the local ssh was stopped and the far-side "
+		 "process group %ld %s%s%s\n",
+		 h->name, h->ops->margin, o->timeout, pid,
+		 ok ? "killed" : "could not be killed", ok || !d[0] ? "" : ": ",
+		 ok ? "" : d);
+	err_note(res, note);
+}
+
 static void ssh_finish(struct host *h, const struct proc_opts *o,
 		       struct proc_result *res)
 {
+	long far =
+	    o->timeout > 0 && h->shell == PLAN_SHELL_SH ? take_far_pid(res) : 0;
+	if (res->status == PROC_TIMEOUT && far > 0)
+		far_kill(h, o, far, res);
 	/* The far side's deadline fired: coreutils timeout exits 124, or dies
 	 * by its own SIGKILL after -k, which ssh reports as 255. Past the
 	 * deadline either is the timeout it is. */
@@ -315,6 +417,45 @@ static void ssh_finish(struct host *h, const struct proc_opts *o,
 	}
 }
 
+/* `ssh ... true` through the ControlMaster when there is one, else a new
+ * connection (ControlMaster=auto makes it the new master). */
+static int ssh_check(struct host *h, struct buf *why)
+{
+	static const char *const argv[] = {"true", NULL};
+	struct strv av = {0};
+	struct proc_opts o = {0};
+	struct proc_result r;
+	struct xr_err e = {0};
+	char d[128];
+	int rc = -XR_EHOST;
+	if (ssh_wrap(h, argv, NULL, 0, 0, &av) < 0) {
+		strv_release(&av);
+		host_mark_down(h, "out of memory");
+		return rc;
+	}
+	o.argv = (const char *const *)av.v;
+	o.timeout = HOST_CHECK_TIMEOUT;
+	o.keep_daemons = 1;
+	if (proc_run(&o, &r, &e) < 0) {
+		host_mark_down(h, e.msg);
+	} else {
+		trim(r.err, &r.err_len);
+		if (r.status == PROC_EXITED && r.exit_code == 0)
+			rc = 0;
+		else
+			host_mark_down(h, r.err_len
+					      ? r.err
+					      : proc_describe(&r, d, sizeof d));
+		proc_result_release(&r);
+	}
+	strv_release(&av);
+	if (rc < 0 && why) {
+		buf_reset(why);
+		buf_adds(why, h->down_why);
+	}
+	return rc;
+}
+
 const struct host_ops host_ssh_ops = {
     .kind = "ssh",
     .open = ssh_open,
@@ -322,4 +463,5 @@ const struct host_ops host_ssh_ops = {
     .wrap = ssh_wrap,
     .margin = 3.0 + SSH_REMOTE_KILL_AFTER,
     .finish = ssh_finish,
+    .check = ssh_check,
 };

@@ -295,6 +295,11 @@ static int open_pipes(const struct proc_opts *o, struct child *c,
 	} else {
 		fds->in = c->devnull = proc_int_devnull(O_RDONLY);
 	}
+	/* Read ends never block: a read follows poll(), and a reader
+	 * whose poll was cut short must not wait on a silent writer. */
+	fcntl(c->op[0], F_SETFL, O_NONBLOCK);
+	if (c->xp[0] >= 0)
+		fcntl(c->xp[0], F_SETFL, O_NONBLOCK);
 	fds->out = c->op[1];
 	fds->err = o->stderr_to_stdout ? c->op[1] : c->xp[1];
 	return 0;
@@ -413,17 +418,24 @@ static void kill_and_drain(struct child *c, double grace)
 	kill_at = proc_now_mono();
 	while (c->op[0] >= 0 || c->xp[0] >= 0) {
 		struct pollfd pf[2];
-		int np = 0;
-		if (c->op[0] >= 0)
+		int np = 0, io = -1, ie = -1;
+		if (c->op[0] >= 0) {
+			io = np;
 			pf[np++] = (struct pollfd){c->op[0], POLLIN, 0};
-		if (c->xp[0] >= 0)
+		}
+		if (c->xp[0] >= 0) {
+			ie = np;
 			pf[np++] = (struct pollfd){c->xp[0], POLLIN, 0};
+		}
 		if (poll(pf, (nfds_t)np, 100) <= 0 ||
 		    proc_now_mono() > kill_at + 0.5)
 			break;
-		if (c->op[0] >= 0)
+		/* Only a ready end is read: a process outside the group
+		 * (ssh's ControlMaster holds a client's stdout and stderr)
+		 * may keep the other open, silent, for ever. */
+		if (io >= 0 && pf[io].revents)
 			read_into(&c->op[0], &c->out, c->cap);
-		if (c->xp[0] >= 0)
+		if (ie >= 0 && pf[ie].revents)
 			read_into(&c->xp[0], &c->err, c->cap);
 	}
 }

@@ -30,7 +30,7 @@ static const char *const top_keys[] = {
     "xrun",	 "name",   "title",   "description", "hosts",
     "vars",	 "engine", "factors", "exclude",     "repeat",
     "order",	 "seed",   "warmup",  "settle",	     "counters",
-    "on_finish", "report", "sample",  NULL};
+    "on_finish", "report", "sample",  "reconnect",   NULL};
 
 /* `sample: 500ms` (at least 100ms) or `sample: off`. */
 static void build_sample(struct pctx *c, const struct ynode *n, double *out)
@@ -48,6 +48,46 @@ static void build_sample(struct pctx *c, const struct ynode *n, double *out)
 		       "'sample' must be at least 100ms or 'off', not '%s'", s);
 	else
 		*out = v;
+}
+
+/* `reconnect: off` or `reconnect: { tries: N, wait: D, max_wait: D }`;
+ * what is not written (n NULL: the key itself) keeps its default. */
+static void build_reconnect(struct pctx *c, const struct ynode *n,
+			    struct plan_reconnect *r)
+{
+	static const char *const keys[] = {"tries", "wait", "max_wait", NULL};
+	const struct ynode *x;
+	long long v;
+	r->tries = PLAN_RECONNECT_TRIES;
+	r->wait = PLAN_RECONNECT_WAIT;
+	r->max_wait = PLAN_RECONNECT_MAX_WAIT;
+	if (!n)
+		return;
+	if (n->kind == YN_SCALAR && !strcmp(n->s, "off")) {
+		r->tries = 0;
+		return;
+	}
+	if (n->kind != YN_MAP) {
+		pc_err(c, n,
+		       "'reconnect' must be 'off' or a mapping with tries, "
+		       "wait and max_wait");
+		return;
+	}
+	pc_keys(c, n, keys, "reconnect");
+	if ((x = yn_get(n, "tries")) &&
+	    pc_int(c, x, "reconnect.tries", 1, 1000, &v) == 0)
+		r->tries = (int)v;
+	if ((x = yn_get(n, "wait")) &&
+	    pc_duration(c, x, "reconnect.wait", &r->wait) == 0 &&
+	    !(r->wait > 0))
+		pc_err(c, x, "'reconnect.wait' must be above 0");
+	if (!(x = yn_get(n, "max_wait"))) {
+		if (r->max_wait < r->wait)
+			r->max_wait = r->wait;
+	} else if (pc_duration(c, x, "reconnect.max_wait", &r->max_wait) == 0 &&
+		   r->max_wait < r->wait) {
+		pc_err(c, x, "'reconnect.max_wait' is below 'reconnect.wait'");
+	}
 }
 
 static void build_counters(struct pctx *c, const struct ynode *n)
@@ -242,6 +282,7 @@ static void build_top(struct pctx *c, const struct ynode *root)
 		      PLAN_COUNTER_CAPTURE;
 	if ((x = yn_get(root, "counters")))
 		build_counters(c, x);
+	build_reconnect(c, yn_get(root, "reconnect"), &p->reconnect);
 	if ((x = yn_get(root, "on_finish")))
 		pc_argv(c, x, "on_finish", &p->on_finish);
 	plan_build_report(c, section(root, "report"));

@@ -234,6 +234,19 @@ struct plan_report {
 	const char *unit; /* display unit override or NULL */
 };
 
+/* `reconnect:` (schema/plan.md, "Lost connections"): after a run lost
+ * its host (ssh could not reach it), try again up to `tries` times, the
+ * first after `wait` seconds, each wait doubled up to `max_wait`; then
+ * stop the session (exit 3), its runs left pending. tries 0: `off` (stop
+ * at once). */
+struct plan_reconnect {
+	int tries;
+	double wait, max_wait;
+};
+#define PLAN_RECONNECT_TRIES 8
+#define PLAN_RECONNECT_WAIT 2.0
+#define PLAN_RECONNECT_MAX_WAIT 60.0
+
 struct plan {
 	struct arena *arena;
 	const char *path; /* file it was read from */
@@ -269,6 +282,7 @@ struct plan {
 			  (`sample:`), default 1, at least 0.1; 0 = off */
 	unsigned
 	    counters; /* enum plan_counter bits; default nic|tcp|cpu|capture */
+	struct plan_reconnect reconnect;
 	struct plan_argv on_finish;
 	struct plan_report report;
 };

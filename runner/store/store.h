@@ -292,6 +292,7 @@ struct store_run_filter {
 	int64_t block;	   /* only this manual block; -1: every block */
 	unsigned statuses; /* STORE_STATUS_BIT()s; 0: every status */
 	int limit;	   /* at most this many; 0: no limit */
+	int with_reason;   /* only runs that carry a reason */
 };
 struct store_run_row {
 	int64_t id, session_id, position, block;

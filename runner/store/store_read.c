@@ -165,6 +165,8 @@ static void run_filter_sql(const struct store_run_filter *f, struct buf *q)
 					 run_status_name((enum run_status)i));
 		buf_adds(q, ")");
 	}
+	if (f->with_reason)
+		buf_adds(q, " AND reason IS NOT NULL");
 	buf_adds(q, " ORDER BY session_id, position");
 	if (f->limit > 0)
 		buf_adds(q, " LIMIT ?2");

@@ -46,7 +46,7 @@ bad = ["misspelt-top-key", "misspelt-nested-key", "misspelt-host-key",
        "wrong-type", "empty-levels", "duplicate-level", "repeat-range",
        "repeat-not-integer", "unknown-order", "unknown-engine",
        "unsupported-version", "missing-version", "bad-name",
-       "unknown-probe", "bad-metric-unit", "bad-duration"]
+       "unknown-probe", "bad-metric-unit", "bad-duration", "bad-reconnect"]
 for b in bad:
     f = src + "/tests/e2e/cases/validate-" + b + "/plan.yaml"
     if not list(v.iter_errors(load(f))):

@@ -363,6 +363,7 @@ static int count_in_file(const char *path, const char *needle)
 
 static void test_ssh(void)
 {
+	char check[512];
 	struct plan_host ph = {0};
 	struct host *h = NULL;
 	struct xr_err e = {0};
@@ -456,6 +457,21 @@ static void test_ssh(void)
 		   r.err);
 		proc_result_release(&r);
 	}
+	{
+		/* Under a deadline the far side says its pid first on
+		 * stderr (host_ssh.c); the stored stderr is the command's. */
+		const char *argv[] = {"sh", "-c", "echo oops >&2; exit 7",
+				      NULL};
+		double was = o.timeout;
+		o.argv = argv;
+		o.timeout = 10;
+		host_run(h, &o, &r, &e);
+		ok(r.status == PROC_EXITED && r.exit_code == 7 &&
+		       !strcmp(r.err, "oops\n"),
+		   "stderr byte-exact under a far-side deadline ('%s')", r.err);
+		proc_result_release(&r);
+		o.timeout = was;
+	}
 	is_int(count_in_file(log, "Accepted publickey"), 1,
 	       "one ssh connection for all commands (ControlMaster reused)");
 
@@ -546,19 +562,40 @@ static void test_ssh(void)
 		   "next command reconnects ('%s')", r.err);
 		proc_result_release(&r);
 	}
+	snprintf(check, sizeof check,
+		 "ssh -o ControlPath=%s/%%C -p %d -O check "
+		 "root@127.0.0.1 2>/dev/null",
+		 ctl, port);
+	ok(sh_ok(check), "master running while open");
+	host_close(h);
+	ok(!sh_ok(check), "master stopped by host_close");
+
+	/* host_check: up while sshd serves, down (with ssh's words) once
+	 * it and its connections are gone; the mark stays. */
 	{
-		char check[512];
+		struct buf why = BUF_INIT;
+		long rv_ = host_open(&ph, ctl, &h, &e), rc_;
+		is_int(rv_, 0, "open again for host_check");
+		ok(rv_ == 0 && host_check(h, &why) == 0 && !host_is_down(h),
+		   "host_check: up");
+		proc_stop(sshd);
+		/* and the master's connection too, however sshd's
+		 * per-connection children fared */
 		snprintf(check, sizeof check,
-			 "ssh -o ControlPath=%s/%%C -p %d -O check "
+			 "ssh -o ControlPath=%s/%%C -p %d -O exit "
 			 "root@127.0.0.1 2>/dev/null",
 			 ctl, port);
-		ok(sh_ok(check), "master running while open");
+		sh_ok(check);
+		rc_ = rv_ == 0 ? host_check(h, &why) : 0;
+		ok(rc_ == -XR_EHOST && host_is_down(h) &&
+		       host_down_since(h) > 0 &&
+		       strstr(host_down_reason(h), "refused") && why.s &&
+		       !strcmp(why.s, host_down_reason(h)),
+		   "host_check: down ('%s')", h ? host_down_reason(h) : "");
 		host_close(h);
-		ok(!sh_ok(check), "master stopped by host_close");
+		buf_release(&why);
 	}
-
 	/* Unreachable: a clear error quoting the host and ssh's words. */
-	proc_stop(sshd);
 	ph.name = "gone";
 	{
 		long rv_ = host_open(&ph, ctl, &h, &e);
@@ -609,7 +646,7 @@ static void test_plan_address(void)
 
 int main(void)
 {
-	tap_plan(79);
+	tap_plan(88);
 	char cmd[256];
 	snprintf(dir, sizeof dir, "/tmp/xr-test-host-XXXXXX");
 	if (!mkdtemp(dir))

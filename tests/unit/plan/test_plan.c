@@ -395,6 +395,52 @@ static void test_defaults(void)
 	xr_diag_release(&d);
 }
 
+/* reconnect: its defaults (PLAN_RECONNECT_*, schema/plan.md), off, a
+ * partial mapping, and a wait above the default max_wait. */
+static void test_reconnect(void)
+{
+	static const struct {
+		const char *name;
+		const char *yaml; /* "" = not written */
+		int tries;
+		double wait, max_wait;
+	} cases[] = {
+	    {"default", "", 8, 2, 60},
+	    {"off", "reconnect: off\n", 0, 2, 60},
+	    {"tries only", "reconnect: { tries: 3 }\n", 3, 2, 60},
+	    {"all three",
+	     "reconnect: { tries: 1, wait: 500ms, max_wait: 1s }\n", 1, 0.5, 1},
+	    {"wait above the default max", "reconnect: { wait: 90s }\n", 8, 90,
+	     90},
+	};
+	size_t i;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct plan *p;
+		struct xr_diag d;
+		struct buf y = BUF_INIT;
+		int rc;
+		buf_addf(&y,
+			 "xrun: 1\nname: t\nengine: { type: iperf3, server: "
+			 "local }\n%s",
+			 cases[i].yaml);
+		rc = load(y.s, &p, &d);
+		buf_release(&y);
+		is_int(rc, 0, cases[i].name);
+		if (rc) {
+			dump(&d);
+			xr_diag_release(&d);
+			continue;
+		}
+		is_int(p->reconnect.tries, cases[i].tries, "reconnect tries");
+		is_near(p->reconnect.wait, cases[i].wait, 1e-12,
+			"reconnect wait");
+		is_near(p->reconnect.max_wait, cases[i].max_wait, 1e-12,
+			"reconnect max_wait");
+		plan_free(p);
+		xr_diag_release(&d);
+	}
+}
+
 static void test_merge(void)
 {
 	struct plan *p;
@@ -639,7 +685,7 @@ static void test_scale(void)
 
 int main(void)
 {
-	tap_plan(263);
+	tap_plan(263 + 5 * 4);
 	char hex[65];
 	const char *hx = hex;
 	sha256_hex("abc", 3, hex);
@@ -654,6 +700,7 @@ int main(void)
 	    "sha256 empty");
 	test_example();
 	test_defaults();
+	test_reconnect();
 	test_merge();
 	test_params();
 	test_errors();
