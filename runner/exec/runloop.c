@@ -17,6 +17,7 @@
 #include "counters.h"
 #include "engine.h"
 #include "host.h"
+#include "latency_probe.h"
 #include "placeholder.h"
 #include "plan.h"
 #include "proc.h"
@@ -214,14 +215,16 @@ static size_t snap_after(struct runctx *rc, struct snaps *s,
 struct samplers {
 	struct sampler *s[2];
 	int n;
+	double lead; /* the idle lead-in they want before the engine, s */
 	struct series_set set;
 };
 
 /*
- * Start a sampler on the client and the server host, then wait the idle
- * lead-in (min(1 s, 2 samples)) so that the series show the link before
- * the engine. A sampler that cannot start is noted; the run goes on.
- * 0, or -XR_EINTR when interrupted during the lead-in.
+ * Start a sampler on the client and the server host; the idle lead-in
+ * they want (min(1 s, 2 samples)) so that the series show the link
+ * before the engine goes to sm->lead: latency_lead_in waits it, with the
+ * latency probe's idle phase. A sampler that cannot start is noted; the
+ * run goes on.
  */
 static int samplers_start(struct runctx *rc, const struct request *rq,
 			  struct samplers *sm)
@@ -256,7 +259,8 @@ static int samplers_start(struct runctx *rc, const struct request *rq,
 			 sizeof sm->set.note - strlen(sm->set.note), "%s%.200s",
 			 sm->set.note[0] ? "; " : "", err.msg);
 	}
-	return sm->n && proc_sleep(lead) < 0 ? -XR_EINTR : 0;
+	sm->lead = sm->n ? lead : 0;
+	return 0;
 }
 
 static void samplers_stop(struct samplers *sm)
@@ -430,6 +434,7 @@ static int execute_one(struct runctx *rc, size_t i)
 	struct request rq;
 	struct snaps snaps;
 	struct samplers sm;
+	struct latency_run lat = {0};
 	struct xr_err err = {0};
 	size_t nver = 0, nsc;
 	double t0 = proc_now_mono();
@@ -447,16 +452,24 @@ static int execute_one(struct runctx *rc, size_t i)
 	}
 	/* The lead-in comes before the run is 'running' in the store: an
 	 * interrupt in it leaves the run pending, as one during settle. */
-	if (samplers_start(rc, &rq, &sm) < 0) {
+	samplers_start(rc, &rq, &sm);
+	if ((r = latency_lead_in(rc, sm.lead, rq.rq.timeout, &lat, &err)) < 0) {
 		samplers_stop(&sm);
 		series_set_release(&sm.set);
+		if (r != -XR_EINTR) { /* the probe cannot run: a failed run */
+			if (!rc->o->quiet)
+				fprintf(stderr, "xrun: run %zu failed: %s\n",
+					i + 1, err.msg);
+			fail_unexpanded(rc, i, &err);
+		}
 		request_release(&rq);
-		return -XR_EINTR;
+		return r == -XR_EINTR ? -XR_EINTR : 0;
 	}
 	snap_before(rc, &snaps);
 	if ((r = store_run_start(rc->st, rc->ids[i], proc_now_wall(), &err)) <
 	    0) {
 		env_fail(rc, &err);
+		latency_abort(&lat);
 		samplers_stop(&sm);
 		series_set_release(&sm.set);
 		request_release(&rq);
@@ -466,7 +479,9 @@ static int execute_one(struct runctx *rc, size_t i)
 	progress_run_start(rc, i);
 	for (r = 0; r < sm.n; r++)
 		sampler_mark(sm.s[r]);
+	latency_mark(&lat);
 	r = rc->eng->run(rc->eng_state, p, &rq.rq, &res);
+	latency_finish(rc, &lat, &sm.set, &res);
 	samplers_stop(&sm);
 	settle_status(&res, r);
 	nsc = snap_after(rc, &snaps, sc, rows);
