@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <pthread.h>
@@ -117,6 +118,20 @@ int latprobe_parse_ping_line(const char *line, struct latprobe_reply *r)
 
 /* ---- the summary ------------------------------------------------------- */
 
+long long latprobe_unwrap(long long prev, unsigned raw)
+{
+	long long base, s;
+	if (prev < 0)
+		return raw;
+	base = prev - prev % 65536;
+	s = base + raw;
+	if (s + 32768 < prev)
+		s += 65536; /* wrapped forward */
+	else if (s > prev + 32768 && s >= 65536)
+		s -= 65536; /* a late reply from before the wrap */
+	return s;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -138,20 +153,56 @@ static double quantile(const double *x, size_t n, double q)
 	return x[lo] + (h - (double)lo) * (x[lo + 1] - x[lo]);
 }
 
-/* The loaded phase's probes and those without a reply. */
+/* The largest sequence number sent before time T: from the reply sent
+ * last before T and the probes' spacing, but below the first reply sent
+ * at or after T. LLONG_MIN when no reply is before T. */
+static long long seq_before(const double *t, const long long *seq, size_t n,
+			    double T, double spacing)
+{
+	long long s;
+	size_t i, b = n, a = n;
+	for (i = 0; i < n; i++) {
+		if (t[i] < T && (b == n || t[i] > t[b]))
+			b = i;
+		if (t[i] >= T && (a == n || t[i] < t[a]))
+			a = i;
+	}
+	if (b == n)
+		return a == n ? LLONG_MIN
+			      : seq[a] - (long long)ceil((t[a] - T) / spacing);
+	s = seq[b] + (long long)ceil((T - t[b]) / spacing) - 1;
+	if (a < n && s >= seq[a])
+		s = seq[a] - 1;
+	return s;
+}
+
+/* The loaded phase's probes and those without a reply: the sequence
+ * numbers sent in [0, end - wait]; the spacing is the replies' own
+ * (ping's interval is a least gap: 100 ms comes out as about 104). */
 static void loss_of(const double *t, const long long *seq, size_t n, double end,
 		    double interval, struct latprobe_summary *o)
 {
 	double wait = end > 2.0 ? 1.0 : end / 2, last = end - wait;
-	long long s0, s1, k;
+	double spacing = interval;
+	long long s0, s1, k, lo = 0, hi = 0;
 	size_t got = 0, i;
 	char *seen;
 
 	if (!n || !(interval > 0) || !(last > 0))
 		return;
-	/* the sequence numbers sent in [0, last], from reply 0's send time */
-	s0 = seq[0] + (long long)ceil((0 - t[0]) / interval - 1e-9);
-	s1 = seq[0] + (long long)floor((last - t[0]) / interval + 1e-9);
+	for (i = 1; i < n; i++) {
+		if (seq[i] < seq[lo])
+			lo = (long long)i;
+		if (seq[i] > seq[hi])
+			hi = (long long)i;
+	}
+	if (seq[hi] > seq[lo] && t[hi] > t[lo])
+		spacing = (t[hi] - t[lo]) / (double)(seq[hi] - seq[lo]);
+	s0 = seq_before(t, seq, n, 0, spacing);
+	s1 = seq_before(t, seq, n, last, spacing);
+	if (s0 == LLONG_MIN || s1 == LLONG_MIN)
+		return;
+	s0++;
 	if (s1 < s0 || s1 - s0 > 10000000)
 		return;
 	if (!(seen = calloc((size_t)(s1 - s0 + 1), 1)))
@@ -219,8 +270,6 @@ struct latprobe {
 	double *ts, *read_at, *rtt; /* per reply */
 	long long *seq;		    /* unwrapped */
 	size_t n, cap;
-	unsigned last_raw;
-	long long epoch;
 	int ended;	     /* the child's stdout closed */
 	char last_line[160]; /* the last line that was not a reply */
 	struct buf err_text;
@@ -247,13 +296,10 @@ static int keep_reply(struct latprobe *p, const struct latprobe_reply *r,
 		p->seq = d;
 		p->cap = nc;
 	}
-	if (p->n && r->seq + 32768u < p->last_raw)
-		p->epoch++; /* icmp_seq wrapped at 65536 */
-	p->last_raw = r->seq;
+	p->seq[p->n] = latprobe_unwrap(p->n ? p->seq[p->n - 1] : -1, r->seq);
 	p->ts[p->n] = r->ts;
 	p->read_at[p->n] = now;
 	p->rtt[p->n] = r->rtt;
-	p->seq[p->n] = p->epoch * 65536 + (long long)r->seq;
 	p->n++;
 	return 0;
 }

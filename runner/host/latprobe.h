@@ -44,6 +44,11 @@ struct latprobe_reply {
  */
 int latprobe_parse_ping_line(const char *line, struct latprobe_reply *r);
 
+/* The sequence number raw (0..65535, as printed) unwrapped next to the
+ * one before it, prev (-1 for the first): icmp_seq wraps at 65536, every
+ * 109 minutes at 100 ms. */
+long long latprobe_unwrap(long long prev, unsigned raw);
+
 /* What one run's probe measured. Times in seconds; a value that has no
  * sample is NAN. */
 struct latprobe_summary {
@@ -62,9 +67,10 @@ struct latprobe_summary {
  * given, the engine having run from t = 0 to t = end; interval is the
  * probes' spacing. Quantiles are Hyndman & Fan type 7 (numpy's linear).
  * Loss counts the sequence numbers whose probes were sent in [0, end - w]
- * (w = the 1 s reply wait, or less on a short run: a probe sent in the
- * last second may still be on its way when the probe is stopped), from
- * the first reply's send time and the interval.
+ * (w = the 1 s reply wait, or end / 2 on a run of 2 s or less: a probe
+ * sent in the last second may still be on its way when the probe is
+ * stopped), placed in time from the nearest replies and the replies' own
+ * spacing (interval when there are fewer than two).
  */
 void latprobe_summarise(const double *t, const double *rtt,
 			const long long *seq, size_t n, double end,

@@ -26,7 +26,7 @@
 
 /* ---- top level ---------------------------------------------------------- */
 
-static const char *const top_keys[] = {
+const char *const plan_top_keys[] = {
     "xrun",	 "name",   "title",   "description", "hosts",
     "vars",	 "engine", "factors", "exclude",     "repeat",
     "order",	 "seed",   "warmup",  "settle",	     "counters",
@@ -50,6 +50,9 @@ static void build_sample(struct pctx *c, const struct ynode *n, double *out)
 		*out = v;
 }
 
+const char *const plan_latency_keys[] = {"probe",    "from", "to",
+					 "interval", "idle", NULL};
+
 /* A latency: duration between lo and hi seconds, into *out. */
 static void latency_time(struct pctx *c, const struct ynode *map,
 			 const char *key, double lo, double hi, double *out)
@@ -71,8 +74,6 @@ static void latency_time(struct pctx *c, const struct ynode *map,
  * idle: 2s }`; the names are checked in plan_check.c. */
 static void build_latency(struct pctx *c, const struct ynode *n)
 {
-	static const char *const keys[] = {"probe",    "from", "to",
-					   "interval", "idle", NULL};
 	struct plan_latency *l = &c->p->latency;
 	const struct ynode *x;
 	l->pos = pc_pos(n);
@@ -82,7 +83,7 @@ static void build_latency(struct pctx *c, const struct ynode *n)
 	l->idle = 2.0;
 	if (pc_map(c, n, "latency") < 0)
 		return;
-	pc_keys(c, n, keys, "latency");
+	pc_keys(c, n, plan_latency_keys, "latency");
 	if (!(x = yn_get(n, "probe")))
 		pc_err(c, n, "latency needs probe: (ping)");
 	else {
@@ -204,7 +205,7 @@ static void build_top(struct pctx *c, const struct ynode *root)
 	struct plan *p = c->p;
 	const struct ynode *x;
 	long long v;
-	pc_keys_with_extensions(c, root, top_keys, "the plan");
+	pc_keys_with_extensions(c, root, plan_top_keys, "the plan");
 	if (!(x = yn_get(root, "xrun"))) {
 		pc_err(c, root->n ? yn_key(root, 0) : root,
 		       "missing 'xrun: 1' (the plan format version)");

@@ -247,6 +247,12 @@ struct plan_latency {
 	struct plan_pos pos, probe_pos, to_pos;
 };
 
+/* The keys the loader takes at the top of a plan and in `latency:`
+ * (NULL-terminated): schema/plan.schema.json's properties match them
+ * (tests/unit/plan/test_plan_latency.c). */
+extern const char *const plan_top_keys[];
+extern const char *const plan_latency_keys[];
+
 struct plan {
 	struct arena *arena;
 	const char *path; /* file it was read from */
