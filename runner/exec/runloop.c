@@ -273,6 +273,15 @@ static void samplers_stop(struct samplers *sm)
 		sampler_dump(&sm->set, stderr);
 }
 
+/* The engine starts now: t = 0 of the samplers' and the probe's series. */
+static void mark_start(struct samplers *sm, struct latency_run *lat)
+{
+	int k;
+	for (k = 0; k < sm->n; k++)
+		sampler_mark(sm->s[k]);
+	latency_mark(lat);
+}
+
 static int observed_key(const struct engine_result *res, const char *key)
 {
 	int k;
@@ -420,6 +429,30 @@ static void say_done(struct runctx *rc, size_t i,
 	}
 }
 
+/*
+ * Start run i's samplers and latency probe and wait their lead-in. 0;
+ * 1 when the probe cannot run (run i is stored as failed with why);
+ * -XR_EINTR when interrupted. On non-zero nothing is left running.
+ */
+static int lead_in(struct runctx *rc, size_t i, const struct request *rq,
+		   struct samplers *sm, struct latency_run *lat)
+{
+	struct xr_err err = {0};
+	int r;
+	samplers_start(rc, rq, sm);
+	r = latency_lead_in(rc, sm->lead, rq->rq.timeout, lat, &err);
+	if (r == 0)
+		return 0;
+	samplers_stop(sm);
+	series_set_release(&sm->set);
+	if (r == -XR_EINTR)
+		return r;
+	if (!rc->o->quiet)
+		fprintf(stderr, "xrun: run %zu failed: %s\n", i + 1, err.msg);
+	fail_unexpanded(rc, i, &err);
+	return 1;
+}
+
 /* Run position i. Returns 0, -XR_EINTR, or -XR_EENV (stop). */
 static int execute_one(struct runctx *rc, size_t i)
 {
@@ -452,18 +485,9 @@ static int execute_one(struct runctx *rc, size_t i)
 	}
 	/* The lead-in comes before the run is 'running' in the store: an
 	 * interrupt in it leaves the run pending, as one during settle. */
-	samplers_start(rc, &rq, &sm);
-	if ((r = latency_lead_in(rc, sm.lead, rq.rq.timeout, &lat, &err)) < 0) {
-		samplers_stop(&sm);
-		series_set_release(&sm.set);
-		if (r != -XR_EINTR) { /* the probe cannot run: a failed run */
-			if (!rc->o->quiet)
-				fprintf(stderr, "xrun: run %zu failed: %s\n",
-					i + 1, err.msg);
-			fail_unexpanded(rc, i, &err);
-		}
+	if ((r = lead_in(rc, i, &rq, &sm, &lat)) != 0) {
 		request_release(&rq);
-		return r == -XR_EINTR ? -XR_EINTR : 0;
+		return r < 0 ? r : 0;
 	}
 	snap_before(rc, &snaps);
 	if ((r = store_run_start(rc->st, rc->ids[i], proc_now_wall(), &err)) <
@@ -477,9 +501,7 @@ static int execute_one(struct runctx *rc, size_t i)
 	}
 	rc->status[i] = RUN_RUNNING;
 	progress_run_start(rc, i);
-	for (r = 0; r < sm.n; r++)
-		sampler_mark(sm.s[r]);
-	latency_mark(&lat);
+	mark_start(&sm, &lat);
 	r = rc->eng->run(rc->eng_state, p, &rq.rq, &res);
 	latency_finish(rc, &lat, &sm.set, &res);
 	samplers_stop(&sm);
