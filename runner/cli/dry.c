@@ -193,7 +193,10 @@ int dry_build(struct dry *d, const struct plan *p, struct xr_err *err)
 						      : p->engine.duration;
 		}
 	}
-	d->overhead = PLAN_RUN_OVERHEAD;
+	/* the latency probe's idle phase comes before each run (an earlier
+	 * session's gaps, when there are some, hold it already) */
+	d->overhead =
+	    PLAN_RUN_OVERHEAD + (p->latency.probe ? p->latency.idle : 0);
 	refine_overhead(d);
 	d->per_run =
 	    p->engine.duration + p->engine.omit + p->settle + d->overhead;
