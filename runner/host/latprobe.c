@@ -368,11 +368,14 @@ static void *reader_main(void *arg)
 			break;
 		if (pf[0].revents & POLLIN)
 			break;
-		if (p->err_fd >= 0 && pf[2].revents &&
-		    (read_some(p->err_fd, &p->err_text) == 0 ||
-		     p->err_text.len > 2048)) {
-			close(p->err_fd);
-			p->err_fd = -1;
+		if (p->err_fd >= 0 && pf[2].revents) {
+			pthread_mutex_lock(&p->mu);
+			if (read_some(p->err_fd, &p->err_text) == 0 ||
+			    p->err_text.len > 2048) {
+				close(p->err_fd);
+				p->err_fd = -1;
+			}
+			pthread_mutex_unlock(&p->mu);
 		}
 		if (!pf[1].revents)
 			continue;
@@ -507,7 +510,10 @@ int latprobe_check(struct latprobe *p, struct xr_err *err)
 	/* The reader may still hold stderr: it closes it at its end. */
 	if (st != PROC_STILL_RUNNING || ended) {
 		proc_sleep(0.05);
+		pthread_mutex_lock(&p->mu);
 		err_line(p, said, sizeof said);
+		snprintf(last, sizeof last, "%s", p->last_line);
+		pthread_mutex_unlock(&p->mu);
 		return xr_err_set(err, XR_EENV, NULL, 0, 0,
 				  "latency probe '%s' from '%s' to %s ended "
 				  "before the load%s%s%s%s",
