@@ -460,11 +460,13 @@ int latprobe_start(struct host *h, const char *label, const char *probe,
 	o.grace = 1.0;
 	p->child = host_spawn_stream(h, &o, &p->out_fd, &p->err_fd, err);
 	if (!p->child) {
+		char why[sizeof err->msg];
+		snprintf(why, sizeof why, "%s",
+			 err->msg[0] ? err->msg : "cannot start it");
 		probe_free(p);
-		if (!err->msg[0])
-			xr_err_set(err, XR_EENV, NULL, 0, 0,
-				   "cannot start '%s' on '%s'", argv[0], label);
-		return -XR_EENV;
+		return xr_err_set(err, XR_EENV, NULL, 0, 0,
+				  "latency probe '%s' from '%s' to %s: %.400s",
+				  row->name, label, address, why);
 	}
 	fcntl(p->out_fd, F_SETFL, fcntl(p->out_fd, F_GETFL) | O_NONBLOCK);
 	fcntl(p->err_fd, F_SETFL, fcntl(p->err_fd, F_GETFL) | O_NONBLOCK);

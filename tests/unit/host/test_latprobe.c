@@ -229,12 +229,25 @@ static void test_live(void)
 	ok(latprobe_start(h, "client", "irtt", "127.0.0.1", 0.05, 30, &p,
 			  &err) < 0,
 	   "an unknown probe is refused");
+	{
+		/* no ping on PATH: the start says so, naming the probe */
+		char *path = strdup(getenv("PATH") ? getenv("PATH") : "");
+		setenv("PATH", "/nonexistent", 1);
+		memset(&err, 0, sizeof err);
+		ok(latprobe_start(h, "client", "ping", "127.0.0.1", 0.05, 30,
+				  &p, &err) < 0 &&
+		       strstr(err.msg, "latency probe 'ping' from 'client' "
+				       "to 127.0.0.1: cannot execute 'ping'"),
+		   "no ping: %s", err.msg);
+		setenv("PATH", path, 1);
+		free(path);
+	}
 	host_close(h);
 }
 
 int main(void)
 {
-	tap_plan(52);
+	tap_plan(53);
 	test_recorded();
 	test_lines();
 	test_summary();
