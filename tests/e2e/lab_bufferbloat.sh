@@ -96,4 +96,13 @@ python3 -c "import sys; v = list(map(float, sys.argv[1:])); sys.exit(not (len(v)
 "$XRUN" report --db ex.db -o ex.md 2>rep.err || { cat rep.err; fail "report exit $?"; }
 grep -q "^| Latency under load | queue=10ms, cc=cubic: +[0-9.]* ms at the median under load" ex.md ||
 	fail "no latency line in the summary: $(grep -i latency ex.md | head -3)"
+# Another --bottleneck on a lab that is up is refused; down removes the
+# router with the rest.
+rc=0
+"$XRUN" lab up --rate 20mbit --prefix "$P" >up2.out 2>&1 || rc=$?
+[ "$rc" = 2 ] && grep -q "is up with a router" up2.out || fail "re-up without router: exit $rc: $(cat up2.out)"
+"$XRUN" lab down --prefix "$P" >down.out || fail "lab down exit $?"
+for n in client server router; do
+	[ ! -e "/var/run/netns/$P-$n" ] || fail "lab down left namespace $P-$n"
+done
 echo "ok - a 200 ms router queue at 20 Mbit/s: xrun's latency increase agrees with bare ping beside bare iperf3, and grows with the queue in plans/bufferbloat.yaml"
