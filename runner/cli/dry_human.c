@@ -247,6 +247,12 @@ static void write_summary(struct fastout *o, const struct dry *d)
 	fastout_f(o, "file: %s (sha256 %.12s)\n", p->path ? p->path : "-",
 		  p->hash);
 	fastout_f(o, "engine: %s\n", p->engine.type);
+	if (p->latency.probe)
+		fastout_f(o,
+			  "latency probe: %s from %s to %s every %gs, %gs "
+			  "idle before each run (in the overhead)\n",
+			  p->latency.probe, p->latency.from, p->latency.to,
+			  p->latency.interval, p->latency.idle);
 	if (p->nfactors)
 		fastout_s(o, "factors:\n");
 	for (f = 0; f < p->nfactors; f++) {

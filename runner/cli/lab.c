@@ -54,6 +54,17 @@ static const char *profile_name(size_t i)
 
 const struct opt_choices lab_profile_choices = {"lab profile", profile_name};
 
+/* --bottleneck: where the queue is (lab_net.h, struct lab's router). */
+static const char *const bottlenecks[] = {"ends", "router"};
+
+static const char *bottleneck_name(size_t i)
+{
+	return i < 2 ? bottlenecks[i] : NULL;
+}
+
+static const struct opt_choices lab_bottleneck_choices = {"bottleneck",
+							  bottleneck_name};
+
 /* Whether the record says an up created this namespace. */
 static int record_owns(json_t *rec, const char *ns)
 {
@@ -68,7 +79,7 @@ static int record_owns(json_t *rec, const char *ns)
 }
 
 static int lab_write_record(struct lab *l, const struct lab_profile *pr,
-			    const int created[2], int veth, json_t *old,
+			    const int created[3], int veth, json_t *old,
 			    struct xr_err *err)
 {
 	json_t *o = json_object(), *ns = json_array(), *ifs = json_array();
@@ -80,6 +91,8 @@ static int lab_write_record(struct lab *l, const struct lab_profile *pr,
 			json_array_append_new(ns, json_string(l->ns[i]));
 		json_array_append_new(ifs, json_string(l->ifname[i]));
 	}
+	if (l->router && (created[2] || record_owns(old, l->rns)))
+		json_array_append_new(ns, json_string(l->rns));
 	veth = veth || json_is_true(json_object_get(old, "veth_created"));
 	json_object_set_new(o, "prefix", json_string(l->prefix));
 	json_object_set_new(o, "profile", json_string(pr->name));
@@ -88,6 +101,8 @@ static int lab_write_record(struct lab *l, const struct lab_profile *pr,
 	json_object_set_new(o, "namespaces", ns);
 	json_object_set_new(o, "veth", ifs);
 	json_object_set_new(o, "veth_created", json_boolean(veth));
+	json_object_set_new(o, "bottleneck",
+			    json_string(l->router ? "router" : "ends"));
 	json_object_set_new(o, "updated", json_real(proc_now_wall()));
 	mkdir(LAB_RUN_DIR, 0755);
 	if (json_dump_file(o, l->record, JSON_INDENT(2)) < 0)
@@ -110,14 +125,26 @@ static void lab_print_hosts(const struct lab *l)
 static int lab_up(struct lab *l, const struct lab_profile *pr,
 		  struct xr_err *err)
 {
-	int created[2] = {0, 0}, will[2], veth = 0, rc, i;
+	int created[3] = {0, 0, 0}, will[3], veth = 0, rc, i;
 	json_t *old;
+	/* One topology at a time: the direct pair and the router's pairs
+	 * share the ends' names. */
+	if (lab_ns_exists(l->ns[0]) &&
+	    lab_link_exists(l->ns[0], l->ifname[0]) &&
+	    lab_ns_exists(l->rns) != l->router)
+		return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+				  "lab '%s' is up %s a router: run 'xrun lab "
+				  "down --prefix %s' first to change "
+				  "--bottleneck",
+				  l->prefix, l->router ? "without" : "with",
+				  l->prefix);
 	old = json_load_file(l->record, 0, NULL);
 	/* Record the namespaces about to be made before making them: an up
 	 * cut short (Ctrl-C, SIGKILL) is still undone by down. */
-	for (i = 0; i < 2; i++)
-		will[i] = !lab_ns_exists(l->ns[i]);
-	rc = will[0] || will[1] || !old
+	for (i = 0; i < 3; i++)
+		will[i] = !lab_ns_exists(i < 2 ? l->ns[i] : l->rns) &&
+			  (i < 2 || l->router);
+	rc = will[0] || will[1] || will[2] || !old
 		 ? lab_write_record(l, pr, will, 1, old, err)
 		 : 0;
 	if (!rc)
@@ -128,10 +155,10 @@ static int lab_up(struct lab *l, const struct lab_profile *pr,
 		/* Undo only what this call created; an existing lab keeps
 		 * its shape (tc replace failed before changing it). */
 		struct buf e = BUF_INIT;
-		for (i = 0; i < 2; i++)
+		for (i = 0; i < 3; i++)
 			if (created[i])
-				lab_down_ns(l->ns[i], &e);
-		if (veth && !created[0] && !created[1])
+				lab_down_ns(i < 2 ? l->ns[i] : l->rns, &e);
+		if (veth && !created[0] && !created[1] && !created[2])
 			lab_del_veth(l, &e);
 		buf_release(&e);
 		if (old)
@@ -152,6 +179,10 @@ static int lab_up(struct lab *l, const struct lab_profile *pr,
 	json_decref(old);
 	if (rc)
 		return rc;
+	if (l->router)
+		printf("lab '%s' is up through router namespace '%s' (the "
+		       "queue is there, not at the sender)\n",
+		       l->prefix, l->rns);
 	if (pr->shape == LAB_TBF && !strcmp(pr->name, "rate"))
 		printf("lab '%s' is up, shaped by tbf at %.6g Mbit/s\n",
 		       l->prefix, pr->rate / 1e6);
@@ -263,6 +294,12 @@ static int lab_status(struct lab *l)
 		lab_show(qd, "  "); /* tc starts its lines with "qdisc" */
 		lab_show_shaping(l, i);
 	}
+	if (lab_ns_exists(l->rns)) {
+		const char *qd[] = {"tc", "-n", l->rns, "qdisc", "show", NULL};
+		printf("router: netns %s (the shaping is on its egresses)\n",
+		       l->rns);
+		lab_show(qd, "  ");
+	}
 	if (up == 2)
 		lab_print_hosts(l);
 	json_decref(rec);
@@ -273,7 +310,7 @@ static int lab_status(struct lab *l)
 
 struct lab_args {
 	const char *profile, *prefix;
-	const char *rate, *burst, *latency;
+	const char *rate, *burst, *latency, *bottleneck;
 };
 
 /* tc's rate words and the bit/s they stand for. tc's "mbps" means
@@ -387,6 +424,11 @@ static const struct opt_def lab_up_options[] = {
      "with --rate: the longest a packet may wait in tbf's queue (default: "
      "a queue of 256 KiB plus 8 ms at the rate)",
      OPT_STRING, LA(latency), NULL, 0},
+    {"bottleneck", 0, NULL,
+     "where the shaping queue is: ends (each end's egress, the default) or "
+     "router (a PREFIX-router namespace between the two: the real "
+     "bottleneck for latency under load, docs/lab.md)",
+     OPT_CHOICE, LA(bottleneck), NULL, 0, &lab_bottleneck_choices},
     LAB_PREFIX_OPT,
     {0},
 };
@@ -454,6 +496,7 @@ static int cmd_lab_up(int argc, char **argv)
 	if (rc != LAB_GO)
 		return rc;
 	rc = lab_profile_of(&a, &pr, &err);
+	l.router = a.bottleneck && !strcmp(a.bottleneck, "router");
 	if (!rc)
 		rc = lab_up(&l, &pr, &err);
 	return lab_finish(rc, &err);

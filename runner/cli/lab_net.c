@@ -44,6 +44,9 @@ int lab_init(struct lab *l, const char *prefix, struct xr_err *err)
 	}
 	snprintf(l->record, sizeof l->record, "%s/%s.json", LAB_RUN_DIR,
 		 prefix);
+	snprintf(l->rns, sizeof l->rns, "%s-router", prefix);
+	snprintf(l->rif[0], sizeof l->rif[0], "%s-c", prefix);
+	snprintf(l->rif[1], sizeof l->rif[1], "%s-s", prefix);
 	return 0;
 }
 
@@ -106,22 +109,70 @@ int lab_cmd_fail(struct xr_err *err, const char *what, struct buf *e)
 
 /* Build the namespaces and the veth pair; idempotent. created[] says which
  * namespaces this call made, *veth whether it made the pair. */
-int lab_build(struct lab *l, int created[2], int *veth, struct xr_err *err)
+/* The router's side: its two pairs, forwarding, proxy ARP (answered at
+ * once: proxy_delay 0) and a /32 route to each end, so that the ends
+ * keep their one /30 and every plan written for the lab still works. */
+static int build_router(struct lab *l, int *veth, struct buf *e,
+			struct xr_err *err)
+{
+	char fwd[64], pa[2][64], pd[2][64], a[32];
+	int i;
+	for (i = 0; i < 2; i++) {
+		const char *pair[] = {
+		    "ip",      "link",	"add",	l->ifname[i], "netns",
+		    l->ns[i],  "type",	"veth", "peer",	      "name",
+		    l->rif[i], "netns", l->rns, NULL};
+		const char *up[] = {"ip",  "-n",      l->rns, "link", "set",
+				    "dev", l->rif[i], "up",   NULL};
+		const char *route[] = {"ip",	"-n",	   l->rns,
+				       "route", "replace", a,
+				       "dev",	l->rif[i], NULL};
+		if (!lab_link_exists(l->ns[i], l->ifname[i])) {
+			if (lab_run(pair, NULL, e) < 0)
+				return lab_cmd_fail(
+				    err, "creating the router's veth pair", e);
+			*veth = 1;
+		}
+		snprintf(a, sizeof a, "%s/32", l->addr[i]);
+		if (lab_run(up, NULL, e) < 0 || lab_run(route, NULL, e) < 0)
+			return lab_cmd_fail(err, "configuring the router", e);
+		snprintf(pa[i], sizeof pa[i], "net.ipv4.conf.%s.proxy_arp=1",
+			 l->rif[i]);
+		snprintf(pd[i], sizeof pd[i], "net.ipv4.neigh.%s.proxy_delay=0",
+			 l->rif[i]);
+	}
+	snprintf(fwd, sizeof fwd, "net.ipv4.ip_forward=1");
+	{
+		const char *sys[] = {"ip",     "netns", "exec", l->rns,
+				     "sysctl", "-qw",	fwd,	pa[0],
+				     pa[1],    pd[0],	pd[1],	NULL};
+		const char *lo[] = {"ip",  "-n", l->rns, "link", "set",
+				    "dev", "lo", "up",	 NULL};
+		if (lab_run(sys, NULL, e) < 0 || lab_run(lo, NULL, e) < 0)
+			return lab_cmd_fail(err, "configuring the router", e);
+	}
+	return 0;
+}
+
+int lab_build(struct lab *l, int created[3], int *veth, struct xr_err *err)
 {
 	struct buf e = BUF_INIT;
 	char a[32];
 	int i, rc = 0;
-	for (i = 0; i < 2 && !rc; i++) {
-		const char *argv[] = {"ip", "netns", "add", l->ns[i], NULL};
+	for (i = 0; i < 3 && !rc; i++) {
+		const char *ns = i < 2 ? l->ns[i] : l->rns;
+		const char *argv[] = {"ip", "netns", "add", ns, NULL};
 		created[i] = 0;
-		if (lab_ns_exists(l->ns[i]))
+		if ((i == 2 && !l->router) || lab_ns_exists(ns))
 			continue;
 		if (lab_run(argv, NULL, &e) < 0)
 			rc = lab_cmd_fail(err, "ip netns add", &e);
 		else
 			created[i] = 1;
 	}
-	if (!rc && !lab_link_exists(l->ns[0], l->ifname[0])) {
+	if (!rc && l->router)
+		rc = build_router(l, veth, &e, err);
+	else if (!rc && !lab_link_exists(l->ns[0], l->ifname[0])) {
 		const char *argv[] = {
 		    "ip",	  "link",  "add",    l->ifname[0], "netns",
 		    l->ns[0],	  "type",  "veth",   "peer",	   "name",
@@ -167,10 +218,19 @@ int lab_shape(struct lab *l, const struct lab_profile *pr, struct xr_err *err)
 	struct buf e = BUF_INIT;
 	char rate[32], burst[32], limit[32], delay[32], plimit[32];
 	int i, rc = 0;
-	for (i = 0; i < 2 && !rc; i++) {
+	for (i = 0; i < 2 && l->router; i++) {
+		/* the ends stay unshaped: the queue is the router's */
 		const char *del[] = {"tc",	   "-n",   l->ns[i],
 				     "qdisc",	   "del",  "dev",
 				     l->ifname[i], "root", NULL};
+		lab_run(del, NULL, NULL);
+	}
+	for (i = 0; i < 2 && !rc; i++) {
+		/* the router's egress toward the other end of direction i */
+		const char *ns = l->router ? l->rns : l->ns[i];
+		const char *dev = l->router ? l->rif[1 - i] : l->ifname[i];
+		const char *del[] = {"tc",  "-n", ns,	  "qdisc", "del",
+				     "dev", dev,  "root", NULL};
 		if (pr->shape == LAB_NONE) {
 			/* veth's default is noqueue: deleting the root
 			 * qdisc fails harmlessly when there is none. */
@@ -178,10 +238,9 @@ int lab_shape(struct lab *l, const struct lab_profile *pr, struct xr_err *err)
 		} else if (pr->shape == LAB_TBF) {
 			double bytes_ms = pr->rate / 8 / 1000;
 			const char *argv[] = {
-			    "tc",      "-n",	l->ns[i],     "qdisc",
-			    "replace", "dev",	l->ifname[i], "root",
-			    "tbf",     "rate",	rate,	      "burst",
-			    burst,     "limit", limit,	      NULL};
+			    "tc",  "-n",    ns,	   "qdisc", "replace", "dev",
+			    dev,   "root",  "tbf", "rate",  rate,      "burst",
+			    burst, "limit", limit, NULL};
 			fmt_rate(rate, sizeof rate, pr->rate);
 			snprintf(burst, sizeof burst, "%.0f",
 				 pr->burst > 0 ? pr->burst
@@ -199,10 +258,9 @@ int lab_shape(struct lab *l, const struct lab_profile *pr, struct xr_err *err)
 				    err, "shaping the link with tbf", &e);
 		} else {
 			const char *argv[] = {
-			    "tc",      "-n",	l->ns[i],     "qdisc",
-			    "replace", "dev",	l->ifname[i], "root",
-			    "netem",   "delay", delay,	      "rate",
-			    rate,      "limit", plimit,	      NULL};
+			    "tc", "-n",	   ns,	    "qdisc", "replace", "dev",
+			    dev,  "root",  "netem", "delay", delay,	"rate",
+			    rate, "limit", plimit,  NULL};
 			fmt_rate(rate, sizeof rate, pr->rate);
 			snprintf(delay, sizeof delay, "%.0fms", pr->delay_ms);
 			/* Two bandwidth-delay products of full frames. */

@@ -29,13 +29,18 @@ struct lab_profile {
 	double latency_ms; /* tbf: queue as time instead of limit; 0 = none */
 };
 
-/* One lab's names: PREFIX-client, PREFIX-server, PREFIX-veth. */
+/* One lab's names: PREFIX-client, PREFIX-server, PREFIX-veth; with a
+ * router (`--bottleneck router`), PREFIX-router between them, whose ends
+ * of the two veth pairs are PREFIX-c (toward the client) and PREFIX-s. */
 struct lab {
 	char prefix[LAB_MAX_PREFIX + 1];
 	char ns[2][32];	    /* client, server */
 	char ifname[2][16]; /* veth end in each */
 	const char *addr[2];
 	char record[128]; /* LAB_RUN_DIR/PREFIX.json */
+	int router;	  /* the link goes through PREFIX-router */
+	char rns[32];	  /* PREFIX-router */
+	char rif[2][16];  /* its ends toward client, server */
 };
 
 extern const char *const lab_role[2]; /* "client", "server" */
@@ -50,10 +55,13 @@ int lab_ns_exists(const char *ns);
 int lab_link_exists(const char *ns, const char *ifname);
 /* -XR_EENV: "WHAT failed: STDERR". */
 int lab_cmd_fail(struct xr_err *err, const char *what, struct buf *e);
-/* The namespaces and the veth pair; idempotent. created[] says which
- * namespaces this call made, *veth whether it made the pair. */
-int lab_build(struct lab *l, int created[2], int *veth, struct xr_err *err);
-/* Shapes both ends as pr says (tc replace: a refusal keeps the old). */
+/* The namespaces and the veth pair (with l->router: the router and its
+ * two pairs, forwarding with proxy ARP so the ends keep one /30);
+ * idempotent. created[] says which namespaces this call made (client,
+ * server, router), *veth whether it made a pair. */
+int lab_build(struct lab *l, int created[3], int *veth, struct xr_err *err);
+/* Shapes both ends as pr says, or with a router its two egresses (the
+ * ends unshaped); tc replace: a refusal keeps the old. */
 int lab_shape(struct lab *l, const struct lab_profile *pr, struct xr_err *err);
 /* Deletes namespace ns if it exists; the veth pair. */
 int lab_down_ns(const char *ns, struct buf *e);

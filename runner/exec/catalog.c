@@ -8,6 +8,7 @@
 
 #include "catalog.h"
 #include "engine.h"
+#include "latprobe.h"
 #include "probe.h"
 #include "banned.h"
 
@@ -21,6 +22,7 @@ static const struct plan_catalog builtin = {
     .find_engine = find_engine,
     .engine_names = engine_names,
     .probe_names = probe_names,
+    .latency_probe_names = latprobe_names,
 };
 
 const struct plan_catalog *catalog_builtin(void)

@@ -67,6 +67,8 @@ void cellctx_hosts_needed(const struct plan *p, char *need)
 	for (f = 0; f < p->nfactors; f++)
 		for (k = 0; k < p->factors[f].non; k++)
 			need_role(p, p->factors[f].on[k], need);
+	if (p->latency.probe)
+		need_role(p, p->latency.from, need);
 }
 
 const char *cellctx_iface(const struct plan *p, const char *need, int hi)

@@ -68,8 +68,9 @@ int exec_run(const struct plan *p, const struct exec_opts *o,
 /*
  * The idle lead-in before each run's engine while the samplers watch the
  * link (schema/plan.md, `sample:`): two sample periods, at most 1 s; 0
- * with `sample: off` or `counters: none` (nothing sampled). What the run
- * loop waits and what `xrun plan` counts in its estimate.
+ * with `sample: off` or `counters: none` (nothing sampled); the latency
+ * probe's idle phase when it is longer (schema/plan.md, `latency:`). What
+ * the run loop waits and what `xrun plan` counts in its estimate.
  */
 double exec_lead_in(const struct plan *p);
 

@@ -17,6 +17,7 @@
 #include "counters.h"
 #include "engine.h"
 #include "host.h"
+#include "latency_probe.h"
 #include "placeholder.h"
 #include "plan.h"
 #include "proc.h"
@@ -215,28 +216,41 @@ static size_t snap_after(struct runctx *rc, struct snaps *s,
 struct samplers {
 	struct sampler *s[2];
 	int n;
+	double lead; /* the idle lead-in they want before the engine, s */
 	struct series_set set;
 };
 
-double exec_lead_in(const struct plan *p)
+/* The samplers' own lead-in: two sample periods, at most 1 s; none
+ * without sampling. */
+static double sampler_lead(const struct plan *p)
 {
-	/* counters: none reads no counter, before, after or during. */
 	if (p->sample <= 0 || !p->counters)
 		return 0;
 	return 2 * p->sample > 1.0 ? 1.0 : 2 * p->sample;
 }
 
+double exec_lead_in(const struct plan *p)
+{
+	/* counters: none reads no counter, before, after or during. */
+	double lead = sampler_lead(p);
+	/* the latency probe's idle phase is waited with it (lead_in) */
+	if (p->latency.probe && p->latency.idle > lead)
+		lead = p->latency.idle;
+	return lead;
+}
+
 /*
- * Start a sampler on the client and the server host, then wait the idle
- * lead-in (exec_lead_in: min(1 s, 2 samples)) so that the series show the link
- * before the engine. A sampler that cannot start is noted; the run goes on. 0,
- * or -XR_EINTR when interrupted during the lead-in.
+ * Start a sampler on the client and the server host; the idle lead-in
+ * they want (min(1 s, 2 samples)) so that the series show the link
+ * before the engine goes to sm->lead: latency_lead_in waits it, with the
+ * latency probe's idle phase. A sampler that cannot start is noted; the
+ * run goes on.
  */
 static int samplers_start(struct runctx *rc, const struct request *rq,
 			  struct samplers *sm)
 {
 	const struct plan *p = rc->p;
-	double period = p->sample, lead = exec_lead_in(p), max_s;
+	double period = p->sample, lead = sampler_lead(p), max_s;
 	int hi[2], nh = 0, k;
 
 	memset(sm, 0, sizeof *sm);
@@ -262,7 +276,8 @@ static int samplers_start(struct runctx *rc, const struct request *rq,
 			 sizeof sm->set.note - strlen(sm->set.note), "%s%.200s",
 			 sm->set.note[0] ? "; " : "", err.msg);
 	}
-	return sm->n && proc_sleep(lead) < 0 ? -XR_EINTR : 0;
+	sm->lead = sm->n ? lead : 0;
+	return 0;
 }
 
 /* What the store's flusher thread writes while the run goes on: the
@@ -298,21 +313,25 @@ static void samplers_stop(struct samplers *sm)
 		sampler_dump(&sm->set, stderr);
 }
 
-/* The engine's run i, its samplers marked at its start, their points
- * flushed to the store while it runs, stopped at its end: the engine's
- * answer. */
+/* The engine's run i: its samplers and latency probe marked at its start
+ * (t = 0 of their series), the samplers' points flushed to the store
+ * while it runs, the probe and the samplers stopped at its end: the
+ * engine's answer. */
 static int run_engine(struct runctx *rc, size_t i, struct request *rq,
-		      struct samplers *sm, struct engine_result *res)
+		      struct samplers *sm, struct latency_run *lat,
+		      struct engine_result *res)
 {
 	struct store_flusher *fl = NULL;
 	int k, r;
 	for (k = 0; k < sm->n; k++)
 		sampler_mark(sm->s[k]);
+	latency_mark(lat);
 	if (sm->n)
 		fl = store_flusher_start(rc->st, rc->ids[i], STORE_FLUSH_PERIOD,
 					 samplers_peek, sm);
 	r = rc->eng->run(rc->eng_state, rc->p, &rq->rq, res);
 	flush_stop(rc, fl);
+	latency_finish(rc, lat, &sm->set, res);
 	samplers_stop(sm);
 	return r;
 }
@@ -473,24 +492,49 @@ static void say_done(struct runctx *rc, size_t i,
 	}
 }
 
-/* The samplers' lead-in, the counters before, and the run 'running' in
- * the store. 0; or -XR_EINTR, -XR_EENV with rq released. */
-static int start_run(struct runctx *rc, size_t i, struct request *rq,
-		     struct samplers *sm, struct snaps *snaps)
+/*
+ * Start run i's samplers and latency probe and wait their lead-in. 0;
+ * 1 when the probe cannot run (run i is stored as failed with why);
+ * -XR_EINTR when interrupted. On non-zero nothing is left running.
+ */
+static int lead_in(struct runctx *rc, size_t i, const struct request *rq,
+		   struct samplers *sm, struct latency_run *lat)
 {
 	struct xr_err err = {0};
-	int r = 0;
+	int r;
+	samplers_start(rc, rq, sm);
+	r = latency_lead_in(rc, sm->lead, rq->rq.timeout, lat, &err);
+	if (r == 0)
+		return 0;
+	samplers_stop(sm);
+	series_set_release(&sm->set);
+	if (r == -XR_EINTR)
+		return r;
+	if (!rc->o->quiet)
+		fprintf(stderr, "xrun: run %zu failed: %s\n", i + 1, err.msg);
+	fail_unexpanded(rc, i, &err);
+	return 1;
+}
+
+/* The samplers' and the probe's lead-in, the counters before, and the run
+ * 'running' in the store. 0; 1 when the probe could not run (run i is
+ * stored as failed); or -XR_EINTR, -XR_EENV; rq released when not 0. */
+static int start_run(struct runctx *rc, size_t i, struct request *rq,
+		     struct samplers *sm, struct latency_run *lat,
+		     struct snaps *snaps)
+{
+	struct xr_err err = {0};
+	int r;
 	/* The lead-in comes before the run is 'running' in the store: an
 	 * interrupt in it leaves the run pending, as one during settle. */
-	if (samplers_start(rc, rq, sm) < 0) {
-		r = -XR_EINTR;
-	} else {
-		snap_before(rc, snaps);
-		if (store_run_start(rc->st, rc->ids[i], proc_now_wall(), &err) <
-		    0)
-			r = env_fail(rc, &err);
+	if ((r = lead_in(rc, i, rq, sm, lat)) != 0) {
+		request_release(rq);
+		return r;
 	}
-	if (r < 0) {
+	snap_before(rc, snaps);
+	if (store_run_start(rc->st, rc->ids[i], proc_now_wall(), &err) < 0) {
+		r = env_fail(rc, &err);
+		latency_abort(lat);
 		samplers_stop(sm);
 		series_set_release(&sm->set);
 		request_release(rq);
@@ -579,6 +623,7 @@ static int execute_one(struct runctx *rc, size_t i)
 	struct request rq;
 	struct snaps snaps;
 	struct samplers sm;
+	struct latency_run lat = {0};
 	struct xr_err err = {0};
 	size_t nver = 0, nsc;
 	double t0 = proc_now_mono();
@@ -594,10 +639,10 @@ static int execute_one(struct runctx *rc, size_t i)
 		request_release(&rq);
 		return 0;
 	}
-	if ((r = start_run(rc, i, &rq, &sm, &snaps)) < 0)
-		return r;
+	if ((r = start_run(rc, i, &rq, &sm, &lat, &snaps)) != 0)
+		return r < 0 ? r : 0;
 	progress_run_start(rc, i);
-	r = run_engine(rc, i, &rq, &sm, &res);
+	r = run_engine(rc, i, &rq, &sm, &lat, &res);
 	settle_status(&res, r);
 	nsc = snap_after(rc, &snaps, sc, rows);
 	allver = calloc(nver + (size_t)p->nfactors + 1, sizeof *allver);

@@ -26,11 +26,11 @@
 
 /* ---- top level ---------------------------------------------------------- */
 
-static const char *const top_keys[] = {
-    "xrun",	 "name",   "title",   "description", "hosts",
-    "vars",	 "engine", "factors", "exclude",     "repeat",
-    "order",	 "seed",   "warmup",  "settle",	     "counters",
-    "on_finish", "report", "sample",  "reconnect",   NULL};
+const char *const plan_top_keys[] = {
+    "xrun",	 "name",    "title",	"description", "hosts",	 "vars",
+    "engine",	 "factors", "exclude",	"repeat",      "order",	 "seed",
+    "warmup",	 "settle",  "counters", "on_finish",   "report", "sample",
+    "reconnect", "latency", NULL};
 
 /* `sample: 500ms` (at least 100ms) or `sample: off`. */
 static void build_sample(struct pctx *c, const struct ynode *n, double *out)
@@ -88,6 +88,59 @@ static void build_reconnect(struct pctx *c, const struct ynode *n,
 		   r->max_wait < r->wait) {
 		pc_err(c, x, "'reconnect.max_wait' is below 'reconnect.wait'");
 	}
+}
+
+const char *const plan_latency_keys[] = {"probe",    "from", "to",
+					 "interval", "idle", NULL};
+
+/* A latency: duration between lo and hi seconds, into *out. */
+static void latency_time(struct pctx *c, const struct ynode *map,
+			 const char *key, double lo, double hi, double *out)
+{
+	const struct ynode *x = yn_get(map, key);
+	char what[32];
+	double v;
+	snprintf(what, sizeof what, "latency.%s", key);
+	if (!x || pc_duration(c, x, what, &v) < 0)
+		return;
+	if (v < lo || v > hi)
+		pc_err(c, x, "'%s' must be between %gms and %gs, not '%s'",
+		       what, lo * 1e3, hi, x->kind == YN_SCALAR ? x->s : "?");
+	else
+		*out = v;
+}
+
+/* `latency: { probe: ping, from: HOST, to: HOST, interval: 100ms,
+ * idle: 2s }`; the names are checked in plan_check.c. */
+static void build_latency(struct pctx *c, const struct ynode *n)
+{
+	struct plan_latency *l = &c->p->latency;
+	const struct ynode *x;
+	l->pos = pc_pos(n);
+	l->from = "client";
+	l->to = "server";
+	l->interval = 0.1;
+	l->idle = 2.0;
+	if (pc_map(c, n, "latency") < 0)
+		return;
+	pc_keys(c, n, plan_latency_keys, "latency");
+	if (!(x = yn_get(n, "probe")))
+		pc_err(c, n, "latency needs probe: (ping)");
+	else {
+		l->probe = pc_str(c, x, "latency.probe");
+		l->probe_pos = pc_pos(x);
+	}
+	if ((x = yn_get(n, "from")) && (l->from = pc_str(c, x, "latency.from")))
+		pc_host_ref(c, l->from, x, 1);
+	if ((x = yn_get(n, "to")) && (l->to = pc_str(c, x, "latency.to")))
+		l->to_pos = pc_pos(x);
+	/* 10 ms: ping refuses less than 2 ms to a user who is not root */
+	latency_time(c, n, "interval", 0.01, 10, &l->interval);
+	latency_time(c, n, "idle", 0, 600, &l->idle);
+	if (l->idle > 0 && l->idle < 3 * l->interval)
+		pc_err(c, yn_get(n, "idle") ? yn_get(n, "idle") : n,
+		       "'latency.idle' must hold at least 3 probes (3 x "
+		       "the interval) or be 0");
 }
 
 static void build_counters(struct pctx *c, const struct ynode *n)
@@ -192,7 +245,7 @@ static void build_top(struct pctx *c, const struct ynode *root)
 	struct plan *p = c->p;
 	const struct ynode *x;
 	long long v;
-	pc_keys_with_extensions(c, root, top_keys, "the plan");
+	pc_keys_with_extensions(c, root, plan_top_keys, "the plan");
 	if (!(x = yn_get(root, "xrun"))) {
 		pc_err(c, root->n ? yn_key(root, 0) : root,
 		       "missing 'xrun: 1' (the plan format version)");
@@ -285,6 +338,8 @@ static void build_top(struct pctx *c, const struct ynode *root)
 	build_reconnect(c, yn_get(root, "reconnect"), &p->reconnect);
 	if ((x = yn_get(root, "on_finish")))
 		pc_argv(c, x, "on_finish", &p->on_finish);
+	if ((x = section(root, "latency")))
+		build_latency(c, x);
 	plan_build_report(c, section(root, "report"));
 }
 

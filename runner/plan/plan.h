@@ -247,6 +247,25 @@ struct plan_reconnect {
 #define PLAN_RECONNECT_WAIT 2.0
 #define PLAN_RECONNECT_MAX_WAIT 60.0
 
+/* `latency: { probe: ping, from: HOST, to: HOST, interval: 100ms,
+ * idle: 2s }` (schema/plan.md, "Latency under load"): a probe beside the
+ * engine on every run. probe NULL: none. from, to: a host of the plan
+ * or a role (client, server); to may be an IP address instead. */
+struct plan_latency {
+	const char *probe; /* a name of the catalog's latency_probe_names */
+	const char *from;  /* default "client" */
+	const char *to;	   /* default "server" */
+	double interval;   /* seconds between probes, default 0.1 */
+	double idle;	   /* seconds probed before the engine, default 2 */
+	struct plan_pos pos, probe_pos, to_pos;
+};
+
+/* The keys the loader takes at the top of a plan and in `latency:`
+ * (NULL-terminated): schema/plan.schema.json's properties match them
+ * (tests/unit/plan/test_plan_latency.c). */
+extern const char *const plan_top_keys[];
+extern const char *const plan_latency_keys[];
+
 struct plan {
 	struct arena *arena;
 	const char *path; /* file it was read from */
@@ -285,6 +304,7 @@ struct plan {
 	struct plan_reconnect reconnect;
 	struct plan_argv on_finish;
 	struct plan_report report;
+	struct plan_latency latency;
 };
 
 /*
@@ -316,6 +336,8 @@ struct plan_catalog {
 	const struct plan_engine_desc *(*find_engine)(const char *name);
 	const char *(*engine_names)(void); /* "iperf3, command" */
 	const char *const *probe_names;	   /* NULL-terminated */
+	/* latency: probes (runner/host/latprobe.c), NULL-terminated */
+	const char *const *latency_probe_names;
 };
 
 /*

@@ -8,6 +8,7 @@
 #include "plan_build.h"
 #include "pctx.h"
 
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,6 +325,36 @@ static void check_probes(struct pctx *c)
 	}
 }
 
+/* latency: its probe in the catalog; to: a host, a role or an IP
+ * address (from: is a host reference, checked with the others). */
+static void check_latency(struct pctx *c)
+{
+	const struct plan_latency *l = &c->p->latency;
+	const char *const *names = c->cat ? c->cat->latency_probe_names : NULL;
+	unsigned char a[16];
+	char hint[600];
+	int n;
+	if (!l->probe)
+		return;
+	if (names && !is_listed(l->probe, names)) {
+		for (n = 0; names[n]; n++)
+			;
+		pc_hint(hint, sizeof hint, l->probe, names, n);
+		xr_diag_add(c->d, 0, l->probe_pos.line, l->probe_pos.col,
+			    "unknown latency probe '%s'%s", l->probe, hint);
+	}
+	if (!l->to || plan_host_find(c->p, l->to) || !strcmp(l->to, "client") ||
+	    plan_role_factor(c->p, l->to) >= 0 ||
+	    (!strcmp(l->to, "server") && c->p->engine.server_host) ||
+	    inet_pton(AF_INET, l->to, a) == 1 ||
+	    inet_pton(AF_INET6, l->to, a) == 1)
+		return;
+	xr_diag_add(c->d, 0, l->to_pos.line, l->to_pos.col,
+		    "'latency.to' is neither a host of the plan, a role nor "
+		    "an IP address: '%s'",
+		    l->to);
+}
+
 static void check_params(struct pctx *c)
 {
 	const struct plan *p = c->p;
@@ -361,6 +392,7 @@ void plan_check_refs(struct pctx *c)
 	plan_check_bindings(c);
 	check_placeholders(c);
 	check_probes(c);
+	check_latency(c);
 	check_target(c);
 	check_loopback_target(c);
 	check_params(c);

@@ -1,0 +1,42 @@
+/*
+ * The plan's latency probe in the run loop (`latency:`, schema/plan.md
+ * "Latency under load"): started with the run's lead-in (the sampler's
+ * and the probe's idle phase are one wait), marked when the engine
+ * starts, stopped right after it ends; its replies become the series
+ * latency.rtt and the run's latency.* metrics. Private to runner/exec.
+ */
+#ifndef XR_LATENCY_PROBE_H
+#define XR_LATENCY_PROBE_H
+
+struct runctx;
+struct engine_result;
+struct series_set;
+struct xr_err;
+struct latprobe;
+
+struct latency_run {
+	struct latprobe *p; /* NULL: the plan has no probe */
+};
+
+/*
+ * Start the plan's probe (if any), then wait the lead-in: the longer of
+ * sampler_lead (seconds) and the probe's idle phase; check the probe got
+ * replies. timeout: the engine's deadline for the run (<= 0: none).
+ * 0; -XR_EINTR when interrupted; -XR_EENV when the probe cannot run
+ * (err says why: the run fails with it). On < 0 nothing is left running.
+ */
+int latency_lead_in(struct runctx *rc, double sampler_lead, double timeout,
+		    struct latency_run *lr, struct xr_err *err);
+/* The engine starts now. */
+void latency_mark(struct latency_run *lr);
+/*
+ * The engine has ended: stop the probe, add latency.rtt to ss and the
+ * metrics latency.idle_p50, .loaded_p50, .loaded_p90, .loaded_p99,
+ * .increase_p50 (s) and latency.loss (%) to res. No probe: nothing.
+ */
+void latency_finish(struct runctx *rc, struct latency_run *lr,
+		    struct series_set *ss, struct engine_result *res);
+/* Stop without keeping anything (the run was not started). */
+void latency_abort(struct latency_run *lr);
+
+#endif

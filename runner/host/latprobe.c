@@ -1,0 +1,604 @@
+/*
+ * Latency probes (latprobe.h): the probe table, the parser of each
+ * probe's output, the summary of a run's replies, and the lifecycle of
+ * one probe: the caller's thread starts the child through
+ * host_spawn_stream and stops it with proc_stop (its process group); the
+ * probe's reader thread only polls the child's pipes and a stop pipe, so
+ * it can neither hang on a child nor reap one. The same split as the
+ * sampler's far side (sampler.c).
+ */
+#include "latprobe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "host.h"
+#include "proc.h"
+
+#include "banned.h"
+
+/* ---- the table --------------------------------------------------------- */
+
+/* The argv of a probe: argv[] has room for 16; strings in bufs[4][32]. */
+typedef void (*latprobe_argv_fn)(const char *address, double interval,
+				 double max_s, const char **argv,
+				 char bufs[4][32]);
+
+struct latprobe_row {
+	const char *name;
+	latprobe_argv_fn argv;
+	int (*parse)(const char *line, struct latprobe_reply *r);
+};
+
+/*
+ * iputils ping: -n no reverse lookups, -D the receive time of each reply
+ * (wall clock), -i the interval (below 2 ms only for root: iputils
+ * 20221126 refuses "cannot flood; minimal interval allowed for user is
+ * 2ms"), -W 1 the wait for the last reply, -w its own deadline. The
+ * address is one argument, never a shell word.
+ */
+static void ping_argv(const char *address, double interval, double max_s,
+		      const char **argv, char bufs[4][32])
+{
+	int k = 0;
+	snprintf(bufs[0], sizeof bufs[0], "%.3f", interval);
+	snprintf(bufs[1], sizeof bufs[1], "%.0f", ceil(max_s));
+	argv[k++] = "ping";
+	argv[k++] = "-n";
+	argv[k++] = "-D";
+	argv[k++] = "-i";
+	argv[k++] = bufs[0];
+	argv[k++] = "-W";
+	argv[k++] = "1";
+	argv[k++] = "-w";
+	argv[k++] = bufs[1];
+	argv[k++] = address;
+	argv[k] = NULL;
+}
+
+static const struct latprobe_row rows[] = {
+    {"ping", ping_argv, latprobe_parse_ping_line},
+};
+
+const char *const latprobe_names[] = {"ping", NULL};
+
+static const struct latprobe_row *row_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		if (!strcmp(rows[i].name, name))
+			return &rows[i];
+	return NULL;
+}
+
+/* ---- parsing ----------------------------------------------------------- */
+
+int latprobe_parse_ping_line(const char *line, struct latprobe_reply *r)
+{
+	const char *p = line, *q;
+	char *end;
+	double ts = 0, ms;
+	unsigned long seq;
+
+	memset(r, 0, sizeof *r);
+	if (*p == '[') {
+		ts = strtod(p + 1, &end);
+		if (end == p + 1 || *end != ']')
+			return 0;
+		p = end + 1;
+		while (*p == ' ')
+			p++;
+	}
+	/* "64 bytes from 198.18.0.2: icmp_seq=3 ttl=64 time=0.045 ms" */
+	if (!(q = strstr(p, " bytes from ")) || !(q = strstr(q, "icmp_seq=")))
+		return 0;
+	seq = strtoul(q + 9, &end, 10);
+	if (end == q + 9 || seq > 65535)
+		return 0;
+	if (!(q = strstr(end, " time=")))
+		return 0;
+	ms = strtod(q + 6, &end);
+	if (end == q + 6 || !(ms >= 0) || strncmp(end, " ms", 3) != 0)
+		return 0;
+	r->ts = ts;
+	r->seq = (unsigned)seq;
+	r->rtt = ms / 1e3;
+	r->dup = strstr(end, "(DUP!)") != NULL;
+	return 1;
+}
+
+/* ---- the summary ------------------------------------------------------- */
+
+long long latprobe_unwrap(long long prev, unsigned raw)
+{
+	long long base, s;
+	if (prev < 0)
+		return raw;
+	base = prev - prev % 65536;
+	s = base + raw;
+	if (s + 32768 < prev)
+		s += 65536; /* wrapped forward */
+	else if (s > prev + 32768 && s >= 65536)
+		s -= 65536; /* a late reply from before the wrap */
+	return s;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The q-quantile of sorted x[n], Hyndman & Fan type 7 (numpy's
+ * "linear", R's default), as series_metric.c takes it. */
+static double quantile(const double *x, size_t n, double q)
+{
+	double h;
+	size_t lo;
+	if (!n)
+		return NAN;
+	h = q * (double)(n - 1);
+	lo = (size_t)floor(h);
+	if (lo + 1 >= n)
+		return x[n - 1];
+	return x[lo] + (h - (double)lo) * (x[lo + 1] - x[lo]);
+}
+
+/* The largest sequence number sent before time T: from the reply sent
+ * last before T and the probes' spacing, but below the first reply sent
+ * at or after T. LLONG_MIN when no reply is before T. */
+static long long seq_before(const double *t, const long long *seq, size_t n,
+			    double T, double spacing)
+{
+	long long s;
+	size_t i, b = n, a = n;
+	for (i = 0; i < n; i++) {
+		if (t[i] < T && (b == n || t[i] > t[b]))
+			b = i;
+		if (t[i] >= T && (a == n || t[i] < t[a]))
+			a = i;
+	}
+	if (b == n)
+		return a == n ? LLONG_MIN
+			      : seq[a] - (long long)ceil((t[a] - T) / spacing);
+	s = seq[b] + (long long)ceil((T - t[b]) / spacing) - 1;
+	if (a < n && s >= seq[a])
+		s = seq[a] - 1;
+	return s;
+}
+
+/* The loaded phase's probes and those without a reply: the sequence
+ * numbers sent in [0, end - wait]; the spacing is the replies' own
+ * (ping's interval is a least gap: 100 ms comes out as about 104). */
+static void loss_of(const double *t, const long long *seq, size_t n, double end,
+		    double interval, struct latprobe_summary *o)
+{
+	double wait = end > 2.0 ? 1.0 : end / 2, last = end - wait;
+	double spacing = interval;
+	long long s0, s1, k, lo = 0, hi = 0;
+	size_t got = 0, i;
+	char *seen;
+
+	if (!n || !(interval > 0) || !(last > 0))
+		return;
+	for (i = 1; i < n; i++) {
+		if (seq[i] < seq[lo])
+			lo = (long long)i;
+		if (seq[i] > seq[hi])
+			hi = (long long)i;
+	}
+	if (seq[hi] > seq[lo] && t[hi] > t[lo])
+		spacing = (t[hi] - t[lo]) / (double)(seq[hi] - seq[lo]);
+	s0 = seq_before(t, seq, n, 0, spacing);
+	s1 = seq_before(t, seq, n, last, spacing);
+	if (s0 == LLONG_MIN || s1 == LLONG_MIN)
+		return;
+	s0++;
+	if (s1 < s0 || s1 - s0 > 10000000)
+		return;
+	if (!(seen = calloc((size_t)(s1 - s0 + 1), 1)))
+		return;
+	for (i = 0; i < n; i++)
+		if (seq[i] >= s0 && seq[i] <= s1 && !seen[seq[i] - s0]) {
+			seen[seq[i] - s0] = 1;
+			got++;
+		}
+	free(seen);
+	k = s1 - s0 + 1;
+	o->sent_loaded = (size_t)k;
+	o->lost_loaded = (size_t)k - got;
+	o->loss = (double)o->lost_loaded / (double)k;
+}
+
+void latprobe_summarise(const double *t, const double *rtt,
+			const long long *seq, size_t n, double end,
+			double interval, struct latprobe_summary *o)
+{
+	double *idle = malloc((n ? n : 1) * sizeof *idle);
+	double *load = malloc((n ? n : 1) * sizeof *load);
+	size_t i;
+
+	memset(o, 0, sizeof *o);
+	o->idle_p50 = o->loaded_p50 = o->loaded_p90 = o->loaded_p99 = NAN;
+	o->increase_p50 = o->loss = NAN;
+	if (!idle || !load) {
+		free(idle);
+		free(load);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (t[i] < 0)
+			idle[o->n_idle++] = rtt[i];
+		else if (t[i] <= end)
+			load[o->n_loaded++] = rtt[i];
+	}
+	qsort(idle, o->n_idle, sizeof *idle, cmp_double);
+	qsort(load, o->n_loaded, sizeof *load, cmp_double);
+	o->idle_p50 = quantile(idle, o->n_idle, 0.5);
+	o->loaded_p50 = quantile(load, o->n_loaded, 0.5);
+	o->loaded_p90 = quantile(load, o->n_loaded, 0.9);
+	o->loaded_p99 = quantile(load, o->n_loaded, 0.99);
+	o->increase_p50 = o->loaded_p50 - o->idle_p50;
+	loss_of(t, seq, n, end, interval, o);
+	free(idle);
+	free(load);
+}
+
+/* ---- one probe --------------------------------------------------------- */
+
+struct latprobe {
+	char label[SERIES_HOST_MAX];
+	char address[128];
+	const struct latprobe_row *row;
+	double interval, start, deadline, t0, t_end;
+	int marked;
+	struct proc *child;
+	int out_fd, err_fd, stop_pipe[2];
+	pthread_t thread;
+	int running;
+	/* written by the reader, read by the caller under mu */
+	pthread_mutex_t mu;
+	double *ts, *read_at, *rtt; /* per reply */
+	long long *seq;		    /* unwrapped */
+	size_t n, cap;
+	int ended;	     /* the child's stdout closed */
+	char last_line[160]; /* the last line that was not a reply */
+	struct buf err_text;
+	char note[256];
+};
+
+static int keep_reply(struct latprobe *p, const struct latprobe_reply *r,
+		      double now)
+{
+	if (p->n == p->cap) {
+		size_t nc = p->cap ? p->cap * 2 : 256;
+		double *a = realloc(p->ts, nc * sizeof *a);
+		if (a)
+			p->ts = a;
+		double *b = a ? realloc(p->read_at, nc * sizeof *b) : NULL;
+		if (b)
+			p->read_at = b;
+		double *c = b ? realloc(p->rtt, nc * sizeof *c) : NULL;
+		if (c)
+			p->rtt = c;
+		long long *d = c ? realloc(p->seq, nc * sizeof *d) : NULL;
+		if (!d)
+			return -XR_ENOMEM;
+		p->seq = d;
+		p->cap = nc;
+	}
+	p->seq[p->n] = latprobe_unwrap(p->n ? p->seq[p->n - 1] : -1, r->seq);
+	p->ts[p->n] = r->ts;
+	p->read_at[p->n] = now;
+	p->rtt[p->n] = r->rtt;
+	p->n++;
+	return 0;
+}
+
+/* The complete lines of acc: replies kept, the last other line noted. */
+static void take_lines(struct latprobe *p, struct buf *acc, double now)
+{
+	size_t used = 0;
+	char *nl;
+
+	pthread_mutex_lock(&p->mu);
+	while ((nl = memchr(acc->s + used, '\n', acc->len - used))) {
+		char *line = acc->s + used;
+		struct latprobe_reply r;
+		*nl = '\0';
+		if (p->row->parse(line, &r)) {
+			if (!r.dup && keep_reply(p, &r, now) < 0 && !p->note[0])
+				snprintf(p->note, sizeof p->note,
+					 "latency probe on '%s': out of memory",
+					 p->label);
+		} else if (line[0] && strncmp(line, "PING ", 5) != 0) {
+			snprintf(p->last_line, sizeof p->last_line, "%s",
+				 line[0] == '[' && strchr(line, ']')
+				     ? strchr(line, ']') + 2
+				     : line);
+		}
+		used = (size_t)(nl - acc->s) + 1;
+	}
+	pthread_mutex_unlock(&p->mu);
+	memmove(acc->s, acc->s + used, acc->len - used + 1);
+	acc->len -= used;
+}
+
+/* Read what fd has into b: 1 data, 0 end of stream, -1 nothing now. */
+static int read_some(int fd, struct buf *b)
+{
+	char chunk[8192];
+	ssize_t n;
+	do
+		n = read(fd, chunk, sizeof chunk);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == EAGAIN ? -1 : 0;
+	if (n == 0)
+		return 0;
+	buf_add(b, chunk, (size_t)n);
+	return 1;
+}
+
+static void *reader_main(void *arg)
+{
+	struct latprobe *p = arg;
+	struct buf acc;
+
+	buf_init(&acc, 1 << 20);
+	for (;;) {
+		struct pollfd pf[3] = {{p->stop_pipe[0], POLLIN, 0},
+				       {p->out_fd, POLLIN, 0},
+				       {p->err_fd, POLLIN, 0}};
+		double left = p->deadline - proc_now_mono();
+		if (left <= 0)
+			break;
+		if (poll(pf, p->err_fd >= 0 ? 3 : 2, (int)(left * 1000) + 1) <
+			0 &&
+		    errno != EINTR)
+			break;
+		if (pf[0].revents & POLLIN)
+			break;
+		if (p->err_fd >= 0 && pf[2].revents) {
+			pthread_mutex_lock(&p->mu);
+			if (read_some(p->err_fd, &p->err_text) == 0 ||
+			    p->err_text.len > 2048) {
+				close(p->err_fd);
+				p->err_fd = -1;
+			}
+			pthread_mutex_unlock(&p->mu);
+		}
+		if (!pf[1].revents)
+			continue;
+		if (read_some(p->out_fd, &acc) == 0 || acc.truncated) {
+			pthread_mutex_lock(&p->mu);
+			p->ended = 1;
+			pthread_mutex_unlock(&p->mu);
+			break;
+		}
+		take_lines(p, &acc, proc_now_mono());
+	}
+	buf_release(&acc);
+	return NULL;
+}
+
+static void probe_free(struct latprobe *p)
+{
+	for (int k = 0; k < 2; k++)
+		if (p->stop_pipe[k] >= 0)
+			close(p->stop_pipe[k]);
+	if (p->out_fd >= 0)
+		close(p->out_fd);
+	if (p->err_fd >= 0)
+		close(p->err_fd);
+	free(p->ts);
+	free(p->read_at);
+	free(p->rtt);
+	free(p->seq);
+	buf_release(&p->err_text);
+	pthread_mutex_destroy(&p->mu);
+	free(p);
+}
+
+static int start_thread(struct latprobe *p)
+{
+	sigset_t all, old;
+	int rc;
+	/* The thread takes no signal: the run loop's handlers stay on the
+	 * thread that waits for the engine. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&p->thread, NULL, reader_main, p);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+int latprobe_start(struct host *h, const char *label, const char *probe,
+		   const char *address, double interval, double max_s,
+		   struct latprobe **out, struct xr_err *err)
+{
+	const struct latprobe_row *row = row_find(probe);
+	struct latprobe *p;
+	struct proc_opts o = {0};
+	const char *argv[16];
+	char bufs[4][32];
+	int rc;
+
+	*out = NULL;
+	if (!row)
+		return xr_err_set(err, XR_EPLAN, NULL, 0, 0,
+				  "unknown latency probe '%s'", probe);
+	if (!(p = calloc(1, sizeof *p)))
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	p->stop_pipe[0] = p->stop_pipe[1] = p->out_fd = p->err_fd = -1;
+	pthread_mutex_init(&p->mu, NULL);
+	buf_init(&p->err_text, 4096);
+	snprintf(p->label, sizeof p->label, "%s", label);
+	snprintf(p->address, sizeof p->address, "%s", address);
+	p->row = row;
+	p->interval = interval;
+	p->start = proc_now_mono();
+	p->deadline = p->start + max_s;
+	if (pipe2(p->stop_pipe, O_CLOEXEC) < 0) {
+		probe_free(p);
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+				  "cannot start the latency probe: %s",
+				  strerror(errno));
+	}
+	row->argv(address, interval, max_s, argv, bufs);
+	o.argv = argv;
+	o.timeout = max_s;
+	o.grace = 1.0;
+	p->child = host_spawn_stream(h, &o, &p->out_fd, &p->err_fd, err);
+	if (!p->child) {
+		char why[sizeof err->msg];
+		snprintf(why, sizeof why, "%s",
+			 err->msg[0] ? err->msg : "cannot start it");
+		probe_free(p);
+		return xr_err_set(err, XR_EENV, NULL, 0, 0,
+				  "latency probe '%s' from '%s' to %s: %.400s",
+				  row->name, label, address, why);
+	}
+	fcntl(p->out_fd, F_SETFL, fcntl(p->out_fd, F_GETFL) | O_NONBLOCK);
+	fcntl(p->err_fd, F_SETFL, fcntl(p->err_fd, F_GETFL) | O_NONBLOCK);
+	if ((rc = start_thread(p)) != 0) {
+		proc_stop(p->child);
+		probe_free(p);
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+				  "cannot start the latency probe's thread: %s",
+				  strerror(rc));
+	}
+	p->running = 1;
+	*out = p;
+	return 0;
+}
+
+/* The child's stderr, one line, trimmed: "" when it said nothing. */
+static const char *err_line(struct latprobe *p, char *out, size_t sz)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < p->err_text.len && k + 1 < sz; i++) {
+		char c = p->err_text.s[i];
+		out[k++] = c == '\n' || c == '\r' ? ' ' : c;
+	}
+	while (k && out[k - 1] == ' ')
+		k--;
+	out[k] = '\0';
+	return out;
+}
+
+int latprobe_check(struct latprobe *p, struct xr_err *err)
+{
+	char said[200], last[160];
+	size_t n;
+	int st = proc_exit_status(p->child), ended;
+
+	pthread_mutex_lock(&p->mu);
+	n = p->n;
+	ended = p->ended;
+	snprintf(last, sizeof last, "%s", p->last_line);
+	pthread_mutex_unlock(&p->mu);
+	if (st == PROC_STILL_RUNNING && !ended && n > 0)
+		return 0;
+	/* The reader may still hold stderr: it closes it at its end. */
+	if (st != PROC_STILL_RUNNING || ended) {
+		proc_sleep(0.05);
+		pthread_mutex_lock(&p->mu);
+		err_line(p, said, sizeof said);
+		snprintf(last, sizeof last, "%s", p->last_line);
+		pthread_mutex_unlock(&p->mu);
+		return xr_err_set(err, XR_EENV, NULL, 0, 0,
+				  "latency probe '%s' from '%s' to %s ended "
+				  "before the load%s%s%s%s",
+				  p->row->name, p->label, p->address,
+				  said[0] || last[0] ? ": " : "", said,
+				  said[0] && last[0] ? "; " : "", last);
+	}
+	return xr_err_set(err, XR_EENV, NULL, 0, 0,
+			  "latency probe '%s' from '%s' got no reply from %s "
+			  "in its %.1f s idle phase%s%s",
+			  p->row->name, p->label, p->address,
+			  proc_now_mono() - p->start, last[0] ? ": " : "",
+			  last);
+}
+
+void latprobe_mark(struct latprobe *p)
+{
+	if (!p)
+		return;
+	p->t0 = proc_now_mono();
+	p->marked = 1;
+}
+
+/* Each reply's send time in seconds from the mark: the stamp's clock
+ * (the far side's wall clock) moved to ours by the least difference
+ * seen between reading a line and its stamp, minus the round trip. */
+static void send_times(const struct latprobe *p, double *t)
+{
+	double off = INFINITY, t0 = p->marked ? p->t0 : p->start;
+	size_t i;
+	for (i = 0; i < p->n; i++)
+		if (p->ts[i] > 0 && p->read_at[i] - p->ts[i] < off)
+			off = p->read_at[i] - p->ts[i];
+	for (i = 0; i < p->n; i++) {
+		double recv = p->ts[i] > 0 && isfinite(off) ? p->ts[i] + off
+							    : p->read_at[i];
+		t[i] = recv - p->rtt[i] - t0;
+	}
+}
+
+void latprobe_stop(struct latprobe *p, struct series_set *dst,
+		   struct latprobe_summary *sum)
+{
+	struct series *s;
+	double *t, end;
+	ssize_t w;
+	int ended;
+
+	if (!p)
+		return;
+	p->t_end = proc_now_mono();
+	end = p->t_end - (p->marked ? p->t0 : p->start);
+	if (p->running) {
+		do
+			w = write(p->stop_pipe[1], "x", 1);
+		while (w < 0 && errno == EINTR);
+		pthread_join(p->thread, NULL);
+	}
+	ended = p->ended;
+	proc_stop(p->child);
+	t = malloc((p->n ? p->n : 1) * sizeof *t);
+	if (!t) {
+		memset(sum, 0, sizeof *sum);
+		probe_free(p);
+		return;
+	}
+	send_times(p, t);
+	latprobe_summarise(t, p->rtt, p->seq, p->n, end, p->interval, sum);
+	s = series_set_get(dst, p->label, "latency.rtt", "s");
+	for (size_t i = 0; s && i < p->n; i++)
+		if (series_add(s, t[i], p->rtt[i]) < 0)
+			break;
+	if (ended && p->marked && !p->note[0])
+		snprintf(p->note, sizeof p->note,
+			 "latency probe from '%s' to %s ended during the run",
+			 p->label, p->address);
+	if (p->note[0]) {
+		size_t k = strlen(dst->note);
+		if (k + 3 < sizeof dst->note)
+			snprintf(dst->note + k, sizeof dst->note - k, "%s%.*s",
+				 k ? "; " : "",
+				 (int)(sizeof dst->note - k - 3), p->note);
+	}
+	free(t);
+	probe_free(p);
+}

@@ -1,0 +1,104 @@
+/*
+ * Latency probes (plan `latency:`, schema/plan.md "Latency under load"):
+ * a long-lived child on one host (iputils ping) that sends a probe every
+ * interval from before the engine starts (the idle phase) until right
+ * after it ends (the loaded phase). The calling thread starts and stops
+ * the child through host_spawn_stream / proc_stop; a thread of the probe's
+ * own only reads the child's pipes (poll with a stop pipe), never waits
+ * for a child, so that nothing here can hang a run or reap the engine's
+ * processes. One row per probe in the table of latprobe.c.
+ *
+ * What a run gets (schema/store.md): the series latency.rtt (s, one point
+ * per reply at the time its probe was sent, seconds from the mark) and the
+ * summary below, from which runner/exec makes the run's metrics.
+ */
+#ifndef XR_LATPROBE_H
+#define XR_LATPROBE_H
+
+#include <stddef.h>
+
+#include "err.h"
+#include "series.h"
+
+struct host;
+struct latprobe;
+
+/* The probe names, NULL-terminated ("ping"): the plan loader's catalog. */
+extern const char *const latprobe_names[];
+
+/* One reply as a probe's output line states it. */
+struct latprobe_reply {
+	double ts;    /* the line's receive time, wall clock seconds */
+	unsigned seq; /* icmp_seq, as printed (wraps at 65536) */
+	double rtt;   /* seconds */
+	int dup;      /* a duplicate reply ("(DUP!)") */
+};
+
+/*
+ * One line of `ping -n -D` (iputils), without its newline:
+ *   "[1733100000.123456] 64 bytes from 198.18.0.2: icmp_seq=3 ttl=64
+ *    time=0.045 ms"
+ * 1 and *r for a reply, 0 for any other line (the banner, an error such
+ * as "From 198.18.0.1 icmp_seq=4 Destination Host Unreachable", the
+ * statistics). A reply without its -D stamp has ts 0.
+ */
+int latprobe_parse_ping_line(const char *line, struct latprobe_reply *r);
+
+/* The sequence number raw (0..65535, as printed) unwrapped next to the
+ * one before it, prev (-1 for the first): icmp_seq wraps at 65536, every
+ * 109 minutes at 100 ms. */
+long long latprobe_unwrap(long long prev, unsigned raw);
+
+/* What one run's probe measured. Times in seconds; a value that has no
+ * sample is NAN. */
+struct latprobe_summary {
+	size_t n_idle, n_loaded; /* replies in each phase */
+	double idle_p50;	 /* probes sent before the mark */
+	double loaded_p50, loaded_p90, loaded_p99; /* sent during the engine */
+	double increase_p50;			   /* loaded_p50 - idle_p50 */
+	double loss; /* share of the loaded phase's probes without a reply,
+			0..1 (from icmp_seq gaps) */
+	size_t sent_loaded, lost_loaded;
+};
+
+/*
+ * The summary of replies whose send times (t, seconds from the mark),
+ * round-trip times (rtt, s) and unwrapped sequence numbers (seq) are
+ * given, the engine having run from t = 0 to t = end; interval is the
+ * probes' spacing. Quantiles are Hyndman & Fan type 7 (numpy's linear).
+ * Loss counts the sequence numbers whose probes were sent in [0, end - w]
+ * (w = the 1 s reply wait, or end / 2 on a run of 2 s or less: a probe
+ * sent in the last second may still be on its way when the probe is
+ * stopped), placed in time from the nearest replies and the replies' own
+ * spacing (interval when there are fewer than two).
+ */
+void latprobe_summarise(const double *t, const double *rtt,
+			const long long *seq, size_t n, double end,
+			double interval, struct latprobe_summary *out);
+
+/*
+ * Start probe (a name of latprobe_names) on h toward address, one probe
+ * every interval seconds, for at most max_s seconds (its deadline: the
+ * child's own, the far side's and the reader's). label: the plan's host
+ * name (the series' host). OUT: *out, stop with latprobe_stop.
+ */
+int latprobe_start(struct host *h, const char *label, const char *probe,
+		   const char *address, double interval, double max_s,
+		   struct latprobe **out, struct xr_err *err);
+/*
+ * Is the probe working after its idle phase? 0 when it has replies;
+ * else -XR_EENV and why in err: the child ended (with what it said), or
+ * no reply came (with the last error line the probe printed).
+ */
+int latprobe_check(struct latprobe *p, struct xr_err *err);
+/* The engine starts now: t = 0. */
+void latprobe_mark(struct latprobe *p);
+/*
+ * The engine ended now: stop the child (its process group), move the
+ * series latency.rtt into dst and fill *sum. A probe that ended early
+ * says why in dst->note. Frees p; NULL is a no-op.
+ */
+void latprobe_stop(struct latprobe *p, struct series_set *dst,
+		   struct latprobe_summary *sum);
+
+#endif
