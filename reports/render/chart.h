@@ -159,6 +159,9 @@ enum chart_op_kind {
 #define CHART_INK (-1)	/* black */
 #define CHART_GRID (-2) /* light grey */
 #define CHART_MARK (-3) /* CHART_MARK_RGB */
+#define CHART_BAND (-4) /* a light fill behind (the ±θ band) */
+#define CHART_BAND_RGB 0.90, 0.93, 0.97
+#define CHART_BAND_HEX "#e6edf7"
 struct chart_op {
 	enum chart_op_kind kind;
 	int colour;	  /* palette index (chart_colour_rgb) or CHART_* */
@@ -171,10 +174,10 @@ struct chart_op {
 	int n;
 	const char *text; /* TEXT */
 	double size;
-	int anchor; /* TEXT: -1 start, 0 middle, 1 end */
+	int anchor; /* TEXT: -1 start, 0 middle, 1 end; its colour too */
 };
 struct chart_fig {
-	const char *kind;  /* its data-chart: "timeseries" or "box" */
+	const char *kind;  /* its data-chart: "timeseries", "box", "forest" */
 	const char *title; /* drawn above it (standalone SVG, PDF) */
 	double w, h;	   /* extent of the shapes */
 	struct chart_op *ops;
@@ -190,5 +193,11 @@ int chart_timeseries(const struct report *r, int ci, double width,
  * -XR_ENOMEM. */
 int chart_box(const struct report *r, int ti, int no, const char *caption,
 	      double width, struct arena *a, struct chart_fig *f);
+/* The comparisons (chart_cmp.c): per comparison its name and verdict,
+ * its change with the 95% interval (thin) and the 90% equivalence
+ * interval (thick), the verdict's mark at the change, over the ±θ band;
+ * f->nops == 0 when the report has no comparison. 0 or -XR_ENOMEM. */
+int chart_forest(const struct report *r, double width, struct arena *a,
+		 struct chart_fig *f);
 
 #endif

@@ -215,12 +215,15 @@ int pdf_chart_bars(struct pdf *pdf, const struct chart *c, struct xr_err *err)
 static void op_rgb(int colour, double rgb[3])
 {
 	static const double mark[3] = {CHART_MARK_RGB};
+	static const double band[3] = {CHART_BAND_RGB};
 	if (colour == CHART_INK) {
 		rgb[0] = rgb[1] = rgb[2] = 0;
 	} else if (colour == CHART_GRID) {
 		rgb[0] = rgb[1] = rgb[2] = 0.85;
 	} else if (colour == CHART_MARK) {
 		memcpy(rgb, mark, sizeof mark);
+	} else if (colour == CHART_BAND) {
+		memcpy(rgb, band, sizeof band);
 	} else {
 		chart_colour_rgb(colour, rgb);
 	}
@@ -252,7 +255,9 @@ static void fig_op(struct pdf *pdf, const struct chart_op *o, double x0,
 		HPDF_Page_Rectangle(p, (HPDF_REAL)(x0 + o->x),
 				    (HPDF_REAL)(top - o->y - o->h),
 				    (HPDF_REAL)o->w, (HPDF_REAL)o->h);
-		if (o->fill)
+		if (o->fill && o->width > 0)
+			HPDF_Page_FillStroke(p);
+		else if (o->fill)
 			HPDF_Page_Fill(p);
 		else
 			HPDF_Page_Stroke(p);
@@ -272,7 +277,6 @@ static void fig_op(struct pdf *pdf, const struct chart_op *o, double x0,
 			   (o->anchor < 0   ? 0
 			    : o->anchor > 0 ? w
 					    : w / 2);
-		HPDF_Page_SetRGBFill(p, 0, 0, 0);
 		pdf_draw_text(pdf, x, top - o->y, o->size, o->text, len, 0);
 		break;
 	}

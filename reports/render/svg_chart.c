@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "chart.h"
+#include "chart_fig.h"
 #include "err.h"
 #include "svg_chart.h"
 #include "utf8.h"
@@ -82,44 +83,10 @@ const char *svg_font_family(enum report_lang lang)
 
 /* --- text estimates ---------------------------------------------------- */
 
-static int is_wide(uint32_t cp)
-{
-	return (cp >= 0x1100 && cp <= 0x115F) ||
-	       (cp >= 0x2E80 && cp <= 0xA4CF) ||
-	       (cp >= 0xAC00 && cp <= 0xD7A3) ||
-	       (cp >= 0xF900 && cp <= 0xFAFF) ||
-	       (cp >= 0xFE30 && cp <= 0xFE4F) ||
-	       (cp >= 0xFF00 && cp <= 0xFF60) ||
-	       (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x20000);
-}
-
-/* Advance of one character in ems, a little above DejaVu Sans's. */
-static double char_em(uint32_t cp)
-{
-	if (is_wide(cp))
-		return 1.0;
-	if (cp == ' ')
-		return 0.32;
-	if (cp < 128 && strchr("iIl.,:;'|!()[]{}/\\-", (int)cp))
-		return 0.36;
-	if (cp == 'm' || cp == 'w' || cp == 'M' || cp == 'W')
-		return 0.9;
-	if (cp >= 'A' && cp <= 'Z')
-		return 0.7;
-	return 0.6;
-}
-
 static double measure(void *ctx, const char *s, size_t len, double size)
 {
-	double w = 0;
-	size_t i = 0;
 	(void)ctx;
-	while (i < len && s[i]) {
-		uint32_t cp;
-		i += utf8_next(s + i, len - i, &cp);
-		w += char_em(cp);
-	}
-	return w * size;
+	return chart_text_estimate(s, len, size);
 }
 
 /* Greedy wrap of s at spaces, after '/', ',', '=' and around wide
@@ -135,8 +102,8 @@ static int wrap(const char *s, double size, double width,
 	while (*p) {
 		uint32_t cp;
 		size_t cl = utf8_next(p, strlen(p), &cp);
-		double cw = char_em(cp) * size;
-		if (is_wide(cp) && p > ls)
+		double cw = chart_em(cp) * size;
+		if (chart_wide(cp) && p > ls)
 			brk = p, wbrk = w;
 		if (w + cw > width && p > ls && brk && brk > ls &&
 		    n < MAX_LINES - 1) {
@@ -145,7 +112,7 @@ static int wrap(const char *s, double size, double width,
 			w -= wbrk;
 			ls = brk;
 			while (*ls == ' ') {
-				w -= char_em(' ') * size;
+				w -= chart_em(' ') * size;
 				ls++;
 			}
 			brk = NULL;
@@ -153,7 +120,7 @@ static int wrap(const char *s, double size, double width,
 		w += cw;
 		p += cl;
 		if (cp == ' ' || cp == '/' || cp == ',' || cp == '=' ||
-		    is_wide(cp))
+		    chart_wide(cp))
 			brk = p, wbrk = w;
 	}
 	start[n] = ls;
@@ -396,6 +363,8 @@ static const char *op_colour(int colour, char hex[8])
 		return "#d9d9d9";
 	if (colour == CHART_MARK)
 		return CHART_MARK_HEX;
+	if (colour == CHART_BAND)
+		return CHART_BAND_HEX;
 	return chart_colour_hex(colour, hex);
 }
 
@@ -421,8 +390,8 @@ static void fig_op(FILE *f, const struct chart_op *o, double dy)
 			"<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
 			"height=\"%.2f\" fill=\"%s\" stroke=\"%s\" "
 			"stroke-width=\"%g\"/>\n",
-			o->x, o->y + dy, o->w, o->h, o->fill ? c : "none", c,
-			o->width);
+			o->x, o->y + dy, o->w, o->h, o->fill ? c : "none",
+			o->width > 0 ? c : "none", o->width);
 		break;
 	case CHART_OP_DOT:
 		fprintf(f,
@@ -432,11 +401,15 @@ static void fig_op(FILE *f, const struct chart_op *o, double dy)
 			o->x, o->y + dy, o->w, o->fill ? c : "none");
 		break;
 	case CHART_OP_TEXT:
+		if (o->colour != CHART_INK)
+			fprintf(f, "<g fill=\"%s\">", c);
 		text(f, o->x, o->y + dy, o->size,
 		     anchor[o->anchor < 0   ? 0
 			    : o->anchor > 0 ? 2
 					    : 1],
 		     o->text);
+		if (o->colour != CHART_INK)
+			fputs("</g>\n", f);
 		break;
 	}
 }

@@ -341,8 +341,10 @@ static int limits(const struct report *r, FILE *f)
 	return 0;
 }
 
-static int comparisons(const struct report *r, struct arena *a, FILE *f)
+static int comparisons(const struct report *r, struct arena *a, FILE *f,
+		       struct md_charts *mc, struct xr_err *err)
 {
+	struct chart_fig fig;
 	struct rtable t;
 	int rc;
 	struct buf m = BUF_INIT;
@@ -357,7 +359,12 @@ static int comparisons(const struct report *r, struct arena *a, FILE *f)
 	buf_addf(&m, T(r, REPORT_T_METHOD_NOTE), 100 * r->met.threshold);
 	fprintf(f, "%s\n\n", m.s);
 	buf_release(&m);
-	return 0;
+	/* each pair's change against the ±θ band: "<stem>-forest-1.svg" */
+	if (!mc)
+		return 0;
+	if ((rc = chart_forest(r, 480, a, &fig)) < 0)
+		return rc;
+	return fig.nops ? md_svg(r, NULL, &fig, "forest", 1, mc, f, err) : 0;
 }
 
 /* The note's sentence after its bold code: without the code again when
@@ -489,7 +496,7 @@ int report_write_md_charts(const struct report *r, FILE *f, const char *md_path,
 	if (rc == 0)
 		rc = tables(r, a, f, pmc, err);
 	if (rc == 0)
-		rc = comparisons(r, a, f);
+		rc = comparisons(r, a, f, pmc, err);
 	if (rc == 0)
 		rc = limits(r, f);
 	if (rc == 0)

@@ -1,6 +1,7 @@
 #!/bin/bash
 # xrun report -o DIR/r.md writes each matrix table's chart as an SVG file
-# beside it (r-chart-1.svg, ...), linked under its table with the caption
+# beside it (r-chart-1.svg, ...; the comparisons as r-forest-1.svg),
+# linked under its table with the caption
 # as alt text: every link resolves from the Markdown's folder (a name with
 # a space too), every SVG is well-formed XML with its title, bars,
 # whiskers and the unit, and `-o -` writes no image.
@@ -41,7 +42,8 @@ mkdir out "my out"
 
 fail=0
 check() { if eval "$1"; then echo "ok - $2"; else echo "not ok - $2"; fail=1; fi; }
-check "[ \"\$(ls out)\" = \"\$(printf 'r-box-1.svg\nr-chart-1.svg\nr.md')\" ]" "out/: r.md, r-chart-1.svg and the distribution r-box-1.svg (issue 18), nothing else"
+check "[ \"\$(ls out)\" = \"\$(printf 'r-box-1.svg\nr-chart-1.svg\nr-forest-1.svg\nr.md')\" ]" "out/: r.md, r-chart-1.svg, the distribution r-box-1.svg (issue 18) and the comparisons r-forest-1.svg (issue 21), nothing else"
+check "grep -q 'data-chart=\"forest\"' out/r-forest-1.svg && grep -qF '](r-forest-1.svg)' out/r.md" "the comparisons chart, linked"
 check "grep -q 'data-chart=\"box\"' out/r-box-1.svg && grep -q 'data-chart=\"bar\"' out/r-chart-1.svg" "the SVGs say which chart they are"
 check "[ -f 'my out/my report-chart-1.svg' ]" "a name with a space: its chart beside it"
 check "! grep -q '!\[' stdout.md && [ \"\$(ls *.svg 2>/dev/null)\" = '' ]" "-o -: no image, no link"

@@ -47,7 +47,7 @@ fi
 
 fail=0
 t() { if eval "$1"; then echo "ok - $2"; else echo "not ok - $2"; fail=1; fi; }
-t '[ "$(ls en)" = "$(printf "r-box-1.png\nr-box-1.svg\nr-chart-1.png\nr-chart-1.svg\nr.md")" ]' \
+t '[ "$(ls en)" = "$(printf "r-box-1.png\nr-box-1.svg\nr-chart-1.png\nr-chart-1.svg\nr-forest-1.png\nr-forest-1.svg\nr.md")" ]' \
 	"en/: a PNG beside each SVG"
 t 'grep -qF "](r-chart-1.png)" en/r.md && grep -qF "](r-box-1.png)" en/r.md && ! grep -qF ".svg)" en/r.md' \
 	"the Markdown links the PNGs"
@@ -84,7 +84,7 @@ for e in errs:
     print(e)
 sys.exit(1 if errs else 0)
 PY
-t 'python3 check.py "$LIB" en/r-chart-1.png en/r-box-1.png' \
+t 'python3 check.py "$LIB" en/r-chart-1.png en/r-box-1.png en/r-forest-1.png' \
 	"en PNGs: 1200 px wide, the SVG's aspect, not blank, bars in their colours"
 
 # The same Japanese report with one font directory each: IPAex Gothic
