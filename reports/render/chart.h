@@ -25,8 +25,10 @@ struct report;
  * a dark red line across the bar, in CHART_MARK_RGB.
  * Arrays are ngroups * nseries, group-major: value[g * nseries + s]. The
  * y axis starts at 0 and gets "nice" ticks and its label (the unit). A
- * legend names the series when nseries > 1; the title says what the red
- * line is when there is one.
+ * legend names the series when nseries > 1, after its title (the factor
+ * the series are levels of); the title says what the red line is when
+ * there is one. Each bar carries its value (chart_bar_label), and the
+ * note under the chart says that the axis starts at 0.
  */
 struct chart {
 	const char *title;  /* may be NULL */
@@ -38,6 +40,8 @@ struct chart {
 	const double *value, *lo, *hi; /* lo/hi may be NULL */
 	const double *ref;	       /* published values; may be NULL */
 	double height;		       /* plot height; 0 = 180 */
+	const char *legend_title;      /* "nic" before the legend; may be NULL */
+	const char *note;	       /* under the chart; may be NULL */
 };
 
 /* The chart of matrix table ti of r, figure number no (1-based), titled
@@ -110,9 +114,19 @@ struct chart_bar {
 	double cx, cap;	   /* whisker centre line and half cap width */
 	double ylo, yhi;   /* whisker ends */
 	double yref, refw; /* marker position and half width (the bar's) */
+	double ytop;	   /* the bar's, whisker's or marker's far end */
 };
 void chart_bar_at(const struct chart *c, const struct chart_frame *f, int g,
 		  int s, struct chart_bar *b);
+
+/* The value printed on bar b of group g, series s: its text (decimals
+ * as the tables print them, report_fmt_decimals) and size, at most
+ * st->label - 1 and smaller until it fits the bar's width (and the gap
+ * beside it); 0 when it does not fit even at 4.5 or there is no bar. The
+ * text's baseline goes 2 units beyond b->ytop, away from the axis. */
+int chart_bar_label(const struct chart *c, const struct chart_style *st,
+		    const struct chart_text *tx, const struct chart_frame *f,
+		    int g, int s, char *out, size_t n, double *size);
 
 /* A legend entry: series s; where its swatch starts, on which row (0 =
  * top). */
@@ -122,7 +136,8 @@ struct chart_legend_item {
 	double x;
 	int row;
 };
-/* Lay out the legend across width from x0 with swatches of side sw.
+/* Lay out the legend across width from x0 with swatches of side sw,
+ * after c->legend_title (drawn at x0 on row 0 by the caller, "nic:").
  * OUT: items (room for nseries), *n; returns the rows used (0: no
  * legend, with a single series). */
 int chart_legend(const struct chart *c, const struct chart_style *st,

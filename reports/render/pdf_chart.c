@@ -70,12 +70,18 @@ static int nlines(void *ctx, const char *s, double size, double width)
 }
 
 /* The legend's rows under the plot, from top down. */
-static void legend(struct pdf *pdf, const struct chart_legend_item *it, int n,
-		   double top)
+static void legend(struct pdf *pdf, const char *title, double x0,
+		   const struct chart_legend_item *it, int n, double top)
 {
 	double rowh = LABEL_SIZE * 1.6, sw = 7, rgb[3];
+	char t[256];
 	int i;
 
+	if (title && n > 0) {
+		snprintf(t, sizeof t, "%s:", title);
+		pdf_draw_text(pdf, x0, top - sw + 0.5, LABEL_SIZE, t, strlen(t),
+			      1);
+	}
 	for (i = 0; i < n; i++) {
 		double y = top - it[i].row * rowh;
 		chart_colour_rgb(it[i].series, rgb);
@@ -83,6 +89,19 @@ static void legend(struct pdf *pdf, const struct chart_legend_item *it, int n,
 		pdf_draw_text(pdf, it[i].x + sw + 3, y - sw + 0.5, LABEL_SIZE,
 			      it[i].text, strlen(it[i].text), 0);
 	}
+}
+
+/* The chart's note under its legend, wrapped to the plot's width. */
+static void note(struct pdf *pdf, const char *s, double x0, double width)
+{
+	struct pdf_line *lines = NULL;
+	int i, n = pdf_wrap(pdf, s, TICK_SIZE, width, &lines);
+	for (i = 0; i < n; i++) {
+		pdf_draw_text(pdf, x0, pdf->y - TICK_SIZE * PDF_ASCENT,
+			      TICK_SIZE, lines[i].s, lines[i].len, 0);
+		pdf->y -= TICK_SIZE * 1.25;
+	}
+	free(lines);
 }
 
 /* Grid, ticks with their labels, and the axes. */
@@ -113,11 +132,13 @@ static void chart_axes(struct pdf *pdf, const struct chart_frame *f)
 /* Group g's bars, then whiskers and markers on top so they stay visible,
  * then its label under the axis. */
 static void chart_group(struct pdf *pdf, const struct chart *c,
+			const struct chart_text *tx,
 			const struct chart_frame *f, int g)
 {
 	struct pdf_line *lines = NULL;
 	struct chart_bar b;
-	double rgb[3];
+	double rgb[3], size;
+	char val[32];
 	int s, i, n;
 
 	for (s = 0; s < c->nseries; s++) {
@@ -140,6 +161,9 @@ static void chart_group(struct pdf *pdf, const struct chart *c,
 			     CHART_MARK_WIDTH);
 			HPDF_Page_SetGrayStroke(pdf->page, 0);
 		}
+		if (chart_bar_label(c, &pdf_style, tx, f, g, s, val, sizeof val,
+				    &size))
+			text_c(pdf, b.cx, b.ytop + 2, size, val, strlen(val));
 	}
 	n = pdf_wrap(pdf, c->groups[g] ? c->groups[g] : "", LABEL_SIZE,
 		     f->gw - 2, &lines);
@@ -153,7 +177,7 @@ static void chart_group(struct pdf *pdf, const struct chart *c,
 int pdf_chart_bars(struct pdf *pdf, const struct chart *c, struct xr_err *err)
 {
 	double plot_h = c->height > 0 ? c->height : 180;
-	double x0, title_h, xlab_h, leg_h, total;
+	double x0, title_h, xlab_h, leg_h, note_h, total;
 	const struct chart_text tx = {pdf, measure, nlines};
 	struct chart_legend_item *items;
 	struct chart_frame f;
@@ -175,7 +199,12 @@ int pdf_chart_bars(struct pdf *pdf, const struct chart *c, struct xr_err *err)
 	rows = chart_legend(c, &pdf_style, &tx, f.px0, f.px1 - f.px0, 7, items,
 			    &nitems);
 	leg_h = rows * LABEL_SIZE * 1.6;
-	total = title_h + TICK_SIZE * 1.6 + plot_h + xlab_h + leg_h + 10;
+	note_h = c->note ? nlines(pdf, c->note, TICK_SIZE, f.px1 - f.px0) *
+				   TICK_SIZE * 1.25 +
+			       2
+			 : 0;
+	total =
+	    title_h + TICK_SIZE * 1.6 + plot_h + xlab_h + leg_h + note_h + 10;
 	rc = pdf_need(pdf, total, err);
 	if (rc < 0) {
 		free(items);
@@ -196,7 +225,7 @@ int pdf_chart_bars(struct pdf *pdf, const struct chart *c, struct xr_err *err)
 	f.py0 = f.py1 - plot_h;
 	chart_axes(pdf, &f);
 	for (g = 0; g < c->ngroups; g++)
-		chart_group(pdf, c, &f, g);
+		chart_group(pdf, c, &tx, &f, g);
 	pdf->y = f.py0 - f.maxl * LABEL_SIZE * 1.2 - 4;
 	if (c->xlabel) {
 		text_c(pdf, (f.px0 + f.px1) / 2, pdf->y - LABEL_SIZE,
@@ -204,8 +233,11 @@ int pdf_chart_bars(struct pdf *pdf, const struct chart *c, struct xr_err *err)
 		pdf->y -= LABEL_SIZE * 1.5;
 	}
 	pdf->y -= 4;
-	legend(pdf, items, nitems, pdf->y);
-	pdf->y -= leg_h + 6;
+	legend(pdf, c->legend_title, f.px0, items, nitems, pdf->y);
+	pdf->y -= leg_h + 2;
+	if (c->note)
+		note(pdf, c->note, f.px0, f.px1 - f.px0);
+	pdf->y -= 4;
 	free(items);
 	return pdf_check(pdf, err);
 }

@@ -213,7 +213,8 @@ static void group(FILE *f, const struct chart *c, const struct chart_frame *fr,
 		  int g)
 {
 	struct chart_bar b;
-	char hex[8];
+	char hex[8], val[32];
+	double size;
 	int s;
 
 	for (s = 0; s < c->nseries; s++) {
@@ -239,18 +240,29 @@ static void group(FILE *f, const struct chart *c, const struct chart_frame *fr,
 				"stroke-width=\"%g\"/>\n",
 				b.cx - b.refw, b.yref, b.cx + b.refw,
 				CHART_MARK_HEX, CHART_MARK_WIDTH);
+		if (chart_bar_label(c, &svg_style, &svg_text, fr, g, s, val,
+				    sizeof val, &size))
+			text(f, b.cx, b.ytop - 2, size, "middle", val);
 	}
 	text_wrapped(f, chart_group_x(fr, g), fr->py0 + 4, svg_style.label,
 		     fr->gw - 2, "middle", 0, c->groups[g] ? c->groups[g] : "");
 }
 
-static void legend(FILE *f, const struct chart_legend_item *it, int n,
-		   double top)
+static void legend(FILE *f, const char *title, double x0,
+		   const struct chart_legend_item *it, int n, double top)
 {
 	double rowh = svg_style.label * 1.6, sw = 7;
 	char hex[8];
 	int i;
 
+	if (title && n > 0) {
+		fprintf(f,
+			"<text x=\"%.2f\" y=\"%.2f\" font-size=\"%g\" "
+			"font-weight=\"bold\">",
+			x0, top + sw - 0.5, svg_style.label);
+		svg_escape(f, title);
+		fputs(":</text>\n", f);
+	}
 	for (i = 0; i < n; i++) {
 		double y = top + it[i].row * rowh;
 		fprintf(f,
@@ -286,7 +298,12 @@ static void body(FILE *f, const struct chart *c, const struct chart_frame *fr,
 		     svg_style.label, "middle", c->xlabel);
 		y += svg_style.label * 1.5;
 	}
-	legend(f, items, nitems, y + 4);
+	legend(f, c->legend_title, fr->px0, items, nitems, y + 4);
+	y += 4 +
+	     (nitems ? items[nitems - 1].row + 1 : 0) * svg_style.label * 1.6;
+	if (c->note)
+		text_wrapped(f, fr->px0, y + 2, svg_style.tick,
+			     fr->px1 - fr->px0, NULL, 0, c->note);
 }
 
 int svg_chart_write(FILE *f, const struct chart *c, int standalone,
@@ -317,6 +334,10 @@ int svg_chart_write(FILE *f, const struct chart *c, int standalone,
 	h = fr.py0 + fr.maxl * svg_style.label * 1.2 + 8 +
 	    (c->xlabel ? svg_style.label * 1.5 : 0) +
 	    rows * svg_style.label * 1.6 + MARGIN;
+	if (c->note)
+		h += nlines(NULL, c->note, svg_style.tick, fr.px1 - fr.px0) *
+			 svg_style.tick * 1.2 +
+		     4;
 	if (standalone)
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fprintf(f,

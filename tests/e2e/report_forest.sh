@@ -125,5 +125,7 @@ t 'python3 "$LIB/pdfarea.py" r.pdf Comparisons: "%," "#54a869"' \
 	"pdf: the chart's area is drawn (ink, better's green)"
 t 'pdftotext ja.pdf - | grep -q "比較: B の A に対する変化率" && pdftotext ja.pdf - | grep -q "変化率 %（B 対 A）"' \
 	"ja pdf: title and axis label"
+t 'pdftotext r.pdf - | grep -q "The y axis starts at 0" && pdftotext ja.pdf - | grep -q "縦軸は 0 から"' \
+	"pdf (en, ja): the bar chart's note that its axis starts at 0"
 t 'python3 "$LIB/pdfarea.py" ja.pdf 比較: 変化率 "#54a869"' "ja pdf: the chart's area is drawn"
 exit $fail

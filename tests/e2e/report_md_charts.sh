@@ -4,7 +4,8 @@
 # linked under its table with the caption
 # as alt text: every link resolves from the Markdown's folder (a name with
 # a space too), every SVG is well-formed XML with its title, bars,
-# whiskers and the unit, and `-o -` writes no image.
+# whiskers, the unit, each bar's value above it, the legend's title and
+# the note that the axis starts at 0, and `-o -` writes no image.
 set -eu
 : "${XRUN:?set XRUN to the xrun binary}"
 PY=python3
@@ -80,6 +81,28 @@ for alt, url in links:
         errs.append("background, 4 bars and 2 legend swatches")
     if len(root.findall(".//" + NS + "path")) < 4:
         errs.append("whiskers")
+    # each bar's value above it, at its centre (issue 21): gen.sh's
+    # medians, 1e9 * streams + 1e8 * len(nic) bit/s, in Gbit/s
+    bars = [r for r in root.iter(NS + "rect")
+            if r.get("fill") not in ("#fff", None) and float(r.get("height")) > 7.5]
+    want = ["%.2f" % ((1e9 * st + 1e8 * len(nic)) / 1e9)
+            for st in (1, 2) for nic in ("a", "bb")]
+    got = []
+    for b in bars:
+        cx = float(b.get("x")) + float(b.get("width")) / 2
+        top = float(b.get("y"))
+        got += [t.text for t in root.iter(NS + "text")
+                if t.get("text-anchor") == "middle" and
+                abs(float(t.get("x")) - cx) < 0.02 and
+                top - 12 < float(t.get("y")) < top]
+    if got != want:
+        errs.append("bar values %s, want %s" % (got, want))
+    # the legend's title and the note that the axis starts at 0
+    if "nic:" not in texts:
+        errs.append("no legend title 'nic:' in %s" % texts)
+    if not any(t.startswith("The y axis starts at 0") or
+               t.startswith("縦軸は 0 から") for t in texts):
+        errs.append("no note on the axis starting at 0")
     # the table it illustrates comes just before the link
     before = text[:text.index("![")]
     if not re.search(r"\| 2 \| [0-9.]+ (±|×/÷)[0-9.]+[^|]* \| [0-9.]+ (±|×/÷)[0-9.]+[^|]* \|\n\n$",
