@@ -40,8 +40,8 @@ struct chart {
 	const double *value, *lo, *hi; /* lo/hi may be NULL */
 	const double *ref;	       /* published values; may be NULL */
 	double height;		       /* plot height; 0 = 180 */
-	const char *legend_title;      /* "nic" before the legend; may be NULL */
-	const char *note;	       /* under the chart; may be NULL */
+	const char *legend_title; /* "nic" before the legend; may be NULL */
+	const char *note;	  /* under the chart; may be NULL */
 };
 
 /* The chart of matrix table ti of r, figure number no (1-based), titled
@@ -69,12 +69,16 @@ struct chart_style {
 	double min_plot; /* narrowest plot when bars are few */
 };
 
-/* How a format measures text: width of len bytes of UTF-8 at size, and
- * the number of lines text wraps to within width. */
+/* How a format measures text: width of len bytes of UTF-8 at size, the
+ * number of lines text wraps to within width, and those lines (OUT:
+ * start and length of each, at most max, the last taking the rest;
+ * returns how many, >= 1). */
 struct chart_text {
 	void *ctx;
 	double (*measure)(void *ctx, const char *s, size_t len, double size);
 	int (*lines)(void *ctx, const char *s, double size, double width);
+	int (*wrap)(void *ctx, const char *s, double size, double width,
+		    const char **start, size_t *len, int max);
 };
 
 /* Where a chart's plot goes and how its y axis is scaled. */
@@ -190,6 +194,7 @@ struct chart_op {
 	const char *text; /* TEXT */
 	double size;
 	int anchor; /* TEXT: -1 start, 0 middle, 1 end; its colour too */
+	int bold;   /* TEXT */
 };
 struct chart_fig {
 	const char *kind;  /* its data-chart: "timeseries", "box", "forest" */
@@ -199,6 +204,12 @@ struct chart_fig {
 	int nops, cap;
 	struct arena *a;
 };
+/* The bar chart c as shapes (chart_bars.c), laid out in width units with
+ * the format's style and text metrics; kind "bar", titled c->title.
+ * 0 or -XR_ENOMEM. */
+int chart_bars_fig(const struct chart *c, const struct chart_style *st,
+		   const struct chart_text *tx, double width, struct arena *a,
+		   struct chart_fig *f);
 /* Cell ci's time series in width units; f->nops == 0 when its runs have
  * no engine.throughput series. 0 or -XR_ENOMEM. */
 int chart_timeseries(const struct report *r, int ci, double width,

@@ -1,9 +1,10 @@
 /*
- * SVG bar charts (svg_chart.h): draws the chart chart.c lays out, in SVG
- * user units that match the PDF's points, so both show the same plot. The
- * browser or viewer picks the font, so text is measured with an estimate
- * of a sans-serif font's advance widths (generous, so labels do not
- * collide), and group labels wrap with that estimate.
+ * SVG charts (svg_chart.h): draws the shapes chart.c, chart_bars.c,
+ * chart_runs.c and chart_cmp.c lay out (chart_fig), in SVG user units
+ * that match the PDF's points, so both show the same plot. The browser or
+ * viewer picks the font, so text is measured with an estimate of a
+ * sans-serif font's advance widths (chart_text_estimate: generous, so
+ * labels do not collide), and labels wrap with that estimate.
  */
 #include <math.h>
 #include <stdint.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "chart.h"
 #include "chart_fig.h"
 #include "err.h"
@@ -138,7 +140,23 @@ static int nlines(void *ctx, const char *s, double size, double width)
 	return wrap(s, size, width, st, len);
 }
 
-static const struct chart_text svg_text = {NULL, measure, nlines};
+static int wrap_max(void *ctx, const char *s, double size, double width,
+		    const char **start, size_t *len, int max)
+{
+	const char *st[MAX_LINES];
+	size_t ln[MAX_LINES];
+	int i, n = wrap(s, size, width, st, ln);
+	(void)ctx;
+	if (n > max) { /* the last line takes the rest */
+		ln[max - 1] = (size_t)(st[n - 1] + ln[n - 1] - st[max - 1]);
+		n = max;
+	}
+	for (i = 0; i < n; i++)
+		start[i] = st[i], len[i] = ln[i];
+	return n;
+}
+
+static const struct chart_text svg_text = {NULL, measure, nlines, wrap_max};
 
 /* --- drawing ----------------------------------------------------------- */
 
@@ -155,12 +173,6 @@ static void text_n(FILE *f, double x, double y, double size, const char *anchor,
 	fputs("</text>\n", f);
 }
 
-static void text(FILE *f, double x, double y, double size, const char *anchor,
-		 const char *s)
-{
-	text_n(f, x, y, size, anchor, 0, s, strlen(s));
-}
-
 /* Wrapped text, its first line's top at y; returns the height used. */
 static double text_wrapped(FILE *f, double x, double y, double size,
 			   double width, const char *anchor, int bold,
@@ -175,107 +187,6 @@ static double text_wrapped(FILE *f, double x, double y, double size,
 	return n * size * 1.2;
 }
 
-static void axes(FILE *f, const struct chart_frame *fr)
-{
-	char tick[64];
-	int i;
-
-	fputs("<g stroke=\"#d9d9d9\" stroke-width=\"0.4\">\n", f);
-	for (i = 0; i < fr->nticks; i++)
-		if (chart_tick(fr, i) != 0)
-			fprintf(f,
-				"<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-				"y2=\"%.2f\"/>\n",
-				fr->px0, chart_ypos(fr, chart_tick(fr, i)),
-				fr->px1, chart_ypos(fr, chart_tick(fr, i)));
-	fputs("</g>\n<g stroke=\"#000\" stroke-width=\"0.6\">\n", f);
-	for (i = 0; i < fr->nticks; i++) {
-		double y = chart_ypos(fr, chart_tick(fr, i));
-		fprintf(f,
-			"<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-			"y2=\"%.2f\"/>\n",
-			fr->px0 - 3, y, fr->px0, y);
-	}
-	fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n",
-		fr->px0, fr->py0, fr->px0, fr->py1);
-	fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n",
-		fr->px0, chart_ypos(fr, 0), fr->px1, chart_ypos(fr, 0));
-	fputs("</g>\n", f);
-	for (i = 0; i < fr->nticks; i++) {
-		double y = chart_ypos(fr, chart_tick(fr, i));
-		text(f, fr->px0 - 5, y + svg_style.tick * 0.33, svg_style.tick,
-		     "end", chart_tick_label(fr, i, tick, sizeof tick));
-	}
-}
-
-/* Group g's bars, then whiskers and markers on top, then its label. */
-static void group(FILE *f, const struct chart *c, const struct chart_frame *fr,
-		  int g)
-{
-	struct chart_bar b;
-	char hex[8], val[32];
-	double size;
-	int s;
-
-	for (s = 0; s < c->nseries; s++) {
-		chart_bar_at(c, fr, g, s, &b);
-		if (b.has_bar)
-			fprintf(f,
-				"<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
-				"height=\"%.2f\" fill=\"%s\" stroke=\"#000\" "
-				"stroke-width=\"0.4\"/>\n",
-				b.x, fmin(b.y0, b.y1), b.w, fabs(b.y1 - b.y0),
-				chart_colour_hex(s, hex));
-		if (b.has_whisker)
-			fprintf(f,
-				"<path d=\"M%.2f %.2fV%.2fM%.2f %.2fH%.2fM%.2f "
-				"%.2fH%.2f\" stroke=\"#000\" "
-				"stroke-width=\"0.7\" fill=\"none\"/>\n",
-				b.cx, b.ylo, b.yhi, b.cx - b.cap, b.ylo,
-				b.cx + b.cap, b.cx - b.cap, b.yhi,
-				b.cx + b.cap);
-		if (b.has_ref)
-			fprintf(f,
-				"<path d=\"M%.2f %.2fH%.2f\" stroke=\"%s\" "
-				"stroke-width=\"%g\"/>\n",
-				b.cx - b.refw, b.yref, b.cx + b.refw,
-				CHART_MARK_HEX, CHART_MARK_WIDTH);
-		if (chart_bar_label(c, &svg_style, &svg_text, fr, g, s, val,
-				    sizeof val, &size))
-			text(f, b.cx, b.ytop - 2, size, "middle", val);
-	}
-	text_wrapped(f, chart_group_x(fr, g), fr->py0 + 4, svg_style.label,
-		     fr->gw - 2, "middle", 0, c->groups[g] ? c->groups[g] : "");
-}
-
-static void legend(FILE *f, const char *title, double x0,
-		   const struct chart_legend_item *it, int n, double top)
-{
-	double rowh = svg_style.label * 1.6, sw = 7;
-	char hex[8];
-	int i;
-
-	if (title && n > 0) {
-		fprintf(f,
-			"<text x=\"%.2f\" y=\"%.2f\" font-size=\"%g\" "
-			"font-weight=\"bold\">",
-			x0, top + sw - 0.5, svg_style.label);
-		svg_escape(f, title);
-		fputs(":</text>\n", f);
-	}
-	for (i = 0; i < n; i++) {
-		double y = top + it[i].row * rowh;
-		fprintf(f,
-			"<rect x=\"%.2f\" y=\"%.2f\" width=\"%g\" "
-			"height=\"%g\" fill=\"%s\" stroke=\"#000\" "
-			"stroke-width=\"0.4\"/>\n",
-			it[i].x, y, sw, sw,
-			chart_colour_hex(it[i].series, hex));
-		text(f, it[i].x + sw + 3, y + sw - 0.5, svg_style.label, NULL,
-		     it[i].text);
-	}
-}
-
 /* The image's width: the PDF's text width, wider when bars would get
  * thinner than 8 units. */
 static double chart_width(const struct chart *c)
@@ -284,94 +195,21 @@ static double chart_width(const struct chart *c)
 	return need > 480 ? ceil(need) : 480;
 }
 
-static void body(FILE *f, const struct chart *c, const struct chart_frame *fr,
-		 const struct chart_legend_item *items, int nitems)
-{
-	double y;
-	int g;
-	axes(f, fr);
-	for (g = 0; g < c->ngroups; g++)
-		group(f, c, fr, g);
-	y = fr->py0 + fr->maxl * svg_style.label * 1.2 + 4;
-	if (c->xlabel) {
-		text(f, (fr->px0 + fr->px1) / 2, y + svg_style.label,
-		     svg_style.label, "middle", c->xlabel);
-		y += svg_style.label * 1.5;
-	}
-	legend(f, c->legend_title, fr->px0, items, nitems, y + 4);
-	y += 4 +
-	     (nitems ? items[nitems - 1].row + 1 : 0) * svg_style.label * 1.6;
-	if (c->note)
-		text_wrapped(f, fr->px0, y + 2, svg_style.tick,
-			     fr->px1 - fr->px0, NULL, 0, c->note);
-}
-
 int svg_chart_write(FILE *f, const struct chart *c, int standalone,
 		    enum report_lang lang)
 {
-	struct chart_legend_item *items;
-	struct chart_frame fr;
-	double w = chart_width(c), y = MARGIN, title_h = 0, h;
-	int nitems = 0, rows = 0;
+	struct chart_fig fig;
+	struct arena *a = arena_new();
+	int rc;
 
-	if (c->ngroups < 1 || c->nseries < 1)
-		return 0;
-	items = calloc((size_t)c->nseries, sizeof *items);
-	if (!items)
+	if (!a)
 		return -XR_ENOMEM;
-	chart_layout(c, &svg_style, &svg_text, MARGIN, w - 2 * MARGIN, &fr);
-	/* few bars make a narrower plot: the image ends with it */
-	w = ceil(fr.px1 + MARGIN);
-	rows = chart_legend(c, &svg_style, &svg_text, fr.px0, fr.px1 - fr.px0,
-			    7, items, &nitems);
-	if (standalone && c->title)
-		title_h =
-		    nlines(NULL, c->title, TITLE_SIZE * BOLD, w - 2 * MARGIN) *
-			TITLE_SIZE * 1.2 +
-		    4;
-	fr.py1 = y + title_h + svg_style.tick * 1.6 + svg_style.tick / 2;
-	fr.py0 = fr.py1 + (c->height > 0 ? c->height : 180);
-	h = fr.py0 + fr.maxl * svg_style.label * 1.2 + 8 +
-	    (c->xlabel ? svg_style.label * 1.5 : 0) +
-	    rows * svg_style.label * 1.6 + MARGIN;
-	if (c->note)
-		h += nlines(NULL, c->note, svg_style.tick, fr.px1 - fr.px0) *
-			 svg_style.tick * 1.2 +
-		     4;
-	if (standalone)
-		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-	fprintf(f,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %g "
-		"%.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\" "
-		"data-chart=\"bar\"",
-		w, ceil(h), w * SCALE, ceil(h) * SCALE);
-	if (standalone) {
-		fputs(" font-family=\"", f);
-		svg_escape(f, svg_font_family(lang));
-		fputc('"', f);
-	} else {
-		/* a page may shrink the image to its width, but not below
-		 * 9-unit labels at 8 px: on a phone a wide chart scrolls
-		 * sideways like a wide table */
-		fprintf(f, " style=\"min-width: %.0fpx\"", w * MIN_SCALE);
-	}
-	fputs(">\n<title>", f);
-	svg_escape(f, c->title ? c->title : "");
-	fputs("</title>\n", f);
-	if (standalone)
-		fputs("<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n",
-		      f);
-	if (title_h > 0)
-		text_wrapped(f, MARGIN, y, TITLE_SIZE, w - 2 * MARGIN, NULL, 1,
-			     c->title);
-	/* The unit sits above the axis, read horizontally. */
-	if (c->ylabel)
-		text(f, MARGIN, y + title_h + svg_style.tick * ASCENT,
-		     svg_style.tick, NULL, c->ylabel);
-	body(f, c, &fr, items, nitems);
-	fputs("</svg>\n", f);
-	free(items);
-	return ferror(f) ? -XR_EIO : 0;
+	rc = chart_bars_fig(c, &svg_style, &svg_text,
+			    chart_width(c) - 2 * MARGIN, a, &fig);
+	if (rc == 0)
+		rc = svg_fig_write(f, &fig, standalone, lang);
+	arena_free(a);
+	return rc;
 }
 
 /* --- the charts of the runs (chart_runs.c's shapes) ---------------------- */
@@ -424,11 +262,11 @@ static void fig_op(FILE *f, const struct chart_op *o, double dy)
 	case CHART_OP_TEXT:
 		if (o->colour != CHART_INK)
 			fprintf(f, "<g fill=\"%s\">", c);
-		text(f, o->x, o->y + dy, o->size,
-		     anchor[o->anchor < 0   ? 0
-			    : o->anchor > 0 ? 2
-					    : 1],
-		     o->text);
+		text_n(f, o->x, o->y + dy, o->size,
+		       anchor[o->anchor < 0   ? 0
+			      : o->anchor > 0 ? 2
+					      : 1],
+		       o->bold, o->text, strlen(o->text));
 		if (o->colour != CHART_INK)
 			fputs("</g>\n", f);
 		break;

@@ -84,7 +84,8 @@ for alt, url in links:
     # each bar's value above it, at its centre (issue 21): gen.sh's
     # medians, 1e9 * streams + 1e8 * len(nic) bit/s, in Gbit/s
     bars = [r for r in root.iter(NS + "rect")
-            if r.get("fill") not in ("#fff", None) and float(r.get("height")) > 7.5]
+            if r.get("fill") not in ("#fff", "none", None) and
+            float(r.get("height")) > 7.5]
     want = ["%.2f" % ((1e9 * st + 1e8 * len(nic)) / 1e9)
             for st in (1, 2) for nic in ("a", "bb")]
     got = []
