@@ -1,12 +1,13 @@
 /*
- * Neutral bar charts: what a matrix table's chart shows (chart_matrix:
- * groups, series, medians, min-max whiskers, published markers, title and
- * unit) and where everything goes (the y axis with "nice" ticks, the plot
- * area, each bar, whisker and marker, the legend), decided once for every
- * format. The PDF (pdf_chart.c) and SVG (svg_chart.c) drawers only draw
- * the shapes this module places, in their own units: geometry is in the
- * caller's units with y growing from py0 (the axis at ymin) to py1 (ymax),
- * so a y-up PDF page and a y-down SVG use the same code.
+ * Neutral charts: what a matrix table's chart shows (chart_matrix:
+ * groups, series, medians, min-max whiskers, published markers, title,
+ * unit, legend title and note) and where everything goes (the y axis with
+ * "nice" ticks, the plot area, each bar, whisker, marker and value, the
+ * legend), decided once for every format; chart_bars.c turns that into a
+ * list of shapes (chart_fig), as chart_runs.c and chart_cmp.c build the
+ * other charts. The PDF (pdf_chart.c) and SVG (svg_chart.c) drawers only
+ * draw shapes. chart_frame geometry is in the caller's units with y
+ * growing from py0 (the axis at ymin) to py1 (ymax).
  *
  * Ownership: chart_matrix allocates from the arena it is given.
  */
