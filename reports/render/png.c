@@ -12,7 +12,9 @@
 
 #ifdef XRUN_HAVE_RSVG
 #include <cairo.h>
+#include <fontconfig/fontconfig.h>
 #include <librsvg/rsvg.h>
+#include <pango/pangocairo.h>
 #endif
 
 #include "banned.h"
@@ -138,6 +140,15 @@ int png_from_svg(const char *svg, size_t len, const char *what, char **out,
 	rc = encode(h, (int)lround(iw * scale), (int)lround(ih * scale), &m,
 		    what, err);
 	g_object_unref(h);
+	/* librsvg draws text with pango's default font map, cairo caches
+	 * font faces, and both use fontconfig's default configuration: all
+	 * live for the process. Drop them (no cairo or pango object is
+	 * alive here; the next PNG builds them again, and pdf_font.c uses a
+	 * configuration of its own), so that a report leaves nothing behind
+	 * (LeakSanitizer in CI). */
+	pango_cairo_font_map_set_default(NULL);
+	cairo_debug_reset_static_data();
+	FcFini();
 	if (rc < 0) {
 		free(m.p);
 		return rc;
