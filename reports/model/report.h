@@ -44,6 +44,9 @@ struct report_opts {
 				  tolerance (a fraction, 0.03) */
 	int runs; /* report_write_file: the runs CSV (one row per run and
 		     metric) instead of the report; csv only */
+	int png;  /* report_write_file, Markdown to a file: a PNG beside
+		     each chart's SVG, linked instead of it (report --png;
+		     reports/render/png.h) */
 };
 
 /* Statistics of one cell and metric, over its ok (non-warm-up) runs. */

@@ -110,6 +110,42 @@ static const char *matrix_title(const struct report *r, int no,
 			    marks ? close : "");
 }
 
+/* The factors the columns are levels of ("nic", "nic × cc"): the
+ * legend's title. */
+static const char *col_factors(const struct report *r,
+			       const struct report_table *tb, struct arena *a)
+{
+	const char *s = NULL;
+	int k;
+	for (k = 0; k < tb->ncol_factors; k++) {
+		const char *name = r->factors[tb->col_factors[k]].name;
+		s = s ? arena_printf(a, "%s × %s", s, name) : name;
+		if (!s)
+			return NULL;
+	}
+	return s;
+}
+
+/* Bars start at 0, so a difference of a few percent is a sliver: say so,
+ * and where the differences are read (the comparisons chart, chart_cmp.c,
+ * when there are comparisons). */
+static const char *axis_note(const struct report *r, struct arena *a)
+{
+	int ja = r->about.lang == REPORT_LANG_JA;
+	if (r->ncmps > 0)
+		return arena_strdup(
+		    a,
+		    ja ? "縦軸は 0 から: 数 % の差は棒では見えにくいので、"
+			 "棒の上の値と比較の図（変化率とその区間）で読む"
+		       : "The y axis starts at 0, so a difference of a few "
+			 "percent barely shows in the bars: read the values "
+			 "on them, and the comparisons chart for each change "
+			 "with its interval");
+	return arena_strdup(a, ja ? "縦軸は 0 から: 棒の上の値で差を読む"
+				  : "The y axis starts at 0: read small "
+				    "differences from the values on the bars");
+}
+
 int chart_matrix(const struct report *r, int ti, int no, const char *caption,
 		 struct arena *a, struct chart *c)
 {
@@ -144,6 +180,8 @@ int chart_matrix(const struct report *r, int ti, int no, const char *caption,
 			v[2 * n + k] = st->max / scale;
 		}
 	series1[0] = metric_name(r, mi);
+	c->legend_title = swap ? NULL : col_factors(r, tb, a);
+	c->note = axis_note(r, a);
 	c->ref = r->ref ? v + 3 * n : NULL;
 	c->title = matrix_title(r, no, caption, chart_has_ref(c), a);
 	c->ylabel = unit && *unit ? unit : metric_name(r, mi);
@@ -156,7 +194,7 @@ int chart_matrix(const struct report *r, int ti, int no, const char *caption,
 	c->lo = v + n;
 	c->hi = v + 2 * n;
 	c->height = 170;
-	return c->title ? 0 : -XR_ENOMEM;
+	return c->title && c->note ? 0 : -XR_ENOMEM;
 }
 
 int chart_has_ref(const struct chart *c)
@@ -217,7 +255,8 @@ static void chart_yrange(const struct chart *c, struct chart_frame *f)
 	if (f->ymax <= f->ymin)
 		f->ymax = f->ymin + 1;
 	f->step = chart_nice_step(f->ymax - f->ymin, &f->dec);
-	f->ymax = ceil(f->ymax / f->step - 1e-9) * f->step;
+	/* room above the tallest bar for its value */
+	f->ymax = ceil(f->ymax / f->step + 0.25 - 1e-9) * f->step;
 	f->ymin = floor(f->ymin / f->step + 1e-9) * f->step;
 	f->nticks = (int)lround((f->ymax - f->ymin) / f->step) + 1;
 }
@@ -312,6 +351,24 @@ void chart_bar_at(const struct chart *c, const struct chart_frame *f, int g,
 		b->yref = chart_ypos(f, ref);
 		b->refw = bw / 2;
 	}
+	b->ytop = chart_ypos(
+	    f, fmax(fmax(isfinite(val) ? val : 0, b->has_whisker ? hi : 0),
+		    b->has_ref ? ref : 0));
+}
+
+int chart_bar_label(const struct chart *c, const struct chart_style *st,
+		    const struct chart_text *tx, const struct chart_frame *f,
+		    int g, int s, char *out, size_t n, double *size)
+{
+	double v = at(c->value, g * c->nseries + s), room = f->bw * 1.1, w;
+	if (!isfinite(v))
+		return 0;
+	snprintf(out, n, "%.*f", report_fmt_decimals(v), v);
+	*size = st->label - 1;
+	w = tx->measure(tx->ctx, out, strlen(out), *size);
+	if (w > room)
+		*size *= room / w;
+	return *size >= 4.5;
 }
 
 int chart_legend(const struct chart *c, const struct chart_style *st,
@@ -324,6 +381,10 @@ int chart_legend(const struct chart *c, const struct chart_style *st,
 	*n = 0;
 	if (c->nseries < 2)
 		return 0;
+	if (c->legend_title) /* "nic:" then the swatches */
+		x += tx->measure(tx->ctx, c->legend_title,
+				 strlen(c->legend_title), st->label) +
+		     tx->measure(tx->ctx, ": ", 2, st->label) + 4;
 	for (s = 0; s < c->nseries; s++) {
 		const char *lab = c->series[s] ? c->series[s] : "";
 		double w = sw + 3 +

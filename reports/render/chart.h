@@ -1,12 +1,13 @@
 /*
- * Neutral bar charts: what a matrix table's chart shows (chart_matrix:
- * groups, series, medians, min-max whiskers, published markers, title and
- * unit) and where everything goes (the y axis with "nice" ticks, the plot
- * area, each bar, whisker and marker, the legend), decided once for every
- * format. The PDF (pdf_chart.c) and SVG (svg_chart.c) drawers only draw
- * the shapes this module places, in their own units: geometry is in the
- * caller's units with y growing from py0 (the axis at ymin) to py1 (ymax),
- * so a y-up PDF page and a y-down SVG use the same code.
+ * Neutral charts: what a matrix table's chart shows (chart_matrix:
+ * groups, series, medians, min-max whiskers, published markers, title,
+ * unit, legend title and note) and where everything goes (the y axis with
+ * "nice" ticks, the plot area, each bar, whisker, marker and value, the
+ * legend), decided once for every format; chart_bars.c turns that into a
+ * list of shapes (chart_fig), as chart_runs.c and chart_cmp.c build the
+ * other charts. The PDF (pdf_chart.c) and SVG (svg_chart.c) drawers only
+ * draw shapes. chart_frame geometry is in the caller's units with y
+ * growing from py0 (the axis at ymin) to py1 (ymax).
  *
  * Ownership: chart_matrix allocates from the arena it is given.
  */
@@ -25,8 +26,10 @@ struct report;
  * a dark red line across the bar, in CHART_MARK_RGB.
  * Arrays are ngroups * nseries, group-major: value[g * nseries + s]. The
  * y axis starts at 0 and gets "nice" ticks and its label (the unit). A
- * legend names the series when nseries > 1; the title says what the red
- * line is when there is one.
+ * legend names the series when nseries > 1, after its title (the factor
+ * the series are levels of); the title says what the red line is when
+ * there is one. Each bar carries its value (chart_bar_label), and the
+ * note under the chart says that the axis starts at 0.
  */
 struct chart {
 	const char *title;  /* may be NULL */
@@ -38,6 +41,8 @@ struct chart {
 	const double *value, *lo, *hi; /* lo/hi may be NULL */
 	const double *ref;	       /* published values; may be NULL */
 	double height;		       /* plot height; 0 = 180 */
+	const char *legend_title; /* "nic" before the legend; may be NULL */
+	const char *note;	  /* under the chart; may be NULL */
 };
 
 /* The chart of matrix table ti of r, figure number no (1-based), titled
@@ -65,12 +70,16 @@ struct chart_style {
 	double min_plot; /* narrowest plot when bars are few */
 };
 
-/* How a format measures text: width of len bytes of UTF-8 at size, and
- * the number of lines text wraps to within width. */
+/* How a format measures text: width of len bytes of UTF-8 at size, the
+ * number of lines text wraps to within width, and those lines (OUT:
+ * start and length of each, at most max, the last taking the rest;
+ * returns how many, >= 1). */
 struct chart_text {
 	void *ctx;
 	double (*measure)(void *ctx, const char *s, size_t len, double size);
 	int (*lines)(void *ctx, const char *s, double size, double width);
+	int (*wrap)(void *ctx, const char *s, double size, double width,
+		    const char **start, size_t *len, int max);
 };
 
 /* Where a chart's plot goes and how its y axis is scaled. */
@@ -110,9 +119,19 @@ struct chart_bar {
 	double cx, cap;	   /* whisker centre line and half cap width */
 	double ylo, yhi;   /* whisker ends */
 	double yref, refw; /* marker position and half width (the bar's) */
+	double ytop;	   /* the bar's, whisker's or marker's far end */
 };
 void chart_bar_at(const struct chart *c, const struct chart_frame *f, int g,
 		  int s, struct chart_bar *b);
+
+/* The value printed on bar b of group g, series s: its text (decimals
+ * as the tables print them, report_fmt_decimals) and size, at most
+ * st->label - 1 and smaller until it fits the bar's width (and the gap
+ * beside it); 0 when it does not fit even at 4.5 or there is no bar. The
+ * text's baseline goes 2 units beyond b->ytop, away from the axis. */
+int chart_bar_label(const struct chart *c, const struct chart_style *st,
+		    const struct chart_text *tx, const struct chart_frame *f,
+		    int g, int s, char *out, size_t n, double *size);
 
 /* A legend entry: series s; where its swatch starts, on which row (0 =
  * top). */
@@ -122,7 +141,8 @@ struct chart_legend_item {
 	double x;
 	int row;
 };
-/* Lay out the legend across width from x0 with swatches of side sw.
+/* Lay out the legend across width from x0 with swatches of side sw,
+ * after c->legend_title (drawn at x0 on row 0 by the caller, "nic:").
  * OUT: items (room for nseries), *n; returns the rows used (0: no
  * legend, with a single series). */
 int chart_legend(const struct chart *c, const struct chart_style *st,
@@ -159,6 +179,9 @@ enum chart_op_kind {
 #define CHART_INK (-1)	/* black */
 #define CHART_GRID (-2) /* light grey */
 #define CHART_MARK (-3) /* CHART_MARK_RGB */
+#define CHART_BAND (-4) /* a light fill behind (the ±θ band) */
+#define CHART_BAND_RGB 0.90, 0.93, 0.97
+#define CHART_BAND_HEX "#e6edf7"
 struct chart_op {
 	enum chart_op_kind kind;
 	int colour;	  /* palette index (chart_colour_rgb) or CHART_* */
@@ -171,16 +194,23 @@ struct chart_op {
 	int n;
 	const char *text; /* TEXT */
 	double size;
-	int anchor; /* TEXT: -1 start, 0 middle, 1 end */
+	int anchor; /* TEXT: -1 start, 0 middle, 1 end; its colour too */
+	int bold;   /* TEXT */
 };
 struct chart_fig {
-	const char *kind;  /* its data-chart: "timeseries" or "box" */
+	const char *kind;  /* its data-chart: "timeseries", "box", "forest" */
 	const char *title; /* drawn above it (standalone SVG, PDF) */
 	double w, h;	   /* extent of the shapes */
 	struct chart_op *ops;
 	int nops, cap;
 	struct arena *a;
 };
+/* The bar chart c as shapes (chart_bars.c), laid out in width units with
+ * the format's style and text metrics; kind "bar", titled c->title.
+ * 0 or -XR_ENOMEM. */
+int chart_bars_fig(const struct chart *c, const struct chart_style *st,
+		   const struct chart_text *tx, double width, struct arena *a,
+		   struct chart_fig *f);
 /* Cell ci's time series in width units; f->nops == 0 when its runs have
  * no engine.throughput series. 0 or -XR_ENOMEM. */
 int chart_timeseries(const struct report *r, int ci, double width,
@@ -190,5 +220,11 @@ int chart_timeseries(const struct report *r, int ci, double width,
  * -XR_ENOMEM. */
 int chart_box(const struct report *r, int ti, int no, const char *caption,
 	      double width, struct arena *a, struct chart_fig *f);
+/* The comparisons (chart_cmp.c): per comparison its name and verdict,
+ * its change with the 95% interval (thin) and the 90% equivalence
+ * interval (thick), the verdict's mark at the change, over the ±θ band;
+ * f->nops == 0 when the report has no comparison. 0 or -XR_ENOMEM. */
+int chart_forest(const struct report *r, double width, struct arena *a,
+		 struct chart_fig *f);
 
 #endif

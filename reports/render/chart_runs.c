@@ -14,6 +14,7 @@
 
 #include "arena.h"
 #include "chart.h"
+#include "chart_fig.h"
 #include "err.h"
 #include "format.h"
 
@@ -26,96 +27,11 @@
 #define BOX_H 150.0  /* the distribution's plot */
 #define MAX_CORES 2  /* cores in the CPU strip */
 
-static struct chart_op *op(struct chart_fig *f, enum chart_op_kind k,
-			   int colour)
-{
-	struct chart_op *o;
-	if (f->nops == f->cap) {
-		int cap = f->cap ? 2 * f->cap : 64;
-		struct chart_op *n = arena_alloc(f->a, (size_t)cap * sizeof *n);
-		if (!n)
-			return NULL;
-		if (f->nops)
-			memcpy(n, f->ops, (size_t)f->nops * sizeof *n);
-		f->ops = n;
-		f->cap = cap;
-	}
-	o = &f->ops[f->nops++];
-	memset(o, 0, sizeof *o);
-	o->kind = k;
-	o->colour = colour;
-	o->width = 0.6;
-	return o;
-}
-
-static int line(struct chart_fig *f, int colour, double w, double x0, double y0,
-		double x1, double y1)
-{
-	double *p = arena_alloc(f->a, 4 * sizeof *p);
-	struct chart_op *o = p ? op(f, CHART_OP_PATH, colour) : NULL;
-	if (!o)
-		return -XR_ENOMEM;
-	p[0] = x0, p[1] = x1, p[2] = y0, p[3] = y1;
-	o->px = p;
-	o->py = p + 2;
-	o->n = 2;
-	o->width = w;
-	return 0;
-}
-
+/* Text in the figures' size. */
 static int text(struct chart_fig *f, double x, double y, int anchor,
 		const char *s)
 {
-	struct chart_op *o = op(f, CHART_OP_TEXT, CHART_INK);
-	if (!o || !(o->text = arena_strdup(f->a, s ? s : "")))
-		return -XR_ENOMEM;
-	o->x = x;
-	o->y = y;
-	o->size = FONT;
-	o->anchor = anchor;
-	return 0;
-}
-
-/* An axis from lo to hi in nice ticks. */
-struct axis {
-	double lo, hi, step;
-	int dec;
-	double p0, p1; /* positions of lo and hi */
-};
-
-static void axis_fit(struct axis *ax, double lo, double hi, int from0)
-{
-	if (from0 && lo > 0)
-		lo = 0;
-	if (!(hi > lo)) {
-		double d = fabs(hi) > 0 ? fabs(hi) * 0.05 : 1;
-		lo -= d;
-		hi += d;
-	}
-	ax->step = chart_nice_step(hi - lo, &ax->dec);
-	ax->lo = floor(lo / ax->step + 1e-9) * ax->step;
-	ax->hi = ceil(hi / ax->step - 1e-9) * ax->step;
-}
-
-static double pos(const struct axis *ax, double v)
-{
-	return ax->p0 + (v - ax->lo) / (ax->hi - ax->lo) * (ax->p1 - ax->p0);
-}
-
-/* Grid lines and tick labels of a y axis at the left of [x0, x1]. */
-static int yaxis(struct chart_fig *f, const struct axis *ax, double x0,
-		 double x1)
-{
-	double v;
-	char s[32];
-	for (v = ax->lo; v <= ax->hi + ax->step / 2; v += ax->step) {
-		double y = pos(ax, v);
-		snprintf(s, sizeof s, "%.*f", ax->dec, fabs(v) < 1e-12 ? 0 : v);
-		if (line(f, CHART_GRID, 0.4, x0, y, x1, y) < 0 ||
-		    text(f, x0 - 4, y + FONT * 0.33, 1, s) < 0)
-			return -XR_ENOMEM;
-	}
-	return line(f, CHART_INK, 0.6, x0, ax->p0, x0, ax->p1);
+	return chart_fig_text(f, x, y, anchor, FONT, s);
 }
 
 /* The scale and label of a bit/s series: the report's display unit when
@@ -144,8 +60,8 @@ static double rate_scale(const struct report *r, double vmax, const char **unit)
 
 /* A series as a polyline on axes x and y (values divided by scale). */
 static int polyline(struct chart_fig *f, const struct report_series *s,
-		    const struct axis *x, const struct axis *y, double scale,
-		    int colour, double width)
+		    const struct chart_axis *x, const struct chart_axis *y,
+		    double scale, int colour, double width)
 {
 	double *p = arena_alloc(f->a, 2 * ((size_t)s->n + 1) * sizeof *p);
 	struct chart_op *o;
@@ -153,17 +69,17 @@ static int polyline(struct chart_fig *f, const struct report_series *s,
 	if (!p)
 		return -XR_ENOMEM;
 	for (i = 0; i < s->n; i++) {
-		p[i] = pos(x, s->t[i]);
-		p[s->n + i] = pos(y, s->v[i] / scale);
+		p[i] = chart_axis_pos(x, s->t[i]);
+		p[s->n + i] = chart_axis_pos(y, s->v[i] / scale);
 	}
 	if (s->n == 1) { /* one interval: a dot */
-		o = op(f, CHART_OP_DOT, colour);
+		o = chart_fig_op(f, CHART_OP_DOT, colour);
 		if (!o)
 			return -XR_ENOMEM;
 		o->x = p[0], o->y = p[1], o->w = 1.6, o->fill = 1;
 		return 0;
 	}
-	if (!(o = op(f, CHART_OP_PATH, colour)))
+	if (!(o = chart_fig_op(f, CHART_OP_PATH, colour)))
 		return -XR_ENOMEM;
 	o->px = p;
 	o->py = p + s->n;
@@ -256,39 +172,20 @@ static int ts_extent(const struct report *r, int ci, double *t0, double *t1,
 	return runs;
 }
 
-/* The x axis at y with its ticks and, under them, the label. */
-static int xaxis(struct chart_fig *f, const struct axis *x, double y,
-		 const char *label)
-{
-	double v;
-	char s[32];
-	if (line(f, CHART_INK, 0.6, x->p0, y, x->p1, y) < 0)
-		return -XR_ENOMEM;
-	for (v = x->lo; v <= x->hi + x->step / 2; v += x->step) {
-		snprintf(s, sizeof s, "%.*f", x->dec, fabs(v) < 1e-12 ? 0 : v);
-		if (line(f, CHART_INK, 0.6, pos(x, v), y, pos(x, v), y + 3) <
-			0 ||
-		    text(f, pos(x, v), y + 3 + FONT, 0, s) < 0)
-			return -XR_ENOMEM;
-	}
-	return label ? text(f, (x->p0 + x->p1) / 2, y + 5 + 2 * FONT, 0, label)
-		     : 0;
-}
-
 /* The CPU strip of the busiest cores under the plot, from top. */
 static int cpu_strip(struct chart_fig *f, const struct report *r, int ci,
-		     const struct axis *x, double top, int ja)
+		     const struct chart_axis *x, double top, int ja)
 {
 	int core[MAX_CORES], nc = busiest(r, ci, core), i, c;
-	struct axis y = {0};
+	struct chart_axis y = {0};
 	char name[32];
 	if (!nc)
 		return 0;
-	axis_fit(&y, 0, 100, 1);
+	chart_axis_fit(&y, 0, 100, 1);
 	y.step = 50, y.dec = 0;
 	y.p0 = top + STRIP_H, y.p1 = top;
-	if (yaxis(f, &y, x->p0, x->p1) < 0 ||
-	    line(f, CHART_INK, 0.6, x->p0, y.p0, x->p1, y.p0) < 0)
+	if (chart_fig_yaxis(f, &y, x->p0, x->p1, FONT) < 0 ||
+	    chart_fig_line(f, CHART_INK, 0.6, x->p0, y.p0, x->p1, y.p0) < 0)
 		return -XR_ENOMEM;
 	for (c = 0; c < nc; c++) {
 		snprintf(name, sizeof name, "cpu.%d.busy", core[c]);
@@ -311,7 +208,7 @@ static int cpu_strip(struct chart_fig *f, const struct report *r, int ci,
 /* A red tick at the top of the plot for every increase of a drop or
  * PAUSE series. */
 static int marks(struct chart_fig *f, const struct report *r, int ci,
-		 const struct axis *x, double top)
+		 const struct chart_axis *x, double top)
 {
 	int i, k, d;
 	for (i = 0; i < r->nruns; i++) {
@@ -325,10 +222,12 @@ static int marks(struct chart_fig *f, const struct report *r, int ci,
 				if (u->series[k].v[d] > 0 &&
 				    u->series[k].t[d] >= x->lo &&
 				    u->series[k].t[d] <= x->hi &&
-				    line(f, CHART_MARK, CHART_MARK_WIDTH,
-					 pos(x, u->series[k].t[d]), top,
-					 pos(x, u->series[k].t[d]),
-					 top + 6) < 0)
+				    chart_fig_line(
+					f, CHART_MARK, CHART_MARK_WIDTH,
+					chart_axis_pos(x, u->series[k].t[d]),
+					top,
+					chart_axis_pos(x, u->series[k].t[d]),
+					top + 6) < 0)
 					return -XR_ENOMEM;
 	}
 	return 0;
@@ -350,7 +249,7 @@ static int run_legend(struct chart_fig *f, const struct report *r, int ci,
 		snprintf(s, sizeof s, "#%d", u->rep);
 		if (x + 34 > x1)
 			x = x0, *y += FONT * 1.6;
-		if (!(o = op(f, CHART_OP_RECT, k)))
+		if (!(o = chart_fig_op(f, CHART_OP_RECT, k)))
 			return -XR_ENOMEM;
 		o->x = x, o->y = *y - 6, o->w = 6, o->h = 6, o->fill = 1;
 		if (text(f, x + 9, *y, -1, s) < 0)
@@ -366,7 +265,7 @@ int chart_timeseries(const struct report *r, int ci, double width,
 {
 	const struct report_cell *c = &r->cells[ci];
 	int ja = r->about.lang == REPORT_LANG_JA, i, k = 0, strip;
-	struct axis x = {0}, y = {0};
+	struct chart_axis x = {0}, y = {0};
 	double t0, t1, vmax, scale, top = FONT * 1.6, yb;
 	const char *unit;
 	int core[MAX_CORES];
@@ -382,12 +281,12 @@ int chart_timeseries(const struct report *r, int ci, double width,
 			 ja ? "%s: 時間ごとのスループット（各回を重ねて表示）"
 			    : "%s: throughput over time, every run overlaid",
 			 c->label ? c->label : "");
-	axis_fit(&x, t0, t1, 1);
-	axis_fit(&y, 0, vmax / scale, 1);
+	chart_axis_fit(&x, t0, t1, 1);
+	chart_axis_fit(&y, 0, vmax / scale, 1);
 	x.p0 = LEFT, x.p1 = width - 6;
 	y.p0 = top + PLOT_H, y.p1 = top;
 	if (!f->title || text(f, 0, FONT, -1, unit) < 0 ||
-	    yaxis(f, &y, x.p0, x.p1) < 0)
+	    chart_fig_yaxis(f, &y, x.p0, x.p1, FONT) < 0)
 		return -XR_ENOMEM;
 	for (i = 0; i < r->nruns; i++) {
 		const struct report_series *s;
@@ -406,10 +305,10 @@ int chart_timeseries(const struct report *r, int ci, double width,
 			return -XR_ENOMEM;
 		yb += 8 + STRIP_H;
 	}
-	if (xaxis(f, &x, yb,
-		  ja ? "エンジン開始からの秒数"
-		     : "seconds from the engine's "
-		       "start") < 0)
+	if (chart_fig_xaxis(f, &x, yb, FONT,
+			    ja ? "エンジン開始からの秒数"
+			       : "seconds from the engine's "
+				 "start") < 0)
 		return -XR_ENOMEM;
 	yb += 5 + 2 * FONT + FONT * 2;
 	if (run_legend(f, r, ci, x.p0, x.p1, &yb) < 0)
@@ -452,33 +351,38 @@ static int cell_values(const struct report *r, int ci, int mi, double scale,
 
 /* One box at centre cx, half width hw: quartiles, median, whiskers, and
  * every value as a dot spread across the box. */
-static int box(struct chart_fig *f, const struct axis *y, double cx, double hw,
-	       const double *v, int n, int colour)
+static int box(struct chart_fig *f, const struct chart_axis *y, double cx,
+	       double hw, const double *v, int n, int colour)
 {
 	double q1 = quantile(v, n, 0.25), q3 = quantile(v, n, 0.75);
 	double med = quantile(v, n, 0.5);
-	struct chart_op *o = op(f, CHART_OP_RECT, colour);
+	struct chart_op *o = chart_fig_op(f, CHART_OP_RECT, colour);
 	int k;
 	if (!o)
 		return -XR_ENOMEM;
-	o->x = cx - hw, o->y = pos(y, q3), o->w = 2 * hw;
-	o->h = pos(y, q1) - pos(y, q3);
+	o->x = cx - hw, o->y = chart_axis_pos(y, q3), o->w = 2 * hw;
+	o->h = chart_axis_pos(y, q1) - chart_axis_pos(y, q3);
 	o->fill = 0, o->width = 1.0;
-	if (line(f, CHART_INK, 0.7, cx, pos(y, v[0]), cx, pos(y, q1)) < 0 ||
-	    line(f, CHART_INK, 0.7, cx, pos(y, q3), cx, pos(y, v[n - 1])) < 0 ||
-	    line(f, CHART_INK, 0.7, cx - hw / 2, pos(y, v[0]), cx + hw / 2,
-		 pos(y, v[0])) < 0 ||
-	    line(f, CHART_INK, 0.7, cx - hw / 2, pos(y, v[n - 1]), cx + hw / 2,
-		 pos(y, v[n - 1])) < 0 ||
-	    line(f, CHART_INK, 1.6, cx - hw, pos(y, med), cx + hw,
-		 pos(y, med)) < 0)
+	if (chart_fig_line(f, CHART_INK, 0.7, cx, chart_axis_pos(y, v[0]), cx,
+			   chart_axis_pos(y, q1)) < 0 ||
+	    chart_fig_line(f, CHART_INK, 0.7, cx, chart_axis_pos(y, q3), cx,
+			   chart_axis_pos(y, v[n - 1])) < 0 ||
+	    chart_fig_line(f, CHART_INK, 0.7, cx - hw / 2,
+			   chart_axis_pos(y, v[0]), cx + hw / 2,
+			   chart_axis_pos(y, v[0])) < 0 ||
+	    chart_fig_line(f, CHART_INK, 0.7, cx - hw / 2,
+			   chart_axis_pos(y, v[n - 1]), cx + hw / 2,
+			   chart_axis_pos(y, v[n - 1])) < 0 ||
+	    chart_fig_line(f, CHART_INK, 1.6, cx - hw, chart_axis_pos(y, med),
+			   cx + hw, chart_axis_pos(y, med)) < 0)
 		return -XR_ENOMEM;
 	for (k = 0; k < n; k++) {
 		/* spread over the box so that equal values stay apart */
 		double dx = n > 1 ? (k % 5 - 2) * hw * 0.35 : 0;
-		if (!(o = op(f, CHART_OP_DOT, colour)))
+		if (!(o = chart_fig_op(f, CHART_OP_DOT, colour)))
 			return -XR_ENOMEM;
-		o->x = cx + dx, o->y = pos(y, v[k]), o->w = 2.0, o->fill = 1;
+		o->x = cx + dx, o->y = chart_axis_pos(y, v[k]), o->w = 2.0,
+		o->fill = 1;
 	}
 	return 0;
 }
@@ -491,7 +395,7 @@ int chart_box(const struct report *r, int ti, int no, const char *caption,
 	int ja = r->about.lang == REPORT_LANG_JA, maxv = 1;
 	double lo = INFINITY, hi = -INFINITY, scale = 1, gw, top = FONT * 1.6;
 	double *v;
-	struct axis y = {0};
+	struct chart_axis y = {0};
 	const char *unit = "";
 
 	memset(f, 0, sizeof *f);
@@ -525,12 +429,12 @@ int chart_box(const struct report *r, int ti, int no, const char *caption,
 	    no, caption ? caption : "");
 	if (width < LEFT + 10 + g * 26)
 		width = LEFT + 10 + g * 26;
-	axis_fit(&y, lo - (hi - lo) * 0.05, hi + (hi - lo) * 0.05, 0);
+	chart_axis_fit(&y, lo - (hi - lo) * 0.05, hi + (hi - lo) * 0.05, 0);
 	y.p0 = top + BOX_H, y.p1 = top;
 	gw = (width - LEFT - 6) / g;
 	if (!f->title || text(f, 0, FONT, -1, unit && *unit ? unit : "") < 0 ||
-	    yaxis(f, &y, LEFT, width - 6) < 0 ||
-	    line(f, CHART_INK, 0.6, LEFT, y.p0, width - 6, y.p0) < 0)
+	    chart_fig_yaxis(f, &y, LEFT, width - 6, FONT) < 0 ||
+	    chart_fig_line(f, CHART_INK, 0.6, LEFT, y.p0, width - 6, y.p0) < 0)
 		return -XR_ENOMEM;
 	for (i = 0, g = 0; i < ncell; i++) {
 		double cx = LEFT + gw * (g + 0.5);

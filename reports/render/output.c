@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "output_format.h"
+#include "png.h"
 #include "render.h"
 #include "wfile.h"
 #include "banned.h"
@@ -23,7 +24,7 @@
 static const struct {
 	int (*stream)(const struct report *r, FILE *f, struct xr_err *err);
 	int (*stream_at)(const struct report *r, FILE *f, const char *path,
-			 struct xr_err *err);
+			 int png, struct xr_err *err);
 	int (*file)(const struct report *r, const char *path,
 		    struct xr_err *err);
 	int (*stream_gate)(const struct report *r, unsigned fail_on, FILE *f,
@@ -61,23 +62,45 @@ static int choose_format(const char *out_path, const struct report_opts *o,
 	return fmt;
 }
 
+/* --png: Markdown to a file only, and only when built with librsvg;
+ * refused before any work. */
+static int check_png(int fmt, const char *out_path, const struct report_opts *o,
+		     struct xr_err *err)
+{
+	if (!o->png)
+		return 0;
+	if (fmt != OUTPUT_FORMAT_MD || o->runs || !strcmp(out_path, "-"))
+		return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
+				  "--png writes the charts of a markdown "
+				  "report to files beside it, not for '%s'",
+				  out_path);
+	if (!png_available())
+		return xr_err_set(err, XR_EENV, NULL, 0, 0,
+				  "--png: this xrun was built without "
+				  "librsvg (install librsvg2-dev and "
+				  "rebuild)");
+	return 0;
+}
+
 /* A text format of r on f (the CI gate's verdicts for JUnit). */
-static int render_stream(const struct report *r, int fmt, int runs,
+static int render_stream(const struct report *r, int fmt,
+			 const struct report_opts *o,
 			 const struct report_gate *gate, FILE *f,
 			 const char *out_path, struct xr_err *err)
 {
-	if (runs)
+	if (o->runs)
 		return report_write_runs_csv(r, f, err);
 	if (writers[fmt].stream_gate)
 		return writers[fmt].stream_gate(r, gate ? gate->fail_on : 0, f,
 						err);
 	if (writers[fmt].stream_at)
-		return writers[fmt].stream_at(r, f, out_path, err);
+		return writers[fmt].stream_at(r, f, out_path, o->png, err);
 	return writers[fmt].stream(r, f, err);
 }
 
 /* Render format fmt of r into memory, then hand it to the one writer. */
-static int write_text(const struct report *r, int fmt, int runs,
+static int write_text(const struct report *r, int fmt,
+		      const struct report_opts *o,
 		      const struct report_gate *gate, const char *out_path,
 		      struct xr_err *err)
 {
@@ -89,7 +112,7 @@ static int write_text(const struct report *r, int fmt, int runs,
 	if (!f)
 		return xr_err_set(err, XR_ENOMEM, out_path, 0, 0,
 				  "out of memory rendering '%s'", out_path);
-	rc = render_stream(r, fmt, runs, gate, f, out_path, err);
+	rc = render_stream(r, fmt, o, gate, f, out_path, err);
 	if (fclose(f) != 0 && rc == 0)
 		rc = xr_err_set(err, XR_ENOMEM, out_path, 0, 0,
 				"out of memory rendering '%s'", out_path);
@@ -146,6 +169,8 @@ int report_write_file_gate(const char *db_path, const char *out_path,
 		return xr_err_set(err, XR_EUSAGE, NULL, 0, 0,
 				  "--runs writes csv, not %s ('%s')",
 				  output_formats[fmt].name, out_path);
+	if ((rc = check_png(fmt, out_path, o, err)) < 0)
+		return rc;
 	/* Refused before the work of reading the store. */
 	if (wfile_protect(db_path, "the store", 1) < 0)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
@@ -160,10 +185,9 @@ int report_write_file_gate(const char *db_path, const char *out_path,
 	if (writers[fmt].file)
 		rc = writers[fmt].file(r, out_path, err);
 	else if (to_stdout)
-		rc =
-		    render_stream(r, fmt, o->runs, gate, stdout, out_path, err);
+		rc = render_stream(r, fmt, o, gate, stdout, out_path, err);
 	else
-		rc = write_text(r, fmt, o->runs, gate, out_path, err);
+		rc = write_text(r, fmt, o, gate, out_path, err);
 	report_free(r);
 	return rc;
 }

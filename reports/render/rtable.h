@@ -67,6 +67,11 @@ int rt_cells(const struct report *r, struct arena *a, struct rtable *t);
 int rt_metrics(const struct report *r, struct arena *a, struct rtable *t);
 /* The comparisons with their verdicts and footnote marks. */
 int rt_cmps(const struct report *r, struct arena *a, struct rtable *t);
+/* The head of c's verdict, as report_fmt_verdict starts it: the mark,
+ * the change with its interval and the word ("▲ +3.9% [+1.2, +6.6]
+ * better"); a refusal only its word. */
+void rt_verdict_head(const struct report *r, const struct report_cmp *c,
+		     char *out, size_t n);
 /* The same with a short verdict per row (mark, change, word) for narrow
  * columns: a row whose full verdict says more ends in "(note k)" and
  * (*notes)[k-1] is that full text. OUT: *notes, *nnotes from a. */

@@ -1,9 +1,10 @@
 /*
- * SVG bar charts (svg_chart.h): draws the chart chart.c lays out, in SVG
- * user units that match the PDF's points, so both show the same plot. The
- * browser or viewer picks the font, so text is measured with an estimate
- * of a sans-serif font's advance widths (generous, so labels do not
- * collide), and group labels wrap with that estimate.
+ * SVG charts (svg_chart.h): draws the shapes chart.c, chart_bars.c,
+ * chart_runs.c and chart_cmp.c lay out (chart_fig), in SVG user units
+ * that match the PDF's points, so both show the same plot. The browser or
+ * viewer picks the font, so text is measured with an estimate of a
+ * sans-serif font's advance widths (chart_text_estimate: generous, so
+ * labels do not collide), and labels wrap with that estimate.
  */
 #include <math.h>
 #include <stdint.h>
@@ -11,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "chart.h"
+#include "chart_fig.h"
 #include "err.h"
 #include "svg_chart.h"
 #include "utf8.h"
@@ -82,44 +85,10 @@ const char *svg_font_family(enum report_lang lang)
 
 /* --- text estimates ---------------------------------------------------- */
 
-static int is_wide(uint32_t cp)
-{
-	return (cp >= 0x1100 && cp <= 0x115F) ||
-	       (cp >= 0x2E80 && cp <= 0xA4CF) ||
-	       (cp >= 0xAC00 && cp <= 0xD7A3) ||
-	       (cp >= 0xF900 && cp <= 0xFAFF) ||
-	       (cp >= 0xFE30 && cp <= 0xFE4F) ||
-	       (cp >= 0xFF00 && cp <= 0xFF60) ||
-	       (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x20000);
-}
-
-/* Advance of one character in ems, a little above DejaVu Sans's. */
-static double char_em(uint32_t cp)
-{
-	if (is_wide(cp))
-		return 1.0;
-	if (cp == ' ')
-		return 0.32;
-	if (cp < 128 && strchr("iIl.,:;'|!()[]{}/\\-", (int)cp))
-		return 0.36;
-	if (cp == 'm' || cp == 'w' || cp == 'M' || cp == 'W')
-		return 0.9;
-	if (cp >= 'A' && cp <= 'Z')
-		return 0.7;
-	return 0.6;
-}
-
 static double measure(void *ctx, const char *s, size_t len, double size)
 {
-	double w = 0;
-	size_t i = 0;
 	(void)ctx;
-	while (i < len && s[i]) {
-		uint32_t cp;
-		i += utf8_next(s + i, len - i, &cp);
-		w += char_em(cp);
-	}
-	return w * size;
+	return chart_text_estimate(s, len, size);
 }
 
 /* Greedy wrap of s at spaces, after '/', ',', '=' and around wide
@@ -135,8 +104,8 @@ static int wrap(const char *s, double size, double width,
 	while (*p) {
 		uint32_t cp;
 		size_t cl = utf8_next(p, strlen(p), &cp);
-		double cw = char_em(cp) * size;
-		if (is_wide(cp) && p > ls)
+		double cw = chart_em(cp) * size;
+		if (chart_wide(cp) && p > ls)
 			brk = p, wbrk = w;
 		if (w + cw > width && p > ls && brk && brk > ls &&
 		    n < MAX_LINES - 1) {
@@ -145,7 +114,7 @@ static int wrap(const char *s, double size, double width,
 			w -= wbrk;
 			ls = brk;
 			while (*ls == ' ') {
-				w -= char_em(' ') * size;
+				w -= chart_em(' ') * size;
 				ls++;
 			}
 			brk = NULL;
@@ -153,7 +122,7 @@ static int wrap(const char *s, double size, double width,
 		w += cw;
 		p += cl;
 		if (cp == ' ' || cp == '/' || cp == ',' || cp == '=' ||
-		    is_wide(cp))
+		    chart_wide(cp))
 			brk = p, wbrk = w;
 	}
 	start[n] = ls;
@@ -171,7 +140,23 @@ static int nlines(void *ctx, const char *s, double size, double width)
 	return wrap(s, size, width, st, len);
 }
 
-static const struct chart_text svg_text = {NULL, measure, nlines};
+static int wrap_max(void *ctx, const char *s, double size, double width,
+		    const char **start, size_t *len, int max)
+{
+	const char *st[MAX_LINES];
+	size_t ln[MAX_LINES];
+	int i, n = wrap(s, size, width, st, ln);
+	(void)ctx;
+	if (n > max) { /* the last line takes the rest */
+		ln[max - 1] = (size_t)(st[n - 1] + ln[n - 1] - st[max - 1]);
+		n = max;
+	}
+	for (i = 0; i < n; i++)
+		start[i] = st[i], len[i] = ln[i];
+	return n;
+}
+
+static const struct chart_text svg_text = {NULL, measure, nlines, wrap_max};
 
 /* --- drawing ----------------------------------------------------------- */
 
@@ -188,12 +173,6 @@ static void text_n(FILE *f, double x, double y, double size, const char *anchor,
 	fputs("</text>\n", f);
 }
 
-static void text(FILE *f, double x, double y, double size, const char *anchor,
-		 const char *s)
-{
-	text_n(f, x, y, size, anchor, 0, s, strlen(s));
-}
-
 /* Wrapped text, its first line's top at y; returns the height used. */
 static double text_wrapped(FILE *f, double x, double y, double size,
 			   double width, const char *anchor, int bold,
@@ -208,95 +187,6 @@ static double text_wrapped(FILE *f, double x, double y, double size,
 	return n * size * 1.2;
 }
 
-static void axes(FILE *f, const struct chart_frame *fr)
-{
-	char tick[64];
-	int i;
-
-	fputs("<g stroke=\"#d9d9d9\" stroke-width=\"0.4\">\n", f);
-	for (i = 0; i < fr->nticks; i++)
-		if (chart_tick(fr, i) != 0)
-			fprintf(f,
-				"<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-				"y2=\"%.2f\"/>\n",
-				fr->px0, chart_ypos(fr, chart_tick(fr, i)),
-				fr->px1, chart_ypos(fr, chart_tick(fr, i)));
-	fputs("</g>\n<g stroke=\"#000\" stroke-width=\"0.6\">\n", f);
-	for (i = 0; i < fr->nticks; i++) {
-		double y = chart_ypos(fr, chart_tick(fr, i));
-		fprintf(f,
-			"<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-			"y2=\"%.2f\"/>\n",
-			fr->px0 - 3, y, fr->px0, y);
-	}
-	fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n",
-		fr->px0, fr->py0, fr->px0, fr->py1);
-	fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n",
-		fr->px0, chart_ypos(fr, 0), fr->px1, chart_ypos(fr, 0));
-	fputs("</g>\n", f);
-	for (i = 0; i < fr->nticks; i++) {
-		double y = chart_ypos(fr, chart_tick(fr, i));
-		text(f, fr->px0 - 5, y + svg_style.tick * 0.33, svg_style.tick,
-		     "end", chart_tick_label(fr, i, tick, sizeof tick));
-	}
-}
-
-/* Group g's bars, then whiskers and markers on top, then its label. */
-static void group(FILE *f, const struct chart *c, const struct chart_frame *fr,
-		  int g)
-{
-	struct chart_bar b;
-	char hex[8];
-	int s;
-
-	for (s = 0; s < c->nseries; s++) {
-		chart_bar_at(c, fr, g, s, &b);
-		if (b.has_bar)
-			fprintf(f,
-				"<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
-				"height=\"%.2f\" fill=\"%s\" stroke=\"#000\" "
-				"stroke-width=\"0.4\"/>\n",
-				b.x, fmin(b.y0, b.y1), b.w, fabs(b.y1 - b.y0),
-				chart_colour_hex(s, hex));
-		if (b.has_whisker)
-			fprintf(f,
-				"<path d=\"M%.2f %.2fV%.2fM%.2f %.2fH%.2fM%.2f "
-				"%.2fH%.2f\" stroke=\"#000\" "
-				"stroke-width=\"0.7\" fill=\"none\"/>\n",
-				b.cx, b.ylo, b.yhi, b.cx - b.cap, b.ylo,
-				b.cx + b.cap, b.cx - b.cap, b.yhi,
-				b.cx + b.cap);
-		if (b.has_ref)
-			fprintf(f,
-				"<path d=\"M%.2f %.2fH%.2f\" stroke=\"%s\" "
-				"stroke-width=\"%g\"/>\n",
-				b.cx - b.refw, b.yref, b.cx + b.refw,
-				CHART_MARK_HEX, CHART_MARK_WIDTH);
-	}
-	text_wrapped(f, chart_group_x(fr, g), fr->py0 + 4, svg_style.label,
-		     fr->gw - 2, "middle", 0, c->groups[g] ? c->groups[g] : "");
-}
-
-static void legend(FILE *f, const struct chart_legend_item *it, int n,
-		   double top)
-{
-	double rowh = svg_style.label * 1.6, sw = 7;
-	char hex[8];
-	int i;
-
-	for (i = 0; i < n; i++) {
-		double y = top + it[i].row * rowh;
-		fprintf(f,
-			"<rect x=\"%.2f\" y=\"%.2f\" width=\"%g\" "
-			"height=\"%g\" fill=\"%s\" stroke=\"#000\" "
-			"stroke-width=\"0.4\"/>\n",
-			it[i].x, y, sw, sw,
-			chart_colour_hex(it[i].series, hex));
-		text(f, it[i].x + sw + 3, y + sw - 0.5, svg_style.label, NULL,
-		     it[i].text);
-	}
-}
-
 /* The image's width: the PDF's text width, wider when bars would get
  * thinner than 8 units. */
 static double chart_width(const struct chart *c)
@@ -305,85 +195,21 @@ static double chart_width(const struct chart *c)
 	return need > 480 ? ceil(need) : 480;
 }
 
-static void body(FILE *f, const struct chart *c, const struct chart_frame *fr,
-		 const struct chart_legend_item *items, int nitems)
-{
-	double y;
-	int g;
-	axes(f, fr);
-	for (g = 0; g < c->ngroups; g++)
-		group(f, c, fr, g);
-	y = fr->py0 + fr->maxl * svg_style.label * 1.2 + 4;
-	if (c->xlabel) {
-		text(f, (fr->px0 + fr->px1) / 2, y + svg_style.label,
-		     svg_style.label, "middle", c->xlabel);
-		y += svg_style.label * 1.5;
-	}
-	legend(f, items, nitems, y + 4);
-}
-
 int svg_chart_write(FILE *f, const struct chart *c, int standalone,
 		    enum report_lang lang)
 {
-	struct chart_legend_item *items;
-	struct chart_frame fr;
-	double w = chart_width(c), y = MARGIN, title_h = 0, h;
-	int nitems = 0, rows = 0;
+	struct chart_fig fig;
+	struct arena *a = arena_new();
+	int rc;
 
-	if (c->ngroups < 1 || c->nseries < 1)
-		return 0;
-	items = calloc((size_t)c->nseries, sizeof *items);
-	if (!items)
+	if (!a)
 		return -XR_ENOMEM;
-	chart_layout(c, &svg_style, &svg_text, MARGIN, w - 2 * MARGIN, &fr);
-	/* few bars make a narrower plot: the image ends with it */
-	w = ceil(fr.px1 + MARGIN);
-	rows = chart_legend(c, &svg_style, &svg_text, fr.px0, fr.px1 - fr.px0,
-			    7, items, &nitems);
-	if (standalone && c->title)
-		title_h =
-		    nlines(NULL, c->title, TITLE_SIZE * BOLD, w - 2 * MARGIN) *
-			TITLE_SIZE * 1.2 +
-		    4;
-	fr.py1 = y + title_h + svg_style.tick * 1.6 + svg_style.tick / 2;
-	fr.py0 = fr.py1 + (c->height > 0 ? c->height : 180);
-	h = fr.py0 + fr.maxl * svg_style.label * 1.2 + 8 +
-	    (c->xlabel ? svg_style.label * 1.5 : 0) +
-	    rows * svg_style.label * 1.6 + MARGIN;
-	if (standalone)
-		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-	fprintf(f,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %g "
-		"%.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\" "
-		"data-chart=\"bar\"",
-		w, ceil(h), w * SCALE, ceil(h) * SCALE);
-	if (standalone) {
-		fputs(" font-family=\"", f);
-		svg_escape(f, svg_font_family(lang));
-		fputc('"', f);
-	} else {
-		/* a page may shrink the image to its width, but not below
-		 * 9-unit labels at 8 px: on a phone a wide chart scrolls
-		 * sideways like a wide table */
-		fprintf(f, " style=\"min-width: %.0fpx\"", w * MIN_SCALE);
-	}
-	fputs(">\n<title>", f);
-	svg_escape(f, c->title ? c->title : "");
-	fputs("</title>\n", f);
-	if (standalone)
-		fputs("<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n",
-		      f);
-	if (title_h > 0)
-		text_wrapped(f, MARGIN, y, TITLE_SIZE, w - 2 * MARGIN, NULL, 1,
-			     c->title);
-	/* The unit sits above the axis, read horizontally. */
-	if (c->ylabel)
-		text(f, MARGIN, y + title_h + svg_style.tick * ASCENT,
-		     svg_style.tick, NULL, c->ylabel);
-	body(f, c, &fr, items, nitems);
-	fputs("</svg>\n", f);
-	free(items);
-	return ferror(f) ? -XR_EIO : 0;
+	rc = chart_bars_fig(c, &svg_style, &svg_text,
+			    chart_width(c) - 2 * MARGIN, a, &fig);
+	if (rc == 0)
+		rc = svg_fig_write(f, &fig, standalone, lang);
+	arena_free(a);
+	return rc;
 }
 
 /* --- the charts of the runs (chart_runs.c's shapes) ---------------------- */
@@ -396,6 +222,8 @@ static const char *op_colour(int colour, char hex[8])
 		return "#d9d9d9";
 	if (colour == CHART_MARK)
 		return CHART_MARK_HEX;
+	if (colour == CHART_BAND)
+		return CHART_BAND_HEX;
 	return chart_colour_hex(colour, hex);
 }
 
@@ -421,8 +249,8 @@ static void fig_op(FILE *f, const struct chart_op *o, double dy)
 			"<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
 			"height=\"%.2f\" fill=\"%s\" stroke=\"%s\" "
 			"stroke-width=\"%g\"/>\n",
-			o->x, o->y + dy, o->w, o->h, o->fill ? c : "none", c,
-			o->width);
+			o->x, o->y + dy, o->w, o->h, o->fill ? c : "none",
+			o->width > 0 ? c : "none", o->width);
 		break;
 	case CHART_OP_DOT:
 		fprintf(f,
@@ -432,11 +260,15 @@ static void fig_op(FILE *f, const struct chart_op *o, double dy)
 			o->x, o->y + dy, o->w, o->fill ? c : "none");
 		break;
 	case CHART_OP_TEXT:
-		text(f, o->x, o->y + dy, o->size,
-		     anchor[o->anchor < 0   ? 0
-			    : o->anchor > 0 ? 2
-					    : 1],
-		     o->text);
+		if (o->colour != CHART_INK)
+			fprintf(f, "<g fill=\"%s\">", c);
+		text_n(f, o->x, o->y + dy, o->size,
+		       anchor[o->anchor < 0   ? 0
+			      : o->anchor > 0 ? 2
+					      : 1],
+		       o->bold, o->text, strlen(o->text));
+		if (o->colour != CHART_INK)
+			fputs("</g>\n", f);
 		break;
 	}
 }

@@ -17,8 +17,8 @@
 /* The head of a verdict, as report_fmt_verdict starts it: the mark, the
  * change with its interval and the word; a refusal is only its word (its
  * reasons go to the notes). */
-static void verdict_head(const struct report *r, const struct report_cmp *c,
-			 char *out, size_t n)
+void rt_verdict_head(const struct report *r, const struct report_cmp *c,
+		     char *out, size_t n)
 {
 	switch (c->verdict) {
 	case REPORT_BETTER:
@@ -58,7 +58,7 @@ int rt_cmps_short(const struct report *r, struct arena *a, struct rtable *t,
 	for (i = 0; i < r->ncmps; i++) {
 		const struct report_cmp *c = &r->cmps[i];
 		const char *v;
-		verdict_head(r, c, head, sizeof head);
+		rt_verdict_head(r, c, head, sizeof head);
 		report_fmt_verdict(r, c, full, sizeof full);
 		report_fmt_cmp_marks(r, c, 1, mk, sizeof mk);
 		if (strcmp(head, full) != 0) {

@@ -364,6 +364,7 @@ static int cells(FILE *f, const struct report *r, struct arena *a)
 
 static int comparisons(FILE *f, const struct report *r, struct arena *a)
 {
+	struct chart_fig fig;
 	struct rtable t;
 	struct buf m = BUF_INIT;
 	const char **vn;
@@ -390,7 +391,10 @@ static int comparisons(FILE *f, const struct report *r, struct arena *a)
 	}
 	if (nvn)
 		fputs("</ol>\n", f);
-	return 0;
+	/* each pair's change against the ±θ band (chart_cmp.c) */
+	if (chart_forest(r, 480, a, &fig) < 0)
+		return -XR_ENOMEM;
+	return html_fig(f, &fig, "forest", 1);
 }
 
 /* A limit line per cell, a sentence per pair bound by different things

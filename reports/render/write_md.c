@@ -18,6 +18,7 @@
 #include "escape.h"
 #include "explain.h"
 #include "render.h"
+#include "png.h"
 #include "rtable.h"
 #include "svg_chart.h"
 #include "wfile.h"
@@ -136,10 +137,12 @@ static int header(const struct report *r, struct arena *a, FILE *f)
 }
 
 /* Where the chart images of a Markdown file go: "dir/r.md" has them as
- * "dir/r-chart-N.svg", linked as "r-chart-N.svg". */
+ * "dir/r-chart-N.svg", linked as "r-chart-N.svg"; with png, also as
+ * "dir/r-chart-N.png", linked instead. */
 struct md_charts {
 	struct buf stem; /* "dir/r" */
 	size_t base;	 /* where "r" starts in stem */
+	int png;
 };
 
 static int charts_init(struct md_charts *mc, const char *md_path)
@@ -182,10 +185,29 @@ static void md_url(FILE *f, const char *s)
 	}
 }
 
+/* The PNG of the SVG data beside it (path ends in ".svg": the same name
+ * with ".png"), through the one writer. */
+static int md_png(struct buf *path, const char *data, size_t len,
+		  struct xr_err *err)
+{
+	char *png = NULL;
+	size_t n = 0;
+	int rc;
+	path->len -= 4;
+	path->s[path->len] = 0;
+	if (buf_add(path, ".png", 4) < 0)
+		return -XR_ENOMEM;
+	rc = png_from_svg(data, len, path->s, &png, &n, err);
+	if (rc == 0)
+		rc = wfile_write(path->s, png, n, err);
+	free(png);
+	return rc;
+}
+
 /* A chart (ch, else fig) as "<stem>-<kind>-<no>.svg" (rendered in memory,
- * then through the one writer, wfile.h) and its image link. 0,
- * -XR_ENOMEM (err not filled: the caller says it), or an error with err
- * naming the file. */
+ * then through the one writer, wfile.h), its PNG when asked, and the
+ * image link (to the PNG when there is one). 0, -XR_ENOMEM (err not
+ * filled: the caller says it), or an error with err naming the file. */
 static int md_svg(const struct report *r, const struct chart *ch,
 		  const struct chart_fig *fig, const char *kind, int no,
 		  struct md_charts *mc, FILE *f, struct xr_err *err)
@@ -207,6 +229,8 @@ static int md_svg(const struct report *r, const struct chart *ch,
 		rc = -XR_ENOMEM;
 	else
 		rc = wfile_write(path.s, data, len, err);
+	if (rc == 0 && mc->png)
+		rc = md_png(&path, data, len, err);
 	free(data);
 	if (rc == 0) {
 		fputs("![", f);
@@ -326,8 +350,10 @@ static int limits(const struct report *r, FILE *f)
 	return 0;
 }
 
-static int comparisons(const struct report *r, struct arena *a, FILE *f)
+static int comparisons(const struct report *r, struct arena *a, FILE *f,
+		       struct md_charts *mc, struct xr_err *err)
 {
+	struct chart_fig fig;
 	struct rtable t;
 	int rc;
 	struct buf m = BUF_INIT;
@@ -342,7 +368,12 @@ static int comparisons(const struct report *r, struct arena *a, FILE *f)
 	buf_addf(&m, T(r, REPORT_T_METHOD_NOTE), 100 * r->met.threshold);
 	fprintf(f, "%s\n\n", m.s);
 	buf_release(&m);
-	return 0;
+	/* each pair's change against the ±θ band: "<stem>-forest-1.svg" */
+	if (!mc)
+		return 0;
+	if ((rc = chart_forest(r, 480, a, &fig)) < 0)
+		return rc;
+	return fig.nops ? md_svg(r, NULL, &fig, "forest", 1, mc, f, err) : 0;
 }
 
 /* The note's sentence after its bold code: without the code again when
@@ -458,7 +489,7 @@ static int reference(const struct report *r, struct arena *a, FILE *f)
 }
 
 int report_write_md_charts(const struct report *r, FILE *f, const char *md_path,
-			   struct xr_err *err)
+			   int png, struct xr_err *err)
 {
 	struct arena *a = arena_new();
 	struct md_charts mc, *pmc = NULL;
@@ -466,6 +497,7 @@ int report_write_md_charts(const struct report *r, FILE *f, const char *md_path,
 	memset(&md_count, 0, sizeof md_count);
 	if (rc == 0 && md_path && strcmp(md_path, "-") != 0) {
 		rc = charts_init(&mc, md_path);
+		mc.png = png;
 		pmc = &mc;
 	}
 	if (rc == 0)
@@ -473,7 +505,7 @@ int report_write_md_charts(const struct report *r, FILE *f, const char *md_path,
 	if (rc == 0)
 		rc = tables(r, a, f, pmc, err);
 	if (rc == 0)
-		rc = comparisons(r, a, f);
+		rc = comparisons(r, a, f, pmc, err);
 	if (rc == 0)
 		rc = limits(r, f);
 	if (rc == 0)
@@ -504,5 +536,5 @@ int report_write_md_charts(const struct report *r, FILE *f, const char *md_path,
 
 int report_write_md(const struct report *r, FILE *f, struct xr_err *err)
 {
-	return report_write_md_charts(r, f, NULL, err);
+	return report_write_md_charts(r, f, NULL, 0, err);
 }

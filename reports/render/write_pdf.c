@@ -188,6 +188,7 @@ static int cells_table(struct pdf *pdf, const struct report *r, struct arena *a,
 static int cmp_table(struct pdf *pdf, const struct report *r, struct arena *a,
 		     struct xr_err *err)
 {
+	struct chart_fig fig;
 	struct rtable rt;
 	const char **vn;
 	int i, nvn, rc;
@@ -206,6 +207,13 @@ static int cmp_table(struct pdf *pdf, const struct report *r, struct arena *a,
 			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 					  "out of memory");
 		rc = pdf_paragraph(pdf, 7, 0, s, err);
+	}
+	/* each pair's change against the ±θ band (chart_cmp.c) */
+	if (rc == 0 && chart_forest(r, pdf_text_width(pdf), a, &fig) < 0)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	if (rc == 0) {
+		pdf_space(pdf, 6);
+		rc = pdf_chart_fig(pdf, &fig, err);
 	}
 	return rc;
 }

@@ -135,6 +135,10 @@ static const struct opt_def report_options[] = {
     {"runs", 0, NULL,
      "write one CSV row per run and metric instead of the report", OPT_FLAG,
      RA(o.runs), NULL, 0},
+    {"png", 0, NULL,
+     "with -o FILE.md: a PNG beside each chart's SVG, linked instead "
+     "(1200 px wide; needs librsvg)",
+     OPT_FLAG, RA(o.png), NULL, 0},
     {0},
 };
 #undef RA

@@ -1,9 +1,11 @@
 #!/bin/bash
 # xrun report -o DIR/r.md writes each matrix table's chart as an SVG file
-# beside it (r-chart-1.svg, ...), linked under its table with the caption
+# beside it (r-chart-1.svg, ...; the comparisons as r-forest-1.svg),
+# linked under its table with the caption
 # as alt text: every link resolves from the Markdown's folder (a name with
 # a space too), every SVG is well-formed XML with its title, bars,
-# whiskers and the unit, and `-o -` writes no image.
+# whiskers, the unit, each bar's value above it, the legend's title and
+# the note that the axis starts at 0, and `-o -` writes no image.
 set -eu
 : "${XRUN:?set XRUN to the xrun binary}"
 PY=python3
@@ -41,7 +43,8 @@ mkdir out "my out"
 
 fail=0
 check() { if eval "$1"; then echo "ok - $2"; else echo "not ok - $2"; fail=1; fi; }
-check "[ \"\$(ls out)\" = \"\$(printf 'r-box-1.svg\nr-chart-1.svg\nr.md')\" ]" "out/: r.md, r-chart-1.svg and the distribution r-box-1.svg (issue 18), nothing else"
+check "[ \"\$(ls out)\" = \"\$(printf 'r-box-1.svg\nr-chart-1.svg\nr-forest-1.svg\nr.md')\" ]" "out/: r.md, r-chart-1.svg, the distribution r-box-1.svg (issue 18) and the comparisons r-forest-1.svg (issue 21), nothing else"
+check "grep -q 'data-chart=\"forest\"' out/r-forest-1.svg && grep -qF '](r-forest-1.svg)' out/r.md" "the comparisons chart, linked"
 check "grep -q 'data-chart=\"box\"' out/r-box-1.svg && grep -q 'data-chart=\"bar\"' out/r-chart-1.svg" "the SVGs say which chart they are"
 check "[ -f 'my out/my report-chart-1.svg' ]" "a name with a space: its chart beside it"
 check "! grep -q '!\[' stdout.md && [ \"\$(ls *.svg 2>/dev/null)\" = '' ]" "-o -: no image, no link"
@@ -78,6 +81,29 @@ for alt, url in links:
         errs.append("background, 4 bars and 2 legend swatches")
     if len(root.findall(".//" + NS + "path")) < 4:
         errs.append("whiskers")
+    # each bar's value above it, at its centre (issue 21): gen.sh's
+    # medians, 1e9 * streams + 1e8 * len(nic) bit/s, in Gbit/s
+    bars = [r for r in root.iter(NS + "rect")
+            if r.get("fill") not in ("#fff", "none", None) and
+            float(r.get("height")) > 7.5]
+    want = ["%.2f" % ((1e9 * st + 1e8 * len(nic)) / 1e9)
+            for st in (1, 2) for nic in ("a", "bb")]
+    got = []
+    for b in bars:
+        cx = float(b.get("x")) + float(b.get("width")) / 2
+        top = float(b.get("y"))
+        got += [t.text for t in root.iter(NS + "text")
+                if t.get("text-anchor") == "middle" and
+                abs(float(t.get("x")) - cx) < 0.02 and
+                top - 12 < float(t.get("y")) < top]
+    if got != want:
+        errs.append("bar values %s, want %s" % (got, want))
+    # the legend's title and the note that the axis starts at 0
+    if "nic:" not in texts:
+        errs.append("no legend title 'nic:' in %s" % texts)
+    if not any(t.startswith("The y axis starts at 0") or
+               t.startswith("縦軸は 0 から") for t in texts):
+        errs.append("no note on the axis starting at 0")
     # the table it illustrates comes just before the link
     before = text[:text.index("![")]
     if not re.search(r"\| 2 \| [0-9.]+ (±|×/÷)[0-9.]+[^|]* \| [0-9.]+ (±|×/÷)[0-9.]+[^|]* \|\n\n$",

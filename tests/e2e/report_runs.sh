@@ -3,10 +3,12 @@
 # iperf3 runs (1 s each, 2 cells x 3): the HTML holds a bar, a box and a
 # time-series SVG; `report --runs -o runs.csv` has a row for every run and
 # metric; the JSON run_values match the store; --runs refuses other
-# formats; the PDF still reads back with pdftotext.
+# formats; the PDF (en, ja) reads back with pdftotext and, rendered by
+# pdftoppm, the series charts' areas hold their lines and boxes.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
-xr_need iperf3 jq sqlite3 pdftotext
+xr_need iperf3 jq sqlite3 pdftotext pdftoppm python3
+LIB=$(cd "$(dirname "$0")/lib" && pwd)
 xr_tmpdir dir
 
 port=$(xr_free_port)
@@ -35,6 +37,7 @@ fi
 "$XRUN" report --db r.db -o r.html
 "$XRUN" report --db r.db -o r.json
 "$XRUN" report --db r.db -o r.pdf
+"$XRUN" report --db r.db --lang ja -o ja.pdf
 "$XRUN" report --db r.db --runs -o runs.csv
 XR_DB=r.db
 
@@ -72,4 +75,15 @@ t '! "$XRUN" report --db r.db --runs -o x.json 2> err.txt && grep -q "runs write
 	"--runs with a json name: refused, nothing written"
 t 'pdftotext r.pdf - 2>/dev/null | grep -q "throughput over time" && pdftotext r.pdf - 2>/dev/null | grep -q "distribution"' \
 	"pdf reads back with both charts' titles"
+# the PDF's series charts drawn (lib/pdfarea.py: ink and chart.c's
+# palette 0 between the title and the legend, or below the title: the
+# first run's line or dot and its legend swatch, the first box)
+t 'python3 "$LIB/pdfarea.py" r.pdf over "#1" "#4573b0" 3000 150' \
+	"pdf: the time series is drawn (runs' lines in their colours)"
+t 'python3 "$LIB/pdfarea.py" r.pdf distribution. +170 "#4573b0" 1500 40' \
+	"pdf: the distribution is drawn (boxes and dots)"
+t 'pdftotext ja.pdf - | grep -q "時間ごとのスループット" && pdftotext ja.pdf - | grep -q "エンジン開始からの秒数" && pdftotext ja.pdf - | grep -q "の分布"' \
+	"ja pdf: the series charts' titles and axis label"
+t 'python3 "$LIB/pdfarea.py" ja.pdf 時間ごとの "#1" "#4573b0" 3000 150 && python3 "$LIB/pdfarea.py" ja.pdf の分布 +170 "#4573b0" 1500 40' \
+	"ja pdf: both series charts drawn"
 exit $fail

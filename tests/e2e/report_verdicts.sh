@@ -294,6 +294,12 @@ edit sized "insert into sizing (session_id, cell_index, block, cell,
 check sized.json '[.cells[] | select(.sizing.stopped == "max") | .flags |
 	index("precision_not_reached") != null] | (length == 1 and all)' \
 	"a sized cell stopped at max without the precision: precision_not_reached"
+# An ok run whose stdout passed the 16 MiB cap (issue 24; the row as xrun
+# run writes it, e2e/fault_engine_output makes it for real).
+edit cut "insert into output_cut (run_id, cap, kept) select id, 16777216,
+	16777216 from runs where position = 0"
+check cut.json '[.cells[] | .flags | index("output_cut") != null] | any' \
+	"an ok run cut at the output cap: output_cut on its cell"
 
 # p < 0.05 is never not_significant, in any of the reports above.
 bad=$(jq -s '[.[].comparisons[] | select(.p != null and .p < 0.05 and

@@ -2,7 +2,8 @@
  * The neutral chart geometry (reports/render/chart.c) and the SVG drawer
  * (svg_chart.c): nice y ticks over values, whiskers and published
  * markers; bars inside their group; few bars narrow the plot; the legend
- * wraps into rows; SVG text escaped (markup,
+ * wraps into rows, after its title; each bar's value fits it or is
+ * left out; SVG text escaped (markup,
  * quotes, control characters, broken UTF-8) so the image stays XML.
  */
 #include <math.h>
@@ -126,6 +127,51 @@ static void test_legend(void)
 	is_int(rows, 0, "one series: no legend");
 }
 
+/* Values on the bars (issue 21): the tables' decimals, smaller in a
+ * narrow bar, none when even 4.5 does not fit; room above the tallest
+ * bar; the legend's title pushes the swatches right. */
+static void test_labels(void)
+{
+	struct chart c;
+	struct chart_frame f;
+	struct chart_bar b;
+	struct chart_legend_item it[3];
+	static const double tall[] = {9.6, 1.0, 1.0, 1.0, 1.0, 1.0};
+	char v[32];
+	double size;
+	int n;
+
+	chart(&c);
+	chart_layout(&c, &st, &tx, 0, 480, &f);
+	f.py0 = 200, f.py1 = 20;
+	ok(chart_bar_label(&c, &st, &tx, &f, 1, 0, v, sizeof v, &size),
+	   "a label on a wide bar");
+	is_str(v, "7.96", "as the tables print it (report_fmt_decimals)");
+	ok(fabs(size - 6) < 1e-9, "at the label size less 1");
+	chart_bar_at(&c, &f, 1, 0, &b);
+	ok(fabs(b.ytop - chart_ypos(&f, 8.1)) < 1e-9,
+	   "above the whisker's end");
+	ok(!chart_bar_label(&c, &st, &tx, &f, 0, 2, v, sizeof v, &size),
+	   "no bar: no label");
+	f.bw = 0.5 * 5.5 * 4 / 1.1; /* "7.96" fits at 5.5 */
+	ok(chart_bar_label(&c, &st, &tx, &f, 1, 0, v, sizeof v, &size) &&
+	       fabs(size - 5.5) < 1e-9,
+	   "a narrower bar: smaller text (%g)", size);
+	f.bw = 4;
+	ok(!chart_bar_label(&c, &st, &tx, &f, 1, 0, v, sizeof v, &size),
+	   "too narrow even at 4.5: none");
+	c.value = tall;
+	chart_layout(&c, &st, &tx, 0, 480, &f);
+	is_int((int)f.ymax, 12, "9.6 is too close to 10 for its label: 12");
+	chart(&c);
+	chart_legend(&c, &st, &tx, 0, 1000, 7, it, &n);
+	ok(it[0].x == 0, "no title: the first swatch at the start");
+	c.legend_title = "nic";
+	chart_legend(&c, &st, &tx, 0, 1000, 7, it, &n);
+	ok(fabs(it[0].x - (0.5 * 7 * 5 + 4)) < 1e-9, "after 'nic: ' (%g)",
+	   it[0].x);
+}
+
 static char *capture_svg(const struct chart *c, int standalone)
 {
 	char *text = NULL;
@@ -184,6 +230,7 @@ int main(void)
 	test_axis();
 	test_bars();
 	test_legend();
+	test_labels();
 	test_svg();
 	return tap_done();
 }

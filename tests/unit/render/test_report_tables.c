@@ -230,8 +230,9 @@ static void test_markdown_errors(const struct report *r)
 		return;
 	}
 	xr_err_clear(&err);
-	is_int(report_write_md_charts(r, f, "/nonexistent-xrun-dir/r.md", &err),
-	       -XR_EIO, "chart in a missing folder: -XR_EIO");
+	is_int(
+	    report_write_md_charts(r, f, "/nonexistent-xrun-dir/r.md", 0, &err),
+	    -XR_EIO, "chart in a missing folder: -XR_EIO");
 	fclose(f);
 	free(text);
 	is_int(err.code, XR_EIO, "  err says io");

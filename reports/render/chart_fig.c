@@ -1,0 +1,164 @@
+/*
+ * The shapes of a chart_fig (chart_fig.h): lines, texts and axes in
+ * points, y growing down, as chart_runs.c and chart_cmp.c lay out their
+ * figures, and the one estimate of text width used where the viewer
+ * picks the font (SVG) or where a figure is laid out before any format
+ * measures it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arena.h"
+#include "chart_fig.h"
+#include "err.h"
+#include "utf8.h"
+
+#include "banned.h"
+
+struct chart_op *chart_fig_op(struct chart_fig *f, enum chart_op_kind k,
+			      int colour)
+{
+	struct chart_op *o;
+	if (f->nops == f->cap) {
+		int cap = f->cap ? 2 * f->cap : 64;
+		struct chart_op *n = arena_alloc(f->a, (size_t)cap * sizeof *n);
+		if (!n)
+			return NULL;
+		if (f->nops)
+			memcpy(n, f->ops, (size_t)f->nops * sizeof *n);
+		f->ops = n;
+		f->cap = cap;
+	}
+	o = &f->ops[f->nops++];
+	memset(o, 0, sizeof *o);
+	o->kind = k;
+	o->colour = colour;
+	o->width = 0.6;
+	return o;
+}
+
+int chart_fig_line(struct chart_fig *f, int colour, double w, double x0,
+		   double y0, double x1, double y1)
+{
+	double *p = arena_alloc(f->a, 4 * sizeof *p);
+	struct chart_op *o = p ? chart_fig_op(f, CHART_OP_PATH, colour) : NULL;
+	if (!o)
+		return -XR_ENOMEM;
+	p[0] = x0, p[1] = x1, p[2] = y0, p[3] = y1;
+	o->px = p;
+	o->py = p + 2;
+	o->n = 2;
+	o->width = w;
+	return 0;
+}
+
+int chart_fig_text(struct chart_fig *f, double x, double y, int anchor,
+		   double size, const char *s)
+{
+	struct chart_op *o = chart_fig_op(f, CHART_OP_TEXT, CHART_INK);
+	if (!o || !(o->text = arena_strdup(f->a, s ? s : "")))
+		return -XR_ENOMEM;
+	o->x = x;
+	o->y = y;
+	o->size = size;
+	o->anchor = anchor;
+	return 0;
+}
+
+void chart_axis_fit(struct chart_axis *ax, double lo, double hi, int from0)
+{
+	if (from0 && lo > 0)
+		lo = 0;
+	if (!(hi > lo)) {
+		double d = fabs(hi) > 0 ? fabs(hi) * 0.05 : 1;
+		lo -= d;
+		hi += d;
+	}
+	ax->step = chart_nice_step(hi - lo, &ax->dec);
+	ax->lo = floor(lo / ax->step + 1e-9) * ax->step;
+	ax->hi = ceil(hi / ax->step - 1e-9) * ax->step;
+}
+
+double chart_axis_pos(const struct chart_axis *ax, double v)
+{
+	return ax->p0 + (v - ax->lo) / (ax->hi - ax->lo) * (ax->p1 - ax->p0);
+}
+
+/* Tick label of v: no "-0". */
+static void tick(const struct chart_axis *ax, double v, char *s, size_t n)
+{
+	snprintf(s, n, "%.*f", ax->dec, fabs(v) < ax->step / 1e6 ? 0 : v);
+}
+
+int chart_fig_yaxis(struct chart_fig *f, const struct chart_axis *ax, double x0,
+		    double x1, double size)
+{
+	double v;
+	char s[32];
+	for (v = ax->lo; v <= ax->hi + ax->step / 2; v += ax->step) {
+		double y = chart_axis_pos(ax, v);
+		tick(ax, v, s, sizeof s);
+		if (chart_fig_line(f, CHART_GRID, 0.4, x0, y, x1, y) < 0 ||
+		    chart_fig_text(f, x0 - 4, y + size * 0.33, 1, size, s) < 0)
+			return -XR_ENOMEM;
+	}
+	return chart_fig_line(f, CHART_INK, 0.6, x0, ax->p0, x0, ax->p1);
+}
+
+int chart_fig_xaxis(struct chart_fig *f, const struct chart_axis *x, double y,
+		    double size, const char *label)
+{
+	double v;
+	char s[32];
+	if (chart_fig_line(f, CHART_INK, 0.6, x->p0, y, x->p1, y) < 0)
+		return -XR_ENOMEM;
+	for (v = x->lo; v <= x->hi + x->step / 2; v += x->step) {
+		double px = chart_axis_pos(x, v);
+		tick(x, v, s, sizeof s);
+		if (chart_fig_line(f, CHART_INK, 0.6, px, y, px, y + 3) < 0 ||
+		    chart_fig_text(f, px, y + 3 + size, 0, size, s) < 0)
+			return -XR_ENOMEM;
+	}
+	return label ? chart_fig_text(f, (x->p0 + x->p1) / 2, y + 5 + 2 * size,
+				      0, size, label)
+		     : 0;
+}
+
+int chart_wide(uint32_t cp)
+{
+	return (cp >= 0x1100 && cp <= 0x115F) ||
+	       (cp >= 0x2E80 && cp <= 0xA4CF) ||
+	       (cp >= 0xAC00 && cp <= 0xD7A3) ||
+	       (cp >= 0xF900 && cp <= 0xFAFF) ||
+	       (cp >= 0xFE30 && cp <= 0xFE4F) ||
+	       (cp >= 0xFF00 && cp <= 0xFF60) ||
+	       (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x20000);
+}
+
+double chart_em(uint32_t cp)
+{
+	if (chart_wide(cp))
+		return 1.0;
+	if (cp == ' ')
+		return 0.32;
+	if (cp < 128 && strchr("iIl.,:;'|!()[]{}/\\-", (int)cp))
+		return 0.36;
+	if (cp == 'm' || cp == 'w' || cp == 'M' || cp == 'W')
+		return 0.9;
+	if (cp >= 'A' && cp <= 'Z')
+		return 0.7;
+	return 0.6;
+}
+
+double chart_text_estimate(const char *s, size_t len, double size)
+{
+	double w = 0;
+	size_t i = 0;
+	while (s && i < len && s[i]) {
+		uint32_t cp;
+		i += utf8_next(s + i, len - i, &cp);
+		w += chart_em(cp);
+	}
+	return w * size;
+}
