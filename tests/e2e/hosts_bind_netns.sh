@@ -35,6 +35,13 @@ trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 ip netns add "$nsa" || need "cannot create a network namespace"
 ip netns add "$nsb"
+# The root-side subnets 10.251.$o.0/24 and 10.252.$o.0/24: the first pair
+# from pid % 200 on that no interface of this machine has yet, so that a
+# second suite run beside this one (another clone) does not share them.
+for _ in $(seq 200); do
+	[ -z "$(ip -o addr show to "10.251.$o.0/24")$(ip -o addr show to "10.252.$o.0/24")" ] && break
+	o=$(((o + 1) % 200))
+done
 veth() { # root-side ns-side ns subnet
 	ip link add "$1" type veth peer name "$2"
 	ip link set "$2" netns "$3"
