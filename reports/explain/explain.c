@@ -449,6 +449,67 @@ static void cpu_candidate(struct ctx *x, const struct evid *e, const char *ver,
 	push(k, nk, eng ? EXPLAIN_ENGINE : EXPLAIN_CPU);
 }
 
+static double run_metric(const struct ctx *x, const struct report_run *u,
+			 const char *name)
+{
+	int mi = report_metric_index(x->r, name);
+	return mi >= 0 && u->vals ? u->vals[mi] : NAN;
+}
+
+/* Window-bound (RFC 6349 section 3.3.1: TCP throughput <= window / RTT):
+ * the median within EXPLAIN_WINDOW_FIT of mean cwnd x 8 / mean RTT over
+ * the loaded phase, the RTT not raised by a queue (mean <= EXPLAIN_RTT_
+ * QUEUE x min: a full path would queue) and < EXPLAIN_PER_S retransmits
+ * per second (a window that losses set is the drops'). Averages over the
+ * cell's ok runs that have all of them; none: no candidate. */
+static void window_candidate(struct ctx *x, int ci, double med,
+			     enum explain_kind *k, int *nk)
+{
+	const struct report *r = x->r;
+	double cw = 0, rtt = 0, mean = 0, min = 0, retr = 0, est, dur;
+	int n = 0, ja = x->lang == REPORT_LANG_JA;
+	char buf[256], v[64];
+	for (int i = 0; i < r->nruns; i++) {
+		const struct report_run *u = &r->runs[i];
+		const struct report_series *c, *t;
+		double a, b, rm = run_metric(x, u, "rtt_mean"),
+			     rn = run_metric(x, u, "rtt_min");
+		if (u->cell != ci || !u->ok ||
+		    !(c = report_run_series(u, NULL, "engine.snd_cwnd")) ||
+		    !(t = report_run_series(u, NULL, "engine.rtt")) ||
+		    !((a = loaded_mean(c, NULL)) > 0) ||
+		    !((b = loaded_mean(t, NULL)) > 0) || !(rm > 0) || !(rn > 0))
+			continue;
+		cw += a;
+		rtt += b;
+		mean += rm;
+		min += rn;
+		retr += isfinite(run_metric(x, u, "retransmits"))
+			    ? run_metric(x, u, "retransmits")
+			    : 0;
+		n++;
+	}
+	dur = r->met.engine_duration > 0 ? r->met.engine_duration : NAN;
+	if (!n || !(med > 0))
+		return;
+	est = cw * 8 / rtt; /* the n's cancel */
+	if (!(med >= EXPLAIN_WINDOW_FIT * est &&
+	      med <= est / EXPLAIN_WINDOW_FIT &&
+	      mean <= EXPLAIN_RTT_QUEUE * min &&
+	      !(retr / n / dur >= EXPLAIN_PER_S)))
+		return;
+	report_fmt_value_unit(r, est, v, sizeof v);
+	snprintf(
+	    buf, sizeof buf,
+	    ja ? "cwnd %.0f KB / RTT %.2f ms = %s（RTT 平均は最小の %.2f 倍）"
+	       : "cwnd %.0f KB / RTT %.2f ms = %s (RTT mean %.2f x its "
+		 "min)",
+	    cw / n / 1024, 1e3 * rtt / n, v, mean / min);
+	cat(x->evidence, sizeof x->evidence, "; ", buf);
+	cat(x->series, sizeof x->series, ", ", "engine.snd_cwnd, engine.rtt");
+	push(k, nk, EXPLAIN_WINDOW);
+}
+
 static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 {
 	const struct report *r = x->r;
@@ -511,6 +572,8 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 	/* A CPU that carries a ceiling's rate is not what limits the cell. */
 	if (!nk)
 		cpu_candidate(x, &e, ver, par, k, &nk);
+	if (!nk && !udp)
+		window_candidate(x, ci, med, k, &nk);
 	if (e.nruns && e.pause / e.nruns >= EXPLAIN_PER_S) {
 		snprintf(buf, sizeof buf, "%.0f PAUSE frames/s",
 			 e.pause / e.nruns);

@@ -39,6 +39,8 @@ enum explain_kind {
 #define EXPLAIN_CORE_BUSY 90.0	 /* the busiest core's mean busy %: CPU-bound */
 #define EXPLAIN_PROC_BUSY 90.0	 /* the engine's process, % of a core */
 #define EXPLAIN_LEADIN_BUSY 50.0 /* CPUs busy before the run: noted */
+#define EXPLAIN_WINDOW_FIT 0.8	 /* median / (cwnd / RTT), and its inverse */
+#define EXPLAIN_RTT_QUEUE 1.5	 /* RTT mean / min: no standing queue */
 #define EXPLAIN_PER_S 1.0	 /* drops or PAUSE frames per second */
 
 struct explain_limit {

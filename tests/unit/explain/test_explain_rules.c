@@ -1,4 +1,5 @@
-/* Unit tests of the CPU rule in reports/explain/explain.c on hand-built
+/* Unit tests of the CPU and window rules in reports/explain/explain.c on
+ * hand-built
  * models: one cell, runs with two cores' cpu.N.busy series (a lead-in
  * point at t = -0.25 and eight loaded ones) and iperf3's cpu_host /
  * cpu_remote. The shapes are those measured on the 2-core lab machine
@@ -6,7 +7,8 @@
  * sender's process at 95-98% of a core while the busiest core's own mean
  * is 81-95% (the process moves between the cores); on a machine loaded by
  * other processes every core is 100% busy before the run too and the
- * process gets 15-46% of a core. */
+ * process gets 15-46% of a core. The window cases: cwnd 65536 B over a
+ * 20 ms RTT is 65536 * 8 / 0.020 = 26214400 bit/s (python3). */
 #include <math.h>
 #include <string.h>
 
@@ -179,6 +181,70 @@ static void one(const struct tcase *c)
 	arena_free(r.arena);
 }
 
+struct wcase {
+	const char *name;
+	double median, rtt_mean, rtt_min, retrans;
+	const char *kind;
+};
+
+static const struct wcase wcases[] = {
+    {"25 of 26.2 Mbit/s = cwnd / RTT, RTT at its min: window", 25e6, 0.0201,
+     0.0200, 0, "window"},
+    {"cwnd / RTT fits but the RTT doubled (a queue): none", 25e6, 0.040, 0.020,
+     0, "none"},
+    {"10 retransmits in 2 s: the window is the losses', none", 25e6, 0.0201,
+     0.0200, 10, "none"},
+    {"15 of 26.2 Mbit/s (0.57): not the window", 15e6, 0.0201, 0.0200, 0,
+     "none"},
+};
+
+static const char *wmetrics[] = {"throughput", "rtt_mean", "rtt_min",
+				 "retransmits"};
+static const char *wunits[] = {"bit/s", "s", "s", "1"};
+
+static void wone(const struct wcase *c)
+{
+	static const double cw[NPT] = {65536, 65536, 65536, 65536, 65536,
+				       65536, 65536, 65536, 65536};
+	static const double rt[NPT] = {0.02, 0.02, 0.02, 0.02, 0.02,
+				       0.02, 0.02, 0.02, 0.02};
+	struct report r = {0};
+	struct report_cell cell = {0};
+	struct report_stats st[4] = {{0}};
+	struct report_series s[2] = {
+	    {"client", "engine.snd_cwnd", "B", T, cw, NPT},
+	    {"client", "engine.rtt", "s", T, rt, NPT}};
+	struct report_run u = {0};
+	double vals[4] = {c->median, c->rtt_mean, c->rtt_min, c->retrans};
+	struct explain *x = NULL;
+	r.arena = arena_new();
+	r.met.metrics = wmetrics;
+	r.met.metric_units = wunits;
+	r.met.nmetrics = 4;
+	r.met.display_unit = "Mbit/s";
+	r.met.display_scale = 1e6;
+	r.met.engine_duration = 2;
+	st[0].median = c->median;
+	cell.st = st;
+	cell.label = "w=64K";
+	r.cells = &cell;
+	r.ncells = 1;
+	u.ok = 1;
+	u.vals = vals;
+	u.series = s;
+	u.nseries = 2;
+	r.runs = &u;
+	r.nruns = 1;
+	is_int(explain_build(&r, &x), 0, c->name);
+	if (x)
+		is_str(explain_kind_name(x->cells[0].kind), c->kind, c->name);
+	if (x && !strcmp(c->kind, "window"))
+		ok(strstr(x->cells[0].line,
+			  "cwnd 64 KB / RTT 20.00 ms = 26.2 Mbit/s") != NULL,
+		   "window evidence: %s", x->cells[0].line);
+	arena_free(r.arena);
+}
+
 int main(void)
 {
 	size_t n = sizeof cases / sizeof *cases;
@@ -186,8 +252,12 @@ int main(void)
 	for (size_t i = 0; i < n; i++)
 		checks += 2 + (cases[i].evidence != NULL) +
 			  !strcmp(cases[i].kind, "line");
+	for (size_t i = 0; i < sizeof wcases / sizeof *wcases; i++)
+		checks += 2 + !strcmp(wcases[i].kind, "window");
 	tap_plan(checks);
 	for (size_t i = 0; i < n; i++)
 		one(&cases[i]);
+	for (size_t i = 0; i < sizeof wcases / sizeof *wcases; i++)
+		wone(&wcases[i]);
 	return tap_done();
 }
