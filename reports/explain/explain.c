@@ -86,6 +86,7 @@ static const char *observed(const struct report *r, int cell, const char *key)
 struct ctx {
 	const struct report *r;
 	enum report_lang lang;
+	int single; /* the cell's iperf3 runs each end in one thread */
 	char missing[512], series[512], evidence[512];
 };
 
@@ -184,64 +185,156 @@ static double loaded_mean(const struct report_series *s, double *rate)
 
 struct evid {
 	int cpu_runs, busy_runs;
-	double busy, softirq; /* the busiest core seen */
+	double busy, softirq; /* the core busiest on average */
 	int core;
 	const char *host;
-	double drops, pause; /* per second, summed over runs */
+	double peak;	       /* the busiest core at each sample, averaged */
+	double proc;	       /* the engine's busiest process, % of one core */
+	const char *proc_name; /* "client" (cpu_host), "server" */
+	double leadin;	       /* cpu.all.busy before the engine started */
+	double drops, pause;   /* per second, summed over runs */
 	int nruns;
 	char drop_series[128], pause_series[128];
 };
 
-static void run_evidence(const struct report_run *u, struct evid *e)
+static int core_busy(const struct report_series *s, const char *host, int *n)
 {
-	double best = -1, soft = NAN, rate;
-	int core = -1, has_cpu = 0;
-	const char *host = NULL;
-	for (int i = 0; i < u->nseries; i++) {
-		const struct report_series *s = &u->series[i];
-		int n;
-		if (sscanf(s->name, "cpu.%d.busy", &n) == 1) {
-			double m = loaded_mean(s, NULL);
-			char name[64];
-			has_cpu = 1;
-			if (!(m > best))
-				continue;
-			best = m;
-			core = n;
-			host = s->host;
-			snprintf(name, sizeof name, "cpu.%d.softirq", n);
-			const struct report_series *q =
-			    report_run_series(u, s->host, name);
-			soft = q ? loaded_mean(q, NULL) : NAN;
-		} else if ((!strncmp(s->name, "nic.", 4) &&
-			    strstr(s->name, "drop")) ||
-			   !strcmp(s->name, "qdisc.drops")) {
-			loaded_mean(s, &rate);
-			if (rate > 0) {
-				e->drops += rate;
-				if (!strstr(e->drop_series, s->name))
-					cat(e->drop_series,
-					    sizeof e->drop_series, ", ",
-					    s->name);
-			}
-		} else if (!strncmp(s->name, "nic.ethtool.", 12) &&
-			   strstr(s->name, "pause")) {
-			loaded_mean(s, &rate);
-			if (rate > 0) {
-				e->pause += rate;
-				if (!strstr(e->pause_series, s->name))
-					cat(e->pause_series,
-					    sizeof e->pause_series, ", ",
-					    s->name);
-			}
+	int k;
+	if (sscanf(s->name, "cpu.%d.busy", &k) != 1 ||
+	    (host && strcmp(s->host, host)))
+		return 0;
+	if (n)
+		*n = k;
+	return 1;
+}
+
+/* The busiest of host h's cores at each sample, averaged over the loaded
+ * phase: a flow whose process moves between cores keeps one saturated at
+ * a time while each core's own mean is split. NaN without CPU series. */
+static double peak_busy(const struct report_run *u, const char *h)
+{
+	const struct report_series *ref = NULL;
+	double sum = 0;
+	int n = 0;
+	for (int i = 0; i < u->nseries && !ref; i++)
+		if (core_busy(&u->series[i], h, NULL))
+			ref = &u->series[i];
+	for (int k = 0; ref && k < ref->n; k++) {
+		double m = NAN;
+		if (!(ref->t[k] > 0))
+			continue;
+		for (int i = 0; i < u->nseries; i++) {
+			const struct report_series *s = &u->series[i];
+			if (core_busy(s, h, NULL) && s->n > k &&
+			    s->t[k] == ref->t[k] && isfinite(s->v[k]) &&
+			    (isnan(m) || s->v[k] > m))
+				m = s->v[k];
+		}
+		if (isfinite(m)) {
+			sum += m;
+			n++;
 		}
 	}
+	return n ? sum / n : NAN;
+}
+
+/* Mean of a series before the engine started (t <= 0), or NaN. */
+static double leadin_mean(const struct report_series *s)
+{
+	double sum = 0;
+	int n = 0;
+	for (int i = 0; i < s->n; i++)
+		if (s->t[i] <= 0 && isfinite(s->v[i])) {
+			sum += s->v[i];
+			n++;
+		}
+	return n ? sum / n : NAN;
+}
+
+/* Drops and PAUSE frames per second of run u's series into e. */
+static void rate_evidence(const struct report_series *s, struct evid *e)
+{
+	double rate;
+	int drop = (!strncmp(s->name, "nic.", 4) && strstr(s->name, "drop")) ||
+		   !strcmp(s->name, "qdisc.drops");
+	int pause =
+	    !strncmp(s->name, "nic.ethtool.", 12) && strstr(s->name, "pause");
+	char *dst = drop ? e->drop_series : e->pause_series;
+	if (!drop && !pause)
+		return;
+	loaded_mean(s, &rate);
+	if (!(rate > 0))
+		return;
+	*(drop ? &e->drops : &e->pause) += rate;
+	if (!strstr(dst, s->name))
+		cat(dst, sizeof e->drop_series, ", ", s->name);
+}
+
+/* The engine's own processes (iperf3's cpu_utilization_percent: the
+ * client's host_total, the server's remote_total), when each is one
+ * thread: the busiest, % of one core, into *pct; NaN when unknown. */
+static const char *engine_proc(const struct ctx *x, const struct report_run *u,
+			       double *pct)
+{
+	static const char *const m[] = {"cpu_host", "cpu_remote"};
+	static const char *const who[] = {"client", "server"};
+	const char *name = NULL;
+	*pct = NAN;
+	for (int i = 0; i < 2 && x->single; i++) {
+		int mi = report_metric_index(x->r, m[i]);
+		double v = mi >= 0 && u->vals ? u->vals[mi] : NAN;
+		if (isfinite(v) && (isnan(*pct) || v > *pct)) {
+			*pct = v;
+			name = who[i];
+		}
+	}
+	return name;
+}
+
+static void run_evidence(const struct ctx *x, const struct report_run *u,
+			 struct evid *e)
+{
+	double best = -1, soft = NAN, peak = NAN, proc;
+	int core = -1, has_cpu = 0;
+	const char *host = NULL, *pn = engine_proc(x, u, &proc);
+	for (int i = 0; i < u->nseries; i++) {
+		const struct report_series *s = &u->series[i];
+		double m, p;
+		int n;
+		if (!strcmp(s->name, "cpu.all.busy") &&
+		    (m = leadin_mean(s)) > e->leadin)
+			e->leadin = m;
+		if (!core_busy(s, NULL, &n)) {
+			rate_evidence(s, e);
+			continue;
+		}
+		m = loaded_mean(s, NULL);
+		has_cpu = 1;
+		if ((p = peak_busy(u, s->host)) > peak || isnan(peak))
+			peak = p;
+		if (!(m > best))
+			continue;
+		char name[64];
+		best = m;
+		core = n;
+		host = s->host;
+		snprintf(name, sizeof name, "cpu.%d.softirq", n);
+		const struct report_series *q =
+		    report_run_series(u, s->host, name);
+		soft = q ? loaded_mean(q, NULL) : NAN;
+	}
 	e->nruns++;
-	if (!has_cpu)
+	if (!has_cpu && isnan(proc))
 		return;
 	e->cpu_runs++;
-	if (best >= EXPLAIN_CORE_BUSY)
+	if (peak >= EXPLAIN_CORE_BUSY || proc >= EXPLAIN_PROC_BUSY)
 		e->busy_runs++;
+	if (peak > e->peak)
+		e->peak = peak;
+	if (proc > e->proc) {
+		e->proc = proc;
+		e->proc_name = pn;
+	}
 	if (best > e->busy) {
 		e->busy = best;
 		e->softirq = soft;
@@ -253,6 +346,9 @@ static void run_evidence(const struct report_run *u, struct evid *e)
 static int version_before(const char *v, int maj, int min)
 {
 	int a = 0, b = 0;
+	/* observed as iperf3 prints it: "iperf 3.12" */
+	while (v && *v && (*v < '0' || *v > '9'))
+		v++;
 	if (!v || sscanf(v, "%d.%d", &a, &b) != 2)
 		return 0;
 	return a < maj || (a == maj && b < min);
@@ -284,41 +380,134 @@ static void cell_ceilings(struct ctx *x, int ci, int udp, struct ceil *best,
 	}
 }
 
-/* A core at or above EXPLAIN_CORE_BUSY in at least half of the runs; the
- * engine's own limit when iperf3 < 3.16 runs several streams (one thread
- * for all of them: iperf3 #289, #1569; multi-threaded since 3.16). */
+/* CPU-bound in at least half of the runs with CPU evidence: the busiest
+ * core at each sample averages >= EXPLAIN_CORE_BUSY, or the engine's
+ * one-threaded process >= EXPLAIN_PROC_BUSY of a core. The engine's own
+ * limit when iperf3 < 3.16 runs several streams (one thread for all of
+ * them: iperf3 #289, #1569; multi-threaded since 3.16). */
 static void cpu_candidate(struct ctx *x, const struct evid *e, const char *ver,
 			  const char *par, enum explain_kind *k, int *nk)
 {
 	int ja = x->lang == REPORT_LANG_JA;
+	int eng = version_before(ver, 3, 16) && par && atoi(par) > 1;
 	char buf[512];
-	if (!(e->cpu_runs && 2 * e->busy_runs >= e->cpu_runs && e->host))
+	if (!(e->cpu_runs && 2 * e->busy_runs >= e->cpu_runs))
 		return;
-	{
-		int eng = version_before(ver, 3, 16) && par && atoi(par) > 1;
+	if (e->host) {
 		double sq = isfinite(e->softirq) && e->busy > 0
 				? 100 * e->softirq / e->busy
 				: NAN;
 		if (ja)
-			snprintf(
-			    buf, sizeof buf,
-			    "%s のコア %d が %.0f%% 使用中（softirq %.0f%%）",
-			    e->host, e->core, e->busy, sq);
-		else
 			snprintf(buf, sizeof buf,
-				 "core %d of %s %.0f%% busy, %.0f%% softirq",
-				 e->core, e->host, e->busy, sq);
+				 "%s のコア %d が %.0f%% 使用中", e->host,
+				 e->core, e->busy);
+		else
+			snprintf(buf, sizeof buf, "core %d of %s %.0f%% busy",
+				 e->core, e->host, e->busy);
 		cat(x->evidence, sizeof x->evidence, "; ", buf);
+		if (isfinite(sq)) {
+			snprintf(buf, sizeof buf,
+				 ja ? "（softirq %.0f%%）" : ", %.0f%% softirq",
+				 sq);
+			cat(x->evidence, sizeof x->evidence, "", buf);
+		}
+		if (e->peak >= e->busy + 1) {
+			snprintf(buf, sizeof buf,
+				 ja ? "各サンプルの最多忙コア %.0f%%"
+				    : "the busiest core at each sample %.0f%%",
+				 e->peak);
+			cat(x->evidence, sizeof x->evidence, ", ", buf);
+		}
 		snprintf(buf, sizeof buf, "%s cpu.%d.busy", e->host, e->core);
 		cat(x->series, sizeof x->series, ", ", buf);
-		if (eng) {
-			snprintf(buf, sizeof buf,
-				 "iperf3 %s runs its %s streams in one thread",
-				 ver, par);
-			cat(x->evidence, sizeof x->evidence, "; ", buf);
-		}
-		push(k, nk, eng ? EXPLAIN_ENGINE : EXPLAIN_CPU);
 	}
+	if (e->proc_name && e->proc > 0) {
+		snprintf(buf, sizeof buf,
+			 ja ? "iperf3 の %s プロセスがコア 1 個の %.0f%%"
+			    : "iperf3's %s process %.0f%% of a core",
+			 e->proc_name, e->proc);
+		cat(x->evidence, sizeof x->evidence, "; ", buf);
+		cat(x->series, sizeof x->series, ", ",
+		    strcmp(e->proc_name, "client") ? "cpu_remote" : "cpu_host");
+	}
+	if (e->leadin >= EXPLAIN_LEADIN_BUSY) {
+		snprintf(buf, sizeof buf,
+			 ja ? "開始前から CPU %.0f%% 使用中（他のプロセス）"
+			    : "CPUs %.0f%% busy before the engine started "
+			      "(other processes)",
+			 e->leadin);
+		cat(x->evidence, sizeof x->evidence, "; ", buf);
+	}
+	if (eng) {
+		snprintf(
+		    buf, sizeof buf,
+		    ja ? "iperf3 %s は %s 本のストリームを 1 スレッドで実行"
+		       : "iperf3 %s runs its %s streams in one thread",
+		    ver, par);
+		cat(x->evidence, sizeof x->evidence, "; ", buf);
+	}
+	push(k, nk, eng ? EXPLAIN_ENGINE : EXPLAIN_CPU);
+}
+
+static double run_metric(const struct ctx *x, const struct report_run *u,
+			 const char *name)
+{
+	int mi = report_metric_index(x->r, name);
+	return mi >= 0 && u->vals ? u->vals[mi] : NAN;
+}
+
+/* Window-bound (RFC 6349 section 3.3.1: TCP throughput <= window / RTT):
+ * the median within EXPLAIN_WINDOW_FIT of mean cwnd x 8 / mean RTT over
+ * the loaded phase, the RTT not raised by a queue (mean <= EXPLAIN_RTT_
+ * QUEUE x min: a full path would queue) and < EXPLAIN_PER_S retransmits
+ * per second (a window that losses set is the drops'). Averages over the
+ * cell's ok runs that have all of them; none: no candidate. */
+static void window_candidate(struct ctx *x, int ci, double med,
+			     enum explain_kind *k, int *nk)
+{
+	const struct report *r = x->r;
+	double cw = 0, rtt = 0, mean = 0, min = 0, retr = 0, est, dur;
+	int n = 0, ja = x->lang == REPORT_LANG_JA;
+	char buf[256], v[64];
+	for (int i = 0; i < r->nruns; i++) {
+		const struct report_run *u = &r->runs[i];
+		const struct report_series *c, *t;
+		double a, b, rm = run_metric(x, u, "rtt_mean"),
+			     rn = run_metric(x, u, "rtt_min");
+		if (u->cell != ci || !u->ok ||
+		    !(c = report_run_series(u, NULL, "engine.snd_cwnd")) ||
+		    !(t = report_run_series(u, NULL, "engine.rtt")) ||
+		    !((a = loaded_mean(c, NULL)) > 0) ||
+		    !((b = loaded_mean(t, NULL)) > 0) || !(rm > 0) || !(rn > 0))
+			continue;
+		cw += a;
+		rtt += b;
+		mean += rm;
+		min += rn;
+		retr += isfinite(run_metric(x, u, "retransmits"))
+			    ? run_metric(x, u, "retransmits")
+			    : 0;
+		n++;
+	}
+	dur = r->met.engine_duration > 0 ? r->met.engine_duration : NAN;
+	if (!n || !(med > 0))
+		return;
+	est = cw * 8 / rtt; /* the n's cancel */
+	if (!(med >= EXPLAIN_WINDOW_FIT * est &&
+	      med <= est / EXPLAIN_WINDOW_FIT &&
+	      mean <= EXPLAIN_RTT_QUEUE * min &&
+	      !(retr / n / dur >= EXPLAIN_PER_S)))
+		return;
+	report_fmt_value_unit(r, est, v, sizeof v);
+	snprintf(
+	    buf, sizeof buf,
+	    ja ? "cwnd %.0f KB / RTT %.2f ms = %s（RTT 平均は最小の %.2f 倍）"
+	       : "cwnd %.0f KB / RTT %.2f ms = %s (RTT mean %.2f x its "
+		 "min)",
+	    cw / n / 1024, 1e3 * rtt / n, v, mean / min);
+	cat(x->evidence, sizeof x->evidence, "; ", buf);
+	cat(x->series, sizeof x->series, ", ", "engine.snd_cwnd, engine.rtt");
+	push(k, nk, EXPLAIN_WINDOW);
 }
 
 static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
@@ -340,12 +529,13 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 	char v[64], cv[64], buf[512];
 
 	x->missing[0] = x->series[0] = x->evidence[0] = '\0';
+	x->single = version_before(ver, 3, 16) || (par && atoi(par) <= 1);
 	l->ceiling = l->fraction = NAN;
 	if (bits)
 		cell_ceilings(x, ci, udp, &best, &pcie);
 	for (int i = 0; i < r->nruns; i++)
 		if (r->runs[i].cell == ci && r->runs[i].ok)
-			run_evidence(&r->runs[i], &e);
+			run_evidence(x, &r->runs[i], &e);
 	report_fmt_value_unit(r, med, v, sizeof v);
 	if (isfinite(best.bps) && med > 0) {
 		l->ceiling = best.bps;
@@ -379,7 +569,11 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 		}
 		push(k, &nk, EXPLAIN_PCIE);
 	}
-	cpu_candidate(x, &e, ver, par, k, &nk);
+	/* A CPU that carries a ceiling's rate is not what limits the cell. */
+	if (!nk)
+		cpu_candidate(x, &e, ver, par, k, &nk);
+	if (!nk && !udp)
+		window_candidate(x, ci, med, k, &nk);
 	if (e.nruns && e.pause / e.nruns >= EXPLAIN_PER_S) {
 		snprintf(buf, sizeof buf, "%.0f PAUSE frames/s",
 			 e.pause / e.nruns);

@@ -34,10 +34,14 @@ enum explain_kind {
 };
 
 /* Thresholds (schema/report.md, "Limits"). */
-#define EXPLAIN_AT_CEILING 0.95 /* measured / ceiling: at the ceiling */
-#define EXPLAIN_PCIE_SHARE 0.75 /* measured / raw PCIe: bus-bound */
-#define EXPLAIN_CORE_BUSY 90.0	/* a core's mean busy %: CPU-bound */
-#define EXPLAIN_PER_S 1.0	/* drops or PAUSE frames per second */
+#define EXPLAIN_AT_CEILING 0.95	 /* measured / ceiling: at the ceiling */
+#define EXPLAIN_PCIE_SHARE 0.75	 /* measured / raw PCIe: bus-bound */
+#define EXPLAIN_CORE_BUSY 90.0	 /* the busiest core's mean busy %: CPU-bound */
+#define EXPLAIN_PROC_BUSY 90.0	 /* the engine's process, % of a core */
+#define EXPLAIN_LEADIN_BUSY 50.0 /* CPUs busy before the run: noted */
+#define EXPLAIN_WINDOW_FIT 0.8	 /* median / (cwnd / RTT), and its inverse */
+#define EXPLAIN_RTT_QUEUE 1.5	 /* RTT mean / min: no standing queue */
+#define EXPLAIN_PER_S 1.0	 /* drops or PAUSE frames per second */
 
 struct explain_limit {
 	enum explain_kind kind, kind2; /* kind2: a second candidate, or NONE */
