@@ -256,3 +256,9 @@ SELECT d.run_id AS run_id, d.host AS host, d.name AS name, d.unit AS unit,
        json_extract(p.value, '$[0]') AS t,
        json_extract(p.value, '$[1]') AS value
 FROM series_data d, json_each(d.points) p;
+
+-- Version 8 (from 7): the runs each sizing decision read (schema/store.md).
+CREATE TABLE IF NOT EXISTS sizing_runs (
+  run_id  INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  block   INTEGER NOT NULL   -- the block whose decision read the run
+);

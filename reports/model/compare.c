@@ -270,7 +270,7 @@ static int is_setting(struct model_build *m, int f)
 /* The ok runs' values of cell ci for metric mi and their positions in the
  * run order (for the covariate); NaNs left out. Returns how many. */
 static int side_samples(const struct model_build *m, int ci, int mi, double *y,
-			double *pos, int *session)
+			double *pos, int *session, int *decide)
 {
 	int k, n = 0;
 	for (k = 0; k < m->mc[ci].nok; k++) {
@@ -280,6 +280,7 @@ static int side_samples(const struct model_build *m, int ci, int mi, double *y,
 			continue;
 		y[n] = v;
 		session[n] = (int)m->runs[ri].session;
+		decide[n] = m->runs[ri].decide;
 		pos[n++] = m->runs[ri].gpos;
 	}
 	return n;
@@ -511,7 +512,7 @@ static int declared_direction(const struct model_build *m)
 /* One side's samples: values, positions and sessions, owned. */
 struct side {
 	double *y, *pos;
-	int *ses;
+	int *ses, *dec;
 	struct report_sample s;
 };
 
@@ -521,14 +522,16 @@ static int side_load(const struct model_build *m, int ci, struct side *sd)
 	sd->y = malloc(n * sizeof *sd->y);
 	sd->pos = malloc(n * sizeof *sd->pos);
 	sd->ses = malloc(n * sizeof *sd->ses);
+	sd->dec = malloc(n * sizeof *sd->dec);
 	sd->s.n = 0;
-	if (sd->y && sd->pos && sd->ses)
+	if (sd->y && sd->pos && sd->ses && sd->dec)
 		sd->s.n = (size_t)side_samples(m, ci, m->r->met.primary, sd->y,
-					       sd->pos, sd->ses);
+					       sd->pos, sd->ses, sd->dec);
 	sd->s.y = sd->y;
 	sd->s.pos = sd->pos;
 	sd->s.session = sd->ses;
-	return sd->y && sd->pos && sd->ses ? 0 : -1;
+	sd->s.decide = sd->dec;
+	return sd->y && sd->pos && sd->ses && sd->dec ? 0 : -1;
 }
 
 static void side_free(struct side *sd)
@@ -536,6 +539,7 @@ static void side_free(struct side *sd)
 	free(sd->y);
 	free(sd->pos);
 	free(sd->ses);
+	free(sd->dec);
 }
 
 /* The samples of the report's metric in run order, and the decision;

@@ -23,6 +23,8 @@ struct mrun {
 	int cell;	   /* index into report.cells */
 	int status;	   /* enum run_status, -1 when unknown */
 	int rep;	   /* runs.rep */
+	int decide;	   /* 1 + the block of the sizing decision that
+			      read the run; 0 for the other runs */
 	const char *status_name; /* as stored (arena) */
 };
 

@@ -88,6 +88,25 @@ static void finish_effect(struct stats_effect *e, double conf)
 	}
 }
 
+int stats_welch_ss(double ma, double ssa, double dfa, size_t na, double mb,
+		   double ssb, double dfb, size_t nb, double conf,
+		   struct stats_effect *out)
+{
+	double sa, sb;
+	if (!(dfa > 0) || !(dfb > 0) || na < 1 || nb < 1)
+		return STATS_EDATA;
+	sa = fmax(0, ssa) / dfa / (double)na;
+	sb = fmax(0, ssb) / dfb / (double)nb;
+	memset(out, 0, sizeof *out);
+	out->est = mb - ma;
+	out->se = sqrt(sa + sb);
+	out->df = sa + sb > 0
+		      ? (sa + sb) * (sa + sb) / (sa * sa / dfa + sb * sb / dfb)
+		      : dfa + dfb;
+	finish_effect(out, conf);
+	return 0;
+}
+
 int stats_welch(const double *a, size_t na, const double *b, size_t nb,
 		double conf, struct stats_effect *out)
 {
@@ -341,14 +360,16 @@ int stats_ols_effect(const double *X, size_t n, size_t k, const double *y,
 	return 0;
 }
 
-/* Build the design of stats_group_model: 1, group, centred position
+/* Build the design of stats_group_model_w: 1, group, centred position
  * (the same fit, better conditioned), then one dummy per session value
- * not seen first. Returns k, or 0 when there are too many sessions. */
+ * not seen first; row i scaled by w[i] when w is not NULL. Returns k, or
+ * 0 when there are too many sessions. */
 static size_t group_design(const int *group, const double *position,
-			   const int *session, size_t n, double *X)
+			   const int *session, const double *w, size_t n,
+			   double *X)
 {
 	int seen[STATS_OLS_MAX_K];
-	size_t i, nseen = 0, k = 3, s;
+	size_t i, nseen = 0, k = 3, s, c;
 	double pm = 0;
 	for (i = 0; i < n; i++)
 		pm += position[i];
@@ -372,26 +393,46 @@ static size_t group_design(const int *group, const double *position,
 		row[2] = position[i] - pm;
 		for (s = 1; s < nseen; s++)
 			row[2 + s] = session[i] == seen[s];
+		for (c = 0; w && c < k; c++)
+			row[c] *= w[i];
 	}
 	return k;
+}
+
+int stats_group_model_w(const double *y, const int *group,
+			const double *position, const int *session,
+			const double *w, size_t n, enum stats_se kind,
+			double conf, struct stats_effect *out)
+{
+	double *X, *yw = NULL;
+	size_t k, i;
+	int rc;
+	if (n < 4)
+		return STATS_EDATA;
+	X = malloc(n * STATS_OLS_MAX_K * sizeof *X);
+	if (w)
+		yw = malloc(n * sizeof *yw);
+	if (!X || (w && !yw)) {
+		free(X);
+		free(yw);
+		return -XR_ENOMEM;
+	}
+	for (i = 0; w && i < n; i++)
+		yw[i] = w[i] * y[i];
+	k = group_design(group, position, session, w, n, X);
+	rc = k ? stats_ols_effect(X, n, k, w ? yw : y, 1, kind, conf, out)
+	       : STATS_EDATA;
+	free(X);
+	free(yw);
+	return rc;
 }
 
 int stats_group_model(const double *y, const int *group, const double *position,
 		      const int *session, size_t n, enum stats_se kind,
 		      double conf, struct stats_effect *out)
 {
-	double *X;
-	size_t k;
-	int rc;
-	if (n < 4)
-		return STATS_EDATA;
-	X = malloc(n * STATS_OLS_MAX_K * sizeof *X);
-	if (!X)
-		return -XR_ENOMEM;
-	k = group_design(group, position, session, n, X);
-	rc = k ? stats_ols_effect(X, n, k, y, 1, kind, conf, out) : -1;
-	free(X);
-	return rc;
+	return stats_group_model_w(y, group, position, session, NULL, n, kind,
+				   conf, out);
 }
 
 int stats_group_position(const double *y, const int *group,

@@ -52,6 +52,10 @@ struct report_cmp {
 	 * combination. */
 	const char *factors;
 	int configuration;
+	/* Sized repetitions: the degrees of freedom the sizing decision
+	 * took (its within-decision contrasts, left out of the variance);
+	 * 0 for a fixed plan. */
+	int decide_df;
 	/* Sensitivity: the position model's estimate when the verdict's
 	 * method is Welch (sides not interleaved) and it can be fitted;
 	 * NaN otherwise. */
@@ -82,6 +86,11 @@ struct report_sample {
 	size_t n;
 	const int *session; /* session of each value (a term each in the
 			       position model); NULL = one session */
+	/* Sized repetitions: a value > 0 marks a run the sizing decision
+	 * read, the values of one side with the same mark and session
+	 * being one decision (schema/report.md, "Sized comparisons");
+	 * 0 for the other runs; NULL: none (a fixed plan). */
+	const int *decide;
 };
 
 /*
@@ -100,7 +109,11 @@ int report_delta_interval(const double *a, size_t na, const double *b,
  * position when interleaved, else Welch's t; delta% = 100(exp(b)-1).
  * The position model has one intercept per session and HC3 standard
  * errors with Bell-McCaffrey-type df (bench/RESULTS.md); when it cannot
- * be fitted (a run with leverage 1) Welch's t stands in.
+ * be fitted (a run with leverage 1) Welch's t stands in. Runs marked
+ * as decision runs (report_sample.decide) add their within-decision
+ * contrasts to the model as nuisance columns (to Welch's t: their sum of
+ * squares and df leave each side's variance), so the variance the test
+ * uses is independent of the one the sizing decided on (Cox 1975).
  * Fills out's n_a, n_b, delta_pct, ci_*_pct, eq_*_pct, p, df, method,
  * verdict (schema/report.md's rule table; direction from
  * higher_is_better, threshold theta as a fraction), the sensitivity and

@@ -99,6 +99,10 @@ static const char *const migrations[] = {
     " d.unit AS unit, json_extract(p.value, '$[0]') AS t,"
     " json_extract(p.value, '$[1]') AS value"
     " FROM series_data d, json_each(d.points) p;",
+    /* 8 (008.sql): the runs each sizing decision read */
+    "CREATE TABLE IF NOT EXISTS sizing_runs ("
+    " run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+    " block INTEGER NOT NULL);",
 };
 
 static const char *migration_sql(int version)
