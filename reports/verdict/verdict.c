@@ -343,7 +343,7 @@ static void out_reset(struct report_cmp *out, const struct report_sample *a,
 	out->hl_pct = out->hl_low_pct = out->hl_high_pct = out->mw_p = NAN;
 	out->robust_verdict = REPORT_NOT_COMPARABLE;
 	out->robust_shown = 0;
-	out->p = out->df = NAN;
+	out->p = out->df = out->p_adj = NAN;
 	out->method = REPORT_METHOD_NONE;
 	out->verdict = REPORT_NOT_COMPARABLE;
 	out->higher_is_better = higher_is_better;
@@ -428,6 +428,39 @@ int report_decide(const struct report_sample *a, const struct report_sample *b,
 				tost.equivalent, th, higher_is_better);
 	robust(&d, th, higher_is_better, out);
 	design_free(&d);
+	return 0;
+}
+
+struct pidx {
+	double p;
+	size_t i;
+};
+
+static int cmp_pidx(const void *x, const void *y)
+{
+	const struct pidx *a = x, *b = y;
+	if (a->p != b->p)
+		return a->p < b->p ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i); /* stable, as a mergesort */
+}
+
+int report_holm(const double *p, size_t n, double *adj)
+{
+	struct pidx *s = malloc((n + 1) * sizeof *s);
+	double run = 0;
+	size_t i;
+	if (!s)
+		return -XR_ENOMEM;
+	for (i = 0; i < n; i++) {
+		s[i].p = p[i];
+		s[i].i = i;
+	}
+	qsort(s, n, sizeof *s, cmp_pidx);
+	for (i = 0; i < n; i++) {
+		run = fmax(run, fmin(1, (double)(n - i) * s[i].p));
+		adj[s[i].i] = run;
+	}
+	free(s);
 	return 0;
 }
 

@@ -56,6 +56,9 @@ struct report_cmp {
 	 * took (its within-decision contrasts, left out of the variance);
 	 * 0 for a fixed plan. */
 	int decide_df;
+	/* p adjusted over the report's comparisons (--adjust); NaN when
+	 * no adjustment was made. */
+	double p_adj;
 	/* Sensitivity: the position model's estimate when the verdict's
 	 * method is Welch (sides not interleaved) and it can be fitted;
 	 * NaN otherwise. */
@@ -69,6 +72,16 @@ struct report_cmp {
 	enum report_verdict robust_verdict;
 	int robust_shown;
 };
+
+/*
+ * Holm's step-down adjustment of n p values (Holm 1979, "A simple
+ * sequentially rejective multiple test procedure", Scand. J. Statist.
+ * 6:65-70), as statsmodels' multipletests(method='holm'): in ascending
+ * order p(1) <= ... <= p(n) (ties in input order), adj(j) = max over
+ * i <= j of min(1, (n - i + 1) p(i)); adj[k] belongs to p[k]. 0, or
+ * -XR_ENOMEM.
+ */
+int report_holm(const double *p, size_t n, double *adj);
 
 /* Verdict names for JSON ("better", ..., "not_comparable"). */
 const char *report_verdict_name(enum report_verdict v);

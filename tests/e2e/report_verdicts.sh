@@ -223,6 +223,36 @@ run two
 check two.json '[.comparisons[] | select(.verdict != "not_comparable") |
 	.warnings | join(" ") | test("2 comparisons .*about 0.10 false claims.*probability 10%")]
 	| length == 2' "2 decided comparisons: multiplicity with 0.10 expected, 10%"
+# --adjust holm (Holm 1979): each decided comparison's adjusted p, as
+# statsmodels' multipletests(method='holm') computes it (ascending p,
+# (m - i + 1) p, running maximum, capped at 1: done here in python3 from
+# the unadjusted report's p values), is in its note, and a claim whose
+# adjusted p is not below 0.05 is not_significant.
+cp many.db manyh.db
+report manyh --adjust holm
+python3 - many.json manyh.json <<'PY' && echo "ok - --adjust holm: adjusted p and verdicts as Holm" ||
+import json, re, sys
+a = json.load(open(sys.argv[1]))["comparisons"]
+h = json.load(open(sys.argv[2]))["comparisons"]
+dec = [i for i, c in enumerate(a) if c["verdict"] != "not_comparable" and c["p"] is not None]
+m = len(dec)
+assert m >= 10, m
+order = sorted(dec, key=lambda i: (a[i]["p"], i))
+adj, run = {}, 0.0
+for k, i in enumerate(order):
+    run = max(run, min(1.0, (m - k) * a[i]["p"]))
+    adj[i] = run
+for i in dec:
+    note = " ".join(h[i]["warnings"])
+    got = float(re.search(r"adjusted p=([0-9.e+-]+)", note).group(1))
+    assert abs(got - adj[i]) <= 1e-3 * adj[i] + 1e-12, (i, got, adj[i])
+    assert "Holm's method" in note, note
+    want = a[i]["verdict"]
+    if want in ("better", "worse", "different") and adj[i] >= 0.05:
+        want = "not_significant"
+    assert h[i]["verdict"] == want, (i, h[i]["verdict"], want)
+PY
+	{ echo "not ok - --adjust holm"; fail=1; }
 check many.json '[.comparisons[] | .verdict] | index("equivalent") != null
 	and index("not_significant") != null' \
 	"equal levels: equivalent (TOST) and not significant both occur"

@@ -77,8 +77,8 @@ done
 [ "$(q s.db "select min(position) from runs where rep > 4")" -ge 16 ] || fail "extra runs inside the pilot"
 # The decision read the first two successful runs of each cell (min 4:
 # max(2, min/2)), recorded in sizing_runs (schema/store.md).
-[ "$(q s.db "select group_concat(r.cell_index || ':' || r.rep, ' ') from sizing_runs z join runs r on r.id = z.run_id order by r.cell_index, r.rep")" = \
-	"$(q s.db "select group_concat(cell_index || ':' || rep, ' ') from (select cell_index, rep from runs where status = 'ok' and rep <= 2 order by cell_index, rep)")" ] ||
+[ "$(q s.db "select group_concat(c, ' ') from (select r.cell_index || ':' || r.rep as c from sizing_runs z join runs r on r.id = z.run_id order by r.cell_index, r.rep)")" = \
+	"$(q s.db "select group_concat(c, ' ') from (select cell_index || ':' || rep as c from runs where status = 'ok' and rep <= 2 order by cell_index, rep)")" ] ||
 	fail "decision runs: $(q s.db "select z.run_id, r.cell_index, r.rep from sizing_runs z join runs r on r.id = z.run_id")"
 [ "$(q s.db "select count(*) from sizing_runs")" = 8 ] || fail "decision runs: want 2 a cell"
 

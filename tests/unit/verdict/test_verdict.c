@@ -9,6 +9,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "verdict.h"
@@ -256,6 +257,32 @@ static void test_sized(void)
 }
 
 /*
+ * Holm's adjustment against statsmodels 0.13.5 (/usr/bin/python3):
+ *   from statsmodels.stats.multitest import multipletests
+ *   multipletests([0.01, 0.04, 0.03, 0.005, 0.04, 0.5, 0.0001],
+ *                 alpha=0.05, method='holm')
+ *   -> reject [T, F, F, T, F, F, T],
+ *      pvals_corrected [0.05, 0.12, 0.12, 0.03, 0.12, 0.5, 0.0007]
+ * (a tie, 0.04 and 0.04, and the step-down maximum: 0.03 x 4 = 0.12,
+ * then 0.04 x 3 = 0.12 and 0.04 x 2 = 0.08 lifted to 0.12).
+ */
+static void test_holm(void)
+{
+	static const double p[7] = {0.01, 0.04, 0.03, 0.005, 0.04, 0.5, 1e-4};
+	static const double want[7] = {0.05, 0.12, 0.12, 0.03,
+				       0.12, 0.5,  0.0007};
+	double adj[7];
+	char what[40];
+	int i;
+	is_int(report_holm(p, 7, adj), 0, "holm: computed");
+	for (i = 0; i < 7; i++) {
+		snprintf(what, sizeof what, "holm: p[%d] as statsmodels", i);
+		is_near(adj[i], want[i], 1e-12, what);
+	}
+	is_int(report_holm(p, 0, adj), 0, "holm: no p values");
+}
+
+/*
  * Sessions: A B B A B A in session 1, the same order in session 2 at +3%
  * (a step, no effect). With one intercept per session:
  *   X = [1, group, position, session2]; sm.OLS(np.log(vals), X)
@@ -365,7 +392,7 @@ static void test_degenerate(void)
 
 int main(void)
 {
-	tap_plan(91);
+	tap_plan(100);
 	struct report_cmp c, w;
 	enum report_flag_code why;
 	double ya[64], yb[64], pa[64], pb[64];
@@ -524,6 +551,7 @@ int main(void)
 	test_rules();
 	test_hc3();
 	test_sized();
+	test_holm();
 	test_sessions();
 	test_robust();
 	test_degenerate();
