@@ -67,6 +67,9 @@ void model_flag(struct model_build *m, struct report_flag *list, int *n,
 /* tables.c, compare.c: fill r->tables and r->cmps. 0 or -XR_ENOMEM. */
 int model_tables(struct model_build *m, struct xr_err *err);
 int model_compare(struct model_build *m, struct xr_err *err);
+/* multiplicity.c: the note and the --adjust adjustment over the n
+ * comparisons v of the report. 0, or -1 out of memory. */
+int model_multiplicity(struct model_build *m, struct report_cmp *v, int n);
 
 /* --- the loader (model.c, model_cells.c, model_stats.c) ------------------ */
 

@@ -243,7 +243,7 @@ struct report_counts {
 
 /* The metrics present, the reported one and how it is shown. */
 struct report_metric_set {
-	double threshold;     /* theta, fraction */
+	double threshold; /* theta, fraction */
 	enum report_adjust adjust;
 	const char *metric;   /* the report's metric */
 	int primary;	      /* its index in metrics[] */

@@ -45,6 +45,10 @@ struct stats_effect {
 	double lo, hi; /* confidence interval at the requested level */
 };
 
+/* Fills e's t, p and interval at level conf from its est, se and df (a
+ * zero se: p 0 or 1 and a zero-width interval). */
+void stats_effect_finish(struct stats_effect *e, double conf);
+
 /*
  * Welch's t for mean(b) - mean(a). 0, or STATS_EDATA when a side has fewer than
  * 2 values. conf is the confidence level (0.95). A zero standard error (both

@@ -162,8 +162,8 @@ static int logsum_load(struct runctx *rc, int64_t block, int limit,
 	l->seen = calloc(nc + 1, sizeof *l->seen);
 	l->s = calloc(nc + 1, sizeof *l->s);
 	l->s2 = calloc(nc + 1, sizeof *l->s2);
-	l->ids = calloc((nc + 1) * (size_t)(limit > 0 ? limit : 1),
-			sizeof *l->ids);
+	l->ids =
+	    calloc((nc + 1) * (size_t)(limit > 0 ? limit : 1), sizeof *l->ids);
 	if (!l->n || !l->seen || !l->s || !l->s2 || !l->ids)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	if (!metric)
@@ -248,10 +248,10 @@ static void own_needs(const struct runctx *rc, const struct logsum *l,
 {
 	size_t c;
 	for (c = 0; c < rc->m.ncells; c++)
-		need[c] = l->n[c] >= 2 ? sizing_need_split(ls_sd(l, c),
-							   rc->p->precision,
-							   l->n[c])
-				       : 0;
+		need[c] = l->n[c] >= 2
+			      ? sizing_need_split(ls_sd(l, c), rc->p->precision,
+						  l->n[c])
+			      : 0;
 }
 
 /* The cell of block b equal to cell c but for factor f at level lv; -1. */

@@ -186,9 +186,9 @@ int store_cell_values_each(struct store *st, int64_t session_id, int64_t block,
 	sqlite3_bind_int64(s, 2, block);
 	sqlite3_bind_text(s, 3, metric, -1, SQLITE_STATIC);
 	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW)
-		cb = fn(ctx, sqlite3_column_int64(s, 0),
-			sqlite3_column_int64(s, 1),
-			sqlite3_column_double(s, 2));
+		cb =
+		    fn(ctx, sqlite3_column_int64(s, 0),
+		       sqlite3_column_int64(s, 1), sqlite3_column_double(s, 2));
 	r = cb < 0 ? cb
 	    : !cb && rc != SQLITE_DONE
 		? store_db_fail(st, err, "reading the pilot values")
@@ -241,8 +241,7 @@ int store_sizing_run_add(struct store *st, int64_t run_id, int64_t block,
 		return r;
 	sqlite3_bind_int64(s, 1, run_id);
 	sqlite3_bind_int64(s, 2, block);
-	return store_step_done(st, s, "recording a sizing decision's run",
-			       err);
+	return store_step_done(st, s, "recording a sizing decision's run", err);
 }
 
 int store_sizing_runs_each(struct store *st, int64_t session_id,

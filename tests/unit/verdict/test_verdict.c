@@ -180,30 +180,35 @@ static void test_hc3(void)
  *   A=[(vals[i],i) for i in range(16) if order[i]==0]
  *   B=[(vals[i],i) for i in range(16) if order[i]==1]
  *   k=2
- *   # rows: decision runs (first k of each side) collapsed to their mean, weight sqrt(k)
- *   rows=[]
- *   for g,S in ((0,A),(1,B)):
- *       y=np.log([v for v,_ in S[:k]]); p=[q for _,q in S[:k]]
+ *   # rows: decision runs (first k of each side) collapsed to their mean,
+ * weight sqrt(k) rows=[] for g,S in ((0,A),(1,B)): y=np.log([v for v,_ in
+ * S[:k]]); p=[q for _,q in S[:k]]
  *       rows.append((y.mean(),np.mean(p),g,np.sqrt(k)))
  *       for v,q in S[k:]: rows.append((np.log(v),q,g,1.0))
- *   y=np.array([r[0] for r in rows]); pos=np.array([r[1] for r in rows]); g=np.array([r[2] for r in rows]); w=np.array([r[3] for r in rows])
+ *   y=np.array([r[0] for r in rows]); pos=np.array([r[1] for r in rows]);
+ * g=np.array([r[2] for r in rows]); w=np.array([r[3] for r in rows])
  *   X=np.column_stack([np.ones(len(y)),g,pos-pos.mean()])*w[:,None]; yw=y*w
  *   Ainv=np.linalg.inv(X.T@X); beta=Ainv@X.T@yw; e=yw-X@beta
  *   H=X@Ainv@X.T; h=np.diag(H); a=(Ainv@X.T)[1]
  *   var=np.sum(a**2*e**2/(1-h)**2)
- *   W=np.diag(a/(1-h)); M=W@(np.eye(len(y))-H)@W; df=np.trace(M)**2/np.trace(M@M)
- *   print("position est %.12g se %.12g df %.12g"%(beta[1],np.sqrt(var),df))
- *   # the same estimate from all runs with the contrast as a nuisance column
- *   yall=np.log([v for v,_ in A]+[v for v,_ in B]); pall=np.array([q for _,q in A]+[q for _,q in B],float)
- *   gall=np.array([0]*8+[1]*8); ca=np.zeros(16); ca[0]=1; ca[1]=-1; cb=np.zeros(16); cb[8]=1; cb[9]=-1
- *   Xa=np.column_stack([np.ones(16),gall,pall-pall.mean(),ca,cb]); print("nuisance-column est %.12g"%np.linalg.lstsq(Xa,yall,rcond=None)[0][1])
+ *   W=np.diag(a/(1-h)); M=W@(np.eye(len(y))-H)@W;
+ * df=np.trace(M)**2/np.trace(M@M) print("position est %.12g se %.12g df
+ * %.12g"%(beta[1],np.sqrt(var),df)) # the same estimate from all runs with the
+ * contrast as a nuisance column yall=np.log([v for v,_ in A]+[v for v,_ in B]);
+ * pall=np.array([q for _,q in A]+[q for _,q in B],float)
+ *   gall=np.array([0]*8+[1]*8); ca=np.zeros(16); ca[0]=1; ca[1]=-1;
+ * cb=np.zeros(16); cb[8]=1; cb[9]=-1
+ *   Xa=np.column_stack([np.ones(16),gall,pall-pall.mean(),ca,cb]);
+ * print("nuisance-column est %.12g"%np.linalg.lstsq(Xa,yall,rcond=None)[0][1])
  *   # Welch split
  *   def side(S):
- *       l=np.log([v for v,_ in S]); ss=((l-l.mean())**2).sum()-((l[:k]-l[:k].mean())**2).sum(); d=len(l)-1-(k-1)
+ *       l=np.log([v for v,_ in S]);
+ * ss=((l-l.mean())**2).sum()-((l[:k]-l[:k].mean())**2).sum(); d=len(l)-1-(k-1)
  *       return l.mean(), ss/d/len(l), d
  *   ma,va,da=side(A); mb,vb,db=side(B)
  *   se=np.sqrt(va+vb); dfw=(va+vb)**2/(va**2/da+vb**2/db); t=(mb-ma)/se
- *   print("welch est %.12g se %.12g df %.12g p %.12g"%(mb-ma,se,dfw,2*st.t.sf(abs(t),dfw)))
+ *   print("welch est %.12g se %.12g df %.12g p
+ * %.12g"%(mb-ma,se,dfw,2*st.t.sf(abs(t),dfw)))
  *
  * -> position est 0.0478441474769 se 0.00503523562663 df 7.89189436275
  *    (the fit of all runs with the two contrasts as nuisance columns
@@ -237,7 +242,8 @@ static void test_sized(void)
 	A.y = ya, A.pos = pa, A.n = (size_t)na, A.decide = da;
 	B.y = yb, B.pos = pb, B.n = (size_t)nb, B.decide = db;
 	memset(&c, 0, sizeof c);
-	is_int(report_decide(&A, &B, 1, 0.01, 1, &c, &why), 0, "sized: decided");
+	is_int(report_decide(&A, &B, 1, 0.01, 1, &c, &why), 0,
+	       "sized: decided");
 	is_int(c.method, REPORT_METHOD_POSITION, "sized: position model");
 	is_int(c.decide_df, 2, "sized: two decision contrasts left out");
 	is_near(log1p(c.delta_pct / 100), 0.0478441474769, 1e-9,
@@ -269,7 +275,7 @@ static void test_sized(void)
 static void test_holm(void)
 {
 	static const double p[7] = {0.01, 0.04, 0.03, 0.005, 0.04, 0.5, 1e-4};
-	static const double want[7] = {0.05, 0.12, 0.12, 0.03,
+	static const double want[7] = {0.05, 0.12, 0.12,  0.03,
 				       0.12, 0.5,  0.0007};
 	double adj[7];
 	char what[40];
