@@ -174,19 +174,24 @@ check cfg.json '[.comparisons[] | select(.reason_codes ==
 
 # plans/pcie-gen.yaml's headline pair, "which card setup", on its factors
 # and exclusions in a sequential order (a card swap is done once): with the
-# plan's own `accept: sequential` a configuration verdict naming nic and
-# slot; without it, refused as not interleaved.
-pair=$(grep -E '^ *- \{ a: \{ nic: x550-t2' "$SRC/plans/pcie-gen.yaml")
-plan pcie pcie sequential 3 '  nic: { levels: [x550-t2, lgy-pcie-mg3] }
+# plan's own `accept: sequential` a configuration verdict naming pc, nic
+# and slot (each card sits in one PC: issue 23, the pair names the PC);
+# without it, refused as not interleaved.
+pair=$(grep -E '^ *- \{ a: \{ pc: b550, nic: x550-t2' "$SRC/plans/pcie-gen.yaml")
+[ -n "$pair" ] || { echo "not ok - pcie-gen.yaml's headline pair not found"; exit 1; }
+plan pcie pcie sequential 3 '  pc: { levels: [x570, b550] }
+  nic: { levels: [x550-t2, lgy-pcie-mg3] }
   slot: { levels: [pcie3x4, pcie4x1, pcie3x1] }
 exclude:
   - { nic: x550-t2, slot: [pcie4x1, pcie3x1] }
-  - { nic: lgy-pcie-mg3, slot: pcie3x4 }' "  compare:
+  - { nic: lgy-pcie-mg3, slot: pcie3x4 }
+  - { pc: x570, slot: [pcie3x4, pcie3x1] }
+  - { pc: b550, slot: pcie4x1 }' "  compare:
 $pair"
 sed -i 's/"{{x}}"\]/"{{nic}}", "{{slot}}"]/' pcie.yaml
 run pcie
 check pcie.json '[.comparisons[] | .verdict == "better" and .configuration
-	and .factors == "nic, slot" and (.warning_codes | index(
+	and .factors == "pc, nic, slot" and (.warning_codes | index(
 	"accepted_sequential") != null)] | length == 1 and all' \
 	"pcie-gen's headline pair: a configuration verdict, sequential accepted"
 sed -i 's/, accept: sequential//' pcie.yaml
