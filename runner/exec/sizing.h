@@ -36,7 +36,7 @@ int sizing_need_delta(double sa, double sb, double precision);
 /*
  * The split decision (schema/plan.md, "Sized repetitions"): the sizing
  * reads only each cell's first sizing_decide_runs(min) successful pilot
- * runs, max(2, min / 2), and the verdict leaves their within-decision
+ * runs (2), and the verdict leaves their within-decision
  * spread out of its variance, so the final test keeps n - k df per cell
  * (k decision runs) and does not reuse what decided n (Cox 1975). The
  * needs below are the ones above with df n - lost in place of n - 1

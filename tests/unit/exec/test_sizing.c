@@ -91,7 +91,7 @@ static void check_numbers(void)
 	       "split Δ need 0.05/0.01, 4 lost");
 	is_int(sizing_decide_runs(3), 2, "decision runs of min 3: 2");
 	is_int(sizing_decide_runs(4), 2, "decision runs of min 4: 2");
-	is_int(sizing_decide_runs(9), 4, "decision runs of min 9: 4");
+	is_int(sizing_decide_runs(9), 2, "decision runs of min 9: 2");
 }
 
 static void check_planned(struct plan *p)
