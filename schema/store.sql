@@ -274,3 +274,9 @@ CREATE TABLE IF NOT EXISTS output_cut (
   cap     INTEGER NOT NULL,  -- bytes
   kept    INTEGER NOT NULL   -- bytes of stdout stored
 );
+
+-- Version 9 (from 8): the runs each sizing decision read (schema/store.md).
+CREATE TABLE IF NOT EXISTS sizing_runs (
+  run_id  INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  block   INTEGER NOT NULL   -- the block whose decision read the run
+);

@@ -270,7 +270,7 @@ static int is_setting(struct model_build *m, int f)
 /* The ok runs' values of cell ci for metric mi and their positions in the
  * run order (for the covariate); NaNs left out. Returns how many. */
 static int side_samples(const struct model_build *m, int ci, int mi, double *y,
-			double *pos, int *session)
+			double *pos, int *session, int *decide)
 {
 	int k, n = 0;
 	for (k = 0; k < m->mc[ci].nok; k++) {
@@ -280,6 +280,7 @@ static int side_samples(const struct model_build *m, int ci, int mi, double *y,
 			continue;
 		y[n] = v;
 		session[n] = (int)m->runs[ri].session;
+		decide[n] = m->runs[ri].decide;
 		pos[n++] = m->runs[ri].gpos;
 	}
 	return n;
@@ -511,7 +512,7 @@ static int declared_direction(const struct model_build *m)
 /* One side's samples: values, positions and sessions, owned. */
 struct side {
 	double *y, *pos;
-	int *ses;
+	int *ses, *dec;
 	struct report_sample s;
 };
 
@@ -521,14 +522,16 @@ static int side_load(const struct model_build *m, int ci, struct side *sd)
 	sd->y = malloc(n * sizeof *sd->y);
 	sd->pos = malloc(n * sizeof *sd->pos);
 	sd->ses = malloc(n * sizeof *sd->ses);
+	sd->dec = malloc(n * sizeof *sd->dec);
 	sd->s.n = 0;
-	if (sd->y && sd->pos && sd->ses)
+	if (sd->y && sd->pos && sd->ses && sd->dec)
 		sd->s.n = (size_t)side_samples(m, ci, m->r->met.primary, sd->y,
-					       sd->pos, sd->ses);
+					       sd->pos, sd->ses, sd->dec);
 	sd->s.y = sd->y;
 	sd->s.pos = sd->pos;
 	sd->s.session = sd->ses;
-	return sd->y && sd->pos && sd->ses ? 0 : -1;
+	sd->s.decide = sd->dec;
+	return sd->y && sd->pos && sd->ses && sd->dec ? 0 : -1;
 }
 
 static void side_free(struct side *sd)
@@ -536,6 +539,7 @@ static void side_free(struct side *sd)
 	free(sd->y);
 	free(sd->pos);
 	free(sd->ses);
+	free(sd->dec);
 }
 
 /* The samples of the report's metric in run order, and the decision;
@@ -729,33 +733,6 @@ static int compare_pair(struct model_build *m, struct cmps *cs,
 	return 0;
 }
 
-/* More than one comparison with a verdict: each is at 95%, uncorrected; a
- * warning on every decided one says how many fall by chance when none is
- * real (0.05 n) and the chance of at least one (1 - 0.95^n: 37% at nine,
- * where a warning from ten on said nothing in 16% of reports, issue 23). */
-#define MULTIPLICITY_FROM 2
-
-static void flag_multiplicity(struct model_build *m, struct cmps *cs)
-{
-	int i, n = 0;
-	for (i = 0; i < cs->n; i++)
-		n += cs->v[i].verdict != REPORT_NOT_COMPARABLE;
-	if (n < MULTIPLICITY_FROM)
-		return;
-	for (i = 0; i < cs->n; i++)
-		if (cs->v[i].verdict != REPORT_NOT_COMPARABLE)
-			model_flag(m, cs->v[i].warnings, &cs->v[i].nwarnings,
-				   REPORT_FLAG_MULTIPLICITY,
-				   MODEL_JA(m)
-				       ? "%d 件の比較（差がなくても偶然の差 約 "
-					 "%.2f 件、1 件以上の確率 %.0f%%）"
-				       : "%d comparisons (with no true "
-					 "difference about %.2f false claims "
-					 "by chance, at least one with "
-					 "probability %.0f%%)",
-				   n, n / 20.0, 100 * (1 - pow(0.95, n)));
-}
-
 int model_compare(struct model_build *m, struct xr_err *err)
 {
 	struct report *r = m->r;
@@ -780,7 +757,7 @@ int model_compare(struct model_build *m, struct xr_err *err)
 				rc = compare_factor(m, &cs, i, NULL);
 	}
 	if (rc == 0)
-		flag_multiplicity(m, &cs);
+		rc = model_multiplicity(m, cs.v, cs.n);
 	if (rc < 0) {
 		free(cs.v);
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");

@@ -357,6 +357,13 @@ static int apply_options(struct loader *l, struct xr_err *err)
 			   : plan && plan->report.threshold > 0
 			       ? plan->report.threshold
 			       : 0.01;
+	r->met.adjust = REPORT_ADJUST_NONE;
+	if (o->adjust) {
+		size_t i;
+		for (i = 0; report_adjust_name(i); i++)
+			if (!strcmp(report_adjust_name(i), o->adjust))
+				r->met.adjust = (enum report_adjust)i;
+	}
 	if (o->title)
 		r->about.title = arena_strdup(l->m.a, o->title);
 	else if (plan && plan->title)

@@ -252,6 +252,7 @@ static int run_row(void *ctx, const struct store_run_row *row)
 	if (ci < 0)
 		return loader_oom(l);
 	u = &l->m.runs[l->m.nruns];
+	memset(u, 0, sizeof *u);
 	u->id = row->id;
 	u->session = row->session_id;
 	u->gpos = l->m.nruns;

@@ -23,6 +23,8 @@ struct mrun {
 	int cell;	   /* index into report.cells */
 	int status;	   /* enum run_status, -1 when unknown */
 	int rep;	   /* runs.rep */
+	int decide;	   /* 1 + the block of the sizing decision that
+			      read the run; 0 for the other runs */
 	const char *status_name; /* as stored (arena) */
 };
 
@@ -65,6 +67,9 @@ void model_flag(struct model_build *m, struct report_flag *list, int *n,
 /* tables.c, compare.c: fill r->tables and r->cmps. 0 or -XR_ENOMEM. */
 int model_tables(struct model_build *m, struct xr_err *err);
 int model_compare(struct model_build *m, struct xr_err *err);
+/* multiplicity.c: the note and the --adjust adjustment over the n
+ * comparisons v of the report. 0, or -1 out of memory. */
+int model_multiplicity(struct model_build *m, struct report_cmp *v, int n);
 
 /* --- the loader (model.c, model_cells.c, model_stats.c) ------------------ */
 

@@ -39,13 +39,26 @@ static int sizing_row(void *ctx, const struct store_sizing_row *row)
 	return 0;
 }
 
+/* A run a sizing decision read (the verdict leaves the decision's spread
+ * out of its variance: verdict.c). */
+static int sizing_run(void *ctx, int64_t run_id, int64_t block)
+{
+	struct loader *l = ctx;
+	int ri = loader_run_by_id(l, run_id);
+	if (ri >= 0)
+		l->m.runs[ri].decide = (int)block + 1;
+	return 0;
+}
+
 int loader_sizing(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	int i, rc;
 	for (i = 0; i < r->span.nsessions; i++)
 		if ((rc = store_sizing_each(l->st, r->span.sessions[i],
-					    sizing_row, l, err)) < 0)
+					    sizing_row, l, err)) < 0 ||
+		    (rc = store_sizing_runs_each(l->st, r->span.sessions[i],
+						 sizing_run, l, err)) < 0)
 			return rc;
 	for (i = 0; i < r->ncells; i++) {
 		const struct report_sizing *z = r->cells[i].sizing;

@@ -47,7 +47,17 @@ struct report_opts {
 	int png;  /* report_write_file, Markdown to a file: a PNG beside
 		     each chart's SVG, linked instead of it (report --png;
 		     reports/render/png.h) */
+	const char *adjust; /* multiplicity adjustment of the verdicts, a
+			       name of report_adjust_name(); NULL: none */
 };
+
+/* The multiplicity adjustments (`xrun report --adjust`): row i is enum
+ * report_adjust i; NULL past the last. schema/report.md, "Verdicts". */
+enum report_adjust {
+	REPORT_ADJUST_NONE = 0,
+	REPORT_ADJUST_HOLM, /* Holm 1979, step-down Bonferroni */
+};
+const char *report_adjust_name(size_t i);
 
 /* Statistics of one cell and metric, over its ok (non-warm-up) runs. */
 struct report_stats {
@@ -236,7 +246,8 @@ struct report_counts {
 
 /* The metrics present, the reported one and how it is shown. */
 struct report_metric_set {
-	double threshold;     /* theta, fraction */
+	double threshold; /* theta, fraction */
+	enum report_adjust adjust;
 	const char *metric;   /* the report's metric */
 	int primary;	      /* its index in metrics[] */
 	const char **metrics; /* every metric name present */

@@ -45,6 +45,10 @@ struct stats_effect {
 	double lo, hi; /* confidence interval at the requested level */
 };
 
+/* Fills e's t, p and interval at level conf from its est, se and df (a
+ * zero se: p 0 or 1 and a zero-width interval). */
+void stats_effect_finish(struct stats_effect *e, double conf);
+
 /*
  * Welch's t for mean(b) - mean(a). 0, or STATS_EDATA when a side has fewer than
  * 2 values. conf is the confidence level (0.95). A zero standard error (both
@@ -53,6 +57,17 @@ struct stats_effect {
  */
 int stats_welch(const double *a, size_t na, const double *b, size_t nb,
 		double conf, struct stats_effect *out);
+
+/*
+ * Welch's t from each side's mean, residual sum of squares and its df
+ * (the side's variance is ss/df, its mean's ss/df/n): the form a
+ * data-split sized comparison needs, whose variance leaves out the
+ * decision runs' own spread (reports/verdict/verdict.c). 0, or
+ * STATS_EDATA when a df is not > 0.
+ */
+int stats_welch_ss(double ma, double ssa, double dfa, size_t na, double mb,
+		   double ssb, double dfb, size_t nb, double conf,
+		   struct stats_effect *out);
 
 /*
  * OLS: y = X beta + e, X row-major [n][k] (include a column of ones for
@@ -111,6 +126,15 @@ int stats_ols_effect(const double *X, size_t n, size_t k, const double *y,
 int stats_group_model(const double *y, const int *group, const double *position,
 		      const int *session, size_t n, enum stats_se kind,
 		      double conf, struct stats_effect *out);
+/* The same fit with row i of the design and y[i] scaled by w[i] (w NULL:
+ * all 1), weighted least squares with weights w^2: a row that stands for
+ * the mean of k runs has w = sqrt(k), the variance of one run, so HC2 and
+ * HC3 treat it as one observation (the decision runs of a sized
+ * comparison, verdict.c). */
+int stats_group_model_w(const double *y, const int *group,
+			const double *position, const int *session,
+			const double *w, size_t n, enum stats_se kind,
+			double conf, struct stats_effect *out);
 
 /* Two one-sided tests (TOST) of |effect| < margin. */
 struct stats_tost {

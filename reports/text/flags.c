@@ -251,9 +251,10 @@ static const struct flag_row flag_rows[REPORT_FLAG_COUNT] = {
 	 WARNS,
 	 {"many comparisons: each verdict is at 95%, so among this many "
 	  "about one in twenty true null differences is called a difference "
-	  "by chance alone (no correction applied)",
+	  "by chance alone (no correction unless --adjust holm says so)",
 	  "比較の数が多い: 各判定は 95% 水準のため、真に差がない比較でも"
-	  "約 20 件に 1 件は偶然に差ありと判定される（補正なし）"},
+	  "約 20 件に 1 件は偶然に差ありと判定される（--adjust holm "
+	  "がなければ補正なし）"},
 	 {"one of many comparisons:", "多数の比較の一つ:"}},
 };
 

@@ -93,11 +93,12 @@ int report_delta_interval(const double *a, size_t na, const double *b,
 	return 0;
 }
 
-/* Log values and design of both sides, a first. */
+/* Log values and design of both sides, a first; nx counts the
+ * within-decision contrasts of a sized comparison. */
 struct design {
 	double *y, *pos;
-	int *g, *session;
-	size_t na, n;
+	int *g, *session, *decide;
+	size_t na, n, nx;
 };
 
 static void design_free(struct design *d)
@@ -106,8 +107,82 @@ static void design_free(struct design *d)
 	free(d->pos);
 	free(d->g);
 	free(d->session);
+	free(d->decide);
 }
 
+/* The first value of i's decision (same side, session and mark), or i
+ * itself when it was no decision run or is its decision's first. */
+static size_t decision_first(const struct design *d, size_t i)
+{
+	size_t j, lo = d->g[i] ? d->na : 0;
+	if (!d->decide[i])
+		return i;
+	for (j = lo; j < i; j++)
+		if (d->decide[j] == d->decide[i] &&
+		    d->session[j] == d->session[i])
+			return j;
+	return i;
+}
+
+/* The rows the position model fits: every run, except that the k runs
+ * of one sizing decision are one row, their mean (of y and of position)
+ * with weight sqrt(k). */
+struct fitrows {
+	double *y, *pos, *w;
+	int *g, *session;
+	size_t n;
+};
+
+static void fitrows_free(struct fitrows *f)
+{
+	free(f->y);
+	free(f->pos);
+	free(f->w);
+	free(f->g);
+	free(f->session);
+}
+
+/*
+ * A sized comparison: the sizing read only the decision runs' spread
+ * (their within-decision contrasts). Fitting their mean in their place
+ * (weight sqrt(k): the variance of one run) keeps every contrast out of
+ * the estimate and the residuals, which under normal noise are then
+ * independent of what decided n (Cox 1975, "A note on data-splitting for
+ * the evaluation of significance levels", Biometrika 62:441-444): the
+ * same estimate as the fit of all runs with the contrasts as nuisance
+ * columns, but each decision is one observation to HC3.
+ */
+static int fitrows_fill(const struct design *d, struct fitrows *f)
+{
+	size_t i, j, *row = malloc((d->n + 1) * sizeof *row);
+	f->y = calloc(d->n, sizeof *f->y);
+	f->pos = calloc(d->n, sizeof *f->pos);
+	f->w = calloc(d->n, sizeof *f->w);
+	f->g = calloc(d->n, sizeof *f->g);
+	f->session = calloc(d->n, sizeof *f->session);
+	f->n = 0;
+	if (!row || !f->y || !f->pos || !f->w || !f->g || !f->session) {
+		free(row);
+		return -XR_ENOMEM;
+	}
+	for (i = 0; i < d->n; i++) {
+		size_t first = decision_first(d, i);
+		j = first == i ? f->n++ : row[first];
+		row[i] = j;
+		f->y[j] += d->y[i];
+		f->pos[j] += d->pos[i];
+		f->w[j] += 1; /* runs in the row, for now */
+		f->g[j] = d->g[i];
+		f->session[j] = d->session[i];
+	}
+	for (j = 0; j < f->n; j++) {
+		f->y[j] /= f->w[j];
+		f->pos[j] /= f->w[j];
+		f->w[j] = sqrt(f->w[j]);
+	}
+	free(row);
+	return 0;
+}
 static int design_fill(struct design *d, const struct report_sample *a,
 		       const struct report_sample *b)
 {
@@ -118,7 +193,8 @@ static int design_fill(struct design *d, const struct report_sample *a,
 	d->pos = malloc(d->n * sizeof *d->pos);
 	d->g = malloc(d->n * sizeof *d->g);
 	d->session = malloc(d->n * sizeof *d->session);
-	if (!d->y || !d->pos || !d->g || !d->session)
+	d->decide = malloc(d->n * sizeof *d->decide);
+	if (!d->y || !d->pos || !d->g || !d->session || !d->decide)
 		return -XR_ENOMEM;
 	for (i = 0; i < d->n; i++) {
 		int in_b = i >= a->n;
@@ -128,20 +204,78 @@ static int design_fill(struct design *d, const struct report_sample *a,
 		d->pos[i] = s->pos ? s->pos[k] : (double)i;
 		d->g[i] = in_b;
 		d->session[i] = s->session ? s->session[k] : 0;
+		d->decide[i] = s->decide ? s->decide[k] : 0;
 	}
+	for (i = 0; i < d->n; i++)
+		d->nx += decision_first(d, i) != i;
 	return 0;
+}
+
+/* Welch's t whose side variances leave out the decision runs' own
+ * spread: each decision's sum of squares about its mean and its k - 1
+ * df come off the side's (bench/sizing-split.py). */
+static int welch_split(const struct design *d, struct stats_effect *e)
+{
+	double m[2] = {0, 0}, ss[2] = {0, 0}, df[2];
+	size_t n[2], i, j;
+	n[0] = d->na;
+	n[1] = d->n - d->na;
+	for (i = 0; i < d->n; i++)
+		m[d->g[i]] += d->y[i];
+	m[0] /= (double)n[0];
+	m[1] /= (double)n[1];
+	df[0] = (double)n[0] - 1;
+	df[1] = (double)n[1] - 1;
+	for (i = 0; i < d->n; i++) {
+		double dm, t = 0;
+		size_t k = 0, f = decision_first(d, i);
+		ss[d->g[i]] += (d->y[i] - m[d->g[i]]) * (d->y[i] - m[d->g[i]]);
+		if (!d->decide[i] || f != i)
+			continue;
+		for (j = i; j < d->n; j++)
+			if (decision_first(d, j) == i) {
+				t += d->y[j];
+				k++;
+			}
+		t /= (double)k;
+		for (j = i; j < d->n; j++)
+			if (decision_first(d, j) == i) {
+				dm = d->y[j] - t;
+				ss[d->g[i]] -= dm * dm;
+			}
+		df[d->g[i]] -= (double)(k - 1);
+	}
+	return stats_welch_ss(m[0], ss[0], df[0], n[0], m[1], ss[1], df[1],
+			      n[1], 0.95, e);
+}
+
+/* Welch's t, split when the sizing decided on some of the runs. */
+static int fit_welch(const struct design *d, struct stats_effect *e)
+{
+	if (d->nx)
+		return welch_split(d, e);
+	return stats_welch(d->y, d->na, d->y + d->na, d->n - d->na, 0.95, e);
 }
 
 /* The position model: session terms only when there are several. */
 static int fit_position(const struct design *d, struct stats_effect *e)
 {
+	struct fitrows f = {0};
 	size_t i;
-	int several = 0;
+	int several = 0, rc;
 	for (i = 1; i < d->n; i++)
 		several |= d->session[i] != d->session[0];
-	return stats_group_model(d->y, d->g, d->pos,
-				 several ? d->session : NULL, d->n,
-				 STATS_SE_HC3_BM, 0.95, e);
+	if (!d->nx)
+		return stats_group_model(d->y, d->g, d->pos,
+					 several ? d->session : NULL, d->n,
+					 STATS_SE_HC3_BM, 0.95, e);
+	rc = fitrows_fill(d, &f);
+	if (rc == 0)
+		rc = stats_group_model_w(f.y, f.g, f.pos,
+					 several ? f.session : NULL, f.w, f.n,
+					 STATS_SE_HC3_BM, 0.95, e);
+	fitrows_free(&f);
+	return rc;
 }
 
 /* What a verdict claims: +1 a difference upwards, -1 downwards, 0 none
@@ -209,10 +343,11 @@ static void out_reset(struct report_cmp *out, const struct report_sample *a,
 	out->hl_pct = out->hl_low_pct = out->hl_high_pct = out->mw_p = NAN;
 	out->robust_verdict = REPORT_NOT_COMPARABLE;
 	out->robust_shown = 0;
-	out->p = out->df = NAN;
+	out->p = out->df = out->p_adj = NAN;
 	out->method = REPORT_METHOD_NONE;
 	out->verdict = REPORT_NOT_COMPARABLE;
 	out->higher_is_better = higher_is_better;
+	out->decide_df = 0;
 }
 
 static int positive(const struct report_sample *s)
@@ -254,7 +389,7 @@ int report_decide(const struct report_sample *a, const struct report_sample *b,
 			out->method = REPORT_METHOD_POSITION;
 	}
 	if (rc != 0) {
-		rc = stats_welch(d.y, a->n, d.y + a->n, b->n, 0.95, &e);
+		rc = fit_welch(&d, &e);
 		out->method = REPORT_METHOD_WELCH;
 		/* the sensitivity line: what the position model says */
 		if (rc == 0 && a->pos && b->pos && fit_position(&d, &s) == 0 &&
@@ -273,6 +408,7 @@ int report_decide(const struct report_sample *a, const struct report_sample *b,
 	out->delta_pct = pct(e.est);
 	out->p = e.p;
 	out->df = e.df;
+	out->decide_df = (int)d.nx;
 	/* A zero-width interval (identical runs, an exact fit) says nothing
 	 * about the noise: no verdict, the estimate is kept. Below
 	 * ZERO_SE (a relative precision of 1e-9, far under any measured
@@ -292,6 +428,39 @@ int report_decide(const struct report_sample *a, const struct report_sample *b,
 				tost.equivalent, th, higher_is_better);
 	robust(&d, th, higher_is_better, out);
 	design_free(&d);
+	return 0;
+}
+
+struct pidx {
+	double p;
+	size_t i;
+};
+
+static int cmp_pidx(const void *x, const void *y)
+{
+	const struct pidx *a = x, *b = y;
+	if (a->p != b->p)
+		return a->p < b->p ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i); /* stable, as a mergesort */
+}
+
+int report_holm(const double *p, size_t n, double *adj)
+{
+	struct pidx *s = malloc((n + 1) * sizeof *s);
+	double run = 0;
+	size_t i;
+	if (!s)
+		return -XR_ENOMEM;
+	for (i = 0; i < n; i++) {
+		s[i].p = p[i];
+		s[i].i = i;
+	}
+	qsort(s, n, sizeof *s, cmp_pidx);
+	for (i = 0; i < n; i++) {
+		run = fmax(run, fmin(1, (double)(n - i) * s[i].p));
+		adj[s[i].i] = run;
+	}
+	free(s);
 	return 0;
 }
 

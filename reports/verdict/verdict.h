@@ -52,6 +52,13 @@ struct report_cmp {
 	 * combination. */
 	const char *factors;
 	int configuration;
+	/* Sized repetitions: the degrees of freedom the sizing decision
+	 * took (its within-decision contrasts, left out of the variance);
+	 * 0 for a fixed plan. */
+	int decide_df;
+	/* p adjusted over the report's comparisons (--adjust); NaN when
+	 * no adjustment was made. */
+	double p_adj;
 	/* Sensitivity: the position model's estimate when the verdict's
 	 * method is Welch (sides not interleaved) and it can be fitted;
 	 * NaN otherwise. */
@@ -65,6 +72,16 @@ struct report_cmp {
 	enum report_verdict robust_verdict;
 	int robust_shown;
 };
+
+/*
+ * Holm's step-down adjustment of n p values (Holm 1979, "A simple
+ * sequentially rejective multiple test procedure", Scand. J. Statist.
+ * 6:65-70), as statsmodels' multipletests(method='holm'): in ascending
+ * order p(1) <= ... <= p(n) (ties in input order), adj(j) = max over
+ * i <= j of min(1, (n - i + 1) p(i)); adj[k] belongs to p[k]. 0, or
+ * -XR_ENOMEM.
+ */
+int report_holm(const double *p, size_t n, double *adj);
 
 /* Verdict names for JSON ("better", ..., "not_comparable"). */
 const char *report_verdict_name(enum report_verdict v);
@@ -82,6 +99,11 @@ struct report_sample {
 	size_t n;
 	const int *session; /* session of each value (a term each in the
 			       position model); NULL = one session */
+	/* Sized repetitions: a value > 0 marks a run the sizing decision
+	 * read, the values of one side with the same mark and session
+	 * being one decision (schema/report.md, "Sized comparisons");
+	 * 0 for the other runs; NULL: none (a fixed plan). */
+	const int *decide;
 };
 
 /*
@@ -100,7 +122,11 @@ int report_delta_interval(const double *a, size_t na, const double *b,
  * position when interleaved, else Welch's t; delta% = 100(exp(b)-1).
  * The position model has one intercept per session and HC3 standard
  * errors with Bell-McCaffrey-type df (bench/RESULTS.md); when it cannot
- * be fitted (a run with leverage 1) Welch's t stands in.
+ * be fitted (a run with leverage 1) Welch's t stands in. Runs marked
+ * as decision runs (report_sample.decide) add their within-decision
+ * contrasts to the model as nuisance columns (to Welch's t: their sum of
+ * squares and df leave each side's variance), so the variance the test
+ * uses is independent of the one the sizing decided on (Cox 1975).
  * Fills out's n_a, n_b, delta_pct, ci_*_pct, eq_*_pct, p, df, method,
  * verdict (schema/report.md's rule table; direction from
  * higher_is_better, threshold theta as a fraction), the sensitivity and

@@ -19,6 +19,9 @@ static const char *format_name(size_t i)
 
 const struct opt_choices cli_format_choices = {"format", format_name};
 const struct opt_choices cli_lang_choices = {"language", lang_name};
+/* Multiplicity adjustments: reports/model's report_adjust_name(). */
+const struct opt_choices cli_adjust_choices = {"adjustment",
+					       report_adjust_name};
 
 /* enum report_verdict runs from REPORT_BETTER (0) to REPORT_NOT_COMPARABLE,
  * its last row; row i is verdict i, so --fail-on's bits are 1u << verdict. */

@@ -27,6 +27,7 @@ extern const struct opt_cmd cmd_help_spec;     /* commands.c */
 extern const struct opt_choices cli_format_choices;
 extern const struct opt_choices cli_verdict_choices;
 extern const struct opt_choices cli_lang_choices;
+extern const struct opt_choices cli_adjust_choices;
 extern const struct opt_choices lab_profile_choices;
 
 /* `xrun --help`: every command of the table with its summary. */

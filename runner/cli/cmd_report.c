@@ -132,6 +132,10 @@ static const struct opt_def report_options[] = {
      "exit 4 when a comparison has one of these verdicts (a CI gate; "
      "junit marks them as failures)",
      OPT_CHOICES, RA(fail_on), NULL, 0, &cli_verdict_choices},
+    {"adjust", 0, NULL,
+     "adjust the verdicts for the report's several comparisons (default: "
+     "none; holm: Holm 1979)",
+     OPT_CHOICE, RA(o.adjust), NULL, 0, &cli_adjust_choices},
     {"runs", 0, NULL,
      "write one CSV row per run and metric instead of the report", OPT_FLAG,
      RA(o.runs), NULL, 0},

@@ -166,8 +166,13 @@ static double print_cells(const struct plan *p, const struct dscan *s,
 			  double c2, double precision, FILE *out)
 {
 	double total = 0;
-	int i;
-	fprintf(out, "  %-28s %5s %7s %10s %10s %8s %7s\n", "cell", "runs",
+	int i, w = 28;
+	/* The cell column as wide as its longest name: a cut name can be
+	 * two cells at once (issue 23). */
+	for (i = 0; i < s->n; i++)
+		if ((int)strlen(s->c[i].cell) > w)
+			w = (int)strlen(s->c[i].cell);
+	fprintf(out, "  %-*s %5s %7s %10s %10s %8s %7s\n", w, "cell", "runs",
 		"iv/run", "T1^2", "T2^2", "opt iv", "repeat");
 	for (i = 0; i < s->n; i++) {
 		double v = lv[i].t2 + (r1 > 0 ? lv[i].t1 / r1 : 0);
@@ -176,7 +181,7 @@ static double print_cells(const struct plan *p, const struct dscan *s,
 		if (need < 3)
 			need = 3;
 		total += need * (r1 * c1 + c2);
-		fprintf(out, "  %-28.28s %5d %7d %10.3g %10.3g %8.3g %7d\n",
+		fprintf(out, "  %-*s %5d %7d %10.3g %10.3g %8.3g %7d\n", w,
 			s->c[i].cell, s->c[i].nrun,
 			s->c[i].nrun ? s->c[i].ivn / s->c[i].nrun : 0, lv[i].t1,
 			lv[i].t2, o, need);

@@ -33,6 +33,19 @@ int sizing_need(double sd, double precision);
  * Satterthwaite's df) is within the precision, both sides with n runs and
  * log-scale sds sa, sb: expm1(t(0.975, df) sqrt((sa^2 + sb^2) / n)). */
 int sizing_need_delta(double sa, double sb, double precision);
+/*
+ * The split decision (schema/plan.md, "Sized repetitions"): the sizing
+ * reads only each cell's first sizing_decide_runs(min) successful pilot
+ * runs (2), and the verdict leaves their within-decision
+ * spread out of its variance, so the final test keeps n - k df per cell
+ * (k decision runs) and does not reuse what decided n (Cox 1975). The
+ * needs below are the ones above with df n - lost in place of n - 1
+ * (lost = 1 gives sizing_need and sizing_need_delta); the fewest runs
+ * considered is lost + 1.
+ */
+int sizing_decide_runs(int min);
+int sizing_need_split(double sd, double precision, int lost);
+int sizing_need_delta_split(double sa, double sb, double precision, int lost);
 /* The runs frozen for a cell: need within [min, max]; under order abba
  * the extra runs past min are rounded up to an even count (mirrored pairs
  * of passes) while that stays within max. */

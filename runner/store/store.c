@@ -126,6 +126,10 @@ static const char *const migrations[] = {
     "CREATE TABLE IF NOT EXISTS output_cut ("
     " run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
     " cap INTEGER NOT NULL, kept INTEGER NOT NULL);",
+    /* 9 (009.sql): the runs each sizing decision read */
+    "CREATE TABLE IF NOT EXISTS sizing_runs ("
+    " run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+    " block INTEGER NOT NULL);",
 };
 
 static const char *migration_sql(int version)

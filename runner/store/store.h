@@ -28,7 +28,7 @@ struct counter_row;
 struct fact;
 
 /* The schema version this xrun writes. */
-#define STORE_SCHEMA_VERSION 8
+#define STORE_SCHEMA_VERSION 9
 /* The oldest version the readers read as it is (read-only opens do not
  * migrate): versions 2 and 3 added originals and changed only the key of
  * host_facts, nothing the readers depend on; version 5 added sizing (read when
@@ -506,6 +506,15 @@ typedef int (*store_sizing_fn)(void *ctx, const struct store_sizing_row *r);
  * older than version 5. */
 int store_sizing_each(struct store *st, int64_t session_id, store_sizing_fn fn,
 		      void *ctx, struct xr_err *err);
+/* Marks a run as one a sizing decision of block `block` read. */
+int store_sizing_run_add(struct store *st, int64_t run_id, int64_t block,
+			 struct xr_err *err);
+typedef int (*store_sizing_run_fn)(void *ctx, int64_t run_id, int64_t block);
+/* The runs the session's sizing decisions read; none (0) in a store
+ * older than version 8. */
+int store_sizing_runs_each(struct store *st, int64_t session_id,
+			   store_sizing_run_fn fn, void *ctx,
+			   struct xr_err *err);
 /* Moves every run of the session past position `after` by `by` places
  * (to make room for the extra passes of a sized block). */
 int store_runs_shift(struct store *st, int64_t session_id, int64_t after,
@@ -522,7 +531,8 @@ struct store_level_row {
 typedef int (*store_level_fn)(void *ctx, const struct store_level_row *r);
 int store_levels_each(struct store *st, const char *metric, store_level_fn fn,
 		      void *ctx, struct xr_err *err);
-typedef int (*store_value_fn)(void *ctx, int64_t cell_index, double value);
+typedef int (*store_value_fn)(void *ctx, int64_t cell_index, int64_t run_id,
+			      double value);
 /* The metric's value of every successful non-warm-up run of a session's
  * block (block < 0: every block), in execution order. */
 int store_cell_values_each(struct store *st, int64_t session_id, int64_t block,

@@ -198,6 +198,8 @@ static const char *const run_children[] = {
     "c.kept FROM src.output_cut c", /* version 8 inputs only */
     "INSERT INTO main.series_notes(run_id, note) SELECT n.id, c.note FROM "
     "src.series_notes c", /* version 7 inputs only */
+    "INSERT INTO main.sizing_runs(run_id, block) SELECT n.id, c.block FROM "
+    "src.sizing_runs c", /* version 9 inputs only */
 };
 
 /* The source table of a run_children row ("... FROM src.T c"): an input

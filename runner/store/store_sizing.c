@@ -78,13 +78,17 @@ int store_sizing_finish(struct store *st, int64_t session_id,
 	return store_step_done(st, s, "recording the sizing outcome", err);
 }
 
-static int has_sizing_table(struct store *st)
+static int has_table(struct store *st, const char *sql)
 {
 	sqlite3_stmt *s;
-	int rc = sqlite3_prepare_v2(st->db, "SELECT 1 FROM sizing LIMIT 0", -1,
-				    &s, NULL);
+	int rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
 	sqlite3_finalize(s);
 	return rc == SQLITE_OK;
+}
+
+static int has_sizing_table(struct store *st)
+{
+	return has_table(st, "SELECT 1 FROM sizing LIMIT 0");
 }
 
 int store_sizing_each(struct store *st, int64_t session_id, store_sizing_fn fn,
@@ -171,7 +175,8 @@ int store_cell_values_each(struct store *st, int64_t session_id, int64_t block,
 	int r, rc, cb = 0;
 	if ((r = store_prep(
 		 st,
-		 "SELECT r.cell_index, m.value FROM runs r JOIN metrics m "
+		 "SELECT r.cell_index, r.id, m.value FROM runs r JOIN "
+		 "metrics m "
 		 "ON m.run_id = r.id AND m.name = ?3 WHERE r.session_id "
 		 "= ?1 AND (?2 < 0 OR r.block = ?2) AND r.warmup = 0 AND "
 		 "r.status = 'ok' ORDER BY r.position",
@@ -181,8 +186,9 @@ int store_cell_values_each(struct store *st, int64_t session_id, int64_t block,
 	sqlite3_bind_int64(s, 2, block);
 	sqlite3_bind_text(s, 3, metric, -1, SQLITE_STATIC);
 	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW)
-		cb = fn(ctx, sqlite3_column_int64(s, 0),
-			sqlite3_column_double(s, 1));
+		cb =
+		    fn(ctx, sqlite3_column_int64(s, 0),
+		       sqlite3_column_int64(s, 1), sqlite3_column_double(s, 2));
 	r = cb < 0 ? cb
 	    : !cb && rc != SQLITE_DONE
 		? store_db_fail(st, err, "reading the pilot values")
@@ -218,6 +224,47 @@ int store_levels_each(struct store *st, const char *metric, store_level_fn fn,
 	r = cb < 0 ? cb
 	    : !cb && rc != SQLITE_DONE
 		? store_db_fail(st, err, "reading runs and intervals")
+		: 0;
+	sqlite3_finalize(s);
+	return r;
+}
+
+int store_sizing_run_add(struct store *st, int64_t run_id, int64_t block,
+			 struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	int r;
+	if ((r = store_prep(st,
+			    "INSERT OR REPLACE INTO sizing_runs(run_id, block) "
+			    "VALUES(?, ?)",
+			    &s, err)) < 0)
+		return r;
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_int64(s, 2, block);
+	return store_step_done(st, s, "recording a sizing decision's run", err);
+}
+
+int store_sizing_runs_each(struct store *st, int64_t session_id,
+			   store_sizing_run_fn fn, void *ctx,
+			   struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	int r, rc, cb = 0;
+	if (!has_table(st, "SELECT 1 FROM sizing_runs LIMIT 0"))
+		return 0;
+	if ((r = store_prep(st,
+			    "SELECT z.run_id, z.block FROM sizing_runs z JOIN "
+			    "runs r ON r.id = z.run_id WHERE r.session_id = ? "
+			    "ORDER BY r.position",
+			    &s, err)) < 0)
+		return r;
+	sqlite3_bind_int64(s, 1, session_id);
+	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		cb = fn(ctx, sqlite3_column_int64(s, 0),
+			sqlite3_column_int64(s, 1));
+	r = cb < 0 ? cb
+	    : !cb && rc != SQLITE_DONE
+		? store_db_fail(st, err, "reading the sizing decisions' runs")
 		: 0;
 	sqlite3_finalize(s);
 	return r;

@@ -174,19 +174,24 @@ check cfg.json '[.comparisons[] | select(.reason_codes ==
 
 # plans/pcie-gen.yaml's headline pair, "which card setup", on its factors
 # and exclusions in a sequential order (a card swap is done once): with the
-# plan's own `accept: sequential` a configuration verdict naming nic and
-# slot; without it, refused as not interleaved.
-pair=$(grep -E '^ *- \{ a: \{ nic: x550-t2' "$SRC/plans/pcie-gen.yaml")
-plan pcie pcie sequential 3 '  nic: { levels: [x550-t2, lgy-pcie-mg3] }
+# plan's own `accept: sequential` a configuration verdict naming pc, nic
+# and slot (each card sits in one PC: issue 23, the pair names the PC);
+# without it, refused as not interleaved.
+pair=$(grep -E '^ *- \{ a: \{ pc: b550, nic: x550-t2' "$SRC/plans/pcie-gen.yaml")
+[ -n "$pair" ] || { echo "not ok - pcie-gen.yaml's headline pair not found"; exit 1; }
+plan pcie pcie sequential 3 '  pc: { levels: [x570, b550] }
+  nic: { levels: [x550-t2, lgy-pcie-mg3] }
   slot: { levels: [pcie3x4, pcie4x1, pcie3x1] }
 exclude:
   - { nic: x550-t2, slot: [pcie4x1, pcie3x1] }
-  - { nic: lgy-pcie-mg3, slot: pcie3x4 }' "  compare:
+  - { nic: lgy-pcie-mg3, slot: pcie3x4 }
+  - { pc: x570, slot: [pcie3x4, pcie3x1] }
+  - { pc: b550, slot: pcie4x1 }' "  compare:
 $pair"
 sed -i 's/"{{x}}"\]/"{{nic}}", "{{slot}}"]/' pcie.yaml
 run pcie
 check pcie.json '[.comparisons[] | .verdict == "better" and .configuration
-	and .factors == "nic, slot" and (.warning_codes | index(
+	and .factors == "pc, nic, slot" and (.warning_codes | index(
 	"accepted_sequential") != null)] | length == 1 and all' \
 	"pcie-gen's headline pair: a configuration verdict, sequential accepted"
 sed -i 's/, accept: sequential//' pcie.yaml
@@ -223,6 +228,36 @@ run two
 check two.json '[.comparisons[] | select(.verdict != "not_comparable") |
 	.warnings | join(" ") | test("2 comparisons .*about 0.10 false claims.*probability 10%")]
 	| length == 2' "2 decided comparisons: multiplicity with 0.10 expected, 10%"
+# --adjust holm (Holm 1979): each decided comparison's adjusted p, as
+# statsmodels' multipletests(method='holm') computes it (ascending p,
+# (m - i + 1) p, running maximum, capped at 1: done here in python3 from
+# the unadjusted report's p values), is in its note, and a claim whose
+# adjusted p is not below 0.05 is not_significant.
+cp many.db manyh.db
+report manyh --adjust holm
+python3 - many.json manyh.json <<'PY' && echo "ok - --adjust holm: adjusted p and verdicts as Holm" ||
+import json, re, sys
+a = json.load(open(sys.argv[1]))["comparisons"]
+h = json.load(open(sys.argv[2]))["comparisons"]
+dec = [i for i, c in enumerate(a) if c["verdict"] != "not_comparable" and c["p"] is not None]
+m = len(dec)
+assert m >= 10, m
+order = sorted(dec, key=lambda i: (a[i]["p"], i))
+adj, run = {}, 0.0
+for k, i in enumerate(order):
+    run = max(run, min(1.0, (m - k) * a[i]["p"]))
+    adj[i] = run
+for i in dec:
+    note = " ".join(h[i]["warnings"])
+    got = float(re.search(r"adjusted p=([0-9.e+-]+)", note).group(1))
+    assert abs(got - adj[i]) <= 1e-3 * adj[i] + 1e-12, (i, got, adj[i])
+    assert "Holm's method" in note, note
+    want = a[i]["verdict"]
+    if want in ("better", "worse", "different") and adj[i] >= 0.05:
+        want = "not_significant"
+    assert h[i]["verdict"] == want, (i, h[i]["verdict"], want)
+PY
+	{ echo "not ok - --adjust holm"; fail=1; }
 check many.json '[.comparisons[] | .verdict] | index("equivalent") != null
 	and index("not_significant") != null' \
 	"equal levels: equivalent (TOST) and not significant both occur"

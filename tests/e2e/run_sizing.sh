@@ -75,6 +75,12 @@ done
 [ "$(q s.db "select count(*) from runs where rep > 4 and json_extract(cell,'\$.x') like 'q%'")" = 0 ] ||
 	fail "a quiet cell got an extra run"
 [ "$(q s.db "select min(position) from runs where rep > 4")" -ge 16 ] || fail "extra runs inside the pilot"
+# The decision read the first two successful runs of each cell (min 4:
+# max(2, min/2)), recorded in sizing_runs (schema/store.md).
+[ "$(q s.db "select group_concat(c, ' ') from (select r.cell_index || ':' || r.rep as c from sizing_runs z join runs r on r.id = z.run_id order by r.cell_index, r.rep)")" = \
+	"$(q s.db "select group_concat(c, ' ') from (select cell_index || ':' || rep as c from runs where status = 'ok' and rep <= 2 order by cell_index, rep)")" ] ||
+	fail "decision runs: $(q s.db "select z.run_id, r.cell_index, r.rep from sizing_runs z join runs r on r.id = z.run_id")"
+[ "$(q s.db "select count(*) from sizing_runs")" = 8 ] || fail "decision runs: want 2 a cell"
 
 # --- random and sequential ---
 plan r random 0
@@ -108,13 +114,13 @@ check_counts k.db
 [ "$(q k.db "select group_concat(planned) from sizing order by cell_index")" = \
 	"$(q s.db "select group_concat(planned) from sizing order by cell_index")" ] || fail "resume planned differs"
 "$XRUN" status --db s.db >st.txt || fail "status exit $?"
-grep -q '^  {"x":"q1"}: pilot 4, need 2 -> 4; done 4, reached .*, planned$' st.txt || fail "status: $(cat st.txt)"
+grep -q '^  {"x":"q1"}: pilot 4, need 3 -> 4; done 4, reached .*, planned$' st.txt || fail "status: $(cat st.txt)"
 grep -Eq '^  \{"x":"n1"\}: pilot 4, need [0-9]+ -> (1[0-2]|[5-9]); done' st.txt || fail "status: $(cat st.txt)"
 # The report: the sizing table, the flag on the cells stopped at max
 # without the precision (none on the quiet ones), JSON.
 "$XRUN" report --db s.db -o s.md 2>rep.err && "$XRUN" report --db s.db -o s.json 2>>rep.err || { cat rep.err; fail "report exit $?"; }
 grep -q "^## Repetitions sized from the pilot" s.md || fail "no sizing table"
-grep -q "^| x=q1 | 4 | 2 | 4 (max 12) | 4 | .* | planned |$" s.md || fail "sizing row q1: $(grep x=q1 s.md)"
+grep -q "^| x=q1 | 4 | 3 | 4 (max 12) | 4 | .* | planned |$" s.md || fail "sizing row q1: $(grep x=q1 s.md)"
 if command -v pdftotext >/dev/null; then
 	"$XRUN" report --db s.db -o s.pdf 2>>rep.err || fail "pdf report exit $?"
 	pdftotext s.pdf - 2>/dev/null | grep -q "Repetitions sized from the pilot" || fail "no sizing table in the PDF"

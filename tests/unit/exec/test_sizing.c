@@ -27,6 +27,17 @@
  *   dneed(0.02, 0.03, 0.02) = 15   dneed(0.05, 0.01, 0.01) = 104
  *   dneed(0.002, 0.002, 0.02) = 2
  *
+ * The split decision (df n - lost in place of n - 1, from lost + 1 runs):
+ *   def need(sd, p, lost):
+ *       n = lost + 1
+ *       while math.expm1(stats.t.ppf(0.975, n-lost)*sd/math.sqrt(n)) > p:
+ *           n += 1
+ *       return n
+ *   (dneed likewise with df = (n-lost)*v*v/(sa**4 + sb**4))
+ *   need(0.0433, 0.02, 2) = 21   need(0.01, 0.01, 4) = 8
+ *   need(0.0012, 0.02, 2) = 3    dneed(0.02, 0.03, 0.02, 2) = 15
+ *   dneed(0.002, 0.002, 0.02, 2) = 3   dneed(0.05, 0.01, 0.01, 4) = 104
+ *
  * Kalibera-Jones levels, computed as libkalibera does (pykalibera/data.py
  * Si2, the corrected Ti2, optimalreps), python3:
  *
@@ -69,6 +80,18 @@ static void check_numbers(void)
 	is_int(sizing_need_delta(0.02, 0.03, 0.02), 15, "Δ need 0.02/0.03");
 	is_int(sizing_need_delta(0.05, 0.01, 0.01), 104, "Δ need 0.05/0.01");
 	is_int(sizing_need_delta(0.002, 0.002, 0.02), 2, "Δ need quiet");
+	is_int(sizing_need_split(0.0433, 0.02, 2), 21, "split need 0.0433");
+	is_int(sizing_need_split(0.01, 0.01, 4), 8, "split need, 4 lost");
+	is_int(sizing_need_split(0.0012, 0.02, 2), 3, "split need: k + 1");
+	is_int(sizing_need_delta_split(0.02, 0.03, 0.02, 2), 15,
+	       "split Δ need 0.02/0.03");
+	is_int(sizing_need_delta_split(0.002, 0.002, 0.02, 2), 3,
+	       "split Δ need quiet: k + 1");
+	is_int(sizing_need_delta_split(0.05, 0.01, 0.01, 4), 104,
+	       "split Δ need 0.05/0.01, 4 lost");
+	is_int(sizing_decide_runs(3), 2, "decision runs of min 3: 2");
+	is_int(sizing_decide_runs(4), 2, "decision runs of min 4: 2");
+	is_int(sizing_decide_runs(9), 2, "decision runs of min 9: 2");
 }
 
 static void check_planned(struct plan *p)

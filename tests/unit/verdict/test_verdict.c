@@ -9,6 +9,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "verdict.h"
@@ -167,6 +168,127 @@ static void test_hc3(void)
 }
 
 /*
+ * A sized comparison (the data of test_hc3; the sizing read the first two
+ * runs of each side): the decision runs enter the position model as one
+ * row, their mean with weight sqrt(2), and Welch's t loses their own sum
+ * of squares and df. Computed with full matrices (H, M = W(I-H)W) by
+ * this script, /usr/bin/python3 with numpy and scipy 1.10.1:
+ *
+ *   import numpy as np, scipy.stats as st
+ *   order=[0,1,1,0,1,0,0,1,1,0,0,1,0,1,1,0]
+ *   vals=[100.0,105.2,104.1,100.9,106.3,99.5,101.2,103.8,106.0,100.4,99.8,104.9,101.5,107.1,105.5,100.2]
+ *   A=[(vals[i],i) for i in range(16) if order[i]==0]
+ *   B=[(vals[i],i) for i in range(16) if order[i]==1]
+ *   k=2
+ *   # rows: decision runs (first k of each side) collapsed to their mean,
+ * weight sqrt(k) rows=[] for g,S in ((0,A),(1,B)): y=np.log([v for v,_ in
+ * S[:k]]); p=[q for _,q in S[:k]]
+ *       rows.append((y.mean(),np.mean(p),g,np.sqrt(k)))
+ *       for v,q in S[k:]: rows.append((np.log(v),q,g,1.0))
+ *   y=np.array([r[0] for r in rows]); pos=np.array([r[1] for r in rows]);
+ * g=np.array([r[2] for r in rows]); w=np.array([r[3] for r in rows])
+ *   X=np.column_stack([np.ones(len(y)),g,pos-pos.mean()])*w[:,None]; yw=y*w
+ *   Ainv=np.linalg.inv(X.T@X); beta=Ainv@X.T@yw; e=yw-X@beta
+ *   H=X@Ainv@X.T; h=np.diag(H); a=(Ainv@X.T)[1]
+ *   var=np.sum(a**2*e**2/(1-h)**2)
+ *   W=np.diag(a/(1-h)); M=W@(np.eye(len(y))-H)@W;
+ * df=np.trace(M)**2/np.trace(M@M) print("position est %.12g se %.12g df
+ * %.12g"%(beta[1],np.sqrt(var),df)) # the same estimate from all runs with the
+ * contrast as a nuisance column yall=np.log([v for v,_ in A]+[v for v,_ in B]);
+ * pall=np.array([q for _,q in A]+[q for _,q in B],float)
+ *   gall=np.array([0]*8+[1]*8); ca=np.zeros(16); ca[0]=1; ca[1]=-1;
+ * cb=np.zeros(16); cb[8]=1; cb[9]=-1
+ *   Xa=np.column_stack([np.ones(16),gall,pall-pall.mean(),ca,cb]);
+ * print("nuisance-column est %.12g"%np.linalg.lstsq(Xa,yall,rcond=None)[0][1])
+ *   # Welch split
+ *   def side(S):
+ *       l=np.log([v for v,_ in S]);
+ * ss=((l-l.mean())**2).sum()-((l[:k]-l[:k].mean())**2).sum(); d=len(l)-1-(k-1)
+ *       return l.mean(), ss/d/len(l), d
+ *   ma,va,da=side(A); mb,vb,db=side(B)
+ *   se=np.sqrt(va+vb); dfw=(va+vb)**2/(va**2/da+vb**2/db); t=(mb-ma)/se
+ *   print("welch est %.12g se %.12g df %.12g p
+ * %.12g"%(mb-ma,se,dfw,2*st.t.sf(abs(t),dfw)))
+ *
+ * -> position est 0.0478441474769 se 0.00503523562663 df 7.89189436275
+ *    (the fit of all runs with the two contrasts as nuisance columns
+ *    gives the same estimate), welch est 0.0478441474769 se
+ *    0.00461271552709 df 10.2859514896 p 9.00676648703e-07.
+ */
+static void test_sized(void)
+{
+	static const int order[16] = {0, 1, 1, 0, 1, 0, 0, 1,
+				      1, 0, 0, 1, 0, 1, 1, 0};
+	static const double vals[16] = {
+	    100.0, 105.2, 104.1, 100.9, 106.3, 99.5,  101.2, 103.8,
+	    106.0, 100.4, 99.8,	 104.9, 101.5, 107.1, 105.5, 100.2};
+	double ya[16], yb[16], pa[16], pb[16], se;
+	int da[16], db[16], i, na = 0, nb = 0;
+	struct report_sample A = {0}, B = {0};
+	struct report_cmp c;
+	enum report_flag_code why;
+
+	for (i = 0; i < 16; i++) {
+		if (order[i]) {
+			db[nb] = nb < 2;
+			yb[nb] = vals[i];
+			pb[nb++] = i;
+		} else {
+			da[na] = na < 2;
+			ya[na] = vals[i];
+			pa[na++] = i;
+		}
+	}
+	A.y = ya, A.pos = pa, A.n = (size_t)na, A.decide = da;
+	B.y = yb, B.pos = pb, B.n = (size_t)nb, B.decide = db;
+	memset(&c, 0, sizeof c);
+	is_int(report_decide(&A, &B, 1, 0.01, 1, &c, &why), 0,
+	       "sized: decided");
+	is_int(c.method, REPORT_METHOD_POSITION, "sized: position model");
+	is_int(c.decide_df, 2, "sized: two decision contrasts left out");
+	is_near(log1p(c.delta_pct / 100), 0.0478441474769, 1e-9,
+		"sized: estimate");
+	se = (log1p(c.ci_high_pct / 100) - log1p(c.ci_low_pct / 100)) / 2 /
+	     tdist_quantile(0.975, c.df);
+	is_near(se, 0.00503523562663, 1e-9, "sized: HC3 on the decision row");
+	is_near(c.df, 7.89189436275, 1e-8, "sized: Bell-McCaffrey df");
+	memset(&c, 0, sizeof c);
+	report_decide(&A, &B, 0, 0.01, 1, &c, &why);
+	is_int(c.method, REPORT_METHOD_WELCH, "sized, not interleaved: Welch");
+	is_near(c.df, 10.2859514896, 1e-8, "sized Welch: df n - 2 a side");
+	is_near(c.p, 9.00676648703e-07, 1e-12, "sized Welch: p");
+	se = (log1p(c.ci_high_pct / 100) - log1p(c.ci_low_pct / 100)) / 2 /
+	     tdist_quantile(0.975, c.df);
+	is_near(se, 0.00461271552709, 1e-9, "sized Welch: standard error");
+}
+
+/*
+ * Holm's adjustment against statsmodels 0.13.5 (/usr/bin/python3):
+ *   from statsmodels.stats.multitest import multipletests
+ *   multipletests([0.01, 0.04, 0.03, 0.005, 0.04, 0.5, 0.0001],
+ *                 alpha=0.05, method='holm')
+ *   -> reject [T, F, F, T, F, F, T],
+ *      pvals_corrected [0.05, 0.12, 0.12, 0.03, 0.12, 0.5, 0.0007]
+ * (a tie, 0.04 and 0.04, and the step-down maximum: 0.03 x 4 = 0.12,
+ * then 0.04 x 3 = 0.12 and 0.04 x 2 = 0.08 lifted to 0.12).
+ */
+static void test_holm(void)
+{
+	static const double p[7] = {0.01, 0.04, 0.03, 0.005, 0.04, 0.5, 1e-4};
+	static const double want[7] = {0.05, 0.12, 0.12,  0.03,
+				       0.12, 0.5,  0.0007};
+	double adj[7];
+	char what[40];
+	int i;
+	is_int(report_holm(p, 7, adj), 0, "holm: computed");
+	for (i = 0; i < 7; i++) {
+		snprintf(what, sizeof what, "holm: p[%d] as statsmodels", i);
+		is_near(adj[i], want[i], 1e-12, what);
+	}
+	is_int(report_holm(p, 0, adj), 0, "holm: no p values");
+}
+
+/*
  * Sessions: A B B A B A in session 1, the same order in session 2 at +3%
  * (a step, no effect). With one intercept per session:
  *   X = [1, group, position, session2]; sm.OLS(np.log(vals), X)
@@ -276,7 +398,7 @@ static void test_degenerate(void)
 
 int main(void)
 {
-	tap_plan(29);
+	tap_plan(100);
 	struct report_cmp c, w;
 	enum report_flag_code why;
 	double ya[64], yb[64], pa[64], pb[64];
@@ -434,6 +556,8 @@ int main(void)
 
 	test_rules();
 	test_hc3();
+	test_sized();
+	test_holm();
 	test_sessions();
 	test_robust();
 	test_degenerate();
