@@ -596,8 +596,8 @@ void latprobe_stop(struct latprobe *p, struct series_set *dst,
 		size_t k = strlen(dst->note);
 		if (k + 3 < sizeof dst->note)
 			snprintf(dst->note + k, sizeof dst->note - k, "%s%.*s",
-				 k ? "; " : "",
-				 (int)(sizeof dst->note - k - 3), p->note);
+				 k ? "; " : "", (int)(sizeof dst->note - k - 3),
+				 p->note);
 	}
 	free(t);
 	probe_free(p);

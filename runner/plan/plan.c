@@ -240,12 +240,11 @@ static const struct ynode *section(const struct ynode *root, const char *key)
 	return yn_is_null(x) ? NULL : x;
 }
 
-static void build_top(struct pctx *c, const struct ynode *root)
+/* `xrun: 1`, `name:`, `title:`, `description:`. */
+static void build_header(struct pctx *c, const struct ynode *root)
 {
 	struct plan *p = c->p;
 	const struct ynode *x;
-	long long v;
-	pc_keys_with_extensions(c, root, plan_top_keys, "the plan");
 	if (!(x = yn_get(root, "xrun"))) {
 		pc_err(c, root->n ? yn_key(root, 0) : root,
 		       "missing 'xrun: 1' (the plan format version)");
@@ -278,6 +277,15 @@ static void build_top(struct pctx *c, const struct ynode *root)
 		p->title = pc_str(c, x, "title");
 	if ((x = yn_get(root, "description")))
 		p->description = pc_str(c, x, "description");
+}
+
+static void build_top(struct pctx *c, const struct ynode *root)
+{
+	struct plan *p = c->p;
+	const struct ynode *x;
+	long long v;
+	pc_keys_with_extensions(c, root, plan_top_keys, "the plan");
+	build_header(c, root);
 	plan_build_hosts(c, section(root, "hosts"));
 	if ((x = section(root, "vars")))
 		plan_build_vars(c, x);
