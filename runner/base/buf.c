@@ -204,3 +204,18 @@ int buf_read_file(struct buf *b, const char *path, size_t max)
 	close(fd);
 	return n < 0 ? -XR_EIO : 0;
 }
+
+int buf_read_some(struct buf *b, int fd)
+{
+	char chunk[16384];
+	ssize_t n;
+	do
+		n = read(fd, chunk, sizeof chunk);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == EAGAIN ? -1 : 0;
+	if (n == 0)
+		return 0;
+	buf_add(b, chunk, (size_t)n);
+	return 1;
+}

@@ -24,6 +24,9 @@ struct buf {
 
 void buf_init(struct buf *b, size_t max);
 int buf_add(struct buf *b, const void *data, size_t n);
+/* Append what the (non-blocking) fd has now, one read: 1 data, 0 end of
+ * stream or an error, -1 nothing now (EAGAIN). EINTR is retried. */
+int buf_read_some(struct buf *b, int fd);
 int buf_adds(struct buf *b, const char *s);
 int buf_addc(struct buf *b, char c);
 int buf_addf(struct buf *b, const char *fmt, ...)

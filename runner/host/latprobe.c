@@ -333,22 +333,6 @@ static void take_lines(struct latprobe *p, struct buf *acc, double now)
 	acc->len -= used;
 }
 
-/* Read what fd has into b: 1 data, 0 end of stream, -1 nothing now. */
-static int read_some(int fd, struct buf *b)
-{
-	char chunk[8192];
-	ssize_t n;
-	do
-		n = read(fd, chunk, sizeof chunk);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return errno == EAGAIN ? -1 : 0;
-	if (n == 0)
-		return 0;
-	buf_add(b, chunk, (size_t)n);
-	return 1;
-}
-
 static void *reader_main(void *arg)
 {
 	struct latprobe *p = arg;
@@ -370,7 +354,7 @@ static void *reader_main(void *arg)
 			break;
 		if (p->err_fd >= 0 && pf[2].revents) {
 			pthread_mutex_lock(&p->mu);
-			if (read_some(p->err_fd, &p->err_text) == 0 ||
+			if (buf_read_some(&p->err_text, p->err_fd) == 0 ||
 			    p->err_text.len > 2048) {
 				close(p->err_fd);
 				p->err_fd = -1;
@@ -379,7 +363,7 @@ static void *reader_main(void *arg)
 		}
 		if (!pf[1].revents)
 			continue;
-		if (read_some(p->out_fd, &acc) == 0 || acc.truncated) {
+		if (buf_read_some(&acc, p->out_fd) == 0 || acc.truncated) {
 			pthread_mutex_lock(&p->mu);
 			p->ended = 1;
 			pthread_mutex_unlock(&p->mu);

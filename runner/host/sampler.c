@@ -356,22 +356,6 @@ static int take_frames(struct sampler *s, struct buf *acc, double now)
 	return acc->len > FRAME_MAX ? -1 : 0;
 }
 
-/* Read what fd has into b: 1 data, 0 end of stream, -1 nothing now. */
-static int read_some(int fd, struct buf *b)
-{
-	char chunk[16384];
-	ssize_t n;
-	do
-		n = read(fd, chunk, sizeof chunk);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return errno == EAGAIN ? -1 : 0;
-	if (n == 0)
-		return 0;
-	buf_add(b, chunk, (size_t)n);
-	return 1;
-}
-
 static void *remote_main(void *arg)
 {
 	struct sampler *s = arg;
@@ -398,14 +382,15 @@ static void *remote_main(void *arg)
 			break;
 		if (s->err_fd >= 0 && pf[2].revents) {
 			struct buf *eb = &s->err_text;
-			if (read_some(s->err_fd, eb) == 0 || eb->len > 4096) {
+			if (buf_read_some(eb, s->err_fd) == 0 ||
+			    eb->len > 4096) {
 				close(s->err_fd);
 				s->err_fd = -1;
 			}
 		}
 		if (!pf[1].revents)
 			continue;
-		r = read_some(s->out_fd, &acc);
+		r = buf_read_some(&acc, s->out_fd);
 		if (r == 0)
 			break;
 		if (acc.truncated ||
@@ -420,7 +405,7 @@ static void *remote_main(void *arg)
 	if (r == 0 && !s->note[0]) {
 		/* the child's stderr, if it said anything, tells why */
 		if (s->err_fd >= 0)
-			while (read_some(s->err_fd, &s->err_text) > 0 &&
+			while (buf_read_some(&s->err_text, s->err_fd) > 0 &&
 			       s->err_text.len < 4096)
 				;
 		snprintf(s->note, sizeof s->note,
@@ -635,7 +620,7 @@ static void take_remote_last(struct sampler *s)
 	struct counters_snap *snap = NULL;
 	double now;
 
-	while (s->out_fd >= 0 && read_some(s->out_fd, &acc) > 0 &&
+	while (s->out_fd >= 0 && buf_read_some(&acc, s->out_fd) > 0 &&
 	       !acc.truncated)
 		;
 	if (acc.len && take_frames(s, &acc, proc_now_mono()) < 0)
