@@ -92,7 +92,9 @@ int latprobe_parse_ping_line(const char *line, struct latprobe_reply *r)
 	memset(r, 0, sizeof *r);
 	if (*p == '[') {
 		ts = strtod(p + 1, &end);
-		if (end == p + 1 || *end != ']')
+		/* ping -D prints seconds since 1970; "inf", "nan" or 1e300 are
+		 * not a time (and would overflow the sequence arithmetic). */
+		if (end == p + 1 || *end != ']' || !(ts >= 0 && ts < 1e11))
 			return 0;
 		p = end + 1;
 		while (*p == ' ')
@@ -107,7 +109,8 @@ int latprobe_parse_ping_line(const char *line, struct latprobe_reply *r)
 	if (!(q = strstr(end, " time=")))
 		return 0;
 	ms = strtod(q + 6, &end);
-	if (end == q + 6 || !(ms >= 0) || strncmp(end, " ms", 3) != 0)
+	if (end == q + 6 || !(ms >= 0 && ms < 1e9) ||
+	    strncmp(end, " ms", 3) != 0)
 		return 0;
 	r->ts = ts;
 	r->seq = (unsigned)seq;
@@ -153,6 +156,16 @@ static double quantile(const double *x, size_t n, double q)
 	return x[lo] + (h - (double)lo) * (x[lo + 1] - x[lo]);
 }
 
+/* A count of probe gaps, clamped so that the cast is defined whatever
+ * times and spacing the host printed. */
+static long long gaps(double d)
+{
+	d = ceil(d);
+	if (!(d > -1e12))
+		return (long long)-1e12;
+	return d < 1e12 ? (long long)d : (long long)1e12;
+}
+
 /* The largest sequence number sent before time T: from the reply sent
  * last before T and the probes' spacing, but below the first reply sent
  * at or after T. LLONG_MIN when no reply is before T. */
@@ -168,9 +181,8 @@ static long long seq_before(const double *t, const long long *seq, size_t n,
 			a = i;
 	}
 	if (b == n)
-		return a == n ? LLONG_MIN
-			      : seq[a] - (long long)ceil((t[a] - T) / spacing);
-	s = seq[b] + (long long)ceil((T - t[b]) / spacing) - 1;
+		return a == n ? LLONG_MIN : seq[a] - gaps((t[a] - T) / spacing);
+	s = seq[b] + gaps((T - t[b]) / spacing) - 1;
 	if (a < n && s >= seq[a])
 		s = seq[a] - 1;
 	return s;

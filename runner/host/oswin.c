@@ -270,7 +270,10 @@ static int get_u64(json_t *o, const char *key, uint64_t *out)
 		*out = (uint64_t)json_integer_value(v);
 		return 1;
 	}
-	if (json_is_real(v) && json_real_value(v) >= 0) {
+	/* A real past 2^64 (or a counter printed as 1e300) is not a count:
+	 * casting it would be undefined. */
+	if (json_is_real(v) && json_real_value(v) >= 0 &&
+	    json_real_value(v) < 18446744073709551616.0) {
 		*out = (uint64_t)json_real_value(v);
 		return 1;
 	}

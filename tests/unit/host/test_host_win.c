@@ -206,6 +206,28 @@ static void test_system(void)
 	buf_release(&v);
 }
 
+/* A host printing a real past 2^64 (libFuzzer found 1e300 in
+ * TotalVisibleMemorySize: a cast undefined in C) gets no value, and the
+ * rest of the document still translates. */
+static void test_system_huge(void)
+{
+	static const char *const text =
+	    "@@ os\n{\"Caption\":\"W\",\"CSName\":\"H\","
+	    "\"TotalVisibleMemorySize\":1e300}\n"
+	    "@@ cpu\n{\"Name\":\"C\",\"NumberOfLogicalProcessors\":"
+	    "18446744073709551616.0}\n";
+	struct buf doc = BUF_INIT, v = BUF_INIT;
+	hostos_translate(PLAN_OS_WINDOWS, HOSTOS_SYSTEM, text, NULL, &doc);
+	ok(!kv_get(doc.s ? doc.s : "", "mem_bytes", &v),
+	   "1e300 KiB of memory is no value");
+	ok(!kv_get(doc.s ? doc.s : "", "cpu_count", &v),
+	   "2^64 processors is no value");
+	ok(kv_get(doc.s ? doc.s : "", "hostname", &v) && strcmp(v.s, "H") == 0,
+	   "the rest of the document is read");
+	buf_release(&doc);
+	buf_release(&v);
+}
+
 static double row(const struct counter_row *r, size_t n, const char *scope,
 		  const char *name)
 {
@@ -485,6 +507,7 @@ int main(void)
 	test_argv();
 	test_nic();
 	test_system();
+	test_system_huge();
 	test_counters();
 	test_counters_groups();
 	test_iface_names();

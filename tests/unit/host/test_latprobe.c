@@ -136,6 +136,16 @@ static void test_lines(void)
 				     "icmp_seq=1 ttl=1 time=1 ms",
 				     &x),
 	   "a broken stamp is refused");
+	ok(!latprobe_parse_ping_line("[1e300] 64 bytes from 1.2.3.4: "
+				     "icmp_seq=1 ttl=1 time=1 ms",
+				     &x) &&
+	       !latprobe_parse_ping_line("[inf] 64 bytes from 1.2.3.4: "
+					 "icmp_seq=1 ttl=1 time=1 ms",
+					 &x) &&
+	       !latprobe_parse_ping_line("64 bytes from 1.2.3.4: "
+					 "icmp_seq=1 ttl=1 time=nan ms",
+					 &x),
+	   "a stamp or time that is no time (1e300, inf, nan) is refused");
 }
 
 /* 20 probes 0.1 s apart from t = -0.55, seq 65530.. (wrapping after 5),
