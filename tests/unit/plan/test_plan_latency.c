@@ -57,7 +57,7 @@ static const struct {
     {"latency: { probe: ping, to: 198.51.100.7 }\n", NULL},
     {"latency: { probe: ping, to: \"2001:db8::1\" }\n", NULL},
     {"latency: { probe: pnig }\n",
-     "9:19: unknown latency probe 'pnig' (valid: ping)"},
+     "9:19: unknown latency probe 'pnig' (valid: ping, irtt)"},
     {"latency: { probe: pings }\n",
      "9:19: unknown latency probe 'pings' (did you mean 'ping'?"},
     {"latency: { from: a }\n", "9:10: latency needs probe: (ping)"},
