@@ -191,7 +191,7 @@ static void test_live(void)
 	const struct series *rtt, *sd, *rd;
 	const char *argv[] = {"irtt", "server", "-b", "127.0.0.1:2112", NULL};
 	struct proc_opts o = {0};
-	char target[64];
+	char target[64], first[64];
 
 	if (!proc_which("irtt")) {
 		tap_skip("no irtt (Debian: irtt)");
@@ -212,6 +212,10 @@ static void test_live(void)
 	   "2112 in use: the server is on %s (%s)", target, err.msg);
 	proc_stop(srv);
 	proc_stop(busy);
+	/* the first free port now, which the probe's server takes */
+	srv =
+	    latirtt_server_start(h, "127.0.0.1", 30, first, sizeof first, &err);
+	proc_stop(srv);
 
 	ok(latprobe_start(h, h, "client", "irtt", "127.0.0.1", 0.05, 30, &p,
 			  &err) == 0,
@@ -235,6 +239,11 @@ static void test_live(void)
 	   s.loaded_p50);
 	is_near(s.loss, 0, 0, "no loss on loopback");
 	series_set_release(&set);
+	/* the probe's server is gone with it: its port is free again */
+	srv = latirtt_server_start(h, "127.0.0.1", 30, target, sizeof target,
+				   &err);
+	is_str(target, first, "the probe's server stopped: its port is free");
+	proc_stop(srv);
 
 	/* an address with no server (none started: to is NULL): the check
 	 * says what irtt said */
@@ -253,7 +262,7 @@ static void test_live(void)
 
 int main(void)
 {
-	tap_plan(47);
+	tap_plan(48);
 	test_recorded();
 	test_lines();
 	test_summary();
