@@ -67,6 +67,10 @@ fuzz() {
       fuzz_plan) cp plans/*.yaml "$corpus"/ 2>/dev/null ;;
       fuzz_iperf3) cp tests/data/iperf3/*.json "$corpus"/ 2>/dev/null ;;
       fuzz_counters) cp tests/data/counters/* "$corpus"/ 2>/dev/null ;;
+      fuzz_latprobe) # the two folders share file names
+        for r in tests/data/ping/*.txt tests/data/irtt/*.txt; do
+          cp "$r" "$corpus/${r//\//_}"
+        done ;;
       fuzz_hostos) # first byte: OS and reading (see fuzz_hostos.c)
         for r in tests/data/windows/*.txt tests/data/macos/*.txt; do
           for b in 0 1 2 3 4 5; do
