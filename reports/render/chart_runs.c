@@ -405,11 +405,9 @@ int chart_box(const struct report *r, int ti, int no, const char *caption,
 		maxv = r->cells[i].nvals > maxv ? r->cells[i].nvals : maxv;
 	if (!(v = arena_alloc(a, (size_t)maxv * sizeof *v)))
 		return -XR_ENOMEM;
-	if (mi == r->met.primary && r->met.display_scale > 0) {
-		scale = r->met.display_scale;
-		unit = report_unit_label(r->met.display_unit);
-	} else if (r->met.metric_units) {
-		unit = report_unit_label(r->met.metric_units[mi]);
+	if (r->met.metric_units) {
+		scale = report_metric_scale(r, mi, &unit);
+		unit = report_unit_label(unit);
 	}
 	for (i = 0; i < ncell; i++)
 		if (tb->cell[i] >= 0 &&

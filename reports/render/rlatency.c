@@ -20,14 +20,13 @@ static double cell_median(const struct report_cell *c, int mi)
 	return c->st[mi].median;
 }
 
-/* Milliseconds: whole above 10 ms, one decimal below. */
+/* Milliseconds: whole above 10 ms, one decimal down to 1 ms, and below
+ * that to the microsecond a probe resolves ("0.052 ms"). */
 static void ms(char *out, size_t n, double s, int sign)
 {
 	double v = s * 1e3;
-	if (fabs(v) >= 10)
-		snprintf(out, n, sign ? "%+.0f ms" : "%.0f ms", v);
-	else
-		snprintf(out, n, sign ? "%+.1f ms" : "%.1f ms", v);
+	int d = fabs(v) >= 10 ? 0 : fabs(v) >= 0.9995 ? 1 : 3;
+	snprintf(out, n, sign ? "%+.*f ms" : "%.*f ms", d, v);
 }
 
 static int one(const struct report *r, const struct report_cell *c, double inc,
