@@ -161,7 +161,17 @@ static int timeseries(struct pdf *pdf, const struct report *r, struct arena *a,
 					  "out of memory");
 		rc = pdf_chart_fig(pdf, &fig, err);
 	}
-	return rc;
+	/* latency under load (chart_latency.c): each cell's round-trip
+	 * time beside its throughput, then the loaded CDF */
+	for (i = 0; rc == 0 && i < r->ncells; i++) {
+		if (chart_latency_ts(r, i, pdf_text_width(pdf), a, &fig) < 0)
+			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					  "out of memory");
+		rc = pdf_chart_fig(pdf, &fig, err);
+	}
+	if (rc == 0 && chart_latency_cdf(r, pdf_text_width(pdf), a, &fig) < 0)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	return rc == 0 ? pdf_chart_fig(pdf, &fig, err) : rc;
 }
 
 static int cells_table(struct pdf *pdf, const struct report *r, struct arena *a,
