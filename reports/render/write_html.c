@@ -18,6 +18,7 @@
 #include "chart.h"
 #include "explain.h"
 #include "render.h"
+#include "rlatency.h"
 #include "rtable.h"
 #include "svg_chart.h"
 
@@ -368,6 +369,11 @@ static int cells(FILE *f, const struct report *r, struct arena *a)
 		any_iv |= r->cells[i].st[r->met.primary].n_intervals > 0;
 	if (any_iv)
 		para(f, "note", T(INTERVAL_NOTE));
+	/* idle against loaded latency beside the throughput (rlatency.c) */
+	if (rt_latency(r, a, &t) < 0)
+		return -XR_ENOMEM;
+	if (t.nrows)
+		table(f, &t, t.title, "latency-table");
 	/* Medians of every other metric per cell, as in the Markdown. */
 	if (r->met.nmetrics < 2)
 		return 0;

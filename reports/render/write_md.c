@@ -19,6 +19,7 @@
 #include "explain.h"
 #include "render.h"
 #include "png.h"
+#include "rlatency.h"
 #include "rtable.h"
 #include "svg_chart.h"
 #include "wfile.h"
@@ -332,6 +333,15 @@ static int cells(const struct report *r, struct arena *a, FILE *f)
 	fputs(")\n\n", f);
 	md_table(f, &t);
 	fprintf(f, "%s\n\n", T(r, REPORT_T_INTERVAL_NOTE));
+	/* idle against loaded latency beside the throughput (rlatency.c) */
+	if ((rc = rt_latency(r, a, &t)) < 0)
+		return rc;
+	if (t.nrows) {
+		fputs("### ", f);
+		put(f, t.title, 0);
+		fputs("\n\n", f);
+		md_table(f, &t);
+	}
 	/* Medians of every other metric per cell (retransmits, CPU, loss
 	 * ...), the way before/after tables show them side by side. */
 	if (r->met.nmetrics < 2)

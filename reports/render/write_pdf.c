@@ -20,6 +20,7 @@
 #include "pdf.h"
 #include "explain.h"
 #include "render.h"
+#include "rlatency.h"
 #include "rtable.h"
 #include "utf8.h"
 #include "write_pdf_int.h"
@@ -191,6 +192,11 @@ static int cells_table(struct pdf *pdf, const struct report *r, struct arena *a,
 		any_iv |= r->cells[i].st[r->met.primary].n_intervals > 0;
 	if (rc == 0 && any_iv)
 		rc = pdf_paragraph(pdf, 7.5, 0, T(INTERVAL_NOTE), err);
+	/* idle against loaded latency beside the throughput (rlatency.c) */
+	if (rc == 0 && rt_latency(r, a, &rt) < 0)
+		rc = xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	if (rc == 0 && rt.nrows)
+		rc = draw_rtable(pdf, &rt, 7.5, rt.title, NULL, err);
 	buf_release(&cap);
 	return rc;
 }
