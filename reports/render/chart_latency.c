@@ -251,13 +251,15 @@ static void extent(const struct report_series *s, double *t0, double *t1,
 	}
 }
 
-/* The idle phase (t < 0) as a band behind the plot, labelled. */
+/* The idle phase as a band behind the plot from the first probe t0 (< 0)
+ * to the engine's start, labelled. */
 static int idle_band(struct chart_fig *f, const struct report *r,
-		     const struct chart_axis *x, const struct chart_axis *y)
+		     const struct chart_axis *x, const struct chart_axis *y,
+		     double t0)
 {
 	struct chart_op *o;
-	double x0 = chart_axis_pos(x, x->lo), x1 = chart_axis_pos(x, 0);
-	if (!(x->lo < 0))
+	double x0 = chart_axis_pos(x, t0), x1 = chart_axis_pos(x, 0);
+	if (!(t0 < 0))
 		return 0;
 	if (!(o = chart_fig_op(f, CHART_OP_RECT, CHART_BAND)))
 		return -XR_ENOMEM;
@@ -273,7 +275,8 @@ int chart_latency_ts(const struct report *r, int ci, double width,
 	const struct report_run *u;
 	const struct report_series *rtt, *tp;
 	struct chart_axis x = {0}, yl = {0}, yr = {0};
-	double t0 = 0, t1 = -INFINITY, tmax = 0, rmax = 0, scale = 1, top;
+	double t0 = 0, t1 = -INFINITY, tmax = 0, rmax = 0, scale = 1, top,
+	       first;
 	const char *unit = "";
 	int ri = chosen_run(r, ci);
 
@@ -286,6 +289,7 @@ int chart_latency_ts(const struct report *r, int ci, double width,
 	rtt = report_run_series(u, NULL, RTT);
 	tp = report_run_series(u, NULL, TPUT);
 	extent(rtt, &t0, &t1, &rmax);
+	first = t0; /* the first probe: where the idle phase starts */
 	extent(tp, &t0, &t1, &tmax);
 	if (tp)
 		scale = chart_rate_scale(r, tmax, &unit);
@@ -298,7 +302,7 @@ int chart_latency_ts(const struct report *r, int ci, double width,
 	chart_axis_fit(&yr, 0, rmax * 1e3, 1);
 	yr.p0 = yl.p0 = top + PLOT_H, yr.p1 = yl.p1 = top;
 	chart_axis_fit(&yl, 0, tmax / scale, 1);
-	if (!f->title || idle_band(f, r, &x, &yl) < 0 ||
+	if (!f->title || idle_band(f, r, &x, &yl, first) < 0 ||
 	    (tp && (text(f, 0, FONT, -1, unit) < 0 ||
 		    chart_fig_yaxis(f, &yl, x.p0, x.p1, FONT) < 0 ||
 		    line(f, tp, &x, &yl, scale, 0) < 0)) ||
