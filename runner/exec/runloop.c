@@ -18,6 +18,7 @@
 #include "engine.h"
 #include "host.h"
 #include "latency_probe.h"
+#include "observe.h"
 #include "placeholder.h"
 #include "plan.h"
 #include "proc.h"
@@ -158,182 +159,6 @@ static int build_request(struct runctx *rc, size_t i, struct request *r,
 	}
 	buf_addc(&r->params_json, '}');
 	return 0;
-}
-
-struct snaps {
-	int hi[2];
-	int n;
-	struct counters_snap *before[2];
-};
-
-static void snap_before(struct runctx *rc, struct snaps *s)
-{
-	int k;
-	memset(s, 0, sizeof *s);
-	if (!rc->p->counters)
-		return;
-	if (rc->client_hi >= 0)
-		s->hi[s->n++] = rc->client_hi;
-	if (rc->server_hi >= 0 && rc->server_hi != rc->client_hi)
-		s->hi[s->n++] = rc->server_hi;
-	for (k = 0; k < s->n; k++)
-		if (counters_snapshot(rc->hosts[s->hi[k]],
-				      runctx_iface(rc, s->hi[k]),
-				      rc->p->counters, &s->before[k], NULL) < 0)
-			s->before[k] = NULL;
-}
-
-/* Take the after-snapshots and fill sc[] (rows owned by caller). */
-static size_t snap_after(struct runctx *rc, struct snaps *s,
-			 struct store_counters *sc, struct counter_row **rows)
-{
-	size_t n = 0;
-	int k;
-	for (k = 0; k < s->n; k++) {
-		struct counters_snap *after = NULL;
-		size_t nr = 0;
-		rows[k] = NULL;
-		if (!s->before[k] ||
-		    counters_snapshot(rc->hosts[s->hi[k]],
-				      runctx_iface(rc, s->hi[k]),
-				      rc->p->counters, &after, NULL) < 0) {
-			counters_snap_free(s->before[k]);
-			continue;
-		}
-		if (counters_delta(s->before[k], after, &rows[k], &nr) == 0) {
-			sc[n].host = rc->p->hosts[s->hi[k]].name;
-			sc[n].rows = rows[k];
-			sc[n].n = nr;
-			n++;
-		}
-		counters_snap_free(after);
-		counters_snap_free(s->before[k]);
-	}
-	return n;
-}
-
-/* The samplers of one run's hosts (plan `sample:`) and what they saw. */
-struct samplers {
-	struct sampler *s[2];
-	int n;
-	double lead; /* the idle lead-in they want before the engine, s */
-	struct series_set set;
-};
-
-/* The samplers' own lead-in: two sample periods, at most 1 s; none
- * without sampling. */
-static double sampler_lead(const struct plan *p)
-{
-	if (p->sample <= 0 || !p->counters)
-		return 0;
-	return 2 * p->sample > 1.0 ? 1.0 : 2 * p->sample;
-}
-
-double exec_lead_in(const struct plan *p)
-{
-	/* counters: none reads no counter, before, after or during. */
-	double lead = sampler_lead(p);
-	/* the latency probe's idle phase is waited with it (lead_in) */
-	if (p->latency.probe && p->latency.idle > lead)
-		lead = p->latency.idle;
-	return lead;
-}
-
-/*
- * Start a sampler on the client and the server host; the idle lead-in
- * they want (min(1 s, 2 samples)) so that the series show the link
- * before the engine goes to sm->lead: latency_lead_in waits it, with the
- * latency probe's idle phase. A sampler that cannot start is noted; the
- * run goes on.
- */
-static int samplers_start(struct runctx *rc, const struct request *rq,
-			  struct samplers *sm)
-{
-	const struct plan *p = rc->p;
-	double period = p->sample, lead = sampler_lead(p), max_s;
-	int hi[2], nh = 0, k;
-
-	memset(sm, 0, sizeof *sm);
-	if (lead <= 0)
-		return 0;
-	if (rc->client_hi >= 0)
-		hi[nh++] = rc->client_hi;
-	if (rc->server_hi >= 0 && rc->server_hi != rc->client_hi)
-		hi[nh++] = rc->server_hi;
-	max_s = (rq->rq.timeout > 0 ? rq->rq.timeout : 86400) + lead + 60;
-	for (k = 0; k < nh; k++) {
-		struct xr_err err = {0};
-		const char *label = p->hosts[hi[k]].name;
-		if (sampler_start(rc->hosts[hi[k]], label,
-				  runctx_iface(rc, hi[k]), p->counters, period,
-				  max_s, &sm->s[sm->n], &err) == 0) {
-			sm->n++;
-			continue;
-		}
-		if (!rc->o->quiet)
-			fprintf(stderr, "xrun: warning: %s\n", err.msg);
-		snprintf(sm->set.note + strlen(sm->set.note),
-			 sizeof sm->set.note - strlen(sm->set.note), "%s%.200s",
-			 sm->set.note[0] ? "; " : "", err.msg);
-	}
-	sm->lead = sm->n ? lead : 0;
-	return 0;
-}
-
-/* What the store's flusher thread writes while the run goes on: the
- * samplers' points since its last call (store_flusher_start). */
-static int samplers_peek(void *ctx, struct series_set *dst)
-{
-	struct samplers *sm = ctx;
-	int k, r = 0;
-	for (k = 0; r == 0 && k < sm->n; k++)
-		r = sampler_peek_new(sm->s[k], dst);
-	return r;
-}
-
-/* Stop the run's flusher (before its samplers); a failed flush is told,
- * the series are stored whole with the run anyway. */
-static void flush_stop(struct runctx *rc, struct store_flusher *fl)
-{
-	char why[256];
-	store_flusher_stop(fl, why, sizeof why);
-	if (why[0] && !rc->o->quiet) {
-		progress_clear(rc);
-		fprintf(stderr, "xrun: warning: %s\n", why);
-	}
-}
-
-static void samplers_stop(struct samplers *sm)
-{
-	int k;
-	for (k = 0; k < sm->n; k++)
-		sampler_stop(sm->s[k], &sm->set);
-	sm->n = 0;
-	if (getenv("XRUN_SERIES_DUMP"))
-		sampler_dump(&sm->set, stderr);
-}
-
-/* The engine's run i: its samplers and latency probe marked at its start
- * (t = 0 of their series), the samplers' points flushed to the store
- * while it runs, the probe and the samplers stopped at its end: the
- * engine's answer. */
-static int run_engine(struct runctx *rc, size_t i, struct request *rq,
-		      struct samplers *sm, struct latency_run *lat,
-		      struct engine_result *res)
-{
-	struct store_flusher *fl = NULL;
-	int k, r;
-	for (k = 0; k < sm->n; k++)
-		sampler_mark(sm->s[k]);
-	latency_mark(lat);
-	if (sm->n)
-		fl = store_flusher_start(rc->st, rc->ids[i], STORE_FLUSH_PERIOD,
-					 samplers_peek, sm);
-	r = rc->eng->run(rc->eng_state, rc->p, &rq->rq, res);
-	flush_stop(rc, fl);
-	latency_finish(rc, lat, &sm->set, res);
-	samplers_stop(sm);
-	return r;
 }
 
 static int observed_key(const struct engine_result *res, const char *key)
@@ -502,11 +327,11 @@ static int lead_in(struct runctx *rc, size_t i, const struct request *rq,
 {
 	struct xr_err err = {0};
 	int r;
-	samplers_start(rc, rq, sm);
+	observe_samplers_start(rc, &rq->rq, sm);
 	r = latency_lead_in(rc, sm->lead, rq->rq.timeout, lat, &err);
 	if (r == 0)
 		return 0;
-	samplers_stop(sm);
+	observe_samplers_stop(sm);
 	series_set_release(&sm->set);
 	if (r == -XR_EINTR)
 		return r;
@@ -531,11 +356,11 @@ static int start_run(struct runctx *rc, size_t i, struct request *rq,
 		request_release(rq);
 		return r;
 	}
-	snap_before(rc, snaps);
+	observe_snap_before(rc, snaps);
 	if (store_run_start(rc->st, rc->ids[i], proc_now_wall(), &err) < 0) {
 		r = env_fail(rc, &err);
 		latency_abort(lat);
-		samplers_stop(sm);
+		observe_samplers_stop(sm);
 		series_set_release(&sm->set);
 		request_release(rq);
 		return r;
@@ -642,9 +467,9 @@ static int execute_one(struct runctx *rc, size_t i)
 	if ((r = start_run(rc, i, &rq, &sm, &lat, &snaps)) != 0)
 		return r < 0 ? r : 0;
 	progress_run_start(rc, i);
-	r = run_engine(rc, i, &rq, &sm, &lat, &res);
+	r = observe_run_engine(rc, i, &rq.rq, &sm, &lat, &res);
 	settle_status(&res, r);
-	nsc = snap_after(rc, &snaps, sc, rows);
+	nsc = observe_snap_after(rc, &snaps, sc, rows);
 	allver = calloc(nver + (size_t)p->nfactors + 1, sizeof *allver);
 	if (allver)
 		nver = engine_verifications(rc, i, &res, ver, nver, allver);
