@@ -60,7 +60,7 @@ static const struct {
      "9:19: unknown latency probe 'pnig' (valid: ping, irtt)"},
     {"latency: { probe: pings }\n",
      "9:19: unknown latency probe 'pings' (did you mean 'ping'?"},
-    {"latency: { from: a }\n", "9:10: latency needs probe: (ping)"},
+    {"latency: { from: a }\n", "9:10: latency needs probe: (ping or irtt)"},
     {"latency: { probe: ping, form: a }\n",
      "9:25: unknown key 'form' in latency (valid: probe, from, to, "
      "interval, idle)"},
