@@ -1,36 +1,51 @@
 #!/usr/bin/env bash
-# Latency under load (issue 19): how close is xrun's ping probe to bare
-# ping run beside bare iperf3 on the same link, and what does the probe
-# cost the engine? Two labs, one after the other:
+# Latency under load (issue 19): how close is xrun's probe (ping, or irtt
+# with PROBE=irtt) to the same bare probe run beside bare iperf3 on the
+# same link, and what does the probe cost the engine? Two labs, one after
+# the other:
 #  1. fidelity: `xrun lab up --rate 20mbit --latency 200ms --bottleneck
 #     router` (a deep queue away from the sender, docs/lab.md); blocks
 #     bare, xrun, xrun, bare of RUNS runs each (iperf3 -C cubic for DUR s;
 #     bare: `ping -n -D -i 0.1` started 2 s before iperf3, the replies
-#     split by the send time of their probe, as xrun splits them). Prints
+#     split by the send time of their probe, as xrun splits them; irtt:
+#     `irtt server` in the server namespace and `irtt client -i 100ms
+#     -o FILE.json`, its round trips split by their client send stamps). Prints
 #     the median over runs of the idle p50 and the loaded p50 of each side.
 #  2. cost: `xrun lab up --rate 1000mbit` (the ends' egress); xrun runs
 #     without and with the probe in blocks off, on, on, off; prints the
 #     median receiver throughput of each and their ratio.
-# Usage (root): bash bench/latency.sh [RUNS] [DUR_S]   (defaults 3, 8)
+# Usage (root): [PROBE=ping|irtt] bash bench/latency.sh [RUNS] [DUR_S]
+# (defaults ping, 3, 8)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 xrun=${XRUN:-$top/build/xrun}
 runs=${1:-3}
 dur=${2:-8}
+probe_name=${PROBE:-ping}
+case $probe_name in ping | irtt) ;; *) echo "PROBE: ping or irtt" >&2; exit 1 ;; esac
 pfx=xlb$((RANDOM % 100))
 port=$((20000 + RANDOM % 12000))
 work=$(mktemp -d)
 [ "$(id -u)" = 0 ] || { echo "root is needed (namespaces)" >&2; exit 1; }
 [ -x "$xrun" ] || { echo "build xrun first" >&2; exit 1; }
 trap '"$xrun" lab down --prefix $pfx >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-echo "# $(date -u +%FT%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cpus"
+echo "# $(date -u +%FT%TZ) probe $probe_name, load: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cpus"
 
 bare_run() { # tag
   ip netns exec "$pfx-server" iperf3 -s -1 -p "$port" >/dev/null 2>&1 &
   local srv=$! a b
   sleep 0.5
-  ip netns exec "$pfx-client" ping -n -D -i 0.1 -W 1 -w $((dur + 5)) \
-    198.18.0.2 >"$work/ping-$1.txt" 2>&1 &
+  local is=
+  if [ "$probe_name" = irtt ]; then
+    ip netns exec "$pfx-server" irtt server -b 198.18.0.2:2112 >/dev/null 2>&1 &
+    is=$!
+    sleep 0.3
+    ip netns exec "$pfx-client" irtt client -i 100ms -d $((dur + 4))s \
+      --wait=1s -o "$work/irtt-$1.json" 198.18.0.2:2112 >/dev/null 2>&1 &
+  else
+    ip netns exec "$pfx-client" ping -n -D -i 0.1 -W 1 -w $((dur + 5)) \
+      198.18.0.2 >"$work/ping-$1.txt" 2>&1 &
+  fi
   local pp=$!
   sleep 2
   a=$(date +%s.%N)
@@ -39,6 +54,7 @@ bare_run() { # tag
   b=$(date +%s.%N)
   wait $pp || true
   wait $srv || true
+  if [ -n "$is" ]; then kill "$is"; wait "$is" || true; fi
   echo "$a $b" >"$work/span-$1.txt"
 }
 
@@ -67,7 +83,7 @@ xrun_block() { # block, latency line, congestion
     2>"$work/xrun-$1.err" || { cat "$work/xrun-$1.err" >&2; exit 1; }
 }
 
-probe='latency: { probe: ping, from: client, to: server, interval: 100ms, idle: 2s }'
+probe="latency: { probe: $probe_name, from: client, to: server, interval: 100ms, idle: 2s }"
 
 # 1. fidelity on a deep router queue
 "$xrun" lab up --rate 20mbit --latency 200ms --bottleneck router \
@@ -77,7 +93,7 @@ xrun_block 1 "$probe" cubic
 xrun_block 2 "$probe" cubic
 for i in $(seq "$runs"); do bare_run "b$i"; done
 python3 - "$work" "$runs" <<'PY'
-import glob, re, sqlite3, sys
+import glob, json, os, re, sqlite3, sys
 from statistics import median
 work = sys.argv[1]
 bare_idle, bare_load = [], []
@@ -85,12 +101,20 @@ for span in sorted(glob.glob(work + "/span-*.txt")):
     tag = span.rsplit("span-", 1)[1][:-4]
     a, b = map(float, open(span).read().split())
     idle, load = [], []
-    for line in open("%s/ping-%s.txt" % (work, tag)):
-        m = re.match(r"\[([0-9.]+)\] .* time=([0-9.]+) ms", line)
-        if m:
-            rtt = float(m[2]) / 1e3
-            sent = float(m[1]) - rtt
-            (idle if sent < a else load if sent <= b else []).append(rtt)
+    pts = []
+    if os.path.exists("%s/irtt-%s.json" % (work, tag)):
+        for rt in json.load(open("%s/irtt-%s.json" % (work, tag)))["round_trips"]:
+            if rt["lost"] == "false":
+                pts.append((rt["timestamps"]["client"]["send"]["wall"] / 1e9,
+                            rt["delay"]["rtt"] / 1e9))
+    else:
+        for line in open("%s/ping-%s.txt" % (work, tag)):
+            m = re.match(r"\[([0-9.]+)\] .* time=([0-9.]+) ms", line)
+            if m:
+                rtt = float(m[2]) / 1e3
+                pts.append((float(m[1]) - rtt, rtt))
+    for sent, rtt in pts:
+        (idle if sent < a else load if sent <= b else []).append(rtt)
     bare_idle.append(median(idle))
     bare_load.append(median(load))
 xr = {"latency.idle_p50": [], "latency.loaded_p50": []}

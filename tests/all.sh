@@ -71,6 +71,9 @@ fuzz() {
         for r in tests/data/ping/*.txt; do
           { printf '\000'; cat "$r"; } >"$corpus/${r##*/}.ping"
         done
+        for r in tests/data/irtt/*.txt; do
+          { printf '\004'; cat "$r"; } >"$corpus/${r##*/}.irtt"
+        done
         printf '\00178,258,213 Bytes/sec' >"$corpus/number"
         printf '\0014.477,973 MB/s' >"$corpus/number-comma"
         for r in tests/data/resp/networkquality-*.json; do

@@ -5,6 +5,7 @@
  * (tests/e2e/plan_is_run.sh compares them), and the estimate of how long
  * it takes, refined from an earlier store of the plan.
  */
+#include <arpa/inet.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -411,4 +412,14 @@ int dry_engine_per_run(const struct plan *p)
 					return 1;
 	}
 	return 0;
+}
+
+int dry_latency_server(const struct plan *p)
+{
+	unsigned char a[16];
+	const char *to = p->latency.to;
+	if (!p->latency.probe || strcmp(p->latency.probe, "irtt") != 0 || !to)
+		return 0;
+	return inet_pton(AF_INET, to, a) != 1 &&
+	       inet_pton(AF_INET6, to, a) != 1;
 }

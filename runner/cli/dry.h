@@ -68,6 +68,9 @@ int dry_hosts_per_block(const struct plan *p);
 /* The manual instructions for entering block b, "; "- or JSON-joined. */
 void dry_block_instructions(const struct dry *d, size_t b, struct buf *out,
 			    int json);
+/* Whether the plan's latency probe has xrun start a server of its own on
+ * the target (irtt toward a host or role; not toward an IP address). */
+int dry_latency_server(const struct plan *p);
 /* Whether any engine template depends on more than the cell. */
 int dry_engine_per_run(const struct plan *p);
 /* A word, or argv, as a reader would paste it into a shell. */

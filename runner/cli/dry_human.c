@@ -250,9 +250,12 @@ static void write_summary(struct fastout *o, const struct dry *d)
 	if (p->latency.probe)
 		fastout_f(o,
 			  "latency probe: %s from %s to %s every %gs, %gs "
-			  "idle before each run (in the overhead)\n",
+			  "idle before each run (in the lead-in)%s\n",
 			  p->latency.probe, p->latency.from, p->latency.to,
-			  p->latency.interval, p->latency.idle);
+			  p->latency.interval, p->latency.idle,
+			  dry_latency_server(p) ? "; xrun starts its server on "
+						  "the target"
+						: "");
 	if (p->nfactors)
 		fastout_s(o, "factors:\n");
 	for (f = 0; f < p->nfactors; f++) {

@@ -134,6 +134,28 @@ static void json_sizing(struct fastout *o, const struct dry *d)
 		  d->estimate + d->per_run * (double)extra);
 }
 
+/* ,"latency":{...} or null: the plan's latency probe (schema/plan.md
+ * "xrun plan --json"). */
+static void json_latency(struct fastout *o, const struct plan *p)
+{
+	const struct plan_latency *l = &p->latency;
+	fastout_s(o, ",\"latency\":");
+	if (!l->probe) {
+		fastout_s(o, "null");
+		return;
+	}
+	fastout_s(o, "{\"probe\":");
+	fastout_json(o, l->probe);
+	fastout_s(o, ",\"from\":");
+	fastout_json(o, l->from);
+	fastout_s(o, ",\"to\":");
+	fastout_json(o, l->to);
+	fastout_f(o, ",\"interval_seconds\":%g,\"idle_seconds\":%g",
+		  l->interval, l->idle);
+	fastout_s(o, ",\"server\":");
+	fastout_s(o, dry_latency_server(p) ? "true}" : "false}");
+}
+
 void dry_write_json(struct fastout *o, const struct dry *d)
 {
 	const struct plan *p = d->p;
@@ -161,6 +183,7 @@ void dry_write_json(struct fastout *o, const struct dry *d)
 	fastout_f(o, ",\"per_run_overhead_seconds\":%.3f", d->overhead);
 	fastout_f(o, ",\"lead_in_seconds\":%.3f", d->lead_in);
 	json_sizing(o, d);
+	json_latency(o, p);
 	fastout_f(o,
 		  ",\"order\":\"%s\",\"repeat\":%d,\"warmup\":%d,\"seed\":%llu",
 		  orders[p->order <= PLAN_ORDER_SEQUENTIAL ? p->order : 0],

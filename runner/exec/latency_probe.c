@@ -20,17 +20,24 @@
 #include "banned.h"
 
 /* The address probes go to: a host's (role or name), else to itself (an
- * IP address, checked by the loader). NULL when the host cannot open. */
+ * IP address, checked by the loader); *toh the host, opened when the
+ * probe needs a server there (irtt), else NULL. NULL when the host
+ * cannot open. */
 static const char *target_address(struct runctx *rc, const char *to,
-				  struct xr_err *err)
+				  struct host **toh, struct xr_err *err)
 {
 	int hi = runctx_host_index(rc, to);
+	*toh = NULL;
 	if (hi < 0)
 		return to;
-	if (rc->p->hosts[hi].address)
+	/* ping needs no more of the target than its address */
+	if (rc->p->hosts[hi].address && strcmp(rc->p->latency.probe, "irtt"))
 		return rc->p->hosts[hi].address;
 	if (hostset_get(rc, hi, err) < 0)
 		return NULL;
+	*toh = rc->hosts[hi];
+	if (rc->p->hosts[hi].address)
+		return rc->p->hosts[hi].address;
 	return host_address(rc->hosts[hi]);
 }
 
@@ -39,6 +46,7 @@ static int start(struct runctx *rc, double timeout, struct latency_run *lr,
 {
 	const struct plan_latency *l = &rc->p->latency;
 	const char *addr;
+	struct host *toh;
 	double max_s = (timeout > 0 ? timeout : 86400) + l->idle + 60;
 	int hi = runctx_host_index(rc, l->from);
 
@@ -48,10 +56,10 @@ static int start(struct runctx *rc, double timeout, struct latency_run *lr,
 				  "cell",
 				  l->from);
 	if (hostset_get(rc, hi, err) < 0 ||
-	    !(addr = target_address(rc, l->to, err)))
+	    !(addr = target_address(rc, l->to, &toh, err)))
 		return -XR_EENV;
-	return latprobe_start(rc->hosts[hi], rc->p->hosts[hi].name, l->probe,
-			      addr, l->interval, max_s, &lr->p, err);
+	return latprobe_start(rc->hosts[hi], toh, rc->p->hosts[hi].name,
+			      l->probe, addr, l->interval, max_s, &lr->p, err);
 }
 
 int latency_lead_in(struct runctx *rc, double sampler_lead, double timeout,
@@ -64,7 +72,7 @@ int latency_lead_in(struct runctx *rc, double sampler_lead, double timeout,
 	lr->p = NULL;
 	if (l->probe) {
 		if ((r = start(rc, timeout, lr, err)) < 0)
-			return r == -XR_ENOMEM ? r : -XR_EENV;
+			return r == -XR_ENOMEM || r == -XR_EINTR ? r : -XR_EENV;
 		if (l->idle > wait)
 			wait = l->idle;
 	}

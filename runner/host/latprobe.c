@@ -8,6 +8,7 @@
  * sampler's far side (sampler.c).
  */
 #include "latprobe.h"
+#include "latprobe_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,17 +29,6 @@
 #include "banned.h"
 
 /* ---- the table --------------------------------------------------------- */
-
-/* The argv of a probe: argv[] has room for 16; strings in bufs[4][32]. */
-typedef void (*latprobe_argv_fn)(const char *address, double interval,
-				 double max_s, const char **argv,
-				 char bufs[4][32]);
-
-struct latprobe_row {
-	const char *name;
-	latprobe_argv_fn argv;
-	int (*parse)(const char *line, struct latprobe_reply *r);
-};
 
 /*
  * iputils ping: -n no reverse lookups, -D the receive time of each reply
@@ -67,10 +57,11 @@ static void ping_argv(const char *address, double interval, double max_s,
 }
 
 static const struct latprobe_row rows[] = {
-    {"ping", ping_argv, latprobe_parse_ping_line},
+    {"ping", ping_argv, latprobe_parse_ping_line, 1, 0},
+    {"irtt", latirtt_argv, latprobe_parse_irtt_line, 0, 1},
 };
 
-const char *const latprobe_names[] = {"ping", NULL};
+const char *const latprobe_names[] = {"ping", "irtt", NULL};
 
 static const struct latprobe_row *row_find(const char *name)
 {
@@ -90,6 +81,7 @@ int latprobe_parse_ping_line(const char *line, struct latprobe_reply *r)
 	unsigned long seq;
 
 	memset(r, 0, sizeof *r);
+	r->send_delay = r->recv_delay = NAN;
 	if (*p == '[') {
 		ts = strtod(p + 1, &end);
 		/* ping -D prints seconds since 1970; "inf", "nan" or 1e300 are
@@ -270,16 +262,19 @@ void latprobe_summarise(const double *t, const double *rtt,
 struct latprobe {
 	char label[SERIES_HOST_MAX];
 	char address[128];
+	char target[160]; /* the client's: address, or irtt's ADDR:PORT */
 	const struct latprobe_row *row;
 	double interval, start, deadline, t0, t_end;
 	int marked;
 	struct proc *child;
+	struct proc *server; /* irtt's on the target, NULL for ping */
 	int out_fd, err_fd, stop_pipe[2];
 	pthread_t thread;
 	int running;
 	/* written by the reader, read by the caller under mu */
 	pthread_mutex_t mu;
 	double *ts, *read_at, *rtt; /* per reply */
+	double *sd, *rd;	    /* one-way delays (irtt), NAN if none */
 	long long *seq;		    /* unwrapped */
 	size_t n, cap;
 	int ended;	     /* the child's stdout closed */
@@ -288,30 +283,39 @@ struct latprobe {
 	char note[256];
 };
 
+/* *a grown to nc elements of size sz: 0, or -1 leaving it as it was. */
+static int grow(void *a, size_t nc, size_t sz)
+{
+	void **pa = a, *q = realloc(*pa, nc * sz);
+	if (!q)
+		return -1;
+	*pa = q;
+	return 0;
+}
+
 static int keep_reply(struct latprobe *p, const struct latprobe_reply *r,
 		      double now)
 {
 	if (p->n == p->cap) {
 		size_t nc = p->cap ? p->cap * 2 : 256;
-		double *a = realloc(p->ts, nc * sizeof *a);
-		if (a)
-			p->ts = a;
-		double *b = a ? realloc(p->read_at, nc * sizeof *b) : NULL;
-		if (b)
-			p->read_at = b;
-		double *c = b ? realloc(p->rtt, nc * sizeof *c) : NULL;
-		if (c)
-			p->rtt = c;
-		long long *d = c ? realloc(p->seq, nc * sizeof *d) : NULL;
-		if (!d)
+		if (grow(&p->ts, nc, sizeof *p->ts) < 0 ||
+		    grow(&p->read_at, nc, sizeof *p->read_at) < 0 ||
+		    grow(&p->rtt, nc, sizeof *p->rtt) < 0 ||
+		    grow(&p->sd, nc, sizeof *p->sd) < 0 ||
+		    grow(&p->rd, nc, sizeof *p->rd) < 0 ||
+		    grow(&p->seq, nc, sizeof *p->seq) < 0)
 			return -XR_ENOMEM;
-		p->seq = d;
 		p->cap = nc;
 	}
-	p->seq[p->n] = latprobe_unwrap(p->n ? p->seq[p->n - 1] : -1, r->seq);
+	p->seq[p->n] =
+	    p->row->wraps
+		? latprobe_unwrap(p->n ? p->seq[p->n - 1] : -1, r->seq)
+		: (long long)r->seq;
 	p->ts[p->n] = r->ts;
 	p->read_at[p->n] = now;
 	p->rtt[p->n] = r->rtt;
+	p->sd[p->n] = r->send_delay;
+	p->rd[p->n] = r->recv_delay;
 	p->n++;
 	return 0;
 }
@@ -389,6 +393,8 @@ static void *reader_main(void *arg)
 
 static void probe_free(struct latprobe *p)
 {
+	if (p->server)
+		proc_stop(p->server); /* after the client: it sends a close */
 	for (int k = 0; k < 2; k++)
 		if (p->stop_pipe[k] >= 0)
 			close(p->stop_pipe[k]);
@@ -399,6 +405,8 @@ static void probe_free(struct latprobe *p)
 	free(p->ts);
 	free(p->read_at);
 	free(p->rtt);
+	free(p->sd);
+	free(p->rd);
 	free(p->seq);
 	buf_release(&p->err_text);
 	pthread_mutex_destroy(&p->mu);
@@ -418,9 +426,25 @@ static int start_thread(struct latprobe *p)
 	return rc;
 }
 
-int latprobe_start(struct host *h, const char *label, const char *probe,
-		   const char *address, double interval, double max_s,
-		   struct latprobe **out, struct xr_err *err)
+/* The server a probe needs on to (irtt), started; the client's target
+ * into p->target (the address itself when there is no server to
+ * start). */
+static int start_server(struct latprobe *p, struct host *to, double max_s,
+			struct xr_err *err)
+{
+	snprintf(p->target, sizeof p->target, "%s", p->address);
+	if (!p->row->has_server || !to)
+		return 0;
+	p->server = latirtt_server_start(to, p->address, max_s, p->target,
+					 sizeof p->target, err);
+	if (p->server)
+		return 0;
+	return err->code == XR_EINTR ? -XR_EINTR : -XR_EENV;
+}
+
+int latprobe_start(struct host *h, struct host *to, const char *label,
+		   const char *probe, const char *address, double interval,
+		   double max_s, struct latprobe **out, struct xr_err *err)
 {
 	const struct latprobe_row *row = row_find(probe);
 	struct latprobe *p;
@@ -450,7 +474,11 @@ int latprobe_start(struct host *h, const char *label, const char *probe,
 				  "cannot start the latency probe: %s",
 				  strerror(errno));
 	}
-	row->argv(address, interval, max_s, argv, bufs);
+	if ((rc = start_server(p, to, max_s, err)) < 0) {
+		probe_free(p);
+		return rc;
+	}
+	row->argv(p->target, interval, max_s, argv, bufs);
 	o.argv = argv;
 	o.timeout = max_s;
 	o.grace = 1.0;
@@ -552,10 +580,26 @@ static void send_times(const struct latprobe *p, double *t)
 	}
 }
 
+/* The series name of the replies' values v at send times t: only its
+ * finite points, none at all when no reply has one (ping's one-way
+ * delays). */
+static void add_series(struct series_set *dst, const struct latprobe *p,
+		       const char *name, const double *t, const double *v)
+{
+	struct series *s = NULL;
+	for (size_t i = 0; i < p->n; i++) {
+		if (!isfinite(v[i]))
+			continue;
+		if (!s && !(s = series_set_get(dst, p->label, name, "s")))
+			return;
+		if (series_add(s, t[i], v[i]) < 0)
+			return;
+	}
+}
+
 void latprobe_stop(struct latprobe *p, struct series_set *dst,
 		   struct latprobe_summary *sum)
 {
-	struct series *s;
 	double *t, end;
 	ssize_t w;
 	int ended;
@@ -580,10 +624,9 @@ void latprobe_stop(struct latprobe *p, struct series_set *dst,
 	}
 	send_times(p, t);
 	latprobe_summarise(t, p->rtt, p->seq, p->n, end, p->interval, sum);
-	s = series_set_get(dst, p->label, "latency.rtt", "s");
-	for (size_t i = 0; s && i < p->n; i++)
-		if (series_add(s, t[i], p->rtt[i]) < 0)
-			break;
+	add_series(dst, p, "latency.rtt", t, p->rtt);
+	add_series(dst, p, "latency.send_delay", t, p->sd);
+	add_series(dst, p, "latency.receive_delay", t, p->rd);
 	if (ended && p->marked && !p->note[0])
 		snprintf(p->note, sizeof p->note,
 			 "latency probe from '%s' to %s ended during the run",

@@ -23,7 +23,8 @@
 struct host;
 struct latprobe;
 
-/* The probe names, NULL-terminated ("ping"): the plan loader's catalog. */
+/* The probe names, NULL-terminated ("ping", "irtt"): the plan loader's
+ * catalog. */
 extern const char *const latprobe_names[];
 
 /* One reply as a probe's output line states it. */
@@ -32,6 +33,9 @@ struct latprobe_reply {
 	unsigned seq; /* icmp_seq, as printed (wraps at 65536) */
 	double rtt;   /* seconds */
 	int dup;      /* a duplicate reply ("(DUP!)") */
+	/* irtt's one-way delays, seconds (client to server, server to
+	 * client: they need the two clocks in step); NAN when not printed */
+	double send_delay, recv_delay;
 };
 
 /*
@@ -43,6 +47,19 @@ struct latprobe_reply {
  * statistics). A reply without its -D stamp has ts 0.
  */
 int latprobe_parse_ping_line(const char *line, struct latprobe_reply *r);
+
+/*
+ * One per-packet line of `irtt client` (0.9.0, without -q), without its
+ * newline:
+ *   "seq=3 rtt=136µs rd=34.2µs sd=102µs ipdv=19.4µs"
+ * with Go durations (ns, µs, ms, s, m, h; "1m2.5s"), rd= and sd= absent
+ * when the server sent no timestamps, and " (LATE)" after a reply that
+ * came after a later one (kept). 1 and *r for a reply (ts 0: the line
+ * has no clock of its own), 0 for any other line ("[Connecting] ...",
+ * "DUP! seq=4", the statistics); dup is never set: a duplicate has no
+ * reply line.
+ */
+int latprobe_parse_irtt_line(const char *line, struct latprobe_reply *r);
 
 /* The sequence number raw (0..65535, as printed) unwrapped next to the
  * one before it, prev (-1 for the first): icmp_seq wraps at 65536, every
@@ -80,11 +97,16 @@ void latprobe_summarise(const double *t, const double *rtt,
  * Start probe (a name of latprobe_names) on h toward address, one probe
  * every interval seconds, for at most max_s seconds (its deadline: the
  * child's own, the far side's and the reader's). label: the plan's host
- * name (the series' host). OUT: *out, stop with latprobe_stop.
+ * name (the series' host). to: the host that owns address, or NULL (an
+ * address of no plan host): a probe that needs a server of its own
+ * (irtt) has it started there first, bound to address on a free UDP
+ * port, and stopped with the probe; without to it expects a server
+ * already listening at address (irtt's port 2112). OUT: *out, stop with
+ * latprobe_stop.
  */
-int latprobe_start(struct host *h, const char *label, const char *probe,
-		   const char *address, double interval, double max_s,
-		   struct latprobe **out, struct xr_err *err);
+int latprobe_start(struct host *h, struct host *to, const char *label,
+		   const char *probe, const char *address, double interval,
+		   double max_s, struct latprobe **out, struct xr_err *err);
 /*
  * Is the probe working after its idle phase? 0 when it has replies;
  * else -XR_EENV and why in err: the child ended (with what it said), or
@@ -94,8 +116,9 @@ int latprobe_check(struct latprobe *p, struct xr_err *err);
 /* The engine starts now: t = 0. */
 void latprobe_mark(struct latprobe *p);
 /*
- * The engine ended now: stop the child (its process group), move the
- * series latency.rtt into dst and fill *sum. A probe that ended early
+ * The engine ended now: stop the child (its process group) and its
+ * server, move the series latency.rtt (and for irtt latency.send_delay,
+ * latency.receive_delay) into dst and fill *sum. A probe that ended early
  * says why in dst->note. Frees p; NULL is a no-op.
  */
 void latprobe_stop(struct latprobe *p, struct series_set *dst,

@@ -125,7 +125,7 @@ static void build_latency(struct pctx *c, const struct ynode *n)
 		return;
 	pc_keys(c, n, plan_latency_keys, "latency");
 	if (!(x = yn_get(n, "probe")))
-		pc_err(c, n, "latency needs probe: (ping)");
+		pc_err(c, n, "latency needs probe: (ping or irtt)");
 	else {
 		l->probe = pc_str(c, x, "latency.probe");
 		l->probe_pos = pc_pos(x);

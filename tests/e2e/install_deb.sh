@@ -6,7 +6,8 @@
 #    schema docs and JSON Schema, README and the guides under the prefix;
 # 2. `cpack -G DEB` builds a .deb whose Depends names the runtime libraries
 #    (libhpdf, libyaml, libsqlite3, libjansson), iperf3, openssh-client and
-#    the IPAex font, and lintian finds nothing to say above "info": no
+#    the IPAex font (Recommends iputils-ping, Suggests irtt: the latency
+#    probes), and lintian finds nothing to say above "info": no
 #    error, no warning (copyright in DEP-5, changelog.Debian.gz, the man
 #    page compressed, the binary stripped, no essential package in
 #    Depends, a maintainer with a real mail host);
@@ -89,6 +90,11 @@ deps=$(dpkg-deb -f "$deb" Depends)
 for d in libhpdf libyaml libsqlite3 libjansson iperf3 openssh-client fonts-ipaexfont-gothic; do
 	echo "$deps" | grep -q "$d" || fail "Depends lacks $d: $deps"
 done
+# the latency probes' programs: ping recommended, irtt suggested
+rec=$(dpkg-deb -f "$deb" Recommends)
+sug=$(dpkg-deb -f "$deb" Suggests)
+echo "$rec" | grep -q "iputils-ping" || fail "Recommends lacks iputils-ping: $rec"
+echo "$sug" | grep -q "irtt" || fail "Suggests lacks irtt: $sug"
 dpkg-deb -c "$deb" >"$dir/contents.txt"
 grep -q '\./usr/bin/xrun$' "$dir/contents.txt" || fail ".deb has no /usr/bin/xrun"
 grep -q 'usr/share/man/man1/xrun.1' "$dir/contents.txt" || fail ".deb has no man page"

@@ -3,7 +3,8 @@
 # number of manual interventions (checked by brute force), abba drift
 # cancellation (equal mean position per cell per block; equal mean square
 # position in two-cell blocks at repeat 4 and 8), random reproducibility,
-# sequential order, warm-ups, and exit 2 on a bad plan.
+# sequential order, warm-ups, the latency probe (its keys, its server,
+# null without one; its line in the human form), and exit 2 on a bad plan.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 xr_need python3
@@ -291,6 +292,34 @@ assert abs(d["estimated_seconds"] - e) < 0.05 + 1e-9, (sys.argv[2], d["estimated
 ' "${s#*|}" "${s%|*}" || { echo "FAIL lead-in of ${s%|*}"; exit 1; }
 done
 echo "ok   lead-in: 200ms 0.4 s, 2s 1 s, off and counters: none 0"
+# The latency probe: its keys in --json (null without one), its line in the
+# human form; its idle phase is the lead-in when longer than the samplers'.
+for l in "probe: irtt, interval: 50ms, idle: 3s|irtt|server|0.05|3|True" \
+	"probe: ping, to: 192.0.2.7|ping|192.0.2.7|0.1|2|False" \
+	"probe: irtt, to: 192.0.2.7|irtt|192.0.2.7|0.1|2|False"; do
+	IFS='|' read -r y probe to iv idle srv <<<"$l"
+	printf 'xrun: 1\nname: lat\nengine: { type: iperf3, server: local, duration: 2s }\nlatency: { %s }\n' "$y" >lat.yaml
+	"$XRUN" plan --json lat.yaml >lat.json
+	python3 -c '
+import json, sys; d = json.load(open("lat.json")); l = d["latency"]
+p, to, iv, idle, srv = sys.argv[1:]
+want = {"probe": p, "from": "client", "to": to, "interval_seconds": float(iv),
+        "idle_seconds": float(idle), "server": srv == "True"}
+assert l == want, (l, want)
+assert d["lead_in_seconds"] == max(1.0, float(idle)), d["lead_in_seconds"]
+' "$probe" "$to" "$iv" "$idle" "$srv" || { echo "FAIL latency in --json: $y: $(cat lat.json | head -c 600)"; exit 1; }
+	"$XRUN" plan lat.yaml >lat.txt
+	grep -q "^latency probe: $probe from client to $to every ${iv}s, ${idle}s idle before each run (in the lead-in)" lat.txt ||
+		{ echo "FAIL latency in the human form: $y: $(grep -i latency lat.txt)"; exit 1; }
+	if [ "$srv" = True ]; then
+		grep -q "xrun starts its server on the target" lat.txt || { echo "FAIL no server line: $y"; exit 1; }
+	elif grep -q "starts its server" lat.txt; then
+		echo "FAIL a server line for $y"; exit 1
+	fi
+done
+"$XRUN" plan --json lead.yaml | python3 -c 'import json, sys; assert json.load(sys.stdin)["latency"] is None' ||
+	{ echo "FAIL latency is not null without a probe"; exit 1; }
+echo "ok   latency: the probe in --json and the human form, null without one"
 if command -v sqlite3 >/dev/null; then
 	sqlite3 pcie-gen.db < "$XRUN_SOURCE_DIR/schema/store.sql"
 	sqlite3 pcie-gen.db "

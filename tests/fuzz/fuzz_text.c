@@ -1,7 +1,8 @@
 /* libFuzzer target: the text readers of what engines and probes print
  * (all input: a far host or a tool prints it). The first byte picks the
  * reader: ping's reply lines and the latency summary over them
- * (latprobe.h), the command engine's number reading with each documented
+ * (latprobe.h), irtt's per-packet lines and the same summary (0 and 4),
+ * the command engine's number reading with each documented
  * separator option (number_text.h), the networkQuality and speed-test
  * presets (engine_resp.h). The rest is the output. */
 #include <math.h>
@@ -46,6 +47,35 @@ static void ping_lines(char *text)
 	latprobe_summarise(t, rtt, seq, n, 1e9, 1e-9, &s);
 }
 
+/* irtt's lines: no clock of their own, so sent by their place in the
+ * input; sequence numbers as irtt prints them (no wrap); the one-way
+ * delays must come out as a time or NAN. */
+static void irtt_lines(char *text)
+{
+	static double t[MAX_REPLIES], rtt[MAX_REPLIES];
+	static long long seq[MAX_REPLIES];
+	struct latprobe_summary s;
+	struct latprobe_reply r;
+	size_t n = 0;
+	char *save = NULL, *line;
+
+	for (line = strtok_r(text, "\n", &save); line && n < MAX_REPLIES;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!latprobe_parse_irtt_line(line, &r))
+			continue;
+		if (!(r.rtt >= 0 && r.rtt < 1e6) ||
+		    (!isnan(r.send_delay) && !(fabs(r.send_delay) < 1e6)) ||
+		    (!isnan(r.recv_delay) && !(fabs(r.recv_delay) < 1e6)))
+			abort(); /* latprobe.h: times, bounded */
+		t[n] = 0.1 * (double)n - 1.0 - r.rtt;
+		rtt[n] = r.rtt;
+		seq[n++] = (long long)r.seq;
+	}
+	latprobe_summarise(t, rtt, seq, n, 0.1 * (double)n - 1.0, 0.1, &s);
+	if (s.lost_loaded > s.sent_loaded)
+		abort();
+}
+
 static void numbers(const char *text, size_t len)
 {
 	static const char *const th[][2] = {
@@ -81,16 +111,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data + 1, len);
 	text[len] = '\0';
-	switch (data[0] % 4) {
+	switch (data[0] % 5) {
 	case 0:
 		ping_lines(text);
+		break;
+	case 4:
+		irtt_lines(text);
 		break;
 	case 1:
 		numbers(text, strlen(text));
 		break;
 	default:
 		memset(&res, 0, sizeof res);
-		engine_resp_parse(data[0] % 4 == 2 ? &engine_networkquality
+		engine_resp_parse(data[0] % 5 == 2 ? &engine_networkquality
 						   : &engine_speedtest,
 				  text, len, &res);
 		engine_result_release(&res);

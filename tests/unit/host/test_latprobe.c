@@ -206,7 +206,7 @@ static void test_live(void)
 	memset(&ph, 0, sizeof ph);
 	ph.name = "client";
 	ok(host_open(&ph, "/tmp", &h, &err) == 0, "open the local host");
-	ok(latprobe_start(h, "client", "ping", "127.0.0.1", 0.05, 30, &p,
+	ok(latprobe_start(h, NULL, "client", "ping", "127.0.0.1", 0.05, 30, &p,
 			  &err) == 0,
 	   "start ping: %s", err.msg);
 	proc_sleep(0.5);
@@ -226,8 +226,8 @@ static void test_live(void)
 	series_set_release(&set);
 
 	/* ping exits at once: the check says why */
-	ok(latprobe_start(h, "client", "ping", "nosuch.invalid", 0.05, 30, &p,
-			  &err) == 0,
+	ok(latprobe_start(h, NULL, "client", "ping", "nosuch.invalid", 0.05, 30,
+			  &p, &err) == 0,
 	   "start ping to a name that does not resolve");
 	proc_sleep(0.3);
 	memset(&err, 0, sizeof err);
@@ -236,7 +236,7 @@ static void test_live(void)
 	   "the check fails with ping's words: %s", err.msg);
 	latprobe_stop(p, &set, &s);
 	series_set_release(&set);
-	ok(latprobe_start(h, "client", "irtt", "127.0.0.1", 0.05, 30, &p,
+	ok(latprobe_start(h, NULL, "client", "udp", "127.0.0.1", 0.05, 30, &p,
 			  &err) < 0,
 	   "an unknown probe is refused");
 	{
@@ -244,8 +244,8 @@ static void test_live(void)
 		char *path = strdup(getenv("PATH") ? getenv("PATH") : "");
 		setenv("PATH", "/nonexistent", 1);
 		memset(&err, 0, sizeof err);
-		ok(latprobe_start(h, "client", "ping", "127.0.0.1", 0.05, 30,
-				  &p, &err) < 0 &&
+		ok(latprobe_start(h, NULL, "client", "ping", "127.0.0.1", 0.05,
+				  30, &p, &err) < 0 &&
 		       strstr(err.msg, "latency probe 'ping' from 'client' "
 				       "to 127.0.0.1: cannot execute 'ping'"),
 		   "no ping: %s", err.msg);

@@ -57,10 +57,10 @@ static const struct {
     {"latency: { probe: ping, to: 198.51.100.7 }\n", NULL},
     {"latency: { probe: ping, to: \"2001:db8::1\" }\n", NULL},
     {"latency: { probe: pnig }\n",
-     "9:19: unknown latency probe 'pnig' (valid: ping)"},
+     "9:19: unknown latency probe 'pnig' (valid: ping, irtt)"},
     {"latency: { probe: pings }\n",
      "9:19: unknown latency probe 'pings' (did you mean 'ping'?"},
-    {"latency: { from: a }\n", "9:10: latency needs probe: (ping)"},
+    {"latency: { from: a }\n", "9:10: latency needs probe: (ping or irtt)"},
     {"latency: { probe: ping, form: a }\n",
      "9:25: unknown key 'form' in latency (valid: probe, from, to, "
      "interval, idle)"},
