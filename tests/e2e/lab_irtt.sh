@@ -39,8 +39,9 @@ latency: { probe: irtt, from: client, to: server, interval: 100ms, idle: 2s }
 $3
 YAML
 }
-servers() { pgrep -af "^irtt server -b 198\.18\.0\.2:" || true; }
-clients() { pgrep -af "^irtt client .*198\.18\.0\.2:" || true; }
+# this test's namespaces only: another suite's lab may use the same subnet
+servers() { xr_ns_procs "$P-server" "^irtt server -b 198\.18\.0\.2:"; }
+clients() { xr_ns_procs "$P-client" "^irtt client .*198\.18\.0\.2:"; }
 # someone else's irtt server on 2112: xrun's goes to the next port
 ip netns exec "$P-server" irtt server -b 198.18.0.2:2112 >busy.log 2>&1 &
 busy=$!
@@ -113,7 +114,7 @@ for when in idle load; do
 		if [ "$when" = idle ]; then
 			[ -z "$(clients)" ] || break
 		else
-			pgrep -f "^iperf3 -c 198\.18\.0\.2" >/dev/null && break
+			[ -n "$(xr_ns_procs "$P-client" "^iperf3 -c 198\.18\.0\.2")" ] && break
 		fi
 		sleep 0.05
 	done

@@ -116,12 +116,12 @@ for at in 1 3.5; do
 	"$XRUN" run intr.yaml --db "intr$at.db" --unattended 2>intr.err &
 	pid=$!
 	sleep "$at"
-	pgrep -f "^ping -n -D .* 198\.18\.0\.2$" >/dev/null || fail "no ping running at $at s"
+	[ -n "$(xr_ns_procs "$P-client" "^ping -n -D .* 198\.18\.0\.2 $")" ] || fail "no ping running at $at s"
 	kill -INT "$pid"
 	rc=0
 	wait "$pid" || rc=$?
 	[ "$rc" = 130 ] || fail "interrupted run exit $rc, not 130"
-	left=$(pgrep -af "^ping -n -D .* 198\.18\.0\.2$" || true)
+	left=$(xr_ns_procs "$P-client" "^ping -n -D .* 198\.18\.0\.2 $")
 	[ -z "$left" ] || fail "ping still running after SIGINT at $at s: $left"
 done
 echo "ok - ping beside iperf3 on a 20mbit lab link: metrics are the series' quantiles, a probe without replies or without ping fails its runs with the reason, SIGINT leaves no ping"

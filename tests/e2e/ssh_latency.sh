@@ -26,7 +26,7 @@ engine:
   duration: 2s
   port: $port
 repeat: 2
-latency: { probe: $1, from: ${3:-far}, to: ${2:-127.0.0.1}, interval: 50ms, idle: 1s }
+latency: { probe: $1, from: ${3:-far}, to: ${2:-127.0.0.1}, interval: 70ms, idle: 1s }
 YAML
 }
 check() { # db probe [sender]
@@ -63,7 +63,8 @@ elif [ "${CI:-}" = true ]; then
 else
 	echo "# skipped the irtt half: no irtt"
 fi
-# this test's probes only (interval 0.050): another suite's may run
-left=$(pgrep -af "^(ping -n -D -i 0\.050|irtt client -i 0\.050s)" || true)
+# this test's probes only (interval 0.070, which no other test uses; the
+# unit tests' live probes use 0.050): another suite's may run beside it
+left=$(pgrep -af "^(ping -n -D -i 0\.070|irtt client -i 0\.070s)" || true)
 [ -z "$left" ] || fail "a probe is left: $left"
 echo "ok: the latency probe (ping, irtt) sent from an ssh host, and irtt toward one (its server started over ssh)"

@@ -111,3 +111,13 @@ xr_need_netns() { # name
 	ip netns add "$1" || xr_skip "cannot create network namespace $1"
 	xr_at_exit "ip netns del '$1' 2>/dev/null"
 }
+
+# The command lines of the processes inside namespace NS that match the
+# extended regex RE, one a line (empty when none). pgrep sees every
+# namespace: a test beside another suite's would see its processes too.
+xr_ns_procs() { # ns re
+	local p
+	for p in $(ip netns pids "$1" 2>/dev/null); do
+		tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null && echo
+	done | grep -E -- "$2" || true
+}
