@@ -512,6 +512,45 @@ static void window_candidate(struct ctx *x, int ci, double med,
 	push(k, nk, EXPLAIN_WINDOW);
 }
 
+/* The cell's TCP retransmits per second (mean over its ok runs of the
+ * engine's `retransmits` over the engine duration); NaN without them. */
+static double retransmit_rate(const struct ctx *x, int ci)
+{
+	const struct report *r = x->r;
+	double sum = 0, d = r->met.engine_duration;
+	int n = 0;
+	for (int i = 0; i < r->nruns; i++) {
+		double v = r->runs[i].cell == ci && r->runs[i].ok
+			       ? run_metric(x, &r->runs[i], "retransmits")
+			       : NAN;
+		if (isfinite(v)) {
+			sum += v;
+			n++;
+		}
+	}
+	return n && d > 0 ? sum / n / d : NAN;
+}
+
+/* Drop-bound: >= EXPLAIN_PER_S drops a second from the NIC or the root
+ * qdisc, when not line-bound (a shaper at its rate drops from its queue:
+ * that is the line). A TCP cell whose engine counts retransmits gets here
+ * only with its own losses (>= EXPLAIN_PER_S retransmits a second), and
+ * then before the CPU: drops of other traffic do not hold it, and a flow
+ * that loses is held by its losses (Mathis et al., "The macroscopic
+ * behavior of the TCP congestion avoidance algorithm", CCR 1997). */
+static void drops_candidate(struct ctx *x, const struct evid *e,
+			    enum explain_kind *k, int *nk)
+{
+	char buf[64];
+	if (!e->nruns || e->drops / e->nruns < EXPLAIN_PER_S ||
+	    (*nk && k[0] == EXPLAIN_LINE))
+		return;
+	snprintf(buf, sizeof buf, "%.0f drops/s", e->drops / e->nruns);
+	explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
+	explain_cat(x->series, sizeof x->series, ", ", e->drop_series);
+	push(k, nk, EXPLAIN_DROPS);
+}
+
 static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 {
 	const struct report *r = x->r;
@@ -527,10 +566,13 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 	struct ceil best = {NAN, EXPLAIN_NONE, ""}, pcie = best;
 	struct evid e = {0};
 	enum explain_kind k[2];
-	int nk = 0, ja = x->lang == REPORT_LANG_JA;
+	int nk = 0, ja = x->lang == REPORT_LANG_JA, lossy;
+	double retr;
 	char v[64], cv[64], buf[512];
 
 	x->missing[0] = x->series[0] = x->evidence[0] = '\0';
+	retr = retransmit_rate(x, ci);
+	lossy = !udp && retr >= EXPLAIN_PER_S;
 	x->single = version_before(ver, 3, 16) || (par && atoi(par) <= 1);
 	l->ceiling = l->fraction = NAN;
 	if (bits)
@@ -572,7 +614,10 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 		push(k, &nk, EXPLAIN_PCIE);
 	}
 	/* A CPU that carries a ceiling's rate is not what limits the cell. */
-	if (!nk)
+	/* A TCP flow that loses packets is held by its losses first. */
+	if (lossy && !(nk && k[0] == EXPLAIN_LINE))
+		drops_candidate(x, &e, k, &nk);
+	if (!nk || (nk == 1 && k[0] == EXPLAIN_DROPS))
 		cpu_candidate(x, &e, ver, par, k, &nk);
 	if (!nk && !udp)
 		window_candidate(x, ci, med, k, &nk);
@@ -583,14 +628,8 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 		explain_cat(x->series, sizeof x->series, ", ", e.pause_series);
 		push(k, &nk, EXPLAIN_FLOW_CONTROL);
 	}
-	/* A shaper at its rate drops from its queue: that is the line. */
-	if (e.nruns && e.drops / e.nruns >= EXPLAIN_PER_S &&
-	    !(nk && k[0] == EXPLAIN_LINE)) {
-		snprintf(buf, sizeof buf, "%.0f drops/s", e.drops / e.nruns);
-		explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
-		explain_cat(x->series, sizeof x->series, ", ", e.drop_series);
-		push(k, &nk, EXPLAIN_DROPS);
-	}
+	if (udp || isnan(retr)) /* no losses of its own to tell */
+		drops_candidate(x, &e, k, &nk);
 	l->kind = nk > 0 ? k[0] : EXPLAIN_NONE;
 	l->kind2 = nk > 1 ? k[1] : EXPLAIN_NONE;
 	l->evidence = arena_strdup(r->arena, x->evidence);
