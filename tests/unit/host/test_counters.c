@@ -500,7 +500,11 @@ static void test_scripts_without_cat(void)
 	buf_reset(&text);
 	buf_addf(&text, "PATH=%s\n%s", dir, counters_sampler_script());
 	argv[2] = text.s;
-	o.timeout = 2.0; /* killed at it: the loop does not end itself */
+	/* Killed at the timeout: the loop does not end itself. What is
+	 * checked is that it loops (two frames or more) with only sh and
+	 * sleep, not how fast: 5 s for two frames at 0.1 s (25 times
+	 * their time) holds on a loaded machine. */
+	o.timeout = 5.0;
 	proc_run(&o, &res, &err);
 	for (const char *p = res.out; p && (p = strstr(p, "@@ xrun-sample "));
 	     p++) {
@@ -513,8 +517,8 @@ static void test_scripts_without_cat(void)
 			good++;
 		counters_snap_free(f);
 	}
-	ok(frames >= 4 && good >= frames - 1,
-	   "the sampler loop without cat: %zu frames in 2 s at 0.1 s, "
+	ok(frames >= 2 && good >= frames - 1,
+	   "the sampler loop without cat: %zu frames in 5 s at 0.1 s, "
 	   "%zu with TCP counters",
 	   frames, good);
 	proc_result_release(&res);
