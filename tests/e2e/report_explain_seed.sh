@@ -89,6 +89,17 @@ grep -qF "os=ubuntu2604, nic=lgy-pcie-mg3, slot=pcie3x1, streams=4: published 6.
 grep -qF "公表値 6.18 Gbit/s = 9.41 Gbit/s（10GBASE-T, TCP at MTU 1500）の 65.6%; 6.18 Gbit/s = 7.88 Gbit/s（PCIe 3.0 x1 (raw)）の 78%: バス律速; 実測値 " j.md &&
 	grep -qF "PCIe スロットが公表時と異なります" j.md ||
 	fail "the Japanese report lacks the published limit: $(grep 公表値 j.md | head -2)"
+# the PDF (read back with pdftotext) and the HTML carry the same line
+if command -v pdftotext >/dev/null; then
+	"$XRUN" report --db e.db --reference "$REF" -o r.pdf 2>rep.err || fail "pdf report"
+	pdftotext r.pdf - | tr -s ' \n' '  ' >r.txt
+	grep -qF "slot=pcie3x1, streams=4: published 6.18 Gbit/s = 65.6% of 9.41 Gbit/s (10GBASE-T, TCP at MTU 1500); 6.18 Gbit/s = 78% of 7.88 Gbit/s (PCIe 3.0 x1 (raw)): bus-bound; measured 9.40 Gbit/s = 99.8% of 9.41 Gbit/s (10000 Mbit/s Ethernet on local, TCP at MTU 1500): line-bound: your PCIe slot is not the published one" r.txt ||
+		fail "the PDF lacks the published limit line"
+elif [ "${CI:-}" = true ]; then
+	fail "pdftotext missing"
+fi
+"$XRUN" report --db e.db --reference "$REF" -o r.html 2>rep.err || fail "html report"
+[ "$(grep -c 'class="published"' r.html)" = 24 ] || fail "the HTML has not 24 published limit lines"
 # bad conditions: an error at the field, exit 2, no report
 bad() { # want-text sed-expression
 	sed "$2" "$REF" >bad.csv
