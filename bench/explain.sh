@@ -5,7 +5,10 @@
 # at 6.2 Gbit/s, so "line" from the tbf; no PCIe fact exists in a lab),
 # cpu (the unshaped veth pair), drops (the unshaped pair behind a policer:
 # htb root + matchall police 500mbit drop, which counts its drops in
-# qdisc.drops; skipped without tc's police action). The window case needs netem (lab profile wan) and is
+# qdisc.drops; skipped without tc's police action), drops-tbf (a tbf of
+# 1000mbit whose queue holds one burst of 3000 B and 50 us: TCP loses at
+# its queue and stays far below the rate, counted in qdisc.drops: works
+# without police). The window case needs netem (lab profile wan) and is
 # skipped when the kernel lacks it. Prints per case the share named
 # rightly (kind = truth) and the cells called bound by something else
 # (kind or also neither the truth nor none), with the load average.
@@ -80,6 +83,7 @@ bench line line --rate 1000mbit
 bench pcie3x1 line --profile pcie3x1
 bench cpu cpu --profile 10gbe
 bench drops drops --profile 10gbe
+bench drops-tbf drops --rate 1000mbit --burst 3000 --latency 50us
 if "$XRUN" lab up --prefix "$P" --profile wan >/dev/null 2>&1; then
 	"$XRUN" lab down --prefix "$P" >/dev/null
 	echo "window: not benched yet (needs a small -w plan on the wan profile)"

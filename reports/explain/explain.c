@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "arena.h"
-#include "explain.h"
+#include "explain_int.h"
 #include "format.h"
 
 #include "banned.h"
@@ -90,7 +90,7 @@ struct ctx {
 	char missing[512], series[512], evidence[512];
 };
 
-static void cat(char *dst, size_t n, const char *sep, const char *s)
+void explain_cat(char *dst, size_t n, const char *sep, const char *s)
 {
 	size_t l = strlen(dst);
 	snprintf(dst + l, n - l, "%s%s", l ? sep : "", s);
@@ -134,7 +134,7 @@ static void host_ceilings(struct ctx *x, const char *h, int udp,
 	}
 	if (mtu <= 68 && (link || q)) {
 		snprintf(miss, sizeof miss, "nic_mtu of %s", h);
-		cat(x->missing, sizeof x->missing, ", ", miss);
+		explain_cat(x->missing, sizeof x->missing, ", ", miss);
 		return;
 	}
 	if (q && !strncmp(q, "tbf ", 4)) {
@@ -156,7 +156,7 @@ static void host_ceilings(struct ctx *x, const char *h, int udp,
 			 EXPLAIN_LINE, name);
 	} else if (!q) {
 		snprintf(miss, sizeof miss, "nic_link of %s", h);
-		cat(x->missing, sizeof x->missing, ", ", miss);
+		explain_cat(x->missing, sizeof x->missing, ", ", miss);
 	}
 	pl = fact(r, h, "nic_pcie_link");
 	if (pl && sscanf(pl, "%lf GT/s x%d", &gts, &lanes) == 2) {
@@ -267,7 +267,7 @@ static void rate_evidence(const struct report_series *s, struct evid *e)
 		return;
 	*(drop ? &e->drops : &e->pause) += rate;
 	if (!strstr(dst, s->name))
-		cat(dst, sizeof e->drop_series, ", ", s->name);
+		explain_cat(dst, sizeof e->drop_series, ", ", s->name);
 }
 
 /* The engine's own processes (iperf3's cpu_utilization_percent: the
@@ -404,31 +404,32 @@ static void cpu_candidate(struct ctx *x, const struct evid *e, const char *ver,
 		else
 			snprintf(buf, sizeof buf, "core %d of %s %.0f%% busy",
 				 e->core, e->host, e->busy);
-		cat(x->evidence, sizeof x->evidence, "; ", buf);
+		explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
 		if (isfinite(sq)) {
 			snprintf(buf, sizeof buf,
 				 ja ? "（softirq %.0f%%）" : ", %.0f%% softirq",
 				 sq);
-			cat(x->evidence, sizeof x->evidence, "", buf);
+			explain_cat(x->evidence, sizeof x->evidence, "", buf);
 		}
 		if (e->peak >= e->busy + 1) {
 			snprintf(buf, sizeof buf,
 				 ja ? "各サンプルの最多忙コア %.0f%%"
 				    : "the busiest core at each sample %.0f%%",
 				 e->peak);
-			cat(x->evidence, sizeof x->evidence, ", ", buf);
+			explain_cat(x->evidence, sizeof x->evidence, ", ", buf);
 		}
 		snprintf(buf, sizeof buf, "%s cpu.%d.busy", e->host, e->core);
-		cat(x->series, sizeof x->series, ", ", buf);
+		explain_cat(x->series, sizeof x->series, ", ", buf);
 	}
 	if (e->proc_name && e->proc > 0) {
 		snprintf(buf, sizeof buf,
 			 ja ? "iperf3 の %s プロセスがコア 1 個の %.0f%%"
 			    : "iperf3's %s process %.0f%% of a core",
 			 e->proc_name, e->proc);
-		cat(x->evidence, sizeof x->evidence, "; ", buf);
-		cat(x->series, sizeof x->series, ", ",
-		    strcmp(e->proc_name, "client") ? "cpu_remote" : "cpu_host");
+		explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
+		explain_cat(x->series, sizeof x->series, ", ",
+			    strcmp(e->proc_name, "client") ? "cpu_remote"
+							   : "cpu_host");
 	}
 	if (e->leadin >= EXPLAIN_LEADIN_BUSY) {
 		snprintf(buf, sizeof buf,
@@ -436,7 +437,7 @@ static void cpu_candidate(struct ctx *x, const struct evid *e, const char *ver,
 			    : "CPUs %.0f%% busy before the engine started "
 			      "(other processes)",
 			 e->leadin);
-		cat(x->evidence, sizeof x->evidence, "; ", buf);
+		explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
 	}
 	if (eng) {
 		snprintf(
@@ -444,7 +445,7 @@ static void cpu_candidate(struct ctx *x, const struct evid *e, const char *ver,
 		    ja ? "iperf3 %s は %s 本のストリームを 1 スレッドで実行"
 		       : "iperf3 %s runs its %s streams in one thread",
 		    ver, par);
-		cat(x->evidence, sizeof x->evidence, "; ", buf);
+		explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
 	}
 	push(k, nk, eng ? EXPLAIN_ENGINE : EXPLAIN_CPU);
 }
@@ -505,9 +506,49 @@ static void window_candidate(struct ctx *x, int ci, double med,
 	       : "cwnd %.0f KB / RTT %.2f ms = %s (RTT mean %.2f x its "
 		 "min)",
 	    cw / n / 1024, 1e3 * rtt / n, v, mean / min);
-	cat(x->evidence, sizeof x->evidence, "; ", buf);
-	cat(x->series, sizeof x->series, ", ", "engine.snd_cwnd, engine.rtt");
+	explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
+	explain_cat(x->series, sizeof x->series, ", ",
+		    "engine.snd_cwnd, engine.rtt");
 	push(k, nk, EXPLAIN_WINDOW);
+}
+
+/* The cell's TCP retransmits per second (mean over its ok runs of the
+ * engine's `retransmits` over the engine duration); NaN without them. */
+static double retransmit_rate(const struct ctx *x, int ci)
+{
+	const struct report *r = x->r;
+	double sum = 0, d = r->met.engine_duration;
+	int n = 0;
+	for (int i = 0; i < r->nruns; i++) {
+		double v = r->runs[i].cell == ci && r->runs[i].ok
+			       ? run_metric(x, &r->runs[i], "retransmits")
+			       : NAN;
+		if (isfinite(v)) {
+			sum += v;
+			n++;
+		}
+	}
+	return n && d > 0 ? sum / n / d : NAN;
+}
+
+/* Drop-bound: >= EXPLAIN_PER_S drops a second from the NIC or the root
+ * qdisc, when not line-bound (a shaper at its rate drops from its queue:
+ * that is the line). A TCP cell whose engine counts retransmits gets here
+ * only with its own losses (>= EXPLAIN_PER_S retransmits a second), and
+ * then before the CPU: drops of other traffic do not hold it, and a flow
+ * that loses is held by its losses (Mathis et al., "The macroscopic
+ * behavior of the TCP congestion avoidance algorithm", CCR 1997). */
+static void drops_candidate(struct ctx *x, const struct evid *e,
+			    enum explain_kind *k, int *nk)
+{
+	char buf[64];
+	if (!e->nruns || e->drops / e->nruns < EXPLAIN_PER_S ||
+	    (*nk && k[0] == EXPLAIN_LINE))
+		return;
+	snprintf(buf, sizeof buf, "%.0f drops/s", e->drops / e->nruns);
+	explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
+	explain_cat(x->series, sizeof x->series, ", ", e->drop_series);
+	push(k, nk, EXPLAIN_DROPS);
 }
 
 static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
@@ -525,10 +566,13 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 	struct ceil best = {NAN, EXPLAIN_NONE, ""}, pcie = best;
 	struct evid e = {0};
 	enum explain_kind k[2];
-	int nk = 0, ja = x->lang == REPORT_LANG_JA;
+	int nk = 0, ja = x->lang == REPORT_LANG_JA, lossy;
+	double retr;
 	char v[64], cv[64], buf[512];
 
 	x->missing[0] = x->series[0] = x->evidence[0] = '\0';
+	retr = retransmit_rate(x, ci);
+	lossy = !udp && retr >= EXPLAIN_PER_S;
 	x->single = version_before(ver, 3, 16) || (par && atoi(par) <= 1);
 	l->ceiling = l->fraction = NAN;
 	if (bits)
@@ -548,7 +592,7 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 		else
 			snprintf(buf, sizeof buf, "%s = %.1f%% of %s (%s)", v,
 				 100 * l->fraction, cv, best.name);
-		cat(x->evidence, sizeof x->evidence, "; ", buf);
+		explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
 		if (l->fraction >= EXPLAIN_AT_CEILING && l->fraction <= 1.05)
 			push(k, &nk, best.kind);
 	}
@@ -561,7 +605,7 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 		else
 			snprintf(buf, sizeof buf, "%s = %.0f%% of %s (%s)", v,
 				 100 * med / pcie.bps, cv, pcie.name);
-		cat(x->evidence, sizeof x->evidence, "; ", buf);
+		explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
 		if (!isfinite(l->ceiling) || pcie.bps < l->ceiling) {
 			l->ceiling = pcie.bps;
 			l->fraction = med / pcie.bps;
@@ -570,25 +614,22 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 		push(k, &nk, EXPLAIN_PCIE);
 	}
 	/* A CPU that carries a ceiling's rate is not what limits the cell. */
-	if (!nk)
+	/* A TCP flow that loses packets is held by its losses first. */
+	if (lossy && !(nk && k[0] == EXPLAIN_LINE))
+		drops_candidate(x, &e, k, &nk);
+	if (!nk || (nk == 1 && k[0] == EXPLAIN_DROPS))
 		cpu_candidate(x, &e, ver, par, k, &nk);
 	if (!nk && !udp)
 		window_candidate(x, ci, med, k, &nk);
 	if (e.nruns && e.pause / e.nruns >= EXPLAIN_PER_S) {
 		snprintf(buf, sizeof buf, "%.0f PAUSE frames/s",
 			 e.pause / e.nruns);
-		cat(x->evidence, sizeof x->evidence, "; ", buf);
-		cat(x->series, sizeof x->series, ", ", e.pause_series);
+		explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
+		explain_cat(x->series, sizeof x->series, ", ", e.pause_series);
 		push(k, &nk, EXPLAIN_FLOW_CONTROL);
 	}
-	/* A shaper at its rate drops from its queue: that is the line. */
-	if (e.nruns && e.drops / e.nruns >= EXPLAIN_PER_S &&
-	    !(nk && k[0] == EXPLAIN_LINE)) {
-		snprintf(buf, sizeof buf, "%.0f drops/s", e.drops / e.nruns);
-		cat(x->evidence, sizeof x->evidence, "; ", buf);
-		cat(x->series, sizeof x->series, ", ", e.drop_series);
-		push(k, &nk, EXPLAIN_DROPS);
-	}
+	if (udp || isnan(retr)) /* no losses of its own to tell */
+		drops_candidate(x, &e, k, &nk);
 	l->kind = nk > 0 ? k[0] : EXPLAIN_NONE;
 	l->kind2 = nk > 1 ? k[1] : EXPLAIN_NONE;
 	l->evidence = arena_strdup(r->arena, x->evidence);
@@ -627,6 +668,10 @@ int explain_build(const struct report *r, struct explain **out)
 	}
 	for (int i = 0; i < r->ncells; i++)
 		explain_cell(c, i, &x->cells[i]);
+	if (explain_refs(r, x) < 0) {
+		free(c);
+		return -XR_ENOMEM;
+	}
 	for (int i = 0; i < r->ncmps; i++) {
 		const struct report_cmp *m = &r->cmps[i];
 		enum explain_kind a = x->cells[m->a].kind;

@@ -59,6 +59,13 @@ struct explain {
 	struct explain_limit *cells; /* [r->ncells] */
 	const char **pairs; /* [r->ncmps]: a sentence when the sides are
 			       bound by different things, else NULL */
+	/* With --reference: each published cell's limit from the conditions
+	 * the reference states (link, mtu, pcie; schema/reference.md), and
+	 * its sentence beside the measured cell's, NULL when the reference
+	 * states no ceiling for it. [nrefs] = [r->ref->nrows]; 0 without. */
+	struct explain_limit *refs;
+	const char **ref_lines;
+	int nrefs;
 };
 
 const char *explain_kind_name(enum explain_kind k);

@@ -480,7 +480,6 @@ static int group_rows(struct ref_read *rr)
 	return 0;
 }
 
-/* The v2 settings into ref. */
 /* Settings, header and rows of the split file into rr->ref; every problem
  * goes to rr->d. 0, or -XR_ENOMEM. */
 static int read_reference(struct ref_read *rr, const char *path)
@@ -518,6 +517,7 @@ static int read_reference(struct ref_read *rr, const char *path)
 		rr->r->nfactors = 0;
 	}
 	classify_columns(rr);
+	ref_check_scopes(rr);
 	if (model_columns(rr) < 0 || read_rows(rr) < 0 || group_rows(rr) < 0)
 		return -XR_ENOMEM;
 	ref_settings_into(rr);

@@ -59,6 +59,10 @@ enum report_ref_stat {
 struct report_ref_cond {
 	const char *key, *value;
 	int line, col;
+	/* `condition,KEY,VALUE,FACTOR=LEVEL`: holds for the rows whose
+	 * FACTOR column is LEVEL; NULL for a file-wide condition. */
+	const char *factor, *level;
+	int scope_col;
 };
 
 /* One published number of a row and what was measured for it. */
@@ -110,6 +114,8 @@ struct report_ref {
 	int tolerance_source; /* 0 default, 1 file, 2 --tolerance */
 	struct report_ref_cond *conds;
 	int nconds;
+	struct report_ref_cond *lconds; /* per level (factor, level set) */
+	int nlconds;
 	const char **factors;	 /* [nfactors] factor columns */
 	const int *factor_index; /* [nfactors] into report.factors */
 	int nfactors;
@@ -192,6 +198,20 @@ struct report_ref_doc {
 int report_reference_read(const char *path, const char *const *metrics,
 			  struct arena *a, struct report_ref_doc *doc,
 			  struct xr_diag *d);
+
+/* The published conditions that set ceilings (schema/reference.md,
+ * "Conditions for ceilings"): `link` ("10GBASE-T", "2.5G", "10000":
+ * Mbit/s as ethtool says) into bit/s; `pcie` ("3.0 x1", "PCIe 4.0 x4",
+ * "8 GT/s x1", "Gen3 x1") into GT/s per lane and lanes. 0, or
+ * -XR_EPARSE. */
+int report_ref_parse_link(const char *s, double *bps);
+int report_ref_parse_pcie(const char *s, double *gts, int *lanes);
+/* The value of condition key for row w: a per-level condition of one of
+ * its levels, else a factor column named key, else the file-wide one;
+ * NULL when the reference does not state it. */
+const char *report_ref_row_cond(const struct report_ref *ref,
+				const struct report_ref_row *w,
+				const char *key);
 
 /* Reference row status for CSV/JSON ("matched", "not_measured", ...). */
 const char *report_ref_status_name(enum report_ref_status s);

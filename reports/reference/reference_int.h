@@ -96,7 +96,16 @@ struct ref_read {
 	double tolerance; /* fraction; 0 = not given */
 	struct report_ref_cond *conds;
 	int nconds, capconds;
+	struct report_ref_cond *lconds; /* FACTOR=LEVEL scoped */
+	int nlconds, caplconds;
 };
+
+/* reference_ceiling.c: a `link` or `pcie` condition's value that does
+ * not parse is an error at its position. */
+void ref_check_ceiling_cond(struct xr_diag *d, const struct report_ref_cond *c);
+/* reference_ceiling.c: every scoped condition names a factor column
+ * (error) and a level that some row has (warning). */
+void ref_check_scopes(struct ref_read *rr);
 
 /* reference_settings.c: the settings above the header line into rr, and
  * rr->hdr, rr->first_row; -XR_EPARSE (problems in rr->d) without a

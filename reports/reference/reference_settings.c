@@ -50,36 +50,67 @@ static int is_cond_key(const char *k)
 	return 0;
 }
 
+/* Condition c->f[kf] = c->f[kf + 1] into the file-wide list, or, with
+ * a scope "FACTOR=LEVEL" in c->f[kf + 2], into the per-level one. */
 static void add_cond(struct ref_read *rr, const struct ref_record *c, int kf)
 {
-	struct report_ref_cond *x;
-	int i;
-	for (i = 0; i < rr->nconds; i++)
-		if (!strcmp(rr->conds[i].key, c->f[kf].s)) {
-			xr_diag_add(rr->d, 0, c->line, c->f[kf].col,
-				    "condition '%s' given twice (first on "
-				    "line %d)",
-				    c->f[kf].s, rr->conds[i].line);
+	struct report_ref_cond *x, **arr = &rr->conds;
+	int i, *n = &rr->nconds, *capp = &rr->capconds;
+	const char *scope = c->n > kf + 2 ? c->f[kf + 2].s : NULL, *eq = NULL;
+	char *fac = NULL;
+	if (scope) {
+		arr = &rr->lconds;
+		n = &rr->nlconds;
+		capp = &rr->caplconds;
+		eq = strchr(scope, '=');
+		if (!eq || eq == scope || !eq[1]) {
+			xr_diag_add(rr->d, 0, c->line, c->f[kf + 2].col,
+				    "condition scope '%s' is not "
+				    "'FACTOR=LEVEL'",
+				    scope);
 			return;
 		}
-	if (rr->nconds == rr->capconds) {
-		int cap = rr->capconds ? rr->capconds * 2 : 8;
+		fac = arena_strndup(rr->a, scope, (size_t)(eq - scope));
+		if (!fac)
+			return;
+	}
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*arr)[i].key, c->f[kf].s) &&
+		    (!scope || (!strcmp((*arr)[i].factor, fac) &&
+				!strcmp((*arr)[i].level, eq + 1)))) {
+			xr_diag_add(rr->d, 0, c->line, c->f[kf].col,
+				    "condition '%s'%s%s given twice (first on "
+				    "line %d)",
+				    c->f[kf].s, scope ? " for " : "",
+				    scope ? scope : "", (*arr)[i].line);
+			return;
+		}
+	if (*n == *capp) {
+		int cap = *capp ? *capp * 2 : 8;
 		x = arena_alloc(rr->a, (size_t)cap * sizeof *x);
 		if (!x)
 			return;
-		if (rr->nconds)
-			memcpy(x, rr->conds, (size_t)rr->nconds * sizeof *x);
-		rr->conds = x;
-		rr->capconds = cap;
+		if (*n)
+			memcpy(x, *arr, (size_t)*n * sizeof *x);
+		*arr = x;
+		*capp = cap;
 	}
-	x = &rr->conds[rr->nconds++];
+	x = &(*arr)[(*n)++];
+	memset(x, 0, sizeof *x);
 	x->key = c->f[kf].s;
 	x->value = c->f[kf + 1].s;
 	x->line = c->line;
 	x->col = c->f[kf + 1].col;
+	if (scope) {
+		x->factor = fac;
+		x->level = eq + 1;
+		x->scope_col = c->f[kf + 2].col;
+	}
 	if (!*x->value)
 		xr_diag_add(rr->d, 0, c->line, c->f[kf + 1].col,
 			    "condition '%s' has an empty value", x->key);
+	else
+		ref_check_ceiling_cond(rr->d, x);
 }
 
 /* A percentage ("3%") or a fraction ("0.03"); -XR_EPARSE when neither. */
@@ -111,10 +142,11 @@ static int read_v2_setting(struct ref_read *rr, const struct ref_record *c)
 	const char **slot;
 	int col = c->n > 1 ? c->f[1].col : 1;
 	if (!strcmp(key, "condition")) {
-		if (c->n != 3)
+		if (c->n != 3 && c->n != 4)
 			xr_diag_add(rr->d, 0, c->line, 1,
-				    "expected 'condition,KEY,VALUE'; got %d "
-				    "fields",
+				    "expected 'condition,KEY,VALUE' or "
+				    "'condition,KEY,VALUE,FACTOR=LEVEL'; got "
+				    "%d fields",
 				    c->n);
 		else
 			add_cond(rr, c, 1);
@@ -255,4 +287,6 @@ void ref_settings_into(struct ref_read *rr)
 	ref->tolerance_source = rr->tolerance > 0;
 	ref->conds = rr->conds;
 	ref->nconds = rr->nconds;
+	ref->lconds = rr->lconds;
+	ref->nlconds = rr->nlconds;
 }

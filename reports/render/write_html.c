@@ -438,6 +438,15 @@ static int limits(FILE *f, const struct report *r)
 	for (int k = 0; k < r->ncmps; k++)
 		if (x->pairs[k])
 			para(f, "limits", x->pairs[k]);
+	for (int k = 0; k < x->nrefs; k++) {
+		const char *s =
+		    x->ref_lines[k]
+			? arena_printf(r->arena, "%s: %s",
+				       r->ref->rows[k].label, x->ref_lines[k])
+			: NULL;
+		if (s)
+			para(f, "published", s);
+	}
 	return 0;
 }
 

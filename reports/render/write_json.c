@@ -437,10 +437,12 @@ static json_t *session_info(const struct report *r)
 static json_t *reference(const struct report *r)
 {
 	const struct report_ref *ref = r->ref;
+	struct explain *ex = NULL;
 	json_t *o, *rows, *a;
 	int k, j;
 	if (!ref)
 		return json_null();
+	explain_build(r, &ex);
 	o = json_object();
 	json_object_set_new(o, "file", str(ref->path));
 	json_object_set_new(o, "metric", str(ref->values[0]));
@@ -509,6 +511,12 @@ static json_t *reference(const struct report *r)
 		}
 		json_object_set_new(row, "values", vals);
 		ref_verdict(row, w);
+		if (ex && k < ex->nrefs) {
+			json_t *l = limit_obj(&ex->refs[k]);
+			json_object_set_new(l, "sentence",
+					    str(ex->ref_lines[k]));
+			json_object_set_new(row, "limit", l);
+		}
 		json_array_append_new(rows, row);
 	}
 	json_object_set_new(o, "rows", rows);

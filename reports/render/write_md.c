@@ -376,6 +376,14 @@ static int limits(const struct report *r, FILE *f)
 			put(f, x->pairs[k], 0);
 			fputs("\n", f);
 		}
+	for (int k = 0; k < x->nrefs; k++)
+		if (x->ref_lines[k]) {
+			fputs("- ", f);
+			put(f, r->ref->rows[k].label, 0);
+			fputs(": ", f);
+			put(f, x->ref_lines[k], 0);
+			fputs("\n", f);
+		}
 	fputs("\n", f);
 	return 0;
 }

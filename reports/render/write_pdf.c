@@ -277,6 +277,15 @@ static int limits(struct pdf *pdf, const struct report *r, struct xr_err *err)
 	for (int k = 0; rc == 0 && k < r->ncmps; k++)
 		if (x->pairs[k])
 			rc = pdf_paragraph(pdf, 8, 0, x->pairs[k], err);
+	for (int k = 0; rc == 0 && k < x->nrefs; k++) {
+		const char *s =
+		    x->ref_lines[k]
+			? arena_printf(r->arena, "%s: %s",
+				       r->ref->rows[k].label, x->ref_lines[k])
+			: NULL;
+		if (s)
+			rc = pdf_paragraph(pdf, 8, 0, s, err);
+	}
 	return rc;
 }
 

@@ -1,0 +1,67 @@
+#!/bin/bash
+# The drops rule with a TCP flow's own losses (reports/explain,
+# schema/report.md "Limits"): a command engine prints each cell's rate
+# (600 Mbit/s, no ceiling: the host's link is set to unknown) and its
+# retransmits over engine.duration 2 s; series are set here. A cell whose
+# engine counts retransmits is drop-bound only with >= 1 retransmit/s of
+# its own, and then before the CPU:
+#   lossy      40 retransmits (20/s), nic.rx_dropped 10/s, core 95%  -> drops, also cpu
+#   bystander   0 retransmits, nic.rx_dropped 10/s (other traffic)   -> none
+#   busy        0 retransmits, core 95%                              -> cpu
+#   trickle     1 retransmit (0.5/s), nic.rx_dropped 10/s            -> none
+set -eu
+. "$(dirname "$0")/lib/common.sh"
+xr_need sqlite3 python3
+xr_tmpdir T
+cat >e.yaml <<'YAML'
+xrun: 1
+name: explain-losses
+engine:
+  type: command
+  timeout: 5s
+  duration: 2s
+  run: [sh, -c, 'case "$0" in lossy) n=40 ;; trickle) n=1 ;; *) n=0 ;; esac; echo "rate 600 retr $n"', "{{case}}"]
+  metrics:
+    throughput: { regex: 'rate ([0-9.]+)', unit: Mbit/s }
+    retransmits: { regex: 'retr ([0-9]+)', unit: count }
+factors:
+  case: { levels: [lossy, bystander, busy, trickle] }
+repeat: 2
+sample: off
+YAML
+"$XRUN" run e.yaml --db e.db --quiet 2>run.err || { cat run.err; fail "run exit $?"; }
+sqlite3 e.db "update host_facts set value = 'unknown' where key = 'nic_link';
+	update host_facts set value = 'igb' where key = 'nic_driver';
+	update host_facts set value = 'pfifo_fast' where key = 'qdisc_root'" || fail "facts"
+series() { # case name unit points
+	local n
+	n=$(python3 -c 'import json, sys; print(len(json.loads(sys.argv[1])))' "$4")
+	sqlite3 e.db "insert into series_data(run_id, attempt, host, name, unit,
+		n, points) select id, attempts, 'local', '$2', '$3', $n, '$4' from runs
+		where json_extract(cell, '\$.case') = '$1'" || fail "insert $1 $2"
+}
+for c in lossy bystander trickle; do
+	series $c nic.rx_dropped 1 '[[0.5,5],[1,5],[1.5,5],[2,5]]'
+done
+for c in lossy busy; do
+	series $c cpu.0.busy % '[[0.5,95],[1,95],[1.5,95],[2,95]]'
+done
+"$XRUN" report --db e.db -o r.json 2>rep.err || { cat rep.err; fail "report exit $?"; }
+python3 - r.json <<'PY' || fail "limits with the flow's own losses"
+import json, sys
+want = {"lossy": ("drops", "cpu"), "bystander": ("none", None),
+        "busy": ("cpu", None), "trickle": ("none", None)}
+bad = 0
+for c in json.load(open(sys.argv[1]))["cells"]:
+    case = c["label"].split("=", 1)[1]
+    l = c["limit"]
+    if (l["kind"], l["also"]) != want.pop(case):
+        print("FAIL: %s: %s / %s (%s)" % (case, l["kind"], l["also"], l["text"]))
+        bad += 1
+    if case == "lossy" and not l["text"].startswith("10 drops/s; core 0 of local 95% busy"):
+        print("FAIL: lossy text %r" % l["text"]); bad += 1
+if want:
+    print("FAIL: cells missing: %s" % ", ".join(want)); bad += 1
+sys.exit(1 if bad else 0)
+PY
+echo "ok - drops with the flow's own retransmits (>= 1/s) come before the CPU; drops without them are not the cell's"
