@@ -569,8 +569,10 @@ static void check_flows(const struct plan *p, struct xr_diag *d)
 			    n);
 	if (iperf3_args_server_port(p) + n - 1 > 65535)
 		xr_diag_add(d, 0, fl->pos.line, fl->pos.col,
-			    "iperf3 flows: %d from port %d pass port 65535", n,
-			    iperf3_args_server_port(p));
+			    "iperf3 flows: %d from port %d need ports up to %d "
+			    "(past 65535)",
+			    n, iperf3_args_server_port(p),
+			    iperf3_args_server_port(p) + n - 1);
 }
 
 void iperf3_args_check(const struct plan *p, struct xr_diag *d)
