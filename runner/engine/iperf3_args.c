@@ -4,6 +4,7 @@
  * positions and did-you-mean, and the client argv built from them.
  */
 #include "iperf3_args.h"
+#include "iperf3_flows.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -494,17 +495,6 @@ static const char *plan_param(const struct plan *p, const char *key)
 	return v;
 }
 
-/* The servers of the flows are started once per session (one per port):
- * their number cannot change from run to run. */
-static void no_vary_flows(struct xr_diag *d, struct plan_pos pos,
-			  const char *what)
-{
-	xr_diag_add(d, 0, pos.line, pos.col,
-		    "%scannot vary 'flows' (one iperf3 server per flow is "
-		    "started for the whole session); set engine.flows instead",
-		    what);
-}
-
 /* A factor's params: maps, key by key, as engine parameters are. */
 static void check_level_params(const struct plan *p,
 			       const struct plan_factor *f, struct xr_diag *d)
@@ -525,7 +515,7 @@ static void check_level_params(const struct plan *p,
 				continue;
 			}
 			if (strcmp(def->key, "flows") == 0) {
-				no_vary_flows(d, kv->pos, what);
+				iperf3_flows_no_vary(d, kv->pos, what);
 				continue;
 			}
 			if (p->engine.server_start &&
@@ -541,38 +531,6 @@ static void check_level_params(const struct plan *p,
 			check_value(d, kv->pos, what, def, kv->value);
 		}
 	}
-}
-
-/* engine.flows: a plain number (the session's servers are counted from
- * it), each flow on a port of its own. */
-static void check_flows(const struct plan *p, struct xr_diag *d)
-{
-	const struct plan_kv *fl = NULL, *cp = NULL;
-	int i, n = iperf3_args_flows(p);
-	for (i = 0; i < p->engine.nparams; i++) {
-		if (strcmp(p->engine.params[i].key, "flows") == 0)
-			fl = &p->engine.params[i];
-		else if (strcmp(p->engine.params[i].key, "cport") == 0)
-			cp = &p->engine.params[i];
-	}
-	if (!fl)
-		return;
-	if (fl->value && strstr(fl->value, "{{"))
-		xr_diag_add(d, 0, fl->pos.line, fl->pos.col,
-			    "iperf3 flows '%s' must be a plain number (one "
-			    "server per flow is started for the session)",
-			    fl->value);
-	if (n > 1 && cp)
-		xr_diag_add(d, 0, cp->pos.line, cp->pos.col,
-			    "iperf3 'cport' cannot be set with flows: %d (the "
-			    "flows would bind the same client port)",
-			    n);
-	if (iperf3_args_server_port(p) + n - 1 > 65535)
-		xr_diag_add(d, 0, fl->pos.line, fl->pos.col,
-			    "iperf3 flows: %d from port %d need ports up to %d "
-			    "(past 65535)",
-			    n, iperf3_args_server_port(p),
-			    iperf3_args_server_port(p) + n - 1);
 }
 
 void iperf3_args_check(const struct plan *p, struct xr_diag *d)
@@ -621,7 +579,7 @@ void iperf3_args_check(const struct plan *p, struct xr_diag *d)
 			continue;
 		}
 		if (strcmp(def->key, "flows") == 0) {
-			no_vary_flows(d, f->pos, what);
+			iperf3_flows_no_vary(d, f->pos, what);
 			continue;
 		}
 		if (e->server_start && strcmp(def->key, "port") == 0) {
@@ -638,7 +596,7 @@ void iperf3_args_check(const struct plan *p, struct xr_diag *d)
 	}
 	for (i = 0; i < p->nfactors; i++)
 		check_level_params(p, &p->factors[i], d);
-	check_flows(p, d);
+	iperf3_flows_check(p, d);
 	if (e->server_start) {
 		const char *port = plan_param(p, "port");
 		if (port && strstr(port, "{{"))
@@ -820,13 +778,4 @@ int iperf3_args_server_port(const struct plan *p)
 	if (v && parse_long(v, 10, &n) == 0 && n > 0 && n < 65536)
 		return (int)n;
 	return IPERF3_DEFAULT_PORT;
-}
-
-int iperf3_args_flows(const struct plan *p)
-{
-	const char *v = plan_param(p, "flows");
-	long n;
-	if (v && parse_long(v, 10, &n) == 0 && n >= 1 && n <= IPERF3_MAX_FLOWS)
-		return (int)n;
-	return 1;
 }

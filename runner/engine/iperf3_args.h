@@ -26,9 +26,6 @@ void iperf3_args_check(const struct plan *p, struct xr_diag *d);
 char **iperf3_args_build(const struct engine_request *rq, struct xr_err *err);
 /* The most flows one run has (engine.flows). */
 #define IPERF3_MAX_FLOWS 16
-/* engine.flows: how many clients a run starts together, flow k against
- * its own server on port server_port + k - 1; 1 when unset. */
-int iperf3_args_flows(const struct plan *p);
 /* The port the session's server listens on (engine.port or 5201). */
 int iperf3_args_server_port(const struct plan *p);
 
