@@ -86,7 +86,7 @@ int iperf3_flows_count(const struct plan *p)
 {
 	const char *v = param(p, "flows");
 	long n;
-	if (v && parse_count(v, &n) && n >= 1 && n <= IPERF3_MAX_FLOWS)
+	if (v && parse_count(v, &n) == 0 && n >= 1 && n <= IPERF3_MAX_FLOWS)
 		return (int)n;
 	return 1;
 }
