@@ -109,8 +109,9 @@ static const struct {
     {"retransmits", AGG_SUM},
     {"packets", AGG_SUM},
     {"lost_packets", AGG_SUM},
-    {"cpu_host", AGG_SUM},
-    {"cpu_remote", AGG_SUM},
+    /* the busiest process: what reports' cpu rule reads (one core) */
+    {"cpu_host", AGG_MAX},
+    {"cpu_remote", AGG_MAX},
     {"rtt_min", AGG_MIN},
     {"rtt_max", AGG_MAX},
     {"rtt_mean", AGG_MEAN},

@@ -31,12 +31,12 @@ void iperf3_flows_no_vary(struct xr_diag *d, struct plan_pos pos,
  * ("flow 2 of 2 (port 5302): ..."). Every flow's metric NAME is stored as
  * NAME.flowK (K from 1); an ok run also gets the run's metrics over the
  * flows, throughput first: sums of throughput, throughput_up,
- * throughput_down, sender_throughput, bytes, retransmits, packets,
- * lost_packets, cpu_host and cpu_remote; rtt_min the least, rtt_max the
- * most, rtt_mean and jitter the mean, lost_percent from the sums. The
- * intervals are summed index by index on flow 1's times, the series are
- * kept per flow (NAME.flowK), the observed settings are flow 1's plus
- * flows and ports. Returns 0 or -XR_ENOMEM.
+ * throughput_down, sender_throughput, bytes, retransmits, packets and
+ * lost_packets; rtt_min the least, rtt_max, cpu_host and cpu_remote (the
+ * busiest client or server process) the most, rtt_mean and jitter the mean,
+ * lost_percent from the sums. The intervals are summed index by index on flow
+ * 1's times, the series are kept per flow (NAME.flowK), the observed settings
+ * are flow 1's plus flows and ports. Returns 0 or -XR_ENOMEM.
  */
 int iperf3_flows_merge(const struct engine_result *flow, int n,
 		       const int *ports, struct engine_result *res);

@@ -101,6 +101,10 @@ static void test_sum(void)
 	is_near(mval(&res, "retransmits.flow2"), 7, 0, "retransmits.flow2");
 	is_near(mval(&res, "bytes"), 4844290048.0 + 1192755200.0, 0,
 		"bytes summed");
+	/* end.cpu_utilization_percent.host_total 16.3554078940326 and
+	 * 10.500217528388676: the busiest process, not a sum */
+	is_near(mval(&res, "cpu_host"), 16.3554078940326, 1e-9,
+		"cpu_host: the busiest client");
 	is_near(mval(&res, "rtt_min"), 31e-6, 1e-12, "rtt_min: the least");
 	is_near(mval(&res, "rtt_max"), 6181e-6, 1e-12, "rtt_max: the most");
 	/* flow 1: 35; flow 2: (3571 + 2422) / 2 = 2996.5; mean 1515.75 */
@@ -204,7 +208,7 @@ static void test_loss(void)
 
 int main(void)
 {
-	tap_plan(36);
+	tap_plan(37);
 	test_sum();
 	test_fail();
 	test_loss();
