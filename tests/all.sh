@@ -67,6 +67,18 @@ fuzz() {
       fuzz_plan) cp plans/*.yaml "$corpus"/ 2>/dev/null ;;
       fuzz_iperf3) cp tests/data/iperf3/*.json "$corpus"/ 2>/dev/null ;;
       fuzz_counters) cp tests/data/counters/* "$corpus"/ 2>/dev/null ;;
+      fuzz_text) # first byte: the reader (see fuzz_text.c)
+        for r in tests/data/ping/*.txt; do
+          { printf '\000'; cat "$r"; } >"$corpus/${r##*/}.ping"
+        done
+        printf '\00178,258,213 Bytes/sec' >"$corpus/number"
+        printf '\0014.477,973 MB/s' >"$corpus/number-comma"
+        for r in tests/data/resp/networkquality-*.json; do
+          { printf '\002'; cat "$r"; } >"$corpus/${r##*/}"
+        done
+        for r in tests/data/resp/speedtest*.json; do
+          { printf '\003'; cat "$r"; } >"$corpus/${r##*/}"
+        done ;;
       fuzz_hostos) # first byte: OS and reading (see fuzz_hostos.c)
         for r in tests/data/windows/*.txt tests/data/macos/*.txt; do
           for b in 0 1 2 3 4 5; do

@@ -29,6 +29,15 @@ int report_fmt_decimals(double x)
 	return 4;
 }
 
+/* Milliseconds keep three significant digits but no more than three
+ * decimals: a microsecond is what ping prints and what a probe resolves
+ * ("0.052 ms", "38.4 ms"). */
+int report_fmt_decimals_in(const char *unit, double x)
+{
+	int d = report_fmt_decimals(x);
+	return unit && !strcmp(unit, "ms") && d > 3 ? 3 : d;
+}
+
 char *report_fmt_value(const struct report *r, double v, char *out, size_t n)
 {
 	double x;
@@ -37,8 +46,35 @@ char *report_fmt_value(const struct report *r, double v, char *out, size_t n)
 		return out;
 	}
 	x = v / (r->met.display_scale > 0 ? r->met.display_scale : 1);
-	snprintf(out, n, "%.*f", report_fmt_decimals(x), x);
+	snprintf(out, n, "%.*f", report_fmt_decimals_in(r->met.display_unit, x),
+		 x);
 	return out;
+}
+
+double report_metric_scale(const struct report *r, int mi, const char **unit)
+{
+	const char *base =
+	    (mi >= 0 && mi < r->met.nmetrics && r->met.metric_units)
+		? r->met.metric_units[mi]
+		: "";
+	double top = 0;
+	int i;
+	*unit = base ? base : "";
+	if (mi == r->met.primary && r->met.display_scale > 0) {
+		*unit = r->met.display_unit ? r->met.display_unit : "";
+		return r->met.display_scale;
+	}
+	if (!base || strcmp(base, "s"))
+		return 1;
+	/* seconds (latencies, times): ms unless a cell's median reaches a
+	 * second, one choice per metric so that a column reads alike */
+	for (i = 0; i < r->ncells; i++)
+		if (r->cells[i].st && isfinite(r->cells[i].st[mi].median))
+			top = fmax(top, fabs(r->cells[i].st[mi].median));
+	if (top >= 1)
+		return 1;
+	*unit = "ms";
+	return 1e-3;
 }
 
 char *report_fmt_value_unit(const struct report *r, double v, char *out,
@@ -63,10 +99,18 @@ char *report_fmt_metric(const struct report *r, int mi, double v, char *out,
 		? r->met.metric_units[mi]
 		: "";
 	int k = 0;
+	double scale;
 	if (mi == r->met.primary)
 		return report_fmt_value(r, v, out, n);
 	if (isnan(v)) {
 		snprintf(out, n, "–");
+		return out;
+	}
+	scale = report_metric_scale(r, mi, &unit);
+	if (scale != 1) {
+		v /= scale;
+		snprintf(out, n, "%.*f %s", report_fmt_decimals_in(unit, v), v,
+			 unit);
 		return out;
 	}
 	if (unit && (!strcmp(unit, "bit/s") || !strcmp(unit, "B/s") ||
@@ -102,6 +146,7 @@ char *report_fmt_cell(const struct report *r, const struct report_cell *c,
 {
 	const struct report_stats *s = &c->st[r->met.primary];
 	double scale = r->met.display_scale > 0 ? r->met.display_scale : 1;
+	const char *du = r->met.display_unit;
 	char f[32];
 	if (s->n == 0 || isnan(s->median)) {
 		snprintf(out, n, "–");
@@ -110,10 +155,11 @@ char *report_fmt_cell(const struct report *r, const struct report_cell *c,
 	if (s->gm > 0 && s->gm_high > s->gm) {
 		double x = s->gm / scale;
 		fmt_factor(s->gm_high / s->gm, f, sizeof f);
-		snprintf(out, n, "%.*f ×/÷%s", report_fmt_decimals(x), x, f);
+		snprintf(out, n, "%.*f ×/÷%s", report_fmt_decimals_in(du, x), x,
+			 f);
 	} else if (s->gm > 0) {
 		double x = s->gm / scale;
-		snprintf(out, n, "%.*f", report_fmt_decimals(x), x);
+		snprintf(out, n, "%.*f", report_fmt_decimals_in(du, x), x);
 	} else if (s->med_high > s->med_low) {
 		/* no geometric mean (a value <= 0): the median with its
 		 * order-statistic interval */
@@ -123,11 +169,11 @@ char *report_fmt_cell(const struct report *r, const struct report_cell *c,
 		report_fmt_value(r, s->med_high, hi, sizeof hi);
 		snprintf(out, n, "%s %.*f [%s, %s]",
 			 report_text(r, REPORT_T_MEDIAN),
-			 report_fmt_decimals(x), x, lo, hi);
+			 report_fmt_decimals_in(du, x), x, lo, hi);
 	} else {
 		double x = s->median / scale;
 		snprintf(out, n, "%s %.*f", report_text(r, REPORT_T_MEDIAN),
-			 report_fmt_decimals(x), x);
+			 report_fmt_decimals_in(du, x), x);
 	}
 	return out;
 }

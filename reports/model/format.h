@@ -15,7 +15,14 @@
 /* Decimals giving three significant digits for numbers near x (0 to 4;
  * the bounds sit at the rounding points: 0.9996 prints as "1.00"). */
 int report_fmt_decimals(double x);
+/* The same for a value shown in unit: at most 3 decimals in "ms". */
+int report_fmt_decimals_in(const char *unit, double x);
 char *report_fmt_value(const struct report *r, double v, char *out, size_t n);
+/* The scale metric mi is shown in (base value / scale = shown value) and
+ * its unit: the display unit for the primary metric; for a metric in
+ * seconds (latency.*) milliseconds unless a cell's median reaches 1 s;
+ * else 1 and the stored base unit. */
+double report_metric_scale(const struct report *r, int mi, const char **unit);
 /* The same followed by the unit ("9.41 Gbit/s"). */
 char *report_fmt_value_unit(const struct report *r, double v, char *out,
 			    size_t n);

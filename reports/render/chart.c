@@ -54,15 +54,9 @@ static double at(const double *a, int i)
 /* Display scale and unit of metric mi (the primary gets the display unit). */
 static double metric_scale(const struct report *r, int mi, const char **unit)
 {
-	if (mi == r->met.primary && r->met.display_unit) {
-		*unit = report_unit_label(r->met.display_unit);
-		return r->met.display_scale > 0 ? r->met.display_scale : 1;
-	}
-	*unit = report_unit_label(mi >= 0 && mi < r->met.nmetrics &&
-					  r->met.metric_units
-				      ? r->met.metric_units[mi]
-				      : NULL);
-	return 1;
+	double scale = report_metric_scale(r, mi, unit);
+	*unit = report_unit_label(*unit);
+	return scale;
 }
 
 static const char *metric_name(const struct report *r, int mi)

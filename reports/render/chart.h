@@ -220,6 +220,19 @@ int chart_timeseries(const struct report *r, int ci, double width,
  * -XR_ENOMEM. */
 int chart_box(const struct report *r, int ti, int no, const char *caption,
 	      double width, struct arena *a, struct chart_fig *f);
+/* Latency under load (chart_latency.c). Cell ci's first ok run with a
+ * latency.rtt series: its round-trip time (right axis, ms) and its
+ * engine.throughput (left axis, when it has one) over seconds from the
+ * engine's start, the idle phase (t < 0) shaded; kind "latency", f->nops
+ * == 0 when no run of the cell has the series. 0 or -XR_ENOMEM. */
+int chart_latency_ts(const struct report *r, int ci, double width,
+		     struct arena *a, struct chart_fig *f);
+/* The cumulative distribution of the loaded round-trip time (every
+ * latency.rtt point with t >= 0 of every ok run, in ms) per cell, one
+ * step line each, y from 0 to 1, x in ms from 0; kind "cdf", f->nops ==
+ * 0 when no cell has such a point. 0 or -XR_ENOMEM. */
+int chart_latency_cdf(const struct report *r, double width, struct arena *a,
+		      struct chart_fig *f);
 /* The comparisons (chart_cmp.c): per comparison its name and verdict,
  * its change with the 95% interval (thin) and the 90% equivalence
  * interval (thick), the verdict's mark at the change, over the ±θ band;

@@ -12,6 +12,7 @@
 #include "arena.h"
 #include "chart_fig.h"
 #include "err.h"
+#include "format.h"
 #include "utf8.h"
 
 #include "banned.h"
@@ -161,4 +162,26 @@ double chart_text_estimate(const char *s, size_t len, double size)
 		w += chart_em(cp);
 	}
 	return w * size;
+}
+
+double chart_rate_scale(const struct report *r, double vmax, const char **unit)
+{
+	static const struct {
+		double f;
+		const char *u;
+	} si[] = {{1e9, "Gbit/s"}, {1e6, "Mbit/s"}, {1e3, "kbit/s"}};
+	size_t i;
+	if (r->met.display_unit && r->met.display_scale > 0 &&
+	    r->met.metric_units &&
+	    !strcmp(r->met.metric_units[r->met.primary], "bit/s")) {
+		*unit = report_unit_label(r->met.display_unit);
+		return r->met.display_scale;
+	}
+	for (i = 0; i < sizeof si / sizeof *si; i++)
+		if (vmax >= si[i].f) {
+			*unit = si[i].u;
+			return si[i].f;
+		}
+	*unit = "bit/s";
+	return 1;
 }

@@ -45,6 +45,11 @@ int chart_fig_yaxis(struct chart_fig *f, const struct chart_axis *ax, double x0,
 int chart_fig_xaxis(struct chart_fig *f, const struct chart_axis *x, double y,
 		    double size, const char *label);
 
+struct report;
+/* The scale and label of a bit/s series: the report's display unit when
+ * its metric is in bit/s, else the SI prefix that fits vmax. */
+double chart_rate_scale(const struct report *r, double vmax, const char **unit);
+
 /* Is cp a wide (CJK, full-width) character? */
 int chart_wide(uint32_t cp);
 /* Advance of cp in ems, a little above DejaVu Sans's (generous, so that

@@ -34,30 +34,6 @@ static int text(struct chart_fig *f, double x, double y, int anchor,
 	return chart_fig_text(f, x, y, anchor, FONT, s);
 }
 
-/* The scale and label of a bit/s series: the report's display unit when
- * its metric is in bit/s, else the SI prefix that fits vmax. */
-static double rate_scale(const struct report *r, double vmax, const char **unit)
-{
-	static const struct {
-		double f;
-		const char *u;
-	} si[] = {{1e9, "Gbit/s"}, {1e6, "Mbit/s"}, {1e3, "kbit/s"}};
-	size_t i;
-	if (r->met.display_unit && r->met.display_scale > 0 &&
-	    r->met.metric_units &&
-	    !strcmp(r->met.metric_units[r->met.primary], "bit/s")) {
-		*unit = report_unit_label(r->met.display_unit);
-		return r->met.display_scale;
-	}
-	for (i = 0; i < sizeof si / sizeof *si; i++)
-		if (vmax >= si[i].f) {
-			*unit = si[i].u;
-			return si[i].f;
-		}
-	*unit = "bit/s";
-	return 1;
-}
-
 /* A series as a polyline on axes x and y (values divided by scale). */
 static int polyline(struct chart_fig *f, const struct report_series *s,
 		    const struct chart_axis *x, const struct chart_axis *y,
@@ -275,7 +251,7 @@ int chart_timeseries(const struct report *r, int ci, double width,
 	f->kind = "timeseries";
 	if (!ts_extent(r, ci, &t0, &t1, &vmax))
 		return 0;
-	scale = rate_scale(r, vmax, &unit);
+	scale = chart_rate_scale(r, vmax, &unit);
 	f->title =
 	    arena_printf(a,
 			 ja ? "%s: 時間ごとのスループット（各回を重ねて表示）"
@@ -405,11 +381,9 @@ int chart_box(const struct report *r, int ti, int no, const char *caption,
 		maxv = r->cells[i].nvals > maxv ? r->cells[i].nvals : maxv;
 	if (!(v = arena_alloc(a, (size_t)maxv * sizeof *v)))
 		return -XR_ENOMEM;
-	if (mi == r->met.primary && r->met.display_scale > 0) {
-		scale = r->met.display_scale;
-		unit = report_unit_label(r->met.display_unit);
-	} else if (r->met.metric_units) {
-		unit = report_unit_label(r->met.metric_units[mi]);
+	if (r->met.metric_units) {
+		scale = report_metric_scale(r, mi, &unit);
+		unit = report_unit_label(unit);
 	}
 	for (i = 0; i < ncell; i++)
 		if (tb->cell[i] >= 0 &&

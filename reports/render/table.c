@@ -257,9 +257,11 @@ int rt_matrix(const struct report *r, int ti, struct arena *a, struct rtable *t)
 	buf_release(&cap);
 	buf_release(&by);
 	/* A dimensionless metric (unit "1") gets no unit. */
-	t->unit =
-	    report_unit_label(mi == r->met.primary ? r->met.display_unit
-						   : r->met.metric_units[mi]);
+	{
+		const char *u;
+		report_metric_scale(r, mi, &u);
+		t->unit = report_unit_label(u);
+	}
 	if (!t->title || matrix_heads(r, tb, a, t) < 0 ||
 	    matrix_groups(r, tb, a, t) < 0)
 		return -XR_ENOMEM;

@@ -18,6 +18,7 @@
 #include "chart.h"
 #include "explain.h"
 #include "render.h"
+#include "rlatency.h"
 #include "rtable.h"
 #include "svg_chart.h"
 
@@ -294,6 +295,22 @@ static int html_fig(FILE *f, const struct chart_fig *fig, const char *kind,
 	return 0;
 }
 
+/* Latency under load (chart_latency.c): each cell's round-trip time
+ * beside its throughput, then the loaded round-trip times' CDF. */
+static int latency_charts(FILE *f, const struct report *r, struct arena *a)
+{
+	struct chart_fig fig;
+	int i;
+	for (i = 0; i < r->ncells; i++)
+		if (chart_latency_ts(r, i, 480, a, &fig) < 0 ||
+		    html_fig(f, &fig, "latency", i + 1) < 0)
+			return -XR_ENOMEM;
+	if (chart_latency_cdf(r, 480, a, &fig) < 0 ||
+	    html_fig(f, &fig, "cdf", 1) < 0)
+		return -XR_ENOMEM;
+	return 0;
+}
+
 static int matrices(FILE *f, const struct report *r, struct arena *a)
 {
 	struct chart_fig fig;
@@ -329,7 +346,7 @@ static int matrices(FILE *f, const struct report *r, struct arena *a)
 		if (chart_timeseries(r, i, 480, a, &fig) < 0 ||
 		    html_fig(f, &fig, "timeseries", i + 1) < 0)
 			return -XR_ENOMEM;
-	return 0;
+	return latency_charts(f, r, a);
 }
 
 static int cells(FILE *f, const struct report *r, struct arena *a)
@@ -352,6 +369,11 @@ static int cells(FILE *f, const struct report *r, struct arena *a)
 		any_iv |= r->cells[i].st[r->met.primary].n_intervals > 0;
 	if (any_iv)
 		para(f, "note", T(INTERVAL_NOTE));
+	/* idle against loaded latency beside the throughput (rlatency.c) */
+	if (rt_latency(r, a, &t) < 0)
+		return -XR_ENOMEM;
+	if (t.nrows)
+		table(f, &t, t.title, "latency-table");
 	/* Medians of every other metric per cell, as in the Markdown. */
 	if (r->met.nmetrics < 2)
 		return 0;

@@ -19,6 +19,7 @@
 #include "explain.h"
 #include "render.h"
 #include "png.h"
+#include "rlatency.h"
 #include "rtable.h"
 #include "svg_chart.h"
 #include "wfile.h"
@@ -260,6 +261,26 @@ static int md_chart(const struct report *r, struct arena *a,
 	return fig.nops ? md_svg(r, NULL, &fig, "box", ti + 1, mc, f, err) : 0;
 }
 
+/* Latency under load (chart_latency.c): each cell's round-trip time
+ * beside its throughput as "<stem>-latency-N.svg", the loaded round-trip
+ * times' CDF as "<stem>-cdf-1.svg". */
+static int md_latency(const struct report *r, struct arena *a,
+		      struct md_charts *mc, FILE *f, struct xr_err *err)
+{
+	struct chart_fig fig;
+	int i, rc;
+	for (i = 0; i < r->ncells; i++) {
+		if ((rc = chart_latency_ts(r, i, 480, a, &fig)) < 0)
+			return rc;
+		if (fig.nops && (rc = md_svg(r, NULL, &fig, "latency", i + 1,
+					     mc, f, err)) < 0)
+			return rc;
+	}
+	if ((rc = chart_latency_cdf(r, 480, a, &fig)) < 0)
+		return rc;
+	return fig.nops ? md_svg(r, NULL, &fig, "cdf", 1, mc, f, err) : 0;
+}
+
 /* Each cell's time series as "<stem>-timeseries-N.svg" (N: the cell's
  * 1-based position in the cells table). */
 static int md_timeseries(const struct report *r, struct arena *a,
@@ -274,7 +295,7 @@ static int md_timeseries(const struct report *r, struct arena *a,
 					     mc, f, err)) < 0)
 			return rc;
 	}
-	return 0;
+	return md_latency(r, a, mc, f, err);
 }
 
 static int tables(const struct report *r, struct arena *a, FILE *f,
@@ -312,6 +333,15 @@ static int cells(const struct report *r, struct arena *a, FILE *f)
 	fputs(")\n\n", f);
 	md_table(f, &t);
 	fprintf(f, "%s\n\n", T(r, REPORT_T_INTERVAL_NOTE));
+	/* idle against loaded latency beside the throughput (rlatency.c) */
+	if ((rc = rt_latency(r, a, &t)) < 0)
+		return rc;
+	if (t.nrows) {
+		fputs("### ", f);
+		put(f, t.title, 0);
+		fputs("\n\n", f);
+		md_table(f, &t);
+	}
 	/* Medians of every other metric per cell (retransmits, CPU, loss
 	 * ...), the way before/after tables show them side by side. */
 	if (r->met.nmetrics < 2)

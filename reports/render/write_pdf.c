@@ -20,6 +20,7 @@
 #include "pdf.h"
 #include "explain.h"
 #include "render.h"
+#include "rlatency.h"
 #include "rtable.h"
 #include "utf8.h"
 #include "write_pdf_int.h"
@@ -161,7 +162,17 @@ static int timeseries(struct pdf *pdf, const struct report *r, struct arena *a,
 					  "out of memory");
 		rc = pdf_chart_fig(pdf, &fig, err);
 	}
-	return rc;
+	/* latency under load (chart_latency.c): each cell's round-trip
+	 * time beside its throughput, then the loaded CDF */
+	for (i = 0; rc == 0 && i < r->ncells; i++) {
+		if (chart_latency_ts(r, i, pdf_text_width(pdf), a, &fig) < 0)
+			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					  "out of memory");
+		rc = pdf_chart_fig(pdf, &fig, err);
+	}
+	if (rc == 0 && chart_latency_cdf(r, pdf_text_width(pdf), a, &fig) < 0)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	return rc == 0 ? pdf_chart_fig(pdf, &fig, err) : rc;
 }
 
 static int cells_table(struct pdf *pdf, const struct report *r, struct arena *a,
@@ -181,6 +192,11 @@ static int cells_table(struct pdf *pdf, const struct report *r, struct arena *a,
 		any_iv |= r->cells[i].st[r->met.primary].n_intervals > 0;
 	if (rc == 0 && any_iv)
 		rc = pdf_paragraph(pdf, 7.5, 0, T(INTERVAL_NOTE), err);
+	/* idle against loaded latency beside the throughput (rlatency.c) */
+	if (rc == 0 && rt_latency(r, a, &rt) < 0)
+		rc = xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	if (rc == 0 && rt.nrows)
+		rc = draw_rtable(pdf, &rt, 7.5, rt.title, NULL, err);
 	buf_release(&cap);
 	return rc;
 }

@@ -129,6 +129,33 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
     [REPORT_T_NONE] = {"none", "なし"},
     [REPORT_T_REFERENCE] = {"Reference comparison", "公表値との比較"},
     [REPORT_T_LATENCY_LOAD] = {"Latency under load", "負荷時の遅延"},
+    [REPORT_T_LAT_TS_TITLE] = {"%s: throughput and round-trip time over "
+			       "time, run #%d (shaded: idle, before the load)",
+			       "%s: 時間ごとのスループットと往復遅延、試行 #%d"
+			       "（網掛け: 負荷前のアイドル）"},
+    [REPORT_T_LAT_CDF_TITLE] = {"Round-trip time under load, cumulative "
+				"distribution per cell (every probe reply "
+				"while the engine ran, all runs)",
+				"負荷時の往復遅延の累積分布（セルごと、"
+				"エンジン実行中のすべての応答、全試行）"},
+    [REPORT_T_LAT_RTT_AXIS] = {"round-trip time under load (ms)",
+			       "負荷時の往復遅延（ms）"},
+    [REPORT_T_LAT_SHARE] = {"share of replies <= x", "x 以下の応答の割合"},
+    [REPORT_T_LAT_SECONDS] = {"seconds from the engine's start",
+			      "エンジン開始からの秒数"},
+    [REPORT_T_LAT_IDLE] = {"idle", "アイドル"},
+    [REPORT_T_LAT_TPUT_KEY] = {"throughput (left, %s)",
+			       "スループット（左軸、%s）"},
+    [REPORT_T_LAT_RTT_KEY] = {"round-trip time (right, ms)",
+			      "往復遅延（右軸、ms）"},
+    [REPORT_T_LAT_TABLE] = {"Latency under load (median over runs)",
+			    "負荷時の遅延（試行の中央値）"},
+    [REPORT_T_LAT_IDLE_P50] = {"idle p50", "アイドル p50"},
+    [REPORT_T_LAT_LOADED_P50] = {"loaded p50", "負荷時 p50"},
+    [REPORT_T_LAT_LOADED_P90] = {"loaded p90", "負荷時 p90"},
+    [REPORT_T_LAT_LOADED_P99] = {"loaded p99", "負荷時 p99"},
+    [REPORT_T_LAT_INCREASE] = {"increase p50", "増加 p50"},
+    [REPORT_T_LAT_LOSS] = {"probe loss", "プローブ損失"},
     [REPORT_T_REF_PUBLISHED] = {"published", "公表値"},
     [REPORT_T_REF_MEASURED] = {"measured median", "実測中央値"},
     [REPORT_T_REF_RANGE] = {"min–max", "最小–最大"},

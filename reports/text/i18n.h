@@ -103,6 +103,21 @@ enum report_lang {
 	X(METHOD)                                                              \
 	X(REFERENCE)                                                           \
 	X(LATENCY_LOAD) /* the latency increase under load (rlatency.c) */     \
+	X(LAT_TS_TITLE) /* "%s: ... run #%d" (chart_latency.c) */              \
+	X(LAT_CDF_TITLE)                                                       \
+	X(LAT_RTT_AXIS) /* the CDF's x axis, ms */                             \
+	X(LAT_SHARE)	/* the CDF's y axis */                                 \
+	X(LAT_SECONDS)	/* the time series' x axis */                          \
+	X(LAT_IDLE)	/* the shaded idle phase */                            \
+	X(LAT_TPUT_KEY) /* legend: throughput, left axis */                    \
+	X(LAT_RTT_KEY)	/* legend: round-trip time, right axis */              \
+	X(LAT_TABLE)	/* the per-cell latency table's caption */             \
+	X(LAT_IDLE_P50)                                                        \
+	X(LAT_LOADED_P50)                                                      \
+	X(LAT_LOADED_P90)                                                      \
+	X(LAT_LOADED_P99)                                                      \
+	X(LAT_INCREASE)                                                        \
+	X(LAT_LOSS)                                                            \
 	X(REF_PUBLISHED)                                                       \
 	X(REF_MEASURED)                                                        \
 	X(REF_RANGE)                                                           \
