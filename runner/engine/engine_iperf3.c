@@ -18,11 +18,15 @@
 #include "buf.h"
 #include "host.h"
 #include "iperf3_args.h"
+#include "iperf3_flows.h"
 #include "iperf3_json.h"
 #include "plan.h"
 #include "proc.h"
 #include "units.h"
 #include "banned.h"
+
+_Static_assert(IPERF3_MAX_FLOWS <= HOST_MANY_MAX,
+	       "host_run_many runs every flow at once");
 
 /* time for iperf3 -s to say it listens (ssh start-up included) */
 #define IPERF3_LISTEN_WAIT 8.0
@@ -38,8 +42,10 @@ static char **build_argv(const struct plan *p, const struct engine_request *rq,
 
 struct iperf3_state {
 	struct host *client, *server;
-	struct proc *srv; /* NULL when xrun does not run the server */
-	int port;
+	/* one server per flow, srv[k] on port + k; NULL when xrun does not
+	 * run the servers */
+	struct proc *srv[IPERF3_MAX_FLOWS];
+	int port, nflows;
 	char interval[16]; /* -i of the server: the plan's sample period,
 			      "" for iperf3's default (1 s) */
 	int restarts;
@@ -98,9 +104,10 @@ static int port_listening(struct host *h, int port)
  * in text mode and its own "Server listening" line is the test. A probe
  * connection would count as a client on the server.
  */
-static int server_start(struct iperf3_state *st, struct xr_err *err)
+static int server_start(struct iperf3_state *st, int k, struct xr_err *err)
 {
 	char port[16], tail[256], log[64];
+	const int pnum = st->port + k;
 	/* the server's intervals are the receiver's series: at the same
 	 * period as the client's (-i, iperf3_args.c) */
 	const char *argv[] = {"iperf3", "-s",		"-p",
@@ -111,15 +118,15 @@ static int server_start(struct iperf3_state *st, struct xr_err *err)
 	double deadline;
 	int fd, listening = 0, by_port;
 
-	snprintf(port, sizeof port, "%d", st->port);
+	snprintf(port, sizeof port, "%d", pnum);
 	by_port = host_os(st->server) == PLAN_OS_LINUX
-		      ? port_listening(st->server, st->port)
+		      ? port_listening(st->server, pnum)
 		      : -1;
 	if (by_port == 1)
 		return xr_err_set(err, XR_EENV, NULL, 0, 0,
 				  "port %d on host '%s' is already in use; set "
 				  "engine.port or stop the other iperf3",
-				  st->port, host_name(st->server));
+				  pnum, host_name(st->server));
 	if (!st->interval[0])
 		argv[6] = NULL;
 	if (by_port < 0) { /* text mode: no -J */
@@ -139,8 +146,8 @@ static int server_start(struct iperf3_state *st, struct xr_err *err)
 	close(fd);
 	o.argv = argv;
 	o.stderr_to_stdout = 1;
-	st->srv = host_spawn(st->server, &o, log, err);
-	if (!st->srv) {
+	st->srv[k] = host_spawn(st->server, &o, log, err);
+	if (!st->srv[k]) {
 		unlink(log);
 		return err && err->code ? -err->code : -XR_EENV;
 	}
@@ -153,10 +160,10 @@ static int server_start(struct iperf3_state *st, struct xr_err *err)
 			listening = 1;
 			break;
 		}
-		if (!proc_alive(st->srv))
+		if (!proc_alive(st->srv[k]))
 			break;
-		if (by_port >= 0 && port_listening(st->server, st->port) == 1 &&
-		    proc_alive(st->srv)) {
+		if (by_port >= 0 && port_listening(st->server, pnum) == 1 &&
+		    proc_alive(st->srv[k])) {
 			listening = 1;
 			break;
 		}
@@ -169,15 +176,15 @@ static int server_start(struct iperf3_state *st, struct xr_err *err)
 		return 0;
 	}
 
-	proc_stop(st->srv);
-	st->srv = NULL;
+	proc_stop(st->srv[k]);
+	st->srv[k] = NULL;
 	log_tail(log, tail, sizeof tail);
 	unlink(log);
 	if (strstr(tail, "Address already in use"))
 		return xr_err_set(err, XR_EENV, NULL, 0, 0,
 				  "port %d on host '%s' is already in use; set "
 				  "engine.port or stop the other iperf3",
-				  st->port, host_name(st->server));
+				  pnum, host_name(st->server));
 	if (proc_interrupted)
 		return xr_err_set(err, XR_EINTR, NULL, 0, 0,
 				  "interrupted while starting the iperf3 "
@@ -185,7 +192,7 @@ static int server_start(struct iperf3_state *st, struct xr_err *err)
 	return xr_err_set(err, XR_EENV, NULL, 0, 0,
 			  "iperf3 server on host '%s' did not start "
 			  "listening on port %d%s%s",
-			  host_name(st->server), st->port,
+			  host_name(st->server), pnum,
 			  tail[0] ? ": " : " (no output)", tail);
 }
 
@@ -194,8 +201,9 @@ static void close_(void *state)
 	struct iperf3_state *st = state;
 	if (!st)
 		return;
-	if (st->srv)
-		proc_stop(st->srv);
+	for (int k = 0; k < IPERF3_MAX_FLOWS; k++)
+		if (st->srv[k])
+			proc_stop(st->srv[k]);
 	free(st);
 }
 
@@ -203,12 +211,13 @@ static int open_(const struct plan *p, struct host *client, struct host *server,
 		 void **state, struct xr_err *err)
 {
 	struct iperf3_state *st = calloc(1, sizeof *st);
-	int rc;
+	int rc, k;
 	if (!st)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	st->client = client;
 	st->server = server;
 	st->port = iperf3_args_server_port(p);
+	st->nflows = iperf3_flows_count(p);
 	if (p->sample > 0 && fabs(p->sample - 1.0) > 1e-9)
 		snprintf(st->interval, sizeof st->interval, "%g",
 			 p->sample < 0.1  ? 0.1
@@ -221,7 +230,8 @@ static int open_(const struct plan *p, struct host *client, struct host *server,
 		return xr_err_set(err, XR_EPLAN, NULL, 0, 0,
 				  "engine.server.start is set but there is "
 				  "no server host");
-	rc = server_start(st, err);
+	for (rc = 0, k = 0; k < st->nflows && rc == 0; k++)
+		rc = server_start(st, k, err);
 	if (rc < 0) {
 		close_(st);
 		*state = NULL;
@@ -233,37 +243,49 @@ static int open_(const struct plan *p, struct host *client, struct host *server,
 
 /* A dead server is restarted (and the fact recorded), so one crash costs
  * at most the run it happened in. */
-static int ensure_server(struct iperf3_state *st, struct engine_result *res)
+static int ensure_server(struct iperf3_state *st, int k,
+			 struct engine_result *res)
 {
 	struct xr_err err;
-	char why[64], note[128];
-	if (!st->srv)
+	char why[64], note[160], which[32] = "";
+	if (!st->srv[k])
 		return 0;
-	if (!proc_alive(st->srv))
+	if (!proc_alive(st->srv[k]))
 		snprintf(why, sizeof why, "had exited (wait status %d)",
-			 proc_exit_status(st->srv));
+			 proc_exit_status(st->srv[k]));
 	else if (st->recycle)
 		/* iperf3 -s serves one test at a time and notices a vanished
 		 * client only after its own timeouts: start a fresh one. */
 		snprintf(why, sizeof why, "was serving a cut-off run");
 	else
 		return 0;
-	st->recycle = 0;
-	proc_stop(st->srv);
-	st->srv = NULL;
+	if (st->nflows > 1)
+		snprintf(which, sizeof which, " on port %d", st->port + k);
+	proc_stop(st->srv[k]);
+	st->srv[k] = NULL;
 	xr_err_clear(&err);
-	if (server_start(st, &err) < 0) {
+	if (server_start(st, k, &err) < 0) {
 		res->status = RUN_FAILED;
 		engine_result_set_reason(
-		    res, "iperf3 server %s and could not be restarted: %s", why,
-		    err.msg);
+		    res, "iperf3 server%s %s and could not be restarted: %s",
+		    which, why, err.msg);
 		return -XR_EENV;
 	}
 	st->restarts++;
-	snprintf(note, sizeof note, "iperf3 server %s; restart #%d", why,
-		 st->restarts);
+	snprintf(note, sizeof note, "iperf3 server%s %s; restart #%d", which,
+		 why, st->restarts);
 	engine_result_add_observed(res, "server_restarted", note);
 	return 0;
+}
+
+/* Every flow's server, before a run. */
+static int ensure_servers(struct iperf3_state *st, struct engine_result *res)
+{
+	int k, rc = 0;
+	for (k = 0; k < st->nflows && rc == 0; k++)
+		rc = ensure_server(st, k, res);
+	st->recycle = 0;
+	return rc;
 }
 
 static int output_has(const struct proc_result *pr, const char *s)
@@ -277,13 +299,12 @@ static int output_has(const struct proc_result *pr, const char *s)
  * (-J puts it in the JSON "error", without -J it is on stderr): "busy",
  * or, between two tests, a moment with no listening socket ("Connection
  * refused") when xrun runs the server itself and it is still there. */
-static int server_busy(const struct iperf3_state *st,
-		       const struct proc_result *pr)
+static int server_busy(struct proc *srv, const struct proc_result *pr)
 {
 	if (pr->status != PROC_EXITED || pr->exit_code == 0)
 		return 0;
 	return output_has(pr, "the server is busy running a test") ||
-	       (st->srv && proc_alive(st->srv) &&
+	       (srv && proc_alive(srv) &&
 		output_has(pr, "unable to connect to server: Connection "
 			       "refused"));
 }
@@ -302,7 +323,7 @@ static int run_client(struct iperf3_state *st, const struct proc_opts *o,
 	for (attempt = 0;; attempt++) {
 		memset(pr, 0, sizeof *pr);
 		rc = host_run(st->client, o, pr, err);
-		if (rc < 0 || attempt >= 4 || !server_busy(st, pr))
+		if (rc < 0 || attempt >= 4 || !server_busy(st->srv[0], pr))
 			return rc;
 		proc_result_release(pr);
 		if (proc_sleep(0.1) < 0) {
@@ -361,6 +382,132 @@ static void judge_exited(const struct iperf3_state *st,
 	iperf3_report_release(&rep);
 }
 
+/* A finished client's result into res (the status, else its JSON); 0,
+ * or -XR_EENV when iperf3 could not be executed. */
+static int settle(struct iperf3_state *st, const struct proc_result *pr,
+		  double timeout, struct engine_result *res)
+{
+	int rc;
+	engine_result_take_output(res, pr);
+	rc = engine_result_from_proc(res, pr, "iperf3 ", timeout);
+	if (rc > 0)
+		st->recycle =
+		    1; /* a cut-off run: the server may still hold it */
+	else if (rc == 0)
+		judge_exited(st, pr, res);
+	engine_result_note_cut(res);
+	return rc > 0 ? 0 : rc;
+}
+
+/* The clients of all flows, started together and waited for together
+ * (host_run_many); when a server was still busy with the previous run,
+ * all again after 0.1 s, up to 5 times (as run_client). */
+static int run_clients(struct iperf3_state *st, const struct proc_opts *o,
+		       int n, struct proc_result *pr, struct xr_err *err)
+{
+	int rc, attempt, k, busy;
+	for (attempt = 0;; attempt++) {
+		rc = host_run_many(st->client, o, n, pr, err);
+		if (rc < 0)
+			return rc;
+		for (busy = 0, k = 0; k < n; k++)
+			busy |= server_busy(st->srv[k], &pr[k]);
+		if (attempt >= 4 || !busy)
+			return 0;
+		for (k = 0; k < n; k++)
+			proc_result_release(&pr[k]);
+		if (proc_sleep(0.1) < 0) {
+			memset(pr, 0, (size_t)n * sizeof *pr);
+			for (k = 0; k < n; k++)
+				pr[k].status = PROC_INTERRUPTED;
+			return 0;
+		}
+	}
+}
+
+/* Flow k's argv: the run's, against port. */
+static char **flow_argv(const struct engine_request *rq, int port,
+			struct xr_err *err)
+{
+	struct engine_param *pv = calloc((size_t)rq->nparams + 1, sizeof *pv);
+	struct engine_request r = *rq;
+	char num[16];
+	char **argv;
+	if (!pv)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory"),
+		       NULL;
+	if (rq->nparams > 0)
+		memcpy(pv, rq->params, (size_t)rq->nparams * sizeof *pv);
+	snprintf(num, sizeof num, "%d", port);
+	pv[rq->nparams].key = "port"; /* last: it wins */
+	pv[rq->nparams].value = num;
+	r.params = pv;
+	r.nparams = rq->nparams + 1;
+	argv = iperf3_args_build(&r, err);
+	free(pv);
+	return argv;
+}
+
+/*
+ * engine.flows > 1: the flows' clients started together, flow k against
+ * the server on port + k - 1, their results merged into res
+ * (iperf3_flows.c). runs.argv_json is then an array of the argvs.
+ */
+static int run_flows(struct iperf3_state *st, const struct engine_request *rq,
+		     double timeout, struct engine_result *res)
+{
+	struct engine_result fr[IPERF3_MAX_FLOWS];
+	struct proc_result pr[IPERF3_MAX_FLOWS];
+	struct proc_opts o[IPERF3_MAX_FLOWS];
+	char **argv[IPERF3_MAX_FLOWS];
+	int ports[IPERF3_MAX_FLOWS], n = st->nflows, k, rc = 0, r;
+	struct buf js = BUF_INIT;
+	struct xr_err err;
+
+	memset(argv, 0, sizeof argv);
+	memset(o, 0, sizeof o);
+	memset(fr, 0, sizeof fr);
+	xr_err_clear(&err);
+	buf_addc(&js, '[');
+	for (k = 0; k < n; k++) {
+		ports[k] = st->port + k;
+		if (!(argv[k] = flow_argv(rq, ports[k], &err))) {
+			engine_result_set_reason(res, "flow %d: %s", k + 1,
+						 err.msg);
+			goto out;
+		}
+		buf_adds(&js, k ? "," : "");
+		engine_argv_json((const char *const *)argv[k], &js);
+		o[k].argv = (const char *const *)argv[k];
+		o[k].timeout = timeout;
+	}
+	buf_addc(&js, ']');
+	res->argv_json = buf_detach(&js, NULL);
+	if ((rc = run_clients(st, o, n, pr, &err)) < 0) {
+		engine_result_set_reason(res,
+					 "cannot run iperf3 on host '%s': %s",
+					 host_name(st->client), err.msg);
+		goto out;
+	}
+	for (k = 0; k < n; k++) {
+		fr[k].status = RUN_FAILED;
+		if ((r = settle(st, &pr[k], timeout, &fr[k])) < 0)
+			rc = r;
+		proc_result_release(&pr[k]);
+	}
+	if (iperf3_flows_merge(fr, n, ports, res) < 0) {
+		res->status = RUN_FAILED;
+		engine_result_set_reason(res, "out of memory merging flows");
+	}
+	for (k = 0; k < n; k++)
+		engine_result_release(&fr[k]);
+out:
+	for (k = 0; k < n; k++)
+		engine_argv_free(argv[k]);
+	buf_release(&js);
+	return rc;
+}
+
 static int run(void *state, const struct plan *p,
 	       const struct engine_request *rq, struct engine_result *res)
 {
@@ -370,6 +517,7 @@ static int run(void *state, const struct plan *p,
 	struct xr_err err;
 	struct buf js = BUF_INIT;
 	char **argv;
+	double timeout;
 	int rc;
 
 	(void)p; /* the runner has put everything into rq */
@@ -381,9 +529,13 @@ static int run(void *state, const struct plan *p,
 		    res, "iperf3 engine used without a session");
 		return -XR_EINTERNAL;
 	}
-	rc = ensure_server(st, res);
+	rc = ensure_servers(st, res);
 	if (rc < 0)
 		return rc;
+	timeout =
+	    rq->timeout > 0 ? rq->timeout : rq->duration + rq->omit + 15.0;
+	if (st->nflows > 1)
+		return run_flows(st, rq, timeout, res);
 
 	xr_err_clear(&err);
 	argv = iperf3_args_build(rq, &err);
@@ -395,8 +547,7 @@ static int run(void *state, const struct plan *p,
 	res->argv_json = buf_detach(&js, NULL);
 
 	o.argv = (const char *const *)argv;
-	o.timeout =
-	    rq->timeout > 0 ? rq->timeout : rq->duration + rq->omit + 15.0;
+	o.timeout = timeout;
 	rc = run_client(st, &o, &pr, &err);
 	engine_argv_free(argv);
 	if (rc < 0) {
@@ -406,16 +557,7 @@ static int run(void *state, const struct plan *p,
 		proc_result_release(&pr);
 		return rc;
 	}
-	engine_result_take_output(res, &pr);
-	rc = engine_result_from_proc(res, &pr, "iperf3 ", o.timeout);
-	if (rc > 0)
-		st->recycle =
-		    1; /* a cut-off run: the server may still hold it */
-	else if (rc == 0)
-		judge_exited(st, &pr, res);
-	if (rc > 0)
-		rc = 0;
-	engine_result_note_cut(res);
+	rc = settle(st, &pr, timeout, res);
 	proc_result_release(&pr);
 	return rc;
 }

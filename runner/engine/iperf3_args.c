@@ -4,6 +4,7 @@
  * positions and did-you-mean, and the client argv built from them.
  */
 #include "iperf3_args.h"
+#include "iperf3_flows.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -66,6 +67,9 @@ static const struct pdef pdefs[] = {
     {"duration", P_DUR, "-t", 1, 0},
     {"omit", P_DUR, "-O", 0, 0},
     {"extra", P_WORDS, NULL, 0, 0},
+    /* not an iperf3 option: that many clients at once, flow k on port
+     * port + k - 1 (engine_iperf3.c) */
+    {"flows", P_INT, NULL, 1, IPERF3_MAX_FLOWS},
 };
 #define NPDEFS ((int)(sizeof pdefs / sizeof pdefs[0]))
 
@@ -510,6 +514,10 @@ static void check_level_params(const struct plan *p,
 				unknown_param(d, kv->pos, what, kv->key);
 				continue;
 			}
+			if (strcmp(def->key, "flows") == 0) {
+				iperf3_flows_no_vary(d, kv->pos, what);
+				continue;
+			}
 			if (p->engine.server_start &&
 			    strcmp(def->key, "port") == 0) {
 				xr_diag_add(d, 0, kv->pos.line, kv->pos.col,
@@ -570,6 +578,10 @@ void iperf3_args_check(const struct plan *p, struct xr_diag *d)
 			unknown_param(d, f->pos, what, f->param);
 			continue;
 		}
+		if (strcmp(def->key, "flows") == 0) {
+			iperf3_flows_no_vary(d, f->pos, what);
+			continue;
+		}
 		if (e->server_start && strcmp(def->key, "port") == 0) {
 			xr_diag_add(d, 0, f->pos.line, f->pos.col,
 				    "%scannot vary 'port' while xrun starts "
@@ -584,6 +596,7 @@ void iperf3_args_check(const struct plan *p, struct xr_diag *d)
 	}
 	for (i = 0; i < p->nfactors; i++)
 		check_level_params(p, &p->factors[i], d);
+	iperf3_flows_check(p, d);
 	if (e->server_start) {
 		const char *port = plan_param(p, "port");
 		if (port && strstr(port, "{{"))
@@ -703,7 +716,7 @@ char **iperf3_args_build(const struct engine_request *rq, struct xr_err *err)
 				 IPERF3_CONNECT_MS / 1000.0);
 			v = num;
 		}
-		if (!v)
+		if (!v || (!d->flag && d->kind != P_WORDS))
 			continue;
 		if (convert(d, v, val, sizeof val, why, sizeof why) < 0) {
 			engine_argv_free(a.v);

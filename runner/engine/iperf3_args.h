@@ -13,7 +13,8 @@ struct engine_request;
 
 /* Is key an iperf3 parameter (parallel, reverse, bidir, udp, zerocopy,
  * nodelay, bitrate, congestion, mss, window, length, port, cport, bind,
- * tos, dscp, affinity, connect_timeout, duration, omit, extra)? */
+ * tos, dscp, affinity, connect_timeout, duration, omit, extra,
+ * flows)? */
 int iperf3_args_has_param(const char *key);
 /* Parameter i's name and its JSON Schema fragment; NULL past the last
  * (engine_ops.param_schema). */
@@ -23,6 +24,8 @@ void iperf3_args_check(const struct plan *p, struct xr_diag *d);
 /* `iperf3 -c TARGET ... -J`. OUT: NULL-terminated, free with
  * engine_argv_free; NULL with err on a bad value. */
 char **iperf3_args_build(const struct engine_request *rq, struct xr_err *err);
+/* The most flows one run has (engine.flows). */
+#define IPERF3_MAX_FLOWS 16
 /* The port the session's server listens on (engine.port or 5201). */
 int iperf3_args_server_port(const struct plan *p);
 

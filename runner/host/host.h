@@ -59,6 +59,17 @@ struct proc *host_spawn(struct host *h, const struct proc_opts *o,
  * (proc_spawn_stream); o->timeout > 0 gives it a far-side deadline. */
 struct proc *host_spawn_stream(struct host *h, const struct proc_opts *o,
 			       int *out_fd, int *err_fd, struct xr_err *err);
+/* The most commands host_run_many starts together. */
+#define HOST_MANY_MAX 16
+/*
+ * Start the n commands o[0..n) on h together and wait for all of them
+ * (host_many.c): each has its own deadline (o[k].timeout, its group
+ * stopped there) and its result in res[k] as host_run gives it (release
+ * each). Returns 0 when all were run (each may have failed: see its
+ * status), negative when one could not be started (none then runs on).
+ */
+int host_run_many(struct host *h, const struct proc_opts *o, int n,
+		  struct proc_result *res, struct xr_err *err);
 /*
  * Transport failures, which are not measurements (issue 24): an ssh host
  * is marked down when a command's ssh exited 255 with one of ssh's own

@@ -1,0 +1,44 @@
+/*
+ * Many-to-one runs of the iperf3 engine (engine.flows): the parameter
+ * checked in the plan, and the results of
+ * the N clients that ran together, one per server port, made into the
+ * run's one result. Kept apart from the engine so that the rules (what is
+ * summed, what is per flow, when the run fails) are unit-tested on
+ * recorded outputs.
+ */
+#ifndef XR_IPERF3_FLOWS_H
+#define XR_IPERF3_FLOWS_H
+
+#include "err.h"
+#include "plan.h"
+
+struct engine_result;
+
+/* engine.flows: how many clients a run starts together, flow k against
+ * its own server on port engine.port + k - 1; 1 when unset. */
+int iperf3_flows_count(const struct plan *p);
+/* engine.flows' own rules into d (file:line:col): a plain number, no
+ * cport beside it, its ports inside 65535. */
+void iperf3_flows_check(const struct plan *p, struct xr_diag *d);
+/* A factor (what: "factor 'x': ") that would vary flows, at pos. */
+void iperf3_flows_no_vary(struct xr_diag *d, struct plan_pos pos,
+			  const char *what);
+
+/*
+ * Merge flow[0..n) (flow k ran against port ports[k]) into res, which
+ * must be empty. res is RUN_OK only when every flow is; otherwise it has
+ * the first failed flow's status and a reason naming every failed flow
+ * ("flow 2 of 2 (port 5302): ..."). Every flow's metric NAME is stored as
+ * NAME.flowK (K from 1); an ok run also gets the run's metrics over the
+ * flows, throughput first: sums of throughput, throughput_up,
+ * throughput_down, sender_throughput, bytes, retransmits, packets and
+ * lost_packets; rtt_min the least, rtt_max, cpu_host and cpu_remote (the
+ * busiest client or server process) the most, rtt_mean and jitter the mean,
+ * lost_percent from the sums. The intervals are summed index by index on flow
+ * 1's times, the series are kept per flow (NAME.flowK), the observed settings
+ * are flow 1's plus flows and ports. Returns 0 or -XR_ENOMEM.
+ */
+int iperf3_flows_merge(const struct engine_result *flow, int n,
+		       const int *ports, struct engine_result *res);
+
+#endif
