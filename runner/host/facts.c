@@ -226,7 +226,8 @@ static void system_facts(struct host *h, struct factv *v)
 {
 	static const char *const keys[] = {
 	    "hostname",	 "os_release", "kernel", "cpu_model",
-	    "cpu_count", "mem_bytes",  NULL};
+	    "cpu_count", "mem_bytes",  "tcp_cc", "tcp_cc_template",
+	    "pktmon",	 NULL};
 	struct buf doc = BUF_INIT, b = BUF_INIT;
 	struct xr_err e;
 	if (hostos_read(h, HOSTOS_SYSTEM, NULL, NULL, &doc, &e) == 0)
