@@ -237,6 +237,8 @@ static struct host *host_new(const struct plan_host *ph)
 	h->os_known = ph->os_given;
 	for (i = 0; i < ph->ssh_options.argc && ph->ssh_options.argv; i++)
 		strv_push(&h->ssh_options, ph->ssh_options.argv[i]);
+	for (i = 0; i < ph->path.argc && ph->path.argv; i++)
+		strv_push(&h->path, ph->path.argv[i]);
 	h->ops = ops_for(ph);
 	return h;
 }
@@ -295,6 +297,7 @@ static void host_free(struct host *h)
 	free(h->control_dir);
 	free(h->target);
 	strv_release(&h->ssh_options);
+	strv_release(&h->path);
 	free(h);
 }
 

@@ -85,6 +85,33 @@ static int far_prefix(struct host *h, double timeout, struct buf *cmd)
 		   : 0;
 }
 
+/* Homebrew's bin (Apple silicon) and /usr/local/bin (Intel Homebrew,
+ * hand installs): not on the PATH sshd gives a non-interactive macOS
+ * session (/usr/bin:/bin:/usr/sbin:/sbin). */
+static const char *const macos_path[] = {"/opt/homebrew/bin", "/usr/local/bin"};
+
+/* PATH='DIR:DIR':"$PATH"; export PATH; -- the plan's path:, else
+ * macos_path on a macOS host (known, not while asking uname). Every sh,
+ * bash and zsh (macOS's login shell) reads it the same. */
+static void far_path(struct host *h, struct buf *cmd)
+{
+	struct buf dirs = BUF_INIT;
+	size_t n = h->path.n;
+	int mac = !n && h->os_known && h->os == PLAN_OS_MACOS;
+	if (mac)
+		n = sizeof macos_path / sizeof macos_path[0];
+	for (size_t i = 0; i < n; i++)
+		buf_addf(&dirs, "%s:", mac ? macos_path[i] : h->path.v[i]);
+	if (n) {
+		buf_adds(cmd, "PATH=");
+		host_quote_sh(dirs.s, cmd);
+		buf_adds(cmd, "\"$PATH\"; export PATH; ");
+	}
+	if (dirs.truncated)
+		cmd->truncated = 1;
+	buf_release(&dirs);
+}
+
 /* The command string the remote shell parses. */
 static int remote_command(struct host *h, const char *const *argv,
 			  const char *const *env, double timeout,
@@ -113,6 +140,7 @@ static int remote_command(struct host *h, const char *const *argv,
 		}
 		return cmd->truncated ? -XR_ENOMEM : 0;
 	}
+	far_path(h, cmd);
 	/* The far shell says its pid, then becomes the deadline wrapper:
 	 * the wrapper's process group has that id (coreutils timeout leads
 	 * its own group; the sh watchdog is its parent's). */
