@@ -151,6 +151,8 @@ static void nic_facts(struct host *h, const char *iface, struct factv *v)
 		add_buf(v, "nic_pcie_link", &b);
 	if (probe_from_nic_doc(h, "nic.mtu", iface, doc.s, &b, &e) == 0)
 		add_buf(v, "nic_mtu", &b);
+	if (kv_get(doc.s ? doc.s : "", "usb_link", &b))
+		add_buf(v, "nic_usb_link", &b);
 out:
 	buf_release(&doc);
 	buf_release(&b);

@@ -92,6 +92,10 @@ static void test_nic(void)
 	probe_is(doc.s, "nic.pcie_link", NULL);
 	ok(strstr(doc.s, "devtype: USB 10/100/1G/2.5G LAN\n") != NULL,
 	   "hardware port name kept");
+	/* the adapter's ids (0x0bda, 0x8156) found under a hub in
+	 * SPUSBDataType: super_speed, 5 Gb/s (USB 3.2 Gen 1) */
+	ok(strstr(doc.s, "usb_link: 5 Gb/s (super_speed)\n") != NULL,
+	   "USB link speed of the USB adapter");
 	free(t);
 
 	buf_reset(&doc);
