@@ -284,10 +284,38 @@ void host_close(struct host *h)
 	host_free(h);
 }
 
+const char *host_cache_get(struct host *h, const char *key)
+{
+	return h && h->cache_key && key && strcmp(h->cache_key, key) == 0
+		   ? h->cache_text
+		   : NULL;
+}
+
+const char *host_cache_key(struct host *h)
+{
+	return h ? h->cache_key : NULL;
+}
+
+void host_cache_set(struct host *h, const char *key, const char *text)
+{
+	char *k = strdup(key), *t = strdup(text);
+	if (!k || !t) {
+		free(k);
+		free(t);
+		return;
+	}
+	free(h->cache_key);
+	free(h->cache_text);
+	h->cache_key = k;
+	h->cache_text = t;
+}
+
 static void host_free(struct host *h)
 {
 	if (!h)
 		return;
+	free(h->cache_key);
+	free(h->cache_text);
 	free(h->name);
 	free(h->address);
 	free(h->iface);

@@ -29,6 +29,10 @@ static const char nic_script[] =
     "echo '@@ ifconfig'; ifconfig \"$1\"\n"
     "echo '@@ hardwareports'; networksetup -listallhardwareports "
     "2>/dev/null\n"
+    "m=$(ifconfig \"$1\" | while read -r k v x; do "
+    "[ \"$k\" = ether ] && echo \"$v\"; done)\n"
+    "if [ -n \"$2\" ] && [ \"$m\" = \"$2\" ]; then "
+    "echo '@@ profiler-cached'; exit 0; fi\n"
     "e=$(system_profiler SPEthernetDataType 2>/dev/null)\n"
     "echo '@@ ethernet'; printf '%s\\n' \"$e\"\n"
     "case $e in *'Bus: USB'*) echo '@@ usb'; "
@@ -306,6 +310,37 @@ static void mac_usb(const char *s, size_t len, struct buf *doc)
 	json_decref(j);
 	buf_release(&vid);
 	buf_release(&pid);
+}
+
+int osmac_ether(const char *text, char *mac, size_t n)
+{
+	size_t len;
+	const char *s = hostos_section(text, "ifconfig", &len);
+	const char *p = s, *end = s ? s + len : NULL;
+	struct line l;
+	while (p && next_line(&p, end, &l)) {
+		const char *a = l.s; /* next_line skipped the indent */
+		size_t k;
+		if (l.e - a < 7 || memcmp(a, "ether ", 6) != 0)
+			continue;
+		a += 6;
+		for (k = 0; a + k < l.e && a[k] != ' ' && k + 1 < n; k++)
+			mac[k] = a[k];
+		mac[k] = '\0';
+		return k > 0;
+	}
+	return 0;
+}
+
+void osmac_profiler_text(const char *text, struct buf *out)
+{
+	static const char *const names[] = {"ethernet", "usb"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		size_t len;
+		const char *s = hostos_section(text, names[i], &len);
+		if (s)
+			buf_addf(out, "@@ %s\n%.*s", names[i], (int)len, s);
+	}
 }
 
 int osmac_nic_doc(const char *text, const char *iface, struct buf *doc)
