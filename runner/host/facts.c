@@ -151,6 +151,8 @@ static void nic_facts(struct host *h, const char *iface, struct factv *v)
 		add_buf(v, "nic_pcie_link", &b);
 	if (probe_from_nic_doc(h, "nic.mtu", iface, doc.s, &b, &e) == 0)
 		add_buf(v, "nic_mtu", &b);
+	if (kv_get(doc.s ? doc.s : "", "usb_link", &b))
+		add_buf(v, "nic_usb_link", &b);
 out:
 	buf_release(&doc);
 	buf_release(&b);
@@ -226,7 +228,8 @@ static void system_facts(struct host *h, struct factv *v)
 {
 	static const char *const keys[] = {
 	    "hostname",	 "os_release", "kernel", "cpu_model",
-	    "cpu_count", "mem_bytes",  NULL};
+	    "cpu_count", "mem_bytes",  "tcp_cc", "tcp_cc_template",
+	    "pktmon",	 NULL};
 	struct buf doc = BUF_INIT, b = BUF_INIT;
 	struct xr_err e;
 	if (hostos_read(h, HOSTOS_SYSTEM, NULL, NULL, &doc, &e) == 0)

@@ -1,12 +1,13 @@
 /*
  * Far-side deadlines where there is no coreutils timeout (see farside.h).
  *
- * macOS: perl (in every macOS release: perlrun(1) in Apple's man pages)
- * forks the command into its own process group, and at the deadline sends
- * SIGTERM to the group, then SIGKILL after 2 s, and exits 124; otherwise
- * it exits with the command's status (128+N for signal N, as sh reports
- * it). Time::HiRes (a core module since perl 5.8) gives fractional
- * seconds.
+ * macOS: a POSIX sh watchdog that needs only sh, sleep, kill and ps, all
+ * in the base system (Apple's man pages sh(1), sleep(1) with fractional
+ * seconds, ps(1)); not perl: the macOS 10.15 release notes say scripting
+ * runtimes (Python, Ruby, Perl) will not be included by default in future
+ * versions. At the deadline it kills the command's process tree with
+ * SIGTERM, then SIGKILL, and exits 124; otherwise it exits with the
+ * command's status (128+N for signal N, as sh reports it).
  *
  * Windows: the command runs as a child started with Start-Process
  * -NoNewWindow -PassThru (it shares the ssh session's stdout and stderr);
@@ -20,6 +21,8 @@
  * error fails it with PowerShell's message and a native command's exit
  * status is passed on.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "farside.h"
@@ -28,36 +31,58 @@
 
 #include "banned.h"
 
-/* The grace between SIGTERM and SIGKILL, as host_ssh.c's timeout -k. */
-const char farside_perl_prog[] =
-    "use POSIX ();use Time::HiRes qw(alarm sleep);"
-    "my $t=shift;my $p=fork;defined $p or die \"xrun watchdog: fork: $!\\n\";"
-    "if(!$p){setpgrp(0,0);exec {$ARGV[0]} @ARGV;"
-    "print STDERR \"xrun watchdog: $ARGV[0]: $!\\n\";POSIX::_exit(127)}"
-    "$SIG{ALRM}=sub{kill 'TERM',-$p;sleep 2;kill 'KILL',-$p;"
-    "print STDERR \"xrun watchdog: deadline of $t s reached: process group "
-    "$p killed\\n\";exit 124};"
-    "alarm $t;waitpid($p,0);my $s=$?;alarm 0;"
-    "exit($s&127?128+($s&127):$s>>8)";
+/* The sh watchdog (see farside.h). Background commands of a shell without
+ * job control share its process group and get /dev/null as stdin (POSIX
+ * 2.9.3), so stdin is handed over on fd 3, and the tree is found from
+ * ps's pid/ppid table (ps(1): -A, -o pid= -o ppid=) rather than a group.
+ * The watcher tells the main shell with SIGUSR1 that the deadline fired
+ * (a trapped signal ends `wait` at once, POSIX wait(1)), sends the tree
+ * SIGTERM, then SIGKILL once 2 s have passed with any of it left (as
+ * host_ssh.c's timeout -k). When the command ends first, the main shell
+ * kills the watcher's sleep and the watcher: nothing is left. */
+const char farside_sh_prog[] =
+    "t=$1; shift; f=0; trap 'f=1' USR1; exec 3<&0\n"
+    "\"$@\" <&3 3<&- &\n"
+    "c=$!; exec 3<&-\n"
+    "(sleep \"$t\" & s=$!; trap 'kill \"$s\" 2>/dev/null; exit 0' TERM\n"
+    "wait \"$s\" 2>/dev/null || exit 0\n"
+    "T=$(ps -A -o pid= -o ppid=)\n"
+    "d() { for q in $(echo \"$T\" | while read -r a b; do "
+    "[ \"$b\" = \"$1\" ] && echo \"$a\"; done); do echo \"$q\"; "
+    "d \"$q\"; done; }\n"
+    "k=\"$c $(d \"$c\")\"; kill -USR1 $$; kill -TERM $k 2>/dev/null; n=0\n"
+    "l() { for q in $k; do kill -0 \"$q\" 2>/dev/null && return 0; done; "
+    "return 1; }\n"
+    "while [ $n -lt 20 ] && l; do sleep 0.1; n=$((n+1)); done\n"
+    "kill -KILL $k 2>/dev/null\n"
+    "echo \"xrun watchdog: deadline of $t s reached: process tree $c "
+    "killed\" >&2) &\n"
+    "w=$!; wait \"$c\" 2>/dev/null; r=$?\n"
+    "if [ \"$f\" = 1 ]; then wait \"$c\" 2>/dev/null; wait \"$w\"; "
+    "exit 124; fi\n"
+    "for q in $(ps -A -o pid= -o ppid= | while read -r a b; do "
+    "[ \"$b\" = \"$w\" ] && echo \"$a\"; done); do kill \"$q\" 2>/dev/null; "
+    "done\n"
+    "kill \"$w\" 2>/dev/null; wait \"$w\" 2>/dev/null; exit \"$r\"\n";
 
-int farside_perl_prefix(double timeout, struct buf *cmd)
+int farside_sh_prefix(double timeout, struct buf *cmd)
 {
-	buf_adds(cmd, "perl -e ");
-	host_quote_sh(farside_perl_prog, cmd);
-	buf_addf(cmd, " %.3f ", timeout);
+	buf_adds(cmd, "sh -c ");
+	host_quote_sh(farside_sh_prog, cmd);
+	buf_addf(cmd, " sh %.3f ", timeout);
 	return cmd->truncated ? -XR_ENOMEM : 0;
 }
 
 int farside_any_prefix(double timeout, struct buf *cmd)
 {
-	/* sh -c 'if ...; then exec timeout ...; fi; exec perl ...' sh ARGV */
+	/* sh -c 'if ...; then exec timeout ...; fi; exec sh -c ...' sh ARGV */
 	struct buf s = BUF_INIT;
 	buf_addf(&s,
 		 "if command -v timeout >/dev/null 2>&1; then exec timeout -k "
-		 "2 %.3f \"$@\"; fi; exec perl -e ",
+		 "2 %.3f \"$@\"; fi; exec ",
 		 timeout);
-	host_quote_sh(farside_perl_prog, &s);
-	buf_addf(&s, " %.3f \"$@\"", timeout);
+	farside_sh_prefix(timeout, &s);
+	buf_adds(&s, "\"$@\"");
 	buf_adds(cmd, "sh -c ");
 	host_quote_sh(s.s ? s.s : "", cmd);
 	buf_adds(cmd, " sh ");
@@ -138,7 +163,7 @@ static int child_cmdline(const char *const *argv, struct buf *file,
 }
 
 int farside_powershell(const char *const *argv, const char *const *env,
-		       double timeout, struct buf *cmd)
+		       double timeout, int say_pid, struct buf *cmd)
 {
 	struct buf file = BUF_INIT, args = BUF_INIT;
 	long long ms = (long long)(timeout * 1000.0 + 0.5);
@@ -158,9 +183,15 @@ int farside_powershell(const char *const *argv, const char *const *env,
 		buf_adds(cmd, " -ArgumentList ");
 		host_quote_powershell(args.s, cmd);
 	}
+	buf_addf(cmd, " -NoNewWindow -PassThru; $null = $p.Handle; ");
+	/* The child's id and start time (FILETIME, UTC) for a kill from a
+	 * second connection: Windows reuses ids soon, the pair it does not. */
+	if (say_pid)
+		buf_adds(cmd, "[Console]::Error.WriteLine('" FARSIDE_PID_MARK
+			      "' + $p.Id + ' ' + "
+			      "$p.StartTime.ToFileTimeUtc()); ");
 	buf_addf(
 	    cmd,
-	    " -NoNewWindow -PassThru; $null = $p.Handle; "
 	    "if (-not $p.WaitForExit(%lld)) { "
 	    "taskkill.exe /T /F /PID $p.Id | Out-Null; "
 	    "[Console]::Error.WriteLine('xrun: far-side deadline of %.3f s "
@@ -172,4 +203,51 @@ int farside_powershell(const char *const *argv, const char *const *env,
 	if (rc == 0 && cmd->truncated)
 		rc = -XR_ENOMEM;
 	return rc;
+}
+
+/* A child gone (or its id reused: another start time) is nothing to kill;
+ * else taskkill ends it and its tree and says so, and its status is the
+ * script's. Get-Process -ErrorAction Stop: a missing id throws. */
+int farside_win_kill(long pid, unsigned long long start, struct buf *script)
+{
+	buf_addf(script,
+		 "try { $q = Get-Process -Id %ld -ErrorAction Stop } "
+		 "catch { 'gone'; exit 0 }\n"
+		 "if ($q.StartTime.ToFileTimeUtc() -ne %llu) { 'gone'; exit 0 "
+		 "}\n"
+		 "taskkill.exe /T /F /PID %ld\n"
+		 "exit $LASTEXITCODE\n",
+		 pid, start, pid);
+	return script->truncated ? -XR_ENOMEM : 0;
+}
+
+/* On Windows the line ends in CR LF ([Console]::Error.NewLine). */
+long farside_take_pid(char *err, size_t *err_len, unsigned long long *start)
+{
+	const size_t ml = sizeof FARSIDE_PID_MARK - 1;
+	char *at = err, *end, *eol, *stop;
+	long pid;
+	*start = 0;
+	while (at && (size_t)(err + *err_len - at) >= ml &&
+	       strncmp(at, FARSIDE_PID_MARK, ml) != 0) {
+		at = memchr(at, '\n', (size_t)(err + *err_len - at));
+		at = at ? at + 1 : NULL;
+	}
+	if (!at || (size_t)(err + *err_len - at) < ml || at[ml] < '0' ||
+	    at[ml] > '9')
+		return 0;
+	errno = 0;
+	pid = strtol(at + ml, &end, 10);
+	eol = memchr(at, '\n', (size_t)(err + *err_len - at));
+	stop = eol ? eol : err + *err_len;
+	if (stop > end && stop[-1] == '\r')
+		stop--;
+	if (*end == ' ' && end[1] >= '0' && end[1] <= '9')
+		*start = strtoull(end + 1, &end, 10);
+	if (errno || pid <= 1 || end != stop)
+		return 0;
+	eol = eol ? eol + 1 : err + *err_len;
+	memmove(at, eol, (size_t)(err + *err_len - eol) + 1);
+	*err_len -= (size_t)(eol - at);
+	return pid;
 }

@@ -237,6 +237,8 @@ static struct host *host_new(const struct plan_host *ph)
 	h->os_known = ph->os_given;
 	for (i = 0; i < ph->ssh_options.argc && ph->ssh_options.argv; i++)
 		strv_push(&h->ssh_options, ph->ssh_options.argv[i]);
+	for (i = 0; i < ph->path.argc && ph->path.argv; i++)
+		strv_push(&h->path, ph->path.argv[i]);
 	h->ops = ops_for(ph);
 	return h;
 }
@@ -282,10 +284,38 @@ void host_close(struct host *h)
 	host_free(h);
 }
 
+const char *host_cache_get(struct host *h, const char *key)
+{
+	return h && h->cache_key && key && strcmp(h->cache_key, key) == 0
+		   ? h->cache_text
+		   : NULL;
+}
+
+const char *host_cache_key(struct host *h)
+{
+	return h ? h->cache_key : NULL;
+}
+
+void host_cache_set(struct host *h, const char *key, const char *text)
+{
+	char *k = strdup(key), *t = strdup(text);
+	if (!k || !t) {
+		free(k);
+		free(t);
+		return;
+	}
+	free(h->cache_key);
+	free(h->cache_text);
+	h->cache_key = k;
+	h->cache_text = t;
+}
+
 static void host_free(struct host *h)
 {
 	if (!h)
 		return;
+	free(h->cache_key);
+	free(h->cache_text);
 	free(h->name);
 	free(h->address);
 	free(h->iface);
@@ -295,6 +325,7 @@ static void host_free(struct host *h)
 	free(h->control_dir);
 	free(h->target);
 	strv_release(&h->ssh_options);
+	strv_release(&h->path);
 	free(h);
 }
 

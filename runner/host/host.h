@@ -43,6 +43,12 @@ const char *host_netns(const struct host *h);
  * without either is asked once with `uname -s`); NULL is this machine,
  * Linux. It chooses the commands of probes, counters and facts. */
 enum plan_os host_os(struct host *h);
+/* One text a host keeps for as long as it is open, under a key (hostos.c:
+ * macOS's system_profiler lines under the adapter's MAC address, read
+ * again when the address differs); NULL when key is not the one kept. */
+const char *host_cache_get(struct host *h, const char *key);
+const char *host_cache_key(struct host *h); /* NULL when none kept */
+void host_cache_set(struct host *h, const char *key, const char *text);
 
 /*
  * Run argv on the host and wait. o->argv is the command as it should run

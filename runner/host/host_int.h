@@ -49,6 +49,8 @@ struct host {
 	int os_known;  /* os given by the plan, or detected once */
 	int detecting; /* asking uname -s: the OS is not known yet */
 	struct strv ssh_options;
+	struct strv path;	      /* plan's path:, before the far PATH */
+	char *cache_key, *cache_text; /* host_cache_get/set */
 	/* ssh: ControlPath directory and whether we created it. */
 	char *control_dir;
 	int own_control_dir;

@@ -6,7 +6,7 @@
  * host_close stops it. ssh hands the remote side one command string that a
  * shell parses, so every word is quoted for that shell (POSIX sh or
  * PowerShell), and a command with a deadline is wrapped over there in
- * coreutils timeout, a perl watchdog (macOS) or a PowerShell wrapper that
+ * coreutils timeout, a sh watchdog (macOS) or a PowerShell wrapper that
  * kills the process tree (Windows; farside.c): killing the local ssh alone
  * would leave it running.
  */
@@ -20,6 +20,7 @@
 #include "buf.h"
 #include "farside.h"
 #include "host_int.h"
+#include "oswin.h"
 #include "banned.h"
 
 #define SSH_OPEN_TIMEOUT 20.0
@@ -29,8 +30,6 @@
  * short enough that a crashed xrun leaves nothing for long. A client
  * started after it expired simply starts a new master (ControlMaster=auto). */
 #define SSH_PERSIST "120"
-/* The line a deadline-bound far command writes first on stderr. */
-#define SSH_FARPID_MARK "@@xrun-far-pid "
 /* The second connection that kills a stalled far side: its deadline. */
 #define SSH_FAR_KILL_TIMEOUT 5.0
 
@@ -72,18 +71,45 @@ static int ssh_common(struct host *h, struct strv *out)
 }
 
 /* The far side's deadline before a sh command: coreutils timeout on
- * Linux, perl's watchdog on macOS (no coreutils there), either while the
+ * Linux, the sh watchdog on macOS (no coreutils there), either while the
  * OS is being asked (farside.c). */
 static int far_prefix(struct host *h, double timeout, struct buf *cmd)
 {
 	if (h->detecting)
 		return farside_any_prefix(timeout, cmd);
 	if (h->os_known && h->os == PLAN_OS_MACOS)
-		return farside_perl_prefix(timeout, cmd);
+		return farside_sh_prefix(timeout, cmd);
 	return buf_addf(cmd, "timeout -k %d %.3f ", SSH_REMOTE_KILL_AFTER,
 			timeout) < 0
 		   ? -XR_ENOMEM
 		   : 0;
+}
+
+/* Homebrew's bin (Apple silicon) and /usr/local/bin (Intel Homebrew,
+ * hand installs): not on the PATH sshd gives a non-interactive macOS
+ * session (/usr/bin:/bin:/usr/sbin:/sbin). */
+static const char *const macos_path[] = {"/opt/homebrew/bin", "/usr/local/bin"};
+
+/* PATH='DIR:DIR':"$PATH"; export PATH; -- the plan's path:, else
+ * macos_path on a macOS host (known, not while asking uname). Every sh,
+ * bash and zsh (macOS's login shell) reads it the same. */
+static void far_path(struct host *h, struct buf *cmd)
+{
+	struct buf dirs = BUF_INIT;
+	size_t n = h->path.n;
+	int mac = !n && h->os_known && h->os == PLAN_OS_MACOS;
+	if (mac)
+		n = sizeof macos_path / sizeof macos_path[0];
+	for (size_t i = 0; i < n; i++)
+		buf_addf(&dirs, "%s:", mac ? macos_path[i] : h->path.v[i]);
+	if (n) {
+		buf_adds(cmd, "PATH=");
+		host_quote_sh(dirs.s, cmd);
+		buf_adds(cmd, "\"$PATH\"; export PATH; ");
+	}
+	if (dirs.truncated)
+		cmd->truncated = 1;
+	buf_release(&dirs);
 }
 
 /* The command string the remote shell parses. */
@@ -93,7 +119,8 @@ static int remote_command(struct host *h, const char *const *argv,
 {
 	const char *const *p;
 	if (h->shell == PLAN_SHELL_POWERSHELL && timeout > 0)
-		return farside_powershell(argv, env, timeout, cmd);
+		return farside_powershell(argv, env, timeout,
+					  (flags & HOST_WRAP_FARPID) != 0, cmd);
 	if (h->shell == PLAN_SHELL_POWERSHELL) {
 		/* No deadline: the local side stops ssh, and the OpenSSH
 		 * server ends the session's job. */
@@ -113,13 +140,14 @@ static int remote_command(struct host *h, const char *const *argv,
 		}
 		return cmd->truncated ? -XR_ENOMEM : 0;
 	}
+	far_path(h, cmd);
 	/* The far shell says its pid, then becomes the deadline wrapper:
 	 * the wrapper's process group has that id (coreutils timeout leads
-	 * its own group; perl's watchdog is its parent's). */
+	 * its own group; the sh watchdog is its parent's). */
 	if (timeout > 0 && (flags & HOST_WRAP_FARPID)) {
 		buf_adds(cmd, "sh -c ");
-		host_quote_sh("echo \"" SSH_FARPID_MARK "$$\" >&2; exec \"$@\"",
-			      cmd);
+		host_quote_sh(
+		    "echo \"" FARSIDE_PID_MARK "$$\" >&2; exec \"$@\"", cmd);
 		buf_adds(cmd, " sh ");
 	}
 	if (timeout > 0 && far_prefix(h, timeout, cmd) < 0)
@@ -293,30 +321,6 @@ static void ssh_close(struct host *h)
 		rmdir(h->control_dir);
 }
 
-/* The far pid the wrapper said (remote_command), taken out of stderr so
- * that the command's own stderr is stored as it wrote it; 0 if absent. */
-static long take_far_pid(struct proc_result *res)
-{
-	const size_t ml = sizeof SSH_FARPID_MARK - 1;
-	char *at = res->err, *end, *eol;
-	long pid;
-	while (at && (size_t)(res->err + res->err_len - at) >= ml &&
-	       strncmp(at, SSH_FARPID_MARK, ml) != 0) {
-		at = memchr(at, '\n', (size_t)(res->err + res->err_len - at));
-		at = at ? at + 1 : NULL;
-	}
-	if (!at || (size_t)(res->err + res->err_len - at) < ml)
-		return 0;
-	pid = strtol(at + ml, &end, 10);
-	eol = memchr(at, '\n', (size_t)(res->err + res->err_len - at));
-	if (pid <= 1 || end != (eol ? eol : res->err + res->err_len))
-		return 0;
-	eol = eol ? eol + 1 : res->err + res->err_len;
-	memmove(at, eol, (size_t)(res->err + res->err_len - eol) + 1);
-	res->err_len -= (size_t)(eol - at);
-	return pid;
-}
-
 static void err_note(struct proc_result *res, const char *note)
 {
 	struct buf b = BUF_INIT;
@@ -339,7 +343,7 @@ static void err_note(struct proc_result *res, const char *note)
  * those of its children, best effort.
  */
 static void far_kill(struct host *h, const struct proc_opts *o, long pid,
-		     struct proc_result *res)
+		     unsigned long long start, struct proc_result *res)
 {
 	/* kill -KILL -PGID: dash's kill takes neither -- nor -s with a
 	 * negative pid. */
@@ -349,14 +353,22 @@ static void far_kill(struct host *h, const struct proc_opts *o, long pid,
 	    "\"-$x\" 2>/dev/null; kill -KILL \"$x\" 2>/dev/null; done; exit 0";
 	char ps[32], d[128], note[512];
 	const char *argv[] = {"sh", "-c", script, "sh", ps, NULL};
+	const char *wargv[] = {
+	    "powershell.exe",  "-NoProfile", "-NonInteractive",
+	    "-EncodedCommand", NULL,	     NULL};
+	struct buf ws = BUF_INIT, wb = BUF_INIT;
 	struct strv av = {0};
 	struct proc_opts ko = {0};
 	struct proc_result kr;
 	struct xr_err e = {0};
-	int ok = 0;
+	int ok = 0, win = h->shell == PLAN_SHELL_POWERSHELL;
 	snprintf(ps, sizeof ps, "%ld", pid);
 	d[0] = 0;
-	if (ssh_wrap(h, argv, NULL, 0, 0, &av) == 0) {
+	if (win && farside_win_kill(pid, start, &ws) == 0 &&
+	    oswin_encode(ws.s, &wb) == 0)
+		wargv[4] = wb.s;
+	if ((!win || wargv[4]) &&
+	    ssh_wrap(h, win ? wargv : argv, NULL, 0, 0, &av) == 0) {
 		ko.argv = (const char *const *)av.v;
 		ko.timeout = SSH_FAR_KILL_TIMEOUT;
 		ko.keep_daemons = 1;
@@ -367,23 +379,27 @@ static void far_kill(struct host *h, const struct proc_opts *o, long pid,
 		}
 	}
 	strv_release(&av);
+	buf_release(&ws);
+	buf_release(&wb);
 	snprintf(note, sizeof note,
 		 "xrun: host '%s' did not end the command %.1f s past its "
 		 "%.1f s deadline: the local ssh was stopped and the far-side "
-		 "process group %ld %s%s%s\n",
-		 h->name, h->ops->margin, o->timeout, pid,
-		 ok ? "killed" : "could not be killed", ok || !d[0] ? "" : ": ",
-		 ok ? "" : d);
+		 "process %s %ld %s%s%s\n",
+		 h->name, h->ops->margin, o->timeout, win ? "tree" : "group",
+		 pid, ok ? "killed" : "could not be killed",
+		 ok || !d[0] ? "" : ": ", ok ? "" : d);
 	err_note(res, note);
 }
 
 static void ssh_finish(struct host *h, const struct proc_opts *o,
 		       struct proc_result *res)
 {
-	long far =
-	    o->timeout > 0 && h->shell == PLAN_SHELL_SH ? take_far_pid(res) : 0;
+	unsigned long long start = 0;
+	long far = o->timeout > 0
+		       ? farside_take_pid(res->err, &res->err_len, &start)
+		       : 0;
 	if (res->status == PROC_TIMEOUT && far > 0)
-		far_kill(h, o, far, res);
+		far_kill(h, o, far, start, res);
 	/* The far side's deadline fired: coreutils timeout exits 124, or dies
 	 * by its own SIGKILL after -k, which ssh reports as 255. Past the
 	 * deadline either is the timeout it is. */

@@ -128,13 +128,39 @@ static int win_output(struct host *h, struct buf *out, struct xr_err *err)
 	return rc;
 }
 
+/* A macOS nic output: the kept system_profiler lines added when the script
+ * skipped it, else its lines kept under the adapter's MAC address. */
+static void mac_cache(struct host *h, struct buf *out)
+{
+	const char *text = out->s ? out->s : "";
+	char mac[64];
+	if (hostos_section(text, "profiler-cached", NULL)) {
+		const char *kept = host_cache_get(h, host_cache_key(h));
+		if (kept)
+			buf_adds(out, kept);
+	} else if (osmac_ether(text, mac, sizeof mac)) {
+		struct buf t = BUF_INIT;
+		osmac_profiler_text(text, &t);
+		if (!t.truncated)
+			host_cache_set(h, mac, t.s ? t.s : "");
+		buf_release(&t);
+	}
+}
+
 int hostos_read(struct host *h, enum hostos_what what, const char *iface,
 		const char *letters, struct buf *doc, struct xr_err *err)
 {
 	enum plan_os os = host_os(h);
 	struct strv av = {0};
 	struct buf out = BUF_INIT;
-	int rc = hostos_argv(os, what, iface, letters, &av);
+	int mac_nic = os == PLAN_OS_MACOS && what == HOSTOS_NIC;
+	int rc;
+
+	/* macOS: system_profiler once per adapter and session ($2: the MAC
+	 * whose lines are kept; the script skips it when it still matches) */
+	if (mac_nic)
+		letters = host_cache_key(h) ? host_cache_key(h) : "";
+	rc = hostos_argv(os, what, iface, letters, &av);
 
 	if (rc < 0) {
 		strv_release(&av);
@@ -147,6 +173,8 @@ int hostos_read(struct host *h, enum hostos_what what, const char *iface,
 			 err);
 	if (rc == 0 && os == PLAN_OS_WINDOWS)
 		rc = win_output(h, &out, err);
+	if (rc == 0 && mac_nic)
+		mac_cache(h, &out);
 	if (rc == 0 &&
 	    hostos_translate(os, what, out.s ? out.s : "", iface, doc) < 0)
 		rc = xr_err_set(err, XR_ENOMEM, NULL, 0, 0,

@@ -9,6 +9,7 @@
  * readers take. There is no per-CPU tick counter without a helper
  * program on macOS, so the cpu section is left out.
  */
+#include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 
 #include "buf.h"
 #include "counters_int.h"
+#include "kv.h"
 #include "osmac.h"
 
 #include "banned.h"
@@ -27,7 +29,14 @@ static const char nic_script[] =
     "echo '@@ ifconfig'; ifconfig \"$1\"\n"
     "echo '@@ hardwareports'; networksetup -listallhardwareports "
     "2>/dev/null\n"
-    "echo '@@ ethernet'; system_profiler SPEthernetDataType 2>/dev/null\n"
+    "m=$(ifconfig \"$1\" | while read -r k v x; do "
+    "[ \"$k\" = ether ] && echo \"$v\"; done)\n"
+    "if [ -n \"$2\" ] && [ \"$m\" = \"$2\" ]; then "
+    "echo '@@ profiler-cached'; exit 0; fi\n"
+    "e=$(system_profiler SPEthernetDataType 2>/dev/null)\n"
+    "echo '@@ ethernet'; printf '%s\\n' \"$e\"\n"
+    "case $e in *'Bus: USB'*) echo '@@ usb'; "
+    "system_profiler -json SPUSBDataType 2>/dev/null;; esac\n"
     "exit 0\n";
 
 static const char system_script[] =
@@ -227,11 +236,111 @@ static void mac_ethernet(const char *s, size_t len, const char *iface,
 			buf_addf(&blk, "current_link_width: %.*s\n",
 				 (int)(v.e - v.s - (*v.s == 'x')),
 				 v.s + (*v.s == 'x'));
+		else if (line_kv(&l, "Vendor ID", &v))
+			buf_addf(&blk, "usb_vendor: %.*s\n", (int)(v.e - v.s),
+				 v.s);
+		else if (line_kv(&l, "Product ID", &v))
+			buf_addf(&blk, "usb_product: %.*s\n", (int)(v.e - v.s),
+				 v.s);
 		else if (line_kv(&l, "Link Speed", &v))
 			buf_addf(&blk, "current_link_speed: %.*s\n",
 				 (int)(v.e - v.s), v.s);
 	}
 	buf_release(&blk);
+}
+
+/* system_profiler -json SPUSBDataType: buses whose "_items" nest hubs
+ * and devices; a device names product_id "0x8156" and vendor_id "0x0bda"
+ * or "0x0bda  (Realtek ...)", and its device_speed. Depth-bounded. */
+static const char *usb_speed_of(json_t *items, const char *vid, const char *pid,
+				int depth)
+{
+	json_t *it;
+	size_t i;
+	if (!json_is_array(items) || depth > 16)
+		return NULL;
+	json_array_foreach(items, i, it)
+	{
+		const char *p =
+		    json_string_value(json_object_get(it, "product_id"));
+		const char *v =
+		    json_string_value(json_object_get(it, "vendor_id"));
+		const char *s =
+		    json_string_value(json_object_get(it, "device_speed"));
+		size_t vl = strlen(vid);
+		if (p && v && s && strcasecmp(p, pid) == 0 &&
+		    strncasecmp(v, vid, vl) == 0 &&
+		    (v[vl] == 0 || v[vl] == ' '))
+			return s;
+		if ((s = usb_speed_of(json_object_get(it, "_items"), vid, pid,
+				      depth + 1)) != NULL)
+			return s;
+	}
+	return NULL;
+}
+
+/* The USB link of a USB adapter (the ethernet block's vendor and product
+ * ids), in the signalling rates of the USB specifications. */
+static void mac_usb(const char *s, size_t len, struct buf *doc)
+{
+	static const struct {
+		const char *name, *rate;
+	} rates[] = {{"low_speed", "1.5 Mb/s"},
+		     {"full_speed", "12 Mb/s"},
+		     {"high_speed", "480 Mb/s"},
+		     {"super_speed", "5 Gb/s"},
+		     {"super_speed_plus", "10 Gb/s"}};
+	struct buf vid = BUF_INIT, pid = BUF_INIT;
+	json_t *j = json_loadb(s, len, 0, NULL);
+	const char *sp = NULL;
+	if (j && kv_get(doc->s ? doc->s : "", "usb_vendor", &vid) &&
+	    kv_get(doc->s ? doc->s : "", "usb_product", &pid))
+		sp = usb_speed_of(json_object_get(j, "SPUSBDataType"), vid.s,
+				  pid.s, 0);
+	if (sp) {
+		const char *rate = NULL;
+		for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
+			if (strcmp(sp, rates[i].name) == 0)
+				rate = rates[i].rate;
+		if (rate)
+			buf_addf(doc, "usb_link: %s (%s)\n", rate, sp);
+		else
+			buf_addf(doc, "usb_link: %s\n", sp);
+	}
+	json_decref(j);
+	buf_release(&vid);
+	buf_release(&pid);
+}
+
+int osmac_ether(const char *text, char *mac, size_t n)
+{
+	size_t len;
+	const char *s = hostos_section(text, "ifconfig", &len);
+	const char *p = s, *end = s ? s + len : NULL;
+	struct line l;
+	while (p && next_line(&p, end, &l)) {
+		const char *a = l.s; /* next_line skipped the indent */
+		size_t k;
+		if (l.e - a < 7 || memcmp(a, "ether ", 6) != 0)
+			continue;
+		a += 6;
+		for (k = 0; a + k < l.e && a[k] != ' ' && k + 1 < n; k++)
+			mac[k] = a[k];
+		mac[k] = '\0';
+		return k > 0;
+	}
+	return 0;
+}
+
+void osmac_profiler_text(const char *text, struct buf *out)
+{
+	static const char *const names[] = {"ethernet", "usb"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		size_t len;
+		const char *s = hostos_section(text, names[i], &len);
+		if (s)
+			buf_addf(out, "@@ %s\n%.*s", names[i], (int)len, s);
+	}
 }
 
 int osmac_nic_doc(const char *text, const char *iface, struct buf *doc)
@@ -245,6 +354,8 @@ int osmac_nic_doc(const char *text, const char *iface, struct buf *doc)
 		mac_ifconfig(s, n, doc);
 	if ((s = hostos_section(text, "ethernet", &n)) != NULL)
 		mac_ethernet(s, n, iface, doc);
+	if ((s = hostos_section(text, "usb", &n)) != NULL)
+		mac_usb(s, n, doc);
 	if ((s = hostos_section(text, "hardwareports", &n)) != NULL)
 		mac_ports(s, n, iface, doc);
 	return doc->truncated ? -XR_ENOMEM : 0;

@@ -13,6 +13,12 @@
 const char *osmac_script(enum hostos_what what);
 
 int osmac_nic_doc(const char *text, const char *iface, struct buf *doc);
+/* The interface's MAC address from a nic output's ifconfig section into
+ * mac (n bytes); 0 when there is none. */
+int osmac_ether(const char *text, char *mac, size_t n);
+/* The system_profiler sections (ethernet, usb) of a nic output, with
+ * their "@@ " headers, appended to out: what a host keeps per session. */
+void osmac_profiler_text(const char *text, struct buf *out);
 int osmac_system_doc(const char *text, struct buf *doc);
 int osmac_counters_doc(const char *text, struct buf *doc);
 

@@ -104,8 +104,18 @@ static const char system_script[] =
     "catch { xe 'cpu' $_ }\n"
     "'@@ tcpsetting'\n"
     "try { Get-NetTCPSetting | Select-Object SettingName, "
-    "@{n='CongestionProvider';e={[string]$_.CongestionProvider}} "
-    "| ConvertTo-Json -Compress } catch { xe 'tcpsetting' $_ }\n";
+    "@{n='CongestionProvider';e={[string]$_.CongestionProvider}}, "
+    "@{n='AutomaticUseCustom';e={[string]$_.AutomaticUseCustom}} "
+    "| ConvertTo-Json -Compress } catch { xe 'tcpsetting' $_ }\n"
+    "'@@ transportfilter'\n"
+    "try { Get-NetTransportFilter | Select-Object SettingName, "
+    "DestinationPrefix, LocalPortStart, LocalPortEnd, RemotePortStart, "
+    "RemotePortEnd | ConvertTo-Json -Compress } "
+    "catch { xe 'transportfilter' $_ }\n"
+    "'@@ pktmon'\n"
+    "try { [string](Get-Service -Name PktMon).Status } "
+    "catch { xe 'pktmon' $_ }\n"
+    "if ((logman query -ets) -match '\\bPktMon\\b') { 'session' }\n";
 
 static const char counters_script[] =
     "if ($w -match 'n' -and $n) {\n"
@@ -395,31 +405,122 @@ int oswin_nic_doc(const char *text, struct buf *doc)
 	return doc->truncated ? -XR_ENOMEM : 0;
 }
 
-/* The template Windows applies to ordinary connections: Internet (client
- * editions), else the first one that names a provider. */
-static const char *tcp_provider(json_t *ts)
+/* A template's provider and AutomaticUseCustom by SettingName. */
+static const char *tcp_template(json_t *ts, const char *name, int *custom)
 {
-	const char *first = NULL;
 	json_t *t;
 	for (size_t i = 0; (t = item(ts, i)) != NULL; i++) {
-		const char *name = get_str(t, "SettingName");
-		const char *cp = get_str(t, "CongestionProvider");
-		if (!cp)
+		const char *n = get_str(t, "SettingName");
+		if (!n || strcmp(n, name) != 0)
 			continue;
-		if (name && strcmp(name, "Internet") == 0)
-			return cp;
-		if (!first)
-			first = cp;
+		if (custom) {
+			const char *c = get_str(t, "AutomaticUseCustom");
+			*custom = c && strcmp(c, "Enabled") == 0;
+		}
+		return get_str(t, "CongestionProvider");
 	}
-	return first;
+	return NULL;
+}
+
+/*
+ * The congestion provider a connection gets, and the template it comes
+ * from. The transport filter of DestinationPrefix "*" (Get-NetTransportFilter;
+ * New-NetTransportFilter maps other prefixes and ports to other templates)
+ * names the template of every connection no other filter takes; its
+ * default is Automatic, which picks Datacenter for an RTT of 10 ms or less
+ * and Internet above (Microsoft Networking blog, "TCP Templates for Windows
+ * Server 2019", 2018-10-03), or DatacenterCustom and InternetCustom when
+ * the Automatic template's AutomaticUseCustom is Enabled (MSFT_NetTCPSetting).
+ * xrun's links are LANs, so tcp_cc is the low-RTT one and tcp_cc_template
+ * says both. Without the filter section (an older script): Internet.
+ */
+static void tcp_effective(json_t *ts, json_t *tf, struct buf *doc)
+{
+	const char *def = NULL, *cp, *wcp;
+	const char *lan = "Datacenter", *wan = "Internet";
+	size_t others = 0, i;
+	int custom = 0;
+	json_t *f;
+	if (!tf) {
+		if ((cp = tcp_template(ts, "Internet", NULL)) != NULL)
+			buf_addf(doc, "tcp_cc: %s\ntcp_cc_template: Internet\n",
+				 cp);
+		return;
+	}
+	for (i = 0; (f = item(tf, i)) != NULL; i++) {
+		const char *pfx = get_str(f, "DestinationPrefix");
+		if (!def && pfx && strcmp(pfx, "*") == 0)
+			def = get_str(f, "SettingName");
+		else
+			others++;
+	}
+	if (!def)
+		def = "Automatic";
+	if (strcmp(def, "Automatic") != 0) {
+		if ((cp = tcp_template(ts, def, NULL)) != NULL)
+			buf_addf(doc,
+				 "tcp_cc: %s\ntcp_cc_template: %s (transport "
+				 "filter *)",
+				 cp, def);
+	} else {
+		tcp_template(ts, "Automatic", &custom);
+		if (custom) {
+			lan = "DatacenterCustom";
+			wan = "InternetCustom";
+		}
+		cp = tcp_template(ts, lan, NULL);
+		wcp = tcp_template(ts, wan, NULL);
+		if (!cp)
+			return;
+		buf_addf(doc,
+			 "tcp_cc: %s\ntcp_cc_template: %s (Automatic, RTT <= "
+			 "10 ms; %s above: %s)",
+			 cp, lan, wan, wcp ? wcp : "?");
+	}
+	if (doc->len && doc->s[doc->len - 1] != '\n' && others)
+		buf_addf(doc, "; %zu more transport filter%s", others,
+			 others == 1 ? "" : "s");
+	if (doc->len && doc->s[doc->len - 1] != '\n')
+		buf_addc(doc, '\n');
+}
+
+/* The PktMon driver service (pktmon unload: "Stop the PktMon driver
+ * service and unload PktMon.sys") and a PktMon ETW session (a capture). */
+static void pktmon_fact(const char *text, struct buf *doc)
+{
+	size_t len;
+	const char *s = hostos_section(text, "pktmon", &len);
+	int running = 0, session = 0;
+	for (const char *p = s, *end = s ? s + len : NULL; p && p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+		if (n && p[n - 1] == '\r')
+			n--;
+		if (n == 7 && memcmp(p, "Running", 7) == 0)
+			running = 1;
+		if (n == 7 && memcmp(p, "session", 7) == 0)
+			session = 1;
+		p = nl ? nl + 1 : end;
+	}
+	if (!s || (!len && !session))
+		return;
+	if (session)
+		buf_adds(doc, "pktmon: running (a pktmon capture perturbs "
+			      "throughput: pktmon stop)\n");
+	else if (running)
+		buf_adds(doc,
+			 "pktmon: loaded (no capture, but the PktMon driver "
+			 "stays loaded until pktmon unload)\n");
+	else
+		buf_adds(doc, "pktmon: unloaded\n");
 }
 
 int oswin_system_doc(const char *text, struct buf *doc)
 {
 	json_t *os = section_json(text, "os"), *cpu = section_json(text, "cpu");
 	json_t *ts = section_json(text, "tcpsetting"), *o, *c;
+	json_t *tf = section_json(text, "transportfilter");
 	uint64_t v, logical = 0;
-	const char *cp;
 
 	if ((o = item(os, 0)) != NULL) {
 		kv_str(doc, "hostname", o, "CSName");
@@ -436,8 +537,9 @@ int oswin_system_doc(const char *text, struct buf *doc)
 			logical += v;
 	if (logical)
 		buf_addf(doc, "cpu_count: %llu\n", (unsigned long long)logical);
-	if ((cp = tcp_provider(ts)) != NULL)
-		buf_addf(doc, "tcp_cc: %s\n", cp);
+	tcp_effective(ts, tf, doc);
+	pktmon_fact(text, doc);
+	json_decref(tf);
 	json_decref(os);
 	json_decref(cpu);
 	json_decref(ts);

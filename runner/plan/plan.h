@@ -42,9 +42,12 @@ struct plan_host {
 	int port;	  /* ssh port, 0 = default */
 	const char *identity;
 	struct plan_argv ssh_options; /* extra ssh arguments */
-	const char *netns;	      /* network namespace name or NULL */
-	const char *address;	      /* address engines connect to, or NULL */
-	const char *iface; /* interface for counters/probes, or NULL */
+	/* Directories put before the far side's PATH on an ssh sh host
+	 * (path:); none given: macOS hosts get HOST_MACOS_PATH. */
+	struct plan_argv path;
+	const char *netns;   /* network namespace name or NULL */
+	const char *address; /* address engines connect to, or NULL */
+	const char *iface;   /* interface for counters/probes, or NULL */
 	enum plan_shell shell;
 	enum plan_os os; /* os:, else windows for shell: powershell */
 	int os_given;	 /* os or shell said it; else ssh hosts detect it */

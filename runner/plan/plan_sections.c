@@ -20,7 +20,35 @@
 
 static const char *const host_keys[] = {
     "ssh",   "port",  "identity", "ssh_options", "netns", "address",
-    "iface", "shell", "os",	  "wait",	 NULL};
+    "iface", "shell", "os",	  "wait",	 "path",  NULL};
+
+/* path: absolute directories, each one PATH entry (no ':'), for the
+ * commands of an ssh host with a POSIX shell. */
+static void build_host_path(struct pctx *c, struct plan_host *h,
+			    const struct ynode *v)
+{
+	const struct ynode *x = yn_get(v, "path");
+	if (!x || pc_argv(c, x, "path", &h->path) < 0)
+		return;
+	if (!h->ssh)
+		pc_err(c, x,
+		       "'path' is the PATH of an ssh host's commands and host "
+		       "'%s' has no 'ssh'",
+		       h->name);
+	else if (h->shell == PLAN_SHELL_POWERSHELL)
+		pc_err(c, x,
+		       "'path' is for sh hosts; host '%s' uses PowerShell (set "
+		       "the system Path on Windows)",
+		       h->name);
+	for (int i = 0; i < h->path.argc; i++) {
+		const char *d = h->path.argv[i];
+		if (d[0] != '/' || strchr(d, ':') || strchr(d, '\n'))
+			pc_err(c, x,
+			       "path entry '%s' is not an absolute directory "
+			       "(it must start with '/' and hold no ':')",
+			       d);
+	}
+}
 
 /* os: linux | windows | macos. A PowerShell host is Windows unless told
  * otherwise, and a Windows host's commands are quoted for PowerShell. */
@@ -101,6 +129,7 @@ static void build_host(struct pctx *c, struct plan_host *h,
 			       "unknown shell '%s' (valid: sh, powershell)", s);
 	}
 	build_host_os(c, h, v);
+	build_host_path(c, h, v);
 	if ((x = yn_get(v, "wait")))
 		pc_duration(c, x, "wait", &h->wait);
 	if (h->port && !h->ssh)

@@ -377,6 +377,8 @@ static void test_ssh(void)
 	int port, i, all_ok = 1;
 	char **wa;
 	long rpid;
+	char pbin[300], pexe[320];
+	const char *paths[] = {pbin, NULL};
 
 	if (getuid() != 0 || access("/usr/sbin/sshd", X_OK) != 0 ||
 	    !proc_which("ssh")) {
@@ -397,6 +399,19 @@ static void test_ssh(void)
 	ph.identity = key;
 	ph.ssh_options.argv = opts;
 	ph.ssh_options.argc = 4;
+	/* path: a directory of its own holding the only xr-onpath */
+	snprintf(pbin, sizeof pbin, "%s/pbin", dir);
+	snprintf(pexe, sizeof pexe, "%s/xr-onpath", pbin);
+	if (mkdir(pbin, 0755) == 0 || access(pbin, F_OK) == 0) {
+		FILE *f = fopen(pexe, "w");
+		if (f) {
+			fputs("#!/bin/sh\necho \"on path\"\n", f);
+			fclose(f);
+			chmod(pexe, 0755);
+		}
+	}
+	ph.path.argv = paths;
+	ph.path.argc = 1;
 
 	{
 		long rv_ = host_open(&ph, ctl, &h, &e);
@@ -445,6 +460,15 @@ static void test_ssh(void)
 		proc_result_release(&r);
 		o.env = NULL;
 		o.stdin_data = NULL;
+	}
+	{
+		const char *argv[] = {"xr-onpath", NULL};
+		o.argv = argv;
+		host_run(h, &o, &r, &e);
+		ok(r.status == PROC_EXITED && r.exit_code == 0 && r.out &&
+		       !strcmp(r.out, "on path\n"),
+		   "path: its directory is searched first on the far side");
+		proc_result_release(&r);
 	}
 	{
 		const char *argv[] = {"sh", "-c", "echo oops >&2; exit 7",
@@ -501,8 +525,13 @@ static void test_ssh(void)
 	if (wa) {
 		for (i = 0; wa[i + 1]; i++)
 			;
-		is_str(wa[i], "timeout -k 2 12.000 'iperf3' '-c' 'x y'",
-		       "remote command quoted with its own deadline");
+		buf_reset(&b);
+		buf_addf(&b,
+			 "PATH='%s:'\"$PATH\"; export PATH; timeout -k 2 "
+			 "12.000 'iperf3' '-c' 'x y'",
+			 pbin);
+		is_str(wa[i], b.s,
+		       "remote command: path:, quoted, its own deadline");
 	}
 	host_argv_free(wa);
 
@@ -646,7 +675,7 @@ static void test_plan_address(void)
 
 int main(void)
 {
-	tap_plan(88);
+	tap_plan(89);
 	char cmd[256];
 	snprintf(dir, sizeof dir, "/tmp/xr-test-host-XXXXXX");
 	if (!mkdtemp(dir))

@@ -92,6 +92,10 @@ static void test_nic(void)
 	probe_is(doc.s, "nic.pcie_link", NULL);
 	ok(strstr(doc.s, "devtype: USB 10/100/1G/2.5G LAN\n") != NULL,
 	   "hardware port name kept");
+	/* the adapter's ids (0x0bda, 0x8156) found under a hub in
+	 * SPUSBDataType: super_speed, 5 Gb/s (USB 3.2 Gen 1) */
+	ok(strstr(doc.s, "usb_link: 5 Gb/s (super_speed)\n") != NULL,
+	   "USB link speed of the USB adapter");
 	free(t);
 
 	buf_reset(&doc);
@@ -292,6 +296,43 @@ static void test_script_runs(void)
 	rmdir(dir);
 }
 
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[700];
+	FILE *f;
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if ((f = fopen(path, "w"))) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void write_tool(const char *dir, const char *name, const char *body)
+{
+	char path[700];
+	FILE *f;
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if ((f = fopen(path, "w"))) {
+		fprintf(f, "#!/bin/sh\n%s\n", body);
+		fclose(f);
+		chmod(path, 0755);
+	}
+}
+
+static int lines_of(const char *dir, const char *name)
+{
+	char path[700];
+	int n = 0, c;
+	FILE *f;
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
 /* Write section `sec` of recording `file` as the output of fake tool
  * `tool` in dir. */
 static void fake_from(const char *dir, const char *tool, const char *file,
@@ -351,6 +392,16 @@ static void test_dispatch_netns(void)
 	fake_from(dir, "sysctl", "system.txt", "sysctl");
 	fake_from(dir, "netstat", "counters_after.txt", "netstat-if");
 	fake_from(dir, "ps", "counters_after.txt", "procs");
+	/* an adapter whose MAC is in DIR/mac; system_profiler counts its
+	 * calls in DIR/sp.count (one line each) */
+	write_tool(dir, "ifconfig",
+		   "[ \"$1\" = en7 ] || exit 1; echo 'en7: flags=8863<UP> "
+		   "mtu 1500'; echo '	media: autoselect (1000baseT "
+		   "<full-duplex>)'; echo \"	ether $(cat \"$(dirname \"$0\")"
+		   "/mac\")\"");
+	write_tool(dir, "system_profiler",
+		   "echo x >> \"$(dirname \"$0\")/sp.count\"; exit 0");
+	write_file(dir, "mac", "00:e0:4c:68:0a:1b\n");
 	snprintf(path, sizeof path, "%s:%s", dir, old_path ? old_path : "");
 	setenv("PATH", path, 1);
 
@@ -393,6 +444,16 @@ static void test_dispatch_netns(void)
 		}
 		ok(have_os && have_cpu, "facts from the macOS commands");
 		facts_free(facts, nf);
+		/* system_profiler once per adapter and session: the probe
+		 * above and the facts' NIC reading share one call; another
+		 * MAC (an adapter swapped) is read again, once */
+		is_int(lines_of(dir, "sp.count"), 1,
+		       "system_profiler run once for two NIC readings");
+		write_file(dir, "mac", "00:e0:4c:68:0a:99\n");
+		probe_read(h, "nic.mtu", "en7", &out, &err);
+		probe_read(h, "nic.mtu", "en7", &out, &err);
+		is_int(lines_of(dir, "sp.count"), 2,
+		       "another adapter's MAC: read again, then kept");
 		host_close(h);
 	}
 	setenv("PATH", old_path ? old_path : "/usr/bin:/bin", 1);

@@ -206,6 +206,79 @@ static void test_system(void)
 	buf_release(&v);
 }
 
+/* The congestion provider a connection gets (oswin.c tcp_effective) and
+ * pktmon's state, from two recordings and inline variants; the expected
+ * strings are what the rules in docs/hosts.md give for those inputs. */
+static void test_templates(void)
+{
+	static const struct {
+		const char *file, *cc, *tmpl, *pktmon;
+	} rec[] = {
+	    {"system_automatic.txt", "CUBIC",
+	     "Datacenter (Automatic, RTT <= 10 ms; Internet above: CTCP)",
+	     "loaded (no capture, but the PktMon driver stays loaded until "
+	     "pktmon unload)"},
+	    {"system_filters.txt", "CTCP",
+	     "InternetCustom (transport filter *); 1 more transport filter",
+	     "running (a pktmon capture perturbs throughput: pktmon stop)"},
+	    {"system.txt", "CTCP", "Internet", NULL},
+	};
+	static const struct {
+		const char *text, *cc, *tmpl, *pktmon;
+	} inl[] = {
+	    /* AutomaticUseCustom Enabled: the Custom pair */
+	    {"@@ tcpsetting\n[{\"SettingName\":\"Automatic\","
+	     "\"AutomaticUseCustom\":\"Enabled\"},{\"SettingName\":"
+	     "\"DatacenterCustom\",\"CongestionProvider\":\"DCTCP\"},"
+	     "{\"SettingName\":\"Datacenter\",\"CongestionProvider\":\"CUBIC\"}"
+	     ",{\"SettingName\":\"InternetCustom\",\"CongestionProvider\":"
+	     "\"CTCP\"}]\n@@ transportfilter\n[]\n@@ pktmon\nStopped\n",
+	     "DCTCP",
+	     "DatacenterCustom (Automatic, RTT <= 10 ms; InternetCustom "
+	     "above: CTCP)",
+	     "unloaded"},
+	    /* no service (before 1809: ObjectNotFound, empty): no fact */
+	    {"@@ "
+	     "tcpsetting\n{\"SettingName\":\"Compat\",\"CongestionProvider\":"
+	     "\"NewReno\"}\n@@ transportfilter\n{\"SettingName\":\"Compat\","
+	     "\"DestinationPrefix\":\"*\"}\n@@ pktmon\n",
+	     "NewReno", "Compat (transport filter *)", NULL},
+	};
+	struct buf doc = BUF_INIT, v = BUF_INIT;
+	for (size_t i = 0; i < sizeof rec / sizeof rec[0] + 2; i++) {
+		size_t k = i - sizeof rec / sizeof rec[0];
+		int isrec = i < sizeof rec / sizeof rec[0];
+		char *t = isrec ? slurp(rec[i].file) : NULL;
+		const char *cc = isrec ? rec[i].cc : inl[k].cc;
+		const char *tm = isrec ? rec[i].tmpl : inl[k].tmpl;
+		const char *pm = isrec ? rec[i].pktmon : inl[k].pktmon;
+		const char *name = isrec ? rec[i].file : tm;
+		buf_reset(&doc);
+		hostos_translate(PLAN_OS_WINDOWS, HOSTOS_SYSTEM,
+				 isrec ? t : inl[k].text, NULL, &doc);
+		buf_reset(&v);
+		kv_get(doc.s ? doc.s : "", "tcp_cc", &v);
+		ok(v.s && strcmp(v.s, cc) == 0, "%s: tcp_cc %s (%s)", name, cc,
+		   v.s ? v.s : "");
+		buf_reset(&v);
+		kv_get(doc.s ? doc.s : "", "tcp_cc_template", &v);
+		ok(v.s && strcmp(v.s, tm) == 0, "%s: tcp_cc_template (%s)",
+		   name, v.s ? v.s : "");
+		buf_reset(&v);
+		if (pm) {
+			kv_get(doc.s ? doc.s : "", "pktmon", &v);
+			ok(v.s && strcmp(v.s, pm) == 0, "%s: pktmon (%s)", name,
+			   v.s ? v.s : "");
+		} else {
+			ok(!kv_get(doc.s ? doc.s : "", "pktmon", &v),
+			   "%s: no pktmon fact", name);
+		}
+		free(t);
+	}
+	buf_release(&doc);
+	buf_release(&v);
+}
+
 /* A host printing a real past 2^64 (libFuzzer found 1e300 in
  * TotalVisibleMemorySize: a cast undefined in C) gets no value, and the
  * rest of the document still translates. */
@@ -508,6 +581,7 @@ int main(void)
 	test_nic();
 	test_system();
 	test_system_huge();
+	test_templates();
 	test_counters();
 	test_counters_groups();
 	test_iface_names();
