@@ -370,7 +370,7 @@ static int comparisons(FILE *f, const struct report *r, struct arena *a)
 	const char **vn;
 	int i, nvn;
 	heading(f, 2, "comparisons", T(COMPARISONS));
-	buf_addf(&m, T(METHOD_NOTE), 100 * r->met.threshold);
+	report_method_note(r, &m);
 	para(f, "note", m.s ? m.s : "");
 	buf_release(&m);
 	if (!r->ncmps) {
