@@ -260,9 +260,9 @@ static int fit_welch(const struct design *d, struct stats_effect *e)
 /* The position model: session terms only when there are several. The
  * standard error is HC2 with Bell-McCaffrey df (Imbens & Kolesar 2016)
  * when the sides have as many runs each and no sizing decision: its size
- * is near 5% there (4.6-5.1% at 4+4 to 16+16 with equal noise, 6.5-6.8%
- * with 4x the noise on one side), where HC3-BM's is 1.9-4.2% and costs
- * power (22% against 40% at +1.5% with 4+4; bench/RESULTS.md, "Balanced
+ * is 5.0-5.2% there from 3+3 to 16+16 with equal noise (5.9-6.8% with 4x
+ * the noise on one side), where HC3-BM's is 1.9-4.0% and costs power
+ * (23.1% against 39.9% at +1.5% with 4+4; bench/RESULTS.md, "Balanced
  * designs"). Unbalanced, HC3-BM keeps the size where HC2-BM does not
  * (9.0% in 8+4 with 4x the noise on the 4-run side). */
 static enum stats_se position_se(const struct design *d)
