@@ -1,10 +1,12 @@
 /*
  * `xrun validate PLAN...`: load every plan and print each problem as
  * "PLAN:LINE:COL: error: MESSAGE" on stderr (all of them, not only the
- * first). Exit 0 when every plan is valid, 2 otherwise. "-" reads stdin.
+ * first). Exit 0 when every plan is valid, 2 otherwise. "-" reads stdin;
+ * a .csv file is a published reference, read as one (issue 23).
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "buf.h"
 #include "cmd.h"
@@ -84,11 +86,21 @@ static void check_pairs(const struct plan *p, struct xr_diag *d)
 	matrix_release(&m);
 }
 
+/* A published reference (schema/reference.md) is a .csv file: read as
+ * one, never as YAML. */
+static int is_reference(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 4 && !strcasecmp(path + n - 4, ".csv");
+}
+
 static int validate_one(const char *path, int quiet, const char *reference)
 {
 	struct xr_diag d;
 	struct plan *p = NULL;
 	int rc;
+	if (is_reference(path))
+		return cmd_validate_reference(path, quiet);
 	xr_diag_init(&d, path);
 	if (strcmp(path, "-") == 0) {
 		struct buf b;
@@ -154,8 +166,9 @@ const struct opt_cmd cmd_validate_spec = {
     .args = "PLAN...",
     .summary = "check plans and report every problem as PLAN:LINE:COL: "
 	       "error: MESSAGE",
-    .about = "A PLAN of - reads standard input. Exit 0 when every plan is "
-	     "valid, 2 otherwise.",
+    .about = "A PLAN of - reads standard input; a file ending in .csv is "
+	     "read as a published reference (schema/reference.md). Exit 0 "
+	     "when every file is valid, 2 otherwise.",
     .opts = validate_options,
     .min_args = 1,
     .max_args = -1,
