@@ -370,6 +370,8 @@ static int comparisons(FILE *f, const struct report *r, struct arena *a)
 	const char **vn;
 	int i, nvn;
 	heading(f, 2, "comparisons", T(COMPARISONS));
+	for (i = 0; i < r->npair_notes; i++) /* declared, not realised */
+		para(f, "note", r->pair_notes[i]);
 	report_method_note(r, &m);
 	para(f, "note", m.s ? m.s : "");
 	buf_release(&m);

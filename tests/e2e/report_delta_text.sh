@@ -7,7 +7,8 @@
 #    holds the three sentences; `p_adj` is null without --adjust and
 #    Holm's p with it, `decide_df` 0 for a fixed plan;
 #  - a pair whose sides also differ in a factor it does not name (pc) is
-#    a note: JSON `pair_notes` and a line in the Markdown, exactly, with
+#    a note: JSON `pair_notes`, a line in the Markdown, a paragraph in
+#    the HTML, exactly, with
 #    its plan position, the same rule `xrun validate` warns with.
 set -eu
 : "${XRUN:?set XRUN to the xrun binary}"
@@ -85,6 +86,8 @@ check() { # LANG POS HL PAIR
 check en "$pos_en" "$hl_en" "$pair_en"
 check ja "$pos_ja" "$hl_ja" "$pair_ja"
 grep -qF -- "$welch_en" en.md || bad "en.md: no Welch sentence"
+"$XRUN" report --db p.db -o en.html 2>html.err || bad "html: $(cat html.err)"
+grep -qF -- "<p class=\"note\">$pair_en</p>" en.html || bad "en.html: no pair note"
 
 # --adjust holm: p_adj is Holm's over the two decided p values
 "$XRUN" report --db p.db --adjust holm -o h.json 2>h.err || bad "holm: $(cat h.err)"
