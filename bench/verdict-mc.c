@@ -7,7 +7,10 @@
  * in the verdict: noise "0.5%" is a standard deviation of 0.005 in
  * log(y). Output is a Markdown table for bench/RESULTS.md.
  *
- * Usage: verdict-mc [DESIGNS_PER_SCENARIO] [SEED]   (default 20000, 9)
+ * Usage: verdict-mc [DESIGNS_PER_SCENARIO] [SEED] [balanced]
+ *   (default 20000, 9). With "balanced": the balanced designs of issue 23
+ *   instead (n + n in ABBA order, n = 3..16), HC3-BM against HC2-BM and
+ *   the verdict itself (report_decide), size and power at +1.5%.
  */
 #include <math.h>
 #include <stdint.h>
@@ -16,8 +19,9 @@
 #include <string.h>
 
 #include "stats.h"
+#include "verdict.h"
 
-#define MAXN 16
+#define MAXN 32
 
 /* xoshiro256** (Blackman & Vigna), seeded through splitmix64. */
 static uint64_t rng_s[4];
@@ -189,6 +193,99 @@ static const struct scenario scenarios[] = {
     {"8+4, 2 sessions, step +3%, no effect", AAB12, .01, .01, .0025, .03, 0},
 };
 
+/* Balanced designs (issue 23): n + n runs in ABBA order (ABBAABBA...,
+ * what `order: abba` gives one factor), drift +0.25%/run, noise sd_a /
+ * sd_b, effect as given. Estimators: HC3-BM, HC2-BM (both
+ * stats_group_model), and the verdict's own p (report_decide, the rule
+ * the reports use). */
+struct bal {
+	int n;
+	double sd_a, sd_b, effect;
+};
+
+static const struct bal bals[] = {
+    {3, .01, .01, 0},	  {4, .01, .01, 0},	{6, .01, .01, 0},
+    {8, .01, .01, 0},	  {10, .01, .01, 0},	{16, .01, .01, 0},
+    {3, .01, .01, .015},  {4, .01, .01, .015},	{6, .01, .01, .015},
+    {8, .01, .01, .015},  {10, .01, .01, .015}, {16, .01, .01, .015},
+    {4, .005, .02, 0},	  {6, .005, .02, 0},	{10, .005, .02, 0},
+    {4, .005, .02, .015}, {6, .005, .02, .015}, {10, .005, .02, .015},
+};
+
+static void run_balanced(const struct bal *b, long designs, long *rej)
+{
+	size_t n = 2 * (size_t)b->n, i, na, nb;
+	double y[MAXN], pos[MAXN], ya[MAXN], yb[MAXN], pa[MAXN], pb[MAXN];
+	int g[MAXN];
+	long d;
+	for (i = 0; i < n; i++) {
+		g[i] = (i % 4 == 1 || i % 4 == 2);
+		pos[i] = (double)i;
+	}
+	rej[0] = rej[1] = rej[2] = rej[3] = 0;
+	for (d = 0; d < designs; d++) {
+		struct stats_effect e;
+		struct report_sample sa = {0}, sb = {0};
+		struct report_cmp c;
+		enum report_flag_code why;
+		for (i = na = nb = 0; i < n; i++) {
+			y[i] = .0025 * (double)i +
+			       (g[i] ? b->effect + b->sd_b * rng_norm()
+				     : b->sd_a * rng_norm());
+			if (g[i]) {
+				yb[nb] = exp(y[i]);
+				pb[nb++] = pos[i];
+			} else {
+				ya[na] = exp(y[i]);
+				pa[na++] = pos[i];
+			}
+		}
+		if (stats_group_model(y, g, pos, NULL, n, STATS_SE_HC3_BM, 0.95,
+				      &e) == 0)
+			rej[0] += e.p < 0.05;
+		if (stats_group_model(y, g, pos, NULL, n, STATS_SE_HC2_BM, 0.95,
+				      &e) == 0)
+			rej[1] += e.p < 0.05;
+		sa.y = ya;
+		sa.pos = pa;
+		sa.n = na;
+		sb.y = yb;
+		sb.pos = pb;
+		sb.n = nb;
+		memset(&c, 0, sizeof c);
+		if (report_decide(&sa, &sb, 1, 0.01, 1, &c, &why) == 0) {
+			rej[2] += c.p < 0.05;
+			rej[3] += c.verdict == REPORT_BETTER ||
+				  c.verdict == REPORT_WORSE ||
+				  c.verdict == REPORT_DIFFERENT;
+		}
+	}
+}
+
+static int main_balanced(long designs, unsigned long long seed)
+{
+	size_t s;
+	rng_seed(seed);
+	printf("%ld designs per row, seed %llu, ABBA order, drift "
+	       "+0.25%%/run, alpha 5%%.\n\n",
+	       designs, seed);
+	printf("| design | noise A / B | true effect | HC3-BM rejects | "
+	       "HC2-BM rejects | verdict p < .05 | verdict claims a "
+	       "difference |\n|---|---|---:|---:|---:|---:|---:|\n");
+	for (s = 0; s < sizeof bals / sizeof *bals; s++) {
+		long r[4];
+		double f = 100.0 / (double)designs;
+		run_balanced(&bals[s], designs, r);
+		printf(
+		    "| %d+%d | %.1f%% / %.1f%% | %+.1f%% | %.1f%% | %.1f%% | "
+		    "%.1f%% | %.1f%% |\n",
+		    bals[s].n, bals[s].n, 100 * bals[s].sd_a,
+		    100 * bals[s].sd_b, 100 * bals[s].effect, f * r[0],
+		    f * r[1], f * r[2], f * r[3]);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long designs = argc > 1 ? atol(argv[1]) : 20000;
@@ -199,6 +296,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: verdict-mc [DESIGNS] [SEED]\n");
 		return 2;
 	}
+	if (argc > 3 && !strcmp(argv[3], "balanced"))
+		return main_balanced(designs, seed);
 	rng_seed(seed);
 	printf("%ld designs per scenario, seed %llu, drift +0.25%%/run, "
 	       "alpha 5%%, 95%% intervals.\n\n",

@@ -42,6 +42,7 @@ static struct report_cmp *cmp_new(struct model_build *m, struct cmps *cs)
 	}
 	c = &cs->v[cs->n];
 	memset(c, 0, sizeof *c);
+	c->p_adj = NAN; /* no --adjust: schema/report.md */
 	c->reasons = arena_alloc(m->a, REPORT_FLAG_COUNT * sizeof *c->reasons);
 	c->warnings =
 	    arena_alloc(m->a, REPORT_FLAG_COUNT * sizeof *c->warnings);
@@ -758,6 +759,8 @@ int model_compare(struct model_build *m, struct xr_err *err)
 	}
 	if (rc == 0)
 		rc = model_multiplicity(m, cs.v, cs.n);
+	if (rc == 0)
+		rc = model_pair_notes(m);
 	if (rc < 0) {
 		free(cs.v);
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");

@@ -414,3 +414,28 @@ char *report_fmt_common(const struct report *r, const struct report_cell *a,
 	buf_release(&s);
 	return out;
 }
+
+const char *report_delta_definition(const struct report *r,
+				    const struct report_cmp *c)
+{
+	switch (c->method) {
+	case REPORT_METHOD_POSITION:
+		return report_text(r, REPORT_T_DELTA_DEF_POSITION);
+	case REPORT_METHOD_WELCH:
+		return report_text(r, REPORT_T_DELTA_DEF_WELCH);
+	default:
+		return NULL;
+	}
+}
+
+void report_method_note(const struct report *r, struct buf *b)
+{
+	buf_adds(b, report_text(r, REPORT_T_DELTA_DEF_POSITION));
+	buf_adds(b, " ");
+	buf_adds(b, report_text(r, REPORT_T_DELTA_DEF_WELCH));
+	buf_adds(b, " ");
+	buf_adds(b, report_text(r, REPORT_T_DELTA_DEF_HL));
+	buf_adds(b, " ");
+	buf_addf(b, report_text(r, REPORT_T_METHOD_NOTE),
+		 100 * r->met.threshold);
+}

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "buf.h"
 #include "report.h"
 
 /* A base-unit value in the report's display unit, 3 significant digits
@@ -72,6 +73,14 @@ char *report_fmt_runs(const struct report *r, char *out, size_t n);
  * ("4.0e-04" below 0.001); "–" when refused or unknown. */
 char *report_fmt_delta(const struct report_cmp *c, char *out, size_t n);
 char *report_fmt_p(const struct report_cmp *c, char *out, size_t n);
+/* What a comparison's Δ is, one sentence for its method (the position
+ * model or Welch's t), in the report's language; NULL when refused. */
+const char *report_delta_definition(const struct report *r,
+				    const struct report_cmp *c);
+/* The note under every comparisons table and chart: what Δ is for each
+ * estimator (position model, Welch, Hodges-Lehmann), then how intervals
+ * and verdicts are reached with the noise threshold. */
+void report_method_note(const struct report *r, struct buf *b);
 /* A unit for captions: "" for a dimensionless metric ("1") and NULL. */
 const char *report_unit_label(const char *unit);
 /* Epoch seconds as "2026-11-30 00:07 UTC"; "–" for NaN. */

@@ -277,6 +277,11 @@ struct report {
 	int ntables;
 	struct report_cmp *cmps;
 	int ncmps;
+	/* A sentence, in the report's language, for every declared pair
+	 * (report.compare {a, b}) that yields no comparison over the
+	 * stored cells: the rule `xrun validate` warns with. */
+	const char *const *pair_notes;
+	int npair_notes;
 	/* Flag codes that appear anywhere, in note order; note k (1-based)
 	 * explains notes[k-1]; report_flag_mark() gives k. */
 	const enum report_flag_code *notes;

@@ -9,6 +9,7 @@
 #define XR_REFERENCE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "report.h"
 
@@ -176,11 +177,15 @@ struct arena;
  * PLAN --reference FILE`): every factor column is a factor of the plan,
  * every level one of its levels as the plan spells it (did-you-mean),
  * every published row matches a cell the plan runs, and no published
- * condition is contradicted by the plan's engine or parameters. Every
+ * condition is contradicted by the plan's engine or parameters; a row
+ * several of the plan's cells match (cells: ncells rows of a level index
+ * per plan factor, the matrix after exclusions) is a warning, by the
+ * report's matching rule. Every
  * problem goes to d with the reference file's line and column. Returns
  * the number of errors, or -XR_EIO when the file cannot be read.
  */
 int report_reference_check_plan(const struct plan *p, const char *path,
+				const uint32_t *cells, size_t ncells,
 				struct xr_diag *d);
 
 /* A reference read without a plan or store (`xrun plan --from-reference`):

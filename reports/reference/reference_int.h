@@ -43,6 +43,14 @@ int ref_parse_num(const char *s, double *v);
 
 /* reference_match.c: match row w to r's cells by the levels of every
  * factor column (status, cell, detail, ratio and range). */
+/* The cells of r whose levels are row w's in every factor column: their
+ * count, the first in *first (-1 none). Not exactly one sets w's status
+ * (not_measured: a level the plan lacks or no such cell; ambiguous, with
+ * the factors the matching cells differ in) and detail. The one rule of
+ * the report's matching (ref_match_row) and of `xrun validate PLAN
+ * --reference FILE` over the plan's cells. */
+int ref_match_cells(struct report *r, struct report_ref *ref,
+		    struct report_ref_row *w, int *first);
 void ref_match_row(struct report *r, struct report_ref *ref,
 		   struct report_ref_row *w);
 

@@ -15,12 +15,12 @@
 #include "reference_int.h"
 #include "banned.h"
 
-/* Match row w to the cells: by the levels of every factor column. */
-void ref_match_row(struct report *r, struct report_ref *ref,
-		   struct report_ref_row *w)
+int ref_match_cells(struct report *r, struct report_ref *ref,
+		    struct report_ref_row *w, int *firstp)
 {
 	struct arena *a = r->arena;
 	int k, j, first = -1, count = 0;
+	*firstp = -1;
 	for (j = 0; j < ref->nfactors; j++) {
 		const struct report_factor *fa =
 		    &r->factors[ref->factor_index[j]];
@@ -33,7 +33,7 @@ void ref_match_row(struct report *r, struct report_ref *ref,
 			w->detail = arena_printf(
 			    a, "%s '%s' is not a level of the plan", fa->name,
 			    w->levels[j]);
-			return;
+			return 0;
 		}
 	}
 	for (k = 0; k < r->ncells; k++) {
@@ -50,12 +50,12 @@ void ref_match_row(struct report *r, struct report_ref *ref,
 			first = k;
 		count++;
 	}
+	*firstp = first;
 	if (count == 0) {
 		w->status = REPORT_REF_NOT_MEASURED;
 		w->detail = "no cell with these levels";
-		return;
+		return 0;
 	}
-	w->cell = first;
 	if (count > 1) {
 		/* the factors the reference does not name that vary */
 		struct buf b = BUF_INIT;
@@ -87,8 +87,20 @@ void ref_match_row(struct report *r, struct report_ref *ref,
 		w->detail = arena_printf(a, "%d cells match, differing in %s",
 					 count, b.s ? b.s : "?");
 		buf_release(&b);
-		return;
 	}
+	return count;
+}
+
+/* Match row w to the cells: by the levels of every factor column. */
+void ref_match_row(struct report *r, struct report_ref *ref,
+		   struct report_ref_row *w)
+{
+	struct arena *a = r->arena;
+	int first, j, n = ref_match_cells(r, ref, w, &first);
+	if (n > 0)
+		w->cell = first;
+	if (n != 1)
+		return;
 	{
 		const struct report_cell *c = &r->cells[first];
 		if (c->st[ref->value_metric[0]].n == 0) {

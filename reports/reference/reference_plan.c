@@ -200,12 +200,12 @@ static int excluded(const struct plan *p, const struct report_ref *ref,
 }
 
 /* One published cell against the plan's factors, levels and excludes. */
-static void check_row(const struct plan *p, const struct report_ref *ref,
-		      const struct report_ref_row *w, struct xr_diag *d)
+static int check_row(const struct plan *p, const struct report_ref *ref,
+		     const struct report_ref_row *w, struct xr_diag *d)
 {
 	int lv[64], j, bad = 0, x;
 	if (ref->nfactors > 64)
-		return; /* past the plan's own limit: the plan says so */
+		return 1; /* past the plan's own limit: the plan says so */
 	for (j = 0; j < ref->nfactors; j++) {
 		const struct plan_factor *f =
 		    &p->factors[plan_factor_index(p, ref->factors[j])];
@@ -217,25 +217,53 @@ static void check_row(const struct plan *p, const struct report_ref *ref,
 		}
 	}
 	if (bad)
-		return;
+		return 1;
 	for (x = 0; x < p->nexcludes; x++)
 		if (excluded(p, ref, lv, &p->excludes[x])) {
 			xr_diag_add(d, 0, w->line, 1,
 				    "published cell %s is excluded by the "
 				    "plan (exclude on line %d)",
 				    w->label, p->excludes[x].pos.line);
-			return;
+			return 1;
 		}
+	return 0;
+}
+
+/* The plan's cells (ncells rows of a level index per plan factor) as
+ * the cells of r, for ref_match_cells. 0, or -XR_ENOMEM. */
+static int plan_cells(struct report *r, const struct plan *p,
+		      const uint32_t *cells, size_t ncells)
+{
+	size_t c;
+	int f;
+	struct report_cell *rc =
+	    arena_alloc(r->arena, (ncells + 1) * sizeof *rc);
+	if (!rc)
+		return -XR_ENOMEM;
+	for (c = 0; c < ncells; c++) {
+		int *lv = arena_alloc(r->arena,
+				      ((size_t)p->nfactors + 1) * sizeof *lv);
+		if (!lv)
+			return -XR_ENOMEM;
+		for (f = 0; f < p->nfactors; f++)
+			lv[f] = (int)cells[c * (size_t)p->nfactors + (size_t)f];
+		memset(&rc[c], 0, sizeof rc[c]);
+		rc[c].lv = lv;
+	}
+	r->cells = rc;
+	r->ncells = (int)ncells;
+	return 0;
 }
 
 int report_reference_check_plan(const struct plan *p, const char *path,
+				const uint32_t *cells, size_t ncells,
 				struct xr_diag *d)
 {
 	struct report r;
 	struct report_ref *ref = NULL;
 	struct xr_err err;
 	struct report_factor *fa;
-	int i, j, rc;
+	int i, rc;
 	size_t before = d->nerr;
 
 	memset(&r, 0, sizeof r);
@@ -254,6 +282,10 @@ int report_reference_check_plan(const struct plan *p, const char *path,
 	}
 	r.factors = fa;
 	r.nfactors = p->nfactors;
+	if (plan_cells(&r, p, cells, ncells) < 0) {
+		arena_free(r.arena);
+		return -XR_ENOMEM;
+	}
 	xr_err_clear(&err);
 	rc = ref_parse(&r, path, REF_BIND_PLAN, NULL, d, &err, &ref);
 	if (rc == -XR_ENOMEM) {
@@ -261,27 +293,21 @@ int report_reference_check_plan(const struct plan *p, const char *path,
 		return rc;
 	}
 	if (ref) {
-		for (i = 0; i < ref->nrows; i++)
-			check_row(p, ref, &ref->rows[i], d);
+		/* a row several of the plan's cells match, by the report's
+		 * own matching rule (ref_match_cells): the report could not
+		 * say which cell is meant */
+		for (i = 0; i < ref->nrows; i++) {
+			struct report_ref_row *w = &ref->rows[i];
+			int first;
+			if (check_row(p, ref, w, d) == 0 &&
+			    ref_match_cells(&r, ref, w, &first) > 1)
+				xr_diag_add(d, 1, w->line, 1,
+					    "published cell %s is ambiguous: "
+					    "%s (add a column for each)",
+					    w->label, w->detail);
+		}
 		for (i = 0; i < ref->nconds; i++)
 			check_cond(p, ref, &ref->conds[i], d);
-		/* plan factors the reference does not name, with several
-		 * levels: the report cannot say which cell is meant */
-		for (i = 0; i < p->nfactors; i++) {
-			int named = 0;
-			for (j = 0; j < ref->nfactors; j++)
-				if (!strcmp(ref->factors[j],
-					    p->factors[i].name))
-					named = 1;
-			if (!named && p->factors[i].nlevels > 1)
-				xr_diag_add(
-				    d, 1, ref->rows[0].line, 1,
-				    "the reference has no column for factor "
-				    "'%s' (%d levels): each published row "
-				    "matches %d cells and is ambiguous",
-				    p->factors[i].name, p->factors[i].nlevels,
-				    p->factors[i].nlevels);
-		}
 	}
 	arena_free(r.arena);
 	return (int)(d->nerr - before);

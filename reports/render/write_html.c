@@ -392,7 +392,9 @@ static int comparisons(FILE *f, const struct report *r, struct arena *a)
 	const char **vn;
 	int i, nvn;
 	heading(f, 2, "comparisons", T(COMPARISONS));
-	buf_addf(&m, T(METHOD_NOTE), 100 * r->met.threshold);
+	for (i = 0; i < r->npair_notes; i++) /* declared, not realised */
+		para(f, "note", r->pair_notes[i]);
+	report_method_note(r, &m);
 	para(f, "note", m.s ? m.s : "");
 	buf_release(&m);
 	if (!r->ncmps) {

@@ -251,7 +251,7 @@ static json_t *sensitivity(const struct report_cmp *c)
 }
 
 /* Hodges-Lehmann and Mann-Whitney; null when not computed. */
-static json_t *robust(const struct report_cmp *c)
+static json_t *robust(const struct report *r, const struct report_cmp *c)
 {
 	json_t *o;
 	if (isnan(c->hl_pct))
@@ -264,6 +264,8 @@ static json_t *robust(const struct report_cmp *c)
 	json_object_set_new(
 	    o, "verdict", json_string(report_verdict_name(c->robust_verdict)));
 	json_object_set_new(o, "disagrees", json_boolean(c->robust_shown));
+	json_object_set_new(o, "definition",
+			    jstr(report_text(r, REPORT_T_DELTA_DEF_HL)));
 	return o;
 }
 
@@ -309,9 +311,13 @@ static json_t *comparisons(const struct report *r)
 		json_object_set_new(o, "eq90_low_pct", num(c->eq_low_pct));
 		json_object_set_new(o, "eq90_high_pct", num(c->eq_high_pct));
 		json_object_set_new(o, "sensitivity", sensitivity(c));
-		json_object_set_new(o, "robust", robust(c));
+		json_object_set_new(o, "robust", robust(r, c));
 		json_object_set_new(o, "method",
 				    jstr(report_method_name(c->method)));
+		json_object_set_new(o, "delta_definition",
+				    str(report_delta_definition(r, c)));
+		json_object_set_new(o, "decide_df", json_integer(c->decide_df));
+		json_object_set_new(o, "p_adj", num(c->p_adj));
 		json_object_set_new(o, "verdict",
 				    jstr(report_verdict_name(c->verdict)));
 		json_object_set_new(o, "higher_is_better",
@@ -614,6 +620,10 @@ static json_t *model(const struct report *r)
 	json_object_set_new(o, "cells", cells(r));
 	json_object_set_new(o, "tables", tables(r));
 	json_object_set_new(o, "comparisons", comparisons(r));
+	a = json_array();
+	for (i = 0; i < r->npair_notes; i++)
+		json_array_append_new(a, jstr(r->pair_notes[i]));
+	json_object_set_new(o, "pair_notes", a);
 	json_object_set_new(o, "reference", reference(r));
 	json_object_set_new(o, "conditions", conditions(r));
 	json_object_set_new(o, "session_info", session_info(r));

@@ -396,6 +396,13 @@ static int comparisons(const struct report *r, struct arena *a, FILE *f,
 	int rc;
 	struct buf m = BUF_INIT;
 	fprintf(f, "## %s\n\n", T(r, REPORT_T_COMPARISONS));
+	for (rc = 0; rc < r->npair_notes; rc++) { /* declared, not realised */
+		fputs("- ", f);
+		put(f, r->pair_notes[rc], 0);
+		fputs("\n", f);
+	}
+	if (r->npair_notes)
+		fputs("\n", f);
 	if (!r->ncmps) {
 		fprintf(f, "%s\n\n", T(r, REPORT_T_NO_COMPARISONS));
 		return 0;
@@ -403,7 +410,7 @@ static int comparisons(const struct report *r, struct arena *a, FILE *f,
 	if ((rc = rt_cmps(r, a, &t)) < 0)
 		return rc;
 	md_table(f, &t);
-	buf_addf(&m, T(r, REPORT_T_METHOD_NOTE), 100 * r->met.threshold);
+	report_method_note(r, &m);
 	fprintf(f, "%s\n\n", m.s);
 	buf_release(&m);
 	/* each pair's change against the ±θ band: "<stem>-forest-1.svg" */

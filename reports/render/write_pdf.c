@@ -318,7 +318,7 @@ static int draw_report(struct pdf *pdf, const struct report *r, struct arena *a,
 	if (rc == 0)
 		rc = pdf_heading(pdf, 2, T(COMPARISONS), err);
 	if (rc == 0) {
-		buf_addf(&s, T(METHOD_NOTE), r->met.threshold * 100);
+		report_method_note(r, &s);
 		rc = pdf_paragraph(pdf, 8, 0, s.s, err);
 		pdf_space(pdf, 4);
 	}

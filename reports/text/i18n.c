@@ -64,24 +64,45 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
 	 "試行間の統計ではない。"},
     [REPORT_T_NOTES] = {"Notes", "注記"},
     [REPORT_T_METHOD_NOTE] =
-	{"Effects are ratios of geometric means, estimated on log values: "
-	 "with run position and one term per session as covariates and "
-	 "HC3 robust standard errors when the runs were interleaved, else "
-	 "with Welch's t. Better/worse: the 95%% CI lies wholly beyond "
+	{"Intervals: the position model's with HC2 robust standard errors "
+	 "and Bell–McCaffrey degrees of freedom when the sides have as many "
+	 "runs each and were not sized, else HC3; Welch's t when the runs "
+	 "were not interleaved. Better/worse: the 95%% CI lies wholly "
+	 "beyond "
 	 "±%g%%; ≈ equivalent: the 90%% CI (TOST) lies wholly inside; "
 	 "~ not significant: the 95%% CI contains 0; ≠ different: the CI "
 	 "excludes 0 but crosses the threshold (a real difference of "
 	 "uncertain size). Sides not interleaved (drift is then confounded "
 	 "with the difference) and sessions with different host facts get "
 	 "no verdict unless the plan accepts a sequential design.",
-	 "効果は幾何平均の比で、対数値で推定する。試行が交互に実行された"
-	 "場合は実行順とセッションごとの項を共変量とする回帰（HC3 頑健標準"
-	 "誤差）、そうでなければ Welch の t 検定。改善/悪化: 95%% 信頼区間が"
+	 "区間: 実行順モデルでは両側の試行数が等しく試行回数を決めていなければ "
+	 "HC2 頑健標準誤差と Bell–McCaffrey の自由度、そうでなければ HC3。"
+	 "交互でない実行は Welch の t 検定。"
+	 "改善/悪化: 95%% 信頼区間が"
 	 " ±%g%% の外側、≈ 同等: 90%% 信頼区間（TOST）が内側、~ 有意差なし: "
 	 "95%% 信頼区間が 0 を含む、≠ 差あり: 0 を含まないが閾値をまたぐ"
 	 "（差はあるが大きさが不確定）。交互でない実行（ドリフトと差が区別"
 	 "できない）とホスト情報の異なるセッションは、計画が順次実行を受け"
 	 "入れない限り判定しない。"},
+    [REPORT_T_DELTA_DEF_POSITION] =
+	{"Δ (position model) = 100 × (exp(b) − 1) %, b the coefficient of "
+	 "side B in the least-squares fit of ln(y) on the side, the run "
+	 "position and one intercept per session: B's geometric mean over "
+	 "A's with linear drift removed, minus 1.",
+	 "Δ（実行順モデル）= 100 × (exp(b) − 1) %。b は ln(y) を側・実行順・"
+	 "セッションごとの切片に最小二乗で回帰したときの側 B の係数で、線形"
+	 "ドリフトを除いた B と A の幾何平均の比から 1 を引いたもの。"},
+    [REPORT_T_DELTA_DEF_WELCH] =
+	{"Δ (Welch) = 100 × (exp(mean ln(y_B) − mean ln(y_A)) − 1) % = "
+	 "100 × (geomean(B) / geomean(A) − 1) %.",
+	 "Δ（Welch）= 100 × (exp(ln(y_B) の平均 − ln(y_A) の平均) − 1) % = "
+	 "100 × (B の幾何平均 / A の幾何平均 − 1) %。"},
+    [REPORT_T_DELTA_DEF_HL] =
+	{"Robust Δ (Hodges–Lehmann) = 100 × (exp(median of ln(y_B) − "
+	 "ln(y_A) over every pair of a B run and an A run) − 1) %, with "
+	 "Mann–Whitney's two-sided p.",
+	 "頑健な Δ（Hodges–Lehmann）= 100 × (exp(B の試行と A の試行の全組の "
+	 "ln(y_B) − ln(y_A) の中央値) − 1) %、p は Mann–Whitney の両側検定。"},
     [REPORT_T_BETTER] = {"better", "改善"},
     [REPORT_T_WORSE] = {"worse", "悪化"},
     [REPORT_T_EQUIVALENT] = {"equivalent", "同等"},

@@ -58,6 +58,9 @@ enum report_lang {
 	X(INTERVAL_NOTE) /* interval statistics are per-interval, not runs */  \
 	X(NOTES)                                                               \
 	X(METHOD_NOTE) /* how verdicts are reached, with %g threshold */       \
+	X(DELTA_DEF_POSITION) /* what Δ is: position model */                 \
+	X(DELTA_DEF_WELCH)    /* ... Welch's t */                              \
+	X(DELTA_DEF_HL)	      /* ... the robust line */                        \
 	X(BETTER)                                                              \
 	X(WORSE)                                                               \
 	X(EQUIVALENT)                                                          \

@@ -120,8 +120,10 @@ int report_delta_interval(const double *a, size_t na, const double *b,
  * The statistical core of a comparison (schema/report.md, "Method"): on
  * log(y), the coefficient of the group indicator in log y ~ group +
  * position when interleaved, else Welch's t; delta% = 100(exp(b)-1).
- * The position model has one intercept per session and HC3 standard
- * errors with Bell-McCaffrey-type df (bench/RESULTS.md); when it cannot
+ * The position model has one intercept per session and HC2 standard
+ * errors with Bell-McCaffrey df when the sides have as many runs each
+ * and no sizing decision, else HC3 with Bell-McCaffrey-type df
+ * (bench/RESULTS.md); when it cannot
  * be fitted (a run with leverage 1) Welch's t stands in. Runs marked
  * as decision runs (report_sample.decide) add their within-decision
  * contrasts to the model as nuisance columns (to Welch's t: their sum of

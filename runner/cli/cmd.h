@@ -52,5 +52,9 @@ int cmd_embedded_db(struct buf *out);
 struct plan;
 int cmd_plan_from_reference(const char *path, const char *out);
 int cmd_check_reference(const struct plan *p, const char *path);
+/* `xrun validate REF.csv`: a reference read on its own (its format,
+ * settings, columns and rows; problems as FILE:LINE:COL on stderr), "FILE:
+ * ok, N cells, M factors" unless quiet. 0, or < 0 when it is not valid. */
+int cmd_validate_reference(const char *path, int quiet);
 
 #endif

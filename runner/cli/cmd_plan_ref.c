@@ -19,6 +19,7 @@
 #include "buf.h"
 #include "cmd.h"
 #include "err.h"
+#include "matrix.h"
 #include "placeholder.h"
 #include "plan.h"
 #include "reference.h"
@@ -438,10 +439,40 @@ int cmd_check_reference(const struct plan *p, const char *path)
 {
 	struct xr_diag d;
 	int rc;
+	struct matrix m;
+	struct xr_err err;
+	xr_err_clear(&err);
+	if (matrix_build(p, &m, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return -XR_EUSAGE;
+	}
 	xr_diag_init(&d, path);
-	rc = report_reference_check_plan(p, path, &d);
+	rc = report_reference_check_plan(p, path, m.lv, m.ncells, &d);
+	matrix_release(&m);
 	if (d.n)
 		xr_diag_print(&d, stderr);
 	xr_diag_release(&d);
+	return rc;
+}
+
+int cmd_validate_reference(const char *path, int quiet)
+{
+	struct report_ref_doc doc;
+	struct xr_diag d;
+	struct arena *a = arena_new();
+	int rc;
+	if (!a)
+		return -XR_ENOMEM;
+	xr_diag_init(&d, path);
+	rc = report_reference_read(path, iperf3_metrics, a, &doc, &d);
+	if (d.n)
+		xr_diag_print(&d, stderr);
+	xr_diag_release(&d);
+	if (rc == 0 && !quiet)
+		printf("%s: ok, %d cells, %d factors (a reference: xrun "
+		       "validate PLAN --reference %s checks it against a "
+		       "plan)\n",
+		       path, doc.ncells, doc.nfactors, path);
+	arena_free(a);
 	return rc;
 }

@@ -1,10 +1,12 @@
 /*
  * `xrun validate PLAN...`: load every plan and print each problem as
  * "PLAN:LINE:COL: error: MESSAGE" on stderr (all of them, not only the
- * first). Exit 0 when every plan is valid, 2 otherwise. "-" reads stdin.
+ * first). Exit 0 when every plan is valid, 2 otherwise. "-" reads stdin;
+ * a .csv file is a published reference, read as one (issue 23).
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "buf.h"
 #include "cmd.h"
@@ -51,94 +53,45 @@ static int check_size(const struct plan *p, struct xr_diag *d)
 	return rc;
 }
 
-/* Level index of kv's level in its factor; -1 factor, -2 level unknown. */
-static int kv_level(const struct plan *p, const struct plan_kv *kv, int *f)
-{
-	int l;
-	for (*f = 0; *f < p->nfactors; (*f)++)
-		if (!strcmp(p->factors[*f].name, kv->key))
-			break;
-	if (*f == p->nfactors)
-		return -1;
-	for (l = 0; l < p->factors[*f].nlevels; l++)
-		if (!strcmp(p->factors[*f].levels[l], kv->value))
-			return l;
-	return -2;
-}
-
-/* Does the cell c with pair side kv (n entries) set exist? */
-static int side_matches(const struct plan *p, const uint32_t *c,
-			const struct plan_kv *kv, int n)
-{
-	int j, f, l;
-	for (j = 0; j < n; j++)
-		if ((l = kv_level(p, &kv[j], &f)) < 0 || c[f] != (uint32_t)l)
-			return 0;
-	return 1;
-}
-
-/* The cell equal to a but for side b's levels, or -1. */
-static long pair_partner(const struct plan *p, const struct matrix *m,
-			 const uint32_t *a, const struct plan_compare *pc)
-{
-	size_t c;
-	int f, j, fb;
-	for (c = 0; c < m->ncells; c++) {
-		const uint32_t *x = matrix_cell(m, c);
-		if (!side_matches(p, x, pc->b, pc->nb))
-			continue;
-		for (f = 0; f < p->nfactors; f++) {
-			int named = 0;
-			for (j = 0; j < pc->nb; j++)
-				if (kv_level(p, &pc->b[j], &fb) >= 0 && fb == f)
-					named = 1;
-			if (!named && x[f] != a[f])
-				break;
-		}
-		if (f == p->nfactors)
-			return (long)c;
-	}
-	return -1;
-}
-
 /*
  * A declared pair (report.compare {a, b}) that no cell pair of the
  * matrix realises gives no comparison: the sides also differ in a factor
  * the pair does not name (plans/pcie-gen.yaml before issue 23: the
- * X550 sat in the B550 PC, the MG3 in the X570). Say which.
+ * X550 sat in the B550 PC, the MG3 in the X570). Say which; the rule is
+ * plan_pair_check's, the one the report's note uses.
  */
 static void check_pairs(const struct plan *p, struct xr_diag *d)
 {
 	struct matrix m;
 	struct xr_err err;
 	int i;
-	size_t c;
 	memset(&err, 0, sizeof err);
 	if (!p->report.ncompare || matrix_build(p, &m, &err) < 0)
 		return;
 	for (i = 0; i < p->report.ncompare; i++) {
 		const struct plan_compare *pc = &p->report.compare[i];
-		int na = 0, found = 0;
-		if (pc->factor)
-			continue;
-		for (c = 0; c < m.ncells && !found; c++) {
-			const uint32_t *a = matrix_cell(&m, c);
-			if (!side_matches(p, a, pc->a, pc->na))
-				continue;
-			na++;
-			found = pair_partner(p, &m, a, pc) >= 0;
-		}
-		if (!found)
+		enum plan_pair_status st =
+		    plan_pair_check(p, pc, m.lv, m.ncells);
+		if (st != PLAN_PAIR_OK)
 			xr_diag_add(d, 1, pc->pos.line, pc->pos.col,
 				    "report.compare: the pair yields no "
 				    "comparison: %s",
-				    na ? "no cell of side b differs from a "
-					 "side-a cell only in the factors b "
-					 "names (name every factor the sides "
-					 "differ in, in both a and b)"
-				       : "no cell has side a's levels");
+				    st == PLAN_PAIR_NO_PARTNER
+					? "no cell of side b differs from a "
+					  "side-a cell only in the factors b "
+					  "names (name every factor the sides "
+					  "differ in, in both a and b)"
+					: "no cell has side a's levels");
 	}
 	matrix_release(&m);
+}
+
+/* A published reference (schema/reference.md) is a .csv file: read as
+ * one, never as YAML. */
+static int is_reference(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 4 && !strcasecmp(path + n - 4, ".csv");
 }
 
 static int validate_one(const char *path, int quiet, const char *reference)
@@ -146,6 +99,8 @@ static int validate_one(const char *path, int quiet, const char *reference)
 	struct xr_diag d;
 	struct plan *p = NULL;
 	int rc;
+	if (is_reference(path))
+		return cmd_validate_reference(path, quiet);
 	xr_diag_init(&d, path);
 	if (strcmp(path, "-") == 0) {
 		struct buf b;
@@ -211,8 +166,9 @@ const struct opt_cmd cmd_validate_spec = {
     .args = "PLAN...",
     .summary = "check plans and report every problem as PLAN:LINE:COL: "
 	       "error: MESSAGE",
-    .about = "A PLAN of - reads standard input. Exit 0 when every plan is "
-	     "valid, 2 otherwise.",
+    .about = "A PLAN of - reads standard input; a file ending in .csv is "
+	     "read as a published reference (schema/reference.md). Exit 0 "
+	     "when every file is valid, 2 otherwise.",
     .opts = validate_options,
     .min_args = 1,
     .max_args = -1,

@@ -384,4 +384,21 @@ int plan_role_factor(const struct plan *p, const char *role);
 /* Does any factor bind a host? */
 int plan_has_bindings(const struct plan *p);
 
+/*
+ * Does a declared pair yield a comparison over ncells cells, cell c being
+ * cells[c * p->nfactors ...] (a level index per plan factor)? A pair is
+ * realised by a cell with side a's levels and another with side b's
+ * levels that equals it in every factor b does not name (plan_pair.c).
+ * `xrun validate` asks over the matrix, the report over the stored cells.
+ * A factor comparison (pc->factor) is always PLAN_PAIR_OK.
+ */
+enum plan_pair_status {
+	PLAN_PAIR_OK = 0,
+	PLAN_PAIR_NO_A,	      /* no cell has side a's levels */
+	PLAN_PAIR_NO_PARTNER, /* side-a cells have no side-b partner */
+};
+enum plan_pair_status plan_pair_check(const struct plan *p,
+				      const struct plan_compare *pc,
+				      const uint32_t *cells, size_t ncells);
+
 #endif

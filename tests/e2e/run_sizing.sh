@@ -9,7 +9,7 @@
 # decision (same rows, same planned counts, nothing recomputed).
 set -eu
 . "$(dirname "$0")/lib/common.sh"
-xr_need sqlite3 python3
+xr_need sqlite3 python3 jq
 xr_tmpdir T
 cat >noise.py <<'PY'
 import json, random, sys, time
@@ -81,7 +81,6 @@ done
 	"$(q s.db "select group_concat(c, ' ') from (select cell_index || ':' || rep as c from runs where status = 'ok' and rep <= 2 order by cell_index, rep)")" ] ||
 	fail "decision runs: $(q s.db "select z.run_id, r.cell_index, r.rep from sizing_runs z join runs r on r.id = z.run_id")"
 [ "$(q s.db "select count(*) from sizing_runs")" = 8 ] || fail "decision runs: want 2 a cell"
-
 # --- random and sequential ---
 plan r random 0
 "$XRUN" run r.yaml --quiet 2>r.err || { cat r.err; fail "random exit $?"; }
@@ -189,6 +188,18 @@ done
 	fail "the comparison did not raise the need: own $(q own.db "select need from sizing") cmp $(q cmp.db "select need from sizing")"
 [ "$(q cmp.db "select min(need) from sizing")" -ge "$(q own.db "select max(need) from sizing")" ] ||
 	fail "a compared cell needs less than alone"
+# The JSON says what the decision took (decide_df: the decision runs
+# of both sides, 1 df a side), and a merged store keeps the split decision:
+# `xrun merge` copies sizing_runs, so the merged store's comparisons are
+# the original's, number for number (issue 23).
+"$XRUN" report --db cmp.db -o cmp.json 2>s.rerr || { cat s.rerr; fail "report"; }
+[ "$(jq -c '[.comparisons[].decide_df] | unique' cmp.json)" = "[2]" ] ||
+	fail "decide_df: $(jq -c '[.comparisons[].decide_df]' cmp.json)"
+"$XRUN" merge -q merged.db cmp.db || fail "merge exit $?"
+[ "$(q merged.db "select count(*) from sizing_runs")" = "$(q cmp.db "select count(*) from sizing_runs")" ] || fail "merge lost sizing_runs"
+"$XRUN" report --db merged.db -o merged.json 2>m.rerr || { cat m.rerr; fail "merged report"; }
+[ "$(jq -c '.comparisons' merged.json)" = "$(jq -c '.comparisons' cmp.json)" ] ||
+	fail "merged comparisons differ: $(diff <(jq '.comparisons' cmp.json) <(jq '.comparisons' merged.json) | head -20)"
 
 # xrun plan: the range before any run; --dimension from the store.
 "$XRUN" plan s.yaml --db s.db >plan.txt || fail "plan exit $?"

@@ -127,13 +127,23 @@ static void test_rules(void)
 }
 
 /*
- * The position model's standard error is HC3 (the df is
- * Bell-McCaffrey-type, bench/RESULTS.md):
+ * The position model's standard error (bench/RESULTS.md, "Balanced
+ * designs"): HC2 with Bell-McCaffrey df when the sides have as many runs
+ * each, else HC3 with Bell-McCaffrey-type df. The 16 runs below:
  *   y = np.log(vals); X = [1, group, position]
  *   sm.OLS(y, X).fit(cov_type='HC3') -> params[1] 0.04784414748,
- *   bse[1] 0.004845103223 (statsmodels 0.13.5)
+ *   bse[1] 0.004845103223 (statsmodels 0.13.5).
+ * statsmodels is not installed here; the HC2 error and the df were
+ * computed in plain Python (tests/unit/verdict/hc_bm.py: n x n hat
+ * matrix, df = tr(W M W)^2 / tr((W M W)^2), Imbens & Kolesar 2016),
+ * which reproduces statsmodels' HC3 figures above and in test_sessions
+ * to 1e-12:
+ *   8 + 8: HC2 se 0.0044006807329, BM df 12.9509341514;
+ *   the last run (an A) left out, 7 + 8: HC3 se 0.00504031823216,
+ *   estimate 0.0467463680001, HC3-BM-type df 11.0668298054.
  */
-static void test_hc3(void)
+static void position_case(int n, double est, double want_se, double want_df,
+			  const char *what)
 {
 	static const int order[16] = {0, 1, 1, 0, 1, 0, 0, 1,
 				      1, 0, 0, 1, 0, 1, 1, 0};
@@ -146,7 +156,7 @@ static void test_hc3(void)
 	enum report_flag_code why;
 	int i, na = 0, nb = 0;
 
-	for (i = 0; i < 16; i++) {
+	for (i = 0; i < n; i++) {
 		if (order[i]) {
 			yb[nb] = vals[i];
 			pb[nb++] = i;
@@ -158,13 +168,21 @@ static void test_hc3(void)
 	A = (struct report_sample){ya, pa, (size_t)na, NULL};
 	B = (struct report_sample){yb, pb, (size_t)nb, NULL};
 	memset(&c, 0, sizeof c);
-	is_int(report_decide(&A, &B, 1, 0.01, 1, &c, &why), 0, "HC3: decided");
-	is_int(c.method, REPORT_METHOD_POSITION, "HC3: position model");
-	is_near(log1p(c.delta_pct / 100), 0.04784414748, 1e-9,
-		"HC3: estimate as statsmodels");
+	is_int(report_decide(&A, &B, 1, 0.01, 1, &c, &why), 0, what);
+	is_int(c.method, REPORT_METHOD_POSITION, what);
+	is_near(log1p(c.delta_pct / 100), est, 1e-9, what);
 	se = (log1p(c.ci_high_pct / 100) - log1p(c.ci_low_pct / 100)) / 2 /
 	     tdist_quantile(0.975, c.df);
-	is_near(se, 0.004845103223, 1e-9, "HC3: standard error as statsmodels");
+	is_near(se, want_se, 1e-9, what);
+	is_near(c.df, want_df, 1e-8, what);
+}
+
+static void test_hc3(void)
+{
+	position_case(16, 0.04784414748, 0.0044006807329, 12.9509341514,
+		      "8 + 8: HC2 with Bell-McCaffrey df (plain Python)");
+	position_case(15, 0.0467463680001, 0.00504031823216, 11.0668298054,
+		      "7 + 8: HC3 with Bell-McCaffrey-type df (plain Python)");
 }
 
 /*
@@ -294,7 +312,9 @@ static void test_holm(void)
  *   X = [1, group, position, session2]; sm.OLS(np.log(vals), X)
  *   .fit(cov_type='HC3') -> params[1] 0.0004632376992, bse[1]
  *   0.002123593425 (without the session term: 0.001801940771,
- *   0.006189877871: the step inflates the error).
+ *   0.006189877871: the step inflates the error). The sides have 6 runs
+ *   each, so the verdict takes HC2 with Bell-McCaffrey df: se
+ *   0.00170158947389, df 7.6088572128 (plain Python, hc_bm.py).
  */
 static void test_sessions(void)
 {
@@ -328,8 +348,10 @@ static void test_sessions(void)
 		"sessions: estimate as statsmodels with a session term");
 	se = (log1p(c.ci_high_pct / 100) - log1p(c.ci_low_pct / 100)) / 2 /
 	     tdist_quantile(0.975, c.df);
-	is_near(se, 0.002123593425, 1e-9,
-		"sessions: HC3 error as statsmodels with a session term");
+	is_near(se, 0.00170158947389, 1e-9,
+		"sessions: HC2 error with a session term (plain Python)");
+	is_near(c.df, 7.6088572128, 1e-8,
+		"sessions: Bell-McCaffrey df with a session term");
 }
 
 /*
