@@ -310,38 +310,8 @@ struct plan {
 	struct plan_latency latency;
 };
 
-/*
- * What the loader checks names against: the engines and built-in probes
- * that exist. They live in layers above this one (runner/engine,
- * runner/host), so the caller hands them in: exec_catalog() (runner/exec)
- * builds the program's. With a NULL catalog engine types, engine
- * parameters and probe names are not checked (a plan stored with a session
- * was checked when it ran).
- */
-struct plan_engine_desc {
-	const char *name; /* "iperf3" */
-	/* Validate the engine section and every factor `param:` naming this
-	 * engine's parameters; add problems to d. NULL: has_param decides. */
-	void (*check)(const struct plan *p, struct xr_diag *d);
-	/* Is key a parameter this engine takes? */
-	int (*has_param)(const char *key);
-	double default_duration; /* engine.duration when unset, seconds */
-	/* Takes engine.server (a host it starts a server on) and
-	 * engine.target (an address to connect to); needs one of them. */
-	int has_server;
-	/* Reads engine.run (an argv) and engine.metrics (values extracted
-	 * from its output); other engines ignore them. */
-	int reads_run;
-};
-/* engine.duration when no engine says (a plan loaded without a catalog) */
-#define PLAN_DEFAULT_DURATION 10.0
-struct plan_catalog {
-	const struct plan_engine_desc *(*find_engine)(const char *name);
-	const char *(*engine_names)(void); /* "iperf3, command" */
-	const char *const *probe_names;	   /* NULL-terminated */
-	/* latency: probes (runner/host/latprobe.c), NULL-terminated */
-	const char *const *latency_probe_names;
-};
+/* What the loader is told of the engines and probes (plan_catalog.h). */
+#include "plan_catalog.h"
 
 /*
  * Load and validate a plan. On success returns 0 and *out. On failure
@@ -357,48 +327,7 @@ int plan_load_mem(const char *name, const char *text, size_t len,
 		  struct xr_diag *diag);
 void plan_free(struct plan *p);
 
-/* What an index lookup returns when nothing has that name: not an error
- * code, a legitimate answer. */
-#define PLAN_NOT_FOUND (-1)
-
-/* Lookups; PLAN_NOT_FOUND / NULL when absent. */
-int plan_factor_index(const struct plan *p, const char *name);
-int plan_level_index(const struct plan_factor *f, const char *level);
-const struct plan_host *plan_host_find(const struct plan *p, const char *name);
-const char *plan_var(const struct plan *p, const char *name);
-
-/*
- * The host name that plays role in cell lv: the level's host of the factor
- * that binds role (`hosts:`), else for "client" the engine's client, for
- * "server" the engine's server host, else role itself when it is a host.
- * lv NULL: the plan's defaults, bindings ignored. NULL when none.
- */
-const char *plan_role_host(const struct plan *p, const char *role,
-			   const uint32_t *lv);
-/* Set mark[i] (i a host index; mark has p->nhosts entries) for every
- * host role can be in some cell: each host its binding names, in every
- * combination, else the one plan_role_host(p, role, NULL) gives. */
-void plan_role_hosts(const struct plan *p, const char *role, char *mark);
-/* Index of the factor whose `hosts:` binds role, or PLAN_NOT_FOUND. */
-int plan_role_factor(const struct plan *p, const char *role);
-/* Does any factor bind a host? */
-int plan_has_bindings(const struct plan *p);
-
-/*
- * Does a declared pair yield a comparison over ncells cells, cell c being
- * cells[c * p->nfactors ...] (a level index per plan factor)? A pair is
- * realised by a cell with side a's levels and another with side b's
- * levels that equals it in every factor b does not name (plan_pair.c).
- * `xrun validate` asks over the matrix, the report over the stored cells.
- * A factor comparison (pc->factor) is always PLAN_PAIR_OK.
- */
-enum plan_pair_status {
-	PLAN_PAIR_OK = 0,
-	PLAN_PAIR_NO_A,	      /* no cell has side a's levels */
-	PLAN_PAIR_NO_PARTNER, /* side-a cells have no side-b partner */
-};
-enum plan_pair_status plan_pair_check(const struct plan *p,
-				      const struct plan_compare *pc,
-				      const uint32_t *cells, size_t ncells);
+/* The lookups over a loaded plan (plan_query.c, plan_pair.c). */
+#include "plan_query.h"
 
 #endif

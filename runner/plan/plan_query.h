@@ -1,0 +1,59 @@
+/*
+ * Lookups over a loaded plan: factors, levels, hosts, variables, roles and
+ * declared pairs (plan_query.c, plan_bind.c, plan_pair.c).
+ * Part of the plan's interface: include "plan.h", which includes this
+ * file (the header is split only to keep each part short).
+ */
+#ifndef XR_PLAN_QUERY_H
+#define XR_PLAN_QUERY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plan.h"
+
+/* What an index lookup returns when nothing has that name: not an error
+ * code, a legitimate answer. */
+#define PLAN_NOT_FOUND (-1)
+
+/* Lookups; PLAN_NOT_FOUND / NULL when absent. */
+int plan_factor_index(const struct plan *p, const char *name);
+int plan_level_index(const struct plan_factor *f, const char *level);
+const struct plan_host *plan_host_find(const struct plan *p, const char *name);
+const char *plan_var(const struct plan *p, const char *name);
+
+/*
+ * The host name that plays role in cell lv: the level's host of the factor
+ * that binds role (`hosts:`), else for "client" the engine's client, for
+ * "server" the engine's server host, else role itself when it is a host.
+ * lv NULL: the plan's defaults, bindings ignored. NULL when none.
+ */
+const char *plan_role_host(const struct plan *p, const char *role,
+			   const uint32_t *lv);
+/* Set mark[i] (i a host index; mark has p->nhosts entries) for every
+ * host role can be in some cell: each host its binding names, in every
+ * combination, else the one plan_role_host(p, role, NULL) gives. */
+void plan_role_hosts(const struct plan *p, const char *role, char *mark);
+/* Index of the factor whose `hosts:` binds role, or PLAN_NOT_FOUND. */
+int plan_role_factor(const struct plan *p, const char *role);
+/* Does any factor bind a host? */
+int plan_has_bindings(const struct plan *p);
+
+/*
+ * Does a declared pair yield a comparison over ncells cells, cell c being
+ * cells[c * p->nfactors ...] (a level index per plan factor)? A pair is
+ * realised by a cell with side a's levels and another with side b's
+ * levels that equals it in every factor b does not name (plan_pair.c).
+ * `xrun validate` asks over the matrix, the report over the stored cells.
+ * A factor comparison (pc->factor) is always PLAN_PAIR_OK.
+ */
+enum plan_pair_status {
+	PLAN_PAIR_OK = 0,
+	PLAN_PAIR_NO_A,	      /* no cell has side a's levels */
+	PLAN_PAIR_NO_PARTNER, /* side-a cells have no side-b partner */
+};
+enum plan_pair_status plan_pair_check(const struct plan *p,
+				      const struct plan_compare *pc,
+				      const uint32_t *cells, size_t ncells);
+
+#endif
