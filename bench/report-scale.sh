@@ -2,7 +2,8 @@
 # Report scale: build a store of N runs (default 100,000) with SQL only
 # (schema/store.sql; 100 cells = cc x mtu x streams x slot, 1,000 runs
 # each, a throughput and a retransmits metric per run, 5 intervals per run,
-# ABBA-like run order) and time `xrun report` to JSON, Markdown and CSV.
+# ABBA-like run order) and time `xrun report` to JSON, Markdown, CSV and
+# HTML (and PDF with XRUN_BENCH_PDF=1).
 # Usage: bash bench/report-scale.sh [N] [XRUN]   (XRUN default: build/xrun)
 set -eu
 n=${1:-100000}
@@ -82,16 +83,24 @@ ivs=$(sqlite3 scale.db "SELECT COUNT(*) FROM intervals")
 size=$(du -h scale.db | cut -f1)
 printf 'store: %s runs, %s intervals, %s, built in %.1f s\n' "$runs" "$ivs" \
 	"$size" "$(echo "$t1 - $t0" | bc)"
-for fmt in json md csv; do
+# Wall time from date; user CPU and peak RSS from GNU time when there.
+timed() {
+	local out=$1 a b
 	a=$(date +%s.%N)
-	"$xrun" report --db scale.db -o "scale.$fmt"
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f '%U %M' -o time.txt "$xrun" report --db scale.db \
+			-o "$out" 2>/dev/null
+	else
+		"$xrun" report --db scale.db -o "$out" 2>/dev/null
+		echo "? ?" > time.txt
+	fi
 	b=$(date +%s.%N)
-	printf 'xrun report -o scale.%-4s %6.2f s  (%s bytes)\n' "$fmt" \
-		"$(echo "$b - $a" | bc)" "$(wc -c < "scale.$fmt")"
+	read -r user rss < time.txt
+	printf 'xrun report -o %-10s %6.2f s wall, %s s user, %s KB peak  (%s bytes)\n' \
+		"$out" "$(echo "$b - $a" | bc)" "$user" "$rss" "$(wc -c < "$out")"
+}
+for fmt in json md csv html; do
+	timed "scale.$fmt"
 done
-if [ -n "${XRUN_BENCH_PDF:-}" ]; then
-	a=$(date +%s.%N)
-	"$xrun" report --db scale.db -o scale.pdf
-	b=$(date +%s.%N)
-	printf 'xrun report -o scale.pdf  %6.2f s\n' "$(echo "$b - $a" | bc)"
-fi
+[ -z "${XRUN_BENCH_PDF:-}" ] || timed scale.pdf
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"

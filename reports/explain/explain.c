@@ -88,7 +88,44 @@ struct ctx {
 	enum report_lang lang;
 	int single; /* the cell's iperf3 runs each end in one thread */
 	char missing[512], series[512], evidence[512];
+	/* Cell ci's runs, in run order: runs[by_cell[first[ci]] ..
+	 * by_cell[first[ci + 1] - 1]] (every cell's rule looked at all runs:
+	 * cells x runs, 10^7 at 100,000 runs, bench/RESULTS.md). */
+	int *by_cell, *first;
 };
+
+static void ctx_free(struct ctx *x)
+{
+	free(x->by_cell);
+	free(x->first);
+	free(x);
+}
+
+/* Fills x->by_cell and x->first by a counting sort of the runs by cell. */
+static int index_cells(struct ctx *x)
+{
+	const struct report *r = x->r;
+	int *at;
+	x->first = calloc((size_t)r->ncells + 2, sizeof *x->first);
+	x->by_cell = malloc(((size_t)r->nruns + 1) * sizeof *x->by_cell);
+	at = calloc((size_t)r->ncells + 1, sizeof *at);
+	if (!x->first || !x->by_cell || !at) {
+		free(at);
+		return -XR_ENOMEM;
+	}
+	for (int i = 0; i < r->nruns; i++)
+		if (r->runs[i].cell >= 0 && r->runs[i].cell < r->ncells)
+			x->first[r->runs[i].cell + 1]++;
+	for (int c = 0; c < r->ncells; c++) {
+		at[c] = x->first[c];
+		x->first[c + 1] += x->first[c];
+	}
+	for (int i = 0; i < r->nruns; i++)
+		if (r->runs[i].cell >= 0 && r->runs[i].cell < r->ncells)
+			x->by_cell[at[r->runs[i].cell]++] = i;
+	free(at);
+	return 0;
+}
 
 void explain_cat(char *dst, size_t n, const char *sep, const char *s)
 {
@@ -367,9 +404,9 @@ static void cell_ceilings(struct ctx *x, int ci, int udp, struct ceil *best,
 	const struct report *r = x->r;
 	for (int h = 0; h < r->span.nhosts; h++) {
 		int seen = 0, any = 0;
-		for (int i = 0; i < r->nruns && !seen; i++) {
-			const struct report_run *u = &r->runs[i];
-			for (int j = 0; u->cell == ci && j < u->nseries; j++) {
+		for (int i = x->first[ci]; i < x->first[ci + 1] && !seen; i++) {
+			const struct report_run *u = &r->runs[x->by_cell[i]];
+			for (int j = 0; j < u->nseries; j++) {
 				any = 1;
 				seen |= !strcmp(u->series[j].host,
 						r->span.hosts[h]);
@@ -450,10 +487,9 @@ static void cpu_candidate(struct ctx *x, const struct evid *e, const char *ver,
 	push(k, nk, eng ? EXPLAIN_ENGINE : EXPLAIN_CPU);
 }
 
-static double run_metric(const struct ctx *x, const struct report_run *u,
-			 const char *name)
+/* Metric mi (report_metric_index) of run u, NaN when absent. */
+static double run_value(const struct report_run *u, int mi)
 {
-	int mi = report_metric_index(x->r, name);
 	return mi >= 0 && u->vals ? u->vals[mi] : NAN;
 }
 
@@ -469,14 +505,21 @@ static void window_candidate(struct ctx *x, int ci, double med,
 	const struct report *r = x->r;
 	double cw = 0, rtt = 0, mean = 0, min = 0, retr = 0, est, dur;
 	int n = 0, ja = x->lang == REPORT_LANG_JA;
+	/* Looked up once: by name per run of every cell, this loop was 13%
+	 * of a 100,000-run report (bench/RESULTS.md). */
+	int mean_i = report_metric_index(r, "rtt_mean"),
+	    min_i = report_metric_index(r, "rtt_min"),
+	    retr_i = report_metric_index(r, "retransmits");
 	char buf[256], v[64];
-	for (int i = 0; i < r->nruns; i++) {
-		const struct report_run *u = &r->runs[i];
+	for (int i = x->first[ci]; i < x->first[ci + 1]; i++) {
+		const struct report_run *u = &r->runs[x->by_cell[i]];
 		const struct report_series *c, *t;
-		double a, b, rm = run_metric(x, u, "rtt_mean"),
-			     rn = run_metric(x, u, "rtt_min");
-		if (u->cell != ci || !u->ok ||
-		    !(c = report_run_series(u, NULL, "engine.snd_cwnd")) ||
+		double a, b, rm, rn, rt;
+		if (!u->ok)
+			continue;
+		rm = run_value(u, mean_i);
+		rn = run_value(u, min_i);
+		if (!(c = report_run_series(u, NULL, "engine.snd_cwnd")) ||
 		    !(t = report_run_series(u, NULL, "engine.rtt")) ||
 		    !((a = loaded_mean(c, NULL)) > 0) ||
 		    !((b = loaded_mean(t, NULL)) > 0) || !(rm > 0) || !(rn > 0))
@@ -485,9 +528,8 @@ static void window_candidate(struct ctx *x, int ci, double med,
 		rtt += b;
 		mean += rm;
 		min += rn;
-		retr += isfinite(run_metric(x, u, "retransmits"))
-			    ? run_metric(x, u, "retransmits")
-			    : 0;
+		rt = run_value(u, retr_i);
+		retr += isfinite(rt) ? rt : 0;
 		n++;
 	}
 	dur = r->met.engine_duration > 0 ? r->met.engine_duration : NAN;
@@ -518,11 +560,10 @@ static double retransmit_rate(const struct ctx *x, int ci)
 {
 	const struct report *r = x->r;
 	double sum = 0, d = r->met.engine_duration;
-	int n = 0;
-	for (int i = 0; i < r->nruns; i++) {
-		double v = r->runs[i].cell == ci && r->runs[i].ok
-			       ? run_metric(x, &r->runs[i], "retransmits")
-			       : NAN;
+	int n = 0, mi = report_metric_index(r, "retransmits");
+	for (int i = x->first[ci]; i < x->first[ci + 1]; i++) {
+		const struct report_run *u = &r->runs[x->by_cell[i]];
+		double v = u->ok ? run_value(u, mi) : NAN;
 		if (isfinite(v)) {
 			sum += v;
 			n++;
@@ -577,9 +618,9 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 	l->ceiling = l->fraction = NAN;
 	if (bits)
 		cell_ceilings(x, ci, udp, &best, &pcie);
-	for (int i = 0; i < r->nruns; i++)
-		if (r->runs[i].cell == ci && r->runs[i].ok)
-			run_evidence(x, &r->runs[i], &e);
+	for (int i = x->first[ci]; i < x->first[ci + 1]; i++)
+		if (r->runs[x->by_cell[i]].ok)
+			run_evidence(x, &r->runs[x->by_cell[i]], &e);
 	report_fmt_value_unit(r, med, v, sizeof v);
 	if (isfinite(best.bps) && med > 0) {
 		l->ceiling = best.bps;
@@ -662,8 +703,8 @@ int explain_build(const struct report *r, struct explain **out)
 	c->lang = r->about.lang;
 	x->cells = arena_alloc(r->arena, (r->ncells + 1) * sizeof *x->cells);
 	x->pairs = arena_alloc(r->arena, (r->ncmps + 1) * sizeof *x->pairs);
-	if (!x->cells || !x->pairs) {
-		free(c);
+	if (!x->cells || !x->pairs || index_cells(c) < 0) {
+		ctx_free(c);
 		return -XR_ENOMEM;
 	}
 	for (int i = 0; i < r->ncells; i++)
@@ -687,7 +728,7 @@ int explain_build(const struct report *r, struct explain **out)
 						 r->cells[m->b].label,
 						 explain_kind_text(b, c->lang));
 	}
-	free(c);
+	ctx_free(c);
 	*out = x;
 	return 0;
 }

@@ -31,12 +31,40 @@ int loader_factor_find(struct loader *l, const char *name)
 	return -1;
 }
 
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+/* f's levels hashed into a table of 2 * f->cap slots (in the arena: it
+ * doubles with the levels). 0 or -XR_ENOMEM. */
+static int level_hash(struct loader *l, struct mfactor *f)
+{
+	size_t cap = 2 * (size_t)f->cap;
+	int *h = arena_alloc(l->m.a, cap * sizeof *h);
+	if (!h)
+		return -XR_ENOMEM;
+	for (size_t i = 0; i < cap; i++)
+		h[i] = -1;
+	for (int i = 0; i < f->n; i++) {
+		size_t k = str_hash(f->levels[i]) & (cap - 1);
+		while (h[k] >= 0)
+			k = (k + 1) & (cap - 1);
+		h[k] = i;
+	}
+	f->lh = h;
+	return 0;
+}
+
+/* The index of level lv of f, added when new. Found by a hash (a search
+ * of every level was levels^2: a factor of 10^5 levels took minutes,
+ * issue 24). */
 static int level_add(struct loader *l, struct mfactor *f, const char *lv)
 {
-	int i;
-	for (i = 0; i < f->n; i++)
-		if (!strcmp(f->levels[i], lv))
-			return i;
+	size_t k, mask;
 	if (f->n == f->cap) {
 		const char **t;
 		int cap = f->cap ? 2 * f->cap : 8;
@@ -47,8 +75,16 @@ static int level_add(struct loader *l, struct mfactor *f, const char *lv)
 			memcpy(t, f->levels, (size_t)f->n * sizeof *t);
 		f->levels = t;
 		f->cap = cap;
+		if (level_hash(l, f) < 0)
+			return -XR_ENOMEM;
 	}
-	f->levels[f->n] = arena_strdup(l->m.a, lv);
+	mask = 2 * (size_t)f->cap - 1;
+	for (k = str_hash(lv) & mask; f->lh[k] >= 0; k = (k + 1) & mask)
+		if (!strcmp(f->levels[f->lh[k]], lv))
+			return f->lh[k];
+	if (!(f->levels[f->n] = arena_strdup(l->m.a, lv)))
+		return -XR_ENOMEM;
+	f->lh[k] = f->n;
 	return f->n++;
 }
 
@@ -64,14 +100,6 @@ void loader_factors_from_plan(struct loader *l)
 		for (k = 0; k < p->factors[i].nlevels; k++)
 			level_add(l, f, p->factors[i].levels[k]);
 	}
-}
-
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
 }
 
 /* (Re)build the hash of cells by JSON with cap slots (a power of 2). */

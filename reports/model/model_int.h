@@ -87,6 +87,7 @@ struct mfactor {
 	const char *name;
 	const char **levels;
 	int n, cap;
+	int *lh; /* [2 * cap] hash of the levels: an index, or -1 */
 };
 
 struct loader {

@@ -13,12 +13,30 @@
 #include "plan.h"
 #include "banned.h"
 
-/* Fill one table given its row factor and column factors. */
+/* Cell k's combination of column levels as table_fill numbers them (the
+ * last column factor fastest), -1 when a level is out of range. */
+static int cell_comb(const struct report *r, int k, const int *cols, int ncols)
+{
+	int c = 0;
+	for (int i = 0; i < ncols; i++) {
+		int nl = r->factors[cols[i]].nlevels,
+		    v = r->cells[k].lv[cols[i]];
+		if (v < 0 || v >= (nl ? nl : 1))
+			return -1;
+		c = c * (nl ? nl : 1) + v;
+	}
+	return c;
+}
+
+/* Fill one table given its row factor and column factors. Each cell is
+ * placed by its row level and its combination's column (every row x
+ * column against every cell was quadratic: 10^5 levels took minutes,
+ * issue 24). */
 static int table_fill(struct model_build *m, struct report_table *t, int row,
 		      const int *cols, int ncols)
 {
 	struct report *r = m->r;
-	int ncomb = 1, i, k, c, *cell, **col_lv;
+	int ncomb = 1, i, k, c, *cell, **col_lv, *comb_col;
 	const char **col_label, **row_label;
 	int *colf;
 
@@ -45,10 +63,20 @@ static int table_fill(struct model_build *m, struct report_table *t, int row,
 		row_label[i] = row >= 0 ? r->factors[row].levels[i] : "";
 	t->row_label = row_label;
 	/* Every combination of column levels that some cell has. */
+	comb_col = arena_alloc(m->a, ((size_t)ncomb + 1) * sizeof *comb_col);
+	if (!comb_col)
+		return -XR_ENOMEM;
+	for (c = 0; c < ncomb; c++)
+		comb_col[c] = -1;
+	for (k = 0; k < r->ncells; k++)
+		if ((c = cell_comb(r, k, cols, ncols)) >= 0)
+			comb_col[c] = 0;
 	t->ncols = 0;
 	for (c = 0; c < ncomb; c++) {
-		int rest = c, *lv, found = 0;
+		int rest = c, *lv;
 		struct buf b = BUF_INIT;
+		if (comb_col[c] < 0)
+			continue;
 		lv = arena_alloc(m->a, ((size_t)ncols + 1) * sizeof *lv);
 		if (!lv)
 			return -XR_ENOMEM;
@@ -57,19 +85,12 @@ static int table_fill(struct model_build *m, struct report_table *t, int row,
 			lv[i] = nl ? rest % nl : 0;
 			rest = nl ? rest / nl : rest;
 		}
-		for (k = 0; k < r->ncells && !found; k++) {
-			found = 1;
-			for (i = 0; i < ncols; i++)
-				if (r->cells[k].lv[cols[i]] != lv[i])
-					found = 0;
-		}
-		if (!found)
-			continue;
 		for (i = 0; i < ncols; i++)
 			buf_addf(&b, "%s%s", i ? " / " : "",
 				 r->factors[cols[i]].levels[lv[i]]);
 		col_label[t->ncols] = arena_strdup(m->a, ncols ? b.s : "");
 		buf_release(&b);
+		comb_col[c] = t->ncols;
 		col_lv[t->ncols++] = lv;
 	}
 	if (!t->ncols) {
@@ -83,27 +104,19 @@ static int table_fill(struct model_build *m, struct report_table *t, int row,
 			   (size_t)t->nrows * (size_t)t->ncols * sizeof *cell);
 	if (!cell)
 		return -XR_ENOMEM;
-	for (i = 0; i < t->nrows; i++)
-		for (c = 0; c < t->ncols; c++) {
-			int *slot = &cell[i * t->ncols + c];
-			*slot = -1;
-			for (k = 0; k < r->ncells; k++) {
-				int j, match = 1;
-				if (row >= 0 && r->cells[k].lv[row] != i)
-					continue;
-				for (j = 0; j < ncols && match; j++)
-					if (r->cells[k].lv[cols[j]] !=
-					    col_lv[c][j])
-						match = 0;
-				if (!match)
-					continue;
-				if (*slot >= 0) {
-					t->ambiguous = 1;
-					break;
-				}
-				*slot = k;
-			}
-		}
+	for (i = 0; i < t->nrows * t->ncols; i++)
+		cell[i] = -1;
+	for (k = 0; k < r->ncells; k++) {
+		int ri = row >= 0 ? r->cells[k].lv[row] : 0,
+		    cc = cell_comb(r, k, cols, ncols), *slot;
+		if (ri < 0 || ri >= t->nrows || cc < 0 || comb_col[cc] < 0)
+			continue;
+		slot = &cell[ri * t->ncols + comb_col[cc]];
+		if (*slot >= 0)
+			t->ambiguous = 1;
+		else
+			*slot = k;
+	}
 	t->cell = cell;
 	return 0;
 }

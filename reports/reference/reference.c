@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -417,41 +418,84 @@ static int same_levels(const struct report_ref *ref,
 	return 1;
 }
 
+/* FNV-1a of a row's levels, each ended by its NUL. */
+static uint64_t levels_hash(const struct report_ref *ref,
+			    const struct report_ref_row *w)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (int j = 0; j < ref->nfactors; j++) {
+		const unsigned char *c = (const unsigned char *)w->levels[j];
+		do
+			h = (h ^ *c) * 1099511628211ULL;
+		while (*c++);
+	}
+	return h;
+}
+
+/* Appends w's published run to group g, whose arrays have room for
+ * *cap: doubled when full (growing by one, copied each time, the memory
+ * was the square of the runs per cell: issue 24). 0 or -XR_ENOMEM. */
+static int group_add(struct ref_read *rr, struct report_ref_row *g,
+		     const struct report_ref_row *w, int *cap)
+{
+	if (g->npub >= *cap) {
+		int m = *cap > 0 ? *cap * 2 : 4;
+		double *p = arena_alloc(rr->a, (size_t)m * sizeof *p);
+		const char **t = arena_alloc(rr->a, (size_t)m * sizeof *t);
+		int *l = arena_alloc(rr->a, (size_t)m * sizeof *l);
+		if (!p || !t || !l)
+			return -XR_ENOMEM;
+		memcpy(p, g->pub, (size_t)g->npub * sizeof *p);
+		memcpy(t, g->pub_text, (size_t)g->npub * sizeof *t);
+		memcpy(l, g->pub_line, (size_t)g->npub * sizeof *l);
+		g->pub = p;
+		g->pub_text = t;
+		g->pub_line = l;
+		*cap = m;
+	}
+	g->pub[g->npub] = w->pub[0];
+	g->pub_text[g->npub] = w->pub_text[0];
+	g->pub_line[g->npub] = w->pub_line[0];
+	g->npub++;
+	return 0;
+}
+
 /* Rows with the same levels are the published runs of one cell: merge
  * them into the first (its value: the mean of the runs; an extra metric:
- * the mean of the runs that publish it). 0 or -XR_ENOMEM. */
+ * the mean of the runs that publish it). The groups are found by a hash
+ * of their levels (a search of every group per row was rows x cells).
+ * 0 or -XR_ENOMEM. */
 static int group_rows(struct ref_read *rr)
 {
 	struct report_ref *ref = rr->ref;
-	int k, i, j, n = 0;
-	for (k = 0; k < ref->nrows; k++) {
+	int k, i, j, n = 0, rc = 0;
+	size_t size = 16, mask;
+	int *slot, *cap;
+	while (size < 2 * (size_t)ref->nrows)
+		size *= 2;
+	mask = size - 1;
+	slot = malloc(size * sizeof *slot);
+	cap = calloc((size_t)ref->nrows + 1, sizeof *cap);
+	if (!slot || !cap) {
+		free(slot);
+		free(cap);
+		return -XR_ENOMEM;
+	}
+	memset(slot, 0xff, size * sizeof *slot); /* -1: empty */
+	for (k = 0; k < ref->nrows && rc == 0; k++) {
 		struct report_ref_row *w = &ref->rows[k], *g = NULL;
-		for (i = 0; i < n && !g; i++)
-			if (same_levels(ref, &ref->rows[i], w))
-				g = &ref->rows[i];
+		size_t h = (size_t)levels_hash(ref, w) & mask;
+		for (; slot[h] >= 0 && !g; h = (h + 1) & mask)
+			if (same_levels(ref, &ref->rows[slot[h]], w))
+				g = &ref->rows[slot[h]];
 		if (!g) {
+			slot[h] = n;
+			cap[n] = ref->rows[k].npub;
 			ref->rows[n++] = *w;
 			continue;
 		}
-		{
-			int m = g->npub + 1;
-			double *p = arena_alloc(rr->a, (size_t)m * sizeof *p);
-			const char **t =
-			    arena_alloc(rr->a, (size_t)m * sizeof *t);
-			int *l = arena_alloc(rr->a, (size_t)m * sizeof *l);
-			if (!p || !t || !l)
-				return -XR_ENOMEM;
-			memcpy(p, g->pub, (size_t)g->npub * sizeof *p);
-			memcpy(t, g->pub_text, (size_t)g->npub * sizeof *t);
-			memcpy(l, g->pub_line, (size_t)g->npub * sizeof *l);
-			p[g->npub] = w->pub[0];
-			t[g->npub] = w->pub_text[0];
-			l[g->npub] = w->pub_line[0];
-			g->pub = p;
-			g->pub_text = t;
-			g->pub_line = l;
-			g->npub = m;
-		}
+		if ((rc = group_add(rr, g, w, &cap[g - ref->rows])) < 0)
+			break;
 		for (j = 1; j < ref->nvalues; j++) {
 			double *a = &g->v[j].published, b = w->v[j].published;
 			int cnt = (int)g->v[j].ratio; /* runs so far, below */
@@ -467,6 +511,10 @@ static int group_rows(struct ref_read *rr)
 			}
 		}
 	}
+	free(slot);
+	free(cap);
+	if (rc < 0)
+		return rc;
 	ref->nrows = n;
 	for (k = 0; k < n; k++) {
 		struct report_ref_row *g = &ref->rows[k];

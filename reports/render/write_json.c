@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -12,6 +13,7 @@
 #include "buf.h"
 #include "escape.h"
 #include "explain.h"
+#include "json_runs.h"
 #include "render.h"
 #include "banned.h"
 
@@ -536,38 +538,6 @@ static json_t *reference(const struct report *r)
 	return o;
 }
 
-/* Every run with the value of each metric it has (schema/report.md,
- * "run_values"). */
-static json_t *run_values(const struct report *r)
-{
-	json_t *a = json_array();
-	int i, m;
-	for (i = 0; a && i < r->nruns; i++) {
-		const struct report_run *u = &r->runs[i];
-		const struct report_cell *c = &r->cells[u->cell];
-		json_t *cell = c->json ? json_loads(c->json, 0, NULL) : NULL;
-		json_t *ms = json_object();
-		for (m = 0; ms && m < r->met.nmetrics; m++)
-			if (!isnan(u->vals[m]))
-				json_object_set_new(
-				    ms, r->met.metrics[m],
-				    json_pack("{s:o,s:o}", "value",
-					      num(u->vals[m]), "unit",
-					      str(r->met.metric_units[m])));
-		json_array_append_new(
-		    a,
-		    json_pack("{s:I,s:I,s:i,s:o,s:s,s:i,s:s,s:o,s:o,s:o}", "id",
-			      (json_int_t)u->id, "session",
-			      (json_int_t)u->session, "cell_index", u->cell,
-			      "cell", cell ? cell : json_object(), "label",
-			      c->label ? c->label : "", "rep", u->rep, "status",
-			      u->status ? u->status : "", "started_at",
-			      num(u->started_at), "ended_at", num(u->ended_at),
-			      "metrics", ms ? ms : json_object()));
-	}
-	return a;
-}
-
 static json_t *model(const struct report *r)
 {
 	json_t *o = json_object(), *a;
@@ -654,8 +624,68 @@ static json_t *model(const struct report *r)
 				 v->count));
 	}
 	json_object_set_new(o, "verifications", a);
-	json_object_set_new(o, "run_values", run_values(r));
+	/* "run_values" comes last, streamed by json_runs_write. */
 	return o;
+}
+
+/* jansson's dump in 64 KiB pieces (json_dumpf makes one fwrite per
+ * token: 7% of a 100,000-run report, bench/RESULTS.md), the last
+ * DUMP_HOLD bytes always held back: the closing "\n}" of the report
+ * object, which json_runs_write writes after "run_values". */
+#define DUMP_HOLD 2
+
+struct dump_buf {
+	FILE *f;
+	size_t len;
+	int bad;
+	char b[65536];
+};
+
+/* Writes all but the last DUMP_HOLD bytes and keeps those. */
+static int dump_flush(struct dump_buf *d)
+{
+	size_t n = d->len > DUMP_HOLD ? d->len - DUMP_HOLD : 0;
+	if (n && fwrite(d->b, 1, n, d->f) != n)
+		d->bad = 1;
+	memmove(d->b, d->b + n, d->len - n);
+	d->len -= n;
+	return d->bad ? -1 : 0;
+}
+
+static int dump_piece(const char *p, size_t n, void *data)
+{
+	struct dump_buf *d = data;
+	while (n) {
+		size_t k = sizeof d->b - d->len;
+		if (!k && dump_flush(d) < 0)
+			return -1;
+		k = sizeof d->b - d->len;
+		k = n < k ? n : k;
+		memcpy(d->b + d->len, p, k);
+		d->len += k;
+		p += k;
+		n -= k;
+	}
+	return 0;
+}
+
+/* The report object o to f without its closing "\n}". */
+static int dump_json(json_t *o, FILE *f)
+{
+	struct dump_buf *d = malloc(sizeof *d);
+	int rc;
+	if (!d)
+		return -1;
+	d->f = f;
+	d->len = 0;
+	d->bad = 0;
+	rc = json_dump_callback(o, dump_piece, d,
+				JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	if (dump_flush(d) < 0 || d->len != DUMP_HOLD ||
+	    memcmp(d->b, "\n}", DUMP_HOLD))
+		rc = -1;
+	free(d);
+	return rc;
 }
 
 int report_write_json(const struct report *r, FILE *f, struct xr_err *err)
@@ -664,11 +694,13 @@ int report_write_json(const struct report *r, FILE *f, struct xr_err *err)
 	int rc;
 	memset(&json_count, 0, sizeof json_count);
 	o = model(r);
-	esc_warn(&json_count, "json", stderr);
 	if (!o)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	rc = json_dumpf(o, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	rc = dump_json(o, f);
 	json_decref(o);
+	if (rc == 0 && json_runs_write(r, f, jstr) < 0)
+		rc = -1;
+	esc_warn(&json_count, "json", stderr);
 	if (rc < 0 || fputc('\n', f) == EOF || fflush(f) != 0)
 		return xr_err_set(err, XR_EIO, NULL, 0, 0,
 				  "cannot write the json report");

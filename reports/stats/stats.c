@@ -395,16 +395,15 @@ int stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
 	return out->k ? 0 : 1;
 }
 
-/* P(Binomial(n, 1/2) <= j), summed in log space so that large n neither
- * overflows nor underflows. */
-static double binom_half_cdf(size_t n, size_t j)
+/* The term i of P(Binomial(n, 1/2) <= j), in log space so that large n
+ * neither overflows nor underflows; lgn1 is lgamma(n + 1). Summed in
+ * order i = 0, 1, ... by the caller, one term per rank tried (the sum
+ * of terms 0..j again for every j made the interval O(n^2) lgamma calls:
+ * 13% of a 100,000-run report, bench/RESULTS.md). */
+static double binom_half_term(size_t n, size_t i, double lgn1)
 {
-	double s = 0, ln2n = (double)n * log(2.0);
-	size_t i;
-	for (i = 0; i <= j && i <= n; i++)
-		s += exp(lgamma((double)n + 1) - lgamma((double)i + 1) -
-			 lgamma((double)(n - i) + 1) - ln2n);
-	return fmin(1, s);
+	return exp(lgn1 - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) -
+		   (double)n * log(2.0));
 }
 
 /*
@@ -422,7 +421,7 @@ static double binom_half_cdf(size_t n, size_t j)
 int stats_median_ci(const double *x, size_t n, double conf,
 		    struct stats_median_ci *out)
 {
-	double *s;
+	double *s, below = 0, next, lgn1 = lgamma((double)n + 1);
 	size_t k;
 	if (n == 0)
 		return STATS_EDATA;
@@ -434,16 +433,19 @@ int stats_median_ci(const double *x, size_t n, double conf,
 	memset(out, 0, sizeof *out);
 	out->median = stats_quantile_sorted(s, n, 0.5);
 	out->lo = out->hi = out->coverage = NAN;
-	for (k = 0; k + 1 <= (n + 1) / 2; k++)
-		if (1 - 2 * binom_half_cdf(n, k) < conf - 1e-12)
+	/* below is P(B <= k - 1), next P(B <= k). */
+	for (k = 0; k + 1 <= (n + 1) / 2; k++, below = next) {
+		next = below + binom_half_term(n, k, lgn1);
+		if (1 - 2 * fmin(1, next) < conf - 1e-12)
 			break;
+	}
 	/* Rank k + 1 failed (or passed the middle): k is the largest rank
 	 * whose coverage reaches conf, 0 if even [min, max] does not. */
 	if (k > 0) {
 		out->k = k;
 		out->lo = s[k - 1];
 		out->hi = s[n - k];
-		out->coverage = 1 - 2 * binom_half_cdf(n, k - 1);
+		out->coverage = 1 - 2 * fmin(1, below);
 	}
 	free(s);
 	return k > 0 ? 0 : 1;

@@ -28,7 +28,7 @@ struct series *series_set_get(struct series_set *ss, const char *host,
 		    !strcmp(ss->s[i].name, name))
 			return &ss->s[i];
 	if (ss->n == ss->cap) {
-		size_t cap = ss->cap ? ss->cap * 2 : 16;
+		size_t cap = ss->cap ? ss->cap * 2 : 2;
 		struct series *n = realloc(ss->s, cap * sizeof *n);
 		if (!n)
 			return NULL;
@@ -47,7 +47,7 @@ struct series *series_set_get(struct series_set *ss, const char *host,
 int series_add(struct series *s, double t, double v)
 {
 	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
+		size_t cap = s->cap ? s->cap * 2 : 8;
 		double *nt = realloc(s->t, cap * sizeof *nt), *nv;
 		if (!nt)
 			return -XR_ENOMEM;

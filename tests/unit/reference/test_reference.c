@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "buf.h"
 #include "reference.h"
 #include "tap.h"
 
@@ -239,9 +240,39 @@ static void test_v2(struct report *r)
 		fprintf(stderr, "%s", msg);
 }
 
+/* 10^5 published runs over 4 cells (the rows of one cell were grouped by
+ * a search of every group and copied one longer for each run: issue 24):
+ * row i is cell i % 4 with value i Mbit/s, so cell c has 25,000 runs,
+ * the first on line 3 + c, the last i = 99996 + c, mean (c + 99996 + c)
+ * / 2 = c + 49998 Mbit/s (python3: sum(range(c, 100000, 4)) / 25000). */
+static void test_many_runs(struct report *r)
+{
+	static const char *lv[4] = {"a,1", "a,2", "b,1", "b,2"};
+	struct buf b = BUF_INIT;
+	const struct report_ref *ref;
+	char msg[4096];
+	int rc, c, good = 1;
+	buf_adds(&b, "unit,Mbit/s\nnic,streams,value\n");
+	for (int i = 0; i < 100000; i++)
+		buf_addf(&b, "%s,%d\n", lv[i % 4], i);
+	rc = attach(r, b.s, msg, sizeof msg);
+	buf_release(&b);
+	ref = r->ref;
+	is_int(rc, 0, "10^5 rows read");
+	ok(ref && ref->nrows == 4, "10^5 rows: 4 published cells");
+	for (c = 0; ref && c < 4 && c < ref->nrows; c++) {
+		const struct report_ref_row *w = &ref->rows[c];
+		good &= w->npub == 25000 && w->pub_line[0] == 3 + c &&
+			w->pub_line[24999] == 3 + 99996 + c &&
+			w->pub[24999] == (99996 + c) * 1e6 &&
+			fabs(w->v[0].published - (c + 49998) * 1e6) < 1e-3;
+	}
+	ok(ref && good, "10^5 rows: 25,000 runs a cell, lines, last, mean");
+}
+
 int main(void)
 {
-	tap_plan(63);
+	tap_plan(66);
 	struct report *r = model();
 	const struct report_ref *ref;
 	char msg[4096];
@@ -379,6 +410,7 @@ int main(void)
 	ok(rc == 0 && strstr(msg, "1:11: warning: column 'stream' is neither"),
 	   "numeric unknown column: a warning");
 	test_v2(r);
+	test_many_runs(r);
 	report_free(r);
 	return tap_done();
 }
