@@ -111,6 +111,8 @@ static void test_librespeed(void)
 	struct engine_result r;
 	const char *two = "[{\"ping\":4,\"download\":2.5,\"upload\":1},"
 			  "{\"ping\":9,\"download\":7,\"upload\":3}]";
+	const char *banner = "Retrieving server list\n[{\"ping\":1,"
+			     "\"download\":2,\"upload\":1.5}]\n";
 	is_int(parse_file(&engine_librespeed, "librespeed.json", &r), 0,
 	       "librespeed-cli --json parses");
 	ok(r.nmetrics > 0 && !strcmp(r.metrics[0].name, "throughput"),
@@ -129,6 +131,11 @@ static void test_librespeed(void)
 	near(&r, "throughput", 2500000, "bit/s");
 	near(&r, "latency.idle", 0.004, "s");
 	ok(!metric(&r, "jitter"), "no jitter key: no jitter metric");
+	engine_result_release(&r);
+	is_int(
+	    engine_resp_parse(&engine_librespeed, banner, strlen(banner), &r),
+	    0, "an array after a progress line is read");
+	near(&r, "throughput_up", 1500000, "bit/s");
 	engine_result_release(&r);
 	is_int(engine_resp_parse(&engine_librespeed, "[]\n", 3, &r), -XR_EPARSE,
 	       "no report (the server did not respond) fails");
@@ -236,7 +243,7 @@ int main(void)
 	src = getenv("XRUN_SOURCE_DIR");
 	if (!src)
 		src = XRUN_SOURCE_DIR;
-	tap_plan(64);
+	tap_plan(66);
 	test_networkquality();
 	test_librespeed();
 	test_speedtest();
