@@ -16,10 +16,8 @@
 #include "banned.h"
 
 static const struct engine_ops *const engines[] = {
-    &engine_iperf3,
-    &engine_command,
-    &engine_networkquality,
-    &engine_speedtest,
+    &engine_iperf3,    &engine_command,	   &engine_networkquality,
+    &engine_speedtest, &engine_librespeed,
 };
 
 const struct engine_ops *engine_find(const char *name)

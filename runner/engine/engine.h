@@ -197,6 +197,7 @@ extern const struct engine_ops engine_iperf3;
 extern const struct engine_ops engine_command;
 extern const struct engine_ops engine_networkquality; /* engine_resp.c */
 extern const struct engine_ops engine_speedtest;      /* engine_resp.c */
+extern const struct engine_ops engine_librespeed;     /* engine_resp.c */
 const struct engine_ops *engine_find(const char *name);
 /* The i-th engine of the table; NULL past the last. */
 const struct engine_ops *engine_at(int i);

@@ -1,6 +1,7 @@
 /*
  * Responsiveness and speed-test tools as engines: macOS `networkQuality
- * -c` and Ookla's `speedtest -f json`. Each is one row of presets[]: its
+ * -c`, Ookla's `speedtest -f json` and `librespeed-cli --json`. Each is
+ * one row of presets[]: its
  * program and argv and the values of its one JSON document (a pointer, a
  * factor to SI base units, the unit, required or not). The engine runs the
  * tool on the client host and reads that document; names follow the
@@ -22,7 +23,8 @@
 
 struct resp_value {
 	const char *metric;  /* stored name */
-	const char *pointer; /* "/download/bandwidth": plain keys only */
+	const char *pointer; /* "/download/bandwidth", "/0/ping": keys and
+				array indexes only */
 	double factor;	     /* to the unit below */
 	const char *unit;
 	int required; /* absent: the run fails (else the metric is skipped) */
@@ -60,9 +62,24 @@ static const struct resp_value st_values[] = {
     {NULL, NULL, 0, NULL, 0},
 };
 
+/* librespeed-cli prints an array of reports, one per server tested (one
+ * unless --server lists more): the first is read. download and upload in
+ * Mbit/s (bytes/s / 125000), ping and jitter in ms. */
+static const char *const ls_argv[] = {"librespeed-cli", "--json", NULL};
+static const struct resp_value ls_values[] = {
+    {"throughput", "/0/download", 1e6, "bit/s", 1},
+    {"throughput_up", "/0/upload", 1e6, "bit/s", 1},
+    {"latency.idle", "/0/ping", 1e-3, "s", 1},
+    {"jitter", "/0/jitter", 1e-3, "s", 0},
+    {"bytes_received", "/0/bytes_received", 1, "B", 0},
+    {"bytes_sent", "/0/bytes_sent", 1, "B", 0},
+    {NULL, NULL, 0, NULL, 0},
+};
+
 static const struct resp_preset presets[] = {
     {"networkquality", "networkQuality", nq_argv, nq_values},
     {"speedtest", "speedtest", st_argv, st_values},
+    {"librespeed", "librespeed-cli", ls_argv, ls_values},
 };
 
 static const struct resp_preset *preset_of(const char *engine)
@@ -74,7 +91,8 @@ static const struct resp_preset *preset_of(const char *engine)
 	return NULL;
 }
 
-/* The value at a pointer of plain keys ("/a/b"); NULL when absent. */
+/* The value at a pointer of plain keys and, in an array, indexes
+ * ("/a/b", "/0/c"); NULL when absent. */
 static const json_t *at(const json_t *doc, const char *ptr)
 {
 	char key[64];
@@ -82,20 +100,27 @@ static const json_t *at(const json_t *doc, const char *ptr)
 		const char *end = strchr(ptr + 1, '/');
 		size_t n = end ? (size_t)(end - ptr - 1) : strlen(ptr + 1);
 		snprintf(key, sizeof key, "%.*s", (int)n, ptr + 1);
-		doc = json_object_get(doc, key);
+		if (json_is_array(doc))
+			doc = strspn(key, "0123456789") == strlen(key) && *key
+				  ? json_array_get(doc, strtoul(key, NULL, 10))
+				  : NULL;
+		else
+			doc = json_object_get(doc, key);
 		ptr += n + 1;
 	}
 	return doc;
 }
 
 /* The whole output as JSON, else the first line that starts an object
- * and parses (a tool may print a banner or progress before it). */
+ * or an array and parses (a tool may print a banner or progress before
+ * it). */
 static json_t *load(const char *out, size_t len)
 {
 	size_t i;
 	json_t *j = json_loadb(out, len, 0, NULL);
 	for (i = 0; !j && i < len; i++)
-		if ((i == 0 || out[i - 1] == '\n') && out[i] == '{')
+		if ((i == 0 || out[i - 1] == '\n') &&
+		    (out[i] == '{' || out[i] == '['))
 			j = json_loadb(out + i, len - i, JSON_DISABLE_EOF_CHECK,
 				       NULL);
 	return j;
@@ -268,3 +293,6 @@ static int run(void *state, const struct plan *p,
  * (about 20 s); Ookla's picks a server, then down and up (about 30 s). */
 RESP_ENGINE(engine_networkquality, "networkquality", "networkQuality", 20);
 RESP_ENGINE(engine_speedtest, "speedtest", "speedtest", 30);
+/* librespeed-cli: ping, then download and upload of 15 s each (its
+ * --duration default). */
+RESP_ENGINE(engine_librespeed, "librespeed", "librespeed-cli", 35);

@@ -55,3 +55,13 @@ for b in bad:
 print("checked %d good and %d bad plans" % (len(good), len(bad)))
 sys.exit(fail)
 PY
+# the engine type enum is the engine table: the names `xrun validate`
+# lists for an unknown engine, in the table's order
+known=$("$XRUN" validate "$src/tests/e2e/cases/validate-unknown-engine/plan.yaml" 2>&1 |
+	sed -n 's/.*(known: \(.*\)).*/\1/p')
+enum=$(python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))
+print(", ".join(s["$defs"]["engine"]["properties"]["type"]["enum"]))' "$src/schema/plan.schema.json")
+[ -n "$known" ] && [ "$known" = "$enum" ] ||
+	fail "schema engine enum '$enum' is not the engine table '$known'"
+echo "ok: the schema's engine types are the engine table's ($known)"

@@ -3,8 +3,9 @@
  * reader: ping's reply lines and the latency summary over them
  * (latprobe.h), irtt's per-packet lines and the same summary (0 and 4),
  * the command engine's number reading with each documented
- * separator option (number_text.h), the networkQuality and speed-test
- * presets (engine_resp.h). The rest is the output. */
+ * separator option (number_text.h), the networkQuality (2) and
+ * speed-test presets (3: Ookla's, librespeed's when the top bit is set;
+ * engine_resp.h). The rest is the output. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -124,6 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	default:
 		memset(&res, 0, sizeof res);
 		engine_resp_parse(data[0] % 5 == 2 ? &engine_networkquality
+				  : data[0] & 0x80 ? &engine_librespeed
 						   : &engine_speedtest,
 				  text, len, &res);
 		engine_result_release(&res);

@@ -6,7 +6,7 @@
  * (a script that prints a recorded file: the real tool runs only on
  * macOS) found through PATH, and its failure when the tool exits non-zero.
  * Expected values: the files' numbers times the unit factor (bytes/s * 8,
- * ms * 1e-3), computed with python3.
+ * ms * 1e-3, librespeed Mbit/s * 1e6), computed with python3.
  */
 #include <math.h>
 #include <stdio.h>
@@ -106,6 +106,48 @@ static void test_speedtest(void)
 	engine_result_release(&r);
 }
 
+static void test_librespeed(void)
+{
+	struct engine_result r;
+	const char *two = "[{\"ping\":4,\"download\":2.5,\"upload\":1},"
+			  "{\"ping\":9,\"download\":7,\"upload\":3}]";
+	const char *banner = "Retrieving server list\n[{\"ping\":1,"
+			     "\"download\":2,\"upload\":1.5}]\n";
+	is_int(parse_file(&engine_librespeed, "librespeed.json", &r), 0,
+	       "librespeed-cli --json parses");
+	ok(r.nmetrics > 0 && !strcmp(r.metrics[0].name, "throughput"),
+	   "throughput is metrics[0]");
+	near(&r, "throughput", 93470000, "bit/s");
+	near(&r, "throughput_up", 41080000, "bit/s");
+	near(&r, "latency.idle", 0.01235, "s");
+	near(&r, "jitter", 0.00127, "s");
+	near(&r, "bytes_received", 175243264, "B");
+	near(&r, "bytes_sent", 77070336, "B");
+	engine_result_release(&r);
+
+	memset(&r, 0, sizeof r);
+	is_int(engine_resp_parse(&engine_librespeed, two, strlen(two), &r), 0,
+	       "two servers' reports parse");
+	near(&r, "throughput", 2500000, "bit/s");
+	near(&r, "latency.idle", 0.004, "s");
+	ok(!metric(&r, "jitter"), "no jitter key: no jitter metric");
+	engine_result_release(&r);
+	is_int(
+	    engine_resp_parse(&engine_librespeed, banner, strlen(banner), &r),
+	    0, "an array after a progress line is read");
+	near(&r, "throughput_up", 1500000, "bit/s");
+	engine_result_release(&r);
+	is_int(engine_resp_parse(&engine_librespeed, "[]\n", 3, &r), -XR_EPARSE,
+	       "no report (the server did not respond) fails");
+	ok(strstr(r.reason, "librespeed-cli output has no number at "
+			    "'/0/download'") != NULL,
+	   "the reason names the key: %s", r.reason);
+	engine_result_release(&r);
+	is_int(engine_resp_parse(&engine_librespeed, "{\"0\":{}}", 8, &r),
+	       -XR_EPARSE, "an object is not an array of reports");
+	engine_result_release(&r);
+}
+
 static void test_bad(void)
 {
 	struct engine_result r;
@@ -201,8 +243,9 @@ int main(void)
 	src = getenv("XRUN_SOURCE_DIR");
 	if (!src)
 		src = XRUN_SOURCE_DIR;
-	tap_plan(48);
+	tap_plan(66);
 	test_networkquality();
+	test_librespeed();
 	test_speedtest();
 	test_bad();
 	test_run();

@@ -136,7 +136,7 @@ static const struct {
      8, 3, "the exclusions leave no cell"},
     {"xrun: 1\nname: t\nengine: { type: iperf4 }\n", 3, 17,
      "unknown engine 'iperf4' (known: iperf3, command, networkquality, "
-     "speedtest)"},
+     "speedtest, librespeed)"},
     {HEAD "hosts: { s: { ssh: a@b } }\nfactors:\n  a:\n    levels: [x]\n"
 	  "    apply: [echo]\n    on: [client, nowhere]\n",
      9, 18, "undefined host 'nowhere'"},
