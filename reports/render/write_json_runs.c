@@ -66,10 +66,12 @@ static void put_real(FILE *f, double v)
 static char *enc_cell(const char *json)
 {
 	json_t *j = json ? json_loads(json, 0, NULL) : NULL;
-	char *t = json_dumps(j ? j : json_object(),
-			     JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	char *t;
 	size_t n = 0, k = 0;
 	char *o;
+	if (!j) /* a cell without its JSON is written {} */
+		j = json_object();
+	t = j ? json_dumps(j, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) : NULL;
 	json_decref(j);
 	for (size_t i = 0; t && t[i]; i++)
 		n += t[i] == '\n' ? 4 : 1;
