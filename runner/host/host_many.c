@@ -48,9 +48,29 @@ static void drain(struct many_child *c, int i, size_t cap)
 	}
 }
 
-/* One pass: wait up to 50 ms for output, read what came, reap the
- * children that ended, stop the ones past their deadline. The number of
- * children still running or with a pipe open. */
+/* When the next pass must look even if no pipe speaks: the nearest
+ * deadline; 50 ms from now while a running child has closed both pipes
+ * (its exit makes no event: it is checked); 0 (none) otherwise, an
+ * interrupt waking proc_poll through the signal pipe. */
+static double wake_at(const struct many_child *c, int n, double now)
+{
+	double t = 0;
+	for (int k = 0; k < n; k++) {
+		int open = c[k].fd[0] >= 0 || c[k].fd[1] >= 0;
+		double d = c[k].deadline;
+		if (!c[k].ended && !open)
+			d = d > 0 && d < now + 0.05 ? d : now + 0.05;
+		else if (c[k].ended && !open)
+			continue;
+		if (d > 0 && (t == 0 || d < t))
+			t = d;
+	}
+	return t;
+}
+
+/* One pass: wait for output (or the next deadline), read what came, reap
+ * the children that ended, stop the ones past their deadline. The number
+ * of children still running or with a pipe open. */
 static int step(struct many_child *c, int n, size_t cap)
 {
 	struct pollfd pf[2 * HOST_MANY_MAX];
@@ -65,13 +85,10 @@ static int step(struct many_child *c, int n, size_t cap)
 				pf[np].revents = 0;
 				who[np++] = 2 * k + i;
 			}
-	if (np > 0 && poll(pf, (nfds_t)np, 50) > 0) {
+	if (proc_poll(pf, np, wake_at(c, n, proc_now_mono())) > 0)
 		for (i = 0; i < np; i++)
 			if (pf[i].revents)
 				drain(&c[who[i] / 2], who[i] % 2, cap);
-	} else if (np == 0) {
-		proc_sleep(0.05);
-	}
 	now = proc_now_mono();
 	for (k = 0; k < n; k++) {
 		struct many_child *ck = &c[k];

@@ -643,6 +643,36 @@ const char *proc_describe(const struct proc_result *res, char *buf,
 	return buf;
 }
 
+int proc_poll(struct pollfd *pf, int n, double until)
+{
+	struct pollfd all[PROC_POLL_MAX + 1];
+	int i, r, sig = proc_int_sig_fd();
+	if (n < 0 || n > PROC_POLL_MAX)
+		return -XR_EINTERNAL;
+	for (;;) {
+		int tmo = until > 0 ? ms_until(until) : -1, m = n;
+		if (proc_interrupted || (until > 0 && tmo <= 0))
+			return 0;
+		for (i = 0; i < n; i++)
+			all[i] = (struct pollfd){pf[i].fd, pf[i].events, 0};
+		if (sig >= 0)
+			all[m++] = (struct pollfd){sig, POLLIN, 0};
+		r = poll(all, (nfds_t)m, tmo);
+		if (r < 0 && errno != EINTR)
+			return -XR_EINTERNAL;
+		if (r <= 0)
+			continue;
+		if (sig >= 0 && all[n].revents) {
+			proc_int_drain_signals();
+			r--;
+		}
+		for (i = 0; i < n; i++)
+			pf[i].revents = all[i].revents;
+		if (r > 0)
+			return r;
+	}
+}
+
 int proc_sleep(double s)
 {
 	double end = proc_now_mono() + s;

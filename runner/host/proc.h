@@ -107,5 +107,14 @@ double proc_now_wall(void);
 int proc_loadavg(double *load1, int *cpus);
 /* Sleep s seconds: 0; returns early (-XR_EINTR) when interrupted. */
 int proc_sleep(double s);
+/* poll(2) on pf[0..n) (n <= PROC_POLL_MAX; pf may be NULL when n is 0)
+ * until one is ready or the monotonic time until (0: no limit); an
+ * interrupt (proc_interrupted) wakes it at once through the signal pipe,
+ * so a caller waiting on children needs no timer of its own. The number
+ * of pf entries ready; 0 at until or on an interrupt; -XR_EINTERNAL when
+ * poll fails. */
+#define PROC_POLL_MAX 64
+struct pollfd;
+int proc_poll(struct pollfd *pf, int n, double until);
 
 #endif
