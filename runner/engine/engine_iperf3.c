@@ -53,14 +53,6 @@ struct iperf3_state {
 			think its test is running ("server is busy") */
 };
 
-static void log_tail(const char *path, char *out, size_t outsz)
-{
-	struct buf b = BUF_INIT;
-	engine_stderr_tail(buf_read_file(&b, path, 1 << 20) < 0 ? NULL : b.s,
-			   out, outsz);
-	buf_release(&b);
-}
-
 /*
  * Whether TCP port is in LISTEN state on host h (/proc/net/tcp and tcp6
  * there: the same locally, in a namespace and over ssh): 1, 0, or -1
@@ -104,9 +96,24 @@ static int port_listening(struct host *h, int port)
  * in text mode and its own "Server listening" line is the test. A probe
  * connection would count as a client on the server.
  */
+/* Is the server of port_ctx serving? Its port in LISTEN (by_port >= 0)
+ * or, in text mode, its "Server listening" line (host_spawn_ready). */
+struct port_ctx {
+	struct host *h;
+	int port, by_port;
+};
+
+static int server_ready(void *ctx, const char *log_text)
+{
+	const struct port_ctx *c = ctx;
+	if (c->by_port < 0)
+		return strstr(log_text, "Server listening") != NULL;
+	return port_listening(c->h, c->port) == 1;
+}
+
 static int server_start(struct iperf3_state *st, int k, struct xr_err *err)
 {
-	char port[16], tail[256], log[64];
+	char port[16], tail[256];
 	const int pnum = st->port + k;
 	/* the server's intervals are the receiver's series: at the same
 	 * period as the client's (-i, iperf3_args.c) */
@@ -115,71 +122,35 @@ static int server_start(struct iperf3_state *st, int k, struct xr_err *err)
 			      "-i",	st->interval,	NULL};
 	struct proc_opts o = {0};
 	struct buf b = BUF_INIT;
-	double deadline;
-	int fd, listening = 0, by_port;
+	struct port_ctx pc = {st->server, pnum, -1};
+	int r;
 
 	snprintf(port, sizeof port, "%d", pnum);
-	by_port = host_os(st->server) == PLAN_OS_LINUX
-		      ? port_listening(st->server, pnum)
-		      : -1;
-	if (by_port == 1)
+	pc.by_port = host_os(st->server) == PLAN_OS_LINUX
+			 ? port_listening(st->server, pnum)
+			 : -1;
+	if (pc.by_port == 1)
 		return xr_err_set(err, XR_EENV, NULL, 0, 0,
 				  "port %d on host '%s' is already in use; set "
 				  "engine.port or stop the other iperf3",
 				  pnum, host_name(st->server));
 	if (!st->interval[0])
 		argv[6] = NULL;
-	if (by_port < 0) { /* text mode: no -J */
+	if (pc.by_port < 0) { /* text mode: no -J */
 		argv[5] = st->interval[0] ? "-i" : NULL;
 		argv[6] = st->interval[0] ? st->interval : NULL;
 		argv[7] = NULL;
 	}
-	/* a fresh log per start: a stale line would look like a fresh
-	 * "listening"; it is unlinked as soon as it has been read, so even
-	 * a SIGKILLed xrun leaves nothing in /tmp (iperf3 keeps its fd) */
-	snprintf(log, sizeof log, "/tmp/xrun-iperf3s-XXXXXX");
-	fd = mkstemp(log);
-	if (fd < 0)
-		return xr_err_set(err, XR_EIO, NULL, 0, 0,
-				  "cannot create a log file for the iperf3 "
-				  "server in /tmp");
-	close(fd);
 	o.argv = argv;
 	o.stderr_to_stdout = 1;
-	st->srv[k] = host_spawn(st->server, &o, log, err);
-	if (!st->srv[k]) {
-		unlink(log);
-		return err && err->code ? -err->code : -XR_EENV;
+	r = host_spawn_ready(st->server, &o, "iperf3", IPERF3_LISTEN_WAIT,
+			     server_ready, &pc, &st->srv[k], &b, err);
+	if (r != 0) {
+		buf_release(&b);
+		return r < 0 ? r : 0;
 	}
-
-	deadline = proc_now_mono() + IPERF3_LISTEN_WAIT;
-	while (proc_now_mono() < deadline) {
-		buf_reset(&b);
-		if (by_port < 0 && buf_read_file(&b, log, 1 << 20) == 0 &&
-		    b.s && strstr(b.s, "Server listening")) {
-			listening = 1;
-			break;
-		}
-		if (!proc_alive(st->srv[k]))
-			break;
-		if (by_port >= 0 && port_listening(st->server, pnum) == 1 &&
-		    proc_alive(st->srv[k])) {
-			listening = 1;
-			break;
-		}
-		if (proc_sleep(0.05) < 0)
-			break;
-	}
+	engine_stderr_tail(b.s, tail, sizeof tail);
 	buf_release(&b);
-	if (listening) {
-		unlink(log);
-		return 0;
-	}
-
-	proc_stop(st->srv[k]);
-	st->srv[k] = NULL;
-	log_tail(log, tail, sizeof tail);
-	unlink(log);
 	if (strstr(tail, "Address already in use"))
 		return xr_err_set(err, XR_EENV, NULL, 0, 0,
 				  "port %d on host '%s' is already in use; set "

@@ -451,6 +451,51 @@ struct proc *host_spawn(struct host *h, const struct proc_opts *o,
 	return p;
 }
 
+int host_spawn_ready(struct host *h, const struct proc_opts *o,
+		     const char *name, double wait,
+		     int (*ready)(void *ctx, const char *log_text), void *ctx,
+		     struct proc **out, struct buf *log, struct xr_err *err)
+{
+	char path[64];
+	double deadline = proc_now_mono() + wait;
+	int fd, ok = 0;
+
+	*out = NULL;
+	/* a fresh log per start: a stale line would look like a fresh
+	 * "listening" */
+	snprintf(path, sizeof path, "/tmp/xrun-%.16ss-XXXXXX", name);
+	if ((fd = mkstemp(path)) < 0)
+		return xr_err_set(err, XR_EIO, NULL, 0, 0,
+				  "cannot create a log file for the %s server "
+				  "in /tmp",
+				  name);
+	close(fd);
+	if (!(*out = host_spawn(h, o, path, err))) {
+		unlink(path);
+		return err && err->code ? -err->code : -XR_EENV;
+	}
+	while (proc_now_mono() < deadline) {
+		buf_reset(log);
+		if (buf_read_file(log, path, 1 << 20) < 0)
+			buf_reset(log);
+		if (ready(ctx, log->s ? log->s : "") && proc_alive(*out)) {
+			ok = 1;
+			break;
+		}
+		if (!proc_alive(*out) || proc_sleep(0.05) < 0)
+			break;
+	}
+	if (!ok) {
+		proc_stop(*out);
+		*out = NULL;
+		buf_reset(log);
+		if (buf_read_file(log, path, 1 << 20) < 0)
+			buf_reset(log);
+	}
+	unlink(path);
+	return ok;
+}
+
 struct proc *host_spawn_stream(struct host *h, const struct proc_opts *o,
 			       int *out_fd, int *err_fd, struct xr_err *err)
 {

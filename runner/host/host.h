@@ -61,6 +61,20 @@ int host_run(struct host *h, const struct proc_opts *o, struct proc_result *res,
 /* Start argv in the background on the host. */
 struct proc *host_spawn(struct host *h, const struct proc_opts *o,
 			const char *log_path, struct xr_err *err);
+/*
+ * Start a server on the host (host_spawn) with its output in a fresh log
+ * in /tmp, and wait up to `wait` seconds until ready(ctx, the log's text
+ * so far) says it serves, while it runs. The log is unlinked once read
+ * (the server keeps its fd: even a SIGKILLed xrun leaves nothing in /tmp).
+ * 1: ready, *out the running server. 0: it ended, did not say so in time,
+ * or an interrupt came (proc_interrupted): it is stopped, *out is NULL
+ * and log holds what it printed. Negative -XR_E* with err when it cannot
+ * be started. name says whose log it is in messages ("iperf3").
+ */
+int host_spawn_ready(struct host *h, const struct proc_opts *o,
+		     const char *name, double wait,
+		     int (*ready)(void *ctx, const char *log_text), void *ctx,
+		     struct proc **out, struct buf *log, struct xr_err *err);
 /* Start argv in the background with its stdout and stderr on pipes
  * (proc_spawn_stream); o->timeout > 0 gives it a far-side deadline. */
 struct proc *host_spawn_stream(struct host *h, const struct proc_opts *o,

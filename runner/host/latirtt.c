@@ -177,49 +177,26 @@ static void join_port(char *out, size_t sz, const char *address, int port)
 		snprintf(out, sz, "%s:%d", address, port);
 }
 
-/* Wait for the server's "[ListenerStart]" line in its log: 1 listening,
- * 0 it ended or did not say so in time (the log says why), -1
- * interrupted. */
-static int wait_listening(struct proc *srv, const char *log)
+/* irtt's server says "[ListenerStart]" once it listens. */
+static int listening(void *ctx, const char *log_text)
 {
-	struct buf b = BUF_INIT;
-	double deadline = proc_now_mono() + IRTT_LISTEN_WAIT;
-	int r = 0;
-	while (proc_now_mono() < deadline) {
-		buf_reset(&b);
-		if (buf_read_file(&b, log, 1 << 16) == 0 && b.s &&
-		    strstr(b.s, "[ListenerStart]")) {
-			r = 1;
-			break;
-		}
-		if (!proc_alive(srv))
-			break;
-		if (proc_sleep(0.05) < 0) {
-			r = -1;
-			break;
-		}
-	}
-	buf_release(&b);
-	return r;
+	(void)ctx;
+	return strstr(log_text, "[ListenerStart]") != NULL;
 }
 
 /* The log's last line, trimmed, into out: what the server said. */
-static void log_said(const char *log, char *out, size_t sz)
+static void last_line(struct buf *b, char *out, size_t sz)
 {
-	struct buf b = BUF_INIT;
-	size_t k;
 	const char *s;
+	size_t k;
 	out[0] = '\0';
-	if (buf_read_file(&b, log, 1 << 16) < 0 || !b.s) {
-		buf_release(&b);
+	if (!b->s)
 		return;
-	}
-	while (b.len && (b.s[b.len - 1] == '\n' || b.s[b.len - 1] == ' '))
-		b.s[--b.len] = '\0';
-	s = strrchr(b.s, '\n') ? strrchr(b.s, '\n') + 1 : b.s;
+	while (b->len && (b->s[b->len - 1] == '\n' || b->s[b->len - 1] == ' '))
+		b->s[--b->len] = '\0';
+	s = strrchr(b->s, '\n') ? strrchr(b->s, '\n') + 1 : b->s;
 	k = strlen(s);
 	snprintf(out, sz, "%.*s", (int)(k < sz ? k : sz - 1), s);
-	buf_release(&b);
 }
 
 /* One try on one port: 1 listening, 0 the port is in use, -1 failed
@@ -227,34 +204,24 @@ static void log_said(const char *log, char *out, size_t sz)
 static int try_port(struct host *h, const char *address, int port, double max_s,
 		    struct proc **srv, struct xr_err *err)
 {
-	char bind[160], log[64], said[200];
+	char bind[160], said[200];
 	const char *argv[] = {"irtt", "server", "-b", bind, NULL};
 	struct proc_opts o = {0};
-	int fd, r;
+	struct buf b = BUF_INIT;
+	int r;
 
 	join_port(bind, sizeof bind, address, port);
-	snprintf(log, sizeof log, "/tmp/xrun-irtts-XXXXXX");
-	if ((fd = mkstemp(log)) < 0)
-		return xr_err_set(err, XR_EIO, NULL, 0, 0,
-				  "cannot create a log file for the irtt "
-				  "server in /tmp");
-	close(fd);
 	o.argv = argv;
 	o.stderr_to_stdout = 1;
 	o.timeout = max_s;
 	o.grace = 1.0;
-	if (!(*srv = host_spawn(h, &o, log, err))) {
-		unlink(log);
-		return -1;
-	}
-	r = wait_listening(*srv, log);
-	log_said(log, said, sizeof said);
-	unlink(log); /* the server keeps its fd: nothing is left in /tmp */
-	if (r == 1)
-		return 1;
-	proc_stop(*srv);
-	*srv = NULL;
-	if (r < 0)
+	r = host_spawn_ready(h, &o, "irtt", IRTT_LISTEN_WAIT, listening, NULL,
+			     srv, &b, err);
+	last_line(&b, said, sizeof said);
+	buf_release(&b);
+	if (r != 0)
+		return r < 0 ? -1 : 1;
+	if (proc_interrupted)
 		return xr_err_set(err, XR_EINTR, NULL, 0, 0,
 				  "interrupted while starting the irtt server");
 	if (strstr(said, "address already in use"))
