@@ -94,6 +94,21 @@ struct ctx {
 	int *by_cell, *first;
 };
 
+void explain_share(const struct report *r, int ja, double v, double ceiling,
+		   const char *name, int digits, char *dst, size_t n)
+{
+	char pv[64], cv[64], buf[512];
+	report_fmt_value_unit(r, v, pv, sizeof pv);
+	report_fmt_value_unit(r, ceiling, cv, sizeof cv);
+	if (ja)
+		snprintf(buf, sizeof buf, "%s = %s（%s）の %.*f%%", pv, cv,
+			 name, digits, 100 * v / ceiling);
+	else
+		snprintf(buf, sizeof buf, "%s = %.*f%% of %s (%s)", pv, digits,
+			 100 * v / ceiling, cv, name);
+	explain_cat(dst, n, "; ", buf);
+}
+
 static void ctx_free(struct ctx *x)
 {
 	free(x->by_cell);
@@ -609,7 +624,7 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 	enum explain_kind k[2];
 	int nk = 0, ja = x->lang == REPORT_LANG_JA, lossy;
 	double retr;
-	char v[64], cv[64], buf[512];
+	char buf[512];
 
 	x->missing[0] = x->series[0] = x->evidence[0] = '\0';
 	retr = retransmit_rate(x, ci);
@@ -621,32 +636,19 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 	for (int i = x->first[ci]; i < x->first[ci + 1]; i++)
 		if (r->runs[x->by_cell[i]].ok)
 			run_evidence(x, &r->runs[x->by_cell[i]], &e);
-	report_fmt_value_unit(r, med, v, sizeof v);
 	if (isfinite(best.bps) && med > 0) {
 		l->ceiling = best.bps;
 		l->fraction = med / best.bps;
 		l->ceiling_name = arena_strdup(r->arena, best.name);
-		report_fmt_value_unit(r, best.bps, cv, sizeof cv);
-		if (ja)
-			snprintf(buf, sizeof buf, "%s = %s（%s）の %.1f%%", v,
-				 cv, best.name, 100 * l->fraction);
-		else
-			snprintf(buf, sizeof buf, "%s = %.1f%% of %s (%s)", v,
-				 100 * l->fraction, cv, best.name);
-		explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
+		explain_share(r, ja, med, best.bps, best.name, 1, x->evidence,
+			      sizeof x->evidence);
 		if (l->fraction >= EXPLAIN_AT_CEILING && l->fraction <= 1.05)
 			push(k, &nk, best.kind);
 	}
 	if (isfinite(pcie.bps) && med >= EXPLAIN_PCIE_SHARE * pcie.bps &&
 	    med <= pcie.bps && !(nk && k[0] == EXPLAIN_LINE)) {
-		report_fmt_value_unit(r, pcie.bps, cv, sizeof cv);
-		if (ja)
-			snprintf(buf, sizeof buf, "%s = %s（%s）の %.0f%%", v,
-				 cv, pcie.name, 100 * med / pcie.bps);
-		else
-			snprintf(buf, sizeof buf, "%s = %.0f%% of %s (%s)", v,
-				 100 * med / pcie.bps, cv, pcie.name);
-		explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
+		explain_share(r, ja, med, pcie.bps, pcie.name, 0, x->evidence,
+			      sizeof x->evidence);
 		if (!isfinite(l->ceiling) || pcie.bps < l->ceiling) {
 			l->ceiling = pcie.bps;
 			l->fraction = med / pcie.bps;

@@ -74,7 +74,7 @@ static void pub_limit(const struct report *r, const struct report_ref *ref,
 {
 	int ja = r->about.lang == REPORT_LANG_JA, mi = ref->value_metric[0];
 	double v = w->v[0].published;
-	char pv[64], cv[64], ev[512] = "";
+	char ev[512] = "";
 	struct pub p;
 	memset(l, 0, sizeof *l);
 	l->ceiling = l->fraction = NAN;
@@ -85,32 +85,17 @@ static void pub_limit(const struct report *r, const struct report_ref *ref,
 		return;
 	pub_ceilings(ref, w, &p);
 	l->missing = p.missing[0] ? arena_strdup(r->arena, p.missing) : NULL;
-	report_fmt_value_unit(r, v, pv, sizeof pv);
 	if (isfinite(p.line)) {
 		l->ceiling = p.line;
 		l->fraction = v / p.line;
 		l->ceiling_name = arena_strdup(r->arena, p.line_name);
-		report_fmt_value_unit(r, p.line, cv, sizeof cv);
-		if (ja)
-			snprintf(ev, sizeof ev, "%s = %s（%s）の %.1f%%", pv,
-				 cv, p.line_name, 100 * l->fraction);
-		else
-			snprintf(ev, sizeof ev, "%s = %.1f%% of %s (%s)", pv,
-				 100 * l->fraction, cv, p.line_name);
+		explain_share(r, ja, v, p.line, p.line_name, 1, ev, sizeof ev);
 		if (l->fraction >= EXPLAIN_AT_CEILING && l->fraction <= 1.05)
 			l->kind = EXPLAIN_LINE;
 	}
 	if (isfinite(p.pcie) && v >= EXPLAIN_PCIE_SHARE * p.pcie &&
 	    v <= p.pcie && l->kind != EXPLAIN_LINE) {
-		char buf[512];
-		report_fmt_value_unit(r, p.pcie, cv, sizeof cv);
-		if (ja)
-			snprintf(buf, sizeof buf, "%s = %s（%s）の %.0f%%", pv,
-				 cv, p.pcie_name, 100 * v / p.pcie);
-		else
-			snprintf(buf, sizeof buf, "%s = %.0f%% of %s (%s)", pv,
-				 100 * v / p.pcie, cv, p.pcie_name);
-		explain_cat(ev, sizeof ev, "; ", buf);
+		explain_share(r, ja, v, p.pcie, p.pcie_name, 0, ev, sizeof ev);
 		if (!isfinite(l->ceiling) || p.pcie < l->ceiling) {
 			l->ceiling = p.pcie;
 			l->fraction = v / p.pcie;
