@@ -185,3 +185,33 @@ double chart_rate_scale(const struct report *r, double vmax, const char **unit)
 	*unit = "bit/s";
 	return 1;
 }
+
+/* A series as a polyline on axes x and y (values divided by scale). */
+int chart_series_line(struct chart_fig *f, const struct report_series *s,
+		      const struct chart_axis *x, const struct chart_axis *y,
+		      double scale, int colour, double width)
+{
+	double *p = arena_alloc(f->a, 2 * ((size_t)s->n + 1) * sizeof *p);
+	struct chart_op *o;
+	int i;
+	if (!p)
+		return -XR_ENOMEM;
+	for (i = 0; i < s->n; i++) {
+		p[i] = chart_axis_pos(x, s->t[i]);
+		p[s->n + i] = chart_axis_pos(y, s->v[i] / scale);
+	}
+	if (s->n == 1) { /* one interval: a dot */
+		o = chart_fig_op(f, CHART_OP_DOT, colour);
+		if (!o)
+			return -XR_ENOMEM;
+		o->x = p[0], o->y = p[1], o->w = 1.6, o->fill = 1;
+		return 0;
+	}
+	if (!(o = chart_fig_op(f, CHART_OP_PATH, colour)))
+		return -XR_ENOMEM;
+	o->px = p;
+	o->py = p + s->n;
+	o->n = s->n;
+	o->width = width;
+	return 0;
+}

@@ -49,6 +49,12 @@ struct report;
 /* The scale and label of a bit/s series: the report's display unit when
  * its metric is in bit/s, else the SI prefix that fits vmax. */
 double chart_rate_scale(const struct report *r, double vmax, const char **unit);
+/* Series s as a polyline on axes x and y (values divided by scale), a
+ * dot when it has one point; width in points. -XR_ENOMEM. */
+struct report_series;
+int chart_series_line(struct chart_fig *f, const struct report_series *s,
+		      const struct chart_axis *x, const struct chart_axis *y,
+		      double scale, int colour, double width);
 
 /* Is cp a wide (CJK, full-width) character? */
 int chart_wide(uint32_t cp);

@@ -194,32 +194,6 @@ static int chosen_run(const struct report *r, int ci)
 	return -1;
 }
 
-/* A series as a polyline (a dot for one point), values divided by
- * scale. */
-static int line(struct chart_fig *f, const struct report_series *s,
-		const struct chart_axis *x, const struct chart_axis *y,
-		double scale, int colour)
-{
-	double *p = arena_alloc(f->a, 2 * (size_t)s->n * sizeof *p);
-	struct chart_op *o;
-	int i;
-	if (!p)
-		return -XR_ENOMEM;
-	for (i = 0; i < s->n; i++) {
-		p[i] = chart_axis_pos(x, s->t[i]);
-		p[s->n + i] = chart_axis_pos(y, s->v[i] / scale);
-	}
-	o = chart_fig_op(f, s->n == 1 ? CHART_OP_DOT : CHART_OP_PATH, colour);
-	if (!o)
-		return -XR_ENOMEM;
-	if (s->n == 1) {
-		o->x = p[0], o->y = p[1], o->w = 1.6, o->fill = 1;
-		return 0;
-	}
-	o->px = p, o->py = p + s->n, o->n = s->n, o->width = 0.9;
-	return 0;
-}
-
 /* The right axis: tick labels right of x1, no grid (the left axis has
  * it), and the axis line. */
 static int right_axis(struct chart_fig *f, const struct chart_axis *ax,
@@ -305,9 +279,9 @@ int chart_latency_ts(const struct report *r, int ci, double width,
 	if (!f->title || idle_band(f, r, &x, &yl, first) < 0 ||
 	    (tp && (text(f, 0, FONT, -1, unit) < 0 ||
 		    chart_fig_yaxis(f, &yl, x.p0, x.p1, FONT) < 0 ||
-		    line(f, tp, &x, &yl, scale, 0) < 0)) ||
+		    chart_series_line(f, tp, &x, &yl, scale, 0, 0.9) < 0)) ||
 	    text(f, width, FONT, 1, "ms") < 0 || right_axis(f, &yr, x.p1) < 0 ||
-	    line(f, rtt, &x, &yr, 1e-3, 1) < 0 ||
+	    chart_series_line(f, rtt, &x, &yr, 1e-3, 1, 0.9) < 0 ||
 	    chart_fig_xaxis(f, &x, yl.p0, FONT,
 			    report_text(r, REPORT_T_LAT_SECONDS)) < 0)
 		return -XR_ENOMEM;

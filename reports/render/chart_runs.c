@@ -34,36 +34,6 @@ static int text(struct chart_fig *f, double x, double y, int anchor,
 	return chart_fig_text(f, x, y, anchor, FONT, s);
 }
 
-/* A series as a polyline on axes x and y (values divided by scale). */
-static int polyline(struct chart_fig *f, const struct report_series *s,
-		    const struct chart_axis *x, const struct chart_axis *y,
-		    double scale, int colour, double width)
-{
-	double *p = arena_alloc(f->a, 2 * ((size_t)s->n + 1) * sizeof *p);
-	struct chart_op *o;
-	int i;
-	if (!p)
-		return -XR_ENOMEM;
-	for (i = 0; i < s->n; i++) {
-		p[i] = chart_axis_pos(x, s->t[i]);
-		p[s->n + i] = chart_axis_pos(y, s->v[i] / scale);
-	}
-	if (s->n == 1) { /* one interval: a dot */
-		o = chart_fig_op(f, CHART_OP_DOT, colour);
-		if (!o)
-			return -XR_ENOMEM;
-		o->x = p[0], o->y = p[1], o->w = 1.6, o->fill = 1;
-		return 0;
-	}
-	if (!(o = chart_fig_op(f, CHART_OP_PATH, colour)))
-		return -XR_ENOMEM;
-	o->px = p;
-	o->py = p + s->n;
-	o->n = s->n;
-	o->width = width;
-	return 0;
-}
-
 static int is_mark(const char *name)
 {
 	return strstr(name, "drop") || strstr(name, "pause") ||
@@ -170,7 +140,8 @@ static int cpu_strip(struct chart_fig *f, const struct report *r, int ci,
 			if (r->runs[i].cell != ci || !r->runs[i].ok)
 				continue;
 			s = report_run_series(&r->runs[i], NULL, name);
-			if (s && polyline(f, s, x, &y, 1, 10 + c, 0.7) < 0)
+			if (s &&
+			    chart_series_line(f, s, x, &y, 1, 10 + c, 0.7) < 0)
 				return -XR_ENOMEM;
 		}
 		snprintf(name, sizeof name,
@@ -269,7 +240,7 @@ int chart_timeseries(const struct report *r, int ci, double width,
 		if (r->runs[i].cell != ci || !r->runs[i].ok)
 			continue;
 		s = report_run_series(&r->runs[i], NULL, "engine.throughput");
-		if (s && polyline(f, s, &x, &y, scale, k++, 1.0) < 0)
+		if (s && chart_series_line(f, s, &x, &y, scale, k++, 1.0) < 0)
 			return -XR_ENOMEM;
 	}
 	if (marks(f, r, ci, &x, top) < 0)
