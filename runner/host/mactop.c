@@ -64,8 +64,9 @@ int mactop_cpu_line(const char *line, size_t len, struct mactop_cpu *c)
 
 	if (!lit(&k, "CPU usage:"))
 		return 0;
-	if (!lit(&k, " ") || !pct(&k, &c->user) || !lit(&k, " user, ") || !pct(&k, &c->sys) ||
-	    !lit(&k, " sys, ") || !pct(&k, &c->idle) || !lit(&k, " idle"))
+	if (!lit(&k, " ") || !pct(&k, &c->user) || !lit(&k, " user, ") ||
+	    !pct(&k, &c->sys) || !lit(&k, " sys, ") || !pct(&k, &c->idle) ||
+	    !lit(&k, " idle"))
 		return -1;
 	/* each of the three loses under 0.01 to truncation: the sum is in
 	 * (99.97, 100] for top's own line */
@@ -94,8 +95,8 @@ int mactop_load_line(const char *line, size_t len, double la[3])
 
 	if (!lit(&k, "Load Avg:"))
 		return 0;
-	if (!lit(&k, " ") || !load(&k, &la[0]) || !lit(&k, ", ") || !load(&k, &la[1]) ||
-	    !lit(&k, ", ") || !load(&k, &la[2]))
+	if (!lit(&k, " ") || !load(&k, &la[0]) || !lit(&k, ", ") ||
+	    !load(&k, &la[1]) || !lit(&k, ", ") || !load(&k, &la[2]))
 		return -1;
 	return 1;
 }
