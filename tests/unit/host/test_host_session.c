@@ -157,7 +157,7 @@ static void test_script_sh(void)
 	struct host_frame fo, fe;
 	char *rest;
 	host_session_script(PLAN_SHELL_SH,
-			    "printf 'a\\nb'; echo oops >&2; cd /; exit 7",
+			    "cat; printf 'a\\nb'; echo oops >&2; cd /; exit 7",
 			    nonce, &in);
 	host_session_script(PLAN_SHELL_SH, "pwd; cat", nonce, &in);
 	o.argv = argv;
