@@ -345,7 +345,9 @@ int host_read_run(struct host *h, const struct proc_opts *o,
 		  struct proc_result *res, struct xr_err *err)
 {
 	int rc;
-	if (h->ops != &host_ssh_ops || h->session_off || !o->argv ||
+	/* A host marked down: a process, as before, not two session starts
+	 * waiting for ssh's ConnectTimeout first. */
+	if (h->ops != &host_ssh_ops || h->session_off || h->down || !o->argv ||
 	    !o->argv[0] || o->stdin_data || o->tty_stdin || o->stderr_to_stdout)
 		return host_run(h, o, res, err);
 	rc = session_command(h, o, res);
