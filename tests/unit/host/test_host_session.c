@@ -391,7 +391,9 @@ static void ssh_far_death(struct host *h)
 	long shell = 0;
 	int n0;
 	if (reading(h, me, 10, &r) == 0) {
-		for (char *l = r.out; l && *l && !shell; l = strchr(l, '\n')) {
+		/* the topmost `sh -s`: a subshell of it has that cmdline
+		 * too */
+		for (char *l = r.out; l && *l; l = strchr(l, '\n')) {
 			long pid;
 			char rest[64];
 			if (*l == '\n')
@@ -415,6 +417,43 @@ static void ssh_far_death(struct host *h)
 		ok(0, "far death: ran");
 	}
 	is_int(sessions() - n0, 1, "far death: one new session");
+}
+
+/* A command that kills its own session's shell: it dies in the session,
+ * again in the restarted one, and then runs as a process of its own,
+ * where no `sh -s` is above it. */
+static void ssh_twice_dead(struct host *h)
+{
+	static const char *const killer[] = {
+	    "sh", "-c",
+	    "p=$$; s=; while [ \"$p\" -gt 1 ]; do [ \"$(tr '\\0' ' ' "
+	    "</proc/$p/cmdline)\" = 'sh -s ' ] && s=$p; p=$(cut -d' ' -f4 "
+	    "/proc/$p/stat); done; if [ -n \"$s\" ]; then kill -KILL $s; "
+	    "exit 0; fi; echo process",
+	    NULL};
+	static const char *const cat[] = {"cat", "/proc/loadavg", NULL};
+	struct proc_result r;
+	int n0 = sessions();
+	if (reading(h, killer, 10, &r) == 0) {
+		is_str(r.out, "process\n",
+		       "twice dead: the command ran as a process at last");
+		is_int(r.exit_code, 0, "twice dead: exit 0");
+		proc_result_release(&r);
+	} else {
+		ok(0, "twice dead: ran");
+		ok(0, "twice dead: ran");
+	}
+	is_int(sessions() - n0, 2,
+	       "twice dead: one restarted session and one process");
+	if (reading(h, cat, 10, &r) == 0) {
+		ok(r.status == PROC_EXITED && r.exit_code == 0 &&
+		       r.out_len > 10,
+		   "twice dead: the next reading answers");
+		proc_result_release(&r);
+	} else {
+		ok(0, "twice dead: next ran");
+	}
+	is_int(sessions() - n0, 3, "twice dead: in a new session");
 }
 
 static void ssh_off(struct plan_host *ph, const char *ctl)
@@ -471,6 +510,7 @@ static void test_ssh(void)
 		ssh_readings(h);
 		ssh_deadline(h);
 		ssh_far_death(h);
+		ssh_twice_dead(h);
 		host_close(h);
 		ssh_off(&ph, ctl);
 	}
@@ -479,7 +519,7 @@ static void test_ssh(void)
 
 int main(void)
 {
-	tap_plan(40);
+	tap_plan(45);
 	test_frame();
 	test_script_text();
 	test_script_sh();
