@@ -347,12 +347,18 @@ static void ssh_readings(struct host *h)
 static void ssh_deadline(struct host *h)
 {
 	/* The far-side timeout is stopped, so only the local deadline
-	 * (1 s + the ssh margin, 5 s) can end it. */
-	static const char *const stall[] = {
-	    "sh", "-c", "kill -STOP $PPID; sleep 31.27", NULL};
+	 * (1 s + the ssh margin, 5 s) can end it. The sleep's argument
+	 * carries our pid: a test running beside this one (the mutation
+	 * runs) kills only its own. */
+	char script[96], tag[64];
+	const char *stall[] = {"sh", "-c", script, NULL};
 	static const char *const cat[] = {"cat", "/proc/loadavg", NULL};
 	struct proc_result r;
 	int n0 = sessions();
+	/* the trailing space: 31.12 is not 31.123 (cmdline NULs read as
+	 * spaces) */
+	snprintf(tag, sizeof tag, "sleep 31.%ld ", (long)getpid());
+	snprintf(script, sizeof script, "kill -STOP $PPID; %s", tag);
 	if (reading(h, stall, 1, &r) == 0) {
 		is_int(r.status, PROC_TIMEOUT, "deadline: timed out");
 		ok(r.elapsed >= 6.0 - 0.05,
@@ -363,7 +369,7 @@ static void ssh_deadline(struct host *h)
 		ok(0, "deadline: ran");
 		ok(0, "deadline: ran");
 	}
-	kill_tagged("sleep 31.27");
+	kill_tagged(tag);
 	if (reading(h, cat, 10, &r) == 0) {
 		ok(r.status == PROC_EXITED && r.exit_code == 0 &&
 		       r.out_len > 10,
