@@ -22,6 +22,7 @@
 
 #include "buf.h"
 #include "host.h"
+#include "host_int.h"
 #include "host_session.h"
 #include "proc.h"
 #include "tap.h"
@@ -462,6 +463,33 @@ static void ssh_twice_dead(struct host *h)
 	is_int(sessions() - n0, 3, "twice dead: in a new session");
 }
 
+/* A host marked down gets a process per reading (no session starts
+ * waiting on ssh); host_check clears the mark and the session is used
+ * again. */
+static void ssh_down(struct host *h)
+{
+	static const char *const cat[] = {"cat", "/proc/loadavg", NULL};
+	struct proc_result r;
+	int n0, good = 0;
+	if (reading(h, cat, 10, &r) == 0) /* the session is up */
+		proc_result_release(&r);
+	host_mark_down(h, "test");
+	n0 = sessions();
+	for (int i = 0; i < 2; i++) {
+		if (reading(h, cat, 10, &r) == 0 && r.status == PROC_EXITED &&
+		    r.exit_code == 0)
+			good++;
+		proc_result_release(&r);
+	}
+	is_int(good, 2, "down: both readings answered");
+	is_int(sessions() - n0, 2, "down: a process (an sshd session) each");
+	is_int(host_check(h, NULL), 0, "down: host_check finds it up");
+	n0 = sessions();
+	if (reading(h, cat, 10, &r) == 0)
+		proc_result_release(&r);
+	is_int(sessions() - n0, 0, "down: up again, the kept session is used");
+}
+
 static void ssh_off(struct plan_host *ph, const char *ctl)
 {
 	static const char *const cat[] = {"cat", "/proc/loadavg", NULL};
@@ -517,6 +545,7 @@ static void test_ssh(void)
 		ssh_deadline(h);
 		ssh_far_death(h);
 		ssh_twice_dead(h);
+		ssh_down(h);
 		host_close(h);
 		ssh_off(&ph, ctl);
 	}
@@ -525,7 +554,7 @@ static void test_ssh(void)
 
 int main(void)
 {
-	tap_plan(45);
+	tap_plan(49);
 	test_frame();
 	test_script_text();
 	test_script_sh();
