@@ -38,7 +38,12 @@ int host_session_script(enum plan_shell shell, const char *cmd,
 			const char *nonce, struct buf *out)
 {
 	if (shell == PLAN_SHELL_POWERSHELL)
-		/* One line: -Command - runs each complete line it reads. */
+		/* One line: -Command - reads stdin like its prompt and
+		 * runs each complete statement as its line arrives; a
+		 * statement over several lines would need an extra empty
+		 * line (PowerShell/PowerShell issues #3223 and #21644), and
+		 * $ErrorActionPreference = 'Stop' is not honoured there
+		 * (#21808): the try/catch only sees terminating errors. */
 		buf_addf(out,
 			 "$global:LASTEXITCODE = 0; $xs = 0; try { %s; $xs = "
 			 "$LASTEXITCODE } catch { [Console]::Error.WriteLine("
