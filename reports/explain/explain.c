@@ -659,7 +659,7 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 	struct ceil best = {NAN, EXPLAIN_NONE, ""}, pcie = best;
 	struct evid e = {0};
 	enum explain_kind k[2];
-	int nk = 0, ja = x->lang == REPORT_LANG_JA, lossy;
+	int nk = 0, ja = x->lang == REPORT_LANG_JA, lossy, others;
 	double retr;
 	char buf[512];
 
@@ -697,9 +697,17 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 	/* A TCP flow that loses packets is held by its losses first. */
 	if (lossy && !(nk && k[0] == EXPLAIN_LINE))
 		drops_candidate(x, &e, k, &nk);
+	/* Busy cores that were as busy before the engine started, with the
+	 * engine's own process below EXPLAIN_PROC_BUSY, are other processes'
+	 * load: a flow that still runs at its window / RTT is not held by
+	 * them (schema/report.md, Limits), so the window is tried first. */
+	others =
+	    e.leadin >= EXPLAIN_LEADIN_BUSY && !(e.proc >= EXPLAIN_PROC_BUSY);
+	if (!nk && !udp && others)
+		window_candidate(x, ci, med, k, &nk);
 	if (!nk || (nk == 1 && k[0] == EXPLAIN_DROPS))
 		cpu_candidate(x, &e, ver, par, k, &nk);
-	if (!nk && !udp)
+	if (!nk && !udp && !others)
 		window_candidate(x, ci, med, k, &nk);
 	if (e.nruns && e.pause / e.nruns >= EXPLAIN_PER_S) {
 		snprintf(buf, sizeof buf, "%.0f PAUSE frames/s",

@@ -187,6 +187,10 @@ struct wcase {
 	const char *kind;
 	double wnd; /* engine.snd_wnd (B) at every point; 0: no series */
 	const char *evidence;
+	/* A loaded machine: cpu.0.busy and cpu.all.busy at `busy` % at every
+	 * point, the lead-in (t = -0.25) too, and iperf3's client process at
+	 * `proc` % of a core; busy 0: no CPU series. */
+	double busy, proc;
 };
 
 /* With snd_wnd (python3: 65536 * 8 / 0.02 = 26214400; 16384 * 8 / 0.02 =
@@ -213,11 +217,20 @@ static const struct wcase wcases[] = {
     {"snd_wnd 128K above cwnd 64K: cwnd's 26.2 Mbit/s, window", 25e6, 0.0201,
      0.0200, 0, "window", 131072,
      "min(cwnd 64 KB, snd_wnd 128 KB) / RTT 20.00 ms = 26.2 Mbit/s"},
+    {"others' load (cores 100% before and during, iperf3 2%), the window "
+     "fits: window, not CPU",
+     6.2e6, 0.0201, 0.0200, 0, "window", 16384, WMIN, 100, 2},
+    {"others' load, the window does not fit (5.2 of 6.55): CPU", 5.2e6, 0.0201,
+     0.0200, 0, "cpu", 16384, "CPUs 100% busy before the engine started", 100,
+     2},
+    {"iperf3's process at 90% (EXPLAIN_PROC_BUSY) beside the load: CPU", 6.2e6,
+     0.0201, 0.0200, 0, "cpu", 16384, "iperf3's client process 90% of a core",
+     100, 90},
 };
 
 static const char *wmetrics[] = {"throughput", "rtt_mean", "rtt_min",
-				 "retransmits"};
-static const char *wunits[] = {"bit/s", "s", "s", "1"};
+				 "retransmits", "cpu_host"};
+static const char *wunits[] = {"bit/s", "s", "s", "1", "%"};
 
 static void wone(const struct wcase *c)
 {
@@ -227,21 +240,27 @@ static void wone(const struct wcase *c)
 				       0.02, 0.02, 0.02, 0.02};
 	struct report r = {0};
 	struct report_cell cell = {0};
-	struct report_stats st[4] = {{0}};
-	double wn[NPT];
-	struct report_series s[3] = {
+	struct report_stats st[5] = {{0}};
+	struct report_observed ob[1] = {{0, "version", "iperf 3.12", 1}};
+	double wn[NPT], bz[NPT];
+	struct report_series s[5] = {
 	    {"client", "engine.snd_cwnd", "B", T, cw, NPT},
 	    {"client", "engine.rtt", "s", T, rt, NPT},
-	    {"client", "engine.snd_wnd", "B", T, wn, NPT}};
+	    {"client", "engine.snd_wnd", "B", T, wn, NPT},
+	    {"client", "cpu.0.busy", "%", T, bz, NPT},
+	    {"client", "cpu.all.busy", "%", T, bz, NPT}};
 	struct report_run u = {0};
-	double vals[4] = {c->median, c->rtt_mean, c->rtt_min, c->retrans};
+	double vals[5] = {c->median, c->rtt_mean, c->rtt_min, c->retrans,
+			  c->busy > 0 ? c->proc : NAN};
 	struct explain *x = NULL;
-	for (int i = 0; i < NPT; i++)
+	for (int i = 0; i < NPT; i++) {
 		wn[i] = c->wnd;
+		bz[i] = c->busy;
+	}
 	r.arena = arena_new();
 	r.met.metrics = wmetrics;
 	r.met.metric_units = wunits;
-	r.met.nmetrics = 4;
+	r.met.nmetrics = 5;
 	r.met.display_unit = "Mbit/s";
 	r.met.display_scale = 1e6;
 	r.met.engine_duration = 2;
@@ -253,7 +272,9 @@ static void wone(const struct wcase *c)
 	u.ok = 1;
 	u.vals = vals;
 	u.series = s;
-	u.nseries = c->wnd > 0 ? 3 : 2;
+	u.nseries = c->busy > 0 ? 5 : c->wnd > 0 ? 3 : 2;
+	r.observed = ob;
+	r.nobserved = 1;
 	r.runs = &u;
 	r.nruns = 1;
 	is_int(explain_build(&r, &x), 0, c->name);

@@ -1,0 +1,49 @@
+#!/bin/bash
+# A standing queue in a lab link's tbf (bufferbloat) without netem, for
+# the window-bound case of issue 25 (bench/explain.sh `window`,
+# tests/e2e/lab_explain_window.sh). A background iperf3 of 8 streams, each
+# window-capped (-w 256K; the kernel caps SO_RCVBUF at net.core.rmem_max),
+# keeps the tbf at its rate with ~2 MB queued: every packet through it,
+# the test flow's too, waits ~2 MB / rate (16 ms at 1000mbit) and the
+# queue's limit (tbf latency 40ms: 5 MB) is never reached, so nothing
+# drops. A test flow with a small window (16K) then runs at window / RTT,
+# far below the tbf. Measured (bench/RESULTS.md, "window-bound lab case"):
+# backlog 2.28 MB, test flow 18.7-20.3 Mbit/s at cwnd 32-52 KB, snd_wnd
+# 23 KB, RTT 8.2-9.1 ms, 0 drops.
+#   bloat_up CLIENT_NS SERVER_NS SERVER_ADDR IFACE DIR   (sets BLOAT_PIDS)
+#   bloat_down
+# Waits (event: the qdisc's backlog > 1 MB, polled) at most 30 s; returns 1
+# with a message when the queue does not build.
+bloat_up() {
+	local cns=$1 sns=$2 addr=$3 dev=$4 dir=$5 port i b=0
+	port=$(ip netns exec "$sns" python3 -c 'import socket
+s = socket.socket()
+s.bind(("", 0))
+print(s.getsockname()[1])') || return 1
+	ip netns exec "$sns" iperf3 -s -1 -B "$addr" -p "$port" >"$dir/bloat-s.log" 2>&1 &
+	BLOAT_PIDS=$!
+	for i in $(seq 300); do
+		ip netns exec "$sns" ss -Hltn "sport = :$port" | grep -q . && break
+		sleep 0.1
+	done
+	ip netns exec "$cns" iperf3 -c "$addr" -p "$port" -t 600 -P 8 -w 256K \
+		>"$dir/bloat-c.log" 2>&1 &
+	BLOAT_PIDS="$BLOAT_PIDS $!"
+	for i in $(seq 300); do
+		b=$(ip netns exec "$cns" tc -s qdisc show dev "$dev" |
+			sed -n 's/.*backlog \([0-9]*\)b.*/\1/p' | head -1)
+		[ "${b:-0}" -gt 1000000 ] && return 0
+		sleep 0.1
+	done
+	echo "bloat_up: the tbf's backlog stayed at ${b:-0} B (< 1 MB) for 30 s" >&2
+	return 1
+}
+
+bloat_down() {
+	local p
+	for p in ${BLOAT_PIDS:-}; do
+		kill "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
+	done
+	BLOAT_PIDS=
+}
