@@ -437,6 +437,23 @@ static void cell_ceilings(struct ctx *x, int ci, int udp, struct ceil *best,
  * one-threaded process >= EXPLAIN_PROC_BUSY of a core. The engine's own
  * limit when iperf3 < 3.16 runs several streams (one thread for all of
  * them: iperf3 #289, #1569; multi-threaded since 3.16). */
+/* Half the share of a core that the scheduler gives a task that is always
+ * runnable on the controller, 100 x cpus / max(load, cpus) % (CFS runs
+ * each of nr_running tasks at 1 / nr_running of a CPU: the kernel's
+ * sched-design-CFS.rst; the 1-minute load average stands for nr_running),
+ * from the session's controller_load condition (its highest); NaN
+ * without it. */
+static double half_fair_share(const struct report *r)
+{
+	for (int i = 0; i < r->nconds; i++) {
+		const struct report_condition *c = &r->conds[i];
+		if (c->is_load && c->cpus > 0 && c->load_max > 0)
+			return 50.0 * c->cpus /
+			       (c->load_max > c->cpus ? c->load_max : c->cpus);
+	}
+	return NAN;
+}
+
 static void cpu_candidate(struct ctx *x, const struct evid *e, const char *ver,
 			  const char *par, enum explain_kind *k, int *nk)
 {
@@ -444,6 +461,12 @@ static void cpu_candidate(struct ctx *x, const struct evid *e, const char *ver,
 	int eng = version_before(ver, 3, 16) && par && atoi(par) > 1;
 	char buf[512];
 	if (!(e->cpu_runs && 2 * e->busy_runs >= e->cpu_runs))
+		return;
+	/* Cores busy before the engine started (other processes) hold the
+	 * cell only if the engine's process wanted the CPU: one that got less
+	 * than half a runnable task's share slept, waiting on the network. */
+	if (e->leadin >= EXPLAIN_LEADIN_BUSY && e->proc_name &&
+	    e->proc < half_fair_share(x->r))
 		return;
 	if (e->host) {
 		double sq = isfinite(e->softirq) && e->busy > 0

@@ -191,6 +191,7 @@ struct wcase {
 	 * point, the lead-in (t = -0.25) too, and iperf3's client process at
 	 * `proc` % of a core; busy 0: no CPU series. */
 	double busy, proc;
+	double load; /* controller_load (max) on 2 CPUs; 0: no condition */
 };
 
 /* With snd_wnd (python3: 65536 * 8 / 0.02 = 26214400; 16384 * 8 / 0.02 =
@@ -226,6 +227,13 @@ static const struct wcase wcases[] = {
     {"iperf3's process at 90% (EXPLAIN_PROC_BUSY) beside the load: CPU", 6.2e6,
      0.0201, 0.0200, 0, "cpu", 16384, "iperf3's client process 90% of a core",
      100, 90},
+    /* half a runnable task's share at load 15 on 2 CPUs: 50 * 2 / 15 =
+     * 6.667% (python3) */
+    {"others' load 15 on 2 CPUs, iperf3 2% (< 6.67%), no window fit: none",
+     5.2e6, 0.0201, 0.0200, 0, "none", 16384, NULL, 100, 2, 15},
+    {"others' load 15 on 2 CPUs, iperf3 7% (>= 6.67%): cpu", 5.2e6, 0.0201,
+     0.0200, 0, "cpu", 16384, "iperf3's client process 7% of a core", 100, 7,
+     15},
 };
 
 static const char *wmetrics[] = {"throughput", "rtt_mean", "rtt_min",
@@ -242,6 +250,7 @@ static void wone(const struct wcase *c)
 	struct report_cell cell = {0};
 	struct report_stats st[5] = {{0}};
 	struct report_observed ob[1] = {{0, "version", "iperf 3.12", 1}};
+	struct report_condition cond = {0};
 	double wn[NPT], bz[NPT];
 	struct report_series s[5] = {
 	    {"client", "engine.snd_cwnd", "B", T, cw, NPT},
@@ -275,6 +284,12 @@ static void wone(const struct wcase *c)
 	u.nseries = c->busy > 0 ? 5 : c->wnd > 0 ? 3 : 2;
 	r.observed = ob;
 	r.nobserved = 1;
+	cond.key = "controller_load";
+	cond.is_load = 1;
+	cond.load_min = cond.load_max = c->load;
+	cond.cpus = 2;
+	r.conds = &cond;
+	r.nconds = c->load > 0;
 	r.runs = &u;
 	r.nruns = 1;
 	is_int(explain_build(&r, &x), 0, c->name);
