@@ -6,10 +6,14 @@
 # keeps the tbf at its rate with ~2 MB queued: every packet through it,
 # the test flow's too, waits ~2 MB / rate (16 ms at 1000mbit) and the
 # queue's limit (tbf latency 40ms: 5 MB) is never reached, so nothing
-# drops. A test flow with a small window (16K) then runs at window / RTT,
-# far below the tbf. Measured (bench/RESULTS.md, "window-bound lab case"):
-# backlog 2.28 MB, test flow 18.7-20.3 Mbit/s at cwnd 32-52 KB, snd_wnd
-# 23 KB, RTT 8.2-9.1 ms, 0 drops.
+# drops. A test flow in reverse (data from the server, unqueued; its ACKs
+# wait in the client's tbf) with a small window (16K) then runs at
+# window / RTT, far below the tbf (forward, its own packets would sit in
+# its host's tbf and TCP small queues would hold it instead). Measured
+# (bench/RESULTS.md, "Explain: the window-bound lab case and the CPU
+# rule"): backlog 1-2.3 MB, test flow 20.1-23.0 Mbit/s at 0.90-0.92 of
+# min(cwnd, snd_wnd) / RTT, RTT ~8 ms, 0 drops; at load 19 the background
+# flow, starved of CPU, lets the queue swing and the fit goes.
 #   bloat_up CLIENT_NS SERVER_NS SERVER_ADDR IFACE DIR   (sets BLOAT_PIDS)
 #   bloat_down
 # Waits (event: the qdisc's backlog > 1 MB, polled) at most 30 s; returns 1
