@@ -8,10 +8,10 @@
 # qdisc.drops; skipped without tc's police action), drops-tbf (a tbf of
 # 1000mbit whose queue holds one burst of 3000 B and 50 us: TCP loses at
 # its queue and stays far below the rate, counted in qdisc.drops: works
-# without police), window (a tbf of 1000mbit, latency 40ms, holding a
+# without police), window (a tbf of 100mbit, latency 400ms, holding a
 # standing queue of > 1 MB from a background flow, tests/e2e/lib/bloat.sh;
 # the plan's iperf3 reverse with window 16K: its ACKs wait in the queue, so
-# it runs at window / RTT, ~20 Mbit/s, no drops; no netem needed). Prints
+# it runs at window / RTT, ~5 Mbit/s, no drops; no netem needed). Prints
 # per case the share named
 # rightly (kind = truth) and the cells called bound by something else
 # (kind or also neither the truth nor none), with the load average.
@@ -95,4 +95,4 @@ bench pcie3x1 line --profile pcie3x1
 bench cpu cpu --profile 10gbe
 bench drops drops --profile 10gbe
 bench drops-tbf drops --rate 1000mbit --burst 3000 --latency 50us
-bench window window --rate 1000mbit --latency 40ms
+bench window window --rate 100mbit --latency 400ms

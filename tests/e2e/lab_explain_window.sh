@@ -1,13 +1,16 @@
 #!/bin/bash
 # Issue 25's window-bound case on a real lab link (root only), without
-# netem: a tbf of 1000mbit (latency 40ms: a 5 MB queue) holding a standing
+# netem: a tbf of 100mbit (latency 400ms: a 5 MB queue) holding a standing
 # queue of > 1 MB from a background flow (tests/e2e/lib/bloat.sh), and the
-# plan's iperf3 with window: 16K. The truth, checked here from the store
-# and the report: the cell's median well below the line (< 20% of the
-# tbf's TCP goodput: 956.4 Mbit/s at MTU 1500, test_explain.c), no qdisc
-# drops, iperf3's client process below EXPLAIN_PROC_BUSY, and the JSON
-# report's cells[].limit.kind "window", its evidence naming min(cwnd,
-# snd_wnd) / RTT. Two runs of 2 s.
+# plan's iperf3 in reverse with window: 16K (its ACKs wait in the queue).
+# The truth, checked here from the store and the report: the cell's median
+# well below the line (< 20% of the tbf's TCP goodput: 95.6 Mbit/s at MTU
+# 1500), no qdisc drops, iperf3's client process below EXPLAIN_PROC_BUSY,
+# and the JSON report's cells[].limit.kind "window", its evidence naming
+# min(cwnd, snd_wnd) / RTT. Two runs of 2 s. 100mbit, not 1000mbit: the
+# same queue then lasts 10x longer when the background flow is descheduled
+# on a loaded machine (at 1000mbit and load 13-19 the queue drained and
+# the fit went: bench/RESULTS.md).
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/bloat.sh"
@@ -34,7 +37,7 @@ repeat: 2
 sample: 250ms
 counters: [nic, tcp, cpu]
 YAML
-"$XRUN" lab up --rate 1000mbit --latency 40ms --prefix "$P" >up.out || fail "lab up exit $?"
+"$XRUN" lab up --rate 100mbit --latency 400ms --prefix "$P" >up.out || fail "lab up exit $?"
 bloat_up "$P-client" "$P-server" 198.18.0.2 "$P-veth" "$T" || fail "no standing queue"
 "$XRUN" run w.yaml --db w.db --unattended 2>run.err || { cat run.err; fail "run exit $?"; }
 bloat_down

@@ -3,17 +3,18 @@
 # the window-bound case of issue 25 (bench/explain.sh `window`,
 # tests/e2e/lab_explain_window.sh). A background iperf3 of 8 streams, each
 # window-capped (-w 256K; the kernel caps SO_RCVBUF at net.core.rmem_max),
-# keeps the tbf at its rate with ~2 MB queued: every packet through it,
-# the test flow's too, waits ~2 MB / rate (16 ms at 1000mbit) and the
-# queue's limit (tbf latency 40ms: 5 MB) is never reached, so nothing
-# drops. A test flow in reverse (data from the server, unqueued; its ACKs
+# keeps the tbf at its rate with 0.3-2.3 MB queued: every packet through
+# it, the test flow's ACKs too, waits queue / rate (25-55 ms at 100mbit)
+# and the queue's limit (tbf latency 400ms at 100mbit: 5 MB) is never
+# reached, so nothing drops. A test flow in reverse (data from the server, unqueued; its ACKs
 # wait in the client's tbf) with a small window (16K) then runs at
 # window / RTT, far below the tbf (forward, its own packets would sit in
 # its host's tbf and TCP small queues would hold it instead). Measured
 # (bench/RESULTS.md, "Explain: the window-bound lab case and the CPU
-# rule"): backlog 1-2.3 MB, test flow 20.1-23.0 Mbit/s at 0.90-0.92 of
-# min(cwnd, snd_wnd) / RTT, RTT ~8 ms, 0 drops; at load 19 the background
-# flow, starved of CPU, lets the queue swing and the fit goes.
+# rule"): at 100mbit, test flow 3.2-6.5 Mbit/s at 0.90-0.97 of
+# min(cwnd, snd_wnd) / RTT, RTT 25-55 ms, 0 drops (load 10-15); at
+# 1000mbit the queue (8 ms) drained whenever the background flow was
+# descheduled at load 13-19, and the fit went.
 #   bloat_up CLIENT_NS SERVER_NS SERVER_ADDR IFACE DIR   (sets BLOAT_PIDS)
 #   bloat_down
 # Waits (event: the qdisc's backlog > 1 MB, polled) at most 30 s; returns 1
