@@ -8,8 +8,11 @@
 # qdisc.drops; skipped without tc's police action), drops-tbf (a tbf of
 # 1000mbit whose queue holds one burst of 3000 B and 50 us: TCP loses at
 # its queue and stays far below the rate, counted in qdisc.drops: works
-# without police). The window case needs netem (lab profile wan) and is
-# skipped when the kernel lacks it. Prints per case the share named
+# without police), window (a tbf of 100mbit, latency 400ms, holding a
+# standing queue of > 1 MB from a background flow, tests/e2e/lib/bloat.sh;
+# the plan's iperf3 reverse with window 16K: its ACKs wait in the queue, so
+# it runs at window / RTT, ~5 Mbit/s, no drops; no netem needed). Prints
+# per case the share named
 # rightly (kind = truth) and the cells called bound by something else
 # (kind or also neither the truth nor none), with the load average.
 #   usage: bash bench/explain.sh [N]     (XRUN=path, default build/xrun;
@@ -18,12 +21,13 @@ set -eu
 N=${1:-3}
 XRUN=${XRUN:-build/xrun}
 XRUN=$(realpath "$XRUN")
+. "$(dirname "$(realpath "$0")")/../tests/e2e/lib/bloat.sh"
 P="xb$$"
 P=${P:0:10}
 T=$(mktemp -d)
-trap '"$XRUN" lab down --prefix "$P" >/dev/null 2>&1; rm -rf "$T"' EXIT
+trap 'bloat_down; "$XRUN" lab down --prefix "$P" >/dev/null 2>&1; rm -rf "$T"' EXIT
 cd "$T"
-plan() {
+plan() { # case [engine lines]
 	cat <<YAML
 xrun: 1
 name: bench-explain-$1
@@ -35,6 +39,7 @@ engine:
   client: client
   server: { host: server, start: true }
   duration: 2s
+${2:-}
 repeat: 1
 sample: 250ms
 counters: [nic, tcp, cpu]
@@ -55,7 +60,12 @@ bench() { # case truth lab-up-args...
 		echo "drops: skipped (this kernel has no tc classifier or police action)"
 		return 0
 	fi
-	plan "$c" >p.yaml
+	if [ "$c" = window ]; then
+		bloat_up "$P-client" "$P-server" 198.18.0.2 "$P-veth" "$T" || return 1
+		plan "$c" "$(printf '  window: 16K\n  reverse: true')" >p.yaml
+	else
+		plan "$c" >p.yaml
+	fi
 	for i in $(seq "$N"); do
 		rm -f s.db
 		"$XRUN" run p.yaml --db s.db --unattended 2>/dev/null
@@ -73,6 +83,7 @@ bench() { # case truth lab-up-args...
 			fi
 		done
 	done
+	bloat_down
 	"$XRUN" lab down --prefix "$P" >/dev/null
 	printf '%-8s truth %-6s named rightly %d/%d, called bound by another %d/%d; load %s\n' \
 		"$c" "$truth" "$right" "$N" "$wrong" "$N" "$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -84,9 +95,4 @@ bench pcie3x1 line --profile pcie3x1
 bench cpu cpu --profile 10gbe
 bench drops drops --profile 10gbe
 bench drops-tbf drops --rate 1000mbit --burst 3000 --latency 50us
-if "$XRUN" lab up --prefix "$P" --profile wan >/dev/null 2>&1; then
-	"$XRUN" lab down --prefix "$P" >/dev/null
-	echo "window: not benched yet (needs a small -w plan on the wan profile)"
-else
-	echo "window: skipped (no netem in this kernel: xrun lab up --profile wan fails)"
-fi
+bench window window --rate 100mbit --latency 400ms

@@ -437,6 +437,23 @@ static void cell_ceilings(struct ctx *x, int ci, int udp, struct ceil *best,
  * one-threaded process >= EXPLAIN_PROC_BUSY of a core. The engine's own
  * limit when iperf3 < 3.16 runs several streams (one thread for all of
  * them: iperf3 #289, #1569; multi-threaded since 3.16). */
+/* Half the share of a core that the scheduler gives a task that is always
+ * runnable on the controller, 100 x cpus / max(load, cpus) % (CFS runs
+ * each of nr_running tasks at 1 / nr_running of a CPU: the kernel's
+ * sched-design-CFS.rst; the 1-minute load average stands for nr_running),
+ * from the session's controller_load condition (its highest); NaN
+ * without it. */
+static double half_fair_share(const struct report *r)
+{
+	for (int i = 0; i < r->nconds; i++) {
+		const struct report_condition *c = &r->conds[i];
+		if (c->is_load && c->cpus > 0 && c->load_max > 0)
+			return 50.0 * c->cpus /
+			       (c->load_max > c->cpus ? c->load_max : c->cpus);
+	}
+	return NAN;
+}
+
 static void cpu_candidate(struct ctx *x, const struct evid *e, const char *ver,
 			  const char *par, enum explain_kind *k, int *nk)
 {
@@ -444,6 +461,12 @@ static void cpu_candidate(struct ctx *x, const struct evid *e, const char *ver,
 	int eng = version_before(ver, 3, 16) && par && atoi(par) > 1;
 	char buf[512];
 	if (!(e->cpu_runs && 2 * e->busy_runs >= e->cpu_runs))
+		return;
+	/* Cores busy before the engine started (other processes) hold the
+	 * cell only if the engine's process wanted the CPU: one that got less
+	 * than half a runnable task's share slept, waiting on the network. */
+	if (e->leadin >= EXPLAIN_LEADIN_BUSY && e->proc_name &&
+	    e->proc < half_fair_share(x->r))
 		return;
 	if (e->host) {
 		double sq = isfinite(e->softirq) && e->busy > 0
@@ -508,38 +531,84 @@ static double run_value(const struct report_run *u, int mi)
 	return mi >= 0 && u->vals ? u->vals[mi] : NAN;
 }
 
+/* The window of run u over the loaded phase: min(mean engine.snd_cwnd,
+ * mean engine.snd_wnd) in B, the sender's congestion window and the
+ * receiver's advertised one (RFC 7323 section 1: the sender may have at
+ * most min(cwnd, rwnd) unacknowledged; snd_wnd: iperf3 >= 3.10). *cw and
+ * *wnd: the two means (wnd NaN without the series); <= 0: none. */
+static double run_window(const struct report_run *u, double *cw, double *wnd)
+{
+	const struct report_series *c = report_run_series(u, NULL,
+							  "engine.snd_cwnd"),
+				   *w = report_run_series(u, NULL,
+							  "engine.snd_wnd");
+	*cw = c ? loaded_mean(c, NULL) : NAN;
+	*wnd = w ? loaded_mean(w, NULL) : NAN;
+	if (!(*cw > 0))
+		return 0;
+	return isfinite(*wnd) && *wnd < *cw ? *wnd : *cw;
+}
+
+/* The window evidence: "cwnd 64 KB / RTT ..." or, with snd_wnd, "min(cwnd
+ * 37 KB, snd_wnd 23 KB) / RTT ...". Means over the n runs. */
+static void window_text(struct ctx *x, double est, double cw, double wnd,
+			int nw, double rtt, double q, int n)
+{
+	int ja = x->lang == REPORT_LANG_JA;
+	char buf[256], v[64], win[96];
+	report_fmt_value_unit(x->r, est, v, sizeof v);
+	if (nw == n)
+		snprintf(win, sizeof win, "min(cwnd %.0f KB, snd_wnd %.0f KB)",
+			 cw / n / 1024, wnd / n / 1024);
+	else
+		snprintf(win, sizeof win, "cwnd %.0f KB", cw / n / 1024);
+	snprintf(buf, sizeof buf,
+		 ja ? "%s / RTT %.2f ms = %s（RTT 平均は最小の %.2f 倍）"
+		    : "%s / RTT %.2f ms = %s (RTT mean %.2f x its min)",
+		 win, 1e3 * rtt / n, v, q);
+	explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
+	explain_cat(x->series, sizeof x->series, ", ",
+		    nw == n ? "engine.snd_cwnd, engine.snd_wnd, engine.rtt"
+			    : "engine.snd_cwnd, engine.rtt");
+}
+
 /* Window-bound (RFC 6349 section 3.3.1: TCP throughput <= window / RTT):
- * the median within EXPLAIN_WINDOW_FIT of mean cwnd x 8 / mean RTT over
- * the loaded phase, the RTT not raised by a queue (mean <= EXPLAIN_RTT_
- * QUEUE x min: a full path would queue) and < EXPLAIN_PER_S retransmits
- * per second (a window that losses set is the drops'). Averages over the
- * cell's ok runs that have all of them; none: no candidate. */
+ * the median within EXPLAIN_WINDOW_FIT of the window (run_window: min of
+ * cwnd and snd_wnd) x 8 / mean RTT over the loaded phase, the RTT not
+ * raised by a queue (mean <= EXPLAIN_RTT_QUEUE x min: a full path would
+ * queue) and < EXPLAIN_PER_S retransmits per second (a window that losses
+ * set is the drops'). Averages over the cell's ok runs that have all of
+ * them; none: no candidate. */
 static void window_candidate(struct ctx *x, int ci, double med,
 			     enum explain_kind *k, int *nk)
 {
 	const struct report *r = x->r;
-	double cw = 0, rtt = 0, mean = 0, min = 0, retr = 0, est, dur;
-	int n = 0, ja = x->lang == REPORT_LANG_JA;
+	double win = 0, cws = 0, wnds = 0, rtt = 0, mean = 0, min = 0, retr = 0,
+	       est, dur;
+	int n = 0, nw = 0;
 	/* Looked up once: by name per run of every cell, this loop was 13%
 	 * of a 100,000-run report (bench/RESULTS.md). */
 	int mean_i = report_metric_index(r, "rtt_mean"),
 	    min_i = report_metric_index(r, "rtt_min"),
 	    retr_i = report_metric_index(r, "retransmits");
-	char buf[256], v[64];
 	for (int i = x->first[ci]; i < x->first[ci + 1]; i++) {
 		const struct report_run *u = &r->runs[x->by_cell[i]];
-		const struct report_series *c, *t;
-		double a, b, rm, rn, rt;
+		const struct report_series *t;
+		double a, cw, wnd, b, rm, rn, rt;
 		if (!u->ok)
 			continue;
 		rm = run_value(u, mean_i);
 		rn = run_value(u, min_i);
-		if (!(c = report_run_series(u, NULL, "engine.snd_cwnd")) ||
+		if (!((a = run_window(u, &cw, &wnd)) > 0) ||
 		    !(t = report_run_series(u, NULL, "engine.rtt")) ||
-		    !((a = loaded_mean(c, NULL)) > 0) ||
 		    !((b = loaded_mean(t, NULL)) > 0) || !(rm > 0) || !(rn > 0))
 			continue;
-		cw += a;
+		win += a;
+		cws += cw;
+		if (isfinite(wnd)) {
+			wnds += wnd;
+			nw++;
+		}
 		rtt += b;
 		mean += rm;
 		min += rn;
@@ -550,22 +619,13 @@ static void window_candidate(struct ctx *x, int ci, double med,
 	dur = r->met.engine_duration > 0 ? r->met.engine_duration : NAN;
 	if (!n || !(med > 0))
 		return;
-	est = cw * 8 / rtt; /* the n's cancel */
+	est = win * 8 / rtt; /* the n's cancel */
 	if (!(med >= EXPLAIN_WINDOW_FIT * est &&
 	      med <= est / EXPLAIN_WINDOW_FIT &&
 	      mean <= EXPLAIN_RTT_QUEUE * min &&
 	      !(retr / n / dur >= EXPLAIN_PER_S)))
 		return;
-	report_fmt_value_unit(r, est, v, sizeof v);
-	snprintf(
-	    buf, sizeof buf,
-	    ja ? "cwnd %.0f KB / RTT %.2f ms = %s（RTT 平均は最小の %.2f 倍）"
-	       : "cwnd %.0f KB / RTT %.2f ms = %s (RTT mean %.2f x its "
-		 "min)",
-	    cw / n / 1024, 1e3 * rtt / n, v, mean / min);
-	explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
-	explain_cat(x->series, sizeof x->series, ", ",
-		    "engine.snd_cwnd, engine.rtt");
+	window_text(x, est, cws, wnds, nw, rtt, mean / min, n);
 	push(k, nk, EXPLAIN_WINDOW);
 }
 
@@ -622,7 +682,7 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 	struct ceil best = {NAN, EXPLAIN_NONE, ""}, pcie = best;
 	struct evid e = {0};
 	enum explain_kind k[2];
-	int nk = 0, ja = x->lang == REPORT_LANG_JA, lossy;
+	int nk = 0, ja = x->lang == REPORT_LANG_JA, lossy, others;
 	double retr;
 	char buf[512];
 
@@ -660,9 +720,17 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 	/* A TCP flow that loses packets is held by its losses first. */
 	if (lossy && !(nk && k[0] == EXPLAIN_LINE))
 		drops_candidate(x, &e, k, &nk);
+	/* Busy cores that were as busy before the engine started, with the
+	 * engine's own process below EXPLAIN_PROC_BUSY, are other processes'
+	 * load: a flow that still runs at its window / RTT is not held by
+	 * them (schema/report.md, Limits), so the window is tried first. */
+	others =
+	    e.leadin >= EXPLAIN_LEADIN_BUSY && !(e.proc >= EXPLAIN_PROC_BUSY);
+	if (!nk && !udp && others)
+		window_candidate(x, ci, med, k, &nk);
 	if (!nk || (nk == 1 && k[0] == EXPLAIN_DROPS))
 		cpu_candidate(x, &e, ver, par, k, &nk);
-	if (!nk && !udp)
+	if (!nk && !udp && !others)
 		window_candidate(x, ci, med, k, &nk);
 	if (e.nruns && e.pause / e.nruns >= EXPLAIN_PER_S) {
 		snprintf(buf, sizeof buf, "%.0f PAUSE frames/s",

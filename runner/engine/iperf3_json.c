@@ -53,8 +53,8 @@ static const json_t *get_obj(const json_t *obj, const char *key)
 /* One side's view of the test (the client's JSON, or the server's in
  * server_output_json): its intervals, receiving and sending. */
 struct side_iv {
-	double start, end, recv, send;	/* bit/s; NAN when none */
-	double retr, cwnd, rtt, rttvar; /* NAN when no stream gave it */
+	double start, end, recv, send;	     /* bit/s; NAN when none */
+	double retr, cwnd, wnd, rtt, rttvar; /* NAN when no stream gave it */
 	int omitted;
 };
 
@@ -78,8 +78,9 @@ static void acc(double *sum, double v)
 	*sum = isnan(*sum) ? v : *sum + v;
 }
 
-/* Sending streams of one interval: retransmits and snd_cwnd summed, rtt
- * and rttvar (us in the JSON) averaged. */
+/* Sending streams of one interval: retransmits, snd_cwnd and snd_wnd (the
+ * peer's advertised window, tcpi_snd_wnd: iperf3 >= 3.10, RELNOTES #1148)
+ * summed, rtt and rttvar (us in the JSON) averaged. */
 static void side_streams(const json_t *streams, int dflt, struct side_iv *o)
 {
 	double v, rtt = 0, var = 0;
@@ -94,6 +95,8 @@ static void side_streams(const json_t *streams, int dflt, struct side_iv *o)
 			acc(&o->retr, v);
 		if (get_num(st, "snd_cwnd", &v))
 			acc(&o->cwnd, v);
+		if (get_num(st, "snd_wnd", &v))
+			acc(&o->wnd, v);
 		if (get_num(st, "rtt", &v) && ++nrtt)
 			rtt += v / 1e6;
 		if (get_num(st, "rttvar", &v) && ++nvar)
@@ -125,8 +128,8 @@ static int side_read(const json_t *doc, int sender_dflt, struct side *sd)
 		if (!get_num(sums[0], "start", &o->start) ||
 		    !get_num(sums[0], "end", &o->end))
 			continue;
-		o->recv = o->send = o->retr = o->cwnd = o->rtt = o->rttvar =
-		    NAN;
+		o->recv = o->send = o->retr = o->cwnd = o->wnd = o->rtt =
+		    o->rttvar = NAN;
 		o->omitted = json_is_true(json_object_get(sums[0], "omitted"));
 		for (k = 0; k < 2; k++) {
 			int snd =
@@ -184,6 +187,7 @@ static int side_series(struct iperf3_report *r, const struct side *sd,
 	     offsetof(struct side_iv, send)},
 	    {"engine.retransmits", "1", offsetof(struct side_iv, retr)},
 	    {"engine.snd_cwnd", "B", offsetof(struct side_iv, cwnd)},
+	    {"engine.snd_wnd", "B", offsetof(struct side_iv, wnd)},
 	    {"engine.rtt", "s", offsetof(struct side_iv, rtt)},
 	    {"engine.rttvar", "s", offsetof(struct side_iv, rttvar)},
 	};

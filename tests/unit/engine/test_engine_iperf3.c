@@ -207,7 +207,7 @@ static int load_srv(const char *name, struct iperf3_report *r,
 
 /* Expected values: python3's json module on the same files (the
  * receiver's sums, runts under a quarter of the longest interval left
- * out; the sending streams' retransmits and snd_cwnd summed, rtt and
+ * out; the sending streams' retransmits, snd_cwnd and snd_wnd summed, rtt and
  * rttvar averaged and turned from us into s). */
 static void test_server_output(void)
 {
@@ -234,6 +234,10 @@ static void test_server_output(void)
 			"tcp: retransmits in interval 1");
 		is_near(ser_v(&res, "cli", "engine.snd_cwnd", 1), 1047728, 0,
 			"tcp: snd_cwnd in interval 2");
+		is_near(ser_v(&res, "cli", "engine.snd_wnd", 0), 1470464, 0,
+			"tcp: snd_wnd in interval 1");
+		is_near(ser_v(&res, "cli", "engine.snd_wnd", 1), 0, 0,
+			"tcp: snd_wnd 0 in interval 2 (as iperf3 wrote it)");
 		is_near(ser_v(&res, "cli", "engine.rtt", 0), 31e-6, 1e-12,
 			"tcp: rtt in interval 1 (s)");
 		is_near(ser_v(&res, "cli", "engine.rttvar", 1), 11e-6, 1e-12,
@@ -297,6 +301,8 @@ static void test_server_output(void)
 			"-P 2: retransmits summed over streams");
 		is_near(ser_v(&res, "cli", "engine.snd_cwnd", 0), 9298586, 0,
 			"-P 2: snd_cwnd summed over streams");
+		is_near(ser_v(&res, "cli", "engine.snd_wnd", 0), 65027072, 0,
+			"-P 2: snd_wnd summed over streams");
 		is_near(ser_v(&res, "cli", "engine.rtt", 0), 3732.5e-6, 1e-12,
 			"-P 2: rtt averaged over streams");
 		is_near(mval(&res, "rtt_mean"), 2996.5e-6, 1e-12,
@@ -731,7 +737,7 @@ static void test_real(void)
 
 int main(void)
 {
-	tap_plan(190);
+	tap_plan(193);
 	test_fixtures();
 	test_server_output();
 	test_errors();

@@ -237,22 +237,60 @@ struct wcase {
 	const char *name;
 	double median, rtt_mean, rtt_min, retrans;
 	const char *kind;
+	double wnd; /* engine.snd_wnd (B) at every point; 0: no series */
+	const char *evidence;
+	/* A loaded machine: cpu.0.busy and cpu.all.busy at `busy` % at every
+	 * point, the lead-in (t = -0.25) too, and iperf3's client process at
+	 * `proc` % of a core; busy 0: no CPU series. */
+	double busy, proc;
+	double load; /* controller_load (max) on 2 CPUs; 0: no condition */
 };
 
+/* With snd_wnd (python3: 65536 * 8 / 0.02 = 26214400; 16384 * 8 / 0.02 =
+ * 6553600, 0.8 of it 5242880, its inverse 8192000). */
+#define WCW "cwnd 64 KB / RTT 20.00 ms = 26.2 Mbit/s"
+#define WMIN "min(cwnd 64 KB, snd_wnd 16 KB) / RTT 20.00 ms = 6.55 Mbit/s"
 static const struct wcase wcases[] = {
     {"25 of 26.2 Mbit/s = cwnd / RTT, RTT at its min: window", 25e6, 0.0201,
-     0.0200, 0, "window"},
+     0.0200, 0, "window", 0, WCW},
     {"cwnd / RTT fits but the RTT doubled (a queue): none", 25e6, 0.040, 0.020,
-     0, "none"},
+     0, "none", 0, NULL},
     {"10 retransmits in 2 s: the window is the losses', none", 25e6, 0.0201,
-     0.0200, 10, "none"},
+     0.0200, 10, "none", 0, NULL},
     {"15 of 26.2 Mbit/s (0.57): not the window", 15e6, 0.0201, 0.0200, 0,
-     "none"},
+     "none", 0, NULL},
+    {"6.2 of min(cwnd, snd_wnd 16K) / RTT = 6.55 Mbit/s: window", 6.2e6, 0.0201,
+     0.0200, 0, "window", 16384, WMIN},
+    {"25 Mbit/s fits cwnd / RTT but snd_wnd 16K allows 6.55: none", 25e6,
+     0.0201, 0.0200, 0, "none", 16384, NULL},
+    {"5.3 of 6.55 Mbit/s (0.809 >= 0.8): window", 5.3e6, 0.0201, 0.0200, 0,
+     "window", 16384, WMIN},
+    {"5.2 of 6.55 Mbit/s (0.793 < 0.8): none", 5.2e6, 0.0201, 0.0200, 0, "none",
+     16384, NULL},
+    {"snd_wnd 128K above cwnd 64K: cwnd's 26.2 Mbit/s, window", 25e6, 0.0201,
+     0.0200, 0, "window", 131072,
+     "min(cwnd 64 KB, snd_wnd 128 KB) / RTT 20.00 ms = 26.2 Mbit/s"},
+    {"others' load (cores 100% before and during, iperf3 2%), the window "
+     "fits: window, not CPU",
+     6.2e6, 0.0201, 0.0200, 0, "window", 16384, WMIN, 100, 2},
+    {"others' load, the window does not fit (5.2 of 6.55): CPU", 5.2e6, 0.0201,
+     0.0200, 0, "cpu", 16384, "CPUs 100% busy before the engine started", 100,
+     2},
+    {"iperf3's process at 90% (EXPLAIN_PROC_BUSY) beside the load: CPU", 6.2e6,
+     0.0201, 0.0200, 0, "cpu", 16384, "iperf3's client process 90% of a core",
+     100, 90},
+    /* half a runnable task's share at load 15 on 2 CPUs: 50 * 2 / 15 =
+     * 6.667% (python3) */
+    {"others' load 15 on 2 CPUs, iperf3 2% (< 6.67%), no window fit: none",
+     5.2e6, 0.0201, 0.0200, 0, "none", 16384, NULL, 100, 2, 15},
+    {"others' load 15 on 2 CPUs, iperf3 7% (>= 6.67%): cpu", 5.2e6, 0.0201,
+     0.0200, 0, "cpu", 16384, "iperf3's client process 7% of a core", 100, 7,
+     15},
 };
 
 static const char *wmetrics[] = {"throughput", "rtt_mean", "rtt_min",
-				 "retransmits"};
-static const char *wunits[] = {"bit/s", "s", "s", "1"};
+				 "retransmits", "cpu_host"};
+static const char *wunits[] = {"bit/s", "s", "s", "1", "%"};
 
 static void wone(const struct wcase *c)
 {
@@ -262,17 +300,28 @@ static void wone(const struct wcase *c)
 				       0.02, 0.02, 0.02, 0.02};
 	struct report r = {0};
 	struct report_cell cell = {0};
-	struct report_stats st[4] = {{0}};
-	struct report_series s[2] = {
+	struct report_stats st[5] = {{0}};
+	struct report_observed ob[1] = {{0, "version", "iperf 3.12", 1}};
+	struct report_condition cond = {0};
+	double wn[NPT], bz[NPT];
+	struct report_series s[5] = {
 	    {"client", "engine.snd_cwnd", "B", T, cw, NPT},
-	    {"client", "engine.rtt", "s", T, rt, NPT}};
+	    {"client", "engine.rtt", "s", T, rt, NPT},
+	    {"client", "engine.snd_wnd", "B", T, wn, NPT},
+	    {"client", "cpu.0.busy", "%", T, bz, NPT},
+	    {"client", "cpu.all.busy", "%", T, bz, NPT}};
 	struct report_run u = {0};
-	double vals[4] = {c->median, c->rtt_mean, c->rtt_min, c->retrans};
+	double vals[5] = {c->median, c->rtt_mean, c->rtt_min, c->retrans,
+			  c->busy > 0 ? c->proc : NAN};
 	struct explain *x = NULL;
+	for (int i = 0; i < NPT; i++) {
+		wn[i] = c->wnd;
+		bz[i] = c->busy;
+	}
 	r.arena = arena_new();
 	r.met.metrics = wmetrics;
 	r.met.metric_units = wunits;
-	r.met.nmetrics = 4;
+	r.met.nmetrics = 5;
 	r.met.display_unit = "Mbit/s";
 	r.met.display_scale = 1e6;
 	r.met.engine_duration = 2;
@@ -284,16 +333,24 @@ static void wone(const struct wcase *c)
 	u.ok = 1;
 	u.vals = vals;
 	u.series = s;
-	u.nseries = 2;
+	u.nseries = c->busy > 0 ? 5 : c->wnd > 0 ? 3 : 2;
+	r.observed = ob;
+	r.nobserved = 1;
+	cond.key = "controller_load";
+	cond.is_load = 1;
+	cond.load_min = cond.load_max = c->load;
+	cond.cpus = 2;
+	r.conds = &cond;
+	r.nconds = c->load > 0;
 	r.runs = &u;
 	r.nruns = 1;
 	is_int(explain_build(&r, &x), 0, c->name);
 	if (x)
 		is_str(explain_kind_name(x->cells[0].kind), c->kind, c->name);
-	if (x && !strcmp(c->kind, "window"))
-		ok(strstr(x->cells[0].line,
-			  "cwnd 64 KB / RTT 20.00 ms = 26.2 Mbit/s") != NULL,
-		   "window evidence: %s", x->cells[0].line);
+	if (x && c->evidence)
+		ok(strstr(x->cells[0].line, c->evidence) != NULL,
+		   "window evidence '%s' in: %s", c->evidence,
+		   x->cells[0].line);
 	arena_free(r.arena);
 }
 
@@ -305,7 +362,7 @@ int main(void)
 		checks += 2 + (cases[i].evidence != NULL) + cases[i].host_wide +
 			  !strcmp(cases[i].kind, "line");
 	for (size_t i = 0; i < sizeof wcases / sizeof *wcases; i++)
-		checks += 2 + !strcmp(wcases[i].kind, "window");
+		checks += 2 + (wcases[i].evidence != NULL);
 	tap_plan(checks);
 	for (size_t i = 0; i < n; i++)
 		one(&cases[i]);
