@@ -248,8 +248,8 @@ static void bus_ceilings(struct ctx *x, const char *h, int udp, int mtu,
 	if (isfinite(v) && mtu <= 68) {
 		missing_once(x, "nic_mtu", h);
 	} else if (isfinite(v)) {
-		snprintf(name, sizeof name, "USB %s on %s, %s at MTU %d", ul,
-			 h, udp ? "UDP" : "TCP", mtu);
+		snprintf(name, sizeof name, "USB %s on %s, %s at MTU %d", ul, h,
+			 udp ? "UDP" : "TCP", mtu);
 		consider(&bus[BUS_USB], explain_tbf_goodput(v, mtu, udp),
 			 EXPLAIN_USB, name);
 	}

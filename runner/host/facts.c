@@ -133,8 +133,8 @@ static void hostname_fact(struct host *h, struct factv *v)
 /* Linux: a USB adapter's link from the interface document's usb_speed and
  * usb_version (probe.c), a Wi-Fi interface's PHY rates from `iw dev IF
  * link`, run only when the document says it is wireless. */
-static void linux_usb_wifi(struct host *h, const char *iface,
-			   const char *doc, struct factv *v)
+static void linux_usb_wifi(struct host *h, const char *iface, const char *doc,
+			   struct factv *v)
 {
 	const char *argv[] = {"iw", "dev", iface, "link", NULL};
 	struct buf s = BUF_INIT, ver = BUF_INIT, b = BUF_INIT;

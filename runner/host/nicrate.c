@@ -49,7 +49,8 @@ static int iw_rate(const char *text, const char *label, double *mbps)
 		if (strncmp(p, label, n) != 0)
 			continue;
 		*mbps = strtod(p + n, &end);
-		if (end != p + n && *mbps > 0 && strncmp(end, " MBit/s", 7) == 0)
+		if (end != p + n && *mbps > 0 &&
+		    strncmp(end, " MBit/s", 7) == 0)
 			return 0;
 	}
 	return -1;

@@ -9,8 +9,8 @@
  *   (0.69228..., 433350000.0)           Wi-Fi PHY 866.7 Mbit/s
  * 0.75 * 407414023.78 = 305560517.8, so 250 Mbit/s over USB 2.0 is not
  * USB-bound (the cell's ceiling is then the line's, as for PCIe:
- * >>> 1e9*1448/1538, 250e6/(1e9*1448/1538): 941482444.733..., 0.26554); 400 Mbit/s over 866.7 Mbit/s Wi-Fi (0.4615) is not
- * Wi-Fi-bound. */
+ * >>> 1e9*1448/1538, 250e6/(1e9*1448/1538): 941482444.733..., 0.26554); 400
+ * Mbit/s over 866.7 Mbit/s Wi-Fi (0.4615) is not Wi-Fi-bound. */
 #include <math.h>
 #include <string.h>
 
@@ -31,20 +31,20 @@ static const struct bcase cases[] = {
      "480 Mb/s (USB 2.10)", "1500", "1000", 330e6, "usb", 407414023.778,
      0.80998, "USB 480 Mb/s (USB 2.10) on client, TCP at MTU 1500"},
     {"USB 3 Gen 1 adapter at 3.5 Gbit/s: USB-bound", "nic_usb_link",
-     "5 Gb/s (super_speed)", "1500", NULL, 3.5e9, "usb", 3825627476.88,
-     0.91488, "USB-bound"},
+     "5 Gb/s (super_speed)", "1500", NULL, 3.5e9, "usb", 3825627476.88, 0.91488,
+     "USB-bound"},
     {"USB 2.0 adapter at 250 Mbit/s: below the share", "nic_usb_link",
      "480 Mb/s (USB 2.10)", "1500", "1000", 250e6, "none", 941482444.733,
      0.26554, NULL},
     {"USB link without an MTU: not used, the fact is missing", "nic_usb_link",
      "480 Mb/s (USB 2.10)", NULL, NULL, 330e6, "none", NAN, NAN,
      "facts missing: nic_mtu of client"},
-    {"Wi-Fi PHY 866.7 at 600 Mbit/s: Wi-Fi-bound (estimate)",
-     "nic_wifi_rate", "tx 866.7 Mbit/s, rx 780.0 Mbit/s", "1500", NULL,
-     600e6, "wifi", 866.7e6, 0.69228, "an estimate"},
+    {"Wi-Fi PHY 866.7 at 600 Mbit/s: Wi-Fi-bound (estimate)", "nic_wifi_rate",
+     "tx 866.7 Mbit/s, rx 780.0 Mbit/s", "1500", NULL, 600e6, "wifi", 866.7e6,
+     0.69228, "an estimate"},
     {"Wi-Fi PHY 866.7 at 400 Mbit/s: below the share", "nic_wifi_rate",
-     "tx 866.7 Mbit/s, rx 780.0 Mbit/s", "1500", NULL, 400e6, "none", NAN,
-     NAN, NULL},
+     "tx 866.7 Mbit/s, rx 780.0 Mbit/s", "1500", NULL, 400e6, "none", NAN, NAN,
+     NULL},
 };
 
 static const char *metrics[] = {"throughput"};
@@ -65,7 +65,8 @@ static void one(const struct bcase *c)
 	if (c->mtu)
 		f[nf++] = (struct report_fact){1, "client", "nic_mtu", c->mtu};
 	if (c->link)
-		f[nf++] = (struct report_fact){1, "client", "nic_link", c->link};
+		f[nf++] =
+		    (struct report_fact){1, "client", "nic_link", c->link};
 	r.arena = arena_new();
 	r.met.metrics = metrics;
 	r.met.metric_units = units;
@@ -91,7 +92,7 @@ static void one(const struct bcase *c)
 		is_str(explain_kind_name(l->kind), c->kind, c->name);
 		if (isnan(c->ceiling))
 			ok(strcmp(c->kind, "none") || isnan(l->ceiling) ||
-				   l->ceiling < c->median,
+			       l->ceiling < c->median,
 			   "%s: no bus ceiling", c->name);
 		else
 			ok(fabs(l->ceiling - c->ceiling) < 1.0,
@@ -100,8 +101,8 @@ static void one(const struct bcase *c)
 			ok(fabs(l->fraction - c->fraction) < 1e-4,
 			   "%s: fraction %.5f", c->name, l->fraction);
 		if (c->text)
-			ok(strstr(l->line, c->text) != NULL,
-			   "%s: '%s' in '%s'", c->name, c->text, l->line);
+			ok(strstr(l->line, c->text) != NULL, "%s: '%s' in '%s'",
+			   c->name, c->text, l->line);
 	}
 	arena_free(r.arena);
 }
@@ -111,8 +112,8 @@ int main(void)
 	size_t n = sizeof cases / sizeof *cases;
 	int checks = 0;
 	for (size_t i = 0; i < n; i++)
-		checks += 3 + !isnan(cases[i].fraction) +
-			  (cases[i].text != NULL);
+		checks +=
+		    3 + !isnan(cases[i].fraction) + (cases[i].text != NULL);
 	tap_plan(checks);
 	for (size_t i = 0; i < n; i++)
 		one(&cases[i]);

@@ -46,8 +46,8 @@ int main(void)
 	usb("unknown", " 3.00", -1, NULL);
 	{
 		struct buf out = BUF_INIT;
-		is_int(nicrate_iw_link("\ttx bitrate: 0.0 MBit/s\n", &out),
-		       -1, "a zero rate is no rate");
+		is_int(nicrate_iw_link("\ttx bitrate: 0.0 MBit/s\n", &out), -1,
+		       "a zero rate is no rate");
 		ok(out.s == NULL || out.len == 0, "out untouched");
 		buf_release(&out);
 	}
