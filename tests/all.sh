@@ -81,7 +81,8 @@ fuzz() {
         done
         for r in tests/data/resp/speedtest*.json; do
           { printf '\003'; cat "$r"; } >"$corpus/${r##*/}"
-        done ;;
+        done
+        { printf '\005'; cat tests/data/macos/top_l0_s1.txt; } >"$corpus/top" ;;
       fuzz_hostos) # first byte: OS and reading (see fuzz_hostos.c)
         for r in tests/data/windows/*.txt tests/data/macos/*.txt; do
           for b in 0 1 2 3 4 5; do

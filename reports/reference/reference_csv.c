@@ -80,33 +80,70 @@ static void read_plain(struct csv_cur *c, struct buf *v)
 	buf_add(v, s, (size_t)(e - s));
 }
 
-/* Append field s at col to rc (capacity *fcap). 0 or -XR_ENOMEM. */
-static int add_field(struct arena *a, struct ref_record *rc, int *fcap,
-		     const char *s, int col)
+/* The fields of the record being read: their bytes one after another,
+ * each NUL-terminated, with offsets and columns; copied into the arena at
+ * their exact size when the record ends (an arena copy of each field and
+ * an array of 8 fields a record were about 490 bytes a row of 21 bytes,
+ * bench/RESULTS.md, "Report scale under 1 s"). */
+struct rec_scratch {
+	struct buf text;
+	size_t *off;
+	int *col;
+	int n, cap;
+};
+
+/* Append field v at col. 0 or -XR_ENOMEM. */
+static int add_field(struct rec_scratch *t, const struct buf *v, int col)
 {
-	if (rc->n == *fcap) {
-		struct ref_field *nf;
-		*fcap = *fcap ? *fcap * 2 : 8;
-		nf = arena_alloc(a, (size_t)*fcap * sizeof *nf);
-		if (!nf)
+	if (t->n == t->cap) {
+		int cap = t->cap ? t->cap * 2 : 16;
+		size_t *no = realloc(t->off, (size_t)cap * sizeof *no);
+		int *nc;
+		if (!no)
 			return -XR_ENOMEM;
-		if (rc->n)
-			memcpy(nf, rc->f, (size_t)rc->n * sizeof *nf);
-		rc->f = nf;
+		t->off = no;
+		if (!(nc = realloc(t->col, (size_t)cap * sizeof *nc)))
+			return -XR_ENOMEM;
+		t->col = nc;
+		t->cap = cap;
 	}
-	rc->f[rc->n].s = arena_strdup(a, s);
-	rc->f[rc->n].col = col;
-	rc->n++;
+	t->off[t->n] = t->text.len;
+	t->col[t->n++] = col;
+	/* a field is cut at a NUL byte in it, as strdup cut it */
+	if (buf_adds(&t->text, v->s ? v->s : "") < 0 ||
+	    buf_addc(&t->text, '\0') < 0)
+		return -XR_ENOMEM;
+	return 0;
+}
+
+/* The scratch record into rc, in the arena. 0 or -XR_ENOMEM. */
+static int keep_record(struct arena *a, const struct rec_scratch *t,
+		       struct ref_record *rc)
+{
+	char *txt;
+	int i;
+	rc->f = arena_alloc(a, (size_t)t->n * sizeof *rc->f);
+	txt = arena_alloc(a, t->text.len);
+	if (!rc->f || !txt)
+		return -XR_ENOMEM;
+	memcpy(txt, t->text.s, t->text.len);
+	for (i = 0; i < t->n; i++) {
+		rc->f[i].s = txt + t->off[i];
+		rc->f[i].col = t->col[i];
+	}
+	rc->n = t->n;
 	return 0;
 }
 
 /* One record from c into rc. 0, 1 at an unterminated quoted field, or
  * -XR_ENOMEM. */
 static int read_record(struct arena *a, struct csv_cur *c,
-		       struct ref_record *rc)
+		       struct rec_scratch *t, struct ref_record *rc)
 {
-	int fcap = 0, rv;
+	int rv;
 	c->ls = c->p;
+	t->n = 0;
+	buf_reset(&t->text);
 	for (;;) {
 		struct buf v = BUF_INIT;
 		int col = (int)(c->p - c->ls) + 1;
@@ -121,7 +158,7 @@ static int read_record(struct arena *a, struct csv_cur *c,
 		} else {
 			read_plain(c, &v);
 		}
-		rv = add_field(a, rc, &fcap, v.s ? v.s : "", col);
+		rv = add_field(t, &v, col);
 		buf_release(&v);
 		if (rv < 0)
 			return rv;
@@ -132,8 +169,61 @@ static int read_record(struct arena *a, struct csv_cur *c,
 		if (c->p < c->end)
 			c->p++; /* '\n' */
 		c->line++;
-		return 0;
+		return keep_record(a, t, rc);
 	}
+}
+
+static int split_records(struct arena *a, struct csv_cur *c,
+			 struct rec_scratch *t, size_t len,
+			 struct ref_records *out)
+{
+	int rv;
+	if (len >= 3 && !memcmp(c->p, "\xEF\xBB\xBF", 3))
+		c->p += 3;
+	while (c->p < c->end) {
+		struct ref_record rc = {c->line, NULL, 0};
+		if (*c->p == '#' || is_blank(c->p, c->end)) {
+			while (c->p < c->end && *c->p != '\n')
+				c->p++;
+			if (c->p < c->end)
+				c->p++;
+			c->line++;
+			continue;
+		}
+		/* at an unterminated quoted field, keep the records before
+		 * it: their problems are reported too */
+		if ((rv = read_record(a, c, t, &rc)))
+			return rv > 0 ? 0 : rv;
+		if (out->nrec == out->cap) {
+			/* grown with realloc, copied to the arena at the end:
+			 * arrays doubled in the arena left each old copy there
+			 * and a fresh block of up to 16 MiB for the next (29
+			 * MB for 100,000 records of 24 bytes) */
+			int cap = out->cap ? out->cap * 2 : 64;
+			struct ref_record *nr =
+			    realloc(out->rec, (size_t)cap * sizeof *nr);
+			if (!nr)
+				return -XR_ENOMEM;
+			out->rec = nr;
+			out->cap = cap;
+		}
+		out->rec[out->nrec++] = rc;
+	}
+	return 0;
+}
+
+/* out's records from the heap into the arena, at their exact size. */
+static int records_to_arena(struct arena *a, struct ref_records *out)
+{
+	struct ref_record *heap = out->rec;
+	if (!heap)
+		return 0;
+	out->rec = arena_alloc(a, ((size_t)out->nrec + 1) * sizeof *out->rec);
+	if (out->rec)
+		memcpy(out->rec, heap, (size_t)out->nrec * sizeof *heap);
+	out->cap = out->nrec;
+	free(heap);
+	return out->rec ? 0 : -XR_ENOMEM;
 }
 
 /* Split text into records: comment lines (first character '#') and blank
@@ -142,37 +232,14 @@ int ref_csv_split(struct arena *a, const char *text, size_t len,
 		  struct ref_records *out, struct xr_diag *d)
 {
 	struct csv_cur c = {text, text + len, text, 1, d};
-	int rv;
-	if (len >= 3 && !memcmp(c.p, "\xEF\xBB\xBF", 3))
-		c.p += 3;
-	while (c.p < c.end) {
-		struct ref_record rc = {c.line, NULL, 0};
-		if (*c.p == '#' || is_blank(c.p, c.end)) {
-			while (c.p < c.end && *c.p != '\n')
-				c.p++;
-			if (c.p < c.end)
-				c.p++;
-			c.line++;
-			continue;
-		}
-		/* at an unterminated quoted field, keep the records before
-		 * it: their problems are reported too */
-		if ((rv = read_record(a, &c, &rc)))
-			return rv > 0 ? 0 : rv;
-		if (out->nrec == out->cap) {
-			struct ref_record *nr;
-			out->cap = out->cap ? out->cap * 2 : 64;
-			nr = arena_alloc(a, (size_t)out->cap * sizeof *nr);
-			if (!nr)
-				return -XR_ENOMEM;
-			if (out->nrec)
-				memcpy(nr, out->rec,
-				       (size_t)out->nrec * sizeof *nr);
-			out->rec = nr;
-		}
-		out->rec[out->nrec++] = rc;
-	}
-	return 0;
+	struct rec_scratch t = {BUF_INIT, NULL, NULL, 0, 0};
+	int rv = split_records(a, &c, &t, len, out), rm;
+	if ((rm = records_to_arena(a, out)) < 0 && rv == 0)
+		rv = rm;
+	buf_release(&t.text);
+	free(t.off);
+	free(t.col);
+	return rv;
 }
 
 /* A finite number, the whole field. */

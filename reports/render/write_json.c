@@ -4,6 +4,7 @@
  * string is escaped correctly.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,46 +155,38 @@ static json_t *limit_obj(const struct explain_limit *l)
 			 "series", ser, "missing_facts", str(l->missing));
 }
 
-static json_t *cells(const struct report *r)
+/* Element k of "cells"; x the explanation (NULL: no "limit"). */
+static json_t *cell_json(const struct report *r, const struct explain *x, int k)
 {
-	json_t *a = json_array();
-	struct explain *x = NULL;
-	int k, m;
-	explain_build(r, &x);
-	for (k = 0; k < r->ncells; k++) {
-		const struct report_cell *c = &r->cells[k];
-		const struct report_stats *s = &c->st[r->met.primary];
-		json_t *o = json_object(), *ms = json_object(), *codes, *det;
-		json_object_set_new(o, "cell", cell_obj(r, c));
-		json_object_set_new(o, "label", str(c->label));
-		stats_obj(s, o);
-		json_object_set_new(o, "runs", json_integer(c->n_runs));
-		json_object_set_new(o, "ok", json_integer(c->n_ok));
-		json_object_set_new(o, "failed", json_integer(c->n_failed));
-		json_object_set_new(o, "timeout", json_integer(c->n_timeout));
-		json_object_set_new(
-		    o, "interval",
-		    json_pack("{s:i,s:o,s:o}", "n", s->n_intervals, "p95",
-			      num(s->iv_p95), "peak", num(s->iv_peak)));
-		json_decref(flag_list(r, c->flags, c->nflags, &codes, &det));
-		json_object_set_new(o, "flags", codes);
-		json_object_set_new(o, "flag_details", det);
-		for (m = 0; m < r->met.nmetrics; m++)
-			json_object_set_new(
-			    ms, r->met.metrics[m],
-			    stats_obj(&c->st[m], json_object()));
-		json_object_set_new(o, "metrics", ms);
-		if (x)
-			json_object_set_new(o, "limit",
-					    limit_obj(&x->cells[k]));
-		if (c->sizing)
-			json_object_set_new(o, "sizing",
-					    sizing_json(c->sizing));
-		json_object_set_new(o, "first_start", num(c->first_start));
-		json_object_set_new(o, "last_end", num(c->last_end));
-		json_array_append_new(a, o);
-	}
-	return a;
+	const struct report_cell *c = &r->cells[k];
+	const struct report_stats *s = &c->st[r->met.primary];
+	json_t *o = json_object(), *ms = json_object(), *codes, *det;
+	int m;
+	json_object_set_new(o, "cell", cell_obj(r, c));
+	json_object_set_new(o, "label", str(c->label));
+	stats_obj(s, o);
+	json_object_set_new(o, "runs", json_integer(c->n_runs));
+	json_object_set_new(o, "ok", json_integer(c->n_ok));
+	json_object_set_new(o, "failed", json_integer(c->n_failed));
+	json_object_set_new(o, "timeout", json_integer(c->n_timeout));
+	json_object_set_new(o, "interval",
+			    json_pack("{s:i,s:o,s:o}", "n", s->n_intervals,
+				      "p95", num(s->iv_p95), "peak",
+				      num(s->iv_peak)));
+	json_decref(flag_list(r, c->flags, c->nflags, &codes, &det));
+	json_object_set_new(o, "flags", codes);
+	json_object_set_new(o, "flag_details", det);
+	for (m = 0; m < r->met.nmetrics; m++)
+		json_object_set_new(ms, r->met.metrics[m],
+				    stats_obj(&c->st[m], json_object()));
+	json_object_set_new(o, "metrics", ms);
+	if (x)
+		json_object_set_new(o, "limit", limit_obj(&x->cells[k]));
+	if (c->sizing)
+		json_object_set_new(o, "sizing", sizing_json(c->sizing));
+	json_object_set_new(o, "first_start", num(c->first_start));
+	json_object_set_new(o, "last_end", num(c->last_end));
+	return o;
 }
 
 static json_t *tables(const struct report *r)
@@ -271,72 +264,60 @@ static json_t *robust(const struct report *r, const struct report_cmp *c)
 	return o;
 }
 
-static json_t *comparisons(const struct report *r)
+/* Element k of "comparisons"; x the explanation (NULL: "limits" null). */
+static json_t *cmp_json(const struct report *r, const struct explain *x, int k)
 {
-	json_t *a = json_array();
-	struct explain *x = NULL;
-	int k;
-	explain_build(r, &x);
-	for (k = 0; k < r->ncmps; k++) {
-		const struct report_cmp *c = &r->cmps[k];
-		json_t *o = json_object(), *codes, *det;
-		json_object_set_new(o, "limits", str(x ? x->pairs[k] : NULL));
-		json_object_set_new(o, "factor",
-				    c->factor >= 0
-					? jstr(r->factors[c->factor].name)
-					: json_null());
-		json_object_set_new(o, "a", cell_obj(r, &r->cells[c->a]));
-		json_object_set_new(o, "b", cell_obj(r, &r->cells[c->b]));
-		json_object_set_new(o, "a_index", json_integer(c->a));
-		json_object_set_new(o, "b_index", json_integer(c->b));
-		json_object_set_new(o, "metric", str(c->metric));
-		json_object_set_new(o, "n_a", json_integer(c->n_a));
-		json_object_set_new(o, "n_b", json_integer(c->n_b));
-		json_object_set_new(
-		    o, "median_a",
-		    num(r->cells[c->a].st[r->met.primary].median));
-		json_object_set_new(
-		    o, "median_b",
-		    num(r->cells[c->b].st[r->met.primary].median));
-		json_object_set_new(o, "geomean_a",
-				    num(r->cells[c->a].st[r->met.primary].gm));
-		json_object_set_new(o, "geomean_b",
-				    num(r->cells[c->b].st[r->met.primary].gm));
-		json_object_set_new(o, "factors", str(c->factors));
-		json_object_set_new(o, "configuration",
-				    json_boolean(c->configuration));
-		json_object_set_new(o, "delta_pct", num(c->delta_pct));
-		json_object_set_new(o, "ci_low_pct", num(c->ci_low_pct));
-		json_object_set_new(o, "ci_high_pct", num(c->ci_high_pct));
-		json_object_set_new(o, "p", num(c->p));
-		json_object_set_new(o, "df", num(c->df));
-		json_object_set_new(o, "eq90_low_pct", num(c->eq_low_pct));
-		json_object_set_new(o, "eq90_high_pct", num(c->eq_high_pct));
-		json_object_set_new(o, "sensitivity", sensitivity(c));
-		json_object_set_new(o, "robust", robust(r, c));
-		json_object_set_new(o, "method",
-				    jstr(report_method_name(c->method)));
-		json_object_set_new(o, "delta_definition",
-				    str(report_delta_definition(r, c)));
-		json_object_set_new(o, "decide_df", json_integer(c->decide_df));
-		json_object_set_new(o, "p_adj", num(c->p_adj));
-		json_object_set_new(o, "verdict",
-				    jstr(report_verdict_name(c->verdict)));
-		json_object_set_new(o, "higher_is_better",
-				    json_boolean(c->higher_is_better));
-		json_object_set_new(
-		    o, "reasons",
-		    flag_list(r, c->reasons, c->nreasons, &codes, &det));
-		json_object_set_new(o, "reason_codes", codes);
-		json_decref(det);
-		json_object_set_new(
-		    o, "warnings",
-		    flag_list(r, c->warnings, c->nwarnings, &codes, &det));
-		json_object_set_new(o, "warning_codes", codes);
-		json_decref(det);
-		json_array_append_new(a, o);
-	}
-	return a;
+	const struct report_cmp *c = &r->cmps[k];
+	json_t *o = json_object(), *codes, *det;
+	json_object_set_new(o, "limits", str(x ? x->pairs[k] : NULL));
+	json_object_set_new(o, "factor",
+			    c->factor >= 0 ? jstr(r->factors[c->factor].name)
+					   : json_null());
+	json_object_set_new(o, "a", cell_obj(r, &r->cells[c->a]));
+	json_object_set_new(o, "b", cell_obj(r, &r->cells[c->b]));
+	json_object_set_new(o, "a_index", json_integer(c->a));
+	json_object_set_new(o, "b_index", json_integer(c->b));
+	json_object_set_new(o, "metric", str(c->metric));
+	json_object_set_new(o, "n_a", json_integer(c->n_a));
+	json_object_set_new(o, "n_b", json_integer(c->n_b));
+	json_object_set_new(o, "median_a",
+			    num(r->cells[c->a].st[r->met.primary].median));
+	json_object_set_new(o, "median_b",
+			    num(r->cells[c->b].st[r->met.primary].median));
+	json_object_set_new(o, "geomean_a",
+			    num(r->cells[c->a].st[r->met.primary].gm));
+	json_object_set_new(o, "geomean_b",
+			    num(r->cells[c->b].st[r->met.primary].gm));
+	json_object_set_new(o, "factors", str(c->factors));
+	json_object_set_new(o, "configuration", json_boolean(c->configuration));
+	json_object_set_new(o, "delta_pct", num(c->delta_pct));
+	json_object_set_new(o, "ci_low_pct", num(c->ci_low_pct));
+	json_object_set_new(o, "ci_high_pct", num(c->ci_high_pct));
+	json_object_set_new(o, "p", num(c->p));
+	json_object_set_new(o, "df", num(c->df));
+	json_object_set_new(o, "eq90_low_pct", num(c->eq_low_pct));
+	json_object_set_new(o, "eq90_high_pct", num(c->eq_high_pct));
+	json_object_set_new(o, "sensitivity", sensitivity(c));
+	json_object_set_new(o, "robust", robust(r, c));
+	json_object_set_new(o, "method", jstr(report_method_name(c->method)));
+	json_object_set_new(o, "delta_definition",
+			    str(report_delta_definition(r, c)));
+	json_object_set_new(o, "decide_df", json_integer(c->decide_df));
+	json_object_set_new(o, "p_adj", num(c->p_adj));
+	json_object_set_new(o, "verdict",
+			    jstr(report_verdict_name(c->verdict)));
+	json_object_set_new(o, "higher_is_better",
+			    json_boolean(c->higher_is_better));
+	json_object_set_new(
+	    o, "reasons", flag_list(r, c->reasons, c->nreasons, &codes, &det));
+	json_object_set_new(o, "reason_codes", codes);
+	json_decref(det);
+	json_object_set_new(
+	    o, "warnings",
+	    flag_list(r, c->warnings, c->nwarnings, &codes, &det));
+	json_object_set_new(o, "warning_codes", codes);
+	json_decref(det);
+	return o;
 }
 
 /* The v2 settings of a reference: source, statistic, runs, tolerance and
@@ -538,7 +519,7 @@ static json_t *reference(const struct report *r)
 	return o;
 }
 
-static json_t *model(const struct report *r)
+static json_t *model_head(const struct report *r)
 {
 	json_t *o = json_object(), *a;
 	int i;
@@ -587,9 +568,15 @@ static json_t *model(const struct report *r)
 				 "levels", lv, "manual", r->factors[i].manual));
 	}
 	json_object_set_new(o, "factors", a);
-	json_object_set_new(o, "cells", cells(r));
-	json_object_set_new(o, "tables", tables(r));
-	json_object_set_new(o, "comparisons", comparisons(r));
+	/* "cells", "tables" and "comparisons" follow, streamed by
+	 * write_json; then model_tail's keys. */
+	return o;
+}
+
+static json_t *model_tail(const struct report *r)
+{
+	json_t *o = json_object(), *a;
+	int i;
 	a = json_array();
 	for (i = 0; i < r->npair_notes; i++)
 		json_array_append_new(a, jstr(r->pair_notes[i]));
@@ -628,33 +615,33 @@ static json_t *model(const struct report *r)
 	return o;
 }
 
-/* jansson's dump in 64 KiB pieces (json_dumpf makes one fwrite per
- * token: 7% of a 100,000-run report, bench/RESULTS.md), the last
- * DUMP_HOLD bytes always held back: the closing "\n}" of the report
- * object, which json_runs_write writes after "run_values". */
-#define DUMP_HOLD 2
-
+/* The report as jansson's dump of one tree would write it (JSON_INDENT(1),
+ * JSON_REAL_PRECISION(10)), in 64 KiB pieces (json_dumpf makes one fwrite
+ * per token: 7% of a 100,000-run report, bench/RESULTS.md), and without
+ * the tree: "cells" and "comparisons" are built, dumped and freed one
+ * element at a time (a tree of 100,000 cells was 1.5 GB and most of the
+ * time of a 10^5-level report, bench/RESULTS.md, "Report scale under
+ * 1 s"). An element dumped alone starts at depth 0; inside the report it
+ * is at depth 2, so each newline of its dump gets two more spaces of
+ * indent (jansson writes a newline only as indentation: one inside a
+ * string is escaped). */
 struct dump_buf {
 	FILE *f;
 	size_t len;
-	int bad;
+	int bad, indent, skip;
 	char b[65536];
 };
 
-/* Writes all but the last DUMP_HOLD bytes and keeps those. */
 static int dump_flush(struct dump_buf *d)
 {
-	size_t n = d->len > DUMP_HOLD ? d->len - DUMP_HOLD : 0;
-	if (n && fwrite(d->b, 1, n, d->f) != n)
+	if (d->len && fwrite(d->b, 1, d->len, d->f) != d->len)
 		d->bad = 1;
-	memmove(d->b, d->b + n, d->len - n);
-	d->len -= n;
+	d->len = 0;
 	return d->bad ? -1 : 0;
 }
 
-static int dump_piece(const char *p, size_t n, void *data)
+static int dump_raw(struct dump_buf *d, const char *p, size_t n)
 {
-	struct dump_buf *d = data;
 	while (n) {
 		size_t k = sizeof d->b - d->len;
 		if (!k && dump_flush(d) < 0)
@@ -669,35 +656,109 @@ static int dump_piece(const char *p, size_t n, void *data)
 	return 0;
 }
 
-/* The report object o to f without its closing "\n}". */
-static int dump_json(json_t *o, FILE *f)
+/* jansson's callback: the first d->skip bytes dropped, d->indent spaces
+ * after every newline. */
+static int dump_piece(const char *p, size_t n, void *data)
 {
-	struct dump_buf *d = malloc(sizeof *d);
+	struct dump_buf *d = data;
+	static const char sp[] = "        ";
+	while (n && d->skip) {
+		p++, n--, d->skip--;
+	}
+	while (n) {
+		const char *nl = d->indent ? memchr(p, '\n', n) : NULL;
+		size_t k = nl ? (size_t)(nl - p) + 1 : n;
+		if (dump_raw(d, p, k) < 0 ||
+		    (nl && dump_raw(d, sp, (size_t)d->indent) < 0))
+			return -1;
+		p += k;
+		n -= k;
+	}
+	return 0;
+}
+
+/* o dumped into d (and o released); -1 when it cannot be written, -2
+ * when o is NULL (out of memory building it). */
+static int dump_tree(struct dump_buf *d, json_t *o, int indent, int skip)
+{
 	int rc;
-	if (!d)
-		return -1;
-	d->f = f;
-	d->len = 0;
-	d->bad = 0;
+	if (!o)
+		return -2;
+	d->indent = indent;
+	d->skip = skip;
 	rc = json_dump_callback(o, dump_piece, d,
 				JSON_INDENT(1) | JSON_REAL_PRECISION(10));
-	if (dump_flush(d) < 0 || d->len != DUMP_HOLD ||
-	    memcmp(d->b, "\n}", DUMP_HOLD))
-		rc = -1;
-	free(d);
-	return rc;
+	json_decref(o);
+	d->indent = d->skip = 0;
+	return rc < 0 || d->bad ? -1 : 0;
+}
+
+/* Drops the closing "\n}" of the object just dumped. */
+static int dump_unclose(struct dump_buf *d)
+{
+	if (d->len < 2 || memcmp(d->b + d->len - 2, "\n}", 2))
+		return -1;
+	d->len -= 2;
+	return 0;
+}
+
+/* ",\n \"KEY\": [" the n elements at depth 2 "\n ]" ("[]" when none). */
+static int dump_array(struct dump_buf *d, const char *key, int n,
+		      json_t *(*el)(const struct report *,
+				    const struct explain *, int),
+		      const struct report *r, const struct explain *x)
+{
+	char head[64];
+	int k;
+	snprintf(head, sizeof head, ",\n \"%s\": [", key);
+	if (dump_raw(d, head, strlen(head)) < 0)
+		return -1;
+	for (k = 0; k < n; k++) {
+		int rc;
+		if (dump_raw(d, k ? ",\n  " : "\n  ", k ? 4 : 3) < 0)
+			return -1;
+		if ((rc = dump_tree(d, el(r, x, k), 2, 0)) < 0)
+			return rc;
+	}
+	return dump_raw(d, n ? "\n ]" : "]", n ? 3 : 1);
+}
+
+/* The report without its closing "\n}", which json_runs_write writes
+ * after "run_values"; -2 out of memory, -1 not written. */
+static int dump_report(struct dump_buf *d, const struct report *r)
+{
+	struct explain *x = NULL;
+	static const char tb[] = ",\n \"tables\": ";
+	int rc;
+	/* one explanation for the cells and the comparisons (it was built
+	 * for each) */
+	explain_build(r, &x);
+	if ((rc = dump_tree(d, model_head(r), 0, 0)) < 0 ||
+	    (rc = dump_unclose(d)) < 0 ||
+	    (rc = dump_array(d, "cells", r->ncells, cell_json, r, x)) < 0 ||
+	    (rc = dump_raw(d, tb, sizeof tb - 1)) < 0 ||
+	    (rc = dump_tree(d, tables(r), 1, 0)) < 0 ||
+	    (rc = dump_array(d, "comparisons", r->ncmps, cmp_json, r, x)) < 0 ||
+	    (rc = dump_raw(d, ",", 1)) < 0 ||
+	    (rc = dump_tree(d, model_tail(r), 0, 1)) < 0 ||
+	    (rc = dump_unclose(d)) < 0)
+		return rc;
+	return dump_flush(d);
 }
 
 int report_write_json(const struct report *r, FILE *f, struct xr_err *err)
 {
-	json_t *o;
+	struct dump_buf *d = malloc(sizeof *d);
 	int rc;
 	memset(&json_count, 0, sizeof json_count);
-	o = model(r);
-	if (!o)
+	if (!d)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	rc = dump_json(o, f);
-	json_decref(o);
+	memset(d, 0, offsetof(struct dump_buf, b));
+	d->f = f;
+	rc = dump_report(d, r);
+	free(d);
+	if (rc == -2)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	if (rc == 0 && json_runs_write(r, f, jstr) < 0)
 		rc = -1;
 	esc_warn(&json_count, "json", stderr);

@@ -184,7 +184,10 @@ int json_runs_write(const struct report *r, FILE *f,
 		    json_t *(*str)(const char *))
 {
 	struct enc e;
-	int rc = enc_init(r, str, &e);
+	int rc;
+	/* no runs: no encodings (a jansson string per cell for nothing) */
+	memset(&e, 0, sizeof e);
+	rc = r->nruns ? enc_init(r, str, &e) : 0;
 	fputs(",\n \"run_values\": [", f);
 	for (int i = 0; rc == 0 && i < r->nruns; i++) {
 		if (i)

@@ -122,14 +122,46 @@ static void count_at(struct shiftsel *s, double p, size_t *lt, size_t *le)
 	}
 }
 
+/* The k-th smallest (0-based) of v[0..n) by Hoare's FIND (1961) with
+ * three-way partitions around a random element: expected O(n) where a
+ * sort of the gathered candidates was O(n log n) and half the time of
+ * the Hodges-Lehmann step (bench/RESULTS.md, "Report scale under 1 s").
+ * The value is the one a sort would put at k: equal values compare
+ * equal, so whichever of them lands at k is the same double. */
+static double select_kth(struct shiftsel *s, double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n; /* the answer is in v[lo..hi) */
+	while (hi - lo > 1) {
+		double p = v[lo + rnd_below(s, hi - lo)], t;
+		size_t lt = lo, i = lo, gt = hi; /* < p | == p | ? | > p */
+		while (i < gt) {
+			if (v[i] < p) {
+				t = v[i], v[i] = v[lt], v[lt] = t;
+				lt++, i++;
+			} else if (v[i] > p) {
+				gt--;
+				t = v[i], v[i] = v[gt], v[gt] = t;
+			} else {
+				i++;
+			}
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return p;
+	}
+	return v[lo];
+}
+
 static double gather_select(struct shiftsel *s, size_t k, size_t below)
 {
 	size_t i, j, n = 0;
 	for (i = 0; i < s->na; i++)
 		for (j = s->lo[i]; j < s->hi[i]; j++)
 			s->gather[n++] = s->b[j] - s->a[i];
-	qsort(s->gather, n, sizeof *s->gather, cmp_d);
-	return s->gather[k - below];
+	return select_kth(s, s->gather, n, k - below);
 }
 
 double shiftsel_kth(struct shiftsel *s, size_t k)

@@ -235,6 +235,7 @@ static struct host *host_new(const struct plan_host *ph)
 	h->shell = ph->shell;
 	h->os = ph->os;
 	h->os_known = ph->os_given;
+	h->session_off = ph->no_session;
 	for (i = 0; i < ph->ssh_options.argc && ph->ssh_options.argv; i++)
 		strv_push(&h->ssh_options, ph->ssh_options.argv[i]);
 	for (i = 0; i < ph->path.argc && ph->path.argv; i++)
@@ -279,6 +280,7 @@ void host_close(struct host *h)
 {
 	if (!h)
 		return;
+	host_session_stop(h);
 	if (h->ops)
 		h->ops->close(h);
 	host_free(h);
@@ -366,7 +368,7 @@ static void detect_os(struct host *h)
 	o.argv = argv;
 	o.timeout = HOST_HELPER_TIMEOUT;
 	h->detecting = 1; /* no coreutils timeout on a stock Mac */
-	rc = host_run(h, &o, &r, &e);
+	rc = host_read_run(h, &o, &r, &e);
 	h->detecting = 0;
 	if (rc < 0)
 		return;
@@ -529,7 +531,7 @@ int host_read_file(struct host *h, const char *path, struct buf *out,
 	}
 	o.argv = argv;
 	o.timeout = HOST_HELPER_TIMEOUT;
-	rc = host_run(h, &o, &r, err);
+	rc = host_read_run(h, &o, &r, err);
 	if (rc < 0)
 		return rc;
 	if (r.status != PROC_EXITED || r.exit_code != 0) {

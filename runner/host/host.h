@@ -58,6 +58,18 @@ void host_cache_set(struct host *h, const char *key, const char *text);
  */
 int host_run(struct host *h, const struct proc_opts *o, struct proc_result *res,
 	     struct xr_err *err);
+/*
+ * host_run for the host readings (probes, counters, facts: sysread_run,
+ * host_read_file): on an ssh host, through the host's persistent shell
+ * (host_session.c; plan `session: false` opts out), started on first
+ * use. Same result as host_run: the output, stderr and status of the
+ * command; a deadline past which the session is killed (PROC_TIMEOUT);
+ * a shell that died is restarted once, then the command runs as a
+ * process of its own. Other hosts, and commands with stdin data, a tty or
+ * stderr merged into stdout: host_run.
+ */
+int host_read_run(struct host *h, const struct proc_opts *o,
+		  struct proc_result *res, struct xr_err *err);
 /* Start argv in the background on the host. */
 struct proc *host_spawn(struct host *h, const struct proc_opts *o,
 			const char *log_path, struct xr_err *err);

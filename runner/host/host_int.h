@@ -60,6 +60,11 @@ struct host {
 	int down;
 	double down_since;
 	char down_why[256];
+	/* The persistent shell of the host readings (host_session.c), NULL
+	 * until first used or after it was stopped; session_off: the plan's
+	 * session: false. */
+	struct host_session *session;
+	int session_off;
 };
 
 /* Mark h down with why (the first line kept); the time of the first mark
@@ -72,5 +77,19 @@ extern const struct host_ops host_ssh_ops;
  * the HostName `ssh -G` reports (~/.ssh/config applied, no connection),
  * else the host part of ssh:. OUT: caller frees; NULL when out of memory. */
 char *host_ssh_address(struct host *h);
+
+/* host_ssh.c for host_session.c: the command string the far shell
+ * parses for argv (far-side deadline included on sh hosts; none on
+ * PowerShell hosts, whose wrapper ends in `exit`), the local argv of the
+ * session's shell (`ssh -T ... -- TARGET 'sh -s'` or PowerShell reading
+ * stdin), and ssh_finish's reading of a result. */
+struct buf;
+int host_ssh_remote(struct host *h, const char *const *argv,
+		    const char *const *env, double timeout, struct buf *cmd);
+int host_ssh_shell_argv(struct host *h, struct strv *out);
+void host_ssh_finish(struct host *h, const struct proc_opts *o,
+		     struct proc_result *res);
+/* host_session.c: stop h's session (closing its stdin, then its group). */
+void host_session_stop(struct host *h);
 
 #endif

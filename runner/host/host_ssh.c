@@ -481,3 +481,36 @@ const struct host_ops host_ssh_ops = {
     .finish = ssh_finish,
     .check = ssh_check,
 };
+
+int host_ssh_remote(struct host *h, const char *const *argv,
+		    const char *const *env, double timeout, struct buf *cmd)
+{
+	/* PowerShell's deadline wrapper ends in `exit`, which would end a
+	 * session's shell: there the local deadline alone kills it. */
+	if (h->shell == PLAN_SHELL_POWERSHELL)
+		timeout = 0;
+	return remote_command(h, argv, env, timeout, 0, cmd);
+}
+
+int host_ssh_shell_argv(struct host *h, struct strv *out)
+{
+	int rc = ssh_common(h, out);
+	if (!rc)
+		rc = strv_push(out, "-T");
+	if (!rc)
+		rc = strv_push(out, "--");
+	if (!rc)
+		rc = strv_push(out, h->target);
+	if (!rc && h->shell == PLAN_SHELL_POWERSHELL)
+		rc = strv_push(out, "powershell.exe -NoProfile -NonInteractive "
+				    "-Command -");
+	else if (!rc)
+		rc = strv_push(out, "sh -s");
+	return rc;
+}
+
+void host_ssh_finish(struct host *h, const struct proc_opts *o,
+		     struct proc_result *res)
+{
+	ssh_finish(h, o, res);
+}

@@ -72,6 +72,11 @@ struct proc *proc_spawn(const struct proc_opts *o, const char *log_path,
  * (PR_SET_PDEATHSIG) and at proc_kill_all. */
 struct proc *proc_spawn_stream(const struct proc_opts *o, int *out_fd,
 			       int *err_fd, struct xr_err *err);
+/* The same with a pipe for stdin too: OUT: *in_fd, its write end
+ * (close-on-exec; closing it is the child's EOF). A host session's
+ * shell (host_session.c). */
+struct proc *proc_spawn_pipes(const struct proc_opts *o, int *in_fd,
+			      int *out_fd, int *err_fd, struct xr_err *err);
 int proc_alive(struct proc *p); /* 1 while running */
 /* proc_exit_status's answer while p runs: no waitpid status is negative. */
 #define PROC_STILL_RUNNING (-1)

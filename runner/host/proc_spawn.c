@@ -100,25 +100,35 @@ struct proc *proc_spawn(const struct proc_opts *o, const char *log_path,
 	return spawn_fds(o, in, logfd, logfd, err);
 }
 
-struct proc *proc_spawn_stream(const struct proc_opts *o, int *out_fd,
-			       int *err_fd, struct xr_err *err)
+/* Pipes for the child's stdout and stderr, and for its stdin when in_fd
+ * is non-NULL (else /dev/null); the parent's ends in *in_fd, *out_fd,
+ * *err_fd. */
+static struct proc *spawn_piped(const struct proc_opts *o, int *in_fd,
+				int *out_fd, int *err_fd, struct xr_err *err)
 {
-	int in, po[2] = {-1, -1}, pe[2] = {-1, -1};
+	int in = -1, pi[2] = {-1, -1}, po[2] = {-1, -1}, pe[2] = {-1, -1};
 	struct proc *p;
 
 	*out_fd = *err_fd = -1;
+	if (in_fd)
+		*in_fd = -1;
 	if (!o->argv || !o->argv[0]) {
 		xr_err_set(err, XR_EINTERNAL, NULL, 0, 0, "empty command line");
 		return NULL;
 	}
-	in = proc_int_devnull(O_RDONLY);
+	if (in_fd && pipe2(pi, O_CLOEXEC) == 0)
+		in = pi[0];
+	else if (!in_fd)
+		in = proc_int_devnull(O_RDONLY);
 	if (in < 0 || pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0) {
 		xr_err_set(err, XR_EIO, NULL, 0, 0,
 			   "cannot make the pipes of '%s': %s", o->argv[0],
 			   strerror(errno));
-		if (in >= 0)
+		if (in >= 0 && !in_fd)
 			close(in);
 		for (int k = 0; k < 2; k++) {
+			if (pi[k] >= 0)
+				close(pi[k]);
 			if (po[k] >= 0)
 				close(po[k]);
 			if (pe[k] >= 0)
@@ -128,13 +138,29 @@ struct proc *proc_spawn_stream(const struct proc_opts *o, int *out_fd,
 	}
 	p = spawn_fds(o, in, po[1], pe[1], err);
 	if (!p) {
+		if (pi[1] >= 0)
+			close(pi[1]);
 		close(po[0]);
 		close(pe[0]);
 		return NULL;
 	}
+	if (in_fd)
+		*in_fd = pi[1];
 	*out_fd = po[0];
 	*err_fd = pe[0];
 	return p;
+}
+
+struct proc *proc_spawn_stream(const struct proc_opts *o, int *out_fd,
+			       int *err_fd, struct xr_err *err)
+{
+	return spawn_piped(o, NULL, out_fd, err_fd, err);
+}
+
+struct proc *proc_spawn_pipes(const struct proc_opts *o, int *in_fd,
+			      int *out_fd, int *err_fd, struct xr_err *err)
+{
+	return spawn_piped(o, in_fd, out_fd, err_fd, err);
 }
 
 int proc_alive(struct proc *p)

@@ -6,6 +6,9 @@
  * same with a counters_reader made there; for an ssh host, or a netns
  * host it cannot enter, it reads the framed documents of one far-side
  * loop (counters.c's sampler script) started through host_spawn_stream.
+ * A macOS host has no such counters for a shell loop to read: its stream
+ * is `top -l 0 -s S -n 0`, whose "CPU usage:" lines (mactop.h) become the
+ * host-wide cpu.all.busy series (no per-core series, no nic or tcp).
  * The thread never forks, waits for a child or touches the process-group
  * registry: the calling thread starts and stops the child, so the
  * engine's waits and the sampler cannot reap each other's processes.
@@ -28,6 +31,7 @@
 #include "counters.h"
 #include "counters_int.h"
 #include "host.h"
+#include "mactop.h"
 #include "plan.h"
 #include "proc.h"
 #include "sampler.h"
@@ -71,6 +75,10 @@ struct sampler {
 	int out_fd, err_fd;
 	double offset; /* local mono - far uptime, least seen */
 	int have_offset;
+	/* macOS: the stream is top's, its lines timed on arrival (offset
+	 * 0); mac_lines: CPU usage lines seen (the first is dropped) */
+	int mac;
+	size_t mac_lines;
 	struct buf err_text;
 };
 
@@ -356,6 +364,50 @@ static int take_frames(struct sampler *s, struct buf *acc, double now)
 	return acc->len > FRAME_MAX ? -1 : 0;
 }
 
+/* A macOS top "CPU usage:" line at now: a point of cpu.all.busy. The
+ * first line covers only top's own start-up (libtop_init reads the
+ * ticks, the first sample subtracts them: libtop.c), so it is dropped. */
+static int top_point(struct sampler *s, const struct mactop_cpu *c, double now)
+{
+	struct series *se;
+	int rc = 0;
+
+	if (s->mac_lines++ == 0)
+		return 0;
+	pthread_mutex_lock(&s->lock);
+	se = series_set_get(&s->set, s->label, "cpu.all.busy", "%");
+	rc = se ? series_add(se, now, c->busy) : -XR_ENOMEM;
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+/* Complete lines of top's stream: CPU usage lines become points, the
+ * others go. 0, or -XR_EPARSE when a CPU usage line is not top's. */
+static int take_top(struct sampler *s, struct buf *acc, double now)
+{
+	size_t used = 0;
+	char *nl;
+
+	while ((nl = memchr(acc->s + used, '\n', acc->len - used))) {
+		struct mactop_cpu c;
+		size_t n = (size_t)(nl - (acc->s + used));
+		int r = mactop_cpu_line(acc->s + used, n, &c);
+		if (r < 0 || (r == 1 && top_point(s, &c, now) < 0))
+			return -XR_EPARSE;
+		used += n + 1;
+	}
+	if (used) {
+		memmove(acc->s, acc->s + used, acc->len - used + 1);
+		acc->len -= used;
+	}
+	return acc->len > FRAME_MAX ? -1 : 0;
+}
+
+static int take_stream(struct sampler *s, struct buf *acc, double now)
+{
+	return s->mac ? take_top(s, acc, now) : take_frames(s, acc, now);
+}
+
 static void *remote_main(void *arg)
 {
 	struct sampler *s = arg;
@@ -394,7 +446,7 @@ static void *remote_main(void *arg)
 		if (r == 0)
 			break;
 		if (acc.truncated ||
-		    take_frames(s, &acc, proc_now_mono()) < 0) {
+		    take_stream(s, &acc, proc_now_mono()) < 0) {
 			snprintf(s->note, sizeof s->note,
 				 "sampler on '%s' stopped: its output is not "
 				 "a counter snapshot",
@@ -421,6 +473,36 @@ static void *remote_main(void *arg)
 	return NULL;
 }
 
+/* macOS: top every S whole seconds (its -s takes an integer: options.c),
+ * the plan's period rounded, at least 1; what it does not sample is said
+ * in s->how. */
+static void mac_argv(struct sampler *s, const char **argv, char *per,
+		     size_t persz)
+{
+	long secs = (long)(s->period + 0.5);
+	if (secs < 1)
+		secs = 1;
+	snprintf(per, persz, "%ld", secs);
+	argv[0] = "top";
+	argv[1] = "-l";
+	argv[2] = "0";
+	argv[3] = "-s";
+	argv[4] = per;
+	argv[5] = "-n";
+	argv[6] = "0";
+	argv[7] = NULL;
+	s->mac = 1;
+	s->have_offset = 1; /* points are timed on arrival: offset 0 */
+	if (s->what != PLAN_COUNTER_CPU || (double)secs != s->period)
+		snprintf(s->how, sizeof s->how,
+			 "sampler on '%s' (macOS) reads host-wide cpu.all.busy "
+			 "only, from top every %ld s%s",
+			 s->label, secs,
+			 s->what != PLAN_COUNTER_CPU
+			     ? "; nic and tcp are read before and after the run"
+			     : "");
+}
+
 static int start_remote(struct sampler *s, struct host *h, double max_s,
 			struct xr_err *err)
 {
@@ -428,16 +510,27 @@ static int start_remote(struct sampler *s, struct host *h, double max_s,
 	const char *argv[8];
 	struct proc_opts o = {0};
 
-	counters_letters(s->what, letters);
-	snprintf(per, sizeof per, "%.3f", s->period);
-	argv[0] = "sh";
-	argv[1] = "-c";
-	argv[2] = counters_sampler_script();
-	argv[3] = "sh";
-	argv[4] = s->iface ? s->iface : "";
-	argv[5] = letters;
-	argv[6] = per;
-	argv[7] = NULL;
+	if (host_os(h) == PLAN_OS_MACOS && !(s->what & PLAN_COUNTER_CPU))
+		return xr_err_set(
+		    err, XR_EHOST, NULL, 0, 0,
+		    "host '%s' (macOS): the sampler reads CPU busy "
+		    "only (top) and counters has no cpu; nic and "
+		    "tcp are read before and after the run",
+		    s->label);
+	if (host_os(h) == PLAN_OS_MACOS) {
+		mac_argv(s, argv, per, sizeof per);
+	} else {
+		counters_letters(s->what, letters);
+		snprintf(per, sizeof per, "%.3f", s->period);
+		argv[0] = "sh";
+		argv[1] = "-c";
+		argv[2] = counters_sampler_script();
+		argv[3] = "sh";
+		argv[4] = s->iface ? s->iface : "";
+		argv[5] = letters;
+		argv[6] = per;
+		argv[7] = NULL;
+	}
 	o.argv = argv;
 	o.timeout = max_s;
 	o.grace = 1.0;
@@ -567,7 +660,8 @@ int sampler_start(struct host *h, const char *label, const char *iface,
 	}
 	if (local)
 		rc = take_local(s) < 0 ? -XR_ENOMEM : 0;
-	else if (host_netns(h) && start_netns(s, host_netns(h)))
+	else if (host_netns(h) && host_os(h) != PLAN_OS_MACOS &&
+		 start_netns(s, host_netns(h)))
 		rc = 0; /* its thread runs */
 	else
 		rc = start_remote(s, h, max_s, err);
@@ -623,14 +717,14 @@ static void take_remote_last(struct sampler *s)
 	while (s->out_fd >= 0 && buf_read_some(&acc, s->out_fd) > 0 &&
 	       !acc.truncated)
 		;
-	if (acc.len && take_frames(s, &acc, proc_now_mono()) < 0)
+	if (acc.len && take_stream(s, &acc, proc_now_mono()) < 0)
 		snprintf(s->note, sizeof s->note,
 			 "sampler on '%s' stopped: its output is not a counter "
 			 "snapshot",
 			 s->label);
 	buf_release(&acc);
-	if (s->note[0] || !s->have_offset || !s->host)
-		return;
+	if (s->note[0] || !s->have_offset || !s->host || s->mac)
+		return; /* macOS: top's last line is the last point */
 	now = proc_now_mono();
 	if (counters_snapshot(s->host, s->iface, s->what, &snap, NULL) == 0 &&
 	    sampler_feed(s, snap, now - s->offset) < 0)

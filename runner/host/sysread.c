@@ -61,7 +61,7 @@ int sysread_run(struct host *h, const char *const *argv, double timeout,
 	if (h == NULL) {
 		rc = proc_run(&o, &res, err);
 	} else {
-		rc = host_run(h, &o, &res, err);
+		rc = host_read_run(h, &o, &res, err);
 	}
 	if (rc < 0)
 		return rc;

@@ -52,6 +52,9 @@ struct plan_host {
 	enum plan_os os; /* os:, else windows for shell: powershell */
 	int os_given;	 /* os or shell said it; else ssh hosts detect it */
 	double wait; /* seconds to wait for it after a manual step; 0 = none */
+	/* session: false: host readings start a process each instead of
+	 * using one persistent shell (runner/host/host_session.c). */
+	int no_session;
 	struct plan_pos pos;
 };
 

@@ -19,8 +19,8 @@
 /* ---- hosts and vars ---------------------------------------------------- */
 
 static const char *const host_keys[] = {
-    "ssh",   "port",  "identity", "ssh_options", "netns", "address",
-    "iface", "shell", "os",	  "wait",	 "path",  NULL};
+    "ssh",   "port", "identity", "ssh_options", "netns",   "address", "iface",
+    "shell", "os",   "wait",	 "path",	"session", NULL};
 
 /* path: absolute directories, each one PATH entry (no ':'), for the
  * commands of an ssh host with a POSIX shell. */
@@ -132,6 +132,16 @@ static void build_host(struct pctx *c, struct plan_host *h,
 	build_host_path(c, h, v);
 	if ((x = yn_get(v, "wait")))
 		pc_duration(c, x, "wait", &h->wait);
+	if ((x = yn_get(v, "session"))) {
+		int on = 1;
+		if (pc_bool(c, x, "session", &on) == 0)
+			h->no_session = !on;
+		if (!h->ssh)
+			pc_warn(c, x,
+				"'session' is the persistent shell of an ssh "
+				"host and host '%s' has no 'ssh'",
+				h->name);
+	}
 	if (h->port && !h->ssh)
 		pc_warn(c, yn_get(v, "port"),
 			"'port' is the ssh port and host '%s' has no 'ssh'",

@@ -5,7 +5,8 @@
  * the command engine's number reading with each documented
  * separator option (number_text.h), the networkQuality (2) and
  * speed-test presets (3: Ookla's, librespeed's when the top bit is set;
- * engine_resp.h). The rest is the output. */
+ * engine_resp.h), macOS top's CPU usage and Load Avg lines (5, mactop.h).
+ * The rest is the output. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +16,7 @@
 #include "engine.h"
 #include "engine_resp.h"
 #include "latprobe.h"
+#include "mactop.h"
 #include "number_text.h"
 
 enum { MAX_REPLIES = 4096 };
@@ -98,6 +100,22 @@ static void numbers(const char *text, size_t len)
 	}
 }
 
+/* top's lines: a CPU line read must be within 0..100 and add up. */
+static void top_lines(char *text)
+{
+	char *save = NULL, *line;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		struct mactop_cpu c;
+		double la[3];
+		if (mactop_cpu_line(line, strlen(line), &c) == 1 &&
+		    (c.busy < 0 || c.busy > 100 || c.idle < 0 ||
+		     c.user + c.sys + c.idle > 100.0 + 1e-9))
+			abort();
+		(void)mactop_load_line(line, strlen(line), la);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct engine_result res;
@@ -112,7 +130,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data + 1, len);
 	text[len] = '\0';
-	switch (data[0] % 5) {
+	switch (data[0] % 6) {
+	case 5:
+		top_lines(text);
+		break;
 	case 0:
 		ping_lines(text);
 		break;
@@ -124,7 +145,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	default:
 		memset(&res, 0, sizeof res);
-		engine_resp_parse(data[0] % 5 == 2 ? &engine_networkquality
+		engine_resp_parse(data[0] % 6 == 2 ? &engine_networkquality
 				  : data[0] & 0x80 ? &engine_librespeed
 						   : &engine_speedtest,
 				  text, len, &res);

@@ -26,6 +26,9 @@ struct tcase {
 	const char *version, *parallel, *qdisc;
 	double median;		     /* bit/s */
 	const char *kind, *evidence; /* expected kind; a part of the text */
+	/* macOS: cpu.all.busy alone (c0, every sample), no per-core series
+	 * (top gives host-wide busy only); the line must claim no core */
+	int host_wide;
 };
 
 static const struct tcase cases[] = {
@@ -117,6 +120,45 @@ static const struct tcase cases[] = {
      20e9,
      "cpu",
      "iperf3's client process 96% of a core"},
+    /* macOS hosts (the sampler reads top's host-wide line): a busy
+     * host-wide figure, even 100%, is no core at 100%; one core of four
+     * saturated is 25% host-wide and says nothing either */
+    {"macOS: host-wide busy 100% alone is no busy core",
+     {100, 100, 100, 100, 100, 100, 100, 100, 100},
+     {0},
+     NAN,
+     NAN,
+     "iperf 3.12",
+     "1",
+     NULL,
+     10e9,
+     "none",
+     NULL,
+     1},
+    {"macOS: one core of four saturated, host-wide 25%",
+     {25, 25, 25, 25, 25, 25, 25, 25, 25},
+     {0},
+     NAN,
+     NAN,
+     "iperf 3.12",
+     "1",
+     NULL,
+     10e9,
+     "none",
+     NULL,
+     1},
+    {"macOS: host-wide 100%, iperf3's process 97%: the process only",
+     {100, 100, 100, 100, 100, 100, 100, 100, 100},
+     {0},
+     97,
+     NAN,
+     "iperf 3.12",
+     "1",
+     NULL,
+     10e9,
+     "cpu",
+     "iperf3's client process 97% of a core",
+     1},
 };
 
 static const char *metrics[] = {"throughput", "cpu_host", "cpu_remote"};
@@ -156,7 +198,11 @@ static void one(const struct tcase *c)
 	u.ok = 1;
 	u.vals = vals;
 	u.series = s;
-	if (c->c0[0] >= 0) {
+	if (c->host_wide) {
+		s[0] = (struct report_series){"client", "cpu.all.busy", "%",
+					      T,	c->c0,		NPT};
+		u.nseries = 1;
+	} else if (c->c0[0] >= 0) {
 		s[0] = (struct report_series){"client", "cpu.0.busy", "%",
 					      T,	c->c0,	      NPT};
 		s[1] = (struct report_series){"client", "cpu.1.busy", "%",
@@ -173,6 +219,12 @@ static void one(const struct tcase *c)
 		if (c->evidence)
 			ok(strstr(x->cells[0].line, c->evidence) != NULL,
 			   "%s: '%s' in '%s'", c->name, c->evidence,
+			   x->cells[0].line);
+		if (c->host_wide)
+			ok(!strstr(x->cells[0].line, "core 0") &&
+			       !strstr(x->cells[0].line, "core -1") &&
+			       !strstr(x->cells[0].line, "busiest core"),
+			   "%s: no core claimed in '%s'", c->name,
 			   x->cells[0].line);
 		if (!strcmp(c->kind, "line"))
 			ok(x->cells[0].kind2 == EXPLAIN_NONE,
@@ -250,7 +302,7 @@ int main(void)
 	size_t n = sizeof cases / sizeof *cases;
 	int checks = 0;
 	for (size_t i = 0; i < n; i++)
-		checks += 2 + (cases[i].evidence != NULL) +
+		checks += 2 + (cases[i].evidence != NULL) + cases[i].host_wide +
 			  !strcmp(cases[i].kind, "line");
 	for (size_t i = 0; i < sizeof wcases / sizeof *wcases; i++)
 		checks += 2 + !strcmp(wcases[i].kind, "window");

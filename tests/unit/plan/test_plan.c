@@ -187,6 +187,8 @@ static const struct {
     {HEAD "hosts: { w: { ssh: a@b, os: windows, path: [/x] } }\n", 4, 44,
      "'path' is for sh hosts"},
     {HEAD "hosts: { s: { port: 70000 } }\n", 4, 21, "1..65535"},
+    {HEAD "hosts: { s: { ssh: a@b, session: maybe } }\n", 4, 34,
+     "'session' must be true or false"},
     {HEAD "vars: { rep: 1 }\n", 4, 9, "var name 'rep' is reserved"},
     {HEAD "factors: { rep: [1, 2] }\n", 4, 12, "reserved for a built-in"},
     {"xrun: 1\nname: t\nengine: { type: command }\n", 3, 9,
@@ -690,9 +692,31 @@ static void test_scale(void)
 	buf_release(&b);
 }
 
+/* session: false opts a host's readings out of the persistent shell;
+ * the default is on; on a host without ssh it is a warning. */
+static void test_session_key(void)
+{
+	struct plan *p = NULL;
+	struct xr_diag d;
+	const struct plan_host *a, *b;
+	int rc = load(HEAD "hosts: { a: { ssh: x@y, session: false }, b: { "
+			   "ssh: x@y }, c: { session: true } }\n",
+		      &p, &d);
+	is_int(rc, 0, "session: loads");
+	a = p ? plan_host_find(p, "a") : NULL;
+	b = p ? plan_host_find(p, "b") : NULL;
+	ok(a && a->no_session == 1, "session: false is off");
+	ok(b && b->no_session == 0, "session: on by default");
+	is_int((long long)(d.n - d.nerr), 1,
+	       "session: on a host without ssh, one warning");
+	plan_free(p);
+	xr_diag_release(&d);
+}
+
 int main(void)
 {
-	tap_plan(263 + 5 * 4);
+	tap_plan(263 + 5 * 4 + 4);
+	test_session_key();
 	char hex[65];
 	const char *hx = hex;
 	sha256_hex("abc", 3, hex);
