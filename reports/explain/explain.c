@@ -57,6 +57,48 @@ double explain_pcie_raw(double gts, int lanes)
 	return gts > 0 && lanes > 0 ? gts * 1e9 * lanes * enc : NAN;
 }
 
+/* USB 2.0 spec 5.8.4, Table 5-10: at most 13 bulk transactions of 512
+ * bytes per 125 us microframe, 13 * 512 * 8 * 8000 = 425.984 Mbit/s. USB
+ * 3.2 spec: Gen 1 (5 GT/s) codes 8b/10b, Gen 2 (10 GT/s per lane)
+ * 128b/132b; sysfs says 10000 for Gen 2x1 and 20000 for Gen 2x2 (a Gen
+ * 1x2 link also says 10000: counted as Gen 2, the higher ceiling). */
+double explain_usb_data(double signal_bps)
+{
+	if (signal_bps == 480e6)
+		return 13.0 * 512 * 8 * 8000;
+	if (signal_bps == 5e9)
+		return signal_bps * 8.0 / 10.0;
+	if (signal_bps == 10e9 || signal_bps == 20e9)
+		return signal_bps * 128.0 / 132.0;
+	return NAN;
+}
+
+double explain_usb_signal(const char *fact)
+{
+	char *end;
+	double v = fact ? strtod(fact, &end) : 0;
+	if (!fact || end == fact || v <= 0)
+		return NAN;
+	if (!strncmp(end, " Gb/s", 5))
+		return v * 1e9;
+	if (!strncmp(end, " Mb/s", 5))
+		return v * 1e6;
+	return NAN;
+}
+
+double explain_wifi_phy(const char *fact)
+{
+	double best = NAN, v;
+	const char *p;
+	for (int i = 0; fact && i < 2; i++) {
+		p = strstr(fact, i ? "rx " : "tx ");
+		if (p && sscanf(p + 3, "%lf Mbit/s", &v) == 1 && v > 0 &&
+		    !(v * 1e6 <= best))
+			best = v * 1e6;
+	}
+	return best;
+}
+
 /* The latest value of a host's fact, or NULL. */
 static const char *fact(const struct report *r, const char *host,
 			const char *key)
@@ -164,19 +206,74 @@ static void consider(struct ceil *best, double bps, enum explain_kind k,
 	}
 }
 
+/* The bus ceilings, each judged by its own share (explain_cell):
+ * PCIe, USB, Wi-Fi. */
+enum { BUS_PCIE, BUS_USB, BUS_WIFI, BUS_COUNT };
+
+static const struct {
+	enum explain_kind kind;
+	double share;
+} buses[BUS_COUNT] = {{EXPLAIN_PCIE, EXPLAIN_PCIE_SHARE},
+		      {EXPLAIN_USB, EXPLAIN_USB_SHARE},
+		      {EXPLAIN_WIFI, EXPLAIN_WIFI_SHARE}};
+
+static void missing_once(struct ctx *x, const char *what, const char *h)
+{
+	char miss[96];
+	snprintf(miss, sizeof miss, "%s of %s", what, h);
+	if (!strstr(x->missing, miss))
+		explain_cat(x->missing, sizeof x->missing, ", ", miss);
+}
+
+/* PCIe raw; a USB adapter's link data rate over the frame it carries
+ * (the Ethernet header on, no FCS or preamble, as tbf counts), so at
+ * the MTU; a Wi-Fi PHY rate, an estimate above what the MAC carries. */
+static void bus_ceilings(struct ctx *x, const char *h, int udp, int mtu,
+			 struct ceil *bus)
+{
+	const struct report *r = x->r;
+	const char *pl = fact(r, h, "nic_pcie_link"),
+		   *ul = fact(r, h, "nic_usb_link"),
+		   *wl = fact(r, h, "nic_wifi_rate");
+	char name[160];
+	double gts = 0, v;
+	int lanes = 0;
+	if (pl && sscanf(pl, "%lf GT/s x%d", &gts, &lanes) == 2) {
+		snprintf(name, sizeof name, "PCIe %.1f GT/s x%d on %s (raw)",
+			 gts, lanes, h);
+		consider(&bus[BUS_PCIE], explain_pcie_raw(gts, lanes),
+			 EXPLAIN_PCIE, name);
+	}
+	v = explain_usb_data(explain_usb_signal(ul));
+	if (isfinite(v) && mtu <= 68) {
+		missing_once(x, "nic_mtu", h);
+	} else if (isfinite(v)) {
+		snprintf(name, sizeof name, "USB %s on %s, %s at MTU %d", ul, h,
+			 udp ? "UDP" : "TCP", mtu);
+		consider(&bus[BUS_USB], explain_tbf_goodput(v, mtu, udp),
+			 EXPLAIN_USB, name);
+	}
+	v = explain_wifi_phy(wl);
+	if (isfinite(v)) {
+		snprintf(name, sizeof name,
+			 "Wi-Fi PHY rate %.1f Mbit/s on %s (an estimate: "
+			 "the MAC carries less)",
+			 v / 1e6, h);
+		consider(&bus[BUS_WIFI], v, EXPLAIN_WIFI, name);
+	}
+}
+
 /* The narrowest ceiling that one host's facts set. */
 static void host_ceilings(struct ctx *x, const char *h, int udp,
-			  struct ceil *best, struct ceil *pcie)
+			  struct ceil *best, struct ceil *bus)
 {
 	const struct report *r = x->r;
 	const char *link = fact(r, h, "nic_link"),
 		   *q = fact(r, h, "qdisc_root");
-	const char *drv = fact(r, h, "nic_driver"), *pl;
+	const char *drv = fact(r, h, "nic_driver");
 	const char *m = fact(r, h, "nic_mtu"), *proto = udp ? "UDP" : "TCP";
-	char name[160], miss[96];
-	char key[64];
-	double gts = 0;
-	int mtu = m ? atoi(m) : 0, lanes = 0;
+	char name[160], key[64];
+	int mtu = m ? atoi(m) : 0;
 	if (!m) {
 		snprintf(key, sizeof key, "mtu@%s", h);
 		for (int i = 0; i < r->nconds; i++)
@@ -184,9 +281,9 @@ static void host_ceilings(struct ctx *x, const char *h, int udp,
 			    r->conds[i].nvalues == 1)
 				mtu = atoi(r->conds[i].values[0].value);
 	}
+	bus_ceilings(x, h, udp, mtu, bus);
 	if (mtu <= 68 && (link || q)) {
-		snprintf(miss, sizeof miss, "nic_mtu of %s", h);
-		explain_cat(x->missing, sizeof x->missing, ", ", miss);
+		missing_once(x, "nic_mtu", h);
 		return;
 	}
 	if (q && !strncmp(q, "tbf ", 4)) {
@@ -206,16 +303,8 @@ static void host_ceilings(struct ctx *x, const char *h, int udp,
 			 proto, mtu);
 		consider(best, explain_eth_goodput(mbps * 1e6, mtu, udp),
 			 EXPLAIN_LINE, name);
-	} else if (!q) {
-		snprintf(miss, sizeof miss, "nic_link of %s", h);
-		explain_cat(x->missing, sizeof x->missing, ", ", miss);
-	}
-	pl = fact(r, h, "nic_pcie_link");
-	if (pl && sscanf(pl, "%lf GT/s x%d", &gts, &lanes) == 2) {
-		snprintf(name, sizeof name, "PCIe %.1f GT/s x%d on %s (raw)",
-			 gts, lanes, h);
-		consider(pcie, explain_pcie_raw(gts, lanes), EXPLAIN_PCIE,
-			 name);
+	} else if (!q && !fact(r, h, "nic_wifi_rate")) {
+		missing_once(x, "nic_link", h);
 	}
 }
 
@@ -414,7 +503,7 @@ static void push(enum explain_kind *k, int *n, enum explain_kind v)
 
 /* The cell's hosts: those its runs have series from, else every host. */
 static void cell_ceilings(struct ctx *x, int ci, int udp, struct ceil *best,
-			  struct ceil *pcie)
+			  struct ceil *bus)
 {
 	const struct report *r = x->r;
 	for (int h = 0; h < r->span.nhosts; h++) {
@@ -428,7 +517,7 @@ static void cell_ceilings(struct ctx *x, int ci, int udp, struct ceil *best,
 			}
 		}
 		if (seen || !any)
-			host_ceilings(x, r->span.hosts[h], udp, best, pcie);
+			host_ceilings(x, r->span.hosts[h], udp, best, bus);
 	}
 }
 
@@ -667,6 +756,27 @@ static void drops_candidate(struct ctx *x, const struct evid *e,
 	push(k, nk, EXPLAIN_DROPS);
 }
 
+/* A bus (PCIe, USB, Wi-Fi) holds the cell when the median is at least
+ * its share of the bus's ceiling and not above it, unless the cell is
+ * line-bound already. */
+static void bus_candidate(struct ctx *x, const struct ceil *c, double share,
+			  double med, struct explain_limit *l,
+			  enum explain_kind *k, int *nk)
+{
+	const struct report *r = x->r;
+	if (!isfinite(c->bps) || med < share * c->bps || med > c->bps ||
+	    (*nk && k[0] == EXPLAIN_LINE))
+		return;
+	explain_share(r, x->lang == REPORT_LANG_JA, med, c->bps, c->name, 0,
+		      x->evidence, sizeof x->evidence);
+	if (!isfinite(l->ceiling) || c->bps < l->ceiling) {
+		l->ceiling = c->bps;
+		l->fraction = med / c->bps;
+		l->ceiling_name = arena_strdup(r->arena, c->name);
+	}
+	push(k, nk, c->kind);
+}
+
 static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 {
 	const struct report *r = x->r;
@@ -679,7 +789,7 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 		   !strcmp(r->met.metric_units[r->met.primary], "bit/s");
 	double med =
 	    c->st && r->met.primary >= 0 ? c->st[r->met.primary].median : NAN;
-	struct ceil best = {NAN, EXPLAIN_NONE, ""}, pcie = best;
+	struct ceil best = {NAN, EXPLAIN_NONE, ""}, bus[BUS_COUNT];
 	struct evid e = {0};
 	enum explain_kind k[2];
 	int nk = 0, ja = x->lang == REPORT_LANG_JA, lossy, others;
@@ -691,8 +801,10 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 	lossy = !udp && retr >= EXPLAIN_PER_S;
 	x->single = version_before(ver, 3, 16) || (par && atoi(par) <= 1);
 	l->ceiling = l->fraction = NAN;
+	for (int b = 0; b < BUS_COUNT; b++)
+		bus[b] = best;
 	if (bits)
-		cell_ceilings(x, ci, udp, &best, &pcie);
+		cell_ceilings(x, ci, udp, &best, bus);
 	for (int i = x->first[ci]; i < x->first[ci + 1]; i++)
 		if (r->runs[x->by_cell[i]].ok)
 			run_evidence(x, &r->runs[x->by_cell[i]], &e);
@@ -705,17 +817,8 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 		if (l->fraction >= EXPLAIN_AT_CEILING && l->fraction <= 1.05)
 			push(k, &nk, best.kind);
 	}
-	if (isfinite(pcie.bps) && med >= EXPLAIN_PCIE_SHARE * pcie.bps &&
-	    med <= pcie.bps && !(nk && k[0] == EXPLAIN_LINE)) {
-		explain_share(r, ja, med, pcie.bps, pcie.name, 0, x->evidence,
-			      sizeof x->evidence);
-		if (!isfinite(l->ceiling) || pcie.bps < l->ceiling) {
-			l->ceiling = pcie.bps;
-			l->fraction = med / pcie.bps;
-			l->ceiling_name = arena_strdup(r->arena, pcie.name);
-		}
-		push(k, &nk, EXPLAIN_PCIE);
-	}
+	for (int b = 0; b < BUS_COUNT; b++)
+		bus_candidate(x, &bus[b], buses[b].share, med, l, k, &nk);
 	/* A CPU that carries a ceiling's rate is not what limits the cell. */
 	/* A TCP flow that loses packets is held by its losses first. */
 	if (lossy && !(nk && k[0] == EXPLAIN_LINE))

@@ -36,6 +36,8 @@ enum explain_kind {
 /* Thresholds (schema/report.md, "Limits"). */
 #define EXPLAIN_AT_CEILING 0.95	 /* measured / ceiling: at the ceiling */
 #define EXPLAIN_PCIE_SHARE 0.75	 /* measured / raw PCIe: bus-bound */
+#define EXPLAIN_USB_SHARE 0.75	 /* measured / USB ceiling: USB-bound */
+#define EXPLAIN_WIFI_SHARE 0.5	 /* measured / PHY rate: Wi-Fi-bound */
 #define EXPLAIN_CORE_BUSY 90.0	 /* the busiest core's mean busy %: CPU-bound */
 #define EXPLAIN_PROC_BUSY 90.0	 /* the engine's process, % of a core */
 #define EXPLAIN_LEADIN_BUSY 50.0 /* CPUs busy before the run: noted */
@@ -77,6 +79,15 @@ const char *explain_kind_text(enum explain_kind k, enum report_lang lang);
 double explain_eth_goodput(double link_bps, int mtu, int udp);
 double explain_tbf_goodput(double rate_bps, int mtu, int udp);
 double explain_pcie_raw(double gts, int lanes);
+/* The data rate of a USB link from its signalling rate in bit/s (480e6,
+ * 5e9, 10e9, 20e9; anything else NaN): USB 2.0's high-speed bulk limit,
+ * USB 3.x Gen 1 8b/10b, Gen 2 128b/132b. */
+double explain_usb_data(double signal_bps);
+/* "5 Gb/s (USB 3.20)", "480 Mb/s (high_speed)" -> bit/s; NaN. */
+double explain_usb_signal(const char *fact);
+/* "tx 866.7 Mbit/s, rx 780.0 Mbit/s" -> the higher of the two in bit/s
+ * (the direction is not known: no cell can exceed the higher); NaN. */
+double explain_wifi_phy(const char *fact);
 
 /* OUT: *out in r->arena; NULL for a model built by hand (no arena, no
  * cells). -XR_ENOMEM only. */

@@ -19,6 +19,7 @@
 #include "host.h"
 #include "hostos.h"
 #include "kv.h"
+#include "nicrate.h"
 #include "plan.h"
 #include "probe.h"
 #include "probe_int.h"
@@ -129,6 +130,30 @@ static void hostname_fact(struct host *h, struct factv *v)
 	buf_release(&b);
 }
 
+/* Linux: a USB adapter's link from the interface document's usb_speed and
+ * usb_version (probe.c), a Wi-Fi interface's PHY rates from `iw dev IF
+ * link`, run only when the document says it is wireless. */
+static void linux_usb_wifi(struct host *h, const char *iface, const char *doc,
+			   struct factv *v)
+{
+	const char *argv[] = {"iw", "dev", iface, "link", NULL};
+	struct buf s = BUF_INIT, ver = BUF_INIT, b = BUF_INIT;
+	struct xr_err e;
+	if (kv_get(doc, "usb_speed", &s)) {
+		kv_get(doc, "usb_version", &ver);
+		if (nicrate_usb_link(s.s, ver.s, &b) == 0)
+			add_buf(v, "nic_usb_link", &b);
+	}
+	buf_reset(&s);
+	if (kv_get(doc, "wireless", &b) &&
+	    sysread_run(h, argv, 10.0, &s, &e) == 0 &&
+	    nicrate_iw_link(s.s, &b) == 0)
+		add_buf(v, "nic_wifi_rate", &b);
+	buf_release(&s);
+	buf_release(&ver);
+	buf_release(&b);
+}
+
 static void nic_facts(struct host *h, const char *iface, struct factv *v)
 {
 	struct buf doc = BUF_INIT, b = BUF_INIT, d = BUF_INIT;
@@ -153,6 +178,8 @@ static void nic_facts(struct host *h, const char *iface, struct factv *v)
 		add_buf(v, "nic_mtu", &b);
 	if (kv_get(doc.s ? doc.s : "", "usb_link", &b))
 		add_buf(v, "nic_usb_link", &b);
+	if (sysread_is_local(h) || host_os(h) == PLAN_OS_LINUX)
+		linux_usb_wifi(h, iface, doc.s ? doc.s : "", v);
 out:
 	buf_release(&doc);
 	buf_release(&b);

@@ -101,7 +101,13 @@ static const char nic_script[] =
     "      break\n"
     "    fi\n"
     "  done\n"
+    "  if [ -e \"$d/device/bInterfaceNumber\" ]; then\n"
+    "    r usb_speed \"$d/device/../speed\"; "
+    "r usb_version \"$d/device/../version\"\n"
+    "  fi\n"
     "fi\n"
+    "if [ -e \"$d/wireless\" ] || [ -e \"$d/phy80211\" ]; then "
+    "echo 'wireless: 1'; fi\n"
     "exit 0\n";
 
 const char *probe_nic_script(void)
@@ -145,6 +151,32 @@ static void doc_drvinfo(struct buf *doc, const char *iface)
 	close(fd);
 }
 
+/* A USB adapter's device is its USB interface (bInterfaceNumber); the USB
+ * device above it has the negotiated speed in Mbit/s and the version
+ * (Documentation/ABI/testing/sysfs-bus-usb). A Wi-Fi interface has
+ * wireless/ or phy80211 (net/wireless/sysfs.c, net/core/net-sysfs.c). */
+static void usb_doc(struct buf *doc, const char *d)
+{
+	char path[160];
+	snprintf(path, sizeof path, "%s/device/bInterfaceNumber", d);
+	if (access(path, F_OK) == 0) {
+		snprintf(path, sizeof path, "%s/device/../speed", d);
+		doc_file(doc, "usb_speed", path);
+		snprintf(path, sizeof path, "%s/device/../version", d);
+		doc_file(doc, "usb_version", path);
+	}
+}
+
+static void wireless_doc(struct buf *doc, const char *d)
+{
+	char path[160];
+	snprintf(path, sizeof path, "%s/wireless", d);
+	if (access(path, F_OK) != 0)
+		snprintf(path, sizeof path, "%s/phy80211", d);
+	if (access(path, F_OK) == 0)
+		buf_adds(doc, "wireless: 1\n");
+}
+
 static int local_nic_doc(const char *iface, struct buf *doc)
 {
 	static const char *const pcie[] = {"current_link_speed",
@@ -174,6 +206,7 @@ static int local_nic_doc(const char *iface, struct buf *doc)
 				 (int)strcspn(t + 8, "\n"), t + 8);
 	}
 	buf_release(&ue);
+	wireless_doc(doc, d);
 	snprintf(path, sizeof path, "%s/device", d);
 	if (access(path, F_OK) != 0)
 		return doc->truncated ? -XR_ENOMEM : 0;
@@ -199,6 +232,7 @@ static int local_nic_doc(const char *iface, struct buf *doc)
 		}
 		break;
 	}
+	usb_doc(doc, d);
 	return doc->truncated ? -XR_ENOMEM : 0;
 }
 
