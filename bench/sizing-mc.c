@@ -17,7 +17,14 @@
  * With EFFECT (a true shift of log(y) on side b, 0.02 = +2%) the rates
  * are of claims in its direction: the power, and what the runs buy.
  *
- * Usage: sizing-mc [DRAWS] [SEED] [EFFECT]   (default 20000, 23, 0)
+ * With a fourth argument "robust", the rows are of the robust verdict
+ * (Hodges-Lehmann interval, Mann-Whitney p; schema/report.md "Method",
+ * 5.): its claims on the rows the headline fits (a decision's runs one
+ * value, now) and on every run as it is (before), overall and among
+ * the draws that stopped at the pilot.
+ *
+ * Usage: sizing-mc [DRAWS] [SEED] [EFFECT] [robust]
+ *        (default 20000, 23, 0)
  */
 #include <math.h>
 #include <stdint.h>
@@ -96,7 +103,42 @@ struct scen {
 
 struct tally {
 	long draws, claims, stopped, stopped_claims, runs;
+	/* the robust verdict (Hodges-Lehmann / Mann-Whitney): on the rows
+	 * the headline fits, and on every run as it is (before issue 23's
+	 * robust split) */
+	long rob, rob_stopped, rob_all, rob_all_stopped;
 };
+
+/* Does verdict v with estimate est claim a difference (in the effect's
+ * direction when there is one)? */
+static int claims(const struct scen *sc, enum report_verdict v, double est)
+{
+	if (sc->effect > 0)
+		return v == REPORT_BETTER || (v == REPORT_DIFFERENT && est > 0);
+	return v == REPORT_BETTER || v == REPORT_WORSE || v == REPORT_DIFFERENT;
+}
+
+/* The robust verdict's claims, of the split rows (c) and of every run as
+ * it is (the same runs decided with no decision marks). */
+static void robust_tally(const struct scen *sc, struct report_sample *a,
+			 struct report_sample *b, const struct report_cmp *c,
+			 int stopped, struct tally *t)
+{
+	struct report_cmp all;
+	enum report_flag_code why;
+	int i = claims(sc, c->robust_verdict, c->hl_pct), j = 0;
+	const int *da = a->decide, *db = b->decide;
+	a->decide = b->decide = NULL;
+	memset(&all, 0, sizeof all);
+	if (!report_decide(a, b, 1, 0.01, 1, &all, &why))
+		j = claims(sc, all.robust_verdict, all.hl_pct);
+	a->decide = da;
+	b->decide = db;
+	t->rob += i;
+	t->rob_all += j;
+	t->rob_stopped += stopped && i;
+	t->rob_all_stopped += stopped && j;
+}
 
 /* The runs the sizing freezes for both cells (compare_needs: the larger
  * of each cell's own need and the Δ need). */
@@ -144,17 +186,34 @@ static void draw(const struct scen *sc, const struct plan *p, struct tally *t)
 	t->runs += 2 * n;
 	if (report_decide(&a, &b, 1, 0.01, 1, &c, &why))
 		return;
-	if (sc->effect > 0)
-		i = c.verdict == REPORT_BETTER ||
-		    (c.verdict == REPORT_DIFFERENT && c.delta_pct > 0);
-	else
-		i = c.verdict == REPORT_BETTER || c.verdict == REPORT_WORSE ||
-		    c.verdict == REPORT_DIFFERENT;
+	i = claims(sc, c.verdict, c.delta_pct);
 	t->claims += i;
+	robust_tally(sc, &a, &b, &c, n == sc->min, t);
 	if (n == sc->min) {
 		t->stopped++;
 		t->stopped_claims += i;
 	}
+}
+
+static void print_row(const struct scen *sc, const struct tally *t)
+{
+	printf("| %d..%d | %.1f%% | %s | %.1f%% | %.0f%% | %.1f%% (%ld) | "
+	       "%.1f |\n",
+	       sc->min, sc->max, 100 * sc->sd, sc->split ? "split" : "old",
+	       100.0 * t->claims / t->draws, 100.0 * t->stopped / t->draws,
+	       t->stopped ? 100.0 * t->stopped_claims / t->stopped : 0.0,
+	       t->stopped, (double)t->runs / t->draws);
+}
+
+static void print_robust(const struct scen *sc, const struct tally *t)
+{
+	double st = t->stopped ? (double)t->stopped : 1;
+	printf("| %d..%d | %.1f%% | %s | %.1f%% | %.1f%% | %.0f%% (%ld) | "
+	       "%.1f%% | %.1f%% |\n",
+	       sc->min, sc->max, 100 * sc->sd, sc->split ? "split" : "old",
+	       100.0 * t->rob / t->draws, 100.0 * t->rob_all / t->draws,
+	       100.0 * t->stopped / t->draws, t->stopped,
+	       100.0 * t->rob_stopped / st, 100.0 * t->rob_all_stopped / st);
 }
 
 int main(int argc, char **argv)
@@ -164,13 +223,21 @@ int main(int argc, char **argv)
 	long draws = argc > 1 ? atol(argv[1]) : 20000;
 	uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 23;
 	double effect = argc > 3 ? atof(argv[3]) : 0;
+	int rob = argc > 4 && !strcmp(argv[4], "robust");
 	size_t mi, si;
 	int split;
-	printf("| min..max | noise sd | procedure | %s | stopped at "
-	       "pilot | %s among them | runs per comparison |\n"
-	       "|---|---:|---|---:|---:|---:|---:|\n",
-	       effect > 0 ? "claims of the effect" : "false claims",
-	       effect > 0 ? "claims" : "false claims");
+	if (rob)
+		printf("| min..max | noise sd | procedure | robust %s: "
+		       "rows (now) | every run (before) | stopped at pilot | "
+		       "among them: rows | every run |\n"
+		       "|---|---:|---|---:|---:|---:|---:|---:|\n",
+		       effect > 0 ? "claims of the effect" : "false claims");
+	else
+		printf("| min..max | noise sd | procedure | %s | stopped at "
+		       "pilot | %s among them | runs per comparison |\n"
+		       "|---|---:|---|---:|---:|---:|---:|\n",
+		       effect > 0 ? "claims of the effect" : "false claims",
+		       effect > 0 ? "claims" : "false claims");
 	for (mi = 0; mi < sizeof mins / sizeof *mins; mi++)
 		for (si = 0; si < sizeof sds / sizeof *sds; si++)
 			for (split = 0; split < 2; split++) {
@@ -188,16 +255,10 @@ int main(int argc, char **argv)
 				rng_seed(seed);
 				for (d = 0; d < draws; d++)
 					draw(&sc, &p, &t);
-				printf("| %d..%d | %.1f%% | %s | %.1f%% | "
-				       "%.0f%% | %.1f%% (%ld) | %.1f |\n",
-				       sc.min, sc.max, 100 * sc.sd,
-				       split ? "split" : "old",
-				       100.0 * t.claims / t.draws,
-				       100.0 * t.stopped / t.draws,
-				       t.stopped ? 100.0 * t.stopped_claims /
-						       t.stopped
-						 : 0.0,
-				       t.stopped, (double)t.runs / t.draws);
+				if (rob)
+					print_robust(&sc, &t);
+				else
+					print_row(&sc, &t);
 			}
 	return 0;
 }

@@ -317,6 +317,10 @@ static int draw_report(struct pdf *pdf, const struct report *r, struct arena *a,
 	}
 	if (rc == 0)
 		rc = pdf_heading(pdf, 2, T(COMPARISONS), err);
+	/* declared pairs that yield no comparison (pair_note.c), as the
+	 * Markdown and HTML list them */
+	for (int k = 0; rc == 0 && k < r->npair_notes; k++)
+		rc = pdf_paragraph(pdf, 8, 0, r->pair_notes[k], err);
 	if (rc == 0) {
 		report_method_note(r, &s);
 		rc = pdf_paragraph(pdf, 8, 0, s.s, err);

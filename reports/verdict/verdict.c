@@ -301,17 +301,37 @@ static int claim(enum report_verdict v, double est)
 }
 
 /* Hodges-Lehmann and Mann-Whitney on the log values; robust_shown when
- * they disagree with the parametric verdict in sign or outcome. */
+ * they disagree with the parametric verdict in sign or outcome. A sized
+ * comparison ranks the rows the headline fits (fitrows_fill): each
+ * sizing decision's runs are one value, their mean, so the ranks too
+ * leave out the spread that decided n (bench/RESULTS.md, "Robust line
+ * of sized comparisons"). */
 static void robust(const struct design *d, double theta_pct,
 		   int higher_is_better, struct report_cmp *out)
 {
 	struct stats_hl hl;
 	struct stats_mwu mw;
-	int rc = stats_hodges_lehmann(d->y, d->na, d->y + d->na, d->n - d->na,
-				      0.95, &hl);
-	if (rc < 0 || stats_mannwhitney(d->y, d->na, d->y + d->na, d->n - d->na,
-					STATS_MWU_AUTO, &mw) < 0)
+	struct fitrows f = {0};
+	const double *y = d->y;
+	size_t na = d->na, n = d->n, i;
+	int rc;
+	if (d->nx) {
+		if (fitrows_fill(d, &f) < 0) {
+			fitrows_free(&f);
+			return;
+		}
+		y = f.y;
+		n = f.n;
+		for (na = 0, i = 0; i < f.n; i++)
+			na += f.g[i] == 0;
+	}
+	rc = stats_hodges_lehmann(y, na, y + na, n - na, 0.95, &hl);
+	if (rc < 0 ||
+	    stats_mannwhitney(y, na, y + na, n - na, STATS_MWU_AUTO, &mw) < 0) {
+		fitrows_free(&f);
 		return;
+	}
+	fitrows_free(&f);
 	out->hl_pct = pct(hl.est);
 	out->mw_p = mw.p;
 	if (rc == 0) {

@@ -8,7 +8,7 @@
 #    Holm's p with it, `decide_df` 0 for a fixed plan;
 #  - a pair whose sides also differ in a factor it does not name (pc) is
 #    a note: JSON `pair_notes`, a line in the Markdown, a paragraph in
-#    the HTML, exactly, with
+#    the HTML, exactly, and in the PDF (pdftotext, blanks removed), with
 #    its plan position, the same rule `xrun validate` warns with.
 set -eu
 : "${XRUN:?set XRUN to the xrun binary}"
@@ -88,6 +88,28 @@ check ja "$pos_ja" "$hl_ja" "$pair_ja"
 grep -qF -- "$welch_en" en.md || bad "en.md: no Welch sentence"
 "$XRUN" report --db p.db -o en.html 2>html.err || bad "html: $(cat html.err)"
 grep -qF -- "<p class=\"note\">$pair_en</p>" en.html || bad "en.html: no pair note"
+
+# The PDF holds the pair note too, read back with pdftotext: the wrapped
+# lines are compared with every blank removed (a line break falls
+# anywhere in the sentence), English and Japanese.
+pdf_note() { # LANG NOTE
+	"$XRUN" report --db p.db --lang "$1" -o "$1.pdf" 2>"$1.pdf.err" ||
+		{ bad "report pdf $1: $(cat "$1.pdf.err")"; return; }
+	pdftotext -enc UTF-8 "$1.pdf" "$1.txt" || { bad "pdftotext $1.pdf"; return; }
+	python3 - "$1.txt" "$2" <<'PY' || bad "$1.pdf: no pair note in the copied text"
+import sys
+squash = lambda t: "".join(t.split())
+sys.exit(0 if squash(sys.argv[2]) in squash(open(sys.argv[1], encoding="utf-8").read()) else 1)
+PY
+}
+if ! command -v pdftotext >/dev/null; then
+	[ "${CI:-}" = true ] && bad "pdftotext is needed under CI" || echo "note: no pdftotext, the PDF pair note is not checked"
+elif ! fc-list 2>/dev/null | grep -qi ipaex && [ -z "${XRUN_FONT:-}" ]; then
+	[ "${CI:-}" = true ] && bad "no Japanese font under CI" || echo "note: no Japanese font, the PDF pair note is not checked"
+else
+	pdf_note en "$pair_en"
+	pdf_note ja "$pair_ja"
+fi
 
 # --adjust holm: p_adj is Holm's over the two decided p values
 "$XRUN" report --db p.db --adjust holm -o h.json 2>h.err || bad "holm: $(cat h.err)"

@@ -270,6 +270,12 @@ static void test_sized(void)
 	     tdist_quantile(0.975, c.df);
 	is_near(se, 0.00503523562663, 1e-9, "sized: HC3 on the decision row");
 	is_near(c.df, 7.89189436275, 1e-8, "sized: Bell-McCaffrey df");
+	/* the robust line ranks the same rows: each side's two decision
+	 * runs one value, their mean of log y (robust_split.py, stdlib;
+	 * every run as it is would give HL +4.945000328%) */
+	is_near(c.hl_pct, 5.039525692, 1e-6, "sized: HL on the decision row");
+	is_near(c.mw_p, 0.0005827505828, 1e-12,
+		"sized: exact Mann-Whitney p, 7 + 7 rows");
 	memset(&c, 0, sizeof c);
 	report_decide(&A, &B, 0, 0.01, 1, &c, &why);
 	is_int(c.method, REPORT_METHOD_WELCH, "sized, not interleaved: Welch");
