@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "oom.h"
 #include "opt.h"
 #include "suggest.h"
 #include "banned.h"
@@ -54,7 +55,7 @@ int main(int argc, char **argv)
 		c = argv[1] = "version";
 	if (c[0] != '-' && (cmd = cli_command(c)) && !cmd->parent &&
 	    !strchr(c, ' '))
-		return cmd->fn(argc - 1, argv + 1);
+		return xr_oom_exit(cmd->fn(argc - 1, argv + 1));
 	if (unknown_command(c))
 		return 2;
 	if (c[0] == '-') {
@@ -64,5 +65,5 @@ int main(int argc, char **argv)
 	}
 	/* xrun PLAN ... == xrun run PLAN ... */
 	argv[0] = "run";
-	return cmd_run_spec.fn(argc, argv);
+	return xr_oom_exit(cmd_run_spec.fn(argc, argv));
 }
