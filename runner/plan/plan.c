@@ -486,8 +486,10 @@ int plan_load(const char *path, const struct plan_catalog *cat,
 {
 	struct buf b;
 	int rc;
+	char was[512];
 	*out = NULL;
 	d->file = path;
+	snprintf(was, sizeof was, "%s", xr_oom_stage_now());
 	xr_oom_stage("reading %s", path);
 	buf_init(&b, PLAN_YAML_MAX_BYTES + 1);
 	rc = buf_read_file(&b, path, PLAN_YAML_MAX_BYTES + 1);
@@ -510,6 +512,7 @@ int plan_load(const char *path, const struct plan_catalog *cat,
 	}
 	rc = load(path, b.s, b.len, cat, out, d);
 	buf_release(&b);
+	xr_oom_stage("%s", was); /* the caller's stage again */
 	return rc;
 }
 
