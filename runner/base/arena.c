@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oom.h"
 #include "banned.h"
 
 struct block {
@@ -25,7 +26,10 @@ struct arena {
 
 struct arena *arena_new(void)
 {
-	return calloc(1, sizeof(struct arena));
+	struct arena *a = calloc(1, sizeof(struct arena));
+	if (!a)
+		xr_oom_mark(NULL, 0);
+	return a;
 }
 
 void *arena_alloc(struct arena *a, size_t n)
@@ -43,8 +47,10 @@ void *arena_alloc(struct arena *a, size_t n)
 		if (sz < n)
 			sz = n;
 		b = malloc(sizeof *b + sz);
-		if (!b)
+		if (!b) {
+			xr_oom_mark(NULL, 0);
 			return NULL;
+		}
 		b->size = sz;
 		b->used = 0;
 		b->next = a->head;

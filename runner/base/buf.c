@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "oom.h"
 #include "banned.h"
 
 #define BUF_DEFAULT_MAX ((size_t)256 << 20)
@@ -41,8 +42,10 @@ static int buf_grow(struct buf *b, size_t extra)
 	while (nc < need)
 		nc *= 2;
 	ns = realloc(b->cap ? b->s : NULL, nc);
-	if (!ns)
+	if (!ns) {
+		xr_oom_mark(NULL, 0);
 		return -XR_ENOMEM;
+	}
 	if (!b->cap)
 		ns[0] = 0;
 	b->s = ns;

@@ -3,6 +3,7 @@
  * formats "file:line:col: error: message" for the whole program.
  */
 #include "err.h"
+#include "oom.h"
 
 #include "buf.h"
 #include "utf8.h"
@@ -45,6 +46,8 @@ int xr_err_set(struct xr_err *err, int code, const char *file, int line,
 {
 	if (code < 0)
 		code = -code;
+	if (code == XR_ENOMEM)
+		xr_oom_mark(file, line);
 	if (err) {
 		va_list ap;
 		err->code = code;
@@ -68,10 +71,19 @@ void xr_err_clear(struct xr_err *err)
  * engine's stderr), whose control characters are shown, not obeyed. */
 static const char *term_msg(struct buf *b, const char *msg)
 {
+	static char plain[1024];
+	size_t i;
 	buf_reset(b);
-	if (utf8_term_escape(b, msg, strlen(msg), UTF8_TERM_KEEP_LF) < 0)
-		return msg[0] ? "(message lost: out of memory)" : "";
-	return b->s;
+	if (utf8_term_escape(b, msg, strlen(msg), UTF8_TERM_KEEP_LF) >= 0)
+		return b->s;
+	/* no memory to escape into: the message, its controls as '?' */
+	for (i = 0; msg[i] && i < sizeof plain - 1; i++)
+		plain[i] = ((unsigned char)msg[i] < 0x20 && msg[i] != '\n') ||
+				   msg[i] == 0x7f
+			       ? '?'
+			       : msg[i];
+	plain[i] = 0;
+	return plain;
 }
 
 void xr_err_print(const struct xr_err *err, const char *prog)
@@ -98,22 +110,39 @@ void xr_diag_vadd(struct xr_diag *d, int is_warning, int line, int col,
 		  const char *fmt, va_list ap)
 {
 	char buf[1024];
+	char *msg = NULL;
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	if (!is_warning)
+		d->nerr++;
 	if (d->n == d->cap) {
 		size_t nc = d->cap ? d->cap * 2 : 16;
 		struct xr_diag_item *ni = realloc(d->items, nc * sizeof *ni);
-		if (!ni)
-			return;
-		d->items = ni;
-		d->cap = nc;
+		if (ni) {
+			d->items = ni;
+			d->cap = nc;
+		}
 	}
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	if (d->n < d->cap)
+		msg = strdup(buf);
+	if (!msg) {
+		xr_oom_mark(d->file, line);
+		if (!d->nlost++) {
+			size_t k = strlen(buf);
+			d->lost.is_warning = is_warning;
+			d->lost.line = line;
+			d->lost.col = col;
+			if (k >= sizeof d->lost.msg)
+				k = sizeof d->lost.msg - 1;
+			memcpy(d->lost.msg, buf, k);
+			d->lost.msg[k] = 0;
+		}
+		return;
+	}
 	d->items[d->n].is_warning = is_warning;
 	d->items[d->n].line = line;
 	d->items[d->n].col = col;
-	d->items[d->n].msg = strdup(buf);
+	d->items[d->n].msg = msg;
 	d->n++;
-	if (!is_warning)
-		d->nerr++;
 }
 
 void xr_diag_add(struct xr_diag *d, int is_warning, int line, int col,
@@ -138,6 +167,18 @@ static int cmp_item(const void *a, const void *b)
 	return 0;
 }
 
+static void print_item(FILE *f, struct buf *b, const char *file, int is_warning,
+		       int line, int col, const char *msg)
+{
+	const char *kind = is_warning ? "warning" : "error";
+	msg = term_msg(b, msg);
+	if (line > 0)
+		fprintf(f, "%s:%d:%d: %s: %s\n", file, line, col > 0 ? col : 1,
+			kind, msg);
+	else
+		fprintf(f, "%s: %s: %s\n", file, kind, msg);
+}
+
 void xr_diag_print(struct xr_diag *d, void *stream)
 {
 	FILE *f = stream ? stream : stderr;
@@ -149,14 +190,16 @@ void xr_diag_print(struct xr_diag *d, void *stream)
 		qsort(d->items, d->n, sizeof *d->items, cmp_item);
 	for (i = 0; i < d->n; i++) {
 		const struct xr_diag_item *it = &d->items[i];
-		const char *kind = it->is_warning ? "warning" : "error";
-		const char *msg = term_msg(&b, it->msg);
-		if (it->line > 0)
-			fprintf(f, "%s:%d:%d: %s: %s\n", d->file, it->line,
-				it->col > 0 ? it->col : 1, kind, msg);
-		else
-			fprintf(f, "%s: %s: %s\n", d->file, kind, msg);
+		print_item(f, &b, d->file, it->is_warning, it->line, it->col,
+			   it->msg);
 	}
+	if (d->nlost)
+		print_item(f, &b, d->file, d->lost.is_warning, d->lost.line,
+			   d->lost.col, d->lost.msg);
+	if (d->nlost > 1)
+		fprintf(f,
+			"%s: error: %zu more messages lost (out of memory)\n",
+			d->file, d->nlost - 1);
 	buf_release(&b);
 }
 

@@ -69,6 +69,14 @@ struct xr_diag {
 	struct xr_diag_item *items;
 	size_t n, cap;
 	size_t nerr; /* items that are errors */
+	/* Messages that found no memory: the first is kept here (printed
+	 * after the items), the others counted; lost errors count in nerr,
+	 * so a plan never passes because its error could not be kept. */
+	size_t nlost;
+	struct {
+		int is_warning, line, col;
+		char msg[512];
+	} lost;
 };
 void xr_diag_init(struct xr_diag *d, const char *file);
 void xr_diag_add(struct xr_diag *d, int is_warning, int line, int col,

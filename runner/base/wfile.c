@@ -66,22 +66,27 @@ static size_t split_dir(const char *path, struct buf *dir)
 }
 
 /* path with its folder resolved ("./a/../r.pdf" -> "/abs/r.pdf"); the last
- * component is kept as it is (it may not exist, or be a link). */
-static void canon(const char *path, struct buf *out)
+ * component is kept as it is (it may not exist, or be a link). 0, or
+ * -XR_ENOMEM: then nothing may be concluded from out (issue 24: a check
+ * that ran out of memory must not pass the store as another file). */
+static int canon(const char *path, struct buf *out)
 {
 	struct buf dir = BUF_INIT;
 	size_t base = split_dir(path, &dir);
-	char *real = realpath(dir.s, NULL);
+	char *real = dir.len ? realpath(dir.s, NULL) : NULL;
+	int bad = !dir.len || (!real && errno == ENOMEM);
 
-	buf_adds(out, real ? real : dir.s);
+	bad |= buf_adds(out, real ? real : dir.s) < 0;
 	if (!out->len || out->s[out->len - 1] != '/')
-		buf_addc(out, '/');
-	buf_adds(out, path + base);
+		bad |= buf_addc(out, '/') < 0;
+	bad |= buf_adds(out, path + base) < 0;
 	free(real);
 	buf_release(&dir);
+	return bad ? -XR_ENOMEM : 0;
 }
 
-/* Whether target (canonical ct, stat st when have_st) is name. */
+/* Whether target (canonical ct, stat st when have_st) is name: 1, 0, or
+ * -XR_ENOMEM. */
 static int same_file(const char *ct, const struct stat *st, int have_st,
 		     const char *name)
 {
@@ -89,7 +94,10 @@ static int same_file(const char *ct, const struct stat *st, int have_st,
 	struct stat ns;
 	int same;
 
-	canon(name, &cn);
+	if (canon(name, &cn) < 0) {
+		buf_release(&cn);
+		return -XR_ENOMEM;
+	}
 	same = !strcmp(ct, cn.s) ||
 	       (have_st && stat(name, &ns) == 0 && ns.st_dev == st->st_dev &&
 		ns.st_ino == st->st_ino);
@@ -98,7 +106,7 @@ static int same_file(const char *ct, const struct stat *st, int have_st,
 }
 
 /* 1 + the index in sidecar_suffix[] when path is guard g's file or one
- * of its sidecars, else 0. */
+ * of its sidecars, else 0; -XR_ENOMEM when that cannot be told. */
 static int guarded_by(const struct guard *g, const char *ct,
 		      const struct stat *st, int have_st)
 {
@@ -108,15 +116,20 @@ static int guarded_by(const struct guard *g, const char *ct,
 	struct buf name = BUF_INIT;
 	int hit = 0;
 
+	if (!real && errno == ENOMEM)
+		hit = -XR_ENOMEM;
 	for (size_t i = 0; i < n && !hit; i++) {
 		for (int r = 0; r < 2 && !hit; r++) {
 			const char *p = r ? real : g->path;
+			int same;
 			if (!p)
 				continue;
 			buf_reset(&name);
-			buf_addf(&name, "%s%s", p, sidecar_suffix[i]);
-			hit =
-			    same_file(ct, st, have_st, name.s) ? (int)i + 1 : 0;
+			if (buf_addf(&name, "%s%s", p, sidecar_suffix[i]) < 0)
+				same = -XR_ENOMEM;
+			else
+				same = same_file(ct, st, have_st, name.s);
+			hit = same < 0 ? same : same ? (int)i + 1 : 0;
 		}
 	}
 	buf_release(&name);
@@ -179,15 +192,24 @@ int wfile_check(const char *path, struct xr_err *err)
 				  "cannot write '%s': %s", path,
 				  strerror(errno));
 	have_st = stat(path, &fst) == 0;
-	canon(path, &ct);
+	if (canon(path, &ct) < 0)
+		rc = -XR_ENOMEM;
 	for (i = 0; i < nguards && rc == 0; i++)
-		if ((hit = guarded_by(&guards[i], ct.s, &fst, have_st)))
+		if ((hit = guarded_by(&guards[i], ct.s, &fst, have_st)) < 0)
+			rc = xr_err_set(err, XR_ENOMEM, path, 0, 0,
+					"out of memory checking that '%s' is "
+					"not %s",
+					path, guards[i].what);
+		else if (hit)
 			rc = xr_err_set(
 			    err, XR_EUSAGE, path, 0, 0,
 			    "refusing to write '%s': it is %s%s%s%s", path,
 			    guards[i].what, hit > 1 ? "'s " : "",
 			    sidecar_suffix[hit - 1], hit > 1 ? " file" : "");
 	buf_release(&ct);
+	if (rc == -XR_ENOMEM && !(err && err->msg[0]))
+		xr_err_set(err, XR_ENOMEM, path, 0, 0,
+			   "out of memory checking '%s'", path);
 	if (rc < 0 || !have_lst)
 		return rc;
 	if (S_ISLNK(st.st_mode))
@@ -253,7 +275,9 @@ static int open_temp(const char *path, struct buf *tmp)
 	char rnd[13];
 	int fd = -1, tries;
 
-	for (tries = 0; tries < 100 && fd < 0; tries++) {
+	if (!dir.len) /* no memory: "" would put it in / */
+		errno = ENOMEM;
+	for (tries = dir.len ? 0 : 100; tries < 100 && fd < 0; tries++) {
 		random_suffix(rnd, sizeof rnd - 1);
 		buf_reset(tmp);
 		if (buf_addf(tmp, "%s/.%s.%s.tmp", dir.s, path + base, rnd) <
@@ -289,34 +313,35 @@ static int write_all(int fd, const char *p, size_t len)
 }
 
 /* Make the rename itself durable; a folder that cannot be synced is not
- * an error (some file systems refuse). */
-static void sync_dir(const char *path)
+ * an error (some file systems refuse). dir: the target's folder, found
+ * before the rename (memory running out then leaves the old file). */
+static void sync_dir(const char *dir)
 {
-	struct buf dir = BUF_INIT;
-	int fd;
-
-	split_dir(path, &dir);
-	fd = open(dir.s, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
 		(void)fsync(fd);
 		close(fd);
 	}
-	buf_release(&dir);
 }
 
 int wfile_write(const char *path, const void *data, size_t len,
 		struct xr_err *err)
 {
-	struct buf tmp = BUF_INIT;
+	struct buf tmp = BUF_INIT, dir = BUF_INIT;
 	struct stat old;
 	int fd, e = 0, rc;
 
 	if ((rc = wfile_check(path, err)) < 0)
 		return rc;
+	split_dir(path, &dir);
+	if (!dir.len)
+		return xr_err_set(err, XR_ENOMEM, path, 0, 0,
+				  "out of memory writing '%s'", path);
 	fd = open_temp(path, &tmp);
 	if (fd < 0) {
 		rc = write_error(path, errno, err);
 		buf_release(&tmp);
+		buf_release(&dir);
 		return rc;
 	}
 	/* The replaced file's permissions carry over. */
@@ -334,7 +359,8 @@ int wfile_write(const char *path, const void *data, size_t len,
 	if (rc < 0)
 		unlink(tmp.s);
 	else
-		sync_dir(path);
+		sync_dir(dir.s);
 	buf_release(&tmp);
+	buf_release(&dir);
 	return rc;
 }

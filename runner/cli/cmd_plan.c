@@ -18,6 +18,7 @@
 #include "dimension.h"
 #include "dry.h"
 #include "fastout.h"
+#include "oom.h"
 #include "plan.h"
 #include "store.h"
 #include "banned.h"
@@ -133,7 +134,7 @@ static int cmd_plan(int argc, char **argv)
 	json = a.json;
 	xr_diag_init(&diag, path);
 	rc = plan_load(path, catalog_builtin(), &p, &diag);
-	if (diag.n) /* err.c's qsort of an empty list trips UBSan */
+	if (diag.n || diag.nlost)
 		xr_diag_print(&diag, stderr);
 	xr_diag_release(&diag);
 	if (rc < 0 || (a.reference && cmd_check_reference(p, a.reference))) {
@@ -153,6 +154,7 @@ static int cmd_plan(int argc, char **argv)
 	xr_err_clear(&err);
 	memset(&d, 0, sizeof d);
 	d.db = a.db;
+	xr_oom_stage("building the schedule of %s", path);
 	rc = dry_build(&d, p, &err);
 	if (rc == 0) {
 		o.b = malloc(o.cap);
@@ -161,6 +163,7 @@ static int cmd_plan(int argc, char **argv)
 					"out of memory");
 	}
 	if (rc == 0) {
+		xr_oom_stage("printing the schedule of %s", path);
 		if (json)
 			dry_write_json(&o, &d);
 		else

@@ -400,7 +400,7 @@ int cmd_plan_from_reference(const char *path, const char *out)
 		return 3;
 	xr_diag_init(&d, path);
 	rc = report_reference_read(path, iperf3_metrics, a, &doc, &d);
-	if (d.n)
+	if (d.n || d.nlost)
 		xr_diag_print(&d, stderr);
 	xr_diag_release(&d);
 	if (rc < 0) {
@@ -449,7 +449,7 @@ int cmd_check_reference(const struct plan *p, const char *path)
 	xr_diag_init(&d, path);
 	rc = report_reference_check_plan(p, path, m.lv, m.ncells, &d);
 	matrix_release(&m);
-	if (d.n)
+	if (d.n || d.nlost)
 		xr_diag_print(&d, stderr);
 	xr_diag_release(&d);
 	return rc;
@@ -465,7 +465,7 @@ int cmd_validate_reference(const char *path, int quiet)
 		return -XR_ENOMEM;
 	xr_diag_init(&d, path);
 	rc = report_reference_read(path, iperf3_metrics, a, &doc, &d);
-	if (d.n)
+	if (d.n || d.nlost)
 		xr_diag_print(&d, stderr);
 	xr_diag_release(&d);
 	if (rc == 0 && !quiet)

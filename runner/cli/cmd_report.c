@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "catalog.h"
 #include "err.h"
+#include "oom.h"
 #include "plan.h"
 #include "render.h"
 #include "store.h"
@@ -194,9 +195,11 @@ static int cmd_report(int argc, char **argv)
 		o.diag = &refd;
 	}
 	gate.fail_on = a.fail_on;
+	xr_oom_stage("writing the report %s from %s", out, db);
 	rc = report_write_file_gate(db, out, &o, &gate, &err);
 	buf_release(&dbp);
-	if (o.diag && refd.n) /* the reference file's every problem */
+	if (o.diag &&
+	    (refd.n || refd.nlost)) /* the reference file's every problem */
 		xr_diag_print(&refd, stderr);
 	if (rc < 0 && !(o.diag && refd.nerr))
 		xr_err_print(&err, "xrun");

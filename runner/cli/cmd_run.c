@@ -129,7 +129,7 @@ static int load_plan(const char *plan_path, struct plan **p, struct buf *text)
 				  p, &diag);
 		buf_adds(text, xr_embedded_plan);
 	}
-	if (diag.n) /* qsort(NULL, 0) trips UBSan in err.c */
+	if (diag.n || diag.nlost)
 		xr_diag_print(&diag, stderr);
 	if (r < 0 && !diag.n)
 		fprintf(stderr, "xrun: cannot load plan '%s'\n",

@@ -322,7 +322,7 @@ static int cmd_status(int argc, char **argv)
 		xr_diag_init(&diag, plan_path);
 		r = plan_load(plan_path, catalog_builtin(), &p, &diag);
 		if (r < 0) {
-			if (diag.n)
+			if (diag.n || diag.nlost)
 				xr_diag_print(&diag, stderr);
 			xr_diag_release(&diag);
 			return 2;

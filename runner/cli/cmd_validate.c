@@ -11,6 +11,7 @@
 #include "buf.h"
 #include "cmd.h"
 #include "err.h"
+#include "oom.h"
 #include "matrix.h"
 #include "catalog.h"
 #include "plan.h"
@@ -118,11 +119,12 @@ static int validate_one(const char *path, int quiet, const char *reference)
 	} else {
 		rc = plan_load(path, catalog_builtin(), &p, &d);
 	}
+	xr_oom_stage("checking %s", d.file);
 	if (rc == 0)
 		rc = check_size(p, &d);
 	if (rc == 0)
 		check_pairs(p, &d);
-	if (d.n) /* xr_diag_print qsorts items, NULL when there are none */
+	if (d.n || d.nlost)
 		xr_diag_print(&d, stderr);
 	if (rc == 0 && reference && cmd_check_reference(p, reference) != 0)
 		rc = -XR_EUSAGE;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "oom.h"
 #include "opt.h"
 #include "suggest.h"
 #include "banned.h"
@@ -53,8 +54,11 @@ int main(int argc, char **argv)
 	if (!strcmp(c, "--version"))
 		c = argv[1] = "version";
 	if (c[0] != '-' && (cmd = cli_command(c)) && !cmd->parent &&
-	    !strchr(c, ' '))
-		return cmd->fn(argc - 1, argv + 1);
+	    !strchr(c, ' ')) {
+		/* until the command names a stage of its own */
+		xr_oom_stage("running 'xrun %s'", cmd->name);
+		return xr_oom_exit(cmd->fn(argc - 1, argv + 1));
+	}
 	if (unknown_command(c))
 		return 2;
 	if (c[0] == '-') {
@@ -64,5 +68,6 @@ int main(int argc, char **argv)
 	}
 	/* xrun PLAN ... == xrun run PLAN ... */
 	argv[0] = "run";
-	return cmd_run_spec.fn(argc, argv);
+	xr_oom_stage("running 'xrun run'");
+	return xr_oom_exit(cmd_run_spec.fn(argc, argv));
 }

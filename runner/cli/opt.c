@@ -11,6 +11,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "oom.h"
 #include "opt.h"
 #include "suggest.h"
 #include "banned.h"
@@ -204,6 +205,14 @@ void opt_help(const struct opt_cmd *c, FILE *f)
 	buf_release(&b);
 }
 
+/* Not a usage error: the entry point says memory ran out (oom.h). */
+static int opt_nomem(void)
+{
+	xr_oom_stage("reading the command line");
+	xr_oom_mark(NULL, 0);
+	return OPT_USAGE;
+}
+
 int opt_usage_error(const struct opt_cmd *c, const char *fmt, ...)
 {
 	va_list ap;
@@ -358,7 +367,7 @@ static int set_value(const struct opt_cmd *c, const struct opt_def *o,
 	case OPT_LIST:
 		l = (struct opt_list *)field;
 		if (!l->v && !(l->v = calloc((size_t)argc + 1, sizeof *l->v)))
-			return opt_usage_error(c, "out of memory");
+			return opt_nomem();
 		l->v[l->n++] = value;
 		return 0;
 	case OPT_CALLBACK:
@@ -474,7 +483,7 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *dest)
 	int i, npos = 0, opts = 1, r;
 	char **pos = calloc((size_t)argc + 1, sizeof *pos);
 	if (!pos)
-		return opt_usage_error(NULL, "out of memory"), OPT_USAGE;
+		return opt_nomem();
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!opts || a[0] != '-' || !a[1]) {

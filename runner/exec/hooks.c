@@ -33,6 +33,9 @@
 /* run_hook's answer when the hook did not run or did not exit: not an
  * exit code a command can have, not an error code either. */
 #define HOOK_NOT_RUN (-1)
+/* run_hook: the host stopped answering (ssh's own exit 255, confirmed by
+ * a connection check): not the hook's outcome, and not stored. */
+#define HOOK_LOST (-2)
 
 struct hooks_vc {
 	char *expected, *actual;
@@ -264,11 +267,46 @@ static const char *host_label(const struct runctx *rc, int hi)
 }
 
 /*
+ * A hook that could not run (hr < 0), whose ssh exited 255 or a probe
+ * that failed on an ssh host may have lost the host rather than failed on
+ * it: the connection check (host_check) tells which, as for a run
+ * (hostset_lost). 1 when the host is lost: rc->setup_lost and what the
+ * setup was doing are set.
+ */
+static int lost_in_setup(struct runctx *rc, int f, int hi, const char *kind)
+{
+	struct host *h = hi >= 0 ? rc->hosts[hi] : NULL;
+	struct buf why = BUF_INIT;
+	if (!h || strcmp(host_kind(h), "ssh") != 0)
+		return 0;
+	if (host_check(h, &why) == 0) {
+		buf_release(&why);
+		return 0; /* the hook's own failure */
+	}
+	rc->setup_lost = 1;
+	rc->lost_hi = hi;
+	rc->lost_since = host_down_since(h);
+	snprintf(rc->setup_what, sizeof rc->setup_what,
+		 "%s hook of factor '%s' (%s)", kind ? kind : "verify",
+		 rc->p->factors[f].name, why.len ? why.s : "no answer");
+	buf_release(&why);
+	return 1;
+}
+
+static int hook_lost(struct runctx *rc, int f, int hi, int hr,
+		     const struct proc_result *res, const char *kind)
+{
+	if (hr == 0 && !(res->status == PROC_EXITED && res->exit_code == 255))
+		return 0;
+	return lost_in_setup(rc, f, hi, kind);
+}
+
+/*
  * Run one hook argv template on host slot k of factor f; stdout goes to
  * out. With a kind, it is logged (warnings and a hook row); without one
  * (per-run verification) it is silent: the verification row is the record.
- * Returns the exit code, or HOOK_NOT_RUN when it could not run / did not
- * exit.
+ * Returns the exit code, HOOK_NOT_RUN when it could not run / did not
+ * exit, or HOOK_LOST.
  */
 static int run_hook(struct runctx *rc, int f, int k, const char *kind,
 		    const struct plan_argv *tv, struct runctx_tmpl *t,
@@ -282,7 +320,7 @@ static int run_hook(struct runctx *rc, int f, int k, const char *kind,
 	struct xr_err err = {0};
 	struct buf aj = BUF_INIT;
 	char **argv, why[256];
-	int code = HOOK_NOT_RUN;
+	int code = HOOK_NOT_RUN, hr;
 	if (out)
 		buf_reset(out);
 	if (!h) {
@@ -312,7 +350,10 @@ static int run_hook(struct runctx *rc, int f, int k, const char *kind,
 	po.max_output = 1 << 20;
 	if (kind)
 		engine_argv_json((const char *const *)argv, &aj);
-	if (host_run(h, &po, &res, &err) < 0) {
+	hr = host_run(h, &po, &res, &err);
+	if (hook_lost(rc, f, hi, hr, &res, kind)) {
+		code = HOOK_LOST;
+	} else if (hr < 0) {
 		if (kind) {
 			fprintf(stderr,
 				"xrun: warning: factor '%s' %s hook on '%s': "
@@ -363,6 +404,8 @@ static int read_value(struct runctx *rc, int f, int k,
 		if (hi < 0 || !rc->hosts[hi] ||
 		    probe_read(rc->hosts[hi], v->probe, runctx_iface(rc, hi),
 			       actual, &err) < 0) {
+			if (lost_in_setup(rc, f, hi, "verify probe"))
+				return -XR_EHOST;
 			buf_reset(actual);
 			buf_addf(actual, "(probe failed: %s)",
 				 err.msg[0] ? err.msg : "host not open");
@@ -446,6 +489,8 @@ static void verify_factor(struct runctx *rc, int f, struct runctx_tmpl *t,
 			r = read_value(rc, f, k, v, t, run_id,
 				       loud ? "verify" : NULL, &act, method,
 				       sizeof method);
+			if (rc->setup_lost)
+				goto out; /* not an outcome: nothing kept */
 			ok = r == 0 && match(act.s, exp.s, v->match);
 			/* Warn once per change of outcome, never silently. */
 			if (!ok && (loud || !vc->valid || vc->ok)) {
@@ -465,6 +510,7 @@ static void verify_factor(struct runctx *rc, int f, struct runctx_tmpl *t,
 			vc_set(vc, method, exp.s, act.s, ok);
 		}
 	}
+out:
 	buf_release(&exp);
 	buf_release(&act);
 }
@@ -477,6 +523,7 @@ static void capture_original(struct runctx *rc, int f, int k,
 	struct hooks_slot *sl = &rc->hf[f].slot[k];
 	struct buf act = BUF_INIT;
 	char method[48];
+	int r;
 	sl->orig_captured = 1;
 	if (!fac->verify) {
 		fprintf(stderr,
@@ -488,8 +535,11 @@ static void capture_original(struct runctx *rc, int f, int k,
 	}
 	if (sl->orig_stored)
 		return; /* stored by an earlier xrun of the session */
-	if (read_value(rc, f, k, &fac->verify[0], t, run_id, "capture", &act,
-		       method, sizeof method) == 0) {
+	r = read_value(rc, f, k, &fac->verify[0], t, run_id, "capture", &act,
+		       method, sizeof method);
+	if (rc->setup_lost) {
+		sl->orig_captured = 0; /* read it once the host is back */
+	} else if (r == 0) {
 		sl->orig = strdup(act.s);
 		/* Kept before the first change, so that a resume after a
 		 * kill restores this value, not ours. */
@@ -564,8 +614,12 @@ static void prepare_factor(struct runctx *rc, int f, size_t i,
 			/* restore: [argv] may name {{original}} too. */
 			if (wants_original(fac) && !sl->orig_captured)
 				capture_original(rc, f, k, t, run_id);
+			if (rc->setup_lost)
+				return;
 			code = run_hook(rc, f, k, "apply", &fac->apply, t,
 					fac->levels[lv[f]], run_id, NULL);
+			if (code == HOOK_LOST)
+				return; /* not applied: again after reconnect */
 			if (!fac->verify) {
 				char a[32];
 				snprintf(a, sizeof a, "exit %d", code);
@@ -591,7 +645,9 @@ int hooks_prepare(struct runctx *rc, size_t i,
 	struct runctx_tmpl t;
 	int f;
 	runctx_tmpl_init(&t, rc, lv, i);
-	for (f = 0; f < p->nfactors && !proc_interrupted; f++) {
+	rc->setup_lost = 0;
+	for (f = 0; f < p->nfactors && !proc_interrupted && !rc->setup_lost;
+	     f++) {
 		const struct plan_factor *fac = &p->factors[f];
 		set_active(rc, f, lv);
 		if (fac->manual) {
@@ -605,10 +661,14 @@ int hooks_prepare(struct runctx *rc, size_t i,
 		prepare_factor(rc, f, i, &t);
 	}
 	runctx_tmpl_release(&t);
+	if (proc_interrupted)
+		return -XR_EINTR;
+	if (rc->setup_lost)
+		return HOOKS_LOST;
 	collect(rc);
 	*ver = rc->vbuf;
 	*nver = rc->nvbuf;
-	return proc_interrupted ? -XR_EINTR : 0;
+	return 0;
 }
 
 int hooks_verify_on(struct runctx *rc, int f, int hi, const uint32_t *lv,

@@ -69,6 +69,10 @@ struct runctx {
 	/* The host the last run lost (hostset_lost), and since when. */
 	int lost_hi;
 	double lost_since;
+	/* hooks_prepare: the cell's setup lost a host (lost_hi); what it was
+	 * doing, e.g. "apply hook of factor 'cc'". */
+	int setup_lost;
+	char setup_what[160];
 	int env_error;
 	struct xr_err env_err;
 };
@@ -148,7 +152,11 @@ int runctx_only_match(const struct runctx *rc, const uint32_t *lv);
 /* hooks.c (and manual.c: manual steps, waiting for a rebooted host) */
 int hooks_init(struct runctx *rc);
 /* Bring automatic factors to the levels of run i (apply/verify on level
- * change) and return this run's verifications (valid until next call). */
+ * change) and return this run's verifications (valid until next call).
+ * 0, HOOKS_LOST (an ssh host stopped answering during a hook: nothing of
+ * it is stored, rc->lost_hi and rc->setup_what say which and where; the
+ * run waits for the host as a run that lost it does), or -XR_EINTR. */
+#define HOOKS_LOST 1
 int hooks_prepare(struct runctx *rc, size_t i,
 		  const struct store_verification **ver, size_t *nver);
 /* Entering a block whose manual levels differ: prompt (interactive) or

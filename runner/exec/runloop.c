@@ -403,6 +403,27 @@ static int run_lost(struct runctx *rc, size_t i)
 	return 1;
 }
 
+/* The cell's setup (an apply or verify hook) lost rc->lost_hi before run
+ * i started: the run stays pending, as one that lost its host does, and
+ * nothing of the hook is stored. RUN_LOST. */
+static int setup_lost(struct runctx *rc, size_t i)
+{
+	struct buf reason = BUF_INIT;
+	buf_addf(&reason,
+		 "host '%s' lost while the cell was set up (%s): pending "
+		 "until it answers again",
+		 rc->p->hosts[rc->lost_hi].name, rc->setup_what);
+	store_run_set_status(rc->st, rc->ids[i], "pending", reason.s, NULL);
+	rc->status[i] = RUN_PENDING;
+	if (!rc->o->quiet) {
+		progress_clear(rc);
+		fprintf(stderr, "xrun: run %zu not started: %s\n", i + 1,
+			reason.s);
+	}
+	buf_release(&reason);
+	return RUN_LOST;
+}
+
 /* Wait for the host run i lost (the plan's reconnect:), then set the
  * cell up again. 0 to run it again; -XR_EENV (exit 3: the runs left stay
  * pending, a resume redoes them) or -XR_EINTR. */
@@ -454,7 +475,10 @@ static int execute_one(struct runctx *rc, size_t i)
 	double t0 = proc_now_mono();
 	int r, ret = 0;
 
-	if (hooks_prepare(rc, i, &ver, &nver) < 0)
+	r = hooks_prepare(rc, i, &ver, &nver);
+	if (r == HOOKS_LOST)
+		return setup_lost(rc, i);
+	if (r < 0)
 		return -XR_EINTR;
 	if (p->settle > 0 && proc_sleep(p->settle) < 0)
 		return -XR_EINTR;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "oom.h"
 #include "buf.h"
 #include "sha256.h"
 #include "suggest.h"
@@ -451,6 +452,7 @@ static int load(const char *name, const char *text, size_t len,
 		free(c.lvidx[line]);
 	free(c.lvidx);
 	if (c.nomem) {
+		xr_oom_mark(NULL, 0);
 		xr_diag_add(d, 0, 0, 0, "out of memory loading '%s'", name);
 		arena_free(a);
 		return -XR_ENOMEM;
@@ -467,9 +469,16 @@ int plan_load_mem(const char *name, const char *text, size_t len,
 		  const struct plan_catalog *cat, struct plan **out,
 		  struct xr_diag *d)
 {
+	char was[512];
+	int rc;
 	if (!d->file)
 		d->file = name;
-	return load(name ? name : "<plan>", text, len, cat, out, d);
+	/* a plan from a store is read inside another stage (a report) */
+	snprintf(was, sizeof was, "%s", xr_oom_stage_now());
+	xr_oom_stage("reading the plan '%s'", name ? name : "<plan>");
+	rc = load(name ? name : "<plan>", text, len, cat, out, d);
+	xr_oom_stage("%s", was);
+	return rc;
 }
 
 int plan_load(const char *path, const struct plan_catalog *cat,
@@ -477,8 +486,11 @@ int plan_load(const char *path, const struct plan_catalog *cat,
 {
 	struct buf b;
 	int rc;
+	char was[512];
 	*out = NULL;
 	d->file = path;
+	snprintf(was, sizeof was, "%s", xr_oom_stage_now());
+	xr_oom_stage("reading %s", path);
 	buf_init(&b, PLAN_YAML_MAX_BYTES + 1);
 	rc = buf_read_file(&b, path, PLAN_YAML_MAX_BYTES + 1);
 	if (rc == -XR_EIO) {
@@ -486,6 +498,11 @@ int plan_load(const char *path, const struct plan_catalog *cat,
 			    strerror(errno));
 		buf_release(&b);
 		return -XR_EIO;
+	}
+	if (rc < 0 && !b.truncated) {
+		xr_diag_add(d, 0, 0, 0, "out of memory reading '%s'", path);
+		buf_release(&b);
+		return -XR_ENOMEM;
 	}
 	if (rc < 0 || b.len > PLAN_YAML_MAX_BYTES) {
 		xr_diag_add(d, 0, 0, 0,
@@ -495,6 +512,7 @@ int plan_load(const char *path, const struct plan_catalog *cat,
 	}
 	rc = load(path, b.s, b.len, cat, out, d);
 	buf_release(&b);
+	xr_oom_stage("%s", was); /* the caller's stage again */
 	return rc;
 }
 

@@ -14,6 +14,7 @@
 #include <yaml.h>
 
 #include "arena.h"
+#include "oom.h"
 #include "utf8.h"
 #include "banned.h"
 
@@ -112,6 +113,14 @@ static void fatal(struct reader *r, int line, int col, const char *msg,
 	r->failed = 1;
 }
 
+/* Memory ran out at LINE:COL of the plan: said there and marked, so the
+ * command ends with exit 3 and the stage (oom.h), not as a bad plan. */
+static void nomem(struct reader *r, int line, int col)
+{
+	xr_oom_mark(r->d->file, line);
+	fatal(r, line, col, "out of memory reading the plan%s", "");
+}
+
 /* Attach n (new, or aliased) to the open collection or make it the root. */
 static int attach(struct reader *r, struct ynode *n, int line, int col)
 {
@@ -132,7 +141,7 @@ static int attach(struct reader *r, struct ynode *n, int line, int col)
 		size_t nc = f->cap ? f->cap * 2 : 8;
 		struct ynode **nk = realloc(f->kids, nc * sizeof *nk);
 		if (!nk) {
-			fatal(r, line, col, "out of memory%s", "");
+			nomem(r, line, col);
 			return -XR_ENOMEM;
 		}
 		f->kids = nk;
@@ -324,7 +333,7 @@ static int close_collection(struct reader *r)
 	if (n->kind == YN_MAP) {
 		nown = merge_keys(r, f);
 		if (nown == (size_t)-1) {
-			fatal(r, n->line, n->col, "out of memory%s", "");
+			nomem(r, n->line, n->col);
 			return -XR_ENOMEM;
 		}
 		cnt = check_keys(r, f->kids, f->n / 2, nown) * 2;
@@ -332,7 +341,7 @@ static int close_collection(struct reader *r)
 	if (cnt) {
 		n->kids = arena_alloc(r->a, cnt * sizeof *n->kids);
 		if (!n->kids) {
-			fatal(r, n->line, n->col, "out of memory%s", "");
+			nomem(r, n->line, n->col);
 			return -XR_ENOMEM;
 		}
 		memcpy(n->kids, f->kids, cnt * sizeof *n->kids);
@@ -343,7 +352,7 @@ static int close_collection(struct reader *r)
 	/* Registered only when complete: an alias inside its own anchor
 	 * would be a cycle, and is reported as undefined instead. */
 	if (f->anchor && anchor_put(r, f->anchor, n) < 0) {
-		fatal(r, n->line, n->col, "out of memory%s", "");
+		nomem(r, n->line, n->col);
 		return -XR_ENOMEM;
 	}
 	return attach(r, n, n->line, n->col);
@@ -356,7 +365,7 @@ static void syntax_error(struct reader *r, yaml_parser_t *ps, const char *text,
 	int line = (int)m->line + 1, col = (int)m->column + 1;
 	const char *problem = ps->problem ? ps->problem : "syntax error";
 	if (ps->error == YAML_MEMORY_ERROR) {
-		fatal(r, 0, 0, "out of memory reading yaml%s", "");
+		nomem(r, line, col);
 		return;
 	}
 	if (ps->error == YAML_READER_ERROR) {
@@ -482,7 +491,7 @@ static int on_event(struct reader *r, yaml_event_t *ev, int *ndocs)
 	default:
 		return 0;
 	}
-	fatal(r, (int)m->line + 1, (int)m->column + 1, "out of memory%s", "");
+	nomem(r, (int)m->line + 1, (int)m->column + 1);
 	return -XR_ENOMEM;
 }
 
@@ -498,6 +507,7 @@ int plan_yaml_read(struct arena *a, const char *text, size_t len,
 	r.d = d;
 	*root = NULL;
 	if (!yaml_parser_initialize(&ps)) {
+		xr_oom_mark(NULL, 0);
 		xr_diag_add(d, 0, 0, 0, "out of memory starting yaml parser");
 		return -XR_ENOMEM;
 	}

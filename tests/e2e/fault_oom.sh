@@ -1,0 +1,116 @@
+#!/bin/bash
+# Out of memory, said and exited on (issue 24 Deliver 6): validate, plan and
+# report under an allocation-failure shim (lib/failmalloc.c, LD_PRELOAD:
+# the first N allocations after main starts succeed, every later one fails,
+# as in a process that has used up its memory), at every allocation point
+# up to 40, at 40 more spread over the rest and at the last 10. Each must end with exit 3
+# (XR_ENOMEM, docs/run.md Exit codes) and a last line "xrun: out of memory
+# while STAGE" naming what it was doing (the plan's line when the reader
+# was in it), or succeed with the full output; never a signal, never exit 2
+# (a bad plan) with nothing said, and a report that failed leaves the
+# previous file as it was. Before the fix validate exited 2 silently.
+set -eu
+. "$(dirname "$0")/lib/common.sh"
+xr_need cc
+xr_tmpdir T
+
+cc -shared -fPIC -O1 -o failmalloc.so "$XR_LIB/failmalloc.c" -ldl ||
+	fail "cannot build the shim"
+preload=$T/failmalloc.so
+asan_opts=
+# An ASan build: the shim goes first and hands on to ASan's malloc
+# (RTLD_NEXT). Leaks after a failed allocation are not what this tests.
+if asan=$(ldd "$XRUN" | awk '/libasan/ { print $3 }') && [ -n "$asan" ]; then
+	preload="$T/failmalloc.so:$asan"
+	asan_opts="verify_asan_link_order=0:detect_leaks=0:allocator_may_return_null=1"
+fi
+shim() { # N (empty: count only) cmd...
+	local n=$1
+	shift
+	XR_FAILMALLOC=$n XR_FAILMALLOC_COUNT=$T/count LD_PRELOAD=$preload \
+		ASAN_OPTIONS=${asan_opts:-${ASAN_OPTIONS:-}} "$@"
+}
+
+cat >p.yaml <<'YAML'
+xrun: 1
+name: oomc
+engine:
+  type: command
+  run: [echo, "{{a}}"]
+  metrics:
+    throughput: { regex: "([0-9]+)", unit: bit/s }
+factors:
+  a: { levels: [5, 7] }
+repeat: 2
+YAML
+nlines=$(wc -l <p.yaml)
+"$XRUN" run --yes --unattended p.yaml >/dev/null 2>&1 || fail "the store: exit $?"
+
+# sweep NAME STAGE-RE OUT cmd...: OUT is the file the command writes ("" for
+# stdout); STAGE-RE the stages it may name
+# stages: what the failures named, one "WORD+line" or "WORD+" a line
+# last_stage: what the failure latest in the command said
+stages= last_stage=
+sweep() {
+	local name=$1 re=$2 out=$3 k n rc last
+	stages= last_stage=
+	shift 3
+	[ -z "$out" ] || echo previous >"$out"
+	shim "" "$@" >ref.out 2>ref.err || fail "$name: exit $? unshimmed: $(cat ref.err)"
+	k=$(cat count)
+	[ "$k" -gt 40 ] || fail "$name: only $k allocations counted (is the shim loaded?)"
+	[ -z "$out" ] || cp "$out" ref.file
+	# the first 40, 40 spread over the rest, and the last 10 (the stage
+	# a command ends in)
+	for n in $(seq 0 40) $(seq 41 $(((k - 41) / 40 + 1)) $((k - 10))) \
+		$(seq $((k - 9)) $((k + 1))); do
+		[ -z "$out" ] || echo previous >"$out"
+		set +e
+		shim "$n" "$@" >got.out 2>got.err
+		rc=$?
+		set -e
+		last=$(tail -n 1 got.err)
+		if [ $rc = 0 ]; then
+			cmp -s got.out ref.out || fail "$name N=$n: exit 0 with other output"
+			# a report says when it was made (JSON generated_at, the
+			# Generated row): the minute may have turned since
+			[ -z "$out" ] || cmp -s <(grep -vi generated "$out") \
+				<(grep -vi generated ref.file) ||
+				fail "$name N=$n: exit 0, $out not the full report"
+			continue
+		fi
+		[ $rc = 3 ] || fail "$name N=$n: exit $rc (want 3): $(cat got.err)"
+		[[ $last =~ ^xrun:\ out\ of\ memory\ while\ ($re)(\ \(line\ ([0-9]+)\))?$ ]] ||
+			fail "$name N=$n: last line '$last'"
+		if [ -n "${BASH_REMATCH[3]}" ]; then
+			[ "${BASH_REMATCH[3]}" -ge 1 ] && [ "${BASH_REMATCH[3]}" -le "$nlines" ] ||
+				fail "$name N=$n: line ${BASH_REMATCH[3]} is not in the plan"
+		fi
+		[ -z "$out" ] || [ "$(cat "$out")" = previous ] ||
+			fail "$name N=$n: exit 3 but $out was changed"
+		stages="$stages${BASH_REMATCH[1]%% *}+${BASH_REMATCH[3]:+line}"$'\n'
+		last_stage=${BASH_REMATCH[1]%% *}
+	done
+	echo "ok: $name: $k allocations, every failure point tried said:"
+	sort <<<"$stages" | uniq -c | sed '/^ *[0-9]* $/d'
+	[ "$(echo "$stages" | sed '/^$/d' | sort -u | wc -l)" -ge 2 ] ||
+		fail "$name: one stage only"
+}
+has() { # WORD+[line]: a failure named it
+	grep -qxF "$1" <<<"$stages" || fail "no failure said '$1': $stages"
+}
+sweep validate 'reading p\.yaml|checking p\.yaml|reading the command line' "" \
+	"$XRUN" validate p.yaml
+has reading+line # the plan reader's line
+sweep plan 'reading p\.yaml|building the schedule of p\.yaml|printing the schedule of p\.yaml|reading the command line' "" \
+	"$XRUN" plan p.yaml
+has reading+line
+has building+
+[ "$last_stage" = printing ] || fail "plan: the last failure said '$last_stage'"
+for f in r.md r.json r.csv r.html; do
+	sweep "report -o $f" "reading the plan 'oomc'|writing the report $f from oomc\\.db|reading the command line" "$f" \
+		"$XRUN" report --db oomc.db -o "$f"
+	has writing+
+	# the stored plan is read inside the writing: after it, writing again
+	[ "$last_stage" = writing ] || fail "report -o $f: the last failure said '$last_stage'"
+done
