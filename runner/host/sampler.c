@@ -658,7 +658,16 @@ int sampler_start(struct host *h, const char *label, const char *iface,
 				  "cannot start the sampler of host '%s'",
 				  label);
 	}
-	if (local)
+	if (host_os(h) == PLAN_OS_WINDOWS)
+		/* The remote loop is POSIX sh and reads /proc and /sys: a
+		 * Windows host has neither. Its counters are snapshots. */
+		rc =
+		    xr_err_set(err, XR_EHOST, NULL, 0, 0,
+			       "host '%s' (Windows): no during-the-run sampler "
+			       "(the sampler's far loop is POSIX sh); its "
+			       "counters are read before and after the run",
+			       label);
+	else if (local)
 		rc = take_local(s) < 0 ? -XR_ENOMEM : 0;
 	else if (host_netns(h) && host_os(h) != PLAN_OS_MACOS &&
 		 start_netns(s, host_netns(h)))

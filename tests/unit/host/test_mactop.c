@@ -202,6 +202,23 @@ static void sample_mac(const char *ns, const char *dir)
 	series_set_release(&got);
 	series_set_release(&all);
 	host_close(h);
+	/* A Windows host has no sh loop to sample with: refused with the
+	 * reason (it used to start `sh -c` there, which Windows lacks). */
+	h = NULL;
+	ph.name = "win";
+	ph.os = PLAN_OS_WINDOWS;
+	memset(&err, 0, sizeof err);
+	ok(host_open(&ph, NULL, &h, &err) == 0, "open the Windows host: %s",
+	   err.msg);
+	s = NULL;
+	ok(h &&
+	       sampler_start(h, "win", "Ethernet", PLAN_COUNTER_CPU, 0.4, 60,
+			     &s, &err) < 0 &&
+	       strstr(err.msg, "host 'win' (Windows): no during-the-run "
+			       "sampler") &&
+	       !s,
+	   "a Windows host: no sampler, and why (%s)", err.msg);
+	host_close(h);
 }
 
 static void test_sampler_netns(void)
