@@ -308,182 +308,6 @@ static void host_ceilings(struct ctx *x, const char *h, int udp,
 	}
 }
 
-/* Mean of a series over the loaded phase; its sum per second in *rate. */
-static double loaded_mean(const struct report_series *s, double *rate)
-{
-	double sum = 0, t1 = 0;
-	int n = 0;
-	for (int i = 0; i < s->n; i++)
-		if (s->t[i] > 0 && isfinite(s->v[i])) {
-			sum += s->v[i];
-			t1 = s->t[i];
-			n++;
-		}
-	if (rate)
-		*rate = t1 > 0 ? sum / t1 : NAN;
-	return n ? sum / n : NAN;
-}
-
-struct evid {
-	int cpu_runs, busy_runs;
-	double busy, softirq; /* the core busiest on average */
-	int core;
-	const char *host;
-	double peak;	       /* the busiest core at each sample, averaged */
-	double proc;	       /* the engine's busiest process, % of one core */
-	const char *proc_name; /* "client" (cpu_host), "server" */
-	double leadin;	       /* cpu.all.busy before the engine started */
-	double drops, pause;   /* per second, summed over runs */
-	int nruns;
-	char drop_series[128], pause_series[128];
-};
-
-static int core_busy(const struct report_series *s, const char *host, int *n)
-{
-	int k;
-	if (sscanf(s->name, "cpu.%d.busy", &k) != 1 ||
-	    (host && strcmp(s->host, host)))
-		return 0;
-	if (n)
-		*n = k;
-	return 1;
-}
-
-/* The busiest of host h's cores at each sample, averaged over the loaded
- * phase: a flow whose process moves between cores keeps one saturated at
- * a time while each core's own mean is split. NaN without CPU series. */
-static double peak_busy(const struct report_run *u, const char *h)
-{
-	const struct report_series *ref = NULL;
-	double sum = 0;
-	int n = 0;
-	for (int i = 0; i < u->nseries && !ref; i++)
-		if (core_busy(&u->series[i], h, NULL))
-			ref = &u->series[i];
-	for (int k = 0; ref && k < ref->n; k++) {
-		double m = NAN;
-		if (!(ref->t[k] > 0))
-			continue;
-		for (int i = 0; i < u->nseries; i++) {
-			const struct report_series *s = &u->series[i];
-			if (core_busy(s, h, NULL) && s->n > k &&
-			    s->t[k] == ref->t[k] && isfinite(s->v[k]) &&
-			    (isnan(m) || s->v[k] > m))
-				m = s->v[k];
-		}
-		if (isfinite(m)) {
-			sum += m;
-			n++;
-		}
-	}
-	return n ? sum / n : NAN;
-}
-
-/* Mean of a series before the engine started (t <= 0), or NaN. */
-static double leadin_mean(const struct report_series *s)
-{
-	double sum = 0;
-	int n = 0;
-	for (int i = 0; i < s->n; i++)
-		if (s->t[i] <= 0 && isfinite(s->v[i])) {
-			sum += s->v[i];
-			n++;
-		}
-	return n ? sum / n : NAN;
-}
-
-/* Drops and PAUSE frames per second of run u's series into e. */
-static void rate_evidence(const struct report_series *s, struct evid *e)
-{
-	double rate;
-	int drop = (!strncmp(s->name, "nic.", 4) && strstr(s->name, "drop")) ||
-		   !strcmp(s->name, "qdisc.drops");
-	int pause =
-	    !strncmp(s->name, "nic.ethtool.", 12) && strstr(s->name, "pause");
-	char *dst = drop ? e->drop_series : e->pause_series;
-	if (!drop && !pause)
-		return;
-	loaded_mean(s, &rate);
-	if (!(rate > 0))
-		return;
-	*(drop ? &e->drops : &e->pause) += rate;
-	if (!strstr(dst, s->name))
-		explain_cat(dst, sizeof e->drop_series, ", ", s->name);
-}
-
-/* The engine's own processes (iperf3's cpu_utilization_percent: the
- * client's host_total, the server's remote_total), when each is one
- * thread: the busiest, % of one core, into *pct; NaN when unknown. */
-static const char *engine_proc(const struct ctx *x, const struct report_run *u,
-			       double *pct)
-{
-	static const char *const m[] = {"cpu_host", "cpu_remote"};
-	static const char *const who[] = {"client", "server"};
-	const char *name = NULL;
-	*pct = NAN;
-	for (int i = 0; i < 2 && x->single; i++) {
-		int mi = report_metric_index(x->r, m[i]);
-		double v = mi >= 0 && u->vals ? u->vals[mi] : NAN;
-		if (isfinite(v) && (isnan(*pct) || v > *pct)) {
-			*pct = v;
-			name = who[i];
-		}
-	}
-	return name;
-}
-
-static void run_evidence(const struct ctx *x, const struct report_run *u,
-			 struct evid *e)
-{
-	double best = -1, soft = NAN, peak = NAN, proc;
-	int core = -1, has_cpu = 0;
-	const char *host = NULL, *pn = engine_proc(x, u, &proc);
-	for (int i = 0; i < u->nseries; i++) {
-		const struct report_series *s = &u->series[i];
-		double m, p;
-		int n;
-		if (!strcmp(s->name, "cpu.all.busy") &&
-		    (m = leadin_mean(s)) > e->leadin)
-			e->leadin = m;
-		if (!core_busy(s, NULL, &n)) {
-			rate_evidence(s, e);
-			continue;
-		}
-		m = loaded_mean(s, NULL);
-		has_cpu = 1;
-		if ((p = peak_busy(u, s->host)) > peak || isnan(peak))
-			peak = p;
-		if (!(m > best))
-			continue;
-		char name[64];
-		best = m;
-		core = n;
-		host = s->host;
-		snprintf(name, sizeof name, "cpu.%d.softirq", n);
-		const struct report_series *q =
-		    report_run_series(u, s->host, name);
-		soft = q ? loaded_mean(q, NULL) : NAN;
-	}
-	e->nruns++;
-	if (!has_cpu && isnan(proc))
-		return;
-	e->cpu_runs++;
-	if (peak >= EXPLAIN_CORE_BUSY || proc >= EXPLAIN_PROC_BUSY)
-		e->busy_runs++;
-	if (peak > e->peak)
-		e->peak = peak;
-	if (proc > e->proc) {
-		e->proc = proc;
-		e->proc_name = pn;
-	}
-	if (best > e->busy) {
-		e->busy = best;
-		e->softirq = soft;
-		e->core = core;
-		e->host = host;
-	}
-}
-
 static int version_before(const char *v, int maj, int min)
 {
 	int a = 0, b = 0;
@@ -543,8 +367,9 @@ static double half_fair_share(const struct report *r)
 	return NAN;
 }
 
-static void cpu_candidate(struct ctx *x, const struct evid *e, const char *ver,
-			  const char *par, enum explain_kind *k, int *nk)
+static void cpu_candidate(struct ctx *x, const struct explain_evid *e,
+			  const char *ver, const char *par,
+			  enum explain_kind *k, int *nk)
 {
 	int ja = x->lang == REPORT_LANG_JA;
 	int eng = version_before(ver, 3, 16) && par && atoi(par) > 1;
@@ -631,8 +456,8 @@ static double run_window(const struct report_run *u, double *cw, double *wnd)
 							  "engine.snd_cwnd"),
 				   *w = report_run_series(u, NULL,
 							  "engine.snd_wnd");
-	*cw = c ? loaded_mean(c, NULL) : NAN;
-	*wnd = w ? loaded_mean(w, NULL) : NAN;
+	*cw = c ? explain_loaded_mean(c, NULL) : NAN;
+	*wnd = w ? explain_loaded_mean(w, NULL) : NAN;
 	if (!(*cw > 0))
 		return 0;
 	return isfinite(*wnd) && *wnd < *cw ? *wnd : *cw;
@@ -690,7 +515,8 @@ static void window_candidate(struct ctx *x, int ci, double med,
 		rn = run_value(u, min_i);
 		if (!((a = run_window(u, &cw, &wnd)) > 0) ||
 		    !(t = report_run_series(u, NULL, "engine.rtt")) ||
-		    !((b = loaded_mean(t, NULL)) > 0) || !(rm > 0) || !(rn > 0))
+		    !((b = explain_loaded_mean(t, NULL)) > 0) || !(rm > 0) ||
+		    !(rn > 0))
 			continue;
 		win += a;
 		cws += cw;
@@ -743,7 +569,7 @@ static double retransmit_rate(const struct ctx *x, int ci)
  * then before the CPU: drops of other traffic do not hold it, and a flow
  * that loses is held by its losses (Mathis et al., "The macroscopic
  * behavior of the TCP congestion avoidance algorithm", CCR 1997). */
-static void drops_candidate(struct ctx *x, const struct evid *e,
+static void drops_candidate(struct ctx *x, const struct explain_evid *e,
 			    enum explain_kind *k, int *nk)
 {
 	char buf[64];
@@ -790,7 +616,7 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 	double med =
 	    c->st && r->met.primary >= 0 ? c->st[r->met.primary].median : NAN;
 	struct ceil best = {NAN, EXPLAIN_NONE, ""}, bus[BUS_COUNT];
-	struct evid e = {0};
+	struct explain_evid e = {0};
 	enum explain_kind k[2];
 	int nk = 0, ja = x->lang == REPORT_LANG_JA, lossy, others;
 	double retr;
@@ -807,7 +633,8 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 		cell_ceilings(x, ci, udp, &best, bus);
 	for (int i = x->first[ci]; i < x->first[ci + 1]; i++)
 		if (r->runs[x->by_cell[i]].ok)
-			run_evidence(x, &r->runs[x->by_cell[i]], &e);
+			explain_run_evidence(r, x->single,
+					     &r->runs[x->by_cell[i]], &e);
 	if (isfinite(best.bps) && med > 0) {
 		l->ceiling = best.bps;
 		l->fraction = med / best.bps;

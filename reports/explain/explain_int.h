@@ -18,6 +18,31 @@ struct report;
 void explain_share(const struct report *r, int ja, double v, double ceiling,
 		   const char *name, int digits, char *dst, size_t n);
 
+/* What a cell's runs show (explain_evid.c), summed over its ok runs. */
+struct explain_evid {
+	int cpu_runs, busy_runs;
+	double busy, softirq; /* the core busiest on average */
+	int core;
+	const char *host;
+	double peak;	       /* the busiest core at each sample, averaged */
+	double proc;	       /* the engine's busiest process, % of one core */
+	const char *proc_name; /* "client" (cpu_host), "server" */
+	double leadin;	       /* cpu.all.busy before the engine started */
+	double drops, pause;   /* per second, summed over runs */
+	int nruns;
+	char drop_series[128], pause_series[128];
+};
+
+/* Mean of a series over the loaded phase (t > 0); its sum per second
+ * in *rate (NULL: not wanted). NaN without points. */
+struct report_series;
+struct report_run;
+double explain_loaded_mean(const struct report_series *s, double *rate);
+/* Run u's evidence added into e; single: the engine's processes are one
+ * thread each (iperf3 < 3.16 or one stream), so their CPU counts. */
+void explain_run_evidence(const struct report *r, int single,
+			  const struct report_run *u, struct explain_evid *e);
+
 /* The published cells' limits and sentences of r->ref into x (x->cells
  * built first). 0, or -XR_ENOMEM. */
 int explain_refs(const struct report *r, struct explain *x);

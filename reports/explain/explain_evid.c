@@ -1,0 +1,176 @@
+/*
+ * What a cell's runs show during their loaded phase, for the rules of
+ * explain.c: the busiest core and its softirq share, the busiest core at
+ * each sample, the engine's own processes, CPUs busy before the engine
+ * started, drops and PAUSE frames per second (schema/report.md,
+ * "Limits").
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "explain_int.h"
+
+#include "banned.h"
+
+/* Mean of a series over the loaded phase; its sum per second in *rate. */
+double explain_loaded_mean(const struct report_series *s, double *rate)
+{
+	double sum = 0, t1 = 0;
+	int n = 0;
+	for (int i = 0; i < s->n; i++)
+		if (s->t[i] > 0 && isfinite(s->v[i])) {
+			sum += s->v[i];
+			t1 = s->t[i];
+			n++;
+		}
+	if (rate)
+		*rate = t1 > 0 ? sum / t1 : NAN;
+	return n ? sum / n : NAN;
+}
+
+static int core_busy(const struct report_series *s, const char *host, int *n)
+{
+	int k;
+	if (sscanf(s->name, "cpu.%d.busy", &k) != 1 ||
+	    (host && strcmp(s->host, host)))
+		return 0;
+	if (n)
+		*n = k;
+	return 1;
+}
+
+/* The busiest of host h's cores at each sample, averaged over the loaded
+ * phase: a flow whose process moves between cores keeps one saturated at
+ * a time while each core's own mean is split. NaN without CPU series. */
+static double peak_busy(const struct report_run *u, const char *h)
+{
+	const struct report_series *ref = NULL;
+	double sum = 0;
+	int n = 0;
+	for (int i = 0; i < u->nseries && !ref; i++)
+		if (core_busy(&u->series[i], h, NULL))
+			ref = &u->series[i];
+	for (int k = 0; ref && k < ref->n; k++) {
+		double m = NAN;
+		if (!(ref->t[k] > 0))
+			continue;
+		for (int i = 0; i < u->nseries; i++) {
+			const struct report_series *s = &u->series[i];
+			if (core_busy(s, h, NULL) && s->n > k &&
+			    s->t[k] == ref->t[k] && isfinite(s->v[k]) &&
+			    (isnan(m) || s->v[k] > m))
+				m = s->v[k];
+		}
+		if (isfinite(m)) {
+			sum += m;
+			n++;
+		}
+	}
+	return n ? sum / n : NAN;
+}
+
+/* Mean of a series before the engine started (t <= 0), or NaN. */
+static double leadin_mean(const struct report_series *s)
+{
+	double sum = 0;
+	int n = 0;
+	for (int i = 0; i < s->n; i++)
+		if (s->t[i] <= 0 && isfinite(s->v[i])) {
+			sum += s->v[i];
+			n++;
+		}
+	return n ? sum / n : NAN;
+}
+
+/* Drops and PAUSE frames per second of run u's series into e. */
+static void rate_evidence(const struct report_series *s, struct explain_evid *e)
+{
+	double rate;
+	int drop = (!strncmp(s->name, "nic.", 4) && strstr(s->name, "drop")) ||
+		   !strcmp(s->name, "qdisc.drops");
+	int pause =
+	    !strncmp(s->name, "nic.ethtool.", 12) && strstr(s->name, "pause");
+	char *dst = drop ? e->drop_series : e->pause_series;
+	if (!drop && !pause)
+		return;
+	explain_loaded_mean(s, &rate);
+	if (!(rate > 0))
+		return;
+	*(drop ? &e->drops : &e->pause) += rate;
+	if (!strstr(dst, s->name))
+		explain_cat(dst, sizeof e->drop_series, ", ", s->name);
+}
+
+/* The engine's own processes (iperf3's cpu_utilization_percent: the
+ * client's host_total, the server's remote_total), when each is one
+ * thread: the busiest, % of one core, into *pct; NaN when unknown. */
+static const char *engine_proc(const struct report *r, int single,
+			       const struct report_run *u, double *pct)
+{
+	static const char *const m[] = {"cpu_host", "cpu_remote"};
+	static const char *const who[] = {"client", "server"};
+	const char *name = NULL;
+	*pct = NAN;
+	for (int i = 0; i < 2 && single; i++) {
+		int mi = report_metric_index(r, m[i]);
+		double v = mi >= 0 && u->vals ? u->vals[mi] : NAN;
+		if (isfinite(v) && (isnan(*pct) || v > *pct)) {
+			*pct = v;
+			name = who[i];
+		}
+	}
+	return name;
+}
+
+void explain_run_evidence(const struct report *r, int single,
+			  const struct report_run *u, struct explain_evid *e)
+{
+	double best = -1, soft = NAN, peak = NAN, proc;
+	int core = -1, has_cpu = 0;
+	const char *host = NULL, *pn = engine_proc(r, single, u, &proc);
+	for (int i = 0; i < u->nseries; i++) {
+		const struct report_series *s = &u->series[i];
+		double m, p;
+		int n;
+		if (!strcmp(s->name, "cpu.all.busy") &&
+		    (m = leadin_mean(s)) > e->leadin)
+			e->leadin = m;
+		if (!core_busy(s, NULL, &n)) {
+			rate_evidence(s, e);
+			continue;
+		}
+		m = explain_loaded_mean(s, NULL);
+		has_cpu = 1;
+		if ((p = peak_busy(u, s->host)) > peak || isnan(peak))
+			peak = p;
+		if (!(m > best))
+			continue;
+		char name[64];
+		best = m;
+		core = n;
+		host = s->host;
+		snprintf(name, sizeof name, "cpu.%d.softirq", n);
+		const struct report_series *q =
+		    report_run_series(u, s->host, name);
+		soft = q ? explain_loaded_mean(q, NULL) : NAN;
+	}
+	e->nruns++;
+	if (!has_cpu && isnan(proc))
+		return;
+	e->cpu_runs++;
+	if (peak >= EXPLAIN_CORE_BUSY || proc >= EXPLAIN_PROC_BUSY)
+		e->busy_runs++;
+	if (peak > e->peak)
+		e->peak = peak;
+	if (proc > e->proc) {
+		e->proc = proc;
+		e->proc_name = pn;
+	}
+	if (best > e->busy) {
+		e->busy = best;
+		e->softirq = soft;
+		e->core = core;
+		e->host = host;
+	}
+}
