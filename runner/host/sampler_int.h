@@ -1,0 +1,79 @@
+/*
+ * Internals of the sampler shared by sampler.c (the local and netns
+ * readers, the lifecycle) and sampler_remote.c (the far-side stream).
+ * Not for other modules: sampler.h is the interface.
+ */
+#ifndef XR_SAMPLER_INT_H
+#define XR_SAMPLER_INT_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+#include "buf.h"
+#include "sampler.h"
+#include "series.h"
+
+struct counters_snap;
+struct counters_reader;
+struct host;
+struct proc;
+struct xr_err;
+
+/* A far side that sends no complete frame within this many bytes is not
+ * our sampler. */
+#define FRAME_MAX ((size_t)8 << 20)
+
+struct sampler {
+	char label[SERIES_HOST_MAX];
+	char *iface;
+	unsigned what;
+	double period, start, deadline, t0;
+	int marked;
+	struct series_set set; /* t in the reader's clock until the stop */
+	double *times;	       /* the sample times so far */
+	size_t ntimes, captimes;
+	/* set, times and offset change under lock, so that sampler_peek_new
+	 * can copy from another thread; peeked[i]: points of set.s[i] it
+	 * has handed out. */
+	pthread_mutex_t lock;
+	size_t *peeked, npeeked;
+	struct counters_snap *prev;
+	char note[512]; /* why the thread ended early, "" if it did not */
+	char how[256];	/* how it samples, when not as planned, or "" */
+	int stop_pipe[2];
+	pthread_t thread;
+	int running;
+	/* netns, in-process: the namespace's file (until the thread is in),
+	 * the thread's reader, and its answer to sampler_start */
+	int ns_fd;
+	struct counters_reader *reader;
+	pthread_mutex_t ready_lock;
+	pthread_cond_t ready_cond;
+	int ready; /* 0 waiting, 1 sampling, -errno setns failed */
+	/* remote */
+	struct host *host; /* borrowed: the last, partial interval */
+	struct proc *child;
+	int out_fd, err_fd;
+	double offset; /* local mono - far uptime, least seen */
+	int have_offset;
+	/* macOS: the stream is top's, its lines timed on arrival (offset
+	 * 0); mac_lines: CPU usage lines seen (the first is dropped) */
+	int mac;
+	size_t mac_lines;
+	struct buf err_text;
+};
+
+/* A snapshot taken at t (the reader's clock): the interval since the
+ * previous one becomes points. Takes snap. 0 or -XR_ENOMEM. */
+int sampler_feed(struct sampler *s, struct counters_snap *snap, double t);
+/* Start the far-side stream of s on h (ssh, or a netns host it cannot
+ * enter, or a macOS host's top): 0, or negative with err set. */
+int sampler_remote_start(struct sampler *s, struct host *h, double max_s,
+			 struct xr_err *err);
+/* The thread that reads that stream until the stop, the deadline or EOF. */
+void *sampler_remote_main(void *arg);
+/* At the stop: what is left in the pipe, then (not on macOS) one last
+ * snapshot for the partial interval. */
+void sampler_remote_last(struct sampler *s);
+
+#endif

@@ -1,0 +1,257 @@
+/*
+ * The sampler's remote reader (sampler_int.h): the stream of a far-side
+ * loop, started through host_spawn_stream, whose framed documents become
+ * snapshots (counters.c's sampler script), or on a macOS host the lines
+ * of `top -l 0 -s S -n 0` (mactop.h) that become cpu.all.busy; and, at
+ * the stop, the last partial interval.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "counters.h"
+#include "counters_int.h"
+#include "host.h"
+#include "mactop.h"
+#include "plan.h"
+#include "proc.h"
+#include "sampler_int.h"
+
+#include "banned.h"
+
+/* ---- the remote reader ------------------------------------------------- */
+
+/* Complete frames of acc become snapshots; what remains stays. 0, or -XR_EPARSE
+ * when the stream is not our sampler's. */
+static int take_frames(struct sampler *s, struct buf *acc, double now)
+{
+	static const char hd[] = "@@ xrun-sample ", tl[] = "@@ xrun-sample-end";
+	size_t used = 0;
+
+	for (;;) {
+		char *b = strstr(acc->s + used, hd), *e, *nl;
+		struct counters_snap *snap = NULL;
+		double up;
+		if (!b || !(nl = strchr(b, '\n')) || !(e = strstr(nl, tl)))
+			break;
+		up = strtod(b + sizeof hd - 1, NULL);
+		if (counters_parse(nl + 1, (size_t)(e - nl - 1), &snap) < 0 ||
+		    sampler_feed(s, snap, up) < 0)
+			return -XR_EPARSE;
+		pthread_mutex_lock(&s->lock);
+		if (!s->have_offset || now - up < s->offset)
+			s->offset = now - up;
+		s->have_offset = 1;
+		pthread_mutex_unlock(&s->lock);
+		used = (size_t)(e - acc->s) + sizeof tl - 1;
+	}
+	if (used) {
+		memmove(acc->s, acc->s + used, acc->len - used + 1);
+		acc->len -= used;
+	}
+	return acc->len > FRAME_MAX ? -1 : 0;
+}
+
+/* A macOS top "CPU usage:" line at now: a point of cpu.all.busy. The
+ * first line covers only top's own start-up (libtop_init reads the
+ * ticks, the first sample subtracts them: libtop.c), so it is dropped. */
+static int top_point(struct sampler *s, const struct mactop_cpu *c, double now)
+{
+	struct series *se;
+	int rc = 0;
+
+	if (s->mac_lines++ == 0)
+		return 0;
+	pthread_mutex_lock(&s->lock);
+	se = series_set_get(&s->set, s->label, "cpu.all.busy", "%");
+	rc = se ? series_add(se, now, c->busy) : -XR_ENOMEM;
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+/* Complete lines of top's stream: CPU usage lines become points, the
+ * others go. 0, or -XR_EPARSE when a CPU usage line is not top's. */
+static int take_top(struct sampler *s, struct buf *acc, double now)
+{
+	size_t used = 0;
+	char *nl;
+
+	while ((nl = memchr(acc->s + used, '\n', acc->len - used))) {
+		struct mactop_cpu c;
+		size_t n = (size_t)(nl - (acc->s + used));
+		int r = mactop_cpu_line(acc->s + used, n, &c);
+		if (r < 0 || (r == 1 && top_point(s, &c, now) < 0))
+			return -XR_EPARSE;
+		used += n + 1;
+	}
+	if (used) {
+		memmove(acc->s, acc->s + used, acc->len - used + 1);
+		acc->len -= used;
+	}
+	return acc->len > FRAME_MAX ? -1 : 0;
+}
+
+static int take_stream(struct sampler *s, struct buf *acc, double now)
+{
+	return s->mac ? take_top(s, acc, now) : take_frames(s, acc, now);
+}
+
+void *sampler_remote_main(void *arg)
+{
+	struct sampler *s = arg;
+	struct buf acc = BUF_INIT;
+	int r = 1;
+
+	while (s->out_fd >= 0) {
+		struct pollfd pf[3] = {{s->stop_pipe[0], POLLIN, 0},
+				       {s->out_fd, POLLIN, 0},
+				       {s->err_fd, POLLIN, 0}};
+		double left = s->deadline - proc_now_mono();
+		if (left <= 0) {
+			snprintf(s->note, sizeof s->note,
+				 "sampler on '%s' stopped at its deadline "
+				 "(%.0f s)",
+				 s->label, s->deadline - s->start);
+			break;
+		}
+		if (poll(pf, s->err_fd >= 0 ? 3 : 2, (int)(left * 1000) + 1) <
+			0 &&
+		    errno != EINTR)
+			break;
+		if (pf[0].revents & POLLIN)
+			break;
+		if (s->err_fd >= 0 && pf[2].revents) {
+			struct buf *eb = &s->err_text;
+			if (buf_read_some(eb, s->err_fd) == 0 ||
+			    eb->len > 4096) {
+				close(s->err_fd);
+				s->err_fd = -1;
+			}
+		}
+		if (!pf[1].revents)
+			continue;
+		r = buf_read_some(&acc, s->out_fd);
+		if (r == 0)
+			break;
+		if (acc.truncated ||
+		    take_stream(s, &acc, proc_now_mono()) < 0) {
+			snprintf(s->note, sizeof s->note,
+				 "sampler on '%s' stopped: its output is not "
+				 "a counter snapshot",
+				 s->label);
+			break;
+		}
+	}
+	if (r == 0 && !s->note[0]) {
+		/* the child's stderr, if it said anything, tells why */
+		if (s->err_fd >= 0)
+			while (buf_read_some(&s->err_text, s->err_fd) > 0 &&
+			       s->err_text.len < 4096)
+				;
+		snprintf(s->note, sizeof s->note,
+			 "sampler on '%s' died after %.1f s%s%.120s", s->label,
+			 proc_now_mono() - s->start,
+			 s->err_text.len ? ": " : "",
+			 s->err_text.len ? s->err_text.s : "");
+		for (char *p = s->note; *p; p++)
+			if (*p == '\n' || *p == '\r')
+				*p = ' ';
+	}
+	buf_release(&acc);
+	return NULL;
+}
+
+/* macOS: top every S whole seconds (its -s takes an integer: options.c),
+ * the plan's period rounded, at least 1; what it does not sample is said
+ * in s->how. */
+static void mac_argv(struct sampler *s, const char **argv, char *per,
+		     size_t persz)
+{
+	long secs = (long)(s->period + 0.5);
+	if (secs < 1)
+		secs = 1;
+	snprintf(per, persz, "%ld", secs);
+	argv[0] = "top";
+	argv[1] = "-l";
+	argv[2] = "0";
+	argv[3] = "-s";
+	argv[4] = per;
+	argv[5] = "-n";
+	argv[6] = "0";
+	argv[7] = NULL;
+	s->mac = 1;
+	s->have_offset = 1; /* points are timed on arrival: offset 0 */
+	if (s->what != PLAN_COUNTER_CPU || (double)secs != s->period)
+		snprintf(s->how, sizeof s->how,
+			 "sampler on '%s' (macOS) reads host-wide cpu.all.busy "
+			 "only, from top every %ld s%s",
+			 s->label, secs,
+			 s->what != PLAN_COUNTER_CPU
+			     ? "; nic and tcp are read before and after the run"
+			     : "");
+}
+
+int sampler_remote_start(struct sampler *s, struct host *h, double max_s,
+			 struct xr_err *err)
+{
+	char letters[8], per[32];
+	const char *argv[8];
+	struct proc_opts o = {0};
+
+	if (host_os(h) == PLAN_OS_MACOS) {
+		mac_argv(s, argv, per, sizeof per);
+	} else {
+		counters_letters(s->what, letters);
+		snprintf(per, sizeof per, "%.3f", s->period);
+		argv[0] = "sh";
+		argv[1] = "-c";
+		argv[2] = counters_sampler_script();
+		argv[3] = "sh";
+		argv[4] = s->iface ? s->iface : "";
+		argv[5] = letters;
+		argv[6] = per;
+		argv[7] = NULL;
+	}
+	o.argv = argv;
+	o.timeout = max_s;
+	o.grace = 1.0;
+	s->host = h;
+	s->child = host_spawn_stream(h, &o, &s->out_fd, &s->err_fd, err);
+	if (!s->child)
+		return -XR_EHOST;
+	fcntl(s->out_fd, F_SETFL, fcntl(s->out_fd, F_GETFL) | O_NONBLOCK);
+	fcntl(s->err_fd, F_SETFL, fcntl(s->err_fd, F_GETFL) | O_NONBLOCK);
+	return 0;
+}
+
+/* At the stop: the frames still in the pipe, then one snapshot of the
+ * host now (one command), so that the last, partial interval up to the
+ * engine's end is not lost; its time on the far side's clock. */
+void sampler_remote_last(struct sampler *s)
+{
+	struct buf acc = BUF_INIT;
+	struct counters_snap *snap = NULL;
+	double now;
+
+	while (s->out_fd >= 0 && buf_read_some(&acc, s->out_fd) > 0 &&
+	       !acc.truncated)
+		;
+	if (acc.len && take_stream(s, &acc, proc_now_mono()) < 0)
+		snprintf(s->note, sizeof s->note,
+			 "sampler on '%s' stopped: its output is not a counter "
+			 "snapshot",
+			 s->label);
+	buf_release(&acc);
+	if (s->note[0] || !s->have_offset || !s->host || s->mac)
+		return; /* macOS: top's last line is the last point */
+	now = proc_now_mono();
+	if (counters_snapshot(s->host, s->iface, s->what, &snap, NULL) == 0 &&
+	    sampler_feed(s, snap, now - s->offset) < 0)
+		snprintf(s->note, sizeof s->note,
+			 "sampler on '%s' stopped: out of memory", s->label);
+}
