@@ -206,36 +206,6 @@ static int new_nonce(char nonce[HOST_SESSION_NONCE_LEN + 1])
 	return 0;
 }
 
-/* Write all of text to fd by until (0: none): 0, or -1 (the shell is
- * gone, or did not take it in time). SIGPIPE is ignored meanwhile. */
-static int write_all(int fd, const char *text, size_t n, double until)
-{
-	struct sigaction ign, old;
-	int rc = 0;
-	memset(&ign, 0, sizeof ign);
-	ign.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &ign, &old);
-	while (n && rc == 0) {
-		struct pollfd pf = {.fd = fd, .events = POLLOUT};
-		ssize_t w;
-		if (proc_poll(&pf, 1, until) <= 0 || !(pf.revents & POLLOUT)) {
-			rc = -1;
-			break;
-		}
-		w = write(fd, text, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			rc = -1;
-		else {
-			text += w;
-			n -= (size_t)w;
-		}
-	}
-	sigaction(SIGPIPE, &old, NULL);
-	return rc;
-}
-
 /* How one attempt ended. */
 enum attempt { ATT_DONE, ATT_TIMEOUT, ATT_INTERRUPTED, ATT_DEAD };
 
@@ -246,7 +216,7 @@ static enum attempt attempt(struct host_session *s, const struct buf *script,
 			    struct host_frame *fe)
 {
 	char chunk[16384];
-	if (write_all(s->in, script->s, script->len, until) < 0)
+	if (proc_write_all(s->in, script->s, script->len, until) < 0)
 		return proc_interrupted			   ? ATT_INTERRUPTED
 		       : until && proc_now_mono() >= until ? ATT_TIMEOUT
 							   : ATT_DEAD;

@@ -673,6 +673,34 @@ int proc_poll(struct pollfd *pf, int n, double until)
 	}
 }
 
+int proc_write_all(int fd, const char *text, size_t n, double until)
+{
+	struct sigaction ign, old;
+	int rc = 0;
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &old);
+	while (n && rc == 0) {
+		struct pollfd pf = {.fd = fd, .events = POLLOUT};
+		ssize_t w;
+		if (proc_poll(&pf, 1, until) <= 0 || !(pf.revents & POLLOUT)) {
+			rc = -1;
+			break;
+		}
+		w = write(fd, text, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			rc = -1;
+		else {
+			text += w;
+			n -= (size_t)w;
+		}
+	}
+	sigaction(SIGPIPE, &old, NULL);
+	return rc;
+}
+
 int proc_sleep(double s)
 {
 	double end = proc_now_mono() + s;

@@ -121,5 +121,10 @@ int proc_sleep(double s);
 #define PROC_POLL_MAX 64
 struct pollfd;
 int proc_poll(struct pollfd *pf, int n, double until);
+/* Write all n bytes of text to the pipe fd (a child's stdin) by the
+ * monotonic time until (0: no limit), waiting with proc_poll: 0, or -1
+ * when the reader is gone (EPIPE: SIGPIPE is ignored meanwhile), the
+ * time ran out or an interrupt came. */
+int proc_write_all(int fd, const char *text, size_t n, double until);
 
 #endif
