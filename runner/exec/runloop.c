@@ -372,6 +372,21 @@ static int start_run(struct runctx *rc, size_t i, struct request *rq,
 /* execute_one's "the run lost its host": it is pending again. */
 #define RUN_LOST 1
 
+/* Run i goes back to pending with reason (released), said on the
+ * terminal as "run N <verb>: reason". */
+static void back_to_pending(struct runctx *rc, size_t i, const char *verb,
+			    struct buf *reason)
+{
+	store_run_set_status(rc->st, rc->ids[i], "pending", reason->s, NULL);
+	rc->status[i] = RUN_PENDING;
+	if (!rc->o->quiet) {
+		progress_clear(rc);
+		fprintf(stderr, "xrun: run %zu %s: %s\n", i + 1, verb,
+			reason->s);
+	}
+	buf_release(reason);
+}
+
 /*
  * A transport failure is not a measurement (issue 24): when a host of the
  * cell no longer answers, run i goes back to pending, with why in its
@@ -391,15 +406,8 @@ static int run_lost(struct runctx *rc, size_t i)
 		 "host '%s' lost during the run (%s): pending until it "
 		 "answers again",
 		 rc->p->hosts[hi].name, why.len ? why.s : "no answer");
-	store_run_set_status(rc->st, rc->ids[i], "pending", reason.s, NULL);
-	rc->status[i] = RUN_PENDING;
-	if (!rc->o->quiet) {
-		progress_clear(rc);
-		fprintf(stderr, "xrun: run %zu not counted: %s\n", i + 1,
-			reason.s);
-	}
+	back_to_pending(rc, i, "not counted", &reason);
 	buf_release(&why);
-	buf_release(&reason);
 	return 1;
 }
 
@@ -413,14 +421,7 @@ static int setup_lost(struct runctx *rc, size_t i)
 		 "host '%s' lost while the cell was set up (%s): pending "
 		 "until it answers again",
 		 rc->p->hosts[rc->lost_hi].name, rc->setup_what);
-	store_run_set_status(rc->st, rc->ids[i], "pending", reason.s, NULL);
-	rc->status[i] = RUN_PENDING;
-	if (!rc->o->quiet) {
-		progress_clear(rc);
-		fprintf(stderr, "xrun: run %zu not started: %s\n", i + 1,
-			reason.s);
-	}
-	buf_release(&reason);
+	back_to_pending(rc, i, "not started", &reason);
 	return RUN_LOST;
 }
 
