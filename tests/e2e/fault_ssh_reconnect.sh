@@ -17,25 +17,6 @@ set -eu
 xr_need sqlite3 python3
 xr_tmpdir T
 xr_need_sshd "$T"
-# Stop sshd and every connection it serves (the ControlMaster's too), or
-# start it again on the same port from the same configuration.
-sshd_down() {
-	xr_sshd_stop
-	for _ in $(seq 50); do
-		ss -ltn "sport = :$XR_SSHD_PORT" | grep -q LISTEN || return 0
-		sleep 0.1
-	done
-	fail "sshd still listening on $XR_SSHD_PORT"
-}
-sshd_up() {
-	/usr/sbin/sshd -D -f "$XR_SSHD_DIR/sshd_config" -E "$XR_SSHD_DIR/sshd.log" &
-	XR_SSHD_PID=$!
-	for _ in $(seq 50); do
-		ss -ltn "sport = :$XR_SSHD_PORT" | grep -q LISTEN && return 0
-		sleep 0.1
-	done
-	fail "sshd did not come back on $XR_SSHD_PORT"
-}
 wait_ok() { # db count: until that many runs are ok
 	for _ in $(seq 300); do
 		[ "$(q "$1" "select count(*) from runs where status='ok'" 2>/dev/null || echo 0)" -ge "$2" ] && return 0
@@ -74,9 +55,9 @@ plan a.yaml "{ tries: 5, wait: 1s, max_wait: 4s }" "[sh, -c, 'sleep 0.3; echo v=
 "$XRUN" run a.yaml --db a.db --unattended 2>a.err &
 xp=$!
 wait_ok a.db 3
-sshd_down
+xr_sshd_down
 sleep 3
-sshd_up
+xr_sshd_up
 set +e
 wait "$xp"
 rc=$?
@@ -98,7 +79,7 @@ plan b.yaml "{ tries: 1, wait: 1s }" "[sh, -c, 'sleep 0.3; echo v=1']"
 "$XRUN" run b.yaml --db b.db --unattended 2>b.err &
 xp=$!
 wait_ok b.db 3
-sshd_down
+xr_sshd_down
 t0=$(date +%s)
 set +e
 wait "$xp"
@@ -119,7 +100,7 @@ ok=$(q b.db "select count(*) from runs where status='ok'")
 "$XRUN" status --db b.db >b.status
 grep -q "^stopped at #$ok .*host 'far' unreachable since .* after 1 tries" b.status ||
 	{ cat b.status; fail "status does not say why the session stopped"; }
-sshd_up
+xr_sshd_up
 "$XRUN" run b.yaml --db b.db --unattended 2>b2.err || { cat b2.err; fail "resume: exit $?"; }
 grep -q "resuming session 1" b2.err || { cat b2.err; fail "not resumed"; }
 [ "$(q b.db "select count(*) from runs where status='ok'")" = 20 ] ||

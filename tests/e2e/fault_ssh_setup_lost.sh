@@ -20,23 +20,6 @@ set -eu
 xr_need sqlite3 ss
 xr_tmpdir T
 xr_need_sshd "$T"
-sshd_down() {
-	xr_sshd_stop
-	for _ in $(seq 50); do
-		ss -ltn "sport = :$XR_SSHD_PORT" | grep -q LISTEN || return 0
-		sleep 0.1
-	done
-	fail "sshd still listening on $XR_SSHD_PORT"
-}
-sshd_up() {
-	/usr/sbin/sshd -D -f "$XR_SSHD_DIR/sshd_config" -E "$XR_SSHD_DIR/sshd.log" &
-	XR_SSHD_PID=$!
-	for _ in $(seq 50); do
-		ss -ltn "sport = :$XR_SSHD_PORT" | grep -q LISTEN && return 0
-		sleep 0.1
-	done
-	fail "sshd did not come back on $XR_SSHD_PORT"
-}
 wait_file() { # glob: until a file matches (the hook has started)
 	for _ in $(seq 300); do
 		compgen -G "$1" >/dev/null && return 0
@@ -85,10 +68,10 @@ plan a.yaml "$T/a" "{ tries: 5, wait: 1s, max_wait: 4s }"
 "$XRUN" run a.yaml --db a.db --unattended 2>a.err &
 xp=$!
 wait_file "$T/a/applying.*"
-sshd_down
+xr_sshd_down
 touch "$T/a/go"
 sleep 2
-sshd_up
+xr_sshd_up
 set +e
 wait "$xp"
 rc=$?
@@ -108,7 +91,7 @@ plan b.yaml "$T/b" "{ tries: 1, wait: 1s }"
 "$XRUN" run b.yaml --db b.db --unattended 2>b.err &
 xp=$!
 wait_file "$T/b/applying.*"
-sshd_down
+xr_sshd_down
 set +e
 wait "$xp"
 rc=$?
@@ -123,7 +106,7 @@ nostored b.db
 "$XRUN" status --db b.db >b.status
 grep -q "^stopped at #0 .*host 'far' unreachable since .* after 1 tries" b.status ||
 	{ cat b.status; fail "status does not say why the session stopped"; }
-sshd_up
+xr_sshd_up
 touch "$T/b/go"
 "$XRUN" run b.yaml --db b.db --unattended 2>b2.err || { cat b2.err; fail "resume: exit $?"; }
 grep -q "resuming session 1" b2.err || { cat b2.err; fail "not resumed"; }

@@ -100,3 +100,26 @@ xr_sshd_stop() {
 		XR_SSHD_PID=
 	fi
 }
+
+# An outage of the test sshd (fault tests): xr_sshd_down stops it and every
+# connection it serves (the ControlMaster's too) and waits until the port
+# is closed; xr_sshd_up starts it again on the same port from the same
+# configuration and waits until it listens. Both need ss and fail() (the
+# caller's, lib/common.sh).
+xr_sshd_down() {
+	xr_sshd_stop
+	for _ in $(seq 50); do
+		ss -ltn "sport = :$XR_SSHD_PORT" | grep -q LISTEN || return 0
+		sleep 0.1
+	done
+	fail "sshd still listening on $XR_SSHD_PORT"
+}
+xr_sshd_up() {
+	/usr/sbin/sshd -D -f "$XR_SSHD_DIR/sshd_config" -E "$XR_SSHD_DIR/sshd.log" &
+	XR_SSHD_PID=$!
+	for _ in $(seq 50); do
+		ss -ltn "sport = :$XR_SSHD_PORT" | grep -q LISTEN && return 0
+		sleep 0.1
+	done
+	fail "sshd did not come back on $XR_SSHD_PORT"
+}
