@@ -13,8 +13,9 @@
 # the plan's iperf3 reverse with window 16K: its ACKs wait in the queue, so
 # it runs at window / RTT, ~5 Mbit/s, no drops; no netem needed). Prints
 # per case the share named
-# rightly (kind = truth) and the cells called bound by something else
-# (kind or also neither the truth nor none), with the load average.
+# rightly (kind = truth), the cells called bound by something else (kind
+# or also neither the truth nor none), the range of the engine's busiest
+# process (% of a core, what EXPLAIN_PROC_BUSY reads), with the load.
 #   usage: bash bench/explain.sh [N]     (XRUN=path, default build/xrun;
 #   KEEP=dir keeps the stores of the misses)
 set -eu
@@ -48,6 +49,9 @@ YAML
 kinds() { # json: "kind also"
 	python3 -c "import json,sys; l=json.load(open(sys.argv[1]))['cells'][0]['limit']; print(l['kind'], l['also'] or 'none'); print(l['text'], file=sys.stderr)" "$1"
 }
+proc() { # json: the engine's busiest process, % of a core (EXPLAIN_PROC_BUSY)
+	python3 -c "import json,sys; m=json.load(open(sys.argv[1]))['run_values'][0]['metrics']; print(max(m.get(k, {}).get('value', 0) for k in ('cpu_host', 'cpu_remote')))" "$1"
+}
 bench() { # case truth lab-up-args...
 	local c=$1 truth=$2 right=0 wrong=0 i k a
 	shift 2
@@ -71,6 +75,7 @@ bench() { # case truth lab-up-args...
 		"$XRUN" run p.yaml --db s.db --unattended 2>/dev/null
 		"$XRUN" report --db s.db -o s.json 2>/dev/null
 		read -r k a < <(kinds s.json 2>>"texts.$c")
+		proc s.json >>"procs.$c"
 		if [ "$k" = "$truth" ]; then
 			right=$((right + 1))
 		elif [ -n "${KEEP:-}" ]; then # the store of a miss, to read
@@ -85,8 +90,10 @@ bench() { # case truth lab-up-args...
 	done
 	bloat_down
 	"$XRUN" lab down --prefix "$P" >/dev/null
-	printf '%-8s truth %-6s named rightly %d/%d, called bound by another %d/%d; load %s\n' \
-		"$c" "$truth" "$right" "$N" "$wrong" "$N" "$(cut -d' ' -f1-3 /proc/loadavg)"
+	printf '%-8s truth %-6s named rightly %d/%d, called bound by another %d/%d; engine process %s%% of a core; load %s\n' \
+		"$c" "$truth" "$right" "$N" "$wrong" "$N" \
+		"$(sort -n "procs.$c" | sed -n '1p;$p' | xargs printf '%.1f-' | sed 's/-$//')" \
+		"$(cut -d' ' -f1-3 /proc/loadavg)"
 	sed 's/^/    /' "texts.$c" | sort | uniq -c | sort -rn | head -3
 }
 echo "# $(date -u +%FT%TZ) $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
