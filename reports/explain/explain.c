@@ -350,8 +350,11 @@ static void cell_ceilings(struct ctx *x, int ci, int udp, struct ceil *best,
  * one-threaded process >= EXPLAIN_PROC_BUSY of a core. The engine's own
  * limit when iperf3 < 3.16 runs several streams (one thread for all of
  * them: iperf3 #289, #1569; multi-threaded since 3.16). */
-/* Half the share of a core that the scheduler gives a task that is always
- * runnable on the controller, 100 x cpus / max(load, cpus) % (CFS runs
+/* Without the run queue sampled during the runs (explain_evid.c,
+ * run_share; cpu.running comes with Linux /proc/stat), the same share from
+ * the controller's load average, which lags a machine whose load rises by
+ * a minute: half the share of a core that the scheduler gives a task that
+ * is always runnable on the controller, 100 x cpus / max(load, cpus) % (CFS runs
  * each of nr_running tasks at 1 / nr_running of a CPU: the kernel's
  * sched-design-CFS.rst; the 1-minute load average stands for nr_running),
  * from the session's controller_load condition (its highest); NaN
@@ -380,7 +383,7 @@ static void cpu_candidate(struct ctx *x, const struct explain_evid *e,
 	 * cell only if the engine's process wanted the CPU: one that got less
 	 * than half a runnable task's share slept, waiting on the network. */
 	if (e->leadin >= EXPLAIN_LEADIN_BUSY && e->proc_name &&
-	    e->proc < half_fair_share(x->r))
+	    e->proc < (e->has_share ? e->share : half_fair_share(x->r)))
 		return;
 	if (e->host) {
 		double sq = isfinite(e->softirq) && e->busy > 0

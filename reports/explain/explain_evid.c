@@ -29,11 +29,13 @@ double explain_loaded_mean(const struct report_series *s, double *rate)
 	return n ? sum / n : NAN;
 }
 
+/* A cpu.N.busy series (of host, when not NULL): its core N. The whole
+ * name must match: sscanf counts "cpu.0.softirq" as one conversion. */
 static int core_busy(const struct report_series *s, const char *host, int *n)
 {
-	int k;
-	if (sscanf(s->name, "cpu.%d.busy", &k) != 1 ||
-	    (host && strcmp(s->host, host)))
+	int k, end = 0;
+	if (sscanf(s->name, "cpu.%d.busy%n", &k, &end) != 1 ||
+	    s->name[end] != '\0' || !end || (host && strcmp(s->host, host)))
 		return 0;
 	if (n)
 		*n = k;
@@ -123,11 +125,30 @@ static const char *engine_proc(const struct report *r, int single,
 	return name;
 }
 
+/* Half the share of a core that CFS gives a task always runnable on host
+ * h of run u (the kernel's sched-design-CFS.rst: each of nr_running tasks
+ * gets 1 / nr_running of a CPU): 50 x cores / max(nr, cores) %, nr the
+ * loaded mean of cpu.running (/proc/stat procs_running) less the task that
+ * read it, cores h's cpu.N.busy series. NaN without them. */
+static double run_share(const struct report_run *u, const char *h,
+			int *contended)
+{
+	const struct report_series *q = report_run_series(u, h, "cpu.running");
+	double nr = q ? explain_loaded_mean(q, NULL) - 1 : NAN;
+	int cores = 0;
+	for (int i = 0; i < u->nseries; i++)
+		cores += core_busy(&u->series[i], h, NULL);
+	if (!(nr >= 0) || !cores)
+		return NAN;
+	*contended = nr >= cores;
+	return 50.0 * cores / (nr > cores ? nr : cores);
+}
+
 void explain_run_evidence(const struct report *r, int single,
 			  const struct report_run *u, struct explain_evid *e)
 {
-	double best = -1, soft = NAN, peak = NAN, proc;
-	int core = -1, has_cpu = 0;
+	double best = -1, soft = NAN, peak = NAN, proc, share = NAN;
+	int core = -1, has_cpu = 0, contended = 0;
 	const char *host = NULL, *pn = engine_proc(r, single, u, &proc);
 	for (int i = 0; i < u->nseries; i++) {
 		const struct report_series *s = &u->series[i];
@@ -136,6 +157,12 @@ void explain_run_evidence(const struct report *r, int single,
 		if (!strcmp(s->name, "cpu.all.busy") &&
 		    (m = leadin_mean(s)) > e->leadin)
 			e->leadin = m;
+		if (!strcmp(s->name, "cpu.running") &&
+		    isfinite(p = run_share(u, s->host, &n)) &&
+		    (isnan(share) || p < share)) {
+			share = p;
+			contended |= n;
+		}
 		if (!core_busy(s, NULL, &n)) {
 			rate_evidence(s, e);
 			continue;
@@ -159,8 +186,17 @@ void explain_run_evidence(const struct report *r, int single,
 	if (!has_cpu && isnan(proc))
 		return;
 	e->cpu_runs++;
-	if (peak >= EXPLAIN_CORE_BUSY || proc >= EXPLAIN_PROC_BUSY)
+	/* Busy: a core saturated, the engine's process at its limit, or a
+	 * run queue of at least as many tasks as cores (each waited for a
+	 * CPU) in which the engine's process wanted the CPU: it got at least
+	 * half a runnable task's share (the others' load slowed it). */
+	if (peak >= EXPLAIN_CORE_BUSY || proc >= EXPLAIN_PROC_BUSY ||
+	    (contended && proc >= share))
 		e->busy_runs++;
+	if (isfinite(share) && (!e->has_share || share < e->share)) {
+		e->share = share;
+		e->has_share = 1;
+	}
 	if (peak > e->peak)
 		e->peak = peak;
 	if (proc > e->proc) {

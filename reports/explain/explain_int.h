@@ -28,6 +28,11 @@ struct explain_evid {
 	double proc;	       /* the engine's busiest process, % of one core */
 	const char *proc_name; /* "client" (cpu_host), "server" */
 	double leadin;	       /* cpu.all.busy before the engine started */
+	/* Half a runnable task's share of a core from the run queue sampled
+	 * during the runs (cpu.running), the lowest over runs and hosts, %;
+	 * has_share 0: no such series. */
+	double share;
+	int has_share;
 	double drops, pause;   /* per second, summed over runs */
 	int nruns;
 	char drop_series[128], pause_series[128];

@@ -9,7 +9,9 @@
  * counters of /proc/net/snmp (zeros included: "0 drops" is a finding);
  * ethtool, TcpExt and Udp statistics only when they moved (a NIC can
  * have a thousand of them); cpuN_busy_pct, busy_avg_pct, busy_max_pct,
- * busy_max_cpu; NET_RX and NET_TX; one capture row per tool seen.
+ * busy_max_cpu; NET_RX and NET_TX; one capture row per tool seen. Per
+ * sampling interval also cpuN_softirq_pct, softirq_avg_pct and
+ * procs_running (a gauge: the run queue when the interval ended).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -74,6 +76,8 @@ struct counters_snap {
 	struct cpuj *cpu;
 	size_t ncpu, capcpu;
 	unsigned sections;
+	uint64_t running; /* /proc/stat procs_running, when has_running */
+	int has_running;
 };
 
 /* Counters worth a row; the rest of /proc/net/snmp are gauges or noise. */
@@ -365,7 +369,17 @@ static int line_stat(struct counters_snap *cs, const char *s, const char *e)
 	struct cpuj *c;
 	int nf = 0;
 
-	if (!next_tok(&s, e, &t, &tl) || tl < 4 || memcmp(t, "cpu", 3) != 0 ||
+	if (!next_tok(&s, e, &t, &tl))
+		return 0;
+	/* "procs_running N": the tasks runnable at the moment of the read,
+	 * the reader included (proc(5)): a gauge, not a counter. */
+	if (tl == 13 && !memcmp(t, "procs_running", 13)) {
+		if (next_tok(&s, e, &t, &tl) &&
+		    parse_u64(t, tl, &cs->running) == 0)
+			cs->has_running = 1;
+		return 0;
+	}
+	if (tl < 4 || memcmp(t, "cpu", 3) != 0 ||
 	    parse_u64(t + 3, tl - 3, &idx) < 0 || idx > 1u << 20)
 		return 0;
 	while (nf < 8 && next_tok(&s, e, &t, &tl)) {
@@ -768,6 +782,11 @@ int counters_interval(const struct counters_snap *before,
 	r.a = *rows;
 	r.n = r.cap = *nrows;
 	rc = softirq_pct(before, after, &r);
+	/* the run queue at the end of the interval (the scheduler's
+	 * nr_running that the 1-minute load average smooths) */
+	if (rc == 0 && after->has_running)
+		rc = rows_add(&r, "cpu", "procs_running",
+			      (double)after->running);
 	*rows = r.a;
 	*nrows = r.n;
 	return rc;

@@ -94,7 +94,10 @@ static int series_of(const struct counter_row *r, char *name, size_t sz,
 		char kind[16];
 		*unit = "%";
 		*level = 1;
-		if (!strcmp(r->name, "busy_avg_pct"))
+		if (!strcmp(r->name, "procs_running")) {
+			snprintf(name, sz, "cpu.running");
+			*unit = "1";
+		} else if (!strcmp(r->name, "busy_avg_pct"))
 			snprintf(name, sz, "cpu.all.busy");
 		else if (!strcmp(r->name, "softirq_avg_pct"))
 			snprintf(name, sz, "cpu.all.softirq");

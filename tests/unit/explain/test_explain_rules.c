@@ -244,6 +244,10 @@ struct wcase {
 	 * `proc` % of a core; busy 0: no CPU series. */
 	double busy, proc;
 	double load; /* controller_load (max) on 2 CPUs; 0: no condition */
+	/* cpu.running (/proc/stat procs_running) at every point, with a
+	 * cpu.0.softirq series beside it; 0: neither. The fixture has one core
+	 * (cpu.0.busy). */
+	double running;
 };
 
 /* With snd_wnd (python3: 65536 * 8 / 0.02 = 26214400; 16384 * 8 / 0.02 =
@@ -293,6 +297,35 @@ static const struct wcase wcases[] = {
     {"others' load 15 on 2 CPUs, iperf3 7% (>= 6.67%): cpu", 5.2e6, 0.0201,
      0.0200, 0, "cpu", 16384, "iperf3's client process 7% of a core", 100, 7,
      15},
+    /* The run queue sampled during the run decides over a load average
+     * that lagged (python3, one core: 50 * 1 / max(5 - 1, 1) = 12.5;
+     * 50 * 1 / (15 - 1) = 3.5714285714285716). The load average alone
+     * (1.0 on 2 CPUs) gives 50 * 2 / 2 = 50: iperf3 at 46% would be
+     * refused (the lab's unshaped pair at load 1.4 while other processes
+     * started). */
+    {"load average 1.0, iperf3 46%, no run queue: none", 5.2e6, 0.0201, 0.0200,
+     0, "none", 16384, NULL, 100, 46, 1.0},
+    {"load average 1.0, run queue 5 (12.5%), iperf3 46%: cpu", 5.2e6, 0.0201,
+     0.0200, 0, "cpu", 16384, "iperf3's client process 46% of a core", 100,
+     46, 1.0, 5},
+    {"run queue 15 (3.57%), iperf3 3.5%: none", 5.2e6, 0.0201, 0.0200, 0,
+     "none", 16384, NULL, 100, 3.5, 1.0, 15},
+    {"run queue 15 (3.57%), iperf3 3.6%: cpu", 5.2e6, 0.0201, 0.0200, 0, "cpu",
+     16384, "iperf3's client process 4% of a core", 100, 3.6, 1.0, 15},
+    /* Cores 40%, nothing before the run: a run queue of 4 on one core
+     * (3 tasks besides the reader >= 1 core: every task waited) and
+     * iperf3 at 50% >= 50 * 1 / 3 = 16.67 is a CPU-starved run; a queue
+     * of 1 (the reader alone) is no contention. */
+    {"run queue 4 on one core, iperf3 50%: cpu", 5.2e6, 0.0201, 0.0200, 0,
+     "cpu", 16384, "iperf3's client process 50% of a core", 40, 50, 0, 4},
+    /* cpu.0.softirq is no second core: 2 cores would make it 33.3% */
+    {"run queue 4 on one core (and its softirq series), iperf3 20%: cpu",
+     5.2e6, 0.0201, 0.0200, 0, "cpu", 16384,
+     "iperf3's client process 20% of a core", 40, 20, 0, 4},
+    {"run queue 4 on one core, iperf3 16%: none", 5.2e6, 0.0201, 0.0200, 0,
+     "none", 16384, NULL, 40, 16, 0, 4},
+    {"run queue 1 on one core, iperf3 50%: none", 5.2e6, 0.0201, 0.0200, 0,
+     "none", 16384, NULL, 40, 50, 0, 1},
 };
 
 static const char *wmetrics[] = {"throughput", "rtt_mean", "rtt_min",
@@ -310,13 +343,15 @@ static void wone(const struct wcase *c)
 	struct report_stats st[5] = {{0}};
 	struct report_observed ob[1] = {{0, "version", "iperf 3.12", 1}};
 	struct report_condition cond = {0};
-	double wn[NPT], bz[NPT];
-	struct report_series s[5] = {
+	double wn[NPT], bz[NPT], rq[NPT];
+	struct report_series s[7] = {
 	    {"client", "engine.snd_cwnd", "B", T, cw, NPT},
 	    {"client", "engine.rtt", "s", T, rt, NPT},
 	    {"client", "engine.snd_wnd", "B", T, wn, NPT},
 	    {"client", "cpu.0.busy", "%", T, bz, NPT},
-	    {"client", "cpu.all.busy", "%", T, bz, NPT}};
+	    {"client", "cpu.all.busy", "%", T, bz, NPT},
+	    {"client", "cpu.running", "1", T, rq, NPT},
+	    {"client", "cpu.0.softirq", "%", T, rt, NPT}};
 	struct report_run u = {0};
 	double vals[5] = {c->median, c->rtt_mean, c->rtt_min, c->retrans,
 			  c->busy > 0 ? c->proc : NAN};
@@ -324,6 +359,7 @@ static void wone(const struct wcase *c)
 	for (int i = 0; i < NPT; i++) {
 		wn[i] = c->wnd;
 		bz[i] = c->busy;
+		rq[i] = c->running;
 	}
 	r.arena = arena_new();
 	r.met.metrics = wmetrics;
@@ -340,7 +376,7 @@ static void wone(const struct wcase *c)
 	u.ok = 1;
 	u.vals = vals;
 	u.series = s;
-	u.nseries = c->busy > 0 ? 5 : c->wnd > 0 ? 3 : 2;
+	u.nseries = c->running > 0 ? 7 : c->busy > 0 ? 5 : c->wnd > 0 ? 3 : 2;
 	r.observed = ob;
 	r.nobserved = 1;
 	cond.key = "controller_load";

@@ -10,6 +10,8 @@
  *   100*95/550 = 17.272727272727273 (the share over all CPUs' time);
  *   busy (total - idle - iowait): 100*200/300 = 66.66666666666667,
  *   100*200/250 = 80.0, 100*400/550 = 72.72727272727273.
+ * procs_running (proc(5)): the gauge as the later snapshot has it (5, not
+ * the earlier 2 nor a difference), and no row when a snapshot lacks it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +22,14 @@
 static const char before[] = "@@ xrun-counters 1\n@@ stat\n"
 			     "cpu  300 0 100 1600 0 10 20 0 0 0\n"
 			     "cpu0 100 0 50 800 0 10 20 0 0 0\n"
-			     "cpu1 200 0 50 800 0 0 0 0 0 0\n";
+			     "cpu1 200 0 50 800 0 0 0 0 0 0\n"
+			     "procs_running 2\n";
 static const char after[] = "@@ xrun-counters 1\n@@ stat\n"
 			    "cpu  500 0 180 1750 0 35 115 0 0 0\n"
 			    "cpu0 200 0 80 900 0 30 70 0 0 0\n"
-			    "cpu1 300 0 100 850 0 5 45 0 0 0\n";
+			    "cpu1 300 0 100 850 0 5 45 0 0 0\n"
+			    "intr 1 2 3\n"
+			    "procs_running 5\n";
 
 static double val(const struct counter_row *r, size_t n, const char *name)
 {
@@ -49,15 +54,32 @@ int main(void)
 	    {"cpu0_busy_pct", 66.66666666666667},
 	    {"cpu1_busy_pct", 80.0},
 	    {"busy_avg_pct", 72.72727272727273},
+	    {"procs_running", 5},
 	};
 
-	tap_plan(3 + (int)(sizeof want / sizeof *want));
+	tap_plan(5 + (int)(sizeof want / sizeof *want));
 	ok(counters_parse(before, sizeof before - 1, &a) == 0, "parse before");
 	ok(counters_parse(after, sizeof after - 1, &b) == 0, "parse after");
 	ok(a && b && counters_interval(a, b, &rows, &n) == 0, "interval");
 	for (size_t k = 0; k < sizeof want / sizeof *want; k++)
 		is_near(val(rows, n, want[k].name), want[k].want, 1e-9,
 			want[k].name);
+	free(rows);
+	rows = NULL;
+	/* b then a: the later one (a) has procs_running 2 */
+	ok(counters_interval(b, a, &rows, &n) == 0 &&
+	       val(rows, n, "procs_running") == 2,
+	   "procs_running: the later snapshot's");
+	free(rows);
+	rows = NULL;
+	counters_snap_free(a);
+	a = NULL;
+	/* before without its procs_running line */
+	ok(counters_parse(before, strstr(before, "procs_running") - before,
+			  &a) == 0 &&
+	       counters_interval(b, a, &rows, &n) == 0 &&
+	       val(rows, n, "procs_running") == -1,
+	   "no procs_running row when the later snapshot has none");
 	free(rows);
 	counters_snap_free(a);
 	counters_snap_free(b);
