@@ -35,7 +35,7 @@ static int core_busy(const struct report_series *s, const char *host, int *n)
 {
 	int k, end = 0;
 	if (sscanf(s->name, "cpu.%d.busy%n", &k, &end) != 1 ||
-	    s->name[end] != '\0' || !end || (host && strcmp(s->host, host)))
+	    s->name[end] != '\0' || (host && strcmp(s->host, host)))
 		return 0;
 	if (n)
 		*n = k;
