@@ -354,8 +354,8 @@ static void cell_ceilings(struct ctx *x, int ci, int udp, struct ceil *best,
  * run_share; cpu.running comes with Linux /proc/stat), the same share from
  * the controller's load average, which lags a machine whose load rises by
  * a minute: half the share of a core that the scheduler gives a task that
- * is always runnable on the controller, 100 x cpus / max(load, cpus) % (CFS runs
- * each of nr_running tasks at 1 / nr_running of a CPU: the kernel's
+ * is always runnable on the controller, 100 x cpus / max(load, cpus) % (CFS
+ * runs each of nr_running tasks at 1 / nr_running of a CPU: the kernel's
  * sched-design-CFS.rst; the 1-minute load average stands for nr_running),
  * from the session's controller_load condition (its highest); NaN
  * without it. */

@@ -34,11 +34,11 @@ enum explain_kind {
 };
 
 /* Thresholds (schema/report.md, "Limits"). */
-#define EXPLAIN_AT_CEILING 0.95	 /* measured / ceiling: at the ceiling */
-#define EXPLAIN_PCIE_SHARE 0.75	 /* measured / raw PCIe: bus-bound */
-#define EXPLAIN_USB_SHARE 0.75	 /* measured / USB ceiling: USB-bound */
-#define EXPLAIN_WIFI_SHARE 0.5	 /* measured / PHY rate: Wi-Fi-bound */
-#define EXPLAIN_CORE_BUSY 90.0	 /* the busiest core's mean busy %: CPU-bound */
+#define EXPLAIN_AT_CEILING 0.95 /* measured / ceiling: at the ceiling */
+#define EXPLAIN_PCIE_SHARE 0.75 /* measured / raw PCIe: bus-bound */
+#define EXPLAIN_USB_SHARE 0.75	/* measured / USB ceiling: USB-bound */
+#define EXPLAIN_WIFI_SHARE 0.5	/* measured / PHY rate: Wi-Fi-bound */
+#define EXPLAIN_CORE_BUSY 90.0	/* the busiest core's mean busy %: CPU-bound */
 /* The engine's one-threaded process, % of a core: CPU-bound. Below the
  * core figure because a sender whose flow only the CPU limits still sleeps
  * part of the time, in TCP Small Queues and send-buffer waits for its own
