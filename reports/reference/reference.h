@@ -211,6 +211,14 @@ int report_reference_read(const char *path, const char *const *metrics,
  * -XR_EPARSE. */
 int report_ref_parse_link(const char *s, double *bps);
 int report_ref_parse_pcie(const char *s, double *gts, int *lanes);
+/* `usb` ("USB 2.0", "USB 3.0", "USB 3.1 Gen 2", "USB 3.2 Gen 1x2",
+ * "Gen 2x2", or a signalling rate: "480 Mb/s", "5 Gb/s", "10 Gb/s",
+ * "20 Gb/s" as Gen 2x2) into the signalling rate of one lane in bit/s
+ * (480e6, 5e9, 10e9) and the lanes (1, 2); `wifi` ("866.7 Mbit/s",
+ * "2.4 Gbit/s", "1201": Mbit/s as netsh prints it) into bit/s. 0, or
+ * -XR_EPARSE. */
+int report_ref_parse_usb(const char *s, double *lane_bps, int *lanes);
+int report_ref_parse_wifi(const char *s, double *bps);
 /* The value of condition key for row w: a per-level condition of one of
  * its levels, else a factor column named key, else the file-wide one;
  * NULL when the reference does not state it. */

@@ -1,8 +1,9 @@
 /*
  * The published conditions that set a reference's ceilings
- * (schema/reference.md, "Conditions for ceilings"): the link speed and
- * the PCIe link a publication states, file-wide or per level of a factor
- * (`condition,pcie,3.0 x1,slot=pcie3x1`); parsing their values, checking
+ * (schema/reference.md, "Conditions for ceilings"): the link speed, the
+ * PCIe link, the USB link and the Wi-Fi PHY rate a publication states,
+ * file-wide or per level of a factor (`condition,pcie,3.0 x1,slot=pcie3x1`,
+ * `condition,usb,USB 3.2 Gen 1,nic=rtl8156`); parsing their values, checking
  * their scopes against the table, and the value that holds for a row.
  * reports/explain turns them into ceilings.
  */
@@ -81,6 +82,84 @@ int report_ref_parse_pcie(const char *s, double *gts, int *lanes)
 	return 0;
 }
 
+/* A rate with its unit at s ("5 Gb/s", "480Mbps", "866.7 Mbit/s"; bare:
+ * Mbit/s) within (0, max] bit/s; 0, or -XR_EPARSE. */
+static int rate_at(const char *s, double max, double *bps)
+{
+	const char *e;
+	double v, mul = 1e6;
+	if (num_at(skip_blank(s), 1e12, &v, &e) < 0)
+		return -XR_EPARSE;
+	e = skip_blank(e);
+	if (*e == 'G' || *e == 'g')
+		mul = 1e9;
+	else if (*e == 'k' || *e == 'K')
+		mul = 1e3;
+	else if (*e && *e != 'M' && *e != 'm')
+		return -XR_EPARSE;
+	if (*e) { /* "Gb/s", "Gbit/s", "Gbps", "GT/s" is not a rate here */
+		e++;
+		if (strncasecmp(e, "bit/s", 5) && strncasecmp(e, "b/s", 3) &&
+		    strncasecmp(e, "bps", 3))
+			return -XR_EPARSE;
+		e += !strncasecmp(e, "bit/s", 5) ? 5 : 3;
+	}
+	if (*skip_blank(e) || v * mul > max)
+		return -XR_EPARSE;
+	*bps = v * mul;
+	return 0;
+}
+
+int report_ref_parse_usb(const char *s, double *lane_bps, int *lanes)
+{
+	const char *e;
+	double ver = 0, gen, r;
+	s = skip_blank(s);
+	if (!strncasecmp(s, "usb", 3))
+		s = skip_blank(s + 3);
+	/* a signalling rate: USB 2.0 high speed, Gen 1, Gen 2, Gen 2x2 */
+	if (rate_at(s, 20e9, &r) == 0 &&
+	    (r == 480e6 || r == 5e9 || r == 10e9 || r == 20e9)) {
+		*lanes = r == 20e9 ? 2 : 1;
+		*lane_bps = r / *lanes;
+		return 0;
+	}
+	if (*s >= '0' && *s <= '9') {
+		if (num_at(s, 4, &ver, &e) < 0)
+			return -XR_EPARSE;
+		s = skip_blank(e);
+	}
+	if (!*s && (ver == 2 || ver == 2.0 || ver == 3.0)) {
+		*lane_bps = ver == 3.0 ? 5e9 : 480e6; /* 3.0 is Gen 1 */
+		*lanes = 1;
+		return 0;
+	}
+	/* "Gen 1", "Gen 2x1", "Gen 1x2", "Gen 2x2" after 3.1, 3.2 or nothing
+	 * (USB 3.2 spec: Gen 1 5 GT/s, Gen 2 10 GT/s per lane, 1 or 2
+	 * lanes; USB 3.1 has Gen 1 and Gen 2 on one lane) */
+	if ((ver && ver != 3.1 && ver != 3.2) || strncasecmp(s, "gen", 3) ||
+	    num_at(skip_blank(s + 3), 2, &gen, &e) < 0 || gen != floor(gen))
+		return -XR_EPARSE;
+	*lanes = 1;
+	if (*e == 'x' || *e == 'X') {
+		double l;
+		if (num_at(e + 1, 2, &l, &e) < 0 || l != floor(l) ||
+		    (l == 2 && ver == 3.1))
+			return -XR_EPARSE;
+		*lanes = (int)l;
+	}
+	if (*skip_blank(e))
+		return -XR_EPARSE;
+	*lane_bps = gen == 1 ? 5e9 : 10e9;
+	return 0;
+}
+
+int report_ref_parse_wifi(const char *s, double *bps)
+{
+	/* IEEE 802.11be's highest PHY rate is 46.1 Gbit/s */
+	return rate_at(s, 100e9, bps);
+}
+
 void ref_check_ceiling_cond(struct xr_diag *d, const struct report_ref_cond *c)
 {
 	double a;
@@ -95,6 +174,17 @@ void ref_check_ceiling_cond(struct xr_diag *d, const struct report_ref_cond *c)
 		xr_diag_add(d, 0, c->line, c->col,
 			    "pcie '%s' is not a PCIe link ('3.0 x1', "
 			    "'Gen4 x4', '8 GT/s x1'; generations 1 to 5)",
+			    c->value);
+	if (!strcmp(c->key, "usb") &&
+	    report_ref_parse_usb(c->value, &a, &b) < 0)
+		xr_diag_add(d, 0, c->line, c->col,
+			    "usb '%s' is not a USB link ('USB 2.0', "
+			    "'USB 3.2 Gen 1', 'Gen 2x2', '5 Gb/s')",
+			    c->value);
+	if (!strcmp(c->key, "wifi") && report_ref_parse_wifi(c->value, &a) < 0)
+		xr_diag_add(d, 0, c->line, c->col,
+			    "wifi '%s' is not a Wi-Fi PHY rate ('866.7 "
+			    "Mbit/s', '2.4 Gbit/s', '1201' in Mbit/s)",
 			    c->value);
 }
 

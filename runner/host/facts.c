@@ -165,7 +165,10 @@ static void nic_facts(struct host *h, const char *iface, struct factv *v)
 		add_buf(v, "nic_driver", &b);
 	if (probe_from_nic_doc(h, "nic.firmware", iface, doc.s, &b, &e) == 0)
 		add_buf(v, "nic_firmware", &b);
-	if (probe_from_nic_doc(h, "nic.link_speed", iface, doc.s, &b, &e) ==
+	/* A wireless adapter's link speed is its PHY rate (Windows reports
+	 * it): nic_wifi_rate carries it, nic_link would read as a wire. */
+	if (!kv_get(doc.s ? doc.s : "", "wireless", &d) &&
+	    probe_from_nic_doc(h, "nic.link_speed", iface, doc.s, &b, &e) ==
 		0 &&
 	    probe_from_nic_doc(h, "nic.duplex", iface, doc.s, &d, &e) == 0) {
 		if (strcmp(d.s, "unknown") != 0)
@@ -178,6 +181,8 @@ static void nic_facts(struct host *h, const char *iface, struct factv *v)
 		add_buf(v, "nic_mtu", &b);
 	if (kv_get(doc.s ? doc.s : "", "usb_link", &b))
 		add_buf(v, "nic_usb_link", &b);
+	if (kv_get(doc.s ? doc.s : "", "wifi_rate", &b)) /* Windows, macOS */
+		add_buf(v, "nic_wifi_rate", &b);
 	if (sysread_is_local(h) || host_os(h) == PLAN_OS_LINUX)
 		linux_usb_wifi(h, iface, doc.s ? doc.s : "", v);
 out:

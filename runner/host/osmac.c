@@ -3,7 +3,8 @@
  * /proc, so each reading is one fixed sh script (interface as $1, never
  * spliced in) around the documented tools: ifconfig (MTU, media, status),
  * networksetup -listallhardwareports (the port's name), system_profiler
- * SPEthernetDataType (driver kext, bus, PCIe link), sw_vers, sysctl,
+ * SPEthernetDataType (driver kext, bus, PCIe link), for a Wi-Fi port
+ * system_profiler -json SPAirPortDataType (its rate), sw_vers, sysctl,
  * netstat -I IFACE -b -d (interface counters), netstat -s -p tcp and
  * ps -axc. Their text is translated here into the documents the Linux
  * readers take. There is no per-CPU tick counter without a helper
@@ -19,6 +20,7 @@
 #include "buf.h"
 #include "counters_int.h"
 #include "kv.h"
+#include "nicrate.h"
 #include "osmac.h"
 
 #include "banned.h"
@@ -29,6 +31,12 @@ static const char nic_script[] =
     "echo '@@ ifconfig'; ifconfig \"$1\"\n"
     "echo '@@ hardwareports'; networksetup -listallhardwareports "
     "2>/dev/null\n"
+    /* a Wi-Fi port's rate changes: read on every reading, never kept */
+    "w=$(networksetup -listallhardwareports 2>/dev/null | "
+    "while IFS= read -r l; do case $l in 'Hardware Port: '*) "
+    "p=${l#Hardware Port: };; \"Device: $1\") echo \"$p\";; esac; done)\n"
+    "case $w in Wi-Fi|AirPort) echo '@@ airport'; "
+    "system_profiler -json SPAirPortDataType 2>/dev/null;; esac\n"
     "m=$(ifconfig \"$1\" | while read -r k v x; do "
     "[ \"$k\" = ether ] && echo \"$v\"; done)\n"
     "if [ -n \"$2\" ] && [ \"$m\" = \"$2\" ]; then "
@@ -343,6 +351,20 @@ void osmac_profiler_text(const char *text, struct buf *out)
 	}
 }
 
+/* A Wi-Fi port's PHY rate (nicrate.c reads the JSON): wifi_rate, the
+ * fact nic_wifi_rate; a port without a wire speed is marked wireless. */
+static void mac_airport(const char *s, size_t len, const char *iface,
+			struct buf *doc)
+{
+	struct buf t = BUF_INIT, v = BUF_INIT;
+	buf_add(&t, s, len);
+	buf_adds(doc, "wireless: 1\n");
+	if (iface && nicrate_airport_json(t.s ? t.s : "", iface, &v) == 0)
+		buf_addf(doc, "wifi_rate: %s\n", v.s);
+	buf_release(&t);
+	buf_release(&v);
+}
+
 int osmac_nic_doc(const char *text, const char *iface, struct buf *doc)
 {
 	const char *s;
@@ -358,6 +380,8 @@ int osmac_nic_doc(const char *text, const char *iface, struct buf *doc)
 		mac_usb(s, n, doc);
 	if ((s = hostos_section(text, "hardwareports", &n)) != NULL)
 		mac_ports(s, n, iface, doc);
+	if ((s = hostos_section(text, "airport", &n)) != NULL)
+		mac_airport(s, n, iface, doc);
 	return doc->truncated ? -XR_ENOMEM : 0;
 }
 

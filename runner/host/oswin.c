@@ -5,7 +5,9 @@
  * Get-NetAdapter, Get-NetAdapterHardwareInfo,
  * Get-NetAdapterAdvancedProperty, Get-NetAdapterStatistics,
  * Get-NetTCPSetting, Win32_OperatingSystem, Win32_Processor, the raw TCPv4,
- * TCPv6 and Processor performance classes, Get-Process and logman. The
+ * TCPv6 and Processor performance classes, Get-Process and logman; for a
+ * wireless adapter also `netsh wlan show interfaces`, text (localized
+ * labels: nicrate.c), the only documented reader of its rates. The
  * script goes as -EncodedCommand (base64 of UTF-16LE), so neither the
  * remote PowerShell nor powershell.exe's own command-line parsing sees
  * anything but one base64 word; the interface name is inside it as a
@@ -30,6 +32,7 @@
 #include "buf.h"
 #include "counters_int.h"
 #include "host.h"
+#include "nicrate.h"
 #include "oswin.h"
 #include "strv.h"
 
@@ -79,8 +82,8 @@ static const char nic_script[] =
     "$a | Select-Object Name, InterfaceIndex, InterfaceDescription, "
     "DriverFileName, "
     "DriverVersion, DriverProvider, MtuSize, ReceiveLinkSpeed, "
-    "TransmitLinkSpeed, FullDuplex, @{n='Status';e={[string]$_.Status}} "
-    "| ConvertTo-Json -Compress\n"
+    "TransmitLinkSpeed, FullDuplex, NdisPhysicalMedium, "
+    "@{n='Status';e={[string]$_.Status}} | ConvertTo-Json -Compress\n"
     "'@@ hardware'\n"
     "try { Get-NetAdapterHardwareInfo -Name $n | Select-Object BusNumber, "
     "DeviceNumber, FunctionNumber, PciExpressCurrentLinkSpeedEncoded, "
@@ -91,7 +94,14 @@ static const char nic_script[] =
     "try { Get-NetAdapterAdvancedProperty -Name $n | Select-Object "
     "DisplayName, DisplayValue, RegistryKeyword, "
     "@{n='RegistryValue';e={$_.RegistryValue -join ','}} "
-    "| ConvertTo-Json -Compress } catch { xe 'advanced' $_ }\n";
+    "| ConvertTo-Json -Compress } catch { xe 'advanced' $_ }\n"
+    /* NdisPhysicalMedium 9 (Native802_11) or 1 (WirelessLan): netsh's
+     * text for every WLAN interface, its failure (wlansvc stopped) no
+     * error of the reading */
+    "if ($a.NdisPhysicalMedium -eq 9 -or $a.NdisPhysicalMedium -eq 1) {\n"
+    "  '@@ wlan'\n"
+    "  try { netsh.exe wlan show interfaces } catch { }\n"
+    "}\n";
 
 static const char system_script[] =
     "'@@ os'\n"
@@ -364,6 +374,22 @@ static void nic_property(json_t *p, struct buf *doc)
 	}
 }
 
+/* A wireless adapter's rates from netsh (nicrate.c reads the labels):
+ * wifi_rate, the fact nic_wifi_rate. */
+static void nic_wlan(const char *text, const char *name, struct buf *doc)
+{
+	size_t len;
+	const char *s = hostos_section(text, "wlan", &len);
+	struct buf t = BUF_INIT, v = BUF_INIT;
+	if (s && name) {
+		buf_add(&t, s, len);
+		if (nicrate_netsh_wlan(t.s ? t.s : "", name, &v) == 0)
+			buf_addf(doc, "wifi_rate: %s\n", v.s);
+	}
+	buf_release(&t);
+	buf_release(&v);
+}
+
 int oswin_nic_doc(const char *text, struct buf *doc)
 {
 	json_t *ad, *hw, *adv, *a, *p;
@@ -390,6 +416,8 @@ int oswin_nic_doc(const char *text, struct buf *doc)
 		if (get_u64(a, "ReceiveLinkSpeed", &v) && v >= 1000000)
 			buf_addf(doc, "speed: %llu\n",
 				 (unsigned long long)(v / 1000000));
+		if (get_u64(a, "NdisPhysicalMedium", &v) && (v == 9 || v == 1))
+			buf_adds(doc, "wireless: 1\n");
 		if (json_is_boolean(json_object_get(a, "FullDuplex")))
 			buf_addf(doc, "duplex: %s\n",
 				 json_is_true(json_object_get(a, "FullDuplex"))
@@ -399,6 +427,7 @@ int oswin_nic_doc(const char *text, struct buf *doc)
 	nic_hardware(item(hw, 0), doc);
 	for (size_t i = 0; (p = item(adv, i)) != NULL; i++)
 		nic_property(p, doc);
+	nic_wlan(text, get_str(a, "Name"), doc);
 	json_decref(ad);
 	json_decref(hw);
 	json_decref(adv);

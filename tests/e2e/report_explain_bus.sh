@@ -17,6 +17,8 @@
 # none): the ceiling is the higher rate, 866.7e6, an estimate;
 #   fast 600 Mbit/s: 0.69228107 >= 0.5 (EXPLAIN_WIFI_SHARE)  -> wifi
 #   slow 400 Mbit/s: 0.46152071 < 0.5                        -> none
+# The Windows and macOS forms of the fact (runner/host/nicrate.c) give the
+# same ceilings: 866.7e6, and 867e6 from macOS's rounded transmit rate.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 xr_need sqlite3 python3
@@ -100,4 +102,16 @@ fact w.db nic_wifi_rate 'tx 866.7 Mbit/s, rx 780.0 Mbit/s'
 check w.json 600 400 wifi 866.7e6 0.5 \
 	"Wi-Fi PHY rate 866.7 Mbit/s on local (an estimate: the MAC carries less)" "" ||
 	fail "the Wi-Fi estimate"
+# the same rate as Windows (netsh, with the radio type) and macOS (the
+# transmit rate only) write it: 600/866.7 = 0.69228 and 600/867 = 0.69204
+sqlite3 w.db "update host_facts set value = 'tx 866.7 Mbit/s, rx 780.0 Mbit/s (802.11ac)' where key = 'nic_wifi_rate'" || fail "windows form"
+"$XRUN" report --db w.db -o ww.json 2>rep.err || { cat rep.err; fail "report exit $?"; }
+check ww.json 600 400 wifi 866.7e6 0.5 \
+	"Wi-Fi PHY rate 866.7 Mbit/s on local (an estimate: the MAC carries less)" "" ||
+	fail "the Wi-Fi estimate from netsh's form"
+sqlite3 w.db "update host_facts set value = 'tx 867.0 Mbit/s (802.11ac)' where key = 'nic_wifi_rate'" || fail "macos form"
+"$XRUN" report --db w.db -o wm.json 2>rep.err || { cat rep.err; fail "report exit $?"; }
+check wm.json 600 400 wifi 867e6 0.5 \
+	"Wi-Fi PHY rate 867.0 Mbit/s on local (an estimate: the MAC carries less)" "" ||
+	fail "the Wi-Fi estimate from system_profiler's form"
 echo "ok - usb at >= 75% of the USB 2.0 bulk rate over the frame, wifi at >= 50% of the PHY rate; none below; no MTU: not used, said missing"

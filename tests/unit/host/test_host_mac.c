@@ -99,6 +99,21 @@ static void test_nic(void)
 	free(t);
 
 	buf_reset(&doc);
+	t = slurp("nic_wifi.txt");
+	hostos_translate(PLAN_OS_MACOS, HOSTOS_NIC, t, "en0", &doc);
+	ok(strstr(doc.s, "\nwireless: 1\n") &&
+	       strstr(doc.s, "\nwifi_rate: tx 867.0 Mbit/s (802.11ac)\n"),
+	   "a Wi-Fi port: SPAirPortDataType's rate of en0");
+	probe_is(doc.s, "nic.link_speed", "unknown"); /* media: autoselect */
+	free(t);
+	buf_reset(&doc);
+	t = slurp("nic_usb.txt");
+	hostos_translate(PLAN_OS_MACOS, HOSTOS_NIC, t, "en7", &doc);
+	ok(!strstr(doc.s, "wifi_rate") && !strstr(doc.s, "wireless"),
+	   "an Ethernet port: no Wi-Fi rate");
+	free(t);
+
+	buf_reset(&doc);
 	t = slurp("nic_pcie.txt");
 	hostos_translate(PLAN_OS_MACOS, HOSTOS_NIC, t, "en0", &doc);
 	probe_is(doc.s, "nic.mtu", "9000");
@@ -395,12 +410,20 @@ static void test_dispatch_netns(void)
 	/* an adapter whose MAC is in DIR/mac; system_profiler counts its
 	 * calls in DIR/sp.count (one line each) */
 	write_tool(dir, "ifconfig",
+		   "[ \"$1\" = en0 ] && { echo 'en0: flags=8863<UP> mtu 1500';"
+		   " echo '	ether 3c:a6:f6:00:00:02'; exit 0; }; "
 		   "[ \"$1\" = en7 ] || exit 1; echo 'en7: flags=8863<UP> "
 		   "mtu 1500'; echo '	media: autoselect (1000baseT "
 		   "<full-duplex>)'; echo \"	ether $(cat \"$(dirname \"$0\")"
 		   "/mac\")\"");
-	write_tool(dir, "system_profiler",
-		   "echo x >> \"$(dirname \"$0\")/sp.count\"; exit 0");
+	/* SPAirPortDataType: tests/data/macos/airport.json */
+	snprintf(
+	    path, sizeof path,
+	    "echo x >> \"$(dirname \"$0\")/sp.count\"; [ \"$2\" != "
+	    "SPAirPortDataType ] || cat '%s/tests/data/macos/airport.json'",
+	    getenv("XRUN_SOURCE_DIR") ? getenv("XRUN_SOURCE_DIR")
+				      : XRUN_SOURCE_DIR);
+	write_tool(dir, "system_profiler", path);
 	write_file(dir, "mac", "00:e0:4c:68:0a:1b\n");
 	snprintf(path, sizeof path, "%s:%s", dir, old_path ? old_path : "");
 	setenv("PATH", path, 1);
@@ -454,6 +477,22 @@ static void test_dispatch_netns(void)
 		probe_read(h, "nic.mtu", "en7", &out, &err);
 		is_int(lines_of(dir, "sp.count"), 2,
 		       "another adapter's MAC: read again, then kept");
+		/* a Wi-Fi port: SPAirPortDataType on every reading, its
+		 * rate the fact nic_wifi_rate */
+		write_tool(dir, "networksetup",
+			   "printf 'Hardware Port: USB LAN\\nDevice: en7\\n\\n"
+			   "Hardware Port: Wi-Fi\\nDevice: en0\\n'");
+		ok(facts_collect(h, "en0", &facts, &nf) == 0, "Wi-Fi facts");
+		have_os = 0;
+		for (size_t i = 0; i < nf; i++)
+			have_os += !strcmp(facts[i].key, "nic_wifi_rate") &&
+				   !strcmp(facts[i].value,
+					   "tx 867.0 Mbit/s (802.11ac)");
+		is_int(have_os, 1, "nic_wifi_rate from SPAirPortDataType");
+		facts_free(facts, nf);
+		is_int(
+		    lines_of(dir, "sp.count"), 4,
+		    "a Wi-Fi port: SPAirPortDataType and SPEthernetDataType");
 		host_close(h);
 	}
 	setenv("PATH", old_path ? old_path : "/usr/bin:/bin", 1);

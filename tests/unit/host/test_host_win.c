@@ -83,6 +83,9 @@ static void test_argv(void)
 	       strstr(script, "Get-NetAdapterAdvancedProperty -Name $n") &&
 	       strstr(script, "Get-NetAdapter -Name $n"),
 	   "nic script reads adapter, hardware info and properties");
+	ok(strstr(script, "NdisPhysicalMedium -eq 9") &&
+	       strstr(script, "netsh.exe wlan show interfaces"),
+	   "and netsh's WLAN interfaces for a Native 802.11 adapter");
 	free(script);
 	strv_release(&av);
 	buf_reset(&want);
@@ -171,6 +174,23 @@ static void test_nic(void)
 	msg_has(doc.s, "nic.pcie_link",
 		"(Get-NetAdapterHardwareInfo shows none");
 	probe_is(doc.s, "nic.property:Flow Control", "Disabled");
+	free(t);
+
+	buf_reset(&doc);
+	t = slurp("nic_wifi.txt");
+	hostos_translate(PLAN_OS_WINDOWS, HOSTOS_NIC, t, NULL, &doc);
+	ok(strstr(doc.s, "\nwireless: 1\n") != NULL,
+	   "NdisPhysicalMedium 9: wireless");
+	ok(strstr(doc.s, "\nwifi_rate: tx 866.7 Mbit/s, rx 780.0 Mbit/s "
+			 "(802.11ac)\n") != NULL,
+	   "netsh's rates of the adapter named Wi-Fi");
+	probe_is(doc.s, "nic.link_speed", "780Mb/s");
+	free(t);
+	buf_reset(&doc);
+	t = slurp("nic_usb.txt");
+	hostos_translate(PLAN_OS_WINDOWS, HOSTOS_NIC, t, NULL, &doc);
+	ok(!strstr(doc.s, "wireless") && !strstr(doc.s, "wifi_rate"),
+	   "a wired adapter: neither wireless nor a Wi-Fi rate");
 	free(t);
 
 	buf_reset(&doc);
@@ -510,12 +530,14 @@ static void test_dispatch_netns(void)
 			"case $s in\n"
 			"*\"$n = 'Ethernet 2'\"*Get-NetAdapterHardwareInfo*) "
 			"cat '%s/tests/data/windows/nic_x550.txt';;\n"
+			"*\"$n = 'Wi-Fi'\"*Get-NetAdapterHardwareInfo*) "
+			"cat '%s/tests/data/windows/nic_wifi.txt';;\n"
 			"*Get-NetAdapterHardwareInfo*) echo '@@ noiface';;\n"
 			"*Win32_OperatingSystem*) "
 			"cat '%s/tests/data/windows/system.txt';;\n"
 			"*) cat '%s/tests/data/windows/counters_after.txt';;\n"
 			"esac\n",
-			d, d, d);
+			d, d, d, d);
 		fclose(f);
 		chmod(fake, 0755);
 	}
@@ -565,6 +587,23 @@ static void test_dispatch_netns(void)
 			     strstr(facts[i].value, "pktmon")))
 				have++;
 		is_int(have, 3, "facts: OS, PCIe link, capture running");
+		facts_free(facts, nf);
+		/* a Wi-Fi adapter: netsh's rates are the fact nic_wifi_rate;
+		 * its link speed (the receive rate) is no nic_link */
+		have = 0;
+		ok(facts_collect(h, "Wi-Fi", &facts, &nf) == 0, "Wi-Fi facts");
+		for (size_t i = 0; i < nf; i++) {
+			if (!strcmp(facts[i].key, "nic_wifi_rate") &&
+			    !strcmp(facts[i].value, "tx 866.7 Mbit/s, rx 780.0 "
+						    "Mbit/s (802.11ac)"))
+				have++;
+			if (!strcmp(facts[i].key, "nic_link") ||
+			    !strcmp(facts[i].key, "nic_driver"))
+				have += 10;
+		}
+		is_int(
+		    have, 11,
+		    "facts: nic_wifi_rate from netsh, a driver, no nic_link");
 		facts_free(facts, nf);
 		host_close(h);
 	}

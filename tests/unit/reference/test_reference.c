@@ -270,9 +270,82 @@ static void test_many_runs(struct report *r)
 	ok(ref && good, "10^5 rows: 25,000 runs a cell, lines, last, mean");
 }
 
+/* The usb and wifi conditions (schema/reference.md, "Conditions for
+ * ceilings"): each form to its lane rate and lanes, or refused. The
+ * rates are the USB specifications' signalling rates: 2.0 high speed 480
+ * Mb/s, Gen 1 5 Gb/s and Gen 2 10 Gb/s per lane, x1 or x2 (USB 3.2). */
+static void test_usb_wifi(void)
+{
+	static const struct {
+		const char *s;
+		double lane;
+		int lanes; /* 0: an error */
+	} usb[] = {
+	    {"USB 2.0", 480e6, 1},
+	    {"2.0", 480e6, 1},
+	    {"480 Mb/s", 480e6, 1},
+	    {"480", 480e6, 1},
+	    {"USB 3.0", 5e9, 1},
+	    {"USB 3.1 Gen 1", 5e9, 1},
+	    {"usb 3.1 gen 2", 10e9, 1},
+	    {"USB 3.2 Gen 1", 5e9, 1},
+	    {"USB 3.2 Gen 1x1", 5e9, 1},
+	    {"USB 3.2 Gen 2x1", 10e9, 1},
+	    {"USB 3.2 Gen 1x2", 5e9, 2},
+	    {"Gen 2x2", 10e9, 2},
+	    {"5 Gb/s", 5e9, 1},
+	    {"5Gbps", 5e9, 1},
+	    {"10 Gbit/s", 10e9, 1},
+	    {"20 Gb/s", 10e9, 2},
+	    {"USB 3.1", 0, 0},
+	    {"USB 3.2", 0, 0},
+	    {"USB 3.1 Gen 2x2", 0, 0},
+	    {"USB 3.0 Gen 1", 0, 0},
+	    {"Gen 3", 0, 0},
+	    {"Gen 1x3", 0, 0},
+	    {"12 Mb/s", 0, 0},
+	    {"8 GT/s", 0, 0},
+	    {"USB4", 0, 0},
+	    {"", 0, 0},
+	};
+	static const struct {
+		const char *s;
+		double bps; /* 0: an error */
+	} wifi[] = {
+	    {"866.7 Mbit/s", 866.7e6}, {"1201 Mbps", 1201e6},
+	    {"2.4 Gbit/s", 2.4e9},     {"866.7", 866.7e6},
+	    {"54 Mb/s", 54e6},	       {"fast", 0},
+	    {"866 GT/s", 0},	       {"0", 0},
+	    {"200 Gbit/s", 0},	       {"-5", 0},
+	};
+	for (size_t i = 0; i < sizeof usb / sizeof usb[0]; i++) {
+		double lane = 0;
+		int lanes = 0;
+		int rc = report_ref_parse_usb(usb[i].s, &lane, &lanes);
+		if (!usb[i].lanes)
+			ok(rc < 0, "usb '%s' refused", usb[i].s);
+		else
+			ok(rc == 0 && lane == usb[i].lane &&
+			       lanes == usb[i].lanes,
+			   "usb '%s': %g x%d (want %g x%d)", usb[i].s, lane,
+			   lanes, usb[i].lane, usb[i].lanes);
+	}
+	for (size_t i = 0; i < sizeof wifi / sizeof wifi[0]; i++) {
+		double bps = 0;
+		int rc = report_ref_parse_wifi(wifi[i].s, &bps);
+		if (!wifi[i].bps)
+			ok(rc < 0, "wifi '%s' refused", wifi[i].s);
+		else
+			ok(rc == 0 && fabs(bps - wifi[i].bps) < 1e-3,
+			   "wifi '%s': %g (want %g)", wifi[i].s, bps,
+			   wifi[i].bps);
+	}
+}
+
 int main(void)
 {
-	tap_plan(66);
+	tap_plan(125);
+	test_usb_wifi();
 	struct report *r = model();
 	const struct report_ref *ref;
 	char msg[4096];
