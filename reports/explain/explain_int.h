@@ -33,7 +33,7 @@ struct explain_evid {
 	 * has_share 0: no such series. */
 	double share;
 	int has_share;
-	double drops, pause;   /* per second, summed over runs */
+	double drops, pause; /* per second, summed over runs */
 	int nruns;
 	char drop_series[128], pause_series[128];
 };

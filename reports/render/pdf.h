@@ -13,6 +13,7 @@
 #ifndef XR_PDF_H
 #define XR_PDF_H
 
+#include <setjmp.h>
 #include <stddef.h>
 
 #include "err.h"
@@ -37,6 +38,15 @@ enum pdf_orient { PDF_PORTRAIT = 0, PDF_LANDSCAPE };
  * OUT: *out, free with pdf_free. */
 int pdf_new(struct pdf **out, const char *font_path, struct xr_err *err);
 void pdf_free(struct pdf *pdf);
+/* libharu goes on with a NULL it did not check when an allocation fails
+ * (HPDF_MemCpy into it: a crash, found by e2e/fault_oom), so its allocator
+ * jumps to *oom instead of returning NULL while a guard is set: the caller
+ * setjmp()s, sets the guard before pdf_new and clears it (NULL) after
+ * pdf_free. After the jump the document is in a state libharu cannot free:
+ * pdf_abandon releases xrun's own parts and leaves libharu's memory to the
+ * process, which is out of memory and ends. One guard per thread. */
+void pdf_oom_guard(jmp_buf *oom);
+void pdf_abandon(struct pdf *pdf);
 /* Document info (title shown by viewers). */
 void pdf_set_info(struct pdf *pdf, const char *title, const char *creator);
 /* Text printed in each page's footer next to "page/total" (may be NULL). */

@@ -1,8 +1,9 @@
 /*
  * Finding the TrueType font a PDF report embeds (pdf_font.h): an explicit
- * path, $XRUN_FONT, fontconfig's Japanese Gothic faces, then a few Debian
- * paths. Only the file is chosen here; pdf.c loads and measures it. Also
- * the ToUnicode map libharu writes for it, rewritten (pdf_font.h).
+ * path, $XRUN_FONT, IPAexGothic at its Debian path, fontconfig's Japanese
+ * Gothic faces, then a few more Debian paths. Only the file is chosen here;
+ * pdf.c loads and measures it. Also the ToUnicode map libharu writes for it,
+ * rewritten (pdf_font.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -109,6 +110,12 @@ int pdf_find_font(const char *font_path, char *path, size_t pathsz,
 	if (nofc && strcmp(nofc, "0") != 0 && *nofc)
 		return xr_err_set(err, XR_EFONT, NULL, 0, 0, "%s",
 				  PDF_NO_FONT_MSG);
+	/* The face xrun depends on (fonts-ipaexfont-gothic), where its Debian
+	 * package puts it: found without fontconfig, whose configuration
+	 * parser crashes when an allocation fails (FcRuleDestroy of a rule
+	 * half built, e2e/fault_oom) and costs a scan of every font. */
+	if (readable_font(known[0]) && copy_path(path, pathsz, known[0]))
+		return 0;
 #ifdef XRUN_HAVE_FONTCONFIG
 	/* A private configuration, destroyed after the lookup: the global
 	 * one (FcInit) stays allocated for the life of the process. */

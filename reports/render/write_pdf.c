@@ -9,6 +9,7 @@
  * come laid out from table.c (rtable.h), every number, verdict and flag
  * from the model.
  */
+#include <setjmp.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -379,38 +380,61 @@ static int japanese_text(const struct report *r, struct buf *b)
 	return r->about.lang == REPORT_LANG_JA || has_cjk(b->s);
 }
 
-int report_write_pdf(const struct report *r, const char *path,
+/* The document of report_write_pdf into *pdf (and its scratch arena
+ * *a, the footer's text foot), each left for the caller to free: a jump
+ * out of libharu (pdf_oom_guard) may end this function anywhere. */
+static int write_doc(struct pdf **pdf, struct arena **a, struct buf *foot,
+		     const struct report *r, const char *path,
 		     struct xr_err *err)
 {
-	struct pdf *pdf = NULL;
-	struct buf foot = BUF_INIT;
-	struct arena *a;
-	int rc;
+	int rc = pdf_new(pdf, NULL, err);
 
-	rc = pdf_new(&pdf, NULL, err);
 	if (rc < 0)
 		return rc;
 	/* A font without kana and kanji draws nothing (or boxes) for them
 	 * and the PDF looks fine until someone reads it: refuse it when the
 	 * report has Japanese to print (schema/report.md, "Fonts"). */
-	if (japanese_text(r, &foot))
-		rc = pdf_require_japanese(pdf, foot.s, err);
-	buf_release(&foot);
-	if (rc < 0) {
-		pdf_free(pdf);
+	if (japanese_text(r, foot))
+		rc = pdf_require_japanese(*pdf, foot->s, err);
+	buf_release(foot);
+	if (rc < 0)
 		return rc;
-	}
-	pdf_set_info(pdf, r->about.title, "xrun " XRUN_VERSION);
-	buf_addf(&foot, "xrun %s — %s", XRUN_VERSION,
+	pdf_set_info(*pdf, r->about.title, "xrun " XRUN_VERSION);
+	buf_addf(foot, "xrun %s — %s", XRUN_VERSION,
 		 r->about.title ? r->about.title : "");
-	pdf_set_footer(pdf, foot.s);
-	buf_release(&foot);
-	a = arena_new();
-	rc = a ? draw_report(pdf, r, a, err)
-	       : xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	pdf_set_footer(*pdf, foot->s);
+	buf_release(foot);
+	*a = arena_new();
+	rc = *a ? draw_report(*pdf, r, *a, err)
+		: xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	if (rc == 0)
-		rc = pdf_save(pdf, path, err);
+		rc = pdf_save(*pdf, path, err);
+	return rc;
+}
+
+int report_write_pdf(const struct report *r, const char *path,
+		     struct xr_err *err)
+{
+	struct pdf *volatile pdf = NULL;
+	struct buf foot = BUF_INIT;
+	struct arena *volatile a = NULL;
+	jmp_buf oom;
+	int rc;
+
+	if (setjmp(oom)) { /* libharu's allocation failed (pdf.h) */
+		pdf_oom_guard(NULL);
+		pdf_abandon(pdf);
+		arena_free(a);
+		buf_release(&foot);
+		return xr_err_set(err, XR_ENOMEM, path, 0, 0,
+				  "out of memory rendering '%s'", path);
+	}
+	pdf_oom_guard(&oom);
+	rc = write_doc((struct pdf **)&pdf, (struct arena **)&a, &foot, r, path,
+		       err);
+	pdf_oom_guard(NULL);
 	arena_free(a);
 	pdf_free(pdf);
+	buf_release(&foot);
 	return rc;
 }

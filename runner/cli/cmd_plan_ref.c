@@ -24,6 +24,7 @@
 #include "plan.h"
 #include "reference.h"
 #include "wfile.h"
+#include "oom.h"
 #include "banned.h"
 
 /* The metrics the iperf3 engine stores (runner/engine/iperf3_json.c): a
@@ -396,8 +397,10 @@ int cmd_plan_from_reference(const char *path, const char *out)
 	struct xr_diag d;
 	struct buf b = BUF_INIT;
 	int rc, status = 0;
-	if (!a)
+	if (!a) {
+		xr_oom_mark(NULL, 0);
 		return 3;
+	}
 	xr_diag_init(&d, path);
 	rc = report_reference_read(path, iperf3_metrics, a, &doc, &d);
 	if (d.n || d.nlost)

@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "catalog.h"
 #include "exec.h"
+#include "oom.h"
 #include "plan.h"
 #include "render.h"
 #include "store.h"
@@ -143,8 +144,10 @@ static int parse_onlys(const struct plan *p, struct run_args *a)
 {
 	int i;
 	if (a->only.n &&
-	    !(a->parsed = calloc((size_t)a->only.n, sizeof *a->parsed)))
+	    !(a->parsed = calloc((size_t)a->only.n, sizeof *a->parsed))) {
+		xr_oom_mark(NULL, 0);
 		return 3;
+	}
 	for (i = 0; i < a->only.n; i++)
 		if (parse_only(p, a->only.v[i], &a->parsed[i]) < 0)
 			return 2;
@@ -187,8 +190,10 @@ static int cmd_run(int argc, char **argv)
 	memset(&a, 0, sizeof a);
 	/* opt_parse moves the plan to args[1]; the session keeps argv as
 	 * given (the command line it was started with) */
-	if (!(args = calloc((size_t)argc + 1, sizeof *args)))
+	if (!(args = calloc((size_t)argc + 1, sizeof *args))) {
+		xr_oom_mark(NULL, 0);
 		return 3;
+	}
 	memcpy(args, argv, (size_t)argc * sizeof *args);
 	n = opt_parse(&cmd_run_spec, argc, args, &a);
 	ret = n < 0 ? opt_exit(n) : run(&a, n ? args[1] : NULL, argc, argv);

@@ -454,19 +454,26 @@ static int note_planless(struct store *st, const char *path,
 	return r;
 }
 
-/* Runs in the main store, for the merge's statistics only: 0 when they
- * cannot be counted (the merge itself reports its own errors). */
-static int64_t count_runs(struct store *st)
+/* Runs in the main store into *n, for the merge's statistics (when: what
+ * the message says about the store, before or after the merge). */
+static int count_runs(struct store *st, int64_t *n, const char *when,
+		      struct xr_err *err)
 {
-	sqlite3_stmt *s;
-	int64_t n = 0;
-	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM main.runs", -1, &s,
-			       NULL) != SQLITE_OK)
-		return 0;
-	if (sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int64(s, 0);
+	sqlite3_stmt *s = NULL;
+	int rc = sqlite3_prepare_v2(st->db, "SELECT count(*) FROM main.runs",
+				    -1, &s, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		*n = sqlite3_column_int64(s, 0);
+		rc = SQLITE_OK;
+	}
 	sqlite3_finalize(s);
-	return n;
+	if (rc == SQLITE_OK)
+		return 0;
+	/* a count of 0 printed for a merge that copied runs was the answer
+	 * before (an allocation failing in SQLite, e2e/fault_oom) */
+	return xr_err_set(err, rc == SQLITE_NOMEM ? XR_ENOMEM : XR_ESTORE,
+			  st->path, 0, 0, "%s; counting its runs failed: %s",
+			  when, sqlite3_errstr(rc));
 }
 
 int store_merge(struct store *st, const char *const *inputs, size_t n,
@@ -479,7 +486,8 @@ int store_merge(struct store *st, const char *const *inputs, size_t n,
 	for (i = 0; i < n; i++)
 		if ((r = check_input(st, inputs[i], err)) < 0)
 			return r;
-	before = count_runs(st);
+	if ((r = count_runs(st, &before, "nothing merged yet", err)) < 0)
+		return r;
 	/* One transaction per input (ATTACH is refused inside one): an input
 	 * refused leaves those before it merged, which is safe to repeat. */
 	for (i = 0; i < n && r == 0; i++) {
@@ -499,7 +507,10 @@ int store_merge(struct store *st, const char *const *inputs, size_t n,
 			store_rollback(st);
 		detach(st);
 	}
-	after = count_runs(st);
-	stats->runs_added = after - before;
+	if (r == 0 && (r = count_runs(st, &after,
+				      "the merge is stored (a merge again "
+				      "copies nothing twice)",
+				      err)) == 0)
+		stats->runs_added = after - before;
 	return r;
 }
