@@ -9,8 +9,9 @@
  *
  * Usage: verdict-mc [DESIGNS_PER_SCENARIO] [SEED] [balanced]
  *   (default 20000, 9). With "balanced": the balanced designs of issue 23
- *   instead (n + n in ABBA order, n = 3..16), HC3-BM against HC2-BM and
- *   the verdict itself (report_decide), size and power at +1.5%.
+ *   instead (n + n in ABBA order, n = 3..16, one or two sessions),
+ *   HC3-BM against HC2-BM, HC2-BMG and the verdict itself
+ *   (report_decide), size and power at +1.5%.
  */
 #include <math.h>
 #include <stdint.h>
@@ -82,6 +83,7 @@ enum est {
 	EST_HC3,     /* position covariate, HC3, df n - 3 */
 	EST_HC2BM,   /* position covariate, HC2, Bell-McCaffrey df */
 	EST_HC3BM,   /* position covariate, HC3, Bell-McCaffrey df */
+	EST_HC2BMG,  /* HC2, Bell-McCaffrey df with a variance per side */
 	EST_HC3_S,   /* HC3-BM with one intercept per session */
 	EST_HC2BM_S, /* HC2-BM with one intercept per session */
 	EST_WELCH,   /* Welch's t, ignoring position */
@@ -93,6 +95,7 @@ static const char *const est_name[EST_N] = {
     "OLS+position, HC3, df n-k",
     "OLS+position, HC2, Bell-McCaffrey df",
     "OLS+position, HC3, Bell-McCaffrey-type df",
+    "OLS+position, HC2, BM df with a variance per side",
     "... HC3-BM + session terms",
     "... HC2-BM + session terms",
     "Welch t (no position)",
@@ -121,6 +124,9 @@ static int estimate(enum est which, const double *y, const int *g,
 					 0.95, e);
 	case EST_HC3BM:
 		return stats_group_model(y, g, pos, NULL, n, STATS_SE_HC3_BM,
+					 0.95, e);
+	case EST_HC2BMG:
+		return stats_group_model(y, g, pos, NULL, n, STATS_SE_HC2_BMG,
 					 0.95, e);
 	case EST_HC3_S:
 		return stats_group_model(y, g, pos, ses, n, STATS_SE_HC3_BM,
@@ -195,93 +201,127 @@ static const struct scenario scenarios[] = {
 
 /* Balanced designs (issue 23): n + n runs in ABBA order (ABBAABBA...,
  * what `order: abba` gives one factor), drift +0.25%/run, noise sd_a /
- * sd_b, effect as given. Estimators: HC3-BM, HC2-BM (both
- * stats_group_model), and the verdict's own p (report_decide, the rule
- * the reports use). */
+ * sd_b, effect as given; with step != 0 the second half of the runs is a
+ * second session with that step, fitted with session terms. Estimators:
+ * HC3-BM, HC2-BM (df with sigma^2 I), HC2-BMG (df with one working
+ * variance per side), all stats_group_model, and the verdict's own p
+ * (report_decide, the rule the reports use). */
 struct bal {
 	int n;
-	double sd_a, sd_b, effect;
+	double sd_a, sd_b, effect, step;
 };
 
 static const struct bal bals[] = {
-    {3, .01, .01, 0},	  {4, .01, .01, 0},	{6, .01, .01, 0},
-    {8, .01, .01, 0},	  {10, .01, .01, 0},	{16, .01, .01, 0},
-    {3, .01, .01, .015},  {4, .01, .01, .015},	{6, .01, .01, .015},
-    {8, .01, .01, .015},  {10, .01, .01, .015}, {16, .01, .01, .015},
-    {4, .005, .02, 0},	  {6, .005, .02, 0},	{10, .005, .02, 0},
-    {4, .005, .02, .015}, {6, .005, .02, .015}, {10, .005, .02, .015},
+    {3, .01, .01, 0, 0},      {4, .01, .01, 0, 0},
+    {6, .01, .01, 0, 0},      {8, .01, .01, 0, 0},
+    {10, .01, .01, 0, 0},     {16, .01, .01, 0, 0},
+    {3, .01, .01, .015, 0},   {4, .01, .01, .015, 0},
+    {6, .01, .01, .015, 0},   {8, .01, .01, .015, 0},
+    {10, .01, .01, .015, 0},  {16, .01, .01, .015, 0},
+    {3, .005, .02, 0, 0},     {4, .005, .02, 0, 0},
+    {6, .005, .02, 0, 0},     {8, .005, .02, 0, 0},
+    {10, .005, .02, 0, 0},    {16, .005, .02, 0, 0},
+    {4, .02, .005, 0, 0},     {6, .02, .005, 0, 0},
+    {10, .02, .005, 0, 0},    {16, .02, .005, 0, 0},
+    {3, .005, .02, .015, 0},  {4, .005, .02, .015, 0},
+    {6, .005, .02, .015, 0},  {8, .005, .02, .015, 0},
+    {10, .005, .02, .015, 0}, {16, .005, .02, .015, 0},
+    {4, .02, .005, .015, 0},  {10, .02, .005, .015, 0},
+    {4, .01, .01, 0, .03},    {8, .01, .01, 0, .03},
+    {4, .005, .02, 0, .03},   {8, .005, .02, 0, .03},
+    {4, .01, .01, .015, .03}, {8, .005, .02, .015, .03},
 };
+
+static const enum stats_se bal_se[] = {STATS_SE_HC3_BM, STATS_SE_HC2_BM,
+				       STATS_SE_HC2_BMG};
+#define BAL_SE (sizeof bal_se / sizeof *bal_se)
+
+/* One balanced design: y, its sides for report_decide; rej[] counts each
+ * estimator's p < .05, then the verdict's p < .05 and its claims. */
+static void balanced_one(const struct bal *b, size_t n, const int *g,
+			 const double *pos, const int *ses, long *rej)
+{
+	double y[MAXN], ya[MAXN], yb[MAXN], pa[MAXN], pb[MAXN];
+	int sa_s[MAXN], sb_s[MAXN];
+	size_t i, na, nb, k;
+	struct stats_effect e;
+	struct report_sample sa = {0}, sb = {0};
+	struct report_cmp c;
+	enum report_flag_code why;
+	const int *s = b->step != 0 ? ses : NULL;
+	for (i = na = nb = 0; i < n; i++) {
+		y[i] = .0025 * (double)i + b->step * ses[i] +
+		       (g[i] ? b->effect + b->sd_b * rng_norm()
+			     : b->sd_a * rng_norm());
+		if (g[i]) {
+			yb[nb] = exp(y[i]);
+			sb_s[nb] = ses[i];
+			pb[nb++] = pos[i];
+		} else {
+			ya[na] = exp(y[i]);
+			sa_s[na] = ses[i];
+			pa[na++] = pos[i];
+		}
+	}
+	for (k = 0; k < BAL_SE; k++)
+		if (stats_group_model(y, g, pos, s, n, bal_se[k], 0.95, &e) ==
+		    0)
+			rej[k] += e.p < 0.05;
+	sa.y = ya;
+	sa.pos = pa;
+	sa.session = s ? sa_s : NULL;
+	sa.n = na;
+	sb.y = yb;
+	sb.pos = pb;
+	sb.session = s ? sb_s : NULL;
+	sb.n = nb;
+	memset(&c, 0, sizeof c);
+	if (report_decide(&sa, &sb, 1, 0.01, 1, &c, &why) == 0) {
+		rej[BAL_SE] += c.p < 0.05;
+		rej[BAL_SE + 1] += c.verdict == REPORT_BETTER ||
+				   c.verdict == REPORT_WORSE ||
+				   c.verdict == REPORT_DIFFERENT;
+	}
+}
 
 static void run_balanced(const struct bal *b, long designs, long *rej)
 {
-	size_t n = 2 * (size_t)b->n, i, na, nb;
-	double y[MAXN], pos[MAXN], ya[MAXN], yb[MAXN], pa[MAXN], pb[MAXN];
-	int g[MAXN];
+	size_t n = 2 * (size_t)b->n, i;
+	double pos[MAXN];
+	int g[MAXN], ses[MAXN];
 	long d;
 	for (i = 0; i < n; i++) {
 		g[i] = (i % 4 == 1 || i % 4 == 2);
 		pos[i] = (double)i;
+		ses[i] = i >= n / 2;
 	}
-	rej[0] = rej[1] = rej[2] = rej[3] = 0;
-	for (d = 0; d < designs; d++) {
-		struct stats_effect e;
-		struct report_sample sa = {0}, sb = {0};
-		struct report_cmp c;
-		enum report_flag_code why;
-		for (i = na = nb = 0; i < n; i++) {
-			y[i] = .0025 * (double)i +
-			       (g[i] ? b->effect + b->sd_b * rng_norm()
-				     : b->sd_a * rng_norm());
-			if (g[i]) {
-				yb[nb] = exp(y[i]);
-				pb[nb++] = pos[i];
-			} else {
-				ya[na] = exp(y[i]);
-				pa[na++] = pos[i];
-			}
-		}
-		if (stats_group_model(y, g, pos, NULL, n, STATS_SE_HC3_BM, 0.95,
-				      &e) == 0)
-			rej[0] += e.p < 0.05;
-		if (stats_group_model(y, g, pos, NULL, n, STATS_SE_HC2_BM, 0.95,
-				      &e) == 0)
-			rej[1] += e.p < 0.05;
-		sa.y = ya;
-		sa.pos = pa;
-		sa.n = na;
-		sb.y = yb;
-		sb.pos = pb;
-		sb.n = nb;
-		memset(&c, 0, sizeof c);
-		if (report_decide(&sa, &sb, 1, 0.01, 1, &c, &why) == 0) {
-			rej[2] += c.p < 0.05;
-			rej[3] += c.verdict == REPORT_BETTER ||
-				  c.verdict == REPORT_WORSE ||
-				  c.verdict == REPORT_DIFFERENT;
-		}
-	}
+	memset(rej, 0, (BAL_SE + 2) * sizeof *rej);
+	for (d = 0; d < designs; d++)
+		balanced_one(b, n, g, pos, ses, rej);
 }
 
 static int main_balanced(long designs, unsigned long long seed)
 {
-	size_t s;
+	size_t s, k;
 	rng_seed(seed);
 	printf("%ld designs per row, seed %llu, ABBA order, drift "
 	       "+0.25%%/run, alpha 5%%.\n\n",
 	       designs, seed);
 	printf("| design | noise A / B | true effect | HC3-BM rejects | "
-	       "HC2-BM rejects | verdict p < .05 | verdict claims a "
-	       "difference |\n|---|---|---:|---:|---:|---:|---:|\n");
+	       "HC2-BM rejects | HC2-BMG rejects | verdict p < .05 | verdict "
+	       "claims a difference |\n"
+	       "|---|---|---:|---:|---:|---:|---:|---:|\n");
 	for (s = 0; s < sizeof bals / sizeof *bals; s++) {
-		long r[4];
+		long r[BAL_SE + 2];
 		double f = 100.0 / (double)designs;
 		run_balanced(&bals[s], designs, r);
-		printf(
-		    "| %d+%d | %.1f%% / %.1f%% | %+.1f%% | %.1f%% | %.1f%% | "
-		    "%.1f%% | %.1f%% |\n",
-		    bals[s].n, bals[s].n, 100 * bals[s].sd_a,
-		    100 * bals[s].sd_b, 100 * bals[s].effect, f * r[0],
-		    f * r[1], f * r[2], f * r[3]);
+		printf("| %d+%d%s | %.1f%% / %.1f%% | %+.1f%% |", bals[s].n,
+		       bals[s].n, bals[s].step != 0 ? ", 2 sessions" : "",
+		       100 * bals[s].sd_a, 100 * bals[s].sd_b,
+		       100 * bals[s].effect);
+		for (k = 0; k < BAL_SE + 2; k++)
+			printf(" %.1f%% |", f * (double)r[k]);
+		printf("\n");
 	}
 	return 0;
 }

@@ -1,8 +1,9 @@
 /*
  * Least squares for the verdict's position model (stats.h): OLS, the
  * coefficient of one column with classic, HC2 or HC3 standard errors and
- * Bell-McCaffrey-type df, and the group model built on it (1, group,
- * centred position, session dummies, optional row weights). Split from
+ * Bell-McCaffrey-type df (of a common or of a per-side working variance),
+ * and the group model built on it (1, group, centred position, session
+ * dummies, optional row weights). Split from
  * stats.c at the regression/test seam; stats.c keeps the rank tests, the
  * intervals and Welch.
  */
@@ -158,6 +159,120 @@ int stats_ols(const double *X, size_t n, size_t k, const double *y,
  * alone keeps every simulated design at <= 5.2% false positives and
  * >= 94.8% coverage.
  */
+/*
+ * The working variance of each side for hc_group_df: under Omega = one
+ * variance s_g per side g, E[e_i^2] = sum_l M_il^2 s_g(l), M = I - H, so
+ * E[sum_{i in g} e_i^2] = sum_g' s_g' m_gg', m_gg' = sum_{i in g, l in g'}
+ * M_il^2; s solves that 2 x 2 system with the observed sums (each side's
+ * s unbiased under the working model; a negative solution is 0). With the
+ * sides alone (X = [1, side]) m is diag(n_g - 1) and s_g the sample
+ * variance. bench/RESULTS.md ("Balanced designs"): the simpler
+ * sum_{i in g} e_i^2 / sum_{i in g} (1 - h_i), unbiased only when the
+ * sides' variances are equal, shrinks their ratio and gave 6.1% false
+ * positives at 4+4 with 4x the noise on one side, this 5.7%.
+ */
+static void side_variances(const double *X, size_t n, size_t k, const double *u,
+			   const double *e, size_t j, double s[2])
+{
+	double m[2][2] = {{0, 0}, {0, 0}}, ss[2] = {0, 0}, det;
+	size_t r, l, i;
+	for (r = 0; r < n; r++) {
+		int g = X[r * k + j] != 0;
+		ss[g] += e[r] * e[r];
+		for (l = 0; l < n; l++) {
+			double hrl = 0, mm;
+			for (i = 0; i < k; i++)
+				hrl += X[r * k + i] * u[l * k + i];
+			mm = (r == l) - hrl;
+			m[g][X[l * k + j] != 0] += mm * mm;
+		}
+	}
+	det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+	if (!(det > 0)) { /* one side empty: one variance for all */
+		s[0] = s[1] =
+		    (ss[0] + ss[1]) / (m[0][0] + m[0][1] + m[1][0] + m[1][1]);
+		return;
+	}
+	s[0] = fmax(0, (ss[0] * m[1][1] - m[0][1] * ss[1]) / det);
+	s[1] = fmax(0, (m[0][0] * ss[1] - m[1][0] * ss[0]) / det);
+}
+
+/*
+ * The df of STATS_SE_HC2_BMG: the Satterthwaite df tr(B)^2 / tr(B^2) of
+ * the HC2 variance as above, but with the errors' covariance Omega taken
+ * as one variance per level of column j (the two sides) instead of
+ * sigma^2 I: B = W (I-H) Omega (I-H) W. Bell & McCaffrey (2002, "Bias
+ * reduction in standard errors for linear regression with multi-stage
+ * samples", Survey Methodology 28:169-181) derive the df for any working
+ * Omega; Imbens & Kolesar (2016, sec. III) show that with the two sides
+ * alone (X = [1, side]) HC2 is Welch's variance, and then this df, with
+ * each side's sample variance as its working variance, is the
+ * Welch-Satterthwaite df (Welch 1947; Satterthwaite 1946), where
+ * sigma^2 I gives the pooled n - 2 that made the balanced test liberal
+ * with unequal noise (bench/RESULTS.md, "Balanced designs"). The working
+ * variances s_i: side_variances. With P = (I-H) Omega (I-H),
+ *   P_il = [i = l] s_i - H_il (s_i + s_l) + x_i' A T A x_l,
+ *   T = sum_m s_m x_m x_m', H_il = x_i' A x_l,
+ * tr(B) = sum_i w_i^2 P_ii and tr(B^2) = sum_il w_i^2 w_l^2 P_il^2:
+ * O(n^2 k) time, 2nk + 2n doubles, no n x n matrix.
+ */
+static int hc_group_df(const double *X, size_t n, size_t k, const double *A,
+		       const double *e, size_t j, double *df)
+{
+	double T[STATS_OLS_MAX_K * STATS_OLS_MAX_K], AT[STATS_OLS_MAX_K];
+	double sg[2], trb = 0, trb2 = 0;
+	double *u = malloc(n * (2 * k + 2) * sizeof *u), *v, *w2, *s;
+	size_t r, l, i, c;
+	if (!u)
+		return -XR_ENOMEM;
+	v = u + n * k;
+	w2 = v + n * k;
+	s = w2 + n;
+	for (r = 0; r < n; r++) {
+		const double *x = X + r * k;
+		double h = 0;
+		for (i = 0; i < k; i++) {
+			for (u[r * k + i] = 0, c = 0; c < k; c++)
+				u[r * k + i] += A[i * k + c] * x[c];
+			h += x[i] * u[r * k + i];
+		}
+		w2[r] = u[r * k + j] * u[r * k + j] / (1 - h);
+	}
+	side_variances(X, n, k, u, e, j, sg);
+	memset(T, 0, k * k * sizeof *T);
+	for (r = 0; r < n; r++) {
+		const double *x = X + r * k;
+		s[r] = sg[x[j] != 0];
+		for (i = 0; i < k; i++)
+			for (c = 0; c < k; c++)
+				T[i * k + c] += s[r] * x[i] * x[c];
+	}
+	for (r = 0; r < n; r++) { /* v_r = A T u_r */
+		for (i = 0; i < k; i++)
+			for (AT[i] = 0, c = 0; c < k; c++)
+				AT[i] += T[i * k + c] * u[r * k + c];
+		for (i = 0; i < k; i++)
+			for (v[r * k + i] = 0, c = 0; c < k; c++)
+				v[r * k + i] += A[i * k + c] * AT[c];
+	}
+	for (r = 0; r < n; r++)
+		for (l = 0; l < n; l++) {
+			const double *xr = X + r * k;
+			double hrl = 0, q = 0, p;
+			for (i = 0; i < k; i++) {
+				hrl += xr[i] * u[l * k + i];
+				q += xr[i] * v[l * k + i];
+			}
+			p = (r == l ? s[r] : 0) - hrl * (s[r] + s[l]) + q;
+			if (r == l)
+				trb += w2[r] * p;
+			trb2 += w2[r] * w2[l] * p * p;
+		}
+	free(u);
+	*df = trb2 > 0 ? trb * trb / trb2 : (double)(n - k);
+	return 0;
+}
+
 static int hc_variance(const double *X, size_t n, size_t k, const double *A,
 		       const double *e, size_t j, enum stats_se kind,
 		       double *var, double *df)
@@ -170,6 +285,7 @@ static int hc_variance(const double *X, size_t n, size_t k, const double *A,
 	for (r = 0; r < n; r++) {
 		const double *x = X + r * k;
 		double h = 0, a = 0, w2;
+		int hc2;
 		for (i = 0; i < k; i++) {
 			double ax = 0;
 			for (c = 0; c < k; c++)
@@ -180,8 +296,8 @@ static int hc_variance(const double *X, size_t n, size_t k, const double *A,
 		}
 		if (!(1 - h > 1e-10))
 			return STATS_EDATA;
-		w2 = a * a /
-		     (kind == STATS_SE_HC2_BM ? 1 - h : (1 - h) * (1 - h));
+		hc2 = kind == STATS_SE_HC2_BM || kind == STATS_SE_HC2_BMG;
+		w2 = a * a / (hc2 ? 1 - h : (1 - h) * (1 - h));
 		v += w2 * e[r] * e[r];
 		trm += w2 * (1 - h);
 		trm2 += w2 * w2 * (1 - 2 * h);
@@ -202,6 +318,8 @@ static int hc_variance(const double *X, size_t n, size_t k, const double *A,
 		for (c = 0; c < k; c++)
 			trm2 += AS[i * k + c] * AS[c * k + i];
 	*var = v;
+	if (kind == STATS_SE_HC2_BMG)
+		return hc_group_df(X, n, k, A, e, j, df);
 	if (kind != STATS_SE_HC3 && trm2 > 0)
 		*df = trm * trm / trm2;
 	else
@@ -215,6 +333,7 @@ int stats_ols_effect(const double *X, size_t n, size_t k, const double *y,
 {
 	double A[STATS_OLS_MAX_K * STATS_OLS_MAX_K], beta[STATS_OLS_MAX_K];
 	double *e, rss, var, df;
+	int rc;
 	if (j >= k || n <= k)
 		return STATS_EDATA;
 	e = malloc(n * sizeof *e);
@@ -228,9 +347,9 @@ int stats_ols_effect(const double *X, size_t n, size_t k, const double *y,
 	if (kind == STATS_SE_CLASSIC) {
 		var = rss / (double)(n - k) * A[j * k + j];
 		df = (double)(n - k);
-	} else if (hc_variance(X, n, k, A, e, j, kind, &var, &df) < 0) {
+	} else if ((rc = hc_variance(X, n, k, A, e, j, kind, &var, &df)) < 0) {
 		free(e);
-		return STATS_EDATA;
+		return rc == -XR_ENOMEM ? rc : STATS_EDATA;
 	}
 	free(e);
 	memset(out, 0, sizeof *out);

@@ -89,14 +89,17 @@ int stats_group_position(const double *y, const int *group,
 			 struct stats_effect *out);
 
 /* Standard error of one OLS coefficient. HC3_BM is the one the verdict
- * should use: the only one that kept a 95% test at <= 5.2% false
- * positives and >= 94.8% coverage in every design of bench/verdict-mc.c
- * (bench/RESULTS.md). */
+ * uses in general: the only one that kept a 95% test at <= 5.2% false
+ * positives and >= 94.8% coverage in every design of bench/verdict-mc.c;
+ * HC2_BMG the one of balanced sides, 3.5-5.7% false positives there with
+ * more power (bench/RESULTS.md, "Balanced designs"). */
 enum stats_se {
 	STATS_SE_CLASSIC, /* s^2 (X'X)^-1, df = n - k (equal variances) */
 	STATS_SE_HC3,	  /* MacKinnon & White 1985 HC3, df = n - k */
 	STATS_SE_HC2_BM,  /* HC2 with Bell-McCaffrey df (Imbens & Kolesar) */
 	STATS_SE_HC3_BM,  /* HC3 with the same construction of its df */
+	STATS_SE_HC2_BMG, /* HC2, Bell-McCaffrey df with one working variance
+			     per level of column j (0 / non-zero), ols.c */
 };
 
 /* Most columns stats_ols_effect and stats_group_model fit. */

@@ -65,10 +65,10 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
     [REPORT_T_NOTES] = {"Notes", "注記"},
     [REPORT_T_METHOD_NOTE] =
 	{"Intervals: the position model's with HC2 robust standard errors "
-	 "and Bell–McCaffrey degrees of freedom when the sides have as many "
-	 "runs each and were not sized, else HC3; Welch's t when the runs "
-	 "were not interleaved. Better/worse: the 95%% CI lies wholly "
-	 "beyond "
+	 "and Bell–McCaffrey degrees of freedom from each side's own "
+	 "variance when the sides have as many runs each and were not "
+	 "sized, else HC3; Welch's t when the runs were not interleaved. "
+	 "Better/worse: the 95%% CI lies wholly beyond "
 	 "±%g%%; ≈ equivalent: the 90%% CI (TOST) lies wholly inside; "
 	 "~ not significant: the 95%% CI contains 0; ≠ different: the CI "
 	 "excludes 0 but crosses the threshold (a real difference of "
@@ -76,7 +76,8 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
 	 "with the difference) and sessions with different host facts get "
 	 "no verdict unless the plan accepts a sequential design.",
 	 "区間: 実行順モデルでは両側の試行数が等しく試行回数を決めていなければ "
-	 "HC2 頑健標準誤差と Bell–McCaffrey の自由度、そうでなければ HC3。"
+	 "HC2 頑健標準誤差と各側の分散による Bell–McCaffrey の自由度、"
+	 "そうでなければ HC3。"
 	 "交互でない実行は Welch の t 検定。"
 	 "改善/悪化: 95%% 信頼区間が"
 	 " ±%g%% の外側、≈ 同等: 90%% 信頼区間（TOST）が内側、~ 有意差なし: "

@@ -3,8 +3,9 @@
  * log(y) so that an effect is a ratio of geometric means; estimate it with
  * run position and one intercept per session as covariates when the two
  * sides were interleaved (linear drift then neither biases nor widens it),
- * with HC2 (balanced sides) or HC3 standard errors and Bell-McCaffrey(-type)
- * df (robust to unequal variances: bench/RESULTS.md), else with Welch's t;
+ * with HC2 (balanced sides; Bell-McCaffrey df of a variance per side) or
+ * HC3 standard errors (Bell-McCaffrey-type df), robust to unequal
+ * variances (bench/RESULTS.md), else with Welch's t;
  * transform estimate and interval to percent; read one of five outcomes from
  * the 95% CI, the 90% TOST interval and the noise threshold theta. Also the
  * robust estimate (Hodges-Lehmann, Mann-Whitney) and the sensitivity line.
@@ -258,16 +259,21 @@ static int fit_welch(const struct design *d, struct stats_effect *e)
 }
 
 /* The position model: session terms only when there are several. The
- * standard error is HC2 with Bell-McCaffrey df (Imbens & Kolesar 2016)
- * when the sides have as many runs each and no sizing decision: its size
- * is 5.0-5.2% there from 3+3 to 16+16 with equal noise (5.9-6.8% with 4x
- * the noise on one side), where HC3-BM's is 1.9-4.0% and costs power
- * (23.1% against 39.9% at +1.5% with 4+4; bench/RESULTS.md, "Balanced
- * designs"). Unbalanced, HC3-BM keeps the size where HC2-BM does not
- * (9.0% in 8+4 with 4x the noise on the 4-run side). */
+ * standard error is HC2 when the sides have as many runs each and no
+ * sizing decision, with the Bell-McCaffrey df of one working variance per
+ * side (STATS_SE_HC2_BMG, ols.c; with the sides alone it is Welch's t):
+ * its size is 3.5-5.7% there from 3+3 to 16+16, with equal noise and
+ * with 4x the noise on either side, where the df of one common variance
+ * (STATS_SE_HC2_BM, Imbens & Kolesar 2016) reached 7.6% with 4x the
+ * noise and HC3-BM's 1.9-4.0% at equal noise costs power (34.2% against
+ * 23.1% at +1.5% with 4+4; bench/RESULTS.md, "Balanced designs").
+ * Unbalanced, HC3-BM keeps the size where HC2-BM does not (9.0% in 8+4
+ * with 4x the noise on the 4-run side). */
 static enum stats_se position_se(const struct design *d)
 {
-	return !d->nx && 2 * d->na == d->n ? STATS_SE_HC2_BM : STATS_SE_HC3_BM;
+	if (d->nx || 2 * d->na != d->n)
+		return STATS_SE_HC3_BM;
+	return STATS_SE_HC2_BMG;
 }
 
 static int fit_position(const struct design *d, struct stats_effect *e)

@@ -10,6 +10,7 @@
 #include "tap.h"
 
 static void test_ols_robust(void);
+static void test_ols_bmg(void);
 static void test_tost(void);
 static void test_mannwhitney(void);
 static void test_hodges_lehmann(void);
@@ -85,6 +86,7 @@ int main(void)
 		ok(e.lo < e.est && e.est < e.hi, "interval around estimate");
 	}
 	test_ols_robust();
+	test_ols_bmg();
 	test_tost();
 	test_mannwhitney();
 	test_hodges_lehmann();
@@ -244,6 +246,66 @@ static void test_ols_robust(void)
 		ok(stats_group_model(y, g, pos, ss, 12, STATS_SE_CLASSIC, 0.95,
 				     &e) == 0,
 		   "leverage 1 fine for the classic fit");
+	}
+}
+
+/*
+ * HC2 with the Bell-McCaffrey df of one working variance per side
+ * (STATS_SE_HC2_BMG): tests/unit/stats/hc_bmg.py (numpy, scipy; eigen-
+ * values of W (I-H) Omega (I-H) W with the full hat matrix) on the data
+ * of test_ols_robust:
+ *   no sessions b=0.0448540146 se=0.0375902874 df=2.7517014294
+ *     p=0.3254411748 ci=[-0.0811198620, 0.1708278912]
+ *   sessions b=0.0629310345 se=0.0288146940 df=2.8674433116
+ *     p=0.1210488366 ci=[-0.0312156528, 0.1570777218]
+ * With the two sides alone (X = [1, side]) it is Welch's t:
+ *   b=0.05 se=0.0365148372 df=3.2362147845 (Welch-Satterthwaite, the
+ *   script's own formula) p=0.2582008340 ci=[-0.0615523408, 0.1615523408]
+ */
+static void test_ols_bmg(void)
+{
+	const double y[12] = {4.61, 4.63, 4.70, 4.60, 4.64, 4.58,
+			      4.66, 4.62, 4.75, 4.63, 4.65, 4.69};
+	const int g[12] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
+	const int ses[12] = {7, 7, 7, 7, 7, 7, 3, 3, 3, 3, 3, 3};
+	const double bmg[6] = {0.0448540146, 0.0375902874,  2.7517014294,
+			       0.3254411748, -0.0811198620, 0.1708278912},
+		     s_bmg[6] = {0.0629310345, 0.0288146940,  2.8674433116,
+				 0.1210488366, -0.0312156528, 0.1570777218},
+		     two[6] = {0.05,	     0.0365148372,  3.2362147845,
+			       0.2582008340, -0.0615523408, 0.1615523408};
+	double pos[12], X[24];
+	struct stats_effect e, w;
+	int i;
+	for (i = 0; i < 12; i++) {
+		pos[i] = i;
+		X[2 * i] = 1;
+		X[2 * i + 1] = g[i];
+	}
+	ok(stats_group_model(y, g, pos, NULL, 12, STATS_SE_HC2_BMG, 0.95, &e) ==
+	       0,
+	   "group model, HC2 + per-side Bell-McCaffrey df");
+	check_effect(&e, bmg, "HC2-BMG");
+	ok(stats_group_model(y, g, pos, ses, 12, STATS_SE_HC2_BMG, 0.95, &e) ==
+	       0,
+	   "sessions, HC2-BMG");
+	check_effect(&e, s_bmg, "sessions HC2-BMG");
+	ok(stats_ols_effect(X, 12, 2, y, 1, STATS_SE_HC2_BMG, 0.95, &e) == 0,
+	   "two sides alone, HC2-BMG");
+	check_effect(&e, two, "two sides HC2-BMG");
+	{
+		/* and so the same as stats_welch on the sides' values */
+		double a[12], b[12];
+		size_t na = 0, nb = 0;
+		for (i = 0; i < 12; i++) {
+			if (g[i])
+				b[nb++] = y[i];
+			else
+				a[na++] = y[i];
+		}
+		ok(stats_welch(a, na, b, nb, 0.95, &w) == 0, "welch, sides");
+		is_near(e.se, w.se, 1e-12, "two sides HC2 = Welch: se");
+		is_near(e.df, w.df, 1e-9, "two sides BMG df = Welch's df");
 	}
 }
 

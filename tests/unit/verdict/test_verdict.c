@@ -128,8 +128,9 @@ static void test_rules(void)
 
 /*
  * The position model's standard error (bench/RESULTS.md, "Balanced
- * designs"): HC2 with Bell-McCaffrey df when the sides have as many runs
- * each, else HC3 with Bell-McCaffrey-type df. The 16 runs below:
+ * designs"): HC2 when the sides have as many runs each, with the
+ * Bell-McCaffrey df of one working variance per side, else HC3 with
+ * Bell-McCaffrey-type df. The 16 runs below:
  *   y = np.log(vals); X = [1, group, position]
  *   sm.OLS(y, X).fit(cov_type='HC3') -> params[1] 0.04784414748,
  *   bse[1] 0.004845103223 (statsmodels 0.13.5).
@@ -138,7 +139,9 @@ static void test_rules(void)
  * matrix, df = tr(W M W)^2 / tr((W M W)^2), Imbens & Kolesar 2016),
  * which reproduces statsmodels' HC3 figures above and in test_sessions
  * to 1e-12:
- *   8 + 8: HC2 se 0.0044006807329, BM df 12.9509341514;
+ *   8 + 8: HC2 se 0.0044006807329 (BM df 12.9509341514 with sigma^2 I);
+ *   the df with one variance per side, 11.6758305369, is
+ *   tests/unit/stats/hc_bmg.py's (numpy, eigenvalues of W M Omega M W);
  *   the last run (an A) left out, 7 + 8: HC3 se 0.00504031823216,
  *   estimate 0.0467463680001, HC3-BM-type df 11.0668298054.
  */
@@ -179,8 +182,8 @@ static void position_case(int n, double est, double want_se, double want_df,
 
 static void test_hc3(void)
 {
-	position_case(16, 0.04784414748, 0.0044006807329, 12.9509341514,
-		      "8 + 8: HC2 with Bell-McCaffrey df (plain Python)");
+	position_case(16, 0.04784414748, 0.0044006807329, 11.6758305369,
+		      "8 + 8: HC2, Bell-McCaffrey df of a variance per side");
 	position_case(15, 0.0467463680001, 0.00504031823216, 11.0668298054,
 		      "7 + 8: HC3 with Bell-McCaffrey-type df (plain Python)");
 }
@@ -319,8 +322,10 @@ static void test_holm(void)
  *   .fit(cov_type='HC3') -> params[1] 0.0004632376992, bse[1]
  *   0.002123593425 (without the session term: 0.001801940771,
  *   0.006189877871: the step inflates the error). The sides have 6 runs
- *   each, so the verdict takes HC2 with Bell-McCaffrey df: se
- *   0.00170158947389, df 7.6088572128 (plain Python, hc_bm.py).
+ *   each, so the verdict takes HC2: se 0.00170158947389 (plain Python,
+ *   hc_bm.py) with the Bell-McCaffrey df of a variance per side,
+ *   7.64204345761 (tests/unit/stats/hc_bmg.py; 7.6088572128 with
+ *   sigma^2 I).
  */
 static void test_sessions(void)
 {
@@ -356,8 +361,9 @@ static void test_sessions(void)
 	     tdist_quantile(0.975, c.df);
 	is_near(se, 0.00170158947389, 1e-9,
 		"sessions: HC2 error with a session term (plain Python)");
-	is_near(c.df, 7.6088572128, 1e-8,
-		"sessions: Bell-McCaffrey df with a session term");
+	is_near(c.df, 7.64204345761, 1e-8,
+		"sessions: Bell-McCaffrey df (a variance per side), session "
+		"term");
 }
 
 /*
