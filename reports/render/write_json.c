@@ -625,8 +625,9 @@ static json_t *model_tail(const struct report *r)
 /* The report as jansson's dump of one tree would write it (JSON_INDENT(1),
  * JSON_REAL_PRECISION(10)), in 64 KiB pieces (json_dumpf makes one fwrite
  * per token: 7% of a 100,000-run report, bench/RESULTS.md), and without
- * the tree: "cells" and "comparisons" are built, dumped and freed one
- * element at a time (a tree of 100,000 cells was 1.5 GB and most of the
+ * the tree: "cells", "comparisons" and the reference's "rows" are built,
+ * dumped and freed one element at a time, a row's published runs in
+ * chunks (a tree of 100,000 cells was 1.5 GB and most of the
  * time of a 10^5-level report, bench/RESULTS.md, "Report scale under
  * 1 s"). An element dumped alone starts at depth 0; inside the report it
  * is at depth 2, so each newline of its dump gets two more spaces of

@@ -369,12 +369,15 @@ int wfile_write(const char *path, const void *data, size_t len,
 struct wfile {
 	FILE *f;
 	int fd, e;
+	int dropping; /* aborted: what stdio still holds is not written */
 	struct buf path, tmp, dir;
 };
 
 static ssize_t wfile_cookie_write(void *cookie, const char *p, size_t n)
 {
 	struct wfile *w = cookie;
+	if (w->dropping)
+		return (ssize_t)n;
 	if (!w->e && write_all(w->fd, p, n) < 0)
 		w->e = errno ? errno : EIO;
 	if (w->e) {
@@ -461,6 +464,7 @@ int wfile_commit(struct wfile *w, struct xr_err *err)
 
 int wfile_abort(struct wfile *w, int rc, struct xr_err *err)
 {
+	w->dropping = 1;
 	fclose(w->f);
 	close(w->fd);
 	unlink(w->tmp.s);

@@ -398,11 +398,25 @@ static void test_streamed(struct report *r)
 		    msg, sizeof msg);
 	ok(rc == 0 && strstr(msg, "2:19: warning: column 'note' is neither"),
 	   "numeric in every row: a warning, ignored: %s", msg);
+	/* an extra metric: the mean of the runs that publish it, (30 + 10)
+	 * / 2 = 20, the run without it left out; value (9000 + 9100 + 9200)
+	 * / 3 = 9100 Mbit/s */
+	rc = attach(r,
+		    "unit,Mbit/s\nnic,streams,value,retransmits\n"
+		    "a,1,9000,30\na,1,9100,\na,1,9200,10\n",
+		    msg, sizeof msg);
+	ok(rc == 0 && r->ref && r->ref->nrows == 1 && r->ref->nvalues == 2 &&
+	       r->ref->rows[0].npub == 3 &&
+	       fabs(r->ref->rows[0].v[0].published - 9.1e9) < 1e-3 &&
+	       r->ref->rows[0].v[1].published == 20,
+	   "three runs of a cell: value their mean, retransmits the mean of "
+	   "the two that publish it (%g)",
+	   r->ref && r->ref->nrows ? r->ref->rows[0].v[1].published : NAN);
 }
 
 int main(void)
 {
-	tap_plan(132);
+	tap_plan(133);
 	test_usb_wifi();
 	struct report *r = model();
 	const struct report_ref *ref;
