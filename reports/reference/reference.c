@@ -17,6 +17,7 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "oom.h"
 #include "reference_int.h"
 #include "suggest.h"
 #include "units.h"
@@ -190,6 +191,33 @@ static enum ref_col classify_unbound(struct ref_read *rr, int j, int numeric)
 	return REF_COL_SKIP;
 }
 
+/* Which columns hold only numbers (or nothing) in every row: rr->numeric,
+ * from a reading of the rows without their problems (said when they are
+ * read), the position restored after. 0 or -XR_ENOMEM. */
+static int numeric_columns(struct ref_read *rr)
+{
+	struct ref_csv *c = &rr->csv;
+	const char *p = c->p;
+	struct xr_diag *d = c->d;
+	struct ref_record w;
+	int line = c->line, rc, j;
+	rr->numeric = arena_alloc(rr->a, (size_t)rr->hdr->n + 1);
+	if (!rr->numeric)
+		return -XR_ENOMEM;
+	memset(rr->numeric, 1, (size_t)rr->hdr->n);
+	c->d = NULL;
+	while ((rc = ref_csv_next(c, &w)) > 0)
+		for (j = 0; j < rr->hdr->n && j < w.n; j++) {
+			double v;
+			if (*w.f[j].s && ref_parse_num(w.f[j].s, &v) < 0)
+				rr->numeric[j] = 0;
+		}
+	c->p = p;
+	c->line = line;
+	c->d = d;
+	return rc;
+}
+
 /* A header column that is neither `value` nor a factor: an extra metric
  * when the store holds it, else skipped (an error when it is not numeric,
  * a warning when it is). */
@@ -200,14 +228,9 @@ static enum ref_col classify_other(struct ref_read *rr, int j)
 	const char *name = hdr->f[j].s;
 	struct buf b = BUF_INIT, m = BUF_INIT;
 	enum ref_col kind = REF_COL_SKIP;
-	int numeric = 1, k;
+	int numeric;
 
-	for (k = rr->first_row; k < rr->ps.nrec; k++) {
-		const struct ref_record *c = &rr->ps.rec[k];
-		double v;
-		if (j < c->n && *c->f[j].s && ref_parse_num(c->f[j].s, &v) < 0)
-			numeric = 0;
-	}
+	numeric = rr->numeric ? rr->numeric[j] : 1;
 	if (rr->bind != REF_BIND_STORE)
 		return classify_unbound(rr, j, numeric);
 	rr->col_metric[j] = report_metric_index(r, name);
@@ -240,11 +263,17 @@ static enum ref_col classify_other(struct ref_read *rr, int j)
 	return kind;
 }
 
-/* What each header column holds. */
-static void classify_columns(struct ref_read *rr)
+/* What each header column holds. 0 or -XR_ENOMEM. */
+static int classify_columns(struct ref_read *rr)
 {
 	const struct ref_record *hdr = rr->hdr;
-	int j, k;
+	int j, k, other = 0;
+	for (j = 0; j < hdr->n; j++)
+		other |= *hdr->f[j].s && strcmp(hdr->f[j].s, "value") &&
+			 report_factor_index(rr->r, hdr->f[j].s) < 0;
+	/* only a column that is neither needs its rows looked at first */
+	if (other && rr->bind != REF_BIND_FREE && numeric_columns(rr) < 0)
+		return -XR_ENOMEM;
 	for (j = 0; j < hdr->n; j++) {
 		const char *name = hdr->f[j].s;
 		rr->col_factor[j] = rr->col_metric[j] = -1;
@@ -266,6 +295,7 @@ static void classify_columns(struct ref_read *rr)
 			rr->kind[j] = classify_other(rr, j);
 		}
 	}
+	return 0;
 }
 
 /* ref's factor and value columns from the classified header. 0 or -1
@@ -302,37 +332,17 @@ static int model_columns(struct ref_read *rr)
 	return 0;
 }
 
-/* One published row into w. Returns 1 when it is good, 0 when it has an
- * error (reported), -XR_ENOMEM. */
+/* Record c into w. Returns 1 when it is good, 0 when it has an error
+ * (reported). */
 static int read_row(struct ref_read *rr, const struct ref_record *c,
-		    struct report_ref_row *w)
+		    struct ref_row_scratch *w)
 {
 	const struct ref_record *hdr = rr->hdr;
 	struct report_ref *ref = rr->ref;
-	struct buf lab = BUF_INIT;
 	int fj = 0, vj = 1, bad = 0, j;
 
-	memset(w, 0, sizeof *w);
-	w->line = c->line;
-	w->cell = -1;
-	w->detail = "";
-	w->levels =
-	    arena_alloc(rr->a, ((size_t)ref->nfactors + 1) * sizeof *w->levels);
-	w->level_col = arena_alloc(rr->a, ((size_t)ref->nfactors + 1) *
-					      sizeof *w->level_col);
-	w->v = arena_alloc(rr->a, (size_t)ref->nvalues * sizeof *w->v);
-	w->pub = arena_alloc(rr->a, sizeof *w->pub);
-	w->pub_text = arena_alloc(rr->a, sizeof *w->pub_text);
-	w->pub_line = arena_alloc(rr->a, sizeof *w->pub_line);
-	if (!w->levels || !w->level_col || !w->v || !w->pub || !w->pub_text ||
-	    !w->pub_line)
-		return -XR_ENOMEM;
-	w->npub = 1;
-	w->pub[0] = NAN;
-	w->pub_text[0] = "";
-	w->pub_line[0] = c->line;
-	w->reasons = w->method = "";
-	w->est = w->lo = w->hi = w->diff_pct = w->p = NAN;
+	w->pub = NAN;
+	w->pub_text = "";
 	for (j = 0; j < ref->nvalues; j++) {
 		w->v[j].published = NAN;
 		w->v[j].ratio = NAN;
@@ -351,8 +361,6 @@ static int read_row(struct ref_read *rr, const struct ref_record *c,
 			}
 			w->level_col[fj] = f->col;
 			w->levels[fj++] = f->s;
-			buf_addf(&lab, "%s%s=%s", lab.len ? ", " : "",
-				 hdr->f[j].s, f->s);
 			continue;
 		}
 		if (rr->kind[j] == REF_COL_SKIP)
@@ -370,162 +378,59 @@ static int read_row(struct ref_read *rr, const struct ref_record *c,
 		}
 		w->v[slot].published = slot == 0 ? v * rr->factor : v;
 		if (slot == 0) {
-			w->pub[0] = w->v[0].published;
-			w->pub_text[0] = f->s;
+			w->pub = w->v[0].published;
+			w->pub_text = f->s;
 		}
 	}
-	w->label = arena_strdup(rr->a, lab.s ? lab.s : "");
-	buf_release(&lab);
-	return bad ? 0 : 1;
+	return !bad;
 }
 
-/* The published rows after the header. 0 or -XR_ENOMEM. */
+/* One record after the header: a published run of its cell, or its
+ * problems reported. 0 or -XR_ENOMEM. */
+static int read_run(struct ref_read *rr, struct ref_cells *cs,
+		    const struct ref_record *c, struct ref_row_scratch *w)
+{
+	int rc;
+	ref_scopes_see(rr, c);
+	if (c->n != rr->hdr->n) {
+		xr_diag_add(rr->d, 0, c->line, 1,
+			    "%d fields, but the header (line %d) has %d", c->n,
+			    rr->hdr->line, rr->hdr->n);
+		return 0;
+	}
+	if (!read_row(rr, c, w))
+		return 0;
+	if ((rc = ref_cells_add(rr, cs, w, c->line)) < 0)
+		xr_oom_mark(rr->ref->path, c->line);
+	return rc;
+}
+
+/* The published rows after the header, record by record, into their
+ * cells (ref->rows). 0 or -XR_ENOMEM. */
 static int read_rows(struct ref_read *rr)
 {
 	struct report_ref *ref = rr->ref;
-	int k;
-	ref->rows =
-	    arena_alloc(rr->a, ((size_t)(rr->ps.nrec - rr->first_row) + 1) *
-				   sizeof *ref->rows);
-	if (!ref->rows)
+	struct ref_cells cs;
+	struct ref_row_scratch w;
+	struct ref_record c;
+	size_t nf = (size_t)ref->nfactors + 1;
+	int rc;
+	memset(&cs, 0, sizeof cs);
+	buf_init(&cs.texts, 0);
+	w.levels = arena_alloc(rr->a, nf * sizeof *w.levels);
+	w.level_col = arena_alloc(rr->a, nf * sizeof *w.level_col);
+	w.v = arena_alloc(rr->a, (size_t)ref->nvalues * sizeof *w.v);
+	if (!w.levels || !w.level_col || !w.v)
 		return -XR_ENOMEM;
-	for (k = rr->first_row; k < rr->ps.nrec; k++) {
-		const struct ref_record *c = &rr->ps.rec[k];
-		int rc;
-		if (c->n != rr->hdr->n) {
-			xr_diag_add(rr->d, 0, c->line, 1,
-				    "%d fields, but the header (line %d) has "
-				    "%d",
-				    c->n, rr->hdr->line, rr->hdr->n);
-			continue;
-		}
-		rc = read_row(rr, c, &ref->rows[ref->nrows]);
-		if (rc < 0)
-			return rc;
-		ref->nrows += rc;
-	}
-	return 0;
-}
-
-static int same_levels(const struct report_ref *ref,
-		       const struct report_ref_row *x,
-		       const struct report_ref_row *y)
-{
-	int j;
-	for (j = 0; j < ref->nfactors; j++)
-		if (strcmp(x->levels[j], y->levels[j]))
-			return 0;
-	return 1;
-}
-
-/* FNV-1a of a row's levels, each ended by its NUL. */
-static uint64_t levels_hash(const struct report_ref *ref,
-			    const struct report_ref_row *w)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (int j = 0; j < ref->nfactors; j++) {
-		const unsigned char *c = (const unsigned char *)w->levels[j];
-		do
-			h = (h ^ *c) * 1099511628211ULL;
-		while (*c++);
-	}
-	return h;
-}
-
-/* Appends w's published run to group g, whose arrays have room for
- * *cap: doubled when full (growing by one, copied each time, the memory
- * was the square of the runs per cell: issue 24). 0 or -XR_ENOMEM. */
-static int group_add(struct ref_read *rr, struct report_ref_row *g,
-		     const struct report_ref_row *w, int *cap)
-{
-	if (g->npub >= *cap) {
-		int m = *cap > 0 ? *cap * 2 : 4;
-		double *p = arena_alloc(rr->a, (size_t)m * sizeof *p);
-		const char **t = arena_alloc(rr->a, (size_t)m * sizeof *t);
-		int *l = arena_alloc(rr->a, (size_t)m * sizeof *l);
-		if (!p || !t || !l)
-			return -XR_ENOMEM;
-		memcpy(p, g->pub, (size_t)g->npub * sizeof *p);
-		memcpy(t, g->pub_text, (size_t)g->npub * sizeof *t);
-		memcpy(l, g->pub_line, (size_t)g->npub * sizeof *l);
-		g->pub = p;
-		g->pub_text = t;
-		g->pub_line = l;
-		*cap = m;
-	}
-	g->pub[g->npub] = w->pub[0];
-	g->pub_text[g->npub] = w->pub_text[0];
-	g->pub_line[g->npub] = w->pub_line[0];
-	g->npub++;
-	return 0;
-}
-
-/* Rows with the same levels are the published runs of one cell: merge
- * them into the first (its value: the mean of the runs; an extra metric:
- * the mean of the runs that publish it). The groups are found by a hash
- * of their levels (a search of every group per row was rows x cells).
- * 0 or -XR_ENOMEM. */
-static int group_rows(struct ref_read *rr)
-{
-	struct report_ref *ref = rr->ref;
-	int k, i, j, n = 0, rc = 0;
-	size_t size = 16, mask;
-	int *slot, *cap;
-	while (size < 2 * (size_t)ref->nrows)
-		size *= 2;
-	mask = size - 1;
-	slot = malloc(size * sizeof *slot);
-	cap = calloc((size_t)ref->nrows + 1, sizeof *cap);
-	if (!slot || !cap) {
-		free(slot);
-		free(cap);
-		return -XR_ENOMEM;
-	}
-	memset(slot, 0xff, size * sizeof *slot); /* -1: empty */
-	for (k = 0; k < ref->nrows && rc == 0; k++) {
-		struct report_ref_row *w = &ref->rows[k], *g = NULL;
-		size_t h = (size_t)levels_hash(ref, w) & mask;
-		for (; slot[h] >= 0 && !g; h = (h + 1) & mask)
-			if (same_levels(ref, &ref->rows[slot[h]], w))
-				g = &ref->rows[slot[h]];
-		if (!g) {
-			slot[h] = n;
-			cap[n] = ref->rows[k].npub;
-			ref->rows[n++] = *w;
-			continue;
-		}
-		if ((rc = group_add(rr, g, w, &cap[g - ref->rows])) < 0)
+	while ((rc = ref_csv_next(&rr->csv, &c)) > 0)
+		if ((rc = read_run(rr, &cs, &c, &w)) < 0)
 			break;
-		for (j = 1; j < ref->nvalues; j++) {
-			double *a = &g->v[j].published, b = w->v[j].published;
-			int cnt = (int)g->v[j].ratio; /* runs so far, below */
-			if (isnan(b))
-				continue;
-			if (isnan(*a)) {
-				*a = b;
-				g->v[j].ratio = 1;
-			} else {
-				cnt = cnt > 0 ? cnt : 1;
-				*a = (*a * cnt + b) / (cnt + 1);
-				g->v[j].ratio = cnt + 1;
-			}
-		}
-	}
-	free(slot);
-	free(cap);
-	if (rc < 0)
+	if (rc < 0) {
+		ref_cells_release(&cs);
 		return rc;
-	ref->nrows = n;
-	for (k = 0; k < n; k++) {
-		struct report_ref_row *g = &ref->rows[k];
-		double sum = 0;
-		for (i = 0; i < g->npub; i++)
-			sum += g->pub[i];
-		g->v[0].published = sum / g->npub;
-		for (j = 0; j < ref->nvalues; j++)
-			g->v[j].ratio = NAN;
 	}
-	return 0;
+	ref_scopes_warn(rr);
+	return ref_cells_finish(rr, &cs);
 }
 
 /* Settings, header and rows of the split file into rr->ref; every problem
@@ -533,8 +438,9 @@ static int group_rows(struct ref_read *rr)
 static int read_reference(struct ref_read *rr, const char *path)
 {
 	const struct ref_record *hdr;
-	if (ref_read_head(rr) < 0)
-		return 0;
+	int rc = ref_read_head(rr);
+	if (rc < 0)
+		return rc == -XR_ENOMEM ? rc : 0;
 	hdr = rr->hdr;
 	rr->ref = arena_alloc(rr->a, sizeof *rr->ref);
 	rr->kind = arena_alloc(rr->a, (size_t)hdr->n * sizeof *rr->kind);
@@ -564,9 +470,8 @@ static int read_reference(struct ref_read *rr, const char *path)
 			return -XR_ENOMEM;
 		rr->r->nfactors = 0;
 	}
-	classify_columns(rr);
-	ref_check_scopes(rr);
-	if (model_columns(rr) < 0 || read_rows(rr) < 0 || group_rows(rr) < 0)
+	if (classify_columns(rr) < 0 || ref_check_scopes(rr) < 0 ||
+	    model_columns(rr) < 0 || read_rows(rr) < 0)
 		return -XR_ENOMEM;
 	ref_settings_into(rr);
 	return 0;
@@ -604,16 +509,19 @@ int ref_parse(struct report *r, const char *path, enum ref_bind bind,
 		err->code = XR_EUSAGE;
 		return -XR_EUSAGE;
 	}
-	rc = ref_csv_split(rr.a, text.s ? text.s : "", text.len, &rr.ps, rr.d);
+	/* the text is read record by record, and kept until its last */
+	ref_csv_init(&rr.csv, text.s ? text.s : "", text.len, rr.d);
+	rc = read_reference(&rr, path);
+	ref_csv_release(&rr.csv);
 	buf_release(&text);
-	if (rc == 0 && read_reference(&rr, path) < 0) {
+	if (rc < 0) {
 		if (rr.d == &local)
 			xr_diag_release(&local);
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	}
 	/* against a plan, every problem is wanted: the rows that read well
 	 * are checked even when others did not */
-	if (rc == 0 && rr.ref && (!rr.d->nerr || bind == REF_BIND_PLAN))
+	if (rr.ref && (!rr.d->nerr || bind == REF_BIND_PLAN))
 		*out = rr.ref;
 	rc = rr.d->nerr ? first_error(rr.d, path, err) : 0;
 	if (rr.d == &local)

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "arena.h"
 #include "reference_int.h"
 #include "banned.h"
 
@@ -188,27 +189,49 @@ void ref_check_ceiling_cond(struct xr_diag *d, const struct report_ref_cond *c)
 			    c->value);
 }
 
-void ref_check_scopes(struct ref_read *rr)
+int ref_check_scopes(struct ref_read *rr)
 {
+	rr->scope_col =
+	    arena_alloc(rr->a, ((size_t)rr->nlconds + 1) * sizeof(int));
+	rr->scope_seen = arena_alloc(rr->a, (size_t)rr->nlconds + 1);
+	if (!rr->scope_col || !rr->scope_seen)
+		return -XR_ENOMEM;
 	for (int i = 0; i < rr->nlconds; i++) {
 		const struct report_ref_cond *c = &rr->lconds[i];
-		int col = -1, seen = 0;
+		int col = -1;
 		for (int j = 0; j < rr->hdr->n; j++)
 			if (!strcmp(rr->hdr->f[j].s, c->factor) &&
 			    rr->kind[j] == REF_COL_FACTOR)
 				col = j;
-		if (col < 0) {
+		rr->scope_col[i] = col;
+		if (col < 0)
 			xr_diag_add(rr->d, 0, c->line, c->scope_col,
 				    "condition scope '%s' is not a factor "
 				    "column of the table",
 				    c->factor);
-			continue;
-		}
-		for (int k = rr->first_row; k < rr->ps.nrec && !seen; k++) {
-			const struct ref_record *w = &rr->ps.rec[k];
-			seen = w->n > col && !strcmp(w->f[col].s, c->level);
-		}
-		if (!seen)
+	}
+	return 0;
+}
+
+void ref_scopes_see(struct ref_read *rr, const struct ref_record *w)
+{
+	if (!rr->scope_col || !rr->scope_seen)
+		return;
+	for (int i = 0; i < rr->nlconds; i++) {
+		int col = rr->scope_col[i];
+		if (col >= 0 && !rr->scope_seen[i] && w->n > col &&
+		    !strcmp(w->f[col].s, rr->lconds[i].level))
+			rr->scope_seen[i] = 1;
+	}
+}
+
+void ref_scopes_warn(struct ref_read *rr)
+{
+	if (!rr->scope_col || !rr->scope_seen)
+		return;
+	for (int i = 0; i < rr->nlconds; i++) {
+		const struct report_ref_cond *c = &rr->lconds[i];
+		if (rr->scope_col[i] >= 0 && !rr->scope_seen[i])
 			xr_diag_add(rr->d, 1, c->line, c->scope_col,
 				    "no row has %s=%s: the condition holds "
 				    "for none",

@@ -1,7 +1,8 @@
 /*
  * Internals of the reference comparison shared by reference.c (reading a
  * published matrix), reference_settings.c (its settings), reference_csv.c
- * (its CSV layer), reference_match.c
+ * (its CSV layer), reference_cells.c (its rows into published cells),
+ * reference_match.c
  * (matching it to cells), reference_verdict.c (the
  * verdict per published cell) and reference_plan.c (checking a reference
  * against a plan; reading one without a plan). Not for writers.
@@ -9,6 +10,7 @@
 #ifndef XR_REFERENCE_INT_H
 #define XR_REFERENCE_INT_H
 
+#include "buf.h"
 #include "reference.h"
 
 struct arena;
@@ -26,17 +28,38 @@ struct ref_record {
 	int n;
 };
 
-struct ref_records {
-	struct ref_record *rec; /* arena */
-	int nrec, cap;
+/* reference_csv.c: the text split record by record (RFC 4180 quoting;
+ * comment lines starting with '#' and blank lines skipped; fields trimmed
+ * unless quoted; a UTF-8 byte order mark skipped), one record at a time
+ * in a scratch that the next record reuses: the records of a file are
+ * never all held (a 16 MiB reference of 10^6 rows held 700 MB of them and
+ * its rows, bench/RESULTS.md, "Reference reading"). Problems go to d
+ * (none said when d is NULL). A
+ * position is saved and restored by copying p and line (ref_csv_peek;
+ * the numbers check of reference.c reads the rows twice so). */
+struct ref_csv {
+	const char *p, *end, *ls;
+	int line;
+	struct xr_diag *d;
+	struct buf text;     /* the record's fields, each NUL-ended */
+	struct buf field;    /* the field being read */
+	size_t *off;	     /* [cap] where each starts in text */
+	struct ref_field *f; /* [cap] */
+	int n, cap;
 };
-
-/* reference_csv.c: split text into records (RFC 4180 quoting; comment
- * lines starting with '#' and blank lines skipped; fields trimmed unless
- * quoted; a UTF-8 byte order mark skipped). Problems go to d. 0, or
+void ref_csv_init(struct ref_csv *c, const char *text, size_t len,
+		  struct xr_diag *d);
+/* The next record into rec, its fields in c's scratch until the next
+ * call: 1, 0 at the end (or at an unterminated quoted field, reported),
  * -XR_ENOMEM. */
-int ref_csv_split(struct arena *a, const char *text, size_t len,
-		  struct ref_records *out, struct xr_diag *d);
+int ref_csv_next(struct ref_csv *c, struct ref_record *rec);
+/* ref_csv_next without moving on and without reporting problems. */
+int ref_csv_peek(struct ref_csv *c, struct ref_record *rec);
+/* The fields of the record just read into rec, copied into a. 0 or
+ * -XR_ENOMEM. */
+int ref_csv_keep(struct arena *a, const struct ref_csv *c,
+		 struct ref_record *rec);
+void ref_csv_release(struct ref_csv *c);
 
 /* reference_csv.c: a finite number, the whole field. 0, or -XR_EPARSE. */
 int ref_parse_num(const char *s, double *v);
@@ -84,15 +107,18 @@ struct ref_read {
 	struct report *r;
 	struct arena *a;
 	struct xr_diag *d;
-	struct ref_records ps;
-	const struct ref_record *hdr;
-	int first_row; /* index into ps.rec of the first published row */
+	struct ref_csv csv; /* after ref_read_head: at the first row */
+	int last_line;	    /* of the last record read */
+	int has_rows;	    /* a record follows the header */
+	const struct ref_record *hdr; /* arena */
 	const char *metric, *unit, *base_unit;
 	int metric_line, metric_col, unit_line, unit_col;
 	double factor;	    /* published value * factor = base units */
 	enum ref_col *kind; /* [hdr->n] */
 	int *col_factor;    /* [hdr->n] factor index, -1 */
 	int *col_metric;    /* [hdr->n] metric index, -1 */
+	char *numeric;	    /* [hdr->n] only numbers in the column; NULL
+			       when no column needs it */
 	struct report_ref *ref;
 	enum ref_bind bind;
 	const char *const *free_metrics; /* REF_BIND_FREE: not factors */
@@ -106,18 +132,56 @@ struct ref_read {
 	int nconds, capconds;
 	struct report_ref_cond *lconds; /* FACTOR=LEVEL scoped */
 	int nlconds, caplconds;
+	int *scope_col;	  /* [nlconds] its factor column, -1 */
+	char *scope_seen; /* [nlconds] some row has its level */
 };
+
+/* One published row, read into a scratch that the next row reuses: its
+ * levels point into the CSV layer's scratch. */
+struct ref_row_scratch {
+	const char **levels;	    /* [nfactors] */
+	int *level_col;		    /* [nfactors] */
+	struct report_ref_value *v; /* [nvalues] */
+	double pub;		    /* `value` in base units */
+	const char *pub_text;	    /* as written */
+};
+
+/* reference_cells.c: the published cells while the rows are read (about
+ * 30 bytes a published run, the rest per cell). Zeroed with its texts
+ * buf_init'ed to start; ref_cells_finish moves the cells into
+ * rr->ref->rows (the arena's) and releases cs; ref_cells_release frees
+ * what a failed reading left. */
+struct ref_cells {
+	struct report_ref_row *rows; /* [cap] heap */
+	int n, cap;
+	int *pcap;     /* [cap] room in each cell's run arrays */
+	size_t **toff; /* [cap] offsets into texts, per run */
+	int *slot;     /* [mask + 1] cell index, -1 empty */
+	size_t mask;
+	struct buf texts; /* every published text, NUL-ended */
+};
+/* Row w at line into its cell (a new one at its first row). 0 or
+ * -XR_ENOMEM. */
+int ref_cells_add(struct ref_read *rr, struct ref_cells *cs,
+		  const struct ref_row_scratch *w, int line);
+int ref_cells_finish(struct ref_read *rr, struct ref_cells *cs);
+void ref_cells_release(struct ref_cells *cs);
 
 /* reference_ceiling.c: a `link` or `pcie` condition's value that does
  * not parse is an error at its position. */
 void ref_check_ceiling_cond(struct xr_diag *d, const struct report_ref_cond *c);
 /* reference_ceiling.c: every scoped condition names a factor column
- * (error) and a level that some row has (warning). */
-void ref_check_scopes(struct ref_read *rr);
+ * (error, ref_check_scopes, with the header) and a level that some row
+ * has (warning: ref_scopes_see on every record after the header, then
+ * ref_scopes_warn). ref_check_scopes: 0 or -XR_ENOMEM. */
+int ref_check_scopes(struct ref_read *rr);
+void ref_scopes_see(struct ref_read *rr, const struct ref_record *c);
+void ref_scopes_warn(struct ref_read *rr);
 
 /* reference_settings.c: the settings above the header line into rr, and
- * rr->hdr, rr->first_row; -XR_EPARSE (problems in rr->d) without a
- * header. ref_settings_into copies them into rr->ref. */
+ * rr->hdr (records read from rr->csv, kept in the arena); -XR_EPARSE
+ * (problems in rr->d) without a header, -XR_ENOMEM.
+ * ref_settings_into copies them into rr->ref. */
 int ref_read_head(struct ref_read *rr);
 void ref_settings_into(struct ref_read *rr);
 

@@ -238,29 +238,37 @@ static void read_setting(struct ref_read *rr, const struct ref_record *c)
 	}
 }
 
-/* Settings, then the header (the first record with a `value` column).
- * 0, or -XR_EPARSE when there is no header. */
+/* Settings, then the header (the first record with a `value` column),
+ * each kept in the arena (settings point into them). */
 int ref_read_head(struct ref_read *rr)
 {
-	int i, j;
-	for (i = 0; i < rr->ps.nrec && !rr->hdr; i++) {
-		const struct ref_record *c = &rr->ps.rec[i];
-		for (j = 0; j < c->n; j++)
-			if (!strcmp(c->f[j].s, "value"))
-				rr->hdr = c;
+	struct ref_record c, peek;
+	int j, rc;
+	while (!rr->hdr && (rc = ref_csv_next(&rr->csv, &c)) > 0) {
+		struct ref_record *k = arena_alloc(rr->a, sizeof *k);
+		if (!k || ref_csv_keep(rr->a, &rr->csv, k) < 0)
+			return -XR_ENOMEM;
+		k->line = rr->last_line = c.line;
+		for (j = 0; j < k->n; j++)
+			if (!strcmp(k->f[j].s, "value"))
+				rr->hdr = k;
 		if (!rr->hdr)
-			read_setting(rr, c);
+			read_setting(rr, k);
 	}
-	rr->first_row = i;
+	if (!rr->hdr && rc < 0)
+		return rc;
 	if (!rr->hdr) {
-		xr_diag_add(rr->d, 0,
-			    rr->ps.nrec ? rr->ps.rec[rr->ps.nrec - 1].line : 1,
-			    0,
+		xr_diag_add(rr->d, 0, rr->last_line ? rr->last_line : 1, 0,
 			    "no header line with a 'value' column (see "
 			    "schema/reference.md)");
 		return -XR_EPARSE;
 	}
-	if (i >= rr->ps.nrec)
+	/* a look at the next record, its problems left to the reading */
+	rc = ref_csv_peek(&rr->csv, &peek);
+	if (rc < 0)
+		return rc;
+	rr->has_rows = rc > 0;
+	if (!rr->has_rows)
 		xr_diag_add(rr->d, 0, rr->hdr->line, 1,
 			    "no published rows after the header");
 	if (!rr->metric)

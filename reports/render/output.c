@@ -1,10 +1,9 @@
 /*
  * report_write_file(): build the model once and hand it to the writer the
  * output name asks for (formats: runner/plan/output_format.h). Files go
- * through the one writer (runner/base/wfile.h): rendered into memory first,
- * then a temporary beside the target renamed over it, so that a failed or
- * killed report never leaves half a file behind and never replaces the
- * store.
+ * through the one writer (runner/base/wfile.h): rendered into a temporary
+ * beside the target, then renamed over it, so that a failed or killed
+ * report never leaves half a file behind and never replaces the store.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,28 +97,22 @@ static int render_stream(const struct report *r, int fmt,
 	return writers[fmt].stream(r, f, err);
 }
 
-/* Render format fmt of r into memory, then hand it to the one writer. */
+/* Render format fmt of r through the one writer, as a stream (held in
+ * memory first, a JSON report of 10^6 published runs took 67 MB more,
+ * bench/RESULTS.md, "Reference reading"). */
 static int write_text(const struct report *r, int fmt,
 		      const struct report_opts *o,
 		      const struct report_gate *gate, const char *out_path,
 		      struct xr_err *err)
 {
-	char *data = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&data, &len);
-	int rc;
+	struct wfile *w;
+	FILE *f;
+	int rc = wfile_open(out_path, &w, &f, err);
 
-	if (!f)
-		return xr_err_set(err, XR_ENOMEM, out_path, 0, 0,
-				  "out of memory rendering '%s'", out_path);
+	if (rc < 0)
+		return rc;
 	rc = render_stream(r, fmt, o, gate, f, out_path, err);
-	if (fclose(f) != 0 && rc == 0)
-		rc = xr_err_set(err, XR_ENOMEM, out_path, 0, 0,
-				"out of memory rendering '%s'", out_path);
-	if (rc == 0)
-		rc = wfile_write(out_path, data, len, err);
-	free(data);
-	return rc;
+	return rc < 0 ? wfile_abort(w, rc, err) : wfile_commit(w, err);
 }
 
 /* Counts the comparisons whose verdict g->fail_on names; the first one

@@ -347,30 +347,32 @@ static void ref_settings(json_t *o, const struct report_ref *ref)
 	json_object_set_new(o, "conditions", c);
 }
 
-/* A published cell's verdict, reasons and published runs. */
+/* A published cell's verdict and reasons, before its published runs. */
 static void ref_verdict(json_t *row, const struct report_ref_row *w)
 {
-	json_t *runs = json_array(), *texts = json_array(),
-	       *lines = json_array();
-	int i;
 	json_object_set_new(row, "verdict",
 			    str(report_ref_verdict_name(w->verdict)));
 	json_object_set_new(row, "reasons", str(w->reasons));
 	json_object_set_new(row, "method", str(w->method));
 	json_object_set_new(row, "published", num(w->v[0].published));
-	for (i = 0; i < w->npub; i++) {
-		json_array_append_new(runs, num(w->pub[i]));
-		json_array_append_new(texts, str(w->pub_text[i]));
-		json_array_append_new(lines, json_integer(w->pub_line[i]));
-	}
-	json_object_set_new(row, "published_runs", runs);
-	json_object_set_new(row, "published_text", texts);
-	json_object_set_new(row, "published_lines", lines);
+}
+
+/* What the verdict compared, after the published runs. */
+static json_t *ref_measured(const struct report_ref_row *w,
+			    const struct explain *x, int k)
+{
+	json_t *row = json_object();
 	json_object_set_new(row, "measured", num(w->est));
 	json_object_set_new(row, "interval_low", num(w->lo));
 	json_object_set_new(row, "interval_high", num(w->hi));
 	json_object_set_new(row, "diff_pct", num(w->diff_pct));
 	json_object_set_new(row, "p", num(w->p));
+	if (x && k < x->nrefs) {
+		json_t *l = limit_obj(&x->refs[k]);
+		json_object_set_new(l, "sentence", str(x->ref_lines[k]));
+		json_object_set_new(row, "limit", l);
+	}
+	return row;
 }
 
 /* What the runs ran under: each value with its run count, the cells in
@@ -423,20 +425,14 @@ static json_t *session_info(const struct report *r)
 	return a;
 }
 
-static json_t *reference(const struct report *r)
+/* The reference's keys before its rows. */
+static json_t *ref_head(const struct report_ref *ref)
 {
-	const struct report_ref *ref = r->ref;
-	struct explain *ex = NULL;
-	json_t *o, *rows, *a;
-	int k, j;
-	if (!ref)
-		return json_null();
-	explain_build(r, &ex);
-	o = json_object();
+	json_t *o = json_object(), *a = json_array();
+	int j;
 	json_object_set_new(o, "file", str(ref->path));
 	json_object_set_new(o, "metric", str(ref->values[0]));
 	json_object_set_new(o, "unit", str(ref->unit));
-	a = json_array();
 	for (j = 0; j < ref->nfactors; j++)
 		json_array_append_new(a, str(ref->factors[j]));
 	json_object_set_new(o, "factors", a);
@@ -445,71 +441,14 @@ static json_t *reference(const struct report *r)
 			    json_integer(ref->nnot_measured));
 	json_object_set_new(o, "ambiguous", json_integer(ref->nambiguous));
 	ref_settings(o, ref);
-	rows = json_array();
-	for (k = 0; k < ref->nrows; k++) {
-		const struct report_ref_row *w = &ref->rows[k];
-		json_t *row = json_object(), *lv = json_object(), *vals;
-		for (j = 0; j < ref->nfactors; j++)
-			json_object_set_new(lv, ref->factors[j],
-					    str(w->levels[j]));
-		json_object_set_new(row, "line", json_integer(w->line));
-		json_object_set_new(row, "levels", lv);
-		json_object_set_new(row, "label", str(w->label));
-		json_object_set_new(row, "status",
-				    str(report_ref_status_name(w->status)));
-		json_object_set_new(row, "detail", str(w->detail));
-		json_object_set_new(row, "cell_index",
-				    w->cell >= 0 ? json_integer(w->cell)
-						 : json_null());
-		json_object_set_new(row, "cell",
-				    w->cell >= 0
-					? cell_obj(r, &r->cells[w->cell])
-					: json_null());
-		vals = json_array();
-		for (j = 0; j < ref->nvalues; j++) {
-			const struct report_ref_value *v = &w->v[j];
-			int mi = ref->value_metric[j];
-			const struct report_stats *st =
-			    w->status == REPORT_REF_MATCHED
-				? &r->cells[w->cell].st[mi]
-				: NULL;
-			json_t *x;
-			if (isnan(v->published))
-				continue;
-			x = json_object();
-			json_object_set_new(x, "metric", str(ref->values[j]));
-			json_object_set_new(x, "unit",
-					    str(r->met.metric_units[mi]));
-			json_object_set_new(x, "published", num(v->published));
-			json_object_set_new(x, "n",
-					    json_integer(st ? st->n : 0));
-			json_object_set_new(x, "median",
-					    num(st ? st->median : NAN));
-			json_object_set_new(x, "ci_low",
-					    num(st ? st->ci_low : NAN));
-			json_object_set_new(x, "ci_high",
-					    num(st ? st->ci_high : NAN));
-			json_object_set_new(x, "min", num(st ? st->min : NAN));
-			json_object_set_new(x, "max", num(st ? st->max : NAN));
-			json_object_set_new(x, "ratio", num(v->ratio));
-			json_object_set_new(x, "in_range",
-					    v->in_range < 0
-						? json_null()
-						: json_boolean(v->in_range));
-			json_array_append_new(vals, x);
-		}
-		json_object_set_new(row, "values", vals);
-		ref_verdict(row, w);
-		if (ex && k < ex->nrefs) {
-			json_t *l = limit_obj(&ex->refs[k]);
-			json_object_set_new(l, "sentence",
-					    str(ex->ref_lines[k]));
-			json_object_set_new(row, "limit", l);
-		}
-		json_array_append_new(rows, row);
-	}
-	json_object_set_new(o, "rows", rows);
-	a = json_object();
+	return o;
+}
+
+/* The reference's keys after its rows. */
+static json_t *ref_foot(const struct report_ref *ref)
+{
+	json_t *o = json_object(), *a = json_object();
+	int j;
 	for (j = 0; j < REPORT_REFV_COUNT; j++)
 		json_object_set_new(
 		    a, report_ref_verdict_name((enum report_ref_verdict)j),
@@ -517,6 +456,67 @@ static json_t *reference(const struct report *r)
 	json_object_set_new(o, "summary", a);
 	json_object_set_new(o, "summary_text", str(ref->summary));
 	return o;
+}
+
+/* The values of a published cell: published and measured, per metric. */
+static json_t *ref_values(const struct report *r,
+			  const struct report_ref_row *w)
+{
+	const struct report_ref *ref = r->ref;
+	json_t *vals = json_array();
+	int j;
+	for (j = 0; j < ref->nvalues; j++) {
+		const struct report_ref_value *v = &w->v[j];
+		int mi = ref->value_metric[j];
+		const struct report_stats *st = w->status == REPORT_REF_MATCHED
+						    ? &r->cells[w->cell].st[mi]
+						    : NULL;
+		json_t *x;
+		if (isnan(v->published))
+			continue;
+		x = json_object();
+		json_object_set_new(x, "metric", str(ref->values[j]));
+		json_object_set_new(x, "unit", str(r->met.metric_units[mi]));
+		json_object_set_new(x, "published", num(v->published));
+		json_object_set_new(x, "n", json_integer(st ? st->n : 0));
+		json_object_set_new(x, "median", num(st ? st->median : NAN));
+		json_object_set_new(x, "ci_low", num(st ? st->ci_low : NAN));
+		json_object_set_new(x, "ci_high", num(st ? st->ci_high : NAN));
+		json_object_set_new(x, "min", num(st ? st->min : NAN));
+		json_object_set_new(x, "max", num(st ? st->max : NAN));
+		json_object_set_new(x, "ratio", num(v->ratio));
+		json_object_set_new(
+		    x, "in_range",
+		    v->in_range < 0 ? json_null() : json_boolean(v->in_range));
+		json_array_append_new(vals, x);
+	}
+	return vals;
+}
+
+/* A published cell up to its published value; its published runs and
+ * what follows them are streamed after (dump_ref_row). */
+static json_t *ref_row_head(const struct report *r,
+			    const struct report_ref_row *w)
+{
+	const struct report_ref *ref = r->ref;
+	json_t *row = json_object(), *lv = json_object();
+	int j;
+	for (j = 0; j < ref->nfactors; j++)
+		json_object_set_new(lv, ref->factors[j], str(w->levels[j]));
+	json_object_set_new(row, "line", json_integer(w->line));
+	json_object_set_new(row, "levels", lv);
+	json_object_set_new(row, "label", str(w->label));
+	json_object_set_new(row, "status",
+			    str(report_ref_status_name(w->status)));
+	json_object_set_new(row, "detail", str(w->detail));
+	json_object_set_new(row, "cell_index",
+			    w->cell >= 0 ? json_integer(w->cell) : json_null());
+	json_object_set_new(row, "cell",
+			    w->cell >= 0 ? cell_obj(r, &r->cells[w->cell])
+					 : json_null());
+	json_object_set_new(row, "values", ref_values(r, w));
+	ref_verdict(row, w);
+	return row;
 }
 
 static json_t *model_head(const struct report *r)
@@ -573,15 +573,22 @@ static json_t *model_head(const struct report *r)
 	return o;
 }
 
+/* The keys after "comparisons": "pair_notes", then "reference" (streamed
+ * by dump_reference), then model_tail's. */
+static json_t *model_notes(const struct report *r)
+{
+	json_t *o = json_object(), *a = json_array();
+	int i;
+	for (i = 0; i < r->npair_notes; i++)
+		json_array_append_new(a, jstr(r->pair_notes[i]));
+	json_object_set_new(o, "pair_notes", a);
+	return o;
+}
+
 static json_t *model_tail(const struct report *r)
 {
 	json_t *o = json_object(), *a;
 	int i;
-	a = json_array();
-	for (i = 0; i < r->npair_notes; i++)
-		json_array_append_new(a, jstr(r->pair_notes[i]));
-	json_object_set_new(o, "pair_notes", a);
-	json_object_set_new(o, "reference", reference(r));
 	json_object_set_new(o, "conditions", conditions(r));
 	json_object_set_new(o, "session_info", session_info(r));
 	a = json_array();
@@ -618,8 +625,9 @@ static json_t *model_tail(const struct report *r)
 /* The report as jansson's dump of one tree would write it (JSON_INDENT(1),
  * JSON_REAL_PRECISION(10)), in 64 KiB pieces (json_dumpf makes one fwrite
  * per token: 7% of a 100,000-run report, bench/RESULTS.md), and without
- * the tree: "cells" and "comparisons" are built, dumped and freed one
- * element at a time (a tree of 100,000 cells was 1.5 GB and most of the
+ * the tree: "cells", "comparisons" and the reference's "rows" are built,
+ * dumped and freed one element at a time, a row's published runs in
+ * chunks (a tree of 100,000 cells was 1.5 GB and most of the
  * time of a 10^5-level report, bench/RESULTS.md, "Report scale under
  * 1 s"). An element dumped alone starts at depth 0; inside the report it
  * is at depth 2, so each newline of its dump gets two more spaces of
@@ -640,11 +648,24 @@ static int dump_flush(struct dump_buf *d)
 	return d->bad ? -1 : 0;
 }
 
+/* A full buffer written but for its last DUMP_TAIL bytes, which
+ * dump_unclose may take back. */
+#define DUMP_TAIL 16
+static int dump_spill(struct dump_buf *d)
+{
+	size_t n = d->len - DUMP_TAIL;
+	if (fwrite(d->b, 1, n, d->f) != n)
+		d->bad = 1;
+	memmove(d->b, d->b + n, DUMP_TAIL);
+	d->len = DUMP_TAIL;
+	return d->bad ? -1 : 0;
+}
+
 static int dump_raw(struct dump_buf *d, const char *p, size_t n)
 {
 	while (n) {
 		size_t k = sizeof d->b - d->len;
-		if (!k && dump_flush(d) < 0)
+		if (!k && dump_spill(d) < 0)
 			return -1;
 		k = sizeof d->b - d->len;
 		k = n < k ? n : k;
@@ -677,6 +698,17 @@ static int dump_piece(const char *p, size_t n, void *data)
 	return 0;
 }
 
+/* Drops end (at most DUMP_TAIL bytes), the close of what was just
+ * dumped. */
+static int dump_untail(struct dump_buf *d, const char *end)
+{
+	size_t n = strlen(end);
+	if (d->len < n || memcmp(d->b + d->len - n, end, n))
+		return -1;
+	d->len -= n;
+	return 0;
+}
+
 /* o dumped into d (and o released); -1 when it cannot be written, -2
  * when o is NULL (out of memory building it). */
 static int dump_tree(struct dump_buf *d, json_t *o, int indent, int skip)
@@ -693,13 +725,10 @@ static int dump_tree(struct dump_buf *d, json_t *o, int indent, int skip)
 	return rc < 0 || d->bad ? -1 : 0;
 }
 
-/* Drops the closing "\n}" of the object just dumped. */
+/* Drops the closing "\n}" of the object just dumped (at depth 0). */
 static int dump_unclose(struct dump_buf *d)
 {
-	if (d->len < 2 || memcmp(d->b + d->len - 2, "\n}", 2))
-		return -1;
-	d->len -= 2;
-	return 0;
+	return dump_untail(d, "\n}");
 }
 
 /* ",\n \"KEY\": [" the n elements at depth 2 "\n ]" ("[]" when none). */
@@ -723,12 +752,86 @@ static int dump_array(struct dump_buf *d, const char *key, int n,
 	return dump_raw(d, n ? "\n ]" : "]", n ? 3 : 1);
 }
 
+/* One of a published cell's run arrays (0 values, 1 texts, 2 lines) at
+ * depth 4, in chunks: a cell's runs are not held as one tree (a jansson
+ * array of 10^6 runs is about 170 MB). */
+static int dump_runs(struct dump_buf *d, const struct report_ref_row *w,
+		     int which)
+{
+	enum { CHUNK = 4096 };
+	int i, rc = 0;
+	if (!w->npub)
+		return dump_raw(d, "[]", 2);
+	if (dump_raw(d, "[", 1) < 0)
+		return -1;
+	for (i = 0; i < w->npub; i += CHUNK) {
+		json_t *a = json_array();
+		int k;
+		for (k = i; k < w->npub && k < i + CHUNK; k++)
+			json_array_append_new(
+			    a, which == 0   ? num(w->pub[k])
+			       : which == 1 ? str(w->pub_text[k])
+					    : json_integer(w->pub_line[k]));
+		if ((i && dump_raw(d, ",", 1) < 0) ||
+		    (rc = dump_tree(d, a, 4, 1)) < 0 ||
+		    (rc = dump_untail(d, "\n    ]")) < 0)
+			return rc < 0 ? rc : -1;
+	}
+	return dump_raw(d, "\n    ]", 6);
+}
+
+/* Published cell k at depth 3: its head, its runs, what it measured. */
+static int dump_ref_row(struct dump_buf *d, const struct report *r,
+			const struct explain *x, int k)
+{
+	static const char *const key[] = {
+	    ",\n    \"published_runs\": ", ",\n    \"published_text\": ",
+	    ",\n    \"published_lines\": "};
+	const struct report_ref_row *w = &r->ref->rows[k];
+	int rc = 0, j;
+	if ((rc = dump_tree(d, ref_row_head(r, w), 3, 0)) < 0 ||
+	    (rc = dump_untail(d, "\n   }")) < 0)
+		return rc;
+	for (j = 0; j < 3; j++)
+		if (dump_raw(d, key[j], strlen(key[j])) < 0 ||
+		    (rc = dump_runs(d, w, j)) < 0)
+			return rc < 0 ? rc : -1;
+	if (dump_raw(d, ",", 1) < 0)
+		return -1;
+	return dump_tree(d, ref_measured(w, x, k), 3, 1);
+}
+
+/* The "reference" value at depth 1, its rows one at a time. */
+static int dump_reference(struct dump_buf *d, const struct report *r,
+			  const struct explain *x)
+{
+	static const char rows[] = ",\n  \"rows\": [";
+	const struct report_ref *ref = r->ref;
+	int k, rc;
+	if (!ref)
+		return dump_raw(d, "null", 4);
+	if ((rc = dump_tree(d, ref_head(ref), 1, 0)) < 0 ||
+	    (rc = dump_untail(d, "\n }")) < 0 ||
+	    (rc = dump_raw(d, rows, sizeof rows - 1)) < 0)
+		return rc;
+	for (k = 0; k < ref->nrows; k++) {
+		if (dump_raw(d, k ? ",\n   " : "\n   ", k ? 5 : 4) < 0)
+			return -1;
+		if ((rc = dump_ref_row(d, r, x, k)) < 0)
+			return rc;
+	}
+	if (dump_raw(d, ref->nrows ? "\n  ]," : "],", ref->nrows ? 5 : 2) < 0)
+		return -1;
+	return dump_tree(d, ref_foot(ref), 1, 1);
+}
+
 /* The report without its closing "\n}", which json_runs_write writes
  * after "run_values"; -2 out of memory, -1 not written. */
 static int dump_report(struct dump_buf *d, const struct report *r)
 {
 	struct explain *x = NULL;
 	static const char tb[] = ",\n \"tables\": ";
+	static const char rf[] = ",\n \"reference\": ";
 	int rc;
 	/* one explanation for the cells and the comparisons (it was built
 	 * for each) */
@@ -739,6 +842,11 @@ static int dump_report(struct dump_buf *d, const struct report *r)
 	    (rc = dump_raw(d, tb, sizeof tb - 1)) < 0 ||
 	    (rc = dump_tree(d, tables(r), 1, 0)) < 0 ||
 	    (rc = dump_array(d, "comparisons", r->ncmps, cmp_json, r, x)) < 0 ||
+	    (rc = dump_raw(d, ",", 1)) < 0 ||
+	    (rc = dump_tree(d, model_notes(r), 0, 1)) < 0 ||
+	    (rc = dump_unclose(d)) < 0 ||
+	    (rc = dump_raw(d, rf, sizeof rf - 1)) < 0 ||
+	    (rc = dump_reference(d, r, x)) < 0 ||
 	    (rc = dump_raw(d, ",", 1)) < 0 ||
 	    (rc = dump_tree(d, model_tail(r), 0, 1)) < 0 ||
 	    (rc = dump_unclose(d)) < 0)

@@ -19,8 +19,15 @@ struct block {
 	max_align_t data[];
 };
 
+/* A heap block the arena frees (arena_adopt); the node is in the arena. */
+struct adopted {
+	struct adopted *next;
+	void *p;
+};
+
 struct arena {
 	struct block *head;
+	struct adopted *adopted;
 	size_t total;
 };
 
@@ -97,6 +104,22 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 	return p;
 }
 
+void *arena_adopt(struct arena *a, void *p)
+{
+	struct adopted *n;
+	if (!p)
+		return NULL;
+	n = arena_alloc(a, sizeof *n);
+	if (!n) {
+		free(p);
+		return NULL;
+	}
+	n->p = p;
+	n->next = a->adopted;
+	a->adopted = n;
+	return p;
+}
+
 size_t arena_used(const struct arena *a)
 {
 	return a->total;
@@ -105,8 +128,11 @@ size_t arena_used(const struct arena *a)
 void arena_free(struct arena *a)
 {
 	struct block *b, *n;
+	struct adopted *x;
 	if (!a)
 		return;
+	for (x = a->adopted; x; x = x->next)
+		free(x->p);
 	for (b = a->head; b; b = n) {
 		n = b->next;
 		free(b);

@@ -364,3 +364,112 @@ int wfile_write(const char *path, const void *data, size_t len,
 	buf_release(&dir);
 	return rc;
 }
+
+/* A stream into a temporary (wfile_open); its first write error kept. */
+struct wfile {
+	FILE *f;
+	int fd, e;
+	int dropping; /* aborted: what stdio still holds is not written */
+	struct buf path, tmp, dir;
+};
+
+static ssize_t wfile_cookie_write(void *cookie, const char *p, size_t n)
+{
+	struct wfile *w = cookie;
+	if (w->dropping)
+		return (ssize_t)n;
+	if (!w->e && write_all(w->fd, p, n) < 0)
+		w->e = errno ? errno : EIO;
+	if (w->e) {
+		errno = w->e;
+		return 0; /* an error, for stdio */
+	}
+	return (ssize_t)n;
+}
+
+static void wfile_free(struct wfile *w)
+{
+	buf_release(&w->path);
+	buf_release(&w->tmp);
+	buf_release(&w->dir);
+	free(w);
+}
+
+int wfile_open(const char *path, struct wfile **out, FILE **f,
+	       struct xr_err *err)
+{
+	cookie_io_functions_t io = {NULL, wfile_cookie_write, NULL, NULL};
+	struct wfile *w;
+	struct stat old;
+	int rc;
+
+	*out = NULL;
+	*f = NULL;
+	if ((rc = wfile_check(path, err)) < 0)
+		return rc;
+	if (!(w = calloc(1, sizeof *w)))
+		return xr_err_set(err, XR_ENOMEM, path, 0, 0,
+				  "out of memory writing '%s'", path);
+	split_dir(path, &w->dir);
+	if (!w->dir.len || buf_adds(&w->path, path) < 0) {
+		wfile_free(w);
+		return xr_err_set(err, XR_ENOMEM, path, 0, 0,
+				  "out of memory writing '%s'", path);
+	}
+	if ((w->fd = open_temp(path, &w->tmp)) < 0) {
+		rc = write_error(path, errno, err);
+		wfile_free(w);
+		return rc;
+	}
+	/* The replaced file's permissions carry over. */
+	if (lstat(path, &old) == 0 && S_ISREG(old.st_mode))
+		(void)fchmod(w->fd, old.st_mode & 07777);
+	if (!(w->f = fopencookie(w, "w", io))) {
+		close(w->fd);
+		unlink(w->tmp.s);
+		wfile_free(w);
+		return xr_err_set(err, XR_ENOMEM, path, 0, 0,
+				  "out of memory writing '%s'", path);
+	}
+	*out = w;
+	*f = w->f;
+	return 0;
+}
+
+int wfile_commit(struct wfile *w, struct xr_err *err)
+{
+	const char *path = w->path.s;
+	int e, rc = 0;
+
+	if (fclose(w->f) != 0 && !w->e)
+		w->e = errno ? errno : EIO;
+	e = w->e;
+	if (!e && fsync(w->fd) < 0)
+		e = errno;
+	if (close(w->fd) < 0 && !e)
+		e = errno;
+	/* Checked again: the target may have changed while we wrote. */
+	if (!e && (rc = wfile_check(path, err)) == 0 &&
+	    rename(w->tmp.s, path) < 0)
+		e = errno;
+	if (e)
+		rc = write_error(path, e, err);
+	if (rc < 0)
+		unlink(w->tmp.s);
+	else
+		sync_dir(w->dir.s);
+	wfile_free(w);
+	return rc;
+}
+
+int wfile_abort(struct wfile *w, int rc, struct xr_err *err)
+{
+	w->dropping = 1;
+	fclose(w->f);
+	close(w->fd);
+	unlink(w->tmp.s);
+	if (w->e)
+		rc = write_error(w->path.s, w->e, err);
+	wfile_free(w);
+	return rc;
+}

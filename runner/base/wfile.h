@@ -15,6 +15,7 @@
 #define XR_WFILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "err.h"
 
@@ -32,5 +33,22 @@ int wfile_check(const char *path, struct xr_err *err);
  * on failure the previous file is untouched and no temporary is left. */
 int wfile_write(const char *path, const void *data, size_t len,
 		struct xr_err *err);
+
+/*
+ * The same written as a stream, for content too large to hold whole (a
+ * JSON report of 10^6 published runs is 67 MB, bench/RESULTS.md,
+ * "Reference reading"): wfile_open checks path and opens the temporary,
+ * *f writes into it; wfile_commit flushes, fsyncs and renames (its code
+ * as wfile_write's); wfile_abort removes the temporary and returns rc,
+ * or when a write into it had failed, that failure named as wfile_write
+ * names it ("no space left on device writing 'r.json'"). Either frees w
+ * and closes *f. A kill before the commit leaves the previous file and a
+ * hidden temporary ".NAME.RANDOM.tmp".
+ */
+struct wfile;
+int wfile_open(const char *path, struct wfile **w, FILE **f,
+	       struct xr_err *err);
+int wfile_commit(struct wfile *w, struct xr_err *err);
+int wfile_abort(struct wfile *w, int rc, struct xr_err *err);
 
 #endif

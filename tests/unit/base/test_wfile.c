@@ -53,6 +53,36 @@ static int code(const char *path, const char *text)
 	return wfile_write(path, text, strlen(text), &err);
 }
 
+/* The same as a stream (wfile_open): committed it replaces the file,
+ * aborted it leaves the old one and no temporary, refused it opens
+ * nothing; while it is written the target is still the old file. */
+static void streamed(void)
+{
+	struct xr_err err = {0};
+	struct wfile *w;
+	FILE *f;
+	int rc;
+	put("s.json", "old\n");
+	rc = wfile_open("s.json", &w, &f, &err);
+	ok(rc == 0 && f && fputs("new, ", f) >= 0 &&
+	       fputs("streamed\n", f) >= 0,
+	   "a stream opened and written");
+	ok(has("s.json", "old\n") && hidden() == 1,
+	   "while it is written: the old file, one temporary");
+	is_int(rc == 0 ? wfile_commit(w, &err) : rc, 0, "committed");
+	ok(has("s.json", "new, streamed\n") && hidden() == 0,
+	   "the new content, no temporary");
+	rc = wfile_open("s.json", &w, &f, &err);
+	ok(rc == 0 && fputs("half", f) >= 0 &&
+	       wfile_abort(w, -XR_ENOMEM, &err) == -XR_ENOMEM,
+	   "aborted: its code back");
+	ok(has("s.json", "new, streamed\n") && hidden() == 0,
+	   "aborted: the file as it was, no temporary");
+	ok(wfile_open("fifo.md", &w, &f, &err) == -XR_EUSAGE && !w && !f &&
+	       hidden() == 0,
+	   "a FIFO refused before anything is opened");
+}
+
 int main(void)
 {
 	struct xr_err err = {0};
@@ -60,7 +90,7 @@ int main(void)
 	const char *dev;
 	char abs[64], rm[64];
 
-	tap_plan(31);
+	tap_plan(38);
 	if (!mkdtemp(dir) || chdir(dir) != 0)
 		tap_skip_all("cannot make a temporary folder");
 
@@ -144,6 +174,7 @@ int main(void)
 	   "a failed write keeps the old file");
 	chmod(".", 0755);
 	is_int(hidden(), 0, "no temporary is left after refusals");
+	streamed();
 	snprintf(rm, sizeof rm, "rm -rf %s", dir);
 	if (chdir("/") == 0 && system(rm) != 0)
 		ok(0, "cleanup");

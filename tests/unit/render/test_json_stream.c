@@ -12,6 +12,12 @@
  *   it stays under 1.5 times what it is at 400. A writer that builds the
  *   whole tree again (as before: 1.5 GB for 10^5 cells, bench/RESULTS.md)
  *   holds about ten times as much at 4,000 cells as at 400.
+ * The same for the reference's rows and each one's published runs (one
+ * published cell of R runs, R = 1, 4,096 (one chunk of the writer),
+ * 4,097, 10,000 and 40,000): its bytes jansson's dump of the document,
+ * and jansson's peak not growing with the runs (a tree of the reference
+ * held 170 bytes a run: 10^6 runs were 170 MB, bench/RESULTS.md,
+ * "Reference reading").
  */
 #include <malloc.h>
 #include <math.h>
@@ -21,6 +27,7 @@
 
 #include <jansson.h>
 
+#include "reference.h"
 #include "render.h"
 #include "tap.h"
 #include "banned.h"
@@ -131,6 +138,82 @@ static int model_make(struct model *m, int n)
 	return 0;
 }
 
+/* A reference of one published cell (x=a, not measured) of nruns runs,
+ * or with no rows when nruns is 0. */
+struct ref_model {
+	struct report_ref ref;
+	struct report_ref_row w;
+	struct report_ref_value v;
+	const char *level, *factor, *value;
+	int factor_index, value_metric, level_col;
+	double *pub;
+	const char **text;
+	int *line;
+};
+
+static int ref_make(struct ref_model *m, int nruns)
+{
+	int k;
+	memset(m, 0, sizeof *m);
+	m->pub = calloc((size_t)nruns + 1, sizeof *m->pub);
+	m->text = calloc((size_t)nruns + 1, sizeof *m->text);
+	m->line = calloc((size_t)nruns + 1, sizeof *m->line);
+	if (!m->pub || !m->text || !m->line)
+		return -1;
+	m->level = "a";
+	m->factor = "x";
+	m->value = "throughput";
+	m->ref.path = "ref.csv";
+	m->ref.unit = "Gbit/s";
+	m->ref.version = 1;
+	m->ref.statistic = REPORT_REF_STAT_UNKNOWN;
+	m->ref.tolerance = REPORT_REF_DEFAULT_TOLERANCE;
+	m->ref.factors = &m->factor;
+	m->ref.factor_index = &m->factor_index;
+	m->ref.nfactors = 1;
+	m->ref.values = &m->value;
+	m->ref.value_metric = &m->value_metric;
+	m->ref.nvalues = 1;
+	m->ref.rows = &m->w;
+	m->ref.nrows = nruns > 0;
+	m->ref.nnot_measured = nruns > 0;
+	m->ref.summary = "0 of 1 published cells reproduced";
+	/* the texts are as a file writes them, 3 significant digits up */
+	static const char *const texts[] = {"9.00", "9.01", "9.02", "9.03",
+					    "9.04", "9.05", "9.06"};
+	for (k = 0; k < nruns; k++) {
+		m->pub[k] = (9 + (k % 7) / 100.0) * 1e9;
+		m->text[k] = texts[k % 7];
+		m->line[k] = 3 + k;
+	}
+	m->v.published = 9.03e9;
+	m->v.ratio = NAN;
+	m->v.in_range = -1;
+	m->w.line = 3;
+	m->w.levels = &m->level;
+	m->w.level_col = &m->level_col;
+	m->w.label = "x=a";
+	m->w.status = REPORT_REF_NOT_MEASURED;
+	m->w.cell = -1;
+	m->w.detail = "no cell has x=a";
+	m->w.v = &m->v;
+	m->w.npub = nruns;
+	m->w.pub = m->pub;
+	m->w.pub_text = m->text;
+	m->w.pub_line = m->line;
+	m->w.verdict = REPORT_REFV_NOT_MEASURED;
+	m->w.reasons = m->w.method = "";
+	m->w.est = m->w.lo = m->w.hi = m->w.diff_pct = m->w.p = NAN;
+	return 0;
+}
+
+static void ref_free(struct ref_model *m)
+{
+	free(m->pub);
+	free(m->text);
+	free(m->line);
+}
+
 static void model_free(struct model *m)
 {
 	free(m->labels);
@@ -140,31 +223,44 @@ static void model_free(struct model *m)
 	free(m->cmps);
 }
 
-/* The report of n cells: its text (malloc'd) and jansson's peak bytes
- * while it was written. */
-static char *write_n(int n, size_t *peak_out)
+/* The report of n cells (and with nruns >= 0, a reference of one
+ * published cell of nruns runs): its text (malloc'd) and jansson's peak
+ * bytes while it was written. */
+static char *write_nr(int n, int nruns, size_t *peak_out)
 {
 	struct model m;
+	struct ref_model rm;
 	struct xr_err err;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
 	int rc;
 	*peak_out = 0;
-	if (model_make(&m, n) < 0 || !(f = open_memstream(&text, &len))) {
+	memset(&rm, 0, sizeof rm);
+	if (model_make(&m, n) < 0 || (nruns >= 0 && ref_make(&rm, nruns) < 0) ||
+	    !(f = open_memstream(&text, &len))) {
 		model_free(&m);
+		ref_free(&rm);
 		return NULL;
 	}
+	if (nruns >= 0)
+		m.r.ref = &rm.ref;
 	live = peak = 0;
 	rc = report_write_json(&m.r, f, &err);
 	*peak_out = peak;
 	fclose(f);
 	model_free(&m);
+	ref_free(&rm);
 	if (rc != 0) {
 		free(text);
 		return NULL;
 	}
 	return text;
+}
+
+static char *write_n(int n, size_t *peak_out)
+{
+	return write_nr(n, -1, peak_out);
 }
 
 /* The text is what jansson writes for the document it holds. */
@@ -187,6 +283,68 @@ static void check_bytes(const char *text, int n)
 	   "%d cells: byte for byte jansson's dump of the document", n);
 	free(again);
 	json_decref(o);
+}
+
+/* A reference with nruns runs: byte for byte jansson's dump, with every
+ * run in its arrays. */
+static void check_ref_bytes(int nruns)
+{
+	json_error_t e;
+	size_t p;
+	char *text = write_nr(2, nruns, &p), *again = NULL;
+	json_t *o = text ? json_loads(text, 0, &e) : NULL, *rows, *w;
+	rows = json_object_get(json_object_get(o, "reference"), "rows");
+	w = json_array_get(rows, 0);
+	ok(o && (int)json_array_size(rows) == (nruns > 0), "%d runs: parses",
+	   nruns);
+	if (nruns > 0) {
+		json_t *pr = json_object_get(w, "published_runs"),
+		       *pt = json_object_get(w, "published_text"),
+		       *pl = json_object_get(w, "published_lines");
+		ok((int)json_array_size(pr) == nruns &&
+		       (int)json_array_size(pt) == nruns &&
+		       (int)json_array_size(pl) == nruns &&
+		       json_integer_value(json_array_get(pl, nruns - 1)) ==
+			   2 + nruns &&
+		       !strcmp(json_string_value(json_array_get(pt, nruns - 1)),
+			       (const char *[]){"9.00", "9.01", "9.02", "9.03",
+						"9.04", "9.05",
+						"9.06"}[(nruns - 1) % 7]),
+		   "%d runs: every run in its three arrays, the last as "
+		   "written",
+		   nruns);
+	}
+	if (o)
+		again = json_dumps(o, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	ok(again && strlen(again) + 1 == strlen(text) &&
+	       !strncmp(again, text, strlen(again)),
+	   "%d runs: byte for byte jansson's dump of the document", nruns);
+	free(again);
+	free(text);
+	json_decref(o);
+}
+
+static void check_reference(void)
+{
+	static const int runs[] = {0, 1, 4096, 4097, 10000};
+	size_t p1 = 0, p2 = 0;
+	char *t1, *t2;
+	size_t i;
+	for (i = 0; i < sizeof runs / sizeof *runs; i++)
+		check_ref_bytes(runs[i]);
+	json_set_alloc_funcs(count_malloc, count_free);
+	t1 = write_nr(2, 10000, &p1);
+	t2 = write_nr(2, 40000, &p2);
+	json_set_alloc_funcs(malloc, free);
+	printf("# jansson's peak: %zu bytes at 10,000 published runs, %zu at "
+	       "40,000\n",
+	       p1, p2);
+	ok(t1 && t2 && p1 > 0 && p2 < p1 + p1 / 2,
+	   "jansson's peak does not grow with the published runs (%zu -> %zu "
+	   "bytes)",
+	   p1, p2);
+	free(t1);
+	free(t2);
 }
 
 int main(void)
@@ -212,5 +370,6 @@ int main(void)
 	free(t0);
 	free(t1);
 	free(t2);
+	check_reference();
 	return tap_done();
 }
