@@ -286,13 +286,17 @@ static void host_ceilings(struct ctx *x, const char *h, int udp,
 		missing_once(x, "nic_mtu", h);
 		return;
 	}
-	if (q && !strncmp(q, "tbf ", 4)) {
+	/* tbf and htb both charge qdisc_pkt_len() (net/sched/sch_tbf.c,
+	 * sch_htb.c htb_charge_class): the same goodput; htb's rate is its
+	 * default class's ceil on the path (runner/host/qdisc_htb.h). */
+	if (q && (!strncmp(q, "tbf ", 4) || !strncmp(q, "htb ", 4))) {
 		double rate = strtod(q + 4, NULL);
 		snprintf(name, sizeof name,
-			 "tbf %.0f Mbit/s on %s, %s at MTU %d", rate / 1e6, h,
-			 proto, mtu);
-		consider(best, explain_tbf_goodput(rate, mtu, udp),
-			 EXPLAIN_LINE, name);
+			 "%.3s %.0f Mbit/s on %s, %s at MTU %d", q, rate / 1e6,
+			 h, proto, mtu);
+		if (rate > 0)
+			consider(best, explain_tbf_goodput(rate, mtu, udp),
+				 EXPLAIN_LINE, name);
 	}
 	if (link && drv && (!strcmp(drv, "veth") || !strcmp(drv, "loopback"))) {
 		/* A virtual interface's speed is nominal, not a wire. */

@@ -21,6 +21,7 @@
 #include "kv.h"
 #include "nicrate.h"
 #include "plan.h"
+#include "qdisc_htb.h"
 #include "probe.h"
 #include "probe_int.h"
 #include "sysread.h"
@@ -191,6 +192,27 @@ out:
 	buf_release(&d);
 }
 
+/* An htb root's ceiling for the traffic no filter classifies: with no
+ * filter on the qdisc, every packet goes to its default class, held by
+ * that class's ceil and its parents' (qdisc_htb.h); with filters, the
+ * flow's class is not known here, and no rate is given. */
+static int htb_fact(struct host *h, const char *iface, json_t *q, double *ceil)
+{
+	const char *cls[] = {"tc", "class", "show", "dev", iface, NULL};
+	const char *flt[] = {"tc", "filter", "show", "dev", iface, NULL};
+	const char *handle = json_string_value(json_object_get(q, "handle"));
+	const char *deflt = json_string_value(
+	    json_object_get(json_object_get(q, "options"), "default"));
+	struct buf b = BUF_INIT;
+	struct xr_err e;
+	int rc = -1;
+	if (handle && deflt && sysread_run(h, flt, 10.0, &b, &e) == 0 &&
+	    b.len == 0 && sysread_run(h, cls, 10.0, &b, &e) == 0 && b.s)
+		rc = qdisc_htb_ceil(b.s, handle, deflt, ceil);
+	buf_release(&b);
+	return rc;
+}
+
 /* The interface's root qdisc, "tbf 1000000000" (kind, then its rate in
  * bit/s when it has one), so that a report can name a shaper as a
  * ceiling (reports/explain). tc's JSON gives rates in bytes per second. */
@@ -210,6 +232,7 @@ static void qdisc_fact(struct host *h, const char *iface, struct factv *v)
 			    json_string_value(json_object_get(q, "kind"));
 			json_t *rate = json_object_get(
 			    json_object_get(q, "options"), "rate");
+			double ceil;
 			if (!kind || !json_is_true(json_object_get(q, "root")))
 				continue;
 			buf_reset(&b);
@@ -217,6 +240,9 @@ static void qdisc_fact(struct host *h, const char *iface, struct factv *v)
 			if (json_is_number(rate))
 				buf_addf(&b, " %.0f",
 					 json_number_value(rate) * 8);
+			else if (!strcmp(kind, "htb") &&
+				 htb_fact(h, iface, q, &ceil) == 0)
+				buf_addf(&b, " %.0f", ceil);
 			add_buf(v, "qdisc_root", &b);
 			break;
 		}
