@@ -1,7 +1,8 @@
 #!/bin/bash
 # Issue 25 Deliver 5: the bottleneck xrun names (JSON cells[].limit) on lab
 # links whose bottleneck is known, N sessions each (root: network
-# namespaces). Cases: line (tbf 1000mbit), pcie3x1 (the lab profile: a tbf
+# namespaces). Cases: line (tbf 1000mbit), htb (the unshaped pair behind
+# an htb root whose default class has ceil 800mbit), pcie3x1 (the lab profile: a tbf
 # at 6.2 Gbit/s, so "line" from the tbf; no PCIe fact exists in a lab),
 # cpu (the unshaped veth pair), drops (the unshaped pair behind a policer:
 # htb root + matchall police 500mbit drop, which counts its drops in
@@ -64,6 +65,11 @@ bench() { # case truth lab-up-args...
 		echo "drops: skipped (this kernel has no tc classifier or police action)"
 		return 0
 	fi
+	if [ "$c" = htb ]; then # an htb root: default class ceil 800mbit under 900mbit
+		ip netns exec "$P-client" tc qdisc replace dev "$P-veth" root handle 1: htb default 10
+		ip netns exec "$P-client" tc class add dev "$P-veth" parent 1: classid 1:1 htb rate 900mbit 2>/dev/null
+		ip netns exec "$P-client" tc class add dev "$P-veth" parent 1:1 classid 1:10 htb rate 500mbit ceil 800mbit 2>/dev/null
+	fi
 	if [ "$c" = window ]; then
 		bloat_up "$P-client" "$P-server" 198.18.0.2 "$P-veth" "$T" || return 1
 		plan "$c" "$(printf '  window: 16K\n  reverse: true')" >p.yaml
@@ -98,6 +104,7 @@ bench() { # case truth lab-up-args...
 }
 echo "# $(date -u +%FT%TZ) $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 bench line line --rate 1000mbit
+bench htb line --profile 10gbe
 bench pcie3x1 line --profile pcie3x1
 bench cpu cpu --profile 10gbe
 bench drops drops --profile 10gbe
