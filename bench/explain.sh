@@ -67,8 +67,8 @@ bench() { # case truth lab-up-args...
 	fi
 	if [ "$c" = htb ]; then # an htb root: default class ceil 800mbit under 900mbit
 		ip netns exec "$P-client" tc qdisc replace dev "$P-veth" root handle 1: htb default 10
-		ip netns exec "$P-client" tc class add dev "$P-veth" parent 1: classid 1:1 htb rate 900mbit 2>/dev/null
-		ip netns exec "$P-client" tc class add dev "$P-veth" parent 1:1 classid 1:10 htb rate 500mbit ceil 800mbit 2>/dev/null
+		ip netns exec "$P-client" tc class add dev "$P-veth" parent 1: classid 1:1 htb rate 900mbit burst 256k cburst 256k 2>/dev/null
+		ip netns exec "$P-client" tc class add dev "$P-veth" parent 1:1 classid 1:10 htb rate 500mbit ceil 800mbit burst 256k cburst 256k 2>/dev/null
 	fi
 	if [ "$c" = window ]; then
 		bloat_up "$P-client" "$P-server" 198.18.0.2 "$P-veth" "$T" || return 1

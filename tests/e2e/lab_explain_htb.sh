@@ -18,8 +18,8 @@ xr_at_exit '"$XRUN" lab down --prefix "$P" >/dev/null 2>&1'
 ns() { ip netns exec "$P-client" tc "$@"; }
 ns qdisc replace dev "$P-veth" root handle 1: htb default 10 2>/dev/null ||
 	fail "cannot set an htb root"
-ns class add dev "$P-veth" parent 1: classid 1:1 htb rate 900mbit 2>/dev/null
-ns class add dev "$P-veth" parent 1:1 classid 1:10 htb rate 500mbit ceil 800mbit 2>/dev/null
+ns class add dev "$P-veth" parent 1: classid 1:1 htb rate 900mbit burst 256k cburst 256k 2>/dev/null
+ns class add dev "$P-veth" parent 1:1 classid 1:10 htb rate 500mbit ceil 800mbit burst 256k cburst 256k 2>/dev/null
 cat >h.yaml <<YAML
 xrun: 1
 name: lab-explain-htb
