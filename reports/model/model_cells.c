@@ -207,6 +207,26 @@ static int cell_get(struct loader *l, const char *json)
 
 /* --- runs ------------------------------------------------------------- */
 
+const char *loader_intern(struct loader *l, const char *s)
+{
+	const int n = (int)(sizeof l->interned / sizeof l->interned[0]);
+	char *t;
+	int i;
+	if (!s)
+		return NULL;
+	for (i = 0; i < l->ninterned; i++)
+		if (!strcmp(l->interned[i], s))
+			return l->interned[i];
+	if (!(t = arena_strdup(l->m.a, s)))
+		return NULL;
+	if (l->ninterned < n)
+		l->ninterned++;
+	memmove(l->interned + 1, l->interned,
+		(size_t)(l->ninterned - 1) * sizeof *l->interned);
+	l->interned[0] = t;
+	return t;
+}
+
 /* Where a run's times widen the report's and its cell's spans. */
 static void run_span(struct report *r, struct report_cell *c,
 		     const struct mrun *u)
@@ -289,7 +309,10 @@ static int run_row(void *ctx, const struct store_run_row *row)
 	u->cell = ci;
 	u->rep = row->rep;
 	u->status_name =
-	    arena_strdup(l->m.a, row->status_name ? row->status_name : "");
+	    loader_intern(l, row->status_name ? row->status_name : "");
+	u->engine = loader_intern(l, row->engine);
+	if (!u->status_name || (row->engine && !u->engine))
+		return loader_oom(l);
 	c = &r->cells[ci];
 	c->n_runs++;
 	r->counts.total++;
