@@ -393,12 +393,21 @@ static int cmp_byid(const void *x, const void *y)
 
 int loader_run_by_id(struct loader *l, int64_t id)
 {
-	int lo = 0, hi = l->m.nruns - 1;
+	int lo = 0, hi = l->m.nruns - 1, h = l->byid_hint;
+	/* The store's rows come by run id: the run after the last one found,
+	 * or the same, before a binary search (3.7% of the report of
+	 * 100,000 runs with 700,000 lookups, bench/RESULTS.md). */
+	if (h + 1 <= hi && l->m.runs[l->byid[h + 1]].id == id)
+		return l->byid[l->byid_hint = h + 1];
+	if (h <= hi && l->m.runs[l->byid[h]].id == id)
+		return l->byid[h];
 	while (lo <= hi) {
 		int mid = lo + (hi - lo) / 2;
 		int64_t v = l->m.runs[l->byid[mid]].id;
-		if (v == id)
+		if (v == id) {
+			l->byid_hint = mid;
 			return l->byid[mid];
+		}
 		if (v < id)
 			lo = mid + 1;
 		else

@@ -103,8 +103,10 @@ struct loader {
 	int cap_cells;
 	int cap_runs;			      /* of m.runs */
 	int cap_verifs, cap_facts, cap_hosts; /* of r->verifs, facts, hosts */
-	/* runs by id for joins: indices sorted by id */
+	/* runs by id for joins: indices sorted by id; where the last
+	 * lookup found its run */
 	int *byid;
+	int byid_hint;
 	/* per cell interval values */
 	double **iv;
 	int *niv, *capiv;
