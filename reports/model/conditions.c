@@ -169,6 +169,85 @@ static int cond_row(void *ctx, const struct store_condition_row *row)
 	return 0;
 }
 
+/* The engine of the ok runs, counted per cell and engine, fed to cond_row
+ * in the store's order (cell JSON text, then engine, as SQLite's binary
+ * collation orders them) from the runs the loader read: a GROUP BY over
+ * every run in SQL was a tenth of the report of 100,000 runs
+ * (bench/RESULTS.md). */
+struct eng_count {
+	int cell;
+	size_t next; /* 1 + the cell's next entry, 0 none */
+	const char *engine;
+	int64_t n;
+};
+
+static const struct report_cell *eng_cells;
+
+static int eng_cmp(const void *a, const void *b)
+{
+	const struct eng_count *x = a, *y = b;
+	int c = x->cell == y->cell
+		    ? 0
+		    : strcmp(eng_cells[x->cell].json, eng_cells[y->cell].json);
+	return c ? c : strcmp(x->engine, y->engine);
+}
+
+static int engine_rows(struct cond_scan *s)
+{
+	struct loader *l = s->l;
+	struct eng_count *e = NULL;
+	size_t *head = calloc((size_t)l->m.r->ncells + 1, sizeof *head);
+	size_t n = 0, cap = 0, i;
+	int rc = 0;
+	if (!head)
+		return loader_oom(l);
+	/* head[cell]: 1 + its first entry; a cell has one engine or few */
+	for (int ri = 0; ri < l->m.nruns; ri++) {
+		const struct mrun *u = &l->m.runs[ri];
+		size_t k;
+		if (u->status != RUN_OK || !u->engine)
+			continue;
+		for (k = head[u->cell]; k > 0; k = e[k - 1].next)
+			if (!strcmp(e[k - 1].engine, u->engine))
+				break;
+		if (k > 0) {
+			e[k - 1].n++;
+			continue;
+		}
+		if (n == cap) {
+			size_t c = cap ? 2 * cap : 256;
+			struct eng_count *t = realloc(e, c * sizeof *t);
+			if (!t) {
+				rc = loader_oom(l);
+				goto out;
+			}
+			e = t;
+			cap = c;
+		}
+		e[n].cell = u->cell;
+		e[n].next = head[u->cell];
+		e[n].engine = u->engine;
+		e[n++].n = 1;
+		head[u->cell] = n;
+	}
+	eng_cells = l->m.r->cells;
+	if (n > 1)
+		qsort(e, n, sizeof *e, eng_cmp);
+	eng_cells = NULL;
+	for (i = 0; i < n && rc == 0; i++) {
+		struct store_condition_row row;
+		row.cell = l->m.r->cells[e[i].cell].json;
+		row.key = "engine";
+		row.value = e[i].engine;
+		row.count = e[i].n;
+		rc = cond_row(s, &row);
+	}
+out:
+	free(e);
+	free(head);
+	return rc;
+}
+
 static int cond_cmp(const void *a, const void *b)
 {
 	const struct report_condition *x = a, *y = b;
@@ -270,6 +349,8 @@ int loader_conditions(struct loader *l, struct xr_err *err)
 	rc =
 	    store_conditions_each(l->st, r->span.sessions,
 				  (size_t)r->span.nsessions, cond_row, &s, err);
+	if (rc == 0)
+		rc = engine_rows(&s);
 	if (rc == 0)
 		rc = store_loads_each(l->st, r->span.sessions,
 				      (size_t)r->span.nsessions, load_row, &ls,

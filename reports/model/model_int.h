@@ -25,7 +25,8 @@ struct mrun {
 	int rep;	   /* runs.rep */
 	int decide;	   /* 1 + the block of the sizing decision that
 			      read the run; 0 for the other runs */
-	const char *status_name; /* as stored (arena) */
+	const char *status_name; /* as stored (arena, shared) */
+	const char *engine;	 /* runs.engine (arena, shared), or NULL */
 };
 
 /* Per (cell, factor) verification tallies. */
@@ -102,12 +103,19 @@ struct loader {
 	int cap_cells;
 	int cap_runs;			      /* of m.runs */
 	int cap_verifs, cap_facts, cap_hosts; /* of r->verifs, facts, hosts */
-	/* runs by id for joins: indices sorted by id */
+	/* runs by id for joins: indices sorted by id; where the last
+	 * lookup found its run */
 	int *byid;
+	int byid_hint;
 	/* per cell interval values */
 	double **iv;
 	int *niv, *capiv;
-	/* per run (m.runs order) time series, for report.runs */
+	/* per run (m.runs order) time series, for report.runs: the stored
+	 * intervals as engine.throughput (in the arena), the rest */
+	struct ivpts {
+		double *t, *v;
+		int n;
+	} * ivp;
 	struct series_set *ser;
 	/* per cell counter sums */
 	struct csum {
@@ -116,12 +124,20 @@ struct loader {
 		double sum;
 	} * cs;
 	int ncs, capcs;
+	/* loader_intern's recent strings */
+	const char *interned[8];
+	int ninterned;
 };
 
 /* model_runs.c: a point of run_id's series (host, name) for report.runs
  * (what the store's intervals and series feed); 0 or -XR_ENOMEM. */
 int loader_series_point(struct loader *l, int64_t run_id, const char *host,
 			const char *name, const char *unit, double t, double v);
+/* model_runs.c: n intervals of run ri (m.runs index) as points (t, v) of
+ * its engine.throughput series (what is not finite left out); 0 or
+ * -XR_ENOMEM. */
+int loader_interval_points(struct loader *l, int ri, const double *t,
+			   const double *v, size_t n);
 /* The stored series of the runs (none until the store has them; the
  * intervals come through loader_intervals). 0 or a negative -XR_E* code. */
 int loader_series(struct loader *l, struct xr_err *err);
@@ -138,6 +154,10 @@ int loader_sizing(struct loader *l, struct xr_err *err);
 int loader_oom(struct loader *l);
 
 /* model_cells.c: factors, cells and runs. */
+/* s in the arena, the same copy as the last few times it was asked for
+ * (a status or an engine name a run: 100,000 copies of "ok" before);
+ * NULL for NULL and when out of memory. */
+const char *loader_intern(struct loader *l, const char *s);
 int loader_cell_find(struct loader *l, const char *json); /* -1 if none */
 int loader_run_by_id(struct loader *l, int64_t id);	  /* -1 if none */
 int loader_factor_find(struct loader *l, const char *name);

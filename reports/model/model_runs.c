@@ -2,10 +2,14 @@
  * The report's runs (report.runs): every non-warm-up run with its cell,
  * repetition, status, times, the value of each metric, and its time
  * series for the charts. Series points arrive by run id through
- * loader_series_point() from what the store holds: the stored intervals
- * (model_stats.c, as engine.throughput) and the store's series table
- * (loader_series(): the sampler's and the engine's other series).
+ * loader_series_point() from the store's series table (loader_series():
+ * the sampler's and the engine's other series); the stored intervals
+ * (model_stats.c, as engine.throughput) a run at a time through
+ * loader_interval_points(), straight into the arena: a series set a run
+ * and a copy of it was a third of the loader's memory and time for
+ * 100,000 runs of 5 intervals (bench/RESULTS.md).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,11 +40,49 @@ int loader_series_point(struct loader *l, int64_t run_id, const char *host,
 		   : 0;
 }
 
+int loader_interval_points(struct loader *l, int ri, const double *t,
+			   const double *v, size_t n)
+{
+	struct ivpts *p;
+	size_t i, k = 0, had;
+	double *nt, *nv;
+	if (!l->ivp &&
+	    !(l->ivp = calloc((size_t)l->m.nruns + 1, sizeof *l->ivp)))
+		return -XR_ENOMEM;
+	p = &l->ivp[ri];
+	had = (size_t)p->n;
+	for (i = 0; i < n; i++)
+		k += isfinite(t[i]) && isfinite(v[i]);
+	if (!k)
+		return 0;
+	if (had + k > INT_MAX)
+		return -XR_ENOMEM;
+	/* A run's rows come together: a second call for it is rare, and
+	 * then the arrays are copied (the old ones stay in the arena). */
+	nt = arena_alloc(l->m.a, (had + k + 1) * sizeof *nt);
+	nv = arena_alloc(l->m.a, (had + k + 1) * sizeof *nv);
+	if (!nt || !nv)
+		return -XR_ENOMEM;
+	if (had) {
+		memcpy(nt, p->t, had * sizeof *nt);
+		memcpy(nv, p->v, had * sizeof *nv);
+	}
+	for (i = 0, k = had; i < n; i++)
+		if (isfinite(t[i]) && isfinite(v[i])) {
+			nt[k] = t[i];
+			nv[k++] = v[i];
+		}
+	p->t = nt;
+	p->v = nv;
+	p->n = (int)k;
+	return 0;
+}
+
 static int series_row(void *ctx, const struct store_series_row *s)
 {
 	struct loader *l = ctx;
 	size_t k;
-	/* engine.throughput is the stored intervals, already read */
+	/* engine.throughput is the stored intervals, read apart */
 	if (!strcmp(s->name, "engine.throughput"))
 		return 0;
 	for (k = 0; k < s->n; k++)
@@ -68,6 +110,8 @@ int loader_series(struct loader *l, struct xr_err *err)
 void loader_series_release(struct loader *l)
 {
 	int i;
+	free(l->ivp); /* the points are the arena's */
+	l->ivp = NULL;
 	if (!l->ser)
 		return;
 	for (i = 0; i < l->m.nruns; i++)
@@ -82,36 +126,89 @@ static int cmp_t(const void *x, const void *y)
 	return (a[0] > b[0]) - (a[0] < b[0]);
 }
 
-/* Series s of a run into the arena, in time order. */
-static int copy_series(struct arena *a, const struct series *s,
-		       struct report_series *o)
+/* Strictly increasing: already in the one order a sort by t gives. */
+static int increasing(const double *t, size_t n)
 {
-	double *tv = malloc((s->n + 1) * 2 * sizeof *tv), *t, *v;
 	size_t i;
-	if (!tv)
+	for (i = 1; i < n; i++)
+		if (!(t[i - 1] < t[i]))
+			return 0;
+	return 1;
+}
+
+/* Points (t, v) in time order; 0 or -XR_ENOMEM. */
+static int sort_points(double *t, double *v, size_t n)
+{
+	double *tv;
+	size_t i;
+	if (increasing(t, n))
+		return 0;
+	if (!(tv = malloc((n + 1) * 2 * sizeof *tv)))
 		return -XR_ENOMEM;
-	for (i = 0; i < s->n; i++) {
-		tv[2 * i] = s->t[i];
-		tv[2 * i + 1] = s->v[i];
+	for (i = 0; i < n; i++) {
+		tv[2 * i] = t[i];
+		tv[2 * i + 1] = v[i];
 	}
-	qsort(tv, s->n, 2 * sizeof *tv, cmp_t);
-	t = arena_alloc(a, (s->n + 1) * sizeof *t);
-	v = arena_alloc(a, (s->n + 1) * sizeof *v);
-	o->host = arena_strdup(a, s->host);
-	o->name = arena_strdup(a, s->name);
-	o->unit = arena_strdup(a, s->unit);
-	if (!t || !v || !o->host || !o->name || !o->unit) {
-		free(tv);
-		return -XR_ENOMEM;
-	}
-	for (i = 0; i < s->n; i++) {
+	qsort(tv, n, 2 * sizeof *tv, cmp_t);
+	for (i = 0; i < n; i++) {
 		t[i] = tv[2 * i];
 		v[i] = tv[2 * i + 1];
 	}
 	free(tv);
+	return 0;
+}
+
+/* Series s of a run into the arena, in time order. */
+static int copy_series(struct arena *a, const struct series *s,
+		       struct report_series *o)
+{
+	double *t = arena_alloc(a, (s->n + 1) * sizeof *t);
+	double *v = arena_alloc(a, (s->n + 1) * sizeof *v);
+	o->host = arena_strdup(a, s->host);
+	o->name = arena_strdup(a, s->name);
+	o->unit = arena_strdup(a, s->unit);
+	if (!t || !v || !o->host || !o->name || !o->unit)
+		return -XR_ENOMEM;
+	if (s->n) {
+		memcpy(t, s->t, s->n * sizeof *t);
+		memcpy(v, s->v, s->n * sizeof *v);
+	}
+	if (sort_points(t, v, s->n) < 0)
+		return -XR_ENOMEM;
 	o->t = t;
 	o->v = v;
 	o->n = (int)s->n;
+	return 0;
+}
+
+/* Run ri's series: engine.throughput from the intervals first (they were
+ * read first), then the stored series in the order they came. */
+static int run_series(struct loader *l, int ri, struct report_run *u)
+{
+	const struct series_set *ss = l->ser ? &l->ser[ri] : NULL;
+	struct ivpts *p = l->ivp ? &l->ivp[ri] : NULL;
+	size_t k, n = (ss ? ss->n : 0) + (p && p->n ? 1 : 0), i = 0;
+	struct report_series *s;
+	if (!n)
+		return 0;
+	if (!(s = arena_alloc(l->m.a, n * sizeof *s)))
+		return -XR_ENOMEM;
+	if (p && p->n) {
+		if (sort_points(p->t, p->v, (size_t)p->n) < 0)
+			return -XR_ENOMEM;
+		s[0].host = "";
+		s[0].name = "engine.throughput";
+		s[0].unit = "bit/s";
+		s[0].t = p->t;
+		s[0].v = p->v;
+		s[0].n = p->n;
+		i = 1;
+	}
+	for (k = 0; ss && k < ss->n; k++)
+		if (copy_series(l->m.a, &ss->s[k], &s[i++]) < 0)
+			return -XR_ENOMEM;
+	u->series = s;
+	u->nseries = (int)n;
 	return 0;
 }
 
@@ -135,20 +232,7 @@ static int run_into(struct loader *l, int ri, struct report_run *u)
 	u->started_at = m->start;
 	u->ended_at = m->end;
 	u->vals = vals;
-	if (l->ser && l->ser[ri].n) {
-		const struct series_set *ss = &l->ser[ri];
-		struct report_series *s =
-		    arena_alloc(l->m.a, ss->n * sizeof *s);
-		size_t k;
-		if (!s)
-			return -XR_ENOMEM;
-		for (k = 0; k < ss->n; k++)
-			if (copy_series(l->m.a, &ss->s[k], &s[k]) < 0)
-				return -XR_ENOMEM;
-		u->series = s;
-		u->nseries = (int)ss->n;
-	}
-	return 0;
+	return run_series(l, ri, u);
 }
 
 int loader_run_list(struct loader *l, struct xr_err *err)

@@ -5,6 +5,7 @@
  * and the display unit. Split from model.c, which loads sessions and
  * metrics and drives the build (cells and runs: model_cells.c).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,31 +206,33 @@ int loader_stats(struct loader *l, struct xr_err *err)
 
 /* --- intervals and counters ------------------------------------------- */
 
-/* One stored interval: a point of the run's engine.throughput series
- * (at the interval's end, like a sampled series) and, for the report's
- * throughput, a value of its cell's interval statistics. */
-static int interval_row(void *ctx, const struct store_interval_row *v)
+/* The stored intervals of one run: the points of its engine.throughput
+ * series (at each interval's end, like a sampled series) and, for the
+ * report's throughput, values of its cell's interval statistics. */
+static int interval_run(void *ctx, const struct store_interval_run *g)
 {
 	struct loader *l = ctx;
-	int ri = loader_run_by_id(l, v->run_id);
+	int ri = loader_run_by_id(l, g->run_id);
 	int ci;
 	if (ri < 0)
-		return 0;
-	if (loader_series_point(l, v->run_id, "", "engine.throughput", "bit/s",
-				v->t_end, v->value) < 0)
+		return 0; /* a run of another session, or a warm-up */
+	if (loader_interval_points(l, ri, g->t_end, g->value, g->n) < 0)
 		return loader_oom(l);
 	if (l->m.runs[ri].status != RUN_OK || !l->iv)
 		return 0;
 	ci = l->m.runs[ri].cell;
-	if (l->niv[ci] == l->capiv[ci]) {
-		int cap = l->capiv[ci] ? 2 * l->capiv[ci] : 64;
-		double *t = realloc(l->iv[ci], (size_t)cap * sizeof *t);
-		if (!t)
+	if ((size_t)l->niv[ci] + g->n > (size_t)l->capiv[ci]) {
+		size_t cap = l->capiv[ci] ? (size_t)l->capiv[ci] : 64;
+		double *t;
+		while (cap < (size_t)l->niv[ci] + g->n)
+			cap *= 2;
+		if (cap > INT_MAX || !(t = realloc(l->iv[ci], cap * sizeof *t)))
 			return loader_oom(l);
 		l->iv[ci] = t;
-		l->capiv[ci] = cap;
+		l->capiv[ci] = (int)cap;
 	}
-	l->iv[ci][l->niv[ci]++] = v->value;
+	memcpy(l->iv[ci] + l->niv[ci], g->value, g->n * sizeof *g->value);
+	l->niv[ci] += (int)g->n;
 	return 0;
 }
 
@@ -245,7 +248,7 @@ int loader_intervals(struct loader *l, struct xr_err *err)
 			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 					  "out of memory");
 	}
-	return store_intervals_each(l->st, interval_row, l, err);
+	return store_intervals_each(l->st, interval_run, l, err);
 }
 
 static int contains(const char *s, const char *sub)

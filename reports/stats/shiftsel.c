@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dsort.h"
 #include "banned.h"
 
 struct shiftsel {
@@ -30,12 +31,6 @@ struct shiftsel {
 	double *gather;
 	uint64_t rng;
 };
-
-static int cmp_d(const void *x, const void *y)
-{
-	double p = *(const double *)x, q = *(const double *)y;
-	return (p > q) - (p < q);
-}
 
 struct shiftsel *shiftsel_new(const double *a, size_t na, const double *b,
 			      size_t nb)
@@ -60,8 +55,8 @@ struct shiftsel *shiftsel_new(const double *a, size_t na, const double *b,
 	}
 	memcpy(s->a, a, na * sizeof *a);
 	memcpy(s->b, b, nb * sizeof *b);
-	qsort(s->a, na, sizeof *s->a, cmp_d);
-	qsort(s->b, nb, sizeof *s->b, cmp_d);
+	dsort(s->a, na);
+	dsort(s->b, nb);
 	s->rng = 0x9e3779b97f4a7c15u;
 	return s;
 }

@@ -14,20 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dsort.h"
 #include "stats.h"
 #include "shiftsel.h"
 #include "banned.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 void stats_sort(double *x, size_t n)
 {
-	if (n > 1)
-		qsort(x, n, sizeof *x, cmp_double);
+	dsort(x, n);
 }
 
 double stats_quantile_sorted(const double *s, size_t n, double q)

@@ -286,23 +286,76 @@ int store_metrics_each(struct store *st, store_metric_fn fn, void *ctx,
 	return read_end(st, s, rc, cb, "metrics", err);
 }
 
+/* The rows of one run, gathered for store_intervals_each. */
+struct iv_group {
+	struct store_interval_run g;
+	double *v; /* [3 * cap]: values, starts, ends */
+	size_t cap;
+};
+
+static int iv_push(struct iv_group *b, double value, double t0, double t1)
+{
+	if (b->g.n == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 64;
+		double *t = malloc(3 * cap * sizeof *t);
+		if (!t)
+			return -XR_ENOMEM;
+		if (b->g.n) {
+			memcpy(t, b->v, b->g.n * sizeof *t);
+			memcpy(t + cap, b->v + b->cap, b->g.n * sizeof *t);
+			memcpy(t + 2 * cap, b->v + 2 * b->cap,
+			       b->g.n * sizeof *t);
+		}
+		free(b->v);
+		b->v = t;
+		b->cap = cap;
+	}
+	b->v[b->g.n] = value;
+	b->v[b->cap + b->g.n] = t0;
+	b->v[2 * b->cap + b->g.n] = t1;
+	b->g.n++;
+	return 0;
+}
+
+/* Hand the gathered run to fn; what fn says, 0 when there was none. */
+static int iv_flush(struct iv_group *b, store_interval_fn fn, void *ctx)
+{
+	int cb;
+	if (!b->g.n)
+		return 0;
+	b->g.value = b->v;
+	b->g.t_start = b->v + b->cap;
+	b->g.t_end = b->v + 2 * b->cap;
+	cb = fn(ctx, &b->g);
+	b->g.n = 0;
+	return cb;
+}
+
 int store_intervals_each(struct store *st, store_interval_fn fn, void *ctx,
 			 struct xr_err *err)
 {
+	struct iv_group b;
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
 	if ((r = read_prep(
 		 st, "SELECT run_id, value, t_start, t_end FROM intervals",
 		 NULL, 0, &s, "intervals", err)) < 0)
 		return r;
+	memset(&b, 0, sizeof b);
 	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct store_interval_row row;
-		row.run_id = sqlite3_column_int64(s, 0);
-		row.value = sqlite3_column_double(s, 1);
-		row.t_start = sqlite3_column_double(s, 2);
-		row.t_end = sqlite3_column_double(s, 3);
-		cb = fn(ctx, &row);
+		int64_t id = sqlite3_column_int64(s, 0);
+		if (b.g.n && id != b.g.run_id)
+			cb = iv_flush(&b, fn, ctx);
+		b.g.run_id = id;
+		if (!cb && iv_push(&b, sqlite3_column_double(s, 1),
+				   sqlite3_column_double(s, 2),
+				   sqlite3_column_double(s, 3)) < 0)
+			cb = xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					"out of memory reading the intervals");
 	}
+	if (!cb && rc == SQLITE_DONE)
+		cb = iv_flush(&b, fn, ctx);
+	free(b.v);
 	return read_end(st, s, rc, cb, "intervals", err);
 }
 
@@ -312,7 +365,7 @@ int store_counter_sums_each(struct store *st, const int64_t *sessions, size_t n,
 	/* Summed in SQL: few rows come back. */
 	static const char sql[] =
 	    "SELECT r.cell, c.host, c.scope, c.name, SUM(c.value) "
-	    "FROM counters c JOIN runs r ON r.id = c.run_id "
+	    "FROM counters c CROSS JOIN runs r ON r.id = c.run_id "
 	    "WHERE r.session_id IN %s AND r.status = 'ok' "
 	    "AND r.warmup = 0 AND c.value > 0 "
 	    "AND c.scope IN ('nic', 'ethtool', 'tcp', 'capture') "
@@ -345,7 +398,7 @@ int store_verify_tallies_each(struct store *st, const int64_t *sessions,
 	    "AS f, v.ok, COUNT(*), "
 	    "MIN(CASE WHEN v.ok = 0 THEN v.expected END), "
 	    "MIN(CASE WHEN v.ok = 0 THEN v.actual END) "
-	    "FROM verifications v JOIN runs r ON r.id = v.run_id "
+	    "FROM verifications v CROSS JOIN runs r ON r.id = v.run_id "
 	    "WHERE r.session_id IN %s AND r.status = 'ok' "
 	    "AND r.warmup = 0 AND NOT (v.method = 'apply' AND v.ok = 1) "
 	    "GROUP BY r.cell, f, v.ok";
@@ -372,7 +425,7 @@ int store_verify_groups_each(struct store *st, const int64_t *sessions,
 {
 	static const char sql[] =
 	    "SELECT v.factor, v.host, v.method, v.expected, v.actual, "
-	    "v.ok, COUNT(*) FROM verifications v JOIN runs r "
+	    "v.ok, COUNT(*) FROM verifications v CROSS JOIN runs r "
 	    "ON r.id = v.run_id WHERE r.session_id IN %s "
 	    "AND r.warmup = 0 GROUP BY 1, 2, 3, 4, 5, 6 "
 	    "ORDER BY 1, 2, 6, 4, 5";
@@ -420,7 +473,7 @@ int store_observed_each(struct store *st, const int64_t *sessions, size_t n,
 {
 	static const char sql[] =
 	    "SELECT o.run_id, o.key, o.value FROM observed o "
-	    "JOIN runs r ON r.id = o.run_id "
+	    "CROSS JOIN runs r ON r.id = o.run_id "
 	    "WHERE r.session_id IN %s AND r.warmup = 0 "
 	    "ORDER BY o.run_id, o.key";
 	sqlite3_stmt *s;
@@ -443,17 +496,18 @@ int store_observed_each(struct store *st, const int64_t *sessions, size_t n,
 int store_conditions_each(struct store *st, const int64_t *sessions, size_t n,
 			  store_condition_fn fn, void *ctx, struct xr_err *err)
 {
-	/* The engine's observed settings, the engine itself and the MTU the
-	 * nic.mtu probe read, per cell and value, over the ok runs. */
+	/* The engine's observed settings and the MTU the nic.mtu probe
+	 * read, per cell and value, over the ok runs. Each joins from the
+	 * child table: from runs, every run's row was read for each of them
+	 * even when the table was empty (a tenth of the report of 100,000
+	 * runs, bench/RESULTS.md). The engine of the runs is the caller's:
+	 * it reads the runs anyway. */
 	static const char sql[] =
-	    "SELECT r.cell, o.key, o.value, count(*) FROM observed o JOIN "
-	    "runs r ON r.id = o.run_id WHERE r.session_id IN %1$s AND "
+	    "SELECT r.cell, o.key, o.value, count(*) FROM observed o CROSS "
+	    "JOIN runs r ON r.id = o.run_id WHERE r.session_id IN %1$s AND "
 	    "r.status = 'ok' AND r.warmup = 0 GROUP BY r.cell, o.key, o.value "
-	    "UNION ALL SELECT r.cell, 'engine', r.engine, count(*) FROM runs r "
-	    "WHERE r.session_id IN %1$s AND r.status = 'ok' AND r.warmup = 0 "
-	    "AND r.engine IS NOT NULL GROUP BY r.cell, r.engine "
 	    "UNION ALL SELECT r.cell, 'mtu@' || v.host, v.actual, count(*) "
-	    "FROM verifications v JOIN runs r ON r.id = v.run_id WHERE "
+	    "FROM verifications v CROSS JOIN runs r ON r.id = v.run_id WHERE "
 	    "r.session_id IN %1$s AND r.status = 'ok' AND r.warmup = 0 AND "
 	    "v.method = 'probe:nic.mtu' AND v.actual IS NOT NULL "
 	    "GROUP BY r.cell, v.host, v.actual ORDER BY 2, 1, 3";
@@ -492,7 +546,8 @@ int store_cuts_each(struct store *st, const int64_t *sessions, size_t n,
 		    store_cut_fn fn, void *ctx, struct xr_err *err)
 {
 	static const char sql[] =
-	    "SELECT r.cell, count(*), max(c.cap) FROM output_cut c JOIN runs r "
+	    "SELECT r.cell, count(*), max(c.cap) FROM output_cut c CROSS JOIN "
+	    "runs r "
 	    "ON r.id = c.run_id WHERE r.session_id IN %s AND r.status = 'ok' "
 	    "AND r.warmup = 0 GROUP BY r.cell ORDER BY r.cell";
 	sqlite3_stmt *s;
@@ -516,7 +571,8 @@ int store_loads_each(struct store *st, const int64_t *sessions, size_t n,
 {
 	static const char sql[] =
 	    "SELECT r.cell, min(l.load1), max(l.load1), max(l.cpus), "
-	    "sum(l.load1 > l.cpus), count(*) FROM run_load l JOIN runs r ON "
+	    "sum(l.load1 > l.cpus), count(*) FROM run_load l CROSS JOIN runs r "
+	    "ON "
 	    "r.id = l.run_id WHERE r.session_id IN %s AND r.status = 'ok' "
 	    "AND r.warmup = 0 GROUP BY r.cell ORDER BY r.cell";
 	sqlite3_stmt *s;

@@ -105,12 +105,18 @@ struct store_metric_row {
 typedef int (*store_metric_fn)(void *ctx, const struct store_metric_row *m);
 int store_metrics_each(struct store *st, store_metric_fn fn, void *ctx,
 		       struct xr_err *err);
-struct store_interval_row {
+/* The intervals come one run at a time: the consecutive rows of a run (xrun
+ * writes a run's rows together) as arrays valid during the call, so that
+ * the caller's per-run work is done once a run and not once a row (the
+ * report of 100,000 runs has 500,000 rows: bench/RESULTS.md). A run whose
+ * rows are not consecutive comes in more than one call. */
+struct store_interval_run {
 	int64_t run_id;
-	double value;
-	double t_start, t_end; /* seconds from the engine's start */
+	size_t n;			       /* rows, >= 1 */
+	const double *value, *t_start, *t_end; /* [n], seconds from the
+						  engine's start */
 };
-typedef int (*store_interval_fn)(void *ctx, const struct store_interval_row *v);
+typedef int (*store_interval_fn)(void *ctx, const struct store_interval_run *v);
 int store_intervals_each(struct store *st, store_interval_fn fn, void *ctx,
 			 struct xr_err *err);
 
@@ -197,9 +203,9 @@ int store_observed_each(struct store *st, const int64_t *sessions, size_t n,
 /* What the ok, non-warm-up runs of the sessions ran under, counted per
  * cell, key and value: the engine's observed settings (iperf3:
  * congestion, receiver_congestion, version, protocol, parallel, mss,
- * direction, test_duration), key "engine" (the engine type) and key
- * "mtu@HOST" (what the nic.mtu probe read on HOST). Ordered by key, cell,
- * value. */
+ * direction, test_duration) and key "mtu@HOST" (what the nic.mtu probe
+ * read on HOST). Ordered by key, cell, value. The engine type of the runs
+ * is not here: store_runs_each has it. */
 struct store_condition_row {
 	const char *cell, *key, *value;
 	int64_t count;

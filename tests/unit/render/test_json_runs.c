@@ -25,7 +25,13 @@ static const double vals[][NM] = {
     {NAN, NAN, NAN}, /* no metric: "metrics": {} */
     {5e-324, 1.5e300, INFINITY},
     {9.0e9, 3, 1e100},
+    /* from 1e9 to 1e10 the writer rounds to an integer itself: ties to
+     * even as printf, and what rounds to 1e10 gets an exponent */
+    {1234567890.5, 1234567891.5, 9999999999.5},
+    {9999999999.4, -1234567890.7, 999999999.9},
+    {-2.0, 1e9, 123456789.25},
 };
+#define NRUNS (int)(sizeof vals / sizeof vals[0])
 
 static json_t *num(double v)
 {
@@ -100,11 +106,12 @@ int main(void)
 	    {.json = "{\"cc\":\"cubic\",\"n\":\"1\"}", .label = "cc=cubic"},
 	    {.json = NULL, .label = NULL},
 	    {.json = "{\"q\":\"a\\\"b\\u0001\"}", .label = "tab\there"}};
-	struct report_run runs[5];
+	struct report_run runs[NRUNS];
 	struct report r;
-	const char *status[] = {"ok", "failed", "timeout", "ok", "quirk\""};
+	const char *status[NRUNS] = {"ok",	"failed", "timeout", "ok",
+				     "quirk\"", "ok",	  "ok",	     "ok"};
 	memset(&r, 0, sizeof r);
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < NRUNS; i++) {
 		memset(&runs[i], 0, sizeof runs[i]);
 		runs[i].id = 1000000000000LL + i;
 		runs[i].session = i + 1;
@@ -126,7 +133,7 @@ int main(void)
 	check(&r, "no run");
 	r.nruns = 1;
 	check(&r, "one run");
-	r.nruns = 5;
-	check(&r, "five runs");
+	r.nruns = NRUNS;
+	check(&r, "every run");
 	return tap_done();
 }

@@ -121,7 +121,9 @@ static const char reader_rows[] =
     "  'command', NULL, NULL);"
     "INSERT INTO metrics VALUES (2, 'throughput', 5e9, 'bit/s'),"
     " (7, 'throughput', 6e9, 'bit/s'), (1, 'throughput', 1, 'bit/s');"
-    "INSERT INTO intervals VALUES (2, 0, 0, 1, 4e9), (2, 1, 1, 2, 6e9);"
+    /* run 2's rows, run 7's, then one more of run 2 (not consecutive) */
+    "INSERT INTO intervals VALUES (2, 0, 0, 1, 4e9), (2, 1, 1, 2, 6e9),"
+    " (7, 0, 0, 1, 5e9), (2, 2, 2, 3, 7e9);"
     /* Only nic 3 + 4 of the ok, non-warm-up runs of sessions 1 and 3
      * count: not cpu, not 0, not the warm-up, not the failed run. */
     "INSERT INTO counters VALUES (2, 'local', 'nic', 'rx_dropped', 3),"
@@ -213,10 +215,14 @@ static int see_metric(void *ctx, const struct store_metric_row *m)
 	return seen_end(s);
 }
 
-static int see_interval(void *ctx, const struct store_interval_row *v)
+/* One line per run: its id, then each row's value, start and end. */
+static int see_interval(void *ctx, const struct store_interval_run *v)
 {
 	struct seen *s = ctx;
-	buf_addf(&s->b, "%lld %g", (long long)v->run_id, v->value);
+	buf_addf(&s->b, "%lld", (long long)v->run_id);
+	for (size_t i = 0; i < v->n; i++)
+		buf_addf(&s->b, " %g@%g-%g", v->value[i], v->t_start[i],
+			 v->t_end[i]);
 	return seen_end(s);
 }
 
@@ -372,7 +378,9 @@ static void test_value_readers(struct store *st, struct seen *s)
 	   "every metric: %s", seen_text(s));
 	seen_reset(s);
 	CHK(store_intervals_each(st, see_interval, s, &err), 0, "intervals");
-	is_str(seen_text(s), "2 4e+09\n2 6e+09\n", "every interval");
+	is_str(seen_text(s),
+	       "2 4e+09@0-1 6e+09@1-2\n7 5e+09@0-1\n2 7e+09@2-3\n",
+	       "every interval, a run's consecutive rows in one call");
 	seen_reset(s);
 	CHK(store_counter_sums_each(st, s13, 2, see_counter, s, &err), 0,
 	    "counter sums");
