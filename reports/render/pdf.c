@@ -18,8 +18,6 @@
 #include <fontconfig/fontconfig.h>
 #endif
 
-#include <hpdf_encoder.h>
-
 #include "buf.h"
 #include "pdf_font.h"
 #include "pdf_int.h"
@@ -39,54 +37,6 @@ static void on_hpdf_error(HPDF_STATUS code, HPDF_STATUS detail, void *user)
 		pdf->hcode = (unsigned long)code;
 		pdf->hdetail = (unsigned long)detail;
 	}
-}
-
-static _Thread_local jmp_buf *oom_jump;
-
-void pdf_oom_guard(jmp_buf *oom)
-{
-	oom_jump = oom;
-}
-
-/* libharu's allocator (HPDF_NewEx): never hands it a NULL under a guard. */
-static void *hpdf_alloc(HPDF_UINT size)
-{
-	void *p = malloc(size ? size : 1);
-	if (!p && oom_jump)
-		longjmp(*oom_jump, 1);
-	return p;
-}
-
-static void hpdf_free(void *p)
-{
-	free(p);
-}
-
-/* libharu 2.3.0's UTF-8 encoder turns text into the font's 2-byte codes
- * in a buffer of its own malloc, unchecked (src/hpdf_encoder_utf.c,
- * UTF8_Encoder_EncodeText_Func; the only direct malloc on the text path):
- * the same conversion, through its exported parser, into a buffer from
- * hpdf_alloc. libharu frees it with free(). Characters outside UCS-2 come
- * out as the encoder's space, as they did. */
-static char *utf8_encode(HPDF_Encoder enc, const char *text, HPDF_UINT len,
-			 HPDF_UINT *length)
-{
-	unsigned char *out = hpdf_alloc(len * 2), *c = out;
-	HPDF_ParseText_Rec st;
-
-	if (!out) {
-		*length = 0;
-		return NULL;
-	}
-	HPDF_Encoder_SetParseText(enc, &st, (const HPDF_BYTE *)text, len);
-	for (HPDF_UINT i = 0; i < len; i++)
-		if (HPDF_Encoder_ByteType(enc, &st) != HPDF_BYTE_TYPE_TRIAL) {
-			HPDF_UNICODE u = HPDF_Encoder_ToUnicode(enc, 0);
-			*c++ = (unsigned char)(u >> 8);
-			*c++ = (unsigned char)(u & 0xff);
-		}
-	*length = (HPDF_UINT)(c - out);
-	return (char *)out;
 }
 
 int pdf_check(struct pdf *pdf, struct xr_err *err)
@@ -119,7 +69,7 @@ int pdf_new(struct pdf **out, const char *font_path, struct xr_err *err)
 		pdf->ascii_w[i] = -1;
 	pdf->ml = pdf->mr = pdf->mt = MARGIN;
 	pdf->mb = MARGIN + 10; /* room for the footer */
-	pdf->doc = HPDF_NewEx(on_hpdf_error, hpdf_alloc, hpdf_free, 0, pdf);
+	pdf->doc = pdf_mem_doc(on_hpdf_error, pdf);
 	if (!pdf->doc) {
 		free(pdf);
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
@@ -128,11 +78,7 @@ int pdf_new(struct pdf **out, const char *font_path, struct xr_err *err)
 	HPDF_SetCompressionMode(pdf->doc, HPDF_COMP_ALL);
 	HPDF_UseUTFEncodings(pdf->doc);
 	HPDF_SetCurrentEncoder(pdf->doc, "UTF-8");
-	{
-		HPDF_Encoder enc = HPDF_GetEncoder(pdf->doc, "UTF-8");
-		if (enc && enc->encode_text_fn)
-			enc->encode_text_fn = utf8_encode;
-	}
+	pdf_mem_utf8(pdf->doc);
 	n = strlen(path);
 	if (n > 4 && strcasecmp(path + n - 4, ".ttc") == 0)
 		name = HPDF_LoadTTFontFromFile2(pdf->doc, path, (HPDF_UINT)idx,

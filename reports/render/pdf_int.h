@@ -38,6 +38,11 @@ struct pdf_line {
 	size_t len;
 };
 
+/* A libharu document on pdf_mem.c's allocator (pdf_oom_guard). */
+HPDF_Doc pdf_mem_doc(HPDF_Error_Handler on_error, void *user);
+/* The document's UTF-8 encoder (HPDF_UseUTFEncodings first) on it too. */
+void pdf_mem_utf8(HPDF_Doc doc);
+
 /* Fill err from a recorded libharu error; 0 when none happened. */
 int pdf_check(struct pdf *pdf, struct xr_err *err);
 /* Make sure a page exists. */
