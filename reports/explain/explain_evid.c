@@ -153,15 +153,15 @@ void explain_run_evidence(const struct report *r, int single,
 	for (int i = 0; i < u->nseries; i++) {
 		const struct report_series *s = &u->series[i];
 		double m, p;
-		int n;
+		int n, waited;
 		if (!strcmp(s->name, "cpu.all.busy") &&
 		    (m = leadin_mean(s)) > e->leadin)
 			e->leadin = m;
 		if (!strcmp(s->name, "cpu.running") &&
-		    isfinite(p = run_share(u, s->host, &n)) &&
-		    (isnan(share) || p < share)) {
-			share = p;
-			contended |= n;
+		    isfinite(p = run_share(u, s->host, &waited))) {
+			contended |= waited;
+			if (isnan(share) || p < share)
+				share = p;
 		}
 		if (!core_busy(s, NULL, &n)) {
 			rate_evidence(s, e);
