@@ -16,11 +16,12 @@
 # 1000mbit the queue (8 ms) drained whenever the background flow was
 # descheduled at load 13-19, and the fit went.
 #   bloat_up CLIENT_NS SERVER_NS SERVER_ADDR IFACE DIR   (sets BLOAT_PIDS)
+#   bloat_wait CLIENT_NS IFACE [SECONDS]   (the backlog > 1 MB again)
 #   bloat_down
 # Waits (event: the qdisc's backlog > 1 MB, polled) at most 30 s; returns 1
 # with a message when the queue does not build.
 bloat_up() {
-	local cns=$1 sns=$2 addr=$3 dev=$4 dir=$5 port i b=0
+	local cns=$1 sns=$2 addr=$3 dev=$4 dir=$5 port i
 	port=$(ip netns exec "$sns" python3 -c 'import socket
 s = socket.socket()
 s.bind(("", 0))
@@ -34,13 +35,20 @@ print(s.getsockname()[1])') || return 1
 	ip netns exec "$cns" iperf3 -c "$addr" -p "$port" -t 600 -P 8 -w 256K \
 		>"$dir/bloat-c.log" 2>&1 &
 	BLOAT_PIDS="$BLOAT_PIDS $!"
-	for i in $(seq 300); do
-		b=$(ip netns exec "$cns" tc -s qdisc show dev "$dev" |
+	bloat_wait "$cns" "$dev"
+}
+
+# Waits (polled) at most SECONDS (30) for the tbf's backlog on CLIENT_NS's
+# IFACE to exceed 1 MB again: 0, or 1 with a message.
+bloat_wait() { # CLIENT_NS IFACE [SECONDS]
+	local i b=0 s=${3:-30}
+	for i in $(seq $((s * 10))); do
+		b=$(ip netns exec "$1" tc -s qdisc show dev "$2" |
 			sed -n 's/.*backlog \([0-9]*\)b.*/\1/p' | head -1)
 		[ "${b:-0}" -gt 1000000 ] && return 0
 		sleep 0.1
 	done
-	echo "bloat_up: the tbf's backlog stayed at ${b:-0} B (< 1 MB) for 30 s" >&2
+	echo "bloat_up: the tbf's backlog stayed at ${b:-0} B (< 1 MB) for $s s" >&2
 	return 1
 }
 
