@@ -6,34 +6,19 @@
 # unshaped veth pair (profile 10gbe): "cpu", a busy core in the evidence.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/labplan.sh"
 xr_need_root "xrun lab needs root (network namespaces)"
 xr_need ip tc iperf3 sqlite3
 P="xe$$"
 P=${P:0:10}
 xr_tmpdir T
 xr_at_exit '"$XRUN" lab down --prefix "$P" >/dev/null 2>&1'
-plan() {
-	cat <<YAML
-xrun: 1
-name: lab-explain-$1
-hosts:
-  client: {netns: $P-client, address: 198.18.0.1, iface: $P-veth}
-  server: {netns: $P-server, address: 198.18.0.2, iface: $P-veth}
-engine:
-  type: iperf3
-  client: client
-  server: { host: server, start: true }
-  duration: 2s
-repeat: 2
-sample: 250ms
-counters: [nic, tcp, cpu]
-YAML
-}
+TAIL=$'sample: 250ms\ncounters: [nic, tcp, cpu]'
 limit() { # json field
 	q :memory: "select json_extract(c.value, '\$.limit.$2') from json_each(json_extract(readfile('$1'), '\$.cells')) c limit 1"
 }
 "$XRUN" lab up --rate 1000mbit --prefix "$P" >up.out || fail "lab up exit $?"
-plan line >l.yaml
+xr_lab_plan "$P" lab-explain-line 2 "" "$TAIL" >l.yaml
 "$XRUN" run l.yaml --db l.db --unattended 2>run.err || { cat run.err; fail "run exit $?"; }
 "$XRUN" report --db l.db -o l.json 2>rep.err || { cat rep.err; fail "report exit $?"; }
 echo "# shaped: $(limit l.json text)"
@@ -42,7 +27,7 @@ echo "# shaped: $(limit l.json text)"
 	fail "shaped link: fraction $(limit l.json fraction) < 0.95"
 "$XRUN" lab down --prefix "$P" >/dev/null
 "$XRUN" lab up --profile 10gbe --prefix "$P" >up.out || fail "lab up 10gbe exit $?"
-plan cpu >c.yaml
+xr_lab_plan "$P" lab-explain-cpu 2 "" "$TAIL" >c.yaml
 "$XRUN" run c.yaml --db c.db --unattended 2>run.err || { cat run.err; fail "run exit $?"; }
 "$XRUN" report --db c.db -o c.json 2>rep.err || { cat rep.err; fail "report exit $?"; }
 echo "# unshaped: $(limit c.json text)"

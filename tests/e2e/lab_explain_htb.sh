@@ -8,6 +8,7 @@
 # fraction >= 0.95. The store's qdisc_root fact is "htb 800000000".
 set -eu
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/labplan.sh"
 xr_need_root "xrun lab needs root (network namespaces)"
 xr_need ip tc iperf3 sqlite3
 P="xh$$"
@@ -20,20 +21,7 @@ ns qdisc replace dev "$P-veth" root handle 1: htb default 10 2>/dev/null ||
 	fail "cannot set an htb root"
 ns class add dev "$P-veth" parent 1: classid 1:1 htb rate 900mbit burst 256k cburst 256k 2>/dev/null
 ns class add dev "$P-veth" parent 1:1 classid 1:10 htb rate 500mbit ceil 800mbit burst 256k cburst 256k 2>/dev/null
-cat >h.yaml <<YAML
-xrun: 1
-name: lab-explain-htb
-hosts:
-  client: {netns: $P-client, address: 198.18.0.1, iface: $P-veth}
-  server: {netns: $P-server, address: 198.18.0.2, iface: $P-veth}
-engine:
-  type: iperf3
-  client: client
-  server: { host: server, start: true }
-  duration: 2s
-repeat: 2
-counters: [nic, tcp]
-YAML
+xr_lab_plan "$P" lab-explain-htb 2 "" "counters: [nic, tcp]" >h.yaml
 "$XRUN" run h.yaml --db h.db --unattended 2>run.err || { cat run.err; fail "run exit $?"; }
 [ "$(q h.db "select value from host_facts where host = 'client' and key = 'qdisc_root' order by rowid desc limit 1")" = "htb 800000000" ] ||
 	fail "qdisc_root fact: $(q h.db "select host, key, value from host_facts where key = 'qdisc_root'")"

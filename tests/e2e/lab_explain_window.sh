@@ -22,29 +22,15 @@
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/bloat.sh"
+. "$(dirname "$0")/lib/labplan.sh"
 xr_need_root "xrun lab needs root (network namespaces)"
 xr_need ip tc ss iperf3 sqlite3 python3
 P="xw$$"
 P=${P:0:10}
 xr_tmpdir T
 xr_at_exit 'bloat_down; "$XRUN" lab down --prefix "$P" >/dev/null 2>&1'
-cat >w.yaml <<YAML
-xrun: 1
-name: lab-explain-window
-hosts:
-  client: {netns: $P-client, address: 198.18.0.1, iface: $P-veth}
-  server: {netns: $P-server, address: 198.18.0.2, iface: $P-veth}
-engine:
-  type: iperf3
-  client: client
-  server: { host: server, start: true }
-  duration: 2s
-  window: 16K
-  reverse: true
-repeat: 2
-sample: 250ms
-counters: [nic, tcp, cpu]
-YAML
+xr_lab_plan "$P" lab-explain-window 2 $'  window: 16K\n  reverse: true' \
+	$'sample: 250ms\ncounters: [nic, tcp, cpu]' >w.yaml
 "$XRUN" lab up --rate 100mbit --latency 400ms --prefix "$P" >up.out || fail "lab up exit $?"
 bloat_up "$P-client" "$P-server" 198.18.0.2 "$P-veth" "$T" || fail "no standing queue"
 attempt() { # N: 0 window-bound as it must be, 2 the queue did not stand
