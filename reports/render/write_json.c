@@ -14,6 +14,7 @@
 #include "buf.h"
 #include "escape.h"
 #include "explain.h"
+#include "json_dump.h"
 #include "json_runs.h"
 #include "render.h"
 #include "banned.h"
@@ -622,117 +623,8 @@ static json_t *model_tail(const struct report *r)
 	return o;
 }
 
-/* The report as jansson's dump of one tree would write it (JSON_INDENT(1),
- * JSON_REAL_PRECISION(10)), in 64 KiB pieces (json_dumpf makes one fwrite
- * per token: 7% of a 100,000-run report, bench/RESULTS.md), and without
- * the tree: "cells", "comparisons" and the reference's "rows" are built,
- * dumped and freed one element at a time, a row's published runs in
- * chunks (a tree of 100,000 cells was 1.5 GB and most of the
- * time of a 10^5-level report, bench/RESULTS.md, "Report scale under
- * 1 s"). An element dumped alone starts at depth 0; inside the report it
- * is at depth 2, so each newline of its dump gets two more spaces of
- * indent (jansson writes a newline only as indentation: one inside a
- * string is escaped). */
-struct dump_buf {
-	FILE *f;
-	size_t len;
-	int bad, indent, skip;
-	char b[65536];
-};
-
-static int dump_flush(struct dump_buf *d)
-{
-	if (d->len && fwrite(d->b, 1, d->len, d->f) != d->len)
-		d->bad = 1;
-	d->len = 0;
-	return d->bad ? -1 : 0;
-}
-
-/* A full buffer written but for its last DUMP_TAIL bytes, which
- * dump_unclose may take back. */
-#define DUMP_TAIL 16
-static int dump_spill(struct dump_buf *d)
-{
-	size_t n = d->len - DUMP_TAIL;
-	if (fwrite(d->b, 1, n, d->f) != n)
-		d->bad = 1;
-	memmove(d->b, d->b + n, DUMP_TAIL);
-	d->len = DUMP_TAIL;
-	return d->bad ? -1 : 0;
-}
-
-static int dump_raw(struct dump_buf *d, const char *p, size_t n)
-{
-	while (n) {
-		size_t k = sizeof d->b - d->len;
-		if (!k && dump_spill(d) < 0)
-			return -1;
-		k = sizeof d->b - d->len;
-		k = n < k ? n : k;
-		memcpy(d->b + d->len, p, k);
-		d->len += k;
-		p += k;
-		n -= k;
-	}
-	return 0;
-}
-
-/* jansson's callback: the first d->skip bytes dropped, d->indent spaces
- * after every newline. */
-static int dump_piece(const char *p, size_t n, void *data)
-{
-	struct dump_buf *d = data;
-	static const char sp[] = "        ";
-	while (n && d->skip) {
-		p++, n--, d->skip--;
-	}
-	while (n) {
-		const char *nl = d->indent ? memchr(p, '\n', n) : NULL;
-		size_t k = nl ? (size_t)(nl - p) + 1 : n;
-		if (dump_raw(d, p, k) < 0 ||
-		    (nl && dump_raw(d, sp, (size_t)d->indent) < 0))
-			return -1;
-		p += k;
-		n -= k;
-	}
-	return 0;
-}
-
-/* Drops end (at most DUMP_TAIL bytes), the close of what was just
- * dumped. */
-static int dump_untail(struct dump_buf *d, const char *end)
-{
-	size_t n = strlen(end);
-	if (d->len < n || memcmp(d->b + d->len - n, end, n))
-		return -1;
-	d->len -= n;
-	return 0;
-}
-
-/* o dumped into d (and o released); -1 when it cannot be written, -2
- * when o is NULL (out of memory building it). */
-static int dump_tree(struct dump_buf *d, json_t *o, int indent, int skip)
-{
-	int rc;
-	if (!o)
-		return -2;
-	d->indent = indent;
-	d->skip = skip;
-	rc = json_dump_callback(o, dump_piece, d,
-				JSON_INDENT(1) | JSON_REAL_PRECISION(10));
-	json_decref(o);
-	d->indent = d->skip = 0;
-	return rc < 0 || d->bad ? -1 : 0;
-}
-
-/* Drops the closing "\n}" of the object just dumped (at depth 0). */
-static int dump_unclose(struct dump_buf *d)
-{
-	return dump_untail(d, "\n}");
-}
-
 /* ",\n \"KEY\": [" the n elements at depth 2 "\n ]" ("[]" when none). */
-static int dump_array(struct dump_buf *d, const char *key, int n,
+static int dump_array(struct jdump *d, const char *key, int n,
 		      json_t *(*el)(const struct report *,
 				    const struct explain *, int),
 		      const struct report *r, const struct explain *x)
@@ -740,29 +632,28 @@ static int dump_array(struct dump_buf *d, const char *key, int n,
 	char head[64];
 	int k;
 	snprintf(head, sizeof head, ",\n \"%s\": [", key);
-	if (dump_raw(d, head, strlen(head)) < 0)
+	if (jdump_raw(d, head, strlen(head)) < 0)
 		return -1;
 	for (k = 0; k < n; k++) {
 		int rc;
-		if (dump_raw(d, k ? ",\n  " : "\n  ", k ? 4 : 3) < 0)
+		if (jdump_raw(d, k ? ",\n  " : "\n  ", k ? 4 : 3) < 0)
 			return -1;
-		if ((rc = dump_tree(d, el(r, x, k), 2, 0)) < 0)
+		if ((rc = jdump_tree(d, el(r, x, k), 2, 0)) < 0)
 			return rc;
 	}
-	return dump_raw(d, n ? "\n ]" : "]", n ? 3 : 1);
+	return jdump_raw(d, n ? "\n ]" : "]", n ? 3 : 1);
 }
 
 /* One of a published cell's run arrays (0 values, 1 texts, 2 lines) at
  * depth 4, in chunks: a cell's runs are not held as one tree (a jansson
  * array of 10^6 runs is about 170 MB). */
-static int dump_runs(struct dump_buf *d, const struct report_ref_row *w,
-		     int which)
+static int dump_runs(struct jdump *d, const struct report_ref_row *w, int which)
 {
 	enum { CHUNK = 4096 };
 	int i, rc = 0;
 	if (!w->npub)
-		return dump_raw(d, "[]", 2);
-	if (dump_raw(d, "[", 1) < 0)
+		return jdump_raw(d, "[]", 2);
+	if (jdump_raw(d, "[", 1) < 0)
 		return -1;
 	for (i = 0; i < w->npub; i += CHUNK) {
 		json_t *a = json_array();
@@ -772,16 +663,16 @@ static int dump_runs(struct dump_buf *d, const struct report_ref_row *w,
 			    a, which == 0   ? num(w->pub[k])
 			       : which == 1 ? str(w->pub_text[k])
 					    : json_integer(w->pub_line[k]));
-		if ((i && dump_raw(d, ",", 1) < 0) ||
-		    (rc = dump_tree(d, a, 4, 1)) < 0 ||
-		    (rc = dump_untail(d, "\n    ]")) < 0)
+		if ((i && jdump_raw(d, ",", 1) < 0) ||
+		    (rc = jdump_tree(d, a, 4, 1)) < 0 ||
+		    (rc = jdump_untail(d, "\n    ]")) < 0)
 			return rc < 0 ? rc : -1;
 	}
-	return dump_raw(d, "\n    ]", 6);
+	return jdump_raw(d, "\n    ]", 6);
 }
 
 /* Published cell k at depth 3: its head, its runs, what it measured. */
-static int dump_ref_row(struct dump_buf *d, const struct report *r,
+static int dump_ref_row(struct jdump *d, const struct report *r,
 			const struct explain *x, int k)
 {
 	static const char *const key[] = {
@@ -789,45 +680,45 @@ static int dump_ref_row(struct dump_buf *d, const struct report *r,
 	    ",\n    \"published_lines\": "};
 	const struct report_ref_row *w = &r->ref->rows[k];
 	int rc = 0, j;
-	if ((rc = dump_tree(d, ref_row_head(r, w), 3, 0)) < 0 ||
-	    (rc = dump_untail(d, "\n   }")) < 0)
+	if ((rc = jdump_tree(d, ref_row_head(r, w), 3, 0)) < 0 ||
+	    (rc = jdump_untail(d, "\n   }")) < 0)
 		return rc;
 	for (j = 0; j < 3; j++)
-		if (dump_raw(d, key[j], strlen(key[j])) < 0 ||
+		if (jdump_raw(d, key[j], strlen(key[j])) < 0 ||
 		    (rc = dump_runs(d, w, j)) < 0)
 			return rc < 0 ? rc : -1;
-	if (dump_raw(d, ",", 1) < 0)
+	if (jdump_raw(d, ",", 1) < 0)
 		return -1;
-	return dump_tree(d, ref_measured(w, x, k), 3, 1);
+	return jdump_tree(d, ref_measured(w, x, k), 3, 1);
 }
 
 /* The "reference" value at depth 1, its rows one at a time. */
-static int dump_reference(struct dump_buf *d, const struct report *r,
+static int dump_reference(struct jdump *d, const struct report *r,
 			  const struct explain *x)
 {
 	static const char rows[] = ",\n  \"rows\": [";
 	const struct report_ref *ref = r->ref;
 	int k, rc;
 	if (!ref)
-		return dump_raw(d, "null", 4);
-	if ((rc = dump_tree(d, ref_head(ref), 1, 0)) < 0 ||
-	    (rc = dump_untail(d, "\n }")) < 0 ||
-	    (rc = dump_raw(d, rows, sizeof rows - 1)) < 0)
+		return jdump_raw(d, "null", 4);
+	if ((rc = jdump_tree(d, ref_head(ref), 1, 0)) < 0 ||
+	    (rc = jdump_untail(d, "\n }")) < 0 ||
+	    (rc = jdump_raw(d, rows, sizeof rows - 1)) < 0)
 		return rc;
 	for (k = 0; k < ref->nrows; k++) {
-		if (dump_raw(d, k ? ",\n   " : "\n   ", k ? 5 : 4) < 0)
+		if (jdump_raw(d, k ? ",\n   " : "\n   ", k ? 5 : 4) < 0)
 			return -1;
 		if ((rc = dump_ref_row(d, r, x, k)) < 0)
 			return rc;
 	}
-	if (dump_raw(d, ref->nrows ? "\n  ]," : "],", ref->nrows ? 5 : 2) < 0)
+	if (jdump_raw(d, ref->nrows ? "\n  ]," : "],", ref->nrows ? 5 : 2) < 0)
 		return -1;
-	return dump_tree(d, ref_foot(ref), 1, 1);
+	return jdump_tree(d, ref_foot(ref), 1, 1);
 }
 
 /* The report without its closing "\n}", which json_runs_write writes
  * after "run_values"; -2 out of memory, -1 not written. */
-static int dump_report(struct dump_buf *d, const struct report *r)
+static int dump_report(struct jdump *d, const struct report *r)
 {
 	struct explain *x = NULL;
 	static const char tb[] = ",\n \"tables\": ";
@@ -836,35 +727,33 @@ static int dump_report(struct dump_buf *d, const struct report *r)
 	/* one explanation for the cells and the comparisons (it was built
 	 * for each) */
 	explain_build(r, &x);
-	if ((rc = dump_tree(d, model_head(r), 0, 0)) < 0 ||
-	    (rc = dump_unclose(d)) < 0 ||
+	if ((rc = jdump_tree(d, model_head(r), 0, 0)) < 0 ||
+	    (rc = jdump_unclose(d)) < 0 ||
 	    (rc = dump_array(d, "cells", r->ncells, cell_json, r, x)) < 0 ||
-	    (rc = dump_raw(d, tb, sizeof tb - 1)) < 0 ||
-	    (rc = dump_tree(d, tables(r), 1, 0)) < 0 ||
+	    (rc = jdump_raw(d, tb, sizeof tb - 1)) < 0 ||
+	    (rc = jdump_tree(d, tables(r), 1, 0)) < 0 ||
 	    (rc = dump_array(d, "comparisons", r->ncmps, cmp_json, r, x)) < 0 ||
-	    (rc = dump_raw(d, ",", 1)) < 0 ||
-	    (rc = dump_tree(d, model_notes(r), 0, 1)) < 0 ||
-	    (rc = dump_unclose(d)) < 0 ||
-	    (rc = dump_raw(d, rf, sizeof rf - 1)) < 0 ||
+	    (rc = jdump_raw(d, ",", 1)) < 0 ||
+	    (rc = jdump_tree(d, model_notes(r), 0, 1)) < 0 ||
+	    (rc = jdump_unclose(d)) < 0 ||
+	    (rc = jdump_raw(d, rf, sizeof rf - 1)) < 0 ||
 	    (rc = dump_reference(d, r, x)) < 0 ||
-	    (rc = dump_raw(d, ",", 1)) < 0 ||
-	    (rc = dump_tree(d, model_tail(r), 0, 1)) < 0 ||
-	    (rc = dump_unclose(d)) < 0)
+	    (rc = jdump_raw(d, ",", 1)) < 0 ||
+	    (rc = jdump_tree(d, model_tail(r), 0, 1)) < 0 ||
+	    (rc = jdump_unclose(d)) < 0)
 		return rc;
-	return dump_flush(d);
+	return jdump_flush(d);
 }
 
 int report_write_json(const struct report *r, FILE *f, struct xr_err *err)
 {
-	struct dump_buf *d = malloc(sizeof *d);
+	struct jdump *d = jdump_new(f);
 	int rc;
 	memset(&json_count, 0, sizeof json_count);
 	if (!d)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	memset(d, 0, offsetof(struct dump_buf, b));
-	d->f = f;
 	rc = dump_report(d, r);
-	free(d);
+	jdump_free(d);
 	if (rc == -2)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	if (rc == 0 && json_runs_write(r, f, jstr) < 0)
