@@ -324,7 +324,9 @@ static int win_argv(struct sampler *s, double max_s, struct strv *av)
 			 partial ? "; of nic only receive discards and errors, "
 				   "no tcp (both read before and after the run)"
 				 : "");
-	return winctr_argv(s->iface, secs, sets, av);
+	/* no adapter counters asked for: none read over there */
+	return winctr_argv((s->what & PLAN_COUNTER_NIC) ? s->iface : NULL, secs,
+			   sets, av);
 }
 
 int sampler_remote_start(struct sampler *s, struct host *h, double max_s,

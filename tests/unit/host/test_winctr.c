@@ -370,6 +370,25 @@ static void sample_win(const char *ns, const char *dir)
 	ok(script && strstr(script, "\n$n = 'Ethernet'\n$si = 1\n$ns = 61\n"),
 	   "the far side got the interface, 1 s and 60 s / 1 s + 1 sets");
 	free(script);
+	series_set_release(&got);
+	series_set_release(&all);
+	/* cpu alone: no adapter counters asked for over there, none kept */
+	memset(&err, 0, sizeof err);
+	ok(sampler_start(h, "win", "Ethernet", PLAN_COUNTER_CPU, 1, 60, &s,
+			 &err) == 0,
+	   "start it with cpu only: %s", err.msg);
+	sampler_mark(s);
+	is_int((long long)wait_points(s, "cpu.0.busy", 3, &got), 3,
+	       "the three sets came");
+	sampler_stop(s, &all);
+	is_int((long long)all.n, 12, "cpu series only");
+	ok(!all.note[0], "period and counters as planned: no note (%s)",
+	   all.note);
+	buf_reset(&cmd);
+	script = buf_read_file(&cmd, path, 0) == 0 ? decode(cmd.s) : NULL;
+	ok(script && strstr(script, "\n$n = ''\n$si = 1\n"),
+	   "the far side got no interface");
+	free(script);
 	buf_release(&cmd);
 	series_set_release(&got);
 	series_set_release(&all);
