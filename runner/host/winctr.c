@@ -8,19 +8,22 @@
  *   Int64; each sample set's CounterSamples carry Path, InstanceName,
  *   CookedValue, RawValue and Status. -MaxSamples, not -Continuous: the
  *   far side then ends by itself at the sampler's deadline even when the
- *   end of the ssh session does not reach it.
+ *   end of the ssh session does not reach it. Not typeperf (its CSV names
+ *   columns by localized path in a header and has no per-sample status).
  * - Counter names are localized ("Performance counter names are
  *   localized ... use Get-Counter -ListSet to find the localized names",
  *   the same page), and Get-Counter takes the system's names only. The
  *   script tries the English set name first; when it is not there it
- *   looks each English name up in HKLM\...\Perflib\009's Counter table
+ *   looks each English name up in HKLM\...\Perflib\009's Counter value
  *   (index, name pairs: KB 287159 "Using PDH APIs correctly in a
- *   localized language") and turns the index into this system's name
- *   with PdhLookupPerfNameByIndex (pdh.h, Microsoft Learn), as
- *   PowerShell Magazine's "Querying performance counters from
- *   PowerShell" (2013) does. PdhAddEnglishCounter, the other documented
- *   way, exists only inside a PDH query, which Get-Counter does not use.
- *   A name without an index stays English.
+ *   localized language") and the index in Perflib\CurrentLanguage's
+ *   (the system's names), as Microsoft's own Exchange HealthChecker does
+ *   (microsoft/CSS-Exchange, Diagnostics/HealthChecker/Helpers/
+ *   PerformanceCountersFunctions.ps1): registry reads only, no Add-Type.
+ *   PdhLookupPerfNameByIndex (pdh.h) gives the same from the index, and
+ *   PdhAddEnglishCounter takes English paths, but only inside a PDH
+ *   query of our own, which Get-Counter does not let us make. A name
+ *   without an index stays English.
  * - "\Processor Information(*)": the processor-group aware set,
  *   instances "G,N", "G,_Total" and "_Total" (the older "\Processor(*)"
  *   with instances "N" when it is missing); % Processor Time, % DPC Time
@@ -73,23 +76,22 @@ static const char script_names[] =
     "$en = $true\n"
     "try { $null = Get-Counter -ListSet 'Processor Information' } "
     "catch { $en = $false }\n"
-    "$ix = @{}\n"
+    "$ix = @{}; $loc = @{}\n"
     "if (-not $en) {\n"
-    "  $t = (Get-ItemProperty 'HKLM:\\SOFTWARE\\Microsoft\\Windows NT\\"
-    "CurrentVersion\\Perflib\\009').Counter\n"
+    "  $pl = 'SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib\\'\n"
+    "  $t = [Microsoft.Win32.Registry]::LocalMachine.OpenSubKey($pl + "
+    "'009').GetValue('Counter')\n"
+    "  $cl = [Microsoft.Win32.Registry]::LocalMachine.OpenSubKey($pl + "
+    "'CurrentLanguage').GetValue('Counter')\n"
     "  for ($j = 0; $j + 1 -lt $t.Count; $j += 2) { "
-    "if (-not $ix.ContainsKey($t[$j + 1])) { "
-    "$ix[$t[$j + 1]] = [uint32]$t[$j] } }\n"
-    "  Add-Type -Namespace XrunPdh -Name Api -MemberDefinition "
-    "'[DllImport(\"pdh.dll\", CharSet = CharSet.Unicode)] public static "
-    "extern uint PdhLookupPerfNameByIndex(string m, uint i, "
-    "System.Text.StringBuilder b, ref uint n);'\n"
+    "if (-not $ix.ContainsKey($t[$j + 1])) { $ix[$t[$j + 1]] = $t[$j] } }\n"
+    "  for ($j = 0; $j + 1 -lt $cl.Count; $j += 2) { "
+    "$loc[$cl[$j]] = $cl[$j + 1] }\n"
     "}\n"
     "function ln([string]$e) {\n"
     "  if ($en -or -not $ix.ContainsKey($e)) { return $e }\n"
-    "  $b = New-Object Text.StringBuilder 1024; $z = [uint32]1024\n"
-    "  if ([XrunPdh.Api]::PdhLookupPerfNameByIndex($null, $ix[$e], $b, "
-    "[ref]$z) -eq 0) { return $b.ToString() }\n"
+    "  $l = $loc[$ix[$e]]\n"
+    "  if ($l) { return $l }\n"
     "  return $e\n"
     "}\n";
 

@@ -226,9 +226,10 @@ static void test_script(void)
 	       strstr(s.s, "'Processor Information'") &&
 	       strstr(s.s, "'Packets Received Discarded'"),
 	   "the English names it looks up");
-	ok(strstr(s.s, "PdhLookupPerfNameByIndex") &&
-	       strstr(s.s, "Perflib\\009"),
-	   "localized through Perflib\\009 and PDH");
+	ok(strstr(s.s, "OpenSubKey($pl + '009')") &&
+	       strstr(s.s, "OpenSubKey($pl + 'CurrentLanguage')") &&
+	       !strstr(s.s, "Add-Type"),
+	   "localized through Perflib\\009 and CurrentLanguage, no Add-Type");
 	ok(strstr(s.s, "ToString('R', $ic)") && strstr(s.s, "RawValue"),
 	   "values in the invariant culture");
 	is_int(winctr_argv("Ether'net $(calc)", 2, 31, &av), 0, "argv");
