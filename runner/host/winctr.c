@@ -46,8 +46,10 @@
  *   p VALUE INSTANCE         % Processor Time, VALUE CookedValue ("R")
  *   d VALUE INSTANCE         % DPC Time
  *   i VALUE INSTANCE         % Interrupt Time
- *   nd COUNT INSTANCE        Packets Received Discarded, COUNT RawValue
- *   ne COUNT INSTANCE        Packets Received Errors
+ *   nd COUNT -               Packets Received Discarded, COUNT RawValue
+ *   ne COUNT -               Packets Received Errors (the adapter's
+ *                            instance is in the paths line before: frame
+ *                            lines stay short, under a pty's 80 columns)
  *   @@ xrun-winctr-end
  *
  * keyed by a letter rather than the (localized) counter path. Samples
@@ -137,12 +139,13 @@ static const char script_loop[] =
     "    if ($c.Status -gt 1) { continue }\n"
     "    $y = $k[$c.Path.Substring($c.Path.LastIndexOf('\\') + 1)]\n"
     "    if (-not $y) { continue }\n"
+    "    $x = $c.InstanceName\n"
     "    if ($y -like 'n*') {\n"
-    "      if ($c.InstanceName -ne $inst) { continue }\n"
-    "      $v = $c.RawValue.ToString($ic)\n"
+    "      if ($x -ne $inst) { continue }\n"
+    "      $v = $c.RawValue.ToString($ic); $x = '-'\n"
     "    } else { $v = $c.CookedValue.ToString('R', $ic) }\n"
     "    [void]$w.Append($y).Append(' ').Append($v).Append(' ')"
-    ".Append($c.InstanceName).Append(\"`n\")\n"
+    ".Append($x).Append(\"`n\")\n"
     "  }\n"
     "  [void]$w.Append('@@ xrun-winctr-end')\n"
     "  [Console]::Out.WriteLine($w.ToString()); [Console]::Out.Flush()\n"
@@ -342,12 +345,75 @@ static int frame_parse(struct winctr_frame *f, const char *p, const char *e)
 	return rc;
 }
 
+/* The length of the escape sequence at p (p[0] is ESC), n bytes left:
+ * CSI (ESC [ parameters intermediates final, ECMA-48 5.4), OSC (ESC ]
+ * ... BEL or ESC \\), else ESC and one byte; 0 when it is not complete
+ * yet. */
+static size_t vt_len(const char *p, size_t n)
+{
+	size_t i = 2;
+	if (n < 2)
+		return 0;
+	if (p[1] == '[') {
+		while (i < n && (unsigned char)p[i] >= 0x20 &&
+		       (unsigned char)p[i] <= 0x3f)
+			i++;
+		if (i == n)
+			return 0;
+		/* a final byte 0x40-0x7e, else not a CSI: ESC [ alone */
+		return (unsigned char)p[i] >= 0x40 &&
+			       (unsigned char)p[i] <= 0x7e
+			   ? i + 1
+			   : 2;
+	}
+	if (p[1] == ']') {
+		for (; i < n; i++)
+			if (p[i] == '\a')
+				return i + 1;
+			else if (p[i] == 0x1b && i + 1 < n && p[i + 1] == '\\')
+				return i + 2;
+		return 0;
+	}
+	return 2;
+}
+
+/*
+ * Terminal escape sequences out of acc, in place (an incomplete one at
+ * the end stays for the next read). A stream that runs in a pty (ssh -tt,
+ * as every background command: host_ssh.c) gets ConPTY's sequences from
+ * Win32-OpenSSH in its output (PowerShell/Win32-OpenSSH issues #1528 and
+ * #871: window title, cursor hide and show, erase to the line's end);
+ * none is part of a frame.
+ */
+static void strip_vt(struct buf *acc)
+{
+	size_t r = 0, w = 0;
+	while (r < acc->len) {
+		size_t k;
+		if (acc->s[r] != 0x1b) {
+			acc->s[w++] = acc->s[r++];
+			continue;
+		}
+		if ((k = vt_len(acc->s + r, acc->len - r)) == 0)
+			break;
+		r += k;
+	}
+	while (r < acc->len)
+		acc->s[w++] = acc->s[r++];
+	acc->len = w;
+	acc->s[w] = '\0';
+}
+
 int winctr_take(struct buf *acc,
 		int (*fn)(void *arg, const struct winctr_frame *f), void *arg)
 {
 	static const char hd[] = "@@ xrun-winctr ", tl[] = "@@ xrun-winctr-end";
 	size_t used = 0;
 	int rc = 0;
+
+	if (!acc->len)
+		return 0;
+	strip_vt(acc);
 
 	while (rc == 0) {
 		char *b = strstr(acc->s + used, hd), *nl, *e, *end;

@@ -53,8 +53,8 @@ def groups(nl):
             out.append("%s %s 0,_total" % (key, r((s["0,0"][k] + s["0,1"][k]) / 2)))
             out.append("%s %s 1,_total" % (key, r(s["1,0"][k])))
             out.append("%s %s _total" % (key, r(total(s, k))))
-        out.append("nd %d %s" % (DISC[i], NIC))
-        out.append("ne %d %s" % (ERRS[i], NIC))
+        out.append("nd %d -" % DISC[i])
+        out.append("ne %d -" % ERRS[i])
         out.append("@@ xrun-winctr-end")
     return nl.join(out) + nl
 

@@ -149,8 +149,8 @@ static void test_malformed(void)
 	    {"p 50 cpu0\n", -XR_EPARSE}, /* not an instance of the set */
 	    {"x 50 0,1\n", -XR_EPARSE},	 /* not a key of the script */
 	    {"p 50\n", -XR_EPARSE},	 /* no instance */
-	    {"nd -4 Ethernet adapter\n", -XR_EPARSE}, /* a count is digits */
-	    {"nd 18446744073709551615 a b\n", 0},
+	    {"nd -4 -\n", -XR_EPARSE},	 /* a count is digits */
+	    {"nd 18446744073709551615 -\n", 0},
 	    {"p 50 0,_total\n", 0}, /* a group's total: read and left */
 	};
 	struct got g;
@@ -175,6 +175,29 @@ static void test_malformed(void)
 	}
 	ok(take_one("", &n, &g) == 0 && n == 1 && g.f[0].ncpu == 0,
 	   "an empty set is a frame without counters");
+}
+
+/* A stream through a pty (ssh -tt to Win32-OpenSSH, ConPTY): the
+ * sequences its issues #1528 and #871 show (a window-title OSC ended by
+ * BEL, cursor hide/show, erase to the line's end), one cut in two
+ * reads. ECMA-48: CSI is ESC [ parameters (0x30-0x3f) intermediates
+ * (0x20-0x2f) and a final byte (0x40-0x7e). */
+static void test_pty(void)
+{
+	struct buf b = BUF_INIT;
+	struct got g = {0};
+	buf_adds(&b, "\x1b]0;C:\\WINDOWS\\system32\\conhost.exe\x07"
+		     "\x1b[?25l@@ xrun-winctr 5.000\x1b[K\r\np 50 0,0\x1b[K\r\n"
+		     "d 7\x1b[K 0,0\r\n\x1b[?2");
+	is_int(winctr_take(&b, keep, &g), 0, "a pty's stream, first part");
+	ok(g.n == 0 && b.len >= 4 && !memcmp(b.s + b.len - 4, "\x1b[?2", 4),
+	   "the cut sequence waits for its end");
+	buf_adds(&b, "5h@@ xrun-winctr-end\x1b[K\r\n");
+	is_int(winctr_take(&b, keep, &g), 0, "and the rest");
+	ok(g.n == 1 && g.f[0].ncpu == 1 && g.f[0].cpu[0].busy == 50 &&
+	       g.f[0].cpu[0].dpc == 7 && g.f[0].up == 5,
+	   "the frame read through the sequences");
+	buf_release(&b);
 }
 
 /* base64 -> UTF-16LE -> bytes of the low halves. */
@@ -430,6 +453,7 @@ int main(void)
 	test_groups();
 	test_processor();
 	test_malformed();
+	test_pty();
 	test_script();
 	test_sampler_netns();
 	return tap_done();
