@@ -439,7 +439,8 @@ int sampler_start(struct host *h, const char *label, const char *iface,
 		rc = take_local(s) < 0 ? -XR_ENOMEM : 0;
 	else if (host_netns(h) && host_os(h) != PLAN_OS_MACOS &&
 		 host_os(h) != PLAN_OS_WINDOWS && start_netns(s, host_netns(h)))
-		rc = 0; /* its thread runs */
+		rc = 0; /* its thread runs (a netns host of another OS stands
+			 * in for one in the tests: it gets that OS's stream) */
 	else
 		rc = sampler_remote_start(s, h, max_s, err);
 	if (rc < 0) {
