@@ -340,7 +340,7 @@ static int frame_parse(struct winctr_frame *f, const char *p, const char *e)
 			rc = frame_line(f, &cap, p, le);
 		p = nl ? nl + 1 : e;
 	}
-	if (rc == 0)
+	if (rc == 0 && f->ncpu) /* qsort's base must not be NULL (C11) */
 		qsort(f->cpu, f->ncpu, sizeof *f->cpu, cpu_cmp);
 	return rc;
 }

@@ -51,8 +51,9 @@ static int keep(void *arg, const struct winctr_frame *f)
 	struct got *g = arg;
 	if (g->n < 4) {
 		g->f[g->n] = *f;
-		memcpy(g->cpu[g->n], f->cpu,
-		       (f->ncpu < 4 ? f->ncpu : 4) * sizeof *f->cpu);
+		if (f->ncpu) /* memcpy's source must not be NULL */
+			memcpy(g->cpu[g->n], f->cpu,
+			       (f->ncpu < 4 ? f->ncpu : 4) * sizeof *f->cpu);
 		g->f[g->n].cpu = g->cpu[g->n];
 	}
 	g->n++;
