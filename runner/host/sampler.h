@@ -6,15 +6,19 @@
  * thread only); on an ssh host, or a netns host it cannot enter (noted
  * with the run), one long-lived far-side sh loop per run prints a
  * snapshot document every period, read by a thread here. Both go through
- * the one counters parser. A sampler that dies is noted and the run goes
- * on without it.
+ * the one counters parser. A macOS host streams top (mactop.h), a Windows
+ * host a Get-Counter loop (winctr.h): cpu.N.busy, cpu.N.softirq (% DPC
+ * Time), cpu.N.irq (% Interrupt Time), cpu.all.*, nic.rx_dropped and
+ * nic.rx_errors. A sampler that dies is noted and the run goes on
+ * without it.
  *
  * Series (names in schema/store.md): nic.NAME (interface statistics),
  * nic.ethtool.NAME (those that moved), qdisc.drops, .overlimits,
  * .requeues, .backlog, .qlen, cpu.N.busy, cpu.all.busy, cpu.N.softirq,
- * cpu.all.softirq (%), softirq.net_rx, .net_tx, tcp.retrans, tcp.NAME,
- * udp.NAME. A counter's point is its increase over the interval ending
- * at t; t is seconds from sampler_mark (the engine's start).
+ * cpu.all.softirq, cpu.N.irq and cpu.all.irq (Windows) (%),
+ * softirq.net_rx, .net_tx, tcp.retrans, tcp.NAME, udp.NAME. A counter's
+ * point is its increase over the interval ending at t; t is seconds from
+ * sampler_mark (the engine's start).
  */
 #ifndef XR_SAMPLER_H
 #define XR_SAMPLER_H

@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "buf.h"
 #include "sampler.h"
@@ -60,6 +61,12 @@ struct sampler {
 	 * 0); mac_lines: CPU usage lines seen (the first is dropped) */
 	int mac;
 	size_t mac_lines;
+	/* Windows: the stream is winctr.c's Get-Counter frames; win_nic[]:
+	 * the last raw receive discards and errors (win_nic_have: which),
+	 * whose increase is the next point */
+	int win;
+	uint64_t win_nic[2];
+	unsigned win_nic_have;
 	struct buf err_text;
 };
 

@@ -2,11 +2,13 @@
  * The sampler's remote reader (sampler_int.h): the stream of a far-side
  * loop, started through host_spawn_stream, whose framed documents become
  * snapshots (counters.c's sampler script), or on a macOS host the lines
- * of `top -l 0 -s S -n 0` (mactop.h) that become cpu.all.busy; and, at
- * the stop, the last partial interval.
+ * of `top -l 0 -s S -n 0` (mactop.h) that become cpu.all.busy, or on a
+ * Windows host the frames of a Get-Counter loop (winctr.h) that become
+ * cpu and nic drop series; and, at the stop, the last partial interval.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,8 @@
 #include "plan.h"
 #include "proc.h"
 #include "sampler_int.h"
+#include "strv.h"
+#include "winctr.h"
 
 #include "banned.h"
 
@@ -96,8 +100,113 @@ static int take_top(struct sampler *s, struct buf *acc, double now)
 	return acc->len > FRAME_MAX ? -1 : 0;
 }
 
+/* A point of series name at t. Under lock. */
+static int win_point(struct sampler *s, const char *name, const char *unit,
+		     double t, double v)
+{
+	struct series *se = series_set_get(&s->set, s->label, name, unit);
+	return se ? series_add(se, t, v) : -XR_ENOMEM;
+}
+
+/* cpu.N.busy, .softirq (% DPC Time: where NIC receive work runs, as
+ * Linux's softirq share; docs/hosts.md), .irq, and cpu.all.* from the
+ * "_Total" instance, else the mean of the CPUs. Under lock. */
+static int win_cpu(struct sampler *s, const struct winctr_frame *f)
+{
+	static const char *const kind[] = {"busy", "softirq", "irq"};
+	char name[SERIES_NAME_MAX];
+	int rc = 0;
+
+	for (int k = 0; rc == 0 && k < 3; k++) {
+		unsigned bit = 1u << k;
+		double sum = 0, v;
+		size_t n = 0;
+		for (size_t i = 0; rc == 0 && i < f->ncpu; i++) {
+			const struct winctr_cpu *c = &f->cpu[i];
+			if (!(c->have & bit))
+				continue;
+			v = k == 0 ? c->busy : k == 1 ? c->dpc : c->irq;
+			sum += v;
+			n++;
+			snprintf(name, sizeof name, "cpu.%zu.%s", i, kind[k]);
+			rc = win_point(s, name, "%", f->up, v);
+		}
+		if (f->all.have & bit)
+			v = k == 0   ? f->all.busy
+			    : k == 1 ? f->all.dpc
+				     : f->all.irq;
+		else if (n)
+			v = sum / (double)n;
+		else
+			continue;
+		snprintf(name, sizeof name, "cpu.all.%s", kind[k]);
+		if (rc == 0)
+			rc = win_point(s, name, "%", f->up, v);
+	}
+	return rc;
+}
+
+/* nic.rx_dropped and nic.rx_errors: the raw counts' increase since the
+ * previous set (the first is the baseline). Under lock. */
+static int win_nic(struct sampler *s, const struct winctr_frame *f)
+{
+	static const char *const name[] = {"nic.rx_dropped", "nic.rx_errors"};
+	const uint64_t cur[] = {f->rx_discarded, f->rx_errors};
+	const unsigned bit[] = {WINCTR_DISC, WINCTR_RXERR};
+	int rc = 0;
+
+	for (int k = 0; rc == 0 && k < 2; k++) {
+		if (!(f->nic & bit[k]))
+			continue;
+		if (s->win_nic_have & bit[k]) {
+			uint64_t d = cur[k] >= s->win_nic[k]
+					 ? cur[k] - s->win_nic[k]
+					 : cur[k]; /* the adapter restarted */
+			rc = win_point(s, name[k], "1", f->up, (double)d);
+		}
+		s->win_nic[k] = cur[k];
+		s->win_nic_have |= bit[k];
+	}
+	return rc;
+}
+
+struct win_ctx {
+	struct sampler *s;
+	double now;
+};
+
+static int win_frame(void *arg, const struct winctr_frame *f)
+{
+	struct win_ctx *x = arg;
+	struct sampler *s = x->s;
+	int rc = 0;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->what & PLAN_COUNTER_CPU)
+		rc = win_cpu(s, f);
+	if (rc == 0 && (s->what & PLAN_COUNTER_NIC))
+		rc = win_nic(s, f);
+	if (!s->have_offset || x->now - f->up < s->offset)
+		s->offset = x->now - f->up;
+	s->have_offset = 1;
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+/* Windows: winctr.c's frames, timed on the far side's clock as the sh
+ * loop's are. 0, or negative when the stream is not the script's. */
+static int take_win(struct sampler *s, struct buf *acc, double now)
+{
+	struct win_ctx x = {s, now};
+	if (winctr_take(acc, win_frame, &x) < 0)
+		return -XR_EPARSE;
+	return acc->len > FRAME_MAX ? -1 : 0;
+}
+
 static int take_stream(struct sampler *s, struct buf *acc, double now)
 {
+	if (s->win)
+		return take_win(s, acc, now);
 	return s->mac ? take_top(s, acc, now) : take_frames(s, acc, now);
 }
 
@@ -196,14 +305,45 @@ static void mac_argv(struct sampler *s, const char **argv, char *per,
 			     : "");
 }
 
+/* Windows: Get-Counter every S whole seconds (winctr_interval) until the
+ * deadline, its sets one more than the deadline holds; what it does not
+ * sample is said in s->how. */
+static int win_argv(struct sampler *s, double max_s, struct strv *av)
+{
+	long secs = winctr_interval(s->period);
+	long sets = (long)ceil(max_s / (double)secs) + 1;
+	int partial = (s->what & PLAN_COUNTER_TCP) ||
+		      ((s->what & PLAN_COUNTER_NIC) && s->iface);
+
+	s->win = 1;
+	if (partial || (double)secs != s->period)
+		snprintf(s->how, sizeof s->how,
+			 "sampler on '%s' (Windows) reads Get-Counter every "
+			 "%ld s%s",
+			 s->label, secs,
+			 partial ? "; of nic only receive discards and errors, "
+				   "no tcp (both read before and after the run)"
+				 : "");
+	/* no adapter counters asked for: none read over there */
+	return winctr_argv((s->what & PLAN_COUNTER_NIC) ? s->iface : NULL, secs,
+			   sets, av);
+}
+
 int sampler_remote_start(struct sampler *s, struct host *h, double max_s,
 			 struct xr_err *err)
 {
 	char letters[8], per[32];
 	const char *argv[8];
 	struct proc_opts o = {0};
+	struct strv wav = {0};
 
-	if (host_os(h) == PLAN_OS_MACOS) {
+	if (host_os(h) == PLAN_OS_WINDOWS) {
+		if (win_argv(s, max_s, &wav) < 0) {
+			strv_release(&wav);
+			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					  "out of memory");
+		}
+	} else if (host_os(h) == PLAN_OS_MACOS) {
 		mac_argv(s, argv, per, sizeof per);
 	} else {
 		counters_letters(s->what, letters);
@@ -217,11 +357,12 @@ int sampler_remote_start(struct sampler *s, struct host *h, double max_s,
 		argv[6] = per;
 		argv[7] = NULL;
 	}
-	o.argv = argv;
+	o.argv = s->win ? (const char *const *)wav.v : argv;
 	o.timeout = max_s;
 	o.grace = 1.0;
 	s->host = h;
 	s->child = host_spawn_stream(h, &o, &s->out_fd, &s->err_fd, err);
+	strv_release(&wav);
 	if (!s->child)
 		return -XR_EHOST;
 	fcntl(s->out_fd, F_SETFL, fcntl(s->out_fd, F_GETFL) | O_NONBLOCK);
@@ -247,8 +388,9 @@ void sampler_remote_last(struct sampler *s)
 			 "snapshot",
 			 s->label);
 	buf_release(&acc);
-	if (s->note[0] || !s->have_offset || !s->host || s->mac)
-		return; /* macOS: top's last line is the last point */
+	if (s->note[0] || !s->have_offset || !s->host || s->mac || s->win)
+		return; /* macOS, Windows: the stream's last set is the last
+			 * point (Get-Counter rates need two reads) */
 	now = proc_now_mono();
 	if (counters_snapshot(s->host, s->iface, s->what, &snap, NULL) == 0 &&
 	    sampler_feed(s, snap, now - s->offset) < 0)
