@@ -402,9 +402,19 @@ static void cpu_candidate(struct ctx *x, const struct explain_evid *e,
 				 e->core, e->host, e->busy);
 		explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
 		if (isfinite(sq)) {
-			snprintf(buf, sizeof buf,
-				 ja ? "（softirq %.0f%%）" : ", %.0f%% softirq",
-				 sq);
+			/* On Windows the share is % DPC Time (winctr.c,
+			 * oswin.c: where NDIS indicates receives), named so. */
+			const char *os = fact(x->r, e->host, "os_release");
+			const char *what =
+			    os && !strncmp(os, "Microsoft Windows", 17)
+				? "DPC"
+				: "softirq";
+			if (ja)
+				snprintf(buf, sizeof buf, "（%s %.0f%%）", what,
+					 sq);
+			else
+				snprintf(buf, sizeof buf, ", %.0f%% %s", sq,
+					 what);
 			explain_cat(x->evidence, sizeof x->evidence, "", buf);
 		}
 		if (e->peak >= e->busy + 1) {

@@ -248,6 +248,8 @@ struct wcase {
 	 * cpu.0.softirq series beside it; 0: neither. The fixture has one core
 	 * (cpu.0.busy). */
 	double running;
+	/* the client's os_release fact; NULL: none (softirq's name) */
+	const char *os;
 };
 
 /* With snd_wnd (python3: 65536 * 8 / 0.02 = 26214400; 16384 * 8 / 0.02 =
@@ -322,6 +324,14 @@ static const struct wcase wcases[] = {
     {"run queue 4 on one core (and its softirq series), iperf3 20%: cpu", 5.2e6,
      0.0201, 0.0200, 0, "cpu", 16384, "iperf3's client process 20% of a core",
      40, 20, 0, 4},
+    /* The share's name: softirq, or on Windows % DPC Time (winctr.c);
+     * the fixture's cpu.0.softirq is 0.02 of 40% busy: 0%. */
+    {"run queue 4 on one core, a Linux host: softirq", 5.2e6, 0.0201, 0.0200, 0,
+     "cpu", 16384, "40% busy, 0% softirq", 40, 20, 0, 4,
+     "Debian GNU/Linux 12 (bookworm)"},
+    {"run queue 4 on one core, a Windows host: DPC", 5.2e6, 0.0201, 0.0200, 0,
+     "cpu", 16384, "40% busy, 0% DPC", 40, 20, 0, 4,
+     "Microsoft Windows 11 Pro"},
     {"run queue 4 on one core, iperf3 16%: none", 5.2e6, 0.0201, 0.0200, 0,
      "none", 16384, NULL, 40, 16, 0, 4},
     {"run queue 1 on one core, iperf3 50%: none", 5.2e6, 0.0201, 0.0200, 0,
@@ -343,6 +353,7 @@ static void wone(const struct wcase *c)
 	struct report_stats st[5] = {{0}};
 	struct report_observed ob[1] = {{0, "version", "iperf 3.12", 1}};
 	struct report_condition cond = {0};
+	struct report_fact fa = {1, "client", "os_release", c->os};
 	double wn[NPT], bz[NPT], rq[NPT];
 	struct report_series s[7] = {
 	    {"client", "engine.snd_cwnd", "B", T, cw, NPT},
@@ -387,6 +398,8 @@ static void wone(const struct wcase *c)
 	r.nconds = c->load > 0;
 	r.runs = &u;
 	r.nruns = 1;
+	r.facts = &fa;
+	r.nfacts = c->os != NULL;
 	is_int(explain_build(&r, &x), 0, c->name);
 	if (x)
 		is_str(explain_kind_name(x->cells[0].kind), c->kind, c->name);
