@@ -446,11 +446,14 @@ static void cpu_candidate(struct ctx *x, const struct explain_evid *e,
 		explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
 	}
 	if (eng) {
+		/* iperf3 --version says "iperf 3.12 (cJSON ...)": the
+		 * observed version starts "iperf 3.12" */
+		const char *num = !strncmp(ver, "iperf ", 6) ? ver + 6 : ver;
 		snprintf(
 		    buf, sizeof buf,
 		    ja ? "iperf3 %s は %s 本のストリームを 1 スレッドで実行"
 		       : "iperf3 %s runs its %s streams in one thread",
-		    ver, par);
+		    num, par);
 		explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
 	}
 	push(k, nk, eng ? EXPLAIN_ENGINE : EXPLAIN_CPU);

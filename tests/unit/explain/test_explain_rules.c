@@ -108,7 +108,7 @@ static const struct tcase cases[] = {
      NULL,
      20e9,
      "engine",
-     "runs its 4 streams in one thread"},
+     "iperf3 3.12 runs its 4 streams in one thread"},
     {"no CPU series: the process alone",
      {-1},
      {-1},
