@@ -38,9 +38,10 @@
 struct host_session {
 	struct proc *p;
 	int in, out, err; /* our ends of its stdin, stdout, stderr */
-	/* An inline script failed here and then ran as a process: the
-	 * session cannot run them, the rest go as processes (children of
-	 * the session's shell) straight. */
+	/* An inline script failed here and then ran as a process, or lost
+	 * its framing: this host's sessions cannot run them, the rest go as
+	 * processes (children of the session's shell) straight. Kept across
+	 * restarts (session_kill); p is NULL while no shell runs. */
 	int inline_off;
 };
 
@@ -189,17 +190,30 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
+/* End s's shell (closing its stdin, then its group); s itself stays, with
+ * what was learnt about the host (inline_off), for the next start. */
+static void session_kill(struct host_session *s)
+{
+	close_fd(&s->in); /* EOF: the far shell ends */
+	close_fd(&s->out);
+	close_fd(&s->err);
+	proc_stop(s->p);
+	s->p = NULL;
+}
+
 void host_session_stop(struct host *h)
 {
 	struct host_session *s = h ? h->session : NULL;
 	if (!s)
 		return;
 	h->session = NULL;
-	close_fd(&s->in); /* EOF: the far shell ends */
-	close_fd(&s->out);
-	close_fd(&s->err);
-	proc_stop(s->p);
+	session_kill(s);
 	free(s);
+}
+
+static int running(const struct host *h)
+{
+	return h->session && h->session->p;
 }
 
 static int session_start(struct host *h)
@@ -207,10 +221,13 @@ static int session_start(struct host *h)
 	struct strv av = {0};
 	struct proc_opts o = {0};
 	struct xr_err e = {0};
-	struct host_session *s = calloc(1, sizeof *s);
+	struct host_session *s = h->session;
 	const char *start;
+	if (!s && (s = calloc(1, sizeof *s)) != NULL) {
+		s->in = s->out = s->err = -1;
+		h->session = s;
+	}
 	if (!s || host_ssh_shell_argv(h, &av) < 0) {
-		free(s);
 		strv_release(&av);
 		return -XR_ENOMEM;
 	}
@@ -218,17 +235,14 @@ static int session_start(struct host *h)
 	o.grace = 1;
 	s->p = proc_spawn_pipes(&o, &s->in, &s->out, &s->err, &e);
 	strv_release(&av);
-	if (!s->p) {
-		free(s);
+	if (!s->p)
 		return -XR_EEXEC;
-	}
-	h->session = s;
 	start = host_session_start_script(h->shell);
 	/* No answer is read: what it prints (nothing, unless the setting
 	 * fails loudly) goes to the first command's frame. */
 	if (start && proc_write_all(s->in, start, strlen(start),
 				    proc_now_mono() + 5) < 0) {
-		host_session_stop(h);
+		session_kill(s);
 		return -XR_EEXEC;
 	}
 	return 0;
@@ -295,13 +309,14 @@ static void take(struct host_frame *f, char **s, size_t *len)
 }
 
 /* How session_command ended, besides a negative code. */
-enum { SC_DONE, SC_PROCESS, SC_INLINE_FAILED };
+enum { SC_DONE, SC_PROCESS, SC_INLINE_FAILED, SC_INLINE_LOST };
 
 /* One command through h's session: SC_DONE with res filled, SC_PROCESS
  * when it is to be run as a process of its own (no session, or it died
  * twice), SC_INLINE_FAILED when inline (the far shell's own statement
- * instead of argv) ran there but ended with a nonzero status, negative on
- * out of memory. */
+ * instead of argv) ran there but ended with a nonzero status,
+ * SC_INLINE_LOST when it timed out without a byte of output (the session
+ * was killed), negative on out of memory. */
 static int session_command(struct host *h, const struct proc_opts *o,
 			   const char *inline_cmd, struct proc_result *res)
 {
@@ -327,13 +342,13 @@ static int session_command(struct host *h, const struct proc_opts *o,
 	memset(res, 0, sizeof *res);
 	res->started_at = proc_now_wall();
 	for (tries = 0; tries < 2 && a == ATT_DEAD; tries++) {
-		if (!h->session && session_start(h) < 0)
+		if (!running(h) && session_start(h) < 0)
 			break;
 		host_frame_init(&fo, nonce, cap);
 		host_frame_init(&fe, nonce, cap);
 		a = attempt(h->session, &script, until, &fo, &fe);
 		if (a != ATT_DONE)
-			host_session_stop(h); /* killed; the next starts anew */
+			session_kill(h->session); /* the next starts anew */
 		if (a != ATT_DEAD)
 			break;
 		host_frame_release(&fo);
@@ -343,10 +358,17 @@ static int session_command(struct host *h, const struct proc_opts *o,
 	buf_release(&script);
 	if (a == ATT_DEAD)
 		return SC_PROCESS;
-	if (inline_cmd && a == ATT_DONE && fo.status != 0) {
+	/* Framing lost: past the deadline without one byte on either
+	 * stream, where every Windows script prints its code-page line
+	 * before any cmdlet runs (oswin.c): the session never ran it (the
+	 * line not read whole, its output not reaching stdout), which a slow
+	 * cmdlet would not explain. */
+	if (inline_cmd &&
+	    ((a == ATT_DONE && fo.status != 0) ||
+	     (a == ATT_TIMEOUT && !fo.data.len && !fe.data.len))) {
 		host_frame_release(&fo);
 		host_frame_release(&fe);
-		return SC_INLINE_FAILED;
+		return a == ATT_DONE ? SC_INLINE_FAILED : SC_INLINE_LOST;
 	}
 	res->status = a == ATT_DONE	 ? PROC_EXITED
 		      : a == ATT_TIMEOUT ? PROC_TIMEOUT
@@ -385,6 +407,7 @@ int host_read_run_inline(struct host *h, const struct proc_opts *o,
 			 const char *inline_cmd, struct proc_result *res,
 			 struct xr_err *err)
 {
+	double t0, wall0;
 	int rc;
 	if (!session_usable(h, o))
 		return host_run(h, o, res, err);
@@ -393,17 +416,26 @@ int host_read_run_inline(struct host *h, const struct proc_opts *o,
 	if (inline_cmd && (h->shell != PLAN_SHELL_POWERSHELL ||
 			   (h->session && h->session->inline_off)))
 		inline_cmd = NULL;
+	t0 = proc_now_mono();
+	wall0 = proc_now_wall();
 	rc = session_command(h, o, inline_cmd, res);
-	if (rc == SC_INLINE_FAILED) {
+	if (rc == SC_INLINE_LOST && h->session)
+		h->session->inline_off = 1; /* whatever the process says */
+	if (rc == SC_INLINE_FAILED || rc == SC_INLINE_LOST) {
 		/* The same reading as a process, as before inline scripts (a
 		 * child of the session's shell, or of its own if the session
 		 * dies): its answer, good or bad, is the reading's. Good
-		 * there, it is the session that cannot run inline scripts (a
-		 * language mode, a parser): no more tries in this session. */
+		 * there after a failed inline run, it is the session that
+		 * cannot run inline scripts (a language mode, a parser): no
+		 * more tries on this host. */
 		rc = session_command(h, o, NULL, res);
 		if (rc == SC_DONE && res->status == PROC_EXITED &&
 		    res->exit_code == 0 && h->session)
 			h->session->inline_off = 1;
+		if (rc == SC_DONE) { /* the reading's time: both tries */
+			res->started_at = wall0;
+			res->elapsed = proc_now_mono() - t0;
+		}
 	}
 	if (rc == SC_PROCESS)
 		return host_run(h, o, res, err);

@@ -42,10 +42,12 @@ struct xr_err;
  * a child. o->argv stays the process form, run as host_read_run runs it
  * (a child of the session's shell, else a process of its own) when
  * there is no session (not ssh, session: false, the host down), on an sh
- * shell, when the session died twice, or when inline_cmd ended there with
- * a nonzero status; after the process form succeeded where inline_cmd
- * failed, that session runs the process form only. inline_cmd NULL: as
- * host_read_run.
+ * shell, when the session died twice, when inline_cmd ended there with a
+ * nonzero status, or when it timed out without a byte of output (framing
+ * lost: the session is killed and the process form gets a new one and its
+ * own full deadline). After a lost framing, or after the process form
+ * succeeded where inline_cmd failed, that host's sessions run the process
+ * form only. inline_cmd NULL: as host_read_run.
  */
 int host_read_run_inline(struct host *h, const struct proc_opts *o,
 			 const char *inline_cmd, struct proc_result *res,

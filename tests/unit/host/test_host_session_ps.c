@@ -18,7 +18,11 @@
  * session then stops trying inline; session: false starts a process per
  * reading (an sshd session each, the session's stand-in never started;
  * the process itself fails here: its deadline wrapper is PowerShell text
- * for a PowerShell login shell, and this sshd's is bash).
+ * for a PowerShell login shell, and this sshd's is bash); an inline
+ * script that prints its code-page line and then stalls is a timeout at
+ * the local deadline and the host stays inline, one that prints nothing
+ * (framing lost) is answered by a child in a new session and the host
+ * then runs children only.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,6 +270,10 @@ static int write_standin(void)
 		"  *FromBase64String*) b=$(printf '%%s\\n' \"$l\" | sed "
 		"\"s/.*FromBase64String('\\([^']*\\)').*/\\1/\")\n"
 		"    echo \"inline $b\" >>$d/ps.log\n"
+		"    [ -e $d/mute ] && continue\n"
+		"    if [ -e $d/slow ]; then printf '@@ xrun-codepage "
+		"65001\\r\\n'; "
+		"continue; fi\n"
 		"    if [ -e $d/refuse ]; then st=1; echo refused >&2; "
 		"else cat \"$rec\"; fi;;\n"
 		"  *-EncodedCommand*) b=$(printf '%%s\\n' \"$l\" | sed "
@@ -460,6 +468,104 @@ static void ssh_paths(struct plan_host *ph, const char *ctl, const char *b64)
 	host_close(h);
 }
 
+/* One counters reading with a 1 s deadline (6 s with the ssh margin),
+ * both forms given as hostos.c gives them. */
+static int short_reading(struct host *h, struct proc_result *r)
+{
+	struct strv av = {0};
+	struct buf s = BUF_INIT, line = BUF_INIT;
+	struct proc_opts o = {0};
+	struct xr_err e = {0};
+	int rc;
+	hostos_argv(PLAN_OS_WINDOWS, HOSTOS_COUNTERS, "Ethernet 2", "ntcp",
+		    &av);
+	oswin_script(HOSTOS_COUNTERS, "Ethernet 2", "ntcp", &s);
+	oswin_session_command(s.s, &line);
+	o.argv = (const char *const *)av.v;
+	o.timeout = 1;
+	rc = host_read_run_inline(h, &o, line.s, r, &e);
+	strv_release(&av);
+	buf_release(&s);
+	buf_release(&line);
+	return rc;
+}
+
+static int answered(const struct proc_result *r)
+{
+	return r->status == PROC_EXITED && r->exit_code == 0 && r->out &&
+	       strstr(r->out, "@@ adapterstats\n");
+}
+
+static void flag(const char *name, int on)
+{
+	char path[256];
+	FILE *f;
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (on && (f = fopen(path, "w")) != NULL)
+		fclose(f);
+	if (!on)
+		unlink(path);
+}
+
+/* A slow inline script (its code-page line, then nothing) is a timeout
+ * and stays inline; a silent one (framing lost) is run again as a child
+ * in a new session, and the host stays with children after. */
+static void ssh_lost(struct plan_host *ph, const char *ctl, const char *b64)
+{
+	struct host *h = NULL;
+	struct xr_err e = {0};
+	struct proc_result r;
+	int in0, ch0, se0;
+
+	ph->no_session = 0;
+	if (host_open(ph, ctl, &h, &e) < 0) {
+		ok(0, "open the powershell host again: %s", e.msg);
+		return;
+	}
+	in0 = count("ps.log", "inline", b64);
+	ch0 = count("ps.log", "child", b64);
+	se0 = count("ps.log", "session", NULL);
+	flag("slow", 1);
+	if (short_reading(h, &r) == 0) {
+		ok(r.status == PROC_TIMEOUT && r.elapsed >= 6.0 - 0.05,
+		   "slow: a timeout at the local deadline (%.2f s)", r.elapsed);
+		proc_result_release(&r);
+	} else {
+		ok(0, "slow: ran");
+	}
+	flag("slow", 0);
+	is_int(count("ps.log", "child", b64) - ch0, 0, "slow: not run again");
+	ok(short_reading(h, &r) == 0 && answered(&r),
+	   "slow: the next reading answers");
+	proc_result_release(&r);
+	is_int(count("ps.log", "inline", b64) - in0, 2,
+	       "slow: and went inline again");
+	is_int(count("ps.log", "session", NULL) - se0, 2,
+	       "slow: in a new session");
+
+	flag("mute", 1);
+	if (short_reading(h, &r) == 0) {
+		ok(answered(&r) && r.elapsed >= 6.0 - 0.05,
+		   "lost: answered as a child after the deadline (%.2f s)",
+		   r.elapsed);
+		proc_result_release(&r);
+	} else {
+		ok(0, "lost: ran");
+	}
+	flag("mute", 0);
+	is_int(count("ps.log", "child", b64) - ch0, 1, "lost: one child");
+	is_int(count("ps.log", "session", NULL) - se0, 3,
+	       "lost: the child in a new session");
+	ok(short_reading(h, &r) == 0 && answered(&r),
+	   "lost: the next reading answers");
+	proc_result_release(&r);
+	is_int(count("ps.log", "inline", b64) - in0, 3,
+	       "lost: inline no more (3 tries in all)");
+	is_int(count("ps.log", "child", b64) - ch0, 2,
+	       "lost: a child straight");
+	host_close(h);
+}
+
 static void test_ssh(void)
 {
 	const char *opts[] = {"-o", "StrictHostKeyChecking=no", "-o",
@@ -492,6 +598,7 @@ static void test_ssh(void)
 	ph.os = PLAN_OS_WINDOWS;
 	ph.os_given = 1;
 	ssh_paths(&ph, ctl, b64.s);
+	ssh_lost(&ph, ctl, b64.s);
 	buf_release(&s);
 	buf_release(&b64);
 	proc_stop(sshd);
@@ -499,7 +606,7 @@ static void test_ssh(void)
 
 int main(void)
 {
-	tap_plan(38);
+	tap_plan(49);
 	test_text();
 	snprintf(dir, sizeof dir, "/tmp/xr-test-sessps-XXXXXX");
 	if (!mkdtemp(dir))
