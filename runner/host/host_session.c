@@ -16,8 +16,9 @@
  * PowerShell (host_read_run_inline): the caller passes both forms, the
  * process argv and the inline statement, so nothing here guesses from a
  * command's text. An inline run that ends with a nonzero status (the
- * script block could not be made or run there) is run again as the
- * process, a child of the session's shell as before.
+ * script block could not be made or run there), or that times out
+ * without a byte of output (framing lost), is run again as the process,
+ * a child of the session's shell as before.
  */
 #include "host_session.h"
 
