@@ -10,6 +10,15 @@
  * (EOF, a failed write) is restarted once per command; a second death
  * hands the command to a process of its own (host_run), which reports a
  * lost host as before.
+ *
+ * On a PowerShell host a Windows reading (oswin.c) is not a child
+ * powershell.exe in the session but its script run by the session's own
+ * PowerShell (host_read_run_inline): the caller passes both forms, the
+ * process argv and the inline statement, so nothing here guesses from a
+ * command's text. An inline run that ends with a nonzero status (the
+ * script block could not be made or run there), or that times out
+ * without a byte of output (framing lost), is run again as the process,
+ * a child of the session's shell as before.
  */
 #include "host_session.h"
 
@@ -30,6 +39,11 @@
 struct host_session {
 	struct proc *p;
 	int in, out, err; /* our ends of its stdin, stdout, stderr */
+	/* An inline script failed here and then ran as a process, or lost
+	 * its framing: this host's sessions cannot run them, the rest go as
+	 * processes (children of the session's shell) straight. Kept across
+	 * restarts (session_kill); p is NULL while no shell runs. */
+	int inline_off;
 };
 
 /* ---- framing ----------------------------------------------------------- */
@@ -61,6 +75,23 @@ int host_session_script(enum plan_shell shell, const char *cmd,
 		    "%%s %%d\\n' %s \"$xs\"\n",
 		    cmd, nonce, nonce);
 	return out->truncated ? -XR_ENOMEM : 0;
+}
+
+/*
+ * PowerShell: the session's console output encoding, once (issue 20 item
+ * 2): UTF-8 as each Windows script sets it (oswin.c), so that its
+ * "@@ xrun-codepage" line says 65001 and oswin_decode takes the output as
+ * it is; without a console the setting can throw, and then each script's
+ * code-page line says what is in force instead. $OutputEncoding (what
+ * PowerShell sends to native commands) the same, in the global scope.
+ */
+static const char ps_start[] =
+    "try { [Console]::OutputEncoding = [Text.Encoding]::UTF8 } catch { }; "
+    "try { $global:OutputEncoding = [Text.Encoding]::UTF8 } catch { }\n";
+
+const char *host_session_start_script(enum plan_shell shell)
+{
+	return shell == PLAN_SHELL_POWERSHELL ? ps_start : NULL;
 }
 
 void host_frame_init(struct host_frame *f, const char *nonce, size_t cap)
@@ -160,17 +191,30 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
+/* End s's shell (closing its stdin, then its group); s itself stays, with
+ * what was learnt about the host (inline_off), for the next start. */
+static void session_kill(struct host_session *s)
+{
+	close_fd(&s->in); /* EOF: the far shell ends */
+	close_fd(&s->out);
+	close_fd(&s->err);
+	proc_stop(s->p);
+	s->p = NULL;
+}
+
 void host_session_stop(struct host *h)
 {
 	struct host_session *s = h ? h->session : NULL;
 	if (!s)
 		return;
 	h->session = NULL;
-	close_fd(&s->in); /* EOF: the far shell ends */
-	close_fd(&s->out);
-	close_fd(&s->err);
-	proc_stop(s->p);
+	session_kill(s);
 	free(s);
+}
+
+static int running(const struct host *h)
+{
+	return h->session && h->session->p;
 }
 
 static int session_start(struct host *h)
@@ -178,9 +222,13 @@ static int session_start(struct host *h)
 	struct strv av = {0};
 	struct proc_opts o = {0};
 	struct xr_err e = {0};
-	struct host_session *s = calloc(1, sizeof *s);
+	struct host_session *s = h->session;
+	const char *start;
+	if (!s && (s = calloc(1, sizeof *s)) != NULL) {
+		s->in = s->out = s->err = -1;
+		h->session = s;
+	}
 	if (!s || host_ssh_shell_argv(h, &av) < 0) {
-		free(s);
 		strv_release(&av);
 		return -XR_ENOMEM;
 	}
@@ -188,11 +236,16 @@ static int session_start(struct host *h)
 	o.grace = 1;
 	s->p = proc_spawn_pipes(&o, &s->in, &s->out, &s->err, &e);
 	strv_release(&av);
-	if (!s->p) {
-		free(s);
+	if (!s->p)
+		return -XR_EEXEC;
+	start = host_session_start_script(h->shell);
+	/* No answer is read: what it prints (nothing, unless the setting
+	 * fails loudly) goes to the first command's frame. */
+	if (start && proc_write_all(s->in, start, strlen(start),
+				    proc_now_mono() + 5) < 0) {
+		session_kill(s);
 		return -XR_EEXEC;
 	}
-	h->session = s;
 	return 0;
 }
 
@@ -256,11 +309,17 @@ static void take(struct host_frame *f, char **s, size_t *len)
 	}
 }
 
-/* One command through h's session: 0 with res filled, 1 when it is to be
- * run as a process of its own (no session, or it died twice), negative
- * on out of memory. */
+/* How session_command ended, besides a negative code. */
+enum { SC_DONE, SC_PROCESS, SC_INLINE_FAILED, SC_INLINE_LOST };
+
+/* One command through h's session: SC_DONE with res filled, SC_PROCESS
+ * when it is to be run as a process of its own (no session, or it died
+ * twice), SC_INLINE_FAILED when inline (the far shell's own statement
+ * instead of argv) ran there but ended with a nonzero status,
+ * SC_INLINE_LOST when it timed out without a byte of output (the session
+ * was killed), negative on out of memory. */
 static int session_command(struct host *h, const struct proc_opts *o,
-			   struct proc_result *res)
+			   const char *inline_cmd, struct proc_result *res)
 {
 	struct buf cmd = BUF_INIT, script = BUF_INIT;
 	struct host_frame fo, fe;
@@ -270,25 +329,27 @@ static int session_command(struct host *h, const struct proc_opts *o,
 	enum attempt a = ATT_DEAD;
 	int tries;
 
-	if (host_ssh_remote(h, o->argv, o->env, o->timeout, &cmd) < 0 ||
-	    new_nonce(nonce) < 0 ||
+	if ((inline_cmd
+		 ? buf_adds(&cmd, inline_cmd)
+		 : host_ssh_remote(h, o->argv, o->env, o->timeout, &cmd)) < 0 ||
+	    cmd.truncated || new_nonce(nonce) < 0 ||
 	    host_session_script(h->shell, cmd.s, nonce, &script) < 0) {
 		buf_release(&cmd);
 		buf_release(&script);
-		return 1;
+		return SC_PROCESS;
 	}
 	if (o->timeout > 0)
 		until = t0 + o->timeout + h->ops->margin;
 	memset(res, 0, sizeof *res);
 	res->started_at = proc_now_wall();
 	for (tries = 0; tries < 2 && a == ATT_DEAD; tries++) {
-		if (!h->session && session_start(h) < 0)
+		if (!running(h) && session_start(h) < 0)
 			break;
 		host_frame_init(&fo, nonce, cap);
 		host_frame_init(&fe, nonce, cap);
 		a = attempt(h->session, &script, until, &fo, &fe);
 		if (a != ATT_DONE)
-			host_session_stop(h); /* killed; the next starts anew */
+			session_kill(h->session); /* the next starts anew */
 		if (a != ATT_DEAD)
 			break;
 		host_frame_release(&fo);
@@ -297,7 +358,19 @@ static int session_command(struct host *h, const struct proc_opts *o,
 	buf_release(&cmd);
 	buf_release(&script);
 	if (a == ATT_DEAD)
-		return 1;
+		return SC_PROCESS;
+	/* Framing lost: past the deadline without one byte on either
+	 * stream, where every Windows script prints its code-page line
+	 * before any cmdlet runs (oswin.c): the session never ran it (the
+	 * line not read whole, its output not reaching stdout), which a slow
+	 * cmdlet would not explain. */
+	if (inline_cmd &&
+	    ((a == ATT_DONE && fo.status != 0) ||
+	     (a == ATT_TIMEOUT && !fo.data.len && !fe.data.len))) {
+		host_frame_release(&fo);
+		host_frame_release(&fe);
+		return a == ATT_DONE ? SC_INLINE_FAILED : SC_INLINE_LOST;
+	}
 	res->status = a == ATT_DONE	 ? PROC_EXITED
 		      : a == ATT_TIMEOUT ? PROC_TIMEOUT
 					 : PROC_INTERRUPTED;
@@ -313,20 +386,59 @@ static int session_command(struct host *h, const struct proc_opts *o,
 	res->elapsed = proc_now_mono() - t0;
 	if (a == ATT_DONE)
 		host_ssh_finish(h, o, res);
-	return 0;
+	return SC_DONE;
+}
+
+/* Can o run in h's session at all? A host marked down: a process, as
+ * before, not two session starts waiting for ssh's ConnectTimeout first. */
+static int session_usable(const struct host *h, const struct proc_opts *o)
+{
+	return h->ops == &host_ssh_ops && !h->session_off && !h->down &&
+	       o->argv && o->argv[0] && !o->stdin_data && !o->tty_stdin &&
+	       !o->stderr_to_stdout;
 }
 
 int host_read_run(struct host *h, const struct proc_opts *o,
 		  struct proc_result *res, struct xr_err *err)
 {
+	return host_read_run_inline(h, o, NULL, res, err);
+}
+
+int host_read_run_inline(struct host *h, const struct proc_opts *o,
+			 const char *inline_cmd, struct proc_result *res,
+			 struct xr_err *err)
+{
+	double t0, wall0;
 	int rc;
-	/* A host marked down: a process, as before, not two session starts
-	 * waiting for ssh's ConnectTimeout first. */
-	if (h->ops != &host_ssh_ops || h->session_off || h->down || !o->argv ||
-	    !o->argv[0] || o->stdin_data || o->tty_stdin || o->stderr_to_stdout)
+	if (!session_usable(h, o))
 		return host_run(h, o, res, err);
-	rc = session_command(h, o, res);
-	if (rc == 1)
+	/* Inline text is the session shell's own language: PowerShell's
+	 * here; an sh session runs argv. */
+	if (inline_cmd && (h->shell != PLAN_SHELL_POWERSHELL ||
+			   (h->session && h->session->inline_off)))
+		inline_cmd = NULL;
+	t0 = proc_now_mono();
+	wall0 = proc_now_wall();
+	rc = session_command(h, o, inline_cmd, res);
+	if (rc == SC_INLINE_LOST && h->session)
+		h->session->inline_off = 1; /* whatever the process says */
+	if (rc == SC_INLINE_FAILED || rc == SC_INLINE_LOST) {
+		/* The same reading as a process, as before inline scripts (a
+		 * child of the session's shell, or of its own if the session
+		 * dies): its answer, good or bad, is the reading's. Good
+		 * there after a failed inline run, it is the session that
+		 * cannot run inline scripts (a language mode, a parser): no
+		 * more tries on this host. */
+		rc = session_command(h, o, NULL, res);
+		if (rc == SC_DONE && res->status == PROC_EXITED &&
+		    res->exit_code == 0 && h->session)
+			h->session->inline_off = 1;
+		if (rc == SC_DONE) { /* the reading's time: both tries */
+			res->started_at = wall0;
+			res->elapsed = proc_now_mono() - t0;
+		}
+	}
+	if (rc == SC_PROCESS)
 		return host_run(h, o, res, err);
 	if (rc < 0)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");

@@ -10,9 +10,11 @@
  * labels: nicrate.c), the only documented reader of its rates. The
  * script goes as -EncodedCommand (base64 of UTF-16LE), so neither the
  * remote PowerShell nor powershell.exe's own command-line parsing sees
- * anything but one base64 word; the interface name is inside it as a
- * single-quoted literal (host_quote_powershell). Enumerations are cast to
- * [string] in the script: ConvertTo-Json would write their numbers.
+ * anything but one base64 word, or, in the host's persistent session, as
+ * the same base64 turned back into a script block by the session's own
+ * PowerShell (oswin_session_command); the interface name is inside it as
+ * a single-quoted literal (host_quote_powershell). Enumerations are cast
+ * to [string] in the script: ConvertTo-Json would write their numbers.
  *
  * Locale: on a Japanese Windows the adapter is "イーサネット 2" and the
  * advanced properties' DisplayName and DisplayValue are the driver's
@@ -77,7 +79,7 @@ static const char resolve_script[] =
     "}\n";
 
 static const char nic_script[] =
-    "if (-not $a) { '@@ noiface'; exit 0 }\n"
+    "if (-not $a) { '@@ noiface'; return }\n"
     "'@@ adapter'\n"
     "$a | Select-Object Name, InterfaceIndex, InterfaceDescription, "
     "DriverFileName, "
@@ -169,15 +171,52 @@ static const char counters_script[] =
     "  if ((logman query -ets) -match '\\bPktMon\\b') { 'pktmon' }\n"
     "}\n";
 
+/*
+ * The same text runs as powershell.exe -EncodedCommand (a process) and as
+ * a script block inside the host's persistent session (host_session.c,
+ * oswin_session_command), so it may neither end nor alter that session:
+ * - the body is one script block run with the call operator, `& { ... }`:
+ *   unless dot-sourced a script block gets a new scope (PowerShell
+ *   Language Specification 3.5.1, "Scopes"; about_Scopes), so $n, $w, $a,
+ *   the function xe and the preference variables set in the prologue
+ *   ($ErrorActionPreference, $ProgressPreference, $OutputEncoding) are the
+ *   block's own and are gone when it returns;
+ * - it leaves early with `return`, which "exits the current scope, which
+ *   can be a function, script, or script block" (about_Return), never
+ *   with `exit`, which "causes PowerShell to exit a script or a
+ *   PowerShell instance" (about_Language_Keywords): in the session that
+ *   instance is the session's shell;
+ * - an error no section's try/catch takes (a terminating error outside
+ *   them) is caught around the whole body and printed as the framed line
+ *   "@@ xrun-error script: MESSAGE", the reading's failure either way
+ *   (oswin_failure), rather than left to end the block;
+ * - the status is set through $LASTEXITCODE after the block (what
+ *   `exit 0` did before): as a process, powershell.exe -Command (and so
+ *   -EncodedCommand, its encoded form) exits 0 when the last command's $?
+ *   is true (about_PowerShell_exe, 5.1, -Command), which an assignment's
+ *   is; in the session the framing reads $LASTEXITCODE
+ *   (host_session_script). Native commands inside (netsh, logman) set
+ *   $LASTEXITCODE too: the last line resets it.
+ * [Console]::OutputEncoding is process-wide: the session sets it once at
+ * its start (host_session_start_script) to the same UTF-8 as here, so the
+ * prologue's setting is a no-op there and the code-page line still says
+ * what is in force.
+ */
+static const char script_end[] =
+    "} catch { '@@ xrun-error script: ' + "
+    "($_.Exception.Message -replace '\\s*[\\r\\n]+\\s*', ' ') }\n"
+    "}\n" OSWIN_STATUS_LINE "\n";
+
 int oswin_script(enum hostos_what what, const char *iface, const char *letters,
 		 struct buf *out)
 {
+	buf_adds(out, "& {\n");
 	buf_adds(out, prologue);
 	buf_adds(out, "$n = ");
 	host_quote_powershell(iface ? iface : "", out);
 	buf_adds(out, "\n$w = ");
 	host_quote_powershell(letters ? letters : "", out);
-	buf_addc(out, '\n');
+	buf_adds(out, "\ntry {\n");
 	if (what != HOSTOS_SYSTEM)
 		buf_adds(out, resolve_script);
 	if (what == HOSTOS_NIC)
@@ -186,7 +225,7 @@ int oswin_script(enum hostos_what what, const char *iface, const char *letters,
 		buf_adds(out, system_script);
 	else
 		buf_adds(out, counters_script);
-	buf_adds(out, "exit 0\n");
+	buf_adds(out, script_end);
 	return out->truncated ? -XR_ENOMEM : 0;
 }
 
@@ -260,6 +299,33 @@ int oswin_argv(enum hostos_what what, const char *iface, const char *letters,
 	buf_release(&s);
 	buf_release(&b);
 	return rc;
+}
+
+int oswin_session_command(const char *script, struct buf *out)
+{
+	struct buf b = BUF_INIT;
+	int rc = oswin_encode(script, &b);
+	/*
+	 * One line: the session's -Command - runs a statement when its line
+	 * is complete, and one over several lines would need an empty line
+	 * after it (PowerShell/PowerShell #3223, #21644). The script goes as
+	 * the same base64 of UTF-16LE as -EncodedCommand (about_PowerShell_exe
+	 * shows the encoding side: [Text.Encoding]::Unicode, [Convert]), so no
+	 * quoting layer sees its text; ScriptBlock.Create parses it whole and
+	 * & runs it in a new scope. Its output is written line by line
+	 * through [Console]::Out, the writer the session's end line uses
+	 * (host_session_script), rather than through the host's formatter.
+	 */
+	if (rc == 0)
+		buf_addf(
+		    out,
+		    "& ([scriptblock]::Create([Text.Encoding]::Unicode."
+		    "GetString([Convert]::FromBase64String('%s')))) | "
+		    "ForEach-Object { [Console]::Out.WriteLine([string]$_) "
+		    "}",
+		    b.s);
+	buf_release(&b);
+	return rc == 0 && out->truncated ? -XR_ENOMEM : rc;
 }
 
 /* ---- reading the JSON sections ---------------------------------------- */

@@ -10,12 +10,21 @@
 #include "hostos.h"
 
 /* The script text for what, with the interface and section letters set
- * as PowerShell literals in its first lines. Appends to out. */
+ * as PowerShell literals in its first lines. Appends to out. One script
+ * block `& { ... }` without `exit`, then OSWIN_STATUS_LINE: the same text
+ * serves as a process (oswin_argv) and inside the host's persistent
+ * session (oswin_session_command); see oswin.c. */
+#define OSWIN_STATUS_LINE "$global:LASTEXITCODE = 0"
 int oswin_script(enum hostos_what what, const char *iface, const char *letters,
 		 struct buf *out);
 /* powershell.exe -NoProfile -NonInteractive -EncodedCommand BASE64 */
 int oswin_argv(enum hostos_what what, const char *iface, const char *letters,
 	       struct strv *out);
+/* The one-line statement that runs script inside the session's own
+ * PowerShell (host_read_run_inline): a script block created from the
+ * same base64 as -EncodedCommand, run with &, its output written through
+ * [Console]::Out. Appends to out; 0 or -XR_ENOMEM. */
+int oswin_session_command(const char *script, struct buf *out);
 /* Base64 of the UTF-16LE form of a UTF-8 script (-EncodedCommand). */
 int oswin_encode(const char *script, struct buf *out);
 
