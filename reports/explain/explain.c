@@ -50,6 +50,29 @@ double explain_tbf_goodput(double rate_bps, int mtu, int udp)
 	return mtu > 68 ? rate_bps * pay / (mtu + 14) : NAN;
 }
 
+/* tcf_police_act() charges psched_l2t_ns(&rate, qdisc_pkt_len(skb))
+ * (net/sched/act_police.c), which adds the rate's overhead and rounds up
+ * to ATM cells (include/net/sch_generic.h psched_l2t_ns). qdisc_pkt_len()
+ * is set before the hook: at egress by __dev_queue_xmit's
+ * qdisc_pkt_len_init() (qdisc_pkt_len_segs_init() in later kernels), the
+ * frame from the Ethernet header per GSO segment; at ingress by
+ * sch_handle_ingress() as skb->len, the Ethernet header already pulled
+ * (net/core/dev.c; act_police's MTU check adds mac_len back at ingress
+ * for that reason: D. Caratti's patch, lore.kernel.org/netdev/
+ * 876d597a0ff55f6ba786f73c5a9fd9eb8d597a03.1644514748.git.dcaratti@
+ * redhat.com, 2022). A GRO packet is charged its headers once: up to
+ * MTU / (MTU - 52) above this ceiling, 3.6% at 1500, inside the 1.05
+ * that line-bound allows (explain_cell). */
+double explain_police_goodput(double rate_bps, int mtu, int udp, int ingress,
+			      int overhead, int atm)
+{
+	double pay = mtu - (udp ? 28 : 52), len = mtu + (ingress ? 0 : 14);
+	len += overhead;
+	if (atm)
+		len = 53.0 * ceil(len / 48.0);
+	return mtu > 68 && len > 0 ? rate_bps * pay / len : NAN;
+}
+
 /* PCIe base spec: 2.5 and 5 GT/s code 8b/10b, 8 GT/s and up 128b/130b. */
 double explain_pcie_raw(double gts, int lanes)
 {
@@ -263,6 +286,38 @@ static void bus_ceilings(struct ctx *x, const char *h, int udp, int mtu,
 	}
 }
 
+/* A policer on all traffic of one of h's hooks (police_egress,
+ * police_ingress: "RATE overhead O linklayer L: ..." when it limits,
+ * "none: ..." when not, runner/host/qdisc_police.h) is a shaper as tbf
+ * is: the line, named with its hook. Which host sends is not known here,
+ * as with tbf: both hooks of every host of the cell are ceilings. */
+static int police_ceilings(struct ctx *x, const char *h, int udp, int mtu,
+			   struct ceil *best)
+{
+	static const char *const keys[] = {"police_egress", "police_ingress"};
+	char name[160], ll[16];
+	double rate;
+	int ov, found = 0;
+	for (int i = 0; i < 2; i++) {
+		const char *f = fact(x->r, h, keys[i]);
+		if (!f ||
+		    sscanf(f, "%lf overhead %d linklayer %15[a-z]", &rate, &ov,
+			   ll) != 3 ||
+		    !(rate > 0))
+			continue;
+		snprintf(name, sizeof name,
+			 "policer %.0f Mbit/s on %s %s, %s at MTU %d",
+			 rate / 1e6, h, i ? "ingress" : "egress",
+			 udp ? "UDP" : "TCP", mtu);
+		consider(best,
+			 explain_police_goodput(rate, mtu, udp, i, ov,
+						!strcmp(ll, "atm")),
+			 EXPLAIN_LINE, name);
+		found = 1;
+	}
+	return found;
+}
+
 /* The narrowest ceiling that one host's facts set. */
 static void host_ceilings(struct ctx *x, const char *h, int udp,
 			  struct ceil *best, struct ceil *bus)
@@ -273,7 +328,7 @@ static void host_ceilings(struct ctx *x, const char *h, int udp,
 	const char *drv = fact(r, h, "nic_driver");
 	const char *m = fact(r, h, "nic_mtu"), *proto = udp ? "UDP" : "TCP";
 	char name[160], key[64];
-	int mtu = m ? atoi(m) : 0;
+	int mtu = m ? atoi(m) : 0, pol;
 	if (!m) {
 		snprintf(key, sizeof key, "mtu@%s", h);
 		for (int i = 0; i < r->nconds; i++)
@@ -282,10 +337,12 @@ static void host_ceilings(struct ctx *x, const char *h, int udp,
 				mtu = atoi(r->conds[i].values[0].value);
 	}
 	bus_ceilings(x, h, udp, mtu, bus);
-	if (mtu <= 68 && (link || q)) {
+	if (mtu <= 68 && (link || q || fact(r, h, "police_egress") ||
+			  fact(r, h, "police_ingress"))) {
 		missing_once(x, "nic_mtu", h);
 		return;
 	}
+	pol = police_ceilings(x, h, udp, mtu, best);
 	/* tbf and htb both charge qdisc_pkt_len() (net/sched/sch_tbf.c,
 	 * sch_htb.c htb_charge_class): the same goodput; htb's rate is its
 	 * default class's ceil on the path (runner/host/qdisc_htb.h). */
@@ -307,7 +364,7 @@ static void host_ceilings(struct ctx *x, const char *h, int udp,
 			 proto, mtu);
 		consider(best, explain_eth_goodput(mbps * 1e6, mtu, udp),
 			 EXPLAIN_LINE, name);
-	} else if (!q && !fact(r, h, "nic_wifi_rate")) {
+	} else if (!q && !pol && !fact(r, h, "nic_wifi_rate")) {
 		missing_once(x, "nic_link", h);
 	}
 }
