@@ -151,7 +151,8 @@ static const char *observed(const struct report *r, int cell, const char *key)
 struct ctx {
 	const struct report *r;
 	enum report_lang lang;
-	int single; /* the cell's iperf3 runs each end in one thread */
+	int single;	  /* the cell's iperf3 runs each end in one thread */
+	const char *recv; /* the host that received the cell's data, or NULL */
 	char missing[512], series[512], evidence[512];
 	/* Cell ci's runs, in run order: runs[by_cell[first[ci]] ..
 	 * by_cell[first[ci + 1] - 1]] (every cell's rule looked at all runs:
@@ -286,11 +287,36 @@ static void bus_ceilings(struct ctx *x, const char *h, int udp, int mtu,
 	}
 }
 
+/* The host that received cell ci's data, when the report can tell: the
+ * host of the engine.throughput series (runner/exec/series_metric.c
+ * receiver(): the server's, the client's in reverse), trusted with two
+ * hosts or more only (with one, the server was no host of the plan and
+ * the client holds the series either way) and not for bidir. NULL:
+ * unknown. */
+static const char *cell_receiver(const struct ctx *x, int ci)
+{
+	const struct report *r = x->r;
+	const char *dir = observed(r, ci, "direction");
+	if (r->span.nhosts < 2 || (dir && !strcmp(dir, "bidir")))
+		return NULL;
+	for (int i = x->first[ci]; i < x->first[ci + 1]; i++) {
+		const struct report_run *u = &r->runs[x->by_cell[i]];
+		const struct report_series *t =
+		    u->ok ? report_run_series(u, NULL, "engine.throughput")
+			  : NULL;
+		if (t)
+			return t->host;
+	}
+	return NULL;
+}
+
 /* A policer on all traffic of one of h's hooks (police_egress,
  * police_ingress: "RATE overhead O linklayer L: ..." when it limits,
  * "none: ..." when not, runner/host/qdisc_police.h) is a shaper as tbf
- * is: the line, named with its hook. Which host sends is not known here,
- * as with tbf: both hooks of every host of the cell are ceilings. */
+ * is: the line, named with its hook. An ingress policer holds the data
+ * on the receiver only, an egress one on the sender only (the other
+ * sees the ACKs); when the receiver is not known (cell_receiver), both
+ * hooks of every host of the cell are ceilings, as tbf's are. */
 static int police_ceilings(struct ctx *x, const char *h, int udp, int mtu,
 			   struct ceil *best)
 {
@@ -300,6 +326,8 @@ static int police_ceilings(struct ctx *x, const char *h, int udp, int mtu,
 	int ov, found = 0;
 	for (int i = 0; i < 2; i++) {
 		const char *f = fact(x->r, h, keys[i]);
+		if (x->recv && (strcmp(h, x->recv) == 0) != i)
+			continue; /* the hook that sees the ACKs only */
 		if (!f ||
 		    sscanf(f, "%lf overhead %d linklayer %15[a-z]", &rate, &ov,
 			   ll) != 3 ||
@@ -693,6 +721,7 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 	l->ceiling = l->fraction = NAN;
 	for (int b = 0; b < BUS_COUNT; b++)
 		bus[b] = best;
+	x->recv = cell_receiver(x, ci);
 	if (bits)
 		cell_ceilings(x, ci, udp, &best, bus);
 	for (int i = x->first[ci]; i < x->first[ci + 1]; i++)

@@ -30,6 +30,7 @@ struct pcase {
 	const char *drops;	 /* a drop series' name, or NULL */
 	const char *kind, *text; /* the expected kind; a part of the line */
 	double ceiling;		 /* NaN: none */
+	const char *recv; /* the host of an engine.throughput series, or NULL */
 };
 
 static const struct pcase cases[] = {
@@ -62,14 +63,34 @@ static const struct pcase cases[] = {
      "10000000 overhead 0 linklayer ethernet: u32 protocol ip pref 1, "
      "exceed drop",
      4.8e6, "qdisc.ingress_drops", "drops", "80 drops/s", 9653333.33},
+    /* engine.throughput on the server: it received, the client sent */
+    {"the receiver's ingress policer: line", "server", "police_ingress",
+     "10000000 overhead 0 linklayer ethernet: u32 protocol ip pref 1, "
+     "exceed drop",
+     9.5e6, NULL, "line", "on server ingress", 9653333.33, "server"},
+    {"the sender's ingress policer sees the ACKs only: none", "client",
+     "police_ingress",
+     "10000000 overhead 0 linklayer ethernet: u32 protocol ip pref 1, "
+     "exceed drop",
+     9.5e6, NULL, "none", NULL, NAN, "server"},
+    {"the sender's egress policer: line", "client", "police_egress",
+     "10000000 overhead 0 linklayer ethernet: matchall protocol all pref "
+     "49152, exceed drop",
+     9.4e6, NULL, "line", "on client egress", 9564068.69, "server"},
+    {"the receiver's egress policer sees the ACKs only: none", "server",
+     "police_egress",
+     "10000000 overhead 0 linklayer ethernet: matchall protocol all pref "
+     "49152, exceed drop",
+     9.4e6, NULL, "none", NULL, NAN, "server"},
 };
+static const double TPUT[NPT] = {0, 9.5e6, 9.5e6, 9.5e6, 9.5e6};
 
 static void one(const struct pcase *c)
 {
 	struct report r = {0};
 	struct report_cell cell = {0};
 	struct report_stats st[1] = {{0}};
-	struct report_series s[1];
+	struct report_series s[3];
 	struct report_run u = {0};
 	struct report_fact f[2] = {{1, c->host, c->key, c->value},
 				   {1, c->host, "nic_mtu", "1500"}};
@@ -94,11 +115,17 @@ static void one(const struct pcase *c)
 	u.ok = 1;
 	u.vals = vals;
 	u.series = s;
-	if (c->drops) {
-		s[0] = (struct report_series){c->host, c->drops, "",
-					      T,       DROPS,	 NPT};
-		u.nseries = 1;
-	}
+	if (c->drops)
+		s[u.nseries++] = (struct report_series){c->host, c->drops, "",
+							T,	 DROPS,	   NPT};
+	if (c->recv)
+		s[u.nseries++] = (struct report_series){
+		    c->recv, "engine.throughput", "bit/s", T, TPUT, NPT};
+	/* The sender's own series: a cell's ceilings come from the hosts its
+	 * runs have series from (explain.c cell_ceilings). */
+	if (c->recv && strcmp(c->recv, c->host) && !c->drops)
+		s[u.nseries++] = (struct report_series){
+		    c->host, "nic.tx_bytes", "B", T, TPUT, NPT};
 	r.runs = &u;
 	r.nruns = 1;
 	is_int(explain_build(&r, &x), 0, c->name);
@@ -123,7 +150,7 @@ static void one(const struct pcase *c)
 int main(void)
 {
 	size_t n = sizeof cases / sizeof *cases;
-	tap_plan(29); /* 4 + 4 + 4 + 3 + 5 + 5 per case, 4 more */
+	tap_plan(43); /* 4 4 4 3 5 5 4 3 4 3 per case, 4 more */
 	for (size_t i = 0; i < n; i++)
 		one(&cases[i]);
 	is_near(explain_police_goodput(10e6, 1500, 0, 1, 0, 0), 9653333.33,
