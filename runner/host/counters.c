@@ -404,8 +404,9 @@ static int add_netdev(struct counters_reader *r, struct buf *doc,
  * qdisc (2: parent TC_H_INGRESS, whose drops are the TC_ACT_SHOT of its
  * filters, a policer's among them: net/core/dev.c tc_run and
  * sch_handle_ingress, mini_qdisc_qstats_cpu_drop), its statistics as a
- * JSON object appended to objs; 0 otherwise. */
-static int qdisc_one(struct buf *objs, struct nlmsghdr *nh, unsigned idx)
+ * JSON object appended to objs; 0 otherwise, or when found has it. */
+static int qdisc_one(struct buf *objs, struct nlmsghdr *nh, unsigned idx,
+		     int found)
 {
 	const struct tcmsg *tc = NLMSG_DATA(nh);
 	struct gnet_stats_basic sb = {0};
@@ -416,7 +417,8 @@ static int qdisc_one(struct buf *objs, struct nlmsghdr *nh, unsigned idx)
 
 	if (nh->nlmsg_len < NLMSG_LENGTH(sizeof *tc) ||
 	    (unsigned)tc->tcm_ifindex != idx ||
-	    (tc->tcm_parent != TC_H_ROOT && tc->tcm_parent != TC_H_INGRESS))
+	    (tc->tcm_parent != TC_H_ROOT && tc->tcm_parent != TC_H_INGRESS) ||
+	    (found & (tc->tcm_parent == TC_H_ROOT ? 1 : 2)))
 		return 0;
 	len = (int)(nh->nlmsg_len - NLMSG_LENGTH(sizeof *tc));
 	for (rta = TCA_RTA(tc); RTA_OK(rta, len); rta = RTA_NEXT(rta, len)) {
@@ -513,7 +515,7 @@ static int add_qdisc(struct counters_reader *r, struct buf *doc,
 				break;
 			}
 			if (nh->nlmsg_type == RTM_NEWQDISC && found != 3)
-				found |= qdisc_one(&objs, nh, idx);
+				found |= qdisc_one(&objs, nh, idx, found);
 		}
 	}
 	if (objs.len)
