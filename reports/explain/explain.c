@@ -50,6 +50,29 @@ double explain_tbf_goodput(double rate_bps, int mtu, int udp)
 	return mtu > 68 ? rate_bps * pay / (mtu + 14) : NAN;
 }
 
+/* tcf_police_act() charges psched_l2t_ns(&rate, qdisc_pkt_len(skb))
+ * (net/sched/act_police.c), which adds the rate's overhead and rounds up
+ * to ATM cells (include/net/sch_generic.h psched_l2t_ns). qdisc_pkt_len()
+ * is set before the hook: at egress by __dev_queue_xmit's
+ * qdisc_pkt_len_init() (qdisc_pkt_len_segs_init() in later kernels), the
+ * frame from the Ethernet header per GSO segment; at ingress by
+ * sch_handle_ingress() as skb->len, the Ethernet header already pulled
+ * (net/core/dev.c; act_police's MTU check adds mac_len back at ingress
+ * for that reason: D. Caratti's patch, lore.kernel.org/netdev/
+ * 876d597a0ff55f6ba786f73c5a9fd9eb8d597a03.1644514748.git.dcaratti@
+ * redhat.com, 2022). A GRO packet is charged its headers once: up to
+ * MTU / (MTU - 52) above this ceiling, 3.6% at 1500, inside the 1.05
+ * that line-bound allows (explain_cell). */
+double explain_police_goodput(double rate_bps, int mtu, int udp, int ingress,
+			      int overhead, int atm)
+{
+	double pay = mtu - (udp ? 28 : 52), len = mtu + (ingress ? 0 : 14);
+	len += overhead;
+	if (atm)
+		len = 53.0 * ceil(len / 48.0);
+	return mtu > 68 && len > 0 ? rate_bps * pay / len : NAN;
+}
+
 /* PCIe base spec: 2.5 and 5 GT/s code 8b/10b, 8 GT/s and up 128b/130b. */
 double explain_pcie_raw(double gts, int lanes)
 {
@@ -128,7 +151,8 @@ static const char *observed(const struct report *r, int cell, const char *key)
 struct ctx {
 	const struct report *r;
 	enum report_lang lang;
-	int single; /* the cell's iperf3 runs each end in one thread */
+	int single;	  /* the cell's iperf3 runs each end in one thread */
+	const char *recv; /* the host that received the cell's data, or NULL */
 	char missing[512], series[512], evidence[512];
 	/* Cell ci's runs, in run order: runs[by_cell[first[ci]] ..
 	 * by_cell[first[ci + 1] - 1]] (every cell's rule looked at all runs:
@@ -263,6 +287,65 @@ static void bus_ceilings(struct ctx *x, const char *h, int udp, int mtu,
 	}
 }
 
+/* The host that received cell ci's data, when the report can tell: the
+ * host of the engine.throughput series (runner/exec/series_metric.c
+ * receiver(): the server's, the client's in reverse), trusted with two
+ * hosts or more only (with one, the server was no host of the plan and
+ * the client holds the series either way) and not for bidir. NULL:
+ * unknown. */
+static const char *cell_receiver(const struct ctx *x, int ci)
+{
+	const struct report *r = x->r;
+	const char *dir = observed(r, ci, "direction");
+	if (r->span.nhosts < 2 || (dir && !strcmp(dir, "bidir")))
+		return NULL;
+	for (int i = x->first[ci]; i < x->first[ci + 1]; i++) {
+		const struct report_run *u = &r->runs[x->by_cell[i]];
+		const struct report_series *t =
+		    u->ok ? report_run_series(u, NULL, "engine.throughput")
+			  : NULL;
+		if (t)
+			return t->host;
+	}
+	return NULL;
+}
+
+/* A policer on all traffic of one of h's hooks (police_egress,
+ * police_ingress: "RATE overhead O linklayer L: ..." when it limits,
+ * "none: ..." when not, runner/host/qdisc_police.h) is a shaper as tbf
+ * is: the line, named with its hook. An ingress policer holds the data
+ * on the receiver only, an egress one on the sender only (the other
+ * sees the ACKs); when the receiver is not known (cell_receiver), both
+ * hooks of every host of the cell are ceilings, as tbf's are. */
+static int police_ceilings(struct ctx *x, const char *h, int udp, int mtu,
+			   struct ceil *best)
+{
+	static const char *const keys[] = {"police_egress", "police_ingress"};
+	char name[160], ll[16];
+	double rate;
+	int ov, found = 0;
+	for (int i = 0; i < 2; i++) {
+		const char *f = fact(x->r, h, keys[i]);
+		if (x->recv && (strcmp(h, x->recv) == 0) != i)
+			continue; /* the hook that sees the ACKs only */
+		if (!f ||
+		    sscanf(f, "%lf overhead %d linklayer %15[a-z]", &rate, &ov,
+			   ll) != 3 ||
+		    !(rate > 0))
+			continue;
+		snprintf(name, sizeof name,
+			 "policer %.0f Mbit/s on %s %s, %s at MTU %d",
+			 rate / 1e6, h, i ? "ingress" : "egress",
+			 udp ? "UDP" : "TCP", mtu);
+		consider(best,
+			 explain_police_goodput(rate, mtu, udp, i, ov,
+						!strcmp(ll, "atm")),
+			 EXPLAIN_LINE, name);
+		found = 1;
+	}
+	return found;
+}
+
 /* The narrowest ceiling that one host's facts set. */
 static void host_ceilings(struct ctx *x, const char *h, int udp,
 			  struct ceil *best, struct ceil *bus)
@@ -273,7 +356,7 @@ static void host_ceilings(struct ctx *x, const char *h, int udp,
 	const char *drv = fact(r, h, "nic_driver");
 	const char *m = fact(r, h, "nic_mtu"), *proto = udp ? "UDP" : "TCP";
 	char name[160], key[64];
-	int mtu = m ? atoi(m) : 0;
+	int mtu = m ? atoi(m) : 0, pol;
 	if (!m) {
 		snprintf(key, sizeof key, "mtu@%s", h);
 		for (int i = 0; i < r->nconds; i++)
@@ -282,10 +365,12 @@ static void host_ceilings(struct ctx *x, const char *h, int udp,
 				mtu = atoi(r->conds[i].values[0].value);
 	}
 	bus_ceilings(x, h, udp, mtu, bus);
-	if (mtu <= 68 && (link || q)) {
+	if (mtu <= 68 && (link || q || fact(r, h, "police_egress") ||
+			  fact(r, h, "police_ingress"))) {
 		missing_once(x, "nic_mtu", h);
 		return;
 	}
+	pol = police_ceilings(x, h, udp, mtu, best);
 	/* tbf and htb both charge qdisc_pkt_len() (net/sched/sch_tbf.c,
 	 * sch_htb.c htb_charge_class): the same goodput; htb's rate is its
 	 * default class's ceil on the path (runner/host/qdisc_htb.h). */
@@ -307,7 +392,7 @@ static void host_ceilings(struct ctx *x, const char *h, int udp,
 			 proto, mtu);
 		consider(best, explain_eth_goodput(mbps * 1e6, mtu, udp),
 			 EXPLAIN_LINE, name);
-	} else if (!q && !fact(r, h, "nic_wifi_rate")) {
+	} else if (!q && !pol && !fact(r, h, "nic_wifi_rate")) {
 		missing_once(x, "nic_link", h);
 	}
 }
@@ -649,6 +734,7 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 	l->ceiling = l->fraction = NAN;
 	for (int b = 0; b < BUS_COUNT; b++)
 		bus[b] = best;
+	x->recv = cell_receiver(x, ci);
 	if (bits)
 		cell_ceilings(x, ci, udp, &best, bus);
 	for (int i = x->first[ci]; i < x->first[ci + 1]; i++)

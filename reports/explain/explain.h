@@ -88,6 +88,12 @@ const char *explain_kind_text(enum explain_kind k, enum report_lang lang);
 double explain_eth_goodput(double link_bps, int mtu, int udp);
 double explain_tbf_goodput(double rate_bps, int mtu, int udp);
 double explain_pcie_raw(double gts, int lanes);
+/* A tc policer at rate_bps (runner/host/qdisc_police.h): it charges
+ * qdisc_pkt_len() plus overhead, in 53-byte cells of 48 with atm; at
+ * egress the frame without FCS (MTU + 14), at ingress the IP packet (MTU:
+ * the Ethernet header is pulled before the hook). NaN for mtu <= 68. */
+double explain_police_goodput(double rate_bps, int mtu, int udp, int ingress,
+			      int overhead, int atm);
 /* The data rate of a USB link from its signalling rate in bit/s (480e6,
  * 5e9, 10e9, 20e9; anything else NaN): USB 2.0's high-speed bulk limit,
  * USB 3.x Gen 1 8b/10b, Gen 2 128b/132b. */

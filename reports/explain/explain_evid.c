@@ -90,7 +90,8 @@ static void rate_evidence(const struct report_series *s, struct explain_evid *e)
 {
 	double rate;
 	int drop = (!strncmp(s->name, "nic.", 4) && strstr(s->name, "drop")) ||
-		   !strcmp(s->name, "qdisc.drops");
+		   !strcmp(s->name, "qdisc.drops") ||
+		   !strcmp(s->name, "qdisc.ingress_drops");
 	int pause =
 	    !strncmp(s->name, "nic.ethtool.", 12) && strstr(s->name, "pause");
 	char *dst = drop ? e->drop_series : e->pause_series;

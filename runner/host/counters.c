@@ -400,8 +400,13 @@ static int add_netdev(struct counters_reader *r, struct buf *doc,
 	return doc->truncated ? -XR_ENOMEM : 0;
 }
 
-/* One RTM_NEWQDISC: when it is idx's root, its statistics as JSON. */
-static int qdisc_one(struct buf *doc, struct nlmsghdr *nh, unsigned idx)
+/* One RTM_NEWQDISC: when it is idx's root (1) or its ingress or clsact
+ * qdisc (2: parent TC_H_INGRESS, whose drops are the TC_ACT_SHOT of its
+ * filters, a policer's among them: net/core/dev.c tc_run and
+ * sch_handle_ingress, mini_qdisc_qstats_cpu_drop), its statistics as a
+ * JSON object appended to objs; 0 otherwise, or when found has it. */
+static int qdisc_one(struct buf *objs, struct nlmsghdr *nh, unsigned idx,
+		     int found)
 {
 	const struct tcmsg *tc = NLMSG_DATA(nh);
 	struct gnet_stats_basic sb = {0};
@@ -411,7 +416,9 @@ static int qdisc_one(struct buf *doc, struct nlmsghdr *nh, unsigned idx)
 	int len, stats = 0;
 
 	if (nh->nlmsg_len < NLMSG_LENGTH(sizeof *tc) ||
-	    (unsigned)tc->tcm_ifindex != idx || tc->tcm_parent != TC_H_ROOT)
+	    (unsigned)tc->tcm_ifindex != idx ||
+	    (tc->tcm_parent != TC_H_ROOT && tc->tcm_parent != TC_H_INGRESS) ||
+	    (found & (tc->tcm_parent == TC_H_ROOT ? 1 : 2)))
 		return 0;
 	len = (int)(nh->nlmsg_len - NLMSG_LENGTH(sizeof *tc));
 	for (rta = TCA_RTA(tc); RTA_OK(rta, len); rta = RTA_NEXT(rta, len)) {
@@ -435,22 +442,25 @@ static int qdisc_one(struct buf *doc, struct nlmsghdr *nh, unsigned idx)
 	}
 	if (!stats)
 		return 0;
-	buf_adds(doc, "@@ qdisc\n[{\"kind\":");
-	buf_add_json_str(doc, kind);
-	buf_addf(doc,
-		 ",\"root\":true,\"bytes\":%llu,\"packets\":%u,"
+	buf_adds(objs, objs->len ? ",{\"kind\":" : "{\"kind\":");
+	buf_add_json_str(objs, kind);
+	buf_adds(objs, tc->tcm_parent == TC_H_ROOT
+			   ? ",\"root\":true"
+			   : ",\"parent\":\"ffff:fff1\"");
+	buf_addf(objs,
+		 ",\"bytes\":%llu,\"packets\":%u,"
 		 "\"drops\":%u,\"overlimits\":%u,\"requeues\":%u,"
-		 "\"backlog\":%u,\"qlen\":%u}]\n",
+		 "\"backlog\":%u,\"qlen\":%u}",
 		 (unsigned long long)sb.bytes, sb.packets, sq.drops,
 		 sq.overlimits, sq.requeues, sq.backlog, sq.qlen);
-	return 1;
+	return tc->tcm_parent == TC_H_ROOT ? 1 : 2;
 }
 
 /*
- * The interface's root qdisc statistics (RTM_GETQDISC dump, filtered here
- * by interface and parent: older kernels dump every interface), written
- * in `tc -s -j qdisc show` form for the one parser. No answer adds
- * nothing.
+ * The interface's root qdisc statistics and its ingress (or clsact)
+ * qdisc's (RTM_GETQDISC dump, filtered here by interface and parent:
+ * older kernels dump every interface), written in `tc -s -j qdisc show`
+ * form for the one parser. No answer adds nothing.
  */
 static int add_qdisc(struct counters_reader *r, struct buf *doc,
 		     const char *iface)
@@ -461,7 +471,8 @@ static int add_qdisc(struct counters_reader *r, struct buf *doc,
 	} req;
 	union nl_resp resp;
 	unsigned idx = if_nametoindex(iface);
-	int done = 0, found = 0;
+	int done = 0, found = 0; /* 1: the root seen, 2: the ingress */
+	struct buf objs = BUF_INIT;
 
 	if (!idx)
 		return 0;
@@ -503,11 +514,13 @@ static int add_qdisc(struct counters_reader *r, struct buf *doc,
 				done = 1;
 				break;
 			}
-			if (!found && nh->nlmsg_type == RTM_NEWQDISC &&
-			    qdisc_one(doc, nh, idx))
-				found = 1;
+			if (nh->nlmsg_type == RTM_NEWQDISC && found != 3)
+				found |= qdisc_one(&objs, nh, idx, found);
 		}
 	}
+	if (objs.len)
+		buf_addf(doc, "@@ qdisc\n[%s]\n", objs.s);
+	buf_release(&objs);
 	return doc->truncated ? -XR_ENOMEM : 0;
 }
 

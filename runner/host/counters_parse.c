@@ -445,7 +445,11 @@ static int line_procs(struct counters_snap *cs, const char *s, const char *e)
  * The "@@ qdisc" section: `tc -s -j qdisc show dev IF` (remote hosts) or
  * the same JSON written by counters.c from RTM_GETQDISC. The root qdisc's
  * statistics cover the whole interface (a classful or mq root sums its
- * children). Text that is not such JSON adds nothing.
+ * children). The ingress or clsact qdisc (parent ffff:fff1) adds its
+ * drops as ingress_drops: its filters' TC_ACT_SHOT (a policer at the
+ * ingress or clsact hooks) is counted there, not at the root (net/core/
+ * dev.c tc_run, sch_handle_ingress). Text that is not such JSON adds
+ * nothing.
  */
 static int parse_qdisc(struct counters_snap *cs, const char *s, const char *e)
 {
@@ -459,7 +463,7 @@ static int parse_qdisc(struct counters_snap *cs, const char *s, const char *e)
 		    {"qlen", 1}};
 	json_t *root = json_loadb(s, (size_t)(e - s), 0, NULL), *q;
 	size_t i, k;
-	int rc = 0;
+	int rc = 0, seen = 0;
 
 	if (!json_is_array(root)) {
 		json_decref(root);
@@ -467,8 +471,16 @@ static int parse_qdisc(struct counters_snap *cs, const char *s, const char *e)
 	}
 	json_array_foreach(root, i, q)
 	{
-		if (!json_is_true(json_object_get(q, "root")))
+		const char *par =
+		    json_string_value(json_object_get(q, "parent"));
+		json_t *d = json_object_get(q, "drops");
+		if (par && !strcmp(par, "ffff:fff1") && json_is_integer(d) &&
+		    json_integer_value(d) >= 0 && rc == 0)
+			rc = kvv_add(&cs->sc[SC_QDISC], "ingress_drops", 13,
+				     (uint64_t)json_integer_value(d));
+		if (!json_is_true(json_object_get(q, "root")) || seen)
 			continue;
+		seen = 1;
 		for (k = 0; rc == 0 && k < sizeof keys / sizeof keys[0]; k++) {
 			json_t *v = json_object_get(q, keys[k].key);
 			struct kvv *kv = &cs->sc[SC_QDISC];
@@ -479,7 +491,6 @@ static int parse_qdisc(struct counters_snap *cs, const char *s, const char *e)
 			if (rc == 0)
 				kv->a[kv->n - 1].level = keys[k].level;
 		}
-		break;
 	}
 	json_decref(root);
 	return rc;

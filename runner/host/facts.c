@@ -22,6 +22,7 @@
 #include "nicrate.h"
 #include "plan.h"
 #include "qdisc_htb.h"
+#include "qdisc_police.h"
 #include "probe.h"
 #include "probe_int.h"
 #include "sysread.h"
@@ -251,6 +252,42 @@ static void qdisc_fact(struct host *h, const char *iface, struct factv *v)
 	buf_release(&b);
 }
 
+/* The policers of one direction, police_egress or police_ingress
+ * (qdisc_police.h): egress reads the root qdisc's filters (`tc filter
+ * show dev IF` lists the root's) and clsact's egress hook, ingress the
+ * ingress or clsact qdisc's (`ingress` names ffff:fff2, which the
+ * ingress qdisc ffff: answers too). A hook that is absent answers with
+ * an error and adds nothing; no policer, no fact. */
+static void police_fact(struct host *h, const char *iface, int ingress,
+			struct factv *v)
+{
+	const char *root[] = {"tc", "-s", "filter", "show", "dev", iface, NULL};
+	const char *hook[] = {"tc",
+			      "-s",
+			      "filter",
+			      "show",
+			      "dev",
+			      iface,
+			      ingress ? "ingress" : "egress",
+			      NULL};
+	struct qdisc_police p[8];
+	struct buf b = BUF_INIT;
+	struct xr_err e;
+	int n = 0, k;
+	/* Each hook parsed alone: every packet passes both egress hooks
+	 * (clsact's, then the root qdisc's), so each has its own first. */
+	for (int i = ingress; i < 2; i++) {
+		buf_reset(&b);
+		if (sysread_run(h, i ? hook : root, 10.0, &b, &e) == 0) {
+			k = qdisc_police_parse(b.s, p + n, 8 - n);
+			n += k < 8 - n ? k : 8 - n;
+		}
+	}
+	if (qdisc_police_fact(p, n, &b) == 0)
+		add_buf(v, ingress ? "police_ingress" : "police_egress", &b);
+	buf_release(&b);
+}
+
 static void iperf3_fact(struct host *h, struct factv *v)
 {
 	static const char *const argv[] = {"iperf3", "--version", NULL};
@@ -323,8 +360,11 @@ int facts_collect(struct host *h, const char *iface, struct fact **facts,
 	buf_release(&b);
 	if (iface) {
 		nic_facts(h, iface, &v);
-		if (sysread_is_local(h) || host_os(h) == PLAN_OS_LINUX)
+		if (sysread_is_local(h) || host_os(h) == PLAN_OS_LINUX) {
 			qdisc_fact(h, iface, &v);
+			police_fact(h, iface, 0, &v);
+			police_fact(h, iface, 1, &v);
+		}
 	}
 	iperf3_fact(h, &v);
 	capture_fact(h, &v);

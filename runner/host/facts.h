@@ -17,6 +17,8 @@ struct fact {
 			 mem_bytes, nic_driver, nic_firmware, nic_link,
 			 nic_pcie_link, nic_mtu, qdisc_root (kind and
 			 rate in bit/s: "tbf 1000000000"),
+			 police_egress, police_ingress (a tc policer:
+			 qdisc_police.h qdisc_police_fact),
 			 iperf3_version, capture_running */
 	char *value;  /* owned */
 };

@@ -114,6 +114,70 @@ static void test_probes(struct host *h)
 	buf_release(&want);
 }
 
+/*
+ * A filter's TC_ACT_SHOT at the ingress hook is counted by the clsact
+ * qdisc (parent ffff:fff1), not by the root: qdisc.ingress_drops. This
+ * kernel has no act_police (CONFIG_NET_ACT_POLICE unset), so a u32
+ * match-all filter whose mirred redirects to a device that is down
+ * stands in for a policer: that redirect is TC_ACT_SHOT too
+ * (net/sched/act_mirred.c), the same path into the qdisc's drops
+ * (net/core/dev.c tc_run). 20 frames sent, >= 20 dropped (the kernel's
+ * own IPv6 frames may add to them). 4 assertions. The filter's protocol
+ * is tc's default, all (fx_run takes 23 arguments).
+ */
+static void test_ingress_drops(struct host *h)
+{
+	struct counters_snap *b = NULL, *a = NULL;
+	struct counter_row *r = NULL;
+	struct xr_err err = {0};
+	size_t n = 0;
+	double d = -1, root = 0;
+	if (fx_run(NULL, "ip", "-n", fx_ns.ns, "link", "add", "xrpd0", "type",
+		   "veth", "peer", "name", "xrpd1", NULL) < 0 ||
+	    fx_run(NULL, "ip", "netns", "exec", fx_ns.ns, "tc", "qdisc", "add",
+		   "dev", fx_ns.vb, "clsact", NULL) < 0 ||
+	    fx_run(NULL, "ip", "netns", "exec", fx_ns.ns, "tc", "filter", "add",
+		   "dev", fx_ns.vb, "ingress", "u32", "match", "u32", "0", "0",
+		   "action", "mirred", "egress", "redirect", "dev", "xrpd0",
+		   NULL) < 0) {
+		tap_skip("no clsact, u32 or act_mirred here");
+	} else {
+		ok(counters_snapshot(h, fx_ns.vb, PLAN_COUNTER_NIC, &b, &err) ==
+			   0 &&
+		       (send_frames(20, 1000), 1) &&
+		       counters_snapshot(h, fx_ns.vb, PLAN_COUNTER_NIC, &a,
+					 &err) == 0 &&
+		       counters_delta(b, a, &r, &n) == 0,
+		   "snapshots around 20 frames into a dropping filter");
+		for (size_t i = 0; i < n; i++) {
+			if (strcmp(r[i].scope, "qdisc"))
+				continue;
+			if (!strcmp(r[i].name, "ingress_drops"))
+				d = r[i].value;
+			else if (!strcmp(r[i].name, "drops"))
+				root = r[i].value;
+		}
+		ok(d >= 20, "qdisc.ingress_drops %.0f >= 20", d);
+		ok(root <= 0, "the root (noqueue) counts none: %.0f", root);
+		{
+			struct fact *f = NULL;
+			size_t nf = 0, k;
+			facts_collect(h, fx_ns.vb, &f, &nf);
+			for (k = 0; k < nf; k++)
+				if (!strcmp(f[k].key, "police_ingress"))
+					break;
+			ok(k == nf, "a mirred filter is no policer: no fact");
+			facts_free(f, nf);
+		}
+	}
+	fx_run(NULL, "ip", "netns", "exec", fx_ns.ns, "tc", "qdisc", "del",
+	       "dev", fx_ns.vb, "clsact", NULL);
+	fx_run(NULL, "ip", "-n", fx_ns.ns, "link", "del", "xrpd0", NULL);
+	free(r);
+	counters_snap_free(b);
+	counters_snap_free(a);
+}
+
 static void test_counters(struct host *h)
 {
 	unsigned all = PLAN_COUNTER_NIC | PLAN_COUNTER_TCP | PLAN_COUNTER_CPU |
@@ -379,7 +443,7 @@ static void test_capture_and_facts(struct host *h)
 
 int main(void)
 {
-	tap_plan(53);
+	tap_plan(57);
 	struct plan_host ph;
 	struct host *h = NULL;
 	struct xr_err err = {0};
@@ -403,6 +467,7 @@ int main(void)
 	ok(!host_is_local(h), "a netns host is not local");
 	test_probes(h);
 	test_counters(h);
+	test_ingress_drops(h);
 	test_reader(h);
 	test_capture_and_facts(h);
 	host_close(h);
