@@ -373,8 +373,11 @@ static void host_ceilings(struct ctx *x, const char *h, int udp,
 	pol = police_ceilings(x, h, udp, mtu, best);
 	/* tbf and htb both charge qdisc_pkt_len() (net/sched/sch_tbf.c,
 	 * sch_htb.c htb_charge_class): the same goodput; htb's rate is its
-	 * default class's ceil on the path (runner/host/qdisc_htb.h). */
-	if (q && (!strncmp(q, "tbf ", 4) || !strncmp(q, "htb ", 4))) {
+	 * default class's ceil on the path (runner/host/qdisc_htb.h). A root
+	 * qdisc shapes what its host sends: on the receiver (when known,
+	 * cell_receiver) it holds the ACKs only, no ceiling of the data. */
+	if (q && (!strncmp(q, "tbf ", 4) || !strncmp(q, "htb ", 4)) &&
+	    !(x->recv && !strcmp(h, x->recv))) {
 		double rate = strtod(q + 4, NULL);
 		snprintf(name, sizeof name,
 			 "%.3s %.0f Mbit/s on %s, %s at MTU %d", q, rate / 1e6,

@@ -82,6 +82,15 @@ static const struct pcase cases[] = {
      "10000000 overhead 0 linklayer ethernet: matchall protocol all pref "
      "49152, exceed drop",
      9.4e6, NULL, "none", NULL, NAN, "server"},
+    /* A tbf root shapes what its host sends, like an egress policer
+     * (10e6 * 1448 / 1514 = 9564068.69, python3). */
+    {"the receiver's tbf root sees the ACKs only: none", "server", "qdisc_root",
+     "tbf 10000000", 9.4e6, NULL, "none", NULL, NAN, "server"},
+    {"the sender's tbf root: line", "client", "qdisc_root", "tbf 10000000",
+     9.4e6, NULL, "line", "tbf 10 Mbit/s on client", 9564068.69, "server"},
+    {"a tbf root, the receiver unknown: line", "server", "qdisc_root",
+     "tbf 10000000", 9.4e6, NULL, "line", "tbf 10 Mbit/s on server",
+     9564068.69},
 };
 static const double TPUT[NPT] = {0, 9.5e6, 9.5e6, 9.5e6, 9.5e6};
 
@@ -150,7 +159,7 @@ static void one(const struct pcase *c)
 int main(void)
 {
 	size_t n = sizeof cases / sizeof *cases;
-	tap_plan(43); /* 4 4 4 3 5 5 4 3 4 3 per case, 4 more */
+	tap_plan(54); /* 4 4 4 3 5 5 4 3 4 3 3 4 4 per case, 4 more */
 	for (size_t i = 0; i < n; i++)
 		one(&cases[i]);
 	is_near(explain_police_goodput(10e6, 1500, 0, 1, 0, 0), 9653333.33,
