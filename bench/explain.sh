@@ -6,7 +6,9 @@
 # at 6.2 Gbit/s, so "line" from the tbf; no PCIe fact exists in a lab),
 # cpu (the unshaped veth pair), drops (the unshaped pair behind a policer:
 # htb root + matchall police 500mbit drop, which counts its drops in
-# qdisc.drops; skipped without tc's police action), drops-tbf (a tbf of
+# qdisc.drops; skipped without tc's police action; the policer is also
+# read as a ceiling now, qdisc_police.c, so a run at >= 95% of it would be
+# named line: not checked, no such kernel here), drops-tbf (a tbf of
 # 1000mbit whose queue holds one burst of 3000 B and 50 us: TCP loses at
 # its queue and stays far below the rate, counted in qdisc.drops: works
 # without police), window (a tbf of 100mbit, latency 400ms, holding a
