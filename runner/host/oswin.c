@@ -282,22 +282,29 @@ int oswin_encode(const char *script, struct buf *out)
 	return rc;
 }
 
-int oswin_argv(enum hostos_what what, const char *iface, const char *letters,
-	       struct strv *out)
+int oswin_encoded_argv(const char *script, struct strv *out)
 {
 	static const char *const head[] = {"powershell.exe", "-NoProfile",
 					   "-NonInteractive", "-EncodedCommand",
 					   NULL};
-	struct buf s = BUF_INIT, b = BUF_INIT;
-	int rc = oswin_script(what, iface, letters, &s);
-	if (rc == 0)
-		rc = oswin_encode(s.s, &b);
+	struct buf b = BUF_INIT;
+	int rc = oswin_encode(script, &b);
 	for (int i = 0; rc == 0 && head[i]; i++)
 		rc = strv_push(out, head[i]);
 	if (rc == 0)
 		rc = strv_push(out, b.s);
-	buf_release(&s);
 	buf_release(&b);
+	return rc;
+}
+
+int oswin_argv(enum hostos_what what, const char *iface, const char *letters,
+	       struct strv *out)
+{
+	struct buf s = BUF_INIT;
+	int rc = oswin_script(what, iface, letters, &s);
+	if (rc == 0)
+		rc = oswin_encoded_argv(s.s, out);
+	buf_release(&s);
 	return rc;
 }
 

@@ -17,7 +17,10 @@
 #define OSWIN_STATUS_LINE "$global:LASTEXITCODE = 0"
 int oswin_script(enum hostos_what what, const char *iface, const char *letters,
 		 struct buf *out);
-/* powershell.exe -NoProfile -NonInteractive -EncodedCommand BASE64 */
+/* powershell.exe -NoProfile -NonInteractive -EncodedCommand BASE64 of
+ * script (UTF-8), pushed onto out; 0 or a negative XR_ code. */
+int oswin_encoded_argv(const char *script, struct strv *out);
+/* The same for oswin_script's text for what. */
 int oswin_argv(enum hostos_what what, const char *iface, const char *letters,
 	       struct strv *out);
 /* The one-line statement that runs script inside the session's own

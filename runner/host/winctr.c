@@ -172,19 +172,11 @@ int winctr_script(const char *iface, long secs, long samples, struct buf *out)
 
 int winctr_argv(const char *iface, long secs, long samples, struct strv *out)
 {
-	static const char *const head[] = {"powershell.exe", "-NoProfile",
-					   "-NonInteractive", "-EncodedCommand",
-					   NULL};
-	struct buf s = BUF_INIT, b = BUF_INIT;
+	struct buf s = BUF_INIT;
 	int rc = winctr_script(iface, secs, samples, &s);
 	if (rc == 0)
-		rc = oswin_encode(s.s, &b);
-	for (int i = 0; rc == 0 && head[i]; i++)
-		rc = strv_push(out, head[i]);
-	if (rc == 0)
-		rc = strv_push(out, b.s);
+		rc = oswin_encoded_argv(s.s, out);
 	buf_release(&s);
-	buf_release(&b);
 	return rc;
 }
 
