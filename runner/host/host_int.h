@@ -61,8 +61,10 @@ struct host {
 	double down_since;
 	char down_why[256];
 	/* The persistent shell of the host readings (host_session.c), NULL
-	 * until first used or after it was stopped; session_off: the plan's
-	 * session: false. */
+	 * until first used and after host_close; a session killed at a
+	 * deadline keeps its record (what it learned, e.g. that inline
+	 * PowerShell scripts fail there) with no shell running until the
+	 * next reading starts one. session_off: the plan's session: false. */
 	struct host_session *session;
 	int session_off;
 };
