@@ -153,6 +153,7 @@ struct ctx {
 	enum report_lang lang;
 	int single;	  /* the cell's iperf3 runs each end in one thread */
 	const char *recv; /* the host that received the cell's data, or NULL */
+	int near; /* the median within EXPLAIN_NEAR_CEILING of a ceiling */
 	char missing[512], series[512], evidence[512];
 	/* Cell ci's runs, in run order: runs[by_cell[first[ci]] ..
 	 * by_cell[first[ci + 1] - 1]] (every cell's rule looked at all runs:
@@ -471,6 +472,8 @@ static void cpu_candidate(struct ctx *x, const struct explain_evid *e,
 	char buf[512];
 	if (!(e->cpu_runs && 2 * e->busy_runs >= e->cpu_runs))
 		return;
+	if (x->near && !(2 * e->strong_runs >= e->cpu_runs))
+		return;
 	/* Cores busy before the engine started (other processes) hold the
 	 * cell only if the engine's process wanted the CPU: one that got less
 	 * than half a runnable task's share slept, waiting on the network. */
@@ -753,6 +756,8 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 		if (l->fraction >= EXPLAIN_AT_CEILING && l->fraction <= 1.05)
 			push(k, &nk, best.kind);
 	}
+	x->near = l->fraction >= EXPLAIN_NEAR_CEILING &&
+		  l->fraction < EXPLAIN_AT_CEILING;
 	for (int b = 0; b < BUS_COUNT; b++)
 		bus_candidate(x, &bus[b], buses[b].share, med, l, k, &nk);
 	/* A CPU that carries a ceiling's rate is not what limits the cell. */

@@ -49,6 +49,14 @@ enum explain_kind {
  * limit found"; line-bound, window-bound and drop-bound lab cells run far
  * below it (bench/RESULTS.md, "The engine's process threshold"). */
 #define EXPLAIN_PROC_BUSY 80.0
+/* Near a ceiling (this fraction of it, below EXPLAIN_AT_CEILING) the run
+ * queue alone does not make a cell CPU-bound: a saturated core or the
+ * engine's process at EXPLAIN_PROC_BUSY must. The lab's pcie3x1 case (a
+ * 6.2 Gbit/s tbf, the CPU carrying about that rate) measured 86.7-93.4% of
+ * its tbf and was called cpu from the run queue at 93.3% with cores 62%
+ * busy and iperf3 at 52% of a core: two causes at once, which one kind
+ * cannot say (bench/RESULTS.md, "Explain after the policer"). */
+#define EXPLAIN_NEAR_CEILING 0.90
 #define EXPLAIN_LEADIN_BUSY 50.0 /* CPUs busy before the run: noted */
 #define EXPLAIN_WINDOW_FIT 0.8	 /* median / (cwnd / RTT), and its inverse */
 #define EXPLAIN_RTT_QUEUE 1.5	 /* RTT mean / min: no standing queue */

@@ -191,6 +191,8 @@ void explain_run_evidence(const struct report *r, int single,
 	 * run queue of at least as many tasks as cores (each waited for a
 	 * CPU) in which the engine's process wanted the CPU: it got at least
 	 * half a runnable task's share (the others' load slowed it). */
+	if (peak >= EXPLAIN_CORE_BUSY || proc >= EXPLAIN_PROC_BUSY)
+		e->strong_runs++;
 	if (peak >= EXPLAIN_CORE_BUSY || proc >= EXPLAIN_PROC_BUSY ||
 	    (contended && proc >= share))
 		e->busy_runs++;

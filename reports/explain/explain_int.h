@@ -21,6 +21,8 @@ void explain_share(const struct report *r, int ja, double v, double ceiling,
 /* What a cell's runs show (explain_evid.c), summed over its ok runs. */
 struct explain_evid {
 	int cpu_runs, busy_runs;
+	int strong_runs; /* busy by a saturated core or the engine's process,
+			  * not by the run queue alone */
 	double busy, softirq; /* the core busiest on average */
 	int core;
 	const char *host;

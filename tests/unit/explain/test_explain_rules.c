@@ -250,6 +250,8 @@ struct wcase {
 	double running;
 	/* the client's os_release fact; NULL: none (softirq's name) */
 	const char *os;
+	/* the client's qdisc_root fact (with nic_mtu 1500); NULL: none */
+	const char *qdisc;
 };
 
 /* With snd_wnd (python3: 65536 * 8 / 0.02 = 26214400; 16384 * 8 / 0.02 =
@@ -332,6 +334,17 @@ static const struct wcase wcases[] = {
     {"run queue 4 on one core, a Windows host: DPC", 5.2e6, 0.0201, 0.0200, 0,
      "cpu", 16384, "40% busy, 0% DPC", 40, 20, 0, 4,
      "Microsoft Windows 11 Pro"},
+    /* Near a ceiling (EXPLAIN_NEAR_CEILING 0.90 to 0.95 of it) the run
+     * queue alone makes no CPU claim (python3: 5850000 * 1448 / 1514 =
+     * 5594980.18, 5.2e6 of it 0.9294; 6500000 * 1448 / 1514 = 6216644.65,
+     * 5.2e6 of it 0.8365). */
+    {"0.929 of a tbf, run queue 4, iperf3 50%: none", 5.2e6, 0.0201, 0.0200, 0,
+     "none", 16384, "92.9% of 5.59 Mbit/s", 40, 50, 0, 4, NULL, "tbf 5850000"},
+    {"0.929 of a tbf, iperf3 85% (>= EXPLAIN_PROC_BUSY): cpu", 5.2e6, 0.0201,
+     0.0200, 0, "cpu", 16384, "iperf3's client process 85% of a core", 40, 85,
+     0, 4, NULL, "tbf 5850000"},
+    {"0.836 of a tbf, run queue 4, iperf3 50%: cpu", 5.2e6, 0.0201, 0.0200, 0,
+     "cpu", 16384, "83.6% of 6.22 Mbit/s", 40, 50, 0, 4, NULL, "tbf 6500000"},
     {"run queue 4 on one core, iperf3 16%: none", 5.2e6, 0.0201, 0.0200, 0,
      "none", 16384, NULL, 40, 16, 0, 4},
     {"run queue 1 on one core, iperf3 50%: none", 5.2e6, 0.0201, 0.0200, 0,
@@ -353,7 +366,9 @@ static void wone(const struct wcase *c)
 	struct report_stats st[5] = {{0}};
 	struct report_observed ob[1] = {{0, "version", "iperf 3.12", 1}};
 	struct report_condition cond = {0};
-	struct report_fact fa = {1, "client", "os_release", c->os};
+	struct report_fact fa[3] = {{1, "client", "os_release", c->os},
+				    {1, "client", "qdisc_root", c->qdisc},
+				    {1, "client", "nic_mtu", "1500"}};
 	double wn[NPT], bz[NPT], rq[NPT];
 	struct report_series s[7] = {
 	    {"client", "engine.snd_cwnd", "B", T, cw, NPT},
@@ -398,8 +413,10 @@ static void wone(const struct wcase *c)
 	r.nconds = c->load > 0;
 	r.runs = &u;
 	r.nruns = 1;
-	r.facts = &fa;
-	r.nfacts = c->os != NULL;
+	r.span.hosts = hosts;
+	r.span.nhosts = 1;
+	r.facts = c->os ? fa : fa + 1;
+	r.nfacts = c->os ? 1 : c->qdisc ? 2 : 0;
 	is_int(explain_build(&r, &x), 0, c->name);
 	if (x)
 		is_str(explain_kind_name(x->cells[0].kind), c->kind, c->name);
