@@ -4,7 +4,10 @@
 # namespaces). Cases: line (tbf 1000mbit), htb (the unshaped pair behind
 # an htb root whose default class has ceil 800mbit), pcie3x1 (the lab profile: a tbf
 # at 6.2 Gbit/s, so "line" from the tbf; no PCIe fact exists in a lab),
-# cpu (the unshaped veth pair), drops (the unshaped pair behind a policer:
+# cpu (the unshaped veth pair), cpu-pinned (the same with iperf3's
+# `affinity: '0,0'`: both processes on core 0, which saturates whatever
+# the host gives), pcie3x1-pinned (pcie3x1 with the client on core 0,
+# the server on core 1: the scheduler cannot put both on one core), drops (the unshaped pair behind a policer:
 # htb root + matchall police 500mbit drop, which counts its drops in
 # qdisc.drops; skipped without tc's police action; the policer is also
 # read as a ceiling now, qdisc_police.c, so a run at >= 95% of it would be
@@ -75,6 +78,10 @@ bench() { # case truth lab-up-args...
 	if [ "$c" = window ]; then
 		bloat_up "$P-client" "$P-server" 198.18.0.2 "$P-veth" "$T" || return 1
 		plan "$c" "$(printf '  window: 16K\n  reverse: true')" >p.yaml
+	elif [ "$c" = cpu-pinned ]; then # both iperf3 processes on core 0
+		plan "$c" "  affinity: '0,0'" >p.yaml
+	elif [ "$c" = pcie3x1-pinned ]; then # client core 0, server core 1
+		plan "$c" "  affinity: '0,1'" >p.yaml
 	else
 		plan "$c" >p.yaml
 	fi
@@ -108,7 +115,9 @@ echo "# $(date -u +%FT%TZ) $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 bench line line --rate 1000mbit
 bench htb line --profile 10gbe
 bench pcie3x1 line --profile pcie3x1
+bench pcie3x1-pinned line --profile pcie3x1
 bench cpu cpu --profile 10gbe
+bench cpu-pinned cpu --profile 10gbe
 bench drops drops --profile 10gbe
 bench drops-tbf drops --rate 1000mbit --burst 3000 --latency 50us
 bench window window --rate 100mbit --latency 400ms
