@@ -10,7 +10,6 @@
 
 #include "buf.h"
 #include "host.h"
-#include "host_session.h"
 #include "hostos.h"
 #include "osmac.h"
 #include "oswin.h"
@@ -133,41 +132,16 @@ static int win_output(struct host *h, struct buf *out, struct xr_err *err)
  * A Windows reading: as a process (powershell.exe -EncodedCommand, argv)
  * or, in the host's persistent session, the same script run by the
  * session's own PowerShell (oswin_session_command; host_session.c picks
- * the form). The failure text is sysread_run's.
+ * the form).
  */
 static int win_run(struct host *h, const char *const *argv, const char *script,
 		   double timeout, struct buf *out, struct xr_err *err)
 {
-	struct proc_opts o = {0};
-	struct proc_result res = {0};
-	struct buf line = BUF_INIT, e = BUF_INIT;
-	char why[256];
-	int rc;
-
-	if (oswin_session_command(script, &line) < 0) {
-		buf_release(&line);
-		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	}
-	o.argv = argv;
-	o.timeout = timeout;
-	o.max_output = 4 << 20; /* as sysread_run */
-	rc = host_read_run_inline(h, &o, line.s, &res, err);
+	struct buf line = BUF_INIT;
+	int rc = oswin_session_command(script, &line) < 0
+		     ? xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory")
+		     : sysread_run_inline(h, argv, line.s, timeout, out, err);
 	buf_release(&line);
-	if (rc < 0)
-		return rc;
-	if (res.status != PROC_EXITED || res.exit_code != 0) {
-		buf_add(&e, res.err ? res.err : "", res.err ? res.err_len : 0);
-		sysread_trim_line(&e);
-		rc = xr_err_set(err, XR_EEXEC, NULL, 0, 0,
-				"'%s' failed on host '%s': %s%s%s", argv[0],
-				sysread_host_name(h),
-				proc_describe(&res, why, sizeof why),
-				e.len ? ": " : "", e.s ? e.s : "");
-		buf_release(&e);
-	} else {
-		rc = buf_add(out, res.out ? res.out : "", res.out_len);
-	}
-	proc_result_release(&res);
 	return rc;
 }
 

@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "host.h"
+#include "host_session.h"
 #include "proc.h"
 #include "sysread.h"
 
@@ -50,6 +51,13 @@ int sysread_file(struct host *h, const char *path, struct buf *out,
 int sysread_run(struct host *h, const char *const *argv, double timeout,
 		struct buf *out, struct xr_err *err)
 {
+	return sysread_run_inline(h, argv, NULL, timeout, out, err);
+}
+
+int sysread_run_inline(struct host *h, const char *const *argv,
+		       const char *inline_cmd, double timeout, struct buf *out,
+		       struct xr_err *err)
+{
 	struct proc_opts o = {0};
 	struct proc_result res = {0};
 	char why[256];
@@ -61,7 +69,7 @@ int sysread_run(struct host *h, const char *const *argv, double timeout,
 	if (h == NULL) {
 		rc = proc_run(&o, &res, err);
 	} else {
-		rc = host_read_run(h, &o, &res, err);
+		rc = host_read_run_inline(h, &o, inline_cmd, &res, err);
 	}
 	if (rc < 0)
 		return rc;

@@ -23,6 +23,11 @@ int sysread_file(struct host *h, const char *path, struct buf *out,
  * A non-zero exit is an error carrying the command's stderr. */
 int sysread_run(struct host *h, const char *const *argv, double timeout,
 		struct buf *out, struct xr_err *err);
+/* The same with inline_cmd, the reading in the session shell's own
+ * language beside argv (host_read_run_inline); NULL: sysread_run. */
+int sysread_run_inline(struct host *h, const char *const *argv,
+		       const char *inline_cmd, double timeout, struct buf *out,
+		       struct xr_err *err);
 
 /* 0 when iface is a plausible interface name (1..15 bytes, no '/',
  * whitespace or quotes, not "." or ".."), else -XR_EUSAGE with err. */
