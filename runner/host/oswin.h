@@ -35,6 +35,14 @@ int oswin_nic_doc(const char *text, struct buf *doc);
 int oswin_system_doc(const char *text, struct buf *doc);
 int oswin_counters_doc(const char *text, struct buf *doc);
 
+/* A processor instance name [p, e) of the Processor Information set
+ * ("G,N") or the older Processor set ("N", group 0): 1 with group and
+ * number, 2 for "_Total" (any case), 0 for a group's sum "G,_Total", -1
+ * anything else. One reader for the before/after rows (oswin_doc.c) and
+ * the sampler's frames (winctr.c), so both number a CPU alike. */
+int oswin_cpu_instance(const char *p, const char *e, unsigned long *group,
+		       unsigned long *number);
+
 /* 1 when s[0..n) is well-formed UTF-8. */
 int oswin_utf8_valid(const char *s, size_t n);
 /*

@@ -436,22 +436,45 @@ static int wcpu_cmp(const void *a, const void *b)
 	return x->number < y->number ? -1 : x->number > y->number;
 }
 
-/* "3" or "1,3" -> group and number; 0 for "_Total", "0,_Total", junk. */
-static int wcpu_name(const char *name, unsigned long *group,
-		     unsigned long *number)
+/* 1 to 5 digits [p, e) as a number up to 0xffff; 0 otherwise. */
+static int cpu_digits(const char *p, const char *e, uint64_t *v)
 {
-	char *end;
-	*group = 0;
-	if (!name || name[0] < '0' || name[0] > '9')
+	*v = 0;
+	if (p == e || e - p > 5)
 		return 0;
-	*number = strtoul(name, &end, 10);
-	if (*end == ',') {
-		*group = *number;
-		if (end[1] < '0' || end[1] > '9')
+	for (; p < e; p++) {
+		if (*p < '0' || *p > '9')
 			return 0;
-		*number = strtoul(end + 1, &end, 10);
+		*v = *v * 10 + (uint64_t)(*p - '0');
 	}
-	return *end == '\0';
+	return 1;
+}
+
+/* "_total" (any case): 2; "G,N" or "N": 1 with group and number;
+ * "G,_total": 0 (a group's sum, not read); -1 anything else. */
+int oswin_cpu_instance(const char *p, const char *e, unsigned long *g,
+		       unsigned long *n)
+{
+	const char *comma = memchr(p, ',', (size_t)(e - p));
+	uint64_t a, b;
+	if (e - p == 6 && !strncasecmp(p, "_total", 6))
+		return 2;
+	if (!comma) { /* the older Processor set: group 0 */
+		if (!cpu_digits(p, e, &a) || a > 0xffff)
+			return -1;
+		*g = 0;
+		*n = (unsigned long)a;
+		return 1;
+	}
+	if (!cpu_digits(p, comma, &a) || a > 0xffff)
+		return -1;
+	if (e - comma - 1 == 6 && !strncasecmp(comma + 1, "_total", 6))
+		return 0;
+	if (!cpu_digits(comma + 1, e, &b) || b > 0xffff)
+		return -1;
+	*g = (unsigned long)a;
+	*n = (unsigned long)b;
+	return 1;
 }
 
 static void counters_cpu(json_t *cp, struct buf *doc)
@@ -463,7 +486,10 @@ static void counters_cpu(json_t *cp, struct buf *doc)
 		return;
 	for (size_t i = 0; (c = item(cp, i)) != NULL && n < cap; i++) {
 		struct wcpu *w = &v[n];
-		if (!wcpu_name(get_str(c, "Name"), &w->group, &w->number) ||
+		const char *name;
+		if (!(name = get_str(c, "Name")) ||
+		    oswin_cpu_instance(name, name + strlen(name), &w->group,
+				       &w->number) != 1 ||
 		    !get_u64(c, "PercentProcessorTime", &w->idle) ||
 		    !get_u64(c, "Timestamp_Sys100NS", &w->ts))
 			continue;

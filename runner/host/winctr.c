@@ -29,8 +29,9 @@
  *   with instances "N" when it is missing); % Processor Time, % DPC Time
  *   and % Interrupt Time are percentages of the interval ("Processor
  *   Object": DPC time is not part of interrupt time). The flat CPU index
- *   is the instance's rank in (group, number) order, as oswin.c numbers
- *   the counters rows, so cpu.3.busy and cpu3_busy_pct are one CPU.
+ *   is the instance's rank in (group, number) order, as oswin_doc.c numbers
+ *   the counters rows (one instance reader, oswin_cpu_instance), so
+ *   cpu.3.busy and cpu3_busy_pct are one CPU.
  * - "\Network Interface(*)\Packets Received Discarded" and "Packets
  *   Received Errors" are PERF_COUNTER_RAWCOUNT (counts since the adapter
  *   started: "Network Interface Object"); the script keeps the plan's
@@ -214,33 +215,6 @@ static int count(const char *p, const char *e, uint64_t *v)
 	return 1;
 }
 
-/* "_total" (any case): 2; "G,N" or "N": 1 with group and number;
- * "G,_total": 0 (a group's sum, not read); -1 anything else. */
-static int instance(const char *p, const char *e, unsigned long *g,
-		    unsigned long *n)
-{
-	const char *comma = memchr(p, ',', (size_t)(e - p));
-	uint64_t a, b;
-	if (e - p == 6 && !strncasecmp(p, "_total", 6))
-		return 2;
-	if (!comma) { /* the older Processor set: group 0 */
-		if (!count(p, e, &a) || a > 0xffff)
-			return -1;
-		*g = 0;
-		*n = (unsigned long)a;
-		return 1;
-	}
-	if (!count(p, comma, &a) || a > 0xffff)
-		return -1;
-	if (e - comma - 1 == 6 && !strncasecmp(comma + 1, "_total", 6))
-		return 0;
-	if (!count(comma + 1, e, &b) || b > 0xffff)
-		return -1;
-	*g = (unsigned long)a;
-	*n = (unsigned long)b;
-	return 1;
-}
-
 static struct winctr_cpu *cpu_slot(struct winctr_frame *f, size_t *cap,
 				   unsigned long g, unsigned long n)
 {
@@ -292,7 +266,7 @@ static int frame_line(struct winctr_frame *f, size_t *cap, const char *p,
 	if (s1 - p != 1 || !strchr("pdi", p[0]) || !num(s1 + 1, s2, &v))
 		return -1;
 	bit = p[0] == 'p' ? WINCTR_BUSY : p[0] == 'd' ? WINCTR_DPC : WINCTR_IRQ;
-	if ((r = instance(s2 + 1, e, &g, &n)) < 0)
+	if ((r = oswin_cpu_instance(s2 + 1, e, &g, &n)) < 0)
 		return -1;
 	if (r == 0)
 		return 0;
