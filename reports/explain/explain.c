@@ -223,6 +223,14 @@ static const char *cell_receiver(const struct ctx *x, int ci)
 	return NULL;
 }
 
+/* Does h's hook (ingress, else egress: a root qdisc, an egress policer)
+ * carry the cell's ACKs only? Egress on the receiver, ingress on the
+ * sender, when the receiver is known (cell_receiver); unknown: no. */
+static int acks_only(const struct ctx *x, const char *h, int ingress)
+{
+	return x->recv && (strcmp(h, x->recv) == 0) != ingress;
+}
+
 /* A policer on all traffic of one of h's hooks (police_egress,
  * police_ingress: "RATE overhead O linklayer L: ..." when it limits,
  * "none: ..." when not, runner/host/qdisc_police.h) is a shaper as tbf
@@ -239,8 +247,8 @@ static int police_ceilings(struct ctx *x, const char *h, int udp, int mtu,
 	int ov, found = 0;
 	for (int i = 0; i < 2; i++) {
 		const char *f = fact(x->r, h, keys[i]);
-		if (x->recv && (strcmp(h, x->recv) == 0) != i)
-			continue; /* the hook that sees the ACKs only */
+		if (acks_only(x, h, i))
+			continue;
 		if (!f ||
 		    sscanf(f, "%lf overhead %d linklayer %15[a-z]", &rate, &ov,
 			   ll) != 3 ||
@@ -290,7 +298,7 @@ static void host_ceilings(struct ctx *x, const char *h, int udp,
 	 * qdisc shapes what its host sends: on the receiver (when known,
 	 * cell_receiver) it holds the ACKs only, no ceiling of the data. */
 	if (q && (!strncmp(q, "tbf ", 4) || !strncmp(q, "htb ", 4)) &&
-	    !(x->recv && !strcmp(h, x->recv))) {
+	    !acks_only(x, h, 0)) {
 		double rate = strtod(q + 4, NULL);
 		snprintf(name, sizeof name,
 			 "%.3s %.0f Mbit/s on %s, %s at MTU %d", q, rate / 1e6,
