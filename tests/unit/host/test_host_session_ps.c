@@ -37,6 +37,7 @@
 #include "hostos.h"
 #include "oswin.h"
 #include "proc.h"
+#include "ps_b64.h"
 #include "tap.h"
 
 /* ---- the scripts as text ---------------------------------------------- */
@@ -111,44 +112,6 @@ static void script_shape(enum hostos_what what, const char *name)
 	buf_release(&s);
 }
 
-/* Base64 (no checks: the input is ours) to bytes, then UTF-16LE (ASCII
- * and BMP only) to UTF-8. */
-static char *unbase64_utf16(const char *b64)
-{
-	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
-				  "qrstuvwxyz0123456789+/";
-	struct buf raw = BUF_INIT, out = BUF_INIT;
-	unsigned v = 0;
-	int bits = 0;
-	for (const char *p = b64; *p && *p != '='; p++) {
-		const char *k = strchr(tab, *p);
-		if (!k)
-			break;
-		v = (v << 6) | (unsigned)(k - tab);
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			buf_addc(&raw, (char)((v >> bits) & 0xff));
-		}
-	}
-	for (size_t i = 0; i + 1 < raw.len; i += 2) {
-		unsigned c = (unsigned char)raw.s[i] |
-			     ((unsigned)(unsigned char)raw.s[i + 1] << 8);
-		if (c < 0x80) {
-			buf_addc(&out, (char)c);
-		} else if (c < 0x800) {
-			buf_addc(&out, (char)(0xc0 | (c >> 6)));
-			buf_addc(&out, (char)(0x80 | (c & 0x3f)));
-		} else {
-			buf_addc(&out, (char)(0xe0 | (c >> 12)));
-			buf_addc(&out, (char)(0x80 | ((c >> 6) & 0x3f)));
-			buf_addc(&out, (char)(0x80 | (c & 0x3f)));
-		}
-	}
-	buf_release(&raw);
-	return buf_detach(&out, NULL);
-}
-
 static void test_text(void)
 {
 	struct buf s = BUF_INIT, line = BUF_INIT, framed = BUF_INIT,
@@ -182,7 +145,7 @@ static void test_text(void)
 	ok(p && q && (size_t)(q - p - 18) == b.len &&
 	       strncmp(p + 18, b.s, b.len) == 0,
 	   "session statement: the -EncodedCommand base64");
-	back = p && q ? unbase64_utf16(p + 18) : NULL;
+	back = p && q ? ps_b64_decode(p + 18) : NULL;
 	is_str(back ? back : "", s.s, "and it decodes back to the script");
 	free(back);
 

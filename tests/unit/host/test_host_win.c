@@ -21,6 +21,7 @@
 #include "probe.h"
 #include "probe_int.h"
 #include "strv.h"
+#include "ps_b64.h"
 #include "tap.h"
 
 static char *slurp(const char *name)
@@ -37,31 +38,6 @@ static char *slurp(const char *name)
 	return buf_detach(&b, NULL);
 }
 
-/* base64 -> UTF-16LE -> ASCII (the scripts are ASCII but for names). */
-static char *decode(const char *b64)
-{
-	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
-				  "qrstuvwxyz0123456789+/";
-	struct buf raw = BUF_INIT, out = BUF_INIT;
-	unsigned v = 0;
-	int bits = 0;
-	for (const char *p = b64; *p && *p != '='; p++) {
-		const char *k = strchr(tab, *p);
-		if (!k)
-			return NULL;
-		v = (v << 6) | (unsigned)(k - tab);
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			buf_addc(&raw, (char)((v >> bits) & 0xff));
-		}
-	}
-	for (size_t i = 0; i + 1 < raw.len; i += 2)
-		buf_addc(&out, raw.s[i + 1] ? '?' : raw.s[i]);
-	buf_release(&raw);
-	return buf_detach(&out, NULL);
-}
-
 static void test_argv(void)
 {
 	struct strv av = {0};
@@ -74,7 +50,7 @@ static void test_argv(void)
 	ok(av.n == 5, "five words: %zu", av.n);
 	is_str(av.v[0], "powershell.exe", "runs powershell.exe");
 	is_str(av.v[3], "-EncodedCommand", "as an encoded command");
-	script = decode(av.v[4]);
+	script = ps_b64_decode(av.v[4]);
 	oswin_script(HOSTOS_NIC, "Ethernet 2", NULL, &want);
 	is_str(script, want.s, "base64 of UTF-16LE decodes to the script");
 	ok(strstr(script, "$n = 'Ethernet 2'\n") != NULL,
@@ -91,7 +67,7 @@ static void test_argv(void)
 	buf_reset(&want);
 
 	hostos_argv(PLAN_OS_WINDOWS, HOSTOS_COUNTERS, "it's", "ntcp", &av);
-	script = decode(av.v[4]);
+	script = ps_b64_decode(av.v[4]);
 	ok(strstr(script, "$n = 'it''s'\n$w = 'ntcp'\n") != NULL,
 	   "a quote in the name is doubled");
 	ok(strstr(script, "Get-NetAdapterStatistics") &&
@@ -103,7 +79,7 @@ static void test_argv(void)
 	strv_release(&av);
 
 	hostos_argv(PLAN_OS_WINDOWS, HOSTOS_SYSTEM, NULL, NULL, &av);
-	script = decode(av.v[4]);
+	script = ps_b64_decode(av.v[4]);
 	ok(strstr(script, "Win32_OperatingSystem") &&
 	       strstr(script, "Get-NetTCPSetting"),
 	   "system script: OS and TCP settings");

@@ -21,6 +21,7 @@
 #include "sampler.h"
 #include "series.h"
 #include "strv.h"
+#include "ps_b64.h"
 #include "tap.h"
 #include "winctr.h"
 
@@ -201,31 +202,6 @@ static void test_pty(void)
 	buf_release(&b);
 }
 
-/* base64 -> UTF-16LE -> bytes of the low halves. */
-static char *decode(const char *b64)
-{
-	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
-				  "qrstuvwxyz0123456789+/";
-	struct buf raw = BUF_INIT, out = BUF_INIT;
-	unsigned v = 0;
-	int bits = 0;
-	for (const char *p = b64; *p && *p != '='; p++) {
-		const char *k = strchr(tab, *p);
-		if (!k)
-			return NULL;
-		v = (v << 6) | (unsigned)(k - tab);
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			buf_addc(&raw, (char)((v >> bits) & 0xff));
-		}
-	}
-	for (size_t i = 0; i + 1 < raw.len; i += 2)
-		buf_addc(&out, raw.s[i + 1] ? '?' : raw.s[i]);
-	buf_release(&raw);
-	return buf_detach(&out, NULL);
-}
-
 static void test_script(void)
 {
 	struct buf s = BUF_INIT;
@@ -260,7 +236,7 @@ static void test_script(void)
 	ok(av.n == 5 && !strcmp(av.v[0], "powershell.exe") &&
 	       !strcmp(av.v[3], "-EncodedCommand"),
 	   "powershell.exe -NoProfile -NonInteractive -EncodedCommand B64");
-	dec = av.n == 5 ? decode(av.v[4]) : NULL;
+	dec = av.n == 5 ? ps_b64_decode(av.v[4]) : NULL;
 	is_str(dec, s.s, "it decodes to the script");
 	free(dec);
 	strv_release(&av);
@@ -391,7 +367,8 @@ static void sample_win(const char *ns, const char *dir)
 			    "only receive discards and errors, no tcp"),
 	   "the note says how: %s", all.note);
 	snprintf(path, sizeof path, "%s/cmd", dir);
-	script = buf_read_file(&cmd, path, 0) == 0 ? decode(cmd.s) : NULL;
+	script =
+	    buf_read_file(&cmd, path, 0) == 0 ? ps_b64_decode(cmd.s) : NULL;
 	ok(script && strstr(script, "\n$n = 'Ethernet'\n$si = 1\n$ns = 61\n"),
 	   "the far side got the interface, 1 s and 60 s / 1 s + 1 sets");
 	free(script);
@@ -410,7 +387,8 @@ static void sample_win(const char *ns, const char *dir)
 	ok(!all.note[0], "period and counters as planned: no note (%s)",
 	   all.note);
 	buf_reset(&cmd);
-	script = buf_read_file(&cmd, path, 0) == 0 ? decode(cmd.s) : NULL;
+	script =
+	    buf_read_file(&cmd, path, 0) == 0 ? ps_b64_decode(cmd.s) : NULL;
 	ok(script && strstr(script, "\n$n = ''\n$si = 1\n"),
 	   "the far side got no interface");
 	free(script);
