@@ -67,13 +67,21 @@ size_t observe_snap_after(struct runctx *rc, struct snaps *s,
 	return n;
 }
 
-/* The samplers' own lead-in: two sample periods, at most 1 s; none
- * without sampling. */
+/* A tenth of a period, at most 100 ms, after the lead-in's last sample
+ * before the engine starts: the sampler's thread wakes for that sample as
+ * the run loop wakes to start the engine, and on a loaded machine it
+ * lost that race (the point came at t = 0.004 instead of t < 0). */
+#define SAMPLER_LEAD_MARGIN 0.1
+
+/* The samplers' own lead-in: two sample periods, at most 1 s, and the
+ * margin; none without sampling. */
 static double sampler_lead(const struct plan *p)
 {
+	double m = p->sample / 10 < SAMPLER_LEAD_MARGIN ? p->sample / 10
+							: SAMPLER_LEAD_MARGIN;
 	if (p->sample <= 0 || !p->counters)
 		return 0;
-	return 2 * p->sample > 1.0 ? 1.0 : 2 * p->sample;
+	return (2 * p->sample > 1.0 ? 1.0 : 2 * p->sample) + m;
 }
 
 double exec_lead_in(const struct plan *p)
@@ -88,7 +96,7 @@ double exec_lead_in(const struct plan *p)
 
 /*
  * Start a sampler on the client and the server host; the idle lead-in
- * they want (min(1 s, 2 samples)) so that the series show the link
+ * they want (min(1 s, 2 samples) and the margin) so that the series show the link
  * before the engine goes to sm->lead: latency_lead_in waits it, with the
  * latency probe's idle phase. A sampler that cannot start is noted; the
  * run goes on.
