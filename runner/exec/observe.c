@@ -96,8 +96,8 @@ double exec_lead_in(const struct plan *p)
 
 /*
  * Start a sampler on the client and the server host; the idle lead-in
- * they want (min(1 s, 2 samples) and the margin) so that the series show the link
- * before the engine goes to sm->lead: latency_lead_in waits it, with the
+ * they want (min(1 s, 2 samples) and the margin) so that the series show the
+ * link before the engine goes to sm->lead: latency_lead_in waits it, with the
  * latency probe's idle phase. A sampler that cannot start is noted; the
  * run goes on.
  */
