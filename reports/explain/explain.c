@@ -398,6 +398,7 @@ static void cpu_candidate(struct ctx *x, const struct explain_evid *e,
 	 * cell only if the engine's process wanted the CPU: one that got less
 	 * than half a runnable task's share slept, waiting on the network. */
 	if (e->leadin >= EXPLAIN_LEADIN_BUSY && e->proc_name &&
+	    !(2 * e->rose_runs >= e->cpu_runs) &&
 	    e->proc < (e->has_share ? e->share : half_fair_share(x->r)))
 		return;
 	if (e->host) {
@@ -687,9 +688,12 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 	/* Busy cores that were as busy before the engine started, with the
 	 * engine's own process below EXPLAIN_PROC_BUSY, are other processes'
 	 * load: a flow that still runs at its window / RTT is not held by
-	 * them (schema/report.md, Limits), so the window is tried first. */
-	others =
-	    e.leadin >= EXPLAIN_LEADIN_BUSY && !(e.proc >= EXPLAIN_PROC_BUSY);
+	 * them (schema/report.md, Limits), so the window is tried first;
+	 * unless the engine saturated a core idle before it (engine_rose):
+	 * a receiver held by that core shrinks its window too. */
+	others = e.leadin >= EXPLAIN_LEADIN_BUSY &&
+		 !(e.proc >= EXPLAIN_PROC_BUSY) &&
+		 !(e.cpu_runs && 2 * e.rose_runs >= e.cpu_runs);
 	if (!nk && !udp && others)
 		window_candidate(x, ci, med, k, &nk);
 	if (!nk || (nk == 1 && k[0] == EXPLAIN_DROPS))

@@ -23,6 +23,7 @@ struct explain_evid {
 	int cpu_runs, busy_runs;
 	int strong_runs; /* busy by a saturated core or the engine's process,
 			  * not by the run queue alone */
+	int rose_runs;	 /* a core idle before the engine saturated by it */
 	double busy, softirq; /* the core busiest on average */
 	int core;
 	const char *host;

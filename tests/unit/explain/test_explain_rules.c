@@ -252,6 +252,11 @@ struct wcase {
 	const char *os;
 	/* the client's qdisc_root fact (with nic_mtu 1500); NULL: none */
 	const char *qdisc;
+	/* two cores (no cpu.running): cpu.0.busy at lead0 in the lead-in and
+	 * busy after, cpu.1.busy at lead1 then busy1, cpu.all.busy their
+	 * mean; 0: the one core above */
+	int two;
+	double lead0, lead1, busy1;
 };
 
 /* With snd_wnd (python3: 65536 * 8 / 0.02 = 26214400; 16384 * 8 / 0.02 =
@@ -349,6 +354,29 @@ static const struct wcase wcases[] = {
      "none", 16384, NULL, 40, 16, 0, 4},
     {"run queue 1 on one core, iperf3 50%: none", 5.2e6, 0.0201, 0.0200, 0,
      "none", 16384, NULL, 40, 50, 0, 1},
+    /* Beside a busy loop (bench/RESULTS.md, "Explain beside a busy loop":
+     * the lab's cpu-pinned case, both iperf3 processes on core 0): core 0
+     * went from 0% to 100%, core 1 held the loop at 100% before and
+     * during, cpu.all.busy 50% -> 100% (a rise of 50 >= 50 / 2 cores);
+     * min(cwnd, snd_wnd) / RTT fitted too, the receiver's window shrunk
+     * by its core. The engine's core decides, and the evidence names it,
+     * not the loop's. */
+    {"a busy loop on core 1, the engine saturates core 0 (0 -> 100), the "
+     "window fits: cpu",
+     6.2e6, 0.0201, 0.0200, 0, "cpu", 16384, "core 0 of client 100% busy", 100,
+     30, 0, 0, NULL, NULL, 1, 0, 100, 100},
+    /* The loop moved from core 1 to core 0 as the run began: core 0
+     * 0 -> 100, core 1 100 -> 2, cpu.all.busy 50 -> 51 (a rise of 1 <
+     * 25): no core of the engine's, the window fits first. */
+    {"a busy loop that moved to core 0 (all 50 -> 51), the window fits: "
+     "window",
+     6.2e6, 0.0201, 0.0200, 0, "window", 16384, WMIN, 100, 2, 0, 0, NULL, NULL,
+     1, 0, 100, 2},
+    /* The same rise on a core that was already half busy (lead-in 50, not
+     * < EXPLAIN_LEADIN_BUSY): other processes' load, the window first */
+    {"core 0 50 -> 100, core 1 100, all 75 -> 100: window", 6.2e6, 0.0201,
+     0.0200, 0, "window", 16384, WMIN, 100, 2, 0, 0, NULL, NULL, 1, 50, 100,
+     100},
 };
 
 static const char *wmetrics[] = {"throughput", "rtt_mean", "rtt_min",
@@ -369,7 +397,7 @@ static void wone(const struct wcase *c)
 	struct report_fact fa[3] = {{1, "client", "os_release", c->os},
 				    {1, "client", "qdisc_root", c->qdisc},
 				    {1, "client", "nic_mtu", "1500"}};
-	double wn[NPT], bz[NPT], rq[NPT];
+	double wn[NPT], bz[NPT], rq[NPT], b1[NPT], all[NPT];
 	struct report_series s[7] = {
 	    {"client", "engine.snd_cwnd", "B", T, cw, NPT},
 	    {"client", "engine.rtt", "s", T, rt, NPT},
@@ -384,9 +412,15 @@ static void wone(const struct wcase *c)
 	struct explain *x = NULL;
 	for (int i = 0; i < NPT; i++) {
 		wn[i] = c->wnd;
-		bz[i] = c->busy;
+		bz[i] = c->two && T[i] <= 0 ? c->lead0 : c->busy;
 		rq[i] = c->running;
+		b1[i] = T[i] <= 0 ? c->lead1 : c->busy1;
+		all[i] = c->two ? (bz[i] + b1[i]) / 2 : bz[i];
 	}
+	s[4].v = all;
+	if (c->two) /* cpu.running's slot: the second core */
+		s[5] = (struct report_series){"client", "cpu.1.busy", "%",
+					      T,	b1,	      NPT};
 	r.arena = arena_new();
 	r.met.metrics = wmetrics;
 	r.met.metric_units = wunits;
@@ -402,7 +436,10 @@ static void wone(const struct wcase *c)
 	u.ok = 1;
 	u.vals = vals;
 	u.series = s;
-	u.nseries = c->running > 0 ? 7 : c->busy > 0 ? 5 : c->wnd > 0 ? 3 : 2;
+	u.nseries = c->running > 0 || c->two ? 7
+		    : c->busy > 0	     ? 5
+		    : c->wnd > 0	     ? 3
+					     : 2;
 	r.observed = ob;
 	r.nobserved = 1;
 	cond.key = "controller_load";
