@@ -25,7 +25,7 @@
 # process (% of a core, what EXPLAIN_PROC_BUSY reads), the throughput,
 # with the load; then the totals over the counted cases. A shaped case is
 # not counted when the unshaped pair (the cpu case, run first) carried
-# less than 1.2x its rate in the same pass: the CPU holds it as much as
+# less than 1.5x its rate in the same pass: the CPU holds it as much as
 # its ceiling does, and it has no single truth (the slow hours of a
 # shared VM). LOAD=N runs N busy loops beside the bench: another
 # tenant's load, the slow hour on demand.
@@ -128,12 +128,13 @@ bench() { # case truth rate@gate (bit/s and the cpu case it needs; 0: none) lab-
 	"$XRUN" lab down --prefix "$P" >/dev/null
 	[ "$rate" != 0 ] || sort -g "tputs.$c" | head -1 >"cap.$c"
 	# A shaped case's truth is its ceiling only when the CPU carries well
-	# more: within 1.2x of what the unshaped pair (with the same pinning)
-	# carried this hour, both hold the cell (bench/RESULTS.md, "Explain
-	# after the policer").
+	# more: within 1.5x of what the unshaped pair (with the same pinning)
+	# carried this hour, both hold the cell. The shaper costs CPU too:
+	# beside two busy loops the tbf-shaped pair carried 0.62-0.66 of the
+	# unshaped one (bench/RESULTS.md, "Explain beside a busy loop").
 	[ "$rate" = 0 ] || cap=$(cat "cap.$gate")
 	if [ -n "$cap" ] &&
-		python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 1.2 * float(sys.argv[2]) else 1)" "$cap" "$rate"; then
+		python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 1.5 * float(sys.argv[2]) else 1)" "$cap" "$rate"; then
 		counted=0
 	fi
 	printf '%-8s truth %-6s named rightly %d/%d, called bound by another %d/%d; engine process %s%% of a core; %s Gbit/s; load %s\n' \
@@ -146,7 +147,7 @@ bench() { # case truth rate@gate (bit/s and the cpu case it needs; 0: none) lab-
 		TR=$((TR + right)) TW=$((TW + wrong)) TN=$((TN + N))
 	else
 		SKIP="$SKIP $c"
-		printf '    not counted: the unshaped pair (%s) carried %.2f Gbit/s this hour, under 1.2x its %.2f Gbit/s\n' \
+		printf '    not counted: the unshaped pair (%s) carried %.2f Gbit/s this hour, under 1.5x its %.2f Gbit/s\n' \
 			"$gate" "$(python3 -c "print($cap / 1e9)")" "$(python3 -c "print($rate / 1e9)")"
 	fi
 }
