@@ -360,11 +360,16 @@ static const struct wcase wcases[] = {
      * during, cpu.all.busy 50% -> 100% (a rise of 50 >= 50 / 2 cores);
      * min(cwnd, snd_wnd) / RTT fitted too, the receiver's window shrunk
      * by its core. The engine's core decides, and the evidence names it,
-     * not the loop's. */
+     * not the loop's (here the other way round: the loop on core 0, the
+     * first series, which a rank by the loaded mean alone would name). */
     {"a busy loop on core 1, the engine saturates core 0 (0 -> 100), the "
      "window fits: cpu",
      6.2e6, 0.0201, 0.0200, 0, "cpu", 16384, "core 0 of client 100% busy", 100,
      30, 0, 0, NULL, NULL, 1, 0, 100, 100},
+    {"a busy loop on core 0, the engine saturates core 1 (0 -> 100): cpu, "
+     "core 1 named",
+     6.2e6, 0.0201, 0.0200, 0, "cpu", 16384, "core 1 of client 100% busy", 100,
+     30, 0, 0, NULL, NULL, 1, 100, 0, 100},
     /* The loop moved from core 1 to core 0 as the run began: core 0
      * 0 -> 100, core 1 100 -> 2, cpu.all.busy 50 -> 51 (a rise of 1 <
      * 25): no core of the engine's, the window fits first. */
