@@ -62,19 +62,33 @@ static int start(struct runctx *rc, double timeout, struct latency_run *lr,
 			      l->probe, addr, l->interval, max_s, &lr->p, err);
 }
 
+/* The time a probe may take to send its first reply, beyond its idle
+ * phase: a new ssh session's key exchange and authentication on a loaded
+ * machine (the sanitizer suite under -j2 took more than 1 s), irtt's
+ * server started over ssh. */
+#define LATENCY_START_S 5.0
+
 int latency_lead_in(struct runctx *rc, double sampler_lead, double timeout,
 		    struct latency_run *lr, struct xr_err *err)
 {
 	const struct plan_latency *l = &rc->p->latency;
-	double wait = sampler_lead;
+	double wait = sampler_lead, t0 = proc_now_mono();
 	int r;
 
 	lr->p = NULL;
 	if (l->probe) {
 		if ((r = start(rc, timeout, lr, err)) < 0)
 			return r == -XR_ENOMEM || r == -XR_EINTR ? r : -XR_EENV;
-		if (l->idle > wait)
-			wait = l->idle;
+		/* The idle phase counts from the first reply; the samplers'
+		 * lead-in from their start, t0 */
+		r = latprobe_wait_reply(lr->p, LATENCY_START_S + l->idle);
+		if (r < 0) {
+			latency_abort(lr);
+			return -XR_EINTR;
+		}
+		wait = r ? 0 : l->idle;
+		if (!r && sampler_lead - (proc_now_mono() - t0) > wait)
+			wait = sampler_lead - (proc_now_mono() - t0);
 	}
 	if (wait > 0 && proc_sleep(wait) < 0) {
 		latency_abort(lr);

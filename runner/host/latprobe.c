@@ -520,6 +520,28 @@ static const char *err_line(struct latprobe *p, char *out, size_t sz)
 	return out;
 }
 
+int latprobe_wait_reply(struct latprobe *p, double max_s)
+{
+	double until = proc_now_mono() + max_s;
+	for (;;) {
+		size_t n;
+		int ended;
+		pthread_mutex_lock(&p->mu);
+		n = p->n;
+		ended = p->ended;
+		pthread_mutex_unlock(&p->mu);
+		if (n > 0)
+			return 0;
+		if (ended || proc_exit_status(p->child) != PROC_STILL_RUNNING ||
+		    proc_now_mono() >= until)
+			return 1;
+		/* a tenth of the probe's interval, at most 20 ms: the idle
+		 * phase starts within that of the first reply */
+		if (proc_sleep(fmin(0.02, p->interval / 10)) < 0)
+			return -XR_EINTR;
+	}
+}
+
 int latprobe_check(struct latprobe *p, struct xr_err *err)
 {
 	char said[200], last[160];
@@ -547,12 +569,12 @@ int latprobe_check(struct latprobe *p, struct xr_err *err)
 				  said[0] || last[0] ? ": " : "", said,
 				  said[0] && last[0] ? "; " : "", last);
 	}
-	return xr_err_set(err, XR_EENV, NULL, 0, 0,
-			  "latency probe '%s' from '%s' got no reply from %s "
-			  "in its %.1f s idle phase%s%s",
-			  p->row->name, p->label, p->address,
-			  proc_now_mono() - p->start, last[0] ? ": " : "",
-			  last);
+	return xr_err_set(
+	    err, XR_EENV, NULL, 0, 0,
+	    "latency probe '%s' from '%s' got no reply from %s "
+	    "in %.1f s (its idle phase and the time to start)%s%s",
+	    p->row->name, p->label, p->address, proc_now_mono() - p->start,
+	    last[0] ? ": " : "", last);
 }
 
 void latprobe_mark(struct latprobe *p)

@@ -108,6 +108,15 @@ int latprobe_start(struct host *h, struct host *to, const char *label,
 		   const char *probe, const char *address, double interval,
 		   double max_s, struct latprobe **out, struct xr_err *err);
 /*
+ * Wait for the probe's first reply, at most max_s seconds: 0 when one came;
+ * 1 when none did (the child ended, or max_s passed: latprobe_check says
+ * which); -XR_EINTR when interrupted. The idle phase counts from the
+ * first reply, so that a probe slow to start (ping over a new ssh session
+ * on a loaded machine took more than the 1.1 s idle phase: a CI failure of
+ * e2e/ssh_latency) still has the idle phase it was given.
+ */
+int latprobe_wait_reply(struct latprobe *p, double max_s);
+/*
  * Is the probe working after its idle phase? 0 when it has replies;
  * else -XR_EENV and why in err: the child ended (with what it said), or
  * no reply came (with the last error line the probe printed).
