@@ -700,6 +700,12 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 		cpu_candidate(x, &e, ver, par, k, &nk);
 	if (!nk && !udp && !others)
 		window_candidate(x, ci, med, k, &nk);
+	/* Co-limited: a cell the CPU holds within EXPLAIN_NEAR_CEILING of a
+	 * ceiling is held by both; the ceiling is named too (removing the CPU's
+	 * limit would gain at most 1 / fraction). */
+	if (x->near && nk == 1 &&
+	    (k[0] == EXPLAIN_CPU || k[0] == EXPLAIN_ENGINE))
+		push(k, &nk, best.kind);
 	if (e.nruns && e.pause / e.nruns >= EXPLAIN_PER_S) {
 		snprintf(buf, sizeof buf, "%.0f PAUSE frames/s",
 			 e.pause / e.nruns);
@@ -748,7 +754,7 @@ int explain_build(const struct report *r, struct explain **out)
 	for (int i = 0; i < r->ncells; i++)
 		explain_cell(c, i, &x->cells[i]);
 	if (explain_refs(r, x) < 0) {
-		free(c);
+		ctx_free(c);
 		return -XR_ENOMEM;
 	}
 	for (int i = 0; i < r->ncmps; i++) {

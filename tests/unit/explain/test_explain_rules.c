@@ -10,6 +10,7 @@
  * process gets 15-46% of a core. The window cases: cwnd 65536 B over a
  * 20 ms RTT is 65536 * 8 / 0.020 = 26214400 bit/s (python3). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "arena.h"
@@ -345,9 +346,15 @@ static const struct wcase wcases[] = {
      * 5.2e6 of it 0.8365). */
     {"0.929 of a tbf, run queue 4, iperf3 50%: none", 5.2e6, 0.0201, 0.0200, 0,
      "none", 16384, "92.9% of 5.59 Mbit/s", 40, 50, 0, 4, NULL, "tbf 5850000"},
-    {"0.929 of a tbf, iperf3 85% (>= EXPLAIN_PROC_BUSY): cpu", 5.2e6, 0.0201,
-     0.0200, 0, "cpu", 16384, "iperf3's client process 85% of a core", 40, 85,
-     0, 4, NULL, "tbf 5850000"},
+    /* ... and when the CPU holds the cell there, the ceiling is named as
+     * well: both hold it (co-limited) */
+    {"0.929 of a tbf, iperf3 85% (>= EXPLAIN_PROC_BUSY): cpu and line",
+     5.2e6, 0.0201, 0.0200, 0, "cpu+line", 16384,
+     "iperf3's client process 85% of a core", 40, 85, 0, 4, NULL,
+     "tbf 5850000"},
+    {"0.929 of a tbf, iperf3 85%: the line says 'CPU-bound and line-bound'",
+     5.2e6, 0.0201, 0.0200, 0, "cpu+line", 16384,
+     ": CPU-bound and line-bound", 40, 85, 0, 4, NULL, "tbf 5850000"},
     {"0.836 of a tbf, run queue 4, iperf3 50%: cpu", 5.2e6, 0.0201, 0.0200, 0,
      "cpu", 16384, "83.6% of 6.22 Mbit/s", 40, 50, 0, 4, NULL, "tbf 6500000"},
     {"run queue 4 on one core, iperf3 16%: none", 5.2e6, 0.0201, 0.0200, 0,
@@ -460,8 +467,19 @@ static void wone(const struct wcase *c)
 	r.facts = c->os ? fa : fa + 1;
 	r.nfacts = c->os ? 1 : c->qdisc ? 2 : 0;
 	is_int(explain_build(&r, &x), 0, c->name);
-	if (x)
-		is_str(explain_kind_name(x->cells[0].kind), c->kind, c->name);
+	if (x) {
+		/* "cpu+line": kind, then also (kind2) */
+		const char *plus = strchr(c->kind, '+');
+		char k1[32];
+		snprintf(k1, sizeof k1, "%.*s",
+			 plus ? (int)(plus - c->kind) : (int)strlen(c->kind),
+			 c->kind);
+		is_str(explain_kind_name(x->cells[0].kind), k1, c->name);
+		char what[300];
+		snprintf(what, sizeof what, "%s: also", c->name);
+		is_str(explain_kind_name(x->cells[0].kind2),
+		       plus ? plus + 1 : "none", what);
+	}
 	if (x && c->evidence)
 		ok(strstr(x->cells[0].line, c->evidence) != NULL,
 		   "window evidence '%s' in: %s", c->evidence,
@@ -477,7 +495,7 @@ int main(void)
 		checks += 2 + (cases[i].evidence != NULL) + cases[i].host_wide +
 			  !strcmp(cases[i].kind, "line");
 	for (size_t i = 0; i < sizeof wcases / sizeof *wcases; i++)
-		checks += 2 + (wcases[i].evidence != NULL);
+		checks += 3 + (wcases[i].evidence != NULL);
 	tap_plan(checks);
 	for (size_t i = 0; i < n; i++)
 		one(&cases[i]);
