@@ -112,13 +112,39 @@ static int engine_rose(const struct report_run *u, const char *h,
 	return sat && cores && rise >= 50.0 / cores;
 }
 
+/* Socket-buffer drops (the host's SNMP counters, runner/host/sampler.c):
+ * a datagram that did not fit the socket's receive or send buffer
+ * (UDP_MIB_RCVBUFERRORS, UDP_MIB_SNDBUFERRORS: net/ipv4/udp.c), a TCP
+ * segment dropped for want of receive memory (TCPRcvQDrop:
+ * tcp_data_queue), a full socket backlog (TCPBacklogDrop:
+ * tcp_add_backlog), a zero receive window (TCPZeroWindowDrop) or an
+ * out-of-order queue that could not grow (TCPOFODrop: tcp_data_queue_ofo);
+ * Linux's include/uapi/linux/snmp.h. */
+static const char *const sock_drops[] = {"udp.rcvbuf_errors",
+					 "udp.sndbuf_errors",
+					 "tcp.rcv_q_drop",
+					 "tcp.backlog_drop",
+					 "tcp.zero_window_drop",
+					 "tcp.ofo_drop",
+					 NULL};
+
+static int is_drop_series(const char *name)
+{
+	if ((!strncmp(name, "nic.", 4) && strstr(name, "drop")) ||
+	    !strcmp(name, "qdisc.drops") ||
+	    !strcmp(name, "qdisc.ingress_drops"))
+		return 1;
+	for (const char *const *d = sock_drops; *d; d++)
+		if (!strcmp(name, *d))
+			return 1;
+	return 0;
+}
+
 /* Drops and PAUSE frames per second of run u's series into e. */
 static void rate_evidence(const struct report_series *s, struct explain_evid *e)
 {
 	double rate;
-	int drop = (!strncmp(s->name, "nic.", 4) && strstr(s->name, "drop")) ||
-		   !strcmp(s->name, "qdisc.drops") ||
-		   !strcmp(s->name, "qdisc.ingress_drops");
+	int drop = is_drop_series(s->name);
 	int pause =
 	    !strncmp(s->name, "nic.ethtool.", 12) && strstr(s->name, "pause");
 	char *dst = drop ? e->drop_series : e->pause_series;
