@@ -16,6 +16,7 @@
 #include "latency_probe.h"
 #include "observe.h"
 #include "plan.h"
+#include "proc.h"
 #include "runctx.h"
 #include "sampler.h"
 #include "series.h"
@@ -73,6 +74,10 @@ size_t observe_snap_after(struct runctx *rc, struct snaps *s,
  * lost that race (the point came at t = 0.004 instead of t < 0). */
 #define SAMPLER_LEAD_MARGIN 0.1
 
+/* The time a far-side sampler may take to send its first snapshot: a new
+ * ssh session's key exchange and authentication on a loaded machine. */
+#define SAMPLER_START_S 5.0
+
 /* The samplers' own lead-in: two sample periods, at most 1 s, and the
  * margin; none without sampling. */
 static double sampler_lead(const struct plan *p)
@@ -105,7 +110,7 @@ int observe_samplers_start(struct runctx *rc, const struct engine_request *rq,
 			   struct samplers *sm)
 {
 	const struct plan *p = rc->p;
-	double period = p->sample, lead = sampler_lead(p), max_s;
+	double period = p->sample, lead = sampler_lead(p), max_s, until;
 	int hi[2], nh = 0, k;
 
 	memset(sm, 0, sizeof *sm);
@@ -132,6 +137,12 @@ int observe_samplers_start(struct runctx *rc, const struct engine_request *rq,
 			 sm->set.note[0] ? "; " : "", err.msg);
 	}
 	sm->lead = sm->n ? lead : 0;
+	/* The lead-in counts from the far sides' first snapshots
+	 * (sampler_wait_first); an interrupt is seen by the lead-in's wait */
+	until = proc_now_mono() + SAMPLER_START_S;
+	for (k = 0; k < sm->n; k++)
+		if (sampler_wait_first(sm->s[k], until) < 0)
+			break;
 	return 0;
 }
 

@@ -534,6 +534,26 @@ static int peek_series(struct sampler *s, size_t i, double shift,
 	return 0;
 }
 
+int sampler_wait_first(struct sampler *s, double until)
+{
+	if (!s || !s->child)
+		return 0; /* in-process: its first snapshot came with the start
+			   */
+	for (;;) {
+		size_t n;
+		pthread_mutex_lock(&s->lock);
+		n = s->frames;
+		pthread_mutex_unlock(&s->lock);
+		if (n)
+			return 0;
+		if (proc_exit_status(s->child) != PROC_STILL_RUNNING ||
+		    proc_now_mono() >= until)
+			return 1;
+		if (proc_sleep(0.02) < 0)
+			return -XR_EINTR;
+	}
+}
+
 int sampler_peek_new(struct sampler *s, struct series_set *dst)
 {
 	double shift;

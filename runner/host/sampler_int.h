@@ -57,6 +57,7 @@ struct sampler {
 	int out_fd, err_fd;
 	double offset; /* local mono - far uptime, least seen */
 	int have_offset;
+	size_t frames; /* documents read (frames, top's lines), under lock */
 	/* macOS: the stream is top's, its lines timed on arrival (offset
 	 * 0); mac_lines: CPU usage lines seen (the first is dropped) */
 	int mac;

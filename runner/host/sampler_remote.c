@@ -51,6 +51,7 @@ static int take_frames(struct sampler *s, struct buf *acc, double now)
 		if (!s->have_offset || now - up < s->offset)
 			s->offset = now - up;
 		s->have_offset = 1;
+		s->frames++;
 		pthread_mutex_unlock(&s->lock);
 		used = (size_t)(e - acc->s) + sizeof tl - 1;
 	}
@@ -69,9 +70,12 @@ static int top_point(struct sampler *s, const struct mactop_cpu *c, double now)
 	struct series *se;
 	int rc = 0;
 
-	if (s->mac_lines++ == 0)
-		return 0;
 	pthread_mutex_lock(&s->lock);
+	s->frames++;
+	if (s->mac_lines++ == 0) {
+		pthread_mutex_unlock(&s->lock);
+		return 0;
+	}
 	se = series_set_get(&s->set, s->label, "cpu.all.busy", "%");
 	rc = se ? series_add(se, now, c->busy) : -XR_ENOMEM;
 	pthread_mutex_unlock(&s->lock);
@@ -189,6 +193,7 @@ static int win_frame(void *arg, const struct winctr_frame *f)
 	if (!s->have_offset || x->now - f->up < s->offset)
 		s->offset = x->now - f->up;
 	s->have_offset = 1;
+	s->frames++;
 	pthread_mutex_unlock(&s->lock);
 	return rc;
 }
