@@ -18,7 +18,9 @@
 # without police), window (a tbf of 100mbit, latency 400ms, holding a
 # standing queue of > 1 MB from a background flow, tests/e2e/lib/bloat.sh;
 # the plan's iperf3 reverse with window 16K: its ACKs wait in the queue, so
-# it runs at window / RTT, ~5 Mbit/s, no drops; no netem needed). Prints
+# it runs at window / RTT, ~5 Mbit/s, no drops; no netem needed),
+# sockbuf (UDP at 500M over the unshaped pair with iperf3's window 4K:
+# the server's receive buffer overflows, udp.rcvbuf_errors). Prints
 # per case the share named
 # rightly (kind = truth), the cells called bound by something else (kind
 # or also neither the truth nor none), the range of the engine's busiest
@@ -98,6 +100,8 @@ bench() { # case truth rate@gate (bit/s and the cpu case it needs; 0: none) lab-
 	if [ "$c" = window ]; then
 		bloat_up "$P-client" "$P-server" 198.18.0.2 "$P-veth" "$T" || return 1
 		plan "$c" "$(printf '  window: 16K\n  reverse: true')" >p.yaml
+	elif [ "$c" = sockbuf ]; then # UDP into a 4 KB receive buffer
+		plan "$c" "$(printf '  udp: true\n  bitrate: 500M\n  window: 4K')" >p.yaml
 	elif [ "$c" = cpu-pinned ]; then # both iperf3 processes on core 0
 		plan "$c" "  affinity: '0,0'" >p.yaml
 	elif [ "$c" = pcie3x1-pinned ] || [ "$c" = cpu-01 ]; then # client core 0, server core 1
@@ -162,6 +166,7 @@ bench pcie3x1-pinned line 6.2e9@cpu-01 --profile pcie3x1
 bench drops drops 0 --profile 10gbe
 bench drops-tbf drops 0 --rate 1000mbit --burst 3000 --latency 50us
 bench window window 0 --rate 100mbit --latency 400ms
+bench sockbuf drops 0 --profile 10gbe
 printf 'total: named rightly %d/%d (%s%%, goal >= 90%%), called bound by another %d (goal 0)%s\n' \
 	"$TR" "$TN" "$(python3 -c "print(round(100 * $TR / max($TN, 1), 1))")" "$TW" \
 	"${SKIP:+; not counted (no single truth this hour):$SKIP}"
