@@ -576,13 +576,16 @@ static void window_candidate(struct ctx *x, int ci, double med,
 	push(k, nk, EXPLAIN_WINDOW);
 }
 
-/* The cell's TCP retransmits per second (mean over its ok runs of the
- * engine's `retransmits` over the engine duration); NaN without them. */
-static double retransmit_rate(const struct ctx *x, int ci)
+/* The cell's own losses per second (mean over its ok runs over the
+ * engine duration): a TCP flow's `retransmits`, a UDP flow's
+ * `lost_packets` (iperf3: the datagrams its receiver never got); NaN
+ * without them. */
+static double loss_rate(const struct ctx *x, int ci, int udp)
 {
 	const struct report *r = x->r;
 	double sum = 0, d = r->met.engine_duration;
-	int n = 0, mi = report_metric_index(r, "retransmits");
+	int n = 0,
+	    mi = report_metric_index(r, udp ? "lost_packets" : "retransmits");
 	for (int i = x->first[ci]; i < x->first[ci + 1]; i++) {
 		const struct report_run *u = &r->runs[x->by_cell[i]];
 		double v = u->ok ? run_value(u, mi) : NAN;
@@ -596,9 +599,9 @@ static double retransmit_rate(const struct ctx *x, int ci)
 
 /* Drop-bound: >= EXPLAIN_PER_S drops a second from the NIC or the root
  * qdisc, when not line-bound (a shaper at its rate drops from its queue:
- * that is the line). A TCP cell whose engine counts retransmits gets here
- * only with its own losses (>= EXPLAIN_PER_S retransmits a second), and
- * then before the CPU: drops of other traffic do not hold it, and a flow
+ * that is the line). A cell whose engine counts its own losses (TCP
+ * retransmits, UDP lost datagrams) gets here only with them (>=
+ * EXPLAIN_PER_S a second), and then before the CPU: drops of other traffic do not hold it, and a flow
  * that loses is held by its losses (Mathis et al., "The macroscopic
  * behavior of the TCP congestion avoidance algorithm", CCR 1997). */
 static void drops_candidate(struct ctx *x, const struct explain_evid *e,
@@ -655,8 +658,8 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 	char buf[512];
 
 	x->missing[0] = x->series[0] = x->evidence[0] = '\0';
-	retr = retransmit_rate(x, ci);
-	lossy = !udp && retr >= EXPLAIN_PER_S;
+	retr = loss_rate(x, ci, udp);
+	lossy = retr >= EXPLAIN_PER_S;
 	x->single = version_before(ver, 3, 16) || (par && atoi(par) <= 1);
 	l->ceiling = l->fraction = NAN;
 	for (int b = 0; b < BUS_COUNT; b++)
@@ -682,7 +685,7 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 	for (int b = 0; b < BUS_COUNT; b++)
 		bus_candidate(x, &bus[b], buses[b].share, med, l, k, &nk);
 	/* A CPU that carries a ceiling's rate is not what limits the cell. */
-	/* A TCP flow that loses packets is held by its losses first. */
+	/* A flow that loses packets is held by its losses first. */
 	if (lossy && !(nk && k[0] == EXPLAIN_LINE))
 		drops_candidate(x, &e, k, &nk);
 	/* Busy cores that were as busy before the engine started, with the
@@ -713,7 +716,7 @@ static void explain_cell(struct ctx *x, int ci, struct explain_limit *l)
 		explain_cat(x->series, sizeof x->series, ", ", e.pause_series);
 		push(k, &nk, EXPLAIN_FLOW_CONTROL);
 	}
-	if (udp || isnan(retr)) /* no losses of its own to tell */
+	if (isnan(retr)) /* no losses of its own to tell */
 		drops_candidate(x, &e, k, &nk);
 	l->kind = nk > 0 ? k[0] : EXPLAIN_NONE;
 	l->kind2 = nk > 1 ? k[1] : EXPLAIN_NONE;

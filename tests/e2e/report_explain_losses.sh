@@ -9,6 +9,10 @@
 #   bystander   0 retransmits, nic.rx_dropped 10/s (other traffic)   -> none
 #   busy        0 retransmits, core 95%                              -> cpu
 #   trickle     1 retransmit (0.5/s), nic.rx_dropped 10/s            -> none
+# and a UDP flow's own losses are its lost datagrams (iperf3's
+# lost_packets; the cell's observed protocol set to UDP here):
+#   udplossy   40 lost (20/s), udp.rcvbuf_errors 10/s, core 95%      -> drops, also cpu
+#   udpclean    0 lost, udp.rcvbuf_errors 10/s (another socket's), core 95% -> cpu
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 xr_need sqlite3 python3
@@ -20,12 +24,13 @@ engine:
   type: command
   timeout: 5s
   duration: 2s
-  run: [sh, -c, 'case "$0" in lossy) n=40 ;; trickle) n=1 ;; *) n=0 ;; esac; echo "rate 600 retr $n"', "{{case}}"]
+  run: [sh, -c, 'case "$0" in lossy) n=40 ;; trickle) n=1 ;; *) n=0 ;; esac; l=0; [ "$0" = udplossy ] && l=40; echo "rate 600 retr $n lost $l"', "{{case}}"]
   metrics:
     throughput: { regex: 'rate ([0-9.]+)', unit: Mbit/s }
     retransmits: { regex: 'retr ([0-9]+)', unit: count }
+    lost_packets: { regex: 'lost ([0-9]+)', unit: count }
 factors:
-  case: { levels: [lossy, bystander, busy, trickle] }
+  case: { levels: [lossy, bystander, busy, trickle, udplossy, udpclean] }
 repeat: 2
 sample: off
 YAML
@@ -43,14 +48,20 @@ series() { # case name unit points
 for c in lossy bystander trickle; do
 	series $c nic.rx_dropped 1 '[[0.5,5],[1,5],[1.5,5],[2,5]]'
 done
-for c in lossy busy; do
+for c in udplossy udpclean; do
+	series $c udp.rcvbuf_errors 1 '[[0.5,5],[1,5],[1.5,5],[2,5]]'
+	sqlite3 e.db "insert into observed(run_id, key, value) select id, 'protocol', 'UDP'
+		from runs where json_extract(cell, '\$.case') = '$c'" || fail "observed $c"
+done
+for c in lossy busy udplossy udpclean; do
 	series $c cpu.0.busy % '[[0.5,95],[1,95],[1.5,95],[2,95]]'
 done
 "$XRUN" report --db e.db -o r.json 2>rep.err || { cat rep.err; fail "report exit $?"; }
 python3 - r.json <<'PY' || fail "limits with the flow's own losses"
 import json, sys
 want = {"lossy": ("drops", "cpu"), "bystander": ("none", None),
-        "busy": ("cpu", None), "trickle": ("none", None)}
+        "busy": ("cpu", None), "trickle": ("none", None),
+        "udplossy": ("drops", "cpu"), "udpclean": ("cpu", None)}
 bad = 0
 for c in json.load(open(sys.argv[1]))["cells"]:
     case = c["label"].split("=", 1)[1]
@@ -58,10 +69,12 @@ for c in json.load(open(sys.argv[1]))["cells"]:
     if (l["kind"], l["also"]) != want.pop(case):
         print("FAIL: %s: %s / %s (%s)" % (case, l["kind"], l["also"], l["text"]))
         bad += 1
+    if case == "udplossy" and "udp.rcvbuf_errors" not in l["evidence"]["series"]:
+        print("FAIL: udplossy series %r" % l["evidence"]["series"]); bad += 1
     if case == "lossy" and not l["text"].startswith("10 drops/s; core 0 of local 95% busy"):
         print("FAIL: lossy text %r" % l["text"]); bad += 1
 if want:
     print("FAIL: cells missing: %s" % ", ".join(want)); bad += 1
 sys.exit(1 if bad else 0)
 PY
-echo "ok - drops with the flow's own retransmits (>= 1/s) come before the CPU; drops without them are not the cell's"
+echo "ok - drops with the flow's own losses (TCP retransmits, UDP lost datagrams >= 1/s) come before the CPU; drops without them are not the cell's"
