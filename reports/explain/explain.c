@@ -601,9 +601,10 @@ static double loss_rate(const struct ctx *x, int ci, int udp)
  * qdisc, when not line-bound (a shaper at its rate drops from its queue:
  * that is the line). A cell whose engine counts its own losses (TCP
  * retransmits, UDP lost datagrams) gets here only with them (>=
- * EXPLAIN_PER_S a second), and then before the CPU: drops of other traffic do not hold it, and a flow
- * that loses is held by its losses (Mathis et al., "The macroscopic
- * behavior of the TCP congestion avoidance algorithm", CCR 1997). */
+ * EXPLAIN_PER_S a second), and then before the CPU: drops of other
+ * traffic do not hold it, and a flow that loses is held by its losses
+ * (Mathis et al., "The macroscopic behavior of the TCP congestion
+ * avoidance algorithm", CCR 1997). */
 static void drops_candidate(struct ctx *x, const struct explain_evid *e,
 			    enum explain_kind *k, int *nk)
 {

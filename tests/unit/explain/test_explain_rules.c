@@ -348,13 +348,13 @@ static const struct wcase wcases[] = {
      "none", 16384, "92.9% of 5.59 Mbit/s", 40, 50, 0, 4, NULL, "tbf 5850000"},
     /* ... and when the CPU holds the cell there, the ceiling is named as
      * well: both hold it (co-limited) */
-    {"0.929 of a tbf, iperf3 85% (>= EXPLAIN_PROC_BUSY): cpu and line",
-     5.2e6, 0.0201, 0.0200, 0, "cpu+line", 16384,
+    {"0.929 of a tbf, iperf3 85% (>= EXPLAIN_PROC_BUSY): cpu and line", 5.2e6,
+     0.0201, 0.0200, 0, "cpu+line", 16384,
      "iperf3's client process 85% of a core", 40, 85, 0, 4, NULL,
      "tbf 5850000"},
     {"0.929 of a tbf, iperf3 85%: the line says 'CPU-bound and line-bound'",
-     5.2e6, 0.0201, 0.0200, 0, "cpu+line", 16384,
-     ": CPU-bound and line-bound", 40, 85, 0, 4, NULL, "tbf 5850000"},
+     5.2e6, 0.0201, 0.0200, 0, "cpu+line", 16384, ": CPU-bound and line-bound",
+     40, 85, 0, 4, NULL, "tbf 5850000"},
     {"0.836 of a tbf, run queue 4, iperf3 50%: cpu", 5.2e6, 0.0201, 0.0200, 0,
      "cpu", 16384, "83.6% of 6.22 Mbit/s", 40, 50, 0, 4, NULL, "tbf 6500000"},
     {"run queue 4 on one core, iperf3 16%: none", 5.2e6, 0.0201, 0.0200, 0,
