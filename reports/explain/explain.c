@@ -392,7 +392,11 @@ static void cpu_candidate(struct ctx *x, const struct explain_evid *e,
 	char buf[512];
 	if (!(e->cpu_runs && 2 * e->busy_runs >= e->cpu_runs))
 		return;
-	if (x->near && !(2 * e->strong_runs >= e->cpu_runs))
+	/* Near a ceiling, or after the flow's own drops (which explain the
+	 * cell already), a CPU claim needs a saturated core or the engine's
+	 * process at EXPLAIN_PROC_BUSY: the run queue alone is not enough */
+	if ((x->near || (*nk && k[0] == EXPLAIN_DROPS)) &&
+	    !(2 * e->strong_runs >= e->cpu_runs))
 		return;
 	/* Cores busy before the engine started (other processes) hold the
 	 * cell only if the engine's process wanted the CPU: one that got less
