@@ -398,6 +398,14 @@ static void cpu_candidate(struct ctx *x, const struct explain_evid *e,
 	if ((x->near || (*nk && k[0] == EXPLAIN_DROPS)) &&
 	    !(2 * e->strong_runs >= e->cpu_runs))
 		return;
+	/* ... and after the drops, with cores busy before the engine started
+	 * (other processes), the saturated core must be the engine's
+	 * (engine_rose) or its process at EXPLAIN_PROC_BUSY: others' load is
+	 * not named beside the drops, as it is not beside the window */
+	if (*nk && k[0] == EXPLAIN_DROPS && e->leadin >= EXPLAIN_LEADIN_BUSY &&
+	    !(2 * e->rose_runs >= e->cpu_runs) &&
+	    !(e->proc >= EXPLAIN_PROC_BUSY))
+		return;
 	/* Cores busy before the engine started (other processes) hold the
 	 * cell only if the engine's process wanted the CPU: one that got less
 	 * than half a runnable task's share slept, waiting on the network. */

@@ -12,6 +12,9 @@
 #   lossyqueue 40 retransmits, nic.rx_dropped 10/s, core 60%, a run queue
 #              of 4 on 1 core, the engine's one process 50% (>= its
 #              16.7% share): drops, and no CPU from the run queue alone
+#   lossyloops 40 retransmits, nic.rx_dropped 10/s, core 0 and all CPUs
+#              100% busy before and during (other processes' loops), the
+#              engine's process 50%: drops, the others' load not named
 # and a UDP flow's own losses are its lost datagrams (iperf3's
 # lost_packets; the cell's observed protocol set to UDP here):
 #   udplossy   40 lost (20/s), udp.rcvbuf_errors 10/s, core 95%      -> drops, also cpu
@@ -27,14 +30,14 @@ engine:
   type: command
   timeout: 5s
   duration: 2s
-  run: [sh, -c, 'case "$0" in lossy|lossyqueue) n=40 ;; trickle) n=1 ;; *) n=0 ;; esac; l=0; [ "$0" = udplossy ] && l=40; echo "rate 600 retr $n lost $l cpu 50"', "{{case}}"]
+  run: [sh, -c, 'case "$0" in lossy|lossyqueue|lossyloops) n=40 ;; trickle) n=1 ;; *) n=0 ;; esac; l=0; [ "$0" = udplossy ] && l=40; echo "rate 600 retr $n lost $l cpu 50"', "{{case}}"]
   metrics:
     throughput: { regex: 'rate ([0-9.]+)', unit: Mbit/s }
     retransmits: { regex: 'retr ([0-9]+)', unit: count }
     lost_packets: { regex: 'lost ([0-9]+)', unit: count }
     cpu_host: { regex: 'cpu ([0-9]+)', unit: '%' }
 factors:
-  case: { levels: [lossy, bystander, busy, trickle, udplossy, udpclean, lossyqueue] }
+  case: { levels: [lossy, bystander, busy, trickle, udplossy, udpclean, lossyqueue, lossyloops] }
 repeat: 2
 sample: off
 YAML
@@ -49,7 +52,7 @@ series() { # case name unit points
 		n, points) select id, attempts, 'local', '$2', '$3', $n, '$4' from runs
 		where json_extract(cell, '\$.case') = '$1'" || fail "insert $1 $2"
 }
-for c in lossy bystander trickle lossyqueue; do
+for c in lossy bystander trickle lossyqueue lossyloops; do
 	series $c nic.rx_dropped 1 '[[0.5,5],[1,5],[1.5,5],[2,5]]'
 done
 for c in udplossy udpclean; do
@@ -61,6 +64,10 @@ series lossyqueue cpu.0.busy % '[[0.5,60],[1,60],[1.5,60],[2,60]]'
 series lossyqueue cpu.running 1 '[[0.5,4],[1,4],[1.5,4],[2,4]]'
 sqlite3 e.db "insert into observed(run_id, key, value) select id, 'parallel', '1'
 	from runs where json_extract(cell, '\$.case') = 'lossyqueue'" || fail "observed lossyqueue"
+series lossyloops cpu.0.busy % '[[-0.25,100],[0.5,100],[1,100],[1.5,100],[2,100]]'
+series lossyloops cpu.all.busy % '[[-0.25,100],[0.5,100],[1,100],[1.5,100],[2,100]]'
+sqlite3 e.db "insert into observed(run_id, key, value) select id, 'parallel', '1'
+	from runs where json_extract(cell, '\$.case') = 'lossyloops'" || fail "observed lossyloops"
 for c in lossy busy udplossy udpclean; do
 	series $c cpu.0.busy % '[[0.5,95],[1,95],[1.5,95],[2,95]]'
 done
@@ -70,7 +77,7 @@ import json, sys
 want = {"lossy": ("drops", "cpu"), "bystander": ("none", None),
         "busy": ("cpu", None), "trickle": ("none", None),
         "udplossy": ("drops", "cpu"), "udpclean": ("cpu", None),
-        "lossyqueue": ("drops", None)}
+        "lossyqueue": ("drops", None), "lossyloops": ("drops", None)}
 bad = 0
 for c in json.load(open(sys.argv[1]))["cells"]:
     case = c["label"].split("=", 1)[1]
