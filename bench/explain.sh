@@ -32,7 +32,8 @@
 # shared VM). LOAD=N runs N busy loops beside the bench: another
 # tenant's load, the slow hour on demand.
 #   usage: bash bench/explain.sh [N]     (XRUN=path, default build/xrun;
-#   KEEP=dir keeps the stores of the misses; LOAD=N)
+#   KEEP=dir keeps the stores of the misses; LOAD=N; CASES="a b" runs
+#   only those cases: a shaped case needs its gate's cpu case with it)
 set -eu
 N=${1:-3}
 [ -z "${KEEP:-}" ] || mkdir -p "$KEEP"
@@ -83,6 +84,7 @@ TR=0 TW=0 TN=0 SKIP=
 bench() { # case truth rate@gate (bit/s and the cpu case it needs; 0: none) lab-up-args...
 	local c=$1 truth=$2 rate=${3%@*} gate=${3#*@} cap= right=0 wrong=0 i k a counted=1
 	shift 3
+	case " ${CASES:-$c} " in *" $c "*) ;; *) return 0 ;; esac
 	"$XRUN" lab up --prefix "$P" "$@" >/dev/null
 	if [ "$c" = drops ] && ! { ip netns exec "$P-client" tc qdisc replace \
 		dev "$P-veth" root handle 1: htb default 1 &&
