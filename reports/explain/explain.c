@@ -389,20 +389,20 @@ static void cpu_candidate(struct ctx *x, const struct explain_evid *e,
 {
 	int ja = x->lang == REPORT_LANG_JA;
 	int eng = version_before(ver, 3, 16) && par && atoi(par) > 1;
+	int after_drops = *nk && k[0] == EXPLAIN_DROPS;
 	char buf[512];
 	if (!(e->cpu_runs && 2 * e->busy_runs >= e->cpu_runs))
 		return;
 	/* Near a ceiling, or after the flow's own drops (which explain the
 	 * cell already), a CPU claim needs a saturated core or the engine's
 	 * process at EXPLAIN_PROC_BUSY: the run queue alone is not enough */
-	if ((x->near || (*nk && k[0] == EXPLAIN_DROPS)) &&
-	    !(2 * e->strong_runs >= e->cpu_runs))
+	if ((x->near || after_drops) && !(2 * e->strong_runs >= e->cpu_runs))
 		return;
 	/* ... and after the drops, with cores busy before the engine started
 	 * (other processes), the saturated core must be the engine's
 	 * (engine_rose) or its process at EXPLAIN_PROC_BUSY: others' load is
 	 * not named beside the drops, as it is not beside the window */
-	if (*nk && k[0] == EXPLAIN_DROPS && e->leadin >= EXPLAIN_LEADIN_BUSY &&
+	if (after_drops && e->leadin >= EXPLAIN_LEADIN_BUSY &&
 	    !(2 * e->rose_runs >= e->cpu_runs) &&
 	    !(e->proc >= EXPLAIN_PROC_BUSY))
 		return;

@@ -86,9 +86,8 @@ int latency_lead_in(struct runctx *rc, double sampler_lead, double timeout,
 			latency_abort(lr);
 			return -XR_EINTR;
 		}
-		wait = r ? 0 : l->idle;
-		if (!r && sampler_lead - (proc_now_mono() - t0) > wait)
-			wait = sampler_lead - (proc_now_mono() - t0);
+		wait =
+		    r ? 0 : fmax(l->idle, t0 + sampler_lead - proc_now_mono());
 	}
 	if (wait > 0 && proc_sleep(wait) < 0) {
 		latency_abort(lr);

@@ -269,6 +269,8 @@ struct latprobe {
 	struct proc *child;
 	struct proc *server; /* irtt's on the target, NULL for ping */
 	int out_fd, err_fd, stop_pipe[2];
+	/* fired by the reader at the first reply, or at its end */
+	struct proc_latch first;
 	pthread_t thread;
 	int running;
 	/* written by the reader, read by the caller under mu */
@@ -386,7 +388,10 @@ static void *reader_main(void *arg)
 			break;
 		}
 		take_lines(p, &acc, proc_now_mono());
+		if (p->n) /* the reader is the only writer of n */
+			proc_latch_fire(&p->first);
 	}
+	proc_latch_fire(&p->first);
 	buf_release(&acc);
 	return NULL;
 }
@@ -398,6 +403,7 @@ static void probe_free(struct latprobe *p)
 	for (int k = 0; k < 2; k++)
 		if (p->stop_pipe[k] >= 0)
 			close(p->stop_pipe[k]);
+	proc_latch_close(&p->first);
 	if (p->out_fd >= 0)
 		close(p->out_fd);
 	if (p->err_fd >= 0)
@@ -460,6 +466,7 @@ int latprobe_start(struct host *h, struct host *to, const char *label,
 	if (!(p = calloc(1, sizeof *p)))
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	p->stop_pipe[0] = p->stop_pipe[1] = p->out_fd = p->err_fd = -1;
+	p->first.rd = p->first.wr = -1;
 	pthread_mutex_init(&p->mu, NULL);
 	buf_init(&p->err_text, 4096);
 	snprintf(p->label, sizeof p->label, "%s", label);
@@ -468,7 +475,8 @@ int latprobe_start(struct host *h, struct host *to, const char *label,
 	p->interval = interval;
 	p->start = proc_now_mono();
 	p->deadline = p->start + max_s;
-	if (pipe2(p->stop_pipe, O_CLOEXEC) < 0) {
+	if (pipe2(p->stop_pipe, O_CLOEXEC) < 0 ||
+	    proc_latch_open(&p->first) < 0) {
 		probe_free(p);
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 				  "cannot start the latency probe: %s",
@@ -522,24 +530,14 @@ static const char *err_line(struct latprobe *p, char *out, size_t sz)
 
 int latprobe_wait_reply(struct latprobe *p, double max_s)
 {
-	double until = proc_now_mono() + max_s;
-	for (;;) {
-		size_t n;
-		int ended;
-		pthread_mutex_lock(&p->mu);
-		n = p->n;
-		ended = p->ended;
-		pthread_mutex_unlock(&p->mu);
-		if (n > 0)
-			return 0;
-		if (ended || proc_exit_status(p->child) != PROC_STILL_RUNNING ||
-		    proc_now_mono() >= until)
-			return 1;
-		/* a tenth of the probe's interval, at most 20 ms: the idle
-		 * phase starts within that of the first reply */
-		if (proc_sleep(fmin(0.02, p->interval / 10)) < 0)
-			return -XR_EINTR;
-	}
+	size_t n;
+	int r = proc_latch_wait(&p->first, proc_now_mono() + max_s);
+	if (r < 0)
+		return r;
+	pthread_mutex_lock(&p->mu);
+	n = p->n;
+	pthread_mutex_unlock(&p->mu);
+	return n ? 0 : 1;
 }
 
 int latprobe_check(struct latprobe *p, struct xr_err *err)

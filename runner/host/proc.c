@@ -673,6 +673,42 @@ int proc_poll(struct pollfd *pf, int n, double until)
 	}
 }
 
+int proc_latch_open(struct proc_latch *l)
+{
+	int fd[2];
+	if (pipe2(fd, O_CLOEXEC) < 0)
+		return -XR_ENOMEM;
+	l->rd = fd[0];
+	l->wr = fd[1];
+	return 0;
+}
+
+void proc_latch_fire(struct proc_latch *l)
+{
+	if (l->wr >= 0)
+		close(l->wr);
+	l->wr = -1;
+}
+
+int proc_latch_wait(struct proc_latch *l, double until)
+{
+	struct pollfd pf = {.fd = l->rd, .events = POLLIN};
+	int r = proc_poll(&pf, 1, until);
+	if (r < 0)
+		return r;
+	if (r > 0)
+		return 1;
+	return proc_interrupted ? -XR_EINTR : 0;
+}
+
+void proc_latch_close(struct proc_latch *l)
+{
+	proc_latch_fire(l);
+	if (l->rd >= 0)
+		close(l->rd);
+	l->rd = -1;
+}
+
 int proc_write_all(int fd, const char *text, size_t n, double until)
 {
 	struct sigaction ign, old;

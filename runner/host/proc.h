@@ -121,6 +121,22 @@ int proc_sleep(double s);
 #define PROC_POLL_MAX 64
 struct pollfd;
 int proc_poll(struct pollfd *pf, int n, double until);
+/*
+ * A one-shot signal from a reader thread to a waiter, without polling: a
+ * pipe whose write end the firing thread closes, so that the read end
+ * polls readable from then on (proc_poll). open: 0, or -XR_ENOMEM (no
+ * pipe); fire: idempotent, by one thread at a time; wait: 1 when fired,
+ * 0 at the monotonic time until, -XR_EINTR on an interrupt (it wakes the
+ * wait at once); close: after the firing thread is gone. A zeroed latch
+ * ({0}) is not open: set both ends to -1 first.
+ */
+struct proc_latch {
+	int rd, wr;
+};
+int proc_latch_open(struct proc_latch *l);
+void proc_latch_fire(struct proc_latch *l);
+int proc_latch_wait(struct proc_latch *l, double until);
+void proc_latch_close(struct proc_latch *l);
 /* Write all n bytes of text to the pipe fd (a child's stdin) by the
  * monotonic time until (0: no limit), waiting with proc_poll: 0, or -1
  * when the reader is gone (EPIPE: SIGPIPE is ignored meanwhile), the

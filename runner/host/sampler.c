@@ -298,6 +298,7 @@ static void sampler_free(struct sampler *s)
 		close(s->stop_pipe[0]);
 	if (s->stop_pipe[1] >= 0)
 		close(s->stop_pipe[1]);
+	proc_latch_close(&s->first);
 	if (s->out_fd >= 0)
 		close(s->out_fd);
 	if (s->err_fd >= 0)
@@ -417,6 +418,7 @@ int sampler_start(struct host *h, const char *label, const char *iface,
 	if (!(s = calloc(1, sizeof *s)))
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	s->stop_pipe[0] = s->stop_pipe[1] = s->out_fd = s->err_fd = -1;
+	s->first.rd = s->first.wr = -1;
 	pthread_mutex_init(&s->lock, NULL);
 	s->ns_fd = -1;
 	pthread_mutex_init(&s->ready_lock, NULL);
@@ -429,7 +431,8 @@ int sampler_start(struct host *h, const char *label, const char *iface,
 	s->start = proc_now_mono();
 	s->deadline = s->start + max_s;
 	buf_init(&s->err_text, 8192);
-	if ((iface && !s->iface) || pipe2(s->stop_pipe, O_CLOEXEC) < 0) {
+	if ((iface && !s->iface) || pipe2(s->stop_pipe, O_CLOEXEC) < 0 ||
+	    proc_latch_open(&s->first) < 0) {
 		sampler_free(s);
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 				  "cannot start the sampler of host '%s'",
@@ -536,22 +539,17 @@ static int peek_series(struct sampler *s, size_t i, double shift,
 
 int sampler_wait_first(struct sampler *s, double until)
 {
+	size_t n;
+	int r;
+	/* in-process: its first snapshot came with the start */
 	if (!s || !s->child)
-		return 0; /* in-process: its first snapshot came with the start
-			   */
-	for (;;) {
-		size_t n;
-		pthread_mutex_lock(&s->lock);
-		n = s->frames;
-		pthread_mutex_unlock(&s->lock);
-		if (n)
-			return 0;
-		if (proc_exit_status(s->child) != PROC_STILL_RUNNING ||
-		    proc_now_mono() >= until)
-			return 1;
-		if (proc_sleep(0.02) < 0)
-			return -XR_EINTR;
-	}
+		return 0;
+	if ((r = proc_latch_wait(&s->first, until)) < 0)
+		return r;
+	pthread_mutex_lock(&s->lock);
+	n = s->frames;
+	pthread_mutex_unlock(&s->lock);
+	return n ? 0 : 1;
 }
 
 int sampler_peek_new(struct sampler *s, struct series_set *dst)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "proc.h"
 #include "sampler.h"
 #include "series.h"
 
@@ -58,6 +59,8 @@ struct sampler {
 	double offset; /* local mono - far uptime, least seen */
 	int have_offset;
 	size_t frames; /* documents read (frames, top's lines), under lock */
+	/* fired by the remote reader at its first document, or at its end */
+	struct proc_latch first;
 	/* macOS: the stream is top's, its lines timed on arrival (offset
 	 * 0); mac_lines: CPU usage lines seen (the first is dropped) */
 	int mac;

@@ -260,7 +260,10 @@ void *sampler_remote_main(void *arg)
 				 s->label);
 			break;
 		}
+		if (s->frames) /* this thread is the only writer now */
+			proc_latch_fire(&s->first);
 	}
+	proc_latch_fire(&s->first);
 	if (r == 0 && !s->note[0]) {
 		/* the child's stderr, if it said anything, tells why */
 		if (s->err_fd >= 0)
