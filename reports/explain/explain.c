@@ -383,6 +383,31 @@ static double half_fair_share(const struct report *r)
 	return NAN;
 }
 
+/* Whether the engine's processes on the busiest core's host ran on it
+ * (sampler_engine.c: engine.core, in-process samplers only): "in k of n
+ * samples". Nothing when no such series (a far host, or a store from
+ * before it): the report then does not know. */
+static void engine_on_text(struct ctx *x, const struct explain_evid *e, int ja)
+{
+	char buf[256];
+	if (!e->on_samples)
+		return;
+	if (ja)
+		snprintf(
+		    buf, sizeof buf,
+		    "%s のエンジンのプロセスは %d サンプル中 %d 回そのコアで"
+		    "実行",
+		    e->host, e->on_samples, e->on_core);
+	else
+		snprintf(buf, sizeof buf,
+			 "the engine's process on %s ran on it in %d of %d "
+			 "samples",
+			 e->host, e->on_core, e->on_samples);
+	explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
+	snprintf(buf, sizeof buf, "%s engine.core", e->host);
+	explain_cat(x->series, sizeof x->series, ", ", buf);
+}
+
 static void cpu_candidate(struct ctx *x, const struct explain_evid *e,
 			  const char *ver, const char *par,
 			  enum explain_kind *k, int *nk)
@@ -450,6 +475,7 @@ static void cpu_candidate(struct ctx *x, const struct explain_evid *e,
 		}
 		snprintf(buf, sizeof buf, "%s cpu.%d.busy", e->host, e->core);
 		explain_cat(x->series, sizeof x->series, ", ", buf);
+		engine_on_text(x, e, ja);
 	}
 	if (e->proc_name && e->proc > 0) {
 		snprintf(buf, sizeof buf,

@@ -198,6 +198,20 @@ static double run_share(const struct report_run *u, const char *h,
 	return 50.0 * cores / (nr > cores ? nr : cores);
 }
 
+/* The loaded samples of run u in which host h's engine processes ran
+ * (engine.core finite: sampler_engine.c) into *n, and those in which the
+ * busiest of them was on core last into *on. */
+static void engine_on_core(const struct report_run *u, const char *h, int core,
+			   int *n, int *on)
+{
+	const struct report_series *s = report_run_series(u, h, "engine.core");
+	for (int i = 0; s && i < s->n; i++)
+		if (s->t[i] > 0 && isfinite(s->v[i])) {
+			(*n)++;
+			*on += s->v[i] == core;
+		}
+}
+
 void explain_run_evidence(const struct report *r, int single,
 			  const struct report_run *u, struct explain_evid *e)
 {
@@ -268,6 +282,8 @@ void explain_run_evidence(const struct report *r, int single,
 		e->proc = proc;
 		e->proc_name = pn;
 	}
+	if (host)
+		engine_on_core(u, host, core, &e->on_samples, &e->on_core);
 	if (best > e->busy) {
 		e->busy = best;
 		e->softirq = soft;

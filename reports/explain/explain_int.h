@@ -27,7 +27,11 @@ struct explain_evid {
 	double busy, softirq; /* the core busiest on average */
 	int core;
 	const char *host;
-	double peak;	       /* the busiest core at each sample, averaged */
+	double peak; /* the busiest core at each sample, averaged */
+	/* Loaded samples of the busiest core's host with the engine's
+	 * processes there seen (engine.core), and those in which they ran
+	 * on that core last: each run's own busiest core, summed. */
+	int on_samples, on_core;
 	double proc;	       /* the engine's busiest process, % of one core */
 	const char *proc_name; /* "client" (cpu_host), "server" */
 	double leadin;	       /* cpu.all.busy before the engine started */

@@ -685,6 +685,7 @@ static int run(void *state, const struct plan *p,
 	res->argv_json = buf_detach(&js, NULL);
 
 	o.argv = rq->run_argv;
+	o.watch = host_name(st->client);
 	o.timeout =
 	    rq->timeout > 0 ? rq->timeout : rq->duration + rq->omit + 30.0;
 	memset(&pr, 0, sizeof pr);

@@ -143,6 +143,7 @@ static int server_start(struct iperf3_state *st, int k, struct xr_err *err)
 	}
 	o.argv = argv;
 	o.stderr_to_stdout = 1;
+	o.watch = host_name(st->server);
 	r = host_spawn_ready(st->server, &o, "iperf3", IPERF3_LISTEN_WAIT,
 			     server_ready, &pc, &st->srv[k], &b, err);
 	if (r != 0) {
@@ -451,6 +452,7 @@ static int run_flows(struct iperf3_state *st, const struct engine_request *rq,
 		engine_argv_json((const char *const *)argv[k], &js);
 		o[k].argv = (const char *const *)argv[k];
 		o[k].timeout = timeout;
+		o[k].watch = host_name(st->client);
 	}
 	buf_addc(&js, ']');
 	res->argv_json = buf_detach(&js, NULL);
@@ -519,6 +521,7 @@ static int run(void *state, const struct plan *p,
 
 	o.argv = (const char *const *)argv;
 	o.timeout = timeout;
+	o.watch = host_name(st->client);
 	rc = run_client(st, &o, &pr, &err);
 	engine_argv_free(argv);
 	if (rc < 0) {

@@ -245,6 +245,7 @@ static int run(void *state, const struct plan *p,
 	engine_argv_json(st->ps->argv, &js);
 	res->argv_json = buf_detach(&js, NULL);
 	o.argv = st->ps->argv;
+	o.watch = host_name(st->client);
 	o.timeout = rq->timeout > 0 ? rq->timeout : rq->duration + 60.0;
 	memset(&pr, 0, sizeof pr);
 	xr_err_clear(&err);

@@ -415,6 +415,13 @@ static int wrap(struct host *h, const struct proc_opts *o, unsigned flags,
 	return 0;
 }
 
+/* o->watch as the local process runs it: on an ssh host the process
+ * here is ssh, not the command, so nothing is followed. */
+static const char *watch_here(const struct host *h, const struct proc_opts *o)
+{
+	return strcmp(h->ops->kind, "ssh") ? o->watch : NULL;
+}
+
 int host_run(struct host *h, const struct proc_opts *o, struct proc_result *res,
 	     struct xr_err *err)
 {
@@ -428,6 +435,7 @@ int host_run(struct host *h, const struct proc_opts *o, struct proc_result *res,
 		return rc;
 	}
 	lo.argv = (const char *const *)av.v;
+	lo.watch = watch_here(h, o);
 	if (o->timeout > 0)
 		lo.timeout = o->timeout + h->ops->margin;
 	/* ssh may leave its ControlMaster behind, on purpose. */
@@ -448,6 +456,7 @@ struct proc *host_spawn(struct host *h, const struct proc_opts *o,
 	if (wrap(h, o, HOST_WRAP_BACKGROUND, &av, err) < 0)
 		return NULL;
 	lo.argv = (const char *const *)av.v;
+	lo.watch = watch_here(h, o);
 	p = proc_spawn(&lo, log_path, err);
 	strv_release(&av);
 	return p;
@@ -508,6 +517,7 @@ struct proc *host_spawn_stream(struct host *h, const struct proc_opts *o,
 	if (wrap(h, o, HOST_WRAP_BACKGROUND, &av, err) < 0)
 		return NULL;
 	lo.argv = (const char *const *)av.v;
+	lo.watch = watch_here(h, o);
 	p = proc_spawn_stream(&lo, out_fd, err_fd, err);
 	strv_release(&av);
 	return p;

@@ -22,6 +22,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -445,9 +446,11 @@ static void kill_and_drain(struct child *c, double grace)
 static void reap_exited(struct child *c)
 {
 	if (!c->reaped) {
-		while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
+		struct rusage ru;
+		while (wait4(c->pid, &c->status, 0, &ru) < 0 && errno == EINTR)
 			;
 		c->reaped = 1;
+		proc_int_watch_end(c->pid, &ru);
 	}
 	proc_int_group_reap(c->pid, NULL, NULL);
 	if (!proc_int_group_exists(c->pid))
@@ -578,7 +581,10 @@ int proc_run(const struct proc_opts *o, struct proc_result *res,
 	start_child(o, &c, path.s, env, &fds, &old_pipe, res);
 	if (c.pid >= 0) {
 		c.deadline = o->timeout > 0 ? t0 + o->timeout : 0;
+		proc_int_watch_add(c.pid, o->watch);
 		finish_child(&c, o, watch_child(&c), res);
+		/* reaped by now, its CPU time kept; or not known */
+		proc_int_watch_end(c.pid, NULL);
 		reap_orphans(o, &c.err);
 	}
 	sigaction(SIGPIPE, &old_pipe, NULL);

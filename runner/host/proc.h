@@ -33,6 +33,10 @@ struct proc_opts {
 	 * until xrun exits (ssh: its ControlMaster; a hook's daemon);
 	 * otherwise they are killed as soon as it ends. */
 	int keep_daemons;
+	/* A host label: while the child runs, the in-process sampler of
+	 * that host follows it (proc_watched; sampler.h: engine.cpu,
+	 * engine.core). NULL: not followed. */
+	const char *watch;
 };
 
 struct proc_result {
@@ -137,6 +141,17 @@ int proc_latch_open(struct proc_latch *l);
 void proc_latch_fire(struct proc_latch *l);
 int proc_latch_wait(struct proc_latch *l, double until);
 void proc_latch_close(struct proc_latch *l);
+/* A child started with proc_opts.watch: running, or ended since the
+ * previous call with the CPU time it used in all (user + system, of all
+ * its threads: wait4's rusage; NaN when it was not reaped by proc). */
+struct proc_watch {
+	long pid;
+	int ended;
+	double cpu_s;
+};
+/* The children started with watch == label, at most max of them into w:
+ * how many. An ended one is in one answer only. Safe from any thread. */
+int proc_watched(const char *label, struct proc_watch *w, int max);
 /* Write all n bytes of text to the pipe fd (a child's stdin) by the
  * monotonic time until (0: no limit), waiting with proc_poll: 0, or -1
  * when the reader is gone (EPIPE: SIGPIPE is ignored meanwhile), the

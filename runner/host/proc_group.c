@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -62,14 +63,17 @@ void proc_int_group_del(pid_t pgid)
  * a child subreaper, members orphaned by it. Records the leader status. */
 void proc_int_group_reap(pid_t pgid, int *leader_status, int *leader_reaped)
 {
+	struct rusage ru;
 	int st;
 	pid_t r;
 	for (;;) {
-		r = waitpid(-pgid, &st, WNOHANG);
+		r = wait4(-pgid, &st, WNOHANG, &ru);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
 			break;
+		if (r == pgid)
+			proc_int_watch_end(r, &ru);
 		if (r == pgid && leader_status) {
 			*leader_status = st;
 			*leader_reaped = 1;
@@ -113,12 +117,14 @@ void proc_int_terminate(pid_t pgid, double grace, int *leader_status,
 	/* The leader may be our zombie even though the group looked gone. */
 	proc_int_group_reap(pgid, leader_status, leader_reaped);
 	if (leader_reaped && !*leader_reaped) {
+		struct rusage ru;
 		int st;
 		pid_t r;
 		do
-			r = waitpid(pgid, &st, 0);
+			r = wait4(pgid, &st, 0, &ru);
 		while (r < 0 && errno == EINTR);
 		if (r == pgid) {
+			proc_int_watch_end(r, &ru);
 			*leader_status = st;
 			*leader_reaped = 1;
 		}

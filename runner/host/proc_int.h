@@ -65,5 +65,12 @@ int proc_int_group_known(pid_t pgid);
  */
 int proc_int_orphans(int all, struct buf *note);
 int proc_int_group_exists(pid_t pgid);
+/* proc_watch.c: pid runs for the sampler of host label (NULL: no-op);
+ * it was reaped, having used ru's CPU time (NULL: not known; a no-op for
+ * a pid not watched or already ended); it is forgotten (proc_stop). */
+struct rusage;
+void proc_int_watch_add(pid_t pid, const char *label);
+void proc_int_watch_end(pid_t pid, const struct rusage *ru);
+void proc_int_watch_del(pid_t pid);
 
 #endif

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -62,6 +63,7 @@ static struct proc *spawn_fds(const struct proc_opts *o, int in, int out,
 	}
 	p->pid = pid;
 	p->grace = o->grace;
+	proc_int_watch_add(pid, o->watch);
 out:
 	close(in);
 	if (out != errfd)
@@ -168,12 +170,15 @@ int proc_alive(struct proc *p)
 	if (!p)
 		return 0;
 	if (!p->reaped) {
+		struct rusage ru;
 		pid_t r;
 		do
-			r = waitpid(p->pid, &p->status, WNOHANG);
+			r = wait4(p->pid, &p->status, WNOHANG, &ru);
 		while (r < 0 && errno == EINTR);
-		if (r == p->pid || (r < 0 && errno == ECHILD))
+		if (r == p->pid || (r < 0 && errno == ECHILD)) {
 			p->reaped = 1; /* ECHILD: reaped by proc_kill_all */
+			proc_int_watch_end(p->pid, r == p->pid ? &ru : NULL);
+		}
 	}
 	return !p->reaped;
 }
@@ -194,6 +199,7 @@ void proc_stop(struct proc *p)
 		proc_int_terminate(p->pid, p->grace, &p->status, &reaped);
 	}
 	proc_int_group_del(p->pid);
+	proc_int_watch_del(p->pid);
 	free(p);
 }
 

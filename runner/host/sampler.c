@@ -116,7 +116,7 @@ static int series_of(const struct counter_row *r, char *name, size_t sz,
 static int is_level_name(const char *name)
 {
 	size_t n = strlen(name);
-	return !strncmp(name, "cpu.", 4) ||
+	return !strncmp(name, "cpu.", 4) || !strncmp(name, "engine.", 7) ||
 	       (n > 8 && !strcmp(name + n - 8, ".backlog")) ||
 	       (n > 5 && !strcmp(name + n - 5, ".qlen"));
 }
@@ -204,6 +204,8 @@ static int take_local(struct sampler *s)
 	buf_release(&doc);
 	if (rc == 0)
 		rc = sampler_feed(s, snap, t);
+	if (rc == 0)
+		rc = sampler_engine_take(s, t);
 	if (rc < 0 && !s->note[0])
 		snprintf(s->note, sizeof s->note,
 			 "sampler on '%s' stopped: out of memory", s->label);
@@ -310,6 +312,7 @@ static void sampler_free(struct sampler *s)
 	pthread_cond_destroy(&s->ready_cond);
 	counters_snap_free(s->prev);
 	series_set_release(&s->set);
+	sampler_engine_free(s);
 	buf_release(&s->err_text);
 	pthread_mutex_destroy(&s->lock);
 	free(s->peeked);

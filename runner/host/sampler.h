@@ -16,7 +16,9 @@
  * nic.ethtool.NAME (those that moved), qdisc.drops, .overlimits,
  * .requeues, .backlog, .qlen, cpu.N.busy, cpu.all.busy, cpu.N.softirq,
  * cpu.all.softirq, cpu.N.irq and cpu.all.irq (Windows) (%),
- * softirq.net_rx, .net_tx, tcp.retrans, tcp.NAME, udp.NAME. A counter's
+ * softirq.net_rx, .net_tx, tcp.retrans, tcp.NAME, udp.NAME; in-process
+ * only, engine.cpu and engine.core (the processes started for the label
+ * with proc_opts.watch: sampler_engine.c). A counter's
  * point is its increase over the interval ending at t; t is seconds from
  * sampler_mark (the engine's start).
  */

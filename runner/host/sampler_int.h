@@ -20,6 +20,7 @@ struct counters_reader;
 struct host;
 struct proc;
 struct xr_err;
+struct sampler_eng;
 
 /* A far side that sends no complete frame within this many bytes is not
  * our sampler. */
@@ -72,11 +73,19 @@ struct sampler {
 	uint64_t win_nic[2];
 	unsigned win_nic_have;
 	struct buf err_text;
+	/* the engine's processes at the last in-process snapshot
+	 * (sampler_engine.c); NULL until the first */
+	struct sampler_eng *eng;
 };
 
 /* A snapshot taken at t (the reader's clock): the interval since the
  * previous one becomes points. Takes snap. 0 or -XR_ENOMEM. */
 int sampler_feed(struct sampler *s, struct counters_snap *snap, double t);
+/* In-process samplers: the engine's processes on s's host at t
+ * (sampler_engine.c): engine.cpu and engine.core from the second call
+ * on. 0 or -XR_ENOMEM. */
+int sampler_engine_take(struct sampler *s, double t);
+void sampler_engine_free(struct sampler *s);
 /* Start the far-side stream of s on h (ssh, or a netns host it cannot
  * enter, or a macOS host's top): 0, or negative with err set. */
 int sampler_remote_start(struct sampler *s, struct host *h, double max_s,

@@ -15,6 +15,10 @@
 #   drip  nic.rx_dropped 1 over 2 s: 0.5/s            -> none
 #   pause nic.ethtool.rx_pause 200 over 2 s: 100/s    -> flow_control
 # The lead-in point (t < 0) of cpu's busy series is left out of its mean.
+# cpu's runs also have the engine's process's core (engine.core, the
+# in-process sampler's): on core 0 in 3 of its 4 loaded samples (the
+# lead-in's and a null point, when it did not run, left out), so in 6 of 8
+# over the cell's 2 runs; edge has none, and says nothing of it.
 # Then a tbf of 950 Mbit/s on the root: its ceiling 950e6 * 1448 / 1514 =
 # 908586525.76 is the narrower one, and line's 930 is 1.0235653 of it
 # (at most 1.05): still line, now named after the tbf.
@@ -53,6 +57,7 @@ sqlite3 e.db "update host_facts set value = 'igb' where key = 'nic_driver';
 	fail "the store has not the four facts to set: $(sqlite3 e.db 'select key, value from host_facts')"
 series cpu cpu.0.busy % '[[-0.5,3],[0.5,95],[1,96],[1.5,94],[2,95]]'
 series cpu cpu.0.softirq % '[[0.5,19],[1,19],[1.5,19],[2,19]]'
+series cpu engine.core 1 '[[-0.5,0],[0.5,0],[1,1],[1.5,null],[1.75,0],[2,0]]'
 series edge cpu.0.busy % '[[0.5,90],[1,90],[1.5,90],[2,90]]'
 series warm cpu.0.busy % '[[0.5,60],[1,60],[1.5,60],[2,60]]'
 series drops nic.rx_dropped 1 '[[0.5,5],[1,5],[1.5,5],[2,5]]'
@@ -70,7 +75,8 @@ name = ("tbf %.0f Mbit/s on local, TCP at MTU 1500" % (rate / 1e6) if tbf < eth
 want = {"line": "line", "half": "none", "cpu": "cpu", "edge": "cpu",
         "warm": "none", "drops": "drops", "drip": "none",
         "pause": "flow_control"}
-evid = {"cpu": "core 0 of local 95% busy, 20% softirq",
+evid = {"cpu": "core 0 of local 95% busy, 20% softirq; the engine's "
+               "process on local ran on it in 6 of 8 samples",
         "edge": "core 0 of local 90% busy",
         "drops": "10 drops/s", "pause": "100 PAUSE frames/s"}
 bad = 0
@@ -89,6 +95,10 @@ for c in json.load(open(sys.argv[1]))["cells"]:
         msg.append("ceiling_name %r, want %r" % (l["ceiling_name"], name))
     if case in evid and evid[case] not in l["evidence"]["text"]:
         msg.append("evidence %r lacks %r" % (l["evidence"]["text"], evid[case]))
+    if case == "cpu" and "local engine.core" not in l["evidence"]["series"]:
+        msg.append("series %r lack local engine.core" % l["evidence"]["series"])
+    if case == "edge" and "ran on it" in l["evidence"]["text"]:
+        msg.append("edge has no engine.core: %r" % l["evidence"]["text"])
     if msg:
         print("FAIL: %s: %s (%s)" % (case, "; ".join(msg), l["text"]))
         bad += 1
