@@ -385,13 +385,21 @@ static double half_fair_share(const struct report *r)
 
 /* Whether the engine's processes on the busiest core's host ran on it
  * (sampler_engine.c: engine.core, in-process samplers only): "in k of n
- * samples". Nothing when no such series (a far host, or a store from
- * before it): the report then does not know. */
+ * samples"; without such a series (a far host, or a store from before
+ * it) the report says it does not know. */
 static void engine_on_text(struct ctx *x, const struct explain_evid *e, int ja)
 {
 	char buf[256];
-	if (!e->on_samples)
+	if (!e->on_samples) {
+		snprintf(buf, sizeof buf,
+			 ja ? "エンジンのプロセスがそのコアで実行されたかは不明"
+			      "（%s に engine.core なし）"
+			    : "whether the engine's process ran on it is not "
+			      "known (no engine.core on %s)",
+			 e->host);
+		explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
 		return;
+	}
 	if (ja)
 		snprintf(
 		    buf, sizeof buf,
