@@ -231,10 +231,13 @@ static void test_threads(const char *self)
 	proc_sleep(0.3);
 	sampler_stop(s, &set);
 	r = look(&set, last);
-	ok(r.ran >= 3 && r.on_last == r.ran,
-	   "on CPU %d, the busy thread's, in each of the %d samples it ran "
+	/* all but one: a sample may fall after the spinning thread ended,
+	 * while the main thread's exit work (a sanitizer's leak check) is
+	 * the busiest on CPU 0 */
+	ok(r.ran >= 3 && r.on_last >= r.ran - 1,
+	   "on CPU %d, the busy thread's, in %d of the %d samples it ran "
 	   "(elsewhere: %d)",
-	   last, r.ran, r.elsewhere);
+	   last, r.on_last, r.ran, r.elsewhere);
 	series_set_release(&set);
 	host_close(h);
 }
