@@ -187,6 +187,11 @@ static void take_process(const struct sampler_eng *e,
 			return;
 		ticks = (double)t;
 		core = nth > 1 ? busiest_thread(e, pw->pid, w) : cpu;
+		/* one thread: its times are the process's; kept as the main
+		 * thread's, for when it starts others (iperf3 >= 3.16 does at
+		 * its test's start) */
+		if (nth == 1 && w->nt < ENG_THREADS)
+			w->th[w->nt++] = (struct eng_thread){pw->pid, t};
 		w->p[w->np++] = (struct eng_proc){pw->pid, ticks, core};
 	}
 	d = ticks - (was ? was->ticks : 0);
