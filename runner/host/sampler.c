@@ -205,7 +205,7 @@ static int take_local(struct sampler *s)
 	if (rc == 0)
 		rc = sampler_feed(s, snap, t);
 	if (rc == 0)
-		rc = sampler_engine_take(s, t);
+		rc = sampler_engine_take(s);
 	if (rc < 0 && !s->note[0])
 		snprintf(s->note, sizeof s->note,
 			 "sampler on '%s' stopped: out of memory", s->label);

@@ -51,7 +51,10 @@ struct eng_thread {
 
 struct sampler_eng {
 	int have; /* a snapshot was taken: the next one makes points */
-	double t; /* its time */
+	double t; /* when its /proc reads began: the points' t, so that a
+		   * rate's interval runs from read to read, not from the
+		   * snapshot's t (the counters are read in between, for a
+		   * varying time: a sanitizer run measured 105% of a core) */
 	size_t np, nt;
 	struct eng_proc p[ENG_PROCS];
 	struct eng_thread th[ENG_THREADS];
@@ -204,12 +207,13 @@ static void take_process(const struct sampler_eng *e,
 	}
 }
 
-int sampler_engine_take(struct sampler *s, double t)
+int sampler_engine_take(struct sampler *s)
 {
 	static double hz;
 	struct proc_watch pw[ENG_PROCS];
 	struct sampler_eng *e = s->eng;
 	struct eng_now *w;
+	double now;
 	int n, rc = 0;
 
 	if (!(s->what & PLAN_COUNTER_CPU))
@@ -223,16 +227,17 @@ int sampler_engine_take(struct sampler *s, double t)
 	if (!(w = calloc(1, sizeof *w)))
 		return -XR_ENOMEM;
 	w->core = -1;
+	now = proc_now_mono();
 	n = proc_watched(s->label, pw, ENG_PROCS);
 	for (int i = 0; i < n; i++)
 		take_process(e, &pw[i], hz, w);
-	if (e->have && (n || e->np) && t > e->t) {
+	if (e->have && (n || e->np) && now > e->t) {
 		pthread_mutex_lock(&s->lock);
-		rc = series_set_add(&s->set, s->label, "engine.cpu", "%", t,
-				    100.0 * w->sum / hz / (t - e->t));
+		rc = series_set_add(&s->set, s->label, "engine.cpu", "%", now,
+				    100.0 * w->sum / hz / (now - e->t));
 		if (rc == 0)
 			rc = series_set_add(&s->set, s->label, "engine.core",
-					    "1", t,
+					    "1", now,
 					    w->core >= 0 ? w->core : NAN);
 		pthread_mutex_unlock(&s->lock);
 	}
@@ -240,7 +245,7 @@ int sampler_engine_take(struct sampler *s, double t)
 	memcpy(e->th, w->th, w->nt * sizeof *w->th);
 	e->np = w->np;
 	e->nt = w->nt;
-	e->t = t;
+	e->t = now;
 	e->have = 1;
 	free(w);
 	return rc;

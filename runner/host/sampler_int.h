@@ -81,10 +81,10 @@ struct sampler {
 /* A snapshot taken at t (the reader's clock): the interval since the
  * previous one becomes points. Takes snap. 0 or -XR_ENOMEM. */
 int sampler_feed(struct sampler *s, struct counters_snap *snap, double t);
-/* In-process samplers: the engine's processes on s's host at t
- * (sampler_engine.c): engine.cpu and engine.core from the second call
- * on. 0 or -XR_ENOMEM. */
-int sampler_engine_take(struct sampler *s, double t);
+/* In-process samplers, after each snapshot: the engine's processes on
+ * s's host (sampler_engine.c): engine.cpu and engine.core from the
+ * second call on, timed at their own reads. 0 or -XR_ENOMEM. */
+int sampler_engine_take(struct sampler *s);
 void sampler_engine_free(struct sampler *s);
 /* Start the far-side stream of s on h (ssh, or a netns host it cannot
  * enter, or a macOS host's top): 0, or negative with err set. */
