@@ -49,22 +49,28 @@ struct eng_thread {
 	unsigned long long ticks;
 };
 
-struct sampler_eng {
-	int have; /* a snapshot was taken: the next one makes points */
-	double t; /* when its /proc reads began: the points' t, so that a
-		   * rate's interval runs from read to read, not from the
-		   * snapshot's t (the counters are read in between, for a
-		   * varying time: a sanitizer run measured 105% of a core) */
+/* What one snapshot found. */
+struct eng_snap {
 	size_t np, nt;
 	struct eng_proc p[ENG_PROCS];
 	struct eng_thread th[ENG_THREADS];
 };
 
-/* What one snapshot found. */
-struct eng_now {
-	size_t np, nt;
-	struct eng_proc p[ENG_PROCS];
-	struct eng_thread th[ENG_THREADS];
+/* Two snapshots, the previous one and the one being taken, swapped at
+ * each call: nothing is allocated or copied while the engine runs. */
+struct sampler_eng {
+	int have;  /* a snapshot was taken: the next one makes points */
+	double t;  /* when its /proc reads began: the points' t, so that a
+		    * rate's interval runs from read to read, not from the
+		    * snapshot's t (the counters are read in between, for a
+		    * varying time: a sanitizer run measured 105% of a core) */
+	double hz; /* clock ticks a second */
+	int prev;  /* snap[prev] is the previous snapshot */
+	struct eng_snap snap[2];
+};
+
+/* What the interval since the previous snapshot showed. */
+struct eng_sum {
 	double sum, best; /* ticks in the interval: all, the busiest's */
 	int core;	  /* the busiest's processor, -1: none ran */
 };
@@ -110,28 +116,28 @@ static int read_stat(const char *path, unsigned long long *ticks, long *threads,
 	return 0;
 }
 
-static const struct eng_proc *prev_proc(const struct sampler_eng *e, long pid)
+static const struct eng_proc *prev_proc(const struct eng_snap *was, long pid)
 {
-	for (size_t i = 0; i < e->np; i++)
-		if (e->p[i].pid == pid)
-			return &e->p[i];
+	for (size_t i = 0; i < was->np; i++)
+		if (was->p[i].pid == pid)
+			return &was->p[i];
 	return NULL;
 }
 
 /* The ticks thread tid had at the previous snapshot, or 0 (a thread new
  * since: all its time is in the interval). */
-static unsigned long long prev_ticks(const struct sampler_eng *e, long tid)
+static unsigned long long prev_ticks(const struct eng_snap *was, long tid)
 {
-	for (size_t i = 0; i < e->nt; i++)
-		if (e->th[i].tid == tid)
-			return e->th[i].ticks;
+	for (size_t i = 0; i < was->nt; i++)
+		if (was->th[i].tid == tid)
+			return was->th[i].ticks;
 	return 0;
 }
 
 /* The busiest thread of a multi-threaded pid since the previous
- * snapshot: its processor, -1 when none ran. */
-static int busiest_thread(const struct sampler_eng *e, long pid,
-			  struct eng_now *w)
+ * snapshot was: its processor, -1 when none ran. Its threads go into w. */
+static int busiest_thread(const struct eng_snap *was, long pid,
+			  struct eng_snap *w)
 {
 	char path[320];
 	unsigned long long best = 0;
@@ -143,7 +149,7 @@ static int busiest_thread(const struct sampler_eng *e, long pid,
 	if (!(dir = opendir(path)))
 		return -1; /* ended since its stat was read */
 	while ((d = readdir(dir)) && w->nt < ENG_THREADS) {
-		unsigned long long t, was;
+		unsigned long long t, before;
 		long nth;
 		int cpu;
 		if (d->d_name[0] < '0' || d->d_name[0] > '9')
@@ -154,10 +160,10 @@ static int busiest_thread(const struct sampler_eng *e, long pid,
 			continue;
 		w->th[w->nt].tid = atol(d->d_name);
 		w->th[w->nt].ticks = t;
-		was = prev_ticks(e, w->th[w->nt].tid);
+		before = prev_ticks(was, w->th[w->nt].tid);
 		w->nt++;
-		if (t > was && t - was > best) {
-			best = t - was;
+		if (t > before && t - before > best) {
+			best = t - before;
 			core = cpu;
 		}
 	}
@@ -167,12 +173,12 @@ static int busiest_thread(const struct sampler_eng *e, long pid,
 
 /* One watched process into w: its ticks since the previous snapshot
  * (an ended one: its CPU time from wait4, less what was seen of it) and,
- * when it ran, the core of its busiest thread. */
-static void take_process(const struct sampler_eng *e,
+ * when it ran, the core of its busiest thread, added into acc. */
+static void take_process(const struct eng_snap *prev,
 			 const struct proc_watch *pw, double hz,
-			 struct eng_now *w)
+			 struct eng_snap *w, struct eng_sum *acc)
 {
-	const struct eng_proc *was = prev_proc(e, pw->pid);
+	const struct eng_proc *was = prev_proc(prev, pw->pid);
 	double ticks, d;
 	int core = was ? was->core : -1;
 
@@ -189,7 +195,7 @@ static void take_process(const struct sampler_eng *e,
 		if (read_stat(path, &t, &nth, &cpu) < 0 || w->np >= ENG_PROCS)
 			return;
 		ticks = (double)t;
-		core = nth > 1 ? busiest_thread(e, pw->pid, w) : cpu;
+		core = nth > 1 ? busiest_thread(prev, pw->pid, w) : cpu;
 		/* one thread: its times are the process's; kept as the main
 		 * thread's, for when it starts others (iperf3 >= 3.16 does at
 		 * its test's start) */
@@ -200,54 +206,50 @@ static void take_process(const struct sampler_eng *e,
 	d = ticks - (was ? was->ticks : 0);
 	if (!(d > 0))
 		return;
-	w->sum += d;
-	if (d > w->best && core >= 0) {
-		w->best = d;
-		w->core = core;
+	acc->sum += d;
+	if (d > acc->best && core >= 0) {
+		acc->best = d;
+		acc->core = core;
 	}
 }
 
 int sampler_engine_take(struct sampler *s)
 {
-	static double hz;
 	struct proc_watch pw[ENG_PROCS];
 	struct sampler_eng *e = s->eng;
-	struct eng_now *w;
+	struct eng_sum acc = {0, 0, -1};
+	struct eng_snap *prev, *w;
 	double now;
 	int n, rc = 0;
 
 	if (!(s->what & PLAN_COUNTER_CPU))
 		return 0;
-	if (!hz) {
-		long v = sysconf(_SC_CLK_TCK);
-		hz = v > 0 ? (double)v : 100;
+	if (!e) {
+		long hz = sysconf(_SC_CLK_TCK);
+		if (!(e = s->eng = calloc(1, sizeof *e)))
+			return -XR_ENOMEM;
+		e->hz = hz > 0 ? (double)hz : 100;
 	}
-	if (!e && !(e = s->eng = calloc(1, sizeof *e)))
-		return -XR_ENOMEM;
-	if (!(w = calloc(1, sizeof *w)))
-		return -XR_ENOMEM;
-	w->core = -1;
+	prev = &e->snap[e->prev];
+	w = &e->snap[!e->prev];
+	w->np = w->nt = 0;
 	now = proc_now_mono();
 	n = proc_watched(s->label, pw, ENG_PROCS);
 	for (int i = 0; i < n; i++)
-		take_process(e, &pw[i], hz, w);
-	if (e->have && (n || e->np) && now > e->t) {
+		take_process(prev, &pw[i], e->hz, w, &acc);
+	if (e->have && (n || prev->np) && now > e->t) {
 		pthread_mutex_lock(&s->lock);
 		rc = series_set_add(&s->set, s->label, "engine.cpu", "%", now,
-				    100.0 * w->sum / hz / (now - e->t));
+				    100.0 * acc.sum / e->hz / (now - e->t));
 		if (rc == 0)
 			rc = series_set_add(&s->set, s->label, "engine.core",
 					    "1", now,
-					    w->core >= 0 ? w->core : NAN);
+					    acc.core >= 0 ? acc.core : NAN);
 		pthread_mutex_unlock(&s->lock);
 	}
-	memcpy(e->p, w->p, w->np * sizeof *w->p);
-	memcpy(e->th, w->th, w->nt * sizeof *w->th);
-	e->np = w->np;
-	e->nt = w->nt;
+	e->prev = !e->prev;
 	e->t = now;
 	e->have = 1;
-	free(w);
 	return rc;
 }
 
