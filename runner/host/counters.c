@@ -7,7 +7,8 @@
  * namespace (a counters_reader of its own); any other host runs one fixed
  * sh script with the interface as a positional argument. One parser, so
  * what is stored cannot depend on the transport. This file holds the
- * producers; counters_parse.c the parser and the deltas.
+ * producers; counters_script.c the far side's scripts; counters_parse.c
+ * the parser and the deltas.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -40,85 +41,6 @@
 #include "sysread.h"
 
 #include "banned.h"
-
-/*
- * The remote producer. $1 is the interface ("" for none), $2 a word of
- * section letters (n: netdev+ethtool, t: snmp+netstat, c: stat+softirqs,
- * p: procs). Neither is ever spliced into this text. ethtool lives in
- * /usr/sbin, which is not in a non-root ssh user's PATH on Debian. Files
- * are copied by the shell's own read and printf (xr_cat), not cat: the
- * sampler runs this every period, and a process per file was most of its
- * cost on the far side; ethtool and tc (with an interface) and the
- * sampler's sleep are the only processes left.
- */
-#define COUNTERS_SCRIPT_PATH                                                   \
-	"PATH=$PATH:/usr/sbin:/sbin\n"                                         \
-	"xr_cat() { while IFS= read -r l || [ -n \"$l\" ]; do\n"               \
-	"  printf '%s\\n' \"$l\"; done <\"$1\"; }\n"
-#define COUNTERS_SCRIPT_BODY                                                   \
-	"echo '@@ xrun-counters 1'\n"                                          \
-	"case $2 in *n*)\n"                                                    \
-	"  if [ -n \"$1\" ]; then\n"                                           \
-	"    if [ -d \"/sys/class/net/$1/statistics\" ]; then\n"               \
-	"      echo '@@ netdev'\n"                                             \
-	"      for f in \"/sys/class/net/$1/statistics/\"*; do\n"              \
-	"        v=; { read -r v <\"$f\"; } 2>/dev/null\n"                     \
-	"        printf '%s %s\\n' \"${f##*/}\" \"$v\"\n"                      \
-	"      done\n"                                                         \
-	"      if command -v ethtool >/dev/null 2>&1; then\n"                  \
-	"        echo '@@ ethtool'; ethtool -S \"$1\" 2>/dev/null\n"           \
-	"      fi\n"                                                           \
-	"      if command -v tc >/dev/null 2>&1; then\n"                       \
-	"        echo '@@ qdisc'; tc -s -j qdisc show dev \"$1\" "             \
-	"2>/dev/null; echo\n"                                                  \
-	"      fi\n"                                                           \
-	"    else echo '@@ noiface'; fi\n"                                     \
-	"  fi;;\n"                                                             \
-	"esac\n"                                                               \
-	"case $2 in *t*)\n"                                                    \
-	"  echo '@@ snmp'; xr_cat /proc/net/snmp\n"                            \
-	"  echo '@@ netstat'; xr_cat /proc/net/netstat 2>/dev/null;;\n"        \
-	"esac\n"                                                               \
-	"case $2 in *c*)\n"                                                    \
-	"  echo '@@ stat'; xr_cat /proc/stat\n"                                \
-	"  echo '@@ softirqs'; xr_cat /proc/softirqs;;\n"                      \
-	"esac\n"                                                               \
-	"case $2 in *p*)\n"                                                    \
-	"  echo '@@ procs'\n"                                                  \
-	"  for f in /proc/[0-9]*/comm; do\n"                                   \
-	"    c=; { read -r c <\"$f\"; } 2>/dev/null\n"                         \
-	"    case $c in " COUNTERS_CAPTURE_CASE ") printf '%s\\n' \"$c\";; "   \
-	"esac\n"                                                               \
-	"  done;;\n"                                                           \
-	"esac\n"
-
-static const char counters_script[] =
-    COUNTERS_SCRIPT_PATH COUNTERS_SCRIPT_BODY "exit 0\n";
-
-/*
- * The long-lived sampler of a remote host (sampler.c): the same document
- * every $3 seconds, framed by "@@ xrun-sample UPTIME" (the far side's
- * monotonic clock, so that transport delays do not move the points) and
- * "@@ xrun-sample-end". It ends when its output is closed (SIGPIPE) or
- * at its deadline.
- */
-static const char sampler_script[] =
-    COUNTERS_SCRIPT_PATH "while :; do\n"
-			 "up=; { read -r up _ </proc/uptime; } 2>/dev/null\n"
-			 "echo \"@@ xrun-sample $up\"\n" COUNTERS_SCRIPT_BODY
-			 "echo '@@ xrun-sample-end' || exit 1\n"
-			 "sleep \"$3\" || exit 1\n"
-			 "done\n";
-
-const char *counters_remote_script(void)
-{
-	return counters_script;
-}
-
-const char *counters_sampler_script(void)
-{
-	return sampler_script;
-}
 
 /*
  * The state of one producer of local documents: its netlink sockets, its
@@ -738,7 +660,7 @@ static int remote_document(struct host *h, const char *iface, unsigned what,
 				   err);
 	argv[0] = "sh";
 	argv[1] = "-c";
-	argv[2] = counters_script;
+	argv[2] = counters_remote_script();
 	argv[3] = "sh";
 	argv[4] = iface ? iface : "";
 	argv[5] = letters;

@@ -47,9 +47,13 @@ int counters_reader_document(struct counters_reader *r, const char *iface,
 			     unsigned what, struct buf *doc);
 /* The fixed sh script run on other hosts: sh -c SCRIPT sh IFACE LETTERS */
 const char *counters_remote_script(void);
-/* The remote sampler: sh -c SCRIPT sh IFACE LETTERS PERIOD_SECONDS, a
- * framed document every period (counters.c says how). */
+/* The remote sampler: sh -c SCRIPT sh IFACE LETTERS PERIOD_SECONDS TOKEN,
+ * a framed document every period (counters_script.c says how); TOKEN the
+ * host's watch token, or "". */
 const char *counters_sampler_script(void);
+/* The engine's processes the sampler follows, once: sh -c SCRIPT sh
+ * TOKEN (counters_script.c). */
+const char *counters_watch_script(void);
 /* The section letters of what (enum plan_counter): n t c p, or "-". */
 void counters_letters(unsigned what, char letters[8]);
 

@@ -416,10 +416,25 @@ static int wrap(struct host *h, const struct proc_opts *o, unsigned flags,
 }
 
 /* o->watch as the local process runs it: on an ssh host the process
- * here is ssh, not the command, so nothing is followed. */
+ * here is ssh, not the command, so nothing is followed here; a Linux one
+ * follows it over there (far_watch). */
 static const char *watch_here(const struct host *h, const struct proc_opts *o)
 {
 	return strcmp(h->ops->kind, "ssh") ? o->watch : NULL;
+}
+
+const char *host_watch_token(struct host *h)
+{
+	if (!h || h->ops != &host_ssh_ops || h->shell != PLAN_SHELL_SH ||
+	    !h->watch_token[0] || host_os(h) != PLAN_OS_LINUX)
+		return NULL;
+	return h->watch_token;
+}
+
+/* HOST_WRAP_WATCH when o->watch is followed on the far side. */
+static unsigned far_watch(struct host *h, const struct proc_opts *o)
+{
+	return o->watch && host_watch_token(h) ? HOST_WRAP_WATCH : 0;
 }
 
 int host_run(struct host *h, const struct proc_opts *o, struct proc_result *res,
@@ -429,7 +444,9 @@ int host_run(struct host *h, const struct proc_opts *o, struct proc_result *res,
 	struct proc_opts lo = *o;
 	/* The far pid goes to stderr, which must stay apart from stdout. */
 	int rc =
-	    wrap(h, o, o->stderr_to_stdout ? 0 : HOST_WRAP_FARPID, &av, err);
+	    wrap(h, o,
+		 (o->stderr_to_stdout ? 0 : HOST_WRAP_FARPID) | far_watch(h, o),
+		 &av, err);
 	if (rc < 0) {
 		memset(res, 0, sizeof *res);
 		return rc;
@@ -453,7 +470,7 @@ struct proc *host_spawn(struct host *h, const struct proc_opts *o,
 	struct strv av = {0};
 	struct proc_opts lo = *o;
 	struct proc *p;
-	if (wrap(h, o, HOST_WRAP_BACKGROUND, &av, err) < 0)
+	if (wrap(h, o, HOST_WRAP_BACKGROUND | far_watch(h, o), &av, err) < 0)
 		return NULL;
 	lo.argv = (const char *const *)av.v;
 	lo.watch = watch_here(h, o);
@@ -514,7 +531,7 @@ struct proc *host_spawn_stream(struct host *h, const struct proc_opts *o,
 	struct proc_opts lo = *o;
 	struct proc *p;
 	*out_fd = *err_fd = -1;
-	if (wrap(h, o, HOST_WRAP_BACKGROUND, &av, err) < 0)
+	if (wrap(h, o, HOST_WRAP_BACKGROUND | far_watch(h, o), &av, err) < 0)
 		return NULL;
 	lo.argv = (const char *const *)av.v;
 	lo.watch = watch_here(h, o);

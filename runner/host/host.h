@@ -43,6 +43,18 @@ const char *host_netns(const struct host *h);
  * without either is asked once with `uname -s`); NULL is this machine,
  * Linux. It chooses the commands of probes, counters and facts. */
 enum plan_os host_os(struct host *h);
+/*
+ * Following an engine's process on an ssh host (proc_opts.watch): on a
+ * Linux sh host the command is exec'd by a far sh that first leaves an
+ * empty file HOST_WATCH_DIR_SH/.xrun-w.TOKEN.PID (PID its own, which the
+ * command keeps), and the host's far sampler loop reads the processes of
+ * the files of TOKEN (counters.c, sampler_engine.c). The directory is the
+ * far user's runtime directory (a private tmpfs that ends with the login
+ * session), else the home directory; never a world-writable one. TOKEN:
+ * 16 random hex digits a session; NULL when the host is not such a host.
+ */
+#define HOST_WATCH_DIR_SH "${XDG_RUNTIME_DIR:-$HOME}"
+const char *host_watch_token(struct host *h);
 /* One text a host keeps for as long as it is open, under a key (hostos.c:
  * macOS's system_profiler lines under the adapter's MAC address, read
  * again when the address differs); NULL when key is not the one kept. */

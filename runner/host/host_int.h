@@ -17,6 +17,10 @@
  * killed over a second connection. */
 #define HOST_WRAP_BACKGROUND 1u
 #define HOST_WRAP_FARPID 2u
+/* WATCH: on a Linux sh host the command is exec'd by a far sh that first
+ * leaves an empty file named for its pid (HOST_WATCH_FILE), which the
+ * host's far sampler loop reads (counters.c, sampler_engine.c). */
+#define HOST_WRAP_WATCH 4u
 
 /* One transport (after Redis's ConnectionType). */
 struct host_ops {
@@ -67,6 +71,11 @@ struct host {
 	 * next reading starts one. session_off: the plan's session: false. */
 	struct host_session *session;
 	int session_off;
+	/* ssh: the random word of this session's watch files ("" before
+	 * host_open), host_watch_token. */
+	char watch_token[17];
+	int watch_used; /* a command was wrapped so: host_close removes
+			 * the files left over there */
 };
 
 /* Mark h down with why (the first line kept); the time of the first mark

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -152,6 +153,20 @@ static int remote_command(struct host *h, const char *const *argv,
 	}
 	if (timeout > 0 && far_prefix(h, timeout, cmd) < 0)
 		return -XR_ENOMEM;
+	/* Followed by the far sampler (host.h, HOST_WATCH_DIR_SH): this sh's
+	 * pid is the command's, which it execs (env execs too). `true`, not
+	 * `:`: a redirection that fails on a special builtin ends a
+	 * non-interactive sh (POSIX 2.8.1; dash does), and the command with
+	 * it; on a regular one it is only a status. */
+	if ((flags & HOST_WRAP_WATCH) && h->watch_token[0]) {
+		buf_adds(cmd, "sh -c ");
+		host_quote_sh("d=" HOST_WATCH_DIR_SH "; [ -n \"$d\" ] && "
+			      "{ true >\"$d/.xrun-w.$0.$$\"; } 2>/dev/null; "
+			      "exec \"$@\"",
+			      cmd);
+		buf_addf(cmd, " %s ", h->watch_token);
+		h->watch_used = 1;
+	}
 	if (env && *env) {
 		buf_adds(cmd, "env ");
 		for (p = env; *p; p++) {
@@ -238,6 +253,17 @@ char *host_ssh_address(struct host *h)
 	return strdup(at ? at + 1 : target);
 }
 
+/* 16 random hex digits (host_watch_token). */
+static int new_token(char out[17])
+{
+	unsigned char r[8];
+	if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r)
+		return -1;
+	for (size_t i = 0; i < sizeof r; i++)
+		snprintf(out + 2 * i, 3, "%02x", r[i]);
+	return 0;
+}
+
 static int ssh_open(struct host *h, const char *control_dir, struct xr_err *err)
 {
 	struct strv av = {0};
@@ -247,6 +273,8 @@ static int ssh_open(struct host *h, const char *control_dir, struct xr_err *err)
 	int rc;
 
 	h->target = strdup(h->ssh);
+	if (new_token(h->watch_token) < 0)
+		h->watch_token[0] = '\0'; /* no following over there */
 	/* sun_path holds 108 bytes and %C expands to 40. */
 	if (control_dir && strlen(control_dir) < 60) {
 		mkdir(control_dir, 0700);
@@ -300,6 +328,29 @@ static int ssh_open(struct host *h, const char *control_dir, struct xr_err *err)
 	return rc;
 }
 
+/* The watch files of this session still over there (the processes that
+ * outlived the last sampler loop's look): removed while the master is
+ * up. A crash leaves them to the next session's loop (counters_script.c). */
+static void remove_watch_files(struct host *h)
+{
+	const char *argv[] = {"sh",
+			      "-c",
+			      "d=" HOST_WATCH_DIR_SH "; [ -z \"$d\" ] || "
+			      "rm -f -- \"$d/.xrun-w.$1.\"*",
+			      "sh",
+			      h->watch_token,
+			      NULL};
+	struct proc_opts o = {0};
+	struct proc_result r;
+	struct xr_err e = {0};
+	if (!h->watch_used)
+		return;
+	o.argv = argv;
+	o.timeout = 5;
+	if (host_run(h, &o, &r, &e) == 0)
+		proc_result_release(&r);
+}
+
 static void ssh_close(struct host *h)
 {
 	struct strv av = {0};
@@ -308,6 +359,8 @@ static void ssh_close(struct host *h)
 	struct xr_err e = {0};
 	if (!h->control_dir)
 		return;
+	if (!h->down)
+		remove_watch_files(h);
 	if (h->target && !ssh_common(h, &av) && !strv_push(&av, "-O") &&
 	    !strv_push(&av, "exit") && !strv_push(&av, "--") &&
 	    !strv_push(&av, h->target)) {

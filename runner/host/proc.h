@@ -35,7 +35,9 @@ struct proc_opts {
 	int keep_daemons;
 	/* A host label: while the child runs, the in-process sampler of
 	 * that host follows it (proc_watched; sampler.h: engine.cpu,
-	 * engine.core). NULL: not followed. */
+	 * engine.core); host_run and the host_spawn calls follow it on a
+	 * Linux ssh host over there (host.h, host_watch_token). NULL: not
+	 * followed. */
 	const char *watch;
 };
 

@@ -17,8 +17,8 @@
  * .requeues, .backlog, .qlen, cpu.N.busy, cpu.all.busy, cpu.N.softirq,
  * cpu.all.softirq, cpu.N.irq and cpu.all.irq (Windows) (%),
  * softirq.net_rx, .net_tx, tcp.retrans, tcp.NAME, udp.NAME; in-process
- * only, engine.cpu and engine.core (the processes started for the label
- * with proc_opts.watch: sampler_engine.c). A counter's
+ * and on a Linux ssh host only, engine.cpu and engine.core (the processes
+ * started for the label with proc_opts.watch: sampler_engine.c). A counter's
  * point is its increase over the interval ending at t; t is seconds from
  * sampler_mark (the engine's start).
  */
@@ -71,6 +71,14 @@ int sampler_peek_new(struct sampler *s, struct series_set *dst);
  * (t from the mark; before it, t < 0). Why sampling ended early, if it
  * did, is appended to dst->note. Frees s; NULL is a no-op. */
 void sampler_stop(struct sampler *s, struct series_set *dst);
+
+/* A Linux far loop's output (its framed documents) read as the sampler
+ * of host label reads their "@@ engine" sections (sampler_engine.c):
+ * engine.cpu and engine.core moved into dst, t the frames' far uptime.
+ * For tests and benchmarks of the far side's reading. 0, -XR_ENOMEM or
+ * -XR_EPARSE. */
+int sampler_far_engine(const char *label, const char *text,
+		       struct series_set *dst);
 
 /* One line per series ("xrun: series HOST NAME UNIT n=N t=A..B
  * sum=S") and the note: what XRUN_SERIES_DUMP=1 shows after each run. */

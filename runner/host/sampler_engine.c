@@ -16,9 +16,15 @@
  *                of them ran.
  *
  * So a report can say whether the engine's process was on the core that
- * was busy (explain_evid.c). A far-side sampler (ssh, or a namespace read
- * through a far loop) has no such series: the engine's pids there are not
- * ours.
+ * was busy (explain_evid.c).
+ *
+ * On a Linux ssh host the same two series come from the far sampler
+ * loop's "@@ engine PID" sections (counters.c): the stat line of each
+ * process the host's watch files name (host.h, host_watch_token), then
+ * its threads'. There the points are timed at the frame's uptime, read
+ * just before those sections; a process that ended since the last frame
+ * has its last interval lost (no wait4 over there). Windows, macOS and a
+ * namespace read through a far loop have no such series.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -37,16 +43,21 @@
  * runs a thread per stream (-P 128 is its maximum). */
 #define ENG_PROCS 64
 #define ENG_THREADS 1024
+/* The far side's clock ticks a second: USER_HZ, which /proc reports in,
+ * is 100 on every Linux architecture still built (time(7)). */
+#define ENG_FAR_HZ 100.0
 
 struct eng_proc {
 	long pid;
 	double ticks; /* the whole process's, /proc/PID/stat */
 	int core;     /* its busiest thread's processor, -1: not known */
+	double start; /* far: when it started (s of uptime, field 22) */
 };
 
 struct eng_thread {
-	long tid;
+	long pid, tid;
 	unsigned long long ticks;
+	int cpu; /* the processor it last ran on */
 };
 
 /* What one snapshot found. */
@@ -75,31 +86,22 @@ struct eng_sum {
 	int core;	  /* the busiest's processor, -1: none ran */
 };
 
-/* utime + stime, num_threads and processor of a /proc stat file (a
+/* utime + stime, num_threads, starttime and processor of a /proc stat line (a
  * process's: its threads' times summed, the dead ones' included; or a
- * thread's): 0, or -1 when it is gone or the line is not one. The
- * command name (field 2) may hold blanks and parentheses: the fields
- * follow its last ')'. */
-static int read_stat(const char *path, unsigned long long *ticks, long *threads,
-		     int *cpu)
+ * thread's): 0, or -1 when the line is not one. The command name (field
+ * 2) may hold blanks and parentheses: the fields follow its last ')'. */
+static int parse_stat_start(const char *line, unsigned long long *ticks,
+			    long *threads, int *cpu, unsigned long long *start)
 {
-	char line[1024], *p;
+	const char *p = strrchr(line, ')');
 	unsigned long long ut, st;
-	ssize_t n;
-	int fd, k;
+	int k;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	n = read(fd, line, sizeof line - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	line[n] = '\0';
-	if (!(p = strrchr(line, ')')))
+	if (!p)
 		return -1;
 	p++;
 	/* field 3 (state) is token 0: utime is token 11, stime 12,
-	 * num_threads 17, processor 36 */
+	 * num_threads 17, starttime 19, processor 36 */
 	for (k = 0; k < 11 && p; k++)
 		p = strchr(p + 1, ' ');
 	if (!p || sscanf(p, " %llu %llu", &ut, &st) != 2)
@@ -108,12 +110,41 @@ static int read_stat(const char *path, unsigned long long *ticks, long *threads,
 		p = strchr(p + 1, ' ');
 	if (!p || sscanf(p, " %ld", threads) != 1)
 		return -1;
+	for (; k < 19 && p; k++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p, " %llu", start) != 1)
+		return -1;
 	for (; k < 36 && p; k++)
 		p = strchr(p + 1, ' ');
 	if (!p || sscanf(p, " %d", cpu) != 1)
 		return -1;
 	*ticks = ut + st;
 	return 0;
+}
+
+static int parse_stat(const char *line, unsigned long long *ticks,
+		      long *threads, int *cpu)
+{
+	unsigned long long start;
+	return parse_stat_start(line, ticks, threads, cpu, &start);
+}
+
+/* The same of a /proc stat file: -1 also when it is gone. */
+static int read_stat(const char *path, unsigned long long *ticks, long *threads,
+		     int *cpu)
+{
+	char line[1024];
+	ssize_t n;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, line, sizeof line - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	line[n] = '\0';
+	return parse_stat(line, ticks, threads, cpu);
 }
 
 static const struct eng_proc *prev_proc(const struct eng_snap *was, long pid)
@@ -134,76 +165,64 @@ static unsigned long long prev_ticks(const struct eng_snap *was, long tid)
 	return 0;
 }
 
-/* The busiest thread of a multi-threaded pid since the previous
- * snapshot was: its processor, -1 when none ran. Its threads go into w. */
-static int busiest_thread(const struct eng_snap *was, long pid,
-			  struct eng_snap *w)
+static void add_thread(struct eng_snap *w, long pid, long tid,
+		       unsigned long long ticks, int cpu)
+{
+	if (w->nt < ENG_THREADS)
+		w->th[w->nt++] = (struct eng_thread){pid, tid, ticks, cpu};
+}
+
+/* A multi-threaded pid's threads into w. */
+static void read_threads(long pid, struct eng_snap *w)
 {
 	char path[320];
-	unsigned long long best = 0;
 	struct dirent *d;
-	int core = -1;
 	DIR *dir;
 
 	snprintf(path, sizeof path, "/proc/%ld/task", pid);
 	if (!(dir = opendir(path)))
-		return -1; /* ended since its stat was read */
+		return; /* ended since its stat was read */
 	while ((d = readdir(dir)) && w->nt < ENG_THREADS) {
-		unsigned long long t, before;
+		unsigned long long t;
 		long nth;
 		int cpu;
 		if (d->d_name[0] < '0' || d->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof path, "/proc/%ld/task/%s/stat", pid,
 			 d->d_name);
-		if (read_stat(path, &t, &nth, &cpu) < 0)
-			continue;
-		w->th[w->nt].tid = atol(d->d_name);
-		w->th[w->nt].ticks = t;
-		before = prev_ticks(was, w->th[w->nt].tid);
-		w->nt++;
-		if (t > before && t - before > best) {
-			best = t - before;
-			core = cpu;
-		}
+		if (read_stat(path, &t, &nth, &cpu) == 0)
+			add_thread(w, pid, atol(d->d_name), t, cpu);
 	}
 	closedir(dir);
+}
+
+/* The processor of pid's busiest thread in w since the previous
+ * snapshot, -1 when none of them ran. */
+static int busiest_core(const struct eng_snap *prev, const struct eng_snap *w,
+			long pid)
+{
+	unsigned long long best = 0;
+	int core = -1;
+	for (size_t i = 0; i < w->nt; i++) {
+		const struct eng_thread *t = &w->th[i];
+		unsigned long long before;
+		if (t->pid != pid)
+			continue;
+		before = prev_ticks(prev, t->tid);
+		if (t->ticks > before && t->ticks - before > best) {
+			best = t->ticks - before;
+			core = t->cpu;
+		}
+	}
 	return core;
 }
 
-/* One watched process into w: its ticks since the previous snapshot
- * (an ended one: its CPU time from wait4, less what was seen of it) and,
- * when it ran, the core of its busiest thread, added into acc. */
-static void take_process(const struct eng_snap *prev,
-			 const struct proc_watch *pw, double hz,
-			 struct eng_snap *w, struct eng_sum *acc)
+/* One process's ticks in the interval (ticks now, less what the previous
+ * snapshot saw of it) and its core, added into acc. */
+static void sum_process(const struct eng_proc *was, double ticks, int core,
+			struct eng_sum *acc)
 {
-	const struct eng_proc *was = prev_proc(prev, pw->pid);
-	double ticks, d;
-	int core = was ? was->core : -1;
-
-	if (pw->ended) {
-		if (!isfinite(pw->cpu_s))
-			return; /* not known: its last interval is lost */
-		ticks = pw->cpu_s * hz;
-	} else {
-		char path[64];
-		unsigned long long t;
-		long nth;
-		int cpu;
-		snprintf(path, sizeof path, "/proc/%ld/stat", pw->pid);
-		if (read_stat(path, &t, &nth, &cpu) < 0 || w->np >= ENG_PROCS)
-			return;
-		ticks = (double)t;
-		core = nth > 1 ? busiest_thread(prev, pw->pid, w) : cpu;
-		/* one thread: its times are the process's; kept as the main
-		 * thread's, for when it starts others (iperf3 >= 3.16 does at
-		 * its test's start) */
-		if (nth == 1 && w->nt < ENG_THREADS)
-			w->th[w->nt++] = (struct eng_thread){pw->pid, t};
-		w->p[w->np++] = (struct eng_proc){pw->pid, ticks, core};
-	}
-	d = ticks - (was ? was->ticks : 0);
+	double d = ticks - (was ? was->ticks : 0);
 	if (!(d > 0))
 		return;
 	acc->sum += d;
@@ -213,23 +232,95 @@ static void take_process(const struct eng_snap *prev,
 	}
 }
 
+/* The processes of w, their cores set, into acc. */
+static void sum_snapshot(const struct eng_snap *prev, struct eng_snap *w,
+			 struct eng_sum *acc)
+{
+	for (size_t i = 0; i < w->np; i++) {
+		struct eng_proc *p = &w->p[i];
+		p->core = busiest_core(prev, w, p->pid);
+		sum_process(prev_proc(prev, p->pid), p->ticks, p->core, acc);
+	}
+}
+
+/* One watched process of ours into w; an ended one (its CPU time from
+ * wait4, its core the one last seen) straight into acc. */
+static void take_process(const struct eng_snap *prev,
+			 const struct proc_watch *pw, double hz,
+			 struct eng_snap *w, struct eng_sum *acc)
+{
+	char path[64];
+	unsigned long long t;
+	long nth;
+	int cpu;
+
+	if (pw->ended) {
+		const struct eng_proc *was = prev_proc(prev, pw->pid);
+		/* not known: its last interval is lost */
+		if (isfinite(pw->cpu_s))
+			sum_process(was, pw->cpu_s * hz, was ? was->core : -1,
+				    acc);
+		return;
+	}
+	snprintf(path, sizeof path, "/proc/%ld/stat", pw->pid);
+	if (read_stat(path, &t, &nth, &cpu) < 0 || w->np >= ENG_PROCS)
+		return;
+	/* one thread: its times are the process's; kept as the main
+	 * thread's, for when it starts others (iperf3 >= 3.16 does at its
+	 * test's start) */
+	if (nth > 1)
+		read_threads(pw->pid, w);
+	else
+		add_thread(w, pw->pid, pw->pid, t, cpu);
+	w->p[w->np++] = (struct eng_proc){pw->pid, (double)t, -1, 0};
+}
+
+static struct sampler_eng *eng_of(struct sampler *s, double hz)
+{
+	if (!s->eng && (s->eng = calloc(1, sizeof *s->eng)))
+		s->eng->hz = hz;
+	return s->eng;
+}
+
+/* The interval's points at now (when the snapshot's reads began); the
+ * snapshot taken becomes the previous one. n: processes seen now. */
+static int add_points(struct sampler *s, double now, size_t n,
+		      const struct eng_sum *acc)
+{
+	struct sampler_eng *e = s->eng;
+	int rc = 0;
+
+	if (e->have && (n || e->snap[e->prev].np) && now > e->t) {
+		pthread_mutex_lock(&s->lock);
+		rc = series_set_add(&s->set, s->label, "engine.cpu", "%", now,
+				    100.0 * acc->sum / e->hz / (now - e->t));
+		if (rc == 0)
+			rc = series_set_add(&s->set, s->label, "engine.core",
+					    "1", now,
+					    acc->core >= 0 ? acc->core : NAN);
+		pthread_mutex_unlock(&s->lock);
+	}
+	e->prev = !e->prev;
+	e->t = now;
+	e->have = 1;
+	return rc;
+}
+
 int sampler_engine_take(struct sampler *s)
 {
 	struct proc_watch pw[ENG_PROCS];
-	struct sampler_eng *e = s->eng;
 	struct eng_sum acc = {0, 0, -1};
+	struct sampler_eng *e;
 	struct eng_snap *prev, *w;
+	long hz;
 	double now;
-	int n, rc = 0;
+	int n;
 
 	if (!(s->what & PLAN_COUNTER_CPU))
 		return 0;
-	if (!e) {
-		long hz = sysconf(_SC_CLK_TCK);
-		if (!(e = s->eng = calloc(1, sizeof *e)))
-			return -XR_ENOMEM;
-		e->hz = hz > 0 ? (double)hz : 100;
-	}
+	hz = s->eng ? 0 : sysconf(_SC_CLK_TCK);
+	if (!(e = eng_of(s, hz > 0 ? (double)hz : 100)))
+		return -XR_ENOMEM;
 	prev = &e->snap[e->prev];
 	w = &e->snap[!e->prev];
 	w->np = w->nt = 0;
@@ -237,19 +328,115 @@ int sampler_engine_take(struct sampler *s)
 	n = proc_watched(s->label, pw, ENG_PROCS);
 	for (int i = 0; i < n; i++)
 		take_process(prev, &pw[i], e->hz, w, &acc);
-	if (e->have && (n || prev->np) && now > e->t) {
-		pthread_mutex_lock(&s->lock);
-		rc = series_set_add(&s->set, s->label, "engine.cpu", "%", now,
-				    100.0 * acc.sum / e->hz / (now - e->t));
-		if (rc == 0)
-			rc = series_set_add(&s->set, s->label, "engine.core",
-					    "1", now,
-					    acc.core >= 0 ? acc.core : NAN);
-		pthread_mutex_unlock(&s->lock);
+	sum_snapshot(prev, w, &acc);
+	return add_points(s, now, (size_t)n, &acc);
+}
+
+/* One "@@ engine PID" section's lines into w: the process's stat line,
+ * then its threads'. */
+static void parse_section(long pid, const char *p, const char *end,
+			  struct eng_snap *w)
+{
+	int first = 1;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = (size_t)((nl ? nl : end) - p);
+		char line[1024];
+		unsigned long long t, start;
+		long nth;
+		int cpu;
+		if (len < sizeof line) {
+			memcpy(line, p, len);
+			line[len] = '\0';
+			if (parse_stat_start(line, &t, &nth, &cpu, &start) <
+			    0) {
+				; /* not a stat line: a torn read */
+			} else if (!first) {
+				add_thread(w, pid, atol(line), t, cpu);
+			} else if (w->np < ENG_PROCS) {
+				w->p[w->np++] = (struct eng_proc){
+				    pid, (double)t, -1,
+				    (double)start / ENG_FAR_HZ};
+				first = 0;
+			} else {
+				return; /* no room: not followed */
+			}
+		}
+		p = nl ? nl + 1 : end;
 	}
-	e->prev = !e->prev;
-	e->t = now;
-	e->have = 1;
+}
+
+int sampler_engine_frame(struct sampler *s, const char *text, size_t len,
+			 double up)
+{
+	static const char hd[] = "@@ engine ";
+	const char *p = text, *end = text + len;
+	struct eng_sum acc = {0, 0, -1};
+	struct sampler_eng *e;
+	struct eng_snap *w;
+
+	if (!(s->what & PLAN_COUNTER_CPU))
+		return 0;
+	if (!(e = eng_of(s, ENG_FAR_HZ)))
+		return -XR_ENOMEM;
+	w = &e->snap[!e->prev];
+	w->np = w->nt = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *next = nl ? nl + 1 : end, *sec_end = next;
+		long pid;
+		if ((size_t)(end - p) > sizeof hd - 1 &&
+		    !memcmp(p, hd, sizeof hd - 1) &&
+		    (pid = atol(p + sizeof hd - 1)) > 0) {
+			/* to the next section header */
+			while (sec_end < end && !(end - sec_end >= 3 &&
+						  !memcmp(sec_end, "@@ ", 3))) {
+				const char *n2 = memchr(
+				    sec_end, '\n', (size_t)(end - sec_end));
+				sec_end = n2 ? n2 + 1 : end;
+			}
+			parse_section(pid, next, sec_end, w);
+		}
+		p = sec_end;
+	}
+	sum_snapshot(&e->snap[e->prev], w, &acc);
+	/* One seen before is gone: what it used since is not known (no
+	 * wait4 over there). One seen first that started before the
+	 * previous frame (its file was not there yet): its ticks are not
+	 * all the interval's. */
+	for (size_t i = 0; i < e->snap[e->prev].np; i++)
+		if (!prev_proc(w, e->snap[e->prev].p[i].pid))
+			acc.sum = NAN;
+	for (size_t i = 0; e->have && i < w->np; i++)
+		if (!prev_proc(&e->snap[e->prev], w->p[i].pid) &&
+		    w->p[i].start < e->t)
+			acc.sum = NAN;
+	return add_points(s, up, w->np, &acc);
+}
+
+int sampler_far_engine(const char *label, const char *text,
+		       struct series_set *dst)
+{
+	static const char hd[] = "@@ xrun-sample ", tl[] = "@@ xrun-sample-end";
+	struct sampler s;
+	const char *b, *nl, *e;
+	int rc = 0;
+
+	memset(&s, 0, sizeof s);
+	snprintf(s.label, sizeof s.label, "%s", label);
+	s.what = PLAN_COUNTER_CPU;
+	pthread_mutex_init(&s.lock, NULL);
+	while (rc == 0 && (b = strstr(text, hd)) && (nl = strchr(b, '\n')) &&
+	       (e = strstr(nl, tl))) {
+		rc = sampler_engine_frame(&s, nl + 1, (size_t)(e - nl - 1),
+					  strtod(b + sizeof hd - 1, NULL));
+		text = e + sizeof tl - 1;
+	}
+	if (rc == 0)
+		rc = series_set_take(dst, &s.set);
+	series_set_release(&s.set);
+	sampler_engine_free(&s);
+	pthread_mutex_destroy(&s.lock);
 	return rc;
 }
 

@@ -73,9 +73,11 @@ struct sampler {
 	uint64_t win_nic[2];
 	unsigned win_nic_have;
 	struct buf err_text;
-	/* the engine's processes at the last in-process snapshot
-	 * (sampler_engine.c); NULL until the first */
+	/* the engine's processes at the last snapshot (sampler_engine.c);
+	 * NULL until the first. far_watch: the far loop follows them
+	 * (a Linux ssh host's "@@ engine" sections) */
 	struct sampler_eng *eng;
+	int far_watch;
 };
 
 /* A snapshot taken at t (the reader's clock): the interval since the
@@ -85,6 +87,10 @@ int sampler_feed(struct sampler *s, struct counters_snap *snap, double t);
  * s's host (sampler_engine.c): engine.cpu and engine.core from the
  * second call on, timed at their own reads. 0 or -XR_ENOMEM. */
 int sampler_engine_take(struct sampler *s);
+/* The same from a far sampler frame's "@@ engine PID" sections (the
+ * frame's text; other sections are skipped), its points at up. */
+int sampler_engine_frame(struct sampler *s, const char *text, size_t len,
+			 double up);
 void sampler_engine_free(struct sampler *s);
 /* Start the far-side stream of s on h (ssh, or a netns host it cannot
  * enter, or a macOS host's top): 0, or negative with err set. */

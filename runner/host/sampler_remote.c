@@ -24,6 +24,7 @@
 #include "proc.h"
 #include "sampler_int.h"
 #include "strv.h"
+#include "sysread.h"
 #include "winctr.h"
 
 #include "banned.h"
@@ -46,6 +47,10 @@ static int take_frames(struct sampler *s, struct buf *acc, double now)
 		up = strtod(b + sizeof hd - 1, NULL);
 		if (counters_parse(nl + 1, (size_t)(e - nl - 1), &snap) < 0 ||
 		    sampler_feed(s, snap, up) < 0)
+			return -XR_EPARSE;
+		if (s->far_watch &&
+		    sampler_engine_frame(s, nl + 1, (size_t)(e - nl - 1), up) <
+			0)
 			return -XR_EPARSE;
 		pthread_mutex_lock(&s->lock);
 		if (!s->have_offset || now - up < s->offset)
@@ -341,7 +346,7 @@ int sampler_remote_start(struct sampler *s, struct host *h, double max_s,
 			 struct xr_err *err)
 {
 	char letters[8], per[32];
-	const char *argv[8];
+	const char *argv[9], *token;
 	struct proc_opts o = {0};
 	struct strv wav = {0};
 
@@ -363,7 +368,11 @@ int sampler_remote_start(struct sampler *s, struct host *h, double max_s,
 		argv[4] = s->iface ? s->iface : "";
 		argv[5] = letters;
 		argv[6] = per;
-		argv[7] = NULL;
+		/* the engine's processes, followed on a Linux ssh host */
+		token = host_watch_token(h);
+		s->far_watch = token && (s->what & PLAN_COUNTER_CPU);
+		argv[7] = s->far_watch ? token : "";
+		argv[8] = NULL;
 	}
 	o.argv = s->win ? (const char *const *)wav.v : argv;
 	o.timeout = max_s;
@@ -376,6 +385,28 @@ int sampler_remote_start(struct sampler *s, struct host *h, double max_s,
 	fcntl(s->out_fd, F_SETFL, fcntl(s->out_fd, F_GETFL) | O_NONBLOCK);
 	fcntl(s->err_fd, F_SETFL, fcntl(s->err_fd, F_GETFL) | O_NONBLOCK);
 	return 0;
+}
+
+/* The engine's processes followed over there, once more at up (far
+ * clock): their last, partial interval. Nothing when the reading fails. */
+static void last_engine(struct sampler *s, double up)
+{
+	const char *argv[] = {"sh",
+			      "-c",
+			      counters_watch_script(),
+			      "sh",
+			      host_watch_token(s->host),
+			      NULL};
+	struct buf doc = BUF_INIT;
+	struct xr_err e = {0};
+
+	if (!s->far_watch || !argv[4])
+		return;
+	if (sysread_run(s->host, argv, 10.0, &doc, &e) == 0 &&
+	    sampler_engine_frame(s, doc.s, doc.len, up) < 0)
+		snprintf(s->note, sizeof s->note,
+			 "sampler on '%s' stopped: out of memory", s->label);
+	buf_release(&doc);
 }
 
 /* At the stop: the frames still in the pipe, then one snapshot of the
@@ -400,6 +431,7 @@ void sampler_remote_last(struct sampler *s)
 		return; /* macOS, Windows: the stream's last set is the last
 			 * point (Get-Counter rates need two reads) */
 	now = proc_now_mono();
+	last_engine(s, now - s->offset);
 	if (counters_snapshot(s->host, s->iface, s->what, &snap, NULL) == 0 &&
 	    sampler_feed(s, snap, now - s->offset) < 0)
 		snprintf(s->note, sizeof s->note,

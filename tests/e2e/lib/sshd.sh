@@ -55,8 +55,10 @@ MaxSessions 50
 MaxStartups 50
 LogLevel VERBOSE
 Subsystem sftp internal-sftp
+SetEnv XDG_RUNTIME_DIR=$dir/run
 EOF
 		rm -f "$dir/sshd.log" "$dir/sshd.pid"
+		mkdir -p -m 700 "$dir/run" # this sshd's sessions' runtime dir
 		/usr/sbin/sshd -D -f "$dir/sshd_config" -E "$dir/sshd.log" &
 		XR_SSHD_PID=$!
 		# Wait for the listener (or for sshd to die on a busy port).

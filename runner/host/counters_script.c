@@ -1,0 +1,127 @@
+/*
+ * The far side's counter scripts: the fixed sh text a host that is not
+ * read in-process runs (an ssh host, a netns host the sampler cannot
+ * enter), once around a run (counters_remote_script) or as the sampler's
+ * long-lived loop (counters_sampler_script), whose frames also carry the
+ * engine's processes on a Linux ssh host. Their documents are the ones
+ * counters.c builds here, for the one parser (counters_parse.c).
+ */
+#include "counters_int.h"
+#include "host.h"
+
+#include "banned.h"
+
+/*
+ * The remote producer. $1 is the interface ("" for none), $2 a word of
+ * section letters (n: netdev+ethtool, t: snmp+netstat, c: stat+softirqs,
+ * p: procs). Neither is ever spliced into this text. ethtool lives in
+ * /usr/sbin, which is not in a non-root ssh user's PATH on Debian. Files
+ * are copied by the shell's own read and printf (xr_cat), not cat: the
+ * sampler runs this every period, and a process per file was most of its
+ * cost on the far side; ethtool and tc (with an interface) and the
+ * sampler's sleep are the only processes left.
+ */
+#define COUNTERS_SCRIPT_PATH                                                   \
+	"PATH=$PATH:/usr/sbin:/sbin\n"                                         \
+	"xr_cat() { while IFS= read -r l || [ -n \"$l\" ]; do\n"               \
+	"  printf '%s\\n' \"$l\"; done <\"$1\"; }\n"
+#define COUNTERS_SCRIPT_BODY                                                   \
+	"echo '@@ xrun-counters 1'\n"                                          \
+	"case $2 in *n*)\n"                                                    \
+	"  if [ -n \"$1\" ]; then\n"                                           \
+	"    if [ -d \"/sys/class/net/$1/statistics\" ]; then\n"               \
+	"      echo '@@ netdev'\n"                                             \
+	"      for f in \"/sys/class/net/$1/statistics/\"*; do\n"              \
+	"        v=; { read -r v <\"$f\"; } 2>/dev/null\n"                     \
+	"        printf '%s %s\\n' \"${f##*/}\" \"$v\"\n"                      \
+	"      done\n"                                                         \
+	"      if command -v ethtool >/dev/null 2>&1; then\n"                  \
+	"        echo '@@ ethtool'; ethtool -S \"$1\" 2>/dev/null\n"           \
+	"      fi\n"                                                           \
+	"      if command -v tc >/dev/null 2>&1; then\n"                       \
+	"        echo '@@ qdisc'; tc -s -j qdisc show dev \"$1\" "             \
+	"2>/dev/null; echo\n"                                                  \
+	"      fi\n"                                                           \
+	"    else echo '@@ noiface'; fi\n"                                     \
+	"  fi;;\n"                                                             \
+	"esac\n"                                                               \
+	"case $2 in *t*)\n"                                                    \
+	"  echo '@@ snmp'; xr_cat /proc/net/snmp\n"                            \
+	"  echo '@@ netstat'; xr_cat /proc/net/netstat 2>/dev/null;;\n"        \
+	"esac\n"                                                               \
+	"case $2 in *c*)\n"                                                    \
+	"  echo '@@ stat'; xr_cat /proc/stat\n"                                \
+	"  echo '@@ softirqs'; xr_cat /proc/softirqs;;\n"                      \
+	"esac\n"                                                               \
+	"case $2 in *p*)\n"                                                    \
+	"  echo '@@ procs'\n"                                                  \
+	"  for f in /proc/[0-9]*/comm; do\n"                                   \
+	"    c=; { read -r c <\"$f\"; } 2>/dev/null\n"                         \
+	"    case $c in " COUNTERS_CAPTURE_CASE ") printf '%s\\n' \"$c\";; "   \
+	"esac\n"                                                               \
+	"  done;;\n"                                                           \
+	"esac\n"
+
+static const char counters_script[] =
+    COUNTERS_SCRIPT_PATH COUNTERS_SCRIPT_BODY "exit 0\n";
+
+/*
+ * The engine's processes a Linux ssh host's loop follows (host.h,
+ * host_watch_token): $4 is the session's token ("" for none). At its
+ * start the loop removes the watch files of any session whose process is
+ * gone; in each frame, right after the uptime it is timed at, it gives
+ * "@@ engine PID", the process's stat line and its threads' for each file
+ * of $4 whose process runs, and removes the others
+ * (sampler_engine_frame). Read by the shell's own read: no process per
+ * file.
+ */
+#define COUNTERS_WATCH_START                                                   \
+	"w=; [ -n \"$4\" ] && w=" HOST_WATCH_DIR_SH "/.xrun-w\n"               \
+	"if [ -n \"$w\" ]; then for f in \"$w\".*.*; do\n"                     \
+	"  p=${f##*.}; case $p in ''|*[!0-9]*) continue;; esac\n"              \
+	"  [ -d \"/proc/$p\" ] || rm -f \"$f\"\n"                              \
+	"done 2>/dev/null; w=$w.$4; fi\n"
+#define COUNTERS_WATCH_BODY                                                    \
+	"if [ -n \"$w\" ]; then for f in \"$w\".*; do\n"                       \
+	"  p=${f##*.}; case $p in ''|*[!0-9]*) continue;; esac\n"              \
+	"  if [ -d \"/proc/$p/task\" ]; then\n"                                \
+	"    echo \"@@ engine $p\"; xr_cat \"/proc/$p/stat\"\n"                \
+	"    for t in \"/proc/$p/task/\"*/stat; do xr_cat \"$t\"; done\n"      \
+	"  else rm -f \"$f\"; fi\n"                                            \
+	"done 2>/dev/null; fi\n"
+
+/*
+ * The long-lived sampler of a remote host (sampler.c): the same document
+ * every $3 seconds, framed by "@@ xrun-sample UPTIME" (the far side's
+ * monotonic clock, so that transport delays do not move the points) and
+ * "@@ xrun-sample-end". It ends when its output is closed (SIGPIPE) or
+ * at its deadline.
+ */
+static const char sampler_script[] = COUNTERS_SCRIPT_PATH COUNTERS_WATCH_START
+    "while :; do\n"
+    "up=; { read -r up _ </proc/uptime; } 2>/dev/null\n"
+    "echo \"@@ xrun-sample $up\"\n" COUNTERS_WATCH_BODY COUNTERS_SCRIPT_BODY
+    "echo '@@ xrun-sample-end' || exit 1\n"
+    "sleep \"$3\" || exit 1\n"
+    "done\n";
+
+const char *counters_remote_script(void)
+{
+	return counters_script;
+}
+
+const char *counters_sampler_script(void)
+{
+	return sampler_script;
+}
+
+/* The engine's processes alone, now: "@@ engine PID" sections as in the
+ * sampler's frames (the last, partial interval at its stop). */
+static const char watch_script[] = COUNTERS_SCRIPT_PATH
+    "w=" HOST_WATCH_DIR_SH "/.xrun-w.$1\n"
+    "[ -n \"$1\" ] || exit 0\n" COUNTERS_WATCH_BODY "exit 0\n";
+
+const char *counters_watch_script(void)
+{
+	return watch_script;
+}
