@@ -29,7 +29,7 @@ fwb=${FAR_WATCH_BENCH:-$top/build/far-watch-bench}
 [ -x "$fwb" ] || { echo "build far-watch-bench first (cmake --build build)" >&2; exit 1; }
 bench_lab xfw --rate "$rate"
 trap '[ -n "${sshd:-}" ] && kill $sshd 2>/dev/null; pkill -f "iperf3 -s -p $((port + 2))" 2>/dev/null;
-      "$xrun" lab down --prefix $pfx >/dev/null 2>&1 || true; ip link del ${pfx}m0 2>/dev/null; rm -rf "$work"' EXIT
+      "$xrun" lab down --prefix $pfx >/dev/null 2>&1 || true; ip link del ${pfx}m0 2>/dev/null; rm -rf "$work"; true' EXIT
 uptime
 
 # ---- 1. the far loop's cost ---------------------------------------------
@@ -79,7 +79,12 @@ EOF
 mkdir -p /run/sshd
 ip netns exec "$pfx-server" /usr/sbin/sshd -D -f "$work/sshd_config" -E "$work/sshd.log" &
 sshd=$!
-sleep 0.5
+for _ in $(seq 50); do
+	ip netns exec "$pfx-server" ss -ltn "sport = :$sport" | grep -q LISTEN && break
+	sleep 0.1
+done
+ip netns exec "$pfx-server" ss -ltn "sport = :$sport" | grep -q LISTEN ||
+	{ echo "the bench's sshd did not start:" >&2; cat "$work/sshd.log" >&2; exit 1; }
 
 plan() { # name sample
 	cat <<PLAN
@@ -141,7 +146,7 @@ for b in range(1, 7):
         v = [r[0] for r in db.execute(
             "select value from results where metric='throughput' and status='ok'")]
         pts = [r[0] for r in db.execute(
-            "select count(*) from runs r left join series s on s.run_id = r.id "
+            "select count(s.run_id) from runs r left join series s on s.run_id = r.id "
             "and s.host = 'server' and s.name = 'engine.cpu' and s.value is not null "
             "group by r.id")]
         notes = [r[0] for r in db.execute("select note from series_notes")]

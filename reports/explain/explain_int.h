@@ -59,4 +59,51 @@ void explain_run_evidence(const struct report *r, int single,
  * built first). 0, or -XR_ENOMEM. */
 int explain_refs(const struct report *r, struct explain *x);
 
+/* One measured cell being explained (explain.c), which the candidates
+ * (explain_cand.c) write their evidence into. */
+struct explain_ctx {
+	const struct report *r;
+	enum report_lang lang;
+	int single;	  /* the cell's iperf3 runs each end in one thread */
+	const char *recv; /* the host that received the cell's data, or NULL */
+	int near; /* the median within EXPLAIN_NEAR_CEILING of a ceiling */
+	char missing[512], series[512], evidence[512];
+	/* Cell ci's runs, in run order: runs[by_cell[first[ci]] ..
+	 * by_cell[first[ci + 1] - 1]] (every cell's rule looked at all runs:
+	 * cells x runs, 10^7 at 100,000 runs, bench/RESULTS.md). */
+	int *by_cell, *first;
+};
+
+/* A ceiling: its rate (NaN: none), kind and name. */
+struct explain_ceil {
+	double bps;
+	enum explain_kind kind;
+	char name[160];
+};
+
+/* The latest value of a host's fact, or NULL. */
+const char *explain_fact(const struct report *r, const char *host,
+			 const char *key);
+/* Is version text v ("iperf 3.12") older than maj.min? 0 when unknown. */
+int explain_version_before(const char *v, int maj, int min);
+/* Add kind v to k[*n] (at most two kinds). */
+void explain_push(enum explain_kind *k, int *n, enum explain_kind v);
+
+/* The candidates (explain_cand.c), in the order explain_cell tries them;
+ * each pushes its kind into k[*nk] and its evidence into x. */
+/* The flow's own losses per second of cell ci (retransmits, or a UDP
+ * flow's lost datagrams), NaN when its runs give none. */
+double explain_loss_rate(const struct explain_ctx *x, int ci, int udp);
+void explain_bus_candidate(struct explain_ctx *x, const struct explain_ceil *c,
+			   double share, double med, struct explain_limit *l,
+			   enum explain_kind *k, int *nk);
+void explain_drops_candidate(struct explain_ctx *x,
+			     const struct explain_evid *e, enum explain_kind *k,
+			     int *nk);
+void explain_window_candidate(struct explain_ctx *x, int ci, double med,
+			      enum explain_kind *k, int *nk);
+void explain_cpu_candidate(struct explain_ctx *x, const struct explain_evid *e,
+			   const char *ver, const char *par,
+			   enum explain_kind *k, int *nk);
+
 #endif

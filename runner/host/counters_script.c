@@ -72,10 +72,16 @@ static const char counters_script[] =
  * gone; in each frame, right after the uptime it is timed at, it gives
  * "@@ engine PID", the process's stat line and its threads' for each file
  * of $4 whose process runs, and removes the others
- * (sampler_engine_frame). Read by the shell's own read: no process per
- * file.
+ * (sampler_engine_frame): the threads' lines only when the process has
+ * more than one (num_threads, field 20: xr_nth, in a function so that
+ * the loop's own $1..$4 stay), a one-thread process's line standing for
+ * its thread. Each stat file is one line, read by the shell's own read:
+ * no process per file; but dash reads a byte a system call, about 0.4 ms
+ * of CPU a line (bench/RESULTS.md, "The engine's process over ssh").
  */
+#define COUNTERS_WATCH_FN "xr_nth() { shift 17; n=${1:-1}; }\n"
 #define COUNTERS_WATCH_START                                                   \
+	COUNTERS_WATCH_FN                                                      \
 	"w=; [ -n \"$4\" ] && w=" HOST_WATCH_DIR_SH "/.xrun-w\n"               \
 	"if [ -n \"$w\" ]; then for f in \"$w\".*.*; do\n"                     \
 	"  p=${f##*.}; case $p in ''|*[!0-9]*) continue;; esac\n"              \
@@ -84,10 +90,14 @@ static const char counters_script[] =
 #define COUNTERS_WATCH_BODY                                                    \
 	"if [ -n \"$w\" ]; then for f in \"$w\".*; do\n"                       \
 	"  p=${f##*.}; case $p in ''|*[!0-9]*) continue;; esac\n"              \
-	"  if [ -d \"/proc/$p/task\" ]; then\n"                                \
-	"    echo \"@@ engine $p\"; xr_cat \"/proc/$p/stat\"\n"                \
-	"    for t in \"/proc/$p/task/\"*/stat; do xr_cat \"$t\"; done\n"      \
-	"  else rm -f \"$f\"; fi\n"                                            \
+	"  l=; { read -r l <\"/proc/$p/stat\"; } 2>/dev/null\n"                \
+	"  if [ -z \"$l\" ]; then rm -f \"$f\"; continue; fi\n"                \
+	"  echo \"@@ engine $p\"; printf '%s\\n' \"$l\"; xr_nth ${l##*) }\n"   \
+	"  [ \"$n\" -gt 1 ] 2>/dev/null || continue\n"                         \
+	"  for t in \"/proc/$p/task/\"*/stat; do\n"                            \
+	"    l=; { read -r l <\"$t\"; } 2>/dev/null\n"                         \
+	"    [ -z \"$l\" ] || printf '%s\\n' \"$l\"\n"                         \
+	"  done\n"                                                             \
 	"done 2>/dev/null; fi\n"
 
 /*
@@ -117,7 +127,7 @@ const char *counters_sampler_script(void)
 
 /* The engine's processes alone, now: "@@ engine PID" sections as in the
  * sampler's frames (the last, partial interval at its stop). */
-static const char watch_script[] = COUNTERS_SCRIPT_PATH
+static const char watch_script[] = COUNTERS_SCRIPT_PATH COUNTERS_WATCH_FN
     "w=" HOST_WATCH_DIR_SH "/.xrun-w.$1\n"
     "[ -n \"$1\" ] || exit 0\n" COUNTERS_WATCH_BODY "exit 0\n";
 

@@ -333,11 +333,13 @@ int sampler_engine_take(struct sampler *s)
 }
 
 /* One "@@ engine PID" section's lines into w: the process's stat line,
- * then its threads'. */
+ * then its threads' (none when it has one thread: its line stands for
+ * the thread's). */
 static void parse_section(long pid, const char *p, const char *end,
 			  struct eng_snap *w)
 {
-	int first = 1;
+	unsigned long long pt = 0;
+	int first = 1, pcpu = -1, threads = 0;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t len = (size_t)((nl ? nl : end) - p);
@@ -353,10 +355,13 @@ static void parse_section(long pid, const char *p, const char *end,
 				; /* not a stat line: a torn read */
 			} else if (!first) {
 				add_thread(w, pid, atol(line), t, cpu);
+				threads++;
 			} else if (w->np < ENG_PROCS) {
 				w->p[w->np++] = (struct eng_proc){
 				    pid, (double)t, -1,
 				    (double)start / ENG_FAR_HZ};
+				pt = t;
+				pcpu = cpu;
 				first = 0;
 			} else {
 				return; /* no room: not followed */
@@ -364,6 +369,8 @@ static void parse_section(long pid, const char *p, const char *end,
 		}
 		p = nl ? nl + 1 : end;
 	}
+	if (!first && !threads)
+		add_thread(w, pid, pid, pt, pcpu);
 }
 
 int sampler_engine_frame(struct sampler *s, const char *text, size_t len,

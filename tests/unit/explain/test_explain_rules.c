@@ -1,4 +1,4 @@
-/* Unit tests of the CPU and window rules in reports/explain/explain.c on
+/* Unit tests of the CPU and window rules in reports/explain/explain_cand.c on
  * hand-built
  * models: one cell, runs with two cores' cpu.N.busy series (a lead-in
  * point at t = -0.25 and eight loaded ones) and iperf3's cpu_host /

@@ -13,24 +13,31 @@
  *    ") " and a torn line do not move the fields; a frame with no
  *    process after one with none makes no point; one first seen that
  *    started before the previous frame (its file came late) makes
- *    engine.cpu not known.
+ *    engine.cpu not known; a one-thread process's line alone (the far
+ *    loop reads no thread lines then) gives its processor as the core.
  * 2. The far loop itself, run here by sh as sshd would run it: the watch
  *    files of its token in $XDG_RUNTIME_DIR (a fresh directory) name a
- *    sha256sum pinned by taskset to the last CPU and a pid that has
- *    ended, and a `sleep 0.8` reaped while the loop runs; another
- *    session's file of an ended pid and one of the live hasher. Its frames give
- * engine.cpu of at most one core (100% plus two ticks of 100 Hz over a 0.2 s
- * period: 110%; more than 30% at its busiest, as a loaded CI machine gives it)
- * on the last CPU wherever it ran (in at least half the points); it removes the
- * ended pids' files of its token (the sleep's at the frame after its end, that
- * interval's engine.cpu not known) and the other session's ended one at its
- * start, and keeps the other session's live one. */
+ *    process of two threads (this test run again with --threads under
+ *    taskset -c 0: its main thread asleep on CPU 0, the other spinning on
+ *    the last CPU, so that the loop must read the threads' lines), a pid
+ *    that has ended, and a `sleep 0.8` reaped while the loop runs;
+ *    another session's files name an ended pid and the live process. Its
+ *    frames give engine.cpu of at most one core (100% plus two ticks of
+ *    100 Hz over a 0.2 s period: 110%; more than 30% at its busiest, as a
+ *    loaded CI machine gives it) on the last CPU, the busy thread's, not
+ *    the main thread's CPU 0, wherever it ran (in at least half the
+ *    points); it removes the ended pids' files of its token (the sleep's
+ *    at the frame after its end, that interval's engine.cpu not known)
+ *    and the other session's ended one at its start, and keeps the other
+ *    session's live one. */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <threads.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -171,6 +178,14 @@ static void test_frames(void)
 	v = last_of(&all, "engine.cpu", &n);
 	ok(isnan(v) && n == 6,
 	   "first seen, started before the last frame: not known (%g)", v);
+	/* one thread: its process line alone stands for its thread */
+	buf_reset(&f);
+	start_ticks = 10350;
+	buf_adds(&f, "@@ engine 7000\n");
+	stat_line(&f, 7000, "iperf3", 40, 0, 1, 5);
+	frame(&all, 103.5, &f);
+	v = last_of(&all, "engine.core", &n);
+	is_near(v, 5, 0, "a process line alone: its processor is the core");
 	buf_release(&f);
 	buf_release(&all);
 }
@@ -192,14 +207,37 @@ static void touch(const char *dir, const char *name)
 		fclose(f);
 }
 
-static void test_loop(void)
+/* --threads: a thread spinning on the last CPU for 2.5 s, the main
+ * thread asleep meanwhile. The affinity by syscall, and C11 threads:
+ * runner/sched/sched.h is first on the include path, and <pthread.h>
+ * wants the system's <sched.h>. */
+static int spin(void *arg)
+{
+	unsigned long mask = 1UL << *(int *)arg;
+	double end = proc_now_mono() + 2.5;
+	volatile unsigned long x = 0;
+	syscall(SYS_sched_setaffinity, 0, sizeof mask, &mask);
+	while (proc_now_mono() < end)
+		x++;
+	return 0;
+}
+
+static int threads_main(void)
 {
 	int last = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
-	char cpu[16], dir[] = "/tmp/xr-far-XXXXXX", env[64], name[96],
-		      dead_name[96], other_dead[96], other_live[96],
-		      nap_name[96], log[640];
-	const char *busy[] = {"taskset",   "-c",	cpu,
-			      "sha256sum", "/dev/zero", NULL};
+	thrd_t th;
+	if (thrd_create(&th, spin, &last) != thrd_success)
+		return 1;
+	thrd_join(th, NULL);
+	return 0;
+}
+
+static void test_loop(const char *self)
+{
+	int last = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
+	char dir[] = "/tmp/xr-far-XXXXXX", env[64], name[96], dead_name[96],
+	     other_dead[96], other_live[96], nap_name[96], log[640];
+	const char *busy[] = {"taskset", "-c", "0", self, "--threads", NULL};
 	const char *truth[] = {"true", NULL};
 	const char *nap[] = {"sleep", "0.8", NULL};
 	const char *loop[] = {"sh", "-c",  counters_sampler_script(), "sh", "",
@@ -216,7 +254,6 @@ static void test_loop(void)
 	int frames, on_last = 0, ran = 0, over = 0, unknown = 0;
 	double max = 0;
 
-	snprintf(cpu, sizeof cpu, "%d", last);
 	ok(mkdtemp(dir) != NULL, "a runtime directory");
 	snprintf(env, sizeof env, "XDG_RUNTIME_DIR=%s", dir);
 	u.argv = truth;
@@ -227,7 +264,8 @@ static void test_loop(void)
 	ok(gone && kill((pid_t)dead_pid, 0) < 0, "a pid that has ended");
 	o.argv = busy;
 	bg = proc_spawn(&o, NULL, &err);
-	ok(bg != NULL, "a hasher on CPU %d", last);
+	ok(bg != NULL, "a process of two threads, one spinning on CPU %d",
+	   last);
 	snprintf(name, sizeof name, ".xrun-w.0123456789abcdef.%ld",
 		 (long)proc_pid(bg));
 	snprintf(dead_name, sizeof dead_name, ".xrun-w.0123456789abcdef.%ld",
@@ -304,14 +342,17 @@ static void test_loop(void)
 	series_set_release(&set);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	tap_plan(23);
+	if (argc > 1 && !strcmp(argv[1], "--threads"))
+		return threads_main();
+	tap_plan(24);
 	test_frames();
-	if (!proc_which("taskset") || !proc_which("sha256sum")) {
-		tap_skip("the far loop's hasher: need taskset and sha256sum");
+	if (!proc_which("taskset") || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		tap_skip("the far loop's two threads: need taskset and two "
+			 "CPUs");
 		return tap_done();
 	}
-	test_loop();
+	test_loop(argv[0]);
 	return tap_done();
 }
