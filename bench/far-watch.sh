@@ -28,8 +28,9 @@ pairs=${4:-4}
 fwb=${FAR_WATCH_BENCH:-$top/build/far-watch-bench}
 [ -x "$fwb" ] || { echo "build far-watch-bench first (cmake --build build)" >&2; exit 1; }
 bench_lab xfw --rate "$rate"
-trap '[ -n "${sshd:-}" ] && kill $sshd 2>/dev/null; pkill -f "iperf3 -s -p $((port + 2))" 2>/dev/null;
-      "$xrun" lab down --prefix $pfx >/dev/null 2>&1 || true; ip link del ${pfx}m0 2>/dev/null; rm -rf "$work"; true' EXIT
+# (set +e: a kill of what has already ended must not stop the cleanup)
+trap 'set +e; [ -n "${sshd:-}" ] && kill $sshd 2>/dev/null; pkill -f "iperf3 -s -p $((port + 2))" 2>/dev/null
+      "$xrun" lab down --prefix $pfx >/dev/null 2>&1; ip link del ${pfx}m0 2>/dev/null; rm -rf "$work"; true' EXIT
 uptime
 
 # ---- 1. the far loop's cost ---------------------------------------------
