@@ -90,8 +90,8 @@ struct eng_sum {
  * process's: its threads' times summed, the dead ones' included; or a
  * thread's): 0, or -1 when the line is not one. The command name (field
  * 2) may hold blanks and parentheses: the fields follow its last ')'. */
-static int parse_stat_start(const char *line, unsigned long long *ticks,
-			    long *threads, int *cpu, unsigned long long *start)
+static int parse_stat(const char *line, unsigned long long *ticks,
+		      long *threads, int *cpu, unsigned long long *start)
 {
 	const char *p = strrchr(line, ')');
 	unsigned long long ut, st;
@@ -122,18 +122,12 @@ static int parse_stat_start(const char *line, unsigned long long *ticks,
 	return 0;
 }
 
-static int parse_stat(const char *line, unsigned long long *ticks,
-		      long *threads, int *cpu)
-{
-	unsigned long long start;
-	return parse_stat_start(line, ticks, threads, cpu, &start);
-}
-
 /* The same of a /proc stat file: -1 also when it is gone. */
 static int read_stat(const char *path, unsigned long long *ticks, long *threads,
 		     int *cpu)
 {
 	char line[1024];
+	unsigned long long start;
 	ssize_t n;
 	int fd;
 
@@ -144,7 +138,7 @@ static int read_stat(const char *path, unsigned long long *ticks, long *threads,
 	if (n <= 0)
 		return -1;
 	line[n] = '\0';
-	return parse_stat(line, ticks, threads, cpu);
+	return parse_stat(line, ticks, threads, cpu, &start);
 }
 
 static const struct eng_proc *prev_proc(const struct eng_snap *was, long pid)
@@ -350,8 +344,7 @@ static void parse_section(long pid, const char *p, const char *end,
 		if (len < sizeof line) {
 			memcpy(line, p, len);
 			line[len] = '\0';
-			if (parse_stat_start(line, &t, &nth, &cpu, &start) <
-			    0) {
+			if (parse_stat(line, &t, &nth, &cpu, &start) < 0) {
 				; /* not a stat line: a torn read */
 			} else if (!first) {
 				add_thread(w, pid, atol(line), t, cpu);
@@ -424,21 +417,18 @@ int sampler_engine_frame(struct sampler *s, const char *text, size_t len,
 int sampler_far_engine(const char *label, const char *text,
 		       struct series_set *dst)
 {
-	static const char hd[] = "@@ xrun-sample ", tl[] = "@@ xrun-sample-end";
 	struct sampler s;
-	const char *b, *nl, *e;
+	const char *body;
+	size_t len;
+	double up;
 	int rc = 0;
 
 	memset(&s, 0, sizeof s);
 	snprintf(s.label, sizeof s.label, "%s", label);
 	s.what = PLAN_COUNTER_CPU;
 	pthread_mutex_init(&s.lock, NULL);
-	while (rc == 0 && (b = strstr(text, hd)) && (nl = strchr(b, '\n')) &&
-	       (e = strstr(nl, tl))) {
-		rc = sampler_engine_frame(&s, nl + 1, (size_t)(e - nl - 1),
-					  strtod(b + sizeof hd - 1, NULL));
-		text = e + sizeof tl - 1;
-	}
+	while (rc == 0 && (text = sampler_frame_next(text, &body, &len, &up)))
+		rc = sampler_engine_frame(&s, body, len, up);
 	if (rc == 0)
 		rc = series_set_take(dst, &s.set);
 	series_set_release(&s.set);

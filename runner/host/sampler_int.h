@@ -87,6 +87,11 @@ int sampler_feed(struct sampler *s, struct counters_snap *snap, double t);
  * s's host (sampler_engine.c): engine.cpu and engine.core from the
  * second call on, timed at their own reads. 0 or -XR_ENOMEM. */
 int sampler_engine_take(struct sampler *s);
+/* The next complete frame of a far loop's text ("@@ xrun-sample UP" ..
+ * "@@ xrun-sample-end"): its body and length, its far uptime; returns
+ * the text after it, or NULL when no frame is complete. */
+const char *sampler_frame_next(const char *text, const char **body, size_t *len,
+			       double *up);
 /* The same from a far sampler frame's "@@ engine PID" sections (the
  * frame's text; other sections are skipped), its points at up. */
 int sampler_engine_frame(struct sampler *s, const char *text, size_t len,

@@ -31,26 +31,37 @@
 
 /* ---- the remote reader ------------------------------------------------- */
 
+const char *sampler_frame_next(const char *text, const char **body, size_t *len,
+			       double *up)
+{
+	static const char hd[] = "@@ xrun-sample ", tl[] = "@@ xrun-sample-end";
+	const char *b = strstr(text, hd), *nl, *e;
+	if (!b || !(nl = strchr(b, '\n')) || !(e = strstr(nl, tl)))
+		return NULL;
+	*up = strtod(b + sizeof hd - 1, NULL);
+	*body = nl + 1;
+	*len = (size_t)(e - nl - 1);
+	return e + sizeof tl - 1;
+}
+
 /* Complete frames of acc become snapshots; what remains stays. 0, or -XR_EPARSE
  * when the stream is not our sampler's. */
 static int take_frames(struct sampler *s, struct buf *acc, double now)
 {
-	static const char hd[] = "@@ xrun-sample ", tl[] = "@@ xrun-sample-end";
 	size_t used = 0;
 
 	for (;;) {
-		char *b = strstr(acc->s + used, hd), *e, *nl;
 		struct counters_snap *snap = NULL;
+		const char *body, *next;
+		size_t len;
 		double up;
-		if (!b || !(nl = strchr(b, '\n')) || !(e = strstr(nl, tl)))
+		if (!(next =
+			  sampler_frame_next(acc->s + used, &body, &len, &up)))
 			break;
-		up = strtod(b + sizeof hd - 1, NULL);
-		if (counters_parse(nl + 1, (size_t)(e - nl - 1), &snap) < 0 ||
+		if (counters_parse(body, len, &snap) < 0 ||
 		    sampler_feed(s, snap, up) < 0)
 			return -XR_EPARSE;
-		if (s->far_watch &&
-		    sampler_engine_frame(s, nl + 1, (size_t)(e - nl - 1), up) <
-			0)
+		if (s->far_watch && sampler_engine_frame(s, body, len, up) < 0)
 			return -XR_EPARSE;
 		pthread_mutex_lock(&s->lock);
 		if (!s->have_offset || now - up < s->offset)
@@ -58,7 +69,7 @@ static int take_frames(struct sampler *s, struct buf *acc, double now)
 		s->have_offset = 1;
 		s->frames++;
 		pthread_mutex_unlock(&s->lock);
-		used = (size_t)(e - acc->s) + sizeof tl - 1;
+		used = (size_t)(next - acc->s);
 	}
 	if (used) {
 		memmove(acc->s, acc->s + used, acc->len - used + 1);

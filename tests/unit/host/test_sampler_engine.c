@@ -24,8 +24,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
-#include <threads.h>
 #include <unistd.h>
 
 #include "host.h"
@@ -33,6 +31,7 @@
 #include "proc.h"
 #include "sampler.h"
 #include "series.h"
+#include "spin_fixture.h"
 #include "tap.h"
 
 static void test_registry(void)
@@ -201,31 +200,6 @@ static void test_sampled(void)
 	host_close(h);
 }
 
-/* --threads: a thread spinning on the last CPU for 1.2 s, the main
- * thread asleep meanwhile. The affinity by syscall, and C11 threads:
- * runner/sched/sched.h is first on the include path, and <pthread.h>
- * wants the system's <sched.h>. */
-static int spin(void *arg)
-{
-	unsigned long mask = 1UL << *(int *)arg;
-	double end = proc_now_mono() + 1.2;
-	volatile unsigned long x = 0;
-	syscall(SYS_sched_setaffinity, 0, sizeof mask, &mask);
-	while (proc_now_mono() < end)
-		x++;
-	return 0;
-}
-
-static int threads_main(void)
-{
-	int last = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
-	thrd_t th;
-	if (thrd_create(&th, spin, &last) != thrd_success)
-		return 1;
-	thrd_join(th, NULL);
-	return 0;
-}
-
 static void test_threads(const char *self)
 {
 	int last = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
@@ -272,7 +246,7 @@ static void test_threads(const char *self)
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--threads"))
-		return threads_main();
+		return spin_main(1.2);
 	tap_plan(25);
 	test_registry();
 	if (!proc_which("taskset") || !proc_which("sha256sum")) {

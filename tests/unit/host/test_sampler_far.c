@@ -37,8 +37,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <threads.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -47,6 +45,7 @@
 #include "proc.h"
 #include "sampler.h"
 #include "series.h"
+#include "spin_fixture.h"
 #include "tap.h"
 
 /* The frames so far, read afresh as the far host's sampler reads them
@@ -208,31 +207,6 @@ static void touch(const char *dir, const char *name)
 		fclose(f);
 }
 
-/* --threads: a thread spinning on the last CPU for 2.5 s, the main
- * thread asleep meanwhile. The affinity by syscall, and C11 threads:
- * runner/sched/sched.h is first on the include path, and <pthread.h>
- * wants the system's <sched.h>. */
-static int spin(void *arg)
-{
-	unsigned long mask = 1UL << *(int *)arg;
-	double end = proc_now_mono() + 2.5;
-	volatile unsigned long x = 0;
-	syscall(SYS_sched_setaffinity, 0, sizeof mask, &mask);
-	while (proc_now_mono() < end)
-		x++;
-	return 0;
-}
-
-static int threads_main(void)
-{
-	int last = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
-	thrd_t th;
-	if (thrd_create(&th, spin, &last) != thrd_success)
-		return 1;
-	thrd_join(th, NULL);
-	return 0;
-}
-
 static void test_loop(const char *self)
 {
 	int last = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
@@ -350,7 +324,7 @@ static void test_loop(const char *self)
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--threads"))
-		return threads_main();
+		return spin_main(2.5);
 	tap_plan(24);
 	test_frames();
 	if (!proc_which("taskset") || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
