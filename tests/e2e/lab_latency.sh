@@ -136,38 +136,17 @@ sample: off
 repeat: 1
 YAML
 "$XRUN" run loss.yaml --db loss.db --unattended 2>loss.err || { cat loss.err; fail "loss run exit $?"; }
-# The rules' packet counters, in order, one a line.
-counters() { ip netns exec "$1" nft -j list table inet xrloss |
-	python3 -c 'import json, sys
-for e in json.load(sys.stdin)["nftables"]:
-    for x in e.get("rule", {}).get("expr", []):
-        if "counter" in x: print(x["counter"]["packets"])'; }
-read -r arrived dropped < <(counters "$P-server" | paste -sd' ')
-read -r sent replied < <(counters "$P-client" | paste -sd' ')
+counters() { python3 "$XRUN_SOURCE_DIR/tests/e2e/lab_loss.py" counters "$1" | paste -sd' '; }
+read -r arrived dropped < <(counters "$P-server")
+read -r sent replied < <(counters "$P-client")
 echo "# nft: $sent requests sent, $arrived arrived, $dropped dropped, $replied replies"
 [ "$dropped" -ge 1 ] || fail "nft dropped nothing of seq 41..100"
 [ "$arrived" = "$sent" ] && [ "$replied" = $((sent - dropped)) ] ||
 	fail "loss besides nft's: $sent sent, $arrived arrived, $dropped dropped, $replied replies"
 q loss.db "select value || '|' || unit from metrics where name = 'latency.loss'" >loss.txt
 q loss.db "select t from series where name = 'latency.rtt' order by t" >loss_t.txt
-python3 - "$dropped" loss.txt loss_t.txt <<'PY' || fail "latency.loss does not match nft's drops"
-import sys
-d = int(sys.argv[1])
-v, unit = open(sys.argv[2]).read().strip().split("|")
-loss = float(v)
-t = [float(x) for x in open(sys.argv[3])]
-assert unit == "%", unit
-# xrun's window: probes sent from the engine's start (t = 0) to 1 s before
-# the probe stopped (its last reply, within a probe's spacing)
-got = sum(1 for x in t if 0 <= x <= t[-1] - 1)
-k = 100 * d / loss
-print("# latency.loss %.6f%%: %d of %.6f probes; %d replies in the window"
-      % (loss, d, k, got))
-assert abs(k - round(k)) < 1e-6, "not a whole number of probes"
-k = round(k)
-assert abs(loss - 100 * d / k) < 1e-9
-assert got + d - 2 <= k <= got + d + 2, (k, got, d)
-PY
+python3 "$XRUN_SOURCE_DIR/tests/e2e/lab_loss.py" check "$dropped" loss.txt loss_t.txt ||
+	fail "latency.loss does not match nft's drops"
 for ns in "$P-server" "$P-client"; do
 	ip netns exec "$ns" nft delete table inet xrloss || fail "nft delete in $ns"
 done
