@@ -16,6 +16,7 @@
 #include "oom.h"
 #include "plan.h"
 #include "render.h"
+#include "shard.h"
 #include "store.h"
 #include "banned.h"
 
@@ -25,6 +26,7 @@ struct run_args {
 	struct exec_opts o;
 	struct opt_list only;	  /* FACTOR=LEVEL, checked against the plan */
 	struct exec_only *parsed; /* [only.n] */
+	const char *shard;	  /* --shard K/N */
 };
 
 #define RA(field) offsetof(struct run_args, field)
@@ -47,6 +49,10 @@ static const struct opt_def run_options[] = {
      OPT_FLAG, RA(o.new_session), NULL, 0},
     {"quiet", 'q', NULL, "no progress output (errors and warnings still print)",
      OPT_FLAG, RA(o.quiet), NULL, 0},
+    {"shard", 0, "K/N",
+     "run only shard K (1-based) of N: whole blocks, the same on every "
+     "machine (docs/shards.md); merge the shards' stores with xrun merge",
+     OPT_STRING, RA(shard), NULL, 0},
     {0},
 };
 #undef RA
@@ -164,6 +170,14 @@ static int run(struct run_args *a, const char *plan_path, int argc, char **argv)
 	struct buf text = BUF_INIT, aj = BUF_INIT;
 	int ret;
 
+	if (a->shard) {
+		struct xr_err err = {0};
+		if (shard_parse(a->shard, &a->o.shard_k, &a->o.shard_n, &err) <
+		    0) {
+			xr_err_print(&err, "xrun");
+			return 2;
+		}
+	}
 	if ((ret = load_plan(plan_path, &p, &text)) != 0 ||
 	    (ret = parse_onlys(p, a)) != 0)
 		goto out;

@@ -40,6 +40,9 @@ struct exec_opts {
 	int yes;	/* no confirmation before the first manual block */
 	int new_session;
 	int quiet;
+	/* --shard K/N: run only shard K (1-based) of N (runner/sched/shard.h);
+	 * shard_n 0: the whole plan */
+	uint32_t shard_k, shard_n;
 	exec_report_fn write_report; /* NULL: report.output is ignored */
 	void *report_ctx;
 };

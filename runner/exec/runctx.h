@@ -17,6 +17,7 @@
 #include "exec.h"
 #include "matrix.h"
 #include "sched.h"
+#include "shard.h"
 #include "store.h"
 
 struct plan;
@@ -30,6 +31,7 @@ struct runctx {
 	const struct exec_opts *o;
 	struct matrix m;
 	struct sched s;
+	struct shard_plan shard; /* units of the schedule when o->shard_n */
 	struct store *st;
 	int64_t session_id;
 	int64_t *ids;	  /* [s.nruns] run row ids by position; 0: no row

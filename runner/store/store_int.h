@@ -52,6 +52,13 @@ int store_prep(struct store *st, const char *sql, sqlite3_stmt **s,
 int store_step_done(struct store *st, sqlite3_stmt *s, const char *what,
 		    struct xr_err *err);
 
+/* During a merge (the input attached as src, its sessions copied into
+ * main): -XR_EUSAGE naming path when the shards in main can no longer
+ * form one night: a shard twice, two N, a shard beside a whole session
+ * of the same plan, or assignments that differ (store_shard.c). */
+int store_shard_merge_check(struct store *st, const char *path,
+			    struct xr_err *err);
+
 /* Append the points of s to out as store_series.c stores them (a JSON
  * array of [t, value] pairs); 0 or -XR_ENOMEM. */
 int store_series_pack(const struct series *s, struct buf *out);
