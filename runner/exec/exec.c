@@ -351,7 +351,7 @@ int exec_run(const struct plan *p, const struct exec_opts *o,
 	struct runctx rc;
 	memset(out, 0, sizeof *out);
 	memset(&rc, 0, sizeof rc);
-	rc.client_hi = rc.server_hi = -1;
+	rc.client_hi = rc.server_hi = rc.lock_hi = -1;
 	rc.o = o;
 	rc.p = p;
 	if ((out->exit = prepare(&rc)) == 0)
@@ -363,6 +363,7 @@ int exec_run(const struct plan *p, const struct exec_opts *o,
 	free(rc.status);
 	sched_release(&rc.s);
 	shard_plan_release(&rc.shard);
+	buf_release(&rc.lock_dir);
 	matrix_release(&rc.m);
 	return out->exit;
 }

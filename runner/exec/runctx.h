@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "cellctx.h"
 #include "err.h"
 #include "exec.h"
@@ -77,6 +78,10 @@ struct runctx {
 	char setup_what[160];
 	int env_error;
 	struct xr_err env_err;
+	/* The testbed lock of a shard (testbed.c): its directory and the
+	 * host holding it; -1 when not held. */
+	struct buf lock_dir;
+	int lock_hi;
 };
 
 /* runctx.c */

@@ -9,16 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "buf.h"
-#include "cellctx.h"
 #include "plan.h"
 #include "proc.h"
 #include "runctx.h"
 #include "session.h"
 #include "sha256.h"
 #include "sizing.h"
+#include "testbed.h"
 #include "banned.h"
 
 /* ---- what changes the runs ------------------------------------------- */
@@ -330,40 +329,6 @@ static int insert_pending(struct runctx *rc, int64_t plan_id, const char *hash,
 
 /* ---- shards ----------------------------------------------------------- */
 
-/* A host as a testbed names it: the machine (its hostname), a namespace
- * on it, or an ssh login. */
-static void host_identity(const struct plan_host *h, const char *self,
-			  struct buf *b)
-{
-	if (h->ssh) {
-		buf_addf(b, "ssh:%s", h->ssh);
-		if (h->port)
-			buf_addf(b, ":%d", h->port);
-	} else if (h->netns)
-		buf_addf(b, "%s/netns:%s", self, h->netns);
-	else
-		buf_adds(b, self);
-}
-
-/* The shard's testbed: every host the plan can use, "label=identity". */
-static void testbed(const struct plan *p, struct buf *b)
-{
-	char self[256] = "";
-	char *need = calloc((size_t)p->nhosts + 1, 1);
-	int i, n = 0;
-	if (gethostname(self, sizeof self - 1) < 0 || !self[0])
-		snprintf(self, sizeof self, "localhost");
-	if (need)
-		cellctx_hosts_needed(p, need);
-	for (i = 0; i < p->nhosts; i++) {
-		if (need && !need[i])
-			continue;
-		buf_addf(b, "%s%s=", n++ ? ", " : "", p->hosts[i].name);
-		host_identity(&p->hosts[i], self, b);
-	}
-	free(need);
-}
-
 /* The shard's manifest, stored with its new session. */
 static int shard_put(struct runctx *rc, struct xr_err *err)
 {
@@ -387,7 +352,7 @@ static int shard_put(struct runctx *rc, struct xr_err *err)
 	}
 	buf_addc(&assign, ']');
 	buf_addc(&blocks, ']');
-	testbed(rc->p, &tb);
+	testbed_name(rc->p, rc->o->testbed, &tb);
 	sh.k = rc->o->shard_k;
 	sh.n = rc->o->shard_n;
 	sh.nunits = (uint32_t)sp->nunits;

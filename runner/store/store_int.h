@@ -38,6 +38,9 @@ int store_db_fail(struct store *st, struct xr_err *err, const char *what);
  * of an older version read without migrating. */
 int store_has_schedules(struct store *st);
 
+/* 1 when the DB has the shards table (version 10), else 0. */
+int store_has_shards(struct store *st);
+
 /* 1 when another xrun holds the lock of the store at path (lock_db_file,
  * or an older xrun's flock of "<path>.lock"); takes no lock itself. */
 int store_lock_held(const char *path);

@@ -22,7 +22,21 @@
 #include "strv.h"
 #include "banned.h"
 
-static int have_shards(struct store *st);
+/* 1 when the store has the shards table (a store older than version 10
+ * read without migrating has none: nothing is sharded). */
+int store_has_shards(struct store *st)
+{
+	sqlite3_stmt *s;
+	int found;
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT 1 FROM sqlite_master WHERE type = "
+			       "'table' AND name = 'shards'",
+			       -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	found = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return found;
+}
 
 int store_shard_put(struct store *st, int64_t session_id,
 		    const struct store_shard *sh, struct xr_err *err)
@@ -51,7 +65,7 @@ int store_shard_of(struct store *st, int64_t session_id, uint32_t *k,
 	sqlite3_stmt *s;
 	int r, rc;
 	*k = *n = 0;
-	if (!have_shards(st))
+	if (!store_has_shards(st))
 		return 0;
 	if ((r = store_prep(st, "SELECT k, n FROM shards WHERE session_id = ?",
 			    &s, err)) < 0)
@@ -220,22 +234,6 @@ static void group_release(struct group *g)
 	"(SELECT count(*) FROM runs WHERE session_id = s.id AND status IN "    \
 	"('ok', 'failed', 'timeout', 'skipped'))"
 
-/* 1 when the store has the shards table (a store older than version 10
- * read without migrating has none: nothing is sharded). */
-static int have_shards(struct store *st)
-{
-	sqlite3_stmt *s;
-	int found;
-	if (sqlite3_prepare_v2(st->db,
-			       "SELECT 1 FROM sqlite_master WHERE type = "
-			       "'table' AND name = 'shards'",
-			       -1, &s, NULL) != SQLITE_OK)
-		return 0;
-	found = sqlite3_step(s) == SQLITE_ROW;
-	sqlite3_finalize(s);
-	return found;
-}
-
 int store_shards_check(struct store *st, struct strv *present,
 		       struct strv *missing, struct xr_err *err)
 {
@@ -243,7 +241,7 @@ int store_shards_check(struct store *st, struct strv *present,
 	struct group g;
 	int r, rc, gaps = 0;
 	memset(&g, 0, sizeof g);
-	if (!have_shards(st))
+	if (!store_has_shards(st))
 		return 0;
 	if ((r = store_prep(st,
 			    "SELECT s.cells_hash, sh.n, sh.k, s.id, sh.assign, "
