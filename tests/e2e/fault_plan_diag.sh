@@ -32,6 +32,7 @@ factors:
   a: { levels: [$levels] }
   b: { levels: [$levels] }
 $rep
+sample: off
 YAML
 	for cmd in validate plan run; do
 		t0=$(date +%s%N)

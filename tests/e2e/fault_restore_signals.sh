@@ -38,6 +38,7 @@ factors:
 repeat: 2
 report:
   output: $T/$1.md
+sample: off
 YAML
 }
 # Wait until a run of DB $1 is 'running'.

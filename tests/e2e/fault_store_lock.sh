@@ -26,6 +26,7 @@ engine:
 factors:
   n: { levels: ["1", "2"] }
 repeat: 4
+sample: off
 YAML
 "$XRUN" run s.yaml --db g.db --quiet 2>first.err &
 pid=$!

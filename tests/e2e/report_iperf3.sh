@@ -29,6 +29,7 @@ repeat: 3
 order: abba
 report:
   output: [run.md, run.json]
+sample: off
 YAML
 if ! "$XRUN" run plan.yaml --db r.db --unattended --yes > run.out 2>&1; then
 	cat run.out >&2

@@ -39,6 +39,7 @@ factors:
   streams: { levels: [1, 2], param: parallel }
 repeat: 3
 order: abba
+sample: off
 YAML
 
 real=0

@@ -43,6 +43,7 @@ engine:
   flows: 2
   bitrate: 50M
 repeat: $3
+sample: off
 YAML
 }
 
@@ -127,6 +128,7 @@ engine:
   flows: 2
 factors:
   f: { levels: [1, 2], param: flows }
+sample: off
 YAML
 set +e
 "$XRUN" validate bad.yaml >bad.out 2>bad.err

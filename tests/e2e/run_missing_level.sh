@@ -17,6 +17,7 @@ factors:
   tool: { levels: [echo, no-such-tool-xyz] }
 repeat: 2
 order: sequential
+sample: off
 PLAN
 rc=0
 "$XRUN" run p.yaml --unattended 2>err.txt || rc=$?

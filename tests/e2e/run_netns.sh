@@ -50,6 +50,7 @@ factors:
     verify: { run: [sysctl, -n, net.ipv4.tcp_congestion_control] }
     restore: true
   streams: { levels: [1, 2], param: parallel }
+sample: off
 YAML
 XR_DB=ns.db
 "$XRUN" run ns.yaml 2>ns.err || { cat ns.err; fail "exit $?"; }

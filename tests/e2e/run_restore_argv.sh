@@ -20,6 +20,7 @@ factors:
     verify: { run: [cat, "{{f}}"] }
     restore: [sh, -c, 'printf %s "\$1" > "\$2"', sh, "{{original}}", "{{f}}"]
 repeat: 2
+sample: off
 PLAN
 printf 'was here' >state
 "$XRUN" run p.yaml --unattended 2>err.txt || { cat err.txt; fail "exit $?"; }
