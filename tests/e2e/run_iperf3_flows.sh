@@ -15,7 +15,7 @@ n=$$
 ns=xrun-fl$n
 a=xfa$((n % 100000))
 b=xfb$((n % 100000))
-net=10.$((200 + n % 50)).$((n % 250)).
+net=$(xr_free_net)
 xr_at_exit 'ip link del "$a" 2>/dev/null'
 xr_need_netns "$ns"
 ip link add "$a" type veth peer name "$b"
