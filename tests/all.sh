@@ -198,8 +198,9 @@ slowest() {
 	echo
 	echo "15 slowest tests (s, stage, test):"
 	for l in "${logs[@]}"; do
-		sed -nE "s|^ *[0-9]+/[0-9]+ Test +#[0-9]+: ([^ ]+) [ .]*[^0-9]* ([0-9.]+) sec.*|\2 ${l%%:*} \1|p" "${l#*:}"
-	done | sort -rn | head -15 | awk '{ printf "  %7.1f  %-15s %s%s\n", $1, $2, $3, ($1 > 90 ? "  (> 90 s: tests/README.md)" : "") }'
+		[ -f "${l#*:}" ] || continue
+		sed -nE "s|^ *[0-9]+/[0-9]+ Test +#[0-9]+: ([^ ]+) [ .]*(\*\*\*)?([A-Za-z]+)[^0-9]* ([0-9.]+) sec.*|\4 ${l%%:*} \1 \3|p" "${l#*:}"
+	done | sort -rn | head -15 | awk '{ printf "  %7.1f  %-9s %-40s %s%s\n", $1, $2, $3, $4, ($1 > 90 ? "  (> 90 s: tests/README.md?)" : "") }'
 }
 
 stage install bash .ci/install
@@ -209,8 +210,17 @@ stage build-release build build-release -- -DCMAKE_BUILD_TYPE=Release -DXRUN_WER
 stage build-sanitize build build-san -- -DCMAKE_BUILD_TYPE=Debug -DXRUN_SANITIZE=ON -DXRUN_WERROR=ON
 stage build-tsan build_tsan
 stage build-fuzz build_fuzz
-# Alone on the machine: nothing else is started until they end.
-stage tests-lab run_ctest lab build -L lab -j1
+# Alone on the machine: nothing else is started until they end. The lock
+# is the one bench/ and the lab tests of other checkouts on a shared
+# machine take (tests/README.md); CI holds it at once.
+lab_alone() { # (a subshell: run_ctest's log is added below)
+	(
+		command -v flock >/dev/null && flock 9
+		run_ctest lab build -L lab -j1
+	) 9>/tmp/xrun-measure.lock
+}
+logs+=("lab:build/ctest-lab.log")
+stage tests-lab lab_alone
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 stage tests-sanitize run_ctest sanitize build-san -LE lab -j"$test_jobs"
