@@ -46,11 +46,19 @@ pass=0
 fail=0
 failed=()
 times=()
+# CPU seconds (user + system) of the processes this shell has waited for:
+# a stage's CPU time does not depend on what else the machine runs, its
+# wall time does.
+cpu_now() {
+	times | awk 'NR == 2 { n = split($0, f, " "); s = 0
+		for (i = 1; i <= n; i++) { split(f[i], p, "m"); s += p[1] * 60 + p[2] }
+		printf "%d", s }'
+}
 stage() { # name, command...
-	local name=$1
+	local name=$1 t0=$SECONDS c0 cpu
 	shift
 	echo "=== $name"
-	local t0=$SECONDS
+	c0=$(cpu_now)
 	if "$@"; then
 		pass=$((pass + 1))
 		echo "=== $name: ok ($((SECONDS - t0)) s)"
@@ -59,7 +67,8 @@ stage() { # name, command...
 		failed+=("$name")
 		echo "=== $name: FAILED ($((SECONDS - t0)) s)"
 	fi
-	times+=("$(printf '%-16s %5d s' "$name" $((SECONDS - t0)))")
+	cpu=$(($(cpu_now) - c0))
+	times+=("$(printf '%-16s %5d s  %5d CPU s' "$name" $((SECONDS - t0)) "$cpu")")
 }
 
 # One clang-format for 100 files, two at a time: a process a file cost
@@ -232,7 +241,7 @@ stage fuzz fuzz
 
 slowest
 echo
-echo "stage times:"
+echo "stage times (wall, and CPU: user + system of everything it ran):"
 printf '  %s\n' "${times[@]}"
 [ $fail -eq 0 ] || echo "failed stages: ${failed[*]}"
 echo "stages: $pass passed, $fail failed"
