@@ -184,10 +184,13 @@ fuzz() {
 	return $rc
 }
 
-build_fuzz() {
-	CC=clang build build-fuzz --target fuzz_plan --target fuzz_iperf3 \
-		--target fuzz_counters --target fuzz_text --target fuzz_hostos -- \
-		-DXRUN_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
+build_fuzz() { # every tests/fuzz/fuzz_NAME.c, and only what they link
+	local f t=()
+	for f in tests/fuzz/fuzz_*.c; do
+		f=${f##*/}
+		t+=(--target "${f%.c}")
+	done
+	CC=clang build build-fuzz "${t[@]}" -- -DXRUN_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
 }
 
 build_tsan() {
