@@ -6,7 +6,8 @@
 #   build           gcc RelWithDebInfo, -Werror, every target (the build a
 #                   developer makes; the lab tests run on it)
 #   build-release   gcc Release, -Werror: -O3 finds warnings -O2 -g does
-#                   not (gcc's -Wstringop-overread); built, not tested
+#                   not (gcc's -Wstringop-overread); xrun only (every
+#                   layer), built, not tested
 #   build-sanitize  gcc Debug with ASan+UBSan, -Werror
 #   build-tsan      clang with ThreadSanitizer: the threaded code's unit
 #                   tests and the layers they link, nothing else
@@ -218,7 +219,9 @@ slowest() {
 stage install bash .ci/install
 stage format format_check
 stage build build build -- -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXRUN_WERROR=ON
-stage build-release build build-release -- -DCMAKE_BUILD_TYPE=Release -DXRUN_WERROR=ON
+# xrun alone (the packaged program, every layer of it): the tests' and
+# benches' code gets -Werror in the two builds above.
+stage build-release build build-release --target xrun -- -DCMAKE_BUILD_TYPE=Release -DXRUN_WERROR=ON
 stage build-sanitize build build-san -- -DCMAKE_BUILD_TYPE=Debug -DXRUN_SANITIZE=ON -DXRUN_WERROR=ON
 stage build-tsan build_tsan
 stage build-fuzz build_fuzz
