@@ -56,19 +56,20 @@ cpu_now() {
 		printf "%d", s }'
 }
 stage() { # name, command...
-	local name=$1 t0=$SECONDS c0 cpu
+	local name=$1 t0=$SECONDS c0 cpu ok
 	shift
 	echo "=== $name"
 	c0=$(cpu_now)
 	if "$@"; then
 		pass=$((pass + 1))
-		echo "=== $name: ok ($((SECONDS - t0)) s)"
+		ok=ok
 	else
 		fail=$((fail + 1))
 		failed+=("$name")
-		echo "=== $name: FAILED ($((SECONDS - t0)) s)"
+		ok=FAILED
 	fi
 	cpu=$(($(cpu_now) - c0))
+	echo "=== $name: $ok ($((SECONDS - t0)) s, $cpu CPU s)"
 	times+=("$(printf '%-16s %5d s  %5d CPU s' "$name" $((SECONDS - t0)) "$cpu")")
 }
 
