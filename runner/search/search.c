@@ -18,10 +18,14 @@
  *     (each further upper bound in a row multiplies the step by 4), not
  *     below min load. Min load an upper bound: done, irregular.
  *  4. Both bounds: done when upper - lower <= width * upper (RFC 9971
- *     "Goal Width", relative); else, after a new lower bound, a step up
- *     from it (width, then x4 for each further one in a row), after a new
- *     upper bound a step down, never past the midpoint; otherwise the
- *     midpoint (bisection).
+ *     "Goal Width", relative). Else: a trial that turned the search back
+ *     (a lower bound after an upper one, or the other way) is followed by
+ *     the midpoint (bisection); a second lower bound in a row by a step
+ *     up of 4 widths, then 16 ... (an upper bound: down, width, 4 ...),
+ *     never past the midpoint; the first lower bound below max load (from
+ *     its forwarding rate) by a step up of one width, as the knee is
+ *     likely just above it; a trial of another goal by one width up from
+ *     the lower bound.
  */
 #include "search.h"
 
@@ -358,14 +362,20 @@ static int goal_step(const struct search_cfg *c, const struct search_goal *g,
 	if (v->u - v->l <= w * v->u)
 		return 0;
 	mid = (v->l + v->u) / 2;
-	if (last == v->l) {
-		k = streak(g, t, n, SEARCH_LOWER, 1) - 1;
-		x = v->l * (1 + w * pow(4, k < 0 ? 0 : k));
+	/* A step that turned back bisects what it crossed; one more the
+	 * same way grows the step. The lower bound found from max load's
+	 * forwarding rate is the exception: the knee is likely just above
+	 * it, so the search steps up from it by one width. */
+	if (last == v->l &&
+	    ((k = streak(g, t, n, SEARCH_LOWER, 1)) > 1 || v->u >= c->max)) {
+		x = v->l * (1 + w * pow(4, k - 1));
 		x = x < mid ? x : mid;
-	} else if (last == v->u) {
-		k = streak(g, t, n, SEARCH_UPPER, 0) - 1;
-		x = v->u * (1 - w * pow(4, k < 0 ? 0 : k));
+	} else if (last == v->u &&
+		   (k = streak(g, t, n, SEARCH_UPPER, 0)) > 1) {
+		x = v->u * (1 - w * pow(4, k - 2));
 		x = x > mid ? x : mid;
+	} else if (last == v->l || last == v->u) {
+		x = mid;
 	} else {
 		x = v->l * (1 + w);
 		x = x < mid ? x : mid;

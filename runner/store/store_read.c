@@ -122,14 +122,17 @@ int store_sessions_each(struct store *st, store_session_fn fn, void *ctx,
 int store_run_counts(struct store *st, int64_t session_id,
 		     int64_t counts[STORE_RUN_STATUSES], struct xr_err *err)
 {
+	/* Positions below 0 are a search's trials (version 10): the
+	 * schedule's runs are the searches. */
 	static const char sql[] = "SELECT status, count(*) FROM runs WHERE "
-				  "session_id = ?1 GROUP BY status";
+				  "session_id = ?1 AND position >= 0 GROUP BY "
+				  "status";
 	/* Version 6: the scheduled runs without a row yet are pending. */
 	static const char sql6[] =
-	    "SELECT status, count(*) FROM runs WHERE session_id = ?1 GROUP "
-	    "BY status UNION ALL SELECT 'pending', runs - (SELECT count(*) "
-	    "FROM runs WHERE session_id = ?1) FROM schedules WHERE "
-	    "session_id = ?1";
+	    "SELECT status, count(*) FROM runs WHERE session_id = ?1 AND "
+	    "position >= 0 GROUP BY status UNION ALL SELECT 'pending', runs "
+	    "- (SELECT count(*) FROM runs WHERE session_id = ?1 AND "
+	    "position >= 0) FROM schedules WHERE session_id = ?1";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, r, i;
 	for (i = 0; i < STORE_RUN_STATUSES; i++)
@@ -153,7 +156,7 @@ static void run_filter_sql(const struct store_run_filter *f, struct buf *q)
 	buf_adds(q, "SELECT id, session_id, position, block, rep, warmup, "
 		    "status, cell, reason, engine, target, params, "
 		    "started_at, ended_at, elapsed FROM runs "
-		    "WHERE session_id IN ");
+		    "WHERE position >= 0 AND session_id IN ");
 	sessions_list(q, f->sessions, f->nsessions);
 	if (f->block >= 0)
 		buf_adds(q, " AND block = ?1");
@@ -221,8 +224,8 @@ int store_blocks_each(struct store *st, int64_t session_id, store_block_fn fn,
 	    "(SELECT cell FROM runs r2 WHERE r2.session_id = "
 	    "runs.session_id AND r2.block = runs.block AND r2.status "
 	    "IN ('pending', 'running', 'interrupted') ORDER BY "
-	    "position LIMIT 1) FROM runs WHERE session_id = ?1 GROUP "
-	    "BY block ORDER BY block";
+	    "position LIMIT 1) FROM runs WHERE session_id = ?1 AND "
+	    "position >= 0 GROUP BY block ORDER BY block";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
 	if ((r = read_prep(st, sql, NULL, 0, &s, "blocks", err)) < 0)
@@ -250,7 +253,7 @@ int store_run_timings_each(struct store *st, store_timing_fn fn, void *ctx,
 	    "SELECT started_at - LAG(ended_at) OVER "
 	    "(PARTITION BY session_id ORDER BY position), elapsed, status "
 	    "FROM runs WHERE started_at IS NOT NULL AND ended_at IS NOT "
-	    "NULL ORDER BY session_id, position";
+	    "NULL AND position >= 0 ORDER BY session_id, position";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
 	if ((r = read_prep(st, sql, NULL, 0, &s, "run times", err)) < 0)

@@ -1,0 +1,82 @@
+#!/bin/bash
+# Rate search with a command engine (schema/plan.md, "Rate search"): a
+# model shaper that loses 1 - 437/load above 437 (tests/e2e/lib/
+# search_shaper.sh). Each figure by hand: the first trial at max load 1000
+# loses 56.3%, its forwarding rate 437 is the next trial (no loss: ndr's
+# lower bound = 437, exactly); one width (1%) up, 441.37 -> 441, loses
+# 0.907% (ndr's upper bound: 0.9% apart, done). pdr (5%): the largest load
+# losing at most 5% is 437 / 0.95 = 460.0: its lower bound within 1%
+# below 460, its upper above. Every trial is a run at a negative position
+# with its trials row; the search's run holds the metrics. Then the same
+# search killed (SIGKILL) during its fourth trial and resumed: the same
+# trials in the same order, the killed one run again in its own row
+# (attempts 2), nothing doubled, the same ndr and pdr.
+set -eu
+. "$(dirname "$0")/lib/common.sh"
+xr_need sqlite3
+xr_tmpdir T
+GEN=$XRUN_SOURCE_DIR/tests/e2e/lib/search_shaper.sh
+plan() { # name sleep
+	cat <<YAML
+xrun: 1
+name: $1
+sample: off
+counters: none
+engine:
+  type: command
+  run: [sh, "$GEN", "{{rate}}", "$2"]
+  metrics:
+    lost: { regex: 'lost (\S+)', unit: '1' }
+search:
+  param: rate
+  min: 100
+  max: 1000
+  width: 1%
+  loss: lost
+  goals:
+    - { name: ndr, loss: 0%, trial: 0.1s, sum: 0.1s, exceed: 0% }
+    - { name: pdr, loss: 5%, trial: 0.1s, sum: 0.1s, exceed: 0% }
+YAML
+}
+plan s 0 >s.yaml
+"$XRUN" run s.yaml --db s.db --unattended --quiet || fail "run exit $?"
+XR_DB=s.db
+m() { q "select value from metrics where run_id = (select id from runs where position = 0) and name = '$1'"; }
+[ "$(m ndr)" = 437.0 ] || fail "ndr $(m ndr), want 437"
+[ "$(m ndr_upper)" = 441.0 ] || fail "ndr upper $(m ndr_upper), want 441"
+[ "$(q "select $(m pdr) between 460 * 0.99 and 460 and $(m pdr_upper) > 460")" = 1 ] ||
+	fail "pdr $(m pdr) upper $(m pdr_upper): want within 1% below 460, upper above"
+# ndr's conditional throughput: 437 x (1 - 0) = 437
+[ "$(m ndr_throughput)" = 437.0 ] || fail "ndr throughput $(m ndr_throughput)"
+n=$(q "select count(*) from trials")
+[ "$(m trials)" = "$n.0" ] || fail "trials metric $(m trials), $n rows"
+[ "$(q "select count(*) from runs where position < 0 and status = 'ok'")" = "$n" ] ||
+	fail "not every trial is an ok run"
+[ "$(q "select group_concat(load, ',') from (select load from trials order by seq limit 3)")" = 1000.0,437.0,441.0 ] ||
+	fail "first trials: $(q "select group_concat(load) from trials")"
+[ "$(q "select count(*) from results")" -gt 0 ] &&
+	[ "$(q "select count(*) from results where position < 0")" = 0 ] ||
+	fail "results holds trials"
+"$XRUN" status --db s.db | grep -q '1 of 1 done\|1 ok' || { "$XRUN" status --db s.db; fail "status"; }
+
+# Killed during trial 4 (each trial sleeps 0.3 s), then resumed.
+plan k 0.3 >k.yaml
+"$XRUN" run k.yaml --db k.db --unattended --quiet &
+pid=$!
+XR_DB=k.db
+for _ in $(seq 1 300); do
+	[ -f k.db ] && [ "$(q "select count(*) from trials" 2>/dev/null || echo 0)" -ge 4 ] && break
+	sleep 0.05
+done
+kill -9 $pid
+wait $pid 2>/dev/null || true
+[ "$(q "select count(*) from trials")" = 4 ] || fail "killed at $(q "select count(*) from trials") trials"
+"$XRUN" run k.yaml --db k.db --unattended --quiet || fail "resume exit $?"
+[ "$(q "select group_concat(load, ',') from (select load from trials order by seq)")" = \
+	"$(XR_DB=s.db q "select group_concat(load, ',') from (select load from trials order by seq)")" ] ||
+	fail "resumed trials $(q "select group_concat(load) from trials") differ"
+[ "$(q "select attempts from runs r join trials t on t.run_id = r.id where t.seq = 4")" = 2 ] ||
+	fail "the killed trial was not redone in its row"
+[ "$(q "select count(*) from runs where position < 0")" = "$n" ] || fail "trial rows doubled"
+[ "$(m ndr)" = 437.0 ] && [ "$(m pdr)" = "$(XR_DB=s.db m pdr)" ] || fail "resumed results differ"
+echo "ok: ndr 437, pdr $(m pdr), $n trials; resumed after a kill at trial 4"
