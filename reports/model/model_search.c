@@ -71,6 +71,8 @@ static int gather_row(void *ctx, const struct store_trial_row *row)
 	t->loss = row->loss;
 	t->duration = row->duration;
 	t->ok = row->status == RUN_OK && !isnan(row->loss);
+	t->packets = row->packets;
+	t->lost = row->lost;
 	t->pps = row->packets > 0 && row->duration > 0
 		     ? row->packets / row->duration
 		     : NAN;
@@ -222,6 +224,42 @@ static int cell_search(struct loader *l, const struct gather *g, int c,
 	return 0;
 }
 
+/* The place a counter stands for; -1 when none (schema/report.md, "Rate
+ * search": where drops began). */
+static int drop_place(const char *scope, const char *name)
+{
+	if (!strcmp(scope, "qdisc"))
+		return !strcmp(name, "drops") ? REPORT_DROP_QDISC : -1;
+	if (!strcmp(scope, "udp"))
+		/* SndbufErrors are mostly a qdisc's drops said to the
+		 * sender again (ENOBUFS): the qdisc counts those */
+		return !strcmp(name, "RcvbufErrors") ? REPORT_DROP_SOCKBUF : -1;
+	return strstr(name, "drop") || strstr(name, "miss") ||
+		       strstr(name, "fifo")
+		   ? REPORT_DROP_NIC
+		   : -1;
+}
+
+static int trial_counter(void *ctx, int64_t run_id, const char *host,
+			 const char *scope, const char *name, double v)
+{
+	struct gather *g = ctx;
+	int k, p = scope && name ? drop_place(scope, name) : -1;
+	if (p < 0)
+		return 0;
+	for (k = 0; k < g->n; k++)
+		if (g->t[k].run_id == run_id)
+			break;
+	if (k == g->n)
+		return 0;
+	if (v > g->t[k].drop[p] || !g->t[k].drop_host[p]) {
+		g->t[k].drop_host[p] = loader_intern(g->l, host);
+		g->t[k].drop_name[p] = loader_intern(g->l, name);
+	}
+	g->t[k].drop[p] += v;
+	return 0;
+}
+
 int loader_search(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
@@ -236,6 +274,10 @@ int loader_search(struct loader *l, struct xr_err *err)
 	g.ps = &l->m.plan->search;
 	rc = store_trials_each(l->st, 0, r->span.sessions, r->span.nsessions,
 			       gather_row, &g, err);
+	if (rc == 0 && g.n)
+		rc = store_trial_counters_each(l->st, r->span.sessions,
+					       r->span.nsessions, trial_counter,
+					       &g, err);
 	if (rc == 0 && g.n) {
 		r->searches = arena_alloc(l->m.a, (size_t)r->ncells *
 						      sizeof *r->searches);

@@ -259,6 +259,16 @@ struct report_metric_set {
 				     0 when unknown */
 };
 
+/* Where a trial's datagrams were dropped, from its counters (the qdisc's
+ * drops, the UDP socket's RcvbufErrors or SndbufErrors, the NIC's drop
+ * and miss counters). */
+enum report_drop {
+	REPORT_DROP_QDISC,
+	REPORT_DROP_SOCKBUF,
+	REPORT_DROP_NIC,
+	REPORT_DROP_N
+};
+
 /* A rate search's trial (schema/store.md, "trials"), as a report reads
  * it: every trial of the cell's searches, in the order they ran. */
 struct report_search_trial {
@@ -269,6 +279,10 @@ struct report_search_trial {
 	double load, loss, duration;
 	double pps; /* datagrams (packets) a second offered; NaN unknown */
 	int ok;	    /* ended ok with a loss ratio */
+	double packets, lost;	    /* its packets and lost_packets; NaN none */
+	double drop[REPORT_DROP_N]; /* counted drops by place */
+	const char *drop_host[REPORT_DROP_N]; /* where most of them were */
+	const char *drop_name[REPORT_DROP_N]; /* the counter's name */
 };
 
 /* What one goal found in a cell (RFC 9971 "Goal Result"): over its

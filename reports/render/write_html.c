@@ -319,6 +319,7 @@ static int search(FILE *f, const struct report *r, struct arena *a)
 	struct rtable t;
 	struct chart_fig fig;
 	struct buf p = BUF_INIT;
+	double lo, hi;
 	int i, rc = 0;
 	if (rt_search(r, a, &t) < 0)
 		return -XR_ENOMEM;
@@ -333,6 +334,10 @@ static int search(FILE *f, const struct report *r, struct arena *a)
 			rc = -XR_ENOMEM;
 		else
 			para(f, "search-params", p.s);
+		if (rc == 0 && explain_search(r, i, &p, &lo, &hi) < 0)
+			rc = -XR_ENOMEM;
+		else if (rc == 0)
+			para(f, "search-drops", p.s);
 	}
 	buf_release(&p);
 	return rc;

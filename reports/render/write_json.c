@@ -162,6 +162,8 @@ static json_t *search_json(const struct report *r, int k)
 {
 	const struct report_search *s = NULL;
 	json_t *o, *goals, *trials;
+	struct buf why = BUF_INIT;
+	double from, to;
 	int i, q;
 	for (i = 0; i < r->nsearches; i++)
 		if (r->searches[i].cell == k)
@@ -205,6 +207,15 @@ static json_t *search_json(const struct report *r, int k)
 		      str(s->param), "unit", str(s->unit), "min", num(s->min),
 		      "max", num(s->max), "width", num(s->width), "searches",
 		      s->nsearches, "goals", goals, "trials", trials);
+	/* where loss began (explain_search) */
+	for (i = 0; i < r->nsearches; i++)
+		if (&r->searches[i] == s &&
+		    explain_search(r, i, &why, &from, &to) == 0)
+			json_object_set_new(o, "drops",
+					    json_pack("{s:o,s:o,s:o}", "from",
+						      num(from), "to", num(to),
+						      "text", str(why.s)));
+	buf_release(&why);
 	return o;
 }
 

@@ -363,6 +363,7 @@ static int md_search(const struct report *r, struct arena *a, FILE *f,
 	struct rtable t;
 	struct chart_fig fig;
 	struct buf p = BUF_INIT;
+	double lo, hi;
 	int i, rc;
 	if ((rc = rt_search(r, a, &t)) < 0 || !t.nrows)
 		return rc;
@@ -375,6 +376,10 @@ static int md_search(const struct report *r, struct arena *a, FILE *f,
 		    fig.nops)
 			rc = md_svg(r, NULL, &fig, "search", i + 1, mc, f, err);
 		if (rc == 0 && (rc = rsearch_params(r, i, &p)) == 0) {
+			put(f, p.s, 0);
+			fputs("\n\n", f);
+		}
+		if (rc == 0 && (rc = explain_search(r, i, &p, &lo, &hi)) == 0) {
 			put(f, p.s, 0);
 			fputs("\n\n", f);
 		}

@@ -185,6 +185,7 @@ static int search(struct pdf *pdf, const struct report *r, struct arena *a,
 	struct rtable rt;
 	struct chart_fig fig;
 	struct buf p = BUF_INIT;
+	double lo, hi;
 	int i, rc;
 	if (rt_search(r, a, &rt) < 0)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
@@ -200,6 +201,11 @@ static int search(struct pdf *pdf, const struct report *r, struct arena *a,
 					"out of memory");
 		if (rc == 0)
 			rc = pdf_chart_fig(pdf, &fig, err);
+		if (rc == 0)
+			rc = pdf_paragraph(pdf, 7.5, 0, p.s, err);
+		if (rc == 0 && explain_search(r, i, &p, &lo, &hi) < 0)
+			rc = xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					"out of memory");
 		if (rc == 0)
 			rc = pdf_paragraph(pdf, 7.5, 0, p.s, err);
 	}

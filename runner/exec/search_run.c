@@ -38,9 +38,9 @@ static const struct engine_metric *metric(const struct engine_result *res,
 }
 
 /* iperf3 UDP: datagrams lost, and what the sender did not send of the
- * load beyond one datagram or 1 ms of it (schema/plan.md, "The loss ratio
- * of a trial"). */
-static double udp_loss(double load, double duration,
+ * load beyond one datagram or `unsent` seconds of it (schema/plan.md,
+ * "The loss ratio of a trial"). */
+static double udp_loss(double load, double duration, double unsent,
 		       const struct engine_result *res, char *why, size_t whysz)
 {
 	const struct engine_metric *pk = metric(res, "packets"),
@@ -64,7 +64,7 @@ static double udp_loss(double load, double duration,
 		return 1;
 	dgram = by->value / recv;
 	sent = dgram * packets * 8;
-	tol = dgram * 8 > load * 0.001 ? dgram * 8 : load * 0.001;
+	tol = dgram * 8 > load * unsent ? dgram * 8 : load * unsent;
 	share = (sent + tol) / (load * duration);
 	if (share > 1)
 		share = 1;
@@ -79,8 +79,8 @@ double search_trial_loss(const struct runctx *rc,
 	const struct engine_metric *m;
 	double v;
 	if (!s->loss)
-		return udp_loss(atof(rc->trial.load), rc->trial.duration, res,
-				why, whysz);
+		return udp_loss(atof(rc->trial.load), rc->trial.duration,
+				s->unsent, res, why, whysz);
 	if (!(m = metric(res, s->loss))) {
 		snprintf(why, whysz, "no loss ratio: metric '%s' is missing",
 			 s->loss);

@@ -286,6 +286,9 @@ struct plan_search {
 	 * shortfall) */
 	const char *loss;
 	int max_trials; /* per search; default PLAN_SEARCH_MAX_TRIALS */
+	/* the sender's shortfall not counted as loss (iperf3 UDP): this
+	 * much time of the load, at least one datagram; default 1 ms */
+	double unsent;
 	struct plan_search_goal *goals;
 	int ngoals;
 	struct plan_pos pos, param_pos;

@@ -15,8 +15,8 @@
 #include "units.h"
 #include "banned.h"
 
-const char *const plan_search_keys[] = {"param", "min",	   "max",   "width",
-					"loss",	 "trials", "goals", NULL};
+const char *const plan_search_keys[] = {
+    "param", "min", "max", "width", "loss", "trials", "unsent", "goals", NULL};
 static const char *const goal_keys[] = {"name", "loss",	  "trial",
 					"sum",	"exceed", NULL};
 
@@ -231,6 +231,7 @@ void plan_build_search(struct pctx *c, const struct ynode *n)
 	s->pos = pc_pos(n);
 	s->width = 0.005;
 	s->max_trials = PLAN_SEARCH_MAX_TRIALS;
+	s->unsent = 0.001;
 	if (pc_map(c, n, "search") < 0)
 		return;
 	pc_keys(c, n, plan_search_keys, "search");
@@ -259,6 +260,10 @@ void plan_build_search(struct pctx *c, const struct ynode *n)
 	if ((x = yn_get(n, "trials")) &&
 	    pc_int(c, x, "search.trials", 1, 10000, &v) == 0)
 		s->max_trials = (int)v;
+	if ((x = yn_get(n, "unsent")) &&
+	    pc_duration(c, x, "search.unsent", &s->unsent) == 0 &&
+	    s->unsent > 1)
+		pc_err(c, x, "'search.unsent' must be at most 1s");
 	build_goals(c, yn_get(n, "goals"), n, s);
 	check_refs(c, n);
 }

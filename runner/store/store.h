@@ -270,6 +270,7 @@ struct store_trial_row {
 	int status;		 /* enum run_status of its run, -1 unknown */
 	double packets, elapsed; /* its run's packets metric (NAN when none)
 				    and elapsed seconds */
+	double lost;		 /* its lost_packets metric, NAN when none */
 };
 typedef int (*store_trial_fn)(void *ctx, const struct store_trial_row *row);
 
@@ -280,6 +281,15 @@ typedef int (*store_trial_fn)(void *ctx, const struct store_trial_row *row);
 int store_trial_add(struct store *st, int64_t search_id, int seq,
 		    const char *goal, double load, double duration,
 		    int64_t *run_id, struct xr_err *err);
+/* The counters of the trials of sessions[n] that say where datagrams
+ * were dropped (scopes qdisc, udp, nic, ethtool; values above 0): fn gets
+ * (ctx, trial run id, host, scope, name, value). */
+typedef int (*store_trial_counter_fn)(void *ctx, int64_t run_id,
+				      const char *host, const char *scope,
+				      const char *name, double value);
+int store_trial_counters_each(struct store *st, const int64_t *sessions,
+			      size_t n, store_trial_counter_fn fn, void *ctx,
+			      struct xr_err *err);
 /* The loss ratio a trial ended with. */
 int store_trial_set_loss(struct store *st, int64_t run_id, double loss,
 			 struct xr_err *err);

@@ -369,7 +369,7 @@ int store_counter_sums_each(struct store *st, const int64_t *sessions, size_t n,
 	static const char sql[] =
 	    "SELECT r.cell, c.host, c.scope, c.name, SUM(c.value) "
 	    "FROM counters c CROSS JOIN runs r ON r.id = c.run_id "
-	    "WHERE r.session_id IN %s AND r.status = 'ok' "
+	    "WHERE r.position >= 0 AND r.session_id IN %s AND r.status = 'ok' "
 	    "AND r.warmup = 0 AND c.value > 0 "
 	    "AND c.scope IN ('nic', 'ethtool', 'tcp', 'capture') "
 	    "GROUP BY r.cell, c.host, c.scope, c.name";
@@ -402,7 +402,7 @@ int store_verify_tallies_each(struct store *st, const int64_t *sessions,
 	    "MIN(CASE WHEN v.ok = 0 THEN v.expected END), "
 	    "MIN(CASE WHEN v.ok = 0 THEN v.actual END) "
 	    "FROM verifications v CROSS JOIN runs r ON r.id = v.run_id "
-	    "WHERE r.session_id IN %s AND r.status = 'ok' "
+	    "WHERE r.position >= 0 AND r.session_id IN %s AND r.status = 'ok' "
 	    "AND r.warmup = 0 AND NOT (v.method = 'apply' AND v.ok = 1) "
 	    "GROUP BY r.cell, f, v.ok";
 	sqlite3_stmt *s;
@@ -429,7 +429,7 @@ int store_verify_groups_each(struct store *st, const int64_t *sessions,
 	static const char sql[] =
 	    "SELECT v.factor, v.host, v.method, v.expected, v.actual, "
 	    "v.ok, COUNT(*) FROM verifications v CROSS JOIN runs r "
-	    "ON r.id = v.run_id WHERE r.session_id IN %s "
+	    "ON r.id = v.run_id WHERE r.position >= 0 AND r.session_id IN %s "
 	    "AND r.warmup = 0 GROUP BY 1, 2, 3, 4, 5, 6 "
 	    "ORDER BY 1, 2, 6, 4, 5";
 	sqlite3_stmt *s;
@@ -477,7 +477,7 @@ int store_observed_each(struct store *st, const int64_t *sessions, size_t n,
 	static const char sql[] =
 	    "SELECT o.run_id, o.key, o.value FROM observed o "
 	    "CROSS JOIN runs r ON r.id = o.run_id "
-	    "WHERE r.session_id IN %s AND r.warmup = 0 "
+	    "WHERE r.position >= 0 AND r.session_id IN %s AND r.warmup = 0 "
 	    "ORDER BY o.run_id, o.key";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
@@ -507,7 +507,7 @@ int store_conditions_each(struct store *st, const int64_t *sessions, size_t n,
 	 * it reads the runs anyway. */
 	static const char sql[] =
 	    "SELECT r.cell, o.key, o.value, count(*) FROM observed o CROSS "
-	    "JOIN runs r ON r.id = o.run_id WHERE r.session_id IN %1$s AND "
+	    "JOIN runs r ON r.id = o.run_id WHERE r.position >= 0 AND r.session_id IN %1$s AND "
 	    "r.status = 'ok' AND r.warmup = 0 GROUP BY r.cell, o.key, o.value "
 	    "UNION ALL SELECT r.cell, 'mtu@' || v.host, v.actual, count(*) "
 	    "FROM verifications v CROSS JOIN runs r ON r.id = v.run_id WHERE "
@@ -551,7 +551,7 @@ int store_cuts_each(struct store *st, const int64_t *sessions, size_t n,
 	static const char sql[] =
 	    "SELECT r.cell, count(*), max(c.cap) FROM output_cut c CROSS JOIN "
 	    "runs r "
-	    "ON r.id = c.run_id WHERE r.session_id IN %s AND r.status = 'ok' "
+	    "ON r.id = c.run_id WHERE r.position >= 0 AND r.session_id IN %s AND r.status = 'ok' "
 	    "AND r.warmup = 0 GROUP BY r.cell ORDER BY r.cell";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
@@ -576,7 +576,7 @@ int store_loads_each(struct store *st, const int64_t *sessions, size_t n,
 	    "SELECT r.cell, min(l.load1), max(l.load1), max(l.cpus), "
 	    "sum(l.load1 > l.cpus), count(*) FROM run_load l CROSS JOIN runs r "
 	    "ON "
-	    "r.id = l.run_id WHERE r.session_id IN %s AND r.status = 'ok' "
+	    "r.id = l.run_id WHERE r.position >= 0 AND r.session_id IN %s AND r.status = 'ok' "
 	    "AND r.warmup = 0 GROUP BY r.cell ORDER BY r.cell";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;

@@ -97,7 +97,9 @@ int store_trials_each(struct store *st, int64_t search_id,
 	buf_adds(&q, "SELECT t.run_id, t.search_id, r.session_id, "
 		     "r.cell_index, t.seq, t.goal, t.load, t.duration, "
 		     "t.loss, r.status, (SELECT value FROM metrics m WHERE "
-		     "m.run_id = t.run_id AND m.name = 'packets'), r.elapsed "
+		     "m.run_id = t.run_id AND m.name = 'packets'), r.elapsed, "
+		     "(SELECT value FROM metrics m WHERE m.run_id = t.run_id "
+		     "AND m.name = 'lost_packets') "
 		     "FROM trials t JOIN runs r ON r.id = t.run_id");
 	if (search_id > 0)
 		buf_adds(&q, " WHERE t.search_id = ?1");
@@ -132,10 +134,53 @@ int store_trials_each(struct store *st, int64_t search_id,
 		    store_status_parse((const char *)sqlite3_column_text(s, 9));
 		row.packets = col_num(s, 10);
 		row.elapsed = col_num(s, 11);
+		row.lost = col_num(s, 12);
 		cb = fn(ctx, &row);
 	}
 	if (cb < 0 || (!cb && rc != SQLITE_DONE)) {
 		int r = cb < 0 ? cb : store_db_fail(st, err, "reading trials");
+		sqlite3_finalize(s);
+		return r;
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
+int store_trial_counters_each(struct store *st, const int64_t *sessions,
+			      size_t n, store_trial_counter_fn fn, void *ctx,
+			      struct xr_err *err)
+{
+	struct buf q = BUF_INIT;
+	sqlite3_stmt *s = NULL;
+	size_t i;
+	int rc, cb = 0;
+	if (!has_trials(st))
+		return 0;
+	buf_adds(&q, "SELECT c.run_id, c.host, c.scope, c.name, c.value FROM "
+		     "trials t JOIN runs r ON r.id = t.run_id JOIN counters c "
+		     "ON c.run_id = t.run_id WHERE c.value > 0 AND c.scope IN "
+		     "('qdisc', 'udp', 'nic', 'ethtool')");
+	if (n) {
+		buf_adds(&q, " AND r.session_id IN (");
+		for (i = 0; i < n; i++)
+			buf_addf(&q, "%s%lld", i ? "," : "",
+				 (long long)sessions[i]);
+		buf_addc(&q, ')');
+	}
+	rc = q.s ? sqlite3_prepare_v2(st->db, q.s, -1, &s, NULL) : SQLITE_NOMEM;
+	buf_release(&q);
+	if (rc != SQLITE_OK)
+		return store_db_fail(st, err, "reading trial counters");
+	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		cb = fn(ctx, sqlite3_column_int64(s, 0),
+			(const char *)sqlite3_column_text(s, 1),
+			(const char *)sqlite3_column_text(s, 2),
+			(const char *)sqlite3_column_text(s, 3),
+			sqlite3_column_double(s, 4));
+	if (cb < 0 || (!cb && rc != SQLITE_DONE)) {
+		int r = cb < 0
+			    ? cb
+			    : store_db_fail(st, err, "reading trial counters");
 		sqlite3_finalize(s);
 		return r;
 	}
