@@ -45,17 +45,18 @@ static void at_trial(const struct report_search *s,
 	int k, any = 0;
 	load_text(s, t->load, l, sizeof l);
 	buf_addf(out, "at %s, %.3g%% lost", l, t->loss * 100);
-	if (isfinite(unsent) && unsent > 1e-9)
+	/* without the datagram counts (a command engine) nothing is said
+	 * of what was sent */
+	if (isfinite(dg) && isfinite(unsent) && unsent > 1e-9)
 		buf_addf(out,
 			 " (%.3g%% of the load not sent: the sender fell "
-			 "behind",
-			 unsent * 100);
-	else
-		buf_adds(out, " (all of the load sent");
-	if (isfinite(dg))
-		buf_addf(out, "; %.0f of %.0f datagrams lost", t->lost,
-			 t->packets);
-	buf_adds(out, ")");
+			 "behind; %.0f of %.0f datagrams lost)",
+			 unsent * 100, t->lost, t->packets);
+	else if (isfinite(dg))
+		buf_addf(out,
+			 " (all of the load sent; %.0f of %.0f datagrams "
+			 "lost)",
+			 t->lost, t->packets);
 	for (k = 0; k < REPORT_DROP_N; k++) {
 		if (!(t->drop[k] > 0))
 			continue;

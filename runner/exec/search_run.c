@@ -38,37 +38,21 @@ static const struct engine_metric *metric(const struct engine_result *res,
 }
 
 /* iperf3 UDP: datagrams lost, and what the sender did not send of the
- * load beyond one datagram or `unsent` seconds of it (schema/plan.md,
- * "The loss ratio of a trial"). */
+ * load (search_udp_loss). */
 static double udp_loss(double load, double duration, double unsent,
 		       const struct engine_result *res, char *why, size_t whysz)
 {
 	const struct engine_metric *pk = metric(res, "packets"),
 				   *lo = metric(res, "lost_packets"),
 				   *by = metric(res, "bytes");
-	double packets, lost, recv, dgram, sent, tol, share;
 	if (!pk || !lo || !by) {
 		snprintf(why, whysz,
 			 "no loss ratio: the engine reported no packets, "
 			 "lost_packets and bytes (a UDP run has them)");
 		return NAN;
 	}
-	packets = pk->value;
-	lost = lo->value < 0 ? 0 : lo->value;
-	if (!(packets > 0))
-		return 1; /* nothing arrived, nothing counted: all lost */
-	if (lost > packets)
-		lost = packets;
-	recv = packets - lost;
-	if (!(recv > 0))
-		return 1;
-	dgram = by->value / recv;
-	sent = dgram * packets * 8;
-	tol = dgram * 8 > load * unsent ? dgram * 8 : load * unsent;
-	share = (sent + tol) / (load * duration);
-	if (share > 1)
-		share = 1;
-	return 1 - share * (1 - lost / packets);
+	return search_udp_loss(load, duration, unsent, pk->value, lo->value,
+			       by->value);
 }
 
 double search_trial_loss(const struct runctx *rc,

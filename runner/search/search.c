@@ -119,6 +119,26 @@ double search_quantile_loss(const struct search_goal *g,
 	return q;
 }
 
+double search_udp_loss(double load, double duration, double unsent,
+		       double packets, double lost, double bytes)
+{
+	double recv, dgram, sent, tol, share;
+	if (lost < 0)
+		lost = 0; /* reordered datagrams counted back */
+	if (!(packets > 0) || !(packets - lost > 0) || !(load * duration > 0))
+		return 1;
+	if (lost > packets)
+		lost = packets;
+	recv = packets - lost;
+	dgram = bytes / recv;
+	sent = dgram * packets * 8;
+	tol = dgram * 8 > load * unsent ? dgram * 8 : load * unsent;
+	share = (sent + tol) / (load * duration);
+	if (share > 1)
+		share = 1;
+	return 1 - share * (1 - lost / packets);
+}
+
 /* ---- one goal's view of the trials ----------------------------------- */
 
 struct view {
@@ -370,8 +390,7 @@ static int goal_step(const struct search_cfg *c, const struct search_goal *g,
 	    ((k = streak(g, t, n, SEARCH_LOWER, 1)) > 1 || v->u >= c->max)) {
 		x = v->l * (1 + w * pow(4, k - 1));
 		x = x < mid ? x : mid;
-	} else if (last == v->u &&
-		   (k = streak(g, t, n, SEARCH_UPPER, 0)) > 1) {
+	} else if (last == v->u && (k = streak(g, t, n, SEARCH_UPPER, 0)) > 1) {
 		x = v->u * (1 - w * pow(4, k - 2));
 		x = x > mid ? x : mid;
 	} else if (last == v->l || last == v->u) {

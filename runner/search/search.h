@@ -62,6 +62,15 @@ double search_quantile_loss(const struct search_goal *g,
 			    const struct search_trial *t, size_t n,
 			    double load);
 
+/* The loss ratio of a UDP trial (schema/plan.md, "The loss ratio of a
+ * trial"): datagrams lost of those sent, and the part of the load the
+ * sender did not send beyond `unsent` seconds of it or one datagram,
+ * whichever is more: 1 - min(1, (sent + tolerance) / (load x duration)) x
+ * (1 - lost / packets), sent = bytes / (packets - lost) x packets x 8
+ * (bytes: the receiver's, of whole datagrams). 1 when nothing arrived. */
+double search_udp_loss(double load, double duration, double unsent,
+		       double packets, double lost, double bytes);
+
 /* What a goal found (RFC 9971 "Goal Result"). */
 struct search_result {
 	int has_lower, has_upper;

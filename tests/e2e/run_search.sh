@@ -80,3 +80,25 @@ wait $pid 2>/dev/null || true
 [ "$(q "select count(*) from runs where position < 0")" = "$n" ] || fail "trial rows doubled"
 [ "$(m ndr)" = 437.0 ] && [ "$(m pdr)" = "$(XR_DB=s.db m pdr)" ] || fail "resumed results differ"
 echo "ok: ndr 437, pdr $(m pdr), $n trials; resumed after a kill at trial 4"
+
+# The report reads the trials back (reports/model/model_search.c): the
+# same ndr, every trial; where loss began: no loss at 437, some at the
+# next load tried above it, 441 (1 - 437/441 = 0.907%), and at max load
+# 1000, 56.3% (a command engine has no datagram counts: nothing is said of
+# what was sent).
+"$XRUN" report --db s.db -o s.json 2>rep.err && "$XRUN" report --db s.db -o s.md 2>>rep.err || { cat rep.err; fail "report exit $?"; }
+g() { q :memory: "select json_extract(g.value, '\$.$2') from json_each(json_extract(readfile('s.json'), '\$.cells[0].search.goals')) g where json_extract(g.value, '\$.name') = '$1'"; }
+[ "$(g ndr load)" = 437.0 ] && [ "$(g ndr throughput)" = 437.0 ] && [ "$(g ndr upper)" = 441.0 ] ||
+	fail "JSON ndr $(g ndr load) / $(g ndr throughput) / $(g ndr upper)"
+[ "$(g pdr load)" = "$(XR_DB=s.db m pdr)" ] || fail "JSON pdr $(g pdr load) is not the search's $(XR_DB=s.db m pdr)"
+[ "$(q :memory: "select json_array_length(json_extract(readfile('s.json'), '\$.cells[0].search.trials'))")" = "$n" ] ||
+	fail "JSON trials are not the store's $n"
+[ "$(q :memory: "select json_extract(readfile('s.json'), '\$.cells[0].search.drops.from') || ' ' || json_extract(readfile('s.json'), '\$.cells[0].search.drops.to')")" = "437.0 441.0" ] ||
+	fail "drops: $(q :memory: "select json_extract(readfile('s.json'), '\$.cells[0].search.drops')")"
+grep -q '^| - | ndr | 437 | – | 437 | 441 | 3 |  |$' s.md || { grep -A4 'Rate search' s.md; fail "markdown table row"; }
+grep -q '^Loss began between 437 (the highest trial load without loss) and 441: at 441, 0.907% lost; at 1000, 56.3% lost\.$' s.md ||
+	{ grep 'Loss began' s.md; fail "where loss began"; }
+[ -s s-search-1.svg ] || fail "no chart"
+# The cell's runs are its one search, not its trials.
+[ "$(q :memory: "select json_extract(readfile('s.json'), '\$.cells[0].runs') || ' ' || json_extract(readfile('s.json'), '\$.cells[0].ok')")" = "1 1" ] ||
+	fail "cells[0] runs/ok: $(q :memory: "select json_extract(readfile('s.json'), '\$.cells[0].runs')")"

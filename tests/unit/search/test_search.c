@@ -291,13 +291,39 @@ static void bounds(void)
 	search_free(s);
 }
 
+static void udp_loss(void)
+{
+	/* A lab trial (tbf 200mbit, a loaded machine): 66,491,779 bit/s for
+	 * 2 s, 11,222 datagrams sent, none lost, 16,517,312 bytes received.
+	 * By hand: a datagram 16,517,312 / 11,222 = 1,471.869 B, sent
+	 * 11,222 x 1,471.869 x 8 = 132,138,496 bit of 132,983,558 asked;
+	 * tolerance 1 ms of the load, 66,491.8 bit (> one datagram, 11,775
+	 * bit): share 0.9941454, loss 0.58546% (python3). */
+	is_near(search_udp_loss(66491779, 2, 0.001, 11222, 0, 16517312),
+		0.0058546, 1e-7, "sender shortfall counts: 0.58546%");
+	/* 10 ms tolerated: 664,917.8 bit, share 0.9986454: 0.13546%. */
+	is_near(search_udp_loss(66491779, 2, 0.01, 11222, 0, 16517312),
+		0.0013546, 1e-7, "10 ms unsent tolerated: 0.13546%");
+	/* Everything sent, 29 of 16,581 lost (RcvbufErrors 29 on the
+	 * server): 29 / 16,581 = 0.1749%. 97,782,029 bit/s x 2 s =
+	 * 195,564,058 bit; sent 16,581 x 1,472 x 8 = 195,257,856 +
+	 * 97,782 (1 ms) < asked: share 0.9989350, loss 0.28129%. */
+	is_near(search_udp_loss(97782029, 2, 0.001, 16581, 29,
+				(16581.0 - 29) * 1472),
+		1 - (195257856.0 + 97782.029) / 195564058 * (1 - 29.0 / 16581),
+		1e-12, "lost datagrams and shortfall compose");
+	is_near(search_udp_loss(1e8, 1, 0.001, 0, 0, 0), 1, 0,
+		"nothing arrived: all lost");
+}
+
 int main(void)
 {
-	tap_plan(55);
+	tap_plan(59);
 	rfc_example();
 	shaper_search();
 	random_loss();
 	duration_sum();
 	bounds();
+	udp_loss();
 	return tap_done();
 }
