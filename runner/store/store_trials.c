@@ -114,7 +114,7 @@ int store_trials_each(struct store *st, int64_t search_id,
 	rc = q.s ? sqlite3_prepare_v2(st->db, q.s, -1, &s, NULL) : SQLITE_NOMEM;
 	buf_release(&q);
 	if (rc != SQLITE_OK && !has_trials(st))
-		return 0; /* a store from before version 10, read as it is */
+		return 0; /* a store from before version 11, read as it is */
 	if (rc != SQLITE_OK)
 		return store_db_fail(st, err, "reading trials");
 	if (search_id > 0)
