@@ -515,7 +515,8 @@ int store_conditions_each(struct store *st, const int64_t *sessions, size_t n,
 	 * it reads the runs anyway. */
 	static const char sql[] =
 	    "SELECT r.cell, o.key, o.value, count(*) FROM observed o CROSS "
-	    "JOIN runs r ON r.id = o.run_id WHERE r.position >= 0 AND r.session_id IN %1$s AND "
+	    "JOIN runs r ON r.id = o.run_id WHERE r.position >= 0 AND "
+	    "r.session_id IN %1$s AND "
 	    "r.status = 'ok' AND r.warmup = 0 GROUP BY r.cell, o.key, o.value "
 	    "UNION ALL SELECT r.cell, 'mtu@' || v.host, v.actual, count(*) "
 	    "FROM verifications v CROSS JOIN runs r ON r.id = v.run_id WHERE "
@@ -559,7 +560,8 @@ int store_cuts_each(struct store *st, const int64_t *sessions, size_t n,
 	static const char sql[] =
 	    "SELECT r.cell, count(*), max(c.cap) FROM output_cut c CROSS JOIN "
 	    "runs r "
-	    "ON r.id = c.run_id WHERE r.position >= 0 AND r.session_id IN %s AND r.status = 'ok' "
+	    "ON r.id = c.run_id WHERE r.position >= 0 AND r.session_id IN %s "
+	    "AND r.status = 'ok' "
 	    "AND r.warmup = 0 GROUP BY r.cell ORDER BY r.cell";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
@@ -584,7 +586,8 @@ int store_loads_each(struct store *st, const int64_t *sessions, size_t n,
 	    "SELECT r.cell, min(l.load1), max(l.load1), max(l.cpus), "
 	    "sum(l.load1 > l.cpus), count(*) FROM run_load l CROSS JOIN runs r "
 	    "ON "
-	    "r.id = l.run_id WHERE r.position >= 0 AND r.session_id IN %s AND r.status = 'ok' "
+	    "r.id = l.run_id WHERE r.position >= 0 AND r.session_id IN %s "
+	    "AND r.status = 'ok' "
 	    "AND r.warmup = 0 GROUP BY r.cell ORDER BY r.cell";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;

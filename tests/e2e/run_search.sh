@@ -102,3 +102,7 @@ grep -q '^Loss began between 437 (the highest trial load without loss) and 441: 
 # The cell's runs are its one search, not its trials.
 [ "$(q :memory: "select json_extract(readfile('s.json'), '\$.cells[0].runs') || ' ' || json_extract(readfile('s.json'), '\$.cells[0].ok')")" = "1 1" ] ||
 	fail "cells[0] runs/ok: $(q :memory: "select json_extract(readfile('s.json'), '\$.cells[0].runs')")"
+# xrun merge carries the trials with their searches (store_merge.c).
+"$XRUN" merge m.db s.db >/dev/null 2>merge.err || { cat merge.err; fail "merge exit $?"; }
+[ "$(q m.db "select count(*) from trials t join runs r on r.id = t.run_id join runs s on s.id = t.search_id where r.position < 0 and s.position = 0")" = "$n" ] ||
+	fail "merged store: $(q m.db "select count(*) from trials") trials of $n linked to their search"
