@@ -77,7 +77,24 @@ lab() {
 	t0=$(date +%s.%N)
 	"$xrun" run w.yaml --db w.db --unattended --quiet
 	t1=$(date +%s.%N)
-	echo "sweep: 10 runs, $(echo "($t1 - $t0) / 60" | bc -l | cut -c1-5) min; lossless levels: $(sqlite3 w.db "select group_concat(json_extract(r.cell, '\$.rate')) from runs r join metrics m on m.run_id = r.id and m.name = 'lost_packets' where m.value = 0")"
+	echo "sweep: 10 runs, $(echo "($t1 - $t0) / 60" | bc -l | cut -c1-5) min"
+	# Each step's loss ratio as the search counts it (search_udp_loss:
+	# lost datagrams and the sender's shortfall beyond 10 ms).
+	python3 - w.db <<'PY'
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+for cell, pk, lo, by in db.execute(
+        "select r.cell, (select value from metrics where run_id = r.id and name = 'packets'),"
+        " (select value from metrics where run_id = r.id and name = 'lost_packets'),"
+        " (select value from metrics where run_id = r.id and name = 'bytes')"
+        " from runs r where r.status = 'ok' order by r.position"):
+    load = float(json.loads(cell)["rate"].rstrip("M")) * 1e6
+    recv = pk - lo
+    sent = by / recv * pk * 8
+    share = min(1, (sent + max(by / recv * 8, load * 0.01)) / (load * 2))
+    loss = 1 - share * (1 - lo / pk)
+    print("  step %5.0f Mbit/s: loss %.3f%% (lost %d of %d datagrams)" % (load / 1e6, loss * 100, lo, pk))
+PY
 }
 
 case "${1:-model}" in
