@@ -106,3 +106,40 @@ grep -q '^Loss began between 437 (the highest trial load without loss) and 441: 
 "$XRUN" merge m.db s.db >/dev/null 2>merge.err || { cat merge.err; fail "merge exit $?"; }
 [ "$(q m.db "select count(*) from trials t join runs r on r.id = t.run_id join runs s on s.id = t.search_id where r.position < 0 and s.position = 0")" = "$n" ] ||
 	fail "merged store: $(q m.db "select count(*) from trials") trials of $n linked to their search"
+
+# Repetitions of a search are repetitions of the cell: a factor on the
+# shaper's capacity (437, 733), repeat 3, ABBA (Thue-Morse passes: 437
+# 733, 733 437, 437 733 ... as every abba plan); the ndr of each search
+# is the cell's metric, compared like any (here refused: the model has no
+# noise, zero variance, which is the right answer for it).
+cat >f.yaml <<YAML
+xrun: 1
+name: f
+sample: off
+counters: none
+repeat: 3
+factors:
+  cap: { levels: ["437", "733"] }
+engine:
+  type: command
+  run: [sh, "$GEN", "{{rate}}", "0", "{{cap}}"]
+  metrics:
+    lost: { regex: 'lost (\S+)', unit: '1' }
+search:
+  param: rate
+  min: 100
+  max: 1000
+  width: 1%
+  loss: lost
+  goals:
+    - { name: ndr, loss: 0%, trial: 0.1s, sum: 0.1s, exceed: 0% }
+report:
+  compare: [{ factor: cap, baseline: "437" }]
+YAML
+"$XRUN" run f.yaml --db f.db --unattended --quiet || fail "factor run exit $?"
+[ "$(q f.db "select group_concat(json_extract(cell, '\$.cap') || '=' || (select value from metrics m where m.run_id = r.id and m.name = 'ndr'), ' ') from (select * from runs where position >= 0 order by position) r")" = \
+	"437=437.0 733=733.0 733=733.0 437=437.0 733=733.0 437=437.0" ] ||
+	fail "searches in order: $(q f.db "select group_concat(cell) from runs where position >= 0")"
+"$XRUN" report --db f.db --metric ndr -o f.json 2>rep.err || { cat rep.err; fail "report exit $?"; }
+[ "$(q :memory: "select json_extract(c.value, '\$.metric') || ' ' || json_extract(c.value, '\$.n_a') || '+' || json_extract(c.value, '\$.n_b') || ' ' || json_extract(c.value, '\$.reason_codes[0]') from json_each(json_extract(readfile('f.json'), '\$.comparisons')) c")" = "ndr 3+3 zero_variance" ] ||
+	fail "ndr comparison: $(q :memory: "select json_extract(readfile('f.json'), '\$.comparisons')")"
