@@ -24,6 +24,8 @@ xr_lab_search_plan "$P" lab-search >s.yaml
 "$XRUN" report --db s.db -o s.json 2>rep.err || { cat rep.err; fail "report exit $?"; }
 ndr=$(xr_search_goal s.json ndr load)
 XR_DB=s.db
+# where loss began (the sender's shortfall on a busy machine, or the tbf)
+echo "# $(q :memory: "select json_extract(readfile('s.json'), '\$.cells[0].search.drops.text')")"
 echo "# ndr $ndr bit/s ($(q :memory: "select round(($ndr / 194451783.4 - 1) * 100, 2)")% from 194451783), pdr $(xr_search_goal s.json pdr load), $(q "select count(*) from trials") trials: $(q "select group_concat(cast(load as int) || ':' || round(loss * 100, 3), ' ') from trials")"
 [ -n "$ndr" ] || fail "no ndr in cells[0].search"
 [ "$(q :memory: "select abs($ndr / 194451783.4 - 1) <= 0.02")" = 1 ] ||

@@ -30,6 +30,8 @@ xr_lab_search_plan "$P" lab-search-loss >s.yaml
 "$XRUN" run s.yaml --db s.db --unattended --quiet 2>run.err || { cat run.err; fail "run exit $?"; }
 "$XRUN" report --db s.db -o s.json 2>rep.err || { cat rep.err; fail "report exit $?"; }
 XR_DB=s.db
+# where loss began (the sender's shortfall on a busy machine, or the tbf)
+echo "# $(q :memory: "select json_extract(readfile('s.json'), '\$.cells[0].search.drops.text')")"
 pdr=$(xr_search_goal s.json pdr load)
 echo "# ndr $(xr_search_goal s.json ndr load) ($(xr_search_goal s.json ndr irregular)), pdr $pdr, $(q "select count(*) from trials") trials: $(q "select group_concat(cast(load as int) || ':' || round(loss * 100, 3), ' ') from trials")"
 [ -z "$(xr_search_goal s.json ndr load)" ] || fail "an ndr above the lower bound: $(xr_search_goal s.json ndr load)"
