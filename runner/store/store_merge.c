@@ -200,6 +200,13 @@ static const char *const run_children[] = {
     "src.series_notes c", /* version 7 inputs only */
     "INSERT INTO main.sizing_runs(run_id, block) SELECT n.id, c.block FROM "
     "src.sizing_runs c", /* version 9 inputs only */
+    /* version 11 inputs: a trial's search is a run of the same session,
+     * found by its position too */
+    "INSERT INTO main.trials(run_id, search_id, seq, goal, load, duration, "
+    "loss) SELECT n.id, (SELECT ns.id FROM main.runs ns JOIN src.runs os "
+    "ON os.id = c.search_id WHERE ns.session_id = ?2 AND ns.position = "
+    "os.position), c.seq, c.goal, c.load, c.duration, c.loss FROM "
+    "src.trials c",
 };
 
 /* The source table of a run_children row ("... FROM src.T c"): an input
