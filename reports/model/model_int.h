@@ -29,12 +29,6 @@ struct mrun {
 	const char *engine;	 /* runs.engine (arena, shared), or NULL */
 };
 
-/* Per (cell, factor) verification tallies. */
-struct mverify {
-	int n, bad;
-	const char *expected, *actual; /* of the first mismatch */
-};
-
 struct mcell {
 	int *ok; /* indices into mb.runs of ok runs, by gpos */
 	int nok, capok;
@@ -52,7 +46,7 @@ struct model_build {
 	int nruns;
 	struct mcell *mc;    /* [r->ncells] */
 	double **vals;	     /* [nmetrics][nruns], NaN when absent */
-	struct mverify *ver; /* [ncells * nfactors] */
+	struct report_cverify *ver; /* [ncells * nfactors], arena */
 };
 
 /* Flag details are written in the report's language (fixed words only;

@@ -26,6 +26,7 @@ enum report_ref_status {
 	X(DIFFERS, "differs")                                                  \
 	X(INCONCLUSIVE, "inconclusive")                                        \
 	X(NOT_COMPARABLE, "not_comparable")                                    \
+	X(NOT_VERIFIED, "not_verified")                                        \
 	X(NOT_MEASURED, "not_measured")                                        \
 	X(AMBIGUOUS, "ambiguous")
 

@@ -391,17 +391,21 @@ int store_verify_tallies_each(struct store *st, const int64_t *sessions,
 			      struct xr_err *err)
 {
 	/* A factor's second and later verify entries are stored as
-	 * "NAME#2" ... (a factor name has no '#'): they count for NAME. */
+	 * "NAME#2" ... (a factor name has no '#'): they count for NAME.
+	 * Runs are counted, not checks: a run whose factor was checked on
+	 * two hosts (or by two entries) is one run, failed when any check
+	 * failed (the inner query: one row per run and factor). */
 	static const char sql[] =
-	    "SELECT r.cell, CASE WHEN instr(v.factor, '#') > 0 THEN "
+	    "SELECT cell, f, ok, COUNT(*), MIN(e), MIN(a) FROM ("
+	    "SELECT r.cell AS cell, CASE WHEN instr(v.factor, '#') > 0 THEN "
 	    "substr(v.factor, 1, instr(v.factor, '#') - 1) ELSE v.factor END "
-	    "AS f, v.ok, COUNT(*), "
-	    "MIN(CASE WHEN v.ok = 0 THEN v.expected END), "
-	    "MIN(CASE WHEN v.ok = 0 THEN v.actual END) "
+	    "AS f, MIN(v.ok) AS ok, "
+	    "MIN(CASE WHEN v.ok = 0 THEN v.expected END) AS e, "
+	    "MIN(CASE WHEN v.ok = 0 THEN v.actual END) AS a "
 	    "FROM verifications v CROSS JOIN runs r ON r.id = v.run_id "
 	    "WHERE r.session_id IN %s AND r.status = 'ok' "
 	    "AND r.warmup = 0 AND NOT (v.method = 'apply' AND v.ok = 1) "
-	    "GROUP BY r.cell, f, v.ok";
+	    "GROUP BY r.id, f) GROUP BY cell, f, ok";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
 	if ((r = read_prep(st, sql, sessions, n, &s, "verifications", err)) < 0)
