@@ -38,6 +38,17 @@ typedef int (*store_session_fn)(void *ctx, const struct store_session_row *s);
 int store_sessions_each(struct store *st, store_session_fn fn, void *ctx,
 			struct xr_err *err);
 
+/* The ok, non-warm-up runs of a session that a verdict cannot stand on
+ * (schema/report.md, "Verification"): *wrong, those with a setting
+ * verified wrong (runs.verified = 0: a check failed, or the apply hook of
+ * a factor without verify); *unverified, those in which one of the
+ * factors named in settings (a JSON array of names: the factors with an
+ * apply hook or a manual step) has no check but a successful apply hook
+ * (none declared, or none ran). Runs, not checks. */
+int store_verify_run_counts(struct store *st, int64_t session_id,
+			    const char *settings, int64_t *wrong,
+			    int64_t *unverified, struct xr_err *err);
+
 /* Runs of a session counted by status: counts[enum run_status]. A status
  * xrun does not know is not counted. */
 int store_run_counts(struct store *st, int64_t session_id,
