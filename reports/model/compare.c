@@ -414,13 +414,13 @@ static void flag_verify_and_cells(struct model_build *m, struct report_cmp *c,
 			    r->factors[f].name, va->bad, A->n_ok, vb->bad,
 			    B->n_ok);
 		else if (diff[f] && (ua || ub))
-			model_flag(m, c->reasons, &c->nreasons,
-				   REPORT_FLAG_NOT_VERIFIED,
-				   MODEL_JA(m)
-				       ? "%s: A で %d/%d 回、B で %d/%d 回"
-				       : "%s: %d of %d runs on A, %d of %d on B",
-				   r->factors[f].name, ua, A->n_ok, ub,
-				   B->n_ok);
+			model_flag(
+			    m, c->reasons, &c->nreasons,
+			    REPORT_FLAG_NOT_VERIFIED,
+			    MODEL_JA(m)
+				? "%s: A で %d/%d 回、B で %d/%d 回"
+				: "%s: %d of %d runs on A, %d of %d on B",
+			    r->factors[f].name, ua, A->n_ok, ub, B->n_ok);
 	}
 	for (side = 0; side < 2; side++) {
 		const struct report_cell *x = side ? B : A;
@@ -617,8 +617,10 @@ static void cmp_decide(struct model_build *m, struct report_cmp *c, int factor,
 		int k, withheld = 1;
 		/* only a setting not verified: not_verified, not refused */
 		for (k = 0; k < c->nreasons; k++)
-			withheld &= c->reasons[k].code == REPORT_FLAG_NOT_VERIFIED;
-		c->verdict = withheld ? REPORT_NOT_VERIFIED : REPORT_NOT_COMPARABLE;
+			withheld &=
+			    c->reasons[k].code == REPORT_FLAG_NOT_VERIFIED;
+		c->verdict =
+		    withheld ? REPORT_NOT_VERIFIED : REPORT_NOT_COMPARABLE;
 		c->delta_pct = c->ci_low_pct = c->ci_high_pct = NAN;
 		c->eq_low_pct = c->eq_high_pct = NAN;
 		c->hl_pct = c->hl_low_pct = c->hl_high_pct = c->mw_p = NAN;

@@ -584,8 +584,8 @@ static void judge_row(struct report *r, const struct report_ref *ref,
 
 /* The verdicts' words in the report's language. */
 static const enum report_text_id verdict_text[] = {
-    REPORT_T_REF_REPRODUCED,	 REPORT_T_REF_DIFFERS,
-    REPORT_T_REF_INCONCLUSIVE,	 REPORT_T_REF_NOT_COMPARABLE,
+    REPORT_T_REF_REPRODUCED,   REPORT_T_REF_DIFFERS,
+    REPORT_T_REF_INCONCLUSIVE, REPORT_T_REF_NOT_COMPARABLE,
     REPORT_T_REF_NOT_VERIFIED, REPORT_T_REF_NOT_MEASURED,
     REPORT_T_REF_AMBIGUOUS,
 };

@@ -4,8 +4,8 @@
  * per manual block the done / failed / pending counts, the manual steps
  * still pending with their instructions expanded, the failures with
  * their reasons, and the ok runs no verdict can stand on (a setting
- * verified wrong or never verified). The plan is read back from the text stored with the
- * session, so --db alone is enough.
+ * verified wrong or never verified). The plan is read back from the text stored
+ * with the session, so --db alone is enough.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -199,15 +199,17 @@ static int print_verify(struct store *st, const struct plan *p, int64_t sid,
 		return -1;
 	}
 	for (f = 0; f < p->nfactors; f++)
-		settings |= p->factors[f].apply.argc > 0 || p->factors[f].manual;
+		settings |=
+		    p->factors[f].apply.argc > 0 || p->factors[f].manual;
 	if (settings || wrong)
-		printf("verification: %lld of %lld ok runs with a setting "
-		       "verified wrong, %lld with a setting never verified%s%s%s"
-		       "\n",
-		       (long long)wrong, (long long)nok, (long long)unverified,
-		       unverified && names.len ? " (no verify declared: " : "",
-		       unverified && names.len ? names.s : "",
-		       unverified && names.len ? ")" : "");
+		printf(
+		    "verification: %lld of %lld ok runs with a setting "
+		    "verified wrong, %lld with a setting never verified%s%s%s"
+		    "\n",
+		    (long long)wrong, (long long)nok, (long long)unverified,
+		    unverified && names.len ? " (no verify declared: " : "",
+		    unverified && names.len ? names.s : "",
+		    unverified && names.len ? ")" : "");
 	buf_release(&names);
 	return 0;
 }

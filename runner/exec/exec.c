@@ -73,9 +73,9 @@ static int session_failed(struct runctx *rc)
 	return 0;
 }
 
-int exec_verify_counts(struct store *st, const struct plan *p,
-		       int64_t session, int64_t *wrong, int64_t *unverified,
-		       struct buf *names, struct xr_err *err)
+int exec_verify_counts(struct store *st, const struct plan *p, int64_t session,
+		       int64_t *wrong, int64_t *unverified, struct buf *names,
+		       struct xr_err *err)
 {
 	struct buf js = BUF_INIT;
 	int f, r;
@@ -131,8 +131,9 @@ static void verify_summary(struct runctx *rc, struct exec_outcome *out)
 			"not_verified\n",
 			(long long)out->n_unverified,
 			out->n_unverified == 1 ? "" : "s",
-			names.len ? "no verify declared: " : "its verify did "
-							    "not run",
+			names.len ? "no verify declared: "
+				  : "its verify did "
+				    "not run",
 			names.len ? names.s : "");
 	buf_release(&names);
 }
