@@ -145,7 +145,8 @@ struct ref_read {
 	int ndunits, capdunits;
 	const char **col_unit; /* [hdr->n] declared or from the header;
 				  NULL: the metric's base unit */
-	int *col_unit_at;      /* [hdr->n] line that says it */
+	int *col_unit_at;      /* [2 * hdr->n] line and column that say
+				  it */
 	double *col_scale;     /* [hdr->n] as written * scale = base */
 };
 

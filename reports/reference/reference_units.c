@@ -168,7 +168,7 @@ int ref_header_units(struct ref_read *rr, struct ref_record *hdr)
 		const char *unit = NULL, *name;
 		size_t n;
 		rr->col_unit[j] = NULL;
-		rr->col_unit_at[j] = 0;
+		rr->col_unit_at[2 * j] = rr->col_unit_at[2 * j + 1] = 0;
 		rr->col_scale[j] = 1;
 		if (report_factor_index(rr->r, hdr->f[j].s) >= 0)
 			continue; /* a factor is named as it is */
@@ -177,7 +177,8 @@ int ref_header_units(struct ref_read *rr, struct ref_record *hdr)
 		if (name && metric_name(rr, name)) {
 			hdr->f[j].s = name;
 			rr->col_unit[j] = unit;
-			rr->col_unit_at[j] = hdr->line;
+			rr->col_unit_at[2 * j] = hdr->line;
+			rr->col_unit_at[2 * j + 1] = hdr->f[j].col;
 		}
 		for (i = 0; i < rr->ndunits; i++)
 			if (!strcmp(rr->dunits[i].column, hdr->f[j].s)) {
@@ -191,7 +192,8 @@ int ref_header_units(struct ref_read *rr, struct ref_record *hdr)
 					    rr->dunits[i].line,
 					    rr->dunits[i].unit);
 				rr->col_unit[j] = rr->dunits[i].unit;
-				rr->col_unit_at[j] = rr->dunits[i].line;
+				rr->col_unit_at[2 * j] = rr->dunits[i].line;
+				rr->col_unit_at[2 * j + 1] = rr->dunits[i].col;
 				rr->dunits[i].used = 1;
 			}
 	}
@@ -212,7 +214,8 @@ void ref_col_scale(struct ref_read *rr, int j, int mi)
 	if (!unit)
 		return;
 	if (mi >= 0 && ref_unit_factor(r, mi, unit, &f) < 0) {
-		xr_diag_add(rr->d, 0, rr->col_unit_at[j], rr->hdr->f[j].col,
+		xr_diag_add(rr->d, 0, rr->col_unit_at[2 * j],
+			    rr->col_unit_at[2 * j + 1],
 			    "column '%s' is in %s, which does not fit metric "
 			    "'%s' (stored in %s)",
 			    rr->hdr->f[j].s, unit, rr->hdr->f[j].s,
