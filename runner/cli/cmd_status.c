@@ -399,7 +399,8 @@ const struct opt_cmd cmd_status_spec = {
     .name = "status",
     .args = "[PLAN]",
     .summary = "where the latest session stands: done / failed / pending per "
-	       "manual block, pending manual steps, failures with reasons",
+	       "manual block, pending manual steps, failures with reasons, "
+	       "runs verified wrong or never verified",
     .about = "Reads the store without taking its lock, so it works while "
 	     "xrun runs. With no PLAN and no --db: the store of the plan "
 	     "compiled into the binary (./loopback.db).",
