@@ -381,7 +381,8 @@ static const char *verify_reasons(const struct report *r,
 				  const struct report_ref_row *w, int bad)
 {
 	const struct report_cell *c = &r->cells[w->cell];
-	enum report_flag_code code = REPORT_FLAG_VERIFY_FAILED;
+	const char *prefix =
+	    report_flag_short(REPORT_FLAG_VERIFY_FAILED, r->about.lang);
 	struct buf b = BUF_INIT;
 	char text[512];
 	const char *out;
@@ -394,8 +395,7 @@ static const char *verify_reasons(const struct report *r,
 			: !named || !report_cell_unverified(r, w->cell, f))
 			continue;
 		/* the verdict not_verified says it: no prefix */
-		buf_addf(&b, "%s%s%s%s", b.len ? "; " : "",
-			 bad ? report_flag_short(code, r->about.lang) : "",
+		buf_addf(&b, "%s%s%s%s", b.len ? "; " : "", bad ? prefix : "",
 			 bad ? " " : "",
 			 report_cell_verify_text(r, w->cell, f, bad, text,
 						 sizeof text));
