@@ -44,8 +44,8 @@ struct model_build {
 	const struct report_opts *o;
 	struct mrun *runs;
 	int nruns;
-	struct mcell *mc;    /* [r->ncells] */
-	double **vals;	     /* [nmetrics][nruns], NaN when absent */
+	struct mcell *mc;	    /* [r->ncells] */
+	double **vals;		    /* [nmetrics][nruns], NaN when absent */
 	struct report_cverify *ver; /* [ncells * nfactors], arena */
 };
 

@@ -3,9 +3,10 @@
  * published matrix), reference_settings.c (its settings), reference_csv.c
  * (its CSV layer), reference_cells.c (its rows into published cells),
  * reference_match.c
- * (matching it to cells), reference_units.c (its columns' units), reference_verdict.c (the
- * verdict per published cell) and reference_plan.c (checking a reference
- * against a plan; reading one without a plan). Not for writers.
+ * (matching it to cells), reference_units.c (its columns' units),
+ * reference_verdict.c (the verdict per published cell) and reference_plan.c
+ * (checking a reference against a plan; reading one without a plan). Not for
+ * writers.
  */
 #ifndef XR_REFERENCE_INT_H
 #define XR_REFERENCE_INT_H

@@ -64,7 +64,7 @@ struct exec_outcome {
 	/* ok runs of the session with a setting verified wrong, and with a
 	 * setting applied but never verified (exec_verify_counts) */
 	int64_t n_verify_wrong, n_unverified;
-	int exit;	  /* the exit status of `xrun run` (docs/run.md) */
+	int exit; /* the exit status of `xrun run` (docs/run.md) */
 };
 
 /*
@@ -85,9 +85,9 @@ int exec_run(const struct plan *p, const struct exec_opts *o,
  * ("queue, mtu"). What `xrun run`'s summary and exit status and `xrun
  * status` say. 0 or a negative code (err).
  */
-int exec_verify_counts(struct store *st, const struct plan *p,
-		       int64_t session, int64_t *wrong, int64_t *unverified,
-		       struct buf *names, struct xr_err *err);
+int exec_verify_counts(struct store *st, const struct plan *p, int64_t session,
+		       int64_t *wrong, int64_t *unverified, struct buf *names,
+		       struct xr_err *err);
 
 /*
  * The idle lead-in before each run's engine while the samplers watch the

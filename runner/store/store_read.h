@@ -167,9 +167,9 @@ int store_counter_sums_each(struct store *st, const int64_t *sessions, size_t n,
 /* Verifications of the ok, non-warm-up runs of the sessions: runs (not
  * checks) counted per cell, factor and outcome, a run whose factor failed
  * any of its checks (hosts, verify entries) counted once as a mismatch;
- * expected/actual: the least mismatch of the group (NULL when ok). A successful apply hook (method "apply", stored
- * for factors without verify) is not a verification and is left out; a
- * failed one counts as a mismatch. */
+ * expected/actual: the least mismatch of the group (NULL when ok). A successful
+ * apply hook (method "apply", stored for factors without verify) is not a
+ * verification and is left out; a failed one counts as a mismatch. */
 struct store_verify_tally {
 	const char *cell, *factor;
 	int ok;
