@@ -36,6 +36,7 @@ engine:
 factors:
   n: { levels: [1, 2] }
   mode: { levels: [fast, safe] }
+sample: off
 YAML
 touch other.yml notes.txt old.db
 
