@@ -302,20 +302,6 @@ static void check_testbeds(struct model_build *m, struct report_cmp *c)
 	}
 }
 
-/* A factor that changes the system (an apply hook or a manual step), as
- * opposed to one that only goes into the engine's argv or parameters:
- * only such a setting can silently not take effect, so only its missing
- * verification is flagged (also when it is an engine parameter too: the
- * apply hook may still fail to take effect). */
-static int is_setting(struct model_build *m, int f)
-{
-	const struct plan_factor *pf;
-	if (!m->plan || f >= m->plan->nfactors)
-		return 0;
-	pf = &m->plan->factors[f];
-	return pf->apply.argc > 0 || pf->manual;
-}
-
 /* The ok runs' values of cell ci for metric mi and their positions in the
  * run order (for the covariate); NaNs left out. Returns how many. */
 static int side_samples(const struct model_build *m, int ci, int mi, double *y,
@@ -446,23 +432,26 @@ static void flag_engine_unit(struct model_build *m, struct report_cmp *c,
 			   ub ? ub : "?");
 }
 
-/* Verification of the settings under comparison (verify_failed refuses,
- * not_verified warns); then the cells' own flags become warnings
- * (verification mismatches of factors not compared, counters, failures,
- * instability, drift). */
+/* No verdict on what did not run (schema/report.md, "Verification"): a
+ * setting verified wrong in some run of either cell, compared or not,
+ * refuses (verify_failed: the runs did not measure what the plan says);
+ * a compared setting applied but not verified in some run withholds the
+ * verdict (not_verified). Runs are counted, not checks. Then the cells'
+ * own flags become warnings (counters, failures, instability, drift). */
 static void flag_verify_and_cells(struct model_build *m, struct report_cmp *c,
 				  const int *diff, struct report_flag *conf,
 				  int *nconf)
 {
 	struct report *r = m->r;
+	const struct report_cell *A = &r->cells[c->a], *B = &r->cells[c->b];
+	static const struct report_cverify none;
 	int f, k, side;
 
 	for (f = 0; f < r->nfactors && f < 64; f++) {
-		struct mverify *va, *vb;
-		if (!diff[f])
-			continue;
-		va = &m->ver[c->a * r->nfactors + f];
-		vb = &m->ver[c->b * r->nfactors + f];
+		const struct report_cverify *va = A->ver ? &A->ver[f] : &none,
+					    *vb = B->ver ? &B->ver[f] : &none;
+		int ua = report_cell_unverified(r, c->a, f),
+		    ub = report_cell_unverified(r, c->b, f);
 		if (va->bad || vb->bad)
 			model_flag(
 			    m, c->reasons, &c->nreasons,
@@ -470,26 +459,25 @@ static void flag_verify_and_cells(struct model_build *m, struct report_cmp *c,
 			    MODEL_JA(m)
 				? "%s: A で %d/%d 回、B で %d/%d 回"
 				: "%s: %d of %d runs on A, %d of %d on B",
-			    r->factors[f].name, va->bad, va->n, vb->bad, vb->n);
-		else if (!va->n && !vb->n && is_setting(m, f))
-			model_flag(m, c->warnings, &c->nwarnings,
-				   REPORT_FLAG_NOT_VERIFIED, "%s",
-				   r->factors[f].name);
+			    r->factors[f].name, va->bad, A->n_ok, vb->bad,
+			    B->n_ok);
+		else if (diff[f] && (ua || ub))
+			model_flag(
+			    m, c->reasons, &c->nreasons,
+			    REPORT_FLAG_NOT_VERIFIED,
+			    MODEL_JA(m)
+				? "%s: A で %d/%d 回、B で %d/%d 回"
+				: "%s: %d of %d runs on A, %d of %d on B",
+			    r->factors[f].name, ua, A->n_ok, ub, B->n_ok);
 	}
 	for (side = 0; side < 2; side++) {
-		const struct report_cell *x = &r->cells[side ? c->b : c->a];
+		const struct report_cell *x = side ? B : A;
 		for (k = 0; k < x->nflags; k++) {
 			enum report_flag_code code = x->flags[k].code;
-			int has = 0, j;
-			if (code == REPORT_FLAG_TOO_FEW_RUNS)
-				continue;
-			/* Already a reason when about a compared factor;
-			 * otherwise a warning. */
-			for (j = 0; code == REPORT_FLAG_VERIFY_FAILED &&
-				    j < c->nreasons;
-			     j++)
-				has |= c->reasons[j].code == code;
-			if (has)
+			/* too few runs: cmp_measure's; a setting verified
+			 * wrong: a reason above */
+			if (code == REPORT_FLAG_TOO_FEW_RUNS ||
+			    code == REPORT_FLAG_VERIFY_FAILED)
 				continue;
 			/* a drifting cell confounds the comparison */
 			if (code == REPORT_FLAG_DRIFT)
@@ -675,7 +663,13 @@ static void cmp_decide(struct model_build *m, struct report_cmp *c, int factor,
 	cmp_measure(m, c, conf, &nconf);
 	settle_confounds(m, c, conf, nconf, pc && pc->accept_sequential);
 	if (c->nreasons) {
-		c->verdict = REPORT_NOT_COMPARABLE;
+		int k, withheld = 1;
+		/* only a setting not verified: not_verified, not refused */
+		for (k = 0; k < c->nreasons; k++)
+			withheld &=
+			    c->reasons[k].code == REPORT_FLAG_NOT_VERIFIED;
+		c->verdict =
+		    withheld ? REPORT_NOT_VERIFIED : REPORT_NOT_COMPARABLE;
 		c->delta_pct = c->ci_low_pct = c->ci_high_pct = NAN;
 		c->eq_low_pct = c->eq_high_pct = NAN;
 		c->hl_pct = c->hl_low_pct = c->hl_high_pct = c->mw_p = NAN;

@@ -308,6 +308,11 @@ char *report_fmt_verdict(const struct report *r, const struct report_cmp *c,
 			 c->ci_low_pct, c->ci_high_pct,
 			 report_text(r, REPORT_T_DIFFERENT));
 		break;
+	case REPORT_NOT_VERIFIED:
+		/* the reasons start "not verified:" */
+		buf_adds(&b, "— ");
+		add_reasons(r, c, &b);
+		break;
 	default:
 		buf_addf(&b, "— %s: ", report_text(r, REPORT_T_NOT_COMPARABLE));
 		add_reasons(r, c, &b);

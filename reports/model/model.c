@@ -321,7 +321,6 @@ static void loader_release(struct loader *l)
 			free(l->m.vals[i]);
 	free(l->m.vals);
 	free(l->m.runs);
-	free(l->m.ver);
 	free(l->hash);
 	free(l->byid);
 	if (l->iv)

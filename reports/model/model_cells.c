@@ -466,6 +466,8 @@ int loader_fill_factors(struct loader *l, struct xr_err *err)
 		if (l->m.plan && i < l->m.plan->nfactors) {
 			f->manual = l->m.plan->factors[i].manual != NULL;
 			f->verify = l->m.plan->factors[i].verify != NULL;
+			f->setting =
+			    l->m.plan->factors[i].apply.argc > 0 || f->manual;
 		}
 	}
 	/* Labels. */

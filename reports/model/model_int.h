@@ -29,12 +29,6 @@ struct mrun {
 	const char *engine;	 /* runs.engine (arena, shared), or NULL */
 };
 
-/* Per (cell, factor) verification tallies. */
-struct mverify {
-	int n, bad;
-	const char *expected, *actual; /* of the first mismatch */
-};
-
 struct mcell {
 	int *ok; /* indices into mb.runs of ok runs, by gpos */
 	int nok, capok;
@@ -50,9 +44,9 @@ struct model_build {
 	const struct report_opts *o;
 	struct mrun *runs;
 	int nruns;
-	struct mcell *mc;    /* [r->ncells] */
-	double **vals;	     /* [nmetrics][nruns], NaN when absent */
-	struct mverify *ver; /* [ncells * nfactors] */
+	struct mcell *mc;	    /* [r->ncells] */
+	double **vals;		    /* [nmetrics][nruns], NaN when absent */
+	struct report_cverify *ver; /* [ncells * nfactors], arena */
 };
 
 /* Flag details are written in the report's language (fixed words only;

@@ -389,7 +389,7 @@ static int tally_row(void *ctx, const struct store_verify_tally *t)
 {
 	struct loader *l = ctx;
 	struct report *r = l->m.r;
-	struct mverify *v;
+	struct report_cverify *v;
 	int ci, f;
 	if (!t->cell || !t->factor)
 		return 0;
@@ -398,7 +398,7 @@ static int tally_row(void *ctx, const struct store_verify_tally *t)
 	if (ci < 0 || f < 0 || f >= r->nfactors)
 		return 0;
 	v = &l->m.ver[ci * r->nfactors + f];
-	v->n += (int)t->count;
+	v->checked += (int)t->count;
 	if (!t->ok) {
 		v->bad += (int)t->count;
 		v->expected = arena_strdup(l->m.a, t->expected);
@@ -440,36 +440,71 @@ static int verif_row(void *ctx, const struct store_verify_group *g)
 int loader_verifications(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
+	size_t nv = (size_t)r->ncells * (size_t)(r->nfactors + 1) + 1;
+	char text[512];
 	int rc, ci, f;
-	l->m.ver = calloc((size_t)r->ncells * (size_t)(r->nfactors + 1) + 1,
-			  sizeof *l->m.ver);
+	l->m.ver = arena_alloc(l->m.a, nv * sizeof *l->m.ver);
 	if (!l->m.ver)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	memset(l->m.ver, 0, nv * sizeof *l->m.ver);
 	if ((rc = store_verify_tallies_each(l->st, r->span.sessions,
 					    (size_t)r->span.nsessions,
 					    tally_row, l, err)) < 0)
 		return rc;
-	for (ci = 0; ci < r->ncells; ci++)
-		for (f = 0; f < r->nfactors; f++) {
-			struct mverify *v = &l->m.ver[ci * r->nfactors + f];
-			struct report_cell *c = &r->cells[ci];
-			if (v->bad)
-				model_flag(
-				    &l->m, c->flags, &c->nflags,
-				    REPORT_FLAG_VERIFY_FAILED,
-				    MODEL_JA(&l->m)
-					? "%s: %d/%d 回の試行で期待値 '%s'、"
-					  "実測値 '%s'"
-					: "%s: %d of %d runs, expected "
-					  "'%s', got '%s'",
-				    r->factors[f].name, v->bad, v->n,
-				    v->expected ? v->expected : "",
-				    v->actual ? v->actual : "");
-		}
+	for (ci = 0; ci < r->ncells; ci++) {
+		struct report_cell *c = &r->cells[ci];
+		c->ver = &l->m.ver[ci * r->nfactors];
+		for (f = 0; f < r->nfactors; f++)
+			if (c->ver[f].bad)
+				model_flag(&l->m, c->flags, &c->nflags,
+					   REPORT_FLAG_VERIFY_FAILED, "%s",
+					   report_cell_verify_text(
+					       r, ci, f, 1, text, sizeof text));
+	}
 	/* The summary for the appendix. */
 	return store_verify_groups_each(l->st, r->span.sessions,
 					(size_t)r->span.nsessions, verif_row, l,
 					err);
+}
+
+int report_cell_unverified(const struct report *r, int ci, int f)
+{
+	const struct report_cell *c;
+	if (ci < 0 || ci >= r->ncells || f < 0 || f >= r->nfactors ||
+	    !r->factors[f].setting)
+		return 0;
+	c = &r->cells[ci];
+	if (!c->ver)
+		return 0;
+	return c->n_ok > c->ver[f].checked ? c->n_ok - c->ver[f].checked : 0;
+}
+
+char *report_cell_verify_text(const struct report *r, int ci, int f, int bad,
+			      char *out, size_t n)
+{
+	const struct report_cell *c = &r->cells[ci];
+	const struct report_cverify *v = c->ver ? &c->ver[f] : NULL;
+	int ja = r->about.lang == REPORT_LANG_JA;
+	if (bad && v)
+		snprintf(out, n,
+			 ja ? "%s: %d/%d 回の試行で期待値 '%s'、実測値 '%s'"
+			    : "%s: %d of %d runs, expected '%s', got '%s'",
+			 r->factors[f].name, v->bad, c->n_ok,
+			 v->expected ? v->expected : "",
+			 v->actual ? v->actual : "");
+	else if (r->factors[f].verify)
+		snprintf(out, n,
+			 ja ? "%s: %d/%d 回の試行（verify が実行されていない）"
+			    : "%s: %d of %d runs (its verify did not run)",
+			 r->factors[f].name, report_cell_unverified(r, ci, f),
+			 c->n_ok);
+	else
+		snprintf(out, n,
+			 ja ? "%s: %d/%d 回の試行（verify の指定なし）"
+			    : "%s: %d of %d runs (no verify declared)",
+			 r->factors[f].name, report_cell_unverified(r, ci, f),
+			 c->n_ok);
+	return out;
 }
 
 /* A host fact, and its host in r->hosts on first sight. Out of memory

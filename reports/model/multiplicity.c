@@ -59,14 +59,14 @@ int model_multiplicity(struct model_build *m, struct report_cmp *v, int nv)
 {
 	int i, n = 0, holm = m->r->met.adjust == REPORT_ADJUST_HOLM;
 	for (i = 0; i < nv; i++)
-		n += v[i].verdict != REPORT_NOT_COMPARABLE;
+		n += v[i].verdict < REPORT_NOT_COMPARABLE; /* decided */
 	if (holm && adjust_holm(v, nv) < 0)
 		return -1;
 	if (n < MULTIPLICITY_FROM)
 		return 0;
 	for (i = 0; i < nv; i++) {
 		struct report_cmp *c = &v[i];
-		if (c->verdict == REPORT_NOT_COMPARABLE)
+		if (c->verdict >= REPORT_NOT_COMPARABLE)
 			continue;
 		if (holm)
 			model_flag(m, c->warnings, &c->nwarnings,

@@ -89,6 +89,16 @@ struct report_sizing {
 	const char *stopped; /* "planned", "max", "interrupted" or NULL */
 };
 
+/* Verification of one factor in one cell's ok runs, in runs (not checks:
+ * a run checked on two hosts is one run). */
+struct report_cverify {
+	int checked; /* ok runs in which a probe, verify command or the
+			engine's observation checked it */
+	int bad;     /* of them, runs in which a check failed (or the apply
+			hook of a factor without verify failed) */
+	const char *expected, *actual; /* of the first mismatch */
+};
+
 struct report_cell {
 	int index;	   /* matrix cell index (runs.cell_index) */
 	const int *lv;	   /* [nfactors] level index per factor, -1 unknown */
@@ -109,6 +119,9 @@ struct report_cell {
 	 * hand. What a published number is judged against. */
 	const double *const *vals;
 	int nvals;
+	/* [report.nfactors] verification of each factor in its ok runs;
+	 * NULL in a model built by hand (report_cell_unverified reads it) */
+	const struct report_cverify *ver;
 };
 
 struct report_factor {
@@ -117,6 +130,10 @@ struct report_factor {
 	int nlevels;
 	int manual; /* level changes need a person (runs not interleaved) */
 	int verify; /* the plan declares a verification for it */
+	/* An apply hook or a manual step changes the system for it: only
+	 * such a setting can silently not take effect (a factor that is
+	 * only an engine parameter cannot). */
+	int setting;
 };
 
 /* A matrix table: rows = levels of one factor, columns = combinations of
@@ -375,6 +392,20 @@ void report_free(struct report *r);
  * when absent or name is NULL. */
 int report_metric_index(const struct report *r, const char *name);
 int report_factor_index(const struct report *r, const char *name);
+
+/*
+ * No verdict on what did not run (schema/report.md, "Verification"): the
+ * ok runs of cell ci in which factor f, a setting, was applied but never
+ * verified (no verify declared, or none ran): its ok runs minus those
+ * checked; 0 for a factor that is no setting or a cell without tallies.
+ * report_cell_verify_text: "queue: 3 of 3 runs, expected '200ms', got
+ * '100ms'" for the runs whose check of f failed (bad), or "queue: 3 of 3
+ * runs (no verify declared)" for those not verified, into out (the
+ * report's language).
+ */
+int report_cell_unverified(const struct report *r, int ci, int f);
+char *report_cell_verify_text(const struct report *r, int ci, int f, int bad,
+			      char *out, size_t n);
 
 /* The series name of run u on host (NULL: any host), or NULL. */
 const struct report_series *report_run_series(const struct report_run *u,

@@ -38,30 +38,6 @@ static void list_names(struct buf *b, const char *const *names, int n,
 		buf_adds(b, "none");
 }
 
-/* How to turn a value written in `unit` into the base unit metric mi is
- * stored in: *factor; -XR_EUSAGE when the kinds do not fit. */
-static int unit_factor(const struct report *r, int mi, const char *unit,
-		       double *factor)
-{
-	const char *base, *stored = r->met.metric_units[mi];
-	double f;
-	if (units_metric(unit, &f, &base) < 0)
-		return -XR_EUSAGE;
-	if (!stored || !*stored || !strcmp(stored, base)) {
-		*factor = f;
-		return 0;
-	}
-	if (!strcmp(stored, "bit/s") && !strcmp(base, "B/s")) {
-		*factor = f * 8;
-		return 0;
-	}
-	if (!strcmp(stored, "B/s") && !strcmp(base, "bit/s")) {
-		*factor = f / 8;
-		return 0;
-	}
-	return -XR_EUSAGE;
-}
-
 static int read_file(const char *path, struct buf *b, struct xr_err *err)
 {
 	int rc = buf_read_file(b, path, REF_MAX_BYTES);
@@ -111,7 +87,7 @@ static void check_metric(struct ref_read *rr)
 		    "(present: %s)",
 		    rr->metric, rr->metric_line ? "" : " (the default)", b.s);
 		buf_release(&b);
-	} else if (unit_factor(r, mi, rr->unit, &rr->factor) < 0) {
+	} else if (ref_unit_factor(r, mi, rr->unit, &rr->factor) < 0) {
 		xr_diag_add(
 		    rr->d, 0, rr->unit_line ? rr->unit_line : rr->hdr->line,
 		    rr->unit_line ? rr->unit_col : 1,
@@ -164,11 +140,16 @@ static enum ref_col classify_unbound(struct ref_read *rr, int j, int numeric)
 	struct suggest sg;
 	int k;
 	if (rr->bind == REF_BIND_FREE) {
+		/* a published metric: read as numbers in its unit, never a
+		 * factor (xrun's own names: latency.*, the series) */
+		int metric = ref_xrun_metric(name) ||
+			     in_word_list(rr->extra_metrics, name);
 		for (k = 0; rr->free_metrics && rr->free_metrics[k]; k++)
-			if (!strcmp(rr->free_metrics[k], name))
-				return REF_COL_SKIP;
-		if (in_word_list(rr->extra_metrics, name))
-			return REF_COL_SKIP;
+			metric |= !strcmp(rr->free_metrics[k], name);
+		if (metric) {
+			ref_col_scale(rr, j, -1);
+			return REF_COL_METRIC;
+		}
 		rr->col_factor[j] = add_free_factor(rr, name);
 		rr->ref->nfactors++;
 		return REF_COL_FACTOR;
@@ -188,6 +169,8 @@ static enum ref_col classify_unbound(struct ref_read *rr, int j, int numeric)
 			    "column '%s' is not a factor of the plan (did you "
 			    "mean '%s'?): taken for a published metric",
 			    name, best);
+	if (numeric)
+		ref_col_scale(rr, j, -1); /* its unit is known, at least */
 	return REF_COL_SKIP;
 }
 
@@ -257,6 +240,7 @@ static enum ref_col classify_other(struct ref_read *rr, int j)
 			    name);
 	} else {
 		kind = REF_COL_METRIC;
+		ref_col_scale(rr, j, rr->col_metric[j]);
 	}
 	buf_release(&b);
 	buf_release(&m);
@@ -310,11 +294,13 @@ static int model_columns(struct ref_read *rr)
 	int *fx = arena_alloc(a, ((size_t)ref->nfactors + 1) * sizeof *fx);
 	const char **vn = arena_alloc(a, ((size_t)hdr->n + 1) * sizeof *vn);
 	int *vm = arena_alloc(a, ((size_t)hdr->n + 1) * sizeof *vm);
+	double *sc = arena_alloc(a, ((size_t)hdr->n + 1) * sizeof *sc);
 	int nf = 0, j;
-	if (!fn || !fx || !vn || !vm)
+	if (!fn || !fx || !vn || !vm || !sc)
 		return -XR_ENOMEM;
 	vn[0] = arena_strdup(a, rr->metric);
 	vm[0] = report_metric_index(rr->r, rr->metric);
+	sc[0] = rr->factor;
 	ref->nvalues = 1;
 	for (j = 0; j < hdr->n; j++) {
 		if (rr->kind[j] == REF_COL_FACTOR) {
@@ -322,9 +308,11 @@ static int model_columns(struct ref_read *rr)
 			fx[nf++] = rr->col_factor[j];
 		} else if (rr->kind[j] == REF_COL_METRIC) {
 			vn[ref->nvalues] = hdr->f[j].s;
+			sc[ref->nvalues] = rr->col_scale[j];
 			vm[ref->nvalues++] = rr->col_metric[j];
 		}
 	}
+	ref->scale = sc;
 	ref->factors = fn;
 	ref->factor_index = fx;
 	ref->values = vn;
@@ -347,6 +335,7 @@ static int read_row(struct ref_read *rr, const struct ref_record *c,
 		w->v[j].published = NAN;
 		w->v[j].ratio = NAN;
 		w->v[j].in_range = -1;
+		w->v[j].col = 0;
 	}
 	for (j = 0; j < hdr->n; j++) {
 		const struct ref_field *f = &c->f[j];
@@ -376,7 +365,9 @@ static int read_row(struct ref_read *rr, const struct ref_record *c,
 			bad = 1;
 			continue;
 		}
-		w->v[slot].published = slot == 0 ? v * rr->factor : v;
+		w->v[slot].published =
+		    v * (slot == 0 ? rr->factor : rr->col_scale[j]);
+		w->v[slot].col = f->col;
 		if (slot == 0) {
 			w->pub = w->v[0].published;
 			w->pub_text = f->s;

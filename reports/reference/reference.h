@@ -26,6 +26,7 @@ enum report_ref_status {
 	X(DIFFERS, "differs")                                                  \
 	X(INCONCLUSIVE, "inconclusive")                                        \
 	X(NOT_COMPARABLE, "not_comparable")                                    \
+	X(NOT_VERIFIED, "not_verified")                                        \
 	X(NOT_MEASURED, "not_measured")                                        \
 	X(AMBIGUOUS, "ambiguous")
 
@@ -73,6 +74,7 @@ struct report_ref_value {
 	double ratio;	  /* measured median / published; NaN unknown */
 	int in_range;	  /* published within measured [min, max]: 1 / 0;
 			     -1 unknown */
+	int col;	  /* column of the field in the cell's first row */
 };
 
 /* One published cell: the rows of the file with the same levels (each row
@@ -123,7 +125,10 @@ struct report_ref {
 	/* Compared value columns: [0] is `value` (the reference metric),
 	 * then extra metrics the store also holds. */
 	const char **values;	 /* [nvalues] metric names */
-	const int *value_metric; /* [nvalues] index into report.metrics */
+	const int *value_metric; /* [nvalues] index into report.metrics; -1
+				    read without a store */
+	const double *scale;	 /* [nvalues] as written * scale = base
+				    units (the column's unit) */
 	int nvalues;
 	struct report_ref_row *rows; /* one per published cell */
 	int nrows;

@@ -3,9 +3,10 @@
  * published matrix), reference_settings.c (its settings), reference_csv.c
  * (its CSV layer), reference_cells.c (its rows into published cells),
  * reference_match.c
- * (matching it to cells), reference_verdict.c (the
- * verdict per published cell) and reference_plan.c (checking a reference
- * against a plan; reading one without a plan). Not for writers.
+ * (matching it to cells), reference_units.c (its columns' units),
+ * reference_verdict.c (the verdict per published cell) and reference_plan.c
+ * (checking a reference against a plan; reading one without a plan). Not for
+ * writers.
  */
 #ifndef XR_REFERENCE_INT_H
 #define XR_REFERENCE_INT_H
@@ -102,6 +103,12 @@ enum ref_col {
 	REF_COL_SKIP,	   /* ignored (with a warning or an error) */
 };
 
+/* A column's declared unit: `unit,COLUMN,UNIT`. */
+struct ref_col_unit {
+	const char *column, *unit;
+	int line, col, used;
+};
+
 /* The reading of one reference file. */
 struct ref_read {
 	struct report *r;
@@ -134,7 +141,36 @@ struct ref_read {
 	int nlconds, caplconds;
 	int *scope_col;	  /* [nlconds] its factor column, -1 */
 	char *scope_seen; /* [nlconds] some row has its level */
+	/* units (reference_units.c) */
+	struct ref_col_unit *dunits; /* declared */
+	int ndunits, capdunits;
+	const char **col_unit; /* [hdr->n] declared or from the header;
+				  NULL: the metric's base unit */
+	int *col_unit_at;      /* [2 * hdr->n] line and column that say
+				  it */
+	double *col_scale;     /* [hdr->n] as written * scale = base */
 };
+
+/* reference_units.c: a column's unit (schema/reference.md, "Units").
+ * ref_xrun_metric: is name one of xrun's own metrics or series
+ * (latency.*, engine.*, cpu.*, ...)? ref_unit_factor: the factor from
+ * unit to the unit metric mi is stored in; -XR_EUSAGE when the kinds
+ * differ. ref_unit_setting: `unit,COLUMN,UNIT` into rr (1 when c is one,
+ * problems to rr->d). ref_header_units: each header field's unit, from
+ * its text ("NAME (ms)", its name then NAME) or its declaration, into
+ * rr->col_unit; 0 or -XR_ENOMEM. ref_col_scale: rr->col_scale[j] for
+ * column j of metric mi (-1 unknown), an error when the unit does not
+ * fit. ref_check_scale: a warning per value column whose published
+ * values are off by a power of 1000 against the matched cells'
+ * medians. */
+int ref_xrun_metric(const char *name);
+int ref_unit_factor(const struct report *r, int mi, const char *unit,
+		    double *factor);
+int ref_unit_setting(struct ref_read *rr, const struct ref_record *c);
+int ref_header_units(struct ref_read *rr, struct ref_record *hdr);
+void ref_col_scale(struct ref_read *rr, int j, int mi);
+void ref_check_scale(const struct report *r, const struct report_ref *ref,
+		     struct xr_diag *d);
 
 /* One published row, read into a scratch that the next row reuses: its
  * levels point into the CSV layer's scratch. */

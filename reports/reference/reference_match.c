@@ -147,6 +147,8 @@ int ref_attach(struct report *r, const char *path, double tolerance,
 	}
 	if (ref_verdicts(r, ref) < 0)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	/* a unit the file gets wrong shows only against the runs */
+	ref_check_scale(r, ref, d);
 	r->ref = ref;
 	return 0;
 }

@@ -201,7 +201,7 @@ static int read_v2_setting(struct ref_read *rr, const struct ref_record *c)
 static void read_setting(struct ref_read *rr, const struct ref_record *c)
 {
 	const char *key = c->f[0].s;
-	if (read_v2_setting(rr, c))
+	if (read_v2_setting(rr, c) || ref_unit_setting(rr, c))
 		return;
 	if (c->n != 2) {
 		xr_diag_add(rr->d, 0, c->line, 1,
@@ -238,11 +238,40 @@ static void read_setting(struct ref_read *rr, const struct ref_record *c)
 	}
 }
 
+/* `value`, or `value (UNIT)` / `value [UNIT]` / `value UNIT`. */
+static int is_value_column(const char *s)
+{
+	return !strncmp(s, "value", 5) &&
+	       (!s[5] || s[5] == ' ' || s[5] == '(' || s[5] == '[');
+}
+
+/* The header's units (reference_units.c); `value (UNIT)` is the values'
+ * unit, as the `unit` setting says it. 0 or -XR_ENOMEM. */
+static int value_unit(struct ref_read *rr, struct ref_record *h)
+{
+	int j, rc = ref_header_units(rr, h);
+	for (j = 0; rc == 0 && j < h->n; j++) {
+		if (strcmp(h->f[j].s, "value") || !rr->col_unit[j])
+			continue;
+		if (rr->unit && strcmp(rr->unit, rr->col_unit[j]))
+			xr_diag_add(rr->d, 0, h->line, h->f[j].col,
+				    "the header says the values are in %s, "
+				    "line %d says %s",
+				    rr->col_unit[j], rr->unit_line, rr->unit);
+		else if (!rr->unit) {
+			rr->unit = rr->col_unit[j];
+			rr->unit_line = h->line;
+			rr->unit_col = h->f[j].col;
+		}
+	}
+	return rc;
+}
+
 /* Settings, then the header (the first record with a `value` column),
  * each kept in the arena (settings point into them). */
 int ref_read_head(struct ref_read *rr)
 {
-	struct ref_record c, peek;
+	struct ref_record c, peek, *hk = NULL;
 	int j, rc;
 	while (!rr->hdr && (rc = ref_csv_next(&rr->csv, &c)) > 0) {
 		struct ref_record *k = arena_alloc(rr->a, sizeof *k);
@@ -250,12 +279,14 @@ int ref_read_head(struct ref_read *rr)
 			return -XR_ENOMEM;
 		k->line = rr->last_line = c.line;
 		for (j = 0; j < k->n; j++)
-			if (!strcmp(k->f[j].s, "value"))
-				rr->hdr = k;
+			if (is_value_column(k->f[j].s))
+				rr->hdr = hk = k;
 		if (!rr->hdr)
 			read_setting(rr, k);
 	}
 	if (!rr->hdr && rc < 0)
+		return rc;
+	if (hk && (rc = value_unit(rr, hk)) < 0)
 		return rc;
 	if (!rr->hdr) {
 		xr_diag_add(rr->d, 0, rr->last_line ? rr->last_line : 1, 0,

@@ -368,6 +368,43 @@ static const char *cond_reasons(const struct report *r,
 	return out;
 }
 
+/* No verdict on what did not run (schema/reference.md, "Verdicts"): with
+ * bad, the factors of the matched cell whose verification failed in some
+ * of its ok runs (any factor: those runs did not measure what the plan
+ * says): "setting verified wrong: queue: 3 of 3 runs, expected '200ms',
+ * got '100ms'"; without, the reference's factor columns that are settings
+ * (an apply hook or a manual step) applied but not verified in some run:
+ * "queue: 3 of 3 runs (no verify declared)". "" when none; NULL out of
+ * memory. */
+static const char *verify_reasons(const struct report *r,
+				  const struct report_ref *ref,
+				  const struct report_ref_row *w, int bad)
+{
+	const struct report_cell *c = &r->cells[w->cell];
+	const char *prefix =
+	    report_flag_short(REPORT_FLAG_VERIFY_FAILED, r->about.lang);
+	struct buf b = BUF_INIT;
+	char text[512];
+	const char *out;
+	int f, j;
+	for (f = 0; c->ver && f < r->nfactors; f++) {
+		int named = 0;
+		for (j = 0; j < ref->nfactors; j++)
+			named |= ref->factor_index[j] == f;
+		if (bad ? !c->ver[f].bad
+			: !named || !report_cell_unverified(r, w->cell, f))
+			continue;
+		/* the verdict not_verified says it: no prefix */
+		buf_addf(&b, "%s%s%s%s", b.len ? "; " : "", bad ? prefix : "",
+			 bad ? " " : "",
+			 report_cell_verify_text(r, w->cell, f, bad, text,
+						 sizeof text));
+	}
+	out = arena_strdup(r->arena, b.s ? b.s : "");
+	buf_release(&b);
+	return out;
+}
+
 /* --- numbers ------------------------------------------------------------- */
 
 /* The ok-run values of metric mi in cell ci; NULL (n 0) when the model
@@ -549,7 +586,8 @@ static void judge_row(struct report *r, const struct report_ref *ref,
 static const enum report_text_id verdict_text[] = {
     REPORT_T_REF_REPRODUCED,   REPORT_T_REF_DIFFERS,
     REPORT_T_REF_INCONCLUSIVE, REPORT_T_REF_NOT_COMPARABLE,
-    REPORT_T_REF_NOT_MEASURED, REPORT_T_REF_AMBIGUOUS,
+    REPORT_T_REF_NOT_VERIFIED, REPORT_T_REF_NOT_MEASURED,
+    REPORT_T_REF_AMBIGUOUS,
 };
 
 /* "3 of 4 published cells reproduced within ±3%; 1 differs: mtu=9000,
@@ -586,6 +624,24 @@ static const char *summary(const struct report *r, const struct report_ref *ref)
 	return out;
 }
 
+/* A matched row: a published condition the runs contradict, a setting
+ * verified wrong (not_comparable), a setting never verified
+ * (not_verified), else the numbers. w->reasons NULL when out of
+ * memory. */
+static void judge_matched(struct report *r, const struct report_ref *ref,
+			  struct report_ref_row *w)
+{
+	w->verdict = REPORT_REFV_NOT_COMPARABLE;
+	if (!(w->reasons = cond_reasons(r, ref, w)) || *w->reasons)
+		return;
+	if (!(w->reasons = verify_reasons(r, ref, w, 1)) || *w->reasons)
+		return;
+	w->verdict = REPORT_REFV_NOT_VERIFIED;
+	if (!(w->reasons = verify_reasons(r, ref, w, 0)) || *w->reasons)
+		return;
+	judge_row(r, ref, w);
+}
+
 int ref_verdicts(struct report *r, struct report_ref *ref)
 {
 	int k;
@@ -599,10 +655,8 @@ int ref_verdicts(struct report *r, struct report_ref *ref)
 		} else if (w->status != REPORT_REF_MATCHED) {
 			w->verdict = REPORT_REFV_NOT_MEASURED;
 			w->reasons = w->detail;
-		} else if (*(w->reasons = cond_reasons(r, ref, w))) {
-			w->verdict = REPORT_REFV_NOT_COMPARABLE;
 		} else {
-			judge_row(r, ref, w);
+			judge_matched(r, ref, w);
 		}
 		if (!w->reasons)
 			return -XR_ENOMEM;

@@ -38,6 +38,9 @@ void rt_verdict_head(const struct report *r, const struct report_cmp *c,
 		snprintf(out, n, "≠ %+.1f%% [%+.1f, %+.1f] %s", c->delta_pct,
 			 c->ci_low_pct, c->ci_high_pct, T(DIFFERENT));
 		break;
+	case REPORT_NOT_VERIFIED:
+		snprintf(out, n, "— %s", T(NOT_VERIFIED));
+		break;
 	default:
 		snprintf(out, n, "— %s", T(NOT_COMPARABLE));
 		break;

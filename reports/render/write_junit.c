@@ -4,7 +4,8 @@
  * actions): one <testsuite> for the report, one <testcase> per
  * comparison, a <failure> for each comparison whose verdict is one the
  * gate names (`xrun report --fail-on`), a <skipped/> for a comparison
- * refused as not comparable (when the gate does not name it). Elements
+ * refused as not comparable or withheld as not verified (when the gate
+ * does not name it). Elements
  * and attributes are those of the Jenkins/Ant schema junit-10.xsd
  * (jenkinsci/xunit-plugin): testsuites > testsuite (name, tests,
  * failures, errors, skipped, timestamp) > properties > property (name,
@@ -124,7 +125,7 @@ static void testcase(FILE *f, const struct report *r,
 		fputs("\">", f);
 		xml(f, line);
 		fputs("</failure>\n", f);
-	} else if (c->verdict == REPORT_NOT_COMPARABLE) {
+	} else if (c->verdict >= REPORT_NOT_COMPARABLE) {
 		fputs("      <skipped message=\"", f);
 		xml(f, line);
 		fputs("\"/>\n", f);
@@ -156,8 +157,8 @@ int report_write_junit(const struct report *r, unsigned fail_on, FILE *f,
 	for (k = 0; k < r->ncmps; k++) {
 		if (fail_on & (1u << r->cmps[k].verdict))
 			nfail++;
-		else if (r->cmps[k].verdict == REPORT_NOT_COMPARABLE)
-			nskip++;
+		else if (r->cmps[k].verdict >= REPORT_NOT_COMPARABLE)
+			nskip++; /* refused or withheld: no verdict */
 	}
 	timestamp(r->about.generated_at, ts, sizeof ts);
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);

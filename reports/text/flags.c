@@ -61,25 +61,31 @@ static const struct flag_row flag_rows[REPORT_FLAG_COUNT] = {
 	 {"too few successful runs: need >= 3 runs per side",
 	  "成功した試行が少なすぎる（各側 3 回以上必要）"},
 	 {"need >= 3 runs per side,", "各側 3 回以上必要:"}},
-    /* Refuses only for a compared factor; about another factor it is a
-     * cell flag, a warning on the comparison. */
+    /* No verdict on what did not run: a cell flag for any factor, and a
+     * reason on every comparison and reference row of the cell. */
     [REPORT_FLAG_VERIFY_FAILED] =
 	{"verify_failed",
 	 BOTH,
 	 REFUSES,
-	 {"a setting was verified wrong: the runs did not measure what the "
-	  "plan says (refuses a comparison of that factor, warns on others)",
-	  "設定の検証が不一致: 計画どおりの条件で測定されていない"
-	  "（その因子の比較は拒否、他の比較には警告）"},
+	 {"a setting was verified wrong in some runs: those runs did not "
+	  "measure what the plan says, so no comparison or reference row "
+	  "using the cell gets a verdict (counts are runs)",
+	  "設定の検証が一部の試行で不一致: その試行は計画どおりの条件で"
+	  "測定されていないため、このセルを使う比較と公表値の行は判定しない"
+	  "（回数は試行数）"},
 	 {"setting verified wrong:", "設定の検証が不一致:"}},
+    /* Withholds the verdict: the comparison's verdict is not_verified. */
     [REPORT_FLAG_NOT_VERIFIED] =
 	{"not_verified",
 	 CMP,
-	 WARNS,
-	 {"the setting under comparison was not verified (no probe or verify "
-	  "command checked it; an apply hook's exit status is no check)",
-	  "比較対象の設定が検証されていない（probe や verify による確認なし。"
-	  "apply フックの終了コードは確認にならない）"},
+	 REFUSES,
+	 {"the setting under comparison was applied but not verified in "
+	  "some runs (no probe or verify command checked it; an apply hook's "
+	  "exit status is no check): no verdict, the verdict is not_verified "
+	  "(counts are runs)",
+	  "比較対象の設定を適用したが一部の試行で検証していない（probe や "
+	  "verify による確認なし。apply フックの終了コードは確認にならない）"
+	  "ため判定しない: 判定は not_verified（回数は試行数）"},
 	 {"not verified:", "未検証:"}},
     [REPORT_FLAG_NOT_INTERLEAVED] =
 	{"not_interleaved",

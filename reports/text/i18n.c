@@ -109,6 +109,7 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
     [REPORT_T_EQUIVALENT] = {"equivalent", "同等"},
     [REPORT_T_NOT_SIGNIFICANT] = {"not significant", "有意差なし"},
     [REPORT_T_NOT_COMPARABLE] = {"not comparable", "比較不可"},
+    [REPORT_T_NOT_VERIFIED] = {"not verified", "未検証"},
     [REPORT_T_DIFFERENT] = {"different, size uncertain",
 			    "差あり（大きさは不確定）"},
     [REPORT_T_CONFIG_PAIR] = {"configuration", "構成の比較"},
@@ -218,19 +219,24 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
 			   "published value (with published runs: an "
 			   "equivalence test, TOST, on the two samples); "
 			   "differs when wholly outside; not comparable when "
-			   "a published condition differs from the runs'.",
+			   "a published condition differs from the runs' or "
+			   "a setting was verified wrong in some run; not "
+			   "verified when a setting was applied but never "
+			   "verified.",
 			   "公表値（%s）を同じ水準の実測セルと対応付けた。比"
 			   "＝実測中央値／公表値。「範囲内」は公表値が実測の"
 			   "最小–最大の間にあること。判定: 公表された統計量"
 			   "（平均・中央値など）の実測区間が公表値の ±許容差"
 			   "に収まれば再現（公表試行があれば 2 標本の同等性"
 			   "検定 TOST）、完全に外れれば相違、公表条件が実測と"
-			   "異なれば比較不可。"},
+			   "異なるか設定の検証が不一致の試行があれば比較不可、"
+			   "設定を適用したが検証していなければ未検証。"},
     [REPORT_T_REF_VERDICT] = {"verdict", "判定"},
     [REPORT_T_REF_REPRODUCED] = {"reproduced", "再現"},
     [REPORT_T_REF_DIFFERS] = {"differs", "相違"},
     [REPORT_T_REF_INCONCLUSIVE] = {"inconclusive", "判定不能"},
     [REPORT_T_REF_NOT_COMPARABLE] = {"not comparable", "比較不可"},
+    [REPORT_T_REF_NOT_VERIFIED] = {"not verified", "未検証"},
     [REPORT_T_REF_BELOW] = {"%.1f%% below", "%.1f%% 低い"},
     [REPORT_T_REF_ABOVE] = {"%.1f%% above", "%.1f%% 高い"},
     [REPORT_T_REF_SUMMARY] =

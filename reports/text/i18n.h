@@ -66,6 +66,7 @@ enum report_lang {
 	X(EQUIVALENT)                                                          \
 	X(NOT_SIGNIFICANT)                                                     \
 	X(NOT_COMPARABLE)                                                      \
+	X(NOT_VERIFIED)                                                        \
 	X(DIFFERENT)                                                           \
 	X(CONFIG_PAIR) /* "configuration" (comparison table, factor col) */    \
 	X(ROBUST)      /* "robust: HL %s, Mann-Whitney p=%s" */                \
@@ -145,6 +146,7 @@ enum report_lang {
 	X(REF_DIFFERS)                                                         \
 	X(REF_INCONCLUSIVE)                                                    \
 	X(REF_NOT_COMPARABLE)                                                  \
+	X(REF_NOT_VERIFIED)                                                    \
 	X(REF_BELOW)   /* "%.1f%% below" */                                    \
 	X(REF_ABOVE)   /* "%.1f%% above" */                                    \
 	X(REF_SUMMARY) /* "%d of %d published cells reproduced within ±%g%%"  \

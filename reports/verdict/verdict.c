@@ -301,7 +301,7 @@ static int fit_position(const struct design *d, struct stats_effect *e)
 static int claim(enum report_verdict v, double est)
 {
 	if (v == REPORT_EQUIVALENT || v == REPORT_NOT_SIGNIFICANT ||
-	    v == REPORT_NOT_COMPARABLE)
+	    v >= REPORT_NOT_COMPARABLE)
 		return 0;
 	return est > 0 ? 1 : -1;
 }
@@ -504,9 +504,9 @@ int report_holm(const double *p, size_t n, double *adj)
 
 const char *report_verdict_name(enum report_verdict v)
 {
-	static const char *const names[] = {"better",	  "worse",
-					    "equivalent", "not_significant",
-					    "different",  "not_comparable"};
+	static const char *const names[] = {
+	    "better",	 "worse",	   "equivalent",  "not_significant",
+	    "different", "not_comparable", "not_verified"};
 	if ((unsigned)v >= sizeof names / sizeof names[0])
 		return "not_comparable";
 	return names[v];

@@ -20,6 +20,9 @@ enum report_verdict {
 	REPORT_DIFFERENT,	/* 95% CI excludes 0 but crosses +-theta: a
 				   real difference of uncertain size */
 	REPORT_NOT_COMPARABLE,	/* refused: reasons say why */
+	REPORT_NOT_VERIFIED,	/* withheld: a compared setting was applied
+				   but not verified in some run (reasons:
+				   not_verified only) */
 };
 
 enum report_method {

@@ -23,11 +23,11 @@ const struct opt_choices cli_lang_choices = {"language", lang_name};
 const struct opt_choices cli_adjust_choices = {"adjustment",
 					       report_adjust_name};
 
-/* enum report_verdict runs from REPORT_BETTER (0) to REPORT_NOT_COMPARABLE,
+/* enum report_verdict runs from REPORT_BETTER (0) to REPORT_NOT_VERIFIED,
  * its last row; row i is verdict i, so --fail-on's bits are 1u << verdict. */
 static const char *verdict_name(size_t i)
 {
-	return i <= REPORT_NOT_COMPARABLE
+	return i <= REPORT_NOT_VERIFIED
 		   ? report_verdict_name((enum report_verdict)i)
 		   : NULL;
 }

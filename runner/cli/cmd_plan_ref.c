@@ -316,6 +316,26 @@ static void excludes_yaml(struct buf *b, struct arena *a,
 	}
 }
 
+/* A published latency (the reference's metric or a column named
+ * latency.*, xrun's latency probe's metrics: schema/plan.md, "latency")
+ * needs the probe that measures it beside the engine. */
+static void latency_yaml(struct buf *b, const struct report_ref *ref)
+{
+	int j;
+	for (j = 0; j < ref->nvalues; j++)
+		if (!strncmp(ref->values[j], "latency.", 8))
+			break;
+	if (j == ref->nvalues)
+		return;
+	buf_adds(b, "# the publication gives ");
+	comment_word(b, ref->values[j]);
+	buf_adds(b, ": measured by a latency probe beside the engine, from "
+		    "the client\n# to the server (ping; irtt for one-way "
+		    "delays: schema/plan.md, latency)\n"
+		    "latency: { probe: ping, from: client, to: server, "
+		    "interval: 100ms, idle: 2s }\n");
+}
+
 /* The plan's text from a reference read on its own. */
 static void plan_yaml(struct buf *b, struct arena *a, const char *path,
 		      const struct report_ref_doc *doc)
@@ -383,6 +403,7 @@ static void plan_yaml(struct buf *b, struct arena *a, const char *path,
 	if (!have_duration)
 		buf_adds(b, "  duration: 10s # the publication does not "
 			    "say: iperf3's default\n");
+	latency_yaml(b, ref);
 	buf_adds(b, "factors:\n");
 	for (f = 0; f < doc->nfactors; f++)
 		factor_yaml(b, a, doc, f);

@@ -2,9 +2,10 @@
  * `xrun status [PLAN | --db FILE]`: where a plan's latest session stands,
  * read from the store without taking its lock (it works while xrun runs):
  * per manual block the done / failed / pending counts, the manual steps
- * still pending with their instructions expanded, and the failures with
- * their reasons. The plan is read back from the text stored with the
- * session, so --db alone is enough.
+ * still pending with their instructions expanded, the failures with
+ * their reasons, and the ok runs no verdict can stand on (a setting
+ * verified wrong or never verified). The plan is read back from the text stored
+ * with the session, so --db alone is enough.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "cmd.h"
 #include "catalog.h"
 #include "err.h"
+#include "exec.h"
 #include "utf8.h"
 #include "manual.h"
 #include "plan.h"
@@ -181,6 +183,37 @@ static void print_liveness(struct store *st)
 	buf_release(&comm);
 }
 
+/* The ok runs no verdict can stand on (docs/run.md, `xrun status`):
+ * "verification: 9 of 9 ok runs with a setting verified wrong, 0 with a
+ * setting never verified"; nothing when the plan has no setting and no
+ * run was verified wrong. */
+static int print_verify(struct store *st, const struct plan *p, int64_t sid,
+			int64_t nok, struct xr_err *err)
+{
+	struct buf names = BUF_INIT;
+	int64_t wrong, unverified;
+	int f, settings = 0;
+	if (exec_verify_counts(st, p, sid, &wrong, &unverified, &names, err) <
+	    0) {
+		buf_release(&names);
+		return -1;
+	}
+	for (f = 0; f < p->nfactors; f++)
+		settings |=
+		    p->factors[f].apply.argc > 0 || p->factors[f].manual;
+	if (settings || wrong)
+		printf(
+		    "verification: %lld of %lld ok runs with a setting "
+		    "verified wrong, %lld with a setting never verified%s%s%s"
+		    "\n",
+		    (long long)wrong, (long long)nok, (long long)unverified,
+		    unverified && names.len ? " (no verify declared: " : "",
+		    unverified && names.len ? names.s : "",
+		    unverified && names.len ? ")" : "");
+	buf_release(&names);
+	return 0;
+}
+
 struct block_print {
 	struct store *st;
 	const struct plan *p; /* NULL when the stored plan did not load */
@@ -266,6 +299,8 @@ static int report_session(struct store *st, const struct store_session *ss)
 		printf(" (%lld of them started: running now, or to redo)",
 		       (long long)tot[RUN_RUNNING]);
 	printf("\n");
+	if (p && print_verify(st, p, ss->id, tot[RUN_OK], &err) < 0)
+		goto fail;
 	if (print_stops(st, ss->id, &err) < 0)
 		goto fail;
 
@@ -389,7 +424,8 @@ const struct opt_cmd cmd_status_spec = {
     .name = "status",
     .args = "[PLAN]",
     .summary = "where the latest session stands: done / failed / pending per "
-	       "manual block, pending manual steps, failures with reasons",
+	       "manual block, pending manual steps, failures with reasons, "
+	       "runs verified wrong or never verified",
     .about = "Reads the store without taking its lock, so it works while "
 	     "xrun runs. With no PLAN and no --db: the store of the plan "
 	     "compiled into the binary (./loopback.db).",

@@ -73,6 +73,71 @@ static int session_failed(struct runctx *rc)
 	return 0;
 }
 
+int exec_verify_counts(struct store *st, const struct plan *p, int64_t session,
+		       int64_t *wrong, int64_t *unverified, struct buf *names,
+		       struct xr_err *err)
+{
+	struct buf js = BUF_INIT;
+	int f, r;
+	buf_addc(&js, '[');
+	for (f = 0; f < p->nfactors; f++) {
+		const struct plan_factor *pf = &p->factors[f];
+		if (!pf->apply.argc && !pf->manual)
+			continue;
+		/* factor names are letters, digits, '_' and '-' */
+		buf_addf(&js, "%s\"%s\"", js.len > 1 ? "," : "", pf->name);
+		if (names && !pf->verify)
+			buf_addf(names, "%s%s", names->len ? ", " : "",
+				 pf->name);
+	}
+	buf_addc(&js, ']');
+	r = js.truncated ? -XR_ENOMEM
+			 : store_verify_run_counts(st, session, js.s, wrong,
+						   unverified, err);
+	buf_release(&js);
+	return r;
+}
+
+/* The ok runs no verdict can stand on, said after the summary; the exit
+ * status when some were verified wrong and none failed. */
+static void verify_summary(struct runctx *rc, struct exec_outcome *out)
+{
+	struct buf names = BUF_INIT;
+	struct xr_err err = {0};
+	if (exec_verify_counts(rc->st, rc->p, rc->session_id,
+			       &out->n_verify_wrong, &out->n_unverified, &names,
+			       &err) < 0) {
+		xr_err_print(&err, "xrun");
+		buf_release(&names);
+		return;
+	}
+	if (out->n_verify_wrong)
+		fprintf(stderr,
+			"xrun: %lld ok run%s of the session had a setting "
+			"verified wrong: %s not measure what the plan says, "
+			"and the report gives %s no verdict (exit %d; "
+			"'xrun status' counts %s)\n",
+			(long long)out->n_verify_wrong,
+			out->n_verify_wrong == 1 ? "" : "s",
+			out->n_verify_wrong == 1 ? "it did" : "they did",
+			out->n_verify_wrong == 1 ? "it" : "them",
+			EXEC_EXIT_VERIFY_WRONG,
+			out->n_verify_wrong == 1 ? "it" : "them");
+	if (out->n_unverified)
+		fprintf(stderr,
+			"xrun: %lld ok run%s of the session had a setting "
+			"applied but never verified (%s%s): the report "
+			"calls comparisons and published cells of it "
+			"not_verified\n",
+			(long long)out->n_unverified,
+			out->n_unverified == 1 ? "" : "s",
+			names.len ? "no verify declared: "
+				  : "its verify did "
+				    "not run",
+			names.len ? names.s : "");
+	buf_release(&names);
+}
+
 /* Names a report.output file name may hold: what has a value once the
  * session is over (vars, {{plan}}, {{session}}, the hosts' addresses and
  * {{iface}}), not a factor or a per-run number (placeholder.h). */
@@ -283,10 +348,13 @@ static int execute(struct runctx *rc, struct exec_outcome *out)
 	/* The runs are stored either way; a report that cannot be written
 	 * (no usable font for a PDF, an unwritable path) is the environment's
 	 * fault: exit 3 unless runs failed (docs: README, Exit codes). */
+	verify_summary(rc, out);
 	out->nbad_reports = write_reports(rc);
 	if (out->nbad_reports > 0 && !session_failed(rc))
 		return 3;
-	return session_failed(rc) ? 1 : 0;
+	if (session_failed(rc))
+		return 1;
+	return out->n_verify_wrong ? EXEC_EXIT_VERIFY_WRONG : 0;
 }
 
 static void outcome_fill(struct runctx *rc, struct exec_outcome *out)

@@ -13,6 +13,14 @@
 #include <stdint.h>
 
 struct plan;
+struct store;
+struct buf;
+struct xr_err;
+
+/* `xrun run`'s exit status when every run of the session that ended is
+ * ok but some measured with a setting verified wrong (docs/run.md, "Exit
+ * codes"): they did not measure what the plan says. */
+#define EXEC_EXIT_VERIFY_WRONG 5
 
 /* --only FACTOR=LEVEL, as indexes into the plan. */
 struct exec_only {
@@ -60,7 +68,10 @@ struct exec_outcome {
 	int failed;    /* some run of the session failed */
 	int interrupted;
 	int nbad_reports; /* report.output files that could not be written */
-	int exit;	  /* the exit status of `xrun run` (docs/run.md) */
+	/* ok runs of the session with a setting verified wrong, and with a
+	 * setting applied but never verified (exec_verify_counts) */
+	int64_t n_verify_wrong, n_unverified;
+	int exit; /* the exit status of `xrun run` (docs/run.md) */
 };
 
 /*
@@ -71,6 +82,19 @@ struct exec_outcome {
  */
 int exec_run(const struct plan *p, const struct exec_opts *o,
 	     struct exec_outcome *out);
+
+/*
+ * The ok runs of a session that no verdict can stand on (schema/report.md,
+ * "Verification"), from the store st and the session's plan p: *wrong,
+ * those with a setting verified wrong; *unverified, those in which a
+ * setting (a factor with an apply hook or a manual step) was applied but
+ * never verified. names (may be NULL) gets the settings without a verify
+ * ("queue, mtu"). What `xrun run`'s summary and exit status and `xrun
+ * status` say. 0 or a negative code (err).
+ */
+int exec_verify_counts(struct store *st, const struct plan *p, int64_t session,
+		       int64_t *wrong, int64_t *unverified, struct buf *names,
+		       struct xr_err *err);
 
 /*
  * The idle lead-in before each run's engine while the samplers watch the

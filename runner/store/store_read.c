@@ -157,6 +157,36 @@ int store_run_counts(struct store *st, int64_t session_id,
 	return read_end(st, s, rc, 0, "runs", err);
 }
 
+int store_verify_run_counts(struct store *st, int64_t session_id,
+			    const char *settings, int64_t *wrong,
+			    int64_t *unverified, struct xr_err *err)
+{
+	/* a factor's second verify entry is stored as "NAME#2" */
+	static const char sql[] =
+	    "SELECT (SELECT count(*) FROM runs WHERE session_id = ?1 AND "
+	    "status = 'ok' AND warmup = 0 AND verified = 0), "
+	    "(SELECT count(*) FROM runs r WHERE r.session_id = ?1 AND "
+	    "r.status = 'ok' AND r.warmup = 0 AND EXISTS (SELECT 1 FROM "
+	    "json_each(?2) f WHERE NOT EXISTS (SELECT 1 FROM verifications "
+	    "v WHERE v.run_id = r.id AND (v.factor = f.value OR "
+	    "substr(v.factor, 1, length(f.value) + 1) = f.value || '#') AND "
+	    "NOT (v.method = 'apply' AND v.ok = 1))))";
+	sqlite3_stmt *s;
+	int rc, r;
+	*wrong = *unverified = 0;
+	if ((r = read_prep(st, sql, NULL, 0, &s, "verifications", err)) < 0)
+		return r;
+	sqlite3_bind_int64(s, 1, session_id);
+	sqlite3_bind_text(s, 2, settings ? settings : "[]", -1,
+			  SQLITE_TRANSIENT);
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		*wrong = sqlite3_column_int64(s, 0);
+		*unverified = sqlite3_column_int64(s, 1);
+		rc = SQLITE_DONE;
+	}
+	return read_end(st, s, rc, 0, "verifications", err);
+}
+
 /* The WHERE and LIMIT of a run filter; statuses are xrun's own names. */
 static void run_filter_sql(const struct store_run_filter *f, struct buf *q)
 {
@@ -402,17 +432,21 @@ int store_verify_tallies_each(struct store *st, const int64_t *sessions,
 			      struct xr_err *err)
 {
 	/* A factor's second and later verify entries are stored as
-	 * "NAME#2" ... (a factor name has no '#'): they count for NAME. */
+	 * "NAME#2" ... (a factor name has no '#'): they count for NAME.
+	 * Runs are counted, not checks: a run whose factor was checked on
+	 * two hosts (or by two entries) is one run, failed when any check
+	 * failed (the inner query: one row per run and factor). */
 	static const char sql[] =
-	    "SELECT r.cell, CASE WHEN instr(v.factor, '#') > 0 THEN "
+	    "SELECT cell, f, ok, COUNT(*), MIN(e), MIN(a) FROM ("
+	    "SELECT r.cell AS cell, CASE WHEN instr(v.factor, '#') > 0 THEN "
 	    "substr(v.factor, 1, instr(v.factor, '#') - 1) ELSE v.factor END "
-	    "AS f, v.ok, COUNT(*), "
-	    "MIN(CASE WHEN v.ok = 0 THEN v.expected END), "
-	    "MIN(CASE WHEN v.ok = 0 THEN v.actual END) "
+	    "AS f, MIN(v.ok) AS ok, "
+	    "MIN(CASE WHEN v.ok = 0 THEN v.expected END) AS e, "
+	    "MIN(CASE WHEN v.ok = 0 THEN v.actual END) AS a "
 	    "FROM verifications v CROSS JOIN runs r ON r.id = v.run_id "
 	    "WHERE r.position >= 0 AND r.session_id IN %s AND r.status = 'ok' "
 	    "AND r.warmup = 0 AND NOT (v.method = 'apply' AND v.ok = 1) "
-	    "GROUP BY r.cell, f, v.ok";
+	    "GROUP BY r.id, f) GROUP BY cell, f, ok";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
 	if ((r = read_prep(st, sql, sessions, n, &s, "verifications", err)) < 0)

@@ -39,6 +39,17 @@ typedef int (*store_session_fn)(void *ctx, const struct store_session_row *s);
 int store_sessions_each(struct store *st, store_session_fn fn, void *ctx,
 			struct xr_err *err);
 
+/* The ok, non-warm-up runs of a session that a verdict cannot stand on
+ * (schema/report.md, "Verification"): *wrong, those with a setting
+ * verified wrong (runs.verified = 0: a check failed, or the apply hook of
+ * a factor without verify); *unverified, those in which one of the
+ * factors named in settings (a JSON array of names: the factors with an
+ * apply hook or a manual step) has no check but a successful apply hook
+ * (none declared, or none ran). Runs, not checks. */
+int store_verify_run_counts(struct store *st, int64_t session_id,
+			    const char *settings, int64_t *wrong,
+			    int64_t *unverified, struct xr_err *err);
+
 /* Runs of a session counted by status: counts[enum run_status]. A status
  * xrun does not know is not counted. */
 int store_run_counts(struct store *st, int64_t session_id,
@@ -154,11 +165,12 @@ typedef int (*store_counter_fn)(void *ctx, const struct store_counter_sum *c);
 int store_counter_sums_each(struct store *st, const int64_t *sessions, size_t n,
 			    store_counter_fn fn, void *ctx, struct xr_err *err);
 
-/* Verifications of the ok, non-warm-up runs of the sessions, counted per
- * cell, factor and outcome; expected/actual: the least mismatch of the
- * group (NULL when ok). A successful apply hook (method "apply", stored
- * for factors without verify) is not a verification and is left out; a
- * failed one counts as a mismatch. */
+/* Verifications of the ok, non-warm-up runs of the sessions: runs (not
+ * checks) counted per cell, factor and outcome, a run whose factor failed
+ * any of its checks (hosts, verify entries) counted once as a mismatch;
+ * expected/actual: the least mismatch of the group (NULL when ok). A successful
+ * apply hook (method "apply", stored for factors without verify) is not a
+ * verification and is left out; a failed one counts as a mismatch. */
 struct store_verify_tally {
 	const char *cell, *factor;
 	int ok;

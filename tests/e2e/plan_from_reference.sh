@@ -5,6 +5,8 @@
 # has the same number of cells, three runs per cell, the conditions as
 # iperf3 parameters, a manual step for the hardware factor and marked
 # places for the hosts; every shipped sample round-trips the same way; a
+# latency table keeps xrun's metric names as metrics and gets a latency:
+# block; a
 # reference that does not fit a plan gets every problem at its line and
 # column, with did-you-mean, and exit 2.
 set -eu
@@ -108,5 +110,27 @@ rc=$?
 set -e
 check "[ $rc = 2 ] && grep -q '^bad.csv:6:1: error' plan.err" \
 	"xrun plan --reference checks too"
-[ $fail = 0 ] || { cat gen.err bad.err plan.yaml >&2; }
+# A latency table (issue 34): xrun's own metric names, with their units in
+# the header, are published metrics, not factors: one factor (queue), 3
+# cells, no exclusions (were 3 factors, 9 cells, 27 exclusions), and the
+# latency: block that measures latency.loaded_p50.
+cat > lat.csv <<'EOF'
+format,2
+statistic,median
+metric,latency.loaded_p50
+unit,ms
+queue,latency.idle_p50 (ms),value,throughput (Mbit/s)
+20ms,0.2,15.1,190
+100ms,0.3,47.0,190
+200ms,0.2,95.2,191
+EOF
+"$XRUN" plan --from-reference lat.csv -o lat.yaml 2> lat.err
+check "[ \"\$(\"$XRUN\" plan lat.yaml --json | jq -c '[.cells, (.factors | length)]')\" = '[3,1]' ] &&
+	! grep -q '^exclude:' lat.yaml && ! grep -q 'becomes factor' lat.err" \
+	"latency table: 1 factor, 3 cells, no exclusions"
+check "grep -qxF 'latency: { probe: ping, from: client, to: server, interval: 100ms, idle: 2s }' lat.yaml" \
+	"latency table: the latency: block"
+check "\"$XRUN\" validate lat.yaml --reference lat.csv 2>/dev/null" \
+	"latency table: the plan validates with its reference"
+[ $fail = 0 ] || { cat gen.err bad.err plan.yaml lat.err lat.yaml >&2; }
 exit $fail

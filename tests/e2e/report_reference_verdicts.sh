@@ -98,8 +98,8 @@ check "[ \"\$(v r.json 'cell=b, side=y' verdict)\" = differs ] &&
 check "[ \"\$(v r.json 'cell=d, side=x' verdict)\" = not_measured ]" \
 	"d,x not measured"
 check "j r.json '.reference.summary == {\"reproduced\": 2, \"differs\": 2,
-	\"inconclusive\": 1, \"not_comparable\": 0, \"not_measured\": 1,
-	\"ambiguous\": 0}'" "json: summary counts per verdict"
+	\"inconclusive\": 1, \"not_comparable\": 0, \"not_verified\": 0,
+	\"not_measured\": 1, \"ambiguous\": 0}'" "json: summary counts per verdict"
 check "j x110.json '[.reference.rows[] | select(.label | test(\"cell=[ab]\"))
 	| .verdict] == [\"differs\", \"differs\", \"differs\", \"differs\"]'" \
 	"x 1.10: every a/b cell differs (TOST too)"

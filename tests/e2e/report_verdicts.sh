@@ -144,8 +144,12 @@ plan nv small abba 4 '  x:
     levels: [a, b]
     apply: [bash, -c, "echo {{x}} > ./x.state"]'
 run nv
-check nv.json '[.comparisons[] | .warning_codes | index("not_verified")
-	!= null] | all' "apply without verify: not_verified"
+# the verdict is withheld (schema/report.md, "Verification"); 4 runs a
+# side (repeat 4), counted in runs
+check nv.json '[.comparisons[] | .verdict == "not_verified" and
+	.reason_codes == ["not_verified"] and .delta_pct == null and
+	(.reasons[0] | test("x: 4 of 4 runs on A, 4 of 4 on B"))] | all and
+	length > 0' "apply without verify: verdict not_verified, in runs"
 plan vf small abba 4 '  x:
     levels: [a, b]
     apply: [bash, -c, "echo {{x}} > ./x.state"]

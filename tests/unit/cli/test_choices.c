@@ -169,11 +169,11 @@ static void test_sources(void)
 	ok(same && !cli_lang_choices.name(LANG_COUNT),
 	   "the language choices are the reports' languages, in order");
 	is_int(lang_find("fr"), LANG_NOT_FOUND, "no language 'fr'");
-	for (i = 0, same = 1; i <= REPORT_NOT_COMPARABLE; i++)
+	for (i = 0, same = 1; i <= REPORT_NOT_VERIFIED; i++)
 		same &= cli_verdict_choices.name(i) &&
 			!strcmp(cli_verdict_choices.name(i),
 				report_verdict_name((enum report_verdict)i));
-	ok(same && !cli_verdict_choices.name(REPORT_NOT_COMPARABLE + 1),
+	ok(same && !cli_verdict_choices.name(REPORT_NOT_VERIFIED + 1),
 	   "the verdict choices are the verdicts, row i verdict i");
 }
 

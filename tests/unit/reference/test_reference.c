@@ -414,10 +414,82 @@ static void test_streamed(struct report *r)
 	   r->ref && r->ref->nrows ? r->ref->rows[0].v[1].published : NAN);
 }
 
+/* No verdict on what did not run (schema/reference.md, "Verdicts"): nic
+ * is a setting (an apply hook, no verify declared); each cell has 4 ok
+ * runs. Cell a,1: nic verified in 4 of 4 runs; a,2: in none (4 runs
+ * never verified); b,1: checked in 4, 1 of them wrong. All three
+ * published values lie where the cells' intervals would reproduce them
+ * (9, 10, 11 Gbit/s against medians 9, 10, 11 +-0.05): only a,1 may say
+ * so. Then value written in Mbit/s without a unit (read as Gbit/s):
+ * 9000 Gbit/s against 9 measured is 10^3 off, a warning at its row. */
+static void test_verification(void)
+{
+	static const struct report_cverify ok4 = {4, 0, NULL, NULL},
+					   none = {0, 0, NULL, NULL},
+					   bad1 = {4, 1, "b", "a"};
+	static const struct report_cverify v0[2] = {ok4, none},
+					   v1[2] = {none, none},
+					   v2[2] = {bad1, none};
+	struct report *r = model();
+	const struct report_ref *ref;
+	char msg[2048];
+	int k;
+	r->factors[0].setting = 1;
+	r->cells[0].ver = v0;
+	r->cells[1].ver = v1;
+	r->cells[2].ver = v2;
+	for (k = 0; k < 3; k++)
+		r->cells[k].n_ok = 4;
+	is_int(report_cell_unverified(r, 1, 0), 4, "a,2: 4 runs unverified");
+	is_int(report_cell_unverified(r, 1, 1), 0,
+	       "streams is no setting: never unverified");
+	is_int(attach(r,
+		      "unit,Gbit/s\nnic,streams,value\na,1,9\na,2,10\n"
+		      "b,1,11\n",
+		      msg, sizeof msg),
+	       0, "verification reference attached");
+	ref = r->ref;
+	if (!ref || ref->nrows != 3) {
+		ok(0, "three rows");
+		return;
+	}
+	is_str(report_ref_verdict_name(ref->rows[0].verdict), "reproduced",
+	       "a,1 verified: judged, reproduced");
+	is_str(report_ref_verdict_name(ref->rows[1].verdict), "not_verified",
+	       "a,2 never verified: not_verified, not reproduced");
+	is_str(ref->rows[1].reasons, "nic: 4 of 4 runs (no verify declared)",
+	       "a,2: the reason in runs");
+	is_str(report_ref_verdict_name(ref->rows[2].verdict), "not_comparable",
+	       "b,1 verified wrong: not_comparable");
+	is_str(ref->rows[2].reasons,
+	       "setting verified wrong: nic: 1 of 4 runs, expected 'b', got "
+	       "'a'",
+	       "b,1: the reason in runs");
+	is_str(ref->summary,
+	       "1 of 3 published cells reproduced within ±5%; 1 not "
+	       "comparable: nic=b, streams=1 (setting verified wrong: nic: 1 "
+	       "of 4 runs, expected 'b', got 'a'); 1 not verified: nic=a, "
+	       "streams=2 (nic: 4 of 4 runs (no verify declared))",
+	       "the summary counts only the verified row as reproduced");
+	is_int(ref->nverdict[REPORT_REFV_NOT_VERIFIED], 1, "1 not verified");
+	is_str(msg, "", "no diagnostics");
+	r = model();
+	is_int(attach(r, "nic,streams,value\na,1,9000\na,2,10000\n", msg,
+		      sizeof msg),
+	       0, "Mbit/s values read as Gbit/s: attached");
+	is_str(msg,
+	       "2:5: warning: column 'value': published 9e+12 bit/s is 10^3 "
+	       "times the measured median 9e+09 bit/s of nic=a, streams=1 (2 "
+	       "of 2 published cells off by a power of 1000): written in "
+	       "Mbit/s? say 'unit,Mbit/s' or head it 'value (Mbit/s)'\n",
+	       "a 10^3 error warns at its first row, with the unit that fits");
+}
+
 int main(void)
 {
-	tap_plan(133);
+	tap_plan(146);
 	test_usb_wifi();
+	test_verification();
 	struct report *r = model();
 	const struct report_ref *ref;
 	char msg[4096];

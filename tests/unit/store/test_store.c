@@ -132,9 +132,13 @@ static const char reader_rows[] =
     " (1, 'local', 'nic', 'rx_dropped', 100),"
     " (3, 'local', 'nic', 'rx_dropped', 50),"
     " (8, 'local', 'nic', 'rx_dropped', 9);"
+    /* runs 2 and 7 were each checked on two hosts: one run each in the
+     * tallies, run 7 a mismatch (one of its checks failed) */
     "INSERT INTO verifications VALUES"
     " (2, 'x', 'local', 'probe:p', '1', '1', 1),"
+    " (2, 'x', 'far', 'probe:p', '1', '1', 1),"
     " (7, 'x', 'local', 'probe:p', '1', '2', 0),"
+    " (7, 'x', 'far', 'probe:p', '1', '1', 1),"
     " (1, 'x', 'local', 'probe:p', '1', '3', 0);"
     "INSERT INTO host_facts VALUES (1, 'h2', 'kernel', '6'),"
     " (1, 'h1', 'kernel', '5'), (3, 'h1', 'kernel', '5b'),"
@@ -391,12 +395,13 @@ static void test_value_readers(struct store *st, struct seen *s)
 	    "verification tallies");
 	is_str(seen_text(s),
 	       "{\"x\":\"1\"} x ok0 n1 1 2\n{\"x\":\"1\"} x ok1 n1 NULL NULL\n",
-	       "tallies per cell, factor and outcome");
+	       "tallies of runs (not checks) per cell, factor and outcome");
 	seen_reset(s);
 	CHK(store_verify_groups_each(st, s13, 2, see_vgroup, s, &err), 0,
 	    "verification groups");
 	is_str(seen_text(s),
-	       "x local probe:p 1 2 ok0 n1\nx local probe:p 1 1 ok1 n1\n",
+	       "x far probe:p 1 1 ok1 n2\nx local probe:p 1 2 ok0 n1\n"
+	       "x local probe:p 1 1 ok1 n1\n",
 	       "groups, mismatches first");
 	seen_reset(s);
 	CHK(store_facts_each(st, s13, 2, see_fact, s, &err), 0, "facts");
