@@ -27,7 +27,8 @@
 #include "banned.h"
 
 /*
- * Per-run cost beyond duration + omit + settle: xrun's bookkeeping, the
+ * Per-run cost beyond duration + omit + the longer of settle and the
+ * samplers' lead-in (they overlap: exec_wait_before): xrun's bookkeeping, the
  * iperf3 client's start-up and connection set-up and the store commit.
  * A bare `iperf3 -c 127.0.0.1 -t 1 -J` takes 1.01 s on the development
  * machine (0.01 s beyond -t); the rest of the 0.35 s is an allowance for
@@ -97,7 +98,7 @@ static double cell_seconds(const struct dry *d, const uint32_t *lv)
 			else
 				dur = d->lvtime[f][lv[f]];
 		}
-	return dur + omit + p->settle + d->lead_in + d->overhead;
+	return dur + omit + exec_wait_before(p) + d->overhead;
 }
 
 /* Resolve the hosts the run would open, once, the way host_open does. */
@@ -198,8 +199,8 @@ int dry_build(struct dry *d, const struct plan *p, struct xr_err *err)
 	d->overhead = PLAN_RUN_OVERHEAD;
 	d->lead_in = exec_lead_in(p);
 	refine_overhead(d);
-	d->per_run = p->engine.duration + p->engine.omit + p->settle +
-		     d->lead_in + d->overhead;
+	d->per_run = p->engine.duration + p->engine.omit + exec_wait_before(p) +
+		     d->overhead;
 	for (i = 0; i < d->s.nruns; i++) {
 		d->estimate +=
 		    cell_seconds(d, matrix_cell(&d->m, d->s.runs[i].cell));
@@ -248,9 +249,10 @@ static int overhead_row(void *ctx, const struct store_run_timing *t)
 /*
  * Refine the per-run overhead from an earlier session of the same plan
  * (its default store, read-only): the median gap between one run's end
- * and the next run's start (settle, the samplers' lead-in, counter
- * snapshots, hooks, commit; the median ignores the long gaps of manual
- * changes) minus settle and the lead-in (counted on their own), plus the
+ * and the next run's start (settle and the samplers' lead-in, which
+ * overlap, counter snapshots, hooks, commit; the median ignores the long
+ * gaps of manual changes) minus the longer of settle and the lead-in
+ * (counted on their own: exec_wait_before), plus the
  * mean of elapsed - duration - omit (engine start-up). Any problem: keep
  * the default.
  */
@@ -275,7 +277,7 @@ static void refine_overhead(struct dry *d)
 	    o.nrun < PLAN_OVERHEAD_MIN_SAMPLES)
 		goto out;
 	qsort(o.gap, o.ngap, sizeof *o.gap, cmp_double);
-	g = o.gap[o.ngap / 2] - d->p->settle - d->lead_in;
+	g = o.gap[o.ngap / 2] - exec_wait_before(d->p);
 	o.in_run /= (double)o.nrun;
 	d->overhead = (g > 0 ? g : 0) + (o.in_run > 0 ? o.in_run : 0);
 	d->overhead_from = o.ngap;

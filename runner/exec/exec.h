@@ -67,11 +67,17 @@ int exec_run(const struct plan *p, const struct exec_opts *o,
 
 /*
  * The idle lead-in before each run's engine while the samplers watch the
- * link (schema/plan.md, `sample:`): two sample periods, at most 1 s; 0
- * with `sample: off` or `counters: none` (nothing sampled); the latency
+ * link (schema/plan.md, `sample:`): 0.2 s (sampler_lead_s); 0 with
+ * `sample: off` or `counters: none` (nothing sampled); the latency
  * probe's idle phase when it is longer (schema/plan.md, `latency:`). What
  * the run loop waits and what `xrun plan` counts in its estimate.
  */
 double exec_lead_in(const struct plan *p);
+/*
+ * The wait before each run's engine: `settle` and the lead-in overlap
+ * (the samplers start that much before the settle ends), so a run waits
+ * the longer of the two, not their sum.
+ */
+double exec_wait_before(const struct plan *p);
 
 #endif

@@ -318,19 +318,29 @@ static void say_done(struct runctx *rc, size_t i,
 }
 
 /*
- * Start run i's samplers and latency probe and wait their lead-in. 0;
- * 1 when the probe cannot run (run i is stored as failed with why);
- * -XR_EINTR when interrupted. On non-zero nothing is left running.
+ * Start run i's samplers and latency probe and wait their lead-in, and
+ * what is left of `settle` until settle_end (the monotonic time: the
+ * lead-in overlaps it, execute_one). 0; 1 when the probe cannot run (run
+ * i is stored as failed with why); -XR_EINTR when interrupted. On
+ * non-zero nothing is left running.
  */
 static int lead_in(struct runctx *rc, size_t i, const struct request *rq,
-		   struct samplers *sm, struct latency_run *lat)
+		   struct samplers *sm, struct latency_run *lat,
+		   double settle_end)
 {
 	struct xr_err err = {0};
+	double rest;
 	int r;
 	observe_samplers_start(rc, &rq->rq, sm);
-	r = latency_lead_in(rc, sm->lead, rq->rq.timeout, lat, &err);
+	r = latency_lead_in(rc, rq->rq.timeout, lat, &err);
+	if (r == 0 && ((rest = settle_end - proc_now_mono()) <= 0 ||
+		       proc_sleep(rest) == 0))
+		r = observe_samplers_lead(sm);
+	else if (r == 0)
+		r = -XR_EINTR;
 	if (r == 0)
 		return 0;
+	latency_abort(lat);
 	observe_samplers_stop(sm);
 	series_set_release(&sm->set);
 	if (r == -XR_EINTR)
@@ -341,18 +351,19 @@ static int lead_in(struct runctx *rc, size_t i, const struct request *rq,
 	return 1;
 }
 
-/* The samplers' and the probe's lead-in, the counters before, and the run
- * 'running' in the store. 0; 1 when the probe could not run (run i is
- * stored as failed); or -XR_EINTR, -XR_EENV; rq released when not 0. */
+/* The samplers' and the probe's lead-in (with the rest of settle until
+ * settle_end), the counters before, and the run 'running' in the store.
+ * 0; 1 when the probe could not run (run i is stored as failed); or
+ * -XR_EINTR, -XR_EENV; rq released when not 0. */
 static int start_run(struct runctx *rc, size_t i, struct request *rq,
 		     struct samplers *sm, struct latency_run *lat,
-		     struct snaps *snaps)
+		     struct snaps *snaps, double settle_end)
 {
 	struct xr_err err = {0};
 	int r;
 	/* The lead-in comes before the run is 'running' in the store: an
 	 * interrupt in it leaves the run pending, as one during settle. */
-	if ((r = lead_in(rc, i, rq, sm, lat)) != 0) {
+	if ((r = lead_in(rc, i, rq, sm, lat, settle_end)) != 0) {
 		request_release(rq);
 		return r;
 	}
@@ -473,7 +484,7 @@ static int execute_one(struct runctx *rc, size_t i)
 	struct latency_run lat = {0};
 	struct xr_err err = {0};
 	size_t nver = 0, nsc;
-	double t0 = proc_now_mono();
+	double t0 = proc_now_mono(), settle_end, pre;
 	int r, ret = 0;
 
 	r = hooks_prepare(rc, i, &ver, &nver);
@@ -481,7 +492,12 @@ static int execute_one(struct runctx *rc, size_t i)
 		return setup_lost(rc, i);
 	if (r < 0)
 		return -XR_EINTR;
-	if (p->settle > 0 && proc_sleep(p->settle) < 0)
+	/* settle and the lead-in overlap: the samplers start (and the probe
+	 * goes idle) the lead-in's length before the settle ends, and
+	 * lead_in waits what is left of it (exec_wait_before) */
+	settle_end = proc_now_mono() + p->settle;
+	pre = p->settle - exec_lead_in(p);
+	if (pre > 0 && proc_sleep(pre) < 0)
 		return -XR_EINTR;
 	if (build_request(rc, i, &rq, &err) < 0) {
 		/* A template that cannot expand fails this run only. */
@@ -489,7 +505,7 @@ static int execute_one(struct runctx *rc, size_t i)
 		request_release(&rq);
 		return 0;
 	}
-	if ((r = start_run(rc, i, &rq, &sm, &lat, &snaps)) != 0)
+	if ((r = start_run(rc, i, &rq, &sm, &lat, &snaps, settle_end)) != 0)
 		return r < 0 ? r : 0;
 	progress_run_start(rc, i);
 	r = observe_run_engine(rc, i, &rq.rq, &sm, &lat, &res);
