@@ -280,3 +280,18 @@ CREATE TABLE IF NOT EXISTS sizing_runs (
   run_id  INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
   block   INTEGER NOT NULL   -- the block whose decision read the run
 );
+
+-- Version 10 (from 9): every attempt of a run (schema/store.md, "run_attempts"):
+-- `xrun run` retries failed and timed-out runs in their places, and the
+-- runs row holds the latest attempt only.
+CREATE TABLE IF NOT EXISTS run_attempts (
+  run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  attempt     INTEGER NOT NULL,  -- runs.attempts when it ended (1, 2, ...)
+  status      TEXT NOT NULL,     -- as runs.status
+  started_at  REAL,
+  ended_at    REAL,
+  elapsed     REAL,
+  exit_code   INTEGER,
+  reason      TEXT,
+  PRIMARY KEY (run_id, attempt)
+);

@@ -39,6 +39,7 @@ struct exec_opts {
 	int unattended; /* never prompt */
 	int yes;	/* no confirmation before the first manual block */
 	int new_session;
+	int no_retry; /* failed and timed-out runs stay as they are */
 	int quiet;
 	exec_report_fn write_report; /* NULL: report.output is ignored */
 	void *report_ctx;

@@ -579,6 +579,33 @@ int runctx_run_done(uint8_t st)
 	return run_status_done(st);
 }
 
+int runctx_run_todo(const struct runctx *rc, size_t i)
+{
+	return !run_status_done(rc->status[i]) || (rc->retry && rc->retry[i]);
+}
+
+/*
+ * Run position i: once, or (a run that had failed or timed out, retry:)
+ * again while it fails and attempts are left; every attempt is stored
+ * (run_attempts). 0, or -XR_EINTR, -XR_EENV (stop).
+ */
+static int execute_run(struct runctx *rc, size_t i)
+{
+	int r, lost_tries;
+	do {
+		if (rc->retry && rc->retry[i]) {
+			rc->retry[i]--;
+			rc->n_retried++;
+		}
+		lost_tries = 0;
+		while ((r = execute_one(rc, i)) == RUN_LOST &&
+		       (r = reconnect(rc, i, &lost_tries)) == 0)
+			;
+	} while (r == 0 && rc->retry && rc->retry[i] &&
+		 run_status_failed(rc->status[i]));
+	return r;
+}
+
 static int manual_differs(const struct runctx *rc, const uint32_t *lv)
 {
 	int f;
@@ -627,16 +654,63 @@ static void leave_pending(struct runctx *rc, const struct sched_run *run,
 	}
 }
 
+/* The cell of the first run that has not ended (not one to retry), in
+ * --only, or NULL. */
+static const uint32_t *first_pending(const struct runctx *rc)
+{
+	size_t i;
+	for (i = 0; i < rc->s.nruns; i++) {
+		const uint32_t *lv = matrix_cell(&rc->m, rc->s.runs[i].cell);
+		if (!runctx_run_done(rc->status[i]) &&
+		    runctx_only_match(rc, lv))
+			return lv;
+	}
+	return NULL;
+}
+
+static int manual_other(const struct plan *p, const uint32_t *a,
+			const uint32_t *b)
+{
+	int f;
+	for (f = 0; f < p->nfactors; f++)
+		if (p->factors[f].manual && a[f] != b[f])
+			return 1;
+	return 0;
+}
+
+/*
+ * Unattended, a run to retry (it had failed or timed out) in a manual
+ * block that needs a person's change is left as it is rather than block
+ * the runs still pending: the first block entered is that of the first
+ * pending run (pend) when there is one, and a later block that needs a
+ * change is not entered for a retry. 1 when run i is left so (counted).
+ */
+static int retry_waits(struct runctx *rc, size_t i, const uint32_t *lv,
+		       int first, const uint32_t *pend)
+{
+	if (rc->interactive || !runctx_run_done(rc->status[i]))
+		return 0;
+	if (first ? !(pend && manual_other(rc->p, lv, pend))
+		  : !manual_differs(rc, lv) || hooks_manual_unattended(rc, i))
+		return 0;
+	rc->retry[i] = 0;
+	rc->n_retry_left++;
+	return 1;
+}
+
 int runloop_execute(struct runctx *rc)
 {
 	const struct plan *p = rc->p;
 	struct xr_err err = {0};
 	size_t i, last_block = (size_t)-1, skip_block = (size_t)-1;
-	int r = 0, first = 1, has_manual = 0, f, lost_tries;
+	const uint32_t *pend = NULL;
+	int r = 0, first = 1, has_manual = 0, f;
 
 	for (f = 0; f < p->nfactors; f++)
 		if (p->factors[f].manual)
 			has_manual = 1;
+	if (has_manual)
+		pend = first_pending(rc);
 	rc->t_start = proc_now_mono();
 	rc->client_hi = rc->server_hi = -1;
 	rc->eng_client_hi = rc->eng_server_hi = -1;
@@ -666,8 +740,8 @@ int runloop_execute(struct runctx *rc)
 			r = env_fail(rc, &err);
 			break;
 		}
-		if (runctx_run_done(rc->status[i]) ||
-		    !runctx_only_match(rc, lv))
+		if (!runctx_run_todo(rc, i) || !runctx_only_match(rc, lv) ||
+		    (has_manual && retry_waits(rc, i, lv, first, pend)))
 			continue;
 		if (run->block == skip_block) {
 			leave_pending(rc, run, &last_block);
@@ -693,11 +767,7 @@ int runloop_execute(struct runctx *rc)
 		first = 0;
 		if ((r = cell_setup(rc, i)) < 0)
 			break;
-		lost_tries = 0;
-		while ((r = execute_one(rc, i)) == RUN_LOST &&
-		       (r = reconnect(rc, i, &lost_tries)) == 0)
-			;
-		if (r < 0)
+		if ((r = execute_run(rc, i)) < 0)
 			break;
 		/* The engine may have restarted its server. */
 		stale_note_children(rc->st);

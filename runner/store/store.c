@@ -130,6 +130,18 @@ static const char *const migrations[] = {
     "CREATE TABLE IF NOT EXISTS sizing_runs ("
     " run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
     " block INTEGER NOT NULL);",
+    /* 10 (010.sql): every attempt of a run (failed runs are retried);
+     * an older run gets the row of its last attempt */
+    "CREATE TABLE IF NOT EXISTS run_attempts ("
+    " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+    " attempt INTEGER NOT NULL, status TEXT NOT NULL, started_at REAL,"
+    " ended_at REAL, elapsed REAL, exit_code INTEGER, reason TEXT,"
+    " PRIMARY KEY (run_id, attempt));"
+    "INSERT OR IGNORE INTO run_attempts(run_id, attempt, status,"
+    " started_at, ended_at, elapsed, exit_code, reason) SELECT id,"
+    " attempts, status, started_at, ended_at, elapsed, exit_code, reason"
+    " FROM runs WHERE attempts > 0 AND status NOT IN ('pending',"
+    " 'running');",
 };
 
 static const char *migration_sql(int version)

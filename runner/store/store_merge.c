@@ -200,6 +200,10 @@ static const char *const run_children[] = {
     "src.series_notes c", /* version 7 inputs only */
     "INSERT INTO main.sizing_runs(run_id, block) SELECT n.id, c.block FROM "
     "src.sizing_runs c", /* version 9 inputs only */
+    "INSERT INTO main.run_attempts(run_id, attempt, status, started_at, "
+    "ended_at, elapsed, exit_code, reason) SELECT n.id, c.attempt, "
+    "c.status, c.started_at, c.ended_at, c.elapsed, c.exit_code, c.reason "
+    "FROM src.run_attempts c", /* version 10 inputs only */
 };
 
 /* The source table of a run_children row ("... FROM src.T c"): an input
