@@ -56,6 +56,17 @@ enum plan_pair_status {
 enum plan_pair_status plan_pair_check(const struct plan *p,
 				      const struct plan_compare *pc,
 				      const uint32_t *cells, size_t ncells);
+/*
+ * A factor comparison ({factor: F, baseline: L}) over the same cells: 1
+ * when a cell at F = L (default F's first level) has a partner that
+ * differs from it in F only (the report compares those); else 0, with
+ * *a_out and *b_out the first baseline cell and the first cell of another
+ * level of F (differing in more than F: factors nested by exclusions), or
+ * both NULL when F has no other level among the cells.
+ */
+int plan_factor_pairs(const struct plan *p, const struct plan_compare *pc,
+		      const uint32_t *cells, size_t ncells,
+		      const uint32_t **a_out, const uint32_t **b_out);
 
 struct buf;
 /*
