@@ -70,35 +70,23 @@ void dry_release(struct dry *d)
 			free(d->frag[f][l].s);
 		free(d->frag[f]);
 	}
-	for (f = 0; d->lvtime && f < d->p->nfactors; f++)
-		free(d->lvtime[f]);
 	for (f = 0; d->addr && f < d->p->nhosts; f++)
 		free(d->addr[f]);
 	free(d->addr);
 	free(d->need);
 	free(d->frag);
-	free(d->lvtime);
-	free(d->lvtime_is_omit);
 	sched_release(&d->s);
 	matrix_release(&d->m);
 }
 
 static void refine_overhead(struct dry *d);
 
-/* Seconds one run of cell lv takes: a factor on duration/omit counts. */
+/* Seconds one run of cell lv takes: a factor's level that sets duration
+ * or omit (param: or params:) counts (exec_run_seconds). */
 static double cell_seconds(const struct dry *d, const uint32_t *lv)
 {
-	const struct plan *p = d->p;
-	double dur = p->engine.duration, omit = p->engine.omit;
-	int f;
-	for (f = 0; f < p->nfactors; f++)
-		if (d->lvtime[f]) {
-			if (d->lvtime_is_omit[f])
-				omit = d->lvtime[f][lv[f]];
-			else
-				dur = d->lvtime[f][lv[f]];
-		}
-	return dur + omit + exec_wait_before(p) + d->overhead;
+	return exec_run_seconds(d->p, lv) + exec_wait_before(d->p) +
+	       d->overhead;
 }
 
 /* Resolve the hosts the run would open, once, the way host_open does. */
@@ -164,22 +152,14 @@ int dry_build(struct dry *d, const struct plan *p, struct xr_err *err)
 	if (rc < 0)
 		return rc;
 	d->frag = calloc((size_t)p->nfactors + 1, sizeof *d->frag);
-	d->lvtime = calloc((size_t)p->nfactors + 1, sizeof *d->lvtime);
-	d->lvtime_is_omit = calloc((size_t)p->nfactors + 1, sizeof(int));
-	if (!d->frag || !d->lvtime || !d->lvtime_is_omit)
+	if (!d->frag)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	for (f = 0; f < p->nfactors; f++) {
 		const struct plan_factor *fa = &p->factors[f];
-		int timed = fa->param && (!strcmp(fa->param, "duration") ||
-					  !strcmp(fa->param, "omit"));
 		d->frag[f] = calloc((size_t)fa->nlevels, sizeof **d->frag);
-		if (timed)
-			d->lvtime[f] =
-			    calloc((size_t)fa->nlevels, sizeof **d->lvtime);
-		if (!d->frag[f] || (timed && !d->lvtime[f]))
+		if (!d->frag[f])
 			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 					  "out of memory");
-		d->lvtime_is_omit[f] = timed && !strcmp(fa->param, "omit");
 		for (l = 0; l < fa->nlevels; l++) {
 			struct buf b = BUF_INIT;
 			buf_add_json_str(&b, fa->name);
@@ -189,11 +169,6 @@ int dry_build(struct dry *d, const struct plan *p, struct xr_err *err)
 			if (!d->frag[f][l].s)
 				return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 						  "out of memory");
-			if (timed && units_parse(fa->levels[l], UNITS_DURATION,
-						 &d->lvtime[f][l], NULL) < 0)
-				d->lvtime[f][l] = d->lvtime_is_omit[f]
-						      ? p->engine.omit
-						      : p->engine.duration;
 		}
 	}
 	d->overhead = PLAN_RUN_OVERHEAD;
@@ -218,6 +193,7 @@ static int cmp_double(const void *a, const void *b)
 /* The ok runs' gaps and in-run overheads, read from the store. */
 struct overhead_scan {
 	const struct plan *p;
+	const struct matrix *m;
 	double *gap, in_run;
 	size_t ngap, cap, nrun;
 };
@@ -228,8 +204,12 @@ static int overhead_row(void *ctx, const struct store_run_timing *t)
 	if (t->status != RUN_OK)
 		return 0;
 	if (!isnan(t->elapsed)) {
-		o->in_run +=
-		    t->elapsed - o->p->engine.duration - o->p->engine.omit;
+		/* the run's own duration: its cell's (a level's params:) */
+		const uint32_t *lv =
+		    t->cell_index >= 0 && (size_t)t->cell_index < o->m->ncells
+			? matrix_cell(o->m, (size_t)t->cell_index)
+			: NULL;
+		o->in_run += t->elapsed - exec_run_seconds(o->p, lv);
 		o->nrun++;
 	}
 	if (isnan(t->gap))
@@ -253,7 +233,8 @@ static int overhead_row(void *ctx, const struct store_run_timing *t)
  * overlap, counter snapshots, hooks, commit; the median ignores the long
  * gaps of manual changes) minus the longer of settle and the lead-in
  * (counted on their own: exec_wait_before), plus the
- * mean of elapsed - duration - omit (engine start-up). Any problem: keep
+ * mean of elapsed - duration - omit (engine start-up; each run's duration
+ * its cell's). Any problem: keep
  * the default.
  */
 static void refine_overhead(struct dry *d)
@@ -265,6 +246,7 @@ static void refine_overhead(struct dry *d)
 	double g;
 
 	o.p = d->p;
+	o.m = &d->m;
 	if (d->db)
 		buf_adds(&path, d->db);
 	else

@@ -32,8 +32,6 @@ struct dry {
 	struct matrix m;
 	struct sched s;
 	struct frag **frag;   /* [nfactors][nlevels] */
-	double **lvtime;      /* [nfactors][nlevels] duration/omit or NULL */
-	int *lvtime_is_omit;  /* [nfactors] */
 	const char *db;	      /* --db: the store to measure from, or NULL */
 	double overhead;      /* per-run overhead used in the estimate */
 	size_t overhead_from; /* runs it was measured on; 0: the default */

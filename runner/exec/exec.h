@@ -80,5 +80,12 @@ double exec_lead_in(const struct plan *p);
  * the longer of the two, not their sum.
  */
 double exec_wait_before(const struct plan *p);
+/*
+ * The engine's seconds for one run of cell lv (a level index per factor;
+ * NULL: the plan's defaults): duration + omit, each as the plan says or
+ * as a factor's level sets it (`param: duration`, or `duration:` in the
+ * level's `params:`). estimate.c.
+ */
+double exec_run_seconds(const struct plan *p, const uint32_t *lv);
 
 #endif

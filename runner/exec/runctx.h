@@ -67,9 +67,12 @@ struct runctx {
 	size_t n_blocks_left;
 	double t_start, t_runs; /* wall time spent per executed run */
 	size_t n_todo;		/* runs this invocation means to execute */
-	size_t n_retried;	/* attempts of runs that had failed before */
-	size_t n_retry_left;	/* runs to retry left: a manual change first */
-	size_t n_done0;		/* runs of the session ended before it */
+	/* their engine seconds (exec_run_seconds), and those of the runs
+	 * executed so far: the ETA counts each run's own duration */
+	double est_todo, est_done;
+	size_t n_retried;    /* attempts of runs that had failed before */
+	size_t n_retry_left; /* runs to retry left: a manual change first */
+	size_t n_done0;	     /* runs of the session ended before it */
 	int interrupted;
 	/* The host the last run lost (hostset_lost), and since when. */
 	int lost_hi;
@@ -199,6 +202,10 @@ void progress_run_start(struct runctx *rc, size_t i); /* terminal only */
 void progress_run_done(struct runctx *rc, size_t i, const char *status,
 		       double primary, const char *unit, double elapsed);
 void progress_clear(struct runctx *rc);
+/* Seconds left in this invocation: the runs left, each its own engine
+ * seconds plus what a run has cost beyond them so far; -1 before the
+ * first run. */
+double progress_eta(const struct runctx *rc);
 /* "9.41 Gbit/s" */
 void progress_fmt_value(double v, const char *unit, char *out, size_t n);
 

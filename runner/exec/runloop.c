@@ -542,6 +542,8 @@ static int execute_one(struct runctx *rc, size_t i)
 	}
 	count_stored(rc, i, res.status);
 	rc->t_runs += proc_now_mono() - t0;
+	rc->est_done +=
+	    exec_run_seconds(p, matrix_cell(&rc->m, rc->s.runs[i].cell));
 	say_done(rc, i, &res);
 	/* An engine that cannot run at all stops the plan (exit 3) only
 	 * when nothing has run yet; later, e.g. one level's program missing

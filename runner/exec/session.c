@@ -444,7 +444,7 @@ void session_decision_release(struct session_decision *d)
 /* ---- around the run loop --------------------------------------------- */
 
 /* Runs this invocation means to execute (for the ETA). */
-size_t session_count_todo(const struct runctx *rc)
+size_t session_count_todo(struct runctx *rc)
 {
 	const struct plan *p = rc->p;
 	const uint32_t *first = NULL;
@@ -463,6 +463,8 @@ size_t session_count_todo(const struct runctx *rc)
 					ok = 0;
 		}
 		n += ok;
+		if (ok)
+			rc->est_todo += exec_run_seconds(p, lv);
 	}
 	return n;
 }

@@ -59,8 +59,9 @@ void session_decision_release(struct session_decision *d);
  */
 int session_rows_upto(struct runctx *rc, size_t i, struct xr_err *err);
 
-/* Runs this invocation means to execute (the ETA's denominator). */
-size_t session_count_todo(const struct runctx *rc);
+/* Runs this invocation means to execute (the ETA's denominator); their
+ * engine seconds go to rc->est_todo. */
+size_t session_count_todo(struct runctx *rc);
 
 /* Marks the session running, executes the schedule (runloop_execute) and
  * marks it interrupted, incomplete or done. Returns runloop_execute's. */
