@@ -130,7 +130,12 @@ static const char *const migrations[] = {
     "CREATE TABLE IF NOT EXISTS sizing_runs ("
     " run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
     " block INTEGER NOT NULL);",
-    /* 10 (010.sql): every attempt of a run (failed runs are retried);
+    /* 10 (010.sql): a shard's manifest per sharded session */
+    "CREATE TABLE IF NOT EXISTS shards ("
+    " session_id INTEGER PRIMARY KEY REFERENCES sessions(id),"
+    " k INTEGER NOT NULL, n INTEGER NOT NULL, units INTEGER NOT NULL,"
+    " assign TEXT NOT NULL, blocks TEXT NOT NULL, testbed TEXT NOT NULL);",
+    /* 11 (011.sql): every attempt of a run (failed runs are retried);
      * an older run gets the row of its last attempt */
     "CREATE TABLE IF NOT EXISTS run_attempts ("
     " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"

@@ -529,8 +529,8 @@ static void test_migrate_keys(const char *tmp)
 	store_close(st);
 }
 
-/* A version-9 store (no run_attempts) with a failed run of one attempt,
- * an ok run of two and a pending one: the writer upgrades it to version 10,
+/* A version-10 store (no run_attempts) with a failed run of one attempt,
+ * an ok run of two and a pending one: the writer upgrades it to version 11,
  * keeping each ended run's last attempt (the earlier one was never kept),
  * and a run finished after keeps every attempt. */
 static void test_migrate_attempts(const char *tmp)
@@ -543,7 +543,7 @@ static void test_migrate_attempts(const char *tmp)
 	sqlite3 *db;
 	char *t;
 
-	snprintf(path, sizeof path, "%s/v9.db", tmp);
+	snprintf(path, sizeof path, "%s/v10.db", tmp);
 	sqlite3_open(path, &db);
 	sqlite3_exec(db, xr_store_sql, NULL, NULL, NULL);
 	sqlite3_exec(db,
@@ -557,11 +557,11 @@ static void test_migrate_attempts(const char *tmp)
 		     "(1, 0, 0, 0, 0, 1, 0, '{}', 'failed', 1, 10, 11, 'no "
 		     "server'), (1, 1, 0, 1, 0, 1, 0, '{}', 'ok', 2, 20, 21, "
 		     "NULL), (1, 2, 0, 2, 0, 1, 0, '{}', 'pending', 0, NULL, "
-		     "NULL, NULL); PRAGMA user_version = 9",
+		     "NULL, NULL); PRAGMA user_version = 10",
 		     NULL, NULL, NULL);
 	sqlite3_close(db);
 	CHK(store_open(path, STORE_CREATE | STORE_LOCK, &st, &err), 0,
-	    "the writer upgrades version 9");
+	    "the writer upgrades version 10");
 	if (!st)
 		return;
 	t = q_text(st, "SELECT group_concat(run_id || ' ' || attempt || ' ' "
