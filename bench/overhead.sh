@@ -11,10 +11,13 @@
 # Usage: bash bench/overhead.sh [RUNS_PER_BLOCK] [DURATION_S]  (defaults 8, 2)
 #
 # The cost of a run itself: bash bench/overhead.sh --noop [RUNS] [SIZES]
-# (defaults 1000, "1000 1000000") runs the command engine on /bin/true with
-# the default counters (nic, tcp, cpu, capture) in sessions of each size
-# and compares it with a shell loop running /bin/true, in the order loop,
-# xrun per size, loop. For each session size it prints:
+# [SAMPLED] (defaults 1000, "1000 1000000", 100) runs the command engine on
+# /bin/true with the default counters (nic, tcp, cpu, capture) in sessions
+# of each size with `sample: off`, then in a session of SAMPLED runs with
+# the default sampling (`sample: 1s`: the samplers and their idle lead-in,
+# what a user pays), and compares them with a shell loop running
+# /bin/true, in the order loop, xrun per session, loop. For each session
+# it prints:
 #   - the session start: seconds from `xrun run` to the first run's line
 #     (plan, schedule, inserting the pending runs), and xrun's CPU for it
 #   - the steady per-run wall time over RUNS runs (from the 100th run's
@@ -27,9 +30,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 xrun=${XRUN:-$top/build/xrun}
 if [ "${1:-}" = "--noop" ]; then
   [ -x "$xrun" ] || { echo "build xrun first" >&2; exit 1; }
-  exec python3 - "$xrun" "${2:-1000}" "${3:-1000 1000000}" <<'PY'
+  exec python3 - "$xrun" "${2:-1000}" "${3:-1000 1000000}" "${4:-100}" <<'PY'
 import os, subprocess, sys, tempfile, time
 xrun, runs, sizes = sys.argv[1], int(sys.argv[2]), [int(x) for x in sys.argv[3].split()]
+sampled = int(sys.argv[4])
 tck = os.sysconf("SC_CLK_TCK")
 work = tempfile.mkdtemp(prefix="xrun-bench-")
 
@@ -43,11 +47,11 @@ def cpu(pid):
         v = f.read().rsplit(")", 1)[1].split()
     return (int(v[11]) + int(v[12])) / tck  # utime, stime
 
-def plan(size):
+def plan(size, sample):
     # a x b levels, repeat 1: exactly `size` runs when size = a * b
     a = 1000 if size >= 1000 else 1
     b = size // a
-    path = f"{work}/p{size}.yaml"
+    path = f"{work}/p{size}-{sample}.yaml"
     with open(path, "w") as f:
         f.write(f"""xrun: 1
 name: noop{size}
@@ -58,15 +62,16 @@ factors:
   a: {{ levels: [{", ".join(f"a{i}" for i in range(a))}] }}
   b: {{ levels: [{", ".join(f"b{i}" for i in range(b))}] }}
 repeat: 1
+sample: {sample}
 """)
     return path, a * b
 
-def session(size):
-    path, n = plan(size)
+def session(size, sample):
+    path, n = plan(size, sample)
     skip = min(100, n // 10)
     want = min(runs, n - skip - 1)
     t0 = time.monotonic()
-    p = subprocess.Popen([xrun, "run", path, "--db", f"{work}/s{size}.db",
+    p = subprocess.Popen([xrun, "run", path, "--db", f"{work}/s{size}-{sample}.db",
                           "--unattended", "--yes"], stderr=subprocess.PIPE, text=True)
     start = start_cpu = ta = ca = None
     k = 0
@@ -91,13 +96,15 @@ def session(size):
 print(f"machine: {os.cpu_count()} cpus, load {os.getloadavg()[0]:.1f}; "
       f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
 l1 = loop(runs)
-res = {s: session(s) for s in sizes}
+res = {(s, "off"): session(s, "off") for s in sizes}
+if sampled:
+    res[(sampled, "1s")] = session(sampled, "1s")
 l2 = loop(runs)
 sh = (l1 + l2) / 2
 print(f"shell loop /bin/true: {1000 * l1:.2f} / {1000 * l2:.2f} ms per iteration (before / after)")
-print("session runs | start s | start cpu s | wall/run ms | beyond loop ms | xrun cpu/run ms | timed runs")
-for s, (st, sc, w, c, n) in res.items():
-    print(f"{s:>12} | {st:7.2f} | {sc:11.2f} | {1000 * w:11.2f} | {1000 * (w - sh):+14.2f} | {1000 * c:15.2f} | {n}")
+print("session runs | sample | start s | start cpu s | wall/run ms | beyond loop ms | xrun cpu/run ms | timed runs")
+for (s, smp), (st, sc, w, c, n) in res.items():
+    print(f"{s:>12} | {smp:>6} | {st:7.2f} | {sc:11.2f} | {1000 * w:11.2f} | {1000 * (w - sh):+14.2f} | {1000 * c:15.2f} | {n}")
 subprocess.run(["rm", "-rf", work])
 PY
 fi

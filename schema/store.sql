@@ -1,4 +1,4 @@
--- xrun store schema, version 11 (PRAGMA user_version = 11; migration 1 runs
+-- xrun store schema, version 12 (PRAGMA user_version = 12; migration 1 runs
 -- this whole file, later ones add their tables: schema/migrations).
 -- One SQLite file per plan by default (./<plan name>.db). WAL mode.
 -- Values are in SI base units (throughput in bit/s, time in s, bytes in B).
@@ -311,4 +311,19 @@ CREATE TABLE IF NOT EXISTS trials (
   duration  REAL NOT NULL,     -- trial duration asked, s
   loss      REAL,              -- loss ratio; NULL until it ended ok
   UNIQUE (search_id, seq)
+);
+
+-- Version 12 (from 11): every attempt of a run (schema/store.md, "run_attempts"):
+-- `xrun run` retries failed and timed-out runs in their places, and the
+-- runs row holds the latest attempt only.
+CREATE TABLE IF NOT EXISTS run_attempts (
+  run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  attempt     INTEGER NOT NULL,  -- runs.attempts when it ended (1, 2, ...)
+  status      TEXT NOT NULL,     -- as runs.status
+  started_at  REAL,
+  ended_at    REAL,
+  elapsed     REAL,
+  exit_code   INTEGER,
+  reason      TEXT,
+  PRIMARY KEY (run_id, attempt)
 );

@@ -782,11 +782,21 @@ int model_compare(struct model_build *m, struct xr_err *err)
 	struct report *r = m->r;
 	const struct plan *p = m->plan;
 	struct cmps cs = {0};
-	int i, rc = 0;
+	const struct plan_compare *list = NULL;
+	int i, n = 0, rc;
 
-	if (p && p->report.ncompare) {
-		for (i = 0; i < p->report.ncompare && !rc; i++) {
-			const struct plan_compare *pc = &p->report.compare[i];
+	if ((rc = model_recut_compares(m, err)) < 0)
+		return rc;
+	if (m->compare) {
+		list = m->compare;
+		n = m->ncompare;
+	} else if (p && p->report.ncompare) {
+		list = p->report.compare;
+		n = p->report.ncompare;
+	}
+	if (list) {
+		for (i = 0; i < n && !rc; i++) {
+			const struct plan_compare *pc = &list[i];
 			if (pc->factor) {
 				int f = report_factor_index(r, pc->factor);
 				if (f >= 0)

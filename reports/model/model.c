@@ -457,10 +457,15 @@ int report_build(const char *db_path, const struct report_opts *o,
 	l.err = err;
 	r->about.db_path = arena_strdup(l.m.a, db_path);
 	r->about.generated_at = (double)time(NULL);
-	if ((rc = load_sessions(&l, err)) < 0)
+	if ((rc = load_sessions(&l, err)) < 0 ||
+	    (rc = model_recut_plan(&l.m, err)) < 0)
 		goto fail;
 	if ((rc = apply_options(&l, err)) < 0)
 		goto fail;
+	if (model_recut_note(&l.m) < 0) {
+		rc = xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+		goto fail;
+	}
 	loader_factors_from_plan(&l);
 	if ((rc = loader_runs(&l, err)) < 0)
 		goto fail;

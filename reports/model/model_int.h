@@ -47,6 +47,10 @@ struct model_build {
 	struct mcell *mc;	    /* [r->ncells] */
 	double **vals;		    /* [nmetrics][nruns], NaN when absent */
 	struct report_cverify *ver; /* [ncells * nfactors], arena */
+	/* the comparisons as re-cut by --compare / --accept (recut.c), or
+	 * NULL: the plan's report.compare, else the default ones */
+	const struct plan_compare *compare;
+	int ncompare;
 };
 
 /* Flag details are written in the report's language (fixed words only;
@@ -58,6 +62,17 @@ struct model_build {
 void model_flag(struct model_build *m, struct report_flag *list, int *n,
 		enum report_flag_code code, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+
+/* recut.c (issue 35): model_recut_plan, after the stored plan is loaded:
+ * the report section of o->plan (the file given to `xrun report PLAN`)
+ * when it differs and the runs are the same (else -XR_ECHANGED, err says
+ * what changed); model_recut_compares, once the factors are known:
+ * m->compare from --compare / --accept (-XR_EUSAGE for an unknown factor
+ * or level); model_recut_note, once the language is known: the sentence
+ * r->about.recut (0, or -1 out of memory). */
+int model_recut_plan(struct model_build *m, struct xr_err *err);
+int model_recut_compares(struct model_build *m, struct xr_err *err);
+int model_recut_note(struct model_build *m);
 
 /* tables.c, compare.c: fill r->tables and r->cmps. 0 or -XR_ENOMEM. */
 int model_tables(struct model_build *m, struct xr_err *err);

@@ -85,7 +85,8 @@ int model_pair_notes(struct model_build *m)
 	uint32_t *lv;
 	const char **v;
 	int i, n = 0;
-	if (!p || !p->report.ncompare)
+	/* --compare replaces the plan's comparisons, pairs too */
+	if (!p || !p->report.ncompare || m->o->ncompare)
 		return 0;
 	lv = stored_cells(m);
 	v = arena_alloc(m->a, (size_t)p->report.ncompare * sizeof *v);

@@ -49,6 +49,21 @@ struct report_opts {
 		     reports/render/png.h) */
 	const char *adjust; /* multiplicity adjustment of the verdicts, a
 			       name of report_adjust_name(); NULL: none */
+	/* Re-cut without re-running (issue 35): the plan file given to
+	 * `xrun report PLAN` (NULL: none; borrowed, alive until the report
+	 * is written): its report settings replace the stored text's when
+	 * they differ and it describes the same runs (else -XR_ECHANGED);
+	 * plan_file its path as given. */
+	const struct plan *plan;
+	const char *plan_file;
+	/* --compare FACTOR[=BASELINE] (repeatable): the report's
+	 * comparisons instead of the plan's; --accept sequential: every
+	 * comparison accepts sides that were not interleaved; cli_options
+	 * both as given on the command line, printed in the report */
+	const char *const *compare;
+	int ncompare;
+	int accept_sequential;
+	const char *cli_options;
 };
 
 /* The multiplicity adjustments (`xrun report --adjust`): row i is enum
@@ -243,6 +258,11 @@ struct report_about {
 	const char *plan_name, *title, *plan_hash;
 	const char *description; /* the plan's description:, NULL when none */
 	double generated_at;
+	/* Re-cut (issue 35): the plan file whose report settings were used,
+	 * changed since the runs (NULL: the stored text's); the options
+	 * --compare / --accept as given (NULL: none); the sentence that says
+	 * both, in the report's language (NULL: neither). */
+	const char *settings_from, *recut_options, *recut;
 };
 
 /* The reported sessions, when their runs happened and on which hosts. */

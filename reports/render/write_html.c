@@ -594,6 +594,9 @@ static int body(FILE *f, const struct report *r, struct arena *a)
 	/* The plan's description says what the benchmark is for. */
 	if (r->about.description && *r->about.description)
 		para(f, "desc", r->about.description);
+	/* a report re-cut after its runs says so (recut.c) */
+	if (r->about.recut)
+		para(f, "recut", r->about.recut);
 	if (rt_header(r, a, &t) < 0)
 		return -XR_ENOMEM;
 	table(f, &t, NULL, "summary");

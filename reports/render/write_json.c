@@ -598,6 +598,10 @@ static json_t *model_head(const struct report *r)
 				    ? r->about.description
 				    : NULL));
 	json_object_set_new(o, "plan_hash", str(r->about.plan_hash));
+	/* re-cut after the runs (recut.c): the file whose report settings
+	 * were used, the --compare / --accept options as given */
+	json_object_set_new(o, "settings_from", str(r->about.settings_from));
+	json_object_set_new(o, "recut_options", str(r->about.recut_options));
 	json_object_set_new(
 	    o, "lang", jstr(r->about.lang == REPORT_LANG_JA ? "ja" : "en"));
 	json_object_set_new(o, "generated_at", num(r->about.generated_at));

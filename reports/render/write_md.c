@@ -123,6 +123,11 @@ static int header(const struct report *r, struct arena *a, FILE *f)
 		put(f, r->about.description, ESC_MD_BLOCK);
 		fputs("\n\n", f);
 	}
+	/* a report re-cut after its runs says so (recut.c) */
+	if (r->about.recut) {
+		put(f, r->about.recut, ESC_MD_BLOCK);
+		fputs("\n\n", f);
+	}
 	if ((rc = rt_header(r, a, &t)) < 0)
 		return rc;
 	md_table(f, &t);

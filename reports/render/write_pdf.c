@@ -340,6 +340,11 @@ static int draw_report(struct pdf *pdf, const struct report *r, struct arena *a,
 		rc = pdf_paragraph(pdf, 10, 0, r->about.description, err);
 		pdf_space(pdf, 6);
 	}
+	/* a report re-cut after its runs says so (recut.c) */
+	if (rc == 0 && r->about.recut) {
+		rc = pdf_paragraph(pdf, 10, 0, r->about.recut, err);
+		pdf_space(pdf, 6);
+	}
 	if (rc == 0)
 		rc = header_block(pdf, r, a, err);
 	if (rc == 0)

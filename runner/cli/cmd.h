@@ -57,4 +57,12 @@ int cmd_check_reference(const struct plan *p, const char *path);
  * ok, N cells, M factors" unless quiet. 0, or < 0 when it is not valid. */
 int cmd_validate_reference(const char *path, int quiet);
 
+/* status_eta.c: `xrun status`'s line "ETA HH:MM:SS for the N pending runs
+ * (...)" of session ss, whose stored plan is p (NULL: no line); nothing
+ * when no run is pending. */
+struct store;
+struct store_session;
+void status_print_eta(struct store *st, const struct store_session *ss,
+		      const struct plan *p);
+
 #endif

@@ -83,6 +83,22 @@ static int session_cb(void *field, const char *v)
 	return 0;
 }
 
+/* --accept: what a comparison may accept; the plan's report.compare
+ * `accept:` takes the same (schema/plan.md). */
+static int accept_cb(void *field, const char *v)
+{
+	if (strcmp(v, "sequential")) {
+		fprintf(stderr,
+			"xrun: option '--accept' takes 'sequential', not "
+			"'%s'\n",
+			v);
+		opt_usage(&cmd_report_spec, stderr);
+		return -XR_EUSAGE;
+	}
+	*(int *)field = 1;
+	return 0;
+}
+
 static int usage_err(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "xrun: ");
@@ -96,6 +112,7 @@ struct report_args {
 	const char *db, *out;
 	struct report_opts o;
 	unsigned fail_on;
+	struct opt_list compare; /* --compare FACTOR[=BASELINE] */
 };
 
 #define RA(field) offsetof(struct report_args, field)
@@ -133,6 +150,15 @@ static const struct opt_def report_options[] = {
      "exit 4 when a comparison has one of these verdicts (a CI gate; "
      "junit marks them as failures)",
      OPT_CHOICES, RA(fail_on), NULL, 0, &cli_verdict_choices},
+    {"compare", 0, "FACTOR[=BASELINE]",
+     "compare the levels of FACTOR (with BASELINE, against it) instead of "
+     "the plan's comparisons (repeatable; printed in the report)",
+     OPT_LIST, RA(compare), NULL, 0},
+    {"accept", 0, "sequential",
+     "every comparison accepts sides that were not interleaved (a manual "
+     "or sequential factor), as the plan's accept: does; printed in the "
+     "report",
+     OPT_CALLBACK, RA(o.accept_sequential), accept_cb, 0},
     {"adjust", 0, NULL,
      "adjust the verdicts for the report's several comparisons (default: "
      "none; holm: Holm 1979)",
@@ -148,62 +174,54 @@ static const struct opt_def report_options[] = {
 };
 #undef RA
 
-static int cmd_report(int argc, char **argv)
+/* The plan given as PLAN: its store's default path, and the plan for its
+ * report settings (o->plan, o->plan_file). 0, or 2 after saying why. */
+static int load_plan(const char *plan_path, struct plan **p, struct buf *dbp)
 {
-	struct report_args a = {0};
-	struct report_opts o;
-	const char *db, *plan_path, *out;
-	struct buf dbp = BUF_INIT;
+	struct xr_diag d;
+	xr_diag_init(&d, plan_path);
+	if (plan_load(plan_path, catalog_builtin(), p, &d) < 0) {
+		xr_diag_print(&d, stderr);
+		xr_diag_release(&d);
+		return 2;
+	}
+	xr_diag_release(&d);
+	store_default_path((*p)->name, dbp);
+	return 0;
+}
+
+/* --compare and --accept as given, for the report to print. */
+static void cli_options(const struct report_args *a, struct buf *b)
+{
+	int i;
+	for (i = 0; i < a->compare.n; i++)
+		buf_addf(b, "%s--compare %s", b->len ? " " : "",
+			 a->compare.v[i]);
+	if (a->o.accept_sequential)
+		buf_addf(b, "%s--accept sequential", b->len ? " " : "");
+}
+
+/* Write the report, say what happened; an exit status. */
+static int write_it(const char *db, const char *out, struct report_opts *o,
+		    unsigned fail_on)
+{
 	struct xr_err err = {0};
 	struct xr_diag refd;
 	struct report_gate gate = {0};
 	int rc;
-
-	if ((rc = opt_parse(&cmd_report_spec, argc, argv, &a)) < 0)
-		return opt_exit(rc);
-	o = a.o;
-	db = a.db;
-	out = a.out;
-	plan_path = rc ? argv[1] : NULL;
-	if (!out)
-		return usage_err("%s", "missing -o FILE (the report to write)");
-	if (!db && plan_path) {
-		struct plan *p = NULL;
-		struct xr_diag d;
-		xr_diag_init(&d, plan_path);
-		if (plan_load(plan_path, catalog_builtin(), &p, &d) < 0) {
-			xr_diag_print(&d, stderr);
-			xr_diag_release(&d);
-			return 2;
-		}
-		xr_diag_release(&d);
-		store_default_path(p->name, &dbp);
-		plan_free(p);
-		db = dbp.s;
+	if (o->reference) {
+		xr_diag_init(&refd, o->reference);
+		o->diag = &refd;
 	}
-	if (!db) {
-		/* No plan: the embedded demo's store, as `xrun run`. */
-		if (cmd_embedded_db(&dbp) < 0) {
-			buf_release(&dbp);
-			return usage_err("%s",
-					 "report needs a PLAN or --db FILE");
-		}
-		db = dbp.s;
-	}
-	if (o.reference) {
-		xr_diag_init(&refd, o.reference);
-		o.diag = &refd;
-	}
-	gate.fail_on = a.fail_on;
+	gate.fail_on = fail_on;
 	xr_oom_stage("writing the report %s from %s", out, db);
-	rc = report_write_file_gate(db, out, &o, &gate, &err);
-	buf_release(&dbp);
-	if (o.diag &&
+	rc = report_write_file_gate(db, out, o, &gate, &err);
+	if (o->diag &&
 	    (refd.n || refd.nlost)) /* the reference file's every problem */
 		xr_diag_print(&refd, stderr);
-	if (rc < 0 && !(o.diag && refd.nerr))
+	if (rc < 0 && !(o->diag && refd.nerr))
 		xr_err_print(&err, "xrun");
-	if (o.diag)
+	if (o->diag)
 		xr_diag_release(&refd);
 	if (rc == 0 && strcmp(out, "-"))
 		fprintf(stderr, "xrun: wrote %s\n", out);
@@ -217,6 +235,54 @@ static int cmd_report(int argc, char **argv)
 		return xr_code_exit(XR_EGATE);
 	}
 	return 0;
+}
+
+static int cmd_report(int argc, char **argv)
+{
+	struct report_args a = {0};
+	struct report_opts o;
+	const char *db, *plan_path;
+	struct buf dbp = BUF_INIT, cli = BUF_INIT;
+	struct plan *p = NULL;
+	int rc;
+
+	if ((rc = opt_parse(&cmd_report_spec, argc, argv, &a)) < 0)
+		return opt_exit(rc);
+	o = a.o;
+	db = a.db;
+	plan_path = rc ? argv[1] : NULL;
+	if (!a.out) {
+		rc = usage_err("%s", "missing -o FILE (the report to write)");
+		goto out;
+	}
+	/* PLAN: its store, and its report settings when they changed since
+	 * the runs (reports/model/recut.c) */
+	if (plan_path && (rc = load_plan(plan_path, &p, &dbp)) != 0)
+		goto out;
+	o.plan = p;
+	o.plan_file = plan_path;
+	if (!db && p)
+		db = dbp.s;
+	if (!db) {
+		/* No plan: the embedded demo's store, as `xrun run`. */
+		if (cmd_embedded_db(&dbp) < 0) {
+			rc =
+			    usage_err("%s", "report needs a PLAN or --db FILE");
+			goto out;
+		}
+		db = dbp.s;
+	}
+	o.compare = a.compare.v;
+	o.ncompare = a.compare.n;
+	cli_options(&a, &cli);
+	o.cli_options = cli.s;
+	rc = write_it(db, a.out, &o, a.fail_on);
+out:
+	plan_free(p);
+	buf_release(&dbp);
+	buf_release(&cli);
+	opt_release(&cmd_report_spec, &a);
+	return rc;
 }
 
 const struct opt_cmd cmd_report_spec = {

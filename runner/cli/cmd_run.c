@@ -63,6 +63,10 @@ static const struct opt_def run_options[] = {
      "start a new session even when the latest one could be resumed or is "
      "complete",
      OPT_FLAG, RA(o.new_session), NULL, 0},
+    {"no-retry", 0, NULL,
+     "leave the session's failed and timed-out runs as they are (by "
+     "default each is run again in its place, the plan's retry: times)",
+     OPT_FLAG, RA(o.no_retry), NULL, 0},
     {"quiet", 'q', NULL, "no progress output (errors and warnings still print)",
      OPT_FLAG, RA(o.quiet), NULL, 0},
     {"shard", 0, "K/N",

@@ -303,6 +303,7 @@ static int report_session(struct store *st, const struct store_session *ss)
 		goto fail;
 	if (print_stops(st, ss->id, &err) < 0)
 		goto fail;
+	status_print_eta(st, ss, p);
 
 	bp.st = st;
 	bp.p = p;

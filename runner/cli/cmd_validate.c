@@ -54,12 +54,108 @@ static int check_size(const struct plan *p, struct xr_diag *d)
 	return rc;
 }
 
+/* The side of a pair that sets factor f, to a level other than the other
+ * side's (NULL: the pair does not compare f). */
+static int pair_sets(const struct plan *p, const struct plan_compare *pc, int f)
+{
+	int i, j;
+	for (i = 0; i < pc->na; i++)
+		for (j = 0; j < pc->nb; j++)
+			if (plan_factor_index(p, pc->a[i].key) == f &&
+			    !strcmp(pc->a[i].key, pc->b[j].key) &&
+			    strcmp(pc->a[i].value, pc->b[j].value))
+				return 1;
+	return 0;
+}
+
 /*
- * A declared pair (report.compare {a, b}) that no cell pair of the
- * matrix realises gives no comparison: the sides also differ in a factor
- * the pair does not name (plans/pcie-gen.yaml before issue 23: the
- * X550 sat in the B550 PC, the MG3 in the X570). Say which; the rule is
- * plan_pair_check's, the one the report's note uses.
+ * A comparison of a manual factor (changed by hand once per block), or of
+ * any factor under `order: sequential`, has sides that are never
+ * interleaved: without `accept: sequential` the report will give it no
+ * verdict ("not comparable: not interleaved"). Say so at its line.
+ */
+static void check_accept(const struct plan *p, const struct plan_compare *pc,
+			 struct xr_diag *d)
+{
+	int f, fi = pc->factor ? plan_factor_index(p, pc->factor) : -1;
+	if (pc->accept_sequential)
+		return;
+	for (f = 0; f < p->nfactors; f++) {
+		if (!(pc->factor ? f == fi : pair_sets(p, pc, f)) ||
+		    (!p->factors[f].manual &&
+		     p->order != PLAN_ORDER_SEQUENTIAL))
+			continue;
+		xr_diag_add(d, 1, pc->pos.line, pc->pos.col,
+			    "report.compare: %s '%s' %s: its sides are never "
+			    "interleaved, so the report will give no verdict "
+			    "(not comparable: not interleaved); add 'accept: "
+			    "sequential' to this comparison to accept a "
+			    "sequential design (the verdict then says so)",
+			    "factor", p->factors[f].name,
+			    p->factors[f].manual
+				? "is manual (changed by hand, once per block)"
+				: "is compared under order: sequential");
+		return;
+	}
+}
+
+/* "nic: x520, slot: pcie3x1": cell x's levels where it differs from y,
+ * f first. */
+static void side_text(const struct plan *p, int f, const uint32_t *x,
+		      const uint32_t *y, struct buf *b)
+{
+	int g;
+	buf_addf(b, "%s: %s", p->factors[f].name, p->factors[f].levels[x[f]]);
+	for (g = 0; g < p->nfactors; g++)
+		if (g != f && x[g] != y[g])
+			buf_addf(b, ", %s: %s", p->factors[g].name,
+				 p->factors[g].levels[x[g]]);
+}
+
+/*
+ * A factor comparison needs two cells that differ in the factor only: a
+ * factor left with one level, or nested in another by the exclusions
+ * (seed 001's NIC and slot), gives none. Say which pair of setups exists
+ * and how to declare it.
+ */
+static void check_factor(const struct plan *p, const struct plan_compare *pc,
+			 const struct matrix *m, struct xr_diag *d)
+{
+	const uint32_t *a, *b;
+	struct buf sa = BUF_INIT, sb = BUF_INIT;
+	int f = plan_factor_index(p, pc->factor);
+	if (f < 0 || plan_factor_pairs(p, pc, m->lv, m->ncells, &a, &b))
+		return;
+	if (!a) {
+		xr_diag_add(d, 1, pc->pos.line, pc->pos.col,
+			    "report.compare: factor '%s' has one level in the "
+			    "matrix%s: there is nothing to compare it with",
+			    p->factors[f].name,
+			    p->factors[f].nlevels > 1 ? " (the exclusions "
+							"leave no other)"
+						      : "");
+		return;
+	}
+	side_text(p, f, a, b, &sa);
+	side_text(p, f, b, a, &sb);
+	xr_diag_add(d, 1, pc->pos.line, pc->pos.col,
+		    "report.compare: factor '%s' yields no comparison: no two "
+		    "cells differ in it only (the exclusions nest it: {%s} "
+		    "against {%s}); to compare those setups, declare the pair "
+		    "{a: {%s}, b: {%s}}",
+		    p->factors[f].name, sa.s, sb.s, sa.s, sb.s);
+	buf_release(&sa);
+	buf_release(&sb);
+}
+
+/*
+ * What the report will refuse, said before a night is spent (issue 35):
+ * a comparison whose sides are never interleaved without `accept:
+ * sequential`, a factor comparison without two cells that differ in it
+ * only, a declared pair (report.compare {a, b}) that no cell pair of the
+ * matrix realises (the sides also differ in a factor the pair does not
+ * name: plans/pcie-gen.yaml before issue 23). The pair rules are
+ * plan_pair.c's, the ones the report uses.
  */
 static void check_pairs(const struct plan *p, struct xr_diag *d)
 {
@@ -73,7 +169,10 @@ static void check_pairs(const struct plan *p, struct xr_diag *d)
 		const struct plan_compare *pc = &p->report.compare[i];
 		enum plan_pair_status st =
 		    plan_pair_check(p, pc, m.lv, m.ncells);
-		if (st != PLAN_PAIR_OK)
+		check_accept(p, pc, d);
+		if (pc->factor)
+			check_factor(p, pc, &m, d);
+		else if (st != PLAN_PAIR_OK)
 			xr_diag_add(d, 1, pc->pos.line, pc->pos.col,
 				    "report.compare: the pair yields no "
 				    "comparison: %s",

@@ -27,7 +27,8 @@
 #include "banned.h"
 
 /*
- * Per-run cost beyond duration + omit + settle: xrun's bookkeeping, the
+ * Per-run cost beyond duration + omit + the longer of settle and the
+ * samplers' lead-in (they overlap: exec_wait_before): xrun's bookkeeping, the
  * iperf3 client's start-up and connection set-up and the store commit.
  * A bare `iperf3 -c 127.0.0.1 -t 1 -J` takes 1.01 s on the development
  * machine (0.01 s beyond -t); the rest of the 0.35 s is an allowance for
@@ -69,15 +70,11 @@ void dry_release(struct dry *d)
 			free(d->frag[f][l].s);
 		free(d->frag[f]);
 	}
-	for (f = 0; d->lvtime && f < d->p->nfactors; f++)
-		free(d->lvtime[f]);
 	for (f = 0; d->addr && f < d->p->nhosts; f++)
 		free(d->addr[f]);
 	free(d->addr);
 	free(d->need);
 	free(d->frag);
-	free(d->lvtime);
-	free(d->lvtime_is_omit);
 	sched_release(&d->s);
 	shard_plan_release(&d->shard);
 	matrix_release(&d->m);
@@ -85,20 +82,12 @@ void dry_release(struct dry *d)
 
 static void refine_overhead(struct dry *d);
 
-/* Seconds one run of cell lv takes: a factor on duration/omit counts. */
+/* Seconds one run of cell lv takes: a factor's level that sets duration
+ * or omit (param: or params:) counts (exec_run_seconds). */
 static double cell_seconds(const struct dry *d, const uint32_t *lv)
 {
-	const struct plan *p = d->p;
-	double dur = p->engine.duration, omit = p->engine.omit;
-	int f;
-	for (f = 0; f < p->nfactors; f++)
-		if (d->lvtime[f]) {
-			if (d->lvtime_is_omit[f])
-				omit = d->lvtime[f][lv[f]];
-			else
-				dur = d->lvtime[f][lv[f]];
-		}
-	return dur + omit + p->settle + d->lead_in + d->overhead;
+	return exec_run_seconds(d->p, lv) + exec_wait_before(d->p) +
+	       d->overhead;
 }
 
 /* Resolve the hosts the run would open, once, the way host_open does. */
@@ -180,22 +169,14 @@ int dry_build(struct dry *d, const struct plan *p, struct xr_err *err)
 	if (rc < 0)
 		return rc;
 	d->frag = calloc((size_t)p->nfactors + 1, sizeof *d->frag);
-	d->lvtime = calloc((size_t)p->nfactors + 1, sizeof *d->lvtime);
-	d->lvtime_is_omit = calloc((size_t)p->nfactors + 1, sizeof(int));
-	if (!d->frag || !d->lvtime || !d->lvtime_is_omit)
+	if (!d->frag)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	for (f = 0; f < p->nfactors; f++) {
 		const struct plan_factor *fa = &p->factors[f];
-		int timed = fa->param && (!strcmp(fa->param, "duration") ||
-					  !strcmp(fa->param, "omit"));
 		d->frag[f] = calloc((size_t)fa->nlevels, sizeof **d->frag);
-		if (timed)
-			d->lvtime[f] =
-			    calloc((size_t)fa->nlevels, sizeof **d->lvtime);
-		if (!d->frag[f] || (timed && !d->lvtime[f]))
+		if (!d->frag[f])
 			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 					  "out of memory");
-		d->lvtime_is_omit[f] = timed && !strcmp(fa->param, "omit");
 		for (l = 0; l < fa->nlevels; l++) {
 			struct buf b = BUF_INIT;
 			buf_add_json_str(&b, fa->name);
@@ -205,18 +186,13 @@ int dry_build(struct dry *d, const struct plan *p, struct xr_err *err)
 			if (!d->frag[f][l].s)
 				return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 						  "out of memory");
-			if (timed && units_parse(fa->levels[l], UNITS_DURATION,
-						 &d->lvtime[f][l], NULL) < 0)
-				d->lvtime[f][l] = d->lvtime_is_omit[f]
-						      ? p->engine.omit
-						      : p->engine.duration;
 		}
 	}
 	d->overhead = PLAN_RUN_OVERHEAD;
 	d->lead_in = exec_lead_in(p);
 	refine_overhead(d);
-	d->per_run = p->engine.duration + p->engine.omit + p->settle +
-		     d->lead_in + d->overhead;
+	d->per_run = p->engine.duration + p->engine.omit + exec_wait_before(p) +
+		     d->overhead;
 	for (i = 0; i < d->s.nruns; i++) {
 		d->estimate +=
 		    cell_seconds(d, matrix_cell(&d->m, d->s.runs[i].cell));
@@ -234,6 +210,7 @@ static int cmp_double(const void *a, const void *b)
 /* The ok runs' gaps and in-run overheads, read from the store. */
 struct overhead_scan {
 	const struct plan *p;
+	const struct matrix *m;
 	double *gap, in_run;
 	size_t ngap, cap, nrun;
 };
@@ -244,8 +221,12 @@ static int overhead_row(void *ctx, const struct store_run_timing *t)
 	if (t->status != RUN_OK)
 		return 0;
 	if (!isnan(t->elapsed)) {
-		o->in_run +=
-		    t->elapsed - o->p->engine.duration - o->p->engine.omit;
+		/* the run's own duration: its cell's (a level's params:) */
+		const uint32_t *lv =
+		    t->cell_index >= 0 && (size_t)t->cell_index < o->m->ncells
+			? matrix_cell(o->m, (size_t)t->cell_index)
+			: NULL;
+		o->in_run += t->elapsed - exec_run_seconds(o->p, lv);
 		o->nrun++;
 	}
 	if (isnan(t->gap))
@@ -265,10 +246,12 @@ static int overhead_row(void *ctx, const struct store_run_timing *t)
 /*
  * Refine the per-run overhead from an earlier session of the same plan
  * (its default store, read-only): the median gap between one run's end
- * and the next run's start (settle, the samplers' lead-in, counter
- * snapshots, hooks, commit; the median ignores the long gaps of manual
- * changes) minus settle and the lead-in (counted on their own), plus the
- * mean of elapsed - duration - omit (engine start-up). Any problem: keep
+ * and the next run's start (settle and the samplers' lead-in, which
+ * overlap, counter snapshots, hooks, commit; the median ignores the long
+ * gaps of manual changes) minus the longer of settle and the lead-in
+ * (counted on their own: exec_wait_before), plus the
+ * mean of elapsed - duration - omit (engine start-up; each run's duration
+ * its cell's). Any problem: keep
  * the default.
  */
 static void refine_overhead(struct dry *d)
@@ -280,6 +263,7 @@ static void refine_overhead(struct dry *d)
 	double g;
 
 	o.p = d->p;
+	o.m = &d->m;
 	if (d->db)
 		buf_adds(&path, d->db);
 	else
@@ -292,7 +276,7 @@ static void refine_overhead(struct dry *d)
 	    o.nrun < PLAN_OVERHEAD_MIN_SAMPLES)
 		goto out;
 	qsort(o.gap, o.ngap, sizeof *o.gap, cmp_double);
-	g = o.gap[o.ngap / 2] - d->p->settle - d->lead_in;
+	g = o.gap[o.ngap / 2] - exec_wait_before(d->p);
 	o.in_run /= (double)o.nrun;
 	d->overhead = (g > 0 ? g : 0) + (o.in_run > 0 ? o.in_run : 0);
 	d->overhead_from = o.ngap;

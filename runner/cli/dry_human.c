@@ -314,10 +314,18 @@ static void write_summary(struct fastout *o, const struct dry *d)
 	fastout_f(o, "manual interventions: %d\n", d->s.manual_interventions);
 	fastout_f(o,
 		  "estimated duration: %s (per run %s = duration %gs + omit "
-		  "%gs + settle %gs",
-		  dur, per, p->engine.duration, p->engine.omit, p->settle);
-	if (d->lead_in > 0)
+		  "%gs",
+		  dur, per, p->engine.duration, p->engine.omit);
+	/* the samplers' lead-in runs during settle (exec_wait_before) */
+	if (d->lead_in > 0 && p->settle > 0)
+		fastout_f(o,
+			  " + the longer of settle %gs and sampler lead-in %gs "
+			  "(they overlap)",
+			  p->settle, d->lead_in);
+	else if (d->lead_in > 0)
 		fastout_f(o, " + sampler lead-in %gs", d->lead_in);
+	else
+		fastout_f(o, " + settle %gs", p->settle);
 	fastout_f(o, " + overhead %.2fs, an estimate)\n", d->overhead);
 	if (d->overhead_from)
 		fastout_f(o,

@@ -47,13 +47,25 @@ static void summary(struct runctx *rc, double elapsed)
 		if (!runctx_run_done(rc->status[i]))
 			pending++;
 	units_fmt_duration(elapsed, dur, sizeof dur);
+	fprintf(stderr, "xrun: %zu run%s this time", rc->n_run,
+		rc->n_run == 1 ? "" : "s");
+	if (rc->n_retried)
+		fprintf(stderr, " (%zu retried)", rc->n_retried);
 	fprintf(stderr,
-		"xrun: %zu run%s this time: %zu ok, %zu failed, %zu timeout%s "
-		"in %s; %zu of %zu done; xrun cpu %.3f s; db %s\n",
-		rc->n_run, rc->n_run == 1 ? "" : "s", rc->n_ok, rc->n_failed,
-		rc->n_timeout, rc->n_interrupted ? ", 1 interrupted" : "", dur,
+		": %zu ok, %zu failed, %zu timeout%s in %s; %zu of %zu done; "
+		"xrun cpu %.3f s; db %s\n",
+		rc->n_ok, rc->n_failed, rc->n_timeout,
+		rc->n_interrupted ? ", 1 interrupted" : "", dur,
 		rc->s.nruns - pending, rc->s.nruns, self_cpu(),
 		store_path(rc->st));
+	if (rc->n_retry_left)
+		fprintf(stderr,
+			"xrun: %zu failed or timed-out run%s not run again: "
+			"%s in a manual block that needs a change first (run "
+			"attended, or with --only, to retry %s)\n",
+			rc->n_retry_left, rc->n_retry_left == 1 ? "" : "s",
+			rc->n_retry_left == 1 ? "it is" : "they are",
+			rc->n_retry_left == 1 ? "it" : "them");
 	if (rc->n_blocks_left)
 		fprintf(stderr,
 			"xrun: %zu run%s in %zu block%s need a manual change "
@@ -294,10 +306,17 @@ static int announce(struct runctx *rc, const struct session_decision *d,
 			"run it again)\n",
 			(long long)d->last.id, p->name,
 			(long long)d->last.nruns, db);
+		if (d->nkept)
+			fprintf(stderr,
+				"xrun: %zu failed or timed-out run%s kept as "
+				"%s (%s)\n",
+				d->nkept, d->nkept == 1 ? "" : "s",
+				d->nkept == 1 ? "it is" : "they are",
+				rc->o->no_retry ? "--no-retry" : "retry: 0");
 		return 0;
 	}
 	for (i = 0; i < rc->s.nruns; i++) {
-		done += runctx_run_done(rc->status[i]);
+		done += runctx_run_done(rc->status[i]) && !rc->retry[i];
 		redo += rc->status[i] == RUN_RUNNING ||
 			rc->status[i] == RUN_INTERRUPTED;
 	}
@@ -305,13 +324,25 @@ static int announce(struct runctx *rc, const struct session_decision *d,
 		return EXEC_GO;
 	if (rc->o->shard_n)
 		announce_shard(rc);
-	if (d->kind == SESSION_RESUMED)
+	if (d->kind == SESSION_RESUMED) {
 		fprintf(stderr,
 			"xrun: resuming session %lld of '%s': %zu of %zu runs "
-			"done, %zu to redo; db %s\n",
+			"done, %zu to redo",
 			(long long)rc->session_id, p->name, done, rc->s.nruns,
-			redo, db);
-	else
+			redo);
+		if (d->nretry)
+			fprintf(stderr,
+				", %zu failed or timed out to run again in "
+				"place (retry: %d)",
+				d->nretry, rc->p->retry);
+		if (d->nkept)
+			fprintf(stderr,
+				", %zu failed or timed out kept as they are "
+				"(%s)",
+				d->nkept,
+				rc->o->no_retry ? "--no-retry" : "retry: 0");
+		fprintf(stderr, "; db %s\n", db);
+	} else
 		fprintf(stderr,
 			"xrun: plan '%s': %zu run%s, %d manual change%s; "
 			"session %lld; db %s\n",
@@ -401,7 +432,7 @@ static int run_session(struct runctx *rc, struct exec_outcome *out)
 		rc->interactive = !o->unattended && isatty(0);
 		rc->n_todo = session_count_todo(rc);
 		for (i = 0; i < rc->s.nruns; i++)
-			rc->n_done0 += runctx_run_done(rc->status[i]);
+			rc->n_done0 += !runctx_run_todo(rc, i);
 	}
 	if ((ret = check_reports(rc)) != 0)
 		goto out;
@@ -429,6 +460,7 @@ int exec_run(const struct plan *p, const struct exec_opts *o,
 		store_close(rc.st);
 	free(rc.ids);
 	free(rc.status);
+	free(rc.retry);
 	sched_release(&rc.s);
 	shard_plan_release(&rc.shard);
 	buf_release(&rc.lock_dir);

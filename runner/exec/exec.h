@@ -47,6 +47,7 @@ struct exec_opts {
 	int unattended; /* never prompt */
 	int yes;	/* no confirmation before the first manual block */
 	int new_session;
+	int no_retry; /* failed and timed-out runs stay as they are */
 	int quiet;
 	/* --shard K/N: run only shard K (1-based) of N (runner/sched/shard.h);
 	 * shard_n 0: the whole plan */
@@ -98,11 +99,24 @@ int exec_verify_counts(struct store *st, const struct plan *p, int64_t session,
 
 /*
  * The idle lead-in before each run's engine while the samplers watch the
- * link (schema/plan.md, `sample:`): two sample periods, at most 1 s; 0
- * with `sample: off` or `counters: none` (nothing sampled); the latency
+ * link (schema/plan.md, `sample:`): 0.2 s (sampler_lead_s); 0 with
+ * `sample: off` or `counters: none` (nothing sampled); the latency
  * probe's idle phase when it is longer (schema/plan.md, `latency:`). What
  * the run loop waits and what `xrun plan` counts in its estimate.
  */
 double exec_lead_in(const struct plan *p);
+/*
+ * The wait before each run's engine: `settle` and the lead-in overlap
+ * (the samplers start that much before the settle ends), so a run waits
+ * the longer of the two, not their sum.
+ */
+double exec_wait_before(const struct plan *p);
+/*
+ * The engine's seconds for one run of cell lv (a level index per factor;
+ * NULL: the plan's defaults): duration + omit, each as the plan says or
+ * as a factor's level sets it (`param: duration`, or `duration:` in the
+ * level's `params:`). estimate.c.
+ */
+double exec_run_seconds(const struct plan *p, const uint32_t *lv);
 
 #endif

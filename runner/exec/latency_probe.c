@@ -68,27 +68,25 @@ static int start(struct runctx *rc, double timeout, struct latency_run *lr,
  * server started over ssh. */
 #define LATENCY_START_S 5.0
 
-int latency_lead_in(struct runctx *rc, double sampler_lead, double timeout,
-		    struct latency_run *lr, struct xr_err *err)
+int latency_lead_in(struct runctx *rc, double timeout, struct latency_run *lr,
+		    struct xr_err *err)
 {
 	const struct plan_latency *l = &rc->p->latency;
-	double wait = sampler_lead, t0 = proc_now_mono();
+	double wait;
 	int r;
 
 	lr->p = NULL;
-	if (l->probe) {
-		if ((r = start(rc, timeout, lr, err)) < 0)
-			return r == -XR_ENOMEM || r == -XR_EINTR ? r : -XR_EENV;
-		/* The idle phase counts from the first reply; the samplers'
-		 * lead-in from their start, t0 */
-		r = latprobe_wait_reply(lr->p, LATENCY_START_S + l->idle);
-		if (r < 0) {
-			latency_abort(lr);
-			return -XR_EINTR;
-		}
-		wait =
-		    r ? 0 : fmax(l->idle, t0 + sampler_lead - proc_now_mono());
+	if (!l->probe)
+		return 0;
+	if ((r = start(rc, timeout, lr, err)) < 0)
+		return r == -XR_ENOMEM || r == -XR_EINTR ? r : -XR_EENV;
+	/* The idle phase counts from the first reply */
+	r = latprobe_wait_reply(lr->p, LATENCY_START_S + l->idle);
+	if (r < 0) {
+		latency_abort(lr);
+		return -XR_EINTR;
 	}
+	wait = r ? 0 : l->idle;
 	if (wait > 0 && proc_sleep(wait) < 0) {
 		latency_abort(lr);
 		return -XR_EINTR;

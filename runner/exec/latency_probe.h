@@ -20,15 +20,15 @@ struct latency_run {
 
 /*
  * Start the plan's probe (if any), wait for its first reply (at most its
- * idle phase and LATENCY_START_S), then the lead-in: the probe's idle
- * phase from its first reply, or what remains of sampler_lead (seconds)
- * when longer; check the probe got replies. timeout: the engine's deadline for
- * the run (<= 0: none). 0; -XR_EINTR when interrupted; -XR_EENV when the probe
- * cannot run (err says why: the run fails with it). On < 0 nothing is left
- * running.
+ * idle phase and LATENCY_START_S), then its idle phase from that reply;
+ * check the probe got replies (the samplers, started before it, wait for
+ * their own lead-in after it: one wait, the longer). timeout: the
+ * engine's deadline for the run (<= 0: none). 0 (at once without a
+ * probe); -XR_EINTR when interrupted; -XR_EENV when the probe cannot run
+ * (err says why: the run fails with it). On < 0 nothing is left running.
  */
-int latency_lead_in(struct runctx *rc, double sampler_lead, double timeout,
-		    struct latency_run *lr, struct xr_err *err);
+int latency_lead_in(struct runctx *rc, double timeout, struct latency_run *lr,
+		    struct xr_err *err);
 /* The engine starts now. */
 void latency_mark(struct latency_run *lr);
 /*

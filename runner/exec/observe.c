@@ -68,25 +68,24 @@ size_t observe_snap_after(struct runctx *rc, struct snaps *s,
 	return n;
 }
 
-/* A tenth of a period, at most 100 ms, after the lead-in's last sample
- * before the engine starts: the sampler's thread wakes for that sample as
- * the run loop wakes to start the engine, and on a loaded machine it
- * lost that race (the point came at t = 0.004 instead of t < 0). */
-#define SAMPLER_LEAD_MARGIN 0.1
-
 /* The time a far-side sampler may take to send its first snapshot: a new
  * ssh session's key exchange and authentication on a loaded machine. */
 #define SAMPLER_START_S 5.0
 
-/* The samplers' own lead-in: two sample periods, at most 1 s, and the
- * margin; none without sampling. */
+/* A far sampler's lead-in point may come this much later than its
+ * schedule (the far side's sleep and the transport) before the run goes
+ * on without it. */
+#define SAMPLER_LEAD_LATE_S 1.0
+
+/* The samplers' own lead-in (sampler_lead_s); none without sampling. The
+ * run loop waits for their points rather than a time: a point taken as
+ * the engine starts on a loaded machine came at t = 0.004 instead of
+ * t < 0 when the wait was a sleep with a margin. */
 static double sampler_lead(const struct plan *p)
 {
-	double m = p->sample / 10 < SAMPLER_LEAD_MARGIN ? p->sample / 10
-							: SAMPLER_LEAD_MARGIN;
 	if (p->sample <= 0 || !p->counters)
 		return 0;
-	return (2 * p->sample > 1.0 ? 1.0 : 2 * p->sample) + m;
+	return sampler_lead_s(p->sample);
 }
 
 double exec_lead_in(const struct plan *p)
@@ -99,12 +98,17 @@ double exec_lead_in(const struct plan *p)
 	return lead;
 }
 
+double exec_wait_before(const struct plan *p)
+{
+	double lead = exec_lead_in(p);
+	return p->settle > lead ? p->settle : lead;
+}
+
 /*
  * Start a sampler on the client and the server host; the idle lead-in
- * they want (min(1 s, 2 samples) and the margin) so that the series show the
- * link before the engine goes to sm->lead: latency_lead_in waits it, with the
- * latency probe's idle phase. A sampler that cannot start is noted; the
- * run goes on.
+ * they want so that the series show the link before the engine goes to
+ * sm->lead: observe_samplers_lead waits for it, after the latency probe's
+ * idle phase. A sampler that cannot start is noted; the run goes on.
  */
 int observe_samplers_start(struct runctx *rc, const struct engine_request *rq,
 			   struct samplers *sm)
@@ -143,6 +147,16 @@ int observe_samplers_start(struct runctx *rc, const struct engine_request *rq,
 	for (k = 0; k < sm->n; k++)
 		if (sampler_wait_first(sm->s[k], until) < 0)
 			break;
+	return 0;
+}
+
+int observe_samplers_lead(struct samplers *sm)
+{
+	double until = proc_now_mono() + sm->lead + SAMPLER_LEAD_LATE_S;
+	int k;
+	for (k = 0; k < sm->n; k++)
+		if (sampler_wait_lead(sm->s[k], until) < 0)
+			return -XR_EINTR;
 	return 0;
 }
 

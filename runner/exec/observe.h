@@ -45,6 +45,9 @@ size_t observe_snap_after(struct runctx *rc, struct snaps *s,
 /* Start the samplers of the run's hosts; sm->lead is their lead-in. */
 int observe_samplers_start(struct runctx *rc, const struct engine_request *rq,
 			   struct samplers *sm);
+/* Wait until they have their lead-in's points (at most sm->lead and a
+ * second): 0, or -XR_EINTR when interrupted. */
+int observe_samplers_lead(struct samplers *sm);
 /* Stop them; their series are in sm->set. */
 void observe_samplers_stop(struct samplers *sm);
 /* Run the engine for run i with samplers, flusher and probe around it. */

@@ -72,6 +72,30 @@ void progress_clear(struct runctx *rc)
 	}
 }
 
+double progress_eta(const struct runctx *rc)
+{
+	size_t left = rc->n_todo > rc->n_run ? rc->n_todo - rc->n_run : 0;
+	double est_left = rc->est_todo - rc->est_done;
+	if (!rc->n_run)
+		return -1;
+	/* each run left: its own engine seconds (a level's duration) and
+	 * what a run has cost beyond its engine seconds so far */
+	return (est_left > 0 ? est_left : 0) +
+	       (double)left * (rc->t_runs - rc->est_done) / (double)rc->n_run;
+}
+
+/* "00:41:10", or "--:--:--" before the first run. */
+static void eta_text(const struct runctx *rc, char *eta, size_t n)
+{
+	double e = progress_eta(rc);
+	long s = (long)(e + 0.5);
+	if (e < 0)
+		snprintf(eta, n, "--:--:--");
+	else
+		snprintf(eta, n, "%02ld:%02ld:%02ld", s / 3600, s / 60 % 60,
+			 s % 60);
+}
+
 /* The terminal line: "[ 37/96]  38%  ETA 00:41:10  cell rep 2/3  last X".
  * [i/total] is the run's position in the schedule; the percentage is the
  * share of the session's runs that have ended, which is not the position
@@ -83,15 +107,8 @@ static void tty_line(struct runctx *rc, size_t i)
 	struct buf b = BUF_INIT;
 	char eta[32];
 	size_t total = rc->s.nruns;
-	size_t left = rc->n_todo > rc->n_run ? rc->n_todo - rc->n_run : 0;
-	double per = rc->n_run ? rc->t_runs / (double)rc->n_run : 0;
 	int w = snprintf(NULL, 0, "%zu", total);
-	long s = (long)(per * (double)left + 0.5);
-	if (rc->n_run)
-		snprintf(eta, sizeof eta, "%02ld:%02ld:%02ld", s / 3600,
-			 s / 60 % 60, s % 60);
-	else
-		snprintf(eta, sizeof eta, "--:--:--");
+	eta_text(rc, eta, sizeof eta);
 	cell_text(rc, i, &b);
 	fprintf(stderr, "\r\033[K[%*zu/%zu] %3d%%  ETA %s  %s  last %s", w,
 		i + 1, total,
@@ -112,6 +129,7 @@ void progress_run_done(struct runctx *rc, size_t i, const char *status,
 		       double primary, const char *unit, double elapsed)
 {
 	struct buf b = BUF_INIT;
+	char eta[32];
 	int w = snprintf(NULL, 0, "%zu", rc->s.nruns);
 	if (rc->o->quiet)
 		return;
@@ -124,7 +142,9 @@ void progress_run_done(struct runctx *rc, size_t i, const char *status,
 		return;
 	}
 	cell_text(rc, i, &b);
-	fprintf(stderr, "xrun: [%*zu/%zu] %-7s %s  %s  %.1f s\n", w, i + 1,
-		rc->s.nruns, status, b.s, last_val, elapsed);
+	eta_text(rc, eta, sizeof eta);
+	/* a log read in the morning (nohup, CI) has the ETA too */
+	fprintf(stderr, "xrun: [%*zu/%zu] %-7s %s  %s  %.1f s  ETA %s\n", w,
+		i + 1, rc->s.nruns, status, b.s, last_val, elapsed, eta);
 	buf_release(&b);
 }

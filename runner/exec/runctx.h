@@ -39,6 +39,9 @@ struct runctx {
 			     yet (positions rows_made and later) */
 	size_t rows_made; /* positions 0 .. rows_made-1 have a row */
 	uint8_t *status;  /* [s.nruns] enum run_status by position */
+	/* [s.nruns] attempts left in this invocation for a run that had
+	 * failed or timed out before it (plan retry:; 0: none) */
+	uint8_t *retry;
 
 	/* Hosts, by plan host index; NULL until a cell needs one
 	 * (hostset.c). */
@@ -67,7 +70,12 @@ struct runctx {
 	size_t n_blocks_left;
 	double t_start, t_runs; /* wall time spent per executed run */
 	size_t n_todo;		/* runs this invocation means to execute */
-	size_t n_done0;		/* runs of the session ended before it */
+	/* their engine seconds (exec_run_seconds), and those of the runs
+	 * executed so far: the ETA counts each run's own duration */
+	double est_todo, est_done;
+	size_t n_retried;    /* attempts of runs that had failed before */
+	size_t n_retry_left; /* runs to retry left: a manual change first */
+	size_t n_done0;	     /* runs of the session ended before it */
 	int interrupted;
 	/* The host the last run lost (hostset_lost), and since when. */
 	int lost_hi;
@@ -181,6 +189,9 @@ double search_trial_loss(const struct runctx *rc,
 			 size_t whysz);
 /* Has a run with this status ended (ok, failed, timeout, skipped)? */
 int runctx_run_done(uint8_t status);
+/* Is run position i for this invocation to execute: not ended, or ended
+ * failed or timed out with a retry left (rc->retry)? --only aside. */
+int runctx_run_todo(const struct runctx *rc, size_t i);
 /* Does cell lv match every --only FACTOR=LEVEL? */
 int runctx_only_match(const struct runctx *rc, const uint32_t *lv);
 
@@ -226,6 +237,10 @@ void progress_run_start(struct runctx *rc, size_t i); /* terminal only */
 void progress_run_done(struct runctx *rc, size_t i, const char *status,
 		       double primary, const char *unit, double elapsed);
 void progress_clear(struct runctx *rc);
+/* Seconds left in this invocation: the runs left, each its own engine
+ * seconds plus what a run has cost beyond them so far; -1 before the
+ * first run. */
+double progress_eta(const struct runctx *rc);
 /* "9.41 Gbit/s" */
 void progress_fmt_value(double v, const char *unit, char *out, size_t n);
 

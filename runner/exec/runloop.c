@@ -331,19 +331,29 @@ static void say_done(struct runctx *rc, size_t i,
 }
 
 /*
- * Start run i's samplers and latency probe and wait their lead-in. 0;
- * 1 when the probe cannot run (run i is stored as failed with why);
- * -XR_EINTR when interrupted. On non-zero nothing is left running.
+ * Start run i's samplers and latency probe and wait their lead-in, and
+ * what is left of `settle` until settle_end (the monotonic time: the
+ * lead-in overlaps it, execute_one). 0; 1 when the probe cannot run (run
+ * i is stored as failed with why); -XR_EINTR when interrupted. On
+ * non-zero nothing is left running.
  */
 static int lead_in(struct runctx *rc, size_t i, const struct request *rq,
-		   struct samplers *sm, struct latency_run *lat)
+		   struct samplers *sm, struct latency_run *lat,
+		   double settle_end)
 {
 	struct xr_err err = {0};
+	double rest;
 	int r;
 	observe_samplers_start(rc, &rq->rq, sm);
-	r = latency_lead_in(rc, sm->lead, rq->rq.timeout, lat, &err);
+	r = latency_lead_in(rc, rq->rq.timeout, lat, &err);
+	if (r == 0 && ((rest = settle_end - proc_now_mono()) <= 0 ||
+		       proc_sleep(rest) == 0))
+		r = observe_samplers_lead(sm);
+	else if (r == 0)
+		r = -XR_EINTR;
 	if (r == 0)
 		return 0;
+	latency_abort(lat);
 	observe_samplers_stop(sm);
 	series_set_release(&sm->set);
 	if (r == -XR_EINTR)
@@ -354,18 +364,19 @@ static int lead_in(struct runctx *rc, size_t i, const struct request *rq,
 	return 1;
 }
 
-/* The samplers' and the probe's lead-in, the counters before, and the run
- * 'running' in the store. 0; 1 when the probe could not run (run i is
- * stored as failed); or -XR_EINTR, -XR_EENV; rq released when not 0. */
+/* The samplers' and the probe's lead-in (with the rest of settle until
+ * settle_end), the counters before, and the run 'running' in the store.
+ * 0; 1 when the probe could not run (run i is stored as failed); or
+ * -XR_EINTR, -XR_EENV; rq released when not 0. */
 static int start_run(struct runctx *rc, size_t i, struct request *rq,
 		     struct samplers *sm, struct latency_run *lat,
-		     struct snaps *snaps)
+		     struct snaps *snaps, double settle_end)
 {
 	struct xr_err err = {0};
 	int r;
 	/* The lead-in comes before the run is 'running' in the store: an
 	 * interrupt in it leaves the run pending, as one during settle. */
-	if ((r = lead_in(rc, i, rq, sm, lat)) != 0) {
+	if ((r = lead_in(rc, i, rq, sm, lat, settle_end)) != 0) {
 		request_release(rq);
 		return r;
 	}
@@ -490,7 +501,7 @@ static int execute_one(struct runctx *rc, size_t i)
 	struct latency_run lat = {0};
 	struct xr_err err = {0};
 	size_t nver = 0, nsc;
-	double t0 = proc_now_mono();
+	double t0 = proc_now_mono(), settle_end, pre;
 	int r, ret = 0;
 
 	r = hooks_prepare(rc, i, &ver, &nver);
@@ -498,7 +509,12 @@ static int execute_one(struct runctx *rc, size_t i)
 		return setup_lost(rc, i);
 	if (r < 0)
 		return -XR_EINTR;
-	if (p->settle > 0 && proc_sleep(p->settle) < 0)
+	/* settle and the lead-in overlap: the samplers start (and the probe
+	 * goes idle) the lead-in's length before the settle ends, and
+	 * lead_in waits what is left of it (exec_wait_before) */
+	settle_end = proc_now_mono() + p->settle;
+	pre = p->settle - exec_lead_in(p);
+	if (pre > 0 && proc_sleep(pre) < 0)
 		return -XR_EINTR;
 	if (build_request(rc, i, &rq, &err) < 0) {
 		/* A template that cannot expand fails this run only. */
@@ -506,7 +522,7 @@ static int execute_one(struct runctx *rc, size_t i)
 		request_release(&rq);
 		return 0;
 	}
-	if ((r = start_run(rc, i, &rq, &sm, &lat, &snaps)) != 0)
+	if ((r = start_run(rc, i, &rq, &sm, &lat, &snaps, settle_end)) != 0)
 		return r < 0 ? r : 0;
 	progress_run_start(rc, i);
 	r = observe_run_engine(rc, i, &rq.rq, &sm, &lat, &res);
@@ -549,6 +565,8 @@ static int execute_one(struct runctx *rc, size_t i)
 	}
 	count_stored(rc, i, res.status);
 	rc->t_runs += proc_now_mono() - t0;
+	rc->est_done +=
+	    exec_run_seconds(p, matrix_cell(&rc->m, rc->s.runs[i].cell));
 	say_done(rc, i, &res);
 	/* An engine that cannot run at all stops the plan (exit 3) only
 	 * when nothing has run yet; later, e.g. one level's program missing
@@ -600,6 +618,31 @@ int runctx_run_done(uint8_t st)
 	return run_status_done(st);
 }
 
+int runctx_run_todo(const struct runctx *rc, size_t i)
+{
+	return !run_status_done(rc->status[i]) || (rc->retry && rc->retry[i]);
+}
+
+/*
+ * Run position i: once, or (a run that had failed or timed out, retry:)
+ * again while it fails and attempts are left; every attempt is stored
+ * (run_attempts). 0, or -XR_EINTR, -XR_EENV (stop).
+ */
+static int execute_run(struct runctx *rc, size_t i)
+{
+	int r;
+	do {
+		if (rc->retry && rc->retry[i]) {
+			rc->retry[i]--;
+			rc->n_retried++;
+		}
+		r = rc->p->search.param ? search_execute(rc, i)
+					: runloop_one(rc, i);
+	} while (r == 0 && rc->retry && rc->retry[i] &&
+		 run_status_failed(rc->status[i]));
+	return r;
+}
+
 static int manual_differs(const struct runctx *rc, const uint32_t *lv)
 {
 	int f;
@@ -648,16 +691,63 @@ static void leave_pending(struct runctx *rc, const struct sched_run *run,
 	}
 }
 
+/* The cell of the first run that has not ended (not one to retry), in
+ * --only, or NULL. */
+static const uint32_t *first_pending(const struct runctx *rc)
+{
+	size_t i;
+	for (i = 0; i < rc->s.nruns; i++) {
+		const uint32_t *lv = matrix_cell(&rc->m, rc->s.runs[i].cell);
+		if (!runctx_run_done(rc->status[i]) &&
+		    runctx_only_match(rc, lv))
+			return lv;
+	}
+	return NULL;
+}
+
+static int manual_other(const struct plan *p, const uint32_t *a,
+			const uint32_t *b)
+{
+	int f;
+	for (f = 0; f < p->nfactors; f++)
+		if (p->factors[f].manual && a[f] != b[f])
+			return 1;
+	return 0;
+}
+
+/*
+ * Unattended, a run to retry (it had failed or timed out) in a manual
+ * block that needs a person's change is left as it is rather than block
+ * the runs still pending: the first block entered is that of the first
+ * pending run (pend) when there is one, and a later block that needs a
+ * change is not entered for a retry. 1 when run i is left so (counted).
+ */
+static int retry_waits(struct runctx *rc, size_t i, const uint32_t *lv,
+		       int first, const uint32_t *pend)
+{
+	if (rc->interactive || !runctx_run_done(rc->status[i]))
+		return 0;
+	if (first ? !(pend && manual_other(rc->p, lv, pend))
+		  : !manual_differs(rc, lv) || hooks_manual_unattended(rc, i))
+		return 0;
+	rc->retry[i] = 0;
+	rc->n_retry_left++;
+	return 1;
+}
+
 int runloop_execute(struct runctx *rc)
 {
 	const struct plan *p = rc->p;
 	struct xr_err err = {0};
 	size_t i, last_block = (size_t)-1, skip_block = (size_t)-1;
+	const uint32_t *pend = NULL;
 	int r = 0, first = 1, has_manual = 0, f;
 
 	for (f = 0; f < p->nfactors; f++)
 		if (p->factors[f].manual)
 			has_manual = 1;
+	if (has_manual)
+		pend = first_pending(rc);
 	rc->t_start = proc_now_mono();
 	rc->client_hi = rc->server_hi = -1;
 	rc->eng_client_hi = rc->eng_server_hi = -1;
@@ -688,8 +778,8 @@ int runloop_execute(struct runctx *rc)
 			r = env_fail(rc, &err);
 			break;
 		}
-		if (runctx_run_done(rc->status[i]) ||
-		    !runctx_only_match(rc, lv))
+		if (!runctx_run_todo(rc, i) || !runctx_only_match(rc, lv) ||
+		    (has_manual && retry_waits(rc, i, lv, first, pend)))
 			continue;
 		if (run->block == skip_block) {
 			leave_pending(rc, run, &last_block);
@@ -715,9 +805,7 @@ int runloop_execute(struct runctx *rc)
 		first = 0;
 		if ((r = cell_setup(rc, i)) < 0)
 			break;
-		r = rc->p->search.param ? search_execute(rc, i)
-					: runloop_one(rc, i);
-		if (r < 0)
+		if ((r = execute_run(rc, i)) < 0)
 			break;
 		/* The engine may have restarted its server. */
 		stale_note_children(rc->st);

@@ -308,7 +308,8 @@ static int insert_pending(struct runctx *rc, int64_t plan_id, const char *hash,
 	int r;
 	rc->ids = calloc(rc->s.nruns + 1, sizeof *rc->ids);
 	rc->status = calloc(rc->s.nruns + 1, 1);
-	if (!rc->ids || !rc->status)
+	rc->retry = calloc(rc->s.nruns + 1, 1);
+	if (!rc->ids || !rc->status || !rc->retry)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	rc->rows_made = 0;
 	if ((r = store_begin(rc->st, err)) < 0)
@@ -399,7 +400,8 @@ static int load_runs(struct runctx *rc, const struct store_session *last,
 	size_t i;
 	rc->ids = calloc(rc->s.nruns + 1, sizeof *rc->ids);
 	rc->status = calloc(rc->s.nruns + 1, 1);
-	if (!rc->ids || !rc->status)
+	rc->retry = calloc(rc->s.nruns + 1, 1);
+	if (!rc->ids || !rc->status || !rc->retry)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	n = store_runs_load(rc->st, rc->session_id, rc->ids, rc->status,
 			    rc->s.nruns, err);
@@ -419,6 +421,31 @@ static int load_runs(struct runctx *rc, const struct store_session *last,
 			  (long long)rc->session_id, rc->s.nruns);
 }
 
+/*
+ * The runs of the loaded session that had failed or timed out: each gets
+ * the plan's retry: attempts in this invocation (rc->retry), unless
+ * --no-retry or retry: 0 keep them as they are (counted in d->nkept).
+ * Runs outside --only are neither.
+ */
+static void mark_retries(struct runctx *rc, struct session_decision *d)
+{
+	int keep = rc->o->no_retry || rc->p->retry <= 0;
+	size_t i;
+	for (i = 0; i < rc->rows_made; i++) {
+		if ((rc->status[i] != RUN_FAILED &&
+		     rc->status[i] != RUN_TIMEOUT) ||
+		    !runctx_only_match(rc,
+				       matrix_cell(&rc->m, rc->s.runs[i].cell)))
+			continue;
+		if (keep) {
+			d->nkept++;
+			continue;
+		}
+		rc->retry[i] = (uint8_t)rc->p->retry;
+		d->nretry++;
+	}
+}
+
 int session_start(struct runctx *rc, const char *plan_path, const char *text,
 		  const char *argv_json, struct session_decision *d,
 		  struct xr_err *err)
@@ -427,7 +454,7 @@ int session_start(struct runctx *rc, const char *plan_path, const char *text,
 	struct buf desc = BUF_INIT;
 	char cells_hash[65];
 	int64_t plan_id = 0;
-	int r;
+	int r, finished = 0;
 
 	memset(d, 0, sizeof *d);
 	d->kind = SESSION_NEW;
@@ -439,7 +466,7 @@ int session_start(struct runctx *rc, const char *plan_path, const char *text,
 		goto out;
 	if (d->last.id && !rc->o->new_session) {
 		int same = !strcmp(d->last.cells_hash, cells_hash);
-		int finished = !strcmp(d->last.status, "done");
+		finished = !strcmp(d->last.status, "done");
 		/* Another shard (or the whole plan after a shard): a
 		 * session of its own; an unfinished one is not left. */
 		if (same && (r = shard_changed(rc, d, err)) != 0) {
@@ -458,16 +485,10 @@ int session_start(struct runctx *rc, const char *plan_path, const char *text,
 			d->kind = SESSION_CHANGED;
 			goto out;
 		}
-		if (finished == 1 && same == 1) {
-			d->kind = SESSION_COMPLETE;
-			goto out;
-		}
-		if (!finished && same == 1) {
+		if (same == 1) {
+			/* finished: complete, unless runs are to retry */
 			rc->session_id = d->last.id;
 			d->kind = SESSION_RESUMED;
-			if (d->last.plan_id != plan_id)
-				store_session_set_plan(rc->st, d->last.id,
-						       plan_id, NULL);
 		}
 	}
 	if (!rc->session_id) {
@@ -478,8 +499,13 @@ int session_start(struct runctx *rc, const char *plan_path, const char *text,
 		goto out;
 	}
 	/* A resumed sized session: its decided extra passes first. */
-	if (d->kind != SESSION_RESUMED || (r = sizing_restore(rc, err)) == 0)
-		r = load_runs(rc, &d->last, err);
+	if ((r = sizing_restore(rc, err)) == 0 &&
+	    (r = load_runs(rc, &d->last, err)) == 0)
+		mark_retries(rc, d);
+	if (r == 0 && finished == 1 && !d->nretry)
+		d->kind = SESSION_COMPLETE;
+	else if (r == 0 && d->last.plan_id != plan_id)
+		store_session_set_plan(rc->st, d->last.id, plan_id, NULL);
 out:
 	buf_release(&desc);
 	return r < 0 ? r : 0;
@@ -494,7 +520,7 @@ void session_decision_release(struct session_decision *d)
 /* ---- around the run loop --------------------------------------------- */
 
 /* Runs this invocation means to execute (for the ETA). */
-size_t session_count_todo(const struct runctx *rc)
+size_t session_count_todo(struct runctx *rc)
 {
 	const struct plan *p = rc->p;
 	const uint32_t *first = NULL;
@@ -502,8 +528,7 @@ size_t session_count_todo(const struct runctx *rc)
 	int f, ok;
 	for (i = 0; i < rc->s.nruns; i++) {
 		const uint32_t *lv = matrix_cell(&rc->m, rc->s.runs[i].cell);
-		if (runctx_run_done(rc->status[i]) ||
-		    !runctx_only_match(rc, lv))
+		if (!runctx_run_todo(rc, i) || !runctx_only_match(rc, lv))
 			continue;
 		ok = 1;
 		if (!rc->interactive) {
@@ -514,6 +539,8 @@ size_t session_count_todo(const struct runctx *rc)
 					ok = 0;
 		}
 		n += ok;
+		if (ok)
+			rc->est_todo += exec_run_seconds(p, lv);
 	}
 	return n;
 }

@@ -2,10 +2,12 @@
  * A run's session: which session of the store `xrun run` continues, and its
  * status around the run loop. The latest unfinished session with the same
  * cells is resumed (finished runs kept, runs left 'running' or
- * 'interrupted' redone in their own row), a plan whose cells changed under
- * an unfinished session is refused with what changed, a finished session
- * with the same cells is complete; otherwise a new session is made with
- * every scheduled run pending. exec_run (exec.c) prints the outcome.
+ * 'interrupted' redone in their own row, failed and timed-out ones run
+ * again the plan's `retry:` times), a plan whose cells changed under an
+ * unfinished session is refused with what changed, a finished session
+ * with the same cells is complete unless it has runs to retry; otherwise
+ * a new session is made with every scheduled run pending. exec_run
+ * (exec.c) prints the outcome.
  */
 #ifndef XR_SESSION_H
 #define XR_SESSION_H
@@ -20,8 +22,10 @@ struct runctx;
 
 enum session_kind {
 	SESSION_NEW,	  /* a new session, every run pending */
-	SESSION_RESUMED,  /* the latest unfinished session, same cells */
-	SESSION_COMPLETE, /* the latest session is done, same cells: no-op */
+	SESSION_RESUMED,  /* the latest unfinished session, same cells, or a
+			     finished one with runs to retry */
+	SESSION_COMPLETE, /* the latest session is done, same cells, nothing
+			     to retry: no-op */
 	SESSION_CHANGED,  /* unfinished, cells differ: refused */
 };
 
@@ -29,6 +33,8 @@ struct session_decision {
 	enum session_kind kind;
 	struct store_session last; /* the plan's latest session; id 0: none */
 	struct buf changes; /* SESSION_CHANGED: "  factor 'x' added\n"... */
+	size_t nretry; /* runs that had failed or timed out, to run again */
+	size_t nkept;  /* such runs left as they are (--no-retry, retry: 0) */
 };
 
 /*
@@ -53,8 +59,9 @@ void session_decision_release(struct session_decision *d);
  */
 int session_rows_upto(struct runctx *rc, size_t i, struct xr_err *err);
 
-/* Runs this invocation means to execute (the ETA's denominator). */
-size_t session_count_todo(const struct runctx *rc);
+/* Runs this invocation means to execute (the ETA's denominator); their
+ * engine seconds go to rc->est_todo. */
+size_t session_count_todo(struct runctx *rc);
 
 /* Marks the session running, executes the schedule (runloop_execute) and
  * marks it interrupted, incomplete or done. Returns runloop_execute's. */

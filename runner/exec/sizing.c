@@ -212,6 +212,20 @@ static int reload_runs(struct runctx *rc, struct xr_err *err)
 	return 0;
 }
 
+/* rc->retry follows its runs when [at, at+added) were inserted into the
+ * schedule (rc->s.nruns counts them already): the new runs have none. */
+static int shift_retry(struct runctx *rc, size_t at, size_t added,
+		       struct xr_err *err)
+{
+	uint8_t *rt = realloc(rc->retry, rc->s.nruns + 1);
+	if (!rt)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	rc->retry = rt;
+	memmove(rt + at + added, rt + at, rc->s.nruns - added - at);
+	memset(rt + at, 0, added);
+	return 0;
+}
+
 /* Inserts the new runs [at, at+added) as pending rows after moving the
  * later ones. */
 static int store_extra(struct runctx *rc, size_t at, size_t added,
@@ -416,7 +430,9 @@ int sizing_after_run(struct runctx *rc, size_t i, struct xr_err *err)
 	}
 	if ((r = store_commit(rc->st, err)) == 0 && added) {
 		rc->n_todo += added;
-		r = reload_runs(rc, err);
+		r = shift_retry(rc, at, added, err);
+		if (r == 0)
+			r = reload_runs(rc, err);
 		rc->rows_made = rc->s.nruns;
 	}
 out:

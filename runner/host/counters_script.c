@@ -102,17 +102,21 @@ static const char counters_script[] =
 
 /*
  * The long-lived sampler of a remote host (sampler.c): the same document
- * every $3 seconds, framed by "@@ xrun-sample UPTIME" (the far side's
- * monotonic clock, so that transport delays do not move the points) and
+ * at its start, $5 seconds later (the lead-in's first interval; $3 when
+ * $5 is empty), then every $3 seconds, framed by "@@ xrun-sample UPTIME"
+ * (the far side's monotonic clock, so that transport delays do not move
+ * the points) and
  * "@@ xrun-sample-end". It ends when its output is closed (SIGPIPE) or
  * at its deadline.
  */
 static const char sampler_script[] = COUNTERS_SCRIPT_PATH COUNTERS_WATCH_START
+    "xl=$5\n"
     "while :; do\n"
     "up=; { read -r up _ </proc/uptime; } 2>/dev/null\n"
     "echo \"@@ xrun-sample $up\"\n" COUNTERS_WATCH_BODY COUNTERS_SCRIPT_BODY
     "echo '@@ xrun-sample-end' || exit 1\n"
-    "sleep \"$3\" || exit 1\n"
+    "sleep \"${xl:-$3}\" || exit 1\n"
+    "xl=\n"
     "done\n";
 
 const char *counters_remote_script(void)

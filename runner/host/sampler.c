@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -206,6 +207,8 @@ static int take_local(struct sampler *s)
 		rc = sampler_feed(s, snap, t);
 	if (rc == 0)
 		rc = sampler_engine_take(s);
+	if (rc == 0)
+		sampler_lead_check(s, 0);
 	if (rc < 0 && !s->note[0])
 		snprintf(s->note, sizeof s->note,
 			 "sampler on '%s' stopped: out of memory", s->label);
@@ -231,7 +234,7 @@ static int wait_stop(struct sampler *s, int fd, double until)
 /* Sample until a stop (1) or the deadline or an error (0). */
 static int local_loop(struct sampler *s)
 {
-	double next = s->start + s->period;
+	double next = s->start + s->first_interval;
 
 	while (!wait_stop(s, -1, next)) {
 		double now = proc_now_mono();
@@ -256,6 +259,7 @@ static int local_loop(struct sampler *s)
 static void *local_main(void *arg)
 {
 	local_loop(arg);
+	sampler_lead_check(arg, 1);
 	return NULL;
 }
 
@@ -289,6 +293,7 @@ static void *netns_main(void *arg)
 	netns_ready(s, 1);
 	if (local_loop(s) && !s->note[0])
 		take_local(s);
+	sampler_lead_check(s, 1);
 	return NULL;
 }
 
@@ -301,6 +306,7 @@ static void sampler_free(struct sampler *s)
 	if (s->stop_pipe[1] >= 0)
 		close(s->stop_pipe[1]);
 	proc_latch_close(&s->first);
+	proc_latch_close(&s->lead);
 	if (s->out_fd >= 0)
 		close(s->out_fd);
 	if (s->err_fd >= 0)
@@ -422,6 +428,7 @@ int sampler_start(struct host *h, const char *label, const char *iface,
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	s->stop_pipe[0] = s->stop_pipe[1] = s->out_fd = s->err_fd = -1;
 	s->first.rd = s->first.wr = -1;
+	s->lead.rd = s->lead.wr = -1;
 	pthread_mutex_init(&s->lock, NULL);
 	s->ns_fd = -1;
 	pthread_mutex_init(&s->ready_lock, NULL);
@@ -431,11 +438,15 @@ int sampler_start(struct host *h, const char *label, const char *iface,
 	s->what =
 	    what & (PLAN_COUNTER_NIC | PLAN_COUNTER_TCP | PLAN_COUNTER_CPU);
 	s->period = period < SAMPLER_MIN_PERIOD ? SAMPLER_MIN_PERIOD : period;
+	s->first_interval =
+	    s->period < SAMPLER_LEAD_S ? s->period : SAMPLER_LEAD_S;
+	s->lead_points =
+	    (size_t)(sampler_lead_s(s->period) / s->first_interval + 0.5);
 	s->start = proc_now_mono();
 	s->deadline = s->start + max_s;
 	buf_init(&s->err_text, 8192);
 	if ((iface && !s->iface) || pipe2(s->stop_pipe, O_CLOEXEC) < 0 ||
-	    proc_latch_open(&s->first) < 0) {
+	    proc_latch_open(&s->first) < 0 || proc_latch_open(&s->lead) < 0) {
 		sampler_free(s);
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 				  "cannot start the sampler of host '%s'",
@@ -469,6 +480,33 @@ int sampler_start(struct host *h, const char *label, const char *iface,
 	}
 	*out = s;
 	return 0;
+}
+
+double sampler_lead_s(double period)
+{
+	double k;
+	if (period < SAMPLER_MIN_PERIOD)
+		period = SAMPLER_MIN_PERIOD;
+	if (period >= SAMPLER_LEAD_S)
+		return SAMPLER_LEAD_S;
+	/* whole periods up to SAMPLER_LEAD_S; 1e-9: 0.2 / 0.1 is not 2 */
+	k = ceil(SAMPLER_LEAD_S / period - 1e-9);
+	return k * period;
+}
+
+void sampler_lead_check(struct sampler *s, int all)
+{
+	if (all || s->ntimes >= s->lead_points)
+		proc_latch_fire(&s->lead);
+}
+
+int sampler_wait_lead(struct sampler *s, double until)
+{
+	int r;
+	if (!s)
+		return 0;
+	r = proc_latch_wait(&s->lead, until);
+	return r < 0 ? r : 0;
 }
 
 void sampler_mark(struct sampler *s)

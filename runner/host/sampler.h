@@ -37,6 +37,23 @@ struct sampler;
 #define SAMPLER_MIN_PERIOD 0.1
 
 /*
+ * The idle lead-in before the engine starts, so that the series show the
+ * hosts before the load (explain's "busy before the engine started", the
+ * engine's core by its rise): the sampler's first interval is
+ * min(period, SAMPLER_LEAD_S), its later ones the period, and the lead-in
+ * ends with the point that completes SAMPLER_LEAD_S (the first point; the
+ * second at a 100 ms period). 0.2 s: /proc/stat counts in 10 ms ticks, so
+ * a core's busy share over it is good to 5% (the note's threshold is
+ * 50%), and a run pays it whole: with the default 1 s period the old
+ * lead-in of two periods cost 1.1 s a run (bench/RESULTS.md, "Per-run
+ * cost with sampling").
+ */
+#define SAMPLER_LEAD_S 0.2
+/* The lead-in's length for a period (seconds): SAMPLER_LEAD_S, or whole
+ * periods of a shorter one up to it. */
+double sampler_lead_s(double period);
+
+/*
  * Start sampling h (label: the plan's host name, used in the series and
  * the note) every period seconds. what: enum plan_counter bits (capture
  * is never sampled); iface may be NULL (no nic, ethtool, qdisc series).
@@ -58,6 +75,16 @@ int sampler_start(struct host *h, const char *label, const char *iface,
  * failure of e2e/ssh_series).
  */
 int sampler_wait_first(struct sampler *s, double until);
+/*
+ * Wait until the sampler has its lead-in's points (sampler_lead_s after
+ * its first snapshot), at most until the monotonic time until: 0 when it
+ * has, when it ended, or at until (the run goes on without them: a far
+ * loop that is late); -XR_EINTR when interrupted. Its last lead-in point
+ * is then older than the mark that follows, whatever the load: no margin
+ * is guessed. A macOS or Windows stream has no lead-in (its first point
+ * comes a whole second after its start): 0 at once.
+ */
+int sampler_wait_lead(struct sampler *s, double until);
 /* The engine starts now: t = 0. */
 void sampler_mark(struct sampler *s);
 /* The points taken since the previous call (or since the start), copied

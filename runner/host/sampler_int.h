@@ -31,6 +31,11 @@ struct sampler {
 	char *iface;
 	unsigned what;
 	double period, start, deadline, t0;
+	/* the first interval (sampler_lead_s) and the points that end the
+	 * lead-in, fired at the last of them (or the thread's end) */
+	double first_interval;
+	size_t lead_points;
+	struct proc_latch lead;
 	int marked;
 	struct series_set set; /* t in the reader's clock until the stop */
 	double *times;	       /* the sample times so far */
@@ -83,6 +88,9 @@ struct sampler {
 /* A snapshot taken at t (the reader's clock): the interval since the
  * previous one becomes points. Takes snap. 0 or -XR_ENOMEM. */
 int sampler_feed(struct sampler *s, struct counters_snap *snap, double t);
+/* On the sampler's thread after a snapshot: fire s->lead when the
+ * lead-in's points are in (all: when the thread ends). */
+void sampler_lead_check(struct sampler *s, int all);
 /* In-process samplers, after each snapshot: the engine's processes on
  * s's host (sampler_engine.c): engine.cpu and engine.core from the
  * second call on, timed at their own reads. 0 or -XR_ENOMEM. */

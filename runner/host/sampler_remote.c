@@ -278,8 +278,10 @@ void *sampler_remote_main(void *arg)
 		}
 		if (s->frames) /* this thread is the only writer now */
 			proc_latch_fire(&s->first);
+		sampler_lead_check(s, 0);
 	}
 	proc_latch_fire(&s->first);
+	sampler_lead_check(s, 1);
 	if (r == 0 && !s->note[0]) {
 		/* the child's stderr, if it said anything, tells why */
 		if (s->err_fd >= 0)
@@ -356,8 +358,8 @@ static int win_argv(struct sampler *s, double max_s, struct strv *av)
 int sampler_remote_start(struct sampler *s, struct host *h, double max_s,
 			 struct xr_err *err)
 {
-	char letters[8], per[32];
-	const char *argv[9], *token;
+	char letters[8], per[32], first[32];
+	const char *argv[10], *token;
 	struct proc_opts o = {0};
 	struct strv wav = {0};
 
@@ -383,8 +385,15 @@ int sampler_remote_start(struct sampler *s, struct host *h, double max_s,
 		token = host_watch_token(h);
 		s->far_watch = token && (s->what & PLAN_COUNTER_CPU);
 		argv[7] = s->far_watch ? token : "";
-		argv[8] = NULL;
+		/* the lead-in's first interval, then the period */
+		snprintf(first, sizeof first, "%.3f", s->first_interval);
+		argv[8] = first;
+		argv[9] = NULL;
 	}
+	/* top and Get-Counter sample whole seconds from their start: no
+	 * lead-in point is waited for (docs/hosts.md) */
+	if (s->mac || s->win)
+		sampler_lead_check(s, 1);
 	o.argv = s->win ? (const char *const *)wav.v : argv;
 	o.timeout = max_s;
 	o.grace = 1.0;

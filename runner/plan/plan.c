@@ -31,7 +31,7 @@ const char *const plan_top_keys[] = {
     "xrun",	 "name",    "title",	"description", "hosts",	 "vars",
     "engine",	 "factors", "exclude",	"repeat",      "order",	 "seed",
     "warmup",	 "settle",  "counters", "on_finish",   "report", "sample",
-    "reconnect", "latency", "search",	NULL};
+    "reconnect", "latency", "search",	"retry",       NULL};
 
 /* `sample: 500ms` (at least 100ms) or `sample: off`. */
 static void build_sample(struct pctx *c, const struct ynode *n, double *out)
@@ -337,6 +337,10 @@ static void build_top(struct pctx *c, const struct ynode *root)
 		p->warmup = (int)v;
 	if ((x = yn_get(root, "settle")))
 		pc_duration(c, x, "settle", &p->settle);
+	p->retry = 1;
+	if ((x = yn_get(root, "retry")) &&
+	    pc_int(c, x, "retry", 0, 100, &v) == 0)
+		p->retry = (int)v;
 	p->sample = 1.0;
 	if ((x = yn_get(root, "sample")))
 		build_sample(c, x, &p->sample);

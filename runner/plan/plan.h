@@ -333,6 +333,9 @@ struct plan {
 	uint64_t seed; /* default 1 */
 	int warmup;    /* warm-up runs at each block start, default 0 */
 	double settle; /* seconds before each run, default 0 */
+	/* how many times one `xrun run` runs again, in its place, a run that
+	 * had failed or timed out before it started; default 1, 0 never */
+	int retry;
 	double sample; /* seconds between counter samples during a run
 			  (`sample:`), default 1, at least 0.1; 0 = off */
 	unsigned

@@ -56,6 +56,48 @@ static int has_partner(const struct plan *p, const struct plan_compare *pc,
 	return 0;
 }
 
+/* Do cells x and y differ in factor f only? */
+static int only_in(const struct plan *p, const uint32_t *x, const uint32_t *y,
+		   int f)
+{
+	int g;
+	for (g = 0; g < p->nfactors; g++)
+		if ((g == f) != (x[g] != y[g]))
+			return 0;
+	return 1;
+}
+
+int plan_factor_pairs(const struct plan *p, const struct plan_compare *pc,
+		      const uint32_t *cells, size_t ncells,
+		      const uint32_t **a_out, const uint32_t **b_out)
+{
+	int f = plan_factor_index(p, pc->factor), base = 0;
+	size_t c, k;
+	*a_out = *b_out = NULL;
+	if (f < 0)
+		return 0;
+	if (pc->baseline &&
+	    (base = plan_level_index(&p->factors[f], pc->baseline)) < 0)
+		return 0;
+	for (c = 0; c < ncells; c++) {
+		const uint32_t *a = cells + c * (size_t)p->nfactors;
+		if (a[f] != (uint32_t)base)
+			continue;
+		for (k = 0; k < ncells; k++) {
+			const uint32_t *b = cells + k * (size_t)p->nfactors;
+			if (b[f] == (uint32_t)base)
+				continue;
+			if (only_in(p, a, b, f))
+				return 1;
+			if (!*a_out) {
+				*a_out = a;
+				*b_out = b;
+			}
+		}
+	}
+	return 0;
+}
+
 enum plan_pair_status plan_pair_check(const struct plan *p,
 				      const struct plan_compare *pc,
 				      const uint32_t *cells, size_t ncells)

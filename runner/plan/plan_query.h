@@ -1,6 +1,7 @@
 /*
- * Lookups over a loaded plan: factors, levels, hosts, variables, roles and
- * declared pairs (plan_query.c, plan_bind.c, plan_pair.c).
+ * Lookups over a loaded plan: factors, levels, hosts, variables, roles,
+ * declared pairs and an edited file beside its stored text (plan_query.c,
+ * plan_bind.c, plan_pair.c, plan_recut.c).
  * Part of the plan's interface: include "plan.h", which includes this
  * file (the header is split only to keep each part short).
  */
@@ -55,5 +56,30 @@ enum plan_pair_status {
 enum plan_pair_status plan_pair_check(const struct plan *p,
 				      const struct plan_compare *pc,
 				      const uint32_t *cells, size_t ncells);
+/*
+ * A factor comparison ({factor: F, baseline: L}) over the same cells: 1
+ * when a cell at F = L (default F's first level) has a partner that
+ * differs from it in F only (the report compares those); else 0, with
+ * *a_out and *b_out the first baseline cell and the first cell of another
+ * level of F (differing in more than F: factors nested by exclusions), or
+ * both NULL when F has no other level among the cells.
+ */
+int plan_factor_pairs(const struct plan *p, const struct plan_compare *pc,
+		      const uint32_t *cells, size_t ncells,
+		      const uint32_t **a_out, const uint32_t **b_out);
+
+struct buf;
+/*
+ * A plan file edited after its runs (plan_recut.c, `xrun report PLAN`):
+ * plan_runs_differ: 1 when file no longer describes stored's runs (the
+ * engine type, a factor added, removed or moved, its levels or whether it
+ * is manual), with the first difference in why ("factor 'cc' levels
+ * changed: [cubic, reno] -> [cubic, bbr]"); else 0. plan_report_same: 1
+ * when two report sections say the same (lang, unit, threshold, tables,
+ * compare with baseline and accept; output is not a report setting).
+ */
+int plan_runs_differ(const struct plan *stored, const struct plan *file,
+		     struct buf *why);
+int plan_report_same(const struct plan_report *a, const struct plan_report *b);
 
 #endif

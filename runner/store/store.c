@@ -170,6 +170,18 @@ static const char *const migrations[] = {
     " LEFT JOIN metrics m ON m.run_id = r.id"
     " WHERE r.status IN ('ok', 'failed', 'timeout', 'interrupted', 'skipped')"
     " AND r.position >= 0;",
+    /* 12 (012.sql): every attempt of a run (failed runs are retried);
+     * an older run gets the row of its last attempt */
+    "CREATE TABLE IF NOT EXISTS run_attempts ("
+    " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+    " attempt INTEGER NOT NULL, status TEXT NOT NULL, started_at REAL,"
+    " ended_at REAL, elapsed REAL, exit_code INTEGER, reason TEXT,"
+    " PRIMARY KEY (run_id, attempt));"
+    "INSERT OR IGNORE INTO run_attempts(run_id, attempt, status,"
+    " started_at, ended_at, elapsed, exit_code, reason) SELECT id,"
+    " attempts, status, started_at, ended_at, elapsed, exit_code, reason"
+    " FROM runs WHERE attempts > 0 AND status NOT IN ('pending',"
+    " 'running');",
 };
 
 static const char *migration_sql(int version)

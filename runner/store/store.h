@@ -28,7 +28,7 @@ struct counter_row;
 struct fact;
 
 /* The schema version this xrun writes. */
-#define STORE_SCHEMA_VERSION 9
+#define STORE_SCHEMA_VERSION 12
 /* The oldest version the readers read as it is (read-only opens do not
  * migrate): versions 2 and 3 added originals and changed only the key of
  * host_facts, nothing the readers depend on; version 5 added sizing (read when
@@ -36,7 +36,9 @@ struct fact;
  * which the readers use when the table is there (a session without a
  * schedules row has a row in runs for every scheduled run); version 7
  * series (none in an older store), version 8 their chunks and attempts
- * (a version 7 store is read as one chunk of each run's last attempt). */
+ * (a version 7 store is read as one chunk of each run's last attempt);
+ * version 11 run_attempts (read when there: an older store's runs have
+ * their last attempt only). */
 #define STORE_SCHEMA_READABLE 1
 
 enum store_open_flags {
@@ -203,7 +205,8 @@ struct store_flusher *store_flusher_start(struct store *st, int64_t run_id,
  * when none failed). NULL is a no-op (0). */
 int64_t store_flusher_stop(struct store_flusher *f, char *why, size_t whysz);
 
-/* Set a run's status and reason without results (e.g. 'skipped'). */
+/* Set a run's status and reason without results (e.g. 'skipped'); an
+ * attempt that ended so (not 'running') is kept in run_attempts. */
 int store_run_set_status(struct store *st, int64_t run_id, const char *status,
 			 const char *reason, struct xr_err *err);
 

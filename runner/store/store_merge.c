@@ -207,6 +207,10 @@ static const char *const run_children[] = {
     "ON os.id = c.search_id WHERE ns.session_id = ?2 AND ns.position = "
     "os.position), c.seq, c.goal, c.load, c.duration, c.loss FROM "
     "src.trials c",
+    "INSERT INTO main.run_attempts(run_id, attempt, status, started_at, "
+    "ended_at, elapsed, exit_code, reason) SELECT n.id, c.attempt, "
+    "c.status, c.started_at, c.ended_at, c.elapsed, c.exit_code, c.reason "
+    "FROM src.run_attempts c", /* version 12 inputs only */
 };
 
 /* The source table of a run_children row ("... FROM src.T c"): an input

@@ -289,9 +289,10 @@ int store_run_timings_each(struct store *st, store_timing_fn fn, void *ctx,
 {
 	static const char sql[] =
 	    "SELECT started_at - LAG(ended_at) OVER "
-	    "(PARTITION BY session_id ORDER BY position), elapsed, status "
-	    "FROM runs WHERE started_at IS NOT NULL AND ended_at IS NOT "
-	    "NULL AND position >= 0 ORDER BY session_id, position";
+	    "(PARTITION BY session_id ORDER BY position), elapsed, status, "
+	    "cell_index, session_id FROM runs WHERE started_at IS NOT NULL AND "
+	    "ended_at IS NOT NULL AND position >= 0 ORDER BY session_id, "
+	    "position";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
 	if ((r = read_prep(st, sql, NULL, 0, &s, "run times", err)) < 0)
@@ -301,6 +302,8 @@ int store_run_timings_each(struct store *st, store_timing_fn fn, void *ctx,
 		row.gap = col_real(s, 0);
 		row.elapsed = col_real(s, 1);
 		row.status = store_status_parse(col_str(s, 2));
+		row.cell_index = sqlite3_column_int64(s, 3);
+		row.session_id = sqlite3_column_int64(s, 4);
 		cb = fn(ctx, &row);
 	}
 	return read_end(st, s, rc, cb, "run times", err);

@@ -97,10 +97,12 @@ int store_blocks_each(struct store *st, int64_t session_id, store_block_fn fn,
 /* Timing of every run with a start and an end time, over all sessions (in
  * session, then position order): what `xrun plan` estimates overhead from. */
 struct store_run_timing {
-	double gap;	/* start minus the previous such run's end in its
-			   session; NaN for a session's first */
-	double elapsed; /* NaN: not recorded */
-	int status;	/* enum run_status; -1 for one xrun lacks */
+	double gap;	    /* start minus the previous such run's end in its
+			       session; NaN for a session's first */
+	double elapsed;	    /* NaN: not recorded */
+	int status;	    /* enum run_status; -1 for one xrun lacks */
+	int64_t cell_index; /* the run's cell in its session's matrix */
+	int64_t session_id;
 };
 typedef int (*store_timing_fn)(void *ctx, const struct store_run_timing *t);
 int store_run_timings_each(struct store *st, store_timing_fn fn, void *ctx,

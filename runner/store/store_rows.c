@@ -128,7 +128,12 @@ int store_prep(struct store *st, const char *sql, sqlite3_stmt **s,
 	X(PUT_SERIES_NOTE, "INSERT OR REPLACE INTO series_notes(run_id, "      \
 			   "note) VALUES(?,?)")                                \
 	X(SESSION_TOUCH, "UPDATE sessions SET updated_at = ? WHERE id = "      \
-			 "(SELECT session_id FROM runs WHERE id = ?)")
+			 "(SELECT session_id FROM runs WHERE id = ?)")         \
+	X(PUT_ATTEMPT,                                                         \
+	  "INSERT OR REPLACE INTO run_attempts(run_id, attempt, status, "      \
+	  "started_at, ended_at, elapsed, exit_code, reason) SELECT id, "      \
+	  "attempts, status, started_at, ended_at, elapsed, exit_code, "       \
+	  "reason FROM runs WHERE id = ? AND attempts > 0")
 
 #define PER_RUN_ENUM(name, sql) PR_##name,
 enum per_run { PER_RUN_STMTS(PER_RUN_ENUM) PR_COUNT };
@@ -459,6 +464,18 @@ int store_run_start(struct store *st, int64_t run_id, double started_at,
 	return per_run_done(st, s, "marking a run running", err);
 }
 
+/* The run's attempt as its row now says, kept in run_attempts (every
+ * attempt that ended; the runs row holds the latest). */
+static int keep_attempt(struct store *st, int64_t run_id, struct xr_err *err)
+{
+	sqlite3_stmt *s;
+	int r;
+	if ((r = per_run(st, PR_PUT_ATTEMPT, &s, err)) < 0)
+		return r;
+	sqlite3_bind_int64(s, 1, run_id);
+	return per_run_done(st, s, "keeping a run's attempt", err);
+}
+
 int store_run_set_status(struct store *st, int64_t run_id, const char *status,
 			 const char *reason, struct xr_err *err)
 {
@@ -471,7 +488,10 @@ int store_run_set_status(struct store *st, int64_t run_id, const char *status,
 	bind_text(s, 1, status);
 	bind_text(s, 2, reason);
 	sqlite3_bind_int64(s, 3, run_id);
-	return store_step_done(st, s, "updating a run", err);
+	if ((r = store_step_done(st, s, "updating a run", err)) < 0)
+		return r;
+	/* an attempt that ended without a result (its host lost) */
+	return strcmp(status, "running") ? keep_attempt(st, run_id, err) : 0;
 }
 
 /* Insert the run's child rows; inside the caller's transaction. */
@@ -691,6 +711,8 @@ int store_run_finish(struct store *st, int64_t run_id,
 	if (res && res->out_cut && (r = put_cut(st, run_id, res, err)) < 0)
 		goto fail;
 	if ((r = put_load(st, run_id, err)) < 0)
+		goto fail;
+	if ((r = keep_attempt(st, run_id, err)) < 0)
 		goto fail;
 	/* `xrun status` shows when the session last moved. */
 	if ((r = per_run(st, PR_SESSION_TOUCH, &s, err)) < 0)

@@ -1,8 +1,11 @@
 #!/bin/bash
-# Resume of a session that holds failed, timed-out and skipped runs: each
-# is kept as it is (status, attempts, times, output), none is executed
-# again; only the pending and the interrupted runs are. --new-session is
-# how to ask for everything again (a new session; the old one untouched).
+# Resume with --no-retry of a session that holds failed, timed-out and
+# skipped runs: each is kept as it is (status, attempts, times, output),
+# none is executed again; only the pending and the interrupted runs are
+# (without --no-retry the failed and timed-out ones are retried in place:
+# e2e/run_retry_server, case/run-retry-failed; skipped runs never are).
+# --new-session is how to ask for everything again (a new session; the
+# old one untouched).
 set -eu
 : "${XRUN:?set XRUN to the xrun binary}"
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -46,11 +49,11 @@ q "update runs set status='interrupted', attempts=1 where id = (select max(id) f
 snap="select id, status, attempts, started_at, ended_at, stdout, stderr, reason from runs where status in ('failed','timeout','skipped') order by id"
 q "$snap" >before.txt
 set +e
-"$XRUN" run k.yaml 2>c.err
+"$XRUN" run k.yaml --no-retry 2>c.err
 r3=$?
 set -e
 [ $r3 = 1 ] || fail "resume: exit $r3 (failed runs in the session): $(cat c.err)"
-grep -q "resuming session 1 of 'k': 9 of 12 runs done, 1 to redo" c.err || fail "resume message: $(cat c.err)"
+grep -q "resuming session 1 of 'k': 9 of 12 runs done, 1 to redo, 8 failed or timed out kept as they are (--no-retry)" c.err || fail "resume message: $(cat c.err)"
 q "$snap" >after.txt
 cmp -s before.txt after.txt || fail "kept runs changed: $(diff before.txt after.txt)"
 [ "$(q "select count(*) from runs where status='ok'")" = 3 ] ||
@@ -59,12 +62,12 @@ cmp -s before.txt after.txt || fail "kept runs changed: $(diff before.txt after.
 [ "$(q "select count(*) from sessions")" = 1 ] || fail "a new session"
 # Nothing left: a second start runs nothing.
 set +e
-"$XRUN" run k.yaml 2>d.err
+"$XRUN" run k.yaml --no-retry 2>d.err
 set -e
 q "$snap" >again.txt
 cmp -s before.txt again.txt || fail "a second start touched kept runs"
 [ "$(q "select max(attempts) from runs")" = 2 ] || fail "a run executed again: $(q "select position, attempts from runs")"
-echo "ok: failed, timed-out and skipped runs kept by a resume"
+echo "ok: failed, timed-out and skipped runs kept by a resume with --no-retry"
 # Asked for: --new-session runs everything again, in session 2.
 set +e
 "$XRUN" run k.yaml --new-session --quiet 2>e.err

@@ -264,24 +264,24 @@ grep -q '^runs: 1 (' one.txt || { echo "FAIL one run: header"; exit 1; }
 echo "ok   one-run plan: '[1 run]'"
 
 # The estimate: 0.35 s per run by default, and the samplers' lead-in
-# (pcie-gen samples at the default 1 s: min(1 s, 2 x 1 s) + 0.1 s of
-# margin = 1.1 s before each run's engine, observe.c); refined from a real
-# store of an earlier session (./<name>.db): 10 runs 15 s apart, each
-# 11.1 s long for duration 10 s + omit 1 s, settle 2 s, lead-in 1.1 s
-# -> (15 - 11.1 - 2 - 1.1) + 0.1 = 0.9 s.
+# (pcie-gen samples at the default 1 s: a 0.2 s lead-in, sampler.h
+# SAMPLER_LEAD_S) overlapping settle 2 s: the longer, 2 s, counts;
+# refined from a real store of an earlier session (./<name>.db): 10 runs
+# 15 s apart, each 11.1 s long for duration 10 s + omit 1 s, settle 2 s
+# -> (15 - 11.1 - max(2, 0.2)) + 0.1 = 2.0 s.
 python3 -c '
 import json; d = json.load(open("pcie.json"))
 assert d["per_run_overhead_seconds"] == 0.35, d["per_run_overhead_seconds"]
-assert abs(d["lead_in_seconds"] - 1.1) < 1e-9, d["lead_in_seconds"]
-want = 45 * 4 * (10 + 1 + 2 + 1.1 + 0.35) + 6 * (10 + 1 + 2 + 1.1 + 0.35)
+assert abs(d["lead_in_seconds"] - 0.2) < 1e-9, d["lead_in_seconds"]
+want = 45 * 4 * (10 + 1 + 2 + 0.35) + 6 * (10 + 1 + 2 + 0.35)
 assert abs(d["estimated_seconds"] - want) < 0.1, (d["estimated_seconds"], want)
-print("ok   estimate: runs x (duration + omit + settle + lead-in 1.1 s + 0.35 s)")'
+print("ok   estimate: runs x (duration + omit + max(settle, lead-in 0.2 s) + 0.35 s)")'
 "$XRUN" plan pcie.yaml >pcie.txt
-grep -q "+ settle 2s + sampler lead-in 1.1s + overhead 0.35s" pcie.txt ||
+grep -q "+ the longer of settle 2s and sampler lead-in 0.2s (they overlap) + overhead 0.35s" pcie.txt ||
 	{ echo "FAIL estimate: the human form does not show the lead-in"; grep estimated pcie.txt; exit 1; }
-# The lead-in is two sample periods up to 1 s and a tenth of a period up to
-# 0.1 s, none when nothing is sampled.
-for s in "sample: 200ms|0.42" "sample: 2s|1.1" "sample: 100ms|0.21" "sample: off|0.0" "counters: none|0.0"; do
+# The lead-in is 0.2 s (whole periods of a shorter one: 100 ms x 2, 150 ms
+# x 2 = 0.3 s), none when nothing is sampled.
+for s in "sample: 200ms|0.2" "sample: 2s|0.2" "sample: 100ms|0.2" "sample: 150ms|0.3" "sample: off|0.0" "counters: none|0.0"; do
 	printf 'xrun: 1\nname: lead\nengine: { type: iperf3, server: local, duration: 2s }\nrepeat: 3\n%s\n' \
 		"${s%|*}" >lead.yaml
 	"$XRUN" plan --json lead.yaml >lead.json
@@ -292,7 +292,7 @@ e = 3 * (2 + want + 0.35)
 assert abs(d["estimated_seconds"] - e) < 0.05 + 1e-9, (sys.argv[2], d["estimated_seconds"], e)
 ' "${s#*|}" "${s%|*}" || { echo "FAIL lead-in of ${s%|*}"; exit 1; }
 done
-echo "ok   lead-in: 200ms 0.42 s, 2s 1.1 s, 100ms 0.21 s, off and counters: none 0"
+echo "ok   lead-in: 200ms, 2s, 100ms 0.2 s, 150ms 0.3 s, off and counters: none 0"
 # The latency probe: its keys in --json (null without one), its line in the
 # human form; its idle phase is the lead-in when longer than the samplers'.
 for l in "probe: irtt, interval: 50ms, idle: 3s|irtt|server|0.05|3|True" \
@@ -307,7 +307,7 @@ p, to, iv, idle, srv = sys.argv[1:]
 want = {"probe": p, "from": "client", "to": to, "interval_seconds": float(iv),
         "idle_seconds": float(idle), "server": srv == "True"}
 assert l == want, (l, want)
-assert abs(d["lead_in_seconds"] - max(1.1, float(idle))) < 1e-9, d["lead_in_seconds"]
+assert abs(d["lead_in_seconds"] - max(0.2, float(idle))) < 1e-9, d["lead_in_seconds"]
 ' "$probe" "$to" "$iv" "$idle" "$srv" || { echo "FAIL latency in --json: $y: $(cat lat.json | head -c 600)"; exit 1; }
 	"$XRUN" plan lat.yaml >lat.txt
 	grep -q "^latency probe: $probe from client to $to every ${iv}s, ${idle}s idle before each run (in the lead-in)" lat.txt ||
@@ -334,7 +334,7 @@ if command -v sqlite3 >/dev/null; then
 	"$XRUN" plan --json pcie.yaml > pcie2.json
 	python3 -c '
 import json; d = json.load(open("pcie2.json"))
-assert abs(d["per_run_overhead_seconds"] - 0.9) < 1e-6, d["per_run_overhead_seconds"]
+assert abs(d["per_run_overhead_seconds"] - 2.0) < 1e-6, d["per_run_overhead_seconds"]
 print("ok   estimate: overhead refined from ./pcie-gen.db")'
 else
 	echo "note: sqlite3 CLI missing, estimate refinement not checked"

@@ -533,9 +533,39 @@ static void test_scripts_without_cat(void)
 	rmdir(dir);
 }
 
+/* The far loop's lead-in: its second frame $5 (0.2) seconds after its
+ * first, then every $3 (1) second: the far uptimes of its frames. The
+ * intervals are the sleep plus the snapshot's own time, so the first is
+ * checked against 0.2 s and against the next one, not to the tick. */
+static void test_sampler_script_lead(void)
+{
+	const char *argv[] = {"/bin/sh", "-c", counters_sampler_script(),
+			      "sh",	 "",   "c",
+			      "1.000",	 "",   "0.200",
+			      NULL};
+	struct proc_opts o = {0};
+	struct proc_result res = {0};
+	struct xr_err err = {0};
+	double up[8];
+	int n = 0;
+
+	o.argv = argv;
+	o.timeout = 3.0; /* killed there: frames at 0, 0.2, 1.2, 2.2 s */
+	proc_run(&o, &res, &err);
+	for (const char *p = res.out;
+	     n < 8 && p && (p = strstr(p, "@@ xrun-sample ")); p++)
+		up[n++] = strtod(p + strlen("@@ xrun-sample "), NULL);
+	ok(n >= 3 && up[1] - up[0] >= 0.19 && up[1] - up[0] < 0.7 &&
+	       up[2] - up[1] >= 0.99,
+	   "the far loop: a first interval of 0.2 s (%.2f), then the period "
+	   "(%.2f), %d frames",
+	   n >= 2 ? up[1] - up[0] : -1, n >= 3 ? up[2] - up[1] : -1, n);
+	proc_result_release(&res);
+}
+
 int main(void)
 {
-	tap_plan(114);
+	tap_plan(115);
 	test_fixture_pair();
 	test_captured();
 	test_veth_fixture();
@@ -544,6 +574,7 @@ int main(void)
 	test_script_matches_local("lo");
 	test_script_through_quoting();
 	test_scripts_without_cat();
+	test_sampler_script_lead();
 	if (access("/sys/class/net/eth0/statistics", F_OK) == 0)
 		test_script_matches_local("eth0");
 	return tap_done();

@@ -10,6 +10,7 @@
  * death is noted while its series are kept. */
 #include <arpa/inet.h>
 #include <linux/capability.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -139,6 +140,48 @@ static void test_local(void)
 	ok(series_set_find(&set, "client", "cpu.0.softirq") != NULL,
 	   "per-CPU softirq %%");
 	is_str(set.note, "", "no note");
+	series_set_release(&set);
+	host_close(h);
+}
+
+/* The lead-in (sampler.h): 0.2 s, or whole periods of a shorter one up to
+ * it; sampler_wait_lead returns when its point is in, and that point is
+ * the last before the mark (t <= 0, within the lead-in), the next one the
+ * stop's. With a 1 s period the old lead-in was 1.1 s. */
+static void test_lead(void)
+{
+	struct plan_host ph;
+	struct host *h = NULL;
+	struct sampler *s = NULL;
+	struct series_set set = {0};
+	struct xr_err err = {0};
+	const struct series *rx;
+	double t0, waited;
+
+	is_near(sampler_lead_s(1.0), 0.2, 1e-12, "lead-in at 1 s: 0.2 s");
+	is_near(sampler_lead_s(0.2), 0.2, 1e-12, "at 200 ms: 0.2 s");
+	is_near(sampler_lead_s(0.1), 0.2, 1e-12, "at 100 ms: 2 x 0.1 s");
+	is_near(sampler_lead_s(0.15), 0.3, 1e-12, "at 150 ms: 2 x 0.15 s");
+	memset(&ph, 0, sizeof ph);
+	ph.name = "client";
+	ok(host_open(&ph, "/tmp", &h, &err) == 0, "open the local host");
+	t0 = proc_now_mono();
+	ok(sampler_start(h, "client", "lo", PLAN_COUNTER_NIC, 1.0, 60, &s,
+			 &err) == 0,
+	   "start a local sampler at 1 s: %s", err.msg);
+	ok(sampler_wait_lead(s, t0 + 5) == 0, "its lead-in waited");
+	waited = proc_now_mono() - t0;
+	sampler_mark(s);
+	proc_sleep(0.3);
+	sampler_stop(s, &set);
+	ok(waited >= 0.2 && waited < 0.9,
+	   "the wait is 0.2 s, not two periods (%.3f s)", waited);
+	rx = series_set_find(&set, "client", "nic.rx_bytes");
+	ok(rx && rx->n == 2 && rx->t[0] <= 0 && rx->t[0] > -0.2 &&
+	       rx->t[1] >= 0.3 && rx->t[1] < 0.9,
+	   "one point in the lead-in, just before the mark (t %.4f), and "
+	   "the stop's (t %.3f)",
+	   rx && rx->n ? rx->t[0] : NAN, rx && rx->n > 1 ? rx->t[1] : NAN);
 	series_set_release(&set);
 	host_close(h);
 }
@@ -361,9 +404,10 @@ static void test_netns(void)
 
 int main(void)
 {
-	tap_plan(47);
+	tap_plan(56);
 	test_qdisc_parse();
 	test_local();
+	test_lead();
 	if (geteuid() != 0 || !proc_which("ip") || !proc_which("tc")) {
 		tap_skip("netns sampler: need root, iproute2 and tc");
 		return tap_done();

@@ -534,6 +534,65 @@ static void test_migrate_keys(const char *tmp)
 	store_close(st);
 }
 
+/* A version-10 store (no run_attempts) with a failed run of one attempt,
+ * an ok run of two and a pending one: the writer upgrades it to version 11,
+ * keeping each ended run's last attempt (the earlier one was never kept),
+ * and a run finished after keeps every attempt. */
+static void test_migrate_attempts(const char *tmp)
+{
+	char path[256];
+	struct xr_err err = {0};
+	struct store *st = NULL;
+	struct store_run_record rec = {0};
+	struct engine_result res = {0};
+	sqlite3 *db;
+	char *t;
+
+	snprintf(path, sizeof path, "%s/v10.db", tmp);
+	sqlite3_open(path, &db);
+	sqlite3_exec(db, xr_store_sql, NULL, NULL, NULL);
+	sqlite3_exec(db,
+		     "DROP TABLE run_attempts; "
+		     "INSERT INTO plans(name, hash, text, created_at) "
+		     "VALUES('p', 'h', 't', 0); INSERT INTO sessions(plan_id, "
+		     "cells_hash, started_at, updated_at, xrun_version) "
+		     "VALUES(1, 'c', 0, 0, 'x'); INSERT INTO runs(session_id, "
+		     "position, block, block_pos, pass, rep, cell_index, cell, "
+		     "status, attempts, started_at, ended_at, reason) VALUES "
+		     "(1, 0, 0, 0, 0, 1, 0, '{}', 'failed', 1, 10, 11, 'no "
+		     "server'), (1, 1, 0, 1, 0, 1, 0, '{}', 'ok', 2, 20, 21, "
+		     "NULL), (1, 2, 0, 2, 0, 1, 0, '{}', 'pending', 0, NULL, "
+		     "NULL, NULL); PRAGMA user_version = 10",
+		     NULL, NULL, NULL);
+	sqlite3_close(db);
+	CHK(store_open(path, STORE_CREATE | STORE_LOCK, &st, &err), 0,
+	    "the writer upgrades version 10");
+	if (!st)
+		return;
+	t = q_text(st, "SELECT group_concat(run_id || ' ' || attempt || ' ' "
+		       "|| status || ' ' || started_at || ' ' || "
+		       "coalesce(reason, '-'), ', ') FROM (SELECT * FROM "
+		       "run_attempts ORDER BY run_id)");
+	is_str(t ? t : "", "1 1 failed 10.0 no server, 2 2 ok 20.0 -",
+	       "each ended run's last attempt kept, none for the pending");
+	free(t);
+	/* the failed run retried: attempt 2, ok; attempt 1 stays */
+	res.status = RUN_OK;
+	res.exit_code = 0;
+	rec.res = &res;
+	CHK(store_run_start(st, 1, 30, &err), 0, "retry: started");
+	CHK(store_run_finish(st, 1, &rec, &err), 0, "retry: stored");
+	t = q_text(st, "SELECT group_concat(attempt || ' ' || status || ' ' || "
+		       "coalesce(reason, '-'), ', ') FROM (SELECT * FROM "
+		       "run_attempts WHERE run_id = 1 ORDER BY attempt)");
+	is_str(t ? t : "", "1 failed no server, 2 ok -",
+	       "the retry is attempt 2, the failed attempt 1 kept");
+	free(t);
+	CHK(q_int(st, "SELECT attempts FROM runs WHERE id = 1"), 2,
+	    "runs.attempts counts both");
+	store_close(st);
+}
+
 /* Version 6: a session whose rows are a prefix of its schedule counts the
  * rest as pending; a v3 store (no schedules) read as it is counts rows. */
 static void test_schedules(const char *tmp)
@@ -593,7 +652,7 @@ static void test_schedules(const char *tmp)
 
 int main(void)
 {
-	tap_plan(110);
+	tap_plan(118);
 	struct xr_err err = {0};
 	struct store *st = NULL, *st2 = NULL;
 	struct store_session ss;
@@ -818,6 +877,7 @@ int main(void)
 	test_readers(dir);
 	test_migrate_originals(dir);
 	test_migrate_keys(dir);
+	test_migrate_attempts(dir);
 	test_schedules(dir);
 
 	{
