@@ -52,6 +52,17 @@ int store_prep(struct store *st, const char *sql, sqlite3_stmt **s,
 int store_step_done(struct store *st, sqlite3_stmt *s, const char *what,
 		    struct xr_err *err);
 
+/* The readers' helpers (store_read.c): prepare sql, where "%s" (if any)
+ * stands for the list of the n session ids; after the row loop, rc the
+ * last sqlite3_step and cb what the callback last said, finalize and say
+ * what failed; is there a table of that name? */
+int store_read_prep(struct store *st, const char *sql, const int64_t *ids,
+		    size_t n, sqlite3_stmt **s, const char *what,
+		    struct xr_err *err);
+int store_read_end(struct store *st, sqlite3_stmt *s, int rc, int cb,
+		   const char *what, struct xr_err *err);
+int store_has_table(struct store *st, const char *name);
+
 /* Append the points of s to out as store_series.c stores them (a JSON
  * array of [t, value] pairs); 0 or -XR_ENOMEM. */
 int store_series_pack(const struct series *s, struct buf *out);
