@@ -35,6 +35,8 @@ enum explain_kind {
 
 /* Thresholds (schema/report.md, "Limits"). */
 #define EXPLAIN_AT_CEILING 0.95 /* measured / ceiling: at the ceiling */
+/* measured / ceiling above it: the facts and the measurement disagree */
+#define EXPLAIN_ABOVE_CEILING 1.05
 #define EXPLAIN_PCIE_SHARE 0.75 /* measured / raw PCIe: bus-bound */
 #define EXPLAIN_USB_SHARE 0.75	/* measured / USB ceiling: USB-bound */
 #define EXPLAIN_WIFI_SHARE 0.5	/* measured / PHY rate: Wi-Fi-bound */
@@ -71,7 +73,13 @@ struct explain_limit {
 	const char *evidence;	       /* the evidence, report's language */
 	const char *series;	       /* "server cpu.1.busy"; "" when none */
 	const char *missing;	       /* facts missing for a ceiling; NULL */
-	const char *line;	       /* the whole limit line */
+	/* The facts that differed between the cell's runs ("nic_mtu of
+	 * client: 1500 in 2 runs, 9000 in 1 run"): no ceiling; NULL. */
+	const char *differ;
+	/* The facts of a ceiling the median is above (EXPLAIN_ABOVE_CEILING
+	 * of it): they and the measurement disagree, no kind; NULL. */
+	const char *disagree;
+	const char *line; /* the whole limit line */
 };
 
 struct explain {

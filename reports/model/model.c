@@ -324,6 +324,8 @@ static void loader_release(struct loader *l)
 	free(l->m.ver);
 	free(l->hash);
 	free(l->byid);
+	free(l->rf_first);
+	free(l->rf_set);
 	if (l->iv)
 		for (i = 0; i < l->m.r->ncells; i++)
 			free(l->iv[i]);
@@ -479,6 +481,7 @@ int report_build(const char *db_path, const struct report_opts *o,
 	    (rc = loader_counters(&l, err)) < 0 ||
 	    (rc = loader_verifications(&l, err)) < 0 ||
 	    (rc = loader_facts(&l, err)) < 0 ||
+	    (rc = loader_fact_sets(&l, err)) < 0 ||
 	    (rc = loader_observed(&l, err)) < 0 ||
 	    (rc = loader_conditions(&l, err)) < 0 ||
 	    (rc = loader_session_info(&l, err)) < 0 ||
