@@ -126,9 +126,9 @@ static void consider(struct explain_ctx *x, struct explain_ceil *best,
 		best->kind = k;
 		snprintf(best->name, sizeof best->name, "%s", name);
 		snprintf(best->facts, sizeof best->facts,
-			 "%s of %s: %s%s%s%s%s", f1, h, v1 ? v1 : "?",
-			 v2 ? ", " : "", v2 ? f2 : "", v2 ? ": " : "",
-			 v2 ? v2 : "");
+			 "%s of %s: %s%s%s%s%s%s%s", f1, h, v1 ? v1 : "?",
+			 v2 ? ", " : "", v2 ? f2 : "", v2 ? " of " : "",
+			 v2 ? h : "", v2 ? ": " : "", v2 ? v2 : "");
 	}
 }
 
