@@ -379,6 +379,15 @@ static void explain_cell(struct explain_ctx *x, int ci, struct explain_limit *l)
 	for (int b = 0; b < BUS_COUNT; b++)
 		bus[b] = best;
 	x->recv = cell_receiver(x, ci);
+	if (explain_is_latency(r->met.metric)) {
+		/* A delay: against the queue, never drop-bound. */
+		explain_latency_cell(x, med, l);
+		if (!l->line)
+			l->line = explain_kind_text(EXPLAIN_NONE, x->lang);
+		if (!l->evidence)
+			l->evidence = l->series = "";
+		return;
+	}
 	if (bits)
 		cell_ceilings(x, ci, udp, &best, bus);
 	for (int i = x->first[ci]; i < x->first[ci + 1]; i++)

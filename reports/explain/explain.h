@@ -24,7 +24,8 @@
 	X(DROPS, "drops", "drop-bound", "パケット破棄")                        \
 	X(FLOW_CONTROL, "flow_control", "flow-control-bound", "フロー制御")    \
 	X(WINDOW, "window", "window-bound", "ウィンドウ律速")                  \
-	X(ENGINE, "engine", "engine-bound", "負荷エンジン律速")
+	X(ENGINE, "engine", "engine-bound", "負荷エンジン律速")                \
+	X(QUEUE, "queue", "queue-bound", "キュー律速")
 
 enum explain_kind {
 #define EXPLAIN_ENUM(e, n, en, ja) EXPLAIN_##e,
@@ -59,6 +60,12 @@ enum explain_kind {
  * busy and iperf3 at 52% of a core: two causes at once, which one kind
  * cannot say (bench/RESULTS.md, "Explain after the policer"). */
 #define EXPLAIN_NEAR_CEILING 0.90
+/* A latency metric: the queueing delay at this fraction of what the
+ * shaper's queue holds or more is the queue full (queue-bound). CUBIC
+ * takes its window to 0.7 of itself at a loss (RFC 9438 section 4.6,
+ * beta_cubic), so a queue it fills swings between about 0.7 and 1 of its
+ * limit; 0.8 leaves room below the middle of that swing. */
+#define EXPLAIN_QUEUE_FULL 0.8
 #define EXPLAIN_LEADIN_BUSY 50.0 /* CPUs busy before the run: noted */
 #define EXPLAIN_WINDOW_FIT 0.8	 /* median / (cwnd / RTT), and its inverse */
 #define EXPLAIN_RTT_QUEUE 1.5	 /* RTT mean / min: no standing queue */

@@ -112,6 +112,17 @@ int explain_facts_settle(struct explain_ctx *x, double med,
 			 const struct explain_ceil *bus, int nbus,
 			 struct explain_limit *l);
 
+/* explain_lat.c: is metric one of the latency probe's ("latency.*")?
+ * Cell x->ci's limit when it is (the loaded RTT against the queue its
+ * facts allow); med its median in s. */
+int explain_is_latency(const char *metric);
+void explain_latency_cell(struct explain_ctx *x, double med,
+			  struct explain_limit *l);
+/* explain_cand.c: run u's window over the loaded phase, min(mean
+ * engine.snd_cwnd, mean engine.snd_wnd) in B; *cw, *wnd the two means
+ * (wnd NaN without it); <= 0: none. */
+double explain_run_window(const struct report_run *u, double *cw, double *wnd);
+
 /* The candidates (explain_cand.c), in the order explain_cell tries them;
  * each pushes its kind into k[*nk] and its evidence into x. */
 /* The flow's own losses per second of cell ci (retransmits, or a UDP
