@@ -66,6 +66,11 @@ enum explain_kind {
  * beta_cubic), so a queue it fills swings between about 0.7 and 1 of its
  * limit; 0.8 leaves room below the middle of that swing. */
 #define EXPLAIN_QUEUE_FULL 0.8
+/* ... or at this fraction with the flow losing >= EXPLAIN_PER_S packets a
+ * second: the queue overflowed, and the RTT swings below its full delay
+ * as CUBIC backs off (the lab's 20 ms queue: 0.72-0.78 of it with 4.7-13
+ * retransmits/s, e2e/lab_facts_latency). */
+#define EXPLAIN_QUEUE_LOSSY 0.5
 #define EXPLAIN_LEADIN_BUSY 50.0 /* CPUs busy before the run: noted */
 #define EXPLAIN_WINDOW_FIT 0.8	 /* median / (cwnd / RTT), and its inverse */
 #define EXPLAIN_RTT_QUEUE 1.5	 /* RTT mean / min: no standing queue */

@@ -197,7 +197,9 @@ void explain_latency_cell(struct explain_ctx *x, double med,
 	est = isfinite(win) ? win * 8 / q.rate : NAN;
 	if (l->fraction > EXPLAIN_ABOVE_CEILING) {
 		l->disagree = arena_strdup(r->arena, q.facts);
-	} else if (l->fraction >= EXPLAIN_QUEUE_FULL) {
+	} else if (l->fraction >= EXPLAIN_QUEUE_FULL ||
+		   (l->fraction >= EXPLAIN_QUEUE_LOSSY &&
+		    explain_loss_rate(x, x->ci, 0) >= EXPLAIN_PER_S)) {
 		kind = EXPLAIN_QUEUE;
 	} else if (!inc && isfinite(est) && med >= EXPLAIN_WINDOW_FIT * est &&
 		   med <= est / EXPLAIN_WINDOW_FIT) {
