@@ -190,6 +190,7 @@ struct report_session {
 	const char *plan_hash;
 	double started_at;
 	const char *hosts;
+	const char *testbed; /* a shard's (`run --shard`), else NULL */
 };
 
 /* Verification results grouped by factor, host, method, expected, actual. */
@@ -231,7 +232,7 @@ struct report_run {
 	const struct report_series *series; /* [nseries] */
 	int nseries;
 	/* The fact set it held under on each host of its cell; none for a
-	 * run stored before schema version 10 (report_run_fact). */
+	 * run stored before schema version 11 (report_run_fact). */
 	const struct report_fset *const *fsets; /* [nfsets] */
 	int nfsets;
 };
@@ -343,7 +344,7 @@ const struct report_series *report_run_series(const struct report_run *u,
 
 /* The value of fact key on host that run u held under (its fact set on
  * host). *known is 0 when the run names no set for host (a run stored
- * before schema version 10, a host outside its cell): the session's host
+ * before schema version 11, a host outside its cell): the session's host
  * facts (report.facts) then speak for it; 1 with NULL: the run's set has
  * no such fact (none was read: no qdisc, no policer). */
 const char *report_run_fact(const struct report_run *u, const char *host,

@@ -130,7 +130,12 @@ static const char *const migrations[] = {
     "CREATE TABLE IF NOT EXISTS sizing_runs ("
     " run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
     " block INTEGER NOT NULL);",
-    /* 10 (010.sql): the facts each run held under: fact sets, their
+    /* 10 (010.sql): a shard's manifest per sharded session */
+    "CREATE TABLE IF NOT EXISTS shards ("
+    " session_id INTEGER PRIMARY KEY REFERENCES sessions(id),"
+    " k INTEGER NOT NULL, n INTEGER NOT NULL, units INTEGER NOT NULL,"
+    " assign TEXT NOT NULL, blocks TEXT NOT NULL, testbed TEXT NOT NULL);",
+    /* 11 (011.sql): the facts each run held under: fact sets, their
      * values, the set of each run and host; each session's host_facts
      * become one 'migrated' set per host (each key's last value) */
     "CREATE TABLE IF NOT EXISTS fact_sets ("

@@ -32,6 +32,7 @@ struct store_session_row {
 	const char *plan_name, *plan_title, *plan_hash, *plan_text;
 	const char *status; /* running|done|interrupted|incomplete */
 	double started_at, updated_at, ended_at;
+	const char *testbed; /* a shard's (schema/store.md), else NULL */
 };
 typedef int (*store_session_fn)(void *ctx, const struct store_session_row *s);
 /* Every session with its plan, newest (highest id) first. */
@@ -190,7 +191,7 @@ int store_facts_each(struct store *st, const int64_t *sessions, size_t n,
 		     store_fact_fn fn, void *ctx, struct xr_err *err);
 
 /*
- * Fact sets (schema version 10, schema/store.md "fact_sets") of the
+ * Fact sets (schema version 11, schema/store.md "fact_sets") of the
  * sessions: one row per value, ordered by set id and key (a set without
  * values: one row, key and value NULL). factor and level are NULL for
  * the causes "open" and "migrated". Nothing for an older store read
@@ -208,7 +209,7 @@ int store_fact_sets_each(struct store *st, const int64_t *sessions, size_t n,
 
 /* The set each non-warm-up run of the sessions held under on each host
  * it used, ordered by run id and host. A run of a session stored before
- * version 10 has no row: its facts are its session's "migrated" sets. */
+ * version 11 has no row: its facts are its session's "migrated" sets. */
 struct store_run_fact_row {
 	int64_t run_id;
 	const char *host;
