@@ -178,6 +178,12 @@ static void reread(struct runctx *rc, int hi)
 	    facts_collect_some(rc->hosts[hi], runctx_iface(rc, hi), h->due,
 			       &got, &ngot) < 0)
 		return;
+	/* A host lost during the read read nothing: its facts would look
+	 * removed. The set in effect stays (the run finds the loss). */
+	if (host_is_down(rc->hosts[hi])) {
+		facts_free(got, ngot);
+		return;
+	}
 	for (size_t i = 0; i < h->n && !bad; i++)
 		if (!(facts_key_group(h->f[i].key) & h->due))
 			bad = put(&f, &m, h->f[i].key, h->f[i].value) < 0;
