@@ -1,4 +1,4 @@
--- xrun store schema, version 11 (PRAGMA user_version = 11; migration 1 runs
+-- xrun store schema, version 12 (PRAGMA user_version = 12; migration 1 runs
 -- this whole file, later ones add their tables: schema/migrations).
 -- One SQLite file per plan by default (./<plan name>.db). WAL mode.
 -- Values are in SI base units (throughput in bit/s, time in s, bytes in B).
@@ -206,7 +206,8 @@ FROM runs r
 JOIN sessions s ON s.id = r.session_id
 JOIN plans p ON p.id = s.plan_id
 LEFT JOIN metrics m ON m.run_id = r.id
-WHERE r.status IN ('ok', 'failed', 'timeout', 'interrupted', 'skipped');
+WHERE r.status IN ('ok', 'failed', 'timeout', 'interrupted', 'skipped')
+  AND r.position >= 0; -- version 11: not a search's trials
 
 -- Repetition sizing: one row per session and cell (schema/store.md).
 CREATE TABLE IF NOT EXISTS sizing (
@@ -299,7 +300,20 @@ CREATE TABLE IF NOT EXISTS shards (
   testbed    TEXT NOT NULL
 );
 
--- Version 11 (from 10): the facts each run held under (schema/store.md,
+-- Version 11 (from 10): rate searches: each trial of a search is a run at a
+-- negative position, linked here to its search (schema/store.md).
+CREATE TABLE IF NOT EXISTS trials (
+  run_id    INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  search_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  seq       INTEGER NOT NULL,  -- 1-based: the search's trials in order
+  goal      TEXT NOT NULL,     -- the goal the trial was run for
+  load      REAL NOT NULL,     -- offered load (bit/s for bitrate)
+  duration  REAL NOT NULL,     -- trial duration asked, s
+  loss      REAL,              -- loss ratio; NULL until it ended ok
+  UNIQUE (search_id, seq)
+);
+
+-- Version 12 (from 11): the facts each run held under (schema/store.md,
 -- "fact_sets"). A fact set is every fact of one host as read at one time:
 -- when xrun opened the host, after an apply hook or a manual step that
 -- touched it, or when a verify read a fact's value other than the set's.

@@ -1,122 +1,255 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it (.ci/run calls this, nothing less):
-#   1. install missing Debian packages (.ci/install)
-#   2. clang-format check of every C file
-#   3. normal build with -Werror, all unit, case and end-to-end tests
-#      (and a Release build with -Werror; XRUN_WERROR is off by default so
-#      that a user's or packager's build never fails on a warning)
-#   4. ASan+UBSan build, all tests again
-#   5. a short libFuzzer run of the plan, iperf3-JSON and counters parsers
-# Ends with one line "N passed, M failed" over the stages.
+# The whole test suite, as CI runs it (.ci/run calls this, nothing less).
+# Every test runs once, where it can find something (issue 33):
+#   install         missing Debian packages (.ci/install)
+#   format          clang-format check of every C file
+#   build           gcc RelWithDebInfo, -Werror, every target (the build a
+#                   developer makes; the lab tests run on it)
+#   build-release   gcc Release, -Werror: -O3 finds warnings -O2 -g does
+#                   not (gcc's -Wstringop-overread); xrun only (every
+#                   layer), built, not tested
+#   build-sanitize  gcc Debug with ASan+UBSan, -Werror
+#   build-tsan      clang with ThreadSanitizer: the threaded code's unit
+#                   tests and the layers they link, nothing else
+#   build-fuzz      clang libFuzzer targets (with ASan+UBSan) and the
+#                   layers they link, nothing else
+#   tests-lab       the tests that measure a shaped link or timing
+#                   (ctest -L lab: throughput against a tbf rate, latency
+#                   against bare ping), in the optimised build, one at a
+#                   time and with nothing else running: ASan's slowdown
+#                   and a neighbour's CPU would be measured with the link
+#   tests-sanitize  every other test (unit, case, e2e: ctest -LE lab) once,
+#                   under ASan+UBSan: a memory or UB error anywhere on the
+#                   paths they drive fails them. They are not run again in
+#                   the optimised build: the same C code runs, and what the
+#                   optimiser changes (warnings) the -Werror builds see.
+#                   Many tests at once (-j$XRUN_TEST_JOBS, 8): most of an
+#                   end-to-end test's time is waiting (a run's duration, a
+#                   timeout, a child), not CPU.
+#   tests-tsan      the threaded unit tests (ctest -L threads: samplers,
+#                   latency probe, series flusher, process watch) under
+#                   ThreadSanitizer: the one stage that can see a data
+#                   race. These are the only tests that run twice (once
+#                   under ASan, once under TSan): the two sanitizers cannot
+#                   share a build and find different bugs.
+#   fuzz            a short libFuzzer run of each parser (plan, iperf3
+#                   JSON, counters, text readers, host OS readers),
+#                   $XRUN_JOBS at a time
+# Each stage prints its time; the end is the 15 slowest tests (from the
+# ctest logs) and one line "stages: N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
 top=$(pwd)
 jobs=${XRUN_JOBS:-2}
+test_jobs=${XRUN_TEST_JOBS:-8}
 fuzz_secs=${XRUN_FUZZ_SECONDS:-20}
 pass=0
 fail=0
 failed=()
+times=()
+# CPU seconds (user + system) of the processes this shell has waited for:
+# a stage's CPU time does not depend on what else the machine runs, its
+# wall time does.
+cpu_now() {
+	times | awk 'NR == 2 { n = split($0, f, " "); s = 0
+		for (i = 1; i <= n; i++) { split(f[i], p, "m"); s += p[1] * 60 + p[2] }
+		printf "%d", s }'
+}
 stage() { # name, command...
-  local name=$1
-  shift
-  echo "=== $name"
-  local t0=$SECONDS
-  if "$@"; then
-    pass=$((pass + 1))
-    echo "=== $name: ok ($((SECONDS - t0)) s)"
-  else
-    fail=$((fail + 1))
-    failed+=("$name")
-    echo "=== $name: FAILED ($((SECONDS - t0)) s)"
-  fi
+	local name=$1 t0=$SECONDS c0 cpu ok
+	shift
+	echo "=== $name"
+	c0=$(cpu_now)
+	if "$@"; then
+		pass=$((pass + 1))
+		ok=ok
+	else
+		fail=$((fail + 1))
+		failed+=("$name")
+		ok=FAILED
+	fi
+	cpu=$(($(cpu_now) - c0))
+	echo "=== $name: $ok ($((SECONDS - t0)) s, $cpu CPU s)"
+	times+=("$(printf '%-16s %5d s  %5d CPU s' "$name" $((SECONDS - t0)) "$cpu")")
 }
 
+# One clang-format for 100 files, two at a time: a process a file cost
+# ~50 CPU seconds, this ~3.
 format_check() {
-  local bad=0 f
-  while IFS= read -r f; do
-    if ! clang-format --dry-run --Werror "$f" >/dev/null 2>&1; then
-      echo "not clang-formatted: $f"
-      bad=1
-    fi
-  done < <(git ls-files '*.c' '*.h' 2>/dev/null || find runner reports tests -name '*.[ch]')
-  return $bad
+	local err rc=0
+	err=$(mktemp)
+	{ git ls-files '*.c' '*.h' 2>/dev/null || find runner reports tests -name '*.[ch]'; } |
+		xargs -P"$jobs" -n 100 clang-format --dry-run --Werror >/dev/null 2>"$err" || rc=1
+	sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: error: code should be clang-formatted.*/not clang-formatted: \1/p' "$err" | sort -u
+	[ $rc -eq 0 ] || [ -s "$err" ] || echo "clang-format failed"
+	rm -f "$err"
+	return $rc
 }
 
-build() { # dir, cmake args...
-  local dir=$1
-  shift
-  cmake -S "$top" -B "$dir" "$@" >"$dir.cmake.log" 2>&1 || { cat "$dir.cmake.log"; return 1; }
-  local rc=0
-  cmake --build "$dir" -j"$jobs" >"$dir.build.log" 2>&1 || rc=$?
-  grep -Ev '^\[ *[0-9]+%\]' "$dir.build.log" | grep -v '^gmake' | head -100 || true
-  [ $rc -eq 0 ] && [ -x "$dir/xrun" ]
+# build DIR [--target T...] -- cmake args...
+build() {
+	local dir=$1 targets=()
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		targets+=("$1")
+		shift
+	done
+	[ $# -eq 0 ] || shift
+	cmake -S "$top" -B "$dir" "$@" >"$dir.cmake.log" 2>&1 || { cat "$dir.cmake.log"; return 1; }
+	local rc=0
+	cmake --build "$dir" -j"$jobs" "${targets[@]}" >"$dir.build.log" 2>&1 || rc=$?
+	grep -Ev '^\[ *[0-9]+%\]' "$dir.build.log" | grep -v '^gmake' | head -100 || true
+	return $rc
 }
 
-run_ctest() { # dir
-  ctest --test-dir "$1" -j"$jobs" --output-on-failure --timeout 600
+# The test targets of a configured tree with label L, as --target args.
+label_targets() { # dir label
+	ctest --test-dir "$1" -N -L "$2" | sed -n 's|^ *Test *#[0-9]*: unit/||p' |
+		sed 's/^/--target /'
 }
 
+# run_ctest NAME DIR ctest-args...: output kept in DIR/ctest-NAME.log for
+# the slowest-tests table. Per-test timeouts are in CMakeLists.txt.
+run_ctest() {
+	local name=$1 dir=$2 rc
+	shift 2
+	ctest --test-dir "$dir" --output-on-failure "$@" 2>&1 | tee "$dir/ctest-$name.log"
+	rc=${PIPESTATUS[0]}
+	logs+=("$name:$dir/ctest-$name.log")
+	return "$rc"
+}
+logs=()
+
+fuzz_corpus() { # fuzzer name, corpus dir
+	local n=$1 corpus=$2 r b
+	case $n in
+	fuzz_plan) cp plans/*.yaml "$corpus"/ 2>/dev/null ;;
+	fuzz_iperf3) cp tests/data/iperf3/*.json "$corpus"/ 2>/dev/null ;;
+	fuzz_counters) cp tests/data/counters/* "$corpus"/ 2>/dev/null ;;
+	fuzz_text) # first byte: the reader (see fuzz_text.c)
+		for r in tests/data/ping/*.txt; do
+			{ printf '\000'; cat "$r"; } >"$corpus/${r##*/}.ping"
+		done
+		for r in tests/data/irtt/*.txt; do
+			{ printf '\004'; cat "$r"; } >"$corpus/${r##*/}.irtt"
+		done
+		printf '\00178,258,213 Bytes/sec' >"$corpus/number"
+		printf '\0014.477,973 MB/s' >"$corpus/number-comma"
+		for r in tests/data/resp/networkquality-*.json; do
+			{ printf '\002'; cat "$r"; } >"$corpus/${r##*/}"
+		done
+		for r in tests/data/resp/speedtest*.json; do
+			{ printf '\003'; cat "$r"; } >"$corpus/${r##*/}"
+		done
+		{ printf '\005'; cat tests/data/macos/top_l0_s1.txt; } >"$corpus/top" ;;
+	fuzz_hostos) # first byte: OS and reading (see fuzz_hostos.c)
+		for r in tests/data/windows/*.txt tests/data/macos/*.txt; do
+			for b in 0 1 2 3 4 5; do
+				{ printf "\\06$b"; cat "$r"; } >"$corpus/${r##*/}.$b"
+			done
+		done ;;
+	esac
+}
+
+fuzz_one() { # fuzzer binary: 0 when it found nothing in $fuzz_secs
+	local f=$1 n corpus rc=0
+	n=$(basename "$f")
+	corpus=$(mktemp -d)
+	fuzz_corpus "$n" "$corpus"
+	if ! "$f" -max_total_time="$fuzz_secs" -max_len=65536 -timeout=10 \
+		-rss_limit_mb=2048 -print_final_stats=1 "$corpus" >"$f.log" 2>&1; then
+		echo "--- $n FAILED"
+		tail -40 "$f.log"
+		rc=1
+	else
+		echo "--- $n for ${fuzz_secs}s: $(grep -E 'stat::number_of_executed_units' "$f.log")"
+	fi
+	rm -rf "$corpus"
+	return $rc
+}
+
+# The fuzzers, $jobs at a time (each is one process on one core).
 fuzz() {
-  local dir=build-fuzz f n corpus rc=0
-  CC=clang build "$dir" -DXRUN_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug || return 1
-  for f in "$dir"/fuzz_*; do
-    [ -x "$f" ] || continue
-    n=$(basename "$f")
-    corpus=$(mktemp -d)
-    case $n in
-      fuzz_plan) cp plans/*.yaml "$corpus"/ 2>/dev/null ;;
-      fuzz_iperf3) cp tests/data/iperf3/*.json "$corpus"/ 2>/dev/null ;;
-      fuzz_counters) cp tests/data/counters/* "$corpus"/ 2>/dev/null ;;
-      fuzz_text) # first byte: the reader (see fuzz_text.c)
-        for r in tests/data/ping/*.txt; do
-          { printf '\000'; cat "$r"; } >"$corpus/${r##*/}.ping"
-        done
-        for r in tests/data/irtt/*.txt; do
-          { printf '\004'; cat "$r"; } >"$corpus/${r##*/}.irtt"
-        done
-        printf '\00178,258,213 Bytes/sec' >"$corpus/number"
-        printf '\0014.477,973 MB/s' >"$corpus/number-comma"
-        for r in tests/data/resp/networkquality-*.json; do
-          { printf '\002'; cat "$r"; } >"$corpus/${r##*/}"
-        done
-        for r in tests/data/resp/speedtest*.json; do
-          { printf '\003'; cat "$r"; } >"$corpus/${r##*/}"
-        done
-        { printf '\005'; cat tests/data/macos/top_l0_s1.txt; } >"$corpus/top" ;;
-      fuzz_hostos) # first byte: OS and reading (see fuzz_hostos.c)
-        for r in tests/data/windows/*.txt tests/data/macos/*.txt; do
-          for b in 0 1 2 3 4 5; do
-            { printf "\\06$b"; cat "$r"; } >"$corpus/${r##*/}.$b"
-          done
-        done ;;
-    esac
-    echo "--- $n for ${fuzz_secs}s"
-    if ! "$f" -max_total_time="$fuzz_secs" -max_len=65536 -timeout=10 \
-        -rss_limit_mb=2048 -print_final_stats=1 "$corpus" >"$dir/$n.log" 2>&1; then
-      tail -40 "$dir/$n.log"
-      rc=1
-    else
-      grep -E 'stat::number_of_executed_units' "$dir/$n.log" || true
-    fi
-    rm -rf "$corpus"
-  done
-  return $rc
+	local dir=build-fuzz f pids=() rc=0 p
+	for f in "$dir"/fuzz_*; do
+		[ -x "$f" ] && [ "${f%.log}" = "$f" ] || continue
+		fuzz_one "$f" &
+		pids+=($!)
+		if [ ${#pids[@]} -ge "$jobs" ]; then
+			wait "${pids[0]}" || rc=1
+			pids=("${pids[@]:1}")
+		fi
+	done
+	for p in "${pids[@]}"; do
+		wait "$p" || rc=1
+	done
+	return $rc
+}
+
+build_fuzz() { # every tests/fuzz/fuzz_NAME.c, and only what they link
+	local f t=()
+	for f in tests/fuzz/fuzz_*.c; do
+		f=${f##*/}
+		t+=(--target "${f%.c}")
+	done
+	CC=clang build build-fuzz "${t[@]}" -- -DXRUN_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
+}
+
+build_tsan() {
+	local t
+	CC=clang cmake -S "$top" -B build-tsan -DXRUN_TSAN=ON \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo >build-tsan.cmake.log 2>&1 ||
+		{ cat build-tsan.cmake.log; return 1; }
+	t=$(label_targets build-tsan threads)
+	[ -n "$t" ] || { echo "no test labelled threads"; return 1; }
+	# shellcheck disable=SC2086 # one word a target
+	CC=clang build build-tsan $t -- -DXRUN_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+}
+
+# The slowest tests of every ctest stage: "seconds stage test" lines.
+slowest() {
+	local l
+	echo
+	echo "15 slowest tests (s, stage, test):"
+	for l in "${logs[@]}"; do
+		[ -f "${l#*:}" ] || continue
+		sed -nE "s|^ *[0-9]+/[0-9]+ Test +#[0-9]+: ([^ ]+) [ .]*(\*\*\*)?([A-Za-z]+)[^0-9]* ([0-9.]+) sec.*|\4 ${l%%:*} \1 \3|p" "${l#*:}"
+	done | sort -rn | head -15 | awk '{ printf "  %7.1f  %-9s %-40s %s%s\n", $1, $2, $3, $4, ($1 > 90 ? "  (> 90 s: tests/README.md?)" : "") }'
 }
 
 stage install bash .ci/install
 stage format format_check
-stage build build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXRUN_WERROR=ON
-# A packager's build: -O3-style optimisation finds warnings -O2 -g does not
-# (gcc's -Wstringop-overread); built once with -Werror, not tested again.
-stage build-release build build-release -DCMAKE_BUILD_TYPE=Release -DXRUN_WERROR=ON
-stage tests run_ctest build
-stage build-sanitize build build-san -DCMAKE_BUILD_TYPE=Debug -DXRUN_SANITIZE=ON -DXRUN_WERROR=ON
+stage build build build -- -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXRUN_WERROR=ON
+# xrun alone (the packaged program, every layer of it): the tests' and
+# benches' code gets -Werror in the two builds above.
+stage build-release build build-release --target xrun -- -DCMAKE_BUILD_TYPE=Release -DXRUN_WERROR=ON
+stage build-sanitize build build-san -- -DCMAKE_BUILD_TYPE=Debug -DXRUN_SANITIZE=ON -DXRUN_WERROR=ON
+stage build-tsan build_tsan
+stage build-fuzz build_fuzz
+# Alone on the machine: nothing else is started until they end. The lock
+# is the one bench/ and the lab tests of other checkouts on a shared
+# machine take (tests/README.md); CI holds it at once.
+lab_alone() { # (a subshell: run_ctest's log is added below)
+	(
+		command -v flock >/dev/null && flock 9
+		run_ctest lab build -L lab -j1
+	) 9>/tmp/xrun-measure.lock
+}
+logs+=("lab:build/ctest-lab.log")
+stage tests-lab lab_alone
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-stage tests-sanitize run_ctest build-san
+stage tests-sanitize run_ctest sanitize build-san -LE lab -j"$test_jobs"
+unset ASAN_OPTIONS UBSAN_OPTIONS
+export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$top/tests/tsan.supp"
+stage tests-tsan run_ctest tsan build-tsan -L threads -j"$jobs"
+unset TSAN_OPTIONS
 stage fuzz fuzz
 
+slowest
 echo
+echo "stage times (wall, and CPU: user + system of everything it ran):"
+printf '  %s\n' "${times[@]}"
 [ $fail -eq 0 ] || echo "failed stages: ${failed[*]}"
 echo "stages: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -136,4 +136,16 @@ double explain_wifi_phy(const char *fact);
  * cells). -XR_ENOMEM only. */
 int explain_build(const struct report *r, struct explain **out);
 
+/* Where loss began in rate search si (r->searches; schema/report.md,
+ * "Rate search"): the highest trial load without loss below the lowest
+ * with some, and at that lowest one what its counters and metrics say:
+ * how much of the load the sender did not send, how many datagrams were
+ * lost, and which place counted drops (qdisc, socket buffer, NIC) on
+ * which host; then the same at the highest load tried. Into out
+ * (cleared); *from and *to the two loads (NaN: no trial lost anything,
+ * out then says so). 0 or -XR_ENOMEM. */
+struct buf;
+int explain_search(const struct report *r, int si, struct buf *out,
+		   double *from, double *to);
+
 #endif

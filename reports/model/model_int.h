@@ -149,6 +149,10 @@ int loader_series(struct loader *l, struct xr_err *err);
 int loader_run_list(struct loader *l, struct xr_err *err);
 void loader_series_release(struct loader *l);
 
+/* model_search.c: r->searches from the stored trials, each goal's
+ * result computed again from them (runner/search). 0 or -XR_E*. */
+int loader_search(struct loader *l, struct xr_err *err);
+
 /* model_sizing.c: each cell's repetition sizing, and the
  * precision_not_reached flag. */
 int loader_sizing(struct loader *l, struct xr_err *err);

@@ -232,7 +232,7 @@ struct report_run {
 	const struct report_series *series; /* [nseries] */
 	int nseries;
 	/* The fact set it held under on each host of its cell; none for a
-	 * run stored before schema version 11 (report_run_fact). */
+	 * run stored before schema version 12 (report_run_fact). */
 	const struct report_fset *const *fsets; /* [nfsets] */
 	int nfsets;
 };
@@ -278,6 +278,61 @@ struct report_metric_set {
 				     0 when unknown */
 };
 
+/* Where a trial's datagrams were dropped, from its counters (the qdisc's
+ * drops, the UDP socket's RcvbufErrors or SndbufErrors, the NIC's drop
+ * and miss counters). */
+enum report_drop {
+	REPORT_DROP_QDISC,
+	REPORT_DROP_SOCKBUF,
+	REPORT_DROP_NIC,
+	REPORT_DROP_N
+};
+
+/* A rate search's trial (schema/store.md, "trials"), as a report reads
+ * it: every trial of the cell's searches, in the order they ran. */
+struct report_search_trial {
+	int64_t run_id;
+	int search; /* 0-based: the cell's searches in run order */
+	int seq;    /* 1-based within its search */
+	int goal;   /* index into report_search.goals */
+	double load, loss, duration;
+	double pps; /* datagrams (packets) a second offered; NaN unknown */
+	int ok;	    /* ended ok with a loss ratio */
+	double packets, lost;	    /* its packets and lost_packets; NaN none */
+	double drop[REPORT_DROP_N]; /* counted drops by place */
+	const char *drop_host[REPORT_DROP_N]; /* where most of them were */
+	const char *drop_name[REPORT_DROP_N]; /* the counter's name */
+};
+
+/* What one goal found in a cell (RFC 9971 "Goal Result"): over its
+ * searches, the median of their relevant lower bounds (one search: its
+ * own) and the same of the others. */
+struct report_search_goal {
+	const char *name;
+	double loss, trial, sum, exceed; /* the goal as planned */
+	int has_load, has_upper;
+	double load;	     /* Relevant Lower Bound (NDR, PDR ...) */
+	double upper;	     /* Relevant Upper Bound */
+	double throughput;   /* conditional throughput at load */
+	double pps;	     /* at load: datagrams a second, NaN unknown */
+	int regular;	     /* every search's result is regular */
+	const char *why;     /* the first irregular search's reason, or "" */
+	int trials;	     /* trials run for this goal, all searches */
+	const double *loads; /* [nsearches] each search's lower, NaN none */
+};
+
+/* The rate search of one cell (model_search.c). */
+struct report_search {
+	int cell; /* index into report.cells */
+	const char *param, *unit;
+	double min, max, width;
+	int nsearches;
+	struct report_search_goal *goals;
+	int ngoals;
+	struct report_search_trial *trials;
+	int ntrials;
+};
+
 /* The report model: built once by report_build (reports/model), read by
  * reference, explain and render; the small structs above group its
  * scalars, the arrays below are its tables. */
@@ -318,6 +373,10 @@ struct report {
 	int nconds;
 	struct report_run *runs; /* every non-warm-up run, in run order */
 	int nruns;
+	/* The rate searches (plan search:), one per cell that ran one; NULL
+	 * and 0 without (model_search.c). */
+	struct report_search *searches;
+	int nsearches;
 };
 
 /*
@@ -344,7 +403,7 @@ const struct report_series *report_run_series(const struct report_run *u,
 
 /* The value of fact key on host that run u held under (its fact set on
  * host). *known is 0 when the run names no set for host (a run stored
- * before schema version 11, a host outside its cell): the session's host
+ * before schema version 12, a host outside its cell): the session's host
  * facts (report.facts) then speak for it; 1 with NULL: the run's set has
  * no such fact (none was read: no qdisc, no policer). */
 const char *report_run_fact(const struct report_run *u, const char *host,

@@ -19,6 +19,7 @@
 #include "explain.h"
 #include "render.h"
 #include "rlatency.h"
+#include "rsearch.h"
 #include "rtable.h"
 #include "svg_chart.h"
 
@@ -311,6 +312,37 @@ static int latency_charts(FILE *f, const struct report *r, struct arena *a)
 	return 0;
 }
 
+/* The rate search (rsearch.c): its table, then each search's chart with
+ * its parameters under it. */
+static int search(FILE *f, const struct report *r, struct arena *a)
+{
+	struct rtable t;
+	struct chart_fig fig;
+	struct buf p = BUF_INIT;
+	double lo, hi;
+	int i, rc = 0;
+	if (rt_search(r, a, &t) < 0)
+		return -XR_ENOMEM;
+	if (!t.nrows)
+		return 0;
+	heading(f, 2, "search", t.title);
+	table(f, &t, NULL, "search");
+	for (i = 0; rc == 0 && i < r->nsearches; i++) {
+		if (chart_search(r, i, 480, a, &fig) < 0 ||
+		    html_fig(f, &fig, "search", i + 1) < 0 ||
+		    rsearch_params(r, i, &p) < 0)
+			rc = -XR_ENOMEM;
+		else
+			para(f, "search-params", p.s);
+		if (rc == 0 && explain_search(r, i, &p, &lo, &hi) < 0)
+			rc = -XR_ENOMEM;
+		else if (rc == 0)
+			para(f, "search-drops", p.s);
+	}
+	buf_release(&p);
+	return rc;
+}
+
 static int matrices(FILE *f, const struct report *r, struct arena *a)
 {
 	struct chart_fig fig;
@@ -570,6 +602,8 @@ static int body(FILE *f, const struct report *r, struct arena *a)
 	if (t.nrows)
 		table(f, &t, t.title, "system");
 	rc = matrices(f, r, a);
+	if (rc == 0)
+		rc = search(f, r, a);
 	if (rc == 0)
 		rc = cells(f, r, a);
 	if (rc == 0)

@@ -157,6 +157,69 @@ static json_t *limit_obj(const struct explain_limit *l)
 	    str(l->disagree));
 }
 
+/* The rate search of cell k (report.h, struct report_search), NULL when
+ * the cell ran none: each goal's result and every trial. */
+static json_t *search_json(const struct report *r, int k)
+{
+	const struct report_search *s = NULL;
+	json_t *o, *goals, *trials;
+	struct buf why = BUF_INIT;
+	double from, to;
+	int i, q;
+	for (i = 0; i < r->nsearches; i++)
+		if (r->searches[i].cell == k)
+			s = &r->searches[i];
+	if (!s)
+		return NULL;
+	goals = json_array();
+	trials = json_array();
+	for (i = 0; i < s->ngoals; i++) {
+		const struct report_search_goal *g = &s->goals[i];
+		json_t *loads = json_array();
+		for (q = 0; q < s->nsearches; q++)
+			json_array_append_new(loads, num(g->loads[q]));
+		json_array_append_new(
+		    goals,
+		    json_pack(
+			"{s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:i,s:o,s:o,s:o,"
+			"s:o,s:o}",
+			"name", str(g->name), "load",
+			g->has_load ? num(g->load) : json_null(), "throughput",
+			g->has_load ? num(g->throughput) : json_null(), "upper",
+			g->has_upper ? num(g->upper) : json_null(), "pps",
+			num(g->pps), "regular", g->regular, "irregular",
+			g->regular ? json_null() : str(g->why), "trials",
+			g->trials, "loads", loads, "loss", num(g->loss),
+			"trial", num(g->trial), "sum", num(g->sum), "exceed",
+			num(g->exceed)));
+	}
+	for (i = 0; i < s->ntrials; i++) {
+		const struct report_search_trial *t = &s->trials[i];
+		json_array_append_new(
+		    trials,
+		    json_pack("{s:i,s:i,s:o,s:o,s:o,s:o,s:o,s:b,s:I}", "search",
+			      t->search, "seq", t->seq, "goal",
+			      str(s->goals[t->goal].name), "load", num(t->load),
+			      "loss", t->ok ? num(t->loss) : json_null(),
+			      "duration", num(t->duration), "pps", num(t->pps),
+			      "ok", t->ok, "run_id", (json_int_t)t->run_id));
+	}
+	o = json_pack("{s:o,s:o,s:o,s:o,s:o,s:i,s:o,s:o}", "param",
+		      str(s->param), "unit", str(s->unit), "min", num(s->min),
+		      "max", num(s->max), "width", num(s->width), "searches",
+		      s->nsearches, "goals", goals, "trials", trials);
+	/* where loss began (explain_search) */
+	for (i = 0; i < r->nsearches; i++)
+		if (&r->searches[i] == s &&
+		    explain_search(r, i, &why, &from, &to) == 0)
+			json_object_set_new(o, "drops",
+					    json_pack("{s:o,s:o,s:o}", "from",
+						      num(from), "to", num(to),
+						      "text", str(why.s)));
+	buf_release(&why);
+	return o;
+}
+
 /* Element k of "cells"; x the explanation (NULL: no "limit"). */
 static json_t *cell_json(const struct report *r, const struct explain *x, int k)
 {
@@ -186,6 +249,8 @@ static json_t *cell_json(const struct report *r, const struct explain *x, int k)
 		json_object_set_new(o, "limit", limit_obj(&x->cells[k]));
 	if (c->sizing)
 		json_object_set_new(o, "sizing", sizing_json(c->sizing));
+	if ((ms = search_json(r, k)))
+		json_object_set_new(o, "search", ms);
 	json_object_set_new(o, "first_start", num(c->first_start));
 	json_object_set_new(o, "last_end", num(c->last_end));
 	return o;

@@ -20,6 +20,7 @@
 #include "render.h"
 #include "png.h"
 #include "rlatency.h"
+#include "rsearch.h"
 #include "rtable.h"
 #include "svg_chart.h"
 #include "wfile.h"
@@ -354,6 +355,39 @@ static int cells(const struct report *r, struct arena *a, FILE *f)
 	return 0;
 }
 
+/* The rate search (rsearch.c): its table, then each search's chart as
+ * "<stem>-search-N.svg" with its parameters under it. */
+static int md_search(const struct report *r, struct arena *a, FILE *f,
+		     struct md_charts *mc, struct xr_err *err)
+{
+	struct rtable t;
+	struct chart_fig fig;
+	struct buf p = BUF_INIT;
+	double lo, hi;
+	int i, rc;
+	if ((rc = rt_search(r, a, &t)) < 0 || !t.nrows)
+		return rc;
+	fputs("## ", f);
+	put(f, t.title, 0);
+	fputs("\n\n", f);
+	md_table(f, &t);
+	for (i = 0; rc == 0 && i < r->nsearches; i++) {
+		if (mc && (rc = chart_search(r, i, 480, a, &fig)) == 0 &&
+		    fig.nops)
+			rc = md_svg(r, NULL, &fig, "search", i + 1, mc, f, err);
+		if (rc == 0 && (rc = rsearch_params(r, i, &p)) == 0) {
+			put(f, p.s, 0);
+			fputs("\n\n", f);
+		}
+		if (rc == 0 && (rc = explain_search(r, i, &p, &lo, &hi)) == 0) {
+			put(f, p.s, 0);
+			fputs("\n\n", f);
+		}
+	}
+	buf_release(&p);
+	return rc;
+}
+
 /* A limit line per cell and a sentence per pair bound by different
  * things (reports/explain). */
 static int limits(const struct report *r, FILE *f)
@@ -549,6 +583,8 @@ int report_write_md_charts(const struct report *r, FILE *f, const char *md_path,
 		rc = header(r, a, f);
 	if (rc == 0)
 		rc = tables(r, a, f, pmc, err);
+	if (rc == 0)
+		rc = md_search(r, a, f, pmc, err);
 	if (rc == 0)
 		rc = comparisons(r, a, f, pmc, err);
 	if (rc == 0)

@@ -22,6 +22,7 @@
 #include "explain.h"
 #include "render.h"
 #include "rlatency.h"
+#include "rsearch.h"
 #include "rtable.h"
 #include "utf8.h"
 #include "write_pdf_int.h"
@@ -176,6 +177,42 @@ static int timeseries(struct pdf *pdf, const struct report *r, struct arena *a,
 	return rc == 0 ? pdf_chart_fig(pdf, &fig, err) : rc;
 }
 
+/* The rate search (rsearch.c): its table, then each search's chart with
+ * its parameters under it. */
+static int search(struct pdf *pdf, const struct report *r, struct arena *a,
+		  struct xr_err *err)
+{
+	struct rtable rt;
+	struct chart_fig fig;
+	struct buf p = BUF_INIT;
+	double lo, hi;
+	int i, rc;
+	if (rt_search(r, a, &rt) < 0)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	if (!rt.nrows)
+		return 0;
+	rc = pdf_heading(pdf, 2, rt.title, err);
+	if (rc == 0)
+		rc = draw_rtable(pdf, &rt, 7.5, NULL, NULL, err);
+	for (i = 0; rc == 0 && i < r->nsearches; i++) {
+		if (chart_search(r, i, pdf_text_width(pdf), a, &fig) < 0 ||
+		    rsearch_params(r, i, &p) < 0)
+			rc = xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					"out of memory");
+		if (rc == 0)
+			rc = pdf_chart_fig(pdf, &fig, err);
+		if (rc == 0)
+			rc = pdf_paragraph(pdf, 7.5, 0, p.s, err);
+		if (rc == 0 && explain_search(r, i, &p, &lo, &hi) < 0)
+			rc = xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					"out of memory");
+		if (rc == 0)
+			rc = pdf_paragraph(pdf, 7.5, 0, p.s, err);
+	}
+	buf_release(&p);
+	return rc;
+}
+
 static int cells_table(struct pdf *pdf, const struct report *r, struct arena *a,
 		       struct xr_err *err)
 {
@@ -311,6 +348,8 @@ static int draw_report(struct pdf *pdf, const struct report *r, struct arena *a,
 		rc = matrices(pdf, r, a, err);
 	if (rc == 0)
 		rc = timeseries(pdf, r, a, err);
+	if (rc == 0)
+		rc = search(pdf, r, a, err);
 	if (rc == 0 && r->ncells > 0) {
 		rc = pdf_heading(pdf, 2, T(CELLS), err);
 		if (rc == 0)

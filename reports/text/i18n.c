@@ -172,6 +172,29 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
 			      "往復遅延（右軸、ms）"},
     [REPORT_T_LAT_TABLE] = {"Latency under load (median over runs)",
 			    "負荷時の遅延（試行の中央値）"},
+    [REPORT_T_SEARCH_TITLE] = {"Rate search (RFC 9971): the highest offered "
+			       "load meeting each goal",
+			       "レート探索（RFC 9971）: 各目標を満たす最大の"
+			       "オファード負荷"},
+    [REPORT_T_SEARCH_CHART] = {"%s: loss ratio against offered load, every "
+			       "trial (hollow: above the axis, drawn at its "
+			       "top); the loads found marked",
+			       "%s: オファード負荷に対する損失率、全トライアル"
+			       "（白抜き: 軸の上、上端に表示）、探索結果に印"},
+    [REPORT_T_SEARCH_LOAD_AXIS] = {"offered load (%s)", "オファード負荷（%s）"},
+    [REPORT_T_SEARCH_LOSS_AXIS] = {"loss ratio (%)", "損失率（%）"},
+    [REPORT_T_SEARCH_GOAL] = {"goal", "目標"},
+    [REPORT_T_SEARCH_LOAD] = {"load", "負荷"},
+    [REPORT_T_SEARCH_TPUT] = {"throughput", "スループット"},
+    [REPORT_T_SEARCH_UPPER] = {"upper bound", "上限"},
+    [REPORT_T_SEARCH_TRIALS] = {"trials", "トライアル"},
+    [REPORT_T_SEARCH_IRREGULAR] = {"irregular: %s", "不規則: %s"},
+    [REPORT_T_SEARCH_PARAMS] = {"Search: %s from %s to %s, width %s "
+				"(relative); goals (loss, final trial, "
+				"duration sum, exceed): %s",
+				"探索: %s を %s から %s、幅 %s（相対）; "
+				"目標（損失率、最終トライアル、合計時間、"
+				"超過率）: %s"},
     [REPORT_T_LAT_IDLE_P50] = {"idle p50", "アイドル p50"},
     [REPORT_T_LAT_LOADED_P50] = {"loaded p50", "負荷時 p50"},
     [REPORT_T_LAT_LOADED_P90] = {"loaded p90", "負荷時 p90"},

@@ -108,13 +108,24 @@ enum report_lang {
 	X(LATENCY_LOAD) /* the latency increase under load (rlatency.c) */     \
 	X(LAT_TS_TITLE) /* "%s: ... run #%d" (chart_latency.c) */              \
 	X(LAT_CDF_TITLE)                                                       \
-	X(LAT_RTT_AXIS) /* the CDF's x axis, ms */                             \
-	X(LAT_SHARE)	/* the CDF's y axis */                                 \
-	X(LAT_SECONDS)	/* the time series' x axis */                          \
-	X(LAT_IDLE)	/* the shaded idle phase */                            \
-	X(LAT_TPUT_KEY) /* legend: throughput, left axis */                    \
-	X(LAT_RTT_KEY)	/* legend: round-trip time, right axis */              \
-	X(LAT_TABLE)	/* the per-cell latency table's caption */             \
+	X(LAT_RTT_AXIS)	    /* the CDF's x axis, ms */                         \
+	X(LAT_SHARE)	    /* the CDF's y axis */                             \
+	X(LAT_SECONDS)	    /* the time series' x axis */                      \
+	X(LAT_IDLE)	    /* the shaded idle phase */                        \
+	X(LAT_TPUT_KEY)	    /* legend: throughput, left axis */                \
+	X(LAT_RTT_KEY)	    /* legend: round-trip time, right axis */          \
+	X(LAT_TABLE)	    /* the per-cell latency table's caption */         \
+	X(SEARCH_TITLE)	    /* the rate search table (rsearch.c) */            \
+	X(SEARCH_CHART)	    /* "%s: loss ratio against offered load ..." */    \
+	X(SEARCH_LOAD_AXIS) /* "offered load (%s)" */                          \
+	X(SEARCH_LOSS_AXIS)                                                    \
+	X(SEARCH_GOAL)                                                         \
+	X(SEARCH_LOAD)                                                         \
+	X(SEARCH_TPUT)                                                         \
+	X(SEARCH_UPPER)                                                        \
+	X(SEARCH_TRIALS)                                                       \
+	X(SEARCH_IRREGULAR)                                                    \
+	X(SEARCH_PARAMS) /* the parameters under the chart */                  \
 	X(LAT_IDLE_P50)                                                        \
 	X(LAT_LOADED_P50)                                                      \
 	X(LAT_LOADED_P90)                                                      \

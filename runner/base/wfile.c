@@ -324,11 +324,40 @@ static void sync_dir(const char *dir)
 	}
 }
 
+/* The replaced file's permissions onto the temporary fd (a report kept
+ * 0600 stays 0600, not the umask's 0644); nothing for a new file. */
+static void keep_mode(int fd, const char *path)
+{
+	struct stat old;
+	if (lstat(path, &old) == 0 && S_ISREG(old.st_mode))
+		(void)fchmod(fd, old.st_mode & 07777);
+}
+
+/* The written temporary tmp (closed; e: the first error writing it, or
+ * 0) renamed over path, after path is checked again: while we wrote, the
+ * target may have become a symbolic link, a FIFO or the store. On any
+ * failure tmp is removed and the previous file stays; on success the
+ * rename is made durable in dir. 0, or the code of wfile_check, or
+ * -XR_EIO. */
+static int replace(const char *tmp, const char *path, const char *dir, int e,
+		   struct xr_err *err)
+{
+	int rc = 0;
+	if (!e && (rc = wfile_check(path, err)) == 0 && rename(tmp, path) < 0)
+		e = errno;
+	if (e)
+		rc = write_error(path, e, err);
+	if (rc < 0)
+		unlink(tmp);
+	else
+		sync_dir(dir);
+	return rc;
+}
+
 int wfile_write(const char *path, const void *data, size_t len,
 		struct xr_err *err)
 {
 	struct buf tmp = BUF_INIT, dir = BUF_INIT;
-	struct stat old;
 	int fd, e = 0, rc;
 
 	if ((rc = wfile_check(path, err)) < 0)
@@ -344,22 +373,12 @@ int wfile_write(const char *path, const void *data, size_t len,
 		buf_release(&dir);
 		return rc;
 	}
-	/* The replaced file's permissions carry over. */
-	if (lstat(path, &old) == 0 && S_ISREG(old.st_mode))
-		(void)fchmod(fd, old.st_mode & 07777);
+	keep_mode(fd, path);
 	if (write_all(fd, data, len) < 0 || fsync(fd) < 0)
 		e = errno;
 	if (close(fd) < 0 && !e)
 		e = errno;
-	/* Checked again: the target may have changed while we wrote. */
-	if (!e && (rc = wfile_check(path, err)) == 0 && rename(tmp.s, path) < 0)
-		e = errno;
-	if (e)
-		rc = write_error(path, e, err);
-	if (rc < 0)
-		unlink(tmp.s);
-	else
-		sync_dir(dir.s);
+	rc = replace(tmp.s, path, dir.s, e, err);
 	buf_release(&tmp);
 	buf_release(&dir);
 	return rc;
@@ -400,7 +419,6 @@ int wfile_open(const char *path, struct wfile **out, FILE **f,
 {
 	cookie_io_functions_t io = {NULL, wfile_cookie_write, NULL, NULL};
 	struct wfile *w;
-	struct stat old;
 	int rc;
 
 	*out = NULL;
@@ -421,9 +439,7 @@ int wfile_open(const char *path, struct wfile **out, FILE **f,
 		wfile_free(w);
 		return rc;
 	}
-	/* The replaced file's permissions carry over. */
-	if (lstat(path, &old) == 0 && S_ISREG(old.st_mode))
-		(void)fchmod(w->fd, old.st_mode & 07777);
+	keep_mode(w->fd, path);
 	if (!(w->f = fopencookie(w, "w", io))) {
 		close(w->fd);
 		unlink(w->tmp.s);
@@ -438,8 +454,7 @@ int wfile_open(const char *path, struct wfile **out, FILE **f,
 
 int wfile_commit(struct wfile *w, struct xr_err *err)
 {
-	const char *path = w->path.s;
-	int e, rc = 0;
+	int e, rc;
 
 	if (fclose(w->f) != 0 && !w->e)
 		w->e = errno ? errno : EIO;
@@ -448,16 +463,7 @@ int wfile_commit(struct wfile *w, struct xr_err *err)
 		e = errno;
 	if (close(w->fd) < 0 && !e)
 		e = errno;
-	/* Checked again: the target may have changed while we wrote. */
-	if (!e && (rc = wfile_check(path, err)) == 0 &&
-	    rename(w->tmp.s, path) < 0)
-		e = errno;
-	if (e)
-		rc = write_error(path, e, err);
-	if (rc < 0)
-		unlink(w->tmp.s);
-	else
-		sync_dir(w->dir.s);
+	rc = replace(w->tmp.s, w->path.s, w->dir.s, e, err);
 	wfile_free(w);
 	return rc;
 }

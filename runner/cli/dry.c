@@ -132,6 +132,15 @@ void dry_cellctx(const struct dry *d, struct cellctx *c, size_t i)
 	c->rep = r->rep;
 	c->index = i;
 	c->block = r->block;
+	/* A search's run is its trials: shown with the load a placeholder
+	 * of its own ("LOAD": each trial's load) and the first goal's trial
+	 * duration. */
+	if (d->p->search.param) {
+		c->load_param = d->p->search.param;
+		c->load_value = "LOAD";
+		c->trial_duration =
+		    d->p->search.goals ? d->p->search.goals[0].trial : 0;
+	}
 	if (plan_has_bindings(d->p)) {
 		/* the cell's own hosts (factor hosts: bindings) */
 		int ci = cellctx_role_index(d->p, "client", c->lv);

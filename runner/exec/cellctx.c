@@ -169,6 +169,8 @@ const char *cellctx_lookup(void *ctx, const char *name)
 	 * factor or var of that name (as the runner has always done). */
 	if (c->iface && placeholder_find(name) == PH_IFACE)
 		return c->iface;
+	if (c->load_param && !strcmp(name, c->load_param))
+		return c->load_value;
 	if ((i = plan_factor_index(p, name)) >= 0)
 		return c->lv ? p->factors[i].levels[c->lv[i]] : NULL;
 	if ((v = plan_var(p, name)) != NULL)
@@ -389,7 +391,7 @@ static int factor_time(struct cellctx *c, const char *key, const char *v,
 static size_t request_cap(const struct cellctx *c)
 {
 	const struct plan *p = c->plan;
-	size_t n = (size_t)p->engine.nparams + (size_t)p->nfactors + 1;
+	size_t n = (size_t)p->engine.nparams + (size_t)p->nfactors + 2;
 	int i;
 	for (i = 0; c->lv && i < p->nfactors; i++)
 		if (p->factors[i].level_params)
@@ -408,6 +410,20 @@ static int factor_set(struct cellctx *c, struct cellctx_request *out,
 	set_param(out, key, v, expand_words(c, t));
 	*explicit_timeout |= !strcmp(key, "timeout");
 	return factor_time(c, key, v, &out->rq, err);
+}
+
+/* A trial's load and duration over what the plan and the cell say. */
+static int trial_set(struct cellctx *c, struct cellctx_request *out,
+		     struct xr_err *err)
+{
+	char *v = strdup(c->load_value ? c->load_value : "");
+	if (!v)
+		return xr_err_set(err, XR_ENOMEM, c->plan->path, 0, 0,
+				  "out of memory");
+	set_param(out, c->load_param, v, NULL);
+	if (c->trial_duration > 0)
+		out->rq.duration = c->trial_duration;
+	return 0;
 }
 
 int cellctx_request(struct cellctx *c, struct cellctx_request *out,
@@ -454,6 +470,8 @@ int cellctx_request(struct cellctx *c, struct cellctx_request *out,
 			rc = factor_set(c, out, kv[k].key, kv[k].value,
 					&explicit_timeout, err);
 	}
+	if (rc == 0 && c->load_param)
+		rc = trial_set(c, out, err);
 	if (rc == 0 && !explicit_timeout)
 		rq->timeout = rq->duration + rq->omit + CELLCTX_TIMEOUT_MARGIN;
 	if (rc == 0) {

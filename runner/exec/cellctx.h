@@ -46,6 +46,12 @@ struct cellctx {
 				 change (restore hooks), or NULL */
 	const char *iface;    /* {{iface}} of the host a hook runs on
 				 (cellctx_iface), NULL: the client's */
+	/* A search's trial (schema/plan.md, "Rate search"): load_param
+	 * (search.param) is set to load_value, as an engine parameter and
+	 * as the placeholder {{load_param}}, and the run lasts
+	 * trial_duration seconds. NULL: not a trial. */
+	const char *load_param, *load_value;
+	double trial_duration;
 	/* Private. */
 	char num[4][24];
 	struct buf addr[3]; /* client, server, target */

@@ -598,7 +598,7 @@ static void prepare_factor(struct runctx *rc, int f, size_t i,
 	struct hooks_factor *h = &rc->hf[f];
 	const uint32_t *lv = t->c.lv;
 	uint32_t block = rc->s.runs[i].block;
-	int64_t run_id = rc->ids[i];
+	int64_t run_id = runctx_row(rc, i);
 	int k, any_change = 0;
 	for (k = 0; k < h->nhosts; k++) {
 		struct hooks_slot *sl = &h->slot[k];
@@ -658,7 +658,7 @@ int hooks_prepare(struct runctx *rc, size_t i,
 		if (fac->manual) {
 			/* Set by the person; verified before every run. */
 			if (fac->verify)
-				verify_factor(rc, f, &t, rc->ids[i], 0);
+				verify_factor(rc, f, &t, runctx_row(rc, i), 0);
 			continue;
 		}
 		if (!fac->apply.argv && !fac->verify)

@@ -121,13 +121,19 @@ void latency_finish(struct runctx *rc, struct latency_run *lr,
 		return;
 	latprobe_stop(lr->p, ss, &s);
 	lr->p = NULL;
+	latency_metrics(&s, res);
+}
+
+void latency_metrics(const struct latprobe_summary *s,
+		     struct engine_result *res)
+{
 	/* seconds, as every latency metric is stored (schema/store.md) */
-	add(res, "latency.idle_p50", s.idle_p50, "s");
-	add(res, "latency.loaded_p50", s.loaded_p50, "s");
-	add(res, "latency.loaded_p90", s.loaded_p90, "s");
-	add(res, "latency.loaded_p99", s.loaded_p99, "s");
-	add(res, "latency.increase_p50", s.increase_p50, "s");
-	add(res, "latency.loss", s.loss * 100, "%");
+	add(res, "latency.idle_p50", s->idle_p50, "s");
+	add(res, "latency.loaded_p50", s->loaded_p50, "s");
+	add(res, "latency.loaded_p90", s->loaded_p90, "s");
+	add(res, "latency.loaded_p99", s->loaded_p99, "s");
+	add(res, "latency.increase_p50", s->increase_p50, "s");
+	add(res, "latency.loss", s->loss * 100, "%");
 }
 
 void latency_abort(struct latency_run *lr)

@@ -38,6 +38,15 @@ void latency_mark(struct latency_run *lr);
  */
 void latency_finish(struct runctx *rc, struct latency_run *lr,
 		    struct series_set *ss, struct engine_result *res);
+/*
+ * The run's latency metrics from a probe's summary, as latency_finish
+ * stores them: the percentiles in s (as the summary has them), the loss in
+ * % (the summary's 0..1 share times 100); a value the summary lacks (NaN)
+ * is not added.
+ */
+struct latprobe_summary;
+void latency_metrics(const struct latprobe_summary *s,
+		     struct engine_result *res);
 /* Stop without keeping anything (the run was not started). */
 void latency_abort(struct latency_run *lr);
 

@@ -193,8 +193,8 @@ int observe_run_engine(struct runctx *rc, size_t i, struct engine_request *rq,
 		sampler_mark(sm->s[k]);
 	latency_mark(lat);
 	if (sm->n)
-		fl = store_flusher_start(rc->st, rc->ids[i], STORE_FLUSH_PERIOD,
-					 samplers_peek, sm);
+		fl = store_flusher_start(rc->st, runctx_row(rc, i),
+					 STORE_FLUSH_PERIOD, samplers_peek, sm);
 	r = rc->eng->run(rc->eng_state, rc->p, rq, res);
 	flush_stop(rc, fl);
 	latency_finish(rc, lat, &sm->set, res);

@@ -85,6 +85,18 @@ struct runctx {
 	 * host holding it; -1 when not held. */
 	struct buf lock_dir;
 	int lock_hi;
+	/* The search trial in flight (search_run.c): the run loop runs and
+	 * stores it in its own row instead of the scheduled run's, with the
+	 * load and duration set, and leaves the tallies to the search. */
+	struct runctx_trial {
+		int64_t row; /* 0: no trial */
+		char load[40];
+		double duration;
+		int stored;  /* the run loop stored it (any status) */
+		int status;  /* enum run_status it was stored with */
+		double loss; /* its loss ratio; NAN when it has none */
+		char reason[256];
+	} trial;
 };
 
 /* runctx.c */
@@ -181,6 +193,22 @@ int hostset_reconnect(struct runctx *rc, int hi, int *used, struct buf *why);
 
 /* runloop.c */
 int runloop_execute(struct runctx *rc);
+/* Run position i (or the trial in rc->trial) until it is stored, waiting
+ * for a lost host as the plan's reconnect: says. 0, -XR_EINTR, -XR_EENV. */
+int runloop_one(struct runctx *rc, size_t i);
+/* The row run i (or the trial in flight) is stored in. */
+int64_t runctx_row(const struct runctx *rc, size_t i);
+
+/* search_run.c: run position i as a rate search (schema/plan.md, "Rate
+ * search"): its stored trials replayed, the next ones run and stored, the
+ * search's run stored with what each goal found. 0, -XR_EINTR,
+ * -XR_EENV. */
+int search_execute(struct runctx *rc, size_t i);
+/* The loss ratio of a trial's result (NAN with why when it has none). */
+struct engine_result;
+double search_trial_loss(const struct runctx *rc,
+			 const struct engine_result *res, char *why,
+			 size_t whysz);
 /* Has a run with this status ended (ok, failed, timeout, skipped)? */
 int runctx_run_done(uint8_t status);
 /* Does cell lv match every --only FACTOR=LEVEL? */

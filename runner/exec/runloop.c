@@ -146,6 +146,11 @@ static int build_request(struct runctx *rc, size_t i, struct request *r,
 	int k, ret;
 	memset(r, 0, sizeof *r);
 	runctx_tmpl_init(&r->t, rc, lv, i);
+	if (rc->trial.row) {
+		r->t.c.load_param = rc->p->search.param;
+		r->t.c.load_value = rc->trial.load;
+		r->t.c.trial_duration = rc->trial.duration;
+	}
 	ret = cellctx_request(&r->t.c, &r->cr, err);
 	if (ret < 0)
 		return ret;
@@ -241,6 +246,12 @@ static size_t engine_verifications(struct runctx *rc, size_t i,
 /* A run the store now holds, counted for the summary. */
 static void count_stored(struct runctx *rc, size_t i, enum run_status st)
 {
+	if (rc->trial.row) {
+		/* a trial: the search's run is what the tallies count */
+		rc->trial.stored = 1;
+		rc->trial.status = (int)st;
+		return;
+	}
 	rc->status[i] = (uint8_t)st;
 	rc->n_run++;
 	switch (st) {
@@ -270,11 +281,12 @@ static void fail_unexpanded(struct runctx *rc, size_t i,
 	engine_result_set_reason(&res, "%.500s", err->msg);
 	rec.res = &res;
 	rec.engine = rc->p->engine.type;
-	store_run_start(rc->st, rc->ids[i], proc_now_wall(), NULL);
-	store_run_finish(rc->st, rc->ids[i], &rec, NULL);
-	rc->status[i] = RUN_FAILED;
-	rc->n_failed++;
-	rc->n_run++;
+	store_run_start(rc->st, runctx_row(rc, i), proc_now_wall(), NULL);
+	store_run_finish(rc->st, runctx_row(rc, i), &rec, NULL);
+	if (rc->trial.row)
+		snprintf(rc->trial.reason, sizeof rc->trial.reason, "%.250s",
+			 err->msg);
+	count_stored(rc, i, RUN_FAILED);
 	progress_run_done(rc, i, "failed", 0, NULL, 0);
 	engine_result_release(&res);
 }
@@ -358,7 +370,8 @@ static int start_run(struct runctx *rc, size_t i, struct request *rq,
 		return r;
 	}
 	observe_snap_before(rc, snaps);
-	if (store_run_start(rc->st, rc->ids[i], proc_now_wall(), &err) < 0) {
+	if (store_run_start(rc->st, runctx_row(rc, i), proc_now_wall(), &err) <
+	    0) {
 		r = env_fail(rc, &err);
 		latency_abort(lat);
 		observe_samplers_stop(sm);
@@ -366,7 +379,8 @@ static int start_run(struct runctx *rc, size_t i, struct request *rq,
 		request_release(rq);
 		return r;
 	}
-	rc->status[i] = RUN_RUNNING;
+	if (!rc->trial.row)
+		rc->status[i] = RUN_RUNNING;
 	return 0;
 }
 
@@ -378,8 +392,10 @@ static int start_run(struct runctx *rc, size_t i, struct request *rq,
 static void back_to_pending(struct runctx *rc, size_t i, const char *verb,
 			    struct buf *reason)
 {
-	store_run_set_status(rc->st, rc->ids[i], "pending", reason->s, NULL);
-	rc->status[i] = RUN_PENDING;
+	store_run_set_status(rc->st, runctx_row(rc, i), "pending", reason->s,
+			     NULL);
+	if (!rc->trial.row)
+		rc->status[i] = RUN_PENDING;
 	if (!rc->o->quiet) {
 		progress_clear(rc);
 		fprintf(stderr, "xrun: run %zu %s: %s\n", i + 1, verb,
@@ -440,8 +456,8 @@ static int reconnect(struct runctx *rc, size_t i, int *used)
 			 "%s; the session stopped: run the plan again to "
 			 "resume",
 			 why.s);
-		store_run_set_status(rc->st, rc->ids[i], "pending", reason.s,
-				     NULL);
+		store_run_set_status(rc->st, runctx_row(rc, i), "pending",
+				     reason.s, NULL);
 		xr_err_set(&err, XR_EHOST, NULL, 0, 0,
 			   "%.400s; the runs left are pending: run the same "
 			   "command again to resume",
@@ -520,7 +536,13 @@ static int execute_one(struct runctx *rc, size_t i)
 		ret = RUN_LOST;
 		goto done;
 	}
-	if (store_run_finish(rc->st, rc->ids[i], &rec, &err) < 0) {
+	if (rc->trial.row && res.status == RUN_OK) {
+		rc->trial.loss = search_trial_loss(rc, &res, rc->trial.reason,
+						   sizeof rc->trial.reason);
+	} else if (rc->trial.row)
+		snprintf(rc->trial.reason, sizeof rc->trial.reason, "%.250s",
+			 res.reason);
+	if (store_run_finish(rc->st, runctx_row(rc, i), &rec, &err) < 0) {
 		/* Not stored (a full disk): not counted either, so that the
 		 * summary says what the store holds; the run stays
 		 * 'running' there and a resume redoes it. */
@@ -551,6 +573,20 @@ done:
 	if (ret == 0 && proc_interrupted)
 		ret = -XR_EINTR;
 	return ret;
+}
+
+int64_t runctx_row(const struct runctx *rc, size_t i)
+{
+	return rc->trial.row ? rc->trial.row : rc->ids[i];
+}
+
+int runloop_one(struct runctx *rc, size_t i)
+{
+	int r, lost_tries = 0;
+	while ((r = execute_one(rc, i)) == RUN_LOST &&
+	       (r = reconnect(rc, i, &lost_tries)) == 0)
+		;
+	return r;
 }
 
 int runctx_only_match(const struct runctx *rc, const uint32_t *lv)
@@ -620,7 +656,7 @@ int runloop_execute(struct runctx *rc)
 	const struct plan *p = rc->p;
 	struct xr_err err = {0};
 	size_t i, last_block = (size_t)-1, skip_block = (size_t)-1;
-	int r = 0, first = 1, has_manual = 0, f, lost_tries;
+	int r = 0, first = 1, has_manual = 0, f;
 
 	for (f = 0; f < p->nfactors; f++)
 		if (p->factors[f].manual)
@@ -682,10 +718,8 @@ int runloop_execute(struct runctx *rc)
 		first = 0;
 		if ((r = cell_setup(rc, i)) < 0)
 			break;
-		lost_tries = 0;
-		while ((r = execute_one(rc, i)) == RUN_LOST &&
-		       (r = reconnect(rc, i, &lost_tries)) == 0)
-			;
+		r = rc->p->search.param ? search_execute(rc, i)
+					: runloop_one(rc, i);
 		if (r < 0)
 			break;
 		/* The engine may have restarted its server. */

@@ -31,7 +31,7 @@ const char *const plan_top_keys[] = {
     "xrun",	 "name",    "title",	"description", "hosts",	 "vars",
     "engine",	 "factors", "exclude",	"repeat",      "order",	 "seed",
     "warmup",	 "settle",  "counters", "on_finish",   "report", "sample",
-    "reconnect", "latency", NULL};
+    "reconnect", "latency", "search",	NULL};
 
 /* `sample: 500ms` (at least 100ms) or `sample: off`. */
 static void build_sample(struct pctx *c, const struct ynode *n, double *out)
@@ -349,6 +349,8 @@ static void build_top(struct pctx *c, const struct ynode *root)
 		pc_argv(c, x, "on_finish", &p->on_finish);
 	if ((x = section(root, "latency")))
 		build_latency(c, x);
+	if ((x = section(root, "search")))
+		plan_build_search(c, x);
 	plan_build_report(c, section(root, "report"));
 }
 

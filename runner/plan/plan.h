@@ -266,6 +266,36 @@ struct plan_latency {
 	struct plan_pos pos, probe_pos, to_pos;
 };
 
+/* `search:` (schema/plan.md, "Rate search"): each run of a cell is an
+ * RFC 9971 search of the offered load that param sets, its trials stored
+ * as runs of their own. param NULL: no search. */
+struct plan_search_goal {
+	const char *name; /* ndr, pdr ... */
+	double loss;	  /* Goal Loss Ratio, fraction */
+	double trial;	  /* Goal Final Trial Duration, s */
+	double sum;	  /* Goal Duration Sum, s */
+	double exceed;	  /* Goal Exceed Ratio, fraction */
+	struct plan_pos pos;
+};
+struct plan_search {
+	const char *param; /* engine parameter or run placeholder */
+	double min, max;   /* loads, in param's unit (bit/s for bitrate) */
+	double width;	   /* relative Goal Width, fraction */
+	/* the metric holding each trial's loss ratio; NULL: from
+	 * lost_packets, packets and bytes (iperf3 UDP, with the sender's
+	 * shortfall) */
+	const char *loss;
+	int max_trials; /* per search; default PLAN_SEARCH_MAX_TRIALS */
+	/* the sender's shortfall not counted as loss (iperf3 UDP): this
+	 * much time of the load, at least one datagram; default 1 ms */
+	double unsent;
+	struct plan_search_goal *goals;
+	int ngoals;
+	struct plan_pos pos, param_pos;
+};
+#define PLAN_SEARCH_MAX_TRIALS 100
+extern const char *const plan_search_keys[];
+
 /* The keys the loader takes at the top of a plan and in `latency:`
  * (NULL-terminated): schema/plan.schema.json's properties match them
  * (tests/unit/plan/test_plan_latency.c). */
@@ -311,6 +341,7 @@ struct plan {
 	struct plan_argv on_finish;
 	struct plan_report report;
 	struct plan_latency latency;
+	struct plan_search search;
 };
 
 /* What the loader is told of the engines and probes (plan_catalog.h). */

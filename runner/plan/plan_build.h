@@ -16,6 +16,8 @@ void plan_build_hosts(struct pctx *c, const struct ynode *n);
 void plan_build_vars(struct pctx *c, const struct ynode *n);
 void plan_build_engine(struct pctx *c, const struct ynode *n,
 		       const struct ynode *root);
+/* plan_search.c: `search:` (its references are checked there too) */
+void plan_build_search(struct pctx *c, const struct ynode *n);
 /* plan_report.c */
 void plan_build_report(struct pctx *c, const struct ynode *n);
 

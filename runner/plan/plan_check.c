@@ -69,8 +69,10 @@ struct tctx {
 
 static int known_name(struct pctx *c, const char *name)
 {
+	/* a search's load (plan_search.c) is the placeholder of its param */
 	return plan_factor_index(c->p, name) >= 0 || pc_has_var(c, name) ||
-	       placeholder_find(name) >= 0;
+	       placeholder_find(name) >= 0 ||
+	       (c->p->search.param && !strcmp(name, c->p->search.param));
 }
 
 static const char *builtin_unset(struct pctx *c, const char *name)

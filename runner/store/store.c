@@ -135,7 +135,42 @@ static const char *const migrations[] = {
     " session_id INTEGER PRIMARY KEY REFERENCES sessions(id),"
     " k INTEGER NOT NULL, n INTEGER NOT NULL, units INTEGER NOT NULL,"
     " assign TEXT NOT NULL, blocks TEXT NOT NULL, testbed TEXT NOT NULL);",
-    /* 11 (011.sql): the facts each run held under: fact sets, their
+    /* 11 (011.sql): rate searches: each trial a run, linked to its
+     * search; results leaves the trials out */
+    "CREATE TABLE IF NOT EXISTS trials ("
+    " run_id    INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+    " search_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+    " seq       INTEGER NOT NULL,"
+    " goal      TEXT NOT NULL,"
+    " load      REAL NOT NULL,"
+    " duration  REAL NOT NULL,"
+    " loss      REAL,"
+    " UNIQUE (search_id, seq)"
+    " );"
+    " DROP VIEW IF EXISTS results;"
+    " CREATE VIEW results AS"
+    " SELECT p.name        AS plan,"
+    " r.session_id  AS session,"
+    " r.id          AS run_id,"
+    " r.cell        AS cell,"
+    " r.rep         AS rep,"
+    " r.position    AS position,"
+    " r.block       AS block,"
+    " r.warmup      AS warmup,"
+    " r.started_at  AS started_at,"
+    " r.status      AS status,"
+    " m.name        AS metric,"
+    " m.value       AS value,"
+    " m.unit        AS unit,"
+    " r.verified    AS verified,"
+    " r.reason      AS reason"
+    " FROM runs r"
+    " JOIN sessions s ON s.id = r.session_id"
+    " JOIN plans p ON p.id = s.plan_id"
+    " LEFT JOIN metrics m ON m.run_id = r.id"
+    " WHERE r.status IN ('ok', 'failed', 'timeout', 'interrupted', 'skipped')"
+    " AND r.position >= 0;",
+    /* 12 (012.sql): the facts each run held under: fact sets, their
      * values, the set of each run and host; each session's host_facts
      * become one 'migrated' set per host (each key's last value) */
     "CREATE TABLE IF NOT EXISTS fact_sets ("

@@ -28,7 +28,7 @@ struct counter_row;
 struct fact;
 
 /* The schema version this xrun writes. */
-#define STORE_SCHEMA_VERSION 11
+#define STORE_SCHEMA_VERSION 12
 /* The oldest version the readers read as it is (read-only opens do not
  * migrate): versions 2 and 3 added originals and changed only the key of
  * host_facts, nothing the readers depend on; version 5 added sizing (read when
@@ -37,7 +37,7 @@ struct fact;
  * schedules row has a row in runs for every scheduled run); version 7
  * series (none in an older store), version 8 their chunks and attempts
  * (a version 7 store is read as one chunk of each run's last attempt);
- * version 11 fact sets (an older store has none: the readers give the
+ * version 12 fact sets (an older store has none: the readers give the
  * host facts of each run's session, as before). */
 #define STORE_SCHEMA_READABLE 1
 
@@ -317,5 +317,46 @@ int store_merge(struct store *st, const char *const *inputs, size_t n,
 /* The rest of the interface: the typed readers and the sizing rows. */
 #include "store_read.h"
 #include "store_sizing.h"
+
+/* ---- rate searches (store_trials.c; schema/store.md, "trials") ---------- */
+
+/* One trial of a search as stored. */
+struct store_trial_row {
+	int64_t run_id, search_id, session_id, cell_index;
+	int seq;
+	const char *goal; /* valid during the callback */
+	double load, duration;
+	double loss;		 /* NAN until the trial ended ok */
+	int status;		 /* enum run_status of its run, -1 unknown */
+	double packets, elapsed; /* its run's packets metric (NAN when none)
+				    and elapsed seconds */
+	double lost;		 /* its lost_packets metric, NAN when none */
+};
+typedef int (*store_trial_fn)(void *ctx, const struct store_trial_row *row);
+
+/* A new trial of search run search_id: a pending run row like the
+ * search's (session, cell, block, repetition) at the session's next
+ * negative position, and its trials row. OUT: *run_id. Call inside
+ * store_begin/store_commit. */
+int store_trial_add(struct store *st, int64_t search_id, int seq,
+		    const char *goal, double load, double duration,
+		    int64_t *run_id, struct xr_err *err);
+/* The counters of the trials of sessions[n] that say where datagrams
+ * were dropped (scopes qdisc, udp, nic, ethtool; values above 0): fn gets
+ * (ctx, trial run id, host, scope, name, value). */
+typedef int (*store_trial_counter_fn)(void *ctx, int64_t run_id,
+				      const char *host, const char *scope,
+				      const char *name, double value);
+int store_trial_counters_each(struct store *st, const int64_t *sessions,
+			      size_t n, store_trial_counter_fn fn, void *ctx,
+			      struct xr_err *err);
+/* The loss ratio a trial ended with. */
+int store_trial_set_loss(struct store *st, int64_t run_id, double loss,
+			 struct xr_err *err);
+/* The trials of one search (search_id > 0) or of sessions[n] (search_id
+ * 0, n 0: every session), by search and seq. */
+int store_trials_each(struct store *st, int64_t search_id,
+		      const int64_t *sessions, size_t n, store_trial_fn fn,
+		      void *ctx, struct xr_err *err);
 
 #endif

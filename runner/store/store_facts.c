@@ -1,10 +1,10 @@
 /*
- * The facts each run held under (schema version 11, schema/store.md
+ * The facts each run held under (schema version 12, schema/store.md
  * "fact_sets"): writing a fact set of a host, the runs naming theirs
  * (store_run_finish calls store_run_facts_put in its transaction), and
  * the typed readers: the fact sets of some sessions, which set each run
  * held on each host, and the facts of one run. A run of a session stored
- * before version 11 names no set: its facts are its session's migrated
+ * before version 12 names no set: its facts are its session's migrated
  * set, the host facts the report read before.
  */
 #include <math.h>

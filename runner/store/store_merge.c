@@ -201,6 +201,13 @@ static const char *const run_children[] = {
     "src.series_notes c", /* version 7 inputs only */
     "INSERT INTO main.sizing_runs(run_id, block) SELECT n.id, c.block FROM "
     "src.sizing_runs c", /* version 9 inputs only */
+    /* version 11 inputs: a trial's search is a run of the same session,
+     * found by its position too */
+    "INSERT INTO main.trials(run_id, search_id, seq, goal, load, duration, "
+    "loss) SELECT n.id, (SELECT ns.id FROM main.runs ns JOIN src.runs os "
+    "ON os.id = c.search_id WHERE ns.session_id = ?2 AND ns.position = "
+    "os.position), c.seq, c.goal, c.load, c.duration, c.loss FROM "
+    "src.trials c",
 };
 
 /* The source table of a run_children row ("... FROM src.T c"): an input
@@ -261,7 +268,7 @@ static int copy_runs(struct store *st, int64_t old, int64_t sid,
 }
 
 /* Statements of copy_fact_sets, in order: the sets of an input of
- * version 11 under new ids (merge_fset maps them, in the input's order),
+ * version 12 under new ids (merge_fset maps them, in the input's order),
  * their values and the runs naming them. */
 static const char *const fact_set_copy[] = {
     "CREATE TEMP TABLE IF NOT EXISTS merge_fset(old INTEGER PRIMARY KEY, "
@@ -283,8 +290,8 @@ static const char *const fact_set_copy[] = {
     "n.session_id = ?2 AND n.position = o.position",
 };
 
-/* An input older than version 11: its session's host facts become one
- * migrated set per host, as migration 11 makes them (011.sql). */
+/* An input older than version 12: its session's host facts become one
+ * migrated set per host, as migration 12 makes them (012.sql). */
 static const char *const fact_set_migrate[] = {
     "INSERT INTO main.fact_sets(session_id, host, cause, read_at) SELECT "
     "DISTINCT ?2, f.host, 'migrated', s.started_at FROM main.host_facts f "

@@ -130,14 +130,17 @@ int store_sessions_each(struct store *st, store_session_fn fn, void *ctx,
 int store_run_counts(struct store *st, int64_t session_id,
 		     int64_t counts[STORE_RUN_STATUSES], struct xr_err *err)
 {
+	/* Positions below 0 are a search's trials (version 11): the
+	 * schedule's runs are the searches. */
 	static const char sql[] = "SELECT status, count(*) FROM runs WHERE "
-				  "session_id = ?1 GROUP BY status";
+				  "session_id = ?1 AND position >= 0 GROUP BY "
+				  "status";
 	/* Version 6: the scheduled runs without a row yet are pending. */
 	static const char sql6[] =
-	    "SELECT status, count(*) FROM runs WHERE session_id = ?1 GROUP "
-	    "BY status UNION ALL SELECT 'pending', runs - (SELECT count(*) "
-	    "FROM runs WHERE session_id = ?1) FROM schedules WHERE "
-	    "session_id = ?1";
+	    "SELECT status, count(*) FROM runs WHERE session_id = ?1 AND "
+	    "position >= 0 GROUP BY status UNION ALL SELECT 'pending', runs "
+	    "- (SELECT count(*) FROM runs WHERE session_id = ?1 AND "
+	    "position >= 0) FROM schedules WHERE session_id = ?1";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, r, i;
 	for (i = 0; i < STORE_RUN_STATUSES; i++)
@@ -161,7 +164,7 @@ static void run_filter_sql(const struct store_run_filter *f, struct buf *q)
 	buf_adds(q, "SELECT id, session_id, position, block, rep, warmup, "
 		    "status, cell, reason, engine, target, params, "
 		    "started_at, ended_at, elapsed FROM runs "
-		    "WHERE session_id IN ");
+		    "WHERE position >= 0 AND session_id IN ");
 	sessions_list(q, f->sessions, f->nsessions);
 	if (f->block >= 0)
 		buf_adds(q, " AND block = ?1");
@@ -229,8 +232,8 @@ int store_blocks_each(struct store *st, int64_t session_id, store_block_fn fn,
 	    "(SELECT cell FROM runs r2 WHERE r2.session_id = "
 	    "runs.session_id AND r2.block = runs.block AND r2.status "
 	    "IN ('pending', 'running', 'interrupted') ORDER BY "
-	    "position LIMIT 1) FROM runs WHERE session_id = ?1 GROUP "
-	    "BY block ORDER BY block";
+	    "position LIMIT 1) FROM runs WHERE session_id = ?1 AND "
+	    "position >= 0 GROUP BY block ORDER BY block";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
 	if ((r = store_read_prep(st, sql, NULL, 0, &s, "blocks", err)) < 0)
@@ -258,7 +261,7 @@ int store_run_timings_each(struct store *st, store_timing_fn fn, void *ctx,
 	    "SELECT started_at - LAG(ended_at) OVER "
 	    "(PARTITION BY session_id ORDER BY position), elapsed, status "
 	    "FROM runs WHERE started_at IS NOT NULL AND ended_at IS NOT "
-	    "NULL ORDER BY session_id, position";
+	    "NULL AND position >= 0 ORDER BY session_id, position";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
 	if ((r = store_read_prep(st, sql, NULL, 0, &s, "run times", err)) < 0)
@@ -375,7 +378,7 @@ int store_counter_sums_each(struct store *st, const int64_t *sessions, size_t n,
 	static const char sql[] =
 	    "SELECT r.cell, c.host, c.scope, c.name, SUM(c.value) "
 	    "FROM counters c CROSS JOIN runs r ON r.id = c.run_id "
-	    "WHERE r.session_id IN %s AND r.status = 'ok' "
+	    "WHERE r.position >= 0 AND r.session_id IN %s AND r.status = 'ok' "
 	    "AND r.warmup = 0 AND c.value > 0 "
 	    "AND c.scope IN ('nic', 'ethtool', 'tcp', 'capture') "
 	    "GROUP BY r.cell, c.host, c.scope, c.name";
@@ -409,7 +412,7 @@ int store_verify_tallies_each(struct store *st, const int64_t *sessions,
 	    "MIN(CASE WHEN v.ok = 0 THEN v.expected END), "
 	    "MIN(CASE WHEN v.ok = 0 THEN v.actual END) "
 	    "FROM verifications v CROSS JOIN runs r ON r.id = v.run_id "
-	    "WHERE r.session_id IN %s AND r.status = 'ok' "
+	    "WHERE r.position >= 0 AND r.session_id IN %s AND r.status = 'ok' "
 	    "AND r.warmup = 0 AND NOT (v.method = 'apply' AND v.ok = 1) "
 	    "GROUP BY r.cell, f, v.ok";
 	sqlite3_stmt *s;
@@ -437,7 +440,7 @@ int store_verify_groups_each(struct store *st, const int64_t *sessions,
 	static const char sql[] =
 	    "SELECT v.factor, v.host, v.method, v.expected, v.actual, "
 	    "v.ok, COUNT(*) FROM verifications v CROSS JOIN runs r "
-	    "ON r.id = v.run_id WHERE r.session_id IN %s "
+	    "ON r.id = v.run_id WHERE r.position >= 0 AND r.session_id IN %s "
 	    "AND r.warmup = 0 GROUP BY 1, 2, 3, 4, 5, 6 "
 	    "ORDER BY 1, 2, 6, 4, 5";
 	sqlite3_stmt *s;
@@ -487,7 +490,7 @@ int store_observed_each(struct store *st, const int64_t *sessions, size_t n,
 	static const char sql[] =
 	    "SELECT o.run_id, o.key, o.value FROM observed o "
 	    "CROSS JOIN runs r ON r.id = o.run_id "
-	    "WHERE r.session_id IN %s AND r.warmup = 0 "
+	    "WHERE r.position >= 0 AND r.session_id IN %s AND r.warmup = 0 "
 	    "ORDER BY o.run_id, o.key";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
@@ -517,7 +520,8 @@ int store_conditions_each(struct store *st, const int64_t *sessions, size_t n,
 	 * it reads the runs anyway. */
 	static const char sql[] =
 	    "SELECT r.cell, o.key, o.value, count(*) FROM observed o CROSS "
-	    "JOIN runs r ON r.id = o.run_id WHERE r.session_id IN %1$s AND "
+	    "JOIN runs r ON r.id = o.run_id WHERE r.position >= 0 AND "
+	    "r.session_id IN %1$s AND "
 	    "r.status = 'ok' AND r.warmup = 0 GROUP BY r.cell, o.key, o.value "
 	    "UNION ALL SELECT r.cell, 'mtu@' || v.host, v.actual, count(*) "
 	    "FROM verifications v CROSS JOIN runs r ON r.id = v.run_id WHERE "
@@ -561,7 +565,8 @@ int store_cuts_each(struct store *st, const int64_t *sessions, size_t n,
 	static const char sql[] =
 	    "SELECT r.cell, count(*), max(c.cap) FROM output_cut c CROSS JOIN "
 	    "runs r "
-	    "ON r.id = c.run_id WHERE r.session_id IN %s AND r.status = 'ok' "
+	    "ON r.id = c.run_id WHERE r.position >= 0 AND r.session_id IN %s "
+	    "AND r.status = 'ok' "
 	    "AND r.warmup = 0 GROUP BY r.cell ORDER BY r.cell";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
@@ -587,7 +592,8 @@ int store_loads_each(struct store *st, const int64_t *sessions, size_t n,
 	    "SELECT r.cell, min(l.load1), max(l.load1), max(l.cpus), "
 	    "sum(l.load1 > l.cpus), count(*) FROM run_load l CROSS JOIN runs r "
 	    "ON "
-	    "r.id = l.run_id WHERE r.session_id IN %s AND r.status = 'ok' "
+	    "r.id = l.run_id WHERE r.position >= 0 AND r.session_id IN %s "
+	    "AND r.status = 'ok' "
 	    "AND r.warmup = 0 GROUP BY r.cell ORDER BY r.cell";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;

@@ -191,7 +191,7 @@ int store_facts_each(struct store *st, const int64_t *sessions, size_t n,
 		     store_fact_fn fn, void *ctx, struct xr_err *err);
 
 /*
- * Fact sets (schema version 11, schema/store.md "fact_sets") of the
+ * Fact sets (schema version 12, schema/store.md "fact_sets") of the
  * sessions: one row per value, ordered by set id and key (a set without
  * values: one row, key and value NULL). factor and level are NULL for
  * the causes "open" and "migrated". Nothing for an older store read
@@ -209,7 +209,7 @@ int store_fact_sets_each(struct store *st, const int64_t *sessions, size_t n,
 
 /* The set each non-warm-up run of the sessions held under on each host
  * it used, ordered by run id and host. A run of a session stored before
- * version 11 has no row: its facts are its session's "migrated" sets. */
+ * version 12 has no row: its facts are its session's "migrated" sets. */
 struct store_run_fact_row {
 	int64_t run_id;
 	const char *host;

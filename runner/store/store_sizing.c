@@ -179,7 +179,7 @@ int store_cell_values_each(struct store *st, int64_t session_id, int64_t block,
 		 "metrics m "
 		 "ON m.run_id = r.id AND m.name = ?3 WHERE r.session_id "
 		 "= ?1 AND (?2 < 0 OR r.block = ?2) AND r.warmup = 0 AND "
-		 "r.status = 'ok' ORDER BY r.position",
+		 "r.status = 'ok' AND r.position >= 0 ORDER BY r.position",
 		 &s, err)) < 0)
 		return r;
 	sqlite3_bind_int64(s, 1, session_id);
@@ -207,7 +207,8 @@ int store_levels_each(struct store *st, const char *metric, store_level_fn fn,
 		 "SELECT r.cell, r.id, m.value, i.value, i.t_end - "
 		 "i.t_start FROM runs r JOIN metrics m ON m.run_id = "
 		 "r.id AND m.name = ?1 LEFT JOIN intervals i ON i.run_id "
-		 "= r.id WHERE r.status = 'ok' AND r.warmup = 0 ORDER BY "
+		 "= r.id WHERE r.status = 'ok' AND r.warmup = 0 AND "
+		 "r.position >= 0 ORDER BY "
 		 "r.cell, r.id, i.seq",
 		 &s, err)) < 0)
 		return r;

@@ -1,42 +1,41 @@
--- Version 11 (from 10): the facts each run held under (issue 34;
--- schema/store.md, "fact_sets"; runner/store/store.c has this text as
--- migration 11, schema/store.sql the same tables for new stores). A
--- session of an older store was read once per host: each (session, host)
--- of host_facts becomes one set, cause 'migrated', holding each key's
--- value read last (the highest rowid); its runs name no set (run_facts
--- has no row for them), and the readers take the session's migrated set
--- for them, which is what the report read before.
-CREATE TABLE IF NOT EXISTS fact_sets (
-  id         INTEGER PRIMARY KEY,
-  session_id INTEGER NOT NULL REFERENCES sessions(id),
-  host       TEXT NOT NULL,
-  cause      TEXT NOT NULL,
-  factor     TEXT,
-  level      TEXT,
-  read_at    REAL NOT NULL
+-- Version 11 (from 10): rate searches (schema/plan.md, "Rate search"). A
+-- search is one scheduled run; each of its trials is a run of its own in
+-- `runs` (same session, cell, block and repetition) at a negative position
+-- (-1, -2 ... in the order the session's trials were made), and a row
+-- here links it to its search with what the search asked and read. The
+-- view results leaves trials out (it is the scheduled runs); read them
+-- through this table (schema/store.md). runner/store/store.c has this text
+-- as migration 11, schema/store.sql the same for new stores.
+CREATE TABLE IF NOT EXISTS trials (
+  run_id    INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  search_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  seq       INTEGER NOT NULL,  -- 1-based: the search's trials in order
+  goal      TEXT NOT NULL,     -- the goal the trial was run for
+  load      REAL NOT NULL,     -- offered load (bit/s for bitrate)
+  duration  REAL NOT NULL,     -- trial duration asked, s
+  loss      REAL,              -- loss ratio; NULL until it ended ok
+  UNIQUE (search_id, seq)
 );
-CREATE INDEX IF NOT EXISTS fact_sets_session ON fact_sets(session_id);
-CREATE TABLE IF NOT EXISTS fact_values (
-  set_id INTEGER NOT NULL REFERENCES fact_sets(id) ON DELETE CASCADE,
-  key    TEXT NOT NULL,
-  value  TEXT NOT NULL,
-  PRIMARY KEY (set_id, key)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS run_facts (
-  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-  host   TEXT NOT NULL,
-  set_id INTEGER NOT NULL REFERENCES fact_sets(id),
-  PRIMARY KEY (run_id, host)
-) WITHOUT ROWID;
-INSERT INTO fact_sets(session_id, host, cause, read_at)
-  SELECT DISTINCT f.session_id, f.host, 'migrated', s.started_at
-  FROM host_facts f JOIN sessions s ON s.id = f.session_id
-  WHERE NOT EXISTS (SELECT 1 FROM fact_sets x WHERE x.session_id =
-                    f.session_id AND x.host = f.host);
-INSERT OR IGNORE INTO fact_values(set_id, key, value)
-  SELECT fs.id, f.key, f.value FROM host_facts f
-  JOIN fact_sets fs ON fs.session_id = f.session_id AND fs.host = f.host
-   AND fs.cause = 'migrated'
-  WHERE f.value IS NOT NULL AND f.rowid = (SELECT max(g.rowid) FROM
-        host_facts g WHERE g.session_id = f.session_id AND g.host = f.host
-        AND g.key = f.key AND g.value IS NOT NULL);
+DROP VIEW IF EXISTS results;
+CREATE VIEW results AS
+SELECT p.name        AS plan,
+       r.session_id  AS session,
+       r.id          AS run_id,
+       r.cell        AS cell,
+       r.rep         AS rep,
+       r.position    AS position,
+       r.block       AS block,
+       r.warmup      AS warmup,
+       r.started_at  AS started_at,
+       r.status      AS status,
+       m.name        AS metric,
+       m.value       AS value,
+       m.unit        AS unit,
+       r.verified    AS verified,
+       r.reason      AS reason
+FROM runs r
+JOIN sessions s ON s.id = r.session_id
+JOIN plans p ON p.id = s.plan_id
+LEFT JOIN metrics m ON m.run_id = r.id
+WHERE r.status IN ('ok', 'failed', 'timeout', 'interrupted', 'skipped')
+  AND r.position >= 0;

@@ -50,6 +50,7 @@ engine:
 factors:
   x: [a, b]
 repeat: 1
+sample: off
 YAML
 		printf 'run %%WORK%%/plan.yaml --db %%WORK%%/s.db --quiet\nstatus --db %%WORK%%/s.db\n' >"$t/$1/cmd"
 		echo 0 >"$t/$1/exit"

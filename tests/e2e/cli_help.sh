@@ -80,6 +80,7 @@ factors:
   n: { levels: [1, 2] }
 repeat: 2
 order: sequential
+sample: off
 YAML
 "$XRUN" run plan.yaml --db=s.db --quiet --unattended 2>run.err || fail "run --db=FILE: $(cat run.err)"
 "$XRUN" status --db=s.db >st.out || fail "status --db=FILE: exit $?"

@@ -22,6 +22,7 @@ xrun: 1
 name: st
 engine: { type: speedtest }
 repeat: 2
+sample: off
 PLAN
 "$XRUN" validate p.yaml >/dev/null || fail "validate"
 "$XRUN" run p.yaml --unattended 2>run.err || { cat run.err; fail "run exit"; }

@@ -34,6 +34,7 @@ engine:
   metrics:
     throughput: { regex: "rate ([0-9]+)", unit: bit/s }
 repeat: 40
+sample: off
 YAML
 set +e
 "$XRUN" run full.yaml --db small/full.db 2>full.err

@@ -24,6 +24,7 @@ engine:
   run: [printf, 'rate 5\000after the NUL\n']
   metrics:
     throughput: { regex: "rate ([0-9]+)", unit: bit/s }
+sample: off
 YAML
 "$XRUN" run nul.yaml --quiet 2>nul.err || fail "run: exit $?: $(cat nul.err)"
 [ "$(q nul.db "select hex(stdout) from runs")" = "$(printf 'rate 5\000after the NUL\n' | od -An -tx1 | tr -d ' \n' | tr a-f A-F)" ] ||
@@ -38,6 +39,7 @@ engine:
   run: [echo, "rate 7"]
   metrics:
     throughput: { regex: "rate ([0-9]+)", unit: bit/s }
+sample: off
 YAML
 "$XRUN" run txt.yaml --quiet 2>txt.err || fail "txt: $(cat txt.err)"
 [ "$(q txt.db "select typeof(stdout) || ':' || stdout from runs")" = "text:rate 7" ] ||
@@ -53,6 +55,7 @@ engine:
   run: [sh, -c, "head -c 17825792 /dev/zero | tr '\\0' x; echo; echo rate 9"]
   metrics:
     throughput: { regex: "rate ([0-9]+)", unit: bit/s }
+sample: off
 YAML
 set +e
 "$XRUN" run big.yaml --quiet 2>big.err
@@ -79,6 +82,7 @@ engine:
   metrics:
     throughput: { regex: "rate ([0-9]+)", unit: bit/s }
 repeat: 2
+sample: off
 YAML
 cat >oksmall.yaml <<'YAML'
 xrun: 1
@@ -89,6 +93,7 @@ engine:
   metrics:
     throughput: { regex: "rate ([0-9]+)", unit: bit/s }
 repeat: 2
+sample: off
 YAML
 "$XRUN" run okbig.yaml --quiet 2>okbig.err || fail "okbig: exit $?: $(cat okbig.err)"
 [ "$(q okbig.db "select group_concat(status) from runs")" = "ok,ok" ] || fail "okbig: runs not ok"

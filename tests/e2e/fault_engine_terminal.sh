@@ -21,6 +21,7 @@ engine:
   run: [sh, $T/noise.sh]
   metrics:
     throughput: { regex: "rate ([0-9]+)", unit: bit/s }
+sample: off
 YAML
 set +e
 "$XRUN" run term.yaml 2>run.err

@@ -32,6 +32,7 @@ factors:
   cc: { levels: [cubic, "-D"] }
   t: { levels: ["127.0.0.1", "--logfile=/tmp/x"] }
   r: { levels: ["5", "x"] }
+sample: off
 YAML
 set +e
 "$XRUN" validate inj.yaml >v.out 2>v.err
@@ -61,6 +62,7 @@ engine:
   extra: "-4 {{x}}"
 factors:
   x: { levels: ["--logfile $T/written", "-R"] }
+sample: off
 YAML
 "$XRUN" validate extra.yaml >/dev/null 2>e.err || fail "extra: validate: $(cat e.err)"
 "$XRUN" plan extra.yaml >plan.out 2>plan.err || fail "extra: plan: $(cat plan.err)"

@@ -42,6 +42,7 @@ engine:
 factors:
   a: { levels: [5, 7] }
 repeat: 2
+sample: off
 YAML
 nlines=$(wc -l <p.yaml)
 "$XRUN" run --yes --unattended p.yaml >/dev/null 2>&1 || fail "the store: exit $?"

@@ -39,6 +39,7 @@ engine:
   metrics:
     throughput: { regex: "([0-9.]+)", unit: bit/s }
 repeat: 3
+sample: off
 YAML
 "$XRUN" run d.yaml --quiet 2>d.err || fail "run: exit $?: $(cat d.err)"
 sleep 0.2
@@ -64,6 +65,7 @@ factors:
     levels: [a, b]
     apply: [sh, -c, "setsid sh $T/daemonise.sh sleep hook-$tag </dev/null >/dev/null 2>&1 &"]
 repeat: 2
+sample: off
 YAML
 "$XRUN" run hook.yaml --quiet 2>hook.err || fail "hook daemon gone during the session: $(cat hook.err)"
 sleep 0.2
@@ -79,6 +81,7 @@ engine:
   run: [sh, -c, "setsid sh $T/daemonise.sh sleep $tag </dev/null >/dev/null 2>&1 & sleep 30"]
   metrics:
     throughput: { regex: "([0-9.]+)", unit: bit/s }
+sample: off
 YAML
 "$XRUN" run slow.yaml --quiet 2>slow.err &
 pid=$!

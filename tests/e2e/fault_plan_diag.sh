@@ -32,24 +32,26 @@ factors:
   a: { levels: [$levels] }
   b: { levels: [$levels] }
 $rep
+sample: off
 YAML
 	for cmd in validate plan run; do
-		t0=$(date +%s%N)
 		set +e
-		# --db: nothing may be created for a refused plan
+		# --db: nothing may be created for a refused plan. "At once":
+		# its CPU time (user + system), which the machine's load and
+		# the tests beside it do not stretch as they do its wall time.
 		if [ $cmd = run ]; then
-			"$XRUN" run big.yaml --db big.db >out 2>err
+			/usr/bin/time -f '%U %S' -o cpu "$XRUN" run big.yaml --db big.db >out 2>err
 		else
-			"$XRUN" $cmd big.yaml >out 2>err
+			/usr/bin/time -f '%U %S' -o cpu "$XRUN" $cmd big.yaml >out 2>err
 		fi
 		rc=$?
 		set -e
-		ms=$((($(date +%s%N) - t0) / 1000000))
+		ms=$(awk '{ printf "%d", ($1 + $2) * 1000 }' cpu)
 		[ $rc = 2 ] || fail "$cmd ($rep): exit $rc: $(head -c 300 err)"
 		if [ -n "$rep" ]; then at="big.yaml:11:9"; else at="big.yaml:10:3"; fi
 		grep -q "^$at: error: the schedule has more than 20000000 runs: 25000000 cells x repeat 1" err ||
 			fail "$cmd ($rep): $(head -c 300 err)"
-		[ $ms -lt 3000 ] || fail "$cmd ($rep): took $ms ms"
+		[ $ms -lt 3000 ] || fail "$cmd ($rep): took $ms ms of CPU"
 	done
 done
 [ ! -e big.db ] || fail "a store was created for a refused plan"

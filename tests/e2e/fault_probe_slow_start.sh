@@ -47,7 +47,9 @@ few=$(q slow.db "select count(*) from runs r where (select count(*) from series 
 # A ping that never answers (fault injection: it prints nothing and
 # sleeps): the run fails with why, after the idle phase and 5 s to start
 mkdir mute
-printf '#!/bin/sh\n# fault injection: a ping that never answers\nexec sleep 61.25\n' >mute/ping
+# its sleep's length names this test's process: pgrep sees every test's
+mute=61.$$
+printf '#!/bin/sh\n# fault injection: a ping that never answers\nexec sleep %s\n' "$mute" >mute/ping
 chmod +x mute/ping
 plan 127.0.0.1 >none.yaml
 PATH=$T/mute:$PATH "$XRUN" run none.yaml --db none.db --unattended 2>none.err &&
@@ -57,6 +59,6 @@ case $r in
 *"got no reply from 127.0.0.1 in "*"(its idle phase and the time to start)"*) ;;
 *) fail "no-reply reason: $r" ;;
 esac
-left=$(pgrep -f "^sleep 61\.25$" || true)
+left=$(pgrep -fx "sleep $mute" || true)
 [ -z "$left" ] || fail "the mute ping is left: $left"
 echo "ok: a probe slow to start keeps its idle phase; one without replies fails its run with why"

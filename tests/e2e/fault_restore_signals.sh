@@ -38,6 +38,7 @@ factors:
 repeat: 2
 report:
   output: $T/$1.md
+sample: off
 YAML
 }
 # Wait until a run of DB $1 is 'running'.
@@ -72,7 +73,9 @@ echo "ok: restore after SIGKILL + resume puts back the true original"
 
 # A resume with nothing left to apply still restores.
 echo ORIGINAL >state
-mk kill2 "[sh, \"$FAULT\", slow, \"1\"]"
+# The first run ends at once, the second lasts 5 s: the test kills xrun
+# in the second, however slow the machine is to see it start.
+mk kill2 "[sh, -c, 'if [ -e $T/k2.first ]; then exec sh $FAULT slow 5; fi; touch $T/k2.first; exec sh $FAULT values']"
 sed -i 's/^repeat: 2$/repeat: 1/' kill2.yaml
 "$XRUN" run kill2.yaml --quiet 2>k2.err &
 pid=$!

@@ -27,6 +27,7 @@ factors:
   m: { levels: [values, fail, slow] }
   n: { levels: ["1", "2"] }
 repeat: 2
+sample: off
 YAML
 # failed and timed-out runs first; the rest stays pending.
 set +e

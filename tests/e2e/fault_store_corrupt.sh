@@ -23,6 +23,7 @@ engine:
 factors:
   n: { levels: ["1", "2", "3"] }
 repeat: 10
+sample: off
 YAML
 "$XRUN" run c.yaml --quiet 2>c.err || fail "run: $(cat c.err)"
 [ ! -e c.db-wal ] || fail "setup: WAL left"

@@ -74,6 +74,7 @@ factors:
     verify: { run: [ip, netns, identify], expect: { a: $nsa, b: $nsb } }
 repeat: 2
 counters: [nic]
+sample: off
 YAML
 "$XRUN" validate bind.yaml >/dev/null || fail "validate"
 "$XRUN" plan bind.yaml >plan.out || fail "plan"
@@ -134,6 +135,7 @@ factors:
     hosts: { server: { a: na, b: nb } }
 repeat: 2
 counters: [tcp]
+sample: off
 YAML
 "$XRUN" run srv.yaml 2>srv.err || { cat srv.err; fail "iperf3 exit $?"; }
 [ "$(q srv.db "select count(*) from results where metric='throughput' and status='ok' and value > 1e7")" = 4 ] ||

@@ -60,6 +60,7 @@ factors:
     verify: { run: [sh, -c, 'echo \$SSH_CONNECTION | cut -d" " -f4'], expect: { a: "$p1", b: "$p2" } }
 repeat: 2
 counters: [tcp]
+sample: off
 YAML
 "$XRUN" run b.yaml 2>b.err || { cat b.err; fail "exit $?"; }
 [ "$(q "select count(*) from runs where status='ok'")" = 4 ] ||

@@ -45,6 +45,7 @@ engine:
   port: $port
 factors:
   streams: { levels: [1, 2], param: parallel }
+sample: off
 EOF
 "$XRUN" run k.yaml --db k.db --unattended 2>k.err &
 xp=$!

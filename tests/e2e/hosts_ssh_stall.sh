@@ -32,6 +32,7 @@ engine:
 factors:
   x: { levels: [a, b] }
 repeat: 1
+sample: off
 YAML
 start=$(date +%s.%N)
 set +e

@@ -132,6 +132,7 @@ repeat: 3
 order: sequential
 settle: 3s
 counters: [tcp]
+sample: off
 EOF
 (
 	rc=0

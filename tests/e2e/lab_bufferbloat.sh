@@ -36,6 +36,7 @@ engine:
   congestion: cubic
 repeat: 2
 latency: { probe: ping, from: client, to: server, interval: 100ms, idle: 2s }
+sample: off
 YAML
 "$XRUN" run bb.yaml --db bb.db --unattended 2>run.err || { cat run.err; fail "run exit $?"; }
 q bb.db "select m.value from metrics m join runs r on r.id = m.run_id

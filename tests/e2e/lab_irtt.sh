@@ -12,11 +12,14 @@
 #   egress);
 # - the irtt server xrun started on the server host is gone after the run
 #   (pgrep), and after a SIGINT in the idle phase and one under load;
-# - an irtt server already on port 2112 of that address is tried past.
+# - an irtt server already on port 2112 of that address is tried past;
+# - real loss: nft drops 20% of a range of irtt's requests at random; the
+#   stored latency.loss is exactly nft's drop count over the probes of the
+#   loss window (a whole number of them, bounded by the stored series).
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 xr_need_root "xrun lab needs root (network namespaces)"
-xr_need ip tc iperf3 sqlite3 irtt python3 pgrep
+xr_need ip tc iperf3 sqlite3 irtt python3 pgrep nft
 P="xq$$"
 P=${P:0:10}
 xr_tmpdir T
@@ -103,6 +106,73 @@ sys.exit(bad)
 PY
 up=$(q lat.db "select count(*) from metrics where name = 'latency.increase_p50' and value > 0.002")
 [ "$up" = 2 ] || fail "loaded p50 not 2 ms above idle in $up of 2 runs: $(q lat.db "select run_id, value from metrics where name = 'latency.increase_p50'")"
+
+# Real loss (this kernel has no netem): nftables in the server's namespace
+# drops 20% of irtt's requests numbered 41..100 at random (numgen),
+# counting what it drops. irtt's UDP payload (irtt 0.9: 3 bytes of magic,
+# a flags byte, 0 for a request and 2 for a reply, an 8-byte token, then
+# the sequence number, 32 bits little-endian) is matched with raw payload
+# expressions after the UDP header (@th, bits): the flags at bit 88, the
+# sequence number's low byte at bit 160 (fewer than 256 probes here). The
+# engine's traffic (iperf3's port) is not touched. As in lab_latency.sh:
+# 50 ms probes, seq 41 about 2 s after the first (after the engine's
+# start), seq 100 about 5 s after it (inside the loss window: 6 s of UDP
+# at 10 Mbit/s, no queue), counters on both sides showing no other loss,
+# and xrun's latency.loss exactly nft's drops over a whole number of
+# probes (tests/e2e/lab_loss.py).
+ip netns exec "$P-server" nft -f - <<'NFT' || fail "nft in $P-server"
+table inet xrloss {
+  chain in {
+    type filter hook input priority 0; policy accept;
+    udp dport 2112-2143 @th,88,8 0 counter
+    udp dport 2112-2143 @th,88,8 0 @th,160,8 41-100 numgen random mod 100 < 20 counter drop
+  }
+}
+NFT
+ip netns exec "$P-client" nft -f - <<'NFT' || fail "nft in $P-client"
+table inet xrloss {
+  chain out {
+    type filter hook output priority 0; policy accept;
+    udp dport 2112-2143 @th,88,8 0 counter
+  }
+  chain in {
+    type filter hook input priority 0; policy accept;
+    udp sport 2112-2143 @th,88,8 2 counter
+  }
+}
+NFT
+cat >loss.yaml <<YAML
+xrun: 1
+name: loss
+hosts:
+  client: {netns: $P-client, address: 198.18.0.1, iface: $P-veth}
+  server: {netns: $P-server, address: 198.18.0.2, iface: $P-veth}
+engine:
+  type: iperf3
+  client: client
+  server: { host: server, start: true }
+  duration: 6s
+  udp: true
+  bitrate: 10M
+latency: { probe: irtt, from: client, to: server, interval: 50ms, idle: 1s }
+sample: off
+repeat: 1
+YAML
+"$XRUN" run loss.yaml --db loss.db --unattended 2>loss.err || { cat loss.err; fail "loss run exit $?"; }
+counters() { python3 "$XRUN_SOURCE_DIR/tests/e2e/lab_loss.py" counters "$1" | paste -sd' '; }
+read -r arrived dropped < <(counters "$P-server")
+read -r sent replied < <(counters "$P-client")
+echo "# nft: $sent requests sent, $arrived arrived, $dropped dropped, $replied replies"
+[ "$dropped" -ge 1 ] || fail "nft dropped nothing of seq 41..100"
+[ "$arrived" = "$sent" ] && [ "$replied" = $((sent - dropped)) ] ||
+	fail "loss besides nft's: $sent sent, $arrived arrived, $dropped dropped, $replied replies"
+q loss.db "select value || '|' || unit from metrics where name = 'latency.loss'" >loss.txt
+q loss.db "select t from series where name = 'latency.rtt' order by t" >loss_t.txt
+python3 "$XRUN_SOURCE_DIR/tests/e2e/lab_loss.py" check "$dropped" loss.txt loss_t.txt ||
+	fail "latency.loss does not match nft's drops"
+for ns in "$P-server" "$P-client"; do
+	ip netns exec "$ns" nft delete table inet xrloss || fail "nft delete in $ns"
+done
 
 # SIGINT in the idle phase (the client has started, no iperf3 yet) and
 # under load (iperf3's client runs): no irtt server or client left.

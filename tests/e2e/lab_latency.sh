@@ -1,6 +1,9 @@
 #!/bin/bash
 # Issue 19's latency probe on a real shaped link (root only): `xrun lab up
 # --rate 20mbit`, a plan with `latency: { probe: ping ... }` beside iperf3.
+# - real loss: nft drops 20% of a range of echo requests at random; the
+#   stored latency.loss is exactly nft's drop count over the probes of the
+#   loss window (a whole number of them, bounded by the stored series);
 # - every ok run stores latency.idle_p50 and latency.loaded_p50 (and p90,
 #   p99, increase, loss), and they are the type-7 quantiles of the run's
 #   stored latency.rtt points (t < 0 idle, t >= 0 loaded), recomputed here
@@ -15,7 +18,7 @@
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 xr_need_root "xrun lab needs root (network namespaces)"
-xr_need ip tc iperf3 sqlite3 ping python3 pgrep
+xr_need ip tc iperf3 sqlite3 ping python3 pgrep nft
 P="xl$$"
 P=${P:0:10}
 xr_tmpdir T
@@ -81,6 +84,72 @@ up=$(q lat.db "select count(*) from metrics where name = 'latency.increase_p50' 
 [ "$up" = 2 ] || fail "loaded p50 not 2 ms above idle in $up of 2 runs: $(q lat.db "select run_id, value from metrics where name = 'latency.increase_p50'")"
 bad=$(q lat.db "select count(*) from metrics where name = 'latency.loss' and (value < 0 or value > 100 or unit != '%')")
 [ "$bad" = 0 ] || fail "latency.loss out of 0..100 %"
+
+# Real loss (this kernel has no netem): nftables in the server's namespace
+# drops 20% of the echo requests numbered 41..100 at random (numgen),
+# counting what it drops (D). 50 ms probes: seq 41 leaves about 2 s after
+# the first, later than the engine's start (1 s idle, sample: off), and
+# seq 100 about 5 s after it, before the end of the loss window (6 s of
+# UDP at 10 Mbit/s, half the link: no queue to drop anything, less the 1 s
+# reply wait). Counters on the client (requests out, replies in) and on
+# the server (requests in) show that nft's drops are the only loss. So
+# xrun must have lost exactly D of the k probes of its window: the stored
+# latency.loss is 100 D / k for a whole k, which the stored series bounds
+# (its points in the window, plus D).
+nft_in() { ip netns exec "$1" nft -f -; }
+nft_in "$P-server" <<'NFT' || fail "nft in $P-server"
+table inet xrloss {
+  chain in {
+    type filter hook input priority 0; policy accept;
+    icmp type echo-request counter
+    icmp type echo-request icmp sequence 41-100 numgen random mod 100 < 20 counter drop
+  }
+}
+NFT
+nft_in "$P-client" <<'NFT' || fail "nft in $P-client"
+table inet xrloss {
+  chain out {
+    type filter hook output priority 0; policy accept;
+    icmp type echo-request counter
+  }
+  chain in {
+    type filter hook input priority 0; policy accept;
+    icmp type echo-reply counter
+  }
+}
+NFT
+cat >loss.yaml <<YAML
+xrun: 1
+name: loss
+hosts:
+  client: {netns: $P-client, address: 198.18.0.1, iface: $P-veth}
+  server: {netns: $P-server, address: 198.18.0.2, iface: $P-veth}
+engine:
+  type: iperf3
+  client: client
+  server: { host: server, start: true }
+  duration: 6s
+  udp: true
+  bitrate: 10M
+latency: { probe: ping, from: client, to: server, interval: 50ms, idle: 1s }
+sample: off
+repeat: 1
+YAML
+"$XRUN" run loss.yaml --db loss.db --unattended 2>loss.err || { cat loss.err; fail "loss run exit $?"; }
+counters() { python3 "$XRUN_SOURCE_DIR/tests/e2e/lab_loss.py" counters "$1" | paste -sd' '; }
+read -r arrived dropped < <(counters "$P-server")
+read -r sent replied < <(counters "$P-client")
+echo "# nft: $sent requests sent, $arrived arrived, $dropped dropped, $replied replies"
+[ "$dropped" -ge 1 ] || fail "nft dropped nothing of seq 41..100"
+[ "$arrived" = "$sent" ] && [ "$replied" = $((sent - dropped)) ] ||
+	fail "loss besides nft's: $sent sent, $arrived arrived, $dropped dropped, $replied replies"
+q loss.db "select value || '|' || unit from metrics where name = 'latency.loss'" >loss.txt
+q loss.db "select t from series where name = 'latency.rtt' order by t" >loss_t.txt
+python3 "$XRUN_SOURCE_DIR/tests/e2e/lab_loss.py" check "$dropped" loss.txt loss_t.txt ||
+	fail "latency.loss does not match nft's drops"
+for ns in "$P-server" "$P-client"; do
+	ip netns exec "$ns" nft delete table inet xrloss || fail "nft delete in $ns"
+done
 
 # A server that does not answer: those runs fail with the reason, the
 # others run. The hook changes the server namespace's own sysctl.

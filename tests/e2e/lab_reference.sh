@@ -68,6 +68,7 @@ factors:
 repeat: 3
 order: abba
 counters: []
+sample: off
 YAML
 "$XRUN" run plan.yaml --db pub.db --unattended --yes >pub.out 2>&1 ||
 	{ cat pub.out >&2; fail "first session exit $?"; }

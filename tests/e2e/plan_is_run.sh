@@ -40,6 +40,7 @@ engine:
   duration: 1s
 factors:
   n: { levels: [1], param: parallel }
+sample: off
 YAML
 "$XRUN" plan --json alias.yaml >alias.json
 argv=$(jq -c '.runs[0].argv' alias.json)
@@ -60,6 +61,7 @@ factors:
   tag:
     levels: [a, b]
     apply: [echo, "{{iface}}", "{{tag}}"]
+sample: off
 YAML
 "$XRUN" plan local.yaml >local.txt
 grep -q 'apply tag: echo lo a  (on local)' local.txt && pass "local plan: hook {{iface}} is lo in the dry run" ||
@@ -98,6 +100,7 @@ factors:
     apply: [ip, link, show, dev, "{{iface}}"]
     on: [server]
 repeat: 1
+sample: off
 YAML
 "$XRUN" plan --json ns.yaml >ns.json
 jq -c '[.runs[].argv]' ns.json >dry.argv

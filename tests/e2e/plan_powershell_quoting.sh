@@ -27,6 +27,7 @@ factors:
     levels: [y]
     apply: [sh, -c, "echo it's"]
     on: [lin]
+sample: off
 YAML
 out=$("$XRUN" plan q.yaml) || fail "xrun plan q: exit $?"
 grep -qF "apply a: & 'C:\\Program Files\\tool.exe' 'a,b' '\$env:X' 'it''s'  (on win)" <<<"$out" ||

@@ -15,6 +15,7 @@ engine:
 factors:
   signing: { levels: ["on", "off"] }
 repeat: 3
+sample: off
 PLAN
 "$XRUN" run p.yaml --unattended 2>run.err || { cat run.err; fail "run exit $?"; }
 [ "$(sqlite3 copy.db "select value from results where metric='throughput' limit 1")" = 1724000000.0 ] ||

@@ -39,6 +39,7 @@ repeat: 4
 order: sequential
 report:
   compare: [ { factor: tune, baseline: lo } ]
+sample: off
 EOF
 set +e
 "$XRUN" run plan.yaml --db f.db --unattended --yes > run.out 2>&1

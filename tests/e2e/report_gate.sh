@@ -37,6 +37,7 @@ factors:
   x: { levels: [a, b] }
 repeat: 4
 order: abba
+sample: off
 EOF
 	"$XRUN" run "$1.yaml" --db "$1.db" --quiet --unattended --yes >"$1.out" 2>&1 ||
 		{ cat "$1.out"; fail "xrun run $1"; }

@@ -29,6 +29,7 @@ factors:
   x:
     levels: ["<script>alert(1)</script>", '=HYPERLINK("http://evil.example","click")']
 repeat: 2
+sample: off
 YAML
 "$XRUN" run plan.yaml --unattended >run.out 2>&1 || { cat run.out; fail "run"; }
 

@@ -22,6 +22,7 @@ engine:
 factors:
   queue: { levels: [short, deep] }
 repeat: 2
+sample: off
 PLAN
 "$XRUN" run p.yaml --unattended 2>run.err || { cat run.err; fail "run exit"; }
 "$XRUN" report p.yaml -o r.md || fail "report"

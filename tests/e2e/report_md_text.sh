@@ -26,6 +26,7 @@ factors:
   x: { levels: [a, b] }
 repeat: $3
 order: abba
+sample: off
 YAML
 	local n=$1
 	shift 3

@@ -26,6 +26,7 @@ factors:
   n: { levels: [1, 2] }
 report:
   output: $2
+sample: off
 YAML
 }
 plan ph '["{{plan}}-s{{session}}.md", "{{tag}}-{{plan}}.csv"]'

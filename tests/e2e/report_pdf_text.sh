@@ -29,6 +29,7 @@ factors:
   x: { levels: [a, b] }
 repeat: 4
 order: abba
+sample: off
 YAML
 "$XRUN" run drop.yaml --db drop.db --quiet --unattended --yes >run.out 2>&1 ||
 	fail "xrun run: $(cat run.out)"

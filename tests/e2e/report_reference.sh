@@ -32,6 +32,7 @@ factors:
   mode: { levels: [x, y] }
 repeat: 3
 order: abba
+sample: off
 EOF
 cat > ref.csv <<'EOF'
 # published: nic x mode, Gbit/s (QA fixture)

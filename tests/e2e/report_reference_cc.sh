@@ -24,6 +24,7 @@ engine:
 factors:
   streams: { levels: [1, 2], param: parallel }
 repeat: 2
+sample: off
 YAML
 cat > cubic.csv <<'EOF'
 format,2

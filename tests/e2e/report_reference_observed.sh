@@ -29,6 +29,7 @@ factors:
   cc: { levels: [$lv1, $lv2] }
   streams: { levels: [1, 2] }
 repeat: 1
+sample: off
 YAML
 "$XRUN" run plan.yaml --db r.db --unattended --yes > run.out 2>&1 ||
 	{ cat run.out >&2; exit 1; }

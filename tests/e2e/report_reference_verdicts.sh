@@ -33,6 +33,7 @@ factors:
   side: { levels: [x, y] }
 repeat: 3
 order: abba
+sample: off
 EOF
 cat > ref.csv <<'EOF'
 # QA fixture: verdicts from known values

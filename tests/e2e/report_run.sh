@@ -42,6 +42,7 @@ report:
     - { factor: mode }
     - { a: { speed: slow, mode: x }, b: { speed: fast, mode: yy } }
     - { a: { speed: slow }, b: { speed: fast, mode: yy } }
+sample: off
 YAML
 
 if ! "$XRUN" run plan.yaml --db r.db --unattended --yes > run.out 2>&1; then

@@ -37,6 +37,7 @@ report:
     - { factor: mtu }
     - { a: { cc: cubic, mtu: "1500" }, b: { cc: reno, mtu: "9000" } }
     - { a: { cc: cubic }, b: { cc: reno, mtu: "9000" } }
+sample: off
 YAML
 
 sqlite3 r.db < "$XRUN_SOURCE_DIR/schema/store.sql"

@@ -29,6 +29,7 @@ factors:
 repeat: 2
 order: abba
 on_finish: [sh, "$FAULT", write, "{{state}}.finished", "$1"]
+sample: off
 YAML
 }
 

@@ -15,7 +15,7 @@ n=$$
 ns=xrun-fl$n
 a=xfa$((n % 100000))
 b=xfb$((n % 100000))
-net=10.$((200 + n % 50)).$((n % 250)).
+net=$(xr_free_net)
 xr_at_exit 'ip link del "$a" 2>/dev/null'
 xr_need_netns "$ns"
 ip link add "$a" type veth peer name "$b"
@@ -43,6 +43,7 @@ engine:
   flows: 2
   bitrate: 50M
 repeat: $3
+sample: off
 YAML
 }
 
@@ -127,6 +128,7 @@ engine:
   flows: 2
 factors:
   f: { levels: [1, 2], param: flows }
+sample: off
 YAML
 set +e
 "$XRUN" validate bad.yaml >bad.out 2>bad.err

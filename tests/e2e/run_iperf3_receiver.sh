@@ -24,6 +24,7 @@ engine:
 factors:
   dir: { levels: ["false", "true"], param: reverse }
 repeat: 1
+sample: off
 YAML
 if ! "$XRUN" run plan.yaml --db r.db --unattended --yes > run.out 2>&1; then
 	cat run.out >&2

@@ -22,6 +22,7 @@ factors:
   streams: { levels: [1, 2], param: parallel }
   cc: { levels: [reno, cubic], param: congestion }
 repeat: 2
+sample: off
 YAML
 XR_DB=lb.db
 

@@ -25,6 +25,7 @@ factors:
   n: { levels: $3 }
 ${5:-}
 repeat: $4
+sample: off
 YAML
 }
 

@@ -24,6 +24,7 @@ factors:
     apply: [sh, -c, 'printf %s "\$1" > "\$2"', sh, "{{cc}}", "{{state}}"]
     verify: { run: [cat, "{{state}}"] }
 repeat: 2
+sample: off
 YAML
 "$XRUN" plan m.yaml >plan.txt
 [ "$(grep -c 'apply cc' plan.txt)" = 2 ] || fail "xrun plan: apply not shown in each block: $(cat plan.txt)"

@@ -19,6 +19,7 @@ engine:
 factors:
   slot: { levels: [x1, x4], manual: "Move the card to the {{slot}} slot" }
   n: { levels: [1, 2] }
+sample: off
 YAML
 # Two Enters: the first block's setup, then the change to the other slot.
 (sleep 1; printf '\n'; sleep 1.5; printf '\n'; sleep 1.5) |

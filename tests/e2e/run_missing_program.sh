@@ -19,6 +19,7 @@ engine: { type: iperf3, server: local, duration: 1s, port: $port }
 factors:
   x: { levels: [a, b] }
 repeat: 2
+sample: off
 PLAN
 rc=0
 PATH=$PWD/bin "$XRUN" run i.yaml --unattended --quiet 2>i.err || rc=$?
@@ -40,6 +41,7 @@ engine:
 factors:
   x: { levels: [a, b] }
 repeat: 2
+sample: off
 PLAN
 rc=0
 "$XRUN" run c.yaml --unattended --quiet 2>c.err || rc=$?

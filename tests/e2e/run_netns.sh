@@ -13,7 +13,7 @@ n=$$
 ns=xrun-rt$n
 a=xra$((n % 100000))
 b=xrb$((n % 100000))
-net=10.$((200 + n % 50)).$((n % 250)).
+net=$(xr_free_net)
 xr_at_exit 'ip link del "$a" 2>/dev/null'
 xr_need_netns "$ns"
 ip link add "$a" type veth peer name "$b"
@@ -50,6 +50,7 @@ factors:
     verify: { run: [sysctl, -n, net.ipv4.tcp_congestion_control] }
     restore: true
   streams: { levels: [1, 2], param: parallel }
+sample: off
 YAML
 XR_DB=ns.db
 "$XRUN" run ns.yaml 2>ns.err || { cat ns.err; fail "exit $?"; }

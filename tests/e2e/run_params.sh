@@ -26,6 +26,7 @@ factors:
       down-2: { parallel: 2, reverse: true }
 repeat: 1
 order: sequential
+sample: off
 YAML
 XR_DB=pp.db
 

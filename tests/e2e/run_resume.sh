@@ -22,6 +22,7 @@ factors:
   cc: { levels: [reno, cubic], param: congestion }
   streams: { levels: ["1"], param: parallel }
 repeat: 3
+sample: off
 YAML
 # Wait until at least $2 runs of DB $1 are ok and one is running.
 wait_runs() {

@@ -33,6 +33,7 @@ factors:
   x: { levels: [q1, n1, q2, n2] }
 repeat: { min: 4, max: 12, precision: 2% }
 order: $2
+sample: off
 YAML
 }
 runs_of() { # db level
@@ -148,6 +149,7 @@ factors:
   slot: { levels: [s1, s2], manual: "Move the card to {{slot}}" }
   x: { levels: [q1, n1] }
 repeat: { min: 4, max: 12, precision: 2% }
+sample: off
 YAML
 "$XRUN" run m.yaml --unattended --quiet 2>m1.err </dev/null || { cat m1.err; fail "manual exit $?"; }
 [ "$(q m.db "select count(*) from sizing where block = 0")" = 2 ] || fail "block 0 not sized"
@@ -176,6 +178,7 @@ engine:
 factors:
   x: { levels: [m1, m2] }
 repeat: { min: 4, max: 30, precision: 1.5% }
+sample: off
 YAML
 done
 printf 'report:\n  compare:\n    - factor: x\n      baseline: m1\n' >>cmp.yaml

@@ -33,6 +33,7 @@ factors:
     verify: { run: [cat, "{{state}}"] }
     restore: true
   cc: { levels: [reno], param: congestion }
+sample: off
 YAML
 "$XRUN" run s.yaml 2>s.err || { cat s.err; fail "exit $?"; }
 [ "$(q "select count(*) from results where metric='throughput' and status='ok' and value > 1e8")" = 2 ] ||

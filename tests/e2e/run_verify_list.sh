@@ -30,6 +30,7 @@ factors:
     restore: true
 repeat: 2
 order: abba
+sample: off
 YAML
 echo orig >state
 echo on >side

@@ -33,6 +33,7 @@ factors:
     verify: { run: [cat, "$T/applied"], expect: "{{word}}" }
     on: [far]
 counters: [tcp, cpu]
+sample: off
 EOF
 SECONDS=0
 "$XRUN" run words.yaml --db words.db --unattended 2>words.err ||
@@ -70,6 +71,7 @@ engine:
   port: $port
 factors:
   streams: { levels: [1, 2], param: parallel }
+sample: off
 EOF
 echo "# words plan: ${SECONDS}s"; SECONDS=0
 "$XRUN" run iperf.yaml --db iperf.db --unattended 2>iperf.err ||

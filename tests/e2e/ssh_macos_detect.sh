@@ -66,6 +66,7 @@ factors:
     verify: { probe: nic.link_speed, expect: "{{link}}" }
     on: [mac]
 counters: [nic, tcp, capture]
+sample: off
 EOF
 sed -i "s|^  mac: {|  mac: { iface: en7, |" mac.yaml
 "$XRUN" run mac.yaml --db mac.db --unattended 2>mac.err ||

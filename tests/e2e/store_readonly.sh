@@ -43,6 +43,7 @@ engine:
 factors:
   n: { levels: ["1", "2"] }
 repeat: 3
+sample: off
 YAML
 "$XRUN" run rop.yaml --unattended --yes --quiet 2> run.err ||
 	fail "run: $(cat run.err)"

@@ -7,6 +7,7 @@
 #                                         # removed at exit
 #   xr_at_exit 'ip netns del "$ns"'       # more cleanup, run before rm -rf
 #   port=$(xr_free_port)                  # a free TCP port (bound to 0)
+#   net=$(xr_free_net)                    # "10.A.B.": a /24 no interface has
 #   XR_DB=run.db; q "select count(*) from runs"   # or q FILE.db SQL
 #   [ "$(q "...")" = 4 ] || fail "why"
 #
@@ -82,6 +83,21 @@ xr_free_port() {
 s = socket.socket()
 s.bind(("127.0.0.1", 0))
 print(s.getsockname()[1])'
+}
+
+# The first three octets ("10.A.B.") of a /24 that no interface of this
+# namespace holds now, for a veth's root-side address: drawn at random
+# (A in 200..249), so that tests running at once, and another clone's
+# suite, do not share one. A draw and its use are not atomic: a clash
+# needs two tests to draw the same of 12,500 subnets in the same moment.
+xr_free_net() {
+	local a b used i
+	used=$(ip -4 -o addr show 2>/dev/null | awk '{ print $4 }')
+	for i in $(seq 50); do
+		a=$((200 + RANDOM % 50)) b=$((RANDOM % 250))
+		grep -q "^10\.$a\.$b\." <<<"$used" || break
+	done
+	echo "10.$a.$b."
 }
 
 # q SQL (on $XR_DB) or q FILE.db SQL: the rows, '|'-separated.

@@ -37,6 +37,10 @@ xr_sshd_start() {
 	cp "$dir/client_key.pub" "$dir/authorized_keys"
 	chmod 600 "$dir/authorized_keys"
 	XR_SSHD_USER=$(id -un)
+	# PYENV_REHASH_TIMEOUT: on a machine whose root shell runs `pyenv init`
+	# (bash reads .bashrc for an ssh command), a rehash lock left by a
+	# killed login made every later login wait 60 s for it (seen on the
+	# development VM): the far commands of every ssh test then timed out.
 	for i in 1 2 3 4 5 6 7 8; do
 		port=$(xr_free_port)
 		cat >"$dir/sshd_config" <<EOF
@@ -55,7 +59,7 @@ MaxSessions 50
 MaxStartups 50
 LogLevel VERBOSE
 Subsystem sftp internal-sftp
-SetEnv XDG_RUNTIME_DIR=$dir/run
+SetEnv XDG_RUNTIME_DIR=$dir/run PYENV_REHASH_TIMEOUT=1
 EOF
 		rm -f "$dir/sshd.log" "$dir/sshd.pid"
 		mkdir -p -m 700 "$dir/run" # this sshd's sessions' runtime dir

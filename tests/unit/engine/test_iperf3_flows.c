@@ -181,7 +181,9 @@ static void test_fail(void)
 }
 
 /* UDP loss over the flows: 1 of 100 and 9 of 300 packets lost are 10 of
- * 400, 2.5 % (the mean of 1 % and 3 % would be 2 %). */
+ * 400, 2.5 % (the mean of 1 % and 3 % would be 2 %). The run's
+ * lost_packets is that sum, 1 + 9 = 10 (explain reads it as the flow's
+ * own losses per second), not the worst flow's 9. */
 static void test_loss(void)
 {
 	struct engine_result f[2], res;
@@ -199,6 +201,9 @@ static void test_loss(void)
 	iperf3_flows_merge(f, 2, ports, &res);
 	is_near(mval(&res, "lost_percent"), 2.5, 1e-12,
 		"lost_percent from the summed packets");
+	is_near(mval(&res, "lost_packets"), 10, 0,
+		"lost_packets: 1 + 9, the flows' sum");
+	is_near(mval(&res, "packets"), 400, 0, "packets: 100 + 300");
 	is_near(mval(&res, "jitter"), 2e-3, 1e-15, "jitter: the mean");
 	is_near(mval(&res, "throughput"), 3e6, 0, "throughput summed");
 	engine_result_release(&res);
@@ -208,7 +213,7 @@ static void test_loss(void)
 
 int main(void)
 {
-	tap_plan(37);
+	tap_plan(39);
 	test_sum();
 	test_fail();
 	test_loss();

@@ -31,6 +31,11 @@ struct pcase {
 	const char *kind, *text; /* the expected kind; a part of the line */
 	double ceiling;		 /* NaN: none */
 	const char *recv; /* the host of an engine.throughput series, or NULL */
+	const char *dir;  /* the cell's observed direction, or NULL */
+	/* an older session's value of the same fact (session 1; the case's
+	 * own is session 2), listed before the newer one when old_first */
+	const char *old;
+	int old_first;
 };
 
 static const struct pcase cases[] = {
@@ -91,6 +96,24 @@ static const struct pcase cases[] = {
     {"a tbf root, the receiver unknown: line", "server", "qdisc_root",
      "tbf 10000000", 9.4e6, NULL, "line", "tbf 10 Mbit/s on server",
      9564068.69},
+    /* bidir: each host sends data too, so the receiver of the
+     * engine.throughput series holds no ACKs-only hook: its tbf is a
+     * ceiling (10e6 * 1448 / 1514 = 9564068.69, python3) */
+    {"bidir: the tbf root of the throughput series' host: line", "server",
+     "qdisc_root", "tbf 10000000", 9.4e6, NULL, "line",
+     "tbf 10 Mbit/s on server", 9564068.69, "server", "bidir"},
+    {"reverse is no bidir: the receiver's tbf sees the ACKs only: none",
+     "server", "qdisc_root", "tbf 10000000", 9.4e6, NULL, "none", NULL, NAN,
+     "server", "reverse"},
+    /* A host fact of two sessions: the newest (session 2) is the host as
+     * it is now, 20 Mbit/s: 20e6 * 1448 / 1514 = 19128137.38 (python3),
+     * wherever the facts come in the list. */
+    {"tbf 20 Mbit/s (session 2) over 10 Mbit/s (session 1): line", "client",
+     "qdisc_root", "tbf 20000000", 19e6, NULL, "line",
+     "tbf 20 Mbit/s on client", 19128137.38, NULL, NULL, "tbf 10000000", 0},
+    {"the same, session 1's fact listed first: line", "client", "qdisc_root",
+     "tbf 20000000", 19e6, NULL, "line", "tbf 20 Mbit/s on client", 19128137.38,
+     NULL, NULL, "tbf 10000000", 1},
     /* Socket-buffer drops count as drops too (explain_evid.c sock_drops):
      * no ceiling here, the receiver's SNMP counters at 80/s. */
     {"a full UDP receive buffer (udp.rcvbuf_errors): drops", "server",
@@ -111,8 +134,10 @@ static void one(const struct pcase *c)
 	struct report_stats st[1] = {{0}};
 	struct report_series s[3];
 	struct report_run u = {0};
-	struct report_fact f[2] = {{1, c->host, c->key, c->value},
-				   {1, c->host, "nic_mtu", "1500"}};
+	struct report_fact f[3] = {{2, c->host, c->key, c->value},
+				   {2, c->host, "nic_mtu", "1500"},
+				   {1, c->host, c->key, c->old}};
+	struct report_observed ob = {0, "direction", c->dir, 1};
 	double vals[1] = {c->median};
 	struct explain *x = NULL;
 	r.arena = arena_new();
@@ -130,7 +155,14 @@ static void one(const struct pcase *c)
 	r.span.hosts = hosts;
 	r.span.nhosts = 2;
 	r.facts = f;
-	r.nfacts = 2;
+	r.nfacts = c->old ? 3 : 2;
+	if (c->old && c->old_first) { /* session 1's first */
+		struct report_fact t = f[2];
+		f[2] = f[0];
+		f[0] = t;
+	}
+	r.observed = &ob;
+	r.nobserved = c->dir != NULL;
 	u.ok = 1;
 	u.vals = vals;
 	u.series = s;
@@ -169,7 +201,8 @@ static void one(const struct pcase *c)
 int main(void)
 {
 	size_t n = sizeof cases / sizeof *cases;
-	tap_plan(67); /* 4 4 4 3 5 5 4 3 4 3 3 4 4 5 5 3 per case, 4 more */
+	tap_plan(82); /* 4 4 4 3 5 5 4 3 4 3 3 4 4 4 3 4 4 5 5 3 per case, 4
+		       * more */
 	for (size_t i = 0; i < n; i++)
 		one(&cases[i]);
 	is_near(explain_police_goodput(10e6, 1500, 0, 1, 0, 0), 9653333.33,

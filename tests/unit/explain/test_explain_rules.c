@@ -271,6 +271,13 @@ static const struct wcase wcases[] = {
      0, "none", 0, NULL},
     {"10 retransmits in 2 s: the window is the losses', none", 25e6, 0.0201,
      0.0200, 10, "none", 0, NULL},
+    /* The rule counts retransmits per second of the engine's 2 s (the
+     * fixture's engine_duration), not per run: 1.5 in 2 s is 0.75/s (<
+     * EXPLAIN_PER_S 1), the window's; 2 in 2 s is 1/s, the losses'. */
+    {"1.5 retransmits in 2 s (0.75/s): window", 25e6, 0.0201, 0.0200, 1.5,
+     "window", 0, WCW},
+    {"2 retransmits in 2 s (1/s, EXPLAIN_PER_S): none", 25e6, 0.0201, 0.0200, 2,
+     "none", 0, NULL},
     {"15 of 26.2 Mbit/s (0.57): not the window", 15e6, 0.0201, 0.0200, 0,
      "none", 0, NULL},
     {"6.2 of min(cwnd, snd_wnd 16K) / RTT = 6.55 Mbit/s: window", 6.2e6, 0.0201,

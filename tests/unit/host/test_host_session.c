@@ -383,8 +383,29 @@ static void ssh_deadline(struct host *h)
 	       "deadline: one new session after the killed one");
 }
 
+/* The topmost `sh -s` among the "PID CMDLINE" lines of out (a subshell
+ * of it has that cmdline too), or 0. */
+static long far_shell(const char *out)
+{
+	long shell = 0;
+	for (const char *l = out; l && *l; l = strchr(l, '\n')) {
+		long pid;
+		char rest[64];
+		if (*l == '\n')
+			l++;
+		if (sscanf(l, "%ld %63[^\n]", &pid, rest) == 2 &&
+		    !strcmp(rest, "sh -s "))
+			shell = pid;
+	}
+	return shell;
+}
+
 /* The far command walks up its own ancestors (they are alive while it
- * runs) and says "PID CMDLINE" for each. */
+ * runs) and says "PID CMDLINE" for each. The far shell killed, the next
+ * reading must run in a new far shell (restarted once), not as an ssh
+ * process of its own: both cost one sshd session, so the reading itself
+ * says where it ran (an `sh -s` above it, another pid), and the reading
+ * after it needs no new session. */
 static void ssh_far_death(struct host *h)
 {
 	static const char *const me[] = {
@@ -395,35 +416,38 @@ static void ssh_far_death(struct host *h)
 	    NULL};
 	static const char *const cat[] = {"cat", "/proc/loadavg", NULL};
 	struct proc_result r;
-	long shell = 0;
+	long shell = 0, again = 0;
 	int n0;
 	if (reading(h, me, 10, &r) == 0) {
-		/* the topmost `sh -s`: a subshell of it has that cmdline
-		 * too */
-		for (char *l = r.out; l && *l; l = strchr(l, '\n')) {
-			long pid;
-			char rest[64];
-			if (*l == '\n')
-				l++;
-			if (sscanf(l, "%ld %63[^\n]", &pid, rest) == 2 &&
-			    !strcmp(rest, "sh -s "))
-				shell = pid;
-		}
+		shell = far_shell(r.out);
 		proc_result_release(&r);
 	}
 	n0 = sessions();
 	ok(shell > 1, "far death: the far shell found (%ld)", shell);
 	if (shell > 1)
 		kill((pid_t)shell, SIGKILL);
-	if (reading(h, cat, 10, &r) == 0) {
-		ok(r.status == PROC_EXITED && r.exit_code == 0 &&
-		       r.out_len > 10,
-		   "far death: the reading answers after a restart");
+	if (reading(h, me, 10, &r) == 0) {
+		again = far_shell(r.out);
+		ok(r.status == PROC_EXITED && r.exit_code == 0 && again > 1 &&
+		       again != shell,
+		   "far death: the reading ran in a restarted far shell (%ld, "
+		   "the killed one %ld)",
+		   again, shell);
 		proc_result_release(&r);
 	} else {
 		ok(0, "far death: ran");
 	}
 	is_int(sessions() - n0, 1, "far death: one new session");
+	if (reading(h, cat, 10, &r) == 0) {
+		ok(r.status == PROC_EXITED && r.exit_code == 0 &&
+		       r.out_len > 10,
+		   "far death: the next reading answers");
+		proc_result_release(&r);
+	} else {
+		ok(0, "far death: next ran");
+	}
+	is_int(sessions() - n0, 1,
+	       "far death: the next reading in the restarted shell");
 }
 
 /* A command that kills its own session's shell: it dies in the session,
@@ -554,7 +578,7 @@ static void test_ssh(void)
 
 int main(void)
 {
-	tap_plan(49);
+	tap_plan(51);
 	test_frame();
 	test_script_text();
 	test_script_sh();

@@ -1,7 +1,7 @@
-/* Unit tests for the fact sets (store_facts.c, schema version 11): a set
+/* Unit tests for the fact sets (store_facts.c, schema version 12): a set
  * stored and named by runs reads back per run (store_run_facts_each,
  * store_facts_of_run) and per session (store_fact_sets_each); a redone
- * run replaces its sets; a version 10 store's host_facts migrate to one
+ * run replaces its sets; a version 11 store's host_facts migrate to one
  * set per session and host holding each key's value stored last (the
  * highest rowid), its runs naming none and reading that set; xrun merge
  * copies sets under new ids with the runs naming them. Every expected
@@ -170,7 +170,7 @@ static void test_round_trip(const char *path)
 	buf_release(&a.b);
 }
 
-/* A version 10 store: host_facts with two values of nic_mtu for client
+/* A version 11 store: host_facts with two values of nic_mtu for client
  * (the second stored later: higher rowid) and one for server. */
 static void test_migrate(const char *path, const char *out)
 {
@@ -182,7 +182,7 @@ static void test_migrate(const char *path, const char *out)
 	const char *in[1];
 	unlink(path);
 	is_int(store_open(path, STORE_CREATE | STORE_LOCK, &st, &err), 0,
-	       "open v10");
+	       "open v11");
 	make_runs(st, 1);
 	finish(st, 1, "client", 0);
 	store_close(st);
@@ -192,15 +192,15 @@ static void test_migrate(const char *path, const char *out)
 		  "'nic_mtu', '9000'); INSERT INTO host_facts VALUES(1, "
 		  "'client', 'nic_mtu', '1500'); INSERT INTO host_facts "
 		  "VALUES(1, 'server', 'kernel', '6.1'); PRAGMA user_version = "
-		  "10") == SQLITE_OK,
-	   "made a version 10 store");
+		  "11") == SQLITE_OK,
+	   "made a version 11 store");
 	is_int(store_open(path, STORE_READONLY, &st, &err), 0,
-	       "read-only (v10)");
-	is_str(of_run(st, 1, &a), "", "v10 read as it is: no fact sets");
+	       "read-only (v11)");
+	is_str(of_run(st, 1, &a), "", "v11 read as it is: no fact sets");
 	store_close(st);
 	is_int(store_open(path, STORE_LOCK, &st, &err), 0, "migrate");
 	q_text(path, "PRAGMA user_version", &q);
-	is_str(q.s, "11", "version 11");
+	is_str(q.s, "12", "version 12");
 	is_str(of_run(st, 1, &a),
 	       "client nic_mtu=1500 (migrated -); server kernel=6.1 "
 	       "(migrated -)",
