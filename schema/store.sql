@@ -1,4 +1,4 @@
--- xrun store schema, version 12 (PRAGMA user_version = 12; migration 1 runs
+-- xrun store schema, version 13 (PRAGMA user_version = 13; migration 1 runs
 -- this whole file, later ones add their tables: schema/migrations).
 -- One SQLite file per plan by default (./<plan name>.db). WAL mode.
 -- Values are in SI base units (throughput in bit/s, time in s, bytes in B).
@@ -327,3 +327,33 @@ CREATE TABLE IF NOT EXISTS run_attempts (
   reason      TEXT,
   PRIMARY KEY (run_id, attempt)
 );
+
+-- Version 13 (from 12): the facts each run held under (schema/store.md,
+-- "fact_sets"). A fact set is every fact of one host as read at one time:
+-- when xrun opened the host, after an apply hook or a manual step that
+-- touched it, or when a verify read a fact's value other than the set's.
+-- A set is written only when its values differ from the host's set before
+-- it; each run names the set in effect on each host it used.
+CREATE TABLE IF NOT EXISTS fact_sets (
+  id         INTEGER PRIMARY KEY,
+  session_id INTEGER NOT NULL REFERENCES sessions(id),
+  host       TEXT NOT NULL,     -- the plan's host label
+  cause      TEXT NOT NULL,     -- open|apply|manual|verify|migrated
+  factor     TEXT,              -- the factor whose hook, step or verify
+                                -- made the read (NULL: open, migrated)
+  level      TEXT,              -- that factor's level
+  read_at    REAL NOT NULL      -- when read (Unix s)
+);
+CREATE INDEX IF NOT EXISTS fact_sets_session ON fact_sets(session_id);
+CREATE TABLE IF NOT EXISTS fact_values (
+  set_id INTEGER NOT NULL REFERENCES fact_sets(id) ON DELETE CASCADE,
+  key    TEXT NOT NULL,         -- as host_facts' keys
+  value  TEXT NOT NULL,
+  PRIMARY KEY (set_id, key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS run_facts (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  host   TEXT NOT NULL,
+  set_id INTEGER NOT NULL REFERENCES fact_sets(id),
+  PRIMARY KEY (run_id, host)
+) WITHOUT ROWID;

@@ -113,13 +113,22 @@ void explain_cat(char *dst, size_t n, const char *sep, const char *s)
 	snprintf(dst + l, n - l, "%s%s", l ? sep : "", s);
 }
 
-static void consider(struct explain_ceil *best, double bps, enum explain_kind k,
-		     const char *name)
+/* The ceiling bps of kind k, named name, from the facts f1 and f2 of
+ * host h (f2 may be NULL), when it is narrower than best. */
+static void consider(struct explain_ctx *x, struct explain_ceil *best,
+		     double bps, enum explain_kind k, const char *name,
+		     const char *h, const char *f1, const char *f2)
 {
 	if (isfinite(bps) && (!isfinite(best->bps) || bps < best->bps)) {
+		const char *v1 = explain_cell_fact(x, h, f1),
+			   *v2 = f2 ? explain_cell_fact(x, h, f2) : NULL;
 		best->bps = bps;
 		best->kind = k;
 		snprintf(best->name, sizeof best->name, "%s", name);
+		snprintf(best->facts, sizeof best->facts,
+			 "%s of %s: %s%s%s%s%s%s%s", f1, h, v1 ? v1 : "?",
+			 v2 ? ", " : "", v2 ? f2 : "", v2 ? " of " : "",
+			 v2 ? h : "", v2 ? ": " : "", v2 ? v2 : "");
 	}
 }
 
@@ -148,18 +157,17 @@ static void missing_once(struct explain_ctx *x, const char *what, const char *h)
 static void bus_ceilings(struct explain_ctx *x, const char *h, int udp, int mtu,
 			 struct explain_ceil *bus)
 {
-	const struct report *r = x->r;
-	const char *pl = explain_fact(r, h, "nic_pcie_link"),
-		   *ul = explain_fact(r, h, "nic_usb_link"),
-		   *wl = explain_fact(r, h, "nic_wifi_rate");
+	const char *pl = explain_cell_fact(x, h, "nic_pcie_link"),
+		   *ul = explain_cell_fact(x, h, "nic_usb_link"),
+		   *wl = explain_cell_fact(x, h, "nic_wifi_rate");
 	char name[160];
 	double gts = 0, v;
 	int lanes = 0;
 	if (pl && sscanf(pl, "%lf GT/s x%d", &gts, &lanes) == 2) {
 		snprintf(name, sizeof name, "PCIe %.1f GT/s x%d on %s (raw)",
 			 gts, lanes, h);
-		consider(&bus[BUS_PCIE], explain_pcie_raw(gts, lanes),
-			 EXPLAIN_PCIE, name);
+		consider(x, &bus[BUS_PCIE], explain_pcie_raw(gts, lanes),
+			 EXPLAIN_PCIE, name, h, "nic_pcie_link", NULL);
 	}
 	v = explain_usb_data(explain_usb_signal(ul));
 	if (isfinite(v) && mtu <= 68) {
@@ -167,8 +175,8 @@ static void bus_ceilings(struct explain_ctx *x, const char *h, int udp, int mtu,
 	} else if (isfinite(v)) {
 		snprintf(name, sizeof name, "USB %s on %s, %s at MTU %d", ul, h,
 			 udp ? "UDP" : "TCP", mtu);
-		consider(&bus[BUS_USB], explain_tbf_goodput(v, mtu, udp),
-			 EXPLAIN_USB, name);
+		consider(x, &bus[BUS_USB], explain_tbf_goodput(v, mtu, udp),
+			 EXPLAIN_USB, name, h, "nic_usb_link", "nic_mtu");
 	}
 	v = explain_wifi_phy(wl);
 	if (isfinite(v)) {
@@ -176,7 +184,8 @@ static void bus_ceilings(struct explain_ctx *x, const char *h, int udp, int mtu,
 			 "Wi-Fi PHY rate %.1f Mbit/s on %s (an estimate: "
 			 "the MAC carries less)",
 			 v / 1e6, h);
-		consider(&bus[BUS_WIFI], v, EXPLAIN_WIFI, name);
+		consider(x, &bus[BUS_WIFI], v, EXPLAIN_WIFI, name, h,
+			 "nic_wifi_rate", NULL);
 	}
 }
 
@@ -226,7 +235,7 @@ static int police_ceilings(struct explain_ctx *x, const char *h, int udp,
 	double rate;
 	int ov, found = 0;
 	for (int i = 0; i < 2; i++) {
-		const char *f = explain_fact(x->r, h, keys[i]);
+		const char *f = explain_cell_fact(x, h, keys[i]);
 		if (acks_only(x, h, i))
 			continue;
 		if (!f ||
@@ -238,10 +247,10 @@ static int police_ceilings(struct explain_ctx *x, const char *h, int udp,
 			 "policer %.0f Mbit/s on %s %s, %s at MTU %d",
 			 rate / 1e6, h, i ? "ingress" : "egress",
 			 udp ? "UDP" : "TCP", mtu);
-		consider(best,
+		consider(x, best,
 			 explain_police_goodput(rate, mtu, udp, i, ov,
 						!strcmp(ll, "atm")),
-			 EXPLAIN_LINE, name);
+			 EXPLAIN_LINE, name, h, keys[i], "nic_mtu");
 		found = 1;
 	}
 	return found;
@@ -252,10 +261,10 @@ static void host_ceilings(struct explain_ctx *x, const char *h, int udp,
 			  struct explain_ceil *best, struct explain_ceil *bus)
 {
 	const struct report *r = x->r;
-	const char *link = explain_fact(r, h, "nic_link"),
-		   *q = explain_fact(r, h, "qdisc_root");
-	const char *drv = explain_fact(r, h, "nic_driver");
-	const char *m = explain_fact(r, h, "nic_mtu"),
+	const char *link = explain_cell_fact(x, h, "nic_link"),
+		   *q = explain_cell_fact(x, h, "qdisc_root");
+	const char *drv = explain_cell_fact(x, h, "nic_driver");
+	const char *m = explain_cell_fact(x, h, "nic_mtu"),
 		   *proto = udp ? "UDP" : "TCP";
 	char name[160], key[64];
 	int mtu = m ? atoi(m) : 0, pol;
@@ -267,8 +276,9 @@ static void host_ceilings(struct explain_ctx *x, const char *h, int udp,
 				mtu = atoi(r->conds[i].values[0].value);
 	}
 	bus_ceilings(x, h, udp, mtu, bus);
-	if (mtu <= 68 && (link || q || explain_fact(r, h, "police_egress") ||
-			  explain_fact(r, h, "police_ingress"))) {
+	if (mtu <= 68 &&
+	    (link || q || explain_cell_fact(x, h, "police_egress") ||
+	     explain_cell_fact(x, h, "police_ingress"))) {
 		missing_once(x, "nic_mtu", h);
 		return;
 	}
@@ -285,8 +295,9 @@ static void host_ceilings(struct explain_ctx *x, const char *h, int udp,
 			 "%.3s %.0f Mbit/s on %s, %s at MTU %d", q, rate / 1e6,
 			 h, proto, mtu);
 		if (rate > 0)
-			consider(best, explain_tbf_goodput(rate, mtu, udp),
-				 EXPLAIN_LINE, name);
+			consider(x, best, explain_tbf_goodput(rate, mtu, udp),
+				 EXPLAIN_LINE, name, h, "qdisc_root",
+				 "nic_mtu");
 	}
 	if (link && drv && (!strcmp(drv, "veth") || !strcmp(drv, "loopback"))) {
 		/* A virtual interface's speed is nominal, not a wire. */
@@ -295,9 +306,9 @@ static void host_ceilings(struct explain_ctx *x, const char *h, int udp,
 		snprintf(name, sizeof name,
 			 "%.0f Mbit/s Ethernet on %s, %s at MTU %d", mbps, h,
 			 proto, mtu);
-		consider(best, explain_eth_goodput(mbps * 1e6, mtu, udp),
-			 EXPLAIN_LINE, name);
-	} else if (!q && !pol && !explain_fact(r, h, "nic_wifi_rate")) {
+		consider(x, best, explain_eth_goodput(mbps * 1e6, mtu, udp),
+			 EXPLAIN_LINE, name, h, "nic_link", "nic_mtu");
+	} else if (!q && !pol && !explain_cell_fact(x, h, "nic_wifi_rate")) {
 		missing_once(x, "nic_link", h);
 	}
 }
@@ -358,7 +369,8 @@ static void explain_cell(struct explain_ctx *x, int ci, struct explain_limit *l)
 	double retr;
 	char buf[512];
 
-	x->missing[0] = x->series[0] = x->evidence[0] = '\0';
+	x->missing[0] = x->series[0] = x->evidence[0] = x->differ[0] = '\0';
+	x->ci = ci;
 	retr = explain_loss_rate(x, ci, udp);
 	lossy = retr >= EXPLAIN_PER_S;
 	x->single =
@@ -367,6 +379,15 @@ static void explain_cell(struct explain_ctx *x, int ci, struct explain_limit *l)
 	for (int b = 0; b < BUS_COUNT; b++)
 		bus[b] = best;
 	x->recv = cell_receiver(x, ci);
+	if (explain_is_latency(r->met.metric)) {
+		/* A delay: against the queue, never drop-bound. */
+		explain_latency_cell(x, med, l);
+		if (!l->line)
+			l->line = explain_kind_text(EXPLAIN_NONE, x->lang);
+		if (!l->evidence)
+			l->evidence = l->series = "";
+		return;
+	}
 	if (bits)
 		cell_ceilings(x, ci, udp, &best, bus);
 	for (int i = x->first[ci]; i < x->first[ci + 1]; i++)
@@ -379,9 +400,12 @@ static void explain_cell(struct explain_ctx *x, int ci, struct explain_limit *l)
 		l->ceiling_name = arena_strdup(r->arena, best.name);
 		explain_share(r, ja, med, best.bps, best.name, 1, x->evidence,
 			      sizeof x->evidence);
-		if (l->fraction >= EXPLAIN_AT_CEILING && l->fraction <= 1.05)
+		if (l->fraction >= EXPLAIN_AT_CEILING &&
+		    l->fraction <= EXPLAIN_ABOVE_CEILING)
 			explain_push(k, &nk, best.kind);
 	}
+	if (explain_facts_settle(x, med, &best, bus, BUS_COUNT, l))
+		return;
 	x->near = l->fraction >= EXPLAIN_NEAR_CEILING &&
 		  l->fraction < EXPLAIN_AT_CEILING;
 	for (int b = 0; b < BUS_COUNT; b++)

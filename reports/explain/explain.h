@@ -24,7 +24,8 @@
 	X(DROPS, "drops", "drop-bound", "パケット破棄")                        \
 	X(FLOW_CONTROL, "flow_control", "flow-control-bound", "フロー制御")    \
 	X(WINDOW, "window", "window-bound", "ウィンドウ律速")                  \
-	X(ENGINE, "engine", "engine-bound", "負荷エンジン律速")
+	X(ENGINE, "engine", "engine-bound", "負荷エンジン律速")                \
+	X(QUEUE, "queue", "queue-bound", "キュー律速")
 
 enum explain_kind {
 #define EXPLAIN_ENUM(e, n, en, ja) EXPLAIN_##e,
@@ -35,6 +36,8 @@ enum explain_kind {
 
 /* Thresholds (schema/report.md, "Limits"). */
 #define EXPLAIN_AT_CEILING 0.95 /* measured / ceiling: at the ceiling */
+/* measured / ceiling above it: the facts and the measurement disagree */
+#define EXPLAIN_ABOVE_CEILING 1.05
 #define EXPLAIN_PCIE_SHARE 0.75 /* measured / raw PCIe: bus-bound */
 #define EXPLAIN_USB_SHARE 0.75	/* measured / USB ceiling: USB-bound */
 #define EXPLAIN_WIFI_SHARE 0.5	/* measured / PHY rate: Wi-Fi-bound */
@@ -57,6 +60,17 @@ enum explain_kind {
  * busy and iperf3 at 52% of a core: two causes at once, which one kind
  * cannot say (bench/RESULTS.md, "Explain after the policer"). */
 #define EXPLAIN_NEAR_CEILING 0.90
+/* A latency metric: the queueing delay at this fraction of what the
+ * shaper's queue holds or more is the queue full (queue-bound). CUBIC
+ * takes its window to 0.7 of itself at a loss (RFC 9438 section 4.6,
+ * beta_cubic), so a queue it fills swings between about 0.7 and 1 of its
+ * limit; 0.8 leaves room below the middle of that swing. */
+#define EXPLAIN_QUEUE_FULL 0.8
+/* ... or at this fraction with the flow losing >= EXPLAIN_PER_S packets a
+ * second: the queue overflowed, and the RTT swings below its full delay
+ * as CUBIC backs off (the lab's 20 ms queue: 0.72-0.78 of it with 4.7-13
+ * retransmits/s, e2e/lab_facts_latency). */
+#define EXPLAIN_QUEUE_LOSSY 0.5
 #define EXPLAIN_LEADIN_BUSY 50.0 /* CPUs busy before the run: noted */
 #define EXPLAIN_WINDOW_FIT 0.8	 /* median / (cwnd / RTT), and its inverse */
 #define EXPLAIN_RTT_QUEUE 1.5	 /* RTT mean / min: no standing queue */
@@ -71,7 +85,13 @@ struct explain_limit {
 	const char *evidence;	       /* the evidence, report's language */
 	const char *series;	       /* "server cpu.1.busy"; "" when none */
 	const char *missing;	       /* facts missing for a ceiling; NULL */
-	const char *line;	       /* the whole limit line */
+	/* The facts that differed between the cell's runs ("nic_mtu of
+	 * client: 1500 in 2 runs, 9000 in 1 run"): no ceiling; NULL. */
+	const char *differ;
+	/* The facts of a ceiling the median is above (EXPLAIN_ABOVE_CEILING
+	 * of it): they and the measurement disagree, no kind; NULL. */
+	const char *disagree;
+	const char *line; /* the whole limit line */
 };
 
 struct explain {

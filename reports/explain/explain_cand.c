@@ -190,7 +190,7 @@ static double run_value(const struct report_run *u, int mi)
  * receiver's advertised one (RFC 7323 section 1: the sender may have at
  * most min(cwnd, rwnd) unacknowledged; snd_wnd: iperf3 >= 3.10). *cw and
  * *wnd: the two means (wnd NaN without the series); <= 0: none. */
-static double run_window(const struct report_run *u, double *cw, double *wnd)
+double explain_run_window(const struct report_run *u, double *cw, double *wnd)
 {
 	const struct report_series *c = report_run_series(u, NULL,
 							  "engine.snd_cwnd"),
@@ -253,7 +253,7 @@ void explain_window_candidate(struct explain_ctx *x, int ci, double med,
 			continue;
 		rm = run_value(u, mean_i);
 		rn = run_value(u, min_i);
-		if (!((a = run_window(u, &cw, &wnd)) > 0) ||
+		if (!((a = explain_run_window(u, &cw, &wnd)) > 0) ||
 		    !(t = report_run_series(u, NULL, "engine.rtt")) ||
 		    !((b = explain_loaded_mean(t, NULL)) > 0) || !(rm > 0) ||
 		    !(rn > 0))

@@ -68,26 +68,60 @@ struct explain_ctx {
 	const char *recv; /* the host that received the cell's data, or NULL */
 	int near; /* the median within EXPLAIN_NEAR_CEILING of a ceiling */
 	char missing[512], series[512], evidence[512];
+	int ci; /* the cell being explained */
+	/* The facts that took more than one value over the cell's runs
+	 * ("nic_mtu of client: 1500 in 2 runs, 9000 in 1"): no ceiling is
+	 * named from them (explain_cell_fact). */
+	char differ[512];
 	/* Cell ci's runs, in run order: runs[by_cell[first[ci]] ..
 	 * by_cell[first[ci + 1] - 1]] (every cell's rule looked at all runs:
 	 * cells x runs, 10^7 at 100,000 runs, bench/RESULTS.md). */
 	int *by_cell, *first;
 };
 
-/* A ceiling: its rate (NaN: none), kind and name. */
+/* A ceiling: its rate (NaN: none), kind and name, and the facts it
+ * comes from ("qdisc_root of client: tbf 200000000"). */
 struct explain_ceil {
 	double bps;
 	enum explain_kind kind;
 	char name[160];
+	char facts[256];
 };
 
-/* The latest value of a host's fact, or NULL. */
+/* The latest value of a host's fact in the sessions, or NULL. */
 const char *explain_fact(const struct report *r, const char *host,
 			 const char *key);
+/* The value of a host's fact that cell x->ci's runs held under (each
+ * run's fact set; a run without one: explain_fact). NULL when none has
+ * it, or when the runs held different values: then x->differ says which
+ * (a missing fact counts as a value, "none"). */
+const char *explain_cell_fact(struct explain_ctx *x, const char *host,
+			      const char *key);
 /* Is version text v ("iperf 3.12") older than maj.min? 0 when unknown. */
 int explain_version_before(const char *v, int maj, int min);
 /* Add kind v to k[*n] (at most two kinds). */
 void explain_push(enum explain_kind *k, int *n, enum explain_kind v);
+
+/* explain_facts.c: 1 when cell x->ci is settled by its facts, l filled:
+ * its runs held different values of a fact a ceiling needs (x->differ),
+ * or the median med is above EXPLAIN_ABOVE_CEILING of the narrowest
+ * ceiling (best, or a bus ceiling of bus[nbus]) whose facts it then names;
+ * 0 otherwise. */
+int explain_facts_settle(struct explain_ctx *x, double med,
+			 const struct explain_ceil *best,
+			 const struct explain_ceil *bus, int nbus,
+			 struct explain_limit *l);
+
+/* explain_lat.c: is metric one of the latency probe's ("latency.*")?
+ * Cell x->ci's limit when it is (the loaded RTT against the queue its
+ * facts allow); med its median in s. */
+int explain_is_latency(const char *metric);
+void explain_latency_cell(struct explain_ctx *x, double med,
+			  struct explain_limit *l);
+/* explain_cand.c: run u's window over the loaded phase, min(mean
+ * engine.snd_cwnd, mean engine.snd_wnd) in B; *cw, *wnd the two means
+ * (wnd NaN without it); <= 0: none. */
+double explain_run_window(const struct report_run *u, double *cw, double *wnd);
 
 /* The candidates (explain_cand.c), in the order explain_cell tries them;
  * each pushes its kind into k[*nk] and its evidence into x. */

@@ -323,6 +323,8 @@ static void loader_release(struct loader *l)
 	free(l->m.runs);
 	free(l->hash);
 	free(l->byid);
+	free(l->rf_first);
+	free(l->rf_set);
 	if (l->iv)
 		for (i = 0; i < l->m.r->ncells; i++)
 			free(l->iv[i]);
@@ -483,6 +485,7 @@ int report_build(const char *db_path, const struct report_opts *o,
 	    (rc = loader_counters(&l, err)) < 0 ||
 	    (rc = loader_verifications(&l, err)) < 0 ||
 	    (rc = loader_facts(&l, err)) < 0 ||
+	    (rc = loader_fact_sets(&l, err)) < 0 ||
 	    (rc = loader_observed(&l, err)) < 0 ||
 	    (rc = loader_conditions(&l, err)) < 0 ||
 	    (rc = loader_session_info(&l, err)) < 0 ||

@@ -133,6 +133,9 @@ struct loader {
 		double sum;
 	} * cs;
 	int ncs, capcs;
+	/* the fact sets each run held under (model_facts.c): run ri's are
+	 * r->fsets[rf_set[rf_first[ri]] .. rf_set[rf_first[ri + 1] - 1]] */
+	int *rf_first, *rf_set;
 	/* loader_intern's recent strings */
 	const char *interned[8];
 	int ninterned;
@@ -196,6 +199,11 @@ int loader_stats(struct loader *l, struct xr_err *err);
 int loader_counters(struct loader *l, struct xr_err *err);
 int loader_verifications(struct loader *l, struct xr_err *err);
 int loader_facts(struct loader *l, struct xr_err *err);
+/* model_facts.c: the fact sets of the sessions and the sets each run
+ * held (before loader_run_list, which hands them to report.runs); and
+ * run ri's, into u. */
+int loader_fact_sets(struct loader *l, struct xr_err *err);
+int loader_run_fsets(struct loader *l, int ri, struct report_run *u);
 int loader_display_unit(struct loader *l, struct xr_err *err);
 
 /* conditions.c: r->conds (and the controller_loaded cell flags), and

@@ -232,6 +232,8 @@ static int run_into(struct loader *l, int ri, struct report_run *u)
 	u->started_at = m->start;
 	u->ended_at = m->end;
 	u->vals = vals;
+	if (loader_run_fsets(l, ri, u) < 0)
+		return -XR_ENOMEM;
 	return run_series(l, ri, u);
 }
 

@@ -175,6 +175,20 @@ struct report_fact {
 	const char *host, *key, *value;
 };
 
+/* A fact set (schema/store.md "fact_sets"): every fact of one host as
+ * read at one time, why (cause: open, apply, manual, verify, migrated)
+ * and, but for open and migrated, the factor and level that made the
+ * read; its values by key. */
+struct report_fkv {
+	const char *key, *value;
+};
+struct report_fset {
+	int64_t id, session;
+	const char *host, *cause, *factor, *level; /* factor, level: NULL */
+	const struct report_fkv *kv;		   /* [nkv], by key */
+	int nkv;
+};
+
 /*
  * A condition the runs really ran under (conditions.c), with or without a
  * reference: what the engine observed (congestion control, iperf3 version,
@@ -249,6 +263,10 @@ struct report_run {
 	const double *vals;	     /* [report.nmetrics], NaN: none */
 	const struct report_series *series; /* [nseries] */
 	int nseries;
+	/* The fact set it held under on each host of its cell; none for a
+	 * run stored before schema version 12 (report_run_fact). */
+	const struct report_fset *const *fsets; /* [nfsets] */
+	int nfsets;
 };
 
 /* What a report is about: the plan, the store, its language. */
@@ -381,6 +399,8 @@ struct report {
 	int nnotes;
 	struct report_fact *facts;
 	int nfacts;
+	struct report_fset *fsets; /* by id; the runs point into it */
+	int nfsets;
 	struct report_verif *verifs;
 	int nverifs;
 	const struct report_ref *ref;	  /* NULL without --reference */
@@ -431,6 +451,14 @@ char *report_cell_verify_text(const struct report *r, int ci, int f, int bad,
 const struct report_series *report_run_series(const struct report_run *u,
 					      const char *host,
 					      const char *name);
+
+/* The value of fact key on host that run u held under (its fact set on
+ * host). *known is 0 when the run names no set for host (a run stored
+ * before schema version 12, a host outside its cell): the session's host
+ * facts (report.facts) then speak for it; 1 with NULL: the run's set has
+ * no such fact (none was read: no qdisc, no policer). */
+const char *report_run_fact(const struct report_run *u, const char *host,
+			    const char *key, int *known);
 
 /* Heading/label in the report's language; never NULL. */
 const char *report_text(const struct report *r, enum report_text_id id);

@@ -146,14 +146,15 @@ static json_t *limit_obj(const struct explain_limit *l)
 		json_array_append_new(ser, json_stringn(p, n));
 		p = e ? e + 2 : NULL;
 	}
-	return json_pack("{s:s,s:o,s:o,s:o,s:o,s:s,s:{s:s,s:o},s:o}", "kind",
-			 explain_kind_name(l->kind), "also",
-			 l->kind2 ? json_string(explain_kind_name(l->kind2))
-				  : json_null(),
-			 "ceiling", num(l->ceiling), "fraction",
-			 num(l->fraction), "ceiling_name", str(l->ceiling_name),
-			 "text", l->line, "evidence", "text", l->evidence,
-			 "series", ser, "missing_facts", str(l->missing));
+	return json_pack(
+	    "{s:s,s:o,s:o,s:o,s:o,s:s,s:{s:s,s:o},s:o,s:o,s:o}", "kind",
+	    explain_kind_name(l->kind), "also",
+	    l->kind2 ? json_string(explain_kind_name(l->kind2)) : json_null(),
+	    "ceiling", num(l->ceiling), "fraction", num(l->fraction),
+	    "ceiling_name", str(l->ceiling_name), "text", l->line, "evidence",
+	    "text", l->evidence, "series", ser, "missing_facts",
+	    str(l->missing), "facts_differ", str(l->differ), "facts_disagree",
+	    str(l->disagree));
 }
 
 /* The rate search of cell k (report.h, struct report_search), NULL when

@@ -620,6 +620,11 @@ static void prepare_factor(struct runctx *rc, int f, size_t i,
 					fac->levels[lv[f]], run_id, NULL);
 			if (code == HOOK_LOST)
 				return; /* not applied: again after reconnect */
+			/* What it changed is read before the run
+			 * (runfacts.c), failed or not: a hook that failed
+			 * half way may have changed something. */
+			if (code != HOOK_NOT_RUN)
+				runfacts_touch(rc, sl->hi, 0, f, lv[f]);
 			if (!fac->verify) {
 				char a[32];
 				snprintf(a, sizeof a, "exit %d", code);

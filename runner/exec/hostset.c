@@ -74,16 +74,20 @@ int hostset_init(struct runctx *rc, struct xr_err *err)
 
 /* Facts of host hi, recorded each time it is opened: a host that came
  * back from a reboot may be another OS. Values already stored for this
- * session and host are kept; a different value is added beside them. */
+ * session and host are kept; a different value is added beside them.
+ * They are the host's fact set too, which its runs name (runfacts.c). */
 static void record_facts(struct runctx *rc, int hi)
 {
 	const struct plan *p = rc->p;
 	const char *name = p->hosts[hi].name;
+	const char *extra[] = {"xrun_version", XRUN_VERSION, "transport",
+			       host_kind(rc->hosts[hi]), NULL};
 	struct fact *facts = NULL;
 	size_t n = 0;
 	if (facts_collect(rc->hosts[hi], runctx_iface(rc, hi), &facts, &n) ==
 	    0) {
 		store_facts_put(rc->st, rc->session_id, name, facts, n, NULL);
+		runfacts_opened(rc, hi, facts, n, extra);
 		facts_free(facts, n);
 	}
 	store_fact_put(rc->st, rc->session_id, name, "xrun_version",
@@ -276,6 +280,34 @@ int hostset_wait(struct runctx *rc, int hi, double timeout, const char *what,
 	buf_release(&w);
 	buf_release(&last);
 	return r;
+}
+
+static int add_host(int *hi, int n, int cap, int h)
+{
+	for (int k = 0; k < n; k++)
+		if (hi[k] == h)
+			return n;
+	if (h >= 0 && n < cap)
+		hi[n++] = h;
+	return n;
+}
+
+int hostset_cell_hosts(const struct runctx *rc, const uint32_t *lv, int *hi,
+		       int cap)
+{
+	const struct plan *p = rc->p;
+	int n = 0;
+	n = add_host(hi, n, cap, rc->client_hi);
+	n = add_host(hi, n, cap, rc->server_hi);
+	for (int f = 0; f < p->nfactors; f++) {
+		const struct plan_factor *fa = &p->factors[f];
+		if (!fa->apply.argv && !fa->verify)
+			continue;
+		for (int k = 0; k < fa->non; k++)
+			n = add_host(hi, n, cap,
+				     runctx_role_index(rc, fa->on[k], lv));
+	}
+	return n;
 }
 
 /* A run that did not end well may have lost its host rather than failed

@@ -162,6 +162,29 @@ static int wait_factor(struct runctx *rc, size_t i, int f, int first)
 	return r;
 }
 
+/* The hosts manual factor f's step touches in cell lv, whose facts are
+ * read again: the hosts its hosts: binds, else its on: hosts, else the
+ * cell's client and server (a step that names no host may change
+ * either). */
+static void touch_manual(struct runctx *rc, int f, const uint32_t *lv)
+{
+	const struct plan_factor *fac = &rc->p->factors[f];
+	int k, m = fac->nbind ? fac->nbind : fac->non;
+	for (k = 0; k < m; k++)
+		runfacts_touch(
+		    rc,
+		    runctx_role_index(
+			rc, fac->nbind ? fac->bind[k].role : fac->on[k], lv),
+		    1, f, lv[f]);
+	if (m == 0) {
+		runfacts_touch(rc, runctx_role_index(rc, "client", lv), 1, f,
+			       lv[f]);
+		if (plan_role_host(rc->p, "server", lv))
+			runfacts_touch(rc, runctx_role_index(rc, "server", lv),
+				       1, f, lv[f]);
+	}
+}
+
 int hooks_manual_enter(struct runctx *rc, size_t i, int first)
 {
 	const struct plan *p = rc->p;
@@ -193,6 +216,10 @@ int hooks_manual_enter(struct runctx *rc, size_t i, int first)
 			i + 1);
 		print_manual(rc, lv, rc->manual_state, "  ");
 	}
+	/* The first block's hosts are read whole when first opened. */
+	for (f = 0; f < p->nfactors && !first; f++)
+		if (p->factors[f].manual && rc->manual_state[f] != lv[f])
+			touch_manual(rc, f, lv);
 	for (f = 0; f < p->nfactors; f++)
 		if (p->factors[f].manual &&
 		    (first || rc->manual_state[f] != lv[f]) &&

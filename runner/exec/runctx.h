@@ -26,6 +26,8 @@ struct host;
 struct buf;
 struct engine_ops;
 struct hooks_factor;
+struct runfacts;
+struct fact;
 
 struct runctx {
 	const struct plan *p;
@@ -86,6 +88,7 @@ struct runctx {
 	char setup_what[160];
 	int env_error;
 	struct xr_err env_err;
+	struct runfacts *rf; /* the fact set in effect per host (runfacts.c) */
 	/* The testbed lock of a shard (testbed.c): its directory and the
 	 * host holding it; -1 when not held. */
 	struct buf lock_dir;
@@ -158,6 +161,33 @@ typedef int (*hostset_ready_fn)(struct runctx *rc, int hi, void *ctx,
  * -XR_EINTR. */
 int hostset_wait(struct runctx *rc, int hi, double timeout, const char *what,
 		 hostset_ready_fn ready, void *ctx, struct buf *why);
+
+/* The hosts run cell lv uses, each once: client, server and the on:
+ * hosts of the factors with hooks. Returns how many (at most cap). */
+int hostset_cell_hosts(const struct runctx *rc, const uint32_t *lv, int *hi,
+		       int cap);
+
+/* runfacts.c: the facts each run held under (schema/store.md
+ * "fact_sets"). */
+int runfacts_init(struct runctx *rc);
+void runfacts_release(struct runctx *rc);
+/* Host hi was opened and facts read whole (extra: more key, value pairs,
+ * NULL-terminated): its set, caused by the manual step that touched it
+ * (a reboot) or "open". */
+void runfacts_opened(struct runctx *rc, int hi, const struct fact *facts,
+		     size_t n, const char *const *extra);
+/* An apply hook (manual 0) or a manual step (1) of factor f at level lv
+ * touched host hi: its facts are read again before the next run. */
+void runfacts_touch(struct runctx *rc, int hi, int manual, int factor,
+		    uint32_t level);
+/* Before a run of cell lv: read the touched hosts again and take the
+ * reads of the run's verifications v; a new set where values changed. */
+void runfacts_settle(struct runctx *rc, const uint32_t *lv,
+		     const struct store_verification *v, size_t nv);
+/* The set in effect on each host of cell lv, for store_run_record.facts;
+ * *out valid until the next call. */
+size_t runfacts_of_run(struct runctx *rc, const uint32_t *lv,
+		       const struct store_run_fact **out);
 
 /* After a run that did not end ok: the plan index of a host of cell lv
  * that no longer answers (host_check; why says what ssh said), or -1. */

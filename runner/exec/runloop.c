@@ -509,6 +509,7 @@ static int execute_one(struct runctx *rc, size_t i)
 		return setup_lost(rc, i);
 	if (r < 0)
 		return -XR_EINTR;
+	runfacts_settle(rc, matrix_cell(&rc->m, rc->s.runs[i].cell), ver, nver);
 	/* settle and the lead-in overlap: the samplers start (and the probe
 	 * goes idle) the lead-in's length before the settle ends, and
 	 * lead_in waits what is left of it (exec_wait_before) */
@@ -539,6 +540,8 @@ static int execute_one(struct runctx *rc, size_t i)
 	rec.nver = allver ? nver : 0;
 	rec.counters = sc;
 	rec.ncounters = nsc;
+	rec.nfacts = runfacts_of_run(
+	    rc, matrix_cell(&rc->m, rc->s.runs[i].cell), &rec.facts);
 	/* One set for the store: the samplers' series, then the engine's. */
 	if (series_set_take(&ss, &sm.set) < 0)
 		snprintf(ss.note, sizeof ss.note, "%s",
@@ -756,7 +759,7 @@ int runloop_execute(struct runctx *rc)
 		r = env_fail(rc, &err);
 		goto out;
 	}
-	if ((r = hooks_init(rc)) < 0)
+	if ((r = hooks_init(rc)) < 0 || (r = runfacts_init(rc)) < 0)
 		goto out;
 	for (i = 0;; i++) {
 		const struct sched_run *run;
@@ -824,6 +827,7 @@ out:
 	rc->eng_open = 0;
 	run_on_finish(rc);
 	hooks_release(rc);
+	runfacts_release(rc);
 	testbed_unlock(rc);
 	hostset_release(rc);
 	if (rc->interrupted)

@@ -1,10 +1,13 @@
 /*
- * Host facts, collected once per session and host so that a report can
- * show (and flag) what changed between two sides of a comparison: the
- * driver, firmware, kernel or iperf3 version. A fact that cannot be read
+ * Host facts, read whole when a host is opened and in groups again after
+ * a change a factor makes (runner/exec/runfacts.c), so that a report can
+ * explain each run from what it ran under and show (and flag) what
+ * changed between two sides of a comparison: the driver, firmware, MTU,
+ * qdisc, kernel or iperf3 version. A fact that cannot be read
  * (a Windows host has no /proc/cpuinfo, a virtual NIC no PCIe link) is
  * simply left out; only running out of memory is an error.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +217,34 @@ static int htb_fact(struct host *h, const char *iface, json_t *q, double *ceil)
 	return rc;
 }
 
+/* A tbf root's queue, "limit 1000000 burst 32750" (bytes): tc prints
+ * its latency, lat = (limit - burst) / rate (tc-tbf(8); iproute2's
+ * q_tbf.c computes limit from latency so), in microseconds, and its burst;
+ * the limit is read back from them, to the byte at rates below 1 GB/s
+ * (lat is rounded to the microsecond). */
+static void queue_fact(const char *kind, json_t *q, struct factv *v)
+{
+	json_t *o = json_object_get(q, "options");
+	json_t *rate = json_object_get(o, "rate");
+	json_t *lat = json_object_get(o, "lat");
+	json_t *burst = json_object_get(o, "burst");
+	double bu;
+	char one[96];
+	if (strcmp(kind, "tbf") || !json_is_number(rate) ||
+	    !json_is_number(lat))
+		return;
+	/* tc -d prints burst as "32750b/1" */
+	bu = json_is_number(burst)   ? json_number_value(burst)
+	     : json_is_string(burst) ? strtod(json_string_value(burst), NULL)
+				     : NAN;
+	if (!(bu >= 0))
+		return;
+	snprintf(one, sizeof one, "limit %.0f burst %.0f",
+		 json_number_value(lat) * 1e-6 * json_number_value(rate) + bu,
+		 bu);
+	add(v, "qdisc_root_queue", one, strlen(one));
+}
+
 /* The interface's root qdisc, "tbf 1000000000" (kind, then its rate in
  * bit/s when it has one), so that a report can name a shaper as a
  * ceiling (reports/explain). tc's JSON gives rates in bytes per second. */
@@ -245,6 +276,7 @@ static void qdisc_fact(struct host *h, const char *iface, struct factv *v)
 				 htb_fact(h, iface, q, &ceil) == 0)
 				buf_addf(&b, " %.0f", ceil);
 			add_buf(v, "qdisc_root", &b);
+			queue_fact(kind, q, v);
 			break;
 		}
 	}
@@ -298,6 +330,37 @@ static void iperf3_fact(struct host *h, struct factv *v)
 	buf_release(&b);
 }
 
+/* The offloads that change what a packet costs the CPU and what tbf
+ * counts (one GSO segment or a whole super-packet): `ethtool -k IF`'s
+ * tcp-segmentation-, generic-segmentation-, generic-receive- and
+ * large-receive-offload, "tso on, gso on, gro off, lro off". No ethtool,
+ * no fact. */
+static void offload_fact(struct host *h, const char *iface, struct factv *v)
+{
+	static const char *const names[][2] = {
+	    {"tcp-segmentation-offload", "tso"},
+	    {"generic-segmentation-offload", "gso"},
+	    {"generic-receive-offload", "gro"},
+	    {"large-receive-offload", "lro"}};
+	const char *argv[] = {"ethtool", "-k", iface, NULL};
+	struct buf b = BUF_INIT, val = BUF_INIT, out = BUF_INIT;
+	struct xr_err e;
+	if (sysread_run(h, argv, 10.0, &b, &e) == 0 && b.s) {
+		for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+			if (!kv_get(b.s, names[i][0], &val) || !val.len)
+				continue;
+			/* "on", "off [fixed]": the state, not the note */
+			val.s[strcspn(val.s, " ")] = '\0';
+			buf_addf(&out, "%s%s %s", out.len ? ", " : "",
+				 names[i][1], val.s);
+		}
+		add_buf(v, "nic_offloads", &out);
+	}
+	buf_release(&b);
+	buf_release(&val);
+	buf_release(&out);
+}
+
 static void capture_fact(struct host *h, struct factv *v)
 {
 	struct counters_snap *s = NULL;
@@ -335,39 +398,95 @@ static void system_facts(struct host *h, struct factv *v)
 	buf_release(&b);
 }
 
-int facts_collect(struct host *h, const char *iface, struct fact **facts,
-		  size_t *n)
+/* The group each key is read in (facts_key_group); keys not here
+ * (xrun_version, plan_hash, transport: the runner's) are in none. */
+static const struct {
+	const char *key;
+	unsigned group;
+} key_groups[] = {
+    {"hostname", FACTS_HOST},
+    {"cpu_model", FACTS_HOST},
+    {"cpu_count", FACTS_HOST},
+    {"mem_bytes", FACTS_HOST},
+    {"tcp_cc", FACTS_HOST},
+    {"tcp_cc_template", FACTS_HOST},
+    {"pktmon", FACTS_HOST},
+    {"os_release", FACTS_OS},
+    {"kernel", FACTS_OS},
+    {"nic_driver", FACTS_NIC},
+    {"nic_firmware", FACTS_NIC},
+    {"nic_link", FACTS_NIC},
+    {"nic_pcie_link", FACTS_NIC},
+    {"nic_mtu", FACTS_NIC},
+    {"nic_usb_link", FACTS_NIC},
+    {"nic_wifi_rate", FACTS_NIC},
+    {"nic_offloads", FACTS_NIC},
+    {"qdisc_root", FACTS_QDISC},
+    {"qdisc_root_queue", FACTS_QDISC},
+    {"police_egress", FACTS_QDISC},
+    {"police_ingress", FACTS_QDISC},
+    {"iperf3_version", FACTS_TOOLS},
+    {"capture_running", FACTS_CAPTURE},
+};
+
+unsigned facts_key_group(const char *key)
 {
-	struct factv v = {0};
+	for (size_t i = 0; key && i < sizeof key_groups / sizeof *key_groups;
+	     i++)
+		if (!strcmp(key_groups[i].key, key))
+			return key_groups[i].group;
+	return 0;
+}
+
+/* hostname, OS and kernel, CPU and memory of a Linux host (or this
+ * machine). */
+static void linux_host(struct host *h, unsigned what, struct factv *v)
+{
 	struct buf b = BUF_INIT;
 	struct xr_err e;
+	if (what & FACTS_HOST)
+		hostname_fact(h, v);
+	if (what & FACTS_OS) {
+		if (probe_read(h, "os.release", NULL, &b, &e) == 0)
+			add_buf(v, "os_release", &b);
+		buf_reset(&b);
+		if (probe_read(h, "kernel", NULL, &b, &e) == 0)
+			add_buf(v, "kernel", &b);
+	}
+	if (what & FACTS_HOST)
+		cpu_facts(h, v);
+	buf_release(&b);
+}
+
+int facts_collect_some(struct host *h, const char *iface, unsigned what,
+		       struct fact **facts, size_t *n)
+{
+	struct factv v = {0};
+	int is_linux = sysread_is_local(h) || host_os(h) == PLAN_OS_LINUX;
 
 	*facts = NULL;
 	*n = 0;
 	if (!iface && h)
 		iface = host_iface(h);
-	if (!sysread_is_local(h) && host_os(h) != PLAN_OS_LINUX) {
+	/* A Windows or macOS host's one system document holds both. */
+	if (!is_linux && (what & (FACTS_HOST | FACTS_OS)))
 		system_facts(h, &v);
-	} else {
-		hostname_fact(h, &v);
-		if (probe_read(h, "os.release", NULL, &b, &e) == 0)
-			add_buf(&v, "os_release", &b);
-		buf_reset(&b);
-		if (probe_read(h, "kernel", NULL, &b, &e) == 0)
-			add_buf(&v, "kernel", &b);
-		cpu_facts(h, &v);
-	}
-	buf_release(&b);
-	if (iface) {
+	else if (is_linux)
+		linux_host(h, what, &v);
+	if (iface && (what & FACTS_NIC)) {
 		nic_facts(h, iface, &v);
-		if (sysread_is_local(h) || host_os(h) == PLAN_OS_LINUX) {
-			qdisc_fact(h, iface, &v);
-			police_fact(h, iface, 0, &v);
-			police_fact(h, iface, 1, &v);
-		}
+		if (is_linux)
+			offload_fact(h, iface, &v);
 	}
-	iperf3_fact(h, &v);
-	capture_fact(h, &v);
+	if (iface && is_linux && (what & FACTS_QDISC)) {
+		qdisc_fact(h, iface, &v);
+		police_fact(h, iface, 0, &v);
+		police_fact(h, iface, 1, &v);
+	}
+	if (what & FACTS_TOOLS)
+		iperf3_fact(h, &v);
+	if (what & FACTS_CAPTURE)
+		capture_fact(h, &v);
 	if (v.oom) {
 		facts_free(v.a, v.n);
 		return -XR_ENOMEM;
@@ -375,6 +494,12 @@ int facts_collect(struct host *h, const char *iface, struct fact **facts,
 	*facts = v.a;
 	*n = v.n;
 	return 0;
+}
+
+int facts_collect(struct host *h, const char *iface, struct fact **facts,
+		  size_t *n)
+{
+	return facts_collect_some(h, iface, FACTS_ALL, facts, n);
 }
 
 void facts_free(struct fact *facts, size_t n)

@@ -71,6 +71,23 @@ int probe_known(const char *name)
 	return property_name(name, NULL) != NULL;
 }
 
+const char *probe_fact_key(const char *name)
+{
+	/* facts.c reads these through the same probe (nic_facts, the
+	 * probe_read of os.release and kernel); nic_link adds the duplex to
+	 * nic.link_speed's value, so that one is not the same read. */
+	static const char *const map[][2] = {{"nic.driver", "nic_driver"},
+					     {"nic.firmware", "nic_firmware"},
+					     {"nic.pcie_link", "nic_pcie_link"},
+					     {"nic.mtu", "nic_mtu"},
+					     {"os.release", "os_release"},
+					     {"kernel", "kernel"}};
+	for (size_t i = 0; name && i < sizeof map / sizeof *map; i++)
+		if (!strcmp(name, map[i][0]))
+			return map[i][1];
+	return NULL;
+}
+
 int probe_needs_iface(const char *name)
 {
 	return name && strncmp(name, "nic.", 4) == 0;

@@ -16,6 +16,10 @@ extern const char *const probe_names[]; /* NULL-terminated */
 int probe_known(const char *name);
 /* Does the probe need an interface (nic.*)? */
 int probe_needs_iface(const char *name);
+/* The host fact (facts.h) this probe reads as facts.c reads it, so that
+ * a verify's read is a fact of its run too: "nic.mtu" -> "nic_mtu";
+ * NULL for a probe that reads no fact that way. */
+const char *probe_fact_key(const char *name);
 
 /*
  * Read probe `name` on h into out (trimmed, one line), e.g. "mlx5_core",

@@ -182,6 +182,36 @@ static const char *const migrations[] = {
     " attempts, status, started_at, ended_at, elapsed, exit_code, reason"
     " FROM runs WHERE attempts > 0 AND status NOT IN ('pending',"
     " 'running');",
+    /* 13 (013.sql): the facts each run held under: fact sets, their
+     * values, the set of each run and host; each session's host_facts
+     * become one 'migrated' set per host (each key's last value) */
+    "CREATE TABLE IF NOT EXISTS fact_sets ("
+    " id INTEGER PRIMARY KEY,"
+    " session_id INTEGER NOT NULL REFERENCES sessions(id),"
+    " host TEXT NOT NULL, cause TEXT NOT NULL, factor TEXT, level TEXT,"
+    " read_at REAL NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS fact_sets_session ON fact_sets(session_id);"
+    "CREATE TABLE IF NOT EXISTS fact_values ("
+    " set_id INTEGER NOT NULL REFERENCES fact_sets(id) ON DELETE CASCADE,"
+    " key TEXT NOT NULL, value TEXT NOT NULL,"
+    " PRIMARY KEY (set_id, key)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS run_facts ("
+    " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+    " host TEXT NOT NULL,"
+    " set_id INTEGER NOT NULL REFERENCES fact_sets(id),"
+    " PRIMARY KEY (run_id, host)) WITHOUT ROWID;"
+    "INSERT INTO fact_sets(session_id, host, cause, read_at)"
+    " SELECT DISTINCT f.session_id, f.host, 'migrated', s.started_at"
+    " FROM host_facts f JOIN sessions s ON s.id = f.session_id"
+    " WHERE NOT EXISTS (SELECT 1 FROM fact_sets x WHERE x.session_id ="
+    " f.session_id AND x.host = f.host);"
+    "INSERT OR IGNORE INTO fact_values(set_id, key, value)"
+    " SELECT fs.id, f.key, f.value FROM host_facts f"
+    " JOIN fact_sets fs ON fs.session_id = f.session_id AND fs.host = f.host"
+    " AND fs.cause = 'migrated'"
+    " WHERE f.value IS NOT NULL AND f.rowid = (SELECT max(g.rowid) FROM"
+    " host_facts g WHERE g.session_id = f.session_id AND g.host = f.host"
+    " AND g.key = f.key AND g.value IS NOT NULL);",
 };
 
 static const char *migration_sql(int version)

@@ -28,7 +28,7 @@ struct counter_row;
 struct fact;
 
 /* The schema version this xrun writes. */
-#define STORE_SCHEMA_VERSION 12
+#define STORE_SCHEMA_VERSION 13
 /* The oldest version the readers read as it is (read-only opens do not
  * migrate): versions 2 and 3 added originals and changed only the key of
  * host_facts, nothing the readers depend on; version 5 added sizing (read when
@@ -37,8 +37,10 @@ struct fact;
  * schedules row has a row in runs for every scheduled run); version 7
  * series (none in an older store), version 8 their chunks and attempts
  * (a version 7 store is read as one chunk of each run's last attempt);
- * version 11 run_attempts (read when there: an older store's runs have
- * their last attempt only). */
+ * version 11 trials, version 12 run_attempts (read when there: an older
+ * store's runs have their last attempt only), version 13 fact sets (an
+ * older store has none: the readers give the host facts of each run's
+ * session, as before). */
 #define STORE_SCHEMA_READABLE 1
 
 enum store_open_flags {
@@ -164,6 +166,10 @@ struct store_counters {
 	size_t n;
 };
 struct series_set;
+struct store_run_fact {
+	const char *host;
+	int64_t set_id; /* store_fact_set_put's */
+};
 struct store_run_record {
 	const struct engine_result *res; /* status, times, output, metrics */
 	const char *engine;
@@ -177,6 +183,9 @@ struct store_run_record {
 	size_t ncounters;
 	/* What was sampled during the run (series.h), NULL when nothing. */
 	const struct series_set *series;
+	/* The fact set in effect on each host the run used (run_facts). */
+	const struct store_run_fact *facts;
+	size_t nfacts;
 };
 /* Store everything about one finished run in one transaction. */
 int store_run_finish(struct store *st, int64_t run_id,
@@ -231,6 +240,21 @@ int store_original_put(struct store *st, int64_t session_id, const char *factor,
  * a different one is added beside it (schema version 3). */
 int store_facts_put(struct store *st, int64_t session_id, const char *host,
 		    const struct fact *facts, size_t n, struct xr_err *err);
+/*
+ * A fact set (schema/store.md, "fact_sets"): every fact of host as read
+ * at one time, the cause ("open", "apply", "manual", "verify") and, but
+ * for "open", the factor and level that made the read. OUT: *set_id, to
+ * name in store_run_record.facts. In a transaction of its own.
+ */
+int store_fact_set_put(struct store *st, int64_t session_id, const char *host,
+		       const char *cause, const char *factor, const char *level,
+		       const struct fact *facts, size_t n, int64_t *set_id,
+		       struct xr_err *err);
+/* The set each host held during run_id (replacing what an earlier
+ * attempt named); inside store_run_finish's transaction. */
+int store_run_facts_put(struct store *st, int64_t run_id,
+			const struct store_run_fact *f, size_t n,
+			struct xr_err *err);
 int store_fact_put(struct store *st, int64_t session_id, const char *host,
 		   const char *key, const char *value, struct xr_err *err);
 

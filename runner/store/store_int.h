@@ -55,6 +55,17 @@ int store_prep(struct store *st, const char *sql, sqlite3_stmt **s,
 int store_step_done(struct store *st, sqlite3_stmt *s, const char *what,
 		    struct xr_err *err);
 
+/* The readers' helpers (store_read.c): prepare sql, where "%s" (if any)
+ * stands for the list of the n session ids; after the row loop, rc the
+ * last sqlite3_step and cb what the callback last said, finalize and say
+ * what failed; is there a table of that name? */
+int store_read_prep(struct store *st, const char *sql, const int64_t *ids,
+		    size_t n, sqlite3_stmt **s, const char *what,
+		    struct xr_err *err);
+int store_read_end(struct store *st, sqlite3_stmt *s, int rc, int cb,
+		   const char *what, struct xr_err *err);
+int store_has_table(struct store *st, const char *name);
+
 /* During a merge (the input attached as src, its sessions copied into
  * main): -XR_EUSAGE naming path when the shards in main can no longer
  * form one night: a shard twice, two N, a shard beside a whole session

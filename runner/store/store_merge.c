@@ -3,7 +3,8 @@
  * sessions of the same plan) into one. Each input is attached read-only in
  * effect (only SELECTed from) and every session it holds is copied with
  * all its rows (runs, metrics, intervals, observed settings,
- * verifications, counters, series, hooks, originals, load, host facts as
+ * verifications, counters, series, hooks, originals, load, host facts and
+ * fact sets (under new ids) as
  * they are), under new ids. A session is known by its key (session_keys, or
  * for a store older than version 4 one made from its plan hash and start
  * time): a session the output already has is skipped, so merging the same
@@ -270,6 +271,57 @@ static int copy_runs(struct store *st, int64_t old, int64_t sid,
 	return r;
 }
 
+/* Statements of copy_fact_sets, in order: the sets of an input of
+ * version 13 under new ids (merge_fset maps them, in the input's order),
+ * their values and the runs naming them. */
+static const char *const fact_set_copy[] = {
+    "CREATE TEMP TABLE IF NOT EXISTS merge_fset(old INTEGER PRIMARY KEY, "
+    "new INTEGER NOT NULL)",
+    "DELETE FROM temp.merge_fset",
+    "INSERT INTO temp.merge_fset(old, new) SELECT id, (SELECT "
+    "coalesce(max(id), 0) FROM main.fact_sets) + row_number() OVER "
+    "(ORDER BY id) FROM src.fact_sets WHERE session_id = ?1",
+    "INSERT INTO main.fact_sets(id, session_id, host, cause, factor, "
+    "level, read_at) SELECT m.new, ?2, f.host, f.cause, f.factor, "
+    "f.level, f.read_at FROM src.fact_sets f JOIN temp.merge_fset m ON "
+    "m.old = f.id ORDER BY m.new",
+    "INSERT INTO main.fact_values(set_id, key, value) SELECT m.new, "
+    "v.key, v.value FROM src.fact_values v JOIN temp.merge_fset m ON "
+    "m.old = v.set_id",
+    "INSERT INTO main.run_facts(run_id, host, set_id) SELECT n.id, c.host, "
+    "m.new FROM src.run_facts c JOIN temp.merge_fset m ON m.old = "
+    "c.set_id JOIN src.runs o ON o.id = c.run_id JOIN main.runs n ON "
+    "n.session_id = ?2 AND n.position = o.position",
+};
+
+/* An input older than version 13: its session's host facts become one
+ * migrated set per host, as migration 13 makes them (013.sql). */
+static const char *const fact_set_migrate[] = {
+    "INSERT INTO main.fact_sets(session_id, host, cause, read_at) SELECT "
+    "DISTINCT ?2, f.host, 'migrated', s.started_at FROM main.host_facts f "
+    "JOIN main.sessions s ON s.id = f.session_id WHERE f.session_id = ?2",
+    "INSERT OR IGNORE INTO main.fact_values(set_id, key, value) SELECT "
+    "fs.id, f.key, f.value FROM main.host_facts f JOIN main.fact_sets fs "
+    "ON fs.session_id = f.session_id AND fs.host = f.host AND fs.cause = "
+    "'migrated' WHERE f.session_id = ?2 AND f.value IS NOT NULL AND "
+    "f.rowid = (SELECT max(g.rowid) FROM main.host_facts g WHERE "
+    "g.session_id = f.session_id AND g.host = f.host AND g.key = f.key "
+    "AND g.value IS NOT NULL)",
+};
+
+static int copy_fact_sets(struct store *st, int64_t old, int64_t sid,
+			  struct xr_err *err)
+{
+	int v10 = src_has_table(st, "fact_sets");
+	const char *const *q = v10 ? fact_set_copy : fact_set_migrate;
+	size_t n = v10 ? sizeof fact_set_copy / sizeof *q
+		       : sizeof fact_set_migrate / sizeof *q;
+	int r = 0;
+	for (size_t i = 0; i < n && r == 0; i++)
+		r = merge_exec(st, q[i], old, sid, err);
+	return r;
+}
+
 static int copy_session_rows(struct store *st, int64_t old, int64_t sid,
 			     struct xr_err *err)
 {
@@ -305,11 +357,13 @@ static int copy_session_rows(struct store *st, int64_t old, int64_t sid,
 			    old, sid, err)) < 0)
 		return r;
 	/* Host facts as they are: every (host, key) row of the session. */
-	return merge_exec(st,
-			  "INSERT INTO main.host_facts(session_id, host, key, "
-			  "value) SELECT ?2, host, key, value FROM "
-			  "src.host_facts WHERE session_id = ?1",
-			  old, sid, err);
+	if ((r = merge_exec(st,
+			    "INSERT INTO main.host_facts(session_id, host, "
+			    "key, value) SELECT ?2, host, key, value FROM "
+			    "src.host_facts WHERE session_id = ?1",
+			    old, sid, err)) < 0)
+		return r;
+	return copy_fact_sets(st, old, sid, err);
 }
 
 /* Copy session old of src under key; *added 1 when copied, 0 when the

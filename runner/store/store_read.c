@@ -63,9 +63,9 @@ static int prep_text(struct store *st, const struct buf *q, sqlite3_stmt **s,
 }
 
 /* Prepare sql, where "%s" (if any) stands for the sessions list. */
-static int read_prep(struct store *st, const char *sql, const int64_t *ids,
-		     size_t n, sqlite3_stmt **s, const char *what,
-		     struct xr_err *err)
+int store_read_prep(struct store *st, const char *sql, const int64_t *ids,
+		    size_t n, sqlite3_stmt **s, const char *what,
+		    struct xr_err *err)
 {
 	struct buf q = BUF_INIT, in = BUF_INIT;
 	int r;
@@ -78,8 +78,8 @@ static int read_prep(struct store *st, const char *sql, const int64_t *ids,
 }
 
 /* After the row loop: rc the last sqlite3_step, cb what fn last said. */
-static int read_end(struct store *st, sqlite3_stmt *s, int rc, int cb,
-		    const char *what, struct xr_err *err)
+int store_read_end(struct store *st, sqlite3_stmt *s, int rc, int cb,
+		   const char *what, struct xr_err *err)
 {
 	int r = 0;
 	if (cb < 0)
@@ -107,8 +107,8 @@ int store_sessions_each(struct store *st, store_session_fn fn, void *ctx,
 	    "ON sh.session_id = s.id ORDER BY s.id DESC";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
-	if ((r = read_prep(st, store_has_shards(st) ? sql10 : sql, NULL, 0, &s,
-			   "sessions", err)) < 0)
+	if ((r = store_read_prep(st, store_has_shards(st) ? sql10 : sql, NULL,
+				 0, &s, "sessions", err)) < 0)
 		return r;
 	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct store_session_row row;
@@ -124,7 +124,7 @@ int store_sessions_each(struct store *st, store_session_fn fn, void *ctx,
 		row.testbed = col_str(s, 9);
 		cb = fn(ctx, &row);
 	}
-	return read_end(st, s, rc, cb, "sessions", err);
+	return store_read_end(st, s, rc, cb, "sessions", err);
 }
 
 int store_run_counts(struct store *st, int64_t session_id,
@@ -145,8 +145,8 @@ int store_run_counts(struct store *st, int64_t session_id,
 	int rc = SQLITE_DONE, r, i;
 	for (i = 0; i < STORE_RUN_STATUSES; i++)
 		counts[i] = 0;
-	if ((r = read_prep(st, store_has_schedules(st) ? sql6 : sql, NULL, 0,
-			   &s, "runs", err)) < 0)
+	if ((r = store_read_prep(st, store_has_schedules(st) ? sql6 : sql, NULL,
+				 0, &s, "runs", err)) < 0)
 		return r;
 	sqlite3_bind_int64(s, 1, session_id);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -154,7 +154,7 @@ int store_run_counts(struct store *st, int64_t session_id,
 		if (k >= 0 && sqlite3_column_int64(s, 1) > 0)
 			counts[k] += sqlite3_column_int64(s, 1);
 	}
-	return read_end(st, s, rc, 0, "runs", err);
+	return store_read_end(st, s, rc, 0, "runs", err);
 }
 
 int store_verify_run_counts(struct store *st, int64_t session_id,
@@ -174,7 +174,8 @@ int store_verify_run_counts(struct store *st, int64_t session_id,
 	sqlite3_stmt *s;
 	int rc, r;
 	*wrong = *unverified = 0;
-	if ((r = read_prep(st, sql, NULL, 0, &s, "verifications", err)) < 0)
+	if ((r = store_read_prep(st, sql, NULL, 0, &s, "verifications", err)) <
+	    0)
 		return r;
 	sqlite3_bind_int64(s, 1, session_id);
 	sqlite3_bind_text(s, 2, settings ? settings : "[]", -1,
@@ -184,7 +185,7 @@ int store_verify_run_counts(struct store *st, int64_t session_id,
 		*unverified = sqlite3_column_int64(s, 1);
 		rc = SQLITE_DONE;
 	}
-	return read_end(st, s, rc, 0, "verifications", err);
+	return store_read_end(st, s, rc, 0, "verifications", err);
 }
 
 /* The WHERE and LIMIT of a run filter; statuses are xrun's own names. */
@@ -248,7 +249,7 @@ int store_runs_each(struct store *st, const struct store_run_filter *f,
 		row.elapsed = col_real(s, 14);
 		cb = fn(ctx, &row);
 	}
-	return read_end(st, s, rc, cb, "runs", err);
+	return store_read_end(st, s, rc, cb, "runs", err);
 }
 
 int store_blocks_each(struct store *st, int64_t session_id, store_block_fn fn,
@@ -266,7 +267,7 @@ int store_blocks_each(struct store *st, int64_t session_id, store_block_fn fn,
 	    "position >= 0 GROUP BY block ORDER BY block";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
-	if ((r = read_prep(st, sql, NULL, 0, &s, "blocks", err)) < 0)
+	if ((r = store_read_prep(st, sql, NULL, 0, &s, "blocks", err)) < 0)
 		return r;
 	sqlite3_bind_int64(s, 1, session_id);
 	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -281,7 +282,7 @@ int store_blocks_each(struct store *st, int64_t session_id, store_block_fn fn,
 		row.pending_cell = col_str(s, 7);
 		cb = fn(ctx, &row);
 	}
-	return read_end(st, s, rc, cb, "blocks", err);
+	return store_read_end(st, s, rc, cb, "blocks", err);
 }
 
 int store_run_timings_each(struct store *st, store_timing_fn fn, void *ctx,
@@ -295,7 +296,7 @@ int store_run_timings_each(struct store *st, store_timing_fn fn, void *ctx,
 	    "position";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
-	if ((r = read_prep(st, sql, NULL, 0, &s, "run times", err)) < 0)
+	if ((r = store_read_prep(st, sql, NULL, 0, &s, "run times", err)) < 0)
 		return r;
 	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct store_run_timing row;
@@ -306,7 +307,7 @@ int store_run_timings_each(struct store *st, store_timing_fn fn, void *ctx,
 		row.session_id = sqlite3_column_int64(s, 4);
 		cb = fn(ctx, &row);
 	}
-	return read_end(st, s, rc, cb, "run times", err);
+	return store_read_end(st, s, rc, cb, "run times", err);
 }
 
 /* ---- values ----------------------------------------------------------- */
@@ -316,8 +317,9 @@ int store_metrics_each(struct store *st, store_metric_fn fn, void *ctx,
 {
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
-	if ((r = read_prep(st, "SELECT run_id, name, value, unit FROM metrics",
-			   NULL, 0, &s, "metrics", err)) < 0)
+	if ((r = store_read_prep(
+		 st, "SELECT run_id, name, value, unit FROM metrics", NULL, 0,
+		 &s, "metrics", err)) < 0)
 		return r;
 	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct store_metric_row row;
@@ -327,7 +329,7 @@ int store_metrics_each(struct store *st, store_metric_fn fn, void *ctx,
 		row.unit = col_str(s, 3);
 		cb = fn(ctx, &row);
 	}
-	return read_end(st, s, rc, cb, "metrics", err);
+	return store_read_end(st, s, rc, cb, "metrics", err);
 }
 
 /* The rows of one run, gathered for store_intervals_each. */
@@ -381,7 +383,7 @@ int store_intervals_each(struct store *st, store_interval_fn fn, void *ctx,
 	struct iv_group b;
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
-	if ((r = read_prep(
+	if ((r = store_read_prep(
 		 st, "SELECT run_id, value, t_start, t_end FROM intervals",
 		 NULL, 0, &s, "intervals", err)) < 0)
 		return r;
@@ -400,7 +402,7 @@ int store_intervals_each(struct store *st, store_interval_fn fn, void *ctx,
 	if (!cb && rc == SQLITE_DONE)
 		cb = iv_flush(&b, fn, ctx);
 	free(b.v);
-	return read_end(st, s, rc, cb, "intervals", err);
+	return store_read_end(st, s, rc, cb, "intervals", err);
 }
 
 int store_counter_sums_each(struct store *st, const int64_t *sessions, size_t n,
@@ -416,7 +418,8 @@ int store_counter_sums_each(struct store *st, const int64_t *sessions, size_t n,
 	    "GROUP BY r.cell, c.host, c.scope, c.name";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
-	if ((r = read_prep(st, sql, sessions, n, &s, "counters", err)) < 0)
+	if ((r = store_read_prep(st, sql, sessions, n, &s, "counters", err)) <
+	    0)
 		return r;
 	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct store_counter_sum row;
@@ -427,7 +430,7 @@ int store_counter_sums_each(struct store *st, const int64_t *sessions, size_t n,
 		row.sum = sqlite3_column_double(s, 4);
 		cb = fn(ctx, &row);
 	}
-	return read_end(st, s, rc, cb, "counters", err);
+	return store_read_end(st, s, rc, cb, "counters", err);
 }
 
 int store_verify_tallies_each(struct store *st, const int64_t *sessions,
@@ -452,7 +455,8 @@ int store_verify_tallies_each(struct store *st, const int64_t *sessions,
 	    "GROUP BY r.id, f) GROUP BY cell, f, ok";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
-	if ((r = read_prep(st, sql, sessions, n, &s, "verifications", err)) < 0)
+	if ((r = store_read_prep(st, sql, sessions, n, &s, "verifications",
+				 err)) < 0)
 		return r;
 	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct store_verify_tally row;
@@ -464,7 +468,7 @@ int store_verify_tallies_each(struct store *st, const int64_t *sessions,
 		row.actual = col_str(s, 5);
 		cb = fn(ctx, &row);
 	}
-	return read_end(st, s, rc, cb, "verifications", err);
+	return store_read_end(st, s, rc, cb, "verifications", err);
 }
 
 int store_verify_groups_each(struct store *st, const int64_t *sessions,
@@ -479,7 +483,8 @@ int store_verify_groups_each(struct store *st, const int64_t *sessions,
 	    "ORDER BY 1, 2, 6, 4, 5";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
-	if ((r = read_prep(st, sql, sessions, n, &s, "verifications", err)) < 0)
+	if ((r = store_read_prep(st, sql, sessions, n, &s, "verifications",
+				 err)) < 0)
 		return r;
 	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct store_verify_group row;
@@ -492,7 +497,7 @@ int store_verify_groups_each(struct store *st, const int64_t *sessions,
 		row.count = sqlite3_column_int64(s, 6);
 		cb = fn(ctx, &row);
 	}
-	return read_end(st, s, rc, cb, "verifications", err);
+	return store_read_end(st, s, rc, cb, "verifications", err);
 }
 
 int store_facts_each(struct store *st, const int64_t *sessions, size_t n,
@@ -503,7 +508,8 @@ int store_facts_each(struct store *st, const int64_t *sessions, size_t n,
 	    "WHERE session_id IN %s ORDER BY host, key, session_id";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
-	if ((r = read_prep(st, sql, sessions, n, &s, "host facts", err)) < 0)
+	if ((r = store_read_prep(st, sql, sessions, n, &s, "host facts", err)) <
+	    0)
 		return r;
 	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct store_fact_row row;
@@ -513,7 +519,7 @@ int store_facts_each(struct store *st, const int64_t *sessions, size_t n,
 		row.value = col_str(s, 3);
 		cb = fn(ctx, &row);
 	}
-	return read_end(st, s, rc, cb, "host facts", err);
+	return store_read_end(st, s, rc, cb, "host facts", err);
 }
 
 int store_observed_each(struct store *st, const int64_t *sessions, size_t n,
@@ -526,8 +532,8 @@ int store_observed_each(struct store *st, const int64_t *sessions, size_t n,
 	    "ORDER BY o.run_id, o.key";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
-	if ((r = read_prep(st, sql, sessions, n, &s, "observed values", err)) <
-	    0)
+	if ((r = store_read_prep(st, sql, sessions, n, &s, "observed values",
+				 err)) < 0)
 		return r;
 	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct store_observed_row row;
@@ -536,7 +542,7 @@ int store_observed_each(struct store *st, const int64_t *sessions, size_t n,
 		row.value = col_str(s, 2);
 		cb = fn(ctx, &row);
 	}
-	return read_end(st, s, rc, cb, "observed values", err);
+	return store_read_end(st, s, rc, cb, "observed values", err);
 }
 
 /* ---- conditions: what the runs really ran under ----------------------- */
@@ -562,8 +568,8 @@ int store_conditions_each(struct store *st, const int64_t *sessions, size_t n,
 	    "GROUP BY r.cell, v.host, v.actual ORDER BY 2, 1, 3";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
-	if ((r = read_prep(st, sql, sessions, n, &s, "observed settings",
-			   err)) < 0)
+	if ((r = store_read_prep(st, sql, sessions, n, &s, "observed settings",
+				 err)) < 0)
 		return r;
 	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct store_condition_row row;
@@ -573,10 +579,10 @@ int store_conditions_each(struct store *st, const int64_t *sessions, size_t n,
 		row.count = sqlite3_column_int64(s, 3);
 		cb = fn(ctx, &row);
 	}
-	return read_end(st, s, rc, cb, "observed settings", err);
+	return store_read_end(st, s, rc, cb, "observed settings", err);
 }
 
-static int has_table(struct store *st, const char *name)
+int store_has_table(struct store *st, const char *name)
 {
 	sqlite3_stmt *s;
 	int found;
@@ -602,9 +608,10 @@ int store_cuts_each(struct store *st, const int64_t *sessions, size_t n,
 	    "AND r.warmup = 0 GROUP BY r.cell ORDER BY r.cell";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
-	if (!has_table(st, "output_cut"))
+	if (!store_has_table(st, "output_cut"))
 		return 0; /* a store older than version 8, read as it is */
-	if ((r = read_prep(st, sql, sessions, n, &s, "output caps", err)) < 0)
+	if ((r = store_read_prep(st, sql, sessions, n, &s, "output caps",
+				 err)) < 0)
 		return r;
 	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct store_cut_row row;
@@ -613,7 +620,7 @@ int store_cuts_each(struct store *st, const int64_t *sessions, size_t n,
 		row.cap = sqlite3_column_int64(s, 2);
 		cb = fn(ctx, &row);
 	}
-	return read_end(st, s, rc, cb, "output caps", err);
+	return store_read_end(st, s, rc, cb, "output caps", err);
 }
 
 int store_loads_each(struct store *st, const int64_t *sessions, size_t n,
@@ -628,9 +635,10 @@ int store_loads_each(struct store *st, const int64_t *sessions, size_t n,
 	    "AND r.warmup = 0 GROUP BY r.cell ORDER BY r.cell";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
-	if (!has_table(st, "run_load"))
+	if (!store_has_table(st, "run_load"))
 		return 0; /* a store older than version 4, read as it is */
-	if ((r = read_prep(st, sql, sessions, n, &s, "load averages", err)) < 0)
+	if ((r = store_read_prep(st, sql, sessions, n, &s, "load averages",
+				 err)) < 0)
 		return r;
 	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct store_load_row row;
@@ -642,5 +650,5 @@ int store_loads_each(struct store *st, const int64_t *sessions, size_t n,
 		row.nruns = sqlite3_column_int64(s, 5);
 		cb = fn(ctx, &row);
 	}
-	return read_end(st, s, rc, cb, "load averages", err);
+	return store_read_end(st, s, rc, cb, "load averages", err);
 }

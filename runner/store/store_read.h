@@ -204,6 +204,47 @@ typedef int (*store_fact_fn)(void *ctx, const struct store_fact_row *f);
 int store_facts_each(struct store *st, const int64_t *sessions, size_t n,
 		     store_fact_fn fn, void *ctx, struct xr_err *err);
 
+/*
+ * Fact sets (schema version 12, schema/store.md "fact_sets") of the
+ * sessions: one row per value, ordered by set id and key (a set without
+ * values: one row, key and value NULL). factor and level are NULL for
+ * the causes "open" and "migrated". Nothing for an older store read
+ * without migrating. The strings live until fn returns.
+ */
+struct store_fact_set_row {
+	int64_t set_id, session_id;
+	const char *host, *cause, *factor, *level;
+	double read_at; /* Unix s */
+	const char *key, *value;
+};
+typedef int (*store_fact_set_fn)(void *ctx, const struct store_fact_set_row *f);
+int store_fact_sets_each(struct store *st, const int64_t *sessions, size_t n,
+			 store_fact_set_fn fn, void *ctx, struct xr_err *err);
+
+/* The set each non-warm-up run of the sessions held under on each host
+ * it used, ordered by run id and host. A run of a session stored before
+ * version 12 has no row: its facts are its session's "migrated" sets. */
+struct store_run_fact_row {
+	int64_t run_id;
+	const char *host;
+	int64_t set_id;
+};
+typedef int (*store_run_fact_fn)(void *ctx, const struct store_run_fact_row *f);
+int store_run_facts_each(struct store *st, const int64_t *sessions, size_t n,
+			 store_run_fact_fn fn, void *ctx, struct xr_err *err);
+
+/* The facts of run run_id: every value of the sets it held under
+ * (its session's migrated sets when it names none), ordered by host and
+ * key, with the set each came from and why that set was read. */
+struct store_run_value {
+	const char *host, *key, *value;
+	int64_t set_id;
+	const char *cause, *factor, *level;
+};
+typedef int (*store_run_value_fn)(void *ctx, const struct store_run_value *v);
+int store_facts_of_run(struct store *st, int64_t run_id, store_run_value_fn fn,
+		       void *ctx, struct xr_err *err);
+
 /* What the engine observed per run (the congestion control really used,
  * the protocol, its version, ...), of the sessions' non-warm-up runs,
  * ordered by run id and key. value may be NULL. */

@@ -714,6 +714,9 @@ int store_run_finish(struct store *st, int64_t run_id,
 		goto fail;
 	if ((r = keep_attempt(st, run_id, err)) < 0)
 		goto fail;
+	if (rec->nfacts && (r = store_run_facts_put(st, run_id, rec->facts,
+						    rec->nfacts, err)) < 0)
+		goto fail;
 	/* `xrun status` shows when the session last moved. */
 	if ((r = per_run(st, PR_SESSION_TOUCH, &s, err)) < 0)
 		goto fail;

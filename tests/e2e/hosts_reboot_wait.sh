@@ -86,6 +86,13 @@ got=$(q w.db "select distinct trim(stdout) from runs where json_extract(cell,'\$
 [ "$got" = "port=$p2 rate 5" ] || fail "second block ran as '$got'"
 [ "$(q w.db "select value from host_facts where host='two' and key='transport'")" = ssh ] ||
 	fail "facts of the rebooted host"
+# Its facts read when it answered again are a set caused by the manual
+# step (schema/store.md "fact_sets"), and the block's 2 runs name it.
+[ "$(q w.db "select count(*) from runs r join run_facts f on f.run_id = r.id
+	and f.host = 'two' join fact_sets s on s.id = f.set_id where
+	s.cause = 'manual' and s.factor = 'os' and s.level = 'second' and
+	json_extract(r.cell, '\$.os') = 'second'")" = 2 ] ||
+	fail "fact sets: $(q w.db "select * from fact_sets; select * from run_facts")"
 stop_late
 
 # A host that never comes back: the block is left pending with a reason.

@@ -28,8 +28,17 @@ sample: off
 YAML
 "$XRUN" plan m.yaml >plan.txt
 [ "$(grep -c 'apply cc' plan.txt)" = 2 ] || fail "xrun plan: apply not shown in each block: $(cat plan.txt)"
-# The "reboot" between the blocks wipes the setting.
-(sleep 1; printf '\n'; sleep 1.5; rm -f "$T/state"; printf '\n'; sleep 1.5) |
+# The "reboot" between the blocks wipes the setting: once the first
+# block's two runs are stored (a fixed sleep raced them on a loaded
+# machine, where reading the facts again after the apply hook takes a
+# while), then Enter for the second block.
+first_block() {
+	for _ in $(seq 300); do
+		[ "$(sqlite3 m.db "select count(*) from runs where status='ok'" 2>/dev/null)" = 2 ] && return
+		sleep 0.1
+	done
+}
+(sleep 1; printf '\n'; first_block; rm -f "$T/state"; printf '\n'; sleep 1.5) |
 	script -qfc "'$XRUN' run m.yaml" tty.log >/dev/null 2>&1 || true
 [ "$(sqlite3 m.db "select count(*) from runs where status='ok'")" = 4 ] || fail "not all runs ok: $(tr '\r' '\n' <tty.log)"
 [ "$(sqlite3 m.db "select count(*) from hooks where kind='apply'")" = 2 ] ||

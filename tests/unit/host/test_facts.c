@@ -21,11 +21,11 @@ int main(void)
 {
 	tap_plan(40); /* at least: the facts depend on the machine */
 	static const char *const keys[] = {
-	    "hostname",	     "os_release",     "kernel",
-	    "cpu_model",     "cpu_count",      "mem_bytes",
-	    "nic_driver",    "nic_firmware",   "nic_link",
-	    "nic_pcie_link", "iperf3_version", "capture_running",
-	    "nic_mtu",	     "qdisc_root",     NULL};
+	    "hostname",	 "os_release",	  "kernel",	    "cpu_model",
+	    "cpu_count", "mem_bytes",	  "nic_driver",	    "nic_firmware",
+	    "nic_link",	 "nic_pcie_link", "iperf3_version", "capture_running",
+	    "nic_mtu",	 "qdisc_root",	  "nic_offloads",   "qdisc_root_queue",
+	    NULL};
 	struct fact *f = NULL;
 	size_t n = 0;
 	struct utsname u;
@@ -45,6 +45,26 @@ int main(void)
 		for (size_t j = i + 1; j < n; j++)
 			ok(strcmp(f[i].key, f[j].key) != 0, "no duplicate %s",
 			   f[i].key);
+	}
+	/* nic_offloads against ethtool's own lines, read by awk */
+	if (system("command -v ethtool >/dev/null 2>&1") == 0) {
+		FILE *pp = popen(
+		    "ethtool -k lo | awk -F': ' '"
+		    "/^tcp-segmentation-offload/{t=$2} "
+		    "/^generic-segmentation-offload/{g=$2} "
+		    "/^generic-receive-offload/{r=$2} "
+		    "/^large-receive-offload/{l=$2} END{sub(/ .*/,\"\",l); "
+		    "printf \"tso %s, gso %s, gro %s, lro %s\", t, g, r, l}'",
+		    "r");
+		char want[128] = "";
+		if (pp) {
+			if (!fgets(want, sizeof want, pp))
+				want[0] = '\0';
+			pclose(pp);
+		}
+		v = get(f, n, "nic_offloads");
+		ok(v && !strcmp(v, want), "nic_offloads '%s' = ethtool's '%s'",
+		   v ? v : "", want);
 	}
 	gethostname(host, sizeof host - 1);
 	v = get(f, n, "hostname");
