@@ -482,6 +482,7 @@ int report_build(const char *db_path, const struct report_opts *o,
 	    (rc = loader_observed(&l, err)) < 0 ||
 	    (rc = loader_conditions(&l, err)) < 0 ||
 	    (rc = loader_session_info(&l, err)) < 0 ||
+	    (rc = loader_progress(&l, err)) < 0 ||
 	    (rc = loader_display_unit(&l, err)) < 0)
 		goto fail;
 	if ((rc = model_tables(&l.m, err)) < 0 ||

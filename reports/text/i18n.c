@@ -22,7 +22,7 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
     [REPORT_T_RUNS_OTHER] = {"other", "その他"},
     [REPORT_T_RUNS_WARMUP] = {"warm-up", "ウォームアップ"},
     [REPORT_T_METRIC] = {"Metric", "指標"},
-    [REPORT_T_THRESHOLD] = {"Noise threshold", "雑音しきい値"},
+    [REPORT_T_THRESHOLD] = {"Noise threshold", "判定しきい値"},
     [REPORT_T_TABLES] = {"Results", "結果"},
     [REPORT_T_TABLE_CAPTION] = {"%s by %s", "%s（%s 別）"},
     [REPORT_T_CELLS] = {"Cells", "セル"},
@@ -228,6 +228,32 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
 				 "計画にも指定がない）。"},
     [REPORT_T_GENERATED] = {"Generated", "作成日時"},
     [REPORT_T_METHOD] = {"Method", "方法"},
+    [REPORT_T_FINDINGS] = {"Findings", "要点"},
+    [REPORT_T_F_RUNNING] = {"Unfinished: %lld of %lld runs done; xrun "
+			    "(pid %ld) is running it now",
+			    "未完了: %lld / %lld 試行が終了、xrun（pid %ld）"
+			    "が実行中"},
+    [REPORT_T_F_RUNNING_ANY] =
+	{"Unfinished: %lld of %lld runs done; an "
+	 "xrun is running it now",
+	 "未完了: %lld / %lld 試行が終了、xrun が実行中"},
+    [REPORT_T_F_INTERRUPTED] = {"Interrupted: %lld of %lld runs done; no "
+				"xrun is running it (run the plan again to "
+				"resume)",
+				"中断: %lld / %lld 試行が終了、実行中の xrun "
+				"はない（計画をもう一度実行すると再開）"},
+    [REPORT_T_F_INCOMPLETE] = {"Incomplete: %lld of %lld runs done (run the "
+			       "plan again to run the rest)",
+			       "未完了: %lld / %lld 試行が終了（計画をもう一度"
+			       "実行すると残りを実行）"},
+    [REPORT_T_F_VALUES] = {"geomean %s → %s %s", "幾何平均 %s → %s %s"},
+    [REPORT_T_F_CELLS] = {"%d of %d cells: %s", "%d / %d セル: %s"},
+    [REPORT_T_F_FAILED] = {"%d of %d runs failed: %s",
+			   "%d / %d 試行が失敗: %s"},
+    [REPORT_T_F_TIMEOUT] = {"%d of %d runs timed out: %s",
+			    "%d / %d 試行がタイムアウト: %s"},
+    [REPORT_T_F_NO_REASON] = {"no reason stored", "理由の記録なし"},
+    [REPORT_T_F_MORE] = {"+%d more", "ほか %d"},
 };
 
 const char *report_text_lang(enum report_lang lang, enum report_text_id id)
