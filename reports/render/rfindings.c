@@ -182,6 +182,12 @@ static int same_limit(const struct explain_limit *x,
 	       same_str(limit_what(x), limit_what(y));
 }
 
+/* Has cell k a value of the report's metric (a limit to speak of)? */
+static int has_values(const struct report *r, int k)
+{
+	return r->cells[k].st && r->cells[k].st[r->met.primary].n > 0;
+}
+
 /* One line per group of cells with the same limit, in the order their
  * first cell comes. */
 static int limit_lines(struct fb *b, const struct explain *x, int *cells)
@@ -193,12 +199,16 @@ static int limit_lines(struct fb *b, const struct explain *x, int *cells)
 		const struct explain_limit *l = &x->cells[i];
 		const char *what, *s;
 		struct rf_line *line;
-		for (k = 0; k < i && !same_limit(&x->cells[k], l); k++)
+		if (!has_values(r, i))
+			continue; /* nothing measured, nothing limited */
+		for (k = 0; k < i &&
+			    !(has_values(r, k) && same_limit(&x->cells[k], l));
+		     k++)
 			;
 		if (k < i)
 			continue; /* listed with an earlier cell */
 		for (n = 0, k = i; k < r->ncells; k++)
-			if (same_limit(&x->cells[k], l))
+			if (has_values(r, k) && same_limit(&x->cells[k], l))
 				cells[n++] = k;
 		what = limit_what(l);
 		s = explain_kind_text(l->kind, lang);

@@ -19,6 +19,7 @@
 #include "explain.h"
 #include "render.h"
 #include "rlatency.h"
+#include "rfindings.h"
 #include "rtable.h"
 #include "svg_chart.h"
 
@@ -63,6 +64,8 @@ static const char css[] =
     ".chart svg { display: block; max-width: 100%; height: auto; }\n"
     "table.data td.w { min-width: 5.5rem; }\n"
     "ol.notes { padding-left: 1.6rem; }\n"
+    "ul.findings { padding-left: 1.2rem; }\n"
+    "ul.findings li { margin: .25rem 0; overflow-wrap: anywhere; }\n"
     "ol.vnotes { font-size: .85rem; padding-left: 1.6rem; }\n"
     "table.data td.w { overflow-wrap: anywhere; }\n"
     "ol.notes li { margin: .3rem 0; }\n"
@@ -388,15 +391,11 @@ static int comparisons(FILE *f, const struct report *r, struct arena *a)
 {
 	struct chart_fig fig;
 	struct rtable t;
-	struct buf m = BUF_INIT;
 	const char **vn;
 	int i, nvn;
 	heading(f, 2, "comparisons", T(COMPARISONS));
 	for (i = 0; i < r->npair_notes; i++) /* declared, not realised */
 		para(f, "note", r->pair_notes[i]);
-	report_method_note(r, &m);
-	para(f, "note", m.s ? m.s : "");
-	buf_release(&m);
 	if (!r->ncmps) {
 		para(f, "none", T(NO_COMPARISONS));
 		return 0;
@@ -449,6 +448,39 @@ static int limits(FILE *f, const struct report *r)
 		if (s)
 			para(f, "published", s);
 	}
+	return 0;
+}
+
+/* How the comparisons were computed, after the results they explain. */
+static void method(FILE *f, const struct report *r)
+{
+	struct buf m = BUF_INIT;
+	if (!r->ncmps)
+		return;
+	report_method_note(r, &m);
+	heading(f, 2, "method", T(METHOD));
+	para(f, "note", m.s ? m.s : "");
+	buf_release(&m);
+}
+
+/* The answer first (rfindings.h): a list before the summary table; the
+ * state of an unfinished session in bold. */
+static int findings(FILE *f, const struct report *r, struct arena *a)
+{
+	struct rf_line *l;
+	int i, n;
+	if (rt_findings(r, a, &l, &n) < 0)
+		return -XR_ENOMEM;
+	heading(f, 2, "findings", T(FINDINGS));
+	fputs("<ul class=\"findings\">\n", f);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "<li class=\"%s\">%s", rf_kind_name(l[i].kind),
+			l[i].kind == RF_STATE ? "<strong>" : "");
+		ESC(l[i].text);
+		fprintf(f, "%s</li>\n",
+			l[i].kind == RF_STATE ? "</strong>" : "");
+	}
+	fputs("</ul>\n", f);
 	return 0;
 }
 
@@ -562,6 +594,8 @@ static int body(FILE *f, const struct report *r, struct arena *a)
 	/* The plan's description says what the benchmark is for. */
 	if (r->about.description && *r->about.description)
 		para(f, "desc", r->about.description);
+	if (findings(f, r, a) < 0)
+		return -XR_ENOMEM;
 	if (rt_header(r, a, &t) < 0)
 		return -XR_ENOMEM;
 	table(f, &t, NULL, "summary");
@@ -576,6 +610,8 @@ static int body(FILE *f, const struct report *r, struct arena *a)
 		rc = comparisons(f, r, a);
 	if (rc == 0)
 		rc = limits(f, r);
+	if (rc == 0)
+		method(f, r);
 	if (rc == 0)
 		rc = reference(f, r, a);
 	if (rc == 0)

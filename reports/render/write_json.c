@@ -11,12 +11,14 @@
 
 #include <jansson.h>
 
+#include "arena.h"
 #include "buf.h"
 #include "escape.h"
 #include "explain.h"
 #include "json_dump.h"
 #include "json_runs.h"
 #include "render.h"
+#include "rfindings.h"
 #include "banned.h"
 
 /* What the escaping replaced in the report being written. */
@@ -520,6 +522,63 @@ static json_t *ref_row_head(const struct report *r,
 	return row;
 }
 
+/* "progress": whether the sessions are finished (model_progress.c). */
+static json_t *progress(const struct report *r)
+{
+	static const char *const state[] = {
+	    [REPORT_STATE_DONE] = "done",
+	    [REPORT_STATE_RUNNING] = "running",
+	    [REPORT_STATE_INTERRUPTED] = "interrupted",
+	    [REPORT_STATE_INCOMPLETE] = "incomplete",
+	};
+	const struct report_progress *p = &r->prog;
+	return json_pack("{s:s,s:I,s:I,s:o}", "state", state[p->state], "done",
+			 (json_int_t)p->done, "scheduled", (json_int_t)p->all,
+			 "pid",
+			 p->state == REPORT_STATE_RUNNING && p->pid > 0
+			     ? json_integer(p->pid)
+			     : json_null());
+}
+
+/* "findings": the lines at the top of every report (rfindings.h), each
+ * with what a program needs without parsing the text. */
+static json_t *findings(const struct report *r)
+{
+	struct arena *a = arena_new();
+	struct rf_line *l;
+	json_t *arr = json_array();
+	int i, n;
+	if (!a || rt_findings(r, a, &l, &n) < 0)
+		n = 0; /* out of memory: json_dumps fails on the rest too */
+	for (i = 0; i < n; i++) {
+		json_t *o =
+		    json_pack("{s:s,s:o}", "kind", rf_kind_name(l[i].kind),
+			      "text", jstr(l[i].text));
+		if (l[i].cmp >= 0) {
+			json_object_set_new(o, "comparison",
+					    json_integer(l[i].cmp));
+			json_object_set_new(o, "verdict",
+					    jstr(report_verdict_name(
+						r->cmps[l[i].cmp].verdict)));
+		}
+		if (l[i].kind == RF_LIMIT || l[i].kind == RF_FAILED ||
+		    l[i].kind == RF_STATE) {
+			json_object_set_new(o, "count",
+					    json_integer(l[i].count));
+			json_object_set_new(o, "of", json_integer(l[i].of));
+		}
+		if (l[i].limit)
+			json_object_set_new(o, "limit", jstr(l[i].limit));
+		if (l[i].kind == RF_FAILED) {
+			json_object_set_new(o, "status", jstr(l[i].status));
+			json_object_set_new(o, "reason", str(l[i].reason));
+		}
+		json_array_append_new(arr, o);
+	}
+	arena_free(a);
+	return arr;
+}
+
 static json_t *model_head(const struct report *r)
 {
 	json_t *o = json_object(), *a;
@@ -535,6 +594,9 @@ static json_t *model_head(const struct report *r)
 	json_object_set_new(
 	    o, "lang", jstr(r->about.lang == REPORT_LANG_JA ? "ja" : "en"));
 	json_object_set_new(o, "generated_at", num(r->about.generated_at));
+	/* the answer first, as every format puts it */
+	json_object_set_new(o, "findings", findings(r));
+	json_object_set_new(o, "progress", progress(r));
 	a = json_array();
 	for (i = 0; i < r->span.nsessions; i++)
 		json_array_append_new(a, json_integer(r->span.sessions[i]));
