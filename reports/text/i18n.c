@@ -40,6 +40,8 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
     [REPORT_T_N] = {"n", "n"},
     [REPORT_T_VERDICT] = {"Verdict", "判定"},
     [REPORT_T_MEDIAN] = {"median", "中央値"},
+    [REPORT_T_CELL_ESTIMATE] = {"geomean ×/÷ 95% interval",
+				"幾何平均 ×/÷ 95% 区間"},
     [REPORT_T_MEAN] = {"mean", "平均"},
     [REPORT_T_STDEV] = {"stdev", "標準偏差"},
     [REPORT_T_CV] = {"CV %", "変動係数 %"},
@@ -49,11 +51,14 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
 	{"A cell shows the geometric mean over its successful runs, the "
 	 "estimator the comparisons use, with its 95% interval as a factor: "
 	 "\"9.41 ×/÷1.005\" is 9.41 with the interval [9.41/1.005, "
-	 "9.41×1.005]; the cells table gives the median and the mean with "
-	 "its 95% t-interval. [k] marks refer to the notes.",
+	 "9.41×1.005]. The chart's bars and the cells table's first value "
+	 "column show the same number; the cells table gives the median and "
+	 "the mean beside it, labelled. [k] marks refer to the notes.",
 	 "各セルは成功した試行の幾何平均（比較に使う推定量）と、その 95% "
 	 "区間を倍率で示す: \"9.41 ×/÷1.005\" は区間 [9.41/1.005, "
-	 "9.41×1.005]。セルの表には中央値と、平均とその 95% t 区間を示す。"
+	 "9.41×1.005]"
+	 "。グラフの棒とセルの表の最初の値の列も同じ値で、セルの表には"
+	 "中央値と平均も見出し付きで並べる。"
 	 "[k] は注記番号。"},
     [REPORT_T_INTERVAL_P95] = {"interval p95", "区間 p95"},
     [REPORT_T_INTERVAL_PEAK] = {"interval peak", "区間ピーク"},

@@ -47,6 +47,7 @@ enum report_lang {
 	X(N)                                                                   \
 	X(VERDICT)                                                             \
 	X(MEDIAN)                                                              \
+	X(CELL_ESTIMATE) /* the cells table's first value column */            \
 	X(MEAN)                                                                \
 	X(STDEV)                                                               \
 	X(CV)                                                                  \
