@@ -26,6 +26,7 @@
 #include "banned.h"
 
 #define T(id) report_text(r, REPORT_T_##id)
+#define FOREST_W 390.0 /* the comparisons chart's width in units */
 #define ESC(s) svg_escape(f, (s))
 
 /* The style sheet, after the font stack (body { font-family: ... }). */
@@ -415,7 +416,9 @@ static int comparisons(FILE *f, const struct report *r, struct arena *a)
 	if (nvn)
 		fputs("</ol>\n", f);
 	/* each pair's change against the ±θ band (chart_cmp.c) */
-	if (chart_forest(r, 480, a, &fig) < 0)
+	/* 390 units: at its least scale (svg_chart.c) it fits a 390 px
+	 * phone's column without scrolling, verdicts and all */
+	if (chart_forest(r, FOREST_W, a, &fig) < 0)
 		return -XR_ENOMEM;
 	return html_fig(f, &fig, "forest", 1);
 }
