@@ -133,7 +133,7 @@ static void test_notes(const struct report *r, struct arena *a)
 	ok(has_item(&n[0], "kind=a, tune=hi",
 		    "tune: 3 of 3 runs, expected 'hi'"),
 	   "verify_failed: the cell");
-	ok(has_item(&n[0], "kind=a: tune=lo vs tune=hi",
+	ok(has_item(&n[0], "kind=a: tune=lo → tune=hi",
 		    "tune: 0 of 5 runs on A, 5 of 5 on B"),
 	   "verify_failed: the comparison, by its shared and differing "
 	   "levels");
@@ -142,7 +142,7 @@ static void test_notes(const struct report *r, struct arena *a)
 	ok(has_item(&n[1], "kind=b, tune=lo", "2 of 5"), "failed_runs: cell");
 	/* a comparison flag */
 	is_int(n[2].nitems, 1, "nonpositive: the comparison");
-	ok(has_item(&n[2], "kind=b: tune=lo vs tune=hi", "no log scale"),
+	ok(has_item(&n[2], "kind=b: tune=lo → tune=hi", "no log scale"),
 	   "nonpositive: its detail");
 }
 
@@ -206,10 +206,10 @@ static void test_markdown(const struct report *r)
 	}
 	is_int(report_write_md(r, f, &err), 0, "markdown written");
 	fclose(f);
-	ok(text && strstr(text, "   - kind=a: tune=lo vs tune=hi: tune: 0 of 5 "
+	ok(text && strstr(text, "   - kind=a: tune=lo → tune=hi: tune: 0 of 5 "
 				"runs on A, 5 of 5 on B\n"),
 	   "markdown lists the comparison's verify_failed");
-	ok(text && strstr(text, "   - kind=b: tune=lo vs tune=hi: no log "
+	ok(text && strstr(text, "   - kind=b: tune=lo → tune=hi: no log "
 				"scale\n"),
 	   "markdown lists the comparison's nonpositive");
 	ok(text && !strstr(text, "B: tune: 3 of 3"),
@@ -274,10 +274,10 @@ static void test_html(struct report *r)
 	r->about.title = "t";
 	ok(text && strstr(text, "<h1>a &lt;b&gt; &amp; &quot;c&quot;</h1>"),
 	   "html: the title escaped");
-	ok(text && strstr(text, "<li>kind=a: tune=lo vs tune=hi: tune: 0 of 5 "
+	ok(text && strstr(text, "<li>kind=a: tune=lo → tune=hi: tune: 0 of 5 "
 				"runs on A, 5 of 5 on B</li>"),
 	   "html lists the comparison's verify_failed");
-	ok(text && strstr(text, "<li>kind=b: tune=lo vs tune=hi: no log "
+	ok(text && strstr(text, "<li>kind=b: tune=lo → tune=hi: no log "
 				"scale</li>"),
 	   "html lists the comparison's nonpositive");
 	ok(text && strstr(text, "<li>kind=a, tune=hi: tune: 3 of 3 runs, "
