@@ -146,7 +146,10 @@ static const struct {
 static void missing_once(struct explain_ctx *x, const char *what, const char *h)
 {
 	char miss[96];
-	snprintf(miss, sizeof miss, "%s of %s", what, h);
+	if (x->lang == REPORT_LANG_JA)
+		snprintf(miss, sizeof miss, "%s の %s", h, what);
+	else
+		snprintf(miss, sizeof miss, "%s of %s", what, h);
 	if (!strstr(x->missing, miss))
 		explain_cat(x->missing, sizeof x->missing, ", ", miss);
 }
@@ -162,10 +165,17 @@ static void bus_ceilings(struct explain_ctx *x, const char *h, int udp, int mtu,
 		   *wl = explain_cell_fact(x, h, "nic_wifi_rate");
 	char name[160];
 	double gts = 0, v;
-	int lanes = 0;
+	int lanes = 0, ja = x->lang == REPORT_LANG_JA;
+	/* Japanese: "HOST の ..." (names and units stay as they are) */
 	if (pl && sscanf(pl, "%lf GT/s x%d", &gts, &lanes) == 2) {
-		snprintf(name, sizeof name, "PCIe %.1f GT/s x%d on %s (raw)",
-			 gts, lanes, h);
+		if (ja)
+			snprintf(name, sizeof name,
+				 "%s の PCIe %.1f GT/s x%d（生の速度）", h, gts,
+				 lanes);
+		else
+			snprintf(name, sizeof name,
+				 "PCIe %.1f GT/s x%d on %s (raw)", gts, lanes,
+				 h);
 		consider(x, &bus[BUS_PCIE], explain_pcie_raw(gts, lanes),
 			 EXPLAIN_PCIE, name, h, "nic_pcie_link", NULL);
 	}
@@ -173,17 +183,30 @@ static void bus_ceilings(struct explain_ctx *x, const char *h, int udp, int mtu,
 	if (isfinite(v) && mtu <= 68) {
 		missing_once(x, "nic_mtu", h);
 	} else if (isfinite(v)) {
-		snprintf(name, sizeof name, "USB %s on %s, %s at MTU %d", ul, h,
-			 udp ? "UDP" : "TCP", mtu);
+		if (ja)
+			snprintf(name, sizeof name,
+				 "%s の USB %s、MTU %d の %s", h, ul, mtu,
+				 udp ? "UDP" : "TCP");
+		else
+			snprintf(name, sizeof name,
+				 "USB %s on %s, %s at MTU %d", ul, h,
+				 udp ? "UDP" : "TCP", mtu);
 		consider(x, &bus[BUS_USB], explain_tbf_goodput(v, mtu, udp),
 			 EXPLAIN_USB, name, h, "nic_usb_link", "nic_mtu");
 	}
 	v = explain_wifi_phy(wl);
 	if (isfinite(v)) {
-		snprintf(name, sizeof name,
-			 "Wi-Fi PHY rate %.1f Mbit/s on %s (an estimate: "
-			 "the MAC carries less)",
-			 v / 1e6, h);
+		if (ja)
+			snprintf(
+			    name, sizeof name,
+			    "%s の Wi-Fi PHY 速度 %.1f Mbit/s（推定値: MAC "
+			    "が運ぶのはこれより少ない）",
+			    h, v / 1e6);
+		else
+			snprintf(name, sizeof name,
+				 "Wi-Fi PHY rate %.1f Mbit/s on %s (an "
+				 "estimate: the MAC carries less)",
+				 v / 1e6, h);
 		consider(x, &bus[BUS_WIFI], v, EXPLAIN_WIFI, name, h,
 			 "nic_wifi_rate", NULL);
 	}
@@ -243,10 +266,16 @@ static int police_ceilings(struct explain_ctx *x, const char *h, int udp,
 			   ll) != 3 ||
 		    !(rate > 0))
 			continue;
-		snprintf(name, sizeof name,
-			 "policer %.0f Mbit/s on %s %s, %s at MTU %d",
-			 rate / 1e6, h, i ? "ingress" : "egress",
-			 udp ? "UDP" : "TCP", mtu);
+		if (x->lang == REPORT_LANG_JA)
+			snprintf(name, sizeof name,
+				 "%s の%sポリサー %.0f Mbit/s、MTU %d の %s", h,
+				 i ? "受信側" : "送信側", rate / 1e6, mtu,
+				 udp ? "UDP" : "TCP");
+		else
+			snprintf(name, sizeof name,
+				 "policer %.0f Mbit/s on %s %s, %s at MTU %d",
+				 rate / 1e6, h, i ? "ingress" : "egress",
+				 udp ? "UDP" : "TCP", mtu);
 		consider(x, best,
 			 explain_police_goodput(rate, mtu, udp, i, ov,
 						!strcmp(ll, "atm")),
@@ -291,9 +320,14 @@ static void host_ceilings(struct explain_ctx *x, const char *h, int udp,
 	if (q && (!strncmp(q, "tbf ", 4) || !strncmp(q, "htb ", 4)) &&
 	    !acks_only(x, h, 0)) {
 		double rate = strtod(q + 4, NULL);
-		snprintf(name, sizeof name,
-			 "%.3s %.0f Mbit/s on %s, %s at MTU %d", q, rate / 1e6,
-			 h, proto, mtu);
+		if (x->lang == REPORT_LANG_JA)
+			snprintf(name, sizeof name,
+				 "%s の %.3s %.0f Mbit/s、MTU %d の %s", h, q,
+				 rate / 1e6, mtu, proto);
+		else
+			snprintf(name, sizeof name,
+				 "%.3s %.0f Mbit/s on %s, %s at MTU %d", q,
+				 rate / 1e6, h, proto, mtu);
 		if (rate > 0)
 			consider(x, best, explain_tbf_goodput(rate, mtu, udp),
 				 EXPLAIN_LINE, name, h, "qdisc_root",
@@ -303,9 +337,14 @@ static void host_ceilings(struct explain_ctx *x, const char *h, int udp,
 		/* A virtual interface's speed is nominal, not a wire. */
 	} else if (link && strtod(link, NULL) > 0) {
 		double mbps = strtod(link, NULL);
-		snprintf(name, sizeof name,
-			 "%.0f Mbit/s Ethernet on %s, %s at MTU %d", mbps, h,
-			 proto, mtu);
+		if (x->lang == REPORT_LANG_JA)
+			snprintf(name, sizeof name,
+				 "%s の %.0f Mbit/s Ethernet、MTU %d の %s", h,
+				 mbps, mtu, proto);
+		else
+			snprintf(name, sizeof name,
+				 "%.0f Mbit/s Ethernet on %s, %s at MTU %d",
+				 mbps, h, proto, mtu);
 		consider(x, best, explain_eth_goodput(mbps * 1e6, mtu, udp),
 			 EXPLAIN_LINE, name, h, "nic_link", "nic_mtu");
 	} else if (!q && !pol && !explain_cell_fact(x, h, "nic_wifi_rate")) {

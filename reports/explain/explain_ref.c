@@ -61,6 +61,7 @@ static const struct {
 struct pub {
 	double line, bus[PUB_BUSES]; /* ceilings in bit/s; NaN */
 	char line_name[160], bus_name[PUB_BUSES][160], missing[64];
+	int ja; /* names in Japanese (names and units as they are) */
 };
 
 /* A condition's value without a leading "word" ("PCIe 3.0 x1" ->
@@ -90,20 +91,28 @@ static void pub_bus_ceilings(const struct report_ref *ref,
 	if (pl && report_ref_parse_pcie(pl, &gts, &lanes) == 0) {
 		p->bus[PUB_PCIE] = explain_pcie_raw(gts, lanes);
 		snprintf(p->bus_name[PUB_PCIE], sizeof p->bus_name[0],
-			 "PCIe %s (raw)", after(pl, "pcie"));
+			 p->ja ? "PCIe %s（生の速度）" : "PCIe %s (raw)",
+			 after(pl, "pcie"));
 	}
 	if (ul && report_ref_parse_usb(ul, &bps, &lanes) == 0 && mtu) {
 		p->bus[PUB_USB] = explain_tbf_goodput(
 		    explain_usb_data(bps) * lanes, mtu, udp);
-		snprintf(p->bus_name[PUB_USB], sizeof p->bus_name[0],
-			 "USB %s, %s at MTU %d", after(ul, "usb"),
-			 udp ? "UDP" : "TCP", mtu);
+		if (p->ja)
+			snprintf(p->bus_name[PUB_USB], sizeof p->bus_name[0],
+				 "USB %s、MTU %d の %s", after(ul, "usb"), mtu,
+				 udp ? "UDP" : "TCP");
+		else
+			snprintf(p->bus_name[PUB_USB], sizeof p->bus_name[0],
+				 "USB %s, %s at MTU %d", after(ul, "usb"),
+				 udp ? "UDP" : "TCP", mtu);
 	}
 	if (wl && report_ref_parse_wifi(wl, &bps) == 0) {
 		p->bus[PUB_WIFI] = bps;
 		snprintf(p->bus_name[PUB_WIFI], sizeof p->bus_name[0],
-			 "Wi-Fi PHY rate %.1f Mbit/s (an estimate: the MAC "
-			 "carries less)",
+			 p->ja ? "Wi-Fi PHY 速度 %.1f Mbit/s（推定値: MAC "
+				 "が運ぶのはこれより少ない）"
+			       : "Wi-Fi PHY rate %.1f Mbit/s (an estimate: "
+				 "the MAC carries less)",
 			 bps / 1e6);
 	}
 }
@@ -128,8 +137,14 @@ static void pub_ceilings(const struct report_ref *ref,
 		explain_cat(p->missing, sizeof p->missing, ", ", "mtu");
 	if (has_link && mtu) {
 		p->line = explain_eth_goodput(bps, mtu, udp);
-		snprintf(p->line_name, sizeof p->line_name, "%s, %s at MTU %d",
-			 link, udp ? "UDP" : "TCP", mtu);
+		if (p->ja)
+			snprintf(p->line_name, sizeof p->line_name,
+				 "%s、MTU %d の %s", link, mtu,
+				 udp ? "UDP" : "TCP");
+		else
+			snprintf(p->line_name, sizeof p->line_name,
+				 "%s, %s at MTU %d", link, udp ? "UDP" : "TCP",
+				 mtu);
 	}
 	pub_bus_ceilings(ref, w, udp, mtu, p);
 }
@@ -150,6 +165,7 @@ static void pub_limit(const struct report *r, const struct report_ref *ref,
 	if (mi < 0 || !r->met.metric_units[mi] ||
 	    strcmp(r->met.metric_units[mi], "bit/s") || !(v > 0))
 		return;
+	p.ja = ja;
 	pub_ceilings(ref, w, &p);
 	l->missing = p.missing[0] ? arena_strdup(r->arena, p.missing) : NULL;
 	if (isfinite(p.line)) {

@@ -489,6 +489,7 @@ int report_build(const char *db_path, const struct report_opts *o,
 	    (rc = loader_observed(&l, err)) < 0 ||
 	    (rc = loader_conditions(&l, err)) < 0 ||
 	    (rc = loader_session_info(&l, err)) < 0 ||
+	    (rc = loader_progress(&l, err)) < 0 ||
 	    (rc = loader_display_unit(&l, err)) < 0 ||
 	    (rc = loader_search(&l, err)) < 0)
 		goto fail;

@@ -311,7 +311,10 @@ static int run_row(void *ctx, const struct store_run_row *row)
 	u->status_name =
 	    loader_intern(l, row->status_name ? row->status_name : "");
 	u->engine = loader_intern(l, row->engine);
-	if (!u->status_name || (row->engine && !u->engine))
+	/* a night of "Connection refused" shares one copy */
+	u->reason = loader_intern(l, row->reason);
+	if (!u->status_name || (row->engine && !u->engine) ||
+	    (row->reason && !u->reason))
 		return loader_oom(l);
 	c = &r->cells[ci];
 	c->n_runs++;

@@ -27,6 +27,7 @@ struct mrun {
 			      read the run; 0 for the other runs */
 	const char *status_name; /* as stored (arena, shared) */
 	const char *engine;	 /* runs.engine (arena, shared), or NULL */
+	const char *reason;	 /* runs.reason (arena, shared), or NULL */
 };
 
 struct mcell {
@@ -210,5 +211,9 @@ int loader_display_unit(struct loader *l, struct xr_err *err);
  * r->session_info (after loader_facts). 0 or a negative -XR_E* code. */
 int loader_conditions(struct loader *l, struct xr_err *err);
 int loader_session_info(struct loader *l, struct xr_err *err);
+
+/* model_progress.c: r->prog, whether the reported sessions are finished
+ * and whether an xrun runs one now. 0 or a negative -XR_E* code. */
+int loader_progress(struct loader *l, struct xr_err *err);
 
 #endif

@@ -229,6 +229,7 @@ static int run_into(struct loader *l, int ri, struct report_run *u)
 	u->rep = m->rep;
 	u->ok = m->status == RUN_OK;
 	u->status = m->status_name;
+	u->reason = m->reason;
 	u->started_at = m->start;
 	u->ended_at = m->end;
 	u->vals = vals;

@@ -255,12 +255,14 @@ struct report_series {
 /* One non-warm-up run of the reported sessions, in execution order. */
 struct report_run {
 	int64_t id, session;
-	int cell;		     /* index into report.cells */
-	int rep;		     /* 1-based repetition (runs.rep) */
-	int ok;			     /* status is ok */
-	const char *status;	     /* as stored: ok, failed, timeout, ... */
-	double started_at, ended_at; /* NaN when not recorded */
-	const double *vals;	     /* [report.nmetrics], NaN: none */
+	int cell;	    /* index into report.cells */
+	int rep;	    /* 1-based repetition (runs.rep) */
+	int ok;		    /* status is ok */
+	const char *status; /* as stored: ok, failed, timeout, ... */
+	const char *reason; /* why it failed, timed out or was skipped, as
+			       stored (runs.reason); NULL when none */
+	double started_at, ended_at;	    /* NaN when not recorded */
+	const double *vals;		    /* [report.nmetrics], NaN: none */
 	const struct report_series *series; /* [nseries] */
 	int nseries;
 	/* The fact set it held under on each host of its cell; none for a
@@ -370,6 +372,22 @@ struct report_search {
 	int ntrials;
 };
 
+/* Whether the reported sessions are finished (model_progress.c): a
+ * report of a session still running, or stopped before its end, says so
+ * at its top. Runs here count warm-ups too, as `xrun status` does. */
+enum report_state {
+	REPORT_STATE_DONE = 0,	  /* every scheduled run is done */
+	REPORT_STATE_RUNNING,	  /* an xrun holds the store's lock now */
+	REPORT_STATE_INTERRUPTED, /* stopped (Ctrl-C, killed) before its end */
+	REPORT_STATE_INCOMPLETE,  /* ended with runs left (not interrupted) */
+};
+struct report_progress {
+	enum report_state state;
+	int64_t done, all; /* runs done (ok, failed, timeout, skipped) and
+			      scheduled, over the reported sessions */
+	long pid;	   /* RUNNING: the pid in the lock file, 0 unknown */
+};
+
 /* The report model: built once by report_build (reports/model), read by
  * reference, explain and render; the small structs above group its
  * scalars, the arrays below are its tables. */
@@ -378,6 +396,7 @@ struct report {
 	struct report_about about;
 	struct report_span span;
 	struct report_counts counts;
+	struct report_progress prog;
 	struct report_metric_set met;
 
 	struct report_factor *factors;

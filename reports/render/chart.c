@@ -85,23 +85,47 @@ static double published(const struct report *r, int ci, int mi)
 	return NAN;
 }
 
-/* "Figure 1. caption (median, whiskers = min–max)", then " (red line =
- * published)" when the chart marks published values. */
+/* "Figure 1. caption (geomean, whiskers = 95% interval)", then " (red
+ * line = published)" when the chart marks published values. The bars
+ * show what the tables show (report_fmt_cell): the geometric mean with
+ * its interval, or the median where a run is not > 0 (median says so,
+ * and mixed when some bars are each). */
 static const char *matrix_title(const struct report *r, int no,
-				const char *caption, int marks, struct arena *a)
+				const char *caption, int marks, int median,
+				int mixed, struct arena *a)
 {
 	int ja = r->about.lang == REPORT_LANG_JA;
 	const char *open = ja ? "（赤線 = " : " (red line = ";
 	const char *close = ja ? "）" : ")";
+	const char *est = mixed
+			      ? (ja ? "幾何平均、0 以下の値を含むセルは中央値"
+				    : "geomean; median where a run is not > 0")
+			  : median ? report_text(r, REPORT_T_MEDIAN)
+				   : report_text(r, REPORT_T_GEOMEAN);
 	return arena_printf(a,
-			    ja ? "図 %d. %s（%s、ひげ = %s–%s）%s%s%s"
-			       : "Figure %d. %s (%s, whiskers = %s–%s)%s%s%s",
-			    no, caption ? caption : "",
-			    report_text(r, REPORT_T_MEDIAN),
-			    report_text(r, REPORT_T_MIN),
-			    report_text(r, REPORT_T_MAX), marks ? open : "",
+			    ja ? "図 %d. %s（%s、ひげ = 95%% 区間）%s%s%s"
+			       : "Figure %d. %s (%s, whiskers = 95%% "
+				 "interval)%s%s%s",
+			    no, caption ? caption : "", est, marks ? open : "",
 			    marks ? report_text(r, REPORT_T_REF_PUBLISHED) : "",
 			    marks ? close : "");
+}
+
+/* Bar k of a cell's statistics: the estimate the tables show and its
+ * 95% interval (NaN ends: no whisker); returns 1 for the median. */
+static int bar_values(const struct report_stats *st, double scale, double *v,
+		      double *lo, double *hi)
+{
+	if (isfinite(st->gm)) {
+		*v = st->gm / scale;
+		*lo = st->gm_low / scale;
+		*hi = st->gm_high / scale;
+		return 0;
+	}
+	*v = st->median / scale;
+	*lo = st->med_low / scale;
+	*hi = st->med_high / scale;
+	return 1;
 }
 
 /* The factors the columns are levels of ("nic", "nic × cc"): the
@@ -144,7 +168,8 @@ int chart_matrix(const struct report *r, int ti, int no, const char *caption,
 		 struct arena *a, struct chart *c)
 {
 	const struct report_table *tb = &r->tables[ti];
-	int swap = tb->nrows == 1, g, s, mi = tb->metric_index;
+	int swap = tb->nrows == 1, g, s, mi = tb->metric_index, nmed = 0;
+	int ngm = 0;
 	size_t n = (size_t)tb->nrows * (size_t)tb->ncols;
 	double *v = arena_alloc(a, (n ? n : 1) * sizeof(double) * 4), scale;
 	const char *unit, **series1 = arena_alloc(a, sizeof *series1);
@@ -169,15 +194,18 @@ int chart_matrix(const struct report *r, int ti, int no, const char *caption,
 			st = &r->cells[ci].st[mi];
 			if (st->n < 1)
 				continue;
-			v[k] = st->median / scale;
-			v[n + k] = st->min / scale;
-			v[2 * n + k] = st->max / scale;
+			if (bar_values(st, scale, &v[k], &v[n + k],
+				       &v[2 * n + k]))
+				nmed++;
+			else
+				ngm++;
 		}
 	series1[0] = metric_name(r, mi);
 	c->legend_title = swap ? NULL : col_factors(r, tb, a);
 	c->note = axis_note(r, a);
 	c->ref = r->ref ? v + 3 * n : NULL;
-	c->title = matrix_title(r, no, caption, chart_has_ref(c), a);
+	c->title = matrix_title(r, no, caption, chart_has_ref(c), nmed && !ngm,
+				nmed && ngm, a);
 	c->ylabel = unit && *unit ? unit : metric_name(r, mi);
 	c->xlabel = !swap && tb->row_factor >= 0
 			? r->factors[tb->row_factor].name
@@ -250,7 +278,7 @@ static void chart_yrange(const struct chart *c, struct chart_frame *f)
 		f->ymax = f->ymin + 1;
 	f->step = chart_nice_step(f->ymax - f->ymin, &f->dec);
 	/* room above the tallest bar for its value */
-	f->ymax = ceil(f->ymax / f->step + 0.25 - 1e-9) * f->step;
+	f->ymax = ceil(f->ymax / f->step + 0.3 - 1e-9) * f->step;
 	f->ymin = floor(f->ymin / f->step + 1e-9) * f->step;
 	f->nticks = (int)lround((f->ymax - f->ymin) / f->step) + 1;
 }

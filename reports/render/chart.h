@@ -48,7 +48,9 @@ struct chart {
 /* The chart of matrix table ti of r, figure number no (1-based), titled
  * after the table's caption (rtable.title): groups =
  * rows, one bar per column (with a single row the columns become the
- * groups); bars are medians, whiskers min..max over the ok runs, markers
+ * groups); bars are what the tables show, the geometric mean with its
+ * 95% interval as whiskers (the median with its order-statistic interval
+ * where a run is not > 0), markers
  * the published values of r->ref for the table's metric. Values are in
  * the display unit. 0 or -XR_ENOMEM. */
 int chart_matrix(const struct report *r, int ti, int no, const char *caption,
@@ -124,11 +126,17 @@ struct chart_bar {
 void chart_bar_at(const struct chart *c, const struct chart_frame *f, int g,
 		  int s, struct chart_bar *b);
 
+/* Between the far end of a bar, its whisker or marker (ytop) and its
+ * value's baseline: digits have no descent, so this is the white space
+ * a reader sees between the cap and the label. */
+#define CHART_LABEL_GAP 4.5
+
 /* The value printed on bar b of group g, series s: its text (decimals
  * as the tables print them, report_fmt_decimals) and size, at most
  * st->label - 1 and smaller until it fits the bar's width (and the gap
  * beside it); 0 when it does not fit even at 4.5 or there is no bar. The
- * text's baseline goes 2 units beyond b->ytop, away from the axis. */
+ * text's baseline goes CHART_LABEL_GAP units beyond b->ytop, away from
+ * the axis. */
 int chart_bar_label(const struct chart *c, const struct chart_style *st,
 		    const struct chart_text *tx, const struct chart_frame *f,
 		    int g, int s, char *out, size_t n, double *size);

@@ -102,8 +102,10 @@ static int bar(struct chart_fig *f, const struct chart *c,
 	    chart_fig_line(f, CHART_MARK, CHART_MARK_WIDTH, b.cx - b.refw,
 			   b.yref, b.cx + b.refw, b.yref) < 0)
 		return -XR_ENOMEM;
+	/* a clear gap above the whisker's cap: a label resting on the cap
+	 * read as part of it */
 	if (chart_bar_label(c, st, tx, fr, g, s, val, sizeof val, &size) &&
-	    chart_fig_text(f, b.cx, b.ytop - 2, 0, size, val) < 0)
+	    chart_fig_text(f, b.cx, b.ytop - CHART_LABEL_GAP, 0, size, val) < 0)
 		return -XR_ENOMEM;
 	return 0;
 }

@@ -3,7 +3,8 @@
  * change Δ (B vs A, percent) with its 95% interval as a thin line and the
  * 90% interval of the equivalence test as a thick one, against the ±θ
  * band of the noise threshold, the verdict's mark (▲ ▼ ≈ ~ ≠) at Δ in the
- * verdict's colour, the pair's name and its verdict above it. The rules
+ * verdict's colour, the pair's name and its verdict after it (or under
+ * it when both do not fit) above the interval. The rules
  * are the verdict's (reports/verdict/verdict.c, schema/report.md
  * "Verdicts"): better/worse when the 95% interval lies beyond ±θ,
  * equivalent when the 90% interval lies inside it; the chart only shows
@@ -125,9 +126,14 @@ static int pair(struct chart_fig *f, const struct report *r,
 	*y += LINE;
 	if (chart_fig_text(f, PAD, *y, -1, FONT, name) < 0)
 		return -XR_ENOMEM;
-	if (wn + wh + 12 > width - 2 * PAD)
-		*y += LINE; /* the verdict on a line of its own */
-	if (chart_fig_text(f, width - PAD, *y, 1, FONT, head) < 0)
+	/* The verdict right after the name, else at the start of a line of
+	 * its own: never at the right edge, which a narrow screen scrolls
+	 * out of sight (390 px: the chart's left part is what shows). */
+	if (wn + wh + 12 > width - 2 * PAD) {
+		*y += LINE;
+		wn = -12;
+	}
+	if (chart_fig_text(f, PAD + wn + 12, *y, -1, FONT, head) < 0)
 		return -XR_ENOMEM;
 	f->ops[f->nops - 1].colour = colour;
 	yl = *y + ROW / 2 + 1;

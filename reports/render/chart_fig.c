@@ -186,32 +186,64 @@ double chart_rate_scale(const struct report *r, double vmax, const char **unit)
 	return 1;
 }
 
-/* A series as a polyline on axes x and y (values divided by scale). */
+/* Where the segment from (t0, v0) to (t1, v1) crosses time t. */
+static double cross(double t0, double v0, double t1, double v1, double t)
+{
+	return t1 == t0 ? v1 : v0 + (v1 - v0) * (t - t0) / (t1 - t0);
+}
+
 int chart_series_line(struct chart_fig *f, const struct report_series *s,
 		      const struct chart_axis *x, const struct chart_axis *y,
 		      double scale, int colour, double width)
 {
-	double *p = arena_alloc(f->a, 2 * ((size_t)s->n + 1) * sizeof *p);
+	/* room for every point and the two where the line meets the axis
+	 * range's ends */
+	double *p = arena_alloc(f->a, 2 * ((size_t)s->n + 3) * sizeof *p);
+	double *py = p ? p + s->n + 2 : NULL, lo = fmin(x->lo, x->hi);
+	double hi = fmax(x->lo, x->hi), ylo = fmin(y->lo, y->hi);
+	double yhi = fmax(y->lo, y->hi);
 	struct chart_op *o;
-	int i;
+	int i, n = 0;
 	if (!p)
 		return -XR_ENOMEM;
+	/* Nothing outside the plot: points before or after the time axis
+	 * (a sampler's lead-in at t < 0) are cut where the line crosses
+	 * its ends; values are held inside the value axis. */
 	for (i = 0; i < s->n; i++) {
-		p[i] = chart_axis_pos(x, s->t[i]);
-		p[s->n + i] = chart_axis_pos(y, s->v[i] / scale);
+		double t = s->t[i], v = s->v[i] / scale;
+		if (i > 0 && s->t[i - 1] < lo && t > lo) {
+			p[n] = lo;
+			py[n++] =
+			    cross(s->t[i - 1], s->v[i - 1] / scale, t, v, lo);
+		}
+		if (t >= lo && t <= hi) {
+			p[n] = t;
+			py[n++] = v;
+		}
+		if (i > 0 && s->t[i - 1] < hi && t > hi) {
+			p[n] = hi;
+			py[n++] =
+			    cross(s->t[i - 1], s->v[i - 1] / scale, t, v, hi);
+		}
 	}
-	if (s->n == 1) { /* one interval: a dot */
+	if (!n)
+		return 0;
+	for (i = 0; i < n; i++) {
+		p[i] = chart_axis_pos(x, p[i]);
+		py[i] = chart_axis_pos(y, fmin(fmax(py[i], ylo), yhi));
+	}
+	if (n == 1) { /* one interval: a dot */
 		o = chart_fig_op(f, CHART_OP_DOT, colour);
 		if (!o)
 			return -XR_ENOMEM;
-		o->x = p[0], o->y = p[1], o->w = 1.6, o->fill = 1;
+		o->x = p[0], o->y = py[0], o->w = 1.6, o->fill = 1;
 		return 0;
 	}
 	if (!(o = chart_fig_op(f, CHART_OP_PATH, colour)))
 		return -XR_ENOMEM;
 	o->px = p;
-	o->py = p + s->n;
-	o->n = s->n;
+	o->py = py;
+	o->n = n;
 	o->width = width;
 	return 0;
 }

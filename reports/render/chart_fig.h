@@ -50,7 +50,9 @@ struct report;
  * its metric is in bit/s, else the SI prefix that fits vmax. */
 double chart_rate_scale(const struct report *r, double vmax, const char **unit);
 /* Series s as a polyline on axes x and y (values divided by scale), a
- * dot when it has one point; width in points. -XR_ENOMEM. */
+ * dot when it has one point; width in points. Only what lies inside the
+ * axes is drawn: the line is cut where it crosses the time axis's ends
+ * and its values held inside the value axis. 0 or -XR_ENOMEM. */
 struct report_series;
 int chart_series_line(struct chart_fig *f, const struct report_series *s,
 		      const struct chart_axis *x, const struct chart_axis *y,

@@ -53,44 +53,63 @@ static int core_of(const char *name)
 		   : -1;
 }
 
-/* The busiest cores over the cell's ok runs (mean cpu.N.busy), at most
- * MAX_CORES, by mean descending. Returns how many. */
-static int busiest(const struct report *r, int ci, int core[MAX_CORES])
+/* A core of a host: the CPU strip draws one line per pair, keyed by both
+ * (a client's core 1 and a server's are different lines). */
+struct hcore {
+	const char *host;
+	int core;
+	double mean;
+};
+
+/* Keep the MAX_CORES busiest (host, core) pairs in best[], by mean
+ * descending; a pair already there keeps its highest mean. */
+static void hcore_offer(struct hcore best[MAX_CORES], const char *host,
+			int core, double m)
 {
-	double best[MAX_CORES];
-	int n = 0, i, k, j;
+	int d, j;
+	for (d = 0; d < MAX_CORES; d++)
+		if (best[d].core == core && best[d].host &&
+		    !strcmp(best[d].host, host)) {
+			if (m <= best[d].mean)
+				return;
+			/* taken out, then offered again at its new mean */
+			for (j = d; j < MAX_CORES - 1; j++)
+				best[j] = best[j + 1];
+			best[MAX_CORES - 1] = (struct hcore){NULL, -1, -1};
+			break;
+		}
+	for (d = 0; d < MAX_CORES; d++)
+		if (m > best[d].mean) {
+			for (j = MAX_CORES - 1; j > d; j--)
+				best[j] = best[j - 1];
+			best[d] = (struct hcore){host, core, m};
+			return;
+		}
+}
+
+/* The busiest cores over the cell's ok runs (mean cpu.N.busy) with their
+ * hosts, at most MAX_CORES, by mean descending. Returns how many. */
+static int busiest(const struct report *r, int ci, struct hcore hc[MAX_CORES])
+{
+	int n = 0, i, k, d;
 	for (i = 0; i < MAX_CORES; i++)
-		best[i] = -1, core[i] = -1;
+		hc[i] = (struct hcore){NULL, -1, -1};
 	for (i = 0; i < r->nruns; i++) {
 		const struct report_run *u = &r->runs[i];
 		if (u->cell != ci || !u->ok)
 			continue;
 		for (k = 0; k < u->nseries; k++) {
 			const struct report_series *s = &u->series[k];
-			int c = core_of(s->name), d, dup = 0;
+			int c = core_of(s->name);
 			double m = 0;
 			if (c < 0 || s->n < 1)
 				continue;
 			for (d = 0; d < s->n; d++)
 				m += s->v[d] / s->n;
-			for (d = 0; d < MAX_CORES; d++)
-				if (core[d] == c) {
-					dup = 1;
-					if (m > best[d])
-						best[d] = m;
-				}
-			for (d = 0; !dup && d < MAX_CORES; d++)
-				if (m > best[d]) {
-					for (j = MAX_CORES - 1; j > d; j--)
-						best[j] = best[j - 1],
-						core[j] = core[j - 1];
-					best[d] = m;
-					core[d] = c;
-					break;
-				}
+			hcore_offer(hc, s->host ? s->host : "", c, m);
 		}
 	}
-	while (n < MAX_CORES && core[n] >= 0)
+	while (n < MAX_CORES && hc[n].core >= 0)
 		n++;
 	return n;
 }
@@ -118,15 +137,17 @@ static int ts_extent(const struct report *r, int ci, double *t0, double *t1,
 	return runs;
 }
 
-/* The CPU strip of the busiest cores under the plot, from top. */
+/* The CPU strip of the busiest cores under the plot, from top: a line
+ * per run and (host, core), clipped to the plot's time axis (the
+ * sampler's lead-in before the engine starts, t < 0, is not drawn left
+ * of the axis). */
 static int cpu_strip(struct chart_fig *f, const struct report *r, int ci,
-		     const struct chart_axis *x, double top, int ja)
+		     const struct chart_axis *x, double top,
+		     const struct hcore *hc, int nc)
 {
-	int core[MAX_CORES], nc = busiest(r, ci, core), i, c;
 	struct chart_axis y = {0};
 	char name[32];
-	if (!nc)
-		return 0;
+	int i, c;
 	chart_axis_fit(&y, 0, 100, 1);
 	y.step = 50, y.dec = 0;
 	y.p0 = top + STRIP_H, y.p1 = top;
@@ -134,21 +155,47 @@ static int cpu_strip(struct chart_fig *f, const struct report *r, int ci,
 	    chart_fig_line(f, CHART_INK, 0.6, x->p0, y.p0, x->p1, y.p0) < 0)
 		return -XR_ENOMEM;
 	for (c = 0; c < nc; c++) {
-		snprintf(name, sizeof name, "cpu.%d.busy", core[c]);
+		snprintf(name, sizeof name, "cpu.%d.busy", hc[c].core);
 		for (i = 0; i < r->nruns; i++) {
 			const struct report_series *s;
 			if (r->runs[i].cell != ci || !r->runs[i].ok)
 				continue;
-			s = report_run_series(&r->runs[i], NULL, name);
+			s = report_run_series(&r->runs[i], hc[c].host, name);
 			if (s &&
 			    chart_series_line(f, s, x, &y, 1, 10 + c, 0.7) < 0)
 				return -XR_ENOMEM;
 		}
-		snprintf(name, sizeof name,
-			 ja ? "CPU %d 使用率 %%" : "cpu %d busy %%", core[c]);
-		if (text(f, x->p1, top + FONT * (c + 1), 1, name) < 0)
-			return -XR_ENOMEM;
 	}
+	return 0;
+}
+
+/* The strip's key, a swatch of each line's colour and its host and core
+ * ("server: cpu 1 busy %"), in rows across the width from *y. */
+static int cpu_key(struct chart_fig *f, const struct hcore *hc, int nc,
+		   double x0, double x1, double *y, int ja)
+{
+	double x = x0;
+	int c;
+	for (c = 0; c < nc; c++) {
+		const char *host = hc[c].host && *hc[c].host ? hc[c].host : "?";
+		const char *s = arena_printf(
+		    f->a, ja ? "%s: CPU %d 使用率 %%" : "%s: cpu %d busy %%",
+		    host, hc[c].core);
+		double w =
+		    s ? 9 + chart_text_estimate(s, strlen(s), FONT) + 12 : 0;
+		struct chart_op *o;
+		if (!s)
+			return -XR_ENOMEM;
+		if (x > x0 && x + w > x1)
+			x = x0, *y += FONT * 1.6;
+		if (!(o = chart_fig_op(f, CHART_OP_RECT, 10 + c)))
+			return -XR_ENOMEM;
+		o->x = x, o->y = *y - 6, o->w = 6, o->h = 6, o->fill = 1;
+		if (text(f, x + 9, *y, -1, s) < 0)
+			return -XR_ENOMEM;
+		x += w;
+	}
+	*y += FONT * 1.6;
 	return 0;
 }
 
@@ -211,11 +258,11 @@ int chart_timeseries(const struct report *r, int ci, double width,
 		     struct arena *a, struct chart_fig *f)
 {
 	const struct report_cell *c = &r->cells[ci];
-	int ja = r->about.lang == REPORT_LANG_JA, i, k = 0, strip;
+	int ja = r->about.lang == REPORT_LANG_JA, i, k = 0, nc;
 	struct chart_axis x = {0}, y = {0};
 	double t0, t1, vmax, scale, top = FONT * 1.6, yb;
 	const char *unit;
-	int core[MAX_CORES];
+	struct hcore hc[MAX_CORES];
 
 	memset(f, 0, sizeof *f);
 	f->a = a;
@@ -245,10 +292,10 @@ int chart_timeseries(const struct report *r, int ci, double width,
 	}
 	if (marks(f, r, ci, &x, top) < 0)
 		return -XR_ENOMEM;
-	strip = busiest(r, ci, core) > 0;
+	nc = busiest(r, ci, hc);
 	yb = y.p0;
-	if (strip) {
-		if (cpu_strip(f, r, ci, &x, yb + 8, ja) < 0)
+	if (nc) {
+		if (cpu_strip(f, r, ci, &x, yb + 8, hc, nc) < 0)
 			return -XR_ENOMEM;
 		yb += 8 + STRIP_H;
 	}
@@ -258,6 +305,8 @@ int chart_timeseries(const struct report *r, int ci, double width,
 				 "start") < 0)
 		return -XR_ENOMEM;
 	yb += 5 + 2 * FONT + FONT * 2;
+	if (nc && cpu_key(f, hc, nc, x.p0, x.p1, &yb, ja) < 0)
+		return -XR_ENOMEM;
 	if (run_legend(f, r, ci, x.p0, x.p1, &yb) < 0)
 		return -XR_ENOMEM;
 	f->w = width;

@@ -38,7 +38,9 @@ static const struct report_flag *cmp_own_flag(const struct report_cmp *c,
 	return NULL;
 }
 
-/* "common: a vs b", or "a vs b" when the cells share no level. */
+/* "common: a → b", or "a → b" when the cells share no level: the arrow
+ * the findings and the comparisons chart name a pair with, in every
+ * language. */
 static const char *cmp_where(const struct report *r, const struct report_cmp *c,
 			     struct arena *a)
 {
@@ -48,8 +50,8 @@ static const char *cmp_where(const struct report *r, const struct report_cmp *c,
 	report_fmt_side(r, A, B, sa, sizeof sa);
 	report_fmt_side(r, B, A, sb, sizeof sb);
 	if (strcmp(cm, "–"))
-		return arena_printf(a, "%s: %s vs %s", cm, sa, sb);
-	return arena_printf(a, "%s vs %s", sa, sb);
+		return arena_printf(a, "%s: %s → %s", cm, sa, sb);
+	return arena_printf(a, "%s → %s", sa, sb);
 }
 
 static int note_fill(const struct report *r, struct rt_note *n, struct arena *a)

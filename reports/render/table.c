@@ -300,6 +300,8 @@ static int cells_row(const struct report *r, const struct report_cell *c,
 	else
 		snprintf(x, sizeof x, "%d", s->n);
 	PUT(x);
+	/* first the number the matrix tables and the chart show */
+	PUT(report_fmt_cell(r, c, x, sizeof x));
 	PUT(report_fmt_value(r, s->median, x, sizeof x));
 	PUT(report_fmt_value(r, s->mean, x, sizeof x));
 	PUT(report_fmt_value(r, s->sd, x, sizeof x));
@@ -326,11 +328,17 @@ static int cells_row(const struct report *r, const struct report_cell *c,
 int rt_cells(const struct report *r, struct arena *a, struct rtable *t)
 {
 	static const enum report_text_id cols[] = {
-	    REPORT_T_CELL,	    REPORT_T_N,
-	    REPORT_T_MEDIAN,	    REPORT_T_MEAN,
-	    REPORT_T_STDEV,	    REPORT_T_CV,
-	    REPORT_T_MIN,	    REPORT_T_MAX,
-	    REPORT_T_MEAN_CI,	    REPORT_T_INTERVAL_P95,
+	    REPORT_T_CELL,
+	    REPORT_T_N,
+	    REPORT_T_CELL_ESTIMATE,
+	    REPORT_T_MEDIAN,
+	    REPORT_T_MEAN,
+	    REPORT_T_STDEV,
+	    REPORT_T_CV,
+	    REPORT_T_MIN,
+	    REPORT_T_MAX,
+	    REPORT_T_MEAN_CI,
+	    REPORT_T_INTERVAL_P95,
 	    REPORT_T_INTERVAL_PEAK,
 	};
 	int nc = (int)(sizeof cols / sizeof *cols), i;

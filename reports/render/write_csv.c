@@ -15,6 +15,22 @@
 #include "render.h"
 #include "banned.h"
 
+/* A run that failed or timed out (the runs the failures column counts). */
+static int failed(const struct report_run *u)
+{
+	return u->status &&
+	       (!strcmp(u->status, "failed") || !strcmp(u->status, "timeout"));
+}
+
+/* The same status and stored reason. */
+static int same(const struct report_run *x, const struct report_run *y)
+{
+	if (strcmp(x->status, y->status))
+		return 0;
+	return x->reason == y->reason ||
+	       (x->reason && y->reason && !strcmp(x->reason, y->reason));
+}
+
 /* What the escaping replaced in the report being written. */
 static struct esc_count csv_count;
 
@@ -38,7 +54,37 @@ static void num(FILE *f, double v)
 		fprintf(f, "%.10g", v);
 }
 
-/* The columns "metric" to "flags" of cell c (NULL: metric and unit, the
+/* "failures": why cell ci's runs failed or timed out, each stored
+ * reason once with its count ("3x connect: Connection refused; 1x ..."),
+ * as the findings group them. */
+static void failures(FILE *f, const struct report *r, int ci)
+{
+	struct buf b = BUF_INIT;
+	int i, k, n;
+	for (i = 0; i < r->nruns; i++) {
+		const struct report_run *u = &r->runs[i], *v;
+		const char *why;
+		if (u->cell != ci || u->ok || !failed(u))
+			continue;
+		for (k = 0; k < i; k++) {
+			v = &r->runs[k];
+			if (v->cell == ci && !v->ok && failed(v) && same(v, u))
+				break;
+		}
+		if (k < i)
+			continue; /* counted with its first */
+		for (n = 0, k = i; k < r->nruns; k++) {
+			v = &r->runs[k];
+			n += v->cell == ci && !v->ok && failed(v) && same(v, u);
+		}
+		why = u->reason && *u->reason ? u->reason : u->status;
+		buf_addf(&b, "%s%dx %s", b.len ? "; " : "", n, why);
+	}
+	field(f, b.len ? b.s : "", 0);
+	buf_release(&b);
+}
+
+/* The columns "metric" to "failures" of cell c (NULL: metric and unit, the
  * rest empty) for metric m. */
 static void stats_row(FILE *f, const struct report *r,
 		      const struct report_cell *c, int m)
@@ -49,8 +95,9 @@ static void stats_row(FILE *f, const struct report *r,
 	field(f, s ? s->metric : r->met.metrics[m], 0);
 	field(f, s ? s->unit : r->met.metric_units[m], 0);
 	if (!s) {
-		/* n runs failed timeout, 8 statistics, 3 interval, flags */
-		fputs(",,,,,,,,,,,,,,,,", f);
+		/* n runs failed timeout, 3 geomean, 8 statistics, 3
+		 * interval, flags, failures */
+		fputs(",,,,,,,,,,,,,,,,,,,,", f);
 		return;
 	}
 	snprintf(n, sizeof n, "%d", s->n);
@@ -61,6 +108,10 @@ static void stats_row(FILE *f, const struct report *r,
 	field(f, n, 0);
 	snprintf(n, sizeof n, "%d", c->n_timeout);
 	field(f, n, 0);
+	/* the estimator every table shows first */
+	num(f, s->gm);
+	num(f, s->gm_low);
+	num(f, s->gm_high);
 	num(f, s->median);
 	num(f, s->mean);
 	num(f, s->sd);
@@ -77,6 +128,7 @@ static void stats_row(FILE *f, const struct report *r,
 	for (j = 0; j < c->nflags; j++)
 		fprintf(f, "%s%s", j ? ";" : "",
 			report_flag_code_name(c->flags[j].code));
+	failures(f, r, (int)(c - r->cells));
 }
 
 /* With --reference: one row per published value, after the cells. */
@@ -129,10 +181,14 @@ static void reference_rows(FILE *f, const struct report *r)
 int report_write_csv(const struct report *r, FILE *f, struct xr_err *err)
 {
 	static const char *const cols[] = {
-	    "metric",	    "unit",	     "n",      "runs",	  "failed",
-	    "timeout",	    "median",	     "mean",   "stdev",	  "cv_pct",
-	    "min",	    "max",	     "ci_low", "ci_high", "interval_n",
+	    "metric",	    "unit",	     "n",
+	    "runs",	    "failed",	     "timeout",
+	    "geomean",	    "geomean_low",   "geomean_high",
+	    "median",	    "mean",	     "stdev",
+	    "cv_pct",	    "min",	     "max",
+	    "ci_low",	    "ci_high",	     "interval_n",
 	    "interval_p95", "interval_peak", "flags",
+	    "failures",
 	};
 	static const char *const refcols[] = {
 	    "source",	   "published",	     "ratio",

@@ -20,12 +20,14 @@
 #include "render.h"
 #include "rlatency.h"
 #include "rsearch.h"
+#include "rfindings.h"
 #include "rtable.h"
 #include "svg_chart.h"
 
 #include "banned.h"
 
 #define T(id) report_text(r, REPORT_T_##id)
+#define FOREST_W 390.0 /* the comparisons chart's width in units */
 #define ESC(s) svg_escape(f, (s))
 
 /* The style sheet, after the font stack (body { font-family: ... }). */
@@ -64,6 +66,8 @@ static const char css[] =
     ".chart svg { display: block; max-width: 100%; height: auto; }\n"
     "table.data td.w { min-width: 5.5rem; }\n"
     "ol.notes { padding-left: 1.6rem; }\n"
+    "ul.findings { padding-left: 1.2rem; }\n"
+    "ul.findings li { margin: .25rem 0; overflow-wrap: anywhere; }\n"
     "ol.vnotes { font-size: .85rem; padding-left: 1.6rem; }\n"
     "table.data td.w { overflow-wrap: anywhere; }\n"
     "ol.notes li { margin: .3rem 0; }\n"
@@ -420,15 +424,11 @@ static int comparisons(FILE *f, const struct report *r, struct arena *a)
 {
 	struct chart_fig fig;
 	struct rtable t;
-	struct buf m = BUF_INIT;
 	const char **vn;
 	int i, nvn;
 	heading(f, 2, "comparisons", T(COMPARISONS));
 	for (i = 0; i < r->npair_notes; i++) /* declared, not realised */
 		para(f, "note", r->pair_notes[i]);
-	report_method_note(r, &m);
-	para(f, "note", m.s ? m.s : "");
-	buf_release(&m);
 	if (!r->ncmps) {
 		para(f, "none", T(NO_COMPARISONS));
 		return 0;
@@ -448,7 +448,9 @@ static int comparisons(FILE *f, const struct report *r, struct arena *a)
 	if (nvn)
 		fputs("</ol>\n", f);
 	/* each pair's change against the ±θ band (chart_cmp.c) */
-	if (chart_forest(r, 480, a, &fig) < 0)
+	/* 390 units: at its least scale (svg_chart.c) it fits a 390 px
+	 * phone's column without scrolling, verdicts and all */
+	if (chart_forest(r, FOREST_W, a, &fig) < 0)
 		return -XR_ENOMEM;
 	return html_fig(f, &fig, "forest", 1);
 }
@@ -481,6 +483,39 @@ static int limits(FILE *f, const struct report *r)
 		if (s)
 			para(f, "published", s);
 	}
+	return 0;
+}
+
+/* How the comparisons were computed, after the results they explain. */
+static void method(FILE *f, const struct report *r)
+{
+	struct buf m = BUF_INIT;
+	if (!r->ncmps)
+		return;
+	report_method_note(r, &m);
+	heading(f, 2, "method", T(METHOD));
+	para(f, "note", m.s ? m.s : "");
+	buf_release(&m);
+}
+
+/* The answer first (rfindings.h): a list before the summary table; the
+ * state of an unfinished session in bold. */
+static int findings(FILE *f, const struct report *r, struct arena *a)
+{
+	struct rf_line *l;
+	int i, n;
+	if (rt_findings(r, a, &l, &n) < 0)
+		return -XR_ENOMEM;
+	heading(f, 2, "findings", T(FINDINGS));
+	fputs("<ul class=\"findings\">\n", f);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "<li class=\"%s\">%s", rf_kind_name(l[i].kind),
+			l[i].kind == RF_STATE ? "<strong>" : "");
+		ESC(l[i].text);
+		fprintf(f, "%s</li>\n",
+			l[i].kind == RF_STATE ? "</strong>" : "");
+	}
+	fputs("</ul>\n", f);
 	return 0;
 }
 
@@ -597,6 +632,8 @@ static int body(FILE *f, const struct report *r, struct arena *a)
 	/* a report re-cut after its runs says so (recut.c) */
 	if (r->about.recut)
 		para(f, "recut", r->about.recut);
+	if (findings(f, r, a) < 0)
+		return -XR_ENOMEM;
 	if (rt_header(r, a, &t) < 0)
 		return -XR_ENOMEM;
 	table(f, &t, NULL, "summary");
@@ -613,6 +650,8 @@ static int body(FILE *f, const struct report *r, struct arena *a)
 		rc = comparisons(f, r, a);
 	if (rc == 0)
 		rc = limits(f, r);
+	if (rc == 0)
+		method(f, r);
 	if (rc == 0)
 		rc = reference(f, r, a);
 	if (rc == 0)

@@ -11,12 +11,14 @@
 
 #include <jansson.h>
 
+#include "arena.h"
 #include "buf.h"
 #include "escape.h"
 #include "explain.h"
 #include "json_dump.h"
 #include "json_runs.h"
 #include "render.h"
+#include "rfindings.h"
 #include "banned.h"
 
 /* What the escaping replaced in the report being written. */
@@ -587,10 +589,79 @@ static json_t *ref_row_head(const struct report *r,
 	return row;
 }
 
+/* "progress": whether the sessions are finished (model_progress.c). */
+static json_t *progress(const struct report *r)
+{
+	static const char *const state[] = {
+	    [REPORT_STATE_DONE] = "done",
+	    [REPORT_STATE_RUNNING] = "running",
+	    [REPORT_STATE_INTERRUPTED] = "interrupted",
+	    [REPORT_STATE_INCOMPLETE] = "incomplete",
+	};
+	const struct report_progress *p = &r->prog;
+	return json_pack("{s:s,s:I,s:I,s:o}", "state", state[p->state], "done",
+			 (json_int_t)p->done, "scheduled", (json_int_t)p->all,
+			 "pid",
+			 p->state == REPORT_STATE_RUNNING && p->pid > 0
+			     ? json_integer(p->pid)
+			     : json_null());
+}
+
+/* A line of "findings" (rfindings.h) with what a program needs without
+ * parsing its text. */
+static json_t *finding_json(const struct report *r, const struct rf_line *l)
+{
+	json_t *o = json_pack("{s:s,s:o}", "kind", rf_kind_name(l->kind),
+			      "text", jstr(l->text));
+	if (l->cmp >= 0) {
+		json_object_set_new(o, "comparison", json_integer(l->cmp));
+		json_object_set_new(
+		    o, "verdict",
+		    jstr(report_verdict_name(r->cmps[l->cmp].verdict)));
+	}
+	if (l->kind == RF_LIMIT || l->kind == RF_FAILED ||
+	    l->kind == RF_STATE) {
+		json_object_set_new(o, "count", json_integer(l->count));
+		json_object_set_new(o, "of", json_integer(l->of));
+	}
+	if (l->limit)
+		json_object_set_new(o, "limit", jstr(l->limit));
+	if (l->kind == RF_FAILED) {
+		json_object_set_new(o, "status", jstr(l->status));
+		json_object_set_new(o, "reason", str(l->reason));
+	}
+	return o;
+}
+
+/* ",\n \"findings\": [...]" a line at a time: a report of many cells or
+ * comparisons is never one tree. -2 out of memory, -1 not written. */
+static int dump_findings(struct jdump *d, const struct report *r)
+{
+	static const char head[] = ",\n \"findings\": [";
+	struct arena *a = arena_new();
+	struct rf_line *l;
+	int k, n, rc = 0;
+	if (!a || rt_findings(r, a, &l, &n) < 0) {
+		arena_free(a);
+		return -2;
+	}
+	if (jdump_raw(d, head, sizeof head - 1) < 0)
+		rc = -1;
+	for (k = 0; rc == 0 && k < n; k++) {
+		if (jdump_raw(d, k ? ",\n  " : "\n  ", k ? 4 : 3) < 0)
+			rc = -1;
+		else
+			rc = jdump_tree(d, finding_json(r, &l[k]), 2, 0);
+	}
+	if (rc == 0)
+		rc = jdump_raw(d, n ? "\n ]" : "]", n ? 3 : 1);
+	arena_free(a);
+	return rc;
+}
+
 static json_t *model_head(const struct report *r)
 {
-	json_t *o = json_object(), *a;
-	int i;
+	json_t *o = json_object();
 	json_object_set_new(o, "xrun_report", json_integer(1));
 	json_object_set_new(o, "plan", str(r->about.plan_name));
 	json_object_set_new(o, "title", str(r->about.title));
@@ -606,6 +677,16 @@ static json_t *model_head(const struct report *r)
 	json_object_set_new(
 	    o, "lang", jstr(r->about.lang == REPORT_LANG_JA ? "ja" : "en"));
 	json_object_set_new(o, "generated_at", num(r->about.generated_at));
+	/* "findings" follow, streamed: the answer first, as every format
+	 * puts it; then model_about's keys. */
+	return o;
+}
+
+static json_t *model_about(const struct report *r)
+{
+	json_t *o = json_object(), *a;
+	int i;
+	json_object_set_new(o, "progress", progress(r));
 	a = json_array();
 	for (i = 0; i < r->span.nsessions; i++)
 		json_array_append_new(a, json_integer(r->span.sessions[i]));
@@ -799,6 +880,9 @@ static int dump_report(struct jdump *d, const struct report *r)
 	 * for each) */
 	explain_build(r, &x);
 	if ((rc = jdump_tree(d, model_head(r), 0, 0)) < 0 ||
+	    (rc = jdump_unclose(d)) < 0 || (rc = dump_findings(d, r)) < 0 ||
+	    (rc = jdump_raw(d, ",", 1)) < 0 ||
+	    (rc = jdump_tree(d, model_about(r), 0, 1)) < 0 ||
 	    (rc = jdump_unclose(d)) < 0 ||
 	    (rc = dump_array(d, "cells", r->ncells, cell_json, r, x)) < 0 ||
 	    (rc = jdump_raw(d, tb, sizeof tb - 1)) < 0 ||

@@ -241,6 +241,16 @@ static int put_run(struct out *o, const struct report *r,
 	out_int(o, u->rep);
 	OUT_LIT(o, ",\n   \"status\": ");
 	out_str(o, st);
+	OUT_LIT(o, ",\n   \"reason\": ");
+	if (!u->reason) {
+		OUT_LIT(o, "null");
+	} else { /* rare (a failed run's): encoded once each */
+		char *rs = enc_str(str, u->reason);
+		if (!rs)
+			return -1;
+		out_str(o, rs);
+		free(rs);
+	}
 	OUT_LIT(o, ",\n   \"started_at\": ");
 	put_real(o, u->started_at);
 	OUT_LIT(o, ",\n   \"ended_at\": ");

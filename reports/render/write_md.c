@@ -18,6 +18,7 @@
 #include "escape.h"
 #include "explain.h"
 #include "render.h"
+#include "rfindings.h"
 #include "png.h"
 #include "rlatency.h"
 #include "rsearch.h"
@@ -59,16 +60,18 @@ static const char *T(const struct report *r, enum report_text_id id)
 	return report_text(r, id);
 }
 
-/* A neutral table as a pipe table; a plain one (key/value) has an empty
- * header row. */
-static void md_table(FILE *f, const struct rtable *t)
+/* A neutral table as a pipe table. Its header row is a real one: Zenn,
+ * Qiita and GitHub render an empty header as an empty bar over the table,
+ * so a key/value block is headed "Key | Value" and an empty stub "Key". */
+static void md_table(const struct report *r, FILE *f, const struct rtable *t)
 {
 	int i, c;
-	for (c = 0; c < t->ncols; c++)
-		if (t->plain)
-			fputs("| ", f);
-		else
-			cell(f, t->col[c].head);
+	for (c = 0; c < t->ncols; c++) {
+		const char *h = t->col[c].head;
+		if (t->plain || !h || !*h)
+			h = T(r, c == 0 ? REPORT_T_KEY : REPORT_T_VALUE);
+		cell(f, h);
+	}
 	row_end(f);
 	for (c = 0; c < t->ncols; c++)
 		fputs(t->col[c].align == RT_RIGHT ? "|---:" : "|---", f);
@@ -109,6 +112,23 @@ static void md_caption(FILE *f, const char *hashes, const char *title,
 	fputs("\n\n", f);
 }
 
+/* The answer first (rfindings.h): a list under its own heading. */
+static int findings(const struct report *r, struct arena *a, FILE *f)
+{
+	struct rf_line *l;
+	int i, n, rc;
+	if ((rc = rt_findings(r, a, &l, &n)) < 0)
+		return rc;
+	fprintf(f, "## %s\n\n", T(r, REPORT_T_FINDINGS));
+	for (i = 0; i < n; i++) {
+		fputs(l[i].kind == RF_STATE ? "- **" : "- ", f);
+		put(f, l[i].text, 0);
+		fputs(l[i].kind == RF_STATE ? "**\n" : "\n", f);
+	}
+	fputc('\n', f);
+	return 0;
+}
+
 static int header(const struct report *r, struct arena *a, FILE *f)
 {
 	struct rtable t;
@@ -128,9 +148,11 @@ static int header(const struct report *r, struct arena *a, FILE *f)
 		put(f, r->about.recut, ESC_MD_BLOCK);
 		fputs("\n\n", f);
 	}
+	if ((rc = findings(r, a, f)) < 0)
+		return rc;
 	if ((rc = rt_header(r, a, &t)) < 0)
 		return rc;
-	md_table(f, &t);
+	md_table(r, f, &t);
 	/* what was measured on, before the numbers */
 	if ((rc = rt_system(r, a, &t)) < 0)
 		return rc;
@@ -138,7 +160,7 @@ static int header(const struct report *r, struct arena *a, FILE *f)
 		fputs("**", f);
 		put(f, t.title, 0);
 		fputs("**\n\n", f);
-		md_table(f, &t);
+		md_table(r, f, &t);
 	}
 	return 0;
 }
@@ -314,7 +336,7 @@ static int tables(const struct report *r, struct arena *a, FILE *f,
 		if ((rc = rt_matrix(r, k, a, &t)) < 0)
 			return rc;
 		md_caption(f, "###", t.title, t.unit);
-		md_table(f, &t);
+		md_table(r, f, &t);
 		if (mc && (rc = md_chart(r, a, &t, k, mc, f, err)) < 0)
 			return rc;
 	}
@@ -337,7 +359,7 @@ static int cells(const struct report *r, struct arena *a, FILE *f)
 		put(f, t.unit, 0);
 	}
 	fputs(")\n\n", f);
-	md_table(f, &t);
+	md_table(r, f, &t);
 	fprintf(f, "%s\n\n", T(r, REPORT_T_INTERVAL_NOTE));
 	/* idle against loaded latency beside the throughput (rlatency.c) */
 	if ((rc = rt_latency(r, a, &t)) < 0)
@@ -346,7 +368,7 @@ static int cells(const struct report *r, struct arena *a, FILE *f)
 		fputs("### ", f);
 		put(f, t.title, 0);
 		fputs("\n\n", f);
-		md_table(f, &t);
+		md_table(r, f, &t);
 	}
 	/* Medians of every other metric per cell (retransmits, CPU, loss
 	 * ...), the way before/after tables show them side by side. */
@@ -356,7 +378,7 @@ static int cells(const struct report *r, struct arena *a, FILE *f)
 		return rc;
 	fprintf(f, "### %s (%s)\n\n", T(r, REPORT_T_METRIC),
 		T(r, REPORT_T_MEDIAN));
-	md_table(f, &t);
+	md_table(r, f, &t);
 	return 0;
 }
 
@@ -375,7 +397,7 @@ static int md_search(const struct report *r, struct arena *a, FILE *f,
 	fputs("## ", f);
 	put(f, t.title, 0);
 	fputs("\n\n", f);
-	md_table(f, &t);
+	md_table(r, f, &t);
 	for (i = 0; rc == 0 && i < r->nsearches; i++) {
 		if (mc && (rc = chart_search(r, i, 480, a, &fig)) == 0 &&
 		    fig.nops)
@@ -433,7 +455,6 @@ static int comparisons(const struct report *r, struct arena *a, FILE *f,
 	struct chart_fig fig;
 	struct rtable t;
 	int rc;
-	struct buf m = BUF_INIT;
 	fprintf(f, "## %s\n\n", T(r, REPORT_T_COMPARISONS));
 	for (rc = 0; rc < r->npair_notes; rc++) { /* declared, not realised */
 		fputs("- ", f);
@@ -448,16 +469,26 @@ static int comparisons(const struct report *r, struct arena *a, FILE *f,
 	}
 	if ((rc = rt_cmps(r, a, &t)) < 0)
 		return rc;
-	md_table(f, &t);
-	report_method_note(r, &m);
-	fprintf(f, "%s\n\n", m.s);
-	buf_release(&m);
+	md_table(r, f, &t);
 	/* each pair's change against the ±θ band: "<stem>-forest-1.svg" */
 	if (!mc)
 		return 0;
 	if ((rc = chart_forest(r, 480, a, &fig)) < 0)
 		return rc;
 	return fig.nops ? md_svg(r, NULL, &fig, "forest", 1, mc, f, err) : 0;
+}
+
+/* How the comparisons were computed, after the results they explain. */
+static void method(const struct report *r, FILE *f)
+{
+	struct buf m = BUF_INIT;
+	if (!r->ncmps)
+		return;
+	report_method_note(r, &m);
+	fprintf(f, "## %s\n\n", T(r, REPORT_T_METHOD));
+	put(f, m.s ? m.s : "", 0);
+	fputs("\n\n", f);
+	buf_release(&m);
 }
 
 /* The note's sentence after its bold code: without the code again when
@@ -510,7 +541,7 @@ static int conditions(const struct report *r, struct arena *a, FILE *f)
 	if ((rc = rt_conditions(r, a, &t)) < 0)
 		return rc;
 	md_caption(f, "##", t.title, NULL);
-	md_table(f, &t);
+	md_table(r, f, &t);
 	return 0;
 }
 
@@ -522,25 +553,25 @@ static int appendix(const struct report *r, struct arena *a, FILE *f)
 		return rc;
 	if (t.nrows) {
 		md_caption(f, "##", t.title, NULL);
-		md_table(f, &t);
+		md_table(r, f, &t);
 	}
 	if (r->span.nsessions) {
 		if ((rc = rt_sessions(r, a, &t)) < 0)
 			return rc;
 		md_caption(f, "##", t.title, NULL);
-		md_table(f, &t);
+		md_table(r, f, &t);
 	}
 	if (r->nfacts) {
 		if ((rc = rt_facts(r, a, &t)) < 0)
 			return rc;
 		md_caption(f, "##", t.title, NULL);
-		md_table(f, &t);
+		md_table(r, f, &t);
 	}
 	if (r->nverifs) {
 		if ((rc = rt_verifs(r, a, &t)) < 0)
 			return rc;
 		md_caption(f, "##", t.title, NULL);
-		md_table(f, &t);
+		md_table(r, f, &t);
 	}
 	return 0;
 }
@@ -564,7 +595,7 @@ static int reference(const struct report *r, struct arena *a, FILE *f)
 	fputs(" (", f);
 	put(f, t.unit, 0);
 	fputs(")\n\n", f);
-	md_table(f, &t);
+	md_table(r, f, &t);
 	buf_addf(&m, T(r, REPORT_T_REF_NOTE), r->ref->path);
 	put(f, m.s, 0);
 	fputs("\n\n", f);
@@ -594,6 +625,8 @@ int report_write_md_charts(const struct report *r, FILE *f, const char *md_path,
 		rc = comparisons(r, a, f, pmc, err);
 	if (rc == 0)
 		rc = limits(r, f);
+	if (rc == 0)
+		method(r, f);
 	if (rc == 0)
 		rc = reference(r, a, f);
 	if (rc == 0)

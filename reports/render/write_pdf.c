@@ -23,6 +23,7 @@
 #include "render.h"
 #include "rlatency.h"
 #include "rsearch.h"
+#include "rfindings.h"
 #include "rtable.h"
 #include "utf8.h"
 #include "write_pdf_int.h"
@@ -327,6 +328,27 @@ static int limits(struct pdf *pdf, const struct report *r, struct xr_err *err)
 	return rc;
 }
 
+/* The answer first (rfindings.h), on page 1 under the title: a line
+ * each, the state of an unfinished session first. */
+static int findings(struct pdf *pdf, const struct report *r, struct arena *a,
+		    struct xr_err *err)
+{
+	struct rf_line *l;
+	int i, n, rc;
+	if (rt_findings(r, a, &l, &n) < 0)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	rc = pdf_heading(pdf, 2, T(FINDINGS), err);
+	for (i = 0; rc == 0 && i < n; i++) {
+		const char *s = arena_printf(a, "• %s", l[i].text);
+		rc =
+		    s ? pdf_paragraph(pdf, l[i].kind == RF_STATE ? 10 : BODY, 0,
+				      s, err)
+		      : xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	}
+	pdf_space(pdf, 6);
+	return rc;
+}
+
 static int draw_report(struct pdf *pdf, const struct report *r, struct arena *a,
 		       struct xr_err *err)
 {
@@ -345,6 +367,8 @@ static int draw_report(struct pdf *pdf, const struct report *r, struct arena *a,
 		rc = pdf_paragraph(pdf, 10, 0, r->about.recut, err);
 		pdf_space(pdf, 6);
 	}
+	if (rc == 0)
+		rc = findings(pdf, r, a, err);
 	if (rc == 0)
 		rc = header_block(pdf, r, a, err);
 	if (rc == 0)
@@ -366,17 +390,19 @@ static int draw_report(struct pdf *pdf, const struct report *r, struct arena *a,
 	 * Markdown and HTML list them */
 	for (int k = 0; rc == 0 && k < r->npair_notes; k++)
 		rc = pdf_paragraph(pdf, 8, 0, r->pair_notes[k], err);
-	if (rc == 0) {
-		report_method_note(r, &s);
-		rc = pdf_paragraph(pdf, 8, 0, s.s, err);
-		pdf_space(pdf, 4);
-	}
 	if (rc == 0)
 		rc = r->ncmps > 0
 			 ? cmp_table(pdf, r, a, err)
 			 : pdf_paragraph(pdf, BODY, 0, T(NO_COMPARISONS), err);
 	if (rc == 0)
 		rc = limits(pdf, r, err);
+	/* how the comparisons were computed, after the results */
+	if (rc == 0 && r->ncmps > 0) {
+		report_method_note(r, &s);
+		rc = pdf_heading(pdf, 2, T(METHOD), err);
+		if (rc == 0)
+			rc = pdf_paragraph(pdf, 8, 0, s.s, err);
+	}
 	if (rc == 0)
 		rc = write_pdf_back_matter(pdf, r, a, err);
 	buf_release(&s);

@@ -457,7 +457,7 @@ int stats_median_ci(const double *x, size_t n, double conf,
 int stats_geomean_ci(const double *x, size_t n, double conf,
 		     struct stats_geomean *out)
 {
-	double m = 0, ss = 0, hw;
+	double m = 0, ss = 0, hw, lo = INFINITY, hi = -INFINITY;
 	size_t i;
 	if (n < 2)
 		return STATS_EDATA;
@@ -465,13 +465,19 @@ int stats_geomean_ci(const double *x, size_t n, double conf,
 		if (!(x[i] > 0))
 			return STATS_EDATA;
 		m += log(x[i]);
+		lo = fmin(lo, x[i]);
+		hi = fmax(hi, x[i]);
 	}
 	m /= (double)n;
 	for (i = 0; i < n; i++)
 		ss += (log(x[i]) - m) * (log(x[i]) - m);
 	hw = tdist_quantile(0.5 + conf / 2, (double)(n - 1)) *
 	     sqrt(ss / (double)(n - 1) / (double)n);
-	out->gm = exp(m);
+	/* min <= gm <= max, and runs of one value have that value as their
+	 * mean: exp(log(x)) is not x to the last bit, and a cell of three
+	 * equal runs showed "215" as its geomean beside "216" as its median
+	 * (issue 35: one number per cell) */
+	out->gm = fmin(fmax(exp(m), lo), hi);
 	out->factor = exp(hw);
 	out->lo = out->gm / out->factor;
 	out->hi = out->gm * out->factor;

@@ -22,7 +22,7 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
     [REPORT_T_RUNS_OTHER] = {"other", "その他"},
     [REPORT_T_RUNS_WARMUP] = {"warm-up", "ウォームアップ"},
     [REPORT_T_METRIC] = {"Metric", "指標"},
-    [REPORT_T_THRESHOLD] = {"Noise threshold", "雑音しきい値"},
+    [REPORT_T_THRESHOLD] = {"Noise threshold", "判定しきい値"},
     [REPORT_T_TABLES] = {"Results", "結果"},
     [REPORT_T_TABLE_CAPTION] = {"%s by %s", "%s（%s 別）"},
     [REPORT_T_CELLS] = {"Cells", "セル"},
@@ -40,6 +40,8 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
     [REPORT_T_N] = {"n", "n"},
     [REPORT_T_VERDICT] = {"Verdict", "判定"},
     [REPORT_T_MEDIAN] = {"median", "中央値"},
+    [REPORT_T_CELL_ESTIMATE] = {"geomean ×/÷ 95% interval",
+				"幾何平均 ×/÷ 95% 区間"},
     [REPORT_T_MEAN] = {"mean", "平均"},
     [REPORT_T_STDEV] = {"stdev", "標準偏差"},
     [REPORT_T_CV] = {"CV %", "変動係数 %"},
@@ -49,11 +51,14 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
 	{"A cell shows the geometric mean over its successful runs, the "
 	 "estimator the comparisons use, with its 95% interval as a factor: "
 	 "\"9.41 ×/÷1.005\" is 9.41 with the interval [9.41/1.005, "
-	 "9.41×1.005]; the cells table gives the median and the mean with "
-	 "its 95% t-interval. [k] marks refer to the notes.",
+	 "9.41×1.005]. The chart's bars and the cells table's first value "
+	 "column show the same number; the cells table gives the median and "
+	 "the mean beside it, labelled. [k] marks refer to the notes.",
 	 "各セルは成功した試行の幾何平均（比較に使う推定量）と、その 95% "
 	 "区間を倍率で示す: \"9.41 ×/÷1.005\" は区間 [9.41/1.005, "
-	 "9.41×1.005]。セルの表には中央値と、平均とその 95% t 区間を示す。"
+	 "9.41×1.005]"
+	 "。グラフの棒とセルの表の最初の値の列も同じ値で、セルの表には"
+	 "中央値と平均も見出し付きで並べる。"
 	 "[k] は注記番号。"},
     [REPORT_T_INTERVAL_P95] = {"interval p95", "区間 p95"},
     [REPORT_T_INTERVAL_PEAK] = {"interval peak", "区間ピーク"},
@@ -257,6 +262,32 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
 				 "計画にも指定がない）。"},
     [REPORT_T_GENERATED] = {"Generated", "作成日時"},
     [REPORT_T_METHOD] = {"Method", "方法"},
+    [REPORT_T_FINDINGS] = {"Findings", "要点"},
+    [REPORT_T_F_RUNNING] = {"Unfinished: %lld of %lld runs done; xrun "
+			    "(pid %ld) is running it now",
+			    "未完了: %lld / %lld 試行が終了、xrun（pid %ld）"
+			    "が実行中"},
+    [REPORT_T_F_RUNNING_ANY] =
+	{"Unfinished: %lld of %lld runs done; an "
+	 "xrun is running it now",
+	 "未完了: %lld / %lld 試行が終了、xrun が実行中"},
+    [REPORT_T_F_INTERRUPTED] = {"Interrupted: %lld of %lld runs done; no "
+				"xrun is running it (run the plan again to "
+				"resume)",
+				"中断: %lld / %lld 試行が終了、実行中の xrun "
+				"はない（計画をもう一度実行すると再開）"},
+    [REPORT_T_F_INCOMPLETE] = {"Incomplete: %lld of %lld runs done (run the "
+			       "plan again to run the rest)",
+			       "未完了: %lld / %lld 試行が終了（計画をもう一度"
+			       "実行すると残りを実行）"},
+    [REPORT_T_F_VALUES] = {"geomean %s → %s %s", "幾何平均 %s → %s %s"},
+    [REPORT_T_F_CELLS] = {"%d of %d cells: %s", "%d / %d セル: %s"},
+    [REPORT_T_F_FAILED] = {"%d of %d runs failed: %s",
+			   "%d / %d 試行が失敗: %s"},
+    [REPORT_T_F_TIMEOUT] = {"%d of %d runs timed out: %s",
+			    "%d / %d 試行がタイムアウト: %s"},
+    [REPORT_T_F_NO_REASON] = {"no reason stored", "理由の記録なし"},
+    [REPORT_T_F_MORE] = {"+%d more", "ほか %d"},
 };
 
 const char *report_text_lang(enum report_lang lang, enum report_text_id id)

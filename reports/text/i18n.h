@@ -47,6 +47,7 @@ enum report_lang {
 	X(N)                                                                   \
 	X(VERDICT)                                                             \
 	X(MEDIAN)                                                              \
+	X(CELL_ESTIMATE) /* the cells table's first value column */            \
 	X(MEAN)                                                                \
 	X(STDEV)                                                               \
 	X(CV)                                                                  \
@@ -157,6 +158,17 @@ enum report_lang {
 	X(REF_SOURCE)                                                          \
 	X(REF_CONDITIONS)                                                      \
 	X(LIMITS)                                                              \
+	X(FINDINGS)	 /* the block at the top: the answer first */          \
+	X(F_RUNNING)	 /* "%lld of %lld runs done; xrun pid %ld ..." */      \
+	X(F_RUNNING_ANY) /* the same without a pid: %lld, %lld */              \
+	X(F_INTERRUPTED) /* %lld done of %lld, nothing runs it */              \
+	X(F_INCOMPLETE)	 /* %lld done of %lld, ended with runs left */         \
+	X(F_VALUES)	 /* both sides' geometric means: %s, %s, unit %s */    \
+	X(F_CELLS)	 /* "%d of %d cells: %s" */                            \
+	X(F_FAILED)	 /* "%d of %d runs failed: %s" */                      \
+	X(F_TIMEOUT)	 /* "%d of %d runs timed out: %s" */                   \
+	X(F_NO_REASON)	 /* a failed run with no reason stored */              \
+	X(F_MORE)	 /* "+%d more" after a list of cells */                \
 	X(YES)                                                                 \
 	X(NO)
 

@@ -335,6 +335,22 @@ int store_lock_held(const char *path)
 	return held;
 }
 
+long store_lock_holder(const char *path)
+{
+	struct buf lp = BUF_INIT, text = BUF_INIT;
+	long pid = 0;
+	if (!store_lock_held(path))
+		return -1;
+	/* the holder's notes start with its pid line (store_lock_note) */
+	buf_addf(&lp, "%s.lock", path);
+	if (buf_read_file(&text, lp.s, 4096) == 0 && text.s &&
+	    (sscanf(text.s, "%ld", &pid) != 1 || pid < 0))
+		pid = 0;
+	buf_release(&lp);
+	buf_release(&text);
+	return pid;
+}
+
 /*
  * "<db>.lock" holds notes (our pid, the children to stop after a crash),
  * not the lock. It is never followed through a symlink nor truncated on

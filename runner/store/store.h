@@ -71,6 +71,10 @@ const char *store_path(const struct store *st);
  * line, then its notes), "" when none; valid until store_close. A crashed
  * xrun's notes name the children it left behind (run.c stops them). */
 const char *store_lock_previous(const struct store *st);
+/* Whether an xrun holds the lock of the store at path now (it takes no
+ * lock itself, so a report can ask while a run goes on): -1 when none,
+ * else the pid its lock file names (0 when it names none). */
+long store_lock_holder(const char *path);
 /* Rewrite the lock file as our pid line followed by note. */
 int store_lock_note(struct store *st, const char *note);
 /* The schema text compiled into the binary. */

@@ -149,7 +149,7 @@ grep -qF "nic=usb5g: published 3.50 Gbit/s = 74.4% of 4.71 Gbit/s (5G, TCP at MT
 grep -qF "nic=wifi: published 0.600 Gbit/s = 69% of 0.867 Gbit/s (Wi-Fi PHY rate 866.7 Mbit/s (an estimate: the MAC carries less)): Wi-Fi-bound" r.md ||
 	fail "the md report lacks the published Wi-Fi limit: $(grep 'nic=wifi' r.md | head -3)"
 "$XRUN" report --db e.db --reference ref.csv --lang ja -o j.md 2>rep.err || fail "ja report"
-grep -qF "（USB 3.2 Gen 1, TCP at MTU 1500）の 91%: USB 律速; 実測値 " j.md &&
+grep -qF "（USB 3.2 Gen 1、MTU 1500 の TCP）の 91%: USB 律速; 実測値 " j.md &&
 	grep -qF "USB 接続が公表時と異なります" j.md ||
 	fail "the Japanese report lacks the published USB limit: $(grep 公表値 j.md | head -2)"
 bad() { # want-text sed-expression

@@ -90,7 +90,7 @@ PY
 grep -qF "os=ubuntu2604, nic=lgy-pcie-mg3, slot=pcie3x1, streams=4: published 6.18 Gbit/s = 65.6% of 9.41 Gbit/s (10GBASE-T, TCP at MTU 1500); 6.18 Gbit/s = 78% of 7.88 Gbit/s (PCIe 3.0 x1 (raw)): bus-bound; measured 9.40 Gbit/s" r.md ||
 	fail "the md report lacks the published limit line: $(grep published r.md | head -3)"
 "$XRUN" report --db e.db --reference "$REF" --lang ja -o j.md 2>rep.err || fail "ja report"
-grep -qF "公表値 6.18 Gbit/s = 9.41 Gbit/s（10GBASE-T, TCP at MTU 1500）の 65.6%; 6.18 Gbit/s = 7.88 Gbit/s（PCIe 3.0 x1 (raw)）の 78%: バス律速; 実測値 " j.md &&
+grep -qF "公表値 6.18 Gbit/s = 9.41 Gbit/s（10GBASE-T、MTU 1500 の TCP）の 65.6%; 6.18 Gbit/s = 7.88 Gbit/s（PCIe 3.0 x1（生の速度））の 78%: バス律速; 実測値 " j.md &&
 	grep -qF "PCIe スロットが公表時と異なります" j.md ||
 	fail "the Japanese report lacks the published limit: $(grep 公表値 j.md | head -2)"
 # the PDF (read back with pdftotext) and the HTML carry the same line

@@ -88,7 +88,7 @@ if command -v pdftotext >/dev/null; then
 			"pdf: $code explained once"
 	done
 	# comparison flags list the comparisons they apply to, with details
-	check "tr '\\n' ' ' < f.txt | grep -qE 'kind=flaky: tune=lo vs tune=hi: A [0-9:]{8} to'" \
+	check "tr '\\n' ' ' < f.txt | grep -qE 'kind=flaky: tune=lo → tune=hi: A [0-9:]{8} to'" \
 		"pdf: not_interleaved names its comparisons and windows"
 fi
 exit $fail

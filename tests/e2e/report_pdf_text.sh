@@ -48,7 +48,7 @@ for lang in en ja; do
 done
 grep -q 'Sessions' en.txt && grep -q 'worse' en.txt && grep -q 'x=b' en.txt ||
 	bad "en: headings, verdict or levels missing from the copied text"
-grep -q 'セッション' ja.txt && grep -q '悪化' ja.txt && grep -q '雑音しきい値 ±1%' ja.txt ||
+grep -q 'セッション' ja.txt && grep -q '悪化' ja.txt && grep -q '判定しきい値 ±1%' ja.txt ||
 	bad "ja: headings, verdict or threshold missing from the copied text: $(head -20 ja.txt)"
 python3 - en.pdf ja.pdf <<'PY' || nfail=$((nfail + 1))
 import re, sys, zlib

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "chart.h"
 #include "svg_chart.h"
 #include "tap.h"
@@ -32,7 +33,21 @@ static int lines(void *ctx, const char *s, double size, double width)
 	return (int)(strlen(s) + 9) / 10 ? (int)(strlen(s) + 9) / 10 : 1;
 }
 
-static const struct chart_text tx = {NULL, measure, lines};
+/* Every text on one line. */
+static int wrap(void *ctx, const char *s, double size, double width,
+		const char **start, size_t *len, int max)
+{
+	(void)ctx;
+	(void)size;
+	(void)width;
+	if (max < 1)
+		return 0;
+	start[0] = s;
+	len[0] = strlen(s);
+	return 1;
+}
+
+static const struct chart_text tx = {NULL, measure, lines, wrap};
 static const struct chart_style st = {7, 7, 30, 220};
 
 static const char *groups[] = {"1", "a very long group label"};
@@ -225,9 +240,52 @@ static void test_svg(void)
 	free(s);
 }
 
+/* A bar's value is never on its whisker's cap (issue 35): each value
+ * text's baseline lies CHART_LABEL_GAP (4.5) above the highest of its
+ * bar's ink, a whisker cap included; its digits have no descent, so that
+ * is the white space seen between them. */
+static void test_label_gap(void)
+{
+	struct chart c;
+	struct chart_fig fig;
+	struct arena *a = arena_new();
+	int i, k, labels = 0, off = 0;
+
+	chart(&c);
+	ok(a && chart_bars_fig(&c, &st, &tx, 480, a, &fig) == 0,
+	   "the bars as shapes");
+	for (i = 0; a && i < fig.nops; i++) {
+		const struct chart_op *t = &fig.ops[i];
+		double cap = INFINITY; /* the highest ink at the text's x */
+		if (t->kind != CHART_OP_TEXT || !t->text ||
+		    !strchr("0123456789", t->text[0]) || t->anchor != 0 ||
+		    !strchr(t->text, '.')) /* a value, not group "1" */
+			continue;
+		for (k = 0; k < fig.nops; k++) {
+			const struct chart_op *o = &fig.ops[k];
+			if (o->kind == CHART_OP_PATH && o->n == 2 &&
+			    o->py[0] == o->py[1] && o->px[0] < t->x &&
+			    o->px[1] > t->x && o->px[1] - o->px[0] < 20)
+				cap = fmin(cap, o->py[0]); /* a cap */
+			if (o->kind == CHART_OP_RECT && o->fill &&
+			    o->x < t->x && o->x + o->w > t->x)
+				cap = fmin(cap, o->y); /* the bar's top */
+		}
+		labels++;
+		if (!(fabs(cap - t->y - 4.5) < 1e-9)) {
+			off++;
+			printf("# %s at %g, ink at %g\n", t->text, t->y, cap);
+		}
+	}
+	ok(labels >= 4, "values on the bars (%d)", labels);
+	is_int(off, 0, "each value 4.5 above its cap or bar top");
+	arena_free(a);
+}
+
 int main(void)
 {
 	test_axis();
+	test_label_gap();
 	test_bars();
 	test_legend();
 	test_labels();

@@ -60,14 +60,16 @@ static json_t *expected(const struct report *r)
 					      num(u->vals[m]), "unit",
 					      str(r->met.metric_units[m])));
 		json_array_append_new(
-		    a, json_pack("{s:I,s:I,s:i,s:o,s:s,s:i,s:s,s:o,s:o,s:o}",
-				 "id", (json_int_t)u->id, "session",
-				 (json_int_t)u->session, "cell_index", u->cell,
-				 "cell", cell ? cell : json_object(), "label",
-				 c->label ? c->label : "", "rep", u->rep,
-				 "status", u->status ? u->status : "",
-				 "started_at", num(u->started_at), "ended_at",
-				 num(u->ended_at), "metrics", ms));
+		    a,
+		    json_pack("{s:I,s:I,s:i,s:o,s:s,s:i,s:s,s:o,s:o,s:o,s:o}",
+			      "id", (json_int_t)u->id, "session",
+			      (json_int_t)u->session, "cell_index", u->cell,
+			      "cell", cell ? cell : json_object(), "label",
+			      c->label ? c->label : "", "rep", u->rep, "status",
+			      u->status ? u->status : "", "reason",
+			      u->reason ? str(u->reason) : json_null(),
+			      "started_at", num(u->started_at), "ended_at",
+			      num(u->ended_at), "metrics", ms));
 	}
 	return json_pack("{s:i,s:o}", "a", 1, "run_values", a);
 }
@@ -110,6 +112,15 @@ int main(void)
 	struct report r;
 	const char *status[NRUNS] = {"ok",	"failed", "timeout", "ok",
 				     "quirk\"", "ok",	  "ok",	     "ok"};
+	/* a stored reason as the store keeps it: any bytes a tool printed */
+	const char *reason[NRUNS] = {NULL,
+				     "connect: Connection refused",
+				     "timed out after 5 s\n\"x\"",
+				     NULL,
+				     "日本\x01",
+				     NULL,
+				     NULL,
+				     NULL};
 	memset(&r, 0, sizeof r);
 	for (int i = 0; i < NRUNS; i++) {
 		memset(&runs[i], 0, sizeof runs[i]);
@@ -118,6 +129,7 @@ int main(void)
 		runs[i].cell = i % 3;
 		runs[i].rep = i + 1;
 		runs[i].status = status[i];
+		runs[i].reason = reason[i];
 		runs[i].started_at = i == 1 ? NAN : 1764460800.0 + i * 0.125;
 		runs[i].ended_at = 1764460801.5e0 * (i + 1);
 		runs[i].vals = vals[i];

@@ -133,7 +133,7 @@ static void test_notes(const struct report *r, struct arena *a)
 	ok(has_item(&n[0], "kind=a, tune=hi",
 		    "tune: 3 of 3 runs, expected 'hi'"),
 	   "verify_failed: the cell");
-	ok(has_item(&n[0], "kind=a: tune=lo vs tune=hi",
+	ok(has_item(&n[0], "kind=a: tune=lo → tune=hi",
 		    "tune: 0 of 5 runs on A, 5 of 5 on B"),
 	   "verify_failed: the comparison, by its shared and differing "
 	   "levels");
@@ -142,7 +142,7 @@ static void test_notes(const struct report *r, struct arena *a)
 	ok(has_item(&n[1], "kind=b, tune=lo", "2 of 5"), "failed_runs: cell");
 	/* a comparison flag */
 	is_int(n[2].nitems, 1, "nonpositive: the comparison");
-	ok(has_item(&n[2], "kind=b: tune=lo vs tune=hi", "no log scale"),
+	ok(has_item(&n[2], "kind=b: tune=lo → tune=hi", "no log scale"),
 	   "nonpositive: its detail");
 }
 
@@ -151,8 +151,32 @@ static void test_tables(const struct report *r, struct arena *a)
 	struct rtable t;
 
 	is_int(rt_cells(r, a, &t), 0, "cells table");
-	is_int(t.ncols, 11, "cells: 11 columns");
+	is_int(t.ncols, 12, "cells: 12 columns");
 	is_int(t.nrows, 4, "cells: a row per cell");
+	{
+		/* one number per cell: the cells table leads with the text
+		 * the matrix shows (issue 35: 31.6 in the table, 32.5 mean
+		 * first in the cells table) */
+		struct rtable m, c2;
+		char want[96];
+		int ci = r->tables[0].cell[0];
+		struct report_stats *s = &r->cells[ci].st[r->met.primary];
+		double lo = s->gm_low, hi = s->gm_high;
+		/* an interval, so that the geomean's text ("3.00 ×/÷1.020")
+		 * is not the mean's ("3.00") */
+		s->gm_low = s->gm / 1.02, s->gm_high = s->gm * 1.02;
+		report_fmt_cell(r, &r->cells[ci], want, sizeof want);
+		is_int(rt_cells(r, a, &c2), 0, "cells with an interval");
+		is_str(rt_cell(&c2, ci, 2), want, "cells: the geomean first");
+		ok(strstr(want, "×/÷") != NULL, "with its factor: %s", want);
+		is_int(rt_matrix(r, 0, a, &m), 0, "matrix for the estimate");
+		is_str(t.col[2].head, "geomean ×/÷ 95% interval",
+		       "cells: the estimate first, labelled");
+
+		ok(!strncmp(rt_cell(&m, 0, 1), want, strlen(want)),
+		   "matrix: the same number (%s)", rt_cell(&m, 0, 1));
+		s->gm_low = lo, s->gm_high = hi;
+	}
 	is_str(rt_cell(&t, 1, 0), "kind=a, tune=hi [1]", "label with marks");
 	is_str(rt_cell(&t, 0, 1), "5", "n when all runs have a value");
 	is_str(rt_cell(&t, 2, 1), "5/7", "n of scheduled when not");
@@ -191,10 +215,10 @@ static void test_markdown(const struct report *r)
 	}
 	is_int(report_write_md(r, f, &err), 0, "markdown written");
 	fclose(f);
-	ok(text && strstr(text, "   - kind=a: tune=lo vs tune=hi: tune: 0 of 5 "
+	ok(text && strstr(text, "   - kind=a: tune=lo → tune=hi: tune: 0 of 5 "
 				"runs on A, 5 of 5 on B\n"),
 	   "markdown lists the comparison's verify_failed");
-	ok(text && strstr(text, "   - kind=b: tune=lo vs tune=hi: no log "
+	ok(text && strstr(text, "   - kind=b: tune=lo → tune=hi: no log "
 				"scale\n"),
 	   "markdown lists the comparison's nonpositive");
 	ok(text && !strstr(text, "B: tune: 3 of 3"),
@@ -259,10 +283,10 @@ static void test_html(struct report *r)
 	r->about.title = "t";
 	ok(text && strstr(text, "<h1>a &lt;b&gt; &amp; &quot;c&quot;</h1>"),
 	   "html: the title escaped");
-	ok(text && strstr(text, "<li>kind=a: tune=lo vs tune=hi: tune: 0 of 5 "
+	ok(text && strstr(text, "<li>kind=a: tune=lo → tune=hi: tune: 0 of 5 "
 				"runs on A, 5 of 5 on B</li>"),
 	   "html lists the comparison's verify_failed");
-	ok(text && strstr(text, "<li>kind=b: tune=lo vs tune=hi: no log "
+	ok(text && strstr(text, "<li>kind=b: tune=lo → tune=hi: no log "
 				"scale</li>"),
 	   "html lists the comparison's nonpositive");
 	ok(text && strstr(text, "<li>kind=a, tune=hi: tune: 3 of 3 runs, "

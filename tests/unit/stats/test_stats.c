@@ -580,6 +580,14 @@ static void test_geomean_outliers(void)
 	ok(stats_geomean_ci(neg, 3, 0.95, &gm) < 0, "geomean of -1 refused");
 	ok(stats_geomean_ci(flat, 4, 0.95, &gm) == 0 && gm.factor == 1,
 	   "geomean of constant data: factor 1");
+	{
+		/* exp(mean(log 215.5)) is 215.50000000000009 in doubles
+		 * (python3: math.exp(math.log(215.5)) ); the geomean of
+		 * three 215.5 is 215.5, the value a report prints */
+		double same[3] = {215.5, 215.5, 215.5};
+		ok(stats_geomean_ci(same, 3, 0.95, &gm) == 0 && gm.gm == 215.5,
+		   "geomean of one value: that value (%.17g)", gm.gm);
+	}
 
 	is_int(stats_outliers_mad(o, 8, 3.5, idx), 1, "one outlier (M=-22.5)");
 	is_int((long long)idx[0], 4, "the halved run");
