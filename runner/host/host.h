@@ -46,12 +46,16 @@ enum plan_os host_os(struct host *h);
 /*
  * Following an engine's process on an ssh host (proc_opts.watch): on a
  * Linux sh host the command is exec'd by a far sh that first leaves an
- * empty file HOST_WATCH_DIR_SH/.xrun-w.TOKEN.PID (PID its own, which the
- * command keeps), and the host's far sampler loop reads the processes of
- * the files of TOKEN (counters.c, sampler_engine.c). The directory is the
- * far user's runtime directory (a private tmpfs that ends with the login
- * session), else the home directory; never a world-writable one. TOKEN:
- * 16 random hex digits a session; NULL when the host is not such a host.
+ * empty file TOKEN.PID (PID its own, which the command keeps) in the
+ * watch directory HOST_WATCH_DIR_SH/.xrun-w, and the host's far sampler
+ * loop reads the processes of the files of TOKEN (counters_script.c,
+ * sampler_engine.c). The base is the far user's runtime directory (a
+ * private tmpfs that ends with the login session), else the home
+ * directory; the loop makes .xrun-w with mode 0700 and every script uses
+ * it only when it is the user's own drwx------ directory: no other user
+ * can plant a link or a FIFO there, so that the token, visible in the
+ * far argv, is a name and no secret (issue 40). TOKEN: 16 random hex
+ * digits a session; NULL when the host is not such a host.
  */
 #define HOST_WATCH_DIR_SH "${XDG_RUNTIME_DIR:-$HOME}"
 const char *host_watch_token(struct host *h);

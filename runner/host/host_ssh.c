@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "counters_int.h"
 #include "farside.h"
 #include "host_int.h"
 #include "oswin.h"
@@ -154,16 +155,12 @@ static int remote_command(struct host *h, const char *const *argv,
 	if (timeout > 0 && far_prefix(h, timeout, cmd) < 0)
 		return -XR_ENOMEM;
 	/* Followed by the far sampler (host.h, HOST_WATCH_DIR_SH): this sh's
-	 * pid is the command's, which it execs (env execs too). `true`, not
-	 * `:`: a redirection that fails on a special builtin ends a
-	 * non-interactive sh (POSIX 2.8.1; dash does), and the command with
-	 * it; on a regular one it is only a status. */
+	 * pid is the command's, which it execs (env execs too). The token in
+	 * its argv names the session's files and opens nothing: the watch
+	 * directory admits no other user (counters_script.c). */
 	if ((flags & HOST_WRAP_WATCH) && h->watch_token[0]) {
 		buf_adds(cmd, "sh -c ");
-		host_quote_sh("d=" HOST_WATCH_DIR_SH "; [ -n \"$d\" ] && "
-			      "{ true >\"$d/.xrun-w.$0.$$\"; } 2>/dev/null; "
-			      "exec \"$@\"",
-			      cmd);
+		host_quote_sh(counters_watch_wrapper(), cmd);
 		buf_addf(cmd, " %s ", h->watch_token);
 		h->watch_used = 1;
 	}
@@ -333,13 +330,8 @@ static int ssh_open(struct host *h, const char *control_dir, struct xr_err *err)
  * up. A crash leaves them to the next session's loop (counters_script.c). */
 static void remove_watch_files(struct host *h)
 {
-	const char *argv[] = {"sh",
-			      "-c",
-			      "d=" HOST_WATCH_DIR_SH "; [ -z \"$d\" ] || "
-			      "rm -f -- \"$d/.xrun-w.$1.\"*",
-			      "sh",
-			      h->watch_token,
-			      NULL};
+	const char *argv[] = {"sh", "-c",	    counters_watch_cleanup(),
+			      "sh", h->watch_token, NULL};
 	struct proc_opts o = {0};
 	struct proc_result r;
 	struct xr_err e = {0};
