@@ -121,6 +121,8 @@ void latency_finish(struct runctx *rc, struct latency_run *lr,
 		return;
 	latprobe_stop(lr->p, ss, &s);
 	lr->p = NULL;
+	if (s.unknown) /* not known, and why in the run's notes */
+		return;
 	/* seconds, as every latency metric is stored (schema/store.md) */
 	add(res, "latency.idle_p50", s.idle_p50, "s");
 	add(res, "latency.loaded_p50", s.loaded_p50, "s");
