@@ -257,8 +257,11 @@ static void count_stored(struct runctx *rc, size_t i, enum run_status st)
 	}
 }
 
+static void say_done(struct runctx *rc, size_t i,
+		     const struct engine_result *res);
+
 /* Store run i as failed before it started: its request could not be
- * built (err says why). */
+ * built, or its host lacks the plan's interface (err says why). */
 static void fail_unexpanded(struct runctx *rc, size_t i,
 			    const struct xr_err *err)
 {
@@ -274,7 +277,7 @@ static void fail_unexpanded(struct runctx *rc, size_t i,
 	rc->status[i] = RUN_FAILED;
 	rc->n_failed++;
 	rc->n_run++;
-	progress_run_done(rc, i, "failed", 0, NULL, 0);
+	say_done(rc, i, &res);
 	engine_result_release(&res);
 }
 
@@ -357,6 +360,19 @@ static int start_run(struct runctx *rc, size_t i, struct request *rq,
 		return r;
 	}
 	observe_snap_before(rc, snaps);
+	if (snaps->fail[0]) {
+		/* no such interface there: every counter and series of the
+		 * run would be missing without a word (issue 40) */
+		for (int k = 0; k < snaps->n; k++)
+			counters_snap_free(snaps->before[k]);
+		latency_abort(lat);
+		observe_samplers_stop(sm);
+		series_set_release(&sm->set);
+		request_release(rq);
+		xr_err_set(&err, XR_EENV, NULL, 0, 0, "%s", snaps->fail);
+		fail_unexpanded(rc, i, &err);
+		return 1;
+	}
 	if (store_run_start(rc->st, rc->ids[i], proc_now_wall(), &err) < 0) {
 		r = env_fail(rc, &err);
 		latency_abort(lat);
@@ -367,6 +383,17 @@ static int start_run(struct runctx *rc, size_t i, struct request *rq,
 	}
 	rc->status[i] = RUN_RUNNING;
 	return 0;
+}
+
+/* A counters snapshot that failed, into the run's note after what the
+ * samplers said. */
+static void note_snaps(struct series_set *ss, const struct snaps *sn)
+{
+	size_t k = strlen(ss->note);
+	if (sn->note[0] && k + 4 < sizeof ss->note)
+		snprintf(ss->note + k, sizeof ss->note - k, "%s%.*s",
+			 k ? "; " : "", (int)(sizeof ss->note - k - 3),
+			 sn->note);
 }
 
 /* execute_one's "the run lost its host": it is pending again. */
@@ -510,6 +537,7 @@ static int execute_one(struct runctx *rc, size_t i)
 	if (series_set_take(&ss, &sm.set) < 0)
 		snprintf(ss.note, sizeof ss.note, "%s",
 			 "out of memory keeping the sampled series");
+	note_snaps(&ss, &snaps);
 	rec.series = series_metric_finish(rc, &res, &ss);
 	if (res.status != RUN_OK && res.status != RUN_INTERRUPTED &&
 	    run_lost(rc, i)) {
