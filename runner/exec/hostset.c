@@ -325,7 +325,7 @@ int hostset_reconnect(struct runctx *rc, int hi, int *used, struct buf *why)
 	const char *name = rc->p->hosts[hi].name;
 	struct xr_err err = {0};
 	struct buf last = BUF_INIT;
-	char since[32];
+	char since[32], token[32];
 	double wait = rp->wait;
 	int k, r = -XR_EHOST;
 	if (rc->hosts[hi] && host_is_down(rc->hosts[hi]))
@@ -333,6 +333,12 @@ int hostset_reconnect(struct runctx *rc, int hi, int *used, struct buf *why)
 	else
 		buf_adds(&last, why->len ? why->s : "no answer");
 	fmt_clock(rc->lost_since, since, sizeof since);
+	/* the lost session's token: what its engine left running there is
+	 * ended once the host answers (a server holding its port) */
+	snprintf(token, sizeof token, "%s",
+		 rc->hosts[hi] && host_watch_token(rc->hosts[hi])
+		     ? host_watch_token(rc->hosts[hi])
+		     : "");
 	hostset_drop(rc, hi);
 	for (k = 0; k < *used && wait < rp->max_wait; k++)
 		wait = wait * 2 > rp->max_wait ? rp->max_wait : wait * 2;
@@ -350,11 +356,15 @@ int hostset_reconnect(struct runctx *rc, int hi, int *used, struct buf *why)
 			break;
 		}
 		if (try_open(rc, hi, &err) == 0) {
+			int ended = host_reap_token(rc->hosts[hi], token);
 			if (!rc->o->quiet)
 				fprintf(stderr,
 					"xrun: host '%s' answers again (try "
-					"%d); the run is done again\n",
-					name, *used);
+					"%d)%s; the run is done again\n",
+					name, *used,
+					ended ? ", the engine processes the "
+						"lost connection left ended"
+					      : "");
 			r = 0;
 			break;
 		}

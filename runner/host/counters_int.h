@@ -61,6 +61,9 @@ const char *counters_watch_script(void);
 const char *counters_watch_wrapper(void);
 /* The session's own watch files removed: sh -c SCRIPT sh TOKEN. */
 const char *counters_watch_cleanup(void);
+/* The processes of a session's watch files ended: sh -c SCRIPT sh TOKEN;
+ * prints "ended: PID..." when there were any. */
+const char *counters_watch_reap(void);
 /* The section letters of what (enum plan_counter): n t c p, or "-". */
 void counters_letters(unsigned what, char letters[8]);
 

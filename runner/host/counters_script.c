@@ -163,13 +163,16 @@ static const char watch_script[] = COUNTERS_SCRIPT_PATH COUNTERS_WATCH_FN
     "if " COUNTERS_WATCH_CD "; then w=./$1; fi\n" COUNTERS_WATCH_BODY
     "exit 0\n";
 
-/* The engine command's far wrapper (host_ssh.c): $0 is the token. The
- * file is made in a subshell (its $$ is still this shell's, the pid the
- * command keeps by exec) with noclobber (O_EXCL: no link followed) and
- * only where nothing is (noclobber alone opens an existing FIFO or
- * device: dash's and bash's redirection). */
+/* The engine command's far wrapper (host_ssh.c): $0 is the token. It
+ * makes the watch directory too (a session without a sampler loop still
+ * knows its engine's processes: host_reap_token). The file is made in a
+ * subshell (its $$ is still this shell's, the pid the command keeps by exec)
+ * with noclobber (O_EXCL: no link followed) and only where nothing is
+ * (noclobber alone opens an existing FIFO or device: dash's and bash's
+ * redirection). */
 static const char watch_wrapper[] =
-    "d=" HOST_WATCH_DIR_SH "; [ -n \"$d\" ] && ( " COUNTERS_WATCH_CD
+    "d=" HOST_WATCH_DIR_SH "; [ -n \"$d\" ] && ( mkdir -m 700 -- "
+    "\"$d/.xrun-w\" 2>/dev/null; " COUNTERS_WATCH_CD
     " && f=./$0.$$ && [ ! -e \"$f\" ] && [ ! -h \"$f\" ] && set -C && "
     "true >\"$f\" ) 2>/dev/null; exec \"$@\"";
 
@@ -192,6 +195,29 @@ static const char watch_cleanup[] =
 const char *counters_watch_cleanup(void)
 {
 	return watch_cleanup;
+}
+
+/* After a lost connection (host_reap_token): the processes of the watch
+ * files of $1 still running as this user (an engine's server the frozen
+ * connection's sshd still holds, with its port) get SIGTERM, then
+ * SIGKILL a second later; their files go. */
+static const char watch_reap[] =
+    "xr_own() { [ -f \"$1\" ] && [ ! -h \"$1\" ] && [ -O \"$1\" ]; }\n"
+    "d=" HOST_WATCH_DIR_SH "; n=\n"
+    "[ -n \"$1\" ] && [ -n \"$d\" ] && " COUNTERS_WATCH_CD " || exit 0\n"
+    "for f in \"./$1\".*; do p=${f##*.}\n"
+    "  case $p in ''|*[!0-9]*) continue;; esac\n"
+    "  xr_own \"$f\" || continue\n"
+    "  [ -O \"/proc/$p\" ] && kill -TERM \"$p\" 2>/dev/null && n=\"$n $p\"\n"
+    "  rm -f -- \"$f\"\n"
+    "done\n"
+    "[ -n \"$n\" ] || exit 0\n"
+    "echo \"ended:$n\"; sleep 1\n"
+    "for p in $n; do kill -KILL \"$p\" 2>/dev/null; done; exit 0\n";
+
+const char *counters_watch_reap(void)
+{
+	return watch_reap;
 }
 
 const char *counters_watch_script(void)

@@ -138,6 +138,22 @@ const char *host_down_reason(const struct host *h);
 #define HOST_CHECK_TIMEOUT 8.0
 int host_check(struct host *h, struct buf *why);
 
+/*
+ * An ssh host's connection, its ControlMaster, ended or was replaced
+ * since the last call: 1; else 0 (the first call only notes it; other
+ * hosts: 0). One local `ssh -O check`, no round trip: a connection that
+ * stops answering is ended by ssh's keepalive (ServerAliveInterval 5 s,
+ * ServerAliveCountMax 3), so a run it carried can be told (issue 40).
+ */
+int host_conn_changed(struct host *h);
+/*
+ * The engine processes an earlier session of this plan host left on it
+ * (token: that session's host_watch_token), ended through h: a server
+ * the stopped connection's sshd still holds with its port. The number
+ * ended, 0 when none or not such a host.
+ */
+int host_reap_token(struct host *h, const char *token);
+
 /* Read a small file on the host (local: directly; else via cat). */
 int host_read_file(struct host *h, const char *path, struct buf *out,
 		   struct xr_err *err);

@@ -517,6 +517,67 @@ static int ssh_check(struct host *h, struct buf *why)
 	return rc;
 }
 
+/* The ControlMaster's pid (`ssh -O check` says "Master running
+ * (pid=N)"), 0 when there is none. */
+static long master_pid(struct host *h)
+{
+	struct strv av = {0};
+	struct proc_opts o = {0};
+	struct proc_result r;
+	struct xr_err e = {0};
+	const char *m;
+	long pid = 0;
+	if (!h->target || ssh_common(h, &av) || strv_push(&av, "-O") ||
+	    strv_push(&av, "check") || strv_push(&av, "--") ||
+	    strv_push(&av, h->target)) {
+		strv_release(&av);
+		return 0;
+	}
+	o.argv = (const char *const *)av.v;
+	o.timeout = 5;
+	o.keep_daemons = 1;
+	if (proc_run(&o, &r, &e) == 0) {
+		if (r.status == PROC_EXITED && r.exit_code == 0 &&
+		    (m = strstr(r.err, "(pid=")))
+			pid = strtol(m + 5, NULL, 10);
+		proc_result_release(&r);
+	}
+	strv_release(&av);
+	return pid;
+}
+
+int host_conn_changed(struct host *h)
+{
+	long pid, was;
+	if (!h || h->ops != &host_ssh_ops)
+		return 0;
+	pid = master_pid(h);
+	was = h->master_pid;
+	h->master_pid = pid;
+	return was && pid != was;
+}
+
+int host_reap_token(struct host *h, const char *token)
+{
+	const char *argv[] = {"sh", "-c",  counters_watch_reap(),
+			      "sh", token, NULL};
+	struct proc_opts o = {0};
+	struct proc_result r;
+	struct xr_err e = {0};
+	int n = 0;
+	if (!h || h->ops != &host_ssh_ops || !token || !token[0])
+		return 0;
+	o.argv = argv;
+	o.timeout = 10;
+	if (host_run(h, &o, &r, &e) == 0) {
+		if (r.status == PROC_EXITED && !strncmp(r.out, "ended:", 6))
+			for (const char *q = r.out + 6; *q && *q != '\n'; q++)
+				n += *q == ' ';
+		proc_result_release(&r);
+	}
+	return n;
+}
+
 const struct host_ops host_ssh_ops = {
     .kind = "ssh",
     .open = ssh_open,
