@@ -297,6 +297,11 @@ struct report {
 	int nconds;
 	struct report_run *runs; /* every non-warm-up run, in run order */
 	int nruns;
+	/* The runs of each cell: cell_runs[cell_first[c] .. cell_first[c +
+	 * 1]) index runs, in run order (report_cell_runs), so that a writer
+	 * going cell by cell reads each run once (issue 40: a scan of every
+	 * run per cell made the report quadratic in cells). */
+	const int *cell_first, *cell_runs;
 };
 
 /*
@@ -317,6 +322,12 @@ int report_metric_index(const struct report *r, const char *name);
 int report_factor_index(const struct report *r, const char *name);
 
 /* The series name of run u on host (NULL: any host), or NULL. */
+/* The runs of cell ci, indices into r->runs in run order: *n of them. */
+const int *report_cell_runs(const struct report *r, int ci, int *n);
+/* The k-th of them, or -1 past the last:
+ *   for (k = 0; (i = report_cell_run(r, ci, k)) >= 0; k++) */
+int report_cell_run(const struct report *r, int ci, int k);
+
 const struct report_series *report_run_series(const struct report_run *u,
 					      const char *host,
 					      const char *name);

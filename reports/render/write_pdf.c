@@ -176,15 +176,22 @@ static int timeseries(struct pdf *pdf, const struct report *r, struct arena *a,
 	return rc == 0 ? pdf_chart_fig(pdf, &fig, err) : rc;
 }
 
-static int cells_table(struct pdf *pdf, const struct report *r, struct arena *a,
-		       struct xr_err *err)
+/* The table of cells, built in an arena of its own, freed once drawn
+ * (libharu keeps its own copy): its text is a line per cell, the largest
+ * part of a report of many cells (issue 40). */
+static int cells_table(struct pdf *pdf, const struct report *r,
+		       struct arena *doc, struct xr_err *err)
 {
 	struct rtable rt;
 	struct buf cap = BUF_INIT;
+	struct arena *a = arena_new();
 	int i, rc, any_iv = 0;
 
-	if (rt_cells(r, a, &rt) < 0)
+	(void)doc;
+	if (!a || rt_cells(r, a, &rt) < 0) {
+		arena_free(a);
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	}
 	buf_addf(&cap, "%s: %s", T(CELLS), rt.title);
 	if (*rt.unit)
 		buf_addf(&cap, " [%s]", rt.unit);
@@ -199,6 +206,7 @@ static int cells_table(struct pdf *pdf, const struct report *r, struct arena *a,
 	if (rc == 0 && rt.nrows)
 		rc = draw_rtable(pdf, &rt, 7.5, rt.title, NULL, err);
 	buf_release(&cap);
+	arena_free(a);
 	return rc;
 }
 
