@@ -249,18 +249,23 @@ static int matrices(struct pdf *pdf, const struct report *r, struct arena *a,
 {
 	int i, rc = 0;
 
+	(void)a; /* each table in an arena of its own, freed once drawn */
 	for (i = 0; rc == 0 && i < r->ntables; i++) {
 		struct rtable rt;
+		struct arena *ta = arena_new();
 		int wide = 0;
 
-		if (rt_matrix(r, i, a, &rt) < 0)
+		if (!ta || rt_matrix(r, i, ta, &rt) < 0) {
+			arena_free(ta);
 			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 					  "out of memory");
+		}
 		rc = matrix_table(pdf, r, &rt, i + 1, &wide, err);
 		if (rc == 0)
-			rc = matrix_chart(pdf, r, a, i, rt.title, err);
+			rc = matrix_chart(pdf, r, ta, i, rt.title, err);
 		if (wide)
 			pdf_set_orient(pdf, PDF_PORTRAIT);
+		arena_free(ta);
 	}
 	return rc;
 }
