@@ -119,6 +119,10 @@ dpkg-deb -x "$deb" "$dir/x"
 head -1 "$dir/x/usr/share/doc/xrun/copyright" |
 	grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||
 	fail "copyright is not machine-readable (DEP-5): $(head -1 "$dir/x/usr/share/doc/xrun/copyright")"
+# the licence of LICENSE (MIT), as DEP-5 names it: Expat, with its text
+grep -qx 'License: Expat' "$dir/x/usr/share/doc/xrun/copyright" &&
+	grep -qF 'Permission is hereby granted, free of charge' "$dir/x/usr/share/doc/xrun/copyright" ||
+	fail "copyright does not carry the MIT (Expat) licence"
 zcat "$dir/x/usr/share/doc/xrun/changelog.Debian.gz" | head -1 |
 	grep -qF "xrun ($(dpkg-deb -f "$deb" Version))" ||
 	fail "changelog.Debian.gz does not start with this version: $(zcat "$dir/x/usr/share/doc/xrun/changelog.Debian.gz" | head -1)"
