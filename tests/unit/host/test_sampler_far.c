@@ -408,9 +408,10 @@ static void test_hostile(void)
  * 4. A command name holding a newline and ") " (prctl PR_SET_NAME
  *    "a\n) b c d", any byte but NUL is allowed) read by the far loop under
  *    dash, Debian's sh, whose failed `shift` ends the shell (issue 40):
- *    the loop runs its 1.2 s to the end, a frame every 0.2 s, each with
- *    the process; its stat text is one line, whose fields past the name
- *    read: a point of engine.cpu a frame after the first, each known.
+ *    the loop runs its 1.2 s to the end (a frame every 0.2 s; two at
+ *    least on a machine loaded as CI's), each frame with the process;
+ *    its stat text is one line, whose fields past the name read: a point
+ *    of engine.cpu a frame after the first, each known.
  */
 static void test_comm(const char *self)
 {
@@ -452,7 +453,7 @@ static void test_comm(const char *self)
 			c = series_set_find(&set, "far", "engine.cpu");
 		for (size_t i = 0; c && i < c->n; i++)
 			known += !isnan(c->v[i]);
-		ok(r.status == PROC_TIMEOUT && frames >= 4 && eng == frames &&
+		ok(r.status == PROC_TIMEOUT && frames >= 2 && eng == frames &&
 		       c && c->n == (size_t)frames - 1 && known == (int)c->n,
 		   "%s's loop ran to its deadline (%s): %d frames, the "
 		   "process in %d, %d known points of engine.cpu",
