@@ -384,8 +384,12 @@ static void flag_engine_unit(struct model_build *m, struct report_cmp *c,
 	struct report *r = m->r;
 	const struct report_cell *A = &r->cells[c->a], *B = &r->cells[c->b];
 	struct mcell *ma = &m->mc[c->a], *mbb = &m->mc[c->b];
-	const char *ua = ma->unit ? ma->unit[r->met.primary] : NULL;
-	const char *ub = mbb->unit ? mbb->unit[r->met.primary] : NULL;
+	const char *ua = r->met.primary >= 0 && r->met.primary < ma->ucap
+			     ? ma->unit[r->met.primary]
+			     : NULL;
+	const char *ub = r->met.primary >= 0 && r->met.primary < mbb->ucap
+			     ? mbb->unit[r->met.primary]
+			     : NULL;
 
 	if (A->n_ok && B->n_ok) {
 		json_t *ja = params_without(m, A, diff);
@@ -418,13 +422,15 @@ static void flag_engine_unit(struct model_build *m, struct report_cmp *c,
 		model_flag(m, c->reasons, &c->nreasons,
 			   REPORT_FLAG_UNIT_DIFFERS,
 			   MODEL_JA(m) ? "%s 対 %s" : "%s vs %s", ua, ub);
-	if (ma->unit_mixed && ma->unit_mixed[r->met.primary])
+	if (r->met.primary >= 0 && r->met.primary < ma->ucap &&
+	    ma->unit_mixed[r->met.primary])
 		model_flag(m, c->reasons, &c->nreasons,
 			   REPORT_FLAG_UNIT_DIFFERS,
 			   MODEL_JA(m) ? "A の試行で単位が混在（%s 他）"
 				       : "A's runs mix units (%s and others)",
 			   ua ? ua : "?");
-	if (mbb->unit_mixed && mbb->unit_mixed[r->met.primary])
+	if (r->met.primary >= 0 && r->met.primary < mbb->ucap &&
+	    mbb->unit_mixed[r->met.primary])
 		model_flag(m, c->reasons, &c->nreasons,
 			   REPORT_FLAG_UNIT_DIFFERS,
 			   MODEL_JA(m) ? "B の試行で単位が混在（%s 他）"

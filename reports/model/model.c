@@ -173,6 +173,28 @@ static int metric_index(struct loader *l, const char *name, const char *unit)
 	return i;
 }
 
+/* c's unit arrays grown to hold metric mi (zeroed past the old). */
+static int unit_grow(struct loader *l, struct mcell *c, int mi)
+{
+	int cap = c->ucap ? 2 * c->ucap : 2, k;
+	const char **u;
+	int *mx;
+	while (cap <= mi)
+		cap *= 2;
+	u = arena_alloc(l->m.a, (size_t)cap * sizeof *u);
+	mx = arena_alloc(l->m.a, (size_t)cap * sizeof *mx);
+	if (!u || !mx)
+		return -XR_ENOMEM;
+	for (k = 0; k < c->ucap; k++) {
+		u[k] = c->unit[k];
+		mx[k] = c->unit_mixed[k];
+	}
+	c->unit = u;
+	c->unit_mixed = mx;
+	c->ucap = cap;
+	return 0;
+}
+
 static int metric_row(void *ctx, const struct store_metric_row *m)
 {
 	struct loader *l = ctx;
@@ -187,6 +209,8 @@ static int metric_row(void *ctx, const struct store_metric_row *m)
 		return 0;
 	l->m.vals[mi][ri] = m->value;
 	c = &l->m.mc[l->m.runs[ri].cell];
+	if (mi >= c->ucap && unit_grow(l, c, mi) < 0)
+		return loader_oom(l);
 	/* the cell's own first unit: unit_differs compares the cells' */
 	if (!c->unit[mi])
 		c->unit[mi] = arena_strdup(l->m.a, unit);
@@ -200,7 +224,6 @@ static int metric_row(void *ctx, const struct store_metric_row *m)
 static int load_metrics(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
-	int i;
 	r->met.metrics =
 	    arena_alloc(l->m.a, MAX_METRICS * sizeof *r->met.metrics);
 	r->met.metric_units =
@@ -208,15 +231,6 @@ static int load_metrics(struct loader *l, struct xr_err *err)
 	l->m.vals = calloc(MAX_METRICS, sizeof *l->m.vals);
 	if (!r->met.metrics || !r->met.metric_units || !l->m.vals)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	for (i = 0; i < r->ncells; i++) {
-		l->m.mc[i].unit =
-		    arena_alloc(l->m.a, MAX_METRICS * sizeof(char *));
-		l->m.mc[i].unit_mixed =
-		    arena_alloc(l->m.a, MAX_METRICS * sizeof(int));
-		if (!l->m.mc[i].unit || !l->m.mc[i].unit_mixed)
-			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
-					  "out of memory");
-	}
 	/* Every metric, joined in memory: run_by_id finds only the reported
 	 * runs. */
 	return store_metrics_each(l->st, metric_row, l, err);

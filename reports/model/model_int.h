@@ -33,9 +33,13 @@ struct mrun {
 struct mcell {
 	int *ok; /* indices into mb.runs of ok runs, by gpos */
 	int nok, capok;
-	int64_t session;   /* of its first ok run */
-	const char **unit; /* [nmetrics] unit of its first value, "" none */
-	int *unit_mixed;   /* [nmetrics] */
+	int64_t session; /* of its first ok run */
+	/* [ucap] per metric: the unit of its first value (NULL none) and
+	 * whether another came; grown as metrics come (issue 40: MAX_METRICS
+	 * of each a cell was 768 bytes a cell, 77 MB at 10^5 cells) */
+	const char **unit;
+	int *unit_mixed;
+	int ucap;
 };
 
 struct model_build {

@@ -238,6 +238,32 @@ static int run_into(struct loader *l, int ri, struct report_run *u)
 	return run_series(l, ri, u);
 }
 
+/* r->cell_first and r->cell_runs (report.h), by counting: two passes
+ * over the runs. */
+static int index_cells(struct arena *a, struct report *r)
+{
+	int *first = arena_alloc(a, ((size_t)r->ncells + 2) * sizeof *first);
+	int *by = arena_alloc(a, ((size_t)r->nruns + 1) * sizeof *by);
+	int *at = arena_alloc(a, ((size_t)r->ncells + 1) * sizeof *at);
+	int i, c;
+	if (!first || !by || !at)
+		return -XR_ENOMEM;
+	memset(first, 0, ((size_t)r->ncells + 2) * sizeof *first);
+	for (i = 0; i < r->nruns; i++)
+		if (r->runs[i].cell >= 0 && r->runs[i].cell < r->ncells)
+			first[r->runs[i].cell + 1]++;
+	for (c = 0; c < r->ncells; c++) {
+		at[c] = first[c];
+		first[c + 1] += first[c];
+	}
+	for (i = 0; i < r->nruns; i++)
+		if (r->runs[i].cell >= 0 && r->runs[i].cell < r->ncells)
+			by[at[r->runs[i].cell]++] = i;
+	r->cell_first = first;
+	r->cell_runs = by;
+	return 0;
+}
+
 int loader_run_list(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
@@ -253,7 +279,25 @@ int loader_run_list(struct loader *l, struct xr_err *err)
 					  "out of memory");
 	r->nruns = l->m.nruns;
 	loader_series_release(l);
+	if (index_cells(l->m.a, r) < 0)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	return 0;
+}
+
+const int *report_cell_runs(const struct report *r, int ci, int *n)
+{
+	*n = 0;
+	if (!r->cell_first || ci < 0 || ci >= r->ncells)
+		return NULL;
+	*n = r->cell_first[ci + 1] - r->cell_first[ci];
+	return r->cell_runs + r->cell_first[ci];
+}
+
+int report_cell_run(const struct report *r, int ci, int k)
+{
+	int n;
+	const int *v = report_cell_runs(r, ci, &n);
+	return k >= 0 && k < n ? v[k] : -1;
 }
 
 const struct report_series *report_run_series(const struct report_run *u,

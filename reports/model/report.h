@@ -433,6 +433,11 @@ struct report {
 	 * and 0 without (model_search.c). */
 	struct report_search *searches;
 	int nsearches;
+	/* The runs of each cell: cell_runs[cell_first[c] .. cell_first[c +
+	 * 1]) index runs, in run order (report_cell_runs), so that a writer
+	 * going cell by cell reads each run once (issue 40: a scan of every
+	 * run per cell made the report quadratic in cells). */
+	const int *cell_first, *cell_runs;
 };
 
 /*
@@ -467,6 +472,12 @@ char *report_cell_verify_text(const struct report *r, int ci, int f, int bad,
 			      char *out, size_t n);
 
 /* The series name of run u on host (NULL: any host), or NULL. */
+/* The runs of cell ci, indices into r->runs in run order: *n of them. */
+const int *report_cell_runs(const struct report *r, int ci, int *n);
+/* The k-th of them, or -1 past the last:
+ *   for (k = 0; (i = report_cell_run(r, ci, k)) >= 0; k++) */
+int report_cell_run(const struct report *r, int ci, int k);
+
 const struct report_series *report_run_series(const struct report_run *u,
 					      const char *host,
 					      const char *name);

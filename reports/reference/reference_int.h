@@ -139,6 +139,11 @@ struct ref_read {
 	int nconds, capconds;
 	struct report_ref_cond *lconds; /* FACTOR=LEVEL scoped */
 	int nlconds, caplconds;
+	/* Each list's index by (key, factor, level) for the "given twice"
+	 * check (issue 40: a search of the list per condition made 10^5 of
+	 * them take minutes): slots hold 1 + the entry, 0 empty; [0] conds,
+	 * [1] lconds. */
+	int *cidx[2], ccap[2];
 	int *scope_col;	  /* [nlconds] its factor column, -1 */
 	char *scope_seen; /* [nlconds] some row has its level */
 	/* units (reference_units.c) */

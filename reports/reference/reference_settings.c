@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,63 @@ static int is_cond_key(const char *k)
 	return 0;
 }
 
+/* FNV-1a of a condition's key, factor and level (NULL: file-wide). */
+static size_t cond_hash(const char *key, const char *fac, const char *lvl)
+{
+	uint64_t h = 1469598103934665603ULL;
+	const char *parts[3] = {key, fac ? fac : "", lvl ? lvl : ""};
+	for (int k = 0; k < 3; k++) {
+		for (const unsigned char *q = (const unsigned char *)parts[k];
+		     *q; q++)
+			h = (h ^ *q) * 1099511628211ULL;
+		h = (h ^ 0x1f) * 1099511628211ULL;
+	}
+	return (size_t)h;
+}
+
+static int cond_same(const struct report_ref_cond *x, const char *key,
+		     const char *fac, const char *lvl)
+{
+	return !strcmp(x->key, key) &&
+	       (!fac || (x->factor && !strcmp(x->factor, fac) &&
+			 !strcmp(x->level, lvl)));
+}
+
+/* Entry t of list arr (n of them) into index w's table (linear probing). */
+static void cond_slot_put(int *tab, int cap, const struct report_ref_cond *x,
+			  int t)
+{
+	size_t i = cond_hash(x->key, x->factor, x->level) & (size_t)(cap - 1);
+	while (tab[i])
+		i = (i + 1) & (size_t)(cap - 1);
+	tab[i] = t + 1;
+}
+
+/* The entry of (key, fac, lvl) in list w (arr, n), or -1; the table
+ * grown (rebuilt) first so that it stays at most half full. -2 when out
+ * of memory. */
+static int cond_find(struct ref_read *rr, int w,
+		     const struct report_ref_cond *arr, int n, const char *key,
+		     const char *fac, const char *lvl)
+{
+	size_t i;
+	if (2 * (n + 1) > rr->ccap[w]) {
+		int cap = rr->ccap[w] ? 2 * rr->ccap[w] : 64;
+		int *tab = arena_alloc(rr->a, (size_t)cap * sizeof *tab);
+		if (!tab)
+			return -2;
+		for (int t = 0; t < n; t++)
+			cond_slot_put(tab, cap, &arr[t], t);
+		rr->cidx[w] = tab;
+		rr->ccap[w] = cap;
+	}
+	i = cond_hash(key, fac, lvl) & (size_t)(rr->ccap[w] - 1);
+	for (; rr->cidx[w][i]; i = (i + 1) & (size_t)(rr->ccap[w] - 1))
+		if (cond_same(&arr[rr->cidx[w][i] - 1], key, fac, lvl))
+			return rr->cidx[w][i] - 1;
+	return -1;
+}
+
 /* Condition c->f[kf] = c->f[kf + 1] into the file-wide list, or, with
  * a scope "FACTOR=LEVEL" in c->f[kf + 2], into the per-level one. */
 static void add_cond(struct ref_read *rr, const struct ref_record *c, int kf)
@@ -74,17 +132,18 @@ static void add_cond(struct ref_read *rr, const struct ref_record *c, int kf)
 		if (!fac)
 			return;
 	}
-	for (i = 0; i < *n; i++)
-		if (!strcmp((*arr)[i].key, c->f[kf].s) &&
-		    (!scope || (!strcmp((*arr)[i].factor, fac) &&
-				!strcmp((*arr)[i].level, eq + 1)))) {
-			xr_diag_add(rr->d, 0, c->line, c->f[kf].col,
-				    "condition '%s'%s%s given twice (first on "
-				    "line %d)",
-				    c->f[kf].s, scope ? " for " : "",
-				    scope ? scope : "", (*arr)[i].line);
-			return;
-		}
+	i = cond_find(rr, scope != NULL, *arr, *n, c->f[kf].s, fac,
+		      scope ? eq + 1 : NULL);
+	if (i == -2)
+		return;
+	if (i >= 0) {
+		xr_diag_add(rr->d, 0, c->line, c->f[kf].col,
+			    "condition '%s'%s%s given twice (first on "
+			    "line %d)",
+			    c->f[kf].s, scope ? " for " : "",
+			    scope ? scope : "", (*arr)[i].line);
+		return;
+	}
 	if (*n == *capp) {
 		int cap = *capp ? *capp * 2 : 8;
 		x = arena_alloc(rr->a, (size_t)cap * sizeof *x);
@@ -106,6 +165,8 @@ static void add_cond(struct ref_read *rr, const struct ref_record *c, int kf)
 		x->level = eq + 1;
 		x->scope_col = c->f[kf + 2].col;
 	}
+	cond_slot_put(rr->cidx[scope != NULL], rr->ccap[scope != NULL], x,
+		      *n - 1);
 	if (!*x->value)
 		xr_diag_add(rr->d, 0, c->line, c->f[kf + 1].col,
 			    "condition '%s' has an empty value", x->key);

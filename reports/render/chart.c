@@ -175,6 +175,12 @@ int chart_matrix(const struct report *r, int ti, int no, const char *caption,
 	const char *unit, **series1 = arena_alloc(a, sizeof *series1);
 
 	memset(c, 0, sizeof *c);
+	if (n > CHART_MAX_CELLS) {
+		c->title = matrix_title(r, no, caption, 0, 0, 0, a);
+		c->left_out =
+		    chart_left_out(a, n, r->about.lang == REPORT_LANG_JA);
+		return c->title && c->left_out ? 0 : -XR_ENOMEM;
+	}
 	if (!v || !series1)
 		return -XR_ENOMEM;
 	scale = metric_scale(r, mi, &unit);
@@ -217,6 +223,17 @@ int chart_matrix(const struct report *r, int ti, int no, const char *caption,
 	c->hi = v + 2 * n;
 	c->height = 170;
 	return c->title && c->note ? 0 : -XR_ENOMEM;
+}
+
+const char *chart_left_out(struct arena *a, size_t ncells, int ja)
+{
+	return arena_printf(
+	    a,
+	    ja ? "図は省略: %zu セル（一つの図は %d セルまで。値はすべて表に"
+		 "ある）"
+	       : "Not drawn: %zu cells (a chart draws at most %d; the table "
+		 "holds every value)",
+	    ncells, CHART_MAX_CELLS);
 }
 
 int chart_has_ref(const struct chart *c)

@@ -43,7 +43,17 @@ struct chart {
 	double height;		       /* plot height; 0 = 180 */
 	const char *legend_title; /* "nic" before the legend; may be NULL */
 	const char *note;	  /* under the chart; may be NULL */
+	/* Not drawn, and why (ngroups 0): more than CHART_MAX_CELLS */
+	const char *left_out;
 };
+
+/* The most cells one bar or box chart draws (issue 40: 10^5 cells made
+ * charts of millions of shapes, 2.6 million points wide, most of the
+ * report's time and memory): past it the figure says it was left out and
+ * why; the table holds every value. */
+#define CHART_MAX_CELLS 2000
+/* The figure's one line then, in the report's language (ja). */
+const char *chart_left_out(struct arena *a, size_t ncells, int ja);
 
 /* The chart of matrix table ti of r, figure number no (1-based), titled
  * after the table's caption (rtable.title): groups =

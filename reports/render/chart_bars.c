@@ -153,6 +153,12 @@ int chart_bars_fig(const struct chart *c, const struct chart_style *st,
 	f->a = a;
 	f->kind = "bar";
 	f->title = c->title;
+	if (c->left_out) { /* one line says why */
+		f->w = width;
+		f->h = st->tick * 2;
+		return chart_fig_text(f, 0, st->tick * 1.4, -1, st->tick,
+				      c->left_out);
+	}
 	if (c->ngroups < 1 || c->nseries < 1)
 		return 0;
 	chart_layout(c, st, tx, 0, width, &fr);

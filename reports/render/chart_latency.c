@@ -52,7 +52,7 @@ static int loaded_rtts(const struct report *r, int ci, struct arena *a,
 	int i, j;
 	double *v;
 	*out = NULL;
-	for (i = 0; i < r->nruns; i++) {
+	for (int q_ = 0; (i = report_cell_run(r, ci, q_)) >= 0; q_++) {
 		const struct report_series *s;
 		if (r->runs[i].cell != ci || !r->runs[i].ok)
 			continue;
@@ -63,7 +63,7 @@ static int loaded_rtts(const struct report *r, int ci, struct arena *a,
 		return 0;
 	if (n > 100000000 || !(v = arena_alloc(a, n * sizeof *v)))
 		return -XR_ENOMEM;
-	for (i = 0; i < r->nruns; i++) {
+	for (int q_ = 0; (i = report_cell_run(r, ci, q_)) >= 0; q_++) {
 		const struct report_series *s;
 		if (r->runs[i].cell != ci || !r->runs[i].ok ||
 		    !(s = report_run_series(&r->runs[i], NULL, RTT)))
@@ -185,7 +185,7 @@ int chart_latency_cdf(const struct report *r, double width, struct arena *a,
 static int chosen_run(const struct report *r, int ci)
 {
 	int i;
-	for (i = 0; i < r->nruns; i++) {
+	for (int q_ = 0; (i = report_cell_run(r, ci, q_)) >= 0; q_++) {
 		const struct report_series *s;
 		if (r->runs[i].cell == ci && r->runs[i].ok &&
 		    (s = report_run_series(&r->runs[i], NULL, RTT)) && s->n > 0)

@@ -94,7 +94,7 @@ static int busiest(const struct report *r, int ci, struct hcore hc[MAX_CORES])
 	int n = 0, i, k, d;
 	for (i = 0; i < MAX_CORES; i++)
 		hc[i] = (struct hcore){NULL, -1, -1};
-	for (i = 0; i < r->nruns; i++) {
+	for (int q_ = 0; (i = report_cell_run(r, ci, q_)) >= 0; q_++) {
 		const struct report_run *u = &r->runs[i];
 		if (u->cell != ci || !u->ok)
 			continue;
@@ -120,7 +120,7 @@ static int ts_extent(const struct report *r, int ci, double *t0, double *t1,
 {
 	int i, k, runs = 0;
 	*t0 = 0, *t1 = -INFINITY, *vmax = 0;
-	for (i = 0; i < r->nruns; i++) {
+	for (int q_ = 0; (i = report_cell_run(r, ci, q_)) >= 0; q_++) {
 		const struct report_series *s;
 		if (r->runs[i].cell != ci || !r->runs[i].ok)
 			continue;
@@ -156,7 +156,7 @@ static int cpu_strip(struct chart_fig *f, const struct report *r, int ci,
 		return -XR_ENOMEM;
 	for (c = 0; c < nc; c++) {
 		snprintf(name, sizeof name, "cpu.%d.busy", hc[c].core);
-		for (i = 0; i < r->nruns; i++) {
+		for (int q_ = 0; (i = report_cell_run(r, ci, q_)) >= 0; q_++) {
 			const struct report_series *s;
 			if (r->runs[i].cell != ci || !r->runs[i].ok)
 				continue;
@@ -205,7 +205,7 @@ static int marks(struct chart_fig *f, const struct report *r, int ci,
 		 const struct chart_axis *x, double top)
 {
 	int i, k, d;
-	for (i = 0; i < r->nruns; i++) {
+	for (int q_ = 0; (i = report_cell_run(r, ci, q_)) >= 0; q_++) {
 		const struct report_run *u = &r->runs[i];
 		if (u->cell != ci || !u->ok)
 			continue;
@@ -234,7 +234,7 @@ static int run_legend(struct chart_fig *f, const struct report *r, int ci,
 	double x = x0;
 	int i, k = 0;
 	char s[32];
-	for (i = 0; i < r->nruns; i++) {
+	for (int q_ = 0; (i = report_cell_run(r, ci, q_)) >= 0; q_++) {
 		const struct report_run *u = &r->runs[i];
 		struct chart_op *o;
 		if (u->cell != ci || !u->ok ||
@@ -282,7 +282,7 @@ int chart_timeseries(const struct report *r, int ci, double width,
 	if (!f->title || text(f, 0, FONT, -1, unit) < 0 ||
 	    chart_fig_yaxis(f, &y, x.p0, x.p1, FONT) < 0)
 		return -XR_ENOMEM;
-	for (i = 0; i < r->nruns; i++) {
+	for (int q_ = 0; (i = report_cell_run(r, ci, q_)) >= 0; q_++) {
 		const struct report_series *s;
 		if (r->runs[i].cell != ci || !r->runs[i].ok)
 			continue;
@@ -414,6 +414,16 @@ int chart_box(const struct report *r, int ti, int no, const char *caption,
 		}
 	if (!g)
 		return 0;
+	if (g > CHART_MAX_CELLS) {
+		f->title = arena_printf(
+		    a, ja ? "図 %d の分布. %s" : "Figure %d, distribution. %s",
+		    no, caption ? caption : "");
+		f->w = width;
+		f->h = FONT * 2;
+		return f->title ? text(f, 0, FONT * 1.4, -1,
+				       chart_left_out(a, (size_t)g, ja))
+				: -XR_ENOMEM;
+	}
 	f->title = arena_printf(
 	    a,
 	    ja ? "図 %d の分布. %s（箱 = 四分位、太線 = 中央値、ひげ = "

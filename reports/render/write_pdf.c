@@ -214,15 +214,22 @@ static int search(struct pdf *pdf, const struct report *r, struct arena *a,
 	return rc;
 }
 
-static int cells_table(struct pdf *pdf, const struct report *r, struct arena *a,
-		       struct xr_err *err)
+/* The table of cells, built in an arena of its own, freed once drawn
+ * (libharu keeps its own copy): its text is a line per cell, the largest
+ * part of a report of many cells (issue 40). */
+static int cells_table(struct pdf *pdf, const struct report *r,
+		       struct arena *doc, struct xr_err *err)
 {
 	struct rtable rt;
 	struct buf cap = BUF_INIT;
+	struct arena *a = arena_new();
 	int i, rc, any_iv = 0;
 
-	if (rt_cells(r, a, &rt) < 0)
+	(void)doc;
+	if (!a || rt_cells(r, a, &rt) < 0) {
+		arena_free(a);
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+	}
 	buf_addf(&cap, "%s: %s", T(CELLS), rt.title);
 	if (*rt.unit)
 		buf_addf(&cap, " [%s]", rt.unit);
@@ -237,6 +244,7 @@ static int cells_table(struct pdf *pdf, const struct report *r, struct arena *a,
 	if (rc == 0 && rt.nrows)
 		rc = draw_rtable(pdf, &rt, 7.5, rt.title, NULL, err);
 	buf_release(&cap);
+	arena_free(a);
 	return rc;
 }
 
@@ -279,18 +287,23 @@ static int matrices(struct pdf *pdf, const struct report *r, struct arena *a,
 {
 	int i, rc = 0;
 
+	(void)a; /* each table in an arena of its own, freed once drawn */
 	for (i = 0; rc == 0 && i < r->ntables; i++) {
 		struct rtable rt;
+		struct arena *ta = arena_new();
 		int wide = 0;
 
-		if (rt_matrix(r, i, a, &rt) < 0)
+		if (!ta || rt_matrix(r, i, ta, &rt) < 0) {
+			arena_free(ta);
 			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 					  "out of memory");
+		}
 		rc = matrix_table(pdf, r, &rt, i + 1, &wide, err);
 		if (rc == 0)
-			rc = matrix_chart(pdf, r, a, i, rt.title, err);
+			rc = matrix_chart(pdf, r, ta, i, rt.title, err);
 		if (wide)
 			pdf_set_orient(pdf, PDF_PORTRAIT);
+		arena_free(ta);
 	}
 	return rc;
 }

@@ -111,9 +111,14 @@ void xr_diag_vadd(struct xr_diag *d, int is_warning, int line, int col,
 {
 	char buf[1024];
 	char *msg = NULL;
-	vsnprintf(buf, sizeof buf, fmt, ap);
 	if (!is_warning)
 		d->nerr++;
+	if (d->n >= XR_DIAG_MAX) {
+		d->nover++;
+		d->nover_err += !is_warning;
+		return;
+	}
+	vsnprintf(buf, sizeof buf, fmt, ap);
 	if (d->n == d->cap) {
 		size_t nc = d->cap ? d->cap * 2 : 16;
 		struct xr_diag_item *ni = realloc(d->items, nc * sizeof *ni);
@@ -200,6 +205,12 @@ void xr_diag_print(struct xr_diag *d, void *stream)
 		fprintf(f,
 			"%s: error: %zu more messages lost (out of memory)\n",
 			d->file, d->nlost - 1);
+	if (d->nover)
+		fprintf(f,
+			"%s: %s: %zu more errors and %zu warnings not shown "
+			"(the first %d messages are)\n",
+			d->file, d->nover_err ? "error" : "warning",
+			d->nover_err, d->nover - d->nover_err, XR_DIAG_MAX);
 	buf_release(&b);
 }
 

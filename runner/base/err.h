@@ -77,13 +77,20 @@ struct xr_diag {
 		int is_warning, line, col;
 		char msg[512];
 	} lost;
+	/* Kept at most XR_DIAG_MAX messages (the first, in the order found);
+	 * the others only counted, errors in nerr too (issue 40: a 16 MiB
+	 * reference printed 574 MB of errors). */
+	size_t nover, nover_err;
 };
+#define XR_DIAG_MAX 200
 void xr_diag_init(struct xr_diag *d, const char *file);
 void xr_diag_add(struct xr_diag *d, int is_warning, int line, int col,
 		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void xr_diag_vadd(struct xr_diag *d, int is_warning, int line, int col,
 		  const char *fmt, va_list ap);
-/* Sort by position and print "file:line:col: error: msg" to stream. */
+/* Sort by position and print "file:line:col: error: msg" to stream;
+ * then, past XR_DIAG_MAX, "file: error: N more errors and M warnings not
+ * shown (the first 200 messages are)". */
 void xr_diag_print(struct xr_diag *d, void *stream);
 void xr_diag_release(struct xr_diag *d);
 

@@ -17,6 +17,7 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "catalog.h"
 #include "cmd.h"
 #include "err.h"
 #include "matrix.h"
@@ -411,6 +412,43 @@ static void plan_yaml(struct buf *b, struct arena *a, const char *path,
 	buf_addf(b, "repeat: %d\norder: abba\n", repeat);
 }
 
+/*
+ * The plan written from a reference is loaded as `xrun validate` would
+ * load it, and its matrix built, before it is written (issue 40: bytes
+ * that are not UTF-8, control characters or 20,000 columns gave plans
+ * that failed validate while the docs said they validate): 1 when it
+ * validates; else 0 and why on stderr, the plan's problems at its lines.
+ */
+static int plan_validates(const struct buf *b, const char *out, const char *ref)
+{
+	struct plan *p = NULL;
+	struct matrix m;
+	struct xr_diag d;
+	struct xr_err e = {0};
+	const char *name = out && strcmp(out, "-") ? out : "<plan>";
+	int rc;
+	xr_diag_init(&d, name);
+	rc = plan_load_mem(name, b->s ? b->s : "", b->len, catalog_builtin(),
+			   &p, &d);
+	if (rc == 0 && matrix_build(p, &m, &e) == 0)
+		matrix_release(&m);
+	else if (rc == 0) {
+		xr_diag_add(&d, 0, e.line, e.col, "%s", e.msg);
+		rc = -XR_EPLAN;
+	}
+	if (rc < 0) {
+		fprintf(stderr,
+			"xrun plan: the plan from %s would not validate, so it "
+			"is not written (fix the reference, or write the plan "
+			"by hand):\n",
+			ref);
+		xr_diag_print(&d, stderr);
+	}
+	xr_diag_release(&d);
+	plan_free(p);
+	return rc == 0;
+}
+
 int cmd_plan_from_reference(const char *path, const char *out)
 {
 	struct arena *a = arena_new();
@@ -432,6 +470,11 @@ int cmd_plan_from_reference(const char *path, const char *out)
 		return 2;
 	}
 	plan_yaml(&b, a, path, &doc);
+	if (!plan_validates(&b, out, path)) {
+		buf_release(&b);
+		arena_free(a);
+		return 2;
+	}
 	if (out && strcmp(out, "-")) {
 		struct xr_err err = {0};
 		if (wfile_protect(path, "the reference this plan is read from",

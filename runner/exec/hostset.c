@@ -7,10 +7,16 @@
  * connection of a host that a manual step reboots, and waiting for such a
  * host to answer again (ssh with backoff, until a deadline) all live here.
  */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -54,6 +60,58 @@ const char *runctx_iface(const struct runctx *rc, int hi)
 	return cellctx_iface(rc->p, rc->need, hi);
 }
 
+/* "xrun-PID-XXXXXX" (hostset_init's mkdtemp name): the PID, else -1. */
+static long tmp_name_pid(const char *n)
+{
+	char *end;
+	long pid;
+	if (strncmp(n, "xrun-", 5) || n[5] < '1' || n[5] > '9')
+		return -1;
+	pid = strtol(n + 5, &end, 10);
+	if (*end != '-' || strlen(end + 1) != 6 || pid <= 0 || pid > INT_MAX)
+		return -1;
+	for (const char *q = end + 1; *q; q++)
+		if (!isalnum((unsigned char)*q))
+			return -1;
+	return pid;
+}
+
+/*
+ * The temporary directories of xrun processes that are gone (a SIGKILL
+ * leaves its /tmp/xrun-PID-XXXXXX behind: issue 40), removed: only a
+ * directory of that exact name form, not a link, of this user, whose PID
+ * no process has (kill 0: ESRCH). One of another user, or of a pid that
+ * runs (maybe another program now: left), stays. /tmp's sticky bit keeps
+ * another user from renaming ours under us.
+ */
+static void tmp_sweep(void)
+{
+	DIR *d = opendir("/tmp");
+	struct dirent *e;
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char path[300];
+		struct stat st;
+		long pid = tmp_name_pid(e->d_name);
+		const char *rm[] = {"rm", "-rf", "--", path, NULL};
+		struct proc_opts po = {0};
+		struct proc_result res = {0};
+		if (pid < 0 || pid == (long)getpid())
+			continue;
+		snprintf(path, sizeof path, "/tmp/%s", e->d_name);
+		if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) ||
+		    st.st_uid != geteuid() ||
+		    !(kill((pid_t)pid, 0) < 0 && errno == ESRCH))
+			continue;
+		po.argv = rm;
+		po.timeout = 10;
+		if (proc_run(&po, &res, NULL) == 0)
+			proc_result_release(&res);
+	}
+	closedir(d);
+}
+
 int hostset_init(struct runctx *rc, struct xr_err *err)
 {
 	const struct plan *p = rc->p;
@@ -61,6 +119,7 @@ int hostset_init(struct runctx *rc, struct xr_err *err)
 	    !(rc->need = calloc((size_t)p->nhosts + 1, 1)))
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	cellctx_hosts_needed(p, rc->need);
+	tmp_sweep();
 	snprintf(rc->tmpdir, sizeof rc->tmpdir, "/tmp/xrun-%ld-XXXXXX",
 		 (long)getpid());
 	if (!mkdtemp(rc->tmpdir)) {
@@ -357,7 +416,7 @@ int hostset_reconnect(struct runctx *rc, int hi, int *used, struct buf *why)
 	const char *name = rc->p->hosts[hi].name;
 	struct xr_err err = {0};
 	struct buf last = BUF_INIT;
-	char since[32];
+	char since[32], token[32];
 	double wait = rp->wait;
 	int k, r = -XR_EHOST;
 	if (rc->hosts[hi] && host_is_down(rc->hosts[hi]))
@@ -365,6 +424,12 @@ int hostset_reconnect(struct runctx *rc, int hi, int *used, struct buf *why)
 	else
 		buf_adds(&last, why->len ? why->s : "no answer");
 	fmt_clock(rc->lost_since, since, sizeof since);
+	/* the lost session's token: what its engine left running there is
+	 * ended once the host answers (a server holding its port) */
+	snprintf(token, sizeof token, "%s",
+		 rc->hosts[hi] && host_watch_token(rc->hosts[hi])
+		     ? host_watch_token(rc->hosts[hi])
+		     : "");
 	hostset_drop(rc, hi);
 	for (k = 0; k < *used && wait < rp->max_wait; k++)
 		wait = wait * 2 > rp->max_wait ? rp->max_wait : wait * 2;
@@ -382,11 +447,15 @@ int hostset_reconnect(struct runctx *rc, int hi, int *used, struct buf *why)
 			break;
 		}
 		if (try_open(rc, hi, &err) == 0) {
+			int ended = host_reap_token(rc->hosts[hi], token);
 			if (!rc->o->quiet)
 				fprintf(stderr,
 					"xrun: host '%s' answers again (try "
-					"%d); the run is done again\n",
-					name, *used);
+					"%d)%s; the run is done again\n",
+					name, *used,
+					ended ? ", the engine processes the "
+						"lost connection left ended"
+					      : "");
 			r = 0;
 			break;
 		}

@@ -125,6 +125,8 @@ void latency_finish(struct runctx *rc, struct latency_run *lr,
 void latency_metrics(const struct latprobe_summary *s,
 		     struct engine_result *res)
 {
+	if (s->unknown) /* not known, and why in the run's notes */
+		return;
 	/* seconds, as every latency metric is stored (schema/store.md) */
 	add(res, "latency.idle_p50", s->idle_p50, "s");
 	add(res, "latency.loaded_p50", s->loaded_p50, "s");

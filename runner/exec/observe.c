@@ -22,6 +22,18 @@
 #include "series.h"
 #include "banned.h"
 
+/* A failed snapshot's words into the run's note: when before (0 after)
+ * the run, on which host, why. */
+static void snap_note(struct snaps *s, int before, const struct xr_err *e)
+{
+	size_t k = strlen(s->note);
+	if (k + 4 < sizeof s->note)
+		snprintf(s->note + k, sizeof s->note - k,
+			 "%scounters %s the run not read: %.200s",
+			 k ? "; " : "", before ? "before" : "after",
+			 e->msg[0] ? e->msg : "failed");
+}
+
 void observe_snap_before(struct runctx *rc, struct snaps *s)
 {
 	int k;
@@ -32,11 +44,18 @@ void observe_snap_before(struct runctx *rc, struct snaps *s)
 		s->hi[s->n++] = rc->client_hi;
 	if (rc->server_hi >= 0 && rc->server_hi != rc->client_hi)
 		s->hi[s->n++] = rc->server_hi;
-	for (k = 0; k < s->n; k++)
+	for (k = 0; k < s->n; k++) {
+		struct xr_err e = {0};
 		if (counters_snapshot(rc->hosts[s->hi[k]],
 				      runctx_iface(rc, s->hi[k]),
-				      rc->p->counters, &s->before[k], NULL) < 0)
-			s->before[k] = NULL;
+				      rc->p->counters, &s->before[k], &e) == 0)
+			continue;
+		s->before[k] = NULL;
+		if (e.code == XR_EENV || e.code == XR_EUSAGE)
+			snprintf(s->fail, sizeof s->fail, "%.250s", e.msg);
+		else
+			snap_note(s, 1, &e);
+	}
 }
 
 /* Take the after-snapshots and fill sc[] (rows owned by caller). */
@@ -47,12 +66,15 @@ size_t observe_snap_after(struct runctx *rc, struct snaps *s,
 	int k;
 	for (k = 0; k < s->n; k++) {
 		struct counters_snap *after = NULL;
+		struct xr_err e = {0};
 		size_t nr = 0;
 		rows[k] = NULL;
-		if (!s->before[k] ||
-		    counters_snapshot(rc->hosts[s->hi[k]],
+		if (!s->before[k])
+			continue;
+		if (counters_snapshot(rc->hosts[s->hi[k]],
 				      runctx_iface(rc, s->hi[k]),
-				      rc->p->counters, &after, NULL) < 0) {
+				      rc->p->counters, &after, &e) < 0) {
+			snap_note(s, 0, &e);
 			counters_snap_free(s->before[k]);
 			continue;
 		}

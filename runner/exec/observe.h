@@ -26,6 +26,11 @@ struct snaps {
 	int hi[2];
 	int n;
 	struct counters_snap *before[2];
+	/* a snapshot that failed, for the run's note (issue 40: no silent
+	 * drop); fail: the host has no such interface, the run fails with
+	 * it */
+	char note[384];
+	char fail[256];
 };
 
 /* The samplers of one run's hosts (plan `sample:`) and what they saw. */
@@ -37,6 +42,8 @@ struct samplers {
 };
 
 /* Take the before-snapshots of the cell's hosts (plan `counters:`). */
+/* The counters before the run; a host without the plan's interface
+ * leaves why in s->fail (the run fails), another failure a note. */
 void observe_snap_before(struct runctx *rc, struct snaps *s);
 /* Take the after-snapshots and fill sc[] (rows owned by caller, rows[k]
  * freed by the caller); the number of hosts with a delta. */

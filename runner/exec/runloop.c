@@ -269,8 +269,11 @@ static void count_stored(struct runctx *rc, size_t i, enum run_status st)
 	}
 }
 
+static void say_done(struct runctx *rc, size_t i,
+		     const struct engine_result *res);
+
 /* Store run i as failed before it started: its request could not be
- * built (err says why). */
+ * built, or its host lacks the plan's interface (err says why). */
 static void fail_unexpanded(struct runctx *rc, size_t i,
 			    const struct xr_err *err)
 {
@@ -287,7 +290,7 @@ static void fail_unexpanded(struct runctx *rc, size_t i,
 		snprintf(rc->trial.reason, sizeof rc->trial.reason, "%.250s",
 			 err->msg);
 	count_stored(rc, i, RUN_FAILED);
-	progress_run_done(rc, i, "failed", 0, NULL, 0);
+	say_done(rc, i, &res);
 	engine_result_release(&res);
 }
 
@@ -364,6 +367,17 @@ static int lead_in(struct runctx *rc, size_t i, const struct request *rq,
 	return 1;
 }
 
+/* The engine's ssh hosts of the run: client, then server (-1: none). */
+static void run_ssh_hosts(const struct runctx *rc, int hi[2])
+{
+	hi[0] = rc->client_hi;
+	hi[1] = rc->server_hi != rc->client_hi ? rc->server_hi : -1;
+	for (int k = 0; k < 2; k++)
+		if (hi[k] >= 0 && (!rc->hosts[hi[k]] ||
+				   strcmp(host_kind(rc->hosts[hi[k]]), "ssh")))
+			hi[k] = -1;
+}
+
 /* The samplers' and the probe's lead-in (with the rest of settle until
  * settle_end), the counters before, and the run 'running' in the store.
  * 0; 1 when the probe could not run (run i is stored as failed); or
@@ -373,14 +387,31 @@ static int start_run(struct runctx *rc, size_t i, struct request *rq,
 		     struct snaps *snaps, double settle_end)
 {
 	struct xr_err err = {0};
-	int r;
+	int r, hi[2];
 	/* The lead-in comes before the run is 'running' in the store: an
 	 * interrupt in it leaves the run pending, as one during settle. */
 	if ((r = lead_in(rc, i, rq, sm, lat, settle_end)) != 0) {
 		request_release(rq);
 		return r;
 	}
+	run_ssh_hosts(rc, hi);
+	for (int k = 0; k < 2; k++)
+		if (hi[k] >= 0) /* the connection the run starts on */
+			host_conn_changed(rc->hosts[hi[k]]);
 	observe_snap_before(rc, snaps);
+	if (snaps->fail[0]) {
+		/* no such interface there: every counter and series of the
+		 * run would be missing without a word (issue 40) */
+		for (int k = 0; k < snaps->n; k++)
+			counters_snap_free(snaps->before[k]);
+		latency_abort(lat);
+		observe_samplers_stop(sm);
+		series_set_release(&sm->set);
+		request_release(rq);
+		xr_err_set(&err, XR_EENV, NULL, 0, 0, "%s", snaps->fail);
+		fail_unexpanded(rc, i, &err);
+		return 1;
+	}
 	if (store_run_start(rc->st, runctx_row(rc, i), proc_now_wall(), &err) <
 	    0) {
 		r = env_fail(rc, &err);
@@ -393,6 +424,17 @@ static int start_run(struct runctx *rc, size_t i, struct request *rq,
 	if (!rc->trial.row)
 		rc->status[i] = RUN_RUNNING;
 	return 0;
+}
+
+/* A counters snapshot that failed, into the run's note after what the
+ * samplers said. */
+static void note_snaps(struct series_set *ss, const struct snaps *sn)
+{
+	size_t k = strlen(ss->note);
+	if (sn->note[0] && k + 4 < sizeof ss->note)
+		snprintf(ss->note + k, sizeof ss->note - k, "%s%.*s",
+			 k ? "; " : "", (int)(sizeof ss->note - k - 3),
+			 sn->note);
 }
 
 /* execute_one's "the run lost its host": it is pending again. */
@@ -434,6 +476,46 @@ static int run_lost(struct runctx *rc, size_t i)
 		 "host '%s' lost during the run (%s): pending until it "
 		 "answers again",
 		 rc->p->hosts[hi].name, why.len ? why.s : "no answer");
+	back_to_pending(rc, i, "not counted", &reason);
+	buf_release(&why);
+	return 1;
+}
+
+/*
+ * An ok run whose ssh connection ended while it ran (issue 40: a
+ * connection that stopped answering, ended by ssh's keepalive), or that
+ * does not answer now (host_check: one round trip through it, at most
+ * HOST_CHECK_TIMEOUT), carried half its far series and readings, and its
+ * engine's numbers may stand on a far side nobody could watch: it goes
+ * back to pending, as a run that failed on a lost host, and is done again
+ * once the host answers (reconnect). 1 when so.
+ */
+static int conn_lost(struct runctx *rc, size_t i)
+{
+	struct buf why = BUF_INIT, reason = BUF_INIT;
+	int hi[2], k;
+	run_ssh_hosts(rc, hi);
+	for (k = 0; k < 2; k++) {
+		if (hi[k] < 0)
+			continue;
+		if (host_conn_changed(rc->hosts[hi[k]])) {
+			buf_adds(&why, "its ssh connection ended during the "
+				       "run");
+			break;
+		}
+		if (host_check(rc->hosts[hi[k]], &why) < 0)
+			break;
+	}
+	if (k == 2) {
+		buf_release(&why);
+		return 0;
+	}
+	rc->lost_hi = hi[k];
+	rc->lost_since = proc_now_wall();
+	buf_addf(&reason,
+		 "host '%s' lost during the run (%s): pending until it "
+		 "answers again",
+		 rc->p->hosts[hi[k]].name, why.len ? why.s : "no answer");
 	back_to_pending(rc, i, "not counted", &reason);
 	buf_release(&why);
 	return 1;
@@ -546,9 +628,14 @@ static int execute_one(struct runctx *rc, size_t i)
 	if (series_set_take(&ss, &sm.set) < 0)
 		snprintf(ss.note, sizeof ss.note, "%s",
 			 "out of memory keeping the sampled series");
+	note_snaps(&ss, &snaps);
 	rec.series = series_metric_finish(rc, &res, &ss);
 	if (res.status != RUN_OK && res.status != RUN_INTERRUPTED &&
 	    run_lost(rc, i)) {
+		ret = RUN_LOST;
+		goto done;
+	}
+	if (res.status == RUN_OK && conn_lost(rc, i)) {
 		ret = RUN_LOST;
 		goto done;
 	}

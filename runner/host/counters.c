@@ -701,7 +701,7 @@ int counters_snapshot(struct host *h, const char *iface, unsigned what,
 	if (rc == 0 && counters_snap_missing_iface(*out)) {
 		counters_snap_free(*out);
 		*out = NULL;
-		rc = xr_err_set(err, XR_EHOST, NULL, 0, 0,
+		rc = xr_err_set(err, XR_EENV, NULL, 0, 0,
 				"no interface '%s' on host '%s' (see `%s` "
 				"there for valid names)",
 				iface, sysread_host_name(h),

@@ -54,6 +54,16 @@ const char *counters_sampler_script(void);
 /* The engine's processes the sampler follows, once: sh -c SCRIPT sh
  * TOKEN (counters_script.c). */
 const char *counters_watch_script(void);
+/* The engine command's far wrapper: sh -c WRAPPER TOKEN ARGV... leaves
+ * the watch file TOKEN.PID (its own pid, which ARGV keeps by exec) in the
+ * watch directory, when that is safe (counters_script.c), then execs
+ * ARGV. */
+const char *counters_watch_wrapper(void);
+/* The session's own watch files removed: sh -c SCRIPT sh TOKEN. */
+const char *counters_watch_cleanup(void);
+/* The processes of a session's watch files ended: sh -c SCRIPT sh TOKEN;
+ * prints "ended: PID..." when there were any. */
+const char *counters_watch_reap(void);
 /* The section letters of what (enum plan_counter): n t c p, or "-". */
 void counters_letters(unsigned what, char letters[8]);
 

@@ -67,35 +67,65 @@ static const char counters_script[] =
 
 /*
  * The engine's processes a Linux ssh host's loop follows (host.h,
- * host_watch_token): $4 is the session's token ("" for none). At its
- * start the loop removes the watch files of any session whose process is
- * gone; in each frame, right after the uptime it is timed at, it gives
- * "@@ engine PID", the process's stat line and its threads' for each file
- * of $4 whose process runs, and removes the others
+ * host_watch_token): $4 is the session's token ("" for none). The watch
+ * files live in the directory HOST_WATCH_DIR_SH/.xrun-w that the loop
+ * makes with mode 0700 (COUNTERS_WATCH_CD: used only when, entered with
+ * cd -P, it is this user's and drwx------, so that no other user can
+ * plant a link or a FIFO in it; issue 40). At its start the loop removes
+ * the watch files there whose process is gone: regular files of this
+ * user named TOKEN.PID, nothing else (a link, a FIFO, another user's
+ * file or name stays); in each frame, right after the uptime it is timed
+ * at, it gives "@@ engine PID", the process's stat text and its threads'
+ * for each file of $4 whose process runs, and removes the others
  * (sampler_engine_frame): the threads' lines only when the process has
  * more than one (num_threads, field 20: xr_nth, in a function so that
  * the loop's own $1..$4 stay), a one-thread process's line standing for
- * its thread. Each stat file is one line, read by the shell's own read:
- * no process per file; but dash reads a byte a system call, about 0.4 ms
- * of CPU a line (bench/RESULTS.md, "The engine's process over ssh").
+ * its thread. A stat file is read whole, line by line (xr_stat): the
+ * command name may hold any byte but NUL, a newline too, which is then a
+ * space in the one line given; xr_nth shifts only as many words as there
+ * are (a failed shift ends dash, a special builtin's error). No process
+ * per file: the shell's own read; but dash reads a byte a system call,
+ * about 0.4 ms of CPU a line (bench/RESULTS.md, "The engine's process
+ * over ssh").
  */
-#define COUNTERS_WATCH_FN "xr_nth() { shift 17; n=${1:-1}; }\n"
+/* Into the watch directory, or false: entered with cd -P (a link is
+ * followed once, to what cd then checks), this user's (-O: dash, bash and
+ * busybox sh have it) and drwx------ (ls -ld; an ACL's '+' or SELinux's
+ * '.' may follow). The directory stays the current one, so that a rename
+ * of it or of its parent after the check changes nothing. */
+#define COUNTERS_WATCH_CD                                                      \
+	"{ cd -P -- \"$d/.xrun-w\" 2>/dev/null && [ -O . ] && "                \
+	"case $(ls -ld . 2>/dev/null) in drwx------*) true;; *) false;; "      \
+	"esac; }"
+#define COUNTERS_WATCH_FN                                                      \
+	"xr_nth() { n=; [ $# -gt 17 ] || return 0; shift 17; n=${1:-1}; }\n"   \
+	"xr_stat() { l=; x=; while IFS= read -r x || [ -n \"$x\" ]; do\n"      \
+	"  l=\"$l${l:+ }$x\"; x=; done <\"$1\"; }\n"                           \
+	"xr_own() { [ -f \"$1\" ] && [ ! -h \"$1\" ] && [ -O \"$1\" ]; }\n"
 #define COUNTERS_WATCH_START                                                   \
 	COUNTERS_WATCH_FN                                                      \
-	"w=; [ -n \"$4\" ] && w=" HOST_WATCH_DIR_SH "/.xrun-w\n"               \
-	"if [ -n \"$w\" ]; then for f in \"$w\".*.*; do\n"                     \
-	"  p=${f##*.}; case $p in ''|*[!0-9]*) continue;; esac\n"              \
-	"  [ -d \"/proc/$p\" ] || rm -f \"$f\"\n"                              \
-	"done 2>/dev/null; w=$w.$4; fi\n"
+	"w=; d=" HOST_WATCH_DIR_SH "\n"                                        \
+	"if [ -n \"$4\" ] && [ -n \"$d\" ]; then\n"                            \
+	"  mkdir -m 700 -- \"$d/.xrun-w\" 2>/dev/null\n"                       \
+	"  if " COUNTERS_WATCH_CD "; then w=./$4; fi\n"                        \
+	"fi\n"                                                                 \
+	"if [ -n \"$w\" ]; then for f in ./*.*; do\n"                          \
+	"  p=${f##*.}; t=${f#./}; t=${t%.*}\n"                                 \
+	"  case $p in ''|*[!0-9]*) continue;; esac\n"                          \
+	"  [ ${#t} -eq 16 ] || continue\n"                                     \
+	"  case $t in *[!0-9a-f]*) continue;; esac\n"                          \
+	"  [ -d \"/proc/$p\" ] || ! xr_own \"$f\" || rm -f -- \"$f\"\n"        \
+	"done 2>/dev/null; fi\n"
 #define COUNTERS_WATCH_BODY                                                    \
 	"if [ -n \"$w\" ]; then for f in \"$w\".*; do\n"                       \
 	"  p=${f##*.}; case $p in ''|*[!0-9]*) continue;; esac\n"              \
-	"  l=; { read -r l <\"/proc/$p/stat\"; } 2>/dev/null\n"                \
-	"  if [ -z \"$l\" ]; then rm -f \"$f\"; continue; fi\n"                \
+	"  xr_stat \"/proc/$p/stat\" 2>/dev/null\n"                            \
+	"  if [ -z \"$l\" ]; then ! xr_own \"$f\" || rm -f -- \"$f\"; "        \
+	"continue; fi\n"                                                       \
 	"  echo \"@@ engine $p\"; printf '%s\\n' \"$l\"; xr_nth ${l##*) }\n"   \
 	"  [ \"$n\" -gt 1 ] 2>/dev/null || continue\n"                         \
 	"  for t in \"/proc/$p/task/\"*/stat; do\n"                            \
-	"    l=; { read -r l <\"$t\"; } 2>/dev/null\n"                         \
+	"    xr_stat \"$t\" 2>/dev/null\n"                                     \
 	"    [ -z \"$l\" ] || printf '%s\\n' \"$l\"\n"                         \
 	"  done\n"                                                             \
 	"done 2>/dev/null; fi\n"
@@ -132,8 +162,67 @@ const char *counters_sampler_script(void)
 /* The engine's processes alone, now: "@@ engine PID" sections as in the
  * sampler's frames (the last, partial interval at its stop). */
 static const char watch_script[] = COUNTERS_SCRIPT_PATH COUNTERS_WATCH_FN
-    "w=" HOST_WATCH_DIR_SH "/.xrun-w.$1\n"
-    "[ -n \"$1\" ] || exit 0\n" COUNTERS_WATCH_BODY "exit 0\n";
+    "d=" HOST_WATCH_DIR_SH "; w=\n"
+    "[ -n \"$1\" ] && [ -n \"$d\" ] || exit 0\n"
+    "if " COUNTERS_WATCH_CD "; then w=./$1; fi\n" COUNTERS_WATCH_BODY
+    "exit 0\n";
+
+/* The engine command's far wrapper (host_ssh.c): $0 is the token. It
+ * makes the watch directory too (a session without a sampler loop still
+ * knows its engine's processes: host_reap_token). The file is made in a
+ * subshell (its $$ is still this shell's, the pid the command keeps by exec)
+ * with noclobber (O_EXCL: no link followed) and only where nothing is
+ * (noclobber alone opens an existing FIFO or device: dash's and bash's
+ * redirection). */
+static const char watch_wrapper[] =
+    "d=" HOST_WATCH_DIR_SH "; [ -n \"$d\" ] && ( mkdir -m 700 -- "
+    "\"$d/.xrun-w\" 2>/dev/null; " COUNTERS_WATCH_CD
+    " && f=./$0.$$ && [ ! -e \"$f\" ] && [ ! -h \"$f\" ] && set -C && "
+    "true >\"$f\" ) 2>/dev/null; exec \"$@\"";
+
+const char *counters_watch_wrapper(void)
+{
+	return watch_wrapper;
+}
+
+/* At the session's end (host_ssh.c): its own watch files, regular files
+ * of this user named $1.PID in the watch directory; nothing else. */
+static const char watch_cleanup[] =
+    "xr_own() { [ -f \"$1\" ] && [ ! -h \"$1\" ] && [ -O \"$1\" ]; }\n"
+    "d=" HOST_WATCH_DIR_SH "\n"
+    "[ -n \"$1\" ] && [ -n \"$d\" ] && " COUNTERS_WATCH_CD " || exit 0\n"
+    "for f in \"./$1\".*; do p=${f##*.}\n"
+    "  case $p in ''|*[!0-9]*) continue;; esac\n"
+    "  ! xr_own \"$f\" || rm -f -- \"$f\"\n"
+    "done; exit 0\n";
+
+const char *counters_watch_cleanup(void)
+{
+	return watch_cleanup;
+}
+
+/* After a lost connection (host_reap_token): the processes of the watch
+ * files of $1 still running as this user (an engine's server the frozen
+ * connection's sshd still holds, with its port) get SIGTERM, then
+ * SIGKILL a second later; their files go. */
+static const char watch_reap[] =
+    "xr_own() { [ -f \"$1\" ] && [ ! -h \"$1\" ] && [ -O \"$1\" ]; }\n"
+    "d=" HOST_WATCH_DIR_SH "; n=\n"
+    "[ -n \"$1\" ] && [ -n \"$d\" ] && " COUNTERS_WATCH_CD " || exit 0\n"
+    "for f in \"./$1\".*; do p=${f##*.}\n"
+    "  case $p in ''|*[!0-9]*) continue;; esac\n"
+    "  xr_own \"$f\" || continue\n"
+    "  [ -O \"/proc/$p\" ] && kill -TERM \"$p\" 2>/dev/null && n=\"$n $p\"\n"
+    "  rm -f -- \"$f\"\n"
+    "done\n"
+    "[ -n \"$n\" ] || exit 0\n"
+    "echo \"ended:$n\"; sleep 1\n"
+    "for p in $n; do kill -KILL \"$p\" 2>/dev/null; done; exit 0\n";
+
+const char *counters_watch_reap(void)
+{
+	return watch_reap;
+}
 
 const char *counters_watch_script(void)
 {

@@ -46,12 +46,16 @@ enum plan_os host_os(struct host *h);
 /*
  * Following an engine's process on an ssh host (proc_opts.watch): on a
  * Linux sh host the command is exec'd by a far sh that first leaves an
- * empty file HOST_WATCH_DIR_SH/.xrun-w.TOKEN.PID (PID its own, which the
- * command keeps), and the host's far sampler loop reads the processes of
- * the files of TOKEN (counters.c, sampler_engine.c). The directory is the
- * far user's runtime directory (a private tmpfs that ends with the login
- * session), else the home directory; never a world-writable one. TOKEN:
- * 16 random hex digits a session; NULL when the host is not such a host.
+ * empty file TOKEN.PID (PID its own, which the command keeps) in the
+ * watch directory HOST_WATCH_DIR_SH/.xrun-w, and the host's far sampler
+ * loop reads the processes of the files of TOKEN (counters_script.c,
+ * sampler_engine.c). The base is the far user's runtime directory (a
+ * private tmpfs that ends with the login session), else the home
+ * directory; the loop makes .xrun-w with mode 0700 and every script uses
+ * it only when it is the user's own drwx------ directory: no other user
+ * can plant a link or a FIFO there, so that the token, visible in the
+ * far argv, is a name and no secret (issue 40). TOKEN: 16 random hex
+ * digits a session; NULL when the host is not such a host.
  */
 #define HOST_WATCH_DIR_SH "${XDG_RUNTIME_DIR:-$HOME}"
 const char *host_watch_token(struct host *h);
@@ -133,6 +137,22 @@ const char *host_down_reason(const struct host *h);
  * Tells a lost connection from a command's own exit 255. */
 #define HOST_CHECK_TIMEOUT 8.0
 int host_check(struct host *h, struct buf *why);
+
+/*
+ * An ssh host's connection, its ControlMaster, ended or was replaced
+ * since the last call: 1; else 0 (the first call only notes it; other
+ * hosts: 0). One local `ssh -O check`, no round trip: a connection that
+ * stops answering is ended by ssh's keepalive (ServerAliveInterval 5 s,
+ * ServerAliveCountMax 3), so a run it carried can be told (issue 40).
+ */
+int host_conn_changed(struct host *h);
+/*
+ * The engine processes an earlier session of this plan host left on it
+ * (token: that session's host_watch_token), ended through h: a server
+ * the stopped connection's sshd still holds with its port. The number
+ * ended, 0 when none or not such a host.
+ */
+int host_reap_token(struct host *h, const char *token);
 
 /* Read a small file on the host (local: directly; else via cat). */
 int host_read_file(struct host *h, const char *path, struct buf *out,

@@ -74,8 +74,9 @@ struct host {
 	/* ssh: the random word of this session's watch files ("" before
 	 * host_open), host_watch_token. */
 	char watch_token[17];
-	int watch_used; /* a command was wrapped so: host_close removes
-			 * the files left over there */
+	int watch_used;	 /* a command was wrapped so: host_close removes
+			  * the files left over there */
+	long master_pid; /* ssh: the ControlMaster's, host_conn_changed */
 };
 
 /* Mark h down with why (the first line kept); the time of the first mark

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "counters_int.h"
 #include "farside.h"
 #include "host_int.h"
 #include "oswin.h"
@@ -154,16 +155,12 @@ static int remote_command(struct host *h, const char *const *argv,
 	if (timeout > 0 && far_prefix(h, timeout, cmd) < 0)
 		return -XR_ENOMEM;
 	/* Followed by the far sampler (host.h, HOST_WATCH_DIR_SH): this sh's
-	 * pid is the command's, which it execs (env execs too). `true`, not
-	 * `:`: a redirection that fails on a special builtin ends a
-	 * non-interactive sh (POSIX 2.8.1; dash does), and the command with
-	 * it; on a regular one it is only a status. */
+	 * pid is the command's, which it execs (env execs too). The token in
+	 * its argv names the session's files and opens nothing: the watch
+	 * directory admits no other user (counters_script.c). */
 	if ((flags & HOST_WRAP_WATCH) && h->watch_token[0]) {
 		buf_adds(cmd, "sh -c ");
-		host_quote_sh("d=" HOST_WATCH_DIR_SH "; [ -n \"$d\" ] && "
-			      "{ true >\"$d/.xrun-w.$0.$$\"; } 2>/dev/null; "
-			      "exec \"$@\"",
-			      cmd);
+		host_quote_sh(counters_watch_wrapper(), cmd);
 		buf_addf(cmd, " %s ", h->watch_token);
 		h->watch_used = 1;
 	}
@@ -333,13 +330,8 @@ static int ssh_open(struct host *h, const char *control_dir, struct xr_err *err)
  * up. A crash leaves them to the next session's loop (counters_script.c). */
 static void remove_watch_files(struct host *h)
 {
-	const char *argv[] = {"sh",
-			      "-c",
-			      "d=" HOST_WATCH_DIR_SH "; [ -z \"$d\" ] || "
-			      "rm -f -- \"$d/.xrun-w.$1.\"*",
-			      "sh",
-			      h->watch_token,
-			      NULL};
+	const char *argv[] = {"sh", "-c",	    counters_watch_cleanup(),
+			      "sh", h->watch_token, NULL};
 	struct proc_opts o = {0};
 	struct proc_result r;
 	struct xr_err e = {0};
@@ -523,6 +515,67 @@ static int ssh_check(struct host *h, struct buf *why)
 		buf_adds(why, h->down_why);
 	}
 	return rc;
+}
+
+/* The ControlMaster's pid (`ssh -O check` says "Master running
+ * (pid=N)"), 0 when there is none. */
+static long master_pid(struct host *h)
+{
+	struct strv av = {0};
+	struct proc_opts o = {0};
+	struct proc_result r;
+	struct xr_err e = {0};
+	const char *m;
+	long pid = 0;
+	if (!h->target || ssh_common(h, &av) || strv_push(&av, "-O") ||
+	    strv_push(&av, "check") || strv_push(&av, "--") ||
+	    strv_push(&av, h->target)) {
+		strv_release(&av);
+		return 0;
+	}
+	o.argv = (const char *const *)av.v;
+	o.timeout = 5;
+	o.keep_daemons = 1;
+	if (proc_run(&o, &r, &e) == 0) {
+		if (r.status == PROC_EXITED && r.exit_code == 0 &&
+		    (m = strstr(r.err, "(pid=")))
+			pid = strtol(m + 5, NULL, 10);
+		proc_result_release(&r);
+	}
+	strv_release(&av);
+	return pid;
+}
+
+int host_conn_changed(struct host *h)
+{
+	long pid, was;
+	if (!h || h->ops != &host_ssh_ops)
+		return 0;
+	pid = master_pid(h);
+	was = h->master_pid;
+	h->master_pid = pid;
+	return was && pid != was;
+}
+
+int host_reap_token(struct host *h, const char *token)
+{
+	const char *argv[] = {"sh", "-c",  counters_watch_reap(),
+			      "sh", token, NULL};
+	struct proc_opts o = {0};
+	struct proc_result r;
+	struct xr_err e = {0};
+	int n = 0;
+	if (!h || h->ops != &host_ssh_ops || !token || !token[0])
+		return 0;
+	o.argv = argv;
+	o.timeout = 10;
+	if (host_run(h, &o, &r, &e) == 0) {
+		if (r.status == PROC_EXITED && !strncmp(r.out, "ended:", 6))
+			for (const char *q = r.out + 6; *q && *q != '\n'; q++)
+				n += *q == ' ';
+		proc_result_release(&r);
+	}
+	return n;
 }
 
 const struct host_ops host_ssh_ops = {

@@ -34,8 +34,11 @@
  * iputils ping: -n no reverse lookups, -D the receive time of each reply
  * (wall clock), -i the interval (below 2 ms only for root: iputils
  * 20221126 refuses "cannot flood; minimal interval allowed for user is
- * 2ms"), -W 1 the wait for the last reply, -w its own deadline. The
- * address is one argument, never a shell word.
+ * 2ms"), -W 1 the wait for the last reply, -w its own deadline, -O a
+ * line for each probe not answered before the next is sent ("no answer
+ * yet for icmp_seq=N"): every probe it sent is then told, so that one it
+ * never sent (it died, stalled or is not ping) is not counted as lost.
+ * The address is one argument, never a shell word.
  */
 static void ping_argv(const char *address, double interval, double max_s,
 		      const char **argv, char bufs[4][32])
@@ -46,6 +49,7 @@ static void ping_argv(const char *address, double interval, double max_s,
 	argv[k++] = "ping";
 	argv[k++] = "-n";
 	argv[k++] = "-D";
+	argv[k++] = "-O";
 	argv[k++] = "-i";
 	argv[k++] = bufs[0];
 	argv[k++] = "-W";
@@ -57,8 +61,8 @@ static void ping_argv(const char *address, double interval, double max_s,
 }
 
 static const struct latprobe_row rows[] = {
-    {"ping", ping_argv, latprobe_parse_ping_line, 1, 0},
-    {"irtt", latirtt_argv, latprobe_parse_irtt_line, 0, 1},
+    {"ping", ping_argv, latprobe_parse_ping_line, 1, 0, 1},
+    {"irtt", latirtt_argv, latprobe_parse_irtt_line, 0, 1, 0},
 };
 
 const char *const latprobe_names[] = {"ping", "irtt", NULL};
@@ -108,6 +112,21 @@ int latprobe_parse_ping_line(const char *line, struct latprobe_reply *r)
 	r->seq = (unsigned)seq;
 	r->rtt = ms / 1e3;
 	r->dup = strstr(end, "(DUP!)") != NULL;
+	return 1;
+}
+
+int latprobe_parse_noanswer(const char *line, unsigned *seq)
+{
+	static const char m[] = "no answer yet for icmp_seq=";
+	const char *q = strstr(line, m);
+	char *end;
+	unsigned long v;
+	if (!q || (q != line && line[0] != '['))
+		return 0;
+	v = strtoul(q + sizeof m - 1, &end, 10);
+	if (end == q + sizeof m - 1 || *end || v > 65535)
+		return 0;
+	*seq = (unsigned)v;
 	return 1;
 }
 
@@ -218,6 +237,8 @@ static void loss_of(const double *t, const long long *seq, size_t n, double end,
 		}
 	free(seen);
 	k = s1 - s0 + 1;
+	o->seq_first = s0;
+	o->seq_last = s1;
 	o->sent_loaded = (size_t)k;
 	o->lost_loaded = (size_t)k - got;
 	o->loss = (double)o->lost_loaded / (double)k;
@@ -279,10 +300,18 @@ struct latprobe {
 	double *sd, *rd;	    /* one-way delays (irtt), NAN if none */
 	long long *seq;		    /* unwrapped */
 	size_t n, cap;
+	/* "no answer yet" lines (ping -O): their sequence numbers */
+	long long *quiet;
+	size_t n_quiet, cap_quiet;
+	long long last_seq; /* the last told, unwrapped; -1 before any */
+	/* the reader's time of the last line, of any kind, and the longest
+	 * silence between two lines (or a line and the stop) once marked */
+	double heard_at, gap_max;
+	double tail;	     /* the silence before the stop */
 	int ended;	     /* the child's stdout closed */
 	char last_line[160]; /* the last line that was not a reply */
 	struct buf err_text;
-	char note[256];
+	char note[768];
 };
 
 /* *a grown to nc elements of size sz: 0, or -1 leaving it as it was. */
@@ -309,10 +338,9 @@ static int keep_reply(struct latprobe *p, const struct latprobe_reply *r,
 			return -XR_ENOMEM;
 		p->cap = nc;
 	}
-	p->seq[p->n] =
-	    p->row->wraps
-		? latprobe_unwrap(p->n ? p->seq[p->n - 1] : -1, r->seq)
-		: (long long)r->seq;
+	p->seq[p->n] = p->row->wraps ? latprobe_unwrap(p->last_seq, r->seq)
+				     : (long long)r->seq;
+	p->last_seq = p->seq[p->n];
 	p->ts[p->n] = r->ts;
 	p->read_at[p->n] = now;
 	p->rtt[p->n] = r->rtt;
@@ -320,6 +348,29 @@ static int keep_reply(struct latprobe *p, const struct latprobe_reply *r,
 	p->rd[p->n] = r->recv_delay;
 	p->n++;
 	return 0;
+}
+
+/* A "no answer yet" line's sequence number kept. Under mu. */
+static int keep_quiet(struct latprobe *p, unsigned raw)
+{
+	if (p->n_quiet == p->cap_quiet) {
+		size_t nc = p->cap_quiet ? p->cap_quiet * 2 : 64;
+		if (grow(&p->quiet, nc, sizeof *p->quiet) < 0)
+			return -XR_ENOMEM;
+		p->cap_quiet = nc;
+	}
+	p->last_seq = latprobe_unwrap(p->last_seq, raw);
+	p->quiet[p->n_quiet++] = p->last_seq;
+	return 0;
+}
+
+/* A line read at now: the silence before it, once marked. Under mu. */
+static void heard(struct latprobe *p, double now)
+{
+	double from = p->heard_at > p->t0 ? p->heard_at : p->t0;
+	if (p->marked && now - from > p->gap_max)
+		p->gap_max = now - from;
+	p->heard_at = now;
 }
 
 /* The complete lines of acc: replies kept, the last other line noted. */
@@ -332,8 +383,15 @@ static void take_lines(struct latprobe *p, struct buf *acc, double now)
 	while ((nl = memchr(acc->s + used, '\n', acc->len - used))) {
 		char *line = acc->s + used;
 		struct latprobe_reply r;
+		unsigned q;
 		*nl = '\0';
-		if (p->row->parse(line, &r)) {
+		heard(p, now);
+		if (p->row->tells_all && latprobe_parse_noanswer(line, &q)) {
+			if (keep_quiet(p, q) < 0 && !p->note[0])
+				snprintf(p->note, sizeof p->note,
+					 "latency probe on '%s': out of memory",
+					 p->label);
+		} else if (p->row->parse(line, &r)) {
 			if (!r.dup && keep_reply(p, &r, now) < 0 && !p->note[0])
 				snprintf(p->note, sizeof p->note,
 					 "latency probe on '%s': out of memory",
@@ -414,6 +472,7 @@ static void probe_free(struct latprobe *p)
 	free(p->sd);
 	free(p->rd);
 	free(p->seq);
+	free(p->quiet);
 	buf_release(&p->err_text);
 	pthread_mutex_destroy(&p->mu);
 	free(p);
@@ -473,6 +532,7 @@ int latprobe_start(struct host *h, struct host *to, const char *label,
 	snprintf(p->address, sizeof p->address, "%s", address);
 	p->row = row;
 	p->interval = interval;
+	p->last_seq = -1;
 	p->start = proc_now_mono();
 	p->deadline = p->start + max_s;
 	if (pipe2(p->stop_pipe, O_CLOEXEC) < 0 ||
@@ -579,8 +639,10 @@ void latprobe_mark(struct latprobe *p)
 {
 	if (!p)
 		return;
+	pthread_mutex_lock(&p->mu);
 	p->t0 = proc_now_mono();
 	p->marked = 1;
+	pthread_mutex_unlock(&p->mu);
 }
 
 /* Each reply's send time in seconds from the mark: the stamp's clock
@@ -617,6 +679,77 @@ static void add_series(struct series_set *dst, const struct latprobe *p,
 	}
 }
 
+/* The sequence numbers of [s->seq_first, s->seq_last] the probe told,
+ * by a reply or a "no answer yet" line. */
+static size_t told(const struct latprobe *p, const struct latprobe_summary *s)
+{
+	long long k = s->seq_last - s->seq_first + 1, i;
+	size_t n = 0;
+	char *seen;
+	if (k <= 0 || !(seen = calloc((size_t)k, 1)))
+		return s->sent_loaded;
+	for (size_t j = 0; j < p->n + p->n_quiet; j++) {
+		i = (j < p->n ? p->seq[j] : p->quiet[j - p->n]) - s->seq_first;
+		if (i >= 0 && i < k && !seen[i]) {
+			seen[i] = 1;
+			n++;
+		}
+	}
+	free(seen);
+	return n;
+}
+
+/*
+ * A probe whose numbers cannot be believed (issue 40): it ended during
+ * the run (killed, its host lost), it printed nothing for longer than a
+ * reply's wait (-W 1) and three probes (1 s at least) up to the stop or,
+ * a probe that tells every probe (ping -O), anywhere in the run
+ * (stopped, stalled), or such a probe left more than one of the run's
+ * sequence numbers untold (its output is not ping's). Then the run's
+ * latency metrics are not known, with the reason in p->note: never a
+ * loss made of probes that were never sent. 1 when so.
+ */
+static int untrusted(struct latprobe *p, int ended,
+		     const struct latprobe_summary *s)
+{
+	double stall = 1.0 + fmax(1.0, 3 * p->interval);
+	double tail = p->tail;
+	size_t t;
+	const char *what = p->row->name;
+	if (!p->marked)
+		return 0;
+	if (ended)
+		snprintf(p->note, sizeof p->note,
+			 "latency probe '%s' from '%s' to %s ended during the "
+			 "run: latency not known",
+			 what, p->label, p->address);
+	else if (tail > stall)
+		snprintf(p->note, sizeof p->note,
+			 "latency probe '%s' from '%s' to %s printed nothing "
+			 "for the last %.1f s of the run (stalled%s): "
+			 "latency not known",
+			 what, p->label, p->address, tail,
+			 p->row->tells_all ? ""
+					   : ", or every packet lost: it "
+					     "prints nothing for a lost one");
+	else if (p->row->tells_all && p->gap_max > stall)
+		snprintf(p->note, sizeof p->note,
+			 "latency probe '%s' from '%s' to %s printed nothing "
+			 "for %.1f s during the run (stalled): latency not "
+			 "known",
+			 what, p->label, p->address, p->gap_max);
+	else if (p->row->tells_all && s->sent_loaded &&
+		 (t = told(p, s)) + 1 < s->sent_loaded)
+		snprintf(p->note, sizeof p->note,
+			 "latency probe '%s' from '%s' to %s told %zu of the "
+			 "%zu probes of the run (its output is not %s's): "
+			 "latency not known",
+			 what, p->label, p->address, t, s->sent_loaded, what);
+	else
+		return 0;
+	return 1;
+}
+
 void latprobe_stop(struct latprobe *p, struct series_set *dst,
 		   struct latprobe_summary *sum)
 {
@@ -635,6 +768,10 @@ void latprobe_stop(struct latprobe *p, struct series_set *dst,
 		pthread_join(p->thread, NULL);
 	}
 	ended = p->ended;
+	pthread_mutex_lock(&p->mu);
+	p->tail = p->t_end - (p->heard_at > p->t0 ? p->heard_at : p->t0);
+	heard(p, p->t_end); /* the silence up to the stop */
+	pthread_mutex_unlock(&p->mu);
 	proc_stop(p->child);
 	t = malloc((p->n ? p->n : 1) * sizeof *t);
 	if (!t) {
@@ -647,10 +784,11 @@ void latprobe_stop(struct latprobe *p, struct series_set *dst,
 	add_series(dst, p, "latency.rtt", t, p->rtt);
 	add_series(dst, p, "latency.send_delay", t, p->sd);
 	add_series(dst, p, "latency.receive_delay", t, p->rd);
-	if (ended && p->marked && !p->note[0])
-		snprintf(p->note, sizeof p->note,
-			 "latency probe from '%s' to %s ended during the run",
-			 p->label, p->address);
+	if (untrusted(p, ended, sum)) {
+		sum->idle_p50 = sum->loaded_p50 = sum->loaded_p90 = NAN;
+		sum->loaded_p99 = sum->increase_p50 = sum->loss = NAN;
+		sum->unknown = 1;
+	}
 	if (p->note[0]) {
 		size_t k = strlen(dst->note);
 		if (k + 3 < sizeof dst->note)

@@ -61,6 +61,12 @@ int latprobe_parse_ping_line(const char *line, struct latprobe_reply *r);
  */
 int latprobe_parse_irtt_line(const char *line, struct latprobe_reply *r);
 
+/*
+ * One "no answer yet for icmp_seq=N" line of `ping -O` (with or without
+ * its -D stamp): 1 and *seq, else 0.
+ */
+int latprobe_parse_noanswer(const char *line, unsigned *seq);
+
 /* The sequence number raw (0..65535, as printed) unwrapped next to the
  * one before it, prev (-1 for the first): icmp_seq wraps at 65536, every
  * 109 minutes at 100 ms. */
@@ -76,6 +82,10 @@ struct latprobe_summary {
 	double loss; /* share of the loaded phase's probes without a reply,
 			0..1 (from icmp_seq gaps) */
 	size_t sent_loaded, lost_loaded;
+	long long seq_first, seq_last; /* the loss window's sequence numbers */
+	/* The probe ended, stalled or told nonsense during the run (the
+	 * note says which): every value above is NAN (latprobe_stop). */
+	int unknown;
 };
 
 /*
@@ -127,8 +137,9 @@ void latprobe_mark(struct latprobe *p);
 /*
  * The engine ended now: stop the child (its process group) and its
  * server, move the series latency.rtt (and for irtt latency.send_delay,
- * latency.receive_delay) into dst and fill *sum. A probe that ended early
- * says why in dst->note. Frees p; NULL is a no-op.
+ * latency.receive_delay) into dst and fill *sum. A probe that ended,
+ * stalled or told nonsense during the run leaves every value of *sum NAN
+ * (sum->unknown) and says why in dst->note. Frees p; NULL is a no-op.
  */
 void latprobe_stop(struct latprobe *p, struct series_set *dst,
 		   struct latprobe_summary *sum);

@@ -23,6 +23,11 @@ struct latprobe_row {
 	int (*parse)(const char *line, struct latprobe_reply *r);
 	int wraps;	/* sequence numbers wrap at 65536 (icmp_seq) */
 	int has_server; /* a server of its own on the target (irtt) */
+	/* Every probe sent gets a line, a reply or "no answer yet" (ping
+	 * -O): a sequence number with neither was never sent, and silence
+	 * is a stalled probe, not loss. irtt prints nothing for a lost
+	 * packet: there silence cannot be told from total loss. */
+	int tells_all;
 };
 
 /* irtt client: one probe per interval for ceil(max_s) seconds. */

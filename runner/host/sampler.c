@@ -513,8 +513,10 @@ void sampler_mark(struct sampler *s)
 {
 	if (!s)
 		return;
+	pthread_mutex_lock(&s->lock);
 	s->t0 = proc_now_mono();
 	s->marked = 1;
+	pthread_mutex_unlock(&s->lock);
 }
 
 /* Append text to note, after a "; " when it holds something already. */

@@ -65,6 +65,12 @@ struct sampler {
 	double offset; /* local mono - far uptime, least seen */
 	int have_offset;
 	size_t frames; /* documents read (frames, top's lines), under lock */
+	/* The reader's time of the last frame and the longest silence
+	 * between two once marked (a stalled far loop is noted); the far
+	 * clock of the last frame taken, and frames refused for a clock
+	 * that is not finite and rising (issue 40) */
+	double frame_at, frame_gap, last_up;
+	size_t bad_clock;
 	/* fired by the remote reader at its first document, or at its end */
 	struct proc_latch first;
 	/* macOS: the stream is top's, its lines timed on arrival (offset

@@ -44,6 +44,27 @@ const char *sampler_frame_next(const char *text, const char **body, size_t *len,
 	return e + sizeof tl - 1;
 }
 
+/* A frame timed at far uptime up, read at now: its clock must be finite
+ * and past the last frame's (a far /proc giving nan, a constant or a
+ * clock going back would put points anywhere); a refused frame is
+ * counted for the run's note. The silence since the last frame, once
+ * marked, is kept for the stall note (sampler_remote_last). */
+static int clock_ok(struct sampler *s, double up, double now)
+{
+	int ok = isfinite(up) && up >= 0 && up < 1e10 &&
+		 (!s->frames || up > s->last_up);
+	pthread_mutex_lock(&s->lock);
+	if (s->frames && s->marked && now - s->frame_at > s->frame_gap)
+		s->frame_gap = now - s->frame_at;
+	s->frame_at = now;
+	if (ok)
+		s->last_up = up;
+	else
+		s->bad_clock++;
+	pthread_mutex_unlock(&s->lock);
+	return ok;
+}
+
 /* Complete frames of acc become snapshots; what remains stays. 0, or -XR_EPARSE
  * when the stream is not our sampler's. */
 static int take_frames(struct sampler *s, struct buf *acc, double now)
@@ -58,6 +79,9 @@ static int take_frames(struct sampler *s, struct buf *acc, double now)
 		if (!(next =
 			  sampler_frame_next(acc->s + used, &body, &len, &up)))
 			break;
+		used = (size_t)(next - acc->s);
+		if (!clock_ok(s, up, now))
+			continue;
 		if (counters_parse(body, len, &snap) < 0 ||
 		    sampler_feed(s, snap, up) < 0)
 			return -XR_EPARSE;
@@ -69,7 +93,6 @@ static int take_frames(struct sampler *s, struct buf *acc, double now)
 		s->have_offset = 1;
 		s->frames++;
 		pthread_mutex_unlock(&s->lock);
-		used = (size_t)(next - acc->s);
 	}
 	if (used) {
 		memmove(acc->s, acc->s + used, acc->len - used + 1);
@@ -429,6 +452,45 @@ static void last_engine(struct sampler *s, double up)
 	buf_release(&doc);
 }
 
+/*
+ * What the far loop's frames say of it at the stop, into s->how (a note
+ * of the run beside s->note; issue 40): it sent nothing for more than
+ * three periods (2 s at least) and 1 s up to the stop, or that long
+ * between two frames during the run (stopped, stalled: its series then
+ * hold fewer points than the run's length asks, and that is said), and
+ * the frames refused for their clock (clock_ok).
+ */
+static void far_silence(struct sampler *s, double now)
+{
+	double stall = fmax(2.0, 3 * s->period) + 1.0, tail;
+	size_t k = strlen(s->how);
+	char *o = s->how + k;
+	size_t room = sizeof s->how - k;
+	if (s->mac || s->win || room < 4)
+		return;
+	pthread_mutex_lock(&s->lock);
+	tail = now - (s->frame_at > s->t0 ? s->frame_at : s->t0);
+	if (s->marked && s->frames && tail > stall)
+		k = (size_t)snprintf(o, room,
+				     "%ssampler on '%s' sent nothing for the "
+				     "last %.1f s of the run (stalled)",
+				     k ? "; " : "", s->label, tail);
+	else if (s->frame_gap > stall)
+		k = (size_t)snprintf(o, room,
+				     "%ssampler on '%s' sent nothing for "
+				     "%.1f s during the run (stalled)",
+				     k ? "; " : "", s->label, s->frame_gap);
+	else
+		k = 0;
+	if (s->bad_clock && k < room)
+		snprintf(o + k, room - k,
+			 "%ssampler on '%s' refused %zu frames: the far "
+			 "uptime was not finite and rising",
+			 o[0] || o != s->how ? "; " : "", s->label,
+			 s->bad_clock);
+	pthread_mutex_unlock(&s->lock);
+}
+
 /* At the stop: the frames still in the pipe, then one snapshot of the
  * host now (one command), so that the last, partial interval up to the
  * engine's end is not lost; its time on the far side's clock. */
@@ -436,6 +498,7 @@ void sampler_remote_last(struct sampler *s)
 {
 	struct buf acc = BUF_INIT;
 	struct counters_snap *snap = NULL;
+	struct xr_err e = {0};
 	double now;
 
 	while (s->out_fd >= 0 && buf_read_some(&acc, s->out_fd) > 0 &&
@@ -447,13 +510,17 @@ void sampler_remote_last(struct sampler *s)
 			 "snapshot",
 			 s->label);
 	buf_release(&acc);
+	far_silence(s, proc_now_mono());
 	if (s->note[0] || !s->have_offset || !s->host || s->mac || s->win)
 		return; /* macOS, Windows: the stream's last set is the last
 			 * point (Get-Counter rates need two reads) */
 	now = proc_now_mono();
 	last_engine(s, now - s->offset);
-	if (counters_snapshot(s->host, s->iface, s->what, &snap, NULL) == 0 &&
-	    sampler_feed(s, snap, now - s->offset) < 0)
+	if (counters_snapshot(s->host, s->iface, s->what, &snap, &e) < 0)
+		snprintf(s->note, sizeof s->note,
+			 "sampler on '%s': the last snapshot: %.300s", s->label,
+			 e.msg[0] ? e.msg : "failed");
+	else if (sampler_feed(s, snap, now - s->offset) < 0)
 		snprintf(s->note, sizeof s->note,
 			 "sampler on '%s' stopped: out of memory", s->label);
 }

@@ -81,6 +81,40 @@ static void build_host_os(struct pctx *c, struct plan_host *h,
 		h->shell = PLAN_SHELL_POWERSHELL;
 }
 
+/*
+ * An interface name the host's kernel can have (issue 40: a typo, an
+ * alias label "eth0:1" or a name over 15 bytes passed validate, and every
+ * run then lost its nic, tcp and cpu counters): Linux's dev_valid_name()
+ * (net/core/dev.c) refuses "", ".", "..", a name of IFNAMSIZ (16) bytes
+ * or more, '/', ':' and white space (isspace); macOS and the BSDs hold
+ * names in IFNAMSIZ too. Control characters, quotes and the backslash are
+ * refused as the host readings refuse them (sysread_iface_ok). A Windows
+ * adapter's name (shell: powershell, os: windows) follows other rules,
+ * checked on the host; a {{placeholder}} is checked when expanded.
+ */
+static void check_iface(struct pctx *c, const struct ynode *x,
+			const struct plan_host *h)
+{
+	const char *s = h->iface;
+	size_t n = strlen(s), i;
+	int bad = n == 0 || n > 15 || !strcmp(s, ".") || !strcmp(s, "..");
+	if (h->shell == PLAN_SHELL_POWERSHELL || h->os == PLAN_OS_WINDOWS ||
+	    strstr(s, "{{"))
+		return;
+	for (i = 0; !bad && i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		bad = ch <= ' ' || ch == 0x7f || ch == '/' || ch == ':' ||
+		      ch == '\'' || ch == '"' || ch == '\\';
+	}
+	if (bad)
+		pc_err(c, x,
+		       "invalid interface name '%s' in host '%s' (the "
+		       "kernel's rule: 1 to 15 bytes, not '.' or '..', "
+		       "without '/', ':' or white space; quotes and '\\' "
+		       "are refused too)",
+		       s, h->name);
+}
+
 static void build_host(struct pctx *c, struct plan_host *h,
 		       const struct ynode *v)
 {
@@ -129,6 +163,8 @@ static void build_host(struct pctx *c, struct plan_host *h,
 			       "unknown shell '%s' (valid: sh, powershell)", s);
 	}
 	build_host_os(c, h, v);
+	if ((x = yn_get(v, "iface")) && h->iface)
+		check_iface(c, x, h);
 	build_host_path(c, h, v);
 	if ((x = yn_get(v, "wait")))
 		pc_duration(c, x, "wait", &h->wait);

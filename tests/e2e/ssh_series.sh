@@ -8,8 +8,9 @@
 # the bytes iperf3 moved over lo (lo counts each byte once received); no
 # run has a sampler note (it did not die); no far-side loop is left after
 # xrun exits. The far loop also follows the engine's process over there
-# (the iperf3 server, its pid in a watch file in the session's
-# XDG_RUNTIME_DIR, which this sshd sets: runner/host/counters_script.c):
+# (the iperf3 server, its pid in a watch file in .xrun-w, mode 0700, of
+# the session's XDG_RUNTIME_DIR, which this sshd sets:
+# runner/host/counters_script.c):
 # far engine.cpu x its intervals over the engine's run is the CPU time
 # iperf3 itself gives for its server (cpu_remote x 2 s) to 0.1 s, and
 # engine.core names a core of this machine; no watch file is left once
@@ -75,7 +76,10 @@ for run, in db.execute("select id from runs where status = 'ok'"):
         bad += 1
 sys.exit(bad > 0)
 PY
-left=$(ls -A "$XR_SSHD_DIR/run")
+# the watch directory the loop made: the user's, mode 0700 (issue 40)
+[ "$(stat -c '%a %U' "$XR_SSHD_DIR/run/.xrun-w")" = "700 $(id -un)" ] ||
+	fail "watch directory: $(stat -c '%a %U' "$XR_SSHD_DIR/run/.xrun-w")"
+left=$(ls -A "$XR_SSHD_DIR/run/.xrun-w")
 [ -z "$left" ] || fail "watch files left over there: $left"
 sleep 0.3
 # this test's loops only (iface lo, period 0.200): another suite's may run
@@ -86,7 +90,7 @@ left=$(pgrep -af "xrun-sample" | grep -E ' sh lo [a-z]* ?0\.200* [0-9a-f]{16}$' 
 # A far runtime directory the wrapper cannot write in (a file, not a
 # directory): the run goes on as before, its server is not followed (no
 # far engine series), and nothing of the wrapper is in what it stored.
-rmdir "$XR_SSHD_DIR/run"
+rm -r "$XR_SSHD_DIR/run"
 echo not-a-directory >"$XR_SSHD_DIR/run"
 sed -i 's/^repeat: 2/repeat: 1/' s.yaml
 "$XRUN" run s.yaml --db w.db --unattended 2>w.err || { cat w.err; fail "exit $? with an unwritable runtime dir"; }

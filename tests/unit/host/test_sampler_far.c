@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,6 +48,8 @@
 #include "series.h"
 #include "spin_fixture.h"
 #include "tap.h"
+
+#define TOKEN "0123456789abcdef"
 
 /* The frames so far, read afresh as the far host's sampler reads them
  * (sampler_far_engine): the last point of name, and how many. */
@@ -207,11 +210,277 @@ static void touch(const char *dir, const char *name)
 		fclose(f);
 }
 
+/* The wrapper (counters_watch_wrapper) run as sshd would run it, in a
+ * runtime directory dir: the pid its command printed, or -1. */
+static long wrapped(const char *dir)
+{
+	char env[96];
+	const char *argv[] = {"sh",	 "-c", counters_watch_wrapper(),
+			      TOKEN,	 "sh", "-c",
+			      "echo $$", NULL};
+	const char *envv[] = {env, NULL};
+	struct proc_opts o = {0};
+	struct proc_result r;
+	struct xr_err err = {0};
+	long pid = -1;
+	snprintf(env, sizeof env, "XDG_RUNTIME_DIR=%s", dir);
+	o.argv = argv;
+	o.env = envv;
+	o.timeout = 5;
+	if (proc_run(&o, &r, &err) < 0)
+		return -1;
+	if (r.status == PROC_EXITED && r.exit_code == 0)
+		pid = strtol(r.out, NULL, 10);
+	proc_result_release(&r);
+	return pid;
+}
+
+static int is_file(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
+}
+
+/* A path's text, or "" */
+static const char *text_of(const char *path, char *out, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	size_t k = f ? fread(out, 1, n - 1, f) : 0;
+	out[k] = 0;
+	if (f)
+		fclose(f);
+	return out;
+}
+
+/* The pid the kernel gives next is above ns_last_pid: links and FIFOs
+ * planted at the watch file names of the next 300 pids, where another user
+ * who can write the base directory (the old names, issue 40) or the same
+ * user (inside .xrun-w) could put them. */
+static void plant(const char *dir, const char *wdir, const char *victim)
+{
+	char p[700], t[32];
+	long last = strtol(text_of("/proc/sys/kernel/ns_last_pid", t, sizeof t),
+			   NULL, 10);
+	for (long n = last + 1; n <= last + 300; n++) {
+		snprintf(p, sizeof p, "%s/.xrun-w." TOKEN ".%ld", dir, n);
+		symlink(victim, p);
+		snprintf(p, sizeof p, "%s/" TOKEN ".%ld", wdir, n);
+		if (n % 2)
+			symlink(victim, p);
+		else
+			mkfifo(p, 0600);
+	}
+}
+
+/*
+ * 3. The watch files against a hostile neighbour (issue 40): the wrapper
+ *    leaves TOKEN.PID, an empty regular file named by its command's pid,
+ *    in .xrun-w; with links to a victim file ("keep\n") and FIFOs planted
+ *    at the next 300 pids' names, five wrapped commands run at once (no
+ *    FIFO opened: each within its 5 s deadline), the victim keeps its 5
+ *    bytes and no file is made through a link; a .xrun-w of mode 0755, or
+ *    owned by another user (root only: chown), or a link to a directory
+ *    of mode 0755 gets no file; the loop's start removes only regular
+ *    files of this user named TOKEN.PID of an ended pid: a link, a FIFO,
+ *    another user's file, a name of other form and the old name
+ *    .xrun-w.backup.2024 beside .xrun-w stay.
+ */
+static void test_hostile(void)
+{
+	char dir[] = "/tmp/xr-fw-XXXXXX", wdir[64], victim[96], p[700], t[16],
+	     env[64], link_dir[96];
+	const char *loop[] = {"sh",  "-c",  counters_sampler_script(),
+			      "sh",  "",    "c",
+			      "0.2", TOKEN, NULL};
+	const char *envv[] = {env, NULL};
+	struct proc_opts l = {0};
+	struct proc_result r;
+	struct xr_err err = {0};
+	long pid, dead = 4194300;
+	int made = 0, all = 1;
+	FILE *f;
+
+	ok(mkdtemp(dir) != NULL, "a runtime directory");
+	snprintf(wdir, sizeof wdir, "%s/.xrun-w", dir);
+	snprintf(victim, sizeof victim, "%s/victim", dir);
+	mkdir(wdir, 0700);
+	pid = wrapped(dir);
+	snprintf(p, sizeof p, "%s/" TOKEN ".%ld", wdir, pid);
+	ok(pid > 0 && is_file(p), "the wrapper leaves " TOKEN ".%ld", pid);
+	unlink(p);
+	if ((f = fopen(victim, "w"))) {
+		fputs("keep\n", f);
+		fclose(f);
+	}
+	plant(dir, wdir, victim);
+	for (int i = 0; i < 5; i++) {
+		pid = wrapped(dir);
+		all &= pid > 0;
+		snprintf(p, sizeof p, "%s/" TOKEN ".%ld", wdir, pid);
+		made += is_file(p);
+	}
+	ok(all && !strcmp(text_of(victim, t, sizeof t), "keep\n") && !made,
+	   "5 commands beside planted links and FIFOs: all ran, the victim "
+	   "whole (\"%s\"), no file made through a link (%d)",
+	   t, made);
+
+	/* the directory not private: nothing made */
+	chmod(wdir, 0755);
+	pid = wrapped(dir);
+	snprintf(p, sizeof p, "%s/" TOKEN ".%ld", wdir, pid);
+	ok(pid > 0 && !is_file(p), "a .xrun-w of mode 0755: no file");
+	chmod(wdir, 0700);
+	if (geteuid() == 0) {
+		chown(wdir, 65534, 65534);
+		pid = wrapped(dir);
+		snprintf(p, sizeof p, "%s/" TOKEN ".%ld", wdir, pid);
+		ok(pid > 0 && !is_file(p),
+		   "a .xrun-w of another user: no file");
+		chown(wdir, 0, 0);
+	} else {
+		tap_skip("a .xrun-w of another user: not root");
+	}
+	{
+		char d2[] = "/tmp/xr-fw2-XXXXXX";
+		ok(mkdtemp(d2) != NULL, "another runtime directory");
+		snprintf(link_dir, sizeof link_dir, "%s/.xrun-w", d2);
+		chmod(dir, 0755);
+		symlink(dir, link_dir); /* dir: mode 0755 */
+		pid = wrapped(d2);
+		snprintf(p, sizeof p, "%s/" TOKEN ".%ld", dir, pid);
+		ok(pid > 0 && !is_file(p),
+		   "a .xrun-w linked to a directory of mode 0755: no file");
+		unlink(link_dir);
+		rmdir(d2);
+	}
+
+	/* the loop's start: only its own kind of file goes */
+	while (kill((pid_t)dead, 0) == 0 && dead < 4194303)
+		dead++;
+	{
+		snprintf(p, sizeof p, "%s/" TOKEN ".%ld", wdir, dead);
+		symlink(victim, p); /* link */
+		snprintf(p, sizeof p, "%s/fedcba9876543210.%ld", wdir, dead);
+		mkfifo(p, 0600); /* fifo */
+		snprintf(p, sizeof p, "%s/0000000000000000.%ld", wdir, dead);
+		touch(wdir, p + strlen(wdir) + 1); /* other user's */
+		if (geteuid() == 0)
+			chown(p, 65534, 65534);
+		snprintf(p, sizeof p, "%s/1111111111111111.%ld", wdir, dead);
+		touch(wdir, p + strlen(wdir) + 1); /* this user's: goes */
+		touch(dir, ".xrun-w.backup.2024");
+	}
+	snprintf(env, sizeof env, "XDG_RUNTIME_DIR=%s", dir);
+	l.argv = loop;
+	l.env = envv;
+	l.timeout = 0.5;
+	l.grace = 0.1;
+	if (proc_run(&l, &r, &err) == 0)
+		proc_result_release(&r);
+	{
+		char a[700], b[700], c[700], d[700];
+		struct stat st;
+		snprintf(a, sizeof a, "%s/" TOKEN ".%ld", wdir, dead);
+		snprintf(b, sizeof b, "%s/fedcba9876543210.%ld", wdir, dead);
+		snprintf(c, sizeof c, "%s/0000000000000000.%ld", wdir, dead);
+		snprintf(d, sizeof d, "%s/1111111111111111.%ld", wdir, dead);
+		ok(lstat(a, &st) == 0 && S_ISLNK(st.st_mode) &&
+		       lstat(b, &st) == 0 && S_ISFIFO(st.st_mode) &&
+		       (geteuid() != 0 || lstat(c, &st) == 0) &&
+		       lstat(d, &st) < 0 &&
+		       exists(dir, ".xrun-w.backup.2024") &&
+		       !strcmp(text_of(victim, t, sizeof t), "keep\n"),
+		   "the loop's start: the ended pid's regular file of this "
+		   "user removed; a link, a FIFO, another user's file and "
+		   ".xrun-w.backup.2024 kept; the victim whole");
+	}
+	{
+		const char *rm[] = {"rm", "-rf", "--", dir, NULL};
+		struct proc_opts o = {0};
+		o.argv = rm;
+		o.timeout = 10;
+		if (proc_run(&o, &r, &err) == 0)
+			proc_result_release(&r);
+	}
+}
+
+/*
+ * 4. A command name holding a newline and ") " (prctl PR_SET_NAME
+ *    "a\n) b c d", any byte but NUL is allowed) read by the far loop under
+ *    dash, Debian's sh, whose failed `shift` ends the shell (issue 40):
+ *    the loop runs its 1.2 s to the end (a frame every 0.2 s; two at
+ *    least on a machine loaded as CI's), each frame with the process;
+ *    its stat text is one line, whose fields past the name read: a point
+ *    of engine.cpu a frame after the first, each known.
+ */
+static void test_comm(const char *self)
+{
+	char dir[] = "/tmp/xr-fc-XXXXXX", wdir[64], name[64], env[64];
+	const char *named[] = {self, "--comm", NULL};
+	const char *sh = proc_which("dash") ? "dash" : "sh";
+	const char *loop[] = {sh,    "-c",  counters_sampler_script(),
+			      "sh",  "",    "c",
+			      "0.2", TOKEN, NULL};
+	const char *envv[] = {env, NULL};
+	struct proc_opts o = {0}, l = {0};
+	struct proc_result r;
+	struct xr_err err = {0};
+	struct series_set set = {0};
+	const struct series *c = NULL;
+	struct proc *bg;
+	int frames = 0, eng = 0, known = 0;
+
+	ok(mkdtemp(dir) != NULL, "a runtime directory");
+	snprintf(wdir, sizeof wdir, "%s/.xrun-w", dir);
+	mkdir(wdir, 0700);
+	o.argv = named;
+	bg = proc_spawn(&o, NULL, &err);
+	snprintf(name, sizeof name, TOKEN ".%ld", bg ? (long)proc_pid(bg) : 1L);
+	touch(wdir, name);
+	proc_sleep(0.1); /* its name set */
+	snprintf(env, sizeof env, "XDG_RUNTIME_DIR=%s", dir);
+	l.argv = loop;
+	l.env = envv;
+	l.timeout = 1.2;
+	l.grace = 0.1;
+	if (bg && proc_run(&l, &r, &err) == 0) {
+		for (const char *q = r.out;
+		     (q = strstr(q, "@@ xrun-sample-end")); q++)
+			frames++;
+		for (const char *q = r.out; (q = strstr(q, "@@ engine ")); q++)
+			eng++;
+		if (sampler_far_engine("far", r.out, &set) == 0)
+			c = series_set_find(&set, "far", "engine.cpu");
+		for (size_t i = 0; c && i < c->n; i++)
+			known += !isnan(c->v[i]);
+		ok(r.status == PROC_TIMEOUT && frames >= 2 && eng == frames &&
+		       c && c->n == (size_t)frames - 1 && known == (int)c->n,
+		   "%s's loop ran to its deadline (%s): %d frames, the "
+		   "process in %d, %d known points of engine.cpu",
+		   sh, r.status == PROC_TIMEOUT ? "yes" : "no", frames, eng,
+		   known);
+		proc_result_release(&r);
+	} else {
+		ok(0, "the named process and the loop ran");
+	}
+	proc_stop(bg);
+	series_set_release(&set);
+	{
+		const char *rm[] = {"rm", "-rf", "--", dir, NULL};
+		struct proc_opts x = {0};
+		x.argv = rm;
+		x.timeout = 10;
+		if (proc_run(&x, &r, &err) == 0)
+			proc_result_release(&r);
+	}
+}
+
 static void test_loop(const char *self)
 {
 	int last = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
-	char dir[] = "/tmp/xr-far-XXXXXX", env[64], name[96], dead_name[96],
-	     other_dead[96], other_live[96], nap_name[96], log[640];
+	char dir[] = "/tmp/xr-far-XXXXXX", wdir[64], env[64], name[96],
+	     dead_name[96], other_dead[96], other_live[96], nap_name[96],
+	     log[640];
 	const char *busy[] = {"taskset", "-c", "0", self, "--threads", NULL};
 	const char *truth[] = {"true", NULL};
 	const char *nap[] = {"sleep", "0.8", NULL};
@@ -231,6 +500,8 @@ static void test_loop(const char *self)
 
 	ok(mkdtemp(dir) != NULL, "a runtime directory");
 	snprintf(env, sizeof env, "XDG_RUNTIME_DIR=%s", dir);
+	snprintf(wdir, sizeof wdir, "%s/.xrun-w", dir);
+	mkdir(wdir, 0700);
 	u.argv = truth;
 	gone = proc_spawn(&u, NULL, &err);
 	dead_pid = gone ? proc_pid(gone) : 1;
@@ -241,23 +512,21 @@ static void test_loop(const char *self)
 	bg = proc_spawn(&o, NULL, &err);
 	ok(bg != NULL, "a process of two threads, one spinning on CPU %d",
 	   last);
-	snprintf(name, sizeof name, ".xrun-w.0123456789abcdef.%ld",
-		 (long)proc_pid(bg));
-	snprintf(dead_name, sizeof dead_name, ".xrun-w.0123456789abcdef.%ld",
+	snprintf(name, sizeof name, "0123456789abcdef.%ld", (long)proc_pid(bg));
+	snprintf(dead_name, sizeof dead_name, "0123456789abcdef.%ld", dead_pid);
+	snprintf(other_dead, sizeof other_dead, "fedcba9876543210.%ld",
 		 dead_pid);
-	snprintf(other_dead, sizeof other_dead, ".xrun-w.fedcba9876543210.%ld",
-		 dead_pid);
-	snprintf(other_live, sizeof other_live, ".xrun-w.fedcba9876543210.%ld",
+	snprintf(other_live, sizeof other_live, "fedcba9876543210.%ld",
 		 (long)proc_pid(bg));
-	touch(dir, name);
-	touch(dir, dead_name);
-	touch(dir, other_dead);
-	touch(dir, other_live);
+	touch(wdir, name);
+	touch(wdir, dead_name);
+	touch(wdir, other_dead);
+	touch(wdir, other_live);
 	z.argv = nap;
 	napper = proc_spawn(&z, NULL, &err);
-	snprintf(nap_name, sizeof nap_name, ".xrun-w.0123456789abcdef.%ld",
+	snprintf(nap_name, sizeof nap_name, "0123456789abcdef.%ld",
 		 napper ? proc_pid(napper) : 1L);
-	touch(dir, nap_name);
+	touch(wdir, nap_name);
 	proc_sleep(0.2); /* the hasher is reading */
 	l.argv = loop;
 	l.env = envv;
@@ -300,23 +569,24 @@ static void test_loop(const char *self)
 	   "about one core: at most 100%% + two ticks at every point but its "
 	   "start (over: %d), and it ran (max %.1f%%)",
 	   over, max);
-	ok(exists(dir, name) && !exists(dir, dead_name),
+	ok(exists(wdir, name) && !exists(wdir, dead_name),
 	   "the ended pid's file removed, the live one's kept");
-	ok(!exists(dir, nap_name) && unknown <= 1,
+	ok(!exists(wdir, nap_name) && unknown <= 1,
 	   "the file of the one that ended while it ran removed; that "
 	   "interval's engine.cpu not known (%d points)",
 	   unknown);
-	ok(!exists(dir, other_dead) && exists(dir, other_live),
+	ok(!exists(wdir, other_dead) && exists(wdir, other_live),
 	   "another session's: the ended one removed, the live one kept");
 	buf_release(&out);
 	proc_stop(bg);
 	{
 		char p[600];
-		snprintf(p, sizeof p, "%s/%s", dir, name);
+		snprintf(p, sizeof p, "%s/%s", wdir, name);
 		unlink(p);
-		snprintf(p, sizeof p, "%s/%s", dir, other_live);
+		snprintf(p, sizeof p, "%s/%s", wdir, other_live);
 		unlink(p);
 	}
+	rmdir(wdir);
 	rmdir(dir);
 	series_set_release(&set);
 }
@@ -325,8 +595,15 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--threads"))
 		return spin_main(2.5);
-	tap_plan(24);
+	if (argc > 1 && !strcmp(argv[1], "--comm")) {
+		prctl(PR_SET_NAME, "a\n) b c d", 0, 0, 0);
+		proc_sleep(3);
+		return 0;
+	}
+	tap_plan(34);
 	test_frames();
+	test_hostile();
+	test_comm(argv[0]);
 	if (!proc_which("taskset") || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
 		tap_skip("the far loop's two threads: need taskset and two "
 			 "CPUs");

@@ -1,0 +1,48 @@
+#!/bin/bash
+# The temporary directory a SIGKILLed xrun leaves (/tmp/xrun-PID-XXXXXX,
+# its ssh control sockets) is removed at the next start (issue 40), and
+# nothing else: planted here, with this process's pid in the suffix so
+# that parallel tests keep apart, (a) one of a pid no process has: removed
+# with what it holds; (b) one of a pid that runs (this shell): kept; (c)
+# one of another user (nobody) and a dead pid: kept; (d) a link of that
+# name form to a directory: kept, and its target whole; (e) a name of
+# another form (7 characters after the pid): kept.
+set -eu
+. "$(dirname "$0")/lib/common.sh"
+xr_tmpdir T
+true &
+dead=$!
+wait $dead
+kill -0 "$dead" 2>/dev/null && xr_skip "pid $dead reused at once"
+s=$(printf '%06d' $(($$ % 1000000)))
+a=/tmp/xrun-$dead-a$(echo $s | cut -c2-)
+b=/tmp/xrun-$$-b$(echo $s | cut -c2-)
+c=/tmp/xrun-$dead-c$(echo $s | cut -c2-)
+d=/tmp/xrun-$dead-d$(echo $s | cut -c2-)
+e=/tmp/xrun-$dead-e${s}
+xr_at_exit "rm -rf -- '$a' '$b' '$c' '$d' '$e'"
+mkdir "$a" "$b" "$c" "$e"
+echo x >"$a/sock"
+mkdir target
+echo keep >target/f
+ln -s "$T/target" "$d"
+if [ "$(id -u)" = 0 ]; then chown nobody "$c"; fi
+cat >p.yaml <<'YAML'
+xrun: 1
+name: sweep
+engine:
+  type: command
+  run: [sh, -c, 'echo "v 1"']
+  metrics:
+    v: { regex: 'v ([0-9]+)', unit: "1" }
+repeat: 1
+sample: off
+counters: none
+YAML
+"$XRUN" run p.yaml --db p.db --unattended --quiet || fail "exit $?"
+[ ! -e "$a" ] || fail "the dead xrun's directory is left: $(ls -la "$a")"
+[ -d "$b" ] || fail "a running pid's directory was removed"
+if [ "$(id -u)" = 0 ]; then [ -d "$c" ] || fail "another user's directory was removed"; fi
+[ -L "$d" ] && [ "$(cat target/f)" = keep ] || fail "the link or its target was touched"
+[ -d "$e" ] || fail "a name of another form was removed"
+echo "ok: a dead xrun's temporary directory removed, nothing else"
