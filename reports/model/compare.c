@@ -741,6 +741,8 @@ int model_compare(struct model_build *m, struct xr_err *err)
 	struct cmps cs = {0};
 	int i, rc = 0;
 
+	r->met.higher_is_better =
+	    report_higher_is_better(r->met.metric, declared_direction(m));
 	if (p && p->report.ncompare) {
 		for (i = 0; i < p->report.ncompare && !rc; i++) {
 			const struct plan_compare *pc = &p->report.compare[i];

@@ -193,7 +193,8 @@ struct report_observed {
 	const char *key, *value;
 	int count;
 };
-struct report_ref; /* reference.h (reports/reference) */
+struct report_ref;     /* reference.h (reports/reference) */
+struct report_history; /* history.h (reports/history) */
 
 /* A time series inside one run (runner/base/series.h names it): points
  * (t seconds from the engine's start, value in unit), in time order.
@@ -257,6 +258,8 @@ struct report_metric_set {
 	double display_scale;	  /* base value / scale = display value */
 	double engine_duration;	  /* the stored plan's engine.duration (s),
 				     0 when unknown */
+	int higher_is_better;	  /* the metric's direction (the plan's
+				     better:, else report_higher_is_better) */
 };
 
 /* The report model: built once by report_build (reports/model), read by
@@ -291,6 +294,9 @@ struct report {
 	struct report_verif *verifs;
 	int nverifs;
 	const struct report_ref *ref;	  /* NULL without --reference */
+	/* report --history: the sessions over time (reports/history/
+	 * history.h); NULL without it */
+	const struct report_history *history;
 	struct report_observed *observed; /* by cell, key */
 	int nobserved;
 	struct report_condition *conds; /* the conditions table */
