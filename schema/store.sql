@@ -1,4 +1,4 @@
--- xrun store schema, version 7 (PRAGMA user_version = 7; migration 1 runs
+-- xrun store schema, version 10 (PRAGMA user_version = 10; migration 1 runs
 -- this whole file, later ones add their tables: schema/migrations).
 -- One SQLite file per plan by default (./<plan name>.db). WAL mode.
 -- Values are in SI base units (throughput in bit/s, time in s, bytes in B).
@@ -279,4 +279,22 @@ CREATE TABLE IF NOT EXISTS output_cut (
 CREATE TABLE IF NOT EXISTS sizing_runs (
   run_id  INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
   block   INTEGER NOT NULL   -- the block whose decision read the run
+);
+
+-- A shard's manifest (version 10): `xrun run --shard K/N` ran only the
+-- units of shard K of N (runner/sched/shard.h) in this session. assign
+-- is the whole plan's assignment, one [block, pass0, npass, shard] a unit in
+-- schedule order (a unit: a block, or a pair of mirrored passes of one),
+-- the same in every shard's row, so that a merge names a missing shard's
+-- blocks and refuses shards cut differently; blocks the blocks this shard
+-- runs (part of); testbed its hosts ("label=identity, ...": the machine's
+-- hostname, a namespace, an ssh address), which the report keeps apart.
+CREATE TABLE IF NOT EXISTS shards (
+  session_id INTEGER PRIMARY KEY REFERENCES sessions(id),
+  k          INTEGER NOT NULL,  -- 1-based
+  n          INTEGER NOT NULL,
+  units      INTEGER NOT NULL,  -- units of the whole schedule
+  assign     TEXT NOT NULL,     -- JSON [[block, pass0, npass, shard], ...]
+  blocks     TEXT NOT NULL,     -- JSON array
+  testbed    TEXT NOT NULL
 );

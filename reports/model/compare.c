@@ -254,6 +254,54 @@ static void check_facts(struct model_build *m, struct report_cmp *c,
 	free(ss);
 }
 
+/* The testbed of session s (a shard's), or "" when it is not sharded. */
+static const char *testbed_of(const struct report *r, int64_t s)
+{
+	int i;
+	for (i = 0; i < r->span.nsessions; i++)
+		if (r->span.session_info && r->span.session_info[i].id == s)
+			return r->span.session_info[i].testbed
+				   ? r->span.session_info[i].testbed
+				   : "";
+	return "";
+}
+
+/* Whether cell c has an ok run on testbed tb. */
+static int cell_on(const struct model_build *m, int c, const char *tb)
+{
+	const struct mcell *mc = &m->mc[c];
+	int k;
+	for (k = 0; k < mc->nok; k++)
+		if (!strcmp(testbed_of(m->r, m->runs[mc->ok[k]].session), tb))
+			return 1;
+	return 0;
+}
+
+/* Shards on several testbeds: a testbed holding one side's runs and not
+ * the other's confounds the testbed with the factor (schema/report.md,
+ * "Shards"); refused whatever the plan accepts. */
+static void check_testbeds(struct model_build *m, struct report_cmp *c)
+{
+	int side, k;
+	for (side = 0; side < 2; side++) {
+		int self = side ? c->b : c->a, other = side ? c->a : c->b;
+		const struct mcell *mc = &m->mc[self];
+		for (k = 0; k < mc->nok; k++) {
+			const char *tb =
+			    testbed_of(m->r, m->runs[mc->ok[k]].session);
+			if (!tb[0] || cell_on(m, other, tb))
+				continue;
+			model_flag(m, c->reasons, &c->nreasons,
+				   REPORT_FLAG_TESTBED_SPLIT,
+				   MODEL_JA(m)
+				       ? "%s のみがテストベッド %s で実行"
+				       : "only %s ran on testbed %s",
+				   side ? "B" : "A", tb);
+			return;
+		}
+	}
+}
+
 /* A factor that changes the system (an apply hook or a manual step), as
  * opposed to one that only goes into the engine's argv or parameters:
  * only such a setting can silently not take effect, so only its missing
@@ -623,6 +671,7 @@ static void cmp_decide(struct model_build *m, struct report_cmp *c, int factor,
 	flag_engine_unit(m, c, diff);
 	flag_verify_and_cells(m, c, diff, conf, &nconf);
 	check_facts(m, c, conf, &nconf);
+	check_testbeds(m, c);
 	cmp_measure(m, c, conf, &nconf);
 	settle_confounds(m, c, conf, nconf, pc && pc->accept_sequential);
 	if (c->nreasons) {

@@ -385,6 +385,9 @@ static int session_info_row(void *ctx, const struct store_session_row *row)
 			s->out[i].plan_hash =
 			    arena_strdup(s->l->m.a, row->plan_hash);
 			s->out[i].started_at = row->started_at;
+			if (row->testbed)
+				s->out[i].testbed =
+				    arena_strdup(s->l->m.a, row->testbed);
 		}
 	return 0;
 }

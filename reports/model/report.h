@@ -176,6 +176,7 @@ struct report_session {
 	const char *plan_hash;
 	double started_at;
 	const char *hosts;
+	const char *testbed; /* a shard's (`run --shard`), else NULL */
 };
 
 /* Verification results grouped by factor, host, method, expected, actual. */

@@ -733,7 +733,14 @@ int rt_sessions(const struct report *r, struct arena *a, struct rtable *t)
 		rc |= rt_set(t, a, k, 1, hash);
 		rc |= rt_set(t, a, k, 2,
 			     report_fmt_time(s->started_at, when, sizeof when));
-		rc |= rt_set(t, a, k, 3, s->hosts);
+		if (s->testbed) {
+			/* a shard's: the testbed the report keeps apart */
+			char *h = arena_printf(
+			    a, "%s%stestbed %s", s->hosts ? s->hosts : "",
+			    s->hosts && s->hosts[0] ? "; " : "", s->testbed);
+			rc |= h ? rt_set(t, a, k, 3, h) : -1;
+		} else
+			rc |= rt_set(t, a, k, 3, s->hosts);
 	}
 	rt_fill_empty(t);
 	return rc ? -XR_ENOMEM : 0;

@@ -416,12 +416,13 @@ static json_t *session_info(const struct report *r)
 	int i;
 	for (i = 0; r->span.session_info && i < r->span.nsessions; i++) {
 		const struct report_session *s = &r->span.session_info[i];
-		json_array_append_new(a,
-				      json_pack("{s:I,s:o,s:o,s:s}", "session",
-						(json_int_t)s->id, "plan_hash",
-						str(s->plan_hash), "started_at",
-						num(s->started_at), "hosts",
-						s->hosts ? s->hosts : ""));
+		json_array_append_new(
+		    a,
+		    json_pack("{s:I,s:o,s:o,s:s,s:o}", "session",
+			      (json_int_t)s->id, "plan_hash", str(s->plan_hash),
+			      "started_at", num(s->started_at), "hosts",
+			      s->hosts ? s->hosts : "", "testbed",
+			      str(s->testbed)));
 	}
 	return a;
 }

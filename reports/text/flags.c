@@ -162,6 +162,18 @@ static const struct flag_row flag_rows[REPORT_FLAG_COUNT] = {
 	  "カーネル、iperf3 の版）が異なるため判定しない（accept: sequential "
 	  "の場合を除く）"},
 	 {"host facts changed:", "ホスト情報が変化:"}},
+    [REPORT_FLAG_TESTBED_SPLIT] =
+	{"testbed_split",
+	 CMP,
+	 REFUSES,
+	 {"the two sides ran on different testbeds (shards of `xrun run "
+	  "--shard`): the testbed is confounded with the difference, so no "
+	  "verdict is given; declare the comparison so that its blocks are "
+	  "kept on one testbed (docs/shards.md)",
+	  "両側が別のテストベッドで実行された（xrun run --shard のシャード）"
+	  "ため、テストベッドの違いと差が区別できず判定しない。比較を宣言すれば"
+	  "そのブロックは同じテストベッドで実行される（docs/shards.md）"},
+	 {"testbeds differ:", "テストベッドが異なる:"}},
     [REPORT_FLAG_UNSTABLE] = {"unstable",
 			      CELL,
 			      WARNS,

@@ -32,6 +32,7 @@
 	X(CAPTURE)                                                             \
 	X(CONTROLLER_LOADED)                                                   \
 	X(FACTS_CHANGED)                                                       \
+	X(TESTBED_SPLIT)                                                       \
 	X(UNSTABLE)                                                            \
 	X(PRECISION_NOT_REACHED)                                               \
 	X(DRIFT)                                                               \

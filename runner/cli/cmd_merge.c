@@ -13,6 +13,7 @@
 
 struct merge_args {
 	int force;
+	int partial;
 	int quiet;
 };
 
@@ -22,6 +23,9 @@ static const struct opt_def merge_options[] = {
     {"force", 'f', NULL,
      "merge sessions of another plan (another name or matrix) too", OPT_FLAG,
      MA(force), NULL, 0},
+    {"partial", 0, NULL,
+     "exit 0 when shards are missing (they are named either way)", OPT_FLAG,
+     MA(partial), NULL, 0},
     {"quiet", 'q', NULL, "print nothing when it worked", OPT_FLAG, MA(quiet),
      NULL, 0},
     {0},
@@ -46,6 +50,13 @@ static int cmd_merge(int argc, char **argv)
 	for (size_t i = 0; i < stats.warnings.n; i++)
 		fprintf(stderr, "xrun: warning: %s\n", stats.warnings.v[i]);
 	strv_release(&stats.warnings);
+	/* A shard missing is a night not whole: said whatever happens, an
+	 * error unless --partial (a CI merge job must not pass on a gap). */
+	for (size_t i = 0; i < stats.shard_missing.n; i++)
+		fprintf(stderr, "xrun: %s: %s\n",
+			a.partial ? "warning" : "error",
+			stats.shard_missing.v[i]);
+	strv_release(&stats.shard_missing);
 	if (r < 0) {
 		xr_err_print(&err, "xrun");
 		if (stats.sessions_added)
@@ -68,7 +79,7 @@ static int cmd_merge(int argc, char **argv)
 			       (long long)stats.sessions_planless);
 		putchar('\n');
 	}
-	return 0;
+	return stats.shard_gaps && !a.partial ? 1 : 0;
 }
 
 const struct opt_cmd cmd_merge_spec = {
@@ -80,7 +91,11 @@ const struct opt_cmd cmd_merge_spec = {
 	     "runs, results and host facts; a session OUT.db already has "
 	     "is skipped, so merging the same store again adds nothing. "
 	     "Stores of another plan are refused unless --force. report, "
-	     "status and --reference then read OUT.db like any store.",
+	     "status and --reference then read OUT.db like any store. "
+	     "Stores of `xrun run --shard K/N` are checked: a shard twice, "
+	     "shards of another N or beside a whole session of the plan "
+	     "are refused; missing shards (and shards with runs not done) "
+	     "are named, and exit 1 unless --partial (docs/shards.md).",
     .opts = merge_options,
     .min_args = 2,
     .max_args = -1,

@@ -41,6 +41,7 @@ struct plan_args {
 	int levels;
 	int dimension;
 	const char *db;
+	const char *shard;
 };
 
 static const struct opt_def plan_options[] = {
@@ -71,6 +72,9 @@ static const struct opt_def plan_options[] = {
      "the store to measure the overhead and, with --dimension, the "
      "variances from (default: ./<plan name>.db)",
      OPT_STRING, offsetof(struct plan_args, db), NULL, 0},
+    {"shard", 0, "K/N",
+     "only what `xrun run --shard K/N` would run (docs/shards.md)", OPT_STRING,
+     offsetof(struct plan_args, shard), NULL, 0},
     {0},
 };
 
@@ -154,6 +158,11 @@ static int cmd_plan(int argc, char **argv)
 	xr_err_clear(&err);
 	memset(&d, 0, sizeof d);
 	d.db = a.db;
+	if (a.shard && shard_parse(a.shard, &d.shard_k, &d.shard_n, &err) < 0) {
+		xr_err_print(&err, "xrun plan");
+		plan_free(p);
+		return 2;
+	}
 	xr_oom_stage("building the schedule of %s", path);
 	rc = dry_build(&d, p, &err);
 	if (rc == 0) {

@@ -16,6 +16,8 @@
 #include "oom.h"
 #include "plan.h"
 #include "render.h"
+#include "shard.h"
+#include "units.h"
 #include "store.h"
 #include "banned.h"
 
@@ -25,7 +27,23 @@ struct run_args {
 	struct exec_opts o;
 	struct opt_list only;	  /* FACTOR=LEVEL, checked against the plan */
 	struct exec_only *parsed; /* [only.n] */
+	const char *shard;	  /* --shard K/N */
 };
+
+/* --lock-wait: a duration (30, 30s, 5m), 0 or more. */
+static int lock_wait_cb(void *field, const char *v)
+{
+	double s;
+	if (units_parse(v, UNITS_DURATION, &s, NULL) < 0 || s < 0) {
+		fprintf(stderr,
+			"xrun: option '--lock-wait' needs a duration (e.g. "
+			"600 or 10m), not '%s'\n",
+			v);
+		return -XR_EUSAGE;
+	}
+	*(double *)field = s;
+	return 0;
+}
 
 #define RA(field) offsetof(struct run_args, field)
 static const struct opt_def run_options[] = {
@@ -47,6 +65,18 @@ static const struct opt_def run_options[] = {
      OPT_FLAG, RA(o.new_session), NULL, 0},
     {"quiet", 'q', NULL, "no progress output (errors and warnings still print)",
      OPT_FLAG, RA(o.quiet), NULL, 0},
+    {"shard", 0, "K/N",
+     "run only shard K (1-based) of N: whole blocks, the same on every "
+     "machine (docs/shards.md); merge the shards' stores with xrun merge",
+     OPT_STRING, RA(shard), NULL, 0},
+    {"testbed", 0, "NAME",
+     "with --shard: the testbed's name in the store and the report "
+     "(default: its hosts, e.g. client=box-a, server=ssh:lab@10.0.0.2)",
+     OPT_STRING, RA(o.testbed), NULL, 0},
+    {"lock-wait", 0, "SECONDS",
+     "with --shard: wait this long for a testbed another run holds "
+     "(default 0: stop at once, naming the holder)",
+     OPT_CALLBACK, RA(o.lock_wait), lock_wait_cb, 0},
     {0},
 };
 #undef RA
@@ -164,6 +194,18 @@ static int run(struct run_args *a, const char *plan_path, int argc, char **argv)
 	struct buf text = BUF_INIT, aj = BUF_INIT;
 	int ret;
 
+	if (a->o.testbed && !a->shard) {
+		fprintf(stderr, "xrun: --testbed goes with --shard K/N\n");
+		return 2;
+	}
+	if (a->shard) {
+		struct xr_err err = {0};
+		if (shard_parse(a->shard, &a->o.shard_k, &a->o.shard_n, &err) <
+		    0) {
+			xr_err_print(&err, "xrun");
+			return 2;
+		}
+	}
 	if ((ret = load_plan(plan_path, &p, &text)) != 0 ||
 	    (ret = parse_onlys(p, a)) != 0)
 		goto out;

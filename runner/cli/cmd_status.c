@@ -302,6 +302,29 @@ static const struct opt_def status_options[] = {
     {0},
 };
 
+/* A store of shards (xrun merge of `run --shard` stores): which are in,
+ * which are missing. */
+static int report_shards(struct store *st)
+{
+	struct strv in = {0}, gaps = {0};
+	struct xr_err err = {0};
+	size_t i;
+	int r = store_shards_check(st, &in, &gaps, &err);
+	if (r < 0) {
+		xr_err_print(&err, "xrun");
+		return 3;
+	}
+	for (i = 0; i < in.n; i++)
+		printf("%s\n", in.v[i]);
+	for (i = 0; i < gaps.n; i++)
+		printf("%s\n", gaps.v[i]);
+	if (in.n && !gaps.n)
+		printf("shards: complete\n");
+	strv_release(&in);
+	strv_release(&gaps);
+	return 0;
+}
+
 static int cmd_status(int argc, char **argv)
 {
 	struct status_args a = {0};
@@ -353,6 +376,8 @@ static int cmd_status(int argc, char **argv)
 		       plan_name[0] ? "'" : "", path.s);
 	} else {
 		ret = report_session(st, &ss);
+		if (ret == 0)
+			ret = report_shards(st);
 	}
 	store_session_release(&ss);
 	store_close(st);

@@ -79,6 +79,7 @@ void dry_release(struct dry *d)
 	free(d->lvtime);
 	free(d->lvtime_is_omit);
 	sched_release(&d->s);
+	shard_plan_release(&d->shard);
 	matrix_release(&d->m);
 }
 
@@ -149,15 +150,22 @@ void dry_cellctx(const struct dry *d, struct cellctx *c, size_t i)
 
 int dry_build(struct dry *d, const struct plan *p, struct xr_err *err)
 {
-	const char *db = d->db; /* the one field set by the caller */
+	/* the fields set by the caller */
+	const char *db = d->db;
+	uint32_t k = d->shard_k, n = d->shard_n;
 	int f, l, rc;
 	size_t i;
 	memset(d, 0, sizeof *d);
 	d->db = db;
+	d->shard_k = k;
+	d->shard_n = n;
 	d->p = p;
 	rc = matrix_build(p, &d->m, err);
 	if (rc == 0)
 		rc = sched_build(p, &d->m, &d->s, err);
+	if (rc == 0 && n &&
+	    (rc = shard_plan_build(p, &d->m, &d->s, n, &d->shard, err)) == 0)
+		rc = shard_keep(&d->s, p, &d->shard, k, err);
 	if (rc == 0)
 		rc = dry_hosts(d, err);
 	if (rc < 0)
@@ -370,9 +378,12 @@ void dry_block_instructions(const struct dry *d, size_t b, struct buf *out,
 	struct instructions in = {out, json, 0};
 	struct cellctx c;
 
+	size_t prev = sched_block_before(&d->s, b);
+
 	dry_cellctx(d, &c, k->first);
 	c.block = (unsigned)b;
-	manual_steps(&c, b ? d->s.blocks[b - 1].manual_lv : NULL,
+	manual_steps(&c,
+		     prev != (size_t)-1 ? d->s.blocks[prev].manual_lv : NULL,
 		     add_instruction, &in);
 	cellctx_release(&c);
 }

@@ -12,6 +12,7 @@
 
 #include "matrix.h"
 #include "sched.h"
+#include "shard.h"
 
 struct buf;
 struct cellctx;
@@ -31,16 +32,18 @@ struct dry {
 	const struct plan *p;
 	struct matrix m;
 	struct sched s;
-	struct frag **frag;   /* [nfactors][nlevels] */
-	double **lvtime;      /* [nfactors][nlevels] duration/omit or NULL */
-	int *lvtime_is_omit;  /* [nfactors] */
-	const char *db;	      /* --db: the store to measure from, or NULL */
-	double overhead;      /* per-run overhead used in the estimate */
-	size_t overhead_from; /* runs it was measured on; 0: the default */
-	double lead_in;	      /* the samplers' lead-in (exec_lead_in) */
-	double per_run;	      /* duration + omit + settle + lead-in +
-				 overhead */
-	double estimate;      /* seconds for every run */
+	struct frag **frag;  /* [nfactors][nlevels] */
+	double **lvtime;     /* [nfactors][nlevels] duration/omit or NULL */
+	int *lvtime_is_omit; /* [nfactors] */
+	const char *db;	     /* --db: the store to measure from, or NULL */
+	uint32_t shard_k, shard_n; /* --shard K/N (set by the caller), or 0 */
+	struct shard_plan shard;   /* the units, when shard_n */
+	double overhead;	   /* per-run overhead used in the estimate */
+	size_t overhead_from;	   /* runs it was measured on; 0: the default */
+	double lead_in;		   /* the samplers' lead-in (exec_lead_in) */
+	double per_run;		   /* duration + omit + settle + lead-in +
+				      overhead */
+	double estimate;	   /* seconds for every run */
 	size_t nwarmup;
 	/* The hosts as the run resolves them (cellctx_hosts_needed,
 	 * host_plan_address): what {{client}}, {{server}}, the target and

@@ -275,11 +275,26 @@ static void write_summary(struct fastout *o, const struct dry *d)
 	}
 	fastout_f(o, "cells: %zu (%zu before exclusions)\n", d->m.ncells,
 		  before);
-	fastout_f(o, "runs: %zu (%zu x repeat %d + %zu warm-up), order %s\n",
-		  d->s.nruns, d->m.ncells, p->repeat, d->nwarmup,
+	fastout_f(o, "runs: %zu%s (%zu x repeat %d + %zu warm-up), order %s\n",
+		  d->s.nruns, d->shard_n ? " of this shard" : "", d->m.ncells,
+		  p->repeat, d->nwarmup,
 		  p->order == PLAN_ORDER_RANDOM	      ? "random"
 		  : p->order == PLAN_ORDER_SEQUENTIAL ? "sequential"
 						      : "abba");
+	if (d->shard_n) {
+		struct buf part = BUF_INIT;
+		double all = 0;
+		size_t i;
+		for (i = 0; i < d->shard.nunits; i++)
+			all += d->shard.units[i].seconds;
+		shard_describe(&d->shard, d->shard_k, &part);
+		fastout_f(o,
+			  "shard %u/%u: %s (%.0f of the plan's %.0f nominal "
+			  "seconds); the other shards run the rest\n",
+			  d->shard_k, d->shard_n, part.s,
+			  d->shard.load[d->shard_k - 1], all);
+		buf_release(&part);
+	}
 	if (p->precision > 0) {
 		/* Sized repetitions: min runs for sure, at most max. */
 		size_t lo = d->s.nruns,
@@ -319,13 +334,15 @@ static int write_block(struct human *h, size_t b, struct xr_err *err)
 	const struct sched_block *k = &d->s.blocks[b];
 	struct fastout *o = h->o;
 	struct buf ins = BUF_INIT;
-	size_t i;
+	size_t i, prev = sched_block_before(&d->s, b);
 	int f, n = 0, rc = 0;
+	if (!k->nruns)
+		return 0; /* another shard's */
 	fastout_f(o, "\nblock %zu:", b);
 	for (f = 0; f < p->nfactors; f++)
 		if (k->manual_lv[f] != UINT32_MAX &&
-		    (b == 0 ||
-		     d->s.blocks[b - 1].manual_lv[f] != k->manual_lv[f])) {
+		    (prev == (size_t)-1 ||
+		     d->s.blocks[prev].manual_lv[f] != k->manual_lv[f])) {
 			fastout_f(o, " %s=%s", p->factors[f].name,
 				  p->factors[f].levels[k->manual_lv[f]]);
 			n++;

@@ -78,12 +78,14 @@ static void json_blocks(struct fastout *o, const struct dry *d)
 	const struct plan *p = d->p;
 	struct buf hs = BUF_INIT;
 	int f, bound = plan_has_bindings(p);
-	size_t b;
+	size_t b, shown = 0;
 	for (b = 0; b < d->s.nblocks; b++) {
 		const struct sched_block *k = &d->s.blocks[b];
 		struct buf ins = BUF_INIT;
 		int n = 0;
-		fastout_s(o, b ? ",{\"index\":" : "{\"index\":");
+		if (!k->nruns)
+			continue; /* another shard's */
+		fastout_s(o, shown++ ? ",{\"index\":" : "{\"index\":");
 		fastout_u(o, b);
 		fastout_s(o, ",\"manual\":{");
 		for (f = 0; f < p->nfactors; f++) {
@@ -208,7 +210,19 @@ void dry_write_json(struct fastout *o, const struct dry *d)
 		fastout_s(o, ",\"apply\":");
 		fastout_s(o, fa->apply.argv ? "true}" : "false}");
 	}
-	fastout_s(o, "],\"blocks\":[");
+	if (d->shard_n) {
+		struct buf part = BUF_INIT;
+		shard_describe(&d->shard, d->shard_k, &part);
+		fastout_f(o,
+			  "],\"shard\":{\"k\":%u,\"n\":%u,\"units\":%zu,"
+			  "\"seconds\":%.3f,\"part\":",
+			  d->shard_k, d->shard_n, d->shard.nunits,
+			  d->shard.load[d->shard_k - 1]);
+		fastout_json(o, part.s);
+		fastout_s(o, "},\"blocks\":[");
+		buf_release(&part);
+	} else
+		fastout_s(o, "],\"blocks\":[");
 	json_blocks(o, d);
 	fastout_s(o, "],\"runs\":[");
 	if (d->m.ncells <= DRY_ARGV_CACHE_MAX && !dry_engine_per_run(p))

@@ -133,7 +133,11 @@ static int prepare(struct runctx *rc)
 		return 2;
 	}
 	if (matrix_build(p, &rc->m, &err) < 0 ||
-	    sched_build(p, &rc->m, &rc->s, &err) < 0) {
+	    sched_build(p, &rc->m, &rc->s, &err) < 0 ||
+	    (rc->o->shard_n &&
+	     (shard_plan_build(p, &rc->m, &rc->s, rc->o->shard_n, &rc->shard,
+			       &err) < 0 ||
+	      shard_keep(&rc->s, p, &rc->shard, rc->o->shard_k, &err) < 0))) {
 		xr_err_print(&err, "xrun");
 		return xr_code_exit(err.code);
 	}
@@ -176,6 +180,33 @@ static int check_reports(struct runctx *rc)
 	return ret;
 }
 
+/* Which part of the plan a --shard run holds. */
+static void announce_shard(const struct runctx *rc)
+{
+	const struct shard_plan *sp = &rc->shard;
+	uint32_t k = rc->o->shard_k - 1;
+	size_t i, mine = 0;
+	double all = 0;
+	for (i = 0; i < sp->nunits; i++) {
+		mine += sp->units[i].shard == k;
+		all += sp->units[i].seconds;
+	}
+	if (!mine)
+		fprintf(stderr,
+			"xrun: shard %u/%u has no runs: the plan's %zu "
+			"unit%s went to the other shards (a comparison on a "
+			"manual factor keeps its blocks on one testbed; "
+			"docs/shards.md)\n",
+			rc->o->shard_k, rc->o->shard_n, sp->nunits,
+			sp->nunits == 1 ? "" : "s");
+	else
+		fprintf(stderr,
+			"xrun: shard %u/%u: %zu of the plan's %zu units, "
+			"%.0f of its %.0f nominal seconds\n",
+			rc->o->shard_k, rc->o->shard_n, mine, sp->nunits,
+			sp->load[k], all);
+}
+
 static int announce(struct runctx *rc, const struct session_decision *d,
 		    const char *db)
 {
@@ -207,6 +238,8 @@ static int announce(struct runctx *rc, const struct session_decision *d,
 	}
 	if (rc->o->quiet)
 		return EXEC_GO;
+	if (rc->o->shard_n)
+		announce_shard(rc);
 	if (d->kind == SESSION_RESUMED)
 		fprintf(stderr,
 			"xrun: resuming session %lld of '%s': %zu of %zu runs "
@@ -318,7 +351,7 @@ int exec_run(const struct plan *p, const struct exec_opts *o,
 	struct runctx rc;
 	memset(out, 0, sizeof *out);
 	memset(&rc, 0, sizeof rc);
-	rc.client_hi = rc.server_hi = -1;
+	rc.client_hi = rc.server_hi = rc.lock_hi = -1;
 	rc.o = o;
 	rc.p = p;
 	if ((out->exit = prepare(&rc)) == 0)
@@ -329,6 +362,8 @@ int exec_run(const struct plan *p, const struct exec_opts *o,
 	free(rc.ids);
 	free(rc.status);
 	sched_release(&rc.s);
+	shard_plan_release(&rc.shard);
+	buf_release(&rc.lock_dir);
 	matrix_release(&rc.m);
 	return out->exit;
 }

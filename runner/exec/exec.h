@@ -40,6 +40,13 @@ struct exec_opts {
 	int yes;	/* no confirmation before the first manual block */
 	int new_session;
 	int quiet;
+	/* --shard K/N: run only shard K (1-based) of N (runner/sched/shard.h);
+	 * shard_n 0: the whole plan */
+	uint32_t shard_k, shard_n;
+	const char *testbed; /* --testbed: the shard's testbed name; NULL:
+				its hosts' identities */
+	double lock_wait;    /* --lock-wait: seconds to wait for a busy
+				testbed (testbed.h) */
 	exec_report_fn write_report; /* NULL: report.output is ignored */
 	void *report_ctx;
 };

@@ -12,11 +12,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "cellctx.h"
 #include "err.h"
 #include "exec.h"
 #include "matrix.h"
 #include "sched.h"
+#include "shard.h"
 #include "store.h"
 
 struct plan;
@@ -30,6 +32,7 @@ struct runctx {
 	const struct exec_opts *o;
 	struct matrix m;
 	struct sched s;
+	struct shard_plan shard; /* units of the schedule when o->shard_n */
 	struct store *st;
 	int64_t session_id;
 	int64_t *ids;	  /* [s.nruns] run row ids by position; 0: no row
@@ -75,6 +78,10 @@ struct runctx {
 	char setup_what[160];
 	int env_error;
 	struct xr_err env_err;
+	/* The testbed lock of a shard (testbed.c): its directory and the
+	 * host holding it; -1 when not held. */
+	struct buf lock_dir;
+	int lock_hi;
 };
 
 /* runctx.c */

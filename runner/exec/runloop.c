@@ -28,6 +28,7 @@
 #include "series_metric.h"
 #include "session.h"
 #include "sizing.h"
+#include "testbed.h"
 #include "utf8.h"
 #include "banned.h"
 
@@ -624,7 +625,8 @@ int runloop_execute(struct runctx *rc)
 	rc->t_start = proc_now_mono();
 	rc->client_hi = rc->server_hi = -1;
 	rc->eng_client_hi = rc->eng_server_hi = -1;
-	if ((r = hostset_init(rc, &err)) < 0) {
+	if ((r = hostset_init(rc, &err)) < 0 ||
+	    (r = testbed_lock(rc, &err)) < 0) {
 		r = env_fail(rc, &err);
 		goto out;
 	}
@@ -700,6 +702,7 @@ out:
 	rc->eng_open = 0;
 	run_on_finish(rc);
 	hooks_release(rc);
+	testbed_unlock(rc);
 	hostset_release(rc);
 	if (rc->interrupted)
 		return -XR_EINTR;

@@ -17,6 +17,7 @@
 #include "session.h"
 #include "sha256.h"
 #include "sizing.h"
+#include "testbed.h"
 #include "banned.h"
 
 /* ---- what changes the runs ------------------------------------------- */
@@ -326,6 +327,67 @@ static int insert_pending(struct runctx *rc, int64_t plan_id, const char *hash,
 	return r;
 }
 
+/* ---- shards ----------------------------------------------------------- */
+
+/* The shard's manifest, stored with its new session. */
+static int shard_put(struct runctx *rc, struct xr_err *err)
+{
+	const struct shard_plan *sp = &rc->shard;
+	struct buf assign = BUF_INIT, blocks = BUF_INIT, tb = BUF_INIT;
+	struct store_shard sh = {0};
+	uint32_t k = rc->o->shard_k - 1, last = UINT32_MAX;
+	size_t i;
+	int r;
+	buf_addc(&assign, '[');
+	buf_addc(&blocks, '[');
+	for (i = 0; i < sp->nunits; i++) {
+		const struct shard_unit *u = &sp->units[i];
+		buf_addf(&assign, "%s[%u,%u,%u,%u]", i ? "," : "", u->block,
+			 u->pass0, u->npass, u->shard + 1);
+		if (u->shard == k && u->block != last)
+			buf_addf(&blocks, "%s%u", last == UINT32_MAX ? "" : ",",
+				 u->block);
+		if (u->shard == k)
+			last = u->block;
+	}
+	buf_addc(&assign, ']');
+	buf_addc(&blocks, ']');
+	testbed_name(rc->p, rc->o->testbed, &tb);
+	sh.k = rc->o->shard_k;
+	sh.n = rc->o->shard_n;
+	sh.nunits = (uint32_t)sp->nunits;
+	sh.assign = assign.s;
+	sh.blocks = blocks.s;
+	sh.testbed = tb.s;
+	r = assign.truncated || blocks.truncated || tb.truncated
+		? xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory")
+		: store_shard_put(rc->st, rc->session_id, &sh, err);
+	buf_release(&assign);
+	buf_release(&blocks);
+	buf_release(&tb);
+	return r;
+}
+
+/* Whether the latest session ran another shard (or the whole plan) than
+ * this invocation asks for: said in d->changes. 1 when it did. */
+static int shard_changed(struct runctx *rc, struct session_decision *d,
+			 struct xr_err *err)
+{
+	uint32_t k, n;
+	int r = store_shard_of(rc->st, d->last.id, &k, &n, err);
+	if (r < 0)
+		return r;
+	if (k == rc->o->shard_k && n == rc->o->shard_n)
+		return 0;
+	buf_adds(&d->changes, "  shard changed: ");
+	buf_addf(&d->changes, n ? "%u/%u" : "the whole plan", k, n);
+	buf_adds(&d->changes, " -> ");
+	buf_addf(&d->changes, rc->o->shard_n ? "%u/%u" : "the whole plan",
+		 rc->o->shard_k, rc->o->shard_n);
+	buf_addc(&d->changes, '\n');
+	return 1;
+}
+
 /* ---- the decision ---------------------------------------------------- */
 
 /* Loads the runs of rc->session_id by schedule position: a row for every
@@ -378,17 +440,29 @@ int session_start(struct runctx *rc, const char *plan_path, const char *text,
 	if (d->last.id && !rc->o->new_session) {
 		int same = !strcmp(d->last.cells_hash, cells_hash);
 		int finished = !strcmp(d->last.status, "done");
+		/* Another shard (or the whole plan after a shard): a
+		 * session of its own; an unfinished one is not left. */
+		if (same && (r = shard_changed(rc, d, err)) != 0) {
+			if (r < 0)
+				goto out;
+			r = 0;
+			if (!finished) {
+				d->kind = SESSION_CHANGED;
+				goto out;
+			}
+			same = finished = -1; /* neither: a new session */
+		}
 		if (!finished && !same) {
 			describe_changes(d->last.cells_desc, desc.s,
 					 &d->changes);
 			d->kind = SESSION_CHANGED;
 			goto out;
 		}
-		if (finished && same) {
+		if (finished == 1 && same == 1) {
 			d->kind = SESSION_COMPLETE;
 			goto out;
 		}
-		if (!finished && same) {
+		if (!finished && same == 1) {
 			rc->session_id = d->last.id;
 			d->kind = SESSION_RESUMED;
 			if (d->last.plan_id != plan_id)
@@ -399,6 +473,8 @@ int session_start(struct runctx *rc, const char *plan_path, const char *text,
 	if (!rc->session_id) {
 		r = insert_pending(rc, plan_id, cells_hash, desc.s, argv_json,
 				   err);
+		if (r == 0 && rc->o->shard_n)
+			r = shard_put(rc, err);
 		goto out;
 	}
 	/* A resumed sized session: its decided extra passes first. */

@@ -69,6 +69,16 @@ int sched_extend_block(struct sched *s, const struct plan *p, size_t b,
 		       const uint32_t *extra, size_t ncells, size_t *at,
 		       size_t *added);
 
+/* The block run before block b (blocks of other shards hold no run:
+ * shard.h), or (size_t)-1 when b is the first with runs. */
+static inline size_t sched_block_before(const struct sched *s, size_t b)
+{
+	while (b-- > 0)
+		if (s->blocks[b].nruns)
+			return b;
+	return (size_t)-1;
+}
+
 /* Thue-Morse bit of k: pass k runs the block's cell order reversed iff 1. */
 static inline int sched_thue_morse(uint64_t k)
 {

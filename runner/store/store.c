@@ -130,6 +130,11 @@ static const char *const migrations[] = {
     "CREATE TABLE IF NOT EXISTS sizing_runs ("
     " run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
     " block INTEGER NOT NULL);",
+    /* 10 (010.sql): a shard's manifest per sharded session */
+    "CREATE TABLE IF NOT EXISTS shards ("
+    " session_id INTEGER PRIMARY KEY REFERENCES sessions(id),"
+    " k INTEGER NOT NULL, n INTEGER NOT NULL, units INTEGER NOT NULL,"
+    " assign TEXT NOT NULL, blocks TEXT NOT NULL, testbed TEXT NOT NULL);",
 };
 
 static const char *migration_sql(int version)

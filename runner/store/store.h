@@ -231,6 +231,34 @@ int store_facts_put(struct store *st, int64_t session_id, const char *host,
 int store_fact_put(struct store *st, int64_t session_id, const char *host,
 		   const char *key, const char *value, struct xr_err *err);
 
+/* A shard's manifest (schema/store.md, "shards"): written with its
+ * session by `xrun run --shard K/N`. */
+struct store_shard {
+	uint32_t k, n;	     /* shard k (1-based) of n */
+	uint32_t nunits;     /* units of the whole plan's schedule */
+	const char *assign;  /* JSON [[block, pass0, npass, shard], ...]: every
+				unit of the plan in schedule order (pass0
+				0-based, npass 0: the whole block, shard
+				1-based) */
+	const char *blocks;  /* JSON array of the blocks this shard runs */
+	const char *testbed; /* its hosts: "label=identity, ..." */
+};
+int store_shard_put(struct store *st, int64_t session_id,
+		    const struct store_shard *sh, struct xr_err *err);
+/* 1 and the session's shard k of n, 0 when it is not sharded (*k = *n =
+ * 0), negative on error. */
+int store_shard_of(struct store *st, int64_t session_id, uint32_t *k,
+		   uint32_t *n, struct xr_err *err);
+/*
+ * The shards of st: a line a sharded plan matrix in present ("shards of
+ * matrix H: 1/2 (session 1, testbed T), ..."), a line a gap in missing
+ * (shards absent with their blocks; shards with runs not done). Either
+ * strv may be NULL. Returns the number of gaps (0: complete or nothing
+ * sharded), or negative.
+ */
+int store_shards_check(struct store *st, struct strv *present,
+		       struct strv *missing, struct xr_err *err);
+
 /*
  * Copy every session of the stores inputs[n] into st (xrun merge), with
  * all their rows and host facts as they are, under new ids. A session st
@@ -240,7 +268,11 @@ int store_fact_put(struct store *st, int64_t session_id, const char *host,
  * merged in its own transaction; a refused or failing input stops the
  * merge, leaving those before it merged. A session still running (the
  * input is locked by another xrun and the session's status is running)
- * is skipped, so that a merge after it ends copies it whole.
+ * is skipped, so that a merge after it ends copies it whole. Shards
+ * (`run --shard`) are refused, unless force, when one shard would be in
+ * st twice, when shards divide the plan differently, or beside a whole
+ * session of the same plan (store_shard.c); shards missing are no
+ * refusal: stats->shard_missing says which.
  */
 struct store_merge_stats {
 	int64_t sessions_added, sessions_skipped, runs_added;
@@ -250,6 +282,10 @@ struct store_merge_stats {
 	 * a store no xrun holds: cut short). OUT: caller strv_release()s. */
 	int64_t sessions_running, sessions_planless;
 	struct strv warnings;
+	/* Shards (store_shards_check) after the merge: the gaps, a line
+	 * each in shard_missing (caller strv_release()s). */
+	int shard_gaps;
+	struct strv shard_missing;
 };
 int store_merge(struct store *st, const char *const *inputs, size_t n,
 		int force, struct store_merge_stats *stats, struct xr_err *err);

@@ -38,6 +38,9 @@ int store_db_fail(struct store *st, struct xr_err *err, const char *what);
  * of an older version read without migrating. */
 int store_has_schedules(struct store *st);
 
+/* 1 when the DB has the shards table (version 10), else 0. */
+int store_has_shards(struct store *st);
+
 /* 1 when another xrun holds the lock of the store at path (lock_db_file,
  * or an older xrun's flock of "<path>.lock"); takes no lock itself. */
 int store_lock_held(const char *path);
@@ -51,6 +54,13 @@ int store_prep(struct store *st, const char *sql, sqlite3_stmt **s,
 	       struct xr_err *err);
 int store_step_done(struct store *st, sqlite3_stmt *s, const char *what,
 		    struct xr_err *err);
+
+/* During a merge (the input attached as src, its sessions copied into
+ * main): -XR_EUSAGE naming path when the shards in main can no longer
+ * form one night: a shard twice, two N, a shard beside a whole session
+ * of the same plan, or assignments that differ (store_shard.c). */
+int store_shard_merge_check(struct store *st, const char *path,
+			    struct xr_err *err);
 
 /* Append the points of s to out as store_series.c stores them (a JSON
  * array of [t, value] pairs); 0 or -XR_ENOMEM. */

@@ -285,6 +285,14 @@ static int copy_session_rows(struct store *st, int64_t old, int64_t sid,
 			    "WHERE session_id = ?1",
 			    old, sid, err)) < 0)
 		return r;
+	if (src_has_table(st, "shards") &&
+	    (r = merge_exec(st,
+			    "INSERT INTO main.shards(session_id, k, n, units, "
+			    "assign, blocks, testbed) SELECT ?2, k, n, units, "
+			    "assign, blocks, testbed FROM src.shards WHERE "
+			    "session_id = ?1",
+			    old, sid, err)) < 0)
+		return r;
 	/* Host facts as they are: every (host, key) row of the session. */
 	return merge_exec(st,
 			  "INSERT INTO main.host_facts(session_id, host, key, "
@@ -492,6 +500,7 @@ int store_merge(struct store *st, const char *const *inputs, size_t n,
 	 * refused leaves those before it merged, which is safe to repeat. */
 	for (i = 0; i < n && r == 0; i++) {
 		int held = store_lock_held(inputs[i]);
+		int64_t added0 = stats->sessions_added;
 		if ((r = attach(st, inputs[i], err)) < 0)
 			break;
 		if ((r = store_begin(st, err)) < 0) {
@@ -499,12 +508,16 @@ int store_merge(struct store *st, const char *const *inputs, size_t n,
 			break;
 		}
 		if ((r = check_plans(st, inputs[i], force, err)) == 0 &&
-		    (r = note_planless(st, inputs[i], stats, err)) == 0)
-			r = copy_all(st, inputs[i], held, stats, err);
+		    (r = note_planless(st, inputs[i], stats, err)) == 0 &&
+		    (r = copy_all(st, inputs[i], held, stats, err)) == 0 &&
+		    !force)
+			r = store_shard_merge_check(st, inputs[i], err);
 		if (r == 0)
 			r = store_commit(st, err);
-		else
+		else {
 			store_rollback(st);
+			stats->sessions_added = added0; /* none of this input */
+		}
 		detach(st);
 	}
 	if (r == 0 && (r = count_runs(st, &after,
@@ -512,5 +525,10 @@ int store_merge(struct store *st, const char *const *inputs, size_t n,
 				      "copies nothing twice)",
 				      err)) == 0)
 		stats->runs_added = after - before;
+	if (r == 0 && (r = store_shards_check(st, NULL, &stats->shard_missing,
+					      err)) >= 0) {
+		stats->shard_gaps = r;
+		r = 0;
+	}
 	return r;
 }

@@ -97,11 +97,18 @@ int store_sessions_each(struct store *st, store_session_fn fn, void *ctx,
 {
 	static const char sql[] =
 	    "SELECT s.id, p.name, p.title, p.hash, p.text, s.status, "
-	    "s.started_at, s.updated_at, s.ended_at FROM sessions s "
+	    "s.started_at, s.updated_at, s.ended_at, NULL FROM sessions s "
 	    "JOIN plans p ON p.id = s.plan_id ORDER BY s.id DESC";
+	/* Version 10: a shard's testbed. */
+	static const char sql10[] =
+	    "SELECT s.id, p.name, p.title, p.hash, p.text, s.status, "
+	    "s.started_at, s.updated_at, s.ended_at, sh.testbed FROM "
+	    "sessions s JOIN plans p ON p.id = s.plan_id LEFT JOIN shards sh "
+	    "ON sh.session_id = s.id ORDER BY s.id DESC";
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, cb = 0, r;
-	if ((r = read_prep(st, sql, NULL, 0, &s, "sessions", err)) < 0)
+	if ((r = read_prep(st, store_has_shards(st) ? sql10 : sql, NULL, 0, &s,
+			   "sessions", err)) < 0)
 		return r;
 	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct store_session_row row;
@@ -114,6 +121,7 @@ int store_sessions_each(struct store *st, store_session_fn fn, void *ctx,
 		row.started_at = col_real(s, 6);
 		row.updated_at = col_real(s, 7);
 		row.ended_at = col_real(s, 8);
+		row.testbed = col_str(s, 9);
 		cb = fn(ctx, &row);
 	}
 	return read_end(st, s, rc, cb, "sessions", err);

@@ -32,6 +32,7 @@ struct store_session_row {
 	const char *plan_name, *plan_title, *plan_hash, *plan_text;
 	const char *status; /* running|done|interrupted|incomplete */
 	double started_at, updated_at, ended_at;
+	const char *testbed; /* a shard's (schema/store.md), else NULL */
 };
 typedef int (*store_session_fn)(void *ctx, const struct store_session_row *s);
 /* Every session with its plan, newest (highest id) first. */

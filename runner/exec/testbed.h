@@ -1,0 +1,25 @@
+/*
+ * A shard's testbed (testbed.c; docs/shards.md): its name as the store
+ * and the report know it, and the lock that keeps a second shard off the
+ * same bench while one runs. Private to runner/exec.
+ */
+#ifndef XR_TESTBED_H
+#define XR_TESTBED_H
+
+struct buf;
+struct plan;
+struct runctx;
+struct xr_err;
+
+/* given (--testbed), else "label=identity, ..." of the hosts the plan
+ * uses: the machine's hostname, HOSTNAME/netns:NAME, ssh:USER@HOST[:PORT]. */
+void testbed_name(const struct plan *p, const char *given, struct buf *out);
+
+/* With --shard: take the lock on the plan's client host, waiting up to
+ * o->lock_wait seconds while another run holds it. 0, or -XR_EENV with
+ * the holder's tag (busy, or the lock cannot be made). */
+int testbed_lock(struct runctx *rc, struct xr_err *err);
+/* Release it (no-op when not held). */
+void testbed_unlock(struct runctx *rc);
+
+#endif

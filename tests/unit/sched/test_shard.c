@@ -1,0 +1,238 @@
+/*
+ * Shards (runner/sched/shard.c): K/N parsed with the bases spelled out;
+ * the units (pass pairs of interleaved blocks, whole blocks otherwise, the
+ * blocks a declared manual comparison joins kept together) and their
+ * assignment by nominal seconds, worked by hand below; every (cell,
+ * repetition) of the plan in exactly one shard; each shard's warm-ups.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "matrix.h"
+#include "sched.h"
+#include "sched_fixture.h"
+#include "shard.h"
+#include "tap.h"
+
+static void parse_cases(void)
+{
+	struct xr_err e;
+	uint32_t k = 0, n = 0;
+	is_int(shard_parse("2/3", &k, &n, &e), 0, "2/3 parses");
+	is_int(k, 2, "K of 2/3");
+	is_int(n, 3, "N of 2/3");
+	is_int(shard_parse("0/4", &k, &n, &e), -XR_EUSAGE, "0/4 refused");
+	ok(strstr(e.msg, "K counts from 1") &&
+	       strstr(e.msg, "JOB_COMPLETION_INDEX"),
+	   "0/4 names the 0-based schedulers: %s", e.msg);
+	is_int(shard_parse("5/4", &k, &n, &e), -XR_EUSAGE, "5/4 refused");
+	ok(strstr(e.msg, "K must be 1 to 4") != NULL, "5/4 says 1 to 4: %s",
+	   e.msg);
+	/* GitLab's CI_NODE_INDEX/CI_NODE_TOTAL unset: "--shard /" */
+	is_int(shard_parse("/", &k, &n, &e), -XR_EUSAGE, "'/' refused");
+	ok(strstr(e.msg, "expected K/N") != NULL, "'/' says K/N: %s", e.msg);
+	is_int(shard_parse("1/", &k, &n, &e), -XR_EUSAGE, "'1/' refused");
+	is_int(shard_parse("a/2", &k, &n, &e), -XR_EUSAGE, "'a/2' refused");
+	is_int(shard_parse("-1/2", &k, &n, &e), -XR_EUSAGE, "'-1/2' refused");
+	is_int(shard_parse("1/0", &k, &n, &e), -XR_EUSAGE, "'1/0' refused");
+	is_int(shard_parse("1/2x", &k, &n, &e), -XR_EUSAGE, "'1/2x' refused");
+	is_int(shard_parse("1/100001", &k, &n, &e), -XR_EUSAGE,
+	       "N above 100000 refused");
+}
+
+/* slot (manual: 3 levels) x a (2 levels), repeat 4, one warm-up. */
+static struct plan *slots_plan(enum plan_order order)
+{
+	struct plan *p = fx_plan();
+	fx_factor(p, "slot", "x1,x4,x8")->manual = "move the card to {{slot}}";
+	fx_factor(p, "a", "0,1");
+	p->repeat = 4;
+	p->warmup = 1;
+	p->order = order;
+	return p;
+}
+
+struct built {
+	struct matrix m;
+	struct sched s;
+	struct shard_plan sp;
+};
+
+static int build(struct plan *p, uint32_t n, struct built *b)
+{
+	struct xr_err e;
+	memset(b, 0, sizeof *b);
+	if (matrix_build(p, &b->m, &e) < 0 ||
+	    sched_build(p, &b->m, &b->s, &e) < 0 ||
+	    shard_plan_build(p, &b->m, &b->s, n, &b->sp, &e) < 0) {
+		printf("# build: %s\n", e.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static void built_release(struct built *b)
+{
+	shard_plan_release(&b->sp);
+	sched_release(&b->s);
+	matrix_release(&b->m);
+}
+
+/* Runs (cell, rep) of shard k of n; count[cell * 8 + rep] += 1. */
+static size_t shard_runs(struct plan *p, uint32_t k, uint32_t n,
+			 unsigned *count, size_t *warmups, int *changes)
+{
+	struct built b;
+	struct xr_err e;
+	size_t i, nr;
+	if (build(p, n, &b) < 0 || shard_keep(&b.s, p, &b.sp, k, &e) < 0)
+		return (size_t)-1;
+	for (i = 0; i < b.s.nruns; i++) {
+		const struct sched_run *r = &b.s.runs[i];
+		if (r->warmup)
+			(*warmups)++;
+		else
+			count[r->cell * 8 + r->rep]++;
+	}
+	*changes = b.s.manual_interventions;
+	nr = b.s.nruns;
+	built_release(&b);
+	return nr;
+}
+
+/*
+ * abba, 3 blocks of 2 cells, repeat 4: each block is two pass pairs
+ * (passes 1-2 and 3-4), 6 units of 2 cells x 2 passes x (10 s + 0.35 s)
+ * = 41.4 s. All equal, so LPT takes them in schedule order and gives each
+ * to the lighter shard, ties to shard 1: units 0, 2, 4 (the first pair
+ * of every block) to shard 1, units 1, 3, 5 to shard 2. Each shard: 3
+ * warm-ups (one per block it touches) + 3 x 2 x 2 = 12 runs = 15, and the
+ * two manual changes between its three blocks.
+ */
+static void pass_pairs(void)
+{
+	struct plan *p = slots_plan(PLAN_ORDER_ABBA);
+	unsigned count[6 * 8] = {0};
+	size_t w1 = 0, w2 = 0, n1, n2, c;
+	int ch1 = 0, ch2 = 0, once = 1, rep;
+	struct built b;
+	if (build(p, 2, &b) == 0) {
+		is_int((long long)b.sp.nunits, 6, "6 units");
+		is_near(b.sp.units[0].seconds, 41.4, 1e-9,
+			"a unit's seconds: 2 x 2 x 10.35");
+		is_int(b.sp.units[0].shard, 0, "unit 0 to shard 1");
+		is_int(b.sp.units[1].shard, 1, "unit 1 to shard 2");
+		is_int(b.sp.units[2].shard, 0, "unit 2 to shard 1");
+		is_int(b.sp.units[5].shard, 1, "unit 5 to shard 2");
+		is_int(b.sp.units[1].pass0, 2, "unit 1 starts at pass 3");
+		is_int(b.sp.units[1].npass, 2, "unit 1 holds 2 passes");
+		is_near(b.sp.load[0], 124.2, 1e-9, "shard 1 load 3 x 41.4");
+		is_near(b.sp.load[1], 124.2, 1e-9, "shard 2 load 3 x 41.4");
+		built_release(&b);
+	}
+	n1 = shard_runs(p, 1, 2, count, &w1, &ch1);
+	n2 = shard_runs(p, 2, 2, count, &w2, &ch2);
+	is_int((long long)n1, 15, "shard 1: 3 warm-ups + 12 runs");
+	is_int((long long)n2, 15, "shard 2: 3 warm-ups + 12 runs");
+	is_int((long long)w1, 3, "shard 1: a warm-up per block");
+	is_int(ch1, 2, "shard 1: 2 manual changes");
+	is_int(ch2, 2, "shard 2: 2 manual changes");
+	for (c = 0; c < 6; c++)
+		for (rep = 1; rep <= 4; rep++)
+			once &= count[c * 8 + (size_t)rep] == 1;
+	ok(once, "every (cell, repetition) in exactly one shard");
+	fx_free(p);
+}
+
+/* A declared comparison on the manual factor joins the three blocks:
+ * one group, all to shard 1 (27 runs: 3 warm-ups + 24); shard 2 none. */
+static void joined_blocks(void)
+{
+	struct plan *p = slots_plan(PLAN_ORDER_ABBA);
+	unsigned count[6 * 8] = {0};
+	size_t w = 0;
+	int ch = 0;
+	p->report.compare = arena_alloc(p->arena, sizeof *p->report.compare);
+	p->report.compare[0].factor = "slot";
+	p->report.ncompare = 1;
+	is_int((long long)shard_runs(p, 1, 2, count, &w, &ch), 27,
+	       "compare on slot: shard 1 runs all 27");
+	is_int((long long)shard_runs(p, 2, 2, count, &w, &ch), 0,
+	       "compare on slot: shard 2 runs nothing");
+	fx_free(p);
+}
+
+/*
+ * sequential: whole blocks. A duration factor makes them unequal: block
+ * x1 has 2 cells x 4 reps x (10 + 0.35) = 82.8 s; with `time` (param
+ * duration, 10s or 30s) the cells of each block run 10.35 and 30.35 s:
+ * 4 x (10.35 + 30.35) = 162.8 s a block. Three equal blocks over 2
+ * shards: blocks 1 and 3 to shard 1 (325.6 s), block 2 to shard 2.
+ */
+static void whole_blocks(void)
+{
+	struct plan *p = fx_plan();
+	struct plan_factor *t;
+	struct built b;
+	uint32_t lv[2] = {0, 1};
+	p->warmup = 0;
+	fx_factor(p, "slot", "x1,x4,x8")->manual = "move the card";
+	t = fx_factor(p, "time", "10s,30s");
+	t->param = "duration";
+	p->repeat = 4;
+	p->order = PLAN_ORDER_SEQUENTIAL;
+	is_near(shard_run_seconds(p, lv), 30.35, 1e-9,
+		"a 30s level: 30 + 0.35 s");
+	if (build(p, 2, &b) == 0) {
+		is_int((long long)b.sp.nunits, 3, "sequential: a unit a block");
+		is_near(b.sp.units[0].seconds, 162.8, 1e-9,
+			"block seconds 4 x (10.35 + 30.35)");
+		is_near(b.sp.load[0], 325.6, 1e-9, "shard 1: blocks 1 and 3");
+		is_near(b.sp.load[1], 162.8, 1e-9, "shard 2: block 2");
+		is_int(b.sp.units[1].shard, 1, "block 2 to shard 2");
+		built_release(&b);
+	}
+	fx_free(p);
+}
+
+/* Longest first: units of 4 blocks (one cell each, durations 40, 10, 30,
+ * 20 s; repeat 1, so whole blocks) over 2 shards: 40.35 -> 1, 30.35 -> 2,
+ * 20.35 -> 2 (30.35 < 40.35), 10.35 -> 1 (40.35 < 50.7): loads 50.7 and
+ * 50.7. */
+static void longest_first(void)
+{
+	struct plan *p = fx_plan();
+	struct plan_factor *t;
+	struct built b;
+	p->warmup = 0;
+	t = fx_factor(p, "time", "40s,10s,30s,20s");
+	t->param = "duration";
+	t->manual = "set the timer to {{time}}";
+	if (build(p, 2, &b) == 0) {
+		size_t i;
+		double l1 = 0, l2 = 0;
+		for (i = 0; i < b.sp.nunits; i++) {
+			const struct shard_unit *u = &b.sp.units[i];
+			double sec = u->seconds;
+			if (u->shard == 0)
+				l1 += sec;
+			else
+				l2 += sec;
+		}
+		is_near(l1, 50.7, 1e-9, "shard 1: 40.35 + 10.35");
+		is_near(l2, 50.7, 1e-9, "shard 2: 30.35 + 20.35");
+		built_release(&b);
+	}
+	fx_free(p);
+}
+
+int main(void)
+{
+	tap_plan(41);
+	parse_cases();
+	pass_pairs();
+	joined_blocks();
+	whole_blocks();
+	longest_first();
+	return tap_done();
+}
