@@ -100,7 +100,8 @@ int main(int argc, char **argv)
 	size_t start[NSESS + 1], nout, k;
 	struct changept_change ch[NSESS];
 	struct changept_opts o = {0.05 / NCELL, log(1.01), 1};
-	long alarms[NKIND] = {0}, any = 0, found = 0, right = 0;
+	long alarms[NKIND] = {0}, any = 0, found = 0, right = 0, dev = 0;
+	size_t spk[NSESS], nspk;
 	st = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
 	for (h = 0; h < nh; h++) {
 		int c, hit = 0;
@@ -109,14 +110,17 @@ int main(int argc, char **argv)
 			enum kind kd = (enum kind)((h * NCELL + c) % NKIND);
 			cell(y, start, kd, 0.01 + 0.04 * unif(), 0);
 			o.seed = (uint64_t)(h * NCELL + c + 1);
-			changept_find(y, start, NSESS, &o, ch, &nout, NULL,
-				      NULL);
+			changept_find(y, start, NSESS, &o, ch, &nout, spk,
+				      &nspk);
 			if (nout) {
 				alarms[kd]++;
 				hit = 1;
 			}
+			if (nspk)
+				hit |= 2;
 		}
-		any += hit;
+		any += hit & 1;
+		dev += (hit & 2) != 0;
 		/* power: the same family, one cell stepping -5% at CV 1% */
 		cell(y, start, NORMAL, 0.01, log(0.95));
 		o.seed = (uint64_t)h + 7777;
@@ -133,6 +137,8 @@ int main(int argc, char **argv)
 	       nh, NSESS, NCELL, NRUN, NCELL);
 	printf("null: histories with any change %.2f%% (%ld)\n",
 	       100.0 * (double)any / (double)nh, any);
+	printf("null: histories with a deviant session named %.2f%%\n",
+	       100.0 * (double)dev / (double)nh);
 	for (k = 0; k < NKIND; k++)
 		printf("  cells with a change, %s: %.3f%%\n", kind_name[k],
 		       100.0 * (double)alarms[k] /

@@ -63,8 +63,8 @@ static int identity_key(const char *k)
 }
 
 /* The value of fact (host, key) in session s; NULL when not recorded. */
-static const char *fact_of(const struct report *r, int64_t s,
-			   const char *host, const char *key)
+static const char *fact_of(const struct report *r, int64_t s, const char *host,
+			   const char *key)
 {
 	int i;
 	for (i = 0; i < r->nfacts; i++) {
@@ -118,8 +118,8 @@ static int facts_diff(const struct report *r, struct arena *ar, int64_t a,
 			if (!va || !strcmp(va, vb))
 				continue;
 		}
-		buf_addf(text, "%s%s%s%s: %s -> %s", text->len ? "; " : "",
-			 key, host[0] ? " on " : "", host, va, vb);
+		buf_addf(text, "%s%s%s%s: %s -> %s", text->len ? "; " : "", key,
+			 host[0] ? " on " : "", host, va, vb);
 		if (causes) {
 			if (n == cap) {
 				struct history_cause *t;
@@ -214,8 +214,8 @@ static int sessions_fill(const struct report *r, struct arena *a,
 			s->hi = exp(m + q);
 		}
 		buf_reset(&b);
-		if (k && facts_diff(r, a, sb->sid[k - 1], sb->sid[k], NULL,
-				    &b) < 0)
+		if (k &&
+		    facts_diff(r, a, sb->sid[k - 1], sb->sid[k], NULL, &b) < 0)
 			return -1;
 		s->changed = arena_strdup(a, b.len ? b.s : "");
 		if (!s->changed)
@@ -288,7 +288,8 @@ static void answer(const struct series_buf *sb, double theta,
 		   struct history_cell *h)
 {
 	size_t L = sb->nsess - 1, a0 = 0, na, nb;
-	double lim = log1p(theta), m, sa = 0, sbv = 0, ma = 0, mb = 0, s, t, half;
+	double lim = log1p(theta), m, sa = 0, sbv = 0, ma = 0, mb = 0, s, t,
+	       half;
 	size_t i;
 	int k;
 	h->answer_pct = h->answer_lo = h->answer_hi = NAN;
@@ -362,10 +363,10 @@ static int views(const struct report *r, const struct history_opts *o,
 		 struct arena *a, struct sview **out, const char ***tbs,
 		 int *ntb)
 {
-	struct sview *sv = arena_alloc(a, (size_t)(r->span.nsessions + 1) *
-					      sizeof *sv);
-	const char **t = arena_alloc(a, (size_t)(r->span.nsessions + 1) *
-					    sizeof *t);
+	struct sview *sv =
+	    arena_alloc(a, (size_t)(r->span.nsessions + 1) * sizeof *sv);
+	const char **t =
+	    arena_alloc(a, (size_t)(r->span.nsessions + 1) * sizeof *t);
 	int i, j, n = 0;
 	if (!sv || !t)
 		return -1;
@@ -406,9 +407,8 @@ static int cell_history(struct report *r, struct series_buf *sb, int c,
 	if (sessions_fill(r, a, sb, h) < 0)
 		return -1;
 	o.seed = seed_of(h->label ? h->label : "", tb);
-	if (sb->nsess >= 2 &&
-	    changept_find(sb->y, sb->start, sb->nsess, &o, cc, &nch, spk,
-			  &nspk) == -XR_ENOMEM)
+	if (sb->nsess >= 2 && changept_find(sb->y, sb->start, sb->nsess, &o, cc,
+					    &nch, spk, &nspk) == -XR_ENOMEM)
 		return -1;
 	if (changes_fill(r, a, cc, nch, h) < 0)
 		return -1;
@@ -450,14 +450,14 @@ int history_build(struct report *r, const struct history_opts *o,
 	spk = malloc((size_t)(nsv + 1) * sizeof *spk);
 	hs->cells = arena_alloc(r->arena, (size_t)(r->ncells * ntb + 1) *
 					      sizeof *hs->cells);
-	if (!sb.y || !sb.start || !sb.sid || !sb.t || !cc || !spk ||
-	    !hs->cells)
+	if (!sb.y || !sb.start || !sb.sid || !sb.t || !cc || !spk || !hs->cells)
 		goto oom;
 	/* Pass 0 counts the histories to test (the Bonferroni divisor);
 	 * pass 1 builds them at that level. */
 	for (pass = 0; pass < 2; pass++) {
 		if (pass) {
-			hs->alpha = HISTORY_ALPHA / (hs->ntests ? hs->ntests : 1);
+			hs->alpha =
+			    HISTORY_ALPHA / (hs->ntests ? hs->ntests : 1);
 			co.alpha = hs->alpha;
 			co.min_delta = log1p(r->met.threshold);
 		}

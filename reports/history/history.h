@@ -18,19 +18,12 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "report.h" /* struct history_opts */
 
 struct report;
 
 /* The family's false-alarm level over the whole history. */
 #define HISTORY_ALPHA 0.05
-
-struct history_opts {
-	double since;		 /* only sessions started at or after it
-				    (epoch seconds); 0: all */
-	const int64_t *sessions; /* only these sessions ([nsessions]); NULL:
-				    all */
-	int nsessions;
-};
 
 struct history_session {
 	int64_t session;
@@ -50,13 +43,13 @@ struct history_cause {
 enum history_dir { HISTORY_BETTER = 0, HISTORY_WORSE };
 
 struct history_change {
-	int at;		    /* index into sessions of the first session
-			       after the change */
-	int64_t session;    /* that session's id */
+	int at;		 /* index into sessions of the first session
+			    after the change */
+	int64_t session; /* that session's id */
 	enum history_dir dir;
-	double effect_pct;  /* after / before - 1, in % */
+	double effect_pct;     /* after / before - 1, in % */
 	double lo_pct, hi_pct; /* its interval at the test's level */
-	double p;	    /* permutation p of the split */
+	double p;	       /* permutation p of the split */
 	struct history_cause *causes;
 	int ncauses;
 	/* no fact changed: "no recorded fact changed" with the controller's
@@ -72,8 +65,8 @@ enum history_answer {
 };
 
 struct history_cell {
-	int cell;	   /* index into report.cells */
-	const char *label; /* the cell's levels */
+	int cell;	     /* index into report.cells */
+	const char *label;   /* the cell's levels */
 	const char *testbed; /* the machines (sessions' hosts or shard) */
 	struct history_session *s;
 	int ns;
@@ -92,9 +85,9 @@ struct history_cell {
 struct report_history {
 	struct history_cell *cells;
 	int ncells;
-	int ntests;	  /* cells with two sessions or more */
-	double alpha;	  /* each cell's test level: HISTORY_ALPHA/ntests */
-	double theta;	  /* the magnitude floor (the threshold) */
+	int ntests;   /* cells with two sessions or more */
+	double alpha; /* each cell's test level: HISTORY_ALPHA/ntests */
+	double theta; /* the magnitude floor (the threshold) */
 	int higher_is_better;
 	int regressions; /* cells whose latest session is a worse change */
 };

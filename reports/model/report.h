@@ -24,6 +24,14 @@
 #include "i18n.h"
 #include "verdict.h"
 
+/* Which sessions a history report reads (reports/history/history.h). */
+struct history_opts {
+	double since;		 /* only sessions started at or after it
+				    (epoch seconds); 0: all */
+	const int64_t *sessions; /* only these ([nsessions]); NULL: all */
+	int nsessions;
+};
+
 struct report_opts {
 	const char *lang;   /* "en" | "ja"; NULL = plan's report.lang or en */
 	const char *metric; /* NULL = "throughput" */
@@ -49,6 +57,10 @@ struct report_opts {
 		     reports/render/png.h) */
 	const char *adjust; /* multiplicity adjustment of the verdicts, a
 			       name of report_adjust_name(); NULL: none */
+	/* --history: the sessions over time (reports/history/history.h);
+	 * hist chooses them (--since, --sessions) */
+	int history;
+	struct history_opts hist;
 };
 
 /* The multiplicity adjustments (`xrun report --adjust`): row i is enum
@@ -294,7 +306,7 @@ struct report {
 	int nfacts;
 	struct report_verif *verifs;
 	int nverifs;
-	const struct report_ref *ref;	  /* NULL without --reference */
+	const struct report_ref *ref; /* NULL without --reference */
 	/* report --history: the sessions over time (reports/history/
 	 * history.h); NULL without it */
 	const struct report_history *history;

@@ -160,6 +160,12 @@ static int test_segment(const double *y, const struct seg *s,
 	return fabs(e.est) >= o->min_delta;
 }
 
+static int by_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return (x > y) - (x < y);
+}
+
 static int by_at(const void *a, const void *b)
 {
 	const struct changept_change *x = a, *y = b;
@@ -185,11 +191,101 @@ static size_t drop_spikes(struct changept_change *c, size_t n, size_t nsess,
 	return w;
 }
 
+/*
+ * Each change's delta and interval between its two neighbouring final
+ * segments (the level a reader compares: the segment just before and
+ * the one just after), once the segmentation is done.
+ */
+static void settle(const double *y, const size_t *start, size_t nsess,
+		   const struct changept_opts *o, struct changept_change *c,
+		   size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		size_t a = i ? c[i - 1].at : 0,
+		       b = i + 1 < n ? c[i + 1].at : nsess;
+		struct stats_effect e;
+		if (stats_welch(y + start[a], start[c[i].at] - start[a],
+				y + start[c[i].at], start[b] - start[c[i].at],
+				1 - o->alpha, &e) < 0)
+			continue;
+		c[i].delta = e.est;
+		c[i].lo = e.lo;
+		c[i].hi = e.hi;
+	}
+}
+
+/*
+ * A lone session that differs from the rest of its segment (one bad
+ * night the segmentation, which looks for steps, does not split off):
+ * the largest t of one session against the others of the segment,
+ * calibrated by the same permutations; named when it passes the level
+ * and the floor. The segment's last session is not scanned when it is
+ * the history's last: a change there is a step, not a deviant night.
+ */
+static int deviant(const double *y, const size_t *start, size_t a, size_t b,
+		   size_t last, const struct changept_opts *o, uint64_t *rng,
+		   double *work, size_t *out)
+{
+	size_t k, n = start[b] - start[a], best = 0, j, ge = 0, bb;
+	size_t stop = (size_t)ceil(o->alpha * (CHANGEPT_PERMUTATIONS + 1));
+	double t_obs = -1, d_best = 0;
+	if (b - a < 3 || n < 5)
+		return 0;
+	for (bb = 0; bb <= CHANGEPT_PERMUTATIONS; bb++) {
+		double tmax = -1;
+		if (bb)
+			shuffle(work, n, rng);
+		else
+			memcpy(work, y + start[a], n * sizeof *work);
+		for (k = a; k < b; k++) {
+			size_t i0 = start[k] - start[a],
+			       m = start[k + 1] - start[k];
+			double s1 = 0, s2 = 0, r1 = 0, r2 = 0, sp, t, d;
+			if (k == last || m < 1 || n - m < 2)
+				continue;
+			for (j = 0; j < n; j++) {
+				double v = work[j];
+				if (j >= i0 && j < i0 + m) {
+					s1 += v;
+					s2 += v * v;
+				} else {
+					r1 += v;
+					r2 += v * v;
+				}
+			}
+			d = s1 / (double)m - r1 / (double)(n - m);
+			sp = ((s2 - s1 * s1 / (double)m) +
+			      (r2 - r1 * r1 / (double)(n - m))) /
+			     (double)(n - 2);
+			t = sp <= 1e-300
+				? (fabs(d) > 0 ? INFINITY : 0)
+				: fabs(d) / sqrt(sp * (1.0 / (double)m +
+						       1.0 / (double)(n - m)));
+			if (t > tmax) {
+				tmax = t;
+				if (!bb) {
+					best = k;
+					d_best = d;
+				}
+			}
+		}
+		if (!bb) {
+			t_obs = tmax;
+			if (t_obs <= 0 || fabs(d_best) < o->min_delta)
+				return 0;
+		} else if (tmax >= t_obs * (1 - 1e-12) && ++ge >= stop)
+			return 0;
+	}
+	*out = best;
+	return 1;
+}
+
 int changept_find(const double *y, const size_t *start, size_t nsess,
 		  const struct changept_opts *o, struct changept_change *out,
 		  size_t *nout, size_t *spikes, size_t *nspikes)
 {
-	size_t n = nsess ? start[nsess] : 0, k, top = 0;
+	size_t n = nsess ? start[nsess] : 0, k, top = 0, i;
 	size_t *stack = malloc(2 * (nsess + 1) * sizeof *stack);
 	double *centred = malloc((n + 1) * sizeof *centred);
 	double *work = malloc((n + 1) * sizeof *work);
@@ -224,6 +320,17 @@ int changept_find(const double *y, const size_t *start, size_t nsess,
 	}
 	qsort(out, *nout, sizeof *out, by_at);
 	*nout = drop_spikes(out, *nout, nsess, spikes, nspikes);
+	settle(y, start, nsess, o, out, *nout);
+	/* a deviant night inside each final segment */
+	for (i = 0; spikes && i <= *nout; i++) {
+		size_t a = i ? out[i - 1].at : 0,
+		       b = i < *nout ? out[i].at : nsess;
+		size_t d;
+		if (deviant(y, start, a, b, nsess - 1, o, &rng, work, &d))
+			spikes[(*nspikes)++] = d;
+	}
+	if (spikes && *nspikes > 1)
+		qsort(spikes, *nspikes, sizeof *spikes, by_size);
 out:
 	free(stack);
 	free(centred);
