@@ -22,9 +22,11 @@
 #include "stats.h"
 #include "banned.h"
 
-/* Facts that name a machine rather than describe its state: they say
- * which testbed a session ran on, not what changed on it. */
-static const char *const identity_keys[] = {"hostname", "transport"};
+/* Facts that are no cause: the ones that name a machine rather than
+ * describe its state (they say which testbed a session ran on), and the
+ * plan's hash, which every host repeats and the cause "plan" says once. */
+static const char *const identity_keys[] = {"hostname", "transport",
+					    "plan_hash"};
 
 struct sview {
 	int64_t id;
