@@ -791,6 +791,8 @@ int model_compare(struct model_build *m, struct xr_err *err)
 	const struct plan_compare *list = NULL;
 	int i, n = 0, rc;
 
+	r->met.higher_is_better =
+	    report_higher_is_better(r->met.metric, declared_direction(m));
 	if ((rc = model_recut_compares(m, err)) < 0)
 		return rc;
 	if (m->compare) {

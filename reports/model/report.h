@@ -24,6 +24,14 @@
 #include "i18n.h"
 #include "verdict.h"
 
+/* Which sessions a history report reads (reports/history/history.h). */
+struct history_opts {
+	double since;		 /* only sessions started at or after it
+				    (epoch seconds); 0: all */
+	const int64_t *sessions; /* only these ([nsessions]); NULL: all */
+	int nsessions;
+};
+
 struct report_opts {
 	const char *lang;   /* "en" | "ja"; NULL = plan's report.lang or en */
 	const char *metric; /* NULL = "throughput" */
@@ -64,6 +72,10 @@ struct report_opts {
 	int ncompare;
 	int accept_sequential;
 	const char *cli_options;
+	/* --history: the sessions over time (reports/history/history.h);
+	 * hist chooses them (--since, --sessions) */
+	int history;
+	struct history_opts hist;
 };
 
 /* The multiplicity adjustments (`xrun report --adjust`): row i is enum
@@ -240,7 +252,8 @@ struct report_observed {
 	const char *key, *value;
 	int count;
 };
-struct report_ref; /* reference.h (reports/reference) */
+struct report_ref;     /* reference.h (reports/reference) */
+struct report_history; /* history.h (reports/history) */
 
 /* A time series inside one run (runner/base/series.h names it): points
  * (t seconds from the engine's start, value in unit), in time order.
@@ -315,6 +328,8 @@ struct report_metric_set {
 	double display_scale;	  /* base value / scale = display value */
 	double engine_duration;	  /* the stored plan's engine.duration (s),
 				     0 when unknown */
+	int higher_is_better;	  /* the metric's direction (the plan's
+				     better:, else report_higher_is_better) */
 };
 
 /* Where a trial's datagrams were dropped, from its counters (the qdisc's
@@ -422,7 +437,10 @@ struct report {
 	int nfsets;
 	struct report_verif *verifs;
 	int nverifs;
-	const struct report_ref *ref;	  /* NULL without --reference */
+	const struct report_ref *ref; /* NULL without --reference */
+	/* report --history: the sessions over time (reports/history/
+	 * history.h); NULL without it */
+	const struct report_history *history;
 	struct report_observed *observed; /* by cell, key */
 	int nobserved;
 	struct report_condition *conds; /* the conditions table */

@@ -229,6 +229,12 @@ struct chart_fig {
 int chart_bars_fig(const struct chart *c, const struct chart_style *st,
 		   const struct chart_text *tx, double width, struct arena *a,
 		   struct chart_fig *f);
+/* The trend of one history cell (chart_history.c): sessions along x,
+ * each one's estimate and interval, the segments' levels and the changes
+ * marked with their effect and first cause. 0 or -XR_ENOMEM. */
+struct history_cell;
+int chart_history(const struct report *r, const struct history_cell *h,
+		  double width, struct arena *a, struct chart_fig *f);
 /* Cell ci's time series in width units; f->nops == 0 when its runs have
  * no engine.throughput series. 0 or -XR_ENOMEM. */
 int chart_timeseries(const struct report *r, int ci, double width,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "history.h"
 #include "output_format.h"
 #include "png.h"
 #include "render.h"
@@ -20,7 +21,7 @@
  * text formats (told the output's path when it writes files beside it,
  * or the gate's verdicts when it marks them), a file writer for the
  * rest. */
-static const struct {
+struct writer {
 	int (*stream)(const struct report *r, FILE *f, struct xr_err *err);
 	int (*stream_at)(const struct report *r, FILE *f, const char *path,
 			 int png, struct xr_err *err);
@@ -28,7 +29,8 @@ static const struct {
 		    struct xr_err *err);
 	int (*stream_gate)(const struct report *r, unsigned fail_on, FILE *f,
 			   struct xr_err *err);
-} writers[OUTPUT_FORMAT_COUNT] = {
+};
+static const struct writer writers[OUTPUT_FORMAT_COUNT] = {
     [OUTPUT_FORMAT_PDF] = {NULL, NULL, report_write_pdf},
     [OUTPUT_FORMAT_MD] = {NULL, report_write_md_charts, NULL},
     [OUTPUT_FORMAT_HTML] = {report_write_html, NULL, NULL},
@@ -36,6 +38,17 @@ static const struct {
     [OUTPUT_FORMAT_JSON] = {report_write_json, NULL, NULL},
     [OUTPUT_FORMAT_JUNIT] = {NULL, NULL, NULL, report_write_junit},
 };
+
+/* The same for a history report (report --history). */
+static const struct writer history_writers[OUTPUT_FORMAT_COUNT] = {
+    [OUTPUT_FORMAT_PDF] = {NULL, NULL, report_write_history_pdf},
+    [OUTPUT_FORMAT_MD] = {NULL, report_write_history_md, NULL},
+    [OUTPUT_FORMAT_HTML] = {report_write_history_html, NULL, NULL},
+    [OUTPUT_FORMAT_CSV] = {report_write_history_csv, NULL, NULL},
+    [OUTPUT_FORMAT_JSON] = {report_write_history_json, NULL, NULL},
+    [OUTPUT_FORMAT_JUNIT] = {NULL, NULL, NULL, report_write_history_junit},
+};
+#define WRITER(r, fmt) ((r)->history ? history_writers[fmt] : writers[fmt])
 
 /* The format of out_path: --format, else the extension, else the
  * stdout default for "-"; -1 with err filled when there is none. */
@@ -89,12 +102,12 @@ static int render_stream(const struct report *r, int fmt,
 {
 	if (o->runs)
 		return report_write_runs_csv(r, f, err);
-	if (writers[fmt].stream_gate)
-		return writers[fmt].stream_gate(r, gate ? gate->fail_on : 0, f,
-						err);
-	if (writers[fmt].stream_at)
-		return writers[fmt].stream_at(r, f, out_path, o->png, err);
-	return writers[fmt].stream(r, f, err);
+	if (WRITER(r, fmt).stream_gate)
+		return WRITER(r, fmt).stream_gate(r, gate ? gate->fail_on : 0,
+						  f, err);
+	if (WRITER(r, fmt).stream_at)
+		return WRITER(r, fmt).stream_at(r, f, out_path, o->png, err);
+	return WRITER(r, fmt).stream(r, f, err);
 }
 
 /* Render format fmt of r through the one writer, as a stream (held in
@@ -123,6 +136,26 @@ static void gate_count(const struct report *r, struct report_gate *g)
 	g->nfailed = 0;
 	g->ncmps = r->ncmps;
 	g->first[0] = 0;
+	if (r->history) { /* --history: the cells whose latest session is
+			     a worse change, when --fail-on regression */
+		const struct report_history *h = r->history;
+		g->ncmps = h->ncells;
+		for (k = 0; k < h->ncells; k++) {
+			const struct history_cell *c = &h->cells[k];
+			if (!(g->fail_on & REPORT_GATE_REGRESSION_BIT) ||
+			    c->answer != HISTORY_CHANGED ||
+			    c->ch[c->nch - 1].dir != HISTORY_WORSE)
+				continue;
+			if (!g->nfailed++)
+				snprintf(g->first, sizeof g->first,
+					 "%s%s%s: %+.1f%% at session %lld",
+					 c->label ? c->label : "",
+					 c->testbed[0] ? " @ " : "", c->testbed,
+					 c->ch[c->nch - 1].effect_pct,
+					 (long long)c->ch[c->nch - 1].session);
+		}
+		return;
+	}
 	for (k = 0; k < r->ncmps; k++) {
 		const struct report_cmp *c = &r->cmps[k];
 		if (!(g->fail_on & (1u << c->verdict)))
@@ -171,12 +204,16 @@ int report_write_file_gate(const char *db_path, const char *out_path,
 	if (!to_stdout && (rc = wfile_check(out_path, err)) < 0)
 		return rc;
 	rc = report_load(db_path, o, &r, err);
-	if (rc < 0)
+	if (rc == 0 && o->history)
+		rc = history_build(r, &o->hist, err);
+	if (rc < 0) {
+		report_free(r);
 		return rc;
+	}
 	if (gate)
 		gate_count(r, gate);
-	if (writers[fmt].file)
-		rc = writers[fmt].file(r, out_path, err);
+	if (WRITER(r, fmt).file)
+		rc = WRITER(r, fmt).file(r, out_path, err);
 	else if (to_stdout)
 		rc = render_stream(r, fmt, o, gate, stdout, out_path, err);
 	else

@@ -33,6 +33,22 @@ int report_write_junit(const struct report *r, unsigned fail_on, FILE *f,
 /* One row per run and metric (a run without any value: one row with an
  * empty metric): `xrun report --runs` (schema/report.md, "Runs CSV"). */
 int report_write_runs_csv(const struct report *r, FILE *f, struct xr_err *err);
+/* The history report (`report --history`, write_history.c): the same
+ * formats over r->history. --fail-on's bit for "the latest session is a
+ * worse change" is REPORT_GATE_REGRESSION_BIT, past the verdicts'. */
+#define REPORT_GATE_REGRESSION_BIT (1u << (REPORT_NOT_VERIFIED + 1))
+int report_write_history_md(const struct report *r, FILE *f,
+			    const char *md_path, int png, struct xr_err *err);
+int report_write_history_html(const struct report *r, FILE *f,
+			      struct xr_err *err);
+int report_write_history_csv(const struct report *r, FILE *f,
+			     struct xr_err *err);
+int report_write_history_json(const struct report *r, FILE *f,
+			      struct xr_err *err);
+int report_write_history_junit(const struct report *r, unsigned fail_on,
+			       FILE *f, struct xr_err *err);
+int report_write_history_pdf(const struct report *r, const char *path,
+			     struct xr_err *err);
 /* A PDF needs a file (libharu writes it whole). */
 int report_write_pdf(const struct report *r, const char *path,
 		     struct xr_err *err);

@@ -24,9 +24,13 @@ const struct opt_choices cli_adjust_choices = {"adjustment",
 					       report_adjust_name};
 
 /* enum report_verdict runs from REPORT_BETTER (0) to REPORT_NOT_VERIFIED,
- * its last row; row i is verdict i, so --fail-on's bits are 1u << verdict. */
+ * its last row; row i is verdict i, so --fail-on's bits are 1u << verdict.
+ * The row after them is "regression" (--history: the latest session is a
+ * worse change; REPORT_GATE_REGRESSION_BIT). */
 static const char *verdict_name(size_t i)
 {
+	if (i == REPORT_NOT_VERIFIED + 1)
+		return "regression";
 	return i <= REPORT_NOT_VERIFIED
 		   ? report_verdict_name((enum report_verdict)i)
 		   : NULL;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "buf.h"
 #include "cmd.h"
@@ -113,7 +114,75 @@ struct report_args {
 	struct report_opts o;
 	unsigned fail_on;
 	struct opt_list compare; /* --compare FACTOR[=BASELINE] */
+	const char *sessions;	 /* --sessions A-B,C */
 };
+
+/* --since: a date (YYYY-MM-DD, UTC midnight) or date and time
+ * (YYYY-MM-DDTHH:MM, UTC). */
+static int since_cb(void *field, const char *v)
+{
+	struct tm tm;
+	const char *end;
+	memset(&tm, 0, sizeof tm);
+	end = strptime(v, "%Y-%m-%dT%H:%M", &tm);
+	if (!end || *end) {
+		memset(&tm, 0, sizeof tm);
+		end = strptime(v, "%Y-%m-%d", &tm);
+	}
+	if (!end || *end) {
+		fprintf(stderr,
+			"xrun: option '--since' needs a date, 2026-11-20 or "
+			"2026-11-20T14:00 (UTC), not '%s'\n",
+			v);
+		return -XR_EUSAGE;
+	}
+	*(double *)field = (double)timegm(&tm);
+	return 0;
+}
+
+/* --sessions "3-8,10": the session ids, into o (malloc'd, freed by the
+ * caller). 0 or 2 (usage). */
+static int parse_sessions(const char *s, struct report_opts *o, int64_t **ids)
+{
+	int n = 0, cap = 0;
+	const char *p = s;
+	*ids = NULL;
+	while (*p) {
+		char *end;
+		long long a = strtoll(p, &end, 10), b = a, k;
+		if (end == p || a <= 0)
+			goto bad;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtoll(p, &end, 10);
+			if (end == p || b < a || b - a > 100000)
+				goto bad;
+		}
+		for (k = a; k <= b; k++) {
+			if (n == cap) {
+				int64_t *t;
+				cap = cap ? 2 * cap : 16;
+				t = realloc(*ids, (size_t)cap * sizeof *t);
+				if (!t)
+					goto bad;
+				*ids = t;
+			}
+			(*ids)[n++] = k;
+		}
+		if (*end && *end != ',')
+			goto bad;
+		p = *end ? end + 1 : end;
+	}
+	o->hist.sessions = *ids;
+	o->hist.nsessions = n;
+	return n ? 0 : 2;
+bad:
+	fprintf(stderr,
+		"xrun: option '--sessions' needs session numbers such as "
+		"3-8,10, not '%s'\n",
+		s);
+	return 2;
+}
 
 #define RA(field) offsetof(struct report_args, field)
 static const struct opt_def report_options[] = {
@@ -146,9 +215,20 @@ static const struct opt_def report_options[] = {
      OPT_CALLBACK, RA(o.tolerance), tolerance_cb, 0},
     {"session", 0, "N", "only this session (default: every session)",
      OPT_CALLBACK, RA(o.session), session_cb, 0},
+    {"history", 0, NULL,
+     "the sessions over time per cell: each session's value, the changes "
+     "between them and the facts that changed (schema/report.md, "
+     "History)",
+     OPT_FLAG, RA(o.history), NULL, 0},
+    {"since", 0, "DATE",
+     "with --history: only sessions started since DATE (2026-11-20, UTC)",
+     OPT_CALLBACK, RA(o.hist.since), since_cb, 0},
+    {"sessions", 0, "LIST", "with --history: only these sessions (3-8,10)",
+     OPT_STRING, RA(sessions), NULL, 0},
     {"fail-on", 0, NULL,
      "exit 4 when a comparison has one of these verdicts (a CI gate; "
-     "junit marks them as failures)",
+     "junit marks them as failures); regression, with --history: when a "
+     "cell's latest session is worse than the segment before it",
      OPT_CHOICES, RA(fail_on), NULL, 0, &cli_verdict_choices},
     {"compare", 0, "FACTOR[=BASELINE]",
      "compare the levels of FACTOR (with BASELINE, against it) instead of "
@@ -229,8 +309,11 @@ static int write_it(const char *db, const char *out, struct report_opts *o,
 		return xr_code_exit(-rc);
 	if (gate.nfailed) {
 		fprintf(stderr,
-			"xrun: %d of %d comparisons have a verdict --fail-on "
-			"names (first: %s)\n",
+			o->history
+			    ? "xrun: %d of %d cells regressed at their "
+			      "latest session (first: %s)\n"
+			    : "xrun: %d of %d comparisons have a verdict "
+			      "--fail-on names (first: %s)\n",
 			gate.nfailed, gate.ncmps, gate.first);
 		return xr_code_exit(XR_EGATE);
 	}
@@ -244,6 +327,7 @@ static int cmd_report(int argc, char **argv)
 	const char *db, *plan_path;
 	struct buf dbp = BUF_INIT, cli = BUF_INIT;
 	struct plan *p = NULL;
+	int64_t *sess_ids = NULL;
 	int rc;
 
 	if ((rc = opt_parse(&cmd_report_spec, argc, argv, &a)) < 0)
@@ -255,6 +339,19 @@ static int cmd_report(int argc, char **argv)
 		rc = usage_err("%s", "missing -o FILE (the report to write)");
 		goto out;
 	}
+	if (!o.history && (o.hist.since > 0 || a.sessions ||
+			   (a.fail_on & REPORT_GATE_REGRESSION_BIT))) {
+		rc = usage_err("%s", "--since, --sessions and --fail-on "
+				     "regression go with --history");
+		goto out;
+	}
+	if (o.history && (o.session > 0 || o.reference || o.runs)) {
+		rc = usage_err("%s", "--history reads every session: not "
+				     "with --session, --reference or --runs");
+		goto out;
+	}
+	if (a.sessions && (rc = parse_sessions(a.sessions, &o, &sess_ids)))
+		goto out;
 	/* PLAN: its store, and its report settings when they changed since
 	 * the runs (reports/model/recut.c) */
 	if (plan_path && (rc = load_plan(plan_path, &p, &dbp)) != 0)
@@ -278,6 +375,7 @@ static int cmd_report(int argc, char **argv)
 	o.cli_options = cli.s;
 	rc = write_it(db, a.out, &o, a.fail_on);
 out:
+	free(sess_ids);
 	plan_free(p);
 	buf_release(&dbp);
 	buf_release(&cli);

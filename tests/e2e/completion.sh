@@ -61,7 +61,7 @@ check() { # EXPECTED WORD...
 }
 check "lab" xrun l
 check "report run" xrun r
-check "--db --help --lock-wait --new-session --only --quiet --shard --testbed --unattended --yes" xrun run --
+check "--db --help --lock-wait --new-session --no-retry --only --quiet --shard --testbed --unattended --yes" xrun run --
 check "mode=fast mode=safe n=1 n=2" xrun run speed.yaml --only ""
 check "mode=safe" xrun run speed.yaml --only mode=s
 check "safe" xrun run speed.yaml --only mode = s

@@ -173,8 +173,12 @@ static void test_sources(void)
 		same &= cli_verdict_choices.name(i) &&
 			!strcmp(cli_verdict_choices.name(i),
 				report_verdict_name((enum report_verdict)i));
-	ok(same && !cli_verdict_choices.name(REPORT_NOT_VERIFIED + 1),
-	   "the verdict choices are the verdicts, row i verdict i");
+	ok(same && cli_verdict_choices.name(REPORT_NOT_VERIFIED + 1) &&
+	       !strcmp(cli_verdict_choices.name(REPORT_NOT_VERIFIED + 1),
+		       "regression") &&
+	       !cli_verdict_choices.name(REPORT_NOT_VERIFIED + 2),
+	   "the verdict choices are the verdicts, row i verdict i, then "
+	   "regression (--history)");
 }
 
 struct color_args {
