@@ -113,6 +113,17 @@ void explain_cat(char *dst, size_t n, const char *sep, const char *s)
 	snprintf(dst + l, n - l, "%s%s", l ? sep : "", s);
 }
 
+void explain_fact_text(char *dst, size_t n, int ja, const char *sep,
+		       const char *host, const char *key, const char *value)
+{
+	size_t l = strlen(dst);
+	if (l >= n)
+		return;
+	snprintf(dst + l, n - l, ja ? "%s%s の %s%s%s" : "%s%s of %s%s%s",
+		 l ? sep : "", ja ? host : key, ja ? key : host,
+		 value ? ": " : "", value ? value : "");
+}
+
 /* The ceiling bps of kind k, named name, from the facts f1 and f2 of
  * host h (f2 may be NULL), when it is narrower than best. */
 static void consider(struct explain_ctx *x, struct explain_ceil *best,
@@ -125,10 +136,13 @@ static void consider(struct explain_ctx *x, struct explain_ceil *best,
 		best->bps = bps;
 		best->kind = k;
 		snprintf(best->name, sizeof best->name, "%s", name);
-		snprintf(best->facts, sizeof best->facts,
-			 "%s of %s: %s%s%s%s%s%s%s", f1, h, v1 ? v1 : "?",
-			 v2 ? ", " : "", v2 ? f2 : "", v2 ? " of " : "",
-			 v2 ? h : "", v2 ? ": " : "", v2 ? v2 : "");
+		int ja = x->lang == REPORT_LANG_JA;
+		best->facts[0] = '\0';
+		explain_fact_text(best->facts, sizeof best->facts, ja, "", h,
+				  f1, v1 ? v1 : "?");
+		if (v2)
+			explain_fact_text(best->facts, sizeof best->facts, ja,
+					  ja ? "、" : ", ", h, f2, v2);
 	}
 }
 
@@ -145,11 +159,9 @@ static const struct {
 
 static void missing_once(struct explain_ctx *x, const char *what, const char *h)
 {
-	char miss[96];
-	if (x->lang == REPORT_LANG_JA)
-		snprintf(miss, sizeof miss, "%s の %s", h, what);
-	else
-		snprintf(miss, sizeof miss, "%s of %s", what, h);
+	char miss[96] = "";
+	explain_fact_text(miss, sizeof miss, x->lang == REPORT_LANG_JA, "", h,
+			  what, NULL);
 	if (!strstr(x->missing, miss))
 		explain_cat(x->missing, sizeof x->missing, ", ", miss);
 }

@@ -25,7 +25,7 @@ const char *explain_cell_fact(struct explain_ctx *x, const char *host,
 {
 	const struct report *r = x->r;
 	const char *val[NVAL];
-	int cnt[NVAL], nv = 0, any_ok = 0;
+	int cnt[NVAL], nv = 0, any_ok = 0, ja = x->lang == REPORT_LANG_JA;
 	char one[160];
 	for (int i = x->first[x->ci]; i < x->first[x->ci + 1]; i++)
 		any_ok |= r->runs[x->by_cell[i]].ok;
@@ -54,14 +54,20 @@ const char *explain_cell_fact(struct explain_ctx *x, const char *host,
 		return explain_fact(r, host, key);
 	if (nv == 1)
 		return val[0];
-	snprintf(one, sizeof one, "%s of %s: ", key, host);
+	one[0] = '\0';
+	explain_fact_text(one, sizeof one, ja, "", host, key, "");
 	if (strstr(x->differ, one))
 		return NULL; /* said once */
 	for (int k = 0; k < nv; k++) {
 		size_t l = strlen(one);
-		snprintf(one + l, sizeof one - l, "%s%s in %d run%s",
-			 k ? ", " : "", val[k] ? val[k] : "none", cnt[k],
-			 cnt[k] == 1 ? "" : "s");
+		if (ja)
+			snprintf(one + l, sizeof one - l, "%s%s（%d 回）",
+				 k ? "、" : "", val[k] ? val[k] : "なし",
+				 cnt[k]);
+		else
+			snprintf(one + l, sizeof one - l, "%s%s in %d run%s",
+				 k ? ", " : "", val[k] ? val[k] : "none",
+				 cnt[k], cnt[k] == 1 ? "" : "s");
 	}
 	explain_cat(x->differ, sizeof x->differ, "; ", one);
 	return NULL;

@@ -11,6 +11,10 @@
 
 /* Append s to dst (size n), after sep when dst is not empty. */
 void explain_cat(char *dst, size_t n, const char *sep, const char *s);
+/* Appends "KEY of HOST: VALUE" (Japanese: "HOST の KEY: VALUE") to dst,
+ * after sep when dst is not empty; value NULL: no ": VALUE". */
+void explain_fact_text(char *dst, size_t n, int ja, const char *sep,
+		       const char *host, const char *key, const char *value);
 
 /* "V = 78% of C (NAME)" (digits decimals of the share v / ceiling), in
  * Japanese when ja, appended to dst (size n) after "; ". */

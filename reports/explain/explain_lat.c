@@ -53,9 +53,10 @@ static int find_queue(struct explain_ctx *x, struct lq *q)
 		if (!queue ||
 		    sscanf(queue, "limit %lf burst %lf", &limit, &burst) != 2 ||
 		    !(limit > 0)) {
-			char miss[96];
-			snprintf(miss, sizeof miss, "qdisc_root_queue of %s",
-				 host);
+			char miss[96] = "";
+			explain_fact_text(miss, sizeof miss,
+					  x->lang == REPORT_LANG_JA, "", host,
+					  "qdisc_root_queue", NULL);
 			if (!strstr(x->missing, miss))
 				explain_cat(x->missing, sizeof x->missing, ", ",
 					    miss);
@@ -67,9 +68,14 @@ static int find_queue(struct explain_ctx *x, struct lq *q)
 		q->limit = limit;
 		q->delay = limit * 8 / rate;
 		q->host = host;
-		snprintf(q->facts, sizeof q->facts,
-			 "qdisc_root of %s: %s, qdisc_root_queue of %s: %s",
-			 host, root, host, queue);
+		q->facts[0] = '\0';
+		explain_fact_text(q->facts, sizeof q->facts,
+				  x->lang == REPORT_LANG_JA, "", host,
+				  "qdisc_root", root);
+		explain_fact_text(q->facts, sizeof q->facts,
+				  x->lang == REPORT_LANG_JA,
+				  x->lang == REPORT_LANG_JA ? "、" : ", ", host,
+				  "qdisc_root_queue", queue);
 	}
 	return isfinite(q->rate);
 }

@@ -96,6 +96,14 @@ static const char *cmp_sides(struct fb *b, const struct report_cmp *c)
 	return arena_printf(b->a, "%s → %s (%s): ", sa, sb, com);
 }
 
+/* A verdict refused (not_comparable) or withheld (not_verified): no
+ * estimate to show, the reason instead. */
+static int withheld(const struct report_cmp *c)
+{
+	return c->verdict == REPORT_NOT_COMPARABLE ||
+	       c->verdict == REPORT_NOT_VERIFIED;
+}
+
 /* The verdict with its effect and 95% interval whatever the verdict
  * ("≈ -0.2% [-0.6, +0.3] equivalent"), then both sides' values. */
 static int verdict_line(struct fb *b, int i)
@@ -120,7 +128,7 @@ static int verdict_line(struct fb *b, int i)
 	struct rf_line *l;
 
 	report_fmt_cmp_marks(r, c, 1, mk, sizeof mk);
-	if (c->verdict == REPORT_NOT_COMPARABLE) {
+	if (withheld(c)) {
 		report_fmt_verdict(r, c, full, sizeof full);
 		s = arena_printf(b->a, "%s%s%s%s", sides ? sides : "", full,
 				 *mk ? " " : "", mk);
@@ -317,7 +325,7 @@ static int cmp_lines(struct fb *b, int refused)
 	const struct report *r = b->r;
 	int i, rc;
 	for (i = 0; i < r->ncmps; i++)
-		if ((r->cmps[i].verdict == REPORT_NOT_COMPARABLE) == refused &&
+		if (withheld(&r->cmps[i]) == refused &&
 		    (rc = verdict_line(b, i)) < 0)
 			return rc;
 	return 0;

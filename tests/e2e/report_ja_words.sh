@@ -77,13 +77,23 @@ facts() { # NAME KEY=VALUE...
 	local n=$1 kv
 	shift
 	cp kinds.db "$n.db"
+	# the session's facts and every fact set the runs held under
+	# (run_facts: the explanations read these)
 	sqlite3 "$n.db" "update host_facts set value = 'e1000e'
 		where key = 'nic_driver'; delete from host_facts
+		where key in ('nic_link', 'qdisc_root', 'nic_mtu');
+		update fact_values set value = 'e1000e' where key = 'nic_driver';
+		delete from fact_values
 		where key in ('nic_link', 'qdisc_root', 'nic_mtu')"
 	for kv in "$@"; do
 		sqlite3 "$n.db" "insert into host_facts (session_id, host, key,
-			value) select 1, 'local', '${kv%%=*}', '${kv#*=}'"
+			value) select 1, 'local', '${kv%%=*}', '${kv#*=}';
+			insert into fact_values (set_id, key, value)
+			select id, '${kv%%=*}', '${kv#*=}' from fact_sets
+			where host = 'local'"
 	done
+	[ "$(sqlite3 "$n.db" "select count(*) from run_facts")" -gt 0 ] ||
+		fail "$n.db: no run_facts (the explanations read each run's set)"
 }
 # (cells of 1.53 to 1.87 Gbit/s: each ceiling near enough to be named)
 facts eth nic_link=2000Mb/s nic_mtu=1500

@@ -150,6 +150,10 @@ check nv.json '[.comparisons[] | .verdict == "not_verified" and
 	.reason_codes == ["not_verified"] and .delta_pct == null and
 	(.reasons[0] | test("x: 4 of 4 runs on A, 4 of 4 on B"))] | all and
 	length > 0' "apply without verify: verdict not_verified, in runs"
+check nv.json '[.findings[] | select(.verdict == "not_verified") |
+	.kind == "refused" and (.text | test("— not verified: x: 4 of 4 runs")
+	and (test("nan|null") | not))] | all and length > 0' \
+	"the findings say not_verified with its reason, no estimate"
 plan vf small abba 4 '  x:
     levels: [a, b]
     apply: [bash, -c, "echo {{x}} > ./x.state"]
@@ -325,6 +329,18 @@ check counters.json '[.comparisons[] | .warning_codes | sort ==
 edit zero "update metrics set value = 0 where run_id = 1"
 check zero.json '[.comparisons[] | .reason_codes | index("nonpositive")
 	!= null] | all' "a zero value: nonpositive"
+# Shards on two testbeds, one side's runs on each (issue 38; the shard
+# rows as run --shard writes them, e2e/shard_labs makes them for real).
+edit split "insert into sessions (id, plan_id, cells_hash, cells_desc,
+	started_at, updated_at, ended_at, xrun_version, argv, status)
+	select 2, plan_id, cells_hash, cells_desc, started_at, updated_at,
+	ended_at, xrun_version, argv, status from sessions where id = 1;
+	update runs set session_id = 2 where cell_index = 1;
+	insert into shards values (1, 1, 2, 8, '[]', '[]', 'local=lab-a'),
+	(2, 2, 2, 8, '[]', '[]', 'local=lab-b');"
+check split.json '[.comparisons[] | .verdict == "not_comparable" and
+	(.reason_codes | index("testbed_split") != null)] | (length > 0 and
+	all)' "one side on each testbed: testbed_split, not comparable"
 # A sized cell stopped at max wider than its precision (issue 12; the
 # sizing rows as xrun run writes them, bench/sizing.sh and run_sizing.sh
 # make them for real).

@@ -39,6 +39,7 @@ int main(void)
 	struct report_run runs[2];
 	struct report_cell cell = {.label = "x=a"};
 	const char *metrics[1] = {"throughput"}, *units[1] = {"bit/s"};
+	static const int cell_first[2] = {0, 2}, cell_runs[2] = {0, 1};
 	struct report r;
 	struct chart_fig f;
 	struct arena *a = arena_new();
@@ -61,6 +62,8 @@ int main(void)
 	r.ncells = 1;
 	r.runs = runs;
 	r.nruns = 2;
+	r.cell_first = cell_first; /* both runs are cell 0's */
+	r.cell_runs = cell_runs;
 	r.met.metrics = metrics;
 	r.met.metric_units = units;
 	r.met.nmetrics = 1;
