@@ -79,8 +79,9 @@ void testbed_name(const struct plan *p, const char *given, struct buf *b)
 	free(need);
 }
 
-/* The lock directory on the client host h. */
-static void lock_path(const struct plan_host *h, struct buf *b)
+/* The lock directory on the client host h (a function of its own for
+ * unit/test_testbed). */
+void testbed_lock_path(const struct plan_host *h, struct buf *b)
 {
 	buf_adds(b, "/tmp/xrun-testbed");
 	if (h->netns && !h->ssh)
@@ -109,7 +110,7 @@ static int lock_cmd(struct host *h, const char *const *argv, struct buf *out)
 
 /* Whether the tag names a process of this machine that no longer runs:
  * "controller HOST pid PID ...". */
-static int tag_stale(const char *tag)
+int testbed_tag_stale(const char *tag)
 {
 	char self[256] = "", host[256];
 	long pid;
@@ -179,7 +180,7 @@ int testbed_lock(struct runctx *rc, struct xr_err *err)
 	}
 	if ((r = hostset_get(rc, hi, err)) < 0)
 		return r;
-	lock_path(&p->hosts[hi], &rc->lock_dir);
+	testbed_lock_path(&p->hosts[hi], &rc->lock_dir);
 	self_name(self, sizeof self);
 	buf_addf(&me, "controller %s pid %ld plan %s shard %u/%u", self,
 		 (long)getpid(), p->name, rc->o->shard_k, rc->o->shard_n);
@@ -190,7 +191,7 @@ int testbed_lock(struct runctx *rc, struct xr_err *err)
 			r = 0;
 			break;
 		}
-		if (r == 0 && tag_stale(tag.s)) {
+		if (r == 0 && testbed_tag_stale(tag.s)) {
 			fprintf(stderr,
 				"xrun: taking over the testbed lock %s on "
 				"'%s' from a process that ended: %s\n",

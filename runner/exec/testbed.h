@@ -8,6 +8,7 @@
 
 struct buf;
 struct plan;
+struct plan_host;
 struct runctx;
 struct xr_err;
 
@@ -21,5 +22,13 @@ void testbed_name(const struct plan *p, const char *given, struct buf *out);
 int testbed_lock(struct runctx *rc, struct xr_err *err);
 /* Release it (no-op when not held). */
 void testbed_unlock(struct runctx *rc);
+
+/* The lock directory on client host h: /tmp/xrun-testbed.lock, or
+ * /tmp/xrun-testbed.netns-NAME.lock for a namespace of this machine. */
+void testbed_lock_path(const struct plan_host *h, struct buf *out);
+/* Whether a lock's tag ("controller HOST pid PID ...") names a process of
+ * this machine that no longer runs (a lock to take over); 0 for a holder
+ * on another controller, whatever its pid. */
+int testbed_tag_stale(const char *tag);
 
 #endif

@@ -12,6 +12,7 @@
 #include "sched.h"
 #include "sched_fixture.h"
 #include "shard.h"
+#include "buf.h"
 #include "tap.h"
 
 static void parse_cases(void)
@@ -38,6 +39,10 @@ static void parse_cases(void)
 	is_int(shard_parse("1/2x", &k, &n, &e), -XR_EUSAGE, "'1/2x' refused");
 	is_int(shard_parse("1/100001", &k, &n, &e), -XR_EUSAGE,
 	       "N above 100000 refused");
+	/* K = N is the last shard, not beyond it */
+	is_int(shard_parse("3/3", &k, &n, &e), 0, "3/3 parses");
+	is_int(k, 3, "K of 3/3");
+	is_int(shard_parse("1/1", &k, &n, &e), 0, "1/1 parses");
 }
 
 /* slot (manual: 3 levels) x a (2 levels), repeat 4, one warm-up. */
@@ -183,6 +188,13 @@ static void whole_blocks(void)
 	p->order = PLAN_ORDER_SEQUENTIAL;
 	is_near(shard_run_seconds(p, lv), 30.35, 1e-9,
 		"a 30s level: 30 + 0.35 s");
+	/* duration 30 + omit 2 + settle 1 + 0.35 = 33.35 (by hand) */
+	p->engine.omit = 2;
+	p->settle = 1;
+	is_near(shard_run_seconds(p, lv), 33.35, 1e-9,
+		"omit and settle counted: 30 + 2 + 1 + 0.35 s");
+	p->engine.omit = 0;
+	p->settle = 0;
 	if (build(p, 2, &b) == 0) {
 		is_int((long long)b.sp.nunits, 3, "sequential: a unit a block");
 		is_near(b.sp.units[0].seconds, 162.8, 1e-9,
@@ -226,13 +238,91 @@ static void longest_first(void)
 	fx_free(p);
 }
 
+/* shard_describe of the pass-pair plan above: shard 1 holds the first
+ * pair of each of the 3 blocks, shard 2 the second (passes 3-4). With
+ * repeat 3 a block's units are passes 1-2 (2 cells x 2 x 10.35 = 41.4 s,
+ * units 0, 2, 4) and pass 3 alone (20.7 s, units 1, 3, 5); LPT by hand:
+ * u0 -> 1 (tie), u2 -> 2, u4 -> 1 (tie at 41.4), u1 -> 2 (41.4 < 82.8),
+ * u3 -> 2 (62.1 < 82.8), u5 -> 1 (tie at 82.8): shard 2 holds u1, u2,
+ * u3. */
+static void describe(void)
+{
+	struct plan *p = slots_plan(PLAN_ORDER_ABBA);
+	struct built b;
+	struct buf t = BUF_INIT;
+	if (build(p, 2, &b) == 0) {
+		shard_describe(&b.sp, 1, &t);
+		is_str(t.s,
+		       "block 0 passes 1-2, block 1 passes 1-2, "
+		       "block 2 passes 1-2",
+		       "shard 1/2 described");
+		buf_reset(&t);
+		shard_describe(&b.sp, 2, &t);
+		is_str(t.s,
+		       "block 0 passes 3-4, block 1 passes 3-4, "
+		       "block 2 passes 3-4",
+		       "shard 2/2 described");
+		built_release(&b);
+	}
+	p->repeat = 3;
+	if (build(p, 2, &b) == 0) {
+		buf_reset(&t);
+		shard_describe(&b.sp, 2, &t);
+		is_str(t.s,
+		       "block 0 pass 3, block 1 passes 1-2, block 1 pass 3",
+		       "repeat 3: shard 2/2 described");
+		built_release(&b);
+	}
+	buf_release(&t);
+	fx_free(p);
+}
+
+/*
+ * A shard's manual changes count against the last block it runs, not the
+ * plan's previous block (another shard's). Two manual factors f (p, q)
+ * and g (u, v), one cell a block, repeat 1, sequential: the reflected
+ * order of the manual levels (sched.c) gives blocks (p,u), (p,v), (q,v),
+ * (q,u); 4 equal whole blocks of 10.35 s, LPT alternates them: blocks 0
+ * and 2 to shard 1. Shard 1 steps from (p,u) to (q,v): 2 changes (from
+ * the plan's block 1, (p,v), it would be 1).
+ */
+static void shard_changes(void)
+{
+	struct plan *p = fx_plan();
+	struct built b;
+	struct xr_err e;
+	p->warmup = 0;
+	p->order = PLAN_ORDER_SEQUENTIAL;
+	fx_factor(p, "f", "p,q")->manual = "set f to {{f}}";
+	fx_factor(p, "g", "u,v")->manual = "set g to {{g}}";
+	if (build(p, 2, &b) == 0) {
+		const struct sched_block *k = b.s.blocks;
+		is_int((long long)b.s.nblocks, 4, "4 blocks");
+		ok(k[0].manual_lv[0] == 0 && k[0].manual_lv[1] == 0 &&
+		       k[1].manual_lv[0] == 0 && k[1].manual_lv[1] == 1 &&
+		       k[2].manual_lv[0] == 1 && k[2].manual_lv[1] == 1,
+		   "blocks (p,u), (p,v), (q,v), ...");
+		is_int(b.sp.units[2].shard, 0, "block 2 to shard 1");
+		if (shard_keep(&b.s, p, &b.sp, 1, &e) == 0) {
+			is_int(b.s.blocks[2].changes, 2,
+			       "block 2's changes counted from block 0: f, g");
+			is_int(b.s.manual_interventions, 2,
+			       "shard 1's manual interventions");
+		}
+		built_release(&b);
+	}
+	fx_free(p);
+}
+
 int main(void)
 {
-	tap_plan(41);
+	tap_plan(53);
 	parse_cases();
 	pass_pairs();
 	joined_blocks();
 	whole_blocks();
 	longest_first();
+	describe();
+	shard_changes();
 	return tap_done();
 }
