@@ -69,11 +69,39 @@ static int series_seen(void *ctx, const struct store_name_count *c)
 	return 0;
 }
 
-static int held_read(struct store *st, const int64_t *sessions, size_t n,
-		     struct held *h, struct xr_err *err)
+/* Has the declared metric m a value in some ok run? */
+static int has_values(const struct held *h, const struct plan_metric *m)
 {
 	size_t i;
-	int rc;
+	for (i = 0; i < h->nmetrics; i++)
+		if (!strcmp(h->metrics[i], m->name))
+			return 1;
+	return 0;
+}
+
+/*
+ * What the store holds: the metric names first, and the rest (run counts,
+ * the series sampled: a scan of every run's series) only when a declared
+ * metric has no value, so that a report of a plan whose metrics all have
+ * values pays one query. 1 when some declared metric has none, else 0,
+ * or a negative code.
+ */
+static int held_read(struct store *st, const struct plan *p,
+		     const int64_t *sessions, size_t n, struct held *h,
+		     struct xr_err *err)
+{
+	size_t i;
+	int rc, k, missing = 0, series = 0;
+	if ((rc = store_metric_names_each(st, sessions, n, metric_seen, h,
+					  err)) < 0)
+		goto fail;
+	for (k = 0; k < p->engine.nmetrics; k++)
+		if (!has_values(h, &p->engine.metrics[k])) {
+			missing = 1;
+			series |= p->engine.metrics[k].series != NULL;
+		}
+	if (!missing)
+		return 0;
 	for (i = 0; i < n; i++) {
 		int64_t c[STORE_RUN_STATUSES] = {0};
 		if ((rc = store_run_counts(st, sessions[i], c, err)) < 0)
@@ -81,14 +109,14 @@ static int held_read(struct store *st, const int64_t *sessions, size_t n,
 		h->ok += c[RUN_OK];
 		h->failed += c[RUN_FAILED] + c[RUN_TIMEOUT];
 	}
-	if ((rc = store_metric_names_each(st, sessions, n, metric_seen, h,
-					  err)) < 0 ||
-	    (rc = store_series_names_each(st, sessions, n, series_seen, h,
-					  err)) < 0)
-		return rc == -XR_ENOMEM ? xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
-						     "out of memory")
-					: rc;
-	return 0;
+	if (series && (rc = store_series_names_each(st, sessions, n,
+						    series_seen, h, err)) < 0)
+		goto fail;
+	return 1;
+fail:
+	return rc == -XR_ENOMEM
+		   ? xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory")
+		   : rc;
 }
 
 /* The first failed or timed-out run's reason that starts with prefix
@@ -233,7 +261,6 @@ int report_metric_gaps(struct store *st, const struct plan *p,
 {
 	struct held h;
 	struct report_gap *v;
-	size_t i;
 	int k, rc, ng = 0;
 	*out = NULL;
 	*nout = 0;
@@ -241,7 +268,7 @@ int report_metric_gaps(struct store *st, const struct plan *p,
 		return 0;
 	memset(&h, 0, sizeof h);
 	h.a = a;
-	if ((rc = held_read(st, sessions, n, &h, err)) < 0)
+	if ((rc = held_read(st, p, sessions, n, &h, err)) <= 0)
 		return rc;
 	if (!h.ok && !h.failed) /* nothing ran yet: no gap to speak of */
 		return 0;
@@ -250,10 +277,7 @@ int report_metric_gaps(struct store *st, const struct plan *p,
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	for (k = 0; k < p->engine.nmetrics; k++) {
 		const struct plan_metric *m = &p->engine.metrics[k];
-		for (i = 0; i < h.nmetrics; i++)
-			if (!strcmp(h.metrics[i], m->name))
-				break;
-		if (i < h.nmetrics)
+		if (has_values(&h, m))
 			continue;
 		rc = gap_of(st, sessions, n, &h, p, m, &v[ng], err);
 		if (rc == -XR_ENOMEM)
