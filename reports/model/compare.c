@@ -837,5 +837,7 @@ int model_compare(struct model_build *m, struct xr_err *err)
 		r->ncmps = cs.n;
 	}
 	free(cs.v);
+	if (model_nocmp(m) < 0)
+		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	return 0;
 }

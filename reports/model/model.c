@@ -254,10 +254,45 @@ int report_factor_index(const struct report *r, const char *name)
 	return -1;
 }
 
+/* The declared metrics without values (model_gaps.c), each with its why
+ * in the report's language. */
+static int loader_gaps(struct loader *l, struct xr_err *err)
+{
+	struct report *r = l->m.r;
+	struct report_gap *g;
+	int i, n, rc;
+	rc = report_metric_gaps(l->st, l->m.plan, r->span.sessions,
+				(size_t)r->span.nsessions, l->m.a, &g, &n, err);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < n; i++)
+		if (!(g[i].text = report_gap_why(r->about.lang, &g[i], l->m.a)))
+			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
+					  "out of memory");
+	r->gaps = g;
+	r->ngaps = n;
+	return 0;
+}
+
+/* --metric NAME on a declared metric without values: why, not "unknown
+ * metric" (issue 35); the same line as the end of `xrun run`. NULL when
+ * want is no such metric. */
+static const char *gap_named(struct loader *l, const char *want)
+{
+	const struct report *r = l->m.r;
+	int i;
+	for (i = 0; i < r->ngaps; i++)
+		if (!strcmp(r->gaps[i].metric, want))
+			return report_gap_line(REPORT_LANG_EN, &r->gaps[i],
+					       l->m.a);
+	return NULL;
+}
+
 static int choose_metric(struct loader *l, struct xr_err *err)
 {
 	struct report *r = l->m.r;
 	const char *want = l->m.o->metric ? l->m.o->metric : "throughput";
+	const char *gap;
 	struct buf b = BUF_INIT;
 	int i, rc;
 	/* Without --metric and without a throughput, the plan's first
@@ -277,6 +312,15 @@ static int choose_metric(struct loader *l, struct xr_err *err)
 		r->met.primary = i;
 		r->met.metric = r->met.metrics[i];
 		return 0;
+	}
+	if (l->m.o->metric && (gap = gap_named(l, want))) {
+		for (i = 0; i < r->met.nmetrics; i++)
+			buf_addf(&b, "%s%s", i ? ", " : "", r->met.metrics[i]);
+		rc = xr_err_set(err, XR_EUSAGE, r->about.db_path, 0, 0,
+				"%s%s%s%s", gap, b.len ? " (present: " : "",
+				b.len ? b.s : "", b.len ? ")" : "");
+		buf_release(&b);
+		return rc;
 	}
 	if (r->met.nmetrics && (l->m.o->metric || r->counts.ok)) {
 		for (i = 0; i < r->met.nmetrics; i++)
@@ -491,6 +535,7 @@ int report_build(const char *db_path, const struct report_opts *o,
 	}
 	if ((rc = loader_fill_factors(&l, err)) < 0 ||
 	    (rc = load_metrics(&l, err)) < 0 ||
+	    (rc = loader_gaps(&l, err)) < 0 ||
 	    (rc = choose_metric(&l, err)) < 0 ||
 	    (rc = loader_intervals(&l, err)) < 0 ||
 	    (rc = loader_series(&l, err)) < 0 ||

@@ -85,9 +85,11 @@ int model_compare(struct model_build *m, struct xr_err *err);
 /* multiplicity.c: the note and the --adjust adjustment over the n
  * comparisons v of the report. 0, or -1 out of memory. */
 int model_multiplicity(struct model_build *m, struct report_cmp *v, int n);
-/* pair_note.c: r->pair_notes, a sentence for every declared pair that
- * yields no comparison over the stored cells. 0, or -1 out of memory. */
+/* pair_note.c: r->pair_notes, a sentence for every declared comparison
+ * that yields none over the stored cells; r->nocmp, why the report has
+ * no comparison (after r->ncmps is set). 0, or -1 out of memory. */
 int model_pair_notes(struct model_build *m);
+int model_nocmp(struct model_build *m);
 
 /* --- the loader (model.c, model_cells.c, model_stats.c) ------------------ */
 

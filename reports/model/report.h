@@ -24,6 +24,11 @@
 #include "i18n.h"
 #include "verdict.h"
 
+struct arena;
+struct plan;
+struct report;
+struct store;
+
 /* Which sessions a history report reads (reports/history/history.h). */
 struct history_opts {
 	double since;		 /* only sessions started at or after it
@@ -403,6 +408,89 @@ struct report_progress {
 	long pid;	   /* RUNNING: the pid in the lock file, 0 unknown */
 };
 
+/*
+ * A declared metric (the plan's engine.metrics) that no ok run of the
+ * sessions holds a value of, and why (model_gaps.c; schema/report.md,
+ * "Declared metrics without values"). The codes are JSON's.
+ */
+#define REPORT_GAP_MAP(X)                                                      \
+	X(NO_OK_RUN, "no_ok_run")	  /* no run ended ok */                \
+	X(EXTRACT, "extract_failed")	  /* runs failed extracting it */      \
+	X(SERIES_ABSENT, "series_absent") /* not sampled on its host */        \
+	X(SERIES_ANY, "series_absent")	  /* not sampled on any host */        \
+	X(SERIES_ELSEWHERE, "series_elsewhere") /* on another host */          \
+	X(SERIES_EMPTY, "series_empty") /* no point in the engine's run */     \
+	X(NOT_STORED, "not_stored")	/* ok runs, no value stored */
+
+enum report_gap_why {
+#define REPORT_GAP_ENUM(id, name) REPORT_GAP_##id,
+	REPORT_GAP_MAP(REPORT_GAP_ENUM)
+#undef REPORT_GAP_ENUM
+};
+
+#define REPORT_GAP_NEAREST 3 /* nearest names listed */
+
+struct report_gap {
+	const char *metric;
+	enum report_gap_why why;
+	int line, col;		   /* the metric's, in the plan */
+	const char *series, *host; /* a series metric's; host NULL: any */
+	/* NO_OK_RUN, EXTRACT: the first such run's stored reason (EXTRACT:
+	 * after "metric 'NAME': "); SERIES_ELSEWHERE: the host it was on */
+	const char *detail;
+	int64_t nfailed; /* NO_OK_RUN: failed or timed-out runs; EXTRACT:
+			    those that failed on this metric */
+	const char *nearest[REPORT_GAP_NEAREST]; /* names with values */
+	int nnearest;
+	const char *text; /* in the report: the why in its language */
+};
+
+/* The declared metrics of p without values in sessions[n], into *out
+ * (arena a; *n 0 when none, or when no run of them ended yet). */
+int report_metric_gaps(struct store *st, const struct plan *p,
+		       const int64_t *sessions, size_t n, struct arena *a,
+		       struct report_gap **out, int *nout, struct xr_err *err);
+/* The why and the nearest names: "the series 'x' was not sampled on host
+ * pc; nearest names: a, b" (arena a; NULL out of memory). */
+char *report_gap_why(enum report_lang lang, const struct report_gap *g,
+		     struct arena *a);
+/* "metric 'pause' (plan 9:5): declared, no values (WHY)": the end of
+ * `xrun run` and `report --metric pause` say this. */
+char *report_gap_line(enum report_lang lang, const struct report_gap *g,
+		      struct arena *a);
+/* JSON's code of why ("series_absent" ...). */
+const char *report_gap_code(enum report_gap_why why);
+
+/*
+ * Why a report has no comparison (nocmp.c; schema/report.md,
+ * "Comparisons"), with the JSON code.
+ */
+#define REPORT_NOCMP_MAP(X)                                                    \
+	X(NONE, "none")	      /* there are comparisons */                      \
+	X(UNKNOWN, "unknown") /* a model built without a reason */             \
+	X(NO_RUNS, "no_runs") /* no stored run */                              \
+	X(NO_FACTORS, "no_factors")                                            \
+	X(NO_TWO_LEVELS, "no_two_levels") /* none declared, none with 2 */     \
+	X(ONE_LEVEL, "one_level") /* a factor with runs at one level */        \
+	X(NO_BASELINE, "no_baseline")                                          \
+	X(NESTED, "nested")	/* no two cells differ in the factor only */   \
+	X(DECLARED, "declared") /* every declared one yields none */
+
+enum report_nocmp {
+#define REPORT_NOCMP_ENUM(id, name) REPORT_NOCMP_##id,
+	REPORT_NOCMP_MAP(REPORT_NOCMP_ENUM)
+#undef REPORT_NOCMP_ENUM
+};
+struct report_nocmp_why {
+	enum report_nocmp code; /* NONE when there are comparisons */
+	const char *text;	/* "No comparisons: ..." in the report's
+				   language; NULL: T(NO_COMPARISONS) */
+};
+/* The sentence a report without comparisons says. */
+const char *report_nocmp_text(const struct report *r);
+/* JSON's code. */
+const char *report_nocmp_code(enum report_nocmp c);
+
 /* The report model: built once by report_build (reports/model), read by
  * reference, explain and render; the small structs above group its
  * scalars, the arrays below are its tables. */
@@ -422,11 +510,18 @@ struct report {
 	int ntables;
 	struct report_cmp *cmps;
 	int ncmps;
-	/* A sentence, in the report's language, for every declared pair
-	 * (report.compare {a, b}) that yields no comparison over the
-	 * stored cells: the rule `xrun validate` warns with. */
+	/* A sentence, in the report's language, for every declared
+	 * comparison (report.compare, or --compare) that yields none over
+	 * the stored cells: a pair {a, b} by the rule `xrun validate` warns
+	 * with, a factor with runs at one level or nested in another
+	 * (pair_note.c). */
 	const char *const *pair_notes;
 	int npair_notes;
+	/* Why there is no comparison (ncmps 0). */
+	struct report_nocmp_why nocmp;
+	/* Declared metrics without values (model_gaps.c). */
+	const struct report_gap *gaps;
+	int ngaps;
 	/* Flag codes that appear anywhere, in note order; note k (1-based)
 	 * explains notes[k-1]; report_flag_mark() gives k. */
 	const enum report_flag_code *notes;

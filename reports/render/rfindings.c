@@ -320,6 +320,25 @@ static int failed_lines(struct fb *b, int *cells)
 	return 0;
 }
 
+/* Each declared metric without values: "pause: declared, no values
+ * (why)", as the header's rows say it. */
+static int gap_lines(struct fb *b)
+{
+	const struct report *r = b->r;
+	int i;
+	for (i = 0; i < r->ngaps; i++) {
+		const struct report_gap *g = &r->gaps[i];
+		struct rf_line *l =
+		    add(b, RF_NO_VALUES,
+			arena_printf(b->a, T(GAP_ROW), g->metric, g->text));
+		if (!l || !l->text)
+			return -XR_ENOMEM;
+		l->code = report_gap_code(g->why);
+		l->metric = g->metric;
+	}
+	return 0;
+}
+
 static int cmp_lines(struct fb *b, int refused)
 {
 	const struct report *r = b->r;
@@ -340,7 +359,8 @@ int rt_findings(const struct report *r, struct arena *a, struct rf_line **out,
 
 	*out = NULL;
 	*n = 0;
-	b.cap = 4 + r->ncmps + r->ncells + r->npair_notes + RF_FAIL_GROUPS;
+	b.cap = 4 + r->ncmps + r->ncells + r->npair_notes + r->ngaps +
+		RF_FAIL_GROUPS;
 	b.v = arena_alloc(a, (size_t)b.cap * sizeof *b.v);
 	cells = arena_alloc(a, ((size_t)r->ncells + 1) * sizeof *cells);
 	if (!b.v || !cells || explain_build(r, &x) < 0)
@@ -354,9 +374,14 @@ int rt_findings(const struct report *r, struct arena *a, struct rf_line **out,
 	for (i = 0; i < r->npair_notes; i++)
 		if (!add(&b, RF_DECLARED, r->pair_notes[i]))
 			return -XR_ENOMEM;
-	if (!r->ncmps && !r->npair_notes &&
-	    !add(&b, RF_NONE, T(NO_COMPARISONS)))
-		return -XR_ENOMEM;
+	if (!r->ncmps) {
+		struct rf_line *l = add(&b, RF_NONE, report_nocmp_text(r));
+		if (!l)
+			return -XR_ENOMEM;
+		l->code = report_nocmp_code(r->nocmp.code);
+	}
+	if ((rc = gap_lines(&b)) < 0)
+		return rc;
 	if ((rc = failed_lines(&b, cells)) < 0)
 		return rc;
 	*out = b.v;

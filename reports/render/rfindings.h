@@ -2,7 +2,8 @@
  * The findings at the top of every report (rfindings.c): the answer
  * first. One line per comparison (verdict, effect with its interval, both
  * sides' values), the limits one line per group of cells bound by the
- * same thing, the comparisons refused and why, the failed runs grouped by
+ * same thing, the comparisons refused and why, the declared metrics
+ * without values and why, the failed runs grouped by
  * their stored reason; before them, when the sessions are not finished,
  * how far they got. Built once from the model and reports/explain, so
  * that the Markdown, HTML, PDF, JSON and CSV writers say the same lines.
@@ -25,6 +26,7 @@ struct arena;
 	X(REFUSED, "refused")	  /* a comparison refused, with why */         \
 	X(DECLARED, "declared")	  /* a declared pair that yields none */       \
 	X(NONE, "no_comparisons") /* no comparison at all, and why */          \
+	X(NO_VALUES, "no_values") /* a declared metric without values */       \
 	X(FAILED, "failed")	  /* runs that failed for one reason */
 
 enum rf_kind {
@@ -43,6 +45,9 @@ struct rf_line {
 	const char *status; /* FAILED: the runs' status (failed, timeout) */
 	const char *reason; /* FAILED: the stored reason, NULL when none */
 	const char *limit;  /* LIMIT: the kind's name (explain.h) */
+	const char *code;   /* NONE: why (report_nocmp_code); NO_VALUES:
+			       why (report_gap_code) */
+	const char *metric; /* NO_VALUES: the declared metric */
 };
 
 /* "verdict", "limit", ... (the JSON's "kind"). */

@@ -77,7 +77,7 @@ int rt_header(const struct report *r, struct arena *a, struct rtable *t)
 	int row = 0, i, rc;
 	const char *unit = report_unit_label(r->met.display_unit);
 
-	if (rt_init(t, a, 2, 11) < 0)
+	if (rt_init(t, a, 2, 11 + r->ngaps) < 0)
 		return -XR_ENOMEM;
 	t->plain = 1;
 	rt_head(t, 0, "", RT_LEFT, 0);
@@ -113,6 +113,10 @@ int rt_header(const struct report *r, struct arena *a, struct rtable *t)
 	if (*unit)
 		buf_addf(&s, " (%s)", unit);
 	KV(METRIC, s.s ? s.s : "");
+	/* each declared metric without values, and why (model_gaps.c) */
+	for (i = 0; i < r->ngaps; i++)
+		KV(GAP_ROW_LABEL, arena_printf(a, T(GAP_ROW), r->gaps[i].metric,
+					       r->gaps[i].text));
 	snprintf(v, sizeof v, "±%g%%", 100 * r->met.threshold);
 	KV(THRESHOLD, v);
 	buf_reset(&s);

@@ -430,7 +430,7 @@ static int comparisons(FILE *f, const struct report *r, struct arena *a)
 	for (i = 0; i < r->npair_notes; i++) /* declared, not realised */
 		para(f, "note", r->pair_notes[i]);
 	if (!r->ncmps) {
-		para(f, "none", T(NO_COMPARISONS));
+		para(f, "none", report_nocmp_text(r));
 		return 0;
 	}
 	if (rt_cmps_short(r, a, &t, &vn, &nvn) < 0)

@@ -630,6 +630,10 @@ static json_t *finding_json(const struct report *r, const struct rf_line *l)
 		json_object_set_new(o, "status", jstr(l->status));
 		json_object_set_new(o, "reason", str(l->reason));
 	}
+	if (l->code) /* no_comparisons, no_values: why, as a code */
+		json_object_set_new(o, "reason", jstr(l->code));
+	if (l->metric)
+		json_object_set_new(o, "metric", jstr(l->metric));
 	return o;
 }
 
@@ -682,6 +686,29 @@ static json_t *model_head(const struct report *r)
 	return o;
 }
 
+/* The declared metrics without values (model_gaps.c), why as a code and
+ * as the sentence the header shows. */
+static json_t *gaps_json(const struct report *r)
+{
+	json_t *a = json_array();
+	int i, k;
+	for (i = 0; i < r->ngaps; i++) {
+		const struct report_gap *g = &r->gaps[i];
+		json_t *near = json_array();
+		for (k = 0; k < g->nnearest; k++)
+			json_array_append_new(near, jstr(g->nearest[k]));
+		json_array_append_new(
+		    a, json_pack("{s:o,s:s,s:i,s:i,s:o,s:o,s:o,s:I,s:o,s:o}",
+				 "metric", jstr(g->metric), "reason",
+				 report_gap_code(g->why), "line", g->line,
+				 "col", g->col, "series", str(g->series),
+				 "host", str(g->host), "detail", str(g->detail),
+				 "failed", (json_int_t)g->nfailed, "nearest",
+				 near, "text", str(g->text)));
+	}
+	return a;
+}
+
 static json_t *model_about(const struct report *r)
 {
 	json_t *o = json_object(), *a;
@@ -709,6 +736,7 @@ static json_t *model_about(const struct report *r)
 	json_object_set_new(o, "display_unit", str(r->met.display_unit));
 	json_object_set_new(o, "display_scale", num(r->met.display_scale));
 	json_object_set_new(o, "threshold", num(r->met.threshold));
+	json_object_set_new(o, "declared_no_values", gaps_json(r));
 	a = json_array();
 	for (i = 0; i < r->nfactors; i++) {
 		json_t *lv = json_array();
@@ -735,6 +763,12 @@ static json_t *model_notes(const struct report *r)
 	for (i = 0; i < r->npair_notes; i++)
 		json_array_append_new(a, jstr(r->pair_notes[i]));
 	json_object_set_new(o, "pair_notes", a);
+	json_object_set_new(o, "no_comparisons",
+			    r->ncmps
+				? json_null()
+				: json_pack("{s:s,s:o}", "reason",
+					    report_nocmp_code(r->nocmp.code),
+					    "text", str(report_nocmp_text(r))));
 	return o;
 }
 

@@ -464,7 +464,7 @@ static int comparisons(const struct report *r, struct arena *a, FILE *f,
 	if (r->npair_notes)
 		fputs("\n", f);
 	if (!r->ncmps) {
-		fprintf(f, "%s\n\n", T(r, REPORT_T_NO_COMPARISONS));
+		fprintf(f, "%s\n\n", report_nocmp_text(r));
 		return 0;
 	}
 	if ((rc = rt_cmps(r, a, &t)) < 0)

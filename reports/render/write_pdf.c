@@ -404,9 +404,9 @@ static int draw_report(struct pdf *pdf, const struct report *r, struct arena *a,
 	for (int k = 0; rc == 0 && k < r->npair_notes; k++)
 		rc = pdf_paragraph(pdf, 8, 0, r->pair_notes[k], err);
 	if (rc == 0)
-		rc = r->ncmps > 0
-			 ? cmp_table(pdf, r, a, err)
-			 : pdf_paragraph(pdf, BODY, 0, T(NO_COMPARISONS), err);
+		rc = r->ncmps > 0 ? cmp_table(pdf, r, a, err)
+				  : pdf_paragraph(pdf, BODY, 0,
+						  report_nocmp_text(r), err);
 	if (rc == 0)
 		rc = limits(pdf, r, err);
 	/* how the comparisons were computed, after the results */

@@ -256,10 +256,102 @@ static const char *const texts[REPORT_T_COUNT][REPORT_LANG_COUNT] = {
     [REPORT_T_LIMITS] = {"What limits each cell", "各セルの限界要因"},
     [REPORT_T_YES] = {"yes", "はい"},
     [REPORT_T_NO] = {"no", "いいえ"},
-    [REPORT_T_NO_COMPARISONS] = {"No comparisons (no factor has two "
-				 "levels and the plan declares none).",
-				 "比較なし（水準が 2 つの因子がなく、"
-				 "計画にも指定がない）。"},
+    [REPORT_T_NO_COMPARISONS] = {"No comparisons.", "比較なし。"},
+    [REPORT_T_NOCMP] = {"No comparisons: %s.", "比較なし: %s。"},
+    [REPORT_T_NOCMP_NO_RUNS] = {"no run of the reported sessions is stored",
+				"対象セッションの試行が記録されていない"},
+    [REPORT_T_NOCMP_NO_FACTORS] =
+	{"the plan has no factor, so every run measures the same cell",
+	 "計画に因子がなく、すべての試行が同じセルを測る"},
+    [REPORT_T_NOCMP_NO_TWO] =
+	{"the plan declares none (report.compare) and no factor has "
+	 "exactly two levels (%s); declare report.compare, or give "
+	 "--compare FACTOR, to compare levels against a baseline",
+	 "計画に report.compare の指定がなく、水準がちょうど 2 つの因子も"
+	 "ない（%s）。基準の水準と比べるには report.compare を指定するか、"
+	 "--compare に因子名を与える"},
+    [REPORT_T_NOCMP_LEVELS] = {"%s: %d levels", "%s: %d 水準"},
+    [REPORT_T_NOCMP_LEVEL1] = {"%s: %d level", "%s: %d 水準"},
+    [REPORT_T_NOCMP_DECLARED] =
+	{"none of the %d declared comparisons (report.compare) yields a "
+	 "pair of cells (why, for each: above)",
+	 "指定された %d 件の比較（report.compare）のどれからもセルの組が"
+	 "得られない（それぞれの理由は上記）"},
+    [REPORT_T_NOCMP_OPTION] =
+	{"none of the %d comparisons given with --compare yields a pair of "
+	 "cells (why, for each: above)",
+	 "--compare で与えた %d 件の比較のどれからもセルの組が得られない"
+	 "（それぞれの理由は上記）"},
+    [REPORT_T_NOCMP_DECLARED1] =
+	{"the comparison the plan declares (report.compare) yields no pair "
+	 "of cells (why: above)",
+	 "計画が指定した比較（report.compare）からセルの組が得られない"
+	 "（理由は上記）"},
+    [REPORT_T_NOCMP_OPTION1] = {"the comparison given with --compare "
+				"yields no pair of cells (why: above)",
+				"--compare で与えた比較からセルの組が得られない"
+				"（理由は上記）"},
+    [REPORT_T_CMP_NOTE_PLAN] = {"report.compare (plan %d:%d): %s",
+				"report.compare（計画 %d:%d）: %s"},
+    [REPORT_T_CMP_NOTE_OPTION] = {"--compare %s: %s", "--compare %s: %s"},
+    [REPORT_T_CMP_ONE_LEVEL] = {"factor '%s' has one level: there is "
+				"nothing to compare it with",
+				"因子 '%s' の水準は 1 つで、比べる相手がない"},
+    [REPORT_T_CMP_LEFT_ONE] =
+	{"factor '%s' has runs at one level only (%s): the exclusions or "
+	 "--only left nothing to compare it with",
+	 "因子 '%s' は 1 つの水準（%s）にしか試行がなく、除外または --only "
+	 "により比べる相手がない"},
+    [REPORT_T_CMP_NO_CELL] = {"factor '%s' has no cell with runs",
+			      "因子 '%s' には試行のあるセルがない"},
+    [REPORT_T_CMP_NO_BASELINE] = {"factor '%s' has no runs at its baseline "
+				  "'%s'",
+				  "因子 '%s' の基準の水準 '%s' に試行がない"},
+    [REPORT_T_CMP_NESTED] =
+	{"factor '%s' yields no comparison: no two cells differ in it only "
+	 "(the exclusions nest it: {%s} against {%s}); to compare those "
+	 "setups, declare the pair {a: {%s}, b: {%s}}",
+	 "因子 '%s' から比較が得られない: この因子だけが異なるセルの組が"
+	 "ない（除外で入れ子になっている: {%s} と {%s}）。これらの構成を"
+	 "比べるには、ペア {a: {%s}, b: {%s}} を指定する"},
+    [REPORT_T_CMP_PAIR] = {"the pair %s against %s yields no comparison: %s",
+			   "指定ペア %s と %s から比較が得られない: %s"},
+    [REPORT_T_CMP_PAIR_NO_PARTNER] =
+	{"no cell of side b differs from a side-a cell only in the factors "
+	 "b names (name every factor the sides differ in, in both a and b)",
+	 "b 側のセルが a 側のセルと b の因子以外でも異なる（両側で異なる"
+	 "因子をすべて a と b に書く）"},
+    [REPORT_T_CMP_PAIR_NO_A] = {"no cell has side a's levels",
+				"a 側の水準をもつセルがない"},
+    [REPORT_T_GAP_LINE] = {"metric '%s' (plan %d:%d): declared, no values "
+			   "(%s)",
+			   "指標 '%s'（計画 %d:%d）: 宣言済み・値なし（%s）"},
+    [REPORT_T_GAP_ROW_LABEL] = {"Declared metric", "宣言済みの指標"},
+    [REPORT_T_GAP_ROW] = {"%s: declared, no values (%s)",
+			  "%s: 宣言済み・値なし（%s）"},
+    [REPORT_T_GAP_NO_OK_RUN] = {"no run ended ok: %lld failed, the first "
+				"with: %s",
+				"正常に終了した試行がない: 失敗 %lld 件、最初の"
+				"理由: %s"},
+    [REPORT_T_GAP_NO_OK_RUN_BARE] = {"no run ended ok: %lld failed",
+				     "正常に終了した試行がない: 失敗 %lld 件"},
+    [REPORT_T_GAP_EXTRACT] = {"%lld runs failed on it: %s",
+			      "%lld 件の試行がこの指標で失敗: %s"},
+    [REPORT_T_GAP_SERIES_ABSENT] = {"the series '%s' was not sampled on "
+				    "host %s",
+				    "系列 '%s' はホスト %s で採取されなかった"},
+    [REPORT_T_GAP_SERIES_ANY] = {"the series '%s' was not sampled on any "
+				 "host",
+				 "系列 '%s' はどのホストでも採取されなかった"},
+    [REPORT_T_GAP_SERIES_ELSEWHERE] =
+	{"the series '%s' was sampled on host %s, not on %s",
+	 "系列 '%1$s' は %3$s ではなくホスト %2$s で採取された"},
+    [REPORT_T_GAP_SERIES_EMPTY] =
+	{"the series '%s' on host %s had no point during the engine's run",
+	 "ホスト %2$s の系列 '%1$s' にエンジン実行中の点がない"},
+    [REPORT_T_GAP_NOT_STORED] = {"the ok runs stored no value of it",
+				 "正常に終了した試行に値が記録されていない"},
+    [REPORT_T_GAP_NEAREST] = {"; nearest names: %s", "。近い名前: %s"},
     [REPORT_T_GENERATED] = {"Generated", "作成日時"},
     [REPORT_T_METHOD] = {"Method", "方法"},
     [REPORT_T_FINDINGS] = {"Findings", "要点"},

@@ -94,7 +94,39 @@ enum report_lang {
 	X(SZ_REACHED)                                                          \
 	X(SZ_STOPPED)                                                          \
 	X(NONE)                                                                \
-	X(NO_COMPARISONS)                                                      \
+	X(NO_COMPARISONS) /* no reason known (a model built by hand) */        \
+	X(NOCMP)	  /* "No comparisons: %s" */                           \
+	X(NOCMP_NO_RUNS)                                                       \
+	X(NOCMP_NO_FACTORS)                                                    \
+	X(NOCMP_NO_TWO)	   /* %s: the factors and their levels */              \
+	X(NOCMP_LEVELS)	   /* "%s: %d levels" */                               \
+	X(NOCMP_LEVEL1)	   /* "%s: %d level" */                                \
+	X(NOCMP_DECLARED)  /* %d declared comparisons */                       \
+	X(NOCMP_OPTION)	   /* %d --compare given */                            \
+	X(NOCMP_DECLARED1) /* the one declared comparison */                   \
+	X(NOCMP_OPTION1)   /* the one --compare */                             \
+	X(CMP_NOTE_PLAN)   /* "report.compare (plan %d:%d): %s" */             \
+	X(CMP_NOTE_OPTION) /* "--compare %s: %s" */                            \
+	X(CMP_ONE_LEVEL)   /* factor %s, its plan has one level */             \
+	X(CMP_LEFT_ONE)	   /* factor %s, the one level with runs %s */         \
+	X(CMP_NO_CELL)	   /* factor %s: no cell at all */                     \
+	X(CMP_NO_BASELINE) /* factor %s, baseline %s */                        \
+	X(CMP_NESTED)	   /* factor, side a, side b, side a, side b */        \
+	X(CMP_PAIR)	   /* side a, side b, why */                           \
+	X(CMP_PAIR_NO_PARTNER)                                                 \
+	X(CMP_PAIR_NO_A)                                                       \
+	X(GAP_LINE) /* metric, line, col, why */                               \
+	X(GAP_ROW_LABEL)                                                       \
+	X(GAP_ROW)		/* metric, why */                              \
+	X(GAP_NO_OK_RUN)	/* %lld failed, the first reason %s */         \
+	X(GAP_NO_OK_RUN_BARE)	/* %lld failed, no reason stored */            \
+	X(GAP_EXTRACT)		/* %lld runs, the reason %s */                 \
+	X(GAP_SERIES_ABSENT)	/* series, host */                             \
+	X(GAP_SERIES_ANY)	/* series, on no host */                       \
+	X(GAP_SERIES_ELSEWHERE) /* series, the host it was on, the host */     \
+	X(GAP_SERIES_EMPTY)	/* series, host */                             \
+	X(GAP_NOT_STORED)                                                      \
+	X(GAP_NEAREST) /* the nearest names */                                 \
 	X(GENERATED)                                                           \
 	X(CONDITIONS)                                                          \
 	X(CONDITION)                                                           \

@@ -5,6 +5,7 @@
  */
 #include "suggest.h"
 
+#include <limits.h>
 #include <string.h>
 
 #include "utf8.h"
@@ -122,4 +123,65 @@ const char *suggest(const char *word, const char *const *names, size_t n)
 	for (i = 0; i < n; i++)
 		suggest_add(&s, names[i]);
 	return suggest_best(&s);
+}
+
+unsigned suggest_distance(const char *a, const char *b)
+{
+	uint32_t ca[SUGGEST_MAX_CHARS], cb[SUGGEST_MAX_CHARS];
+	int la = folded_chars(a ? a : "", ca),
+	    lb = folded_chars(b ? b : "", cb);
+	unsigned d;
+	if (la < 0 || lb < 0)
+		return UINT_MAX;
+	d = distance(ca, la, cb, lb);
+	if (d == 0 && strcmp(a ? a : "", b ? b : ""))
+		d = 1; /* differs in case only */
+	return d;
+}
+
+/* The ranking key of suggest_nearest: a name holding the word's last
+ * dotted part sorts before any other, then by edits. */
+static unsigned long long nearest_key(const char *word, const char *tail,
+				      const char *name)
+{
+	unsigned d = suggest_distance(word, name);
+	int holds = *tail && strstr(name, tail) != NULL;
+	return ((unsigned long long)!holds << 32) | d;
+}
+
+size_t suggest_nearest(const char *word, const char *const *names, size_t n,
+		       const char **out, size_t k)
+{
+	unsigned long long key[8];
+	const char *tail;
+	size_t i, j, got = 0;
+	if (!word || k == 0)
+		return 0;
+	if (k > 8)
+		k = 8;
+	tail = strrchr(word, '.');
+	tail = tail ? tail + 1 : word;
+	for (i = 0; i < n && i < SUGGEST_MAX_NAMES; i++) {
+		unsigned long long kk;
+		if (!names[i] || !strcmp(names[i], word))
+			continue;
+		for (j = 0; j < got; j++)
+			if (!strcmp(out[j], names[i]))
+				break;
+		if (j < got)
+			continue;
+		kk = nearest_key(word, tail, names[i]);
+		if (got == k && kk >= key[got - 1])
+			continue;
+		/* insert after every key <= kk: ties keep the given order */
+		j = got < k ? got++ : got - 1;
+		while (j > 0 && key[j - 1] > kk) {
+			key[j] = key[j - 1];
+			out[j] = out[j - 1];
+			j--;
+		}
+		key[j] = kk;
+		out[j] = names[i];
+	}
+	return got;
 }

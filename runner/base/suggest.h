@@ -63,4 +63,22 @@ const char *suggest_best(const struct suggest *s);
 /* The closest of names[0..n) to word, or NULL (no flags). */
 const char *suggest(const char *word, const char *const *names, size_t n);
 
+/* Edits between a and b by the rule above (code points, ASCII letters
+ * without case, a difference in case only one edit); UINT_MAX when either
+ * is over SUGGEST_MAX_CHARS characters. */
+unsigned suggest_distance(const char *a, const char *b);
+
+/*
+ * The "nearest existing names" of a name that got nothing (a declared
+ * metric or series without values): up to k of names[0..n) into out,
+ * nearest first, at any distance (the caller lists them; it does not
+ * guess one). A name that holds the word's last dotted part
+ * ("rx_pause" of "nic.ethtool.rx_pause") comes before every name that
+ * does not (a NIC's counter under a longer name); then fewer edits
+ * first, then the order given. Names equal to word, NULL or repeated are
+ * skipped. Returns how many were put in out.
+ */
+size_t suggest_nearest(const char *word, const char *const *names, size_t n,
+		       const char **out, size_t k);
+
 #endif

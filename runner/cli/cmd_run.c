@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "buf.h"
 #include "cmd.h"
 #include "catalog.h"
@@ -16,6 +17,7 @@
 #include "oom.h"
 #include "plan.h"
 #include "render.h"
+#include "report.h"
 #include "shard.h"
 #include "units.h"
 #include "store.h"
@@ -146,6 +148,29 @@ static int write_report(void *ctx, const char *db, int64_t session,
 	return r;
 }
 
+/* exec_gaps_fn: a line for each declared metric of the session without
+ * values, the one `xrun report --metric NAME` gives (model_gaps.c). */
+static void say_gaps(void *ctx, struct store *st, const struct plan *p,
+		     int64_t session)
+{
+	struct arena *a = arena_new();
+	struct report_gap *g;
+	struct xr_err err = {0};
+	int i, n;
+	(void)ctx;
+	if (!a)
+		return;
+	if (report_metric_gaps(st, p, &session, 1, a, &g, &n, &err) < 0)
+		xr_err_print(&err, "xrun");
+	else
+		for (i = 0; i < n; i++) {
+			const char *s =
+			    report_gap_line(REPORT_LANG_EN, &g[i], a);
+			fprintf(stderr, "xrun: %s\n", s ? s : "out of memory");
+		}
+	arena_free(a);
+}
+
 /* ---- the run ---------------------------------------------------------- */
 
 /* The plan (plan_path NULL: the embedded one) and its text. 0 or 2. */
@@ -218,6 +243,7 @@ static int run(struct run_args *a, const char *plan_path, int argc, char **argv)
 	a->o.plan_text = text.s;
 	a->o.argv_json = aj.s;
 	a->o.write_report = write_report;
+	a->o.say_gaps = say_gaps;
 	a->o.report_ctx = a;
 	ret = exec_run(p, &a->o, &out);
 out:

@@ -112,6 +112,18 @@ static void side_text(const struct plan *p, int f, const uint32_t *x,
 				 p->factors[g].levels[x[g]]);
 }
 
+/* How many levels of factor f the matrix's cells hold (0, 1 or 2: more
+ * than one). */
+static int levels_left(const struct matrix *m, int f)
+{
+	size_t c;
+	for (c = 1; c < m->ncells; c++)
+		if (m->lv[c * (size_t)m->nfactors + (size_t)f] !=
+		    m->lv[(size_t)f])
+			return 2;
+	return m->ncells ? 1 : 0;
+}
+
 /*
  * A factor comparison needs two cells that differ in the factor only: a
  * factor left with one level, or nested in another by the exclusions
@@ -126,6 +138,14 @@ static void check_factor(const struct plan *p, const struct plan_compare *pc,
 	int f = plan_factor_index(p, pc->factor);
 	if (f < 0 || plan_factor_pairs(p, pc, m->lv, m->ncells, &a, &b))
 		return;
+	if (!a && pc->baseline && levels_left(m, f) > 1) {
+		xr_diag_add(d, 1, pc->pos.line, pc->pos.col,
+			    "report.compare: factor '%s' has no cell at its "
+			    "baseline '%s' in the matrix (the exclusions leave "
+			    "none): there is nothing to compare against",
+			    p->factors[f].name, pc->baseline);
+		return;
+	}
 	if (!a) {
 		xr_diag_add(d, 1, pc->pos.line, pc->pos.col,
 			    "report.compare: factor '%s' has one level in the "

@@ -380,6 +380,9 @@ static int execute(struct runctx *rc, struct exec_outcome *out)
 	 * (no usable font for a PDF, an unwritable path) is the environment's
 	 * fault: exit 3 unless runs failed (docs: README, Exit codes). */
 	verify_summary(rc, out);
+	if (rc->o->say_gaps)
+		rc->o->say_gaps(rc->o->report_ctx, rc->st, rc->p,
+				rc->session_id);
 	out->nbad_reports = write_reports(rc);
 	if (out->nbad_reports > 0 && !session_failed(rc))
 		return 3;

@@ -37,6 +37,15 @@ struct exec_only {
 typedef int (*exec_report_fn)(void *ctx, const char *db, int64_t session,
 			      const char *path);
 
+/*
+ * Says, at the end of the run, what the session's stored values lack:
+ * the caller (which links the report model) prints a line for each
+ * declared metric without values (issue 35), from the store st, still
+ * open, for session.
+ */
+typedef void (*exec_gaps_fn)(void *ctx, struct store *st, const struct plan *p,
+			     int64_t session);
+
 struct exec_opts {
 	const char *plan_path; /* the plan's file; NULL: the embedded plan */
 	const char *plan_text; /* its text, recorded in the store */
@@ -58,6 +67,7 @@ struct exec_opts {
 				testbed (testbed.h) */
 	exec_report_fn write_report; /* NULL: report.output is ignored */
 	void *report_ctx;
+	exec_gaps_fn say_gaps; /* NULL: nothing said; ctx report_ctx */
 };
 
 /* What this invocation did. */

@@ -522,6 +522,29 @@ int store_facts_each(struct store *st, const int64_t *sessions, size_t n,
 	return store_read_end(st, s, rc, cb, "host facts", err);
 }
 
+int store_metric_names_each(struct store *st, const int64_t *sessions, size_t n,
+			    store_name_fn fn, void *ctx, struct xr_err *err)
+{
+	static const char sql[] =
+	    "SELECT m.name, COUNT(*) FROM metrics m "
+	    "CROSS JOIN runs r ON r.id = m.run_id "
+	    "WHERE r.position >= 0 AND r.session_id IN %s AND r.warmup = 0 "
+	    "AND r.status = 'ok' GROUP BY m.name ORDER BY m.name";
+	sqlite3_stmt *s;
+	int rc = SQLITE_DONE, cb = 0, r;
+	if ((r = store_read_prep(st, sql, sessions, n, &s, "metric names",
+				 err)) < 0)
+		return r;
+	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_name_count row;
+		row.host = NULL;
+		row.name = col_str(s, 0);
+		row.runs = sqlite3_column_int64(s, 1);
+		cb = fn(ctx, &row);
+	}
+	return store_read_end(st, s, rc, cb, "metric names", err);
+}
+
 int store_observed_each(struct store *st, const int64_t *sessions, size_t n,
 			store_observed_fn fn, void *ctx, struct xr_err *err)
 {

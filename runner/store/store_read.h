@@ -195,6 +195,23 @@ int store_verify_groups_each(struct store *st, const int64_t *sessions,
 			     size_t n, store_vgroup_fn fn, void *ctx,
 			     struct xr_err *err);
 
+/* The names that hold values in the non-warm-up runs of the sessions,
+ * with how many runs hold each: what a declared metric without values
+ * is told apart from (reports/model/model_gaps.c). host is NULL for a
+ * metric. */
+struct store_name_count {
+	const char *host, *name;
+	int64_t runs;
+};
+typedef int (*store_name_fn)(void *ctx, const struct store_name_count *c);
+/* Metric names of the ok runs, by name. */
+int store_metric_names_each(struct store *st, const int64_t *sessions, size_t n,
+			    store_name_fn fn, void *ctx, struct xr_err *err);
+/* Series (host, name) of the runs' current attempts, any status, by host
+ * and name (store_series.c). None in a store older than version 7. */
+int store_series_names_each(struct store *st, const int64_t *sessions, size_t n,
+			    store_name_fn fn, void *ctx, struct xr_err *err);
+
 /* Host facts of the sessions, ordered by host, key and session. */
 struct store_fact_row {
 	int64_t session_id;

@@ -294,3 +294,41 @@ int store_series_each(struct store *st, const struct store_series_filter *f,
 	sqlite3_finalize(s);
 	return r;
 }
+
+int store_series_names_each(struct store *st, const int64_t *sessions, size_t n,
+			    store_name_fn fn, void *ctx, struct xr_err *err)
+{
+	/* version 8 keeps a killed attempt's rows beside the redo's: only
+	 * the current attempt's, as the view series shows */
+	static const char v8[] =
+	    "SELECT d.host, d.name, COUNT(DISTINCT d.run_id) FROM series_data "
+	    "d CROSS JOIN runs r ON r.id = d.run_id AND d.attempt = "
+	    "r.attempts WHERE r.session_id IN %s AND r.warmup = 0 AND d.n > 0 "
+	    "GROUP BY d.host, d.name ORDER BY d.host, d.name";
+	static const char v7[] =
+	    "SELECT d.host, d.name, COUNT(DISTINCT d.run_id) FROM series_data "
+	    "d CROSS JOIN runs r ON r.id = d.run_id WHERE r.session_id IN %s "
+	    "AND r.warmup = 0 AND d.n > 0 GROUP BY d.host, d.name "
+	    "ORDER BY d.host, d.name";
+	sqlite3_stmt *s;
+	int rc = SQLITE_DONE, cb = 0, r;
+	if (!has_table_sql(st, "SELECT 1 FROM series_data LIMIT 0"))
+		return 0; /* a store older than version 7 */
+	if ((r = store_read_prep(
+		 st,
+		 has_table_sql(st, "SELECT attempt FROM series_data LIMIT 0")
+		     ? v8
+		     : v7,
+		 sessions, n, &s, "series names", err)) < 0)
+		return r;
+	while (!cb && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_name_count row;
+		const char *h = (const char *)sqlite3_column_text(s, 0);
+		const char *nm = (const char *)sqlite3_column_text(s, 1);
+		row.host = h ? h : "";
+		row.name = nm ? nm : "";
+		row.runs = sqlite3_column_int64(s, 2);
+		cb = fn(ctx, &row);
+	}
+	return store_read_end(st, s, rc, cb, "series names", err);
+}

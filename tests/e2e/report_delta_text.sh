@@ -60,7 +60,7 @@ hl_en='Robust Δ (Hodges–Lehmann) = 100 × (exp(median of ln(y_B) − ln(y_A) 
 pair_en='report.compare (plan 20:7): the pair nic=x550 against nic=mg3 yields no comparison: no cell of side b differs from a side-a cell only in the factors b names (name every factor the sides differ in, in both a and b)'
 pos_ja='Δ（実行順モデル）= 100 × (exp(b) − 1) %。b は ln(y) を側・実行順・セッションごとの切片に最小二乗で回帰したときの側 B の係数で、線形ドリフトを除いた B と A の幾何平均の比から 1 を引いたもの。'
 hl_ja='頑健な Δ（Hodges–Lehmann）= 100 × (exp(B の試行と A の試行の全組の ln(y_B) − ln(y_A) の中央値) − 1) %、p は Mann–Whitney の両側検定。'
-pair_ja='report.compare（計画 20:7）の指定ペア nic=x550 と nic=mg3 から比較が得られない: b 側のセルが a 側のセルと b の因子以外でも異なる（両側で異なる因子をすべて a と b に書く）'
+pair_ja='report.compare（計画 20:7）: 指定ペア nic=x550 と nic=mg3 から比較が得られない: b 側のセルが a 側のセルと b の因子以外でも異なる（両側で異なる因子をすべて a と b に書く）'
 
 check() { # LANG POS HL PAIR
 	"$XRUN" report --db p.db --lang "$1" -o "$1.json" 2>"$1.err" ||

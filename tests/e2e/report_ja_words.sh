@@ -15,7 +15,13 @@
 #  - fail: failed and timed-out runs with their reasons, too few runs;
 #  - kinds edited by SQL: an interrupted session, and host facts that set
 #    each ceiling the limits name (Ethernet, tbf, htb, policers on both
-#    hooks, PCIe, USB, Wi-Fi) and a missing MTU.
+#    hooks, PCIe, USB, Wi-Fi) and a missing MTU;
+#  - why there is no comparison (issue 35): factors nested by exclusions
+#    (nest), declared comparisons left one level or no baseline (decl),
+#    no factor with two levels (three), no factor (none); declared
+#    metrics without values: a series never sampled, one sampled on
+#    another host, one before the engine's run (gaps), a regex that never
+#    matched (nomatch).
 # `counters: none`: what this machine's TCP counters did meanwhile (a
 # retransmission under load) is no sentence kind of the test's.
 set -eu
@@ -62,6 +68,61 @@ plan kinds "a, b, c, d, e, f" random '[sh, ./gen.sh, "{{x}}", "{{rep}}"]' \
 plan seq "a, b" sequential '[sh, ./gen.sh, "{{x}}", "{{rep}}"]'
 plan fail "a, b" random \
 	'[sh, -c, "[ $0 = a ] && sleep 5; echo connect: Connection refused >&2; exit 1", "{{x}}"]'
+# no comparison, each reason; declared metrics without values
+small() { # NAME FACTORS-YAML [EXTRA-YAML] [RUN]
+	local run='[sh, -c, "echo result: 100; echo xrun-interval 0 1 90"]'
+	[ $# -lt 4 ] || run=$4
+	cat >"$1.yaml" <<YAML
+xrun: 1
+name: $1
+hosts:
+  peer: { ssh: peer.invalid }
+engine:
+  type: command
+  run: $run
+  metrics:
+    throughput: { regex: "result: ([0-9]+)", unit: Mbit/s }
+${3:-}
+$2
+repeat: 1
+sample: off
+counters: none
+YAML
+	"$XRUN" run "$1.yaml" --db "$1.db" --quiet --unattended \
+		>"$1.out" 2>&1 || true
+}
+small nest "factors:
+  nic: { levels: [x520, x710] }
+  slot: { levels: [p3, p4] }
+exclude:
+  - { nic: x520, slot: p4 }
+  - { nic: x710, slot: p3 }"
+small decl "factors:
+  nic: { levels: [a, b] }
+  proto: { levels: [tcp, udp, sctp] }
+exclude:
+  - { nic: b }
+  - { proto: tcp }
+report:
+  compare:
+    - { factor: nic }
+    - { factor: proto, baseline: tcp }
+    - { a: { nic: b }, b: { nic: a } }"
+small three "factors:
+  x: { levels: [a, b, c] }
+  os: { levels: [linux] }"
+small none ""
+small gaps "factors:
+  x: { levels: [a] }" \
+	"    typo: { series: engine.thruput, host: client, stat: max }
+    far: { series: engine.throughput, host: peer, stat: max }"
+small early "factors:
+  x: { levels: [a] }" \
+	"    early: { series: engine.throughput, host: client, stat: max }" \
+	'[sh, -c, "echo result: 100; echo xrun-interval -2 -1 9"]'
+small nomatch "factors:
+  x: { levels: [a] }" "    latency: { regex: \"latency ([0-9]+)\" }"
+
 [ "$(sqlite3 fail.db "select group_concat(distinct status) from runs")" = \
 	"timeout,failed" ] || [ "$(sqlite3 fail.db \
 	"select count(distinct status) from runs")" = 2 ] ||
@@ -139,6 +200,11 @@ def scan(n):
         add(x["code"])
     for u in d["run_values"]:
         add(u.get("reason"))
+    for g in d["declared_no_values"]:
+        for k in ("metric", "series", "host", "detail"):
+            add(g.get(k))
+        for v in g["nearest"]:
+            add(v)
     for c in d["cells"]:
         add(c.get("engine"))
     # Names of units, protocols, methods, tools and options, as a Japanese
@@ -149,7 +215,7 @@ def scan(n):
     qdisc tbf htb softirq iperf iperf3 xrun cwnd snd_wnd ABBA
     HC2 HC3 TOST Welch Bell McCaffrey Hodges Lehmann Mann Whitney holm adjust
     ln exp p n b t y y_A y_B x CI p95 SI A B k
-    report compare accept sequential baseline
+    report compare accept sequential baseline a only
     """.split())
     bad = {}
     for no, line in enumerate(md.splitlines(), 1):
@@ -170,7 +236,8 @@ def scan(n):
 sys.exit(1 if sum(scan(n) for n in sys.argv[1:]) else 0)
 PY
 leaks=0
-stores="kinds seq fail stopped eth tbf htb egress ingress pcie usb wifi nomtu"
+stores="kinds seq fail stopped eth tbf htb egress ingress pcie usb wifi nomtu
+	nest decl three none gaps early nomatch"
 for n in $stores; do
 	for f in md json; do
 		"$XRUN" report --db "$n.db" --lang ja -o "$n.$f" 2>"$n.err" ||
@@ -203,5 +270,21 @@ need pcie.md "local の PCIe 2.5 GT/s x1" "a PCIe link"
 need usb.md "local の USB 480 Mb/s (high_speed)" "a USB link"
 need wifi.md "local の Wi-Fi PHY 速度" "a Wi-Fi rate"
 need nomtu.md "local の nic_mtu" "a missing fact"
+need nest.md "比較なし: 因子 'nic' から比較が得られない" "nested factors"
+need decl.md "因子 'nic' は 1 つの水準（a）にしか試行がなく" "one level left"
+need decl.md "因子 'proto' の基準の水準 'tcp' に試行がない" "no baseline"
+need decl.md "a 側の水準をもつセルがない" "a pair without side a"
+need decl.md "指定された 3 件の比較" "every declared one yields none"
+need three.md "水準がちょうど 2 つの因子もない（x: 3 水準, os: 1 水準）" \
+	"no two levels, each factor's levels"
+need none.md "比較なし: 計画に因子がなく" "no factor"
+need gaps.md "typo: 宣言済み・値なし（系列 'engine.thruput' はホスト local で採取されなかった。近い名前: engine.throughput）" \
+	"a series never sampled, with the nearest name"
+need gaps.md "far: 宣言済み・値なし（系列 'engine.throughput' は peer ではなくホスト local で採取された）" \
+	"a series sampled on another host"
+need early.md "ホスト local の系列 'engine.throughput' にエンジン実行中の点がない" \
+	"a series without a point in the run"
+need nomatch.md "件の試行がこの指標で失敗" "a regex that never matched"
+need nomatch.md "正常に終了した試行がない: 失敗 1 件" "no run ended ok"
 [ $leaks = 0 ] || fail "$leaks report(s) with English words or a missing kind"
 echo "ok - every sentence kind in Japanese"

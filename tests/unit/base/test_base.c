@@ -74,6 +74,51 @@ static void test_suggest(void)
 	ok(suggest(NULL, keys, 3) == NULL, "NULL word");
 }
 
+/* suggest_distance and suggest_nearest: the distances by hand. */
+static void test_nearest(void)
+{
+	const char *out[4];
+	/* nic.ethtool.rx_pasue against three series a host sampled:
+	 * rx_pause: 's','u' swapped = 2 edits (replace both); rx_packets:
+	 * "sue" -> "ckets" = s->c, u->k, e, +t, +s = 4; nic.rx_bytes: over
+	 * 8 deletions ("ethtool.") alone, so last */
+	const char *sampled[] = {"nic.rx_bytes", "nic.ethtool.rx_packets",
+				 "nic.ethtool.rx_pause", "cpu.0.busy",
+				 "nic.ethtool.rx_pause"};
+	/* a NIC with the counter under a longer name: it holds "rx_pause",
+	 * 9 edits ("_ctrl_phy" added), and comes before rx_packets (4) */
+	const char *other[] = {"nic.ethtool.rx_packets",
+			       "nic.ethtool.rx_pause_ctrl_phy", "nic.rx_bytes"};
+	const char *ties[] = {"bat", "cap", "cat"};
+
+	is_int(suggest_distance("kitten", "sitting"), 3,
+	       "k->s, e->i, +g: 3 edits");
+	is_int(suggest_distance("rx_pasue", "rx_pause"), 2, "a swap is 2");
+	is_int(suggest_distance("rx_pause", "rx_packets"), 4,
+	       "use -> ckets: 4 edits");
+	is_int(suggest_distance("PAUSE", "pause"), 1, "case only: 1 edit");
+	is_int(suggest_distance("", "abc"), 3, "from nothing: 3 inserts");
+	is_int(suggest_distance("same", "same"), 0, "equal: 0");
+
+	is_int((long long)suggest_nearest("nic.ethtool.rx_pasue", sampled, 5,
+					  out, 3),
+	       3, "three nearest of four names (one repeated)");
+	is_str(out[0], "nic.ethtool.rx_pause", "nearest: 2 edits");
+	is_str(out[1], "nic.ethtool.rx_packets", "then 4 edits");
+	is_str(out[2], "nic.rx_bytes", "then the rest by edits");
+	is_int((long long)suggest_nearest("nic.ethtool.rx_pause", other, 3, out,
+					  2),
+	       2, "k = 2 of three");
+	is_str(out[0], "nic.ethtool.rx_pause_ctrl_phy",
+	       "a name holding the last part first, at 9 edits");
+	is_str(out[1], "nic.ethtool.rx_packets", "then fewest edits");
+	is_int((long long)suggest_nearest("cat", ties, 3, out, 4), 2,
+	       "the word itself is not its own nearest name");
+	is_str(out[0], "bat", "ties keep the given order");
+	is_str(out[1], "cap", "ties keep the given order (2)");
+	is_int((long long)suggest_nearest("x", ties, 3, out, 0), 0, "k = 0");
+}
+
 static void test_utf8(void)
 {
 	uint32_t cp;
@@ -199,6 +244,7 @@ static void test_kv(void)
 int main(void)
 {
 	test_suggest();
+	test_nearest();
 	test_utf8();
 	test_term();
 	test_kv();
