@@ -298,8 +298,9 @@ static int police_ceilings(struct explain_ctx *x, const char *h, int udp,
 }
 
 /* The narrowest ceiling that one host's facts set. */
-static void host_ceilings(struct explain_ctx *x, const char *h, int udp,
-			  struct explain_ceil *best, struct explain_ceil *bus)
+static void explain_host_ceilings(struct explain_ctx *x, const char *h, int udp,
+				  struct explain_ceil *best,
+				  struct explain_ceil *bus)
 {
 	const struct report *r = x->r;
 	const char *link = explain_cell_fact(x, h, "nic_link"),
@@ -397,7 +398,8 @@ static void cell_ceilings(struct explain_ctx *x, int ci, int udp,
 			}
 		}
 		if (seen || !any)
-			host_ceilings(x, r->span.hosts[h], udp, best, bus);
+			explain_host_ceilings(x, r->span.hosts[h], udp, best,
+					      bus);
 	}
 }
 

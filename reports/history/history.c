@@ -78,7 +78,7 @@ static const char *fact_of(const struct report *r, int64_t s, const char *host,
 	return NULL;
 }
 
-static const char *plan_hash_of(const struct report *r, int64_t s)
+static const char *history_plan_hash_of(const struct report *r, int64_t s)
 {
 	int i;
 	for (i = 0; i < r->span.nsessions; i++)
@@ -93,12 +93,13 @@ static const char *plan_hash_of(const struct report *r, int64_t s)
  * as key "plan"): into causes (when not NULL, from the arena) and text.
  * Returns how many.
  */
-static int facts_diff(const struct report *r, struct arena *ar, int64_t a,
-		      int64_t b, struct history_cause **causes,
-		      struct buf *text)
+static int history_facts_diff(const struct report *r, struct arena *ar,
+			      int64_t a, int64_t b,
+			      struct history_cause **causes, struct buf *text)
 {
 	int i, n = 0, cap = 0;
-	const char *pa = plan_hash_of(r, a), *pb = plan_hash_of(r, b);
+	const char *pa = history_plan_hash_of(r, a),
+		   *pb = history_plan_hash_of(r, b);
 	struct history_cause *c = NULL;
 	for (i = -1; i < r->nfacts; i++) {
 		const char *host, *key, *va, *vb;
@@ -216,8 +217,8 @@ static int sessions_fill(const struct report *r, struct arena *a,
 			s->hi = exp(m + q);
 		}
 		buf_reset(&b);
-		if (k &&
-		    facts_diff(r, a, sb->sid[k - 1], sb->sid[k], NULL, &b) < 0)
+		if (k && history_facts_diff(r, a, sb->sid[k - 1], sb->sid[k],
+					    NULL, &b) < 0)
 			return -1;
 		s->changed = arena_strdup(a, b.len ? b.s : "");
 		if (!s->changed)
@@ -266,8 +267,8 @@ static int changes_fill(const struct report *r, struct arena *a,
 		c->hi_pct = 100 * expm1(cc[i].hi);
 		c->p = cc[i].p;
 		buf_reset(&b);
-		c->ncauses = facts_diff(r, a, h->s[k - 1].session,
-					h->s[k].session, &c->causes, &b);
+		c->ncauses = history_facts_diff(
+		    r, a, h->s[k - 1].session, h->s[k].session, &c->causes, &b);
 		if (c->ncauses < 0)
 			return -1;
 		if (!c->ncauses)

@@ -98,9 +98,9 @@ static int header_block(struct pdf *pdf, const struct report *r,
 	return draw_rtable(pdf, &rt, BODY, NULL, NULL, err);
 }
 
-static int matrix_table(struct pdf *pdf, const struct report *r,
-			const struct rtable *rt, int no, int *landscape,
-			struct xr_err *err)
+static int write_pdf_matrix_table(struct pdf *pdf, const struct report *r,
+				  const struct rtable *rt, int no,
+				  int *landscape, struct xr_err *err)
 {
 	struct buf cap = BUF_INIT;
 	struct pdf_table *t;
@@ -137,9 +137,9 @@ static int matrix_table(struct pdf *pdf, const struct report *r,
 }
 
 /* The chart of a matrix table (chart.c decides what it shows). */
-static int matrix_chart(struct pdf *pdf, const struct report *r,
-			struct arena *a, int ti, const char *caption,
-			struct xr_err *err)
+static int write_pdf_matrix_chart(struct pdf *pdf, const struct report *r,
+				  struct arena *a, int ti, const char *caption,
+				  struct xr_err *err)
 {
 	struct chart ch;
 	struct chart_fig fig;
@@ -298,9 +298,10 @@ static int matrices(struct pdf *pdf, const struct report *r, struct arena *a,
 			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 					  "out of memory");
 		}
-		rc = matrix_table(pdf, r, &rt, i + 1, &wide, err);
+		rc = write_pdf_matrix_table(pdf, r, &rt, i + 1, &wide, err);
 		if (rc == 0)
-			rc = matrix_chart(pdf, r, ta, i, rt.title, err);
+			rc = write_pdf_matrix_chart(pdf, r, ta, i, rt.title,
+						    err);
 		if (wide)
 			pdf_set_orient(pdf, PDF_PORTRAIT);
 		arena_free(ta);

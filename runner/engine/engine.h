@@ -10,10 +10,10 @@
 
 #include <stddef.h>
 
-#include "err.h"
 #include "plan.h"
 #include "run_status.h"
 #include "series.h"
+#include "xr_err.h"
 
 struct plan;
 struct host;

@@ -1,9 +1,9 @@
 /*
- * Error values and positioned diagnostics (see err.h): the one place that
+ * Error values and positioned diagnostics (see xr_err.h): the one place that
  * formats "file:line:col: error: message" for the whole program.
  */
-#include "err.h"
 #include "oom.h"
+#include "xr_err.h"
 
 #include "buf.h"
 #include "utf8.h"
