@@ -348,9 +348,8 @@ static int host_session_command(struct host *h, const struct proc_opts *o,
 		host_frame_init(&fo, nonce, cap);
 		host_frame_init(&fe, nonce, cap);
 		a = attempt(h->session, &script, until, &fo, &fe);
-		if (a != ATT_DONE)
-			host_session_kill(
-			    h->session); /* the next starts anew */
+		if (a != ATT_DONE) /* the next starts anew */
+			host_session_kill(h->session);
 		if (a != ATT_DEAD)
 			break;
 		host_frame_release(&fo);
