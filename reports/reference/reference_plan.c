@@ -15,7 +15,7 @@
 
 #include "arena.h"
 #include "buf.h"
-#include "engine.h"
+#include "engine_cond.h"
 #include "plan.h"
 #include "reference_int.h"
 #include "suggest.h"
@@ -112,8 +112,7 @@ static void check_cond(const struct plan *p, const struct report_ref *ref,
 				    v, p->engine.type);
 		return;
 	}
-	if (!engine_condition(engine_find(p->engine.type), k, &cp, mine,
-			      sizeof mine))
+	if (!engine_cond(p->engine.type, k, &cp, mine, sizeof mine))
 		return; /* the engine's parameters say nothing of it */
 	if (!strcmp(k, "duration")) {
 		if (!same_number(v, mine))

@@ -17,7 +17,7 @@
 
 #include "arena.h"
 #include "buf.h"
-#include "engine.h"
+#include "engine_cond.h"
 #include "plan.h"
 #include "format.h"
 #include "reference_int.h"
@@ -216,8 +216,7 @@ static const char *reference_verdict_engine_says(const struct report *r,
 	struct engine_cond_params cp = {cell_param, &l, 0};
 	char v[96];
 	cp.duration = r->met.engine_duration;
-	if (!c->engine ||
-	    !engine_condition(engine_find(c->engine), key, &cp, v, sizeof v))
+	if (!c->engine || !engine_cond(c->engine, key, &cp, v, sizeof v))
 		return NULL;
 	return arena_strdup(r->arena, v);
 }
