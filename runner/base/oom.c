@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "xr_err.h"
+#include "xr_code.h"
 #include "banned.h"
 
 static char oom_stage[512];
