@@ -11,44 +11,11 @@
 #include <string.h>
 
 #include "arena.h"
+#include "explain.h"
 #include "explain_int.h"
 #include "format.h"
 
 #include "banned.h"
-
-static const struct {
-	const char *name, *text[REPORT_LANG_COUNT];
-} kinds[] = {
-#define EXPLAIN_ROW(e, n, en, ja) {n, {en, ja}},
-    EXPLAIN_KIND_MAP(EXPLAIN_ROW)
-#undef EXPLAIN_ROW
-};
-
-const char *explain_kind_name(enum explain_kind k)
-{
-	return kinds[k].name;
-}
-
-const char *explain_kind_text(enum explain_kind k, enum report_lang lang)
-{
-	return kinds[k].text[lang];
-}
-
-const char *explain_fact(const struct report *r, const char *host,
-			 const char *key)
-{
-	const char *v = NULL;
-	int64_t s = -1;
-	for (int i = 0; i < r->nfacts; i++) {
-		const struct report_fact *f = &r->facts[i];
-		if (!strcmp(f->host, host) && !strcmp(f->key, key) &&
-		    f->session >= s) {
-			v = f->value;
-			s = f->session;
-		}
-	}
-	return v;
-}
 
 static const char *observed(const struct report *r, int cell, const char *key)
 {
@@ -57,21 +24,6 @@ static const char *observed(const struct report *r, int cell, const char *key)
 		    !strcmp(r->observed[i].key, key))
 			return r->observed[i].value;
 	return NULL;
-}
-
-void explain_share(const struct report *r, int ja, double v, double ceiling,
-		   const char *name, int digits, char *dst, size_t n)
-{
-	char pv[64], cv[64], buf[512];
-	report_fmt_value_unit(r, v, pv, sizeof pv);
-	report_fmt_value_unit(r, ceiling, cv, sizeof cv);
-	if (ja)
-		snprintf(buf, sizeof buf, "%s = %s（%s）の %.*f%%", pv, cv,
-			 name, digits, 100 * v / ceiling);
-	else
-		snprintf(buf, sizeof buf, "%s = %.*f%% of %s (%s)", pv, digits,
-			 100 * v / ceiling, cv, name);
-	explain_cat(dst, n, "; ", buf);
 }
 
 static void ctx_free(struct explain_ctx *x)
@@ -105,23 +57,6 @@ static int index_cells(struct explain_ctx *x)
 			x->by_cell[at[r->runs[i].cell]++] = i;
 	free(at);
 	return 0;
-}
-
-void explain_cat(char *dst, size_t n, const char *sep, const char *s)
-{
-	size_t l = strlen(dst);
-	snprintf(dst + l, n - l, "%s%s", l ? sep : "", s);
-}
-
-void explain_fact_text(char *dst, size_t n, int ja, const char *sep,
-		       const char *host, const char *key, const char *value)
-{
-	size_t l = strlen(dst);
-	if (l >= n)
-		return;
-	snprintf(dst + l, n - l, ja ? "%s%s の %s%s%s" : "%s%s of %s%s%s",
-		 l ? sep : "", ja ? host : key, ja ? key : host,
-		 value ? ": " : "", value ? value : "");
 }
 
 /* The ceiling bps of kind k, named name, from the facts f1 and f2 of
@@ -298,8 +233,9 @@ static int police_ceilings(struct explain_ctx *x, const char *h, int udp,
 }
 
 /* The narrowest ceiling that one host's facts set. */
-static void host_ceilings(struct explain_ctx *x, const char *h, int udp,
-			  struct explain_ceil *best, struct explain_ceil *bus)
+static void explain_host_ceilings(struct explain_ctx *x, const char *h, int udp,
+				  struct explain_ceil *best,
+				  struct explain_ceil *bus)
 {
 	const struct report *r = x->r;
 	const char *link = explain_cell_fact(x, h, "nic_link"),
@@ -364,23 +300,6 @@ static void host_ceilings(struct explain_ctx *x, const char *h, int udp,
 	}
 }
 
-int explain_version_before(const char *v, int maj, int min)
-{
-	int a = 0, b = 0;
-	/* observed as iperf3 prints it: "iperf 3.12" */
-	while (v && *v && (*v < '0' || *v > '9'))
-		v++;
-	if (!v || sscanf(v, "%d.%d", &a, &b) != 2)
-		return 0;
-	return a < maj || (a == maj && b < min);
-}
-
-void explain_push(enum explain_kind *k, int *n, enum explain_kind v)
-{
-	if (*n < 2)
-		k[(*n)++] = v;
-}
-
 /* The cell's hosts: those its runs have series from, else every host. */
 static void cell_ceilings(struct explain_ctx *x, int ci, int udp,
 			  struct explain_ceil *best, struct explain_ceil *bus)
@@ -397,7 +316,8 @@ static void cell_ceilings(struct explain_ctx *x, int ci, int udp,
 			}
 		}
 		if (seen || !any)
-			host_ceilings(x, r->span.hosts[h], udp, best, bus);
+			explain_host_ceilings(x, r->span.hosts[h], udp, best,
+					      bus);
 	}
 }
 

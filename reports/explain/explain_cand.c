@@ -47,8 +47,8 @@ static double half_fair_share(const struct report *r)
  * (sampler_engine.c: engine.core, in-process samplers only): "in k of n
  * samples"; without such a series (a far host, or a store from before
  * it) the report says it does not know. */
-static void engine_on_text(struct explain_ctx *x, const struct explain_evid *e,
-			   int ja)
+static void explain_cand_engine_on_text(struct explain_ctx *x,
+					const struct explain_evid *e, int ja)
 {
 	char buf[256];
 	if (!e->on_samples) {
@@ -145,7 +145,7 @@ void explain_cpu_candidate(struct explain_ctx *x, const struct explain_evid *e,
 		}
 		snprintf(buf, sizeof buf, "%s cpu.%d.busy", e->host, e->core);
 		explain_cat(x->series, sizeof x->series, ", ", buf);
-		engine_on_text(x, e, ja);
+		explain_cand_engine_on_text(x, e, ja);
 	}
 	if (e->proc_name && e->proc > 0) {
 		snprintf(buf, sizeof buf,

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain.h"
+#include "explain_ceil.h"
 
 #include "banned.h"
 

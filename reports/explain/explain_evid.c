@@ -96,8 +96,8 @@ static double leadin_mean(const struct report_series *s)
  * from 0% to 100% and cpu.all.busy from 50% to 100% (bench/RESULTS.md,
  * "Explain beside a busy loop").
  */
-static int engine_rose(const struct report_run *u, const char *h,
-		       const struct report_series *all)
+static int explain_evid_engine_rose(const struct report_run *u, const char *h,
+				    const struct report_series *all)
 {
 	double rise = explain_loaded_mean(all, NULL) - leadin_mean(all);
 	int cores = 0, sat = 0;
@@ -161,8 +161,9 @@ static void rate_evidence(const struct report_series *s, struct explain_evid *e)
 /* The engine's own processes (iperf3's cpu_utilization_percent: the
  * client's host_total, the server's remote_total), when each is one
  * thread: the busiest, % of one core, into *pct; NaN when unknown. */
-static const char *engine_proc(const struct report *r, int single,
-			       const struct report_run *u, double *pct)
+static const char *explain_evid_engine_proc(const struct report *r, int single,
+					    const struct report_run *u,
+					    double *pct)
 {
 	static const char *const m[] = {"cpu_host", "cpu_remote"};
 	static const char *const who[] = {"client", "server"};
@@ -201,8 +202,9 @@ static double run_share(const struct report_run *u, const char *h,
 /* The loaded samples of run u in which host h's engine processes ran
  * (engine.core finite: sampler_engine.c) into *n, and those in which the
  * busiest of them was on core last into *on. */
-static void engine_on_core(const struct report_run *u, const char *h, int core,
-			   int *n, int *on)
+static void explain_evid_engine_on_core(const struct report_run *u,
+					const char *h, int core, int *n,
+					int *on)
 {
 	const struct report_series *s = report_run_series(u, h, "engine.core");
 	for (int i = 0; s && i < s->n; i++)
@@ -218,7 +220,8 @@ void explain_run_evidence(const struct report *r, int single,
 	double best = -1, best_rank = -1e9, soft = NAN, peak = NAN, proc,
 	       share = NAN;
 	int core = -1, has_cpu = 0, contended = 0, rose = 0;
-	const char *host = NULL, *pn = engine_proc(r, single, u, &proc);
+	const char *host = NULL,
+		   *pn = explain_evid_engine_proc(r, single, u, &proc);
 	for (int i = 0; i < u->nseries; i++) {
 		const struct report_series *s = &u->series[i];
 		double m, p, rank;
@@ -226,7 +229,7 @@ void explain_run_evidence(const struct report *r, int single,
 		if (!strcmp(s->name, "cpu.all.busy")) {
 			if ((m = leadin_mean(s)) > e->leadin)
 				e->leadin = m;
-			rose |= engine_rose(u, s->host, s);
+			rose |= explain_evid_engine_rose(u, s->host, s);
 		}
 		if (!strcmp(s->name, "cpu.running") &&
 		    isfinite(p = run_share(u, s->host, &waited))) {
@@ -283,7 +286,8 @@ void explain_run_evidence(const struct report *r, int single,
 		e->proc_name = pn;
 	}
 	if (host)
-		engine_on_core(u, host, core, &e->on_samples, &e->on_core);
+		explain_evid_engine_on_core(u, host, core, &e->on_samples,
+					    &e->on_core);
 	if (best > e->busy) {
 		e->busy = best;
 		e->softirq = soft;

@@ -6,7 +6,9 @@
  * different values of a fact a ceiling needs, no ceiling is named; when
  * the median is above EXPLAIN_ABOVE_CEILING of a ceiling, the facts and
  * the measurement disagree and no kind is named either (schema/report.md,
- * "Limits").
+ * "Limits"). Also the lookups the rules share: a host's latest value of a
+ * fact over the sessions (explain_fact), an engine version older than
+ * another (explain_version_before).
  */
 #include <math.h>
 #include <stdio.h>
@@ -139,4 +141,31 @@ int explain_facts_settle(struct explain_ctx *x, double med,
 		    "so the facts and the measurement disagree",
 	       over->facts);
 	return 1;
+}
+
+const char *explain_fact(const struct report *r, const char *host,
+			 const char *key)
+{
+	const char *v = NULL;
+	int64_t s = -1;
+	for (int i = 0; i < r->nfacts; i++) {
+		const struct report_fact *f = &r->facts[i];
+		if (!strcmp(f->host, host) && !strcmp(f->key, key) &&
+		    f->session >= s) {
+			v = f->value;
+			s = f->session;
+		}
+	}
+	return v;
+}
+
+int explain_version_before(const char *v, int maj, int min)
+{
+	int a = 0, b = 0;
+	/* observed as iperf3 prints it: "iperf 3.12" */
+	while (v && *v && (*v < '0' || *v > '9'))
+		v++;
+	if (!v || sscanf(v, "%d.%d", &a, &b) != 2)
+		return 0;
+	return a < maj || (a == maj && b < min);
 }

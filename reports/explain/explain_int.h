@@ -7,20 +7,10 @@
 
 #include <stddef.h>
 
-#include "explain.h"
+#include "explain_kind.h"
+#include "explain_text.h"
 
-/* Append s to dst (size n), after sep when dst is not empty. */
-void explain_cat(char *dst, size_t n, const char *sep, const char *s);
-/* Appends "KEY of HOST: VALUE" (Japanese: "HOST の KEY: VALUE") to dst,
- * after sep when dst is not empty; value NULL: no ": VALUE". */
-void explain_fact_text(char *dst, size_t n, int ja, const char *sep,
-		       const char *host, const char *key, const char *value);
-
-/* "V = 78% of C (NAME)" (digits decimals of the share v / ceiling), in
- * Japanese when ja, appended to dst (size n) after "; ". */
 struct report;
-void explain_share(const struct report *r, int ja, double v, double ceiling,
-		   const char *name, int digits, char *dst, size_t n);
 
 /* What a cell's runs show (explain_evid.c), summed over its ok runs. */
 struct explain_evid {
@@ -92,7 +82,8 @@ struct explain_ceil {
 	char facts[256];
 };
 
-/* The latest value of a host's fact in the sessions, or NULL. */
+/* explain_facts.c: the latest value of a host's fact in the sessions, or
+ * NULL. */
 const char *explain_fact(const struct report *r, const char *host,
 			 const char *key);
 /* The value of a host's fact that cell x->ci's runs held under (each
@@ -103,8 +94,6 @@ const char *explain_cell_fact(struct explain_ctx *x, const char *host,
 			      const char *key);
 /* Is version text v ("iperf 3.12") older than maj.min? 0 when unknown. */
 int explain_version_before(const char *v, int maj, int min);
-/* Add kind v to k[*n] (at most two kinds). */
-void explain_push(enum explain_kind *k, int *n, enum explain_kind v);
 
 /* explain_facts.c: 1 when cell x->ci is settled by its facts, l filled:
  * its runs held different values of a fact a ceiling needs (x->differ),

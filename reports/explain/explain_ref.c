@@ -18,6 +18,7 @@
 #include <strings.h>
 
 #include "arena.h"
+#include "explain_ceil.h"
 #include "explain_int.h"
 #include "format.h"
 #include "reference.h"

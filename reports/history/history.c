@@ -87,8 +87,8 @@ static const char *fact_of(const struct report *r, int64_t s, const char *host,
  * on the session's; runs that disagree among themselves, or no run at
  * all, give the session's value too. NULL when not recorded.
  */
-static const char *cell_fact(const struct report *r, int ci, int64_t s,
-			     const char *host, const char *key)
+static const char *history_cell_fact(const struct report *r, int ci, int64_t s,
+				     const char *host, const char *key)
 {
 	const char *v = NULL, *sv = fact_of(r, s, host, key);
 	int n, k, any = 0;
@@ -110,7 +110,7 @@ static const char *cell_fact(const struct report *r, int ci, int64_t s,
 	return any ? v : sv;
 }
 
-static const char *plan_hash_of(const struct report *r, int64_t s)
+static const char *history_plan_hash_of(const struct report *r, int64_t s)
 {
 	int i;
 	for (i = 0; i < r->span.nsessions; i++)
@@ -121,16 +121,17 @@ static const char *plan_hash_of(const struct report *r, int64_t s)
 
 /*
  * The facts cell ci held under in session b that differ from session a
- * (cell_fact; every host and key session b recorded, the identity keys
+ * (history_cell_fact; every host and key session b recorded, the identity keys
  * left out, and the plan file's hash as key "plan"): into causes (when
  * not NULL, from the arena) and text. Returns how many.
  */
-static int facts_diff(const struct report *r, struct arena *ar, int ci,
-		      int64_t a, int64_t b, struct history_cause **causes,
-		      struct buf *text)
+static int history_facts_diff(const struct report *r, struct arena *ar, int ci,
+			      int64_t a, int64_t b,
+			      struct history_cause **causes, struct buf *text)
 {
 	int i, n = 0, cap = 0;
-	const char *pa = plan_hash_of(r, a), *pb = plan_hash_of(r, b);
+	const char *pa = history_plan_hash_of(r, a),
+		   *pb = history_plan_hash_of(r, b);
 	struct history_cause *c = NULL;
 	for (i = -1; i < r->nfacts; i++) {
 		const char *host, *key, *va, *vb;
@@ -147,8 +148,8 @@ static int facts_diff(const struct report *r, struct arena *ar, int ci,
 				continue;
 			host = f->host;
 			key = f->key;
-			vb = cell_fact(r, ci, b, host, key);
-			va = cell_fact(r, ci, a, host, key);
+			vb = history_cell_fact(r, ci, b, host, key);
+			va = history_cell_fact(r, ci, a, host, key);
 			if (!va || !vb || !strcmp(va, vb))
 				continue;
 		}
@@ -248,8 +249,8 @@ static int sessions_fill(const struct report *r, struct arena *a,
 			s->hi = exp(m + q);
 		}
 		buf_reset(&b);
-		if (k && facts_diff(r, a, h->cell, sb->sid[k - 1], sb->sid[k],
-				    NULL, &b) < 0)
+		if (k && history_facts_diff(r, a, h->cell, sb->sid[k - 1],
+					    sb->sid[k], NULL, &b) < 0)
 			return -1;
 		s->changed = arena_strdup(a, b.len ? b.s : "");
 		if (!s->changed)
@@ -298,8 +299,9 @@ static int changes_fill(const struct report *r, struct arena *a,
 		c->hi_pct = 100 * expm1(cc[i].hi);
 		c->p = cc[i].p;
 		buf_reset(&b);
-		c->ncauses = facts_diff(r, a, h->cell, h->s[k - 1].session,
-					h->s[k].session, &c->causes, &b);
+		c->ncauses =
+		    history_facts_diff(r, a, h->cell, h->s[k - 1].session,
+				       h->s[k].session, &c->causes, &b);
 		if (c->ncauses < 0)
 			return -1;
 		if (!c->ncauses)

@@ -17,8 +17,8 @@
 
 #include <stdint.h>
 
-#include "err.h"
 #include "report.h" /* struct history_opts */
+#include "xr_err.h"
 
 struct report;
 

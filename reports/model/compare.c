@@ -255,7 +255,7 @@ static void check_facts(struct model_build *m, struct report_cmp *c,
 }
 
 /* The testbed of session s (a shard's), or "" when it is not sharded. */
-static const char *testbed_of(const struct report *r, int64_t s)
+static const char *compare_testbed_of(const struct report *r, int64_t s)
 {
 	int i;
 	for (i = 0; i < r->span.nsessions; i++)
@@ -272,7 +272,9 @@ static int cell_on(const struct model_build *m, int c, const char *tb)
 	const struct mcell *mc = &m->mc[c];
 	int k;
 	for (k = 0; k < mc->nok; k++)
-		if (!strcmp(testbed_of(m->r, m->runs[mc->ok[k]].session), tb))
+		if (!strcmp(
+			compare_testbed_of(m->r, m->runs[mc->ok[k]].session),
+			tb))
 			return 1;
 	return 0;
 }
@@ -287,8 +289,8 @@ static void check_testbeds(struct model_build *m, struct report_cmp *c)
 		int self = side ? c->b : c->a, other = side ? c->a : c->b;
 		const struct mcell *mc = &m->mc[self];
 		for (k = 0; k < mc->nok; k++) {
-			const char *tb =
-			    testbed_of(m->r, m->runs[mc->ok[k]].session);
+			const char *tb = compare_testbed_of(
+			    m->r, m->runs[mc->ok[k]].session);
 			if (!tb[0] || cell_on(m, other, tb))
 				continue;
 			model_flag(m, c->reasons, &c->nreasons,
@@ -321,7 +323,7 @@ static int side_samples(const struct model_build *m, int ci, int mi, double *y,
 	return n;
 }
 
-static int kv_names(const struct plan_kv *kv, int n, const char *name)
+static int compare_kv_names(const struct plan_kv *kv, int n, const char *name)
 {
 	int i;
 	for (i = 0; i < n; i++)
@@ -350,8 +352,8 @@ static void flag_factors(struct model_build *m, struct report_cmp *c, int *diff,
 			buf_addf(&names, "%s%s", names.len ? ", " : "", nm);
 			if (c->factor >= 0
 				? f != c->factor
-				: !pc || !kv_names(pc->a, pc->na, nm) ||
-				      !kv_names(pc->b, pc->nb, nm)) {
+				: !pc || !compare_kv_names(pc->a, pc->na, nm) ||
+				      !compare_kv_names(pc->b, pc->nb, nm)) {
 				nundecl++;
 				buf_addf(&undeclared, "%s%s",
 					 undeclared.len ? ", " : "", nm);

@@ -192,7 +192,7 @@ static int eng_cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->engine, y->engine);
 }
 
-static int engine_rows(struct cond_scan *s)
+static int conditions_engine_rows(struct cond_scan *s)
 {
 	struct loader *l = s->l;
 	struct eng_count *e = NULL;
@@ -350,7 +350,7 @@ int loader_conditions(struct loader *l, struct xr_err *err)
 	    store_conditions_each(l->st, r->span.sessions,
 				  (size_t)r->span.nsessions, cond_row, &s, err);
 	if (rc == 0)
-		rc = engine_rows(&s);
+		rc = conditions_engine_rows(&s);
 	if (rc == 0)
 		rc = store_loads_each(l->st, r->span.sessions,
 				      (size_t)r->span.nsessions, load_row, &ls,
@@ -375,7 +375,8 @@ struct session_scan {
 	struct report_session *out;
 };
 
-static int session_info_row(void *ctx, const struct store_session_row *row)
+static int conditions_session_info_row(void *ctx,
+				       const struct store_session_row *row)
 {
 	struct session_scan *s = ctx;
 	struct report *r = s->l->m.r;
@@ -413,7 +414,8 @@ int loader_session_info(struct loader *l, struct xr_err *err)
 		out[i].id = r->span.sessions[i];
 		out[i].started_at = NAN;
 	}
-	if ((rc = store_sessions_each(l->st, session_info_row, &s, err)) < 0)
+	if ((rc = store_sessions_each(l->st, conditions_session_info_row, &s,
+				      err)) < 0)
 		return rc;
 	/* Hosts from the facts (ordered by host, key, session). */
 	for (i = 0; i < r->span.nsessions; i++) {

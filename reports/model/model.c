@@ -67,7 +67,7 @@ struct session_scan {
 	int n, cap;
 };
 
-static int session_row(void *ctx, const struct store_session_row *s)
+static int model_session_row(void *ctx, const struct store_session_row *s)
 {
 	struct session_scan *c = ctx;
 	struct loader *l = c->l;
@@ -101,7 +101,7 @@ static int load_sessions(struct loader *l, struct xr_err *err)
 	struct session_scan c = {l, NULL, NULL, NULL, 0, 0};
 	int n, rc;
 
-	if ((rc = store_sessions_each(l->st, session_row, &c, err)) < 0) {
+	if ((rc = store_sessions_each(l->st, model_session_row, &c, err)) < 0) {
 		free(c.ids);
 		return rc;
 	}

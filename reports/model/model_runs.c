@@ -78,7 +78,7 @@ int loader_interval_points(struct loader *l, int ri, const double *t,
 	return 0;
 }
 
-static int series_row(void *ctx, const struct store_series_row *s)
+static int model_runs_series_row(void *ctx, const struct store_series_row *s)
 {
 	struct loader *l = ctx;
 	size_t k;
@@ -100,7 +100,7 @@ int loader_series(struct loader *l, struct xr_err *err)
 	int rc;
 	f.sessions = l->m.r->span.sessions;
 	f.nsessions = (size_t)l->m.r->span.nsessions;
-	rc = store_series_each(l->st, &f, series_row, l, err);
+	rc = store_series_each(l->st, &f, model_runs_series_row, l, err);
 	if (rc == -XR_ENOMEM && err && !err->msg[0])
 		xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 			   "out of memory reading the runs' series");

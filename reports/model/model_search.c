@@ -15,7 +15,7 @@
 #include "dsort.h"
 #include "model_int.h"
 #include "plan.h"
-#include "search.h"
+#include "xr_search.h"
 #include "store.h"
 #include "banned.h"
 

@@ -13,7 +13,7 @@
 #include "store.h"
 #include "banned.h"
 
-static int sizing_row(void *ctx, const struct store_sizing_row *row)
+static int model_sizing_row(void *ctx, const struct store_sizing_row *row)
 {
 	struct loader *l = ctx;
 	struct report *r = l->m.r;
@@ -41,7 +41,7 @@ static int sizing_row(void *ctx, const struct store_sizing_row *row)
 
 /* A run a sizing decision read (the verdict leaves the decision's spread
  * out of its variance: verdict.c). */
-static int sizing_run(void *ctx, int64_t run_id, int64_t block)
+static int model_sizing_run(void *ctx, int64_t run_id, int64_t block)
 {
 	struct loader *l = ctx;
 	int ri = loader_run_by_id(l, run_id);
@@ -56,9 +56,9 @@ int loader_sizing(struct loader *l, struct xr_err *err)
 	int i, rc;
 	for (i = 0; i < r->span.nsessions; i++)
 		if ((rc = store_sizing_each(l->st, r->span.sessions[i],
-					    sizing_row, l, err)) < 0 ||
+					    model_sizing_row, l, err)) < 0 ||
 		    (rc = store_sizing_runs_each(l->st, r->span.sessions[i],
-						 sizing_run, l, err)) < 0)
+						 model_sizing_run, l, err)) < 0)
 			return rc;
 	for (i = 0; i < r->ncells; i++) {
 		const struct report_sizing *z = r->cells[i].sizing;

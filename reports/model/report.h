@@ -19,10 +19,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "err.h"
 #include "flags.h"
 #include "i18n.h"
 #include "verdict.h"
+#include "xr_err.h"
 
 struct arena;
 struct plan;
@@ -59,7 +59,7 @@ struct report_opts {
 		     metric) instead of the report; csv only */
 	int png;  /* report_write_file, Markdown to a file: a PNG beside
 		     each chart's SVG, linked instead of it (report --png;
-		     reports/render/png.h) */
+		     reports/render/xr_png.h) */
 	const char *adjust; /* multiplicity adjustment of the verdicts, a
 			       name of report_adjust_name(); NULL: none */
 	/* Re-cut without re-running (issue 35): the plan file given to

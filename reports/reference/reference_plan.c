@@ -15,7 +15,7 @@
 
 #include "arena.h"
 #include "buf.h"
-#include "engine.h"
+#include "engine_cond.h"
 #include "plan.h"
 #include "reference_int.h"
 #include "suggest.h"
@@ -24,8 +24,8 @@
 /* The value of an engine parameter fixed by the plan (no placeholder);
  * NULL when not set or set per cell. *by_factor names a factor that sets
  * it. */
-static const char *plan_param(const struct plan *p, const char *key,
-			      const char **by_factor)
+static const char *reference_plan_param(const struct plan *p, const char *key,
+					const char **by_factor)
 {
 	int i, l, k;
 	*by_factor = NULL;
@@ -69,7 +69,7 @@ static const char *direction(const char *s)
 	return "up";
 }
 
-/* plan_param as an engine_cond_params lookup, noting a factor that
+/* reference_plan_param as an engine_cond_params lookup, noting a factor that
  * varies what was looked up. */
 struct plook {
 	const struct plan *p;
@@ -79,7 +79,7 @@ struct plook {
 static const char *plook_param(void *ctx, const char *key)
 {
 	struct plook *l = ctx;
-	const char *by, *v = plan_param(l->p, key, &by);
+	const char *by, *v = reference_plan_param(l->p, key, &by);
 	if (by)
 		l->varied = 1;
 	return v;
@@ -112,8 +112,7 @@ static void check_cond(const struct plan *p, const struct report_ref *ref,
 				    v, p->engine.type);
 		return;
 	}
-	if (!engine_condition(engine_find(p->engine.type), k, &cp, mine,
-			      sizeof mine))
+	if (!engine_cond(p->engine.type, k, &cp, mine, sizeof mine))
 		return; /* the engine's parameters say nothing of it */
 	if (!strcmp(k, "duration")) {
 		if (!same_number(v, mine))
@@ -231,8 +230,8 @@ static int check_row(const struct plan *p, const struct report_ref *ref,
 
 /* The plan's cells (ncells rows of a level index per plan factor) as
  * the cells of r, for ref_match_cells. 0, or -XR_ENOMEM. */
-static int plan_cells(struct report *r, const struct plan *p,
-		      const uint32_t *cells, size_t ncells)
+static int reference_plan_cells(struct report *r, const struct plan *p,
+				const uint32_t *cells, size_t ncells)
 {
 	size_t c;
 	int f;
@@ -282,7 +281,7 @@ int report_reference_check_plan(const struct plan *p, const char *path,
 	}
 	r.factors = fa;
 	r.nfactors = p->nfactors;
-	if (plan_cells(&r, p, cells, ncells) < 0) {
+	if (reference_plan_cells(&r, p, cells, ncells) < 0) {
 		arena_free(r.arena);
 		return -XR_ENOMEM;
 	}

@@ -17,7 +17,7 @@
 
 #include "arena.h"
 #include "buf.h"
-#include "engine.h"
+#include "engine_cond.h"
 #include "plan.h"
 #include "format.h"
 #include "reference_int.h"
@@ -208,15 +208,15 @@ static const char *cell_param(void *ctx, const char *key)
 
 /* What the cell's engine makes of condition key from the cell's run
  * parameters (its descriptor's condition); NULL when it says nothing. */
-static const char *engine_says(const struct report *r,
-			       const struct report_cell *c, const char *key)
+static const char *reference_verdict_engine_says(const struct report *r,
+						 const struct report_cell *c,
+						 const char *key)
 {
 	struct cell_look l = {r, c};
 	struct engine_cond_params cp = {cell_param, &l, 0};
 	char v[96];
 	cp.duration = r->met.engine_duration;
-	if (!c->engine ||
-	    !engine_condition(engine_find(c->engine), key, &cp, v, sizeof v))
+	if (!c->engine || !engine_cond(c->engine, key, &cp, v, sizeof v))
 		return NULL;
 	return arena_strdup(r->arena, v);
 }
@@ -243,7 +243,7 @@ static const char *cond_measured(const struct report *r, int ci,
 	if (!strcmp(key, "protocol")) {
 		if ((v = observed(r, ci, "protocol", mixed)))
 			return v;
-		return engine_says(r, c, "protocol");
+		return reference_verdict_engine_says(r, c, "protocol");
 	}
 	if (!strcmp(key, "congestion") || !strcmp(key, "cc")) {
 		if ((v = observed(r, ci, "congestion", mixed)))
@@ -256,11 +256,11 @@ static const char *cond_measured(const struct report *r, int ci,
 			return v;
 		if ((v = param(r, c, "parallel")))
 			return v;
-		return engine_says(r, c, "streams");
+		return reference_verdict_engine_says(r, c, "streams");
 	}
 	if (!strcmp(key, "direction")) {
 		*how = CMP_DIRECTION;
-		if ((v = engine_says(r, c, "direction")))
+		if ((v = reference_verdict_engine_says(r, c, "direction")))
 			return v;
 		return param(r, c, "direction");
 	}
@@ -268,7 +268,7 @@ static const char *cond_measured(const struct report *r, int ci,
 		*how = CMP_NUMBER;
 		if ((v = param(r, c, "duration")))
 			return v;
-		return engine_says(r, c, "duration");
+		return reference_verdict_engine_says(r, c, "duration");
 	}
 	if (!strcmp(key, "mtu")) {
 		*how = CMP_MTU;

@@ -10,9 +10,9 @@
 
 #include "arena.h"
 #include "chart.h"
-#include "err.h"
 #include "format.h"
 #include "reference.h"
+#include "xr_err.h"
 
 #include "banned.h"
 
@@ -90,9 +90,9 @@ static double published(const struct report *r, int ci, int mi)
  * show what the tables show (report_fmt_cell): the geometric mean with
  * its interval, or the median where a run is not > 0 (median says so,
  * and mixed when some bars are each). */
-static const char *matrix_title(const struct report *r, int no,
-				const char *caption, int marks, int median,
-				int mixed, struct arena *a)
+static const char *chart_matrix_title(const struct report *r, int no,
+				      const char *caption, int marks,
+				      int median, int mixed, struct arena *a)
 {
 	int ja = r->about.lang == REPORT_LANG_JA;
 	const char *open = ja ? "（赤線 = " : " (red line = ";
@@ -176,7 +176,7 @@ int chart_matrix(const struct report *r, int ti, int no, const char *caption,
 
 	memset(c, 0, sizeof *c);
 	if (n > CHART_MAX_CELLS) {
-		c->title = matrix_title(r, no, caption, 0, 0, 0, a);
+		c->title = chart_matrix_title(r, no, caption, 0, 0, 0, a);
 		c->left_out =
 		    chart_left_out(a, n, r->about.lang == REPORT_LANG_JA);
 		return c->title && c->left_out ? 0 : -XR_ENOMEM;
@@ -210,8 +210,8 @@ int chart_matrix(const struct report *r, int ti, int no, const char *caption,
 	c->legend_title = swap ? NULL : col_factors(r, tb, a);
 	c->note = axis_note(r, a);
 	c->ref = r->ref ? v + 3 * n : NULL;
-	c->title = matrix_title(r, no, caption, chart_has_ref(c), nmed && !ngm,
-				nmed && ngm, a);
+	c->title = chart_matrix_title(r, no, caption, chart_has_ref(c),
+				      nmed && !ngm, nmed && ngm, a);
 	c->ylabel = unit && *unit ? unit : metric_name(r, mi);
 	c->xlabel = !swap && tb->row_factor >= 0
 			? r->factors[tb->row_factor].name

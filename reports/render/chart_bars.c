@@ -14,7 +14,7 @@
 #include "arena.h"
 #include "chart.h"
 #include "chart_fig.h"
-#include "err.h"
+#include "xr_err.h"
 
 #include "banned.h"
 

@@ -18,9 +18,9 @@
 #include "arena.h"
 #include "chart.h"
 #include "chart_fig.h"
-#include "err.h"
 #include "format.h"
 #include "rtable.h"
+#include "xr_err.h"
 
 #include "banned.h"
 

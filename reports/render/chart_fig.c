@@ -11,9 +11,9 @@
 
 #include "arena.h"
 #include "chart_fig.h"
-#include "err.h"
 #include "format.h"
 #include "utf8.h"
+#include "xr_err.h"
 
 #include "banned.h"
 

@@ -18,8 +18,8 @@
 #include "arena.h"
 #include "chart.h"
 #include "chart_fig.h"
-#include "err.h"
 #include "format.h"
+#include "xr_err.h"
 
 #include "banned.h"
 

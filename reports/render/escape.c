@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "xr_err.h"
 #include "escape.h"
 #include "utf8.h"
 #include "banned.h"

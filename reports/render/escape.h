@@ -14,7 +14,7 @@
  *    with an apostrophe (schema/report.md, "CSV").
  *
  * The functions append to a struct buf (runner/base/buf.h) and return the
- * number of ill-formed bytes they replaced, or -XR_ENOMEM (err.h).
+ * number of ill-formed bytes they replaced, or -XR_ENOMEM (xr_code.h).
  */
 #ifndef XR_ESCAPE_H
 #define XR_ESCAPE_H

@@ -12,7 +12,7 @@
 #include "buf.h"
 #include "history.h"
 #include "output_format.h"
-#include "png.h"
+#include "xr_png.h"
 #include "render.h"
 #include "wfile.h"
 #include "banned.h"

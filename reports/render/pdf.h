@@ -16,7 +16,7 @@
 #include <setjmp.h>
 #include <stddef.h>
 
-#include "err.h"
+#include "xr_err.h"
 
 struct pdf; /* opaque */
 

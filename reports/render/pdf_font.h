@@ -10,7 +10,7 @@
 
 #include <hpdf.h>
 
-#include "err.h"
+#include "xr_err.h"
 
 /* Message used when no font can be found (tests match on its start). */
 #define PDF_NO_FONT_MSG                                                        \

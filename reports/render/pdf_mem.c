@@ -48,8 +48,8 @@ HPDF_Doc pdf_mem_doc(HPDF_Error_Handler on_error, void *user)
  * the same conversion, through its exported parser, into a buffer from
  * hpdf_alloc. libharu frees it with free(). Characters outside UCS-2 come
  * out as the encoder's space, as they did. */
-static char *utf8_encode(HPDF_Encoder enc, const char *text, HPDF_UINT len,
-			 HPDF_UINT *length)
+static char *pdf_mem_utf8_encode(HPDF_Encoder enc, const char *text,
+				 HPDF_UINT len, HPDF_UINT *length)
 {
 	unsigned char *out = hpdf_alloc(len * 2), *c = out;
 	HPDF_ParseText_Rec st;
@@ -73,5 +73,5 @@ void pdf_mem_utf8(HPDF_Doc doc)
 {
 	HPDF_Encoder enc = HPDF_GetEncoder(doc, "UTF-8");
 	if (enc && enc->encode_text_fn)
-		enc->encode_text_fn = utf8_encode;
+		enc->encode_text_fn = pdf_mem_utf8_encode;
 }

@@ -8,15 +8,15 @@
 
 #include <stdio.h>
 
-#include "err.h"
 #include "format.h"
 #include "reference.h"
+#include "xr_err.h"
 
 int report_write_md(const struct report *r, FILE *f, struct xr_err *err);
 /* The Markdown with each chart written as an SVG file beside md_path
  * ("r.md" -> "r-chart-1.svg", ...) and linked under its table with its
  * caption as alt text; png: a PNG of each beside it too ("r-chart-1.png",
- * png.h), linked instead of the SVG; md_path NULL or "-": no charts (then
+ * xr_png.h), linked instead of the SVG; md_path NULL or "-": no charts (then
  * the same as report_write_md). */
 int report_write_md_charts(const struct report *r, FILE *f, const char *md_path,
 			   int png, struct xr_err *err);

@@ -106,7 +106,7 @@ static int withheld(const struct report_cmp *c)
 
 /* The verdict with its effect and 95% interval whatever the verdict
  * ("≈ -0.2% [-0.6, +0.3] equivalent"), then both sides' values. */
-static int verdict_line(struct fb *b, int i)
+static int rfindings_verdict_line(struct fb *b, int i)
 {
 	const struct report *r = b->r;
 	const struct report_cmp *c = &r->cmps[i];
@@ -345,7 +345,7 @@ static int cmp_lines(struct fb *b, int refused)
 	int i, rc;
 	for (i = 0; i < r->ncmps; i++)
 		if (withheld(&r->cmps[i]) == refused &&
-		    (rc = verdict_line(b, i)) < 0)
+		    (rc = rfindings_verdict_line(b, i)) < 0)
 			return rc;
 	return 0;
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "arena.h"
-#include "err.h"
+#include "xr_err.h"
 #include "rnote.h"
 #include "banned.h"
 

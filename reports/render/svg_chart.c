@@ -15,9 +15,9 @@
 #include "arena.h"
 #include "chart.h"
 #include "chart_fig.h"
-#include "err.h"
 #include "svg_chart.h"
 #include "utf8.h"
+#include "xr_err.h"
 
 #include "banned.h"
 

@@ -12,7 +12,7 @@
 
 #include "arena.h"
 #include "buf.h"
-#include "err.h"
+#include "xr_err.h"
 #include "rtable.h"
 #include "rlatency.h"
 #include "banned.h"
@@ -159,8 +159,9 @@ static int same_prefix(const struct report_table *tb, int c0, int c1, int k)
 /* One grouped header row per column factor: equal level prefixes span.
  * The stub names the factor of its row; the last also names the row
  * factor, as in "streams \ os". */
-static int matrix_groups(const struct report *r, const struct report_table *tb,
-			 struct arena *a, struct rtable *t)
+static int table_matrix_groups(const struct report *r,
+			       const struct report_table *tb, struct arena *a,
+			       struct rtable *t)
 {
 	int k, c;
 	t->ngroup_rows = tb->ncol_factors;
@@ -202,8 +203,9 @@ static int matrix_groups(const struct report *r, const struct report_table *tb,
 
 /* The one-line header: "row \ col1 / col2", then each column's levels
  * ("windows11 / pcie4x1"), or the metric when there is no column factor. */
-static int matrix_heads(const struct report *r, const struct report_table *tb,
-			struct arena *a, struct rtable *t)
+static int table_matrix_heads(const struct report *r,
+			      const struct report_table *tb, struct arena *a,
+			      struct rtable *t)
 {
 	struct buf h = BUF_INIT;
 	int i, c;
@@ -227,8 +229,8 @@ static int matrix_heads(const struct report *r, const struct report_table *tb,
 }
 
 /* "median ±spread [marks]" of a cell in metric mi; "–" when no cell. */
-static const char *matrix_cell(const struct report *r, int mi, int ci,
-			       struct arena *a)
+static const char *table_matrix_cell(const struct report *r, int mi, int ci,
+				     struct arena *a)
 {
 	char v[96], mk[96];
 	if (ci < 0 || ci >= r->ncells)
@@ -266,17 +268,17 @@ int rt_matrix(const struct report *r, int ti, struct arena *a, struct rtable *t)
 		report_metric_scale(r, mi, &u);
 		t->unit = report_unit_label(u);
 	}
-	if (!t->title || matrix_heads(r, tb, a, t) < 0 ||
-	    matrix_groups(r, tb, a, t) < 0)
+	if (!t->title || table_matrix_heads(r, tb, a, t) < 0 ||
+	    table_matrix_groups(r, tb, a, t) < 0)
 		return -XR_ENOMEM;
 	for (i = 0; i < tb->nrows; i++) {
 		if (rt_set(t, a, i, 0, tb->row_label[i]) < 0)
 			return -XR_ENOMEM;
 		for (c = 0; c < tb->ncols; c++)
 			if (rt_set(t, a, i, c + 1,
-				   matrix_cell(r, mi,
-					       tb->cell[i * tb->ncols + c],
-					       a)) < 0)
+				   table_matrix_cell(
+				       r, mi, tb->cell[i * tb->ncols + c], a)) <
+			    0)
 				return -XR_ENOMEM;
 	}
 	rt_fill_empty(t);

@@ -16,8 +16,8 @@
 
 #include "arena.h"
 #include "buf.h"
-#include "err.h"
 #include "rtable.h"
+#include "xr_err.h"
 
 #include "banned.h"
 

@@ -86,8 +86,8 @@ static void failures(FILE *f, const struct report *r, int ci)
 
 /* The columns "metric" to "failures" of cell c (NULL: metric and unit, the
  * rest empty) for metric m. */
-static void stats_row(FILE *f, const struct report *r,
-		      const struct report_cell *c, int m)
+static void write_csv_stats_row(FILE *f, const struct report *r,
+				const struct report_cell *c, int m)
 {
 	const struct report_stats *s = c ? &c->st[m] : NULL;
 	char n[32];
@@ -132,7 +132,7 @@ static void stats_row(FILE *f, const struct report *r,
 }
 
 /* With --reference: one row per published value, after the cells. */
-static void reference_rows(FILE *f, const struct report *r)
+static void write_csv_reference_rows(FILE *f, const struct report *r)
 {
 	const struct report_ref *ref = r->ref;
 	int k, j, fa, x;
@@ -155,7 +155,7 @@ static void reference_rows(FILE *f, const struct report *r)
 					lv = r->factors[fa].levels[c->lv[fa]];
 				field(f, lv, 0);
 			}
-			stats_row(f, r, c, ref->value_metric[j]);
+			write_csv_stats_row(f, r, c, ref->value_metric[j]);
 			field(f, "reference", 0);
 			num(f, v->published);
 			num(f, v->ratio);
@@ -217,14 +217,14 @@ int report_write_csv(const struct report *r, FILE *f, struct xr_err *err)
 					  ? r->factors[fa].levels[c->lv[fa]]
 					  : "",
 				      0);
-			stats_row(f, r, c, m);
+			write_csv_stats_row(f, r, c, m);
 			if (r->ref)
 				fputs(",measured,,,,,,,,", f);
 			fputs("\r\n", f);
 		}
 	}
 	if (r->ref)
-		reference_rows(f, r);
+		write_csv_reference_rows(f, r);
 	esc_warn(&csv_count, "csv", stderr);
 	if (fflush(f) != 0 || ferror(f))
 		return xr_err_set(err, XR_EIO, NULL, 0, 0,

@@ -196,8 +196,9 @@ static void method(const struct report *r, struct buf *b)
 }
 
 /* Row k of cell h: session, start, value, interval, n, facts changed. */
-static void session_row(const struct report *r, const struct history_cell *h,
-			int k, char cells[6][512])
+static void write_history_session_row(const struct report *r,
+				      const struct history_cell *h, int k,
+				      char cells[6][512])
 {
 	const struct history_session *s = &h->s[k];
 	char v[64], lo[64], hi[64];
@@ -278,7 +279,7 @@ int report_write_history_md(const struct report *r, FILE *f,
 			fputs(c >= 2 && c <= 4 ? " ---: |" : " --- |", f);
 		fputc('\n', f);
 		for (j = 0; j < h->ns; j++) {
-			session_row(r, h, j, cells);
+			write_history_session_row(r, h, j, cells);
 			fputc('|', f);
 			for (c = 0; c < 6; c++) {
 				fputc(' ', f);
@@ -400,7 +401,7 @@ int report_write_history_html(const struct report *r, FILE *f,
 			fprintf(f, "<th>%s</th>", head[c]);
 		fputs("</tr>\n", f);
 		for (j = 0; j < h->ns; j++) {
-			session_row(r, h, j, cells);
+			write_history_session_row(r, h, j, cells);
 			fputs("<tr>", f);
 			for (c = 0; c < 6; c++) {
 				fputs(c >= 2 && c <= 4 ? "<td class=\"n\">"
@@ -649,7 +650,7 @@ static int pdf_cell(struct pdf *pdf, const struct report *r,
 		if (pdf_table_head(t, head[c], 1) < 0)
 			rc = -XR_ENOMEM;
 	for (j = 0; j < h->ns && !rc; j++) {
-		session_row(r, h, j, cells);
+		write_history_session_row(r, h, j, cells);
 		if (pdf_table_row(t) < 0)
 			rc = -XR_ENOMEM;
 		for (c = 0; c < 6 && !rc; c++)
@@ -677,8 +678,9 @@ static int pdf_cell(struct pdf *pdf, const struct report *r,
 	return rc;
 }
 
-static int history_pdf(struct pdf **pp, struct arena *a, const struct report *r,
-		       const char *path, struct xr_err *err)
+static int write_history_pdf(struct pdf **pp, struct arena *a,
+			     const struct report *r, const char *path,
+			     struct xr_err *err)
 {
 	const struct report_history *hs = r->history;
 	struct strv sum = {0};
@@ -734,7 +736,7 @@ int report_write_history_pdf(const struct report *r, const char *path,
 				  "out of memory rendering '%s'", path);
 	}
 	pdf_oom_guard(&oom);
-	rc = history_pdf((struct pdf **)&pdf, a, r, path, err);
+	rc = write_history_pdf((struct pdf **)&pdf, a, r, path, err);
 	pdf_oom_guard(NULL);
 	pdf_free(pdf);
 	arena_free(a);

@@ -125,7 +125,7 @@ static void head(FILE *f, const struct report *r)
 
 /* A matrix value "2.01 ×/÷1.083 [3]" may wrap after the value only: the
  * interval and its marks stay together on the second line. */
-static void matrix_value(FILE *f, const char *text)
+static void write_html_matrix_value(FILE *f, const char *text)
 {
 	const char *sp = strchr(text, ' ');
 	char *rest;
@@ -168,7 +168,7 @@ static void cell(FILE *f, const char *tag, const struct rt_col *col,
 	}
 	fputc('>', f);
 	if (matrix)
-		matrix_value(f, text);
+		write_html_matrix_value(f, text);
 	else
 		ESC(text);
 	fprintf(f, "</%s>", tag);
@@ -274,9 +274,9 @@ static void para(FILE *f, const char *cls, const char *text)
 }
 
 /* "Table 1. title [unit]" as the PDF captions it. */
-static const char *matrix_caption(const struct report *r,
-				  const struct rtable *t, int no,
-				  struct arena *a)
+static const char *write_html_matrix_caption(const struct report *r,
+					     const struct rtable *t, int no,
+					     struct arena *a)
 {
 	return arena_printf(a, "%s %d. %s%s%s%s",
 			    r->about.lang == REPORT_LANG_JA ? "表" : "Table",
@@ -361,7 +361,7 @@ static int matrices(FILE *f, const struct report *r, struct arena *a)
 		const char *cap;
 		char id[32];
 		if (rt_matrix(r, i, a, &t) < 0 ||
-		    !(cap = matrix_caption(r, &t, i + 1, a)) ||
+		    !(cap = write_html_matrix_caption(r, &t, i + 1, a)) ||
 		    chart_matrix(r, i, i + 1, t.title, a, &ch) < 0)
 			return -XR_ENOMEM;
 		snprintf(id, sizeof id, "table-%d", i + 1);

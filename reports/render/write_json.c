@@ -65,7 +65,7 @@ static json_t *cell_obj(const struct report *r, const struct report_cell *c)
 	return o;
 }
 
-static json_t *stats_obj(const struct report_stats *s, json_t *o)
+static json_t *write_json_stats_obj(const struct report_stats *s, json_t *o)
 {
 	json_object_set_new(o, "metric", str(s->metric));
 	json_object_set_new(o, "unit", str(s->unit));
@@ -121,7 +121,7 @@ static json_t *flag_list(const struct report *r, const struct report_flag *fl,
 }
 
 /* A sized cell's decision and outcome (schema/report.md, "sizing"). */
-static json_t *sizing_json(const struct report_sizing *z)
+static json_t *write_json_sizing(const struct report_sizing *z)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "pilot", json_integer(z->pilot_n));
@@ -231,7 +231,7 @@ static json_t *cell_json(const struct report *r, const struct explain *x, int k)
 	int m;
 	json_object_set_new(o, "cell", cell_obj(r, c));
 	json_object_set_new(o, "label", str(c->label));
-	stats_obj(s, o);
+	write_json_stats_obj(s, o);
 	json_object_set_new(o, "runs", json_integer(c->n_runs));
 	json_object_set_new(o, "ok", json_integer(c->n_ok));
 	json_object_set_new(o, "failed", json_integer(c->n_failed));
@@ -244,13 +244,14 @@ static json_t *cell_json(const struct report *r, const struct explain *x, int k)
 	json_object_set_new(o, "flags", codes);
 	json_object_set_new(o, "flag_details", det);
 	for (m = 0; m < r->met.nmetrics; m++)
-		json_object_set_new(ms, r->met.metrics[m],
-				    stats_obj(&c->st[m], json_object()));
+		json_object_set_new(
+		    ms, r->met.metrics[m],
+		    write_json_stats_obj(&c->st[m], json_object()));
 	json_object_set_new(o, "metrics", ms);
 	if (x)
 		json_object_set_new(o, "limit", limit_obj(&x->cells[k]));
 	if (c->sizing)
-		json_object_set_new(o, "sizing", sizing_json(c->sizing));
+		json_object_set_new(o, "sizing", write_json_sizing(c->sizing));
 	if ((ms = search_json(r, k)))
 		json_object_set_new(o, "search", ms);
 	json_object_set_new(o, "first_start", num(c->first_start));
@@ -478,7 +479,7 @@ static json_t *conditions(const struct report *r)
 }
 
 /* Each session's plan hash, start and hosts (a merged store has several). */
-static json_t *session_info(const struct report *r)
+static json_t *write_json_session_info(const struct report *r)
 {
 	json_t *a = json_array();
 	int i;
@@ -777,7 +778,8 @@ static json_t *model_tail(const struct report *r)
 	json_t *o = json_object(), *a;
 	int i;
 	json_object_set_new(o, "conditions", conditions(r));
-	json_object_set_new(o, "session_info", session_info(r));
+	json_object_set_new(o, "write_json_session_info",
+			    write_json_session_info(r));
 	a = json_array();
 	for (i = 0; i < r->nnotes; i++)
 		json_array_append_new(

@@ -19,7 +19,7 @@
 #include "explain.h"
 #include "render.h"
 #include "rfindings.h"
-#include "png.h"
+#include "xr_png.h"
 #include "rlatency.h"
 #include "rsearch.h"
 #include "rtable.h"

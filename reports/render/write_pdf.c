@@ -19,6 +19,7 @@
 #include "buf.h"
 #include "chart.h"
 #include "pdf.h"
+#include "pdf_rtable.h"
 #include "explain.h"
 #include "render.h"
 #include "rlatency.h"
@@ -26,67 +27,12 @@
 #include "rfindings.h"
 #include "rtable.h"
 #include "utf8.h"
-#include "write_pdf_int.h"
+#include "write_pdf_back.h"
 
 #include "banned.h"
 
 #define T(id) report_text(r, REPORT_T_##id)
 #define BODY 9.0
-
-const char *write_pdf_continued(const struct report *r)
-{
-	return r->about.lang == REPORT_LANG_JA ? "（続き）" : " (continued)";
-}
-
-struct pdf_table *write_pdf_table(const struct rtable *rt, double size,
-				  const char *caption, const char *cont)
-{
-	struct pdf_table *t = pdf_table_new(rt->ncols);
-	int i, c;
-
-	if (!t)
-		return NULL;
-	if (caption)
-		pdf_table_caption(t, caption, cont);
-	pdf_table_font_size(t, size);
-	pdf_table_plain(t, rt->plain);
-	for (c = 0; c < rt->ncols; c++) {
-		pdf_table_align(
-		    t, c, rt->col[c].align == RT_RIGHT ? PDF_RIGHT : PDF_LEFT);
-		pdf_table_wrap(t, c, rt->col[c].wrap);
-	}
-	for (i = 0; i < rt->ngroup_rows; i++) {
-		pdf_table_head_row(t);
-		for (c = 0; c < rt->ngroup_len[i]; c++)
-			pdf_table_head(t, rt->group[i][c].text,
-				       rt->group[i][c].span);
-	}
-	if (!rt->ngroup_rows && !rt->plain) {
-		pdf_table_head_row(t);
-		for (c = 0; c < rt->ncols; c++)
-			pdf_table_head(t, rt->col[c].head, 1);
-	}
-	for (i = 0; i < rt->nrows; i++) {
-		pdf_table_row(t);
-		for (c = 0; c < rt->ncols; c++)
-			pdf_table_cell(t, rt_cell(rt, i, c));
-	}
-	return t;
-}
-
-/* Draw a neutral table; 0 or a negative -XR_E* code. */
-static int draw_rtable(struct pdf *pdf, const struct rtable *rt, double size,
-		       const char *caption, const char *cont,
-		       struct xr_err *err)
-{
-	struct pdf_table *t = write_pdf_table(rt, size, caption, cont);
-	int rc;
-	if (!t)
-		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	rc = pdf_table_draw(pdf, t, err);
-	pdf_table_free(t);
-	return rc;
-}
 
 static int header_block(struct pdf *pdf, const struct report *r,
 			struct arena *a, struct xr_err *err)
@@ -95,12 +41,12 @@ static int header_block(struct pdf *pdf, const struct report *r,
 
 	if (rt_header(r, a, &rt) < 0)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	return draw_rtable(pdf, &rt, BODY, NULL, NULL, err);
+	return pdf_rtable_draw(pdf, &rt, BODY, NULL, NULL, err);
 }
 
-static int matrix_table(struct pdf *pdf, const struct report *r,
-			const struct rtable *rt, int no, int *landscape,
-			struct xr_err *err)
+static int write_pdf_matrix_table(struct pdf *pdf, const struct report *r,
+				  const struct rtable *rt, int no,
+				  int *landscape, struct xr_err *err)
 {
 	struct buf cap = BUF_INIT;
 	struct pdf_table *t;
@@ -111,7 +57,7 @@ static int matrix_table(struct pdf *pdf, const struct report *r,
 		 rt->title);
 	if (*rt->unit)
 		buf_addf(&cap, " [%s]", rt->unit);
-	t = write_pdf_table(rt, 8.5, cap.s, write_pdf_continued(r));
+	t = pdf_rtable_new(rt, 8.5, cap.s, pdf_rtable_continued(r));
 	buf_release(&cap);
 	if (!t)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
@@ -137,9 +83,9 @@ static int matrix_table(struct pdf *pdf, const struct report *r,
 }
 
 /* The chart of a matrix table (chart.c decides what it shows). */
-static int matrix_chart(struct pdf *pdf, const struct report *r,
-			struct arena *a, int ti, const char *caption,
-			struct xr_err *err)
+static int write_pdf_matrix_chart(struct pdf *pdf, const struct report *r,
+				  struct arena *a, int ti, const char *caption,
+				  struct xr_err *err)
 {
 	struct chart ch;
 	struct chart_fig fig;
@@ -194,7 +140,7 @@ static int search(struct pdf *pdf, const struct report *r, struct arena *a,
 		return 0;
 	rc = pdf_heading(pdf, 2, rt.title, err);
 	if (rc == 0)
-		rc = draw_rtable(pdf, &rt, 7.5, NULL, NULL, err);
+		rc = pdf_rtable_draw(pdf, &rt, 7.5, NULL, NULL, err);
 	for (i = 0; rc == 0 && i < r->nsearches; i++) {
 		if (chart_search(r, i, pdf_text_width(pdf), a, &fig) < 0 ||
 		    rsearch_params(r, i, &p) < 0)
@@ -233,7 +179,8 @@ static int cells_table(struct pdf *pdf, const struct report *r,
 	buf_addf(&cap, "%s: %s", T(CELLS), rt.title);
 	if (*rt.unit)
 		buf_addf(&cap, " [%s]", rt.unit);
-	rc = draw_rtable(pdf, &rt, 7.5, cap.s, write_pdf_continued(r), err);
+	rc =
+	    pdf_rtable_draw(pdf, &rt, 7.5, cap.s, pdf_rtable_continued(r), err);
 	for (i = 0; i < r->ncells; i++)
 		any_iv |= r->cells[i].st[r->met.primary].n_intervals > 0;
 	if (rc == 0 && any_iv)
@@ -242,7 +189,7 @@ static int cells_table(struct pdf *pdf, const struct report *r,
 	if (rc == 0 && rt_latency(r, a, &rt) < 0)
 		rc = xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	if (rc == 0 && rt.nrows)
-		rc = draw_rtable(pdf, &rt, 7.5, rt.title, NULL, err);
+		rc = pdf_rtable_draw(pdf, &rt, 7.5, rt.title, NULL, err);
 	buf_release(&cap);
 	arena_free(a);
 	return rc;
@@ -260,7 +207,7 @@ static int cmp_table(struct pdf *pdf, const struct report *r, struct arena *a,
 	 * the verdict column no longer wraps to a page of its own */
 	if (rt_cmps_short(r, a, &rt, &vn, &nvn) < 0)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	rc = draw_rtable(pdf, &rt, 7.5, NULL, NULL, err);
+	rc = pdf_rtable_draw(pdf, &rt, 7.5, NULL, NULL, err);
 	for (i = 0; rc == 0 && i < nvn; i++) {
 		const char *s = arena_printf(
 		    a, "%s %d. %s",
@@ -298,9 +245,10 @@ static int matrices(struct pdf *pdf, const struct report *r, struct arena *a,
 			return xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 					  "out of memory");
 		}
-		rc = matrix_table(pdf, r, &rt, i + 1, &wide, err);
+		rc = write_pdf_matrix_table(pdf, r, &rt, i + 1, &wide, err);
 		if (rc == 0)
-			rc = matrix_chart(pdf, r, ta, i, rt.title, err);
+			rc = write_pdf_matrix_chart(pdf, r, ta, i, rt.title,
+						    err);
 		if (wide)
 			pdf_set_orient(pdf, PDF_PORTRAIT);
 		arena_free(ta);

@@ -13,9 +13,10 @@
 
 #include "buf.h"
 #include "pdf.h"
+#include "pdf_rtable.h"
 #include "render.h"
 #include "rtable.h"
-#include "write_pdf_int.h"
+#include "write_pdf_back.h"
 
 #include "banned.h"
 
@@ -32,7 +33,7 @@ static int ref_table(struct pdf *pdf, const struct report *r, struct arena *a,
 
 	if (rt_reference_info(r, a, &rt) < 0)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	t = write_pdf_table(&rt, 8, NULL, NULL);
+	t = pdf_rtable_new(&rt, 8, NULL, NULL);
 	if (!t)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
 	rc = pdf_table_draw(pdf, t, err);
@@ -47,7 +48,7 @@ static int ref_table(struct pdf *pdf, const struct report *r, struct arena *a,
 	pdf_space(pdf, 4);
 	buf_reset(&s);
 	buf_addf(&s, "%s [%s]", rt.title, rt.unit);
-	t = write_pdf_table(&rt, 7.5, s.s, NULL);
+	t = pdf_rtable_new(&rt, 7.5, s.s, NULL);
 	buf_release(&s);
 	if (!t)
 		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
@@ -92,15 +93,8 @@ static int notes(struct pdf *pdf, const struct report *r, struct arena *a,
 static int appendix_table(struct pdf *pdf, const struct report *r,
 			  const struct rtable *rt, struct xr_err *err)
 {
-	struct pdf_table *t =
-	    write_pdf_table(rt, 7.5, rt->title, write_pdf_continued(r));
-	int rc;
-
-	if (!t)
-		return xr_err_set(err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-	rc = pdf_table_draw(pdf, t, err);
-	pdf_table_free(t);
-	return rc;
+	return pdf_rtable_draw(pdf, rt, 7.5, rt->title, pdf_rtable_continued(r),
+			       err);
 }
 
 int write_pdf_system(struct pdf *pdf, const struct report *r, struct arena *a,

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "err.h"
+#include "xr_err.h"
 
 /* Permutations per test: p values down to 1/1000, enough for a family
  * level of 0.05 over up to ~40 cells (the p of a test is exact for B). */

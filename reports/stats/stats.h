@@ -16,8 +16,8 @@
 
 #include <stddef.h>
 
-#include "err.h"
 #include "tdist.h" /* mean, sd, betainc, t cdf and quantile */
+#include "xr_err.h"
 
 /* The data cannot give the statistic: too few values, a singular design, a
  * value not > 0 where a logarithm is taken. Callers refuse or fall back. */

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "err.h"
+#include "xr_code.h"
 #include "oom.h"
 #include "banned.h"
 

@@ -2,7 +2,7 @@
  * The out-of-memory mark and the stage a command is in (see oom.h). Fixed
  * buffers and write(2) only: this is what runs when malloc cannot.
  *
- * Any thread may mark (buf.c, arena.c and err.c run in the samplers, the
+ * Any thread may mark (buf.c, arena.c and xr_err.c run in the samplers, the
  * latency probe's reader and the series flusher too), while the main
  * thread sets the stage and, at the end, reads the mark. So:
  * - the first mark wins with an atomic exchange (one claim for the stage
@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "err.h"
+#include "xr_code.h"
 #include "banned.h"
 
 static char oom_stage[512];

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "xr_code.h"
 #include "banned.h"
 
 static int fits(const char *s, size_t max)

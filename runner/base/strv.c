@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "err.h"
+#include "xr_code.h"
 #include "banned.h"
 
 /* Append w, which the vector then owns; w NULL means out of memory. */

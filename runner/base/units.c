@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "xr_code.h"
 
 #include "banned.h"
 

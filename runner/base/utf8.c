@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "err.h"
+#include "xr_code.h"
 #include "banned.h"
 
 size_t utf8_decode(const char *s, size_t n, uint32_t *cp)

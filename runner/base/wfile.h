@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "err.h"
+#include "xr_err.h"
 
 /* Never write path (nor, with sidecars, path-wal, -shm, -journal and
  * .lock); what names it in the refusal ("the store"). Both are copied;

@@ -12,12 +12,12 @@
 #include "report.h"
 #include "banned.h"
 
-static const char *format_name(size_t i)
+static const char *choices_format_name(size_t i)
 {
 	return i < OUTPUT_FORMAT_COUNT ? output_formats[i].name : NULL;
 }
 
-const struct opt_choices cli_format_choices = {"format", format_name};
+const struct opt_choices cli_format_choices = {"format", choices_format_name};
 const struct opt_choices cli_lang_choices = {"language", lang_name};
 /* Multiplicity adjustments: reports/model's report_adjust_name(). */
 const struct opt_choices cli_adjust_choices = {"adjustment",
@@ -27,7 +27,7 @@ const struct opt_choices cli_adjust_choices = {"adjustment",
  * its last row; row i is verdict i, so --fail-on's bits are 1u << verdict.
  * The row after them is "regression" (--history: the latest session is a
  * worse change; REPORT_GATE_REGRESSION_BIT). */
-static const char *verdict_name(size_t i)
+static const char *choices_verdict_name(size_t i)
 {
 	if (i == REPORT_NOT_VERIFIED + 1)
 		return "regression";
@@ -36,4 +36,5 @@ static const char *verdict_name(size_t i)
 		   : NULL;
 }
 
-const struct opt_choices cli_verdict_choices = {"verdict", verdict_name};
+const struct opt_choices cli_verdict_choices = {"verdict",
+						choices_verdict_name};

@@ -19,7 +19,7 @@
 #include "buf.h"
 #include "catalog.h"
 #include "cmd.h"
-#include "err.h"
+#include "xr_err.h"
 #include "matrix.h"
 #include "placeholder.h"
 #include "plan.h"
@@ -166,7 +166,7 @@ static void cond_line(struct buf *b, const struct report_ref_cond *c)
 }
 
 /* A plan name from the reference file's name: "seed001-pcie-slots". */
-static void plan_name(struct buf *b, const char *path)
+static void cmd_plan_ref_plan_name(struct buf *b, const char *path)
 {
 	const char *base = strrchr(path, '/'), *dot;
 	size_t i, n;
@@ -338,8 +338,9 @@ static void latency_yaml(struct buf *b, const struct report_ref *ref)
 }
 
 /* The plan's text from a reference read on its own. */
-static void plan_yaml(struct buf *b, struct arena *a, const char *path,
-		      const struct report_ref_doc *doc)
+static void cmd_plan_ref_plan_yaml(struct buf *b, struct arena *a,
+				   const char *path,
+				   const struct report_ref_doc *doc)
 {
 	const struct report_ref *ref = doc->ref;
 	int f, k, repeat = ref->runs, have_duration = 0;
@@ -367,7 +368,7 @@ static void plan_yaml(struct buf *b, struct arena *a, const char *path,
 		    "#   xrun validate THIS.yaml --reference ");
 	comment_word(b, path);
 	buf_adds(b, "\nxrun: 1\nname: ");
-	plan_name(b, path);
+	cmd_plan_ref_plan_name(b, path);
 	buf_adds(b, "\ntitle: ");
 	yq(b, ref->title ? ref->title : "reproduce a published matrix");
 	buf_adds(b, "\nhosts:\n"
@@ -419,7 +420,8 @@ static void plan_yaml(struct buf *b, struct arena *a, const char *path,
  * that failed validate while the docs said they validate): 1 when it
  * validates; else 0 and why on stderr, the plan's problems at its lines.
  */
-static int plan_validates(const struct buf *b, const char *out, const char *ref)
+static int cmd_plan_ref_plan_validates(const struct buf *b, const char *out,
+				       const char *ref)
 {
 	struct plan *p = NULL;
 	struct matrix m;
@@ -469,8 +471,8 @@ int cmd_plan_from_reference(const char *path, const char *out)
 		arena_free(a);
 		return 2;
 	}
-	plan_yaml(&b, a, path, &doc);
-	if (!plan_validates(&b, out, path)) {
+	cmd_plan_ref_plan_yaml(&b, a, path, &doc);
+	if (!cmd_plan_ref_plan_validates(&b, out, path)) {
 		buf_release(&b);
 		arena_free(a);
 		return 2;

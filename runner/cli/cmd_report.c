@@ -14,7 +14,7 @@
 #include "buf.h"
 #include "cmd.h"
 #include "catalog.h"
-#include "err.h"
+#include "xr_err.h"
 #include "oom.h"
 #include "plan.h"
 #include "render.h"
@@ -68,7 +68,7 @@ static int tolerance_cb(void *field, const char *v)
 	return 0;
 }
 
-static int session_cb(void *field, const char *v)
+static int cmd_report_session_cb(void *field, const char *v)
 {
 	char *end;
 	long long n = strtoll(v, &end, 10);
@@ -214,7 +214,7 @@ static const struct opt_def report_options[] = {
      "(default: the reference file's, else 5%)",
      OPT_CALLBACK, RA(o.tolerance), tolerance_cb, 0},
     {"session", 0, "N", "only this session (default: every session)",
-     OPT_CALLBACK, RA(o.session), session_cb, 0},
+     OPT_CALLBACK, RA(o.session), cmd_report_session_cb, 0},
     {"history", 0, NULL,
      "the sessions over time per cell: each session's value, the changes "
      "between them and the facts that changed (schema/report.md, "

@@ -17,7 +17,7 @@
 #include "cellctx.h"
 #include "cmd.h"
 #include "catalog.h"
-#include "err.h"
+#include "xr_err.h"
 #include "exec.h"
 #include "utf8.h"
 #include "manual.h"
@@ -261,7 +261,8 @@ static int print_sizing(void *ctx, const struct store_sizing_row *r)
 	return 0;
 }
 
-static int report_session(struct store *st, const struct store_session *ss)
+static int cmd_status_report_session(struct store *st,
+				     const struct store_session *ss)
 {
 	struct plan *p = NULL;
 	struct xr_diag diag;
@@ -340,7 +341,7 @@ static const struct opt_def status_options[] = {
 
 /* A store of shards (xrun merge of `run --shard` stores): which are in,
  * which are missing. */
-static int report_shards(struct store *st)
+static int cmd_status_report_shards(struct store *st)
 {
 	struct strv in = {0}, gaps = {0};
 	struct xr_err err = {0};
@@ -411,9 +412,9 @@ static int cmd_status(int argc, char **argv)
 		       plan_name[0] ? " of plan '" : "", plan_name,
 		       plan_name[0] ? "'" : "", path.s);
 	} else {
-		ret = report_session(st, &ss);
+		ret = cmd_status_report_session(st, &ss);
 		if (ret == 0)
-			ret = report_shards(st);
+			ret = cmd_status_report_shards(st);
 	}
 	store_session_release(&ss);
 	store_close(st);

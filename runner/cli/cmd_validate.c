@@ -10,13 +10,13 @@
 
 #include "buf.h"
 #include "cmd.h"
-#include "err.h"
+#include "xr_err.h"
 #include "oom.h"
 #include "matrix.h"
 #include "catalog.h"
 #include "plan.h"
 #include "plan_yaml.h"
-#include "sched.h"
+#include "xr_sched.h"
 #include "banned.h"
 
 /*
@@ -36,7 +36,7 @@ static int check_size(const struct plan *p, struct xr_diag *d)
 		if (p->factors[f].manual)
 			manual *= p->factors[f].nlevels;
 	}
-	/* the limits of matrix.c and sched.c, on the counts before
+	/* the limits of matrix.c and xr_sched.c, on the counts before
 	 * exclusions: under them, nothing can be too big */
 	if (cells <= (double)MATRIX_MAX_CELLS &&
 	    cells * p->repeat + manual * p->warmup <= (double)SCHED_MAX_RUNS)

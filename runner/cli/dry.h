@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #include "matrix.h"
-#include "sched.h"
 #include "shard.h"
+#include "xr_sched.h"
 
 struct buf;
 struct cellctx;

@@ -29,15 +29,15 @@ struct human {
 
 static void add_argv_for(struct buf *b, char *const *argv,
 			 enum plan_shell shell);
-static enum plan_shell host_shell(const struct plan *p, int hi);
+static enum plan_shell dry_human_host_shell(const struct plan *p, int hi);
 
 /* The engine argv of one run as text, quoted for the engine client's
  * shell. */
 static int run_argv_text(struct human *h, struct cellctx *c, struct buf *out,
 			 struct xr_err *err)
 {
-	enum plan_shell sh =
-	    host_shell(h->d->p, cellctx_role_index(h->d->p, "client", c->lv));
+	enum plan_shell sh = dry_human_host_shell(
+	    h->d->p, cellctx_role_index(h->d->p, "client", c->lv));
 	struct cellctx_request rq;
 	char **argv = NULL;
 	int rc, i;
@@ -109,7 +109,7 @@ static void add_argv_for(struct buf *b, char *const *argv,
 	}
 }
 
-static enum plan_shell host_shell(const struct plan *p, int hi)
+static enum plan_shell dry_human_host_shell(const struct plan *p, int hi)
 {
 	return hi >= 0 && hi < p->nhosts ? p->hosts[hi].shell : PLAN_SHELL_SH;
 }
@@ -143,7 +143,8 @@ static void print_hook(struct human *h, struct cellctx *c, const char *what,
 		argv = cellctx_argv(c, a, &err);
 		c->iface = NULL;
 		if (argv)
-			add_argv_for(&text[n], argv, host_shell(h->d->p, x));
+			add_argv_for(&text[n], argv,
+				     dry_human_host_shell(h->d->p, x));
 		else
 			buf_addf(&text[n], "(cannot expand: %s)", err.msg);
 		cellctx_argv_free(argv);
@@ -394,7 +395,7 @@ static void write_restores(struct fastout *o, const struct dry *d)
 					  p, fa->non ? fa->on[0] : "client", lv)
 				    : -1;
 			add_argv_for(&t, (char *const *)fa->restore.argv,
-				     host_shell(p, hi));
+				     dry_human_host_shell(p, hi));
 			fastout_f(o, "\nat the end: restore %s: %s\n", fa->name,
 				  t.s);
 			buf_release(&t);

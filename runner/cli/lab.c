@@ -18,7 +18,7 @@
 
 #include "buf.h"
 #include "cmd.h"
-#include "err.h"
+#include "xr_err.h"
 #include "lab_net.h"
 #include "proc.h"
 #include "units.h"

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "buf.h"
-#include "err.h"
+#include "xr_err.h"
 #include "lab_net.h"
 #include "proc.h"
 #include "banned.h"

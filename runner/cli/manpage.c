@@ -1,7 +1,7 @@
 /*
  * The manual page, xrun(1), written in roff from the command table
  * (commands.c) and the option tables of every command (opt.h), and the
- * exit statuses from the error table (err.h XR_ERRNO_MAP): `xrun help
+ * exit statuses from the error table (xr_code.h XR_ERRNO_MAP): `xrun help
  * --man` prints it and the build writes it to xrun.1, so the page cannot
  * drift from what the binary accepts. The prose around the tables (what
  * xrun is, examples, files) lives here, in tables of its own.
@@ -12,7 +12,7 @@
 
 #include "buf.h"
 #include "cmd.h"
-#include "err.h"
+#include "xr_err.h"
 #include "opt.h"
 #include "banned.h"
 
@@ -125,7 +125,7 @@ static void man_command(FILE *f, const struct opt_cmd *c)
 }
 
 /* What each exit status means; the error kinds that lead to it come from
- * err.h's table. */
+ * xr_code.h's table. */
 static const struct {
 	int status;
 	const char *meaning;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "err.h"
+#include "xr_err.h"
 #include "oom.h"
 #include "opt.h"
 #include "suggest.h"

@@ -84,7 +84,7 @@ struct opt_cmd {
 
 /*
  * What opt_parse returns besides a count of positional arguments. They
- * have a range of their own, far below every -XR_E* code (err.h; opt.c
+ * have a range of their own, far below every -XR_E* code (xr_code.h; opt.c
  * asserts it), so that a caller that also holds error codes in the same
  * int can never read "help was printed" for an error or the reverse.
  */

@@ -16,7 +16,7 @@
 #include "matrix.h"
 #include "plan.h"
 #include "run_status.h"
-#include "sched.h"
+#include "xr_sched.h"
 #include "store.h"
 #include "banned.h"
 

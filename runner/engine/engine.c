@@ -63,17 +63,6 @@ int engine_programs(const struct engine_ops *e, const struct plan *p,
 	return n;
 }
 
-int engine_condition(const struct engine_ops *e, const char *key,
-		     const struct engine_cond_params *cp, char *out,
-		     size_t outsz)
-{
-	if (outsz)
-		out[0] = '\0';
-	if (!e || !e->condition || !key)
-		return 0;
-	return e->condition(key, cp, out, outsz);
-}
-
 /* PROC_* -> RUN_*: what a command that did not simply exit means for
  * the run (an exit is the engine's to judge from its output). */
 static const struct {

@@ -10,10 +10,10 @@
 
 #include <stddef.h>
 
-#include "err.h"
 #include "plan.h"
 #include "run_status.h"
 #include "series.h"
+#include "xr_err.h"
 
 struct plan;
 struct host;
@@ -99,18 +99,12 @@ int engine_result_add_metric(struct engine_result *r, const char *name,
 int engine_result_add_observed(struct engine_result *r, const char *key,
 			       const char *value);
 
-/* What a run's parameters say of a published condition (reports). */
-struct engine_cond_params {
-	/* The value a run gives parameter key; NULL when unset. */
-	const char *(*param)(void *ctx, const char *key);
-	void *ctx;
-	double duration; /* engine.duration, seconds */
-};
-
 /*
  * The engine descriptor: the one place an engine is known. Everything
  * else (the plan loader, the run loop, sizing, reports, the JSON Schema
- * test) reads these fields and never tests an engine's name.
+ * test) reads these fields and never tests an engine's name. What its
+ * parameters say of a published condition is its row in
+ * runner/desc/engine_cond.c, the leaf the report side may read.
  */
 struct engine_ops {
 	/* What the plan loader sees of the engine (plan.h): name, check,
@@ -127,13 +121,6 @@ struct engine_ops {
 	 * its property in schema/plan.schema.json's engine), NULL past
 	 * the last. NULL: no parameters. */
 	const char *(*param_schema)(int i, const char **fragment);
-	/* The value of published condition key ("protocol", "streams",
-	 * "direction", "congestion", "duration") that a run with these
-	 * parameters has, its default when unset ("" for the host's), into
-	 * out; 0 when the engine's parameters say nothing of key (reports
-	 * then leave it unchecked). NULL: they never do. */
-	int (*condition)(const char *key, const struct engine_cond_params *cp,
-			 char *out, size_t outsz);
 	/* The argv the client side will execute. OUT: NULL-terminated,
 	 * caller frees with engine_argv_free. */
 	char **(*build_argv)(const struct plan *p,
@@ -187,11 +174,6 @@ const char *engine_primary_metric(const struct engine_ops *e,
  * run[0] when it holds no placeholder), into out[0..max); their count. */
 int engine_programs(const struct engine_ops *e, const struct plan *p,
 		    const char **out, int max);
-/* A published condition as e's parameters give it (e->condition); 0
- * when e is NULL or says nothing. */
-int engine_condition(const struct engine_ops *e, const char *key,
-		     const struct engine_cond_params *cp, char *out,
-		     size_t outsz);
 
 extern const struct engine_ops engine_iperf3;
 extern const struct engine_ops engine_command;

@@ -536,45 +536,6 @@ static int run(void *state, const struct plan *p,
 	return rc;
 }
 
-/* The conditions a publication states (protocol, streams, direction,
- * congestion control, duration), as iperf3's parameters set them. */
-static int truthy(const char *s)
-{
-	return s && (!strcmp(s, "true") || !strcmp(s, "1") ||
-		     !strcmp(s, "yes") || !strcmp(s, "on"));
-}
-
-static int condition(const char *key, const struct engine_cond_params *cp,
-		     char *out, size_t outsz)
-{
-	const char *v, *w;
-	if (!strcmp(key, "protocol")) {
-		v = truthy(cp->param(cp->ctx, "udp")) ? "UDP" : "TCP";
-	} else if (!strcmp(key, "streams") || !strcmp(key, "parallel")) {
-		v = cp->param(cp->ctx, "parallel");
-		if (!v)
-			v = "1";
-	} else if (!strcmp(key, "congestion") || !strcmp(key, "cc")) {
-		v = cp->param(cp->ctx, "congestion"); /* "": the host's */
-		if (!v)
-			v = "";
-	} else if (!strcmp(key, "direction")) {
-		/* both read, so that the caller sees both looked up */
-		v = cp->param(cp->ctx, "bidir");
-		w = cp->param(cp->ctx, "reverse");
-		v = truthy(v) ? "bidir" : truthy(w) ? "down" : "up";
-	} else if (!strcmp(key, "duration")) {
-		if (!(cp->duration > 0))
-			return 0;
-		snprintf(out, outsz, "%g", cp->duration);
-		return 1;
-	} else {
-		return 0;
-	}
-	snprintf(out, outsz, "%s", v);
-	return 1;
-}
-
 static const char *const programs[] = {"iperf3", NULL};
 
 const struct engine_ops engine_iperf3 = {
@@ -587,7 +548,6 @@ const struct engine_ops engine_iperf3 = {
     .primary_metric = "throughput",
     .primary_unit = "bit/s",
     .param_schema = iperf3_args_schema,
-    .condition = condition,
     .build_argv = build_argv,
     .open = open_,
     .run = run,

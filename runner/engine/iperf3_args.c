@@ -485,7 +485,7 @@ static void check_value(struct xr_diag *d, struct plan_pos pos,
 			    what, v, def->key, why);
 }
 
-static const char *plan_param(const struct plan *p, const char *key)
+static const char *iperf3_args_plan_param(const struct plan *p, const char *key)
 {
 	const char *v = NULL;
 	int i;
@@ -598,7 +598,7 @@ void iperf3_args_check(const struct plan *p, struct xr_diag *d)
 		check_level_params(p, &p->factors[i], d);
 	iperf3_flows_check(p, d);
 	if (e->server_start) {
-		const char *port = plan_param(p, "port");
+		const char *port = iperf3_args_plan_param(p, "port");
 		if (port && strstr(port, "{{"))
 			xr_diag_add(d, 0, e->pos.line, e->pos.col,
 				    "iperf3 port '%s' must be a plain number "
@@ -773,7 +773,7 @@ char **iperf3_args_build(const struct engine_request *rq, struct xr_err *err)
 
 int iperf3_args_server_port(const struct plan *p)
 {
-	const char *v = plan_param(p, "port");
+	const char *v = iperf3_args_plan_param(p, "port");
 	long n;
 	if (v && parse_long(v, 10, &n) == 0 && n > 0 && n < 65536)
 		return (int)n;

@@ -6,7 +6,7 @@
 #ifndef XR_IPERF3_ARGS_H
 #define XR_IPERF3_ARGS_H
 
-#include "err.h"
+#include "xr_err.h"
 
 struct plan;
 struct engine_request;

@@ -9,8 +9,8 @@
 #ifndef XR_IPERF3_FLOWS_H
 #define XR_IPERF3_FLOWS_H
 
-#include "err.h"
 #include "plan.h"
+#include "xr_err.h"
 
 struct engine_result;
 

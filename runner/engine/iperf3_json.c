@@ -462,7 +462,8 @@ static const char *role_label(const struct iperf3_report *r, int server)
 }
 
 /* r's series into res, the roles as host labels. */
-static int series_copy(const struct iperf3_report *r, struct engine_result *res)
+static int iperf3_json_series_copy(const struct iperf3_report *r,
+				   struct engine_result *res)
 {
 	size_t i, k;
 	for (i = 0; i < r->series.n; i++) {
@@ -585,7 +586,7 @@ int iperf3_report_to_result(const struct iperf3_report *r,
 								: "sender");
 	if (rc)
 		return -XR_ENOMEM;
-	if (series_copy(r, res) < 0)
+	if (iperf3_json_series_copy(r, res) < 0)
 		return -XR_ENOMEM;
 
 	return intervals_copy(r, res);

@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 
-#include "err.h"
 #include "series.h"
+#include "xr_err.h"
 
 struct engine_result;
 

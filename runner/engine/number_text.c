@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "xr_err.h"
 #include "banned.h"
 
 /*

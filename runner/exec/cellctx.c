@@ -118,7 +118,8 @@ static const struct plan_host *client_host(const struct cellctx *c)
  * address:, else the host part of ssh:, else loopback. The runner gives
  * host_address() and `xrun plan` host_plan_address() (host.h), which
  * resolve the same way; this is for contexts without hosts. */
-static const char *plan_host_addr(const struct plan_host *h, struct buf *b)
+static const char *cellctx_plan_host_addr(const struct plan_host *h,
+					  struct buf *b)
 {
 	const char *at, *s;
 	if (!h)
@@ -138,7 +139,7 @@ static const char *client_addr(struct cellctx *c)
 {
 	if (c->client)
 		return c->client;
-	return plan_host_addr(client_host(c), &c->addr[ADDR_CLIENT]);
+	return cellctx_plan_host_addr(client_host(c), &c->addr[ADDR_CLIENT]);
 }
 
 static const char *server_addr(struct cellctx *c)
@@ -146,7 +147,7 @@ static const char *server_addr(struct cellctx *c)
 	const struct plan *p = c->plan;
 	if (c->server)
 		return c->server;
-	return plan_host_addr(
+	return cellctx_plan_host_addr(
 	    plan_host_find(p, plan_role_host(p, "server", c->lv)),
 	    &c->addr[ADDR_SERVER]);
 }

@@ -24,7 +24,7 @@
 
 #include "buf.h"
 #include "engine.h"
-#include "err.h"
+#include "xr_err.h"
 
 struct plan;
 struct plan_argv;

@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "err.h"
+#include "xr_err.h"
 
 struct plan;
 struct store;

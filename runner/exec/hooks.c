@@ -73,7 +73,7 @@ struct hooks_factor {
 
 /* ---- hooks ----------------------------------------------------------- */
 
-static const char *host_label(const struct runctx *rc, int hi);
+static const char *hooks_host_label(const struct runctx *rc, int hi);
 
 /* Does factor f capture an original value before its first apply? */
 static int wants_original(const struct plan_factor *fac)
@@ -99,7 +99,8 @@ static void load_originals(struct runctx *rc, int f)
 		struct hooks_slot *sl = &h->slot[k];
 		char *v = NULL;
 		if (store_original_get(rc->st, rc->session_id, fac->name,
-				       host_label(rc, sl->hi), &v, NULL) == 1) {
+				       hooks_host_label(rc, sl->hi), &v,
+				       NULL) == 1) {
 			sl->orig = v;
 			sl->orig_stored = 1;
 			sl->orig_captured = 1;
@@ -261,7 +262,7 @@ static void trim(struct buf *b)
 	}
 }
 
-static const char *host_label(const struct runctx *rc, int hi)
+static const char *hooks_host_label(const struct runctx *rc, int hi)
 {
 	return hi >= 0 ? rc->p->hosts[hi].name : "?";
 }
@@ -328,7 +329,7 @@ static int run_hook(struct runctx *rc, int f, int k, const char *kind,
 			fprintf(stderr,
 				"xrun: warning: factor '%s': host '%s' is not "
 				"open; %s hook skipped\n",
-				fac->name, host_label(rc, hi), kind);
+				fac->name, hooks_host_label(rc, hi), kind);
 		return HOOK_NOT_RUN;
 	}
 	/* {{iface}} is the interface of the host this command runs on, for
@@ -502,7 +503,7 @@ static void verify_factor(struct runctx *rc, int f, struct runctx_tmpl *t,
 					"not verified: %s%sexpected '%s', "
 					"found '%s' (runs are marked "
 					"unverified)\n",
-					fac->name, host_label(rc, sl->hi),
+					fac->name, hooks_host_label(rc, sl->hi),
 					j ? method : "", j ? ": " : "", exp.s,
 					utf8_term(&tb, act.s));
 				buf_release(&tb);
@@ -543,21 +544,22 @@ static void capture_original(struct runctx *rc, int f, int k,
 		sl->orig = strdup(act.s);
 		/* Kept before the first change, so that a resume after a
 		 * kill restores this value, not ours. */
-		if (sl->orig && store_original_put(
-				    rc->st, rc->session_id, fac->name,
-				    host_label(rc, sl->hi), sl->orig, NULL) < 0)
+		if (sl->orig &&
+		    store_original_put(rc->st, rc->session_id, fac->name,
+				       hooks_host_label(rc, sl->hi), sl->orig,
+				       NULL) < 0)
 			fprintf(stderr,
 				"xrun: warning: factor '%s': cannot store the "
 				"original value on '%s'; a resume after a "
 				"crash would not know it\n",
-				fac->name, host_label(rc, sl->hi));
+				fac->name, hooks_host_label(rc, sl->hi));
 	} else {
 		struct buf tb = BUF_INIT;
 		fprintf(stderr,
 			"xrun: warning: factor '%s': cannot read the "
 			"original value on '%s' (%s); it will not be "
 			"restored\n",
-			fac->name, host_label(rc, sl->hi),
+			fac->name, hooks_host_label(rc, sl->hi),
 			utf8_term(&tb, act.s));
 		buf_release(&tb);
 	}
@@ -580,7 +582,7 @@ static void collect(struct runctx *rc)
 					continue;
 				v = &rc->vbuf[rc->nvbuf++];
 				v->factor = h->vname[j];
-				v->host = host_label(rc, h->slot[k].hi);
+				v->host = hooks_host_label(rc, h->slot[k].hi);
 				v->method = vc->method;
 				v->expected = vc->expected;
 				v->actual = vc->actual;

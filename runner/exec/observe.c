@@ -103,7 +103,7 @@ size_t observe_snap_after(struct runctx *rc, struct snaps *s,
  * run loop waits for their points rather than a time: a point taken as
  * the engine starts on a loaded machine came at t = 0.004 instead of
  * t < 0 when the wait was a sleep with a margin. */
-static double sampler_lead(const struct plan *p)
+static double observe_sampler_lead(const struct plan *p)
 {
 	if (p->sample <= 0 || !p->counters)
 		return 0;
@@ -113,7 +113,7 @@ static double sampler_lead(const struct plan *p)
 double exec_lead_in(const struct plan *p)
 {
 	/* counters: none reads no counter, before, after or during. */
-	double lead = sampler_lead(p);
+	double lead = observe_sampler_lead(p);
 	/* the latency probe's idle phase is waited with it (lead_in) */
 	if (p->latency.probe && p->latency.idle > lead)
 		lead = p->latency.idle;
@@ -136,7 +136,7 @@ int observe_samplers_start(struct runctx *rc, const struct engine_request *rq,
 			   struct samplers *sm)
 {
 	const struct plan *p = rc->p;
-	double period = p->sample, lead = sampler_lead(p), max_s, until;
+	double period = p->sample, lead = observe_sampler_lead(p), max_s, until;
 	int hi[2], nh = 0, k;
 
 	memset(sm, 0, sizeof *sm);

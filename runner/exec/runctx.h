@@ -14,12 +14,12 @@
 
 #include "buf.h"
 #include "cellctx.h"
-#include "err.h"
 #include "exec.h"
 #include "matrix.h"
-#include "sched.h"
 #include "shard.h"
 #include "store.h"
+#include "xr_err.h"
+#include "xr_sched.h"
 
 struct plan;
 struct host;

@@ -77,7 +77,7 @@ static int check_binary(struct runctx *rc)
  * when a factor's hosts: binding moved either role since (for iperf3 the
  * server is then started on the new server host). 0 or -XR_EENV.
  */
-static int engine_sync(struct runctx *rc)
+static int runloop_engine_sync(struct runctx *rc)
 {
 	const struct plan *p = rc->p;
 	struct xr_err err = {0};
@@ -118,7 +118,7 @@ static int cell_setup(struct runctx *rc, size_t i)
 		if (check_binary(rc) < 0)
 			return -XR_EENV;
 	}
-	return engine_sync(rc);
+	return runloop_engine_sync(rc);
 }
 
 /* ---- one run --------------------------------------------------------- */
@@ -178,10 +178,11 @@ static int observed_key(const struct engine_result *res, const char *key)
 
 /* Factors whose param: (or a key of params:) the engine reports back
  * (iperf3: congestion). */
-static size_t engine_verifications(struct runctx *rc, size_t i,
-				   const struct engine_result *res,
-				   const struct store_verification *ver,
-				   size_t nver, struct store_verification *out)
+static size_t runloop_engine_verifications(struct runctx *rc, size_t i,
+					   const struct engine_result *res,
+					   const struct store_verification *ver,
+					   size_t nver,
+					   struct store_verification *out)
 {
 	const struct plan *p = rc->p;
 	const uint32_t *lv = matrix_cell(&rc->m, rc->s.runs[i].cell);
@@ -613,7 +614,8 @@ static int execute_one(struct runctx *rc, size_t i)
 	nsc = observe_snap_after(rc, &snaps, sc, rows);
 	allver = calloc(nver + (size_t)p->nfactors + 1, sizeof *allver);
 	if (allver)
-		nver = engine_verifications(rc, i, &res, ver, nver, allver);
+		nver = runloop_engine_verifications(rc, i, &res, ver, nver,
+						    allver);
 	rec.res = &res;
 	rec.engine = p->engine.type;
 	rec.target = rq.rq.target;

@@ -20,7 +20,7 @@
 #include "plan.h"
 #include "proc.h"
 #include "runctx.h"
-#include "search.h"
+#include "xr_search.h"
 #include "banned.h"
 
 /* Trials in a row that may fail (an engine error, not a loss) before the

@@ -95,7 +95,8 @@ int series_metric_value(const struct plan_metric *m, const struct series *s,
 
 /* The plan host label of role or host name h in the current cell: the
  * roles client and server are the engine's hosts. */
-static const char *host_label(const struct runctx *rc, const char *h)
+static const char *series_metric_host_label(const struct runctx *rc,
+					    const char *h)
 {
 	if (!h)
 		return NULL;
@@ -154,8 +155,8 @@ static int has_metric(const struct engine_result *res, const char *name)
 static void add_metric(const struct runctx *rc, const struct plan_metric *m,
 		       const struct series_set *ss, struct engine_result *res)
 {
-	const struct series *s =
-	    series_set_find(ss, host_label(rc, m->host), m->series);
+	const struct series *s = series_set_find(
+	    ss, series_metric_host_label(rc, m->host), m->series);
 	const char *unit, *base;
 	char u[32];
 	double v, f = 1;

@@ -331,7 +331,7 @@ static int insert_pending(struct runctx *rc, int64_t plan_id, const char *hash,
 /* ---- shards ----------------------------------------------------------- */
 
 /* The shard's manifest, stored with its new session. */
-static int shard_put(struct runctx *rc, struct xr_err *err)
+static int session_shard_put(struct runctx *rc, struct xr_err *err)
 {
 	const struct shard_plan *sp = &rc->shard;
 	struct buf assign = BUF_INIT, blocks = BUF_INIT, tb = BUF_INIT;
@@ -371,8 +371,8 @@ static int shard_put(struct runctx *rc, struct xr_err *err)
 
 /* Whether the latest session ran another shard (or the whole plan) than
  * this invocation asks for: said in d->changes. 1 when it did. */
-static int shard_changed(struct runctx *rc, struct session_decision *d,
-			 struct xr_err *err)
+static int session_shard_changed(struct runctx *rc, struct session_decision *d,
+				 struct xr_err *err)
 {
 	uint32_t k, n;
 	int r = store_shard_of(rc->st, d->last.id, &k, &n, err);
@@ -469,7 +469,7 @@ int session_start(struct runctx *rc, const char *plan_path, const char *text,
 		finished = !strcmp(d->last.status, "done");
 		/* Another shard (or the whole plan after a shard): a
 		 * session of its own; an unfinished one is not left. */
-		if (same && (r = shard_changed(rc, d, err)) != 0) {
+		if (same && (r = session_shard_changed(rc, d, err)) != 0) {
 			if (r < 0)
 				goto out;
 			r = 0;
@@ -495,7 +495,7 @@ int session_start(struct runctx *rc, const char *plan_path, const char *text,
 		r = insert_pending(rc, plan_id, cells_hash, desc.s, argv_json,
 				   err);
 		if (r == 0 && rc->o->shard_n)
-			r = shard_put(rc, err);
+			r = session_shard_put(rc, err);
 		goto out;
 	}
 	/* A resumed sized session: its decided extra passes first. */

@@ -15,8 +15,8 @@
 #include <stddef.h>
 
 #include "buf.h"
-#include "err.h"
 #include "store.h"
+#include "xr_err.h"
 
 struct runctx;
 

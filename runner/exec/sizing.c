@@ -228,8 +228,8 @@ static int shift_retry(struct runctx *rc, size_t at, size_t added,
 
 /* Inserts the new runs [at, at+added) as pending rows after moving the
  * later ones. */
-static int store_extra(struct runctx *rc, size_t at, size_t added,
-		       struct xr_err *err)
+static int sizing_store_extra(struct runctx *rc, size_t at, size_t added,
+			      struct xr_err *err)
 {
 	struct buf cell = BUF_INIT;
 	size_t i;
@@ -421,7 +421,7 @@ int sizing_after_run(struct runctx *rc, size_t i, struct xr_err *err)
 	if ((r = decide_cells(rc, b, &l, extra, err)) < 0 ||
 	    (r = sched_extend_block(&rc->s, rc->p, b, extra, rc->m.ncells, &at,
 				    &added)) < 0 ||
-	    (r = store_extra(rc, at, added, err)) < 0) {
+	    (r = sizing_store_extra(rc, at, added, err)) < 0) {
 		if (r == -XR_ENOMEM && !err->msg[0])
 			r = xr_err_set(err, XR_ENOMEM, NULL, 0, 0,
 				       "out of memory");

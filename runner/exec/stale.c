@@ -23,8 +23,8 @@
 
 /* ppid, pgrp and start time of pid from /proc; -XR_EIO when gone (or
  * unreadable). */
-static int proc_stat(long pid, long *ppid, long *pgrp,
-		     unsigned long long *start, char *comm, size_t commsz)
+static int stale_proc_stat(long pid, long *ppid, long *pgrp,
+			   unsigned long long *start, char *comm, size_t commsz)
 {
 	char path[64], text[1024], *rp, *lp;
 	FILE *f;
@@ -62,7 +62,8 @@ static void note_child(long pid, long me, struct buf *note)
 	long ppid = 0, pgrp = 0;
 	unsigned long long start = 0;
 	char comm[64];
-	if (proc_stat(pid, &ppid, &pgrp, &start, comm, sizeof comm) == 0 &&
+	if (stale_proc_stat(pid, &ppid, &pgrp, &start, comm, sizeof comm) ==
+		0 &&
 	    ppid == me)
 		buf_addf(note, "child %ld %llu %ld %s\n", pid, start, pgrp,
 			 comm);
@@ -144,8 +145,8 @@ void stale_reap(const char *prev, int quiet)
 		if (sscanf(line, "child %ld %llu %ld %63s", &pid, &start, &pgrp,
 			   comm) == 4 &&
 		    pid > 1 &&
-		    proc_stat(pid, &ppid, &npgrp, &now, ncomm, sizeof ncomm) ==
-			0 &&
+		    stale_proc_stat(pid, &ppid, &npgrp, &now, ncomm,
+				    sizeof ncomm) == 0 &&
 		    now == start) {
 			double t0 = proc_now_mono();
 			if (!quiet)
@@ -155,12 +156,12 @@ void stale_reap(const char *prev, int quiet)
 					ncomm, pid);
 			/* Children of proc lead their own group. */
 			kill(npgrp == pid ? -(pid_t)pid : (pid_t)pid, SIGTERM);
-			while (proc_stat(pid, &ppid, &npgrp, &now, ncomm,
-					 sizeof ncomm) == 0 &&
+			while (stale_proc_stat(pid, &ppid, &npgrp, &now, ncomm,
+					       sizeof ncomm) == 0 &&
 			       now == start && proc_now_mono() - t0 < 2.0)
 				usleep(20000);
-			if (proc_stat(pid, &ppid, &npgrp, &now, ncomm,
-				      sizeof ncomm) == 0 &&
+			if (stale_proc_stat(pid, &ppid, &npgrp, &now, ncomm,
+					    sizeof ncomm) == 0 &&
 			    now == start)
 				kill(npgrp == pid ? -(pid_t)pid : (pid_t)pid,
 				     SIGKILL);

@@ -37,8 +37,8 @@
 
 /* A host as a testbed names it: the machine (its hostname), a namespace
  * on it, or an ssh login. */
-static void host_identity(const struct plan_host *h, const char *self,
-			  struct buf *b)
+static void testbed_host_identity(const struct plan_host *h, const char *self,
+				  struct buf *b)
 {
 	if (h->ssh) {
 		buf_addf(b, "ssh:%s", h->ssh);
@@ -74,7 +74,7 @@ void testbed_name(const struct plan *p, const char *given, struct buf *b)
 		if (need && !need[i])
 			continue;
 		buf_addf(b, "%s%s=", n++ ? ", " : "", p->hosts[i].name);
-		host_identity(&p->hosts[i], self, b);
+		testbed_host_identity(&p->hosts[i], self, b);
 	}
 	free(need);
 }

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "err.h"
+#include "xr_err.h"
 
 struct host;
 struct counters_snap;

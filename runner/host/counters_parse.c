@@ -155,7 +155,7 @@ static int kvv_add(struct kvv *v, const char *name, size_t nlen, uint64_t val)
 	return 0;
 }
 
-static int kv_cmp(const void *pa, const void *pb)
+static int counters_parse_kv_cmp(const void *pa, const void *pb)
 {
 	const struct kv *a = pa, *b = pb;
 	int c = strcmp(a->name, b->name);
@@ -190,7 +190,7 @@ static void kvv_finish(struct kvv *v)
 	int renamed = 0;
 	if (v->n < 2)
 		return;
-	qsort(v->a, v->n, sizeof *v->a, kv_cmp);
+	qsort(v->a, v->n, sizeof *v->a, counters_parse_kv_cmp);
 	for (size_t i = 1, k = 2; i < v->n; i++) {
 		char tmp[64];
 		size_t j = i - 1;
@@ -204,7 +204,7 @@ static void kvv_finish(struct kvv *v)
 		renamed = 1;
 	}
 	if (renamed)
-		qsort(v->a, v->n, sizeof *v->a, kv_cmp);
+		qsort(v->a, v->n, sizeof *v->a, counters_parse_kv_cmp);
 }
 
 /* A whole token of decimal digits, at most 20 of them: 0 or -XR_EPARSE. */

@@ -8,9 +8,9 @@
 #ifndef XR_HOST_H
 #define XR_HOST_H
 
-#include "err.h"
 #include "plan.h"
 #include "proc.h"
+#include "xr_err.h"
 
 struct plan_host;
 struct buf;

@@ -42,7 +42,7 @@ struct host_session {
 	/* An inline script failed here and then ran as a process, or lost
 	 * its framing: this host's sessions cannot run them, the rest go as
 	 * processes (children of the session's shell) straight. Kept across
-	 * restarts (session_kill); p is NULL while no shell runs. */
+	 * restarts (host_session_kill); p is NULL while no shell runs. */
 	int inline_off;
 };
 
@@ -193,7 +193,7 @@ static void close_fd(int *fd)
 
 /* End s's shell (closing its stdin, then its group); s itself stays, with
  * what was learnt about the host (inline_off), for the next start. */
-static void session_kill(struct host_session *s)
+static void host_session_kill(struct host_session *s)
 {
 	close_fd(&s->in); /* EOF: the far shell ends */
 	close_fd(&s->out);
@@ -208,7 +208,7 @@ void host_session_stop(struct host *h)
 	if (!s)
 		return;
 	h->session = NULL;
-	session_kill(s);
+	host_session_kill(s);
 	free(s);
 }
 
@@ -217,7 +217,7 @@ static int running(const struct host *h)
 	return h->session && h->session->p;
 }
 
-static int session_start(struct host *h)
+static int host_session_start(struct host *h)
 {
 	struct strv av = {0};
 	struct proc_opts o = {0};
@@ -243,7 +243,7 @@ static int session_start(struct host *h)
 	 * fails loudly) goes to the first command's frame. */
 	if (start && proc_write_all(s->in, start, strlen(start),
 				    proc_now_mono() + 5) < 0) {
-		session_kill(s);
+		host_session_kill(s);
 		return -XR_EEXEC;
 	}
 	return 0;
@@ -309,7 +309,7 @@ static void take(struct host_frame *f, char **s, size_t *len)
 	}
 }
 
-/* How session_command ended, besides a negative code. */
+/* How host_session_command ended, besides a negative code. */
 enum { SC_DONE, SC_PROCESS, SC_INLINE_FAILED, SC_INLINE_LOST };
 
 /* One command through h's session: SC_DONE with res filled, SC_PROCESS
@@ -318,8 +318,8 @@ enum { SC_DONE, SC_PROCESS, SC_INLINE_FAILED, SC_INLINE_LOST };
  * instead of argv) ran there but ended with a nonzero status,
  * SC_INLINE_LOST when it timed out without a byte of output (the session
  * was killed), negative on out of memory. */
-static int session_command(struct host *h, const struct proc_opts *o,
-			   const char *inline_cmd, struct proc_result *res)
+static int host_session_command(struct host *h, const struct proc_opts *o,
+				const char *inline_cmd, struct proc_result *res)
 {
 	struct buf cmd = BUF_INIT, script = BUF_INIT;
 	struct host_frame fo, fe;
@@ -343,13 +343,13 @@ static int session_command(struct host *h, const struct proc_opts *o,
 	memset(res, 0, sizeof *res);
 	res->started_at = proc_now_wall();
 	for (tries = 0; tries < 2 && a == ATT_DEAD; tries++) {
-		if (!running(h) && session_start(h) < 0)
+		if (!running(h) && host_session_start(h) < 0)
 			break;
 		host_frame_init(&fo, nonce, cap);
 		host_frame_init(&fe, nonce, cap);
 		a = attempt(h->session, &script, until, &fo, &fe);
-		if (a != ATT_DONE)
-			session_kill(h->session); /* the next starts anew */
+		if (a != ATT_DONE) /* the next starts anew */
+			host_session_kill(h->session);
 		if (a != ATT_DEAD)
 			break;
 		host_frame_release(&fo);
@@ -391,7 +391,7 @@ static int session_command(struct host *h, const struct proc_opts *o,
 
 /* Can o run in h's session at all? A host marked down: a process, as
  * before, not two session starts waiting for ssh's ConnectTimeout first. */
-static int session_usable(const struct host *h, const struct proc_opts *o)
+static int host_session_usable(const struct host *h, const struct proc_opts *o)
 {
 	return h->ops == &host_ssh_ops && !h->session_off && !h->down &&
 	       o->argv && o->argv[0] && !o->stdin_data && !o->tty_stdin &&
@@ -410,7 +410,7 @@ int host_read_run_inline(struct host *h, const struct proc_opts *o,
 {
 	double t0, wall0;
 	int rc;
-	if (!session_usable(h, o))
+	if (!host_session_usable(h, o))
 		return host_run(h, o, res, err);
 	/* Inline text is the session shell's own language: PowerShell's
 	 * here; an sh session runs argv. */
@@ -419,7 +419,7 @@ int host_read_run_inline(struct host *h, const struct proc_opts *o,
 		inline_cmd = NULL;
 	t0 = proc_now_mono();
 	wall0 = proc_now_wall();
-	rc = session_command(h, o, inline_cmd, res);
+	rc = host_session_command(h, o, inline_cmd, res);
 	if (rc == SC_INLINE_LOST && h->session)
 		h->session->inline_off = 1; /* whatever the process says */
 	if (rc == SC_INLINE_FAILED || rc == SC_INLINE_LOST) {
@@ -429,7 +429,7 @@ int host_read_run_inline(struct host *h, const struct proc_opts *o,
 		 * there after a failed inline run, it is the session that
 		 * cannot run inline scripts (a language mode, a parser): no
 		 * more tries on this host. */
-		rc = session_command(h, o, NULL, res);
+		rc = host_session_command(h, o, NULL, res);
 		if (rc == SC_DONE && res->status == PROC_EXITED &&
 		    res->exit_code == 0 && h->session)
 			h->session->inline_off = 1;

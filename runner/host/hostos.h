@@ -12,8 +12,8 @@
 
 #include <stddef.h>
 
-#include "err.h"
 #include "plan.h"
+#include "xr_err.h"
 
 struct host;
 struct buf;

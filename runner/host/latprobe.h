@@ -17,8 +17,8 @@
 
 #include <stddef.h>
 
-#include "err.h"
 #include "series.h"
+#include "xr_err.h"
 
 struct host;
 struct latprobe;

@@ -5,8 +5,8 @@
 #ifndef XR_LATPROBE_INT_H
 #define XR_LATPROBE_INT_H
 
-#include "err.h"
 #include "latprobe.h"
+#include "xr_err.h"
 
 struct host;
 struct proc;

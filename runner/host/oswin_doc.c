@@ -71,8 +71,8 @@ static const char *get_str(json_t *o, const char *key)
 	return s && *s ? s : NULL;
 }
 
-static void kv_str(struct buf *doc, const char *key, json_t *o,
-		   const char *prop)
+static void oswin_doc_kv_str(struct buf *doc, const char *key, json_t *o,
+			     const char *prop)
 {
 	const char *s = get_str(o, prop);
 	if (s)
@@ -159,13 +159,13 @@ int oswin_nic_doc(const char *text, struct buf *doc)
 	adv = section_json(text, "advanced");
 	a = item(ad, 0);
 	if (a) {
-		kv_str(doc, "name", a, "Name");
+		oswin_doc_kv_str(doc, "name", a, "Name");
 		if (get_u64(a, "InterfaceIndex", &v))
 			buf_addf(doc, "index: %llu\n", (unsigned long long)v);
-		kv_str(doc, "driver", a, "DriverFileName");
-		kv_str(doc, "version", a, "DriverVersion");
-		kv_str(doc, "description", a, "InterfaceDescription");
-		kv_str(doc, "status", a, "Status");
+		oswin_doc_kv_str(doc, "driver", a, "DriverFileName");
+		oswin_doc_kv_str(doc, "version", a, "DriverVersion");
+		oswin_doc_kv_str(doc, "description", a, "InterfaceDescription");
+		oswin_doc_kv_str(doc, "status", a, "Status");
 		if (get_u64(a, "MtuSize", &v))
 			buf_addf(doc, "mtu: %llu\n", (unsigned long long)v);
 		/* bits per second; 0 when the media is disconnected */
@@ -308,15 +308,15 @@ int oswin_system_doc(const char *text, struct buf *doc)
 	uint64_t v, logical = 0;
 
 	if ((o = item(os, 0)) != NULL) {
-		kv_str(doc, "hostname", o, "CSName");
-		kv_str(doc, "os_release", o, "Caption");
-		kv_str(doc, "kernel", o, "Version");
+		oswin_doc_kv_str(doc, "hostname", o, "CSName");
+		oswin_doc_kv_str(doc, "os_release", o, "Caption");
+		oswin_doc_kv_str(doc, "kernel", o, "Version");
 		if (get_u64(o, "TotalVisibleMemorySize", &v) && v)
 			buf_addf(doc, "mem_bytes: %llu\n",
 				 (unsigned long long)v * 1024ULL);
 	}
 	if ((c = item(cpu, 0)) != NULL)
-		kv_str(doc, "cpu_model", c, "Name");
+		oswin_doc_kv_str(doc, "cpu_model", c, "Name");
 	for (size_t i = 0; (c = item(cpu, i)) != NULL; i++)
 		if (get_u64(c, "NumberOfLogicalProcessors", &v))
 			logical += v;

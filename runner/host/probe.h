@@ -7,7 +7,7 @@
 #ifndef XR_PROBE_H
 #define XR_PROBE_H
 
-#include "err.h"
+#include "xr_err.h"
 
 struct host;
 struct buf;

@@ -6,7 +6,7 @@
 #ifndef XR_PROBE_INT_H
 #define XR_PROBE_INT_H
 
-#include "err.h"
+#include "xr_err.h"
 
 struct host;
 struct buf;

@@ -230,7 +230,7 @@ static int ms_until(double t)
 
 /* On exec failure stderr carries the reason, so that whoever stores the
  * run's stderr also stores why it never ran. */
-static void exec_failure_text(const char *name, int e, struct buf *b)
+static void proc_exec_failure_text(const char *name, int e, struct buf *b)
 {
 	buf_reset(b);
 	buf_addf(b, "cannot execute '%s': %s", name, strerror(e));
@@ -598,7 +598,7 @@ out:
 		return rc;
 	}
 	if (res->status == PROC_EXEC_FAILED)
-		exec_failure_text(o->argv[0], res->exec_errno, &c.err);
+		proc_exec_failure_text(o->argv[0], res->exec_errno, &c.err);
 	res->out_cut = c.out.truncated;
 	res->err_cut = c.err.truncated;
 	res->max_output = c.cap;

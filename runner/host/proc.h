@@ -10,7 +10,7 @@
 #include <signal.h>
 #include <stddef.h>
 
-#include "err.h"
+#include "xr_err.h"
 
 enum proc_status {
 	PROC_EXITED = 0,  /* exit_code is valid */

@@ -62,8 +62,8 @@ static void snake(const char *in, char *out, size_t outsz)
 
 /* The series of a counter row: 1 with name, unit and whether it is a
  * level, or 0 for rows that are not sampled. */
-static int series_of(const struct counter_row *r, char *name, size_t sz,
-		     const char **unit, int *level)
+static int sampler_series_of(const struct counter_row *r, char *name, size_t sz,
+			     const char **unit, int *level)
 {
 	char sn[64];
 	int n;
@@ -134,7 +134,8 @@ static int add_rows(struct sampler *s, const struct counter_row *rows, size_t n,
 
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		struct series *se;
-		if (!series_of(&rows[i], name, sizeof name, &unit, &level))
+		if (!sampler_series_of(&rows[i], name, sizeof name, &unit,
+				       &level))
 			continue;
 		se = series_set_get(&s->set, s->label, name, unit);
 		if (!se)

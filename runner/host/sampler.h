@@ -27,8 +27,8 @@
 
 #include <stdio.h>
 
-#include "err.h"
 #include "series.h"
+#include "xr_err.h"
 
 struct host;
 struct sampler;

@@ -7,7 +7,7 @@
 #ifndef XR_SYSREAD_H
 #define XR_SYSREAD_H
 
-#include "err.h"
+#include "xr_err.h"
 
 struct host;
 struct buf;

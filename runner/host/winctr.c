@@ -64,10 +64,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "err.h"
 #include "host.h"
 #include "oswin.h"
 #include "winctr.h"
+#include "xr_err.h"
 
 #include "banned.h"
 

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "err.h"
+#include "xr_err.h"
 
 struct arena;
 

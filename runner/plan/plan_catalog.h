@@ -7,7 +7,7 @@
 #ifndef XR_PLAN_CATALOG_H
 #define XR_PLAN_CATALOG_H
 
-#include "err.h"
+#include "xr_err.h"
 
 struct plan;
 struct xr_diag;

@@ -495,7 +495,8 @@ static void build_server(struct pctx *c, const struct ynode *v)
 
 /* What the engine's descriptor says of the section: keys it ignores, the
  * server or target it needs. */
-static void engine_desc_checks(struct pctx *c, const struct ynode *n)
+static void plan_sections_engine_desc_checks(struct pctx *c,
+					     const struct ynode *n)
 {
 	const struct plan_engine *e = &c->p->engine;
 	const struct ynode *x;
@@ -605,5 +606,5 @@ void plan_build_engine(struct pctx *c, const struct ynode *n,
 	}
 	if ((x = yn_get(n, "server")))
 		build_server(c, x);
-	engine_desc_checks(c, n);
+	plan_sections_engine_desc_checks(c, n);
 }

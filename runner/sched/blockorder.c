@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "xr_err.h"
 #include "banned.h"
 
 /* Blocks up to this many are ordered by exact search (2^n * n states). */

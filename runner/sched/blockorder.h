@@ -1,5 +1,5 @@
 /*
- * Ordering the manual blocks of a schedule (sched.c's step 2): the cost of
+ * Ordering the manual blocks of a schedule (xr_sched.c's step 2): the cost of
  * going from one block to the next is the number of manual factors that
  * change (a person's work), and the order sought is the cheapest open path
  * through all blocks.

@@ -15,7 +15,7 @@
 
 #include "buf.h"
 #include "plan.h"
-#include "sched.h"
+#include "xr_sched.h"
 #include "banned.h"
 
 /* Does exclusion x take the cell lv? An exclusion with no terms would

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "err.h"
+#include "xr_err.h"
 
 struct plan;
 

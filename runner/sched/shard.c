@@ -16,7 +16,7 @@
 
 #include "matrix.h"
 #include "plan.h"
-#include "sched.h"
+#include "xr_sched.h"
 #include "units.h"
 #include "buf.h"
 #include "banned.h"

@@ -239,7 +239,7 @@ int store_has_schedules(struct store *st)
 	return rc == SQLITE_OK;
 }
 
-static int exec_sql(struct store *st, const char *sql, struct xr_err *err)
+static int store_exec_sql(struct store *st, const char *sql, struct xr_err *err)
 {
 	char *msg = NULL;
 	int rc = sqlite3_exec(st->db, sql, NULL, NULL, &msg);
@@ -487,16 +487,16 @@ static int migrate(struct store *st, int readonly, struct xr_err *err)
 		if (!sql)
 			return xr_err_set(err, XR_EINTERNAL, st->path, 0, 0,
 					  "no migration to version %d", v + 1);
-		if ((r = exec_sql(st, "BEGIN IMMEDIATE", err)) < 0)
+		if ((r = store_exec_sql(st, "BEGIN IMMEDIATE", err)) < 0)
 			return r;
 		snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d",
 			 v + 1);
-		if ((r = exec_sql(st, sql, err)) < 0 ||
-		    (r = exec_sql(st, pragma, err)) < 0) {
+		if ((r = store_exec_sql(st, sql, err)) < 0 ||
+		    (r = store_exec_sql(st, pragma, err)) < 0) {
 			store_rollback(st);
 			return r;
 		}
-		if ((r = exec_sql(st, "COMMIT", err)) < 0)
+		if ((r = store_exec_sql(st, "COMMIT", err)) < 0)
 			return r;
 		v++;
 	}
@@ -747,14 +747,15 @@ int store_open(const char *path, unsigned flags, struct store **out,
 		if (flags & STORE_CREATE)
 			oflags |= SQLITE_OPEN_CREATE;
 		if ((r = open_db(st, path, oflags, err)) < 0 ||
-		    (r = exec_sql(st, "PRAGMA journal_mode = WAL", err)) < 0)
+		    (r = store_exec_sql(st, "PRAGMA journal_mode = WAL", err)) <
+			0)
 			goto fail;
 	}
-	if ((r = exec_sql(st,
-			  "PRAGMA foreign_keys = ON;"
-			  "PRAGMA synchronous = NORMAL;"
-			  "PRAGMA cache_size = -65536",
-			  err)) < 0)
+	if ((r = store_exec_sql(st,
+				"PRAGMA foreign_keys = ON;"
+				"PRAGMA synchronous = NORMAL;"
+				"PRAGMA cache_size = -65536",
+				err)) < 0)
 		goto fail;
 	if ((r = check_health(st, size, err)) < 0 ||
 	    (r = migrate(st, !!(flags & STORE_READONLY), err)) < 0)
@@ -817,12 +818,12 @@ const char *store_path(const struct store *st)
 
 int store_begin(struct store *st, struct xr_err *err)
 {
-	return exec_sql(st, "BEGIN IMMEDIATE", err);
+	return store_exec_sql(st, "BEGIN IMMEDIATE", err);
 }
 
 int store_commit(struct store *st, struct xr_err *err)
 {
-	return exec_sql(st, "COMMIT", err);
+	return store_exec_sql(st, "COMMIT", err);
 }
 
 void store_rollback(struct store *st)

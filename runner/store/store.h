@@ -18,8 +18,8 @@
 #include <stdint.h>
 
 #include "engine.h"
-#include "err.h"
 #include "strv.h"
+#include "xr_err.h"
 
 struct store;
 struct buf;

@@ -129,8 +129,9 @@ static int has_table_sql(struct store *st, const char *sql)
 /* The query of store_series_each: filters as bound parameters, the
  * sessions as an IN list of integers. Version 8: the rows of each run's
  * current attempt, chunk after chunk; version 7 has one row a series. */
-static int series_query(struct store *st, const struct store_series_filter *f,
-			sqlite3_stmt **s, struct xr_err *err)
+static int store_series_query(struct store *st,
+			      const struct store_series_filter *f,
+			      sqlite3_stmt **s, struct xr_err *err)
 {
 	struct buf q = BUF_INIT;
 	size_t i;
@@ -264,7 +265,7 @@ int store_series_each(struct store *st, const struct store_series_filter *f,
 	int rc = SQLITE_DONE, cb = 0, r;
 	if (!has_table_sql(st, "SELECT 1 FROM series_data LIMIT 0"))
 		return 0; /* a store older than version 7 */
-	if ((r = series_query(st, f, &s, err)) < 0)
+	if ((r = store_series_query(st, f, &s, err)) < 0)
 		return r;
 	buf_init(&g.host, 0);
 	buf_init(&g.name, 0);

@@ -173,7 +173,7 @@ struct group {
 /* What shard k (1-based) runs in the assignment ([block, pass0, npass,
  * shard] a unit), worded as shard_describe (runner/sched/shard.c) does:
  * "block 0 passes 1-2, block 3". */
-static void shard_units(json_t *assign, uint32_t k, struct buf *out)
+static void store_shard_units(json_t *assign, uint32_t k, struct buf *out)
 {
 	size_t i;
 	json_t *u;
@@ -202,7 +202,7 @@ static int group_say(struct group *g, struct strv *present,
 		if (g->have[k])
 			continue;
 		buf_reset(&b);
-		shard_units(g->assign, k, &b);
+		store_shard_units(g->assign, k, &b);
 		buf_addf(&miss, "%s%u/%u (%s)", miss.len ? "; " : "", k, g->n,
 			 b.len ? b.s : "nothing");
 		gaps++;

@@ -13,7 +13,7 @@
 # the fit went: bench/RESULTS.md).
 # The precondition, checked from the store: the queue stood through the
 # runs, i.e. the cell's RTT mean <= EXPLAIN_RTT_QUEUE (1.5) x its min
-# (reports/explain/explain.h; quiet: 1.28-1.30). When it did not (the
+# (reports/explain/explain_kind.h; quiet: 1.28-1.30). When it did not (the
 # background flow descheduled under load, the queue drained and refilled:
 # the CI flake of stop 27, "kind none" at 3.86 Mbit/s), the rule's own gate
 # says `none`, which is right: that attempt must then claim no kind but

@@ -48,7 +48,7 @@ for o in $opts; do
 	m=$((m + 1))
 done
 [ "$m" -ge 20 ] || fail "too few options found in help --all ($m)"
-# Exit statuses: every status of err.h's table and README's.
+# Exit statuses: every status of xr_code.h's table and README's.
 for code in 0 1 2 3 130; do
 	grep -qE "^       $code +" page.txt || fail "exit status $code missing"
 done

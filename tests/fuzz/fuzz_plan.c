@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "err.h"
+#include "xr_err.h"
 #include "catalog.h"
 #include "plan.h"
 

@@ -3,18 +3,15 @@
  * test_sampler_engine, unit/test_sampler_far): the test runs itself again
  * with --threads under `taskset -c 0`, and spin_main(SECONDS) starts a
  * thread that spins on the last CPU (its own affinity) for SECONDS while
- * the main thread sleeps in the join on CPU 0. The affinity by syscall.
- * POSIX threads, not C11's: ThreadSanitizer (tests/all.sh) does not
- * intercept glibc's thrd_create and crashes in the thread. The tests of
- * threaded code link the layers up to the store (CMakeLists.txt,
- * XRUN_THREAD_TESTS), so runner/sched/sched.h is not on their include
- * path to hide the system's <sched.h> from <pthread.h>.
+ * the main thread sleeps in the join on CPU 0. POSIX threads, not C11's:
+ * ThreadSanitizer (tests/all.sh) does not intercept glibc's thrd_create
+ * and crashes in the thread.
  */
 #ifndef XR_SPIN_FIXTURE_H
 #define XR_SPIN_FIXTURE_H
 
 #include <pthread.h>
-#include <sys/syscall.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include "proc.h"
@@ -23,10 +20,12 @@ static double spin_seconds;
 
 static void *spin_thread(void *arg)
 {
-	unsigned long mask = 1UL << *(int *)arg;
+	cpu_set_t mask;
 	double end = proc_now_mono() + spin_seconds;
 	volatile unsigned long x = 0;
-	syscall(SYS_sched_setaffinity, 0, sizeof mask, &mask);
+	CPU_ZERO(&mask);
+	CPU_SET(*(int *)arg, &mask);
+	sched_setaffinity(0, sizeof mask, &mask);
 	while (proc_now_mono() < end)
 		x++;
 	return NULL;

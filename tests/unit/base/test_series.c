@@ -1,9 +1,9 @@
 /* Unit tests for series.c: sets of (host, name) series and their points. */
 #include <string.h>
 
-#include "err.h"
 #include "series.h"
 #include "tap.h"
+#include "xr_err.h"
 
 int main(void)
 {

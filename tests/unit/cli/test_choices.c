@@ -11,12 +11,12 @@
 
 #include "buf.h"
 #include "cmd.h"
-#include "err.h"
 #include "lang.h"
 #include "opt.h"
 #include "output_format.h"
 #include "report.h"
 #include "tap.h"
+#include "xr_err.h"
 
 /* What f writes into a string. OUT: caller frees. */
 static char *capture(void (*fn)(FILE *, const void *), const void *arg)

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
 #include "opt.h"
 #include "tap.h"
+#include "xr_err.h"
 
 struct args {
 	const char *db;

@@ -55,7 +55,7 @@
 
 #include "matrix.h"
 #include "plan.h"
-#include "sched.h"
+#include "xr_sched.h"
 #include "dimension.h"
 #include "sched_fixture.h"
 #include "sizing.h"

@@ -10,13 +10,12 @@
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
 #include <fcntl.h>
-#include <linux/sched.h> /* CLONE_NEWNET: <sched.h> is runner/sched's here */
 #include <net/if.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <pthread.h> /* not C11 threads: TSan does not follow them */
 #include <unistd.h>
@@ -287,7 +286,7 @@ static void *read_in_ns(void *arg)
 
 	snprintf(path, sizeof path, "/run/netns/%s", fx_ns.ns);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	r->rc = fd >= 0 && syscall(SYS_setns, fd, CLONE_NEWNET) == 0 ? 0 : -1;
+	r->rc = fd >= 0 && setns(fd, CLONE_NEWNET) == 0 ? 0 : -1;
 	if (fd >= 0)
 		close(fd);
 	rd = r->rc == 0 ? counters_reader_new(1) : NULL;

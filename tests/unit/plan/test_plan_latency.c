@@ -11,10 +11,10 @@
 
 #include "buf.h"
 #include "catalog.h"
-#include "err.h"
 #include "latprobe.h"
 #include "plan.h"
 #include "tap.h"
+#include "xr_err.h"
 
 static const char head[] = "xrun: 1\nname: s\nhosts:\n  a: {}\n"
 			   "engine:\n  type: iperf3\n"

@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "catalog.h"
-#include "err.h"
 #include "plan.h"
 #include "tap.h"
+#include "xr_err.h"
 
 static const char head[] = "xrun: 1\nname: s\nengine:\n  type: iperf3\n"
 			   "  client: local\n  server: local\n";

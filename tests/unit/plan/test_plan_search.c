@@ -10,9 +10,9 @@
 
 #include "buf.h"
 #include "catalog.h"
-#include "err.h"
 #include "plan.h"
 #include "tap.h"
+#include "xr_err.h"
 
 static const char head[] = "xrun: 1\nname: s\n"
 			   "engine:\n  type: iperf3\n  target: 127.0.0.1\n"

@@ -1,5 +1,5 @@
 /*
- * Unit tests for sched.c: minimum manual changes (checked against brute
+ * Unit tests for xr_sched.c: minimum manual changes (checked against brute
  * force), Thue-Morse passes and their drift cancellation, seeded random
  * passes, sequential order, warm-ups and block bookkeeping.
  */
@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "matrix.h"
-#include "sched.h"
 #include "sched_fixture.h"
 #include "tap.h"
+#include "xr_sched.h"
 
 static const char *apply_argv[] = {"sysctl", "-w", "x={{cc}}", NULL};
 

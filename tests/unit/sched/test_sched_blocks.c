@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "matrix.h"
-#include "sched.h"
 #include "sched_fixture.h"
 #include "tap.h"
+#include "xr_sched.h"
 
 #define NB 3 /* manual blocks */
 #define NC 6 /* automatic cells a block */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "matrix.h"
-#include "sched.h"
+#include "xr_sched.h"
 #include "sched_fixture.h"
 #include "shard.h"
 #include "buf.h"
@@ -281,7 +281,7 @@ static void describe(void)
  * A shard's manual changes count against the last block it runs, not the
  * plan's previous block (another shard's). Two manual factors f (p, q)
  * and g (u, v), one cell a block, repeat 1, sequential: the reflected
- * order of the manual levels (sched.c) gives blocks (p,u), (p,v), (q,v),
+ * order of the manual levels (xr_sched.c) gives blocks (p,u), (p,v), (q,v),
  * (q,u); 4 equal whole blocks of 10.35 s, LPT alternates them: blocks 0
  * and 2 to shard 1. Shard 1 steps from (p,u) to (q,v): 2 changes (from
  * the plan's block 1, (p,v), it would be 1).

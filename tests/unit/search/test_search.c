@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "search.h"
 #include "tap.h"
+#include "xr_search.h"
 
 /* RFC 9971 "Example Goals": RFC2544, TST009, 1s final, 20% exceed. */
 static const struct search_goal rfc_goals[4] = {

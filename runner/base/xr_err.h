@@ -9,36 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-/* X-macro: code, name, default exit status of the CLI. */
-#define XR_ERRNO_MAP(X)                                                        \
-	X(OK, "ok", 0)                                                         \
-	X(USAGE, "usage", 2)                                                   \
-	X(PLAN, "plan", 2)                                                     \
-	X(YAML, "yaml", 2)                                                     \
-	X(IO, "io", 3)                                                         \
-	X(NOMEM, "nomem", 3)                                                   \
-	X(ENV, "environment", 3)                                               \
-	X(EXEC, "exec", 3)                                                     \
-	X(TIMEOUT, "timeout", 1)                                               \
-	X(INTR, "interrupted", 130)                                            \
-	X(STORE, "store", 3)                                                   \
-	X(LOCKED, "locked", 3)                                                 \
-	X(PARSE, "parse", 1)                                                   \
-	X(ENGINE, "engine", 1)                                                 \
-	X(HOST, "host", 3)                                                     \
-	X(REPORT, "report", 3)                                                 \
-	X(FONT, "font", 3)                                                     \
-	X(CHANGED, "plan-changed", 2)                                          \
-	X(GATE, "fail-on", 4)                                                  \
-	X(INTERNAL, "internal", 3)
-
-enum xr_code {
-#define XR_ENUM(c, n, x) XR_E##c,
-	XR_ERRNO_MAP(XR_ENUM)
-#undef XR_ENUM
-	    XR_E_COUNT
-};
-/* Functions return -(code); XR_EOK is 0. */
+#include "xr_code.h"
 
 struct xr_err {
 	int code;	/* enum xr_code, 0 when no error */
@@ -46,9 +17,6 @@ struct xr_err {
 	int line, col;	/* 1-based; 0 when unknown */
 	char msg[1024];
 };
-
-const char *xr_code_name(int code);
-int xr_code_exit(int code);
 
 /* Fill err (if non-NULL) and return -code. */
 int xr_err_set(struct xr_err *err, int code, const char *file, int line,

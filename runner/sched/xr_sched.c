@@ -1,6 +1,6 @@
 /*
  * Scheduling: decides the execution order of every run of a plan
- * (schema/plan.md, "Scheduling", has the reasoning; sched.h the contract).
+ * (schema/plan.md, "Scheduling", has the reasoning; xr_sched.h the contract).
  *
  *  1. Cells are grouped into blocks by the levels of their manual factors
  *     (the things a person must change by hand).
@@ -18,7 +18,7 @@
  * Everything is sorting of 64-bit keys (a radix sort) and flat arrays, so a
  * million runs schedule in tens of milliseconds with no per-run allocation.
  */
-#include "sched.h"
+#include "xr_sched.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * PNG from SVG (png.h): librsvg parses the chart's SVG and draws it on a
+ * PNG from SVG (xr_png.h): librsvg parses the chart's SVG and draws it on a
  * cairo image surface, which cairo encodes as PNG into memory; the caller
  * writes the bytes through the one writer (wfile.h). Nothing forks and no
  * file is read: the document is the chart svg_chart.c wrote.
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "png.h"
+#include "xr_png.h"
 
 #ifdef XRUN_HAVE_RSVG
 #include <cairo.h>

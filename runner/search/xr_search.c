@@ -1,5 +1,5 @@
 /*
- * The rate search (search.h): RFC 9971's load classification and
+ * The rate search (xr_search.h): RFC 9971's load classification and
  * conditional throughput (its Appendices A and B, restated here from the
  * text), and a controller that picks each next trial from the trials so
  * far alone, so that a replay of stored trials asks for the same next one.
@@ -27,13 +27,13 @@
  *     likely just above it; a trial of another goal by one width up from
  *     the lower bound.
  */
-#include "search.h"
+#include "xr_search.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "xr_err.h"
 #include "banned.h"
 
 enum search_class search_classify(const struct search_goal *g,

@@ -1,5 +1,5 @@
 /*
- * PNG images of the SVG charts (png.c), for blog platforms that take PNG
+ * PNG images of the SVG charts (xr_png.c), for blog platforms that take PNG
  * uploads but not SVG: `xrun report -o r.md --png`. Rendered in-process by
  * librsvg and cairo (no child process); text goes through pango and
  * fontconfig, so the font-family of svg_font_family() resolves to IPAex
@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "err.h"
+#include "xr_err.h"
 
 /* Width of a chart's PNG in pixels: a blog column at 2x (about 600 CSS
  * px), or the SVG's own width when that is wider. */

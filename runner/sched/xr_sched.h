@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "err.h"
+#include "xr_err.h"
 
 struct plan;
 struct matrix;

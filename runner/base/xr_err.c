@@ -1,9 +1,9 @@
 /*
- * Error values and positioned diagnostics (see err.h): the one place that
+ * Error values and positioned diagnostics (see xr_err.h): the one place that
  * formats "file:line:col: error: message" for the whole program.
  */
-#include "err.h"
 #include "oom.h"
+#include "xr_err.h"
 
 #include "buf.h"
 #include "utf8.h"
@@ -13,33 +13,6 @@
 #include <string.h>
 
 #include "banned.h"
-
-static const struct {
-	const char *name;
-	int exit;
-} codes[] = {
-#define XR_ROW(c, n, x) {n, x},
-    XR_ERRNO_MAP(XR_ROW)
-#undef XR_ROW
-};
-
-const char *xr_code_name(int code)
-{
-	if (code < 0)
-		code = -code;
-	if (code >= XR_E_COUNT)
-		return "unknown";
-	return codes[code].name;
-}
-
-int xr_code_exit(int code)
-{
-	if (code < 0)
-		code = -code;
-	if (code >= XR_E_COUNT)
-		return 3;
-	return codes[code].exit;
-}
 
 int xr_err_set(struct xr_err *err, int code, const char *file, int line,
 	       int col, const char *fmt, ...)
