@@ -778,8 +778,7 @@ static json_t *model_tail(const struct report *r)
 	json_t *o = json_object(), *a;
 	int i;
 	json_object_set_new(o, "conditions", conditions(r));
-	json_object_set_new(o, "write_json_session_info",
-			    write_json_session_info(r));
+	json_object_set_new(o, "session_info", write_json_session_info(r));
 	a = json_array();
 	for (i = 0; i < r->nnotes; i++)
 		json_array_append_new(

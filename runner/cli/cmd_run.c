@@ -20,6 +20,7 @@
 #include "report.h"
 #include "shard.h"
 #include "units.h"
+#include "utf8.h"
 #include "store.h"
 #include "banned.h"
 
@@ -164,9 +165,14 @@ static void say_gaps(void *ctx, struct store *st, const struct plan *p,
 		xr_err_print(&err, "xrun");
 	else
 		for (i = 0; i < n; i++) {
+			/* the line may quote an engine's stderr: shown, not
+			 * obeyed (utf8_term) */
+			struct buf b = BUF_INIT;
 			const char *s =
 			    report_gap_line(REPORT_LANG_EN, &g[i], a);
-			fprintf(stderr, "xrun: %s\n", s ? s : "out of memory");
+			fprintf(stderr, "xrun: %s\n",
+				s ? utf8_term(&b, s) : "out of memory");
+			buf_release(&b);
 		}
 	arena_free(a);
 }
