@@ -137,7 +137,7 @@ bench() { # case truth rate@gate (bit/s and the cpu case it needs; 0: none) lab-
 	# more: within 1.5x of what the unshaped pair (with the same pinning)
 	# carried this hour, both hold the cell. The shaper costs CPU too:
 	# beside two busy loops the tbf-shaped pair carried 0.62-0.66 of the
-	# unshaped one (bench/RESULTS.md, "Explain beside a busy loop").
+	# unshaped one (bench/RESULTS.md, "Known bottlenecks named").
 	[ "$rate" = 0 ] || cap=$(cat "cap.$gate")
 	if [ -n "$cap" ] &&
 		python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 1.5 * float(sys.argv[2]) else 1)" "$cap" "$rate"; then

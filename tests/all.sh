@@ -50,16 +50,22 @@ times=()
 # CPU seconds (user + system) of the processes this shell has waited for:
 # a stage's CPU time does not depend on what else the machine runs, its
 # wall time does.
+cpu_tmp=$(mktemp)
+trap 'rm -f "$cpu_tmp"' EXIT
+# Sets CPU_NOW. `times` runs here, in this shell: in a pipe or $(...) it
+# would run in a subshell and report that subshell's children (none).
 cpu_now() {
-	times | awk 'NR == 2 { n = split($0, f, " "); s = 0
+	times >"$cpu_tmp"
+	CPU_NOW=$(awk 'NR == 2 { n = split($0, f, " "); s = 0
 		for (i = 1; i <= n; i++) { split(f[i], p, "m"); s += p[1] * 60 + p[2] }
-		printf "%d", s }'
+		printf "%d", s }' "$cpu_tmp")
 }
 stage() { # name, command...
 	local name=$1 t0=$SECONDS c0 cpu ok
 	shift
 	echo "=== $name"
-	c0=$(cpu_now)
+	cpu_now
+	c0=$CPU_NOW
 	if "$@"; then
 		pass=$((pass + 1))
 		ok=ok
@@ -68,7 +74,8 @@ stage() { # name, command...
 		failed+=("$name")
 		ok=FAILED
 	fi
-	cpu=$(($(cpu_now) - c0))
+	cpu_now
+	cpu=$((CPU_NOW - c0))
 	echo "=== $name: $ok ($((SECONDS - t0)) s, $cpu CPU s)"
 	times+=("$(printf '%-16s %5d s  %5d CPU s' "$name" $((SECONDS - t0)) "$cpu")")
 }

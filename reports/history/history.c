@@ -78,6 +78,38 @@ static const char *fact_of(const struct report *r, int64_t s, const char *host,
 	return NULL;
 }
 
+/*
+ * The value of fact (host, key) that cell ci's ok runs of session s held
+ * under (their fact sets, read after each apply hook, manual step and
+ * verify: schema/store.md): a factor that changes a fact within a session
+ * gives each cell its own value, where the session's host facts hold the
+ * last read. A run without a set (a store before version 13) falls back
+ * on the session's; runs that disagree among themselves, or no run at
+ * all, give the session's value too. NULL when not recorded.
+ */
+static const char *cell_fact(const struct report *r, int ci, int64_t s,
+			     const char *host, const char *key)
+{
+	const char *v = NULL, *sv = fact_of(r, s, host, key);
+	int n, k, any = 0;
+	const int *runs = report_cell_runs(r, ci, &n);
+	for (k = 0; k < n; k++) {
+		const struct report_run *u = &r->runs[runs[k]];
+		const char *x;
+		int known;
+		if (u->session != s || !u->ok)
+			continue;
+		x = report_run_fact(u, host, key, &known);
+		if (!known)
+			x = sv;
+		if (any && (!x != !v || (x && strcmp(x, v))))
+			return sv; /* the cell's runs differ: not one value */
+		v = x;
+		any = 1;
+	}
+	return any ? v : sv;
+}
+
 static const char *plan_hash_of(const struct report *r, int64_t s)
 {
 	int i;
@@ -88,13 +120,13 @@ static const char *plan_hash_of(const struct report *r, int64_t s)
 }
 
 /*
- * The facts of session b that differ from session a (every host and key
- * either recorded, the identity keys left out, and the plan file's hash
- * as key "plan"): into causes (when not NULL, from the arena) and text.
- * Returns how many.
+ * The facts cell ci held under in session b that differ from session a
+ * (cell_fact; every host and key session b recorded, the identity keys
+ * left out, and the plan file's hash as key "plan"): into causes (when
+ * not NULL, from the arena) and text. Returns how many.
  */
-static int facts_diff(const struct report *r, struct arena *ar, int64_t a,
-		      int64_t b, struct history_cause **causes,
+static int facts_diff(const struct report *r, struct arena *ar, int ci,
+		      int64_t a, int64_t b, struct history_cause **causes,
 		      struct buf *text)
 {
 	int i, n = 0, cap = 0;
@@ -115,9 +147,9 @@ static int facts_diff(const struct report *r, struct arena *ar, int64_t a,
 				continue;
 			host = f->host;
 			key = f->key;
-			vb = f->value ? f->value : "";
-			va = fact_of(r, a, host, key);
-			if (!va || !strcmp(va, vb))
+			vb = cell_fact(r, ci, b, host, key);
+			va = cell_fact(r, ci, a, host, key);
+			if (!va || !vb || !strcmp(va, vb))
 				continue;
 		}
 		buf_addf(text, "%s%s%s%s: %s -> %s", text->len ? "; " : "", key,
@@ -216,8 +248,8 @@ static int sessions_fill(const struct report *r, struct arena *a,
 			s->hi = exp(m + q);
 		}
 		buf_reset(&b);
-		if (k &&
-		    facts_diff(r, a, sb->sid[k - 1], sb->sid[k], NULL, &b) < 0)
+		if (k && facts_diff(r, a, h->cell, sb->sid[k - 1], sb->sid[k],
+				    NULL, &b) < 0)
 			return -1;
 		s->changed = arena_strdup(a, b.len ? b.s : "");
 		if (!s->changed)
@@ -266,7 +298,7 @@ static int changes_fill(const struct report *r, struct arena *a,
 		c->hi_pct = 100 * expm1(cc[i].hi);
 		c->p = cc[i].p;
 		buf_reset(&b);
-		c->ncauses = facts_diff(r, a, h->s[k - 1].session,
+		c->ncauses = facts_diff(r, a, h->cell, h->s[k - 1].session,
 					h->s[k].session, &c->causes, &b);
 		if (c->ncauses < 0)
 			return -1;

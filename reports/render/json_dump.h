@@ -15,8 +15,8 @@
  * bench/RESULTS.md), and without the tree: "cells", "comparisons" and the
  * reference's "rows" are built, dumped and freed one element at a time, a row's
  * published runs in chunks (a tree of 100,000 cells was 1.5 GB and most of the
- * time of a 10^5-level report, bench/RESULTS.md, "Report scale under
- * 1 s"). An element dumped alone starts at depth 0; inside the report it
+ * time of a 10^5-level report, bench/RESULTS.md, "A factor of 100,000
+ * levels"). An element dumped alone starts at depth 0; inside the report it
  * is at depth 2, so each newline of its dump gets two more spaces of
  * indent (jansson writes a newline only as indentation: one inside a
  * string is escaped). */

@@ -120,7 +120,7 @@ static void count_at(struct shiftsel *s, double p, size_t *lt, size_t *le)
 /* The k-th smallest (0-based) of v[0..n) by Hoare's FIND (1961) with
  * three-way partitions around a random element: expected O(n) where a
  * sort of the gathered candidates was O(n log n) and half the time of
- * the Hodges-Lehmann step (bench/RESULTS.md, "Report scale under 1 s").
+ * the Hodges-Lehmann step (bench/RESULTS.md, "Report of 100,000 runs").
  * The value is the one a sort would put at k: equal values compare
  * equal, so whichever of them lands at k is the same double. */
 static double select_kth(struct shiftsel *s, double *v, size_t n, size_t k)

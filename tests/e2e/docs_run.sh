@@ -38,11 +38,20 @@ cd "$dir/work"
 export PATH="$dir/bin:$PATH" XRUN_DOCS_SRC="$src" XRUN_DOCS_DIR="$dir"
 python3 - <<'PY'
 import glob, os, re, shlex, socket, subprocess, sys, yaml
+from concurrent.futures import ThreadPoolExecutor
 
 src = os.environ["XRUN_DOCS_SRC"]
 work = os.getcwd()
 xrun = "xrun"
 fails = []
+# The xrun processes a check starts (--help, validate) are independent of
+# each other: four at a time (they wait on process start, more than on a
+# core); the blocks that run stay in file order on this thread.
+pool = ThreadPoolExecutor(max_workers=4)
+pending = []
+
+def later(fn, *a):
+    pending.append(pool.submit(fn, *a))
 counts = {"plans validated": 0, "fragments parsed": 0, "commands parsed": 0,
           "blocks run": 0}
 
@@ -106,10 +115,12 @@ def check_command(where, seg, words):
     # one: a word that names no command must be a plan path.
     parse_args = [os.path.join(src, "plans/loopback.yaml") if a == "PLAN"
                   else a for a in args]
-    r = subprocess.run([xrun] + parse_args + ["--help"], capture_output=True,
-                       text=True, cwd=work)
-    if r.returncode != 0:
-        fail(where, f"'{seg}' does not parse: {r.stderr.strip()[:200]}")
+    def parses():
+        r = subprocess.run([xrun] + parse_args + ["--help"],
+                           capture_output=True, text=True, cwd=work)
+        if r.returncode != 0:
+            fail(where, f"'{seg}' does not parse: {r.stderr.strip()[:200]}")
+    later(parses)
     prev = None
     for w in args:
         if prev in ("--db",) or w.startswith("-") or prev in VALUE_OPTS - {"--reference"}:
@@ -134,12 +145,14 @@ def check_yaml(where, text, marker):
     is_plan = re.search(r"^xrun:\s*1\b", text, re.M) is not None
     if is_plan:
         counts["plans validated"] += 1
-        r = subprocess.run([xrun, "validate", "-"], input=text,
-                           capture_output=True, text=True, cwd=work)
-        want = 2 if marker == "invalid" else 0
-        if r.returncode != want:
-            fail(where, f"xrun validate: exit {r.returncode}, want {want}: "
-                 f"{(r.stderr or r.stdout).strip()[:300]}")
+        def validates():
+            r = subprocess.run([xrun, "validate", "-"], input=text,
+                               capture_output=True, text=True, cwd=work)
+            want = 2 if marker == "invalid" else 0
+            if r.returncode != want:
+                fail(where, f"xrun validate: exit {r.returncode}, want "
+                     f"{want}: {(r.stderr or r.stdout).strip()[:300]}")
+        later(validates)
         return
     counts["fragments parsed"] += 1
     try:
@@ -240,6 +253,9 @@ for path in sorted(glob.glob(os.path.join(src, "plans", "*.yaml"))):
             for seg, words in commands(c):
                 check_command(f"{rel}:{n}", seg, words)
 
+for f in pending:
+    f.result()
+pool.shutdown()
 print("ok - " + ", ".join(f"{v} {k}" for k, v in counts.items()))
 if fails:
     print(f"{len(fails)} problem(s)")

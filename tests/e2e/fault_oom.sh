@@ -27,7 +27,7 @@ fi
 shim() { # N (empty: count only) cmd...
 	local n=$1
 	shift
-	XR_FAILMALLOC=$n XR_FAILMALLOC_COUNT=$T/count LD_PRELOAD=$preload \
+	XR_FAILMALLOC=$n XR_FAILMALLOC_COUNT=$PWD/count LD_PRELOAD=$preload \
 		ASAN_OPTIONS=${asan_opts:-${ASAN_OPTIONS:-}} "$@"
 }
 
@@ -113,61 +113,101 @@ sweep() {
 has() { # WORD+[line]: a failure named it
 	grep -qxF "$1" <<<"$stages" || fail "no failure said '$1': $stages"
 }
-sweep validate 'reading p\.yaml|checking p\.yaml|reading the command line' "" \
-	"$XRUN" validate p.yaml
-has reading+line # the plan reader's line
-sweep plan 'reading p\.yaml|building the schedule of p\.yaml|printing the schedule of p\.yaml|reading the command line' "" \
-	"$XRUN" plan p.yaml
-has reading+line
-has building+
-[ "$last_stage" = printing ] || fail "plan: the last failure said '$last_stage'"
-for f in r.md r.json r.csv r.html; do
+# Each command's sweep is a job in a directory of its own (its own copy
+# of the plan and the store, its own count file): two at a time, as the
+# machine has cores; each job's output follows in order.
+job_validate() {
+	sweep validate 'reading p\.yaml|checking p\.yaml|reading the command line' "" \
+		"$XRUN" validate p.yaml
+	has reading+line # the plan reader's line
+}
+job_plan() {
+	sweep plan 'reading p\.yaml|building the schedule of p\.yaml|printing the schedule of p\.yaml|reading the command line' "" \
+		"$XRUN" plan p.yaml
+	has reading+line
+	has building+
+	[ "$last_stage" = printing ] || fail "plan: the last failure said '$last_stage'"
+}
+job_report() { # FILE
+	local f=$1
 	sweep "report -o $f" "reading the plan 'oomc'|writing the report $f from oomc\\.db|reading the command line" "$f" \
 		"$XRUN" report --db oomc.db -o "$f"
 	has writing+
 	# the stored plan is read inside the writing: after it, writing again
 	[ "$last_stage" = writing ] || fail "report -o $f: the last failure said '$last_stage'"
-done
-
+}
+job_md() { job_report r.md; }
+job_json() { job_report r.json; }
+job_csv() { job_report r.csv; }
+job_html() { job_report r.html; }
 # The PDF: libharu's UTF-8 encoder wrote into an unchecked malloc and
 # fontconfig's parser freed a rule half built (SIGSEGV at 16 of 60 points
 # before); now xrun's allocator jumps out of libharu (pdf.h) and the
 # Debian font path comes before fontconfig.
-sweep "report -o r.pdf" "reading the plan 'oomc'|writing the report r\\.pdf from oomc\\.db|reading the command line" r.pdf \
-	"$XRUN" report --db oomc.db -o r.pdf
-has writing+
-sweep status "running 'xrun status'|reading the plan 'stored plan'|reading the command line" "" \
-	"$XRUN" status --db oomc.db
-prep='rm -f m.db m.db-wal m.db-shm m.db.lock'
-sweep merge "running 'xrun merge'|reading the command line" "" \
-	"$XRUN" merge m.db oomc.db
-prep=
+job_pdf() {
+	sweep "report -o r.pdf" "reading the plan 'oomc'|writing the report r\\.pdf from oomc\\.db|reading the command line" r.pdf \
+		"$XRUN" report --db oomc.db -o r.pdf
+	has writing+
+}
+job_status() {
+	sweep status "running 'xrun status'|reading the plan 'stored plan'|reading the command line" "" \
+		"$XRUN" status --db oomc.db
+}
+job_merge() {
+	prep='rm -f m.db m.db-wal m.db-shm m.db.lock'
+	sweep merge "running 'xrun merge'|reading the command line" "" \
+		"$XRUN" merge m.db oomc.db
+	prep=
+}
 
 # run: a store made under the shim is a store (integrity_check ok) with
 # every run it says ok stored; exit 0 (the 4 runs ok), 1 (a run failed:
 # data) or 3 with the stage; never a signal. Before, a calloc of run's
 # arguments failing exited 3 with nothing said.
-rm -f r.db*
-shim "" "$XRUN" run --yes --unattended p.yaml --db r.db >/dev/null 2>&1 ||
-	fail "run: exit $? unshimmed"
-k=$(cat count)
-for n in $(seq 0 20) $(seq 21 $((k / 40 + 1)) "$k"); do
-	rm -f r.db r.db-wal r.db-shm r.db.lock
-	set +e
-	shim "$n" "$XRUN" run --yes --unattended p.yaml --db r.db >got.out 2>got.err
-	rc=$?
-	set -e
-	last=$(tail -n 1 got.err)
-	case $rc in
-	0 | 1) ;;
-	3) [[ $last =~ ^xrun:\ out\ of\ memory\ while\ (running\ \'xrun\ run\'|reading) ]] ||
-		fail "run N=$n: exit 3, last line '$last'" ;;
-	*) fail "run N=$n: exit $rc: $last" ;;
-	esac
-	if [ -e r.db ]; then
-		[ "$(q r.db 'pragma integrity_check')" = ok ] || fail "run N=$n: store damaged"
-	fi
-	[ $rc != 0 ] || [ "$(q r.db "select count(*) from runs where status = 'ok'")" = 4 ] ||
-		fail "run N=$n: exit 0 without the 4 runs ok"
+job_run() {
+	local k n rc last
+	rm -f r.db*
+	shim "" "$XRUN" run --yes --unattended p.yaml --db r.db >/dev/null 2>&1 ||
+		fail "run: exit $? unshimmed"
+	k=$(cat count)
+	for n in $(seq 0 20) $(seq 21 $((k / 40 + 1)) "$k"); do
+		rm -f r.db r.db-wal r.db-shm r.db.lock
+		set +e
+		shim "$n" "$XRUN" run --yes --unattended p.yaml --db r.db >got.out 2>got.err
+		rc=$?
+		set -e
+		last=$(tail -n 1 got.err)
+		case $rc in
+		0 | 1) ;;
+		3) [[ $last =~ ^xrun:\ out\ of\ memory\ while\ (running\ \'xrun\ run\'|reading) ]] ||
+			fail "run N=$n: exit 3, last line '$last'" ;;
+		*) fail "run N=$n: exit $rc: $last" ;;
+		esac
+		if [ -e r.db ]; then
+			[ "$(q r.db 'pragma integrity_check')" = ok ] || fail "run N=$n: store damaged"
+		fi
+		[ $rc != 0 ] || [ "$(q r.db "select count(*) from runs where status = 'ok'")" = 4 ] ||
+			fail "run N=$n: exit 0 without the 4 runs ok"
+	done
+	echo "ok: run: $k allocations, every failure point tried exits 0, 1 or 3 with its stage; every store left is whole"
+}
+
+all_jobs="validate plan md json csv html pdf status merge run"
+par=${XRUN_JOBS:-2}
+for j in $all_jobs; do
+	while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n || true; done
+	mkdir "job-$j" && cp p.yaml oomc.db "job-$j"/
+	(
+		cd "job-$j" || exit 1
+		set -e
+		"job_$j"
+		echo 0 >../"$j.rc"
+	) >"$j.log" 2>&1 &
 done
-echo "ok: run: $k allocations, every failure point tried exits 0, 1 or 3 with its stage; every store left is whole"
+wait
+bad=
+for j in $all_jobs; do
+	cat "$j.log"
+	[ "$(cat "$j.rc" 2>/dev/null)" = 0 ] || bad="$bad $j"
+done
+[ -z "$bad" ] || fail "failed:$bad"

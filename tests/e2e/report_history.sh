@@ -155,4 +155,41 @@ gm = math.exp(sum(math.log((80 + 0.3 * k) * 8e6) for k in (1, 2, 3)) / 3)
 assert abs(float(r7["value"]) / gm - 1) < 1e-12, (r7, gm)  # bit/s
 assert r7["answer"] == "changed" and r7["change"].startswith("worse -11.0%"), r7
 PY
+# A fact a factor changes within a session (issue 34's per-run facts): the
+# session's host facts say noqueue throughout (its last read), but cell
+# a=x's runs held a tbf of 300 Mbit/s in sessions 1-4 and 270 from 5 (a
+# hook per level would store them so: schema/store.md, fact_sets). The
+# change at session 5 names the qdisc its runs held; a=y's runs, in the
+# sets xrun stored, name none.
+cp h.db cellf.db
+set1=$(q cellf.db "select min(set_id) from run_facts")
+q cellf.db "update host_facts set value = 'noqueue' where key = 'qdisc_root';
+	insert into fact_sets (id, session_id, host, cause, factor, level, read_at)
+	values (9001, 1, 'local', 'apply', 'a', 'x', 0),
+	(9002, 5, 'local', 'apply', 'a', 'x', 0);
+	insert into fact_values select 9001, key, value from fact_values
+	where set_id = $set1 and key <> 'qdisc_root';
+	insert into fact_values select 9002, key, value from fact_values
+	where set_id = $set1 and key <> 'qdisc_root';
+	insert into fact_values values (9001, 'qdisc_root', 'tbf 300000000'),
+	(9002, 'qdisc_root', 'tbf 270000000');
+	update fact_values set value = 'noqueue' where key = 'qdisc_root'
+	and set_id < 9001;
+	update run_facts set set_id = case when (select session_id from runs
+	where id = run_id) < 5 then 9001 else 9002 end
+	where run_id in (select id from runs where cell like '%\"x\"%')"
+[ "$(q cellf.db "select count(*) from run_facts where set_id >= 9001")" = 21 ] ||
+	fail "cellf.db: the 21 runs of a=x in sets 9001/9002"
+"$XRUN" report --db cellf.db --history -o cellf.json 2>/dev/null
+python3 - cellf.json <<'PY' || fail "a cell's own facts"
+import json, sys
+h = json.load(open(sys.argv[1]))["history"]
+c = {x["label"]: x for x in h["cells"]}
+ch = c["a=x"]["changes"][0]
+assert ch["session"] == 5, ch
+q = [k for k in ch["causes"] if k["key"] == "qdisc_root"]
+assert q == [{"host": "local", "key": "qdisc_root",
+              "before": "tbf 300000000", "after": "tbf 270000000"}], ch["causes"]
+assert c["a=y"]["changes"] == [], c["a=y"]
+PY
 echo ok

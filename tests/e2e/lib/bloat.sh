@@ -10,11 +10,11 @@
 # wait in the client's tbf) with a small window (16K) then runs at
 # window / RTT, far below the tbf (forward, its own packets would sit in
 # its host's tbf and TCP small queues would hold it instead). Measured
-# (bench/RESULTS.md, "Explain: the window-bound lab case and the CPU
-# rule"): at 100mbit, test flow 3.2-6.5 Mbit/s at 0.90-0.97 of
-# min(cwnd, snd_wnd) / RTT, RTT 25-55 ms, 0 drops (load 10-15); at
-# 1000mbit the queue (8 ms) drained whenever the background flow was
-# descheduled at load 13-19, and the fit went.
+# (bench/RESULTS.md, "The window-bound lab case"): at 100mbit, test
+# flow 3.2-6.5 Mbit/s at 0.90-0.97 of min(cwnd, snd_wnd) / RTT, RTT
+# 25-55 ms, 0 drops (load 10-15); at 1000mbit the queue (8 ms) drained
+# whenever the background flow was descheduled at load 13-19, and the fit
+# went.
 #   bloat_up CLIENT_NS SERVER_NS SERVER_ADDR IFACE DIR   (sets BLOAT_PIDS)
 #   bloat_wait CLIENT_NS IFACE [SECONDS]   (the backlog > 1 MB again)
 #   bloat_down
