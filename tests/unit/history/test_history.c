@@ -19,7 +19,8 @@
  * quantiles by root-finding on the regularized incomplete beta), from
  * the runs as written here, not from the code; the script is the
  * comment above each number. Also --since and two machines' sessions
- * (the hosts of session_info) kept apart.
+ * (the hosts of session_info) kept apart. The runs have no fact sets, so
+ * each cell's facts are its sessions' host facts.
  */
 #include <math.h>
 #include <stdio.h>
@@ -60,6 +61,7 @@ static double level(int c, int k) /* session index k = 0..7 */
 static struct report_run runs[NC * NS * 3];
 static double vals[NC * NS * 3];
 static struct report_cell cells[NC];
+static int cell_first[NC + 1], cell_runs[NC * NS * 3];
 static struct report_session sinfo[NS];
 static struct report_fact facts[2 * NS];
 static char qd[NS][32];
@@ -75,6 +77,7 @@ static void build(struct report *r)
 	for (c = 0; c < NC; c++) {
 		cells[c].index = c;
 		cells[c].label = labels[c];
+		cell_first[c] = n; /* runs are stored cell by cell */
 		for (k = 0; k < NS; k++) {
 			if (!(level(c, k) > 0))
 				continue;
@@ -89,6 +92,7 @@ static void build(struct report *r)
 				runs[n].ok = 1;
 				runs[n].status = "ok";
 				runs[n].vals = &vals[n];
+				cell_runs[n] = n;
 			}
 		}
 	}
@@ -106,8 +110,11 @@ static void build(struct report *r)
 		facts[2 * k + 1] =
 		    (struct report_fact){11 + k, "client", "qdisc_root", qd[k]};
 	}
+	cell_first[NC] = n;
 	r->cells = cells;
 	r->ncells = NC;
+	r->cell_first = cell_first;
+	r->cell_runs = cell_runs;
 	r->runs = runs;
 	r->nruns = n;
 	r->facts = facts;
