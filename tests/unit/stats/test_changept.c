@@ -4,8 +4,9 @@
  * segments' means as its delta; no change in a flat history; a step under
  * the magnitude floor not reported; a lone deviant session between two
  * opposite changes named, not reported as two changes; a last session
- * alone kept as a change; two steps both found; a permutation p that is
- * the smallest B allows when no shuffle matches.
+ * alone kept as a change; two steps both found, also one session apart
+ * in the same direction; a permutation p that is the smallest B allows
+ * when no shuffle matches.
  */
 #include <math.h>
 #include <stdio.h>
@@ -43,7 +44,7 @@ int main(void)
 {
 	struct changept_change c[16];
 	size_t spk[16], nspk = 0, n;
-	tap_plan(22);
+	tap_plan(27);
 	{ /* a step of -0.10 after session 4 of 8 */
 		double lv[8] = {5, 5, 5, 5, 4.9, 4.9, 4.9, 4.9};
 		n = find(lv, 8, log(1.01), c, spk, &nspk);
@@ -100,6 +101,20 @@ int main(void)
 		       "second at session 7");
 		is_near(n > 1 ? c[0].delta : 0, -0.10, 1e-12, "first -0.10");
 		is_near(n > 1 ? c[1].delta : 0, 0.20, 1e-12, "second +0.20");
+	}
+	{ /* two steps of -0.10 one session apart (after sessions 4 and
+	     5): two changes, not a deviant session; only opposite changes
+	     fence in a deviant one. Each delta is the step: the segments
+	     [0, 4), [4, 5) and [5, 8) average to 5, 4.9 and 4.8. */
+		double lv[8] = {5, 5, 5, 5, 4.9, 4.8, 4.8, 4.8};
+		n = find(lv, 8, log(1.01), c, spk, &nspk);
+		is_int((long long)n, 2, "two same-sign steps: two changes");
+		is_int((long long)(n > 1 ? c[0].at : 0), 4,
+		       "first at session 5");
+		is_int((long long)(n > 1 ? c[1].at : 0), 5,
+		       "second at session 6");
+		is_near(n > 1 ? c[1].delta : 0, -0.10, 1e-12, "second -0.10");
+		is_int((long long)nspk, 0, "no deviant session");
 	}
 	{ /* a session without a value is refused */
 		double y[3] = {1, 2, 3};
