@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Cell scale (issue 40): a store of N cells (default 100,000) as a matrix of
 # two factors, a (100 levels a0..a99) x b (N / 100 levels b0..), R ok runs
 # a cell (default 1) with a throughput metric 9e9 * (1 + (id % 7) / 100),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # How close is `xrun plan`'s estimate to the real time of a session (issue
 # 35 item 5)? Runs the README's demo (plans/loopback.yaml: iperf3 over
 # loopback, 16 runs of 2 s, the default sampling) and a plan whose levels

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Exclusion scale: a plan of 100 x 100 x 2 = 20,000 cells with N
 # exclusions (default 10,000, each naming one level of all three factors:
 # half the cells go) for the command engine (/bin/true); `xrun validate`,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 25 Deliver 5: the bottleneck xrun names (JSON cells[].limit) on lab
 # links whose bottleneck is known, N sessions each (root: network
 # namespaces). Cases: line (tbf 1000mbit), htb (the unshaped pair behind

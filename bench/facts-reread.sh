@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # What reading a host's facts again after a change costs (issue 34 Deliver
 # 1, runner/exec/runfacts.c): an ssh host (a bench sshd in the lab's server
 # namespace, reached over a second veth pair) whose MTU a factor's apply

@@ -11,6 +11,8 @@
  * POINTS and ENGINE_CPU_MEAN: the engine.cpu points its frames give
  * (sampler_far_engine) and their mean, % of a core.
  * Usage: far-watch-bench watch|plain SECONDS PERIOD PID...
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

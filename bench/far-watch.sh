@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The engine's process over ssh (issue 25): what following it costs the far
 # side, and whether sampling an ssh host that follows it moves what iperf3
 # measures.

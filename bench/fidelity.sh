@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Fidelity: does going through xrun change what iperf3 measures? The same
 # iperf3 test over a shaped lab link (`xrun lab up --profile 2g5`: two
 # namespaces joined by a veth pair with tbf at 2.5 Gbit/s), bare (`ip netns

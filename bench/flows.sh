@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Many-to-one (issue 19, engine.flows): does xrun's two-flow run measure
 # what two bare iperf3 clients started together measure on the same shaped
 # link? `xrun lab up --rate RATE` (two namespaces, tbf on the ends'

@@ -16,6 +16,8 @@
  * the floor theta 1% (the plan's default threshold).
  *
  * Usage: history-mc [HISTORIES] [SEED]   (default 2000, 1)
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdint.h>

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The history change rule through the binary (bench/RESULTS.md, "History
 # false alarms and power"): histories of 8 sessions x 6 cells x 3 runs
 # written into stores (one real session of a command-engine plan as the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Latency under load (issue 19): how close is xrun's probe (ping, or irtt
 # with PROBE=irtt) to the same bare probe run beside bare iperf3 on the
 # same link, and what does the probe cost the engine? Two labs, one after

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Levels scale: a store whose plan has one factor x of N levels (default
 # 100,000: l0 .. l(N-1)), one ok run per cell with a throughput metric
 # 9e9 * (1 + (id % 7) / 100), built with SQL only (schema/store.sql), and

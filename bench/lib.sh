@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The lab setup that bench/sampling.sh and bench/fidelity.sh share (bash;
 # source it after `set -eu`): two namespaces joined by a shaped veth pair
 # (`xrun lab up`), bare iperf3 blocks run between them, and the plan of an

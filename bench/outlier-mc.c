@@ -7,6 +7,8 @@
  * shift -0.693 on noise sd 1%) in which that run is flagged.
  *
  * Usage: outlier-mc [SAMPLES] [SEED]   (default 400000, 1)
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdint.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # How visible is xrun to the measurement? The same iperf3 loopback test,
 # bare and through xrun, in blocks ordered A B B A (bare, xrun, xrun,
 # bare) so that drift of the machine does not pass for an xrun effect.

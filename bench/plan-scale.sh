@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Plan scale: a plan of 1,000,000 runs (980 cells x repeat 1,021, two
 # manual factors so the block ordering is exercised, warm-ups on) is
 # validated, dry-run as JSON and as text; wall time and peak RSS of each.

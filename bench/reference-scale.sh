@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Reference scale: a published matrix of ROWS rows (default 1,000,000)
 # over the 100 cells of bench/report-scale.sh's store (1,000 runs), every
 # cell published ROWS / 100 times, read by `xrun report --reference` to

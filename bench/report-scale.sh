@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Report scale: build a store of N runs (default 100,000) with SQL only
 # (schema/store.sql; 100 cells = cc x mtu x streams x slot, 1,000 runs
 # each, a throughput and a retransmits metric per run, 5 intervals per run,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Sampling (issue 18): does sampling every host during a run change what
 # iperf3 measures, and what does it cost? The same iperf3 test over a lab
 # link shaped with tbf (`xrun lab up --rate RATE`: two namespaces, a veth

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Rate search (issue 37) against a fixed 10-step sweep finding the same
 # knee: trials and minutes each.
 #

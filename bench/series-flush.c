@@ -11,6 +11,8 @@
  * A sixth argument (any) is the baseline: the same points, no flusher,
  * the run stored whole over no chunk.
  * Usage: series-flush DIR [NSERIES] [INTERVAL] [NFLUSH] [baseline]
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,6 +6,8 @@
  * counters that are mostly 0, cpu levels to 0.1%, t with the jitter of a
  * real clock), and prints the bytes of points and of the file.
  * Usage: series-size DIR [NSERIES] [SECONDS] [INTERVAL]
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

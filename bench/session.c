@@ -8,6 +8,8 @@
  * reaped children (RUSAGE_CHILDREN: the local ssh clients, counted once
  * the host is closed), from after host_open to after host_close.
  * Usage: session-bench session|process N PORT KEY
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

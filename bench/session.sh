@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Issue 20 item 4: the cost per counters snapshot on an ssh host, one
 # persistent far shell per host (host_session.c) against a new ssh session
 # and far shell per snapshot (plan `session: false`), on the loopback

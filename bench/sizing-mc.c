@@ -25,6 +25,8 @@
  *
  * Usage: sizing-mc [DRAWS] [SEED] [EFFECT] [robust]
  *        (default 20000, 23, 0)
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Design check for issue 23 item 3 (not yet the shipped rule): sized
 # comparisons with no true effect, repeat {min 4, max 16, precision 2%},
 # Welch's t on log values, 4,000 pairs per noise level, seed 5.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """One synthetic measurement for bench/sizing.sh: argv = environment,
 side, repetition; prints {"v": value} from a PRNG seeded by all three, so
 a rerun gives the same values."""

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Sized repetitions against a fixed count (issue 12): the same synthetic
 # command-engine plan (bench/sizing-values.py prints one value per run from
 # a PRNG seeded by the cell and the repetition: two quiet environments,

@@ -12,6 +12,8 @@
  *   instead (n + n in ABBA order, n = 3..16, one or two sessions),
  *   HC3-BM against HC2-BM, HC2-BMG and the verdict itself
  *   (report_decide), size and power at +1.5%.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdint.h>

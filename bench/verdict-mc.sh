@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Verdict Monte Carlo (issue 9): run bench/verdict-mc.c, which simulates
 # DESIGNS small interleaved A/B designs per scenario (6+6, 8+4, 9+3; equal
 # and unequal noise; linear drift; two sessions with a step; no effect and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The whole test suite, as CI runs it (.ci/run calls this, nothing less).
 # Every test runs once, where it can find something (issue 33):
 #   install         missing Debian packages (.ci/install)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The inputs of a blind mutation session (tests/MUTATION.md, "How new code
 # is mutated"): what the mutator may see of an issue's work, and nothing of
 # its tests.

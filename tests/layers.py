@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The layer rule, checked: docs/architecture.md's table "Folders, and what
 each may use" against every `#include "..."` of every .c and .h under runner/
 and reports/, and against the xr_* libraries each layer links in

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Mutation bench (not in CI): does the suite notice a meaningful bug?
 # For each line of tests/mutations.tsv (name, module, file, exact text,
 # replacement, the test expected to kill it, what it breaks) it copies the

@@ -4,6 +4,8 @@
  * are in explain_ceil.c. The formulas and
  * thresholds are documented, with their sources, in schema/report.md
  * ("Limits"); a change here changes that table.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -8,6 +8,8 @@
  *
  * Ownership: everything explain_build() returns lives in r->arena and is
  * freed with the report.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_EXPLAIN_H
 #define XR_EXPLAIN_H

@@ -6,6 +6,8 @@
  * bus ceiling (PCIe, USB, Wi-Fi), each pushing its kind and writing its
  * evidence into the cell's context. The thresholds and their sources are
  * in schema/report.md ("Limits").
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

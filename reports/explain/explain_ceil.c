@@ -4,6 +4,8 @@
  * PCIe generation and width, USB, Wi-Fi's PHY rate), each with its source
  * here and in schema/report.md ("Limits"). Pure functions of the facts;
  * explain.c applies them to a cell.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

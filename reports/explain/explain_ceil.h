@@ -1,6 +1,8 @@
 /*
  * The ceilings' formulas (explain_ceil.c; schema/report.md, "Limits",
  * with their sources): pure arithmetic on the host facts' values.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_EXPLAIN_CEIL_H
 #define XR_EXPLAIN_CEIL_H

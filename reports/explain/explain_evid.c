@@ -4,6 +4,8 @@
  * each sample, the engine's own processes, CPUs busy before the engine
  * started, drops and PAUSE frames per second (schema/report.md,
  * "Limits").
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -9,6 +9,8 @@
  * "Limits"). Also the lookups the rules share: a host's latest value of a
  * fact over the sessions (explain_fact), an engine version older than
  * another (explain_version_before).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

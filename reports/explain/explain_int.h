@@ -1,6 +1,8 @@
 /*
  * Internals of reports/explain shared by explain.c (measured cells) and
  * explain_ref.c (published cells of a reference). Not for writers.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_EXPLAIN_INT_H
 #define XR_EXPLAIN_INT_H

@@ -1,6 +1,8 @@
 /*
  * The kinds of limit (explain_kind.h): their names and texts from
  * EXPLAIN_KIND_MAP.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "explain_kind.h"
 

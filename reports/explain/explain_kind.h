@@ -6,6 +6,8 @@
  * builds the explanation, and the rules' files (explain_cand.c,
  * explain_evid.c, explain_facts.c, explain_lat.c, explain_ref.c) all read
  * it, and none of them calls back into explain.c.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_EXPLAIN_KIND_H
 #define XR_EXPLAIN_KIND_H

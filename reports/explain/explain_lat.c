@@ -10,6 +10,8 @@
  * 3.3.1, the BDP and what is above it queued); a delay is never
  * drop-bound. The qdisc's own backlog (series qdisc.backlog) and the BDP
  * are evidence. Rules and thresholds: schema/report.md, "Limits".
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -10,6 +10,8 @@
  * with no series, so the only kinds it can get are line, pcie, usb, wifi
  * and none. USB and Wi-Fi (conditions usb and wifi) are judged as a
  * measured cell's: explain.c's formulas and shares.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -8,6 +8,8 @@
  * counters that counted drops in that trial (a qdisc's drops, a UDP
  * socket's RcvbufErrors, a NIC's drop and miss counters), each with its
  * host. Rules in schema/report.md, "Rate search".
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

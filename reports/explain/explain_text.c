@@ -2,6 +2,8 @@
  * The pieces every explanation's sentences are made of (explain_text.h):
  * a part appended after a separator, a host's fact named in the report's
  * language, a value as a share of its ceiling.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "explain_text.h"
 

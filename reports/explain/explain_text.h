@@ -2,6 +2,8 @@
  * The pieces of the explanations' sentences (explain_text.c), which
  * explain.c and the rules' files write with: fixed buffers, cut at their
  * size, never allocating.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_EXPLAIN_TEXT_H
 #define XR_EXPLAIN_TEXT_H

@@ -6,6 +6,8 @@
  * tested), the facts that changed at each change, and the answer for the
  * latest session (schema/report.md, "History", has the reasoning and the
  * sources).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "history.h"
 

@@ -11,6 +11,8 @@
  *
  * Built from a report model over every session (report_build with
  * session 0); allocates from the report's arena.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_HISTORY_H
 #define XR_HISTORY_H

@@ -7,6 +7,8 @@
  * comparison is checked for comparability (flags that refuse, flags that
  * warn; a confounded order refuses unless the plan accepts a sequential
  * design), then decided by report_decide() (verdict.c).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

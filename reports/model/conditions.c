@@ -8,6 +8,8 @@
  * the CPU count). One row per condition with each value and how many runs
  * had it, and the cells in which it varied. Also each session's plan hash,
  * start and hosts, for a store merged from several machines.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

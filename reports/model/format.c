@@ -2,6 +2,8 @@
  * Formatting helpers shared by every writer: values in the report's display
  * unit, a cell's "geometric mean ×/÷factor" with footnote marks, verdict
  * strings and times. Only formatting: the numbers come from the model.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

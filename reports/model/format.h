@@ -2,6 +2,8 @@
  * Numbers and verdicts of the model as text (format.c), the same in every
  * output format: values in the display unit, cells, marks, verdict
  * strings, the runs line, times.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_FORMAT_H
 #define XR_FORMAT_H

@@ -8,6 +8,8 @@
  * (compare.c). When the plan text does not load, factors and levels come
  * from the cells' JSON. The model keeps each cell's run values for the
  * reference comparison, which sits above it (reports/reference).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdarg.h>

@@ -5,6 +5,8 @@
  * with their per-cell and overall tallies, the order of the cells (plan
  * order of their levels), the index of runs by id, and the factor list and
  * cell labels of the report. model.c drives the build and loads the rest.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -4,6 +4,8 @@
  * for each run, the set it named on each host (report_run.fsets), so that
  * reports/explain explains a cell from its own runs' facts and the System
  * table shows a fact per level where it differs.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdlib.h>
 #include <string.h>

@@ -8,6 +8,8 @@
  * header and JSON, and `xrun report --metric NAME` (model.c). Read from
  * the store and the plan alone, so that the run can ask before any report
  * model exists.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdint.h>
 #include <stdlib.h>

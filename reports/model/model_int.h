@@ -3,6 +3,8 @@
  * the store), model_cells.c (cells and runs), model_stats.c (per-cell
  * statistics and flags), tables.c and compare.c (tables, comparisons).
  * Not for writers: they read struct report only.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_MODEL_INT_H
 #define XR_MODEL_INT_H

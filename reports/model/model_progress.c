@@ -5,6 +5,8 @@
  * other" pass for a result. Reads the run counts and session statuses
  * through the store's typed readers and asks the store whether an xrun
  * holds its lock now (the report itself takes none).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 #include <unistd.h>

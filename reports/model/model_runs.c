@@ -8,6 +8,8 @@
  * loader_interval_points(), straight into the arena: a series set a run
  * and a copy of it was a third of the loader's memory and time for
  * 100,000 runs of 5 intervals (bench/RESULTS.md).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <limits.h>
 #include <math.h>

@@ -6,6 +6,8 @@
  * show (RFC 9971's classification and conditional throughput over them).
  * A cell with several searches (repeat) reports the median of their
  * relevant lower bounds.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdlib.h>

@@ -4,6 +4,8 @@
  * that sized the cell), and the precision_not_reached flag, in the spirit
  * of netperf's "desired confidence was not achieved": a cell that stopped
  * at max with a wider interval than the plan asked for.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

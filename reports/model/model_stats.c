@@ -4,6 +4,8 @@
  * PAUSE frames, retransmits, capture), verification tallies, host facts,
  * and the display unit. Split from model.c, which loads sessions and
  * metrics and drives the build (cells and runs: model_cells.c).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <limits.h>
 #include <math.h>

@@ -4,6 +4,8 @@
  * comparison when there are two or more, and `--adjust holm`, Holm's
  * step-down adjustment of their p values (report_holm, verdict.c) with
  * the verdicts it no longer supports.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdlib.h>

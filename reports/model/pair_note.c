@@ -8,6 +8,8 @@
  * baseline, or nested in another by the exclusions, as validate's
  * check_factor says), and the "No comparisons" sentence with its code:
  * the true reason (issue 35), never a stock one.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -6,6 +6,8 @@
  * and `--compare FACTOR[=BASELINE]` / `--accept sequential` set the
  * comparisons on the command line. The report says which: the sentence
  * in r->about.recut, the options as they were given.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,6 +11,8 @@
  * Ownership: report_build() returns a model whose every string and array
  * belongs to it; report_free() releases it all. The model is read-only for
  * writers. The JSON form is documented in schema/report.md.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_REPORT_H
 #define XR_REPORT_H

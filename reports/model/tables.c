@@ -3,6 +3,8 @@
  * default (rows: the factor with the most levels; columns: the others),
  * each slot the index of the cell with those levels. Split from
  * compare.c, which makes the comparisons.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <string.h>

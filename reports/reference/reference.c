@@ -7,6 +7,8 @@
  * its line and column, all at once; the report is not written when there is an
  * error. Matching to cells: reference_match.c; verdicts:
  * reference_verdict.c.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <math.h>

@@ -4,6 +4,8 @@
  * published cell, checking a reference against a plan and reading one
  * without a plan. Above the model: it reads struct report and sets its
  * ref; report_load() is report_build() followed by the comparison.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_REFERENCE_H
 #define XR_REFERENCE_H

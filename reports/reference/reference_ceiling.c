@@ -6,6 +6,8 @@
  * `condition,usb,USB 3.2 Gen 1,nic=rtl8156`); parsing their values, checking
  * their scopes against the table, and the value that holds for a row.
  * reports/explain turns them into ceilings.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <ctype.h>
 #include <errno.h>

@@ -11,6 +11,8 @@
  * the runs that publish it. The arrays grow with realloc and are handed to
  * the arena at their size once the file is read (arrays doubled in the
  * arena leave each old copy behind).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdint.h>

@@ -3,6 +3,8 @@
  * records of fields with their line and column, RFC 4180 quoting, comment
  * and blank lines skipped, fields trimmed unless quoted. What the records
  * mean is reference.c's business; ref_parse_num reads a number field.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <math.h>

@@ -7,6 +7,8 @@
  * reference_verdict.c (the verdict per published cell) and reference_plan.c
  * (checking a reference against a plan; reading one without a plan). Not for
  * writers.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_REFERENCE_INT_H
 #define XR_REFERENCE_INT_H

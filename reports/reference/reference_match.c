@@ -4,6 +4,8 @@
  * matched, with ratio and range), the verdicts judged (reference_verdict.c),
  * and the texts the writers show for a row; report_load(), the model with
  * its reference.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -6,6 +6,8 @@
  * contradicted by the plan's engine and parameters; and read on its own
  * (`xrun plan --from-reference FILE`), its columns taken for factors.
  * Problems carry the reference file's line and column.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

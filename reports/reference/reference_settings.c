@@ -4,6 +4,8 @@
  * source (title, url, author, date), statistic, runs, tolerance, metrics
  * and conditions; problems go to the reading's diagnostics. reference.c
  * reads the header and rows below them.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <math.h>

@@ -10,6 +10,8 @@
  * row and the unit that would fit. xrun's own metric names (latency.*,
  * the series names) are known here, so a reference read without a store
  * (`xrun plan --from-reference`) does not take them for factors.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

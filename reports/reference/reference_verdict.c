@@ -7,6 +7,8 @@
  * engine observed before any number is compared; the number is compared
  * through an interval of the measured statistic the publication names, or
  * by an equivalence test (TOST) when the publication gives its runs.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <ctype.h>
 #include <jansson.h>

@@ -3,6 +3,8 @@
  * once from the model, and the geometry every format draws it with (nice
  * y ticks, plot extent, bars, whiskers, published markers, legend rows).
  * The PDF and SVG drawers only turn these numbers into shapes.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -10,6 +10,8 @@
  * growing from py0 (the axis at ymin) to py1 (ymax).
  *
  * Ownership: chart_matrix allocates from the arena it is given.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_CHART_H
 #define XR_CHART_H

@@ -6,6 +6,8 @@
  * like every other figure, so no drawer has axis or bar code of its own.
  * Text is measured and wrapped by the format's chart_text: the PDF's
  * font metrics, the SVG's estimate.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

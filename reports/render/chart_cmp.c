@@ -10,6 +10,8 @@
  * equivalent when the 90% interval lies inside it; the chart only shows
  * the numbers the verdict was decided on. Shapes in points, y down, for
  * the SVG and PDF drawers.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -4,6 +4,8 @@
  * figures, and the one estimate of text width used where the viewer
  * picks the font (SVG) or where a figure is laid out before any format
  * measures it.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

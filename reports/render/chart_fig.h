@@ -4,6 +4,8 @@
  * comparisons (chart_cmp.c) share, and the one estimate of a text's width
  * that the SVG drawer and the figures use where the viewer picks the font.
  * Everything is allocated from the figure's arena.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_CHART_FIG_H
 #define XR_CHART_FIG_H

@@ -6,6 +6,8 @@
  * the two sessions with its effect and the first fact that changed
  * written at the top. Shapes only (chart_fig), drawn by svg_chart.c and
  * pdf_chart.c like the other figures.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

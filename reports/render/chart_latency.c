@@ -9,6 +9,8 @@
  * engine ran (t >= 0; the probe stops right after the engine's end, so
  * every stored point with t >= 0 is of the load, as latprobe.c counts
  * them for `latency.loaded_p50`). Not a summary: each sample is a step.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -6,6 +6,8 @@
  * and PDF drawers. What a series means is decided by its name alone
  * (runner/base/series.h), so series the store adds later show up here
  * without a change to the drawers.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

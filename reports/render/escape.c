@@ -2,6 +2,8 @@
  * Escaping of untrusted report text per output format (escape.h): the one
  * place that knows which characters are significant in HTML, Markdown and
  * spreadsheets, and the one place that replaces ill-formed UTF-8.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdint.h>
 #include <stdlib.h>

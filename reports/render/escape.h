@@ -15,6 +15,8 @@
  *
  * The functions append to a struct buf (runner/base/buf.h) and return the
  * number of ill-formed bytes they replaced, or -XR_ENOMEM (xr_code.h).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_ESCAPE_H
 #define XR_ESCAPE_H

@@ -6,6 +6,8 @@
  * the depth it is written at and can take back the close of what was just
  * dumped, so that a large object is written member by member without its
  * tree.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "json_dump.h"
 

@@ -2,6 +2,8 @@
  * A JSON document streamed a jansson tree at a time, as jansson's dump of
  * the whole tree would write it (JSON_INDENT(1), JSON_REAL_PRECISION(10)):
  * json_dump.c. Used by the JSON report (write_json.c).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_JSON_DUMP_H
 #define XR_JSON_DUMP_H

@@ -1,5 +1,7 @@
 /*
  * The JSON report's "run_values", streamed (write_json_runs.c).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_JSON_RUNS_H
 #define XR_JSON_RUNS_H

@@ -4,6 +4,8 @@
  * through the one writer (runner/base/wfile.h): rendered into a temporary
  * beside the target, then renamed over it, so that a failed or killed
  * report never leaves half a file behind and never replaces the store.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,6 +9,8 @@
  * libharu reports errors through a callback and then returns an error
  * status; the callback only records the first error here, and every public
  * function turns a recorded error into a clean -XR_EREPORT.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

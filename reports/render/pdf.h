@@ -9,6 +9,8 @@
  * Every function returns 0 or a negative -XR_E* code and fills err. A
  * libharu error is recorded inside the document; once one happened every
  * later call fails with the same message and pdf_save writes nothing.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_PDF_H
 #define XR_PDF_H

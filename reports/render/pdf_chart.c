@@ -4,6 +4,8 @@
  * lay out, with libharu vector paths, each as one block that never breaks
  * across pages. The geometry is shared with the SVG charts; here only the
  * libharu drawing and the font's metrics.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -4,6 +4,8 @@
  * Gothic faces, then a few more Debian paths. Only the file is chosen here;
  * pdf.c loads and measures it. Also the ToUnicode map libharu writes for it,
  * rewritten (pdf_font.h).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <stdio.h>

@@ -2,6 +2,8 @@
  * Which TrueType font a PDF report embeds: the one rule for finding it and
  * the message shown when there is none; and the repair of libharu's
  * ToUnicode map for it.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_PDF_FONT_H
 #define XR_PDF_FONT_H

@@ -1,6 +1,8 @@
 /*
  * Internals shared by pdf.c (document, font, text), pdf_table.c and
  * pdf_chart.c. Not a public interface: only the pdf modules include it.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_PDF_INT_H
 #define XR_PDF_INT_H

@@ -4,6 +4,8 @@
  * it would not check, and its UTF-8 encoder redone on that allocator
  * (libharu 2.3.0's own mallocs unchecked). Split from pdf.c, which lays
  * pages out.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <setjmp.h>
 #include <stdlib.h>

@@ -3,6 +3,8 @@
  * (pdf.h): its columns, header rows and cells, a caption and its
  * continuation text. The PDF writer's two halves (write_pdf.c, the body;
  * write_pdf_back.c, the back matter) both draw their tables through it.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "pdf_rtable.h"
 

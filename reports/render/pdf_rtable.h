@@ -2,6 +2,8 @@
  * A neutral table (rtable.h) as a PDF table (pdf.h): what the body
  * (write_pdf.c) and the back matter (write_pdf_back.c) of the PDF report
  * both draw with.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_PDF_RTABLE_H
 #define XR_PDF_RTABLE_H

@@ -3,6 +3,8 @@
  * with spanning cells, wrapping of long cells when the table is wider than
  * the page, and page breaks that repeat the caption (marked as continued)
  * and every header row. Drawn in the published "booktabs" style.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdarg.h>

@@ -2,6 +2,8 @@
  * The report writers (reports/render): each renders a model built by
  * report_build() (reports/model/report.h) in one format. The tables they
  * show are laid out once, in table.c (rtable.h); the writers only render.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_RENDER_H
 #define XR_RENDER_H

@@ -4,6 +4,8 @@
  * (report.h) and the limits (explain.h); the writers render them at the
  * top of every format. Numbers come from the same formatters as the
  * tables (report_fmt_*), so a line and its table row never disagree.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -10,6 +10,8 @@
  *
  * Ownership: every string and array belongs to the arena passed to
  * rt_findings(); free it with arena_free().
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_RFINDINGS_H
 #define XR_RFINDINGS_H

@@ -6,6 +6,8 @@
  * the per-cell table of idle against loaded latency (p50/p90/p99, the
  * increase, the probe's loss) beside the throughput. Nothing is said of a
  * cell without the metric: no number is guessed.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "rlatency.h"
 

@@ -2,6 +2,8 @@
  * Latency under load in the tables (rlatency.c): the increase in plain
  * words for the summary block, and the per-cell table of idle against
  * loaded latency.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_RLATENCY_H
 #define XR_RLATENCY_H

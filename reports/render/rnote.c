@@ -2,6 +2,8 @@
  * The notes of a report (rnote.h): one per flag that appears, its text in
  * the report's language, and the cells and comparisons it applies to,
  * decided once so that every writer lists the same places.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 

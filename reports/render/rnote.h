@@ -5,6 +5,8 @@
  *
  * Ownership: every string and array belongs to the arena passed to
  * rt_notes(); free it with arena_free().
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_RNOTE_H
 #define XR_RNOTE_H

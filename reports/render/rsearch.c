@@ -2,6 +2,8 @@
  * The rate search section of a report (rsearch.h): its table, the
  * parameters sentence and the loss-against-load chart, built once from
  * the model's searches (report.h, struct report_search) for every writer.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "rsearch.h"
 

@@ -5,6 +5,8 @@
  * trial as a point and the loads found marked, and the line of the
  * search's parameters written under it. The writers call these as one
  * section of their own, after the cells.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_RSEARCH_H
 #define XR_RSEARCH_H

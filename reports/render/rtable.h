@@ -7,6 +7,8 @@
  *
  * Ownership: every string and array of a table belongs to the
  * arena passed to the builder; free it with arena_free().
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_RTABLE_H
 #define XR_RTABLE_H

@@ -5,6 +5,8 @@
  * viewer picks the font, so text is measured with an estimate of a
  * sans-serif font's advance widths (chart_text_estimate: generous, so
  * labels do not collide), and labels wrap with that estimate.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdint.h>

@@ -3,6 +3,8 @@
  * element, inline in the HTML report or as a file of its own beside a
  * Markdown report. No scripts, no external references: the image is the
  * file.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_SVG_CHART_H
 #define XR_SVG_CHART_H

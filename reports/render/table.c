@@ -5,6 +5,8 @@
  * the Markdown, HTML and PDF writers render the same report; the texts
  * themselves come from the model's formatters (report_fmt_*) and the language
  * tables (report_text).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

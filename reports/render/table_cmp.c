@@ -3,6 +3,8 @@
  * rt_cmps's rows with the verdict column cut to its head, and the full
  * verdict of every row that says more as a numbered note, for the HTML
  * and PDF, whose verdict column would otherwise wrap to many lines.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <string.h>

@@ -9,6 +9,8 @@
  * "1500 (mtu=1500) / 9000 (mtu=9000)"; one that changed between sessions
  * shows each value ("6.1 / 6.18"); every fact with its sessions stays in
  * the appendix.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,6 +5,8 @@
  * fields go through esc_csv (escape.h): a level or name that a spreadsheet
  * would run as a formula ("=HYPERLINK(...)") gets a leading apostrophe
  * (schema/report.md, "CSV").
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -7,6 +7,8 @@
  * then how the changes were found. JSON holds the same as `history`
  * (schema/report.md, "History"); JUnit a test case per cell, failed when
  * its latest session is a worse change and --fail-on regression asks.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <setjmp.h>

@@ -8,6 +8,8 @@
  * scroll sideways inside the page) and printable (@media print). Renders
  * the neutral tables of table.c (rtable.h) and the charts of chart.c
  * (svg_chart.c); every text is escaped.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,6 +2,8 @@
  * The JSON writer: the report model as documented in schema/report.md,
  * values in base units, NaN as null. Built with jansson so that every
  * string is escaped correctly.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stddef.h>

@@ -5,6 +5,8 @@
  * that is built, dumped and freed (two thirds of the JSON report of
  * 100,000 runs, bench/RESULTS.md). The cells, labels, metric names and
  * units are encoded once by jansson; each run adds numbers.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "json_runs.h"
 

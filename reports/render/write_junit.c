@@ -14,6 +14,8 @@
  * each comparison's Δ and interval are suite properties named after the
  * test case ("<name>.delta_pct"), and its verdict line is its
  * system-out. docs/ci.md shows the file.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -6,6 +6,8 @@
  * tables and notes of table.c (rtable.h); nothing is decided here. Written
  * to a file, each matrix table's chart (chart.c) goes beside it as an SVG
  * image (svg_chart.c), linked under its table with the caption as alt text.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

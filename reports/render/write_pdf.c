@@ -8,6 +8,8 @@
  * facts and verification results. It only renders: the tables and notes
  * come laid out from table.c (rtable.h), every number, verdict and flag
  * from the model.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <setjmp.h>
 #include <math.h>

@@ -5,6 +5,8 @@
  * and the appendix of host facts and verification results. Like the rest
  * of the PDF writer (write_pdf.c) it only renders the tables and notes
  * laid out by table.c (rtable.h).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

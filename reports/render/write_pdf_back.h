@@ -2,6 +2,8 @@
  * The PDF report's back matter and system table (write_pdf_back.c), which
  * the PDF writer (write_pdf.c) places: the reference table, the notes,
  * the appendix.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_WRITE_PDF_BACK_H
 #define XR_WRITE_PDF_BACK_H

@@ -3,6 +3,8 @@
  * cairo image surface, which cairo encodes as PNG into memory; the caller
  * writes the bytes through the one writer (wfile.h). Nothing forks and no
  * file is read: the document is the chart svg_chart.c wrote.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdlib.h>

@@ -5,6 +5,8 @@
  * fontconfig, so the font-family of svg_font_family() resolves to IPAex
  * Gothic for a Japanese chart. Built only when librsvg was found at build
  * time; otherwise png_available() is 0 and png_from_svg() says so.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_PNG_H
 #define XR_PNG_H

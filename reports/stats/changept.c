@@ -28,6 +28,8 @@
  *    named (the minimum segment Otava's users asked for, apache/otava
  *    PR #150; Hunter needed at least two points each side). A last
  *    session alone stays a change: it is what a CI gate asks about.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "changept.h"
 

@@ -12,6 +12,8 @@
  * session, which a CI gate must be able to call). Deterministic: the
  * permutations come from a seeded generator, so a report is the same every
  * time it is written.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_CHANGEPT_H
 #define XR_CHANGEPT_H

@@ -5,6 +5,8 @@
  * comparison x < y ? -1 : x > y written inline. The same split and the
  * same merge rule give the same order as qsort did on that library for
  * any input, NaN and -0.0 included; a stable sort in any case.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "dsort.h"
 

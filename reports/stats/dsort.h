@@ -3,6 +3,8 @@
  * statistics (glibc's merge sort) without a call through a comparison
  * function for each pair: the sorts were an eighth of the report of
  * 100,000 runs (bench/RESULTS.md).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_DSORT_H
 #define XR_DSORT_H

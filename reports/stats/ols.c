@@ -6,6 +6,8 @@
  * dummies, optional row weights). Split from
  * stats.c at the regression/test seam; stats.c keeps the rank tests, the
  * intervals and Welch.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdlib.h>

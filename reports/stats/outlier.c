@@ -9,6 +9,8 @@
  * Hampel identifier's calibration by simulation (Davies & Gather 1993,
  * "The identification of multiple outliers", JASA 88(423), alpha_n with
  * alpha = 0.05 for the whole sample).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 

@@ -12,6 +12,8 @@
  * shrink to the side that holds rank k. The expected number of rounds is
  * O(log(na nb)); when few candidates are left they are gathered and
  * selected directly.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "shiftsel.h"
 

@@ -3,6 +3,8 @@
  * samples without forming them, for the Hodges-Lehmann shift and its
  * interval (stats_hodges_lehmann). Time O((na + nb) log(na nb)) expected,
  * memory O(na + nb).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_SHIFTSEL_H
 #define XR_SHIFTSEL_H

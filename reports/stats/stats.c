@@ -8,6 +8,8 @@
  * against numbers from scipy/statsmodels and says how they were computed.
  * Mean, sd and the t distribution itself live in runner/base/tdist.c, which
  * the runner's repetition sizing shares.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <float.h>
 #include <math.h>

@@ -10,6 +10,8 @@
  * allocate say so and return -XR_ENOMEM when out of memory, and
  * STATS_EDATA when the data cannot give the statistic. Each function's
  * comment in stats.c names its source.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_STATS_H
 #define XR_STATS_H

@@ -4,6 +4,8 @@
  * raised, whether it refuses a comparison, the sentence that explains it in
  * the notes and the short form of verdict cells, in English and Japanese.
  * schema/report.md's flag table is checked against it (test_flags.c).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stddef.h>
 #include <string.h>

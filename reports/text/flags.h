@@ -3,6 +3,8 @@
  * code, scope, whether it refuses a comparison and its texts in every
  * language. A flag raised on a cell or a comparison is a struct
  * report_flag; which note explains it is the model's (report_flag_mark).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_FLAGS_H
 #define XR_FLAGS_H

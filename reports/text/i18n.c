@@ -2,6 +2,8 @@
  * Headings and labels of every report in English and Japanese
  * (REPORT_TEXT_MAP in i18n.h). The Japanese follows the wording of the
  * benchmark articles the reports imitate.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 

@@ -2,6 +2,8 @@
  * The report's languages and its headings and labels (i18n.c): one row per
  * text in REPORT_TEXT_MAP, one column per language. Plain tables, no model:
  * the model layer's report_text() reads them in a report's language.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_I18N_H
 #define XR_I18N_H

@@ -9,6 +9,8 @@
  * transform estimate and interval to percent; read one of five outcomes from
  * the 95% CI, the 90% TOST interval and the noise threshold theta. Also the
  * robust estimate (Hodges-Lehmann, Mann-Whitney) and the sensitivity line.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdlib.h>

@@ -3,6 +3,8 @@
  * and "Verdicts"): from two samples to an effect, its intervals, p value,
  * robust estimate and verdict. Pure: no model, no store; the model layer
  * picks the samples (compare.c), bench/verdict-mc.c checks the rule.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_VERDICT_H
 #define XR_VERDICT_H

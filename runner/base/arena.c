@@ -1,6 +1,8 @@
 /*
  * Bump allocator (see arena.h). Blocks grow geometrically; a large request
  * gets a block of its own. Freed only as a whole.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "arena.h"
 

@@ -1,5 +1,7 @@
 /*
  * A bump allocator: plan objects come from one arena freed in one call.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_ARENA_H
 #define XR_ARENA_H

@@ -1,6 +1,8 @@
 /*
  * Functions that must not be used in xrun (after git's banned.h): unbounded
  * copies and non-reentrant time or tokenizer functions. Include last.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_BANNED_H
 #define XR_BANNED_H

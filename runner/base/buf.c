@@ -2,6 +2,8 @@
  * Growable, capped string buffer (see buf.h). Every piece of text xrun
  * builds (argv words, JSON, reports) goes through here instead of fixed
  * arrays, so that long input is truncated visibly instead of overflowing.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "buf.h"
 

@@ -2,6 +2,8 @@
  * A growable string buffer with a size cap (after git's strbuf and curl's
  * dynbuf). The contents are always NUL-terminated. A buffer whose cap would
  * be exceeded keeps what fits, sets .truncated and returns -XR_ENOMEM.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_BUF_H
 #define XR_BUF_H

@@ -2,6 +2,8 @@
  * A buffered writer for large machine-readable output (`xrun plan --json`
  * of a million runs): appends into a caller-provided buffer and writes it
  * with fwrite when full, without stdio formatting on the hot path.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "fastout.h"
 

@@ -2,6 +2,8 @@
  * A buffered writer for large machine-readable output: the caller owns the
  * buffer (b, cap) and the stream; fastout_flush at the end. A failed write
  * sets .failed and later writes are still attempted.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_FASTOUT_H
 #define XR_FASTOUT_H

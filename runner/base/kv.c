@@ -1,6 +1,8 @@
 /*
  * The one "key: value" reader (see kv.h), so that host facts and probes
  * agree on where a key ends and what blanks a value may carry.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "kv.h"
 

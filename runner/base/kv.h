@@ -1,6 +1,8 @@
 /*
  * "key: value" lines, as /proc/cpuinfo, /proc/meminfo and the NIC
  * document of probe.c write them.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_KV_H
 #define XR_KV_H

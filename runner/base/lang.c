@@ -1,5 +1,7 @@
 /*
  * The report language table (see lang.h) and its lookups.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "lang.h"
 

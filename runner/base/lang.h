@@ -5,6 +5,8 @@
  * takes its values from the rows (reports/text/i18n.h). It lives in base,
  * below both the plan and the report side.
  * Adding a language: one row here, its texts in reports/text/i18n.c.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_LANG_H
 #define XR_LANG_H

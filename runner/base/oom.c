@@ -17,6 +17,8 @@
  *   it back (xr_oom_stage_now) without the lock.
  * C11 atomics, not a pthread mutex: base links no thread library, and
  * both are safe here, but this needs nothing that could allocate.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "oom.h"
 

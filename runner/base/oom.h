@@ -5,6 +5,8 @@
  * ran out with "xrun: out of memory while STAGE (FILE line N)" and exit 3,
  * STAGE and the position those of the first failure.
  * Nothing here allocates: the message must get out when malloc cannot.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_OOM_H
 #define XR_OOM_H

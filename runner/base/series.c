@@ -1,6 +1,8 @@
 /*
  * Time-series sets (series.h): the one container every producer of
  * during-the-run data fills and the store writes.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "series.h"
 

@@ -12,6 +12,8 @@
  * interval, at the interval's end; a level (cpu busy %, a throughput)
  * holds the interval's value. host is the plan's host label ("client",
  * "server", a bound host's name).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_SERIES_H
 #define XR_SERIES_H

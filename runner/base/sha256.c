@@ -1,6 +1,8 @@
 /*
  * SHA-256 (see sha256.h): the plan file hash stored with every session, so
  * that a result can always be traced to the exact plan bytes behind it.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "sha256.h"
 

@@ -1,6 +1,8 @@
 /*
  * SHA-256 (FIPS 180-4), used for the plan file hash that ties a session in
  * the store to the exact plan bytes it ran. Small and dependency-free.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_SHA256_H
 #define XR_SHA256_H

@@ -1,5 +1,7 @@
 /*
  * String vectors (strv.h): the argv arrays xrun builds before it forks.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "strv.h"
 

@@ -1,6 +1,8 @@
 /*
  * NULL-terminated string vectors (argv arrays): building them word by word
  * and freeing them. Every argv xrun builds and hands to proc_ is one.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_STRV_H
 #define XR_STRV_H

@@ -2,6 +2,8 @@
  * Did-you-mean suggestions (the rule is in suggest.h): Levenshtein
  * distance over code points, ASCII case folded, and one threshold for
  * every caller.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "suggest.h"
 

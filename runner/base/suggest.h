@@ -27,6 +27,8 @@
  *	for (i = 0; i < n; i++)
  *		suggest_add(&s, table[i].name);
  *	best = suggest_best(&s);	(NULL: nothing close)
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_SUGGEST_H
 #define XR_SUGGEST_H

@@ -7,6 +7,8 @@
  * the modified Lentz method (as in Numerical Recipes, 6.4), which converges
  * quickly for x < (a+1)/(a+b+2); the symmetry I_x(a,b) = 1 - I_{1-x}(b,a)
  * covers the rest. tests/unit/stats/test_stats.c checks them against scipy.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stddef.h>

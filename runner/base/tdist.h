@@ -2,6 +2,8 @@
  * Pure statistics shared by the runner (repetition sizing) and the reports
  * (reports/stats/stats.h includes this): mean, sample standard deviation,
  * the regularized incomplete beta function and Student's t distribution.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_TDIST_H
 #define XR_TDIST_H

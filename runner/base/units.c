@@ -2,6 +2,8 @@
  * Units (see units.h): the one place that turns "10s", "500ms", "9.4G",
  * "1Gi" into numbers and declared metric units into SI base units, so that
  * every stored value is in base units (throughput always in bit/s).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "units.h"
 

@@ -3,6 +3,8 @@
  * sizes and rates with SI or binary prefixes ("9.4G", "500M", "64K",
  * "1Gi"), and the unit strings metrics are declared in ("B/s", "bit/s",
  * "Mbit/s", "ms", "MB/s", ...), converted to SI base units.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_UNITS_H
 #define XR_UNITS_H

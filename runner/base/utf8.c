@@ -3,6 +3,8 @@
  * Unicode table 3-7, so that the plan loader's check, the did-you-mean
  * distance, column numbers and the PDF's text measuring all agree on
  * what one character is.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "utf8.h"
 

@@ -3,6 +3,8 @@
  * refuses anything else with utf8_decode); text that may come from a
  * command's output (report cells, reasons) is walked with utf8_next,
  * which never gets stuck on a broken byte.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_UTF8_H
 #define XR_UTF8_H

@@ -4,6 +4,8 @@
  * over a device node or a FIFO (or hanging on one), through a planted
  * symbolic link, and leaving a cut file in place of a good one when the
  * disk fills or the process is killed.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -10,6 +10,8 @@
  * SQLite database or WAL file, a symbolic link, or anything that exists
  * and is not a regular file (a FIFO, a device, a directory, a socket).
  * Refusals are -XR_EUSAGE; failures to write are -XR_EIO.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_WFILE_H
 #define XR_WFILE_H

@@ -1,5 +1,7 @@
 /*
  * The error code table (see xr_code.h) and its lookups.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "xr_code.h"
 

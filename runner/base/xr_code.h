@@ -4,6 +4,8 @@
  * statuses, the man page). A leaf of runner/base: the error values
  * (xr_err.h) and the out-of-memory exit (oom.h) both read it, and neither
  * calls the other for it.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_CODE_H
 #define XR_CODE_H

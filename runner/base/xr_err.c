@@ -1,6 +1,8 @@
 /*
  * Error values and positioned diagnostics (see xr_err.h): the one place that
  * formats "file:line:col: error: message" for the whole program.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "oom.h"
 #include "xr_err.h"

@@ -2,6 +2,8 @@
  * Errors with a position. Every fallible function returns 0 or a negative
  * XR_E* code and fills a struct xr_err. Validation collects many errors in
  * a struct xr_diag so that every problem in a file is reported at once.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_ERR_H
 #define XR_ERR_H

@@ -5,6 +5,8 @@
  * (reports/model/report.h, report_verdict_name). Lab profiles are lab.c's own
  * (lab_profile_choices). Each reads its table row by row, so a row added
  * there is accepted, listed in --help, the man page and the completion.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "cmd.h"
 #include "lang.h"

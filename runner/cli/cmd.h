@@ -4,6 +4,8 @@
  * exit status (docs: README "Exit codes"): 0 ok, 1 some runs failed, 2 bad
  * plan or usage, 3 environment, 130 interrupted. argv[0] is the
  * subcommand name.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_CMD_H
 #define XR_CMD_H

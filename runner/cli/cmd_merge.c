@@ -4,6 +4,8 @@
  * into one, which report, status and the reference comparison then read
  * like any store. The copying is the store's (store_merge.c); this is the
  * command line around it.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 

@@ -7,6 +7,8 @@
  * dry_json.c for --json). Nothing is executed. Also the entry points of
  * --levels, --dimension (dimension.h) and --from-reference
  * (cmd_plan_ref.c).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

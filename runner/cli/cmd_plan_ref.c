@@ -8,6 +8,8 @@
  * plan before any run. The reading and the checks live in reports/reference
  * (report_reference_read, report_reference_check_plan); this file writes
  * YAML and prints.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <stdio.h>

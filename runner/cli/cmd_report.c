@@ -5,6 +5,8 @@
  * finished runs, a PDF font without the Japanese glyphs the report needs,
  * or a write error; 4 written, and a comparison has a verdict --fail-on
  * names (a CI gate: docs/ci.md).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,8 @@
  * exec_run (runner/exec/exec.h); writes the plan's report outputs when
  * exec asks (the renderers are this layer's) and returns its exit status
  * (docs/run.md).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,6 +6,8 @@
  * their reasons, and the ok runs no verdict can stand on (a setting
  * verified wrong or never verified). The plan is read back from the text stored
  * with the session, so --db alone is enough.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <jansson.h>
 #include <stdio.h>

@@ -3,6 +3,8 @@
  * "PLAN:LINE:COL: error: MESSAGE" on stderr (all of them, not only the
  * first). Exit 0 when every plan is valid, 2 otherwise. "-" reads stdin;
  * a .csv file is a published reference, read as one (issue 23).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <string.h>

@@ -4,6 +4,8 @@
  * its options (defined next to the command's code). `xrun help`, `xrun
  * version` and the lookups that generators (man page, completion) use live
  * here too.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <string.h>

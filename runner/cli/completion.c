@@ -10,6 +10,8 @@
  *
  * The shell part is fixed text (below); only the case tables that map a
  * command to its options and an option to its values are generated.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,8 @@
  * cellctx_iface), so that the dry run is the run
  * (tests/e2e/plan_is_run.sh compares them), and the estimate of how long
  * it takes, refined from an earlier store of the plan.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <arpa/inet.h>
 #include <math.h>

@@ -3,6 +3,8 @@
  * schedule, the hosts as the run resolves them, the per-run time estimate
  * and the manual instructions of each block (dry.c), written as JSON
  * (dry_json.c) or for a reader (dry_human.c).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_DRY_H
 #define XR_DRY_H

@@ -5,6 +5,8 @@
  * run when a level changes, and what is restored at the end. A hook on a
  * `shell: powershell` host is shown as PowerShell would take it pasted
  * (the call operator, '...' with '' for quotes), as host_ssh.c sends it.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdlib.h>
 #include <string.h>

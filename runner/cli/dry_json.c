@@ -4,6 +4,8 @@
  * formatting, not a jansson tree): a million runs serialise in about a
  * second when their argv can be built once per cell; a million distinct
  * cells cost one argv each (bench/README.md).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdlib.h>
 #include <string.h>

@@ -6,6 +6,8 @@
  * side: lab_net.c). Here: the profile table, the command line, and the
  * record in /run/xrun-lab/PREFIX.json of what `up` created, so that
  * `down` removes exactly that.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <jansson.h>

@@ -2,6 +2,8 @@
  * The network side of `xrun lab` (lab_net.h): namespaces, the veth pair
  * addressed from 198.18.0.0/15 (RFC 2544's benchmarking range) and its tc
  * shaping, everything through proc as argv (ip, tc).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <jansson.h>
 #include <stdio.h>

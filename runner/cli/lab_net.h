@@ -3,6 +3,8 @@
  * pair between them and its tc shaping, made and removed through proc as
  * argv (ip, tc). lab.c owns the profiles, the record of what `up`
  * created and the command line.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_LAB_NET_H
 #define XR_LAB_NET_H

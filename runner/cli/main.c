@@ -3,6 +3,8 @@
  * (commands.c, after git.c). `xrun PLAN` is `xrun run PLAN`; `xrun run`
  * with no plan runs the plan compiled into the binary (plans/loopback.yaml:
  * loopback iperf3, ending with a PDF report).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <string.h>

@@ -5,6 +5,8 @@
  * --man` prints it and the build writes it to xrun.1, so the page cannot
  * drift from what the binary accepts. The prose around the tables (what
  * xrun is, examples, files) lives here, in tables of its own.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

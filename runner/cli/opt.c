@@ -3,6 +3,8 @@
  * read the same struct opt_def rows, so a command's --help cannot drift
  * from what it accepts. Errors go to stderr as "xrun: MESSAGE" followed by
  * the command's synopsis; the caller turns them into exit status 2.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdarg.h>
 #include <stdio.h>

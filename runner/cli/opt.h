@@ -9,6 +9,8 @@
  * An option writes into a struct the command owns: opt_def.off is the
  * offset of its field (offsetof), so the tables are const and need no
  * storage of their own.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_OPT_H
 #define XR_OPT_H

@@ -6,6 +6,8 @@
  * before, the lead-in, start-up and commit: the median leaves out the
  * long gaps of manual changes and of a stopped xrun). Without a finished
  * run, `xrun plan`'s per-run allowance is used and said.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

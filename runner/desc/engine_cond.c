@@ -2,6 +2,8 @@
  * The engines' published conditions (engine_cond.h): one row per engine
  * whose parameters set any, keyed by the engine's plan name; an engine
  * without a row says nothing of any condition.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "engine_cond.h"
 

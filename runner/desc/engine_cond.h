@@ -5,6 +5,8 @@
  * runner/engine and reports/, so that a reference is checked against a
  * plan or a cell's runs without the report side linking the engines
  * (docs/architecture.md, "Folders, and what each may use").
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_ENGINE_COND_H
 #define XR_ENGINE_COND_H

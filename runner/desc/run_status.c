@@ -1,5 +1,7 @@
 /*
  * The run status table (see run_status.h) and its lookups.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "run_status.h"
 

@@ -8,6 +8,8 @@
  *   name    the text in runs.status
  *   done    finished for good: a resumed session does not run it again
  *   failed  counts as a failure (the session exits 1)
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_RUN_STATUS_H
 #define XR_RUN_STATUS_H

@@ -1,6 +1,8 @@
 /*
  * The engine table and what all engines share: result bookkeeping and
  * argv helpers. Adding an engine: one file plus one line in engines[].
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "engine.h"
 

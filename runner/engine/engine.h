@@ -4,6 +4,8 @@
  * descriptor below) plus one line in engines[] (engine.c). The runner
  * expands every template before calling an engine: engines see plain
  * strings.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_ENGINE_H
 #define XR_ENGINE_H

@@ -9,6 +9,8 @@
  * fails the run. `ok_exit` lists the exit statuses that mean success
  * (robocopy: 0-7, Microsoft's robocopy documentation, "Exit (return)
  * codes").
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "engine.h"
 

@@ -4,6 +4,8 @@
  * (started, watched, restarted when it died, stopped at the end) and turns
  * the client's -J output into a run result (parsing in iperf3_json.c).
  * Everything runs through host_run/host_spawn: never a shell.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "engine.h"
 

@@ -7,6 +7,8 @@
  * tool on the client host and reads that document; names follow the
  * report's direction rule (latency, jitter, loss: lower is better; the
  * rest higher). Formats and their sources: tests/data/resp/README.md.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "engine_resp.h"
 

@@ -1,6 +1,8 @@
 /*
  * The responsiveness and speed-test engines' parser (engine_resp.c),
  * exposed for their unit tests against recorded outputs.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_ENGINE_RESP_H
 #define XR_ENGINE_RESP_H

@@ -2,6 +2,8 @@
  * The iperf3 engine's parameters: the table of what a plan may set
  * (parallel, reverse, bitrate, congestion, ...), their validation with
  * positions and did-you-mean, and the client argv built from them.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "iperf3_args.h"
 #include "iperf3_flows.h"

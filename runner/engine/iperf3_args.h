@@ -2,6 +2,8 @@
  * The iperf3 engine's parameters (split from engine_iperf3.c): what a
  * plan may set in the engine section or through a factor's `param:`,
  * how each is validated, and the client argv built from them.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_IPERF3_ARGS_H
 #define XR_IPERF3_ARGS_H

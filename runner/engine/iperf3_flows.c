@@ -3,6 +3,8 @@
  * server port, merged into the run's result: per-flow metrics, the run's
  * metrics over the flows, summed intervals, per-flow series, and a run
  * that fails as a whole, naming its failed flows, when one flow fails.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "iperf3_flows.h"
 

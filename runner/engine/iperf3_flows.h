@@ -5,6 +5,8 @@
  * run's one result. Kept apart from the engine so that the rules (what is
  * summed, what is per flow, when the run fails) are unit-tested on
  * recorded outputs.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_IPERF3_FLOWS_H
 #define XR_IPERF3_FLOWS_H

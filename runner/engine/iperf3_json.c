@@ -4,6 +4,8 @@
  * here trusts the input: every member is looked up by name and
  * type-checked, because a crashed or killed iperf3 leaves partial JSON and
  * a fuzzer feeds worse.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "iperf3_json.h"
 

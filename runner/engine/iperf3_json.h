@@ -3,6 +3,8 @@
  * from the engine so that it can be unit-tested on captured files and
  * fuzzed. Every value is type-checked: odd JSON never crashes, it either
  * parses to fewer fields or fails with a reason.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_IPERF3_JSON_H
 #define XR_IPERF3_JSON_H

@@ -3,6 +3,8 @@
  * command engine's metrics and interval lines): a strict number parser,
  * one that knows a thousands separator and a decimal mark, the test for
  * a capture that sits inside a longer number, and exit-status sets.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "number_text.h"
 

@@ -2,6 +2,8 @@
  * Numbers read whole from text (runner/engine/number_text.c). A format is
  * a thousands separator (NULL or "": none; ",", ".", " ", "'") and a
  * decimal mark (NULL: "."; "." or ",").
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_NUMBER_TEXT_H
 #define XR_NUMBER_TEXT_H

@@ -3,6 +3,8 @@
  * engine table and probe names from the probe table. The plan layer checks
  * names against this instead of including the engine and host layers,
  * which would make a cycle (they read plans).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stddef.h>
 

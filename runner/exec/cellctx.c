@@ -3,6 +3,8 @@
  * scheduled cell and builds the engine request the runner executes and
  * `xrun plan` prints. Keeping both on one code path is the point: the dry
  * run cannot drift from what really runs.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "cellctx.h"
 

@@ -15,6 +15,8 @@
  *	cellctx_request(&c, &rq, &err); ... rq.rq ...
  *	cellctx_request_release(&rq);
  *	cellctx_release(&c);
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_CELLCTX_H
 #define XR_CELLCTX_H

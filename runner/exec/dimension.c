@@ -9,6 +9,8 @@
  * r_1 = sqrt(c_2 T_1^2 / (c_1 T_2^2)). Blocks (manual settings) are a
  * third level only across sessions: a cell sits in one block per session,
  * so this store-based estimate stops at runs and says so.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "dimension.h"
 

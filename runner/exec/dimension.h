@@ -5,6 +5,8 @@
  * intervals per run (so: whether longer runs or more runs buy precision
  * more cheaply), and the recommended duration, repeat per cell and total
  * time for the plan's precision (1% for a plan with a fixed repeat).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_DIMENSION_H
 #define XR_DIMENSION_H

@@ -5,6 +5,8 @@
  * `params:` mapping of the level (13 s runs set by params: were estimated
  * at the engine's default before, issue 35). `xrun plan`'s estimate and
  * the progress line's ETA both count runs with it.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 

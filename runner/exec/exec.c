@@ -4,6 +4,8 @@
  * an exclusive lock, lets session.c decide which session to continue, says
  * so, runs it, prints the summary, names the plan's report.output files
  * and turns the outcome into the exit status (docs/run.md).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

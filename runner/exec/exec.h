@@ -5,6 +5,8 @@
  * decision, the run loop, the summary and the plan's report.output names)
  * and says how it went. Everything else in runner/exec (runctx.h and the
  * modules that share it) is private to this layer.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_EXEC_H
 #define XR_EXEC_H

@@ -11,6 +11,8 @@
  * factor can run on. Templates expand through runctx.c; manual steps
  * during a run are in manual_run.c. Also the placeholder lookup
  * the runner uses for every template: factor levels, plan vars and built-ins.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

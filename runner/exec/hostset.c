@@ -6,6 +6,8 @@
  * recording each host's facts whenever it is (re)opened, dropping the
  * connection of a host that a manual step reboots, and waiting for such a
  * host to answer again (ssh with backoff, until a deadline) all live here.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <ctype.h>
 #include <dirent.h>

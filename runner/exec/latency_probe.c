@@ -3,6 +3,8 @@
  * sends the probes and to which address in the current cell, the shared
  * lead-in wait, and the run's latency metrics from the probe's summary.
  * Everything about the child itself (start, read, stop) is latprobe.c's.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "latency_probe.h"
 

@@ -4,6 +4,8 @@
  * and the probe's idle phase are one wait), marked when the engine
  * starts, stopped right after it ends; its replies become the series
  * latency.rtt and the run's latency.* metrics. Private to runner/exec.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_LATENCY_PROBE_H
 #define XR_LATENCY_PROBE_H

@@ -2,6 +2,8 @@
  * Manual steps (see manual.h): one expansion of a factor's `manual:`
  * instruction for the runner's prompt, `xrun status` and `xrun plan`, so
  * that all three say the same thing.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "manual.h"
 

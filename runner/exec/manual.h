@@ -3,6 +3,8 @@
  * (`manual:` in the plan), expanded for one cell. The runner prints them
  * before a manual block, `xrun status` for a pending block, `xrun plan`
  * for every block; this is the one place that expands them.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_MANUAL_H
 #define XR_MANUAL_H

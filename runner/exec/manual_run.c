@@ -8,6 +8,8 @@
  * unattended run makes such a step by itself: it announces it, waits, and
  * goes on when the host is back, or leaves the block pending at the
  * timeout with the reason stored (hooks row kind 'wait').
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <poll.h>

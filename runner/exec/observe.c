@@ -4,6 +4,8 @@
  * flusher writing their points during the run, the latency probe marked
  * at the engine's start and stopped at its end (observe.h). Split from
  * runloop.c, which keeps the order of a run and what is stored.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

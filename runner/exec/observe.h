@@ -6,6 +6,8 @@
  * stopped with the engine (observe.c). runloop.c calls these in order:
  * observe_samplers_start, (lead-in), observe_snap_before,
  * observe_run_engine, observe_snap_after.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_OBSERVE_H
 #define XR_OBSERVE_H

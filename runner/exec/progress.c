@@ -3,6 +3,8 @@
  * ("[ 37/96]  38%  ETA 00:41:10  slot=pcie3x1 streams=4 rep 2/3  last
  * 9.41 Gbit/s"); otherwise (a log file, CI) one plain line per run, so
  * that a log read the next morning tells what happened when.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <string.h>

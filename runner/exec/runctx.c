@@ -5,6 +5,8 @@
  * hooks.c and runloop.c use these; keeping them here keeps those two
  * files from depending on each other (runloop.c calls hooks.c, never the
  * reverse).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdlib.h>
 #include <string.h>

@@ -5,6 +5,8 @@
  * (hosts and template expansion, used by both), progress.c, and exec.c
  * (exec_run, which fills it). Private to runner/exec: other layers go
  * through exec.h.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_RUNCTX_H
 #define XR_RUNCTX_H

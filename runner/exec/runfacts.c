@@ -9,6 +9,8 @@
  * every run names the set in effect on each host it used. So a cell is
  * explained from its own runs' facts, and nothing is read when nothing
  * changed (bench/facts-reread.sh).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,6 +7,8 @@
  * again, and commit everything about the run in one transaction before
  * the next one starts. A failed run is data; only an interrupt or a broken
  * environment stops the loop. Restore hooks and engine close always run.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

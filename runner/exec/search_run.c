@@ -9,6 +9,8 @@
  * again in its own row, so nothing is lost or doubled. The search's own
  * run then holds what each goal found, as metrics (ndr, ndr_throughput
  * ...) that tables and verdicts read like any other.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

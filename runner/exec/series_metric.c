@@ -5,6 +5,8 @@
  * of the run (median, p95, max, min, mean or delta of the series' points
  * during the engine's run, per second with `rate: true`), so that tables,
  * comparisons, sizing and references use it like any other.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "series_metric.h"
 

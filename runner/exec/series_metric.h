@@ -3,6 +3,8 @@
  * engine.throughput on the receiving host, and the plan's series metrics
  * (`metrics: { NAME: { series: ... } }`, schema/plan.md) computed from the
  * run's series and stored as ordinary metrics. Private to runner/exec.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_SERIES_METRIC_H
 #define XR_SERIES_METRIC_H

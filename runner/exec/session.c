@@ -4,6 +4,8 @@
  * description: everything that decides which runs exist and in which
  * order. When that hash differs from the unfinished latest session's, the
  * JSON descriptions are compared to say what changed.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <jansson.h>
 #include <stdio.h>

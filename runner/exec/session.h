@@ -8,6 +8,8 @@
  * with the same cells is complete unless it has runs to retry; otherwise
  * a new session is made with every scheduled run pending. exec_run
  * (exec.c) prints the outcome.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_SESSION_H
 #define XR_SESSION_H

@@ -6,6 +6,8 @@
  * and the smallest run count meeting the precision taken, capped at max.
  * Nothing is recomputed after the decision (no peeking): a resume reads
  * it back from the store's `sizing` table.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "sizing.h"
 

@@ -6,6 +6,8 @@
  * the same block; a resume reads the decision back. The pure part (the
  * number of runs a precision needs) is exposed for the unit tests and for
  * `xrun plan --dimension`.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_SIZING_H
 #define XR_SIZING_H

@@ -6,6 +6,8 @@
  * the next xrun, once it holds the lock (which proves the old one is
  * gone), stops those that still exist. The start time (from
  * /proc/PID/stat) makes sure a reused pid is never killed.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <ctype.h>
 #include <dirent.h>

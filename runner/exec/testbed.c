@@ -13,6 +13,8 @@
  * one held elsewhere is waited for up to --lock-wait seconds, then the run
  * stops with the holder's tag and the directory to remove if it is stale.
  * Windows hosts are not locked (said once).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <signal.h>

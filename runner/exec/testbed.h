@@ -2,6 +2,8 @@
  * A shard's testbed (testbed.c; docs/shards.md): its name as the store
  * and the report know it, and the lock that keeps a second shard off the
  * same bench while one runs. Private to runner/exec.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_TESTBED_H
 #define XR_TESTBED_H

@@ -9,6 +9,8 @@
  * what is stored cannot depend on the transport. This file holds the
  * producers; counters_script.c the far side's scripts; counters_parse.c
  * the parser and the deltas.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <dirent.h>
 #include <errno.h>

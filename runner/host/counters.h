@@ -9,6 +9,8 @@
  * A snapshot is taken as one text document (one command on remote
  * hosts; on Windows and macOS hosts their own commands, translated into
  * the same document by hostos.h), so every host shares one parser.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_COUNTERS_H
 #define XR_COUNTERS_H

@@ -1,6 +1,8 @@
 /*
  * Internals shared by the counter producers (counters.c) and the parser
  * (counters_parse.c); also used by facts.c and the tests.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_COUNTERS_INT_H
 #define XR_COUNTERS_INT_H

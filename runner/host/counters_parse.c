@@ -12,6 +12,8 @@
  * busy_max_cpu; NET_RX and NET_TX; one capture row per tool seen. Per
  * sampling interval also cpuN_softirq_pct, softirq_avg_pct and
  * procs_running (a gauge: the run queue when the interval ended).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -5,6 +5,8 @@
  * long-lived loop (counters_sampler_script), whose frames also carry the
  * engine's processes on a Linux ssh host. Their documents are the ones
  * counters.c builds here, for the one parser (counters_parse.c).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "counters_int.h"
 #include "host.h"

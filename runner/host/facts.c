@@ -6,6 +6,8 @@
  * qdisc, kernel or iperf3 version. A fact that cannot be read
  * (a Windows host has no /proc/cpuinfo, a virtual NIC no PCIe link) is
  * simply left out; only running out of memory is an error.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -3,6 +3,8 @@
  * NIC driver/firmware/link/offloads, root qdisc and policers, iperf3
  * version (plus xrun version and plan hash added by the runner); read
  * whole when a host is opened, in groups after a change (runfacts.c).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_FACTS_H
 #define XR_FACTS_H

@@ -20,6 +20,8 @@
  * -EncodedCommand with $ErrorActionPreference = 'Stop', so a cmdlet's
  * error fails it with PowerShell's message and a native command's exit
  * status is passed on.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <stdlib.h>

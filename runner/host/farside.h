@@ -4,6 +4,8 @@
  * PowerShell wrapper for Windows that kills the process tree at the
  * deadline. Each appends the command string the remote shell parses; the
  * far side exits 124 when its deadline fired, as coreutils timeout does.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_FARSIDE_H
 #define XR_FARSIDE_H

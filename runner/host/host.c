@@ -4,6 +4,8 @@
  * "argv to run over there" into "argv to run here"; proc does the rest, so
  * deadlines, capture and interrupts behave the same on every host. Also
  * the quoting of words for a remote POSIX sh or PowerShell.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "host.h"
 

@@ -4,6 +4,8 @@
  * connection reused for the session, every argument quoted for the remote
  * shell: POSIX sh or PowerShell) and netns (`ip netns exec NAME`). Engines,
  * hooks, probes and counters all go through here.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_HOST_H
 #define XR_HOST_H

@@ -1,6 +1,8 @@
 /*
  * Internals shared by the host transports (host.c: table, local, netns,
  * quoting; host_ssh.c: OpenSSH). Not for other modules: use host.h.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_HOST_INT_H
 #define XR_HOST_INT_H

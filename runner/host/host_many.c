@@ -7,6 +7,8 @@
  * deadline (or on an interrupt) has its process group stopped (proc_stop:
  * SIGTERM, then SIGKILL). Each command's result is what host_run would
  * have given it.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "host.h"
 

@@ -19,6 +19,8 @@
  * script block could not be made or run there), or that times out
  * without a byte of output (framing lost), is run again as the process,
  * a child of the session's shell as before.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "host_session.h"
 

@@ -4,6 +4,8 @@
  * new ssh session and shell per reading (issue 20 item 4). The framing and
  * script text are here for the unit tests; the session itself is used
  * through host_read_run (host.h) and host_read_run_inline (below).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_HOST_SESSION_H
 #define XR_HOST_SESSION_H

@@ -9,6 +9,8 @@
  * coreutils timeout, a sh watchdog (macOS) or a PowerShell wrapper that
  * kills the process tree (Windows; farside.c): killing the local ssh alone
  * would leave it running.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <stdio.h>

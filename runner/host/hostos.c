@@ -5,6 +5,8 @@
  * (hostos_translate). Linux stays in probe.c and counters.c, which read
  * sysfs and /proc directly on this machine; this module serves Windows
  * and macOS hosts, which are always reached through a transport.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 

@@ -6,6 +6,8 @@
  * (osmac.c). Their outputs are translated into the documents the Linux
  * path already reads (the interface document of probe_int.h, the counter
  * snapshot of counters.c), so verification, deltas and facts are shared.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_HOSTOS_H
 #define XR_HOSTOS_H

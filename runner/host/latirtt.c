@@ -5,6 +5,8 @@
  * listens. irtt 0.9.0 (Debian's; github.com/heistp/irtt): the client
  * prints one line per reply as it comes (client.go's OnReceived), which
  * the probe's reader thread takes like ping's lines.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "latprobe_int.h"
 

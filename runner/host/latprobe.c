@@ -6,6 +6,8 @@
  * probe's reader thread only polls the child's pipes and a stop pipe, so
  * it can neither hang on a child nor reap one. The same split as the
  * sampler's far side (sampler.c).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "latprobe.h"
 #include "latprobe_int.h"

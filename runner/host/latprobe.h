@@ -11,6 +11,8 @@
  * What a run gets (schema/store.md): the series latency.rtt (s, one point
  * per reply at the time its probe was sent, seconds from the mark) and the
  * summary below, from which runner/exec makes the run's metrics.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_LATPROBE_H
 #define XR_LATPROBE_H

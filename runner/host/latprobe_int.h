@@ -1,6 +1,8 @@
 /*
  * Inside the latency probes (latprobe.c, latirtt.c): the row of the probe
  * table and what each probe's own file gives the table.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_LATPROBE_INT_H
 #define XR_LATPROBE_INT_H

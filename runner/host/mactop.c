@@ -12,6 +12,8 @@
  * 5.05% comes out "5.5%" and 5.50% "5.50%". So the digits after the dot
  * are read as an integer count of hundredths (0..99), never as a
  * decimal fraction.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 

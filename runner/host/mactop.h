@@ -3,6 +3,8 @@
  * CPU usage line and the load average line, as Apple's top 144 prints
  * them (globalstats.c update_cpu and update_load). Pure functions: the
  * sampler (sampler.c) feeds them the lines of its stream.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_MACTOP_H
 #define XR_MACTOP_H

@@ -3,6 +3,8 @@
  * (nicrate.h): text in, a fact value out, no I/O. Every Wi-Fi reader
  * writes the form of nicrate_iw_link ("tx R Mbit/s, rx R Mbit/s"), which
  * reports/explain reads whatever the OS.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <jansson.h>
 #include <stdio.h>

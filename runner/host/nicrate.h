@@ -7,6 +7,8 @@
  * macOS). Pure text functions, so that recordings test them
  * (tests/data/linux, tests/data/windows, tests/data/macos; their
  * README.md files name where each format comes from).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_NICRATE_H
 #define XR_NICRATE_H

@@ -9,6 +9,8 @@
  * ps -axc. Their text is translated here into the documents the Linux
  * readers take. There is no per-CPU tick counter without a helper
  * program on macOS, so the cpu section is left out.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <jansson.h>
 #include <stdint.h>

@@ -3,6 +3,8 @@
  * networksetup, system_profiler, sw_vers, sysctl, netstat, ps) and the
  * translators of their text into the documents the shared readers take.
  * See hostos.h.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_OSMAC_H
 #define XR_OSMAC_H

@@ -25,6 +25,8 @@
  * RegistryKeyword (NDIS keywords such as *ReceiveBuffers are the same in
  * every language), with RegistryValue (the number the driver stores)
  * beside DisplayValue: probes nic.property:NAME and nic.registry:NAME.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -3,6 +3,8 @@
  * (sent as powershell.exe -EncodedCommand, so no quoting layer can alter
  * them), and the translators of their ConvertTo-Json output into the
  * documents the shared readers take. See hostos.h.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_OSWIN_H
 #define XR_OSWIN_H

@@ -6,6 +6,8 @@
  * (nicrate.c). Adapters and advanced properties are read under their
  * locale-independent names beside the localized ones (RegistryKeyword,
  * RegistryValue, InterfaceDescription: see oswin.c on Japanese Windows).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <jansson.h>
 #include <stdint.h>

@@ -16,6 +16,8 @@
  * Each cmdlet runs in its own try/catch; a catch prints one line
  * "@@ xrun-error SECTION: MESSAGE" (the exception's message, newlines
  * folded), which oswin_failure finds.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <iconv.h>

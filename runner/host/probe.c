@@ -6,6 +6,8 @@
  * sh script (interface as $1, never spliced into the script) through the
  * transport on any other host, network namespaces included (their /sys is
  * only visible from inside). One interpreter reads both.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -3,6 +3,8 @@
  * (nic.driver, nic.firmware, nic.link_speed, nic.mtu, nic.pcie_link,
  * tcp.cc, os.release, kernel). Local hosts are read directly (sysfs,
  * /proc, ioctl); others through the host transport.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_PROBE_H
 #define XR_PROBE_H

@@ -2,6 +2,8 @@
  * Internals of the probes shared with facts.c: every nic.* probe is
  * answered from one "key: value" document about the interface, so that
  * facts can read driver, firmware, link and PCIe link in one round trip.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_PROBE_INT_H
 #define XR_PROBE_INT_H

@@ -9,6 +9,8 @@
  * exit can kill the whole group, grandchildren included. The parent blocks in
  * poll() on the output pipes, a pidfd and the signal self-pipe with the
  * deadline as timeout: nothing spins while an engine runs.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "proc.h"
 

@@ -3,6 +3,8 @@
  * a deadline on CLOCK_MONOTONIC; at the deadline (or on interrupt) the
  * whole group gets SIGTERM, then SIGKILL after a grace period. argv only,
  * never a shell. Output is captured (capped) even when the command fails.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_PROC_H
 #define XR_PROC_H

@@ -15,6 +15,8 @@
  * execve. An exec failure comes back in the argument block (the parent
  * resumes only once the child has exec'd or exited), and the child has
  * then been reaped.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <sched.h>

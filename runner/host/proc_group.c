@@ -4,6 +4,8 @@
  * group at exit, and the SIGINT/SIGTERM/SIGHUP handler with its self-pipe
  * that wakes proc_run's poll(). The forking itself is proc.c's and
  * proc_child.c's.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -2,6 +2,8 @@
  * Internals of proc shared by proc.c (fork/exec, proc_run), proc_group.c
  * (the registry of groups, signals), proc_child.c, proc_orphan.c and
  * proc_spawn.c (background children). Not for other modules.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_PROC_INT_H
 #define XR_PROC_INT_H

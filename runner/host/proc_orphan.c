@@ -14,6 +14,8 @@
  * engine, an iperf3 server) nor a member of one and carries the mark is
  * killed with its group and reaped. The others are left until xrun exits,
  * when every orphan is killed (proc_kill_all).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <dirent.h>
 #include <errno.h>

@@ -4,6 +4,8 @@
  * stopped as a group (SIGTERM, SIGKILL after grace), or one whose output
  * is read as it comes (proc_spawn_stream: a remote sampler). Forking
  * itself is proc.c's; this file only holds the handle's lifecycle.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -7,6 +7,8 @@
  * it used after the sampler's last look at /proc would be lost otherwise.
  * Kept apart from the group registry (proc_group.c), which the signal
  * handler reads: this one takes a lock.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <pthread.h>

@@ -3,6 +3,8 @@
  * the default class found in `tc class show` text, then its parents up
  * to the root, the lowest ceil kept. tc prints rates with sprint_rate():
  * bit, Kbit, Mbit, Gbit, Tbit (10^3 steps), or Kibit ... with -iec.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "qdisc_htb.h"
 

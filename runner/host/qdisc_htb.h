@@ -4,6 +4,8 @@
  * borrows up to its ceil from its parent, and the parent is bound by its
  * own: tc-htb(8)). A pure text function over `tc class show dev IF`, so
  * that recordings test it (tests/unit/host/test_qdisc_htb.c).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_QDISC_HTB_H
 #define XR_QDISC_HTB_H

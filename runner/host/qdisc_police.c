@@ -10,6 +10,8 @@
  * overlimits O requeues Q)" (tc/tc_util.c print_tcstats2_attr). Sizes
  * come from sprint_size() (b, Kb, Mb, Gb in steps of 1024), rates from
  * sprint_rate() (qdisc_rate_bits).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "qdisc_police.h"
 

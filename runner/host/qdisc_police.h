@@ -5,6 +5,8 @@
  * and mtu as text only, never in -j (tc/m_police.c print_police: PRINT_FP),
  * so, as with htb classes (qdisc_htb.h), the text is the format. A pure
  * text function, tested from recordings (tests/data/tc/README.md).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_QDISC_POLICE_H
 #define XR_QDISC_POLICE_H

@@ -14,6 +14,8 @@
  * engine's waits and the sampler cannot reap each other's processes.
  * Series are built with the clock of the side that read the counters and
  * moved to seconds from the mark when the sampler stops.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -21,6 +21,8 @@
  * started for the label with proc_opts.watch: sampler_engine.c). A counter's
  * point is its increase over the interval ending at t; t is seconds from
  * sampler_mark (the engine's start).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_SAMPLER_H
 #define XR_SAMPLER_H

@@ -25,6 +25,8 @@
  * just before those sections; a process that ended since the last frame
  * has its last interval lost (no wait4 over there). Windows, macOS and a
  * namespace read through a far loop have no such series.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <dirent.h>
 #include <fcntl.h>

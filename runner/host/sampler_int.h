@@ -2,6 +2,8 @@
  * Internals of the sampler shared by sampler.c (the local and netns
  * readers, the lifecycle) and sampler_remote.c (the far-side stream).
  * Not for other modules: sampler.h is the interface.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_SAMPLER_INT_H
 #define XR_SAMPLER_INT_H

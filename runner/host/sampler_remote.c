@@ -5,6 +5,8 @@
  * of `top -l 0 -s S -n 0` (mactop.h) that become cpu.all.busy, or on a
  * Windows host the frames of a Get-Counter loop (winctr.h) that become
  * cpu and nic drop series; and, at the stop, the last partial interval.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <fcntl.h>

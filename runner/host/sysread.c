@@ -4,6 +4,8 @@
  * around every run and must be cheap); every other host, a network
  * namespace included (`ip netns exec` remounts /sys), goes through the
  * host transport, which only ever receives argv arrays.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <string.h>

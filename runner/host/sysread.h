@@ -3,6 +3,8 @@
  * a file read directly on a local host (or through the host transport on
  * any other), a short command run through the transport, and the check
  * that an interface name is safe to use in a /sys path.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_SYSREAD_H
 #define XR_SYSREAD_H

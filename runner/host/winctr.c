@@ -56,6 +56,8 @@
  * keyed by a letter rather than the (localized) counter path. Samples
  * whose Status is not valid data (PDH_CSTATUS_VALID_DATA 0, NEW_DATA 1)
  * are left out on the far side.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <ctype.h>
 #include <math.h>

@@ -3,6 +3,8 @@
  * PowerShell loop around Get-Counter, and the reader of the framed lines
  * it prints. Pure functions: the sampler (sampler_remote.c) starts the
  * argv through host_spawn_stream and feeds the stream to winctr_take.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_WINCTR_H
 #define XR_WINCTR_H

@@ -1,5 +1,7 @@
 /*
  * The report output format table (see output_format.h) and its lookups.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "output_format.h"
 

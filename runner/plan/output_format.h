@@ -12,6 +12,8 @@
  *   extensions  the file name endings that choose it, space-separated,
  *               lowercase; matched ignoring case (r.PDF, r.Markdown)
  *   stream      1: a text format that may go to stdout ("-o -")
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_OUTPUT_FORMAT_H
 #define XR_OUTPUT_FORMAT_H

@@ -3,6 +3,8 @@
  * warnings with a cap, did-you-mean hints, and the typed readers of YAML
  * nodes (strings, integers, booleans, durations, argv, maps, names),
  * plus the templates and host names noted for plan_check.c.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "pctx.h"
 

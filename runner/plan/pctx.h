@@ -3,6 +3,8 @@
  * builds a plan, and the typed readers that turn YAML nodes into model
  * fields while adding one positioned message per problem. Every file of
  * the loader uses it; it uses none of them.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_PCTX_H
 #define XR_PCTX_H

@@ -1,6 +1,8 @@
 /*
  * The built-in placeholder table (see placeholder.h): the rows of
  * PLACEHOLDER_MAP as a const array, and lookups on it.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "placeholder.h"
 

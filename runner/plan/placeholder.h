@@ -17,6 +17,8 @@
  *   off    why it has none outside its sites (NULL when PH_SITES_ALL)
  *   unset  hint when it has no value at run time, or ""
  *   meaning  one line for the docs (schema/plan.md's table)
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_PLACEHOLDER_H
 #define XR_PLACEHOLDER_H

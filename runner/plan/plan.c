@@ -5,6 +5,8 @@
  * points and the top-level keys; the parts of the plan are built by the
  * files of plan_build.h, all reading through pctx.c (the typed readers);
  * the lookups of plan.h are in plan_query.c.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "plan_build.h"
 #include "pctx.h"

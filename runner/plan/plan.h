@@ -3,6 +3,8 @@
  * once loaded and validated. plan_load() builds it; everything else reads
  * it. All memory belongs to the plan's arena and is freed by plan_free().
  * Fields are read-only for every module but plan.c.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_PLAN_H
 #define XR_PLAN_H

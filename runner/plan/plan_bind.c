@@ -5,6 +5,8 @@
  * on one machine and its Linux half on another. Here: reading the mapping,
  * checking that every level names a defined host and that no role is bound
  * twice, and the lookup the runner and `xrun plan` share.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "plan_build.h"
 #include "pctx.h"

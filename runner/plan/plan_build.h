@@ -5,6 +5,8 @@
  * (plan_bind.c), the report section
  * (plan_report.c), then the cross-references (plan_check.c). Each reads
  * through pctx.h; none calls plan.c.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_PLAN_BUILD_H
 #define XR_PLAN_BUILD_H

@@ -3,6 +3,8 @@
  * (built above this layer by exec_catalog()).
  * Part of the plan's interface: include "plan.h", which includes this
  * file (the header is split only to keep each part short).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_PLAN_CATALOG_H
 #define XR_PLAN_CATALOG_H

@@ -4,6 +4,8 @@
  * matter: hosts named by the engine and by factors, {{placeholders}},
  * verify probes, factors fighting over one engine parameter, exclusions
  * that leave nothing, and finally the engine's own check().
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "plan_build.h"
 #include "pctx.h"

@@ -4,6 +4,8 @@
  * the hosts they run on; `exclude` terms resolved to level indices; and
  * the check that the exclusions leave at least one cell, done as a bounded
  * search so that a matrix of 10^20 cells costs no more than a small one.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "plan_build.h"
 #include "pctx.h"

@@ -3,6 +3,8 @@
  * set of cells (plan.h, plan_pair_check)? The one rule `xrun validate`
  * warns with (over the matrix) and the report notes (over the stored
  * cells), so the two never disagree (issue 23).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 

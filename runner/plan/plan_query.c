@@ -1,6 +1,8 @@
 /*
  * Lookups in a loaded plan (see plan.h): a factor, a level, a host or a
  * var by name (the built-in placeholders are placeholder.h's table).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 

@@ -4,6 +4,8 @@
  * plan_bind.c, plan_pair.c, plan_recut.c).
  * Part of the plan's interface: include "plan.h", which includes this
  * file (the header is split only to keep each part short).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_PLAN_QUERY_H
 #define XR_PLAN_QUERY_H

@@ -5,6 +5,8 @@
  * from those of the text stored with the runs? The report takes an edited
  * file's report section for the stored runs only when the runs are the
  * same ones; a changed factor, level or engine needs a new session.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "plan.h"
 

@@ -2,6 +2,8 @@
  * The plan's report section (part of the loader, see plan_build.h): matrix
  * tables, A/B comparisons, outputs written after a run, language, noise
  * threshold and display unit. Factors and levels named here must exist.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "plan_build.h"
 #include "pctx.h"

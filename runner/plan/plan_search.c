@@ -4,6 +4,8 @@
  * "Search Goal": loss ratio, final trial duration, duration sum, exceed
  * ratio), and where each trial's loss ratio comes from. Read after the
  * engine section, so that the load parameter is checked against it here.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,6 +3,8 @@
  * plan_build.h): how xrun reaches each host, the values placeholders may
  * name, and what one run executes. Keys of the engine section that are not
  * fixed become engine parameters, judged by the engine's own check().
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "plan_build.h"
 #include "pctx.h"

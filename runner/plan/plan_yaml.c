@@ -5,6 +5,8 @@
  * bombs (aliases share nodes, but their expanded size is counted and
  * refused past PLAN_YAML_MAX_NODES) and duplicate keys. Everything here is
  * linear in the input so that a multi-megabyte file loads quickly.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "plan_yaml.h"
 

@@ -3,6 +3,8 @@
  * API into a small tree of nodes that remember their line:col (1-based).
  * Aliases share the anchored node (no copy), but their expanded size is
  * counted so that an alias bomb is refused instead of walked.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_PLAN_YAML_H
 #define XR_PLAN_YAML_H

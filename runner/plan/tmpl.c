@@ -4,6 +4,8 @@
  * argv, manual instructions, expected values). A value is substituted as
  * text into one word and never re-scanned, so a level cannot inject more
  * placeholders or arguments.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "tmpl.h"
 

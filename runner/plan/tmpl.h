@@ -2,6 +2,8 @@
  * {{placeholder}} templates. A name is [A-Za-z0-9_.-]+ with optional
  * spaces inside the braces. Used for hook argv, engine argv, manual
  * instructions and expected values.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_TMPL_H
 #define XR_TMPL_H

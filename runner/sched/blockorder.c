@@ -3,6 +3,8 @@
  * (blockorder.h): given the reflected order, an exact Held-Karp search for
  * small plans, else a nearest-neighbour walk and a bounded branch and
  * bound when exclusions punch holes in the reflected order.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "blockorder.h"
 

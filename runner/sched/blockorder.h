@@ -3,6 +3,8 @@
  * going from one block to the next is the number of manual factors that
  * change (a person's work), and the order sought is the cheapest open path
  * through all blocks.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_BLOCKORDER_H
 #define XR_BLOCKORDER_H

@@ -7,6 +7,8 @@
  * The cells live in one flat array: a million cells cost one allocation,
  * which is why expansion makes two passes (count, then fill) instead of
  * growing a list.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "matrix.h"
 

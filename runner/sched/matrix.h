@@ -2,6 +2,8 @@
  * Matrix expansion: the cross product of every factor's levels minus the
  * plan's exclusions, in a stable order (factors in file order, the first
  * factor varying slowest, levels in file order).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_MATRIX_H
 #define XR_MATRIX_H

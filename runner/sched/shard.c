@@ -7,6 +7,8 @@
  * the same assignment without talking to the others (the contract of
  * gtest's and Playwright's shards: the same invocation runs the same set,
  * and each test runs exactly once).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "shard.h"
 

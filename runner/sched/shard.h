@@ -9,6 +9,8 @@
  * testbeds. Units go to shards by their nominal seconds, longest first,
  * each to the lightest shard so far (ties: the lower unit, the lower
  * shard): a pure function of the plan and N, the same on every machine.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_SHARD_H
 #define XR_SHARD_H

@@ -17,6 +17,8 @@
  *
  * Everything is sorting of 64-bit keys (a radix sort) and flat arrays, so a
  * million runs schedule in tens of milliseconds with no per-run allocation.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "xr_sched.h"
 

@@ -5,6 +5,8 @@
  * automatic cells run in passes ordered by `order:` (abba: Thue-Morse
  * mirrored passes; random: a seeded permutation per pass; sequential: all
  * repetitions of a cell back to back). Warm-up runs open each block.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_SCHED_H
 #define XR_SCHED_H

@@ -26,6 +26,8 @@
  *     its forwarding rate) by a step up of one width, as the knee is
  *     likely just above it; a trial of another goal by one width up from
  *     the lower bound.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "xr_search.h"
 

@@ -8,6 +8,8 @@
  *
  * Loads are in the unit the caller chooses (bit/s for iperf3's bitrate);
  * ratios are fractions (0.005 = 0.5%); durations in seconds.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_SEARCH_H
 #define XR_SEARCH_H

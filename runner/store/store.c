@@ -6,6 +6,8 @@
  * transactions. The rows written through the handle (plans, sessions,
  * runs and their results, hooks, host facts) are store_rows.c; the typed
  * readers store_read.c.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "store.h"
 

@@ -10,6 +10,8 @@
  * Everything else reads it through the typed readers (store_read.h and
  * store_sizing.h, included at the end of this header): all of the program's SQL
  * is in this folder, and the handle is opaque.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_STORE_H
 #define XR_STORE_H

@@ -9,6 +9,8 @@
  * on the thread that waits for the engine. A failed flush is remembered
  * and ends the flushing; the run goes on and store_run_finish stores its
  * series whole, replacing the chunks, as before version 8.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "store.h"
 

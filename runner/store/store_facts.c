@@ -6,6 +6,8 @@
  * held on each host, and the facts of one run. A run of a session stored
  * before version 13 names no set: its facts are its session's migrated
  * set, the host facts the report read before.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <sqlite3.h>

@@ -3,6 +3,8 @@
  * store_rows.c: the rows written through it; store_read.c: the typed
  * readers; store_series.c: series packed and read back). Other modules see only
  * the opaque struct store of store.h.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_STORE_INT_H
 #define XR_STORE_INT_H

@@ -13,6 +13,8 @@
  * running (its store locked by another xrun) and a session with no plan
  * row are skipped with a warning; one cut short while running is copied
  * as far as it got, with a warning.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "store.h"
 

@@ -4,6 +4,8 @@
  * a level, kept per session, factor and host. A resumed session (after a
  * SIGKILL or a power loss) takes the original from here instead of
  * reading the setting again, which by then holds a value xrun applied.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <sqlite3.h>
 #include <stdlib.h>

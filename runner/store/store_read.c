@@ -3,6 +3,8 @@
  * `xrun plan` and the report model make, each handing its rows to a
  * callback as a struct (store.h), so that no SQL text and no SQLite handle
  * leave the store. The writes are store_rows.c's; the handle store.c's.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "store.h"
 

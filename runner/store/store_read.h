@@ -3,6 +3,8 @@
  * estimates and reports read. Part of the store's interface: include "store.h",
  * which includes this file at its end (the header is split only to keep each
  * part short).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_STORE_READ_H
 #define XR_STORE_READ_H

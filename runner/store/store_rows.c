@@ -6,6 +6,8 @@
  * committed as soon as the run ends so that a crash costs at most the run
  * in flight), hooks and host facts. The handle, schema, lock and transactions
  * are store.c's.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "store.h"
 

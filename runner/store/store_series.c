@@ -5,6 +5,8 @@
  * inside store_run_finish's transaction (store_rows.c), and the typed
  * reader that hands each series back as arrays, a run's chunks
  * (store_chunks.c) joined.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "store.h"
 

@@ -9,6 +9,8 @@
  * every shard's row so that a missing shard's blocks can be named without
  * the plan, and so that shards cut by two xrun versions that balance
  * differently are caught rather than merged with holes or doubles.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "store.h"
 

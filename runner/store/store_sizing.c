@@ -4,6 +4,8 @@
  * the pilot values they are computed from, and the shift that makes room
  * for a block's extra passes. Kept apart from store_rows.c/store_read.c so
  * the feature's SQL reads in one place.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <sqlite3.h>

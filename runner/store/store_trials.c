@@ -5,6 +5,8 @@
  * row linking it to its search with the load, the goal, the duration
  * asked and the loss ratio read. The runner writes them; the runner (to
  * resume a search) and the report read them back.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <sqlite3.h>

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runs one data-driven end-to-end case (in the spirit of curl's
 # tests/data/testNNN): case.sh DIR. The format is described in
 # tests/e2e/cases/README.md; in short, DIR holds

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The command line: every command that `xrun --help` lists (and every
 # subcommand its --help lists) answers --help with exit 0, and `xrun help
 # COMMAND` prints the same; usage errors exit 2 with a did-you-mean; `status`

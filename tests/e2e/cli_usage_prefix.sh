@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A bad lab prefix is a usage error, whoever runs it: `xrun lab up|down|
 # status --prefix 'BAD!'` exits 2 and says what is wrong with it, quoting
 # it, and what a valid one is. The prefix is checked before root, ip or

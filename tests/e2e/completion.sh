@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Bash completion: the script `xrun help --bash-completion` writes (the
 # build's xrun.bash-completion, installed as
 # share/bash-completion/completions/xrun) is sourced in bash and _xrun is

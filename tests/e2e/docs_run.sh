@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Docs that run: every ```sh and ```yaml block of README.md, docs/*.md and
 # schema/*.md, every inline `xrun ...` command there, and the `# xrun ...`
 # command lines in the comments of plans/*.yaml are checked, as a new user

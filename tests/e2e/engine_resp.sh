@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The speedtest engine end to end: a stand-in `speedtest` on PATH prints
 # the recorded tests/data/resp/speedtest.json (the real Ookla CLI needs
 # the Internet); xrun runs it, stores its metrics in SI units (bandwidth

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A store on a file system that fills up during the session (a small
 # tmpfs): xrun stops with exit 3, its summary counts only the runs the
 # store holds, and a resume on a larger file system completes the session

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Engine output faults: stdout holding NUL bytes is stored whole (a blob of
 # all its bytes, not text cut at the first NUL), and stdout past the
 # 16 MiB cap fails its run with a reason that names the cap, not only the

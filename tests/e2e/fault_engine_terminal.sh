@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Engine output meant for a terminal (issue 24 items 6 and 12): a command
 # engine whose stderr sets the window title (ESC ] 0 ; title BEL), clears
 # the screen (ESC [ 2 J, ESC [ H) and rewrites the line (CR) fails its

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Option injection through iperf3 parameters. A placeholder's value is one
 # argv word even inside `extra` (a level "--logfile /path" stays one word,
 # so iperf3 never writes that file); a level with a leading dash for a

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Out of memory, said and exited on (issue 24 Deliver 6): validate, plan and
 # report under an allocation-failure shim (lib/failmalloc.c, LD_PRELOAD:
 # the first N allocations after main starts succeed, every later one fails,

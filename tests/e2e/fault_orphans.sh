@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A command engine that daemonises a sleeper (setsid ... &, and a double
 # fork) leaves no process behind: xrun, a child subreaper, kills what a
 # run left outside its process group when the run ends, and says so in

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Diagnostics on hostile plans: a NUL byte gets its line and column; a
 # plan whose matrix is too big (5000 x 5000 levels, 48 KB of text) is
 # refused at once with the position of repeat (or of the last factor),

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A latency probe slow to start (fault injection: a `ping` on PATH that
 # waits 1.5 s before it execs the real one, as ping over a new ssh session
 # did on a loaded CI machine: "got no reply ... in its 1.1 s idle phase").

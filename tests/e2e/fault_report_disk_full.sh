@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A full disk while a report is written (a small tmpfs, root only): the
 # report exits 3 with "no space left on device writing 'FILE'" (for
 # Markdown: its first chart image), the

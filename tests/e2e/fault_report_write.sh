@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The one writer of report files (schema/report.md, *Output files*):
 # `report -o` naming the store (any format, any spelling, its -wal), a
 # plan's report.output naming the --db path, and `plan --from-reference -o`

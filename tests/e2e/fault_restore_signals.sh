@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # restore: true against kills and signals. A factor's apply writes a
 # file, its verify reads it back; the file starts as ORIGINAL.
 #  - SIGKILL in a run, then a resume: the resumed xrun restores the value

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Resume with --no-retry of a session that holds failed, timed-out and
 # skipped runs: each is kept as it is (status, attempts, times, output),
 # none is executed again; only the pending and the interrupted runs are

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A frozen ssh connection is a lost host (issue 40 item 4). iperf3's server
 # on an ssh host (the test sshd, lib/sshd.sh, a real sshd on loopback), the
 # client here, 2 runs of 2 s. 1 s into the first run every sshd process of

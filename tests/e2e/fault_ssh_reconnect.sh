@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A transport failure is not a measurement (issue 24, Medium 6): the test
 # sshd (lib/sshd.sh, a real sshd on loopback) is stopped, its connections
 # with it, in the middle of a session of short command-engine runs on that

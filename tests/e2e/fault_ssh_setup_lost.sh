@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A host lost while a cell is set up is not a failed hook (issue 24
 # Deliver 3, the setup half; fault_ssh_reconnect.sh is the run half): the
 # test sshd (lib/sshd.sh, a real sshd on loopback) is stopped while the

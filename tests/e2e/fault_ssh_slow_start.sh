@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # An ssh host slow to answer (fault injection: an `ssh` on PATH that
 # waits 1 s before it execs the real one, as a new session did on a loaded
 # CI machine, where e2e/ssh_series kept 7 of 12 points and e2e/ssh_latency

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A damaged store is refused at open, with a clear message and exit 3, by
 # run (also --new-session), status and report: a copy cut short, pages
 # overwritten with garbage, a header that is not SQLite's. Nothing is

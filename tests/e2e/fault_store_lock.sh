@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The store lock is on the database file itself: a second xrun reaching a
 # store in use through a symlink or a hard link is refused (exit 3), and
 # never runs a run twice. The "<db>.lock" notes file is never followed

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The temporary directory a SIGKILLed xrun leaves (/tmp/xrun-PID-XXXXXX,
 # its ssh control sockets) is removed at the next start (issue 40), and
 # nothing else: planted here, with this process's pid in the suffix so

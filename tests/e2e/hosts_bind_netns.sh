@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Factor-bound hosts over real network namespaces (root): a factor whose
 # levels bind the engine's client to one of two namespaces. Every run must
 # execute in its level's namespace (the command engine prints

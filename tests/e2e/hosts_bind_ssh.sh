@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Factor-bound hosts over ssh (a real sshd on loopback, root): one factor
 # binds the engine's client to one of two ssh hosts, here two listeners of
 # the test sshd on two ports, so that the far side can tell them apart

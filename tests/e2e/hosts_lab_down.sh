@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # `xrun lab down` leaves no namespace or veth of the lab behind, whatever
 # came before it: up twice, up with another profile, a failed first up, a
 # failed re-shape, an up killed halfway (SIGKILL while `ip link add`

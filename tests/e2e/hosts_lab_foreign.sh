@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # `xrun lab down --prefix P` for namespaces that `lab up` never made (made
 # here with `ip netns add` under a random prefix), and after an up whose
 # record was lost: down refuses (exit 3), says how to remove them by hand,

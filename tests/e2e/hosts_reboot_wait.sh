@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Waiting for a rebooted host (a real sshd on loopback, root). A manual
 # factor "Boot the box into {{os}}" binds the client to host 'one' or
 # 'two' and has `wait:`; 'two' is an sshd that only starts a few seconds

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # xrun killed by SIGKILL in the middle of an iperf3 run whose client and
 # server (started by xrun) both run on an ssh host (a real sshd on a
 # loopback port, tests/e2e/lib/sshd.sh). No cleanup code runs, yet after

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A far side that stalls while the connection stays up (issue 24, High 4):
 # the command engine's command on an ssh host (a real sshd on loopback,
 # lib/sshd.sh) stops its far-side watchdog (coreutils timeout) and then

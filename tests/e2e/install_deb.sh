@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Installing xrun as a Debian user would (needs root; under CI=true it fails
 # rather than skips when it cannot run):
 # 1. `cmake --install` into a DESTDIR puts bin/xrun, the man page (that man

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # `xrun lab` with real network namespaces, veth and tc (root only):
 # up --profile pcie3x1 (twice: idempotent), the rehearsal plan through it
 # (MTU hooks and cc verified, throughput below the 6.2 Gbit/s cap and above

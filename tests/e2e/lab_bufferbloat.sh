@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 19's bar on a deep queue (root only): `xrun lab up --rate 20mbit
 # --latency 200ms --bottleneck router` (the tbf queue in a router
 # namespace: docs/lab.md). The latency increase under load that xrun

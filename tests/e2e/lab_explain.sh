@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 25's bars on real lab links (root only). A link shaped by tbf to
 # 1000mbit (`xrun lab up --rate`): the JSON report's cells[].limit.kind is
 # "line" with fraction >= 0.95 of the tbf's TCP goodput (956.4 Mbit/s at

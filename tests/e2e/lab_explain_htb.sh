@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 25 Deliver 1, an htb shaper read from the interface's qdisc (root
 # only): the unshaped veth pair with an htb root on the client's veth
 # (class 1:1 rate 900mbit, its child 1:10 rate 500mbit ceil 800mbit, the

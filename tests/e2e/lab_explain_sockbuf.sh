@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 25's socket-buffer drops on a real lab link (root only): UDP at
 # 500 Mbit/s over the unshaped veth pair with a 4 KB socket buffer
 # (iperf3 -w: the server's receive buffer too) overflows the server's

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 25's window-bound case on a real lab link (root only), without
 # netem: a tbf of 100mbit (latency 400ms: a 5 MB queue) holding a standing
 # queue of > 1 MB from a background flow (tests/e2e/lib/bloat.sh), and the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 34 Deliver 4 (root only): latency under load explained against the
 # queue the facts allow. `xrun lab up --rate 100mbit --bottleneck router`
 # puts the queue in a router namespace (TCP small queues keep a sender's

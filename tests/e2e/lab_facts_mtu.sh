@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 34 (root only): the MTU set per level by a hook, behind the lab's
 # 300mbit tbf (`xrun lab up --rate 300mbit`: a tbf on each end). The fact
 # set read again after the hook gives each cell its own MTU, so each is

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 34's bar (root only): a factor whose apply hook sets the client's
 # tbf to 200mbit or 400mbit on the lab's unshaped veth pair. Each cell is
 # explained from its own runs' facts (the fact set read again after the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 36's bars on a real lab link (root only): a one-cell iperf3 plan
 # over `xrun lab up` (tbf on the client's veth), one session at a time.
 # Six sessions at 300mbit: `report --history` finds no change. Four more

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 19's irtt latency probe on a real shaped link (root only): `xrun
 # lab up --rate 20mbit`, a plan with `latency: { probe: irtt ... }` beside
 # iperf3.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 19's latency probe on a real shaped link (root only): `xrun lab up
 # --rate 20mbit`, a plan with `latency: { probe: ping ... }` beside iperf3.
 # - real loss: nft drops 20% of a range of echo requests at random; the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The latency probe's loss against what nftables dropped (issue 41), for
 tests/e2e/lab_latency.sh and lab_irtt.sh.
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Reproducing a small published matrix on a shaped link (root only):
 # `xrun lab up --profile 2g5` re-shaped to tbf 1 Gbit/s, a
 # 2x2 plan (MTU 1500/9000 x iperf3 -P 1/4, congestion control pinned to

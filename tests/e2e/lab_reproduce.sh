@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Reproducing a small published matrix on the lab, end to end (issue 10):
 # `xrun lab up --rate 1000mbit`, then a "publication" made here the way an
 # article is made: bare iperf3 through the link, `-t 3 -C cubic -P

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 37's bar (root only): on a lab link shaped by tbf 200mbit, a UDP
 # rate search's NDR in JSON cells[].search is within 2% of the UDP tbf
 # ceiling, 200 Mbit/s x 1472 / 1514 = 194,451,783 bit/s (a 1472-byte

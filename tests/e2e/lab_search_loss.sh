@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 37 (root only): the same search as lab_search.sh with 0.1% of the
 # UDP datagrams dropped at random on the server (this kernel has no netem:
 # nftables' `numgen random mod 1000 0 drop`). Every 2 s trial carries at

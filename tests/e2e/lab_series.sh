@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 18's bars on a real shaped link (root only): `xrun lab up --rate
 # 1000mbit`, a plan with `sample: 500ms` over it. Every run stores series
 # rows for the NIC's bytes on both hosts and the engine's throughput on the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The layer rule is in the repository and checked: tests/layers.py finds no
 # include and no link that docs/architecture.md's "may use" table forbids,
 # and no folder without a row; and on a small copy it does fail, naming the
@@ -11,6 +12,17 @@ xr_need python3
 out=$(python3 "$src/tests/layers.py" "$src" 2>&1) || fail "layer rule broken: $out"
 echo "$out" | grep -qE '^layers: [0-9]+ rows, [0-9]+ files, 0 violations$' ||
 	fail "summary: $out"
+
+# Every C source names its licence in its head comment (issue 39 item 7;
+# LICENSE holds the MIT text).
+missing=$(cd "$src" && find runner reports tests bench -name '*.[ch]' |
+	while read -r f; do
+		sed -n '1,/\*\//p' "$f" | grep -q 'SPDX-License-Identifier: MIT' ||
+			echo "$f"
+	done)
+[ -z "$missing" ] || fail "no SPDX line in the head comment of: $missing"
+grep -q '^MIT License' "$src/LICENSE" || fail "LICENSE is not the MIT text"
+echo "ok - every C source carries SPDX-License-Identifier: MIT"
 
 # A tree of three layers: base may use nothing, plan base, cli everything
 # above. plan includes cli's header (upward), base links plan, and the

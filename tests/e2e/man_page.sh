@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The manual page: `xrun help --man` (what the build writes to xrun.1 and
 # installs as share/man/man1/xrun.1) renders with man -l without warnings,
 # has a section per command and subcommand, names every option of every

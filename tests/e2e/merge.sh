@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # xrun merge (issue 10): two stores of one plan merged into a third, then
 # one of them again: the run count is unchanged and nothing is duplicated;
 # each session keeps its own host facts, hooks and load rows; a store of

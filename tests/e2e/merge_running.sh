@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # xrun merge of a store whose session is still running (another xrun holds
 # it): that session is skipped with a warning saying so, and a merge after
 # it ended copies it whole; a session cut short by SIGKILL (status running,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The mutation bench cannot go stale: every entry of tests/mutations.tsv
 # still names text found in its file (`tests/mutate.sh --check`: applies
 # and builds nothing), the list holds at least 40 mutations, and --check

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # `xrun plan --from-reference FILE -o plan.yaml` and `xrun validate PLAN
 # --reference FILE`: a published 2x2 matrix (MTU x streams, three published
 # runs per cell, conditions and a tolerance) becomes a plan that validates,

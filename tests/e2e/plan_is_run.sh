@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The dry run is the run: `xrun plan` resolves hosts as the runner does.
 # 1. (root) Two lab namespaces; a plan whose server is a netns host without
 #    `address:` and whose hook runs on the server with {{iface}} (only the

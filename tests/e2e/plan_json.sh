@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # xrun plan --json end to end: run counts after exclusions, the minimum
 # number of manual interventions (checked by brute force), abba drift
 # cancellation (equal mean position per cell per block; equal mean square

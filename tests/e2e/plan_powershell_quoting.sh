@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # `xrun plan` shows each hook quoted for the shell of the host it runs on
 # (issue 20): PowerShell quoting ('...' with '' inside, the call operator
 # before a quoted command word, ',' '$' '@' never bare) on a

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # schema/plan.schema.json is a valid draft 2020-12 schema, every good plan
 # of tests/e2e/cases and plans/ passes it, and bad plans whose fault is a
 # matter of shape (unknown key, wrong type, out-of-range value) fail it:

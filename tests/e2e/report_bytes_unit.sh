@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A metric declared in bytes (a file copy) is stored in bit/s like every
 # rate but shown in MB/s by default; a network rate stays in bit/s units.
 set -eu

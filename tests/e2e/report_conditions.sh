@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The conditions table (issue 10, item 4), with no reference: on a real
 # iperf3 loopback run, the congestion control each run used (also when
 # the plan left it to the kernel's default), the iperf3 version, protocol,

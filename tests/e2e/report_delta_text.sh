@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # What Δ is, and a declared pair that yields no comparison (issue 23,
 # Deliver 4 and 5), read back whole from a real run of the command engine:
 #  - every decided comparison's JSON `delta_definition` is its method's

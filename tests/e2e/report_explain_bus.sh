@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The USB and Wi-Fi rules of reports/explain (schema/report.md, "Limits")
 # on a store whose host facts are set here, without a USB NIC or Wi-Fi: a
 # command engine prints each cell's rate (330 or 250 Mbit/s; 600 or 400

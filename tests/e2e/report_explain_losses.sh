@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The drops rule with a TCP flow's own losses (reports/explain,
 # schema/report.md "Limits"): a command engine prints each cell's rate
 # (600 Mbit/s, no ceiling: the host's link is set to unknown) and its

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 25's bar "a cell with no known ceiling and no evidence says none":
 # a command engine printing a fixed rate on this machine, `sample: off`
 # (the default sampler would see this shared machine's busy cores), so

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Published references state a USB link or a Wi-Fi PHY rate (conditions
 # usb and wifi, schema/reference.md "Conditions for ceilings") and their
 # cells get the ceilings a measured cell's facts set (schema/report.md,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The rules of reports/explain (schema/report.md, "Limits") on a store
 # whose facts and series are set here, without a lab: a command engine
 # prints each cell's rate (930 or 600 Mbit/s), then the host's facts

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Seed check (issue 25, Deliver 4 and 6): samples/seed001-pcie-slots.csv
 # states its conditions (10GBASE-T, MTU 1500, the effective PCIe link per
 # slot), and each published cell gets the ceilings they set. python3

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The answer first (issue 35): every report opens with its findings.
 #  - a declared comparison of known values (a: 100+rep, b: 110+2rep Mbit/s,
 #    ABBA, so the position model's effect is the ratio of the geometric

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 21's layout bars, as a reader sees them in Chromium: the HTML report
 # of a store with a 3×2×3 matrix, two compared factors and a reference,
 # in English and Japanese, laid out at 1280 px (a desktop browser) and at

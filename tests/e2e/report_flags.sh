@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Comparability flags from a real command-engine run in sequential order:
 # a cell with a failed run, an unstable cell (CV >= 10%), a compared
 # setting verified wrong, runs not interleaved. Each flag is explained once

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # xrun report -o x.pdf with XRUN_FONT set to a font without Japanese glyphs
 # (DejaVu Sans, from fonts-dejavu-core): a Japanese report, or an English
 # one whose levels are Japanese, is refused with exit 3 and a message that

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The comparisons chart (issue 21, data-chart="forest") from controlled
 # data: the command engine prints values by level and repetition so that
 # each comparison's verdict is known (up +10%: better, down -10%: worse,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The CI gate (issue 21, docs/ci.md), on stores whose verdicts are known
 # (tests/e2e/lib/known_values.sh, as in report_verdicts.sh):
 #  - a store with a "worse" comparison: `report --fail-on worse` exits 4

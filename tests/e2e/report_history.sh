@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # report --history (schema/report.md, "History") on sessions of a fast
 # command engine whose values the test sets: cell a=x at 100 MB/s for
 # sessions 1-4 and 90 from session 5 (the plan's var changed: its cause

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Hostile report text (issue 13, defect 14): levels and a title that carry
 # raw HTML, a line break with a Markdown heading, a spreadsheet formula,
 # an ill-formed UTF-8 byte and an emoji, through a real run of the command

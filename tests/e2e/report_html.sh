@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # xrun report -o x.html on a store from a real command-engine run (no
 # network): one self-contained file (inline CSS and SVG, no script, no
 # reference to anything outside it), its text escaped, in English and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Reports from real loopback iperf3 runs (1 s each): `xrun run` writes the
 # plan's report outputs (Markdown and JSON) at the end of the run, then
 # `xrun report` renders md, csv and json again from the store. Checks that

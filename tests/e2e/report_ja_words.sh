@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A Japanese report is Japanese except names and units (issue 35: "on pc,
 # TCP at MTU 1500", "forward" and "vs" were left in sentences). Every
 # sentence kind a report writes is generated here in `--lang ja` from

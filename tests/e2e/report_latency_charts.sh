@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Latency under load in the reports (issue 19 item 5): the per-cell table
 # of idle against loaded latency in ms beside the throughput, each cell's
 # round-trip time over time beside its throughput (idle phase shaded),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The summary names the latency increase under load in plain words, per
 # cell, English and Japanese (issue 19 item 5). Before the latency probe
 # lands, a command engine prints the probe's per-run metrics (ms) itself:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # xrun report -o DIR/r.md writes each matrix table's chart as an SVG file
 # beside it (r-chart-1.svg, ...; the comparisons as r-forest-1.svg),
 # linked under its table with the caption

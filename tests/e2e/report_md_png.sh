@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # xrun report -o DIR/r.md --png (issue 21): a PNG beside every chart SVG,
 # linked instead of it; each decodes (tests/e2e/lib/png.py: signature,
 # CRCs, IHDR, IDAT inflated and unfiltered with python3's zlib), is 1200

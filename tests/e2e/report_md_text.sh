@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # What the Markdown report reads as (issue 21), on stores with known values
 # (tests/e2e/lib/known_values.sh):
 #  - a comparison refused for too few runs says "need >= 3 runs per side",

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # report.output after a run: placeholders in the file names are filled in
 # ({{plan}}, {{session}}, a var) and `run` prints the path it wrote; a name
 # with a per-run placeholder or a factor is refused by validate; a PDF output with no

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # xrun report -o x.pdf end to end: a store from SQL inserts following
 # schema/store.sql (known values, a failed run, host facts: checked below)
 # or, with XRUN_E2E_REAL_DB=1, from real loopback iperf3 runs (xrun run

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The PDF's text is the text written (issue 21): libharu's ToUnicode map for
 # the embedded TrueType font (a begincidrange, reports/render/pdf_font.h)
 # made poppler warn "Invalid 'begincidrange' operator in ToUnicode CMap"

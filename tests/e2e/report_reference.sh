@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # xrun report --reference: a real command-engine run whose cells match a
 # small published matrix (schema/reference.md). Each format carries the
 # "Reference comparison" section: published value, measured median, 95% CI,

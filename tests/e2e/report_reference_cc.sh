@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A published condition against what the runs really used: loopback iperf3
 # (1 s runs) with the congestion control pinned to reno, a reference that
 # publishes cubic. The iperf3 engine stores the congestion control each run

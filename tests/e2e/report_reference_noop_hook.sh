@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # No verdict on what did not run (issue 34; schema/report.md,
 # "Verification"; schema/reference.md, "Verdicts"). A published latency
 # table (loaded RTT behind a queue limit of 20, 100 and 200 ms) is

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 23 item 1, the bar: a plan whose cc levels are not applied (a
 # label: no param, apply, step or host) and whose streams factor is a
 # label too, against a reference with cc and streams columns, gives no

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # References read their units (schema/reference.md, "Units"). A command
 # engine prints a throughput of 940, 941, 942 Mbit/s and a loaded RTT of
 # 46.6, 47.0, 47.4 ms (reps 1, 2, 3); medians 941 Mbit/s = 9.41e8 bit/s

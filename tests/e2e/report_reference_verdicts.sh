@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Reference v2 verdicts from controlled data (schema/reference.md,
 # "Verdicts"): a command engine prints known values per cell, a reference
 # beside publishes cells that must come out reproduced (interval and TOST),

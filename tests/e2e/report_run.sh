@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # xrun report on a store written by a real `xrun run` of a command-engine
 # plan: the command prints a throughput that is 10% higher for speed=fast
 # than for speed=slow and the same for both levels of mode, with a little

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Per-run values and the charts of the runs (issue 18) from real loopback
 # iperf3 runs (1 s each, 2 cells x 3): the HTML holds a bar, a box and a
 # time-series SVG; `report --runs -o runs.csv` has a row for every run and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # xrun report on a store built with SQL (schema/store.sql) so that every
 # number is known: cc=reno is exactly 10% faster than cubic (plus small
 # noise and a linear drift over the run order), mtu makes no difference,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Verdicts from controlled data (issue 9): the command engine runs
 # lib/known_values.sh, which prints a value from a table by scenario, run
 # index (execution order), repetition and levels, so every comparison's

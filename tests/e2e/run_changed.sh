@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A plan edited under an unfinished session: xrun says what changed (levels,
 # repeat/order/seed/exclusions, a factor added, the factor order) and
 # refuses with exit 2; --new-session starts over and keeps the old runs; a

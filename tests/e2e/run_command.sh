@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The command engine through xrun run, with the fault-injection command
 # tests/e2e/lib/fault_engine.sh (a fake engine, named as such): known
 # values stored exactly in base units; a failing command stored as failed

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Numbers read whole or not at all by the command engine (issue 23 item 2),
 # over recorded robocopy summaries (tests/data/robocopy/README.md): a regex
 # that captures the tail of "78,258,213" fails the run naming the number,

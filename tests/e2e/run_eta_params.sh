@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 35 item 5: progress for a night. A plan whose levels set the
 # engine's duration through params: (1 s and 2 s, repeat 2, iperf3 over
 # loopback, the default sampling): `xrun plan` counts each run's own

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A verify's read of a fact is a fact of its run (issue 34 Deliver 1;
 # root: a network namespace). Factor m's apply hook runs on this machine
 # and sets the MTU of an interface in a namespace (ip -n), so nothing

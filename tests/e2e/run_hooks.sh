@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # apply / verify / restore hooks (no root needed): a factor whose apply
 # writes a file and whose verify reads it back. apply runs only when the
 # level changes, every run stores its verification, restore: true puts

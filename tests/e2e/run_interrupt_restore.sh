@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # SIGINT in the middle of a run still restores what the hooks changed: a
 # factor with apply/verify and `restore: true` writes a state file; xrun is
 # interrupted while a run is in flight; it exits 130, the run is stored as

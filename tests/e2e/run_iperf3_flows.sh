@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Many-to-one (engine.flows, issue 19): two iperf3 clients here against two
 # servers in a network namespace, over a veth pair, started together in
 # every run. The store holds both flows and their sum (throughput ==

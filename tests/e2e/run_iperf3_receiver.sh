@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The stored intervals of a real 2 s loopback iperf3 run are the
 # receiver's (issue 18: interval p95/peak must come from the side whose
 # throughput sits beside them): forward, the server's intervals from

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # xrun run with real iperf3 over loopback, the server started by xrun:
 # streams x congestion control, repeat 2. Every run stored once and ok,
 # throughput plausible in bit/s, -C verified against what iperf3 used,

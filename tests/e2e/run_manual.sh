@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Manual factors unattended: the block that needs no manual change runs,
 # the rest stays pending and `xrun status` lists the pending manual steps
 # with their instructions expanded; the next start continues with the next

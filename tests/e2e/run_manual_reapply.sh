@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A manual step (a reboot, another card) may undo a setting: the apply
 # hooks of automatic factors run again at the start of every manual block,
 # even when their level did not change; `xrun plan` shows it too.

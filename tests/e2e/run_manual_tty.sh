@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Manual steps on a terminal (a pty from script(1)): xrun prints each
 # manual instruction, expanded, waits for Enter, then runs the block; the
 # terminal gets one updating progress line.

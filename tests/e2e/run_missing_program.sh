@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A program the engine needs that is not there stops `xrun run` before any
 # run with exit 3 and a message naming it, not N failed runs: iperf3 (the
 # iperf3 engine's program, from its descriptor) and a command engine's

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # xrun run across a real network namespace (root): iperf3 server started by
 # xrun inside the namespace, client here, over a veth pair. A factor whose
 # hooks run on the server host only (per-namespace congestion control

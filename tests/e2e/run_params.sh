@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A factor whose levels each set several engine parameters (params:), run
 # with real iperf3 over loopback, the server started by xrun: the argv
 # stored for each run carries exactly the flags of its level, the params

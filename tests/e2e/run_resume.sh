@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Resume and interrupts with real iperf3 over loopback. SIGKILL of xrun in
 # the middle of a run: the next start resumes, redoes the run in flight in
 # its own row and keeps the finished ones untouched; every position ends

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 35 item 4's bar: a session whose runs all failed because the iperf3
 # server was down (start: false, nothing listening) turns ok when the
 # server is up and the same command runs again, without --new-session:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Rate search with a command engine (schema/plan.md, "Rate search"): a
 # model shaper that loses 1 - 437/load above 437 (tests/e2e/lib/
 # search_shaper.sh). Each figure by hand: the first trial at max load 1000

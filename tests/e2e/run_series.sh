@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Series and series metrics on loopback with real iperf3 (issue 18): every
 # run stores its intervals as the series engine.throughput on the
 # receiving host (the view series, schema/store.md); the plan's series

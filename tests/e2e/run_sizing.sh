@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Sized repetitions (repeat: { min, max, precision }) with the command
 # engine: a script in the test dir prints a value per run from a PRNG
 # seeded by the cell's level and the repetition (argv, no shell), with a

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # xrun run with the iperf3 server on an ssh host (a real sshd on loopback):
 # xrun starts and stops `iperf3 -s` over ssh, a factor's apply/verify/
 # restore hooks run over ssh with a value that needs quoting, counters and

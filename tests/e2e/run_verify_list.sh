@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # verify: as a list (issue 20): every entry is checked before every run and
 # stored (the first under the factor's name, the next as NAME#2 ...); a run
 # is verified only when all its entries pass, and a failing second entry

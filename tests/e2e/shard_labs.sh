@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 38's lab check (root only): one plan spread over three testbeds at
 # once, three labs of `xrun lab up` (a fourth runs the whole plan beside
 # them, the one-machine design to compare with) (each a client and a server namespace,

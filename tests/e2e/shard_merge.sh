@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Shards (docs/shards.md) with a fast command engine, sampling off: two
 # shards merged hold every (cell, repetition) exactly once; merging a
 # shard twice changes nothing; one shard alone names the other as missing

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The scheduler recipes of docs/shards.md, run as written: the `xrun run`
 # line of each recipe's sh block under that scheduler's variables for all
 # of its indexes (Slurm arrays from 0, from 1 and with a step; Kubernetes

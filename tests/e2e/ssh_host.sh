@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # xrun through a real sshd started here on a loopback port with a generated
 # key (tests/e2e/lib/sshd.sh). A command engine, an apply hook, a verify
 # command and counter reads all run on the ssh host; factor levels full of

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The latency probe sent from an ssh host (a real sshd on loopback,
 # tests/e2e/lib/sshd.sh): `latency: { probe: ping, from: far, ... }` runs
 # ping over ssh beside iperf3 (server on far, client local), its lines

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A Mac reached with `ssh:` alone (no `os:` in the plan): xrun asks `uname
 # -s`, gets Darwin and runs the macOS commands for probes, counters and
 # host facts, through a real sshd on loopback (tests/e2e/lib/sshd.sh).

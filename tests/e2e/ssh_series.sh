@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The sampler of an ssh host (a real sshd on loopback, tests/e2e/lib/sshd.sh):
 # one far-side shell loop per run, started over ssh, streams a snapshot
 # every `sample:` period (runner/host/sampler.c, counters.c's sampler

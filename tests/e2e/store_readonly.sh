@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # xrun status, xrun report and the estimate of xrun plan on a store they
 # cannot write: a copy without write permission read by another user, and
 # (as root) a read-only bind mount, where SQLite can neither write the WAL

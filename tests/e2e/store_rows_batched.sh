@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A session larger than one batch of rows (4,096) gets its rows in `runs`
 # as it reaches them (schema version 6, schedules): after an interrupt the
 # store holds the first batch only, `xrun status` still counts every

@@ -1,7 +1,10 @@
 /* libFuzzer target: the counter snapshot parser and the deltas, fed
  * arbitrary documents (remote hosts print them, so they are input). The
  * input is split at the first NUL-free "@@@@" into a before and an after
- * document so that deltas of unrelated snapshots get exercised too. */
+ * document so that deltas of unrelated snapshots get exercised too.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,7 +1,10 @@
 /* libFuzzer target: the Windows and macOS output translators (hostos.h),
  * fed arbitrary text (a remote host prints it, so it is input), and the
  * counter parser on what they produce. The first byte picks the OS and
- * the reading; the rest is the host's output. */
+ * the reading; the rest is the host's output.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -2,6 +2,8 @@
  * libFuzzer target for the iperf3 -J parser: any bytes must parse or fail
  * cleanly, and a parsed report must convert to an engine result without
  * reading out of bounds or leaking.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stddef.h>
 #include <stdint.h>

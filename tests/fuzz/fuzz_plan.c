@@ -2,6 +2,8 @@
  * libFuzzer target for the plan loader: any bytes must either load or be
  * refused with diagnostics, never crash, leak or stall. Build with
  * CC=clang cmake -DXRUN_FUZZ=ON; run: ./fuzz_plan -max_total_time=60 DIR
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -6,7 +6,10 @@
  * separator option (number_text.h), the networkQuality (2) and
  * speed-test presets (3: Ookla's, librespeed's when the top bit is set;
  * engine_resp.h), macOS top's CPU usage and Load Avg lines (5, mactop.h).
- * The rest is the output. */
+ * The rest is the output.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -8,6 +8,8 @@
  * namespace, so nothing clashes with other tests' networks): fx_ns_udp
  * sends from inside. Root only; removed at exit. fx_run runs a command
  * through the one forking module (argv, never a shell).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_NETNS_FIXTURE_H
 #define XR_NETNS_FIXTURE_H

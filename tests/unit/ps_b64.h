@@ -3,6 +3,8 @@
  * (test_host_win.c, test_host_session_ps.c, test_winctr.c): the base64 of
  * UTF-16LE that powershell.exe -EncodedCommand takes, back to the UTF-8
  * script (BMP only; the input is xrun's own, so no checks beyond it).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_PS_B64_H
 #define XR_PS_B64_H

@@ -2,6 +2,8 @@
  * Hand-built plans for the matrix/sched/cellctx unit tests: the tests must
  * not depend on the YAML loader, so they assemble struct plan directly
  * (plan.h is the contract). Everything lives in the plan's arena.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_SCHED_FIXTURE_H
 #define XR_SCHED_FIXTURE_H

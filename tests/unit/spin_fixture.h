@@ -6,6 +6,8 @@
  * the main thread sleeps in the join on CPU 0. POSIX threads, not C11's:
  * ThreadSanitizer (tests/all.sh) does not intercept glibc's thrd_create
  * and crashes in the thread.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef XR_SPIN_FIXTURE_H
 #define XR_SPIN_FIXTURE_H

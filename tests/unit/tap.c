@@ -1,5 +1,8 @@
 /* The unit test harness behind tap.h: counts, checks the plan, prints
- * failures and skips, exits. */
+ * failures and skips, exits.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include "tap.h"
 
 #include <stdarg.h>

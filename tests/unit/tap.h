@@ -1,5 +1,8 @@
 /* A tiny TAP-style unit test harness: tap_plan(), ok(cond, fmt, ...), skips
- * that fail under CI, and tap_done(). */
+ * that fail under CI, and tap_done().
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #ifndef XR_TAP_H
 #define XR_TAP_H
 

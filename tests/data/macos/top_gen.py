@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes top_l0_s1.txt: what `top -l 0 -s 1 -n 0` prints for four
 samples, built from Apple's top (apple-oss-distributions/top, tag top-144,
 commit 1e3b6cace1cbca04536cf325da9adc7389a27e8f): the global lines in

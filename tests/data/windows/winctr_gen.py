@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Build the Get-Counter loop recordings of runner/host/winctr.c and print
 what the sampler must make of them (--expect). Constructed from the
 documented output (see README.md, "Get-Counter loop"), not captured on a

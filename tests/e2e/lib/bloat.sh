@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A standing queue in a lab link's tbf (bufferbloat) without netem, for
 # the window-bound case of issue 25 (bench/explain.sh `window`,
 # tests/e2e/lab_explain_window.sh). A background iperf3 of 8 streams, each

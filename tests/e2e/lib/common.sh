@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The shared prologue of the end-to-end scripts (bash; source it first):
 #
 #   . "$(dirname "$0")/lib/common.sh"

@@ -9,6 +9,8 @@
  * how many points there are to fail at). The real allocator is the next
  * one in the search order (dlsym RTLD_NEXT): glibc's, or ASan's when the
  * shim is preloaded before libasan.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Fault-injection command for the runner's end-to-end tests (a FAKE engine,
 # used only to inject faults and known values; real measurements use real
 # iperf3). Modes:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Known values for the verdict tests (tests/e2e/report_verdicts.sh): not a
 # fake engine but the data a command engine measures, chosen so that every
 # comparison's truth is known.

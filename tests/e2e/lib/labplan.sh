@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The plan the lab tests run (bash; source after common.sh): the two
 # namespaces of `xrun lab up --prefix P` as hosts client (198.18.0.1) and
 # server (198.18.0.2) on P-veth, iperf3 from client to a server xrun

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The lab plan of the rate search tests (bash; source after common.sh and
 # labplan.sh): iperf3 UDP of 1472-byte datagrams (one 1514-byte frame
 # each) from client to server, a 4 MB socket buffer (the receiver's

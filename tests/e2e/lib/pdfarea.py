@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # pdfarea.py PDF FIRST LAST COLOUR [MIN_INK MIN_HIT]: the area of a PDF
 # chart, from the first word starting with FIRST (its title) down to the
 # next word starting with LAST on the same page (its axis label), or LAST

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A PNG reader for the tests, with python3's zlib only (no PIL): the
 # signature, IHDR (size, 8-bit RGB/RGBA), IDAT inflated and unfiltered
 # (PNG spec, section 9: None, Sub, Up, Average, Paeth), as rows of pixel

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A model shaper for tests/e2e/run_search.sh: at offered load $1 it
 # "loses" 1 - C/$1 above C and nothing below (C = $3, default 437);
 # sleeps $2 seconds first.

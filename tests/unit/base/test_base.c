@@ -1,5 +1,8 @@
 /* Unit tests for the shared helpers of runner/base: suggest.c (did you
- * mean), utf8.c (the one decoder) and kv.c ("key: value" lines). */
+ * mean), utf8.c (the one decoder) and kv.c ("key: value" lines).
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <stdint.h>
 #include <string.h>
 

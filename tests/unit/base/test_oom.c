@@ -5,7 +5,10 @@
  * with that thread's line, never a mix. tests/all.sh runs this under
  * ThreadSanitizer too (label threads), which sees any unordered access.
  * POSIX threads: TSan does not intercept C11's thrd_create (see
- * spin_fixture.h). */
+ * spin_fixture.h).
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,7 @@
-/* Unit tests for series.c: sets of (host, name) series and their points. */
+/* Unit tests for series.c: sets of (host, name) series and their points.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <string.h>
 
 #include "series.h"

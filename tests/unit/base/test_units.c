@@ -1,4 +1,7 @@
-/* Unit tests for units.c: durations, counts with prefixes, metric units. */
+/* Unit tests for units.c: durations, counts with prefixes, metric units.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <string.h>
 

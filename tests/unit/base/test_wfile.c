@@ -1,7 +1,10 @@
 /* Unit tests for wfile.c, the one writer: what it refuses (the protected
  * store and its sidecars under any name, SQLite files, links, FIFOs,
  * devices, folders), that it never follows a planted link, that a refused
- * or failed write keeps the old file, and that it leaves no temporary. */
+ * or failed write keeps the old file, and that it leaves no temporary.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>

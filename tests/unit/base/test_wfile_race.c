@@ -6,7 +6,10 @@
  * same words as the first check), nothing is written through it and no
  * temporary is left; removed, it is written anew. And the replaced
  * file's permissions carry over (0600 stays 0600 under umask 022, not
- * 0644), streamed or written whole. */
+ * 0644), streamed or written whole.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,10 @@
  * table's names and refuses the rest, and each of --help, the man page and
  * the bash completion lists every row of every table an option names.
  * OPT_CHOICES (a comma-separated list of the table's names, as bits).
- * Also: opt_parse's outcomes are no -XR_E* code. */
+ * Also: opt_parse's outcomes are no -XR_E* code.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>

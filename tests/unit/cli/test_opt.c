@@ -1,5 +1,8 @@
 /* Unit tests for opt.c (the option parser and help printer) and the command
- * table of commands.c. */
+ * table of commands.c.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>

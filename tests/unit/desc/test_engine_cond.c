@@ -4,7 +4,10 @@
  * expected texts are iperf3's own defaults, from iperf3(1): TCP unless -u,
  * one stream unless -P, client to server unless -R (down) or --bidir, the
  * host's congestion control unless -C; and an engine without a row says
- * nothing. */
+ * nothing.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,6 +1,9 @@
 /* The run status table: names round-trip, the done and failed columns,
  * and schema/store.md and schema/store.sql list exactly its names, in its
- * order. */
+ * order.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

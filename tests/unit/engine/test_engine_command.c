@@ -4,6 +4,8 @@
  * B/s turned into bit/s), a timed copy-like command (bytes over elapsed),
  * a failing command, garbage output, a hanging command killed at its
  * timeout with nothing of its process group left, and check().
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <math.h>

@@ -2,7 +2,10 @@
  * xrun needs of it (default duration, programs, primary metric, its
  * parameters' JSON Schema), and schema/plan.schema.json and schema/plan.md
  * list exactly the table's engines and parameters: a row missing from
- * the schema, or a schema entry no engine has, fails here. */
+ * the schema, or a schema entry no engine has, fails here.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,8 @@
  * parameter validation and argv building, and real runs over loopback
  * with the server started by the engine: reno actually used, port taken,
  * a killed server restarted before the next run.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <arpa/inet.h>
 #include <dirent.h>

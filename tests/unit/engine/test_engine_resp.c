@@ -7,6 +7,8 @@
  * macOS) found through PATH, and its failure when the tool exits non-zero.
  * Expected values: the files' numbers times the unit factor (bytes/s * 8,
  * ms * 1e-3, librespeed Mbit/s * 1e6), computed with python3.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -6,6 +6,8 @@
  * summed intervals, and a failed or interrupted flow failing the run with
  * the flow named. Expected numbers: python3's json module on the same
  * files (printed in the comments), added up by hand.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -3,6 +3,8 @@
  * separator meets the decimal mark: the group before the mark must hold
  * exactly three digits (1,234.5), else the text is not a number of the
  * format (1,23.5 is no 123.5). Values are the literal numbers of the text.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 

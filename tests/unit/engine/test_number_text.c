@@ -2,6 +2,8 @@
  * Tests of runner/engine/number_text.c: numbers read whole in a format
  * (thousands separator, decimal mark), a capture inside a longer number
  * found, exit-status sets. Values are the literal numbers of the text.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 

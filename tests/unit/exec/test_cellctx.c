@@ -1,4 +1,7 @@
-/* Unit tests for cellctx.c: placeholder resolution and engine requests. */
+/* Unit tests for cellctx.c: placeholder resolution and engine requests.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

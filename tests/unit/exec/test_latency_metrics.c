@@ -7,7 +7,10 @@
  * 19.89 ms; 2 of the 8 probes sent in [0, 0.8 s] lost. Written here as
  * latprobe_summarise gives it (that test checks that), so that this one
  * checks the metrics alone: stored in base units, seconds, and the loss
- * in percent, 2 / 8 * 100 = 25 (not the share 0.25 under the unit %). */
+ * in percent, 2 / 8 * 100 = 25 (not the share 0.25 under the unit %).
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <string.h>
 

@@ -1,5 +1,8 @@
 /* Unit tests for manual.c: which manual steps a cell needs and their
- * expanded text. */
+ * expanded text.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <stdio.h>
 #include <string.h>
 

@@ -7,7 +7,10 @@
  *   mean 25, delta 100;
  *   per second of their intervals (0.5, 1.5, 1, 1: the NaN point and its
  *   interval are left out) 20, 20, 20, 40: median 20, p95 37, mean 25,
- *   delta 100 / 4 s = 25. */
+ *   delta 100 / 4 s = 25.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <string.h>
 

@@ -47,6 +47,8 @@
  *   S2 = sum((mj - g)**2) / (r2 - 1)           = 0.09333333333333332
  *   T1 = S1; T2 = S2 - S1 / r1                 = 0.08916666666666666
  *   sqrt(c2/c1 * T1/T2), c1 = 1, c2 = 5        = 0.9667364890456637
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

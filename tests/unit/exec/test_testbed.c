@@ -4,6 +4,8 @@
  * testbeds do not block each other), and which holder's lock is stale
  * (only a process of this machine that no longer runs; a holder on
  * another controller is never taken over, whatever its pid).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <string.h>

@@ -9,7 +9,10 @@
  *   (USB 2.0 Table 5-10's 13 bulk packets of 512 B per microframe; USB
  *   3.2 Gen 1 8b/10b, Gen 2 128b/132b)
  * (1448 = 1500 - 20 IP - 20 TCP - 12 timestamps; 1472 = 1500 - 28;
- * 1538 = 1500 + 14 + 4 + 8 + 12 on the wire; tbf counts 1500 + 14). */
+ * 1538 = 1500 + 14 + 4 + 8 + 12 on the wire; tbf counts 1500 + 14).
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 
 #include "explain.h"

@@ -10,7 +10,10 @@
  * 0.75 * 407414023.78 = 305560517.8, so 250 Mbit/s over USB 2.0 is not
  * USB-bound (the cell's ceiling is then the line's, as for PCIe:
  * >>> 1e9*1448/1538, 250e6/(1e9*1448/1538): 941482444.733..., 0.26554); 400
- * Mbit/s over 866.7 Mbit/s Wi-Fi (0.4615) is not Wi-Fi-bound. */
+ * Mbit/s over 866.7 Mbit/s Wi-Fi (0.4615) is not Wi-Fi-bound.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <string.h>
 

@@ -9,7 +9,10 @@
  *   queue; the window 1150000 B at 2e8 bit/s is 1.15e6 * 8 / 2e8 =
  *   0.046 s and 47 ms is 1.021739 of it (within 0.8-1.25): window-bound.
  *   The BDP at the idle RTT: 2e8 / 8 * 0.0001 = 2500 B = 2.5 kB.
- * With drops in the series the delay is never drop-bound. */
+ * With drops in the series the delay is never drop-bound.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

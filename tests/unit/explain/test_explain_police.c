@@ -8,7 +8,10 @@
  *   egress, UDP: 10e6 * 1472 / 1514 = 9722589.17
  *   egress, overhead 20, atm: 53 * ceil(1534 / 48) = 1696 B charged,
  *     10e6 * 1448 / 1696 = 8537735.85
- * A run at 9.5 Mbit/s is 9.5e6 / 9653333.33 = 0.984 of the ingress one. */
+ * A run at 9.5 Mbit/s is 9.5e6 / 9653333.33 = 0.984 of the ingress one.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <string.h>
 

@@ -8,7 +8,10 @@
  * is 81-95% (the process moves between the cores); on a machine loaded by
  * other processes every core is 100% busy before the run too and the
  * process gets 15-46% of a core. The window cases: cwnd 65536 B over a
- * 20 ms RTT is 65536 * 8 / 0.020 = 26214400 bit/s (python3). */
+ * 20 ms RTT is 65536 * 8 / 0.020 = 26214400 bit/s (python3).
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -12,7 +12,10 @@
  *   31507692307.7, x1 7876923076.92; 6.2 Gbit/s is 0.787109 of x1: pcie.
  *   Within one cell the two cards: no ceiling (facts_differ).
  *   7.08 Gbit/s behind a 6.2 Gbit/s tbf: 6.2e9 * 1448 / 1514 =
- *   5929722589.17, 1.193985 of it: no kind, the facts named. */
+ *   5929722589.17, 1.193985 of it: no kind, the facts named.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

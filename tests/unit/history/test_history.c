@@ -22,6 +22,8 @@
  * (the hosts of session_info) kept apart. The runs have no fact sets, so
  * each cell's facts are its sessions' host facts, but at the end, where
  * a=x's runs of session 14 hold a qdisc its host facts lost.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

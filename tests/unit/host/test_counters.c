@@ -1,7 +1,10 @@
 /* Counter snapshots: the parser on fixtures (hand-written and captured
  * from a real machine), the deltas (resets, ethtool filtering, CPU
  * percentages), a real local snapshot around loopback traffic, and the
- * remote sh script run through a real sh against the same parser. */
+ * remote sh script run through a real sh against the same parser.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <arpa/inet.h>
 #include <math.h>
 #include <netinet/in.h>

@@ -5,7 +5,10 @@
  * tcpdump is started in it, and the sampler's in-process reader (a thread
  * that entered the namespace) is compared with the far side's reading. Without
  * root every check is skipped with a message (the unit test harness has no skip
- * status). */
+ * status).
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <arpa/inet.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>

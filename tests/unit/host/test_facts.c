@@ -1,4 +1,7 @@
-/* Host facts of this machine, checked against independent readings. */
+/* Host facts of this machine, checked against independent readings.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -12,6 +12,8 @@
  * quoting as Microsoft Learn's "Parsing C command-line arguments" table
  * gives it (a"b -> "a\"b", a\\b unchanged, a trailing backslash doubled
  * inside quotes).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <dirent.h>
 #include <signal.h>

@@ -1,4 +1,7 @@
-/* is_int() evaluates its arguments twice: calls go through rv_ first. */
+/* is_int() evaluates its arguments twice: calls go through rv_ first.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 /* Unit tests for host transports: sh/PowerShell quoting checked through a
  * real sh, the local transport, netns against a real namespace and ssh
  * against a real sshd started here on a loopback port (root only). */

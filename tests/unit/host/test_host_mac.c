@@ -2,7 +2,10 @@
  * against the recordings in tests/data/macos (see its README.md for where
  * each comes from). The scripts themselves are also run by this
  * machine's sh against fake ifconfig/netstat/... programs that print the
- * recordings, so the section markers and the $1/$2 handling are real. */
+ * recordings, so the section markers and the $1/$2 handling are real.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,6 +5,8 @@
  * stdout, stderr and exit status, a command past its deadline has its
  * group killed while the others finish, and a command that cannot be
  * started stops the whole set.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,6 +12,8 @@
  * next reading works in a new one), the far shell SIGKILLed from outside
  * (restarted once, the reading still answers), and session: false (a
  * session per reading).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <signal.h>
 #include <stdio.h>

@@ -23,6 +23,8 @@
  * the local deadline and the host stays inline, one that prints nothing
  * (framing lost) is answered by a child in a new session and the host
  * then runs children only.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

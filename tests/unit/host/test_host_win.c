@@ -1,7 +1,10 @@
 /* Windows hosts: the PowerShell command sent for each reading (decoded
  * back from -EncodedCommand), the translators against the recordings in
  * tests/data/windows (see its README.md for where each comes from), the
- * per-OS dispatch, and the plan's os: / shell: powershell. */
+ * per-OS dispatch, and the plan's os: / shell: powershell.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,6 +5,8 @@
  * the adapter found by Name, InterfaceDescription or InterfaceIndex, and
  * plans/win-tuning.yaml's probes reading the same on an English and a
  * Japanese Windows.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,6 +7,8 @@
  * statistics module for the expected quantiles); and a real irtt server
  * and client on loopback, started by the probe, the server on the next
  * port when 2112 is taken.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <signal.h>

@@ -5,6 +5,8 @@
  * whose answers were worked out by hand and with python3's statistics
  * module; the unwrapping of icmp_seq; and a real ping on this machine's
  * loopback, started, marked and stopped like a run.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

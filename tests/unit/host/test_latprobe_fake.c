@@ -15,7 +15,10 @@
  * 0.9 * 2 = 3.8 ms, p99 2 + 0.99 * 2 = 3.98 ms; increase 3 - 400.05 =
  * -397.05 ms. Each latency.rtt point is at its probe's send time: the
  * differences between points are the stamps' minus the RTTs' (one
- * offset moves every stamp to our clock), computed here from the log. */
+ * offset moves every stamp to our clock), computed here from the log.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

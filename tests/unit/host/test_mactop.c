@@ -4,7 +4,10 @@
  * refused, the load average line; then the sampler's macOS path end to
  * end: a host with os: macos in a network namespace whose stand-in `top`
  * (first on our PATH) checks its arguments and prints the recording, so
- * that cpu.all.busy is the recording's samples after the first. */
+ * that cpu.all.busy is the recording's samples after the first.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,10 @@
  * speed 5000 and version " 3.20", as drivers/usb/core/sysfs.c prints
  * them), a wireless interface (wireless/) and a PCI-like one (neither).
  * The script must give usb_speed, usb_version and wireless only where
- * they belong; nicrate.c turns them into the nic_usb_link value. */
+ * they belong; nicrate.c turns them into the nic_usb_link value.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

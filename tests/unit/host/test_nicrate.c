@@ -2,7 +2,10 @@
  * tests/data/windows, tests/data/macos; the README.md of each names their
  * sources): iw's link output, netsh's interfaces and system_profiler's
  * SPAirPortDataType to the nic_wifi_rate fact, sysfs's USB speed and
- * version to nic_usb_link. */
+ * version to nic_usb_link.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <stdio.h>
 #include <string.h>
 

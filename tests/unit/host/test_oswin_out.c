@@ -8,6 +8,8 @@
  * The error message is PowerShell's "Access is denied." as the CIM
  * cmdlets print it without elevation (Microsoft Learn, Get-NetAdapter
  * "Notes" / about_CommonParameters); the framing is oswin.c's xe.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 

@@ -1,6 +1,9 @@
 /* Probes on this machine's real interfaces (lo, and eth0 when it is
  * there), the remote interface script run by a real sh against the same
- * interpreter, and the formatting of a PCIe link. */
+ * interpreter, and the formatting of a PCIe link.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

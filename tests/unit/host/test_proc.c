@@ -1,5 +1,8 @@
 /* Unit tests for proc: exit codes, capture, deadlines that kill whole
- * process groups, exec failures, interrupts and background children. */
+ * process groups, exec failures, interrupts and background children.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>

@@ -6,6 +6,8 @@
  * 800mbit): the default class's ceil 800 Mbit/s under its parent's 900;
  * with the parent at 600, the parent's. tc-htb(8): a class borrows up to
  * its ceil; sprint_rate() prints 10^3 units, Kibit ... with -iec.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stddef.h>

@@ -6,6 +6,8 @@
  * two apart: backlog 300 -> 4500 B is 4500 B queued, not 4200; qlen 2 ->
  * 3 is 3 packets. Differences: drops 5830 - 10 = 5820, overlimits 9 - 4
  * = 5, requeues 1 - 0 = 1.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdlib.h>
 #include <string.h>

@@ -6,6 +6,8 @@
  * iproute2's printing code where this kernel has no act_police).
  * Sizes: sprint_size() steps of 1024, so 10Kb = 10240 B, 2Kb = 2048,
  * 64Kb = 65536, 3760Kb = 3850240 (python3: 3760 * 1024).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,10 @@
  * set, which children regain at exec), whose qdisc drops, UDP and
  * interface counts over the run must equal what tc, /proc/net/snmp and
  * `ip -s link` read inside the namespace report; the far-side loop's
- * death is noted while its series are kept. */
+ * death is noted while its series are kept.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <arpa/inet.h>
 #include <linux/capability.h>
 #include <math.h>

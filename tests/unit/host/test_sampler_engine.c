@@ -19,7 +19,10 @@
  * (this test run again with --threads, under taskset -c 0): its main
  * thread asleep on CPU 0, the other spinning on the last CPU (its own
  * affinity): engine.core names the last CPU, the busy thread's, not the
- * process's (its main thread's) CPU 0. */
+ * process's (its main thread's) CPU 0.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -30,7 +30,10 @@
  *    may take one); it removes the ended pids' files of its token (the sleep's
  *    at the frame after its end, that interval's engine.cpu not known)
  *    and the other session's ended one at its start, and keeps the other
- *    session's live one. */
+ *    session's live one.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>

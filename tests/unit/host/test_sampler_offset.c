@@ -17,7 +17,10 @@
  * would be at its arrival, more than 0.5 s after the mark.
  * cpu.0.busy from the canned /proc/stat lines, by hand: A -> B user +50,
  * system +50, idle +100: 100 of 200 ticks busy, 50%; B -> C user +100,
- * idle +50: 100 of 150, 66.666...% (200 / 3). */
+ * idle +50: 100 of 150, 66.666...% (200 / 3).
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,10 @@
  * one, while the sampler's thread goes on sampling; and what every call
  * handed, in order, is exactly the start of what sampler_stop gives (the
  * same t from the mark, the same values), so that the chunks of a killed
- * run are a prefix of the run it would have stored. */
+ * run are a prefix of the run it would have stored.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <stdio.h>
 #include <string.h>
 

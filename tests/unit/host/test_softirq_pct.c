@@ -12,6 +12,8 @@
  *   100*200/250 = 80.0, 100*400/550 = 72.72727272727273.
  * procs_running (proc(5)): the gauge as the later snapshot has it (5, not
  * the earlier 2 nor a difference), and no row when a snapshot lacks it.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,10 @@
  * its -EncodedCommand; then the sampler's Windows path end to end: a host
  * with os: windows in a network namespace whose stand-in powershell.exe
  * (first on our PATH) checks its arguments and prints the recording, so
- * that the series are the recording's, timed on the far side's clock. */
+ * that the series are the recording's, timed on the far side's clock.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

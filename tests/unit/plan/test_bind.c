@@ -4,6 +4,8 @@
  * factor's level, the engine's defaults), the model the loader builds,
  * and the cell context that `xrun plan` and the runner share resolving
  * {{client}}, {{target}} and {{iface}} from the bound hosts.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

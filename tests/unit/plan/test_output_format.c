@@ -1,6 +1,9 @@
 /* Report output formats: names, extensions with their case rule, the
  * plan loader judging report.output by the same table, and
- * schema/plan.schema.json's report.output pattern derived from it. */
+ * schema/plan.schema.json's report.output pattern derived from it.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,9 @@
 /* The built-in placeholder table: lookups, and schema/plan.md's table of
  * built-ins row for row against PLACEHOLDER_MAP (name, value, whether a
- * var may set it, where it has a value). */
+ * var may set it, where it has a value).
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,6 +3,8 @@
  * model, each class of error is reported at the right line:col, hostile
  * input (alias bombs, deep nesting, big files, bad bytes) is refused
  * quickly, and the file hash is SHA-256 of the bytes.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -4,6 +4,8 @@
  * schema/plan.schema.json against the loader's tables: the top-level
  * properties are plan_top_keys, latency's are plan_latency_keys, its
  * probe enum is the probe table's names (latprobe_names).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <jansson.h>
 #include <stdio.h>

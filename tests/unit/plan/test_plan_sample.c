@@ -1,5 +1,8 @@
 /* The plan key `sample:` (schema/plan.md): 1s by default, any duration
- * down to 100ms, or off; anything shorter is an error at its position. */
+ * down to 100ms, or off; anything shorter is an error at its position.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <stdio.h>
 #include <string.h>
 

@@ -3,6 +3,8 @@
  * defaults (ratios with % or as fractions, loads with bit suffixes), each
  * error at its line and column, and schema/plan.schema.json's search
  * properties against the loader's plan_search_keys.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <jansson.h>
 #include <stdio.h>

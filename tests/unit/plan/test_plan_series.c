@@ -1,7 +1,10 @@
 /* Unit tests for series metrics in the plan (`metrics: { NAME: { series:
  * S, host: H, stat: ..., rate: ..., unit: U, better: ... } }`, any
  * engine): the keys load, their defaults, and each mistake is an error at
- * its place. */
+ * its place.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <stdio.h>
 #include <string.h>
 

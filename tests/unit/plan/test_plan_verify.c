@@ -2,6 +2,8 @@
  * Unit tests for a factor's `verify:` list (issue 20): one mapping or a
  * list of them, each entry with its own probe or run, expect and match;
  * errors in an entry name it ("verify[1]") at its line:col.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <string.h>

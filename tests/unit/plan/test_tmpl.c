@@ -1,4 +1,7 @@
-/* Unit tests for tmpl.c: placeholder scanning and expansion. */
+/* Unit tests for tmpl.c: placeholder scanning and expansion.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <stdio.h>
 #include <string.h>
 

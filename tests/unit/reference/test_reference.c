@@ -3,6 +3,8 @@
  * report model: settings, comments, quoting and units; rows matched, not
  * measured and ambiguous; ratio and range; every problem of a bad file reported
  * with its line and column.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <malloc.h>
 #include <math.h>

@@ -14,7 +14,10 @@
  *     3.29% above (outside the tolerance);
  *   9.5 9.6 9.7 9.8: [9.4712360669478615, 9.8316096688169419] wholly
  *     above: differs, 6.0% above;
- *   9.05 9.1 9.15 9.2: p 0.015256374264542892 < 0.05: reproduced. */
+ *   9.05 9.1 9.15 9.2: p 0.015256374264542892 < 0.05: reproduced.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,6 +5,8 @@
  * wraps into rows, after its title; each bar's value fits it or is
  * left out; SVG text escaped (markup,
  * quotes, control characters, broken UTF-8) so the image stays XML.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -5,6 +5,8 @@
  * every CPU line (a client's core 1 and a server's are two lines). The
  * report is built by hand: two ok runs, each with engine.throughput from
  * t = 0.5 to 3 s and cpu.1.busy on "client" and "server" from t = -1 s.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

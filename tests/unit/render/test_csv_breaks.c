@@ -2,6 +2,8 @@
  * CSV fields holding a line break (RFC 4180: a field with CR or LF must
  * be quoted, or a spreadsheet reads a new record): esc_csv quotes them,
  * keeps the break itself, and still doubles a quote beside it.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,8 @@
 /* Unit tests for reports/render/escape.c: per-format escaping of hostile
- * report text. */
+ * report text.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <stdio.h>
 #include <string.h>
 

@@ -6,7 +6,10 @@
  * a tree built here, so the reals (%.10g, ".0", exponents without '+'
  * and leading zeros, null for what is not finite) and the escaping of
  * quotes, backslashes and control characters are checked against
- * jansson, not against numbers written by hand. */
+ * jansson, not against numbers written by hand.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

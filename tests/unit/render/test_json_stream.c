@@ -18,6 +18,8 @@
  * and jansson's peak not growing with the runs (a tree of the reference
  * held 170 bytes a run: 10^6 runs were 170 MB, bench/RESULTS.md,
  * "Reference reading").
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <malloc.h>
 #include <math.h>

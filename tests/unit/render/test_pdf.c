@@ -4,6 +4,8 @@
  * wrapping, a 200-row table that breaks across pages with its header
  * repeated, and a constructed report model rendered in English and
  * Japanese (title, medians, verdict strings, flag notes, headings).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -5,6 +5,8 @@
  * comparisons), cell and comparison columns, grouped matrix headers; the
  * Markdown writer renders exactly those notes, and says which write
  * failed (an I/O error is not "out of memory").
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

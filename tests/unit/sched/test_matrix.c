@@ -1,4 +1,7 @@
-/* Unit tests for matrix.c: cross product, stable order, exclusions. */
+/* Unit tests for matrix.c: cross product, stable order, exclusions.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,6 +2,8 @@
  * Unit tests for xr_sched.c: minimum manual changes (checked against brute
  * force), Thue-Morse passes and their drift cancellation, seeded random
  * passes, sequential order, warm-ups and block bookkeeping.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,8 @@
  * repeat the same positional order (a drift shared by the blocks would
  * then land on the same cells). Pinned orders: a change of PRNG or of
  * its streams must be deliberate.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <string.h>

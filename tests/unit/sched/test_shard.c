@@ -4,6 +4,8 @@
  * blocks a declared manual comparison joins kept together) and their
  * assignment by nominal seconds, worked by hand below; every (cell,
  * repetition) of the plan in exactly one shard; each shard's warm-ups.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <string.h>

@@ -5,6 +5,8 @@
  * "Conditional Throughput Computations" (Goals 2-4), and the controller
  * on model devices whose loss at each load is known, with each load the
  * search must try worked out by hand in the comments.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # HC2 with the Bell-McCaffrey df of a working covariance Omega that has
 # one variance per side (STATS_SE_HC2_BMG, reports/stats/ols.c), straight
 # from the definition with the full n x n hat matrix: the figures

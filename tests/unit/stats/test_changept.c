@@ -7,6 +7,8 @@
  * alone kept as a change; two steps both found, also one session apart
  * in the same direction; a permutation p that is the smallest B allows
  * when no shuffle matches.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

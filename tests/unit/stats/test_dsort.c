@@ -7,6 +7,8 @@
  * With signed zeros and NaNs the order is the algorithm's own: compared
  * with qsort only on glibc before 2.37, whose qsort is the same merge sort
  * (2.37 moved to introsort).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <gnu/libc-version.h>
 #include <math.h>

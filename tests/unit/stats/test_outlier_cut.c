@@ -9,6 +9,8 @@
  *   0.6916 / 0.0060 = 77.7 > 4.928: flagged, index 0
  * Besides, a seeded Monte Carlo of 20,000 clean cells of 4, 8 and 16
  * values: at most 6% flagged (5% expected, 3 standard errors 0.5%).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdint.h>

@@ -9,6 +9,8 @@
  * Three values 0, 0.001, -0.9: median 0, MAD 0.001, M of -0.9 =
  * 0.6745 * 0.9 / 0.001 = 607 > 21.888: flagged. 0, 0.001, -0.02: M =
  * 13.49 < 21.888: not flagged (a fixed 3.5 would flag it).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 

@@ -9,6 +9,8 @@
  *   median d[29999] + 0.5*(d[30000]-d[29999]) -> 22.0
  *   d[0] -120.375, d[n-1] 164.875, d[1234] -93.125, d[n-1235] 137.5
  * All values are multiples of 1/8, so C and python agree exactly.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,6 +7,8 @@
  * a = 1.5, b = 2.0 are 0.5; a in {1, 2}, b in {1, 2} (30 x 25, the
  * pattern below) against the sorted matrix, every k. A SIGALRM after 20 s
  * fails the test instead of hanging ctest.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <signal.h>
 #include <stdlib.h>

@@ -1,7 +1,10 @@
 /* Unit tests of reports/stats/stats.c against reference values (R, numeric
  * integration, and scipy 1.10.1 / statsmodels 0.13.5 / numpy 1.24.2 where
  * noted: each such block quotes the Python that computed the numbers and
- * its output). */
+ * its output).
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

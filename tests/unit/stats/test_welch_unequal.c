@@ -13,6 +13,8 @@
  *   q = scipy.stats.t.ppf(0.975, df): ci 7.156965426058399,
  *   11.703034573941597
  * (with n_a - 1 on both sides the df would read 2.874236457746057).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,10 @@
 /* Unit tests for the store: schema creation, version refusal, the lock,
  * pending inserts at scale, per-run commits and the results view
  * (store.c, store_rows.c), and the typed readers on a store filled with
- * known rows (store_read.c). */
+ * known rows (store_read.c).
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>

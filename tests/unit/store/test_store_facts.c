@@ -5,7 +5,10 @@
  * set per session and host holding each key's value stored last (the
  * highest rowid), its runs naming none and reading that set; xrun merge
  * copies sets under new ids with the runs naming them. Every expected
- * string is written out here from the rows the test stores. */
+ * string is written out here from the rows the test stores.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,10 @@
  * flusher (store_chunks.c, version 8) appends a run in flight's points as
  * chunks that the reader joins, a redo's attempt hides the killed one's
  * without deleting them, and a version 7 store migrates to one chunk of
- * each run's last attempt (read alike before it migrates). */
+ * each run's last attempt (read alike before it migrates).
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>

@@ -4,6 +4,8 @@
  * is raised (cell, comparison, both) and whether it refuses; and every row
  * of the code's table complete (a sentence and a short form in every
  * language).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <stdlib.h>

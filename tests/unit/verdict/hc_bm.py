@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Plain-python OLS with HC2/HC3 and Bell-McCaffrey df (full n x n hat
 # matrix, no numpy): the figures test_verdict.c checks; run: python3 hc_bm.py
 import math

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Independent robust line of test_sized (stdlib only): each side's two
 # decision runs are one value (mean of log y), then Hodges-Lehmann and
 # exact two-sided Mann-Whitney as scipy.stats.mannwhitneyu (method exact).

@@ -6,6 +6,8 @@
  * then the rule table of schema/report.md ("Verdicts") on data whose
  * numbers were computed with scipy 1.10.1 and statsmodels (the script is
  * in each comment), the robust estimate, zero variance, the direction.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdint.h>

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # speed mode rep -> "result: <bit/s>"; noise in per mille from rep and mode
 noise=(0 3 -2 1 -3 2 -1 0 2 -2)
 n=${noise[$(( ($3 * 7 + ${#2} * 3) % 10 ))]}

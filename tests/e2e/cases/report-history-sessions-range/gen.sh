@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # WORK cell rep -> "result: <bit/s>". The session is counted from the
 # cell's runs so far (3 a session): sessions 1-3 at 100 Mbit/s, session 4
 # at 90 (a=x) or 110 (a=y); each run the level x (1 + (rep - 2) / 100).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # nic rep -> "result: <MB/s>": b is 10% above a; a little noise by rep
 noise=(0 3 -2 1 -3 2 -1 0 2 -2)
 n=${noise[$(( ($2 * 7 + ${#1} * 3) % 10 ))]}

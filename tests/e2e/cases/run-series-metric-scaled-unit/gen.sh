@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Three intervals of known values, no unit: the series engine.throughput
 # holds 12, 30, 18 as printed (run-series-metric-scaled-unit).
 echo "count 7"
