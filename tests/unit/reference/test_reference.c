@@ -475,6 +475,7 @@ static void test_verification(void)
 	       "the summary counts only the verified row as reproduced");
 	is_int(ref->nverdict[REPORT_REFV_NOT_VERIFIED], 1, "1 not verified");
 	is_str(msg, "", "no diagnostics");
+	report_free(r);
 	r = model();
 	is_int(attach(r, "nic,streams,value\na,1,9000\na,2,10000\n", msg,
 		      sizeof msg),
@@ -485,6 +486,7 @@ static void test_verification(void)
 	       "of 2 published cells off by a power of 1000): written in "
 	       "Mbit/s? say 'unit,Mbit/s' or head it 'value (Mbit/s)'\n",
 	       "a 10^3 error warns at its first row, with the unit that fits");
+	report_free(r);
 }
 
 int main(void)
