@@ -23,7 +23,8 @@
 #                   but for the two labelled optimised (install_deb: the
 #                   package of the binary a user gets; fault_oom: exit 3
 #                   at every allocation point, ~900 processes too slow in
-#                   front of ASan's allocator), which run at the same time
+#                   front of ASan's allocator; and case/run-lead-in-cost,
+#                   a wall-time bar), which run at the same time
 #                   in the optimised build,
 #                   under ASan+UBSan: a memory or UB error anywhere on the
 #                   paths they drive fails them. They are not run again in
