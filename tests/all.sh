@@ -24,8 +24,8 @@
 #                   package of the binary a user gets; fault_oom: exit 3
 #                   at every allocation point, ~900 processes too slow in
 #                   front of ASan's allocator; and case/run-lead-in-cost,
-#                   a wall-time bar), which run at the same time
-#                   in the optimised build,
+#                   a wall-time bar), which run after it in the
+#                   optimised build (tests-optimised),
 #                   under ASan+UBSan: a memory or UB error anywhere on the
 #                   paths they drive fails them. They are not run again in
 #                   the optimised build: the same C code runs, and what the
@@ -253,19 +253,13 @@ logs+=("lab:build/ctest-lab.log")
 stage tests-lab lab_alone
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# The two tests labelled optimised (CMakeLists.txt says why) run in the
-# optimised build beside the sanitizer tests, which mostly wait.
-sanitize_and_optimised() {
-	local rc=0 pid
-	run_ctest optimised build -L optimised -j2 >/dev/null &
-	pid=$!
-	run_ctest sanitize build-san -LE 'lab|optimised' -j"$test_jobs" || rc=1
-	wait "$pid" || { rc=1; cat build/ctest-optimised.log; }
-	return $rc
-}
-logs+=("optimised:build/ctest-optimised.log")
-stage tests-sanitize sanitize_and_optimised
+stage tests-sanitize run_ctest sanitize build-san -LE 'lab|optimised' -j"$test_jobs"
 unset ASAN_OPTIONS UBSAN_OPTIONS
+# The tests labelled optimised (CMakeLists.txt says why) in the optimised
+# build, after the sanitizer stage: beside it they took a core from the
+# CPU-share unit tests (RUN_SERIAL holds only inside one ctest) and from
+# run_sizing.
+stage tests-optimised run_ctest optimised build -L optimised -j2
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$top/tests/tsan.supp"
 stage tests-tsan run_ctest tsan build-tsan -L threads -j"$jobs"
 unset TSAN_OPTIONS
