@@ -75,11 +75,11 @@ static void consider(struct explain_ctx *x, struct explain_ceil *best,
 		snprintf(best->name, sizeof best->name, "%s", name);
 		int ja = x->lang == REPORT_LANG_JA;
 		best->facts[0] = '\0';
-		explain_fact_text(best->facts, sizeof best->facts, ja, "", h,
-				  f1, v1 ? v1 : "?");
+		explain_fact_text(best->facts, sizeof best->facts, ja, h, f1,
+				  v1 ? v1 : "?");
 		if (v2)
 			explain_fact_text(best->facts, sizeof best->facts, ja,
-					  ja ? "、" : ", ", h, f2, v2);
+					  h, f2, v2);
 	}
 }
 
@@ -97,8 +97,8 @@ static const struct {
 static void missing_once(struct explain_ctx *x, const char *what, const char *h)
 {
 	char miss[96] = "";
-	explain_fact_text(miss, sizeof miss, x->lang == REPORT_LANG_JA, "", h,
-			  what, NULL);
+	explain_fact_text(miss, sizeof miss, x->lang == REPORT_LANG_JA, h, what,
+			  NULL);
 	if (!strstr(x->missing, miss))
 		explain_cat(x->missing, sizeof x->missing, ", ", miss);
 }

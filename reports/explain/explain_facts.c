@@ -59,7 +59,7 @@ const char *explain_cell_fact(struct explain_ctx *x, const char *host,
 	if (nv == 1)
 		return val[0];
 	one[0] = '\0';
-	explain_fact_text(one, sizeof one, ja, "", host, key, "");
+	explain_fact_text(one, sizeof one, ja, host, key, "");
 	if (strstr(x->differ, one))
 		return NULL; /* said once */
 	for (int k = 0; k < nv; k++) {

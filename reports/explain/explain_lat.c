@@ -57,7 +57,7 @@ static int find_queue(struct explain_ctx *x, struct lq *q)
 		    !(limit > 0)) {
 			char miss[96] = "";
 			explain_fact_text(miss, sizeof miss,
-					  x->lang == REPORT_LANG_JA, "", host,
+					  x->lang == REPORT_LANG_JA, host,
 					  "qdisc_root_queue", NULL);
 			if (!strstr(x->missing, miss))
 				explain_cat(x->missing, sizeof x->missing, ", ",
@@ -72,11 +72,10 @@ static int find_queue(struct explain_ctx *x, struct lq *q)
 		q->host = host;
 		q->facts[0] = '\0';
 		explain_fact_text(q->facts, sizeof q->facts,
-				  x->lang == REPORT_LANG_JA, "", host,
-				  "qdisc_root", root);
+				  x->lang == REPORT_LANG_JA, host, "qdisc_root",
+				  root);
 		explain_fact_text(q->facts, sizeof q->facts,
-				  x->lang == REPORT_LANG_JA,
-				  x->lang == REPORT_LANG_JA ? "、" : ", ", host,
+				  x->lang == REPORT_LANG_JA, host,
 				  "qdisc_root_queue", queue);
 	}
 	return isfinite(q->rate);

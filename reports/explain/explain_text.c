@@ -20,14 +20,14 @@ void explain_cat(char *dst, size_t n, const char *sep, const char *s)
 	snprintf(dst + l, n - l, "%s%s", l ? sep : "", s);
 }
 
-void explain_fact_text(char *dst, size_t n, int ja, const char *sep,
-		       const char *host, const char *key, const char *value)
+void explain_fact_text(char *dst, size_t n, int ja, const char *host,
+		       const char *key, const char *value)
 {
 	size_t l = strlen(dst);
 	if (l >= n)
 		return;
 	snprintf(dst + l, n - l, ja ? "%s%s の %s%s%s" : "%s%s of %s%s%s",
-		 l ? sep : "", ja ? host : key, ja ? key : host,
+		 l ? (ja ? "、" : ", ") : "", ja ? host : key, ja ? key : host,
 		 value ? ": " : "", value ? value : "");
 }
 
