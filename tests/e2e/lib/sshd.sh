@@ -38,10 +38,14 @@ xr_sshd_start() {
 	cp "$dir/client_key.pub" "$dir/authorized_keys"
 	chmod 600 "$dir/authorized_keys"
 	XR_SSHD_USER=$(id -un)
-	# PYENV_REHASH_TIMEOUT: on a machine whose root shell runs `pyenv init`
-	# (bash reads .bashrc for an ssh command), a rehash lock left by a
-	# killed login made every later login wait 60 s for it (seen on the
-	# development VM): the far commands of every ssh test then timed out.
+	# HOME: an ssh command runs in the login user's shell, and Debian's bash
+	# reads ~/.bashrc for it. Root's .bashrc on the development VM runs
+	# `pyenv init`, whose rehash takes a lock file: a login killed by a
+	# fault test left it behind and every later login (any test's) waited
+	# 60 s for it. The test sessions get an empty home of their own, so no
+	# shell start-up file of the machine's runs in them (sshd's SetEnv
+	# overrides the default environment, HOME included: sshd_config(5)).
+	mkdir -p "$dir/home"
 	for i in 1 2 3 4 5 6 7 8; do
 		port=$(xr_free_port)
 		cat >"$dir/sshd_config" <<EOF
@@ -60,7 +64,7 @@ MaxSessions 50
 MaxStartups 50
 LogLevel VERBOSE
 Subsystem sftp internal-sftp
-SetEnv XDG_RUNTIME_DIR=$dir/run PYENV_REHASH_TIMEOUT=1
+SetEnv XDG_RUNTIME_DIR=$dir/run HOME=$dir/home
 EOF
 		rm -f "$dir/sshd.log" "$dir/sshd.pid"
 		mkdir -p -m 700 "$dir/run" # this sshd's sessions' runtime dir

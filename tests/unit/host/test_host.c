@@ -19,6 +19,7 @@
 #include "plan.h"
 #include "proc.h"
 #include "tap.h"
+#include "sshd_fixture.h"
 
 static char pwned[256];
 
@@ -201,17 +202,6 @@ static void test_local(void)
 	host_close(h);
 }
 
-static int sh_ok(const char *cmd)
-{
-	const char *argv[] = {"sh", "-c", cmd, NULL};
-	struct proc_result r;
-	int good;
-	run_argv(argv, &r);
-	good = r.status == PROC_EXITED && r.exit_code == 0;
-	proc_result_release(&r);
-	return good;
-}
-
 static void test_netns(void)
 {
 	char ns[64], cmd[512];
@@ -239,10 +229,10 @@ static void test_netns(void)
 		 "ip -n %s addr add 198.18.99.1/32 dev xrd0 && "
 		 "ip -n %s link set xrd0 up",
 		 ns, ns, ns, ns);
-	if (!sh_ok(cmd)) {
+	if (!fx_sh_ok(cmd)) {
 		tap_skip("netns: cannot create a namespace (ip netns add)");
 		snprintf(cmd, sizeof cmd, "ip netns del %s", ns);
-		sh_ok(cmd);
+		fx_sh_ok(cmd);
 		return;
 	}
 	ph.name = "server";
@@ -276,7 +266,7 @@ static void test_netns(void)
 	host_argv_free(wa);
 	host_close(h);
 	snprintf(cmd, sizeof cmd, "ip netns del %s", ns);
-	sh_ok(cmd);
+	fx_sh_ok(cmd);
 	ph.netns = "xr-no-such-ns";
 	ok(host_open(&ph, NULL, &h, &e) == -XR_EHOST &&
 	       strstr(e.msg, "'xr-no-such-ns'"),
@@ -286,71 +276,6 @@ static void test_netns(void)
 /* ---- ssh against a real sshd ------------------------------------------ */
 
 static char dir[128];
-
-static int port_listening(int port)
-{
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "ss -ltnH 'sport = :%d' | grep -q LISTEN",
-		 port);
-	return sh_ok(cmd);
-}
-
-/* sshd -D on 127.0.0.1 with generated keys, through proc_spawn. */
-static struct proc *start_sshd(int *port_out)
-{
-	char path[256], cmd[1024];
-	struct proc *p = NULL;
-	struct xr_err e = {0};
-	FILE *f;
-	int tries, port = 0, i;
-	snprintf(cmd, sizeof cmd,
-		 "mkdir -p /run/sshd && "
-		 "ssh-keygen -q -t ed25519 -N '' -f %s/host_key </dev/null && "
-		 "ssh-keygen -q -t ed25519 -N '' -f %s/client_key </dev/null "
-		 "&& cp %s/client_key.pub %s/authorized_keys",
-		 dir, dir, dir, dir);
-	if (!sh_ok(cmd))
-		return NULL;
-	for (tries = 0; tries < 8 && !p; tries++) {
-		const char *argv[] = {
-		    "/usr/sbin/sshd", "-D", "-f", path, "-E", NULL, NULL};
-		char log[256];
-		port = tap_free_port();
-		snprintf(path, sizeof path, "%s/sshd_config", dir);
-		snprintf(log, sizeof log, "%s/sshd.log", dir);
-		argv[5] = log;
-		f = fopen(path, "w");
-		if (!f)
-			return NULL;
-		fprintf(
-		    f,
-		    "Port %d\nListenAddress 127.0.0.1\nHostKey %s/host_key\n"
-		    "PidFile none\nAuthorizedKeysFile %s/authorized_keys\n"
-		    "PermitRootLogin prohibit-password\n"
-		    "PasswordAuthentication no\nStrictModes no\nUsePAM no\n"
-		    "MaxSessions 50\nLogLevel VERBOSE\n",
-		    port, dir, dir);
-		fclose(f);
-		unlink(log);
-		{
-			struct proc_opts o = {0};
-			o.argv = argv;
-			o.grace = 1;
-			p = proc_spawn(&o, NULL, &e);
-		}
-		for (i = 0; p && i < 50 && proc_alive(p); i++) {
-			if (port_listening(port))
-				break;
-			proc_sleep(0.1);
-		}
-		if (p && (!proc_alive(p) || !port_listening(port))) {
-			proc_stop(p);
-			p = NULL;
-		}
-	}
-	*port_out = port;
-	return p;
-}
 
 static int count_in_file(const char *path, const char *needle)
 {
@@ -388,7 +313,7 @@ static void test_ssh(void)
 		tap_skip("ssh: needs root, /usr/sbin/sshd and ssh");
 		return;
 	}
-	sshd = start_sshd(&port);
+	sshd = fx_sshd_start(dir, NULL, &port);
 	if (!sshd) {
 		ok(0, "start a test sshd on loopback");
 		return;
@@ -598,9 +523,9 @@ static void test_ssh(void)
 		 "ssh -o ControlPath=%s/%%C -p %d -O check "
 		 "root@127.0.0.1 2>/dev/null",
 		 ctl, port);
-	ok(sh_ok(check), "master running while open");
+	ok(fx_sh_ok(check), "master running while open");
 	host_close(h);
-	ok(!sh_ok(check), "master stopped by host_close");
+	ok(!fx_sh_ok(check), "master stopped by host_close");
 
 	/* host_check: up while sshd serves, down (with ssh's words) once
 	 * it and its connections are gone; the mark stays. */
@@ -617,7 +542,7 @@ static void test_ssh(void)
 			 "ssh -o ControlPath=%s/%%C -p %d -O exit "
 			 "root@127.0.0.1 2>/dev/null",
 			 ctl, port);
-		sh_ok(check);
+		fx_sh_ok(check);
 		rc_ = rv_ == 0 ? host_check(h, &why) : 0;
 		ok(rc_ == -XR_EHOST && host_is_down(h) &&
 		       host_down_since(h) > 0 &&
@@ -695,6 +620,6 @@ int main(void)
 	test_ssh();
 	ok(!pwned_exists(), "canary file never created");
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	sh_ok(cmd);
+	fx_sh_ok(cmd);
 	return tap_done();
 }

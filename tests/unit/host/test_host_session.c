@@ -28,6 +28,7 @@
 #include "host_session.h"
 #include "proc.h"
 #include "tap.h"
+#include "sshd_fixture.h"
 
 static const char nonce[] = "0123456789abcdef0123456789abcdef";
 
@@ -205,82 +206,6 @@ static void test_script_sh(void)
 
 static char dir[128];
 
-static int sh_ok(const char *cmd)
-{
-	const char *argv[] = {"sh", "-c", cmd, NULL};
-	struct proc_opts o = {0};
-	struct proc_result r;
-	struct xr_err e = {0};
-	int good;
-	o.argv = argv;
-	o.timeout = 30;
-	if (proc_run(&o, &r, &e) < 0)
-		return 0;
-	good = r.status == PROC_EXITED && r.exit_code == 0;
-	proc_result_release(&r);
-	return good;
-}
-
-static int port_listening(int port)
-{
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "ss -ltnH 'sport = :%d' | grep -q LISTEN",
-		 port);
-	return sh_ok(cmd);
-}
-
-/* sshd -D on 127.0.0.1 with generated keys (as test_host.c's). */
-static struct proc *start_sshd(int *port_out)
-{
-	char path[256], cmd[1024], log[256];
-	struct proc *p = NULL;
-	struct xr_err e = {0};
-	FILE *f;
-	int tries, port = 0, i;
-	snprintf(cmd, sizeof cmd,
-		 "mkdir -p /run/sshd && "
-		 "ssh-keygen -q -t ed25519 -N '' -f %s/host_key </dev/null && "
-		 "ssh-keygen -q -t ed25519 -N '' -f %s/client_key </dev/null "
-		 "&& cp %s/client_key.pub %s/authorized_keys",
-		 dir, dir, dir, dir);
-	if (!sh_ok(cmd))
-		return NULL;
-	snprintf(path, sizeof path, "%s/sshd_config", dir);
-	snprintf(log, sizeof log, "%s/sshd.log", dir);
-	for (tries = 0; tries < 8 && !p; tries++) {
-		const char *argv[] = {
-		    "/usr/sbin/sshd", "-D", "-f", path, "-E", log, NULL};
-		struct proc_opts o = {0};
-		port = tap_free_port();
-		if (!(f = fopen(path, "w")))
-			return NULL;
-		fprintf(
-		    f,
-		    "Port %d\nListenAddress 127.0.0.1\nHostKey %s/host_key\n"
-		    "PidFile none\nAuthorizedKeysFile %s/authorized_keys\n"
-		    "PermitRootLogin prohibit-password\n"
-		    "PasswordAuthentication no\nStrictModes no\nUsePAM no\n"
-		    "MaxSessions 50\nLogLevel VERBOSE\n",
-		    port, dir, dir);
-		fclose(f);
-		unlink(log);
-		o.argv = argv;
-		o.grace = 1;
-		p = proc_spawn(&o, NULL, &e);
-		for (i = 0; p && i < 50 && proc_alive(p); i++) {
-			if (port_listening(port))
-				break;
-			proc_sleep(0.1);
-		}
-		if (p && (!proc_alive(p) || !port_listening(port))) {
-			proc_stop(p);
-			p = NULL;
-		}
-	}
-	*port_out = port;
-	return p;
-}
-
 /* sshd's sessions so far: one "Starting session:" line each (VERBOSE). */
 static int sessions(void)
 {
@@ -317,7 +242,7 @@ static void kill_tagged(const char *tag)
 	    " | grep -q -- '%s' && kill -KILL ${d#/proc/} 2>/dev/null; "
 	    "done; true",
 	    tag);
-	sh_ok(cmd);
+	fx_sh_ok(cmd);
 }
 
 static void ssh_readings(struct host *h)
@@ -551,7 +476,7 @@ static void test_ssh(void)
 		tap_skip("ssh: needs root, /usr/sbin/sshd and ssh");
 		return;
 	}
-	if (!(sshd = start_sshd(&port))) {
+	if (!(sshd = fx_sshd_start(dir, NULL, &port))) {
 		ok(0, "start a test sshd on loopback");
 		return;
 	}
@@ -591,7 +516,7 @@ int main(void)
 	{
 		char cmd[256];
 		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-		sh_ok(cmd);
+		fx_sh_ok(cmd);
 	}
 	return tap_done();
 }

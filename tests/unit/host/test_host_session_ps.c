@@ -41,6 +41,7 @@
 #include "proc.h"
 #include "ps_b64.h"
 #include "tap.h"
+#include "sshd_fixture.h"
 
 /* ---- the scripts as text ---------------------------------------------- */
 
@@ -177,30 +178,6 @@ static void test_text(void)
 
 static char dir[128];
 
-static int sh_ok(const char *cmd)
-{
-	const char *argv[] = {"sh", "-c", cmd, NULL};
-	struct proc_opts o = {0};
-	struct proc_result r;
-	struct xr_err e = {0};
-	int good;
-	o.argv = argv;
-	o.timeout = 30;
-	if (proc_run(&o, &r, &e) < 0)
-		return 0;
-	good = r.status == PROC_EXITED && r.exit_code == 0;
-	proc_result_release(&r);
-	return good;
-}
-
-static int port_listening(int port)
-{
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "ss -ltnH 'sport = :%d' | grep -q LISTEN",
-		 port);
-	return sh_ok(cmd);
-}
-
 /*
  * The stand-in powershell.exe: `-Command -` reads one statement a line;
  * the start line is logged as "start", a statement with the session's end
@@ -253,65 +230,22 @@ static int write_standin(void)
 	return chmod(path, 0755);
 }
 
-/* sshd -D on 127.0.0.1 (as test_host_session.c's), with the stand-in's
+/* The test sshd (sshd_fixture.h), with the stand-in's
  * directory first on the PATH of its sessions (SetEnv). */
 static struct proc *start_sshd(int *port_out)
 {
-	char path[256], cmd[1024], log[256];
-	struct proc *p = NULL;
-	struct xr_err e = {0};
-	FILE *f;
-	int tries, port = 0, i;
-	char src[512];
+	char src[512], env[1024];
 	/* the recording's folder: ctest sets XRUN_SOURCE_DIR, else the
 	 * source root is the working directory */
 	if (getenv("XRUN_SOURCE_DIR"))
 		snprintf(src, sizeof src, "%s", getenv("XRUN_SOURCE_DIR"));
 	else if (!getcwd(src, sizeof src))
 		snprintf(src, sizeof src, ".");
-	snprintf(cmd, sizeof cmd,
-		 "mkdir -p /run/sshd && "
-		 "ssh-keygen -q -t ed25519 -N '' -f %s/host_key </dev/null && "
-		 "ssh-keygen -q -t ed25519 -N '' -f %s/client_key </dev/null "
-		 "&& cp %s/client_key.pub %s/authorized_keys",
-		 dir, dir, dir, dir);
-	if (!sh_ok(cmd) || write_standin() < 0)
+	if (write_standin() < 0)
 		return NULL;
-	snprintf(path, sizeof path, "%s/sshd_config", dir);
-	snprintf(log, sizeof log, "%s/sshd.log", dir);
-	for (tries = 0; tries < 8 && !p; tries++) {
-		const char *argv[] = {
-		    "/usr/sbin/sshd", "-D", "-f", path, "-E", log, NULL};
-		struct proc_opts o = {0};
-		port = tap_free_port();
-		if (!(f = fopen(path, "w")))
-			return NULL;
-		fprintf(
-		    f,
-		    "Port %d\nListenAddress 127.0.0.1\nHostKey %s/host_key\n"
-		    "PidFile none\nAuthorizedKeysFile %s/authorized_keys\n"
-		    "PermitRootLogin prohibit-password\n"
-		    "PasswordAuthentication no\nStrictModes no\nUsePAM no\n"
-		    "MaxSessions 50\nLogLevel VERBOSE\n"
-		    "SetEnv PATH=%s/bin:/usr/bin:/bin XRUN_SOURCE_DIR=%s\n",
-		    port, dir, dir, dir, src);
-		fclose(f);
-		unlink(log);
-		o.argv = argv;
-		o.grace = 1;
-		p = proc_spawn(&o, NULL, &e);
-		for (i = 0; p && i < 50 && proc_alive(p); i++) {
-			if (port_listening(port))
-				break;
-			proc_sleep(0.1);
-		}
-		if (p && (!proc_alive(p) || !port_listening(port))) {
-			proc_stop(p);
-			p = NULL;
-		}
-	}
-	*port_out = port;
-	return p;
+	snprintf(env, sizeof env, "PATH=%s/bin:/usr/bin:/bin XRUN_SOURCE_DIR=%s",
+		 dir, src);
+	return fx_sshd_start(dir, env, port_out);
 }
 
 /* How many lines of DIR/NAME start with prefix (and, with b64, are
@@ -580,7 +514,7 @@ int main(void)
 	{
 		char cmd[256];
 		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-		sh_ok(cmd);
+		fx_sh_ok(cmd);
 	}
 	return tap_done();
 }
