@@ -5,9 +5,10 @@
  * the set in effect did not hold the key at all, and a verify whose probe
  * failed ("(no such device)") makes none; after two apply hooks on one
  * host the set read again names the hook that ran last, and an apply
- * hook's re-read reads the root qdisc too. The sets in effect were stored
- * by hand with values this machine's interface cannot have, so each
- * re-read value is told from them; the re-read qdisc is compared with
+ * hook's re-read reads the root qdisc too; a host lost during the
+ * re-read keeps the set in effect (what it read is not its facts). The sets in
+ * effect were stored by hand with values this machine's interface cannot have,
+ * so each re-read value is told from them; the re-read qdisc is compared with
  * what `tc -j qdisc show dev lo` says (its "kind"), read here with
  * python3.
  *
@@ -22,6 +23,7 @@
 #include "buf.h"
 #include "facts.h"
 #include "host.h"
+#include "host_int.h"
 #include "runctx.h"
 #include "sched_fixture.h"
 #include "store.h"
@@ -166,6 +168,16 @@ static void test_reread(struct runctx *rc, const uint32_t *lv)
 		 "'kernel'",
 		 (long long)s);
 	is_str(q(sql), "k0", "set 6: the kernel not read again (no reboot)");
+	/* the host lost during the re-read: its set in effect stays */
+	runfacts_opened(rc, 0, f, 3, NULL);
+	is_int((int)set_of(rc, lv, "local"), 7,
+	       "the given values again: set 7");
+	host_mark_down(rc->hosts[0], "test: lost");
+	runfacts_touch(rc, 0, 0, 0, lv[0]);
+	runfacts_settle(rc, lv, NULL, 0);
+	is_int((int)set_of(rc, lv, "local"), 7,
+	       "read from a host lost meanwhile: set 7 still");
+	is_str(q("SELECT count(*) FROM fact_sets"), "7", "no set 8 stored");
 	host_close(rc->hosts[0]);
 	rc->hosts[0] = NULL;
 }
@@ -180,7 +192,7 @@ int main(void)
 	char need[2] = {1, 1};
 	uint32_t lv[2] = {1, 1};
 	int64_t plan_id, sid;
-	tap_plan(15);
+	tap_plan(18);
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(db, sizeof db, "%s/r.db", dir);
