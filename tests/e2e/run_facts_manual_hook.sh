@@ -49,7 +49,8 @@ sample: off
 counters: none
 YAML
 # Enter for the first block; at the block change's prompt, the swap, then
-# Enter again.
+# Enter again; the pipe stays open 5 s more for the last block (script(1)
+# ends the session at its end).
 (
 	sleep 1
 	printf '\n'
@@ -59,7 +60,7 @@ YAML
 	done
 	ip -n "$N" link set "$N"a mtu 1500
 	printf '\n'
-	sleep 2
+	sleep 5
 ) | script -qfc "'$XRUN' run m.yaml --db m.db" tty.log >/dev/null 2>&1 || true
 [ "$(q m.db "select count(*) from runs where status = 'ok'")" = 4 ] ||
 	fail "runs: $(q m.db 'select position, status, reason from runs'); $(tr '\r' '\n' <tty.log)"
