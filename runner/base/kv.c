@@ -1,6 +1,7 @@
 /*
  * The one "key: value" reader (see kv.h), so that host facts and probes
- * agree on where a key ends and what blanks a value may carry.
+ * agree on where a key ends and what blanks a value may carry, and the one
+ * reader of the "@@ name" sections a host's multi-part output is cut into.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -41,4 +42,30 @@ int kv_get(const char *text, const char *key, struct buf *out)
 		p = nl ? nl + 1 : NULL;
 	}
 	return 0;
+}
+
+const char *kv_section(const char *text, const char *name, size_t *len)
+{
+	size_t nl = strlen(name);
+	const char *p = text;
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		const char *e = eol ? eol : p + strlen(p);
+		const char *t = e;
+		while (t > p && (t[-1] == '\r' || t[-1] == ' '))
+			t--;
+		if ((size_t)(t - p) == nl + 3 && memcmp(p, "@@ ", 3) == 0 &&
+		    memcmp(p + 3, name, nl) == 0) {
+			const char *body = eol ? eol + 1 : e, *q = body;
+			while (*q && strncmp(q, "@@ ", 3) != 0) {
+				const char *n2 = strchr(q, '\n');
+				q = n2 ? n2 + 1 : q + strlen(q);
+			}
+			if (len)
+				*len = (size_t)(q - body);
+			return body;
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return NULL;
 }

@@ -21,8 +21,8 @@ extern const struct opt_cmd cmd_status_spec;   /* cmd_status.c */
 extern const struct opt_cmd cmd_report_spec;   /* cmd_report.c */
 extern const struct opt_cmd cmd_merge_spec;    /* cmd_merge.c */
 extern const struct opt_cmd cmd_lab_spec;      /* lab.c */
-extern const struct opt_cmd cmd_version_spec;  /* commands.c */
-extern const struct opt_cmd cmd_help_spec;     /* commands.c */
+extern const struct opt_cmd cmd_version_spec;  /* cmd_help.c */
+extern const struct opt_cmd cmd_help_spec;     /* cmd_help.c */
 
 /* Choice sources (OPT_CHOICE) from the tables: output formats and report
  * languages (choices.c), lab link profiles (lab.c). */

@@ -1,9 +1,9 @@
 /*
  * The command table (after git's commands[]): one row per command, in the
  * order `xrun --help` lists them, each row the command's own opt_cmd with
- * its options (defined next to the command's code). `xrun help`, `xrun
- * version` and the lookups that generators (man page, completion) use live
- * here too.
+ * its options (defined next to the command's code), and the lookups that
+ * main.c, `xrun help` (cmd_help.c) and the generators (man page,
+ * completion) use. A leaf: it reads the rows and calls none of them.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -55,6 +55,15 @@ const struct opt_def *cli_command_options(const char *name)
 	return c->opts ? c->opts : none;
 }
 
+const char *cli_command_closest(const char *word)
+{
+	const char *names[NCOMMANDS];
+	size_t i;
+	for (i = 0; i < NCOMMANDS; i++)
+		names[i] = commands[i]->name;
+	return opt_closest(word, names, NCOMMANDS);
+}
+
 void cli_print_commands(FILE *f)
 {
 	size_t i;
@@ -72,115 +81,3 @@ void cli_print_commands(FILE *f)
 		   "exit: 0 ok, 1 some runs failed, 2 bad plan or usage, "
 		   "3 environment, 130 interrupted\n");
 }
-
-/* ---- xrun version ----------------------------------------------------- */
-
-static int cmd_version(int argc, char **argv)
-{
-	int r = opt_parse(&cmd_version_spec, argc, argv, NULL);
-	if (r < 0)
-		return opt_exit(r);
-	printf("xrun %s\n", XRUN_VERSION);
-	return 0;
-}
-
-const struct opt_cmd cmd_version_spec = {
-    .name = "version",
-    .summary = "print xrun's version (also: xrun --version)",
-    .max_args = 0,
-    .fn = cmd_version,
-};
-
-/* ---- xrun help -------------------------------------------------------- */
-
-struct help_args {
-	int all;
-	int man;
-	int completion;
-};
-
-static const struct opt_def help_options[] = {
-    {"all", 'a', NULL, "print the help of every command and subcommand",
-     OPT_FLAG, offsetof(struct help_args, all), NULL, 0},
-    {"man", 0, NULL,
-     "print the manual page xrun(1) in roff (man -l - reads it), written "
-     "from these tables",
-     OPT_FLAG, offsetof(struct help_args, man), NULL, 0},
-    {"bash-completion", 0, NULL,
-     "print the bash completion script, written from these tables", OPT_FLAG,
-     offsetof(struct help_args, completion), NULL, 0},
-    {0},
-};
-
-static void help_all(FILE *f)
-{
-	size_t i;
-	const struct opt_cmd *s;
-	for (i = 0; i < NCOMMANDS; i++) {
-		fputc('\n', f);
-		opt_help(commands[i], f);
-		for (s = commands[i]->subs; s && s->name; s++) {
-			fputc('\n', f);
-			opt_help(s, f);
-		}
-	}
-}
-
-static int cmd_help(int argc, char **argv)
-{
-	struct help_args a = {0};
-	const struct opt_cmd *c;
-	char name[128];
-	const char *names[NCOMMANDS], *best;
-	size_t i;
-	int n = opt_parse(&cmd_help_spec, argc, argv, &a);
-	if (n < 0)
-		return opt_exit(n);
-	if (a.man) {
-		cli_print_man(stdout);
-		return fflush(stdout) ? 3 : 0;
-	}
-	if (a.completion) {
-		cli_print_bash_completion(stdout);
-		return fflush(stdout) ? 3 : 0;
-	}
-	if (a.all) {
-		cli_print_commands(stdout);
-		help_all(stdout);
-		return 0;
-	}
-	if (n == 0) {
-		cli_print_commands(stdout);
-		return 0;
-	}
-	snprintf(name, sizeof name, "%s%s%s", argv[1], n > 1 ? " " : "",
-		 n > 1 ? argv[2] : "");
-	if ((c = cli_command(name))) {
-		opt_help(c, stdout);
-		return 0;
-	}
-	for (i = 0; i < NCOMMANDS; i++)
-		names[i] = commands[i]->name;
-	best = opt_closest(argv[1], names, NCOMMANDS);
-	if (best && strcmp(best, argv[1]))
-		fprintf(stderr,
-			"xrun: no command '%s'; did you mean '%s'? (xrun "
-			"--help lists them)\n",
-			name, best);
-	else
-		fprintf(stderr,
-			"xrun: no command '%s' (xrun --help lists "
-			"them)\n",
-			name);
-	return 2;
-}
-
-const struct opt_cmd cmd_help_spec = {
-    .name = "help",
-    .args = "[COMMAND [SUBCOMMAND]]",
-    .summary = "list the commands, or print a command's options (the same "
-	       "as xrun COMMAND --help)",
-    .opts = help_options,
-    .max_args = 2,
-    .fn = cmd_help,
-};

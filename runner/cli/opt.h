@@ -137,5 +137,8 @@ const struct opt_cmd *cli_command(const char *name);
 /* The option table of a command ("run", "lab up"), or NULL if there is no
  * such command. For generators: the man page, the shell completion. */
 const struct opt_def *cli_command_options(const char *name);
+/* The command name closest to word (opt_closest over the table), or
+ * NULL. */
+const char *cli_command_closest(const char *word);
 
 #endif

@@ -191,7 +191,7 @@ static int open_(const struct plan *p, struct host *client, struct host *server,
 	st->client = client;
 	st->server = server;
 	st->port = iperf3_args_server_port(p);
-	st->nflows = iperf3_flows_count(p);
+	st->nflows = iperf3_args_flows(p);
 	if (p->sample > 0 && fabs(p->sample - 1.0) > 1e-9)
 		snprintf(st->interval, sizeof st->interval, "%g",
 			 p->sample < 0.1  ? 0.1

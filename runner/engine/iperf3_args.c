@@ -1,14 +1,16 @@
 /*
  * The iperf3 engine's parameters: the table of what a plan may set
  * (parallel, reverse, bitrate, congestion, ...), their validation with
- * positions and did-you-mean, and the client argv built from them.
+ * positions and did-you-mean (engine.flows' own rules among them: the
+ * session's servers are counted from it), and the client argv built from
+ * them.
  *
  * SPDX-License-Identifier: MIT
  */
 #include "iperf3_args.h"
-#include "iperf3_flows.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -487,14 +489,78 @@ static void check_value(struct xr_diag *d, struct plan_pos pos,
 			    what, v, def->key, why);
 }
 
-static const char *iperf3_args_plan_param(const struct plan *p, const char *key)
+static const struct plan_kv *param_kv(const struct plan *p, const char *key)
 {
-	const char *v = NULL;
+	const struct plan_kv *v = NULL;
 	int i;
 	for (i = 0; i < p->engine.nparams; i++)
 		if (strcmp(p->engine.params[i].key, key) == 0)
-			v = p->engine.params[i].value;
+			v = &p->engine.params[i];
 	return v;
+}
+
+static const char *iperf3_args_plan_param(const struct plan *p, const char *key)
+{
+	const struct plan_kv *kv = param_kv(p, key);
+	return kv ? kv->value : NULL;
+}
+
+/* ---- engine.flows: the many-to-one runs' own rules ------------------ */
+
+/* A plain decimal number (the parameter table has checked its range). */
+static int parse_count(const char *v, long *out)
+{
+	char *end;
+	errno = 0;
+	*out = strtol(v, &end, 10);
+	return (end == v || *end || errno) ? -1 : 0;
+}
+
+int iperf3_args_flows(const struct plan *p)
+{
+	const char *v = iperf3_args_plan_param(p, "flows");
+	long n;
+	if (v && parse_count(v, &n) == 0 && n >= 1 && n <= IPERF3_MAX_FLOWS)
+		return (int)n;
+	return 1;
+}
+
+/* The servers of the flows are started once per session (one per port):
+ * their number cannot change from run to run. */
+static void flows_no_vary(struct xr_diag *d, struct plan_pos pos,
+			  const char *what)
+{
+	xr_diag_add(d, 0, pos.line, pos.col,
+		    "%scannot vary 'flows' (one iperf3 server per flow is "
+		    "started for the whole session); set engine.flows instead",
+		    what);
+}
+
+/* engine.flows: a plain number (the session's servers are counted from
+ * it), each flow on a port of its own. */
+static void flows_check(const struct plan *p, struct xr_diag *d)
+{
+	const struct plan_kv *fl = param_kv(p, "flows");
+	const struct plan_kv *cp = param_kv(p, "cport");
+	int n = iperf3_args_flows(p);
+	if (!fl)
+		return;
+	if (fl->value && strstr(fl->value, "{{"))
+		xr_diag_add(d, 0, fl->pos.line, fl->pos.col,
+			    "iperf3 flows '%s' must be a plain number (one "
+			    "server per flow is started for the session)",
+			    fl->value);
+	if (n > 1 && cp)
+		xr_diag_add(d, 0, cp->pos.line, cp->pos.col,
+			    "iperf3 'cport' cannot be set with flows: %d (the "
+			    "flows would bind the same client port)",
+			    n);
+	if (iperf3_args_server_port(p) + n - 1 > 65535)
+		xr_diag_add(d, 0, fl->pos.line, fl->pos.col,
+			    "iperf3 flows: %d from port %d need ports up to %d "
+			    "(past 65535)",
+			    n, iperf3_args_server_port(p),
+			    iperf3_args_server_port(p) + n - 1);
 }
 
 /* A factor's params: maps, key by key, as engine parameters are. */
@@ -517,7 +583,7 @@ static void check_level_params(const struct plan *p,
 				continue;
 			}
 			if (strcmp(def->key, "flows") == 0) {
-				iperf3_flows_no_vary(d, kv->pos, what);
+				flows_no_vary(d, kv->pos, what);
 				continue;
 			}
 			if (p->engine.server_start &&
@@ -581,7 +647,7 @@ void iperf3_args_check(const struct plan *p, struct xr_diag *d)
 			continue;
 		}
 		if (strcmp(def->key, "flows") == 0) {
-			iperf3_flows_no_vary(d, f->pos, what);
+			flows_no_vary(d, f->pos, what);
 			continue;
 		}
 		if (e->server_start && strcmp(def->key, "port") == 0) {
@@ -598,7 +664,7 @@ void iperf3_args_check(const struct plan *p, struct xr_diag *d)
 	}
 	for (i = 0; i < p->nfactors; i++)
 		check_level_params(p, &p->factors[i], d);
-	iperf3_flows_check(p, d);
+	flows_check(p, d);
 	if (e->server_start) {
 		const char *port = iperf3_args_plan_param(p, "port");
 		if (port && strstr(port, "{{"))

@@ -30,5 +30,9 @@ char **iperf3_args_build(const struct engine_request *rq, struct xr_err *err);
 #define IPERF3_MAX_FLOWS 16
 /* The port the session's server listens on (engine.port or 5201). */
 int iperf3_args_server_port(const struct plan *p);
+/* engine.flows: how many clients a run starts together, flow k against
+ * its own server on port engine.port + k - 1; 1 when unset. A plain number
+ * (iperf3_args_check says so), that no factor varies. */
+int iperf3_args_flows(const struct plan *p);
 
 #endif

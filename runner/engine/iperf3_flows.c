@@ -8,90 +8,13 @@
  */
 #include "iperf3_flows.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 #include "engine.h"
-#include "iperf3_args.h"
-#include "plan.h"
 #include "banned.h"
-
-/* ---- the plan: engine.flows ----------------------------------------- */
-
-static const struct plan_kv *param_kv(const struct plan *p, const char *key)
-{
-	const struct plan_kv *v = NULL;
-	int i;
-	for (i = 0; i < p->engine.nparams; i++)
-		if (strcmp(p->engine.params[i].key, key) == 0)
-			v = &p->engine.params[i];
-	return v;
-}
-
-static const char *param(const struct plan *p, const char *key)
-{
-	const struct plan_kv *kv = param_kv(p, key);
-	return kv ? kv->value : NULL;
-}
-
-/* A plain decimal number (the parameter table has checked its range). */
-static int parse_count(const char *v, long *out)
-{
-	char *end;
-	errno = 0;
-	*out = strtol(v, &end, 10);
-	return (end == v || *end || errno) ? -1 : 0;
-}
-
-/* The servers of the flows are started once per session (one per port):
- * their number cannot change from run to run. */
-void iperf3_flows_no_vary(struct xr_diag *d, struct plan_pos pos,
-			  const char *what)
-{
-	xr_diag_add(d, 0, pos.line, pos.col,
-		    "%scannot vary 'flows' (one iperf3 server per flow is "
-		    "started for the whole session); set engine.flows instead",
-		    what);
-}
-
-/* engine.flows: a plain number (the session's servers are counted from
- * it), each flow on a port of its own. */
-void iperf3_flows_check(const struct plan *p, struct xr_diag *d)
-{
-	const struct plan_kv *fl = param_kv(p, "flows");
-	const struct plan_kv *cp = param_kv(p, "cport");
-	int n = iperf3_flows_count(p);
-	if (!fl)
-		return;
-	if (fl->value && strstr(fl->value, "{{"))
-		xr_diag_add(d, 0, fl->pos.line, fl->pos.col,
-			    "iperf3 flows '%s' must be a plain number (one "
-			    "server per flow is started for the session)",
-			    fl->value);
-	if (n > 1 && cp)
-		xr_diag_add(d, 0, cp->pos.line, cp->pos.col,
-			    "iperf3 'cport' cannot be set with flows: %d (the "
-			    "flows would bind the same client port)",
-			    n);
-	if (iperf3_args_server_port(p) + n - 1 > 65535)
-		xr_diag_add(d, 0, fl->pos.line, fl->pos.col,
-			    "iperf3 flows: %d from port %d need ports up to %d "
-			    "(past 65535)",
-			    n, iperf3_args_server_port(p),
-			    iperf3_args_server_port(p) + n - 1);
-}
-
-int iperf3_flows_count(const struct plan *p)
-{
-	const char *v = param(p, "flows");
-	long n;
-	if (v && parse_count(v, &n) == 0 && n >= 1 && n <= IPERF3_MAX_FLOWS)
-		return (int)n;
-	return 1;
-}
 
 /* ---- one run: the flows' results merged ---------------------------- */
 

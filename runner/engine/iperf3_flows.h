@@ -1,30 +1,16 @@
 /*
- * Many-to-one runs of the iperf3 engine (engine.flows): the parameter
- * checked in the plan, and the results of
+ * Many-to-one runs of the iperf3 engine (engine.flows): the results of
  * the N clients that ran together, one per server port, made into the
- * run's one result. Kept apart from the engine so that the rules (what is
- * summed, what is per flow, when the run fails) are unit-tested on
- * recorded outputs.
+ * run's one result (the parameter itself is iperf3_args.c's). Kept apart
+ * from the engine so that the rules (what is summed, what is per flow,
+ * when the run fails) are unit-tested on recorded outputs.
  *
  * SPDX-License-Identifier: MIT
  */
 #ifndef XR_IPERF3_FLOWS_H
 #define XR_IPERF3_FLOWS_H
 
-#include "plan.h"
-#include "xr_err.h"
-
 struct engine_result;
-
-/* engine.flows: how many clients a run starts together, flow k against
- * its own server on port engine.port + k - 1; 1 when unset. */
-int iperf3_flows_count(const struct plan *p);
-/* engine.flows' own rules into d (file:line:col): a plain number, no
- * cport beside it, its ports inside 65535. */
-void iperf3_flows_check(const struct plan *p, struct xr_diag *d);
-/* A factor (what: "factor 'x': ") that would vary flows, at pos. */
-void iperf3_flows_no_vary(struct xr_diag *d, struct plan_pos pos,
-			  const char *what);
 
 /*
  * Merge flow[0..n) (flow k ran against port ports[k]) into res, which

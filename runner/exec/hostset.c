@@ -2,10 +2,11 @@
  * The hosts of a run, opened when a cell first needs them rather than all
  * at the start: with factor-bound hosts (`hosts:` in a factor) a plan may
  * name a Windows and a Linux install of one machine, of which only one is
- * up at a time. Which host plays client, server or an `on:` role in a cell,
- * recording each host's facts whenever it is (re)opened, dropping the
- * connection of a host that a manual step reboots, and waiting for such a
- * host to answer again (ssh with backoff, until a deadline) all live here.
+ * up at a time. Opening the hosts a cell needs, recording each host's facts
+ * whenever it is (re)opened (into runfacts.c), dropping the connection of a
+ * host that a manual step reboots, and waiting for such a host to answer
+ * again (ssh with backoff, until a deadline) all live here; which host a
+ * role or a name means is runctx.c's.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -31,36 +32,6 @@
 #include "proc.h"
 #include "runctx.h"
 #include "banned.h"
-
-int runctx_role_index(const struct runctx *rc, const char *role,
-		      const uint32_t *lv)
-{
-	return cellctx_role_index(rc->p, role, lv);
-}
-
-int runctx_host_index(const struct runctx *rc, const char *name)
-{
-	if (!strcmp(name, "client") && rc->client_hi >= 0 &&
-	    !plan_host_find(rc->p, name))
-		return rc->client_hi;
-	if (!strcmp(name, "server") && rc->server_hi >= 0 &&
-	    !plan_host_find(rc->p, name))
-		return rc->server_hi;
-	return cellctx_host_index(rc->p, name);
-}
-
-struct host *runctx_host(struct runctx *rc, const char *name)
-{
-	int i = runctx_host_index(rc, name);
-	return i >= 0 && rc->hosts ? rc->hosts[i] : NULL;
-}
-
-/* The same answer as `xrun plan` gives (cellctx_iface); rc->need holds
- * every host the plan can use, so opening lazily changes nothing. */
-const char *runctx_iface(const struct runctx *rc, int hi)
-{
-	return cellctx_iface(rc->p, rc->need, hi);
-}
 
 /* "xrun-PID-XXXXXX" (hostset_init's mkdtemp name): the PID, else -1. */
 static long tmp_name_pid(const char *n)
@@ -341,34 +312,6 @@ int hostset_wait(struct runctx *rc, int hi, double timeout, const char *what,
 	buf_release(&w);
 	buf_release(&last);
 	return r;
-}
-
-static int add_host(int *hi, int n, int cap, int h)
-{
-	for (int k = 0; k < n; k++)
-		if (hi[k] == h)
-			return n;
-	if (h >= 0 && n < cap)
-		hi[n++] = h;
-	return n;
-}
-
-int hostset_cell_hosts(const struct runctx *rc, const uint32_t *lv, int *hi,
-		       int cap)
-{
-	const struct plan *p = rc->p;
-	int n = 0;
-	n = add_host(hi, n, cap, rc->client_hi);
-	n = add_host(hi, n, cap, rc->server_hi);
-	for (int f = 0; f < p->nfactors; f++) {
-		const struct plan_factor *fa = &p->factors[f];
-		if (!fa->apply.argv && !fa->verify)
-			continue;
-		for (int k = 0; k < fa->non; k++)
-			n = add_host(hi, n, cap,
-				     runctx_role_index(rc, fa->on[k], lv));
-	}
-	return n;
 }
 
 /* A run that did not end well may have lost its host rather than failed

@@ -1,7 +1,8 @@
 /*
- * What the runner's modules ask of the run's state (runctx.h): the
- * placeholder lookup every template of a run goes through (which open host
- * a plan name means, per cell, is hostset.c's). Both
+ * What the runner's modules ask of the run's state (runctx.h): which plan
+ * host a role or a name means in a cell and its interface, and the
+ * placeholder lookup every template of a run goes through (opening those
+ * hosts is hostset.c's). Both
  * hooks.c and runloop.c use these; keeping them here keeps those two
  * files from depending on each other (runloop.c calls hooks.c, never the
  * reverse).
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "cellctx.h"
 #include "host.h"
 #include "placeholder.h"
 #include "plan.h"
@@ -19,6 +21,38 @@
 #include "strv.h"
 #include "tmpl.h"
 #include "banned.h"
+
+/* ---- hosts: which one a role or a name means ---------------------------- */
+
+int runctx_role_index(const struct runctx *rc, const char *role,
+		      const uint32_t *lv)
+{
+	return cellctx_role_index(rc->p, role, lv);
+}
+
+int runctx_host_index(const struct runctx *rc, const char *name)
+{
+	if (!strcmp(name, "client") && rc->client_hi >= 0 &&
+	    !plan_host_find(rc->p, name))
+		return rc->client_hi;
+	if (!strcmp(name, "server") && rc->server_hi >= 0 &&
+	    !plan_host_find(rc->p, name))
+		return rc->server_hi;
+	return cellctx_host_index(rc->p, name);
+}
+
+struct host *runctx_host(struct runctx *rc, const char *name)
+{
+	int i = runctx_host_index(rc, name);
+	return i >= 0 && rc->hosts ? rc->hosts[i] : NULL;
+}
+
+/* The same answer as `xrun plan` gives (cellctx_iface); rc->need holds
+ * every host the plan can use, so opening lazily changes nothing. */
+const char *runctx_iface(const struct runctx *rc, int hi)
+{
+	return cellctx_iface(rc->p, rc->need, hi);
+}
 
 /* ---- placeholders ----------------------------------------------------- */
 

@@ -132,7 +132,6 @@ void runctx_argv_free(char **argv);
 /* Expand one template into out (cleared first). */
 int runctx_expand(const char *tpl, struct runctx_tmpl *t, struct buf *out,
 		  struct xr_err *err);
-/* hostset.c: the hosts of a run, opened when a cell needs them. */
 /* The host a name in `on:` or the engine section means ("client" and
  * "server" are the current cell's); NULL when not open. */
 struct host *runctx_host(struct runctx *rc, const char *name);
@@ -144,6 +143,7 @@ int runctx_role_index(const struct runctx *rc, const char *role,
 /* Interface for hooks, counters and probes on host index hi
  * (cellctx_iface: the same answer `xrun plan` shows). */
 const char *runctx_iface(const struct runctx *rc, int hi);
+/* hostset.c: the hosts of a run, opened when a cell needs them. */
 /* Allocates rc->hosts and the control directory. */
 int hostset_init(struct runctx *rc, struct xr_err *err);
 /* Open host hi unless open, recording its facts. -XR_EHOST with err. */
@@ -163,11 +163,6 @@ typedef int (*hostset_ready_fn)(struct runctx *rc, int hi, void *ctx,
  * -XR_EINTR. */
 int hostset_wait(struct runctx *rc, int hi, double timeout, const char *what,
 		 hostset_ready_fn ready, void *ctx, struct buf *why);
-
-/* The hosts run cell lv uses, each once: client, server and the on:
- * hosts of the factors with hooks. Returns how many (at most cap). */
-int hostset_cell_hosts(const struct runctx *rc, const uint32_t *lv, int *hi,
-		       int cap);
 
 /* runfacts.c: the facts each run held under (schema/store.md
  * "fact_sets"). */

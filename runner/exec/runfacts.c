@@ -255,12 +255,42 @@ void runfacts_settle(struct runctx *rc, const uint32_t *lv,
 		take_verify(rc, lv, &v[i]);
 }
 
+static int add_host(int *hi, int n, int cap, int h)
+{
+	for (int k = 0; k < n; k++)
+		if (hi[k] == h)
+			return n;
+	if (h >= 0 && n < cap)
+		hi[n++] = h;
+	return n;
+}
+
+/* The hosts run cell lv uses, each once: client, server and the on:
+ * hosts of the factors with hooks. Returns how many (at most cap). */
+static int cell_hosts(const struct runctx *rc, const uint32_t *lv, int *hi,
+		      int cap)
+{
+	const struct plan *p = rc->p;
+	int n = 0;
+	n = add_host(hi, n, cap, rc->client_hi);
+	n = add_host(hi, n, cap, rc->server_hi);
+	for (int f = 0; f < p->nfactors; f++) {
+		const struct plan_factor *fa = &p->factors[f];
+		if (!fa->apply.argv && !fa->verify)
+			continue;
+		for (int k = 0; k < fa->non; k++)
+			n = add_host(hi, n, cap,
+				     runctx_role_index(rc, fa->on[k], lv));
+	}
+	return n;
+}
+
 size_t runfacts_of_run(struct runctx *rc, const uint32_t *lv,
 		       const struct store_run_fact **out)
 {
 	int hi[64];
 	size_t n = 0;
-	int k = rc->rf ? hostset_cell_hosts(rc, lv, hi, 64) : 0;
+	int k = rc->rf ? cell_hosts(rc, lv, hi, 64) : 0;
 	for (int i = 0; i < k; i++) {
 		const struct rf_host *h = &rc->rf->h[hi[i]];
 		if (h->set_id <= 0)

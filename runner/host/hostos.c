@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "host.h"
+#include "kv.h"
 #include "hostos.h"
 #include "osmac.h"
 #include "oswin.h"
@@ -27,12 +28,22 @@ static int win_argv(enum hostos_what what, const char *iface,
 	return oswin_argv(what, iface, letters, out);
 }
 
+/* The fixed sh script for what: run as sh -c SCRIPT sh IFACE LETTERS. */
+static const char *mac_script(enum hostos_what what)
+{
+	if (what == HOSTOS_NIC)
+		return osmac_nic_script;
+	if (what == HOSTOS_SYSTEM)
+		return osmac_system_script;
+	return osmac_counters_script;
+}
+
 static int mac_argv(enum hostos_what what, const char *iface,
 		    const char *letters, struct strv *out)
 {
 	const char *argv[] = {"sh",
 			      "-c",
-			      osmac_script(what),
+			      mac_script(what),
 			      "sh",
 			      iface ? iface : "",
 			      letters ? letters : "",
@@ -153,7 +164,7 @@ static void mac_cache(struct host *h, struct buf *out)
 {
 	const char *text = out->s ? out->s : "";
 	char mac[64];
-	if (hostos_section(text, "profiler-cached", NULL)) {
+	if (kv_section(text, "profiler-cached", NULL)) {
 		const char *kept = host_cache_get(h, host_cache_key(h));
 		if (kept)
 			buf_adds(out, kept);
@@ -212,32 +223,6 @@ int hostos_read(struct host *h, enum hostos_what what, const char *iface,
 	strv_release(&av);
 	buf_release(&out);
 	return rc;
-}
-
-const char *hostos_section(const char *text, const char *name, size_t *len)
-{
-	size_t nl = strlen(name);
-	const char *p = text;
-	while (p && *p) {
-		const char *eol = strchr(p, '\n');
-		const char *e = eol ? eol : p + strlen(p);
-		const char *t = e;
-		while (t > p && (t[-1] == '\r' || t[-1] == ' '))
-			t--;
-		if ((size_t)(t - p) == nl + 3 && memcmp(p, "@@ ", 3) == 0 &&
-		    memcmp(p + 3, name, nl) == 0) {
-			const char *body = eol ? eol + 1 : e, *q = body;
-			while (*q && strncmp(q, "@@ ", 3) != 0) {
-				const char *n2 = strchr(q, '\n');
-				q = n2 ? n2 + 1 : q + strlen(q);
-			}
-			if (len)
-				*len = (size_t)(q - body);
-			return body;
-		}
-		p = eol ? eol + 1 : NULL;
-	}
-	return NULL;
 }
 
 int hostos_iface_ok(enum plan_os os, const char *iface, struct xr_err *err)

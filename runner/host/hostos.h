@@ -54,10 +54,6 @@ int hostos_translate(enum plan_os os, enum hostos_what what, const char *text,
 int hostos_read(struct host *h, enum hostos_what what, const char *iface,
 		const char *letters, struct buf *doc, struct xr_err *err);
 
-/* The body of section "@@ name" of text (up to the next "@@ " line), or
- * NULL when absent; *len its length. */
-const char *hostos_section(const char *text, const char *name, size_t *len);
-
 /* An interface name usable on that OS (Windows adapter names hold spaces:
  * "Ethernet 2"). 0 or -XR_EUSAGE with err. */
 int hostos_iface_ok(enum plan_os os, const char *iface, struct xr_err *err);

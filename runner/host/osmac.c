@@ -24,10 +24,11 @@
 #include "kv.h"
 #include "nicrate.h"
 #include "osmac.h"
+#include "xr_err.h"
 
 #include "banned.h"
 
-static const char nic_script[] =
+const char osmac_nic_script[] =
     "PATH=$PATH:/usr/sbin:/sbin\n"
     "ifconfig \"$1\" >/dev/null 2>&1 || { echo '@@ noiface'; exit 0; }\n"
     "echo '@@ ifconfig'; ifconfig \"$1\"\n"
@@ -49,7 +50,7 @@ static const char nic_script[] =
     "system_profiler -json SPUSBDataType 2>/dev/null;; esac\n"
     "exit 0\n";
 
-static const char system_script[] =
+const char osmac_system_script[] =
     "PATH=$PATH:/usr/sbin:/sbin\n"
     "echo '@@ sw_vers'; sw_vers\n"
     "echo '@@ uname'; printf 'kernel: %s\\nhostname: %s\\n' \"$(uname -r)\" "
@@ -59,7 +60,7 @@ static const char system_script[] =
     "net.inet.tcp.use_newreno; do sysctl \"$k\" 2>/dev/null; done\n"
     "exit 0\n";
 
-static const char counters_script[] =
+const char osmac_counters_script[] =
     "PATH=$PATH:/usr/sbin:/sbin\n"
     "case $2 in *n*)\n"
     "  if [ -n \"$1\" ]; then\n"
@@ -71,15 +72,6 @@ static const char counters_script[] =
     "case $2 in *t*) echo '@@ tcpstats'; netstat -s -p tcp;; esac\n"
     "case $2 in *p*) echo '@@ procs'; ps -axc -o comm=;; esac\n"
     "exit 0\n";
-
-const char *osmac_script(enum hostos_what what)
-{
-	if (what == HOSTOS_NIC)
-		return nic_script;
-	if (what == HOSTOS_SYSTEM)
-		return system_script;
-	return counters_script;
-}
 
 /* ---- small text helpers ----------------------------------------------- */
 
@@ -325,7 +317,7 @@ static void mac_usb(const char *s, size_t len, struct buf *doc)
 int osmac_ether(const char *text, char *mac, size_t n)
 {
 	size_t len;
-	const char *s = hostos_section(text, "ifconfig", &len);
+	const char *s = kv_section(text, "ifconfig", &len);
 	const char *p = s, *end = s ? s + len : NULL;
 	struct line l;
 	while (p && next_line(&p, end, &l)) {
@@ -347,7 +339,7 @@ void osmac_profiler_text(const char *text, struct buf *out)
 	static const char *const names[] = {"ethernet", "usb"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		size_t len;
-		const char *s = hostos_section(text, names[i], &len);
+		const char *s = kv_section(text, names[i], &len);
 		if (s)
 			buf_addf(out, "@@ %s\n%.*s", names[i], (int)len, s);
 	}
@@ -372,17 +364,17 @@ int osmac_nic_doc(const char *text, const char *iface, struct buf *doc)
 	const char *s;
 	size_t n;
 	buf_adds(doc, "source: system_profiler SPEthernetDataType\n");
-	if (hostos_section(text, "noiface", NULL))
+	if (kv_section(text, "noiface", NULL))
 		return buf_adds(doc, "noiface: 1\nnames: ifconfig -l\n");
-	if ((s = hostos_section(text, "ifconfig", &n)) != NULL)
+	if ((s = kv_section(text, "ifconfig", &n)) != NULL)
 		mac_ifconfig(s, n, doc);
-	if ((s = hostos_section(text, "ethernet", &n)) != NULL)
+	if ((s = kv_section(text, "ethernet", &n)) != NULL)
 		mac_ethernet(s, n, iface, doc);
-	if ((s = hostos_section(text, "usb", &n)) != NULL)
+	if ((s = kv_section(text, "usb", &n)) != NULL)
 		mac_usb(s, n, doc);
-	if ((s = hostos_section(text, "hardwareports", &n)) != NULL)
+	if ((s = kv_section(text, "hardwareports", &n)) != NULL)
 		mac_ports(s, n, iface, doc);
-	if ((s = hostos_section(text, "airport", &n)) != NULL)
+	if ((s = kv_section(text, "airport", &n)) != NULL)
 		mac_airport(s, n, iface, doc);
 	return doc->truncated ? -XR_ENOMEM : 0;
 }
@@ -396,7 +388,7 @@ int osmac_system_doc(const char *text, struct buf *doc)
 	const char *s, *p, *end;
 	size_t n;
 
-	if ((s = hostos_section(text, "sw_vers", &n)) != NULL) {
+	if ((s = kv_section(text, "sw_vers", &n)) != NULL) {
 		for (p = s, end = s + n; next_line(&p, end, &l);) {
 			if (line_kv(&l, "ProductName", &v))
 				name = v;
@@ -415,9 +407,9 @@ int osmac_system_doc(const char *text, struct buf *doc)
 			buf_addc(doc, '\n');
 		}
 	}
-	if ((s = hostos_section(text, "uname", &n)) != NULL)
+	if ((s = kv_section(text, "uname", &n)) != NULL)
 		buf_add(doc, s, n);
-	if ((s = hostos_section(text, "sysctl", &n)) == NULL)
+	if ((s = kv_section(text, "sysctl", &n)) == NULL)
 		return doc->truncated ? -XR_ENOMEM : 0;
 	for (p = s, end = s + n; next_line(&p, end, &l);) {
 		if (line_kv(&l, "machdep.cpu.brand_string", &v))
@@ -612,13 +604,13 @@ int osmac_counters_doc(const char *text, struct buf *doc)
 	const char *s;
 	size_t n;
 	buf_adds(doc, "@@ xrun-counters 1\n");
-	if (hostos_section(text, "noiface", NULL))
+	if (kv_section(text, "noiface", NULL))
 		buf_adds(doc, "@@ noiface\n");
-	if ((s = hostos_section(text, "netstat-if", &n)) != NULL)
+	if ((s = kv_section(text, "netstat-if", &n)) != NULL)
 		mac_netstat_if(s, n, doc);
-	if ((s = hostos_section(text, "tcpstats", &n)) != NULL)
+	if ((s = kv_section(text, "tcpstats", &n)) != NULL)
 		mac_tcp(s, n, doc);
-	if ((s = hostos_section(text, "procs", &n)) != NULL)
+	if ((s = kv_section(text, "procs", &n)) != NULL)
 		mac_procs(s, n, doc);
 	return doc->truncated ? -XR_ENOMEM : 0;
 }

@@ -9,10 +9,15 @@
 #ifndef XR_OSMAC_H
 #define XR_OSMAC_H
 
-#include "hostos.h"
+#include <stddef.h>
 
-/* The fixed sh script for what: run as sh -c SCRIPT sh IFACE LETTERS. */
-const char *osmac_script(enum hostos_what what);
+struct buf;
+
+/* The fixed sh scripts, for the interface, the system and a counter
+ * snapshot: run as sh -c SCRIPT sh IFACE LETTERS (hostos.c picks one). */
+extern const char osmac_nic_script[];
+extern const char osmac_system_script[];
+extern const char osmac_counters_script[];
 
 int osmac_nic_doc(const char *text, const char *iface, struct buf *doc);
 /* The interface's MAC address from a nic output's ifconfig section into

@@ -17,6 +17,7 @@
 
 #include "buf.h"
 #include "counters_int.h"
+#include "kv.h"
 #include "nicrate.h"
 #include "oswin.h"
 
@@ -26,7 +27,7 @@
 static json_t *section_json(const char *text, const char *name)
 {
 	size_t len;
-	const char *s = hostos_section(text, name, &len);
+	const char *s = kv_section(text, name, &len);
 	if (!s)
 		return NULL;
 	return json_loadb(s, len, JSON_DECODE_ANY, NULL);
@@ -137,7 +138,7 @@ static void nic_property(json_t *p, struct buf *doc)
 static void nic_wlan(const char *text, const char *name, struct buf *doc)
 {
 	size_t len;
-	const char *s = hostos_section(text, "wlan", &len);
+	const char *s = kv_section(text, "wlan", &len);
 	struct buf t = BUF_INIT, v = BUF_INIT;
 	if (s && name) {
 		buf_add(&t, s, len);
@@ -154,7 +155,7 @@ int oswin_nic_doc(const char *text, struct buf *doc)
 	uint64_t v;
 
 	buf_adds(doc, "source: Get-NetAdapterHardwareInfo\n");
-	if (hostos_section(text, "noiface", NULL))
+	if (kv_section(text, "noiface", NULL))
 		return buf_adds(doc, "noiface: 1\nnames: Get-NetAdapter\n");
 	ad = section_json(text, "adapter");
 	hw = section_json(text, "hardware");
@@ -276,7 +277,7 @@ static void tcp_effective(json_t *ts, json_t *tf, struct buf *doc)
 static void pktmon_fact(const char *text, struct buf *doc)
 {
 	size_t len;
-	const char *s = hostos_section(text, "pktmon", &len);
+	const char *s = kv_section(text, "pktmon", &len);
 	int running = 0, session = 0;
 	for (const char *p = s, *end = s ? s + len : NULL; p && p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -551,7 +552,7 @@ int oswin_counters_doc(const char *text, struct buf *doc)
 	size_t plen;
 
 	buf_adds(doc, "@@ xrun-counters 1\n");
-	if (hostos_section(text, "noiface", NULL))
+	if (kv_section(text, "noiface", NULL))
 		buf_adds(doc, "@@ noiface\n");
 	st = section_json(text, "adapterstats");
 	tp = section_json(text, "tcpperf");
@@ -563,7 +564,7 @@ int oswin_counters_doc(const char *text, struct buf *doc)
 	counters_nic(st, doc);
 	counters_tcp(tp, doc);
 	counters_cpu(cp, doc);
-	procs = hostos_section(text, "procs", &plen);
+	procs = kv_section(text, "procs", &plen);
 	if (procs)
 		counters_procs(procs, plen, doc);
 	json_decref(st);

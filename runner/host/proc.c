@@ -5,7 +5,7 @@
  * clone(CLONE_VM | CLONE_VFORK), which does not copy xrun); the child only
  * makes raw system calls and reports an exec failure to the suspended
  * parent. Every child leads its own process group, which is
- * recorded in a registry (proc_group.c) so that a deadline, an interrupt or
+ * recorded in a registry (proc_registry.c) so that a deadline, an interrupt or
  * exit can kill the whole group, grandchildren included. The parent blocks in
  * poll() on the output pipes, a pidfd and the signal self-pipe with the
  * deadline as timeout: nothing spins while an engine runs.
@@ -41,20 +41,6 @@ extern char **environ;
 #define PROC_LINGER 0.5
 
 static int subreaper_done;
-
-double proc_now_mono(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-double proc_now_wall(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 int proc_loadavg(double *load1, int *cpus)
 {

@@ -1,9 +1,9 @@
 /*
- * proc's process groups and signals: the registry of live groups (each
- * child leads one), TERM-then-KILL of a whole group, the kill of every
- * group at exit, and the SIGINT/SIGTERM/SIGHUP handler with its self-pipe
- * that wakes proc_run's poll(). The forking itself is proc.c's and
- * proc_child.c's.
+ * proc's process groups and signals: reaping a group, TERM-then-KILL of a
+ * whole group, the kill of every registered group (proc_registry.c) and
+ * then of every orphan at exit, and the SIGINT/SIGTERM/SIGHUP handler with
+ * its self-pipe that wakes proc_run's poll(). The forking itself is
+ * proc.c's and proc_child.c's.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -22,44 +22,12 @@
 #include "banned.h"
 
 #define PROC_DEFAULT_GRACE 2.0
-#define PROC_MAX_GROUPS 256
 
 volatile sig_atomic_t proc_interrupted;
 volatile sig_atomic_t proc_interrupt_signo;
 
-/* Live process groups (leader pid == pgid). Read by the signal handler,
- * so entries are plain ints written in one store. */
-static volatile sig_atomic_t groups[PROC_MAX_GROUPS];
 static int sig_pipe[2] = {-1, -1};
 static int atexit_done;
-
-void proc_int_group_add(pid_t pgid)
-{
-	int i;
-	for (i = 0; i < PROC_MAX_GROUPS; i++)
-		if (groups[i] == 0) {
-			groups[i] = pgid;
-			return;
-		}
-	/* Full: the group is still killed by its own proc_run/proc_stop. */
-}
-
-int proc_int_group_known(pid_t pgid)
-{
-	int i;
-	for (i = 0; i < PROC_MAX_GROUPS; i++)
-		if (groups[i] == pgid)
-			return 1;
-	return 0;
-}
-
-void proc_int_group_del(pid_t pgid)
-{
-	int i;
-	for (i = 0; i < PROC_MAX_GROUPS; i++)
-		if (groups[i] == pgid)
-			groups[i] = 0;
-}
 
 /* Reap what we can of a group: the leader (our child) and, because we are
  * a child subreaper, members orphaned by it. Records the leader status. */
@@ -138,11 +106,11 @@ void proc_kill_all(void)
 {
 	int i;
 	for (i = 0; i < PROC_MAX_GROUPS; i++) {
-		pid_t g = groups[i];
+		pid_t g = proc_int_group_slot(i);
 		if (g > 0) {
 			int st = 0, reaped = 0;
+			/* unregisters g (proc_int_group_del) */
 			proc_int_terminate(g, 1.0, &st, &reaped);
-			groups[i] = 0;
 		}
 	}
 	proc_int_orphans(1, NULL);
@@ -156,9 +124,11 @@ static volatile sig_atomic_t sig_shield;
 static void kill_groups_now(void)
 {
 	int i;
-	for (i = 0; i < PROC_MAX_GROUPS; i++)
-		if (groups[i] > 0)
-			kill(-(pid_t)groups[i], SIGKILL);
+	for (i = 0; i < PROC_MAX_GROUPS; i++) {
+		pid_t g = proc_int_group_slot(i);
+		if (g > 0)
+			kill(-g, SIGKILL);
+	}
 }
 
 static void say(const char *msg)

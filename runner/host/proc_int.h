@@ -1,7 +1,7 @@
 /*
- * Internals of proc shared by proc.c (fork/exec, proc_run), proc_group.c
- * (the registry of groups, signals), proc_child.c, proc_orphan.c and
- * proc_spawn.c (background children). Not for other modules.
+ * Internals of proc shared by proc.c (fork/exec, proc_run), proc_registry.c
+ * (the live groups), proc_group.c (their kills, signals), proc_child.c,
+ * proc_orphan.c and proc_spawn.c (background children). Not for other modules.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -43,9 +43,17 @@ pid_t proc_int_start_child(const char *path, const char *const *argv,
 /* TERM the group, KILL after grace, reap what we can, unregister. */
 void proc_int_terminate(pid_t pgid, double grace, int *leader_status,
 			int *leader_reaped);
-/* proc_group.c: the registry and the signal self-pipe. */
+/* proc_registry.c: the live groups, at most PROC_MAX_GROUPS (a group past
+ * them is still killed by its own proc_run/proc_stop). */
+#define PROC_MAX_GROUPS 256
 void proc_int_group_add(pid_t pgid);
 void proc_int_group_del(pid_t pgid);
+/* 1 when pgid is a registered group (its leader's pid). */
+int proc_int_group_known(pid_t pgid);
+/* Slot i (0 <= i < PROC_MAX_GROUPS) of the registry: a group, or 0 when
+ * free. Async-signal-safe. */
+pid_t proc_int_group_slot(int i);
+/* proc_group.c: reaping, the kills and the signal self-pipe. */
 /* Reap what we can of group pgid without waiting (the leader and the
  * members orphaned to us); the leader's status when it was reaped. */
 void proc_int_group_reap(pid_t pgid, int *leader_status, int *leader_reaped);
@@ -54,8 +62,6 @@ void proc_int_ensure_atexit(void);
 /* The signal self-pipe's read end (-1: none), and emptying it. */
 int proc_int_sig_fd(void);
 void proc_int_drain_signals(void);
-/* 1 when pgid is a registered group (its leader's pid). */
-int proc_int_group_known(pid_t pgid);
 /* In the environment of a command whose orphans die when it ends. */
 #define PROC_ORPHAN_MARK "XRUN_ORPHANS=kill"
 /*

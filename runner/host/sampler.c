@@ -12,8 +12,9 @@
  * The thread never forks, waits for a child or touches the process-group
  * registry: the calling thread starts and stops the child, so the
  * engine's waits and the sampler cannot reap each other's processes.
- * Series are built with the clock of the side that read the counters and
- * moved to seconds from the mark when the sampler stops.
+ * Series are built with the clock of the side that read the counters
+ * (sampler_feed.c turns each snapshot into points) and moved to seconds
+ * from the mark when the sampler stops.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -40,155 +41,6 @@
 #include "sampler_int.h"
 
 #include "banned.h"
-
-/* ---- rows to series ---------------------------------------------------- */
-
-/* "RcvbufErrors" -> "rcvbuf_errors"; a leading "TCP" of TcpExt goes. */
-static void snake(const char *in, char *out, size_t outsz)
-{
-	size_t k = 0;
-	if (!strncmp(in, "TCP", 3) && in[3])
-		in += 3;
-	for (size_t i = 0; in[i] && k + 2 < outsz; i++) {
-		char c = in[i];
-		int up = c >= 'A' && c <= 'Z';
-		if (up && i > 0 &&
-		    ((in[i - 1] >= 'a' && in[i - 1] <= 'z') ||
-		     (in[i + 1] >= 'a' && in[i + 1] <= 'z' &&
-		      in[i - 1] >= 'A' && in[i - 1] <= 'Z')))
-			out[k++] = '_';
-		out[k++] = up ? (char)(c - 'A' + 'a') : c;
-	}
-	out[k] = '\0';
-}
-
-/* The series of a counter row: 1 with name, unit and whether it is a
- * level, or 0 for rows that are not sampled. */
-static int sampler_series_of(const struct counter_row *r, char *name, size_t sz,
-			     const char **unit, int *level)
-{
-	char sn[64];
-	int n;
-	size_t len = strlen(r->name);
-
-	*unit = "1";
-	*level = 0;
-	if (!strcmp(r->scope, "nic")) {
-		snprintf(name, sz, "nic.%s", r->name);
-		if (len > 6 && !strcmp(r->name + len - 6, "_bytes"))
-			*unit = "B";
-	} else if (!strcmp(r->scope, "ethtool")) {
-		snprintf(name, sz, "nic.ethtool.%s", r->name);
-	} else if (!strcmp(r->scope, "qdisc")) {
-		snprintf(name, sz, "qdisc.%s", r->name);
-		*level =
-		    !strcmp(r->name, "backlog") || !strcmp(r->name, "qlen");
-		if (!strcmp(r->name, "backlog"))
-			*unit = "B";
-	} else if (!strcmp(r->scope, "tcp") || !strcmp(r->scope, "udp")) {
-		snake(r->name, sn, sizeof sn);
-		snprintf(name, sz, "%s.%s", r->scope,
-			 !strcmp(r->name, "RetransSegs") ? "retrans" : sn);
-	} else if (!strcmp(r->scope, "softirq")) {
-		snake(r->name, sn, sizeof sn);
-		snprintf(name, sz, "softirq.%s", sn);
-	} else if (!strcmp(r->scope, "cpu")) {
-		int idx;
-		char kind[16];
-		*unit = "%";
-		*level = 1;
-		if (!strcmp(r->name, "procs_running")) {
-			snprintf(name, sz, "cpu.running");
-			*unit = "1";
-		} else if (!strcmp(r->name, "busy_avg_pct"))
-			snprintf(name, sz, "cpu.all.busy");
-		else if (!strcmp(r->name, "softirq_avg_pct"))
-			snprintf(name, sz, "cpu.all.softirq");
-		else if (sscanf(r->name, "cpu%d_%15[a-z]_pct%n", &idx, kind,
-				&n) == 2 &&
-			 (size_t)n == len)
-			snprintf(name, sz, "cpu.%d.%s", idx, kind);
-		else
-			return 0; /* busy_max_*: a summary, not a series */
-	} else {
-		return 0;
-	}
-	return 1;
-}
-
-static int is_level_name(const char *name)
-{
-	size_t n = strlen(name);
-	return !strncmp(name, "cpu.", 4) || !strncmp(name, "engine.", 7) ||
-	       (n > 8 && !strcmp(name + n - 8, ".backlog")) ||
-	       (n > 5 && !strcmp(name + n - 5, ".qlen"));
-}
-
-/* One point per row at t; a counter seen for the first time gets zeros
- * at the earlier sample times (ethtool and TcpExt rows only come when
- * they moved), and a counter without a row now gets a zero. */
-static int add_rows(struct sampler *s, const struct counter_row *rows, size_t n,
-		    double t)
-{
-	char name[SERIES_NAME_MAX];
-	const char *unit;
-	int level, rc = 0;
-
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		struct series *se;
-		if (!sampler_series_of(&rows[i], name, sizeof name, &unit,
-				       &level))
-			continue;
-		se = series_set_get(&s->set, s->label, name, unit);
-		if (!se)
-			return -XR_ENOMEM;
-		if (se->n == 0 && !level) /* seen for the first time */
-			for (size_t k = 0; rc == 0 && k < s->ntimes; k++)
-				rc = series_add(se, s->times[k], 0);
-		if (rc == 0)
-			rc = series_add(se, t, rows[i].value);
-	}
-	for (size_t i = 0; rc == 0 && i < s->set.n; i++) {
-		struct series *se = &s->set.s[i];
-		if ((se->n == 0 || se->t[se->n - 1] != t) &&
-		    !is_level_name(se->name))
-			rc = series_add(se, t, 0);
-	}
-	return rc;
-}
-
-/* A snapshot taken at t (the reader's clock): the interval since the
- * previous one becomes points. Takes snap. */
-int sampler_feed(struct sampler *s, struct counters_snap *snap, double t)
-{
-	struct counter_row *rows = NULL;
-	size_t n = 0;
-	int rc = 0;
-
-	pthread_mutex_lock(&s->lock);
-	if (s->prev) {
-		rc = counters_interval(s->prev, snap, &rows, &n);
-		if (rc == 0)
-			rc = add_rows(s, rows, n, t);
-		free(rows);
-		if (rc == 0 && s->ntimes == s->captimes) {
-			size_t nc = s->captimes ? s->captimes * 2 : 64;
-			double *nt = realloc(s->times, nc * sizeof *nt);
-			if (!nt)
-				rc = -XR_ENOMEM;
-			else {
-				s->times = nt;
-				s->captimes = nc;
-			}
-		}
-		if (rc == 0)
-			s->times[s->ntimes++] = t;
-	}
-	counters_snap_free(s->prev);
-	s->prev = snap;
-	pthread_mutex_unlock(&s->lock);
-	return rc;
-}
 
 /* ---- the local reader ---------------------------------------------------- */
 
@@ -495,12 +347,6 @@ double sampler_lead_s(double period)
 	/* whole periods up to SAMPLER_LEAD_S; 1e-9: 0.2 / 0.1 is not 2 */
 	k = ceil(SAMPLER_LEAD_S / period - 1e-9);
 	return k * period;
-}
-
-void sampler_lead_check(struct sampler *s, int all)
-{
-	if (all || s->ntimes >= s->lead_points)
-		proc_latch_fire(&s->lead);
 }
 
 int sampler_wait_lead(struct sampler *s, double until)

@@ -102,7 +102,8 @@ int sampler_peek_new(struct sampler *s, struct series_set *dst);
 void sampler_stop(struct sampler *s, struct series_set *dst);
 
 /* A Linux far loop's output (its framed documents) read as the sampler
- * of host label reads their "@@ engine" sections (sampler_engine.c):
+ * of host label reads their "@@ engine" sections (sampler_remote.c, with
+ * sampler_engine.c's reader):
  * engine.cpu and engine.core moved into dst, t the frames' far uptime.
  * For tests and benchmarks of the far side's reading. 0, -XR_ENOMEM or
  * -XR_EPARSE. */

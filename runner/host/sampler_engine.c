@@ -416,29 +416,6 @@ int sampler_engine_frame(struct sampler *s, const char *text, size_t len,
 	return add_points(s, up, w->np, &acc);
 }
 
-int sampler_far_engine(const char *label, const char *text,
-		       struct series_set *dst)
-{
-	struct sampler s;
-	const char *body;
-	size_t len;
-	double up;
-	int rc = 0;
-
-	memset(&s, 0, sizeof s);
-	snprintf(s.label, sizeof s.label, "%s", label);
-	s.what = PLAN_COUNTER_CPU;
-	pthread_mutex_init(&s.lock, NULL);
-	while (rc == 0 && (text = sampler_frame_next(text, &body, &len, &up)))
-		rc = sampler_engine_frame(&s, body, len, up);
-	if (rc == 0)
-		rc = series_set_take(dst, &s.set);
-	series_set_release(&s.set);
-	sampler_engine_free(&s);
-	pthread_mutex_destroy(&s.lock);
-	return rc;
-}
-
 void sampler_engine_free(struct sampler *s)
 {
 	free(s->eng);

@@ -1,6 +1,8 @@
 /*
  * Internals of the sampler shared by sampler.c (the local and netns
- * readers, the lifecycle) and sampler_remote.c (the far-side stream).
+ * readers, the lifecycle), sampler_remote.c (the far-side stream),
+ * sampler_engine.c (the engine's processes) and sampler_feed.c (snapshots
+ * into points).
  * Not for other modules: sampler.h is the interface.
  *
  * SPDX-License-Identifier: MIT

@@ -5,6 +5,8 @@
  * of `top -l 0 -s S -n 0` (mactop.h) that become cpu.all.busy, or on a
  * Windows host the frames of a Get-Counter loop (winctr.h) that become
  * cpu and nic drop series; and, at the stop, the last partial interval.
+ * A far loop's whole text is also read here offline, for its engine
+ * series (sampler_far_engine: tests and benchmarks).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -525,4 +527,29 @@ void sampler_remote_last(struct sampler *s)
 	else if (sampler_feed(s, snap, now - s->offset) < 0)
 		snprintf(s->note, sizeof s->note,
 			 "sampler on '%s' stopped: out of memory", s->label);
+}
+
+/* ---- a far loop's text read offline (tests, bench/far-watch.c) -------- */
+
+int sampler_far_engine(const char *label, const char *text,
+		       struct series_set *dst)
+{
+	struct sampler s;
+	const char *body;
+	size_t len;
+	double up;
+	int rc = 0;
+
+	memset(&s, 0, sizeof s);
+	snprintf(s.label, sizeof s.label, "%s", label);
+	s.what = PLAN_COUNTER_CPU;
+	pthread_mutex_init(&s.lock, NULL);
+	while (rc == 0 && (text = sampler_frame_next(text, &body, &len, &up)))
+		rc = sampler_engine_frame(&s, body, len, up);
+	if (rc == 0)
+		rc = series_set_take(dst, &s.set);
+	series_set_release(&s.set);
+	sampler_engine_free(&s);
+	pthread_mutex_destroy(&s.lock);
+	return rc;
 }

@@ -2,7 +2,9 @@
  * The plan model: what a YAML plan (schema/plan.md, format version 1) means
  * once loaded and validated. plan_load() builds it; everything else reads
  * it. All memory belongs to the plan's arena and is freed by plan_free().
- * Fields are read-only for every module but plan.c.
+ * Fields are read-only for every module but the loader (plan_load.c and
+ * the builders of plan_build.h). This header is the model alone: the
+ * loader, the lookups (plan_query.c) and the rest define what it declares.
  *
  * SPDX-License-Identifier: MIT
  */

@@ -1,10 +1,10 @@
 /*
- * The parts of the plan loader that plan.c's load() calls in turn, one
+ * The parts of the plan loader that plan_load.c's load() calls in turn, one
  * file per part of the plan: hosts, vars and engine (plan_sections.c),
  * factors and exclusions (plan_factor.c), factor-bound hosts
  * (plan_bind.c), the report section
  * (plan_report.c), then the cross-references (plan_check.c). Each reads
- * through pctx.h; none calls plan.c.
+ * through pctx.h; none calls plan_load.c.
  *
  * SPDX-License-Identifier: MIT
  */

@@ -3,9 +3,12 @@
  * read-only (also on a read-only file system), its schema
  * (schema/store.sql, compiled in), versioning and migrations (PRAGMA
  * user_version), the lock that keeps a second xrun off a DB, and the
- * transactions. The rows written through the handle (plans, sessions,
- * runs and their results, hooks, host facts) are store_rows.c; the typed
- * readers store_read.c.
+ * transactions, with what every writer and reader of the store shares: the
+ * one-shot statement helpers, which tables an older store lacks, a stored
+ * status name read back, the per-run statements finalized at the close.
+ * The rows written through the handle (plans, sessions, runs and their
+ * results, hooks, host facts) are store_rows.c; the typed readers
+ * store_read.c. This file calls none of them.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -22,6 +25,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "run_status.h"
 #include "store_int.h"
 #include "banned.h"
 
@@ -239,6 +243,59 @@ int store_has_schedules(struct store *st)
 				    -1, &s, NULL);
 	sqlite3_finalize(s);
 	return rc == SQLITE_OK;
+}
+
+/* 1 when the store has the shards table (a store older than version 10
+ * read without migrating has none: nothing is sharded). */
+int store_has_shards(struct store *st)
+{
+	sqlite3_stmt *s;
+	int found;
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT 1 FROM sqlite_master WHERE type = "
+			       "'table' AND name = 'shards'",
+			       -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	found = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return found;
+}
+
+int store_status_parse(const char *name)
+{
+	return run_status_parse(name);
+}
+
+int store_prep(struct store *st, const char *sql, sqlite3_stmt **s,
+	       struct xr_err *err)
+{
+	if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) != SQLITE_OK) {
+		*s = NULL;
+		return store_db_fail(st, err, "preparing a statement");
+	}
+	return 0;
+}
+
+int store_step_done(struct store *st, sqlite3_stmt *s, const char *what,
+		    struct xr_err *err)
+{
+	int rc = sqlite3_step(s);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		int r = store_db_fail(st, err, what);
+		sqlite3_finalize(s);
+		return r;
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
+void store_per_run_finalize(struct store *st)
+{
+	int k;
+	for (k = 0; k < STORE_PER_RUN_MAX; k++) {
+		sqlite3_finalize(st->per_run[k]);
+		st->per_run[k] = NULL;
+	}
 }
 
 static int store_exec_sql(struct store *st, const char *sql, struct xr_err *err)

@@ -1,7 +1,8 @@
 /*
- * Internal to the store (store.c: handle, schema, lock, transactions;
- * store_rows.c: the rows written through it; store_read.c: the typed
- * readers; store_series.c: series packed and read back). Other modules see only
+ * Internal to the store (store.c: handle, schema, lock, transactions and
+ * the helpers below that every writer and reader uses; store_rows.c: the
+ * rows written through it; store_read.c: the typed readers;
+ * store_series.c: series packed and read back). Other modules see only
  * the opaque struct store of store.h.
  *
  * SPDX-License-Identifier: MIT
@@ -29,7 +30,8 @@ struct store {
 	struct sqlite3_stmt *per_run[STORE_PER_RUN_MAX];
 };
 
-/* Finalize the per-run statements (store_close). */
+/* Finalize the per-run statements (store_rows.c prepares them; store.c
+ * finalizes them at store_close). */
 void store_per_run_finalize(struct store *st);
 
 /* Fill err with what failed and SQLite's message; returns the negative

@@ -64,29 +64,6 @@ static char *col_strdup(sqlite3_stmt *s, int i)
 	return t ? strdup((const char *)t) : NULL;
 }
 
-int store_step_done(struct store *st, sqlite3_stmt *s, const char *what,
-		    struct xr_err *err)
-{
-	int rc = sqlite3_step(s);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-		int r = store_db_fail(st, err, what);
-		sqlite3_finalize(s);
-		return r;
-	}
-	sqlite3_finalize(s);
-	return 0;
-}
-
-int store_prep(struct store *st, const char *sql, sqlite3_stmt **s,
-	       struct xr_err *err)
-{
-	if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) != SQLITE_OK) {
-		*s = NULL;
-		return store_db_fail(st, err, "preparing a statement");
-	}
-	return 0;
-}
-
 /*
  * The statements every run executes, prepared once per store handle
  * (parsing them again for every run was a good part of xrun's CPU per
@@ -172,15 +149,6 @@ static int per_run_done(struct store *st, sqlite3_stmt *s, const char *what,
 		r = store_db_fail(st, err, what);
 	sqlite3_reset(s);
 	return r;
-}
-
-void store_per_run_finalize(struct store *st)
-{
-	int k;
-	for (k = 0; k < STORE_PER_RUN_MAX; k++) {
-		sqlite3_finalize(st->per_run[k]);
-		st->per_run[k] = NULL;
-	}
 }
 
 int store_plan_put(struct store *st, const char *name, const char *title,
@@ -410,11 +378,6 @@ int store_session_set_planned(struct store *st, int64_t session_id,
 	sqlite3_bind_int64(s, 1, session_id);
 	sqlite3_bind_int64(s, 2, nruns);
 	return store_step_done(st, s, "recording the schedule", err);
-}
-
-int store_status_parse(const char *name)
-{
-	return run_status_parse(name);
 }
 
 static int status_code(const char *name)

@@ -24,22 +24,6 @@
 #include "strv.h"
 #include "banned.h"
 
-/* 1 when the store has the shards table (a store older than version 10
- * read without migrating has none: nothing is sharded). */
-int store_has_shards(struct store *st)
-{
-	sqlite3_stmt *s;
-	int found;
-	if (sqlite3_prepare_v2(st->db,
-			       "SELECT 1 FROM sqlite_master WHERE type = "
-			       "'table' AND name = 'shards'",
-			       -1, &s, NULL) != SQLITE_OK)
-		return 0;
-	found = sqlite3_step(s) == SQLITE_ROW;
-	sqlite3_finalize(s);
-	return found;
-}
-
 int store_shard_put(struct store *st, int64_t session_id,
 		    const struct store_shard *sh, struct xr_err *err)
 {

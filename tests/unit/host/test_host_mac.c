@@ -47,7 +47,7 @@ static void test_argv(void)
 	       0, "macos counters argv");
 	ok(av.n == 6, "sh -c SCRIPT sh IFACE LETTERS");
 	is_str(av.v[0], "sh", "sh");
-	is_str(av.v[2], osmac_script(HOSTOS_COUNTERS), "the fixed script");
+	is_str(av.v[2], osmac_counters_script, "the fixed script");
 	is_str(av.v[4], "en7", "interface as $1");
 	is_str(av.v[5], "ntp", "sections as $2");
 	ok(strstr(av.v[2], "netstat -I \"$1\" -b -d -n") &&
@@ -358,7 +358,7 @@ static void fake_from(const char *dir, const char *tool, const char *file,
 {
 	char path[700], *t = slurp(file);
 	size_t n = 0;
-	const char *body = t ? hostos_section(t, sec, &n) : NULL;
+	const char *body = t ? kv_section(t, sec, &n) : NULL;
 	FILE *f;
 	snprintf(path, sizeof path, "%s/%s.out", dir, tool);
 	f = fopen(path, "w");

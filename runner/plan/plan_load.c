@@ -1,10 +1,10 @@
 /*
- * The plan loader (see plan.h): reads a YAML plan through plan_yaml.c,
- * builds the model in one arena and reports every problem it finds with
- * the line:col of the offending key or value. This file holds the entry
- * points and the top-level keys; the parts of the plan are built by the
- * files of plan_build.h, all reading through pctx.c (the typed readers);
- * the lookups of plan.h are in plan_query.c.
+ * The plan loader (plan_load() of plan.h): reads a YAML plan through
+ * plan_yaml.c, builds the model in one arena and reports every problem it
+ * finds with the line:col of the offending key or value. This file holds
+ * the entry points and the top-level keys; the parts of the plan are built
+ * by the files of plan_build.h, all reading through pctx.c (the typed
+ * readers); the lookups of plan.h are in plan_query.c.
  *
  * SPDX-License-Identifier: MIT
  */
