@@ -98,10 +98,15 @@ q sq.db "select cell_index from runs where rep > 4 order by position" | uniq | s
 plan k abba 0.15
 "$XRUN" run k.yaml --quiet 2>k1.err &
 pid=$!
-for _ in $(seq 1200); do
+# Until the first extra run is stored (a deadline in seconds, not in
+# polls: on a loaded machine the 16 pilot runs took longer than 1,200
+# polls did, and the kill then came before the decision).
+deadline=$((SECONDS + 300))
+while [ $SECONDS -lt $deadline ] && kill -0 $pid 2>/dev/null; do
 	[ -f k.db ] && [ "$(q k.db "select count(*) from runs where rep > 4 and status='ok'" 2>/dev/null || echo 0)" -ge 1 ] && break
 	sleep 0.05
 done
+kill -0 $pid 2>/dev/null || fail "the run ended before the kill: $(cat k1.err)"
 kill -9 $pid
 wait $pid 2>/dev/null || true
 [ "$(q k.db "select count(*) from sizing")" = 4 ] || fail "no decision before the kill"

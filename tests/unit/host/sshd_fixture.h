@@ -81,15 +81,16 @@ static inline struct proc *fx_sshd_start(const char *dir, const char *setenv,
 		port = tap_free_port();
 		if (!(f = fopen(path, "w")))
 			return NULL;
-		fprintf(f,
-			"Port %d\nListenAddress 127.0.0.1\nHostKey %s/host_key\n"
-			"PidFile none\nAuthorizedKeysFile %s/authorized_keys\n"
-			"PermitRootLogin prohibit-password\n"
-			"PasswordAuthentication no\nStrictModes no\nUsePAM no\n"
-			"MaxSessions 50\nMaxStartups 50\nLogLevel VERBOSE\n"
-			"SetEnv HOME=%s/home%s%s\n",
-			port, dir, dir, dir, setenv ? " " : "",
-			setenv ? setenv : "");
+		fprintf(
+		    f,
+		    "Port %d\nListenAddress 127.0.0.1\nHostKey %s/host_key\n"
+		    "PidFile none\nAuthorizedKeysFile %s/authorized_keys\n"
+		    "PermitRootLogin prohibit-password\n"
+		    "PasswordAuthentication no\nStrictModes no\nUsePAM no\n"
+		    "MaxSessions 50\nMaxStartups 50\nLogLevel VERBOSE\n"
+		    "SetEnv HOME=%s/home%s%s\n",
+		    port, dir, dir, dir, setenv ? " " : "",
+		    setenv ? setenv : "");
 		fclose(f);
 		unlink(log);
 		o.argv = argv;

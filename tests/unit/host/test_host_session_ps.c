@@ -243,8 +243,8 @@ static struct proc *start_sshd(int *port_out)
 		snprintf(src, sizeof src, ".");
 	if (write_standin() < 0)
 		return NULL;
-	snprintf(env, sizeof env, "PATH=%s/bin:/usr/bin:/bin XRUN_SOURCE_DIR=%s",
-		 dir, src);
+	snprintf(env, sizeof env,
+		 "PATH=%s/bin:/usr/bin:/bin XRUN_SOURCE_DIR=%s", dir, src);
 	return fx_sshd_start(dir, env, port_out);
 }
 
