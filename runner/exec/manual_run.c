@@ -165,9 +165,9 @@ static int wait_factor(struct runctx *rc, size_t i, int f, int first)
 }
 
 /* The hosts manual factor f's step touches in cell lv, whose facts are
- * read again: the hosts its hosts: binds, else its on: hosts, else the
- * cell's client and server (a step that names no host may change
- * either). */
+ * read again: the hosts its hosts: binds, else its on: hosts (which
+ * default to the client: plan_factor.c; a step that changes the server
+ * says so in on:). */
 static void touch_manual(struct runctx *rc, int f, const uint32_t *lv)
 {
 	const struct plan_factor *fac = &rc->p->factors[f];
@@ -178,13 +178,6 @@ static void touch_manual(struct runctx *rc, int f, const uint32_t *lv)
 		    runctx_role_index(
 			rc, fac->nbind ? fac->bind[k].role : fac->on[k], lv),
 		    1, f, lv[f]);
-	if (m == 0) {
-		runfacts_touch(rc, runctx_role_index(rc, "client", lv), 1, f,
-			       lv[f]);
-		if (plan_role_host(rc->p, "server", lv))
-			runfacts_touch(rc, runctx_role_index(rc, "server", lv),
-				       1, f, lv[f]);
-	}
 }
 
 int hooks_manual_enter(struct runctx *rc, size_t i, int first)

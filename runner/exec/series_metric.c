@@ -198,5 +198,7 @@ const struct series_set *series_metric_finish(struct runctx *rc,
 	for (i = 0; i < e->nmetrics; i++)
 		if (e->metrics[i].series)
 			add_metric(rc, &e->metrics[i], ss, res);
-	return ss->n ? ss : NULL;
+	/* a note without series (sample: off, a counters snapshot that
+	 * failed after the run) is stored too: issue 40, no silent drop */
+	return ss->n || ss->note[0] ? ss : NULL;
 }

@@ -19,8 +19,9 @@ struct series_set;
  * Move the engine's own series of res into ss, add its intervals
  * (engine.throughput on res->iv_host, else the receiving role's host,
  * unless ss has it) and every series metric of the plan to res's metrics.
- * Returns ss when it holds a series, else NULL: what store_run_record.series
- * takes. A metric whose series the run lacks has no value for the run.
+ * Returns ss when it holds a series or a note, else NULL: what
+ * store_run_record.series takes. A metric whose series the run lacks has
+ * no value for the run.
  */
 const struct series_set *series_metric_finish(struct runctx *rc,
 					      struct engine_result *res,

@@ -431,7 +431,14 @@ int sizing_after_run(struct runctx *rc, size_t i, struct xr_err *err)
 		goto out;
 	}
 	if ((r = store_commit(rc->st, err)) == 0 && added) {
+		size_t j;
+		/* the ETA counts the extra runs' engine seconds too (it
+		 * counted their number only: after a pilot it fell short by
+		 * them, or showed --:--:--) */
 		rc->n_todo += added;
+		for (j = at; j < at + added; j++)
+			rc->est_todo += exec_run_seconds(
+			    rc->p, matrix_cell(&rc->m, rc->s.runs[j].cell));
 		r = shift_retry(rc, at, added, err);
 		if (r == 0)
 			r = reload_runs(rc, err);
