@@ -18,41 +18,10 @@
 
 #include "arena.h"
 #include "chart.h"
+#include "chart_text_fixture.h"
 #include "report.h"
 #include "tap.h"
 #include "banned.h"
-
-static double measure(void *ctx, const char *s, size_t len, double size)
-{
-	(void)ctx;
-	(void)s;
-	return 0.5 * size * (double)len;
-}
-
-static int lines(void *ctx, const char *s, double size, double width)
-{
-	(void)ctx;
-	(void)s;
-	(void)size;
-	(void)width;
-	return 1;
-}
-
-static int wrap(void *ctx, const char *s, double size, double width,
-		const char **start, size_t *len, int max)
-{
-	(void)ctx;
-	(void)size;
-	(void)width;
-	if (max < 1)
-		return 0;
-	start[0] = s;
-	len[0] = strlen(s);
-	return 1;
-}
-
-static const struct chart_text tx = {NULL, measure, lines, wrap};
-static const struct chart_style st = {7, 7, 30, 220};
 
 #define MAXC 2500
 
@@ -129,8 +98,8 @@ int main(void)
 	       "holds every value)",
 	       "50 x 50 = 2500 cells: left out, counted as cells");
 	ok(c.ngroups == 0, "no bar (%d groups)", c.ngroups);
-	ok(chart_bars_fig(&c, &st, &tx, 480, a, &f) == 0 && f.nops == 1 &&
-	       f.ops[0].kind == CHART_OP_TEXT,
+	ok(chart_bars_fig(&c, &fx_chart_st, &fx_chart_tx, 480, a, &f) == 0 &&
+	       f.nops == 1 && f.ops[0].kind == CHART_OP_TEXT,
 	   "its figure is one line (%d shapes)", f.nops);
 	is_str(f.nops ? f.ops[0].text : NULL, c.left_out, "the line says why");
 	r.about.lang = REPORT_LANG_JA;

@@ -24,6 +24,7 @@
 
 #include "arena.h"
 #include "chart.h"
+#include "chart_text_fixture.h"
 #include "report.h"
 #include "tap.h"
 #include "banned.h"
@@ -94,39 +95,6 @@ static void model(struct report *r)
 	r->ntables = 1;
 }
 
-/* Every character is 0.5 em wide, one line each (as test_chart.c). */
-static double measure(void *ctx, const char *s, size_t len, double size)
-{
-	(void)ctx;
-	(void)s;
-	return 0.5 * size * (double)len;
-}
-
-static int lines(void *ctx, const char *s, double size, double width)
-{
-	(void)ctx;
-	(void)s;
-	(void)size;
-	(void)width;
-	return 1;
-}
-
-static int wrap(void *ctx, const char *s, double size, double width,
-		const char **start, size_t *len, int max)
-{
-	(void)ctx;
-	(void)size;
-	(void)width;
-	if (max < 1)
-		return 0;
-	start[0] = s;
-	len[0] = strlen(s);
-	return 1;
-}
-
-static const struct chart_text tx = {NULL, measure, lines, wrap};
-static const struct chart_style sty = {7, 7, 30, 220};
-
 int main(void)
 {
 	struct report r;
@@ -151,7 +119,7 @@ int main(void)
 	       "Figure 1. throughput by x (geomean, whiskers = 95% interval)",
 	       "every bar a geomean: the caption says geomean alone");
 
-	chart_layout(&c, &sty, &tx, 0, 480, &f);
+	chart_layout(&c, &fx_chart_st, &fx_chart_tx, 0, 480, &f);
 	ok(fabs(f.step - 2) < 1e-9, "ticks of 2 (%g)", f.step);
 	ok(fabs(f.ymax - 12) < 1e-9,
 	   "4.73 ticks + 0.3 of room = 5.03: the axis ends at 12 (%g)", f.ymax);
