@@ -20,12 +20,12 @@ extern const struct opt_cmd cmd_run_spec;      /* cmd_run.c */
 extern const struct opt_cmd cmd_status_spec;   /* cmd_status.c */
 extern const struct opt_cmd cmd_report_spec;   /* cmd_report.c */
 extern const struct opt_cmd cmd_merge_spec;    /* cmd_merge.c */
-extern const struct opt_cmd cmd_lab_spec;      /* lab.c */
+extern const struct opt_cmd cmd_lab_spec;      /* cmd_lab.c */
 extern const struct opt_cmd cmd_version_spec;  /* cmd_help.c */
 extern const struct opt_cmd cmd_help_spec;     /* cmd_help.c */
 
-/* Choice sources (OPT_CHOICE) from the tables: output formats and report
- * languages (choices.c), lab link profiles (lab.c). */
+/* Choice sources (OPT_CHOICE) from the tables (choices.c): output formats,
+ * report languages, verdicts, adjustments, lab link profiles. */
 extern const struct opt_choices cli_format_choices;
 extern const struct opt_choices cli_verdict_choices;
 extern const struct opt_choices cli_lang_choices;

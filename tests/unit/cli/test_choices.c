@@ -1,5 +1,5 @@
 /* Unit tests for options whose values come from a table (OPT_CHOICE,
- * opt.h; the sources in choices.c and lab.c): the parser takes exactly the
+ * opt.h; the sources in choices.c): the parser takes exactly the
  * table's names and refuses the rest, and each of --help, the man page and
  * the bash completion lists every row of every table an option names.
  * OPT_CHOICES (a comma-separated list of the table's names, as bits).
