@@ -24,8 +24,8 @@ const struct opt_choices cli_format_choices = {"format", choices_format_name};
 const struct opt_choices cli_lang_choices = {"language", lang_name};
 /* Multiplicity adjustments: reports/model's report_adjust_name(). */
 /* The rehearsal lab's link profiles (runner/lab's table). */
-const struct opt_choices lab_profile_choices = {"lab profile",
-						lab_profile_name};
+const struct opt_choices cli_lab_profile_choices = {"lab profile",
+						    lab_profile_name};
 const struct opt_choices cli_adjust_choices = {"adjustment",
 					       report_adjust_name};
 

@@ -30,7 +30,7 @@ extern const struct opt_choices cli_format_choices;
 extern const struct opt_choices cli_verdict_choices;
 extern const struct opt_choices cli_lang_choices;
 extern const struct opt_choices cli_adjust_choices;
-extern const struct opt_choices lab_profile_choices;
+extern const struct opt_choices cli_lab_profile_choices;
 
 /* `xrun --help`: every command of the table with its summary. */
 void cli_print_commands(FILE *f);

@@ -26,8 +26,8 @@ static const char *bottleneck_name(size_t i)
 	return i < 2 ? bottlenecks[i] : NULL;
 }
 
-static const struct opt_choices lab_bottleneck_choices = {"bottleneck",
-							  bottleneck_name};
+static const struct opt_choices bottleneck_choices = {"bottleneck",
+						      bottleneck_name};
 
 /* ---- what the actions print --------------------------------------------- */
 
@@ -41,8 +41,8 @@ static void print_hosts(const struct lab *l)
 		       lab_ifname(l, i));
 }
 
-static int lab_up_print(struct lab *l, const struct lab_profile *pr,
-			struct xr_err *err)
+static int do_up(struct lab *l, const struct lab_profile *pr,
+		 struct xr_err *err)
 {
 	int foreign[2], i;
 	int rc = lab_up(l, pr, foreign, err);
@@ -70,7 +70,7 @@ static int lab_up_print(struct lab *l, const struct lab_profile *pr,
 	return 0;
 }
 
-static int lab_down_print(struct lab *l, struct xr_err *err)
+static int do_down(struct lab *l, struct xr_err *err)
 {
 	int found, kept[2], i;
 	int rc = lab_down(l, &found, kept, err);
@@ -137,7 +137,7 @@ static void print_end(const struct lab *l, const struct lab_state *st, int i)
 	print_shaping(l, i);
 }
 
-static int lab_status_print(struct lab *l)
+static int show_status(struct lab *l)
 {
 	struct lab_state st;
 	int i, up;
@@ -170,7 +170,7 @@ static int lab_status_print(struct lab *l)
 
 /* ---- the command line ------------------------------------------------- */
 
-struct lab_args {
+struct labcmd_args {
 	const char *profile, *prefix;
 	const char *rate, *burst, *latency, *bottleneck;
 };
@@ -206,8 +206,8 @@ static int parse_rate(const char *s, double *bps, struct xr_err *err)
 }
 
 /* The profile --rate [--burst] [--latency] describe, or the one named. */
-static int lab_profile_of(const struct lab_args *a, struct lab_profile *pr,
-			  struct xr_err *err)
+static int profile_of_args(const struct labcmd_args *a, struct lab_profile *pr,
+			   struct xr_err *err)
 {
 	const struct lab_profile *named;
 	const char *why = NULL;
@@ -264,17 +264,17 @@ static int lab_profile_of(const struct lab_args *a, struct lab_profile *pr,
 	return 0;
 }
 
-#define LA(field) offsetof(struct lab_args, field)
-#define LAB_PREFIX_OPT                                                         \
+#define LA(field) offsetof(struct labcmd_args, field)
+#define PREFIX_OPT                                                             \
 	{                                                                      \
 		"prefix", 0, "P",                                              \
 		    "the lab's name: namespaces P-client and P-server "        \
 		    "(default xr)",                                            \
 		    OPT_STRING, LA(prefix), NULL, 0                            \
 	}
-static const struct opt_def lab_up_options[] = {
+static const struct opt_def up_options[] = {
     {"profile", 0, NULL, "the link's profile (default 10gbe; listed below)",
-     OPT_CHOICE, LA(profile), NULL, 0, &lab_profile_choices},
+     OPT_CHOICE, LA(profile), NULL, 0, &cli_lab_profile_choices},
     {"rate", 0, "RATE",
      "shape the link with tbf at RATE instead of a profile (1000mbit, "
      "2.5gbit)",
@@ -290,11 +290,11 @@ static const struct opt_def lab_up_options[] = {
      "where the shaping queue is: ends (each end's egress, the default) or "
      "router (a PREFIX-router namespace between the two: the real "
      "bottleneck for latency under load, docs/lab.md)",
-     OPT_CHOICE, LA(bottleneck), NULL, 0, &lab_bottleneck_choices},
-    LAB_PREFIX_OPT,
+     OPT_CHOICE, LA(bottleneck), NULL, 0, &bottleneck_choices},
+    PREFIX_OPT,
     {0},
 };
-static const struct opt_def lab_prefix_options[] = {LAB_PREFIX_OPT, {0}};
+static const struct opt_def prefix_options[] = {PREFIX_OPT, {0}};
 #undef LA
 
 static void profiles_help(FILE *f)
@@ -306,19 +306,19 @@ static void profiles_help(FILE *f)
 		fprintf(f, "  %-8s %s\n", pr->name, pr->about);
 }
 
-static const struct opt_cmd lab_subs[4];
-static int lab_finish(int rc, struct xr_err *err);
+static const struct opt_cmd subs[4];
+static int sub_finish(int rc, struct xr_err *err);
 
 /*
  * What every action needs: its options, then the prefix (checked before
  * anything is looked at or created, so a bad one is a usage error even
- * without root), root and ip. Returns an exit status, or LAB_GO when the
+ * without root), root and ip. Returns an exit status, or SUB_GO when the
  * action may run on *l (lab_free it). opt_parse's outcomes are turned into
  * their exit status here and never travel beside the error codes of err.
  */
-#define LAB_GO (-1)
-static int lab_start(const struct opt_cmd *c, int argc, char **argv,
-		     struct lab_args *a, struct lab **l, struct xr_err *err)
+#define SUB_GO (-1)
+static int sub_start(const struct opt_cmd *c, int argc, char **argv,
+		     struct labcmd_args *a, struct lab **l, struct xr_err *err)
 {
 	int n = opt_parse(c, argc, argv, a);
 	int rc;
@@ -332,13 +332,13 @@ static int lab_start(const struct opt_cmd *c, int argc, char **argv,
 	if (rc < 0) {
 		lab_free(*l);
 		*l = NULL;
-		return lab_finish(rc, err);
+		return sub_finish(rc, err);
 	}
-	return LAB_GO;
+	return SUB_GO;
 }
 
 /* The exit status of an action's result: 0, or err's code's. */
-static int lab_finish(int rc, struct xr_err *err)
+static int sub_finish(int rc, struct xr_err *err)
 {
 	if (rc < 0) {
 		xr_err_print(err, "xrun lab");
@@ -349,63 +349,63 @@ static int lab_finish(int rc, struct xr_err *err)
 
 static int cmd_lab_up(int argc, char **argv)
 {
-	struct lab_args a = {0};
+	struct labcmd_args a = {0};
 	struct xr_err err = {0};
 	struct lab *l;
 	struct lab_profile pr;
-	int rc = lab_start(&lab_subs[0], argc, argv, &a, &l, &err);
-	if (rc != LAB_GO)
+	int rc = sub_start(&subs[0], argc, argv, &a, &l, &err);
+	if (rc != SUB_GO)
 		return rc;
-	rc = lab_profile_of(&a, &pr, &err);
+	rc = profile_of_args(&a, &pr, &err);
 	lab_set_router(l, a.bottleneck && !strcmp(a.bottleneck, "router"));
 	if (!rc)
-		rc = lab_up_print(l, &pr, &err);
+		rc = do_up(l, &pr, &err);
 	lab_free(l);
-	return lab_finish(rc, &err);
+	return sub_finish(rc, &err);
 }
 
 static int cmd_lab_down(int argc, char **argv)
 {
-	struct lab_args a = {0};
+	struct labcmd_args a = {0};
 	struct xr_err err = {0};
 	struct lab *l;
-	int rc = lab_start(&lab_subs[1], argc, argv, &a, &l, &err);
-	if (rc != LAB_GO)
+	int rc = sub_start(&subs[1], argc, argv, &a, &l, &err);
+	if (rc != SUB_GO)
 		return rc;
-	rc = lab_down_print(l, &err);
+	rc = do_down(l, &err);
 	lab_free(l);
-	return lab_finish(rc, &err);
+	return sub_finish(rc, &err);
 }
 
 static int cmd_lab_status(int argc, char **argv)
 {
-	struct lab_args a = {0};
+	struct labcmd_args a = {0};
 	struct xr_err err = {0};
 	struct lab *l;
-	int rc = lab_start(&lab_subs[2], argc, argv, &a, &l, &err);
-	if (rc != LAB_GO)
+	int rc = sub_start(&subs[2], argc, argv, &a, &l, &err);
+	if (rc != SUB_GO)
 		return rc;
-	rc = lab_status_print(l);
+	rc = show_status(l);
 	lab_free(l);
-	return lab_finish(rc, &err);
+	return sub_finish(rc, &err);
 }
 
-static const struct opt_cmd lab_subs[] = {
+static const struct opt_cmd subs[] = {
     {.name = "up",
      .summary = "create the two namespaces and the shaped veth link between "
 		"them, and print the hosts to paste into a plan",
-     .opts = lab_up_options,
+     .opts = up_options,
      .fn = cmd_lab_up,
      .parent = "lab",
      .extra_help = profiles_help},
     {.name = "down",
      .summary = "remove what 'lab up' created (and nothing else)",
-     .opts = lab_prefix_options,
+     .opts = prefix_options,
      .fn = cmd_lab_down,
      .parent = "lab"},
     {.name = "status",
      .summary = "show the lab: namespaces, addresses, link and shaping",
-     .opts = lab_prefix_options,
+     .opts = prefix_options,
      .fn = cmd_lab_status,
      .parent = "lab"},
     {0},
@@ -422,5 +422,5 @@ const struct opt_cmd cmd_lab_spec = {
     .summary = "a rehearsal lab: two hosts as network namespaces with a "
 	       "shaped veth link (root); docs/lab.md",
     .fn = cmd_lab,
-    .subs = lab_subs,
+    .subs = subs,
 };

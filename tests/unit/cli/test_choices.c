@@ -146,7 +146,7 @@ static void test_listed(void)
 	   "report --fail-on names the verdict table");
 	ok(uses_source("report", "format", &cli_format_choices) &&
 	       uses_source("report", "lang", &cli_lang_choices) &&
-	       uses_source("lab up", "profile", &lab_profile_choices),
+	       uses_source("lab up", "profile", &cli_lab_profile_choices),
 	   "report --format, --lang and lab up --profile name their tables");
 	ok(manp && strstr(manp, "HTML"), "the man page's format list has HTML");
 	free(manp);
