@@ -20,6 +20,7 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "engine_cond.h"
 #include "model_int.h"
 #include "plan.h"
 #include "banned.h"
@@ -174,8 +175,21 @@ static long day_of(double t)
 	return isnan(t) ? -1 : (long)floor(t / 86400);
 }
 
+/* The facts whose change between sessions refuses pooling: these, then
+ * every engine's version fact (runner/desc engine_version_at). */
 static const char *const watched_facts[] = {"nic_driver", "nic_firmware",
-					    "kernel", "iperf3_version"};
+					    "kernel"};
+#define NWATCHED (sizeof watched_facts / sizeof *watched_facts)
+
+/* The k-th watched fact key; NULL past the last. */
+static const char *watched_fact(size_t k)
+{
+	const struct engine_version *v;
+	if (k < NWATCHED)
+		return watched_facts[k];
+	v = engine_version_at((int)(k - NWATCHED));
+	return v ? v->fact : NULL;
+}
 
 static const char *fact(const struct report *r, int64_t s, const char *host,
 			const char *key)
@@ -222,13 +236,12 @@ static void check_facts(struct model_build *m, struct report_cmp *c,
 		return;
 	ns = cmp_sessions(m, c, ss);
 	for (h = 0; h < r->span.nhosts && ns > 1; h++)
-		for (k = 0; k < sizeof watched_facts / sizeof *watched_facts;
-		     k++) {
+		for (k = 0; watched_fact(k); k++) {
 			const char *v0 = NULL, *vi;
 			int64_t s0 = 0;
 			for (i = 0; i < ns; i++) {
 				vi = fact(r, ss[i], r->span.hosts[h],
-					  watched_facts[k]);
+					  watched_fact(k));
 				if (!vi)
 					continue;
 				if (!v0) {
@@ -246,7 +259,7 @@ static void check_facts(struct model_build *m, struct report_cmp *c,
 						: "%s on %s: '%s' (session "
 						  "%lld) "
 						  "-> '%s' (session %lld)",
-					    watched_facts[k], r->span.hosts[h],
+					    watched_fact(k), r->span.hosts[h],
 					    v0, (long long)s0, vi,
 					    (long long)ss[i]);
 					break;

@@ -90,7 +90,8 @@ int rt_reference_info(const struct report *r, struct arena *a,
 int rt_facts(const struct report *r, struct arena *a, struct rtable *t);
 /* What was measured on, near the top: a row per known fact key (OS,
  * kernel, CPU, memory, NIC driver, link, PCIe link, MTU, root qdisc,
- * iperf3), a column per host; nrows 0 when no host has any of them. */
+ * each engine's version), a column per host; nrows 0 when no host has
+ * any of them. */
 int rt_system(const struct report *r, struct arena *a, struct rtable *t);
 int rt_verifs(const struct report *r, struct arena *a, struct rtable *t);
 /* The conditions the runs ran under (r->conds): condition, values with

@@ -3,7 +3,8 @@
  * top of a report as published comparison pages put it (Phoronix's
  * result pages open with the system table), from the host facts: one row
  * per key of a short list (OS, kernel, CPU, memory, NIC driver, link,
- * PCIe link, MTU, root qdisc, iperf3), one column per host. A fact the
+ * PCIe link, MTU, root qdisc, then each engine's version: runner/desc
+ * engine_version_at), one column per host. A fact the
  * runs held different values of (a hook set it per level: their fact
  * sets) shows its value per level of the factor that tells them apart,
  * "1500 (mtu=1500) / 9000 (mtu=9000)"; one that changed between sessions
@@ -18,6 +19,7 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "engine_cond.h"
 #include "rtable.h"
 #include "xr_err.h"
 
@@ -40,9 +42,24 @@ static const struct sys_key {
     {"nic_pcie_link", "PCIe link", "PCIe リンク"},
     {"nic_mtu", "MTU", "MTU"},
     {"qdisc_root", "Root qdisc", "ルート qdisc"},
-    {"iperf3_version", "iperf3", "iperf3"},
 };
 #define NSYS (sizeof sys_keys / sizeof sys_keys[0])
+
+/* Row k of the table: sys_keys, then each engine's version fact under
+ * its program's name (the same in both languages); 0 past the last. */
+static int sys_key(size_t k, struct sys_key *out)
+{
+	const struct engine_version *v;
+	if (k < NSYS) {
+		*out = sys_keys[k];
+		return 1;
+	}
+	v = engine_version_at((int)(k - NSYS));
+	if (!v)
+		return 0;
+	*out = (struct sys_key){v->fact, v->label, v->label};
+	return 1;
+}
 
 /* "25275990016" -> "23.5 GiB"; anything else as it is. */
 static void show_value(const char *key, const char *v, char *out, size_t n)
@@ -206,27 +223,30 @@ int rt_system(const struct report *r, struct arena *a, struct rtable *t)
 {
 	int nh = r->span.nhosts, ja = r->about.lang == REPORT_LANG_JA, rc = 0;
 	int row = 0;
+	size_t nkeys = NSYS;
+	struct sys_key sk;
 	struct buf s = BUF_INIT;
+
+	while (sys_key(nkeys, &sk))
+		nkeys++;
 
 	memset(t, 0, sizeof *t);
 	t->unit = "";
 	t->ncols = nh + 1;
 	t->col = arena_alloc(a, (size_t)(nh + 1) * sizeof *t->col);
-	t->cell = arena_alloc(a, (size_t)(nh + 1) * NSYS * sizeof *t->cell);
+	t->cell = arena_alloc(a, (size_t)(nh + 1) * nkeys * sizeof *t->cell);
 	if (!t->col || !t->cell)
 		return -XR_ENOMEM;
 	t->title = T(SYSTEM);
 	t->col[0] = (struct rt_col){"", RT_LEFT, 0};
 	for (int h = 0; h < nh; h++)
 		t->col[h + 1] = (struct rt_col){r->span.hosts[h], RT_LEFT, 1};
-	for (size_t k = 0; k < NSYS && rc == 0; k++) {
+	for (size_t k = 0; rc == 0 && sys_key(k, &sk); k++) {
 		int any = 0;
 		for (int h = 0; h < nh && rc == 0; h++) {
 			const char *v;
-			if (!per_level(r, r->span.hosts[h], sys_keys[k].key,
-				       &s))
-				rc = values(r, r->span.hosts[h],
-					    sys_keys[k].key, &s);
+			if (!per_level(r, r->span.hosts[h], sk.key, &s))
+				rc = values(r, r->span.hosts[h], sk.key, &s);
 			v = rc ? NULL : arena_strdup(a, s.len ? s.s : "");
 			if (!v)
 				rc = -XR_ENOMEM;
@@ -235,8 +255,7 @@ int rt_system(const struct report *r, struct arena *a, struct rtable *t)
 			any |= s.len > 0;
 		}
 		if (rc == 0 && any) {
-			t->cell[row * t->ncols] =
-			    ja ? sys_keys[k].ja : sys_keys[k].en;
+			t->cell[row * t->ncols] = ja ? sk.ja : sk.en;
 			row++;
 		}
 	}

@@ -1,14 +1,15 @@
 /*
  * The tables whose names options take (OPT_CHOICE, OPT_CHOICES, opt.h),
  * as choice sources: report output formats (runner/plan/output_format.h),
- * report languages (runner/plan/lang.h) and comparison verdicts
- * (reports/model/report.h, report_verdict_name). Lab profiles are lab.c's own
- * (lab_profile_choices). Each reads its table row by row, so a row added
+ * report languages (runner/plan/lang.h), comparison verdicts
+ * (reports/model/report.h, report_verdict_name) and lab link profiles
+ * (runner/lab/lab.h). Each reads its table row by row, so a row added
  * there is accepted, listed in --help, the man page and the completion.
  *
  * SPDX-License-Identifier: MIT
  */
 #include "cmd.h"
+#include "lab.h"
 #include "lang.h"
 #include "output_format.h"
 #include "report.h"
@@ -22,6 +23,9 @@ static const char *choices_format_name(size_t i)
 const struct opt_choices cli_format_choices = {"format", choices_format_name};
 const struct opt_choices cli_lang_choices = {"language", lang_name};
 /* Multiplicity adjustments: reports/model's report_adjust_name(). */
+/* The rehearsal lab's link profiles (runner/lab's table). */
+const struct opt_choices cli_lab_profile_choices = {"lab profile",
+						    lab_profile_name};
 const struct opt_choices cli_adjust_choices = {"adjustment",
 					       report_adjust_name};
 

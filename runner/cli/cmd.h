@@ -20,17 +20,17 @@ extern const struct opt_cmd cmd_run_spec;      /* cmd_run.c */
 extern const struct opt_cmd cmd_status_spec;   /* cmd_status.c */
 extern const struct opt_cmd cmd_report_spec;   /* cmd_report.c */
 extern const struct opt_cmd cmd_merge_spec;    /* cmd_merge.c */
-extern const struct opt_cmd cmd_lab_spec;      /* lab.c */
+extern const struct opt_cmd cmd_lab_spec;      /* cmd_lab.c */
 extern const struct opt_cmd cmd_version_spec;  /* cmd_help.c */
 extern const struct opt_cmd cmd_help_spec;     /* cmd_help.c */
 
-/* Choice sources (OPT_CHOICE) from the tables: output formats and report
- * languages (choices.c), lab link profiles (lab.c). */
+/* Choice sources (OPT_CHOICE) from the tables (choices.c): output formats,
+ * report languages, verdicts, adjustments, lab link profiles. */
 extern const struct opt_choices cli_format_choices;
 extern const struct opt_choices cli_verdict_choices;
 extern const struct opt_choices cli_lang_choices;
 extern const struct opt_choices cli_adjust_choices;
-extern const struct opt_choices lab_profile_choices;
+extern const struct opt_choices cli_lab_profile_choices;
 
 /* `xrun --help`: every command of the table with its summary. */
 void cli_print_commands(FILE *f);

@@ -3,8 +3,8 @@
  * matrix, builds the schedule and prints what would happen: how many runs,
  * how many times someone must get up to change something by hand, how long
  * it takes, and then every run in order with the argv it would execute and
- * the hooks that run when a level changes (dry.h; dry_human.c, and
- * dry_json.c for --json). Nothing is executed. Also the entry points of
+ * the hooks that run when a level changes (the dry run's model and its two
+ * forms, runner/dry). Nothing is executed. Also the entry points of
  * --levels, --dimension (dimension.h) and --from-reference
  * (cmd_plan_ref.c).
  *

@@ -2,8 +2,9 @@
  * A plan and a published reference (schema/reference.md): `xrun plan
  * --from-reference FILE [-o plan.yaml]` writes a plan that measures the
  * published matrix (its factors and levels, runs per cell, the published
- * conditions as iperf3 parameters, a manual step for every factor that is
- * not an engine parameter, and marked places for the user's hosts), and
+ * conditions as the parameters of the engine whose row says which
+ * (engine_ops.ref_params), a manual step for every factor that is not an
+ * engine parameter, and marked places for the user's hosts), and
  * `xrun validate|plan PLAN --reference FILE` checks a reference against a
  * plan before any run. The reading and the checks live in reports/reference
  * (report_reference_read, report_reference_check_plan); this file writes
@@ -21,6 +22,7 @@
 #include "buf.h"
 #include "catalog.h"
 #include "cmd.h"
+#include "engine.h"
 #include "xr_err.h"
 #include "matrix.h"
 #include "placeholder.h"
@@ -30,47 +32,43 @@
 #include "oom.h"
 #include "banned.h"
 
-/* The metrics the iperf3 engine stores (runner/engine/iperf3_json.c): a
- * reference column with one of these names is a published metric, any
- * other a factor. */
-static const char *const iperf3_metrics[] = {
-    "throughput", "throughput_up", "throughput_down", "sender_throughput",
-    "bytes",	  "retransmits",   "cpu_host",	      "cpu_remote",
-    "jitter",	  "lost_packets",  "lost_percent",    "packets",
-    NULL,
-};
-
-/* A published condition or factor name and the iperf3 parameter it sets;
- * value_map: how a published word becomes the parameter's value. */
-struct cond_param {
-	const char *name;  /* condition key or factor column */
-	const char *param; /* iperf3 parameter */
-	int kind;	   /* 0 value as is, 1 seconds, 2 protocol, 3 dir */
-};
-
-static const struct cond_param cond_params[] = {
-    {"streams", "parallel", 0},
-    {"parallel", "parallel", 0},
-    {"congestion", "congestion", 0},
-    {"cc", "congestion", 0},
-    {"duration", "duration", 1},
-    {"omit", "omit", 1},
-    {"bitrate", "bitrate", 0},
-    {"window", "window", 0},
-    {"length", "length", 0},
-    {"mss", "mss", 0},
-    {"protocol", "udp", 2},
-    {"direction", "reverse", 3},
-    {NULL, NULL, 0},
-};
-
-static const struct cond_param *cond_param_find(const char *name)
+/* The engine a plan from a reference is written for: the first of the
+ * engine table whose row maps published conditions to its parameters
+ * (engine_ops.ref_params). Its metrics (engine_ops.metrics) are the
+ * reference's: a column with one of their names is a published metric,
+ * any other a factor. */
+static const struct engine_ops *ref_engine(void)
 {
-	int i;
-	for (i = 0; cond_params[i].name; i++)
-		if (!strcmp(cond_params[i].name, name))
-			return &cond_params[i];
+	const struct engine_ops *e;
+	for (int i = 0; (e = engine_at(i)); i++)
+		if (e->ref_params)
+			return e;
 	return NULL;
+}
+
+static const struct engine_ref_param *cond_param_find(const char *name)
+{
+	const struct engine_ops *e = ref_engine();
+	const struct engine_ref_param *cp = e ? e->ref_params : NULL;
+	for (; cp && cp->name; cp++)
+		if (!strcmp(cp->name, name))
+			return cp;
+	return NULL;
+}
+
+/* The metric names a reference is read with; none without an engine. */
+static const char *const *ref_metrics(void)
+{
+	static const char *const none[] = {NULL};
+	const struct engine_ops *e = ref_engine();
+	return e && e->metrics ? e->metrics : none;
+}
+
+/* The engine's name in the plan and the notes. */
+static const char *ref_engine_name(void)
+{
+	const struct engine_ops *e = ref_engine();
+	return e ? e->desc.name : "command";
 }
 
 /* A YAML double-quoted scalar. */
@@ -88,16 +86,18 @@ static void yq(struct buf *b, const char *s)
 	buf_addc(b, '"');
 }
 
-/* Can v be the value of iperf3 parameter param (a rough check: the
- * engine's own check is in the validation that follows)? */
-static int value_fits(const char *param, const char *v)
+/* Can v be the value of cp's parameter (a rough check on its characters:
+ * the engine's own check is in the validation that follows)? */
+static int value_fits(const struct engine_ref_param *cp, const char *v)
 {
-	const char *ok = !strcmp(param, "parallel") || !strcmp(param, "mss")
-			     ? "0123456789"
-			 : !strcmp(param, "congestion")
-			     ? "abcdefghijklmnopqrstuvwxyz0123456789_-"
-			     : "0123456789.KMGkmgs";
-	return *v && !v[strspn(v, ok)];
+	return *v && (!cp->chars || !v[strspn(v, cp->chars)]);
+}
+
+/* A published value the parameter takes as it is (or as seconds); a
+ * protocol or a direction is a choice of parameters instead. */
+static int takes_value(const struct engine_ref_param *cp)
+{
+	return cp->kind == ENGINE_REF_VALUE || cp->kind == ENGINE_REF_SECONDS;
 }
 
 /* A published word in a YAML comment: one line. */
@@ -114,23 +114,39 @@ static int is_down(const char *v)
 	       !strcasecmp(v, "-R") || !strcasecmp(v, "rx");
 }
 
+/* The parameter a published protocol or direction word sets true ("udp",
+ * a down word; "bidir": the row's other parameter); NULL: none (TCP, up,
+ * a word nobody knows). */
+static const char *choice_param(const struct engine_ref_param *cp,
+				const char *v)
+{
+	if (cp->kind == ENGINE_REF_PROTOCOL)
+		return !strcasecmp(v, "udp") ? cp->param : NULL;
+	if (cp->kind != ENGINE_REF_DIRECTION)
+		return NULL;
+	if (is_down(v))
+		return cp->param;
+	return !strcasecmp(v, "bidir") ? cp->chars : NULL;
+}
+
 /* One engine parameter line for a published condition; a comment when
  * no parameter says it. */
 static void cond_line(struct buf *b, const struct report_ref_cond *c)
 {
-	const struct cond_param *cp = cond_param_find(c->key);
-	if (!cp || (cp->kind < 2 && !value_fits(cp->param, c->value))) {
+	const struct engine_ref_param *cp = cond_param_find(c->key);
+	if (!cp || (takes_value(cp) && !value_fits(cp, c->value))) {
 		buf_adds(b, "  # published ");
 		comment_word(b, c->key);
 		buf_adds(b, ": ");
 		comment_word(b, c->value);
-		buf_adds(b, cp ? " (not a value iperf3 takes)\n"
-			       : " (no iperf3 parameter; set it on the "
-				 "hosts)\n");
+		buf_addf(b,
+			 cp ? " (not a value %s takes)\n"
+			    : " (no %s parameter; set it on the hosts)\n",
+			 ref_engine_name());
 		return;
 	}
 	switch (cp->kind) {
-	case 1:
+	case ENGINE_REF_SECONDS:
 		/* a bare number is seconds */
 		buf_addf(b, "  %s: ", cp->param);
 		if (strspn(c->value, "0123456789.") == strlen(c->value))
@@ -140,26 +156,25 @@ static void cond_line(struct buf *b, const struct report_ref_cond *c)
 			buf_addc(b, '\n');
 		}
 		break;
-	case 2:
-		if (!strcasecmp(c->value, "udp"))
-			buf_adds(b, "  udp: true\n");
+	case ENGINE_REF_PROTOCOL:
+		if (choice_param(cp, c->value))
+			buf_addf(b, "  %s: true\n", cp->param);
 		else if (strcasecmp(c->value, "tcp")) {
 			buf_adds(b, "  # published protocol ");
 			comment_word(b, c->value);
 			buf_addc(b, '\n');
 		}
 		break;
-	case 3:
-		if (is_down(c->value))
-			buf_adds(b, "  reverse: true\n");
-		else if (!strcasecmp(c->value, "bidir"))
-			buf_adds(b, "  bidir: true\n");
+	case ENGINE_REF_DIRECTION:
+		if (choice_param(cp, c->value))
+			buf_addf(b, "  %s: true\n", choice_param(cp, c->value));
 		else {
 			buf_adds(b, "  # published direction ");
 			comment_word(b, c->value);
 			buf_addc(b, '\n');
 		}
 		break;
+	case ENGINE_REF_VALUE:
 	default:
 		buf_addf(b, "  %s: ", cp->param);
 		yq(b, c->value);
@@ -204,13 +219,13 @@ static const char *factor_name(struct arena *a, const char *col)
 	return s;
 }
 
-/* Can every level be the value of iperf3 parameter param? */
+/* Can every level be the value of cp's parameter? */
 static int levels_fit(const struct report_ref_doc *doc, int f,
-		      const char *param)
+		      const struct engine_ref_param *cp)
 {
 	int l;
 	for (l = 0; l < doc->nlevels[f]; l++)
-		if (!value_fits(param, doc->levels[f][l]))
+		if (!value_fits(cp, doc->levels[f][l]))
 			return 0;
 	return 1;
 }
@@ -221,7 +236,7 @@ static void factor_yaml(struct buf *b, struct arena *a,
 			const struct report_ref_doc *doc, int f)
 {
 	const char *name = factor_name(a, doc->factors[f]);
-	const struct cond_param *cp = cond_param_find(doc->factors[f]);
+	const struct engine_ref_param *cp = cond_param_find(doc->factors[f]);
 	int l;
 	if (strcmp(name, doc->factors[f]))
 		fprintf(stderr,
@@ -230,7 +245,7 @@ static void factor_yaml(struct buf *b, struct arena *a,
 			"placeholder): rename the column to compare with "
 			"the reference\n",
 			doc->factors[f], name);
-	if (cp && cp->kind < 2 && !levels_fit(doc, f, cp->param))
+	if (cp && takes_value(cp) && !levels_fit(doc, f, cp))
 		cp = NULL;
 	buf_adds(b, "  ");
 	yq(b, name);
@@ -241,25 +256,21 @@ static void factor_yaml(struct buf *b, struct arena *a,
 		yq(b, doc->levels[f][l]);
 	}
 	buf_adds(b, "]\n");
-	if (cp && cp->kind < 2) {
+	if (cp && takes_value(cp)) {
 		buf_addf(b, "    param: %s\n", cp->param);
 		return;
 	}
-	if (cp && cp->kind >= 2) {
+	if (cp) {
 		buf_adds(b, "    params:\n");
 		for (l = 0; l < doc->nlevels[f]; l++) {
 			const char *v = doc->levels[f][l];
 			buf_adds(b, "      ");
 			yq(b, v);
-			if (cp->kind == 2)
-				buf_adds(b, !strcasecmp(v, "udp")
-						? ": { udp: true }\n"
-						: ": {}\n");
+			v = choice_param(cp, v);
+			if (v)
+				buf_addf(b, ": { %s: true }\n", v);
 			else
-				buf_adds(b, is_down(v) ? ": { reverse: true }\n"
-					    : !strcasecmp(v, "bidir")
-						? ": { bidir: true }\n"
-						: ": {}\n");
+				buf_adds(b, ": {}\n");
 		}
 		return;
 	}
@@ -378,9 +389,9 @@ static void cmd_plan_ref_plan_yaml(struct buf *b, struct arena *a,
 		    "the client connects to\n"
 		    "  server: { ssh: \"you@server.example\", address: "
 		    "192.0.2.10 }\n"
-		    "engine:\n"
-		    "  type: iperf3\n"
-		    "  # TODO: your client (this machine, or a host above)\n"
+		    "engine:\n");
+	buf_addf(b, "  type: %s\n", ref_engine_name());
+	buf_adds(b, "  # TODO: your client (this machine, or a host above)\n"
 		    "  client: local\n"
 		    "  server: { host: server, start: true }\n");
 	for (k = 0; k < ref->nconds; k++) {
@@ -405,8 +416,12 @@ static void cmd_plan_ref_plan_yaml(struct buf *b, struct arena *a,
 		cond_line(b, &ref->conds[k]);
 	}
 	if (!have_duration)
-		buf_adds(b, "  duration: 10s # the publication does not "
-			    "say: iperf3's default\n");
+		buf_addf(b,
+			 "  duration: %gs # the publication does not say: "
+			 "%s's default\n",
+			 ref_engine() ? ref_engine()->desc.default_duration
+				      : 10,
+			 ref_engine_name());
 	latency_yaml(b, ref);
 	buf_adds(b, "factors:\n");
 	for (f = 0; f < doc->nfactors; f++)
@@ -465,7 +480,7 @@ int cmd_plan_from_reference(const char *path, const char *out)
 		return 3;
 	}
 	xr_diag_init(&d, path);
-	rc = report_reference_read(path, iperf3_metrics, a, &doc, &d);
+	rc = report_reference_read(path, ref_metrics(), a, &doc, &d);
 	if (d.n || d.nlost)
 		xr_diag_print(&d, stderr);
 	xr_diag_release(&d);
@@ -535,7 +550,7 @@ int cmd_validate_reference(const char *path, int quiet)
 	if (!a)
 		return -XR_ENOMEM;
 	xr_diag_init(&d, path);
-	rc = report_reference_read(path, iperf3_metrics, a, &doc, &d);
+	rc = report_reference_read(path, ref_metrics(), a, &doc, &d);
 	if (d.n || d.nlost)
 		xr_diag_print(&d, stderr);
 	xr_diag_release(&d);

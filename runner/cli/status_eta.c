@@ -22,7 +22,7 @@
 #include "store.h"
 #include "banned.h"
 
-/* xrun plan's allowance per run beyond the engine (dry.c) */
+/* xrun plan's allowance per run beyond the engine (runner/dry/dry.c) */
 #define ETA_DEFAULT_BEYOND 0.35
 
 struct beyond_scan {

@@ -1,7 +1,9 @@
 /*
- * The engines' published conditions (engine_cond.h): one row per engine
- * whose parameters set any, keyed by the engine's plan name; an engine
- * without a row says nothing of any condition.
+ * What the engines say of themselves (engine_cond.h): one row per engine
+ * that has anything to say, keyed by the engine's plan name: the
+ * published conditions its parameters set and its version command with
+ * the host fact that keeps it. An engine without a row says nothing of
+ * any condition and has no version fact.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -51,13 +53,39 @@ static int iperf3_cond(const char *key, const struct engine_cond_params *cp,
 	return 1;
 }
 
+static const char *const iperf3_version_argv[] = {"iperf3", "--version", NULL};
+
 static const struct {
 	const char *engine;
+	/* NULL: its parameters say nothing of a published condition */
 	int (*cond)(const char *key, const struct engine_cond_params *cp,
 		    char *out, size_t outsz);
+	/* .argv NULL: no version command */
+	struct engine_version version;
 } rows[] = {
-    {"iperf3", iperf3_cond},
+    /* the fact key "iperf3_version" is in stores and schema/store.md */
+    {"iperf3",
+     iperf3_cond,
+     {"iperf3", iperf3_version_argv, "iperf3_version", "iperf3"}},
 };
+
+#define NROWS (sizeof rows / sizeof rows[0])
+
+const struct engine_version *engine_version_of(const char *engine)
+{
+	for (size_t i = 0; engine && i < NROWS; i++)
+		if (!strcmp(rows[i].engine, engine))
+			return rows[i].version.argv ? &rows[i].version : NULL;
+	return NULL;
+}
+
+const struct engine_version *engine_version_at(int i)
+{
+	for (size_t k = 0; i >= 0 && k < NROWS; k++)
+		if (rows[k].version.argv && i-- == 0)
+			return &rows[k].version;
+	return NULL;
+}
 
 int engine_cond(const char *engine, const char *key,
 		const struct engine_cond_params *cp, char *out, size_t outsz)
@@ -67,8 +95,9 @@ int engine_cond(const char *engine, const char *key,
 		out[0] = '\0';
 	if (!engine || !key)
 		return 0;
-	for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
+	for (i = 0; i < NROWS; i++)
 		if (!strcmp(rows[i].engine, engine))
-			return rows[i].cond(key, cp, out, outsz);
+			return rows[i].cond ? rows[i].cond(key, cp, out, outsz)
+					    : 0;
 	return 0;
 }

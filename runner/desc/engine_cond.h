@@ -1,10 +1,13 @@
 /*
- * What an engine's parameters say of a published condition (protocol,
- * streams, direction, congestion control, duration): the one piece of an
- * engine the report side asks about. It lives in this leaf, below both
- * runner/engine and reports/, so that a reference is checked against a
- * plan or a cell's runs without the report side linking the engines
- * (docs/architecture.md, "Folders, and what each may use").
+ * What an engine says of itself to the layers that may not link it: what
+ * its parameters say of a published condition (protocol, streams,
+ * direction, congestion control, duration), and the command that prints
+ * its program's version with the host fact that keeps it. It lives in
+ * this leaf, below runner/host, runner/engine and reports/, so that a
+ * reference is checked against a plan or a cell's runs, the runner reads
+ * the version of the engine a plan uses and a report shows and watches
+ * that fact, without any of them naming an engine (docs/architecture.md,
+ * "Folders, and what each may use").
  *
  * SPDX-License-Identifier: MIT
  */
@@ -29,5 +32,21 @@ struct engine_cond_params {
  * unchecked). */
 int engine_cond(const char *engine, const char *key,
 		const struct engine_cond_params *cp, char *out, size_t outsz);
+
+/* An engine's version command and the host fact it is kept in. */
+struct engine_version {
+	const char *engine;	 /* its plan name: "iperf3" */
+	const char *const *argv; /* "iperf3", "--version", NULL */
+	const char *fact;	 /* the host fact key: "iperf3_version" */
+	const char *label;	 /* its row in a report's system table
+				    (a program name: both languages) */
+};
+
+/* The version command of engine (its plan name); NULL when it has none
+ * (command: the plan's program is the user's) or engine is NULL. */
+const struct engine_version *engine_version_of(const char *engine);
+/* The i-th engine that has a version command, in table order; NULL past
+ * the last (a report lists every version fact, whatever the engine). */
+const struct engine_version *engine_version_at(int i);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "buf.h"
+#include "host.h"
 #include "proc.h"
 #include "strv.h"
 #include "banned.h"
@@ -112,6 +113,57 @@ int engine_result_from_proc(struct engine_result *r,
 					 tail[0] ? ": " : "", tail);
 		return 1;
 	}
+}
+
+void engine_result_begin(struct engine_result *r)
+{
+	r->status = RUN_FAILED;
+	r->exit_code = -1;
+	r->started_at = proc_now_wall();
+}
+
+double engine_run_timeout(const struct engine_ops *e,
+			  const struct engine_request *rq)
+{
+	if (rq->timeout > 0)
+		return rq->timeout;
+	return rq->duration + rq->omit + (e ? e->timeout_slack : 0);
+}
+
+int engine_run_command(const struct engine_ops *e, struct host *client,
+		       const char *const *argv, const struct engine_request *rq,
+		       engine_judge_fn judge, void *ctx,
+		       struct engine_result *r)
+{
+	struct proc_opts o = {0};
+	struct proc_result pr;
+	struct xr_err err;
+	struct buf js = BUF_INIT;
+	int rc;
+
+	engine_argv_json(argv, &js);
+	r->argv_json = buf_detach(&js, NULL);
+	o.argv = argv;
+	o.watch = host_name(client);
+	o.timeout = engine_run_timeout(e, rq);
+	memset(&pr, 0, sizeof pr);
+	xr_err_clear(&err);
+	rc = host_run(client, &o, &pr, &err);
+	if (rc < 0) {
+		engine_result_set_reason(r, "cannot run '%s' on host '%s': %s",
+					 argv[0], host_name(client), err.msg);
+		proc_result_release(&pr);
+		return rc;
+	}
+	engine_result_take_output(r, &pr);
+	rc = engine_result_from_proc(r, &pr, "", o.timeout);
+	if (rc == 0)
+		judge(ctx, &pr, r);
+	if (rc > 0)
+		rc = 0;
+	engine_result_note_cut(r);
+	proc_result_release(&pr);
+	return rc;
 }
 
 const char *engine_names(void)

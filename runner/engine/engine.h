@@ -101,6 +101,8 @@ int engine_result_add_metric(struct engine_result *r, const char *name,
 int engine_result_add_observed(struct engine_result *r, const char *key,
 			       const char *value);
 
+struct engine_ref_param;
+
 /*
  * The engine descriptor: the one place an engine is known. Everything
  * else (the plan loader, the run loop, sizing, reports, the JSON Schema
@@ -119,6 +121,19 @@ struct engine_ops {
 	/* The primary metric of every run and its unit; NULL: the plan's
 	 * metrics say (throughput when declared, else the first). */
 	const char *primary_metric, *primary_unit;
+	/* Every metric a run of it can store, NULL-terminated; NULL: the
+	 * plan's metrics say (command). A published reference's column of
+	 * one of these names is a metric, any other a factor. */
+	const char *const *metrics;
+	/* Seconds a run may take past duration + omit when the request
+	 * has no timeout (engine_run_timeout): the tool's own start-up,
+	 * connection and wind-down. */
+	double timeout_slack;
+	/* What its parameters say of a published condition, backwards:
+	 * the parameter a condition or factor named in a reference sets
+	 * (`xrun plan --from-reference`); NULL: none, ended by a NULL
+	 * name. */
+	const struct engine_ref_param *ref_params;
 	/* Parameter i's name and its JSON Schema fragment (the value of
 	 * its property in schema/plan.schema.json's engine), NULL past
 	 * the last. NULL: no parameters. */
@@ -139,7 +154,47 @@ struct engine_ops {
 	void (*close)(void *state);
 };
 
+struct proc_result;
+
+/* A published condition or factor name (a reference's) and the engine
+ * parameter it sets. */
+enum engine_ref_kind {
+	ENGINE_REF_VALUE,     /* the published value as it is */
+	ENGINE_REF_SECONDS,   /* a bare number is seconds ("10" -> 10s) */
+	ENGINE_REF_PROTOCOL,  /* "udp" sets param true, "tcp" nothing */
+	ENGINE_REF_DIRECTION, /* a down word sets param, "bidir" chars */
+};
+struct engine_ref_param {
+	const char *name;  /* condition key or factor column: "streams" */
+	const char *param; /* the parameter: "parallel" */
+	enum engine_ref_kind kind;
+	/* VALUE, SECONDS: the characters a value may hold (a rough check
+	 * before the engine's own); DIRECTION: the parameter "bidir" sets */
+	const char *chars;
+};
+
 /* Helpers engines share. */
+
+/* A run that has not yet started: failed until its engine says ok, no
+ * exit code, started now. */
+void engine_result_begin(struct engine_result *r);
+/* The deadline of one run of e: the request's timeout, else duration +
+ * omit + e's slack. */
+double engine_run_timeout(const struct engine_ops *e,
+			  const struct engine_request *rq);
+/* The run of a command-style engine (one program on the client host,
+ * its output read when it exits): argv recorded as JSON, run under
+ * engine_run_timeout(e, rq), its output taken and its process status
+ * mapped (engine_result_from_proc); when it exited, judge(ctx, pr, r)
+ * reads it (sets r->status RUN_OK, or the reason it failed). The
+ * caller has called engine_result_begin. 0, or negative for an
+ * environment error (reason set). */
+typedef void (*engine_judge_fn)(void *ctx, const struct proc_result *pr,
+				struct engine_result *r);
+int engine_run_command(const struct engine_ops *e, struct host *client,
+		       const char *const *argv, const struct engine_request *rq,
+		       engine_judge_fn judge, void *ctx,
+		       struct engine_result *r);
 void engine_result_set_reason(struct engine_result *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* A NUL-terminated copy of s[0..n) ("" for n = 0). OUT: caller frees. */

@@ -659,20 +659,30 @@ static int exit_ok(const struct plan *p, int code)
 	return code >= 0 && code < 256 && ok[code];
 }
 
+/* The command exited: its status against ok_exit, then its metrics and
+ * intervals (engine_run_command's judge). */
+static void judge(void *ctx, const struct proc_result *pr,
+		  struct engine_result *res)
+{
+	const struct plan *p = ctx;
+	char tail[240];
+	if (!exit_ok(p, pr->exit_code)) {
+		engine_stderr_tail(pr->err, tail, sizeof tail);
+		engine_result_set_reason(res, "exited with status %d%s%s",
+					 pr->exit_code, tail[0] ? ": " : "",
+					 tail);
+	} else if (extract_all(p, res, pr) == 0 &&
+		   extract_intervals(p, res, pr) == 0) {
+		res->status = RUN_OK;
+	}
+}
+
 static int run(void *state, const struct plan *p,
 	       const struct engine_request *rq, struct engine_result *res)
 {
 	struct command_state *st = state;
-	struct proc_opts o = {0};
-	struct proc_result pr;
-	struct xr_err err;
-	struct buf js = BUF_INIT;
-	char tail[240];
-	int rc;
 
-	res->status = RUN_FAILED;
-	res->exit_code = -1;
-	res->started_at = proc_now_wall();
+	engine_result_begin(res);
 	if (!st) {
 		engine_result_set_reason(
 		    res, "command engine used without a session");
@@ -683,39 +693,8 @@ static int run(void *state, const struct plan *p,
 		    res, "engine 'command' has an empty run argv");
 		return 0;
 	}
-	engine_argv_json(rq->run_argv, &js);
-	res->argv_json = buf_detach(&js, NULL);
-
-	o.argv = rq->run_argv;
-	o.watch = host_name(st->client);
-	o.timeout =
-	    rq->timeout > 0 ? rq->timeout : rq->duration + rq->omit + 30.0;
-	memset(&pr, 0, sizeof pr);
-	xr_err_clear(&err);
-	rc = host_run(st->client, &o, &pr, &err);
-	if (rc < 0) {
-		engine_result_set_reason(
-		    res, "cannot run '%s' on host '%s': %s", rq->run_argv[0],
-		    host_name(st->client), err.msg);
-		proc_result_release(&pr);
-		return rc;
-	}
-	engine_result_take_output(res, &pr);
-	rc = engine_result_from_proc(res, &pr, "", o.timeout);
-	if (rc == 0 && !exit_ok(p, pr.exit_code)) {
-		engine_stderr_tail(pr.err, tail, sizeof tail);
-		engine_result_set_reason(res, "exited with status %d%s%s",
-					 pr.exit_code, tail[0] ? ": " : "",
-					 tail);
-	} else if (rc == 0 && extract_all(p, res, &pr) == 0 &&
-		   extract_intervals(p, res, &pr) == 0) {
-		res->status = RUN_OK;
-	}
-	if (rc > 0)
-		rc = 0;
-	engine_result_note_cut(res);
-	proc_result_release(&pr);
-	return rc;
+	return engine_run_command(&engine_command, st->client, rq->run_argv, rq,
+				  judge, (void *)p, res);
 }
 
 const struct engine_ops engine_command = {
@@ -724,6 +703,8 @@ const struct engine_ops engine_command = {
 	     .has_param = has_param,
 	     .default_duration = 10,
 	     .reads_run = 1},
+    /* the user's program: its own start-up and wind-down unknown */
+    .timeout_slack = 30,
     .param_schema = param_schema,
     .build_argv = build_argv,
     .open = open_,

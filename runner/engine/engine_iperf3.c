@@ -496,9 +496,7 @@ static int run(void *state, const struct plan *p,
 	int rc;
 
 	(void)p; /* the runner has put everything into rq */
-	res->status = RUN_FAILED;
-	res->exit_code = -1;
-	res->started_at = proc_now_wall();
+	engine_result_begin(res);
 	if (!st) {
 		engine_result_set_reason(
 		    res, "iperf3 engine used without a session");
@@ -507,8 +505,7 @@ static int run(void *state, const struct plan *p,
 	rc = ensure_servers(st, res);
 	if (rc < 0)
 		return rc;
-	timeout =
-	    rq->timeout > 0 ? rq->timeout : rq->duration + rq->omit + 15.0;
+	timeout = engine_run_timeout(&engine_iperf3, rq);
 	if (st->nflows > 1)
 		return run_flows(st, rq, timeout, res);
 
@@ -549,6 +546,10 @@ const struct engine_ops engine_iperf3 = {
     .programs = programs,
     .primary_metric = "throughput",
     .primary_unit = "bit/s",
+    .metrics = iperf3_json_metrics,
+    /* the client's connect and the server's end-of-test exchange */
+    .timeout_slack = 15,
+    .ref_params = iperf3_ref_params,
     .param_schema = iperf3_args_schema,
     .build_argv = build_argv,
     .open = open_,

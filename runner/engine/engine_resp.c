@@ -225,56 +225,37 @@ static void close_(void *state)
 	free(state);
 }
 
+/* The tool exited: a non-zero status fails the run, else its one JSON
+ * document is read (engine_run_command's judge). */
+static void judge(void *ctx, const struct proc_result *pr,
+		  struct engine_result *res)
+{
+	const struct resp_preset *ps = ctx;
+	char tail[240];
+	if (pr->exit_code != 0) {
+		engine_stderr_tail(pr->err, tail, sizeof tail);
+		engine_result_set_reason(res, "%s exited with status %d%s%s",
+					 ps->who, pr->exit_code,
+					 tail[0] ? ": " : "", tail);
+	} else if (parse(ps, pr->out ? pr->out : "", pr->out ? pr->out_len : 0,
+			 res) == 0) {
+		res->status = RUN_OK;
+	}
+}
+
 static int run(void *state, const struct plan *p,
 	       const struct engine_request *rq, struct engine_result *res)
 {
 	struct resp_state *st = state;
-	struct proc_opts o = {0};
-	struct proc_result pr;
-	struct xr_err err;
-	struct buf js = BUF_INIT;
-	char tail[240];
-	int rc;
 
-	(void)p;
-	res->status = RUN_FAILED;
-	res->exit_code = -1;
-	res->started_at = proc_now_wall();
+	engine_result_begin(res);
 	if (!st || !st->ps) {
 		engine_result_set_reason(res, "engine used without a session");
 		return -XR_EINTERNAL;
 	}
-	engine_argv_json(st->ps->argv, &js);
-	res->argv_json = buf_detach(&js, NULL);
-	o.argv = st->ps->argv;
-	o.watch = host_name(st->client);
-	o.timeout = rq->timeout > 0 ? rq->timeout : rq->duration + 60.0;
-	memset(&pr, 0, sizeof pr);
-	xr_err_clear(&err);
-	rc = host_run(st->client, &o, &pr, &err);
-	if (rc < 0) {
-		engine_result_set_reason(
-		    res, "cannot run '%s' on host '%s': %s", st->ps->argv[0],
-		    host_name(st->client), err.msg);
-		proc_result_release(&pr);
-		return rc;
-	}
-	engine_result_take_output(res, &pr);
-	rc = engine_result_from_proc(res, &pr, "", o.timeout);
-	if (rc == 0 && pr.exit_code != 0) {
-		engine_stderr_tail(pr.err, tail, sizeof tail);
-		engine_result_set_reason(res, "%s exited with status %d%s%s",
-					 st->ps->who, pr.exit_code,
-					 tail[0] ? ": " : "", tail);
-	} else if (rc == 0 && parse(st->ps, pr.out ? pr.out : "",
-				    pr.out ? pr.out_len : 0, res) == 0) {
-		res->status = RUN_OK;
-	}
-	if (rc > 0)
-		rc = 0;
-	engine_result_note_cut(res);
-	proc_result_release(&pr);
-	return rc;
+	(void)p;
+	return engine_run_command(engine_find(st->ps->engine), st->client,
+				  st->ps->argv, rq, judge, (void *)st->ps, res);
 }
 
 #define RESP_ENGINE(var, ename, prog, dur)                                     \
@@ -286,6 +267,7 @@ static int run(void *state, const struct plan *p,
 	    .programs = var##_programs,                                        \
 	    .primary_metric = "throughput",                                    \
 	    .primary_unit = "bit/s",                                           \
+	    .timeout_slack = 60,                                               \
 	    .build_argv = build_argv,                                          \
 	    .open = open_,                                                     \
 	    .run = run,                                                        \

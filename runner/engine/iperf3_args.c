@@ -117,6 +117,28 @@ int iperf3_args_has_param(const char *key)
 	return pdef_find(key) != NULL;
 }
 
+/* A count, a congestion control's name, a number with iperf3's unit
+ * letters (seconds, K/M/G): the characters each value may hold. */
+#define REF_DIGITS "0123456789"
+#define REF_CC "abcdefghijklmnopqrstuvwxyz0123456789_-"
+#define REF_NUMBER "0123456789.KMGkmgs"
+
+const struct engine_ref_param iperf3_ref_params[] = {
+    {"streams", "parallel", ENGINE_REF_VALUE, REF_DIGITS},
+    {"parallel", "parallel", ENGINE_REF_VALUE, REF_DIGITS},
+    {"congestion", "congestion", ENGINE_REF_VALUE, REF_CC},
+    {"cc", "congestion", ENGINE_REF_VALUE, REF_CC},
+    {"duration", "duration", ENGINE_REF_SECONDS, REF_NUMBER},
+    {"omit", "omit", ENGINE_REF_SECONDS, REF_NUMBER},
+    {"bitrate", "bitrate", ENGINE_REF_VALUE, REF_NUMBER},
+    {"window", "window", ENGINE_REF_VALUE, REF_NUMBER},
+    {"length", "length", ENGINE_REF_VALUE, REF_NUMBER},
+    {"mss", "mss", ENGINE_REF_VALUE, REF_DIGITS},
+    {"protocol", "udp", ENGINE_REF_PROTOCOL, NULL},
+    {"direction", "reverse", ENGINE_REF_DIRECTION, "bidir"},
+    {NULL, NULL, ENGINE_REF_VALUE, NULL},
+};
+
 /* The JSON Schema of each kind's value, as schema/plan.schema.json's
  * engine properties write it (a test holds the two together). */
 static const char *kind_schema(enum pkind k)

@@ -8,6 +8,7 @@
 #ifndef XR_IPERF3_ARGS_H
 #define XR_IPERF3_ARGS_H
 
+#include "engine.h"
 #include "xr_err.h"
 
 struct plan;
@@ -21,6 +22,9 @@ int iperf3_args_has_param(const char *key);
 /* Parameter i's name and its JSON Schema fragment; NULL past the last
  * (engine_ops.param_schema). */
 const char *iperf3_args_schema(int i, const char **fragment);
+/* The parameter each published condition or factor name sets, ended by
+ * a NULL name (engine_ops.ref_params: `xrun plan --from-reference`). */
+extern const struct engine_ref_param iperf3_ref_params[];
 /* Validate engine params and factor `param:` levels into d. */
 void iperf3_args_check(const struct plan *p, struct xr_diag *d);
 /* `iperf3 -c TARGET ... -J`. OUT: NULL-terminated, free with

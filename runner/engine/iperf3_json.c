@@ -502,6 +502,13 @@ static int intervals_copy(const struct iperf3_report *r,
 	return 0;
 }
 
+const char *const iperf3_json_metrics[] = {
+    "throughput",   "throughput_up", "throughput_down", "sender_throughput",
+    "bytes",	    "retransmits",   "cpu_host",	"cpu_remote",
+    "rtt_mean",	    "rtt_min",	     "rtt_max",		"jitter",
+    "lost_packets", "lost_percent",  "packets",		NULL,
+};
+
 int iperf3_report_to_result(const struct iperf3_report *r,
 			    struct engine_result *res)
 {

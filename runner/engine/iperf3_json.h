@@ -100,5 +100,8 @@ void iperf3_report_release(struct iperf3_report *r);
  */
 int iperf3_report_to_result(const struct iperf3_report *r,
 			    struct engine_result *res);
+/* Every metric name iperf3_report_to_result can add, NULL-terminated
+ * (engine_ops.metrics; a run of several flows adds NAME.flowN too). */
+extern const char *const iperf3_json_metrics[];
 
 #endif

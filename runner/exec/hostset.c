@@ -115,9 +115,11 @@ static void record_facts(struct runctx *rc, int hi)
 	const char *extra[] = {"xrun_version", XRUN_VERSION, "transport",
 			       host_kind(rc->hosts[hi]), NULL};
 	struct fact *facts = NULL;
+	struct facts_tool tools[2];
 	size_t n = 0;
-	if (facts_collect(rc->hosts[hi], runctx_iface(rc, hi), &facts, &n) ==
-	    0) {
+	runfacts_tools(p, tools);
+	if (facts_collect(rc->hosts[hi], runctx_iface(rc, hi), tools, &facts,
+			  &n) == 0) {
 		store_facts_put(rc->st, rc->session_id, name, facts, n, NULL);
 		runfacts_opened(rc, hi, facts, n, extra);
 		facts_free(facts, n);

@@ -168,6 +168,11 @@ int hostset_wait(struct runctx *rc, int hi, double timeout, const char *what,
  * "fact_sets"). */
 int runfacts_init(struct runctx *rc);
 void runfacts_release(struct runctx *rc);
+/* The programs whose version is a host fact: the version command of the
+ * engine p uses (runner/desc engine_version_of; none for `command`),
+ * into out (room for 2, ended by a NULL key). */
+struct facts_tool;
+void runfacts_tools(const struct plan *p, struct facts_tool *out);
 /* Host hi was opened and facts read whole (extra: more key, value pairs,
  * NULL-terminated): its set, caused by the manual step that touched it
  * (a reboot) or "open". */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_cond.h"
 #include "facts.h"
 #include "host.h"
 #include "plan.h"
@@ -50,6 +51,13 @@ int runfacts_init(struct runctx *rc)
 	for (size_t i = 0; i < n; i++)
 		rc->rf->h[i].factor = -1;
 	return 0;
+}
+
+void runfacts_tools(const struct plan *p, struct facts_tool *out)
+{
+	const struct engine_version *v = engine_version_of(p->engine.type);
+	out[0] = (struct facts_tool){v ? v->fact : NULL, v ? v->argv : NULL};
+	out[1] = (struct facts_tool){NULL, NULL};
 }
 
 void runfacts_release(struct runctx *rc)
@@ -174,11 +182,13 @@ static void reread(struct runctx *rc, int hi)
 {
 	struct rf_host *h = &rc->rf->h[hi];
 	struct fact *got = NULL, *f = NULL;
+	struct facts_tool tools[2];
 	size_t ngot = 0, m = 0;
 	int bad = 0;
+	runfacts_tools(rc->p, tools);
 	if (!rc->hosts[hi] ||
 	    facts_collect_some(rc->hosts[hi], runctx_iface(rc, hi), h->due,
-			       &got, &ngot) < 0)
+			       tools, &got, &ngot) < 0)
 		return;
 	/* A host lost during the read read nothing: its facts would look
 	 * removed. The set in effect stays (the run finds the loss). */
@@ -187,7 +197,7 @@ static void reread(struct runctx *rc, int hi)
 		return;
 	}
 	for (size_t i = 0; i < h->n && !bad; i++)
-		if (!(facts_key_group(h->f[i].key) & h->due))
+		if (!(facts_key_group(h->f[i].key, tools) & h->due))
 			bad = put(&f, &m, h->f[i].key, h->f[i].value) < 0;
 	for (size_t i = 0; i < ngot && !bad; i++)
 		bad = put(&f, &m, got[i].key, got[i].value) < 0;

@@ -3,7 +3,7 @@
  * a change a factor makes (runner/exec/runfacts.c), so that a report can
  * explain each run from what it ran under and show (and flag) what
  * changed between two sides of a comparison: the driver, firmware, MTU,
- * qdisc, kernel or iperf3 version. A fact that cannot be read
+ * qdisc, kernel or the engine's version. A fact that cannot be read
  * (a Windows host has no /proc/cpuinfo, a virtual NIC no PCIe link) is
  * simply left out; only running out of memory is an error.
  *
@@ -322,13 +322,18 @@ static void police_fact(struct host *h, const char *iface, int ingress,
 	buf_release(&b);
 }
 
-static void iperf3_fact(struct host *h, struct factv *v)
+/* The version of each program the caller names (the plan's engine's):
+ * what its version command prints, under its key. */
+static void tool_facts(struct host *h, const struct facts_tool *tools,
+		       struct factv *v)
 {
-	static const char *const argv[] = {"iperf3", "--version", NULL};
 	struct buf b = BUF_INIT;
 	struct xr_err e;
-	if (sysread_run(h, argv, 10.0, &b, &e) == 0)
-		add_buf(v, "iperf3_version", &b);
+	for (; tools && tools->key; tools++) {
+		buf_reset(&b);
+		if (sysread_run(h, tools->argv, 10.0, &b, &e) == 0)
+			add_buf(v, tools->key, &b);
+	}
 	buf_release(&b);
 }
 
@@ -400,8 +405,9 @@ static void system_facts(struct host *h, struct factv *v)
 	buf_release(&b);
 }
 
-/* The group each key is read in (facts_key_group); keys not here
- * (xrun_version, plan_hash, transport: the runner's) are in none. */
+/* The group each key is read in (facts_key_group); a tool's version
+ * (FACTS_TOOLS) is the caller's key; keys not here (xrun_version,
+ * plan_hash, transport: the runner's) are in none. */
 static const struct {
 	const char *key;
 	unsigned group;
@@ -427,16 +433,18 @@ static const struct {
     {"qdisc_root_queue", FACTS_QDISC},
     {"police_egress", FACTS_QDISC},
     {"police_ingress", FACTS_QDISC},
-    {"iperf3_version", FACTS_TOOLS},
     {"capture_running", FACTS_CAPTURE},
 };
 
-unsigned facts_key_group(const char *key)
+unsigned facts_key_group(const char *key, const struct facts_tool *tools)
 {
 	for (size_t i = 0; key && i < sizeof key_groups / sizeof *key_groups;
 	     i++)
 		if (!strcmp(key_groups[i].key, key))
 			return key_groups[i].group;
+	for (; key && tools && tools->key; tools++)
+		if (!strcmp(tools->key, key))
+			return FACTS_TOOLS;
 	return 0;
 }
 
@@ -461,7 +469,8 @@ static void linux_host(struct host *h, unsigned what, struct factv *v)
 }
 
 int facts_collect_some(struct host *h, const char *iface, unsigned what,
-		       struct fact **facts, size_t *n)
+		       const struct facts_tool *tools, struct fact **facts,
+		       size_t *n)
 {
 	struct factv v = {0};
 	int is_linux = sysread_is_local(h) || host_os(h) == PLAN_OS_LINUX;
@@ -486,7 +495,7 @@ int facts_collect_some(struct host *h, const char *iface, unsigned what,
 		police_fact(h, iface, 1, &v);
 	}
 	if (what & FACTS_TOOLS)
-		iperf3_fact(h, &v);
+		tool_facts(h, tools, &v);
 	if (what & FACTS_CAPTURE)
 		capture_fact(h, &v);
 	if (v.oom) {
@@ -498,10 +507,11 @@ int facts_collect_some(struct host *h, const char *iface, unsigned what,
 	return 0;
 }
 
-int facts_collect(struct host *h, const char *iface, struct fact **facts,
+int facts_collect(struct host *h, const char *iface,
+		  const struct facts_tool *tools, struct fact **facts,
 		  size_t *n)
 {
-	return facts_collect_some(h, iface, FACTS_ALL, facts, n);
+	return facts_collect_some(h, iface, FACTS_ALL, tools, facts, n);
 }
 
 void facts_free(struct fact *facts, size_t n)

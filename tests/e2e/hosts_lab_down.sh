@@ -109,6 +109,10 @@ grep -q "namespace '$P-client' existed before" up.out || fail "no note: $(cat up
 [ "$(veths)" = 2 ] || fail "no veth made in existing namespaces"
 "$XRUN" lab down --prefix "$P" >down.out || fail "down"
 grep -q "is down" down.out || fail "down message: $(cat down.out)"
+# One note for each namespace it leaves, client first (cmd_lab.c's text).
+[ "$(grep "^note: " down.out)" = "note: namespace '$P-client' was not made by 'xrun lab up' and is left in place
+note: namespace '$P-server' was not made by 'xrun lab up' and is left in place" ] ||
+	fail "down's notes on the namespaces it left: $(cat down.out)"
 [ "$(nss)" = "$P-client $P-server " ] || fail "down removed namespaces it did not make: $(nss)"
 [ "$(veths)" = 0 ] || fail "down left the veth it made"
 ip netns del "$P-client"

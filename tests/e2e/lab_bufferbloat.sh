@@ -85,8 +85,10 @@ assert xr > 0.020, "xrun's increase %.1f ms is not above 20 ms" % (xr * 1e3)
 assert abs(xr - bare) <= 0.30 * bare, "more than 30%% apart"
 PY
 
-# The example plan: the increase grows with the queue (cubic).
+# The example plan: the increase grows with the queue (cubic; the bbr
+# cells are left out, no assertion reads them and the stage runs alone).
 sed -e "s/xr-/$P-/g; s/duration: 8s/duration: 3s/; s/repeat: 3/repeat: 1/" \
+	-e "s/levels: \[cubic, bbr\]/levels: [cubic]/" \
 	"$XRUN_SOURCE_DIR/plans/bufferbloat.yaml" >ex.yaml
 "$XRUN" run ex.yaml --db ex.db --unattended 2>ex.err || { cat ex.err; fail "example plan exit $?"; }
 inc=$(q ex.db "select group_concat(printf('%.4f', v), ' ') from (select value v from results

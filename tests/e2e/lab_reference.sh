@@ -1,15 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Reproducing a small published matrix on a shaped link (root only):
-# `xrun lab up --profile 2g5` re-shaped to tbf 1 Gbit/s, a
-# 2x2 plan (MTU 1500/9000 x iperf3 -P 1/4, congestion control pinned to
-# cubic). A first session of three runs per cell stands for the publication:
-# its every run becomes a row of a reference (three published runs per
-# cell, Mbit/s with two decimals, tolerance 3%, the conditions as
-# published). A second session of five runs, measured afresh, must reproduce all four
-# cells; the same reference with every value x 1.10 must differ in all
-# four. (`xrun lab up --rate 1000mbit` is not there yet: the test re-shapes
-# the lab's link with tc itself; switch to --rate when it lands.)
+# `xrun lab up --profile 2g5` re-shaped to tbf 1 Gbit/s, a two-cell plan
+# (MTU 9000, set by a hook and verified, x iperf3 -P 1/4, congestion
+# control pinned to cubic; lab_reproduce covers MTU 1500 against 9000,
+# and the lab stage runs alone: two cells, not the four it once had). A
+# first session of three runs per cell stands for the publication: its
+# every run becomes a row of a reference (three published runs per cell,
+# Mbit/s with two decimals, tolerance 3%, the conditions as published). A
+# second session of five runs, measured afresh, must reproduce both
+# cells; the same reference with every value x 1.10 must differ in both.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 xr_need_root "xrun lab (network namespaces)"
@@ -60,7 +60,7 @@ engine:
   congestion: cubic
 factors:
   mtu:
-    levels: [1500, 9000]
+    levels: [9000]
     apply: [ip, link, set, dev, "{{iface}}", mtu, "{{mtu}}"]
     verify: { probe: nic.mtu }
     restore: true
@@ -88,7 +88,7 @@ YAML
 } > ref.csv
 awk -F, 'BEGIN{OFS=","} /^[0-9]+,[0-9]+,/{$3=sprintf("%.2f",$3*1.10)} {print}' \
 	ref.csv > ref110.csv
-[ "$(grep -c '^[0-9]*,[0-9]*,' ref.csv)" = 12 ] || fail "reference rows: $(cat ref.csv)"
+[ "$(grep -c '^[0-9]*,[0-9]*,' ref.csv)" = 6 ] || fail "reference rows: $(cat ref.csv)"
 "$XRUN" validate plan.yaml --reference ref.csv >/dev/null || fail "validate --reference"
 
 # five runs of our own: on a machine shared with other work the runs vary
@@ -114,8 +114,8 @@ done
 jq -r '.reference.rows[] | "# \(.label): \(.verdict) \(.diff_pct) p=\(.p) \(.reasons)"' r.json
 jq -r '.reference.summary_text' r.json | sed 's/^/# /'
 [ "$(jq -r '[.reference.rows[] | .verdict == "reproduced" and .method == "tost"
-	and (.published_runs | length) == 3] | (length == 4 and all)' r.json)" = true ] ||
-	fail "not all four reproduced: $(jq -c '.reference.summary' r.json)"
-[ "$(jq -r '[.reference.rows[] | .verdict == "differs"] | (length == 4 and all)' x.json)" = true ] ||
-	fail "x 1.10 not all differ: $(jq -c '.reference.summary' x.json)"
-echo "ok - 4 of 4 reproduced; x 1.10: 4 of 4 differ"
+	and (.published_runs | length) == 3] | (length == 2 and all)' r.json)" = true ] ||
+	fail "not both reproduced: $(jq -c '.reference.summary' r.json)"
+[ "$(jq -r '[.reference.rows[] | .verdict == "differs"] | (length == 2 and all)' x.json)" = true ] ||
+	fail "x 1.10 not both differ: $(jq -c '.reference.summary' x.json)"
+echo "ok - 2 of 2 reproduced; x 1.10: 2 of 2 differ"

@@ -298,6 +298,20 @@ check facts.json '[.comparisons[] | .verdict == "not_comparable" and
 	(.reason_codes | index("facts_changed") != null) and (.reasons |
 	join(" ") | test("6.1.0.*session 1.*6.2.0.*session 2"))] | all' \
 	"sessions with another kernel, pooled: facts_changed refuses"
+# The engine's version fact is watched too: the key comes from the engine
+# rows (runner/desc engine_version_at), not a list in reports/.
+edit engfacts "insert into sessions (id, plan_id, cells_hash, cells_desc,
+	started_at, updated_at, ended_at, xrun_version, argv, status)
+	select 2, plan_id, cells_hash, cells_desc, started_at, updated_at,
+	ended_at, xrun_version, argv, status from sessions where id = 1;
+	update runs set session_id = 2 where position >= 8;
+	insert or replace into host_facts values
+	(1, 'local', 'iperf3_version', 'iperf 3.12'),
+	(2, 'local', 'iperf3_version', 'iperf 3.16');"
+check engfacts.json '[.comparisons[] | .verdict == "not_comparable" and
+	(.reason_codes | index("facts_changed") != null) and (.reasons |
+	join(" ") | test("iperf3_version on local: .iperf 3.12.*session 1.*iperf 3.16.*session 2"))] | all' \
+	"sessions with another iperf3, pooled: facts_changed refuses"
 sqlite3 facts.db "UPDATE plans SET text = text || 'report:' || char(10) ||
 	'  compare: [ { factor: x, accept: sequential } ]' || char(10)"
 report facts

@@ -1,5 +1,5 @@
 /* Unit tests for options whose values come from a table (OPT_CHOICE,
- * opt.h; the sources in choices.c and lab.c): the parser takes exactly the
+ * opt.h; the sources in choices.c): the parser takes exactly the
  * table's names and refuses the rest, and each of --help, the man page and
  * the bash completion lists every row of every table an option names.
  * OPT_CHOICES (a comma-separated list of the table's names, as bits).
@@ -146,7 +146,7 @@ static void test_listed(void)
 	   "report --fail-on names the verdict table");
 	ok(uses_source("report", "format", &cli_format_choices) &&
 	       uses_source("report", "lang", &cli_lang_choices) &&
-	       uses_source("lab up", "profile", &lab_profile_choices),
+	       uses_source("lab up", "profile", &cli_lab_profile_choices),
 	   "report --format, --lang and lab up --profile name their tables");
 	ok(manp && strstr(manp, "HTML"), "the man page's format list has HTML");
 	free(manp);

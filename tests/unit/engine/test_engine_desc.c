@@ -1,8 +1,10 @@
 /* The engine descriptors: every engine in the table says what the rest of
  * xrun needs of it (default duration, programs, primary metric, its
- * parameters' JSON Schema), and schema/plan.schema.json and schema/plan.md
- * list exactly the table's engines and parameters: a row missing from
- * the schema, or a schema entry no engine has, fails here.
+ * parameters' JSON Schema, the metrics it stores, its fallback deadline,
+ * its version command in the runner/desc leaf), and
+ * schema/plan.schema.json and schema/plan.md list exactly the table's
+ * engines and parameters: a row missing from the schema, or a schema
+ * entry no engine has, fails here.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -13,6 +15,8 @@
 
 #include "buf.h"
 #include "engine.h"
+#include "engine_cond.h"
+#include "iperf3_json.h"
 #include "tap.h"
 
 /* engine keys every engine shares (plan_sections.c reads them) */
@@ -60,6 +64,129 @@ static void test_fields(void)
 		ok(e->build_argv && e->open && e->run && e->close,
 		   "%s: every operation", e->desc.name);
 	}
+}
+
+/* The version command each engine's row has (runner/desc): iperf3's is
+ * `iperf3 --version` kept as host fact iperf3_version (the key stores and
+ * schema/store.md name), shown as "iperf3"; the others run none (a
+ * `command` plan's program is the user's: no version fact). */
+static void test_version(void)
+{
+	const struct engine_version *v = engine_version_of("iperf3");
+	const char *const none[] = {"command", "networkquality", "speedtest",
+				    "librespeed", NULL};
+	int i, n = 0;
+	ok(v != NULL, "iperf3 has a version command");
+	if (v) {
+		is_str(v->engine, "iperf3", "its engine");
+		is_str(v->argv[0], "iperf3", "argv[0]");
+		is_str(v->argv[1], "--version", "argv[1]");
+		ok(v->argv[2] == NULL, "argv ends after two words");
+		is_str(v->fact, "iperf3_version", "fact key");
+		is_str(v->label, "iperf3", "system table label");
+	}
+	for (i = 0; none[i]; i++)
+		ok(engine_find(none[i]) && !engine_version_of(none[i]),
+		   "%s: an engine without a version command", none[i]);
+	ok(!engine_version_of(NULL) && !engine_version_of("iperf4"),
+	   "no row: none");
+	for (i = 0; (v = engine_version_at(i)); i++, n++)
+		ok(engine_find(v->engine) != NULL,
+		   "version row %d names engine '%s' of the table", i,
+		   v->engine);
+	is_int(n, 1, "one engine with a version command");
+	ok(engine_version_at(-1) == NULL, "engine_version_at(-1): none");
+}
+
+/* The metrics each row says its runs store: iperf3's are exactly what
+ * iperf3_report_to_result adds from a report that has every field (a
+ * bidir UDP-and-TCP report: 15 names, counted from iperf3_json.c's
+ * engine_result_add_metric calls); command's are the plan's (NULL). */
+static void test_metrics(void)
+{
+	static const char *const want[] = {
+	    "throughput",      "throughput_up",
+	    "throughput_down", "sender_throughput",
+	    "bytes",	       "retransmits",
+	    "cpu_host",	       "cpu_remote",
+	    "rtt_mean",	       "rtt_min",
+	    "rtt_max",	       "jitter",
+	    "lost_packets",    "lost_percent",
+	    "packets",	       NULL};
+	const struct engine_ops *e = engine_find("iperf3");
+	struct iperf3_report r;
+	struct engine_result res;
+	int i, n = 0;
+	ok(e && e->metrics, "iperf3 names its metrics");
+	for (i = 0; e && e->metrics && want[i]; i++)
+		is_str(e->metrics[i], want[i], want[i]);
+	ok(e && e->metrics && !e->metrics[15], "iperf3: 15 metrics");
+	ok(engine_find("command")->metrics == NULL,
+	   "command: the plan's metrics");
+	memset(&r, 0, sizeof r);
+	memset(&res, 0, sizeof res);
+	r.bidir = r.have_recv = r.have_sent = r.have_recv_rev = 1;
+	r.have_sent_rev = r.have_retransmits = r.have_cpu_host = 1;
+	r.have_cpu_remote = r.have_rtt = r.have_udp_stats = 1;
+	ok(iperf3_report_to_result(&r, &res) == 0, "every field to metrics");
+	for (i = 0; i < res.nmetrics; i++) {
+		int k, in = 0;
+		for (k = 0; e && e->metrics && e->metrics[k]; k++)
+			in |= !strcmp(e->metrics[k], res.metrics[i].name);
+		ok(in, "stored metric '%s' is in the row", res.metrics[i].name);
+		n++;
+	}
+	is_int(n, 15, "a full report stores the row's 15 metrics");
+	engine_result_release(&res);
+}
+
+/* The deadline of a request without a timeout: duration + omit + the
+ * row's slack (10 + 2 + 15 = 27 s for iperf3, + 30 = 42 for command,
+ * + 60 = 72 for the speed tests); a request's own timeout wins. */
+static void test_timeout(void)
+{
+	struct engine_request rq;
+	memset(&rq, 0, sizeof rq);
+	rq.duration = 10;
+	rq.omit = 2;
+	is_near(engine_run_timeout(engine_find("iperf3"), &rq), 27, 0,
+		"iperf3: 10 + 2 + 15 s");
+	is_near(engine_run_timeout(engine_find("command"), &rq), 42, 0,
+		"command: 10 + 2 + 30 s");
+	is_near(engine_run_timeout(engine_find("speedtest"), &rq), 72, 0,
+		"speedtest: 10 + 2 + 60 s");
+	is_near(engine_run_timeout(engine_find("networkquality"), &rq), 72, 0,
+		"networkquality: 10 + 2 + 60 s");
+	rq.timeout = 5;
+	is_near(engine_run_timeout(engine_find("command"), &rq), 5, 0,
+		"the request's timeout wins");
+}
+
+/* The published conditions a reference's plan sets through iperf3's
+ * parameters (cmd_plan_ref.c reads them from the row). */
+static void test_ref_params(void)
+{
+	const struct engine_ops *e = engine_find("iperf3");
+	const struct engine_ref_param *cp;
+	int n = 0;
+	for (cp = e->ref_params; cp && cp->name; cp++) {
+		n++;
+		ok(e->desc.has_param(cp->param), "'%s' sets parameter '%s'",
+		   cp->name, cp->param);
+		if (!strcmp(cp->name, "streams"))
+			ok(cp->kind == ENGINE_REF_VALUE &&
+			       !strcmp(cp->param, "parallel") &&
+			       !strcmp(cp->chars, "0123456789"),
+			   "streams: parallel, digits");
+		if (!strcmp(cp->name, "direction"))
+			ok(cp->kind == ENGINE_REF_DIRECTION &&
+			       !strcmp(cp->param, "reverse") &&
+			       !strcmp(cp->chars, "bidir") &&
+			       e->desc.has_param(cp->chars),
+			   "direction: reverse, and bidir");
+	}
+	is_int(n, 12, "iperf3: 12 published names");
+	ok(!engine_find("command")->ref_params, "command: none");
 }
 
 /* Each engine's parameters against the schema's engine properties. */
@@ -157,8 +284,12 @@ int main(void)
 	const char *src = getenv("XRUN_SOURCE_DIR");
 	if (!src)
 		src = XRUN_SOURCE_DIR;
-	tap_plan(120);
+	tap_plan(208);
 	test_fields();
+	test_version();
+	test_metrics();
+	test_timeout();
+	test_ref_params();
 	test_schema(src);
 	test_doc(src);
 	return tap_done();

@@ -164,7 +164,7 @@ static void test_ingress_drops(struct host *h)
 		{
 			struct fact *f = NULL;
 			size_t nf = 0, k;
-			facts_collect(h, fx_ns.vb, &f, &nf);
+			facts_collect(h, fx_ns.vb, NULL, &f, &nf);
 			for (k = 0; k < nf; k++)
 				if (!strcmp(f[k].key, "police_ingress"))
 					break;
@@ -387,6 +387,10 @@ static void test_capture_and_facts(struct host *h)
 	size_t n = 0, nf = 0;
 	double tcpdumps = 0;
 	const char *cap = NULL, *drv = NULL, *ipf = NULL, *hn = NULL;
+	/* the version command an iperf3 plan hands in (runner/desc) */
+	static const char *const ver[] = {"iperf3", "--version", NULL};
+	const struct facts_tool tools[] = {{"iperf3_version", ver},
+					   {NULL, NULL}};
 	char me[256] = "";
 	const char *mine = me;
 
@@ -412,7 +416,7 @@ static void test_capture_and_facts(struct host *h)
 		       !strcmp(r[0].name, "tcpdump") && r[0].value >= 1,
 		   "capture row tcpdump while it runs");
 		free(r);
-		facts_collect(h, fx_ns.vb, &f, &nf);
+		facts_collect(h, fx_ns.vb, NULL, &f, &nf);
 		for (size_t i = 0; i < nf; i++)
 			if (!strcmp(f[i].key, "capture_running"))
 				cap = f[i].value;
@@ -425,7 +429,7 @@ static void test_capture_and_facts(struct host *h)
 	counters_snap_free(a);
 	counters_snap_free(b);
 
-	ok(facts_collect(h, NULL, &f, &nf) == 0, "netns facts");
+	ok(facts_collect(h, NULL, tools, &f, &nf) == 0, "netns facts");
 	for (size_t i = 0; i < nf; i++) {
 		printf("# fact %s = %s\n", f[i].key, f[i].value);
 		if (!strcmp(f[i].key, "nic_driver"))

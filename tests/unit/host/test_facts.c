@@ -1,4 +1,6 @@
-/* Host facts of this machine, checked against independent readings.
+/* Host facts of this machine, checked against independent readings; a
+ * program's version is read only when the caller names it (the plan's
+ * engine's version command, runner/desc), never otherwise.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -8,6 +10,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "engine_cond.h"
 #include "facts.h"
 #include "proc.h"
 #include "tap.h"
@@ -36,7 +39,11 @@ int main(void)
 	const char *v;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
-	ok(facts_collect(NULL, "lo", &f, &n) == 0, "local facts");
+	const struct engine_version *ev = engine_version_of("iperf3");
+	const struct facts_tool tools[] = {
+	    {ev ? ev->fact : NULL, ev ? ev->argv : NULL}, {NULL, NULL}};
+
+	ok(facts_collect(NULL, "lo", tools, &f, &n) == 0, "local facts");
 	for (size_t i = 0; i < n; i++)
 		printf("# %s = %s\n", f[i].key, f[i].value);
 	for (size_t i = 0; i < n; i++) {
@@ -100,12 +107,25 @@ int main(void)
 	}
 	facts_free(f, n);
 
-	ok(facts_collect(NULL, "xrnosuch0", &f, &n) == 0,
+	/* A plan whose engine has no version command (command) names no
+	 * tool: no version fact, though iperf3 is installed. */
+	ok(facts_collect_some(NULL, "lo", FACTS_TOOLS, NULL, &f, &n) == 0,
+	   "tools group without tools");
+	is_int((long long)n, 0, "no tool named: no fact read");
+	facts_free(f, n);
+	is_int(facts_key_group("iperf3_version", NULL), 0,
+	       "iperf3_version: no group when no tool names it");
+	is_int(facts_key_group("iperf3_version", tools), FACTS_TOOLS,
+	       "iperf3_version: the tools group when named");
+	is_int(facts_key_group("kernel", NULL), FACTS_OS, "kernel: os group");
+	ok(facts_collect(NULL, "xrnosuch0", NULL, &f, &n) == 0,
 	   "a missing interface is not an error");
 	ok(get(f, n, "kernel") && !get(f, n, "nic_driver"),
 	   "other facts kept, nic facts left out");
+	ok(!get(f, n, "iperf3_version"),
+	   "no tools: facts without iperf3_version");
 	facts_free(f, n);
-	ok(facts_collect(NULL, NULL, &f, &n) == 0, "no interface");
+	ok(facts_collect(NULL, NULL, NULL, &f, &n) == 0, "no interface");
 	ok(!get(f, n, "nic_link"), "no nic facts without interface");
 	facts_free(f, n);
 	return tap_done();

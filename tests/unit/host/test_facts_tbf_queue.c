@@ -42,7 +42,7 @@ int main(void)
 		printf("Bail out! no veth or tbf\n");
 		return 1;
 	}
-	ok(facts_collect_some(NULL, fx_ns.va, FACTS_QDISC, &f, &n) == 0,
+	ok(facts_collect_some(NULL, fx_ns.va, FACTS_QDISC, NULL, &f, &n) == 0,
 	   "qdisc facts read");
 	v = get(f, n, "qdisc_root");
 	is_str(v ? v : "(none)", "tbf 100000000", "the tbf's rate in bit/s");

@@ -459,7 +459,7 @@ static void test_dispatch_netns(void)
 			   0 &&
 		       strstr(err.msg, "ifconfig -l"),
 		   "missing interface: %s", err.msg);
-		ok(facts_collect(h, "en7", &facts, &nf) == 0, "facts");
+		ok(facts_collect(h, "en7", NULL, &facts, &nf) == 0, "facts");
 		for (size_t i = 0; i < nf; i++) {
 			if (!strcmp(facts[i].key, "os_release") &&
 			    !strcmp(facts[i].value, "macOS 14.4.1 (23E224)"))
@@ -485,7 +485,8 @@ static void test_dispatch_netns(void)
 		write_tool(dir, "networksetup",
 			   "printf 'Hardware Port: USB LAN\\nDevice: en7\\n\\n"
 			   "Hardware Port: Wi-Fi\\nDevice: en0\\n'");
-		ok(facts_collect(h, "en0", &facts, &nf) == 0, "Wi-Fi facts");
+		ok(facts_collect(h, "en0", NULL, &facts, &nf) == 0,
+		   "Wi-Fi facts");
 		have_os = 0;
 		for (size_t i = 0; i < nf; i++)
 			have_os += !strcmp(facts[i].key, "nic_wifi_rate") &&

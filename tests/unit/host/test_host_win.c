@@ -554,7 +554,8 @@ static void test_dispatch_netns(void)
 		ok(snap && counters_snap_get(snap, "capture", "pktmon", &v),
 		   "pktmon session seen");
 		counters_snap_free(snap);
-		ok(facts_collect(h, "Ethernet 2", &facts, &nf) == 0, "facts");
+		ok(facts_collect(h, "Ethernet 2", NULL, &facts, &nf) == 0,
+		   "facts");
 		for (size_t i = 0; i < nf; i++)
 			if ((!strcmp(facts[i].key, "os_release") &&
 			     !strcmp(facts[i].value,
@@ -570,7 +571,8 @@ static void test_dispatch_netns(void)
 		/* a Wi-Fi adapter: netsh's rates are the fact nic_wifi_rate;
 		 * its link speed (the receive rate) is no nic_link */
 		have = 0;
-		ok(facts_collect(h, "Wi-Fi", &facts, &nf) == 0, "Wi-Fi facts");
+		ok(facts_collect(h, "Wi-Fi", NULL, &facts, &nf) == 0,
+		   "Wi-Fi facts");
 		for (size_t i = 0; i < nf; i++) {
 			if (!strcmp(facts[i].key, "nic_wifi_rate") &&
 			    !strcmp(facts[i].value, "tx 866.7 Mbit/s, rx 780.0 "

@@ -1,8 +1,9 @@
 /*
- * The network side of `xrun lab` (lab.c): the two namespaces, the veth
- * pair between them and its tc shaping, made and removed through proc as
- * argv (ip, tc). lab.c owns the profiles, the record of what `up`
- * created and the command line.
+ * The network side of the lab (lab.h), private to runner/lab: the one
+ * lab's names (struct lab, which lab.h hands out as an opaque handle) and
+ * the namespaces, the veth pair between them and its tc shaping, made and
+ * removed through proc as argv (ip, tc). lab.c owns the profiles and the
+ * record of what `up` created.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -11,25 +12,13 @@
 
 #include <stddef.h>
 
+#include "lab.h"
+
 struct buf;
 struct xr_err;
 
 #define LAB_RUN_DIR "/run/xrun-lab"
 #define LAB_CMD_TIMEOUT 20.0
-#define LAB_MAX_PREFIX 10 /* interface names hold 15 bytes: PREFIX-veth */
-
-enum lab_shape { LAB_NONE, LAB_TBF, LAB_NETEM };
-
-/* A link profile (lab.c's table, or one --rate describes). */
-struct lab_profile {
-	const char *name;
-	enum lab_shape shape;
-	double rate;	 /* bit/s, 0 = unshaped */
-	double delay_ms; /* one way, per end: RTT = 2 * delay_ms */
-	const char *about;
-	double burst;	   /* tbf: B; 0 = lab_shape's default */
-	double latency_ms; /* tbf: queue as time instead of limit; 0 = none */
-};
 
 /* One lab's names: PREFIX-client, PREFIX-server, PREFIX-veth; with a
  * router (`--bottleneck router`), PREFIX-router between them, whose ends
@@ -44,8 +33,6 @@ struct lab {
 	char rns[32];	  /* PREFIX-router */
 	char rif[2][16];  /* its ends toward client, server */
 };
-
-extern const char *const lab_role[2]; /* "client", "server" */
 
 /* The names of lab prefix; -XR_EUSAGE (what is wrong, what is valid) for
  * a bad prefix. Looks at nothing on the system. */
@@ -68,8 +55,5 @@ int lab_shape(struct lab *l, const struct lab_profile *pr, struct xr_err *err);
 /* Deletes namespace ns if it exists; the veth pair. */
 int lab_down_ns(const char *ns, struct buf *e);
 int lab_del_veth(struct lab *l, struct buf *e);
-/* Prints argv's output, each line after indent; end i's shaping. */
-void lab_show(const char *const *argv, const char *indent);
-void lab_show_shaping(const struct lab *l, int i);
 
 #endif

@@ -18,8 +18,6 @@
 #include "plan.h"
 #include "banned.h"
 
-int dry_engine_per_run(const struct plan *p);
-
 /* ,"argv":[...] of run i: what the engine executes, as the store keeps it
  * (runs.argv_json), or null when the engine has no argv for it. */
 static void json_run_argv(const struct dry *d, const struct engine_ops *eng,

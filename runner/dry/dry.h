@@ -1,8 +1,11 @@
 /*
- * The dry run of `xrun plan` (cmd_plan.c), shared by its two forms: the
- * schedule, the hosts as the run resolves them, the per-run time estimate
- * and the manual instructions of each block (dry.c), written as JSON
- * (dry_json.c) or for a reader (dry_human.c).
+ * The dry run of `xrun plan` (runner/cli/cmd_plan.c, which parses the
+ * command line, calls this and hands it stdout), shared by its two forms:
+ * the schedule, the hosts as the run resolves them, the per-run time
+ * estimate and the manual instructions of each block (dry.c), rendered as
+ * JSON (dry_json.c) or for a reader (dry_human.c) into the caller's
+ * stream. A layer beside exec: it asks exec's own functions (cellctx,
+ * manual steps, the run's seconds) what a run would do, and does none.
  *
  * SPDX-License-Identifier: MIT
  */

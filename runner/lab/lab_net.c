@@ -1,7 +1,8 @@
 /*
- * The network side of `xrun lab` (lab_net.h): namespaces, the veth pair
+ * The network side of the lab (lab_net.h): namespaces, the veth pair
  * addressed from 198.18.0.0/15 (RFC 2544's benchmarking range) and its tc
- * shaping, everything through proc as argv (ip, tc).
+ * shaping, and what ip and tc say of them for `status`, everything
+ * through proc as argv (ip, tc).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -17,7 +18,7 @@
 #include "proc.h"
 #include "banned.h"
 
-static const char *const lab_addr[2] = {"198.18.0.1", "198.18.0.2"};
+static const char *const lab_addrs[2] = {"198.18.0.1", "198.18.0.2"};
 const char *const lab_role[2] = {"client", "server"};
 
 int lab_init(struct lab *l, const char *prefix, struct xr_err *err)
@@ -42,7 +43,7 @@ int lab_init(struct lab *l, const char *prefix, struct xr_err *err)
 		 * a hook written once as `ip link set dev {{iface}}` is
 		 * right on either host. */
 		snprintf(l->ifname[i], sizeof l->ifname[i], "%s-veth", prefix);
-		l->addr[i] = lab_addr[i];
+		l->addr[i] = lab_addrs[i];
 	}
 	snprintf(l->record, sizeof l->record, "%s/%s.json", LAB_RUN_DIR,
 		 prefix);
@@ -317,62 +318,62 @@ int lab_del_veth(struct lab *l, struct buf *e)
 	return 0;
 }
 
-void lab_show(const char *const *argv, const char *indent)
+void lab_read_addr(const struct lab *l, int i, struct buf *out)
 {
-	struct buf out = BUF_INIT;
-	const char *p, *nl;
-	lab_run(argv, &out, NULL);
-	for (p = out.s; *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (!nl)
-			nl = p + strlen(p);
-		if (nl > p)
-			printf("%s%.*s\n", indent, (int)(nl - p), p);
-		if (!*nl)
-			break;
-	}
-	buf_release(&out);
+	const char *argv[] = {"ip",   "-n",   l->ns[i], "-br",
+			      "addr", "show", NULL};
+	lab_run(argv, out, NULL); /* its output, whatever its status */
 }
 
-/* "  shaping: tbf 1000 Mbit/s, burst 387375 B, queue 4.9 ms" from tc's
- * JSON (rates there in bytes per second, latencies in microseconds). */
-void lab_show_shaping(const struct lab *l, int i)
+void lab_read_qdisc(const struct lab *l, int i, struct buf *out)
+{
+	const char *argv[] = {"tc",   "-n",  l->ns[i],	   "qdisc",
+			      "show", "dev", l->ifname[i], NULL};
+	lab_run(argv, out, NULL);
+}
+
+void lab_read_router_qdisc(const struct lab *l, struct buf *out)
+{
+	const char *argv[] = {"tc", "-n", l->rns, "qdisc", "show", NULL};
+	lab_run(argv, out, NULL);
+}
+
+/* End i's root qdiscs from tc's JSON (rates there in bytes per second,
+ * latencies in microseconds). */
+size_t lab_read_shaping(const struct lab *l, int i, struct lab_qdisc *q,
+			size_t max)
 {
 	const char *argv[] = {"tc",   "-j",  "-n",	   l->ns[i], "qdisc",
 			      "show", "dev", l->ifname[i], NULL};
 	struct buf out = BUF_INIT;
-	json_t *a, *q, *o;
-	size_t k;
-	int shown = 0;
+	json_t *a, *e, *o, *v;
+	size_t k, n = 0;
 	lab_run(argv, &out, NULL);
 	a = json_loadb(out.s, out.len, 0, NULL);
-	json_array_foreach(a, k, q)
+	json_array_foreach(a, k, e)
 	{
 		const char *kind =
-		    json_string_value(json_object_get(q, "kind"));
-		if (!json_is_true(json_object_get(q, "root")) || !kind)
+		    json_string_value(json_object_get(e, "kind"));
+		if (!json_is_true(json_object_get(e, "root")) || !kind ||
+		    n == max)
 			continue;
-		o = json_object_get(q, "options");
-		printf("  shaping: %s", kind);
-		if (json_is_number(json_object_get(o, "rate")))
-			printf(" %.6g Mbit/s",
-			       json_number_value(json_object_get(o, "rate")) *
-				   8 / 1e6);
-		if (json_is_number(json_object_get(o, "burst")))
-			printf(", burst %.0f B",
-			       json_number_value(json_object_get(o, "burst")));
-		if (json_is_number(json_object_get(o, "lat")))
-			printf(", queue %.3g ms",
-			       json_number_value(json_object_get(o, "lat")) /
-				   1e3);
-		if (json_is_object(json_object_get(o, "delay")) ||
-		    json_is_number(json_object_get(o, "delay")))
-			printf(", delay");
-		printf("\n");
-		shown = 1;
+		memset(&q[n], 0, sizeof q[n]);
+		snprintf(q[n].kind, sizeof q[n].kind, "%s", kind);
+		o = json_object_get(e, "options");
+		v = json_object_get(o, "rate");
+		if ((q[n].has_rate = json_is_number(v)))
+			q[n].rate_bps = json_number_value(v) * 8;
+		v = json_object_get(o, "burst");
+		if ((q[n].has_burst = json_is_number(v)))
+			q[n].burst = json_number_value(v);
+		v = json_object_get(o, "lat");
+		if ((q[n].has_lat = json_is_number(v)))
+			q[n].lat_ms = json_number_value(v) / 1e3;
+		v = json_object_get(o, "delay");
+		q[n].has_delay = json_is_object(v) || json_is_number(v);
+		n++;
 	}
-	if (!shown)
-		printf("  shaping: none (unshaped veth)\n");
 	json_decref(a);
 	buf_release(&out);
+	return n;
 }
