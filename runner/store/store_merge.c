@@ -350,6 +350,15 @@ static int copy_session_rows(struct store *st, int64_t old, int64_t sid,
 			    "WHERE session_id = ?1",
 			    old, sid, err)) < 0)
 		return r;
+	/* The schedule's size: its runs not reached have no row, and a
+	 * shard's runs not done are counted from it (store_shard.c). */
+	if (src_has_table(st, "schedules") &&
+	    (r = merge_exec(st,
+			    "INSERT INTO main.schedules(session_id, runs) "
+			    "SELECT ?2, runs FROM src.schedules WHERE "
+			    "session_id = ?1",
+			    old, sid, err)) < 0)
+		return r;
 	if (src_has_table(st, "shards") &&
 	    (r = merge_exec(st,
 			    "INSERT INTO main.shards(session_id, k, n, units, "

@@ -214,9 +214,12 @@ static void group_release(struct group *g)
 }
 
 /* The runs of a shard's session not done: pending or cut short, with or
- * without a row (a schedule's rows come as the session reaches them). */
+ * without a row (a schedule's rows come as the session reaches them). A
+ * session merged by an xrun that did not copy its schedule: its rows. */
 #define NOT_DONE                                                               \
-	"COALESCE((SELECT runs FROM schedules WHERE session_id = s.id), 0) - " \
+	"COALESCE((SELECT runs FROM schedules WHERE session_id = s.id), "      \
+	"(SELECT count(*) FROM runs WHERE session_id = s.id AND position >= "  \
+	"0)) - "                                                               \
 	"(SELECT count(*) FROM runs WHERE session_id = s.id AND status IN "    \
 	"('ok', 'failed', 'timeout', 'skipped'))"
 
