@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hostfact.h"
+
 #include "banned.h"
 
 static int truthy(const char *s)
@@ -55,6 +57,17 @@ static int iperf3_cond(const char *key, const struct engine_cond_params *cp,
 
 static const char *const iperf3_version_argv[] = {"iperf3", "--version", NULL};
 
+/* An engine's version command (argv), the fact key that keeps what it
+ * prints and its label (a program's name: both languages), as its
+ * engine_version and its host fact row: a fact a factor can change (an
+ * apply hook may install another build), read on every OS. */
+#define VERSION(engine, argv, key, label)                                      \
+	{engine, argv, key, label},                                            \
+	{                                                                      \
+		key, HOSTFACT_G_TOOLS, 1, {NULL, NULL, NULL}, argv, label,     \
+		    label                                                      \
+	}
+
 static const struct {
 	const char *engine;
 	/* NULL: its parameters say nothing of a published condition */
@@ -62,11 +75,12 @@ static const struct {
 		    char *out, size_t outsz);
 	/* .argv NULL: no version command */
 	struct engine_version version;
+	/* the version's row of the host facts' table (hostfact.h) */
+	struct hostfact fact;
 } rows[] = {
     /* the fact key "iperf3_version" is in stores and schema/store.md */
-    {"iperf3",
-     iperf3_cond,
-     {"iperf3", iperf3_version_argv, "iperf3_version", "iperf3"}},
+    {"iperf3", iperf3_cond,
+     VERSION("iperf3", iperf3_version_argv, "iperf3_version", "iperf3")},
 };
 
 #define NROWS (sizeof rows / sizeof rows[0])
@@ -84,6 +98,14 @@ const struct engine_version *engine_version_at(int i)
 	for (size_t k = 0; i >= 0 && k < NROWS; k++)
 		if (rows[k].version.argv && i-- == 0)
 			return &rows[k].version;
+	return NULL;
+}
+
+const struct hostfact *engine_version_fact(int i)
+{
+	for (size_t k = 0; i >= 0 && k < NROWS; k++)
+		if (rows[k].version.argv && i-- == 0)
+			return &rows[k].fact;
 	return NULL;
 }
 

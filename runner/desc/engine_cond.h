@@ -48,5 +48,9 @@ const struct engine_version *engine_version_of(const char *engine);
 /* The i-th engine that has a version command, in table order; NULL past
  * the last (a report lists every version fact, whatever the engine). */
 const struct engine_version *engine_version_at(int i);
+/* The host facts' row (hostfact.h) of the i-th engine's version fact, as
+ * engine_version_at; NULL past the last. */
+struct hostfact;
+const struct hostfact *engine_version_fact(int i);
 
 #endif
