@@ -355,7 +355,7 @@ int loader_counters(struct loader *l, struct xr_err *err)
 						   : "%s=%.0f on %s",
 				   c->name, c->sum, c->host);
 	}
-	/* iperf3's own retransmit count, when it is a metric. */
+	/* The engine's own retransmit count, when it is a metric. */
 	for (mi = 0; mi < r->met.nmetrics; mi++)
 		if (!strcmp(r->met.metrics[mi], "retransmits"))
 			break;
