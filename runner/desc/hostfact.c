@@ -111,6 +111,17 @@ static const struct hostfact own[] = {
      NULL, NULL},
 };
 
+/* the rows' words stay here (a unity source holds the files after it) */
+#undef HOST
+#undef OS
+#undef NIC
+#undef QDISC
+#undef CAPTURE
+#undef FIXED
+#undef FACTOR
+#undef READ
+#undef ALL
+
 #define NFACTS (int)(sizeof facts / sizeof facts[0])
 #define NOWN (int)(sizeof own / sizeof own[0])
 
