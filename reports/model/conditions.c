@@ -18,6 +18,7 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "model_flag.h"
 #include "model_int.h"
 #include "store.h"
 #include "banned.h"

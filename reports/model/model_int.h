@@ -2,7 +2,9 @@
  * Internals of the report model builder shared by model.c (loading from
  * the store), model_cells.c (cells and runs), model_stats.c (per-cell
  * statistics and flags), tables.c and compare.c (tables, comparisons).
- * Not for writers: they read struct report only.
+ * Not for writers: they read struct report only. Each step's functions
+ * under the name of the file that defines them; a flag on a list is in
+ * model_flag.h.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -63,12 +65,6 @@ struct model_build {
 /* Flag details are written in the report's language (fixed words only;
  * counter, factor and level names stay as they are). */
 #define MODEL_JA(m) ((m)->r->about.lang == REPORT_LANG_JA)
-
-/* Append a flag to a list of capacity REPORT_FLAG_COUNT; a code already
- * present gets the detail appended ("; ..."). */
-void model_flag(struct model_build *m, struct report_flag *list, int *n,
-		enum report_flag_code code, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
 
 /* recut.c (issue 35): model_recut_plan, after the stored plan is loaded:
  * the report section of o->plan (the file given to `xrun report PLAN`)
@@ -175,10 +171,11 @@ int loader_search(struct loader *l, struct xr_err *err);
  * precision_not_reached flag. */
 int loader_sizing(struct loader *l, struct xr_err *err);
 
-/* model.c: for the store's row callbacks; returns -XR_ENOMEM. */
+/* model_cells.c: factors, cells and runs, and the lookups every loader
+ * step uses (a leaf: it calls no other step). */
+/* Out of memory into l->err, for the store's row callbacks; returns
+ * -XR_ENOMEM. */
 int loader_oom(struct loader *l);
-
-/* model_cells.c: factors, cells and runs. */
 /* s in the arena, the same copy as the last few times it was asked for
  * (a status or an engine name a run: 100,000 copies of "ok" before);
  * NULL for NULL and when out of memory. */

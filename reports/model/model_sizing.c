@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "model_flag.h"
 #include "model_int.h"
 #include "store.h"
 #include "banned.h"

@@ -15,6 +15,7 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "model_flag.h"
 #include "model_int.h"
 #include "plan.h"
 #include "stats.h"
