@@ -470,18 +470,6 @@ int loader_verifications(struct loader *l, struct xr_err *err)
 					err);
 }
 
-int report_cell_unverified(const struct report *r, int ci, int f)
-{
-	const struct report_cell *c;
-	if (ci < 0 || ci >= r->ncells || f < 0 || f >= r->nfactors ||
-	    !r->factors[f].setting)
-		return 0;
-	c = &r->cells[ci];
-	if (!c->ver)
-		return 0;
-	return c->n_ok > c->ver[f].checked ? c->n_ok - c->ver[f].checked : 0;
-}
-
 char *report_cell_verify_text(const struct report *r, int ci, int f, int bad,
 			      char *out, size_t n)
 {
