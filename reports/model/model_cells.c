@@ -20,7 +20,7 @@
 
 #include "arena.h"
 #include "buf.h"
-#include "model_int.h"
+#include "model_loader.h"
 #include "plan.h"
 #include "store.h"
 #include "banned.h"

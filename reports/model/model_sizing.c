@@ -12,7 +12,7 @@
 
 #include "arena.h"
 #include "model_flag.h"
-#include "model_int.h"
+#include "model_loader.h"
 #include "store.h"
 #include "banned.h"
 

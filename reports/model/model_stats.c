@@ -16,7 +16,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "model_flag.h"
-#include "model_int.h"
+#include "model_loader.h"
 #include "plan.h"
 #include "stats.h"
 #include "store.h"
