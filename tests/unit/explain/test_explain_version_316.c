@@ -5,7 +5,8 @@
  * core with 4 streams (the shape of test_explain_rules.c's engine-bound
  * case), read with iperf3 3.15 and 3.16. 3.15 is before 3.16: engine-bound,
  * "iperf3 3.15 runs its 4 streams in one thread"; 3.16 is not before 3.16
- * (3 = 3 and 16 < 16 is false, by hand): CPU-bound, no engine claim.
+ * (3 = 3 and 16 < 16 is false, by hand): CPU-bound, no engine claim. The
+ * bound is the iperf3 row's (runner/desc engine_cond.c, engine_one_thread).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -46,6 +47,7 @@ static void one(const char *ver, const char *kind, const char *has,
 	st[0].median = 20e9;
 	cell.st = st;
 	cell.label = "x=a";
+	cell.engine = "iperf3"; /* its runs' engine: the row names 3.16 */
 	r.cells = &cell;
 	r.ncells = 1;
 	r.span.hosts = hosts;
