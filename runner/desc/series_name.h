@@ -6,7 +6,7 @@
  * that a renamed series renames its readers with it. A name a producer
  * builds from a raw counter (snake case of TcpExt's "TCPRcvQDrop") has a
  * row in SERIES_NAME_MAP with the counter it comes from, and
- * tests/unit/host/test_series_names.c runs the producer on that counter
+ * tests/unit/host/test_counter_readers.c runs the producer on that counter
  * and compares; tests/unit/desc/test_counter_group.c checks that
  * schema/store.md names each.
  *
@@ -44,6 +44,11 @@
 #define SERIES_TCP_BACKLOG_DROP SERIES_TCP "backlog_drop"
 #define SERIES_TCP_ZERO_WINDOW_DROP SERIES_TCP "zero_window_drop"
 #define SERIES_TCP_OFO_DROP SERIES_TCP "ofo_drop"
+/* the engine's intervals (runner/exec/series_metric.c) and its processes
+ * (runner/host/sampler_engine.c) */
+#define SERIES_ENGINE_THROUGHPUT SERIES_ENGINE "throughput"
+#define SERIES_ENGINE_CPU SERIES_ENGINE "cpu"
+#define SERIES_ENGINE_CORE SERIES_ENGINE "core"
 
 /*
  * The series the reports read by name that the sampler derives from a
