@@ -20,16 +20,15 @@
 #                   layers they link, nothing else
 #   tests-lab       the tests that measure a shaped link or timing
 #                   (ctest -L lab: throughput against a tbf rate, latency
-#                   against bare ping), in the optimised build, one at a
+#                   against bare ping; case/run-lead-in-cost's wall-time
+#                   bar), in the optimised build, one at a
 #                   time and with nothing else running: ASan's slowdown
 #                   and a neighbour's CPU would be measured with the link
 #   tests-sanitize  every other test (unit, case, e2e: ctest -LE lab) once,
-#                   but for the two labelled optimised (install_deb: the
-#                   package of the binary a user gets; fault_oom: exit 3
-#                   at every allocation point, ~900 processes too slow in
-#                   front of ASan's allocator; and case/run-lead-in-cost,
-#                   a wall-time bar), which run after it in the
-#                   optimised build (tests-optimised),
+#                   but for install_deb (label optimised: the package of
+#                   the binary a user gets; the C paths it drives run
+#                   here in case/run-shipped-dd-plan), which runs after
+#                   it in the optimised build (tests-optimised),
 #                   under ASan+UBSan: a memory or UB error anywhere on the
 #                   paths they drive fails them. They are not run again in
 #                   the optimised build: the same C code runs, and what the
@@ -37,6 +36,12 @@
 #                   Many tests at once (-j$XRUN_TEST_JOBS, 8): most of an
 #                   end-to-end test's time is waiting (a run's duration, a
 #                   timeout, a child), not CPU.
+#                   e2e/fault_oom (label twice) runs in both: here one
+#                   failure point in five (a memory error on an
+#                   out-of-memory path shows only under ASan), in the
+#                   optimised build every point (exit 3 and the stage,
+#                   never a signal, at each of ~900: past the 300 s
+#                   limit in front of ASan's allocator).
 #   tests-tsan      the threaded unit tests (ctest -L threads: samplers,
 #                   latency probe, series flusher, process watch) under
 #                   ThreadSanitizer: the one stage that can see a data
@@ -275,11 +280,11 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 stage tests-sanitize run_ctest sanitize build-san -LE 'lab|optimised' -j"$test_jobs"
 unset ASAN_OPTIONS UBSAN_OPTIONS
-# The tests labelled optimised (CMakeLists.txt says why) in the optimised
+# The tests labelled optimised or twice (CMakeLists.txt says why) in the optimised
 # build, after the sanitizer stage: beside it they took a core from the
 # CPU-share unit tests (RUN_SERIAL holds only inside one ctest) and from
 # run_sizing.
-stage tests-optimised run_ctest optimised build -L optimised -j2
+stage tests-optimised run_ctest optimised build -L 'optimised|twice' -j2
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$top/tests/tsan.supp"
 stage tests-tsan run_ctest tsan build-tsan -L threads -j"$jobs"
 unset TSAN_OPTIONS

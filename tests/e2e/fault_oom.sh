@@ -4,7 +4,8 @@
 # report under an allocation-failure shim (lib/failmalloc.c, LD_PRELOAD:
 # the first N allocations after main starts succeed, every later one fails,
 # as in a process that has used up its memory), at every allocation point
-# up to 40, at 40 more spread over the rest and at the last 10. Each must end with exit 3
+# up to 40, at 40 more spread over the rest and at the last 10 (fewer under
+# ASan: see points below). Each must end with exit 3
 # (XR_ENOMEM, docs/run.md Exit codes) and a last line "xrun: out of memory
 # while STAGE" naming what it was doing (the plan's line when the reader
 # was in it), or succeed with the full output; never a signal, never exit 2
@@ -25,6 +26,27 @@ if asan=$(ldd "$XRUN" | awk '/libasan/ { print $3 }') && [ -n "$asan" ]; then
 	preload="$T/failmalloc.so:$asan"
 	asan_opts="verify_asan_link_order=0:detect_leaks=0:allocator_may_return_null=1"
 fi
+# Which failure points a sweep tries. Without ASan (tests/all.sh's
+# optimised stage): every point up to 40, 40 spread over the rest, the
+# last 10. Under ASan (the sanitizer stage) one in five of the first 40,
+# 8 spread, the last 3: each process costs ~10 times as much in front of
+# ASan's allocator, and what ASan adds is a memory error on an
+# out-of-memory path, which the points it tries cover stage by stage
+# (each stage's `has` below still holds). XRUN_OOM_POINTS=all|sparse
+# overrides the choice.
+points=${XRUN_OOM_POINTS:-$([ -n "$asan_opts" ] && echo sparse || echo all)}
+points() { # K (allocations counted): the failure points to try, a line each
+	local k=$1
+	if [ "$points" = sparse ]; then
+		seq 0 5 40
+		seq 41 $(((k - 41) / 8 + 1)) $((k - 3))
+		seq $((k - 2)) $((k + 1))
+	else
+		seq 0 40
+		seq 41 $(((k - 41) / 40 + 1)) $((k - 10))
+		seq $((k - 9)) $((k + 1))
+	fi | awk '!seen[$0]++'
+}
 shim() { # N (empty: count only) cmd...
 	local n=$1
 	shift
@@ -77,8 +99,7 @@ sweep() {
 	[ -z "$out" ] || cp "$out" ref.file
 	# the first 40, 40 spread over the rest, and the last 10 (the stage
 	# a command ends in)
-	for n in $(seq 0 40) $(seq 41 $(((k - 41) / 40 + 1)) $((k - 10))) \
-		$(seq $((k - 9)) $((k + 1))); do
+	for n in $(points "$k"); do
 		[ -z "$out" ] || echo previous >"$out"
 		eval "${prep:-}"
 		set +e
@@ -171,7 +192,13 @@ job_run() {
 	shim "" "$XRUN" run --yes --unattended p.yaml --db r.db >/dev/null 2>&1 ||
 		fail "run: exit $? unshimmed"
 	k=$(cat count)
-	for n in $(seq 0 20) $(seq 21 $((k / 40 + 1)) "$k"); do
+	local pts
+	if [ "$points" = sparse ]; then
+		pts=$(seq 0 5 20; seq 21 $((k / 8 + 1)) "$k")
+	else
+		pts=$(seq 0 20; seq 21 $((k / 40 + 1)) "$k")
+	fi
+	for n in $pts; do
 		rm -f r.db r.db-wal r.db-shm r.db.lock
 		set +e
 		shim "$n" "$XRUN" run --yes --unattended p.yaml --db r.db >got.out 2>got.err
