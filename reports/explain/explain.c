@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "engine_cond.h"
 #include "explain.h"
 #include "explain_int.h"
 #include "format.h"
@@ -348,7 +349,7 @@ static void explain_cell(struct explain_ctx *x, int ci, struct explain_limit *l)
 	retr = explain_loss_rate(x, ci, udp);
 	lossy = retr >= EXPLAIN_PER_S;
 	x->single =
-	    explain_version_before(ver, 3, 16) || (par && atoi(par) <= 1);
+	    engine_one_thread(c->engine, ver) || (par && atoi(par) <= 1);
 	l->ceiling = l->fraction = NAN;
 	for (int b = 0; b < BUS_COUNT; b++)
 		bus[b] = best;

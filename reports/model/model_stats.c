@@ -16,7 +16,8 @@
 #include "arena.h"
 #include "buf.h"
 #include "counter_group.h"
-#include "model_int.h"
+#include "model_flag.h"
+#include "model_loader.h"
 #include "plan.h"
 #include "stats.h"
 #include "store.h"
@@ -357,7 +358,7 @@ int loader_counters(struct loader *l, struct xr_err *err)
 						   : "%s=%.0f on %s",
 				   c->name, c->sum, c->host);
 	}
-	/* iperf3's own retransmit count, when it is a metric. */
+	/* The engine's own retransmit count, when it is a metric. */
 	for (mi = 0; mi < r->met.nmetrics; mi++)
 		if (!strcmp(r->met.metrics[mi], "retransmits"))
 			break;
@@ -469,18 +470,6 @@ int loader_verifications(struct loader *l, struct xr_err *err)
 	return store_verify_groups_each(l->st, r->span.sessions,
 					(size_t)r->span.nsessions, verif_row, l,
 					err);
-}
-
-int report_cell_unverified(const struct report *r, int ci, int f)
-{
-	const struct report_cell *c;
-	if (ci < 0 || ci >= r->ncells || f < 0 || f >= r->nfactors ||
-	    !r->factors[f].setting)
-		return 0;
-	c = &r->cells[ci];
-	if (!c->ver)
-		return 0;
-	return c->n_ok > c->ver[f].checked ? c->n_ok - c->ver[f].checked : 0;
 }
 
 char *report_cell_verify_text(const struct report *r, int ci, int f, int bad,

@@ -210,7 +210,7 @@ struct report_fset {
 
 /*
  * A condition the runs really ran under (conditions.c), with or without a
- * reference: what the engine observed (congestion control, iperf3 version,
+ * reference: what the engine observed (congestion control, its version,
  * protocol, direction, duration, streams, MSS), the engine, the MTU the
  * nic.mtu probe read, and the controller's load average. Each value with
  * how many ok runs had it; varies: the cells in which it took more than
@@ -568,7 +568,8 @@ int report_build(const char *db_path, const struct report_opts *o,
 void report_free(struct report *r);
 
 /* Index of a metric in r->metrics / a factor in r->factors by name; -1
- * when absent or name is NULL. */
+ * when absent or name is NULL (these and report_cell_unverified,
+ * report_text, report_flag_mark: report_lookup.c). */
 int report_metric_index(const struct report *r, const char *name);
 int report_factor_index(const struct report *r, const char *name);
 
