@@ -35,7 +35,7 @@
  *   letter  its section letter in the far scripts' "which" argument
  *   os      COUNTER_OS_* bits: where a reader reads it
  *   doc     what it reads: schema/plan.md, "### counters", says
- *           "`name` (doc" word for word
+ *           "`name` (doc)" word for word
  */
 #define COUNTER_GROUP_MAP(X)                                                   \
 	X(NIC, "nic", "n",                                                     \
