@@ -17,6 +17,7 @@
 #include "explain.h"
 #include "explain_int.h"
 #include "format.h"
+#include "series_name.h"
 
 #include "banned.h"
 
@@ -177,7 +178,7 @@ static const char *cell_receiver(const struct explain_ctx *x, int ci)
 	for (int i = x->first[ci]; i < x->first[ci + 1]; i++) {
 		const struct report_run *u = &r->runs[x->by_cell[i]];
 		const struct report_series *t =
-		    u->ok ? report_run_series(u, NULL, "engine.throughput")
+		    u->ok ? report_run_series(u, NULL, SERIES_ENGINE_THROUGHPUT)
 			  : NULL;
 		if (t)
 			return t->host;
