@@ -21,6 +21,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "engine_cond.h"
+#include "model_flag.h"
 #include "model_int.h"
 #include "plan.h"
 #include "banned.h"

@@ -18,7 +18,8 @@
 
 #include "arena.h"
 #include "buf.h"
-#include "model_int.h"
+#include "model_flag.h"
+#include "model_loader.h"
 #include "store.h"
 #include "banned.h"
 

@@ -7,12 +7,13 @@
  * per-cell statistics and flags (model_stats.c), comparisons and tables
  * (compare.c). When the plan text does not load, factors and levels come
  * from the cells' JSON. The model keeps each cell's run values for the
- * reference comparison, which sits above it (reports/reference).
+ * reference comparison, which sits above it (reports/reference). No step
+ * calls back into this file: what they share sits in leaves below them
+ * (model_flag.c, report_lookup.c, the loader's lookups in model_cells.c).
  *
  * SPDX-License-Identifier: MIT
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,44 +21,10 @@
 
 #include "arena.h"
 #include "buf.h"
-#include "model_int.h"
+#include "model_loader.h"
 #include "plan.h"
 #include "store.h"
 #include "banned.h"
-
-void model_flag(struct model_build *m, struct report_flag *list, int *n,
-		enum report_flag_code code, const char *fmt, ...)
-{
-	struct buf b = BUF_INIT;
-	va_list ap;
-	int i;
-	va_start(ap, fmt);
-	buf_vaddf(&b, fmt, ap);
-	va_end(ap);
-	for (i = 0; i < *n; i++)
-		if (list[i].code == code) {
-			if (!b.s)
-				;
-			else if (b.len && list[i].detail && *list[i].detail)
-				list[i].detail = arena_printf(
-				    m->a, "%s; %s", list[i].detail, b.s);
-			else if (b.len)
-				list[i].detail = arena_strdup(m->a, b.s);
-			buf_release(&b);
-			return;
-		}
-	if (*n < REPORT_FLAG_COUNT) {
-		list[*n].code = code;
-		list[*n].detail = arena_strdup(m->a, b.s ? b.s : "");
-		(*n)++;
-	}
-	buf_release(&b);
-}
-
-int loader_oom(struct loader *l)
-{
-	return xr_err_set(l->err, XR_ENOMEM, NULL, 0, 0, "out of memory");
-}
 
 /* --- sessions and plan ------------------------------------------------ */
 
@@ -236,24 +203,6 @@ static int load_metrics(struct loader *l, struct xr_err *err)
 	/* Every metric, joined in memory: run_by_id finds only the reported
 	 * runs. */
 	return store_metrics_each(l->st, metric_row, l, err);
-}
-
-int report_metric_index(const struct report *r, const char *name)
-{
-	int i;
-	for (i = 0; name && i < r->met.nmetrics; i++)
-		if (!strcmp(r->met.metrics[i], name))
-			return i;
-	return -1;
-}
-
-int report_factor_index(const struct report *r, const char *name)
-{
-	int i;
-	for (i = 0; name && i < r->nfactors; i++)
-		if (!strcmp(r->factors[i].name, name))
-			return i;
-	return -1;
 }
 
 /* The declared metrics without values (model_gaps.c), each with its why
@@ -581,18 +530,4 @@ void report_free(struct report *r)
 		return;
 	arena_free(r->arena);
 	free(r);
-}
-
-const char *report_text(const struct report *r, enum report_text_id id)
-{
-	return report_text_lang(r ? r->about.lang : REPORT_LANG_EN, id);
-}
-
-int report_flag_mark(const struct report *r, enum report_flag_code c)
-{
-	int i;
-	for (i = 0; i < r->nnotes; i++)
-		if (r->notes[i] == c)
-			return i + 1;
-	return 0;
 }

@@ -4,7 +4,10 @@
  * reported sessions with a hash to find them by JSON text, the run rows
  * with their per-cell and overall tallies, the order of the cells (plan
  * order of their levels), the index of runs by id, and the factor list and
- * cell labels of the report. model.c drives the build and loads the rest.
+ * cell labels of the report; and the lookups every step of the loader uses
+ * (a factor, a cell, a run by id, an interned string, the out-of-memory
+ * error). It calls no other step, so that every step may call it; model.c
+ * drives the build and loads the rest.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -17,10 +20,15 @@
 
 #include "arena.h"
 #include "buf.h"
-#include "model_int.h"
+#include "model_loader.h"
 #include "plan.h"
 #include "store.h"
 #include "banned.h"
+
+int loader_oom(struct loader *l)
+{
+	return xr_err_set(l->err, XR_ENOMEM, NULL, 0, 0, "out of memory");
+}
 
 /* --- factors and cells ------------------------------------------------ */
 

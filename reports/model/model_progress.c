@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model_int.h"
+#include "model_loader.h"
 #include "run_status.h"
 #include "store.h"
 #include "banned.h"

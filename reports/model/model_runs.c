@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "arena.h"
-#include "model_int.h"
+#include "model_loader.h"
 #include "series.h"
 #include "store.h"
 

@@ -15,7 +15,7 @@
 
 #include "arena.h"
 #include "dsort.h"
-#include "model_int.h"
+#include "model_loader.h"
 #include "plan.h"
 #include "xr_search.h"
 #include "store.h"

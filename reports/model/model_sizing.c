@@ -11,7 +11,8 @@
 #include <string.h>
 
 #include "arena.h"
-#include "model_int.h"
+#include "model_flag.h"
+#include "model_loader.h"
 #include "store.h"
 #include "banned.h"
 

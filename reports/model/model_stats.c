@@ -15,7 +15,8 @@
 
 #include "arena.h"
 #include "buf.h"
-#include "model_int.h"
+#include "model_flag.h"
+#include "model_loader.h"
 #include "plan.h"
 #include "stats.h"
 #include "store.h"
@@ -467,18 +468,6 @@ int loader_verifications(struct loader *l, struct xr_err *err)
 	return store_verify_groups_each(l->st, r->span.sessions,
 					(size_t)r->span.nsessions, verif_row, l,
 					err);
-}
-
-int report_cell_unverified(const struct report *r, int ci, int f)
-{
-	const struct report_cell *c;
-	if (ci < 0 || ci >= r->ncells || f < 0 || f >= r->nfactors ||
-	    !r->factors[f].setting)
-		return 0;
-	c = &r->cells[ci];
-	if (!c->ver)
-		return 0;
-	return c->n_ok > c->ver[f].checked ? c->n_ok - c->ver[f].checked : 0;
 }
 
 char *report_cell_verify_text(const struct report *r, int ci, int f, int bad,

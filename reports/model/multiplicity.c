@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "model_flag.h"
 #include "model_int.h"
 #include "banned.h"
 

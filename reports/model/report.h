@@ -568,7 +568,8 @@ int report_build(const char *db_path, const struct report_opts *o,
 void report_free(struct report *r);
 
 /* Index of a metric in r->metrics / a factor in r->factors by name; -1
- * when absent or name is NULL. */
+ * when absent or name is NULL (these and report_cell_unverified,
+ * report_text, report_flag_mark: report_lookup.c). */
 int report_metric_index(const struct report *r, const char *name);
 int report_factor_index(const struct report *r, const char *name);
 

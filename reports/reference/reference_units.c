@@ -52,10 +52,8 @@ int ref_unit_factor(const struct report *r, int mi, const char *unit,
 		*factor = f;
 		return 0;
 	}
-	if (!strcmp(stored, "bit/s") && !strcmp(base, "B/s")) {
-		*factor = f * 8;
-		return 0;
-	}
+	/* units_metric folds every byte rate into bit/s (x 8): base is
+	 * never "B/s", only a stored unit can be. */
 	if (!strcmp(stored, "B/s") && !strcmp(base, "bit/s")) {
 		*factor = f / 8;
 		return 0;

@@ -18,6 +18,7 @@
 #include "matrix.h"
 #include "plan.h"
 #include "run_status.h"
+#include "shard.h"
 #include "xr_sched.h"
 #include "store.h"
 #include "banned.h"
@@ -85,6 +86,24 @@ static double pending_seconds(struct store *st, int64_t session,
 	return sum;
 }
 
+/* s as the session ran it: shard k of n's runs only when it was run
+ * with --shard (store_shard_of), the whole plan's otherwise. */
+static int session_schedule(struct store *st, int64_t session,
+			    const struct plan *p, const struct matrix *m,
+			    struct sched *s, struct xr_err *err)
+{
+	struct shard_plan sp = {0};
+	uint32_t k, n;
+	int r = store_shard_of(st, session, &k, &n, err);
+	if (r <= 0)
+		return r;
+	r = shard_plan_build(p, m, s, n, &sp, err);
+	if (r == 0)
+		r = shard_keep(s, p, &sp, k, err);
+	shard_plan_release(&sp);
+	return r;
+}
+
 void status_print_eta(struct store *st, const struct store_session *ss,
 		      const struct plan *p)
 {
@@ -98,6 +117,13 @@ void status_print_eta(struct store *st, const struct store_session *ss,
 	if (!p || matrix_build(p, &m, &err) < 0)
 		return;
 	if (sched_build(p, &m, &s, &err) < 0) {
+		matrix_release(&m);
+		return;
+	}
+	/* A shard's session holds only its shard's runs: its pending runs
+	 * are those of its own schedule, not of the whole plan's. */
+	if (session_schedule(st, ss->id, p, &m, &s, &err) < 0) {
+		sched_release(&s);
 		matrix_release(&m);
 		return;
 	}
