@@ -13,9 +13,11 @@
 #include <string.h>
 
 #include "arena.h"
+#include "engine_cond.h"
 #include "explain.h"
 #include "explain_int.h"
 #include "format.h"
+#include "series_name.h"
 
 #include "banned.h"
 
@@ -176,7 +178,7 @@ static const char *cell_receiver(const struct explain_ctx *x, int ci)
 	for (int i = x->first[ci]; i < x->first[ci + 1]; i++) {
 		const struct report_run *u = &r->runs[x->by_cell[i]];
 		const struct report_series *t =
-		    u->ok ? report_run_series(u, NULL, "engine.throughput")
+		    u->ok ? report_run_series(u, NULL, SERIES_ENGINE_THROUGHPUT)
 			  : NULL;
 		if (t)
 			return t->host;
@@ -347,7 +349,7 @@ static void explain_cell(struct explain_ctx *x, int ci, struct explain_limit *l)
 	retr = explain_loss_rate(x, ci, udp);
 	lossy = retr >= EXPLAIN_PER_S;
 	x->single =
-	    explain_version_before(ver, 3, 16) || (par && atoi(par) <= 1);
+	    engine_one_thread(c->engine, ver) || (par && atoi(par) <= 1);
 	l->ceiling = l->fraction = NAN;
 	for (int b = 0; b < BUS_COUNT; b++)
 		bus[b] = best;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "engine_cond.h"
 #include "explain_int.h"
 #include "format.h"
 
@@ -23,8 +24,8 @@
 /* CPU-bound in at least half of the runs with CPU evidence: the busiest
  * core at each sample averages >= EXPLAIN_CORE_BUSY, or the engine's
  * one-threaded process >= EXPLAIN_PROC_BUSY of a core. The engine's own
- * limit when iperf3 < 3.16 runs several streams (one thread for all of
- * them: iperf3 #289, #1569; multi-threaded since 3.16). */
+ * limit when a version that runs all its streams in one thread runs
+ * several (its descriptor says which: runner/desc engine_one_thread). */
 /* Without the run queue sampled during the runs (explain_evid.c,
  * run_share; cpu.running comes with Linux /proc/stat), the same share from
  * the controller's load average, which lags a machine whose load rises by
@@ -84,7 +85,9 @@ void explain_cpu_candidate(struct explain_ctx *x, const struct explain_evid *e,
 			   enum explain_kind *k, int *nk)
 {
 	int ja = x->lang == REPORT_LANG_JA;
-	int eng = explain_version_before(ver, 3, 16) && par && atoi(par) > 1;
+	const char *engine = x->r->cells[x->ci].engine;
+	const char *label = engine_label(engine);
+	int eng = engine_one_thread(engine, ver) && par && atoi(par) > 1;
 	int after_drops = *nk && k[0] == EXPLAIN_DROPS;
 	char buf[512];
 	if (!(e->cpu_runs && 2 * e->busy_runs >= e->cpu_runs))
@@ -149,11 +152,13 @@ void explain_cpu_candidate(struct explain_ctx *x, const struct explain_evid *e,
 		explain_cat(x->series, sizeof x->series, ", ", buf);
 		explain_cand_engine_on_text(x, e, ja);
 	}
+	if (!*label) /* no ok run named its engine */
+		label = ja ? "エンジン" : "the engine";
 	if (e->proc_name && e->proc > 0) {
 		snprintf(buf, sizeof buf,
-			 ja ? "iperf3 の %s プロセスがコア 1 個の %.0f%%"
-			    : "iperf3's %s process %.0f%% of a core",
-			 e->proc_name, e->proc);
+			 ja ? "%s の %s プロセスがコア 1 個の %.0f%%"
+			    : "%s's %s process %.0f%% of a core",
+			 label, e->proc_name, e->proc);
 		explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
 		explain_cat(x->series, sizeof x->series, ", ",
 			    strcmp(e->proc_name, "client") ? "cpu_remote"
@@ -168,14 +173,12 @@ void explain_cpu_candidate(struct explain_ctx *x, const struct explain_evid *e,
 		explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
 	}
 	if (eng) {
-		/* iperf3 --version says "iperf 3.12 (cJSON ...)": the
-		 * observed version starts "iperf 3.12" */
-		const char *num = !strncmp(ver, "iperf ", 6) ? ver + 6 : ver;
-		snprintf(
-		    buf, sizeof buf,
-		    ja ? "iperf3 %s は %s 本のストリームを 1 スレッドで実行"
-		       : "iperf3 %s runs its %s streams in one thread",
-		    num, par);
+		/* the observed version is the engine's text ("iperf 3.12"):
+		 * its number after its name */
+		snprintf(buf, sizeof buf,
+			 ja ? "%s %s は %s 本のストリームを 1 スレッドで実行"
+			    : "%s %s runs its %s streams in one thread",
+			 label, engine_version_number(engine, ver), par);
 		explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
 	}
 	explain_push(k, nk, eng ? EXPLAIN_ENGINE : EXPLAIN_CPU);

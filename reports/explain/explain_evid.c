@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "explain_int.h"
+#include "series_name.h"
 
 #include "banned.h"
 
@@ -36,7 +37,7 @@ double explain_loaded_mean(const struct report_series *s, double *rate)
 static int core_busy(const struct report_series *s, const char *host, int *n)
 {
 	int k, end = 0;
-	if (sscanf(s->name, "cpu.%d.busy%n", &k, &end) != 1 ||
+	if (sscanf(s->name, SERIES_CPU_CORE_BUSY "%n", &k, &end) != 1 ||
 	    s->name[end] != '\0' || (host && strcmp(s->host, host)))
 		return 0;
 	if (n)
@@ -122,19 +123,20 @@ static int explain_evid_engine_rose(const struct report_run *u, const char *h,
  * tcp_add_backlog), a zero receive window (TCPZeroWindowDrop) or an
  * out-of-order queue that could not grow (TCPOFODrop: tcp_data_queue_ofo);
  * Linux's include/uapi/linux/snmp.h. */
-static const char *const sock_drops[] = {"udp.rcvbuf_errors",
-					 "udp.sndbuf_errors",
-					 "tcp.rcv_q_drop",
-					 "tcp.backlog_drop",
-					 "tcp.zero_window_drop",
-					 "tcp.ofo_drop",
+static const char *const sock_drops[] = {SERIES_UDP_RCVBUF_ERRORS,
+					 SERIES_UDP_SNDBUF_ERRORS,
+					 SERIES_TCP_RCV_Q_DROP,
+					 SERIES_TCP_BACKLOG_DROP,
+					 SERIES_TCP_ZERO_WINDOW_DROP,
+					 SERIES_TCP_OFO_DROP,
 					 NULL};
 
 static int is_drop_series(const char *name)
 {
-	if ((!strncmp(name, "nic.", 4) && strstr(name, "drop")) ||
-	    !strcmp(name, "qdisc.drops") ||
-	    !strcmp(name, "qdisc.ingress_drops"))
+	if ((!strncmp(name, SERIES_NIC, strlen(SERIES_NIC)) &&
+	     strstr(name, "drop")) ||
+	    !strcmp(name, SERIES_QDISC_DROPS) ||
+	    !strcmp(name, SERIES_QDISC_INGRESS_DROPS))
 		return 1;
 	for (const char *const *d = sock_drops; *d; d++)
 		if (!strcmp(name, *d))
@@ -148,7 +150,8 @@ static void rate_evidence(const struct report_series *s, struct explain_evid *e)
 	double rate;
 	int drop = is_drop_series(s->name);
 	int pause =
-	    !strncmp(s->name, "nic.ethtool.", 12) && strstr(s->name, "pause");
+	    !strncmp(s->name, SERIES_NIC_ETHTOOL, strlen(SERIES_NIC_ETHTOOL)) &&
+	    strstr(s->name, "pause");
 	char *dst = drop ? e->drop_series : e->pause_series;
 	if (!drop && !pause)
 		return;
@@ -190,7 +193,8 @@ static const char *explain_evid_engine_proc(const struct report *r, int single,
 static double run_share(const struct report_run *u, const char *h,
 			int *contended)
 {
-	const struct report_series *q = report_run_series(u, h, "cpu.running");
+	const struct report_series *q =
+	    report_run_series(u, h, SERIES_CPU_RUNNING);
 	double nr = q ? explain_loaded_mean(q, NULL) - 1 : NAN;
 	int cores = 0;
 	for (int i = 0; i < u->nseries; i++)
@@ -208,7 +212,8 @@ static void explain_evid_engine_on_core(const struct report_run *u,
 					const char *h, int core, int *n,
 					int *on)
 {
-	const struct report_series *s = report_run_series(u, h, "engine.core");
+	const struct report_series *s =
+	    report_run_series(u, h, SERIES_ENGINE_CORE);
 	for (int i = 0; s && i < s->n; i++)
 		if (s->t[i] > 0 && isfinite(s->v[i])) {
 			(*n)++;
@@ -228,12 +233,12 @@ void explain_run_evidence(const struct report *r, int single,
 		const struct report_series *s = &u->series[i];
 		double m, p, rank;
 		int n, waited;
-		if (!strcmp(s->name, "cpu.all.busy")) {
+		if (!strcmp(s->name, SERIES_CPU_ALL_BUSY)) {
 			if ((m = leadin_mean(s)) > e->leadin)
 				e->leadin = m;
 			rose |= explain_evid_engine_rose(u, s->host, s);
 		}
-		if (!strcmp(s->name, "cpu.running") &&
+		if (!strcmp(s->name, SERIES_CPU_RUNNING) &&
 		    isfinite(p = run_share(u, s->host, &waited))) {
 			contended |= waited;
 			if (isnan(share) || p < share)
@@ -258,7 +263,7 @@ void explain_run_evidence(const struct report *r, int single,
 		best = m;
 		core = n;
 		host = s->host;
-		snprintf(name, sizeof name, "cpu.%d.softirq", n);
+		snprintf(name, sizeof name, SERIES_CPU_CORE_SOFTIRQ, n);
 		const struct report_series *q =
 		    report_run_series(u, s->host, name);
 		soft = q ? explain_loaded_mean(q, NULL) : NAN;

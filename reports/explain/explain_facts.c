@@ -6,9 +6,8 @@
  * different values of a fact a ceiling needs, no ceiling is named; when
  * the median is above EXPLAIN_ABOVE_CEILING of a ceiling, the facts and
  * the measurement disagree and no kind is named either (schema/report.md,
- * "Limits"). Also the lookups the rules share: a host's latest value of a
- * fact over the sessions (explain_fact), an engine version older than
- * another (explain_version_before).
+ * "Limits"). Also the lookup the rules share: a host's latest value of a
+ * fact over the sessions (explain_fact).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -159,15 +158,4 @@ const char *explain_fact(const struct report *r, const char *host,
 		}
 	}
 	return v;
-}
-
-int explain_version_before(const char *v, int maj, int min)
-{
-	int a = 0, b = 0;
-	/* observed as iperf3 prints it: "iperf 3.12" */
-	while (v && *v && (*v < '0' || *v > '9'))
-		v++;
-	if (!v || sscanf(v, "%d.%d", &a, &b) != 2)
-		return 0;
-	return a < maj || (a == maj && b < min);
 }

@@ -47,7 +47,8 @@ struct report_series;
 struct report_run;
 double explain_loaded_mean(const struct report_series *s, double *rate);
 /* Run u's evidence added into e; single: the engine's processes are one
- * thread each (iperf3 < 3.16 or one stream), so their CPU counts. */
+ * thread each (an engine version that runs its streams in one thread,
+ * runner/desc engine_one_thread, or one stream), so their CPU counts. */
 void explain_run_evidence(const struct report *r, int single,
 			  const struct report_run *u, struct explain_evid *e);
 
@@ -60,7 +61,7 @@ int explain_refs(const struct report *r, struct explain *x);
 struct explain_ctx {
 	const struct report *r;
 	enum report_lang lang;
-	int single;	  /* the cell's iperf3 runs each end in one thread */
+	int single;	  /* the cell's engine runs each end in one thread */
 	const char *recv; /* the host that received the cell's data, or NULL */
 	int near; /* the median within EXPLAIN_NEAR_CEILING of a ceiling */
 	char missing[512], series[512], evidence[512];
@@ -94,8 +95,6 @@ const char *explain_fact(const struct report *r, const char *host,
  * (a missing fact counts as a value, "none"). */
 const char *explain_cell_fact(struct explain_ctx *x, const char *host,
 			      const char *key);
-/* Is version text v ("iperf 3.12") older than maj.min? 0 when unknown. */
-int explain_version_before(const char *v, int maj, int min);
 
 /* explain_facts.c: 1 when cell x->ci is settled by its facts, l filled:
  * its runs held different values of a fact a ceiling needs (x->differ),

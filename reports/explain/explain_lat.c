@@ -21,6 +21,7 @@
 #include "arena.h"
 #include "explain_int.h"
 #include "format.h"
+#include "series_name.h"
 
 #include "banned.h"
 
@@ -100,7 +101,7 @@ static void run_means(struct explain_ctx *x, const struct lq *q, double *win,
 			w += a;
 			nw++;
 		}
-		s = report_run_series(u, q->host, "qdisc.backlog");
+		s = report_run_series(u, q->host, SERIES_QDISC_BACKLOG);
 		if (s && isfinite(m = explain_loaded_mean(s, NULL))) {
 			b += m;
 			nb++;
@@ -135,7 +136,8 @@ static void lat_evidence(struct explain_ctx *x, const struct lq *q, double idle,
 			    : "qdisc backlog on %s %s = %.1f ms at its rate",
 			 q->host, v, 1e3 * backlog * 8 / q->rate);
 		explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
-		explain_cat(x->series, sizeof x->series, ", ", "qdisc.backlog");
+		explain_cat(x->series, sizeof x->series, ", ",
+			    SERIES_QDISC_BACKLOG);
 	}
 	if (isfinite(win)) {
 		fmt_bytes(win, v, sizeof v);

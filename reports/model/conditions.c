@@ -1,7 +1,7 @@
 /*
  * The conditions a report's runs really ran under, with or without a
  * reference: the engine's observed settings (the congestion control the
- * sender used even when it was the kernel's default, the iperf3 version,
+ * sender used even when it was the kernel's default, the engine's version,
  * protocol, direction, duration, streams, MSS), the engine, the MTU the
  * nic.mtu probe read on each host, and the load average of the machine
  * running xrun (flagged controller_loaded on the cells where it exceeded
@@ -18,19 +18,22 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "engine_cond.h"
 #include "model_flag.h"
 #include "model_loader.h"
 #include "store.h"
 #include "banned.h"
 
 /* The conditions shown, in this order, with their names; keys of the
- * store's conditions reader. "mtu@" is a prefix (one row per host). */
+ * store's conditions reader. "mtu@" is a prefix (one row per host);
+ * "version" names the engine that observed it (runner/desc engine_label:
+ * "iperf3 version"). */
 static const struct cond_key {
 	const char *key;
 	const char *name[REPORT_LANG_COUNT];
 } cond_keys[] = {
     {"engine", {"engine", "負荷エンジン"}},
-    {"version", {"iperf3 version", "iperf3 のバージョン"}},
+    {"version", {"%s version", "%s のバージョン"}},
     {"protocol", {"protocol", "プロトコル"}},
     {"direction", {"direction", "方向"}},
     {"test_duration", {"duration (s)", "測定時間（秒）"}},
@@ -63,7 +66,9 @@ struct cond_scan {
 	int *cell_values; /* per condition: values seen in that cell */
 };
 
-static struct report_condition *cond_get(struct cond_scan *s, const char *key)
+/* key's condition, made on its first row, seen in cell ci. */
+static struct report_condition *cond_get(struct cond_scan *s, const char *key,
+					 int ci)
 {
 	struct loader *l = s->l;
 	struct report_condition *c;
@@ -99,6 +104,10 @@ static struct report_condition *cond_get(struct cond_scan *s, const char *key)
 	if (!strncmp(key, "mtu@", 4))
 		c->name = arena_printf(
 		    l->m.a, cond_keys[rank].name[l->m.r->about.lang], key + 4);
+	else if (!strcmp(key, "version"))
+		c->name = arena_printf(l->m.a,
+				       cond_keys[rank].name[l->m.r->about.lang],
+				       engine_label(l->m.r->cells[ci].engine));
 	else
 		c->name = cond_keys[rank].name[l->m.r->about.lang];
 	s->vcap[s->n] = 0;
@@ -159,7 +168,7 @@ static int cond_row(void *ctx, const struct store_condition_row *row)
 	ci = loader_cell_find(s->l, row->cell);
 	if (ci < 0 || key_rank(row->key) < 0)
 		return 0;
-	if (!(c = cond_get(s, row->key)) ||
+	if (!(c = cond_get(s, row->key, ci)) ||
 	    value_add(s, c, row->value, (int)row->count) < 0)
 		return loader_oom(s->l);
 	k = (int)(c - s->c);

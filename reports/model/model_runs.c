@@ -19,6 +19,7 @@
 #include "arena.h"
 #include "model_loader.h"
 #include "series.h"
+#include "series_name.h"
 #include "store.h"
 
 #include "banned.h"
@@ -85,7 +86,7 @@ static int model_runs_series_row(void *ctx, const struct store_series_row *s)
 	struct loader *l = ctx;
 	size_t k;
 	/* engine.throughput is the stored intervals, read apart */
-	if (!strcmp(s->name, "engine.throughput"))
+	if (!strcmp(s->name, SERIES_ENGINE_THROUGHPUT))
 		return 0;
 	for (k = 0; k < s->n; k++)
 		if (loader_series_point(l, s->run_id, s->host, s->name, s->unit,
@@ -199,7 +200,7 @@ static int run_series(struct loader *l, int ri, struct report_run *u)
 		if (sort_points(p->t, p->v, (size_t)p->n) < 0)
 			return -XR_ENOMEM;
 		s[0].host = "";
-		s[0].name = "engine.throughput";
+		s[0].name = SERIES_ENGINE_THROUGHPUT;
 		s[0].unit = "bit/s";
 		s[0].t = p->t;
 		s[0].v = p->v;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "counter_group.h"
 #include "dsort.h"
 #include "model_loader.h"
 #include "plan.h"
@@ -230,9 +231,10 @@ static int cell_search(struct loader *l, const struct gather *g, int c,
  * search": where drops began). */
 static int drop_place(const char *scope, const char *name)
 {
-	if (!strcmp(scope, "qdisc"))
+	int sc = counter_scope_find(scope);
+	if (sc == COUNTER_SCOPE_QDISC)
 		return !strcmp(name, "drops") ? REPORT_DROP_QDISC : -1;
-	if (!strcmp(scope, "udp"))
+	if (sc == COUNTER_SCOPE_UDP)
 		/* SndbufErrors are mostly a qdisc's drops said to the
 		 * sender again (ENOBUFS): the qdisc counts those */
 		return !strcmp(name, "RcvbufErrors") ? REPORT_DROP_SOCKBUF : -1;

@@ -15,6 +15,7 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "counter_group.h"
 #include "model_flag.h"
 #include "model_loader.h"
 #include "plan.h"
@@ -262,13 +263,14 @@ static int contains(const char *s, const char *sub)
 /* Which flag a counter raises (0 = none; else code + 1). */
 static int counter_code(const char *scope, const char *name)
 {
-	if (!strcmp(scope, "capture"))
+	int sc = counter_scope_find(scope);
+	if (sc == COUNTER_SCOPE_CAPTURE)
 		return REPORT_FLAG_CAPTURE + 1;
-	if (!strcmp(scope, "tcp"))
+	if (sc == COUNTER_SCOPE_TCP)
 		return !strcmp(name, "RetransSegs")
 			   ? REPORT_FLAG_RETRANSMITS + 1
 			   : 0;
-	if (strcmp(scope, "nic") && strcmp(scope, "ethtool"))
+	if (sc != COUNTER_SCOPE_NIC && sc != COUNTER_SCOPE_ETHTOOL)
 		return 0;
 	if (contains(name, "pause") || contains(name, "flow_control") ||
 	    contains(name, "xon") || contains(name, "xoff"))
@@ -356,7 +358,7 @@ int loader_counters(struct loader *l, struct xr_err *err)
 						   : "%s=%.0f on %s",
 				   c->name, c->sum, c->host);
 	}
-	/* iperf3's own retransmit count, when it is a metric. */
+	/* The engine's own retransmit count, when it is a metric. */
 	for (mi = 0; mi < r->met.nmetrics; mi++)
 		if (!strcmp(r->met.metrics[mi], "retransmits"))
 			break;

@@ -210,7 +210,7 @@ struct report_fset {
 
 /*
  * A condition the runs really ran under (conditions.c), with or without a
- * reference: what the engine observed (congestion control, iperf3 version,
+ * reference: what the engine observed (congestion control, its version,
  * protocol, direction, duration, streams, MSS), the engine, the MTU the
  * nic.mtu probe read, and the controller's load average. Each value with
  * how many ok runs had it; varies: the cells in which it took more than

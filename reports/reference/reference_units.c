@@ -20,6 +20,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "reference_int.h"
+#include "series_name.h"
 #include "units.h"
 #include "banned.h"
 
@@ -27,7 +28,8 @@
  * "latency"; schema/store.md, "series"): no factor name has a '.', so a
  * column named in one of them is a metric. */
 static const char *const xrun_prefixes[] = {
-    "latency.", "engine.", "nic.", "qdisc.", "cpu.", "tcp.", "udp.", NULL,
+    "latency.", SERIES_ENGINE, SERIES_NIC, SERIES_QDISC,
+    SERIES_CPU, SERIES_TCP,    SERIES_UDP, NULL,
 };
 
 int ref_xrun_metric(const char *name)

@@ -21,6 +21,7 @@
 #include "chart.h"
 #include "chart_fig.h"
 #include "format.h"
+#include "series_name.h"
 #include "xr_err.h"
 
 #include "banned.h"
@@ -31,7 +32,7 @@
 #define PLOT_H 130.0
 #define CDF_H 150.0
 #define RTT "latency.rtt"
-#define TPUT "engine.throughput"
+#define TPUT SERIES_ENGINE_THROUGHPUT
 
 static int text(struct chart_fig *f, double x, double y, int anchor,
 		const char *s)

@@ -18,6 +18,7 @@
 #include "chart.h"
 #include "chart_fig.h"
 #include "format.h"
+#include "series_name.h"
 #include "xr_err.h"
 
 #include "banned.h"
@@ -45,12 +46,13 @@ static int is_mark(const char *name)
 /* cpu.N.busy: N, else -1. */
 static int core_of(const char *name)
 {
+	const size_t pl = strlen(SERIES_CPU); /* SERIES_CPU_CORE_BUSY */
 	char *end;
 	long n;
-	if (strncmp(name, "cpu.", 4))
+	if (strncmp(name, SERIES_CPU, pl))
 		return -1;
-	n = strtol(name + 4, &end, 10);
-	return end != name + 4 && !strcmp(end, ".busy") && n >= 0 && n < 4096
+	n = strtol(name + pl, &end, 10);
+	return end != name + pl && !strcmp(end, ".busy") && n >= 0 && n < 4096
 		   ? (int)n
 		   : -1;
 }
@@ -126,7 +128,8 @@ static int ts_extent(const struct report *r, int ci, double *t0, double *t1,
 		const struct report_series *s;
 		if (r->runs[i].cell != ci || !r->runs[i].ok)
 			continue;
-		s = report_run_series(&r->runs[i], NULL, "engine.throughput");
+		s = report_run_series(&r->runs[i], NULL,
+				      SERIES_ENGINE_THROUGHPUT);
 		if (!s || s->n < 1)
 			continue;
 		runs++;
@@ -157,7 +160,7 @@ static int cpu_strip(struct chart_fig *f, const struct report *r, int ci,
 	    chart_fig_line(f, CHART_INK, 0.6, x->p0, y.p0, x->p1, y.p0) < 0)
 		return -XR_ENOMEM;
 	for (c = 0; c < nc; c++) {
-		snprintf(name, sizeof name, "cpu.%d.busy", hc[c].core);
+		snprintf(name, sizeof name, SERIES_CPU_CORE_BUSY, hc[c].core);
 		for (int q_ = 0; (i = report_cell_run(r, ci, q_)) >= 0; q_++) {
 			const struct report_series *s;
 			if (r->runs[i].cell != ci || !r->runs[i].ok)
@@ -240,7 +243,7 @@ static int run_legend(struct chart_fig *f, const struct report *r, int ci,
 		const struct report_run *u = &r->runs[i];
 		struct chart_op *o;
 		if (u->cell != ci || !u->ok ||
-		    !report_run_series(u, NULL, "engine.throughput"))
+		    !report_run_series(u, NULL, SERIES_ENGINE_THROUGHPUT))
 			continue;
 		snprintf(s, sizeof s, "#%d", u->rep);
 		if (x + 34 > x1)
@@ -288,7 +291,8 @@ int chart_timeseries(const struct report *r, int ci, double width,
 		const struct report_series *s;
 		if (r->runs[i].cell != ci || !r->runs[i].ok)
 			continue;
-		s = report_run_series(&r->runs[i], NULL, "engine.throughput");
+		s = report_run_series(&r->runs[i], NULL,
+				      SERIES_ENGINE_THROUGHPUT);
 		if (s && chart_series_line(f, s, &x, &y, scale, k++, 1.0) < 0)
 			return -XR_ENOMEM;
 	}

@@ -2,9 +2,9 @@
  * The system table (rt_system, rtable.h): what was measured on, near the
  * top of a report as published comparison pages put it (Phoronix's
  * result pages open with the system table), from the host facts: one row
- * per key of a short list (OS, kernel, CPU, memory, NIC driver, link,
- * PCIe link, MTU, root qdisc, then each engine's version: runner/desc
- * engine_version_at), one column per host. A fact the
+ * per key that has a label in the host facts' table (runner/desc
+ * hostfact.c: OS, kernel, CPU, memory, NIC driver, link, PCIe link, MTU,
+ * root qdisc, then each engine's version), one column per host. A fact the
  * runs held different values of (a hook set it per level: their fact
  * sets) shows its value per level of the factor that tells them apart,
  * "1500 (mtu=1500) / 9000 (mtu=9000)"; one that changed between sessions
@@ -19,7 +19,7 @@
 
 #include "arena.h"
 #include "buf.h"
-#include "engine_cond.h"
+#include "hostfact.h"
 #include "rtable.h"
 #include "xr_err.h"
 
@@ -27,38 +27,16 @@
 
 #define T(id) report_text(r, REPORT_T_##id)
 
-/* The keys shown, in order, with their labels (English, Japanese). */
-static const struct sys_key {
-	const char *key, *en, *ja;
-} sys_keys[] = {
-    {"os_release", "OS", "OS"},
-    {"kernel", "Kernel", "カーネル"},
-    {"cpu_model", "CPU", "CPU"},
-    {"cpu_count", "CPU threads", "CPU スレッド数"},
-    {"mem_bytes", "Memory", "メモリ"},
-    {"nic_driver", "NIC driver", "NIC ドライバ"},
-    {"nic_firmware", "NIC firmware", "NIC ファームウェア"},
-    {"nic_link", "Link", "リンク"},
-    {"nic_pcie_link", "PCIe link", "PCIe リンク"},
-    {"nic_mtu", "MTU", "MTU"},
-    {"qdisc_root", "Root qdisc", "ルート qdisc"},
-};
-#define NSYS (sizeof sys_keys / sizeof sys_keys[0])
-
-/* Row k of the table: sys_keys, then each engine's version fact under
- * its program's name (the same in both languages); 0 past the last. */
-static int sys_key(size_t k, struct sys_key *out)
+/* The k-th row of the table: the k-th labelled row of the host facts'
+ * table (runner/desc/hostfact.c: OS to root qdisc, then each engine's
+ * version under its program's name); NULL past the last. */
+static const struct hostfact *sys_key(size_t k)
 {
-	const struct engine_version *v;
-	if (k < NSYS) {
-		*out = sys_keys[k];
-		return 1;
-	}
-	v = engine_version_at((int)(k - NSYS));
-	if (!v)
-		return 0;
-	*out = (struct sys_key){v->fact, v->label, v->label};
-	return 1;
+	const struct hostfact *f;
+	for (int i = 0; (f = hostfact_at(i)); i++)
+		if (f->en && k-- == 0)
+			return f;
+	return NULL;
 }
 
 /* "25275990016" -> "23.5 GiB"; anything else as it is. */
@@ -223,11 +201,11 @@ int rt_system(const struct report *r, struct arena *a, struct rtable *t)
 {
 	int nh = r->span.nhosts, ja = r->about.lang == REPORT_LANG_JA, rc = 0;
 	int row = 0;
-	size_t nkeys = NSYS;
-	struct sys_key sk;
+	size_t nkeys = 0;
+	const struct hostfact *sk;
 	struct buf s = BUF_INIT;
 
-	while (sys_key(nkeys, &sk))
+	while (sys_key(nkeys))
 		nkeys++;
 
 	memset(t, 0, sizeof *t);
@@ -241,12 +219,12 @@ int rt_system(const struct report *r, struct arena *a, struct rtable *t)
 	t->col[0] = (struct rt_col){"", RT_LEFT, 0};
 	for (int h = 0; h < nh; h++)
 		t->col[h + 1] = (struct rt_col){r->span.hosts[h], RT_LEFT, 1};
-	for (size_t k = 0; rc == 0 && sys_key(k, &sk); k++) {
+	for (size_t k = 0; rc == 0 && (sk = sys_key(k)); k++) {
 		int any = 0;
 		for (int h = 0; h < nh && rc == 0; h++) {
 			const char *v;
-			if (!per_level(r, r->span.hosts[h], sk.key, &s))
-				rc = values(r, r->span.hosts[h], sk.key, &s);
+			if (!per_level(r, r->span.hosts[h], sk->key, &s))
+				rc = values(r, r->span.hosts[h], sk->key, &s);
 			v = rc ? NULL : arena_strdup(a, s.len ? s.s : "");
 			if (!v)
 				rc = -XR_ENOMEM;
@@ -255,7 +233,7 @@ int rt_system(const struct report *r, struct arena *a, struct rtable *t)
 			any |= s.len > 0;
 		}
 		if (rc == 0 && any) {
-			t->cell[row * t->ncols] = ja ? sk.ja : sk.en;
+			t->cell[row * t->ncols] = ja ? sk->ja : sk->en;
 			row++;
 		}
 	}

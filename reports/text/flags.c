@@ -2,7 +2,9 @@
  * Comparability flags: the one table of every flag (REPORT_FLAG_MAP in
  * flags.h names them in note order) with its JSON code, where it is
  * raised, whether it refuses a comparison, the sentence that explains it in
- * the notes and the short form of verdict cells, in English and Japanese.
+ * the notes and the short form of verdict cells, in English and Japanese
+ * (where a sentence names the engines' version facts, their labels come
+ * from the engines' rows, runner/desc engine_version_at).
  * schema/report.md's flag table is checked against it (test_flags.c).
  *
  * SPDX-License-Identifier: MIT
@@ -10,6 +12,10 @@
 #include <stddef.h>
 #include <string.h>
 
+#include <stdio.h>
+
+#include "buf.h"
+#include "engine_cond.h"
 #include "flags.h"
 #include "banned.h"
 
@@ -30,6 +36,17 @@ struct flag_row {
 	/* A warning that qualifies the verdict itself: written in the
 	 * verdict cell, not only as a note mark. */
 	int in_cell;
+	/* 1: text has one %s, where each engine's version fact goes
+	 * (version_word): the facts a comparison watches name no engine
+	 * here (reports/model/compare.c watches the same rows). */
+	int versions;
+};
+
+/* An engine's version fact in a sentence, its label (runner/desc
+ * engine_version_at) for %s. */
+static const char *const version_word[REPORT_LANG_COUNT] = {
+    [REPORT_LANG_EN] = ", %s version",
+    [REPORT_LANG_JA] = "、%s の版",
 };
 
 static const struct flag_row flag_rows[REPORT_FLAG_COUNT] = {
@@ -163,13 +180,15 @@ static const struct flag_row flag_rows[REPORT_FLAG_COUNT] = {
 	{"facts_changed",
 	 CMP,
 	 REFUSES,
-	 {"host facts (driver, firmware, kernel, iperf3 version) differ "
+	 {"host facts (driver, firmware, kernel%s) differ "
 	  "between the sessions pooled in the comparison: no verdict unless "
 	  "the plan accepts a sequential design",
 	  "比較に含まれるセッション間でホスト情報（ドライバ、ファームウェア、"
-	  "カーネル、iperf3 の版）が異なるため判定しない（accept: sequential "
+	  "カーネル%s）が異なるため判定しない（accept: sequential "
 	  "の場合を除く）"},
-	 {"host facts changed:", "ホスト情報が変化:"}},
+	 {"host facts changed:", "ホスト情報が変化:"},
+	 0,
+	 1},
     [REPORT_FLAG_TESTBED_SPLIT] =
 	{"testbed_split",
 	 CMP,
@@ -308,6 +327,24 @@ int report_flag_refuses(enum report_flag_code c)
 	return flag_rows[c].refuses;
 }
 
+/* Text t of flag c in lang with each engine's version fact for its %s:
+ * made once (the engines' rows do not change), kept for the program. */
+static const char *with_versions(enum report_flag_code c, enum report_lang lang,
+				 const char *t)
+{
+	static char made[REPORT_FLAG_COUNT][REPORT_LANG_COUNT][512];
+	const struct engine_version *v;
+	struct buf names = BUF_INIT;
+	if (made[c][lang][0])
+		return made[c][lang];
+	for (int i = 0; (v = engine_version_at(i)); i++)
+		buf_addf(&names, version_word[lang], v->label);
+	snprintf(made[c][lang], sizeof made[c][lang], t,
+		 names.s ? names.s : "");
+	buf_release(&names);
+	return made[c][lang];
+}
+
 const char *report_flag_text(enum report_flag_code c, enum report_lang lang)
 {
 	const char *t;
@@ -317,6 +354,8 @@ const char *report_flag_text(enum report_flag_code c, enum report_lang lang)
 		lang = REPORT_LANG_EN;
 	t = flag_rows[c].text[lang];
 	t = t ? t : flag_rows[c].text[REPORT_LANG_EN];
+	if (t && flag_rows[c].versions)
+		return with_versions(c, lang, t);
 	return t ? t : "unknown flag";
 }
 

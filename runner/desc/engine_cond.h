@@ -40,6 +40,12 @@ struct engine_version {
 	const char *fact;	 /* the host fact key: "iperf3_version" */
 	const char *label;	 /* its row in a report's system table
 				    (a program name: both languages) */
+	const char *prefix;	 /* what its version text has before the
+				    number: "iperf " of "iperf 3.12" */
+	/* From this version (major, minor) the program runs each stream in
+	 * a thread of its own; an older one runs them all in one thread.
+	 * {0, 0}: never one thread for all. */
+	int threads_since[2];
 };
 
 /* The version command of engine (its plan name); NULL when it has none
@@ -48,5 +54,22 @@ const struct engine_version *engine_version_of(const char *engine);
 /* The i-th engine that has a version command, in table order; NULL past
  * the last (a report lists every version fact, whatever the engine). */
 const struct engine_version *engine_version_at(int i);
+/* The host facts' row (hostfact.h) of the i-th engine's version fact, as
+ * engine_version_at; NULL past the last. */
+struct hostfact;
+const struct hostfact *engine_version_fact(int i);
+
+/* How a report names engine (its plan name): its program's name, the
+ * label of its version row ("iperf3"); else the plan name itself; "" for
+ * NULL. */
+const char *engine_label(const char *engine);
+/* The number of engine's version text version ("3.12" of "iperf 3.12"):
+ * past its prefix; version itself without a row or prefix; NULL for
+ * NULL. */
+const char *engine_version_number(const char *engine, const char *version);
+/* 1: engine at version (its version text, as the engine observed it) runs
+ * all its streams in one thread (iperf3 before 3.16: iperf3 #289, #1569);
+ * 0 when not, or when either is unknown. */
+int engine_one_thread(const char *engine, const char *version);
 
 #endif

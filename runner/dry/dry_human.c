@@ -280,10 +280,7 @@ static void write_summary(struct fastout *o, const struct dry *d)
 		  before);
 	fastout_f(o, "runs: %zu%s (%zu x repeat %d + %zu warm-up), order %s\n",
 		  d->s.nruns, d->shard_n ? " of this shard" : "", d->m.ncells,
-		  p->repeat, d->nwarmup,
-		  p->order == PLAN_ORDER_RANDOM	      ? "random"
-		  : p->order == PLAN_ORDER_SEQUENTIAL ? "sequential"
-						      : "abba");
+		  p->repeat, d->nwarmup, plan_order_name(p->order));
 	if (d->shard_n) {
 		struct buf part = BUF_INIT;
 		double all = 0;

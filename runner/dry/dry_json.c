@@ -167,7 +167,6 @@ void dry_write_json(struct fastout *o, const struct dry *d)
 	size_t i;
 	int f, l, bound = plan_has_bindings(p);
 	struct buf hs = BUF_INIT;
-	static const char *const orders[] = {"abba", "random", "sequential"};
 
 	fastout_s(o, "{\"plan\":");
 	fastout_json(o, p->name);
@@ -188,8 +187,8 @@ void dry_write_json(struct fastout *o, const struct dry *d)
 	json_latency(o, p);
 	fastout_f(o,
 		  ",\"order\":\"%s\",\"repeat\":%d,\"warmup\":%d,\"seed\":%llu",
-		  orders[p->order <= PLAN_ORDER_SEQUENTIAL ? p->order : 0],
-		  p->repeat, p->warmup, (unsigned long long)p->seed);
+		  plan_order_name(p->order), p->repeat, p->warmup,
+		  (unsigned long long)p->seed);
 	fastout_s(o, ",\"factors\":[");
 	for (f = 0; f < p->nfactors; f++) {
 		const struct plan_factor *fa = &p->factors[f];

@@ -2,7 +2,8 @@
  * The facts each run held under (issue 34; schema/store.md "fact_sets").
  * A host's facts are read whole when it is opened (hostset.c), and read
  * again after something that may have changed them touched it: an apply
- * hook (the groups a hook can change: facts.h FACTS_APPLY) or a manual
+ * hook (the groups of the facts a factor can change: their rows in
+ * runner/desc/hostfact.c, hostfact_factor_groups) or a manual
  * step (whole: another card, another OS). A verify that reads a fact the
  * way facts.c does (probe_fact_key) is a read of that fact too. Each time
  * the values differ from the host's set in effect, a new set is stored;
@@ -19,6 +20,7 @@
 #include "engine_cond.h"
 #include "facts.h"
 #include "host.h"
+#include "hostfact.h"
 #include "plan.h"
 #include "probe.h"
 #include "proc.h"
@@ -165,16 +167,18 @@ void runfacts_touch(struct runctx *rc, int hi, int manual, int factor,
 		    uint32_t level)
 {
 	struct rf_host *h;
+	unsigned apply;
 	if (!rc->rf || hi < 0)
 		return;
 	h = &rc->rf->h[hi];
+	apply = hostfact_factor_groups();
 	/* A manual step's whole read covers an apply's groups. */
-	if (manual || !(h->due & ~FACTS_APPLY)) {
+	if (manual || !(h->due & ~apply)) {
 		h->cause = manual ? "manual" : "apply";
 		h->factor = factor;
 		h->level = level;
 	}
-	h->due |= manual ? FACTS_ALL : FACTS_APPLY;
+	h->due |= manual ? FACTS_ALL : apply;
 }
 
 /* Read host hi's due groups again; the set's keys of other groups stay. */

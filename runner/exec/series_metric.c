@@ -19,6 +19,7 @@
 #include "plan.h"
 #include "runctx.h"
 #include "series.h"
+#include "series_name.h"
 #include "units.h"
 #include "banned.h"
 
@@ -132,11 +133,12 @@ static int add_intervals(const struct runctx *rc,
 	const char *unit = "bit/s";
 	struct series *s;
 	int i;
-	if (!res->nintervals || series_set_find(ss, NULL, "engine.throughput"))
+	if (!res->nintervals ||
+	    series_set_find(ss, NULL, SERIES_ENGINE_THROUGHPUT))
 		return 0;
 	if (res->nmetrics)
 		unit = res->metrics[0].unit;
-	if (!(s = series_set_get(ss, host, "engine.throughput", unit)))
+	if (!(s = series_set_get(ss, host, SERIES_ENGINE_THROUGHPUT, unit)))
 		return -XR_ENOMEM;
 	for (i = 0; i < res->nintervals; i++)
 		if (series_add(s, res->iv_end[i], res->iv_value[i]) < 0)

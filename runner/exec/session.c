@@ -24,13 +24,6 @@
 
 /* ---- what changes the runs ------------------------------------------- */
 
-static const char *order_name(enum plan_order o)
-{
-	return o == PLAN_ORDER_RANDOM	    ? "random"
-	       : o == PLAN_ORDER_SEQUENTIAL ? "sequential"
-					    : "abba";
-}
-
 /*
  * The cells description: everything that decides which runs exist and in
  * which order (factors and levels, manual or not, exclusions, repeat,
@@ -79,7 +72,7 @@ static void cells_desc(const struct plan *p, struct buf *b)
 		buf_addc(b, '}');
 	}
 	buf_addf(b, "],\"repeat\":%d,\"order\":\"%s\",\"warmup\":%d", p->repeat,
-		 order_name(p->order), p->warmup);
+		 plan_order_name(p->order), p->warmup);
 	if (p->order == PLAN_ORDER_RANDOM)
 		buf_addf(b, ",\"seed\":%llu", (unsigned long long)p->seed);
 	/* Sized repetitions add runs after the pilot: only written when

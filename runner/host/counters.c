@@ -35,6 +35,7 @@
 
 #include "buf.h"
 #include "counters.h"
+#include "counter_group.h"
 #include "counters_int.h"
 #include "host.h"
 #include "hostos.h"
@@ -587,38 +588,81 @@ static const char snmp_path[] = "/proc/net/snmp",
 		  snmp_ts_path[] = "/proc/thread-self/net/snmp",
 		  netstat_ts_path[] = "/proc/thread-self/net/netstat";
 
+/*
+ * One counter group's sections of the document, read here: doc_ID for
+ * each row of COUNTER_GROUP_MAP (runner/desc/counter_group.h), which the
+ * table below takes by the row's id, so that a group without its reader
+ * does not compile.
+ */
+static int doc_NIC(struct counters_reader *r, const char *iface,
+		   struct buf *doc)
+{
+	int rc;
+	if (!iface)
+		return 0;
+	rc = add_netdev(r, doc, iface);
+	if (rc == 0)
+		rc = add_ethtool(r, doc, iface);
+	if (rc == 0)
+		rc = add_qdisc(r, doc, iface);
+	return rc;
+}
+
+static int doc_TCP(struct counters_reader *r, const char *iface,
+		   struct buf *doc)
+{
+	int rc;
+	(void)iface;
+	buf_adds(doc, "@@ snmp\n");
+	rc = add_file(r, doc, r->netns ? snmp_ts_path : snmp_path);
+	buf_adds(doc, "@@ netstat\n");
+	if (rc == 0)
+		rc =
+		    add_file(r, doc, r->netns ? netstat_ts_path : netstat_path);
+	return rc;
+}
+
+static int doc_CPU(struct counters_reader *r, const char *iface,
+		   struct buf *doc)
+{
+	int rc;
+	(void)iface;
+	/* not per namespace */
+	buf_adds(doc, "@@ stat\n");
+	rc = add_file(r, doc, "/proc/stat");
+	buf_adds(doc, "@@ softirqs\n");
+	if (rc == 0)
+		rc = add_file(r, doc, "/proc/softirqs");
+	return rc;
+}
+
+static int doc_CAPTURE(struct counters_reader *r, const char *iface,
+		       struct buf *doc)
+{
+	int rc;
+	(void)r, (void)iface;
+	pthread_mutex_lock(&procs_lock);
+	rc = add_procs(doc);
+	pthread_mutex_unlock(&procs_lock);
+	return rc;
+}
+
+static int (*const group_docs[COUNTER_GROUP_COUNT])(struct counters_reader *,
+						    const char *,
+						    struct buf *) = {
+#define COUNTERS_GROUP_DOC(id, name, letter, os, doc)                          \
+	[COUNTER_GROUP_##id] = doc_##id,
+    COUNTER_GROUP_MAP(COUNTERS_GROUP_DOC)
+#undef COUNTERS_GROUP_DOC
+};
+
 int counters_reader_document(struct counters_reader *r, const char *iface,
 			     unsigned what, struct buf *doc)
 {
 	int rc = buf_adds(doc, "@@ xrun-counters 1\n");
-	if (rc == 0 && (what & PLAN_COUNTER_NIC) && iface) {
-		rc = add_netdev(r, doc, iface);
-		if (rc == 0)
-			rc = add_ethtool(r, doc, iface);
-		if (rc == 0)
-			rc = add_qdisc(r, doc, iface);
-	}
-	if (rc == 0 && (what & PLAN_COUNTER_TCP)) {
-		buf_adds(doc, "@@ snmp\n");
-		rc = add_file(r, doc, r->netns ? snmp_ts_path : snmp_path);
-		buf_adds(doc, "@@ netstat\n");
-		if (rc == 0)
-			rc = add_file(
-			    r, doc, r->netns ? netstat_ts_path : netstat_path);
-	}
-	if (rc == 0 && (what & PLAN_COUNTER_CPU)) {
-		/* not per namespace */
-		buf_adds(doc, "@@ stat\n");
-		rc = add_file(r, doc, "/proc/stat");
-		buf_adds(doc, "@@ softirqs\n");
-		if (rc == 0)
-			rc = add_file(r, doc, "/proc/softirqs");
-	}
-	if (rc == 0 && (what & PLAN_COUNTER_CAPTURE)) {
-		pthread_mutex_lock(&procs_lock);
-		rc = add_procs(doc);
-		pthread_mutex_unlock(&procs_lock);
-	}
+	for (int g = 0; rc == 0 && g < COUNTER_GROUP_COUNT; g++)
+		if (what & (1u << g))
+			rc = group_docs[g](r, iface, doc);
 	if (rc == 0 && doc->truncated)
 		rc = -XR_ENOMEM;
 	return rc;
@@ -633,18 +677,14 @@ int counters_local_document(const char *iface, unsigned what, struct buf *doc)
 	return rc;
 }
 
-/* The section letters of what: n t c p, or "-" for none. */
+/* The section letters of what (the groups' letter column), or "-" for
+ * none. */
 void counters_letters(unsigned what, char letters[8])
 {
 	size_t k = 0;
-	if (what & PLAN_COUNTER_NIC)
-		letters[k++] = 'n';
-	if (what & PLAN_COUNTER_TCP)
-		letters[k++] = 't';
-	if (what & PLAN_COUNTER_CPU)
-		letters[k++] = 'c';
-	if (what & PLAN_COUNTER_CAPTURE)
-		letters[k++] = 'p';
+	for (int g = 0; g < COUNTER_GROUP_COUNT && k < 7; g++)
+		if (what & (1u << g))
+			letters[k++] = counter_group_letter(g)[0];
 	if (k == 0)
 		letters[k++] = '-';
 	letters[k] = '\0';

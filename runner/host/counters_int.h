@@ -66,7 +66,8 @@ const char *counters_watch_cleanup(void);
 /* The processes of a session's watch files ended: sh -c SCRIPT sh TOKEN;
  * prints "ended: PID..." when there were any. */
 const char *counters_watch_reap(void);
-/* The section letters of what (enum plan_counter): n t c p, or "-". */
+/* The section letters of what (enum plan_counter): each group's letter
+ * column of COUNTER_GROUP_MAP (n t c p), or "-". */
 void counters_letters(unsigned what, char letters[8]);
 
 /* The document said the interface does not exist ("@@ noiface"). */

@@ -24,22 +24,13 @@
 
 #include "buf.h"
 #include "counters.h"
+#include "counter_group.h"
 #include "counters_int.h"
 
 #include "banned.h"
 
-enum scope {
-	SC_NIC,
-	SC_ETHTOOL,
-	SC_TCP,
-	SC_UDP,
-	SC_SOFTIRQ,
-	SC_CAPTURE,
-	SC_QDISC,
-	SC_COUNT
-};
-static const char *const scope_names[SC_COUNT] = {
-    "nic", "ethtool", "tcp", "udp", "softirq", "capture", "qdisc"};
+/* A snapshot keeps one list per scope of COUNTER_SCOPE_MAP
+ * (runner/desc/counter_group.h), which names each row's scope. */
 
 enum section {
 	SEC_NONE = 0,
@@ -74,7 +65,7 @@ struct cpuj {
 };
 
 struct counters_snap {
-	struct kvv sc[SC_COUNT];
+	struct kvv sc[COUNTER_SCOPE_COUNT];
 	struct cpuj *cpu;
 	size_t ncpu, capcpu;
 	unsigned sections;
@@ -286,7 +277,7 @@ static int line_netdev(struct counters_snap *cs, const char *s, const char *e)
 		return 0;
 	if (parse_u64(val, vl, &v) < 0)
 		return 0;
-	return kvv_add(&cs->sc[SC_NIC], name, nl, v);
+	return kvv_add(&cs->sc[COUNTER_SCOPE_NIC], name, nl, v);
 }
 
 /* "     rx_queue_0_xdp_packets: 0" (ethtool -S); headers have no value. */
@@ -305,7 +296,8 @@ static int line_ethtool(struct counters_snap *cs, const char *s, const char *e)
 	trim(&vs, &ve);
 	if (ns == ne || parse_u64(vs, (size_t)(ve - vs), &v) < 0)
 		return 0;
-	return kvv_add(&cs->sc[SC_ETHTOOL], ns, (size_t)(ne - ns), v);
+	return kvv_add(&cs->sc[COUNTER_SCOPE_ETHTOOL], ns, (size_t)(ne - ns),
+		       v);
 }
 
 /*
@@ -324,7 +316,7 @@ static int line_pairs(struct counters_snap *cs, struct pairs *pp, const char *s,
 	const char *hp, *vp, *ht, *vt;
 	size_t plen, hl, vl;
 	const char *const *keep = NULL;
-	enum scope sc = SC_TCP;
+	enum counter_scope sc = COUNTER_SCOPE_TCP;
 	int rc = 0;
 
 	if (!colon)
@@ -342,7 +334,7 @@ static int line_pairs(struct counters_snap *cs, struct pairs *pp, const char *s,
 		keep = tcpext_keep;
 	} else if (plen == 4 && memcmp(s, "Udp:", 4) == 0) {
 		keep = udp_keep;
-		sc = SC_UDP;
+		sc = COUNTER_SCOPE_UDP;
 	}
 	hp = pp->hdr + plen;
 	vp = s + plen;
@@ -423,12 +415,12 @@ static int line_softirq(struct counters_snap *cs, const char *s, const char *e)
 	while (next_tok(&s, e, &t, &tl))
 		if (parse_u64(t, tl, &v) == 0)
 			sum += v;
-	return kvv_add(&cs->sc[SC_SOFTIRQ], name, nl - 1, sum);
+	return kvv_add(&cs->sc[COUNTER_SCOPE_SOFTIRQ], name, nl - 1, sum);
 }
 
 static int line_procs(struct counters_snap *cs, const char *s, const char *e)
 {
-	struct kvv *v = &cs->sc[SC_CAPTURE];
+	struct kvv *v = &cs->sc[COUNTER_SCOPE_CAPTURE];
 	size_t n;
 	trim(&s, &e);
 	n = (size_t)(e - s);
@@ -478,14 +470,15 @@ static int parse_qdisc(struct counters_snap *cs, const char *s, const char *e)
 		json_t *d = json_object_get(q, "drops");
 		if (par && !strcmp(par, "ffff:fff1") && json_is_integer(d) &&
 		    json_integer_value(d) >= 0 && rc == 0)
-			rc = kvv_add(&cs->sc[SC_QDISC], "ingress_drops", 13,
+			rc = kvv_add(&cs->sc[COUNTER_SCOPE_QDISC],
+				     "ingress_drops", 13,
 				     (uint64_t)json_integer_value(d));
 		if (!json_is_true(json_object_get(q, "root")) || seen)
 			continue;
 		seen = 1;
 		for (k = 0; rc == 0 && k < sizeof keys / sizeof keys[0]; k++) {
 			json_t *v = json_object_get(q, keys[k].key);
-			struct kvv *kv = &cs->sc[SC_QDISC];
+			struct kvv *kv = &cs->sc[COUNTER_SCOPE_QDISC];
 			if (!json_is_integer(v) || json_integer_value(v) < 0)
 				continue;
 			rc = kvv_add(kv, keys[k].key, strlen(keys[k].key),
@@ -545,7 +538,7 @@ int counters_parse(const char *text, size_t len, struct counters_snap **out)
 		counters_snap_free(cs);
 		return rc;
 	}
-	for (int i = 0; i < SC_COUNT; i++)
+	for (int i = 0; i < COUNTER_SCOPE_COUNT; i++)
 		kvv_finish(&cs->sc[i]);
 	*out = cs;
 	return 0;
@@ -555,7 +548,7 @@ void counters_snap_free(struct counters_snap *s)
 {
 	if (!s)
 		return;
-	for (int i = 0; i < SC_COUNT; i++)
+	for (int i = 0; i < COUNTER_SCOPE_COUNT; i++)
 		free(s->sc[i].a);
 	free(s->cpu);
 	free(s);
@@ -568,7 +561,7 @@ int counters_snap_missing_iface(const struct counters_snap *s)
 
 int counters_snap_captures(const struct counters_snap *s, struct buf *out)
 {
-	const struct kvv *v = &s->sc[SC_CAPTURE];
+	const struct kvv *v = &s->sc[COUNTER_SCOPE_CAPTURE];
 	if (!(s->sections & SEC_PROCS))
 		return COUNTERS_NOT_READ;
 	for (size_t i = 0; i < v->n; i++)
@@ -580,9 +573,9 @@ int counters_snap_captures(const struct counters_snap *s, struct buf *out)
 int counters_snap_get(const struct counters_snap *s, const char *scope,
 		      const char *name, double *v)
 {
-	for (int i = 0; i < SC_COUNT; i++) {
+	for (int i = 0; i < COUNTER_SCOPE_COUNT; i++) {
 		const struct kv *k;
-		if (strcmp(scope_names[i], scope) != 0)
+		if (strcmp(counter_scope_name(i), scope) != 0)
 			continue;
 		k = kvv_find(&s->sc[i], name);
 		if (k)
@@ -623,7 +616,7 @@ static uint64_t diff(uint64_t before, uint64_t after)
 }
 
 static int delta_counters(const struct counters_snap *b,
-			  const struct counters_snap *a, enum scope sc,
+			  const struct counters_snap *a, enum counter_scope sc,
 			  int changed_only, struct rows *r)
 {
 	const struct kvv *va = &a->sc[sc];
@@ -636,7 +629,8 @@ static int delta_counters(const struct counters_snap *b,
 		d = va->a[i].level ? va->a[i].v : diff(kb->v, va->a[i].v);
 		if ((changed_only || va->a[i].sparse) && d == 0)
 			continue;
-		rc = rows_add(r, scope_names[sc], va->a[i].name, (double)d);
+		rc = rows_add(r, counter_scope_name(sc), va->a[i].name,
+			      (double)d);
 	}
 	return rc;
 }
@@ -677,17 +671,20 @@ static int delta_cpu(const struct counters_snap *b,
 			max_cpu = ca->idx;
 		}
 		snprintf(name, sizeof name, "cpu%d_busy_pct", ca->idx);
-		rc = rows_add(r, "cpu", name, pct);
+		rc = rows_add(r, counter_scope_name(COUNTER_SCOPE_CPU), name,
+			      pct);
 	}
 	if (rc < 0 || n == 0)
 		return rc;
-	rc = rows_add(r, "cpu", "busy_avg_pct",
+	rc = rows_add(r, counter_scope_name(COUNTER_SCOPE_CPU), "busy_avg_pct",
 		      sum_total ? 100.0 * (double)sum_busy / (double)sum_total
 				: 0.0);
 	if (rc == 0)
-		rc = rows_add(r, "cpu", "busy_max_pct", max_pct);
+		rc = rows_add(r, counter_scope_name(COUNTER_SCOPE_CPU),
+			      "busy_max_pct", max_pct);
 	if (rc == 0)
-		rc = rows_add(r, "cpu", "busy_max_cpu", (double)max_cpu);
+		rc = rows_add(r, counter_scope_name(COUNTER_SCOPE_CPU),
+			      "busy_max_cpu", (double)max_cpu);
 	return rc;
 }
 
@@ -698,17 +695,18 @@ static int delta_capture(const struct counters_snap *b,
 	int rc = 0;
 	for (int k = 0; rc == 0 && capture_tools[k]; k++) {
 		const struct kv *kb =
-		    kvv_find(&b->sc[SC_CAPTURE], capture_tools[k]);
+		    kvv_find(&b->sc[COUNTER_SCOPE_CAPTURE], capture_tools[k]);
 		const struct kv *ka =
-		    kvv_find(&a->sc[SC_CAPTURE], capture_tools[k]);
+		    kvv_find(&a->sc[COUNTER_SCOPE_CAPTURE], capture_tools[k]);
 		uint64_t v = 0;
 		if (kb)
 			v = kb->v;
 		if (ka && ka->v > v)
 			v = ka->v;
 		if (v)
-			rc =
-			    rows_add(r, "capture", capture_tools[k], (double)v);
+			rc = rows_add(r,
+				      counter_scope_name(COUNTER_SCOPE_CAPTURE),
+				      capture_tools[k], (double)v);
 	}
 	return rc;
 }
@@ -724,20 +722,23 @@ int counters_delta(const struct counters_snap *before,
 	*rows = NULL;
 	*nrows = 0;
 	if (both & SEC_NETDEV)
-		rc = delta_counters(before, after, SC_NIC, 0, &r);
+		rc = delta_counters(before, after, COUNTER_SCOPE_NIC, 0, &r);
 	if (rc == 0 && (both & SEC_ETHTOOL))
-		rc = delta_counters(before, after, SC_ETHTOOL, 1, &r);
+		rc =
+		    delta_counters(before, after, COUNTER_SCOPE_ETHTOOL, 1, &r);
 	if (rc == 0 && (both & SEC_SNMP)) {
-		rc = delta_counters(before, after, SC_TCP, 0, &r);
+		rc = delta_counters(before, after, COUNTER_SCOPE_TCP, 0, &r);
 		if (rc == 0)
-			rc = delta_counters(before, after, SC_UDP, 0, &r);
+			rc = delta_counters(before, after, COUNTER_SCOPE_UDP, 0,
+					    &r);
 	}
 	if (rc == 0 && (both & SEC_STAT))
 		rc = delta_cpu(before, after, &r);
 	if (rc == 0 && (both & SEC_SOFTIRQS))
-		rc = delta_counters(before, after, SC_SOFTIRQ, 0, &r);
+		rc =
+		    delta_counters(before, after, COUNTER_SCOPE_SOFTIRQ, 0, &r);
 	if (rc == 0 && (both & SEC_QDISC))
-		rc = delta_counters(before, after, SC_QDISC, 0, &r);
+		rc = delta_counters(before, after, COUNTER_SCOPE_QDISC, 0, &r);
 	if (rc == 0 && ((before->sections | after->sections) & SEC_PROCS))
 		rc = delta_capture(before, after, &r);
 	if (rc < 0) {
@@ -772,14 +773,14 @@ static int softirq_pct(const struct counters_snap *b,
 		sum_si += ds;
 		n++;
 		snprintf(name, sizeof name, "cpu%d_softirq_pct", ca->idx);
-		rc = rows_add(r, "cpu", name,
+		rc = rows_add(r, counter_scope_name(COUNTER_SCOPE_CPU), name,
 			      dt ? 100.0 * (double)ds / (double)dt : 0.0);
 	}
 	if (rc == 0 && n)
-		rc = rows_add(r, "cpu", "softirq_avg_pct",
-			      sum_total
-				  ? 100.0 * (double)sum_si / (double)sum_total
-				  : 0.0);
+		rc = rows_add(
+		    r, counter_scope_name(COUNTER_SCOPE_CPU), "softirq_avg_pct",
+		    sum_total ? 100.0 * (double)sum_si / (double)sum_total
+			      : 0.0);
 	return rc;
 }
 
@@ -798,8 +799,8 @@ int counters_interval(const struct counters_snap *before,
 	/* the run queue at the end of the interval (the scheduler's
 	 * nr_running that the 1-minute load average smooths) */
 	if (rc == 0 && after->has_running)
-		rc = rows_add(&r, "cpu", "procs_running",
-			      (double)after->running);
+		rc = rows_add(&r, counter_scope_name(COUNTER_SCOPE_CPU),
+			      "procs_running", (double)after->running);
 	*rows = r.a;
 	*nrows = r.n;
 	return rc;

@@ -8,6 +8,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include "counter_group.h"
 #include "counters_int.h"
 #include "host.h"
 
@@ -27,9 +28,9 @@
 	"PATH=$PATH:/usr/sbin:/sbin\n"                                         \
 	"xr_cat() { while IFS= read -r l || [ -n \"$l\" ]; do\n"               \
 	"  printf '%s\\n' \"$l\"; done <\"$1\"; }\n"
-#define COUNTERS_SCRIPT_BODY                                                   \
-	"echo '@@ xrun-counters 1'\n"                                          \
-	"case $2 in *n*)\n"                                                    \
+/* Each counter group's section, SH_ID for each row of COUNTER_GROUP_MAP
+ * (runner/desc/counter_group.h): run when the group's letter is in $2. */
+#define SH_NIC                                                                 \
 	"  if [ -n \"$1\" ]; then\n"                                           \
 	"    if [ -d \"/sys/class/net/$1/statistics\" ]; then\n"               \
 	"      echo '@@ netdev'\n"                                             \
@@ -45,24 +46,24 @@
 	"2>/dev/null; echo\n"                                                  \
 	"      fi\n"                                                           \
 	"    else echo '@@ noiface'; fi\n"                                     \
-	"  fi;;\n"                                                             \
-	"esac\n"                                                               \
-	"case $2 in *t*)\n"                                                    \
+	"  fi;;\n"
+#define SH_TCP                                                                 \
 	"  echo '@@ snmp'; xr_cat /proc/net/snmp\n"                            \
-	"  echo '@@ netstat'; xr_cat /proc/net/netstat 2>/dev/null;;\n"        \
-	"esac\n"                                                               \
-	"case $2 in *c*)\n"                                                    \
+	"  echo '@@ netstat'; xr_cat /proc/net/netstat 2>/dev/null;;\n"
+#define SH_CPU                                                                 \
 	"  echo '@@ stat'; xr_cat /proc/stat\n"                                \
-	"  echo '@@ softirqs'; xr_cat /proc/softirqs;;\n"                      \
-	"esac\n"                                                               \
-	"case $2 in *p*)\n"                                                    \
+	"  echo '@@ softirqs'; xr_cat /proc/softirqs;;\n"
+#define SH_CAPTURE                                                             \
 	"  echo '@@ procs'\n"                                                  \
 	"  for f in /proc/[0-9]*/comm; do\n"                                   \
 	"    c=; { read -r c <\"$f\"; } 2>/dev/null\n"                         \
 	"    case $c in " COUNTERS_CAPTURE_CASE ") printf '%s\\n' \"$c\";; "   \
 	"esac\n"                                                               \
-	"  done;;\n"                                                           \
-	"esac\n"
+	"  done;;\n"
+#define SH_GROUP(id, name, letter, os, doc)                                    \
+	"case $2 in *" letter "*)\n" SH_##id "esac\n"
+#define COUNTERS_SCRIPT_BODY                                                   \
+	"echo '@@ xrun-counters 1'\n" COUNTER_GROUP_MAP(SH_GROUP)
 
 static const char counters_script[] =
     COUNTERS_SCRIPT_PATH COUNTERS_SCRIPT_BODY "exit 0\n";

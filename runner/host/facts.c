@@ -22,6 +22,7 @@
 #include "counters_int.h"
 #include "facts.h"
 #include "host.h"
+#include "hostfact.h"
 #include "hostos.h"
 #include "kv.h"
 #include "nicrate.h"
@@ -388,60 +389,32 @@ static void capture_fact(struct host *h, struct factv *v)
 }
 
 /* A Windows or macOS host: one script gives what Linux reads from /proc,
- * uname and os-release (hostos.h, the system document). */
+ * uname and os-release (hostos.h, the system document): the host and OS
+ * keys that either reads (their rows of runner/desc/hostfact.c). */
 static void system_facts(struct host *h, struct factv *v)
 {
-	static const char *const keys[] = {
-	    "hostname",	 "os_release", "kernel", "cpu_model",
-	    "cpu_count", "mem_bytes",  "tcp_cc", "tcp_cc_template",
-	    "pktmon",	 NULL};
+	const struct hostfact *f;
 	struct buf doc = BUF_INIT, b = BUF_INIT;
 	struct xr_err e;
 	if (hostos_read(h, HOSTOS_SYSTEM, NULL, NULL, &doc, &e) == 0)
-		for (int i = 0; keys[i]; i++)
-			if (kv_get(doc.s ? doc.s : "", keys[i], &b))
-				add_buf(v, keys[i], &b);
+		for (int i = 0; (f = hostfact_at(i)); i++)
+			if ((f->group & (FACTS_HOST | FACTS_OS)) &&
+			    (f->reader[HOSTFACT_WINDOWS] ||
+			     f->reader[HOSTFACT_MACOS]) &&
+			    kv_get(doc.s ? doc.s : "", f->key, &b))
+				add_buf(v, f->key, &b);
 	buf_release(&doc);
 	buf_release(&b);
 }
 
-/* The group each key is read in (facts_key_group); a tool's version
- * (FACTS_TOOLS) is the caller's key; keys not here (xrun_version,
- * plan_hash, transport: the runner's) are in none. */
-static const struct {
-	const char *key;
-	unsigned group;
-} key_groups[] = {
-    {"hostname", FACTS_HOST},
-    {"cpu_model", FACTS_HOST},
-    {"cpu_count", FACTS_HOST},
-    {"mem_bytes", FACTS_HOST},
-    {"tcp_cc", FACTS_HOST},
-    {"tcp_cc_template", FACTS_HOST},
-    {"pktmon", FACTS_HOST},
-    {"os_release", FACTS_OS},
-    {"kernel", FACTS_OS},
-    {"nic_driver", FACTS_NIC},
-    {"nic_firmware", FACTS_NIC},
-    {"nic_link", FACTS_NIC},
-    {"nic_pcie_link", FACTS_NIC},
-    {"nic_mtu", FACTS_NIC},
-    {"nic_usb_link", FACTS_NIC},
-    {"nic_wifi_rate", FACTS_NIC},
-    {"nic_offloads", FACTS_NIC},
-    {"qdisc_root", FACTS_QDISC},
-    {"qdisc_root_queue", FACTS_QDISC},
-    {"police_egress", FACTS_QDISC},
-    {"police_ingress", FACTS_QDISC},
-    {"capture_running", FACTS_CAPTURE},
-};
-
+/* The group each key is read in is its row's (runner/desc/hostfact.c); a
+ * tool's version (FACTS_TOOLS) is the caller's key, read only for it;
+ * xrun's own keys (xrun_version, plan_hash, transport) are in none. */
 unsigned facts_key_group(const char *key, const struct facts_tool *tools)
 {
-	for (size_t i = 0; key && i < sizeof key_groups / sizeof *key_groups;
-	     i++)
-		if (!strcmp(key_groups[i].key, key))
-			return key_groups[i].group;
+	const struct hostfact *f = hostfact_find(key);
+	if (f && f->group != FACTS_TOOLS)
+		return f->group;
 	for (; key && tools && tools->key; tools++)
 		if (!strcmp(tools->key, key))
 			return FACTS_TOOLS;

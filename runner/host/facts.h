@@ -13,38 +13,34 @@
 
 #include <stddef.h>
 
+#include "hostfact.h"
 #include "xr_err.h"
 
 struct host;
 
 struct fact {
-	char key[32]; /* hostname, os_release, kernel, cpu_model, cpu_count,
-			 mem_bytes, nic_driver, nic_firmware, nic_link,
-			 nic_pcie_link, nic_mtu, nic_offloads ("tso on,
-			 gso on, gro off, lro off"), qdisc_root (kind and
-			 rate in bit/s: "tbf 1000000000"),
+	char key[32]; /* a row of runner/desc/hostfact.c: nic_offloads
+			 ("tso on, gso on, gro off, lro off"), qdisc_root
+			 (kind and rate in bit/s: "tbf 1000000000"),
 			 qdisc_root_queue (a tbf's queue: "limit 1000000
-			 burst 32750", bytes),
-			 police_egress, police_ingress (a tc policer:
-			 qdisc_police.h qdisc_police_fact),
-			 a tool's (facts_tool: iperf3_version),
-			 capture_running */
+			 burst 32750", bytes), police_egress (a tc policer:
+			 qdisc_police.h qdisc_police_fact), a tool's
+			 (facts_tool: its engine's version) ... */
 	char *value;  /* owned */
 };
 
 /* The groups of facts facts_collect_some reads: a group is read whole
- * (a key of it that is not read, as a policer removed, is gone). */
+ * (a key of it that is not read, as a policer removed, is gone). Each key's
+ * group, and whether a factor can change it, is its row of the host
+ * facts' table (runner/desc/hostfact.h). */
 enum facts_group {
-	FACTS_HOST = 1 << 0,	/* hostname, CPU, memory: no factor changes */
-	FACTS_OS = 1 << 1,	/* os_release, kernel */
-	FACTS_NIC = 1 << 2,	/* nic_*: driver to offloads */
-	FACTS_QDISC = 1 << 3,	/* qdisc_root, qdisc_root_queue, police_* */
-	FACTS_TOOLS = 1 << 4,	/* the facts_tool keys */
-	FACTS_CAPTURE = 1 << 5, /* capture_running */
-	FACTS_ALL = (1 << 6) - 1,
-	/* What an apply hook can change (runner/exec/runfacts.c): all but
-	 * the machine itself and its OS (a reboot is a manual step). */
-	FACTS_APPLY = FACTS_NIC | FACTS_QDISC | FACTS_TOOLS | FACTS_CAPTURE,
+	FACTS_HOST = HOSTFACT_G_HOST,	    /* hostname, CPU, memory */
+	FACTS_OS = HOSTFACT_G_OS,	    /* os_release, kernel */
+	FACTS_NIC = HOSTFACT_G_NIC,	    /* nic_*: driver to offloads */
+	FACTS_QDISC = HOSTFACT_G_QDISC,	    /* qdisc_root, police_* */
+	FACTS_TOOLS = HOSTFACT_G_TOOLS,	    /* the facts_tool keys */
+	FACTS_CAPTURE = HOSTFACT_G_CAPTURE, /* capture_running */
+	FACTS_ALL = HOSTFACT_G_ALL,
 };
 /* A program whose version is a fact (FACTS_TOOLS): the caller's list,
  * ended by a row whose key is NULL; a NULL list reads none. The runner
@@ -54,8 +50,8 @@ struct facts_tool {
 	const char *const *argv; /* "iperf3", "--version", NULL */
 };
 
-/* The group key is read in (a key of tools: FACTS_TOOLS); 0 for a key
- * facts_collect does not read. */
+/* The group key is read in (its hostfact row's; a key of tools:
+ * FACTS_TOOLS); 0 for a key facts_collect does not read. */
 unsigned facts_key_group(const char *key, const struct facts_tool *tools);
 /* The facts of the groups in what (enum facts_group). */
 int facts_collect_some(struct host *h, const char *iface, unsigned what,

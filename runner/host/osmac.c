@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "buf.h"
+#include "counter_group.h"
 #include "counters_int.h"
 #include "kv.h"
 #include "nicrate.h"
@@ -60,18 +61,24 @@ const char osmac_system_script[] =
     "net.inet.tcp.use_newreno; do sysctl \"$k\" 2>/dev/null; done\n"
     "exit 0\n";
 
+/* Each counter group's section, MAC_ID(letter) for each row of
+ * COUNTER_GROUP_MAP (runner/desc/counter_group.h), "" for a group that
+ * has no reader here (its os column lacks COUNTER_OS_MACOS). */
+#define MAC_CASE(letter, body) "case $2 in *" letter "*)" body "esac\n"
+#define MAC_NIC(l)                                                             \
+	MAC_CASE(l, "\n"                                                       \
+		    "  if [ -n \"$1\" ]; then\n"                               \
+		    "    if ifconfig \"$1\" >/dev/null 2>&1; then\n"           \
+		    "      echo '@@ netstat-if'; netstat -I \"$1\" -b -d -n\n" \
+		    "    else echo '@@ noiface'; fi\n"                         \
+		    "  fi;;\n")
+#define MAC_TCP(l) MAC_CASE(l, " echo '@@ tcpstats'; netstat -s -p tcp;; ")
+#define MAC_CPU(l) "" /* top, as the sampler: mactop.c */
+#define MAC_CAPTURE(l) MAC_CASE(l, " echo '@@ procs'; ps -axc -o comm=;; ")
+#define MAC_GROUP(id, name, letter, os, doc) MAC_##id(letter)
+
 const char osmac_counters_script[] =
-    "PATH=$PATH:/usr/sbin:/sbin\n"
-    "case $2 in *n*)\n"
-    "  if [ -n \"$1\" ]; then\n"
-    "    if ifconfig \"$1\" >/dev/null 2>&1; then\n"
-    "      echo '@@ netstat-if'; netstat -I \"$1\" -b -d -n\n"
-    "    else echo '@@ noiface'; fi\n"
-    "  fi;;\n"
-    "esac\n"
-    "case $2 in *t*) echo '@@ tcpstats'; netstat -s -p tcp;; esac\n"
-    "case $2 in *p*) echo '@@ procs'; ps -axc -o comm=;; esac\n"
-    "exit 0\n";
+    "PATH=$PATH:/usr/sbin:/sbin\n" COUNTER_GROUP_MAP(MAC_GROUP) "exit 0\n";
 
 /* ---- small text helpers ----------------------------------------------- */
 

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "counter_group.h"
 #include "host.h"
 #include "oswin.h"
 #include "strv.h"
@@ -129,47 +130,59 @@ static const char system_script[] =
     "catch { xe 'pktmon' $_ }\n"
     "if ((logman query -ets) -match '\\bPktMon\\b') { 'session' }\n";
 
-static const char counters_script[] =
-    "if ($w -match 'n' -and $n) {\n"
-    "  $s = $null\n"
-    "  try { $s = Get-NetAdapterStatistics -Name $n } "
-    "catch { xe 'adapterstats' $_ }\n"
-    "  if (-not $s) { '@@ noiface' } else {\n"
-    "    '@@ adapterstats'\n"
-    "    $s | Select-Object ReceivedBytes, ReceivedUnicastPackets, "
-    "ReceivedMulticastPackets, ReceivedBroadcastPackets, "
-    "ReceivedDiscardedPackets, ReceivedPacketErrors, SentBytes, "
-    "SentUnicastPackets, SentMulticastPackets, SentBroadcastPackets, "
-    "OutboundDiscardedPackets, OutboundPacketErrors "
-    "| ConvertTo-Json -Compress\n"
-    "  }\n"
-    "}\n"
-    "if ($w -match 't') {\n"
-    "  '@@ tcpperf'\n"
-    "  try { @(Get-CimInstance Win32_PerfRawData_Tcpip_TCPv4; "
-    "Get-CimInstance Win32_PerfRawData_Tcpip_TCPv6) | Select-Object "
-    "SegmentsRetransmittedPersec, SegmentsSentPersec, "
-    "SegmentsReceivedPersec, ConnectionsActive, ConnectionsPassive, "
-    "ConnectionFailures, ConnectionsReset | ConvertTo-Json -Compress } "
-    "catch { xe 'tcpperf' $_ }\n"
-    "}\n"
-    "if ($w -match 'c') {\n"
-    "  $pf = 'Name, PercentProcessorTime, PercentDPCTime, "
-    "PercentInterruptTime, Timestamp_Sys100NS' -split ', '\n"
-    "  '@@ cpuinfo'\n"
-    "  try { Get-CimInstance Win32_PerfRawData_Counters_ProcessorInformation "
-    "| Select-Object $pf | ConvertTo-Json -Compress } catch {\n"
-    "    '@@ cpuperf'\n"
-    "    try { Get-CimInstance Win32_PerfRawData_PerfOS_Processor | "
-    "Select-Object $pf | ConvertTo-Json -Compress } catch { xe 'cpuperf' $_ }"
-    "\n  }\n"
-    "}\n"
-    "if ($w -match 'p') {\n"
-    "  '@@ procs'\n"
-    "  try { Get-Process | ForEach-Object { $_.ProcessName } } "
-    "catch { xe 'procs' $_ }\n"
-    "  if ((logman query -ets) -match '\\bPktMon\\b') { 'pktmon' }\n"
-    "}\n";
+/* Each counter group's section, PS_ID(letter) for each row of
+ * COUNTER_GROUP_MAP (runner/desc/counter_group.h), "" for a group that
+ * has no reader here (its os column lacks COUNTER_OS_WINDOWS). */
+#define PS_IF(letter, cond) "if ($w -match '" letter "'" cond ") {\n"
+#define PS_NIC(l)                                                              \
+	PS_IF(l, " -and $n")                                                   \
+	"  $s = $null\n"                                                       \
+	"  try { $s = Get-NetAdapterStatistics -Name $n } "                    \
+	"catch { xe 'adapterstats' $_ }\n"                                     \
+	"  if (-not $s) { '@@ noiface' } else {\n"                             \
+	"    '@@ adapterstats'\n"                                              \
+	"    $s | Select-Object ReceivedBytes, ReceivedUnicastPackets, "       \
+	"ReceivedMulticastPackets, ReceivedBroadcastPackets, "                 \
+	"ReceivedDiscardedPackets, ReceivedPacketErrors, SentBytes, "          \
+	"SentUnicastPackets, SentMulticastPackets, SentBroadcastPackets, "     \
+	"OutboundDiscardedPackets, OutboundPacketErrors "                      \
+	"| ConvertTo-Json -Compress\n"                                         \
+	"  }\n"                                                                \
+	"}\n"
+#define PS_TCP(l)                                                              \
+	PS_IF(l, "")                                                           \
+	"  '@@ tcpperf'\n"                                                     \
+	"  try { @(Get-CimInstance Win32_PerfRawData_Tcpip_TCPv4; "            \
+	"Get-CimInstance Win32_PerfRawData_Tcpip_TCPv6) | Select-Object "      \
+	"SegmentsRetransmittedPersec, SegmentsSentPersec, "                    \
+	"SegmentsReceivedPersec, ConnectionsActive, ConnectionsPassive, "      \
+	"ConnectionFailures, ConnectionsReset | ConvertTo-Json -Compress } "   \
+	"catch { xe 'tcpperf' $_ }\n"                                          \
+	"}\n"
+#define PS_CPU(l)                                                              \
+	PS_IF(l, "")                                                           \
+	"  $pf = 'Name, PercentProcessorTime, PercentDPCTime, "                \
+	"PercentInterruptTime, Timestamp_Sys100NS' -split ', '\n"              \
+	"  '@@ cpuinfo'\n"                                                     \
+	"  try { Get-CimInstance "                                             \
+	"Win32_PerfRawData_Counters_ProcessorInformation "                     \
+	"| Select-Object $pf | ConvertTo-Json -Compress } catch {\n"           \
+	"    '@@ cpuperf'\n"                                                   \
+	"    try { Get-CimInstance Win32_PerfRawData_PerfOS_Processor | "      \
+	"Select-Object $pf | ConvertTo-Json -Compress } catch { xe 'cpuperf' " \
+	"$_ }"                                                                 \
+	"\n  }\n"                                                              \
+	"}\n"
+#define PS_CAPTURE(l)                                                          \
+	PS_IF(l, "")                                                           \
+	"  '@@ procs'\n"                                                       \
+	"  try { Get-Process | ForEach-Object { $_.ProcessName } } "           \
+	"catch { xe 'procs' $_ }\n"                                            \
+	"  if ((logman query -ets) -match '\\bPktMon\\b') { 'pktmon' }\n"      \
+	"}\n"
+#define PS_GROUP(id, name, letter, os, doc) PS_##id(letter)
+
+static const char counters_script[] = COUNTER_GROUP_MAP(PS_GROUP);
 
 /*
  * The same text runs as powershell.exe -EncodedCommand (a process) and as

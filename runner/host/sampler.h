@@ -32,6 +32,7 @@
 #include "series.h"
 #include "xr_err.h"
 
+struct counter_row;
 struct host;
 struct sampler;
 
@@ -113,5 +114,13 @@ int sampler_far_engine(const char *label, const char *text,
 /* One line per series ("xrun: series HOST NAME UNIT n=N t=A..B
  * sum=S") and the note: what XRUN_SERIES_DUMP=1 shows after each run. */
 void sampler_dump(const struct series_set *ss, FILE *f);
+
+/* The series a counter row becomes (sampler_feed.c): 1 with its name,
+ * unit and whether it is a level (a value, not an increase), or 0 when
+ * the row is not sampled. The names the reports read are
+ * runner/desc/series_name.h's; tests/unit/host/test_counter_readers.c runs
+ * this on each of their counters. */
+int sampler_series_name(const struct counter_row *r, char *name, size_t sz,
+			const char **unit, int *level);
 
 #endif

@@ -38,6 +38,7 @@
 
 #include "plan.h"
 #include "sampler_int.h"
+#include "series_name.h"
 
 #include "banned.h"
 
@@ -288,11 +289,12 @@ static int add_points(struct sampler *s, double now, size_t n,
 
 	if (e->have && (n || e->snap[e->prev].np) && now > e->t) {
 		pthread_mutex_lock(&s->lock);
-		rc = series_set_add(&s->set, s->label, "engine.cpu", "%", now,
+		rc = series_set_add(&s->set, s->label, SERIES_ENGINE_CPU, "%",
+				    now,
 				    100.0 * acc->sum / e->hz / (now - e->t));
 		if (rc == 0)
-			rc = series_set_add(&s->set, s->label, "engine.core",
-					    "1", now,
+			rc = series_set_add(&s->set, s->label,
+					    SERIES_ENGINE_CORE, "1", now,
 					    acc->core >= 0 ? acc->core : NAN);
 		pthread_mutex_unlock(&s->lock);
 	}

@@ -13,10 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counter_group.h"
 #include "counters.h"
 #include "counters_int.h"
 #include "proc.h"
+#include "sampler.h"
 #include "sampler_int.h"
+#include "series_name.h"
 
 #include "banned.h"
 
@@ -41,64 +44,81 @@ static void snake(const char *in, char *out, size_t outsz)
 	out[k] = '\0';
 }
 
-/* The series of a counter row: 1 with name, unit and whether it is a
- * level, or 0 for rows that are not sampled. */
-static int sampler_series_of(const struct counter_row *r, char *name, size_t sz,
-			     const char **unit, int *level)
+/* A cpu row's series: the named ones, a core's %, or 0 for a summary. */
+static int cpu_series(const struct counter_row *r, char *name, size_t sz,
+		      const char **unit)
+{
+	int idx, n;
+	char kind[16];
+	size_t len = strlen(r->name);
+
+	*unit = "%";
+	if (!strcmp(r->name, "procs_running")) {
+		snprintf(name, sz, SERIES_CPU_RUNNING);
+		*unit = "1";
+	} else if (!strcmp(r->name, "busy_avg_pct"))
+		snprintf(name, sz, SERIES_CPU_ALL_BUSY);
+	else if (!strcmp(r->name, "softirq_avg_pct"))
+		snprintf(name, sz, SERIES_CPU_ALL_SOFTIRQ);
+	else if (sscanf(r->name, "cpu%d_%15[a-z]_pct%n", &idx, kind, &n) == 2 &&
+		 (size_t)n == len)
+		snprintf(name, sz, SERIES_CPU "%d.%s", idx, kind);
+	else
+		return 0; /* busy_max_*: a summary, not a series */
+	return 1;
+}
+
+/* The series of a counter row: 1 with name (its scope's prefix, from
+ * COUNTER_SCOPE_MAP, and the counter), unit and whether it is a level,
+ * or 0 for rows that are not sampled. */
+int sampler_series_name(const struct counter_row *r, char *name, size_t sz,
+			const char **unit, int *level)
 {
 	char sn[64];
-	int n;
 	size_t len = strlen(r->name);
+	int sc = counter_scope_find(r->scope);
+	const char *prefix = counter_scope_series(sc);
 
 	*unit = "1";
 	*level = 0;
-	if (!strcmp(r->scope, "nic")) {
-		snprintf(name, sz, "nic.%s", r->name);
+	if (!prefix)
+		return 0;
+	switch ((enum counter_scope)sc) {
+	case COUNTER_SCOPE_NIC:
 		if (len > 6 && !strcmp(r->name + len - 6, "_bytes"))
 			*unit = "B";
-	} else if (!strcmp(r->scope, "ethtool")) {
-		snprintf(name, sz, "nic.ethtool.%s", r->name);
-	} else if (!strcmp(r->scope, "qdisc")) {
-		snprintf(name, sz, "qdisc.%s", r->name);
+		break;
+	case COUNTER_SCOPE_QDISC:
 		*level =
 		    !strcmp(r->name, "backlog") || !strcmp(r->name, "qlen");
 		if (!strcmp(r->name, "backlog"))
 			*unit = "B";
-	} else if (!strcmp(r->scope, "tcp") || !strcmp(r->scope, "udp")) {
+		break;
+	case COUNTER_SCOPE_TCP:
+	case COUNTER_SCOPE_UDP:
 		snake(r->name, sn, sizeof sn);
-		snprintf(name, sz, "%s.%s", r->scope,
+		snprintf(name, sz, "%s%s", prefix,
 			 !strcmp(r->name, "RetransSegs") ? "retrans" : sn);
-	} else if (!strcmp(r->scope, "softirq")) {
+		return 1;
+	case COUNTER_SCOPE_SOFTIRQ:
 		snake(r->name, sn, sizeof sn);
-		snprintf(name, sz, "softirq.%s", sn);
-	} else if (!strcmp(r->scope, "cpu")) {
-		int idx;
-		char kind[16];
-		*unit = "%";
+		snprintf(name, sz, "%s%s", prefix, sn);
+		return 1;
+	case COUNTER_SCOPE_CPU:
 		*level = 1;
-		if (!strcmp(r->name, "procs_running")) {
-			snprintf(name, sz, "cpu.running");
-			*unit = "1";
-		} else if (!strcmp(r->name, "busy_avg_pct"))
-			snprintf(name, sz, "cpu.all.busy");
-		else if (!strcmp(r->name, "softirq_avg_pct"))
-			snprintf(name, sz, "cpu.all.softirq");
-		else if (sscanf(r->name, "cpu%d_%15[a-z]_pct%n", &idx, kind,
-				&n) == 2 &&
-			 (size_t)n == len)
-			snprintf(name, sz, "cpu.%d.%s", idx, kind);
-		else
-			return 0; /* busy_max_*: a summary, not a series */
-	} else {
-		return 0;
+		return cpu_series(r, name, sz, unit);
+	default:
+		break;
 	}
+	snprintf(name, sz, "%s%s", prefix, r->name);
 	return 1;
 }
 
 static int is_level_name(const char *name)
 {
 	size_t n = strlen(name);
-	return !strncmp(name, "cpu.", 4) || !strncmp(name, "engine.", 7) ||
+	return !strncmp(name, SERIES_CPU, strlen(SERIES_CPU)) ||
+	       !strncmp(name, SERIES_ENGINE, strlen(SERIES_ENGINE)) ||
 	       (n > 8 && !strcmp(name + n - 8, ".backlog")) ||
 	       (n > 5 && !strcmp(name + n - 5, ".qlen"));
 }
@@ -115,8 +135,8 @@ static int add_rows(struct sampler *s, const struct counter_row *rows, size_t n,
 
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		struct series *se;
-		if (!sampler_series_of(&rows[i], name, sizeof name, &unit,
-				       &level))
+		if (!sampler_series_name(&rows[i], name, sizeof name, &unit,
+					 &level))
 			continue;
 		se = series_set_get(&s->set, s->label, name, unit);
 		if (!se)

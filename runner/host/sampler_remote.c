@@ -27,6 +27,7 @@
 #include "plan.h"
 #include "proc.h"
 #include "sampler_int.h"
+#include "series_name.h"
 #include "strv.h"
 #include "sysread.h"
 #include "winctr.h"
@@ -119,7 +120,7 @@ static int top_point(struct sampler *s, const struct mactop_cpu *c, double now)
 		pthread_mutex_unlock(&s->lock);
 		return 0;
 	}
-	se = series_set_get(&s->set, s->label, "cpu.all.busy", "%");
+	se = series_set_get(&s->set, s->label, SERIES_CPU_ALL_BUSY, "%");
 	rc = se ? series_add(se, now, c->busy) : -XR_ENOMEM;
 	pthread_mutex_unlock(&s->lock);
 	return rc;
@@ -175,7 +176,8 @@ static int win_cpu(struct sampler *s, const struct winctr_frame *f)
 			v = k == 0 ? c->busy : k == 1 ? c->dpc : c->irq;
 			sum += v;
 			n++;
-			snprintf(name, sizeof name, "cpu.%zu.%s", i, kind[k]);
+			snprintf(name, sizeof name, SERIES_CPU "%zu.%s", i,
+				 kind[k]);
 			rc = win_point(s, name, "%", f->up, v);
 		}
 		if (f->all.have & bit)
@@ -186,7 +188,7 @@ static int win_cpu(struct sampler *s, const struct winctr_frame *f)
 			v = sum / (double)n;
 		else
 			continue;
-		snprintf(name, sizeof name, "cpu.all.%s", kind[k]);
+		snprintf(name, sizeof name, SERIES_CPU "all.%s", kind[k]);
 		if (rc == 0)
 			rc = win_point(s, name, "%", f->up, v);
 	}

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "xr_err.h"
+#include "counter_group.h"
 
 struct arena;
 
@@ -199,18 +200,47 @@ struct plan_exclude {
 	struct plan_pos pos;
 };
 
+/* The run orders (schema/plan.md, "Scheduling"): X(id, name), the first
+ * the default. The loader, its message of valid values, `xrun plan` and
+ * the session's description read the names from here. */
+#define PLAN_ORDER_MAP(X)                                                      \
+	X(ABBA, "abba")                                                        \
+	X(RANDOM, "random")                                                    \
+	X(SEQUENTIAL, "sequential")
+
 enum plan_order {
-	PLAN_ORDER_ABBA = 0,
-	PLAN_ORDER_RANDOM,
-	PLAN_ORDER_SEQUENTIAL
+#define PLAN_ORDER_ENUM(id, name) PLAN_ORDER_##id,
+	PLAN_ORDER_MAP(PLAN_ORDER_ENUM)
+#undef PLAN_ORDER_ENUM
+	    PLAN_ORDER_COUNT
 };
 
+/* The names in the table's order, NULL-terminated. */
+extern const char *const plan_order_names[];
+/* "abba", ...; the default's name outside the table. */
+const char *plan_order_name(enum plan_order o);
+/* The order named name, or -1. */
+int plan_order_find(const char *name);
+
+/* A plan's counter groups as bits: PLAN_COUNTER_<id> = 1 << its row of
+ * COUNTER_GROUP_MAP (runner/desc/counter_group.h), which says what each
+ * reads. */
 enum plan_counter {
-	PLAN_COUNTER_NIC = 1 << 0, /* sysfs statistics + ethtool -S */
-	PLAN_COUNTER_TCP = 1 << 1, /* /proc/net/snmp */
-	PLAN_COUNTER_CPU = 1 << 2, /* /proc/stat per-CPU + NET_RX softirqs */
-	PLAN_COUNTER_CAPTURE = 1 << 3, /* packet capture running? */
+#define PLAN_COUNTER_BIT(id, name, letter, os, doc)                            \
+	PLAN_COUNTER_##id = 1u << COUNTER_GROUP_##id,
+	COUNTER_GROUP_MAP(PLAN_COUNTER_BIT)
+#undef PLAN_COUNTER_BIT
 };
+
+/* `counters:` takes a group's name or one of these (schema/plan.md). */
+#define PLAN_COUNTERS_ALL "all"
+#define PLAN_COUNTERS_NONE "none"
+/* The words `counters:` takes: the groups, then all and none;
+ * NULL-terminated. */
+extern const char *const plan_counters_choices[];
+/* The bits of one word of `counters:` into *bits: 0, or -1 when it names
+ * none of plan_counters_choices. */
+int plan_counters_word(const char *word, unsigned *bits);
 
 struct plan_table {
 	const char *rows;     /* factor name */

@@ -148,8 +148,6 @@ static void build_latency(struct pctx *c, const struct ynode *n)
 
 static void build_counters(struct pctx *c, const struct ynode *n)
 {
-	static const char *const names[] = {"nic", "tcp",  "cpu", "capture",
-					    "all", "none", NULL};
 	int i, cnt = n->kind == YN_SEQ ? n->n : 1;
 	unsigned bits = 0;
 	if (n->kind == YN_MAP) {
@@ -162,17 +160,14 @@ static void build_counters(struct pctx *c, const struct ynode *n)
 		const struct ynode *x = n->kind == YN_SEQ ? n->kids[i] : n;
 		const char *s = pc_str(c, x, "counters");
 		char hint[200];
-		int k;
+		unsigned b;
 		if (!s)
 			continue;
-		for (k = 0; names[k] && strcmp(names[k], s); k++)
-			;
-		if (k < 4)
-			bits |= 1u << k;
-		else if (k == 4)
-			bits |= 15;
-		else if (k != 5) {
-			pc_hint(hint, sizeof hint, s, names, 6);
+		if (plan_counters_word(s, &b) == 0)
+			bits |= b;
+		else {
+			pc_hint(hint, sizeof hint, s, plan_counters_choices,
+				COUNTER_GROUP_COUNT + 2);
 			pc_err(c, x, "unknown counter group '%s'%s", s, hint);
 		}
 	}
@@ -305,17 +300,13 @@ static void build_top(struct pctx *c, const struct ynode *root)
 	}
 	if ((x = yn_get(root, "order"))) {
 		const char *s = pc_str(c, x, "order");
-		if (s && strcmp(s, "abba") == 0)
-			p->order = PLAN_ORDER_ABBA;
-		else if (s && strcmp(s, "random") == 0)
-			p->order = PLAN_ORDER_RANDOM;
-		else if (s && strcmp(s, "sequential") == 0)
-			p->order = PLAN_ORDER_SEQUENTIAL;
+		int o = plan_order_find(s);
+		if (o >= 0)
+			p->order = (enum plan_order)o;
 		else if (s) {
-			static const char *const orders[] = {"abba", "random",
-							     "sequential"};
 			char hint[200];
-			pc_hint(hint, sizeof hint, s, orders, 3);
+			pc_hint(hint, sizeof hint, s, plan_order_names,
+				PLAN_ORDER_COUNT);
 			pc_err(c, x, "unknown order '%s'%s", s, hint);
 		}
 	}
@@ -346,8 +337,7 @@ static void build_top(struct pctx *c, const struct ynode *root)
 	p->sample = 1.0;
 	if ((x = yn_get(root, "sample")))
 		build_sample(c, x, &p->sample);
-	p->counters = PLAN_COUNTER_NIC | PLAN_COUNTER_TCP | PLAN_COUNTER_CPU |
-		      PLAN_COUNTER_CAPTURE;
+	p->counters = COUNTER_GROUP_ALL;
 	if ((x = yn_get(root, "counters")))
 		build_counters(c, x);
 	build_reconnect(c, yn_get(root, "reconnect"), &p->reconnect);

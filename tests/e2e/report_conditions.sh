@@ -48,8 +48,11 @@ jq -e '.conditions[] | select(.key == "controller_load") | .cpus >= 1 and .runs 
 grep -q "^## Conditions observed" lb.md || fail "no conditions section in Markdown"
 grep -q "^| congestion control (sender) | $default_cc (4) |" lb.md || fail "cc row: $(grep -A12 Conditions lb.md)"
 grep -q "^| load of the machine running xrun (1 min) | .* on [0-9]* CPUs (4) |" lb.md || fail "load row: $(grep -A12 Conditions lb.md)"
+# the version row is named after the engine's row (runner/desc engine_label)
+grep -q "^| iperf3 version | iperf 3\.[0-9.]* (4) |" lb.md || fail "version row: $(grep -A12 Conditions lb.md)"
 "$XRUN" report --db lb.db --lang ja -o ja.md || fail "report ja"
 grep -q "^| 輻輳制御（送信側） | $default_cc (4) |" ja.md || fail "ja cc row: $(grep -A12 '測定時の条件' ja.md)"
+grep -q "^| iperf3 のバージョン | iperf 3\.[0-9.]* (4) |" ja.md || fail "ja version row: $(grep -A12 '測定時の条件' ja.md)"
 "$XRUN" report --db lb.db -o lb.html || fail "report html"
 grep -q 'id="conditions"' lb.html || grep -q "Conditions observed" lb.html || fail "no conditions in HTML"
 

@@ -46,7 +46,7 @@ int main(void)
 					    NULL};
 	static const char *const off[] = {"udp", "false", NULL};
 
-	tap_plan(16);
+	tap_plan(30);
 	is_str(says("iperf3", "protocol", none, 0), "TCP", "no -u: TCP");
 	is_str(says("iperf3", "protocol", udp, 0), "UDP", "udp: true: UDP");
 	is_str(says("iperf3", "protocol", off, 0), "TCP", "udp: false: TCP");
@@ -67,5 +67,31 @@ int main(void)
 	is_str(says("command", "protocol", udp, 10), "(none)",
 	       "an engine without a row says nothing");
 	is_str(says(NULL, "protocol", udp, 10), "(none)", "no engine");
+
+	/* What the report side asks of an engine besides its conditions:
+	 * its name in a sentence, the number of its version text, and
+	 * whether that version runs all its streams in one thread (iperf3
+	 * before 3.16: iperf3 #289, #1569; "iperf 3.12" is what iperf3 -J
+	 * prints as start.version). */
+	is_str(engine_label("iperf3"), "iperf3", "iperf3's label");
+	is_str(engine_label("command"), "command", "no row: its plan name");
+	is_str(engine_label(NULL), "", "no engine: empty");
+	is_str(engine_version_number("iperf3", "iperf 3.12"), "3.12",
+	       "iperf 3.12: 3.12");
+	is_str(engine_version_number("iperf3", "3.9"), "3.9",
+	       "no prefix: as it is");
+	is_str(engine_version_number("command", "iperf 3.12"), "iperf 3.12",
+	       "no row: as it is");
+	ok(engine_version_number("iperf3", NULL) == NULL, "NULL: NULL");
+	is_int(engine_one_thread("iperf3", "iperf 3.15"), 1,
+	       "3.15: one thread");
+	is_int(engine_one_thread("iperf3", "iperf 3.16"), 0, "3.16: threads");
+	is_int(engine_one_thread("iperf3", "iperf 3.9"), 1,
+	       "3.9 (minor 9 < 16): one thread");
+	is_int(engine_one_thread("iperf3", "iperf 4.0"), 0, "4.0: threads");
+	is_int(engine_one_thread("iperf3", NULL), 0, "unknown version: 0");
+	is_int(engine_one_thread("iperf3", "iperf"), 0, "no number: 0");
+	is_int(engine_one_thread("command", "iperf 3.12"), 0,
+	       "an engine without a row: 0");
 	return tap_done();
 }

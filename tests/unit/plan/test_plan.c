@@ -173,6 +173,10 @@ static const struct {
      "has no 'apply'"},
     {HEAD "x: 1\nx: 2\n", 5, 1, "duplicate key 'x' (first at line 4"},
     {HEAD "counters: [nic, disk]\n", 4, 17, "unknown counter group 'disk'"},
+    /* the valid words from the group table, then all and none */
+    {HEAD "counters: [nic, cpus]\n", 4, 17,
+     "unknown counter group 'cpus' (did you mean 'cpu'? valid: nic, tcp, "
+     "cpu, capture, all, none)"},
     {HEAD "report:\n  lang: fr\n", 5, 9, "unknown language 'fr'"},
     {HEAD "report:\n  threshold: 200%\n", 5, 14, "bad threshold"},
     {HEAD "report:\n  tables: [ { rows: nope } ]\n", 5, 21,

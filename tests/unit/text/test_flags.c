@@ -3,7 +3,7 @@
  * "Comparability flags" table: the same codes in the same order, where each
  * is raised (cell, comparison, both) and whether it refuses; and every row
  * of the code's table complete (a sentence and a short form in every
- * language).
+ * language); the sentence that names the engines' version facts.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -124,5 +124,22 @@ int main(void)
 			      report_flag_short(c, REPORT_LANG_EN)),
 		   "%s is translated", report_flag_code_name(c));
 	is_int(report_flag_by_name("no_such_flag"), -1, "unknown name");
+	/* facts_changed names the engines' version facts from their rows
+	 * (runner/desc): the sentences as they were typed before, when
+	 * flags.c named iperf3 itself (twice, to see the text kept) */
+	for (l = 0; l < 2; l++) {
+		is_str(
+		    report_flag_text(REPORT_FLAG_FACTS_CHANGED, REPORT_LANG_EN),
+		    "host facts (driver, firmware, kernel, iperf3 version) "
+		    "differ between the sessions pooled in the comparison: "
+		    "no verdict unless the plan accepts a sequential design",
+		    "facts_changed names iperf3's version");
+		is_str(
+		    report_flag_text(REPORT_FLAG_FACTS_CHANGED, REPORT_LANG_JA),
+		    "比較に含まれるセッション間でホスト情報（ドライバ、"
+		    "ファームウェア、カーネル、iperf3 の版）が異なるため"
+		    "判定しない（accept: sequential の場合を除く）",
+		    "facts_changed, in Japanese");
+	}
 	return tap_done();
 }
