@@ -24,6 +24,7 @@
 #include "host.h"
 #include "runctx.h"
 #include "sched_fixture.h"
+#include "sql_fixture.h"
 #include "store.h"
 #include "tap.h"
 
@@ -34,18 +35,7 @@ static char db[200];
 static const char *q(const char *sql)
 {
 	static struct buf out = BUF_INIT;
-	sqlite3 *d = NULL;
-	sqlite3_stmt *s;
-	buf_reset(&out);
-	buf_adds(&out, "");
-	if (sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-	    sqlite3_prepare_v2(d, sql, -1, &s, NULL) == SQLITE_OK) {
-		while (sqlite3_step(s) == SQLITE_ROW)
-			buf_addf(&out, "%s%s", out.len ? ";" : "",
-				 (const char *)sqlite3_column_text(s, 0));
-		sqlite3_finalize(s);
-	}
-	sqlite3_close(d);
+	sql_rows(db, sql, &out);
 	return out.s;
 }
 

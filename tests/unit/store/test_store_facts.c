@@ -20,6 +20,7 @@
 #include "facts.h"
 #include "store.h"
 #include "strv.h"
+#include "sql_fixture.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/xrun-test-facts-XXXXXX";
@@ -32,23 +33,6 @@ static int q_exec(const char *path, const char *sql)
 		rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
 	sqlite3_close(db);
 	return rc;
-}
-
-/* The first column of the rows of sql, ";" between. */
-static void q_text(const char *path, const char *sql, struct buf *out)
-{
-	sqlite3 *db = NULL;
-	sqlite3_stmt *s;
-	buf_reset(out);
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) ==
-		SQLITE_OK &&
-	    sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK) {
-		while (sqlite3_step(s) == SQLITE_ROW)
-			buf_addf(out, "%s%s", out->len ? ";" : "",
-				 (const char *)sqlite3_column_text(s, 0));
-		sqlite3_finalize(s);
-	}
-	sqlite3_close(db);
 }
 
 /* A plan, a session and n pending runs (ids 1..n). */
@@ -202,14 +186,14 @@ static void test_migrate(const char *path, const char *out)
 	is_str(of_run(st, 1, &a), "", "v12 read as it is: no fact sets");
 	store_close(st);
 	is_int(store_open(path, STORE_LOCK, &st, &err), 0, "migrate");
-	q_text(path, "PRAGMA user_version", &q);
+	sql_rows(path, "PRAGMA user_version", &q);
 	is_str(q.s, "13", "version 13");
 	is_str(of_run(st, 1, &a),
 	       "client nic_mtu=1500 (migrated -); server kernel=6.1 "
 	       "(migrated -)",
 	       "a run of a migrated session reads its session's set: the "
 	       "value stored last (1500)");
-	q_text(path, "SELECT count(*) FROM run_facts", &q);
+	sql_rows(path, "SELECT count(*) FROM run_facts", &q);
 	is_str(q.s, "0", "migration names no set for old runs");
 	store_close(st);
 	/* merge it into a store that already has a set (ids move) */
@@ -229,11 +213,12 @@ static void test_migrate(const char *path, const char *out)
 	is_str(of_run(st, 2, &a), "client nic_mtu=1500 (migrated -)",
 	       "the merged run reads the set it names");
 	store_close(st);
-	q_text(out,
-	       "SELECT f.run_id || ' ' || f.host || ' ' || f.set_id || ' ' || "
-	       "s.session_id FROM run_facts f JOIN fact_sets s ON s.id = "
-	       "f.set_id ORDER BY f.run_id",
-	       &q);
+	sql_rows(
+	    out,
+	    "SELECT f.run_id || ' ' || f.host || ' ' || f.set_id || ' ' || "
+	    "s.session_id FROM run_facts f JOIN fact_sets s ON s.id = "
+	    "f.set_id ORDER BY f.run_id",
+	    &q);
 	is_str(q.s, "1 local 1 1;2 client 2 2",
 	       "merged: the run names its set under the set's new id (2)");
 	strv_release(&ms.warnings);
