@@ -6,8 +6,8 @@
 #   format          clang-format check of every C file
 #   build           gcc RelWithDebInfo at -O3 (-O3 -g -DNDEBUG), -Werror,
 #                   xrun and its man page and completion (every layer):
-#                   the lab and optimised tests run on it, and install_deb
-#                   packages it. -O3 finds warnings the developer's default
+#                   the lab tests and the second run of the two labelled
+#                   twice run on it, and install_deb packages it. -O3 finds warnings the developer's default
 #                   -O2 -g does not (gcc's -Wstringop-overread), and -O2
 #                   none that -O3 misses, so one build sees both. The unit
 #                   tests and benches are built (-Werror) and run in the
@@ -25,10 +25,6 @@
 #                   time and with nothing else running: ASan's slowdown
 #                   and a neighbour's CPU would be measured with the link
 #   tests-sanitize  every other test (unit, case, e2e: ctest -LE lab) once,
-#                   but for install_deb (label optimised: the package of
-#                   the binary a user gets; the C paths it drives run
-#                   here in case/run-shipped-dd-plan), which runs after
-#                   it in the optimised build (tests-optimised),
 #                   under ASan+UBSan: a memory or UB error anywhere on the
 #                   paths they drive fails them. They are not run again in
 #                   the optimised build: the same C code runs, and what the
@@ -36,18 +32,24 @@
 #                   Many tests at once (-j$XRUN_TEST_JOBS, 8): most of an
 #                   end-to-end test's time is waiting (a run's duration, a
 #                   timeout, a child), not CPU.
-#                   e2e/fault_oom (label twice) runs in both: here one
-#                   failure point in five (a memory error on an
-#                   out-of-memory path shows only under ASan), in the
-#                   optimised build every point (exit 3 and the stage,
-#                   never a signal, at each of ~900: past the 300 s
-#                   limit in front of ASan's allocator).
+#   tests-optimised the two tests labelled twice, a second time, in the
+#                   optimised build, because that run finds what the
+#                   first cannot: e2e/fault_oom tries one failure point in
+#                   five under ASan (a memory error on an out-of-memory
+#                   path shows only there) and every point here (exit 3
+#                   and the stage, never a signal, at each of ~900: past
+#                   the 300 s limit in front of ASan's allocator);
+#                   e2e/install_deb packages the ASan build there (a
+#                   memory error in the installed binary's runs) and the
+#                   release build here (no sanitizer runtime in Depends,
+#                   lintian on the binary a user gets).
 #   tests-tsan      the threaded unit tests (ctest -L threads: samplers,
 #                   latency probe, series flusher, process watch) under
 #                   ThreadSanitizer: the one stage that can see a data
-#                   race. These are the only tests that run twice (once
-#                   under ASan, once under TSan): the two sanitizers cannot
-#                   share a build and find different bugs.
+#                   race. With the two labelled twice, the only tests that
+#                   run twice (once under ASan, once under TSan): the two
+#                   sanitizers cannot share a build and find different
+#                   bugs.
 #   fuzz            a short libFuzzer run of each parser (plan, iperf3
 #                   JSON, counters, text readers, host OS readers), all
 #                   at once, $XRUN_FUZZ_SECONDS (30) of wall time each
@@ -278,13 +280,13 @@ logs+=("lab:build/ctest-lab.log")
 stage tests-lab lab_alone
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-stage tests-sanitize run_ctest sanitize build-san -LE 'lab|optimised' -j"$test_jobs"
+stage tests-sanitize run_ctest sanitize build-san -LE lab -j"$test_jobs"
 unset ASAN_OPTIONS UBSAN_OPTIONS
-# The tests labelled optimised or twice (CMakeLists.txt says why) in the optimised
+# The tests labelled twice (CMakeLists.txt says why) again in the optimised
 # build, after the sanitizer stage: beside it they took a core from the
 # CPU-share unit tests (RUN_SERIAL holds only inside one ctest) and from
 # run_sizing.
-stage tests-optimised run_ctest optimised build -L 'optimised|twice' -j2
+stage tests-optimised run_ctest optimised build -L twice -j2
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$top/tests/tsan.supp"
 stage tests-tsan run_ctest tsan build-tsan -L threads -j"$jobs"
 unset TSAN_OPTIONS

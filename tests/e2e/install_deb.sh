@@ -1,7 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Installing xrun as a Debian user would (needs root; under CI=true it fails
-# rather than skips when it cannot run):
+# rather than skips when it cannot run). Run twice by tests/all.sh: on the
+# ASan build (a memory error of the installed binary's run, its PDF, its
+# status) and on the optimised one (the release package: no sanitizer
+# runtime in Depends, lintian on the binary a user gets):
 # 1. `cmake --install` into a DESTDIR puts bin/xrun, the man page (that man
 #    -l renders), the bash completion, the example plans and samples, the
 #    schema docs and JSON Schema, README and the guides under the prefix;
@@ -99,6 +102,13 @@ echo "$sug" | grep -q "irtt" || fail "Suggests lacks irtt: $sug"
 dpkg-deb -c "$deb" >"$dir/contents.txt"
 grep -q '\./usr/bin/xrun$' "$dir/contents.txt" || fail ".deb has no /usr/bin/xrun"
 grep -q 'usr/share/man/man1/xrun.1' "$dir/contents.txt" || fail ".deb has no man page"
+# The release package (an optimised build): no sanitizer runtime in
+# Depends. The sanitizer stage packages its ASan build, whose Depends name
+# libasan and libubsan as they must (tests/all.sh: this test runs twice).
+if ! ldd "$XRUN" | grep -q libasan; then
+	echo "$deps" | grep -Eq 'lib(asan|ubsan|tsan)' &&
+		fail "the release package depends on a sanitizer runtime: $deps"
+fi
 [ "$nfail" = 0 ] && pass "cpack -G DEB: $(basename "$deb"), Depends: $deps"
 n0=$nfail
 # Essential packages are always there; naming one unversioned is an error.
@@ -177,7 +187,9 @@ if strings /usr/bin/xrun | grep -qF "$src/"; then
 	# The path is compiled in (XRUN_SOURCE_DIR) for tests only: make sure
 	# the binary does not read anything there at run time.
 	if command -v strace >/dev/null; then
-		strace -f -e trace=openat,stat,access -o trace.txt \
+		# (an ASan binary: LeakSanitizer cannot run under ptrace)
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+			strace -f -e trace=openat,stat,access -o trace.txt \
 			/usr/bin/xrun run "$plan" --db "$work/dd2.db" --quiet >/dev/null 2>&1 || true
 		if grep -F "$src" trace.txt >/dev/null; then
 			fail "the installed xrun opens files under $src: $(grep -F "$src" trace.txt | head -3)"
