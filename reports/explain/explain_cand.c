@@ -18,7 +18,7 @@
 #include "engine_cond.h"
 #include "explain_int.h"
 #include "format.h"
-
+#include "series_name.h"
 #include "banned.h"
 
 /* CPU-bound in at least half of the runs with CPU evidence: the busiest
@@ -197,10 +197,10 @@ static double run_value(const struct report_run *u, int mi)
  * *wnd: the two means (wnd NaN without the series); <= 0: none. */
 double explain_run_window(const struct report_run *u, double *cw, double *wnd)
 {
-	const struct report_series *c = report_run_series(u, NULL,
-							  "engine.snd_cwnd"),
-				   *w = report_run_series(u, NULL,
-							  "engine.snd_wnd");
+	const struct report_series *c = report_run_series(
+				       u, NULL, SERIES_ENGINE_SND_CWND),
+				   *w = report_run_series(
+				       u, NULL, SERIES_ENGINE_SND_WND);
 	*cw = c ? explain_loaded_mean(c, NULL) : NAN;
 	*wnd = w ? explain_loaded_mean(w, NULL) : NAN;
 	if (!(*cw > 0))
@@ -259,7 +259,7 @@ void explain_window_candidate(struct explain_ctx *x, int ci, double med,
 		rm = run_value(u, mean_i);
 		rn = run_value(u, min_i);
 		if (!((a = explain_run_window(u, &cw, &wnd)) > 0) ||
-		    !(t = report_run_series(u, NULL, "engine.rtt")) ||
+		    !(t = report_run_series(u, NULL, SERIES_ENGINE_RTT)) ||
 		    !((b = explain_loaded_mean(t, NULL)) > 0) || !(rm > 0) ||
 		    !(rn > 0))
 			continue;

@@ -147,7 +147,7 @@ static void lat_evidence(struct explain_ctx *x, const struct lq *q, double idle,
 			 v, q->rate / 1e6, 1e3 * win * 8 / q->rate);
 		explain_cat(x->evidence, sizeof x->evidence, "; ", buf);
 		explain_cat(x->series, sizeof x->series, ", ",
-			    "engine.snd_cwnd");
+			    SERIES_ENGINE_SND_CWND);
 	}
 	if (isfinite(idle)) {
 		fmt_bytes(q->rate / 8 * idle, v, sizeof v);

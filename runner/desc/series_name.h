@@ -49,6 +49,14 @@
 #define SERIES_ENGINE_THROUGHPUT SERIES_ENGINE "throughput"
 #define SERIES_ENGINE_CPU SERIES_ENGINE "cpu"
 #define SERIES_ENGINE_CORE SERIES_ENGINE "core"
+/* iperf3's sending side, a point an interval (runner/engine/iperf3_json.c)
+ * that explain reads for the window and the round trip */
+#define SERIES_ENGINE_SENDER_THROUGHPUT SERIES_ENGINE "sender_throughput"
+#define SERIES_ENGINE_RETRANSMITS SERIES_ENGINE "retransmits"
+#define SERIES_ENGINE_SND_CWND SERIES_ENGINE "snd_cwnd"
+#define SERIES_ENGINE_SND_WND SERIES_ENGINE "snd_wnd"
+#define SERIES_ENGINE_RTT SERIES_ENGINE "rtt"
+#define SERIES_ENGINE_RTTVAR SERIES_ENGINE "rttvar"
 
 /*
  * The series the reports read by name that the sampler derives from a

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "series_name.h"
 #include "banned.h"
 
 /* Numbers are only taken when finite: a NaN would poison the statistics
@@ -185,13 +186,13 @@ static int side_series(struct iperf3_report *r, const struct side *sd,
 		const char *name, *unit;
 		size_t off;
 	} cols[] = {
-	    {"engine.sender_throughput", "bit/s",
+	    {SERIES_ENGINE_SENDER_THROUGHPUT, "bit/s",
 	     offsetof(struct side_iv, send)},
-	    {"engine.retransmits", "1", offsetof(struct side_iv, retr)},
-	    {"engine.snd_cwnd", "B", offsetof(struct side_iv, cwnd)},
-	    {"engine.snd_wnd", "B", offsetof(struct side_iv, wnd)},
-	    {"engine.rtt", "s", offsetof(struct side_iv, rtt)},
-	    {"engine.rttvar", "s", offsetof(struct side_iv, rttvar)},
+	    {SERIES_ENGINE_RETRANSMITS, "1", offsetof(struct side_iv, retr)},
+	    {SERIES_ENGINE_SND_CWND, "B", offsetof(struct side_iv, cwnd)},
+	    {SERIES_ENGINE_SND_WND, "B", offsetof(struct side_iv, wnd)},
+	    {SERIES_ENGINE_RTT, "s", offsetof(struct side_iv, rtt)},
+	    {SERIES_ENGINE_RTTVAR, "s", offsetof(struct side_iv, rttvar)},
 	};
 	size_t i, c;
 	for (i = 0; i < sd->n; i++)

@@ -206,6 +206,20 @@ static void test_store_md(void)
 			buf_addf(&want, "`%s`", names[i]);
 		ok(doc.s && strstr(doc.s, want.s), "store.md names %s", want.s);
 	}
+	/* the engine's series, written by the engine and the sampler and
+	 * read by explain by these constants */
+	static const char *const engine[] = {
+	    SERIES_ENGINE_THROUGHPUT,  SERIES_ENGINE_CPU,
+	    SERIES_ENGINE_CORE,	       SERIES_ENGINE_SENDER_THROUGHPUT,
+	    SERIES_ENGINE_RETRANSMITS, SERIES_ENGINE_SND_CWND,
+	    SERIES_ENGINE_SND_WND,     SERIES_ENGINE_RTT,
+	    SERIES_ENGINE_RTTVAR,
+	};
+	for (size_t i = 0; i < sizeof engine / sizeof *engine; i++) {
+		buf_reset(&want);
+		buf_addf(&want, "`%s`", engine[i]);
+		ok(doc.s && strstr(doc.s, want.s), "store.md names %s", want.s);
+	}
 	buf_release(&doc);
 	buf_release(&want);
 	buf_release(&got);
