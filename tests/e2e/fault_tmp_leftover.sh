@@ -22,12 +22,18 @@ c=/tmp/xrun-$dead-c$(echo $s | cut -c2-)
 d=/tmp/xrun-$dead-d$(echo $s | cut -c2-)
 e=/tmp/xrun-$dead-e${s}
 xr_at_exit "rm -rf -- '$a' '$b' '$c' '$d' '$e'"
-mkdir "$a" "$b" "$c" "$e"
-echo x >"$a/sock"
+# (a) and (c) are made whole here and renamed into /tmp at once: an xrun
+# of a test running beside this one sweeps a dead pid's directory of its
+# own user the moment it starts, so one half made there (c before its
+# chown, a before its socket) would be gone under this test.
+mkdir "$b" "$e" a.new c.new
+echo x >a.new/sock
+if [ "$(id -u)" = 0 ]; then chown nobody c.new; fi
+mv -T a.new "$a"
+mv -T c.new "$c"
 mkdir target
 echo keep >target/f
 ln -s "$T/target" "$d"
-if [ "$(id -u)" = 0 ]; then chown nobody "$c"; fi
 cat >p.yaml <<'YAML'
 xrun: 1
 name: sweep
