@@ -141,12 +141,21 @@ file_out=$(file -b "$dir/x/usr/bin/xrun" 2>/dev/null || true)
 case $file_out in *"not stripped"*) fail "/usr/bin/xrun is not stripped: $file_out" ;; esac
 # lintian: E: errors and W: warnings fail (I: info and N: notes do not):
 # with --fail-on, lintian exits non-zero on either, or when it cannot run.
+# The release package's check: the ASan run (the sanitizer stage, eight
+# tests at once) leaves it and the strace below to the optimised run,
+# where they take seconds, not the minute they take there.
+asan_build=
+ldd "$XRUN" | grep -q libasan && asan_build=1
 rc=0
-lintian --fail-on error,warning "$deb" >"$dir/lintian.out" 2>"$dir/lintian.err" || rc=$?
+if [ -n "$asan_build" ]; then
+	echo "note: an ASan build: lintian is the release package's check (the optimised run)"
+else
+	lintian --fail-on error,warning "$deb" >"$dir/lintian.out" 2>"$dir/lintian.err" || rc=$?
+fi
 [ $rc = 0 ] ||
 	fail "lintian: exit $rc, $(grep -c '^E: ' "$dir/lintian.out") errors, $(grep -c '^W: ' "$dir/lintian.out") warnings:
 $(grep -v '^[IN]: ' "$dir/lintian.out") $(grep -v 'root privileges' "$dir/lintian.err")"
-[ "$nfail" = "$n0" ] && pass "lintian $(basename "$deb"): 0 errors, 0 warnings (copyright, changelog.Debian.gz, xrun.1.gz, stripped, Depends)"
+[ -n "$asan_build" ] || [ "$nfail" != "$n0" ] || pass "lintian $(basename "$deb"): 0 errors, 0 warnings (copyright, changelog.Debian.gz, xrun.1.gz, stripped, Depends)"
 
 # ---- 3. dpkg -i, use, dpkg -r ------------------------------------------------------
 case $installed_before in
@@ -186,7 +195,7 @@ MANPATH=/usr/share/man man -w xrun >/dev/null 2>&1 && pass "man xrun finds the p
 if strings /usr/bin/xrun | grep -qF "$src/"; then
 	# The path is compiled in (XRUN_SOURCE_DIR) for tests only: make sure
 	# the binary does not read anything there at run time.
-	if command -v strace >/dev/null; then
+	if command -v strace >/dev/null && [ -z "$asan_build" ]; then
 		# (an ASan binary: LeakSanitizer cannot run under ptrace)
 		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
 			strace -f -e trace=openat,stat,access -o trace.txt \
