@@ -34,10 +34,10 @@ fi
 # out-of-memory path, which the points it tries cover stage by stage
 # (each stage's `has` below still holds). XRUN_OOM_POINTS=all|sparse
 # overrides the choice.
-points=${XRUN_OOM_POINTS:-$([ -n "$asan_opts" ] && echo sparse || echo all)}
+sweep_kind=${XRUN_OOM_POINTS:-$([ -n "$asan_opts" ] && echo sparse || echo all)}
 points() { # K (allocations counted): the failure points to try, a line each
 	local k=$1
-	if [ "$points" = sparse ]; then
+	if [ "$sweep_kind" = sparse ]; then
 		seq 0 5 40
 		seq 41 $(((k - 41) / 8 + 1)) $((k - 3))
 		seq $((k - 2)) $((k + 1))
@@ -193,7 +193,7 @@ job_run() {
 		fail "run: exit $? unshimmed"
 	k=$(cat count)
 	local pts
-	if [ "$points" = sparse ]; then
+	if [ "$sweep_kind" = sparse ]; then
 		pts=$(seq 0 5 20; seq 21 $((k / 8 + 1)) "$k")
 	else
 		pts=$(seq 0 20; seq 21 $((k / 40 + 1)) "$k")

@@ -33,6 +33,9 @@ for t in cpack dpkg dpkg-deb dpkg-shlibdeps man flock lintian; do
 done
 [ -f "$build/CPackConfig.cmake" ] || skip "no CPackConfig.cmake in $build"
 dir=$(mktemp -d)
+# An ASan build (the sanitizer stage's run): its package's checks differ.
+asan_build=
+ldd "$XRUN" | grep -q libasan && asan_build=1
 # Only one of these at a time on a machine: the package is global.
 exec 9>/tmp/xrun-install-deb.lock
 flock 9
@@ -105,7 +108,7 @@ grep -q 'usr/share/man/man1/xrun.1' "$dir/contents.txt" || fail ".deb has no man
 # The release package (an optimised build): no sanitizer runtime in
 # Depends. The sanitizer stage packages its ASan build, whose Depends name
 # libasan and libubsan as they must (tests/all.sh: this test runs twice).
-if ! ldd "$XRUN" | grep -q libasan; then
+if [ -z "$asan_build" ]; then
 	echo "$deps" | grep -Eq 'lib(asan|ubsan|tsan)' &&
 		fail "the release package depends on a sanitizer runtime: $deps"
 fi
@@ -144,8 +147,6 @@ case $file_out in *"not stripped"*) fail "/usr/bin/xrun is not stripped: $file_o
 # The release package's check: the ASan run (the sanitizer stage, eight
 # tests at once) leaves it and the strace below to the optimised run,
 # where they take seconds, not the minute they take there.
-asan_build=
-ldd "$XRUN" | grep -q libasan && asan_build=1
 rc=0
 if [ -n "$asan_build" ]; then
 	echo "note: an ASan build: lintian is the release package's check (the optimised run)"
